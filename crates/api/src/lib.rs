@@ -1,0 +1,162 @@
+//! The application facade of MASForensics.
+//!
+//! Plain functions over a context, used alike by the `masf` CLI and the desktop shell. This crate
+//! composes the library crates and owns the UI-facing types, including [`ApiError`] — a stable
+//! `code` the UI can switch on plus a readable message. It holds no domain logic of its own:
+//! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
+
+mod error;
+mod intake;
+
+pub use error::{ApiError, ErrorCode};
+pub use intake::{
+    FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
+};
+
+use std::path::{Path, PathBuf};
+
+use masf_case::{Case, Config};
+use masf_store::Store;
+pub use masf_store::StoredEvent;
+use serde::Serialize;
+
+/// Progress of a long operation, reported in bytes. The CLI draws a bar; the desktop app will
+/// forward it as events.
+pub trait Progress: Sync {
+    /// A new stage starts (`label` names the file or source) with this many bytes to process.
+    fn begin(&self, label: &str, total_bytes: u64);
+    /// Bytes processed so far in the current stage.
+    fn advance(&self, done_bytes: u64);
+}
+
+/// A progress sink that shows nothing.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn begin(&self, _label: &str, _total_bytes: u64) {}
+    fn advance(&self, _done_bytes: u64) {}
+}
+
+/// The source of "now". Logic never reads the clock itself, so runs can be replayed with a
+/// fixed clock in tests.
+pub trait Clock: Sync {
+    fn now(&self) -> jiff::Timestamp;
+}
+
+/// The system's clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> jiff::Timestamp {
+        jiff::Timestamp::now()
+    }
+}
+
+/// What is needed to open a case.
+#[derive(Debug, Clone)]
+pub struct OpenCase {
+    /// The case file.
+    pub case_file: PathBuf,
+    /// Work folder; default `<case dir>/.masf/`.
+    pub work: Option<PathBuf>,
+    /// Configuration file; default `config.yaml` beside the case file if present, else built-ins.
+    pub config: Option<PathBuf>,
+}
+
+/// An open case: its validated model, configuration and store.
+pub struct CaseCtx {
+    pub case: Case,
+    pub config: Config,
+    pub work_dir: PathBuf,
+    pub store: Store,
+}
+
+/// Loads and validates the case and its configuration, then opens (or creates) its store.
+pub fn open_case(req: &OpenCase) -> Result<CaseCtx, ApiError> {
+    let case = Case::load(&req.case_file).map_err(ApiError::case)?;
+    let config_path = match &req.config {
+        Some(p) => Some(p.clone()),
+        None => {
+            let beside = case.dir.join("config.yaml");
+            beside.is_file().then_some(beside)
+        }
+    };
+    let config = Config::load(config_path.as_deref()).map_err(ApiError::config)?;
+    let work_dir = req.work.clone().unwrap_or_else(|| case.dir.join(".masf"));
+    let store = Store::open(&work_dir).map_err(ApiError::store)?;
+    Ok(CaseCtx {
+        case,
+        config,
+        work_dir,
+        store,
+    })
+}
+
+/// A summary of a case and its store.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseStatus {
+    pub case_id: String,
+    pub title: String,
+    pub examiner: String,
+    pub timezone: String,
+    pub store: PathBuf,
+    pub events: u64,
+    pub sources: Vec<SourceStatus>,
+}
+
+/// One source of the case: as declared, and as registered by intake.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceStatus {
+    pub id: String,
+    pub label: String,
+    pub path: String,
+    pub owner: Option<String>,
+    pub timezone: String,
+    pub registered: bool,
+    pub files: Vec<masf_case::events::FileDigest>,
+}
+
+/// Summarises the case: what case.yaml declares and what the event log says was registered.
+pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
+    let (registry, events) = intake::registry(ctx)?;
+    let sources = ctx
+        .case
+        .sources
+        .iter()
+        .map(|s| {
+            let reg = registry.sources.get(&s.id);
+            SourceStatus {
+                id: s.id.clone(),
+                label: reg.map_or_else(|| s.label.clone(), |r| r.label.clone()),
+                path: s.path_as_written.clone(),
+                owner: s.owner.clone(),
+                timezone: s.timezone.clone(),
+                registered: reg.is_some(),
+                files: reg.map(|r| r.files.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    Ok(CaseStatus {
+        case_id: ctx.case.meta.id.clone(),
+        title: ctx.case.meta.title.clone(),
+        examiner: ctx.case.meta.examiner.clone(),
+        timezone: ctx.case.meta.timezone.clone(),
+        store: store_file(&ctx.work_dir),
+        events,
+        sources,
+    })
+}
+
+/// Calls `f` for every event of the case log, in order. `f` may stop the walk with an error.
+pub fn for_each_event(
+    ctx: &CaseCtx,
+    f: &mut dyn FnMut(&StoredEvent) -> Result<(), String>,
+) -> Result<(), ApiError> {
+    ctx.store.for_each_event(0, |e| {
+        f(&e).map_err(|msg| ApiError::new(ErrorCode::Io, msg))
+    })
+}
+
+fn store_file(work_dir: &Path) -> PathBuf {
+    work_dir.join("case.sqlite")
+}

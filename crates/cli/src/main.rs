@@ -1,0 +1,291 @@
+//! `masf`: the MASForensics command line. It parses arguments, calls `masf-api`, and prints.
+//! No forensic logic lives here.
+
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+/// Exit status: success.
+const EXIT_OK: u8 = 0;
+/// Exit status: the command ran and failed (invalid case, unreadable evidence, mismatch …).
+const EXIT_FAILURE: u8 = 1;
+/// Exit status: the command line itself was wrong (clap uses 2 as well).
+const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "masf",
+    version,
+    about = "MASForensics: multi-device forensic case analysis with grounded, auditable findings",
+    long_about = "MASForensics works one case across many evidence sources. Every command that \
+works on a case takes the case file (case.yaml) as its positional argument.\n\n\
+Exit codes: 0 success, 1 failure (invalid case, unreadable evidence, integrity mismatch), \
+2 usage error.",
+    after_help = "Machine-readable output: commands with --json print one JSON document on \
+stdout; --jsonl prints one JSON object per line. Progress and diagnostics go to stderr."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command that works on a case.
+#[derive(Args, Clone)]
+struct CaseArgs {
+    /// The case file (case.yaml).
+    case: PathBuf,
+    /// Work folder holding the case store [default: <case dir>/.masf/].
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
+    /// Application configuration [default: config.yaml beside the case file, else built-in defaults].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a case.yaml for the given evidence files or folders (types are left for sniffing).
+    Init {
+        /// Folder where case.yaml is written (created if needed).
+        dir: PathBuf,
+        /// Evidence files or folders.
+        #[arg(required = true)]
+        evidence: Vec<PathBuf>,
+        /// Case id [default: derived from the folder name].
+        #[arg(long)]
+        id: Option<String>,
+        /// Overwrite an existing case.yaml.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Run the case: intake (register every source, hash every evidence file). Idempotent.
+    Run {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Where the report is written [default: <case dir>/masf-report/].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print the intake summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summarise a case: sources, their hashes, and the event log.
+    Status {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Dump the case's event log.
+    Events {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// One JSON object per event and line (the default is a readable table).
+        #[arg(long)]
+        jsonl: bool,
+    },
+    /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
+    Hash {
+        /// Files to hash.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON object per file and line.
+        #[arg(long)]
+        jsonl: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    restore_sigpipe();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
+        }
+    };
+    init_tracing();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// `masf events --jsonl | head` must end quietly like any Unix tool, not panic on a closed pipe.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting SIGPIPE to its default action before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MASF_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    match cli.command {
+        Command::Hash { files, jsonl } => cmd_hash(&files, jsonl),
+        Command::Init {
+            dir,
+            evidence,
+            id,
+            force,
+        } => cmd_init(&dir, &evidence, id, force),
+        Command::Run { case, out, json } => cmd_run(&case, out, json),
+        Command::Status { case, json } => cmd_status(&case, json),
+        Command::Events { case, jsonl } => cmd_events(&case, jsonl),
+    }
+}
+
+fn open(case: &CaseArgs) -> anyhow::Result<masf_api::CaseCtx> {
+    masf_api::open_case(&masf_api::OpenCase {
+        case_file: case.case.clone(),
+        work: case.work.clone(),
+        config: case.config.clone(),
+    })
+    .with_context(|| format!("opening case {}", case.case.display()))
+}
+
+fn cmd_hash(files: &[PathBuf], jsonl: bool) -> anyhow::Result<u8> {
+    let progress = progress::Bar::new();
+    let hashes = masf_api::hash_files(files, &progress)?;
+    progress.clear();
+    for h in &hashes {
+        if jsonl {
+            println!("{}", serde_json::to_string(h)?);
+        } else {
+            println!("sha256 {}  {}", h.digests.sha256, h.path.display());
+            println!("md5    {}  {}", h.digests.md5, h.path.display());
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_init(
+    dir: &std::path::Path,
+    evidence: &[PathBuf],
+    id: Option<String>,
+    force: bool,
+) -> anyhow::Result<u8> {
+    let written = masf_api::init_case(&masf_api::InitCase {
+        dir: dir.to_path_buf(),
+        evidence: evidence.to_vec(),
+        case_id: id,
+        overwrite: force,
+    })?;
+    println!("{}", written.display());
+    Ok(EXIT_OK)
+}
+
+fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<u8> {
+    let mut ctx = open(case)?;
+    let progress = progress::Bar::new();
+    let report = masf_api::run(
+        &mut ctx,
+        &masf_api::RunOptions { out },
+        &masf_api::SystemClock,
+        &progress,
+    )?;
+    progress.clear();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for s in &report.sources {
+            let verb = if s.newly_added {
+                "added"
+            } else {
+                "already registered"
+            };
+            println!(
+                "{:<16} {:<18} {} file(s), {} bytes",
+                s.source_id,
+                verb,
+                s.files.len(),
+                s.size
+            );
+        }
+        println!(
+            "{} event(s) added; store {}",
+            report.events_added,
+            report.store.display()
+        );
+    }
+    Ok(if report.problems.is_empty() {
+        EXIT_OK
+    } else {
+        for p in &report.problems {
+            eprintln!("problem: {p}");
+        }
+        EXIT_FAILURE
+    })
+}
+
+fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let status = masf_api::status(&ctx)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&status)?);
+        return Ok(EXIT_OK);
+    }
+    println!("case     {} — {}", status.case_id, status.title);
+    println!("examiner {}", status.examiner);
+    println!("zone     {}", status.timezone);
+    println!(
+        "store    {} ({} events)",
+        status.store.display(),
+        status.events
+    );
+    println!();
+    for s in &status.sources {
+        let state = if s.registered {
+            "registered"
+        } else {
+            "not yet registered"
+        };
+        println!("{:<16} {:<20} {}", s.id, state, s.label);
+        for f in &s.files {
+            println!("    sha256 {}  md5 {}  {}", f.sha256, f.md5, f.path);
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_events(case: &CaseArgs, jsonl: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let mut out = std::io::stdout().lock();
+    masf_api::for_each_event(&ctx, &mut |e| {
+        use std::io::Write;
+        if jsonl {
+            let line = serde_json::to_string(e).unwrap_or_default();
+            writeln!(out, "{line}")
+        } else {
+            writeln!(
+                out,
+                "{:>6}  {}  {:<14} {}:{}  {}",
+                e.seq,
+                e.ts,
+                e.kind,
+                e.actor_kind.as_str(),
+                e.actor_id,
+                e.idempotency_key
+            )
+        }
+        .map_err(|err| err.to_string())
+    })?;
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,5 @@
+//! Integration tests of the `masf` binary: each test runs the real executable.
+
+mod hash;
+mod intake;
+mod support;

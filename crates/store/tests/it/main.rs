@@ -1,0 +1,8 @@
+//! Integration tests of the case store.
+
+mod append_only;
+mod crash;
+mod events;
+mod invocations;
+mod migrations;
+mod support;
