@@ -5,9 +5,20 @@
 //! them with SHA-256 and MD5 in one streaming pass ([`hash`]). Evidence files are always opened
 //! read-only, and without updating their access time where the platform allows ([`open`]).
 
+pub mod archive;
+pub mod bytes;
+pub mod ewf;
+pub mod ext4;
+pub mod fat;
 pub mod files;
+pub mod folder;
+pub mod fs;
 pub mod hash;
+pub mod itunes;
+pub mod ntfs;
 pub mod open;
+pub mod probe;
+pub mod volume;
 
 pub use files::{EvidenceFiles, FilesKind};
 pub use hash::{Digests, hash_file, hash_reader};
@@ -27,6 +38,53 @@ pub enum Error {
     /// The evidence path does not exist.
     #[error("{path}: evidence not found")]
     NotFound { path: PathBuf },
+    /// Reading a layer failed at an offset.
+    #[error("{layer}: read failed at offset {offset}: {source}")]
+    Read {
+        layer: String,
+        offset: u64,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A layer ended before a structure it must hold.
+    #[error("{layer}: truncated at offset {offset} (wanted {wanted} bytes)")]
+    Truncated {
+        layer: String,
+        offset: u64,
+        wanted: u64,
+    },
+    /// A layer's bytes violate its format.
+    #[error("{layer}: corrupt at offset {offset}: {detail}")]
+    Corrupt {
+        layer: String,
+        offset: u64,
+        detail: String,
+    },
+    /// The format (or a feature of it) is recognised but cannot be read yet.
+    #[error("{layer}: not supported: {detail}")]
+    Unsupported { layer: String, detail: String },
+    /// The data is encrypted and no key is available.
+    #[error("{layer}: encrypted: {detail}")]
+    Encrypted { layer: String, detail: String },
+    /// A path inside a file system does not exist.
+    #[error("{layer}: no such entry: {path}")]
+    NoEntry { layer: String, path: String },
+    /// A path names the wrong kind of entry (a file where a directory is needed, or the reverse).
+    #[error("{layer}: {path}: {detail}")]
+    WrongKind {
+        layer: String,
+        path: String,
+        detail: String,
+    },
+    /// A structure claims a size beyond the configured limits (crafted input).
+    #[error("{layer}: at offset {offset}: {what} of {claimed} exceeds the limit of {limit}")]
+    TooLarge {
+        layer: String,
+        offset: u64,
+        what: String,
+        claimed: u64,
+        limit: u64,
+    },
     /// A multi-segment image is missing a segment in the middle of its sequence.
     #[error("{path}: segment {missing} of the set is missing (found {found} segment(s) after it)")]
     MissingSegment {

@@ -1,0 +1,150 @@
+//! File systems and trees: the upper half of every layer.
+//!
+//! ext4, FAT, NTFS, ZIP, TAR, a plain folder and an iTunes backup all present the same
+//! [`FileSystem`] interface: list a directory, stat an entry, open a file as a [`Bytes`] stream.
+//! Paths are absolute, `/`-separated, and name entries as the format stores them (an iTunes
+//! backup presents its real iOS paths, not its hashed file names).
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::bytes::Bytes;
+
+/// What an entry is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    File,
+    Dir,
+    Symlink,
+    Other,
+}
+
+/// Which time of an entry a [`Time`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeRole {
+    Modified,
+    Accessed,
+    Changed,
+    Created,
+    Deleted,
+}
+
+/// A time value exactly as the format stores it. Converting it to an instant is the timeline's
+/// job; naive encodings (FAT, DOS) need the source's time zone for that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "encoding", rename_all = "snake_case")]
+pub enum RawTime {
+    /// Seconds (and nanoseconds) since 1970-01-01 UTC (ext4, tar, POSIX folders).
+    Unix { secs: i64, nanos: u32 },
+    /// 100-nanosecond intervals since 1601-01-01 UTC (NTFS).
+    FileTime { ticks: u64 },
+    /// FAT/DOS local date and time words, no zone (FAT directory entries, ZIP headers);
+    /// `centis` is the FAT creation-time fine resolution (0–199), 0 where absent.
+    FatLocal { date: u16, time: u16, centis: u8 },
+}
+
+/// One time of an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Time {
+    pub role: TimeRole,
+    pub raw: RawTime,
+}
+
+/// Metadata of one entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Absolute path inside the file system, `/`-separated.
+    pub path: String,
+    /// The last component of `path` (`/` for the root).
+    pub name: String,
+    pub kind: EntryKind,
+    /// Size in bytes of the content (0 for directories where the format has no size).
+    pub size: u64,
+    /// Inode number, MFT record number, directory-entry index, member index: whatever
+    /// identifies the entry in its format.
+    pub id: Option<u64>,
+    /// POSIX mode bits where the format has them.
+    pub mode: Option<u32>,
+    /// Whether the entry is marked deleted (formats that keep deleted entries visible).
+    pub deleted: bool,
+    /// Times as stored, in a stable order of role.
+    pub times: Vec<Time>,
+    /// Symlink target where the entry is a link and the format stores one.
+    pub link_target: Option<String>,
+}
+
+/// A file system or tree, read-only.
+pub trait FileSystem: Send + Sync {
+    /// The format's name (`ext4`, `fat32`, `ntfs`, `zip`, `tar`, `folder`, `itunes_backup`).
+    fn format(&self) -> &str;
+
+    /// The entries of a directory, sorted by name (byte order) so listings are deterministic.
+    fn list_dir(&self, path: &str) -> Result<Vec<Entry>, Error>;
+
+    /// Metadata of one entry.
+    fn stat(&self, path: &str) -> Result<Entry, Error>;
+
+    /// The content of a regular file.
+    fn open(&self, path: &str) -> Result<Bytes, Error>;
+
+    /// Problems met while opening the file system that did not stop it from being read (for
+    /// example unsupported features that were worked around), for the report.
+    fn diagnostics(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Normalises a path inside a file system: absolute, `/`-separated, no `.`/`..`/empty parts.
+/// `..` never climbs above the root.
+pub fn normalize_path(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// The last component of a normalised path (`/` for the root).
+pub fn file_name(path: &str) -> &str {
+    match path.rsplit_once('/') {
+        Some((_, "")) | None => "/",
+        Some((_, name)) => name,
+    }
+}
+
+/// Joins a normalised directory path and a child name.
+pub fn join(dir: &str, name: &str) -> String {
+    if dir == "/" {
+        format!("/{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_normalise_without_escaping_the_root() {
+        let check = |input: &str, want: &str| assert_eq!(normalize_path(input), want, "{input}");
+        check("", "/");
+        check("/", "/");
+        check("a/b", "/a/b");
+        check("/a//b/./c/", "/a/b/c");
+        check("/../../etc/passwd", "/etc/passwd");
+        check("/a/b/../../..", "/");
+        assert_eq!(file_name("/a/b"), "b");
+        assert_eq!(file_name("/"), "/");
+        assert_eq!(join("/", "a"), "/a");
+        assert_eq!(join("/a", "b"), "/a/b");
+    }
+}

@@ -1,0 +1,8 @@
+//! Integration tests of the evidence layers, on fixtures made by real tools and on public images.
+
+mod archive;
+mod ewf;
+mod ext4;
+mod fat;
+mod ntfs;
+mod volume;
