@@ -423,7 +423,7 @@ impl FatFs {
     }
 
     fn cluster_offset(&self, c: u32) -> u64 {
-        self.info.data_offset + u64::from(c - 2) * u64::from(self.info.cluster_size)
+        self.info.data_offset + u64::from(c.saturating_sub(2)) * u64::from(self.info.cluster_size)
     }
 
     /// Reads `buf.len()` bytes of the first FAT at `offset` (relative to the FAT), through the cache.
@@ -723,6 +723,13 @@ impl FatFs {
         ancestors: &[u32],
         deleted: bool,
     ) -> Result<DirLoc, Error> {
+        if (e.deleted || deleted) && !self.valid_cluster(e.first_cluster) {
+            // A deleted directory whose cluster was wiped: nothing left to list.
+            return Ok(DirLoc::Clusters {
+                first: e.first_cluster,
+                deleted: true,
+            });
+        }
         if e.first_cluster == 0 && !e.deleted {
             // Some tools point ".." at the root with cluster 0; a named directory never may.
             return Err(self.corrupt(e.offset, format!("directory {path} has no first cluster")));

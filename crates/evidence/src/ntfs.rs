@@ -103,6 +103,9 @@ const FLAG_ENCRYPTED: u16 = 0x4000;
 const RECORD_IN_USE: u16 = 0x0001;
 const RECORD_IS_DIR: u16 = 0x0002;
 const REF_MASK: u64 = 0x0000_FFFF_FFFF_FFFF;
+/// The largest virtual cluster number accepted: 2^40 clusters (at most 2^61 bytes with 2 MiB
+/// clusters), so offsets computed from VCNs never overflow.
+const MAX_VCN: u64 = 1 << 40;
 /// Limits on what a crafted volume may make us allocate.
 const MAX_ATTRIBUTE_LIST: u64 = 4 * 1024 * 1024;
 const MAX_EXTENSION_RECORDS: usize = 4096;
@@ -368,7 +371,12 @@ fn decode_runs(data: &[u8], mut vcn: u64, total_clusters: u64) -> Result<Vec<Run
             lcn: run_lcn,
             len,
         });
-        vcn = vcn.checked_add(len).ok_or("data run VCN overflows")?;
+        vcn = vcn
+            .checked_add(len)
+            .filter(|&end| end <= MAX_VCN)
+            .ok_or_else(|| {
+                format!("data run of {len} clusters runs past the largest possible VCN")
+            })?;
         pos += 1 + ls + os;
     }
     Ok(runs)
@@ -415,6 +423,7 @@ impl ByteSource for RunStream {
                     offset: pos,
                     detail: format!("no data run maps virtual cluster {vcn}"),
                 })?;
+            // VCNs are bounded by MAX_VCN and clusters by 2 MiB: these products fit in a u64.
             let within = pos - run.vcn * self.cluster;
             let avail = run.len * self.cluster - within;
             let n = avail.min(room).min(self.init - pos) as usize;
@@ -594,6 +603,12 @@ impl NtfsFs {
             )
         })?;
         fs.mft_runs = runs;
+        if size > volume_len {
+            return Err(fs.corrupt(
+                mft_offset,
+                format!("$MFT claims {size} bytes, more than the {volume_len}-byte volume"),
+            ));
+        }
         fs.mft_len = size.min(fs.mapped_len(&fs.mft_runs));
         fs.info.mft_records = fs.mft_len / u64::from(record_size);
         if fs.info.mft_records <= ROOT {
@@ -973,7 +988,7 @@ impl NtfsFs {
 
     fn index_entries(&self, data: &[u8], start: usize, end: usize, dir: u64, out: &mut Vec<Child>) {
         let mut at = start;
-        while at + 16 <= end {
+        while at.checked_add(16).is_some_and(|h| h <= end) {
             let flags = le16(data, at + 12).unwrap_or(0);
             if flags & 2 != 0 {
                 break;

@@ -521,3 +521,58 @@ fn paths_resolve_case_insensitively_and_reject_wrong_kinds() {
     assert_eq!(deep.name, "deep.txt");
     assert!(time_of(&deep, TimeRole::Modified).is_some());
 }
+
+/// A small deterministic generator for the bit-flip sweeps (xorshift64*).
+pub(crate) struct Rng(pub u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Opens, walks and reads everything of a damaged image; only typed errors may come back.
+pub(crate) fn exercise(open: impl Fn(Bytes) -> Result<Arc<dyn FileSystem>, Error>, data: Vec<u8>) {
+    let Ok(fs) = open(mem(data, "flipped")) else {
+        return;
+    };
+    let (entries, _) = walk_lenient(fs.as_ref());
+    for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
+        if let Ok(b) = fs.open(&e.path) {
+            // Bound what a corrupt size could make the test allocate.
+            if b.len() <= 64 << 20 {
+                let _ = read_all(&b);
+            }
+        }
+    }
+    let _ = fs.diagnostics();
+}
+
+#[test]
+fn random_bit_flips_in_metadata_never_panic() {
+    let mut rng = Rng(0x5EED_FA7F_A7F0_0001);
+    for name in ["fat12", "fat16", "fat32"] {
+        let good = gunzip(&format!("tests/fixtures/fat/{name}.img.gz"));
+        let info = fat::FatFs::load(mem(good.clone(), name))
+            .expect("good")
+            .info()
+            .clone();
+        // Boot sector, FATs, root directory and the first data clusters.
+        let span = (info.data_offset as usize + 64 * info.cluster_size as usize).min(good.len());
+        for _ in 0..150 {
+            let mut d = good.clone();
+            for _ in 0..1 + rng.below(8) {
+                let at = rng.below(span);
+                d[at] ^= 1 << rng.below(8);
+            }
+            exercise(fat::open, d);
+        }
+    }
+}

@@ -444,3 +444,29 @@ fn paths_resolve_and_reject_wrong_kinds() {
     assert_eq!(&head, b"FILE");
     assert_eq!(fs.list_dir("/many_subdirs").expect("list").len(), 512);
 }
+
+#[test]
+fn random_bit_flips_in_metadata_never_panic() {
+    use super::fat::{Rng, exercise};
+    let mut rng = Rng(0x5EED_0000_7F5E_0002);
+    for (name, data) in [("fixture", fixture().1), ("testfs1", testfs1().1)] {
+        let info = ntfs::NtfsFs::load(mem(data.clone(), name))
+            .expect("good")
+            .info()
+            .clone();
+        let mft = info.mft_offset as usize;
+        // Boot sector, the first 96 MFT records, and anywhere in the volume (index blocks).
+        for i in 0..150 {
+            let mut d = data.clone();
+            for _ in 0..1 + rng.below(6) {
+                let at = match i % 3 {
+                    0 => rng.below(512),
+                    1 => mft + rng.below(96 * info.record_size as usize),
+                    _ => rng.below(d.len()),
+                };
+                d[at] ^= 1 << rng.below(8);
+            }
+            exercise(ntfs::open, d);
+        }
+    }
+}
