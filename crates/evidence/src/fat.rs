@@ -60,8 +60,11 @@ pub fn open(bytes: Bytes) -> Result<Arc<dyn FileSystem>, Error> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FatType {
+    /// Fewer than 4,085 clusters, 12-bit FAT entries.
     Fat12,
+    /// 4,085 to 65,524 clusters, 16-bit FAT entries.
     Fat16,
+    /// FAT32 boot-sector layout, 28-bit FAT entries, root directory in a cluster chain.
     Fat32,
 }
 
@@ -88,15 +91,21 @@ pub struct FatInfo {
     pub boot_label: Option<String>,
     /// Label of the volume-label entry in the root directory, if any.
     pub root_label: Option<String>,
+    /// Sector size from the boot sector (512–4096).
     pub bytes_per_sector: u32,
+    /// Sectors per cluster from the boot sector (1–128).
     pub sectors_per_cluster: u32,
     /// Cluster size in bytes.
     pub cluster_size: u32,
     /// Number of data clusters (cluster numbers 2 ..= cluster_count + 1).
     pub cluster_count: u32,
+    /// Sectors before the first FAT (the boot sector included).
     pub reserved_sectors: u32,
+    /// Number of FAT copies; the first is the one read.
     pub fat_count: u32,
+    /// Size of one FAT in sectors.
     pub sectors_per_fat: u32,
+    /// Sectors in the volume, as the boot sector claims.
     pub total_sectors: u32,
     /// Byte offset of the first data cluster (cluster 2).
     pub data_offset: u64,

@@ -76,10 +76,15 @@ pub struct NtfsInfo {
     pub version: Option<(u8, u8)>,
     /// Whether the volume is marked dirty (not cleanly unmounted).
     pub dirty: bool,
+    /// Sector size from the boot sector.
     pub bytes_per_sector: u32,
+    /// Cluster size in bytes.
     pub cluster_size: u32,
+    /// Size of one MFT record in bytes (usually 1024).
     pub record_size: u32,
+    /// Size of one directory index block in bytes (usually 4096).
     pub index_record_size: u32,
+    /// Sectors in the volume, as the boot sector claims.
     pub total_sectors: u64,
     /// Byte offset of the MFT's first record.
     pub mft_offset: u64,
@@ -385,7 +390,7 @@ fn decode_runs(data: &[u8], mut vcn: u64, total_clusters: u64) -> Result<Vec<Run
 /// A non-resident stream read through its data runs.
 struct RunStream {
     bytes: Bytes,
-    runs: Vec<Run>,
+    runs: Arc<Vec<Run>>,
     cluster: u64,
     len: u64,
     init: u64,
@@ -463,7 +468,7 @@ pub struct NtfsFs {
     cluster: u64,
     total_clusters: u64,
     /// The `$MFT`'s own `$DATA` runs and size.
-    mft_runs: Vec<Run>,
+    mft_runs: Arc<Vec<Run>>,
     mft_len: u64,
     dir_cache: Mutex<LruCache<u64, Arc<Vec<Child>>>>,
     scan: OnceLock<Arc<Scan>>,
@@ -571,11 +576,11 @@ impl NtfsFs {
             cluster,
             total_clusters,
             // Until $MFT is read: the first records, assumed contiguous from the boot sector's LCN.
-            mft_runs: vec![Run {
+            mft_runs: Arc::new(vec![Run {
                 vcn: 0,
                 lcn: Some(mft_lcn),
                 len: u64::from(record_size).div_ceil(cluster) * 16,
-            }],
+            }]),
             mft_len: u64::from(record_size) * 16,
             dir_cache: Mutex::new(LruCache::new(
                 NonZeroUsize::new(DIR_CACHE).unwrap_or(NonZeroUsize::MIN),
@@ -602,7 +607,7 @@ impl NtfsFs {
                 "$MFT has no non-resident unnamed $DATA attribute",
             )
         })?;
-        fs.mft_runs = runs;
+        fs.mft_runs = Arc::new(runs);
         if size > volume_len {
             return Err(fs.corrupt(
                 mft_offset,
@@ -663,10 +668,16 @@ impl NtfsFs {
             .map_or(0, |r| (r.vcn + r.len).saturating_mul(self.cluster))
     }
 
-    fn run_stream(&self, runs: Vec<Run>, len: u64, init: u64, name: String) -> RunStream {
+    fn run_stream(
+        &self,
+        runs: impl Into<Arc<Vec<Run>>>,
+        len: u64,
+        init: u64,
+        name: String,
+    ) -> RunStream {
         RunStream {
             bytes: self.bytes.clone(),
-            runs,
+            runs: runs.into(),
             cluster: self.cluster,
             len,
             init: init.min(len),
@@ -694,10 +705,11 @@ impl NtfsFs {
         mft.read_exact_at(at, &mut buf)?;
         // Where the record lies in the volume, for error messages.
         let vcn = at / self.cluster;
-        let pos = self
-            .mft_runs
-            .iter()
-            .find(|r| vcn >= r.vcn && vcn < r.vcn + r.len)
+        let idx = self.mft_runs.partition_point(|r| r.vcn <= vcn);
+        let pos = idx
+            .checked_sub(1)
+            .and_then(|i| self.mft_runs.get(i))
+            .filter(|r| vcn < r.vcn + r.len)
             .and_then(|r| {
                 r.lcn
                     .map(|l| l * self.cluster + (at - r.vcn * self.cluster))
