@@ -52,7 +52,7 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
         return Some(Probe::new(
             Format::AndroidVbmeta,
             false,
-            "Android verified-boot metadata (`AVB0` at byte 0): no file system",
+            "Android verified-boot metadata (vbmeta, `AVB0` at byte 0): no file system",
         ));
     }
     if starts(b"hsqs") {

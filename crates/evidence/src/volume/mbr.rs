@@ -50,8 +50,8 @@ fn has_signature(sector: &[u8; 512]) -> bool {
 }
 
 /// The four entries of a sector that looks like a partition table: boot signature, boot flags
-/// 0x00 or 0x80, at least one used entry, every used entry starting after sector 0 with a
-/// non-zero length.
+/// 0x00 or 0x80, at least one entry with a type and sectors, and every such entry starting after
+/// sector 0 (entries with a type but no sectors are ignored here, and reported by `open`).
 pub(crate) fn plausible_table(sector: &[u8; 512]) -> Option<[RawEntry; 4]> {
     if !has_signature(sector) {
         return None;
@@ -60,8 +60,11 @@ pub(crate) fn plausible_table(sector: &[u8; 512]) -> Option<[RawEntry; 4]> {
     if entries.iter().any(|e| e.boot != 0x00 && e.boot != 0x80) {
         return None;
     }
-    let used: Vec<&RawEntry> = entries.iter().filter(|e| e.kind != 0).collect();
-    if used.is_empty() || used.iter().any(|e| e.start == 0 || e.sectors == 0) {
+    let used: Vec<&RawEntry> = entries
+        .iter()
+        .filter(|e| e.kind != 0 && e.sectors != 0)
+        .collect();
+    if used.is_empty() || used.iter().any(|e| e.start == 0) {
         return None;
     }
     Some(entries)

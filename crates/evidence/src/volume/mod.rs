@@ -261,16 +261,16 @@ pub(crate) fn make_partition(
     };
     let disk_len = disk.len();
     let end = offset.saturating_add(size);
-    if offset >= disk_len && size > 0 {
+    if size > 0 && offset >= disk_len {
         diagnostics.push(format!(
             "{label}: starts at byte {offset} (sector {}), beyond the end of the disk ({disk_len} bytes); it has no readable bytes",
             geometry.first_lba
         ));
-    } else if end > disk_len {
+    } else if size > 0 && end > disk_len {
         diagnostics.push(format!(
             "{label}: ends at byte {end} (sector {}), beyond the end of the disk ({disk_len} bytes); only its first {} bytes are readable",
             geometry.last_lba(),
-            disk_len - offset
+            disk_len.saturating_sub(offset)
         ));
     }
     let bytes: Bytes = std::sync::Arc::new(Slice::new(disk.clone(), offset, size, label));
