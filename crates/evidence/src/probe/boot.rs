@@ -362,6 +362,25 @@ fn tar_checksum_ok(head: &[u8]) -> bool {
     sum == stored
 }
 
+/// Android dynamic partitions (`super`): the liblp geometry (magic 0x616C4467, 52-byte
+/// structure) at 4096, or its backup copy at 8192. The logical partitions (system, vendor,
+/// product…) are extents inside it.
+pub(super) fn android_super(head: &[u8]) -> Option<Probe> {
+    let (at, g) = [4096usize, 8192].into_iter().find_map(|at| {
+        let g = field(head, at, 52)?;
+        (le32(g, 0) == Some(0x616C_4467) && le32(g, 4) == Some(52)).then_some((at, g))
+    })?;
+    let max = le32(g, 40).unwrap_or(0);
+    let slots = le32(g, 44).unwrap_or(0);
+    let block = le32(g, 48).unwrap_or(0);
+    Some(Probe::not_yet_readable(
+        Format::AndroidSuper,
+        format!(
+            "Android dynamic partitions (`super`: liblp geometry magic 0x616C4467 at byte {at}, {slots} metadata slot(s) of up to {max} bytes, {block}-byte blocks; system, vendor, product… are inside)"
+        ),
+    ))
+}
+
 /// Magic of the Android FDE crypto footer (`struct crypt_mnt_ftr`), stored in the last 16 KiB of
 /// the encrypted partition (or in a separate footer partition).
 const CRYPT_MNT_MAGIC: u32 = 0xD0B5_B1C4;

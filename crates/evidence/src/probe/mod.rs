@@ -16,9 +16,18 @@
 //!   compressed data).
 //! - LUKS and BitLocker headers.
 //!
-//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, F2FS, exFAT, EROFS…) come back
-//! with `readable: false` and a reason saying "recognised, not yet readable"; they are never
-//! handed to a reader of another format.
+//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, F2FS, exFAT, EROFS, Android
+//! `super`…) come back with `readable: false` and a reason saying "recognised, not yet
+//! readable"; they are never handed to a reader of another format.
+//!
+//! The order of the checks matters: signatures at offset 0, then GPT, volume boot sectors, ISO
+//! 9660 (before MBR: hybrid ISOs carry an MBR too), an MBR whose partitions all fit in the
+//! stream (a partitioned disk wins over a stale superblock left at 1 KiB), superblocks, Android
+//! `super`, any other plausible MBR (a boot loader's 0x55AA in a file system's boot block must
+//! not hide the file system), trailing signatures (TAR, swap, XML plists), the FDE footer, and
+//! last the entropy sample. Labels come from the superblock or boot
+//! sector only: NTFS keeps its label in `$Volume` and HFS+ in its catalog, so they are `None`
+//! here; FAT gives the boot-sector label (the root directory may hold a newer one).
 //!
 //! Every parser here is hand-written: they read a handful of fixed fields from one sector, and
 //! no crate offers recognition for this set of formats without also pulling in full readers.
@@ -62,6 +71,8 @@ pub enum Format {
     AndroidBoot,
     /// Android verified-boot metadata (vbmeta).
     AndroidVbmeta,
+    /// Android dynamic partitions (`super`, liblp metadata).
+    AndroidSuper,
     /// A partition encrypted with Android full-disk encryption (crypto footer found).
     AndroidFde,
     Gpt,
@@ -109,6 +120,7 @@ impl Format {
             Format::AndroidSparse => "android_sparse",
             Format::AndroidBoot => "android_boot",
             Format::AndroidVbmeta => "android_vbmeta",
+            Format::AndroidSuper => "android_super",
             Format::AndroidFde => "android_fde",
             Format::Gpt => "gpt",
             Format::Mbr => "mbr",
@@ -254,15 +266,18 @@ pub fn probe(bytes: &dyn ByteSource) -> Probe {
     if let Some(p) = superblocks::iso9660(head) {
         return p;
     }
+    let mbr = volume::sniff(bytes) == Some(VolumeKind::Mbr);
+    if mbr && volume::mbr_entries_fit(head, len) {
+        return mbr_probe();
+    }
     if let Some(p) = superblocks::probe_superblocks(head) {
         return p;
     }
-    if volume::sniff(bytes) == Some(VolumeKind::Mbr) {
-        return Probe::new(
-            Format::Mbr,
-            true,
-            "DOS/MBR partition table (0x55AA and plausible entries, not a boot sector); open it with the volume layer",
-        );
+    if let Some(p) = boot::android_super(head) {
+        return p;
+    }
+    if mbr {
+        return mbr_probe();
     }
     if let Some(p) = boot::trailing_magic(head) {
         return p;
@@ -271,6 +286,14 @@ pub fn probe(bytes: &dyn ByteSource) -> Probe {
         return p;
     }
     sample_entropy(bytes)
+}
+
+fn mbr_probe() -> Probe {
+    Probe::new(
+        Format::Mbr,
+        true,
+        "DOS/MBR partition table (0x55AA and plausible entries, not a boot sector); open it with the volume layer",
+    )
 }
 
 /// The format of a volume boot sector (FAT12/16/32, NTFS, exFAT, BitLocker), with its BPB

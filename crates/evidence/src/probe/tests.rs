@@ -442,6 +442,28 @@ fn f2fs_erofs_hfs_apfs_superblocks() {
 }
 
 #[test]
+fn android_super_partitions() {
+    let mut d = zeros(64 * 1024);
+    put(&mut d, 8192, &0x616C_4467u32.to_le_bytes());
+    put(&mut d, 8196, &52u32.to_le_bytes());
+    put(&mut d, 8192 + 40, &65536u32.to_le_bytes());
+    put(&mut d, 8192 + 44, &2u32.to_le_bytes());
+    put(&mut d, 8192 + 48, &4096u32.to_le_bytes());
+    check(
+        d.clone(),
+        Format::AndroidSuper,
+        false,
+        &[
+            "byte 8192",
+            "2 metadata slot(s)",
+            "recognised, not yet readable",
+        ],
+    );
+    put(&mut d, 8196, &53u32.to_le_bytes());
+    assert_eq!(probe_of(d).format, Format::Unknown);
+}
+
+#[test]
 fn tar_needs_its_checksum_and_swap_its_page_end() {
     let mut d = zeros(1024);
     put(&mut d, 0, b"notes.txt");
@@ -606,4 +628,19 @@ fn helpers() {
     })
     .unwrap();
     assert_eq!(e, serde_json::json!({"kind": "fbe", "evidence": "x"}));
+}
+
+#[test]
+fn an_mbr_and_a_superblock_on_the_same_bytes() {
+    // A disk re-partitioned over an old ext2: the table's partitions fit, so the table wins.
+    let mut d = ext_sb(0, 0x2, 0x1);
+    d.resize(1 << 20, 0);
+    put(&mut d, 446 + 4, &[0x83]);
+    put(&mut d, 446 + 8, &100u32.to_le_bytes());
+    put(&mut d, 446 + 12, &10u32.to_le_bytes());
+    put(&mut d, 510, &[0x55, 0xAA]);
+    assert_eq!(probe_of(d.clone()).format, Format::Mbr);
+    // Boot code that happens to look like a table reaching past the end: the file system wins.
+    put(&mut d, 446 + 12, &0x0100_0000u32.to_le_bytes());
+    assert_eq!(probe_of(d).format, Format::Ext2);
 }

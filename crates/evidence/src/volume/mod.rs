@@ -198,6 +198,23 @@ pub fn sniff(bytes: &dyn ByteSource) -> Option<VolumeKind> {
     Some(VolumeKind::Mbr)
 }
 
+/// Whether `sector` is a plausible MBR whose used entries all end within `len` bytes (the
+/// prober's test for preferring the table over a superblock found on the same bytes).
+pub(crate) fn mbr_entries_fit(sector: &[u8], len: u64) -> bool {
+    let Some(sector) = sector
+        .get(..512)
+        .and_then(|s| <&[u8; 512]>::try_from(s).ok())
+    else {
+        return false;
+    };
+    mbr::plausible_table(sector).is_some_and(|entries| {
+        entries
+            .iter()
+            .filter(|e| e.kind != 0 && e.sectors != 0)
+            .all(|e| (u64::from(e.start) + u64::from(e.sectors)) * 512 <= len)
+    })
+}
+
 /// Reads the partition table of a disk.
 ///
 /// Errors: [`Error::Unsupported`] when there is no partition table; [`Error::Corrupt`] when
