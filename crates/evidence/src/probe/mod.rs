@@ -194,6 +194,7 @@ pub enum Encryption {
 /// The result of [`probe`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Probe {
+    /// What was recognised.
     pub format: Format,
     /// Whether MASForensics has a reader for this format (file system, container or file).
     pub readable: bool,
@@ -205,6 +206,7 @@ pub struct Probe {
     pub uuid: Option<String>,
     /// Feature flags by name (ext4 compat/incompat/ro_compat, F2FS features, …).
     pub features: Vec<String>,
+    /// Whether the content is encrypted, with the evidence for saying so.
     pub encryption: Encryption,
 }
 

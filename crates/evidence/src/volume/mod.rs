@@ -128,6 +128,7 @@ impl fmt::Debug for Partition {
 /// A partition table and its partitions.
 #[derive(Debug, Clone, Serialize)]
 pub struct VolumeSystem {
+    /// GPT or MBR.
     pub kind: VolumeKind,
     /// Logical sector size in bytes (512 or 4096 for GPT; 512 for MBR).
     pub sector_size: u32,
