@@ -8,7 +8,7 @@
 use std::io::{BufWriter, Write};
 use std::sync::Arc;
 
-use masf_evidence::bytes::{ByteSource, Bytes, FileBytes, Slice};
+use masf_evidence::bytes::{Bytes, FileBytes, Slice};
 use masf_evidence::fs::{Entry, EntryKind, FileSystem};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -216,23 +216,24 @@ mod tests {
     #[test]
     fn system_data_is_found_among_other_attributes() {
         let mut area = 0xEA02_0000u32.to_le_bytes().to_vec();
-        // entry 1: user.x (index 1), value "abc" at offset 40
+        // entry 1: user.x (index 1), value "abc" at offset 44 (after two 20-byte entries and
+        // the 4-byte end marker)
         let mut e1 = vec![1u8, 1];
-        e1.extend_from_slice(&40u16.to_le_bytes());
+        e1.extend_from_slice(&44u16.to_le_bytes());
         e1.extend_from_slice(&0u32.to_le_bytes());
         e1.extend_from_slice(&3u32.to_le_bytes());
         e1.extend_from_slice(&0u32.to_le_bytes());
         e1.extend_from_slice(b"x\0\0\0");
-        // entry 2: system.data (index 7), value "hello" at offset 44
+        // entry 2: system.data (index 7), value "hello" at offset 48
         let mut e2 = vec![4u8, 7];
-        e2.extend_from_slice(&44u16.to_le_bytes());
+        e2.extend_from_slice(&48u16.to_le_bytes());
         e2.extend_from_slice(&0u32.to_le_bytes());
         e2.extend_from_slice(&5u32.to_le_bytes());
         e2.extend_from_slice(&0u32.to_le_bytes());
         e2.extend_from_slice(b"data");
         area.extend_from_slice(&e1);
         area.extend_from_slice(&e2);
-        area.extend_from_slice(&[0; 4]); // end of list (offset 40 from the first entry)
+        area.extend_from_slice(&[0; 4]); // end of the list
         area.extend_from_slice(b"abc\0hello");
         assert_eq!(
             find_system_data(&area),

@@ -73,6 +73,10 @@ const ROOT_INO: u32 = 2;
 pub const MAX_DIR_BYTES: u64 = 256 << 20;
 /// Folders whose inode chain is remembered, so deep walks do not re-read every ancestor.
 const DIR_CACHE: usize = 16384;
+/// Folders whose parsed records are kept for path lookups (a run of `open`s in one big
+/// folder then parses it once), and the largest folder kept (in records).
+const RECORD_CACHE: usize = 16;
+const RECORD_CACHE_MAX_ENTRIES: usize = 1 << 16;
 /// Most diagnostics kept from reading (the first ones tell the story).
 const MAX_NOTES: usize = 1000;
 
@@ -226,6 +230,8 @@ pub struct ExtFs {
     reading_notes: Mutex<Vec<String>>,
     /// Path of a folder → the inodes of the folders from the root down to it.
     dirs: Mutex<LruCache<String, Arc<[u32]>>>,
+    /// Folder inode → its records, for path lookups.
+    records: Mutex<LruCache<u32, Arc<Vec<RawEntry>>>>,
 }
 
 impl ExtFs {
@@ -286,6 +292,9 @@ impl ExtFs {
             notes,
             reading_notes: Mutex::new(Vec::new()),
             dirs: Mutex::new(LruCache::new(cap)),
+            records: Mutex::new(LruCache::new(
+                NonZeroUsize::new(RECORD_CACHE).unwrap_or(NonZeroUsize::MIN),
+            )),
         })
     }
 
@@ -400,6 +409,26 @@ impl ExtFs {
         Ok(out)
     }
 
+    /// The records of a folder for a lookup, from the cache when recently read.
+    fn lookup_records(&self, dir: &Inode, path: &str) -> Result<Arc<Vec<RawEntry>>, Error> {
+        if let Some(hit) = self
+            .records
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&dir.ino)
+        {
+            return Ok(hit.clone());
+        }
+        let records = Arc::new(self.read_dir(dir, path)?);
+        if records.len() <= RECORD_CACHE_MAX_ENTRIES {
+            self.records
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .put(dir.ino, records.clone());
+        }
+        Ok(records)
+    }
+
     /// The target of a symbolic link, as stored.
     fn link_target(&self, inode: &Inode, path: &str) -> Result<Option<String>, Error> {
         if inode.has(FLAG_ENCRYPT) {
@@ -495,7 +524,7 @@ impl ExtFs {
                 });
             }
             let want = comps[k];
-            let records = self.read_dir(&current, &here)?;
+            let records = self.lookup_records(&current, &here)?;
             let found = records
                 .iter()
                 .find(|e| e.name == want.as_bytes())
