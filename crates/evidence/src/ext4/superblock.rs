@@ -242,6 +242,14 @@ impl Superblock {
             0
         };
         let blocks_count = blocks_lo | (blocks_hi << 32);
+        // Every block number is checked against the block count before use; bounding the count
+        // keeps every byte offset (block x block size) within 63 bits.
+        if blocks_count > (1u64 << 63) / u64::from(block_size) {
+            return Err(corrupt(
+                0x4,
+                format!("{blocks_count} blocks of {block_size} bytes"),
+            ));
+        }
         let first_data_block = le32(b, 0x14);
         let blocks_per_group = le32(b, 0x20);
         let inodes_per_group = le32(b, 0x28);
@@ -476,6 +484,75 @@ mod tests {
             groups: 32,
             encoding: 0,
         }
+    }
+
+    /// A minimal valid superblock (ext2, 1 KiB blocks, 8192 blocks, one group), then `edit`.
+    fn raw(edit: impl FnOnce(&mut [u8; SUPERBLOCK_SIZE])) -> [u8; SUPERBLOCK_SIZE] {
+        let mut b = [0u8; SUPERBLOCK_SIZE];
+        let put32 = |b: &mut [u8; SUPERBLOCK_SIZE], off: usize, v: u32| {
+            b[off..off + 4].copy_from_slice(&v.to_le_bytes())
+        };
+        put32(&mut b, 0x0, 2048); // inodes
+        put32(&mut b, 0x4, 8192); // blocks
+        put32(&mut b, 0x14, 1); // first data block
+        put32(&mut b, 0x20, 8192); // blocks per group
+        put32(&mut b, 0x28, 2048); // inodes per group
+        b[0x38..0x3A].copy_from_slice(&MAGIC.to_le_bytes());
+        put32(&mut b, 0x4C, 1); // dynamic revision
+        b[0x58..0x5A].copy_from_slice(&128u16.to_le_bytes());
+        put32(&mut b, 0x60, INCOMPAT_FILETYPE);
+        edit(&mut b);
+        b
+    }
+
+    /// Parses `b` and checks the error's field offset (relative to the superblock), or success.
+    fn check(b: [u8; SUPERBLOCK_SIZE], want: Option<u64>) {
+        match (Superblock::parse(&b), want) {
+            (Ok(_), None) => {}
+            (Err(Error::Corrupt { offset, .. }), Some(w)) => {
+                assert_eq!(offset, SUPERBLOCK_OFFSET + w)
+            }
+            (Err(Error::Unsupported { .. }), Some(u64::MAX)) => {}
+            (got, want) => panic!("got {got:?}, want {want:?}"),
+        }
+    }
+
+    #[test]
+    fn crafted_geometry_is_refused_with_its_field() {
+        check(raw(|_| {}), None);
+        check(raw(|b| b[0x38] = 0), Some(0x38));
+        check(raw(|b| b[0x18] = 7), Some(0x18)); // block size 128 KiB
+        check(raw(|b| b[0x58] = 100), Some(0x58)); // inode size not a power of two
+        check(raw(|b| b[0x59] = 8), Some(0x58)); // inode size beyond the block
+        check(raw(|b| b[0x20..0x24].fill(0)), Some(0x20));
+        check(raw(|b| b[0x28..0x2C].fill(0xFF)), Some(0x28));
+        check(raw(|b| b[0x14] = 0xFF), None); // first data block 255: still data after it
+        check(raw(|b| b[0x04..0x08].fill(0)), Some(0x14)); // no blocks at all
+        // 2^63 blocks would make byte offsets overflow.
+        check(
+            raw(|b| {
+                b[0x60] |= INCOMPAT_64BIT as u8;
+                b[0xFE] = 64;
+                b[0x150..0x154].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+            }),
+            Some(0x4),
+        );
+        check(raw(|b| b[0x62] = 0x80), Some(u64::MAX)); // unknown incompatible feature
+        check(raw(|b| b[0x60] |= 0x8), Some(u64::MAX)); // journal device
+        // metadata_csum with a checksum type other than crc32c, then with a stale checksum
+        check(
+            raw(|b| b[0x65] = (RO_COMPAT_METADATA_CSUM >> 8) as u8),
+            Some(0x175),
+        );
+        let mut ok = raw(|b| {
+            b[0x65] = (RO_COMPAT_METADATA_CSUM >> 8) as u8;
+            b[0x175] = 1;
+        });
+        let sum = crc32c_raw(!0, &ok[..0x3FC]);
+        ok[0x3FC..].copy_from_slice(&sum.to_le_bytes());
+        check(ok, None);
+        ok[0x78] ^= 1;
+        check(ok, Some(0x3FC));
     }
 
     #[test]
