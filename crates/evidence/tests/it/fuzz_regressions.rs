@@ -14,6 +14,7 @@ fn targets() -> Vec<(&'static str, Opener)> {
     vec![
         ("fat", masf_evidence::fat::open as Opener),
         ("ntfs", masf_evidence::ntfs::open as Opener),
+        ("ext4", masf_evidence::ext4::open as Opener),
     ]
 }
 
