@@ -48,6 +48,12 @@
 //! [`Error::MissingSegment`] naming the missing file. [`EwfMetadata::missing_segment`] and
 //! [`EwfMetadata::readable_chunks`] say so up front.
 //!
+//! # Not supported (reported, never misread)
+//!
+//! EWF2 (Ex01/Lx01) and EWF-L01 logical evidence: [`Error::Unsupported`] at open. Chunks larger
+//! than 16 MiB: [`Error::TooLarge`]. The EnCase 6.7.1 quirk of table offsets overflowing 31 bits
+//! in segment files over 2 GiB is not emulated: such chunks fail verification and are reported.
+//!
 //! # Caching and parallelism
 //!
 //! Partial-chunk reads go through an LRU cache of decompressed chunks, sized in chunks from a
@@ -76,8 +82,9 @@ use layout::{Fault, Run, Segment, Stop};
 pub use verify::{BadChunk, HashCheck, MediaVerification, verify_media};
 
 const LAYER: &str = "ewf";
-/// Largest chunk accepted (EnCase allows at most 32768 sectors of 512 bytes: 16 MiB).
-const MAX_CHUNK_SIZE: u64 = 64 << 20;
+/// Largest chunk accepted: EnCase allows at most 32768 sectors of 512 bytes (16 MiB). Bounds
+/// every buffer sized by a chunk.
+const MAX_CHUNK_SIZE: u64 = 16 << 20;
 /// Default memory budget of the decompressed-chunk cache.
 pub const DEFAULT_CACHE_BYTES: usize = 32 << 20;
 /// Whole-chunk reads covering at least this many chunks decompress in parallel.
@@ -242,7 +249,13 @@ pub(crate) struct ChunkLoc {
 /// Per-thread buffers for decoding chunks.
 pub(crate) struct Scratch {
     raw: Vec<u8>,
-    inflate: Decompress,
+    inflaters: Inflaters,
+}
+
+/// Decompressors (libdeflate for speed, zlib-rs to explain a failure) and a spill buffer.
+struct Inflaters {
+    fast: libdeflater::Decompressor,
+    zlib: Decompress,
     spill: Vec<u8>,
 }
 
@@ -250,8 +263,11 @@ impl Scratch {
     pub(crate) fn new() -> Scratch {
         Scratch {
             raw: Vec::new(),
-            inflate: Decompress::new(true),
-            spill: Vec::new(),
+            inflaters: Inflaters {
+                fast: libdeflater::Decompressor::new(),
+                zlib: Decompress::new(true),
+                spill: Vec::new(),
+            },
         }
     }
 }
@@ -707,11 +723,7 @@ impl EwfImage {
                 j += 1;
             }
             let span_len = span_end - start_loc.offset;
-            let Scratch {
-                raw,
-                inflate,
-                spill,
-            } = &mut *scratch;
+            let Scratch { raw, inflaters } = &mut *scratch;
             let read = match self.segments.get(start_loc.segment) {
                 Some(seg) => {
                     raw.resize(usize::try_from(span_len).unwrap_or(0), 0);
@@ -745,7 +757,7 @@ impl EwfImage {
                 let to = from.saturating_add(usize::try_from(loc.read_len).unwrap_or(0));
                 let raw_chunk = raw.get(from.min(got)..to.min(got)).unwrap_or_default();
                 let allow_extra = cs.saturating_sub(loc.len);
-                if let Err(what) = decode_one(loc, raw_chunk, out, inflate, spill, allow_extra) {
+                if let Err(what) = decode_one(loc, raw_chunk, out, inflaters, allow_extra) {
                     out.fill(0);
                     faults.push((loc.chunk, self.chunk_error(loc, what)));
                 }
@@ -781,14 +793,7 @@ impl EwfImage {
             .unwrap_or(0)
             .saturating_sub(loc.len);
         let raw = scratch.raw.get(..got).unwrap_or_default();
-        match decode_one(
-            loc,
-            raw,
-            out,
-            &mut scratch.inflate,
-            &mut scratch.spill,
-            allow_extra,
-        ) {
+        match decode_one(loc, raw, out, &mut scratch.inflaters, allow_extra) {
             Ok(()) => None,
             Err(what) => {
                 out.fill(0);
@@ -855,8 +860,7 @@ fn decode_one(
     loc: &ChunkLoc,
     raw: &[u8],
     out: &mut [u8],
-    inflate: &mut Decompress,
-    spill: &mut Vec<u8>,
+    inflaters: &mut Inflaters,
     allow_extra: usize,
 ) -> Result<(), String> {
     if !loc.compressed {
@@ -877,7 +881,33 @@ fn decode_one(
         out.copy_from_slice(data);
         return Ok(());
     }
-    inflate_exact(raw, out, inflate, spill, allow_extra)
+    // libdeflate checks the zlib header and the Adler-32 trailer of the whole stream.
+    let Inflaters { fast, zlib, spill } = inflaters;
+    let result = if allow_extra == 0 {
+        fast.zlib_decompress(raw, out)
+    } else {
+        spill.resize(out.len() + allow_extra, 0);
+        fast.zlib_decompress(raw, spill).inspect(|&n| {
+            if n >= out.len() {
+                out.copy_from_slice(&spill[..out.len()]);
+            }
+        })
+    };
+    match result {
+        Ok(n) if n == out.len() || (n > out.len() && n <= out.len() + allow_extra) => Ok(()),
+        Ok(n) => Err(format!("inflates to {n} bytes, expected {}", out.len())),
+        Err(libdeflater::DecompressionError::InsufficientSpace) => Err(format!(
+            "inflates to more than the {} bytes of the chunk",
+            out.len() + allow_extra
+        )),
+        // Say what is wrong: zlib-rs tells a damaged stream from a failed checksum.
+        Err(libdeflater::DecompressionError::BadData) => {
+            match inflate_exact(raw, out, zlib, spill, allow_extra) {
+                Err(what) => Err(what),
+                Ok(()) => Err("zlib stream rejected by libdeflate".to_string()),
+            }
+        }
+    }
 }
 
 /// Inflates one complete zlib stream (header, data, Adler-32 trailer) into exactly `out`.
@@ -1176,16 +1206,26 @@ mod tests {
         allow_extra: usize,
     ) -> Result<Vec<u8>, String> {
         let mut out = vec![0u8; len];
-        let mut inf = Decompress::new(true);
-        let mut spill = Vec::new();
-        decode_one(
+        let mut scratch = Scratch::new();
+        let fast = decode_one(
             &loc(compressed, len),
             raw,
             &mut out,
-            &mut inf,
-            &mut spill,
+            &mut scratch.inflaters,
             allow_extra,
-        )?;
+        );
+        // The zlib-rs path agrees with libdeflate.
+        if compressed {
+            let mut again = vec![0u8; len];
+            let mut spill = Vec::new();
+            let mut inf = Decompress::new(true);
+            let slow = inflate_exact(raw, &mut again, &mut inf, &mut spill, allow_extra);
+            assert_eq!(fast.is_ok(), slow.is_ok(), "{fast:?} / {slow:?}");
+            if fast.is_ok() {
+                assert_eq!(again, out);
+            }
+        }
+        fast?;
         Ok(out)
     }
 
