@@ -252,10 +252,11 @@ pub(crate) struct Scratch {
     inflaters: Inflaters,
 }
 
-/// Decompressors (libdeflate for speed, zlib-rs to explain a failure) and a spill buffer.
+/// Decompressors (libdeflate for speed, zlib-rs, made on first use, to explain a failure) and
+/// a spill buffer.
 struct Inflaters {
     fast: libdeflater::Decompressor,
-    zlib: Decompress,
+    zlib: Option<Decompress>,
     spill: Vec<u8>,
 }
 
@@ -265,7 +266,7 @@ impl Scratch {
             raw: Vec::new(),
             inflaters: Inflaters {
                 fast: libdeflater::Decompressor::new(),
-                zlib: Decompress::new(true),
+                zlib: None,
                 spill: Vec::new(),
             },
         }
@@ -283,8 +284,13 @@ pub struct EwfImage {
     entries: Vec<u32>,
     runs: Vec<Run>,
     gap: Gap,
-    cache: Mutex<LruCache<u64, Arc<[u8]>>>,
+    cache: Mutex<LruCache<u64, Arc<Vec<u8>>>>,
+    /// Decoders kept between reads (a few; more are made when threads need them).
+    scratch_pool: Mutex<Vec<Scratch>>,
 }
+
+/// Decoders kept in the pool at most.
+const POOL: usize = 8;
 
 impl EwfImage {
     /// Opens the segment set `path` belongs to (any segment may be named; the set is read from
@@ -515,6 +521,7 @@ impl EwfImage {
             runs: lay.runs,
             gap,
             cache: Mutex::new(LruCache::new(cap)),
+            scratch_pool: Mutex::new(Vec::new()),
         })
     }
 
@@ -802,8 +809,27 @@ impl EwfImage {
         }
     }
 
+    /// Runs `f` with a decoder from the pool.
+    fn with_scratch<T>(&self, f: impl FnOnce(&mut Scratch) -> T) -> T {
+        let taken = self
+            .scratch_pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        let mut scratch = taken.unwrap_or_else(Scratch::new);
+        let out = f(&mut scratch);
+        let mut pool = self
+            .scratch_pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if pool.len() < POOL && scratch.raw.capacity() <= MAX_SPAN as usize {
+            pool.push(scratch);
+        }
+        out
+    }
+
     /// A whole decoded chunk, through the cache.
-    fn cached_chunk(&self, chunk: u64) -> Result<Arc<[u8]>> {
+    fn cached_chunk(&self, chunk: u64) -> Result<Arc<Vec<u8>>> {
         if let Some(hit) = self
             .cache
             .lock()
@@ -813,15 +839,11 @@ impl EwfImage {
             return Ok(hit.clone());
         }
         let mut data = vec![0u8; self.chunk_len(chunk)];
-        let mut scratch = Scratch::new();
-        if let Some((_, e)) = self
-            .decode_chunks(chunk, &mut data, &mut scratch)
-            .into_iter()
-            .next()
-        {
+        let faults = self.with_scratch(|scratch| self.decode_chunks(chunk, &mut data, scratch));
+        if let Some((_, e)) = faults.into_iter().next() {
             return Err(e);
         }
-        let data: Arc<[u8]> = data.into();
+        let data = Arc::new(data);
         self.cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -843,7 +865,7 @@ impl EwfImage {
                 .flatten()
                 .collect()
         } else {
-            self.decode_chunks(first, out, &mut Scratch::new())
+            self.with_scratch(|scratch| self.decode_chunks(first, out, scratch))
         };
         faults.sort_by_key(|(c, _)| *c);
         match faults.into_iter().next() {
@@ -902,6 +924,7 @@ fn decode_one(
         )),
         // Say what is wrong: zlib-rs tells a damaged stream from a failed checksum.
         Err(libdeflater::DecompressionError::BadData) => {
+            let zlib = zlib.get_or_insert_with(|| Decompress::new(true));
             match inflate_exact(raw, out, zlib, spill, allow_extra) {
                 Err(what) => Err(what),
                 Ok(()) => Err("zlib stream rejected by libdeflate".to_string()),
