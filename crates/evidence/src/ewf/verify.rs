@@ -87,6 +87,9 @@ pub struct MediaVerification {
     pub bad_chunks: Vec<BadChunk>,
     /// How many chunks could not be read (all of them, listed or not).
     pub bad_chunk_count: u64,
+    /// Structural problems of the image found at open ([`super::EwfMetadata::warnings`]): a
+    /// stored digest whose section was damaged shows up here, its check then being `Absent`.
+    pub warnings: Vec<String>,
 }
 
 impl MediaVerification {
@@ -280,5 +283,6 @@ pub fn verify_media(
         stored_sha1: meta.stored_sha1.clone(),
         bad_chunks: bad,
         bad_chunk_count: bad_count,
+        warnings: meta.warnings.clone(),
     }
 }

@@ -441,7 +441,12 @@ fn mutated_images_give_typed_errors() {
                     "{name}: {warnings:?}"
                 );
                 assert_eq!(read_all(&image, 10_000).unwrap(), raw, "{name}");
-                assert!(verify_media(&image, 2, &mut |_| {}).is_verified(), "{name}");
+                let v = verify_media(&image, 2, &mut |_| {});
+                assert!(v.is_verified(), "{name}");
+                assert_eq!(
+                    &v.warnings, warnings,
+                    "{name}: the verification carries the warnings"
+                );
             }
             BadChunks(bad) => {
                 let image = opened.unwrap_or_else(|e| panic!("{name}: {e}"));
