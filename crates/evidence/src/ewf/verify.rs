@@ -1,12 +1,12 @@
 //! Whole-media verification: MD5, SHA-1 and SHA-256 of the media in one pass, compared with
 //! the digests the image stores (the `ewfverify` equivalent).
 //!
-//! Chunks decompress in parallel, in batches of a few MiB decoded straight into one buffer by a
+//! Chunks decompress in parallel, in batches of about 1 MiB decoded straight into one buffer by a
 //! rayon pool; each finished batch goes, in media order, to three hashing threads (MD5, SHA-1,
 //! SHA-256), so hashing overlaps the decoding of the next batch and the three digests run side by
 //! side. MD5 cannot be split, so its thread sets the pace; the other work fills the remaining
 //! cores. A bounded set of batch buffers circulates (a buffer returns to the decoder once the
-//! three hashers are done with it), so memory stays at `BUFFERS * BATCH_BYTES`.
+//! three hashers are done with it), so memory stays within about 12 MiB (two chunks at least).
 //!
 //! Bad data does not stop verification:
 //! - a chunk whose data is present but fails verification (zlib error, Adler-32 mismatch, wrong
@@ -31,10 +31,10 @@ use sha2::{Digest, Sha256};
 
 use super::{EwfImage, GROUP_CHUNKS, Scratch};
 
-/// Bytes of media decoded per batch.
-const BATCH_BYTES: usize = 4 << 20;
-/// Batch buffers in circulation.
-const BUFFERS: usize = 6;
+/// Bytes of media decoded per batch (at least one chunk).
+const BATCH_BYTES: usize = 1 << 20;
+/// Memory for batch buffers in circulation (at least two buffers).
+const BUFFER_BUDGET: usize = 12 << 20;
 /// Bad chunks listed at most (all are counted).
 const MAX_LISTED: usize = 10_000;
 
@@ -138,6 +138,7 @@ pub fn verify_media(
         .unwrap_or(usize::MAX)
         .max(1);
     let batch_chunks = (BATCH_BYTES / cs).max(1);
+    let buffers = (BUFFER_BUDGET / batch_chunks.saturating_mul(cs)).clamp(2, 16);
     let group_bytes = cs.saturating_mul(GROUP_CHUNKS);
     let mapped = image.readable_chunks();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -163,9 +164,9 @@ pub fn verify_media(
 
     let mut hashed = 0u64;
     let (md5, sha1, sha256) = std::thread::scope(|scope| {
-        let (md5_tx, md5_rx) = mpsc::sync_channel::<Arc<Batch>>(BUFFERS);
-        let (sha1_tx, sha1_rx) = mpsc::sync_channel::<Arc<Batch>>(BUFFERS);
-        let (sha256_tx, sha256_rx) = mpsc::sync_channel::<Arc<Batch>>(BUFFERS);
+        let (md5_tx, md5_rx) = mpsc::sync_channel::<Arc<Batch>>(buffers);
+        let (sha1_tx, sha1_rx) = mpsc::sync_channel::<Arc<Batch>>(buffers);
+        let (sha256_tx, sha256_rx) = mpsc::sync_channel::<Arc<Batch>>(buffers);
         let md5_thread = scope.spawn(move || hasher_thread::<Md5>(md5_rx));
         let sha1_thread = scope.spawn(move || hasher_thread::<Sha1>(sha1_rx));
         let sha256_thread = scope.spawn(move || hasher_thread::<Sha256>(sha256_rx));
@@ -181,7 +182,7 @@ pub fn verify_media(
             let bytes = usize::try_from(end_offset - start * image.chunk_size).unwrap_or(0);
             let mut buf = match free.try_recv() {
                 Ok(b) => b,
-                Err(_) if allocated < BUFFERS => {
+                Err(_) if allocated < buffers => {
                     allocated += 1;
                     Vec::new()
                 }
