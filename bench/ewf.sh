@@ -28,7 +28,7 @@ find /usr/lib /usr/share -xdev -type f -size -16M -readable -printf '%s\t%p\n' 2
 mkdir "$dir/stage"
 { tar -cf - -T "$dir/list" 2>/dev/null || true; } | tar -xf - -C "$dir/stage"
 files=$(wc -l < "$dir/list")
-mkfs.ext4 -q -F -N $((files + 20000)) -d "$dir/stage" "$dir/media.raw" "${size_mib}M"
+mkfs.ext4 -q -F -N $((files + 20000)) -d "$dir/stage" "$dir/media.raw" "${size_mib}M" >/dev/null
 rm -rf "$dir/stage"
 ewfacquire -q -u -t "$dir/image" -c deflate:fast -S 256MiB -C bench -D "bench/ewf.sh" \
   -E 1 -e bench -N "$files files" -m fixed -M physical -d sha1 "$dir/media.raw" >/dev/null
