@@ -35,5 +35,17 @@ fn every_kept_fuzz_input_is_handled_without_panic() {
             replayed += 1;
         }
     }
+    let ewf = root.join("ewf");
+    if let Ok(entries) = std::fs::read_dir(&ewf) {
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let data = std::fs::read(&f).unwrap();
+            masf_evidence::fuzzing::exercise_image_file(&data, "replay.E01", |p| {
+                masf_evidence::ewf::EwfImage::open(p).map(|i| Arc::new(i) as Bytes)
+            });
+            replayed += 1;
+        }
+    }
     eprintln!("replayed {replayed} kept fuzz input(s)");
 }
