@@ -30,13 +30,14 @@
 //! Split (multi-disk) archives are unsupported. The member index in the central directory is
 //! each entry's id.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::Limits;
-use super::tree::{Item, Tree};
+use super::tree::{Meta, Tree, TreeBuilder};
 use crate::Error;
 use crate::bytes::{ByteSource, Bytes, Memory, Slice};
 use crate::fs::{Entry, EntryKind, FileSystem, RawTime, Time, TimeRole};
@@ -134,7 +135,13 @@ impl ZipArchive {
         let mut diagnostics = end.notes.clone();
         let mut cd = vec![0u8; usize::try_from(end.cd_size).unwrap_or(usize::MAX)];
         bytes.read_exact_at(end.cd_start, &mut cd)?;
-        let (mut items, walked) = parse_central(&cd, &end, &layer, bytes.len(), &mut diagnostics)?;
+        let src = Source {
+            bytes,
+            layer,
+            limits,
+        };
+        let mut builder = TreeBuilder::with_capacity((cd.len() / 96).min(1 << 20), cd.len());
+        let walked = parse_central(&cd, &end, &src, &mut builder, &mut diagnostics)?;
         if walked != end.entries {
             let wrapped = end.entries < 0xFFFF && walked % 0x1_0000 == end.entries;
             diagnostics.push(format!(
@@ -148,34 +155,9 @@ impl ZipArchive {
                 }
             ));
         }
-        note_overlaps(&items, &mut diagnostics);
-        let src = Source {
-            bytes,
-            layer,
-            limits,
-        };
-        // Symbolic links: the target is the member's content.
-        for item in items.iter_mut().filter(|i| i.kind == EntryKind::Symlink) {
-            if item.size > MAX_LINK {
-                diagnostics.push(format!(
-                    "symbolic link {} holds {} bytes; target not read",
-                    item.name, item.size
-                ));
-                continue;
-            }
-            let target = src
-                .read_member(&item.payload, &item.name)
-                .and_then(|b| read_all(b.as_ref()));
-            match target {
-                Ok(t) => item.link_target = Some(String::from_utf8_lossy(&t).into_owned()),
-                Err(e) => diagnostics.push(format!(
-                    "symbolic link {}: target unreadable: {e}",
-                    item.name
-                )),
-            }
-        }
-        let members = items.len();
-        let (tree, _) = Tree::build(items, &src.layer);
+        drop(cd);
+        let members = builder.len();
+        let (tree, _) = builder.finish(&src.layer);
         Ok(ZipArchive {
             src,
             tree,
@@ -476,19 +458,7 @@ impl FileSystem for ZipArchive {
 
 /// Members whose local data overlap another member's (the "overlapping files" zip bomb,
 /// or a crafted archive that shows different content to different readers).
-fn note_overlaps(items: &[Item<Member>], diagnostics: &mut Vec<String>) {
-    let mut spans: Vec<(u64, u64)> = items
-        .iter()
-        .filter(|i| i.kind != EntryKind::Dir)
-        .map(|i| {
-            let m = &i.payload;
-            let end = m
-                .header_offset
-                .saturating_add(30)
-                .saturating_add(m.compressed);
-            (m.header_offset, end)
-        })
-        .collect();
+fn note_overlaps(mut spans: Vec<(u64, u64)>, diagnostics: &mut Vec<String>) {
     spans.sort_unstable();
     let overlapping = spans
         .windows(2)
@@ -730,16 +700,19 @@ fn end_candidate(
 fn parse_central(
     cd: &[u8],
     end: &End,
-    layer: &str,
-    archive_len: u64,
+    src: &Source,
+    builder: &mut TreeBuilder<Member>,
     diagnostics: &mut Vec<String>,
-) -> Result<(Vec<Item<Member>>, u64), Error> {
+) -> Result<u64, Error> {
+    let layer = &src.layer;
+    let archive_len = src.bytes.len();
     let corrupt = |at: usize, detail: String| Error::Corrupt {
         layer: layer.to_string(),
         offset: end.cd_start + at as u64,
         detail,
     };
-    let mut items = Vec::with_capacity((cd.len() / 46).min(1 << 20));
+    let mut spans = Vec::new();
+    let mut times = Vec::with_capacity(8);
     let mut at = 0usize;
     let mut index = 0u64;
     let mut bad_offsets = 0u64;
@@ -798,14 +771,15 @@ fn parse_central(
         let mut size = u64::from(usize_);
         let mut compressed = u64::from(csize);
         let mut header_offset = u64::from(lho);
-        let mut times = vec![Time {
+        times.clear();
+        times.push(Time {
             role: TimeRole::Modified,
             raw: RawTime::FatLocal {
                 date,
                 time,
                 centis: 0,
             },
-        }];
+        });
         let mut unicode_name = None;
         for (id, data) in extra_fields(extra) {
             match id {
@@ -898,9 +872,12 @@ fn parse_central(
         }
         let host = made_by >> 8;
         let dos_host = matches!(host, 0 | 11 | 14);
-        let mut name = unicode_name.unwrap_or_else(|| decode_name(name_raw, flags));
+        let mut name = match unicode_name {
+            Some(u) => Cow::Owned(u),
+            None => decode_name(name_raw, flags),
+        };
         if dos_host && name.contains('\\') {
-            name = name.replace('\\', "/");
+            name = Cow::Owned(name.replace('\\', "/"));
         }
         let mode = match host {
             3 | 19 if ext_attr >> 16 != 0 => Some(ext_attr >> 16),
@@ -922,24 +899,47 @@ fn parse_central(
         if header_offset >= archive_len {
             bad_offsets += 1;
         }
-        items.push(Item {
-            name,
+        let member = Member {
+            header_offset,
+            method,
+            flags,
+            crc,
+            compressed,
+            size,
+            central_name_extra: (n + e) as u64,
+        };
+        if kind != EntryKind::Dir {
+            let span_end = header_offset.saturating_add(30).saturating_add(compressed);
+            spans.push((header_offset, span_end));
+        }
+        // Symbolic links: the target is the member's content.
+        let mut link_target = None;
+        if kind == EntryKind::Symlink {
+            if size > MAX_LINK {
+                diagnostics.push(format!(
+                    "symbolic link {name} holds {size} bytes; target not read"
+                ));
+            } else {
+                match src
+                    .read_member(&member, &name)
+                    .and_then(|b| read_all(b.as_ref()))
+                {
+                    Ok(t) => link_target = Some(String::from_utf8_lossy(&t).into_owned()),
+                    Err(e) => {
+                        diagnostics.push(format!("symbolic link {name}: target unreadable: {e}"))
+                    }
+                }
+            }
+        }
+        let meta = Meta {
             kind,
             size: if kind == EntryKind::Dir { 0 } else { size },
             id: Some(index),
             mode,
-            times,
-            link_target: None,
-            payload: Member {
-                header_offset,
-                method,
-                flags,
-                crc,
-                compressed,
-                size,
-                central_name_extra: (n + e) as u64,
-            },
-        });
+            times: &times,
+            link_target,
+        };
+        builder.add(&name, meta, member);
         index += 1;
         at += total;
     }
@@ -954,7 +954,8 @@ fn parse_central(
             "{bad_offsets} member(s) place their data beyond the end of the archive (truncated?)"
         ));
     }
-    Ok((items, index))
+    note_overlaps(spans, diagnostics);
+    Ok(index)
 }
 
 /// The extra fields of a header: `(id, data)` pairs; a malformed tail is ignored.
@@ -970,12 +971,12 @@ fn extra_fields(mut extra: &[u8]) -> impl Iterator<Item = (u16, &[u8])> {
 
 /// A member name as text: UTF-8 when flagged (bit 11) or when the bytes are valid UTF-8 (many
 /// Unix tools store UTF-8 without the flag), CP437 otherwise.
-fn decode_name(raw: &[u8], flags: u16) -> String {
+fn decode_name(raw: &[u8], flags: u16) -> Cow<'_, str> {
     if flags & 0x800 != 0 {
-        return String::from_utf8_lossy(raw).into_owned();
+        return String::from_utf8_lossy(raw);
     }
     if let Ok(s) = std::str::from_utf8(raw) {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     raw.iter()
         .map(|&b| {
