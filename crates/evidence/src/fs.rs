@@ -45,6 +45,42 @@ pub enum RawTime {
     FatLocal { date: u16, time: u16, centis: u8 },
 }
 
+impl RawTime {
+    /// A readable rendering that keeps the encoding visible: UTC encodings as RFC 3339 with a
+    /// `Z`, naive ones as a local date-time marked `(local)`. Invalid stored values are shown
+    /// raw, never guessed.
+    pub fn display(&self) -> String {
+        match *self {
+            RawTime::Unix { secs, nanos } => match jiff::Timestamp::new(secs, nanos as i32) {
+                Ok(ts) => ts.to_string(),
+                Err(_) => format!("unix:{secs}.{nanos:09} (out of range)"),
+            },
+            RawTime::FileTime { ticks } => {
+                // 1601-01-01 to 1970-01-01 is 11,644,473,600 seconds.
+                let secs = (ticks / 10_000_000) as i64 - 11_644_473_600;
+                let nanos = ((ticks % 10_000_000) * 100) as i32;
+                match jiff::Timestamp::new(secs, nanos) {
+                    Ok(ts) => ts.to_string(),
+                    Err(_) => format!("filetime:{ticks} (out of range)"),
+                }
+            }
+            RawTime::FatLocal { date, time, centis } => {
+                let (y, mo, d) = (1980 + (date >> 9), (date >> 5) & 0x0f, date & 0x1f);
+                let (h, mi, s) = (time >> 11, (time >> 5) & 0x3f, (time & 0x1f) * 2);
+                let extra = u16::from(centis) / 100;
+                let hundredths = u16::from(centis) % 100;
+                if date == 0 {
+                    return "unset".to_string();
+                }
+                format!(
+                    "{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{:02}.{hundredths:02} (local)",
+                    s + extra
+                )
+            }
+        }
+    }
+}
+
 /// One time of an entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Time {
@@ -146,5 +182,35 @@ mod tests {
         assert_eq!(file_name("/"), "/");
         assert_eq!(join("/", "a"), "/a");
         assert_eq!(join("/a", "b"), "/a/b");
+    }
+
+    #[test]
+    fn raw_times_render_with_their_encoding_visible() {
+        let unix = RawTime::Unix {
+            secs: 1_740_000_000,
+            nanos: 5,
+        };
+        assert_eq!(unix.display(), "2025-02-19T21:20:00.000000005Z");
+        // 2025-02-19 21:20:00 UTC as a FILETIME.
+        let ft = RawTime::FileTime {
+            ticks: (1_740_000_000 + 11_644_473_600) * 10_000_000,
+        };
+        assert_eq!(ft.display(), "2025-02-19T21:20:00Z");
+        // FAT: 2025-02-19 09:12:34 local (seconds stored in 2 s units).
+        let fat = RawTime::FatLocal {
+            date: ((2025 - 1980) << 9) | (2 << 5) | 19,
+            time: (9 << 11) | (12 << 5) | 17,
+            centis: 0,
+        };
+        assert_eq!(fat.display(), "2025-02-19T09:12:34.00 (local)");
+        assert_eq!(
+            RawTime::FatLocal {
+                date: 0,
+                time: 0,
+                centis: 0
+            }
+            .display(),
+            "unset"
+        );
     }
 }

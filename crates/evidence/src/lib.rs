@@ -13,6 +13,7 @@ pub mod fat;
 pub mod files;
 pub mod folder;
 pub mod fs;
+pub mod fuzzing;
 pub mod hash;
 pub mod itunes;
 pub mod ntfs;

@@ -1,5 +1,6 @@
 //! Integration tests of the `masf` binary: each test runs the real executable.
 
+mod demo;
 mod hash;
 mod intake;
 mod support;

@@ -4,5 +4,6 @@ mod archive;
 mod ewf;
 mod ext4;
 mod fat;
+mod fuzz_regressions;
 mod ntfs;
 mod volume;

@@ -1,0 +1,56 @@
+//! Shared driver of the fuzz targets and of the regression replay in the test suite: feed bytes
+//! to a layer, then touch everything it offers. Bounded, so a fuzz input cannot make the driver
+//! itself run long.
+
+use std::sync::Arc;
+
+use crate::bytes::{Bytes, Memory};
+use crate::fs::{EntryKind, FileSystem};
+
+/// Entries visited at most per input.
+const MAX_ENTRIES: usize = 10_000;
+/// Bytes read at most from each file.
+const MAX_READ: usize = 1 << 20;
+
+/// Opens `data` with `open` and, if it opens, lists every directory and reads every file.
+/// Errors are the expected outcome for most inputs; only a panic or a hang is a finding.
+pub fn exercise_fs(data: &[u8], open: fn(Bytes) -> crate::Result<Arc<dyn FileSystem>>) {
+    let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+    if let Ok(fs) = open(bytes) {
+        exercise_tree(fs.as_ref());
+    }
+}
+
+/// Walks a file system breadth-first, reading each file, within fixed bounds.
+pub fn exercise_tree(fs: &dyn FileSystem) {
+    let _ = fs.diagnostics();
+    let mut queue = vec!["/".to_string()];
+    let mut seen = 0usize;
+    let mut buf = vec![0u8; 64 * 1024];
+    while let Some(dir) = queue.pop() {
+        let Ok(entries) = fs.list_dir(&dir) else {
+            continue;
+        };
+        for e in entries {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                return;
+            }
+            let _ = fs.stat(&e.path);
+            match e.kind {
+                EntryKind::Dir => queue.push(e.path),
+                _ => {
+                    if let Ok(content) = fs.open(&e.path) {
+                        let mut offset = 0u64;
+                        while offset < content.len() && offset < MAX_READ as u64 {
+                            match content.read_at(offset, &mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => offset += n as u64,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,419 @@
+//! Signatures at fixed places: magic numbers at offset 0 (containers and files), volume boot
+//! sectors (FAT, NTFS, exFAT, BitLocker) with their BIOS parameter blocks validated, trailing
+//! signatures (TAR, Linux swap, XML property lists) and the Android FDE crypto footer.
+
+use super::{Encryption, Format, Probe, be16, field, le16, le32, le64, text, uuid_be};
+use crate::bytes::ByteSource;
+
+/// Formats recognised by a magic number at offset 0.
+pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
+    let starts = |m: &[u8]| head.starts_with(m);
+    if starts(b"EVF\x09\x0d\x0a\xff\x00") {
+        return Some(Probe::new(
+            Format::Ewf,
+            true,
+            "EWF (E01/S01) segment signature at byte 0",
+        ));
+    }
+    if starts(b"EVF2\x0d\x0a\x81\x00") {
+        return Some(Probe::new(
+            Format::Ewf,
+            true,
+            "EWF2 (Ex01) segment signature at byte 0",
+        ));
+    }
+    if starts(b"LVF\x09\x0d\x0a\xff\x00") || starts(b"LEF2\x0d\x0a\x81\x00") {
+        return Some(Probe::not_yet_readable(
+            Format::Ewf,
+            "EWF logical evidence file (L01/Lx01) signature at byte 0",
+        ));
+    }
+    if starts(b"LUKS\xba\xbe") {
+        return Some(luks(head));
+    }
+    if le32(head, 0) == Some(0xED26_FF3A) {
+        return Some(android_sparse(head));
+    }
+    if starts(b"ANDROID!") {
+        return Some(Probe::new(
+            Format::AndroidBoot,
+            false,
+            "Android boot image (`ANDROID!` at byte 0): kernel and ramdisk, no file system",
+        ));
+    }
+    if starts(b"VNDRBOOT") {
+        return Some(Probe::new(
+            Format::AndroidBoot,
+            false,
+            "Android vendor_boot image (`VNDRBOOT` at byte 0): no file system",
+        ));
+    }
+    if starts(b"AVB0") {
+        return Some(Probe::new(
+            Format::AndroidVbmeta,
+            false,
+            "Android verified-boot metadata (vbmeta, `AVB0` at byte 0): no file system",
+        ));
+    }
+    if starts(b"hsqs") {
+        return Some(Probe::not_yet_readable(
+            Format::Squashfs,
+            "squashfs superblock (`hsqs` at byte 0)",
+        ));
+    }
+    if starts(b"SQLite format 3\0") {
+        return Some(Probe::new(
+            Format::Sqlite,
+            true,
+            "SQLite database header at byte 0",
+        ));
+    }
+    if starts(b"bplist00") {
+        return Some(Probe::new(
+            Format::Plist,
+            true,
+            "binary property list (`bplist00` at byte 0)",
+        ));
+    }
+    if starts(b"\x89PNG\r\n\x1a\n") {
+        return Some(Probe::new(Format::Png, true, "PNG signature at byte 0"));
+    }
+    if starts(&[0xFF, 0xD8, 0xFF]) {
+        return Some(Probe::new(Format::Jpeg, true, "JPEG SOI marker at byte 0"));
+    }
+    if starts(&[0x1F, 0x8B, 0x08]) {
+        return Some(Probe::new(
+            Format::Gzip,
+            true,
+            "gzip header (deflate) at byte 0",
+        ));
+    }
+    if starts(b"PK\x03\x04") || starts(b"PK\x05\x06") || starts(b"PK\x07\x08") {
+        return Some(Probe::new(
+            Format::Zip,
+            true,
+            "ZIP local header (or empty-archive record) at byte 0",
+        ));
+    }
+    None
+}
+
+fn luks(head: &[u8]) -> Probe {
+    let version = be16(head, 6).unwrap_or(0);
+    let mut what = format!("LUKS{version} header at byte 0");
+    if version == 1 {
+        let cipher = field(head, 8, 32).and_then(text).unwrap_or_default();
+        let mode = field(head, 40, 32).and_then(text).unwrap_or_default();
+        what = format!("{what} (cipher {cipher}-{mode})");
+    }
+    let mut p = Probe::new(
+        Format::Luks,
+        false,
+        format!("{what}: an encrypted container, no key"),
+    );
+    p.uuid = field(head, 168, 40).and_then(text);
+    if version == 2 {
+        p.label = field(head, 24, 48).and_then(text);
+    }
+    p.encryption = Encryption::Luks;
+    p
+}
+
+fn android_sparse(head: &[u8]) -> Probe {
+    let major = le16(head, 4).unwrap_or(0);
+    let header = le16(head, 8).unwrap_or(0);
+    let chunk_header = le16(head, 10).unwrap_or(0);
+    let block = le32(head, 12).unwrap_or(0);
+    let blocks = le32(head, 16).unwrap_or(0);
+    let chunks = le32(head, 20).unwrap_or(0);
+    let valid =
+        major == 1 && header == 28 && chunk_header == 12 && block > 0 && block.is_multiple_of(4);
+    let expanded = u64::from(block) * u64::from(blocks);
+    let what = if valid {
+        format!(
+            "Android sparse image (magic 0xED26FF3A): {blocks} blocks of {block} bytes ({expanded} bytes expanded) in {chunks} chunks"
+        )
+    } else {
+        format!(
+            "Android sparse image magic 0xED26FF3A with an unexpected header (version {major}, header {header} bytes, chunk header {chunk_header} bytes, block {block} bytes)"
+        )
+    };
+    Probe::not_yet_readable(Format::AndroidSparse, what)
+}
+
+/// Volume boot sectors: BitLocker, NTFS, exFAT, FAT12/16/32, each with its parameters checked.
+pub(super) fn boot_sector(b: &[u8]) -> Option<Probe> {
+    let oem = field(b, 3, 8)?;
+    if oem == b"-FVE-FS-" {
+        let mut p = Probe::new(
+            Format::BitLocker,
+            false,
+            "BitLocker volume (`-FVE-FS-` at byte 3): encrypted, no key",
+        );
+        p.encryption = Encryption::Fde {
+            evidence: "BitLocker boot sector signature `-FVE-FS-` at byte 3".to_string(),
+        };
+        return Some(p);
+    }
+    if oem == b"NTFS    " {
+        return ntfs(b);
+    }
+    if oem == b"EXFAT   " {
+        return exfat(b);
+    }
+    fat(b)
+}
+
+fn ntfs(b: &[u8]) -> Option<Probe> {
+    let bps = le16(b, 11)?;
+    let spc = *b.get(13)?;
+    if !matches!(bps, 256 | 512 | 1024 | 2048 | 4096) {
+        return None;
+    }
+    let cluster = match spc {
+        1..=128 if spc.is_power_of_two() => u64::from(bps) * u64::from(spc),
+        0xF4..=0xFF => 1u64 << (256 - u32::from(spc)),
+        _ => return None,
+    };
+    let sectors = le64(b, 0x28)?;
+    let mft = le64(b, 0x30)?;
+    if sectors == 0 || mft == 0 {
+        return None;
+    }
+    let mut p = Probe::new(
+        Format::Ntfs,
+        true,
+        format!(
+            "NTFS boot sector (`NTFS    ` at byte 3): {bps}-byte sectors, {cluster}-byte clusters, {sectors} sectors, $MFT at cluster {mft}"
+        ),
+    );
+    p.uuid = le64(b, 0x48)
+        .filter(|&s| s != 0)
+        .map(|s| format!("{s:016X}"));
+    Some(p)
+}
+
+fn exfat(b: &[u8]) -> Option<Probe> {
+    if field(b, 11, 53)?.iter().any(|&x| x != 0) {
+        return None;
+    }
+    let bps_shift = *b.get(108)?;
+    let spc_shift = *b.get(109)?;
+    let fats = *b.get(110)?;
+    if !(9..=12).contains(&bps_shift)
+        || u32::from(spc_shift) + u32::from(bps_shift) > 25
+        || !(1..=2).contains(&fats)
+    {
+        return None;
+    }
+    let mut p = Probe::not_yet_readable(
+        Format::ExFat,
+        format!(
+            "exFAT boot sector (`EXFAT   ` at byte 3, {}-byte sectors, {}-byte clusters)",
+            1u32 << bps_shift,
+            1u64 << (u32::from(bps_shift) + u32::from(spc_shift))
+        ),
+    );
+    p.uuid = le32(b, 100).map(serial);
+    Some(p)
+}
+
+/// A FAT volume serial as `blkid` prints it.
+fn serial(s: u32) -> String {
+    format!("{:04X}-{:04X}", s >> 16, s & 0xFFFF)
+}
+
+/// FAT12/16/32 by the BIOS parameter block, as the Microsoft specification and the Linux kernel
+/// read it: sizes must be powers of two in range, counts non-zero, and the type follows from the
+/// FAT size field (0 → FAT32) and the cluster count.
+fn fat(b: &[u8]) -> Option<Probe> {
+    let jump = *b.first()?;
+    if !(jump == 0xE9 || (jump == 0xEB && b.get(2) == Some(&0x90))) {
+        return None;
+    }
+    let bps = u32::from(le16(b, 11)?);
+    let spc = u32::from(*b.get(13)?);
+    let reserved = u32::from(le16(b, 14)?);
+    let fats = u32::from(*b.get(16)?);
+    let root_entries = u32::from(le16(b, 17)?);
+    let total16 = u32::from(le16(b, 19)?);
+    let media = *b.get(21)?;
+    let fat16_size = u32::from(le16(b, 22)?);
+    let total32 = le32(b, 32)?;
+    if !matches!(bps, 512 | 1024 | 2048 | 4096)
+        || !(1..=128).contains(&spc)
+        || !spc.is_power_of_two()
+        || reserved == 0
+        || !(1..=4).contains(&fats)
+        || !(media == 0xF0 || media >= 0xF8)
+    {
+        return None;
+    }
+    let total = if total16 != 0 { total16 } else { total32 };
+    let fat32 = fat16_size == 0;
+    let fat_size = if fat32 { le32(b, 36)? } else { fat16_size };
+    if total == 0 || fat_size == 0 || (fat32 && root_entries != 0) {
+        return None;
+    }
+    let root_sectors = (root_entries * 32).div_ceil(bps);
+    let meta =
+        u64::from(reserved) + u64::from(fats) * u64::from(fat_size) + u64::from(root_sectors);
+    let data = u64::from(total).checked_sub(meta).filter(|&d| d > 0)?;
+    let clusters = data / u64::from(spc);
+    let format = if fat32 {
+        Format::Fat32
+    } else if clusters < 4085 {
+        Format::Fat12
+    } else {
+        Format::Fat16
+    };
+    let ebpb = if fat32 { 0x40 } else { 0x24 };
+    let mut p = Probe::new(
+        format,
+        true,
+        format!(
+            "{} boot sector: {bps}-byte sectors, {} sectors per cluster, {clusters} clusters, {fats} FAT(s) of {fat_size} sectors",
+            format.name().to_uppercase(),
+            spc
+        ),
+    );
+    if matches!(b.get(ebpb + 2), Some(0x28 | 0x29)) {
+        p.uuid = le32(b, ebpb + 3).map(serial);
+    }
+    if b.get(ebpb + 2) == Some(&0x29) {
+        p.label = field(b, ebpb + 7, 11)
+            .and_then(text)
+            .filter(|l| l != "NO NAME");
+    }
+    Some(p)
+}
+
+/// Signatures found after the start: TAR (`ustar` at 257, header checksum verified), Linux swap
+/// (at the end of the first page), XML property lists.
+pub(super) fn trailing_magic(head: &[u8]) -> Option<Probe> {
+    if field(head, 257, 5) == Some(b"ustar") && tar_checksum_ok(head) {
+        return Some(Probe::new(
+            Format::Tar,
+            true,
+            "TAR header (`ustar` at byte 257, header checksum valid)",
+        ));
+    }
+    for page in [4096usize, 8192, 16384, 65536] {
+        let Some(sig) = field(head, page - 10, 10) else {
+            break;
+        };
+        if sig == b"SWAPSPACE2" || sig == b"SWAP-SPACE" {
+            let pages = le32(head, 1028).unwrap_or(0);
+            let mut p = Probe::new(
+                Format::LinuxSwap,
+                false,
+                format!(
+                    "Linux swap area (`{}` at byte {}, {page}-byte pages, last page {pages}): no file system; it may hold fragments of memory",
+                    String::from_utf8_lossy(sig),
+                    page - 10
+                ),
+            );
+            p.uuid = field(head, 1036, 16).and_then(uuid_be);
+            p.label = field(head, 1052, 16).and_then(text);
+            return Some(p);
+        }
+    }
+    let start = head.get(..4096.min(head.len()))?;
+    let trimmed = start
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(start)
+        .trim_ascii_start();
+    if (trimmed.starts_with(b"<?xml")
+        || trimmed.starts_with(b"<!DOCTYPE plist")
+        || trimmed.starts_with(b"<plist"))
+        && memchr::memmem::find(start, b"<plist").is_some()
+    {
+        return Some(Probe::new(
+            Format::Plist,
+            true,
+            "XML property list (`<plist` in the first 4 KiB)",
+        ));
+    }
+    None
+}
+
+/// A TAR header's checksum: the sum of its 512 bytes with the checksum field read as spaces.
+fn tar_checksum_ok(head: &[u8]) -> bool {
+    let Some(header) = head.get(..512) else {
+        return false;
+    };
+    let Some(stored) = header.get(148..156).and_then(|f| {
+        let s = std::str::from_utf8(f).ok()?;
+        u32::from_str_radix(s.trim_matches(|c: char| c == ' ' || c == '\0'), 8).ok()
+    }) else {
+        return false;
+    };
+    let sum: u32 = header
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                u32::from(c)
+            }
+        })
+        .sum();
+    sum == stored
+}
+
+/// Android dynamic partitions (`super`): the liblp geometry (magic 0x616C4467, 52-byte
+/// structure) at 4096, or its backup copy at 8192. The logical partitions (system, vendor,
+/// product…) are extents inside it.
+pub(super) fn android_super(head: &[u8]) -> Option<Probe> {
+    let (at, g) = [4096usize, 8192].into_iter().find_map(|at| {
+        let g = field(head, at, 52)?;
+        (le32(g, 0) == Some(0x616C_4467) && le32(g, 4) == Some(52)).then_some((at, g))
+    })?;
+    let max = le32(g, 40).unwrap_or(0);
+    let slots = le32(g, 44).unwrap_or(0);
+    let block = le32(g, 48).unwrap_or(0);
+    Some(Probe::not_yet_readable(
+        Format::AndroidSuper,
+        format!(
+            "Android dynamic partitions (`super`: liblp geometry magic 0x616C4467 at byte {at}, {slots} metadata slot(s) of up to {max} bytes, {block}-byte blocks; system, vendor, product… are inside)"
+        ),
+    ))
+}
+
+/// Magic of the Android FDE crypto footer (`struct crypt_mnt_ftr`), stored in the last 16 KiB of
+/// the encrypted partition (or in a separate footer partition).
+const CRYPT_MNT_MAGIC: u32 = 0xD0B5_B1C4;
+const FOOTER_AREA: u64 = 16 * 1024;
+
+/// Looks for an Android crypto footer at the 512-byte boundaries of the last 16 KiB.
+pub(super) fn android_fde_footer(bytes: &dyn ByteSource) -> Option<Probe> {
+    let len = bytes.len();
+    let start = len.saturating_sub(FOOTER_AREA) / 512 * 512;
+    let mut area = vec![0u8; usize::try_from(len - start).ok()?];
+    let n = bytes.read_at(start, &mut area).ok()?;
+    let area = area.get(..n)?;
+    let at = (0..area.len())
+        .step_by(512)
+        .find(|&at| le32(area, at) == Some(CRYPT_MNT_MAGIC))?;
+    let f = area.get(at..)?;
+    let major = le16(f, 4).unwrap_or(0);
+    let minor = le16(f, 6).unwrap_or(0);
+    let key_size = le32(f, 16).unwrap_or(0);
+    let fs_size = le64(f, 24).unwrap_or(0);
+    let cipher = field(f, 36, 64)
+        .and_then(text)
+        .unwrap_or_else(|| "?".to_string());
+    let offset = start + at as u64;
+    let evidence = format!(
+        "Android crypto footer (magic 0xD0B5B1C4) at byte {offset}, {} bytes before the end: version {major}.{minor}, cipher {cipher}, {key_size}-byte key, encrypted file system of {fs_size} sectors",
+        len - offset
+    );
+    let mut p = Probe::new(
+        Format::AndroidFde,
+        false,
+        format!("no readable file system; Android full-disk encryption: {evidence}; no key"),
+    );
+    p.encryption = Encryption::Fde { evidence };
+    Some(p)
+}

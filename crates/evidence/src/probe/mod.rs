@@ -1,0 +1,480 @@
+//! Probing: what a byte stream holds (an `fsstat`/`blkid`-like first look).
+//!
+//! [`probe`] recognises file systems by their superblocks and boot sectors (validating the
+//! fields, not just a magic string), partition tables, containers (EWF, LUKS, Android sparse and
+//! boot images, ZIP, TAR, gzip) and single files (SQLite, property lists, PNG, JPEG). It says
+//! whether MASForensics can read the format yet, why it thinks what it thinks, and whether the
+//! data is encrypted:
+//!
+//! - ext4 with the `encrypt` feature, or F2FS with its `encrypt` flag: file-based encryption
+//!   (FBE). Which directories are actually encrypted is a property of their inodes, checked by the
+//!   ext4 layer when it lists them.
+//! - no recognisable file system and an Android crypto footer (magic `0xD0B5B1C4`) in the last
+//!   16 KiB: full-disk encryption (FDE).
+//! - no recognisable file system and sampled blocks that look random: "unknown, likely
+//!   encrypted" (FDE without a footer here, Android metadata encryption, VeraCrypt… or simply
+//!   compressed data).
+//! - LUKS and BitLocker headers.
+//!
+//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, F2FS, exFAT, EROFS, Android
+//! `super`…) come back with `readable: false` and a reason saying "recognised, not yet
+//! readable"; they are never handed to a reader of another format.
+//!
+//! The order of the checks matters: signatures at offset 0, then GPT, volume boot sectors, ISO
+//! 9660 (before MBR: hybrid ISOs carry an MBR too), an MBR whose partitions all fit in the
+//! stream (a partitioned disk wins over a stale superblock left at 1 KiB), superblocks, Android
+//! `super`, any other plausible MBR (a boot loader's 0x55AA in a file system's boot block must
+//! not hide the file system), trailing signatures (TAR, swap, XML plists), the FDE footer, and
+//! last the entropy sample. Labels come from the superblock or boot
+//! sector only: NTFS keeps its label in `$Volume` and HFS+ in its catalog, so they are `None`
+//! here; FAT gives the boot-sector label (the root directory may hold a newer one).
+//!
+//! Every parser here is hand-written: they read a handful of fixed fields from one sector, and
+//! no crate offers recognition for this set of formats without also pulling in full readers.
+
+mod boot;
+mod superblocks;
+
+use serde::Serialize;
+
+use crate::bytes::ByteSource;
+use crate::volume::{self, VolumeKind};
+
+/// What a byte stream holds. Serialised as its [`Format::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Ext2,
+    Ext3,
+    Ext4,
+    /// An external ext3/ext4 journal device (not a file system).
+    ExtJournal,
+    Fat12,
+    Fat16,
+    Fat32,
+    Ntfs,
+    ExFat,
+    /// A BitLocker-encrypted volume.
+    BitLocker,
+    F2fs,
+    Erofs,
+    Squashfs,
+    Apfs,
+    HfsPlus,
+    Hfsx,
+    /// Classic HFS (without an embedded HFS+ volume).
+    Hfs,
+    Iso9660,
+    LinuxSwap,
+    Luks,
+    AndroidSparse,
+    /// Android boot or vendor_boot image (kernel, ramdisk).
+    AndroidBoot,
+    /// Android verified-boot metadata (vbmeta).
+    AndroidVbmeta,
+    /// Android dynamic partitions (`super`, liblp metadata).
+    AndroidSuper,
+    /// A partition encrypted with Android full-disk encryption (crypto footer found).
+    AndroidFde,
+    Gpt,
+    Mbr,
+    Ewf,
+    Zip,
+    Tar,
+    Gzip,
+    Sqlite,
+    Plist,
+    Png,
+    Jpeg,
+    /// Every sampled block is zero (unused or wiped).
+    Zeroed,
+    /// Zero bytes long.
+    Empty,
+    /// Nothing recognised.
+    Unknown,
+}
+
+impl Format {
+    /// Short name, as in JSON (`ext4`, `fat32`, `hfsplus`, `iso9660`, `android_fde`…).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Ext2 => "ext2",
+            Format::Ext3 => "ext3",
+            Format::Ext4 => "ext4",
+            Format::ExtJournal => "ext_journal",
+            Format::Fat12 => "fat12",
+            Format::Fat16 => "fat16",
+            Format::Fat32 => "fat32",
+            Format::Ntfs => "ntfs",
+            Format::ExFat => "exfat",
+            Format::BitLocker => "bitlocker",
+            Format::F2fs => "f2fs",
+            Format::Erofs => "erofs",
+            Format::Squashfs => "squashfs",
+            Format::Apfs => "apfs",
+            Format::HfsPlus => "hfsplus",
+            Format::Hfsx => "hfsx",
+            Format::Hfs => "hfs",
+            Format::Iso9660 => "iso9660",
+            Format::LinuxSwap => "linux_swap",
+            Format::Luks => "luks",
+            Format::AndroidSparse => "android_sparse",
+            Format::AndroidBoot => "android_boot",
+            Format::AndroidVbmeta => "android_vbmeta",
+            Format::AndroidSuper => "android_super",
+            Format::AndroidFde => "android_fde",
+            Format::Gpt => "gpt",
+            Format::Mbr => "mbr",
+            Format::Ewf => "ewf",
+            Format::Zip => "zip",
+            Format::Tar => "tar",
+            Format::Gzip => "gzip",
+            Format::Sqlite => "sqlite",
+            Format::Plist => "plist",
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
+            Format::Zeroed => "zeroed",
+            Format::Empty => "empty",
+            Format::Unknown => "unknown",
+        }
+    }
+
+    /// Whether this is a file system (something with directories and files).
+    pub fn is_file_system(self) -> bool {
+        matches!(
+            self,
+            Format::Ext2
+                | Format::Ext3
+                | Format::Ext4
+                | Format::Fat12
+                | Format::Fat16
+                | Format::Fat32
+                | Format::Ntfs
+                | Format::ExFat
+                | Format::F2fs
+                | Format::Erofs
+                | Format::Squashfs
+                | Format::Apfs
+                | Format::HfsPlus
+                | Format::Hfsx
+                | Format::Hfs
+                | Format::Iso9660
+        )
+    }
+}
+
+impl Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether (and how) the content is encrypted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Encryption {
+    /// No sign of encryption.
+    None,
+    /// File-based encryption (ext4/F2FS `encrypt` feature): metadata readable, encrypted
+    /// directories' names and contents not.
+    Fbe { evidence: String },
+    /// Full-disk (volume) encryption: Android FDE crypto footer, BitLocker.
+    Fde { evidence: String },
+    /// A LUKS container.
+    Luks,
+    /// No file system, and the bytes look random: likely encrypted.
+    Unknown { evidence: String },
+}
+
+/// The result of [`probe`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Probe {
+    /// What was recognised.
+    pub format: Format,
+    /// Whether MASForensics has a reader for this format (file system, container or file).
+    pub readable: bool,
+    /// Why: the structure found and where, or why it cannot be read.
+    pub reason: String,
+    /// Volume label, where the format stores one where it was looked for.
+    pub label: Option<String>,
+    /// Volume UUID or serial number, as `blkid` prints it.
+    pub uuid: Option<String>,
+    /// Feature flags by name (ext4 compat/incompat/ro_compat, F2FS features, …).
+    pub features: Vec<String>,
+    /// Whether the content is encrypted, with the evidence for saying so.
+    pub encryption: Encryption,
+}
+
+impl Probe {
+    pub(crate) fn new(format: Format, readable: bool, reason: impl Into<String>) -> Probe {
+        Probe {
+            format,
+            readable,
+            reason: reason.into(),
+            label: None,
+            uuid: None,
+            features: Vec::new(),
+            encryption: Encryption::None,
+        }
+    }
+
+    /// A recognised format without a reader here.
+    pub(crate) fn not_yet_readable(format: Format, what: impl std::fmt::Display) -> Probe {
+        Probe::new(
+            format,
+            false,
+            format!("{what}: recognised, not yet readable"),
+        )
+    }
+}
+
+/// Bytes read from the start of the stream: enough for every signature probed (the ISO 9660
+/// descriptor at 32 KiB, a swap signature for 64 KiB pages).
+const HEAD: usize = 64 * 1024;
+
+/// Recognises what `bytes` holds. Never fails: read errors and truncation make the probe
+/// answer `Unknown` with the reason.
+pub fn probe(bytes: &dyn ByteSource) -> Probe {
+    let len = bytes.len();
+    if len == 0 {
+        return Probe::new(Format::Empty, false, "zero bytes long");
+    }
+    let mut head = vec![0u8; HEAD.min(usize::try_from(len).unwrap_or(HEAD))];
+    let head = match bytes.read_at(0, &mut head) {
+        Ok(n) => head.get(..n).unwrap_or(&[]),
+        Err(e) => {
+            return Probe::new(Format::Unknown, false, format!("unreadable: {e}"));
+        }
+    };
+
+    if let Some(p) = boot::leading_magic(head) {
+        return p;
+    }
+    if volume::sniff(bytes) == Some(VolumeKind::Gpt) {
+        return Probe::new(
+            Format::Gpt,
+            true,
+            "GUID partition table (`EFI PART` header or protective MBR); open it with the volume layer",
+        );
+    }
+    if let Some(p) = boot::boot_sector(head) {
+        return p;
+    }
+    if let Some(p) = superblocks::iso9660(head) {
+        return p;
+    }
+    let mbr = volume::sniff(bytes) == Some(VolumeKind::Mbr);
+    if mbr && volume::mbr_entries_fit(head, len) {
+        return mbr_probe();
+    }
+    if let Some(p) = superblocks::probe_superblocks(head) {
+        return p;
+    }
+    if let Some(p) = boot::android_super(head) {
+        return p;
+    }
+    if mbr {
+        return mbr_probe();
+    }
+    if let Some(p) = boot::trailing_magic(head) {
+        return p;
+    }
+    if let Some(p) = boot::android_fde_footer(bytes) {
+        return p;
+    }
+    sample_entropy(bytes)
+}
+
+fn mbr_probe() -> Probe {
+    Probe::new(
+        Format::Mbr,
+        true,
+        "DOS/MBR partition table (0x55AA and plausible entries, not a boot sector); open it with the volume layer",
+    )
+}
+
+/// The format of a volume boot sector (FAT12/16/32, NTFS, exFAT, BitLocker), with its BPB
+/// validated; `None` for anything else (an MBR, say).
+pub fn boot_sector_format(sector: &[u8]) -> Option<Format> {
+    boot::boot_sector(sector).map(|p| p.format)
+}
+
+/// Size and number of the blocks sampled when nothing is recognised.
+const SAMPLE: usize = 4096;
+const SAMPLES: u64 = 16;
+/// Bits per byte above which a 4 KiB block looks random (random data measures ≈ 7.95).
+const RANDOM_ENTROPY: f64 = 7.8;
+
+/// Samples blocks across the stream: all zero → `Zeroed`; all non-zero ones random → "unknown,
+/// likely encrypted"; otherwise `Unknown`.
+fn sample_entropy(bytes: &dyn ByteSource) -> Probe {
+    let len = bytes.len();
+    let block = SAMPLE as u64;
+    let blocks = len.div_ceil(block).max(1);
+    let samples = blocks.min(SAMPLES);
+    let mut zero = 0u64;
+    let mut random = 0u64;
+    let mut read = 0u64;
+    let mut lowest = f64::MAX;
+    let mut buf = vec![0u8; SAMPLE];
+    for i in 0..samples {
+        // Evenly spread block numbers, first and last included.
+        let b = if samples > 1 {
+            i.saturating_mul(blocks - 1) / (samples - 1)
+        } else {
+            0
+        };
+        let Ok(n) = bytes.read_at(b.saturating_mul(block), &mut buf) else {
+            continue;
+        };
+        let Some(data) = buf.get(..n) else { continue };
+        if data.is_empty() {
+            continue;
+        }
+        read += 1;
+        if data.iter().all(|&x| x == 0) {
+            zero += 1;
+            continue;
+        }
+        let h = entropy(data);
+        lowest = lowest.min(h);
+        if h >= RANDOM_ENTROPY && data.len() >= 1024 {
+            random += 1;
+        }
+    }
+    if read == 0 {
+        return Probe::new(Format::Unknown, false, "no block could be read");
+    }
+    if zero == read {
+        return Probe::new(
+            Format::Zeroed,
+            false,
+            format!(
+                "no known signature; all {read} sampled 4 KiB blocks are zero (unused or wiped)"
+            ),
+        );
+    }
+    let nonzero = read - zero;
+    if random == nonzero {
+        let evidence = format!(
+            "no file system or known signature; {random} of {read} sampled 4 KiB blocks look random (entropy ≥ {lowest:.2} bits/byte), {zero} are zero"
+        );
+        let mut p = Probe::new(
+            Format::Unknown,
+            false,
+            format!("unknown, likely encrypted (or compressed data): {evidence}"),
+        );
+        p.encryption = Encryption::Unknown { evidence };
+        return p;
+    }
+    Probe::new(
+        Format::Unknown,
+        false,
+        format!(
+            "no known file system or signature ({read} blocks sampled: {zero} zero, {random} random-looking, {} structured)",
+            nonzero - random
+        ),
+    )
+}
+
+/// Shannon entropy of a block, in bits per byte.
+fn entropy(data: &[u8]) -> f64 {
+    let mut counts = [0u32; 256];
+    for &b in data {
+        counts[usize::from(b)] += 1;
+    }
+    let n = data.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+// Little helpers over fixed-offset fields; `None` when the field lies beyond the bytes.
+
+pub(crate) fn field(b: &[u8], at: usize, len: usize) -> Option<&[u8]> {
+    b.get(at..at.checked_add(len)?)
+}
+
+pub(crate) fn le16(b: &[u8], at: usize) -> Option<u16> {
+    field(b, at, 2)
+        .and_then(|s| s.try_into().ok())
+        .map(u16::from_le_bytes)
+}
+
+pub(crate) fn le32(b: &[u8], at: usize) -> Option<u32> {
+    field(b, at, 4)
+        .and_then(|s| s.try_into().ok())
+        .map(u32::from_le_bytes)
+}
+
+pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
+    field(b, at, 8)
+        .and_then(|s| s.try_into().ok())
+        .map(u64::from_le_bytes)
+}
+
+pub(crate) fn be16(b: &[u8], at: usize) -> Option<u16> {
+    field(b, at, 2)
+        .and_then(|s| s.try_into().ok())
+        .map(u16::from_be_bytes)
+}
+
+pub(crate) fn be32(b: &[u8], at: usize) -> Option<u32> {
+    field(b, at, 4)
+        .and_then(|s| s.try_into().ok())
+        .map(u32::from_be_bytes)
+}
+
+/// A fixed-size text field: up to the first NUL, trailing spaces removed, lossy UTF-8;
+/// `None` when empty.
+pub(crate) fn text(b: &[u8]) -> Option<String> {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    let s = String::from_utf8_lossy(b.get(..end).unwrap_or(&[]));
+    let s = s.trim_end_matches([' ', '\0']).trim_start();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+/// A 16-byte UUID stored in byte order (ext4, F2FS, APFS, swap), lower case.
+pub(crate) fn uuid_be(b: &[u8]) -> Option<String> {
+    let b: &[u8; 16] = b.get(..16)?.try_into().ok()?;
+    if b.iter().all(|&x| x == 0) {
+        return None;
+    }
+    let h = hex::encode(b);
+    Some(format!(
+        "{}-{}-{}-{}-{}",
+        h.get(0..8)?,
+        h.get(8..12)?,
+        h.get(12..16)?,
+        h.get(16..20)?,
+        h.get(20..32)?
+    ))
+}
+
+/// Names of the bits set in `flags`, from a table, with unknown bits as `{prefix}_0x…`.
+pub(crate) fn flag_names(flags: u32, table: &[(u32, &str)], prefix: &str, out: &mut Vec<String>) {
+    let mut known = 0u32;
+    for &(bit, name) in table {
+        known |= bit;
+        if flags & bit != 0 {
+            out.push(name.to_string());
+        }
+    }
+    let unknown = flags & !known;
+    if unknown != 0 {
+        out.push(format!("{prefix}_{unknown:#x}"));
+    }
+}
+
+#[cfg(test)]
+mod tests;
