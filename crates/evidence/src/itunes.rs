@@ -1,1 +1,696 @@
-//! (being written)
+//! iTunes / Finder backups (unencrypted, iOS 10 and later) presented as the real iOS tree.
+//!
+//! A backup folder holds `Manifest.db` (SQLite), `Manifest.plist`, `Info.plist`,
+//! `Status.plist`, and every backed-up file under a hashed name `<first two hex>/<fileID>`,
+//! where `fileID` is the SHA-1 of `domain-relativePath`. `Manifest.db`'s table
+//! `Files(fileID, domain, relativePath, flags, file)` says where each file lived on the phone:
+//! `flags` is 1 for a file, 2 for a directory, 4 for a symbolic link, and `file` is an
+//! NSKeyedArchiver binary plist of an `MBFile` (size, mode, inode, times, link target), parsed
+//! with the `plist` crate.
+//!
+//! `Manifest.db` is evidence: it is never opened in place. It is copied (with its `-wal` and
+//! `-shm` files when present) into a private temporary folder, the copy is opened read-only, every
+//! row is read, and the copy is deleted before [`ItunesBackup::open`] returns.
+//!
+//! # Domains
+//!
+//! Each domain is the root of a folder on the device; the tree shows every file at
+//! `root/relativePath`. The table below is the one forensic tools use (iLEAPP, TRACE, iOS backup
+//! browsers); `CameraRollDomain` and `MediaDomain` map to `/private/var/mobile` because their
+//! relative paths already begin with `Media/` (`Media/DCIM/100APPLE/IMG_0001.JPG`,
+//! `Media/PhotoData/Photos.sqlite`), and `MediaDomain` also holds `Library/SMS/Attachments/…`.
+//!
+//! | domain | device folder |
+//! |---|---|
+//! | `HomeDomain`, `CameraRollDomain`, `MediaDomain`, `KeyboardDomain`, `HealthDomain`, `TonesDomain`, `HomeKitDomain` | `/private/var/mobile` |
+//! | `BooksDomain` | `/private/var/mobile/Media/Books` |
+//! | `RootDomain` | `/private/var/root` |
+//! | `SystemPreferencesDomain` | `/private/var/preferences` |
+//! | `WirelessDomain` | `/private/var/wireless` |
+//! | `KeychainDomain` | `/private/var/Keychains` |
+//! | `ManagedPreferencesDomain` | `/private/var/Managed Preferences` |
+//! | `DatabaseDomain` | `/private/var/db` |
+//! | `MobileDeviceDomain` | `/private/var/MobileDevice` |
+//! | `InstallDomain` | `/private/var/installd` |
+//! | `NetworkDomain` | `/private/var/networkd` |
+//! | `ProtectedDomain` | `/private/var/protected` |
+//! | `AppDomain-<bundle>` | `/private/var/mobile/Containers/Data/Application/<bundle>` |
+//! | `AppDomainGroup-<group>` | `/private/var/mobile/Containers/Shared/AppGroup/<group>` |
+//! | `AppDomainPlugin-<plugin>` | `/private/var/mobile/Containers/Data/PluginKitPlugin/<plugin>` |
+//! | `SysContainerDomain-<id>` | `/private/var/containers/Data/System/<id>` |
+//! | `SysSharedContainerDomain-<id>` | `/private/var/containers/Shared/SystemGroup/<id>` |
+//! | any other domain `D` | `/private/var/D` |
+//!
+//! (On the device, application containers are named by a UUID that the backup does not record;
+//! the bundle or group identifier stands in for it, as in other tools.)
+//!
+//! The backup's own top-level files (`Info.plist`, `Manifest.plist`, `Status.plist`,
+//! `Manifest.db`) are listed under `/.backup/`, which no iOS path uses. Names are normalised and
+//! duplicates kept as in archives (see [`crate::archive`]): a domain or path holding `..` stays
+//! inside the tree.
+//!
+//! Not supported: encrypted backups ([`Error::Encrypted`], from `Manifest.plist`'s
+//! `IsEncrypted`), and iOS 9 or older backups (`Manifest.mbdb`, [`Error::Unsupported`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use plist::Value;
+use rusqlite::types::ValueRef;
+use sha1::{Digest, Sha1};
+
+use crate::Error;
+use crate::archive::tree::{Item, Tree};
+use crate::bytes::{Bytes, FileBytes};
+use crate::fs::{Entry, EntryKind, FileSystem, RawTime, Time, TimeRole, join};
+
+/// Where each domain's files live on the device.
+const DOMAINS: &[(&str, &str)] = &[
+    ("HomeDomain", "/private/var/mobile"),
+    ("CameraRollDomain", "/private/var/mobile"),
+    ("MediaDomain", "/private/var/mobile"),
+    ("KeyboardDomain", "/private/var/mobile"),
+    ("HealthDomain", "/private/var/mobile"),
+    ("TonesDomain", "/private/var/mobile"),
+    ("HomeKitDomain", "/private/var/mobile"),
+    ("BooksDomain", "/private/var/mobile/Media/Books"),
+    ("RootDomain", "/private/var/root"),
+    ("SystemPreferencesDomain", "/private/var/preferences"),
+    ("WirelessDomain", "/private/var/wireless"),
+    ("KeychainDomain", "/private/var/Keychains"),
+    (
+        "ManagedPreferencesDomain",
+        "/private/var/Managed Preferences",
+    ),
+    ("DatabaseDomain", "/private/var/db"),
+    ("MobileDeviceDomain", "/private/var/MobileDevice"),
+    ("InstallDomain", "/private/var/installd"),
+    ("NetworkDomain", "/private/var/networkd"),
+    ("ProtectedDomain", "/private/var/protected"),
+];
+
+/// Domains named `<prefix><identifier>`, and the folder their identifier sits in.
+const DOMAIN_PREFIXES: &[(&str, &str)] = &[
+    (
+        "AppDomainGroup-",
+        "/private/var/mobile/Containers/Shared/AppGroup",
+    ),
+    (
+        "AppDomainPlugin-",
+        "/private/var/mobile/Containers/Data/PluginKitPlugin",
+    ),
+    (
+        "AppDomain-",
+        "/private/var/mobile/Containers/Data/Application",
+    ),
+    ("SysContainerDomain-", "/private/var/containers/Data/System"),
+    (
+        "SysSharedContainerDomain-",
+        "/private/var/containers/Shared/SystemGroup",
+    ),
+];
+
+/// Folder of the backup's own files in the tree.
+pub const BACKUP_FILES: &str = "/.backup";
+
+/// Largest `MBFile` plist parsed, and largest `Manifest.plist` read.
+const MAX_PLIST: u64 = 64 << 20;
+
+/// Where a file of `domain` at `relative_path` lived on the device (see the module's table).
+pub fn device_path(domain: &str, relative_path: &str) -> String {
+    let root = DOMAINS
+        .iter()
+        .find(|(d, _)| *d == domain)
+        .map(|(_, root)| root.to_string())
+        .or_else(|| {
+            DOMAIN_PREFIXES.iter().find_map(|(prefix, folder)| {
+                domain
+                    .strip_prefix(prefix)
+                    .map(|id| format!("{folder}/{id}"))
+            })
+        })
+        .unwrap_or_else(|| format!("/private/var/{domain}"));
+    if relative_path.is_empty() {
+        root
+    } else {
+        format!("{root}/{relative_path}")
+    }
+}
+
+/// One row of `Manifest.db`'s `Files` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestRecord {
+    /// The hashed name (SHA-1 of `domain-relativePath`, hex).
+    pub file_id: String,
+    pub domain: String,
+    pub relative_path: String,
+    /// 1 file, 2 directory, 4 symbolic link.
+    pub flags: i64,
+    /// Where the record is listed in the tree (its device path, or `~N` renamed if duplicated).
+    pub path: String,
+}
+
+/// Where an entry's bytes are.
+#[derive(Debug, Clone)]
+enum Stored {
+    /// `<root>/<id[..2]>/<id>`.
+    Hashed(String),
+    /// A top-level file of the backup folder.
+    Own(PathBuf),
+    /// A record whose fileID cannot name a stored file.
+    Invalid(String),
+}
+
+/// An unencrypted iTunes/Finder backup presented as the device's tree.
+pub struct ItunesBackup {
+    root: PathBuf,
+    layer: String,
+    tree: Tree<Stored>,
+    records: Vec<ManifestRecord>,
+    diagnostics: Vec<String>,
+}
+
+/// Opens an iTunes/Finder backup folder as the device's tree.
+pub fn open_itunes(path: &Path) -> Result<Arc<dyn FileSystem>, Error> {
+    Ok(Arc::new(ItunesBackup::open(path)?))
+}
+
+/// Metadata of one file from its `MBFile` plist.
+#[derive(Debug, Default, PartialEq)]
+struct FileMeta {
+    size: Option<u64>,
+    mode: Option<u32>,
+    inode: Option<u64>,
+    times: Vec<Time>,
+    target: Option<String>,
+}
+
+/// An NSKeyedArchiver reference (`Uid`) resolved to the object it names.
+fn resolve<'a>(objects: &'a [Value], v: &'a Value) -> Option<&'a Value> {
+    match v {
+        Value::Uid(uid) => objects.get(usize::try_from(uid.get()).ok()?),
+        other => Some(other),
+    }
+}
+
+/// Reads the `MBFile` NSKeyedArchiver plist stored in a `Files.file` cell.
+fn mbfile(blob: &[u8]) -> Option<FileMeta> {
+    if blob.len() as u64 > MAX_PLIST {
+        return None;
+    }
+    let archive = Value::from_reader(std::io::Cursor::new(blob)).ok()?;
+    let top = archive.as_dictionary()?;
+    let objects = top.get("$objects")?.as_array()?;
+    let at = |v| resolve(objects, v);
+    let root = at(top.get("$top")?.as_dictionary()?.get("root")?)?.as_dictionary()?;
+    let int = |key: &str| -> Option<i64> {
+        let v = at(root.get(key)?)?;
+        v.as_signed_integer()
+            .or_else(|| v.as_unsigned_integer().and_then(|u| i64::try_from(u).ok()))
+    };
+    let mut times = Vec::new();
+    for (key, role) in [
+        ("LastModified", TimeRole::Modified),
+        ("LastStatusChange", TimeRole::Changed),
+        ("Birth", TimeRole::Created),
+    ] {
+        if let Some(secs) = int(key) {
+            times.push(Time {
+                role,
+                raw: RawTime::Unix { secs, nanos: 0 },
+            });
+        }
+    }
+    times.sort_by_key(|t| t.role);
+    let target = root.get("Target").and_then(at).and_then(|v| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Dictionary(d) => d
+            .get("NS.string")
+            .and_then(Value::as_string)
+            .map(str::to_string),
+        _ => None,
+    });
+    Some(FileMeta {
+        size: int("Size").and_then(|s| u64::try_from(s).ok()),
+        mode: int("Mode").and_then(|m| u32::try_from(m).ok()),
+        inode: int("InodeNumber").and_then(|i| u64::try_from(i).ok()),
+        times,
+        target,
+    })
+}
+
+/// A private temporary folder, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Result<Scratch, Error> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let base = std::env::temp_dir();
+        for _ in 0..1000 {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let dir = base.join(format!("masf-itunes-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(Scratch(dir)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Error::io(&dir, e)),
+            }
+        }
+        Err(Error::io(
+            &base,
+            std::io::Error::other("no free temporary folder name"),
+        ))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies an evidence file (opened read-only) to `to`.
+fn copy_evidence(from: &Path, to: &Path) -> Result<(), Error> {
+    let mut src = crate::open::open_read_only(from)?;
+    let mut dst = std::fs::File::create(to).map_err(|e| Error::io(to, e))?;
+    std::io::copy(&mut src, &mut dst).map_err(|e| Error::io(from, e))?;
+    Ok(())
+}
+
+fn exists(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok()
+}
+
+fn is_file_id(id: &str) -> bool {
+    id.len() == 40 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The raw rows of the `Files` table.
+struct Row {
+    file_id: String,
+    domain: String,
+    relative_path: String,
+    flags: i64,
+    file: Option<Vec<u8>>,
+}
+
+impl ItunesBackup {
+    /// Opens the backup folder at `path`.
+    pub fn open(path: &Path) -> Result<ItunesBackup, Error> {
+        let root = path.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::NotFound {
+                path: path.to_path_buf(),
+            },
+            _ => Error::io(path, e),
+        })?;
+        let layer = format!("itunes backup {}", root.display());
+        let mut diagnostics = Vec::new();
+
+        let manifest_plist = root.join("Manifest.plist");
+        if exists(&manifest_plist) {
+            match read_plist(&manifest_plist) {
+                Ok(v) => {
+                    let encrypted = v
+                        .as_dictionary()
+                        .and_then(|d| d.get("IsEncrypted"))
+                        .and_then(Value::as_boolean);
+                    if encrypted == Some(true) {
+                        return Err(Error::Encrypted {
+                            layer,
+                            detail: "Manifest.plist says IsEncrypted = true: this backup was made \
+                                     with a backup password; its Manifest.db and files are \
+                                     encrypted and cannot be read without decrypting it first"
+                                .to_string(),
+                        });
+                    }
+                }
+                Err(e) => diagnostics.push(format!("Manifest.plist unreadable: {e}")),
+            }
+        } else {
+            diagnostics.push("no Manifest.plist (encryption could not be checked)".to_string());
+        }
+
+        let manifest_db = root.join("Manifest.db");
+        if !exists(&manifest_db) {
+            if exists(&root.join("Manifest.mbdb")) {
+                return Err(Error::Unsupported {
+                    layer,
+                    detail: "Manifest.mbdb backups (iOS 9 and older) are not supported yet"
+                        .to_string(),
+                });
+            }
+            return Err(Error::NotFound { path: manifest_db });
+        }
+        let rows = read_manifest(&root, &layer)?;
+
+        let mut items = Vec::with_capacity(rows.len() + 8);
+        let mut records = Vec::with_capacity(rows.len());
+        let (mut mismatched, mut odd_flags, mut no_meta) = (0u64, 0u64, 0u64);
+        for row in rows {
+            let digest = Sha1::digest(format!("{}-{}", row.domain, row.relative_path).as_bytes());
+            if !row.file_id.eq_ignore_ascii_case(&hex::encode(digest)) {
+                mismatched += 1;
+            }
+            let meta = row.file.as_deref().and_then(mbfile);
+            if meta.is_none() && row.flags != 2 {
+                no_meta += 1;
+            }
+            let meta = meta.unwrap_or_default();
+            let stored = if is_file_id(&row.file_id) {
+                Stored::Hashed(row.file_id.clone())
+            } else {
+                Stored::Invalid(row.file_id.clone())
+            };
+            let (kind, size, link_target) = match row.flags {
+                1 => {
+                    let size = meta.size.unwrap_or_else(|| match &stored {
+                        Stored::Hashed(id) => std::fs::symlink_metadata(hashed_path(&root, id))
+                            .map(|m| m.len())
+                            .unwrap_or(0),
+                        _ => 0,
+                    });
+                    (EntryKind::File, size, None)
+                }
+                2 => (EntryKind::Dir, 0, None),
+                4 => {
+                    let n = meta.target.as_ref().map_or(0, |t| t.len() as u64);
+                    (EntryKind::Symlink, n, meta.target.clone())
+                }
+                _ => {
+                    odd_flags += 1;
+                    (EntryKind::Other, 0, None)
+                }
+            };
+            let path = device_path(&row.domain, &row.relative_path);
+            records.push(ManifestRecord {
+                file_id: row.file_id,
+                domain: row.domain,
+                relative_path: row.relative_path,
+                flags: row.flags,
+                path: path.clone(),
+            });
+            items.push(Item {
+                name: path,
+                kind,
+                size,
+                id: meta.inode,
+                mode: meta.mode,
+                times: meta.times,
+                link_target,
+                payload: stored,
+            });
+        }
+        if mismatched > 0 {
+            diagnostics.push(format!(
+                "{mismatched} Manifest.db record(s) whose fileID is not the SHA-1 of \
+                 domain-relativePath"
+            ));
+        }
+        if odd_flags > 0 {
+            diagnostics.push(format!(
+                "{odd_flags} record(s) with flags other than 1, 2 or 4 (listed as other)"
+            ));
+        }
+        if no_meta > 0 {
+            diagnostics.push(format!(
+                "{no_meta} record(s) without a readable MBFile plist (no times, mode or inode)"
+            ));
+        }
+        let record_count = items.len();
+        items.extend(own_files(&root)?);
+        let (tree, placed) = Tree::build(items, &layer);
+        for (record, node) in records.iter_mut().zip(placed.iter().take(record_count)) {
+            if let Some(e) = tree.entry_at(*node) {
+                record.path = e.path.clone();
+            }
+        }
+        Ok(ItunesBackup {
+            root,
+            layer,
+            tree,
+            records,
+            diagnostics,
+        })
+    }
+
+    /// Every record of `Manifest.db`, sorted by domain, relative path and fileID, with the path
+    /// it is listed under.
+    pub fn records(&self) -> &[ManifestRecord] {
+        &self.records
+    }
+
+    /// The record with this fileID.
+    pub fn record(&self, file_id: &str) -> Option<&ManifestRecord> {
+        self.records
+            .iter()
+            .find(|r| r.file_id.eq_ignore_ascii_case(file_id))
+    }
+
+    /// The backup folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+fn hashed_path(root: &Path, id: &str) -> PathBuf {
+    root.join(id.get(..2).unwrap_or("")).join(id)
+}
+
+fn read_plist(path: &Path) -> Result<Value, Error> {
+    let file = crate::open::open_read_only(path)?;
+    let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if len > MAX_PLIST {
+        return Err(Error::TooLarge {
+            layer: "plist".to_string(),
+            offset: 0,
+            what: path.display().to_string(),
+            claimed: len,
+            limit: MAX_PLIST,
+        });
+    }
+    Value::from_reader(std::io::BufReader::new(file)).map_err(|e| Error::Corrupt {
+        layer: format!("plist {}", path.display()),
+        offset: 0,
+        detail: e.to_string(),
+    })
+}
+
+/// Copies `Manifest.db` (and its journal files) aside and reads every row of `Files`.
+fn read_manifest(root: &Path, layer: &str) -> Result<Vec<Row>, Error> {
+    let scratch = Scratch::new()?;
+    for name in ["Manifest.db", "Manifest.db-wal", "Manifest.db-shm"] {
+        let from = root.join(name);
+        if exists(&from) {
+            copy_evidence(&from, &scratch.0.join(name))?;
+        }
+    }
+    let corrupt = |e: rusqlite::Error| Error::Corrupt {
+        layer: layer.to_string(),
+        offset: 0,
+        detail: format!("Manifest.db: {e}"),
+    };
+    let conn = rusqlite::Connection::open_with_flags(
+        scratch.0.join("Manifest.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(corrupt)?;
+    let mut stmt = conn
+        .prepare(
+            "SELECT fileID, domain, relativePath, flags, file FROM Files \
+             ORDER BY domain, relativePath, fileID",
+        )
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                Error::Corrupt {
+                    layer: layer.to_string(),
+                    offset: 0,
+                    detail: "Manifest.db is not an SQLite database (an encrypted backup whose \
+                             Manifest.plist is missing?)"
+                        .to_string(),
+                }
+            }
+            e => corrupt(e),
+        })?;
+    let text = |v: ValueRef<'_>| match v {
+        ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+        ValueRef::Integer(n) => n.to_string(),
+        ValueRef::Real(x) => x.to_string(),
+        ValueRef::Null => String::new(),
+    };
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(Row {
+                file_id: text(r.get_ref(0)?),
+                domain: text(r.get_ref(1)?),
+                relative_path: text(r.get_ref(2)?),
+                flags: match r.get_ref(3)? {
+                    ValueRef::Integer(n) => n,
+                    _ => 0,
+                },
+                file: match r.get_ref(4)? {
+                    ValueRef::Blob(b) => Some(b.to_vec()),
+                    _ => None,
+                },
+            })
+        })
+        .map_err(corrupt)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(corrupt)?;
+    drop(stmt);
+    drop(conn);
+    drop(scratch);
+    Ok(rows)
+}
+
+/// The backup's own top-level files, listed under [`BACKUP_FILES`].
+fn own_files(root: &Path) -> Result<Vec<Item<Stored>>, Error> {
+    let mut out = Vec::new();
+    for dirent in std::fs::read_dir(root).map_err(|e| Error::io(root, e))? {
+        let dirent = dirent.map_err(|e| Error::io(root, e))?;
+        let Ok(meta) = dirent.metadata() else {
+            continue;
+        };
+        if !meta.file_type().is_file() {
+            continue;
+        }
+        use std::os::unix::fs::MetadataExt;
+        let name = dirent.file_name().to_string_lossy().into_owned();
+        out.push(Item {
+            name: join(BACKUP_FILES, &name),
+            kind: EntryKind::File,
+            size: meta.len(),
+            id: Some(meta.ino()),
+            mode: Some(meta.mode()),
+            times: vec![Time {
+                role: TimeRole::Modified,
+                raw: RawTime::Unix {
+                    secs: meta.mtime(),
+                    nanos: u32::try_from(meta.mtime_nsec()).unwrap_or(0),
+                },
+            }],
+            link_target: None,
+            payload: Stored::Own(dirent.path()),
+        });
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+impl FileSystem for ItunesBackup {
+    fn format(&self) -> &str {
+        "itunes_backup"
+    }
+
+    fn list_dir(&self, path: &str) -> Result<Vec<Entry>, Error> {
+        self.tree.list_dir(path)
+    }
+
+    fn stat(&self, path: &str) -> Result<Entry, Error> {
+        self.tree.stat(path)
+    }
+
+    fn open(&self, path: &str) -> Result<Bytes, Error> {
+        let (entry, stored) = self.tree.file(path)?;
+        let host = match stored {
+            Stored::Hashed(id) => hashed_path(&self.root, id),
+            Stored::Own(p) => p.clone(),
+            Stored::Invalid(id) => {
+                return Err(Error::Corrupt {
+                    layer: self.layer.clone(),
+                    offset: 0,
+                    detail: format!(
+                        "{}: Manifest.db names it by {id:?}, which is not a 40-digit hex fileID",
+                        entry.path
+                    ),
+                });
+            }
+        };
+        let meta = std::fs::symlink_metadata(&host).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::NotFound { path: host.clone() },
+            _ => Error::io(&host, e),
+        })?;
+        if !meta.file_type().is_file() {
+            return Err(Error::WrongKind {
+                layer: self.layer.clone(),
+                path: entry.path.clone(),
+                detail: format!("stored file {} is not a regular file", host.display()),
+            });
+        }
+        Ok(Arc::new(FileBytes::open(&host)?))
+    }
+
+    fn diagnostics(&self) -> Vec<String> {
+        let mut all = self.diagnostics.clone();
+        all.extend(self.tree.diagnostics().iter().cloned());
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains_map_to_device_folders() {
+        let check = |d: &str, r: &str, want: &str| assert_eq!(device_path(d, r), want, "{d}");
+        check(
+            "HomeDomain",
+            "Library/SMS/sms.db",
+            "/private/var/mobile/Library/SMS/sms.db",
+        );
+        check(
+            "CameraRollDomain",
+            "Media/PhotoData/Photos.sqlite",
+            "/private/var/mobile/Media/PhotoData/Photos.sqlite",
+        );
+        check(
+            "AppDomain-net.whatsapp.WhatsApp",
+            "Documents",
+            "/private/var/mobile/Containers/Data/Application/net.whatsapp.WhatsApp/Documents",
+        );
+        check(
+            "AppDomainGroup-group.net.whatsapp.WhatsApp.shared",
+            "ChatStorage.sqlite",
+            "/private/var/mobile/Containers/Shared/AppGroup/group.net.whatsapp.WhatsApp.shared/ChatStorage.sqlite",
+        );
+        check("WirelessDomain", "", "/private/var/wireless");
+        check("NewDomain", "x", "/private/var/NewDomain/x");
+    }
+
+    #[test]
+    fn mbfile_plists_give_metadata() {
+        use plist::{Dictionary, Uid};
+        let mut file = Dictionary::new();
+        file.insert("Size".into(), Value::Integer(42.into()));
+        file.insert("Mode".into(), Value::Integer(0o100644.into()));
+        file.insert("InodeNumber".into(), Value::Integer(7.into()));
+        file.insert("LastModified".into(), Value::Integer(1_600_000_000.into()));
+        file.insert("Birth".into(), Value::Integer(1_500_000_000.into()));
+        file.insert("Target".into(), Value::Uid(Uid::new(2)));
+        let mut top = Dictionary::new();
+        top.insert("root".into(), Value::Uid(Uid::new(1)));
+        let mut archive = Dictionary::new();
+        archive.insert(
+            "$objects".into(),
+            Value::Array(vec![
+                Value::String("$null".into()),
+                Value::Dictionary(file),
+                Value::String("../x".into()),
+            ]),
+        );
+        archive.insert("$top".into(), Value::Dictionary(top));
+        let mut blob = Vec::new();
+        Value::Dictionary(archive)
+            .to_writer_binary(&mut blob)
+            .unwrap();
+        let meta = mbfile(&blob).unwrap();
+        assert_eq!(meta.size, Some(42));
+        assert_eq!(meta.mode, Some(0o100644));
+        assert_eq!(meta.inode, Some(7));
+        assert_eq!(meta.target.as_deref(), Some("../x"));
+        assert_eq!(meta.times.len(), 2);
+        assert_eq!(meta.times[0].role, TimeRole::Modified);
+        assert!(mbfile(b"bplist00garbage").is_none());
+        assert!(mbfile(&blob[..blob.len() / 2]).is_none());
+    }
+}
