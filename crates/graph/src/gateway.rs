@@ -799,7 +799,9 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
         let recent = task_id
             .map(|t| recent_invocations(self.log, by, t))
             .unwrap_or_default();
-        let digest = digest(&json!(["rejected", call, request]));
+        // The reason is part of the key: the same request refused again for the same reason (a
+        // re-run) is one event, refused for another reason (the state moved on) is another.
+        let digest = digest(&json!(["rejected", call, request, code, reason]));
         let rejection = Rejection {
             call: call.to_owned(),
             by: by.to_owned(),
@@ -853,7 +855,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             candidates,
             recent_invocations: recent,
             events: vec![GraphEvent::PhenomenonRejected {
-                digest: draft,
+                digest: digest(&json!(["phenomenon-rejected", draft, rejection.reason])),
                 rejection,
             }],
         }

@@ -1,1 +1,3 @@
-//! placeholder
+//! Integration tests of the grounded evidence graph.
+
+mod conformance;
