@@ -360,14 +360,18 @@ mod tests {
     #[test]
     fn validation() {
         assert_eq!(Scoring::default().validate(), Ok(()));
-        let mut s = Scoring::default();
-        s.prior = 1.0;
+        let s = Scoring {
+            prior: 1.0,
+            ..Scoring::default()
+        };
         assert!(matches!(
             s.validate(),
             Err(ScoringError::OutOfRange { name: "prior", .. })
         ));
-        let mut s = Scoring::default();
-        s.refuted_at = 0.9;
+        let s = Scoring {
+            refuted_at: 0.9,
+            ..Scoring::default()
+        };
         assert!(matches!(s.validate(), Err(ScoringError::Thresholds { .. })));
         let mut s = Scoring::default();
         s.log10_lr.insert(EdgeType::Supports, f64::NAN);

@@ -219,11 +219,12 @@ fn run_file(path: &Path) -> Result<(), Vec<String>> {
 
 fn to_call(name: &str, args: &Value, defaults: &Map<String, Value>) -> Result<Call, String> {
     let mut args = args.clone();
-    if matches!(name, "record_phenomenon" | "observe_identity") {
-        if let Value::Object(map) = &mut args {
-            for (key, value) in defaults {
-                map.entry(key.clone()).or_insert_with(|| value.clone());
-            }
+    if let (true, Value::Object(map)) = (
+        matches!(name, "record_phenomenon" | "observe_identity"),
+        &mut args,
+    ) {
+        for (key, value) in defaults {
+            map.entry(key.clone()).or_insert_with(|| value.clone());
         }
     }
     serde_json::from_value(json!({ "call": name, "args": args }))
