@@ -327,6 +327,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             Err(failing) => return self.grounding_rejection(call, &asker, draft, failing, request),
         };
         let mut warnings = rescue_warnings(&facts);
+        warnings.extend(self.source_warnings(&facts, &req.source_id));
         warnings.extend(lint_interpretation(
             self.log,
             &req.interpretation,
@@ -553,6 +554,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             }
         };
         let mut warnings = rescue_warnings(&facts);
+        warnings.extend(self.source_warnings(&facts, &req.source_id));
         warnings.extend(lint_interpretation(
             self.log,
             &req.interpretation,
@@ -785,6 +787,25 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 after: self.state.snapshot(),
             }],
         )
+    }
+
+    /// Warns about facts whose invocation was bound to another source (cross-source tools do
+    /// this legitimately; a triage agent doing it has probably mixed up its sources).
+    fn source_warnings(&self, facts: &[crate::model::Fact], source_id: &str) -> Vec<Warning> {
+        facts
+            .iter()
+            .filter_map(|f| {
+                let view = self.log.get(&f.invocation_id)?;
+                (view.source_id != source_id).then(|| Warning {
+                    kind: WarningKind::OtherSource,
+                    text: Some(f.invocation_id.clone()),
+                    message: format!(
+                        "{} ran on source {}, not on {source_id}, the phenomenon's source",
+                        f.invocation_id, view.source_id
+                    ),
+                })
+            })
+            .collect()
     }
 
     fn refuse(

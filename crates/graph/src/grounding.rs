@@ -269,6 +269,15 @@ impl<'c> Needle<'c> {
         }
     }
 
+    /// The longest white-space separated token of the collapsed value: every token of a
+    /// collapsed match occurs verbatim in the output, so this one is a cheap prefilter.
+    fn longest_token(&self) -> Option<&str> {
+        self.collapsed
+            .split(' ')
+            .max_by_key(|t| t.len())
+            .filter(|t| !t.is_empty())
+    }
+
     /// The methods tried, by name, in order.
     fn tried(&self) -> Vec<String> {
         let mut tried = vec!["verbatim".to_owned(), "structured_field".to_owned()];
@@ -305,18 +314,35 @@ impl<'c> Needle<'c> {
         }
         for &normalisation in &self.normalisations {
             let text = match normalisation {
-                Normalisation::WhitespaceCollapse => find_collapsed(output, &self.collapsed),
+                Normalisation::WhitespaceCollapse => self
+                    .longest_token()
+                    .is_some_and(|token| memmem::find(output, token.as_bytes()).is_some())
+                    .then(|| find_collapsed(output, &self.collapsed))
+                    .flatten(),
                 Normalisation::HexCase | Normalisation::EmailCase => {
                     find_ignore_ascii_case(output, &self.lower)
                 }
                 Normalisation::PhoneE164 => self.e164.as_deref().and_then(|e164| {
-                    find_number(output, |candidate| {
-                        normalize_phone(candidate, self.region).is_ok_and(|c| c == e164)
+                    // A candidate normalises to `e164` only if it ends with the same digits.
+                    let digits = e164.trim_start_matches('+');
+                    let tail = digits
+                        .get(digits.len().saturating_sub(7)..)
+                        .unwrap_or(digits);
+                    has_digits(output, tail)
+                        .then(|| {
+                            find_number(output, |candidate| {
+                                normalize_phone(candidate, self.region).is_ok_and(|c| c == e164)
+                            })
+                        })
+                        .flatten()
+                }),
+                Normalisation::DigitSeparators => has_digits(output, &self.digits)
+                    .then(|| {
+                        find_number(output, |candidate| {
+                            strip_digit_separators(candidate).is_some_and(|d| d == self.digits)
+                        })
                     })
-                }),
-                Normalisation::DigitSeparators => find_number(output, |candidate| {
-                    strip_digit_separators(candidate).is_some_and(|d| d == self.digits)
-                }),
+                    .flatten(),
             };
             if let Some(span) = text {
                 return Some(MatchInfo {
@@ -458,6 +484,30 @@ fn find_ignore_ascii_case(output: &[u8], lower_value: &str) -> Option<Span> {
     })
 }
 
+/// Prefilter for number matches: whether `digits` occur contiguously in `output` once the
+/// separators numbers are written with (white space, `(`, `)`, `.`, `-`, `/`) are dropped and
+/// every other non-digit breaks the sequence. A text the number matchers accept always passes.
+fn has_digits(output: &[u8], digits: &str) -> bool {
+    let Some((&first, rest)) = digits.as_bytes().split_first() else {
+        return false;
+    };
+    memchr::memchr_iter(first, output).any(|start| {
+        let mut at = start + 1;
+        rest.iter().all(|&digit| {
+            loop {
+                match output.get(at) {
+                    Some(&b) if b == digit => {
+                        at += 1;
+                        break true;
+                    }
+                    Some(b' ' | b'\t' | b'(' | b')' | b'.' | b'-' | b'/') => at += 1,
+                    _ => break false,
+                }
+            }
+        })
+    })
+}
+
 /// Runs of digits and the separators numbers are written with.
 static NUMBER_RUN: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(r"[+(]?[0-9][0-9 \t().\-/]*[0-9]\)?").expect("valid regex")
@@ -578,6 +628,81 @@ mod tests {
             Some("/rows/0/a~1b")
         );
         assert_eq!(find_field(&value, &|s| s == "nothing"), None);
+    }
+
+    fn ground_in(output: &str, fact_type: FactType, value: &str) -> Result<Fact, FailingFact> {
+        let log: crate::MemoryLog = [crate::MemoryInvocation {
+            id: "inv-1".into(),
+            source_id: "src".into(),
+            agent: "a".into(),
+            task_id: "t".into(),
+            output: output.as_bytes().to_vec(),
+            structured: None,
+        }]
+        .into_iter()
+        .collect();
+        let hk = PhoneRegion::hong_kong();
+        let asker = Asker {
+            agent: "a",
+            task_id: "t",
+            region: Some(&hk),
+        };
+        let claim = FactClaim {
+            fact_type,
+            value: value.into(),
+            invocation_id: "inv-1".into(),
+        };
+        ground_fact(&log, &asker, 0, &claim)
+    }
+
+    #[test]
+    fn digit_prefilter_skips_separators_only() {
+        assert!(has_digits(b"x +852 (6123) 45-67 y", "85261234567"));
+        assert!(has_digits(b"61234567", "1234567"));
+        assert!(!has_digits(b"6123:4567", "61234567"));
+        assert!(!has_digits(b"6123\n4567", "61234567"));
+        assert!(!has_digits(b"", "1"));
+        assert!(!has_digits(b"123", ""));
+    }
+
+    proptest::proptest! {
+        /// Whatever spelling the output uses, among other numbers, a phone fact in another
+        /// spelling is found (the digit prefilter never hides a true match), at the right span.
+        #[test]
+        fn phones_are_found_in_any_spelling(
+            national in 20_000_000u32..99_999_999,
+            written in 0usize..6,
+            asked in 0usize..6,
+            before in "[a-z0-9 |:,]{0,12}",
+            after in "[ |:,][a-z0-9 |:,]{0,12}",
+        ) {
+            let n = national.to_string();
+            let (a, b) = n.split_at(4);
+            let spell = |k: usize| match k {
+                0 => format!("+852 {a} {b}"),
+                1 => n.clone(),
+                2 => format!("(852) {a}-{b}"),
+                3 => format!("852-{a}-{b}"),
+                4 => format!("00852 {a} {b}"),
+                _ => format!("+852.{a}.{b}"),
+            };
+            let in_output = spell(written);
+            let before = if before.ends_with(|c: char| c.is_ascii_digit()) { format!("{before}|") } else { before };
+            let output = format!("{before}{in_output}{after}\n");
+            let fact = ground_in(&output, FactType::Phone, &spell(asked));
+            proptest::prop_assert!(fact.is_ok(), "{output:?} {:?}", spell(asked));
+            let span = fact.unwrap().matched.span.unwrap();
+            let found = &output[span.start..span.end];
+            proptest::prop_assert_eq!(normalize_phone(found, Some(&PhoneRegion::hong_kong())).ok(), Some(format!("+852{n}")));
+        }
+    }
+
+    #[test]
+    fn an_imei_with_separators_is_found_and_a_different_one_is_not() {
+        let output = "IMEI 35 209900 176148 1, IMEI2 490154203237518";
+        assert!(ground_in(output, FactType::Imei, "352099001761481").is_ok());
+        assert!(ground_in(output, FactType::Imei, "49-015420-323751-8").is_ok());
+        assert!(ground_in(output, FactType::Imei, "352099001761482").is_err());
     }
 
     #[test]

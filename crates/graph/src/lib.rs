@@ -32,7 +32,8 @@
 //!   with EIP-55/Base58Check/Bech32, IMEI Luhn) and typed strong or weak.
 //! - [`scoring`]: log-odds with harmonic decay per (hypothesis, edge type), independent of
 //!   arrival order.
-//! - [`views`]: the strategist's read-only views.
+//! - [`views`]: the strategist's read-only views (`graph_overview`, `marginal_yield`,
+//!   `source_coverage`, `budget_status`) and the hypothesis × evidence matrix.
 //!
 //! # Ids
 //!
@@ -78,6 +79,7 @@ pub use model::{
 pub use scoring::{EdgeType, Scoring, Status};
 pub use state::{Applied, GraphState};
 pub use views::{
-    BudgetCounter, BudgetStatus, Coverage, ExpectedArtefact, InvocationSummary, MarginalYield,
-    Overview, budget_status, graph_overview, marginal_yield, source_coverage,
+    BudgetCounter, BudgetStatus, Coverage, EvidenceMatrix, ExpectedArtefact, InvocationSummary,
+    MarginalYield, Overview, budget_status, evidence_matrix, graph_overview, marginal_yield,
+    source_coverage,
 };

@@ -255,6 +255,8 @@ pub enum WarningKind {
     UnverifiedIdentifier,
     /// A fact's citation was rewritten to the only invocation that contains its value.
     RescuedCitation,
+    /// A fact cites an invocation bound to another source than the phenomenon's.
+    OtherSource,
     /// The same change was already recorded; nothing new is written.
     Duplicate,
 }

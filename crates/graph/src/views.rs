@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{HypothesisKind, Lead, LeadStatus};
-use crate::scoring::Status;
+use crate::scoring::{EdgeType, Status};
 use crate::state::GraphState;
 
 /// `graph_overview()`: hypotheses, sources and pending leads.
@@ -117,6 +117,56 @@ pub fn graph_overview(state: &GraphState) -> Overview {
             .cloned()
             .collect(),
         last_round: state.rounds().keys().next_back().copied().unwrap_or(0),
+    }
+}
+
+/// The hypothesis × evidence matrix (DESIGN §7), sparse: which phenomenon bears on which
+/// hypothesis, how, and with what weight.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvidenceMatrix {
+    /// Hypothesis ids (rows), sorted.
+    pub hypotheses: Vec<String>,
+    /// Ids of phenomena linked to at least one hypothesis (columns), sorted.
+    pub phenomena: Vec<String>,
+    /// The non-empty cells, by hypothesis then phenomenon.
+    pub cells: Vec<MatrixCell>,
+}
+
+/// One edge in the [`EvidenceMatrix`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatrixCell {
+    /// The row.
+    pub hypothesis_id: String,
+    /// The column.
+    pub phenomenon_id: String,
+    /// The edge type.
+    pub edge_type: EdgeType,
+    /// Its decayed contribution to the hypothesis's log-odds.
+    pub contribution: f64,
+}
+
+/// Builds the hypothesis × evidence matrix.
+pub fn evidence_matrix(state: &GraphState) -> EvidenceMatrix {
+    let mut cells: Vec<MatrixCell> = state
+        .hypotheses()
+        .values()
+        .flat_map(|h| {
+            h.edges.iter().map(|e| MatrixCell {
+                hypothesis_id: h.id.clone(),
+                phenomenon_id: e.phenomenon_id.clone(),
+                edge_type: e.edge_type,
+                contribution: e.contribution,
+            })
+        })
+        .collect();
+    cells.sort_by(|a, b| {
+        (&a.hypothesis_id, &a.phenomenon_id).cmp(&(&b.hypothesis_id, &b.phenomenon_id))
+    });
+    let phenomena: BTreeSet<String> = cells.iter().map(|c| c.phenomenon_id.clone()).collect();
+    EvidenceMatrix {
+        hypotheses: state.hypotheses().keys().cloned().collect(),
+        phenomena: phenomena.into_iter().collect(),
+        cells,
     }
 }
 

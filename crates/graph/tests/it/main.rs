@@ -5,3 +5,4 @@ mod identity;
 mod persist;
 mod properties;
 mod support;
+mod views;
