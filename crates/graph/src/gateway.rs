@@ -241,11 +241,18 @@ pub enum Call {
 
 /// The write gateway over a state and an invocation log. It only reads both: the verdict's
 /// events are the change.
-#[derive(Debug, Clone, Copy)]
 pub struct Gateway<'a, L: InvocationLog + ?Sized> {
     state: &'a GraphState,
     log: &'a L,
 }
+
+impl<L: InvocationLog + ?Sized> Clone for Gateway<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L: InvocationLog + ?Sized> Copy for Gateway<'_, L> {}
 
 impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
     /// A gateway deciding against `state` and `log`.
@@ -592,7 +599,11 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                     digest,
                     entity_id,
                     entity_kind: req.entity_kind,
-                    label: existing.map_or_else(|| req.label.clone(), |e| e.label.clone()),
+                    // The first non-empty label names the entity.
+                    label: existing
+                        .map(|e| e.label.clone())
+                        .filter(|label| !label.is_empty())
+                        .unwrap_or_else(|| req.label.clone()),
                     source_id: req.source_id.clone(),
                     context: req.context.clone(),
                     identifier,

@@ -518,8 +518,11 @@ const MAX_NUMBER_TOKENS: usize = 6;
 
 /// Finds a number-like piece of text for which `accept` holds. Each run of digits and
 /// separators is split on white space, and every window of up to [`MAX_NUMBER_TOKENS`] tokens
-/// is tried, so a phone number next to other numbers on a line is still found.
+/// is tried, so a phone number next to other numbers on a line is still found. A candidate
+/// must stand alone: one glued to letters, digits or `_` (inside a hash, an id, a word) is
+/// skipped, unless it starts with `+` or `(` (or ends with `)`) at that side.
 fn find_number(output: &[u8], accept: impl Fn(&str) -> bool) -> Option<Span> {
+    let is_word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
     for run in NUMBER_RUN.find_iter(output) {
         let base = run.start();
         let bytes = run.as_bytes();
@@ -538,15 +541,20 @@ fn find_number(output: &[u8], accept: impl Fn(&str) -> bool) -> Option<Span> {
         if let Some(s) = start {
             tokens.push((s, bytes.len()));
         }
-        for first in 0..tokens.len() {
-            for last in first..tokens.len().min(first + MAX_NUMBER_TOKENS) {
-                let (from, to) = (tokens[first].0, tokens[last].1);
+        for (first, &(from, _)) in tokens.iter().enumerate() {
+            for &(_, to) in tokens.iter().skip(first).take(MAX_NUMBER_TOKENS) {
                 let Some(piece) = bytes
                     .get(from..to)
                     .and_then(|p| std::str::from_utf8(p).ok())
                 else {
                     continue;
                 };
+                let before = (base + from).checked_sub(1).and_then(|i| output.get(i));
+                let glued = (!piece.starts_with(['+', '(']) && is_word(before))
+                    || (!piece.ends_with(')') && is_word(output.get(base + to)));
+                if glued {
+                    continue;
+                }
                 if accept(piece) {
                     return Some(Span {
                         start: base + from,
@@ -687,7 +695,7 @@ mod tests {
                 _ => format!("+852.{a}.{b}"),
             };
             let in_output = spell(written);
-            let before = if before.ends_with(|c: char| c.is_ascii_digit()) { format!("{before}|") } else { before };
+            let before = if before.ends_with(|c: char| c.is_ascii_alphanumeric()) { format!("{before}|") } else { before };
             let output = format!("{before}{in_output}{after}\n");
             let fact = ground_in(&output, FactType::Phone, &spell(asked));
             proptest::prop_assert!(fact.is_ok(), "{output:?} {:?}", spell(asked));
@@ -695,6 +703,16 @@ mod tests {
             let found = &output[span.start..span.end];
             proptest::prop_assert_eq!(normalize_phone(found, Some(&PhoneRegion::hong_kong())).ok(), Some(format!("+852{n}")));
         }
+    }
+
+    #[test]
+    fn normalised_numbers_must_stand_alone() {
+        let output = "hash a61234567b id_61234567 x 352099001761481z";
+        assert!(ground_in(output, FactType::Phone, "+852 6123 4567").is_err());
+        assert!(ground_in(output, FactType::Imei, "35-209900-176148-1").is_err());
+        // The agent's literal value is still found verbatim, wherever it is.
+        assert!(ground_in(output, FactType::Phone, "61234567").is_ok());
+        assert!(ground_in("tel:+852-6123-4567;", FactType::Phone, "61234567").is_ok());
     }
 
     #[test]

@@ -386,7 +386,7 @@ pub struct Entity {
     pub id: String,
     /// What it is.
     pub kind: EntityKind,
-    /// A display label (e.g. the contact's name), possibly empty.
+    /// A display label (e.g. the contact's name): the first non-empty label observed.
     pub label: String,
     /// The source it was observed in.
     pub source_id: String,

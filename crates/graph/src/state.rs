@@ -232,6 +232,13 @@ impl GraphState {
             .and_then(|id| self.entities.get(id))
     }
 
+    /// Applies events in order (see [`GraphState::apply`]).
+    pub fn apply_all<'e>(&mut self, events: impl IntoIterator<Item = &'e GraphEvent>) {
+        for event in events {
+            self.apply(event);
+        }
+    }
+
     /// Applies one event. Idempotent: an event whose key was applied before changes nothing.
     pub fn apply(&mut self, event: &GraphEvent) -> Applied {
         let key = event.idempotency_key();
@@ -403,6 +410,9 @@ impl GraphState {
                         context: context.clone(),
                         identifiers: Vec::new(),
                     });
+                if entity.label.is_empty() {
+                    entity.label.clone_from(label);
+                }
                 if !entity.identifiers.iter().any(|i| {
                     i.id_type == identifier.id_type && i.normalized == identifier.normalized
                 }) {
