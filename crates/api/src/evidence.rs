@@ -149,11 +149,11 @@ fn walk(
     let entries = fs.list_dir(dir).map_err(|e| e.to_string())?;
     for e in entries {
         f(&e)?;
-        if e.kind == EntryKind::Dir {
-            if let Err(msg) = walk(fs, &e.path, depth + 1, f) {
-                // A corrupt subdirectory is reported, not fatal for the rest of the listing.
-                tracing::warn!("{msg}");
-            }
+        // A corrupt subdirectory is reported, not fatal for the rest of the listing.
+        if e.kind == EntryKind::Dir
+            && let Err(msg) = walk(fs, &e.path, depth + 1, f)
+        {
+            tracing::warn!("{msg}");
         }
     }
     Ok(())

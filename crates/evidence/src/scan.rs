@@ -511,16 +511,16 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
     let mut android_names = Vec::new();
     let mut fs_seen = Vec::new();
     let mut tree_ios = None;
-    fn walk<'a>(
-        n: &'a Node,
+    fn walk(
+        n: &Node,
         names: &mut Vec<String>,
         fs_seen: &mut Vec<String>,
         ios: &mut Option<String>,
     ) {
-        if let Some(p) = &n.partition {
-            if ANDROID_PARTITIONS.contains(&p.name.to_ascii_lowercase().as_str()) {
-                names.push(p.name.clone());
-            }
+        if let Some(p) = &n.partition
+            && ANDROID_PARTITIONS.contains(&p.name.to_ascii_lowercase().as_str())
+        {
+            names.push(p.name.clone());
         }
         if let Some(fs) = &n.fs {
             fs_seen.push(fs.format().to_string());
