@@ -1025,3 +1025,27 @@ fn random_damage_never_panics() {
         }
     }
 }
+
+/// Replays every input kept from fuzzing the archive targets
+/// (`crates/evidence/fuzz/regressions/{zip,tar,gzip}/`) through the fuzzers' own driver.
+#[test]
+fn kept_archive_fuzz_inputs_replay_without_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let files = |target: &str| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(root.join(target))
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.retain(|p| p.file_name().is_some_and(|n| n != ".keep"));
+        v.sort();
+        v
+    };
+    for f in files("zip") {
+        masf_evidence::fuzzing::exercise_fs(&std::fs::read(&f).unwrap(), open_zip);
+    }
+    for f in files("tar") {
+        masf_evidence::fuzzing::exercise_fs(&std::fs::read(&f).unwrap(), open_tar);
+    }
+    for f in files("gzip") {
+        let _ = gunzip(memory(std::fs::read(&f).unwrap()), 16 << 20);
+    }
+}
