@@ -761,6 +761,19 @@ fn folders_read_back_and_never_follow_links() {
         Err(Error::NoEntry { .. })
     ));
     assert_eq!(read(fs.as_ref(), "/../a.txt").unwrap(), b"a");
+
+    // A name that is not UTF-8 is shown with U+FFFD and still opens.
+    use std::os::unix::ffi::OsStrExt;
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xff.txt");
+    std::fs::write(root.join(odd), b"odd").unwrap();
+    let names: Vec<String> = fs
+        .list_dir("/")
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert!(names.contains(&"bad\u{fffd}.txt".to_string()), "{names:?}");
+    assert_eq!(read(fs.as_ref(), "/bad\u{fffd}.txt").unwrap(), b"odd");
 }
 
 // ---------------------------------------------------------------------------------- iTunes
