@@ -6,12 +6,16 @@
 //! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
 
 mod error;
+mod evidence;
 mod intake;
 
 pub use error::{ApiError, ErrorCode};
+pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
 pub use intake::{
     FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
 };
+pub use masf_evidence::ewf::MediaVerification;
+pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 
 use std::path::{Path, PathBuf};
 

@@ -89,6 +89,40 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+    /// Show what an evidence path is: detected type and why, layers, partitions, file systems,
+    /// encryption, file counts, EWF metadata.
+    Inspect {
+        /// Evidence file (first segment of a split image) or folder.
+        path: PathBuf,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// Do not walk the file systems to count files (faster on large images).
+        #[arg(long)]
+        no_count: bool,
+    },
+    /// List entries inside any layer. SPEC is EVIDENCE[#PARTITION]:/path, PARTITION a 1-based
+    /// index or a partition name, e.g. blk0_sda.bin#userdata:/data.
+    Ls {
+        spec: String,
+        /// List the whole tree below the path.
+        #[arg(short, long)]
+        recursive: bool,
+        /// One JSON object per entry and line (path, size, times with raw encoding, id, deleted).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the exact bytes of a file inside any layer to stdout (SPEC as for ls).
+    Cat { spec: String },
+    /// Read the whole media of an EWF image, print MD5/SHA-1/SHA-256 and compare them with the
+    /// hashes the image stores (like ewfverify). Exit 1 when a stored hash does not match or a
+    /// chunk is corrupt.
+    VerifyMedia {
+        path: PathBuf,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
     Hash {
         /// Files to hash.
@@ -149,6 +183,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Run { case, out, json } => cmd_run(&case, out, json),
         Command::Status { case, json } => cmd_status(&case, json),
         Command::Events { case, jsonl } => cmd_events(&case, jsonl),
+        Command::Inspect {
+            path,
+            json,
+            no_count,
+        } => cmd_inspect(&path, json, !no_count),
+        Command::Ls {
+            spec,
+            recursive,
+            json,
+        } => cmd_ls(&spec, recursive, json),
+        Command::Cat { spec } => cmd_cat(&spec),
+        Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
     }
 }
 
@@ -288,4 +334,153 @@ fn cmd_events(case: &CaseArgs, jsonl: bool) -> anyhow::Result<u8> {
         .map_err(|err| err.to_string())
     })?;
     Ok(EXIT_OK)
+}
+
+fn cmd_inspect(path: &std::path::Path, json: bool, count: bool) -> anyhow::Result<u8> {
+    let ins = masf_api::inspect(path, count)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&ins)?);
+        return Ok(EXIT_OK);
+    }
+    println!("{}", ins.path);
+    println!("type     {}", ins.evidence_type);
+    for r in &ins.reasons {
+        println!("  because {r}");
+    }
+    println!(
+        "files    {} ({}, {} bytes)",
+        ins.files.len(),
+        ins.files_kind,
+        ins.size
+    );
+    if let Some(ewf) = &ins.ewf {
+        println!(
+            "ewf      media {} bytes, chunk {} bytes, stored md5 {}, stored sha1 {}",
+            ewf.media_size,
+            ewf.chunk_size,
+            ewf.stored_md5.as_deref().unwrap_or("absent"),
+            ewf.stored_sha1.as_deref().unwrap_or("absent")
+        );
+    }
+    println!("layers");
+    for l in &ins.layers {
+        let indent = "  ".repeat(l.depth + 1);
+        let mut line = format!("{indent}{} [{}]", l.kind, l.id);
+        if let Some(p) = &l.partition {
+            line.push_str(&format!(
+                " #{} {} ({}) at {} size {}",
+                p.index,
+                if p.name.is_empty() { "-" } else { &p.name },
+                p.type_name,
+                p.offset,
+                p.size
+            ));
+        }
+        if let Some(f) = &l.format {
+            line.push_str(&format!(" {f}"));
+            if l.readable == Some(false) {
+                line.push_str(" (not readable)");
+            }
+        }
+        if let Some(label) = &l.label {
+            line.push_str(&format!(" label={label:?}"));
+        }
+        if let (Some(files), Some(dirs)) = (l.files, l.dirs) {
+            line.push_str(&format!(" {files} files, {dirs} dirs"));
+        }
+        println!("{line}");
+        if let Some(e) = &l.encryption {
+            println!("{indent}  encryption: {e}");
+        }
+        if let Some(p) = &l.problem {
+            println!("{indent}  problem: {p}");
+        }
+        for d in &l.diagnostics {
+            println!("{indent}  note: {d}");
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_ls(spec: &str, recursive: bool, json: bool) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    masf_api::list(spec, recursive, &mut |e| {
+        if json {
+            serde_json::to_writer(&mut out, e).map_err(|err| err.to_string())?;
+            writeln!(out).map_err(|err| err.to_string())
+        } else {
+            let kind = match e.kind {
+                masf_api::EntryKind::Dir => 'd',
+                masf_api::EntryKind::File => 'r',
+                masf_api::EntryKind::Symlink => 'l',
+                masf_api::EntryKind::Other => '-',
+            };
+            let mtime = e
+                .times
+                .iter()
+                .find(|t| t.role == masf_evidence::fs::TimeRole::Modified)
+                .map(|t| t.raw.display())
+                .unwrap_or_else(|| "-".to_string());
+            writeln!(
+                out,
+                "{kind}{} {:>10} {:>12}  {:<34} {}",
+                if e.deleted { '*' } else { ' ' },
+                e.id.map_or_else(|| "-".to_string(), |i| i.to_string()),
+                e.size,
+                mtime,
+                e.path
+            )
+            .map_err(|err| err.to_string())
+        }
+    })?;
+    out.flush()?;
+    Ok(EXIT_OK)
+}
+
+fn cmd_cat(spec: &str) -> anyhow::Result<u8> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    masf_api::cat(spec, &mut out)?;
+    out.flush()?;
+    Ok(EXIT_OK)
+}
+
+fn cmd_verify_media(path: &std::path::Path, json: bool) -> anyhow::Result<u8> {
+    let progress = progress::Bar::new();
+    let v = masf_api::verify_media(path, &progress)?;
+    progress.clear();
+    let ok = v.is_verified();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "media    {} bytes ({} hashed)",
+            v.media_size, v.bytes_hashed
+        );
+        println!(
+            "md5      {}  stored {}  {:?}",
+            v.md5,
+            v.stored_md5.as_deref().unwrap_or("-"),
+            v.md5_check
+        );
+        println!(
+            "sha1     {}  stored {}  {:?}",
+            v.sha1,
+            v.stored_sha1.as_deref().unwrap_or("-"),
+            v.sha1_check
+        );
+        println!("sha256   {}", v.sha256);
+        for b in &v.bad_chunks {
+            println!(
+                "bad chunk {} at media offset {}: {}",
+                b.chunk, b.media_offset, b.detail
+            );
+        }
+        for w in &v.warnings {
+            println!("warning  {w}");
+        }
+        println!("{}", if ok { "verified" } else { "NOT verified" });
+    }
+    Ok(if ok { EXIT_OK } else { EXIT_FAILURE })
 }

@@ -236,6 +236,15 @@ impl Reader {
     }
 }
 
+impl std::fmt::Debug for Reader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reader")
+            .field("layer", &self.src.layer_name())
+            .field("pos", &self.pos)
+            .finish()
+    }
+}
+
 impl Read for Reader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self

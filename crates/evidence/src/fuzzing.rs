@@ -54,3 +54,32 @@ pub fn exercise_tree(fs: &dyn FileSystem) {
         }
     }
 }
+
+/// For layers that open files (EWF finds its segments on disk): writes `data` to a temporary
+/// file named `name`, opens it with `open`, and reads the whole stream.
+pub fn exercise_image_file(
+    data: &[u8],
+    name: &str,
+    open: impl Fn(&std::path::Path) -> crate::Result<Bytes>,
+) {
+    let dir = std::env::temp_dir().join(format!("masf-fuzz-{}", std::process::id()));
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    let path = dir.join(name);
+    if std::fs::write(&path, data).is_ok()
+        && let Ok(bytes) = open(&path)
+    {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut offset = 0u64;
+        while offset < bytes.len() && offset < MAX_READ as u64 * 16 {
+            match bytes.read_at(offset, &mut buf) {
+                Ok(0) => break,
+                Ok(n) => offset += n as u64,
+                // Skip the damaged chunk and go on, as verification does.
+                Err(_) => offset += buf.len() as u64,
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}

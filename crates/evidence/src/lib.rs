@@ -19,6 +19,7 @@ pub mod itunes;
 pub mod ntfs;
 pub mod open;
 pub mod probe;
+pub mod scan;
 pub mod volume;
 
 pub use files::{EvidenceFiles, FilesKind};

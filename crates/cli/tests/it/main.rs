@@ -1,6 +1,7 @@
 //! Integration tests of the `masf` binary: each test runs the real executable.
 
 mod demo;
+mod evidence;
 mod hash;
 mod intake;
 mod support;

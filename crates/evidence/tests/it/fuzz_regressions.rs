@@ -14,6 +14,7 @@ fn targets() -> Vec<(&'static str, Opener)> {
     vec![
         ("fat", masf_evidence::fat::open as Opener),
         ("ntfs", masf_evidence::ntfs::open as Opener),
+        ("ext4", masf_evidence::ext4::open as Opener),
     ]
 }
 
@@ -31,6 +32,18 @@ fn every_kept_fuzz_input_is_handled_without_panic() {
         for f in files {
             let data = std::fs::read(&f).unwrap();
             masf_evidence::fuzzing::exercise_fs(&data, open);
+            replayed += 1;
+        }
+    }
+    let ewf = root.join("ewf");
+    if let Ok(entries) = std::fs::read_dir(&ewf) {
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            let data = std::fs::read(&f).unwrap();
+            masf_evidence::fuzzing::exercise_image_file(&data, "replay.E01", |p| {
+                masf_evidence::ewf::EwfImage::open(p).map(|i| Arc::new(i) as Bytes)
+            });
             replayed += 1;
         }
     }

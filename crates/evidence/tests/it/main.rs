@@ -6,4 +6,5 @@ mod ext4;
 mod fat;
 mod fuzz_regressions;
 mod ntfs;
+mod scan;
 mod volume;

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Benchmark: recursive listing of an ext4 image holding >= 100,000 files through
+# masf_evidence::ext4 (the `ls_recursive` example: path, kind, size, inode, mode, raw times and
+# link target as JSON lines) against The Sleuth Kit's `fls -r -p` on the same image, side by
+# side in one run, interleaved, and prints the ratio of median times.
+# Targets (issue 3): raw image <= 1.0 x fls -r -p; through an E01 of it <= 0.5 x fls -i ewf -r -p.
+#
+#   bench/ls.sh [FILES] [RUNS]          defaults: 100000 files, 5 runs per side
+#
+# Needs e2fsprogs (mke2fs -d), sleuthkit (fls) and, for the E01 half, ewf-tools (ewfacquire).
+# Inputs are generated at benchmark time in a temporary folder and removed afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files="${1:-100000}"
+runs="${2:-5}"
+export TZ=UTC E2FSPROGS_FAKE_TIME=1704164645
+
+cargo build --release --locked -p masf-evidence --example ls_recursive >/dev/null
+bin="$PWD/target/release/examples/ls_recursive"
+
+work="$(mktemp -d)"
+# The tree is written to memory when possible: creating 100k files on disk is slow here.
+shm=""
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then shm="$(mktemp -d -p /dev/shm)"; fi
+trap 'rm -rf "$work" ${shm:+"$shm"}' EXIT
+tree="${shm:-$work}/tree"
+
+# 20 top folders x 20 subfolders x N files each: 100,000 small files in 420 folders, names of
+# varied length, a few larger files (4 KiB - 40 KiB) among them, and a symlink per folder.
+per_dir=$(( (files + 399) / 400 ))
+echo "generating $((per_dir * 400)) files ..." >&2
+for a in $(seq -w 0 19); do
+  for b in $(seq -w 0 19); do
+    d="$tree/top-$a/sub-$a-$b"
+    mkdir -p "$d"
+    for i in $(seq 1 "$per_dir"); do
+      if (( i % 97 == 0 )); then
+        head -c $(( (i % 10 + 1) * 4096 )) /dev/zero | tr '\0' 'x' > "$d/large-$i.bin"
+      else
+        printf 'file %s of %s/%s\n' "$i" "$a" "$b" > "$d/file-$i-of-folder-$a-$b.txt"
+      fi
+    done
+    ln -s "../sub-$a-00" "$d/link-to-first"
+  done
+done
+img="$work/bench.ext4.img"
+echo "mke2fs -d ..." >&2
+mke2fs -q -F -t ext4 -b 4096 -N $((per_dir * 400 + 10000)) -d "$tree" "$img" 1G > /dev/null
+rm -rf "$tree"
+cat "$img" > /dev/null   # warm the page cache so both sides read from memory
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+time_one() { local s e; s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
+
+ours_lines=$("$bin" "$img" | wc -l)
+fls_lines=$(fls -r -p "$img" | wc -l)
+ours_t=(); fls_t=()
+for _ in $(seq "$runs"); do
+  # interleave the tools so machine noise hits both alike
+  ours_t+=("$(time_one "$bin" "$img")")
+  fls_t+=("$(time_one fls -r -p "$img")")
+done
+o=$(printf '%s\n' "${ours_t[@]}" | median)
+f=$(printf '%s\n' "${fls_t[@]}" | median)
+printf 'image            ext4, 4 KiB blocks, %d entries listed (fls: %d lines), %d runs each, medians\n' \
+  "$ours_lines" "$fls_lines" "$runs"
+printf 'masf ext4 ls -r  %.3f s  (%.0f entries/s, JSON with times)\n' "$o" "$(echo "$ours_lines / $o" | bc -l)"
+printf 'fls -r -p        %.3f s  (%.0f entries/s)\n' "$f" "$(echo "$fls_lines / $f" | bc -l)"
+printf 'ratio masf/fls (raw) = %.2f (target <= 1.00)\n' "$(echo "$o / $f" | bc -l)"
+
+# ---- E01 half: DISABLED until the EWF layer is merged ----------------------------------------
+# To enable (lead): once crates/evidence/src/ewf.rs can open an E01 as `Bytes`, make the
+# `open_image` function of crates/evidence/examples/ls_recursive.rs open EWF files through it
+# (see the marked place there), then set EWF_HALF=1 here (or run `EWF_HALF=1 bench/ls.sh`).
+# Target (issue 3): masf through the E01 <= 0.5 x `fls -i ewf -r -p` on the same E01.
+if [ "${EWF_HALF:-0}" = 1 ]; then
+  echo "ewfacquire (deflate, fast) ..." >&2
+  ewfacquire -u -q -c deflate:fast -f encase6 -S 4GiB -t "$work/bench" \
+    -C bench -D "masf ls benchmark" -e masf -E 1 -N "generated" "$img" > /dev/null
+  e01="$work/bench.E01"
+  rm -f "$img"   # only the E01 is read from here on
+  cat "$e01" > /dev/null
+  ours_lines=$("$bin" "$e01" | wc -l)
+  fls_lines=$(fls -i ewf -r -p "$e01" | wc -l)
+  ours_t=(); fls_t=()
+  for _ in $(seq "$runs"); do
+    ours_t+=("$(time_one "$bin" "$e01")")
+    fls_t+=("$(time_one fls -i ewf -r -p "$e01")")
+  done
+  o=$(printf '%s\n' "${ours_t[@]}" | median)
+  f=$(printf '%s\n' "${fls_t[@]}" | median)
+  printf 'E01 (deflate:fast) %d entries (fls: %d lines), medians of %d runs\n' "$ours_lines" "$fls_lines" "$runs"
+  printf 'masf via E01     %.3f s\n' "$o"
+  printf 'fls -i ewf -r -p %.3f s\n' "$f"
+  printf 'ratio masf/fls (E01) = %.2f (target <= 0.50)\n' "$(echo "$o / $f" | bc -l)"
+fi

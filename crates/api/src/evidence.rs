@@ -1,0 +1,234 @@
+//! Evidence inspection for examiners: `inspect`, `list`, `cat`, `verify_media`.
+
+use std::io::Write;
+use std::path::Path;
+
+use masf_evidence::fs::{Entry, EntryKind, FileSystem};
+use masf_evidence::probe::Encryption;
+use masf_evidence::scan::{self, Node, Scan, Spec};
+use serde::Serialize;
+
+use crate::{ApiError, ErrorCode, Progress};
+
+/// One layer of an inspected source, flattened depth-first.
+#[derive(Debug, Clone, Serialize)]
+pub struct LayerView {
+    pub depth: usize,
+    pub id: String,
+    pub kind: String,
+    pub params: std::collections::BTreeMap<String, String>,
+    pub size: Option<u64>,
+    pub partition: Option<scan::PartitionInfo>,
+    /// What the content was recognised as (`ext4`, `fat32`, `apfs` …) and whether it is readable.
+    pub format: Option<String>,
+    pub readable: Option<bool>,
+    pub label: Option<String>,
+    pub uuid: Option<String>,
+    pub features: Vec<String>,
+    pub encryption: Option<String>,
+    /// Files and directories in the file system of this layer (when counted).
+    pub files: Option<u64>,
+    pub dirs: Option<u64>,
+    pub problem: Option<String>,
+    pub diagnostics: Vec<String>,
+}
+
+/// What `masf inspect` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Inspection {
+    pub path: String,
+    pub evidence_type: String,
+    pub reasons: Vec<String>,
+    pub files_kind: String,
+    pub files: Vec<String>,
+    pub size: u64,
+    pub layers: Vec<LayerView>,
+    /// Header values, geometry and stored hashes of an EWF image.
+    pub ewf: Option<masf_evidence::ewf::EwfMetadata>,
+}
+
+/// Recursion bound for listings: deeper trees are cut off and reported.
+const MAX_DIR_DEPTH: usize = 512;
+
+fn scan_err(e: masf_evidence::Error) -> ApiError {
+    ApiError::new(ErrorCode::Evidence, e.to_string())
+}
+
+/// Scans an evidence path and describes everything found in it. With `count`, every file
+/// system is walked to count its files and directories.
+pub fn inspect(path: &Path, count: bool) -> Result<Inspection, ApiError> {
+    let scan = scan::scan(path).map_err(scan_err)?;
+    let mut layers = Vec::new();
+    flatten(&scan.root, 0, count, &mut layers);
+    Ok(Inspection {
+        path: path.display().to_string(),
+        evidence_type: scan.evidence_type.as_str().to_string(),
+        reasons: scan.reasons.clone(),
+        files_kind: serde_json::to_value(&scan.files.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        files: scan
+            .files
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect(),
+        size: scan.files.total_size().map_err(scan_err)?,
+        layers,
+        ewf: match scan.files.kind {
+            masf_evidence::FilesKind::EwfSegments => Some(ewf_metadata(path)?),
+            _ => None,
+        },
+    })
+}
+
+fn flatten(node: &Node, depth: usize, count: bool, out: &mut Vec<LayerView>) {
+    let probe = node.probe.as_ref();
+    let (files, dirs) = match (&node.fs, count) {
+        (Some(fs), true) => {
+            let mut files = 0u64;
+            let mut dirs = 0u64;
+            let _ = walk(fs.as_ref(), "/", 0, &mut |e| {
+                match e.kind {
+                    EntryKind::Dir => dirs += 1,
+                    _ => files += 1,
+                }
+                Ok(())
+            });
+            (Some(files), Some(dirs))
+        }
+        _ => (None, None),
+    };
+    out.push(LayerView {
+        depth,
+        id: node.layer.id(),
+        kind: node.layer.kind.clone(),
+        params: node.layer.params.clone(),
+        size: node.bytes.as_ref().map(|b| b.len()),
+        partition: node.partition.clone(),
+        format: probe.map(|p| p.format.name().to_string()),
+        readable: probe.map(|p| p.readable),
+        label: probe.and_then(|p| p.label.clone()),
+        uuid: probe.and_then(|p| p.uuid.clone()),
+        features: probe.map(|p| p.features.clone()).unwrap_or_default(),
+        encryption: probe.and_then(|p| match &p.encryption {
+            Encryption::None => None,
+            Encryption::Fbe { evidence } => Some(format!("file-based encryption: {evidence}")),
+            Encryption::Fde { evidence } => Some(format!("full-disk encryption: {evidence}")),
+            Encryption::Luks => Some("LUKS container".to_string()),
+            Encryption::Unknown { evidence } => Some(format!("likely encrypted: {evidence}")),
+        }),
+        files,
+        dirs,
+        problem: node.problem.clone(),
+        diagnostics: node
+            .fs
+            .as_ref()
+            .map(|f| f.diagnostics())
+            .unwrap_or_default(),
+    });
+    for c in &node.children {
+        flatten(c, depth + 1, count, out);
+    }
+}
+
+/// Depth-first walk below `dir`, children in name order. Errors reading one directory are
+/// passed to `f` as they come and do not stop the walk of the others.
+fn walk(
+    fs: &dyn FileSystem,
+    dir: &str,
+    depth: usize,
+    f: &mut dyn FnMut(&Entry) -> Result<(), String>,
+) -> Result<(), String> {
+    if depth > MAX_DIR_DEPTH {
+        return Err(format!(
+            "{dir}: directories nested deeper than {MAX_DIR_DEPTH}"
+        ));
+    }
+    let entries = fs.list_dir(dir).map_err(|e| e.to_string())?;
+    for e in entries {
+        f(&e)?;
+        // A corrupt subdirectory is reported, not fatal for the rest of the listing.
+        if e.kind == EntryKind::Dir
+            && let Err(msg) = walk(fs, &e.path, depth + 1, f)
+        {
+            tracing::warn!("{msg}");
+        }
+    }
+    Ok(())
+}
+
+fn open_spec(spec: &str) -> Result<(Spec, Scan), ApiError> {
+    let spec = Spec::parse(spec);
+    let scan = scan::scan(&spec.evidence).map_err(scan_err)?;
+    Ok((spec, scan))
+}
+
+/// Lists a directory (or one file) inside any layer, calling `f` for each entry; with
+/// `recursive`, the whole tree below it in depth-first name order.
+pub fn list(
+    spec: &str,
+    recursive: bool,
+    f: &mut dyn FnMut(&Entry) -> Result<(), String>,
+) -> Result<(), ApiError> {
+    let (spec, scan) = open_spec(spec)?;
+    let fs = scan
+        .file_system(spec.partition.as_deref())
+        .map_err(scan_err)?;
+    let top = fs.stat(&spec.path).map_err(scan_err)?;
+    if top.kind != EntryKind::Dir {
+        return f(&top).map_err(|m| ApiError::new(ErrorCode::Io, m));
+    }
+    if recursive {
+        walk(fs.as_ref(), &spec.path, 0, f).map_err(|m| ApiError::new(ErrorCode::Evidence, m))
+    } else {
+        for e in fs.list_dir(&spec.path).map_err(scan_err)? {
+            f(&e).map_err(|m| ApiError::new(ErrorCode::Io, m))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the exact bytes of a file inside any layer to `out`; returns the byte count.
+pub fn cat(spec: &str, out: &mut dyn Write) -> Result<u64, ApiError> {
+    let (spec, scan) = open_spec(spec)?;
+    let fs = scan
+        .file_system(spec.partition.as_deref())
+        .map_err(scan_err)?;
+    let bytes = fs.open(&spec.path).map_err(scan_err)?;
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut offset = 0u64;
+    while offset < bytes.len() {
+        let n = bytes.read_at(offset, &mut buf).map_err(scan_err)?;
+        if n == 0 {
+            break;
+        }
+        out.write_all(&buf[..n])
+            .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+        offset += n as u64;
+    }
+    Ok(offset)
+}
+
+/// Reads the whole media of an image and compares its hashes with those the image stores.
+pub fn verify_media(
+    path: &Path,
+    progress: &dyn Progress,
+) -> Result<masf_evidence::ewf::MediaVerification, ApiError> {
+    let image = masf_evidence::ewf::EwfImage::open(path).map_err(scan_err)?;
+    use masf_evidence::bytes::ByteSource;
+    progress.begin(&path.display().to_string(), image.len());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    Ok(masf_evidence::ewf::verify_media(
+        &image,
+        threads,
+        &mut |done| progress.advance(done),
+    ))
+}
+
+/// The EWF metadata of an image (header values, stored hashes, geometry), for `inspect`.
+fn ewf_metadata(path: &Path) -> Result<masf_evidence::ewf::EwfMetadata, ApiError> {
+    let image = masf_evidence::ewf::EwfImage::open(path).map_err(scan_err)?;
+    Ok(image.metadata().clone())
+}

@@ -1,0 +1,603 @@
+//! The scanner: stacks layers on an evidence path by content, and sniffs the evidence type.
+//!
+//! Like dfvfs' source scanner, the scanner starts from the evidence path and asks each layer
+//! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
+//! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
+//! partitions are probed in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
+//! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
+//! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
+//! with its [`Layer`] (kind, parameters, parent: the dfvfs path-spec idea) whose comparable
+//! string, hashed, is a stable layer id.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::bytes::{Bytes, Concat, FileBytes};
+use crate::files::{EvidenceFiles, FilesKind};
+use crate::fs::FileSystem;
+use crate::probe::{Format, Probe};
+use crate::{Error, Result};
+
+/// One layer of a source: what it is, its parameters, and the layer it reads from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Layer {
+    pub kind: String,
+    pub params: BTreeMap<String, String>,
+    #[serde(skip)]
+    pub parent: Option<Arc<Layer>>,
+}
+
+impl Layer {
+    fn new(kind: &str, params: &[(&str, String)], parent: Option<&Arc<Layer>>) -> Arc<Layer> {
+        Arc::new(Layer {
+            kind: kind.to_string(),
+            params: params
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect(),
+            parent: parent.cloned(),
+        })
+    }
+
+    /// The canonical description of the whole chain, outermost first, one layer a line.
+    pub fn comparable(&self) -> String {
+        let mut out = String::new();
+        if let Some(p) = &self.parent {
+            out.push_str(&p.comparable());
+        }
+        out.push_str("type: ");
+        out.push_str(&self.kind);
+        for (k, v) in &self.params {
+            out.push_str(&format!(", {k}: {v}"));
+        }
+        out.push('\n');
+        out
+    }
+
+    /// A stable id of the chain: the first 16 hex digits of the SHA-256 of [`Layer::comparable`].
+    pub fn id(&self) -> String {
+        hex::encode(&Sha256::digest(self.comparable().as_bytes())[..8])
+    }
+}
+
+/// What the scanner found at one layer.
+pub struct Node {
+    pub layer: Arc<Layer>,
+    /// The byte stream of this layer, when it is one.
+    pub bytes: Option<Bytes>,
+    /// What the content was recognised as, with the reason.
+    pub probe: Option<Probe>,
+    /// The partition this node is, when it is one.
+    pub partition: Option<PartitionInfo>,
+    /// The file system or tree of this layer, when one could be opened.
+    pub fs: Option<Arc<dyn FileSystem>>,
+    /// Why this layer could not be opened further (encrypted, unsupported, corrupt).
+    pub problem: Option<String>,
+    pub children: Vec<Node>,
+}
+
+/// The partition a node stands for.
+#[derive(Debug, Clone, Serialize)]
+pub struct PartitionInfo {
+    pub index: usize,
+    pub name: String,
+    pub type_name: String,
+    pub offset: u64,
+    pub size: u64,
+}
+
+/// The evidence types a source can be sniffed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceType {
+    DiskImage,
+    AndroidDisk,
+    IosExtraction,
+    ItunesBackup,
+    Archive,
+    MediaCollection,
+    Folder,
+    /// A single file that is none of the above (a database, a plist, an image).
+    File,
+}
+
+impl EvidenceType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceType::DiskImage => "disk_image",
+            EvidenceType::AndroidDisk => "android_disk",
+            EvidenceType::IosExtraction => "ios_extraction",
+            EvidenceType::ItunesBackup => "itunes_backup",
+            EvidenceType::Archive => "archive",
+            EvidenceType::MediaCollection => "media_collection",
+            EvidenceType::Folder => "folder",
+            EvidenceType::File => "file",
+        }
+    }
+}
+
+/// The result of scanning one evidence path.
+pub struct Scan {
+    pub path: PathBuf,
+    pub files: EvidenceFiles,
+    pub root: Node,
+    pub evidence_type: EvidenceType,
+    /// Why the scanner chose that type: the content it saw.
+    pub reasons: Vec<String>,
+}
+
+/// GPT partition names that only Android devices use; seeing one makes a disk an Android disk.
+const ANDROID_PARTITIONS: &[&str] = &[
+    "userdata", "system", "vendor", "boot", "recovery", "efs", "persist", "modem", "metadata",
+    "super", "cache", "misc", "vbmeta", "dtbo", "frp", "param",
+];
+
+/// Scans an evidence path: resolves its files, stacks every layer found by content, and sniffs
+/// the evidence type.
+pub fn scan(path: &Path) -> Result<Scan> {
+    let files = EvidenceFiles::discover(path)?;
+    let file_layer = Layer::new("file", &[("location", path.display().to_string())], None);
+    let root = if files.kind == FilesKind::Folder {
+        scan_folder(path, file_layer)?
+    } else {
+        let (layer, bytes) = open_image(&files, &file_layer)?;
+        scan_bytes(layer, bytes, 0)
+    };
+    let (evidence_type, reasons) = sniff_type(&files, &root);
+    Ok(Scan {
+        path: path.to_path_buf(),
+        files,
+        root,
+        evidence_type,
+        reasons,
+    })
+}
+
+/// The image layer of a file source: EWF, split raw, or the file itself.
+fn open_image(files: &EvidenceFiles, file_layer: &Arc<Layer>) -> Result<(Arc<Layer>, Bytes)> {
+    match files.kind {
+        FilesKind::EwfSegments => {
+            let image = crate::ewf::EwfImage::open(&files.root)?;
+            let layer = Layer::new(
+                "ewf",
+                &[("segments", files.files.len().to_string())],
+                Some(file_layer),
+            );
+            Ok((layer, Arc::new(image)))
+        }
+        FilesKind::SplitRaw => {
+            let parts = files
+                .files
+                .iter()
+                .map(|f| FileBytes::open(f).map(|b| Arc::new(b) as Bytes))
+                .collect::<Result<Vec<_>>>()?;
+            let layer = Layer::new(
+                "split_raw",
+                &[("parts", files.files.len().to_string())],
+                Some(file_layer),
+            );
+            Ok((layer, Arc::new(Concat::new(parts))))
+        }
+        _ => {
+            let path = files.files.first().ok_or_else(|| Error::NotFound {
+                path: files.root.clone(),
+            })?;
+            Ok((file_layer.clone(), Arc::new(FileBytes::open(path)?)))
+        }
+    }
+}
+
+/// The most a gzip layer may inflate to in memory (a tar.gz of an extraction). Larger
+/// compressed evidence is reported as too large rather than exhausting memory.
+pub const GUNZIP_LIMIT: u64 = 8 << 30;
+
+/// How deep layers may nest (a zip in a partition in an image …) before the scanner stops:
+/// crafted evidence must not make it recurse without end.
+const MAX_DEPTH: usize = 6;
+
+fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
+    let mut node = Node {
+        layer: layer.clone(),
+        bytes: Some(bytes.clone()),
+        probe: None,
+        partition: None,
+        fs: None,
+        problem: None,
+        children: Vec::new(),
+    };
+    if depth > MAX_DEPTH {
+        node.problem = Some(format!(
+            "layers nested deeper than {MAX_DEPTH}; not scanned further"
+        ));
+        return node;
+    }
+    if crate::volume::sniff(bytes.as_ref()).is_some() {
+        match crate::volume::open(&bytes) {
+            Ok(vs) => {
+                let kind = format!("{:?}", vs.kind).to_lowercase();
+                for p in &vs.partitions {
+                    // The extended container's EBR looks like an MBR; its logicals are listed
+                    // in the table already.
+                    if p.role == crate::volume::PartitionRole::Extended {
+                        continue;
+                    }
+                    let player = Layer::new(
+                        "partition",
+                        &[
+                            ("scheme", kind.clone()),
+                            ("index", p.index.to_string()),
+                            ("offset", p.offset.to_string()),
+                        ],
+                        Some(&layer),
+                    );
+                    let mut child = scan_bytes(player, p.bytes.clone(), depth + 1);
+                    child.partition = Some(PartitionInfo {
+                        index: p.index as usize,
+                        name: p.name.clone(),
+                        type_name: p.type_name.clone(),
+                        offset: p.offset,
+                        size: p.size,
+                    });
+                    node.children.push(child);
+                }
+                let format = match vs.kind {
+                    crate::volume::VolumeKind::Gpt => Format::Gpt,
+                    crate::volume::VolumeKind::Mbr => Format::Mbr,
+                };
+                let mut probe = Probe::new(
+                    format,
+                    true,
+                    format!(
+                        "{kind} partition table, {} partition(s)",
+                        vs.partitions.len()
+                    ),
+                );
+                probe.features = vs.diagnostics.clone();
+                node.probe = Some(probe);
+            }
+            Err(e) => node.problem = Some(e.to_string()),
+        }
+        return node;
+    }
+    let probe = crate::probe::probe(bytes.as_ref());
+    let opened: Option<(&str, Result<Arc<dyn FileSystem>>)> = match probe.format {
+        Format::Ext2 | Format::Ext3 | Format::Ext4 => {
+            Some(("ext", crate::ext4::open(bytes.clone())))
+        }
+        Format::Fat12 | Format::Fat16 | Format::Fat32 => {
+            Some(("fat", crate::fat::open(bytes.clone())))
+        }
+        Format::Ntfs => Some(("ntfs", crate::ntfs::open(bytes.clone()))),
+        Format::Zip => Some(("zip", crate::archive::open_zip(bytes.clone()))),
+        Format::Tar => Some(("tar", crate::archive::open_tar(bytes.clone()))),
+        Format::Gzip => {
+            match crate::archive::gunzip(bytes.clone(), GUNZIP_LIMIT) {
+                Ok(inner) => {
+                    let glayer = Layer::new("gzip", &[], Some(&layer));
+                    node.children.push(scan_bytes(glayer, inner, depth + 1));
+                }
+                Err(e) => node.problem = Some(e.to_string()),
+            }
+            None
+        }
+        _ => None,
+    };
+    if let Some((kind, result)) = opened {
+        match result {
+            Ok(fs) => {
+                let _ = kind;
+                let fs_layer = Layer::new(fs.format(), &[], Some(&layer));
+                node.children.push(Node {
+                    layer: fs_layer,
+                    bytes: None,
+                    probe: None,
+                    partition: None,
+                    fs: Some(fs),
+                    problem: None,
+                    children: Vec::new(),
+                });
+            }
+            Err(e) => node.problem = Some(e.to_string()),
+        }
+    } else if !probe.readable && node.problem.is_none() {
+        node.problem = Some(probe.reason.clone());
+    }
+    node.probe = Some(probe);
+    node
+}
+
+fn scan_folder(path: &Path, file_layer: Arc<Layer>) -> Result<Node> {
+    let (kind, fs) = if path.join("Manifest.db").is_file() {
+        ("itunes_backup", crate::itunes::open_itunes(path))
+    } else {
+        ("folder", crate::folder::open_folder(path))
+    };
+    let layer = Layer::new(kind, &[], Some(&file_layer));
+    let (fs, problem) = match fs {
+        Ok(fs) => (Some(fs), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Ok(Node {
+        layer,
+        bytes: None,
+        probe: None,
+        partition: None,
+        fs,
+        problem,
+        children: Vec::new(),
+    })
+}
+
+/// A file system found by the scan, with the partition it lies in.
+pub struct FsRef<'a> {
+    pub partition: Option<&'a PartitionInfo>,
+    pub layer: &'a Arc<Layer>,
+    pub fs: &'a Arc<dyn FileSystem>,
+}
+
+impl Scan {
+    /// Every file system or tree found, in scan order.
+    pub fn file_systems(&self) -> Vec<FsRef<'_>> {
+        fn walk<'a>(node: &'a Node, part: Option<&'a PartitionInfo>, out: &mut Vec<FsRef<'a>>) {
+            let part = node.partition.as_ref().or(part);
+            if let Some(fs) = &node.fs {
+                out.push(FsRef {
+                    partition: part,
+                    layer: &node.layer,
+                    fs,
+                });
+            }
+            for c in &node.children {
+                walk(c, part, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.root, None, &mut out);
+        out
+    }
+
+    /// The file system a SPEC's `#PARTITION` names (a 1-based index or a partition name), or the
+    /// only file system when none is named.
+    pub fn file_system(&self, partition: Option<&str>) -> Result<Arc<dyn FileSystem>> {
+        let all = self.file_systems();
+        let describe = || {
+            all.iter()
+                .map(|f| match f.partition {
+                    Some(p) if p.name.is_empty() => format!("#{} ({})", p.index, f.fs.format()),
+                    Some(p) => format!("#{} or #{} ({})", p.index, p.name, f.fs.format()),
+                    None => format!("(no partition) {}", f.fs.format()),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let layer = self.path.display().to_string();
+        match partition {
+            None => match all.as_slice() {
+                [one] => Ok(one.fs.clone()),
+                [] => Err(Error::Unsupported {
+                    layer,
+                    detail: self.unreadable_summary(),
+                }),
+                _ => Err(Error::WrongKind {
+                    layer,
+                    path: "(no #PARTITION given)".to_string(),
+                    detail: format!(
+                        "holds several file systems: {}; name one as EVIDENCE#PARTITION:/path",
+                        describe()
+                    ),
+                }),
+            },
+            Some(want) => {
+                let hit = all.iter().find(|f| {
+                    f.partition.is_some_and(|p| {
+                        p.index.to_string() == want || (!p.name.is_empty() && p.name == want)
+                    })
+                });
+                match hit {
+                    Some(f) => Ok(f.fs.clone()),
+                    None => Err(Error::NoEntry {
+                        layer,
+                        path: format!(
+                            "#{want} (readable file systems: {})",
+                            if all.is_empty() {
+                                "none".to_string()
+                            } else {
+                                describe()
+                            }
+                        ),
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Why nothing readable was found, from the problems the scan met.
+    fn unreadable_summary(&self) -> String {
+        let mut problems = Vec::new();
+        fn walk(node: &Node, out: &mut Vec<String>) {
+            if let Some(p) = &node.problem {
+                out.push(p.clone());
+            }
+            for c in &node.children {
+                walk(c, out);
+            }
+        }
+        walk(&self.root, &mut problems);
+        if problems.is_empty() {
+            "no file system or archive found".to_string()
+        } else {
+            format!("no readable file system: {}", problems.join("; "))
+        }
+    }
+}
+
+/// A `masf ls`/`masf cat` address: `EVIDENCE[#PARTITION]:/path/inside`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spec {
+    pub evidence: PathBuf,
+    pub partition: Option<String>,
+    pub path: String,
+}
+
+impl Spec {
+    /// Parses a SPEC. The evidence path is the longest prefix that exists on disk, so paths with
+    /// `:` or `#` in their names still work; with no `:/` part the path inside is the root.
+    pub fn parse(text: &str) -> Spec {
+        let split = |evidence: &str| -> (PathBuf, Option<String>) {
+            if Path::new(evidence).exists() {
+                return (PathBuf::from(evidence), None);
+            }
+            match evidence.rsplit_once('#') {
+                Some((e, p)) if Path::new(e).exists() => (PathBuf::from(e), Some(p.to_string())),
+                _ => (PathBuf::from(evidence), None),
+            }
+        };
+        let mut candidates: Vec<usize> = text.match_indices(":/").map(|(i, _)| i).collect();
+        candidates.reverse();
+        for i in candidates {
+            let (evidence, part) = split(&text[..i]);
+            if evidence.exists() {
+                return Spec {
+                    evidence,
+                    partition: part,
+                    path: crate::fs::normalize_path(&text[i + 1..]),
+                };
+            }
+        }
+        let bare = text.strip_suffix(':').unwrap_or(text);
+        let (evidence, partition) = split(bare);
+        Spec {
+            evidence,
+            partition,
+            path: "/".to_string(),
+        }
+    }
+}
+
+/// Image signatures a media collection is made of.
+fn image_kind(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("PNG")
+    } else if head.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("JPEG")
+    } else if head.len() >= 12
+        && &head[4..8] == b"ftyp"
+        && matches!(&head[8..12], b"heic" | b"heix" | b"mif1")
+    {
+        Some("HEIC")
+    } else if head.starts_with(b"GIF8") {
+        Some("GIF")
+    } else if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        Some("WebP")
+    } else {
+        None
+    }
+}
+
+/// Files looked at when deciding whether a folder is a media collection.
+const MEDIA_SAMPLE: usize = 2000;
+
+fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>) {
+    let mut reasons = Vec::new();
+    if root.layer.kind == "itunes_backup" {
+        reasons.push("folder holds Manifest.db (iTunes/Finder backup)".to_string());
+        return (EvidenceType::ItunesBackup, reasons);
+    }
+    // Android: a partition table with Android partition names.
+    let mut android_names = Vec::new();
+    let mut fs_seen = Vec::new();
+    let mut tree_ios = None;
+    fn walk(
+        n: &Node,
+        names: &mut Vec<String>,
+        fs_seen: &mut Vec<String>,
+        ios: &mut Option<String>,
+    ) {
+        if let Some(p) = &n.partition
+            && ANDROID_PARTITIONS.contains(&p.name.to_ascii_lowercase().as_str())
+        {
+            names.push(p.name.clone());
+        }
+        if let Some(fs) = &n.fs {
+            fs_seen.push(fs.format().to_string());
+            for marker in ["/private/var/mobile", "/private/var", "/var/mobile"] {
+                if ios.is_none()
+                    && fs
+                        .stat(marker)
+                        .is_ok_and(|e| e.kind == crate::fs::EntryKind::Dir)
+                {
+                    *ios = Some(format!("{} tree contains {marker}", fs.format()));
+                }
+            }
+        }
+        for c in &n.children {
+            walk(c, names, fs_seen, ios);
+        }
+    }
+    walk(root, &mut android_names, &mut fs_seen, &mut tree_ios);
+    if let Some(r) = tree_ios {
+        reasons.push(r);
+        return (EvidenceType::IosExtraction, reasons);
+    }
+    if !android_names.is_empty() {
+        reasons.push(format!(
+            "partition table with Android partition names: {}",
+            android_names.join(", ")
+        ));
+        return (EvidenceType::AndroidDisk, reasons);
+    }
+    if root.layer.kind == "folder" {
+        let mut images = 0usize;
+        let mut kinds = std::collections::BTreeSet::new();
+        let sample = &files.files[..files.files.len().min(MEDIA_SAMPLE)];
+        for f in sample {
+            let mut head = [0u8; 16];
+            let n = crate::open::open_read_only(f)
+                .ok()
+                .and_then(|mut fh| std::io::Read::read(&mut fh, &mut head).ok())
+                .unwrap_or(0);
+            if let Some(k) = image_kind(&head[..n]) {
+                images += 1;
+                kinds.insert(k);
+            }
+        }
+        if !sample.is_empty() && images * 2 > sample.len() {
+            reasons.push(format!(
+                "{images} of {} files are images ({})",
+                sample.len(),
+                kinds.into_iter().collect::<Vec<_>>().join(", ")
+            ));
+            return (EvidenceType::MediaCollection, reasons);
+        }
+        reasons.push("a plain folder".to_string());
+        return (EvidenceType::Folder, reasons);
+    }
+    let archive = fs_seen.iter().any(|f| f == "zip" || f == "tar");
+    let volume = root
+        .probe
+        .as_ref()
+        .map(|p| p.format.name())
+        .unwrap_or("unknown");
+    if archive && root.children.iter().all(|c| c.partition.is_none()) {
+        reasons.push(format!("{} archive", fs_seen.join("+")));
+        return (EvidenceType::Archive, reasons);
+    }
+    if !fs_seen.is_empty() || !root.children.is_empty() {
+        reasons.push(format!(
+            "{} image holding {}",
+            root.layer.kind,
+            if fs_seen.is_empty() {
+                volume.to_string()
+            } else {
+                fs_seen.join(", ")
+            }
+        ));
+        return (EvidenceType::DiskImage, reasons);
+    }
+    reasons.push(format!("single file: {volume}"));
+    (EvidenceType::File, reasons)
+}

@@ -1,0 +1,570 @@
+//! The graph's nodes and their parts (DESIGN §6–§8, §10): phenomena with verified facts,
+//! hypotheses with scored edges, entities with typed identifiers, leads and investigation rounds.
+//!
+//! Everything here is plain data: it is built by [`crate::GraphState::apply`] from events, and
+//! read by the views and the report. Derived fields (ranks, contributions, log-odds, confidence,
+//! status, distinct sources, round deltas) are recomputed by the reducer, never taken from a
+//! caller.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::identifiers::{IdType, Strength};
+use crate::scoring::{EdgeType, Status};
+
+/// What kind of value a verified fact holds (DESIGN §6). The type selects which normalisations
+/// grounding may try (see [`Normalisation`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactType {
+    /// A file-system path.
+    Path,
+    /// A time as written in the output (its raw encoding; the timeline converts it).
+    Timestamp,
+    /// An inode or MFT entry number.
+    Inode,
+    /// A hash (MD5, SHA-1, SHA-256, a transaction hash, …).
+    Hash,
+    /// Any other identifier (a UUID, a package name, a MAC address, …).
+    Identifier,
+    /// A phone number.
+    Phone,
+    /// An e-mail address.
+    Email,
+    /// An account name or id (an Apple ID, a Google account, a user name, …).
+    Account,
+    /// A cryptocurrency wallet address.
+    Wallet,
+    /// An IMEI.
+    Imei,
+    /// An IMSI.
+    Imsi,
+    /// An ICCID (SIM serial).
+    Iccid,
+    /// A device or hardware serial number.
+    Serial,
+    /// A URL.
+    Url,
+    /// An amount of money, with or without its currency.
+    Amount,
+    /// A count of things.
+    Count,
+    /// A person's, device's or file's name.
+    Name,
+    /// Free text quoted from the output.
+    Text,
+}
+
+impl FactType {
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Path => "path",
+            Self::Timestamp => "timestamp",
+            Self::Inode => "inode",
+            Self::Hash => "hash",
+            Self::Identifier => "identifier",
+            Self::Phone => "phone",
+            Self::Email => "email",
+            Self::Account => "account",
+            Self::Wallet => "wallet",
+            Self::Imei => "imei",
+            Self::Imsi => "imsi",
+            Self::Iccid => "iccid",
+            Self::Serial => "serial",
+            Self::Url => "url",
+            Self::Amount => "amount",
+            Self::Count => "count",
+            Self::Name => "name",
+            Self::Text => "text",
+        }
+    }
+}
+
+/// A fact as an agent claims it: a typed value and the invocation whose output contains it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FactClaim {
+    /// What kind of value it is.
+    pub fact_type: FactType,
+    /// The value, as the agent read it.
+    pub value: String,
+    /// The invocation the agent cites.
+    pub invocation_id: String,
+}
+
+/// A verified fact: a claim that grounding accepted, with the invocation that really contains
+/// it (after any rescue) and how it matched.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fact {
+    /// What kind of value it is.
+    pub fact_type: FactType,
+    /// The value, exactly as the agent gave it.
+    pub value: String,
+    /// The invocation whose output contains the value.
+    pub invocation_id: String,
+    /// How the value was found in that output.
+    #[serde(rename = "match")]
+    pub matched: MatchInfo,
+}
+
+/// How a fact's value was found in its invocation's output (DESIGN §6, points 2–4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchInfo {
+    /// Verbatim, as a structured field, or after a normalisation.
+    pub method: MatchMethod,
+    /// The normalisation used, when `method` is `normalised`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normalisation: Option<Normalisation>,
+    /// The JSON pointer (RFC 6901) of the structured field that holds the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Where the value is in the text output (bytes), for highlighting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Set when the cited invocation did not hold the value and the gateway rewrote the citation
+    /// to the agent's only invocation that does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rescued_from: Option<Rescue>,
+}
+
+/// The way a value matched an output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchMethod {
+    /// A verbatim substring of the text output.
+    Verbatim,
+    /// Equal to a scalar field of the structured (JSON) output.
+    StructuredField,
+    /// Found after one of the explicit normalisations.
+    Normalised,
+}
+
+/// The explicit normalisations grounding may try, in this order, each only for the fact types
+/// it applies to (DESIGN §6, point 2). The one that matched is recorded in the fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Normalisation {
+    /// Runs of white space count as one space; leading and trailing space is ignored. Any value
+    /// that contains white space.
+    WhitespaceCollapse,
+    /// ASCII case is ignored for hexadecimal strings (hashes, ETH addresses, MACs, UUIDs).
+    HexCase,
+    /// ASCII case is ignored for e-mail addresses (e-mail, account and identifier facts).
+    EmailCase,
+    /// Phone numbers compare as E.164 under the caller's region default (phone facts).
+    PhoneE164,
+    /// Digits compare without their separators: `35-209900-176148-1` (IMEI, IMSI, ICCID facts).
+    DigitSeparators,
+}
+
+impl Normalisation {
+    /// Every normalisation, in the order grounding tries them.
+    pub const ORDER: [Normalisation; 5] = [
+        Self::WhitespaceCollapse,
+        Self::HexCase,
+        Self::EmailCase,
+        Self::PhoneE164,
+        Self::DigitSeparators,
+    ];
+
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::WhitespaceCollapse => "whitespace_collapse",
+            Self::HexCase => "hex_case",
+            Self::EmailCase => "email_case",
+            Self::PhoneE164 => "phone_e164",
+            Self::DigitSeparators => "digit_separators",
+        }
+    }
+}
+
+/// A byte range `[start, end)` in an invocation's text output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// A rescued citation: what the agent cited and why it did not ground the value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rescue {
+    /// The invocation id the agent cited.
+    pub cited: String,
+    /// Why that citation failed.
+    pub problem: CitationProblem,
+}
+
+/// Why a cited invocation does not ground a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CitationProblem {
+    /// No invocation has that id.
+    UnknownInvocation,
+    /// The invocation was made by another agent.
+    OtherAgent,
+    /// The invocation was made by this agent in another task.
+    OtherTask,
+    /// The invocation's output does not contain the value (verbatim, as a field, or after any
+    /// applicable normalisation).
+    ValueAbsent,
+    /// The value is empty.
+    EmptyValue,
+}
+
+impl CitationProblem {
+    /// A short explanation for a rejection message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::UnknownInvocation => "no invocation has this id",
+            Self::OtherAgent => "the invocation was made by another agent",
+            Self::OtherTask => "the invocation was made in another task",
+            Self::ValueAbsent => "the invocation's output does not contain the value",
+            Self::EmptyValue => "the value is empty",
+        }
+    }
+}
+
+/// A warning attached to an accepted change (never a reason to reject).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// What kind of warning.
+    pub kind: WarningKind,
+    /// The text it is about (a string found by the lint, a fact value, an id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// A sentence for the agent and the examiner.
+    pub message: String,
+}
+
+/// Kinds of [`Warning`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarningKind {
+    /// The interpretation names a path that no cited output contains.
+    UnverifiedPath,
+    /// The interpretation names a time that no cited output contains.
+    UnverifiedTimestamp,
+    /// The interpretation names a hash that no cited output contains.
+    UnverifiedHash,
+    /// The interpretation names an identifier (e-mail, phone, wallet, IMEI) that no cited
+    /// output contains.
+    UnverifiedIdentifier,
+    /// A fact's citation was rewritten to the only invocation that contains its value.
+    RescuedCitation,
+    /// A fact cites an invocation bound to another source than the phenomenon's.
+    OtherSource,
+    /// The same change was already recorded; nothing new is written.
+    Duplicate,
+}
+
+/// A finding: verified facts, each grounded in a logged tool invocation, and an interpretation
+/// that is always shown as unverified analysis (DESIGN §6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phenomenon {
+    /// `ph-000001`, …: assigned by the gateway in recording order.
+    pub id: String,
+    /// The evidence source it was found in.
+    pub source_id: String,
+    /// The agent that recorded it.
+    pub agent: String,
+    /// The task the agent was working on.
+    pub task_id: String,
+    /// The artefact category (`messages`, `contacts`, `accounts`, `identity`, …), from plugins.
+    pub category: String,
+    /// A one-line title.
+    pub title: String,
+    /// The grounded facts.
+    pub verified_facts: Vec<Fact>,
+    /// The agent's analysis; never verified.
+    pub interpretation: String,
+    /// Lint and rescue warnings found when it was recorded.
+    pub warnings: Vec<Warning>,
+}
+
+/// What a hypothesis is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HypothesisKind {
+    /// Who owns or used a device, account or wallet.
+    Ownership,
+    /// That something happened (a transfer, a conversation, a deletion).
+    Activity,
+    /// That two entities are the same (DESIGN §8).
+    Coreference,
+    /// Anything else.
+    Other,
+}
+
+/// A hypothesis scored by log-odds from its edges (DESIGN §7).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hypothesis {
+    /// `hyp-000001`, …
+    pub id: String,
+    /// What is claimed.
+    pub statement: String,
+    /// What it is about.
+    pub kind: HypothesisKind,
+    /// Who proposed it.
+    pub proposed_by: String,
+    /// Prior probability, in (0, 1).
+    pub prior: f64,
+    /// Edges from phenomena, in canonical order: by edge type, then by rank.
+    pub edges: Vec<Edge>,
+    /// `log10(prior odds) + Σ contributions`.
+    pub log_odds: f64,
+    /// `1 / (1 + 10^(−log_odds))`.
+    pub confidence: f64,
+    /// From the confidence and the thresholds.
+    pub status: Status,
+    /// How many distinct evidence sources the linked phenomena come from.
+    pub distinct_sources: usize,
+    /// One entry per edge, in the order the edges were linked.
+    pub confidence_log: Vec<ConfidenceLogEntry>,
+}
+
+/// A phenomenon → hypothesis edge and its scored weight.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Edge {
+    /// The phenomenon.
+    pub phenomenon_id: String,
+    /// Its discrete type; the weight comes from the table.
+    pub edge_type: EdgeType,
+    /// Position `k` (from 1) among this hypothesis's edges of this type, by phenomenon id.
+    pub rank: u32,
+    /// The table's log10 likelihood ratio for the edge type.
+    pub base: f64,
+    /// `base / rank` (harmonic decay).
+    pub contribution: f64,
+    /// Who linked it.
+    pub linked_by: String,
+}
+
+/// One update of a hypothesis's score, logged when an edge is linked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceLogEntry {
+    /// The phenomenon whose edge was linked.
+    pub phenomenon_id: String,
+    /// The edge type.
+    pub edge_type: EdgeType,
+    /// The new edge's rank among the edges of its type present at that moment.
+    pub rank: u32,
+    /// The table's weight for the edge type.
+    pub base: f64,
+    /// `base / rank`.
+    pub contribution: f64,
+    /// The hypothesis's log-odds after the update.
+    pub log_odds: f64,
+    /// The hypothesis's confidence after the update.
+    pub confidence: f64,
+    /// The hypothesis's status after the update.
+    pub status: Status,
+}
+
+/// What an entity is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntityKind {
+    /// A person.
+    Person,
+    /// A device (phone, computer, SIM).
+    Device,
+    /// An account with a service.
+    Account,
+    /// A cryptocurrency wallet.
+    Wallet,
+}
+
+/// A tentative entity: one per (source, context), holding the identifiers observed for it
+/// (DESIGN §8). Entities are never merged; coreference is a hypothesis between them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entity {
+    /// `ent-000001`, …
+    pub id: String,
+    /// What it is.
+    pub kind: EntityKind,
+    /// A display label (e.g. the contact's name): the first non-empty label observed.
+    pub label: String,
+    /// The source it was observed in.
+    pub source_id: String,
+    /// The observing agent's context that scopes it (`device-owner`, `contact:12`, …).
+    pub context: String,
+    /// Its identifiers, in observation order, each once per (type, normalised value).
+    pub identifiers: Vec<Identifier>,
+}
+
+/// A typed, normalised identifier of an entity, grounded through the phenomenon that observed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identifier {
+    /// Its type.
+    pub id_type: IdType,
+    /// The value as observed.
+    pub value: String,
+    /// The canonical form identifiers are compared by (see [`crate::identifiers`]).
+    pub normalized: String,
+    /// Strong or weak (from the type).
+    pub strength: Strength,
+    /// The phenomenon whose verified fact grounds it.
+    pub phenomenon_id: String,
+}
+
+/// Where a lead stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeadStatus {
+    /// Proposed, not yet taken.
+    Pending,
+    /// A worker is on it.
+    Running,
+    /// Done.
+    Done,
+    /// The worker gave up or failed.
+    Failed,
+    /// Dropped before it ran.
+    Cancelled,
+}
+
+impl LeadStatus {
+    /// Whether a lead may move from `self` to `to`: pending → running | cancelled,
+    /// running → done | failed.
+    pub fn can_become(self, to: LeadStatus) -> bool {
+        matches!(
+            (self, to),
+            (Self::Pending, Self::Running | Self::Cancelled)
+                | (Self::Running, Self::Done | Self::Failed)
+        )
+    }
+
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Running => "running",
+            Self::Done => "done",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A lead: work proposed to corroborate or refute a hypothesis (DESIGN §10). Deduplicated on
+/// `(motivating_hypothesis, expected_evidence_type, target_agent, source_id)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lead {
+    /// `lead-000001`, …
+    pub id: String,
+    /// The agent that proposed it (`strategist`, a triage agent, …).
+    pub proposed_by: String,
+    /// The hypothesis it is meant to corroborate or refute (none for phase-1 leads).
+    pub motivating_hypothesis: Option<String>,
+    /// The edge type the lead's worker is expected to produce.
+    pub expected_evidence_type: EdgeType,
+    /// The agent meant to run it.
+    pub target_agent: String,
+    /// The source it is about.
+    pub source_id: String,
+    /// 0 for phase-1 leads, the strategist round otherwise.
+    pub round_number: u32,
+    /// Where it stands.
+    pub status: LeadStatus,
+    /// Why it was proposed.
+    pub rationale: String,
+}
+
+/// The graph counts and hypothesis statuses at the start or end of a round.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoundSnapshot {
+    /// Number of phenomena.
+    pub phenomena: usize,
+    /// Number of phenomenon → hypothesis edges.
+    pub edges: usize,
+    /// Each hypothesis's status and log-odds.
+    pub hypotheses: BTreeMap<String, HypothesisSnapshot>,
+}
+
+/// A hypothesis in a [`RoundSnapshot`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HypothesisSnapshot {
+    /// Its status.
+    pub status: Status,
+    /// Its log-odds.
+    pub log_odds: f64,
+}
+
+/// A hypothesis whose status changed during a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusFlip {
+    /// The hypothesis.
+    pub hypothesis_id: String,
+    /// Its status at the start of the round (none if it did not exist yet).
+    pub from: Option<Status>,
+    /// Its status at the end.
+    pub to: Status,
+}
+
+/// One strategist round with its provenance (DESIGN §10).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InvestigationRound {
+    /// 1, 2, …
+    pub number: u32,
+    /// Who started it.
+    pub started_by: String,
+    /// The graph when it started.
+    pub before: RoundSnapshot,
+    /// The graph when it was completed; none while it is open.
+    pub after: Option<RoundSnapshot>,
+    /// The strategist's decision rationale, given at completion.
+    pub rationale: String,
+    /// Derived: phenomena recorded during the round.
+    pub new_phenomena: usize,
+    /// Derived: edges linked during the round.
+    pub new_edges: usize,
+    /// Derived: hypotheses whose status changed during the round.
+    pub status_flips: Vec<StatusFlip>,
+}
+
+impl InvestigationRound {
+    /// True until the round is completed.
+    pub fn is_open(&self) -> bool {
+        self.after.is_none()
+    }
+
+    /// True for a completed round that produced no phenomenon, edge or status flip.
+    pub fn is_zero_yield(&self) -> bool {
+        !self.is_open()
+            && self.new_phenomena == 0
+            && self.new_edges == 0
+            && self.status_flips.is_empty()
+    }
+}
+
+/// Derives a round's deltas from its two snapshots.
+pub(crate) fn round_deltas(
+    before: &RoundSnapshot,
+    after: &RoundSnapshot,
+) -> (usize, usize, Vec<StatusFlip>) {
+    let flips = after
+        .hypotheses
+        .iter()
+        .filter_map(|(id, now)| {
+            let from = before.hypotheses.get(id).map(|h| h.status);
+            let flipped = match from {
+                Some(from) => from != now.status,
+                None => now.status != Status::Active,
+            };
+            flipped.then(|| StatusFlip {
+                hypothesis_id: id.clone(),
+                from,
+                to: now.status,
+            })
+        })
+        .collect();
+    (
+        after.phenomena.saturating_sub(before.phenomena),
+        after.edges.saturating_sub(before.edges),
+        flips,
+    )
+}
