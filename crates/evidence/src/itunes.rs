@@ -143,7 +143,9 @@ pub fn device_path(domain: &str, relative_path: &str) -> String {
 pub struct ManifestRecord {
     /// The hashed name (SHA-1 of `domain-relativePath`, hex).
     pub file_id: String,
+    /// The backup domain (`HomeDomain`, `AppDomain-<bundle>`, …).
     pub domain: String,
+    /// The path inside the domain's folder (empty for the domain's folder itself).
     pub relative_path: String,
     /// 1 file, 2 directory, 4 symbolic link.
     pub flags: i64,

@@ -761,6 +761,19 @@ fn folders_read_back_and_never_follow_links() {
         Err(Error::NoEntry { .. })
     ));
     assert_eq!(read(fs.as_ref(), "/../a.txt").unwrap(), b"a");
+
+    // A name that is not UTF-8 is shown with U+FFFD and still opens.
+    use std::os::unix::ffi::OsStrExt;
+    let odd = std::ffi::OsStr::from_bytes(b"bad\xff.txt");
+    std::fs::write(root.join(odd), b"odd").unwrap();
+    let names: Vec<String> = fs
+        .list_dir("/")
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert!(names.contains(&"bad\u{fffd}.txt".to_string()), "{names:?}");
+    assert_eq!(read(fs.as_ref(), "/bad\u{fffd}.txt").unwrap(), b"odd");
 }
 
 // ---------------------------------------------------------------------------------- iTunes
@@ -1023,5 +1036,29 @@ fn random_damage_never_panics() {
                 let _ = fs.diagnostics();
             }
         }
+    }
+}
+
+/// Replays every input kept from fuzzing the archive targets
+/// (`crates/evidence/fuzz/regressions/{zip,tar,gzip}/`) through the fuzzers' own driver.
+#[test]
+fn kept_archive_fuzz_inputs_replay_without_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+    let files = |target: &str| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(root.join(target))
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        v.retain(|p| p.file_name().is_some_and(|n| n != ".keep"));
+        v.sort();
+        v
+    };
+    for f in files("zip") {
+        masf_evidence::fuzzing::exercise_fs(&std::fs::read(&f).unwrap(), open_zip);
+    }
+    for f in files("tar") {
+        masf_evidence::fuzzing::exercise_fs(&std::fs::read(&f).unwrap(), open_tar);
+    }
+    for f in files("gzip") {
+        let _ = gunzip(memory(std::fs::read(&f).unwrap()), 16 << 20);
     }
 }
