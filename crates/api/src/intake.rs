@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use masf_case::events::{
-    FileDigest, SOURCE_ADDED, SOURCE_AMENDED, SourceAdded, SourceAmended, SourceRegistry,
+    FileDigest, MediaIntegrity, SOURCE_ADDED, SOURCE_AMENDED, SourceAdded, SourceAmended,
+    SourceRegistry,
 };
 use masf_evidence::{Digests, EvidenceFiles};
 use masf_store::NewEvent;
@@ -53,6 +54,11 @@ pub struct SourceIntake {
     /// `true` when this run registered the source; `false` when it was registered before.
     pub newly_added: bool,
     pub files_kind: String,
+    /// The evidence type sniffed from the content, and why.
+    pub detected_type: Option<String>,
+    pub detection_reasons: Vec<String>,
+    /// EWF images: the media hashes against the stored ones.
+    pub media: Option<MediaIntegrity>,
     pub size: u64,
     pub files: Vec<FileDigest>,
 }
@@ -114,6 +120,9 @@ pub fn run(
                 source_id: spec.id.clone(),
                 newly_added: false,
                 files_kind: existing.files_kind.clone(),
+                detected_type: existing.detected_type.clone(),
+                detection_reasons: existing.detection_reasons.clone(),
+                media: existing.media.clone(),
                 size: existing.files.iter().map(|f| f.size).sum(),
                 files: existing.files.clone(),
             });
@@ -130,6 +139,23 @@ pub fn run(
                 md5: d.md5,
             });
         }
+        let (detected_type, detection_reasons) = match masf_evidence::scan::scan(&spec.path) {
+            Ok(scan) => (Some(scan.evidence_type.as_str().to_string()), scan.reasons),
+            Err(e) => (None, vec![format!("content not recognised: {e}")]),
+        };
+        let media = if found.kind == masf_evidence::FilesKind::EwfSegments {
+            let v = crate::evidence::verify_media(&spec.path, progress)?;
+            if !v.is_verified() {
+                report.problems.push(format!(
+                    "{}: the media does not verify against the hashes the image stores \
+                     (md5 {:?}, sha1 {:?}, {} bad chunk(s))",
+                    spec.id, v.md5_check, v.sha1_check, v.bad_chunk_count
+                ));
+            }
+            Some(media_integrity(&v))
+        } else {
+            None
+        };
         let added = SourceAdded {
             source_id: spec.id.clone(),
             label: spec.label.clone(),
@@ -139,6 +165,9 @@ pub fn run(
             timezone: spec.timezone.clone(),
             files_kind: files_kind_name(&found),
             files,
+            detected_type,
+            detection_reasons,
+            media,
         };
         append(
             ctx,
@@ -152,6 +181,9 @@ pub fn run(
             source_id: spec.id.clone(),
             newly_added: true,
             files_kind: added.files_kind.clone(),
+            detected_type: added.detected_type.clone(),
+            detection_reasons: added.detection_reasons.clone(),
+            media: added.media.clone(),
             size: added.files.iter().map(|f| f.size).sum(),
             files: added.files,
         });
@@ -217,6 +249,35 @@ fn check_unchanged(ctx: &CaseCtx, existing: &SourceAdded, problems: &mut Vec<Str
             )),
             Err(e) => problems.push(format!("{}: {}: {e}", existing.source_id, f.path)),
         }
+    }
+}
+
+fn media_integrity(v: &masf_evidence::ewf::MediaVerification) -> MediaIntegrity {
+    let check = |c: &masf_evidence::ewf::HashCheck| {
+        serde_json::to_value(c)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    MediaIntegrity {
+        size: v.media_size,
+        md5: v.md5.clone(),
+        sha1: v.sha1.clone(),
+        sha256: v.sha256.clone(),
+        stored_md5: v.stored_md5.clone(),
+        stored_sha1: v.stored_sha1.clone(),
+        md5_check: check(&v.md5_check),
+        sha1_check: check(&v.sha1_check),
+        bad_chunks: v
+            .bad_chunks
+            .iter()
+            .map(|b| {
+                format!(
+                    "chunk {} at media offset {}: {}",
+                    b.chunk, b.media_offset, b.detail
+                )
+            })
+            .collect(),
     }
 }
 

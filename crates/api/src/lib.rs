@@ -117,6 +117,11 @@ pub struct SourceStatus {
     pub owner: Option<String>,
     pub timezone: String,
     pub registered: bool,
+    /// The evidence type sniffed at intake, and why.
+    pub detected_type: Option<String>,
+    pub detection_reasons: Vec<String>,
+    /// EWF images: media hashes at intake against the stored ones.
+    pub media: Option<masf_case::events::MediaIntegrity>,
     pub files: Vec<masf_case::events::FileDigest>,
 }
 
@@ -136,6 +141,9 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
                 owner: s.owner.clone(),
                 timezone: s.timezone.clone(),
                 registered: reg.is_some(),
+                detected_type: reg.and_then(|r| r.detected_type.clone()),
+                detection_reasons: reg.map(|r| r.detection_reasons.clone()).unwrap_or_default(),
+                media: reg.and_then(|r| r.media.clone()),
                 files: reg.map(|r| r.files.clone()).unwrap_or_default(),
             }
         })

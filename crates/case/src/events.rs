@@ -43,6 +43,33 @@ pub struct SourceAdded {
     /// How the files were found: single, ewf_segments, split_raw, folder.
     pub files_kind: String,
     pub files: Vec<FileDigest>,
+    /// The evidence type sniffed from the content at intake (`disk_image`, `android_disk`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detected_type: Option<String>,
+    /// What in the content decided the detected type (or why detection failed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub detection_reasons: Vec<String>,
+    /// For images that store hashes of their media (EWF): the media read whole at intake and
+    /// compared with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub media: Option<MediaIntegrity>,
+}
+
+/// The whole media of an image, hashed at intake and compared with the hashes it stores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MediaIntegrity {
+    pub size: u64,
+    pub md5: String,
+    pub sha1: String,
+    pub sha256: String,
+    pub stored_md5: Option<String>,
+    pub stored_sha1: Option<String>,
+    /// `verified`, `mismatch` or `absent`.
+    pub md5_check: String,
+    /// `verified`, `mismatch` or `absent`.
+    pub sha1_check: String,
+    /// Chunks that failed their checks, as "chunk N at media offset O: detail".
+    pub bad_chunks: Vec<String>,
 }
 
 /// The examiner changed how a registered source is described (never its evidence).
@@ -130,6 +157,9 @@ mod tests {
                 sha256: "ab".into(),
                 md5: "cd".into(),
             }],
+            detected_type: None,
+            detection_reasons: Vec::new(),
+            media: None,
         }
     }
 

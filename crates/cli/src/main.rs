@@ -258,11 +258,16 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
                 "already registered"
             };
             println!(
-                "{:<16} {:<18} {} file(s), {} bytes",
+                "{:<16} {:<18} {:<16} {} file(s), {} bytes{}",
                 s.source_id,
                 verb,
+                s.detected_type.as_deref().unwrap_or("?"),
                 s.files.len(),
-                s.size
+                s.size,
+                s.media
+                    .as_ref()
+                    .map(|m| format!(", media md5 {}", m.md5_check))
+                    .unwrap_or_default()
             );
         }
         println!(
@@ -304,6 +309,15 @@ fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
             "not yet registered"
         };
         println!("{:<16} {:<20} {}", s.id, state, s.label);
+        if let Some(t) = &s.detected_type {
+            println!("    type   {t} ({})", s.detection_reasons.join("; "));
+        }
+        if let Some(m) = &s.media {
+            println!(
+                "    media  md5 {} ({}), sha1 {} ({}), sha256 {}",
+                m.md5, m.md5_check, m.sha1, m.sha1_check, m.sha256
+            );
+        }
         for f in &s.files {
             println!("    sha256 {}  md5 {}  {}", f.sha256, f.md5, f.path);
         }

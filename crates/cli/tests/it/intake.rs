@@ -67,6 +67,10 @@ fn intake_hashes_every_file_once_and_is_idempotent() {
         .map(|s| s["files_kind"].as_str().unwrap())
         .collect();
     assert_eq!(kinds, ["ewf_segments", "single", "folder"]);
+    // The FTK split set's media verifies against its stored MD5 (the libewf oracle's value).
+    let media = &first["sources"][0]["media"];
+    assert_eq!(media["md5"], "5be32cdd1b96eac4d4a41d13234ee599");
+    assert_eq!(media["md5_check"], "verified");
     assert_eq!(seen, files, "all segments and folder files, in order");
 
     // A second run adds nothing.
@@ -179,4 +183,41 @@ fn the_work_folder_can_be_put_elsewhere() {
     ]);
     assert!(work.path().join("case.sqlite").is_file());
     assert!(!dir.path().join(".masf").exists());
+}
+
+#[test]
+fn an_e01_with_a_corrupt_chunk_registers_but_the_run_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("evidence");
+    std::fs::create_dir_all(&ev).unwrap();
+    std::fs::copy(
+        repo().join("tests/fixtures/public/ewf/e01rs-bad_chunk.E01"),
+        ev.join("bad_chunk.E01"),
+    )
+    .unwrap();
+    masf_ok(&[
+        "init",
+        dir.path().to_str().unwrap(),
+        ev.join("bad_chunk.E01").to_str().unwrap(),
+    ]);
+    let case = dir.path().join("case.yaml");
+    let out = masf(&["run", case.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["events_added"], 1);
+    let media = &report["sources"][0]["media"];
+    assert_eq!(media["md5_check"], "mismatch");
+    assert!(
+        media["bad_chunks"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("chunk 0 "),
+        "{media}"
+    );
+    assert!(
+        report["problems"][0]
+            .as_str()
+            .unwrap()
+            .contains("does not verify")
+    );
 }
