@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: recursive listing of an ext4 image holding >= 100,000 files through
-# masf_evidence::ext4 (the `ls_recursive` example: path, kind, size, inode, mode, raw times and
-# link target as JSON lines) against The Sleuth Kit's `fls -r -p` on the same image, side by
-# side in one run, interleaved, and prints the ratio of median times.
+# `masf ls -r --json IMAGE:/` (the whole process: scanner, layers, one JSON line per entry with
+# path, kind, size, inode, mode, raw times and link target) against The Sleuth Kit's
+# `fls -r -p` on the same image, side by side in one run, interleaved, and prints the ratio of
+# median times.
 # Targets (issue 3): raw image <= 1.0 x fls -r -p; through an E01 of it <= 0.5 x fls -i ewf -r -p.
 #
 #   bench/ls.sh [FILES] [RUNS]          defaults: 100000 files, 5 runs per side
@@ -15,8 +16,10 @@ files="${1:-100000}"
 runs="${2:-5}"
 export TZ=UTC E2FSPROGS_FAKE_TIME=1704164645
 
-cargo build --release --locked -p masf-evidence --example ls_recursive >/dev/null
-bin="$PWD/target/release/examples/ls_recursive"
+cargo build --release --locked -p masf-cli >/dev/null
+masf="$PWD/target/release/masf"
+# The whole `masf ls -r --json` process: scanner, layer stack, JSON lines on stdout.
+ours() { "$masf" ls -r --json "$1:/"; }
 
 work="$(mktemp -d)"
 # The tree is written to memory when possible: creating 100k files on disk is slow here.
@@ -52,12 +55,12 @@ cat "$img" > /dev/null   # warm the page cache so both sides read from memory
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 time_one() { local s e; s=$(date +%s.%N); "$@" > /dev/null; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 
-ours_lines=$("$bin" "$img" | wc -l)
+ours_lines=$(ours "$img" | wc -l)
 fls_lines=$(fls -r -p "$img" | wc -l)
 ours_t=(); fls_t=()
 for _ in $(seq "$runs"); do
   # interleave the tools so machine noise hits both alike
-  ours_t+=("$(time_one "$bin" "$img")")
+  ours_t+=("$(time_one ours "$img")")
   fls_t+=("$(time_one fls -r -p "$img")")
 done
 o=$(printf '%s\n' "${ours_t[@]}" | median)
@@ -68,23 +71,20 @@ printf 'masf ext4 ls -r  %.3f s  (%.0f entries/s, JSON with times)\n' "$o" "$(ec
 printf 'fls -r -p        %.3f s  (%.0f entries/s)\n' "$f" "$(echo "$fls_lines / $f" | bc -l)"
 printf 'ratio masf/fls (raw) = %.2f (target <= 1.00)\n' "$(echo "$o / $f" | bc -l)"
 
-# ---- E01 half: DISABLED until the EWF layer is merged ----------------------------------------
-# To enable (lead): once crates/evidence/src/ewf.rs can open an E01 as `Bytes`, make the
-# `open_image` function of crates/evidence/examples/ls_recursive.rs open EWF files through it
-# (see the marked place there), then set EWF_HALF=1 here (or run `EWF_HALF=1 bench/ls.sh`).
+# ---- E01 half: the same image acquired as an E01 (skip with EWF_HALF=0) ----------------------
 # Target (issue 3): masf through the E01 <= 0.5 x `fls -i ewf -r -p` on the same E01.
-if [ "${EWF_HALF:-0}" = 1 ]; then
+if [ "${EWF_HALF:-1}" = 1 ]; then
   echo "ewfacquire (deflate, fast) ..." >&2
   ewfacquire -u -q -c deflate:fast -f encase6 -S 4GiB -t "$work/bench" \
     -C bench -D "masf ls benchmark" -e masf -E 1 -N "generated" "$img" > /dev/null
   e01="$work/bench.E01"
   rm -f "$img"   # only the E01 is read from here on
   cat "$e01" > /dev/null
-  ours_lines=$("$bin" "$e01" | wc -l)
+  ours_lines=$(ours "$e01" | wc -l)
   fls_lines=$(fls -i ewf -r -p "$e01" | wc -l)
   ours_t=(); fls_t=()
   for _ in $(seq "$runs"); do
-    ours_t+=("$(time_one "$bin" "$e01")")
+    ours_t+=("$(time_one ours "$e01")")
     fls_t+=("$(time_one fls -i ewf -r -p "$e01")")
   done
   o=$(printf '%s\n' "${ours_t[@]}" | median)
