@@ -83,3 +83,16 @@ pub fn exercise_image_file(
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// Sniffs and opens a partition table in `data`, then probes every partition found.
+pub fn exercise_volume(data: &[u8]) {
+    let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+    let _ = crate::probe::probe(bytes.as_ref());
+    if crate::volume::sniff(bytes.as_ref()).is_some()
+        && let Ok(vs) = crate::volume::open(&bytes)
+    {
+        for p in &vs.partitions {
+            let _ = crate::probe::probe(p.bytes.as_ref());
+        }
+    }
+}

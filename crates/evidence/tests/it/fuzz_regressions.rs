@@ -35,6 +35,14 @@ fn every_kept_fuzz_input_is_handled_without_panic() {
             replayed += 1;
         }
     }
+    if let Ok(entries) = std::fs::read_dir(root.join("volume")) {
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for f in files {
+            masf_evidence::fuzzing::exercise_volume(&std::fs::read(&f).unwrap());
+            replayed += 1;
+        }
+    }
     let ewf = root.join("ewf");
     if let Ok(entries) = std::fs::read_dir(&ewf) {
         let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
