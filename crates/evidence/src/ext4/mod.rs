@@ -50,7 +50,7 @@ mod crc32c;
 mod dir;
 mod inode;
 mod map;
-mod superblock;
+pub(crate) mod superblock;
 
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex};

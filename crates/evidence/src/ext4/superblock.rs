@@ -39,7 +39,7 @@ const RO_COMPAT_BIGALLOC: u32 = 0x200;
 const RO_COMPAT_METADATA_CSUM: u32 = 0x400;
 
 /// Feature names as e2fsprogs prints them, per word.
-const COMPAT_NAMES: &[(u32, &str)] = &[
+pub(crate) const COMPAT_NAMES: &[(u32, &str)] = &[
     (0x1, "dir_prealloc"),
     (0x2, "imagic_inodes"),
     (0x4, "has_journal"),
@@ -47,13 +47,14 @@ const COMPAT_NAMES: &[(u32, &str)] = &[
     (0x10, "resize_inode"),
     (0x20, "dir_index"),
     (0x40, "lazy_bg"),
+    (0x80, "exclude_inode"),
     (0x100, "snapshot_bitmap"),
     (0x200, "sparse_super2"),
     (0x400, "fast_commit"),
     (0x800, "stable_inodes"),
     (0x1000, "orphan_file"),
 ];
-const INCOMPAT_NAMES: &[(u32, &str)] = &[
+pub(crate) const INCOMPAT_NAMES: &[(u32, &str)] = &[
     (0x1, "compression"),
     (0x2, "filetype"),
     (0x4, "needs_recovery"),
@@ -71,7 +72,7 @@ const INCOMPAT_NAMES: &[(u32, &str)] = &[
     (0x10000, "encrypt"),
     (0x20000, "casefold"),
 ];
-const RO_COMPAT_NAMES: &[(u32, &str)] = &[
+pub(crate) const RO_COMPAT_NAMES: &[(u32, &str)] = &[
     (0x1, "sparse_super"),
     (0x2, "large_file"),
     (0x4, "btree_dir"),

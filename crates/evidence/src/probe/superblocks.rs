@@ -13,60 +13,8 @@ pub(super) fn probe_superblocks(head: &[u8]) -> Option<Probe> {
         .or_else(|| apfs(head))
 }
 
-const EXT_COMPAT: &[(u32, &str)] = &[
-    (0x1, "dir_prealloc"),
-    (0x2, "imagic_inodes"),
-    (0x4, "has_journal"),
-    (0x8, "ext_attr"),
-    (0x10, "resize_inode"),
-    (0x20, "dir_index"),
-    (0x40, "lazy_bg"),
-    (0x80, "exclude_inode"),
-    (0x100, "snapshot_bitmap"),
-    (0x200, "sparse_super2"),
-    (0x400, "fast_commit"),
-    (0x800, "stable_inodes"),
-    (0x1000, "orphan_file"),
-];
-
-const EXT_INCOMPAT: &[(u32, &str)] = &[
-    (0x1, "compression"),
-    (0x2, "filetype"),
-    (0x4, "needs_recovery"),
-    (0x8, "journal_dev"),
-    (0x10, "meta_bg"),
-    (0x40, "extent"),
-    (0x80, "64bit"),
-    (0x100, "mmp"),
-    (0x200, "flex_bg"),
-    (0x400, "ea_inode"),
-    (0x1000, "dirdata"),
-    (0x2000, "metadata_csum_seed"),
-    (0x4000, "large_dir"),
-    (0x8000, "inline_data"),
-    (0x10000, "encrypt"),
-    (0x20000, "casefold"),
-];
-
-const EXT_RO_COMPAT: &[(u32, &str)] = &[
-    (0x1, "sparse_super"),
-    (0x2, "large_file"),
-    (0x4, "btree_dir"),
-    (0x8, "huge_file"),
-    (0x10, "uninit_bg"),
-    (0x20, "dir_nlink"),
-    (0x40, "extra_isize"),
-    (0x80, "snapshot"),
-    (0x100, "quota"),
-    (0x200, "bigalloc"),
-    (0x400, "metadata_csum"),
-    (0x800, "replica"),
-    (0x1000, "read-only"),
-    (0x2000, "project"),
-    (0x4000, "shared_blocks"),
-    (0x8000, "verity"),
-    (0x10000, "orphan_present"),
-];
+// Feature names as e2fsprogs prints them: one table, shared with the ext4 reader.
+use crate::ext4::superblock::{COMPAT_NAMES, INCOMPAT_NAMES, RO_COMPAT_NAMES};
 
 const EXT_INCOMPAT_ENCRYPT: u32 = 0x10000;
 
@@ -128,9 +76,9 @@ fn ext(head: &[u8]) -> Option<Probe> {
     };
     p.uuid = field(sb, 0x68, 16).and_then(uuid_be);
     p.label = field(sb, 0x78, 16).and_then(text);
-    flag_names(compat, EXT_COMPAT, "compat", &mut p.features);
-    flag_names(incompat, EXT_INCOMPAT, "incompat", &mut p.features);
-    flag_names(ro_compat, EXT_RO_COMPAT, "ro_compat", &mut p.features);
+    flag_names(compat, COMPAT_NAMES, "compat", &mut p.features);
+    flag_names(incompat, INCOMPAT_NAMES, "incompat", &mut p.features);
+    flag_names(ro_compat, RO_COMPAT_NAMES, "ro_compat", &mut p.features);
     if incompat & EXT_INCOMPAT_ENCRYPT != 0 {
         p.encryption = Encryption::Fbe {
             evidence: "ext4 superblock feature `encrypt` (s_feature_incompat 0x10000): file-based encryption (fscrypt) is enabled; which directories are encrypted is checked by the ext4 layer from their encryption policies".to_string(),
