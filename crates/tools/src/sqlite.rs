@@ -11,6 +11,7 @@ use std::path::Path;
 
 use masf_evidence::bytes::Reader;
 use masf_evidence::fs::{EntryKind, FileSystem, normalize_path};
+use rusqlite::fallible_iterator::FallibleIterator as _;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags};
 use serde_json::{Value, json};
@@ -207,6 +208,25 @@ pub fn check_select<'c>(
         return Err(ToolError::InvalidArgs(format!(
             "only a single SELECT statement is allowed (got {:?})",
             first
+        )));
+    }
+    // Count the statements: a tail after the first one is refused, even a harmless one.
+    let mut batch = rusqlite::Batch::new(conn, sql);
+    let mut count = 0;
+    loop {
+        match batch.next() {
+            Ok(Some(_)) => count += 1,
+            Ok(None) => break,
+            Err(e) => {
+                return Err(ToolError::InvalidArgs(format!(
+                    "only a single SELECT statement is allowed ({e})"
+                )));
+            }
+        }
+    }
+    if count != 1 {
+        return Err(ToolError::InvalidArgs(format!(
+            "only a single SELECT statement is allowed (got {count} statements)"
         )));
     }
     let stmt = conn.prepare(sql).map_err(|e| match e {
