@@ -43,10 +43,18 @@ pub struct Limits {
 }
 
 impl Default for Limits {
+    /// The defaults of `config.yaml`'s `tools:` section.
     fn default() -> Self {
+        Self::from(&masf_case::Config::default().tools)
+    }
+}
+
+impl From<&masf_case::ToolsConfig> for Limits {
+    /// `tools: {timeout_s, max_output_bytes}` of `config.yaml`.
+    fn from(c: &masf_case::ToolsConfig) -> Self {
         Self {
-            timeout: Duration::from_secs(120),
-            max_output_bytes: 16 << 20,
+            timeout: Duration::from_secs(c.timeout_s),
+            max_output_bytes: usize::try_from(c.max_output_bytes).unwrap_or(usize::MAX),
         }
     }
 }

@@ -124,7 +124,11 @@ impl Tool for FsInfo {
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect::<Vec<_>>()
                 .join(" ");
-            let _ = writeln!(text, "{indent}layer: {} {params_text}", node.layer.kind);
+            if params_text.is_empty() {
+                let _ = writeln!(text, "{indent}layer: {}", node.layer.kind);
+            } else {
+                let _ = writeln!(text, "{indent}layer: {} {params_text}", node.layer.kind);
+            }
             let mut obj = serde_json::Map::new();
             obj.insert("depth".into(), json!(depth));
             obj.insert("kind".into(), json!(node.layer.kind));

@@ -137,7 +137,7 @@ impl Tool for SqliteTables {
         "sqlite_tables"
     }
     fn description(&self) -> &str {
-        "List the tables, views, indexes and triggers of a SQLite database of the evidence, with each table's row count and CREATE statement. Works on a copy that includes the -wal and -shm files, so rows still only in the write-ahead log are counted; the evidence is never modified."
+        "List the tables, views, indexes and triggers (in that order, each by name) of a SQLite database of the evidence, with each table's row count and CREATE statement. Works on a copy that includes the -wal and -shm files, so rows still only in the write-ahead log are counted; the evidence is never modified."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": db_props(), "required": ["path"], "additionalProperties": false})
@@ -155,7 +155,7 @@ impl Tool for SqliteTables {
         let err = sql_err(&path);
         let mut stmt = copy
             .conn
-            .prepare("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name")
+            .prepare("SELECT type, name, tbl_name, COALESCE(sql, '') FROM sqlite_master ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, name")
             .map_err(&err)?;
         let objects: Vec<(String, String, String, String)> = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))

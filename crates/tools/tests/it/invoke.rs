@@ -310,3 +310,15 @@ fn a_tool_that_hangs_is_recorded_timed_out_and_the_next_call_still_works() {
         ]
     );
 }
+
+#[test]
+fn limits_come_from_the_tools_section_of_the_config() {
+    let config = masf_case::Config::default();
+    let limits = Limits::from(&config.tools);
+    assert_eq!(limits.timeout, Duration::from_secs(config.tools.timeout_s));
+    assert_eq!(
+        limits.max_output_bytes as u64,
+        config.tools.max_output_bytes
+    );
+    assert_eq!(Limits::default(), limits);
+}

@@ -147,7 +147,11 @@ fn partition_table_and_fs_info_describe_the_android_disk() {
 }
 
 /// Every tool's output, for the determinism and no-host-path checks.
-fn all_outputs(usb: &SourceCtx, android: &SourceCtx) -> Vec<(String, String, Option<Value>)> {
+fn all_outputs(
+    usb: &SourceCtx,
+    android: &SourceCtx,
+    iphone: &SourceCtx,
+) -> Vec<(String, String, Option<Value>)> {
     let calls: Vec<(&SourceCtx, &str, Value)> = vec![
         (usb, "list_dir", json!({"path": "/"})),
         (usb, "stat", json!({"path": "/notes.txt"})),
@@ -160,6 +164,14 @@ fn all_outputs(usb: &SourceCtx, android: &SourceCtx) -> Vec<(String, String, Opt
         (android, "partition_table", json!({})),
         (android, "fs_info", json!({})),
         (android, "find_files", json!({"partition": "system"})),
+        (iphone, "fs_info", json!({})),
+        (iphone, "partition_table", json!({})),
+        (iphone, "find_files", json!({"name_glob": "*.plist"})),
+        (
+            iphone,
+            "sqlite_tables",
+            json!({"path": "/private/var/mobile/Library/SMS/sms.db"}),
+        ),
     ];
     calls
         .into_iter()
@@ -173,11 +185,13 @@ fn all_outputs(usb: &SourceCtx, android: &SourceCtx) -> Vec<(String, String, Opt
 #[test]
 fn outputs_are_byte_identical_across_runs_and_hold_no_host_path() {
     // The second run scans the evidence afresh.
-    let first = all_outputs(&usb(), &android());
+    let first = all_outputs(&usb(), &android(), &iphone());
     let usb2 = SourceCtx::open("src-usb", &crate::support::evidence("usb.E01")).unwrap();
     let android2 =
         SourceCtx::open("src-android", &crate::support::evidence("blk0_sda.bin")).unwrap();
-    let second = all_outputs(&usb2, &android2);
+    let iphone2 =
+        SourceCtx::open("src-iphone", &crate::support::evidence("iphone_ffs.zip")).unwrap();
+    let second = all_outputs(&usb2, &android2, &iphone2);
     assert_eq!(first, second);
     let here = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).unwrap();
     let root = here
