@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{Tool, ToolError, fs_tools, scan_tools, sqlite};
+use crate::{Tool, ToolError, content_tools, fs_tools, scan_tools, sqlite};
 
 /// Tools by name (sorted, so listings are deterministic).
 #[derive(Clone, Default)]
@@ -19,7 +19,7 @@ impl Catalog {
         Self::default()
     }
 
-    /// The built-in tools: file-system, image and SQLite tools.
+    /// The built-in tools: file-system, image, SQLite and content tools.
     pub fn standard() -> Self {
         let mut c = Self::new();
         c.register(Arc::new(fs_tools::ListDir));
@@ -32,6 +32,8 @@ impl Catalog {
         c.register(Arc::new(scan_tools::FsInfo));
         c.register(Arc::new(sqlite::SqliteTables));
         c.register(Arc::new(sqlite::SqliteQuery));
+        c.register(Arc::new(content_tools::Strings));
+        c.register(Arc::new(content_tools::ParsePlist));
         c
     }
 

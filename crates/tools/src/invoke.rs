@@ -7,7 +7,7 @@
 //! | outcome | status | output recorded |
 //! |---|---|---|
 //! | the tool returned within the limits | `ok` | its text |
-//! | an earlier `ok` call with the same source, tool and canonical args | `cached` (`cached_from` names it) | the earlier output |
+//! | an earlier `ok` call with the same source, tool (and tool version) and canonical args | `cached` (`cached_from` names it) | the earlier output |
 //! | unknown tool, invalid arguments, tool error or panic | `failed` (reason) | empty |
 //! | the tool ran past [`Limits::timeout`] | `timed_out` (reason) | empty |
 //! | its text exceeded [`Limits::max_output_bytes`] | `too_large` (reason) | empty |
@@ -163,7 +163,13 @@ impl Invoker {
                 Err(e) => Outcome::Failed(e.to_string()),
                 Ok(()) => {
                     let cached = if self.cache {
-                        self.cache_hit(store, &source.source_id, call.tool, &args_text)?
+                        self.cache_hit(
+                            store,
+                            &source.source_id,
+                            call.tool,
+                            &args_text,
+                            t.version(),
+                        )?
                     } else {
                         None
                     };
@@ -212,10 +218,15 @@ impl Invoker {
         source_id: &str,
         tool: &str,
         args: &str,
+        version: &str,
     ) -> Result<Option<(String, Vec<u8>)>, InvokeError> {
         let Some(hit) = store.find_cached(source_id, tool, args)? else {
             return Ok(None);
         };
+        // An answer of another version of the tool is not reused.
+        if hit.versions.get("tool").map(String::as_str) != Some(version) {
+            return Ok(None);
+        }
         // An output that no longer matches its hash is not served: the tool runs again.
         match store.invocation_output(&hit.invocation_id) {
             Ok(bytes) => Ok(Some((hit.invocation_id, bytes))),

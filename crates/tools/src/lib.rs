@@ -11,6 +11,7 @@
 //! This crate reads evidence and records invocations in the store; it never writes to the graph.
 
 pub mod catalog;
+pub mod content_tools;
 pub mod fs_tools;
 pub mod invoke;
 pub mod log;

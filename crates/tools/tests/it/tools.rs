@@ -16,11 +16,13 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "hash_file",
             "hexdump",
             "list_dir",
+            "parse_plist",
             "partition_table",
             "read_text",
             "sqlite_query",
             "sqlite_tables",
-            "stat"
+            "stat",
+            "strings"
         ]
     );
     for t in c.tools() {
@@ -169,6 +171,16 @@ fn all_outputs(
         (iphone, "find_files", json!({"name_glob": "*.plist"})),
         (
             iphone,
+            "parse_plist",
+            json!({"path": "/private/var/root/Library/Lockdown/data_ark.plist"}),
+        ),
+        (
+            iphone,
+            "strings",
+            json!({"path": "/private/var/mobile/Library/SMS/sms.db-wal"}),
+        ),
+        (
+            iphone,
             "sqlite_tables",
             json!({"path": "/private/var/mobile/Library/SMS/sms.db"}),
         ),
@@ -232,4 +244,59 @@ fn tool_errors_name_the_problem_without_host_paths() {
         .to_string();
     assert!(err.contains("several file systems"), "{err}");
     assert!(!err.contains(env!("CARGO_MANIFEST_DIR")), "{err}");
+}
+
+#[test]
+fn parse_plist_reads_xml_and_binary_plists_as_sorted_json() {
+    let xml = run(
+        &iphone(),
+        "parse_plist",
+        json!({"path": "/System/Library/CoreServices/SystemVersion.plist"}),
+    );
+    assert!(
+        xml.text.contains("\"ProductVersion\": \"17.3.1\""),
+        "{}",
+        xml.text
+    );
+    let s = xml.structured.unwrap();
+    assert_eq!(s["value"]["ProductBuildVersion"], "21D61");
+    assert_eq!(s["nskeyedarchiver"], false);
+    let binary = run(
+        &iphone(),
+        "parse_plist",
+        json!({"path": "/private/var/root/Library/Lockdown/data_ark.plist"}),
+    );
+    assert!(
+        binary.text.contains("\"-TimeZone\": \"Asia/Hong_Kong\""),
+        "{}",
+        binary.text
+    );
+    // Keys sorted.
+    let keys: Vec<&str> = binary
+        .text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('"'))
+        .map(|l| l.split('"').next().unwrap())
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+    let err = Catalog::standard()
+        .get("parse_plist")
+        .unwrap()
+        .run(&usb(), &json!({"path": "/notes.txt"}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a readable plist"), "{err}");
+}
+
+#[test]
+fn strings_lists_printable_runs_with_offsets() {
+    let out = run(
+        &iphone(),
+        "strings",
+        json!({"path": "/System/Library/CoreServices/SystemVersion.plist", "min_len": 8}),
+    );
+    assert!(out.text.starts_with("0\t<?xml version="), "{}", out.text);
+    assert!(out.text.contains("<string>17.3.1</string>"), "{}", out.text);
 }
