@@ -137,3 +137,31 @@ fn the_store_log_lists_an_agents_calls_oldest_first() {
     assert_eq!(view.agent, "x");
     assert!(log.get("inv-999999").is_none());
 }
+
+#[test]
+fn a_wal_only_value_is_grounded_through_sqlite_query() {
+    let (_dir, mut store) = store();
+    let inv = invoker(masf_tools::Catalog::standard(), Limits::default());
+    let src = crate::support::iphone();
+    let q = call(
+        &inv,
+        &mut store,
+        &src,
+        "sqlite_query",
+        json!({"path": "/private/var/mobile/Library/SMS/sms.db", "sql": "SELECT ROWID, text FROM message WHERE ROWID = 6"}),
+        "triage",
+        "t1",
+        1,
+    );
+    let state = GraphState::new(Scoring::default());
+    let log = StoreLog::new(&store);
+    let gateway = Gateway::new(&state, &log);
+    let mut req = phenomenon(
+        &q.record.invocation_id,
+        FactType::Wallet,
+        "0x1850cE0E73407A9997C467BABc60fe887C567625",
+    );
+    req.source_id = "src-iphone".into();
+    let verdict = gateway.record_phenomenon(&req);
+    assert!(matches!(verdict, Verdict::Accepted { .. }), "{verdict:?}");
+}

@@ -322,3 +322,28 @@ fn limits_come_from_the_tools_section_of_the_config() {
     );
     assert_eq!(Limits::default(), limits);
 }
+
+#[test]
+fn a_tampered_cached_output_is_not_served() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    let src = crate::support::iphone();
+    // Large enough to live under objects/ rather than inline.
+    let args = json!({"path": "/private/var/mobile/Library/SMS/sms.db-wal", "length": 4096});
+    let first = call(&inv, &mut store, &src, "hexdump", args.clone(), "a", "t", 1);
+    assert_eq!(first.record.status, InvocationStatus::Ok);
+    assert!(
+        !first.record.output_inline,
+        "{} bytes",
+        first.record.output_size
+    );
+    let object = store.object_path(&first.record.output_sha256);
+    let mut perms = std::fs::metadata(&object).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&object, perms).unwrap();
+    std::fs::write(&object, b"altered").unwrap();
+    let second = call(&inv, &mut store, &src, "hexdump", args, "a", "t", 2);
+    assert_eq!(second.record.status, InvocationStatus::Ok);
+    assert_eq!(second.output.text, first.output.text);
+}
