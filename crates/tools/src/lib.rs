@@ -12,6 +12,7 @@
 
 pub mod catalog;
 pub mod content_tools;
+pub mod doc_metadata;
 pub mod fs_tools;
 pub mod invoke;
 pub mod log;

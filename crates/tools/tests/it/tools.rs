@@ -11,6 +11,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
     assert_eq!(
         c.names(),
         [
+            "doc_metadata",
             "find_files",
             "fs_info",
             "hash_file",
@@ -163,6 +164,12 @@ fn all_outputs(
         (usb, "find_files", json!({})),
         (usb, "partition_table", json!({})),
         (usb, "fs_info", json!({})),
+        (
+            usb,
+            "doc_metadata",
+            json!({"path": "/Documents/Payment_Instructions.docx"}),
+        ),
+        (usb, "doc_metadata", json!({"path": "/DCIM/IMG_0412.JPG"})),
         (android, "partition_table", json!({})),
         (android, "fs_info", json!({})),
         (android, "find_files", json!({"partition": "system"})),
@@ -299,4 +306,50 @@ fn strings_lists_printable_runs_with_offsets() {
     );
     assert!(out.text.starts_with("0\t<?xml version="), "{}", out.text);
     assert!(out.text.contains("<string>17.3.1</string>"), "{}", out.text);
+}
+
+#[test]
+fn doc_metadata_reads_office_pdf_and_exif_fields() {
+    let docx = run(
+        &usb(),
+        "doc_metadata",
+        json!({"path": "/Documents/Payment_Instructions.docx"}),
+    );
+    assert!(docx.text.starts_with("format: office\n"), "{}", docx.text);
+    assert!(
+        docx.text.contains("\ndc:creator: LEUNG YL\n"),
+        "{}",
+        docx.text
+    );
+    assert!(
+        docx.text.contains("\ncp:lastModifiedBy: CHAN MH\n"),
+        "{}",
+        docx.text
+    );
+    let pdf = run(
+        &usb(),
+        "doc_metadata",
+        json!({"path": "/Documents/Invoice_2025-017.pdf"}),
+    );
+    assert!(
+        pdf.text.contains("\npdf:Author: LEUNG YL\n"),
+        "{}",
+        pdf.text
+    );
+    for jpg in ["/DCIM/IMG_0412.JPG", "/DCIM/IMG_0415.JPG"] {
+        let out = run(&usb(), "doc_metadata", json!({"path": jpg}));
+        assert!(
+            out.text.contains("\nexif:BodySerialNumber: 052031004512\n"),
+            "{}",
+            out.text
+        );
+        assert_eq!(out.structured.unwrap()["fields"]["exif:Make"], "Canon");
+    }
+    let err = Catalog::standard()
+        .get("doc_metadata")
+        .unwrap()
+        .run(&usb(), &json!({"path": "/notes.txt"}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not an Office, PDF, JPEG or TIFF"), "{err}");
 }
