@@ -165,3 +165,40 @@ fn a_wal_only_value_is_grounded_through_sqlite_query() {
     let verdict = gateway.record_phenomenon(&req);
     assert!(matches!(verdict, Verdict::Accepted { .. }), "{verdict:?}");
 }
+
+#[test]
+fn json_outputs_are_offered_as_structured_output() {
+    use masf_graph::InvocationLog;
+    let (_dir, mut store) = store();
+    let inv = invoker(masf_tools::Catalog::standard(), Limits::default());
+    let src = crate::support::iphone();
+    let plist = call(
+        &inv,
+        &mut store,
+        &src,
+        "parse_plist",
+        json!({"path": "/System/Library/CoreServices/SystemVersion.plist"}),
+        "x",
+        "t",
+        1,
+    );
+    let listing = call(
+        &inv,
+        &mut store,
+        &src,
+        "list_dir",
+        json!({"path": "/"}),
+        "x",
+        "t",
+        2,
+    );
+    let log = StoreLog::new(&store);
+    let view = log.get(&plist.record.invocation_id).unwrap();
+    assert_eq!(view.structured.unwrap()["ProductVersion"], "17.3.1");
+    assert!(
+        log.get(&listing.record.invocation_id)
+            .unwrap()
+            .structured
+            .is_none()
+    );
+}
