@@ -407,6 +407,9 @@ impl Tool for FindFiles {
         // Depth-first, children in the sorted order list_dir gives.
         let mut stack: Vec<(String, usize)> = vec![(root.clone(), 0)];
         'walk: while let Some((dir, depth)) = stack.pop() {
+            if crate::deadline::passed() {
+                return Err(ToolError::Other("stopped at the time limit".to_string()));
+            }
             let entries = match fs.list_dir(&dir) {
                 Ok(e) => e,
                 Err(e) => {

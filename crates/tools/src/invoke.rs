@@ -17,8 +17,11 @@
 //! **Timeouts.** The tool runs on its own thread; the wrapper waits for it at most
 //! `timeout`. A tool that overruns is recorded as `timed_out` and its thread is left running,
 //! detached (Rust cannot kill a thread): it holds an `Arc` of its source and its result is
-//! dropped when it finishes. A tool stuck forever therefore costs one thread and its memory until
-//! the process ends; the next calls are not delayed by it.
+//! dropped when it finishes. The thread's [`crate::deadline`] is set to the limit, and the
+//! long-running executors check it (`find_files` between directories, the SQLite tools through a
+//! progress handler that interrupts the query), so they stop soon after being abandoned. A tool
+//! that never checks and never ends costs one thread and its memory until the process ends; the
+//! next calls are not delayed by it.
 //!
 //! Durations are measured with a monotonic clock ([`std::time::Instant`]); the call's `ts` is
 //! the caller's, as everywhere in the store.
@@ -239,9 +242,11 @@ impl Invoker {
         let (tx, rx) = mpsc::sync_channel(1);
         let source = source.clone();
         let name = tool.name().to_string();
+        let deadline = Instant::now().checked_add(self.limits.timeout);
         let spawned = std::thread::Builder::new()
             .name(format!("masf-tool-{name}"))
             .spawn(move || {
+                crate::deadline::set(deadline);
                 // The receiver may be gone (timed out): the result is then dropped.
                 let _ = tx.send(tool.run(&source, &args));
             });

@@ -153,6 +153,34 @@ pub fn canonical_json(value: &Value) -> String {
     serde_json::to_string(&canonical_value(value)).unwrap_or_else(|_| "null".to_string())
 }
 
+/// The time limit of the call running on this thread, so long-running executors can stop early
+/// (the wrapper abandons a call at its limit; a tool that checks [`deadline::passed`] then ends
+/// soon after instead of running on detached). Executors must not let it change their output
+/// other than by failing.
+pub mod deadline {
+    use std::cell::Cell;
+    use std::time::Instant;
+
+    thread_local! {
+        static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    }
+
+    /// Sets (or clears) this thread's deadline.
+    pub fn set(at: Option<Instant>) {
+        DEADLINE.with(|d| d.set(at));
+    }
+
+    /// This thread's deadline, if any.
+    pub fn get() -> Option<Instant> {
+        DEADLINE.with(Cell::get)
+    }
+
+    /// Whether this thread's deadline has passed.
+    pub fn passed() -> bool {
+        get().is_some_and(|at| Instant::now() >= at)
+    }
+}
+
 /// Argument helpers shared by the executors.
 pub(crate) mod args {
     use serde_json::Value;

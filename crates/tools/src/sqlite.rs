@@ -33,6 +33,7 @@ pub struct WorkingCopy {
     pub conn: Connection,
     /// Which siblings were copied (`-wal`, `-shm`).
     pub siblings: Vec<String>,
+    _watch: Option<std::sync::mpsc::Sender<()>>,
     _dir: tempfile::TempDir,
 }
 
@@ -75,9 +76,25 @@ pub fn working_copy(fs: &dyn FileSystem, path: &str) -> Result<WorkingCopy, Tool
     .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
     conn.pragma_update(None, "query_only", true)
         .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+    // Interrupt statements once the call's time limit has passed (see `crate::deadline`): a
+    // watcher waits until then, unless the copy is dropped first (its sender goes away).
+    let watch = crate::deadline::get().map(|at| {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let handle = conn.get_interrupt_handle();
+        let _ = std::thread::Builder::new()
+            .name("masf-sqlite-deadline".to_string())
+            .spawn(move || {
+                let wait = at.saturating_duration_since(std::time::Instant::now());
+                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                    handle.interrupt();
+                }
+            });
+        tx
+    });
     Ok(WorkingCopy {
         conn,
         siblings,
+        _watch: watch,
         _dir: dir,
     })
 }

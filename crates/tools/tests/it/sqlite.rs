@@ -101,3 +101,54 @@ fn anything_but_one_select_is_refused_and_recorded_failed() {
     assert_eq!(ok.record.status, InvocationStatus::Ok);
     assert!(ok.output.text.starts_with("n\n"));
 }
+
+const ENDLESS: &str =
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+#[test]
+fn a_query_past_its_deadline_is_interrupted() {
+    let started = std::time::Instant::now();
+    masf_tools::deadline::set(Some(started + std::time::Duration::from_millis(200)));
+    let result = Catalog::standard()
+        .get("sqlite_query")
+        .unwrap()
+        .run(&iphone(), &json!({"path": SMS, "sql": ENDLESS}));
+    masf_tools::deadline::set(None);
+    let err = result.unwrap_err().to_string();
+    assert!(err.contains("interrupt"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
+#[test]
+fn an_endless_query_is_recorded_timed_out() {
+    let (_dir, mut store) = store();
+    let limits = Limits {
+        timeout: std::time::Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let inv = invoker(Catalog::standard(), limits);
+    let src = iphone();
+    let r = call(
+        &inv,
+        &mut store,
+        &src,
+        "sqlite_query",
+        json!({"path": SMS, "sql": ENDLESS}),
+        "a",
+        "t",
+        1,
+    );
+    assert_eq!(r.record.status, InvocationStatus::TimedOut);
+    let next = call(
+        &inv,
+        &mut store,
+        &src,
+        "sqlite_query",
+        json!({"path": SMS, "sql": "SELECT 1 AS one"}),
+        "a",
+        "t",
+        2,
+    );
+    assert_eq!(next.record.status, InvocationStatus::Ok);
+    assert_eq!(next.output.text, "one\n1\n");
+}
