@@ -319,7 +319,7 @@ impl Tool for HashFile {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let bytes = fs.open(&path)?;
-        let d = masf_evidence::hash_reader(Reader::new(bytes), &mut |_| {})
+        let d = masf_evidence::hash_reader(DeadlineReader(Reader::new(bytes)), &mut |_| {})
             .map_err(|e| ToolError::Other(ctx.scrub(&e.to_string())))?;
         let text = format!(
             "path: {path}\nsize: {}\nsha256: {}\nmd5: {}\n",
@@ -331,6 +331,18 @@ impl Tool for HashFile {
                 json!({"path": path, "size": d.size, "sha256": d.sha256, "md5": d.md5}),
             ),
         })
+    }
+}
+
+/// A reader that fails once the call's [`crate::deadline`] has passed.
+struct DeadlineReader<R>(R);
+
+impl<R: std::io::Read> std::io::Read for DeadlineReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if crate::deadline::passed() {
+            return Err(std::io::Error::other("stopped at the time limit"));
+        }
+        self.0.read(buf)
     }
 }
 
