@@ -19,10 +19,9 @@
 //! detached (Rust cannot kill a thread): it holds an `Arc` of its source and its result is
 //! dropped when it finishes. The thread's [`crate::deadline`] is set to the limit, and the
 //! long-running executors check it (`find_files` between directories, `hash_file` between reads,
-//! the SQLite tools through
-//! a watcher that interrupts the query), so they stop soon after being abandoned. A tool
-//! that never checks and never ends costs one thread and its memory until the process ends; the
-//! next calls are not delayed by it.
+//! the SQLite tools through a watcher that interrupts the query), so they stop soon after being
+//! abandoned. A tool that never checks and never ends costs one thread and its memory until the
+//! process ends; the next calls are not delayed by it.
 //!
 //! Durations are measured with a monotonic clock ([`std::time::Instant`]); the call's `ts` is
 //! the caller's, as everywhere in the store.
