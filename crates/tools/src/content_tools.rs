@@ -1,0 +1,344 @@
+//! Tools over a file's content: strings and parse_plist.
+
+use std::fmt::Write as _;
+
+use masf_evidence::bytes::Reader;
+use masf_evidence::fs::normalize_path;
+use serde_json::{Map, Value, json};
+
+use crate::fs_tools::file_system;
+use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args, canonical_value};
+
+/// Most bytes `strings` scans in one call, and its default.
+pub const STRINGS_MAX: u64 = 16 << 20;
+/// Largest plist `parse_plist` reads.
+pub const PLIST_MAX: u64 = 64 << 20;
+/// Deepest nesting of an unwrapped NSKeyedArchiver object graph (guards against cycles).
+const ARCHIVE_DEPTH: usize = 64;
+
+const TREE: Applicability = Applicability {
+    tree: true,
+    image: false,
+};
+
+fn file_props() -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("partition".into(), json!({"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."}));
+    m.insert(
+        "path".into(),
+        json!({"type": "string", "description": "Absolute path of the file inside the evidence."}),
+    );
+    m
+}
+
+/// `strings`: printable runs in a file.
+pub struct Strings;
+
+fn ascii_printable(b: u8) -> bool {
+    (0x20..0x7f).contains(&b) || b == b'\t'
+}
+
+/// Printable ASCII runs of at least `min` bytes (`utf16` false), or UTF-16LE runs of at least
+/// `min` characters whose high bytes are zero (`utf16` true), with their offsets in `data`.
+pub fn find_strings(data: &[u8], min: usize, utf16: bool) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let step = if utf16 { 2 } else { 1 };
+    let mut start = None;
+    let mut run = String::new();
+    let mut i = 0;
+    while i + step <= data.len() {
+        let b = data[i];
+        let ok = ascii_printable(b) && (!utf16 || data[i + 1] == 0);
+        if ok {
+            start.get_or_insert(i);
+            run.push(b as char);
+        } else {
+            if let Some(s) = start.take()
+                && run.len() >= min
+            {
+                out.push((s, std::mem::take(&mut run)));
+            }
+            run.clear();
+        }
+        i += step;
+    }
+    if let Some(s) = start
+        && run.len() >= min
+    {
+        out.push((s, run));
+    }
+    out
+}
+
+impl Tool for Strings {
+    fn name(&self) -> &str {
+        "strings"
+    }
+    fn description(&self) -> &str {
+        "Extract printable text runs from a file of the evidence (like the strings utility): ASCII by default, or UTF-16LE with encoding 'utf16le'. One run a line as '<byte offset in the file>\\t<text>'. min_len defaults to 4; offset/length select a range (length defaults to and is capped at 16 MiB)."
+    }
+    fn args_schema(&self) -> Value {
+        let mut p = file_props();
+        p.insert("min_len".into(), json!({"type": "integer", "minimum": 1, "description": "Shortest run reported, in characters (default 4)."}));
+        p.insert("encoding".into(), json!({"type": "string", "enum": ["ascii", "utf16le"], "description": "ascii (default) or utf16le."}));
+        p.insert(
+            "offset".into(),
+            json!({"type": "integer", "minimum": 0, "description": "First byte (default 0)."}),
+        );
+        p.insert("length".into(), json!({"type": "integer", "minimum": 0, "description": "Bytes to scan (default and most 16777216)."}));
+        json!({"type": "object", "properties": p, "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> Applicability {
+        TREE
+    }
+    fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let utf16 = match args::opt_str(a, "encoding")? {
+            None | Some("ascii") => false,
+            Some("utf16le") => true,
+            Some(other) => {
+                return Err(ToolError::InvalidArgs(format!(
+                    "encoding must be ascii or utf16le, not {other:?}"
+                )));
+            }
+        };
+        let min = args::opt_u64(a, "min_len")?.unwrap_or(4).max(1) as usize;
+        let fs = file_system(ctx, a)?;
+        let path = normalize_path(args::str(a, "path")?);
+        let offset = args::opt_u64(a, "offset")?.unwrap_or(0);
+        let length = args::opt_u64(a, "length")?
+            .unwrap_or(STRINGS_MAX)
+            .min(STRINGS_MAX);
+        let bytes = fs.open(&path)?;
+        let want = length.min(bytes.len().saturating_sub(offset)) as usize;
+        let mut buf = vec![0u8; want];
+        if want > 0 {
+            bytes.read_exact_at(offset, &mut buf)?;
+        }
+        let found = find_strings(&buf, min, utf16);
+        let mut text = String::new();
+        for (o, s) in &found {
+            let _ = writeln!(text, "{}\t{s}", offset + *o as u64);
+        }
+        Ok(ToolOutput {
+            text,
+            structured: Some(json!({
+                "path": path,
+                "offset": offset,
+                "length": want,
+                "strings": found.iter().map(|(o, s)| json!({"offset": offset + *o as u64, "text": s})).collect::<Vec<_>>(),
+            })),
+        })
+    }
+}
+
+/// A plist value as JSON: dates as RFC 3339 strings, data as `{"$data_hex": …}`, UIDs as
+/// `{"$uid": n}`, integers as JSON integers.
+pub fn plist_to_json(v: &plist::Value) -> Value {
+    match v {
+        plist::Value::Array(items) => Value::Array(items.iter().map(plist_to_json).collect()),
+        plist::Value::Dictionary(d) => Value::Object(
+            d.iter()
+                .map(|(k, v)| (k.clone(), plist_to_json(v)))
+                .collect(),
+        ),
+        plist::Value::Boolean(b) => json!(b),
+        plist::Value::Data(d) => json!({"$data_hex": hex::encode(d)}),
+        plist::Value::Date(d) => {
+            let t: std::time::SystemTime = (*d).into();
+            match jiff::Timestamp::try_from(t) {
+                Ok(ts) => json!(ts.to_string()),
+                Err(_) => json!(d.to_xml_format()),
+            }
+        }
+        plist::Value::Real(f) => json!(f),
+        plist::Value::Integer(i) => match (i.as_signed(), i.as_unsigned()) {
+            (Some(s), _) => json!(s),
+            (None, Some(u)) => json!(u),
+            _ => Value::Null,
+        },
+        plist::Value::String(s) => json!(s),
+        plist::Value::Uid(u) => json!({"$uid": u.get()}),
+        _ => Value::Null,
+    }
+}
+
+/// Unwraps an NSKeyedArchiver plist (`$archiver`, `$objects`, `$top`) into the object graph it
+/// encodes: UIDs resolved, `NS.keys`/`NS.objects` dictionaries and `NS.objects` arrays rebuilt,
+/// `NS.string`/`NS.data` unwrapped, `$null` as null, `$class` dropped. Returns `None` for any
+/// other plist.
+pub fn unarchive(root: &Value) -> Option<Value> {
+    let obj = root.as_object()?;
+    if obj.get("$archiver")?.as_str()? != "NSKeyedArchiver" {
+        return None;
+    }
+    let objects = obj.get("$objects")?.as_array()?;
+    let top = obj.get("$top")?.as_object()?;
+    Some(Value::Object(
+        top.iter()
+            .map(|(k, v)| (k.clone(), resolve(v, objects, 0)))
+            .collect(),
+    ))
+}
+
+fn uid(v: &Value) -> Option<usize> {
+    let o = v.as_object()?;
+    if o.len() == 1 {
+        o.get("$uid")?.as_u64().map(|u| u as usize)
+    } else {
+        None
+    }
+}
+
+fn resolve(v: &Value, objects: &[Value], depth: usize) -> Value {
+    if depth > ARCHIVE_DEPTH {
+        return json!({"$truncated": "nesting deeper than 64"});
+    }
+    if let Some(i) = uid(v) {
+        return match objects.get(i) {
+            Some(Value::String(s)) if s == "$null" => Value::Null,
+            Some(target) => resolve_object(target, objects, depth + 1),
+            None => json!({"$bad_uid": i}),
+        };
+    }
+    match v {
+        Value::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|x| resolve(x, objects, depth + 1))
+                .collect(),
+        ),
+        Value::Object(_) => resolve_object(v, objects, depth + 1),
+        other => other.clone(),
+    }
+}
+
+fn resolve_object(v: &Value, objects: &[Value], depth: usize) -> Value {
+    let Some(o) = v.as_object() else {
+        return resolve(v, objects, depth);
+    };
+    if uid(v).is_some() {
+        return resolve(v, objects, depth);
+    }
+    if let (Some(Value::Array(keys)), Some(Value::Array(vals))) =
+        (o.get("NS.keys"), o.get("NS.objects"))
+    {
+        let mut map = Map::new();
+        for (k, val) in keys.iter().zip(vals) {
+            let key = match resolve(k, objects, depth + 1) {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            map.insert(key, resolve(val, objects, depth + 1));
+        }
+        return Value::Object(map);
+    }
+    if let Some(Value::Array(vals)) = o.get("NS.objects") {
+        return Value::Array(
+            vals.iter()
+                .map(|x| resolve(x, objects, depth + 1))
+                .collect(),
+        );
+    }
+    for key in ["NS.string", "NS.bytes", "NS.data"] {
+        if let Some(x) = o.get(key) {
+            return resolve(x, objects, depth + 1);
+        }
+    }
+    if let Some(t) = o.get("NS.time").and_then(Value::as_f64) {
+        // NSDate: seconds since 2001-01-01T00:00:00Z.
+        let secs = t + 978_307_200.0;
+        return match jiff::Timestamp::from_microsecond((secs * 1e6).round() as i64) {
+            Ok(ts) => json!(ts.to_string()),
+            Err(_) => json!({"NS.time": t}),
+        };
+    }
+    Value::Object(
+        o.iter()
+            .filter(|(k, _)| k.as_str() != "$class")
+            .map(|(k, x)| (k.clone(), resolve(x, objects, depth + 1)))
+            .collect(),
+    )
+}
+
+/// `parse_plist`: a property list as canonical JSON text.
+pub struct ParsePlist;
+
+impl Tool for ParsePlist {
+    fn name(&self) -> &str {
+        "parse_plist"
+    }
+    fn description(&self) -> &str {
+        "Parse a property list of the evidence (XML or binary) and return it as JSON with sorted keys, pretty-printed. Dates become RFC 3339 UTC strings, data {\"$data_hex\": ...}, UIDs {\"$uid\": n}. An NSKeyedArchiver plist is unwrapped into the object graph it encodes (dictionaries, arrays, strings, NSDate), under the keys of its $top."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": file_props(), "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> Applicability {
+        TREE
+    }
+    fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let fs = file_system(ctx, a)?;
+        let path = normalize_path(args::str(a, "path")?);
+        let bytes = fs.open(&path)?;
+        if bytes.len() > PLIST_MAX {
+            return Err(ToolError::Other(format!(
+                "{path}: {} bytes exceeds the plist limit of {PLIST_MAX}",
+                bytes.len()
+            )));
+        }
+        let value = plist::Value::from_reader(Reader::new(bytes))
+            .map_err(|e| ToolError::Other(format!("{path}: not a readable plist: {e}")))?;
+        let raw = plist_to_json(&value);
+        let (json_value, archived) = match unarchive(&raw) {
+            Some(v) => (v, true),
+            None => (raw, false),
+        };
+        let canon = canonical_value(&json_value);
+        let mut text = serde_json::to_string_pretty(&canon)
+            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        text.push('\n');
+        Ok(ToolOutput {
+            text,
+            structured: Some(json!({"path": path, "nskeyedarchiver": archived, "value": canon})),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_finds_ascii_and_utf16_runs() {
+        let data = b"\x00\x01abcd\x00ab\x00hello world\x01";
+        assert_eq!(
+            find_strings(data, 4, false),
+            vec![(2, "abcd".to_string()), (10, "hello world".to_string())]
+        );
+        let wide = b"\xffh\x00i\x00!\x00\x00\x00";
+        assert_eq!(find_strings(wide, 3, true), vec![]);
+        let wide = b"h\x00i\x00!\x00\x00\x00";
+        assert_eq!(find_strings(wide, 3, true), vec![(0, "hi!".to_string())]);
+    }
+
+    #[test]
+    fn keyed_archives_are_unwrapped() {
+        let archive = json!({
+            "$archiver": "NSKeyedArchiver",
+            "$version": 100000,
+            "$top": {"root": {"$uid": 1}},
+            "$objects": [
+                "$null",
+                {"$class": {"$uid": 4}, "NS.keys": [{"$uid": 2}], "NS.objects": [{"$uid": 3}]},
+                "name",
+                "LEUNG YL",
+                {"$classname": "NSDictionary"}
+            ]
+        });
+        assert_eq!(
+            unarchive(&archive).unwrap(),
+            json!({"root": {"name": "LEUNG YL"}})
+        );
+        assert_eq!(unarchive(&json!({"a": 1})), None);
+    }
+}

@@ -1,0 +1,210 @@
+//! The tool catalog (DESIGN §5): tools bound to an evidence source at call time, each with a
+//! description written for an agent, a JSON argument schema, its applicability and a
+//! deterministic executor, plus the one wrapper every call goes through ([`Invoker`]) and the
+//! store-backed [`InvocationLog`](masf_graph::grounding::InvocationLog) the graph gateway reads
+//! ([`StoreLog`]).
+//!
+//! Determinism: the same call on the same evidence gives byte-identical text. Outputs hold no
+//! absolute host path, no current time and no map iteration order (JSON is emitted with sorted
+//! keys through [`canonical_json`]).
+//!
+//! This crate reads evidence and records invocations in the store; it never writes to the graph.
+
+pub mod catalog;
+pub mod content_tools;
+pub mod doc_metadata;
+pub mod fs_tools;
+pub mod invoke;
+pub mod log;
+pub mod scan_tools;
+pub mod sqlite;
+
+use std::path::Path;
+
+use masf_evidence::scan::{self, Scan};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use catalog::Catalog;
+pub use invoke::{Call, InvokeError, Invoked, Invoker, Limits};
+pub use log::StoreLog;
+
+/// What a tool needs from its source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Applicability {
+    /// Needs a file system or tree (ext4, FAT, NTFS, ZIP, folder, iTunes backup…).
+    pub tree: bool,
+    /// Needs the image's layers (partition tables, volumes).
+    pub image: bool,
+}
+
+/// What a tool returned: canonical text (the bytes that are logged, hashed and grounded
+/// against) and, where useful, structured JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    /// Canonical, deterministic text.
+    pub text: String,
+    /// Structured form of the same answer, if any.
+    pub structured: Option<Value>,
+}
+
+impl ToolOutput {
+    /// Text only.
+    pub fn text(text: String) -> Self {
+        Self {
+            text,
+            structured: None,
+        }
+    }
+}
+
+/// Why a tool call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// The arguments do not fit the tool's schema.
+    #[error("invalid arguments: {0}")]
+    InvalidArgs(String),
+    /// No tool of that name in the catalog.
+    #[error("unknown tool {0:?}")]
+    UnknownTool(String),
+    /// The tool does not apply to this source.
+    #[error("not applicable: {0}")]
+    NotApplicable(String),
+    /// The evidence layer failed (no such entry, corrupt, encrypted, …).
+    #[error("{0}")]
+    Evidence(#[from] masf_evidence::Error),
+    /// Anything else the tool met (SQLite, I/O on a working copy).
+    #[error("{0}")]
+    Other(String),
+}
+
+/// One evidence source, scanned once and shared by every call bound to it.
+pub struct SourceCtx {
+    /// The case's source id (part of every cache key).
+    pub source_id: String,
+    /// The scanned layer stack.
+    pub scan: Scan,
+}
+
+impl SourceCtx {
+    /// Scans the evidence at `path` for the source `source_id`.
+    pub fn open(source_id: &str, path: &Path) -> Result<Self, ToolError> {
+        Ok(Self {
+            source_id: source_id.to_string(),
+            scan: scan::scan(path)?,
+        })
+    }
+
+    /// Replaces the evidence path (absolute, of this machine) by the source id in a message,
+    /// so reasons and outputs do not depend on where the evidence lies.
+    pub fn scrub(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for f in &self.scan.files.files {
+            let p = f.display().to_string();
+            if !p.is_empty() {
+                out = out.replace(&p, &format!("<{}>", self.source_id));
+            }
+        }
+        let p = self.scan.path.display().to_string();
+        if !p.is_empty() {
+            out = out.replace(&p, &format!("<{}>", self.source_id));
+        }
+        out
+    }
+}
+
+/// A tool of the catalog. Executors must be deterministic: same evidence, same args, same text.
+pub trait Tool: Send + Sync {
+    /// Its name, unique in the catalog.
+    fn name(&self) -> &str;
+    /// What it does and when to use it, written for an agent.
+    fn description(&self) -> &str;
+    /// JSON Schema of its arguments (an object schema with `properties` and `required`).
+    fn args_schema(&self) -> Value;
+    /// What it needs from its source.
+    fn applicability(&self) -> Applicability;
+    /// Version of the executor, recorded with each call.
+    fn version(&self) -> &str {
+        "1"
+    }
+    /// Runs the tool on a source.
+    fn run(&self, ctx: &SourceCtx, args: &Value) -> Result<ToolOutput, ToolError>;
+}
+
+/// A JSON value with every object's keys sorted (recursively).
+pub fn canonical_value(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), canonical_value(&map[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(canonical_value).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Compact JSON text with sorted keys: the canonical form of arguments and structured outputs.
+pub fn canonical_json(value: &Value) -> String {
+    serde_json::to_string(&canonical_value(value)).unwrap_or_else(|_| "null".to_string())
+}
+
+/// The time limit of the call running on this thread, so long-running executors can stop early
+/// (the wrapper abandons a call at its limit; a tool that checks [`deadline::passed`] then ends
+/// soon after instead of running on detached). Executors must not let it change their output
+/// other than by failing.
+pub mod deadline {
+    use std::cell::Cell;
+    use std::time::Instant;
+
+    thread_local! {
+        static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    }
+
+    /// Sets (or clears) this thread's deadline.
+    pub fn set(at: Option<Instant>) {
+        DEADLINE.with(|d| d.set(at));
+    }
+
+    /// This thread's deadline, if any.
+    pub fn get() -> Option<Instant> {
+        DEADLINE.with(Cell::get)
+    }
+
+    /// Whether this thread's deadline has passed.
+    pub fn passed() -> bool {
+        get().is_some_and(|at| Instant::now() >= at)
+    }
+}
+
+/// Argument helpers shared by the executors.
+pub(crate) mod args {
+    use serde_json::Value;
+
+    use crate::ToolError;
+
+    pub fn opt_str<'a>(args: &'a Value, key: &str) -> Result<Option<&'a str>, ToolError> {
+        match args.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(ToolError::InvalidArgs(format!("{key} must be a string"))),
+        }
+    }
+
+    pub fn str<'a>(args: &'a Value, key: &str) -> Result<&'a str, ToolError> {
+        opt_str(args, key)?.ok_or_else(|| ToolError::InvalidArgs(format!("{key} is required")))
+    }
+
+    pub fn opt_u64(args: &Value, key: &str) -> Result<Option<u64>, ToolError> {
+        match args.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                ToolError::InvalidArgs(format!("{key} must be a non-negative integer"))
+            }),
+        }
+    }
+}

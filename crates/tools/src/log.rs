@@ -1,0 +1,59 @@
+//! The store-backed [`InvocationLog`] the graph gateway grounds facts against.
+
+use std::borrow::Cow;
+
+use masf_graph::{InvocationLog, InvocationView};
+use masf_store::Store;
+
+/// Reads invocations from the case store for grounding.
+///
+/// Outputs are read with [`Store::invocation_output`], which re-hashes them: an output altered
+/// on disk reads as absent, so grounding fails safe. Structured outputs are not stored: a view's
+/// `structured` is the text re-parsed when the text is itself a JSON object or array (as
+/// `parse_plist` writes), `None` otherwise.
+#[derive(Debug, Clone, Copy)]
+pub struct StoreLog<'a> {
+    store: &'a Store,
+}
+
+impl<'a> StoreLog<'a> {
+    /// A log over `store`.
+    pub fn new(store: &'a Store) -> Self {
+        Self { store }
+    }
+}
+
+impl InvocationLog for StoreLog<'_> {
+    fn get(&self, id: &str) -> Option<InvocationView<'_>> {
+        let record = self.store.invocation(id).ok()??;
+        let output = self.store.invocation_output(id).ok()?;
+        let structured = json_output(&output).map(Cow::Owned);
+        Some(InvocationView {
+            id: Cow::Owned(record.invocation_id),
+            source_id: Cow::Owned(record.source_id),
+            agent: Cow::Owned(record.agent),
+            task_id: Cow::Owned(record.task_id),
+            output: Cow::Owned(output),
+            structured,
+        })
+    }
+
+    fn ids_for(&self, agent: &str, task_id: &str) -> Cow<'_, [String]> {
+        // Answered from the store's (agent, task_id) index, oldest first.
+        let ids = self
+            .store
+            .invocations_for(agent, task_id)
+            .map(|records| records.into_iter().map(|r| r.invocation_id).collect())
+            .unwrap_or_default();
+        Cow::Owned(ids)
+    }
+}
+
+/// The output as JSON when it is a JSON object or array.
+fn json_output(output: &[u8]) -> Option<serde_json::Value> {
+    let first = output.iter().find(|b| !b.is_ascii_whitespace())?;
+    if *first != b'{' && *first != b'[' {
+        return None;
+    }
+    serde_json::from_slice(output).ok()
+}

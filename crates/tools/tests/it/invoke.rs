@@ -1,0 +1,349 @@
+//! The invocation wrapper: every call recorded, the cache, the limits.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use masf_store::InvocationStatus;
+use masf_tools::{Applicability, Catalog, Limits, SourceCtx, Tool, ToolError, ToolOutput};
+use serde_json::{Value, json};
+
+use crate::support::{android, call, invoker, store, usb};
+
+/// Test-only: sleeps `ms` milliseconds, then answers.
+struct Sleepy;
+
+impl Tool for Sleepy {
+    fn name(&self) -> &str {
+        "test_sleep"
+    }
+    fn description(&self) -> &str {
+        "Test only: sleeps for the given number of milliseconds, then says so."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]})
+    }
+    fn applicability(&self) -> Applicability {
+        Applicability {
+            tree: false,
+            image: false,
+        }
+    }
+    fn run(&self, _ctx: &SourceCtx, args: &Value) -> Result<ToolOutput, ToolError> {
+        let ms = args["ms"].as_u64().unwrap();
+        std::thread::sleep(Duration::from_millis(ms));
+        Ok(ToolOutput::text(format!("slept {ms} ms\n")))
+    }
+}
+
+/// Test-only: panics.
+struct Panicky;
+
+impl Tool for Panicky {
+    fn name(&self) -> &str {
+        "test_panic"
+    }
+    fn description(&self) -> &str {
+        "Test only: panics, as a buggy parser might on a crafted artefact."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": {}})
+    }
+    fn applicability(&self) -> Applicability {
+        Applicability {
+            tree: false,
+            image: false,
+        }
+    }
+    fn run(&self, _ctx: &SourceCtx, _args: &Value) -> Result<ToolOutput, ToolError> {
+        panic!("crafted artefact")
+    }
+}
+
+fn catalog() -> Catalog {
+    let mut c = Catalog::standard();
+    c.register(Arc::new(Sleepy));
+    c.register(Arc::new(Panicky));
+    c
+}
+
+#[test]
+fn every_call_is_recorded_with_canonical_args_and_its_output() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default()).with_cache(false);
+    let src = usb();
+    // Keys out of order: recorded sorted.
+    let a = call(
+        &inv,
+        &mut store,
+        &src,
+        "read_text",
+        json!({"path": "/notes.txt", "offset": 0}),
+        "triage",
+        "t1",
+        1,
+    );
+    assert_eq!(a.record.status, InvocationStatus::Ok);
+    assert_eq!(a.record.args, r#"{"offset":0,"path":"/notes.txt"}"#);
+    assert_eq!(a.record.source_id, "src-usb");
+    assert_eq!(a.record.agent, "triage");
+    assert_eq!(a.record.task_id, "t1");
+    assert_eq!(a.record.ts, crate::support::ts(1));
+    assert_eq!(a.record.cached_from, None);
+    assert!(a.output.text.contains("yl.leung@example.com"));
+    assert_eq!(
+        store.invocation_output(&a.record.invocation_id).unwrap(),
+        a.output.text.as_bytes()
+    );
+    // Same call again without the cache: a second ok record with the same output hash.
+    let b = call(
+        &inv,
+        &mut store,
+        &src,
+        "read_text",
+        json!({"offset": 0, "path": "/notes.txt"}),
+        "triage",
+        "t1",
+        2,
+    );
+    assert_eq!(b.record.status, InvocationStatus::Ok);
+    assert_eq!(b.record.args, a.record.args);
+    assert_eq!(b.record.output_sha256, a.record.output_sha256);
+    assert_ne!(b.record.invocation_id, a.record.invocation_id);
+    assert_eq!(store.invocations_for("triage", "t1").unwrap().len(), 2);
+}
+
+#[test]
+fn a_cached_answer_is_still_a_recorded_call_of_the_asking_agent() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    let src = usb();
+    let first = call(
+        &inv,
+        &mut store,
+        &src,
+        "list_dir",
+        json!({"path": "/"}),
+        "a1",
+        "t1",
+        1,
+    );
+    assert_eq!(first.record.status, InvocationStatus::Ok);
+    let second = call(
+        &inv,
+        &mut store,
+        &src,
+        "list_dir",
+        json!({"path": "/"}),
+        "a2",
+        "t9",
+        2,
+    );
+    assert_eq!(second.record.status, InvocationStatus::Cached);
+    assert_eq!(
+        second.record.cached_from.as_deref(),
+        Some(first.record.invocation_id.as_str())
+    );
+    assert_eq!(second.record.agent, "a2");
+    assert_eq!(second.record.task_id, "t9");
+    assert_eq!(second.record.output_sha256, first.record.output_sha256);
+    assert_eq!(second.output.text, first.output.text);
+    assert_eq!(store.invocations_for("a2", "t9").unwrap().len(), 1);
+    // The cache key includes the source: the same call on another source runs the tool.
+    let other = call(
+        &inv,
+        &mut store,
+        &android(),
+        "list_dir",
+        json!({"partition": "system", "path": "/"}),
+        "a2",
+        "t9",
+        3,
+    );
+    assert_eq!(other.record.status, InvocationStatus::Ok);
+}
+
+#[test]
+fn failures_are_recorded_not_raised() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    let src = usb();
+    let cases = [
+        ("no_such_tool", json!({})),
+        ("read_text", json!({})),
+        ("read_text", json!({"path": 3})),
+        ("read_text", json!({"path": "/notes.txt", "bogus": 1})),
+        ("read_text", json!({"path": "/no/such/file"})),
+        ("test_panic", json!({})),
+    ];
+    for (i, (tool, args)) in cases.iter().enumerate() {
+        let r = call(
+            &inv,
+            &mut store,
+            &src,
+            tool,
+            args.clone(),
+            "a",
+            "t",
+            i as i64,
+        );
+        assert_eq!(r.record.status, InvocationStatus::Failed, "{tool} {args}");
+        let reason = r.record.reason.clone().unwrap();
+        assert!(!reason.is_empty());
+        assert!(!reason.contains(env!("CARGO_MANIFEST_DIR")), "{reason}");
+        assert_eq!(r.record.output_size, 0);
+    }
+    assert_eq!(store.invocations_for("a", "t").unwrap().len(), cases.len());
+    // A failed call is never served from the cache.
+    let again = call(
+        &inv,
+        &mut store,
+        &src,
+        "read_text",
+        json!({"path": "/no/such/file"}),
+        "a",
+        "t",
+        99,
+    );
+    assert_eq!(again.record.status, InvocationStatus::Failed);
+}
+
+#[test]
+fn an_output_over_the_limit_is_recorded_too_large() {
+    let (_dir, mut store) = store();
+    let limits = Limits {
+        max_output_bytes: 64,
+        ..Limits::default()
+    };
+    let inv = invoker(catalog(), limits);
+    let r = call(
+        &inv,
+        &mut store,
+        &usb(),
+        "hexdump",
+        json!({"path": "/notes.txt", "length": 256}),
+        "a",
+        "t",
+        1,
+    );
+    assert_eq!(r.record.status, InvocationStatus::TooLarge);
+    assert!(
+        r.record
+            .reason
+            .unwrap()
+            .contains("exceeds the limit of 64 bytes")
+    );
+    assert_eq!(r.record.output_size, 0);
+    let small = call(
+        &inv,
+        &mut store,
+        &usb(),
+        "read_text",
+        json!({"path": "/notes.txt", "length": 10}),
+        "a",
+        "t",
+        2,
+    );
+    assert_eq!(small.record.status, InvocationStatus::Ok);
+}
+
+#[test]
+fn a_tool_that_hangs_is_recorded_timed_out_and_the_next_call_still_works() {
+    let (_dir, mut store) = store();
+    let limits = Limits {
+        timeout: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let inv = invoker(catalog(), limits);
+    let src = usb();
+    let started = std::time::Instant::now();
+    let slow = call(
+        &inv,
+        &mut store,
+        &src,
+        "test_sleep",
+        json!({"ms": 5_000}),
+        "a",
+        "t",
+        1,
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the wrapper waited for the tool"
+    );
+    assert_eq!(slow.record.status, InvocationStatus::TimedOut);
+    assert!(slow.record.reason.unwrap().contains("200 ms"));
+    let next = call(
+        &inv,
+        &mut store,
+        &src,
+        "list_dir",
+        json!({"path": "/"}),
+        "a",
+        "t",
+        2,
+    );
+    assert_eq!(next.record.status, InvocationStatus::Ok);
+    let quick = call(
+        &inv,
+        &mut store,
+        &src,
+        "test_sleep",
+        json!({"ms": 1}),
+        "a",
+        "t",
+        3,
+    );
+    assert_eq!(quick.record.status, InvocationStatus::Ok);
+    assert_eq!(quick.output.text, "slept 1 ms\n");
+    let ids: Vec<_> = store
+        .invocations_for("a", "t")
+        .unwrap()
+        .into_iter()
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            InvocationStatus::TimedOut,
+            InvocationStatus::Ok,
+            InvocationStatus::Ok
+        ]
+    );
+}
+
+#[test]
+fn limits_come_from_the_tools_section_of_the_config() {
+    let config = masf_case::Config::default();
+    let limits = Limits::from(&config.tools);
+    assert_eq!(limits.timeout, Duration::from_secs(config.tools.timeout_s));
+    assert_eq!(
+        limits.max_output_bytes as u64,
+        config.tools.max_output_bytes
+    );
+    assert_eq!(Limits::default(), limits);
+}
+
+#[test]
+fn a_tampered_cached_output_is_not_served() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    let src = crate::support::iphone();
+    // Large enough to live under objects/ rather than inline.
+    let args = json!({"path": "/private/var/mobile/Library/SMS/sms.db-wal", "length": 4096});
+    let first = call(&inv, &mut store, &src, "hexdump", args.clone(), "a", "t", 1);
+    assert_eq!(first.record.status, InvocationStatus::Ok);
+    assert!(
+        !first.record.output_inline,
+        "{} bytes",
+        first.record.output_size
+    );
+    let object = store.object_path(&first.record.output_sha256);
+    let mut perms = std::fs::metadata(&object).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&object, perms).unwrap();
+    std::fs::write(&object, b"altered").unwrap();
+    let second = call(&inv, &mut store, &src, "hexdump", args, "a", "t", 2);
+    assert_eq!(second.record.status, InvocationStatus::Ok);
+    assert_eq!(second.output.text, first.output.text);
+}

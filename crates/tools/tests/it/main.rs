@@ -1,0 +1,7 @@
+//! Integration tests of the tool catalog on the real demo evidence.
+
+mod grounding;
+mod invoke;
+mod sqlite;
+mod support;
+mod tools;
