@@ -8,6 +8,7 @@
 mod error;
 mod evidence;
 mod intake;
+mod rederive;
 
 pub use error::{ApiError, ErrorCode};
 pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
@@ -16,6 +17,8 @@ pub use intake::{
 };
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
+pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
+pub use rederive::{VerifyReport, rerun, verify};
 
 use std::path::{Path, PathBuf};
 

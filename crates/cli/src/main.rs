@@ -123,6 +123,26 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Re-execute one logged tool invocation and compare its output hash with the recorded one.
+    /// Exit 1 on a mismatch.
+    Rerun {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The invocation id, e.g. inv-000042.
+        invocation: String,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-run every logged invocation of the case and check every stored output against its
+    /// recorded hash. Exit 1 when anything does not re-derive.
+    Verify {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
     Hash {
         /// Files to hash.
@@ -194,6 +214,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => cmd_ls(&spec, recursive, json),
         Command::Cat { spec } => cmd_cat(&spec),
+        Command::Rerun {
+            case,
+            invocation,
+            json,
+        } => cmd_rerun(&case, &invocation, json),
+        Command::Verify { case, json } => cmd_verify(&case, json),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
     }
 }
@@ -497,4 +523,56 @@ fn cmd_verify_media(path: &std::path::Path, json: bool) -> anyhow::Result<u8> {
         println!("{}", if ok { "verified" } else { "NOT verified" });
     }
     Ok(if ok { EXIT_OK } else { EXIT_FAILURE })
+}
+
+fn describe(r: &masf_api::Rederivation) -> String {
+    use masf_api::RederiveVerdict as V;
+    let what = match &r.verdict {
+        V::Match => "match".to_string(),
+        V::StoredOutputAltered { detail } => format!("STORED OUTPUT ALTERED: {detail}"),
+        V::RerunDiffers { rerun_sha256 } => {
+            format!("MISMATCH: re-run gives sha256 {rerun_sha256}")
+        }
+        V::RerunFailed { reason } => format!("RE-RUN FAILED: {reason}"),
+        V::NotReproducible { status } => format!("nothing to reproduce (status {status})"),
+    };
+    format!(
+        "{} {} {} on {} (recorded sha256 {}): {what}",
+        r.invocation_id, r.tool, r.args, r.source_id, r.recorded_sha256
+    )
+}
+
+fn cmd_rerun(case: &CaseArgs, invocation: &str, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let r = masf_api::rerun(&ctx, invocation)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        println!("{}", describe(&r));
+    }
+    Ok(if matches!(r.verdict, masf_api::RederiveVerdict::Match) {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    })
+}
+
+fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let report = masf_api::verify(&ctx)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "{} invocation(s): {} re-derived, {} without output to reproduce, {} failed",
+            report.invocations,
+            report.matched,
+            report.not_reproducible,
+            report.failures.len()
+        );
+        for f in &report.failures {
+            println!("{}", describe(f));
+        }
+    }
+    Ok(if report.ok() { EXIT_OK } else { EXIT_FAILURE })
 }

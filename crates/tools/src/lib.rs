@@ -16,6 +16,7 @@ pub mod doc_metadata;
 pub mod fs_tools;
 pub mod invoke;
 pub mod log;
+pub mod rederive;
 pub mod scan_tools;
 pub mod sqlite;
 

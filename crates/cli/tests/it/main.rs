@@ -4,4 +4,5 @@ mod demo;
 mod evidence;
 mod hash;
 mod intake;
+mod rederive;
 mod support;
