@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: EWF media verification (MD5 + SHA-1 + SHA-256 of the whole media, compared with the
-# stored digests) by masf's `ewf::verify_media` (through the `verify_media` example, what
-# `masf verify-media` calls) against libewf's `ewfverify` on the same E01, interleaved, medians.
+# stored digests) by the whole `masf verify-media` process against libewf's `ewfverify` on the
+# same E01, interleaved, medians.
 # Target (issue 3): masf <= 0.5 x ewfverify.
 #
 # The E01 is built at benchmark time in a temporary folder: an ext4 file system of SIZE_MIB
@@ -15,8 +15,9 @@ size_mib="${1:-1024}"
 runs="${2:-5}"
 export LC_ALL=C
 
-cargo build --release --locked -p masf-evidence --example verify_media >/dev/null
-masf="$PWD/target/release/examples/verify_media"
+cargo build --release --locked -p masf-cli >/dev/null
+masf_bin="$PWD/target/release/masf"
+masf() { "$masf_bin" verify-media "$1"; }
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 
@@ -41,9 +42,9 @@ cat "$dir"/image.E* > /dev/null   # both sides read from the page cache
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- correctness, once ----------------------------------------------------------------------
-out=$("$masf" "$image")
+out=$(masf "$image")
 grep -q '^verified' <<<"$out" || { echo "masf did not verify the image:"; echo "$out"; exit 1; }
-grep -q "sha256: *$raw_sha256" <<<"$out" || { echo "masf SHA-256 differs from the raw media"; exit 1; }
+grep -q "^sha256 *$raw_sha256" <<<"$out" || { echo "masf SHA-256 differs from the raw media"; exit 1; }
 ewfverify -q "$image" | grep -q SUCCESS || { echo "ewfverify did not verify the image"; exit 1; }
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -56,7 +57,7 @@ time_one() {
 masf_t=(); ewf_t=(); ewf_all_t=(); masf_c=(); ewf_c=(); ewf_all_c=()
 for _ in $(seq "$runs"); do
   # interleave the tools so machine noise hits them alike
-  read -r w c < <(time_one "$masf" "$image"); masf_t+=("$w"); masf_c+=("$c")
+  read -r w c < <(time_one "$masf_bin" verify-media "$image"); masf_t+=("$w"); masf_c+=("$c")
   read -r w c < <(time_one ewfverify -q "$image"); ewf_t+=("$w"); ewf_c+=("$c")
   read -r w c < <(time_one ewfverify -q -d sha1,sha256 "$image"); ewf_all_t+=("$w"); ewf_all_c+=("$c")
 done
