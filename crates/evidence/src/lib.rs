@@ -7,6 +7,7 @@
 
 pub mod archive;
 pub mod bytes;
+mod endian;
 pub mod ewf;
 pub mod ext4;
 pub mod fat;

@@ -49,6 +49,7 @@
 //! allocations, the MFT scan) have limits ([`Error::TooLarge`]); path resolution refuses a
 //! directory that contains one of its ancestors.
 
+use crate::endian::{le16, le32, le64};
 use std::collections::{BTreeMap, BTreeSet};
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -249,24 +250,6 @@ struct Resolved {
     path: String,
     deleted: bool,
     ancestors: Vec<u64>,
-}
-
-fn le16(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(
-        b.get(at..at.checked_add(2)?)?.try_into().ok()?,
-    ))
-}
-
-fn le32(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(
-        b.get(at..at.checked_add(4)?)?.try_into().ok()?,
-    ))
-}
-
-fn le64(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(
-        b.get(at..at.checked_add(8)?)?.try_into().ok()?,
-    ))
 }
 
 fn utf16(b: &[u8]) -> String {

@@ -30,6 +30,7 @@
 //! Split (multi-disk) archives are unsupported. The member index in the central directory is
 //! each entry's id.
 
+use crate::endian::{le16, le32, le64};
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -62,22 +63,6 @@ const DEFLATE_CEILING: u64 = 1032;
 /// CP437, bytes 0x80–0xFF (the code page of ZIP names not flagged as UTF-8).
 const CP437_HIGH: &str = "ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐\
 └┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u{a0}";
-
-fn le16(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(
-        b.get(at..at.checked_add(2)?)?.try_into().ok()?,
-    ))
-}
-fn le32(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(
-        b.get(at..at.checked_add(4)?)?.try_into().ok()?,
-    ))
-}
-fn le64(b: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(
-        b.get(at..at.checked_add(8)?)?.try_into().ok()?,
-    ))
-}
 
 /// One member as the central directory describes it: where its bytes are and how to read them.
 #[derive(Debug, Clone)]

@@ -399,41 +399,8 @@ fn entropy(data: &[u8]) -> f64 {
         .sum()
 }
 
-// Little helpers over fixed-offset fields; `None` when the field lies beyond the bytes.
-
-pub(crate) fn field(b: &[u8], at: usize, len: usize) -> Option<&[u8]> {
-    b.get(at..at.checked_add(len)?)
-}
-
-pub(crate) fn le16(b: &[u8], at: usize) -> Option<u16> {
-    field(b, at, 2)
-        .and_then(|s| s.try_into().ok())
-        .map(u16::from_le_bytes)
-}
-
-pub(crate) fn le32(b: &[u8], at: usize) -> Option<u32> {
-    field(b, at, 4)
-        .and_then(|s| s.try_into().ok())
-        .map(u32::from_le_bytes)
-}
-
-pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
-    field(b, at, 8)
-        .and_then(|s| s.try_into().ok())
-        .map(u64::from_le_bytes)
-}
-
-pub(crate) fn be16(b: &[u8], at: usize) -> Option<u16> {
-    field(b, at, 2)
-        .and_then(|s| s.try_into().ok())
-        .map(u16::from_be_bytes)
-}
-
-pub(crate) fn be32(b: &[u8], at: usize) -> Option<u32> {
-    field(b, at, 4)
-        .and_then(|s| s.try_into().ok())
-        .map(u32::from_be_bytes)
-}
+// Fixed-offset field readers, shared by every parser of the crate.
+pub(crate) use crate::endian::{be16, be32, field, le16, le32, le64};
 
 /// A fixed-size text field: up to the first NUL, trailing spaces removed, lossy UTF-8;
 /// `None` when empty.

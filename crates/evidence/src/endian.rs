@@ -1,0 +1,36 @@
+//! Fixed-offset little- and big-endian fields of untrusted bytes: `None` when the field lies
+//! beyond the bytes, never a panic. Shared by the parsers of this crate.
+
+pub(crate) fn field(b: &[u8], at: usize, len: usize) -> Option<&[u8]> {
+    b.get(at..at.checked_add(len)?)
+}
+
+pub(crate) fn le16(b: &[u8], at: usize) -> Option<u16> {
+    field(b, at, 2)
+        .and_then(|s| s.try_into().ok())
+        .map(u16::from_le_bytes)
+}
+
+pub(crate) fn le32(b: &[u8], at: usize) -> Option<u32> {
+    field(b, at, 4)
+        .and_then(|s| s.try_into().ok())
+        .map(u32::from_le_bytes)
+}
+
+pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
+    field(b, at, 8)
+        .and_then(|s| s.try_into().ok())
+        .map(u64::from_le_bytes)
+}
+
+pub(crate) fn be16(b: &[u8], at: usize) -> Option<u16> {
+    field(b, at, 2)
+        .and_then(|s| s.try_into().ok())
+        .map(u16::from_be_bytes)
+}
+
+pub(crate) fn be32(b: &[u8], at: usize) -> Option<u32> {
+    field(b, at, 4)
+        .and_then(|s| s.try_into().ok())
+        .map(u32::from_be_bytes)
+}
