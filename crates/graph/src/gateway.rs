@@ -18,8 +18,8 @@ use crate::grounding::{Asker, FailingFact, InvocationLog, ground_facts, recent_i
 use crate::identifiers::{self, IdType, PhoneRegion, collapse_whitespace};
 use crate::lint::lint_interpretation;
 use crate::model::{
-    EntityKind, FactClaim, HypothesisKind, Identifier, Lead, LeadStatus, Phenomenon, Warning,
-    WarningKind,
+    EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus, Phenomenon,
+    TimeMark, Warning, WarningKind,
 };
 use crate::scoring::EdgeType;
 use crate::state::GraphState;
@@ -98,6 +98,38 @@ pub struct NewPhenomenon {
     /// How to read local phone numbers (the source's region default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone_region: Option<PhoneRegion>,
+    /// Which timestamp facts are times of events, with their encoding (for the timeline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub times: Vec<TimeMark>,
+}
+
+/// Why the request's time marks are invalid, if they are: each must point at a timestamp fact
+/// and say what happened; a fact is marked at most once.
+fn time_mark_problem(req: &NewPhenomenon) -> Option<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, mark) in req.times.iter().enumerate() {
+        let Some(fact) = req.facts.get(mark.fact) else {
+            return Some(format!(
+                "times[{i}] points at fact {} but the phenomenon has {} facts",
+                mark.fact,
+                req.facts.len()
+            ));
+        };
+        if fact.fact_type != FactType::Timestamp {
+            return Some(format!(
+                "times[{i}] points at fact {} which is a {} fact, not a timestamp",
+                mark.fact,
+                fact.fact_type.as_str()
+            ));
+        }
+        if mark.description.trim().is_empty() {
+            return Some(format!("times[{i}] needs a description of what happened"));
+        }
+        if !seen.insert(mark.fact) {
+            return Some(format!("times[{i}] marks fact {} a second time", mark.fact));
+        }
+    }
+    None
 }
 
 /// A request to add a hypothesis.
@@ -311,7 +343,17 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 request,
             );
         }
-        let draft = digest(&json!([
+        if let Some(reason) = time_mark_problem(req) {
+            return self.refuse(
+                call,
+                &req.agent,
+                Some(&req.task_id),
+                RejectCode::InvalidRequest,
+                reason,
+                request,
+            );
+        }
+        let mut draft_parts = json!([
             "phenomenon",
             req.agent,
             req.task_id,
@@ -320,7 +362,15 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             req.title,
             req.facts,
             req.interpretation,
-        ]));
+        ]);
+        // Time marks join the digest only when present, so digests of phenomena without times
+        // are the same as before marks existed.
+        if !req.times.is_empty() {
+            if let Some(parts) = draft_parts.as_array_mut() {
+                parts.push(json!(req.times));
+            }
+        }
+        let draft = digest(&draft_parts);
         if let Some(id) = self.state.phenomenon_by_digest(&draft) {
             return duplicate(id, "this phenomenon was already recorded");
         }
@@ -352,6 +402,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             verified_facts: facts,
             interpretation: req.interpretation.clone(),
             warnings: warnings.clone(),
+            times: req.times.clone(),
         };
         Verdict::Accepted {
             id,
@@ -580,6 +631,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             verified_facts: facts,
             interpretation: req.interpretation.clone(),
             warnings: warnings.clone(),
+            times: Vec::new(),
         };
         let identifier = Identifier {
             id_type: req.id_type,

@@ -74,7 +74,8 @@ pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{
     CitationProblem, ConfidenceLogEntry, Edge, Entity, EntityKind, Fact, FactClaim, FactType,
     Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadStatus, MatchInfo,
-    MatchMethod, Normalisation, Phenomenon, RoundSnapshot, StatusFlip, Warning, WarningKind,
+    MatchMethod, Normalisation, Phenomenon, RoundSnapshot, StatusFlip, TimeEncoding, TimeMark,
+    Warning, WarningKind,
 };
 pub use scoring::{EdgeType, Scoring, Status};
 pub use state::{Applied, GraphState};

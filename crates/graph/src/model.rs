@@ -283,6 +283,77 @@ pub struct Phenomenon {
     pub interpretation: String,
     /// Lint and rescue warnings found when it was recorded.
     pub warnings: Vec<Warning>,
+    /// Which of its timestamp facts are times of events, with their raw encoding (DESIGN §12);
+    /// the timeline is built from these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub times: Vec<TimeMark>,
+}
+
+/// How a time-bearing value is encoded where it was read (DESIGN §12). Naive encodings (no
+/// zone in the value) are read in the source's time zone by the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeEncoding {
+    /// Seconds since 1970-01-01 UTC (may carry a fraction).
+    UnixSeconds,
+    /// Milliseconds since 1970-01-01 UTC.
+    UnixMillis,
+    /// Microseconds since 1970-01-01 UTC.
+    UnixMicros,
+    /// Nanoseconds since 1970-01-01 UTC.
+    UnixNanos,
+    /// Apple absolute time: seconds since 2001-01-01 UTC (Core Data, `CallHistory`; may carry a
+    /// fraction).
+    AppleSeconds,
+    /// Apple absolute time in nanoseconds since 2001-01-01 UTC (`sms.db` since iOS 11).
+    AppleNanos,
+    /// Windows FILETIME: 100-ns intervals since 1601-01-01 UTC.
+    WindowsFiletime,
+    /// WebKit/Chrome time: microseconds since 1601-01-01 UTC.
+    Webkit,
+    /// A FAT/DOS local date-time (naive), as the file-system tools print it
+    /// (`2024-03-01T10:22:14.00 (local)`).
+    FatLocal,
+    /// ISO 8601 / RFC 3339 text with a zone or offset (`2024-03-01T02:22:14Z`).
+    Iso8601,
+    /// A naive local date-time as text (`2024-03-01 10:22:14`, EXIF `2024:03:01 10:22:14`).
+    LocalText,
+}
+
+impl TimeEncoding {
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::UnixSeconds => "unix_seconds",
+            Self::UnixMillis => "unix_millis",
+            Self::UnixMicros => "unix_micros",
+            Self::UnixNanos => "unix_nanos",
+            Self::AppleSeconds => "apple_seconds",
+            Self::AppleNanos => "apple_nanos",
+            Self::WindowsFiletime => "windows_filetime",
+            Self::Webkit => "webkit",
+            Self::FatLocal => "fat_local",
+            Self::Iso8601 => "iso8601",
+            Self::LocalText => "local_text",
+        }
+    }
+
+    /// Whether the value carries no zone, so it is read in the source's time zone.
+    pub fn is_naive(self) -> bool {
+        matches!(self, Self::FatLocal | Self::LocalText)
+    }
+}
+
+/// A timestamp fact of a phenomenon marked as the time of an event.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TimeMark {
+    /// Index of the timestamp fact in the phenomenon's facts.
+    pub fact: usize,
+    /// How the fact's value is encoded.
+    pub encoding: TimeEncoding,
+    /// What happened at that time, in plaso's `timestamp_desc` sense (`Message sent`,
+    /// `Content Modification Time`, `Call started`).
+    pub description: String,
 }
 
 /// What a hypothesis is about.

@@ -107,6 +107,7 @@ fn script() -> Vec<Call> {
             facts,
             interpretation: "Thread in /private/var/mobile/Library/SMS/sms.db.".into(),
             phone_region: Some(PhoneRegion::hong_kong()),
+            times: Vec::new(),
         })
     };
     let observe = |id_type, value: &str, n: u32| {

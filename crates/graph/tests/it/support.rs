@@ -31,6 +31,7 @@ pub fn phenomenon_event(id: &str, source_id: &str) -> GraphEvent {
             }],
             interpretation: String::new(),
             warnings: Vec::new(),
+            times: Vec::new(),
         },
     }
 }

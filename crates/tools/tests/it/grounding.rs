@@ -20,6 +20,7 @@ fn phenomenon(inv_id: &str, fact_type: FactType, value: &str) -> NewPhenomenon {
         }],
         interpretation: String::new(),
         phone_region: None,
+        times: Vec::new(),
     }
 }
 
