@@ -74,13 +74,36 @@ pub struct IntakeReport {
     /// Problems found (for example, evidence whose size changed since intake). Non-empty means
     /// the run did not complete cleanly.
     pub problems: Vec<String>,
+    /// Phase 1: what each source's triage agent did.
+    pub triage: Vec<masf_agents::TriageReport>,
 }
 
-/// Runs the case. For now this is intake: every source declared in case.yaml and not yet in the
-/// log is hashed (all its files, one streaming pass each) and recorded as a `SourceAdded` event.
-/// Running it again adds nothing; a source whose label, owner or time zone was edited gets one
-/// `SourceAmended` event.
+/// Runs the case. Intake: every source declared in case.yaml and not yet in the log is hashed
+/// (all its files, one streaming pass each) and recorded as a `SourceAdded` event; a source
+/// whose label, owner or time zone was edited gets one `SourceAmended` event. Then triage: each
+/// source is examined by the triage agent of the plugin that fits it (phase 1 of DESIGN §10).
+/// Running it again adds nothing: tool calls are served from the cache and gateway requests
+/// answer as duplicates.
 pub fn run(
+    ctx: &mut CaseCtx,
+    opts: &RunOptions,
+    clock: std::sync::Arc<dyn Clock>,
+    progress: &dyn Progress,
+) -> Result<IntakeReport, ApiError> {
+    let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
+    report.triage = crate::triage::triage(ctx, clock)?;
+    for t in &report.triage {
+        if let Some(e) = &t.error {
+            report
+                .problems
+                .push(format!("{}: not triaged: {e}", t.source_id));
+        }
+    }
+    Ok(report)
+}
+
+/// Registers every declared source not yet in the log (see [`run`]).
+fn intake(
     ctx: &mut CaseCtx,
     opts: &RunOptions,
     clock: &dyn Clock,
@@ -97,6 +120,7 @@ pub fn run(
         events_added: 0,
         sources: Vec::new(),
         problems: Vec::new(),
+        triage: Vec::new(),
     };
     let declared = ctx.case.sources.clone();
     for spec in &declared {

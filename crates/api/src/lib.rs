@@ -9,16 +9,19 @@ mod error;
 mod evidence;
 mod intake;
 mod rederive;
+mod triage;
 
 pub use error::{ApiError, ErrorCode};
 pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
 pub use intake::{
     FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
 };
+pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{VerifyReport, rerun, verify};
+pub use triage::{catalog, plugins, session};
 
 use std::path::{Path, PathBuf};
 
@@ -46,7 +49,7 @@ impl Progress for NoProgress {
 
 /// The source of "now". Logic never reads the clock itself, so runs can be replayed with a
 /// fixed clock in tests.
-pub trait Clock: Sync {
+pub trait Clock: Send + Sync {
     fn now(&self) -> jiff::Timestamp;
 }
 

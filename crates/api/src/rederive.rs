@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use masf_tools::SourceCtx;
 use masf_tools::rederive::{Rederivation, rederive};
-use masf_tools::{Catalog, SourceCtx};
 use serde::Serialize;
 
 use crate::{ApiError, CaseCtx, ErrorCode};
@@ -45,13 +45,18 @@ pub fn rerun(ctx: &CaseCtx, invocation_id: &str) -> Result<Rederivation, ApiErro
         )
     })?;
     let source = source_ctx(ctx, &rec.source_id)?;
-    Ok(rederive(&ctx.store, &Catalog::standard(), &source, &rec))
+    Ok(rederive(
+        &ctx.store,
+        &crate::triage::catalog(),
+        &source,
+        &rec,
+    ))
 }
 
 /// Re-runs every logged invocation of the case (each source scanned once) and checks every
 /// stored output against its recorded hash.
 pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
-    let catalog = Catalog::standard();
+    let catalog = crate::triage::catalog();
     let mut sources: BTreeMap<String, Result<SourceCtx, ApiError>> = BTreeMap::new();
     let mut report = VerifyReport {
         invocations: 0,

@@ -62,7 +62,8 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Run the case: intake (register every source, hash every evidence file). Idempotent.
+    /// Run the case: intake (register every source, hash every evidence file), then triage (each
+    /// source examined by the agent of the plugin that fits it). Idempotent and resumable.
     Run {
         #[command(flatten)]
         case: CaseArgs,
@@ -270,7 +271,7 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
     let report = masf_api::run(
         &mut ctx,
         &masf_api::RunOptions { out },
-        &masf_api::SystemClock,
+        std::sync::Arc::new(masf_api::SystemClock),
         &progress,
     )?;
     progress.clear();
@@ -296,8 +297,23 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
                     .unwrap_or_default()
             );
         }
+        for t in &report.triage {
+            let t_ = &t.tally;
+            println!(
+                "{:<16} triage by {:<18} {} phenomena ({} identities), {} tool calls ({} failed), {} rejected, {} unparsed, {} already recorded",
+                t.source_id,
+                t.agent.as_deref().unwrap_or("-"),
+                t_.phenomena,
+                t_.identities,
+                t_.tool_calls,
+                t_.tool_failures,
+                t_.rejections,
+                t_.unparsed,
+                t_.duplicates
+            );
+        }
         println!(
-            "{} event(s) added; store {}",
+            "{} intake event(s) added; store {}",
             report.events_added,
             report.store.display()
         );

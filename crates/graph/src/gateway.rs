@@ -360,15 +360,20 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             req.source_id,
             req.category,
             req.title,
-            req.facts,
+            // Facts without their citations: a re-run cites the cached twin of the call it
+            // made the first time, and the same finding must still be a duplicate.
+            req.facts
+                .iter()
+                .map(|f| json!([f.fact_type, f.value]))
+                .collect::<Vec<_>>(),
             req.interpretation,
         ]);
         // Time marks join the digest only when present, so digests of phenomena without times
         // are the same as before marks existed.
-        if !req.times.is_empty() {
-            if let Some(parts) = draft_parts.as_array_mut() {
-                parts.push(json!(req.times));
-            }
+        if !req.times.is_empty()
+            && let Some(parts) = draft_parts.as_array_mut()
+        {
+            parts.push(json!(req.times));
         }
         let draft = digest(&draft_parts);
         if let Some(id) = self.state.phenomenon_by_digest(&draft) {

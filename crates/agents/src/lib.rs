@@ -1,0 +1,26 @@
+//! The agent runtime (DESIGN §9–§10): a [`Session`] joins the case store, the tool catalog and
+//! the folded graph so that agents can call tools (every call logged) and write the graph (only
+//! through the gateway, every accepted or rejected request persisted as events). An
+//! [`AgentCtx`] is one agent working one task on one source. Plugins are seen only through the
+//! [`Plugin`] trait: this crate never names a device type or an artefact.
+//!
+//! # Data flow of one triage task
+//!
+//! ```text
+//!  Plugin::triage(&AgentCtx)
+//!     ├─ ctx.call(tool, args) ──► Invoker ──► tool on the source ──► invocation row (store)
+//!     ├─ ctx.record(draft)    ──► Gateway (state + StoreLog) ──► Verdict
+//!     │                              └─ events appended under their idempotency keys, then
+//!     │                                 applied to the in-memory GraphState
+//!     └─ ctx.unparsed(artefact, reason) ──► `ArtefactUnparsed` event ("could not parse X because Y")
+//! ```
+
+pub mod context;
+pub mod plugin;
+pub mod session;
+pub mod triage;
+
+pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
+pub use plugin::{Detection, Plugin, Plugins};
+pub use session::{ARTEFACT_UNPARSED, ArtefactUnparsed, RuntimeError, Session, SourceInfo};
+pub use triage::{TriageReport, triage_all};

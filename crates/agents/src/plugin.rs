@@ -1,0 +1,101 @@
+//! The plugin interface (DESIGN §9): what the core knows of an evidence type. Implementations
+//! live in `masf-plugins`; the core holds them as `Arc<dyn Plugin>` and never names one.
+
+use std::sync::Arc;
+
+use masf_graph::views::ExpectedArtefact;
+use masf_tools::{Catalog, SourceCtx, Tool};
+use serde::Serialize;
+
+use crate::context::AgentCtx;
+use crate::session::RuntimeError;
+
+/// How well a plugin fits a source, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Detection {
+    /// Higher is a better fit: 100 for a plugin made for the sniffed evidence type, lower for
+    /// a generic fallback.
+    pub score: u8,
+    /// The content that decided it (for the examiner).
+    pub reasons: Vec<String>,
+}
+
+/// One evidence type's capabilities: detection, tools, categorisation, the expected-artefact
+/// catalogue and the deterministic triage agent.
+pub trait Plugin: Send + Sync {
+    /// Stable short name (`ios`, `android`, …); the triage agent is `<name>-triage`.
+    fn name(&self) -> &'static str;
+
+    /// Whether and how well the plugin fits a scanned source.
+    fn detect(&self, source: &SourceCtx) -> Option<Detection>;
+
+    /// Tools the plugin adds to the shared catalog (logged like every other call).
+    fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        Vec::new()
+    }
+
+    /// The artefacts a source of this type is expected to hold: a hint for coverage views.
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact>;
+
+    /// The category of an artefact path in this evidence type (`messages`, `contacts`, …),
+    /// `None` when the plugin has no opinion.
+    fn categorise(&self, path: &str) -> Option<&'static str>;
+
+    /// The deterministic triage agent's name.
+    fn agent_name(&self) -> String {
+        format!("{}-triage", self.name())
+    }
+
+    /// Runs the deterministic triage agent on `ctx`'s source: catalog tools only, gateway
+    /// writes only. Artefacts it cannot parse become `ctx.unparsed(..)` notes; an `Err` means
+    /// the runtime itself failed (the store), never that evidence was bad.
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError>;
+}
+
+/// The plugins of a build, in preference order.
+#[derive(Clone, Default)]
+pub struct Plugins {
+    plugins: Vec<Arc<dyn Plugin>>,
+}
+
+impl Plugins {
+    /// A set of plugins.
+    pub fn new(plugins: Vec<Arc<dyn Plugin>>) -> Self {
+        Self { plugins }
+    }
+
+    /// All of them.
+    pub fn iter(&self) -> impl Iterator<Item = &Arc<dyn Plugin>> {
+        self.plugins.iter()
+    }
+
+    /// The plugin by name.
+    pub fn get(&self, name: &str) -> Option<&Arc<dyn Plugin>> {
+        self.plugins.iter().find(|p| p.name() == name)
+    }
+
+    /// The best-fitting plugin for a source (highest score; the first on a tie), with its
+    /// detection.
+    pub fn choose(&self, source: &SourceCtx) -> Option<(Arc<dyn Plugin>, Detection)> {
+        let mut best: Option<(Arc<dyn Plugin>, Detection)> = None;
+        for plugin in &self.plugins {
+            if let Some(d) = plugin.detect(source)
+                && best.as_ref().is_none_or(|(_, b)| d.score > b.score)
+            {
+                best = Some((plugin.clone(), d));
+            }
+        }
+        best
+    }
+
+    /// The standard catalog with every plugin's tools registered.
+    pub fn catalog(&self) -> Catalog {
+        let mut catalog = Catalog::standard();
+        for plugin in &self.plugins {
+            for tool in plugin.tools() {
+                catalog.register(tool);
+            }
+        }
+        catalog
+    }
+}

@@ -1,0 +1,361 @@
+//! A run's session: the case store, the tool invoker and the folded graph, shared by the agents
+//! of a run (threads), with one write path into the graph.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
+
+use jiff::Timestamp;
+use masf_graph::{Call, Gateway, GraphEvent, GraphState, PhoneRegion, Scoring, Verdict};
+use masf_store::{ActorKind, NewEvent, Store, StoreError, Versions};
+use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The event kind of an artefact an agent found but could not parse.
+pub const ARTEFACT_UNPARSED: &str = "ArtefactUnparsed";
+
+/// "Could not parse X because Y": an artefact an agent met and could not read, with no
+/// phenomenon recorded from it. The report's "what could not be read" section lists these.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArtefactUnparsed {
+    /// The source.
+    pub source_id: String,
+    /// The agent that met it.
+    pub agent: String,
+    /// Its task.
+    pub task_id: String,
+    /// What it is (a path in the source, or an artefact name).
+    pub artefact: String,
+    /// Why it could not be parsed.
+    pub reason: String,
+    /// The invocation that showed the problem, if a tool call did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invocation_id: Option<String>,
+}
+
+/// A source as agents see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceInfo {
+    /// The case's source id.
+    pub id: String,
+    /// Its label.
+    pub label: String,
+    /// The evidence path.
+    pub path: PathBuf,
+    /// The case person who owns the device, if declared.
+    pub owner: Option<String>,
+    /// The IANA zone naive times of this source are read in.
+    pub timezone: String,
+}
+
+impl SourceInfo {
+    /// How local phone numbers of this source are read: the country of its time zone, where
+    /// the zone names one country with one calling code.
+    pub fn phone_region(&self) -> Option<PhoneRegion> {
+        phone_region_for_zone(&self.timezone)
+    }
+}
+
+/// The calling region of a time zone, for the zones whose country is unambiguous.
+pub fn phone_region_for_zone(zone: &str) -> Option<PhoneRegion> {
+    let country = match zone {
+        "Asia/Hong_Kong" => "HK",
+        "Asia/Macau" => "MO",
+        "Asia/Shanghai" | "Asia/Chongqing" | "Asia/Harbin" | "Asia/Urumqi" | "PRC" => "CN",
+        "Asia/Taipei" => "TW",
+        "Asia/Singapore" => "SG",
+        "Asia/Tokyo" => "JP",
+        "Asia/Seoul" => "KR",
+        "Europe/London" => "GB",
+        "Europe/Paris" => "FR",
+        "Europe/Berlin" => "DE",
+        "Australia/Sydney" | "Australia/Melbourne" => "AU",
+        z if z.starts_with("America/") && !z.contains("Argentina") => "US",
+        _ => return None,
+    };
+    PhoneRegion::for_country(country)
+}
+
+/// Why the runtime could not go on (a tool's or a request's failure is not one: those are
+/// logged outcomes).
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    /// The case store failed.
+    #[error("case store: {0}")]
+    Store(#[from] StoreError),
+    /// A stored graph event does not parse.
+    #[error("stored event {seq} ({kind}) is not a graph event: {reason}")]
+    BadEvent {
+        /// Its seq.
+        seq: i64,
+        /// Its kind.
+        kind: String,
+        /// The parse error.
+        reason: String,
+    },
+    /// The source is not part of the session.
+    #[error("unknown source {0:?}")]
+    UnknownSource(String),
+    /// The evidence of a source could not be opened.
+    #[error("source {source_id}: {reason}")]
+    Source {
+        /// The source.
+        source_id: String,
+        /// Why.
+        reason: String,
+    },
+    /// A lock was poisoned by a panicking agent thread.
+    #[error("an agent thread panicked while holding the {0}")]
+    Poisoned(&'static str),
+}
+
+type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+struct SourceSlot {
+    info: SourceInfo,
+    ctx: OnceLock<Result<Arc<SourceCtx>, String>>,
+}
+
+/// One run's shared state: see the crate documentation.
+pub struct Session {
+    work_dir: PathBuf,
+    /// The connection graph writes go through (one writer keeps the state and the log in step).
+    graph_store: Mutex<Store>,
+    /// Connections tool calls go through, so that agents on several threads call tools at once.
+    pool: Mutex<Vec<Store>>,
+    state: RwLock<GraphState>,
+    invoker: Invoker,
+    sources: BTreeMap<String, SourceSlot>,
+    clock: Clock,
+}
+
+impl Session {
+    /// Opens a session on the store in `work_dir`, folding the graph events already there.
+    pub fn open(
+        work_dir: &Path,
+        scoring: Scoring,
+        invoker: Invoker,
+        sources: Vec<SourceInfo>,
+        clock: Clock,
+    ) -> Result<Self, RuntimeError> {
+        let store = Store::open(work_dir)?;
+        let mut state = GraphState::new(scoring);
+        for stored in store.events(0)? {
+            if !GraphEvent::KINDS.contains(&stored.kind.as_str()) {
+                continue;
+            }
+            let event =
+                GraphEvent::from_payload(&stored.payload).map_err(|e| RuntimeError::BadEvent {
+                    seq: stored.seq,
+                    kind: stored.kind.clone(),
+                    reason: e.to_string(),
+                })?;
+            state.apply(&event);
+        }
+        Ok(Self {
+            work_dir: work_dir.to_path_buf(),
+            graph_store: Mutex::new(store),
+            pool: Mutex::new(Vec::new()),
+            state: RwLock::new(state),
+            invoker,
+            sources: sources
+                .into_iter()
+                .map(|info| {
+                    (
+                        info.id.clone(),
+                        SourceSlot {
+                            info,
+                            ctx: OnceLock::new(),
+                        },
+                    )
+                })
+                .collect(),
+            clock,
+        })
+    }
+
+    /// The tool catalog.
+    pub fn catalog(&self) -> &Catalog {
+        self.invoker.catalog()
+    }
+
+    /// The current time, from the session's clock.
+    pub fn now(&self) -> Timestamp {
+        (self.clock)()
+    }
+
+    /// The sources, by id.
+    pub fn sources(&self) -> impl Iterator<Item = &SourceInfo> {
+        self.sources.values().map(|s| &s.info)
+    }
+
+    /// One source's description.
+    pub fn source_info(&self, source_id: &str) -> Result<&SourceInfo, RuntimeError> {
+        self.sources
+            .get(source_id)
+            .map(|s| &s.info)
+            .ok_or_else(|| RuntimeError::UnknownSource(source_id.to_string()))
+    }
+
+    /// The source's scanned layers, opened on first use and shared afterwards.
+    pub fn source(&self, source_id: &str) -> Result<Arc<SourceCtx>, RuntimeError> {
+        let slot = self
+            .sources
+            .get(source_id)
+            .ok_or_else(|| RuntimeError::UnknownSource(source_id.to_string()))?;
+        slot.ctx
+            .get_or_init(|| {
+                SourceCtx::open(source_id, &slot.info.path)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|reason| RuntimeError::Source {
+                source_id: source_id.to_string(),
+                reason,
+            })
+    }
+
+    /// The folded graph (read lock; do not hold it across calls to [`Session::submit`]).
+    pub fn state(&self) -> Result<RwLockReadGuard<'_, GraphState>, RuntimeError> {
+        self.state
+            .read()
+            .map_err(|_| RuntimeError::Poisoned("graph state"))
+    }
+
+    /// Calls a tool on a source as `agent` in `task_id`; the call is logged whatever its
+    /// outcome (`ok`, `cached`, `failed`, `timed_out`, `too_large`).
+    pub fn invoke(
+        &self,
+        agent: &str,
+        task_id: &str,
+        source_id: &str,
+        tool: &str,
+        args: &Value,
+    ) -> Result<Invoked, RuntimeError> {
+        let source = self.source(source_id)?;
+        let mut store = self.take_connection()?;
+        let result = self.invoker.invoke(
+            &mut store,
+            &source,
+            masf_tools::Call {
+                tool,
+                args,
+                agent,
+                task_id,
+                ts: self.now(),
+            },
+        );
+        self.pool
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("connection pool"))?
+            .push(store);
+        result.map_err(|masf_tools::InvokeError::Store(e)| RuntimeError::Store(e))
+    }
+
+    fn take_connection(&self) -> Result<Store, RuntimeError> {
+        let pooled = self
+            .pool
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("connection pool"))?
+            .pop();
+        match pooled {
+            Some(store) => Ok(store),
+            None => Ok(Store::open(&self.work_dir)?),
+        }
+    }
+
+    /// Submits a gateway request: the gateway judges it on the current state and the logged
+    /// invocations, its events (acceptance or rejection) are appended to the store under their
+    /// idempotency keys and then applied to the state. Returns the verdict.
+    pub fn submit(
+        &self,
+        actor_kind: ActorKind,
+        actor_id: &str,
+        call: &Call,
+    ) -> Result<Verdict, RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let verdict = {
+            let state = self.state()?;
+            Gateway::new(&state, &StoreLog::new(&store)).handle(call)
+        };
+        if verdict.events().is_empty() {
+            return Ok(verdict);
+        }
+        let ts = self.now();
+        let mut versions = Versions::new();
+        versions.insert(
+            "masf_graph".to_string(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        );
+        let batch: Vec<NewEvent> = verdict
+            .events()
+            .iter()
+            .map(|event| NewEvent {
+                kind: event.kind().to_string(),
+                payload: event.to_payload(),
+                actor_kind,
+                actor_id: actor_id.to_string(),
+                idempotency_key: event.idempotency_key(),
+                causation_seq: None,
+                ts,
+                versions: versions.clone(),
+            })
+            .collect();
+        store.append_batch(&batch)?;
+        let mut state = self
+            .state
+            .write()
+            .map_err(|_| RuntimeError::Poisoned("graph state"))?;
+        for event in verdict.events() {
+            state.apply(event);
+        }
+        Ok(verdict)
+    }
+
+    /// Records that an artefact could not be parsed (no phenomenon comes from it). Idempotent
+    /// per (source, agent, task, artefact).
+    pub fn note_unparsed(&self, note: &ArtefactUnparsed) -> Result<(), RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let payload = serde_json::to_value(note).unwrap_or(Value::Null);
+        let appended = store.append(&NewEvent {
+            kind: ARTEFACT_UNPARSED.to_string(),
+            payload,
+            actor_kind: ActorKind::Agent,
+            actor_id: note.agent.clone(),
+            idempotency_key: format!(
+                "unparsed/{}/{}/{}/{}",
+                note.source_id, note.agent, note.task_id, note.artefact
+            ),
+            causation_seq: None,
+            ts: self.now(),
+            versions: Versions::new(),
+        });
+        match appended {
+            // A re-run meets the same artefact again (through a new, uncached failed call):
+            // the first note stands.
+            Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Every `ArtefactUnparsed` note in the store.
+    pub fn unparsed(&self) -> Result<Vec<ArtefactUnparsed>, RuntimeError> {
+        let store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        Ok(store
+            .events_of_kind(ARTEFACT_UNPARSED)?
+            .iter()
+            .filter_map(|e| serde_json::from_value(e.payload.clone()).ok())
+            .collect())
+    }
+}

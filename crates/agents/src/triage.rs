@@ -1,0 +1,103 @@
+//! Phase 1 of a run (DESIGN §10): every source triaged by the agent of the plugin that fits
+//! it, sources in parallel up to the configured parallelism.
+
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::context::{AgentCtx, TaskTally};
+use crate::plugin::Plugins;
+use crate::session::{RuntimeError, Session};
+
+/// What triage did on one source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TriageReport {
+    /// The source.
+    pub source_id: String,
+    /// The plugin chosen, if one fits.
+    pub plugin: Option<String>,
+    /// Why it was chosen (or why none was).
+    pub reasons: Vec<String>,
+    /// The agent that ran.
+    pub agent: Option<String>,
+    /// The task id (`triage/<source>`).
+    pub task_id: String,
+    /// What the task did.
+    pub tally: TaskTally,
+    /// Why the source could not be opened, if it could not.
+    pub error: Option<String>,
+}
+
+/// Triages every source of the session (see the module documentation). A source that cannot
+/// be opened (`error`) or that no plugin fits (`plugin: None`, with the reason) gets a report
+/// saying so; only a store failure is an `Err`.
+pub fn triage_all(
+    session: &Session,
+    plugins: &Plugins,
+    parallelism: usize,
+) -> Result<Vec<TriageReport>, RuntimeError> {
+    let ids: Vec<String> = session.sources().map(|s| s.id.clone()).collect();
+    let queue = Mutex::new(ids.clone().into_iter());
+    let results = Mutex::new(Vec::new());
+    let workers = parallelism.clamp(1, ids.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let next = queue.lock().ok().and_then(|mut q| q.next());
+                    let Some(id) = next else { break };
+                    let report = triage_one(session, plugins, &id);
+                    if let Ok(mut r) = results.lock() {
+                        r.push((id, report));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results
+        .into_inner()
+        .map_err(|_| RuntimeError::Poisoned("triage results"))?;
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+fn triage_one(
+    session: &Session,
+    plugins: &Plugins,
+    source_id: &str,
+) -> Result<TriageReport, RuntimeError> {
+    let task_id = format!("triage/{source_id}");
+    let mut report = TriageReport {
+        source_id: source_id.to_string(),
+        plugin: None,
+        reasons: Vec::new(),
+        agent: None,
+        task_id: task_id.clone(),
+        tally: TaskTally::default(),
+        error: None,
+    };
+    let ctx = match session.source(source_id) {
+        Ok(ctx) => ctx,
+        Err(RuntimeError::Source { reason, .. }) => {
+            report.error = Some(reason);
+            return Ok(report);
+        }
+        Err(e) => return Err(e),
+    };
+    let Some((plugin, detection)) = plugins.choose(&ctx) else {
+        report.reasons = vec![format!(
+            "no plugin fits a source sniffed as {}",
+            ctx.scan.evidence_type.as_str()
+        )];
+        return Ok(report);
+    };
+    let agent = plugin.agent_name();
+    report.plugin = Some(plugin.name().to_string());
+    report.reasons = detection.reasons;
+    report.agent = Some(agent.clone());
+    let actx = AgentCtx::new(session, &agent, &task_id, source_id)?;
+    tracing::info!(source = source_id, plugin = plugin.name(), "triage starts");
+    plugin.triage(&actx)?;
+    report.tally = actx.tally();
+    Ok(report)
+}

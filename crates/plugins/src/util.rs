@@ -1,0 +1,165 @@
+//! Helpers the triage agents share: reading `sqlite_query` and entry-listing outputs back into
+//! rows (from the logged text, so a cached answer reads the same as a fresh one), and calling a
+//! tool with the "could not parse X because Y" bookkeeping done once.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{FactClaim, FactType};
+use masf_store::InvocationStatus;
+use masf_tools::Invoked;
+use serde_json::Value;
+
+/// A result table read back from a `sqlite_query` output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Column names, in order.
+    pub columns: Vec<String>,
+    /// Rows; `None` is SQL NULL.
+    pub rows: Vec<Vec<Option<String>>>,
+    /// Whether the tool stopped at its row limit.
+    pub truncated: bool,
+}
+
+impl Table {
+    /// Parses the tab-separated text `sqlite_query` logs (header line, one line per row,
+    /// `\t \n \r \\` escaped, `NULL` for null, a final `# truncated` line when cut).
+    pub fn parse(text: &str) -> Table {
+        let mut lines = text.lines();
+        let columns = lines
+            .next()
+            .map(|h| h.split('\t').map(unescape).collect())
+            .unwrap_or_default();
+        let mut rows = Vec::new();
+        let mut truncated = false;
+        for line in lines {
+            if line.starts_with("# truncated") {
+                truncated = true;
+                continue;
+            }
+            rows.push(
+                line.split('\t')
+                    .map(|c| (c != "NULL").then(|| unescape(c)))
+                    .collect(),
+            );
+        }
+        Table {
+            columns,
+            rows,
+            truncated,
+        }
+    }
+
+    /// The index of a column.
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The value of column `name` in row `row` (`None` for NULL, a missing column or an empty
+    /// string).
+    pub fn get<'a>(&'a self, row: &'a [Option<String>], name: &str) -> Option<&'a str> {
+        let i = self.col(name)?;
+        row.get(i)?.as_deref().filter(|v| !v.is_empty())
+    }
+}
+
+/// Undoes the escaping of `sqlite_query` cells.
+pub fn unescape(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len());
+    let mut chars = cell.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Whether a call produced an output to read (`ok` or `cached`).
+pub fn succeeded(invoked: &Invoked) -> bool {
+    matches!(
+        invoked.record.status,
+        InvocationStatus::Ok | InvocationStatus::Cached
+    )
+}
+
+/// Why a call produced no output (its status and reason), for "could not parse" notes.
+pub fn failure_reason(invoked: &Invoked) -> String {
+    format!(
+        "{} {}: {}",
+        invoked.record.tool,
+        invoked.record.status.as_str(),
+        invoked
+            .record
+            .reason
+            .as_deref()
+            .unwrap_or("no reason given")
+    )
+}
+
+/// Calls `tool` and returns its output text; when the call did not succeed, notes
+/// `artefact` as unparsed with the call's reason and returns `None`.
+pub fn call_or_note(
+    ctx: &AgentCtx<'_>,
+    artefact: &str,
+    tool: &str,
+    args: Value,
+) -> Result<Option<Invoked>, RuntimeError> {
+    let invoked = ctx.call(tool, args)?;
+    if succeeded(&invoked) {
+        Ok(Some(invoked))
+    } else {
+        let reason = failure_reason(&invoked);
+        ctx.unparsed(artefact, &reason, Some(&invoked.record.invocation_id))?;
+        Ok(None)
+    }
+}
+
+/// Runs `sql` on the database at `path` (through `sqlite_query` on a working copy) and reads
+/// the rows back; `None` (with the artefact noted as unparsed) when the query fails.
+pub fn query(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    sql: &str,
+    limit: u64,
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    let args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
+    Ok(call_or_note(ctx, path, "sqlite_query", args)?.map(|inv| {
+        let table = Table::parse(&inv.output.text);
+        (inv, table)
+    }))
+}
+
+/// Paths of the files `find_files` found (skipping directories, deleted entries and the
+/// header, `# error` and `# truncated` lines).
+pub fn found_paths(find_output: &str) -> Vec<String> {
+    find_output
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.splitn(7, '\t').collect();
+            (cols.len() == 7 && cols[0] == "file" && cols[4] != "deleted")
+                .then(|| cols[6].to_string())
+        })
+        .collect()
+}
+
+/// A fact claim citing `invoked`.
+pub fn fact(fact_type: FactType, value: impl Into<String>, invoked: &Invoked) -> FactClaim {
+    FactClaim {
+        fact_type,
+        value: value.into(),
+        invocation_id: invoked.record.invocation_id.clone(),
+    }
+}

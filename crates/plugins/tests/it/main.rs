@@ -1,0 +1,3 @@
+//! Integration tests of the plugins on real artefacts.
+
+mod util;
