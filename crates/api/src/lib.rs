@@ -20,7 +20,7 @@ pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
-pub use rederive::{VerifyReport, rerun, verify};
+pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
 pub use triage::{catalog, plugins, session};
 
 use std::path::{Path, PathBuf};

@@ -17,12 +17,84 @@ pub struct VerifyReport {
     pub not_reproducible: u64,
     /// Every invocation that did not re-derive, with why.
     pub failures: Vec<Rederivation>,
+    /// Verified facts of the graph re-checked against the stored output they cite.
+    pub facts: u64,
+    /// Facts whose value is still found in that output, the same way.
+    pub facts_matched: u64,
+    /// Every fact that no longer checks, with why.
+    pub fact_failures: Vec<FactFailure>,
+}
+
+/// A verified fact that no longer checks against its invocation's stored output.
+#[derive(Debug, Clone, Serialize)]
+pub struct FactFailure {
+    pub phenomenon_id: String,
+    pub fact_index: usize,
+    pub invocation_id: String,
+    pub value: String,
+    pub reason: String,
 }
 
 impl VerifyReport {
     pub fn ok(&self) -> bool {
-        self.failures.is_empty()
+        self.failures.is_empty() && self.fact_failures.is_empty()
     }
+}
+
+/// Re-grounds every verified fact of the graph against the stored output of the invocation it
+/// cites (read through the store, which re-hashes outputs): the value must still be found in
+/// that very invocation, by the same method.
+fn check_facts(ctx: &CaseCtx, report: &mut VerifyReport) -> Result<(), ApiError> {
+    let state = crate::triage::graph_state(ctx)?;
+    let log = masf_tools::StoreLog::new(&ctx.store);
+    for ph in state.phenomena().values() {
+        let region = ctx
+            .case
+            .source(&ph.source_id)
+            .and_then(|s| masf_agents::session::phone_region_for_zone(&s.timezone));
+        let asker = masf_graph::Asker {
+            agent: &ph.agent,
+            task_id: &ph.task_id,
+            region: region.as_ref(),
+        };
+        for (i, fact) in ph.verified_facts.iter().enumerate() {
+            report.facts += 1;
+            let claim = masf_graph::FactClaim {
+                fact_type: fact.fact_type,
+                value: fact.value.clone(),
+                invocation_id: fact.invocation_id.clone(),
+            };
+            let reason = match masf_graph::ground_fact(&log, &asker, i, &claim) {
+                Ok(again)
+                    if again.invocation_id == fact.invocation_id
+                        && again.matched.method == fact.matched.method =>
+                {
+                    report.facts_matched += 1;
+                    continue;
+                }
+                Ok(again) => format!(
+                    "found only as {:?} in {} (recorded: {:?} in {})",
+                    again.matched.method,
+                    again.invocation_id,
+                    fact.matched.method,
+                    fact.invocation_id
+                ),
+                Err(failing) => format!(
+                    "{} (tried {})",
+                    failing.problem.describe(),
+                    failing.tried.join(", ")
+                ),
+            };
+            report.fact_failures.push(FactFailure {
+                phenomenon_id: ph.id.clone(),
+                fact_index: i,
+                invocation_id: fact.invocation_id.clone(),
+                value: fact.value.clone(),
+                reason,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn source_ctx(ctx: &CaseCtx, source_id: &str) -> Result<SourceCtx, ApiError> {
@@ -53,8 +125,9 @@ pub fn rerun(ctx: &CaseCtx, invocation_id: &str) -> Result<Rederivation, ApiErro
     ))
 }
 
-/// Re-runs every logged invocation of the case (each source scanned once) and checks every
-/// stored output against its recorded hash.
+/// Re-runs every logged invocation of the case (each source scanned once), checks every stored
+/// output against its recorded hash, and re-checks every verified fact of the graph against the
+/// stored output it cites.
 pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
     let catalog = crate::triage::catalog();
     let mut sources: BTreeMap<String, Result<SourceCtx, ApiError>> = BTreeMap::new();
@@ -63,6 +136,9 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
         matched: 0,
         not_reproducible: 0,
         failures: Vec::new(),
+        facts: 0,
+        facts_matched: 0,
+        fact_failures: Vec::new(),
     };
     for rec in ctx.store.all_invocations()? {
         report.invocations += 1;
@@ -88,5 +164,58 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
             _ => report.failures.push(r),
         }
     }
+    check_facts(ctx, &mut report)?;
+    Ok(report)
+}
+
+/// What [`publish_outputs`] wrote.
+#[derive(Debug, Clone, Serialize)]
+pub struct PublishedOutputs {
+    pub dir: std::path::PathBuf,
+    pub invocations: u64,
+    pub bytes: u64,
+}
+
+/// Writes every invocation's exact output bytes to `dir` as `<invocation_id>.out`, with
+/// `index.jsonl` (one line per call: id, source, tool, canonical args, status, agent, task,
+/// sha256, file) and `SHA256SUMS` in `sha256sum -c` format, so that anyone can check that each
+/// file is the output the case recorded, and grep a verified fact's value in it, without
+/// MASForensics. Outputs are read through the store, which re-hashes them: an altered stored
+/// output is an error, not a published file.
+pub fn publish_outputs(ctx: &CaseCtx, dir: &std::path::Path) -> Result<PublishedOutputs, ApiError> {
+    use std::io::Write as _;
+    let io = |what: &str, e: std::io::Error| {
+        ApiError::new(ErrorCode::Io, format!("{what} in {}: {e}", dir.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| io("creating the folder", e))?;
+    let mut index = Vec::new();
+    let mut sums = String::new();
+    let mut report = PublishedOutputs {
+        dir: dir.to_path_buf(),
+        invocations: 0,
+        bytes: 0,
+    };
+    for rec in ctx.store.all_invocations()? {
+        let output = ctx.store.invocation_output(&rec.invocation_id)?;
+        let file = format!("{}.out", rec.invocation_id);
+        std::fs::write(dir.join(&file), &output).map_err(|e| io(&file, e))?;
+        let line = serde_json::json!({
+            "invocation_id": rec.invocation_id,
+            "source_id": rec.source_id,
+            "tool": rec.tool,
+            "args": rec.args,
+            "status": rec.status.as_str(),
+            "agent": rec.agent,
+            "task_id": rec.task_id,
+            "output_sha256": rec.output_sha256,
+            "file": file,
+        });
+        writeln!(index, "{line}").map_err(|e| io("index.jsonl", e))?;
+        sums.push_str(&format!("{}  {file}\n", rec.output_sha256));
+        report.invocations += 1;
+        report.bytes += output.len() as u64;
+    }
+    std::fs::write(dir.join("index.jsonl"), index).map_err(|e| io("index.jsonl", e))?;
+    std::fs::write(dir.join("SHA256SUMS"), sums).map_err(|e| io("SHA256SUMS", e))?;
     Ok(report)
 }

@@ -135,14 +135,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Re-run every logged invocation of the case and check every stored output against its
-    /// recorded hash. Exit 1 when anything does not re-derive.
+    /// Re-run every logged invocation of the case, check every stored output against its
+    /// recorded hash, and re-check every verified fact against the output it cites. Exit 1 when
+    /// anything does not re-derive.
     Verify {
         #[command(flatten)]
         case: CaseArgs,
         /// Print JSON on stdout.
         #[arg(long)]
         json: bool,
+    },
+    /// Publish every invocation's exact output bytes as files (`<inv>.out`, `index.jsonl`,
+    /// `SHA256SUMS` for `sha256sum -c`), so third parties can check grounding without
+    /// MASForensics.
+    Outputs {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The folder to write [default: <case dir>/masf-report/outputs/].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
     Hash {
@@ -221,6 +232,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => cmd_rerun(&case, &invocation, json),
         Command::Verify { case, json } => cmd_verify(&case, json),
+        Command::Outputs { case, out } => cmd_outputs(&case, out),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
     }
 }
@@ -573,6 +585,20 @@ fn cmd_rerun(case: &CaseArgs, invocation: &str, json: bool) -> anyhow::Result<u8
     })
 }
 
+fn cmd_outputs(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let dir = out.unwrap_or_else(|| ctx.case.dir.join("masf-report").join("outputs"));
+    let p = masf_api::publish_outputs(&ctx, &dir)?;
+    println!(
+        "{} output(s), {} bytes, written to {} (check with: cd {} && sha256sum -c SHA256SUMS)",
+        p.invocations,
+        p.bytes,
+        p.dir.display(),
+        p.dir.display()
+    );
+    Ok(EXIT_OK)
+}
+
 fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
     let ctx = open(case)?;
     let report = masf_api::verify(&ctx)?;
@@ -588,6 +614,18 @@ fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
         );
         for f in &report.failures {
             println!("{}", describe(f));
+        }
+        println!(
+            "{} verified fact(s): {} still found in their invocation's output, {} not",
+            report.facts,
+            report.facts_matched,
+            report.fact_failures.len()
+        );
+        for f in &report.fact_failures {
+            println!(
+                "fact {} #{} ({:?} in {}): {}",
+                f.phenomenon_id, f.fact_index, f.value, f.invocation_id, f.reason
+            );
         }
     }
     Ok(if report.ok() { EXIT_OK } else { EXIT_FAILURE })
