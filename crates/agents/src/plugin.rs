@@ -23,7 +23,7 @@ pub struct Detection {
 /// One evidence type's capabilities: detection, tools, categorisation, the expected-artefact
 /// catalogue and the deterministic triage agent.
 pub trait Plugin: Send + Sync {
-    /// Stable short name (`ios`, `android`, …); the triage agent is `<name>-triage`.
+    /// Stable short name (lower case, one word); the triage agent is `<name>-triage`.
     fn name(&self) -> &'static str;
 
     /// Whether and how well the plugin fits a scanned source.
