@@ -15,12 +15,16 @@
 //!     └─ ctx.unparsed(artefact, reason) ──► `ArtefactUnparsed` event ("could not parse X because Y")
 //! ```
 
+pub mod budget;
 pub mod context;
 pub mod plugin;
+pub mod run;
 pub mod session;
 pub mod triage;
 
+pub use budget::{BudgetGranted, Caps, Counter, Exhausted};
 pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
 pub use plugin::{Detection, Plugin, Plugins};
-pub use session::{ARTEFACT_UNPARSED, ArtefactUnparsed, RuntimeError, Session, SourceInfo};
+pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
+pub use session::{ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo};
 pub use triage::{TriageReport, triage_all};

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
+use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use masf_graph::{Call, Gateway, GraphEvent, GraphState, PhoneRegion, Scoring, Verdict};
@@ -11,6 +12,40 @@ use masf_store::{ActorKind, NewEvent, Store, StoreError, Versions};
 use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::budget::{BUDGET_WARNING, Budget, Caps, Counter, Exhausted};
+use crate::run::{RUN_STATE, RunProjection, RunState, RunStateChanged};
+
+/// How often a running session looks for a pause request in the store.
+const CONTROL_POLL: Duration = Duration::from_millis(200);
+
+/// Why a session stopped working before its work was done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "halt", rename_all = "snake_case")]
+pub enum Halt {
+    /// The examiner asked for a pause.
+    Paused,
+    /// A budget cap was reached.
+    Budget(Exhausted),
+}
+
+impl Halt {
+    /// The run state it leads to.
+    pub fn state(&self) -> RunState {
+        match self {
+            Self::Paused => RunState::Paused,
+            Self::Budget(_) => RunState::HaltedBudget,
+        }
+    }
+
+    /// In words.
+    pub fn reason(&self) -> String {
+        match self {
+            Self::Paused => "paused at the examiner's request".to_string(),
+            Self::Budget(e) => e.to_string(),
+        }
+    }
+}
 
 /// The event kind of an artefact an agent found but could not parse.
 pub const ARTEFACT_UNPARSED: &str = "ArtefactUnparsed";
@@ -108,6 +143,9 @@ pub enum RuntimeError {
     /// A lock was poisoned by a panicking agent thread.
     #[error("an agent thread panicked while holding the {0}")]
     Poisoned(&'static str),
+    /// The run stopped (pause or budget); work already recorded stands.
+    #[error("run halted: {}", .0.reason())]
+    Halted(Halt),
 }
 
 type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -128,6 +166,12 @@ pub struct Session {
     invoker: Invoker,
     sources: BTreeMap<String, SourceSlot>,
     clock: Clock,
+    budget: Budget,
+    halt: Mutex<Option<Halt>>,
+    /// Seq of the event that opened the current run segment, and when the store was last
+    /// asked for a pause request.
+    control: Mutex<(i64, Instant)>,
+    segment: Mutex<u32>,
 }
 
 impl Session {
@@ -172,7 +216,213 @@ impl Session {
                 })
                 .collect(),
             clock,
+            budget: Budget::unlimited(),
+            halt: Mutex::new(None),
+            control: Mutex::new((i64::MAX, Instant::now())),
+            segment: Mutex::new(0),
         })
+    }
+
+    /// Puts the session under `caps`, raised by the examiner's grants, counting usage from
+    /// earlier run segments (tool calls logged, rounds recorded, wall-clock seconds).
+    pub fn set_caps(&mut self, mut caps: Caps) -> Result<(), RuntimeError> {
+        let store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let run = RunProjection::load(&store)?;
+        for g in &run.grants {
+            caps.grant(g);
+        }
+        let rounds = self.state()?.rounds().len() as u64;
+        // A run killed while active continues its budget; after `completed` a new run starts
+        // afresh (the next begin_segment records where).
+        let (calls, wall) = match run.state {
+            Some(RunState::Completed) | None => (0, 0),
+            Some(_) => (
+                store
+                    .invocation_count()?
+                    .saturating_sub(run.run_base_invocations),
+                run.wall_seconds,
+            ),
+        };
+        let budget = Budget::new(caps, calls, rounds, wall, 0);
+        for w in &run.warnings {
+            budget.already_warned(w);
+        }
+        drop(store);
+        self.budget = budget;
+        Ok(())
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// Why the session halted, if it did.
+    pub fn halted(&self) -> Option<Halt> {
+        self.halt.lock().ok().and_then(|h| h.clone())
+    }
+
+    fn halt_with(&self, halt: Halt) -> RuntimeError {
+        if let Ok(mut h) = self.halt.lock() {
+            h.get_or_insert(halt.clone());
+        }
+        RuntimeError::Halted(halt)
+    }
+
+    /// Fails with [`RuntimeError::Halted`] when the run must stop: halted before, a pause was
+    /// asked for (looked up in the store at most every 200 ms), or the wall clock is spent.
+    pub fn check_running(&self) -> Result<(), RuntimeError> {
+        if let Some(h) = self.halted() {
+            return Err(RuntimeError::Halted(h));
+        }
+        let due = {
+            let mut c = self
+                .control
+                .lock()
+                .map_err(|_| RuntimeError::Poisoned("run control"))?;
+            let due = c.0 != i64::MAX && c.1.elapsed() >= CONTROL_POLL;
+            if due {
+                c.1 = Instant::now();
+            }
+            due.then_some(c.0)
+        };
+        if let Some(segment_seq) = due {
+            let store = self
+                .graph_store
+                .lock()
+                .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+            let run = RunProjection::load(&store)?;
+            if run.pause_seq.is_some_and(|p| p > segment_seq) {
+                drop(store);
+                return Err(self.halt_with(Halt::Paused));
+            }
+        }
+        self.budget
+            .check(Counter::WallClockS)
+            .map_err(|e| self.halt_with(Halt::Budget(e)))
+    }
+
+    /// Charges the budget (refusing at a cap) and records the warnings newly crossed.
+    pub fn charge(&self, counter: Counter, amount: u64) -> Result<(), RuntimeError> {
+        let warnings = self
+            .budget
+            .charge(counter, amount)
+            .map_err(|e| self.halt_with(Halt::Budget(e)))?;
+        for w in warnings {
+            let key = format!(
+                "budget-warning/{}/{}/{}",
+                w.counter.as_str(),
+                (w.level * 1000.0).round() as u64,
+                w.cap
+            );
+            tracing::warn!(
+                counter = w.counter.as_str(),
+                level = w.level,
+                used = w.used,
+                cap = w.cap,
+                "budget warning"
+            );
+            self.append_system(BUDGET_WARNING, &w, key)?;
+        }
+        Ok(())
+    }
+
+    fn append_system<T: Serialize>(
+        &self,
+        kind: &str,
+        payload: &T,
+        key: String,
+    ) -> Result<i64, RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let appended = store.append(&NewEvent {
+            kind: kind.to_string(),
+            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            actor_kind: ActorKind::System,
+            actor_id: "runtime".to_string(),
+            idempotency_key: key,
+            causation_seq: None,
+            ts: self.now(),
+            versions: Versions::new(),
+        })?;
+        Ok(appended.seq)
+    }
+
+    /// Opens a run segment: records `active` (segment number one past the last) and starts
+    /// watching for pause requests made after it.
+    pub fn begin_segment(&self, phase: &str) -> Result<u32, RuntimeError> {
+        let run = {
+            let store = self
+                .graph_store
+                .lock()
+                .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+            RunProjection::load(&store)?
+        };
+        let segment = run.segments + 1;
+        let invocations_before = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?
+            .invocation_count()?;
+        let seq = self.append_system(
+            RUN_STATE,
+            &RunStateChanged {
+                state: RunState::Active,
+                segment,
+                phase: phase.to_string(),
+                reason: if segment == 1 {
+                    "run started".to_string()
+                } else {
+                    format!(
+                        "resumed from {}",
+                        run.state.map_or("an interrupted run", RunState::as_str)
+                    )
+                },
+                wall_seconds: 0,
+                invocations_before,
+            },
+            format!("run-state/{segment}/active"),
+        )?;
+        *self
+            .control
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("run control"))? = (seq, Instant::now());
+        *self
+            .segment
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("run segment"))? = segment;
+        Ok(segment)
+    }
+
+    /// Closes the current run segment with `state`.
+    pub fn end_segment(
+        &self,
+        state: RunState,
+        phase: &str,
+        reason: &str,
+    ) -> Result<(), RuntimeError> {
+        let segment = *self
+            .segment
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("run segment"))?;
+        self.append_system(
+            RUN_STATE,
+            &RunStateChanged {
+                state,
+                segment,
+                phase: phase.to_string(),
+                reason: reason.to_string(),
+                wall_seconds: self.budget.segment_seconds(),
+                invocations_before: 0,
+            },
+            format!("run-state/{segment}/{}", state.as_str()),
+        )?;
+        Ok(())
     }
 
     /// The tool catalog.
@@ -234,7 +484,9 @@ impl Session {
         tool: &str,
         args: &Value,
     ) -> Result<Invoked, RuntimeError> {
+        self.check_running()?;
         let source = self.source(source_id)?;
+        self.charge(Counter::ToolCalls, 1)?;
         let mut store = self.take_connection()?;
         let result = self.invoker.invoke(
             &mut store,

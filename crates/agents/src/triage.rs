@@ -26,11 +26,14 @@ pub struct TriageReport {
     pub tally: TaskTally,
     /// Why the source could not be opened, if it could not.
     pub error: Option<String>,
+    /// Set when the run halted (pause or budget) during this source's triage.
+    pub halted: Option<crate::session::Halt>,
 }
 
 /// Triages every source of the session (see the module documentation). A source that cannot
 /// be opened (`error`) or that no plugin fits (`plugin: None`, with the reason) gets a report
-/// saying so; only a store failure is an `Err`.
+/// saying so; a halt (pause, budget) stops every worker at its next tool call and is reported
+/// per source (`halted`) and by [`Session::halted`]; only a store failure is an `Err`.
 pub fn triage_all(
     session: &Session,
     plugins: &Plugins,
@@ -75,7 +78,16 @@ fn triage_one(
         task_id: task_id.clone(),
         tally: TaskTally::default(),
         error: None,
+        halted: None,
     };
+    match session.check_running() {
+        Ok(()) => {}
+        Err(RuntimeError::Halted(h)) => {
+            report.halted = Some(h);
+            return Ok(report);
+        }
+        Err(e) => return Err(e),
+    }
     let ctx = match session.source(source_id) {
         Ok(ctx) => ctx,
         Err(RuntimeError::Source { reason, .. }) => {
@@ -97,7 +109,11 @@ fn triage_one(
     report.agent = Some(agent.clone());
     let actx = AgentCtx::new(session, &agent, &task_id, source_id)?;
     tracing::info!(source = source_id, plugin = plugin.name(), "triage starts");
-    plugin.triage(&actx)?;
+    match plugin.triage(&actx) {
+        Ok(()) => {}
+        Err(RuntimeError::Halted(h)) => report.halted = Some(h),
+        Err(e) => return Err(e),
+    }
     report.tally = actx.tally();
     Ok(report)
 }

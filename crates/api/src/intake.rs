@@ -76,6 +76,8 @@ pub struct IntakeReport {
     pub problems: Vec<String>,
     /// Phase 1: what each source's triage agent did.
     pub triage: Vec<masf_agents::TriageReport>,
+    /// Where the run stands after this segment (`completed`, or `paused` / `halted_budget`).
+    pub run: Option<crate::triage::RunOutcome>,
 }
 
 /// Runs the case. Intake: every source declared in case.yaml and not yet in the log is hashed
@@ -91,7 +93,9 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
     let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
-    report.triage = crate::triage::triage(ctx, clock)?;
+    let (triage, outcome) = crate::triage::triage(ctx, clock)?;
+    report.triage = triage;
+    report.run = Some(outcome);
     for t in &report.triage {
         if let Some(e) = &t.error {
             report
@@ -121,6 +125,7 @@ fn intake(
         sources: Vec::new(),
         problems: Vec::new(),
         triage: Vec::new(),
+        run: None,
     };
     let declared = ctx.case.sources.clone();
     for spec in &declared {

@@ -16,12 +16,13 @@ pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
 pub use intake::{
     FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
 };
+pub use masf_agents::{Halt, RunState};
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
-pub use triage::{catalog, plugins, session};
+pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
 
 use std::path::{Path, PathBuf};
 
@@ -112,6 +113,8 @@ pub struct CaseStatus {
     pub store: PathBuf,
     pub events: u64,
     pub sources: Vec<SourceStatus>,
+    /// The run lifecycle: last state, segments, grants, budget warnings.
+    pub run: masf_agents::RunProjection,
 }
 
 /// One source of the case: as declared, and as registered by intake.
@@ -162,6 +165,7 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
         store: store_file(&ctx.work_dir),
         events,
         sources,
+        run: masf_agents::RunProjection::load(&ctx.store)?,
     })
 }
 

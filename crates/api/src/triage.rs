@@ -91,13 +91,133 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
     .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
 }
 
-/// Triages every source with the plugin that fits it.
-pub(crate) fn triage(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Vec<TriageReport>, ApiError> {
-    let session = session(ctx, clock)?;
+/// The run's caps from `config.yaml` `budgets:`.
+pub fn caps(ctx: &CaseCtx) -> masf_agents::Caps {
+    let b = &ctx.config.budgets;
+    masf_agents::Caps {
+        tool_calls: b.tool_calls,
+        rounds: u64::from(b.rounds),
+        wall_clock_s: b.wall_clock_s,
+        tokens: b.tokens,
+        warn_at: b.warn_at.clone(),
+    }
+}
+
+fn runtime(e: masf_agents::RuntimeError) -> ApiError {
+    ApiError::new(ErrorCode::Store, e.to_string())
+}
+
+/// Where a run ended.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RunOutcome {
+    /// The run's state after this segment.
+    pub state: masf_agents::RunState,
+    /// The run segment (1 for the first run, +1 per resume).
+    pub segment: u32,
+    /// Why it stopped early, if it did.
+    pub halt: Option<masf_agents::Halt>,
+    /// The budget after the segment.
+    pub budget: masf_graph::views::BudgetStatus,
+}
+
+/// Runs the agent phases as one run segment under the configured budget (raised by grants):
+/// records `active`, triages every source with the plugin that fits it, and closes the
+/// segment `completed`, or `paused` / `halted_budget` when stopped at a safe point.
+pub(crate) fn triage(
+    ctx: &CaseCtx,
+    clock: Arc<dyn Clock>,
+) -> Result<(Vec<TriageReport>, RunOutcome), ApiError> {
+    let mut session = session(ctx, clock)?;
+    session.set_caps(caps(ctx)).map_err(runtime)?;
+    let segment = session.begin_segment("triage").map_err(runtime)?;
     let parallelism = match usize::try_from(ctx.config.run.parallelism).unwrap_or(1) {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    triage_all(&session, &plugins(), parallelism)
-        .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
+    let reports = match triage_all(&session, &plugins(), parallelism) {
+        Ok(reports) => reports,
+        Err(e) => {
+            // The runtime itself failed: say so in the log, then report the error.
+            let _ = session.end_segment(masf_agents::RunState::Failed, "triage", &e.to_string());
+            return Err(runtime(e));
+        }
+    };
+    let halt = session.halted();
+    let state = halt
+        .as_ref()
+        .map_or(masf_agents::RunState::Completed, masf_agents::Halt::state);
+    let reason = halt
+        .as_ref()
+        .map_or_else(|| "all phases done".to_string(), masf_agents::Halt::reason);
+    session
+        .end_segment(state, "triage", &reason)
+        .map_err(runtime)?;
+    Ok((
+        reports,
+        RunOutcome {
+            state,
+            segment,
+            halt,
+            budget: session.budget().status(),
+        },
+    ))
+}
+
+/// Asks a running `masf run` of this case (another process) to pause at its next safe point.
+pub fn pause(ctx: &mut CaseCtx, by: &str, reason: &str, clock: &dyn Clock) -> Result<(), ApiError> {
+    let seq = ctx.store.last_seq()?;
+    let payload = serde_json::to_value(masf_agents::RunControl {
+        action: masf_agents::ControlAction::Pause,
+        by: by.to_string(),
+        reason: reason.to_string(),
+    })
+    .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+    ctx.store.append(&masf_store::NewEvent {
+        kind: masf_agents::run::RUN_CONTROL.to_string(),
+        payload,
+        actor_kind: masf_store::ActorKind::Examiner,
+        actor_id: by.to_string(),
+        idempotency_key: format!("run-control/pause/after-{seq}"),
+        causation_seq: None,
+        ts: clock.now(),
+        versions: Default::default(),
+    })?;
+    Ok(())
+}
+
+/// Records the examiner's grants of more budget (before a resumed run).
+pub fn grant(
+    ctx: &mut CaseCtx,
+    grants: &[(String, u64)],
+    by: &str,
+    reason: &str,
+    clock: &dyn Clock,
+) -> Result<(), ApiError> {
+    for (name, amount) in grants {
+        let counter = masf_agents::Counter::parse(name).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!("unknown budget {name:?}: one of tool_calls, rounds, wall_clock_s, tokens"),
+            )
+        })?;
+        let seq = ctx.store.last_seq()?;
+        let g = masf_agents::BudgetGranted {
+            counter,
+            amount: *amount,
+            by: by.to_string(),
+            reason: reason.to_string(),
+        };
+        ctx.store.append(&masf_store::NewEvent {
+            kind: masf_agents::budget::BUDGET_GRANTED.to_string(),
+            payload: serde_json::to_value(&g)
+                .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?,
+            actor_kind: masf_store::ActorKind::Examiner,
+            actor_id: by.to_string(),
+            idempotency_key: format!("budget-granted/{name}/after-{seq}"),
+            causation_seq: None,
+            ts: clock.now(),
+            versions: Default::default(),
+        })?;
+    }
+    Ok(())
 }

@@ -15,6 +15,8 @@ const EXIT_OK: u8 = 0;
 const EXIT_FAILURE: u8 = 1;
 /// Exit status: the command line itself was wrong (clap uses 2 as well).
 const EXIT_USAGE: u8 = 2;
+/// The run stopped before it was done: paused, or halted at a budget cap (`masf resume`).
+const EXIT_UNFINISHED: u8 = 3;
 
 #[derive(Parser)]
 #[command(
@@ -71,6 +73,30 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Print the intake summary as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Ask a running `masf run` of this case (in another process) to pause at its next tool
+    /// call; `masf resume` continues.
+    Pause {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Why (recorded with the request).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Continue a paused, budget-halted or interrupted run, optionally granting more budget
+    /// (`--grant tool_calls=500`, repeatable; budgets: tool_calls, rounds, wall_clock_s, tokens).
+    Resume {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// COUNTER=AMOUNT added to a budget cap for this run.
+        #[arg(long, value_name = "COUNTER=AMOUNT", value_parser = parse_grant)]
+        grant: Vec<(String, u64)>,
+        /// Why (recorded with the grants).
+        #[arg(long, default_value = "")]
+        reason: String,
+        /// Print the run summary as JSON on stdout.
         #[arg(long)]
         json: bool,
     },
@@ -213,6 +239,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             force,
         } => cmd_init(&dir, &evidence, id, force),
         Command::Run { case, out, json } => cmd_run(&case, out, json),
+        Command::Pause { case, reason } => cmd_pause(&case, &reason),
+        Command::Resume {
+            case,
+            grant,
+            reason,
+            json,
+        } => cmd_resume(&case, &grant, &reason, json),
         Command::Status { case, json } => cmd_status(&case, json),
         Command::Events { case, jsonl } => cmd_events(&case, jsonl),
         Command::Inspect {
@@ -277,6 +310,46 @@ fn cmd_init(
     Ok(EXIT_OK)
 }
 
+fn parse_grant(text: &str) -> Result<(String, u64), String> {
+    let (name, amount) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?} is not COUNTER=AMOUNT"))?;
+    let amount = amount
+        .parse::<u64>()
+        .map_err(|e| format!("{amount:?} is not an amount: {e}"))?;
+    Ok((name.to_string(), amount))
+}
+
+fn examiner() -> String {
+    std::env::var("USER").unwrap_or_else(|_| "examiner".to_string())
+}
+
+fn cmd_pause(case: &CaseArgs, reason: &str) -> anyhow::Result<u8> {
+    let mut ctx = open(case)?;
+    masf_api::pause(&mut ctx, &examiner(), reason, &masf_api::SystemClock)?;
+    println!("pause requested: a running `masf run` stops at its next tool call");
+    Ok(EXIT_OK)
+}
+
+fn cmd_resume(
+    case: &CaseArgs,
+    grants: &[(String, u64)],
+    reason: &str,
+    json: bool,
+) -> anyhow::Result<u8> {
+    {
+        let mut ctx = open(case)?;
+        masf_api::grant(
+            &mut ctx,
+            grants,
+            &examiner(),
+            reason,
+            &masf_api::SystemClock,
+        )?;
+    }
+    cmd_run(case, None, json)
+}
+
 fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
     let progress = progress::Bar::new();
@@ -329,14 +402,31 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
             report.events_added,
             report.store.display()
         );
-    }
-    Ok(if report.problems.is_empty() {
-        EXIT_OK
-    } else {
-        for p in &report.problems {
-            eprintln!("problem: {p}");
+        if let Some(run) = &report.run {
+            println!(
+                "run {} (segment {}){}",
+                run.state.as_str(),
+                run.segment,
+                run.halt
+                    .as_ref()
+                    .map(|h| format!(": {}; continue with `masf resume`", h.reason()))
+                    .unwrap_or_default()
+            );
         }
+    }
+    for p in &report.problems {
+        eprintln!("problem: {p}");
+    }
+    let unfinished = report
+        .run
+        .as_ref()
+        .is_some_and(|r| r.state != masf_api::RunState::Completed);
+    Ok(if !report.problems.is_empty() {
         EXIT_FAILURE
+    } else if unfinished {
+        EXIT_UNFINISHED
+    } else {
+        EXIT_OK
     })
 }
 
@@ -355,6 +445,16 @@ fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
         status.store.display(),
         status.events
     );
+    match (&status.run.state, &status.run.last) {
+        (Some(state), Some(last)) => println!(
+            "run      {} (segment {}, phase {}): {}",
+            state.as_str(),
+            last.segment,
+            last.phase,
+            last.reason
+        ),
+        _ => println!("run      not started"),
+    }
     println!();
     for s in &status.sources {
         let state = if s.registered {

@@ -264,6 +264,14 @@ impl Store {
         )
     }
 
+    /// How many calls are recorded.
+    pub fn invocation_count(&self) -> Result<u64> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM invocations", [], |row| row.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
     /// Every recorded call, in order (use [`Store::for_each_invocation`] for large logs).
     pub fn all_invocations(&self) -> Result<Vec<InvocationRecord>> {
         select(&self.conn, "ORDER BY seq", [])

@@ -145,3 +145,124 @@ fn triage_records_through_the_gateway_and_reruns_add_nothing() {
     assert_eq!(again.state().expect("state").phenomena(), &phenomena);
     assert_eq!(again.unparsed().expect("unparsed").len(), 1);
 }
+
+fn caps(tool_calls: u64) -> masf_agents::Caps {
+    masf_agents::Caps {
+        tool_calls,
+        rounds: 0,
+        wall_clock_s: 0,
+        tokens: 0,
+        warn_at: vec![0.5, 0.9],
+    }
+}
+
+#[test]
+fn a_tool_call_cap_halts_triage_and_a_grant_lets_it_finish() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = Plugins::new(vec![Arc::new(FindSms)]);
+    let mut s = session(dir.path());
+    s.set_caps(caps(1)).expect("caps");
+    s.begin_segment("triage").expect("segment");
+    let reports = triage_all(&s, &plugins, 1).expect("triage");
+    let halt = s.halted().expect("halted at the cap");
+    assert!(
+        matches!(&halt, masf_agents::Halt::Budget(e) if e.counter == masf_agents::Counter::ToolCalls && e.cap == 1),
+        "{halt:?}"
+    );
+    assert_eq!(reports[0].halted.as_ref(), Some(&halt));
+    // The one allowed call was made and its phenomenon recorded; the second call was refused.
+    assert_eq!(reports[0].tally.tool_calls, 1);
+    assert_eq!(reports[0].tally.phenomena, 1);
+    s.end_segment(
+        masf_agents::RunState::HaltedBudget,
+        "triage",
+        &halt.reason(),
+    )
+    .expect("end");
+    drop(s);
+
+    // The one call crossed both warning levels: one event each, recorded once.
+    let store = masf_store::Store::open(dir.path()).expect("store");
+    let levels: Vec<f64> = store
+        .events_of_kind("BudgetWarning")
+        .expect("events")
+        .iter()
+        .map(|e| e.payload["level"].as_f64().expect("level"))
+        .collect();
+    assert_eq!(levels, [0.5, 0.9]);
+    drop(store);
+
+    // The examiner grants 10 more calls; the resumed run finishes without repeating work.
+    {
+        let mut store = masf_store::Store::open(dir.path()).expect("store");
+        store
+            .append(&masf_store::NewEvent {
+                kind: "BudgetGranted".into(),
+                payload: serde_json::to_value(masf_agents::BudgetGranted {
+                    counter: masf_agents::Counter::ToolCalls,
+                    amount: 10,
+                    by: "examiner".into(),
+                    reason: "test".into(),
+                })
+                .expect("json"),
+                actor_kind: masf_store::ActorKind::Examiner,
+                actor_id: "examiner".into(),
+                idempotency_key: "grant-1".into(),
+                causation_seq: None,
+                ts: jiff::Timestamp::from_second(1_764_000_100).expect("time"),
+                versions: Default::default(),
+            })
+            .expect("grant");
+    }
+    let mut s = session(dir.path());
+    s.set_caps(caps(1)).expect("caps");
+    assert_eq!(s.budget().used(masf_agents::Counter::ToolCalls), 1);
+    assert_eq!(s.begin_segment("triage").expect("segment"), 2);
+    let reports = triage_all(&s, &plugins, 1).expect("triage");
+    assert!(s.halted().is_none());
+    assert_eq!(
+        reports[0].tally.phenomena, 0,
+        "recorded in the first segment"
+    );
+    assert_eq!(reports[0].tally.duplicates, 1);
+    assert_eq!(reports[0].tally.rejections, 1);
+    assert_eq!(s.state().expect("state").phenomena().len(), 1);
+}
+
+#[test]
+fn a_pause_asked_by_another_process_stops_the_run_at_the_next_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = session(dir.path());
+    s.begin_segment("triage").expect("segment");
+    s.check_running().expect("running");
+    // Another process (its own connection) asks for a pause.
+    let mut other = masf_store::Store::open(dir.path()).expect("store");
+    other
+        .append(&masf_store::NewEvent {
+            kind: "RunControl".into(),
+            payload: serde_json::to_value(masf_agents::RunControl {
+                action: masf_agents::ControlAction::Pause,
+                by: "examiner".into(),
+                reason: "lunch".into(),
+            })
+            .expect("json"),
+            actor_kind: masf_store::ActorKind::Examiner,
+            actor_id: "examiner".into(),
+            idempotency_key: "pause-1".into(),
+            causation_seq: None,
+            ts: jiff::Timestamp::from_second(1_764_000_100).expect("time"),
+            versions: Default::default(),
+        })
+        .expect("pause");
+    std::thread::sleep(std::time::Duration::from_millis(250));
+    let plugins = Plugins::new(vec![Arc::new(FindSms)]);
+    let reports = triage_all(&s, &plugins, 1).expect("triage");
+    assert_eq!(s.halted(), Some(masf_agents::Halt::Paused));
+    assert_eq!(reports[0].tally.tool_calls, 0);
+    assert_eq!(reports[0].halted, Some(masf_agents::Halt::Paused));
+    s.end_segment(masf_agents::RunState::Paused, "triage", "paused")
+        .expect("end");
+    let run = masf_agents::RunProjection::load(&other).expect("projection");
+    assert_eq!(run.state, Some(masf_agents::RunState::Paused));
+    assert!(!run.pause_pending());
+}

@@ -73,13 +73,19 @@ fn intake_hashes_every_file_once_and_is_idempotent() {
     assert_eq!(media["md5_check"], "verified");
     assert_eq!(seen, files, "all segments and folder files, in order");
 
-    // A second run adds nothing.
-    let events_before = masf_ok(&["events", case, "--jsonl"]);
+    // A second run adds nothing but its own run-lifecycle events (the audit of who ran what
+    // when).
+    let events_before = case_events(&masf_ok(&["events", case, "--jsonl"]));
     let second: serde_json::Value =
         serde_json::from_str(&masf_ok(&["run", case, "--json"])).unwrap();
     assert_eq!(second["events_added"], 0);
-    assert_eq!(masf_ok(&["events", case, "--jsonl"]), events_before);
-    assert_eq!(events_before.lines().count(), 3);
+    assert_eq!(second["run"]["state"], "completed");
+    assert_eq!(second["run"]["segment"], 2);
+    assert_eq!(
+        case_events(&masf_ok(&["events", case, "--jsonl"])),
+        events_before
+    );
+    assert_eq!(events_before.len(), 3);
 
     // The evidence is untouched: same bytes, same modification time.
     let after: Vec<_> = files.iter().map(|f| fingerprint(f)).collect();
@@ -95,7 +101,10 @@ fn intake_hashes_every_file_once_and_is_idempotent() {
             .iter()
             .all(|s| s["registered"] == true)
     );
-    assert_eq!(status["events"], 3);
+    // 3 registrations, and two runs each opened `active` and closed `completed`.
+    assert_eq!(status["events"], 7);
+    assert_eq!(status["run"]["state"], "completed");
+    assert_eq!(status["run"]["segments"], 2);
 }
 
 #[test]
@@ -114,14 +123,9 @@ fn editing_a_label_adds_one_amendment_and_the_original_registration_stays() {
     masf_ok(&["run", case]);
     masf_ok(&["run", case]);
     let events = masf_ok(&["events", case, "--jsonl"]);
-    let kinds: Vec<String> = events
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+    let kinds: Vec<String> = case_events(&events)
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(
         kinds,
@@ -220,4 +224,16 @@ fn an_e01_with_a_corrupt_chunk_registers_but_the_run_reports_it() {
             .unwrap()
             .contains("does not verify")
     );
+}
+
+/// The events of the case's sources (intake), leaving out run-lifecycle events.
+fn case_events(jsonl: &str) -> Vec<serde_json::Value> {
+    jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|e| {
+            let kind = e["kind"].as_str().unwrap();
+            kind.starts_with("Source")
+        })
+        .collect()
 }

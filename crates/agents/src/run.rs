@@ -1,0 +1,162 @@
+//! The run lifecycle (issue 7): a run is a sequence of segments, each opened by a `RunState`
+//! event `active` and closed by one of `paused | halted_budget | completed | failed`. Another
+//! process asks a running one to pause by appending a `RunControl` event; the runner sees it at
+//! its next tool call and stops at that safe point. State is the projection of these events.
+
+use masf_store::Store;
+use serde::{Deserialize, Serialize};
+
+use crate::budget::{BUDGET_GRANTED, BUDGET_WARNING, BudgetGranted, BudgetWarning};
+
+/// The event kind of a run state change.
+pub const RUN_STATE: &str = "RunState";
+/// The event kind of a request to a running process.
+pub const RUN_CONTROL: &str = "RunControl";
+
+/// Where a run stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Running (or killed while running: the next `masf run` resumes it).
+    Active,
+    /// Stopped at the examiner's request; `masf resume` continues.
+    Paused,
+    /// Stopped at a budget cap; `masf resume --grant` continues.
+    HaltedBudget,
+    /// Finished: the report is written.
+    Completed,
+    /// Stopped by an error of the runtime itself (the store); the reason says which.
+    Failed,
+}
+
+impl RunState {
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Paused => "paused",
+            Self::HaltedBudget => "halted_budget",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+        }
+    }
+}
+
+/// A state change of the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunStateChanged {
+    /// The new state.
+    pub state: RunState,
+    /// The segment (1 for the first `masf run`, +1 for each resume).
+    pub segment: u32,
+    /// The phase the run was in.
+    pub phase: String,
+    /// Why.
+    pub reason: String,
+    /// Seconds the segment ran (on closing states).
+    pub wall_seconds: u64,
+    /// Invocations logged before the segment opened (on `active`), so that a run's tool-call
+    /// usage survives a kill.
+    #[serde(default)]
+    pub invocations_before: u64,
+}
+
+/// What another process asks of a running one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlAction {
+    /// Stop at the next safe point.
+    Pause,
+}
+
+/// A request to a running process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunControl {
+    /// What.
+    pub action: ControlAction,
+    /// Who asked.
+    pub by: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The run's lifecycle, folded from the events.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RunProjection {
+    /// The last state, `None` before the first run.
+    pub state: Option<RunState>,
+    /// Segments opened so far.
+    pub segments: u32,
+    /// Seconds of the closed segments of the current run (a run ends at `completed`; a later
+    /// `masf run` starts a new one with fresh budgets).
+    pub wall_seconds: u64,
+    /// Invocations logged before the current run began.
+    pub run_base_invocations: u64,
+    /// The seq of the event that opened the current segment.
+    pub segment_seq: i64,
+    /// Seq of the last pause request.
+    pub pause_seq: Option<i64>,
+    /// The examiner's grants.
+    pub grants: Vec<BudgetGranted>,
+    /// Budget warnings already given.
+    pub warnings: Vec<BudgetWarning>,
+    /// The last state change.
+    pub last: Option<RunStateChanged>,
+}
+
+impl RunProjection {
+    /// Folds the lifecycle events of the store.
+    pub fn load(store: &Store) -> Result<Self, masf_store::StoreError> {
+        let mut p = RunProjection::default();
+        for kind in [RUN_STATE, RUN_CONTROL, BUDGET_GRANTED, BUDGET_WARNING] {
+            for e in store.events_of_kind(kind)? {
+                p.apply(e.seq, &e.kind, &e.payload);
+            }
+        }
+        Ok(p)
+    }
+
+    fn apply(&mut self, seq: i64, kind: &str, payload: &serde_json::Value) {
+        match kind {
+            RUN_STATE => {
+                if let Ok(c) = serde_json::from_value::<RunStateChanged>(payload.clone()) {
+                    if c.state == RunState::Active {
+                        if matches!(self.state, None | Some(RunState::Completed)) {
+                            self.run_base_invocations = c.invocations_before;
+                            self.wall_seconds = 0;
+                        }
+                        self.segments = self.segments.max(c.segment);
+                        self.segment_seq = seq;
+                    } else {
+                        self.wall_seconds += c.wall_seconds;
+                    }
+                    self.state = Some(c.state);
+                    self.last = Some(c);
+                }
+            }
+            RUN_CONTROL => {
+                if let Ok(c) = serde_json::from_value::<RunControl>(payload.clone())
+                    && c.action == ControlAction::Pause
+                {
+                    self.pause_seq = Some(seq);
+                }
+            }
+            BUDGET_GRANTED => {
+                if let Ok(g) = serde_json::from_value(payload.clone()) {
+                    self.grants.push(g);
+                }
+            }
+            BUDGET_WARNING => {
+                if let Ok(w) = serde_json::from_value(payload.clone()) {
+                    self.warnings.push(w);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a pause was asked for after the current segment opened and not yet honoured.
+    pub fn pause_pending(&self) -> bool {
+        self.state == Some(RunState::Active) && self.pause_seq.is_some_and(|p| p > self.segment_seq)
+    }
+}
