@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{Tool, ToolError, content_tools, doc_metadata, fs_tools, scan_tools, sqlite};
+use crate::{Tool, ToolError, content_tools, doc_metadata, fs_tools, scan_tools, search, sqlite};
 
 /// Tools by name (sorted, so listings are deterministic).
 #[derive(Clone, Default)]
@@ -35,6 +35,7 @@ impl Catalog {
         c.register(Arc::new(content_tools::Strings));
         c.register(Arc::new(content_tools::ParsePlist));
         c.register(Arc::new(doc_metadata::DocMetadata));
+        c.register(Arc::new(search::SearchText));
         c
     }
 

@@ -18,6 +18,7 @@ pub mod invoke;
 pub mod log;
 pub mod rederive;
 pub mod scan_tools;
+pub mod search;
 pub mod sqlite;
 
 use std::path::Path;

@@ -2,6 +2,7 @@
 
 mod grounding;
 mod invoke;
+mod search;
 mod sqlite;
 mod support;
 mod tools;
