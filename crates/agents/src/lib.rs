@@ -17,13 +17,17 @@
 
 pub mod budget;
 pub mod context;
+pub mod corroborate;
+pub mod orchestrator;
 pub mod plugin;
 pub mod run;
 pub mod session;
+pub mod strategist;
 pub mod triage;
 
 pub use budget::{BudgetGranted, Caps, Counter, Exhausted};
 pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
+pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use plugin::{Detection, Plugin, Plugins};
 pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
 pub use session::{ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo};

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use masf_graph::Lead;
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::{Catalog, SourceCtx, Tool};
 use serde::Serialize;
@@ -50,6 +51,14 @@ pub trait Plugin: Send + Sync {
     /// writes only. Artefacts it cannot parse become `ctx.unparsed(..)` notes; an `Err` means
     /// the runtime itself failed (the store), never that evidence was bad.
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError>;
+
+    /// Runs a strategist lead aimed at this plugin's agent on `ctx`'s source. By default the
+    /// agent examines the source again: gateway writes are idempotent, so only what it had not
+    /// recorded yet is added (for example after a budget halt cut its triage short).
+    fn follow_lead(&self, ctx: &AgentCtx<'_>, lead: &Lead) -> Result<(), RuntimeError> {
+        let _ = lead;
+        self.triage(ctx)
+    }
 }
 
 /// The plugins of a build, in preference order.

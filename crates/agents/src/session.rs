@@ -47,6 +47,10 @@ impl Halt {
     }
 }
 
+/// The pseudo-source id of invocations that read the case's graph rather than evidence (the
+/// strategist's views).
+pub const CASE_SOURCE: &str = "(case)";
+
 /// The event kind of an artefact an agent found but could not parse.
 pub const ARTEFACT_UNPARSED: &str = "ArtefactUnparsed";
 
@@ -596,6 +600,65 @@ impl Session {
             Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Records a read-only view of the graph (`graph_overview`, `source_coverage`, …) that
+    /// `agent` consulted, as an invocation on the pseudo-source [`CASE_SOURCE`]: what a
+    /// strategist saw when it decided is part of the audit. Views are not re-derivable from
+    /// evidence; `masf verify` checks their stored hash only.
+    pub fn log_view(
+        &self,
+        agent: &str,
+        task_id: &str,
+        view: &str,
+        args: &Value,
+        output: &str,
+    ) -> Result<masf_store::InvocationRecord, RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut versions = Versions::new();
+        versions.insert(
+            "masf_graph".to_string(),
+            env!("CARGO_PKG_VERSION").to_string(),
+        );
+        Ok(store.record_invocation(&masf_store::NewInvocation {
+            source_id: CASE_SOURCE.to_string(),
+            tool: view.to_string(),
+            args: masf_tools::canonical_json(args),
+            status: masf_store::InvocationStatus::Ok,
+            reason: None,
+            cached_from: None,
+            output: output.as_bytes().to_vec(),
+            agent: agent.to_string(),
+            task_id: task_id.to_string(),
+            ts: self.now(),
+            duration_ms: 0,
+            versions,
+            idempotency_key: None,
+        })?)
+    }
+
+    /// Every logged invocation as the coverage view sees it.
+    pub fn invocation_summaries(
+        &self,
+    ) -> Result<Vec<masf_graph::views::InvocationSummary>, RuntimeError> {
+        let store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut out = Vec::new();
+        store.for_each_invocation(|r| {
+            out.push(masf_graph::views::InvocationSummary {
+                id: r.invocation_id,
+                source_id: r.source_id,
+                tool: r.tool,
+                args: r.args,
+            });
+            Ok::<(), StoreError>(())
+        })?;
+        Ok(out)
     }
 
     /// Every `ArtefactUnparsed` note in the store.

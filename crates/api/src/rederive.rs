@@ -13,6 +13,8 @@ use crate::{ApiError, CaseCtx, ErrorCode};
 pub struct VerifyReport {
     pub invocations: u64,
     pub matched: u64,
+    /// Of those, views of the graph read by the strategist (hash-checked, not re-run).
+    pub views: u64,
     /// Calls with no output to reproduce (failed, timed out, too large).
     pub not_reproducible: u64,
     /// Every invocation that did not re-derive, with why.
@@ -134,6 +136,7 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
     let mut report = VerifyReport {
         invocations: 0,
         matched: 0,
+        views: 0,
         not_reproducible: 0,
         failures: Vec::new(),
         facts: 0,
@@ -142,6 +145,25 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
     };
     for rec in ctx.store.all_invocations()? {
         report.invocations += 1;
+        if rec.source_id == masf_agents::session::CASE_SOURCE {
+            // A view of the graph (the strategist's): not re-derivable from evidence; its
+            // stored output must still have its recorded hash.
+            report.views += 1;
+            match ctx.store.invocation_output(&rec.invocation_id) {
+                Ok(_) => report.matched += 1,
+                Err(e) => report.failures.push(Rederivation {
+                    invocation_id: rec.invocation_id.clone(),
+                    source_id: rec.source_id.clone(),
+                    tool: rec.tool.clone(),
+                    args: rec.args.clone(),
+                    recorded_sha256: rec.output_sha256.clone(),
+                    verdict: masf_tools::rederive::Verdict::StoredOutputAltered {
+                        detail: e.to_string(),
+                    },
+                }),
+            }
+            continue;
+        }
         let source = sources
             .entry(rec.source_id.clone())
             .or_insert_with(|| source_ctx(ctx, &rec.source_id));

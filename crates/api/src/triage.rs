@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use masf_agents::{Plugins, Session, SourceInfo, TriageReport, triage_all};
+use masf_agents::{Plugins, Session, SourceInfo, TriageReport};
 use masf_case::ScoringConfig;
 use masf_graph::{EdgeType, Scoring};
 use masf_tools::{Catalog, Invoker, Limits};
@@ -118,6 +118,12 @@ pub struct RunOutcome {
     pub halt: Option<masf_agents::Halt>,
     /// The budget after the segment.
     pub budget: masf_graph::views::BudgetStatus,
+    /// Strategist rounds run in this segment.
+    pub rounds: Vec<masf_agents::RoundSummary>,
+    /// Hypothesis-planner calls accepted (phase 2 and re-judging).
+    pub planned: usize,
+    /// Why the strategist declared the investigation complete.
+    pub completion: String,
 }
 
 /// Runs the agent phases as one run segment under the configured budget (raised by grants):
@@ -129,28 +135,49 @@ pub(crate) fn triage(
 ) -> Result<(Vec<TriageReport>, RunOutcome), ApiError> {
     let mut session = session(ctx, clock)?;
     session.set_caps(caps(ctx)).map_err(runtime)?;
-    let segment = session.begin_segment("triage").map_err(runtime)?;
+    let segment = session.begin_segment("run").map_err(runtime)?;
     let parallelism = match usize::try_from(ctx.config.run.parallelism).unwrap_or(1) {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
     };
-    let reports = match triage_all(&session, &plugins(), parallelism) {
-        Ok(reports) => reports,
+    let plugins = plugins();
+    let st = &ctx.config.strategist;
+    let orchestrator = masf_agents::Orchestrator {
+        session: &session,
+        plugins: &plugins,
+        planners: Vec::new(),
+        limits: masf_agents::strategist::Limits {
+            max_rounds: st.max_rounds,
+            max_leads: usize::try_from(st.max_leads_per_round).unwrap_or(usize::MAX),
+            zero_yield_rounds_to_stop: usize::try_from(st.zero_yield_rounds_to_stop)
+                .unwrap_or(usize::MAX),
+        },
+        parallelism,
+    };
+    let mut summary = masf_agents::RunSummary {
+        triage: Vec::new(),
+        planned: 0,
+        rounds: Vec::new(),
+        completion: String::new(),
+    };
+    match orchestrator.run(&mut summary) {
+        Ok(()) | Err(masf_agents::RuntimeError::Halted(_)) => {}
         Err(e) => {
             // The runtime itself failed: say so in the log, then report the error.
-            let _ = session.end_segment(masf_agents::RunState::Failed, "triage", &e.to_string());
+            let _ = session.end_segment(masf_agents::RunState::Failed, "run", &e.to_string());
             return Err(runtime(e));
         }
-    };
+    }
+    let reports = summary.triage;
     let halt = session.halted();
     let state = halt
         .as_ref()
         .map_or(masf_agents::RunState::Completed, masf_agents::Halt::state);
     let reason = halt
         .as_ref()
-        .map_or_else(|| "all phases done".to_string(), masf_agents::Halt::reason);
+        .map_or_else(|| summary.completion.clone(), masf_agents::Halt::reason);
     session
-        .end_segment(state, "triage", &reason)
+        .end_segment(state, "run", &reason)
         .map_err(runtime)?;
     Ok((
         reports,
@@ -159,6 +186,9 @@ pub(crate) fn triage(
             segment,
             halt,
             budget: session.budget().status(),
+            rounds: summary.rounds,
+            planned: summary.planned,
+            completion: summary.completion,
         },
     ))
 }

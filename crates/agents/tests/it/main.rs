@@ -266,3 +266,221 @@ fn a_pause_asked_by_another_process_stops_the_run_at_the_next_call() {
     assert_eq!(run.state, Some(masf_agents::RunState::Paused));
     assert!(!run.pause_pending());
 }
+
+/// Records the iPhone's mention of an e-mail address, found with search_text.
+struct FindAddress;
+
+impl Plugin for FindAddress {
+    fn name(&self) -> &'static str {
+        "find-address"
+    }
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        FindSms.detect(source)
+    }
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        Vec::new()
+    }
+    fn categorise(&self, _path: &str) -> Option<&'static str> {
+        None
+    }
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        let found = ctx.call(
+            "search_text",
+            json!({"patterns": ["yl.leung@example.com"], "path": "/private/var/mobile/Library/SMS"}),
+        )?;
+        let path = found
+            .output
+            .text
+            .lines()
+            .next()
+            .and_then(|l| l.split('\t').next());
+        let path = path
+            .expect("the iPhone's messages mention the address")
+            .to_string();
+        let cite = |t, v: &str| FactClaim {
+            fact_type: t,
+            value: v.into(),
+            invocation_id: found.record.invocation_id.clone(),
+        };
+        ctx.record(PhenomenonDraft {
+            category: "messages".into(),
+            title: "messages with yl.leung@example.com".into(),
+            facts: vec![
+                cite(FactType::Path, &path),
+                cite(FactType::Email, "yl.leung@example.com"),
+            ],
+            interpretation: String::new(),
+            times: vec![],
+        })?;
+        Ok(())
+    }
+}
+
+/// Hypothesises a contact from every `messages` phenomenon and links it (prior 0.1, so one
+/// `supports` edge leaves it active).
+struct ContactPlanner;
+
+impl masf_agents::Planner for ContactPlanner {
+    fn name(&self) -> &'static str {
+        "test-planner"
+    }
+    fn plan(&self, state: &masf_graph::GraphState, _: &[SourceInfo]) -> Vec<masf_graph::Call> {
+        let statement = "The iPhone's user was in contact with yl.leung@example.com";
+        let Some(h) = state
+            .hypotheses()
+            .values()
+            .find(|h| h.statement == statement)
+        else {
+            return vec![masf_graph::Call::AddHypothesis(masf_graph::NewHypothesis {
+                proposed_by: "test-planner".into(),
+                statement: statement.into(),
+                kind: masf_graph::HypothesisKind::Activity,
+                prior: Some(0.1),
+            })];
+        };
+        state
+            .phenomena()
+            .values()
+            .filter(|p| p.category == "messages")
+            .filter(|p| !h.edges.iter().any(|e| e.phenomenon_id == p.id))
+            .map(|p| {
+                masf_graph::Call::Link(masf_graph::LinkRequest {
+                    agent: "test-planner".into(),
+                    task_id: None,
+                    phenomenon_id: p.id.clone(),
+                    hypothesis_id: h.id.clone(),
+                    edge_type: masf_graph::EdgeType::Supports,
+                })
+            })
+            .collect()
+    }
+}
+
+fn usb_session(dir: &std::path::Path) -> Session {
+    let plugins = Plugins::new(vec![Arc::new(FindAddress)]);
+    Session::open(
+        dir,
+        Scoring::default(),
+        Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
+        vec![
+            SourceInfo {
+                id: "src-iphone".into(),
+                label: "iPhone".into(),
+                path: demo("iphone_ffs.zip"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+            SourceInfo {
+                id: "src-usb".into(),
+                label: "USB".into(),
+                path: demo("usb.E01"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+        ],
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session opens")
+}
+
+#[test]
+fn the_strategist_corroborates_a_single_source_hypothesis_then_declares_completion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = Plugins::new(vec![Arc::new(FindAddress)]);
+    let s = usb_session(dir.path());
+    let orchestrator = masf_agents::Orchestrator {
+        session: &s,
+        plugins: &plugins,
+        planners: vec![Box::new(ContactPlanner)],
+        limits: masf_agents::strategist::Limits {
+            max_rounds: 5,
+            max_leads: 3,
+            zero_yield_rounds_to_stop: 2,
+        },
+        parallelism: 2,
+    };
+    let mut summary = masf_agents::RunSummary {
+        triage: Vec::new(),
+        planned: 0,
+        rounds: Vec::new(),
+        completion: String::new(),
+    };
+    orchestrator.run(&mut summary).expect("run");
+    assert_eq!(summary.planned, 2, "one hypothesis, one link");
+    assert_eq!(summary.rounds.len(), 1, "{summary:?}");
+    let round = &summary.rounds[0];
+    assert_eq!(round.leads.len(), 1);
+    assert_eq!(round.leads[0].1, "corroborator");
+    assert_eq!(round.leads[0].2, "1 file(s) with its identifiers recorded");
+    assert_eq!(
+        summary.completion,
+        "no hypothesis needs more evidence that a lead could bring"
+    );
+
+    let state = s.state().expect("state");
+    let found = state
+        .phenomena()
+        .values()
+        .find(|p| p.category == "corroboration")
+        .expect("a corroboration phenomenon");
+    assert_eq!(found.source_id, "src-usb");
+    assert_eq!(found.title, "yl.leung@example.com found in /notes.txt");
+    let r = &state.rounds()[&1];
+    assert!(!r.is_open());
+    assert_eq!(r.new_phenomena, 1);
+    assert!(
+        state
+            .leads()
+            .values()
+            .all(|l| l.status == masf_graph::LeadStatus::Done)
+    );
+    drop(state);
+
+    // What the strategist read is in the invocation log, on the case pseudo-source.
+    let store = masf_store::Store::open(dir.path()).expect("store");
+    let views: Vec<String> = store
+        .all_invocations()
+        .expect("invocations")
+        .into_iter()
+        .filter(|i| i.source_id == "(case)")
+        .map(|i| format!("{} {}", i.task_id, i.tool))
+        .collect();
+    assert_eq!(
+        views,
+        [
+            "round-1 graph_overview",
+            "round-1 source_coverage",
+            "round-1 marginal_yield",
+            "round-1 budget_status",
+            "round-2 graph_overview",
+            "round-2 source_coverage",
+            "round-2 marginal_yield",
+            "round-2 budget_status",
+        ]
+    );
+    drop(store);
+
+    // Run again on the same store: nothing new, no new round.
+    let again = usb_session(dir.path());
+    let orchestrator = masf_agents::Orchestrator {
+        session: &again,
+        plugins: &plugins,
+        planners: vec![Box::new(ContactPlanner)],
+        limits: masf_agents::strategist::Limits {
+            max_rounds: 5,
+            max_leads: 3,
+            zero_yield_rounds_to_stop: 2,
+        },
+        parallelism: 1,
+    };
+    let mut second = masf_agents::RunSummary {
+        triage: Vec::new(),
+        planned: 0,
+        rounds: Vec::new(),
+        completion: String::new(),
+    };
+    orchestrator.run(&mut second).expect("second run");
+    assert_eq!(second.planned, 0);
+    assert!(second.rounds.is_empty());
+    assert_eq!(again.state().expect("state").phenomena().len(), 2);
+}
