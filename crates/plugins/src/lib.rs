@@ -7,6 +7,7 @@
 //! write only through the gateway; every fact they record is a value copied from the output of
 //! the call they cite. Helpers shared by the agents are in [`util`].
 
+pub mod extract;
 pub mod util;
 
 use std::sync::Arc;
