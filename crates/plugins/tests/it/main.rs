@@ -1,3 +1,5 @@
 //! Integration tests of the plugins on real artefacts.
 
+mod android;
+mod android_support;
 mod util;
