@@ -2,4 +2,5 @@
 
 mod android;
 mod android_support;
+mod disk;
 mod util;
