@@ -8,6 +8,7 @@
 //! the call they cite. Helpers shared by the agents are in [`util`].
 
 pub mod android;
+pub mod archive;
 pub mod disk;
 pub mod extract;
 pub mod identity;
@@ -20,7 +21,10 @@ use masf_agents::{Plugin, Plugins};
 /// Every plugin of this build, in preference order (a tie in detection score goes to the
 /// earlier one).
 pub fn all() -> Plugins {
-    let plugins: Vec<Arc<dyn Plugin>> =
-        vec![Arc::new(android::AndroidPlugin), Arc::new(disk::DiskPlugin)];
+    let plugins: Vec<Arc<dyn Plugin>> = vec![
+        Arc::new(android::AndroidPlugin),
+        Arc::new(disk::DiskPlugin),
+        Arc::new(archive::ArchivePlugin),
+    ];
     Plugins::new(plugins)
 }

@@ -152,7 +152,10 @@ fn summarise_rest(
     else {
         return Ok(());
     };
-    let mut facts = vec![fact(FactType::Count, n, &inv)];
+    let mut facts = vec![
+        fact(FactType::Path, &l.path, &l.found),
+        fact(FactType::Count, n, &inv),
+    ];
     let mut times = Vec::new();
     for (v, d) in [(first, "First of the rest"), (last, "Last of the rest")] {
         if let Some(v) = v {
@@ -230,7 +233,7 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
             })
             .unwrap_or("")
             .to_string();
-        let mut facts = Vec::new();
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         if !display.is_empty() {
             facts.push(fact(FactType::Name, raw_cell(&display), &inv));
         }
@@ -252,7 +255,7 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                 _ => {}
             }
         }
-        if facts.is_empty() {
+        if facts.len() == 1 {
             continue;
         }
         let label = if display.is_empty() {
@@ -283,7 +286,7 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                 times: vec![],
             },
         )?;
-        let note = format!("Contact raw_contacts._id {id} of {name}.");
+        let note = format!("Contact raw_contacts._id {id} of {}.", l.name());
         if !display.is_empty() {
             observe(
                 ctx,
@@ -378,6 +381,7 @@ pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     category: "accounts".into(),
                     title: format!("Google user id of {account}"),
                     facts: vec![
+                        fact(FactType::Path, &l.path, &l.found),
                         fact(FactType::Account, raw_cell(account), &inv),
                         fact(FactType::Account, raw_cell(value), &inv),
                     ],
@@ -415,7 +419,10 @@ fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), Runtim
             continue;
         };
         let kind = t.get(row, "type").unwrap_or("");
-        let mut facts = vec![fact(FactType::Account, raw_cell(account), &inv)];
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Account, raw_cell(account), &inv),
+        ];
         if !kind.is_empty() {
             facts.push(fact(FactType::Text, raw_cell(kind), &inv));
         }
@@ -464,7 +471,7 @@ fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), Runtim
             id_type,
             account,
             &inv,
-            format!("{service} configured on the device ({name})."),
+            format!("{service} configured on the device ({}).", l.name()),
         )?;
     }
     Ok(())
@@ -500,7 +507,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let carrier = t
             .get(row, "carrier_name")
             .or_else(|| t.get(row, "display_name"));
-        let mut facts = Vec::new();
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         if let Some(v) = iccid {
             facts.push(fact(FactType::Iccid, v, &inv));
         }
@@ -513,7 +520,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         if let Some(v) = carrier {
             facts.push(fact(FactType::Name, raw_cell(v), &inv));
         }
-        if facts.is_empty() {
+        if facts.len() == 1 {
             continue;
         }
         record(
@@ -540,7 +547,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 IdType::Iccid,
                 v,
                 &inv,
-                format!("ICCID of a SIM used in the device ({name})."),
+                format!("ICCID of a SIM used in the device ({}).", l.name()),
             )?;
         }
         if let Some(v) = imsi {
@@ -552,7 +559,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 IdType::Imsi,
                 v,
                 &inv,
-                format!("IMSI of a SIM used in the device ({name})."),
+                format!("IMSI of a SIM used in the device ({}).", l.name()),
             )?;
         }
         if let Some(v) = number {
@@ -564,7 +571,10 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 IdType::Phone,
                 v,
                 &inv,
-                format!("The number of a SIM in the device ({name}): the owner's own number."),
+                format!(
+                    "The number of a SIM in the device ({}): the owner's own number.",
+                    l.name()
+                ),
             )?;
         }
     }
@@ -627,7 +637,7 @@ pub fn calls(
         let number = t.get(row, "number");
         let kind = t.get(row, "type").unwrap_or("");
         let (title, desc) = call_type(kind);
-        let mut facts = Vec::new();
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         if let Some(n) = number {
             facts.push(party_fact(ctx, n, &inv));
@@ -666,7 +676,7 @@ pub fn calls(
                 times,
             },
         )?;
-        let what = format!("call {id} ({name})");
+        let what = format!("call {id} ({})", l.name());
         for col in ["number", "normalized_number", "formatted_number"] {
             if let Some(v) = t.get(row, col) {
                 observe_party(ctx, book, v, &inv, &what)?;
@@ -746,7 +756,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             "6" => ("SMS queued to", "Message queued"),
             _ => ("SMS with", "Message time"),
         };
-        let mut facts = Vec::new();
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         if let Some(a) = address {
             facts.push(party_fact(ctx, a, &inv));
@@ -789,7 +799,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
                 times,
             },
         )?;
-        let what = format!("SMS {id} ({name})");
+        let what = format!("SMS {id} ({})", l.name());
         if let Some(a) = address {
             observe_party(ctx, book, a, &inv, &what)?;
         }
@@ -839,11 +849,13 @@ fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let id = t.get(row, "_id").unwrap_or("?");
         let addresses = t.get(row, "addresses").unwrap_or("");
         let count = t.get(row, "message_count").unwrap_or("0");
-        let mut facts: Vec<FactClaim> = addresses
-            .split(' ')
-            .filter(|a| !a.is_empty())
-            .map(|a| party_fact(ctx, a, &inv))
-            .collect();
+        let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, &l.path, &l.found)];
+        facts.extend(
+            addresses
+                .split(' ')
+                .filter(|a| !a.is_empty())
+                .map(|a| party_fact(ctx, a, &inv)),
+        );
         facts.push(fact(FactType::Count, count, &inv));
         let mut times = Vec::new();
         if let Some(d) = t.get(row, "date").filter(|d| *d != "0") {
@@ -909,7 +921,10 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             continue;
         };
         let sent = t.get(row, "from_me") == Some("1");
-        let mut facts = vec![fact(FactType::Identifier, jid, &inv)];
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Identifier, jid, &inv),
+        ];
         let mut times = Vec::new();
         if let Some(ts) = t.get(row, "timestamp") {
             times.push(TimeMark {
@@ -942,7 +957,7 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 times,
             },
         )?;
-        let what = format!("WhatsApp message {id} ({name})");
+        let what = format!("WhatsApp message {id} ({})", l.name());
         if let Some(user) = jid.strip_suffix("@s.whatsapp.net") {
             observe(
                 ctx,

@@ -149,7 +149,7 @@ pub fn build_prop(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             IdType::Serial,
             &serial,
             &inv,
-            format!("The device's serial number as {name} gives it."),
+            format!("The device's serial number as {} gives it.", l.name()),
         )?;
     }
     Ok(())
@@ -193,7 +193,7 @@ pub fn serial_no(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         IdType::Serial,
         value,
         &inv,
-        format!("The device's serial number as {name} gives it."),
+        format!("The device's serial number as {} gives it.", l.name()),
     )?;
     Ok(())
 }

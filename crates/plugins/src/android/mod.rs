@@ -117,6 +117,15 @@ impl Plugin for AndroidPlugin {
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         partitions::triage(ctx)?;
+        artefacts(ctx).map(|_| ())
+    }
+}
+
+/// Finds and works the Android artefacts in every readable file system of the task's source
+/// (the Android disk's partitions, or an archive of an Android tree); returns how many were
+/// found.
+pub fn artefacts(ctx: &AgentCtx<'_>) -> Result<usize, RuntimeError> {
+    {
         let found = locate(ctx)?;
         let of = |name: &str| -> Vec<&Located> {
             found
@@ -160,7 +169,7 @@ impl Plugin for AndroidPlugin {
         for l in of("packages.list") {
             files::packages(ctx, l)?;
         }
-        Ok(())
+        Ok(found.len())
     }
 }
 

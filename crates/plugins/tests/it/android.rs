@@ -110,6 +110,7 @@ fn demo_android_disk_gives_every_planted_identifier() {
     assert_eq!(
         values,
         [
+            "/data/com.android.providers.telephony/databases/mmssms.db",
             "+85261234567",
             "1739928041000",
             "1739928037000",

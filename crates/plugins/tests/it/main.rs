@@ -2,5 +2,6 @@
 
 mod android;
 mod android_support;
+mod archive;
 mod disk;
 mod util;
