@@ -45,7 +45,6 @@ impl Plugin for ArchivePlugin {
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-        crate::android::artefacts(ctx)?;
         tree::triage_tree(ctx)
     }
 }

@@ -27,9 +27,10 @@ impl Book {
 /// The entity a message or call counterparty is observed as: the contact holding the number,
 /// else `handle:<number>`.
 fn counterparty(ctx: &AgentCtx<'_>, book: &Book, number: &str) -> (String, String) {
-    book.contact_of(ctx, number)
-        .cloned()
-        .unwrap_or_else(|| (format!("handle:{number}"), number.to_string()))
+    book.contact_of(ctx, number).cloned().unwrap_or_else(|| {
+        let key = normalized(ctx, IdType::Phone, number).unwrap_or_else(|| number.to_string());
+        (format!("handle:{key}"), number.to_string())
+    })
 }
 
 /// Observes a counterparty's number (as a phone when it is one, else not at all: alphanumeric
@@ -194,18 +195,21 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
     let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
-    if !require(
-        ctx,
-        l,
-        &tinv,
-        &tables,
-        &["data", "mimetypes", "raw_contacts"],
-    )? {
+    if !require(ctx, l, &tinv, &tables, &["data", "mimetypes"])? {
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
+    // raw_contacts gives the display name; a copy without it still has the names in data.
+    let (display, join) = if tables.iter().any(|t| t == "raw_contacts") {
+        (
+            "rc.display_name",
+            "LEFT JOIN raw_contacts rc ON rc._id = d.raw_contact_id",
+        )
+    } else {
+        ("NULL AS display_name", "")
+    };
     let sql = format!(
-        "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, rc.display_name FROM data d JOIN mimetypes m ON m._id = d.mimetype_id LEFT JOIN raw_contacts rc ON rc._id = d.raw_contact_id WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
+        "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, {display} FROM data d JOIN mimetypes m ON m._id = d.mimetype_id {join} WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 100_000)? else {
         return Ok(());
@@ -840,7 +844,7 @@ pub(crate) fn observe_wallets(
 
 /// `threads` with their recipients from `canonical_addresses`: one phenomenon per thread.
 fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let sql = "SELECT t._id, t.message_count, t.date, t.recipient_ids, (SELECT group_concat(c.address, ' ') FROM canonical_addresses c WHERE (' ' || t.recipient_ids || ' ') LIKE ('% ' || c._id || ' %')) AS addresses FROM threads t ORDER BY t._id";
+    let sql = "SELECT t._id, t.message_count, t.date, t.recipient_ids, (SELECT group_concat(c.address, ';') FROM canonical_addresses c WHERE (' ' || t.recipient_ids || ' ') LIKE ('% ' || c._id || ' %')) AS addresses FROM threads t ORDER BY t._id";
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
         return Ok(());
     };
@@ -852,7 +856,7 @@ fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, &l.path, &l.found)];
         facts.extend(
             addresses
-                .split(' ')
+                .split(';')
                 .filter(|a| !a.is_empty())
                 .map(|a| party_fact(ctx, a, &inv)),
         );

@@ -7,6 +7,7 @@
 //!
 //! | what | tools | phenomena | identities |
 //! |---|---|---|---|
+//! | Android artefacts anywhere in the tree | as the Android plugin | as the Android plugin | as the Android plugin |
 //! | inventory | `find_files` (every entry) | one per tree: counts per category | — |
 //! | notable files (documents, images, text, databases, archives; deleted ones too) | `hash_file` | one per file: path, SHA-256, every stored time with its encoding (`fat_local` for FAT entries, `iso8601` for UTC renderings) | — |
 //! | Office documents, PDF | `doc_metadata`, `doc_text` | metadata (creator, last modified by, created/modified), identifiers in the text | `author:<name>` display name; `document:<path>` phones and e-mails; `wallet:<address>` |
@@ -86,7 +87,9 @@ impl Plugin for DiskPlugin {
     }
 
     fn categorise(&self, path: &str) -> Option<&'static str> {
-        file_category(path)
+        crate::android::AndroidPlugin
+            .categorise(path)
+            .or_else(|| file_category(path))
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {

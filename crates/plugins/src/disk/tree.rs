@@ -106,8 +106,12 @@ fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static str)> {
     Some((encoding, description))
 }
 
-/// Works every readable file tree of the task's source.
+/// Works every readable file tree of the task's source: the Android artefacts found in it, then
+/// the inventory and the notable files.
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+    // Android databases and property files anywhere in the tree (a phone's /data copied to a
+    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
+    crate::android::artefacts(ctx)?;
     for tree in trees(ctx)? {
         one_tree(ctx, &tree)?;
     }

@@ -215,3 +215,22 @@ pub fn missing_planted(
     }
     problems
 }
+
+impl Run {
+    /// `(tool, args, output text)` of every logged call on `source`.
+    pub fn outputs(&self, source: &str) -> Vec<(String, String, String)> {
+        let store = masf_store::Store::open(self._dir.path()).expect("store");
+        store
+            .all_invocations()
+            .expect("invocations")
+            .into_iter()
+            .filter(|i| i.source_id == source)
+            .map(|i| {
+                let out = store
+                    .invocation_output(&i.invocation_id)
+                    .unwrap_or_default();
+                (i.tool, i.args, String::from_utf8_lossy(&out).into_owned())
+            })
+            .collect()
+    }
+}
