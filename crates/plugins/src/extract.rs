@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | e-mail | `local@domain.tld` | `normalize_email` accepts it |
 //! | wallet | `0x` + 40 hex; `bc1…`/`tb1…` bech32; base58 `1…`/`3…`/`T…` of 26–35 characters | `normalize_wallet` accepts it (EIP-55 for mixed-case ETH, Base58Check, bech32 checksum) |
-//! | phone | an optional `+`, then digits with single spaces, dashes or parentheses between them (7–15 digits) | `normalize_phone` reads it under the region (a number without `+` needs a region) and it is not a date (`2025-02-17`) |
+//! | phone | an optional `+`, then digits with single spaces, dashes or parentheses between them (7–15 digits) | `normalize_phone` reads it under the region (a number without `+` needs a region) and it is not a date (`2025-02-17`, or eight bare digits reading as a date 1970–2099, `20240131`: in documents such references are far more common than landlines written without any separator) |
 //!
 //! A candidate must stand alone: no letter, digit or `_` directly before or after it (so the
 //! digits inside a hex hash, an account id or a longer number are not read as a phone number),
@@ -70,8 +70,10 @@ static WALLET: LazyLock<Regex> = LazyLock::new(|| {
 static PHONE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\+?\(?\d(?:[ \-]?\(?\d\)?)*\d").expect("phone pattern"));
 
-static DATE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}$").expect("date pattern"));
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|(?:19[7-9]\d|20\d\d)(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))$")
+        .expect("date pattern")
+});
 
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -210,6 +212,7 @@ mod tests {
     #[test]
     fn dates_times_amounts_and_hashes_are_not_phones() {
         let r = hk();
+        assert!(identifiers("ref 20240131 tel 2024 0131", r.as_ref()).len() == 1);
         let text = "On 2025-02-17 16:20:00 paid 12,500.00 USDT (97500000 cents?) tx 0x3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90 id 104857392016473829105 ts 1739362530000 v1.2.12345678";
         let got = norms(text, r.as_ref());
         // 97500000 is 8 digits standing alone: a valid Hong Kong number by form. Everything else

@@ -130,3 +130,124 @@ fn demo_usb_stick_gives_every_planted_identifier() {
         "f4962640280249654b23f60d870d95d4e7c2b33bea54198aa94fc28795f9ff5e"
     );
 }
+
+/// The generated stick (tests/fixtures/disk/generate.sh): a docx with core/app.xml, a PDF whose
+/// text is in a FlateDecode stream, a JPEG with EXIF, a text file with wallets, and a `.docx`
+/// that is plain text (noted unparsed; everything else is still read).
+#[test]
+fn generated_stick() {
+    let img = repo("tests/fixtures/disk/stick.img");
+    let run = triage(&[("s", &img, "Asia/Hong_Kong")]);
+    assert_eq!(run.report("s").plugin.as_deref(), Some("disk"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(
+        run.phenomena("s"),
+        [
+            "volumes | Volume fat16 labelled EVIDENCE",
+            "inventory | Inventory: 6 files (documents 3, images 1, text 2; deleted 0)",
+            "files | File /readme.md",
+            "files | File /wallets.txt",
+            "documents | Identifiers in /wallets.txt",
+            "files | File /DCIM/photo.jpg",
+            "images | EXIF of /DCIM/photo.jpg",
+            "files | File /Docs/fake.docx",
+            "files | File /Docs/report.docx",
+            "documents | Document metadata of /Docs/report.docx",
+            "documents | Identifiers in /Docs/report.docx",
+            "files | File /Docs/scan.pdf",
+            "documents | Document metadata of /Docs/scan.pdf",
+            "documents | Identifiers in /Docs/scan.pdf",
+        ]
+    );
+    assert_eq!(
+        run.entities("s"),
+        [
+            "author:HO Ka Yan [Person] HO Ka Yan: display_name=ho ka yan",
+            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin",
+            "camera:052031009999 [Device] Canon EOS 200D: serial=052031009999",
+            "document:/Docs/report.docx [Person] mentioned in /Docs/report.docx: email=courier.desk@example.org, phone=+85291234567",
+            "document:/Docs/scan.pdf [Person] mentioned in /Docs/scan.pdf: phone=+85262223333",
+            "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
+            "wallet:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 [Wallet] 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2: wallet=1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+        ]
+    );
+    let unparsed: Vec<String> = run
+        .unparsed("s")
+        .into_iter()
+        .map(|u| format!("{}: {}", u.artefact, u.reason))
+        .collect();
+    assert_eq!(
+        unparsed,
+        [
+            "/Docs/fake.docx: doc_metadata failed: not applicable: /Docs/fake.docx: not an Office, PDF, JPEG or TIFF document"
+        ]
+    );
+    let all = run.all_phenomena("s");
+    let values = |title: &str| -> Vec<String> {
+        all.iter()
+            .find(|p| p.title == title)
+            .expect(title)
+            .verified_facts
+            .iter()
+            .map(|f| f.value.clone())
+            .collect()
+    };
+    assert_eq!(
+        values("Document metadata of /Docs/report.docx"),
+        [
+            "/Docs/report.docx",
+            "Courier report",
+            "WONG Tai Sin",
+            "HO Ka Yan",
+            "Microsoft Office Word",
+            "Harbour Couriers",
+            "2024-01-30T02:00:00Z",
+            "2024-01-31T09:15:00Z"
+        ]
+    );
+    assert_eq!(
+        values("Document metadata of /Docs/scan.pdf"),
+        [
+            "/Docs/scan.pdf",
+            "Delivery note",
+            "HO Ka Yan",
+            "Scanner 2.1",
+            "D:20240131091500+08'00'"
+        ]
+    );
+    assert_eq!(
+        values("Identifiers in /Docs/scan.pdf"),
+        ["/Docs/scan.pdf", "+852 6222 3333"]
+    );
+    // The date and amount lines of wallets.txt give no phone number.
+    assert_eq!(
+        values("Identifiers in /wallets.txt"),
+        [
+            "/wallets.txt",
+            "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"
+        ]
+    );
+    let exif = all
+        .iter()
+        .find(|p| p.title == "EXIF of /DCIM/photo.jpg")
+        .expect("exif");
+    let m = &exif.times[0];
+    assert_eq!(
+        (
+            exif.verified_facts[m.fact].value.as_str(),
+            m.encoding,
+            m.description.as_str()
+        ),
+        (
+            "2024:01:30 14:05:09",
+            TimeEncoding::LocalText,
+            "Original Time"
+        )
+    );
+    assert_eq!(exif.verified_facts[3].value, "052031009999");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+}
