@@ -272,3 +272,39 @@ fn plaso_databases() {
         ]
     );
 }
+
+/// More than 2,000 rows: the first 2,000 SMS one phenomenon each, the other 5 in one summary
+/// with their count and first/last time (android_bulk.zip, tests/fixtures/android/generate.sh).
+#[test]
+fn more_rows_than_recorded_one_by_one_are_summarised() {
+    let zip = repo("tests/fixtures/android/android_bulk.zip");
+    let run = triage(&[("b", &zip, "Asia/Hong_Kong")]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("b");
+    let sms = all
+        .iter()
+        .filter(|p| p.title.starts_with("SMS sent") || p.title.starts_with("SMS received"))
+        .count();
+    assert_eq!(sms, 2000);
+    let summary = all
+        .iter()
+        .find(|p| p.title == "5 more SMS rows summarised")
+        .expect("summary");
+    let values: Vec<&str> = summary
+        .verified_facts
+        .iter()
+        .map(|f| f.value.as_str())
+        .collect();
+    // Rows 2001..=2005: dates 1706000000000 + i * 60000.
+    assert_eq!(
+        values,
+        [
+            "/data/data/com.android.providers.telephony/databases/mmssms.db",
+            "5",
+            "1706120060000",
+            "1706120300000"
+        ]
+    );
+    assert!(summary.interpretation.contains("beyond the first 2000"));
+    assert_eq!(summary.times.len(), 2);
+}
