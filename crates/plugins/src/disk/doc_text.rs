@@ -294,6 +294,7 @@ fn unescape(s: &str) -> String {
 /// The strings a PDF's content streams show, one text line a line.
 pub fn pdf_text(data: &[u8]) -> Vec<String> {
     let mut lines = Vec::new();
+    let mut total = 0usize;
     let mut pos = 0;
     while let Some(s) = find(data, b"stream", pos) {
         // The keyword `stream` (not `endstream`) followed by EOL.
@@ -312,7 +313,13 @@ pub fn pdf_text(data: &[u8]) -> Vec<String> {
         let Some(e) = find(data, b"endstream", body) else {
             break;
         };
-        let dict_start = data[..s].windows(2).rposition(|w| w == b"<<").unwrap_or(s);
+        // The stream's dictionary ends right before the keyword: look back a bounded way, so
+        // a PDF of many streams stays linear.
+        let back = s.saturating_sub(4096);
+        let dict_start = data[back..s]
+            .windows(2)
+            .rposition(|w| w == b"<<")
+            .map_or(s, |p| back + p);
         let dict = &data[dict_start..s];
         let raw = &data[body..e];
         let content: Option<Vec<u8>> = if contains(dict, b"/FlateDecode") {
@@ -328,7 +335,12 @@ pub fn pdf_text(data: &[u8]) -> Vec<String> {
             Some(raw.to_vec())
         };
         if let Some(c) = content {
-            lines.extend(show_strings(&c));
+            let shown = show_strings(&c);
+            total += shown.iter().map(String::len).sum::<usize>();
+            lines.extend(shown);
+            if total > TEXT_MAX {
+                break;
+            }
         }
         pos = e + 9;
     }
