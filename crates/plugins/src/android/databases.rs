@@ -200,7 +200,8 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
     }
     let name = artefact_name(&l.tree, &l.path);
     // raw_contacts gives the display name; a copy without it still has the names in data.
-    let (display, join) = if tables.iter().any(|t| t == "raw_contacts") {
+    let has_raw = tables.iter().any(|t| t == "raw_contacts");
+    let (display, join) = if has_raw {
         (
             "rc.display_name",
             "LEFT JOIN raw_contacts rc ON rc._id = d.raw_contact_id",
@@ -208,8 +209,20 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
     } else {
         ("NULL AS display_name", "")
     };
+    // contacts.contact_last_updated_timestamp (Android 4.3 on): when the contact last changed.
+    let (modified, join_contacts) = if has_raw
+        && tables.iter().any(|t| t == "contacts")
+        && tinv.output.text.contains("contact_last_updated_timestamp")
+    {
+        (
+            "c.contact_last_updated_timestamp AS modified",
+            "LEFT JOIN contacts c ON c._id = rc.contact_id",
+        )
+    } else {
+        ("NULL AS modified", "")
+    };
     let sql = format!(
-        "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, {display} FROM data d JOIN mimetypes m ON m._id = d.mimetype_id {join} WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
+        "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, {display}, {modified} FROM data d JOIN mimetypes m ON m._id = d.mimetype_id {join} {join_contacts} WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 100_000)? else {
         return Ok(());
@@ -262,6 +275,19 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
         if facts.len() == 1 {
             continue;
         }
+        let mut times = Vec::new();
+        if let Some(m) = rows
+            .iter()
+            .find_map(|r| t.get(r, "modified"))
+            .filter(|m| *m != "0")
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Contact modified".to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, m, &inv));
+        }
         let label = if display.is_empty() {
             context.clone()
         } else {
@@ -287,7 +313,7 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                         emails.join(", ")
                     },
                 ),
-                times: vec![],
+                times,
             },
         )?;
         let note = format!("Contact raw_contacts._id {id} of {}.", l.name());

@@ -33,8 +33,11 @@ use masf_graph::views::ExpectedArtefact;
 use masf_tools::SourceCtx;
 use serde_json::json;
 
-use crate::identity::{TreeRef, args_on, trees};
-use crate::util::found_paths;
+use masf_agents::PhenomenonDraft;
+use masf_graph::{FactType, TimeMark};
+
+use crate::identity::{TreeRef, args_on, artefact_name, record, trees};
+use crate::util::{fact, found_paths};
 
 /// Most rows of one table recorded one phenomenon each; the rest are summarised.
 pub const MAX_ROWS: u64 = 2000;
@@ -117,14 +120,63 @@ impl Plugin for AndroidPlugin {
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         partitions::triage(ctx)?;
-        artefacts(ctx).map(|_| ())
+        artefacts(ctx, true).map(|_| ())
     }
+}
+
+/// One phenomenon per artefact file that was read: its path and stored times (ext4 inode times as ISO 8601
+/// UTC renderings), for the timeline.
+fn artefact_files(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
+    for l in found {
+        let (entries, _) = crate::disk::tree::parse_listing(&l.found.output.text);
+        let Some(e) = entries.iter().find(|e| e.path == l.path) else {
+            continue;
+        };
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        let mut times = Vec::new();
+        for (role, raw) in &e.times {
+            if let Some((encoding, description)) = crate::disk::tree::time_mark(role, raw) {
+                times.push(TimeMark {
+                    fact: facts.len(),
+                    encoding,
+                    description: description.to_string(),
+                });
+                facts.push(fact(FactType::Timestamp, raw, &l.found));
+            }
+        }
+        let name = artefact_name(&l.tree, &l.path);
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "files".into(),
+                title: format!("Artefact file {name}"),
+                facts,
+                interpretation: format!(
+                    "{name} ({} bytes); stored times: {}.",
+                    e.size,
+                    if e.times.is_empty() {
+                        "none".to_string()
+                    } else {
+                        e.times
+                            .iter()
+                            .map(|(r, v)| format!("{r} {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
 }
 
 /// Finds and works the Android artefacts in every readable file system of the task's source
 /// (the Android disk's partitions, or an archive of an Android tree); returns how many were
 /// found.
-pub fn artefacts(ctx: &AgentCtx<'_>) -> Result<usize, RuntimeError> {
+/// With `with_files`, each artefact file's path and stored times are recorded too (the generic
+/// tree triage records every notable file itself).
+pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeError> {
     {
         let found = locate(ctx)?;
         let of = |name: &str| -> Vec<&Located> {
@@ -168,6 +220,26 @@ pub fn artefacts(ctx: &AgentCtx<'_>) -> Result<usize, RuntimeError> {
         }
         for l in of("packages.list") {
             files::packages(ctx, l)?;
+        }
+        if with_files {
+            // After the parsers, so an artefact noted unparsed gives no phenomenon at all.
+            let unparsed: Vec<String> = ctx
+                .session()
+                .unparsed()?
+                .into_iter()
+                .filter(|u| {
+                    u.source_id == ctx.source().id
+                        && u.agent == ctx.agent()
+                        && u.task_id == ctx.task_id()
+                })
+                .map(|u| u.artefact)
+                .collect();
+            let parsed: Vec<Located> = found
+                .iter()
+                .filter(|l| !unparsed.contains(&artefact_name(&l.tree, &l.path)))
+                .cloned()
+                .collect();
+            artefact_files(ctx, &parsed)?;
         }
         Ok(found.len())
     }

@@ -45,15 +45,16 @@ pub fn expected() -> Vec<ExpectedArtefact> {
 
 /// One entry of a `find_files` listing.
 #[derive(Debug, Clone)]
-struct Entry {
-    size: String,
-    deleted: bool,
+pub(crate) struct Entry {
+    pub size: String,
+    pub deleted: bool,
     /// `(role, raw rendering)`.
-    times: Vec<(String, String)>,
-    path: String,
+    pub times: Vec<(String, String)>,
+    pub path: String,
 }
 
-fn parse_listing(text: &str) -> (Vec<Entry>, bool) {
+/// The file entries of a `find_files` / `list_dir` output, and whether it was truncated.
+pub(crate) fn parse_listing(text: &str) -> (Vec<Entry>, bool) {
     let mut out = Vec::new();
     let mut truncated = false;
     for line in text.lines().skip(1) {
@@ -87,7 +88,7 @@ fn parse_listing(text: &str) -> (Vec<Entry>, bool) {
 }
 
 /// The encoding and plaso-style description of a stored file time as the tools render it.
-fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static str)> {
+pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static str)> {
     let encoding = if raw.ends_with("(local)") {
         TimeEncoding::FatLocal
     } else if raw.ends_with('Z') {
@@ -111,7 +112,7 @@ fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static str)> {
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     // Android databases and property files anywhere in the tree (a phone's /data copied to a
     // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
-    crate::android::artefacts(ctx)?;
+    crate::android::artefacts(ctx, false)?;
     for tree in trees(ctx)? {
         one_tree(ctx, &tree)?;
     }

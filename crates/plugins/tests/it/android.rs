@@ -38,6 +38,15 @@ fn demo_android_disk_gives_every_planted_identifier() {
             "messages | SMS thread 1 with +85261234567",
             "messages | SMS thread 2 with +85254321098",
             "apps | 9 installed packages",
+            "files | Artefact file efs:/FactoryApp/serial_no",
+            "files | Artefact file system:/system/build.prop",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/telephony.db",
+            "files | Artefact file userdata:/system_ce/0/accounts_ce.db",
+            "files | Artefact file userdata:/system_de/0/accounts_de.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/calllog.db",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/mmssms.db",
+            "files | Artefact file userdata:/system/packages.list",
         ]
     );
     assert_eq!(
@@ -117,6 +126,40 @@ fn demo_android_disk_gives_every_planted_identifier() {
             "Got 12,500 from FUNG. 8,000 to your TRC20 tomorrow."
         ]
     );
+    // The database file's ext4 mtime (ground truth: 1740047400, 2025-02-20T10:30:00Z) and a
+    // contact's last update (contacts.contact_last_updated_timestamp).
+    let all = run.all_phenomena("src-android");
+    let marks_of = |title: &str| -> Vec<(String, TimeEncoding, String)> {
+        let p = all.iter().find(|p| p.title == title).expect(title);
+        p.times
+            .iter()
+            .map(|m| {
+                (
+                    p.verified_facts[m.fact].value.clone(),
+                    m.encoding,
+                    m.description.clone(),
+                )
+            })
+            .collect()
+    };
+    assert!(
+        marks_of(
+            "Artefact file userdata:/data/com.android.providers.telephony/databases/mmssms.db"
+        )
+        .contains(&(
+            "2025-02-20T10:30:00Z".to_string(),
+            TimeEncoding::Iso8601,
+            "Content Modification Time".to_string()
+        ))
+    );
+    assert_eq!(
+        marks_of("Contact Leung YL"),
+        [(
+            "1739275120000".to_string(),
+            TimeEncoding::UnixMillis,
+            "Contact modified".to_string()
+        )]
+    );
     // Every phenomenon cites only this agent's calls in this task.
     for p in run.all_phenomena("src-android") {
         assert_eq!(p.agent, "android-triage");
@@ -148,6 +191,12 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
             "messages | WhatsApp message received from 85291112222@s.whatsapp.net",
             "messages | WhatsApp message sent to 85291112222@s.whatsapp.net",
             "apps | 3 installed packages",
+            "files | Artefact file system:/build.prop",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/telephony.db",
+            "files | Artefact file userdata:/system_ce/0/accounts_ce.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file userdata:/data/com.whatsapp/databases/msgstore.db",
+            "files | Artefact file userdata:/system/packages.list",
         ]
     );
     assert_eq!(
@@ -185,7 +234,11 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
         "userdata:/data/com.android.providers.telephony/databases/mmssms.db: sqlite_tables failed: /data/com.android.providers.telephony/databases/mmssms.db: database disk image is malformed"
     );
     // Nothing was recorded from the two malformed databases.
-    for p in run.all_phenomena("a") {
+    for p in run
+        .all_phenomena("a")
+        .iter()
+        .filter(|p| p.category != "files")
+    {
         for f in &p.verified_facts {
             assert!(
                 !f.value.contains("mmssms.db") && !f.value.contains("calllog.db"),
