@@ -1,4 +1,8 @@
 //! Integration tests of the plugins on real artefacts.
 
+mod android;
+mod android_support;
+mod archive;
 mod boundaries;
+mod disk;
 mod util;

@@ -1,0 +1,1022 @@
+//! The SQLite artefacts: contacts, calls, SMS, accounts, SIMs and WhatsApp messages.
+
+use std::collections::BTreeMap;
+
+use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
+use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark};
+use masf_tools::Invoked;
+
+use super::{Located, MAX_ROWS};
+use crate::identity::{artefact_name, normalized, observe, query_on, raw_cell, record, tables_on};
+use crate::util::{Table, fact};
+
+/// The contacts read so far: each contact's phones (canonical) by raw contact id, so message and
+/// call counterparties are attributed to the contact that holds their number.
+#[derive(Debug, Default)]
+pub struct Book {
+    phones: BTreeMap<String, (String, String)>,
+}
+
+impl Book {
+    /// The context and label of the contact holding `number`, if any.
+    fn contact_of(&self, ctx: &AgentCtx<'_>, number: &str) -> Option<&(String, String)> {
+        self.phones.get(&normalized(ctx, IdType::Phone, number)?)
+    }
+}
+
+/// The entity a message or call counterparty is observed as: the contact holding the number,
+/// else `handle:<number>`.
+fn counterparty(ctx: &AgentCtx<'_>, book: &Book, number: &str) -> (String, String) {
+    book.contact_of(ctx, number).cloned().unwrap_or_else(|| {
+        let key = normalized(ctx, IdType::Phone, number).unwrap_or_else(|| number.to_string());
+        (format!("handle:{key}"), number.to_string())
+    })
+}
+
+/// Observes a counterparty's number (as a phone when it is one, else not at all: alphanumeric
+/// senders are no person's identifier).
+fn observe_party(
+    ctx: &AgentCtx<'_>,
+    book: &Book,
+    number: &str,
+    inv: &Invoked,
+    what: &str,
+) -> Result<(), RuntimeError> {
+    if normalized(ctx, IdType::Phone, number).is_none() {
+        return Ok(());
+    }
+    let (context, label) = counterparty(ctx, book, number);
+    observe(
+        ctx,
+        &context,
+        EntityKind::Person,
+        &label,
+        IdType::Phone,
+        number,
+        inv,
+        format!("{number} is the other party of {what}."),
+    )?;
+    Ok(())
+}
+
+/// Fact type of a counterparty value: a phone when it reads as one.
+fn party_fact(ctx: &AgentCtx<'_>, value: &str, inv: &Invoked) -> FactClaim {
+    let t = if normalized(ctx, IdType::Phone, value).is_some() {
+        FactType::Phone
+    } else {
+        FactType::Identifier
+    };
+    fact(t, value, inv)
+}
+
+/// Notes `l` unparsed because the tables it needs are missing; returns whether all are there.
+fn require(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    inv: &Invoked,
+    tables: &[String],
+    needed: &[&str],
+) -> Result<bool, RuntimeError> {
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|t| !tables.iter().any(|have| have == *t))
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ctx.unparsed(
+        &artefact_name(&l.tree, &l.path),
+        &format!(
+            "unexpected schema: no table {} (tables: {})",
+            missing.join(", "),
+            if tables.is_empty() {
+                "none".to_string()
+            } else {
+                tables.join(", ")
+            }
+        ),
+        Some(&inv.record.invocation_id),
+    )?;
+    Ok(false)
+}
+
+/// Notes `l` unparsed because a query result lacks columns it needs; returns whether all are
+/// there.
+fn require_columns(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    inv: &Invoked,
+    table: &Table,
+    what: &str,
+    needed: &[&str],
+) -> Result<bool, RuntimeError> {
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|c| table.col(c).is_none())
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ctx.unparsed(
+        &artefact_name(&l.tree, &l.path),
+        &format!(
+            "unexpected schema: {what} has no column {}",
+            missing.join(", ")
+        ),
+        Some(&inv.record.invocation_id),
+    )?;
+    Ok(false)
+}
+
+/// When a table has more rows than [`MAX_ROWS`]: one summary phenomenon for the rest (count,
+/// first and last time of `time_col`).
+fn summarise_rest(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    table: &str,
+    time_col: &str,
+    category: &str,
+    what: &str,
+) -> Result<(), RuntimeError> {
+    let sql = format!(
+        "SELECT COUNT(*) AS rows, MIN({time_col}) AS first, MAX({time_col}) AS last FROM (SELECT {time_col} FROM {table} ORDER BY _id LIMIT -1 OFFSET {MAX_ROWS})"
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 1)? else {
+        return Ok(());
+    };
+    let Some(row) = t.rows.first() else {
+        return Ok(());
+    };
+    let (Some(n), first, last) = (t.get(row, "rows"), t.get(row, "first"), t.get(row, "last"))
+    else {
+        return Ok(());
+    };
+    let mut facts = vec![
+        fact(FactType::Path, &l.path, &l.found),
+        fact(FactType::Count, n, &inv),
+    ];
+    let mut times = Vec::new();
+    for (v, d) in [(first, "First of the rest"), (last, "Last of the rest")] {
+        if let Some(v) = v {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: format!("{what}: {d}"),
+            });
+            facts.push(fact(FactType::Timestamp, v, &inv));
+        }
+    }
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: category.into(),
+            title: format!("{n} more {what} rows summarised"),
+            facts,
+            interpretation: format!(
+                "{} holds {n} {what} rows beyond the first {MAX_ROWS}, which are recorded one by one; these are summarised by count and first/last time only.",
+                artefact_name(&l.tree, &l.path)
+            ),
+            times,
+        },
+    )?;
+    Ok(())
+}
+
+const MIME_NAME: &str = "vnd.android.cursor.item/name";
+const MIME_PHONE: &str = "vnd.android.cursor.item/phone_v2";
+const MIME_EMAIL: &str = "vnd.android.cursor.item/email_v2";
+
+/// `contacts2.db`: one phenomenon per raw contact (name, phones, e-mails from `data` joined with
+/// `mimetypes`), observed as `contact:<raw_contact_id>`; Google accounts of its `accounts` table
+/// observed as the owner's.
+pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["data", "mimetypes"])? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    // raw_contacts gives the display name; a copy without it still has the names in data.
+    let has_raw = tables.iter().any(|t| t == "raw_contacts");
+    let (display, join) = if has_raw {
+        (
+            "rc.display_name",
+            "LEFT JOIN raw_contacts rc ON rc._id = d.raw_contact_id",
+        )
+    } else {
+        ("NULL AS display_name", "")
+    };
+    // contacts.contact_last_updated_timestamp (Android 4.3 on): when the contact last changed.
+    let (modified, join_contacts) = if has_raw
+        && tables.iter().any(|t| t == "contacts")
+        && tinv.output.text.contains("contact_last_updated_timestamp")
+    {
+        (
+            "c.contact_last_updated_timestamp AS modified",
+            "LEFT JOIN contacts c ON c._id = rc.contact_id",
+        )
+    } else {
+        ("NULL AS modified", "")
+    };
+    let sql = format!(
+        "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, {display}, {modified} FROM data d JOIN mimetypes m ON m._id = d.mimetype_id {join} {join_contacts} WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 100_000)? else {
+        return Ok(());
+    };
+    // Rows grouped by raw contact, in id order.
+    let mut groups: Vec<(String, Vec<&Vec<Option<String>>>)> = Vec::new();
+    for row in &t.rows {
+        let Some(id) = t.get(row, "raw_contact_id") else {
+            continue;
+        };
+        match groups.last_mut() {
+            Some((last, rows)) if last == id => rows.push(row),
+            _ => groups.push((id.to_string(), vec![row])),
+        }
+    }
+    for (id, rows) in groups.iter().take(MAX_ROWS as usize) {
+        let context = format!("contact:{id}");
+        let display = rows
+            .iter()
+            .find_map(|r| t.get(r, "display_name"))
+            .or_else(|| {
+                rows.iter()
+                    .find(|r| t.get(r, "mimetype") == Some(MIME_NAME))
+                    .and_then(|r| t.get(r, "data1"))
+            })
+            .unwrap_or("")
+            .to_string();
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        if !display.is_empty() {
+            facts.push(fact(FactType::Name, raw_cell(&display), &inv));
+        }
+        let (mut phones, mut emails) = (Vec::new(), Vec::new());
+        for r in rows {
+            let Some(v) = t.get(r, "data1") else { continue };
+            match t.get(r, "mimetype") {
+                Some(MIME_PHONE) => {
+                    facts.push(party_fact(ctx, v, &inv));
+                    phones.push(v.to_string());
+                    if let Some(n4) = t.get(r, "data4").filter(|n| *n != v) {
+                        phones.push(n4.to_string());
+                    }
+                }
+                Some(MIME_EMAIL) => {
+                    facts.push(fact(FactType::Email, raw_cell(v), &inv));
+                    emails.push(v.to_string());
+                }
+                _ => {}
+            }
+        }
+        if facts.len() == 1 {
+            continue;
+        }
+        let mut times = Vec::new();
+        if let Some(m) = rows
+            .iter()
+            .find_map(|r| t.get(r, "modified"))
+            .filter(|m| *m != "0")
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Contact modified".to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, m, &inv));
+        }
+        let label = if display.is_empty() {
+            context.clone()
+        } else {
+            display.clone()
+        };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "contacts".into(),
+                title: format!("Contact {label}"),
+                facts,
+                interpretation: format!(
+                    "raw_contacts._id {id} in {name}: name {}, phones {}, e-mails {}.",
+                    if display.is_empty() { "none" } else { &display },
+                    if phones.is_empty() {
+                        "none".to_string()
+                    } else {
+                        phones.join(", ")
+                    },
+                    if emails.is_empty() {
+                        "none".to_string()
+                    } else {
+                        emails.join(", ")
+                    },
+                ),
+                times,
+            },
+        )?;
+        let note = format!("Contact raw_contacts._id {id} of {}.", l.name());
+        if !display.is_empty() {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::DisplayName,
+                &display,
+                &inv,
+                note.clone(),
+            )?;
+        }
+        for p in &phones {
+            if let Some(n) = normalized(ctx, IdType::Phone, p) {
+                book.phones
+                    .entry(n)
+                    .or_insert((context.clone(), label.clone()));
+            }
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Phone,
+                p,
+                &inv,
+                note.clone(),
+            )?;
+        }
+        for e in &emails {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Email,
+                e,
+                &inv,
+                note.clone(),
+            )?;
+        }
+    }
+    if groups.len() > MAX_ROWS as usize {
+        let rest = groups.len() - MAX_ROWS as usize;
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "contacts".into(),
+                title: format!("{rest} more contacts summarised"),
+                facts: vec![fact(FactType::Path, &l.path, &l.found)],
+                interpretation: format!(
+                    "{name} holds {} raw contacts; the first {MAX_ROWS} are recorded one by one, the other {rest} only counted here.",
+                    groups.len()
+                ),
+                times: vec![],
+            },
+        )?;
+    }
+    if tables.iter().any(|t| t == "accounts") {
+        account_rows(
+            ctx,
+            l,
+            "SELECT _id, account_name AS name, account_type AS type FROM accounts ORDER BY _id",
+        )?;
+    }
+    Ok(())
+}
+
+/// The accounts databases (`accounts.db`, `accounts_ce.db`, `accounts_de.db`): one phenomenon per
+/// account (never the password column), the owner's identifiers, and the Google user id from
+/// `extras`.
+pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["accounts"])? {
+        return Ok(());
+    }
+    account_rows(ctx, l, "SELECT _id, name, type FROM accounts ORDER BY _id")?;
+    if tables.iter().any(|t| t == "extras") {
+        let sql = "SELECT e._id, e.key, e.value, a.name, a.type FROM extras e JOIN accounts a ON a._id = e.accounts_id WHERE e.key = 'GoogleUserId' ORDER BY e._id";
+        let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+            return Ok(());
+        };
+        for row in &t.rows {
+            let (Some(value), Some(account)) = (t.get(row, "value"), t.get(row, "name")) else {
+                continue;
+            };
+            record(
+                ctx,
+                PhenomenonDraft {
+                    category: "accounts".into(),
+                    title: format!("Google user id of {account}"),
+                    facts: vec![
+                        fact(FactType::Path, &l.path, &l.found),
+                        fact(FactType::Account, raw_cell(account), &inv),
+                        fact(FactType::Account, raw_cell(value), &inv),
+                    ],
+                    interpretation: format!(
+                        "The account {account} has the Google user id {value} ({}, extras key GoogleUserId).",
+                        artefact_name(&l.tree, &l.path)
+                    ),
+                    times: vec![],
+                },
+            )?;
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                IdType::AccountId,
+                value,
+                &inv,
+                format!("Google user id of the account {account} configured on the device."),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Records the rows of an accounts query (`_id`, `name`, `type`) and observes them as the
+/// owner's: a Google account, an e-mail, a phone, or else an account id.
+fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let Some(account) = t.get(row, "name") else {
+            continue;
+        };
+        let kind = t.get(row, "type").unwrap_or("");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Account, raw_cell(account), &inv),
+        ];
+        if !kind.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(kind), &inv));
+        }
+        let id_type = if kind == "com.google"
+            && normalized(ctx, IdType::GoogleAccount, account).is_some()
+        {
+            IdType::GoogleAccount
+        } else if normalized(ctx, IdType::Email, account).is_some() {
+            IdType::Email
+        } else if account.starts_with('+') && normalized(ctx, IdType::Phone, account).is_some() {
+            IdType::Phone
+        } else {
+            IdType::AccountId
+        };
+        let service = if kind == "com.google" {
+            "Google account"
+        } else {
+            "account"
+        };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "accounts".into(),
+                title: format!(
+                    "{service} {account} ({}) in {}",
+                    if kind.is_empty() {
+                        "type not given"
+                    } else {
+                        kind
+                    },
+                    l.name()
+                ),
+                facts,
+                interpretation: format!(
+                    "{name} has the {service} {account} of type {} configured: an account of the device's user.",
+                    if kind.is_empty() { "unknown" } else { kind }
+                ),
+                times: vec![],
+            },
+        )?;
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            id_type,
+            account,
+            &inv,
+            format!("{service} configured on the device ({}).", l.name()),
+        )?;
+    }
+    Ok(())
+}
+
+/// `telephony.db` `siminfo`: one phenomenon per SIM; its number is the owner's, its ICCID (and
+/// IMSI where stored) the device's.
+pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["siminfo"])? {
+        return Ok(());
+    }
+    let Some((inv, t)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT * FROM siminfo ORDER BY _id",
+        MAX_ROWS,
+    )?
+    else {
+        return Ok(());
+    };
+    if !require_columns(ctx, l, &inv, &t, "siminfo", &["icc_id"])? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let iccid = t.get(row, "icc_id");
+        let number = t.get(row, "number");
+        let imsi = t.get(row, "imsi");
+        let carrier = t
+            .get(row, "carrier_name")
+            .or_else(|| t.get(row, "display_name"));
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        if let Some(v) = iccid {
+            facts.push(fact(FactType::Iccid, v, &inv));
+        }
+        if let Some(v) = number {
+            facts.push(party_fact(ctx, v, &inv));
+        }
+        if let Some(v) = imsi {
+            facts.push(fact(FactType::Imsi, v, &inv));
+        }
+        if let Some(v) = carrier {
+            facts.push(fact(FactType::Name, raw_cell(v), &inv));
+        }
+        if facts.len() == 1 {
+            continue;
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "device".into(),
+                title: format!("SIM {}", iccid.unwrap_or("without ICCID")),
+                facts,
+                interpretation: format!(
+                    "{name} records a SIM: ICCID {}, number {}, carrier {}.",
+                    iccid.unwrap_or("not stored"),
+                    number.unwrap_or("not stored"),
+                    carrier.unwrap_or("not stored")
+                ),
+                times: vec![],
+            },
+        )?;
+        if let Some(v) = iccid {
+            observe(
+                ctx,
+                "device",
+                EntityKind::Device,
+                "Android device",
+                IdType::Iccid,
+                v,
+                &inv,
+                format!("ICCID of a SIM used in the device ({}).", l.name()),
+            )?;
+        }
+        if let Some(v) = imsi {
+            observe(
+                ctx,
+                "device",
+                EntityKind::Device,
+                "Android device",
+                IdType::Imsi,
+                v,
+                &inv,
+                format!("IMSI of a SIM used in the device ({}).", l.name()),
+            )?;
+        }
+        if let Some(v) = number {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                IdType::Phone,
+                v,
+                &inv,
+                format!(
+                    "The number of a SIM in the device ({}): the owner's own number.",
+                    l.name()
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Call types of `calls.type`.
+fn call_type(t: &str) -> (&'static str, &'static str) {
+    match t {
+        "1" => ("Incoming call from", "Incoming call started"),
+        "2" => ("Outgoing call to", "Outgoing call started"),
+        "3" => ("Missed call from", "Missed call"),
+        "4" => ("Voicemail from", "Voicemail received"),
+        "5" => ("Rejected call from", "Rejected call"),
+        "6" => ("Blocked call from", "Blocked call"),
+        _ => ("Call with", "Call started"),
+    }
+}
+
+/// `calls` of `calllog.db` (or of `contacts2.db` when `in_contacts`): one phenomenon per call.
+pub fn calls(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    book: &Book,
+    in_contacts: bool,
+) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if in_contacts {
+        if !tables.iter().any(|t| t == "calls") {
+            return Ok(());
+        }
+    } else if !require(ctx, l, &tinv, &tables, &["calls"])? {
+        return Ok(());
+    }
+    let Some((inv, t)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT * FROM calls ORDER BY _id",
+        MAX_ROWS,
+    )?
+    else {
+        return Ok(());
+    };
+    if !require_columns(
+        ctx,
+        l,
+        &inv,
+        &t,
+        "calls",
+        &["_id", "number", "date", "duration", "type"],
+    )? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let number = t.get(row, "number");
+        let kind = t.get(row, "type").unwrap_or("");
+        let (title, desc) = call_type(kind);
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        let mut times = Vec::new();
+        if let Some(n) = number {
+            facts.push(party_fact(ctx, n, &inv));
+        }
+        if let Some(d) = t.get(row, "date") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: desc.to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        let duration = t.get(row, "duration").unwrap_or("0");
+        facts.push(fact(FactType::Count, duration, &inv));
+        if let Some(cached) = t.get(row, "name") {
+            facts.push(fact(FactType::Name, raw_cell(cached), &inv));
+        }
+        let own = t.get(row, "phone_account_address");
+        if let Some(v) = own {
+            facts.push(party_fact(ctx, v, &inv));
+        }
+        let party = number.unwrap_or("an unknown number");
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "calls".into(),
+                title: format!("{title} {party} ({duration} s)"),
+                facts,
+                interpretation: format!(
+                    "calls._id {id} in {name}: {} {party} at {} (Unix ms), {duration} s{}.",
+                    title.to_lowercase(),
+                    t.get(row, "date").unwrap_or("an unknown time"),
+                    own.map(|o| format!(", on the line {o}"))
+                        .unwrap_or_default()
+                ),
+                times,
+            },
+        )?;
+        let what = format!("call {id} ({})", l.name());
+        for col in ["number", "normalized_number", "formatted_number"] {
+            if let Some(v) = t.get(row, col) {
+                observe_party(ctx, book, v, &inv, &what)?;
+            }
+        }
+        if let Some(v) = own {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                IdType::Phone,
+                v,
+                &inv,
+                format!("The device's own line that handled {what}."),
+            )?;
+        }
+        if let Some(v) = t.get(row, "subscription_id") {
+            observe(
+                ctx,
+                "device",
+                EntityKind::Device,
+                "Android device",
+                IdType::Iccid,
+                v,
+                &inv,
+                format!("The SIM (ICCID) that handled {what}."),
+            )?;
+        }
+    }
+    if t.truncated {
+        summarise_rest(ctx, l, "calls", "date", "calls", "call")?;
+    }
+    Ok(())
+}
+
+/// `mmssms.db`: one phenomenon per SMS and per thread; counterparties observed; wallet
+/// addresses in bodies observed as `wallet:<address>`.
+pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["sms"])? {
+        return Ok(());
+    }
+    let Some((inv, t)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT * FROM sms ORDER BY _id",
+        MAX_ROWS,
+    )?
+    else {
+        return Ok(());
+    };
+    if !require_columns(
+        ctx,
+        l,
+        &inv,
+        &t,
+        "sms",
+        &["_id", "address", "date", "type", "body"],
+    )? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let address = t.get(row, "address");
+        let kind = t.get(row, "type").unwrap_or("");
+        let (title, desc) = match kind {
+            "1" => ("SMS received from", "Message received"),
+            "2" => ("SMS sent to", "Message sent"),
+            "3" => ("SMS draft to", "Draft saved"),
+            "4" => ("SMS outbox to", "Message queued"),
+            "5" => ("SMS failed to", "Message failed"),
+            "6" => ("SMS queued to", "Message queued"),
+            _ => ("SMS with", "Message time"),
+        };
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        let mut times = Vec::new();
+        if let Some(a) = address {
+            facts.push(party_fact(ctx, a, &inv));
+        }
+        if let Some(d) = t.get(row, "date") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: desc.to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        if kind == "1"
+            && let Some(s) = t.get(row, "date_sent").filter(|s| *s != "0")
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Message sent".to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, s, &inv));
+        }
+        let body = t.get(row, "body").unwrap_or("");
+        if !body.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(body), &inv));
+        }
+        let party = address.unwrap_or("an unknown address");
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!("{title} {party}"),
+                facts,
+                interpretation: format!(
+                    "sms._id {id} (thread {}) in {name}: {} {party} at {} (Unix ms).",
+                    t.get(row, "thread_id").unwrap_or("?"),
+                    title.to_lowercase(),
+                    t.get(row, "date").unwrap_or("an unknown time"),
+                ),
+                times,
+            },
+        )?;
+        let what = format!("SMS {id} ({})", l.name());
+        if let Some(a) = address {
+            observe_party(ctx, book, a, &inv, &what)?;
+        }
+        observe_wallets(ctx, body, &inv, &what)?;
+    }
+    if t.truncated {
+        summarise_rest(ctx, l, "sms", "date", "messages", "SMS")?;
+    }
+    if tables.iter().any(|t| t == "threads") && tables.iter().any(|t| t == "canonical_addresses") {
+        threads(ctx, l)?;
+    }
+    Ok(())
+}
+
+/// Observes every wallet address in `text` as `wallet:<canonical address>`.
+pub(crate) fn observe_wallets(
+    ctx: &AgentCtx<'_>,
+    text: &str,
+    inv: &Invoked,
+    what: &str,
+) -> Result<(), RuntimeError> {
+    for f in crate::extract::identifiers(text, ctx.phone_region()) {
+        if f.id_type == IdType::Wallet {
+            observe(
+                ctx,
+                &format!("wallet:{}", f.normalized),
+                EntityKind::Wallet,
+                &f.normalized,
+                IdType::Wallet,
+                &f.raw,
+                inv,
+                format!("A wallet address written in {what}."),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `threads` with their recipients from `canonical_addresses`: one phenomenon per thread.
+fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let sql = "SELECT t._id, t.message_count, t.date, t.recipient_ids, (SELECT group_concat(c.address, ';') FROM canonical_addresses c WHERE (' ' || t.recipient_ids || ' ') LIKE ('% ' || c._id || ' %')) AS addresses FROM threads t ORDER BY t._id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let addresses = t.get(row, "addresses").unwrap_or("");
+        let count = t.get(row, "message_count").unwrap_or("0");
+        let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, &l.path, &l.found)];
+        facts.extend(
+            addresses
+                .split(';')
+                .filter(|a| !a.is_empty())
+                .map(|a| party_fact(ctx, a, &inv)),
+        );
+        facts.push(fact(FactType::Count, count, &inv));
+        let mut times = Vec::new();
+        if let Some(d) = t.get(row, "date").filter(|d| *d != "0") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Thread last updated".to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!(
+                    "SMS thread {id} with {}",
+                    if addresses.is_empty() {
+                        "unknown recipients"
+                    } else {
+                        addresses
+                    }
+                ),
+                facts,
+                interpretation: format!(
+                    "threads._id {id} in {name}: {count} messages with {} (recipient ids {}).",
+                    if addresses.is_empty() {
+                        "unknown recipients"
+                    } else {
+                        addresses
+                    },
+                    t.get(row, "recipient_ids").unwrap_or("none")
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// WhatsApp `msgstore.db` (unencrypted): one phenomenon per message, counterparties as
+/// `handle:<jid>` with the jid's phone number. Both the `message`/`chat`/`jid` schema (2021 on)
+/// and the older `messages` table are read.
+pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    let has = |n: &str| tables.iter().any(|t| t == n);
+    let sql = if has("message") && has("chat") && has("jid") {
+        "SELECT m._id, j.raw_string AS jid, m.from_me, m.timestamp, m.text_data AS text FROM message m JOIN chat c ON c._id = m.chat_row_id JOIN jid j ON j._id = c.jid_row_id ORDER BY m._id"
+    } else if has("messages") {
+        "SELECT _id, key_remote_jid AS jid, key_from_me AS from_me, timestamp, data AS text FROM messages ORDER BY _id"
+    } else {
+        require(ctx, l, &tinv, &tables, &["message", "chat", "jid"])?;
+        return Ok(());
+    };
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let Some(jid) = t.get(row, "jid") else {
+            continue;
+        };
+        let sent = t.get(row, "from_me") == Some("1");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Identifier, jid, &inv),
+        ];
+        let mut times = Vec::new();
+        if let Some(ts) = t.get(row, "timestamp") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                }
+                .to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, ts, &inv));
+        }
+        let text = t.get(row, "text").unwrap_or("");
+        if !text.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(text), &inv));
+        }
+        let dir = if sent { "sent to" } else { "received from" };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!("WhatsApp message {dir} {jid}"),
+                facts,
+                interpretation: format!(
+                    "WhatsApp message {id} in {name}: {dir} {jid} at {} (Unix ms).",
+                    t.get(row, "timestamp").unwrap_or("an unknown time")
+                ),
+                times,
+            },
+        )?;
+        let what = format!("WhatsApp message {id} ({})", l.name());
+        if let Some(user) = jid.strip_suffix("@s.whatsapp.net") {
+            observe(
+                ctx,
+                &format!("handle:{jid}"),
+                EntityKind::Person,
+                jid,
+                IdType::Phone,
+                user,
+                &inv,
+                format!(
+                    "The phone number of the WhatsApp account {jid}, the other party of {what}."
+                ),
+            )?;
+        }
+        observe_wallets(ctx, text, &inv, &what)?;
+    }
+    if t.truncated {
+        summarise_rest(
+            ctx,
+            l,
+            if has("message") {
+                "message"
+            } else {
+                "messages"
+            },
+            "timestamp",
+            "messages",
+            "WhatsApp message",
+        )?;
+    }
+    Ok(())
+}

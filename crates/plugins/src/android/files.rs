@@ -1,0 +1,274 @@
+//! Text artefacts: `build.prop`, the efs `serial_no` and `packages.list`.
+
+use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
+use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
+use serde_json::json;
+
+use super::{Located, MAX_ROWS};
+use crate::identity::{args_on, artefact_name, observe, record};
+use crate::util::{call_or_note, fact};
+
+/// Reads a whole text artefact (up to 1 MiB); `None` (noted unparsed) when it cannot be read.
+fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, RuntimeError> {
+    call_or_note(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        "read_text",
+        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
+    )
+}
+
+/// `key=value` lines of a property file (comments and blank lines skipped; the first value of
+/// a key wins).
+pub fn properties(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if let Some((k, v)) = line.split_once('=')
+            && !out.iter().any(|(key, _)| key == k.trim())
+        {
+            out.push((k.trim().to_string(), v.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// The properties the build phenomenon reports, in this order, each with its first fallback.
+const BUILD_KEYS: &[(&str, &[&str], FactType)] = &[
+    (
+        "model",
+        &[
+            "ro.product.model",
+            "ro.product.system.model",
+            "ro.product.vendor.model",
+        ],
+        FactType::Text,
+    ),
+    (
+        "manufacturer",
+        &["ro.product.manufacturer", "ro.product.system.manufacturer"],
+        FactType::Text,
+    ),
+    (
+        "fingerprint",
+        &[
+            "ro.build.fingerprint",
+            "ro.system.build.fingerprint",
+            "ro.vendor.build.fingerprint",
+        ],
+        FactType::Text,
+    ),
+    (
+        "build id",
+        &["ro.build.id", "ro.system.build.id"],
+        FactType::Text,
+    ),
+    (
+        "Android version",
+        &[
+            "ro.build.version.release",
+            "ro.system.build.version.release",
+        ],
+        FactType::Text,
+    ),
+    (
+        "security patch",
+        &["ro.build.version.security_patch"],
+        FactType::Text,
+    ),
+    (
+        "serial",
+        &["ro.serialno", "ro.boot.serialno"],
+        FactType::Serial,
+    ),
+];
+
+/// `build.prop`: model, build and serial; the serial also as the device's identifier.
+pub fn build_prop(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(inv) = read(ctx, l)? else {
+        return Ok(());
+    };
+    let props = properties(&inv.output.text);
+    let get = |keys: &[&str]| {
+        keys.iter().find_map(|k| {
+            props
+                .iter()
+                .find(|(key, v)| key == k && !v.is_empty())
+                .map(|(key, v)| (key.clone(), v.clone()))
+        })
+    };
+    let mut facts = Vec::new();
+    let mut parts = Vec::new();
+    let mut serial = None;
+    let mut model = None;
+    for (what, keys, fact_type) in BUILD_KEYS {
+        if let Some((key, value)) = get(keys) {
+            facts.push(fact(*fact_type, &value, &inv));
+            parts.push(format!("{what} {value} ({key})"));
+            if *what == "serial" {
+                serial = Some(value.clone());
+            }
+            if *what == "model" {
+                model = Some(value);
+            }
+        }
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    if facts.is_empty() {
+        ctx.unparsed(
+            &name,
+            "no build property (ro.product.model, ro.build.fingerprint, …) in the file",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    facts.insert(0, fact(FactType::Path, &l.path, &l.found));
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "device".into(),
+            title: format!(
+                "Build properties: {}",
+                model.as_deref().unwrap_or("model not given")
+            ),
+            facts,
+            interpretation: format!("{name} gives {}.", parts.join(", ")),
+            times: vec![],
+        },
+    )?;
+    if let Some(serial) = serial {
+        observe(
+            ctx,
+            "device",
+            EntityKind::Device,
+            model.as_deref().unwrap_or("Android device"),
+            IdType::Serial,
+            &serial,
+            &inv,
+            format!("The device's serial number as {} gives it.", l.name()),
+        )?;
+    }
+    Ok(())
+}
+
+/// The efs `serial_no` file: the device's serial number.
+pub fn serial_no(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(inv) = read(ctx, l)? else {
+        return Ok(());
+    };
+    let value = inv.output.text.trim();
+    let name = artefact_name(&l.tree, &l.path);
+    let plausible =
+        (4..=32).contains(&value.len()) && value.chars().all(|c| c.is_ascii_alphanumeric());
+    if !plausible {
+        ctx.unparsed(
+            &name,
+            "the file does not hold one alphanumeric serial number",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "device".into(),
+            title: format!("Serial number {value}"),
+            facts: vec![
+                fact(FactType::Path, &l.path, &l.found),
+                fact(FactType::Serial, value, &inv),
+            ],
+            interpretation: format!("{name} holds the device serial number {value}."),
+            times: vec![],
+        },
+    )?;
+    observe(
+        ctx,
+        "device",
+        EntityKind::Device,
+        "Android device",
+        IdType::Serial,
+        value,
+        &inv,
+        format!("The device's serial number as {} gives it.", l.name()),
+    )?;
+    Ok(())
+}
+
+/// Packages whose presence an examiner of payment cases wants named.
+const NOTABLE: &[(&str, &str)] = &[
+    ("com.whatsapp", "WhatsApp"),
+    ("org.telegram.messenger", "Telegram"),
+    ("com.tencent.mm", "WeChat"),
+    ("jp.naver.line.android", "LINE"),
+    ("org.thoughtcrime.securesms", "Signal"),
+    ("com.tronlinkpro.wallet", "TronLink"),
+    ("com.wallet.crypto.trustapp", "Trust Wallet"),
+    ("io.metamask", "MetaMask"),
+    ("im.token.app", "imToken"),
+    ("com.binance.dev", "Binance"),
+    ("com.okinc.okex.gp", "OKX"),
+    ("com.coinbase.android", "Coinbase"),
+];
+
+/// `packages.list`: the installed packages (one fact per package up to [`MAX_ROWS`]).
+pub fn packages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(inv) = read(ctx, l)? else {
+        return Ok(());
+    };
+    let names: Vec<&str> = inv
+        .output
+        .text
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|n| n.contains('.'))
+        .collect();
+    let name = artefact_name(&l.tree, &l.path);
+    if names.is_empty() {
+        ctx.unparsed(
+            &name,
+            "no package line in the file",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let notable: Vec<String> = NOTABLE
+        .iter()
+        .filter(|(p, _)| names.contains(p))
+        .map(|(p, app)| format!("{app} ({p})"))
+        .collect();
+    let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+    facts.extend(
+        names
+            .iter()
+            .take(MAX_ROWS as usize)
+            .map(|n| fact(FactType::Name, *n, &inv)),
+    );
+    let more = if names.len() > MAX_ROWS as usize {
+        format!(" (the first {MAX_ROWS} are listed as facts)")
+    } else {
+        String::new()
+    };
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "apps".into(),
+            title: format!("{} installed packages", names.len()),
+            facts,
+            interpretation: format!(
+                "{name} lists {} installed packages{more}. Messaging and wallet apps among them: {}.",
+                names.len(),
+                if notable.is_empty() {
+                    "none".to_string()
+                } else {
+                    notable.join(", ")
+                }
+            ),
+            times: vec![],
+        },
+    )?;
+    Ok(())
+}

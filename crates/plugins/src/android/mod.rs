@@ -1,0 +1,271 @@
+//! The Android plugin: whole-disk images (raw or E01) sniffed `android_disk`.
+//!
+//! Its triage agent (`android-triage`) uses catalog tools only:
+//!
+//! 1. `partition_table` and `fs_info`: one phenomenon naming every partition, what it holds
+//!    and which are encrypted or unreadable (each of those also noted as unparsed, with why);
+//! 2. `find_files` in every readable file system for the artefacts below, wherever they lie;
+//! 3. per artefact, `sqlite_tables` (a truncated or non-SQLite file is noted unparsed here) and
+//!    `sqlite_query` / `read_text`, then phenomena and identity observations:
+//!
+//! | artefact | phenomena | identities |
+//! |---|---|---|
+//! | `build.prop` | build properties (model, fingerprint, build id, serial) | `device`: serial |
+//! | `serial_no` (efs) | the serial number | `device`: serial |
+//! | `telephony.db` `siminfo` | one per SIM | `owner`: its number; `device`: ICCID, IMSI |
+//! | `accounts.db`, `accounts_ce.db`, `accounts_de.db` | one per account; the Google user id | `owner`: Google account / e-mail / account id |
+//! | `contacts2.db` (`data` ⋈ `mimetypes` ⋈ `raw_contacts`) | one per raw contact; its `accounts` rows | `contact:<raw_contact_id>`: name, phones, e-mails; `owner`: Google account |
+//! | `calllog.db` `calls` (or `contacts2.db` `calls` before Android 7) | one per call | counterparty (`contact:<id>` when the number is a contact's, else `handle:<number>`); `owner`: `phone_account_address`; `device`: ICCID in `subscription_id` |
+//! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
+//! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
+//! | `packages.list` | the installed packages | — |
+//!
+//! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
+//! [`TimeMark`](masf_graph::TimeMark)s. More than [`MAX_ROWS`] rows of one table give one
+//! summary phenomenon for the rest (count, first and last time).
+
+mod databases;
+mod files;
+mod partitions;
+
+use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
+use masf_graph::views::ExpectedArtefact;
+use masf_tools::SourceCtx;
+use serde_json::json;
+
+use masf_agents::PhenomenonDraft;
+use masf_graph::{FactType, TimeMark};
+
+use crate::identity::{TreeRef, args_on, artefact_name, record, trees};
+use crate::util::{fact, found_paths};
+
+/// Most rows of one table recorded one phenomenon each; the rest are summarised.
+pub const MAX_ROWS: u64 = 2000;
+
+/// The Android plugin.
+pub struct AndroidPlugin;
+
+/// The artefacts the agent looks for: (file-name glob, category).
+const ARTEFACTS: &[(&str, &str)] = &[
+    ("build.prop", "device"),
+    ("serial_no", "device"),
+    ("telephony.db", "device"),
+    ("accounts*.db", "accounts"),
+    ("contacts2.db", "contacts"),
+    ("calllog.db", "calls"),
+    ("mmssms.db", "messages"),
+    ("msgstore.db", "messages"),
+    ("packages.list", "apps"),
+];
+
+/// An artefact file found in one of the source's file systems.
+#[derive(Debug, Clone)]
+pub(crate) struct Located {
+    pub tree: TreeRef,
+    pub path: String,
+    /// The `find_files` call that found it (its output holds the path).
+    pub found: masf_tools::Invoked,
+}
+
+impl Located {
+    pub(crate) fn name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+}
+
+impl Plugin for AndroidPlugin {
+    fn name(&self) -> &'static str {
+        "android"
+    }
+
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        (source.scan.evidence_type.as_str() == "android_disk").then(|| Detection {
+            score: 100,
+            reasons: std::iter::once("sniffed as an Android disk".to_string())
+                .chain(source.scan.reasons.iter().cloned())
+                .collect(),
+        })
+    }
+
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        let e = |name: &str, detector: &[&str], value_for: &str| ExpectedArtefact {
+            name: name.to_string(),
+            detector: detector.iter().map(|d| d.to_string()).collect(),
+            value_for: value_for.to_string(),
+        };
+        vec![
+            e(
+                "partition table",
+                &["partition_table", "fs_info"],
+                "partitions, encryption",
+            ),
+            e("build.prop", &["build.prop"], "model, build, serial"),
+            e("telephony.db", &["telephony.db"], "SIM ICCID, own number"),
+            e("accounts_ce.db", &["accounts"], "Google account"),
+            e("contacts2.db", &["contacts2.db"], "contacts"),
+            e("calllog.db", &["calllog.db"], "calls"),
+            e("mmssms.db", &["mmssms.db"], "SMS, threads"),
+            e("msgstore.db", &["msgstore.db"], "WhatsApp messages"),
+            e("packages.list", &["packages.list"], "installed apps"),
+        ]
+    }
+
+    fn categorise(&self, path: &str) -> Option<&'static str> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        ARTEFACTS
+            .iter()
+            .find(|(glob, _)| masf_tools::fs_tools::glob_match(glob, name))
+            .map(|(_, c)| *c)
+    }
+
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        partitions::triage(ctx)?;
+        artefacts(ctx, true).map(|_| ())
+    }
+}
+
+/// One phenomenon per artefact file that was read: its path and stored times (ext4 inode times as ISO 8601
+/// UTC renderings), for the timeline.
+fn artefact_files(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
+    for l in found {
+        let (entries, _) = crate::disk::tree::parse_listing(&l.found.output.text);
+        let Some(e) = entries.iter().find(|e| e.path == l.path) else {
+            continue;
+        };
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        let mut times = Vec::new();
+        for (role, raw) in &e.times {
+            if let Some((encoding, description)) = crate::disk::tree::time_mark(role, raw) {
+                times.push(TimeMark {
+                    fact: facts.len(),
+                    encoding,
+                    description: description.to_string(),
+                });
+                facts.push(fact(FactType::Timestamp, raw, &l.found));
+            }
+        }
+        let name = artefact_name(&l.tree, &l.path);
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "files".into(),
+                title: format!("Artefact file {name}"),
+                facts,
+                interpretation: format!(
+                    "{name} ({} bytes); stored times: {}.",
+                    e.size,
+                    if e.times.is_empty() {
+                        "none".to_string()
+                    } else {
+                        e.times
+                            .iter()
+                            .map(|(r, v)| format!("{r} {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Finds and works the Android artefacts in every readable file system of the task's source
+/// (the Android disk's partitions, or an archive of an Android tree); returns how many were
+/// found.
+/// With `with_files`, each artefact file's path and stored times are recorded too (the generic
+/// tree triage records every notable file itself).
+pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeError> {
+    {
+        let found = locate(ctx)?;
+        let of = |name: &str| -> Vec<&Located> {
+            found
+                .iter()
+                .filter(|l| masf_tools::fs_tools::glob_match(name, l.name()))
+                .collect()
+        };
+        for l in of("build.prop") {
+            files::build_prop(ctx, l)?;
+        }
+        for l in of("serial_no") {
+            files::serial_no(ctx, l)?;
+        }
+        for l in of("telephony.db") {
+            databases::siminfo(ctx, l)?;
+        }
+        for l in of("accounts*.db") {
+            databases::accounts(ctx, l)?;
+        }
+        let mut book = databases::Book::default();
+        let contacts = of("contacts2.db");
+        for l in &contacts {
+            databases::contacts(ctx, l, &mut book)?;
+        }
+        let calllogs = of("calllog.db");
+        for l in &calllogs {
+            databases::calls(ctx, l, &book, false)?;
+        }
+        if calllogs.is_empty() {
+            // Before Android 7 the call log is a table of contacts2.db.
+            for l in &contacts {
+                databases::calls(ctx, l, &book, true)?;
+            }
+        }
+        for l in of("mmssms.db") {
+            databases::sms(ctx, l, &book)?;
+        }
+        for l in of("msgstore.db") {
+            databases::whatsapp(ctx, l)?;
+        }
+        for l in of("packages.list") {
+            files::packages(ctx, l)?;
+        }
+        if with_files {
+            // After the parsers, so an artefact noted unparsed gives no phenomenon at all.
+            let unparsed: Vec<String> = ctx
+                .session()
+                .unparsed()?
+                .into_iter()
+                .filter(|u| {
+                    u.source_id == ctx.source().id
+                        && u.agent == ctx.agent()
+                        && u.task_id == ctx.task_id()
+                })
+                .map(|u| u.artefact)
+                .collect();
+            let parsed: Vec<Located> = found
+                .iter()
+                .filter(|l| !unparsed.contains(&artefact_name(&l.tree, &l.path)))
+                .cloned()
+                .collect();
+            artefact_files(ctx, &parsed)?;
+        }
+        Ok(found.len())
+    }
+}
+
+/// Finds every artefact of [`ARTEFACTS`] in every readable file system (one `find_files` per
+/// glob and file system; deleted entries are left out).
+fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
+    let mut out = Vec::new();
+    for tree in trees(ctx)? {
+        for (glob, _) in ARTEFACTS {
+            let invoked = ctx.call(
+                "find_files",
+                args_on(&tree, json!({"name_glob": glob, "limit": 100})),
+            )?;
+            if !crate::util::succeeded(&invoked) {
+                continue;
+            }
+            for path in found_paths(&invoked.output.text) {
+                out.push(Located {
+                    tree: tree.clone(),
+                    path,
+                    found: invoked.clone(),
+                });
+            }
+        }
+    }
+    Ok(out)
+}

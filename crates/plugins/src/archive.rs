@@ -1,0 +1,50 @@
+//! The archive plugin: a ZIP, TAR or TAR.GZ whose content is not an iOS extraction (the scanner
+//! sniffs those and the iOS plugin takes them) becomes a tree source. Its agent
+//! (`archive-triage`) works the tree with the content handlers of the plugins its content
+//! matches, reused, not copied: the Android artefact parsers when the tree holds Android
+//! databases or property files (an extraction zipped from a phone's `/data`), and the disk
+//! plugin's inventory, document, EXIF and text handling for everything.
+
+use std::sync::Arc;
+
+use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
+use masf_graph::views::ExpectedArtefact;
+use masf_tools::{SourceCtx, Tool};
+
+use crate::disk::{doc_text, file_category, tree};
+
+/// The archive plugin.
+pub struct ArchivePlugin;
+
+impl Plugin for ArchivePlugin {
+    fn name(&self) -> &'static str {
+        "archive"
+    }
+
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        (source.scan.evidence_type.as_str() == "archive").then(|| Detection {
+            score: 100,
+            reasons: std::iter::once("an archive whose content is no iOS extraction".to_string())
+                .chain(source.scan.reasons.iter().cloned())
+                .collect(),
+        })
+    }
+
+    fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        vec![Arc::new(doc_text::DocText)]
+    }
+
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        tree::expected()
+    }
+
+    fn categorise(&self, path: &str) -> Option<&'static str> {
+        crate::android::AndroidPlugin
+            .categorise(path)
+            .or_else(|| file_category(path))
+    }
+
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        tree::triage_tree(ctx)
+    }
+}

@@ -1,0 +1,177 @@
+//! The disk-image plugin: USB sticks and other disks (E01 or raw; FAT, NTFS, ext4), sniffed
+//! `disk_image`, and the generic fallback for folders, single files and archives whose content
+//! no more specific plugin claims.
+//!
+//! Its triage agent (`disk-triage`) describes the volumes (`fs_info`) and then works every file
+//! tree of the source the same way ([`tree::triage_tree`], reused by the archive plugin):
+//!
+//! | what | tools | phenomena | identities |
+//! |---|---|---|---|
+//! | Android artefacts anywhere in the tree | as the Android plugin | as the Android plugin | as the Android plugin |
+//! | inventory | `find_files` (every entry) | one per tree: counts per category | — |
+//! | notable files (documents, images, text, databases, archives; deleted ones too) | `hash_file` | one per file: path, SHA-256, every stored time with its encoding (`fat_local` for FAT entries, `iso8601` for UTC renderings) | — |
+//! | Office documents, PDF | `doc_metadata`, `doc_text` | metadata (creator, last modified by, created/modified), identifiers in the text | `author:<name>` display name; `document:<path>` phones and e-mails; `wallet:<address>` |
+//! | JPEG/TIFF | `doc_metadata` | EXIF (camera, serial, original time as `local_text`, GPS) | `camera:<serial>` serial |
+//! | text files | `read_text` | identifiers in the text | `document:<path>`; `wallet:<address>` |
+//!
+//! A document that is not what its name says (a `.docx` that is no zip) is noted unparsed with
+//! the tool's reason; the rest of the source is still worked.
+
+pub mod doc_text;
+pub mod tree;
+
+use std::sync::Arc;
+
+use masf_agents::{AgentCtx, Detection, PhenomenonDraft, Plugin, RuntimeError};
+use masf_graph::FactType;
+use masf_graph::views::ExpectedArtefact;
+use masf_tools::{SourceCtx, Tool};
+use serde_json::json;
+
+use crate::identity::record;
+use crate::util::{fact, succeeded};
+
+/// The disk-image plugin.
+pub struct DiskPlugin;
+
+/// Score of the generic fallback (any tree no specific plugin claims).
+pub const FALLBACK_SCORE: u8 = 10;
+
+/// The category of a file by its name's extension (`documents`, `images`, `text`,
+/// `databases`, `archives`), `None` for anything else.
+pub fn file_category(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "docx" | "docm" | "xlsx" | "xlsm" | "pptx" | "pdf" | "doc" | "xls" | "ppt" | "odt"
+        | "ods" | "odp" | "rtf" => "documents",
+        "jpg" | "jpeg" | "tif" | "tiff" | "png" | "heic" | "gif" | "bmp" | "webp" => "images",
+        "txt" | "csv" | "md" | "log" | "json" | "xml" | "html" | "htm" | "eml" | "vcf" => "text",
+        "db" | "sqlite" | "sqlite3" | "sqlitedb" | "storedata" => "databases",
+        "zip" | "rar" | "7z" | "tar" | "gz" | "tgz" => "archives",
+        _ => return None,
+    })
+}
+
+impl Plugin for DiskPlugin {
+    fn name(&self) -> &'static str {
+        "disk"
+    }
+
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        match source.scan.evidence_type.as_str() {
+            "disk_image" => Some(Detection {
+                score: 100,
+                reasons: std::iter::once("sniffed as a disk image".to_string())
+                    .chain(source.scan.reasons.iter().cloned())
+                    .collect(),
+            }),
+            t @ ("folder" | "file" | "archive") if !source.scan.file_systems().is_empty() => {
+                Some(Detection {
+                    score: FALLBACK_SCORE,
+                    reasons: vec![format!(
+                        "generic file tree: a {t} whose content no more specific plugin claims"
+                    )],
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        vec![Arc::new(doc_text::DocText)]
+    }
+
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        tree::expected()
+    }
+
+    fn categorise(&self, path: &str) -> Option<&'static str> {
+        crate::android::AndroidPlugin
+            .categorise(path)
+            .or_else(|| file_category(path))
+    }
+
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        volumes(ctx)?;
+        tree::triage_tree(ctx)
+    }
+}
+
+/// One phenomenon per file system `fs_info` describes: its format, label and UUID.
+fn volumes(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+    let info = ctx.call("fs_info", json!({}))?;
+    if !succeeded(&info) {
+        ctx.unparsed(
+            "volume",
+            &crate::util::failure_reason(&info),
+            Some(&info.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    // Blocks of `format:`/`readable:`/`label:`/`uuid:` lines, one per probed layer.
+    let mut blocks: Vec<Vec<(String, String)>> = Vec::new();
+    for line in info.output.text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("layer:") {
+            blocks.push(Vec::new());
+        } else if let Some((k, v)) = t.split_once(": ")
+            && let Some(b) = blocks.last_mut()
+        {
+            b.push((k.to_string(), v.to_string()));
+        }
+    }
+    for b in blocks {
+        let get = |k: &str| b.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str());
+        let Some(format) = get("format") else {
+            continue;
+        };
+        let label = get("label");
+        let uuid = get("uuid");
+        let readable = get("readable") == Some("true");
+        let mut facts = vec![fact(FactType::Text, format, &info)];
+        if let Some(l) = label {
+            facts.push(fact(FactType::Name, l, &info));
+        }
+        if let Some(u) = uuid {
+            facts.push(fact(FactType::Identifier, u, &info));
+        }
+        let encryption = get("encryption").filter(|e| *e != "none");
+        if let Some(e) = encryption {
+            facts.push(fact(FactType::Text, e, &info));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "volumes".into(),
+                title: format!(
+                    "Volume {format}{}",
+                    label.map(|l| format!(" labelled {l}")).unwrap_or_default()
+                ),
+                facts,
+                interpretation: format!(
+                    "A {format} volume{}{}; {}{}.",
+                    label.map(|l| format!(" labelled {l}")).unwrap_or_default(),
+                    uuid.map(|u| format!(" (UUID {u})")).unwrap_or_default(),
+                    if readable {
+                        "its files were inventoried"
+                    } else {
+                        "MASForensics cannot read it"
+                    },
+                    encryption
+                        .map(|e| format!("; encryption: {e}"))
+                        .unwrap_or_default()
+                ),
+                times: vec![],
+            },
+        )?;
+        if !readable {
+            ctx.unparsed(
+                &format!("volume {format}"),
+                get("problem").unwrap_or("the file system is recognised but not readable"),
+                Some(&info.record.invocation_id),
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! Recording helpers shared by the Android, disk and archive agents: identity observations
+//! checked against the one normaliser before they are submitted, phenomena whose rejection is
+//! logged, the file systems of a source, and the raw (escaped) form of a `sqlite_query` cell.
+
+use masf_agents::{AgentCtx, Observation, PhenomenonDraft, RuntimeError};
+use masf_graph::identifiers::normalize;
+use masf_graph::{EntityKind, IdType, Verdict};
+use masf_tools::Invoked;
+
+/// Observes `value` as an `id_type` identifier of the entity `context` (of `kind`, labelled
+/// `label`), citing `cite`. A value the normaliser refuses is not submitted (it would only be
+/// rejected); returns whether the gateway accepted the observation (a repeat counts as accepted).
+#[allow(clippy::too_many_arguments)]
+pub fn observe(
+    ctx: &AgentCtx<'_>,
+    context: &str,
+    kind: EntityKind,
+    label: &str,
+    id_type: IdType,
+    value: &str,
+    cite: &Invoked,
+    interpretation: String,
+) -> Result<bool, RuntimeError> {
+    if normalize(id_type, value, ctx.phone_region()).is_err() {
+        return Ok(false);
+    }
+    let verdict = ctx.observe(Observation {
+        context: context.to_string(),
+        entity_kind: kind,
+        label: label.to_string(),
+        id_type,
+        value: value.to_string(),
+        invocation_id: cite.record.invocation_id.clone(),
+        interpretation,
+    })?;
+    log_rejection(&verdict, context);
+    Ok(verdict.is_accepted())
+}
+
+/// The canonical form of `value` as `id_type` under the source's region, if valid.
+pub fn normalized(ctx: &AgentCtx<'_>, id_type: IdType, value: &str) -> Option<String> {
+    normalize(id_type, value, ctx.phone_region()).ok()
+}
+
+/// Records a phenomenon; a rejection is logged (it is also an event in the store).
+pub fn record(ctx: &AgentCtx<'_>, draft: PhenomenonDraft) -> Result<bool, RuntimeError> {
+    let title = draft.title.clone();
+    let verdict = ctx.record(draft)?;
+    log_rejection(&verdict, &title);
+    Ok(verdict.is_accepted())
+}
+
+fn log_rejection(verdict: &Verdict, what: &str) {
+    if let Verdict::Rejected { .. } = verdict {
+        tracing::warn!(what, ?verdict, "gateway rejected a triage request");
+    }
+}
+
+/// A cell value as `sqlite_query` prints it (`\t \n \r \\` escaped): the form that occurs
+/// verbatim in the output, so multi-line values can be cited.
+pub fn raw_cell(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A readable file system of the source: the `partition` argument of the file tools that
+/// selects it (`None` when the source has one file system and no partition table) and its name
+/// for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeRef {
+    /// The file tools' `partition` argument.
+    pub partition: Option<String>,
+    /// How to name it (`userdata`, `#2`, `/`).
+    pub label: String,
+}
+
+/// The readable file systems of the task's source, in scan order.
+pub fn trees(ctx: &AgentCtx<'_>) -> Result<Vec<TreeRef>, RuntimeError> {
+    let source = ctx.session().source(&ctx.source().id)?;
+    let all = source.scan.file_systems();
+    let names: Vec<&str> = all
+        .iter()
+        .filter_map(|f| f.partition.map(|p| p.name.as_str()))
+        .collect();
+    Ok(all
+        .iter()
+        .map(|f| match f.partition {
+            None => TreeRef {
+                partition: None,
+                label: "/".to_string(),
+            },
+            Some(p) => {
+                let unique =
+                    !p.name.is_empty() && names.iter().filter(|n| **n == p.name).count() == 1;
+                let arg = if unique {
+                    p.name.clone()
+                } else {
+                    p.index.to_string()
+                };
+                TreeRef {
+                    label: if unique {
+                        p.name.clone()
+                    } else {
+                        format!("#{}", p.index)
+                    },
+                    partition: Some(arg),
+                }
+            }
+        })
+        .collect())
+}
+
+/// Tool arguments with the tree's `partition` added.
+pub fn args_on(tree: &TreeRef, mut args: serde_json::Value) -> serde_json::Value {
+    if let (Some(p), Some(obj)) = (&tree.partition, args.as_object_mut()) {
+        obj.insert("partition".into(), serde_json::Value::String(p.clone()));
+    }
+    args
+}
+
+/// How an artefact is named in notes: `partition:/path` or `/path`.
+pub fn artefact_name(tree: &TreeRef, path: &str) -> String {
+    match &tree.partition {
+        Some(_) => format!("{}:{path}", tree.label),
+        None => path.to_string(),
+    }
+}
+
+/// Runs `sql` on the database at `path` of `tree` through `sqlite_query` and reads the rows
+/// back; `None`, with the artefact noted as unparsed (the call's reason), when it fails.
+pub fn query_on(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    limit: u64,
+) -> Result<Option<(Invoked, crate::util::Table)>, RuntimeError> {
+    let args = args_on(
+        tree,
+        serde_json::json!({"path": path, "sql": sql, "limit": limit}),
+    );
+    let invoked = ctx.call("sqlite_query", args)?;
+    if crate::util::succeeded(&invoked) {
+        let table = crate::util::Table::parse(&invoked.output.text);
+        Ok(Some((invoked, table)))
+    } else {
+        ctx.unparsed(
+            &artefact_name(tree, path),
+            &crate::util::failure_reason(&invoked),
+            Some(&invoked.record.invocation_id),
+        )?;
+        Ok(None)
+    }
+}
+
+/// Lists the tables of the database at `path` of `tree` (`sqlite_tables`); `None`, with the
+/// artefact noted as unparsed, when the file is not a readable database.
+pub fn tables_on(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
+    let invoked = ctx.call(
+        "sqlite_tables",
+        args_on(tree, serde_json::json!({"path": path})),
+    )?;
+    if !crate::util::succeeded(&invoked) {
+        ctx.unparsed(
+            &artefact_name(tree, path),
+            &crate::util::failure_reason(&invoked),
+            Some(&invoked.record.invocation_id),
+        )?;
+        return Ok(None);
+    }
+    let tables = invoked
+        .output
+        .text
+        .lines()
+        .filter_map(|l| l.strip_prefix("table\t"))
+        .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        .collect();
+    Ok(Some((invoked, tables)))
+}

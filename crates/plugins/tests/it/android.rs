@@ -1,0 +1,363 @@
+//! The Android plugin on the demo disk, a generated disk and plaso's public databases.
+
+use masf_graph::TimeEncoding;
+
+use crate::android_support::{missing_planted, repo, triage};
+
+#[test]
+fn demo_android_disk_gives_every_planted_identifier() {
+    let disk = repo("tests/fixtures/demo/evidence/blk0_sda.bin");
+    let run = triage(&[("src-android", &disk, "Asia/Hong_Kong")]);
+    let r = run.report("src-android");
+    assert_eq!(r.plugin.as_deref(), Some("android"));
+    assert_eq!(r.agent.as_deref(), Some("android-triage"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(r.tally.rejections, 0);
+    assert_eq!(
+        run.phenomena("src-android"),
+        [
+            "partitions | 5 partitions; encrypted: none; unreadable: misc, persist",
+            "device | Build properties: SM-G991B",
+            "device | Serial number R5CT21XYZ9K",
+            "device | SIM 89852120000471108152",
+            "accounts | Google account chan.mh@example.net (com.google) in accounts_ce.db",
+            "accounts | Google user id of chan.mh@example.net",
+            "accounts | Google account chan.mh@example.net (com.google) in accounts_de.db",
+            "contacts | Contact Leung YL",
+            "contacts | Contact FUNG CC",
+            "contacts | Contact Kwok Plumbing",
+            "accounts | Google account chan.mh@example.net (com.google) in contacts2.db",
+            "calls | Outgoing call to 61234567 (184 s)",
+            "calls | Incoming call from +85254321098 (62 s)",
+            "calls | Missed call from 61234567 (0 s)",
+            "messages | SMS sent to +85261234567",
+            "messages | SMS received from +85261234567",
+            "messages | SMS received from +85254321098",
+            "messages | SMS received from +85261234567",
+            "messages | SMS sent to +85254321098",
+            "messages | SMS thread 1 with +85261234567",
+            "messages | SMS thread 2 with +85254321098",
+            "apps | 9 installed packages",
+            "files | Artefact file efs:/FactoryApp/serial_no",
+            "files | Artefact file system:/system/build.prop",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/telephony.db",
+            "files | Artefact file userdata:/system_ce/0/accounts_ce.db",
+            "files | Artefact file userdata:/system_de/0/accounts_de.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/calllog.db",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/mmssms.db",
+            "files | Artefact file userdata:/system/packages.list",
+        ]
+    );
+    assert_eq!(
+        run.entities("src-android"),
+        [
+            "contact:1 [Person] Leung YL: display_name=leung yl, email=yl.leung@example.com, phone=+85261234567",
+            "contact:2 [Person] FUNG CC: display_name=fung cc, email=fung.cc@example.org, phone=+85254321098",
+            "contact:3 [Person] Kwok Plumbing: display_name=kwok plumbing, phone=+85234567890",
+            "device [Device] SM-G991B: iccid=89852120000471108152, serial=R5CT21XYZ9K",
+            "owner [Person] device owner: account_id=104857392016473829105, google_account=chan.mh@example.net, phone=+85298765432",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+            "wallet:bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn [Wallet] bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn: wallet=bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn",
+        ]
+    );
+    let unparsed: Vec<(String, String)> = run
+        .unparsed("src-android")
+        .into_iter()
+        .map(|u| (u.artefact, u.reason))
+        .collect();
+    let zero = "no known signature; all 16 sampled 4 KiB blocks are zero (unused or wiped)";
+    assert_eq!(
+        unparsed,
+        [
+            ("partition misc".to_string(), zero.to_string()),
+            ("partition persist".to_string(), zero.to_string())
+        ]
+    );
+    assert_eq!(
+        missing_planted(&run, "src-android", |_| None),
+        Vec::<String>::new()
+    );
+
+    // sms._id 4: received at `date`, sent by the other phone at `date_sent`, both Unix ms.
+    let sms4 = run
+        .all_phenomena("src-android")
+        .into_iter()
+        .find(|p| p.interpretation.starts_with("sms._id 4 "))
+        .expect("sms 4");
+    let marks: Vec<(String, TimeEncoding, String)> = sms4
+        .times
+        .iter()
+        .map(|m| {
+            (
+                sms4.verified_facts[m.fact].value.clone(),
+                m.encoding,
+                m.description.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            (
+                "1739928041000".to_string(),
+                TimeEncoding::UnixMillis,
+                "Message received".to_string()
+            ),
+            (
+                "1739928037000".to_string(),
+                TimeEncoding::UnixMillis,
+                "Message sent".to_string()
+            ),
+        ]
+    );
+    let values: Vec<&str> = sms4
+        .verified_facts
+        .iter()
+        .map(|f| f.value.as_str())
+        .collect();
+    assert_eq!(
+        values,
+        [
+            "/data/com.android.providers.telephony/databases/mmssms.db",
+            "+85261234567",
+            "1739928041000",
+            "1739928037000",
+            "Got 12,500 from FUNG. 8,000 to your TRC20 tomorrow."
+        ]
+    );
+    // The database file's ext4 mtime (ground truth: 1740047400, 2025-02-20T10:30:00Z) and a
+    // contact's last update (contacts.contact_last_updated_timestamp).
+    let all = run.all_phenomena("src-android");
+    let marks_of = |title: &str| -> Vec<(String, TimeEncoding, String)> {
+        let p = all.iter().find(|p| p.title == title).expect(title);
+        p.times
+            .iter()
+            .map(|m| {
+                (
+                    p.verified_facts[m.fact].value.clone(),
+                    m.encoding,
+                    m.description.clone(),
+                )
+            })
+            .collect()
+    };
+    assert!(
+        marks_of(
+            "Artefact file userdata:/data/com.android.providers.telephony/databases/mmssms.db"
+        )
+        .contains(&(
+            "2025-02-20T10:30:00Z".to_string(),
+            TimeEncoding::Iso8601,
+            "Content Modification Time".to_string()
+        ))
+    );
+    assert_eq!(
+        marks_of("Contact Leung YL"),
+        [(
+            "1739275120000".to_string(),
+            TimeEncoding::UnixMillis,
+            "Contact modified".to_string()
+        )]
+    );
+    // Every phenomenon cites only this agent's calls in this task.
+    for p in run.all_phenomena("src-android") {
+        assert_eq!(p.agent, "android-triage");
+        assert_eq!(p.task_id, "triage/src-android");
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+}
+
+/// The generated disk (tests/fixtures/android/generate.sh): a truncated mmssms.db, a calllog.db
+/// of an unknown schema, an FBE-encrypted and a zeroed partition are each noted, and the rest
+/// is still read; no secret of accounts_ce.db reaches a tool output or a finding.
+#[test]
+fn generated_disk_notes_the_malformed_and_reads_the_rest() {
+    let disk = repo("tests/fixtures/android/android_small.img");
+    let run = triage(&[("a", &disk, "Asia/Hong_Kong")]);
+    assert_eq!(run.report("a").plugin.as_deref(), Some("android"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(
+        run.phenomena("a"),
+        [
+            "partitions | 4 partitions; encrypted: cache; unreadable: misc",
+            "device | Build properties: Pixel 7",
+            "device | SIM 89852000998877665544",
+            "accounts | Google account owner.ho@example.com (com.google) in accounts_ce.db",
+            "accounts | Google user id of owner.ho@example.com",
+            "contacts | Contact Wong Tai Sin",
+            "contacts | Contact Ho Ka Yan",
+            "accounts | Google account owner.ho@example.com (com.google) in contacts2.db",
+            "messages | WhatsApp message received from 85291112222@s.whatsapp.net",
+            "messages | WhatsApp message sent to 85291112222@s.whatsapp.net",
+            "apps | 3 installed packages",
+            "files | Artefact file system:/build.prop",
+            "files | Artefact file userdata:/data/com.android.providers.telephony/databases/telephony.db",
+            "files | Artefact file userdata:/system_ce/0/accounts_ce.db",
+            "files | Artefact file userdata:/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file userdata:/data/com.whatsapp/databases/msgstore.db",
+            "files | Artefact file userdata:/system/packages.list",
+        ]
+    );
+    assert_eq!(
+        run.entities("a"),
+        [
+            "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222",
+            "contact:2 [Person] Ho Ka Yan: display_name=ho ka yan, phone=+85253334444",
+            "device [Device] Pixel 7: iccid=89852000998877665544, serial=28011FDH2000XY",
+            "handle:85291112222@s.whatsapp.net [Person] 85291112222@s.whatsapp.net: phone=+85291112222",
+            "owner [Person] device owner: account_id=117000000000000000001, google_account=owner.ho@example.com, phone=+85290001111",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+        ]
+    );
+    let unparsed: Vec<String> = run
+        .unparsed("a")
+        .into_iter()
+        .map(|u| format!("{}: {}", u.artefact, u.reason))
+        .collect();
+    assert_eq!(unparsed.len(), 4, "{unparsed:#?}");
+    assert_eq!(
+        unparsed[0],
+        "partition misc: no known signature; all 16 sampled 4 KiB blocks are zero (unused or wiped)"
+    );
+    assert!(
+        unparsed[1].starts_with(
+            "partition cache: file-based encryption: ext4 superblock feature `encrypt`"
+        )
+    );
+    assert_eq!(
+        unparsed[2],
+        "userdata:/data/com.android.providers.contacts/databases/calllog.db: unexpected schema: calls has no column number, date, duration, type"
+    );
+    assert_eq!(
+        unparsed[3],
+        "userdata:/data/com.android.providers.telephony/databases/mmssms.db: sqlite_tables failed: /data/com.android.providers.telephony/databases/mmssms.db: database disk image is malformed"
+    );
+    // Nothing was recorded from the two malformed databases.
+    for p in run
+        .all_phenomena("a")
+        .iter()
+        .filter(|p| p.category != "files")
+    {
+        for f in &p.verified_facts {
+            assert!(
+                !f.value.contains("mmssms.db") && !f.value.contains("calllog.db"),
+                "{}",
+                p.title
+            );
+        }
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+    // Secrets: the password, the authtoken and the OAuth extra never leave the database.
+    for (tool, args, text) in run.outputs("a") {
+        assert!(!text.contains("SECRET"), "{tool} {args} printed a secret");
+    }
+    // The WhatsApp message's time is Unix ms, received.
+    let wa = run
+        .all_phenomena("a")
+        .into_iter()
+        .find(|p| p.title == "WhatsApp message received from 85291112222@s.whatsapp.net")
+        .expect("whatsapp");
+    let m = &wa.times[0];
+    assert_eq!(wa.verified_facts[m.fact].value, "1706700000000");
+    assert_eq!(
+        (m.encoding, m.description.as_str()),
+        (TimeEncoding::UnixMillis, "Message received")
+    );
+}
+
+/// plaso's public mmssms.db and contacts2.db (tests/fixtures/public/plaso-android) as a folder
+/// source: every SMS, the thread and every call of the Android 4 call log in contacts2.db, with
+/// the values sqlite3 shows (see the folder's README).
+#[test]
+fn plaso_databases() {
+    let folder = repo("tests/fixtures/public/plaso-android/data");
+    let run = triage(&[("p", &folder, "America/New_York")]);
+    // A folder is the disk plugin's generic tree, which reads Android artefacts wherever found.
+    assert_eq!(run.report("p").plugin.as_deref(), Some("disk"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty());
+    let rows: Vec<String> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| matches!(p.category.as_str(), "messages" | "calls"))
+        .map(|p| {
+            let values: Vec<String> = p.verified_facts.iter().map(|f| f.value.clone()).collect();
+            let marks: Vec<String> = p
+                .times
+                .iter()
+                .map(|m| format!("{}={}", m.description, p.verified_facts[m.fact].value))
+                .collect();
+            format!(
+                "{} | {} | {}",
+                p.title,
+                values[1..].join(" / "),
+                marks.join(", ")
+            )
+        })
+        .collect();
+    let sent = "Message sent";
+    let recv = "Message received";
+    assert_eq!(
+        rows,
+        [
+            "Missed call from 5404561685 (0 s) | 5404561685 / 1383772636690 / 0 / Barney | Missed call=1383772636690".to_string(),
+            "Outgoing call to 5404561685 (126 s) | 5404561685 / 1383772733283 / 126 / Barney | Outgoing call started=1383772733283".to_string(),
+            "Incoming call from 5404561685 (639 s) | 5404561685 / 1383782616690 / 639 / Barney | Incoming call started=1383782616690".to_string(),
+            format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383065788038 / Yo Fred this is my new number. | {sent}=1383065788038"),
+            format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383066235964 / Did you get my message? | {sent}=1383066235964"),
+            format!("SMS received from 15555215554 | 15555215554 / 1383066341303 / 1383066340000 / What message? | {recv}=1383066341303, {sent}=1383066340000"),
+            format!("SMS received from 15555215554 | 15555215554 / 1383066376416 / 1383066376000 / Who dis?? | {recv}=1383066376416, {sent}=1383066376000"),
+            format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383066469452 / It's me Barney! I got a new phone after BamBam smashed my other one. This is my new number. | {sent}=1383066469452"),
+            format!("SMS received from 15555215554 | 15555215554 / 1383066658374 / 1383066658000 / Are we going bowling after the water buffalo meeting tonight? | {recv}=1383066658374, {sent}=1383066658000"),
+            format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383066847114 / You bet! I'm just going to write a reeeeealllllllyyyyy long message. I was thinking that this weekend we should head to the race track. I heard that Goggles Paesano is going to be there ;) | {sent}=1383066847114"),
+            format!("SMS received from 15555215554 | 15555215554 / 1383066944135 / 1383066944000 / Oh noes, that last message did not get through!!! | {recv}=1383066944135, {sent}=1383066944000"),
+            format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383066977250 / Guess the emulator was not happy with a long message | {sent}=1383066977250"),
+            "SMS thread 1 with 1 555-521-5554 | 1 555-521-5554 / 9 / 1383066980000 | Thread last updated=1383066980000".to_string(),
+        ]
+    );
+    // Both written forms of the SMS number are one counterparty; the caller is another.
+    assert_eq!(
+        run.entities("p"),
+        [
+            "handle:+15404561685 [Person] 5404561685: phone=+15404561685",
+            "handle:+15555215554 [Person] 1 555-521-5554: phone=+15555215554",
+        ]
+    );
+}
+
+/// More than 2,000 rows: the first 2,000 SMS one phenomenon each, the other 5 in one summary
+/// with their count and first/last time (android_bulk.zip, tests/fixtures/android/generate.sh).
+#[test]
+fn more_rows_than_recorded_one_by_one_are_summarised() {
+    let zip = repo("tests/fixtures/android/android_bulk.zip");
+    let run = triage(&[("b", &zip, "Asia/Hong_Kong")]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("b");
+    let sms = all
+        .iter()
+        .filter(|p| p.title.starts_with("SMS sent") || p.title.starts_with("SMS received"))
+        .count();
+    assert_eq!(sms, 2000);
+    let summary = all
+        .iter()
+        .find(|p| p.title == "5 more SMS rows summarised")
+        .expect("summary");
+    let values: Vec<&str> = summary
+        .verified_facts
+        .iter()
+        .map(|f| f.value.as_str())
+        .collect();
+    // Rows 2001..=2005: dates 1706000000000 + i * 60000.
+    assert_eq!(
+        values,
+        [
+            "/data/data/com.android.providers.telephony/databases/mmssms.db",
+            "5",
+            "1706120060000",
+            "1706120300000"
+        ]
+    );
+    assert!(summary.interpretation.contains("beyond the first 2000"));
+    assert_eq!(summary.times.len(), 2);
+}

@@ -1,0 +1,236 @@
+//! Shared by the Android, disk and archive tests: a session over some sources, triaged with
+//! every plugin of the build, and compact renderings of what the gateway accepted.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use masf_agents::{ArtefactUnparsed, Session, SourceInfo, TriageReport, triage_all};
+use masf_graph::Scoring;
+use masf_tools::{Invoker, Limits};
+
+/// A path under the repository.
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
+
+/// A triaged session (its store lives in `_dir`).
+pub struct Run {
+    pub _dir: tempfile::TempDir,
+    pub session: Session,
+    pub reports: Vec<TriageReport>,
+}
+
+/// Opens a session over `(id, path, zone)` sources and triages them with `masf_plugins::all()`.
+pub fn triage(sources: &[(&str, &Path, &str)]) -> Run {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = masf_plugins::all();
+    let session = Session::open(
+        dir.path(),
+        Scoring::default(),
+        Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
+        sources
+            .iter()
+            .map(|(id, path, zone)| SourceInfo {
+                id: id.to_string(),
+                label: id.to_string(),
+                path: path.to_path_buf(),
+                owner: None,
+                timezone: zone.to_string(),
+            })
+            .collect(),
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session opens");
+    let reports = triage_all(&session, &plugins, 2).expect("triage");
+    Run {
+        _dir: dir,
+        session,
+        reports,
+    }
+}
+
+impl Run {
+    /// The report of one source.
+    pub fn report(&self, source: &str) -> &TriageReport {
+        self.reports
+            .iter()
+            .find(|r| r.source_id == source)
+            .expect("a report for the source")
+    }
+
+    /// `category | title | fact values` of every phenomenon of `source` that is not an
+    /// identity observation, in recording order.
+    pub fn phenomena(&self, source: &str) -> Vec<String> {
+        let state = self.session.state().expect("state");
+        let observed: Vec<String> = state
+            .entities()
+            .values()
+            .flat_map(|e| e.identifiers.iter().map(|i| i.phenomenon_id.clone()))
+            .collect();
+        state
+            .phenomena()
+            .values()
+            .filter(|p| {
+                p.source_id == source && !observed.contains(&p.id) && p.category != "identity"
+            })
+            .map(|p| format!("{} | {}", p.category, p.title))
+            .collect()
+    }
+
+    /// Every phenomenon of `source` (identity observations included).
+    pub fn all_phenomena(&self, source: &str) -> Vec<masf_graph::Phenomenon> {
+        let state = self.session.state().expect("state");
+        state
+            .phenomena()
+            .values()
+            .filter(|p| p.source_id == source)
+            .cloned()
+            .collect()
+    }
+
+    /// `context [kind] label: type=normalised, …` of every entity of `source`, sorted.
+    pub fn entities(&self, source: &str) -> Vec<String> {
+        let state = self.session.state().expect("state");
+        let mut out: Vec<String> = state
+            .entities()
+            .values()
+            .filter(|e| e.source_id == source)
+            .map(|e| {
+                let mut ids: Vec<String> = e
+                    .identifiers
+                    .iter()
+                    .map(|i| format!("{}={}", i.id_type, i.normalized))
+                    .collect();
+                ids.sort();
+                format!(
+                    "{} [{:?}] {}: {}",
+                    e.context,
+                    e.kind,
+                    e.label,
+                    ids.join(", ")
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// `(type, normalised)` of every identifier observed in `source`.
+    pub fn identifiers(&self, source: &str) -> Vec<(String, String)> {
+        let state = self.session.state().expect("state");
+        state
+            .entities()
+            .values()
+            .filter(|e| e.source_id == source)
+            .flat_map(|e| {
+                e.identifiers
+                    .iter()
+                    .map(|i| (i.id_type.to_string(), i.normalized.clone()))
+            })
+            .collect()
+    }
+
+    /// The gateway's rejections (must be none).
+    pub fn rejections(&self) -> Vec<String> {
+        let state = self.session.state().expect("state");
+        state
+            .rejections()
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect()
+    }
+
+    /// `artefact: reason` of every unparsed note of `source`.
+    pub fn unparsed(&self, source: &str) -> Vec<ArtefactUnparsed> {
+        self.session
+            .unparsed()
+            .expect("unparsed")
+            .into_iter()
+            .filter(|u| u.source_id == source)
+            .collect()
+    }
+}
+
+/// The demo's ground truth.
+pub fn ground_truth() -> serde_json::Value {
+    let text = std::fs::read_to_string(repo("tests/fixtures/demo/ground_truth.json"))
+        .expect("ground_truth.json");
+    serde_json::from_str(&text).expect("ground truth parses")
+}
+
+/// Checks that every identifier the ground truth plants in `source` was observed from that
+/// source, with the same type and normalised value, except those `skip` names (with the reason
+/// it returns); device facts that are no identifier type (model, build fingerprint) must be
+/// verified facts of a phenomenon of the source. Returns the problems.
+pub fn missing_planted(
+    run: &Run,
+    source: &str,
+    skip: impl Fn(&serde_json::Value) -> Option<&'static str>,
+) -> Vec<String> {
+    let truth = ground_truth();
+    let seen = run.identifiers(source);
+    let facts: Vec<String> = run
+        .all_phenomena(source)
+        .iter()
+        .flat_map(|p| p.verified_facts.iter().map(|f| f.value.clone()))
+        .collect();
+    let mut problems = Vec::new();
+    for planted in truth["identifiers"].as_array().expect("identifiers") {
+        let w = &planted["where"];
+        if w["source"] != source {
+            continue;
+        }
+        if skip(planted).is_some() {
+            continue;
+        }
+        let t = planted["type"].as_str().unwrap_or_default();
+        let value = planted["value"].as_str().unwrap_or_default();
+        let normalized = planted["normalized"].as_str().unwrap_or_default();
+        let id_type = match t {
+            "name" => Some("display_name"),
+            "phone" | "email" | "google_account" | "account_id" | "iccid" | "imei" | "imsi" => {
+                Some(t)
+            }
+            "device_serial" | "camera_serial" => Some("serial"),
+            t if t.starts_with("wallet_") => Some("wallet"),
+            _ => None,
+        };
+        let ok = match id_type {
+            Some("display_name") => seen
+                .iter()
+                .any(|(ty, n)| ty == "display_name" && *n == normalized.to_lowercase()),
+            Some("wallet") => {
+                let canon =
+                    masf_graph::identifiers::normalize_wallet(value).expect("planted wallet");
+                seen.iter().any(|(ty, n)| ty == "wallet" && *n == canon)
+            }
+            Some(ty) => seen.iter().any(|(t2, n)| t2 == ty && n == normalized),
+            None => facts.iter().any(|f| f == value),
+        };
+        if !ok {
+            problems.push(format!("{t} {value:?} at {w}"));
+        }
+    }
+    problems
+}
+
+impl Run {
+    /// `(tool, args, output text)` of every logged call on `source`.
+    pub fn outputs(&self, source: &str) -> Vec<(String, String, String)> {
+        let store = masf_store::Store::open(self._dir.path()).expect("store");
+        store
+            .all_invocations()
+            .expect("invocations")
+            .into_iter()
+            .filter(|i| i.source_id == source)
+            .map(|i| {
+                let out = store
+                    .invocation_output(&i.invocation_id)
+                    .unwrap_or_default();
+                (i.tool, i.args, String::from_utf8_lossy(&out).into_owned())
+            })
+            .collect()
+    }
+}

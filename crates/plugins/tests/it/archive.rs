@@ -1,0 +1,92 @@
+//! The archive plugin: a tar of documents and a zip of an Android data tree.
+
+use crate::android_support::{repo, triage};
+
+/// docs.tar (tests/fixtures/disk/generate.sh): the disk plugin's tree handling on a tar, with
+/// the tar's UTC member times as ISO 8601.
+#[test]
+fn tar_of_documents() {
+    let tar = repo("tests/fixtures/disk/docs.tar");
+    let run = triage(&[("t", &tar, "Asia/Hong_Kong")]);
+    let r = run.report("t");
+    assert_eq!(r.plugin.as_deref(), Some("archive"));
+    assert_eq!(r.agent.as_deref(), Some("archive-triage"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("t").is_empty());
+    assert_eq!(
+        run.phenomena("t"),
+        [
+            "inventory | Inventory: 2 files (documents 1, text 1; deleted 0)",
+            "files | File /wallets.txt",
+            "documents | Identifiers in /wallets.txt",
+            "files | File /Docs/report.docx",
+            "documents | Document metadata of /Docs/report.docx",
+            "documents | Identifiers in /Docs/report.docx",
+        ]
+    );
+    assert_eq!(
+        run.entities("t"),
+        [
+            "author:HO Ka Yan [Person] HO Ka Yan: display_name=ho ka yan",
+            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin",
+            "document:/Docs/report.docx [Person] mentioned in /Docs/report.docx: email=courier.desk@example.org, phone=+85291234567",
+            "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
+            "wallet:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 [Wallet] 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2: wallet=1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+        ]
+    );
+    let file = run
+        .all_phenomena("t")
+        .into_iter()
+        .find(|p| p.title == "File /wallets.txt")
+        .expect("file");
+    let m = &file.times[0];
+    assert_eq!(file.verified_facts[m.fact].value, "2024-01-31T02:22:14Z");
+    assert_eq!(m.encoding, masf_graph::TimeEncoding::Iso8601);
+    // Same bytes as on the stick: the same SHA-256.
+    assert_eq!(
+        file.verified_facts[1].value,
+        "1902e66b1e0b770f278060fe6f232e96749ce1d7dea63b372fac1ded7723f0fe"
+    );
+}
+
+/// android_tree.zip (tests/fixtures/android/generate.sh): an Android data tree in a zip is read
+/// by the Android parsers (SMS, threads, contacts) and inventoried like any tree.
+#[test]
+fn zip_of_an_android_tree() {
+    let zip = repo("tests/fixtures/android/android_tree.zip");
+    let run = triage(&[("z", &zip, "Asia/Hong_Kong")]);
+    assert_eq!(run.report("z").plugin.as_deref(), Some("archive"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("z").is_empty());
+    assert_eq!(
+        run.phenomena("z"),
+        [
+            "contacts | Contact Wong Tai Sin",
+            "contacts | Contact Ho Ka Yan",
+            "accounts | Google account owner.ho@example.com (com.google) in contacts2.db",
+            "messages | SMS received from +85291112222",
+            "messages | SMS sent to +85291112222",
+            "messages | SMS thread 1 with +85291112222",
+            "inventory | Inventory: 3 files (databases 2, text 1; deleted 0)",
+            "files | File /data/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | File /data/data/com.android.providers.telephony/databases/mmssms.db",
+            "files | File /sdcard/Documents/courier.txt",
+            "documents | Identifiers in /sdcard/Documents/courier.txt",
+        ]
+    );
+    assert_eq!(
+        run.entities("z"),
+        [
+            "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222",
+            "contact:2 [Person] Ho Ka Yan: display_name=ho ka yan, phone=+85253334444",
+            "document:/sdcard/Documents/courier.txt [Person] mentioned in /sdcard/Documents/courier.txt: phone=+85253334444",
+            "owner [Person] device owner: google_account=owner.ho@example.com",
+            "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
+            "wallet:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 [Wallet] 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2: wallet=1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+        ]
+    );
+    for p in run.all_phenomena("z") {
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+}

@@ -1,0 +1,253 @@
+//! The disk plugin on the demo USB stick and a generated FAT image.
+
+use masf_graph::TimeEncoding;
+
+use crate::android_support::{missing_planted, repo, triage};
+
+/// Planted values no identity observation is expected for: names written inside body text
+/// (finding person names in prose is not identifier extraction) and transaction hashes (no
+/// identifier type).
+pub fn not_observable(planted: &serde_json::Value) -> Option<&'static str> {
+    let read = planted["where"]["read"].as_str().unwrap_or_default();
+    match planted["type"].as_str().unwrap_or_default() {
+        "name" if read == "docx_text" || read == "text" => Some("a name in body text"),
+        "tx_hash" => Some("a transaction hash is no identity"),
+        _ => None,
+    }
+}
+
+#[test]
+fn demo_usb_stick_gives_every_planted_identifier() {
+    let usb = repo("tests/fixtures/demo/evidence/usb.E01");
+    let run = triage(&[("src-usb", &usb, "Asia/Hong_Kong")]);
+    let r = run.report("src-usb");
+    assert_eq!(r.plugin.as_deref(), Some("disk"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("src-usb").is_empty());
+    assert_eq!(
+        run.phenomena("src-usb"),
+        [
+            "volumes | Volume fat32 labelled LEUNG_USB",
+            "inventory | Inventory: 6 files (documents 2, images 2, text 2; deleted 1)",
+            "files | File /notes.txt",
+            "documents | Identifiers in /notes.txt",
+            "files | File /DCIM/IMG_0412.JPG",
+            "images | EXIF of /DCIM/IMG_0412.JPG",
+            "files | File /DCIM/IMG_0415.JPG",
+            "images | EXIF of /DCIM/IMG_0415.JPG",
+            "files | File /Documents/Invoice_2025-017.pdf",
+            "documents | Document metadata of /Documents/Invoice_2025-017.pdf",
+            "files | File /Documents/Payment_Instructions.docx",
+            "documents | Document metadata of /Documents/Payment_Instructions.docx",
+            "documents | Identifiers in /Documents/Payment_Instructions.docx",
+            "files | Deleted file /Documents/transfer_log_draft.txt",
+        ]
+    );
+    assert_eq!(
+        run.entities("src-usb"),
+        [
+            "author:CHAN MH [Person] CHAN MH: display_name=chan mh",
+            "author:LEUNG YL [Person] LEUNG YL: display_name=leung yl",
+            "camera:052031004512 [Device] Canon EOS 200D: serial=052031004512",
+            "document:/Documents/Payment_Instructions.docx [Person] mentioned in /Documents/Payment_Instructions.docx: email=yl.leung@example.com, phone=+85298765432",
+            "document:/notes.txt [Person] mentioned in /notes.txt: email=yl.leung@example.com, phone=+85261234567",
+            "wallet:0x1850ce0e73407a9997c467babc60fe887c567625 [Wallet] 0x1850ce0e73407a9997c467babc60fe887c567625: wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+        ]
+    );
+    assert_eq!(
+        missing_planted(&run, "src-usb", not_observable),
+        Vec::<String>::new()
+    );
+    let all = run.all_phenomena("src-usb");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+    let marks = |title: &str| -> Vec<(String, TimeEncoding, String)> {
+        let p = all.iter().find(|p| p.title == title).expect(title);
+        p.times
+            .iter()
+            .map(|m| {
+                (
+                    p.verified_facts[m.fact].value.clone(),
+                    m.encoding,
+                    m.description.clone(),
+                )
+            })
+            .collect()
+    };
+    let s = |v: &str| v.to_string();
+    assert_eq!(
+        marks("File /notes.txt"),
+        [
+            (
+                s("2025-02-19T09:12:34.00 (local)"),
+                TimeEncoding::FatLocal,
+                s("Content Modification Time")
+            ),
+            (
+                s("2025-02-19T00:00:00.00 (local)"),
+                TimeEncoding::FatLocal,
+                s("Last Access Time")
+            ),
+            (
+                s("2025-02-19T09:12:34.00 (local)"),
+                TimeEncoding::FatLocal,
+                s("Creation Time")
+            ),
+        ]
+    );
+    assert_eq!(
+        marks("Document metadata of /Documents/Payment_Instructions.docx"),
+        [
+            (
+                s("2025-02-10T06:05:00Z"),
+                TimeEncoding::Iso8601,
+                s("Creation Time")
+            ),
+            (
+                s("2025-02-11T01:30:00Z"),
+                TimeEncoding::Iso8601,
+                s("Content Modification Time")
+            ),
+        ]
+    );
+    assert_eq!(
+        marks("EXIF of /DCIM/IMG_0415.JPG")[0],
+        (
+            s("2025:02:17 16:05:42"),
+            TimeEncoding::LocalText,
+            s("Original Time")
+        )
+    );
+    // The file's hash is the one sha256sum gives for the stick's /notes.txt.
+    let notes = all
+        .iter()
+        .find(|p| p.title == "File /notes.txt")
+        .expect("notes");
+    assert_eq!(
+        notes.verified_facts[1].value,
+        "f4962640280249654b23f60d870d95d4e7c2b33bea54198aa94fc28795f9ff5e"
+    );
+}
+
+/// The generated stick (tests/fixtures/disk/generate.sh): a docx with core/app.xml, a PDF whose
+/// text is in a FlateDecode stream, a JPEG with EXIF, a text file with wallets, and a `.docx`
+/// that is plain text (noted unparsed; everything else is still read).
+#[test]
+fn generated_stick() {
+    let img = repo("tests/fixtures/disk/stick.img");
+    let run = triage(&[("s", &img, "Asia/Hong_Kong")]);
+    assert_eq!(run.report("s").plugin.as_deref(), Some("disk"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(
+        run.phenomena("s"),
+        [
+            "volumes | Volume fat16 labelled EVIDENCE",
+            "inventory | Inventory: 6 files (documents 3, images 1, text 2; deleted 0)",
+            "files | File /readme.md",
+            "files | File /wallets.txt",
+            "documents | Identifiers in /wallets.txt",
+            "files | File /DCIM/photo.jpg",
+            "images | EXIF of /DCIM/photo.jpg",
+            "files | File /Docs/fake.docx",
+            "files | File /Docs/report.docx",
+            "documents | Document metadata of /Docs/report.docx",
+            "documents | Identifiers in /Docs/report.docx",
+            "files | File /Docs/scan.pdf",
+            "documents | Document metadata of /Docs/scan.pdf",
+            "documents | Identifiers in /Docs/scan.pdf",
+        ]
+    );
+    assert_eq!(
+        run.entities("s"),
+        [
+            "author:HO Ka Yan [Person] HO Ka Yan: display_name=ho ka yan",
+            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin",
+            "camera:052031009999 [Device] Canon EOS 200D: serial=052031009999",
+            "document:/Docs/report.docx [Person] mentioned in /Docs/report.docx: email=courier.desk@example.org, phone=+85291234567",
+            "document:/Docs/scan.pdf [Person] mentioned in /Docs/scan.pdf: phone=+85262223333",
+            "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
+            "wallet:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 [Wallet] 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2: wallet=1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
+        ]
+    );
+    let unparsed: Vec<String> = run
+        .unparsed("s")
+        .into_iter()
+        .map(|u| format!("{}: {}", u.artefact, u.reason))
+        .collect();
+    assert_eq!(
+        unparsed,
+        [
+            "/Docs/fake.docx: doc_metadata failed: not applicable: /Docs/fake.docx: not an Office, PDF, JPEG or TIFF document"
+        ]
+    );
+    let all = run.all_phenomena("s");
+    let values = |title: &str| -> Vec<String> {
+        all.iter()
+            .find(|p| p.title == title)
+            .expect(title)
+            .verified_facts
+            .iter()
+            .map(|f| f.value.clone())
+            .collect()
+    };
+    assert_eq!(
+        values("Document metadata of /Docs/report.docx"),
+        [
+            "/Docs/report.docx",
+            "Courier report",
+            "WONG Tai Sin",
+            "HO Ka Yan",
+            "Microsoft Office Word",
+            "Harbour Couriers",
+            "2024-01-30T02:00:00Z",
+            "2024-01-31T09:15:00Z"
+        ]
+    );
+    assert_eq!(
+        values("Document metadata of /Docs/scan.pdf"),
+        [
+            "/Docs/scan.pdf",
+            "Delivery note",
+            "HO Ka Yan",
+            "Scanner 2.1",
+            "D:20240131091500+08'00'"
+        ]
+    );
+    assert_eq!(
+        values("Identifiers in /Docs/scan.pdf"),
+        ["/Docs/scan.pdf", "+852 6222 3333"]
+    );
+    // The date and amount lines of wallets.txt give no phone number.
+    assert_eq!(
+        values("Identifiers in /wallets.txt"),
+        [
+            "/wallets.txt",
+            "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+            "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"
+        ]
+    );
+    let exif = all
+        .iter()
+        .find(|p| p.title == "EXIF of /DCIM/photo.jpg")
+        .expect("exif");
+    let m = &exif.times[0];
+    assert_eq!(
+        (
+            exif.verified_facts[m.fact].value.as_str(),
+            m.encoding,
+            m.description.as_str()
+        ),
+        (
+            "2024:01:30 14:05:09",
+            TimeEncoding::LocalText,
+            "Original Time"
+        )
+    );
+    assert_eq!(exif.verified_facts[3].value, "052031009999");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+}
