@@ -203,10 +203,10 @@ impl Filter {
         if !self.sources.is_empty() && !self.sources.contains(&e.source_id) {
             return false;
         }
-        if let Some(t) = e.instant {
-            if self.from.is_some_and(|from| t < from) || self.to.is_some_and(|to| t >= to) {
-                return false;
-            }
+        if let Some(t) = e.instant
+            && (self.from.is_some_and(|from| t < from) || self.to.is_some_and(|to| t >= to))
+        {
+            return false;
         }
         self.actor.as_ref().is_none_or(|a| a.matches(e))
     }

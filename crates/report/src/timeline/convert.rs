@@ -100,9 +100,7 @@ pub fn convert(
         TimeEncoding::UnixMicros => epoch(0, 3, "microseconds").map_err(fail("UTC")),
         TimeEncoding::UnixNanos => epoch(0, 0, "nanoseconds").map_err(fail("UTC")),
         TimeEncoding::AppleSeconds => epoch(APPLE_EPOCH_UNIX, 9, "seconds").map_err(fail("UTC")),
-        TimeEncoding::AppleNanos => {
-            epoch(APPLE_EPOCH_UNIX, 0, "nanoseconds").map_err(fail("UTC"))
-        }
+        TimeEncoding::AppleNanos => epoch(APPLE_EPOCH_UNIX, 0, "nanoseconds").map_err(fail("UTC")),
         TimeEncoding::WindowsFiletime => {
             epoch(-WINDOWS_EPOCH_TO_UNIX, 2, "100-ns intervals").map_err(fail("UTC"))
         }
@@ -133,9 +131,8 @@ fn epoch_count(
 ) -> Result<Timestamp, String> {
     let (mantissa, exp10) = parse_decimal(value)
         .map_err(|why| format!("{value:?} is not a number of {unit}: {why}"))?;
-    let out_of_range = || {
-        format!("{value} {unit} is outside the representable years -9999..=9999 (wrong unit?)")
-    };
+    let out_of_range =
+        || format!("{value} {unit} is outside the representable years -9999..=9999 (wrong unit?)");
     let exp = exp10 + unit_exp10;
     let nanos = if mantissa == 0 {
         0
@@ -387,7 +384,10 @@ type ParsedOffset<'t> = (Option<(Offset, String)>, &'t str);
 fn parse_offset(text: &str) -> Result<ParsedOffset<'_>, String> {
     let b = text.as_bytes();
     match b.first() {
-        Some(b'Z' | b'z') => Ok((Some((Offset::UTC, "UTC".into())), text.get(1..).unwrap_or(""))),
+        Some(b'Z' | b'z') => Ok((
+            Some((Offset::UTC, "UTC".into())),
+            text.get(1..).unwrap_or(""),
+        )),
         Some(&sign @ (b'+' | b'-')) => {
             let two = |at: usize| -> Option<i32> {
                 let s = b.get(at..at + 2)?;
@@ -491,9 +491,24 @@ mod tests {
                 let _ = convert(raw, enc, Some("Asia/Hong_Kong"));
             }
         }
-        check("1e40", TimeEncoding::UnixSeconds, None, "ERR 1e40 seconds is outside");
-        check("1e-40", TimeEncoding::UnixSeconds, None, "1970-01-01T00:00:00Z UTC");
-        check("-1e-40", TimeEncoding::UnixSeconds, None, "1969-12-31T23:59:59.999999999Z");
+        check(
+            "1e40",
+            TimeEncoding::UnixSeconds,
+            None,
+            "ERR 1e40 seconds is outside",
+        );
+        check(
+            "1e-40",
+            TimeEncoding::UnixSeconds,
+            None,
+            "1970-01-01T00:00:00Z UTC",
+        );
+        check(
+            "-1e-40",
+            TimeEncoding::UnixSeconds,
+            None,
+            "1969-12-31T23:59:59.999999999Z",
+        );
         check(
             "2024-01-01T10:00:60Z",
             TimeEncoding::Iso8601,
