@@ -9,6 +9,7 @@ mod error;
 mod evidence;
 mod intake;
 mod rederive;
+mod timeline;
 mod triage;
 
 pub use error::{ApiError, ErrorCode};
@@ -19,8 +20,14 @@ pub use intake::{
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
+pub use masf_report::timeline::export as timeline_export;
+pub use masf_report::timeline::{
+    ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
+    Flag as TimelineFlag, Timeline,
+};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{VerifyReport, rerun, verify};
+pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{catalog, plugins, session};
 
 use std::path::{Path, PathBuf};
