@@ -19,7 +19,7 @@ use masf_graph::identifiers::normalize;
 use masf_graph::{FactType, GraphState, IdType, Phenomenon, PhoneRegion, TimeEncoding, TimeMark};
 use serde::Serialize;
 
-pub use convert::{Ambiguity, Converted, Unconvertible, convert};
+pub use convert::{Ambiguity, Converted, SourceZone, Unconvertible, convert, convert_in};
 
 /// What the timeline needs to know of a case source.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,16 +243,21 @@ impl Timeline {
 /// values are read in their source's zone from `sources`; `case_zone` is the display zone.
 pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Timeline {
     let by_id: BTreeMap<&str, &SourceMeta> = sources.iter().map(|s| (s.id.as_str(), s)).collect();
+    let zones: BTreeMap<&str, SourceZone> = sources
+        .iter()
+        .map(|s| (s.id.as_str(), SourceZone::new(&s.timezone)))
+        .collect();
     let case_tz = TimeZone::get(case_zone).ok();
     let mut entries = Vec::new();
     for ph in state.phenomena().values() {
         let source = by_id.get(ph.source_id.as_str()).copied();
+        let zone = zones.get(ph.source_id.as_str());
         let identifiers = identifiers_of(ph, source.and_then(|s| s.phone_region.as_ref()));
         for (mark_index, mark) in ph.times.iter().enumerate() {
             entries.push(entry(
                 ph,
                 (mark_index, mark),
-                source,
+                source.zip(zone),
                 case_zone,
                 case_tz.as_ref(),
                 &identifiers,
@@ -266,7 +271,7 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
 fn entry(
     ph: &Phenomenon,
     (mark_index, mark): (usize, &TimeMark),
-    source: Option<&SourceMeta>,
+    source: Option<(&SourceMeta, &SourceZone)>,
     case_zone: &str,
     case_tz: Option<&TimeZone>,
     identifiers: &BTreeSet<String>,
@@ -274,7 +279,7 @@ fn entry(
     let fact = ph.verified_facts.get(mark.fact);
     let raw = fact.map_or("", |f| f.value.as_str());
     let result = match fact {
-        Some(_) => convert(raw, mark.encoding, source.map(|s| s.timezone.as_str())),
+        Some(_) => convert_in(raw, mark.encoding, source.map(|(_, z)| z)),
         None => Err(Unconvertible {
             zone: String::new(),
             reason: format!(
@@ -284,6 +289,7 @@ fn entry(
             ),
         }),
     };
+    let source = source.map(|(s, _)| s);
     let result = match (result, source) {
         (Err(mut u), None) if mark.encoding.is_naive() => {
             u.reason = format!(

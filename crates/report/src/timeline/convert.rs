@@ -82,6 +82,33 @@ pub fn convert(
     encoding: TimeEncoding,
     source_zone: Option<&str>,
 ) -> Result<Converted, Unconvertible> {
+    convert_in(raw, encoding, source_zone.map(SourceZone::new).as_ref())
+}
+
+/// A source's zone, looked up once for all of its values.
+#[derive(Debug, Clone)]
+pub struct SourceZone {
+    name: String,
+    tz: Option<TimeZone>,
+}
+
+impl SourceZone {
+    /// The IANA zone `name` (unknown names are kept and reported when a naive value needs
+    /// them).
+    pub fn new(name: &str) -> Self {
+        SourceZone {
+            name: name.to_string(),
+            tz: TimeZone::get(name).ok(),
+        }
+    }
+}
+
+/// [`convert`] with the source's zone already looked up.
+pub fn convert_in(
+    raw: &str,
+    encoding: TimeEncoding,
+    source_zone: Option<&SourceZone>,
+) -> Result<Converted, Unconvertible> {
     let value = raw.trim();
     let epoch = |epoch_unix_seconds: i128, unit_exp10: i32, unit: &str| {
         epoch_count(value, epoch_unix_seconds, unit_exp10, unit).map(|instant| Converted {
@@ -109,7 +136,7 @@ pub fn convert(
         }
         TimeEncoding::Iso8601 => iso8601(value),
         TimeEncoding::FatLocal => {
-            let zone = source_zone.unwrap_or("");
+            let zone = source_zone.map_or("", |z| z.name.as_str());
             if value == "unset" {
                 return Err(fail(zone)(
                     "the FAT date is unset (date word 0): no time was recorded".into(),
@@ -244,7 +271,13 @@ fn iso8601(value: &str) -> Result<Converted, Unconvertible> {
                 ambiguity: None,
             })
             .map_err(|e| fail(format!("{value:?} is out of range: {e}"))),
-        (None, Some(zone)) => naive_in(dt, zone),
+        (None, Some(zone)) => match TimeZone::get(zone) {
+            Ok(tz) => naive_in(dt, zone, &tz),
+            Err(_) => Err(Unconvertible {
+                zone: zone.to_string(),
+                reason: format!("{value:?}: unknown time zone {zone:?}"),
+            }),
+        },
         (None, None) => Err(fail(format!(
             "{value:?} has no zone or offset; a naive time must be marked local_text"
         ))),
@@ -252,8 +285,8 @@ fn iso8601(value: &str) -> Result<Converted, Unconvertible> {
 }
 
 /// A naive value read in the source's zone.
-fn naive(value: &str, zone: Option<&str>) -> Result<Converted, Unconvertible> {
-    let zone_name = zone.unwrap_or("");
+fn naive(value: &str, zone: Option<&SourceZone>) -> Result<Converted, Unconvertible> {
+    let zone_name = zone.map_or("", |z| z.name.as_str());
     let fail = |reason: String| Unconvertible {
         zone: zone_name.to_string(),
         reason,
@@ -267,21 +300,23 @@ fn naive(value: &str, zone: Option<&str>) -> Result<Converted, Unconvertible> {
             _ => format!("{value:?}: unexpected text {rest:?} after the time"),
         }));
     }
-    let Some(zone) = zone.filter(|z| !z.is_empty()) else {
-        return Err(fail(format!(
+    match zone {
+        Some(z) if !z.name.is_empty() => match &z.tz {
+            Some(tz) => naive_in(dt, &z.name, tz),
+            None => Err(fail(format!("unknown time zone {:?}", z.name))),
+        },
+        _ => Err(fail(format!(
             "{value:?} is a naive local time and its source has no time zone"
-        )));
-    };
-    naive_in(dt, zone)
+        ))),
+    }
 }
 
 /// `dt` read as wall-clock time in the IANA zone `zone`, flagging gaps and folds.
-fn naive_in(dt: DateTime, zone: &str) -> Result<Converted, Unconvertible> {
+fn naive_in(dt: DateTime, zone: &str, tz: &TimeZone) -> Result<Converted, Unconvertible> {
     let fail = |reason: String| Unconvertible {
         zone: zone.to_string(),
         reason,
     };
-    let tz = TimeZone::get(zone).map_err(|_| fail(format!("unknown time zone {zone:?}")))?;
     let amb = tz.to_ambiguous_timestamp(dt);
     let range = |e: jiff::Error| fail(format!("{dt} in {zone} is out of range: {e}"));
     let ambiguity = match amb.offset() {
