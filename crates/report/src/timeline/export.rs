@@ -134,7 +134,7 @@ pub fn render_table(t: &Timeline) -> String {
             e.source_id,
             clip(&e.timestamp_desc, 26),
             clip(&e.message, 40),
-            e.raw_value,
+            clip(&e.raw_value, 48),
             e.raw_encoding,
             if e.zone.is_empty() || e.zone == "UTC" {
                 String::new()
@@ -147,7 +147,7 @@ pub fn render_table(t: &Timeline) -> String {
                 "{:<25}  ! {}: {}{}\n",
                 "",
                 flag.as_str(),
-                e.note.as_deref().unwrap_or(""),
+                clip(e.note.as_deref().unwrap_or(""), 400),
                 e.alternative
                     .as_deref()
                     .map(|a| format!(" (other reading {a})"))
@@ -164,7 +164,8 @@ pub fn render_table(t: &Timeline) -> String {
     s
 }
 
-/// `text` cut to `width` characters (with `…`), on one line.
+/// `text` cut to `width` characters (with `…`), on one line, control characters (newlines,
+/// terminal escapes from evidence) shown as spaces.
 fn clip(text: &str, width: usize) -> String {
     let one_line: String = text
         .chars()

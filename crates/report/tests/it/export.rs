@@ -22,7 +22,7 @@ fn timeline() -> Timeline {
     });
     g.record(Ph {
         source: "src-usb",
-        title: "/notes.txt",
+        title: "/notes.txt \u{1b}[2J",
         times: &[
             (
                 "2025-02-19T09:12:34.00 (local)",
@@ -134,6 +134,10 @@ fn the_table_shows_case_time_raw_value_and_flags() {
         lines[4]
             .trim_start()
             .starts_with("! unconvertible: the FAT date is unset")
+    );
+    assert!(
+        !table.contains('\u{1b}'),
+        "no terminal escape from evidence reaches the terminal"
     );
     assert_eq!(
         *lines.last().unwrap(),
