@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use masf_graph::{Call, Gateway, GraphEvent, GraphState, PhoneRegion, Scoring, Verdict};
+use masf_graph::{Call, Gateway, GraphState, PhoneRegion, Scoring, Verdict};
 use masf_store::{ActorKind, NewEvent, Store, StoreError, Versions};
 use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
@@ -188,19 +188,12 @@ impl Session {
         clock: Clock,
     ) -> Result<Self, RuntimeError> {
         let store = Store::open(work_dir)?;
-        let mut state = GraphState::new(scoring);
-        for stored in store.events(0)? {
-            if !GraphEvent::KINDS.contains(&stored.kind.as_str()) {
-                continue;
+        let state = masf_tools::fold_graph(&store, scoring).map_err(|e| match e {
+            masf_tools::FoldError::Store(e) => RuntimeError::Store(e),
+            masf_tools::FoldError::BadEvent { seq, kind, reason } => {
+                RuntimeError::BadEvent { seq, kind, reason }
             }
-            let event =
-                GraphEvent::from_payload(&stored.payload).map_err(|e| RuntimeError::BadEvent {
-                    seq: stored.seq,
-                    kind: stored.kind.clone(),
-                    reason: e.to_string(),
-                })?;
-            state.apply(&event);
-        }
+        })?;
         Ok(Self {
             work_dir: work_dir.to_path_buf(),
             graph_store: Mutex::new(store),

@@ -9,6 +9,7 @@ mod error;
 mod evidence;
 mod intake;
 mod rederive;
+mod timeline;
 mod triage;
 
 pub use error::{ApiError, ErrorCode};
@@ -20,8 +21,14 @@ pub use masf_agents::{Halt, RunState};
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
+pub use masf_report::timeline::export as timeline_export;
+pub use masf_report::timeline::{
+    ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
+    Flag as TimelineFlag, Timeline,
+};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
+pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
 
 use std::path::{Path, PathBuf};

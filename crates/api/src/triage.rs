@@ -41,28 +41,8 @@ pub fn scoring(c: &ScoringConfig) -> Scoring {
 
 /// The graph folded from the case store's graph events (read-only; no session needed).
 pub fn graph_state(ctx: &CaseCtx) -> Result<masf_graph::GraphState, ApiError> {
-    let mut state = masf_graph::GraphState::new(scoring(&ctx.config.scoring));
-    let mut bad = None;
-    ctx.store.for_each_event(0, |e| {
-        if masf_graph::GraphEvent::KINDS.contains(&e.kind.as_str()) {
-            match masf_graph::GraphEvent::from_payload(&e.payload) {
-                Ok(event) => {
-                    state.apply(&event);
-                }
-                Err(err) => {
-                    bad.get_or_insert(format!("event {} ({}): {err}", e.seq, e.kind));
-                }
-            }
-        }
-        Ok::<(), ApiError>(())
-    })?;
-    match bad {
-        Some(reason) => Err(ApiError::new(
-            ErrorCode::Store,
-            format!("a stored graph event does not parse: {reason}"),
-        )),
-        None => Ok(state),
-    }
+    masf_tools::fold_graph(&ctx.store, scoring(&ctx.config.scoring))
+        .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
 }
 
 /// Opens an agent session on the case: its store, every declared source, the plugins' catalog.

@@ -116,6 +116,42 @@ enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+    /// The cross-source timeline: every event time the agents recorded, converted from its raw
+    /// encoding (Unix s/ms/µs/ns, Apple absolute s/ns, Windows FILETIME, WebKit, FAT local,
+    /// ISO 8601, naive local text) to UTC, merged across sources and sorted. Naive times are read
+    /// in their source's timezone (case.yaml); times in a DST gap or fold are placed by the
+    /// compatible rule and flagged with the other reading; values that cannot be converted are
+    /// listed last, flagged with the reason, never dropped. The table shows the case's zone.
+    #[command(
+        after_help = "Exports follow the plaso/Timesketch columns: datetime (ISO 8601 UTC, µs), \
+timestamp (µs since 1970), timestamp_desc, message, then source, source_id, phenomenon_id, \
+agent, category, raw_value, raw_encoding, zone (the zone the raw value was read in), utc, \
+case_time, case_zone, flag (dst_gap, dst_fold, unconvertible), note, alternative, context.\n\n\
+Bounds: RFC 3339 with an offset (2025-02-18T13:40:00Z) or YYYY-MM-DD[ HH:MM[:SS]] in the \
+case's zone; the range is [--from, --to). Unconvertible entries have no time and are kept."
+    )]
+    Timeline {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// One JSON document: {case_zone, count, unconvertible, ambiguous, entries}.
+        #[arg(long, group = "format")]
+        json: bool,
+        /// One JSON object per entry and line (Timesketch JSONL import).
+        #[arg(long, group = "format")]
+        jsonl: bool,
+        /// CSV with a header row (Timesketch CSV import).
+        #[arg(long, group = "format")]
+        csv: bool,
+        /// Only this source (repeat for several).
+        #[arg(long = "source", value_name = "ID")]
+        sources: Vec<String>,
+        /// Entries at or after this time.
+        #[arg(long, value_name = "TIME")]
+        from: Option<String>,
+        /// Entries before this time.
+        #[arg(long, value_name = "TIME")]
+        to: Option<String>,
+    },
     /// Show what an evidence path is: detected type and why, layers, partitions, file systems,
     /// encryption, file counts, EWF metadata.
     Inspect {
@@ -248,6 +284,19 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         } => cmd_resume(&case, &grant, &reason, json),
         Command::Status { case, json } => cmd_status(&case, json),
         Command::Events { case, jsonl } => cmd_events(&case, jsonl),
+        Command::Timeline {
+            case,
+            json,
+            jsonl,
+            csv,
+            sources,
+            from,
+            to,
+        } => cmd_timeline(
+            &case,
+            TimelineFormat::pick(json, jsonl, csv),
+            masf_api::TimelineQuery { sources, from, to },
+        ),
         Command::Inspect {
             path,
             json,
@@ -501,6 +550,54 @@ fn cmd_events(case: &CaseArgs, jsonl: bool) -> anyhow::Result<u8> {
         }
         .map_err(|err| err.to_string())
     })?;
+    Ok(EXIT_OK)
+}
+
+/// How `masf timeline` prints.
+enum TimelineFormat {
+    Table,
+    Json,
+    Jsonl,
+    Csv,
+}
+
+impl TimelineFormat {
+    fn pick(json: bool, jsonl: bool, csv: bool) -> Self {
+        match (json, jsonl, csv) {
+            (true, _, _) => Self::Json,
+            (_, true, _) => Self::Jsonl,
+            (_, _, true) => Self::Csv,
+            _ => Self::Table,
+        }
+    }
+}
+
+fn cmd_timeline(
+    case: &CaseArgs,
+    format: TimelineFormat,
+    query: masf_api::TimelineQuery,
+) -> anyhow::Result<u8> {
+    use masf_api::timeline_export as export;
+    let ctx = open(case)?;
+    let filter = masf_api::timeline_filter(&ctx, &query)?;
+    let timeline = masf_api::timeline(&ctx, &filter)?;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match format {
+        TimelineFormat::Table => {
+            use std::io::Write;
+            out.write_all(export::render_table(&timeline).as_bytes())?;
+        }
+        TimelineFormat::Json => export::write_json(&mut out, &timeline)?,
+        TimelineFormat::Jsonl => export::write_jsonl(&mut out, &timeline)?,
+        TimelineFormat::Csv => export::write_csv(&mut out, &timeline)?,
+    }
+    std::io::Write::flush(&mut out)?;
+    if timeline.unconvertible > 0 {
+        eprintln!(
+            "note: {} time value(s) could not be converted; they are listed last with the reason",
+            timeline.unconvertible
+        );
+    }
     Ok(EXIT_OK)
 }
 

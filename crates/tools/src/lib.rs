@@ -29,7 +29,7 @@ use serde_json::Value;
 
 pub use catalog::Catalog;
 pub use invoke::{Call, InvokeError, Invoked, Invoker, Limits};
-pub use log::StoreLog;
+pub use log::{FoldError, StoreLog, fold_graph};
 
 /// What a tool needs from its source.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use masf_graph::{InvocationLog, InvocationView};
-use masf_store::Store;
+use masf_graph::{GraphEvent, GraphState, InvocationLog, InvocationView, Scoring};
+use masf_store::{Store, StoreError};
 
 /// Reads invocations from the case store for grounding.
 ///
@@ -56,4 +56,41 @@ fn json_output(output: &[u8]) -> Option<serde_json::Value> {
         return None;
     }
     serde_json::from_slice(output).ok()
+}
+
+/// Why the graph could not be folded from a store.
+#[derive(Debug, thiserror::Error)]
+pub enum FoldError {
+    /// The store failed.
+    #[error("case store: {0}")]
+    Store(#[from] StoreError),
+    /// A stored graph event does not parse.
+    #[error("stored event {seq} ({kind}) is not a graph event: {reason}")]
+    BadEvent {
+        /// Its seq.
+        seq: i64,
+        /// Its kind.
+        kind: String,
+        /// The parse error.
+        reason: String,
+    },
+}
+
+/// Folds every graph event of `store`, in order, into a [`GraphState`] (events of other kinds
+/// are skipped). The one fold used by agent sessions, the report and the API.
+pub fn fold_graph(store: &Store, scoring: Scoring) -> Result<GraphState, FoldError> {
+    let mut state = GraphState::new(scoring);
+    store.for_each_event(0, |stored| -> Result<(), FoldError> {
+        if !GraphEvent::KINDS.contains(&stored.kind.as_str()) {
+            return Ok(());
+        }
+        let event = GraphEvent::from_payload(&stored.payload).map_err(|e| FoldError::BadEvent {
+            seq: stored.seq,
+            kind: stored.kind.clone(),
+            reason: e.to_string(),
+        })?;
+        state.apply(&event);
+        Ok(())
+    })?;
+    Ok(state)
 }

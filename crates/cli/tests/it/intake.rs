@@ -101,8 +101,15 @@ fn intake_hashes_every_file_once_and_is_idempotent() {
             .iter()
             .all(|s| s["registered"] == true)
     );
-    // 3 registrations, and two runs each opened `active` and closed `completed`.
-    assert_eq!(status["events"], 7);
+    // Every event of the log is counted (3 registrations, the triage findings, and two runs
+    // each opened `active` and closed `completed`).
+    let all = masf_ok(&["events", case, "--jsonl"]);
+    assert_eq!(status["events"], all.lines().count());
+    let run_states = all
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"RunState\""))
+        .count();
+    assert_eq!(run_states, 4);
     assert_eq!(status["run"]["state"], "completed");
     assert_eq!(status["run"]["segments"], 2);
 }

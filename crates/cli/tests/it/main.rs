@@ -6,3 +6,4 @@ mod hash;
 mod intake;
 mod rederive;
 mod support;
+mod timeline;

@@ -1,0 +1,432 @@
+//! The cross-source timeline (DESIGN §12): every time mark of every phenomenon becomes an
+//! [`Entry`] with its source, raw value, raw encoding, the zone it was read in and the UTC
+//! instant; entries of all sources are merged into one order; [`Filter`] narrows them by
+//! source, time range and actor; [`export`] writes them with the plaso/Timesketch columns.
+//!
+//! Nothing is dropped: a value that cannot be converted stays in the timeline, flagged
+//! [`Flag::Unconvertible`] with the reason, after every placed entry; a naive time in a DST gap
+//! or fold is placed by the compatible rule and flagged with the other candidate instant.
+
+pub mod convert;
+pub mod export;
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use masf_graph::identifiers::normalize;
+use masf_graph::{FactType, GraphState, IdType, Phenomenon, PhoneRegion, TimeEncoding, TimeMark};
+use serde::Serialize;
+
+pub use convert::{Ambiguity, Converted, SourceZone, Unconvertible, convert, convert_in};
+
+/// What the timeline needs to know of a case source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceMeta {
+    /// The case's source id.
+    pub id: String,
+    /// Its label (the `source` column).
+    pub label: String,
+    /// The IANA zone its naive times are read in (case.yaml `timezone`).
+    pub timezone: String,
+    /// How its local phone numbers are read, for the actor filter.
+    pub phone_region: Option<PhoneRegion>,
+}
+
+/// Why an entry needs the examiner's attention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    /// A naive time that never occurred in its zone (spring forward); placed with the offset
+    /// before the gap, `alternative` holds the reading with the offset after it.
+    DstGap,
+    /// A naive time that occurred twice in its zone (fall back); placed at the first,
+    /// `alternative` holds the second.
+    DstFold,
+    /// The raw value could not be read as an instant; `note` says why. It has no place in
+    /// the order and comes after every placed entry.
+    Unconvertible,
+}
+
+impl Flag {
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Flag::DstGap => "dst_gap",
+            Flag::DstFold => "dst_fold",
+            Flag::Unconvertible => "unconvertible",
+        }
+    }
+}
+
+/// Another fact of the entry's phenomenon, shown for context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContextFact {
+    /// Its type (`phone`, `text`, `path`, …).
+    pub fact_type: String,
+    /// Its value as verified.
+    pub value: String,
+}
+
+/// One event on the timeline. Field names follow plaso/Timesketch where they have one
+/// (`datetime`, `timestamp`, `timestamp_desc`, `message`, `source`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    /// ISO 8601 in UTC with microseconds (`2025-02-18T13:40:00.000000+00:00`); none when
+    /// unconvertible.
+    pub datetime: Option<String>,
+    /// Microseconds since 1970-01-01 UTC; none when unconvertible.
+    pub timestamp: Option<i64>,
+    /// What happened at that time (`Message sent`, `Content Modification Time`).
+    pub timestamp_desc: String,
+    /// The phenomenon's title.
+    pub message: String,
+    /// The source's label.
+    pub source: String,
+    /// The source's id in the case.
+    pub source_id: String,
+    /// The phenomenon the time belongs to.
+    pub phenomenon_id: String,
+    /// The agent that recorded it.
+    pub agent: String,
+    /// Its artefact category.
+    pub category: String,
+    /// The value exactly as the tool printed it.
+    pub raw_value: String,
+    /// Its encoding (`apple_nanos`, `fat_local`, …).
+    pub raw_encoding: String,
+    /// The zone the value was read in (`UTC`, `+08:00`, `Asia/Hong_Kong`).
+    pub zone: String,
+    /// The UTC instant, RFC 3339 at full precision.
+    pub utc: Option<String>,
+    /// The instant in the case's display zone, RFC 3339 with that zone's offset.
+    pub case_time: Option<String>,
+    /// The case's display zone.
+    pub case_zone: String,
+    /// Set when the examiner must look (DST gap or fold, unconvertible).
+    pub flag: Option<Flag>,
+    /// Why the flag is set, in words.
+    pub note: Option<String>,
+    /// For a DST gap or fold: the other possible UTC instant.
+    pub alternative: Option<String>,
+    /// The phenomenon's other facts.
+    pub context: Vec<ContextFact>,
+    #[serde(skip)]
+    instant: Option<Timestamp>,
+    #[serde(skip)]
+    mark: usize,
+    /// The normalised identifiers its facts carry, for the actor filter.
+    #[serde(skip)]
+    identifiers: BTreeSet<String>,
+}
+
+impl Entry {
+    /// The UTC instant, when the value was converted.
+    pub fn instant(&self) -> Option<Timestamp> {
+        self.instant
+    }
+
+    /// The normalised identifiers (E.164 phones, lower-case e-mails, canonical wallets, …) the
+    /// phenomenon's typed facts carry.
+    pub fn identifiers(&self) -> &BTreeSet<String> {
+        &self.identifiers
+    }
+
+    /// The order of the merged timeline: placed entries by instant, then unconvertible ones;
+    /// ties by source id, phenomenon id and mark position, so the order never depends on how
+    /// the graph was iterated.
+    fn order(&self, other: &Entry) -> Ordering {
+        let key = |e: &Entry| (e.instant.is_none(), e.instant);
+        key(self)
+            .cmp(&key(other))
+            .then_with(|| self.source_id.cmp(&other.source_id))
+            .then_with(|| self.phenomenon_id.cmp(&other.phenomenon_id))
+            .then_with(|| self.mark.cmp(&other.mark))
+    }
+}
+
+/// The merged timeline of a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Timeline {
+    /// The display zone (case.yaml `case.timezone`).
+    pub case_zone: String,
+    /// The entries, in timeline order.
+    pub entries: Vec<Entry>,
+    /// How many entries could not be converted.
+    pub unconvertible: usize,
+    /// How many naive times fell in a DST gap or fold.
+    pub ambiguous: usize,
+}
+
+/// Which entries to keep. Every part that is set must match.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// Keep entries of these sources (empty: all sources).
+    pub sources: BTreeSet<String>,
+    /// Keep entries at or after this instant.
+    pub from: Option<Timestamp>,
+    /// Keep entries before this instant (half-open range).
+    pub to: Option<Timestamp>,
+    /// Keep entries that concern this actor.
+    pub actor: Option<ActorFilter>,
+}
+
+/// An actor, as the timeline filters by it: the sources whose every entry is the actor's (the
+/// sources where the actor is the device owner or the device), the actor's normalised
+/// identifier values (as `masf_graph::identifiers::normalize` gives them: `+85261234567`,
+/// `yl.leung@example.com`, a canonical wallet) and the phenomena that observed them. An entry
+/// concerns the actor when it comes from one of the sources, belongs to one of the phenomena,
+/// or one of its phenomenon's typed facts normalises to one of the identifiers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActorFilter {
+    /// Sources whose entries all concern the actor.
+    pub sources: BTreeSet<String>,
+    /// Normalised identifier values.
+    pub identifiers: BTreeSet<String>,
+    /// Phenomenon ids (the observations of the actor's identifiers).
+    pub phenomena: BTreeSet<String>,
+}
+
+impl ActorFilter {
+    fn matches(&self, e: &Entry) -> bool {
+        self.sources.contains(&e.source_id)
+            || self.phenomena.contains(&e.phenomenon_id)
+            || e.identifiers.iter().any(|i| self.identifiers.contains(i))
+    }
+}
+
+impl Filter {
+    /// Whether `e` passes. An unconvertible entry has no instant to compare, so a time range
+    /// keeps it (flagged, at the end) rather than hide it.
+    pub fn matches(&self, e: &Entry) -> bool {
+        if !self.sources.is_empty() && !self.sources.contains(&e.source_id) {
+            return false;
+        }
+        if let Some(t) = e.instant
+            && (self.from.is_some_and(|from| t < from) || self.to.is_some_and(|to| t >= to))
+        {
+            return false;
+        }
+        self.actor.as_ref().is_none_or(|a| a.matches(e))
+    }
+}
+
+impl Timeline {
+    /// The entries `filter` keeps, with the counts recomputed.
+    pub fn filtered(self, filter: &Filter) -> Timeline {
+        let entries: Vec<Entry> = self
+            .entries
+            .into_iter()
+            .filter(|e| filter.matches(e))
+            .collect();
+        Timeline::from_sorted(self.case_zone, entries)
+    }
+
+    fn from_sorted(case_zone: String, entries: Vec<Entry>) -> Timeline {
+        Timeline {
+            unconvertible: entries
+                .iter()
+                .filter(|e| e.flag == Some(Flag::Unconvertible))
+                .count(),
+            ambiguous: entries
+                .iter()
+                .filter(|e| matches!(e.flag, Some(Flag::DstGap | Flag::DstFold)))
+                .count(),
+            case_zone,
+            entries,
+        }
+    }
+}
+
+/// Builds the merged timeline from every time mark of every phenomenon in `state`. Naive
+/// values are read in their source's zone from `sources`; `case_zone` is the display zone.
+pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Timeline {
+    let by_id: BTreeMap<&str, &SourceMeta> = sources.iter().map(|s| (s.id.as_str(), s)).collect();
+    let zones: BTreeMap<&str, SourceZone> = sources
+        .iter()
+        .map(|s| (s.id.as_str(), SourceZone::new(&s.timezone)))
+        .collect();
+    let case_tz = TimeZone::get(case_zone).ok();
+    let mut entries = Vec::new();
+    for ph in state.phenomena().values() {
+        let source = by_id.get(ph.source_id.as_str()).copied();
+        let zone = zones.get(ph.source_id.as_str());
+        let identifiers = identifiers_of(ph, source.and_then(|s| s.phone_region.as_ref()));
+        for (mark_index, mark) in ph.times.iter().enumerate() {
+            entries.push(entry(
+                ph,
+                (mark_index, mark),
+                source.zip(zone),
+                case_zone,
+                case_tz.as_ref(),
+                &identifiers,
+            ));
+        }
+    }
+    entries.sort_by(Entry::order);
+    Timeline::from_sorted(case_zone.to_string(), entries)
+}
+
+fn entry(
+    ph: &Phenomenon,
+    (mark_index, mark): (usize, &TimeMark),
+    source: Option<(&SourceMeta, &SourceZone)>,
+    case_zone: &str,
+    case_tz: Option<&TimeZone>,
+    identifiers: &BTreeSet<String>,
+) -> Entry {
+    let fact = ph.verified_facts.get(mark.fact);
+    let raw = fact.map_or("", |f| f.value.as_str());
+    let result = match fact {
+        Some(_) => convert_in(raw, mark.encoding, source.map(|(_, z)| z)),
+        None => Err(Unconvertible {
+            zone: String::new(),
+            reason: format!(
+                "the time mark points at fact {} but the phenomenon has {} facts",
+                mark.fact,
+                ph.verified_facts.len()
+            ),
+        }),
+    };
+    let source = source.map(|(s, _)| s);
+    let result = match (result, source) {
+        (Err(mut u), None) if mark.encoding.is_naive() => {
+            u.reason = format!(
+                "source {:?} is not in the case, so its zone is unknown ({})",
+                ph.source_id, u.reason
+            );
+            Err(u)
+        }
+        (r, _) => r,
+    };
+    let context = ph
+        .verified_facts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != mark.fact)
+        .map(|(_, f)| ContextFact {
+            fact_type: f.fact_type.as_str().to_string(),
+            value: f.value.clone(),
+        })
+        .collect();
+    let mut e = Entry {
+        datetime: None,
+        timestamp: None,
+        timestamp_desc: mark.description.clone(),
+        message: ph.title.clone(),
+        source: source.map_or_else(|| ph.source_id.clone(), |s| s.label.clone()),
+        source_id: ph.source_id.clone(),
+        phenomenon_id: ph.id.clone(),
+        agent: ph.agent.clone(),
+        category: ph.category.clone(),
+        raw_value: raw.to_string(),
+        raw_encoding: mark.encoding.as_str().to_string(),
+        zone: String::new(),
+        utc: None,
+        case_time: None,
+        case_zone: case_zone.to_string(),
+        flag: None,
+        note: None,
+        alternative: None,
+        context,
+        instant: None,
+        mark: mark_index,
+        identifiers: identifiers.clone(),
+    };
+    match result {
+        Ok(c) => {
+            e.zone = c.zone;
+            e.instant = Some(c.instant);
+            e.datetime = Some(plaso_datetime(c.instant));
+            e.timestamp = Some(c.instant.as_microsecond());
+            e.utc = Some(c.instant.to_string());
+            e.case_time = case_tz.map(|tz| {
+                c.instant
+                    .display_with_offset(tz.to_offset(c.instant))
+                    .to_string()
+            });
+            if let Some(a) = c.ambiguity {
+                let (flag, what) = match a {
+                    Ambiguity::Gap { .. } => (
+                        Flag::DstGap,
+                        "falls in a daylight-saving gap (this wall-clock time never occurred); \
+                         placed with the offset before the change",
+                    ),
+                    Ambiguity::Fold { .. } => (
+                        Flag::DstFold,
+                        "falls in a daylight-saving fold (this wall-clock time occurred twice); \
+                         placed at the first occurrence",
+                    ),
+                };
+                e.flag = Some(flag);
+                e.note = Some(format!("{raw} in {} {what}", e.zone));
+                e.alternative = Some(a.alternative().to_string());
+            }
+        }
+        Err(u) => {
+            e.zone = u.zone;
+            e.flag = Some(Flag::Unconvertible);
+            e.note = Some(u.reason);
+        }
+    }
+    e
+}
+
+/// ISO 8601 in UTC with microseconds, as plaso writes `datetime`.
+fn plaso_datetime(t: Timestamp) -> String {
+    format!("{}+00:00", t.strftime("%Y-%m-%dT%H:%M:%S%.6f"))
+}
+
+/// The normalised identifier values a phenomenon's typed facts carry.
+fn identifiers_of(ph: &Phenomenon, region: Option<&PhoneRegion>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in &ph.verified_facts {
+        let types: &[IdType] = match f.fact_type {
+            FactType::Phone => &[IdType::Phone],
+            FactType::Email => &[IdType::Email],
+            FactType::Account => &[IdType::AppleId, IdType::AccountId],
+            FactType::Imei => &[IdType::Imei],
+            FactType::Imsi => &[IdType::Imsi],
+            FactType::Iccid => &[IdType::Iccid],
+            FactType::Serial => &[IdType::Serial],
+            FactType::Wallet => &[IdType::Wallet],
+            _ => &[],
+        };
+        for t in types {
+            if let Ok(n) = normalize(*t, &f.value, region) {
+                out.insert(n);
+            }
+        }
+    }
+    out
+}
+
+/// Reads a `--from`/`--to` bound: RFC 3339 / ISO 8601 with an offset or `Z`, or a naive
+/// `YYYY-MM-DD[ HH:MM[:SS]]` read in `zone` (the case's display zone). A naive bound in a DST
+/// gap or fold is refused, so that a range never silently shifts by an hour.
+pub fn parse_bound(text: &str, zone: &str) -> Result<Timestamp, String> {
+    let text = text.trim();
+    if let Ok(c) = convert(text, TimeEncoding::Iso8601, None) {
+        return Ok(c.instant);
+    }
+    let with_time = if text.len() == 10 {
+        format!("{text} 00:00:00")
+    } else {
+        text.to_string()
+    };
+    match convert(&with_time, TimeEncoding::LocalText, Some(zone)) {
+        Ok(Converted {
+            ambiguity: None,
+            instant,
+            ..
+        }) => Ok(instant),
+        Ok(Converted { .. }) => Err(format!(
+            "{text:?} is ambiguous in {zone} (a daylight-saving change); give an offset, e.g. {text}+01:00"
+        )),
+        Err(u) => Err(format!(
+            "{text:?} is not a time bound (RFC 3339 with an offset, or YYYY-MM-DD[ HH:MM[:SS]] in {zone}): {}",
+            u.reason
+        )),
+    }
+}

@@ -1,0 +1,181 @@
+//! Timeline exports with the plaso/Timesketch conventions: `datetime` (ISO 8601 UTC),
+//! `timestamp` (microseconds since 1970), `timestamp_desc` and `message` first, then the
+//! MASForensics columns. JSONL is one entry object per line (Timesketch's JSONL import); JSON
+//! is one document with the counts; CSV has one header row and RFC 4180 quoting, with the
+//! context facts as a JSON array in one cell. An unconvertible entry keeps its row, with empty
+//! `datetime`/`timestamp` and `flag` = `unconvertible` (Timesketch refuses such rows on import:
+//! filter them out there, they are never hidden here).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::{Entry, Timeline};
+
+/// The CSV columns, in order.
+pub const CSV_COLUMNS: [&str; 19] = [
+    "datetime",
+    "timestamp",
+    "timestamp_desc",
+    "message",
+    "source",
+    "source_id",
+    "phenomenon_id",
+    "agent",
+    "category",
+    "raw_value",
+    "raw_encoding",
+    "zone",
+    "utc",
+    "case_time",
+    "case_zone",
+    "flag",
+    "note",
+    "alternative",
+    "context",
+];
+
+/// Why an export could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// Writing failed.
+    #[error("writing the timeline: {0}")]
+    Io(#[from] std::io::Error),
+    /// CSV encoding failed.
+    #[error("writing the timeline as CSV: {0}")]
+    Csv(#[from] csv::Error),
+    /// JSON encoding failed.
+    #[error("writing the timeline as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+#[derive(Serialize)]
+struct Document<'t> {
+    case_zone: &'t str,
+    count: usize,
+    unconvertible: usize,
+    ambiguous: usize,
+    entries: &'t [Entry],
+}
+
+/// The timeline as one JSON document: `{case_zone, count, unconvertible, ambiguous, entries}`.
+pub fn write_json(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    serde_json::to_writer_pretty(
+        &mut *out,
+        &Document {
+            case_zone: &t.case_zone,
+            count: t.entries.len(),
+            unconvertible: t.unconvertible,
+            ambiguous: t.ambiguous,
+            entries: &t.entries,
+        },
+    )?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// One JSON object per entry and line.
+pub fn write_jsonl(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    for e in &t.entries {
+        serde_json::to_writer(&mut *out, e)?;
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// CSV with [`CSV_COLUMNS`] as the header.
+pub fn write_csv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(CSV_COLUMNS)?;
+    for e in &t.entries {
+        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
+        w.write_record([
+            opt(&e.datetime),
+            e.timestamp.map(|t| t.to_string()).unwrap_or_default(),
+            e.timestamp_desc.clone(),
+            e.message.clone(),
+            e.source.clone(),
+            e.source_id.clone(),
+            e.phenomenon_id.clone(),
+            e.agent.clone(),
+            e.category.clone(),
+            e.raw_value.clone(),
+            e.raw_encoding.clone(),
+            e.zone.clone(),
+            opt(&e.utc),
+            opt(&e.case_time),
+            e.case_zone.clone(),
+            e.flag.map(|f| f.as_str().to_string()).unwrap_or_default(),
+            opt(&e.note),
+            opt(&e.alternative),
+            serde_json::to_string(&e.context)?,
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A readable table for a terminal: the time in the case zone, source, what happened, the
+/// message, and the raw value with its encoding; flags and their notes on a second line.
+pub fn render_table(t: &Timeline) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "{:<25}  {:<14}  {:<26}  {:<40}  raw\n",
+        format!("time ({})", t.case_zone),
+        "source",
+        "what",
+        "message"
+    ));
+    for e in &t.entries {
+        let time = e.case_time.as_deref().or(e.utc.as_deref()).unwrap_or("?");
+        s.push_str(&format!(
+            "{:<25}  {:<14}  {:<26}  {:<40}  {} ({}{})\n",
+            time,
+            e.source_id,
+            clip(&e.timestamp_desc, 26),
+            clip(&e.message, 40),
+            clip(&e.raw_value, 48),
+            e.raw_encoding,
+            if e.zone.is_empty() || e.zone == "UTC" {
+                String::new()
+            } else {
+                format!(", read in {}", e.zone)
+            }
+        ));
+        if let Some(flag) = e.flag {
+            s.push_str(&format!(
+                "{:<25}  ! {}: {}{}\n",
+                "",
+                flag.as_str(),
+                clip(e.note.as_deref().unwrap_or(""), 400),
+                e.alternative
+                    .as_deref()
+                    .map(|a| format!(" (other reading {a})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "{} entries, {} unconvertible, {} in a DST gap or fold\n",
+        t.entries.len(),
+        t.unconvertible,
+        t.ambiguous
+    ));
+    s
+}
+
+/// `text` cut to `width` characters (with `…`), on one line, control characters (newlines,
+/// terminal escapes from evidence) shown as spaces.
+fn clip(text: &str, width: usize) -> String {
+    let one_line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if one_line.chars().count() <= width {
+        one_line
+    } else {
+        let mut cut: String = one_line.chars().take(width.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
