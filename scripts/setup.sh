@@ -7,12 +7,13 @@ set -euo pipefail
 
 # Debian packages: build tools, and the real forensic tools the fixture generators and the
 # oracle tests call (ewfacquire/ewfverify, mkfs.*, mtools, sgdisk, The Sleuth Kit, sqlite3,
-# ImageMagick with fonts, exiftool, libfaketime).
+# ImageMagick with fonts, exiftool, libfaketime; python3-jsonschema validates report.json
+# against its schema in the tests).
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g
   sqlite3 zip unzip imagemagick fonts-dejavu-core fonts-noto-cjk
-  libimage-exiftool-perl faketime bc
+  libimage-exiftool-perl faketime bc python3-jsonschema
 )
 
 missing=()

@@ -78,6 +78,8 @@ pub struct IntakeReport {
     pub triage: Vec<masf_agents::TriageReport>,
     /// Where the run stands after this segment (`completed`, or `paused` / `halted_budget`).
     pub run: Option<crate::triage::RunOutcome>,
+    /// The report written at the end of the run.
+    pub report: Option<crate::report::ReportWritten>,
 }
 
 /// Runs the case. Intake: every source declared in case.yaml and not yet in the log is hashed
@@ -93,9 +95,17 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
     let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
-    let (triage, outcome) = crate::triage::triage(ctx, clock)?;
+    let (triage, outcome) = crate::triage::triage(ctx, clock.clone())?;
     report.triage = triage;
     report.run = Some(outcome);
+    // Phases 4 and 5: the timeline and the report (partial, and saying so, when the run
+    // stopped early).
+    report.report = Some(crate::report::write_report(
+        ctx,
+        &report.out,
+        clock.as_ref(),
+        progress,
+    )?);
     for t in &report.triage {
         if let Some(e) = &t.error {
             report
@@ -126,6 +136,7 @@ fn intake(
         problems: Vec::new(),
         triage: Vec::new(),
         run: None,
+        report: None,
     };
     let declared = ctx.case.sources.clone();
     for spec in &declared {

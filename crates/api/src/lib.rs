@@ -9,6 +9,7 @@ mod error;
 mod evidence;
 mod intake;
 mod rederive;
+mod report;
 mod timeline;
 mod triage;
 
@@ -28,6 +29,7 @@ pub use masf_report::timeline::{
 };
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
+pub use report::{ReportWritten, write_report};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
 

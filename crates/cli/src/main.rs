@@ -207,6 +207,15 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long)]
         json: bool,
     },
+    /// Write the case report from what is recorded: report.json (schema masforensics.report/1),
+    /// a self-contained report.html, report.md, and every tool output under outputs/.
+    Report {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The folder to write [default: <case dir>/masf-report/].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Publish every invocation's exact output bytes as files (`<inv>.out`, `index.jsonl`,
     /// `SHA256SUMS` for `sha256sum -c`), so third parties can check grounding without
     /// MASForensics.
@@ -315,6 +324,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         } => cmd_rerun(&case, &invocation, json),
         Command::Verify { case, json } => cmd_verify(&case, json),
         Command::Outputs { case, out } => cmd_outputs(&case, out),
+        Command::Report { case, out } => cmd_report(&case, out),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
     }
 }
@@ -451,6 +461,18 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
             report.events_added,
             report.store.display()
         );
+        if let Some(w) = &report.report {
+            println!(
+                "report: {} ({} phenomena, {} hypotheses, {} actors, {} timeline entries, {} not read; {} outputs published)",
+                w.files.html.display(),
+                w.phenomena,
+                w.hypotheses,
+                w.actors,
+                w.timeline,
+                w.not_read,
+                w.outputs.invocations
+            );
+        }
         if let Some(run) = &report.run {
             println!(
                 "run {} (segment {}){}",
@@ -780,6 +802,23 @@ fn cmd_rerun(case: &CaseArgs, invocation: &str, json: bool) -> anyhow::Result<u8
     } else {
         EXIT_FAILURE
     })
+}
+
+fn cmd_report(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let dir = out.unwrap_or_else(|| ctx.case.dir.join("masf-report"));
+    let progress = progress::Bar::new();
+    let w = masf_api::write_report(&ctx, &dir, &masf_api::SystemClock, &progress)?;
+    progress.clear();
+    println!(
+        "{}\n{}\n{}\n{} outputs in {}",
+        w.files.json.display(),
+        w.files.html.display(),
+        w.files.markdown.display(),
+        w.outputs.invocations,
+        w.outputs.dir.display()
+    );
+    Ok(EXIT_OK)
 }
 
 fn cmd_outputs(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {

@@ -5,8 +5,16 @@
 //! - [`timeline`]: the cross-source timeline — raw times converted to UTC instants with the
 //!   zone they were read in, merged, sorted, filtered, and exported as JSON, JSONL and CSV with
 //!   the plaso/Timesketch columns.
+//! - [`model`]: the report (DESIGN §13) assembled from the graph, the store and the case;
+//!   [`render`] turns it into self-contained HTML and Markdown; [`write`] writes
+//!   `report.json`, `report.html` and `report.md`.
 
 pub mod graph;
+pub mod model;
+pub mod render;
 pub mod timeline;
+pub mod write;
 
 pub use graph::{LoadError, load_graph};
+pub use model::{Report, ReportInput, SCHEMA, build};
+pub use write::{WriteError, Written, write_report};

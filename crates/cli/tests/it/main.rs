@@ -5,5 +5,6 @@ mod evidence;
 mod hash;
 mod intake;
 mod rederive;
+mod report;
 mod support;
 mod timeline;

@@ -1,0 +1,223 @@
+//! `masf report` and the last phase of `masf run`: the case report (DESIGN §13) assembled from
+//! the case, the store and the graph, written as report.json / report.html / report.md with
+//! every invocation's output published beside it.
+
+use std::path::Path;
+
+use masf_report::model::{CaseInfo, InvocationRow, NotRead, Person, SourceSection};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::{ApiError, CaseCtx, Clock, ErrorCode, Progress};
+
+/// What [`write_report`] wrote.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportWritten {
+    pub dir: std::path::PathBuf,
+    pub files: masf_report::Written,
+    pub outputs: crate::PublishedOutputs,
+    pub phenomena: usize,
+    pub hypotheses: usize,
+    pub actors: usize,
+    pub timeline: usize,
+    pub not_read: usize,
+}
+
+fn layers(path: &Path) -> (Vec<Value>, Vec<(String, String)>) {
+    match crate::inspect(path, false) {
+        Ok(i) => {
+            let mut unreadable = Vec::new();
+            let layers = i
+                .layers
+                .iter()
+                .map(|l| {
+                    let what = match l.partition.as_ref().filter(|p| !p.name.is_empty()) {
+                        Some(p) => format!("{} {}", l.kind, p.name),
+                        None => format!("{} {}", l.kind, l.id),
+                    };
+                    if let Some(enc) = &l.encryption {
+                        unreadable.push((what.clone(), format!("encrypted: {enc}")));
+                    } else if l.readable == Some(false) {
+                        let why = l.problem.clone().unwrap_or_else(|| {
+                            format!(
+                                "{} is recognised but not readable",
+                                l.format.as_deref().unwrap_or("the content")
+                            )
+                        });
+                        unreadable.push((what.clone(), why));
+                    } else if let Some(p) = &l.problem {
+                        unreadable.push((what.clone(), p.clone()));
+                    }
+                    serde_json::to_value(l).unwrap_or(Value::Null)
+                })
+                .collect();
+            (layers, unreadable)
+        }
+        Err(e) => (
+            Vec::new(),
+            vec![("the whole source".to_string(), e.message)],
+        ),
+    }
+}
+
+/// Builds the report and writes it into `dir` (report.json, report.html, report.md and
+/// `outputs/`). Re-hashes every evidence file to show "intake vs now".
+pub fn write_report(
+    ctx: &CaseCtx,
+    dir: &Path,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> Result<ReportWritten, ApiError> {
+    let status = crate::status(ctx)?;
+    let state = crate::triage::graph_state(ctx)?;
+    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
+    let case_file = ctx.case.dir.join("case.yaml");
+    let case_arg = case_file.display().to_string();
+
+    let mut not_read = Vec::new();
+    let mut sources = Vec::new();
+    for s in &status.sources {
+        let spec = ctx.case.source(&s.id);
+        let (layer_rows, unreadable) = spec.map(|spec| layers(&spec.path)).unwrap_or_default();
+        for (what, reason) in unreadable {
+            not_read.push(NotRead {
+                source_id: s.id.clone(),
+                what,
+                reason,
+                invocation_id: None,
+            });
+        }
+        // Intake vs now: every file hashed again.
+        let mut files = Vec::new();
+        for f in &s.files {
+            let path = ctx.case.dir.join(&f.path);
+            let now = crate::hash_files(std::slice::from_ref(&path), progress);
+            let mut row = json!({"path": f.path, "size": f.size, "sha256": f.sha256, "md5": f.md5});
+            match now {
+                Ok(h) if !h.is_empty() => {
+                    row["sha256_now"] = json!(h[0].digests.sha256);
+                    row["unchanged"] =
+                        json!(h[0].digests.sha256 == f.sha256 && h[0].digests.md5 == f.md5);
+                }
+                Ok(_) => row["note"] = json!("no file"),
+                Err(e) => row["note"] = json!(format!("could not re-hash: {}", e.message)),
+            }
+            files.push(row);
+        }
+        let single = (s.files.len() == 1).then(|| &s.files[0]);
+        let agents: std::collections::BTreeSet<&str> = state
+            .phenomena()
+            .values()
+            .filter(|p| p.source_id == s.id)
+            .map(|p| p.agent.as_str())
+            .collect();
+        let triaged_by =
+            (!agents.is_empty()).then(|| agents.into_iter().collect::<Vec<_>>().join(", "));
+        sources.push(SourceSection {
+            id: s.id.clone(),
+            label: s.label.clone(),
+            path: s.path.clone(),
+            owner: s.owner.clone(),
+            timezone: s.timezone.clone(),
+            detected_type: s.detected_type.clone(),
+            detection_reasons: s.detection_reasons.clone(),
+            size: s.files.iter().map(|f| f.size).sum(),
+            sha256: single.map(|f| f.sha256.clone()),
+            md5: single.map(|f| f.md5.clone()),
+            layers: layer_rows,
+            integrity: json!({"files": files, "media": s.media}),
+            triaged_by,
+        });
+    }
+    for e in ctx.store.events_of_kind(masf_agents::ARTEFACT_UNPARSED)? {
+        if let Ok(n) = serde_json::from_value::<masf_agents::ArtefactUnparsed>(e.payload) {
+            not_read.push(NotRead {
+                source_id: n.source_id,
+                what: n.artefact,
+                reason: n.reason,
+                invocation_id: n.invocation_id,
+            });
+        }
+    }
+
+    // The same thing noted by the layer scan and by an agent is listed once, with the agent's
+    // invocation.
+    not_read.sort_by(|a, b| {
+        (&a.source_id, &a.what, &a.reason, a.invocation_id.is_none()).cmp(&(
+            &b.source_id,
+            &b.what,
+            &b.reason,
+            b.invocation_id.is_none(),
+        ))
+    });
+    not_read.dedup_by(|later, first| {
+        later.source_id == first.source_id
+            && later.what == first.what
+            && later.reason == first.reason
+    });
+
+    let mut invocations = Vec::new();
+    ctx.store.for_each_invocation(|i| {
+        invocations.push(InvocationRow {
+            rerun: format!("masf rerun {case_arg} {}", i.invocation_id),
+            output_path: format!("outputs/{}.out", i.invocation_id),
+            args: serde_json::from_str(&i.args).unwrap_or(Value::String(i.args.clone())),
+            id: i.invocation_id,
+            source_id: i.source_id,
+            tool: i.tool,
+            agent: i.agent,
+            task_id: i.task_id,
+            status: i.status.as_str().to_string(),
+            output_sha256: i.output_sha256,
+        });
+        Ok::<(), ApiError>(())
+    })?;
+
+    let timeline = crate::timeline(ctx, &masf_report::timeline::Filter::default())?;
+    let (same_as, actors) = (Vec::new(), Vec::new());
+    let run = &status.run;
+    let report = masf_report::build(masf_report::ReportInput {
+        case: CaseInfo {
+            id: ctx.case.meta.id.clone(),
+            title: ctx.case.meta.title.clone(),
+            timezone: ctx.case.meta.timezone.clone(),
+            examiner: ctx.case.meta.examiner.clone(),
+            persons: ctx
+                .case
+                .meta
+                .persons
+                .iter()
+                .map(|p| Person {
+                    id: p.id.clone(),
+                    name: p.name.clone(),
+                })
+                .collect(),
+        },
+        sources,
+        not_read,
+        invocations,
+        state: &state,
+        same_as,
+        actors,
+        timeline: &timeline,
+        generated: json!({
+            "tool": format!("masf {}", env!("CARGO_PKG_VERSION")),
+            "generated_at": clock.now().to_string(),
+            "run_state": run.state.map(|s| s.as_str()),
+            "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
+            "run_segments": run.segments,
+        }),
+    });
+    let files = masf_report::write_report(&report, dir)
+        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+    Ok(ReportWritten {
+        dir: dir.to_path_buf(),
+        files,
+        outputs,
+        phenomena: report.phenomena.len(),
+        hypotheses: report.hypotheses.len(),
+        actors: report.actors.len(),
+        timeline: report.timeline.len(),
+        not_read: report.not_read.len(),
+    })
+}

@@ -1,0 +1,383 @@
+//! The report model (DESIGN §13): one structure, rendered to `report.json` (the contract in
+//! `schemas/report.schema.json`, `schema: masforensics.report/1`), `report.html` and
+//! `report.md`. It is assembled from the graph, the store and the case by [`build`]; it adds no
+//! finding of its own: every value is copied from what was recorded.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use masf_graph::views::evidence_matrix;
+use masf_graph::{GraphState, Phenomenon};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::timeline::Timeline;
+
+/// The schema id written into `report.json`.
+pub const SCHEMA: &str = "masforensics.report/1";
+
+/// The case as the report shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseInfo {
+    pub id: String,
+    pub title: String,
+    pub timezone: String,
+    pub examiner: String,
+    pub persons: Vec<Person>,
+}
+
+/// A person of the case.
+#[derive(Debug, Clone, Serialize)]
+pub struct Person {
+    pub id: String,
+    pub name: String,
+}
+
+/// One evidence source: as declared, as registered at intake, and as re-checked now.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceSection {
+    pub id: String,
+    pub label: String,
+    pub path: String,
+    pub owner: Option<String>,
+    pub timezone: String,
+    pub detected_type: Option<String>,
+    pub detection_reasons: Vec<String>,
+    /// Total size of its files.
+    pub size: u64,
+    /// SHA-256 / MD5 of the evidence when it is one file (several files: see `integrity`).
+    pub sha256: Option<String>,
+    pub md5: Option<String>,
+    /// The layer stack (`masf inspect`'s layers).
+    pub layers: Vec<Value>,
+    /// Hashes at intake and now, per file; EWF stored-hash checks.
+    pub integrity: Value,
+    /// The plugin and agent that triaged it.
+    pub triaged_by: Option<String>,
+}
+
+/// Something that could not be read.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotRead {
+    pub source_id: String,
+    /// A partition, an artefact path, a whole source.
+    pub what: String,
+    pub reason: String,
+    pub invocation_id: Option<String>,
+}
+
+/// One logged tool call, with the file its exact output is published in.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvocationRow {
+    pub id: String,
+    pub source_id: String,
+    pub tool: String,
+    pub args: Value,
+    pub agent: String,
+    pub task_id: String,
+    pub status: String,
+    pub output_sha256: String,
+    /// Relative to the folder of report.json.
+    pub output_path: String,
+    /// The command that re-derives it.
+    pub rerun: String,
+}
+
+/// One verified fact.
+#[derive(Debug, Clone, Serialize)]
+pub struct FactRow {
+    #[serde(rename = "type")]
+    pub fact_type: String,
+    pub value: String,
+    pub invocation_id: String,
+    /// `verbatim`, `structured_field` or `normalised`.
+    pub match_method: String,
+    pub normalisation: Option<String>,
+}
+
+/// One phenomenon: verified facts apart from the (unverified) interpretation.
+#[derive(Debug, Clone, Serialize)]
+pub struct PhenomenonRow {
+    pub id: String,
+    pub source_id: String,
+    pub agent: String,
+    pub category: String,
+    pub title: String,
+    pub verified_facts: Vec<FactRow>,
+    /// Unverified analysis.
+    pub interpretation: String,
+    pub warnings: Vec<String>,
+}
+
+/// One hypothesis with its scored edges.
+#[derive(Debug, Clone, Serialize)]
+pub struct HypothesisRow {
+    pub id: String,
+    pub kind: String,
+    pub statement: String,
+    pub proposed_by: String,
+    pub prior: f64,
+    pub log_odds: f64,
+    pub confidence: f64,
+    pub status: String,
+    pub distinct_sources: usize,
+    pub edges: Vec<EdgeRow>,
+}
+
+/// One edge of a hypothesis.
+#[derive(Debug, Clone, Serialize)]
+pub struct EdgeRow {
+    pub phenomenon_id: String,
+    pub edge_type: String,
+    pub rank: u32,
+    pub log10_lr: f64,
+    pub contribution: f64,
+}
+
+/// One tentative entity.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntityRow {
+    pub id: String,
+    pub kind: String,
+    pub label: String,
+    pub source_ids: Vec<String>,
+    pub context: String,
+    pub identifiers: Vec<IdentifierRow>,
+}
+
+/// One identifier of an entity.
+#[derive(Debug, Clone, Serialize)]
+pub struct IdentifierRow {
+    #[serde(rename = "type")]
+    pub id_type: String,
+    pub value: String,
+    pub normalized: String,
+    pub strength: String,
+    pub phenomenon_id: String,
+}
+
+/// One `same_as` edge between two entities.
+#[derive(Debug, Clone, Serialize)]
+pub struct SameAsRow {
+    pub id: String,
+    pub a: String,
+    pub b: String,
+    pub hypothesis_id: String,
+    pub confidence: f64,
+    /// `live`, `dormant`, `approved`, `retracted`.
+    pub state: String,
+    /// The examiner's decisions on it, in order.
+    pub decisions: Vec<Value>,
+}
+
+/// One actor: a connected component of live `same_as` edges.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActorRow {
+    pub id: String,
+    pub label: String,
+    pub entity_ids: Vec<String>,
+    pub source_ids: Vec<String>,
+    pub identifiers: Vec<ActorIdentifier>,
+    /// The `same_as` edges that join it.
+    pub edges: Vec<String>,
+}
+
+/// One identifier of an actor.
+#[derive(Debug, Clone, Serialize)]
+pub struct ActorIdentifier {
+    #[serde(rename = "type")]
+    pub id_type: String,
+    pub normalized: String,
+}
+
+/// One timeline entry, in the report's contract.
+#[derive(Debug, Clone, Serialize)]
+pub struct TimelineRow {
+    pub utc: Option<String>,
+    pub case_time: Option<String>,
+    pub source_id: String,
+    pub raw: String,
+    pub encoding: String,
+    pub zone: String,
+    pub description: String,
+    pub phenomenon_id: String,
+    pub message: String,
+    pub flag: Option<String>,
+    pub note: Option<String>,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub schema: &'static str,
+    /// Tool version and the run's state when the report was written.
+    pub generated: Value,
+    pub case: CaseInfo,
+    pub sources: Vec<SourceSection>,
+    pub not_read: Vec<NotRead>,
+    pub invocations: Vec<InvocationRow>,
+    pub phenomena: Vec<PhenomenonRow>,
+    pub hypotheses: Vec<HypothesisRow>,
+    /// The hypothesis × evidence matrix.
+    pub matrix: Value,
+    pub entities: Vec<EntityRow>,
+    pub same_as: Vec<SameAsRow>,
+    pub actors: Vec<ActorRow>,
+    pub timeline: Vec<TimelineRow>,
+    /// Leads and strategist rounds.
+    pub investigation: Value,
+}
+
+/// What the report is built from (assembled by the API from the case, store and graph).
+pub struct ReportInput<'a> {
+    pub case: CaseInfo,
+    pub sources: Vec<SourceSection>,
+    pub not_read: Vec<NotRead>,
+    pub invocations: Vec<InvocationRow>,
+    pub state: &'a GraphState,
+    pub same_as: Vec<SameAsRow>,
+    pub actors: Vec<ActorRow>,
+    pub timeline: &'a Timeline,
+    pub generated: Value,
+}
+
+fn snake<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn phenomenon_row(p: &Phenomenon) -> PhenomenonRow {
+    PhenomenonRow {
+        id: p.id.clone(),
+        source_id: p.source_id.clone(),
+        agent: p.agent.clone(),
+        category: p.category.clone(),
+        title: p.title.clone(),
+        verified_facts: p
+            .verified_facts
+            .iter()
+            .map(|f| FactRow {
+                fact_type: f.fact_type.as_str().to_string(),
+                value: f.value.clone(),
+                invocation_id: f.invocation_id.clone(),
+                match_method: snake(&f.matched.method),
+                normalisation: f.matched.normalisation.map(|n| n.as_str().to_string()),
+            })
+            .collect(),
+        interpretation: p.interpretation.clone(),
+        warnings: p.warnings.iter().map(|w| w.message.clone()).collect(),
+    }
+}
+
+/// Assembles the report (no finding is computed here: rows copy the recorded values).
+pub fn build(input: ReportInput<'_>) -> Report {
+    let state = input.state;
+    let mut entity_sources: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for e in state.entities().values() {
+        entity_sources
+            .entry(e.id.as_str())
+            .or_default()
+            .insert(e.source_id.clone());
+    }
+    let leads: Vec<Value> = state
+        .leads()
+        .values()
+        .map(|l| serde_json::to_value(l).unwrap_or(Value::Null))
+        .collect();
+    let rounds: Vec<Value> = state
+        .rounds()
+        .values()
+        .map(|r| {
+            serde_json::json!({
+                "number": r.number,
+                "new_phenomena": r.new_phenomena,
+                "new_edges": r.new_edges,
+                "status_flips": r.status_flips,
+                "rationale": r.rationale,
+            })
+        })
+        .collect();
+    Report {
+        schema: SCHEMA,
+        generated: input.generated,
+        case: input.case,
+        sources: input.sources,
+        not_read: input.not_read,
+        invocations: input.invocations,
+        phenomena: state.phenomena().values().map(phenomenon_row).collect(),
+        hypotheses: state
+            .hypotheses()
+            .values()
+            .map(|h| HypothesisRow {
+                id: h.id.clone(),
+                kind: snake(&h.kind),
+                statement: h.statement.clone(),
+                proposed_by: h.proposed_by.clone(),
+                prior: h.prior,
+                log_odds: h.log_odds,
+                confidence: h.confidence,
+                status: snake(&h.status),
+                distinct_sources: h.distinct_sources,
+                edges: h
+                    .edges
+                    .iter()
+                    .map(|e| EdgeRow {
+                        phenomenon_id: e.phenomenon_id.clone(),
+                        edge_type: e.edge_type.as_str().to_string(),
+                        rank: e.rank,
+                        log10_lr: e.base,
+                        contribution: e.contribution,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        matrix: serde_json::to_value(evidence_matrix(state)).unwrap_or(Value::Null),
+        entities: state
+            .entities()
+            .values()
+            .map(|e| EntityRow {
+                id: e.id.clone(),
+                kind: snake(&e.kind),
+                label: e.label.clone(),
+                source_ids: entity_sources
+                    .get(e.id.as_str())
+                    .map(|s| s.iter().cloned().collect())
+                    .unwrap_or_default(),
+                context: e.context.clone(),
+                identifiers: e
+                    .identifiers
+                    .iter()
+                    .map(|i| IdentifierRow {
+                        id_type: i.id_type.as_str().to_string(),
+                        value: i.value.clone(),
+                        normalized: i.normalized.clone(),
+                        strength: snake(&i.strength),
+                        phenomenon_id: i.phenomenon_id.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        same_as: input.same_as,
+        actors: input.actors,
+        timeline: input
+            .timeline
+            .entries
+            .iter()
+            .map(|e| TimelineRow {
+                utc: e.utc.clone(),
+                case_time: e.case_time.clone(),
+                source_id: e.source_id.clone(),
+                raw: e.raw_value.clone(),
+                encoding: e.raw_encoding.clone(),
+                zone: e.zone.clone(),
+                description: e.timestamp_desc.clone(),
+                phenomenon_id: e.phenomenon_id.clone(),
+                message: e.message.clone(),
+                flag: e.flag.map(|f| f.as_str().to_string()),
+                note: e.note.clone(),
+            })
+            .collect(),
+        investigation: serde_json::json!({"leads": leads, "rounds": rounds}),
+    }
+}

@@ -1,0 +1,310 @@
+//! `report.md`: the same content as the HTML, in Markdown tables. Cell text is escaped so that
+//! evidence strings cannot break a table or become markup.
+
+use std::fmt::Write as _;
+
+use crate::model::Report;
+
+/// Escapes text for a Markdown table cell.
+pub fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn code(text: &str) -> String {
+    // A code span cannot hold its own delimiter safely: fall back to escaped text then.
+    if text.contains('`') || text.contains('|') || text.contains('\n') {
+        cell(text)
+    } else {
+        format!("`{text}`")
+    }
+}
+
+fn table(o: &mut String, head: &[&str], rows: Vec<Vec<String>>) {
+    let _ = writeln!(o, "| {} |", head.join(" | "));
+    let _ = writeln!(o, "|{}", "---|".repeat(head.len()));
+    for r in rows {
+        let _ = writeln!(o, "| {} |", r.join(" | "));
+    }
+    o.push('\n');
+}
+
+/// Renders the report as Markdown.
+pub fn render(r: &Report) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "# Case {} — {}\n", cell(&r.case.id), cell(&r.case.title));
+    let _ = writeln!(
+        o,
+        "Examiner: {} · Time zone: {} · Report schema `{}`\n",
+        cell(&r.case.examiner),
+        cell(&r.case.timezone),
+        r.schema
+    );
+    o.push_str("Every verified fact was found by code in the output of the logged tool call it cites; the outputs are published in `outputs/`. Interpretations are analysis and are never verified.\n\n");
+    if let Some(state) = r.generated.get("run_state").and_then(|v| v.as_str())
+        && state != "completed"
+    {
+        let _ = writeln!(
+            o,
+            "**This report is partial: the run is {}.**\n",
+            cell(state)
+        );
+    }
+    o.push_str("## Summary\n\n");
+    table(
+        &mut o,
+        &["", "count"],
+        super::summary(r)
+            .into_iter()
+            .map(|(k, v)| vec![k.to_string(), v.to_string()])
+            .collect(),
+    );
+    o.push_str("## Sources\n\n");
+    table(
+        &mut o,
+        &[
+            "id",
+            "label",
+            "type",
+            "owner",
+            "size",
+            "SHA-256",
+            "integrity",
+        ],
+        r.sources
+            .iter()
+            .map(|s| {
+                let unchanged = s
+                    .integrity
+                    .get("files")
+                    .and_then(|f| f.as_array())
+                    .map(|fs| {
+                        fs.iter()
+                            .all(|f| f.get("unchanged").and_then(|v| v.as_bool()) == Some(true))
+                    });
+                vec![
+                    cell(&s.id),
+                    cell(&s.label),
+                    cell(s.detected_type.as_deref().unwrap_or("?")),
+                    cell(s.owner.as_deref().unwrap_or("—")),
+                    s.size.to_string(),
+                    s.sha256
+                        .as_deref()
+                        .map(code)
+                        .unwrap_or_else(|| "(several files)".into()),
+                    match unchanged {
+                        Some(true) => "unchanged since intake".into(),
+                        Some(false) => "**CHANGED since intake**".into(),
+                        None => "not re-checked".into(),
+                    },
+                ]
+            })
+            .collect(),
+    );
+    o.push_str("## What could not be read\n\n");
+    if r.not_read.is_empty() {
+        o.push_str("Everything the agents met was read.\n\n");
+    } else {
+        table(
+            &mut o,
+            &["source", "what", "why", "invocation"],
+            r.not_read
+                .iter()
+                .map(|n| {
+                    vec![
+                        cell(&n.source_id),
+                        code(&n.what),
+                        cell(&n.reason),
+                        cell(n.invocation_id.as_deref().unwrap_or("—")),
+                    ]
+                })
+                .collect(),
+        );
+    }
+    o.push_str("## Findings by source\n\n");
+    for (source, ps) in super::by_source(r) {
+        let _ = writeln!(o, "### {} ({} phenomena)\n", cell(&source), ps.len());
+        for p in ps {
+            let _ = writeln!(
+                o,
+                "**{}** \\[{}\\] {} — {}\n",
+                p.id,
+                cell(&p.category),
+                cell(&p.title),
+                cell(&p.agent)
+            );
+            table(
+                &mut o,
+                &["verified fact", "value", "cited invocation"],
+                p.verified_facts
+                    .iter()
+                    .map(|f| {
+                        vec![
+                            cell(&f.fact_type),
+                            code(&f.value),
+                            format!("{} ({})", cell(&f.invocation_id), cell(&f.match_method)),
+                        ]
+                    })
+                    .collect(),
+            );
+            if !p.interpretation.is_empty() {
+                let _ = writeln!(
+                    o,
+                    "> *Unverified interpretation:* {}\n",
+                    cell(&p.interpretation)
+                );
+            }
+        }
+    }
+    o.push_str("## Hypotheses\n\n");
+    table(
+        &mut o,
+        &[
+            "id",
+            "kind",
+            "statement",
+            "log-odds",
+            "confidence",
+            "status",
+            "distinct sources",
+            "edges",
+        ],
+        r.hypotheses
+            .iter()
+            .map(|h| {
+                vec![
+                    cell(&h.id),
+                    cell(&h.kind),
+                    cell(&h.statement),
+                    format!("{:.3}", h.log_odds),
+                    format!("{:.3}", h.confidence),
+                    cell(&h.status),
+                    h.distinct_sources.to_string(),
+                    h.edges
+                        .iter()
+                        .map(|e| {
+                            format!(
+                                "{} {} ({:+.3})",
+                                e.phenomenon_id, e.edge_type, e.contribution
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ]
+            })
+            .collect(),
+    );
+    o.push_str("## Actors\n\n");
+    table(
+        &mut o,
+        &["actor", "label", "entities", "sources", "identifiers"],
+        r.actors
+            .iter()
+            .map(|a| {
+                vec![
+                    cell(&a.id),
+                    cell(&a.label),
+                    cell(&a.entity_ids.join(", ")),
+                    cell(&a.source_ids.join(", ")),
+                    a.identifiers
+                        .iter()
+                        .map(|i| format!("{} {}", cell(&i.id_type), code(&i.normalized)))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ]
+            })
+            .collect(),
+    );
+    if !r.same_as.is_empty() {
+        table(
+            &mut o,
+            &["same_as", "a", "b", "hypothesis", "confidence", "state"],
+            r.same_as
+                .iter()
+                .map(|s| {
+                    vec![
+                        cell(&s.id),
+                        cell(&s.a),
+                        cell(&s.b),
+                        cell(&s.hypothesis_id),
+                        format!("{:.3}", s.confidence),
+                        cell(&s.state),
+                    ]
+                })
+                .collect(),
+        );
+    }
+    let _ = writeln!(o, "## Timeline\n\nTimes in {}.\n", cell(&r.case.timezone));
+    table(
+        &mut o,
+        &[
+            "time",
+            "source",
+            "what",
+            "raw value",
+            "encoding",
+            "read in",
+            "phenomenon",
+        ],
+        r.timeline
+            .iter()
+            .map(|t| {
+                vec![
+                    t.case_time
+                        .as_deref()
+                        .map(cell)
+                        .unwrap_or_else(|| "**unconvertible**".into())
+                        + &t.flag
+                            .as_deref()
+                            .map(|f| format!(" \\[{}\\]", cell(f)))
+                            .unwrap_or_default(),
+                    cell(&t.source_id),
+                    format!("{}: {}", cell(&t.description), cell(&t.message)),
+                    code(&t.raw),
+                    cell(&t.encoding),
+                    cell(&t.zone),
+                    cell(&t.phenomenon_id),
+                ]
+            })
+            .collect(),
+    );
+    o.push_str("## Appendix: tool invocations\n\n");
+    table(
+        &mut o,
+        &[
+            "invocation",
+            "source",
+            "tool",
+            "arguments",
+            "status",
+            "output",
+            "SHA-256",
+        ],
+        r.invocations
+            .iter()
+            .map(|i| {
+                vec![
+                    cell(&i.id),
+                    cell(&i.source_id),
+                    cell(&i.tool),
+                    code(&i.args.to_string()),
+                    cell(&i.status),
+                    format!("[{0}]({0})", i.output_path),
+                    code(&i.output_sha256),
+                ]
+            })
+            .collect(),
+    );
+    o
+}

@@ -1,0 +1,44 @@
+//! Renderers of the report model: [`html`] (self-contained, offline, printable) and
+//! [`markdown`]. Evidence strings are data: every value is escaped for its target, never
+//! interpreted as markup.
+
+pub mod html;
+pub mod markdown;
+
+use std::collections::BTreeMap;
+
+use crate::model::{PhenomenonRow, Report};
+
+/// Phenomena grouped by source, in source order then id.
+pub(crate) fn by_source(r: &Report) -> Vec<(String, Vec<&PhenomenonRow>)> {
+    let mut groups: BTreeMap<&str, Vec<&PhenomenonRow>> = BTreeMap::new();
+    for p in &r.phenomena {
+        groups.entry(p.source_id.as_str()).or_default().push(p);
+    }
+    let mut out: Vec<(String, Vec<&PhenomenonRow>)> = Vec::new();
+    for s in &r.sources {
+        if let Some(ps) = groups.remove(s.id.as_str()) {
+            out.push((s.id.clone(), ps));
+        }
+    }
+    out.extend(groups.into_iter().map(|(k, v)| (k.to_string(), v)));
+    out
+}
+
+/// A count line shared by both renderers.
+pub(crate) fn summary(r: &Report) -> Vec<(&'static str, usize)> {
+    vec![
+        ("sources", r.sources.len()),
+        ("tool invocations", r.invocations.len()),
+        ("phenomena", r.phenomena.len()),
+        (
+            "verified facts",
+            r.phenomena.iter().map(|p| p.verified_facts.len()).sum(),
+        ),
+        ("hypotheses", r.hypotheses.len()),
+        ("entities", r.entities.len()),
+        ("actors", r.actors.len()),
+        ("timeline entries", r.timeline.len()),
+        ("not read", r.not_read.len()),
+    ]
+}
