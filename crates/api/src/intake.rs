@@ -76,12 +76,16 @@ pub struct IntakeReport {
     pub problems: Vec<String>,
     /// Phase 1: what each source's triage agent did.
     pub triage: Vec<masf_agents::TriageReport>,
+    /// After triage: the resolver's coreference hypotheses, `same_as` edges and actors.
+    pub resolution: Option<crate::ResolveReport>,
 }
 
 /// Runs the case. Intake: every source declared in case.yaml and not yet in the log is hashed
 /// (all its files, one streaming pass each) and recorded as a `SourceAdded` event; a source
 /// whose label, owner or time zone was edited gets one `SourceAmended` event. Then triage: each
 /// source is examined by the triage agent of the plugin that fits it (phase 1 of DESIGN §10).
+/// Then resolution: the resolver proposes coreference hypotheses between the entities the
+/// agents observed and links their evidence (DESIGN §8).
 /// Running it again adds nothing: tool calls are served from the cache and gateway requests
 /// answer as duplicates.
 pub fn run(
@@ -91,7 +95,8 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
     let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
-    report.triage = crate::triage::triage(ctx, clock)?;
+    report.triage = crate::triage::triage(ctx, clock.clone())?;
+    report.resolution = Some(crate::resolve::resolve(ctx, clock)?);
     for t in &report.triage {
         if let Some(e) = &t.error {
             report
@@ -121,6 +126,7 @@ fn intake(
         sources: Vec::new(),
         problems: Vec::new(),
         triage: Vec::new(),
+        resolution: None,
     };
     let declared = ctx.case.sources.clone();
     for spec in &declared {

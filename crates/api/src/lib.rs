@@ -9,6 +9,7 @@ mod error;
 mod evidence;
 mod intake;
 mod rederive;
+mod resolve;
 mod triage;
 
 pub use error::{ApiError, ErrorCode};
@@ -19,8 +20,12 @@ pub use intake::{
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
+pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{VerifyReport, rerun, verify};
+pub use resolve::{
+    Decided, ResolveReport, actors, approve, graph, links, resolve, resolve_in, retract,
+};
 pub use triage::{catalog, plugins, session};
 
 use std::path::{Path, PathBuf};

@@ -36,6 +36,8 @@ pub fn scoring(c: &ScoringConfig) -> Scoring {
             (EdgeType::Contradicts, lr.contradicts),
         ]
         .into(),
+        // config.yaml has no per-kind priors yet: the graph's defaults (coreference 0.1).
+        kind_priors: masf_graph::scoring::default_kind_priors(),
     }
 }
 

@@ -18,8 +18,8 @@ use crate::grounding::{Asker, FailingFact, InvocationLog, ground_facts, recent_i
 use crate::identifiers::{self, IdType, PhoneRegion, collapse_whitespace};
 use crate::lint::lint_interpretation;
 use crate::model::{
-    Decision, EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus, Phenomenon,
-    TimeMark, Warning, WarningKind,
+    Decision, EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus,
+    Phenomenon, TimeMark, Warning, WarningKind,
 };
 use crate::scoring::EdgeType;
 use crate::state::GraphState;

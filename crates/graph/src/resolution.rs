@@ -13,9 +13,9 @@
 //!    digits in their written order — `LEUNG Y L` and `Leung YL` are both `leungyl`).
 //! 3. **Blocking** ([`candidates`]): an inverted index from (entity kind, key space, key) to the
 //!    entities holding it; pairs come only from entities in one block — sharing a normalised
-//!    identifier or a name key — or from names whose compact forms agree on their first
-//!    [`FUZZY_PREFIX`] characters and have a Jaro–Winkler similarity ≥ [`NAME_SIMILARITY`]
-//!    (0.95).
+//!    identifier or a name key — or from names whose compact forms agree on their first or
+//!    on their last [`FUZZY_AFFIX`] characters (one typo leaves one of the two intact) and have
+//!    a Jaro–Winkler similarity ≥ [`NAME_SIMILARITY`] (0.95).
 //!    Never all pairs: a strong block of more than [`MAX_STRONG_BLOCK`] entities (a hotline in
 //!    many address books) is linked as a chain in id order, which joins the same entities with
 //!    a linear number of pairs; a name shared by more than [`MAX_WEAK_BLOCK`] entities, or a
@@ -70,9 +70,9 @@ pub const RESOLVER: &str = "resolver";
 /// `CHAN MH`/`CHAN TM`: 0.93) or in their given names (`CHAN Man Ho`/`CHAN MH`: 0.93).
 pub const NAME_SIMILARITY: f64 = 0.95;
 
-/// Fuzzy name blocks hold the names whose compact forms start with the same this many
-/// characters.
-pub const FUZZY_PREFIX: usize = 4;
+/// Fuzzy name blocks hold the names whose compact forms start, or end, with the same this
+/// many characters.
+pub const FUZZY_AFFIX: usize = 5;
 
 /// A strong block larger than this is linked as a chain, not as all pairs.
 pub const MAX_STRONG_BLOCK: usize = 64;
@@ -138,7 +138,11 @@ pub const TABLE: [Row; 13] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
-    row(IdType::GoogleAccount, Strength::Strong, &[EntityKind::Account]),
+    row(
+        IdType::GoogleAccount,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
     row(IdType::AccountId, Strength::Strong, &[EntityKind::Account]),
     row(IdType::Imei, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imsi, Strength::Strong, &[]),
@@ -226,19 +230,21 @@ pub fn compact_name(name: &str) -> String {
 
 /// Jaro–Winkler similarity in [0, 1] (Winkler's prefix scale 0.1, prefix up to 4 characters).
 pub fn jaro_winkler(a: &str, b: &str) -> f64 {
+    if a.is_ascii() && b.is_ascii() {
+        return jaro_winkler_of(a.as_bytes(), b.as_bytes());
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let jaro = jaro(&a, &b);
-    let prefix = a
-        .iter()
-        .zip(&b)
-        .take(4)
-        .take_while(|(x, y)| x == y)
-        .count();
+    jaro_winkler_of(&a, &b)
+}
+
+fn jaro_winkler_of<T: PartialEq + Copy>(a: &[T], b: &[T]) -> f64 {
+    let jaro = jaro(a, b);
+    let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count();
     jaro + (prefix as f64) * 0.1 * (1.0 - jaro)
 }
 
-fn jaro(a: &[char], b: &[char]) -> f64 {
+fn jaro<T: PartialEq + Copy>(a: &[T], b: &[T]) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
@@ -246,33 +252,54 @@ fn jaro(a: &[char], b: &[char]) -> f64 {
         return 0.0;
     }
     let window = (a.len().max(b.len()) / 2).saturating_sub(1);
-    let mut b_used = vec![false; b.len()];
-    let mut a_matched = Vec::with_capacity(a.len());
-    for (i, ca) in a.iter().enumerate() {
+    // Names are short: fixed buffers avoid allocating for up to 64 characters.
+    let (mut a_buf, mut b_buf) = ([false; 64], [false; 64]);
+    let (mut a_vec, mut b_vec) = (Vec::new(), Vec::new());
+    let a_used: &mut [bool] = match a_buf.get_mut(..a.len()) {
+        Some(buf) => buf,
+        None => {
+            a_vec.resize(a.len(), false);
+            &mut a_vec
+        }
+    };
+    let b_used: &mut [bool] = match b_buf.get_mut(..b.len()) {
+        Some(buf) => buf,
+        None => {
+            b_vec.resize(b.len(), false);
+            &mut b_vec
+        }
+    };
+    let mut m = 0usize;
+    for (i, (ca, a_flag)) in a.iter().zip(a_used.iter_mut()).enumerate() {
         let lo = i.saturating_sub(window);
         let hi = (i + window + 1).min(b.len());
         for j in lo..hi {
-            if !b_used[j] && b[j] == *ca {
-                b_used[j] = true;
-                a_matched.push(*ca);
+            if let (Some(used), Some(cb)) = (b_used.get_mut(j), b.get(j))
+                && !*used
+                && cb == ca
+            {
+                *used = true;
+                *a_flag = true;
+                m += 1;
                 break;
             }
         }
     }
-    let m = a_matched.len();
     if m == 0 {
         return 0.0;
     }
+    // Matched characters in order on both sides; each mismatch is half a transposition.
+    let a_matched = a
+        .iter()
+        .zip(a_used.iter())
+        .filter(|(_, u)| **u)
+        .map(|(c, _)| c);
     let b_matched = b
         .iter()
-        .zip(&b_used)
-        .filter(|(_, used)| **used)
-        .map(|(c, _)| *c);
-    let half_transpositions = a_matched
-        .iter()
-        .zip(b_matched)
-        .filter(|(x, y)| **x != *y)
-        .count();
+        .zip(b_used.iter())
+        .filter(|(_, u)| **u)
+        .map(|(c, _)| c);
+    let half_transpositions = a_matched.zip(b_matched).filter(|(x, y)| x != y).count();
     let m = m as f64;
     let t = half_transpositions as f64 / 2.0;
     (m / a.len() as f64 + m / b.len() as f64 + (m - t) / m) / 3.0
@@ -294,31 +321,96 @@ pub fn is_mention(entity: &Entity) -> bool {
         .any(|p| entity.context.starts_with(p))
 }
 
+/// An entity with its comparison keys computed once: per identifier, its [`key`] and, for a
+/// name, its [`compact_name`].
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    /// The entity.
+    pub entity: &'a Entity,
+    keys: Vec<(KeySpace, String)>,
+    compact: Vec<String>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Computes the keys of `entity`'s identifiers.
+    pub fn new(entity: &'a Entity) -> Self {
+        let keys = entity.identifiers.iter().map(key).collect();
+        let compact = entity
+            .identifiers
+            .iter()
+            .map(|i| match rule(i.id_type).strength {
+                Strength::Weak => compact_name(&i.value),
+                Strength::Strong => String::new(),
+            })
+            .collect();
+        Self {
+            entity,
+            keys,
+            compact,
+        }
+    }
+
+    fn parts(&self) -> impl Iterator<Item = (&'a Identifier, &(KeySpace, String), &String)> {
+        self.entity
+            .identifiers
+            .iter()
+            .zip(&self.keys)
+            .zip(&self.compact)
+            .map(|((i, k), c)| (i, k, c))
+    }
+}
+
+/// Prepares every entity.
+pub fn prepare<'a>(entities: &[&'a Entity]) -> Vec<Prepared<'a>> {
+    entities.iter().map(|e| Prepared::new(e)).collect()
+}
+
 /// The candidate pairs among `entities`, as index pairs `(i, j)` with `i < j`, sorted. See
 /// the module documentation for the blocks.
 pub fn candidates(entities: &[&Entity]) -> Vec<(usize, usize)> {
+    candidates_prepared(&prepare(entities))
+}
+
+/// [`candidates`] over prepared entities.
+pub fn candidates_prepared(entities: &[Prepared<'_>]) -> Vec<(usize, usize)> {
     type Block = Vec<u32>;
-    let mut exact: HashMap<(EntityKind, KeySpace, String), Block> = HashMap::new();
-    let mut fuzzy: HashMap<(EntityKind, KeySpace, String), Vec<(u32, String)>> = HashMap::new();
-    for (i, entity) in entities.iter().enumerate() {
+    let mut exact: HashMap<(EntityKind, KeySpace, &str), Block> = HashMap::new();
+    // Fuzzy blocks: (entity, compact name, name key) by name prefix and suffix.
+    type Fuzzy<'k> = Vec<(u32, &'k str, &'k str)>;
+    let mut fuzzy: HashMap<(EntityKind, KeySpace, char, &str), Fuzzy<'_>> = HashMap::new();
+    for (i, prepared) in entities.iter().enumerate() {
         let Ok(index) = u32::try_from(i) else {
             break;
         };
-        for identifier in &entity.identifiers {
-            let (space, value) = key(identifier);
+        let kind = prepared.entity.kind;
+        for (_, (space, value), compact) in prepared.parts() {
             if value.is_empty() {
                 continue;
             }
-            let block = exact.entry((entity.kind, space, value)).or_default();
+            let block = exact.entry((kind, *space, value.as_str())).or_default();
             if block.last() != Some(&index) {
                 block.push(index);
             }
-            if rule(identifier.id_type).strength == Strength::Weak {
-                let compact = compact_name(&identifier.value);
-                let prefix: String = compact.chars().take(FUZZY_PREFIX).collect();
-                let block = fuzzy.entry((entity.kind, space, prefix)).or_default();
-                if block.last().map(|(j, _)| *j) != Some(index) {
-                    block.push((index, compact));
+            if compact.is_empty() {
+                continue;
+            }
+            let prefix_end = compact
+                .char_indices()
+                .nth(FUZZY_AFFIX)
+                .map_or(compact.len(), |(at, _)| at);
+            let count = compact.chars().count();
+            let suffix_start = compact
+                .char_indices()
+                .nth(count.saturating_sub(FUZZY_AFFIX))
+                .map_or(0, |(at, _)| at);
+            let affixes = [
+                ('<', compact.get(..prefix_end).unwrap_or_default()),
+                ('>', compact.get(suffix_start..).unwrap_or_default()),
+            ];
+            for (side, affix) in affixes {
+                let block = fuzzy.entry((kind, *space, side, affix)).or_default();
+                if block.last().map(|(j, _, _)| *j) != Some(index) {
+                    block.push((index, compact.as_str(), value.as_str()));
                 }
             }
         }
@@ -354,9 +446,10 @@ pub fn candidates(entities: &[&Entity]) -> Vec<(usize, usize)> {
         if block.len() > MAX_FUZZY_BLOCK {
             continue;
         }
-        for (k, (a, ca)) in block.iter().enumerate() {
-            for (b, cb) in block.iter().skip(k + 1) {
-                if a != b && ca != cb && jaro_winkler(ca, cb) >= NAME_SIMILARITY {
+        for (k, (a, ca, ka)) in block.iter().enumerate() {
+            for (b, cb, kb) in block.iter().skip(k + 1) {
+                // The same name key is the exact block's business (and its size limit's).
+                if a != b && ka != kb && (ca == cb || jaro_winkler(ca, cb) >= NAME_SIMILARITY) {
                     add(*a, *b);
                 }
             }
@@ -389,41 +482,53 @@ pub struct PairEvidence {
 /// The edges the identifiers of `a` and `b` call for, sorted by phenomenon id (see the
 /// module documentation). Empty when they have nothing to say about each other.
 pub fn pair_evidence(a: &Entity, b: &Entity) -> Vec<PairEvidence> {
+    evidence_prepared(&Prepared::new(a), &Prepared::new(b))
+        .into_iter()
+        .map(|(edge_type, entity, identifier)| PairEvidence {
+            phenomenon_id: identifier.phenomenon_id.clone(),
+            edge_type,
+            entity_id: entity.id.clone(),
+            id_type: identifier.id_type,
+            normalized: identifier.normalized.clone(),
+        })
+        .collect()
+}
+
+/// [`pair_evidence`] over prepared entities, without copies: (edge type, entity, identifier),
+/// sorted by phenomenon id.
+pub fn evidence_prepared<'a>(
+    a: &Prepared<'a>,
+    b: &Prepared<'a>,
+) -> Vec<(EdgeType, &'a Entity, &'a Identifier)> {
     let mut out = Vec::new();
-    if a.kind != b.kind || a.id == b.id {
+    if a.entity.kind != b.entity.kind || a.entity.id == b.entity.id {
         return out;
     }
     for (this, other) in [(a, b), (b, a)] {
-        let other_keys: HashSet<(KeySpace, String)> = other.identifiers.iter().map(key).collect();
-        for identifier in &this.identifiers {
-            let strength = rule(identifier.id_type).strength;
-            let k = key(identifier);
-            let edge_type = match strength {
-                Strength::Strong if other_keys.contains(&k) => Some(EdgeType::DirectEvidence),
-                Strength::Strong if conflicts(this, other, identifier.id_type) => {
+        for (identifier, k, compact) in this.parts() {
+            let edge_type = match rule(identifier.id_type).strength {
+                Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
+                Strength::Strong if conflicts(this.entity, other.entity, identifier.id_type) => {
                     Some(EdgeType::Contradicts)
                 }
                 Strength::Strong => None,
                 Strength::Weak => other
-                    .identifiers
-                    .iter()
-                    .filter(|o| key_space(o) == k.0)
-                    .any(|o| similar_names(&identifier.value, &o.value))
+                    .parts()
+                    .filter(|(_, ok, _)| ok.0 == k.0)
+                    .any(|(_, ok, oc)| {
+                        ok.1 == k.1
+                            || (!compact.is_empty()
+                                && (oc == compact || jaro_winkler(compact, oc) >= NAME_SIMILARITY))
+                    })
                     .then_some(EdgeType::PrerequisiteMet),
             };
             if let Some(edge_type) = edge_type {
-                out.push(PairEvidence {
-                    phenomenon_id: identifier.phenomenon_id.clone(),
-                    edge_type,
-                    entity_id: this.id.clone(),
-                    id_type: identifier.id_type,
-                    normalized: identifier.normalized.clone(),
-                });
+                out.push((edge_type, this.entity, identifier));
             }
         }
     }
-    out.sort_by(|x, y| x.phenomenon_id.cmp(&y.phenomenon_id));
-    out.dedup_by(|x, y| x.phenomenon_id == y.phenomenon_id);
+    out.sort_by(|x, y| x.2.phenomenon_id.cmp(&y.2.phenomenon_id));
+    out.dedup_by(|x, y| x.2.phenomenon_id == y.2.phenomenon_id);
     out
 }
 
@@ -433,15 +538,15 @@ fn conflicts(a: &Entity, b: &Entity, id_type: IdType) -> bool {
     if !single_valued(a.kind, id_type) {
         return false;
     }
-    let values = |e: &Entity| -> BTreeSet<String> {
+    fn values(e: &Entity, id_type: IdType) -> impl Iterator<Item = &str> {
         e.identifiers
             .iter()
-            .filter(|i| i.id_type == id_type)
-            .map(|i| i.normalized.clone())
-            .collect()
-    };
-    let (va, vb) = (values(a), values(b));
-    !va.is_empty() && !vb.is_empty() && va.is_disjoint(&vb)
+            .filter(move |i| i.id_type == id_type)
+            .map(|i| i.normalized.as_str())
+    }
+    let has_a = values(a, id_type).next().is_some();
+    let has_b = values(b, id_type).next().is_some();
+    has_a && has_b && !values(a, id_type).any(|x| values(b, id_type).any(|y| x == y))
 }
 
 /// The statement of a pair's coreference hypothesis, revision `revision` (from 1).
@@ -459,12 +564,23 @@ pub fn statement(a: &str, b: &str, revision: usize) -> String {
 /// hypothesis's edges are planned once it has an id. Empty when the graph is up to date.
 pub fn plan(state: &GraphState) -> Vec<Call> {
     let entities: Vec<&Entity> = state.entities().values().collect();
+    let prepared = prepare(&entities);
     let mut calls = Vec::new();
-    for (i, j) in candidates(&entities) {
-        let (Some(a), Some(b)) = (entities.get(i), entities.get(j)) else {
+    for (i, j) in candidates_prepared(&prepared) {
+        let (Some(pa), Some(pb)) = (prepared.get(i), prepared.get(j)) else {
             continue;
         };
-        let wanted = pair_evidence(a, b);
+        let (a, b) = (pa.entity, pb.entity);
+        let wanted: Vec<PairEvidence> = evidence_prepared(pa, pb)
+            .into_iter()
+            .map(|(edge_type, entity, identifier)| PairEvidence {
+                phenomenon_id: identifier.phenomenon_id.clone(),
+                edge_type,
+                entity_id: entity.id.clone(),
+                id_type: identifier.id_type,
+                normalized: identifier.normalized.clone(),
+            })
+            .collect();
         if wanted.is_empty() {
             continue;
         }
@@ -476,7 +592,10 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
                 statement: statement(&a.id, &b.id, n),
                 kind: HypothesisKind::Coreference,
                 prior: None,
-                subjects: vec![a.id.clone().min(b.id.clone()), a.id.clone().max(b.id.clone())],
+                subjects: vec![
+                    a.id.clone().min(b.id.clone()),
+                    a.id.clone().max(b.id.clone()),
+                ],
             })
         };
         let Some(hypothesis) = current else {
@@ -495,6 +614,15 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
             calls.push(new_revision(revisions.len() + 1));
             continue;
         }
+        // Negative edges first: the confidence then only rises towards its final value while
+        // the batch is applied, so no pair is supported for a moment by half its evidence.
+        let mut wanted = wanted;
+        wanted.sort_by(|x, y| {
+            let base = |t: EdgeType| state.scoring().base(t).unwrap_or(0.0);
+            base(x.edge_type)
+                .total_cmp(&base(y.edge_type))
+                .then_with(|| x.phenomenon_id.cmp(&y.phenomenon_id))
+        });
         for w in &wanted {
             if !hypothesis
                 .edges
@@ -529,8 +657,9 @@ pub struct Resolved {
 
 /// Blocks, scores and clusters `entities` the way [`plan`] and the reducer would, in memory.
 pub fn resolve_in_memory(entities: &[&Entity], scoring: &Scoring) -> Resolved {
-    let pairs = candidates(entities);
-    let supported = supported_pairs(entities, scoring, pairs.iter().copied());
+    let prepared = prepare(entities);
+    let pairs = candidates_prepared(&prepared);
+    let supported = supported_prepared(&prepared, scoring, pairs.iter().copied());
     Resolved {
         candidates: pairs.len(),
         clusters: clusters(entities.len(), &supported),
@@ -544,20 +673,29 @@ pub fn supported_pairs(
     scoring: &Scoring,
     pairs: impl Iterator<Item = (usize, usize)>,
 ) -> Vec<(usize, usize)> {
+    supported_prepared(&prepare(entities), scoring, pairs)
+}
+
+/// [`supported_pairs`] over prepared entities.
+pub fn supported_prepared(
+    entities: &[Prepared<'_>],
+    scoring: &Scoring,
+    pairs: impl Iterator<Item = (usize, usize)>,
+) -> Vec<(usize, usize)> {
     let prior = scoring.prior_for(HypothesisKind::Coreference);
     pairs
         .filter(|&(i, j)| {
             let (Some(a), Some(b)) = (entities.get(i), entities.get(j)) else {
                 return false;
             };
-            let evidence = pair_evidence(a, b);
+            let evidence = evidence_prepared(a, b);
             !evidence.is_empty()
                 && score(
                     scoring,
                     prior,
                     evidence
                         .iter()
-                        .map(|e| (e.edge_type, e.phenomenon_id.as_str())),
+                        .map(|(t, _, i)| (*t, i.phenomenon_id.as_str())),
                 )
                 .status
                     == Status::Supported
@@ -733,7 +871,10 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
     let mut out: Vec<Actor> = groups
         .into_iter()
         .map(|(root, members)| {
-            let members: Vec<&Entity> = members.iter().filter_map(|&i| entities.get(i).copied()).collect();
+            let members: Vec<&Entity> = members
+                .iter()
+                .filter_map(|&i| entities.get(i).copied())
+                .collect();
             let mentioned: Vec<String> = mentions_of
                 .get(&root)
                 .map(|set| {
@@ -742,7 +883,11 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
                         .collect()
                 })
                 .unwrap_or_default();
-            actor(&members, mentioned, joined_of.remove(&root).unwrap_or_default())
+            actor(
+                &members,
+                mentioned,
+                joined_of.remove(&root).unwrap_or_default(),
+            )
         })
         .collect();
     out.sort_by(|x, y| {
@@ -756,10 +901,7 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
 
 fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>) -> Actor {
     let first = members.first().map(|e| e.id.as_str()).unwrap_or_default();
-    let id = format!(
-        "actor-{}",
-        first.strip_prefix("ent-").unwrap_or(first)
-    );
+    let id = format!("actor-{}", first.strip_prefix("ent-").unwrap_or(first));
     let mut sources: Vec<String> = members.iter().map(|e| e.source_id.clone()).collect();
     sources.sort();
     sources.dedup();
