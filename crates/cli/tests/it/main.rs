@@ -5,4 +5,5 @@ mod evidence;
 mod hash;
 mod intake;
 mod rederive;
+mod resolution;
 mod support;
