@@ -27,13 +27,16 @@
 //!    becomes at most one edge: `direct_evidence` when the other entity holds the same key
 //!    (a shared strong identifier), `contradicts` when its type is single-valued for the kind
 //!    and the two entities hold values of that type with none in common, `prerequisite_met`
-//!    when a name is the same or similar (a weak identifier).
+//!    when a name is the same or similar (a weak identifier) — names count once per entity
+//!    (its first matching name by phenomenon id), so a pair has at most two name edges
+//!    however many spellings each entity carries.
 //! 5. **Scoring**: by the graph's log-odds (DESIGN §7) with the coreference prior
-//!    ([`crate::Scoring::prior_for`], 0.1 by default: `L₀ = −0.954`). One shared strong
-//!    identifier is two `direct_evidence` edges, `2 + 2/2 = 3`: `L = 2.05`, confidence 0.99,
-//!    supported. A same or similar name alone is two `prerequisite_met` edges,
-//!    `0.5 + 0.25`: `L = −0.20`, confidence 0.38, below the threshold (it takes 13 name edges
-//!    to reach 0.8). A strong conflict is `−2 − 1`: confidence 0.0001, refuted.
+//!    ([`crate::Scoring::prior_for`], 0.25 by default: `L₀ = −0.477`, undecided rather than
+//!    refuted). One shared strong identifier is two `direct_evidence` edges, `2 + 2/2 = 3`:
+//!    `L = 2.52`, confidence 0.997, supported. A same or similar name alone is at most two
+//!    `prerequisite_met` edges, `0.5 + 0.25`: `L = 0.27`, confidence 0.65, below the
+//!    threshold of 0.8. A strong conflict is `−2 − 1`: `L = −3.48`, refuted. A shared SIM
+//!    with conflicting serials cancels out (`L₀`): undecided, not the same device.
 //! 6. **Planning** ([`plan`]): the gateway calls (as agent [`RESOLVER`]) that bring the graph
 //!    to the current evidence: a coreference hypothesis per candidate pair (its statement
 //!    names the two entity ids, its `subjects` are the pair) and its missing edges. When an
@@ -505,6 +508,7 @@ pub fn evidence_prepared<'a>(
         return out;
     }
     for (this, other) in [(a, b), (b, a)] {
+        let mut name_edge: Option<&'a Identifier> = None;
         for (identifier, k, compact) in this.parts() {
             let edge_type = match rule(identifier.id_type).strength {
                 Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
@@ -522,9 +526,18 @@ pub fn evidence_prepared<'a>(
                     })
                     .then_some(EdgeType::PrerequisiteMet),
             };
-            if let Some(edge_type) = edge_type {
-                out.push((edge_type, this.entity, identifier));
+            match edge_type {
+                // One name edge per entity: the matching name with the lowest phenomenon id.
+                Some(EdgeType::PrerequisiteMet) => match &mut name_edge {
+                    Some(kept) if kept.phenomenon_id <= identifier.phenomenon_id => {}
+                    slot => *slot = Some(identifier),
+                },
+                Some(edge_type) => out.push((edge_type, this.entity, identifier)),
+                None => {}
             }
+        }
+        if let Some(identifier) = name_edge {
+            out.push((EdgeType::PrerequisiteMet, this.entity, identifier));
         }
     }
     out.sort_by(|x, y| x.2.phenomenon_id.cmp(&y.2.phenomenon_id));

@@ -86,16 +86,17 @@ pub struct Scoring {
     /// log10 likelihood ratio per edge type; a type missing here cannot be linked.
     pub log10_lr: BTreeMap<EdgeType, f64>,
     /// Priors of hypothesis kinds that do not use `prior` (see [`Scoring::prior_for`]). By
-    /// default a coreference hypothesis starts at 0.1: most pairs of entities that share a name
-    /// are different people, and one shared strong identifier (+3.0 from its two observations)
-    /// must still reach `supported_at` (docs/notes/entity-resolution.md).
+    /// default a coreference hypothesis starts at 0.25: above `refuted_at`, so a new pair is
+    /// undecided, and low enough that a same or similar name alone (at most +0.75) stays below
+    /// `supported_at` while one shared strong identifier (+3.0 from its two observations)
+    /// reaches it (`masf_graph::resolution`, docs/notes/entity-resolution.md).
     #[serde(default = "default_kind_priors")]
     pub kind_priors: BTreeMap<HypothesisKind, f64>,
 }
 
-/// The default per-kind priors: coreference 0.1.
+/// The default per-kind priors: coreference 0.25.
 pub fn default_kind_priors() -> BTreeMap<HypothesisKind, f64> {
-    BTreeMap::from([(HypothesisKind::Coreference, 0.1)])
+    BTreeMap::from([(HypothesisKind::Coreference, 0.25)])
 }
 
 impl Default for Scoring {
