@@ -18,6 +18,9 @@ use crate::{ApiError, CaseCtx, Clock, ErrorCode};
 pub struct ResolveReport {
     /// Planning passes until nothing was left (links need the new hypotheses' ids).
     pub passes: usize,
+    /// Whether the planner had nothing left to do at the end (false would be a bug: the
+    /// pass stopped after its limit).
+    pub settled: bool,
     /// Coreference hypotheses added (first versions and revisions).
     pub hypotheses_added: usize,
     /// Edges linked to them.
@@ -46,12 +49,16 @@ pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, Ap
 /// [`resolve`] on an open session.
 pub fn resolve_in(session: &Session) -> Result<ResolveReport, ApiError> {
     let mut report = ResolveReport::default();
-    for _ in 0..MAX_PASSES {
+    for pass in 0..=MAX_PASSES {
         let calls = {
             let state = session.state().map_err(runtime)?;
             resolution::plan(&state)
         };
         if calls.is_empty() {
+            report.settled = true;
+            break;
+        }
+        if pass == MAX_PASSES {
             break;
         }
         report.passes += 1;

@@ -764,3 +764,58 @@ fn blocking_gives_the_same_clusters_as_brute_force() {
         .collect();
     assert_eq!(blocked.clusters, truth);
 }
+
+#[test]
+fn names_count_once_per_entity_however_many_spellings() {
+    let mut w = World::new();
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "LEUNG YL",
+    ));
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::Nickname,
+        "Leung Y L",
+    ));
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "YL LEUNG",
+    ));
+    w.observe((
+        "s2",
+        "contact:9",
+        P,
+        "LEUNG Y.L.",
+        IdType::DisplayName,
+        "LEUNG Y.L.",
+    ));
+    w.observe((
+        "s2",
+        "contact:9",
+        P,
+        "LEUNG Y.L.",
+        IdType::Nickname,
+        "leung yl",
+    ));
+    w.settle();
+    let (a, b) = (
+        w.entity("s1", "contact:1").id.clone(),
+        w.entity("s2", "contact:9").id.clone(),
+    );
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&a, &b)[0]];
+    assert_eq!(h.edges.len(), 2, "{h:?}");
+    assert_eq!(h.status, Status::Active);
+    assert!((h.confidence - 0.652).abs() < 1e-3, "{}", h.confidence);
+    assert!(w.state.same_as().is_empty());
+}
