@@ -50,8 +50,9 @@
 //! 7. **Actors** ([`actors`]): the connected components of live `same_as` edges (union-find),
 //!    each with its entities, sources, identifiers and the edges that join it. Entities whose
 //!    context is a *mention* ([`MENTION_CONTEXT_PREFIXES`]: what one document or screenshot
-//!    names, possibly several people) never join two actors: they are listed under every actor
-//!    they link to, and form an actor of their own only with other unattached mentions.
+//!    names, possibly several people) never join two actors: one linked to a single actor is
+//!    one of its entities; one linked to several is listed in each one's `mentioned_in` and
+//!    belongs to none; mentions linked to no other entity join only each other.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -790,8 +791,9 @@ pub struct Actor {
     pub label: String,
     /// Its entities, by id.
     pub entities: Vec<String>,
-    /// Mention entities (documents, screenshots) linked to it by a live edge; they do not join
-    /// it to other actors.
+    /// Mention entities (documents, screenshots) linked by live edges to this actor *and*
+    /// another one: listed under each, members of none (a mention linked to one actor only is
+    /// one of its `entities`).
     pub mentioned_in: Vec<String>,
     /// The sources its entities come from.
     pub sources: Vec<String>,
@@ -816,8 +818,8 @@ pub struct ActorIdentifier {
 }
 
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
-/// edges, every entity in exactly one actor (mentions attached to an actor are also listed in
-/// its `mentioned_in`). Sorted by size (largest first), then id.
+/// edges. Every entity is in exactly one actor, except a mention linked to several actors,
+/// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
 pub fn actors(state: &GraphState) -> Vec<Actor> {
     let entities: Vec<&Entity> = state.entities().values().collect();
     let index: HashMap<&str, usize> = entities
@@ -840,14 +842,14 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
         .collect();
     let is_mention_at = |i: usize| mention.get(i).copied().unwrap_or(false);
     // Mentions linked to a non-mention entity attach to its actor and bridge nothing.
-    let mut attached: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    for &(a, b, _) in &live {
+    let mut attached: BTreeMap<usize, BTreeMap<usize, &str>> = BTreeMap::new();
+    for &(a, b, id) in &live {
         match (is_mention_at(a), is_mention_at(b)) {
             (true, false) => {
-                attached.entry(a).or_default().insert(b);
+                attached.entry(a).or_default().entry(b).or_insert(id);
             }
             (false, true) => {
-                attached.entry(b).or_default().insert(a);
+                attached.entry(b).or_default().entry(a).or_insert(id);
             }
             _ => {}
         }
@@ -871,10 +873,26 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
         }
         groups.entry(uf.find(i)).or_default().push(i);
     }
+    // A mention attached to one actor only is unambiguous: it joins that actor. One attached
+    // to several is listed under each and joins none.
     let mut mentions_of: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
     for (&m, targets) in &attached {
-        for &t in targets {
-            mentions_of.entry(uf.find(t)).or_default().insert(m);
+        let mut roots: BTreeMap<usize, &str> = BTreeMap::new();
+        for (&t, &edge) in targets {
+            roots.entry(uf.find(t)).or_insert(edge);
+        }
+        match roots.first_key_value() {
+            Some((&root, &edge)) if roots.len() == 1 => {
+                let members = groups.entry(root).or_default();
+                members.push(m);
+                members.sort_unstable();
+                joined.push((root, edge));
+            }
+            _ => {
+                for root in roots.into_keys() {
+                    mentions_of.entry(root).or_default().insert(m);
+                }
+            }
         }
     }
     let mut joined_of: BTreeMap<usize, Vec<String>> = BTreeMap::new();

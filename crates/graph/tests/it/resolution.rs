@@ -378,22 +378,27 @@ fn shared_strong_identifier_links_and_similar_name_alone_stays_below_threshold()
 
     let actors = resolution::actors(s);
     let leung = actor_of(&actors, &leung_android);
-    assert_eq!(leung.entities.len(), 3, "{leung:?}"); // contact, two handles
-    assert_eq!(leung.sources, ["src-android", "src-iphone"]);
+    // The contact, two handles, and notes.txt (a mention of LEUNG alone joins him).
+    assert_eq!(leung.entities.len(), 4, "{leung:?}");
+    let notes = w.entity("src-usb", "document:/notes.txt").id.clone();
+    assert!(leung.entities.contains(&notes));
+    assert_eq!(leung.sources, ["src-android", "src-iphone", "src-usb"]);
     assert_eq!(leung.label, "Leung YL");
-    assert_eq!(leung.joined_by.len(), 2);
+    assert_eq!(leung.joined_by.len(), 3);
     assert!(actor_of(&actors, &decoy).entities == [decoy.clone()]);
     assert!(actor_of(&actors, &author).entities == [author.clone()]);
     // CHAN: Google account = iPhone contact e-mail, and the phone.
     let chan = actor_of(&actors, &w.entity("src-android", "owner").id);
     assert_eq!(chan.entities.len(), 2);
-    // The document names both LEUNG and CHAN: it is listed under both and joins neither.
+    // The docx names both LEUNG and CHAN: it is listed under both and belongs to neither.
     let doc = w
         .entity("src-usb", "document:/Documents/Payment.docx")
         .id
         .clone();
     assert!(leung.mentioned_in.contains(&doc), "{leung:?}");
     assert!(chan.mentioned_in.contains(&doc), "{chan:?}");
+    assert!(!leung.entities.contains(&doc) && !chan.entities.contains(&doc));
+    assert!(actors.iter().all(|a| !a.entities.contains(&doc)));
     assert_ne!(leung.id, chan.id);
     // Planning again writes nothing.
     assert!(resolution::plan(s).is_empty());
