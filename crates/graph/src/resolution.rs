@@ -620,9 +620,11 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
             .iter()
             .map(|w| (w.phenomenon_id.as_str(), w.edge_type))
             .collect();
+        // Only the resolver's own edges are judged: edges other agents linked stay theirs.
         let stale = hypothesis
             .edges
             .iter()
+            .filter(|e| e.linked_by == RESOLVER)
             .any(|e| wanted_type.get(e.phenomenon_id.as_str()) != Some(&e.edge_type));
         if stale {
             calls.push(new_revision(revisions.len() + 1));

@@ -824,3 +824,55 @@ fn names_count_once_per_entity_however_many_spellings() {
     assert!((h.confidence - 0.652).abs() < 1e-3, "{}", h.confidence);
     assert!(w.state.same_as().is_empty());
 }
+
+#[test]
+fn edges_other_agents_link_are_kept_and_cause_no_revision() {
+    let mut w = World::new();
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "FUNG CC",
+        IdType::DisplayName,
+        "FUNG CC",
+    ));
+    w.observe((
+        "s2",
+        "contact:5",
+        P,
+        "Fung CC",
+        IdType::DisplayName,
+        "Fung CC",
+    ));
+    let phone = w.observe(("s2", "contact:5", P, "Fung CC", IdType::Phone, "54321098"));
+    w.settle();
+    let (a, b) = (
+        w.entity("s1", "contact:1").id.clone(),
+        w.entity("s2", "contact:5").id.clone(),
+    );
+    let hyp = w.state.coreference_hypotheses(&a, &b)[0].clone();
+    assert_eq!(w.state.hypotheses()[&hyp].status, Status::Active);
+    // The examiner's strategist links s2's phone observation as support (it knows more).
+    let ph = w.state.entities()[&phone].identifiers[1]
+        .phenomenon_id
+        .clone();
+    let v = w.submit(&Call::Link(masf_graph::LinkRequest {
+        agent: "strategist".into(),
+        task_id: None,
+        phenomenon_id: ph,
+        hypothesis_id: hyp.clone(),
+        edge_type: masf_graph::EdgeType::Supports,
+    }));
+    assert!(v.is_accepted(), "{v:?}");
+    assert_eq!(
+        w.settle(),
+        0,
+        "the resolver leaves other agents' edges alone"
+    );
+    assert_eq!(w.state.coreference_hypotheses(&a, &b), [hyp.clone()]);
+    assert_eq!(w.state.hypotheses()[&hyp].status, Status::Supported);
+    assert_eq!(
+        w.state.same_as()[&masf_graph::same_as_id(&a, &b)].state,
+        SameAsState::Live
+    );
+}
