@@ -60,7 +60,7 @@ use serde::Serialize;
 
 use crate::gateway::{Call, LinkRequest, NewHypothesis};
 use crate::identifiers::{IdType, Strength};
-use crate::model::{Entity, EntityKind, HypothesisKind, Identifier, SameAsState};
+use crate::model::{Entity, EntityKind, HypothesisKind, Identifier};
 use crate::scoring::{EdgeType, Scoring, Status, score};
 use crate::state::{GraphState, same_as_id};
 
@@ -606,10 +606,8 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
                 statement: statement(&a.id, &b.id, n),
                 kind: HypothesisKind::Coreference,
                 prior: None,
-                subjects: vec![
-                    a.id.clone().min(b.id.clone()),
-                    a.id.clone().max(b.id.clone()),
-                ],
+                // Entities come in id order and candidates as (i < j): a's id is the lower.
+                subjects: vec![a.id.clone(), b.id.clone()],
             })
         };
         let Some(hypothesis) = current else {
@@ -1107,11 +1105,6 @@ pub fn links(state: &GraphState) -> Vec<LinkView> {
         .collect();
     out.sort_by(|x, y| y.exists.cmp(&x.exists).then_with(|| x.id.cmp(&y.id)));
     out
-}
-
-/// Whether a `same_as` state joins entities.
-pub fn joins(state: SameAsState) -> bool {
-    matches!(state, SameAsState::Live | SameAsState::Approved)
 }
 
 #[cfg(test)]
