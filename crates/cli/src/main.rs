@@ -158,8 +158,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Pin a same_as edge live, whatever its hypothesis says (undoes a retraction). Recorded as
-    /// an examiner event with who, when and why; nothing is deleted.
+    /// Pin a same_as edge live, whatever its hypothesis says (undoes a retraction). A candidate
+    /// pair from `masf links` can be approved too, which creates its edge. Recorded as an
+    /// examiner event with who, when and why; nothing is deleted.
     Approve {
         #[command(flatten)]
         case: CaseArgs,

@@ -712,7 +712,8 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
         }
     }
 
-    /// Pins a `same_as` edge live.
+    /// Pins a `same_as` edge live. A candidate pair (a coreference hypothesis below the
+    /// threshold, with no edge yet) can be approved too: the approval creates its edge.
     pub fn approve_same_as(&self, req: &SameAsRequest) -> Verdict {
         self.decide_same_as(req, Decision::Approve)
     }
@@ -722,7 +723,8 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
         self.decide_same_as(req, Decision::Retract)
     }
 
-    /// An examiner decision: the edge must exist and the examiner, time and reason be given.
+    /// An examiner decision: the edge must exist (or, to approve, the candidate pair) and the
+    /// examiner, time and reason be given.
     /// Deciding what the last decision already decided is a duplicate; nothing is deleted,
     /// each decision is a new event numbered among the edge's decisions.
     fn decide_same_as(&self, req: &SameAsRequest, decision: Decision) -> Verdict {
@@ -746,11 +748,33 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 request,
             );
         }
+        let candidate = self.state.candidate_pair(&req.edge_id).is_some();
         let Some(edge) = self.state.same_as().get(&req.edge_id) else {
-            let reason = format!(
-                "no same_as edge has the id {:?} (see `masf links`)",
-                req.edge_id
-            );
+            if candidate && decision == Decision::Approve {
+                // A candidate pair below the threshold: the approval creates its edge.
+                return accepted(
+                    req.edge_id.clone(),
+                    vec![GraphEvent::SameAsApproved {
+                        edge_id: req.edge_id.clone(),
+                        number: 1,
+                        by: req.examiner.clone(),
+                        at: req.at.clone(),
+                        reason: req.reason.trim().to_owned(),
+                    }],
+                );
+            }
+            let reason = if candidate {
+                format!(
+                    "{} is a candidate pair below the threshold, not a same_as edge: there is \
+                     nothing to retract (it joins nothing)",
+                    req.edge_id
+                )
+            } else {
+                format!(
+                    "no same_as edge has the id {:?} (see `masf links`)",
+                    req.edge_id
+                )
+            };
             return self.refuse(
                 call,
                 &req.examiner,

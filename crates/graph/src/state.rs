@@ -205,6 +205,15 @@ impl GraphState {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// The pair of entities and its coreference hypotheses whose `same_as` id is `edge_id`,
+    /// whether or not the edge exists.
+    pub fn candidate_pair(&self, edge_id: &str) -> Option<(&(String, String), &Vec<String>)> {
+        self.index
+            .coreference
+            .iter()
+            .find(|(pair, _)| same_as_id(&pair.0, &pair.1) == edge_id)
+    }
+
     /// Every pair of entities with a coreference hypothesis, with its hypotheses oldest first.
     pub fn coreference_pairs(&self) -> impl Iterator<Item = (&(String, String), &Vec<String>)> {
         self.index.coreference.iter()
@@ -506,6 +515,24 @@ impl GraphState {
                 } else {
                     Decision::Retract
                 };
+                // Approving a candidate pair (a coreference hypothesis that never reached the
+                // threshold) creates its edge, pinned by the approval.
+                if !self.same_as.contains_key(edge_id)
+                    && decision == Decision::Approve
+                    && let Some((pair, revisions)) = self.candidate_pair(edge_id)
+                    && let Some(current) = revisions.last()
+                {
+                    let edge = SameAs {
+                        id: edge_id.clone(),
+                        a: pair.0.clone(),
+                        b: pair.1.clone(),
+                        hypothesis_id: current.clone(),
+                        hypotheses: revisions.clone(),
+                        state: SameAsState::Dormant,
+                        decisions: Vec::new(),
+                    };
+                    self.same_as.insert(edge_id.clone(), edge);
+                }
                 let Some(edge) = self.same_as.get_mut(edge_id) else {
                     return Applied::Ignored("unknown same_as edge");
                 };

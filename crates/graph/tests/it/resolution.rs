@@ -869,7 +869,10 @@ fn edges_other_agents_link_are_kept_and_cause_no_revision() {
         0,
         "the resolver leaves other agents' edges alone"
     );
-    assert_eq!(w.state.coreference_hypotheses(&a, &b), std::slice::from_ref(&hyp));
+    assert_eq!(
+        w.state.coreference_hypotheses(&a, &b),
+        std::slice::from_ref(&hyp)
+    );
     assert_eq!(w.state.hypotheses()[&hyp].status, Status::Supported);
     assert_eq!(
         w.state.same_as()[&masf_graph::same_as_id(&a, &b)].state,
