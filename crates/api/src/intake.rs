@@ -80,12 +80,16 @@ pub struct IntakeReport {
     pub run: Option<crate::triage::RunOutcome>,
     /// The report written at the end of the run.
     pub report: Option<crate::report::ReportWritten>,
+    /// After triage: the resolver's coreference hypotheses, `same_as` edges and actors.
+    pub resolution: Option<crate::ResolveReport>,
 }
 
 /// Runs the case. Intake: every source declared in case.yaml and not yet in the log is hashed
 /// (all its files, one streaming pass each) and recorded as a `SourceAdded` event; a source
 /// whose label, owner or time zone was edited gets one `SourceAmended` event. Then triage: each
 /// source is examined by the triage agent of the plugin that fits it (phase 1 of DESIGN §10).
+/// Then resolution: the resolver proposes coreference hypotheses between the entities the
+/// agents observed and links their evidence (DESIGN §8).
 /// Running it again adds nothing: tool calls are served from the cache and gateway requests
 /// answer as duplicates.
 pub fn run(
@@ -97,6 +101,7 @@ pub fn run(
     let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
     let (triage, outcome) = crate::triage::triage(ctx, clock.clone())?;
     report.triage = triage;
+    report.resolution = Some(outcome.resolution.clone());
     report.run = Some(outcome);
     // Phases 4 and 5: the timeline and the report (partial, and saying so, when the run
     // stopped early).
@@ -137,6 +142,7 @@ fn intake(
         triage: Vec::new(),
         run: None,
         report: None,
+        resolution: None,
     };
     let declared = ctx.case.sources.clone();
     for spec in &declared {

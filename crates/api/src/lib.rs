@@ -10,6 +10,7 @@ mod evidence;
 mod intake;
 mod rederive;
 mod report;
+mod resolve;
 mod timeline;
 mod triage;
 
@@ -22,6 +23,8 @@ pub use masf_agents::{Halt, RunState};
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
+pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
+pub use masf_graph::{Decision, SameAsDecision, SameAsState};
 pub use masf_report::timeline::export as timeline_export;
 pub use masf_report::timeline::{
     ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
@@ -30,6 +33,9 @@ pub use masf_report::timeline::{
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
 pub use report::{ReportWritten, write_report};
+pub use resolve::{
+    Decided, ResolveReport, actors, approve, graph, links, resolve, resolve_in, retract,
+};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
 

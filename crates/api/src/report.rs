@@ -174,7 +174,42 @@ pub fn write_report(
     })?;
 
     let timeline = crate::timeline(ctx, &masf_report::timeline::Filter::default())?;
-    let (same_as, actors) = (Vec::new(), Vec::new());
+    let same_as = masf_graph::resolution::links(&state)
+        .into_iter()
+        .filter(|l| l.exists)
+        .map(|l| masf_report::model::SameAsRow {
+            id: l.id,
+            a: l.a.id,
+            b: l.b.id,
+            hypothesis_id: l.hypothesis_id,
+            confidence: l.confidence,
+            state: l.state,
+            decisions: l
+                .decisions
+                .iter()
+                .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
+                .collect(),
+        })
+        .collect();
+    let actors = masf_graph::resolution::actors(&state)
+        .into_iter()
+        .filter(|a| a.entities.len() > 1)
+        .map(|a| masf_report::model::ActorRow {
+            id: a.id,
+            label: a.label,
+            entity_ids: a.entities,
+            source_ids: a.sources,
+            identifiers: a
+                .identifiers
+                .iter()
+                .map(|i| masf_report::model::ActorIdentifier {
+                    id_type: i.id_type.as_str().to_string(),
+                    normalized: i.normalized.clone(),
+                })
+                .collect(),
+            edges: a.joined_by,
+        })
+        .collect();
     let run = &status.run;
     let report = masf_report::build(masf_report::ReportInput {
         case: CaseInfo {

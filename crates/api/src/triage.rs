@@ -36,6 +36,8 @@ pub fn scoring(c: &ScoringConfig) -> Scoring {
             (EdgeType::Contradicts, lr.contradicts),
         ]
         .into(),
+        // config.yaml has no per-kind priors yet: the graph's defaults (coreference 0.1).
+        kind_priors: masf_graph::scoring::default_kind_priors(),
     }
 }
 
@@ -104,6 +106,8 @@ pub struct RunOutcome {
     pub planned: usize,
     /// Why the strategist declared the investigation complete.
     pub completion: String,
+    /// Entity resolution after the run: coreference hypotheses, same_as edges, actors.
+    pub resolution: crate::ResolveReport,
 }
 
 /// Runs the agent phases as one run segment under the configured budget (raised by grants):
@@ -125,7 +129,7 @@ pub(crate) fn triage(
     let orchestrator = masf_agents::Orchestrator {
         session: &session,
         plugins: &plugins,
-        planners: Vec::new(),
+        planners: vec![Box::new(crate::resolve::ResolverPlanner)],
         limits: masf_agents::strategist::Limits {
             max_rounds: st.max_rounds,
             max_leads: usize::try_from(st.max_leads_per_round).unwrap_or(usize::MAX),
@@ -169,6 +173,7 @@ pub(crate) fn triage(
             rounds: summary.rounds,
             planned: summary.planned,
             completion: summary.completion,
+            resolution: crate::resolve::summary(&*session.state().map_err(runtime)?),
         },
     ))
 }

@@ -65,7 +65,9 @@ enum Command {
         force: bool,
     },
     /// Run the case: intake (register every source, hash every evidence file), then triage (each
-    /// source examined by the agent of the plugin that fits it). Idempotent and resumable.
+    /// source examined by the agent of the plugin that fits it), then entity resolution
+    /// (coreference hypotheses between the entities found; see `masf links`, `masf actors`).
+    /// Idempotent and resumable.
     Run {
         #[command(flatten)]
         case: CaseArgs,
@@ -226,6 +228,66 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// List the same_as links between entities (DESIGN §8): each edge's state (live, dormant,
+    /// approved, retracted), the confidence of its coreference hypothesis, the identifiers
+    /// that back it (each citing the identity phenomenon that observed it) and the examiner's
+    /// decisions; then the candidate pairs that stayed below the threshold (state
+    /// `candidate`, e.g. similar names alone).
+    Links {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Pin a same_as edge live, whatever its hypothesis says (undoes a retraction). A candidate
+    /// pair from `masf links` can be approved too, which creates its edge. Recorded as an
+    /// examiner event with who, when and why; nothing is deleted.
+    Approve {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The edge id from `masf links`, e.g. sa-000003-000007.
+        edge: String,
+        /// Why (required).
+        #[arg(long)]
+        reason: String,
+        /// Who decides [default: the examiner named in case.yaml].
+        #[arg(long)]
+        examiner: Option<String>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Veto a same_as edge: its entities no longer join into one actor, whatever its hypothesis
+    /// says. The edge stays visible with the decision; a later `approve` undoes it.
+    Retract {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The edge id from `masf links`, e.g. sa-000003-000007.
+        edge: String,
+        /// Why (required).
+        #[arg(long)]
+        reason: String,
+        /// Who decides [default: the examiner named in case.yaml].
+        #[arg(long)]
+        examiner: Option<String>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the actors: entities joined by live or approved same_as edges, each with its
+    /// sources, identifiers, the edges that join it and the documents or screenshots that
+    /// mention it. Single-entity actors are counted, and listed with --all (always in JSON).
+    Actors {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Also list actors of one entity.
+        #[arg(long)]
+        all: bool,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
     Hash {
         /// Files to hash.
@@ -326,6 +388,22 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Outputs { case, out } => cmd_outputs(&case, out),
         Command::Report { case, out } => cmd_report(&case, out),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
+        Command::Links { case, json } => cmd_links(&case, json),
+        Command::Approve {
+            case,
+            edge,
+            reason,
+            examiner,
+            json,
+        } => cmd_decide(&case, &edge, &reason, examiner, json, true),
+        Command::Retract {
+            case,
+            edge,
+            reason,
+            examiner,
+            json,
+        } => cmd_decide(&case, &edge, &reason, examiner, json, false),
+        Command::Actors { case, all, json } => cmd_actors(&case, all, json),
     }
 }
 
@@ -336,6 +414,133 @@ fn open(case: &CaseArgs) -> anyhow::Result<masf_api::CaseCtx> {
         config: case.config.clone(),
     })
     .with_context(|| format!("opening case {}", case.case.display()))
+}
+
+fn cmd_links(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let links = masf_api::links(&ctx)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&links)?);
+        return Ok(EXIT_OK);
+    }
+    if links.is_empty() {
+        println!("no coreference hypotheses yet (run the case first)");
+    }
+    for link in &links {
+        print_link(link);
+    }
+    Ok(EXIT_OK)
+}
+
+fn entity_line(e: &masf_api::EntityRef) -> String {
+    let label = if e.label.is_empty() {
+        String::new()
+    } else {
+        format!(" {:?}", e.label)
+    };
+    format!("{}{label} ({} {})", e.id, e.source_id, e.context)
+}
+
+fn print_link(link: &masf_api::LinkView) {
+    println!(
+        "{:<18} {:<9} {:.3}  {}  =  {}",
+        link.id,
+        link.state,
+        link.confidence,
+        entity_line(&link.a),
+        entity_line(&link.b)
+    );
+    for e in &link.evidence {
+        println!(
+            "    {:<16} {:+.2}  {} {} {} of {}",
+            e.edge_type.as_str(),
+            e.contribution,
+            e.phenomenon_id,
+            e.id_type.map(|t| t.as_str()).unwrap_or("?"),
+            e.normalized,
+            e.entity_id
+        );
+    }
+    for d in &link.decisions {
+        let verb = match d.decision {
+            masf_api::Decision::Approve => "approved",
+            masf_api::Decision::Retract => "retracted",
+        };
+        println!("    {verb} by {} at {}: {}", d.by, d.at, d.reason);
+    }
+}
+
+fn cmd_decide(
+    case: &CaseArgs,
+    edge: &str,
+    reason: &str,
+    examiner: Option<String>,
+    json: bool,
+    approve: bool,
+) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let examiner = examiner.unwrap_or_else(|| ctx.case.meta.examiner.clone());
+    let clock = std::sync::Arc::new(masf_api::SystemClock);
+    let decided = if approve {
+        masf_api::approve(&ctx, edge, reason, &examiner, clock)?
+    } else {
+        masf_api::retract(&ctx, edge, reason, &examiner, clock)?
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&decided)?);
+    } else {
+        if !decided.recorded {
+            println!("{edge} is already {}: nothing recorded", decided.link.state);
+        }
+        print_link(&decided.link);
+        println!(
+            "{} actors ({} of several entities)",
+            decided.actors, decided.actors_joined
+        );
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_actors(case: &CaseArgs, all: bool, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let actors = masf_api::actors(&ctx)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&actors)?);
+        return Ok(EXIT_OK);
+    }
+    let mut singles = 0;
+    for a in &actors {
+        if a.entities.len() == 1 && a.mentioned_in.is_empty() && !all {
+            singles += 1;
+            continue;
+        }
+        println!(
+            "{} {:?}: {} entities in {}",
+            a.id,
+            a.label,
+            a.entities.len(),
+            a.sources.join(", ")
+        );
+        println!("    entities: {}", a.entities.join(", "));
+        if !a.joined_by.is_empty() {
+            println!("    joined by: {}", a.joined_by.join(", "));
+        }
+        for i in &a.identifiers {
+            println!(
+                "    {:<14} {} ({})",
+                i.id_type.as_str(),
+                i.normalized,
+                i.entities.join(", ")
+            );
+        }
+        if !a.mentioned_in.is_empty() {
+            println!("    mentioned in: {}", a.mentioned_in.join(", "));
+        }
+    }
+    if singles > 0 {
+        println!("{singles} more actor(s) of one entity (--all lists them)");
+    }
+    Ok(EXIT_OK)
 }
 
 fn cmd_hash(files: &[PathBuf], jsonl: bool) -> anyhow::Result<u8> {
@@ -454,6 +659,17 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
                 t_.rejections,
                 t_.unparsed,
                 t_.duplicates
+            );
+        }
+        if let Some(r) = &report.resolution {
+            println!(
+                "resolution       {} coreference hypotheses ({} edges), {} same_as ({} live), {} actors ({} of several entities)",
+                r.hypotheses_added,
+                r.edges_linked,
+                r.same_as,
+                r.same_as_live,
+                r.actors,
+                r.actors_joined
             );
         }
         println!(

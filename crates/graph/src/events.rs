@@ -57,6 +57,9 @@ pub enum GraphEvent {
         statement: String,
         /// What it is about.
         hypothesis_kind: HypothesisKind,
+        /// The ids it is about (a coreference hypothesis: its two entities).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        subjects: Vec<String>,
         /// Who proposed it.
         proposed_by: String,
         /// Its prior probability.
@@ -90,6 +93,32 @@ pub enum GraphEvent {
         context: String,
         /// The identifier, grounded by its phenomenon.
         identifier: Identifier,
+    },
+    /// The examiner pinned a `same_as` edge live (DESIGN §8).
+    SameAsApproved {
+        /// The edge (`sa-000003-000007`).
+        edge_id: String,
+        /// The decision's number among the edge's decisions, from 1 (its key).
+        number: u32,
+        /// The examiner.
+        by: String,
+        /// When, as given by the caller (RFC 3339).
+        at: String,
+        /// Why.
+        reason: String,
+    },
+    /// The examiner vetoed a `same_as` edge (DESIGN §8); a later approval undoes it.
+    SameAsRetracted {
+        /// The edge (`sa-000003-000007`).
+        edge_id: String,
+        /// The decision's number among the edge's decisions, from 1 (its key).
+        number: u32,
+        /// The examiner.
+        by: String,
+        /// When, as given by the caller (RFC 3339).
+        at: String,
+        /// Why (required).
+        reason: String,
     },
     /// A new lead.
     LeadProposed {
@@ -171,6 +200,8 @@ pub enum RejectCode {
     UnknownHypothesis,
     /// No lead has the given id.
     UnknownLead,
+    /// No `same_as` edge has the given id.
+    UnknownEdge,
     /// The edge type has no weight in the scoring table.
     UnknownEdgeType,
     /// The request contradicts what is recorded (the pair is already linked with another edge
@@ -192,6 +223,8 @@ impl GraphEvent {
             Self::HypothesisAdded { .. } => "HypothesisAdded",
             Self::EdgeLinked { .. } => "EdgeLinked",
             Self::IdentityObserved { .. } => "IdentityObserved",
+            Self::SameAsApproved { .. } => "SameAsApproved",
+            Self::SameAsRetracted { .. } => "SameAsRetracted",
             Self::LeadProposed { .. } => "LeadProposed",
             Self::LeadStatusChanged { .. } => "LeadStatusChanged",
             Self::RoundStarted { .. } => "RoundStarted",
@@ -200,7 +233,7 @@ impl GraphEvent {
     }
 
     /// Every kind name.
-    pub const KINDS: [&'static str; 10] = [
+    pub const KINDS: [&'static str; 12] = [
         "PhenomenonRecorded",
         "PhenomenonRejected",
         "RequestRejected",
@@ -211,6 +244,8 @@ impl GraphEvent {
         "LeadStatusChanged",
         "RoundStarted",
         "RoundCompleted",
+        "SameAsApproved",
+        "SameAsRetracted",
     ];
 
     /// The key the store deduplicates on, derived from the event's content (`graph/…`).
@@ -228,6 +263,12 @@ impl GraphEvent {
                 ..
             } => format!("graph/edge/{hypothesis_id}/{phenomenon_id}"),
             Self::IdentityObserved { digest, .. } => format!("graph/identity/{digest}"),
+            Self::SameAsApproved {
+                edge_id, number, ..
+            }
+            | Self::SameAsRetracted {
+                edge_id, number, ..
+            } => format!("graph/same-as/{edge_id}/{number}"),
             Self::LeadProposed { digest, .. } => format!("graph/lead/{digest}"),
             Self::LeadStatusChanged {
                 lead_id, status, ..

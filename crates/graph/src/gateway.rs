@@ -18,8 +18,8 @@ use crate::grounding::{Asker, FailingFact, InvocationLog, ground_facts, recent_i
 use crate::identifiers::{self, IdType, PhoneRegion, collapse_whitespace};
 use crate::lint::lint_interpretation;
 use crate::model::{
-    EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus, Phenomenon,
-    TimeMark, Warning, WarningKind,
+    Decision, EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus,
+    Phenomenon, TimeMark, Warning, WarningKind,
 };
 use crate::scoring::EdgeType;
 use crate::state::GraphState;
@@ -141,9 +141,27 @@ pub struct NewHypothesis {
     pub statement: String,
     /// What it is about.
     pub kind: HypothesisKind,
-    /// Prior probability in (0, 1); the scoring's prior when absent.
+    /// Prior probability in (0, 1); the scoring's prior for the kind when absent
+    /// ([`crate::Scoring::prior_for`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<f64>,
+    /// The entity ids it is about, if it names them (a coreference hypothesis names its two
+    /// entities); each must exist. Not part of the duplicate check: the statement is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
+}
+
+/// An examiner's decision on a `same_as` edge (approve or retract).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SameAsRequest {
+    /// The edge (`sa-000003-000007`).
+    pub edge_id: String,
+    /// The examiner.
+    pub examiner: String,
+    /// When, as the caller's clock says (RFC 3339).
+    pub at: String,
+    /// Why (required).
+    pub reason: String,
 }
 
 /// A request to link a phenomenon to a hypothesis.
@@ -261,6 +279,10 @@ pub enum Call {
     Link(LinkRequest),
     /// [`Gateway::observe_identity`].
     ObserveIdentity(IdentityObservation),
+    /// [`Gateway::approve_same_as`].
+    ApproveSameAs(SameAsRequest),
+    /// [`Gateway::retract_same_as`].
+    RetractSameAs(SameAsRequest),
     /// [`Gateway::propose_lead`].
     ProposeLead(NewLead),
     /// [`Gateway::set_lead_status`].
@@ -299,6 +321,8 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             Call::AddHypothesis(r) => self.add_hypothesis(r),
             Call::Link(r) => self.link(r),
             Call::ObserveIdentity(r) => self.observe_identity(r),
+            Call::ApproveSameAs(r) => self.decide_same_as(r, Decision::Approve),
+            Call::RetractSameAs(r) => self.decide_same_as(r, Decision::Retract),
             Call::ProposeLead(r) => self.propose_lead(r),
             Call::SetLeadStatus(r) => self.set_lead_status(r),
             Call::StartRound(r) => self.start_round(r),
@@ -436,7 +460,24 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 request,
             );
         }
-        let prior = req.prior.unwrap_or(self.state.scoring().prior);
+        if let Some(unknown) = req
+            .subjects
+            .iter()
+            .find(|id| !self.state.entities().contains_key(*id))
+        {
+            let reason = format!("no entity has the id {unknown:?}");
+            return self.refuse(
+                call,
+                &req.proposed_by,
+                None,
+                RejectCode::InvalidRequest,
+                reason,
+                request,
+            );
+        }
+        let prior = req
+            .prior
+            .unwrap_or_else(|| self.state.scoring().prior_for(req.kind));
         if !(prior > 0.0 && prior < 1.0) {
             let reason = format!("the prior must be in (0, 1), got {prior}");
             return self.refuse(
@@ -460,6 +501,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 id,
                 statement,
                 hypothesis_kind: req.kind,
+                subjects: req.subjects.clone(),
                 proposed_by: req.proposed_by.clone(),
                 prior,
             }],
@@ -668,6 +710,109 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             ],
             warnings,
         }
+    }
+
+    /// Pins a `same_as` edge live. A candidate pair (a coreference hypothesis below the
+    /// threshold, with no edge yet) can be approved too: the approval creates its edge.
+    pub fn approve_same_as(&self, req: &SameAsRequest) -> Verdict {
+        self.decide_same_as(req, Decision::Approve)
+    }
+
+    /// Vetoes a `same_as` edge; the reason is required. A later approval undoes it.
+    pub fn retract_same_as(&self, req: &SameAsRequest) -> Verdict {
+        self.decide_same_as(req, Decision::Retract)
+    }
+
+    /// An examiner decision: the edge must exist (or, to approve, the candidate pair) and the
+    /// examiner, time and reason be given.
+    /// Deciding what the last decision already decided is a duplicate; nothing is deleted,
+    /// each decision is a new event numbered among the edge's decisions.
+    fn decide_same_as(&self, req: &SameAsRequest, decision: Decision) -> Verdict {
+        let call = match decision {
+            Decision::Approve => "approve_same_as",
+            Decision::Retract => "retract_same_as",
+        };
+        let request = to_value(req);
+        if let Some(reason) = missing_fields(&[
+            ("edge_id", &req.edge_id),
+            ("examiner", &req.examiner),
+            ("at", &req.at),
+            ("reason", &req.reason),
+        ]) {
+            return self.refuse(
+                call,
+                &req.examiner,
+                None,
+                RejectCode::InvalidRequest,
+                reason,
+                request,
+            );
+        }
+        let candidate = self.state.candidate_pair(&req.edge_id).is_some();
+        let Some(edge) = self.state.same_as().get(&req.edge_id) else {
+            if candidate && decision == Decision::Approve {
+                // A candidate pair below the threshold: the approval creates its edge.
+                return accepted(
+                    req.edge_id.clone(),
+                    vec![GraphEvent::SameAsApproved {
+                        edge_id: req.edge_id.clone(),
+                        number: 1,
+                        by: req.examiner.clone(),
+                        at: req.at.clone(),
+                        reason: req.reason.trim().to_owned(),
+                    }],
+                );
+            }
+            let reason = if candidate {
+                format!(
+                    "{} is a candidate pair below the threshold, not a same_as edge: there is \
+                     nothing to retract (it joins nothing)",
+                    req.edge_id
+                )
+            } else {
+                format!(
+                    "no same_as edge has the id {:?} (see `masf links`)",
+                    req.edge_id
+                )
+            };
+            return self.refuse(
+                call,
+                &req.examiner,
+                None,
+                RejectCode::UnknownEdge,
+                reason,
+                request,
+            );
+        };
+        if edge.decisions.last().map(|d| d.decision) == Some(decision) {
+            return duplicate(&edge.id, "the last decision on this edge is the same");
+        }
+        let number = u32::try_from(edge.decisions.len())
+            .unwrap_or(u32::MAX)
+            .saturating_add(1);
+        let (edge_id, by, at, reason) = (
+            edge.id.clone(),
+            req.examiner.clone(),
+            req.at.clone(),
+            req.reason.trim().to_owned(),
+        );
+        let event = match decision {
+            Decision::Approve => GraphEvent::SameAsApproved {
+                edge_id,
+                number,
+                by,
+                at,
+                reason,
+            },
+            Decision::Retract => GraphEvent::SameAsRetracted {
+                edge_id,
+                number,
+                by,
+                at,
+                reason,
+            },
+        };
+        accepted(edge.id.clone(), vec![event])
     }
 
     /// Proposes a lead, deduplicated on (motivating hypothesis, expected evidence type, target

@@ -59,6 +59,7 @@ pub mod identifiers;
 pub mod lint;
 mod memlog;
 pub mod model;
+pub mod resolution;
 pub mod scoring;
 pub mod state;
 pub mod views;
@@ -66,19 +67,19 @@ pub mod views;
 pub use events::{GraphEvent, RejectCode, Rejection};
 pub use gateway::{
     Call, CompleteRound, Gateway, IdentityObservation, LeadUpdate, LinkRequest, NewHypothesis,
-    NewLead, NewPhenomenon, StartRound, Verdict,
+    NewLead, NewPhenomenon, SameAsRequest, StartRound, Verdict,
 };
 pub use grounding::{Asker, FailingFact, InvocationLog, InvocationView, ground_fact, ground_facts};
 pub use identifiers::{IdType, IdentifierError, PhoneRegion, Strength};
 pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{
-    CitationProblem, ConfidenceLogEntry, Edge, Entity, EntityKind, Fact, FactClaim, FactType,
-    Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadStatus, MatchInfo,
-    MatchMethod, Normalisation, Phenomenon, RoundSnapshot, StatusFlip, TimeEncoding, TimeMark,
-    Warning, WarningKind,
+    CitationProblem, ConfidenceLogEntry, Decision, Edge, Entity, EntityKind, Fact, FactClaim,
+    FactType, Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadStatus,
+    MatchInfo, MatchMethod, Normalisation, Phenomenon, RoundSnapshot, SameAs, SameAsDecision,
+    SameAsState, StatusFlip, TimeEncoding, TimeMark, Warning, WarningKind,
 };
 pub use scoring::{EdgeType, Scoring, Status};
-pub use state::{Applied, GraphState};
+pub use state::{Applied, GraphState, same_as_id};
 pub use views::{
     BudgetCounter, BudgetStatus, Coverage, EvidenceMatrix, ExpectedArtefact, InvocationSummary,
     MarginalYield, Overview, budget_status, evidence_matrix, graph_overview, marginal_yield,

@@ -379,6 +379,10 @@ pub struct Hypothesis {
     pub statement: String,
     /// What it is about.
     pub kind: HypothesisKind,
+    /// The ids it is about, when the hypothesis names them: a coreference hypothesis names
+    /// its two entities (in id order).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subjects: Vec<String>,
     /// Who proposed it.
     pub proposed_by: String,
     /// Prior probability, in (0, 1).
@@ -465,6 +469,85 @@ pub struct Entity {
     pub context: String,
     /// Its identifiers, in observation order, each once per (type, normalised value).
     pub identifiers: Vec<Identifier>,
+}
+
+/// A `same_as` edge between two entities (DESIGN §8), derived by the reducer from the
+/// coreference hypotheses about the pair and the examiner's decisions on it. It exists from
+/// the moment one of its hypotheses was supported and is never removed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SameAs {
+    /// `sa-000003-000007`: the numbers of its two entities, lower first.
+    pub id: String,
+    /// The entity with the lower id.
+    pub a: String,
+    /// The entity with the higher id.
+    pub b: String,
+    /// The coreference hypothesis that backs it: the newest revision about the pair.
+    pub hypothesis_id: String,
+    /// Every coreference hypothesis about the pair, oldest first (earlier revisions are kept
+    /// for the audit).
+    pub hypotheses: Vec<String>,
+    /// Where it stands: from the backing hypothesis's status and the last decision.
+    pub state: SameAsState,
+    /// The examiner's decisions, in order.
+    pub decisions: Vec<SameAsDecision>,
+}
+
+impl SameAs {
+    /// Whether the edge joins its entities into one actor: approved, or supported and not
+    /// retracted.
+    pub fn is_live(&self) -> bool {
+        matches!(self.state, SameAsState::Live | SameAsState::Approved)
+    }
+}
+
+/// Where a [`SameAs`] edge stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SameAsState {
+    /// Its hypothesis is supported and no examiner decided otherwise: it joins its entities.
+    Live,
+    /// Its hypothesis fell below the threshold: kept and shown, but it joins nothing.
+    Dormant,
+    /// Pinned live by the examiner, whatever its hypothesis says.
+    Approved,
+    /// Vetoed by the examiner, whatever its hypothesis says.
+    Retracted,
+}
+
+impl SameAsState {
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Live => "live",
+            Self::Dormant => "dormant",
+            Self::Approved => "approved",
+            Self::Retracted => "retracted",
+        }
+    }
+}
+
+/// What the examiner decided about a `same_as` edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// Pin it live.
+    Approve,
+    /// Veto it.
+    Retract,
+}
+
+/// One examiner decision on a `same_as` edge: who, when, why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SameAsDecision {
+    /// Approve or retract.
+    pub decision: Decision,
+    /// The examiner.
+    pub by: String,
+    /// When, as given by the caller (RFC 3339).
+    pub at: String,
+    /// Why.
+    pub reason: String,
 }
 
 /// A typed, normalised identifier of an entity, grounded through the phenomenon that observed it.

@@ -18,6 +18,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::HypothesisKind;
+
 /// The discrete type of a phenomenon → hypothesis edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -83,6 +85,18 @@ pub struct Scoring {
     pub refuted_at: f64,
     /// log10 likelihood ratio per edge type; a type missing here cannot be linked.
     pub log10_lr: BTreeMap<EdgeType, f64>,
+    /// Priors of hypothesis kinds that do not use `prior` (see [`Scoring::prior_for`]). By
+    /// default a coreference hypothesis starts at 0.25: above `refuted_at`, so a new pair is
+    /// undecided, and low enough that a same or similar name alone (at most +0.75) stays below
+    /// `supported_at` while one shared strong identifier (+3.0 from its two observations)
+    /// reaches it (`masf_graph::resolution`, docs/notes/entity-resolution.md).
+    #[serde(default = "default_kind_priors")]
+    pub kind_priors: BTreeMap<HypothesisKind, f64>,
+}
+
+/// The default per-kind priors: coreference 0.25.
+pub fn default_kind_priors() -> BTreeMap<HypothesisKind, f64> {
+    BTreeMap::from([(HypothesisKind::Coreference, 0.25)])
 }
 
 impl Default for Scoring {
@@ -100,6 +114,7 @@ impl Default for Scoring {
                 (EdgeType::Weakens, -0.5),
                 (EdgeType::Contradicts, -2.0),
             ]),
+            kind_priors: default_kind_priors(),
         }
     }
 }
@@ -145,6 +160,14 @@ impl Scoring {
                 return Err(ScoringError::OutOfRange { name, value });
             }
         }
+        for &value in self.kind_priors.values() {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(ScoringError::OutOfRange {
+                    name: "kind_priors",
+                    value,
+                });
+            }
+        }
         if self.refuted_at >= self.supported_at {
             return Err(ScoringError::Thresholds {
                 refuted_at: self.refuted_at,
@@ -160,6 +183,11 @@ impl Scoring {
             }
         }
         Ok(())
+    }
+
+    /// The prior of a new hypothesis of `kind`: its entry in `kind_priors`, else `prior`.
+    pub fn prior_for(&self, kind: HypothesisKind) -> f64 {
+        self.kind_priors.get(&kind).copied().unwrap_or(self.prior)
     }
 
     /// The table's weight for an edge type, if the type is in the table.

@@ -12,10 +12,11 @@ use serde::Serialize;
 
 use crate::events::{GraphEvent, Rejection};
 use crate::model::{
-    ConfidenceLogEntry, Edge, Entity, Hypothesis, HypothesisSnapshot, InvestigationRound, Lead,
-    Phenomenon, RoundSnapshot, round_deltas,
+    ConfidenceLogEntry, Decision, Edge, Entity, Hypothesis, HypothesisKind, HypothesisSnapshot,
+    InvestigationRound, Lead, Phenomenon, RoundSnapshot, SameAs, SameAsDecision, SameAsState,
+    round_deltas,
 };
-use crate::scoring::{Scoring, score};
+use crate::scoring::{Scoring, Status, score};
 
 /// What [`GraphState::apply`] did with an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +41,7 @@ pub struct GraphState {
     leads: BTreeMap<String, Lead>,
     rounds: BTreeMap<u32, InvestigationRound>,
     rejections: Vec<Rejection>,
+    same_as: BTreeMap<String, SameAs>,
     #[serde(skip)]
     index: Index,
 }
@@ -53,6 +55,8 @@ struct Index {
     lead_by_digest: BTreeMap<String, String>,
     entity_by_identity: BTreeMap<String, String>,
     entity_by_context: BTreeMap<(String, String), String>,
+    /// Coreference hypotheses by their (lower, higher) entity pair, oldest first.
+    coreference: BTreeMap<(String, String), Vec<String>>,
     next: Counters,
 }
 
@@ -86,6 +90,44 @@ fn format_id(prefix: &str, n: u64) -> String {
     format!("{prefix}-{n:06}")
 }
 
+/// `sa-000003-000007` for `ent-000003` and `ent-000007` (in either order).
+pub fn same_as_id(a: &str, b: &str) -> String {
+    let (a, b) = ordered_pair(a, b);
+    let number = |id: &str| {
+        id.strip_prefix(ENTITY_PREFIX)
+            .and_then(|rest| rest.strip_prefix('-'))
+            .map_or_else(|| id.to_owned(), str::to_owned)
+    };
+    format!("sa-{}-{}", number(&a), number(&b))
+}
+
+/// The pair in id order.
+pub(crate) fn ordered_pair(a: &str, b: &str) -> (String, String) {
+    if a <= b {
+        (a.to_owned(), b.to_owned())
+    } else {
+        (b.to_owned(), a.to_owned())
+    }
+}
+
+/// The entity pair of a coreference hypothesis (two distinct subjects).
+fn coreference_pair(kind: HypothesisKind, subjects: &[String]) -> Option<(String, String)> {
+    match (kind, subjects) {
+        (HypothesisKind::Coreference, [a, b]) if a != b => Some(ordered_pair(a, b)),
+        _ => None,
+    }
+}
+
+/// A `same_as` edge's state: the last decision wins; without one, the hypothesis decides.
+fn same_as_state(supported: bool, decisions: &[SameAsDecision]) -> SameAsState {
+    match decisions.last().map(|d| d.decision) {
+        Some(Decision::Approve) => SameAsState::Approved,
+        Some(Decision::Retract) => SameAsState::Retracted,
+        None if supported => SameAsState::Live,
+        None => SameAsState::Dormant,
+    }
+}
+
 /// The counter value after seeing `id` (one past its number), or `current` if it has none.
 fn bump(current: u64, prefix: &str, id: &str) -> u64 {
     id.strip_prefix(prefix)
@@ -105,6 +147,7 @@ impl GraphState {
             leads: BTreeMap::new(),
             rounds: BTreeMap::new(),
             rejections: Vec::new(),
+            same_as: BTreeMap::new(),
             index: Index::default(),
         }
     }
@@ -146,6 +189,34 @@ impl GraphState {
     /// Rounds by number.
     pub fn rounds(&self) -> &BTreeMap<u32, InvestigationRound> {
         &self.rounds
+    }
+
+    /// `same_as` edges by id (DESIGN §8).
+    pub fn same_as(&self) -> &BTreeMap<String, SameAs> {
+        &self.same_as
+    }
+
+    /// The coreference hypotheses about a pair of entities (in either order), oldest first;
+    /// the last is the current revision.
+    pub fn coreference_hypotheses(&self, a: &str, b: &str) -> &[String] {
+        self.index
+            .coreference
+            .get(&ordered_pair(a, b))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The pair of entities and its coreference hypotheses whose `same_as` id is `edge_id`,
+    /// whether or not the edge exists.
+    pub fn candidate_pair(&self, edge_id: &str) -> Option<(&(String, String), &Vec<String>)> {
+        self.index
+            .coreference
+            .iter()
+            .find(|(pair, _)| same_as_id(&pair.0, &pair.1) == edge_id)
+    }
+
+    /// Every pair of entities with a coreference hypothesis, with its hypotheses oldest first.
+    pub fn coreference_pairs(&self) -> impl Iterator<Item = (&(String, String), &Vec<String>)> {
+        self.index.coreference.iter()
     }
 
     /// Every refused request, in order.
@@ -232,6 +303,41 @@ impl GraphState {
             .and_then(|id| self.entities.get(id))
     }
 
+    /// Keeps the `same_as` edge of `pair` in step after hypothesis `changed` about it was
+    /// added or scored: the edge is created when a hypothesis about the pair is supported, and
+    /// follows the newest revision from then on.
+    fn sync_same_as(&mut self, pair: &(String, String), changed: &str) {
+        let Some(revisions) = self.index.coreference.get(pair) else {
+            return;
+        };
+        let Some(current) = revisions.last() else {
+            return;
+        };
+        let status_of = |id: &str| self.hypotheses.get(id).map(|h| h.status);
+        let supported = status_of(current) == Some(Status::Supported);
+        let id = same_as_id(&pair.0, &pair.1);
+        match self.same_as.get_mut(&id) {
+            Some(edge) => {
+                edge.hypothesis_id.clone_from(current);
+                edge.hypotheses.clone_from(revisions);
+                edge.state = same_as_state(supported, &edge.decisions);
+            }
+            None if status_of(changed) == Some(Status::Supported) => {
+                let edge = SameAs {
+                    id: id.clone(),
+                    a: pair.0.clone(),
+                    b: pair.1.clone(),
+                    hypothesis_id: current.clone(),
+                    hypotheses: revisions.clone(),
+                    state: same_as_state(supported, &[]),
+                    decisions: Vec::new(),
+                };
+                self.same_as.insert(id, edge);
+            }
+            None => {}
+        }
+    }
+
     /// Applies events in order (see [`GraphState::apply`]).
     pub fn apply_all<'e>(&mut self, events: impl IntoIterator<Item = &'e GraphEvent>) {
         for event in events {
@@ -275,6 +381,7 @@ impl GraphState {
                 id,
                 statement,
                 hypothesis_kind,
+                subjects,
                 proposed_by,
                 prior,
             } => {
@@ -296,6 +403,7 @@ impl GraphState {
                         id: id.clone(),
                         statement: statement.clone(),
                         kind: *hypothesis_kind,
+                        subjects: subjects.clone(),
                         proposed_by: proposed_by.clone(),
                         prior: *prior,
                         edges: Vec::new(),
@@ -306,6 +414,14 @@ impl GraphState {
                         confidence_log: Vec::new(),
                     },
                 );
+                if let Some(pair) = coreference_pair(*hypothesis_kind, subjects) {
+                    self.index
+                        .coreference
+                        .entry(pair.clone())
+                        .or_default()
+                        .push(id.clone());
+                    self.sync_same_as(&pair, id);
+                }
             }
             GraphEvent::EdgeLinked {
                 hypothesis_id,
@@ -376,6 +492,64 @@ impl GraphState {
                 hypothesis.log_odds = scored.log_odds;
                 hypothesis.confidence = scored.confidence;
                 hypothesis.status = scored.status;
+                if let Some(pair) = coreference_pair(hypothesis.kind, &hypothesis.subjects) {
+                    self.sync_same_as(&pair, hypothesis_id);
+                }
+            }
+            GraphEvent::SameAsApproved {
+                edge_id,
+                number,
+                by,
+                at,
+                reason,
+            }
+            | GraphEvent::SameAsRetracted {
+                edge_id,
+                number,
+                by,
+                at,
+                reason,
+            } => {
+                let decision = if matches!(event, GraphEvent::SameAsApproved { .. }) {
+                    Decision::Approve
+                } else {
+                    Decision::Retract
+                };
+                // Approving a candidate pair (a coreference hypothesis that never reached the
+                // threshold) creates its edge, pinned by the approval.
+                if !self.same_as.contains_key(edge_id)
+                    && decision == Decision::Approve
+                    && let Some((pair, revisions)) = self.candidate_pair(edge_id)
+                    && let Some(current) = revisions.last()
+                {
+                    let edge = SameAs {
+                        id: edge_id.clone(),
+                        a: pair.0.clone(),
+                        b: pair.1.clone(),
+                        hypothesis_id: current.clone(),
+                        hypotheses: revisions.clone(),
+                        state: SameAsState::Dormant,
+                        decisions: Vec::new(),
+                    };
+                    self.same_as.insert(edge_id.clone(), edge);
+                }
+                let Some(edge) = self.same_as.get_mut(edge_id) else {
+                    return Applied::Ignored("unknown same_as edge");
+                };
+                if usize::try_from(*number).ok() != Some(edge.decisions.len() + 1) {
+                    return Applied::Ignored("decisions are numbered in sequence");
+                }
+                edge.decisions.push(SameAsDecision {
+                    decision,
+                    by: by.clone(),
+                    at: at.clone(),
+                    reason: reason.clone(),
+                });
+                let supported = self
+                    .hypotheses
+                    .get(&edge.hypothesis_id)
+                    .is_some_and(|h| h.status == Status::Supported);
+                edge.state = same_as_state(supported, &edge.decisions);
             }
             GraphEvent::IdentityObserved {
                 digest,

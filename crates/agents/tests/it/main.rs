@@ -336,6 +336,7 @@ impl masf_agents::Planner for ContactPlanner {
                 statement: statement.into(),
                 kind: masf_graph::HypothesisKind::Activity,
                 prior: Some(0.1),
+                subjects: Vec::new(),
             })];
         };
         state

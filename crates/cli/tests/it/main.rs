@@ -6,5 +6,6 @@ mod hash;
 mod intake;
 mod rederive;
 mod report;
+mod resolution;
 mod support;
 mod timeline;

@@ -4,5 +4,7 @@ mod conformance;
 mod identity;
 mod persist;
 mod properties;
+mod resolution;
 mod support;
+mod synthetic;
 mod views;

@@ -153,6 +153,7 @@ fn script() -> Vec<Call> {
             statement: "LEUNG YL used the iPhone".into(),
             kind: HypothesisKind::Ownership,
             prior: None,
+            subjects: Vec::new(),
         }),
         link("ph-000001", EdgeType::Supports),
         link("ph-000002", EdgeType::DirectEvidence),

@@ -42,6 +42,7 @@ pub fn hypothesis_event(id: &str, prior: f64) -> GraphEvent {
         id: id.to_owned(),
         statement: format!("statement {id}"),
         hypothesis_kind: HypothesisKind::Activity,
+        subjects: Vec::new(),
         proposed_by: "strategist".into(),
         prior,
     }

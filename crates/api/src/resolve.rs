@@ -1,0 +1,223 @@
+//! Cross-source entity resolution over the case graph (DESIGN §8): the resolver's pass after
+//! triage, the `same_as` links, the examiner's decisions and the actors. The logic is in
+//! `masf_graph::resolution`; this module loads the graph from the store and writes through
+//! the session's one gateway path.
+
+use std::sync::Arc;
+
+use masf_agents::Session;
+use masf_graph::resolution::{self, Actor, LinkView, RESOLVER};
+use masf_graph::{Call, GraphState, SameAsRequest, Verdict};
+use masf_store::ActorKind;
+use serde::Serialize;
+
+use crate::{ApiError, CaseCtx, Clock, ErrorCode};
+
+/// What one resolver pass wrote.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ResolveReport {
+    /// Planning passes until nothing was left (links need the new hypotheses' ids).
+    pub passes: usize,
+    /// Whether the planner had nothing left to do at the end (false would be a bug: the
+    /// pass stopped after its limit).
+    pub settled: bool,
+    /// Coreference hypotheses added (first versions and revisions); after a run, those in the
+    /// graph.
+    pub hypotheses_added: usize,
+    /// Edges linked to them; after a run, those in the graph.
+    pub edges_linked: usize,
+    /// Calls the gateway refused (none expected; each is in the event log).
+    pub rejected: usize,
+    /// `same_as` edges in the graph after the pass, and how many join entities.
+    pub same_as: usize,
+    pub same_as_live: usize,
+    /// Actors after the pass, and how many hold more than one entity.
+    pub actors: usize,
+    pub actors_joined: usize,
+}
+
+/// The most planning passes a resolve makes (two suffice: hypotheses, then their edges; a
+/// third plans revisions found while linking).
+const MAX_PASSES: usize = 4;
+
+/// Brings the coreference hypotheses up to the graph's identities (see
+/// `masf_graph::resolution::plan`), as agent `resolver`. Idempotent.
+pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, ApiError> {
+    let session = crate::triage::session(ctx, clock)?;
+    resolve_in(&session)
+}
+
+/// [`resolve`] on an open session.
+pub fn resolve_in(session: &Session) -> Result<ResolveReport, ApiError> {
+    let mut report = ResolveReport::default();
+    for pass in 0..=MAX_PASSES {
+        let calls = {
+            let state = session.state().map_err(runtime)?;
+            resolution::plan(&state)
+        };
+        if calls.is_empty() {
+            report.settled = true;
+            break;
+        }
+        if pass == MAX_PASSES {
+            break;
+        }
+        report.passes += 1;
+        for call in &calls {
+            let verdict = session
+                .submit(ActorKind::Agent, RESOLVER, call)
+                .map_err(runtime)?;
+            match (&verdict, call) {
+                (Verdict::Rejected { .. }, _) => report.rejected += 1,
+                (Verdict::Accepted { events, .. }, _) if events.is_empty() => {}
+                (_, Call::AddHypothesis(_)) => report.hypotheses_added += 1,
+                (_, Call::Link(_)) => report.edges_linked += 1,
+                _ => {}
+            }
+        }
+    }
+    let state = session.state().map_err(runtime)?;
+    summarise(&state, &mut report);
+    Ok(report)
+}
+
+/// The resolver as a phase-2 planner of the orchestrator (it also re-judges after each
+/// strategist round).
+pub(crate) struct ResolverPlanner;
+
+impl masf_agents::Planner for ResolverPlanner {
+    fn name(&self) -> &'static str {
+        RESOLVER
+    }
+    fn plan(&self, state: &GraphState, _sources: &[masf_agents::SourceInfo]) -> Vec<Call> {
+        resolution::plan(state)
+    }
+}
+
+/// The resolution's state after a run: coreference hypotheses and their edges in the graph,
+/// `same_as` edges and actors (what the run's planners wrote is counted by the run).
+pub(crate) fn summary(state: &GraphState) -> ResolveReport {
+    let coref: Vec<_> = state
+        .hypotheses()
+        .values()
+        .filter(|h| h.kind == masf_graph::HypothesisKind::Coreference)
+        .collect();
+    let mut report = ResolveReport {
+        passes: 0,
+        settled: resolution::plan(state).is_empty(),
+        hypotheses_added: coref.len(),
+        edges_linked: coref.iter().map(|h| h.edges.len()).sum(),
+        ..ResolveReport::default()
+    };
+    summarise(state, &mut report);
+    report
+}
+
+fn summarise(state: &GraphState, report: &mut ResolveReport) {
+    report.same_as = state.same_as().len();
+    report.same_as_live = state.same_as().values().filter(|e| e.is_live()).count();
+    let actors = resolution::actors(state);
+    report.actors = actors.len();
+    report.actors_joined = actors.iter().filter(|a| a.entities.len() > 1).count();
+}
+
+/// The graph folded from the case's event log (read-only; no session needed).
+pub fn graph(ctx: &CaseCtx) -> Result<GraphState, ApiError> {
+    crate::triage::graph_state(ctx)
+}
+
+/// Every `same_as` edge (live, dormant, approved, retracted) and every candidate pair below
+/// the threshold, with the evidence of its current hypothesis and the examiner's decisions.
+pub fn links(ctx: &CaseCtx) -> Result<Vec<LinkView>, ApiError> {
+    Ok(resolution::links(&graph(ctx)?))
+}
+
+/// The actors: connected components of live and approved `same_as` edges.
+pub fn actors(ctx: &CaseCtx) -> Result<Vec<Actor>, ApiError> {
+    Ok(resolution::actors(&graph(ctx)?))
+}
+
+/// The outcome of an examiner decision.
+#[derive(Debug, Clone, Serialize)]
+pub struct Decided {
+    /// The edge after the decision.
+    pub link: LinkView,
+    /// False when the last decision on the edge was already this one (nothing written).
+    pub recorded: bool,
+    /// The actors after the decision.
+    pub actors: usize,
+    pub actors_joined: usize,
+}
+
+/// Pins a `same_as` edge live, as `examiner`, with a reason; recorded as a `SameAsApproved`
+/// event (actor kind examiner). A retraction is undone by a later approval.
+pub fn approve(
+    ctx: &CaseCtx,
+    edge: &str,
+    reason: &str,
+    examiner: &str,
+    clock: Arc<dyn Clock>,
+) -> Result<Decided, ApiError> {
+    decide(ctx, edge, reason, examiner, clock, true)
+}
+
+/// Vetoes a `same_as` edge, as `examiner`; the reason is required. Recorded as a
+/// `SameAsRetracted` event; nothing is deleted.
+pub fn retract(
+    ctx: &CaseCtx,
+    edge: &str,
+    reason: &str,
+    examiner: &str,
+    clock: Arc<dyn Clock>,
+) -> Result<Decided, ApiError> {
+    decide(ctx, edge, reason, examiner, clock, false)
+}
+
+fn decide(
+    ctx: &CaseCtx,
+    edge: &str,
+    reason: &str,
+    examiner: &str,
+    clock: Arc<dyn Clock>,
+    approve: bool,
+) -> Result<Decided, ApiError> {
+    let at = clock.now().to_string();
+    let session = crate::triage::session(ctx, clock)?;
+    let request = SameAsRequest {
+        edge_id: edge.to_owned(),
+        examiner: examiner.to_owned(),
+        at,
+        reason: reason.to_owned(),
+    };
+    let call = if approve {
+        Call::ApproveSameAs(request)
+    } else {
+        Call::RetractSameAs(request)
+    };
+    let verdict = session
+        .submit(ActorKind::Examiner, examiner, &call)
+        .map_err(runtime)?;
+    let recorded = match &verdict {
+        Verdict::Rejected { reason, .. } => {
+            return Err(ApiError::new(ErrorCode::BadRequest, reason.clone()));
+        }
+        Verdict::Accepted { events, .. } => !events.is_empty(),
+    };
+    let state = session.state().map_err(runtime)?;
+    let link = resolution::links(&state)
+        .into_iter()
+        .find(|l| l.id == edge)
+        .ok_or_else(|| ApiError::new(ErrorCode::Store, format!("{edge} vanished")))?;
+    let mut summary = ResolveReport::default();
+    summarise(&state, &mut summary);
+    Ok(Decided {
+        link,
+        recorded,
+        actors: summary.actors,
+        actors_joined: summary.actors_joined,
+    })
+}
+
+fn runtime(e: masf_agents::RuntimeError) -> ApiError {
+    ApiError::new(ErrorCode::Store, e.to_string())
+}

@@ -1,0 +1,1164 @@
+//! Cross-source entity resolution (DESIGN §8): which tentative entities are the same actor.
+//!
+//! Pure: no I/O. The pieces, in the order they run:
+//!
+//! 1. **The table** ([`TABLE`]): every identifier type with its strength, the key space it is
+//!    compared in (an Apple ID that is an e-mail address is compared with e-mail addresses) and
+//!    the entity kinds for which it is *single-valued* (a device has one serial; a person may
+//!    have several phones, so no person identifier is single-valued).
+//! 2. **Keys**: strong identifiers are compared by their normalised value
+//!    ([`crate::identifiers::normalize`]); names by [`name_key`] (lower case, every run of
+//!    non-alphanumeric characters a token break, tokens sorted — so `CHAN Man Ho` and
+//!    `Man-Ho, Chan` are one key) and, for similarity, by [`compact_name`] (lower-case letters and
+//!    digits in their written order — `LEUNG Y L` and `Leung YL` are both `leungyl`).
+//! 3. **Blocking** ([`candidates`]): an inverted index from (entity kind, key space, key) to the
+//!    entities holding it; pairs come only from entities in one block — sharing a normalised
+//!    identifier or a name key — or from names whose compact forms agree on their first or
+//!    on their last [`FUZZY_AFFIX`] characters (one typo leaves one of the two intact) and have
+//!    a Jaro–Winkler similarity ≥ [`NAME_SIMILARITY`] (0.95).
+//!    Never all pairs: a strong block of more than [`MAX_STRONG_BLOCK`] entities (a hotline in
+//!    many address books) is linked as a chain in id order, which joins the same entities with
+//!    a linear number of pairs; a name shared by more than [`MAX_WEAK_BLOCK`] entities, or a
+//!    fuzzy block of more than [`MAX_FUZZY_BLOCK`], proposes no pairs (such a name is no
+//!    evidence). Only entities of one kind pair. Entities of the same source may pair: a
+//!    contact card and a message handle of one phone are different contexts, and a person
+//!    entered twice in one address book is a duplicate the examiner wants to see.
+//! 4. **Evidence** ([`pair_evidence`]): per pair, each identity phenomenon of either entity
+//!    becomes at most one edge: `direct_evidence` when the other entity holds the same key
+//!    (a shared strong identifier), `contradicts` when its type is single-valued for the kind
+//!    and the two entities hold values of that type with none in common, `prerequisite_met`
+//!    when a name is the same or similar (a weak identifier) — names count once per entity
+//!    (its first matching name by phenomenon id), so a pair has at most two name edges
+//!    however many spellings each entity carries.
+//! 5. **Scoring**: by the graph's log-odds (DESIGN §7) with the coreference prior
+//!    ([`crate::Scoring::prior_for`], 0.25 by default: `L₀ = −0.477`, undecided rather than
+//!    refuted). One shared strong identifier is two `direct_evidence` edges, `2 + 2/2 = 3`:
+//!    `L = 2.52`, confidence 0.997, supported. A same or similar name alone is at most two
+//!    `prerequisite_met` edges, `0.5 + 0.25`: `L = 0.27`, confidence 0.65, below the
+//!    threshold of 0.8. A strong conflict is `−2 − 1`: `L = −3.48`, refuted. A shared SIM
+//!    with conflicting serials cancels out (`L₀`): undecided, not the same device.
+//! 6. **Planning** ([`plan`]): the gateway calls (as agent [`RESOLVER`]) that bring the graph
+//!    to the current evidence: a coreference hypothesis per candidate pair (its statement
+//!    names the two entity ids, its `subjects` are the pair) and its missing edges. When an
+//!    edge already linked has another type than the evidence now calls for (only a conflict
+//!    can turn into a match: a second IMEI shows up), the planner adds a new *revision* of the
+//!    hypothesis with all current edges; the `same_as` edge follows the newest revision and
+//!    the older ones stay in the log. So the final hypotheses carry exactly the edges the final
+//!    identifiers call for, whatever the order evidence arrived in. Planning is a fixpoint:
+//!    apply the calls, plan again (links need the new hypotheses' ids), until nothing is
+//!    left — at most three passes.
+//! 7. **Actors** ([`actors`]): the connected components of live `same_as` edges (union-find),
+//!    each with its entities, sources, identifiers and the edges that join it. Entities whose
+//!    context is a *mention* ([`MENTION_CONTEXT_PREFIXES`]: what one document or screenshot
+//!    names, possibly several people) never join two actors: one linked to a single actor is
+//!    one of its entities; one linked to several is listed in each one's `mentioned_in` and
+//!    belongs to none; mentions linked to no other entity join only each other.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use serde::Serialize;
+
+use crate::gateway::{Call, LinkRequest, NewHypothesis};
+use crate::identifiers::{IdType, Strength};
+use crate::model::{Entity, EntityKind, HypothesisKind, Identifier};
+use crate::scoring::{EdgeType, Scoring, Status, score};
+use crate::state::{GraphState, same_as_id};
+
+/// The agent name the planner's calls use.
+pub const RESOLVER: &str = "resolver";
+
+/// Jaro–Winkler similarity of compact names at or above which two different names are
+/// "highly similar": spacing variants and one transposition or typo in a longer name
+/// (`LEUNG Y L`/`LEUNG YL`: 1.0; `Martha`/`Marhta`: 0.96; `WONG Ka Ming`/`WONG Ka Mimg`:
+/// 0.96), but not short names that differ in one initial (`LEUNG YL`/`LEUNG YK`: 0.94,
+/// `CHAN MH`/`CHAN TM`: 0.93) or in their given names (`CHAN Man Ho`/`CHAN MH`: 0.93).
+pub const NAME_SIMILARITY: f64 = 0.95;
+
+/// Fuzzy name blocks hold the names whose compact forms start, or end, with the same this
+/// many characters.
+pub const FUZZY_AFFIX: usize = 5;
+
+/// A strong block larger than this is linked as a chain, not as all pairs.
+pub const MAX_STRONG_BLOCK: usize = 64;
+
+/// A name key shared by more entities than this proposes no pairs.
+pub const MAX_WEAK_BLOCK: usize = 50;
+
+/// A fuzzy name block larger than this is not compared pairwise.
+pub const MAX_FUZZY_BLOCK: usize = 200;
+
+/// Context prefixes of *mention* entities: the identifiers one artefact's text names (a
+/// document, a screenshot), which may belong to several people (DESIGN §8; the identity
+/// context conventions).
+pub const MENTION_CONTEXT_PREFIXES: [&str; 2] = ["document:", "screenshot:"];
+
+/// Where an identifier is compared: values of different types can be the same identifier (an
+/// Apple ID that is an e-mail address, a Google account).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeySpace {
+    /// E.164 phone numbers (phones, Apple IDs that are phone numbers).
+    Phone,
+    /// E-mail addresses (e-mail, Google accounts, Apple IDs that are addresses).
+    Email,
+    /// Apple IDs that are neither.
+    AppleId,
+    /// Other service account ids.
+    AccountId,
+    /// IMEIs.
+    Imei,
+    /// IMSIs.
+    Imsi,
+    /// ICCIDs.
+    Iccid,
+    /// Serial numbers.
+    Serial,
+    /// Wallet addresses.
+    Wallet,
+    /// Person names (display names, nicknames), by [`name_key`].
+    Name,
+    /// Device names, by [`name_key`].
+    DeviceName,
+}
+
+/// One row of the identifier table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    /// The identifier type.
+    pub id_type: IdType,
+    /// Strong (a match is evidence of identity) or weak (a name).
+    pub strength: Strength,
+    /// The entity kinds that hold at most one value of this type: two such entities with
+    /// different values are different things.
+    pub single_valued_for: &'static [EntityKind],
+}
+
+/// The identifier table (see the module documentation). A person may have several phones,
+/// e-mail addresses and accounts, so nothing is single-valued for a person; a device has one
+/// IMEI (two on a dual-SIM phone: entities that share one IMEI do not conflict) and one
+/// serial; a SIM's ICCID and IMSI move between devices, so they are not single-valued for a
+/// device; an account has one id; a wallet has one address.
+pub const TABLE: [Row; 13] = [
+    row(IdType::Phone, Strength::Strong, &[]),
+    row(IdType::Email, Strength::Strong, &[]),
+    row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
+    row(
+        IdType::GoogleAccount,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
+    row(IdType::AccountId, Strength::Strong, &[EntityKind::Account]),
+    row(IdType::Imei, Strength::Strong, &[EntityKind::Device]),
+    row(IdType::Imsi, Strength::Strong, &[]),
+    row(IdType::Iccid, Strength::Strong, &[]),
+    row(IdType::Serial, Strength::Strong, &[EntityKind::Device]),
+    row(IdType::Wallet, Strength::Strong, &[EntityKind::Wallet]),
+    row(IdType::DisplayName, Strength::Weak, &[]),
+    row(IdType::Nickname, Strength::Weak, &[]),
+    row(IdType::DeviceName, Strength::Weak, &[]),
+];
+
+const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
+    Row {
+        id_type,
+        strength,
+        single_valued_for,
+    }
+}
+
+/// The table's row of a type.
+pub fn rule(id_type: IdType) -> Row {
+    TABLE
+        .iter()
+        .copied()
+        .find(|r| r.id_type == id_type)
+        .unwrap_or(row(id_type, Strength::Strong, &[]))
+}
+
+/// Whether an entity of `kind` holds at most one value of `id_type`.
+pub fn single_valued(kind: EntityKind, id_type: IdType) -> bool {
+    rule(id_type).single_valued_for.contains(&kind)
+}
+
+/// The key space an identifier is compared in.
+pub fn key_space(identifier: &Identifier) -> KeySpace {
+    match identifier.id_type {
+        IdType::Phone => KeySpace::Phone,
+        IdType::Email | IdType::GoogleAccount => KeySpace::Email,
+        IdType::AppleId if identifier.normalized.contains('@') => KeySpace::Email,
+        IdType::AppleId if identifier.normalized.starts_with('+') => KeySpace::Phone,
+        IdType::AppleId => KeySpace::AppleId,
+        IdType::AccountId => KeySpace::AccountId,
+        IdType::Imei => KeySpace::Imei,
+        IdType::Imsi => KeySpace::Imsi,
+        IdType::Iccid => KeySpace::Iccid,
+        IdType::Serial => KeySpace::Serial,
+        IdType::Wallet => KeySpace::Wallet,
+        IdType::DisplayName | IdType::Nickname => KeySpace::Name,
+        IdType::DeviceName => KeySpace::DeviceName,
+    }
+}
+
+/// The key an identifier is compared by: its normalised value, or for a name its
+/// [`name_key`].
+pub fn key(identifier: &Identifier) -> (KeySpace, String) {
+    let space = key_space(identifier);
+    match rule(identifier.id_type).strength {
+        Strength::Strong => (space, identifier.normalized.clone()),
+        Strength::Weak => (space, name_key(&identifier.value)),
+    }
+}
+
+/// A name's key: lower case; every run of characters that are not letters or digits
+/// (white space, punctuation, apostrophes) separates tokens; tokens sorted and joined by one
+/// space. Case, spacing, punctuation and token order do not matter:
+/// `name_key("Man-Ho, CHAN") == name_key("chan man ho")`.
+pub fn name_key(name: &str) -> String {
+    let lower = name.to_lowercase();
+    let mut tokens: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect();
+    tokens.sort_unstable();
+    tokens.join(" ")
+}
+
+/// A name's letters and digits, lower case, in their written order: what similarity is
+/// measured on (`LEUNG Y L` → `leungyl`).
+pub fn compact_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Jaro–Winkler similarity in [0, 1] (Winkler's prefix scale 0.1, prefix up to 4 characters).
+pub fn jaro_winkler(a: &str, b: &str) -> f64 {
+    if a.is_ascii() && b.is_ascii() {
+        return jaro_winkler_of(a.as_bytes(), b.as_bytes());
+    }
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    jaro_winkler_of(&a, &b)
+}
+
+fn jaro_winkler_of<T: PartialEq + Copy>(a: &[T], b: &[T]) -> f64 {
+    let jaro = jaro(a, b);
+    let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count();
+    jaro + (prefix as f64) * 0.1 * (1.0 - jaro)
+}
+
+fn jaro<T: PartialEq + Copy>(a: &[T], b: &[T]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let window = (a.len().max(b.len()) / 2).saturating_sub(1);
+    // Names are short: fixed buffers avoid allocating for up to 64 characters.
+    let (mut a_buf, mut b_buf) = ([false; 64], [false; 64]);
+    let (mut a_vec, mut b_vec) = (Vec::new(), Vec::new());
+    let a_used: &mut [bool] = match a_buf.get_mut(..a.len()) {
+        Some(buf) => buf,
+        None => {
+            a_vec.resize(a.len(), false);
+            &mut a_vec
+        }
+    };
+    let b_used: &mut [bool] = match b_buf.get_mut(..b.len()) {
+        Some(buf) => buf,
+        None => {
+            b_vec.resize(b.len(), false);
+            &mut b_vec
+        }
+    };
+    let mut m = 0usize;
+    for (i, (ca, a_flag)) in a.iter().zip(a_used.iter_mut()).enumerate() {
+        let lo = i.saturating_sub(window);
+        let hi = (i + window + 1).min(b.len());
+        for j in lo..hi {
+            if let (Some(used), Some(cb)) = (b_used.get_mut(j), b.get(j))
+                && !*used
+                && cb == ca
+            {
+                *used = true;
+                *a_flag = true;
+                m += 1;
+                break;
+            }
+        }
+    }
+    if m == 0 {
+        return 0.0;
+    }
+    // Matched characters in order on both sides; each mismatch is half a transposition.
+    let a_matched = a
+        .iter()
+        .zip(a_used.iter())
+        .filter(|(_, u)| **u)
+        .map(|(c, _)| c);
+    let b_matched = b
+        .iter()
+        .zip(b_used.iter())
+        .filter(|(_, u)| **u)
+        .map(|(c, _)| c);
+    let half_transpositions = a_matched.zip(b_matched).filter(|(x, y)| x != y).count();
+    let m = m as f64;
+    let t = half_transpositions as f64 / 2.0;
+    (m / a.len() as f64 + m / b.len() as f64 + (m - t) / m) / 3.0
+}
+
+/// Whether two names are the same name or highly similar (see [`NAME_SIMILARITY`]).
+pub fn similar_names(a: &str, b: &str) -> bool {
+    let (ka, kb) = (name_key(a), name_key(b));
+    if ka.is_empty() || kb.is_empty() {
+        return false;
+    }
+    ka == kb || jaro_winkler(&compact_name(a), &compact_name(b)) >= NAME_SIMILARITY
+}
+
+/// Whether an entity's context is a mention (see [`MENTION_CONTEXT_PREFIXES`]).
+pub fn is_mention(entity: &Entity) -> bool {
+    MENTION_CONTEXT_PREFIXES
+        .iter()
+        .any(|p| entity.context.starts_with(p))
+}
+
+/// An entity with its comparison keys computed once: per identifier, its [`key`] and, for a
+/// name, its [`compact_name`].
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    /// The entity.
+    pub entity: &'a Entity,
+    keys: Vec<(KeySpace, String)>,
+    compact: Vec<String>,
+}
+
+impl<'a> Prepared<'a> {
+    /// Computes the keys of `entity`'s identifiers.
+    pub fn new(entity: &'a Entity) -> Self {
+        let keys = entity.identifiers.iter().map(key).collect();
+        let compact = entity
+            .identifiers
+            .iter()
+            .map(|i| match rule(i.id_type).strength {
+                Strength::Weak => compact_name(&i.value),
+                Strength::Strong => String::new(),
+            })
+            .collect();
+        Self {
+            entity,
+            keys,
+            compact,
+        }
+    }
+
+    fn parts(&self) -> impl Iterator<Item = (&'a Identifier, &(KeySpace, String), &String)> {
+        self.entity
+            .identifiers
+            .iter()
+            .zip(&self.keys)
+            .zip(&self.compact)
+            .map(|((i, k), c)| (i, k, c))
+    }
+}
+
+/// Prepares every entity.
+pub fn prepare<'a>(entities: &[&'a Entity]) -> Vec<Prepared<'a>> {
+    entities.iter().map(|e| Prepared::new(e)).collect()
+}
+
+/// The candidate pairs among `entities`, as index pairs `(i, j)` with `i < j`, sorted. See
+/// the module documentation for the blocks.
+pub fn candidates(entities: &[&Entity]) -> Vec<(usize, usize)> {
+    candidates_prepared(&prepare(entities))
+}
+
+/// [`candidates`] over prepared entities.
+pub fn candidates_prepared(entities: &[Prepared<'_>]) -> Vec<(usize, usize)> {
+    type Block = Vec<u32>;
+    let mut exact: HashMap<(EntityKind, KeySpace, &str), Block> = HashMap::new();
+    // Fuzzy blocks: (entity, compact name, name key) by name prefix and suffix.
+    type Fuzzy<'k> = Vec<(u32, &'k str, &'k str)>;
+    let mut fuzzy: HashMap<(EntityKind, KeySpace, char, &str), Fuzzy<'_>> = HashMap::new();
+    for (i, prepared) in entities.iter().enumerate() {
+        let Ok(index) = u32::try_from(i) else {
+            break;
+        };
+        let kind = prepared.entity.kind;
+        for (_, (space, value), compact) in prepared.parts() {
+            if value.is_empty() {
+                continue;
+            }
+            let block = exact.entry((kind, *space, value.as_str())).or_default();
+            if block.last() != Some(&index) {
+                block.push(index);
+            }
+            if compact.is_empty() {
+                continue;
+            }
+            let prefix_end = compact
+                .char_indices()
+                .nth(FUZZY_AFFIX)
+                .map_or(compact.len(), |(at, _)| at);
+            let count = compact.chars().count();
+            let suffix_start = compact
+                .char_indices()
+                .nth(count.saturating_sub(FUZZY_AFFIX))
+                .map_or(0, |(at, _)| at);
+            let affixes = [
+                ('<', compact.get(..prefix_end).unwrap_or_default()),
+                ('>', compact.get(suffix_start..).unwrap_or_default()),
+            ];
+            for (side, affix) in affixes {
+                let block = fuzzy.entry((kind, *space, side, affix)).or_default();
+                if block.last().map(|(j, _, _)| *j) != Some(index) {
+                    block.push((index, compact.as_str(), value.as_str()));
+                }
+            }
+        }
+    }
+    let mut pairs: HashSet<(u32, u32)> = HashSet::new();
+    let mut add = |a: u32, b: u32| {
+        if a != b {
+            pairs.insert((a.min(b), a.max(b)));
+        }
+    };
+    for ((_, space, _), mut block) in exact {
+        block.sort_unstable();
+        block.dedup();
+        let weak = matches!(space, KeySpace::Name | KeySpace::DeviceName);
+        if weak && block.len() > MAX_WEAK_BLOCK {
+            continue;
+        }
+        if !weak && block.len() > MAX_STRONG_BLOCK {
+            for w in block.windows(2) {
+                if let [a, b] = w {
+                    add(*a, *b);
+                }
+            }
+            continue;
+        }
+        for (k, &a) in block.iter().enumerate() {
+            for &b in block.iter().skip(k + 1) {
+                add(a, b);
+            }
+        }
+    }
+    for (_, block) in fuzzy {
+        if block.len() > MAX_FUZZY_BLOCK {
+            continue;
+        }
+        for (k, (a, ca, ka)) in block.iter().enumerate() {
+            for (b, cb, kb) in block.iter().skip(k + 1) {
+                // The same name key is the exact block's business (and its size limit's).
+                if a != b && ka != kb && (ca == cb || jaro_winkler(ca, cb) >= NAME_SIMILARITY) {
+                    add(*a, *b);
+                }
+            }
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = pairs
+        .into_iter()
+        .map(|(a, b)| (a as usize, b as usize))
+        .collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+/// One edge the evidence calls for in a pair's coreference hypothesis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairEvidence {
+    /// The identity phenomenon that observed the identifier.
+    pub phenomenon_id: String,
+    /// `direct_evidence` (shared strong), `prerequisite_met` (same or similar name) or
+    /// `contradicts` (conflicting single-valued).
+    pub edge_type: EdgeType,
+    /// The entity holding the identifier.
+    pub entity_id: String,
+    /// The identifier's type.
+    pub id_type: IdType,
+    /// Its normalised value.
+    pub normalized: String,
+}
+
+/// The edges the identifiers of `a` and `b` call for, sorted by phenomenon id (see the
+/// module documentation). Empty when they have nothing to say about each other.
+pub fn pair_evidence(a: &Entity, b: &Entity) -> Vec<PairEvidence> {
+    evidence_prepared(&Prepared::new(a), &Prepared::new(b))
+        .into_iter()
+        .map(|(edge_type, entity, identifier)| PairEvidence {
+            phenomenon_id: identifier.phenomenon_id.clone(),
+            edge_type,
+            entity_id: entity.id.clone(),
+            id_type: identifier.id_type,
+            normalized: identifier.normalized.clone(),
+        })
+        .collect()
+}
+
+/// [`pair_evidence`] over prepared entities, without copies: (edge type, entity, identifier),
+/// sorted by phenomenon id.
+pub fn evidence_prepared<'a>(
+    a: &Prepared<'a>,
+    b: &Prepared<'a>,
+) -> Vec<(EdgeType, &'a Entity, &'a Identifier)> {
+    let mut out = Vec::new();
+    if a.entity.kind != b.entity.kind || a.entity.id == b.entity.id {
+        return out;
+    }
+    for (this, other) in [(a, b), (b, a)] {
+        let mut name_edge: Option<&'a Identifier> = None;
+        for (identifier, k, compact) in this.parts() {
+            let edge_type = match rule(identifier.id_type).strength {
+                Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
+                Strength::Strong if conflicts(this.entity, other.entity, identifier.id_type) => {
+                    Some(EdgeType::Contradicts)
+                }
+                Strength::Strong => None,
+                Strength::Weak => other
+                    .parts()
+                    .filter(|(_, ok, _)| ok.0 == k.0)
+                    .any(|(_, ok, oc)| {
+                        ok.1 == k.1
+                            || (!compact.is_empty()
+                                && (oc == compact || jaro_winkler(compact, oc) >= NAME_SIMILARITY))
+                    })
+                    .then_some(EdgeType::PrerequisiteMet),
+            };
+            match edge_type {
+                // One name edge per entity: the matching name with the lowest phenomenon id.
+                Some(EdgeType::PrerequisiteMet) => match &mut name_edge {
+                    Some(kept) if kept.phenomenon_id <= identifier.phenomenon_id => {}
+                    slot => *slot = Some(identifier),
+                },
+                Some(edge_type) => out.push((edge_type, this.entity, identifier)),
+                None => {}
+            }
+        }
+        if let Some(identifier) = name_edge {
+            out.push((EdgeType::PrerequisiteMet, this.entity, identifier));
+        }
+    }
+    out.sort_by(|x, y| x.2.phenomenon_id.cmp(&y.2.phenomenon_id));
+    out.dedup_by(|x, y| x.2.phenomenon_id == y.2.phenomenon_id);
+    out
+}
+
+/// Whether `id_type` is single-valued for the entities' kind and they hold values of it with
+/// none in common.
+fn conflicts(a: &Entity, b: &Entity, id_type: IdType) -> bool {
+    if !single_valued(a.kind, id_type) {
+        return false;
+    }
+    fn values(e: &Entity, id_type: IdType) -> impl Iterator<Item = &str> {
+        e.identifiers
+            .iter()
+            .filter(move |i| i.id_type == id_type)
+            .map(|i| i.normalized.as_str())
+    }
+    let has_a = values(a, id_type).next().is_some();
+    let has_b = values(b, id_type).next().is_some();
+    has_a && has_b && !values(a, id_type).any(|x| values(b, id_type).any(|y| x == y))
+}
+
+/// The statement of a pair's coreference hypothesis, revision `revision` (from 1).
+pub fn statement(a: &str, b: &str, revision: usize) -> String {
+    let (a, b) = if a <= b { (a, b) } else { (b, a) };
+    if revision <= 1 {
+        format!("{a} and {b} are the same actor")
+    } else {
+        format!("{a} and {b} are the same actor (revision {revision})")
+    }
+}
+
+/// The gateway calls that bring the coreference hypotheses to the current evidence (see the
+/// module documentation), as agent [`RESOLVER`]. Apply them in order, then plan again: a new
+/// hypothesis's edges are planned once it has an id. Empty when the graph is up to date.
+pub fn plan(state: &GraphState) -> Vec<Call> {
+    let entities: Vec<&Entity> = state.entities().values().collect();
+    let prepared = prepare(&entities);
+    let mut calls = Vec::new();
+    for (i, j) in candidates_prepared(&prepared) {
+        let (Some(pa), Some(pb)) = (prepared.get(i), prepared.get(j)) else {
+            continue;
+        };
+        let (a, b) = (pa.entity, pb.entity);
+        let wanted: Vec<PairEvidence> = evidence_prepared(pa, pb)
+            .into_iter()
+            .map(|(edge_type, entity, identifier)| PairEvidence {
+                phenomenon_id: identifier.phenomenon_id.clone(),
+                edge_type,
+                entity_id: entity.id.clone(),
+                id_type: identifier.id_type,
+                normalized: identifier.normalized.clone(),
+            })
+            .collect();
+        if wanted.is_empty() {
+            continue;
+        }
+        let revisions = state.coreference_hypotheses(&a.id, &b.id);
+        let current = revisions.last().and_then(|id| state.hypotheses().get(id));
+        let new_revision = |n: usize| {
+            Call::AddHypothesis(NewHypothesis {
+                proposed_by: RESOLVER.to_owned(),
+                statement: statement(&a.id, &b.id, n),
+                kind: HypothesisKind::Coreference,
+                prior: None,
+                // Entities come in id order and candidates as (i < j): a's id is the lower.
+                subjects: vec![a.id.clone(), b.id.clone()],
+            })
+        };
+        let Some(hypothesis) = current else {
+            calls.push(new_revision(1));
+            continue;
+        };
+        let wanted_type: BTreeMap<&str, EdgeType> = wanted
+            .iter()
+            .map(|w| (w.phenomenon_id.as_str(), w.edge_type))
+            .collect();
+        // Only the resolver's own edges are judged: edges other agents linked stay theirs.
+        let stale = hypothesis
+            .edges
+            .iter()
+            .filter(|e| e.linked_by == RESOLVER)
+            .any(|e| wanted_type.get(e.phenomenon_id.as_str()) != Some(&e.edge_type));
+        if stale {
+            calls.push(new_revision(revisions.len() + 1));
+            continue;
+        }
+        // Negative edges first: the confidence then only rises towards its final value while
+        // the batch is applied, so no pair is supported for a moment by half its evidence.
+        let mut wanted = wanted;
+        wanted.sort_by(|x, y| {
+            let base = |t: EdgeType| state.scoring().base(t).unwrap_or(0.0);
+            base(x.edge_type)
+                .total_cmp(&base(y.edge_type))
+                .then_with(|| x.phenomenon_id.cmp(&y.phenomenon_id))
+        });
+        for w in &wanted {
+            if !hypothesis
+                .edges
+                .iter()
+                .any(|e| e.phenomenon_id == w.phenomenon_id)
+            {
+                calls.push(Call::Link(LinkRequest {
+                    agent: RESOLVER.to_owned(),
+                    task_id: None,
+                    phenomenon_id: w.phenomenon_id.clone(),
+                    hypothesis_id: hypothesis.id.clone(),
+                    edge_type: w.edge_type,
+                }));
+            }
+        }
+    }
+    calls
+}
+
+/// A resolution computed without a graph: for benchmarks and for checking the blocking
+/// against a brute-force comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// Candidate pairs (indices into the entities).
+    pub candidates: usize,
+    /// Pairs whose hypothesis would be supported.
+    pub supported: Vec<(usize, usize)>,
+    /// Clusters (connected components of supported pairs), each sorted, sorted by first
+    /// member; singletons included.
+    pub clusters: Vec<Vec<usize>>,
+}
+
+/// Blocks, scores and clusters `entities` the way [`plan`] and the reducer would, in memory.
+pub fn resolve_in_memory(entities: &[&Entity], scoring: &Scoring) -> Resolved {
+    let prepared = prepare(entities);
+    let pairs = candidates_prepared(&prepared);
+    let supported = supported_prepared(&prepared, scoring, pairs.iter().copied());
+    Resolved {
+        candidates: pairs.len(),
+        clusters: clusters(entities.len(), &supported),
+        supported,
+    }
+}
+
+/// The pairs among `pairs` whose coreference hypothesis is supported.
+pub fn supported_pairs(
+    entities: &[&Entity],
+    scoring: &Scoring,
+    pairs: impl Iterator<Item = (usize, usize)>,
+) -> Vec<(usize, usize)> {
+    supported_prepared(&prepare(entities), scoring, pairs)
+}
+
+/// [`supported_pairs`] over prepared entities.
+pub fn supported_prepared(
+    entities: &[Prepared<'_>],
+    scoring: &Scoring,
+    pairs: impl Iterator<Item = (usize, usize)>,
+) -> Vec<(usize, usize)> {
+    let prior = scoring.prior_for(HypothesisKind::Coreference);
+    pairs
+        .filter(|&(i, j)| {
+            let (Some(a), Some(b)) = (entities.get(i), entities.get(j)) else {
+                return false;
+            };
+            let evidence = evidence_prepared(a, b);
+            !evidence.is_empty()
+                && score(
+                    scoring,
+                    prior,
+                    evidence
+                        .iter()
+                        .map(|(t, _, i)| (*t, i.phenomenon_id.as_str())),
+                )
+                .status
+                    == Status::Supported
+        })
+        .collect()
+}
+
+/// Connected components of `n` nodes joined by `pairs`.
+pub fn clusters(n: usize, pairs: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut uf = UnionFind::new(n);
+    for &(a, b) in pairs {
+        uf.union(a, b);
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        groups.entry(uf.find(i)).or_default().push(i);
+    }
+    let mut out: Vec<Vec<usize>> = groups.into_values().collect();
+    out.sort_by_key(|g| g.first().copied());
+    out
+}
+
+/// Union-find with path halving and union by size.
+struct UnionFind {
+    parent: Vec<usize>,
+    size: Vec<usize>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        Self {
+            parent: (0..n).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while let Some(&p) = self.parent.get(x) {
+            if p == x {
+                break;
+            }
+            let grand = self.parent.get(p).copied().unwrap_or(p);
+            if let Some(slot) = self.parent.get_mut(x) {
+                *slot = grand;
+            }
+            x = grand;
+        }
+        x
+    }
+
+    /// Joins the sets of `a` and `b`; false when they were one set already.
+    fn union(&mut self, a: usize, b: usize) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return false;
+        }
+        let (sa, sb) = (
+            self.size.get(ra).copied().unwrap_or(1),
+            self.size.get(rb).copied().unwrap_or(1),
+        );
+        let (big, small) = if sa >= sb { (ra, rb) } else { (rb, ra) };
+        if let Some(p) = self.parent.get_mut(small) {
+            *p = big;
+        }
+        if let Some(s) = self.size.get_mut(big) {
+            *s = sa + sb;
+        }
+        true
+    }
+}
+
+/// An actor: entities joined by live `same_as` edges (DESIGN §8).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Actor {
+    /// `actor-000003`: named after its first entity.
+    pub id: String,
+    /// The label most of its entities carry (the first such, by entity id), else its first
+    /// strong identifier.
+    pub label: String,
+    /// Its entities, by id.
+    pub entities: Vec<String>,
+    /// Mention entities (documents, screenshots) linked by live edges to this actor *and*
+    /// another one: listed under each, members of none (a mention linked to one actor only is
+    /// one of its `entities`).
+    pub mentioned_in: Vec<String>,
+    /// The sources its entities come from.
+    pub sources: Vec<String>,
+    /// Its identifiers, each once per (type, normalised value), with the entities holding it.
+    pub identifiers: Vec<ActorIdentifier>,
+    /// The `same_as` edges that join its entities (a spanning tree, in the order union-find
+    /// accepted them, edges by id).
+    pub joined_by: Vec<String>,
+}
+
+/// An identifier of an actor.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActorIdentifier {
+    /// Its type.
+    pub id_type: IdType,
+    /// Its normalised value.
+    pub normalized: String,
+    /// Strong or weak.
+    pub strength: Strength,
+    /// The entities that hold it.
+    pub entities: Vec<String>,
+}
+
+/// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
+/// edges. Every entity is in exactly one actor, except a mention linked to several actors,
+/// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
+pub fn actors(state: &GraphState) -> Vec<Actor> {
+    let entities: Vec<&Entity> = state.entities().values().collect();
+    let index: HashMap<&str, usize> = entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
+    let mention: Vec<bool> = entities.iter().map(|e| is_mention(e)).collect();
+    let live: Vec<(usize, usize, &str)> = state
+        .same_as()
+        .values()
+        .filter(|e| e.is_live())
+        .filter_map(|e| {
+            Some((
+                *index.get(e.a.as_str())?,
+                *index.get(e.b.as_str())?,
+                e.id.as_str(),
+            ))
+        })
+        .collect();
+    let is_mention_at = |i: usize| mention.get(i).copied().unwrap_or(false);
+    // Mentions linked to a non-mention entity attach to its actor and bridge nothing.
+    let mut attached: BTreeMap<usize, BTreeMap<usize, &str>> = BTreeMap::new();
+    for &(a, b, id) in &live {
+        match (is_mention_at(a), is_mention_at(b)) {
+            (true, false) => {
+                attached.entry(a).or_default().entry(b).or_insert(id);
+            }
+            (false, true) => {
+                attached.entry(b).or_default().entry(a).or_insert(id);
+            }
+            _ => {}
+        }
+    }
+    let mut uf = UnionFind::new(entities.len());
+    let mut joined: Vec<(usize, &str)> = Vec::new();
+    for &(a, b, id) in &live {
+        let joins = match (is_mention_at(a), is_mention_at(b)) {
+            (false, false) => true,
+            (true, true) => !attached.contains_key(&a) && !attached.contains_key(&b),
+            _ => false,
+        };
+        if joins && uf.union(a, b) {
+            joined.push((a, id));
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..entities.len() {
+        if attached.contains_key(&i) {
+            continue;
+        }
+        groups.entry(uf.find(i)).or_default().push(i);
+    }
+    // A mention attached to one actor only is unambiguous: it joins that actor. One attached
+    // to several is listed under each and joins none.
+    let mut mentions_of: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for (&m, targets) in &attached {
+        let mut roots: BTreeMap<usize, &str> = BTreeMap::new();
+        for (&t, &edge) in targets {
+            roots.entry(uf.find(t)).or_insert(edge);
+        }
+        match roots.first_key_value() {
+            Some((&root, &edge)) if roots.len() == 1 => {
+                let members = groups.entry(root).or_default();
+                members.push(m);
+                members.sort_unstable();
+                joined.push((root, edge));
+            }
+            _ => {
+                for root in roots.into_keys() {
+                    mentions_of.entry(root).or_default().insert(m);
+                }
+            }
+        }
+    }
+    let mut joined_of: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for (a, id) in joined {
+        joined_of.entry(uf.find(a)).or_default().push(id.to_owned());
+    }
+    let mut out: Vec<Actor> = groups
+        .into_iter()
+        .map(|(root, members)| {
+            let members: Vec<&Entity> = members
+                .iter()
+                .filter_map(|&i| entities.get(i).copied())
+                .collect();
+            let mentioned: Vec<String> = mentions_of
+                .get(&root)
+                .map(|set| {
+                    set.iter()
+                        .filter_map(|&i| entities.get(i).map(|e| e.id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            actor(
+                &members,
+                mentioned,
+                joined_of.remove(&root).unwrap_or_default(),
+            )
+        })
+        .collect();
+    out.sort_by(|x, y| {
+        y.entities
+            .len()
+            .cmp(&x.entities.len())
+            .then_with(|| x.id.cmp(&y.id))
+    });
+    out
+}
+
+fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>) -> Actor {
+    let first = members.first().map(|e| e.id.as_str()).unwrap_or_default();
+    let id = format!("actor-{}", first.strip_prefix("ent-").unwrap_or(first));
+    let mut sources: Vec<String> = members.iter().map(|e| e.source_id.clone()).collect();
+    sources.sort();
+    sources.dedup();
+    let mut identifiers: BTreeMap<(IdType, String), ActorIdentifier> = BTreeMap::new();
+    for e in members {
+        for i in &e.identifiers {
+            let entry = identifiers
+                .entry((i.id_type, i.normalized.clone()))
+                .or_insert_with(|| ActorIdentifier {
+                    id_type: i.id_type,
+                    normalized: i.normalized.clone(),
+                    strength: i.strength,
+                    entities: Vec::new(),
+                });
+            if !entry.entities.contains(&e.id) {
+                entry.entities.push(e.id.clone());
+            }
+        }
+    }
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in members.iter().filter(|e| !e.label.trim().is_empty()) {
+        *counts.entry(e.label.as_str()).or_default() += 1;
+    }
+    let best = members
+        .iter()
+        .filter(|e| !e.label.trim().is_empty())
+        .max_by(|x, y| {
+            let (cx, cy) = (counts.get(x.label.as_str()), counts.get(y.label.as_str()));
+            // Most frequent; among equals the first by entity id (max_by keeps the last max,
+            // so compare ids in reverse).
+            cx.cmp(&cy).then_with(|| y.id.cmp(&x.id))
+        })
+        .map(|e| e.label.clone());
+    let label = best.unwrap_or_else(|| {
+        identifiers
+            .values()
+            .find(|i| i.strength == Strength::Strong)
+            .map(|i| i.normalized.clone())
+            .unwrap_or_default()
+    });
+    Actor {
+        id,
+        label,
+        entities: members.iter().map(|e| e.id.clone()).collect(),
+        mentioned_in,
+        sources,
+        identifiers: identifiers.into_values().collect(),
+        joined_by,
+    }
+}
+
+/// A `same_as` edge or a candidate pair, as `masf links` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkView {
+    /// The `same_as` edge id (`sa-000003-000007`); also given for candidates that have none
+    /// yet, so their id is known.
+    pub id: String,
+    /// Whether the pair has a `same_as` edge (else it is a candidate below the threshold).
+    pub exists: bool,
+    /// `live`, `dormant`, `approved`, `retracted`, or `candidate` when no edge exists.
+    pub state: String,
+    /// The two entities.
+    pub a: EntityRef,
+    /// The two entities.
+    pub b: EntityRef,
+    /// The current coreference hypothesis.
+    pub hypothesis_id: String,
+    /// Its confidence.
+    pub confidence: f64,
+    /// Its status.
+    pub status: Status,
+    /// Its revisions, oldest first.
+    pub revisions: Vec<String>,
+    /// Its edges with the identifiers they cite.
+    pub evidence: Vec<EvidenceView>,
+    /// The examiner's decisions.
+    pub decisions: Vec<crate::model::SameAsDecision>,
+}
+
+/// An entity, briefly.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntityRef {
+    /// Its id.
+    pub id: String,
+    /// Its label.
+    pub label: String,
+    /// Its source.
+    pub source_id: String,
+    /// Its context.
+    pub context: String,
+}
+
+/// One edge of a coreference hypothesis.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvidenceView {
+    /// The identity phenomenon.
+    pub phenomenon_id: String,
+    /// Its edge type.
+    pub edge_type: EdgeType,
+    /// Its contribution to the log-odds.
+    pub contribution: f64,
+    /// The entity whose identifier it observed.
+    pub entity_id: String,
+    /// The identifier's type.
+    pub id_type: Option<IdType>,
+    /// The identifier, normalised.
+    pub normalized: String,
+}
+
+/// Every pair with a coreference hypothesis: `same_as` edges first (by id), then the
+/// candidates that never reached the threshold.
+pub fn links(state: &GraphState) -> Vec<LinkView> {
+    let mut by_phenomenon: HashMap<&str, (&Entity, &Identifier)> = HashMap::new();
+    for e in state.entities().values() {
+        for i in &e.identifiers {
+            by_phenomenon.insert(i.phenomenon_id.as_str(), (e, i));
+        }
+    }
+    let entity_ref = |id: &str| {
+        state.entities().get(id).map_or_else(
+            || EntityRef {
+                id: id.to_owned(),
+                label: String::new(),
+                source_id: String::new(),
+                context: String::new(),
+            },
+            |e| EntityRef {
+                id: e.id.clone(),
+                label: e.label.clone(),
+                source_id: e.source_id.clone(),
+                context: e.context.clone(),
+            },
+        )
+    };
+    let mut out: Vec<LinkView> = state
+        .coreference_pairs()
+        .filter_map(|((a, b), revisions)| {
+            let current = state.hypotheses().get(revisions.last()?)?;
+            let id = same_as_id(a, b);
+            let edge = state.same_as().get(&id);
+            let evidence = current
+                .edges
+                .iter()
+                .map(|e| {
+                    let found = by_phenomenon.get(e.phenomenon_id.as_str());
+                    EvidenceView {
+                        phenomenon_id: e.phenomenon_id.clone(),
+                        edge_type: e.edge_type,
+                        contribution: e.contribution,
+                        entity_id: found.map(|(en, _)| en.id.clone()).unwrap_or_default(),
+                        id_type: found.map(|(_, i)| i.id_type),
+                        normalized: found.map(|(_, i)| i.normalized.clone()).unwrap_or_default(),
+                    }
+                })
+                .collect();
+            Some(LinkView {
+                id,
+                exists: edge.is_some(),
+                state: edge.map_or("candidate", |e| e.state.as_str()).to_owned(),
+                a: entity_ref(a),
+                b: entity_ref(b),
+                hypothesis_id: current.id.clone(),
+                confidence: current.confidence,
+                status: current.status,
+                revisions: revisions.clone(),
+                evidence,
+                decisions: edge.map(|e| e.decisions.clone()).unwrap_or_default(),
+            })
+        })
+        .collect();
+    out.sort_by(|x, y| y.exists.cmp(&x.exists).then_with(|| x.id.cmp(&y.id)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_covers_every_type_once_and_agrees_with_identifiers() {
+        for t in IdType::ALL {
+            let rows: Vec<_> = TABLE.iter().filter(|r| r.id_type == t).collect();
+            assert_eq!(rows.len(), 1, "{t}");
+            assert_eq!(rows[0].strength, t.strength(), "{t}");
+        }
+        assert!(single_valued(EntityKind::Device, IdType::Imei));
+        assert!(single_valued(EntityKind::Device, IdType::Serial));
+        assert!(!single_valued(EntityKind::Person, IdType::Phone));
+        assert!(!single_valued(EntityKind::Device, IdType::Iccid));
+        assert!(single_valued(EntityKind::Wallet, IdType::Wallet));
+    }
+
+    fn check_key(a: &str, b: &str, same: bool) {
+        assert_eq!(name_key(a) == name_key(b), same, "{a:?} vs {b:?}");
+    }
+
+    #[test]
+    fn name_keys_ignore_case_space_punctuation_and_order() {
+        check_key("CHAN Man Ho", "chan  man ho", true);
+        check_key("CHAN Man Ho", "Man-Ho, CHAN", true);
+        check_key("FUNG CC’s iPhone", "fung cc's iphone", true);
+        check_key("LEUNG YL", "Leung YL", true);
+        check_key("LEUNG Y L", "LEUNG YL", false);
+        assert_eq!(compact_name("LEUNG Y L"), compact_name("Leung YL"));
+        assert_eq!(name_key(" ,. "), "");
+    }
+
+    fn check_jw(a: &str, b: &str, expect: f64) {
+        let got = jaro_winkler(a, b);
+        assert!((got - expect).abs() < 5e-3, "{a} {b}: {got}");
+    }
+
+    #[test]
+    fn jaro_winkler_known_values() {
+        // Winkler's published examples.
+        check_jw("martha", "marhta", 0.961);
+        check_jw("dwayne", "duane", 0.840);
+        check_jw("dixon", "dicksonx", 0.813);
+        check_jw("", "", 1.0);
+        check_jw("abc", "", 0.0);
+        assert!(similar_names("LEUNG Y L", "LEUNG YL"));
+        assert!(similar_names("WONG Ka Ming", "WONG Ka Mimg"));
+        assert!(similar_names("Man Ho CHAN", "CHAN Man-Ho"));
+        assert!(!similar_names("CHAN Man Ho", "CHAN MH"));
+        assert!(!similar_names("CHAN MH", "CHAN TM"));
+        assert!(!similar_names("LEUNG YL", "LEUNG YK"));
+        assert!(!similar_names("LEUNG YL", "FUNG CC"));
+    }
+}

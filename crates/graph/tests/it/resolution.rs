@@ -1,0 +1,881 @@
+//! Cross-source entity resolution (DESIGN §8): identity observations through the gateway, the
+//! planner's coreference hypotheses, `same_as` edges, examiner decisions and actors.
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use masf_graph::resolution::{self, Actor};
+use masf_graph::{
+    Call, Entity, EntityKind, Gateway, GraphEvent, GraphState, IdType, IdentityObservation,
+    MemoryInvocation, MemoryLog, PhoneRegion, RejectCode, SameAsRequest, SameAsState, Scoring,
+    Status, Verdict,
+};
+use proptest::prelude::*;
+
+use crate::synthetic;
+
+/// A graph built by observations through the gateway, with every event kept.
+struct World {
+    log: MemoryLog,
+    state: GraphState,
+    events: Vec<GraphEvent>,
+    invocations: usize,
+}
+
+/// One identity observation: (source, context, kind, label, type, value as written).
+type Obs = (
+    &'static str,
+    &'static str,
+    EntityKind,
+    &'static str,
+    IdType,
+    &'static str,
+);
+
+impl World {
+    fn new() -> Self {
+        Self {
+            log: MemoryLog::new(),
+            state: GraphState::new(Scoring::default()),
+            events: Vec::new(),
+            invocations: 0,
+        }
+    }
+
+    fn submit(&mut self, call: &Call) -> Verdict {
+        let verdict = Gateway::new(&self.state, &self.log).handle(call);
+        for event in verdict.events() {
+            self.state.apply(event);
+            self.events.push(event.clone());
+        }
+        verdict
+    }
+
+    /// Observes a value as the source's triage agent would: the value is in a tool output.
+    fn observe(&mut self, obs: Obs) -> String {
+        let (source, context, kind, label, id_type, value) = obs;
+        self.invocations += 1;
+        let id = format!("inv-{:06}", self.invocations);
+        let agent = format!("{source}-triage");
+        let task = format!("triage/{source}");
+        self.log.push(MemoryInvocation {
+            id: id.clone(),
+            source_id: source.into(),
+            agent: agent.clone(),
+            task_id: task.clone(),
+            output: format!("row: {value}\n").into_bytes(),
+            structured: None,
+        });
+        let verdict = self.submit(&Call::ObserveIdentity(IdentityObservation {
+            agent,
+            task_id: task,
+            source_id: source.into(),
+            context: context.into(),
+            entity_kind: kind,
+            label: label.into(),
+            id_type,
+            value: value.into(),
+            invocation_id: id,
+            phone_region: Some(PhoneRegion::hong_kong()),
+            interpretation: String::new(),
+        }));
+        assert!(verdict.is_accepted(), "{obs:?}: {verdict:?}");
+        verdict.id().unwrap_or_default().to_owned()
+    }
+
+    /// Plans and applies until the planner has nothing left; returns the passes it took.
+    fn settle(&mut self) -> usize {
+        for pass in 0..4 {
+            let calls = resolution::plan(&self.state);
+            if calls.is_empty() {
+                return pass;
+            }
+            for call in &calls {
+                let verdict = self.submit(call);
+                assert!(verdict.is_accepted(), "{call:?}: {verdict:?}");
+            }
+        }
+        panic!("the planner did not settle in 3 passes");
+    }
+
+    fn decide(&mut self, approve: bool, edge: &str, reason: &str) -> Verdict {
+        let req = SameAsRequest {
+            edge_id: edge.into(),
+            examiner: "examiner.wong".into(),
+            at: "2026-11-30T17:00:00Z".into(),
+            reason: reason.into(),
+        };
+        self.submit(&if approve {
+            Call::ApproveSameAs(req)
+        } else {
+            Call::RetractSameAs(req)
+        })
+    }
+
+    fn entity(&self, source: &str, context: &str) -> &Entity {
+        self.state
+            .entities()
+            .values()
+            .find(|e| e.source_id == source && e.context == context)
+            .expect("entity exists")
+    }
+
+    fn edge_between(&self, a: (&str, &str), b: (&str, &str)) -> String {
+        masf_graph::same_as_id(&self.entity(a.0, a.1).id, &self.entity(b.0, b.1).id)
+    }
+}
+
+/// Actors as sets of (source, context), independent of entity ids.
+fn actor_sets(state: &GraphState) -> BTreeSet<BTreeSet<(String, String)>> {
+    resolution::actors(state)
+        .iter()
+        .map(|a| {
+            a.entities
+                .iter()
+                .map(|id| {
+                    let e = &state.entities()[id];
+                    (e.source_id.clone(), e.context.clone())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn actor_of<'a>(actors: &'a [Actor], entity: &str) -> &'a Actor {
+    actors
+        .iter()
+        .find(|a| a.entities.iter().any(|e| e == entity))
+        .expect("every entity is in an actor")
+}
+
+const P: EntityKind = EntityKind::Person;
+const D: EntityKind = EntityKind::Device;
+
+/// The demo's people in miniature: LEUNG across four sources, the decoy LEUNG Y L, CHAN on
+/// two sources, and a document that mentions both LEUNG and CHAN.
+const CASE: [Obs; 16] = [
+    (
+        "src-usb",
+        "author:LEUNG YL",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "LEUNG YL",
+    ),
+    (
+        "src-usb",
+        "document:/notes.txt",
+        P,
+        "",
+        IdType::Phone,
+        "+852 6123 4567",
+    ),
+    (
+        "src-android",
+        "contact:1",
+        P,
+        "Leung YL",
+        IdType::DisplayName,
+        "Leung YL",
+    ),
+    (
+        "src-android",
+        "contact:1",
+        P,
+        "Leung YL",
+        IdType::Phone,
+        "61234567",
+    ),
+    (
+        "src-android",
+        "contact:1",
+        P,
+        "Leung YL",
+        IdType::Email,
+        "YL.LEUNG@example.com",
+    ),
+    (
+        "src-iphone",
+        "handle:2",
+        P,
+        "",
+        IdType::Email,
+        "yl.leung@example.com",
+    ),
+    (
+        "src-iphone",
+        "handle:1",
+        P,
+        "",
+        IdType::Phone,
+        "+85261234567",
+    ),
+    (
+        "src-iphone",
+        "contact:2",
+        P,
+        "LEUNG Y L",
+        IdType::DisplayName,
+        "LEUNG Y L",
+    ),
+    (
+        "src-iphone",
+        "contact:2",
+        P,
+        "LEUNG Y L",
+        IdType::Phone,
+        "+852 6987 1122",
+    ),
+    (
+        "src-iphone",
+        "contact:2",
+        P,
+        "LEUNG Y L",
+        IdType::Email,
+        "yeeling.leung@example.net",
+    ),
+    (
+        "src-android",
+        "owner",
+        P,
+        "CHAN MH",
+        IdType::Phone,
+        "+85298765432",
+    ),
+    (
+        "src-android",
+        "owner",
+        P,
+        "CHAN MH",
+        IdType::GoogleAccount,
+        "chan.mh@example.net",
+    ),
+    (
+        "src-iphone",
+        "contact:1",
+        P,
+        "CHAN Man Ho",
+        IdType::Phone,
+        "+852 9876 5432",
+    ),
+    (
+        "src-iphone",
+        "contact:1",
+        P,
+        "CHAN Man Ho",
+        IdType::Email,
+        "Chan.MH@example.net",
+    ),
+    (
+        "src-usb",
+        "document:/Documents/Payment.docx",
+        P,
+        "",
+        IdType::Email,
+        "YL.Leung@example.com",
+    ),
+    (
+        "src-usb",
+        "document:/Documents/Payment.docx",
+        P,
+        "",
+        IdType::Phone,
+        "98765432",
+    ),
+];
+
+fn case_world() -> World {
+    let mut w = World::new();
+    for obs in CASE {
+        w.observe(obs);
+    }
+    w.settle();
+    w
+}
+
+#[test]
+fn one_phone_in_five_formats_joins_five_sources_and_one_digit_off_does_not() {
+    let mut w = World::new();
+    let formats = [
+        "+852 6123 4567",
+        "61234567",
+        "(852) 6123-4567",
+        "852-6123-4567",
+        "00852 6123 4567",
+    ];
+    let sources = ["src-a", "src-b", "src-c", "src-d", "src-e"];
+    for (source, format) in sources.iter().zip(formats) {
+        let source: &'static str = source;
+        w.observe((source, "contact:1", P, "", IdType::Phone, format));
+    }
+    w.observe(("src-f", "contact:1", P, "", IdType::Phone, "6123 4568"));
+    w.settle();
+    let sets = actor_sets(&w.state);
+    let five: BTreeSet<(String, String)> = sources
+        .iter()
+        .map(|s| ((*s).to_owned(), "contact:1".to_owned()))
+        .collect();
+    assert!(sets.contains(&five), "{sets:?}");
+    let lone = BTreeSet::from([("src-f".to_owned(), "contact:1".to_owned())]);
+    assert!(sets.contains(&lone), "{sets:?}");
+    assert_eq!(sets.len(), 2);
+    // Every pair of the five shares the phone: ten supported hypotheses, ten live edges.
+    assert_eq!(w.state.same_as().len(), 10);
+    assert!(
+        w.state
+            .same_as()
+            .values()
+            .all(|e| e.state == SameAsState::Live)
+    );
+}
+
+#[test]
+fn shared_strong_identifier_links_and_similar_name_alone_stays_below_threshold() {
+    let w = case_world();
+    let s = &w.state;
+    let leung_android = w.entity("src-android", "contact:1").id.clone();
+    let decoy = w.entity("src-iphone", "contact:2").id.clone();
+    let author = w.entity("src-usb", "author:LEUNG YL").id.clone();
+    // The decoy is a candidate (similar name) with a hypothesis below the threshold and no
+    // same_as edge.
+    for other in [&leung_android, &author] {
+        let hyps = s.coreference_hypotheses(&decoy, other);
+        assert_eq!(hyps.len(), 1, "decoy and {other} are a candidate pair");
+        let h = &s.hypotheses()[&hyps[0]];
+        assert_eq!(h.status, Status::Active, "{h:?}");
+        assert!(h.confidence < 0.8 && h.confidence > 0.2, "{}", h.confidence);
+        assert!(
+            h.edges
+                .iter()
+                .all(|e| e.edge_type == masf_graph::EdgeType::PrerequisiteMet)
+        );
+        assert!(
+            !s.same_as()
+                .contains_key(&masf_graph::same_as_id(&decoy, other))
+        );
+    }
+    // The same name alone (LEUNG YL = Leung YL) is no link either.
+    let h = &s.hypotheses()[&s.coreference_hypotheses(&author, &leung_android)[0]];
+    assert_eq!(h.status, Status::Active);
+    // One shared phone is: the Android contact and the iPhone handle.
+    let handle = w.entity("src-iphone", "handle:1").id.clone();
+    let h = &s.hypotheses()[&s.coreference_hypotheses(&handle, &leung_android)[0]];
+    assert_eq!(h.status, Status::Supported);
+    assert!(
+        (h.log_odds - (0.25f64 / 0.75).log10() - 3.0).abs() < 1e-9,
+        "{}",
+        h.log_odds
+    );
+    // Its edges cite the identity phenomena that observed the phone.
+    let cited: BTreeSet<&str> = h.edges.iter().map(|e| e.phenomenon_id.as_str()).collect();
+    let observed: BTreeSet<&str> = [&handle, &leung_android]
+        .iter()
+        .flat_map(|id| s.entities()[*id].identifiers.iter())
+        .filter(|i| i.normalized == "+85261234567")
+        .map(|i| i.phenomenon_id.as_str())
+        .collect();
+    assert_eq!(cited, observed);
+
+    let actors = resolution::actors(s);
+    let leung = actor_of(&actors, &leung_android);
+    // The contact, two handles, and notes.txt (a mention of LEUNG alone joins him).
+    assert_eq!(leung.entities.len(), 4, "{leung:?}");
+    let notes = w.entity("src-usb", "document:/notes.txt").id.clone();
+    assert!(leung.entities.contains(&notes));
+    assert_eq!(leung.sources, ["src-android", "src-iphone", "src-usb"]);
+    assert_eq!(leung.label, "Leung YL");
+    assert_eq!(leung.joined_by.len(), 3);
+    assert!(actor_of(&actors, &decoy).entities == [decoy.clone()]);
+    assert!(actor_of(&actors, &author).entities == [author.clone()]);
+    // CHAN: Google account = iPhone contact e-mail, and the phone.
+    let chan = actor_of(&actors, &w.entity("src-android", "owner").id);
+    assert_eq!(chan.entities.len(), 2);
+    // The docx names both LEUNG and CHAN: it is listed under both and belongs to neither.
+    let doc = w
+        .entity("src-usb", "document:/Documents/Payment.docx")
+        .id
+        .clone();
+    assert!(leung.mentioned_in.contains(&doc), "{leung:?}");
+    assert!(chan.mentioned_in.contains(&doc), "{chan:?}");
+    assert!(!leung.entities.contains(&doc) && !chan.entities.contains(&doc));
+    assert!(actors.iter().all(|a| !a.entities.contains(&doc)));
+    assert_ne!(leung.id, chan.id);
+    // Planning again writes nothing.
+    assert!(resolution::plan(s).is_empty());
+}
+
+#[test]
+fn conflicting_single_valued_identifiers_refute_and_a_later_match_revises() {
+    let mut w = World::new();
+    // Two device entities share a SIM (ICCID) but have different serials: not one device.
+    w.observe(("src-a", "device", D, "", IdType::Serial, "R5CT21XYZ9K"));
+    w.observe((
+        "src-a",
+        "device",
+        D,
+        "",
+        IdType::Iccid,
+        "89852120000471108152",
+    ));
+    w.observe(("src-b", "device", D, "", IdType::Serial, "F2LXK0ABCD12"));
+    w.observe((
+        "src-b",
+        "device",
+        D,
+        "",
+        IdType::Iccid,
+        "89852120000471108152",
+    ));
+    // Two more with different IMEIs and nothing shared: a conflict alone creates no pair.
+    w.observe(("src-c", "device", D, "", IdType::Imei, "490154203237518"));
+    w.observe(("src-d", "device", D, "", IdType::Imei, "353911104285730"));
+    w.settle();
+    let (a, b) = (
+        w.entity("src-a", "device").id.clone(),
+        w.entity("src-b", "device").id.clone(),
+    );
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&a, &b)[0]];
+    // The shared SIM (+3) and the conflicting serials (−3) cancel: back at the prior.
+    assert_eq!(h.status, Status::Active, "{h:?}");
+    assert!((h.confidence - 0.25).abs() < 1e-9, "{h:?}");
+    assert!(w.state.same_as().is_empty());
+    let (c, d) = (
+        w.entity("src-c", "device").id.clone(),
+        w.entity("src-d", "device").id.clone(),
+    );
+    assert!(w.state.coreference_hypotheses(&c, &d).is_empty());
+
+    // src-d's device turns out to carry src-c's IMEI too (a dual-SIM phone): the pair shares
+    // one, the conflict is gone, and the planner revises the hypothesis.
+    w.observe(("src-d", "device", D, "", IdType::Imei, "490154203237518"));
+    w.settle();
+    let revisions = w.state.coreference_hypotheses(&c, &d);
+    assert_eq!(
+        revisions.len(),
+        1,
+        "no conflict edge was linked before, so no revision"
+    );
+    // Now with a conflict first: src-e's serial differs from src-a's, then it shows src-a's too.
+    w.observe(("src-e", "device", D, "", IdType::Serial, "ZZ0000000001"));
+    w.observe((
+        "src-e",
+        "device",
+        D,
+        "",
+        IdType::Iccid,
+        "89852120000471108152",
+    ));
+    w.settle();
+    let e = w.entity("src-e", "device").id.clone();
+    let first = w.state.coreference_hypotheses(&a, &e).to_vec();
+    assert_eq!(first.len(), 1);
+    assert_ne!(w.state.hypotheses()[&first[0]].status, Status::Supported);
+    w.observe(("src-e", "device", D, "", IdType::Serial, "R5CT21XYZ9K"));
+    w.settle();
+    let revisions = w.state.coreference_hypotheses(&a, &e).to_vec();
+    assert_eq!(
+        revisions.len(),
+        2,
+        "the contradicts edge became a match: a new revision"
+    );
+    let current = &w.state.hypotheses()[&revisions[1]];
+    assert_eq!(current.status, Status::Supported, "{current:?}");
+    assert!(current.statement.ends_with("(revision 2)"));
+    let edge = &w.state.same_as()[&masf_graph::same_as_id(&a, &e)];
+    assert_eq!(edge.hypothesis_id, revisions[1]);
+    assert_eq!(edge.hypotheses, revisions);
+    assert_eq!(edge.state, SameAsState::Live);
+    // The first revision is still in the log.
+    assert!(w.state.hypotheses().contains_key(&revisions[0]));
+}
+
+#[test]
+fn retract_splits_replanning_keeps_it_and_approve_restores() {
+    let mut w = case_world();
+    let contact = ("src-android", "contact:1");
+    let handle = ("src-iphone", "handle:1");
+    let edge = w.edge_between(contact, handle);
+    let contact_id = w.entity(contact.0, contact.1).id.clone();
+    let handle_id = w.entity(handle.0, handle.1).id.clone();
+    let together = |w: &World| {
+        let actors = resolution::actors(&w.state);
+        actor_of(&actors, &contact_id).id == actor_of(&actors, &handle_id).id
+    };
+    assert!(together(&w));
+
+    // Refusals: unknown edge, empty reason, missing examiner.
+    let v = w.decide(false, "sa-999998-999999", "no such edge");
+    assert!(
+        matches!(
+            v,
+            Verdict::Rejected {
+                code: RejectCode::UnknownEdge,
+                ..
+            }
+        ),
+        "{v:?}"
+    );
+    let v = w.decide(false, &edge, "  ");
+    assert!(
+        matches!(
+            v,
+            Verdict::Rejected {
+                code: RejectCode::InvalidRequest,
+                ..
+            }
+        ),
+        "{v:?}"
+    );
+
+    let before = w.events.len();
+    let v = w.decide(false, &edge, "the handle is a shared family number");
+    assert!(v.is_accepted(), "{v:?}");
+    assert_eq!(w.state.same_as()[&edge].state, SameAsState::Retracted);
+    assert!(
+        !together(&w),
+        "retracting the only edge between them splits the actor"
+    );
+    // Retracting again is a duplicate.
+    assert!(w.decide(false, &edge, "again").events().is_empty());
+    // Re-planning changes nothing: the retraction stands, the hypothesis is still supported.
+    assert_eq!(w.settle(), 0);
+    let e = &w.state.same_as()[&edge];
+    assert_eq!(e.state, SameAsState::Retracted);
+    assert_eq!(
+        w.state.hypotheses()[&e.hypothesis_id].status,
+        Status::Supported
+    );
+
+    let v = w.decide(true, &edge, "confirmed by the subscriber record");
+    assert!(v.is_accepted(), "{v:?}");
+    assert_eq!(w.state.same_as()[&edge].state, SameAsState::Approved);
+    assert!(together(&w));
+    // Nothing was lost: every earlier event is still there and the log folds to the state.
+    assert_eq!(w.events.len(), before + 2);
+    let kinds: Vec<&str> = w.events[before..].iter().map(GraphEvent::kind).collect();
+    assert_eq!(kinds, ["SameAsRetracted", "SameAsApproved"]);
+    let decisions = &w.state.same_as()[&edge].decisions;
+    assert_eq!(decisions.len(), 2);
+    assert_eq!(decisions[0].reason, "the handle is a shared family number");
+    assert_eq!(decisions[0].by, "examiner.wong");
+    assert_eq!(GraphState::fold(Scoring::default(), &w.events), w.state);
+}
+
+#[test]
+fn approve_pins_an_edge_whose_hypothesis_falls_below() {
+    let mut w = World::new();
+    w.observe((
+        "src-a",
+        "device",
+        D,
+        "",
+        IdType::Iccid,
+        "89852120000471108152",
+    ));
+    w.observe((
+        "src-b",
+        "device",
+        D,
+        "",
+        IdType::Iccid,
+        "89852120000471108152",
+    ));
+    w.settle();
+    let (a, b) = (
+        w.entity("src-a", "device").id.clone(),
+        w.entity("src-b", "device").id.clone(),
+    );
+    let edge = masf_graph::same_as_id(&a, &b);
+    assert_eq!(w.state.same_as()[&edge].state, SameAsState::Live);
+    assert!(
+        w.decide(true, &edge, "same handset per the carrier")
+            .is_accepted()
+    );
+    // Then conflicting serials arrive: the hypothesis falls below the threshold, but the
+    // approval holds the edge live.
+    w.observe(("src-a", "device", D, "", IdType::Serial, "AAA111"));
+    w.observe(("src-b", "device", D, "", IdType::Serial, "BBB222"));
+    w.settle();
+    let e = &w.state.same_as()[&edge];
+    assert_ne!(
+        w.state.hypotheses()[&e.hypothesis_id].status,
+        Status::Supported
+    );
+    assert_eq!(e.state, SameAsState::Approved);
+    assert_eq!(resolution::actors(&w.state).len(), 1);
+}
+
+/// Persons and devices whose observations the order-independence property shuffles.
+const POOL: [Obs; 14] = [
+    (
+        "s1",
+        "owner",
+        P,
+        "FUNG CC",
+        IdType::AppleId,
+        "fung.cc@example.org",
+    ),
+    ("s1", "owner", P, "FUNG CC", IdType::Phone, "85254321098"),
+    ("s2", "contact:2", P, "FUNG CC", IdType::Phone, "54321098"),
+    (
+        "s2",
+        "contact:2",
+        P,
+        "FUNG CC",
+        IdType::Email,
+        "Fung.CC@example.org",
+    ),
+    (
+        "s3",
+        "handle:9",
+        P,
+        "",
+        IdType::Email,
+        "fung.cc@example.org",
+    ),
+    (
+        "s3",
+        "contact:4",
+        P,
+        "FUNG C C",
+        IdType::DisplayName,
+        "FUNG C C",
+    ),
+    (
+        "s3",
+        "contact:4",
+        P,
+        "FUNG C C",
+        IdType::Phone,
+        "+852 5555 0000",
+    ),
+    ("s1", "device", D, "", IdType::Imei, "353911104285730"),
+    ("s2", "device", D, "", IdType::Imei, "490154203237518"),
+    ("s2", "device", D, "", IdType::Iccid, "89852000123456789013"),
+    ("s3", "device", D, "", IdType::Iccid, "89852000123456789013"),
+    ("s3", "device", D, "", IdType::Imei, "353911104285730"),
+    ("s3", "device", D, "", IdType::Imei, "490154203237518"),
+    ("s1", "device", D, "", IdType::Serial, "C39XK1"),
+];
+
+fn baseline() -> BTreeSet<BTreeSet<(String, String)>> {
+    let mut w = World::new();
+    for obs in POOL {
+        w.observe(obs);
+    }
+    w.settle();
+    actor_sets(&w.state)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Shuffled arrival, with the resolver run at random moments in between, ends in the same
+    /// actors as observing everything first and resolving once.
+    #[test]
+    fn actors_do_not_depend_on_arrival_order(
+        order in Just((0..POOL.len()).collect::<Vec<_>>()).prop_shuffle(),
+        plan_after in prop::collection::vec(any::<bool>(), POOL.len()),
+    ) {
+        let mut w = World::new();
+        for (i, &k) in order.iter().enumerate() {
+            w.observe(POOL[k]);
+            if plan_after[i] {
+                w.settle();
+            }
+        }
+        w.settle();
+        prop_assert_eq!(actor_sets(&w.state), baseline());
+        prop_assert!(resolution::plan(&w.state).is_empty());
+    }
+}
+
+#[test]
+fn baseline_actors_are_the_expected_ones() {
+    let sets = baseline();
+    let set = |items: &[(&str, &str)]| -> BTreeSet<(String, String)> {
+        items
+            .iter()
+            .map(|(s, c)| ((*s).to_owned(), (*c).to_owned()))
+            .collect()
+    };
+    assert!(sets.contains(&set(&[
+        ("s1", "owner"),
+        ("s2", "contact:2"),
+        ("s3", "handle:9")
+    ])));
+    assert!(sets.contains(&set(&[("s3", "contact:4")])), "{sets:?}");
+    // s3's dual-SIM device shares an IMEI with s1 and s2, and the SIM with s2.
+    assert!(sets.contains(&set(&[
+        ("s1", "device"),
+        ("s2", "device"),
+        ("s3", "device")
+    ])));
+    assert_eq!(sets.len(), 3);
+}
+
+fn refs(s: &synthetic::Synthetic) -> Vec<&Entity> {
+    s.entities.iter().collect()
+}
+
+#[test]
+fn blocking_grows_linearly_and_finds_the_true_clusters() {
+    let mut per_entity = Vec::new();
+    for n in [10_000, 100_000] {
+        let s = synthetic::generate(n, 7);
+        let started = Instant::now();
+        let r = resolution::resolve_in_memory(&refs(&s), &Scoring::default());
+        let took = started.elapsed();
+        let ratio = r.candidates as f64 / n as f64;
+        println!(
+            "{n} entities, {} identifiers: {} candidate pairs ({ratio:.2} per entity), {} supported, {} clusters, {took:?}",
+            s.identifiers(),
+            r.candidates,
+            r.supported.len(),
+            r.clusters.len()
+        );
+        assert!(s.identifiers() >= 3 * n - n / 10, "{}", s.identifiers());
+        // All pairs would be n²/2 = 5·10⁹ at 100,000; the blocks give a few per entity.
+        assert!(ratio < 6.0, "{ratio} candidate pairs per entity at {n}");
+        assert_eq!(r.clusters, s.true_clusters(), "clusters at {n}");
+        per_entity.push(ratio);
+    }
+    // Roughly linear: ten times the entities, less than twice the pairs per entity (all pairs
+    // would be ten times as many per entity). What grows is people sharing a name from the
+    // fixed pool of 27,040 names; the name-block limit (50) bounds it.
+    assert!(per_entity[1] < per_entity[0] * 2.0, "{per_entity:?}");
+}
+
+#[test]
+fn blocking_gives_the_same_clusters_as_brute_force() {
+    // The first 1,500 entities of a 10,000 set: the 100-entity hotline block (linked as a
+    // chain, above the limit of 64) and the people and devices after it.
+    let s = synthetic::generate(10_000, 11);
+    let entities: Vec<&Entity> = s.entities.iter().take(1_500).collect();
+    let blocked = resolution::resolve_in_memory(&entities, &Scoring::default());
+    let all_pairs = (0..entities.len()).flat_map(|i| (i + 1..entities.len()).map(move |j| (i, j)));
+    let supported = resolution::supported_pairs(&entities, &Scoring::default(), all_pairs);
+    assert!(
+        supported.len() > blocked.supported.len(),
+        "the chain proposes fewer pairs"
+    );
+    let brute = resolution::clusters(entities.len(), &supported);
+    assert_eq!(blocked.clusters, brute);
+    let truth: Vec<Vec<usize>> = s
+        .true_clusters()
+        .into_iter()
+        .map(|g| g.into_iter().filter(|&i| i < 1_500).collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect();
+    assert_eq!(blocked.clusters, truth);
+}
+
+#[test]
+fn names_count_once_per_entity_however_many_spellings() {
+    let mut w = World::new();
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "LEUNG YL",
+    ));
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::Nickname,
+        "Leung Y L",
+    ));
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "YL LEUNG",
+    ));
+    w.observe((
+        "s2",
+        "contact:9",
+        P,
+        "LEUNG Y.L.",
+        IdType::DisplayName,
+        "LEUNG Y.L.",
+    ));
+    w.observe((
+        "s2",
+        "contact:9",
+        P,
+        "LEUNG Y.L.",
+        IdType::Nickname,
+        "leung yl",
+    ));
+    w.settle();
+    let (a, b) = (
+        w.entity("s1", "contact:1").id.clone(),
+        w.entity("s2", "contact:9").id.clone(),
+    );
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&a, &b)[0]];
+    assert_eq!(h.edges.len(), 2, "{h:?}");
+    assert_eq!(h.status, Status::Active);
+    assert!((h.confidence - 0.652).abs() < 1e-3, "{}", h.confidence);
+    assert!(w.state.same_as().is_empty());
+}
+
+#[test]
+fn edges_other_agents_link_are_kept_and_cause_no_revision() {
+    let mut w = World::new();
+    w.observe((
+        "s1",
+        "contact:1",
+        P,
+        "FUNG CC",
+        IdType::DisplayName,
+        "FUNG CC",
+    ));
+    w.observe((
+        "s2",
+        "contact:5",
+        P,
+        "Fung CC",
+        IdType::DisplayName,
+        "Fung CC",
+    ));
+    let phone = w.observe(("s2", "contact:5", P, "Fung CC", IdType::Phone, "54321098"));
+    w.settle();
+    let (a, b) = (
+        w.entity("s1", "contact:1").id.clone(),
+        w.entity("s2", "contact:5").id.clone(),
+    );
+    let hyp = w.state.coreference_hypotheses(&a, &b)[0].clone();
+    assert_eq!(w.state.hypotheses()[&hyp].status, Status::Active);
+    // The examiner's strategist links s2's phone observation as support (it knows more).
+    let ph = w.state.entities()[&phone].identifiers[1]
+        .phenomenon_id
+        .clone();
+    let v = w.submit(&Call::Link(masf_graph::LinkRequest {
+        agent: "strategist".into(),
+        task_id: None,
+        phenomenon_id: ph,
+        hypothesis_id: hyp.clone(),
+        edge_type: masf_graph::EdgeType::Supports,
+    }));
+    assert!(v.is_accepted(), "{v:?}");
+    assert_eq!(
+        w.settle(),
+        0,
+        "the resolver leaves other agents' edges alone"
+    );
+    assert_eq!(
+        w.state.coreference_hypotheses(&a, &b),
+        std::slice::from_ref(&hyp)
+    );
+    assert_eq!(w.state.hypotheses()[&hyp].status, Status::Supported);
+    assert_eq!(
+        w.state.same_as()[&masf_graph::same_as_id(&a, &b)].state,
+        SameAsState::Live
+    );
+}
