@@ -129,7 +129,23 @@ pub(crate) fn triage(
     let orchestrator = masf_agents::Orchestrator {
         session: &session,
         plugins: &plugins,
-        planners: vec![Box::new(crate::resolve::ResolverPlanner)],
+        planners: vec![
+            Box::new(crate::resolve::ResolverPlanner),
+            Box::new(masf_agents::OwnershipPlanner {
+                persons: ctx
+                    .case
+                    .meta
+                    .persons
+                    .iter()
+                    .map(|p| masf_agents::CasePerson {
+                        id: p.id.clone(),
+                        names: std::iter::once(p.name.clone())
+                            .chain(p.aliases.iter().cloned())
+                            .collect(),
+                    })
+                    .collect(),
+            }),
+        ],
         limits: masf_agents::strategist::Limits {
             max_rounds: st.max_rounds,
             max_leads: usize::try_from(st.max_leads_per_round).unwrap_or(usize::MAX),
