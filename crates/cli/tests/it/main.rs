@@ -7,5 +7,6 @@ mod intake;
 mod rederive;
 mod report;
 mod resolution;
+mod resume;
 mod support;
 mod timeline;
