@@ -5,7 +5,7 @@
 //!   `SystemVersion.plist`: one phenomenon per plist with the identifiers and device facts it
 //!   holds; IMEI, ICCID, IMSI, serial and device name observed for `device`, the own phone
 //!   number for `owner`. Keys are matched by name anywhere in the plist (`imei`, `iccid`, `imsi`,
-//!   `phonenumber`, `serialnumber`, `devicename`), so the same reading covers the nested
+//!   `phonenumber`, `mdn`, `serialnumber`, `devicename`; `PersonalitySlots` entries are ICCIDs), so the same reading covers the nested
 //!   `PersonalWallet` entries and the `imeis` list.
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
@@ -119,6 +119,14 @@ fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)
 /// The identifier type a key path names, and whose it is.
 fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
     let p = keys.join("/").to_ascii_lowercase();
+    let last = keys.last().map(|k| k.to_ascii_lowercase()).unwrap_or_default();
+    if last == "mdn" {
+        // The mobile directory number: the SIM's own phone number.
+        return Some((IdType::Phone, FactType::Phone, "owner"));
+    }
+    if keys.first().is_some_and(|k| k == "PersonalitySlots") {
+        return Some((IdType::Iccid, FactType::Iccid, "device"));
+    }
     if p.contains("imei") && !p.contains("svn") {
         Some((IdType::Imei, FactType::Imei, "device"))
     } else if p.contains("iccid") {
