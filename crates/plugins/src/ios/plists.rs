@@ -98,6 +98,10 @@ fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)
     match v {
         Value::Object(m) => {
             for (k, x) in m {
+                // CommCenter keeps one entry per SIM under its ICCID.
+                if path.len() == 1 && path[0] == "PersonalWallet" {
+                    out.push((vec!["PersonalWallet".into(), "iccid".into()], k.clone()));
+                }
                 path.push(k.clone());
                 leaves(x, path, out);
                 path.pop();
@@ -119,7 +123,10 @@ fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)
 /// The identifier type a key path names, and whose it is.
 fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
     let p = keys.join("/").to_ascii_lowercase();
-    let last = keys.last().map(|k| k.to_ascii_lowercase()).unwrap_or_default();
+    let last = keys
+        .last()
+        .map(|k| k.to_ascii_lowercase())
+        .unwrap_or_default();
     if last == "mdn" {
         // The mobile directory number: the SIM's own phone number.
         return Some((IdType::Phone, FactType::Phone, "owner"));

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
 use std::sync::Arc;
 
 use masf_agents::{AgentCtx, ArtefactUnparsed, Plugin, Session, SourceInfo, TaskTally};
@@ -15,16 +16,14 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A public corpus file (`/work/shared/corpus/<rel>`), copied into the repository's
-/// `tests/fixtures/public/` by the lead; the test reads the repository copy when present.
+/// A public corpus file, by its corpus path (`ios/…`, `plist/…`), from the repository's copy
+/// in `tests/fixtures/public/ios/` (see the README there for origins and licences).
 pub fn public(rel: &str) -> PathBuf {
-    let name = Path::new(rel).file_name().expect("file name");
-    let in_repo = repo().join("tests/fixtures/public/ios").join(name);
-    if in_repo.exists() {
-        in_repo
-    } else {
-        PathBuf::from("/work/shared/corpus").join(rel)
-    }
+    let local = rel
+        .strip_prefix("ios/")
+        .or_else(|| rel.strip_prefix("plist/"))
+        .unwrap_or(rel);
+    repo().join("tests/fixtures/public/ios").join(local)
 }
 
 /// What one triage run recorded.
@@ -45,7 +44,10 @@ pub struct Outcome {
 impl Outcome {
     /// Non-identity phenomena.
     pub fn findings(&self) -> Vec<&Phenomenon> {
-        self.phenomena.iter().filter(|p| p.category != "identity").collect()
+        self.phenomena
+            .iter()
+            .filter(|p| p.category != "identity")
+            .collect()
     }
 
     /// Phenomena of one category.
@@ -59,7 +61,11 @@ impl Outcome {
             .iter()
             .flat_map(|e| {
                 e.identifiers.iter().map(move |i| {
-                    (e.context.clone(), i.id_type.to_string(), i.normalized.clone())
+                    (
+                        e.context.clone(),
+                        i.id_type.to_string(),
+                        i.normalized.clone(),
+                    )
                 })
             })
             .collect()

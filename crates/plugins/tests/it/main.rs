@@ -1,5 +1,5 @@
 //! Integration tests of the plugins on real artefacts.
 
-mod util;
 mod ios;
 mod ios_support;
+mod util;
