@@ -6,12 +6,12 @@ use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Draft, ROW_CAP, Run, core_data_encoding, raw, summarise};
+use super::{Draft, Run, core_data_encoding, raw, summarise};
 
 const ACCOUNT_SQL: &str = "SELECT a.Z_PK AS pk, a.ZUSERNAME AS username, a.ZACCOUNTDESCRIPTION AS description, \
 a.ZIDENTIFIER AS identifier, a.ZOWNINGBUNDLEID AS bundle, a.ZDATE AS date, \
 t.ZACCOUNTTYPEDESCRIPTION AS type_description, t.ZIDENTIFIER AS type_identifier \
-FROM ZACCOUNT a LEFT JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE ORDER BY a.Z_PK";
+FROM ZACCOUNT a LEFT JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE";
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZACCOUNT";
 
@@ -55,38 +55,34 @@ pub fn account_id_type(type_identifier: Option<&str>, username: &str) -> IdType 
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    if run
-        .require(
-            path,
-            "ZACCOUNT",
-            &[
-                "ZUSERNAME",
-                "ZACCOUNTTYPE",
-                "ZDATE",
-                "ZIDENTIFIER",
-                "ZOWNINGBUNDLEID",
-                "ZACCOUNTDESCRIPTION",
-            ],
+    let Some(schema) = run.schema(path, &["ZACCOUNT", "ZACCOUNTTYPE"])? else {
+        return Ok(());
+    };
+    let account = [
+        "ZUSERNAME",
+        "ZACCOUNTTYPE",
+        "ZDATE",
+        "ZIDENTIFIER",
+        "ZOWNINGBUNDLEID",
+        "ZACCOUNTDESCRIPTION",
+    ];
+    if !schema.require(run, "ZACCOUNT", &account)?
+        || !schema.require(
+            run,
+            "ZACCOUNTTYPE",
+            &["ZACCOUNTTYPEDESCRIPTION", "ZIDENTIFIER"],
         )?
-        .is_none()
-        || run
-            .require(
-                path,
-                "ZACCOUNTTYPE",
-                &["ZACCOUNTTYPEDESCRIPTION", "ZIDENTIFIER"],
-            )?
-            .is_none()
     {
         return Ok(());
     }
-    let Some((inv, t)) = run.query(path, ACCOUNT_SQL, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, ACCOUNT_SQL, "a.Z_PK")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let pk = raw(&t, row, "pk").unwrap_or_default();
-        let user = raw(&t, row, "username");
-        let ty_desc = raw(&t, row, "type_description");
-        let ty_id = raw(&t, row, "type_identifier");
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let user = raw(t, row, "username");
+        let ty_desc = raw(t, row, "type_description");
+        let ty_id = raw(t, row, "type_identifier");
         let kind = ty_desc
             .clone()
             .or_else(|| ty_id.clone())
@@ -99,26 +95,22 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Account, user.as_deref(), &inv);
-        d.fact(FactType::Name, ty_desc.as_deref(), &inv);
-        d.fact(FactType::Identifier, ty_id.as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "description").as_deref(), &inv);
+        d.fact(FactType::Account, user.as_deref(), inv);
+        d.fact(FactType::Name, ty_desc.as_deref(), inv);
+        d.fact(FactType::Identifier, ty_id.as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "description").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "identifier").as_deref(),
-            &inv,
+            raw(t, row, "identifier").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "bundle").as_deref(),
-            &inv,
-        );
-        let date = raw(&t, row, "date");
+        d.fact(FactType::Identifier, raw(t, row, "bundle").as_deref(), inv);
+        let date = raw(t, row, "date");
         d.time(
             date.as_deref(),
             core_data_encoding(date.as_deref()),
             "Account created",
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "ZACCOUNT Z_PK {pk} of {path} is a {kind} account{} configured on the device; ZDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
@@ -135,12 +127,12 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 "device owner",
                 id_type,
                 u,
-                &inv,
+                inv,
                 format!("The device is signed in to a {kind} account as {u}."),
             )?;
         }
     }
-    if t.truncated {
+    if paged.truncated {
         summarise(
             run,
             "accounts",

@@ -8,11 +8,11 @@ use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Draft, ROW_CAP, Run, core_data_encoding, raw, summarise};
+use super::{Draft, Run, core_data_encoding, raw, summarise};
 
 const PERSON_SQL: &str = "SELECT ROWID AS rowid, First AS first, Middle AS middle, Last AS last, Organization AS organization, \
 TRIM(COALESCE(First || ' ', '') || COALESCE(Middle || ' ', '') || COALESCE(Last, '')) AS name, \
-CreationDate AS created, ModificationDate AS modified FROM ABPerson ORDER BY ROWID";
+CreationDate AS created, ModificationDate AS modified FROM ABPerson";
 
 const VALUE_SQL: &str = "SELECT mv.UID AS uid, mv.record_id, mv.property, l.value AS label, mv.value \
 FROM ABMultiValue mv LEFT JOIN ABMultiValueLabel l ON l.ROWID = mv.label \
@@ -40,14 +40,15 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         "CreationDate",
         "ModificationDate",
     ];
-    if run.require(path, "ABPerson", &required)?.is_none()
-        || run
-            .require(
-                path,
-                "ABMultiValue",
-                &["UID", "record_id", "property", "label", "value"],
-            )?
-            .is_none()
+    let Some(schema) = run.schema(path, &["ABPerson", "ABMultiValue"])? else {
+        return Ok(());
+    };
+    if !schema.require(run, "ABPerson", &required)?
+        || !schema.require(
+            run,
+            "ABMultiValue",
+            &["UID", "record_id", "property", "label", "value"],
+        )?
     {
         return Ok(());
     }
@@ -66,15 +67,15 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             .or_default()
             .push((is_phone, v));
     }
-    let Some((inv, t)) = run.query(path, PERSON_SQL, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, PERSON_SQL, "ROWID")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let Some(rowid) = raw(&t, row, "rowid") else {
+    for (inv, t, row) in paged.rows() {
+        let Some(rowid) = raw(t, row, "rowid") else {
             continue;
         };
-        let name = raw(&t, row, "name");
-        let org = raw(&t, row, "organization");
+        let name = raw(t, row, "name");
+        let org = raw(t, row, "organization");
         let label = name
             .clone()
             .or_else(|| org.clone())
@@ -82,10 +83,10 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         let context = format!("contact:{rowid}");
         let mut d = Draft::new("contacts", format!("Contact card {rowid}: {label}"));
         d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Name, raw(&t, row, "first").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "middle").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "last").as_deref(), &inv);
-        d.fact(FactType::Name, org.as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "first").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "middle").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "last").as_deref(), inv);
+        d.fact(FactType::Name, org.as_deref(), inv);
         let vals = by_person.get(&rowid).cloned().unwrap_or_default();
         for (is_phone, v) in &vals {
             d.fact(
@@ -98,19 +99,19 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 &vinv,
             );
         }
-        let created = raw(&t, row, "created");
-        let modified = raw(&t, row, "modified");
+        let created = raw(t, row, "created");
+        let modified = raw(t, row, "modified");
         d.time(
             created.as_deref(),
             core_data_encoding(created.as_deref()),
             "Creation Time",
-            &inv,
+            inv,
         );
         d.time(
             modified.as_deref(),
             core_data_encoding(modified.as_deref()),
             "Contact modified",
-            &inv,
+            inv,
         );
         let phones = vals.iter().filter(|(p, _)| *p).count();
         d.interpretation = format!(
@@ -125,7 +126,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 &label,
                 IdType::DisplayName,
                 n,
-                &inv,
+                inv,
                 format!("The address book names card ROWID {rowid} {n}."),
             )?;
         }
@@ -152,7 +153,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             }
         }
     }
-    if t.truncated {
+    if paged.truncated {
         summarise(
             run,
             "contacts",

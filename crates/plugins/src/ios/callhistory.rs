@@ -7,7 +7,7 @@ use masf_agents::RuntimeError;
 use masf_graph::FactType;
 use masf_tools::Invoked;
 
-use super::{Draft, ROW_CAP, Run, core_data_encoding, handle_fact_type, raw, summarise};
+use super::{Draft, Run, core_data_encoding, handle_fact_type, raw, summarise};
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZCALLRECORD";
 
@@ -32,30 +32,30 @@ pub fn optional(cols: &BTreeSet<String>, col: &str, alias: &str) -> String {
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(cols) = run.require(
-        path,
-        "ZCALLRECORD",
-        &["ZADDRESS", "ZDATE", "ZDURATION", "ZORIGINATED", "ZANSWERED"],
-    )?
-    else {
+    let Some(schema) = run.schema(path, &["ZCALLRECORD"])? else {
         return Ok(());
     };
+    let required = ["ZADDRESS", "ZDATE", "ZDURATION", "ZORIGINATED", "ZANSWERED"];
+    if !schema.require(run, "ZCALLRECORD", &required)? {
+        return Ok(());
+    }
+    let cols = schema.columns("ZCALLRECORD");
     let sql = format!(
         "SELECT Z_PK AS pk, CAST(ZADDRESS AS TEXT) AS address, ZDATE AS date, ZDURATION AS duration, \
-ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD ORDER BY Z_PK",
+ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
         optional(&cols, "ZNAME", "name"),
         optional(&cols, "ZSERVICE_PROVIDER", "service"),
         optional(&cols, "ZUNIQUE_ID", "unique_id"),
     );
-    let Some((inv, t)) = run.query(path, &sql, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, &sql, "Z_PK")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let pk = raw(&t, row, "pk").unwrap_or_default();
-        let address = raw(&t, row, "address");
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let address = raw(t, row, "address");
         let outgoing = t.get(row, "originated") == Some("1");
         let answered = t.get(row, "answered") == Some("1");
-        let date = raw(&t, row, "date");
+        let date = raw(t, row, "date");
         let mut d = Draft::new(
             "calls",
             format!(
@@ -66,25 +66,21 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD OR
         );
         d.fact(FactType::Path, Some(path), find);
         if let Some(a) = &address {
-            d.fact(handle_fact_type(a), Some(a), &inv);
+            d.fact(handle_fact_type(a), Some(a), inv);
         }
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "unique_id").as_deref(),
-            &inv,
+            raw(t, row, "unique_id").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "service").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Count, raw(&t, row, "duration").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(t, row, "service").as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "duration").as_deref(), inv);
         d.time(
             date.as_deref(),
             core_data_encoding(date.as_deref()),
             "Call started",
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "ZCALLRECORD Z_PK {pk} of {path}: an {} call {} {}, {}, lasting {} seconds; ZDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
@@ -92,14 +88,14 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD OR
             if outgoing { "to" } else { "from" },
             address.as_deref().unwrap_or("an unrecorded address"),
             if answered { "answered" } else { "not answered" },
-            raw(&t, row, "duration").unwrap_or_else(|| "?".into()),
+            raw(t, row, "duration").unwrap_or_else(|| "?".into()),
         );
         run.record(d)?;
         if let Some(a) = &address {
-            run.observe_handle(a, &inv, &format!("calls in {path}"))?;
+            run.observe_handle(a, inv, &format!("calls in {path}"))?;
         }
     }
-    if t.truncated {
+    if paged.truncated {
         summarise(
             run,
             "calls",

@@ -40,6 +40,27 @@ use crate::util::{self, Table, fact};
 /// Row phenomena per artefact before the rest is summarised.
 pub const ROW_CAP: u64 = 2000;
 
+/// Rows per `sqlite_query` call of a paged read (grounding reads the cited output once per fact,
+/// so short outputs keep recording linear).
+pub const PAGE: u64 = 250;
+
+/// The pages of a paged read.
+pub struct Paged {
+    /// Each page's call and rows (the first column is the paging key).
+    pub pages: Vec<(Invoked, Table)>,
+    /// Whether rows remain after [`ROW_CAP`].
+    pub truncated: bool,
+}
+
+impl Paged {
+    /// Every row with the call that returned it.
+    pub fn rows(&self) -> impl Iterator<Item = (&Invoked, &Table, &Vec<Option<String>>)> {
+        self.pages
+            .iter()
+            .flat_map(|(inv, t)| t.rows.iter().map(move |r| (inv, t, r)))
+    }
+}
+
 /// The iOS plugin.
 pub struct Ios;
 
@@ -143,7 +164,8 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "keychain export",
-            &["eychain"],
+            // Not the bare word: the agent's own `find_files` glob `*eychain*.plist` holds it.
+            &["/Keychains/", "eychain.plist\""],
             "accounts and services holding credentials (never their secrets)",
         ),
     ]
@@ -303,58 +325,127 @@ impl<'c, 's> Run<'c, 's> {
         util::query(self.ctx, path, sql, limit)
     }
 
-    /// The columns of `table` in the database at `path` (empty when the table is absent);
-    /// `None` when the database cannot be read (noted).
-    pub fn columns(
+    /// Reads the rows of `select` (a `SELECT … FROM …` without `WHERE`/`ORDER BY`) in pages
+    /// of [`PAGE`] rows ordered by the integer `key`, up to [`ROW_CAP`] rows: each page is one
+    /// `sqlite_query` call, so a fact cites a short output. `None` when the first page fails
+    /// (noted); `truncated` when rows remain after the cap.
+    pub fn paged(
         &self,
         path: &str,
-        table: &str,
-    ) -> Result<Option<BTreeSet<String>>, RuntimeError> {
-        let sql = format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid");
-        Ok(self.query(path, &sql, 1000)?.map(|(_, t)| {
-            t.rows
-                .iter()
-                .filter_map(|r| r.first().cloned().flatten())
-                .collect()
-        }))
+        select: &str,
+        key: &str,
+    ) -> Result<Option<Paged>, RuntimeError> {
+        let mut pages: Vec<(Invoked, Table)> = Vec::new();
+        let mut got = 0u64;
+        let mut after: Option<String> = None;
+        loop {
+            let filter = after
+                .as_ref()
+                .map(|a| format!(" WHERE {key} > {a}"))
+                .unwrap_or_default();
+            let sql = format!("{select}{filter} ORDER BY {key}");
+            let limit = PAGE.min(ROW_CAP - got);
+            let Some((inv, t)) = self.query(path, &sql, limit)? else {
+                if pages.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(Paged {
+                    pages,
+                    truncated: false,
+                }));
+            };
+            got += t.rows.len() as u64;
+            let more = t.truncated;
+            let last = t.rows.last().and_then(|r| r.first().cloned().flatten());
+            pages.push((inv, t));
+            match (more, last) {
+                (true, Some(last)) if got < ROW_CAP && last.parse::<i64>().is_ok() => {
+                    after = Some(last);
+                }
+                (more, _) => {
+                    return Ok(Some(Paged {
+                        pages,
+                        truncated: more,
+                    }));
+                }
+            }
+        }
     }
 
-    /// Checks that `table` of `path` has `required` columns; notes the database as unparsed
-    /// ("unexpected schema") and returns `None` when it does not.
+    /// The columns of `tables` in the database at `path` (one `sqlite_query` over
+    /// `pragma_table_info`); `None` when the database cannot be read (noted as unparsed).
+    pub fn schema(&self, path: &str, tables: &[&str]) -> Result<Option<Schema>, RuntimeError> {
+        let names = tables
+            .iter()
+            .map(|t| format!("'{t}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
+WHERE m.type = 'table' AND m.name IN ({names}) ORDER BY m.name, p.cid"
+        );
+        Ok(self.query(path, &sql, 100_000)?.map(|(_, t)| {
+            let mut cols: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for row in &t.rows {
+                if let (Some(tb), Some(c)) = (t.get(row, "tbl"), t.get(row, "col")) {
+                    cols.entry(tb.to_string())
+                        .or_default()
+                        .insert(c.to_string());
+                }
+            }
+            Schema {
+                path: path.to_string(),
+                cols,
+            }
+        }))
+    }
+}
+
+/// The tables and columns of one database, as far as the agent asked.
+pub struct Schema {
+    path: String,
+    cols: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Schema {
+    /// The columns of `table` (empty when it is absent).
+    pub fn columns(&self, table: &str) -> BTreeSet<String> {
+        self.cols.get(table).cloned().unwrap_or_default()
+    }
+
+    /// Whether `table` has every `required` column; when not, notes the database as unparsed
+    /// ("unexpected schema: …") and answers `false`.
     pub fn require(
         &self,
-        path: &str,
+        run: &Run<'_, '_>,
         table: &str,
         required: &[&str],
-    ) -> Result<Option<BTreeSet<String>>, RuntimeError> {
-        let Some(cols) = self.columns(path, table)? else {
-            return Ok(None);
+    ) -> Result<bool, RuntimeError> {
+        let Some(cols) = self.cols.get(table) else {
+            run.ctx.unparsed(
+                &self.path,
+                &format!("unexpected schema: the database has no {table} table"),
+                None,
+            )?;
+            return Ok(false);
         };
         let missing: Vec<&str> = required
             .iter()
             .copied()
             .filter(|c| !cols.contains(*c))
             .collect();
-        if cols.is_empty() {
-            self.ctx.unparsed(
-                path,
-                &format!("unexpected schema: the database has no {table} table"),
-                None,
-            )?;
-            return Ok(None);
-        }
         if !missing.is_empty() {
-            self.ctx.unparsed(
-                path,
+            run.ctx.unparsed(
+                &self.path,
                 &format!(
                     "unexpected schema: table {table} lacks {}",
                     missing.join(", ")
                 ),
                 None,
             )?;
-            return Ok(None);
+            return Ok(false);
         }
-        Ok(Some(cols))
+        Ok(true)
     }
 }
 

@@ -6,14 +6,19 @@ use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Draft, ROW_CAP, Run, apple_encoding, handle_fact_type, raw, summarise};
+use super::{Draft, Run, apple_encoding, handle_fact_type, raw, summarise};
 
-/// The message query (also timed by the benchmark against the `sqlite3` CLI).
-pub const MESSAGE_SQL: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
+/// The message query without its order (the agent reads it in pages by `m.ROWID`).
+pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
 (SELECT c.chat_identifier FROM chat_message_join j JOIN chat c ON c.ROWID = j.chat_id WHERE j.message_id = m.ROWID ORDER BY c.ROWID LIMIT 1) AS chat, \
 m.text, \
 (SELECT group_concat(a.filename, ' | ') FROM message_attachment_join aj JOIN attachment a ON a.ROWID = aj.attachment_id WHERE aj.message_id = m.ROWID) AS attachments \
-FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id ORDER BY m.ROWID";
+FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id";
+
+/// The whole message query in ROWID order (what the benchmark times against the sqlite3 CLI).
+pub fn message_sql() -> String {
+    format!("{MESSAGE_SELECT} ORDER BY m.ROWID")
+}
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(date, 0)) AS first_time, max(date) AS last_time FROM message";
 
@@ -29,25 +34,22 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    if run
-        .require(
-            path,
-            "message",
-            &[
-                "guid",
-                "text",
-                "handle_id",
-                "date",
-                "is_from_me",
-                "service",
-                "account",
-            ],
-        )?
-        .is_none()
-    {
+    let Some(schema) = run.schema(path, &["message", "handle", "chat"])? else {
         return Ok(());
-    }
-    if run.require(path, "handle", &["id", "service"])?.is_none() {
+    };
+    let message = [
+        "guid",
+        "text",
+        "handle_id",
+        "date",
+        "is_from_me",
+        "service",
+        "account",
+    ];
+    if !schema.require(run, "message", &message)?
+        || !schema.require(run, "handle", &["id", "service"])?
+        || !schema.require(run, "chat", &["chat_identifier", "account_login"])?
+    {
         return Ok(());
     }
     // Counterparties.
@@ -88,17 +90,17 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         }
     }
     // Messages.
-    let Some((inv, t)) = run.query(path, MESSAGE_SQL, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, MESSAGE_SELECT, "m.ROWID")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let rowid = raw(&t, row, "rowid").unwrap_or_default();
+    for (inv, t, row) in paged.rows() {
+        let rowid = raw(t, row, "rowid").unwrap_or_default();
         let from_me = t.get(row, "is_from_me") == Some("1");
-        let handle = raw(&t, row, "handle");
-        let service = raw(&t, row, "service").unwrap_or_else(|| "message".to_string());
-        let date = raw(&t, row, "date");
+        let handle = raw(t, row, "handle");
+        let service = raw(t, row, "service").unwrap_or_else(|| "message".to_string());
+        let date = raw(t, row, "date");
         let enc = apple_encoding(date.as_deref());
-        let chat = raw(&t, row, "chat");
+        let chat = raw(t, row, "chat");
         let mut d = Draft::new(
             "messages",
             format!(
@@ -111,12 +113,12 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Identifier, raw(&t, row, "guid").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
         if let Some(h) = &handle {
-            d.fact(handle_fact_type(h), Some(h), &inv);
+            d.fact(handle_fact_type(h), Some(h), inv);
         }
         if chat.is_some() && chat != handle {
-            d.fact(FactType::Identifier, chat.as_deref(), &inv);
+            d.fact(FactType::Identifier, chat.as_deref(), inv);
         }
         d.time(
             date.as_deref(),
@@ -126,12 +128,12 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
-        d.fact(FactType::Text, raw(&t, row, "text").as_deref(), &inv);
-        let attachments = raw(&t, row, "attachments");
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        let attachments = raw(t, row, "attachments");
         for a in attachments.iter().flat_map(|a| a.split(" | ")) {
-            d.fact(FactType::Path, Some(a), &inv);
+            d.fact(FactType::Path, Some(a), inv);
         }
         let encoding = match enc {
             Some(masf_graph::TimeEncoding::AppleNanos) => {
@@ -161,7 +163,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         );
         run.record(d)?;
     }
-    if t.truncated {
+    if paged.truncated {
         summarise(
             run,
             "messages",

@@ -32,50 +32,50 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 fn contacts(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(cols) = run.require(
-        path,
-        "ZWAADDRESSBOOKCONTACT",
-        &["ZFULLNAME", "ZPHONENUMBER", "ZWHATSAPPID"],
-    )?
-    else {
+    let Some(schema) = run.schema(path, &["ZWAADDRESSBOOKCONTACT"])? else {
         return Ok(());
     };
+    let required = ["ZFULLNAME", "ZPHONENUMBER", "ZWHATSAPPID"];
+    if !schema.require(run, "ZWAADDRESSBOOKCONTACT", &required)? {
+        return Ok(());
+    }
+    let cols = schema.columns("ZWAADDRESSBOOKCONTACT");
     let sql = format!(
         "SELECT Z_PK AS pk, ZFULLNAME AS name, ZPHONENUMBER AS phone, {}, ZWHATSAPPID AS jid, {}, {}, {} \
-FROM ZWAADDRESSBOOKCONTACT ORDER BY Z_PK",
+FROM ZWAADDRESSBOOKCONTACT",
         optional(&cols, "ZPHONENUMBERLABEL", "phone_label"),
         optional(&cols, "ZIDENTIFIER", "identifier"),
         optional(&cols, "ZABOUTTEXT", "about"),
         optional(&cols, "ZABOUTTIMESTAMP", "about_time"),
     );
-    let Some((inv, t)) = run.query(path, &sql, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, &sql, "Z_PK")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let pk = raw(&t, row, "pk").unwrap_or_default();
-        let name = raw(&t, row, "name");
-        let phone = raw(&t, row, "phone");
-        let jid = raw(&t, row, "jid");
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let name = raw(t, row, "name");
+        let phone = raw(t, row, "phone");
+        let jid = raw(t, row, "jid");
         let label = name
             .clone()
             .unwrap_or_else(|| format!("WhatsApp contact {pk}"));
         let mut d = Draft::new("contacts", format!("WhatsApp contact {pk}: {label}"));
         d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Name, name.as_deref(), &inv);
-        d.fact(FactType::Phone, phone.as_deref(), &inv);
-        d.fact(FactType::Account, jid.as_deref(), &inv);
+        d.fact(FactType::Name, name.as_deref(), inv);
+        d.fact(FactType::Phone, phone.as_deref(), inv);
+        d.fact(FactType::Account, jid.as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "identifier").as_deref(),
-            &inv,
+            raw(t, row, "identifier").as_deref(),
+            inv,
         );
-        d.fact(FactType::Text, raw(&t, row, "about").as_deref(), &inv);
-        let about = raw(&t, row, "about_time");
+        d.fact(FactType::Text, raw(t, row, "about").as_deref(), inv);
+        let about = raw(t, row, "about_time");
         d.time(
             about.as_deref(),
             core_data_encoding(about.as_deref()),
             "About text set",
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "ZWAADDRESSBOOKCONTACT Z_PK {pk} of {path}: WhatsApp contact {label}{}{}.",
@@ -97,7 +97,7 @@ FROM ZWAADDRESSBOOKCONTACT ORDER BY Z_PK",
                 &label,
                 IdType::DisplayName,
                 n,
-                &inv,
+                inv,
                 note(n),
             )?;
         }
@@ -108,7 +108,7 @@ FROM ZWAADDRESSBOOKCONTACT ORDER BY Z_PK",
                 &label,
                 IdType::Phone,
                 p,
-                &inv,
+                inv,
                 note(p),
             )?;
         }
@@ -119,7 +119,7 @@ FROM ZWAADDRESSBOOKCONTACT ORDER BY Z_PK",
                 &label,
                 IdType::AccountId,
                 j,
-                &inv,
+                inv,
                 note(j),
             )?;
         }
@@ -128,41 +128,32 @@ FROM ZWAADDRESSBOOKCONTACT ORDER BY Z_PK",
 }
 
 fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    if run
-        .require(
-            path,
-            "ZWAMESSAGE",
-            &[
-                "ZCHATSESSION",
-                "ZISFROMME",
-                "ZMESSAGEDATE",
-                "ZTEXT",
-                "ZFROMJID",
-                "ZTOJID",
-            ],
-        )?
-        .is_none()
+    let Some(schema) = run.schema(path, &["ZWAMESSAGE", "ZWACHATSESSION", "ZWAMEDIAITEM"])? else {
+        return Ok(());
+    };
+    let message = [
+        "ZCHATSESSION",
+        "ZISFROMME",
+        "ZMESSAGEDATE",
+        "ZTEXT",
+        "ZFROMJID",
+        "ZTOJID",
+    ];
+    if !schema.require(run, "ZWAMESSAGE", &message)?
+        || !schema.require(run, "ZWACHATSESSION", &["ZCONTACTJID", "ZPARTNERNAME"])?
     {
         return Ok(());
     }
-    let Some(scols) = run.require(path, "ZWACHATSESSION", &["ZCONTACTJID", "ZPARTNERNAME"])? else {
-        return Ok(());
-    };
-    let _ = scols;
-    let media = run.columns(path, "ZWAMEDIAITEM")?.unwrap_or_default();
-    let (media_col, media_join) = if media.contains("ZMEDIALOCALPATH") && media.contains("ZMESSAGE")
-    {
-        (
-            "(SELECT mi.ZMEDIALOCALPATH FROM ZWAMEDIAITEM mi WHERE mi.ZMESSAGE = m.Z_PK LIMIT 1) AS media",
-            "",
-        )
+    let media = schema.columns("ZWAMEDIAITEM");
+    let media_col = if media.contains("ZMEDIALOCALPATH") && media.contains("ZMESSAGE") {
+        "(SELECT mi.ZMEDIALOCALPATH FROM ZWAMEDIAITEM mi WHERE mi.ZMESSAGE = m.Z_PK LIMIT 1) AS media"
     } else {
-        ("NULL AS media", "")
+        "NULL AS media"
     };
     let sql = format!(
         "SELECT m.Z_PK AS pk, m.ZMESSAGEDATE AS date, m.ZISFROMME AS from_me, s.ZCONTACTJID AS chat_jid, \
 s.ZPARTNERNAME AS partner, m.ZFROMJID AS from_jid, m.ZTOJID AS to_jid, m.ZTEXT AS text, {media_col} \
-FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_join} ORDER BY m.Z_PK"
+FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
     );
     // Chat partners first (all sessions, not only those of the first messages).
     if let Some((cinv, chats)) = run.query(
@@ -185,15 +176,15 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_jo
             }
         }
     }
-    let Some((inv, t)) = run.query(path, &sql, ROW_CAP)? else {
+    let Some(paged) = run.paged(path, &sql, "m.Z_PK")? else {
         return Ok(());
     };
-    for row in &t.rows {
-        let pk = raw(&t, row, "pk").unwrap_or_default();
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
         let from_me = t.get(row, "from_me") == Some("1");
-        let partner = raw(&t, row, "partner");
-        let chat = raw(&t, row, "chat_jid");
-        let date = raw(&t, row, "date");
+        let partner = raw(t, row, "partner");
+        let chat = raw(t, row, "chat_jid");
+        let date = raw(t, row, "date");
         let who = partner
             .clone()
             .or_else(|| chat.clone())
@@ -206,10 +197,10 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_jo
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Account, chat.as_deref(), &inv);
-        d.fact(FactType::Name, partner.as_deref(), &inv);
-        d.fact(FactType::Account, raw(&t, row, "from_jid").as_deref(), &inv);
-        d.fact(FactType::Account, raw(&t, row, "to_jid").as_deref(), &inv);
+        d.fact(FactType::Account, chat.as_deref(), inv);
+        d.fact(FactType::Name, partner.as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "from_jid").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "to_jid").as_deref(), inv);
         d.time(
             date.as_deref(),
             core_data_encoding(date.as_deref()),
@@ -218,10 +209,10 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_jo
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
-        d.fact(FactType::Text, raw(&t, row, "text").as_deref(), &inv);
-        d.fact(FactType::Path, raw(&t, row, "media").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        d.fact(FactType::Path, raw(t, row, "media").as_deref(), inv);
         d.interpretation = format!(
             "ZWAMESSAGE Z_PK {pk} of {path} was {} {who}; ZMESSAGEDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
             if from_me {
@@ -232,7 +223,7 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_jo
         );
         run.record(d)?;
     }
-    if t.truncated {
+    if paged.truncated {
         summarise(
             run,
             "messages",
@@ -249,24 +240,21 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION{media_jo
 }
 
 fn calls(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(cols) = run.require(
-        path,
-        "ZWACDCALLEVENT",
-        &["ZDATE", "ZDURATION", "ZOUTCOME", "Z1CALLEVENTS"],
-    )?
-    else {
+    let Some(schema) = run.schema(path, &["ZWACDCALLEVENT", "ZWACDCALLEVENTPARTICIPANT"])? else {
         return Ok(());
     };
-    if run
-        .require(
-            path,
-            "ZWACDCALLEVENTPARTICIPANT",
-            &["Z1PARTICIPANTS", "ZJIDSTRING"],
-        )?
-        .is_none()
-    {
+    if !schema.require(
+        run,
+        "ZWACDCALLEVENT",
+        &["ZDATE", "ZDURATION", "ZOUTCOME", "Z1CALLEVENTS"],
+    )? || !schema.require(
+        run,
+        "ZWACDCALLEVENTPARTICIPANT",
+        &["Z1PARTICIPANTS", "ZJIDSTRING"],
+    )? {
         return Ok(());
     }
+    let cols = schema.columns("ZWACDCALLEVENT");
     let direction = if cols.contains("ZGROUPCALLCREATORUSERJIDSTRING") {
         "CASE WHEN e.ZGROUPCALLCREATORUSERJIDSTRING = p.ZJIDSTRING THEN 'Incoming' \
 WHEN e.ZGROUPCALLCREATORUSERJIDSTRING IS NOT NULL AND p.ZJIDSTRING IS NOT NULL THEN 'Outgoing' END AS direction"

@@ -455,9 +455,24 @@ fn sqlite3_rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
 fn ios_plaso_imessage_accounts_and_commcenter() {
     let dir = tempfile::tempdir().expect("tempdir");
     plaso_tree(dir.path());
+    // plaso's truncated plist where purplebuddy's would be: noted, and the rest still read.
+    let buddy = dir
+        .path()
+        .join("private/var/mobile/Library/Preferences/com.apple.purplebuddy.plist");
+    std::fs::create_dir_all(buddy.parent().expect("parent")).expect("mkdir");
+    std::fs::copy(public("plist/plaso-truncated.plist"), &buddy).expect("copy");
     let o = triage(dir.path(), "America/New_York");
     assert_all_accepted(&o);
-    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(o.unparsed.len(), 1, "{:#?}", o.unparsed);
+    assert_eq!(
+        o.unparsed[0].artefact,
+        "/private/var/mobile/Library/Preferences/com.apple.purplebuddy.plist"
+    );
+    assert!(
+        o.unparsed[0].reason.contains("not a readable plist"),
+        "{:?}",
+        o.unparsed[0]
+    );
     // imessage_chat.db: 10 messages, dates in seconds (pre-iOS 11 layout).
     let copy = dir.path().join("check.db");
     std::fs::copy(public("ios/plaso-imessage_chat.db"), &copy).expect("copy");
@@ -713,4 +728,173 @@ fn ios_ileapp_device_name_and_commcenter() {
         }
     }
     assert_eq!(o.identities().len(), 8);
+}
+
+#[test]
+fn ios_row_cap_then_one_summary() {
+    let o = triage(&repo().join("tests/fixtures/ios/many"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), 2001);
+    let summary = msgs.last().expect("summary");
+    assert_eq!(
+        summary.title,
+        "messages in /private/var/mobile/Library/SMS/sms.db (summary)"
+    );
+    assert!(has(summary, "2003"));
+    let marks: Vec<(String, &str, &str)> = summary
+        .times
+        .iter()
+        .map(|t| {
+            (
+                summary.verified_facts[t.fact].value.clone(),
+                t.encoding.as_str(),
+                t.description.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            (s("700000001000000000"), "apple_nanos", "First message"),
+            (s("700002003000000000"), "apple_nanos", "Last message"),
+        ]
+    );
+    assert!(
+        summary
+            .interpretation
+            .contains("the first 2000 are recorded one by one")
+    );
+    assert!(!msgs.iter().any(|p| has(p, "bulk message 2001")));
+    assert!(msgs.iter().any(|p| has(p, "bulk message 2000")));
+}
+
+fn s(v: &str) -> String {
+    v.to_string()
+}
+
+#[test]
+fn ios_detection_catalogue_and_coverage_through_the_runtime() {
+    use masf_agents::{Plugin, triage_all};
+    use masf_graph::views::{InvocationSummary, source_coverage};
+    use masf_plugins::ios::{Ios, categorise};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = masf_plugins::all();
+    let session = masf_agents::Session::open(
+        dir.path(),
+        masf_graph::Scoring::default(),
+        masf_tools::Invoker::new(Arc::new(plugins.catalog()), masf_tools::Limits::default()),
+        vec![
+            masf_agents::SourceInfo {
+                id: "src-iphone".into(),
+                label: "iPhone".into(),
+                path: repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+            masf_agents::SourceInfo {
+                id: "src-backup".into(),
+                label: "iTunes backup".into(),
+                path: repo().join("tests/fixtures/itunes/backup/00008030-001A2B3C4D5E802E"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+            masf_agents::SourceInfo {
+                id: "src-screens".into(),
+                label: "screens".into(),
+                path: repo().join("tests/fixtures/demo/evidence/screenshots"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+        ],
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session");
+    let reports = triage_all(&session, &plugins, 2).expect("triage");
+    let by = |id: &str| reports.iter().find(|r| r.source_id == id).expect("report");
+    let iphone = by("src-iphone");
+    assert_eq!(iphone.plugin.as_deref(), Some("ios"));
+    assert_eq!(iphone.agent.as_deref(), Some("ios-triage"));
+    assert_eq!(iphone.reasons[0], "evidence sniffed as ios_extraction");
+    assert_eq!(iphone.tally.rejections, 0);
+    assert!(iphone.tally.phenomena >= 37, "{:?}", iphone.tally);
+    let backup = by("src-backup");
+    assert_eq!(backup.plugin.as_deref(), Some("ios"), "{backup:?}");
+    assert_eq!(backup.reasons[0], "evidence sniffed as itunes_backup");
+    assert_eq!(backup.tally.rejections, 0);
+    assert_eq!(by("src-screens").plugin, None);
+
+    // The catalogue's detectors match the calls the agent made on the demo iPhone.
+    let store = masf_store::Store::open(dir.path()).expect("store");
+    let invs: Vec<InvocationSummary> = store
+        .invocations_for("ios-triage", "triage/src-iphone")
+        .expect("invocations")
+        .into_iter()
+        .map(|r| InvocationSummary {
+            id: r.invocation_id,
+            source_id: r.source_id,
+            tool: r.tool,
+            args: r.args,
+        })
+        .collect();
+    let cov = source_coverage("src-iphone", &Ios.expected_artefacts(), &invs);
+    let examined: Vec<(&str, bool)> = cov
+        .items
+        .iter()
+        .map(|i| (i.name.as_str(), i.examined))
+        .collect();
+    assert_eq!(
+        examined,
+        [
+            ("sms.db", true),
+            ("AddressBook.sqlitedb", true),
+            ("Accounts3.sqlite", true),
+            ("CallHistory.storedata", false),
+            ("WhatsApp ChatStorage.sqlite", false),
+            ("WhatsApp ContactsV2.sqlite", false),
+            ("WhatsApp CallHistory.sqlite", false),
+            ("Lockdown data_ark.plist", true),
+            ("CommCenter plists", true),
+            ("SystemVersion.plist", true),
+            ("keychain export", false),
+        ]
+    );
+    for (path, cat) in [
+        (
+            "/private/var/mobile/Library/SMS/sms.db-wal",
+            Some("messages"),
+        ),
+        (
+            "/private/var/mobile/Library/AddressBook/AddressBook.sqlitedb",
+            Some("contacts"),
+        ),
+        (
+            "/private/var/mobile/Library/Accounts/Accounts3.sqlite",
+            Some("accounts"),
+        ),
+        (
+            "/private/var/mobile/Library/CallHistoryDB/CallHistory.storedata",
+            Some("calls"),
+        ),
+        (
+            "/private/var/wireless/Library/Preferences/com.apple.commcenter.plist",
+            Some("device"),
+        ),
+        (
+            "/private/var/Keychains/keychain-export.plist",
+            Some("credentials"),
+        ),
+        (
+            "/private/var/mobile/Library/SMS/Attachments/4f/15/X/IMG_0457.PNG",
+            Some("attachments"),
+        ),
+        (
+            "/private/var/mobile/Media/DCIM/100APPLE/IMG_0001.HEIC",
+            None,
+        ),
+    ] {
+        assert_eq!(categorise(path), cat, "{path}");
+    }
 }

@@ -1,0 +1,112 @@
+//! iOS benchmark driver (run by `bench/ios.sh`): triage of an iOS-like zip through the real
+//! runtime (intake scan, plugin detection, `ios-triage` on a case store), then the `sms.db`
+//! message query through the `sqlite_query` tool (working copy out of the zip included) against
+//! the `sqlite3` CLI running the same statement on the extracted file.
+//!
+//!   ios_bench ZIP EXTRACTED_SMS_DB RUNS FILES
+
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Instant;
+
+use masf_agents::{Session, SourceInfo, triage_all};
+use masf_graph::Scoring;
+use masf_plugins::ios::sms::message_sql;
+use masf_tools::sqlite::SqliteQuery;
+use masf_tools::{Invoker, Limits, SourceCtx, Tool};
+
+const SMS: &str = "/private/var/mobile/Library/SMS/sms.db";
+const PAGE: u64 = 100_000;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// The message query restricted to one page of ROWIDs (the tool returns at most 100,000 rows).
+fn page_sql(page: u64) -> String {
+    message_sql().replace(
+        "ORDER BY m.ROWID",
+        &format!(
+            "WHERE m.ROWID > {} AND m.ROWID <= {} ORDER BY m.ROWID",
+            page * PAGE,
+            (page + 1) * PAGE
+        ),
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (zip, db, runs) = (&args[1], &args[2], args[3].parse::<usize>().expect("runs"));
+    let files: usize = args[4].parse().expect("files");
+    // 1. Triage through the runtime.
+    let mut triage_secs = Vec::new();
+    for _ in 0..runs {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let plugins = masf_plugins::all();
+        let t = Instant::now();
+        let session = Session::open(
+            dir.path(),
+            Scoring::default(),
+            Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
+            vec![SourceInfo {
+                id: "src-bench".into(),
+                label: "bench".into(),
+                path: zip.into(),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            }],
+            Arc::new(jiff::Timestamp::now),
+        )
+        .expect("session");
+        let reports = triage_all(&session, &plugins, 1).expect("triage");
+        triage_secs.push(t.elapsed().as_secs_f64());
+        let r = &reports[0];
+        assert_eq!(r.plugin.as_deref(), Some("ios"), "{r:?}");
+        assert_eq!(r.tally.rejections, 0, "{r:?}");
+        eprintln!("triage tally: {:?}", r.tally);
+    }
+    let t = median(triage_secs);
+    println!(
+        "triage: {t:.3} s for {files} files ({:.0} files/s)",
+        files as f64 / t
+    );
+
+    // 2. The message query: our tool path vs the sqlite3 CLI.
+    let ctx = SourceCtx::open("src-bench", std::path::Path::new(zip)).expect("open zip");
+    let pages = 2u64;
+    let mut ours = Vec::new();
+    let mut cli = Vec::new();
+    let mut rows = 0;
+    for _ in 0..runs {
+        let t = Instant::now();
+        rows = 0;
+        for p in 0..pages {
+            let out = SqliteQuery
+                .run(
+                    &ctx,
+                    &serde_json::json!({"path": SMS, "sql": page_sql(p), "limit": PAGE}),
+                )
+                .expect("query");
+            rows += out.text.lines().count() - 1;
+        }
+        ours.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for p in 0..pages {
+            let st = Command::new("sqlite3")
+                .args(["-readonly", "-separator", "\t", "-header"])
+                .arg(db)
+                .arg(page_sql(p))
+                .stdout(Stdio::null())
+                .status()
+                .expect("sqlite3");
+            assert!(st.success());
+        }
+        cli.push(t.elapsed().as_secs_f64());
+    }
+    let (o, c) = (median(ours), median(cli));
+    println!(
+        "sms.db message query ({rows} rows): sqlite_query {o:.3} s, sqlite3 CLI {c:.3} s, ratio {:.2}",
+        o / c
+    );
+}
