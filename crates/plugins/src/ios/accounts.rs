@@ -113,7 +113,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             inv,
         );
         d.interpretation = format!(
-            "ZACCOUNT Z_PK {pk} of {path} is a {kind} account{} configured on the device; ZDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
+            "ZACCOUNT Z_PK {pk} of {path} is a {kind} account{} configured on the device; ZDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
             user.as_deref()
                 .map(|u| format!(" for {u}"))
                 .unwrap_or_default()

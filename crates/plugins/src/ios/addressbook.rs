@@ -115,7 +115,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         );
         let phones = vals.iter().filter(|(p, _)| *p).count();
         d.interpretation = format!(
-            "Address-book card ROWID {rowid} of {path} is {label}, with {phones} phone number(s) and {} e-mail address(es); its times are Core Data seconds since 2001-01-01 (apple_seconds).",
+            "Address-book card ROWID {rowid} of {path} is {label}, with {phones} phone number(s) and {} e-mail address(es); its times are Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
             vals.len() - phones
         );
         run.record(d)?;

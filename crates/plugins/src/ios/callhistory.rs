@@ -7,7 +7,7 @@ use masf_agents::RuntimeError;
 use masf_graph::FactType;
 use masf_tools::Invoked;
 
-use super::{Draft, Run, core_data_encoding, handle_fact_type, raw, summarise};
+use super::{Draft, Run, core_data_encoding, file_name, handle_fact_type, raw, summarise};
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZCALLRECORD";
 
@@ -83,7 +83,7 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
             inv,
         );
         d.interpretation = format!(
-            "ZCALLRECORD Z_PK {pk} of {path}: an {} call {} {}, {}, lasting {} seconds; ZDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
+            "ZCALLRECORD Z_PK {pk} of {path}: an {} call {} {}, {}, lasting {} seconds; ZDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
             if outgoing { "outgoing" } else { "incoming" },
             if outgoing { "to" } else { "from" },
             address.as_deref().unwrap_or("an unrecorded address"),
@@ -92,7 +92,7 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
         );
         run.record(d)?;
         if let Some(a) = &address {
-            run.observe_handle(a, inv, &format!("calls in {path}"))?;
+            run.observe_handle(a, inv, &format!("calls in {}", file_name(path)))?;
         }
     }
     if paged.truncated {

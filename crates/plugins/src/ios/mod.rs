@@ -554,6 +554,12 @@ pub fn handle_fact_type(value: &str) -> FactType {
     }
 }
 
+/// The file name of a path (interpretations of identity observations name the artefact by
+/// it: they cite only the query output, which does not hold the full path).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
 /// Records the summary phenomenon of an artefact cut at [`ROW_CAP`] rows.
 #[allow(clippy::too_many_arguments)]
 pub fn summarise(

@@ -17,7 +17,7 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::Value;
 
-use super::{Draft, ROW_CAP, Run};
+use super::{Draft, ROW_CAP, Run, file_name};
 use crate::util;
 
 /// Plists that carry the device's identity.
@@ -166,7 +166,7 @@ fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
         if v.trim().is_empty() || !text.contains(v.as_str()) {
             continue;
         }
-        let key = keys.join("/");
+        let key = keys.join(" > ");
         if let Some((id_type, fact_type, whose)) = identity_kind(keys) {
             if run.normalised(id_type, v).is_none() {
                 continue;
@@ -201,7 +201,8 @@ fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
             &v,
             &inv,
             format!(
-                "{path} records {v} under {key}: the {}'s {id_type}.",
+                "{} records {v} under {key}: the {}'s {id_type}.",
+                file_name(path),
                 if whose == "device" {
                     "device"
                 } else {

@@ -6,7 +6,7 @@ use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Draft, Run, apple_encoding, handle_fact_type, raw, summarise};
+use super::{Draft, Run, apple_encoding, file_name, handle_fact_type, raw, summarise};
 
 /// The message query without its order (the agent reads it in pages by `m.ROWID`).
 pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
@@ -63,7 +63,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     };
     for row in &handles.rows {
         if let Some(id) = handles.get(row, "id") {
-            run.observe_handle(id, &hinv, &format!("messages in {path}"))?;
+            run.observe_handle(id, &hinv, &format!("messages in {}", file_name(path)))?;
         }
     }
     // The device's own accounts: chat.account_login (`E:` / `P:`) and message.account.
@@ -137,10 +137,10 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         }
         let encoding = match enc {
             Some(masf_graph::TimeEncoding::AppleNanos) => {
-                "Apple absolute time in nanoseconds since 2001-01-01 (apple_nanos, iOS 11 and later)"
+                "Apple absolute time in nanoseconds since the Apple epoch (start of 2001 UTC) (apple_nanos, iOS 11 and later)"
             }
             Some(_) => {
-                "Apple absolute time in seconds since 2001-01-01 (apple_seconds, before iOS 11)"
+                "Apple absolute time in seconds since the Apple epoch (start of 2001 UTC) (apple_seconds, before iOS 11)"
             }
             None => "no time recorded",
         };
@@ -202,7 +202,10 @@ fn observe_own_account(
         id_type,
         bare,
         inv,
-        format!("{path} sent and received messages through the device's own account {bare}."),
+        format!(
+            "{} sent and received messages through the device's own account {bare}.",
+            file_name(path)
+        ),
     )?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::callhistory::optional;
-use super::{Draft, ROW_CAP, Run, core_data_encoding, raw, summarise};
+use super::{Draft, ROW_CAP, Run, core_data_encoding, file_name, raw, summarise};
 
 /// Triage of every WhatsApp database of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -214,7 +214,7 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
         d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
         d.fact(FactType::Path, raw(t, row, "media").as_deref(), inv);
         d.interpretation = format!(
-            "ZWAMESSAGE Z_PK {pk} of {path} was {} {who}; ZMESSAGEDATE is Core Data seconds since 2001-01-01 (apple_seconds).",
+            "ZWAMESSAGE Z_PK {pk} of {path} was {} {who}; ZMESSAGEDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
             if from_me {
                 "sent by the device user to"
             } else {
@@ -306,7 +306,7 @@ FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS 
             &inv,
         );
         d.interpretation = format!(
-            "ZWACDCALLEVENT Z_PK {pk} of {path}: a WhatsApp call with {}{}; the times are Core Data seconds since 2001-01-01 (apple_seconds), the end being the start plus the duration.",
+            "ZWACDCALLEVENT Z_PK {pk} of {path}: a WhatsApp call with {}{}; the times are Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds), the end being the start plus the duration.",
             jid.as_deref().unwrap_or("an unrecorded participant"),
             direction
                 .as_deref()
@@ -322,7 +322,10 @@ FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS 
                 IdType::AccountId,
                 j,
                 &inv,
-                format!("{j} took part in a WhatsApp call recorded in {path}."),
+                format!(
+                    "{j} took part in a WhatsApp call recorded in {}.",
+                    file_name(path)
+                ),
             )?;
         }
     }

@@ -117,10 +117,16 @@ pub fn triage(path: &Path, timezone: &str) -> Outcome {
     }
 }
 
-/// Asserts that every request of the run was accepted (no rejection, no duplicate).
+/// Asserts that every request of the run was accepted (no rejection, no duplicate) without a
+/// warning.
 pub fn assert_all_accepted(o: &Outcome) {
     let rejections = o.session.state().expect("state").rejections().to_vec();
     assert!(rejections.is_empty(), "rejected: {rejections:#?}");
     assert_eq!(o.tally.rejections, 0, "{:?}", o.tally);
     assert_eq!(o.tally.duplicates, 0, "{:?}", o.tally);
+    // Interpretations name only values of the outputs they cite, and every fact is grounded
+    // in the invocation it cites (no rescued citation).
+    for p in &o.phenomena {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
 }
