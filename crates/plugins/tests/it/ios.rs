@@ -898,3 +898,47 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
         assert_eq!(categorise(path), cat, "{path}");
     }
 }
+
+#[test]
+fn ios_ileapp_whatsapp_messages_rows_covered() {
+    let o = triage(
+        &ileapp("testdata.whatsApp.whatsAppMessages.josh_ios15_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("whatsApp.whatsAppMessages.josh_ios15_ffs");
+    let rows = exp["data"].as_array().expect("data");
+    assert_eq!(rows.len(), 32);
+    let msgs = o.category("messages");
+    let escape = |s: &str| {
+        s.replace('\\', "\\\\")
+            .replace('\t', "\\t")
+            .replace('\n', "\\n")
+            .replace('\r', "\\r")
+    };
+    let mut missing = Vec::new();
+    for r in rows {
+        let time = r[0].as_i64().expect("time");
+        let from_me = r[1] == "Local User";
+        let ok = msgs.iter().any(|p| {
+            let ts = times(p);
+            let desc = if from_me {
+                "Message sent"
+            } else {
+                "Message received"
+            };
+            ts.contains(&(desc.to_string(), time))
+                && [2usize, 4]
+                    .iter()
+                    .all(|&i| r[i].as_str().is_none_or(|v| v.is_empty() || has(p, v)))
+                && r[5].as_str().is_none_or(|m| has(p, &escape(m)))
+        });
+        if !ok {
+            missing.push(r.clone());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "iLEAPP WhatsApp message rows not covered: {missing:#?}"
+    );
+}
