@@ -12,6 +12,7 @@ use super::{Draft, Run, core_data_encoding, raw, summarise};
 
 const PERSON_SQL: &str = "SELECT ROWID AS rowid, First AS first, Middle AS middle, Last AS last, Organization AS organization, \
 TRIM(COALESCE(First || ' ', '') || COALESCE(Middle || ' ', '') || COALESCE(Last, '')) AS name, \
+CASE WHEN First IS NOT NULL AND Last IS NOT NULL THEN TRIM(Last || ' ' || First || COALESCE(' ' || Middle, '')) END AS name_last_first, \
 CreationDate AS created, ModificationDate AS modified FROM ABPerson";
 
 const VALUE_SQL: &str = "SELECT mv.UID AS uid, mv.record_id, mv.property, l.value AS label, mv.value \
@@ -119,13 +120,18 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             vals.len() - phones
         );
         run.record(d)?;
-        if let Some(n) = &name {
+        // Both renderings of a card with a first and a last name: iOS shows either, depending
+        // on the locale and the user's setting (`CHAN Man Ho` on a Hong Kong phone).
+        for n in [name.clone(), raw(t, row, "name_last_first")]
+            .into_iter()
+            .flatten()
+        {
             run.observe(
                 &context,
                 EntityKind::Person,
                 &label,
                 IdType::DisplayName,
-                n,
+                &n,
                 inv,
                 format!("The address book names card ROWID {rowid} {n}."),
             )?;
