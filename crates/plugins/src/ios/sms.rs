@@ -20,6 +20,11 @@ pub fn message_sql() -> String {
     format!("{MESSAGE_SELECT} ORDER BY m.ROWID")
 }
 
+const PARTIES_SQL: &str = "SELECT 'handle' AS kind, ROWID AS rowid, id AS value FROM handle \
+UNION ALL SELECT 'account_login', ROWID, account_login FROM chat WHERE account_login IS NOT NULL AND account_login != '' \
+UNION ALL SELECT 'account', NULL, account FROM (SELECT DISTINCT account FROM message WHERE account IS NOT NULL AND account != '') \
+ORDER BY 1 DESC, 2, 3";
+
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(date, 0)) AS first_time, max(date) AS last_time FROM message";
 
 /// Triage of every `sms.db` of the source.
@@ -52,41 +57,21 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     {
         return Ok(());
     }
-    // Counterparties.
-    let Some((hinv, handles)) = run.query(
-        path,
-        "SELECT ROWID AS rowid, id, service FROM handle ORDER BY ROWID",
-        100_000,
-    )?
-    else {
+    // Counterparties (handle.id) and the device's own accounts (chat.account_login `E:`/`P:`,
+    // message.account `e:`/`p:`), in one call: each call copies the database out of the
+    // evidence, and sms.db is the largest artefact.
+    let Some((pinv, parties)) = run.query(path, PARTIES_SQL, 100_000)? else {
         return Ok(());
     };
-    for row in &handles.rows {
-        if let Some(id) = handles.get(row, "id") {
-            run.observe_handle(id, &hinv, &format!("messages in {}", file_name(path)))?;
-        }
-    }
-    // The device's own accounts: chat.account_login (`E:` / `P:`) and message.account.
-    if let Some((cinv, chats)) = run.query(
-        path,
-        "SELECT ROWID AS rowid, chat_identifier, service_name, account_login FROM chat ORDER BY ROWID",
-        100_000,
-    )? {
-        for row in &chats.rows {
-            if let Some(login) = chats.get(row, "account_login") {
-                observe_own_account(run, login, &cinv, path)?;
-            }
-        }
-    }
-    if let Some((ainv, accounts)) = run.query(
-        path,
-        "SELECT DISTINCT account FROM message WHERE account IS NOT NULL AND account != '' ORDER BY account",
-        1000,
-    )? {
-        for row in &accounts.rows {
-            if let Some(account) = accounts.get(row, "account") {
-                observe_own_account(run, account, &ainv, path)?;
-            }
+    for row in &parties.rows {
+        let (Some(kind), Some(value)) = (parties.get(row, "kind"), parties.get(row, "value"))
+        else {
+            continue;
+        };
+        if kind == "handle" {
+            run.observe_handle(value, &pinv, &format!("messages in {}", file_name(path)))?;
+        } else {
+            observe_own_account(run, value, &pinv, path)?;
         }
     }
     // Messages.
