@@ -71,6 +71,17 @@ impl Plugin for Ios {
 
     fn detect(&self, source: &SourceCtx) -> Option<Detection> {
         let kind = source.scan.evidence_type.as_str();
+        if kind == "archive" || kind == "folder" {
+            // A partial extraction whose tree does not start at /private/var (iLEAPP's
+            // `filesystem2/mobile/…` zips, a copied `mobile` folder): claimed with a lower
+            // score when a `mobile` directory holding `Library` or `Containers` is near the top.
+            return partial_ios_tree(&source.scan.root).map(|at| Detection {
+                score: 60,
+                reasons: vec![format!(
+                    "{kind} whose tree holds the iOS user data directory {at}"
+                )],
+            });
+        }
         if kind != "ios_extraction" && kind != "itunes_backup" {
             return None;
         }
@@ -102,6 +113,42 @@ impl Plugin for Ios {
         plists::triage(&run)?;
         Ok(())
     }
+}
+
+/// The `…/mobile` directory (with `Library` or `Containers` below it) of a tree, looked for in
+/// the first three levels of each file system of the source.
+fn partial_ios_tree(node: &masf_evidence::scan::Node) -> Option<String> {
+    fn walk(fs: &dyn masf_evidence::fs::FileSystem, dir: &str, depth: usize) -> Option<String> {
+        let entries = fs.list_dir(dir).ok()?;
+        for e in entries
+            .iter()
+            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
+        {
+            if e.name == "mobile"
+                && fs.list_dir(&e.path).is_ok_and(|inner| {
+                    inner
+                        .iter()
+                        .any(|i| i.name == "Library" || i.name == "Containers")
+                })
+            {
+                return Some(e.path.clone());
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        entries
+            .iter()
+            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
+            .take(64)
+            .find_map(|e| walk(fs, &e.path, depth - 1))
+    }
+    if let Some(fs) = &node.fs
+        && let Some(at) = walk(fs.as_ref(), "/", 2)
+    {
+        return Some(at);
+    }
+    node.children.iter().find_map(partial_ios_tree)
 }
 
 /// The expected-artefact catalogue of an iOS source.

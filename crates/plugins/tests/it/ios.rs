@@ -947,3 +947,44 @@ fn ios_ileapp_whatsapp_messages_rows_covered() {
         "iLEAPP WhatsApp message rows not covered: {missing:#?}"
     );
 }
+
+#[test]
+fn ios_detection_of_full_and_partial_trees() {
+    use masf_agents::Plugin;
+    use masf_plugins::ios::Ios;
+    let detect = |p: std::path::PathBuf| {
+        let ctx = masf_tools::SourceCtx::open("src-x", &p).expect("scan");
+        (
+            ctx.scan.evidence_type.as_str().to_string(),
+            Ios.detect(&ctx).map(|d| (d.score, d.reasons[0].clone())),
+        )
+    };
+    assert_eq!(
+        detect(repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip")),
+        (
+            s("ios_extraction"),
+            Some((100, s("evidence sniffed as ios_extraction")))
+        )
+    );
+    // iLEAPP's partial zip (`filesystem2/mobile/…`) is an archive to the evidence layer.
+    assert_eq!(
+        detect(ileapp(
+            "testdata.whatsApp.whatsAppCallHistory.josh_ios15_ffs.zip"
+        )),
+        (
+            s("archive"),
+            Some((
+                60,
+                s("archive whose tree holds the iOS user data directory /filesystem2/mobile")
+            ))
+        )
+    );
+    assert_eq!(
+        detect(repo().join("tests/fixtures/demo/evidence/screenshots")).1,
+        None
+    );
+    assert_eq!(
+        detect(repo().join("tests/fixtures/public/archive/dfvfs-mixed_paths.zip")).1,
+        None
+    );
+}
