@@ -988,3 +988,20 @@ fn ios_detection_of_full_and_partial_trees() {
         None
     );
 }
+
+#[test]
+fn ios_rerun_reads_cached_outputs_and_adds_nothing() {
+    use masf_agents::{AgentCtx, Plugin};
+    use masf_plugins::ios::Ios;
+    let o = triage(&repo().join("tests/fixtures/ios/ffs"), "Europe/London");
+    let before = o.session.state().expect("state").phenomena().clone();
+    // The same task again: every call is answered from the log (text only), every request is
+    // a duplicate of one already recorded.
+    let ctx = AgentCtx::new(&o.session, "ios-triage", "triage/src-ios", "src-ios").expect("ctx");
+    Ios.triage(&ctx).expect("triage again");
+    let tally = ctx.tally();
+    assert_eq!(tally.phenomena, 0, "{tally:?}");
+    assert_eq!(tally.rejections, 0, "{tally:?}");
+    assert_eq!(tally.duplicates, o.tally.phenomena, "{tally:?}");
+    assert_eq!(o.session.state().expect("state").phenomena(), &before);
+}
