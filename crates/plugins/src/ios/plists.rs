@@ -4,9 +4,11 @@
 //!   plists (`PhoneNumber`, `LastKnownICCID`, IMSI, `imeis`), purplebuddy and
 //!   `SystemVersion.plist`: one phenomenon per plist with the identifiers and device facts it
 //!   holds; IMEI, ICCID, IMSI, serial and device name observed for `device`, the own phone
-//!   number for `owner`. Keys are matched by name anywhere in the plist (`imei`, `iccid`, `imsi`,
-//!   `phonenumber`, `mdn`, `serialnumber`, `devicename`; `PersonalitySlots` entries are ICCIDs), so the same reading covers the nested
-//!   `PersonalWallet` entries and the `imeis` list.
+//!   number for `owner`. Keys are matched by name anywhere in the plist (`imei`, `iccid`,
+//!   `imsi`, `phonenumber`, `mdn`; the last key exactly `SerialNumber` or `DeviceName`;
+//!   `PersonalitySlots` entries and `PersonalWallet` keys are ICCIDs), so the same reading
+//!   covers the nested per-SIM entries and the `imeis` list; a value is observed only when it
+//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …).
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
 //!   group and label, never the secret (`v_Data` and any other data field are not read).
@@ -140,9 +142,10 @@ fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
         Some((IdType::Iccid, FactType::Iccid, "device"))
     } else if p.contains("imsi") {
         Some((IdType::Imsi, FactType::Imsi, "device"))
-    } else if p.contains("serialnumber") {
+    } else if ["serialnumber", "-serialnumber", "serial number"].contains(&last.as_str()) {
+        // Exactly the device's; not BasebandSerialNumber and the like.
         Some((IdType::Serial, FactType::Serial, "device"))
-    } else if p.contains("devicename") {
+    } else if ["devicename", "-devicename", "device name"].contains(&last.as_str()) {
         Some((IdType::DeviceName, FactType::Name, "device"))
     } else if p.contains("phonenumber") {
         Some((IdType::Phone, FactType::Phone, "owner"))
