@@ -22,8 +22,10 @@ impl Plugin for ArchivePlugin {
     }
 
     fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        // 50: a plugin that recognises the archive's content (an iOS tree inside a zip scores
+        // 60) takes it; otherwise the archive is examined as a generic tree.
         (source.scan.evidence_type.as_str() == "archive").then(|| Detection {
-            score: 100,
+            score: 50,
             reasons: std::iter::once("an archive whose content is no iOS extraction".to_string())
                 .chain(source.scan.reasons.iter().cloned())
                 .collect(),

@@ -12,6 +12,7 @@ pub mod archive;
 pub mod disk;
 pub mod extract;
 pub mod identity;
+pub mod ios;
 pub mod util;
 
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use masf_agents::{Plugin, Plugins};
 /// earlier one).
 pub fn all() -> Plugins {
     let plugins: Vec<Arc<dyn Plugin>> = vec![
+        Arc::new(ios::Ios),
         Arc::new(android::AndroidPlugin),
         Arc::new(disk::DiskPlugin),
         Arc::new(archive::ArchivePlugin),

@@ -5,4 +5,6 @@ mod android_support;
 mod archive;
 mod boundaries;
 mod disk;
+mod ios;
+mod ios_support;
 mod util;

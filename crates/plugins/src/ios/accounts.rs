@@ -1,0 +1,149 @@
+//! `Accounts3.sqlite`: the accounts configured on the device (`ZACCOUNT` joined with
+//! `ZACCOUNTTYPE`), one phenomenon per account, and their user names as the owner's Apple ID,
+//! Google account, e-mail or other account id.
+
+use masf_agents::RuntimeError;
+use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
+
+use super::{Draft, Run, core_data_encoding, raw, summarise};
+
+const ACCOUNT_SQL: &str = "SELECT a.Z_PK AS pk, a.ZUSERNAME AS username, a.ZACCOUNTDESCRIPTION AS description, \
+a.ZIDENTIFIER AS identifier, a.ZOWNINGBUNDLEID AS bundle, a.ZDATE AS date, \
+t.ZACCOUNTTYPEDESCRIPTION AS type_description, t.ZIDENTIFIER AS type_identifier \
+FROM ZACCOUNT a LEFT JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE";
+
+const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZACCOUNT";
+
+/// Account types whose user name is the Apple ID.
+const APPLE_ID_TYPES: [&str; 10] = [
+    "AppleAccount",
+    "AppleID",
+    "iTunesStore",
+    "IdentityServices",
+    "CloudKit",
+    "GameCenter",
+    "FaceTime",
+    "Madrid",
+    "iCloud",
+    "AppStore",
+];
+
+/// Triage of every `Accounts3.sqlite` of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((find, paths)) = run.find("Accounts3.sqlite")? else {
+        return Ok(());
+    };
+    for path in &paths {
+        one(run, &find, path)?;
+    }
+    Ok(())
+}
+
+/// How a user name of an account type is observed.
+pub fn account_id_type(type_identifier: Option<&str>, username: &str) -> IdType {
+    let ty = type_identifier.unwrap_or("");
+    if ty.to_ascii_lowercase().contains("google") {
+        IdType::GoogleAccount
+    } else if ty.starts_with("com.apple.") && APPLE_ID_TYPES.iter().any(|k| ty.contains(k)) {
+        IdType::AppleId
+    } else if username.contains('@') {
+        IdType::Email
+    } else {
+        IdType::AccountId
+    }
+}
+
+fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["ZACCOUNT", "ZACCOUNTTYPE"])? else {
+        return Ok(());
+    };
+    let account = [
+        "ZUSERNAME",
+        "ZACCOUNTTYPE",
+        "ZDATE",
+        "ZIDENTIFIER",
+        "ZOWNINGBUNDLEID",
+        "ZACCOUNTDESCRIPTION",
+    ];
+    if !schema.require(run, "ZACCOUNT", &account)?
+        || !schema.require(
+            run,
+            "ZACCOUNTTYPE",
+            &["ZACCOUNTTYPEDESCRIPTION", "ZIDENTIFIER"],
+        )?
+    {
+        return Ok(());
+    }
+    let Some(paged) = run.paged(path, ACCOUNT_SQL, "a.Z_PK")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let user = raw(t, row, "username");
+        let ty_desc = raw(t, row, "type_description");
+        let ty_id = raw(t, row, "type_identifier");
+        let kind = ty_desc
+            .clone()
+            .or_else(|| ty_id.clone())
+            .unwrap_or_else(|| "account".into());
+        let mut d = Draft::new(
+            "accounts",
+            format!(
+                "{kind} account {}",
+                user.as_deref().unwrap_or("(no user name)")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, user.as_deref(), inv);
+        d.fact(FactType::Name, ty_desc.as_deref(), inv);
+        d.fact(FactType::Identifier, ty_id.as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "description").as_deref(), inv);
+        d.fact(
+            FactType::Identifier,
+            raw(t, row, "identifier").as_deref(),
+            inv,
+        );
+        d.fact(FactType::Identifier, raw(t, row, "bundle").as_deref(), inv);
+        let date = raw(t, row, "date");
+        d.time(
+            date.as_deref(),
+            core_data_encoding(date.as_deref()),
+            "Account created",
+            inv,
+        );
+        d.interpretation = format!(
+            "ZACCOUNT Z_PK {pk} of {path} is a {kind} account{} configured on the device; ZDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
+            user.as_deref()
+                .map(|u| format!(" for {u}"))
+                .unwrap_or_default()
+        );
+        run.record(d)?;
+        if let Some(u) = &user {
+            let id_type = account_id_type(ty_id.as_deref(), u);
+            run.observe(
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                id_type,
+                u,
+                inv,
+                format!("The device is signed in to a {kind} account as {u}."),
+            )?;
+        }
+    }
+    if paged.truncated {
+        summarise(
+            run,
+            "accounts",
+            path,
+            find,
+            "accounts",
+            SUMMARY_SQL,
+            core_data_encoding,
+            "First account created",
+            "Last account created",
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,112 @@
+//! `CallHistory.storedata` (Core Data): one phenomenon per `ZCALLRECORD` row (address,
+//! direction, answered, duration, start time) and the counterparty as `handle:<id>`.
+
+use std::collections::BTreeSet;
+
+use masf_agents::RuntimeError;
+use masf_graph::FactType;
+use masf_tools::Invoked;
+
+use super::{Draft, Run, core_data_encoding, file_name, handle_fact_type, raw, summarise};
+
+const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZCALLRECORD";
+
+/// Triage of every `CallHistory.storedata` of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((find, paths)) = run.find("CallHistory.storedata")? else {
+        return Ok(());
+    };
+    for path in &paths {
+        one(run, &find, path)?;
+    }
+    Ok(())
+}
+
+/// `table.col AS alias` when the column exists, `NULL AS alias` otherwise.
+pub fn optional(cols: &BTreeSet<String>, col: &str, alias: &str) -> String {
+    if cols.contains(col) {
+        format!("{col} AS {alias}")
+    } else {
+        format!("NULL AS {alias}")
+    }
+}
+
+fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["ZCALLRECORD"])? else {
+        return Ok(());
+    };
+    let required = ["ZADDRESS", "ZDATE", "ZDURATION", "ZORIGINATED", "ZANSWERED"];
+    if !schema.require(run, "ZCALLRECORD", &required)? {
+        return Ok(());
+    }
+    let cols = schema.columns("ZCALLRECORD");
+    let sql = format!(
+        "SELECT Z_PK AS pk, CAST(ZADDRESS AS TEXT) AS address, ZDATE AS date, ZDURATION AS duration, \
+ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
+        optional(&cols, "ZNAME", "name"),
+        optional(&cols, "ZSERVICE_PROVIDER", "service"),
+        optional(&cols, "ZUNIQUE_ID", "unique_id"),
+    );
+    let Some(paged) = run.paged(path, &sql, "Z_PK")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let address = raw(t, row, "address");
+        let outgoing = t.get(row, "originated") == Some("1");
+        let answered = t.get(row, "answered") == Some("1");
+        let date = raw(t, row, "date");
+        let mut d = Draft::new(
+            "calls",
+            format!(
+                "Call {pk} {} {}",
+                if outgoing { "to" } else { "from" },
+                address.as_deref().unwrap_or("an unknown number")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        if let Some(a) = &address {
+            d.fact(handle_fact_type(a), Some(a), inv);
+        }
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+        d.fact(
+            FactType::Identifier,
+            raw(t, row, "unique_id").as_deref(),
+            inv,
+        );
+        d.fact(FactType::Identifier, raw(t, row, "service").as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "duration").as_deref(), inv);
+        d.time(
+            date.as_deref(),
+            core_data_encoding(date.as_deref()),
+            "Call started",
+            inv,
+        );
+        d.interpretation = format!(
+            "ZCALLRECORD Z_PK {pk} of {path}: an {} call {} {}, {}, lasting {} seconds; ZDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
+            if outgoing { "outgoing" } else { "incoming" },
+            if outgoing { "to" } else { "from" },
+            address.as_deref().unwrap_or("an unrecorded address"),
+            if answered { "answered" } else { "not answered" },
+            raw(t, row, "duration").unwrap_or_else(|| "?".into()),
+        );
+        run.record(d)?;
+        if let Some(a) = &address {
+            run.observe_handle(a, inv, &format!("calls in {}", file_name(path)))?;
+        }
+    }
+    if paged.truncated {
+        summarise(
+            run,
+            "calls",
+            path,
+            find,
+            "calls",
+            SUMMARY_SQL,
+            core_data_encoding,
+            "First call",
+            "Last call",
+        )?;
+    }
+    Ok(())
+}

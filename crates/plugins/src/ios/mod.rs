@@ -1,0 +1,647 @@
+//! iOS: full-file-system extractions (zip, tar, folder) and iTunes/Finder backups, which the
+//! evidence layer presents as the same tree.
+//!
+//! The triage agent (`ios-triage`) finds each artefact with `find_files`, reads databases with
+//! `sqlite_query` (a working copy with its `-wal`, so rows only in the WAL are read) and
+//! property lists with `parse_plist`, and records:
+//!
+//! | artefact | module | phenomena | identities |
+//! |---|---|---|---|
+//! | `sms.db` | [`sms`] | one per message (handle, chat, direction, Apple time, text, attachments) | `handle:<id>` per counterparty, `owner` from the accounts the messages went through |
+//! | `AddressBook.sqlitedb` | [`addressbook`] | one per person | `contact:<ROWID>`: name, phones, e-mails |
+//! | `Accounts3.sqlite` | [`accounts`] | one per account | `owner`: Apple ID, Google account, e-mail accounts |
+//! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
+//! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
+//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
+//!
+//! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
+//! last time). An artefact that cannot be read is noted with `ctx.unparsed` and the rest of the
+//! source is still analysed.
+
+pub mod accounts;
+pub mod addressbook;
+pub mod callhistory;
+pub mod plists;
+pub mod sms;
+pub mod whatsapp;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use masf_agents::{AgentCtx, Detection, Observation, PhenomenonDraft, Plugin, RuntimeError};
+use masf_graph::identifiers::normalize;
+use masf_graph::views::ExpectedArtefact;
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding, TimeMark};
+use masf_tools::{Invoked, SourceCtx};
+use serde_json::json;
+
+use crate::util::{self, Table, fact};
+
+/// Row phenomena per artefact before the rest is summarised.
+pub const ROW_CAP: u64 = 2000;
+
+/// Rows per `sqlite_query` call of a paged read (grounding reads the cited output once per fact,
+/// so short outputs keep recording linear).
+pub const PAGE: u64 = 250;
+
+/// The pages of a paged read.
+pub struct Paged {
+    /// Each page's call and rows (the first column is the paging key).
+    pub pages: Vec<(Invoked, Table)>,
+    /// Whether rows remain after [`ROW_CAP`].
+    pub truncated: bool,
+}
+
+impl Paged {
+    /// Every row with the call that returned it.
+    pub fn rows(&self) -> impl Iterator<Item = (&Invoked, &Table, &Vec<Option<String>>)> {
+        self.pages
+            .iter()
+            .flat_map(|(inv, t)| t.rows.iter().map(move |r| (inv, t, r)))
+    }
+}
+
+/// The iOS plugin.
+pub struct Ios;
+
+impl Plugin for Ios {
+    fn name(&self) -> &'static str {
+        "ios"
+    }
+
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        let kind = source.scan.evidence_type.as_str();
+        if kind == "archive" || kind == "folder" {
+            // A partial extraction whose tree does not start at /private/var (iLEAPP's
+            // `filesystem2/mobile/…` zips, a copied `mobile` folder): claimed with a lower
+            // score when a `mobile` directory holding `Library` or `Containers` is near the top.
+            return partial_ios_tree(&source.scan.root).map(|at| Detection {
+                score: 60,
+                reasons: vec![format!(
+                    "{kind} whose tree holds the iOS user data directory {at}"
+                )],
+            });
+        }
+        if kind != "ios_extraction" && kind != "itunes_backup" {
+            return None;
+        }
+        let mut reasons = vec![format!("evidence sniffed as {kind}")];
+        reasons.extend(source.scan.reasons.iter().cloned());
+        Some(Detection {
+            score: 100,
+            reasons,
+        })
+    }
+
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        catalogue()
+    }
+
+    fn categorise(&self, path: &str) -> Option<&'static str> {
+        categorise(path)
+    }
+
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        let run = Run::new(ctx);
+        // The address book first: message and call handles that belong to a card are then
+        // left to the card's entity.
+        addressbook::triage(&run)?;
+        sms::triage(&run)?;
+        callhistory::triage(&run)?;
+        whatsapp::triage(&run)?;
+        accounts::triage(&run)?;
+        plists::triage(&run)?;
+        Ok(())
+    }
+}
+
+/// The `…/mobile` directory (with `Library` or `Containers` below it) of a tree, looked for in
+/// the first three levels of each file system of the source.
+fn partial_ios_tree(node: &masf_evidence::scan::Node) -> Option<String> {
+    fn walk(fs: &dyn masf_evidence::fs::FileSystem, dir: &str, depth: usize) -> Option<String> {
+        let entries = fs.list_dir(dir).ok()?;
+        for e in entries
+            .iter()
+            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
+        {
+            if e.name == "mobile"
+                && fs.list_dir(&e.path).is_ok_and(|inner| {
+                    inner
+                        .iter()
+                        .any(|i| i.name == "Library" || i.name == "Containers")
+                })
+            {
+                return Some(e.path.clone());
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        entries
+            .iter()
+            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
+            .take(64)
+            .find_map(|e| walk(fs, &e.path, depth - 1))
+    }
+    if let Some(fs) = &node.fs
+        && let Some(at) = walk(fs.as_ref(), "/", 2)
+    {
+        return Some(at);
+    }
+    node.children.iter().find_map(partial_ios_tree)
+}
+
+/// The expected-artefact catalogue of an iOS source.
+pub fn catalogue() -> Vec<ExpectedArtefact> {
+    let entry = |name: &str, detector: &[&str], value_for: &str| ExpectedArtefact {
+        name: name.to_string(),
+        detector: detector.iter().map(|d| d.to_string()).collect(),
+        value_for: value_for.to_string(),
+    };
+    vec![
+        entry(
+            "sms.db",
+            &["/SMS/sms.db\""],
+            "iMessage/SMS messages, handles, chats, attachments",
+        ),
+        entry(
+            "AddressBook.sqlitedb",
+            &["/AddressBook/AddressBook.sqlitedb\""],
+            "contacts: names, phone numbers, e-mail addresses",
+        ),
+        entry(
+            "Accounts3.sqlite",
+            &["/Accounts/Accounts3.sqlite\""],
+            "Apple ID and other accounts configured on the device",
+        ),
+        entry(
+            "CallHistory.storedata",
+            &["/CallHistory.storedata\""],
+            "phone and FaceTime calls",
+        ),
+        entry(
+            "WhatsApp ChatStorage.sqlite",
+            &["/ChatStorage.sqlite\""],
+            "WhatsApp messages and chats",
+        ),
+        entry(
+            "WhatsApp ContactsV2.sqlite",
+            &["/ContactsV2.sqlite\""],
+            "WhatsApp contacts: names, phone numbers, WhatsApp ids",
+        ),
+        entry(
+            "WhatsApp CallHistory.sqlite",
+            &["/CallHistory.sqlite\""],
+            "WhatsApp calls",
+        ),
+        entry(
+            "Lockdown data_ark.plist",
+            &["/Lockdown/data_ark.plist\""],
+            "device name, time zone, last backup computer",
+        ),
+        entry(
+            "CommCenter plists",
+            &["/Preferences/com.apple.commcenter"],
+            "own phone number, IMEI, ICCID, IMSI",
+        ),
+        entry(
+            "SystemVersion.plist",
+            &["/CoreServices/SystemVersion.plist\""],
+            "iOS version and build",
+        ),
+        entry(
+            "keychain export",
+            // Not the bare word: the agent's own `find_files` glob `*eychain*.plist` holds it.
+            &["/Keychains/", "eychain.plist\""],
+            "accounts and services holding credentials (never their secrets)",
+        ),
+    ]
+}
+
+/// The category of an iOS artefact path.
+pub fn categorise(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let base = name
+        .strip_suffix("-wal")
+        .or_else(|| name.strip_suffix("-shm"))
+        .unwrap_or(name);
+    Some(match base {
+        "sms.db" | "ChatStorage.sqlite" => "messages",
+        "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
+        "Accounts3.sqlite" => "accounts",
+        "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
+        "data_ark.plist" | "SystemVersion.plist" => "device",
+        b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
+            "device"
+        }
+        b if b.to_ascii_lowercase().contains("keychain") => "credentials",
+        _ if path.contains("/Library/SMS/Attachments/") => "attachments",
+        _ if path.contains("/Message/Media/") => "attachments",
+        _ => return None,
+    })
+}
+
+/// One triage run: the agent's context and what it observed so far.
+pub struct Run<'c, 's> {
+    /// The agent's context.
+    pub ctx: &'c AgentCtx<'s>,
+    observed: RefCell<BTreeSet<(String, IdType, String)>>,
+    /// Normalised identifiers of address-book cards → their context (`contact:<ROWID>`).
+    pub contact_ids: RefCell<BTreeMap<String, String>>,
+}
+
+impl<'c, 's> Run<'c, 's> {
+    /// A run on `ctx`.
+    pub fn new(ctx: &'c AgentCtx<'s>) -> Self {
+        Self {
+            ctx,
+            observed: RefCell::new(BTreeSet::new()),
+            contact_ids: RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    /// `value` normalised as `id_type` under the source's region, if it is one.
+    pub fn normalised(&self, id_type: IdType, value: &str) -> Option<String> {
+        normalize(id_type, value, self.ctx.phone_region()).ok()
+    }
+
+    /// Observes `value` as an identifier of the entity of `context`, once per run and only
+    /// when it is a valid identifier of its type (so that every request is one the gateway
+    /// accepts). Returns whether a request was made.
+    #[allow(clippy::too_many_arguments)]
+    pub fn observe(
+        &self,
+        context: &str,
+        kind: EntityKind,
+        label: &str,
+        id_type: IdType,
+        value: &str,
+        inv: &Invoked,
+        interpretation: String,
+    ) -> Result<bool, RuntimeError> {
+        let Some(norm) = self.normalised(id_type, value) else {
+            tracing::debug!(value, %id_type, "not observed: not a valid identifier");
+            return Ok(false);
+        };
+        let key = (context.to_string(), id_type, norm);
+        if !self.observed.borrow_mut().insert(key) {
+            return Ok(false);
+        }
+        self.ctx.observe(Observation {
+            context: context.to_string(),
+            entity_kind: kind,
+            label: label.to_string(),
+            id_type,
+            value: value.to_string(),
+            invocation_id: inv.record.invocation_id.clone(),
+            interpretation,
+        })?;
+        Ok(true)
+    }
+
+    /// Observes a message or call counterparty (`+852…`, an e-mail) as `handle:<normalised>`,
+    /// unless an address-book card holds the same identifier (then the card's entity has it).
+    pub fn observe_handle(
+        &self,
+        value: &str,
+        inv: &Invoked,
+        what: &str,
+    ) -> Result<bool, RuntimeError> {
+        let Some((id_type, norm)) = self.handle_type(value) else {
+            return Ok(false);
+        };
+        if self.contact_ids.borrow().contains_key(&norm) {
+            return Ok(false);
+        }
+        self.observe(
+            &format!("handle:{norm}"),
+            EntityKind::Person,
+            value,
+            id_type,
+            value,
+            inv,
+            format!("{value} is a counterparty of {what} with no address-book card."),
+        )
+    }
+
+    /// Whether a handle is an e-mail address or a phone number, with its normal form.
+    pub fn handle_type(&self, value: &str) -> Option<(IdType, String)> {
+        let id_type = if value.contains('@') {
+            IdType::Email
+        } else {
+            IdType::Phone
+        };
+        self.normalised(id_type, value).map(|n| (id_type, n))
+    }
+
+    /// Records a phenomenon draft.
+    pub fn record(&self, draft: Draft) -> Result<(), RuntimeError> {
+        if draft.facts.is_empty() {
+            return Ok(());
+        }
+        self.ctx.record(PhenomenonDraft {
+            category: draft.category.to_string(),
+            title: draft.title,
+            facts: draft.facts,
+            interpretation: draft.interpretation,
+            times: draft.times,
+        })?;
+        Ok(())
+    }
+
+    /// Finds files named like `glob` (a `find_files` call); `None` when the call failed (noted).
+    pub fn find(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
+        let args = json!({"name_glob": glob, "limit": 1000});
+        Ok(
+            util::call_or_note(self.ctx, &format!("files named {glob}"), "find_files", args)?.map(
+                |inv| {
+                    let paths = util::found_paths(&inv.output.text);
+                    (inv, paths)
+                },
+            ),
+        )
+    }
+
+    /// Runs a query (noting the artefact as unparsed when it fails).
+    pub fn query(
+        &self,
+        path: &str,
+        sql: &str,
+        limit: u64,
+    ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+        util::query(self.ctx, path, sql, limit)
+    }
+
+    /// Reads the rows of `select` (a `SELECT … FROM …` without `WHERE`/`ORDER BY`) in pages
+    /// of [`PAGE`] rows ordered by the integer `key`, up to [`ROW_CAP`] rows: each page is one
+    /// `sqlite_query` call, so a fact cites a short output. `None` when the first page fails
+    /// (noted); `truncated` when rows remain after the cap.
+    pub fn paged(
+        &self,
+        path: &str,
+        select: &str,
+        key: &str,
+    ) -> Result<Option<Paged>, RuntimeError> {
+        let mut pages: Vec<(Invoked, Table)> = Vec::new();
+        let mut got = 0u64;
+        let mut after: Option<String> = None;
+        loop {
+            let filter = after
+                .as_ref()
+                .map(|a| format!(" WHERE {key} > {a}"))
+                .unwrap_or_default();
+            let sql = format!("{select}{filter} ORDER BY {key}");
+            let limit = PAGE.min(ROW_CAP - got);
+            let Some((inv, t)) = self.query(path, &sql, limit)? else {
+                if pages.is_empty() {
+                    return Ok(None);
+                }
+                return Ok(Some(Paged {
+                    pages,
+                    truncated: false,
+                }));
+            };
+            got += t.rows.len() as u64;
+            let more = t.truncated;
+            let last = t.rows.last().and_then(|r| r.first().cloned().flatten());
+            pages.push((inv, t));
+            match (more, last) {
+                (true, Some(last)) if got < ROW_CAP && last.parse::<i64>().is_ok() => {
+                    after = Some(last);
+                }
+                (more, _) => {
+                    return Ok(Some(Paged {
+                        pages,
+                        truncated: more,
+                    }));
+                }
+            }
+        }
+    }
+
+    /// The columns of `tables` in the database at `path` (one `sqlite_query` over
+    /// `pragma_table_info`); `None` when the database cannot be read (noted as unparsed).
+    pub fn schema(&self, path: &str, tables: &[&str]) -> Result<Option<Schema>, RuntimeError> {
+        let names = tables
+            .iter()
+            .map(|t| format!("'{t}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
+WHERE m.type = 'table' AND m.name IN ({names}) ORDER BY m.name, p.cid"
+        );
+        Ok(self.query(path, &sql, 100_000)?.map(|(_, t)| {
+            let mut cols: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for row in &t.rows {
+                if let (Some(tb), Some(c)) = (t.get(row, "tbl"), t.get(row, "col")) {
+                    cols.entry(tb.to_string())
+                        .or_default()
+                        .insert(c.to_string());
+                }
+            }
+            Schema {
+                path: path.to_string(),
+                cols,
+            }
+        }))
+    }
+}
+
+/// The tables and columns of one database, as far as the agent asked.
+pub struct Schema {
+    path: String,
+    cols: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Schema {
+    /// The columns of `table` (empty when it is absent).
+    pub fn columns(&self, table: &str) -> BTreeSet<String> {
+        self.cols.get(table).cloned().unwrap_or_default()
+    }
+
+    /// Whether `table` has every `required` column; when not, notes the database as unparsed
+    /// ("unexpected schema: …") and answers `false`.
+    pub fn require(
+        &self,
+        run: &Run<'_, '_>,
+        table: &str,
+        required: &[&str],
+    ) -> Result<bool, RuntimeError> {
+        let Some(cols) = self.cols.get(table) else {
+            run.ctx.unparsed(
+                &self.path,
+                &format!("unexpected schema: the database has no {table} table"),
+                None,
+            )?;
+            return Ok(false);
+        };
+        let missing: Vec<&str> = required
+            .iter()
+            .copied()
+            .filter(|c| !cols.contains(*c))
+            .collect();
+        if !missing.is_empty() {
+            run.ctx.unparsed(
+                &self.path,
+                &format!(
+                    "unexpected schema: table {table} lacks {}",
+                    missing.join(", ")
+                ),
+                None,
+            )?;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+}
+
+/// A phenomenon being drafted: facts are added only when their value is present.
+pub struct Draft {
+    category: &'static str,
+    title: String,
+    facts: Vec<masf_graph::FactClaim>,
+    times: Vec<TimeMark>,
+    /// The templated interpretation.
+    pub interpretation: String,
+}
+
+impl Draft {
+    /// A draft in `category` titled `title`.
+    pub fn new(category: &'static str, title: impl Into<String>) -> Self {
+        Self {
+            category,
+            title: title.into(),
+            facts: Vec::new(),
+            times: Vec::new(),
+            interpretation: String::new(),
+        }
+    }
+
+    /// Adds a fact when `value` is present and non-empty.
+    pub fn fact(&mut self, t: FactType, value: Option<&str>, inv: &Invoked) -> &mut Self {
+        if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
+            self.facts.push(fact(t, v, inv));
+        }
+        self
+    }
+
+    /// Adds a timestamp fact marked as the time of `description`, when `value` is a time.
+    pub fn time(
+        &mut self,
+        value: Option<&str>,
+        encoding: Option<TimeEncoding>,
+        description: &str,
+        inv: &Invoked,
+    ) -> &mut Self {
+        if let (Some(v), Some(enc)) = (value, encoding) {
+            self.times.push(TimeMark {
+                fact: self.facts.len(),
+                encoding: enc,
+                description: description.to_string(),
+            });
+            self.facts.push(fact(FactType::Timestamp, v, inv));
+        }
+        self
+    }
+}
+
+/// The encoding of an Apple absolute time as stored: nanoseconds since 2001 when the value is
+/// that large (`sms.db` since iOS 11), seconds otherwise; `None` for zero, negative or
+/// non-numeric values (no time recorded).
+pub fn apple_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
+    let v: f64 = raw?.trim().parse().ok()?;
+    if !v.is_finite() || v <= 0.0 {
+        return None;
+    }
+    Some(if v.abs() >= 1e12 {
+        TimeEncoding::AppleNanos
+    } else {
+        TimeEncoding::AppleSeconds
+    })
+}
+
+/// A Core Data time (seconds since 2001, possibly fractional).
+pub fn core_data_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
+    let v: f64 = raw?.trim().parse().ok()?;
+    (v.is_finite() && v > 0.0).then_some(TimeEncoding::AppleSeconds)
+}
+
+/// A cell as it appears in the `sqlite_query` text (escaped), so that it grounds verbatim.
+pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
+    table.get(row, col).map(escape)
+}
+
+/// Escapes a cell the way `sqlite_query` prints it.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The fact type of a handle value (e-mail, phone or other account).
+pub fn handle_fact_type(value: &str) -> FactType {
+    if value.contains('@') {
+        FactType::Email
+    } else if value
+        .chars()
+        .all(|c| c.is_ascii_digit() || " +-().".contains(c))
+    {
+        FactType::Phone
+    } else {
+        FactType::Account
+    }
+}
+
+/// The file name of a path (interpretations of identity observations name the artefact by
+/// it: they cite only the query output, which does not hold the full path).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Records the summary phenomenon of an artefact cut at [`ROW_CAP`] rows.
+#[allow(clippy::too_many_arguments)]
+pub fn summarise(
+    run: &Run<'_, '_>,
+    category: &'static str,
+    path: &str,
+    find: &Invoked,
+    what: &str,
+    sql: &str,
+    encoding: fn(Option<&str>) -> Option<TimeEncoding>,
+    first_desc: &str,
+    last_desc: &str,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = run.query(path, sql, 1)? else {
+        return Ok(());
+    };
+    let Some(row) = t.rows.first() else {
+        return Ok(());
+    };
+    let count = raw(&t, row, "total");
+    let first = raw(&t, row, "first_time");
+    let last = raw(&t, row, "last_time");
+    let mut d = Draft::new(category, format!("{what} in {path} (summary)"));
+    d.fact(FactType::Path, Some(path), find);
+    d.fact(FactType::Count, count.as_deref(), &inv);
+    d.time(
+        first.as_deref(),
+        encoding(first.as_deref()),
+        first_desc,
+        &inv,
+    );
+    d.time(last.as_deref(), encoding(last.as_deref()), last_desc, &inv);
+    d.interpretation = format!(
+        "{path} holds {} {what}; the first {ROW_CAP} are recorded one by one, the rest only in this summary (count and the first and last time over all of them).",
+        count.as_deref().unwrap_or("?"),
+    );
+    run.record(d)
+}

@@ -1,0 +1,310 @@
+//! Device identity property lists and keychain exports, read with `parse_plist`:
+//!
+//! - Lockdown `data_ark.plist` (`-DeviceName`, time zone, last backup computer), the CommCenter
+//!   plists (`PhoneNumber`, `LastKnownICCID`, IMSI, `imeis`), purplebuddy and
+//!   `SystemVersion.plist`: one phenomenon per plist with the identifiers and device facts it
+//!   holds; IMEI, ICCID, IMSI, serial and device name observed for `device`, the own phone
+//!   number for `owner`. Keys are matched by name anywhere in the plist (`imei`, `iccid`,
+//!   `imsi`, `phonenumber`, `mdn`; the last key exactly `SerialNumber` or `DeviceName`;
+//!   `PersonalitySlots` entries and `PersonalWallet` keys are ICCIDs), so the same reading
+//!   covers the nested per-SIM entries and the `imeis` list; a value is observed only when it
+//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …).
+//! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
+//!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
+//!   group and label, never the secret (`v_Data` and any other data field are not read).
+//!   E-mail-shaped accounts are observed for `owner`.
+
+use masf_agents::RuntimeError;
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_tools::Invoked;
+use serde_json::Value;
+
+use super::{Draft, ROW_CAP, Run, file_name};
+use crate::util;
+
+/// Plists that carry the device's identity.
+const IDENTITY_GLOBS: [&str; 4] = [
+    "data_ark.plist",
+    "com.apple.commcenter*.plist",
+    "com.apple.purplebuddy*.plist",
+    "SystemVersion.plist",
+];
+
+/// Device facts worth keeping besides identifiers (key as written → what it is).
+const DEVICE_KEYS: [(&str, &str); 8] = [
+    ("-TimeZone", "time zone"),
+    (
+        "com.apple.iTunes.backup-LastBackupComputerName",
+        "last backup computer",
+    ),
+    ("-DarkProductVersion", "iOS version"),
+    ("ProductVersion", "iOS version"),
+    ("ProductBuildVersion", "iOS build"),
+    ("ProductName", "product"),
+    ("lastKnownOSVersion", "iOS version"),
+    ("GuessedCountry", "guessed country"),
+];
+
+/// Keychain item attributes read (never the data fields).
+const KEYCHAIN_ATTRS: [(&str, FactType); 5] = [
+    ("acct", FactType::Account),
+    ("svce", FactType::Identifier),
+    ("srvr", FactType::Identifier),
+    ("agrp", FactType::Identifier),
+    ("labl", FactType::Name),
+];
+
+/// Triage of the identity plists and keychain exports of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    for glob in IDENTITY_GLOBS {
+        let Some((find, paths)) = run.find(glob)? else {
+            continue;
+        };
+        for path in &paths {
+            identity(run, &find, path)?;
+        }
+    }
+    if let Some((find, paths)) = run.find("*eychain*.plist")? {
+        for path in &paths {
+            keychain(run, &find, path)?;
+        }
+    }
+    Ok(())
+}
+
+fn parse(run: &Run<'_, '_>, path: &str) -> Result<Option<(Invoked, Value)>, RuntimeError> {
+    let Some(inv) = util::call_or_note(
+        run.ctx,
+        path,
+        "parse_plist",
+        serde_json::json!({"path": path}),
+    )?
+    else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<Value>(&inv.output.text) {
+        Ok(v) => Ok(Some((inv, v))),
+        Err(e) => {
+            run.ctx.unparsed(
+                path,
+                &format!("parse_plist output is not JSON: {e}"),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// Every scalar leaf of a JSON value with its key path (`PersonalWallet/8985…/IMSI`).
+fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                // CommCenter keeps one entry per SIM under its ICCID.
+                if path.len() == 1 && path[0] == "PersonalWallet" {
+                    out.push((vec!["PersonalWallet".into(), "iccid".into()], k.clone()));
+                }
+                path.push(k.clone());
+                leaves(x, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(i.to_string());
+                leaves(x, path, out);
+                path.pop();
+            }
+        }
+        Value::String(s) => out.push((path.clone(), s.clone())),
+        Value::Number(n) => out.push((path.clone(), n.to_string())),
+        _ => {}
+    }
+}
+
+/// The identifier type a key path names, and whose it is.
+fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
+    let p = keys.join("/").to_ascii_lowercase();
+    let last = keys
+        .last()
+        .map(|k| k.to_ascii_lowercase())
+        .unwrap_or_default();
+    if last == "mdn" {
+        // The mobile directory number: the SIM's own phone number.
+        return Some((IdType::Phone, FactType::Phone, "owner"));
+    }
+    if keys.first().is_some_and(|k| k == "PersonalitySlots") {
+        return Some((IdType::Iccid, FactType::Iccid, "device"));
+    }
+    if p.contains("imei") && !p.contains("svn") {
+        Some((IdType::Imei, FactType::Imei, "device"))
+    } else if p.contains("iccid") {
+        Some((IdType::Iccid, FactType::Iccid, "device"))
+    } else if p.contains("imsi") {
+        Some((IdType::Imsi, FactType::Imsi, "device"))
+    } else if ["serialnumber", "-serialnumber", "serial number"].contains(&last.as_str()) {
+        // Exactly the device's; not BasebandSerialNumber and the like.
+        Some((IdType::Serial, FactType::Serial, "device"))
+    } else if ["devicename", "-devicename", "device name"].contains(&last.as_str()) {
+        Some((IdType::DeviceName, FactType::Name, "device"))
+    } else if p.contains("phonenumber") {
+        Some((IdType::Phone, FactType::Phone, "owner"))
+    } else {
+        None
+    }
+}
+
+fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, value)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let mut all = Vec::new();
+    leaves(&value, &mut Vec::new(), &mut all);
+    let text = &inv.output.text;
+    let mut d = Draft::new("device", format!("Device identity in {path}"));
+    d.fact(FactType::Path, Some(path), find);
+    let mut found: Vec<String> = Vec::new();
+    let mut observations = Vec::new();
+    for (keys, v) in &all {
+        if v.trim().is_empty() || !text.contains(v.as_str()) {
+            continue;
+        }
+        let key = keys.join(" > ");
+        if let Some((id_type, fact_type, whose)) = identity_kind(keys) {
+            if run.normalised(id_type, v).is_none() {
+                continue;
+            }
+            d.fact(fact_type, Some(v), &inv);
+            found.push(format!("{id_type} {v} ({key})"));
+            observations.push((whose, id_type, v.clone(), key));
+        } else if let Some((_, what)) = DEVICE_KEYS
+            .iter()
+            .find(|(k, _)| keys.last().is_some_and(|l| l == k))
+        {
+            d.fact(FactType::Text, Some(v), &inv);
+            found.push(format!("{what} {v}"));
+        }
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    d.interpretation = format!("{path} records {}.", found.join(", "));
+    run.record(d)?;
+    for (whose, id_type, v, key) in observations {
+        let (kind, label) = if whose == "device" {
+            (EntityKind::Device, "examined device")
+        } else {
+            (EntityKind::Person, "device owner")
+        };
+        run.observe(
+            whose,
+            kind,
+            label,
+            id_type,
+            &v,
+            &inv,
+            format!(
+                "{} records {v} under {key}: the {}'s {id_type}.",
+                file_name(path),
+                if whose == "device" {
+                    "device"
+                } else {
+                    "device owner"
+                }
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// Keychain items: dictionaries holding any of the attributes read.
+fn items(v: &Value, out: &mut Vec<serde_json::Map<String, Value>>) {
+    match v {
+        Value::Object(m) => {
+            if KEYCHAIN_ATTRS.iter().any(|(k, _)| m.contains_key(*k)) {
+                out.push(m.clone());
+            } else {
+                for x in m.values() {
+                    items(x, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| items(x, out)),
+        _ => {}
+    }
+}
+
+fn keychain(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, value)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let mut found = Vec::new();
+    items(&value, &mut found);
+    if found.is_empty() {
+        run.ctx.unparsed(
+            path,
+            "no keychain items (dictionaries with acct, svce or srvr) in the plist",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let text = &inv.output.text;
+    let total = found.len();
+    for (i, item) in found.iter().take(ROW_CAP as usize).enumerate() {
+        let get = |k: &str| {
+            item.get(k)
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty() && text.contains(*s))
+        };
+        let acct = get("acct");
+        let service = get("svce").or_else(|| get("srvr"));
+        let mut d = Draft::new(
+            "credentials",
+            format!(
+                "Keychain item {}: {} for {}",
+                i + 1,
+                acct.unwrap_or("(no account)"),
+                service.unwrap_or("(no service)")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        for (k, t) in KEYCHAIN_ATTRS {
+            d.fact(t, get(k), &inv);
+        }
+        if let Some(m) = get("mdat") {
+            d.time(
+                Some(m),
+                Some(TimeEncoding::Iso8601),
+                "Modification Time",
+                &inv,
+            );
+        }
+        d.interpretation = format!(
+            "The keychain export {path} holds a credential for account {} with service {}; its secret is not reproduced here.",
+            acct.unwrap_or("(none)"),
+            service.unwrap_or("(none)")
+        );
+        run.record(d)?;
+        if let Some(a) = acct.filter(|a| a.contains('@')) {
+            run.observe(
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                IdType::Email,
+                a,
+                &inv,
+                format!("The device keychain holds a credential for {a}."),
+            )?;
+        }
+    }
+    if total > ROW_CAP as usize {
+        let count = total.to_string();
+        let mut d = Draft::new("credentials", format!("Keychain items in {path} (summary)"));
+        d.fact(FactType::Path, Some(path), find);
+        d.interpretation = format!(
+            "{path} holds {count} keychain items; the first {ROW_CAP} are recorded one by one, the rest are not."
+        );
+        run.record(d)?;
+    }
+    Ok(())
+}

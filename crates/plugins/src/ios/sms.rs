@@ -1,0 +1,196 @@
+//! `sms.db`: iMessage and SMS messages with their handle, chat, direction, Apple-epoch time,
+//! text and attachments; the counterparties (`handle:<id>`) and the accounts the device
+//! itself used (`owner`). Read through `sqlite_query`, so rows only in `sms.db-wal` are included.
+
+use masf_agents::RuntimeError;
+use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
+
+use super::{Draft, Run, apple_encoding, file_name, handle_fact_type, raw, summarise};
+
+/// The message query without its order (the agent reads it in pages by `m.ROWID`).
+pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
+(SELECT c.chat_identifier FROM chat_message_join j JOIN chat c ON c.ROWID = j.chat_id WHERE j.message_id = m.ROWID ORDER BY c.ROWID LIMIT 1) AS chat, \
+m.text, \
+(SELECT group_concat(a.filename, ' | ') FROM message_attachment_join aj JOIN attachment a ON a.ROWID = aj.attachment_id WHERE aj.message_id = m.ROWID) AS attachments \
+FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id";
+
+/// The whole message query in ROWID order (what the benchmark times against the sqlite3 CLI).
+pub fn message_sql() -> String {
+    format!("{MESSAGE_SELECT} ORDER BY m.ROWID")
+}
+
+const PARTIES_SQL: &str = "SELECT 'handle' AS kind, ROWID AS rowid, id AS value FROM handle \
+UNION ALL SELECT 'account_login', ROWID, account_login FROM chat WHERE account_login IS NOT NULL AND account_login != '' \
+UNION ALL SELECT 'account', NULL, account FROM (SELECT DISTINCT account FROM message WHERE account IS NOT NULL AND account != '') \
+ORDER BY 1 DESC, 2, 3";
+
+const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(date, 0)) AS first_time, max(date) AS last_time FROM message";
+
+/// Triage of every `sms.db` of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((find, paths)) = run.find("sms.db")? else {
+        return Ok(());
+    };
+    for path in paths.iter().filter(|p| p.ends_with("/sms.db")) {
+        one(run, &find, path)?;
+    }
+    Ok(())
+}
+
+fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["message", "handle", "chat"])? else {
+        return Ok(());
+    };
+    let message = [
+        "guid",
+        "text",
+        "handle_id",
+        "date",
+        "is_from_me",
+        "service",
+        "account",
+    ];
+    if !schema.require(run, "message", &message)?
+        || !schema.require(run, "handle", &["id", "service"])?
+        || !schema.require(run, "chat", &["chat_identifier", "account_login"])?
+    {
+        return Ok(());
+    }
+    // Counterparties (handle.id) and the device's own accounts (chat.account_login `E:`/`P:`,
+    // message.account `e:`/`p:`), in one call: each call copies the database out of the
+    // evidence, and sms.db is the largest artefact.
+    let Some((pinv, parties)) = run.query(path, PARTIES_SQL, 100_000)? else {
+        return Ok(());
+    };
+    for row in &parties.rows {
+        let (Some(kind), Some(value)) = (parties.get(row, "kind"), parties.get(row, "value"))
+        else {
+            continue;
+        };
+        if kind == "handle" {
+            run.observe_handle(value, &pinv, &format!("messages in {}", file_name(path)))?;
+        } else {
+            observe_own_account(run, value, &pinv, path)?;
+        }
+    }
+    // Messages.
+    let Some(paged) = run.paged(path, MESSAGE_SELECT, "m.ROWID")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let rowid = raw(t, row, "rowid").unwrap_or_default();
+        let from_me = t.get(row, "is_from_me") == Some("1");
+        let handle = raw(t, row, "handle");
+        let service = raw(t, row, "service").unwrap_or_else(|| "message".to_string());
+        let date = raw(t, row, "date");
+        let enc = apple_encoding(date.as_deref());
+        let chat = raw(t, row, "chat");
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{service} {rowid} {} {}",
+                if from_me { "sent to" } else { "received from" },
+                handle
+                    .as_deref()
+                    .or(chat.as_deref())
+                    .unwrap_or("an unknown party")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
+        if let Some(h) = &handle {
+            d.fact(handle_fact_type(h), Some(h), inv);
+        }
+        if chat.is_some() && chat != handle {
+            d.fact(FactType::Identifier, chat.as_deref(), inv);
+        }
+        d.time(
+            date.as_deref(),
+            enc,
+            if from_me {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            inv,
+        );
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        let attachments = raw(t, row, "attachments");
+        for a in attachments.iter().flat_map(|a| a.split(" | ")) {
+            d.fact(FactType::Path, Some(a), inv);
+        }
+        let encoding = match enc {
+            Some(masf_graph::TimeEncoding::AppleNanos) => {
+                "Apple absolute time in nanoseconds since the Apple epoch (start of 2001 UTC) (apple_nanos, iOS 11 and later)"
+            }
+            Some(_) => {
+                "Apple absolute time in seconds since the Apple epoch (start of 2001 UTC) (apple_seconds, before iOS 11)"
+            }
+            None => "no time recorded",
+        };
+        d.interpretation = format!(
+            "Message ROWID {rowid} of {path} was {} {} over {service}{}; its date is {encoding}.{}",
+            if from_me {
+                "sent by the device user to"
+            } else {
+                "received by the device user from"
+            },
+            handle.as_deref().unwrap_or("an unrecorded handle"),
+            chat.as_deref()
+                .map(|c| format!(" in chat {c}"))
+                .unwrap_or_default(),
+            if attachments.is_some() {
+                " It has attachments."
+            } else {
+                ""
+            },
+        );
+        run.record(d)?;
+    }
+    if paged.truncated {
+        summarise(
+            run,
+            "messages",
+            path,
+            find,
+            "messages",
+            SUMMARY_SQL,
+            apple_encoding,
+            "First message",
+            "Last message",
+        )?;
+    }
+    Ok(())
+}
+
+/// `E:fung@example.org`, `e:…`, `P:+852…`, `p:…`: an account the device itself messaged from.
+fn observe_own_account(
+    run: &Run<'_, '_>,
+    value: &str,
+    inv: &Invoked,
+    path: &str,
+) -> Result<(), RuntimeError> {
+    let bare = value
+        .strip_prefix(['E', 'e', 'P', 'p'])
+        .and_then(|v| v.strip_prefix(':'))
+        .unwrap_or(value);
+    let id_type = if bare.contains('@') {
+        IdType::AppleId
+    } else {
+        IdType::Phone
+    };
+    run.observe(
+        "owner",
+        EntityKind::Person,
+        "device owner",
+        id_type,
+        bare,
+        inv,
+        format!(
+            "{} sent and received messages through the device's own account {bare}.",
+            file_name(path)
+        ),
+    )?;
+    Ok(())
+}

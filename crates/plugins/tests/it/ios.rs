@@ -1,0 +1,1007 @@
+//! The iOS plugin on the demo iPhone, on generated fixtures with the real iOS layouts, on
+//! public artefacts (plaso, iLEAPP's test cases against iLEAPP's expected output) and on
+//! malformed artefacts.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use masf_graph::Phenomenon;
+use serde_json::Value;
+
+use crate::ios_support::{Outcome, assert_all_accepted, public, repo, triage};
+
+/// Time marks as (encoding, description).
+type Marks = Vec<(String, String)>;
+/// A finding as (category, title, fact values, time marks).
+type Row = (String, String, Vec<String>, Marks);
+
+/// Seconds between 1970-01-01 and 2001-01-01.
+const APPLE_EPOCH: f64 = 978_307_200.0;
+
+fn set(items: &[(&str, &str, &str)]) -> BTreeSet<(String, String, String)> {
+    items
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect()
+}
+
+/// Unix seconds (truncated, as iLEAPP prints them) of a Core Data / Apple time fact.
+fn unix(raw: &str) -> i64 {
+    let v: f64 = raw.parse().expect("numeric time");
+    let secs = if v.abs() >= 1e12 { v / 1e9 } else { v };
+    (secs + APPLE_EPOCH).floor() as i64
+}
+
+/// The values of the phenomenon's facts marked as times, as Unix seconds.
+fn times(p: &Phenomenon) -> Vec<(String, i64)> {
+    p.times
+        .iter()
+        .map(|t| (t.description.clone(), unix(&p.verified_facts[t.fact].value)))
+        .collect()
+}
+
+fn has(p: &Phenomenon, v: &str) -> bool {
+    p.verified_facts.iter().any(|f| f.value == v)
+}
+
+fn demo_iphone() -> Outcome {
+    triage(
+        &repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+        "Asia/Hong_Kong",
+    )
+}
+
+#[test]
+fn ios_demo_iphone_planted_identifiers_and_wal_only_messages() {
+    let o = demo_iphone();
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/demo/ground_truth.json"))
+            .expect("ground truth"),
+    )
+    .expect("json");
+    let ours: BTreeSet<(String, String)> = o
+        .identities()
+        .into_iter()
+        .map(|(_, t, v)| (t, v.to_lowercase()))
+        .collect();
+    let mut checked = 0;
+    for id in truth["identifiers"].as_array().expect("identifiers") {
+        if id["where"]["source"] != "src-iphone" {
+            continue;
+        }
+        let t = id["type"].as_str().expect("type");
+        let t = if t == "name" { "display_name" } else { t };
+        let kinds = [
+            "phone",
+            "email",
+            "apple_id",
+            "imei",
+            "iccid",
+            "imsi",
+            "device_name",
+            "display_name",
+        ];
+        if !kinds.contains(&t) {
+            // Wallets and hashes in message text and screenshots are the OCR/document plugins'
+            // part; organisation and computer names have no identifier type.
+            continue;
+        }
+        let norm = id["normalized"]
+            .as_str()
+            .expect("normalized")
+            .to_lowercase();
+        assert!(
+            ours.contains(&(t.to_string(), norm.clone())),
+            "planted {t} {norm} ({}) not observed; ours: {ours:#?}",
+            id["where"]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 27, "{checked}");
+    // The planted identities by context.
+    let ids = o.identities();
+    for want in [
+        ("device", "imei", "353911104285730"),
+        ("device", "iccid", "89852000123456789013"),
+        ("device", "imsi", "454001234567890"),
+        ("device", "device_name", "fung cc’s iphone"),
+        ("owner", "apple_id", "fung.cc@example.org"),
+        ("owner", "phone", "+85254321098"),
+        ("handle:+85261234567", "phone", "+85261234567"),
+        (
+            "handle:yl.leung@example.com",
+            "email",
+            "yl.leung@example.com",
+        ),
+        ("contact:1", "phone", "+85298765432"),
+        ("contact:2", "email", "yeeling.leung@example.net"),
+        ("contact:1", "display_name", "chan man ho"),
+        ("contact:2", "display_name", "leung y l"),
+    ] {
+        let w = (want.0.to_string(), want.1.to_string(), want.2.to_string());
+        assert!(ids.contains(&w), "{w:?} missing");
+    }
+    // CHAN's handle belongs to his card, so no separate handle entity.
+    assert!(!ids.iter().any(|(c, _, _)| c == "handle:+85298765432"));
+    // Every message, the WAL-only ones included, with its Apple-nanosecond time.
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), 7);
+    for wal in truth["wal_only"].as_array().expect("wal_only") {
+        if wal["table"] != "message" {
+            let file = wal["filename"].as_str().expect("filename");
+            assert!(
+                msgs.iter().any(|p| has(p, file)),
+                "attachment {file} not found"
+            );
+            continue;
+        }
+        let guid = wal["guid"].as_str().expect("guid");
+        let p = msgs
+            .iter()
+            .find(|p| has(p, guid))
+            .expect("WAL-only message found");
+        assert!(has(p, wal["text"].as_str().expect("text")));
+        assert!(has(p, wal["handle"].as_str().expect("handle")));
+        let date = wal["date_apple_ns"].as_i64().expect("date").to_string();
+        let mark = &p.times[0];
+        assert_eq!(p.verified_facts[mark.fact].value, date);
+        assert_eq!(mark.encoding.as_str(), "apple_nanos");
+        let sent = wal["is_from_me"] == 1;
+        assert_eq!(
+            mark.description,
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            }
+        );
+    }
+    assert_eq!(o.category("accounts").len(), 5);
+    assert_eq!(o.category("contacts").len(), 4);
+}
+
+#[test]
+fn ios_generated_ffs_exact_findings() {
+    let o = triage(&repo().join("tests/fixtures/ios/ffs"), "Europe/London");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(
+        o.identities(),
+        set(&[
+            (
+                "contact:whatsapp:1",
+                "account_id",
+                "447700900123@s.whatsapp.net"
+            ),
+            ("contact:whatsapp:1", "display_name", "kim lee"),
+            ("contact:whatsapp:1", "phone", "+447700900123"),
+            ("handle:+447700900123", "phone", "+447700900123"),
+            ("handle:+447700900999", "phone", "+447700900999"),
+            (
+                "handle:447700900123@s.whatsapp.net",
+                "account_id",
+                "447700900123@s.whatsapp.net"
+            ),
+            (
+                "handle:447700900123@s.whatsapp.net",
+                "display_name",
+                "kim lee"
+            ),
+            ("handle:kim.lee@example.com", "email", "kim.lee@example.com"),
+            ("owner", "apple_id", "sam.owner@example.org"),
+            ("owner", "email", "sam.owner@example.org"),
+        ])
+    );
+    let got: Vec<(String, String, Vec<&str>, Marks)> = o
+        .findings()
+        .into_iter()
+        .map(|p| {
+            (
+                p.category.clone(),
+                p.title.clone(),
+                Outcome::values(p),
+                p.times
+                    .iter()
+                    .map(|t| (t.encoding.as_str().to_string(), t.description.clone()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let sms = "/private/var/mobile/Library/SMS/sms.db";
+    let calls = "/private/var/mobile/Library/CallHistoryDB/CallHistory.storedata";
+    let wa = "/private/var/mobile/Containers/Shared/AppGroup/5A7C9A52-3B8E-4F0C-9C1D-2E6F1B0A7D43";
+    let kc = "/private/var/Keychains/keychain-export.plist";
+    let s = |v: &str| v.to_string();
+    let t = |e: &str, d: &str| vec![(s(e), s(d))];
+    let want: Vec<Row> = vec![
+        (
+            s("messages"),
+            s("iMessage 1 received from +447700900123"),
+            vec![
+                s(sms),
+                s("00000001-AAAA-4BBB-8CCC-DDDDDDDDDDD1"),
+                s("+447700900123"),
+                s("505000000"),
+                s("Are you at the station?"),
+            ],
+            t("apple_seconds", "Message received"),
+        ),
+        (
+            s("messages"),
+            s("iMessage 2 sent to +447700900123"),
+            vec![
+                s(sms),
+                s("00000002-AAAA-4BBB-8CCC-DDDDDDDDDDD2"),
+                s("+447700900123"),
+                s("505000060"),
+                s("Platform 4, see you"),
+            ],
+            t("apple_seconds", "Message sent"),
+        ),
+        (
+            s("messages"),
+            s("iMessage 3 received from kim.lee@example.com"),
+            vec![
+                s(sms),
+                s("00000003-AAAA-4BBB-8CCC-DDDDDDDDDDD3"),
+                s("kim.lee@example.com"),
+                s("505000300"),
+                s("Deleted? No, only in the WAL"),
+            ],
+            t("apple_seconds", "Message received"),
+        ),
+        (
+            s("calls"),
+            s("Call 1 to +447700900123"),
+            vec![
+                s(calls),
+                s("+447700900123"),
+                s("C0FFEE01-1111-4222-8333-444444444444"),
+                s("com.apple.Telephony"),
+                s("65.0"),
+                s("505001000.25"),
+            ],
+            t("apple_seconds", "Call started"),
+        ),
+        (
+            s("calls"),
+            s("Call 2 from +447700900999"),
+            vec![
+                s(calls),
+                s("+447700900999"),
+                s("C0FFEE02-1111-4222-8333-444444444444"),
+                s("com.apple.Telephony"),
+                s("0.0"),
+                s("505002000.5"),
+            ],
+            t("apple_seconds", "Call started"),
+        ),
+        (
+            s("contacts"),
+            s("WhatsApp contact 1: Kim Lee"),
+            vec![
+                format!("{wa}/ContactsV2.sqlite"),
+                s("Kim Lee"),
+                s("+44 7700 900123"),
+                s("447700900123@s.whatsapp.net"),
+                s("A1B2C3D4-0000-4000-8000-000000000001"),
+            ],
+            vec![],
+        ),
+        (
+            s("messages"),
+            s("WhatsApp message 1 received from Kim Lee"),
+            vec![
+                format!("{wa}/ChatStorage.sqlite"),
+                s("447700900123@s.whatsapp.net"),
+                s("Kim Lee"),
+                s("447700900123@s.whatsapp.net"),
+                s("505004000"),
+                s("WhatsApp hello"),
+            ],
+            t("apple_seconds", "Message received"),
+        ),
+        (
+            s("messages"),
+            s("WhatsApp message 2 sent to Kim Lee"),
+            vec![
+                format!("{wa}/ChatStorage.sqlite"),
+                s("447700900123@s.whatsapp.net"),
+                s("Kim Lee"),
+                s("447700900123@s.whatsapp.net"),
+                s("505004100"),
+                s("WhatsApp reply"),
+            ],
+            t("apple_seconds", "Message sent"),
+        ),
+        (
+            s("calls"),
+            s("WhatsApp call 1 with 447700900123@s.whatsapp.net"),
+            vec![
+                format!("{wa}/CallHistory.sqlite"),
+                s("447700900123@s.whatsapp.net"),
+                s("Incoming"),
+                s("Ended"),
+                s("00:00:42"),
+                s("505003000.5"),
+                s("505003042.75"),
+            ],
+            vec![
+                (s("apple_seconds"), s("Call started")),
+                (s("apple_seconds"), s("Call ended")),
+            ],
+        ),
+        (
+            s("credentials"),
+            s("Keychain item 1: sam.owner@example.org for com.example.mail"),
+            vec![
+                s(kc),
+                s("sam.owner@example.org"),
+                s("com.example.mail"),
+                s("com.example.mail.group"),
+                s("Example Mail"),
+                s("2017-01-02T03:04:05Z"),
+            ],
+            t("iso8601", "Modification Time"),
+        ),
+        (
+            s("credentials"),
+            s("Keychain item 2: sam_owner for forum.example.net"),
+            vec![s(kc), s("sam_owner"), s("forum.example.net")],
+            vec![],
+        ),
+    ];
+    let got: Vec<_> = got
+        .into_iter()
+        .map(|(c, t, v, m)| {
+            (
+                c,
+                t,
+                v.into_iter().map(str::to_string).collect::<Vec<_>>(),
+                m,
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // No secret of the keychain export reaches a finding.
+    for p in &o.phenomena {
+        let all = format!("{} {} {:?}", p.title, p.interpretation, Outcome::values(p));
+        assert!(!all.contains("SECRET") && !all.contains("hunter2"), "{all}");
+    }
+}
+
+#[test]
+fn ios_malformed_artefacts_are_noted_and_the_rest_is_read() {
+    let o = triage(
+        &repo().join("tests/fixtures/ios/malformed"),
+        "Europe/London",
+    );
+    assert_all_accepted(&o);
+    let notes: Vec<(&str, &str)> = o
+        .unparsed
+        .iter()
+        .map(|u| (u.artefact.as_str(), u.reason.as_str()))
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:#?}");
+    let reason = |a: &str| {
+        notes
+            .iter()
+            .find(|(x, _)| *x == a)
+            .unwrap_or_else(|| panic!("{a} not noted: {notes:#?}"))
+            .1
+    };
+    let sms = reason("/private/var/mobile/Library/SMS/sms.db");
+    assert!(
+        sms.contains("malformed") || sms.contains("not a database"),
+        "{sms}"
+    );
+    let ark = reason("/private/var/root/Library/Lockdown/data_ark.plist");
+    assert!(ark.contains("not a readable plist"), "{ark}");
+    let ab = reason("/private/var/mobile/Library/AddressBook/AddressBook.sqlitedb");
+    assert!(
+        ab.starts_with("unexpected schema: table ABPerson lacks First"),
+        "{ab}"
+    );
+    // Nothing from the three; the good Accounts3.sqlite is still read.
+    let findings = o.findings();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].category, "accounts");
+    assert!(has(findings[0], "still.read@example.org"));
+    assert_eq!(
+        o.identities(),
+        set(&[("owner", "apple_id", "still.read@example.org")])
+    );
+}
+
+/// A tree made of plaso's public iOS artefacts placed where iOS keeps them.
+fn plaso_tree(dir: &Path) {
+    for (src, dest) in [
+        (
+            "ios/plaso-imessage_chat.db",
+            "private/var/mobile/Library/SMS/sms.db",
+        ),
+        (
+            "ios/plaso-Accounts3.sqlite",
+            "private/var/mobile/Library/Accounts/Accounts3.sqlite",
+        ),
+        (
+            "plist/plaso-com.apple.commcenter.data.plist",
+            "private/var/wireless/Library/Preferences/com.apple.commcenter.data.plist",
+        ),
+    ] {
+        let to = dir.join(dest);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(public(src), &to).expect("copy");
+    }
+}
+
+/// Rows of `sql` run by the sqlite3 CLI on a copy of `db` (tab-separated).
+fn sqlite3_rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
+    let out = std::process::Command::new("sqlite3")
+        .args(["-separator", "\t", "-nullvalue", ""])
+        .arg(db)
+        .arg(sql)
+        .output()
+        .expect("sqlite3 CLI");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn ios_plaso_imessage_accounts_and_commcenter() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    plaso_tree(dir.path());
+    // plaso's truncated plist where purplebuddy's would be: noted, and the rest still read.
+    let buddy = dir
+        .path()
+        .join("private/var/mobile/Library/Preferences/com.apple.purplebuddy.plist");
+    std::fs::create_dir_all(buddy.parent().expect("parent")).expect("mkdir");
+    std::fs::copy(public("plist/plaso-truncated.plist"), &buddy).expect("copy");
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    assert_eq!(o.unparsed.len(), 1, "{:#?}", o.unparsed);
+    assert_eq!(
+        o.unparsed[0].artefact,
+        "/private/var/mobile/Library/Preferences/com.apple.purplebuddy.plist"
+    );
+    assert!(
+        o.unparsed[0].reason.contains("not a readable plist"),
+        "{:?}",
+        o.unparsed[0]
+    );
+    // imessage_chat.db: 10 messages, dates in seconds (pre-iOS 11 layout).
+    let copy = dir.path().join("check.db");
+    std::fs::copy(public("ios/plaso-imessage_chat.db"), &copy).expect("copy");
+    let rows = sqlite3_rows(
+        &copy,
+        "SELECT guid, date, is_from_me FROM message ORDER BY ROWID",
+    );
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), rows.len());
+    assert_eq!(rows.len(), 10);
+    for r in &rows {
+        let p = msgs.iter().find(|p| has(p, &r[0])).expect("message found");
+        let m = &p.times[0];
+        assert_eq!(p.verified_facts[m.fact].value, r[1]);
+        assert_eq!(m.encoding.as_str(), "apple_seconds");
+        assert_eq!(
+            m.description,
+            if r[2] == "1" {
+                "Message sent"
+            } else {
+                "Message received"
+            }
+        );
+    }
+    // Accounts3.sqlite: every account iLEAPP's query lists (CLI as the oracle), same user name
+    // and time.
+    let acc = dir.path().join("acc.db");
+    std::fs::copy(public("ios/plaso-Accounts3.sqlite"), &acc).expect("copy");
+    let oracle = sqlite3_rows(&acc, ILEAPP_ACCOUNTS);
+    assert!(!oracle.is_empty());
+    check_accounts(&o, &oracle);
+    // commcenter.data.plist: the SIM's number and ICCID.
+    let ids = o.identities();
+    assert!(
+        ids.contains(&("owner".into(), "phone".into(), "+19195794674".into())),
+        "{ids:#?}"
+    );
+    assert!(ids.contains(&(
+        "device".into(),
+        "iccid".into(),
+        "8901260971148676693".into()
+    )));
+}
+
+/// iLEAPP's accountData query.
+const ILEAPP_ACCOUNTS: &str = "SELECT zdate, zaccounttypedescription, zusername, zaccountdescription, zaccount.zidentifier, zaccount.zowningbundleid FROM zaccount, zaccounttype WHERE zaccounttype.z_pk=zaccount.zaccounttype";
+
+fn check_accounts(o: &Outcome, oracle: &[Vec<String>]) {
+    let accounts = o.category("accounts");
+    let mut missing = Vec::new();
+    for r in oracle {
+        let found = accounts.iter().any(|p| {
+            has(p, &r[4])
+                && (r[2].is_empty() || has(p, &r[2]))
+                && (r[1].is_empty() || has(p, &r[1]))
+                && (r[0].is_empty() || times(p).iter().any(|(_, t)| *t == unix(&r[0])))
+        });
+        if !found {
+            missing.push(r.clone());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "iLEAPP account rows not covered: {missing:#?}"
+    );
+}
+
+fn ileapp(name: &str) -> std::path::PathBuf {
+    public(&format!("ios/ileapp/{name}"))
+}
+
+fn expected(prefix: &str) -> Value {
+    let dir = public("ios/ileapp/expected/x")
+        .parent()
+        .expect("dir")
+        .to_path_buf();
+    let file = std::fs::read_dir(&dir)
+        .expect("expected dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+        })
+        .unwrap_or_else(|| panic!("no expected output {prefix}"));
+    serde_json::from_str(&std::fs::read_to_string(file).expect("read")).expect("json")
+}
+
+#[test]
+fn ios_ileapp_address_book_rows_covered() {
+    for case in ["belkasoft_ctf6_ios_device1", "mvs_ios_2023"] {
+        let o = triage(
+            &ileapp(&format!("testdata.addressBook.addressBook.{case}.zip")),
+            "America/Chicago",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("addressBook.addressBook.{case}"));
+        let headers: Vec<&str> = exp["headers"]
+            .as_array()
+            .expect("headers")
+            .iter()
+            .map(|h| h.as_str().expect("h"))
+            .collect();
+        let col = |n: &str| headers.iter().position(|h| *h == n);
+        let cards = o.category("contacts");
+        let mut missing = Vec::new();
+        for row in exp["data"].as_array().expect("data") {
+            let text = |n: &str| col(n).and_then(|i| row[i].as_str()).unwrap_or("");
+            let time = |n: &str| col(n).and_then(|i| row[i].as_i64());
+            let ok = cards.iter().any(|p| {
+                let ts = times(p);
+                (text("First Name").is_empty() || has(p, text("First Name")))
+                    && (text("Last Name").is_empty() || has(p, text("Last Name")))
+                    && text("Email addresses")
+                        .split('\r')
+                        .filter(|e| !e.is_empty())
+                        .all(|e| has(p, e.split_once(": ").map_or(e, |(_, v)| v)))
+                    && time("Creation Date")
+                        .is_none_or(|t| ts.contains(&("Creation Time".into(), t)))
+                    && time("Modification Date")
+                        .is_none_or(|t| ts.contains(&("Contact modified".into(), t)))
+            });
+            if !ok {
+                missing.push(row.clone());
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "{case}: iLEAPP rows not covered: {missing:#?}"
+        );
+    }
+}
+
+#[test]
+fn ios_ileapp_accounts_rows_covered() {
+    for case in ["belkasoft_ctf6_ios_device1", "mvs_ios_2023"] {
+        let zip = ileapp(&format!("testdata.accountData.accountData.{case}.zip"));
+        let o = triage(&zip, "America/Chicago");
+        assert_all_accepted(&o);
+        // No upstream expected output: iLEAPP's query on the extracted database (with its WAL),
+        // run by the sqlite3 CLI, is the oracle.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let st = std::process::Command::new("unzip")
+            .args(["-q", "-j"])
+            .arg(&zip)
+            .arg("-d")
+            .arg(dir.path())
+            .status()
+            .expect("unzip");
+        assert!(st.success() || st.code() == Some(1));
+        let oracle = sqlite3_rows(&dir.path().join("Accounts3.sqlite"), ILEAPP_ACCOUNTS);
+        assert!(!oracle.is_empty(), "{case}");
+        check_accounts(&o, &oracle);
+    }
+}
+
+#[test]
+fn ios_ileapp_whatsapp_contacts_and_calls_rows_covered() {
+    // Contacts (mvs: iLEAPP lists no rows; every row it lists must be ours).
+    let o = triage(
+        &ileapp("testdata.whatsApp.whatsAppContacts.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("whatsApp.whatsAppContacts.mvs_ios_2023");
+    for row in exp["data"].as_array().expect("data") {
+        let name = row[0].as_str().unwrap_or("");
+        assert!(o.category("contacts").iter().any(|p| has(p, name)), "{row}");
+    }
+    // Calls (josh iOS 15): four calls with This Is DFIR Two.
+    let o = triage(
+        &ileapp("testdata.whatsApp.whatsAppCallHistory.josh_ios15_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("whatsApp.whatsAppCallHistory.josh_ios15_ffs");
+    let rows = exp["data"].as_array().expect("data");
+    assert_eq!(rows.len(), 4);
+    let calls = o.category("calls");
+    let contacts = o.category("contacts");
+    let mut missing = Vec::new();
+    for r in rows {
+        let (start, end) = (r[0].as_i64().expect("start"), r[1].as_i64().expect("end"));
+        let jid = r[5].as_str().expect("jid");
+        let call = calls.iter().any(|p| {
+            let ts = times(p);
+            ts.contains(&("Call started".into(), start))
+                && ts.contains(&("Call ended".into(), end))
+                && has(p, r[2].as_str().expect("duration"))
+                && has(p, r[3].as_str().expect("direction"))
+                && has(p, r[4].as_str().expect("cause"))
+                && has(p, jid)
+        });
+        let contact = contacts.iter().any(|p| {
+            has(p, jid)
+                && has(p, r[6].as_str().expect("name"))
+                && has(p, r[7].as_str().expect("phone"))
+        });
+        if !(call && contact) {
+            missing.push(r.clone());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "iLEAPP WhatsApp call rows not covered: {missing:#?}"
+    );
+}
+
+#[test]
+fn ios_ileapp_device_name_and_commcenter() {
+    let o = triage(
+        &ileapp("testdata.deviceName.deviceName.belkasoft_ctf6_ios_device1.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    // iLEAPP's own table is empty (it reports the name in its device summary): our reading of
+    // data_ark.plist is the name itself.
+    let exp = expected("deviceName.deviceName.belkasoft_ctf6_ios_device1");
+    assert!(exp["data"].as_array().expect("data").is_empty());
+    assert_eq!(o.identities(), set(&[("device", "device_name", "iphone")]));
+    let dev = o.category("device");
+    assert_eq!(dev.len(), 1);
+    for v in ["iPhone", "America/Chicago", "DESKTOP-0CBP2ID", "16.3"] {
+        assert!(has(dev[0], v), "{v}");
+    }
+    // CommCenter plists of the MVS 2023 image: number, ICCID and both IMEIs.
+    let o = triage(
+        &ileapp("testdata.celWireless.celWireless.mvs_ios_2023.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    assert_eq!(
+        o.identities(),
+        set(&[
+            ("device", "iccid", "89014102270842269970"),
+            ("device", "iccid", "89148000008588244776"),
+            ("device", "imei", "359669602382763"),
+            ("device", "imei", "359669602478579"),
+            ("device", "imsi", "310410084226997"),
+            ("device", "imsi", "311480808008955"),
+            ("owner", "phone", "+14439877293"),
+            ("owner", "phone", "+19802135560"),
+        ])
+    );
+    // iLEAPP's celWireless rows for these keys carry the same values.
+    let exp = expected("celWireless.celWireless.mvs_ios_2023");
+    let dev: Vec<&Phenomenon> = o.category("device");
+    for row in exp["data"].as_array().expect("data") {
+        let key = row[0].as_str().unwrap_or("");
+        if ["LastKnownICCID", "PhoneNumber"].contains(&key) {
+            let v = row[1].as_str().expect("value");
+            assert!(dev.iter().any(|p| has(p, v)), "{key} {v}");
+        }
+    }
+    assert_eq!(o.identities().len(), 8);
+}
+
+#[test]
+fn ios_row_cap_then_one_summary() {
+    let o = triage(&repo().join("tests/fixtures/ios/many"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), 2001);
+    let summary = msgs.last().expect("summary");
+    assert_eq!(
+        summary.title,
+        "messages in /private/var/mobile/Library/SMS/sms.db (summary)"
+    );
+    assert!(has(summary, "2003"));
+    let marks: Vec<(String, &str, &str)> = summary
+        .times
+        .iter()
+        .map(|t| {
+            (
+                summary.verified_facts[t.fact].value.clone(),
+                t.encoding.as_str(),
+                t.description.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            (s("700000001000000000"), "apple_nanos", "First message"),
+            (s("700002003000000000"), "apple_nanos", "Last message"),
+        ]
+    );
+    assert!(
+        summary
+            .interpretation
+            .contains("the first 2000 are recorded one by one")
+    );
+    assert!(!msgs.iter().any(|p| has(p, "bulk message 2001")));
+    assert!(msgs.iter().any(|p| has(p, "bulk message 2000")));
+}
+
+fn s(v: &str) -> String {
+    v.to_string()
+}
+
+#[test]
+fn ios_detection_catalogue_and_coverage_through_the_runtime() {
+    use masf_agents::{Plugin, triage_all};
+    use masf_graph::views::{InvocationSummary, source_coverage};
+    use masf_plugins::ios::{Ios, categorise};
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = masf_plugins::all();
+    let session = masf_agents::Session::open(
+        dir.path(),
+        masf_graph::Scoring::default(),
+        masf_tools::Invoker::new(Arc::new(plugins.catalog()), masf_tools::Limits::default()),
+        vec![
+            masf_agents::SourceInfo {
+                id: "src-iphone".into(),
+                label: "iPhone".into(),
+                path: repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+            masf_agents::SourceInfo {
+                id: "src-backup".into(),
+                label: "iTunes backup".into(),
+                path: repo().join("tests/fixtures/itunes/backup/00008030-001A2B3C4D5E802E"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+            masf_agents::SourceInfo {
+                id: "src-screens".into(),
+                label: "screens".into(),
+                path: repo().join("tests/fixtures/demo/evidence/screenshots"),
+                owner: None,
+                timezone: "Asia/Hong_Kong".into(),
+            },
+        ],
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session");
+    let reports = triage_all(&session, &plugins, 2).expect("triage");
+    let by = |id: &str| reports.iter().find(|r| r.source_id == id).expect("report");
+    let iphone = by("src-iphone");
+    assert_eq!(iphone.plugin.as_deref(), Some("ios"));
+    assert_eq!(iphone.agent.as_deref(), Some("ios-triage"));
+    assert_eq!(iphone.reasons[0], "evidence sniffed as ios_extraction");
+    assert_eq!(iphone.tally.rejections, 0);
+    assert!(iphone.tally.phenomena >= 37, "{:?}", iphone.tally);
+    let backup = by("src-backup");
+    assert_eq!(backup.plugin.as_deref(), Some("ios"), "{backup:?}");
+    assert_eq!(backup.reasons[0], "evidence sniffed as itunes_backup");
+    assert_eq!(backup.tally.rejections, 0);
+    assert_eq!(by("src-screens").plugin, None);
+
+    // The catalogue's detectors match the calls the agent made on the demo iPhone.
+    let store = masf_store::Store::open(dir.path()).expect("store");
+    let invs: Vec<InvocationSummary> = store
+        .invocations_for("ios-triage", "triage/src-iphone")
+        .expect("invocations")
+        .into_iter()
+        .map(|r| InvocationSummary {
+            id: r.invocation_id,
+            source_id: r.source_id,
+            tool: r.tool,
+            args: r.args,
+        })
+        .collect();
+    let cov = source_coverage("src-iphone", &Ios.expected_artefacts(), &invs);
+    let examined: Vec<(&str, bool)> = cov
+        .items
+        .iter()
+        .map(|i| (i.name.as_str(), i.examined))
+        .collect();
+    assert_eq!(
+        examined,
+        [
+            ("sms.db", true),
+            ("AddressBook.sqlitedb", true),
+            ("Accounts3.sqlite", true),
+            ("CallHistory.storedata", false),
+            ("WhatsApp ChatStorage.sqlite", false),
+            ("WhatsApp ContactsV2.sqlite", false),
+            ("WhatsApp CallHistory.sqlite", false),
+            ("Lockdown data_ark.plist", true),
+            ("CommCenter plists", true),
+            ("SystemVersion.plist", true),
+            ("keychain export", false),
+        ]
+    );
+    for (path, cat) in [
+        (
+            "/private/var/mobile/Library/SMS/sms.db-wal",
+            Some("messages"),
+        ),
+        (
+            "/private/var/mobile/Library/AddressBook/AddressBook.sqlitedb",
+            Some("contacts"),
+        ),
+        (
+            "/private/var/mobile/Library/Accounts/Accounts3.sqlite",
+            Some("accounts"),
+        ),
+        (
+            "/private/var/mobile/Library/CallHistoryDB/CallHistory.storedata",
+            Some("calls"),
+        ),
+        (
+            "/private/var/wireless/Library/Preferences/com.apple.commcenter.plist",
+            Some("device"),
+        ),
+        (
+            "/private/var/Keychains/keychain-export.plist",
+            Some("credentials"),
+        ),
+        (
+            "/private/var/mobile/Library/SMS/Attachments/4f/15/X/IMG_0457.PNG",
+            Some("attachments"),
+        ),
+        (
+            "/private/var/mobile/Media/DCIM/100APPLE/IMG_0001.HEIC",
+            None,
+        ),
+    ] {
+        assert_eq!(categorise(path), cat, "{path}");
+    }
+}
+
+#[test]
+fn ios_ileapp_whatsapp_messages_rows_covered() {
+    let o = triage(
+        &ileapp("testdata.whatsApp.whatsAppMessages.josh_ios15_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("whatsApp.whatsAppMessages.josh_ios15_ffs");
+    let rows = exp["data"].as_array().expect("data");
+    assert_eq!(rows.len(), 32);
+    let msgs = o.category("messages");
+    let escape = |s: &str| {
+        s.replace('\\', "\\\\")
+            .replace('\t', "\\t")
+            .replace('\n', "\\n")
+            .replace('\r', "\\r")
+    };
+    let mut missing = Vec::new();
+    for r in rows {
+        let time = r[0].as_i64().expect("time");
+        let from_me = r[1] == "Local User";
+        let ok = msgs.iter().any(|p| {
+            let ts = times(p);
+            let desc = if from_me {
+                "Message sent"
+            } else {
+                "Message received"
+            };
+            ts.contains(&(desc.to_string(), time))
+                && [2usize, 4]
+                    .iter()
+                    .all(|&i| r[i].as_str().is_none_or(|v| v.is_empty() || has(p, v)))
+                && r[5].as_str().is_none_or(|m| has(p, &escape(m)))
+        });
+        if !ok {
+            missing.push(r.clone());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "iLEAPP WhatsApp message rows not covered: {missing:#?}"
+    );
+}
+
+#[test]
+fn ios_detection_of_full_and_partial_trees() {
+    use masf_agents::Plugin;
+    use masf_plugins::ios::Ios;
+    let detect = |p: std::path::PathBuf| {
+        let ctx = masf_tools::SourceCtx::open("src-x", &p).expect("scan");
+        (
+            ctx.scan.evidence_type.as_str().to_string(),
+            Ios.detect(&ctx).map(|d| (d.score, d.reasons[0].clone())),
+        )
+    };
+    assert_eq!(
+        detect(repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip")),
+        (
+            s("ios_extraction"),
+            Some((100, s("evidence sniffed as ios_extraction")))
+        )
+    );
+    // iLEAPP's partial zip (`filesystem2/mobile/…`) is an archive to the evidence layer.
+    assert_eq!(
+        detect(ileapp(
+            "testdata.whatsApp.whatsAppCallHistory.josh_ios15_ffs.zip"
+        )),
+        (
+            s("archive"),
+            Some((
+                60,
+                s("archive whose tree holds the iOS user data directory /filesystem2/mobile")
+            ))
+        )
+    );
+    assert_eq!(
+        detect(repo().join("tests/fixtures/demo/evidence/screenshots")).1,
+        None
+    );
+    assert_eq!(
+        detect(repo().join("tests/fixtures/public/archive/dfvfs-mixed_paths.zip")).1,
+        None
+    );
+}
+
+#[test]
+fn ios_rerun_reads_cached_outputs_and_adds_nothing() {
+    use masf_agents::{AgentCtx, Plugin};
+    use masf_plugins::ios::Ios;
+    let o = triage(&repo().join("tests/fixtures/ios/ffs"), "Europe/London");
+    let before = o.session.state().expect("state").phenomena().clone();
+    // The same task again: every call is answered from the log (text only), every request is
+    // a duplicate of one already recorded.
+    let ctx = AgentCtx::new(&o.session, "ios-triage", "triage/src-ios", "src-ios").expect("ctx");
+    Ios.triage(&ctx).expect("triage again");
+    let tally = ctx.tally();
+    assert_eq!(tally.phenomena, 0, "{tally:?}");
+    assert_eq!(tally.rejections, 0, "{tally:?}");
+    assert_eq!(tally.duplicates, o.tally.phenomena, "{tally:?}");
+    assert_eq!(o.session.state().expect("state").phenomena(), &before);
+}

@@ -1,0 +1,132 @@
+//! Running the iOS triage agent on a real session (tempdir store) and reading back what it
+//! recorded: phenomena, identity observations, unparsed notes and the task tally.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use std::sync::Arc;
+
+use masf_agents::{AgentCtx, ArtefactUnparsed, Plugin, Session, SourceInfo, TaskTally};
+use masf_graph::{Entity, Phenomenon, Scoring};
+use masf_plugins::ios::Ios;
+use masf_tools::{Invoker, Limits};
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A public corpus file, by its corpus path (`ios/…`, `plist/…`), from the repository's copy
+/// in `tests/fixtures/public/ios/` (see the README there for origins and licences).
+pub fn public(rel: &str) -> PathBuf {
+    let local = rel
+        .strip_prefix("ios/")
+        .or_else(|| rel.strip_prefix("plist/"))
+        .unwrap_or(rel);
+    repo().join("tests/fixtures/public/ios").join(local)
+}
+
+/// What one triage run recorded.
+pub struct Outcome {
+    /// The session (kept open: its store lives in `_dir`).
+    pub session: Session,
+    /// The task's tally.
+    pub tally: TaskTally,
+    /// Phenomena of the source (identity ones included), in id order.
+    pub phenomena: Vec<Phenomenon>,
+    /// Entities of the source.
+    pub entities: Vec<Entity>,
+    /// Unparsed notes.
+    pub unparsed: Vec<ArtefactUnparsed>,
+    _dir: tempfile::TempDir,
+}
+
+impl Outcome {
+    /// Non-identity phenomena.
+    pub fn findings(&self) -> Vec<&Phenomenon> {
+        self.phenomena
+            .iter()
+            .filter(|p| p.category != "identity")
+            .collect()
+    }
+
+    /// Phenomena of one category.
+    pub fn category(&self, c: &str) -> Vec<&Phenomenon> {
+        self.phenomena.iter().filter(|p| p.category == c).collect()
+    }
+
+    /// `(context, id_type, normalized)` of every observed identifier.
+    pub fn identities(&self) -> BTreeSet<(String, String, String)> {
+        self.entities
+            .iter()
+            .flat_map(|e| {
+                e.identifiers.iter().map(move |i| {
+                    (
+                        e.context.clone(),
+                        i.id_type.to_string(),
+                        i.normalized.clone(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Fact values of a phenomenon.
+    pub fn values(p: &Phenomenon) -> Vec<&str> {
+        p.verified_facts.iter().map(|f| f.value.as_str()).collect()
+    }
+}
+
+/// Runs `ios-triage` on the evidence at `path` (whatever the source is sniffed as: partial
+/// extractions are run directly), with `timezone` for the phone region.
+pub fn triage(path: &Path, timezone: &str) -> Outcome {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let plugins = masf_plugins::all();
+    let session = Session::open(
+        dir.path(),
+        Scoring::default(),
+        Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
+        vec![SourceInfo {
+            id: "src-ios".into(),
+            label: "iOS test source".into(),
+            path: path.to_path_buf(),
+            owner: None,
+            timezone: timezone.into(),
+        }],
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session opens");
+    let plugin = Ios;
+    let ctx = AgentCtx::new(&session, &plugin.agent_name(), "triage/src-ios", "src-ios")
+        .expect("agent context");
+    plugin.triage(&ctx).expect("triage runs");
+    let tally = ctx.tally();
+    drop(ctx);
+    let state = session.state().expect("state");
+    let phenomena = state.phenomena().values().cloned().collect();
+    let entities = state.entities().values().cloned().collect();
+    drop(state);
+    let unparsed = session.unparsed().expect("unparsed");
+    Outcome {
+        session,
+        tally,
+        phenomena,
+        entities,
+        unparsed,
+        _dir: dir,
+    }
+}
+
+/// Asserts that every request of the run was accepted (no rejection, no duplicate) without a
+/// warning.
+pub fn assert_all_accepted(o: &Outcome) {
+    let rejections = o.session.state().expect("state").rejections().to_vec();
+    assert!(rejections.is_empty(), "rejected: {rejections:#?}");
+    assert_eq!(o.tally.rejections, 0, "{:?}", o.tally);
+    assert_eq!(o.tally.duplicates, 0, "{:?}", o.tally);
+    // Interpretations name only values of the outputs they cite, and every fact is grounded
+    // in the invocation it cites (no rescued citation).
+    for p in &o.phenomena {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+}
