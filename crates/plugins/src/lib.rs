@@ -7,6 +7,7 @@
 //! write only through the gateway; every fact they record is a value copied from the output of
 //! the call they cite. Helpers shared by the agents are in [`util`].
 
+pub mod media;
 pub mod util;
 
 use std::sync::Arc;
@@ -16,6 +17,6 @@ use masf_agents::{Plugin, Plugins};
 /// Every plugin of this build, in preference order (a tie in detection score goes to the
 /// earlier one).
 pub fn all() -> Plugins {
-    let plugins: Vec<Arc<dyn Plugin>> = vec![];
+    let plugins: Vec<Arc<dyn Plugin>> = vec![media::Media::arc()];
     Plugins::new(plugins)
 }
