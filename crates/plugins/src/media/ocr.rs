@@ -132,6 +132,13 @@ impl Drop for Pix {
 
 /// Decodes `bytes` (already known to be an image format) after checking its header.
 fn decode(bytes: &[u8]) -> Result<Pix, ToolError> {
+    // Leptonica reports problems on stderr as well as by its return values; the return values
+    // become the tool's error, so its messages are turned off (once, for the process).
+    static QUIET: OnceLock<()> = OnceLock::new();
+    // SAFETY: sets a global severity level; no pointers involved.
+    QUIET.get_or_init(|| unsafe {
+        capi::setMsgSeverity(capi::L_SEVERITY_NONE as i32);
+    });
     let (mut format, mut w, mut h, mut bps, mut spp, mut iscmap) = (0, 0, 0, 0, 0, 0);
     // SAFETY: bytes is a live slice; the out-pointers are valid locals.
     let rc = unsafe {

@@ -1,3 +1,4 @@
 //! Integration tests of the plugins on real artefacts.
 
+mod media;
 mod util;
