@@ -28,14 +28,13 @@ FONT_CJK = demo.FONT_CJK
 CONVERT = demo.CONVERT
 
 SIZES = [(1080, 2340), (1170, 2532), (720, 1600), (1440, 3040), (828, 1792), (1080, 2400)]
-APPS = [
-    ("Trust Wallet", "转账成功", "Transfer Successful"),
-    ("imToken", "转账成功", "Transfer Successful"),
-    ("TronLink", "轉賬成功", "Transfer Successful"),
-    ("OKX Wallet", "已发送", "Sent"),
-    ("Binance", "提現成功", "Withdrawal Successful"),
-    ("BTC Wallet", "已發送", "Sent"),
-]
+APPS = {
+    "eth": [("Trust Wallet", "转账成功", "Transfer Successful"), ("imToken", "已發送", "Sent"),
+            ("OKX Wallet", "已发送", "Sent")],
+    "tron": [("TronLink", "轉賬成功", "Transfer Successful"),
+             ("Binance", "提現成功", "Withdrawal Successful")],
+    "btc": [("BTC Wallet", "已發送", "Sent"), ("Blockchain.com", "已发送", "Sent")],
+}
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
@@ -57,7 +56,7 @@ def screen(i, rng):
     address, unit, network = wallet(kind, i)
     width, height = SIZES[i % len(SIZES)]
     s = width / 1080.0
-    app, cn, en = APPS[(i * 5) % len(APPS)]
+    app, cn, en = APPS[kind][(i // 3) % len(APPS[kind])]
     if kind == "btc":
         whole = rng.randint(0, 2)
         amount = f"-{whole}.{rng.randint(1, 99_999_999):08d} BTC"

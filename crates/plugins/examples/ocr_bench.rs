@@ -1,19 +1,26 @@
-//! Benchmark driver for bench/ocr.sh: OCRs every image of a folder with the `ocr_image` engine
-//! (no tool wrapper, no store) and writes, per image, the text (`<name>.txt`) and what the
-//! media extractor finds in it (`<name>.json`); prints `<name>\t<seconds>` per image.
+//! Benchmark driver for bench/ocr.sh: OCRs every image of a folder with the engine behind
+//! `ocr_image` (pooled, single-threaded Tesseract engines; no tool wrapper, no store) and
+//! writes, per image, the text (`<stem>.txt`) and what the media extractor finds in it
+//! (`<stem>.json`); prints `<name>\t<seconds>` per image and `total\t<seconds>` (wall time of
+//! all images, engine start included).
 //!
-//!   ocr_bench IN_DIR OUT_DIR [LANG] [PREPROCESS]
+//!   ocr_bench IN_DIR OUT_DIR [LANG] [PREPROCESS] [THREADS]
+//!
+//! THREADS > 1 OCRs images on that many threads, each with its own engine (as the triage
+//! agent does, one per core).
 
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use masf_plugins::media::ocr::{Preprocess, recognise};
+use masf_plugins::media::ocr::{DEFAULT_PREPROCESS, Preprocess, recognise};
 use masf_plugins::media::text;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: ocr_bench IN_DIR OUT_DIR [LANG] [PREPROCESS]");
+        eprintln!("usage: ocr_bench IN_DIR OUT_DIR [LANG] [PREPROCESS] [THREADS]");
         std::process::exit(2);
     }
     let (input, output) = (PathBuf::from(&args[1]), PathBuf::from(&args[2]));
@@ -21,9 +28,10 @@ fn main() {
     let mode = args
         .get(4)
         .and_then(|p| Preprocess::parse(p))
-        .unwrap_or(Preprocess::None);
+        .unwrap_or(DEFAULT_PREPROCESS);
+    let threads: usize = args.get(5).and_then(|t| t.parse().ok()).unwrap_or(1).max(1);
     std::fs::create_dir_all(&output).expect("output folder");
-    let mut names: Vec<PathBuf> = std::fs::read_dir(&input)
+    let mut images: Vec<PathBuf> = std::fs::read_dir(&input)
         .expect("input folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
@@ -35,32 +43,51 @@ fn main() {
             })
         })
         .collect();
-    names.sort();
-    for path in names {
-        let bytes = std::fs::read(&path).expect("image");
-        let start = Instant::now();
-        let result = recognise(&bytes, lang, mode);
-        let secs = start.elapsed().as_secs_f64();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let stem = path
-            .file_stem()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match result {
-            Ok((t, _)) => {
-                let found = text::extract(&t, None);
-                std::fs::write(output.join(format!("{stem}.txt")), &t).expect("write");
-                std::fs::write(
-                    output.join(format!("{stem}.json")),
-                    serde_json::to_string_pretty(&found.to_json()).expect("json"),
-                )
-                .expect("write");
-                println!("{name}\t{secs:.3}");
-            }
-            Err(e) => println!("{name}\t{secs:.3}\terror: {e}"),
+    images.sort();
+    let next = AtomicUsize::new(0);
+    let lines = Mutex::new(Vec::new());
+    let start_all = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = images.get(i) else { break };
+                    let bytes = std::fs::read(path).expect("image");
+                    let start = Instant::now();
+                    let result = recognise(&bytes, lang, mode);
+                    let secs = start.elapsed().as_secs_f64();
+                    let name = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let stem = path
+                        .file_stem()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let line = match result {
+                        Ok((t, _)) => {
+                            let found = text::extract(&t, None);
+                            std::fs::write(output.join(format!("{stem}.txt")), &t).expect("write");
+                            std::fs::write(
+                                output.join(format!("{stem}.json")),
+                                serde_json::to_string_pretty(&found.to_json()).expect("json"),
+                            )
+                            .expect("write");
+                            format!("{name}\t{secs:.3}")
+                        }
+                        Err(e) => format!("{name}\t{secs:.3}\terror: {e}"),
+                    };
+                    lines.lock().expect("lines").push(line);
+                }
+            });
         }
+    });
+    let total = start_all.elapsed().as_secs_f64();
+    let mut lines = lines.into_inner().expect("lines");
+    lines.sort();
+    for l in lines {
+        println!("{l}");
     }
+    println!("total\t{total:.3}");
 }

@@ -71,7 +71,7 @@ impl Preprocess {
 }
 
 /// The default preprocessing (measured: docs/notes/media.md).
-pub const DEFAULT_PREPROCESS: Preprocess = Preprocess::None;
+pub const DEFAULT_PREPROCESS: Preprocess = Preprocess::Gray;
 
 /// The image formats Leptonica decodes here, by magic bytes.
 pub fn image_format(head: &[u8]) -> Option<&'static str> {
@@ -240,13 +240,11 @@ impl Engine {
         // Page layout analysis as the `tesseract` CLI does it (the API's default is one block).
         // SAFETY: valid handle.
         unsafe { capi::TessBaseAPISetPageSegMode(engine.0, capi::TessPageSegMode_PSM_AUTO) };
-        for (name, value) in [("debug_file", "/dev/null")] {
-            let (n, v) = (CString::new(name), CString::new(value));
-            if let (Ok(n), Ok(v)) = (n, v) {
-                // SAFETY: valid handle and strings.
-                unsafe { capi::TessBaseAPISetVariable(engine.0, n.as_ptr(), v.as_ptr()) };
-            }
-        }
+        // Tesseract's debug messages go nowhere (its results are the tool's output).
+        // SAFETY: valid handle and NUL-terminated literals.
+        unsafe {
+            capi::TessBaseAPISetVariable(engine.0, c"debug_file".as_ptr(), c"/dev/null".as_ptr())
+        };
         Ok(engine)
     }
 
@@ -424,14 +422,14 @@ impl Tool for OcrImage {
         "ocr_image"
     }
     fn description(&self) -> &str {
-        "Recognise the text in one image of the evidence (a screenshot, a photo of a document) with Tesseract OCR. The output is a header line (# ocr_image path=… engine=… lang=… preprocess=… size=WxH) followed by the recognised text, line by line as laid out in the image. OCR misreads look-alike characters (O/0, l/I/1) and may split long codes with spaces: treat addresses and hashes as read, and check them. lang is a '+'-joined set of Tesseract languages (default \"eng\"; \"chi_sim\" and \"chi_tra\" for Chinese, several times slower); preprocess is none (default), gray, upscale (grey, 2x) or binarise (grey, 2x, Otsu). A file that is not a PNG/JPEG/GIF/TIFF/BMP/WebP image, or a corrupt one, is an error."
+        "Recognise the text in one image of the evidence (a screenshot, a photo of a document) with Tesseract OCR. The output is a header line (# ocr_image path=… engine=… lang=… preprocess=… size=WxH) followed by the recognised text, line by line as laid out in the image. OCR misreads look-alike characters (O/0, l/I/1) and may split long codes with spaces: treat addresses and hashes as read, and check them. lang is a '+'-joined set of Tesseract languages (default \"eng\"; \"chi_sim\" and \"chi_tra\" for Chinese, several times slower); preprocess is gray (default: 8-bit grey, measured best), none (the decoded image as is, what the tesseract CLI reads), upscale (grey, 2x) or binarise (grey, 2x, Otsu). A file that is not a PNG/JPEG/GIF/TIFF/BMP/WebP image, or a corrupt one, is an error."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several: a 1-based partition index or a partition name. Omit when there is only one."},
             "path": {"type": "string", "description": "Absolute path of the image inside the evidence, '/'-separated ('/' for a source that is one image file)."},
             "lang": {"type": "string", "description": "Tesseract languages joined by '+', e.g. \"eng\" (default) or \"eng+chi_sim+chi_tra\"."},
-            "preprocess": {"type": "string", "enum": ["none", "gray", "upscale", "binarise"], "description": "Image preprocessing before recognition (default none)."}
+            "preprocess": {"type": "string", "enum": ["none", "gray", "upscale", "binarise"], "description": "Image preprocessing before recognition (default gray)."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {

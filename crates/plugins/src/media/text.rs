@@ -209,7 +209,16 @@ fn wallets(line: &str, found: &mut Found, taken: &mut Vec<(usize, usize)>) {
     while i < tokens.len() {
         let (s0, e0) = tokens[i];
         let first = &line[s0..e0];
-        if !address_token(first) || !may_start(first) || overlaps(taken, s0, e0) {
+        // A code split by OCR spaces is taken whole: a window may not start or end next to
+        // another code-like token (a run of a longer hash must not yield an address).
+        let code_at = |k: usize| -> bool {
+            tokens.get(k).is_some_and(|&(s, e)| {
+                let t = &line[s..e];
+                address_token(t) && t.bytes().any(|b| b.is_ascii_digit())
+            })
+        };
+        let joined_before = i > 0 && tokens[i - 1].1 + 1 == s0 && code_at(i - 1);
+        if !address_token(first) || !may_start(first) || overlaps(taken, s0, e0) || joined_before {
             i += 1;
             continue;
         }
@@ -218,7 +227,12 @@ fn wallets(line: &str, found: &mut Found, taken: &mut Vec<(usize, usize)>) {
         for n in (1..=MAX_TOKENS.min(tokens.len() - i)).rev() {
             let window = &tokens[i..i + n];
             // single spaces only, every token address-like
-            let ok = window.windows(2).all(|w| w[1].0 == w[0].1 + 1)
+            let joined_after = tokens
+                .get(i + n)
+                .is_some_and(|&(s, _)| s == window[n - 1].1 + 1)
+                && code_at(i + n);
+            let ok = !joined_after
+                && window.windows(2).all(|w| w[1].0 == w[0].1 + 1)
                 && window.iter().all(|&(s, e)| address_token(&line[s..e]));
             if !ok {
                 continue;
@@ -313,6 +327,17 @@ mod tests {
         assert_eq!(w.value, "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37");
         assert!(w.repaired());
         assert!(f.unreadable.is_empty());
+    }
+
+    #[test]
+    fn a_split_hash_does_not_yield_an_address() {
+        // The first two runs of this misread hash make 42 characters that repair to a valid
+        // (lower-case, so checksum-less) ETH address: it must not be taken for one.
+        let f = extract(
+            "Tx Hash\nOx2efcl10d2fc627ea8d5f799eb76b92 fb380a3964 F06ece84970fe1d4b949b904c\n",
+            None,
+        );
+        assert!(f.wallets.is_empty(), "{:?}", f.wallets);
     }
 
     #[test]

@@ -233,7 +233,7 @@ fn ocr_image_reads_like_the_tesseract_cli_and_repeats_itself() {
     let cli_text = String::from_utf8(cli.stdout).expect("utf-8");
 
     let folder = SourceCtx::open("src-screens", &demo("evidence/screenshots")).expect("open");
-    let args = json!({"path": "/Screenshot_20250219-090512_Wallet.png"});
+    let args = json!({"path": "/Screenshot_20250219-090512_Wallet.png", "preprocess": "none"});
     let out = ocr::OcrImage.run(&folder, &args).expect("ocr");
     let (header, body) = out.text.split_once('\n').expect("header line");
     assert!(
@@ -261,6 +261,17 @@ fn ocr_image_reads_like_the_tesseract_cli_and_repeats_itself() {
         .run(&single, &json!({"path": "/"}))
         .expect("ocr single");
     assert_eq!(one.text.split_once('\n').expect("header").1, body);
+    // the default preprocessing is named in the header
+    let gray = ocr::OcrImage
+        .run(&single, &json!({"path": "/"}))
+        .expect("ocr gray");
+    assert!(
+        gray.text
+            .lines()
+            .next()
+            .expect("header")
+            .contains(" preprocess=gray ")
+    );
 }
 
 /// Hostile inputs are typed errors, never panics.
