@@ -249,19 +249,50 @@ impl Engine {
     }
 
     fn recognise(&mut self, pix: &Pix) -> Result<String, ToolError> {
-        // SAFETY: valid handle and PIX (Tesseract clones the PIX it keeps); the text returned
-        // is copied and freed with TessDeleteText; Clear drops the page's results so the next
-        // image starts from the same state.
+        // The call's time limit becomes Tesseract's deadline, so an abandoned call stops
+        // instead of running on detached.
+        let deadline_ms = masf_tools::deadline::get().map(|at| {
+            let left = at.saturating_duration_since(std::time::Instant::now());
+            c_int::try_from(left.as_millis())
+                .unwrap_or(c_int::MAX)
+                .max(1)
+        });
+        // SAFETY: valid handle and PIX (Tesseract clones the PIX it keeps); the monitor lives
+        // until Recognize returns and is deleted once; the text returned is copied and freed
+        // with TessDeleteText; Clear drops the page's results so the next image starts from
+        // the same state.
         unsafe {
             omp_set_max_active_levels(0);
             capi::TessBaseAPISetImage2(self.0, pix.0);
-            let text = capi::TessBaseAPIGetUTF8Text(self.0);
-            let out = if text.is_null() {
-                Err(fail("tesseract returned no text"))
+            let rc = match deadline_ms {
+                Some(ms) => {
+                    let monitor = capi::TessMonitorCreate();
+                    if monitor.is_null() {
+                        capi::TessBaseAPIRecognize(self.0, std::ptr::null_mut())
+                    } else {
+                        capi::TessMonitorSetDeadlineMSecs(monitor, ms);
+                        let rc = capi::TessBaseAPIRecognize(self.0, monitor);
+                        capi::TessMonitorDelete(monitor);
+                        rc
+                    }
+                }
+                None => capi::TessBaseAPIRecognize(self.0, std::ptr::null_mut()),
+            };
+            let out = if rc != 0 {
+                Err(fail(if masf_tools::deadline::passed() {
+                    "OCR stopped at the call's time limit"
+                } else {
+                    "tesseract could not recognise the image"
+                }))
             } else {
-                let s = CStr::from_ptr(text).to_string_lossy().into_owned();
-                capi::TessDeleteText(text);
-                Ok(s)
+                let text = capi::TessBaseAPIGetUTF8Text(self.0);
+                if text.is_null() {
+                    Err(fail("tesseract returned no text"))
+                } else {
+                    let s = CStr::from_ptr(text).to_string_lossy().into_owned();
+                    capi::TessDeleteText(text);
+                    Ok(s)
+                }
             };
             capi::TessBaseAPIClear(self.0);
             out

@@ -298,6 +298,11 @@ fn ocr_image_refuses_bad_input_with_reasons() {
             "cut at {cut}"
         );
     }
+    // the call's time limit stops recognition (the wrapper has abandoned the call by then)
+    masf_tools::deadline::set(Some(std::time::Instant::now()));
+    let e = ocr::recognise(&png, "eng", ocr::Preprocess::Gray).expect_err("past deadline");
+    masf_tools::deadline::set(None);
+    assert!(e.to_string().contains("time limit"), "{e}");
     // a header claiming an absurd size is refused before decoding
     let mut huge = png.clone();
     huge[16..20].copy_from_slice(&100_000u32.to_be_bytes());
