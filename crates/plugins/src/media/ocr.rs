@@ -223,7 +223,7 @@ impl Drop for Engine {
 }
 
 impl Engine {
-    fn start(lang: &str) -> Result<Engine, ToolError> {
+    fn start(lang: &str, alphabet: Option<Alphabet>) -> Result<Engine, ToolError> {
         let c_lang = CString::new(lang).map_err(|_| fail("invalid language"))?;
         // SAFETY: a new handle, owned by the Engine (deleted on drop, also on init failure).
         let engine = Engine(unsafe { capi::TessBaseAPICreate() });
@@ -237,9 +237,23 @@ impl Engine {
                 "tesseract could not load the language data for {lang:?} (install tesseract-ocr-<lang>)"
             )));
         }
-        // Page layout analysis as the `tesseract` CLI does it (the API's default is one block).
-        // SAFETY: valid handle.
-        unsafe { capi::TessBaseAPISetPageSegMode(engine.0, capi::TessPageSegMode_PSM_AUTO) };
+        // Page layout analysis as the `tesseract` CLI does it (the API's default is one block);
+        // a line engine reads one line in a restricted alphabet, fixed for its life.
+        // SAFETY: valid handle and NUL-terminated strings.
+        match alphabet {
+            None => unsafe {
+                capi::TessBaseAPISetPageSegMode(engine.0, capi::TessPageSegMode_PSM_AUTO)
+            },
+            Some(a) => unsafe {
+                capi::TessBaseAPISetPageSegMode(engine.0, capi::TessPageSegMode_PSM_SINGLE_LINE);
+                let chars = CString::new(a.chars()).map_err(|_| fail("invalid alphabet"))?;
+                capi::TessBaseAPISetVariable(
+                    engine.0,
+                    c"tessedit_char_whitelist".as_ptr(),
+                    chars.as_ptr(),
+                );
+            },
+        }
         // Tesseract's debug messages go nowhere (its results are the tool's output).
         // SAFETY: valid handle and NUL-terminated literals.
         unsafe {
@@ -248,7 +262,13 @@ impl Engine {
         Ok(engine)
     }
 
-    fn recognise(&mut self, pix: &Pix) -> Result<String, ToolError> {
+    /// Recognises `pix`; with `code_lines`, also returns the lines that look like a wallet
+    /// address, with their boxes, for a re-read.
+    fn recognise(
+        &mut self,
+        pix: &Pix,
+        code_lines: bool,
+    ) -> Result<(String, Vec<CodeLine>), ToolError> {
         // The call's time limit becomes Tesseract's deadline, so an abandoned call stops
         // instead of running on detached.
         let deadline_ms = masf_tools::deadline::get().map(|at| {
@@ -291,12 +311,58 @@ impl Engine {
                 } else {
                     let s = CStr::from_ptr(text).to_string_lossy().into_owned();
                     capi::TessDeleteText(text);
-                    Ok(s)
+                    Ok((
+                        s,
+                        if code_lines {
+                            self.code_lines()
+                        } else {
+                            Vec::new()
+                        },
+                    ))
                 }
             };
             capi::TessBaseAPIClear(self.0);
             out
         }
+    }
+
+    /// The recognised lines shaped like an address, with their boxes (call after Recognize).
+    fn code_lines(&mut self) -> Vec<CodeLine> {
+        let mut out = Vec::new();
+        // SAFETY: valid handle after a successful Recognize; the iterator is deleted once;
+        // texts are copied and freed with TessDeleteText.
+        unsafe {
+            let it = capi::TessBaseAPIGetIterator(self.0);
+            if it.is_null() {
+                return out;
+            }
+            let level = capi::TessPageIteratorLevel_RIL_TEXTLINE;
+            loop {
+                let text = capi::TessResultIteratorGetUTF8Text(it, level);
+                if !text.is_null() {
+                    let line = CStr::from_ptr(text).to_string_lossy().trim().to_string();
+                    capi::TessDeleteText(text);
+                    if let Some(alphabet) = Alphabet::of(&line) {
+                        let page = capi::TessResultIteratorGetPageIterator(it);
+                        let (mut l, mut t, mut r, mut b) = (0, 0, 0, 0);
+                        if capi::TessPageIteratorBoundingBox(
+                            page, level, &mut l, &mut t, &mut r, &mut b,
+                        ) != 0
+                        {
+                            out.push(CodeLine {
+                                alphabet,
+                                bounds: (l, t, r, b),
+                            });
+                        }
+                    }
+                }
+                if capi::TessResultIteratorNext(it, level) == 0 {
+                    break;
+                }
+            }
+            capi::TessResultIteratorDelete(it);
+        }
+        out
     }
 }
 
@@ -306,18 +372,28 @@ fn pool() -> &'static Mutex<HashMap<String, Vec<Engine>>> {
     POOL.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-fn take_engine(lang: &str) -> Result<Engine, ToolError> {
-    let idle = pool()
-        .lock()
-        .ok()
-        .and_then(|mut p| p.get_mut(lang).and_then(Vec::pop));
-    match idle {
-        Some(e) => Ok(e),
-        None => Engine::start(lang),
+fn pool_key(lang: &str, alphabet: Option<Alphabet>) -> String {
+    match alphabet {
+        None => lang.to_string(),
+        Some(a) => format!("{lang}|{}", a.name()),
     }
 }
 
-fn give_back(lang: &str, engine: Engine) {
+fn take_engine(lang: &str, alphabet: Option<Alphabet>) -> Result<Engine, ToolError> {
+    let key = pool_key(lang, alphabet);
+    let idle = pool()
+        .lock()
+        .ok()
+        .and_then(|mut p| p.get_mut(&key).and_then(Vec::pop));
+    match idle {
+        Some(e) => Ok(e),
+        None => Engine::start(lang, alphabet),
+    }
+}
+
+fn give_back(lang: &str, alphabet: Option<Alphabet>, engine: Engine) {
+    let lang = pool_key(lang, alphabet);
+    let lang = lang.as_str();
     let keep = std::thread::available_parallelism().map_or(2, |n| n.get());
     if let Ok(mut p) = pool().lock() {
         let v = p.entry(lang.to_string()).or_default();
@@ -413,10 +489,121 @@ pub fn recognise(
     let pix = decode(bytes).map_err(|e| fail(format!("{format}: {e}")))?;
     let size = pix.size();
     let pix = preprocess(pix, mode)?;
-    let mut engine = take_engine(lang)?;
-    let text = engine.recognise(&pix);
-    give_back(lang, engine);
-    Ok((text?, size))
+    let mut engine = take_engine(lang, None)?;
+    let page = engine.recognise(&pix, true);
+    give_back(lang, None, engine);
+    let (mut text, code_lines) = page?;
+    for line in code_lines {
+        let reread = reread(&pix, lang, &line)?;
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let (l, t, r, b) = line.bounds;
+        text.push_str(&format!(
+            "{REREAD_MARK} box={l},{t},{r},{b} alphabet={}\n{}\n",
+            line.alphabet.name(),
+            reread.trim()
+        ));
+    }
+    Ok((text, size))
+}
+
+/// Starts each line of the output that re-reads an address-like line.
+pub const REREAD_MARK: &str = "# re-read line";
+
+/// Pixels added around a line's box before it is re-read.
+const LINE_MARGIN: i32 = 8;
+
+/// Re-reads one line of `pix` with a line engine restricted to the line's address alphabet.
+fn reread(pix: &Pix, lang: &str, line: &CodeLine) -> Result<String, ToolError> {
+    let (w, h) = pix.size();
+    let (l, t, r, b) = line.bounds;
+    let (x0, y0) = ((l - LINE_MARGIN).max(0), (t - LINE_MARGIN).max(0));
+    let (x1, y1) = ((r + LINE_MARGIN).min(w), (b + LINE_MARGIN).min(h));
+    if x1 <= x0 || y1 <= y0 {
+        return Ok(String::new());
+    }
+    // SAFETY: a new BOX, destroyed below; pixClipRectangle returns a new PIX owned by `crop`.
+    let crop = unsafe {
+        let mut bx = capi::boxCreate(x0, y0, x1 - x0, y1 - y0);
+        if bx.is_null() {
+            return Err(fail("leptonica could not make a box"));
+        }
+        let clipped = capi::pixClipRectangle(pix.0, bx, std::ptr::null_mut());
+        capi::boxDestroy(&mut bx);
+        Pix::from(clipped, "clip a line")?
+    };
+    let alphabet = Some(line.alphabet);
+    let mut engine = take_engine(lang, alphabet)?;
+    let result = engine.recognise(&crop, false);
+    give_back(lang, alphabet, engine);
+    Ok(result?.0)
+}
+
+/// A recognised line shaped like a wallet address.
+#[derive(Debug, Clone, Copy)]
+struct CodeLine {
+    alphabet: Alphabet,
+    /// left, top, right, bottom
+    bounds: (i32, i32, i32, i32),
+}
+
+/// The alphabet of an address form, for a restricted re-read of its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Alphabet {
+    /// `0x` + hex (ETH/EVM).
+    Hex,
+    /// Base58 (TRON, BTC legacy).
+    Base58,
+    /// bech32 (`bc1…`, `tb1…`).
+    Bech32,
+}
+
+impl Alphabet {
+    /// Its name in the output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Hex => "hex",
+            Self::Base58 => "base58",
+            Self::Bech32 => "bech32",
+        }
+    }
+
+    fn chars(self) -> &'static str {
+        match self {
+            Self::Hex => "0123456789abcdefABCDEFx",
+            Self::Base58 => "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz",
+            Self::Bech32 => "qpzry9x8gf2tvdw0s3jn54khce6mua7lbc1",
+        }
+    }
+
+    /// The alphabet of a line read as (roughly) one address: its prefix under OCR look-alikes
+    /// and an address length, letters and digits only.
+    pub fn of(line: &str) -> Option<Alphabet> {
+        let joined: String = line.chars().filter(|c| *c != ' ').collect();
+        if !joined
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'|')
+            || !joined.bytes().any(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let lower = joined.to_ascii_lowercase();
+        let n = joined.len();
+        if (lower.starts_with("0x") || lower.starts_with("ox")) && (40..=44).contains(&n) {
+            Some(Self::Hex)
+        } else if joined.starts_with('T') && (32..=36).contains(&n) {
+            Some(Self::Base58)
+        } else if ["bc1", "bcl", "bci", "tb1", "tbl"]
+            .iter()
+            .any(|p| lower.starts_with(p))
+            && (40..=64).contains(&n)
+        {
+            Some(Self::Bech32)
+        } else {
+            None
+        }
+    }
 }
 
 fn hex_head(bytes: &[u8]) -> String {
@@ -453,7 +640,7 @@ impl Tool for OcrImage {
         "ocr_image"
     }
     fn description(&self) -> &str {
-        "Recognise the text in one image of the evidence (a screenshot, a photo of a document) with Tesseract OCR. The output is a header line (# ocr_image path=… engine=… lang=… preprocess=… size=WxH) followed by the recognised text, line by line as laid out in the image. OCR misreads look-alike characters (O/0, l/I/1) and may split long codes with spaces: treat addresses and hashes as read, and check them. lang is a '+'-joined set of Tesseract languages (default \"eng\"; \"chi_sim\" and \"chi_tra\" for Chinese, several times slower); preprocess is gray (default: 8-bit grey, measured best), none (the decoded image as is, what the tesseract CLI reads), upscale (grey, 2x) or binarise (grey, 2x, Otsu). A file that is not a PNG/JPEG/GIF/TIFF/BMP/WebP image, or a corrupt one, is an error."
+        "Recognise the text in one image of the evidence (a screenshot, a photo of a document) with Tesseract OCR. The output is a header line (# ocr_image path=… engine=… lang=… preprocess=… size=WxH) followed by the recognised text, line by line as laid out in the image; then, for each line that looks like a wallet address, a line '# re-read line box=L,T,R,B alphabet=hex|base58|bech32' and that line read again alone, restricted to the address alphabet (usually the more exact reading). OCR misreads look-alike characters (O/0, l/I/1) and may split long codes with spaces: treat addresses and hashes as read, and check them. lang is a '+'-joined set of Tesseract languages (default \"eng\"; \"chi_sim\" and \"chi_tra\" for Chinese, several times slower); preprocess is gray (default: 8-bit grey, measured best), none (the decoded image as is, what the tesseract CLI reads), upscale (grey, 2x) or binarise (grey, 2x, Otsu). A file that is not a PNG/JPEG/GIF/TIFF/BMP/WebP image, or a corrupt one, is an error."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {

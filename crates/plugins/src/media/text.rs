@@ -126,7 +126,9 @@ pub fn extract(text: &str, region: Option<&PhoneRegion>) -> Found {
             list.push(v.to_string());
         }
     };
-    for line in text.lines().filter(|l| !l.starts_with("# ocr_image ")) {
+    for line in text.lines().filter(|l| {
+        !l.starts_with("# ocr_image ") && !l.starts_with(crate::media::ocr::REREAD_MARK)
+    }) {
         let mut taken: Vec<(usize, usize)> = Vec::new();
         for m in TX_HASH.find_iter(line) {
             push(&mut found.tx_hashes, m.as_str());
@@ -264,13 +266,21 @@ fn wallets(line: &str, found: &mut Found, taken: &mut Vec<(usize, usize)>) {
                 };
                 let (ws, we) = (tokens[i].0, tokens[i + n - 1].1);
                 taken.push((ws, we));
-                if !found.wallets.iter().any(|w| w.canonical == canonical) {
-                    found.wallets.push(WalletHit {
-                        read: read.to_string(),
-                        value,
-                        canonical,
-                        changes,
-                    });
+                let hit = WalletHit {
+                    read: read.to_string(),
+                    value,
+                    canonical,
+                    changes,
+                };
+                // One hit per address: the closest read (a verbatim re-read beats a repair).
+                match found
+                    .wallets
+                    .iter_mut()
+                    .find(|w| w.canonical == hit.canonical)
+                {
+                    Some(w) if hit.changes < w.changes => *w = hit,
+                    Some(_) => {}
+                    None => found.wallets.push(hit),
                 }
                 i += n;
             }
