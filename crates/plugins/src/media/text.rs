@@ -167,7 +167,31 @@ pub fn extract(text: &str, region: Option<&PhoneRegion>) -> Found {
             }
         }
     }
+    // A misread whose re-read (or another reading) gave a valid address is not unreadable.
+    let wallets = &found.wallets;
+    found.unreadable.retain(|u| {
+        let joined: String = u.chars().filter(|c| *c != ' ').collect();
+        !wallets
+            .iter()
+            .any(|w| edit_distance(&joined, &w.value) <= 3)
+    });
     found
+}
+
+/// Levenshtein distance over bytes (ASCII tokens).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, &y) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(x != y))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 fn overlaps(taken: &[(usize, usize)], start: usize, end: usize) -> bool {
@@ -337,6 +361,16 @@ mod tests {
         assert_eq!(w.value, "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37");
         assert!(w.repaired());
         assert!(f.unreadable.is_empty());
+    }
+
+    #[test]
+    fn a_re_read_line_wins_over_the_misread() {
+        let text = "To\nTYnNKRN12x5td77EYtTRCUmSwqwew1ChFhb\n# re-read line box=1,2,3,4 alphabet=base58\nTYnKRN12x5td77EYtTRCUmSwqWew1ChFhb\n";
+        let f = extract(text, None);
+        assert_eq!(f.wallets.len(), 1);
+        assert_eq!(f.wallets[0].value, "TYnKRN12x5td77EYtTRCUmSwqWew1ChFhb");
+        assert!(!f.wallets[0].repaired());
+        assert!(f.unreadable.is_empty(), "{:?}", f.unreadable);
     }
 
     #[test]
