@@ -5,8 +5,8 @@
 //! copied from (or, for a misread wallet address, a recorded look-alike repair of) the OCR
 //! output it cites.
 //!
-//! Identity: each wallet address is observed as `wallet:<canonical>` [Wallet]; phone numbers
-//! seen in a screenshot as `screenshot:<path>` [Person]. Times are `local_text` time marks
+//! Identity: each wallet address is observed as `wallet:<canonical>` (Wallet); phone numbers
+//! seen in a screenshot as `screenshot:<path>` (Person). Times are `local_text` time marks
 //! ("Transaction time"): the screen shows wall-clock time without a zone.
 
 pub mod ocr;
