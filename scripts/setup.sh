@@ -8,12 +8,16 @@ set -euo pipefail
 # Debian packages: build tools, and the real forensic tools the fixture generators and the
 # oracle tests call (ewfacquire/ewfverify, mkfs.*, mtools, sgdisk, The Sleuth Kit, sqlite3,
 # ImageMagick with fonts, exiftool, libfaketime; python3-jsonschema validates report.json
-# against its schema in the tests).
+# against its schema in the tests); Tesseract with English and Simplified / Traditional Chinese
+# language data plus what the `leptess` crate needs to build (its headers, Leptonica's, and
+# libclang for bindgen).
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g
   sqlite3 zip unzip imagemagick fonts-dejavu-core fonts-noto-cjk
   libimage-exiftool-perl faketime bc python3-jsonschema
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra
+  libtesseract-dev libleptonica-dev libclang-dev clang
 )
 
 missing=()

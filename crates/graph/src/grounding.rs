@@ -24,7 +24,7 @@ use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::identifiers::{PhoneRegion, normalize_phone};
+use crate::identifiers::{PhoneRegion, look_alike, normalize_phone, normalize_wallet};
 use crate::model::{
     CitationProblem, Fact, FactClaim, FactType, MatchInfo, MatchMethod, Normalisation, Rescue, Span,
 };
@@ -246,6 +246,13 @@ impl<'c> Needle<'c> {
                     }
                     digits.len() >= 6
                 }
+                // Only a value that is itself a valid address (format and checksum) may be
+                // found as a look-alike spelling.
+                Normalisation::LookAlikeRepair => {
+                    claim.fact_type == FactType::Wallet
+                        && !trimmed.contains(' ')
+                        && normalize_wallet(trimmed).is_ok()
+                }
             };
             if applies {
                 if matches!(
@@ -343,6 +350,7 @@ impl<'c> Needle<'c> {
                         })
                     })
                     .flatten(),
+                Normalisation::LookAlikeRepair => find_look_alike(output, self.claim.value.trim()),
             };
             if let Some(span) = text {
                 return Some(MatchInfo {
@@ -366,6 +374,11 @@ impl<'c> Needle<'c> {
                     }
                     Normalisation::DigitSeparators => {
                         strip_digit_separators(leaf.trim()).is_some_and(|d| d == self.digits)
+                    }
+                    Normalisation::LookAlikeRepair => {
+                        let leaf = leaf.trim();
+                        find_look_alike(leaf.as_bytes(), self.claim.value.trim())
+                            .is_some_and(|span| span.start == 0 && span.end == leaf.len())
                     }
                 })
             });
@@ -506,6 +519,41 @@ fn has_digits(output: &[u8], digits: &str) -> bool {
             }
         })
     })
+}
+
+/// Finds `value` written with OCR look-alikes ([`look_alike`]) and single spaces inside it: the
+/// span must stand alone (not glued to letters or digits either side) and differ from the
+/// value only by look-alike characters and spaces.
+fn find_look_alike(output: &[u8], value: &str) -> Option<Span> {
+    let want: Vec<char> = value.chars().collect();
+    let first = *want.first()?;
+    let is_word = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric());
+    for start in 0..output.len() {
+        let b = output[start];
+        if !b.is_ascii() || !look_alike(char::from(b), first) {
+            continue;
+        }
+        if start > 0 && is_word(output.get(start - 1)) {
+            continue;
+        }
+        let mut at = start;
+        let mut k = 0;
+        while k < want.len() {
+            match output.get(at) {
+                Some(&c) if c.is_ascii() && look_alike(char::from(c), want[k]) => {
+                    at += 1;
+                    k += 1;
+                }
+                // one space between two characters of the value
+                Some(b' ') if k > 0 && output.get(at + 1).is_some_and(|&n| n != b' ') => at += 1,
+                _ => break,
+            }
+        }
+        if k == want.len() && !is_word(output.get(at)) {
+            return Some(Span { start, end: at });
+        }
+    }
+    None
 }
 
 /// Runs of digits and the separators numbers are written with.
@@ -731,5 +779,51 @@ mod tests {
         assert!(!is_hex_like("123456"));
         assert!(!is_hex_like("hello"));
         assert!(!is_hex_like("abc"));
+    }
+
+    #[test]
+    fn a_wallet_is_found_as_its_look_alike_spelling_only_when_valid() {
+        let output = "To\nbclqmvOm9awsm3pf 3gmvuapuld2ep6q59ktq2j 9x37\nTime\n";
+        let fact = ground_in(
+            output,
+            FactType::Wallet,
+            "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37",
+        )
+        .unwrap();
+        assert_eq!(
+            fact.matched.normalisation,
+            Some(Normalisation::LookAlikeRepair)
+        );
+        let span = fact.matched.span.unwrap();
+        assert_eq!(
+            &output[span.start..span.end],
+            "bclqmvOm9awsm3pf 3gmvuapuld2ep6q59ktq2j 9x37"
+        );
+        // Same spelling but a checksum-failing value (last character changed): refused.
+        let failed = ground_in(
+            output,
+            FactType::Wallet,
+            "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x38",
+        )
+        .unwrap_err();
+        assert!(failed.tried.iter().all(|t| t != "look_alike_repair"));
+        // Only wallet facts are repaired.
+        assert!(
+            ground_in(
+                output,
+                FactType::Text,
+                "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37"
+            )
+            .is_err()
+        );
+        // Glued to other letters: not a stand-alone token.
+        assert!(
+            ground_in(
+                "xbclqmvOm9awsm3pf3gmvuapuld2ep6q59ktq2j9x37",
+                FactType::Wallet,
+                "bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37"
+            )
+            .is_err()
+        );
     }
 }

@@ -538,6 +538,162 @@ impl fmt::Display for IdType {
     }
 }
 
+/// Characters OCR confuses with one another: each group is one shape (`O`/`0`/`o`,
+/// `l`/`I`/`1`/`i`/`|`, and letters whose upper and lower case differ only in size). A
+/// look-alike repair may swap a character for another of its group, never anything else.
+pub const LOOK_ALIKES: &[&str] = &["0Oo", "1lIi|", "cC", "sS", "uU", "vV", "wW", "xX", "zZ"];
+
+/// Whether `read` (as OCR gave it) may stand for `meant` under a look-alike repair.
+pub fn look_alike(read: char, meant: char) -> bool {
+    read == meant
+        || LOOK_ALIKES
+            .iter()
+            .any(|g| g.contains(read) && g.contains(meant))
+}
+
+/// Most candidate spellings a wallet repair tries before giving up as ambiguous.
+pub const REPAIR_MAX_CANDIDATES: usize = 1 << 14;
+
+/// The outcome of [`repair_wallet`] on one token of OCR text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WalletRepair {
+    /// The token is a valid address as read.
+    Exact(String),
+    /// Exactly one spelling of the token under look-alike swaps (spaces dropped) is a valid
+    /// address: that spelling, and the number of characters changed.
+    Repaired {
+        /// The valid spelling.
+        value: String,
+        /// Characters swapped plus spaces dropped.
+        changes: usize,
+    },
+    /// Several spellings are valid addresses: no repair is safe.
+    Ambiguous(usize),
+    /// No spelling is a valid address (or too many to try).
+    Invalid,
+}
+
+/// Repairs an address OCR misread: the token's spaces are dropped and every spelling under
+/// [`LOOK_ALIKES`] swaps is tried against the address format and checksum ([`normalize_wallet`];
+/// EIP-55 where the candidate is mixed-case ETH). Only characters the target alphabet cannot
+/// hold, or whose look-alike the checksum then decides, are changed; an all-lower-case ETH
+/// address (no checksum) is only repaired where the hex alphabet forces it.
+pub fn repair_wallet(token: &str) -> WalletRepair {
+    let joined: String = token.chars().filter(|c| *c != ' ').collect();
+    if !joined.is_ascii() || joined.len() < 26 || joined.len() > 90 {
+        return WalletRepair::Invalid;
+    }
+    if normalize_wallet(&joined).is_ok() && joined == token {
+        return WalletRepair::Exact(joined);
+    }
+    // Which alphabet: decided by the prefix as it may have been read.
+    let chars: Vec<char> = joined.chars().collect();
+    let starts = |p: &str| {
+        p.chars().count() <= chars.len() && p.chars().zip(&chars).all(|(m, r)| look_alike(*r, m))
+    };
+    let is_eth = chars.len() == 42 && starts("0x");
+    let is_bech = !is_eth && (starts("bc1") || starts("tb1"));
+    let chars_prefix: [char; 2] = if starts("tb1") {
+        ['t', 'b']
+    } else {
+        ['b', 'c']
+    };
+    let options = |i: usize, c: char| -> Vec<char> {
+        let group = LOOK_ALIKES.iter().find(|g| g.contains(c));
+        let mut out: Vec<char> = match group {
+            Some(g) => g.chars().collect(),
+            None => vec![c],
+        };
+        out.retain(|&m| {
+            if is_eth {
+                if i == 0 {
+                    m == '0'
+                } else if i == 1 {
+                    m == 'x'
+                } else {
+                    m.is_ascii_hexdigit()
+                }
+            } else if is_bech {
+                // `bc` / `tb`, the separator `1`, then the bech32 data alphabet (lower case)
+                match i {
+                    0 => m == chars_prefix[0],
+                    1 => m == chars_prefix[1],
+                    2 => m == '1',
+                    _ => "qpzry9x8gf2tvdw0s3jn54khce6mua7l".contains(m),
+                }
+            } else {
+                // base58 (BTC legacy, TRON)
+                m.is_ascii_alphanumeric() && !"0OIl".contains(m)
+            }
+        });
+        // A hex digit keeps its case unless the checksum has a say (mixed case).
+        out
+    };
+    let mut choices: Vec<Vec<char>> = Vec::with_capacity(chars.len());
+    let mut total: usize = 1;
+    for (i, &c) in chars.iter().enumerate() {
+        let opts = options(i, c);
+        if opts.is_empty() {
+            return WalletRepair::Invalid;
+        }
+        total = total.saturating_mul(opts.len());
+        if total > REPAIR_MAX_CANDIDATES {
+            return WalletRepair::Invalid;
+        }
+        choices.push(opts);
+    }
+    let mut found: Vec<String> = Vec::new();
+    let mut index = vec![0usize; chars.len()];
+    loop {
+        let candidate: String = index
+            .iter()
+            .zip(&choices)
+            .map(|(&k, opts)| opts[k])
+            .collect();
+        let eth_unchecked = is_eth && {
+            let body = &candidate[2..];
+            !(body.bytes().any(|b| b.is_ascii_uppercase())
+                && body.bytes().any(|b| b.is_ascii_lowercase()))
+        };
+        // An ETH candidate without mixed case has no checksum: only spellings forced by the
+        // alphabet are allowed (the case of its letters is as read).
+        let forced_only = !eth_unchecked
+            || candidate
+                .chars()
+                .zip(&chars)
+                .all(|(m, r)| m == *r || !r.is_ascii_hexdigit());
+        if forced_only && normalize_wallet(&candidate).is_ok() && !found.contains(&candidate) {
+            found.push(candidate);
+        }
+        // next combination
+        let mut pos = 0;
+        loop {
+            if pos == index.len() {
+                return match found.len() {
+                    0 => WalletRepair::Invalid,
+                    1 => {
+                        let value = found.swap_remove(0);
+                        let changes = value.chars().zip(&chars).filter(|(m, r)| m != *r).count()
+                            + token.chars().filter(|c| *c == ' ').count();
+                        if changes == 0 {
+                            WalletRepair::Exact(value)
+                        } else {
+                            WalletRepair::Repaired { value, changes }
+                        }
+                    }
+                    n => WalletRepair::Ambiguous(n),
+                };
+            }
+            index[pos] += 1;
+            if index[pos] < choices[pos].len() {
+                break;
+            }
+            index[pos] = 0;
+            pos += 1;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -762,5 +918,53 @@ mod tests {
             weak,
             [IdType::DisplayName, IdType::Nickname, IdType::DeviceName]
         );
+    }
+
+    /// Misreads Tesseract 5.3 made on synthetic screenshots (bench/ocr_screens.py).
+    #[test]
+    fn look_alike_repairs_pass_the_checksum_or_are_refused() {
+        let repaired = |t: &str| match repair_wallet(t) {
+            WalletRepair::Repaired { value, .. } => Some(value),
+            _ => None,
+        };
+        assert_eq!(
+            repaired("bclqljthjnv76dpn2ksdyec29fn96ja4g8lumjwecj").as_deref(),
+            Some("bc1qljthjnv76dpn2ksdyec29fn96ja4g8lumjwecj")
+        );
+        assert_eq!(
+            repaired("bclqmvOm9awsm3pf 3gmvuapuld2ep6q59ktq2j 9x37").as_deref(),
+            Some("bc1qmv0m9awsm3pf3gmvuapuld2ep6q59ktq2j9x37")
+        );
+        assert_eq!(
+            repaired("0x52819c43e9F fBObE65c797d9F76102966d8c7Ea9").as_deref(),
+            Some("0x52819c43e9FfB0bE65c797d9F76102966d8c7Ea9")
+        );
+        assert_eq!(
+            repaired("TGB79VDBGD31TYawLtGzG292SLADaUNM6k").as_deref(),
+            Some("TGB79vDBGD31TYawLtGzG292SLADaUNM6k")
+        );
+        assert_eq!(
+            repaired("TN5 rNht4J6NCrBxHj 96CxGoLZj 8un62EM9").as_deref(),
+            Some("TN5rNht4J6NCrBxHj96CxGoLZj8un62EM9")
+        );
+        // An inserted character, or a confusion outside the look-alike groups, is not repaired.
+        assert_eq!(
+            repair_wallet("Ox85aa0C66bBE6962f32BE28c8d1lad03e5E67FEC92"),
+            WalletRepair::Invalid
+        );
+        assert_eq!(
+            repair_wallet("TDLepPS6hm2I260XgLSGZtnwga3mEvx31z"),
+            WalletRepair::Invalid
+        );
+        assert_eq!(
+            repair_wallet("TGB79vDBGD31TYawLtGzG292SLADaUNM6k"),
+            WalletRepair::Exact("TGB79vDBGD31TYawLtGzG292SLADaUNM6k".into())
+        );
+        // A lower-case ETH address has no checksum: only what the hex alphabet forces.
+        assert_eq!(
+            repaired("Ox1850ce0e73407a9997c467babc60fe887c567625").as_deref(),
+            Some("0x1850ce0e73407a9997c467babc60fe887c567625")
+        );
+        assert!(look_alike('O', '0') && look_alike('l', '1') && !look_alike('J', 'I'));
     }
 }

@@ -156,16 +156,22 @@ pub enum Normalisation {
     PhoneE164,
     /// Digits compare without their separators: `35-209900-176148-1` (IMEI, IMSI, ICCID facts).
     DigitSeparators,
+    /// OCR look-alikes (`O`/`0`, `l`/`I`/`1`, case of `c o s u v w x z`) and spaces inside the
+    /// token are repaired: wallet facts only, and only when the claimed value is itself a valid
+    /// address (format and checksum, EIP-55 where mixed case; see
+    /// [`crate::identifiers::look_alike`]).
+    LookAlikeRepair,
 }
 
 impl Normalisation {
     /// Every normalisation, in the order grounding tries them.
-    pub const ORDER: [Normalisation; 5] = [
+    pub const ORDER: [Normalisation; 6] = [
         Self::WhitespaceCollapse,
         Self::HexCase,
         Self::EmailCase,
         Self::PhoneE164,
         Self::DigitSeparators,
+        Self::LookAlikeRepair,
     ];
 
     /// The stable snake-case name.
@@ -176,6 +182,7 @@ impl Normalisation {
             Self::EmailCase => "email_case",
             Self::PhoneE164 => "phone_e164",
             Self::DigitSeparators => "digit_separators",
+            Self::LookAlikeRepair => "look_alike_repair",
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod disk;
 pub mod extract;
 pub mod identity;
 pub mod ios;
+pub mod media;
 pub mod util;
 
 use std::sync::Arc;
@@ -25,6 +26,7 @@ pub fn all() -> Plugins {
     let plugins: Vec<Arc<dyn Plugin>> = vec![
         Arc::new(ios::Ios),
         Arc::new(android::AndroidPlugin),
+        media::Media::arc(),
         Arc::new(disk::DiskPlugin),
         Arc::new(archive::ArchivePlugin),
     ];

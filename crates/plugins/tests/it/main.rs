@@ -7,4 +7,5 @@ mod boundaries;
 mod disk;
 mod ios;
 mod ios_support;
+mod media;
 mod util;

@@ -1,0 +1,327 @@
+//! Media (issue 5, item 5): folders of screenshots and photos, and single image files. The
+//! plugin adds the `ocr_image` tool ([`ocr`]) and a triage agent that OCRs every image once
+//! and records what a transaction screenshot shows ([`text`]): wallet addresses, amounts with
+//! their currency, transaction hashes, times as displayed and phone numbers, each a fact
+//! copied from (or, for a misread wallet address, a recorded look-alike repair of) the OCR
+//! output it cites.
+//!
+//! Identity: each wallet address is observed as `wallet:<canonical>` (Wallet); phone numbers
+//! seen in a screenshot as `screenshot:<path>` (Person). Times are `local_text` time marks
+//! ("Transaction time"): the screen shows wall-clock time without a zone.
+
+pub mod ocr;
+pub mod text;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use masf_agents::{AgentCtx, Detection, Observation, PhenomenonDraft, Plugin, RuntimeError};
+use masf_graph::views::ExpectedArtefact;
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding, TimeMark};
+use masf_tools::{Invoked, SourceCtx, Tool};
+use serde_json::json;
+
+use crate::util::{fact, failure_reason, found_paths, succeeded};
+use text::Found;
+
+/// Category of a screenshot showing a transfer (a wallet, an amount or a transaction hash).
+pub const CATEGORY_TRANSACTION: &str = "transaction_screenshot";
+/// Category of an image whose text holds only times or phone numbers.
+pub const CATEGORY_TEXT: &str = "image_text";
+
+/// File name endings treated as images.
+pub const IMAGE_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "gif", "tif", "tiff", "bmp", "webp", "heic",
+];
+
+/// Most images a source's triage OCRs (the rest are counted in a summary phenomenon-free note).
+pub const MAX_IMAGES: usize = 2000;
+
+/// The media plugin.
+pub struct Media;
+
+impl Media {
+    /// As a plugin.
+    pub fn arc() -> Arc<dyn Plugin> {
+        Arc::new(Media)
+    }
+}
+
+fn is_image_name(path: &str) -> bool {
+    path.rsplit_once('.')
+        .is_some_and(|(_, ext)| IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+/// Whether a scanned source is one image file.
+fn single_image(source: &SourceCtx) -> Option<&'static str> {
+    if source.scan.evidence_type.as_str() != "file" || !source.scan.file_systems().is_empty() {
+        return None;
+    }
+    let bytes = source.scan.root.bytes.as_ref()?;
+    let mut head = [0u8; 16];
+    let n = bytes.len().min(16) as usize;
+    bytes.read_exact_at(0, &mut head[..n]).ok()?;
+    ocr::image_format(&head[..n])
+}
+
+impl Plugin for Media {
+    fn name(&self) -> &'static str {
+        "media"
+    }
+
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        if source.scan.evidence_type.as_str() == "media_collection" {
+            let mut reasons = vec!["sniffed as a media collection".to_string()];
+            reasons.extend(source.scan.reasons.iter().cloned());
+            return Some(Detection {
+                score: 100,
+                reasons,
+            });
+        }
+        single_image(source).map(|format| Detection {
+            score: 100,
+            reasons: vec![format!("a single {format} image file")],
+        })
+    }
+
+    fn tools(&self) -> Vec<Arc<dyn Tool>> {
+        vec![ocr::OcrImage::arc()]
+    }
+
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        Vec::new()
+    }
+
+    fn categorise(&self, path: &str) -> Option<&'static str> {
+        is_image_name(path).then_some(CATEGORY_TRANSACTION)
+    }
+
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        let source = ctx.session().source(&ctx.source().id)?;
+        let paths = if single_image(&source).is_some() {
+            vec!["/".to_string()]
+        } else {
+            let listing = ctx.call(
+                "find_files",
+                json!({"path": "/", "name_glob": "*", "limit": 100_000}),
+            )?;
+            if !succeeded(&listing) {
+                let reason = failure_reason(&listing);
+                ctx.unparsed("/", &reason, Some(&listing.record.invocation_id))?;
+                return Ok(());
+            }
+            let mut paths: Vec<String> = found_paths(&listing.output.text)
+                .into_iter()
+                .filter(|p| is_image_name(p))
+                .collect();
+            if paths.len() > MAX_IMAGES {
+                let rest = paths.len() - MAX_IMAGES;
+                ctx.unparsed(
+                    "/",
+                    &format!(
+                        "{rest} more images than the {MAX_IMAGES} OCR'd per source were not read"
+                    ),
+                    Some(&listing.record.invocation_id),
+                )?;
+                paths.truncate(MAX_IMAGES);
+            }
+            paths
+        };
+        for (path, invoked) in paths.iter().zip(ocr_all(ctx, &paths)) {
+            let invoked = invoked?;
+            if !succeeded(&invoked) {
+                ctx.unparsed(
+                    path,
+                    &failure_reason(&invoked),
+                    Some(&invoked.record.invocation_id),
+                )?;
+                continue;
+            }
+            let found = text::extract(&invoked.output.text, ctx.phone_region());
+            record_image(ctx, path, &invoked, &found)?;
+        }
+        Ok(())
+    }
+}
+
+/// OCRs `paths`, one `ocr_image` call per image, on one thread (and so one Tesseract engine)
+/// per core; results in the order of `paths`.
+fn ocr_all(ctx: &AgentCtx<'_>, paths: &[String]) -> Vec<Result<Invoked, RuntimeError>> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(paths.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<Result<Invoked, RuntimeError>>> =
+        (0..paths.len()).map(|_| None).collect();
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = paths.get(i) else { break };
+                    let r = ctx.call("ocr_image", json!({"path": path}));
+                    if let Ok(mut d) = done.lock() {
+                        d.push((i, r));
+                    }
+                }
+            });
+        }
+    });
+    for (i, r) in done.into_inner().unwrap_or_default() {
+        if let Some(slot) = results.get_mut(i) {
+            *slot = Some(r);
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| {
+            // A slot is empty only if a worker thread panicked.
+            r.unwrap_or(Err(RuntimeError::Poisoned("OCR worker results")))
+        })
+        .collect()
+}
+
+/// Records what one image's OCR output shows: one phenomenon (if anything was found) and the
+/// identity observations.
+fn record_image(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    invoked: &Invoked,
+    found: &Found,
+) -> Result<(), RuntimeError> {
+    if found.is_empty() {
+        return Ok(());
+    }
+    let transaction =
+        !found.wallets.is_empty() || !found.amounts.is_empty() || !found.tx_hashes.is_empty();
+    let mut facts = vec![fact(FactType::Path, path, invoked)];
+    let mut lines = Vec::new();
+    for a in &found.amounts {
+        facts.push(fact(FactType::Amount, a.as_str(), invoked));
+    }
+    if !found.amounts.is_empty() {
+        lines.push(format!("amount(s) shown: {}", found.amounts.join(", ")));
+    }
+    for w in &found.wallets {
+        facts.push(fact(FactType::Wallet, w.value.as_str(), invoked));
+        if w.repaired() {
+            lines.push(format!(
+                "{} wallet address {} — OCR read \"{}\"; repaired by look-alike normalisation ({} change(s)) to the only spelling that passes the address checksum",
+                w.chain(),
+                w.value,
+                w.read,
+                w.changes
+            ));
+        } else {
+            lines.push(format!(
+                "{} wallet address {} (read verbatim)",
+                w.chain(),
+                w.value
+            ));
+        }
+    }
+    for h in &found.tx_hashes {
+        facts.push(fact(FactType::Hash, h.as_str(), invoked));
+    }
+    if !found.tx_hashes.is_empty() {
+        lines.push(format!(
+            "transaction hash(es): {}",
+            found.tx_hashes.join(", ")
+        ));
+    }
+    let mut times = Vec::new();
+    for t in &found.times {
+        times.push(TimeMark {
+            fact: facts.len(),
+            encoding: TimeEncoding::LocalText,
+            description: "Transaction time".into(),
+        });
+        facts.push(fact(FactType::Timestamp, t.as_str(), invoked));
+    }
+    if !found.times.is_empty() {
+        lines.push(format!(
+            "time(s) as displayed, without a time zone: {}",
+            found.times.join(", ")
+        ));
+    }
+    for p in &found.phones {
+        facts.push(fact(FactType::Phone, p.read.as_str(), invoked));
+    }
+    if !found.phones.is_empty() {
+        lines.push(format!(
+            "phone number(s): {}",
+            found
+                .phones
+                .iter()
+                .map(|p| p.read.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !found.unreadable.is_empty() {
+        lines.push(format!(
+            "address-like text no repair makes valid (read it off the image): {}",
+            found.unreadable.join(", ")
+        ));
+    }
+    let title = match (found.amounts.first(), found.wallets.first()) {
+        (Some(a), Some(w)) => format!("Screenshot {path}: {a}, wallet {}", w.value),
+        (None, Some(w)) => format!("Screenshot {path}: wallet {}", w.value),
+        (Some(a), None) => format!("Screenshot {path}: {a}"),
+        (None, None) => format!("Image {path}: text with times or phone numbers"),
+    };
+    let interpretation = format!(
+        "OCR (ocr_image) of {path} {}: {}.",
+        if transaction {
+            "shows a cryptocurrency or payment transaction screen"
+        } else {
+            "holds text"
+        },
+        lines.join("; ")
+    );
+    ctx.record(PhenomenonDraft {
+        category: if transaction {
+            CATEGORY_TRANSACTION
+        } else {
+            CATEGORY_TEXT
+        }
+        .into(),
+        title,
+        facts,
+        interpretation,
+        times,
+    })?;
+    for w in &found.wallets {
+        ctx.observe(Observation {
+            context: format!("wallet:{}", w.canonical),
+            entity_kind: EntityKind::Wallet,
+            label: w.value.clone(),
+            id_type: IdType::Wallet,
+            value: w.value.clone(),
+            invocation_id: invoked.record.invocation_id.clone(),
+            interpretation: format!(
+                "{} wallet address shown in the screenshot {path}{}.",
+                w.chain(),
+                if w.repaired() {
+                    " (OCR look-alike repair, checksum verified)"
+                } else {
+                    ""
+                }
+            ),
+        })?;
+    }
+    for p in &found.phones {
+        ctx.observe(Observation {
+            context: format!("screenshot:{path}"),
+            entity_kind: EntityKind::Person,
+            label: format!("screenshot {path}"),
+            id_type: IdType::Phone,
+            value: p.read.clone(),
+            invocation_id: invoked.record.invocation_id.clone(),
+            interpretation: format!("Phone number shown in the screenshot {path}."),
+        })?;
+    }
+    Ok(())
+}
