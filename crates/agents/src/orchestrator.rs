@@ -280,7 +280,14 @@ impl Orchestrator<'_> {
             if lead.status == LeadStatus::Pending {
                 self.set_status(&lead.id, LeadStatus::Running, "")?;
             }
-            let task = format!("lead/{}", lead.id);
+            // A plugin's agent works a lead in its own triage task on that source, so what it
+            // finds again is recognised as already recorded (findings are unique per agent and
+            // task); the corroborator works each lead in a task of its own.
+            let task = if lead.target_agent == CORROBORATOR {
+                format!("lead/{}", lead.id)
+            } else {
+                format!("triage/{}", lead.source_id)
+            };
             let ctx = AgentCtx::new(self.session, &lead.target_agent, &task, &lead.source_id)?;
             let result = if lead.target_agent == CORROBORATOR {
                 let values = match lead.motivating_hypothesis.as_deref() {

@@ -1,0 +1,186 @@
+//! The demo case end to end, against its ground truth (tests/fixtures/demo/ground_truth.json):
+//! the actors are exactly the planted people (every planted cross-device link found, the
+//! look-alike decoy not merged), each device's owner is supported, the WAL-only iMessages are
+//! on the timeline at their instants, and `masf verify` re-derives everything.
+
+use serde_json::Value;
+
+use crate::support::{masf_ok, repo};
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The decoy's card is `LEUNG Y L` (shown First Last as `Y L LEUNG`): its name tokens.
+fn is_decoy(label: &Value) -> bool {
+    let mut tokens: Vec<String> = label
+        .as_str()
+        .unwrap_or("")
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect();
+    tokens.sort();
+    tokens == ["l", "leung", "y"]
+}
+
+#[test]
+fn the_demo_case_resolves_to_the_planted_people() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let out = dir.path().join("out");
+    let case = repo().join("case.yaml");
+    let (case, work_s, out_s) = (
+        case.to_str().unwrap(),
+        work.to_str().unwrap(),
+        out.to_str().unwrap(),
+    );
+    masf_ok(&["run", case, "--work", work_s, "--out", out_s]);
+    let truth: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/fixtures/demo/ground_truth.json")).unwrap(),
+    )
+    .unwrap();
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+
+    // Person actors (entities joined across sources) and their identifiers.
+    let actors: Value =
+        serde_json::from_str(&masf_ok(&["actors", case, "--work", work_s, "--json"])).unwrap();
+    let person_actors: Vec<&Value> = actors
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["entities"].as_array().unwrap().len() > 1)
+        .filter(|a| {
+            a["identifiers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|i| i["id_type"] == "phone" || i["id_type"] == "email")
+        })
+        .collect();
+    let ids_of = |a: &Value| -> Vec<String> {
+        a["identifiers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["normalized"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let expected_sources = [
+        (
+            "leung",
+            vec!["src-android", "src-iphone", "src-screens", "src-usb"],
+        ),
+        ("chan", vec!["src-android", "src-iphone"]),
+        ("fung", vec!["src-android", "src-iphone"]),
+    ];
+    assert_eq!(
+        person_actors.len(),
+        3,
+        "exactly the three planted people: {person_actors:#?}"
+    );
+    for (person, sources) in expected_sources {
+        let p = &truth["persons"][person];
+        let phone = p["phone_e164"].as_str().unwrap();
+        let email = p["email"].as_str().unwrap();
+        let actor = person_actors
+            .iter()
+            .find(|a| ids_of(a).iter().any(|i| i == phone))
+            .unwrap_or_else(|| panic!("no actor holds {person}'s phone {phone}"));
+        let ids = ids_of(actor);
+        assert!(ids.iter().any(|i| i == email), "{person}: {ids:?}");
+        assert_eq!(strings(&actor["sources"]), sources, "{person}'s sources");
+        // No actor mixes two planted people, and the decoy stays out.
+        for other in ["leung", "chan", "fung"].iter().filter(|o| **o != person) {
+            let theirs = truth["persons"][other]["phone_e164"].as_str().unwrap();
+            assert!(
+                !ids.iter().any(|i| i == theirs),
+                "{person} merged with {other}"
+            );
+        }
+        let decoy = truth["decoy"]["phone_e164"].as_str().unwrap();
+        assert!(
+            !ids.iter().any(|i| i == decoy),
+            "{person} merged with the decoy"
+        );
+    }
+    // The decoy pair was proposed (similar names) and stayed a candidate.
+    let links: Value =
+        serde_json::from_str(&masf_ok(&["links", case, "--work", work_s, "--json"])).unwrap();
+    let decoy_pairs: Vec<&Value> = links
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| is_decoy(&l["a"]["label"]) || is_decoy(&l["b"]["label"]))
+        .filter(|l| {
+            ["a", "b"]
+                .iter()
+                .all(|s| !l[s]["context"].as_str().unwrap().starts_with("document:"))
+        })
+        .collect();
+    assert!(!decoy_pairs.is_empty(), "the look-alike is proposed");
+    for l in decoy_pairs {
+        assert!(
+            l["state"] == "candidate" || l["state"] == "dormant",
+            "decoy link {l:#}"
+        );
+    }
+
+    // Every device's declared owner is supported.
+    for (person, source) in [
+        ("leung", "src-usb"),
+        ("chan", "src-android"),
+        ("fung", "src-iphone"),
+    ] {
+        let h = report["hypotheses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| {
+                h["kind"] == "ownership"
+                    && h["statement"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("({person})"))
+                    && h["statement"]
+                        .as_str()
+                        .unwrap()
+                        .ends_with(&format!("({source})"))
+            })
+            .unwrap_or_else(|| panic!("no ownership hypothesis for {person} / {source}"));
+        assert_eq!(h["status"], "supported", "{h:#}");
+    }
+
+    // The WAL-only iMessages are on the timeline at their instants.
+    for m in truth["wal_only"].as_array().unwrap() {
+        if m["table"] != "message" {
+            continue;
+        }
+        let raw = m["date_apple_ns"].to_string();
+        let entry = report["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["raw"] == raw.as_str() && t["source_id"] == "src-iphone")
+            .unwrap_or_else(|| panic!("WAL-only message {} not on the timeline", m["ROWID"]));
+        assert_eq!(entry["encoding"], "apple_nanos");
+        let hkt = m["date_hkt"].as_str().unwrap().replace(' ', "T");
+        assert!(
+            entry["case_time"].as_str().unwrap().starts_with(&hkt),
+            "{entry:#} vs {hkt}"
+        );
+    }
+
+    // Everything re-derives.
+    let verify: Value =
+        serde_json::from_str(&masf_ok(&["verify", case, "--work", work_s, "--json"])).unwrap();
+    assert_eq!(verify["failures"].as_array().unwrap().len(), 0);
+    assert_eq!(verify["fact_failures"].as_array().unwrap().len(), 0);
+    assert!(verify["facts"].as_u64().unwrap() > 300);
+}
