@@ -574,21 +574,7 @@ fn find_number(output: &[u8], accept: impl Fn(&str) -> bool) -> Option<Span> {
     for run in NUMBER_RUN.find_iter(output) {
         let base = run.start();
         let bytes = run.as_bytes();
-        let mut tokens: Vec<(usize, usize)> = Vec::new();
-        let mut start = None;
-        for (i, &b) in bytes.iter().enumerate() {
-            match (b == b' ' || b == b'\t', start) {
-                (true, Some(s)) => {
-                    tokens.push((s, i));
-                    start = None;
-                }
-                (false, None) => start = Some(i),
-                _ => {}
-            }
-        }
-        if let Some(s) = start {
-            tokens.push((s, bytes.len()));
-        }
+        let tokens = crate::identifiers::token_spans(bytes);
         for (first, &(from, _)) in tokens.iter().enumerate() {
             for &(_, to) in tokens.iter().skip(first).take(MAX_NUMBER_TOKENS) {
                 let Some(piece) = bytes

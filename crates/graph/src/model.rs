@@ -328,6 +328,21 @@ pub enum TimeEncoding {
 }
 
 impl TimeEncoding {
+    /// Every encoding.
+    pub const ALL: [TimeEncoding; 11] = [
+        Self::UnixSeconds,
+        Self::UnixMillis,
+        Self::UnixMicros,
+        Self::UnixNanos,
+        Self::AppleSeconds,
+        Self::AppleNanos,
+        Self::WindowsFiletime,
+        Self::Webkit,
+        Self::FatLocal,
+        Self::Iso8601,
+        Self::LocalText,
+    ];
+
     /// The stable snake-case name.
     pub fn as_str(self) -> &'static str {
         match self {

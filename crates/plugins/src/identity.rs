@@ -59,17 +59,7 @@ fn log_rejection(verdict: &Verdict, what: &str) {
 /// A cell value as `sqlite_query` prints it (`\t \n \r \\` escaped): the form that occurs
 /// verbatim in the output, so multi-line values can be cited.
 pub fn raw_cell(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out
+    masf_tools::sqlite::escape_cell(value)
 }
 
 /// A readable file system of the source: the `partition` argument of the file tools that

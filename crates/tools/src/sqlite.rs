@@ -106,12 +106,14 @@ pub fn render(v: ValueRef<'_>) -> String {
         ValueRef::Null => "NULL".to_string(),
         ValueRef::Integer(i) => i.to_string(),
         ValueRef::Real(f) => format!("{f:?}"),
-        ValueRef::Text(t) => escape(&String::from_utf8_lossy(t)),
+        ValueRef::Text(t) => escape_cell(&String::from_utf8_lossy(t)),
         ValueRef::Blob(b) => format!("x'{}'", hex::encode(b)),
     }
 }
 
-fn escape(s: &str) -> String {
+/// Escapes a cell the way `sqlite_query` prints it (`\\`, `\t`, `\n`, `\r`): the form of a
+/// value that occurs verbatim in the output.
+pub fn escape_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -197,7 +199,7 @@ impl Tool for SqliteTables {
             }
             text.push('\n');
             if !sql.is_empty() {
-                let _ = writeln!(text, "  {}", escape(sql));
+                let _ = writeln!(text, "  {}", escape_cell(sql));
             }
             rows.push(
                 json!({"type": kind, "name": name, "table": table, "rows": count, "sql": sql}),
@@ -298,7 +300,7 @@ impl Tool for SqliteQuery {
         let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
         let mut text = columns
             .iter()
-            .map(|c| escape(c))
+            .map(|c| escape_cell(c))
             .collect::<Vec<_>>()
             .join("\t");
         text.push('\n');

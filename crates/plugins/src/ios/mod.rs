@@ -574,17 +574,7 @@ pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
 
 /// Escapes a cell the way `sqlite_query` prints it.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out
+    masf_tools::sqlite::escape_cell(s)
 }
 
 /// The fact type of a handle value (e-mail, phone or other account).

@@ -215,22 +215,7 @@ fn may_start(t: &str) -> bool {
 /// Finds addresses in one line: single tokens and runs of up to [`MAX_TOKENS`] tokens joined by
 /// single spaces, longest first, each read verbatim or repaired by [`repair_wallet`].
 fn wallets(line: &str, found: &mut Found, taken: &mut Vec<(usize, usize)>) {
-    // token spans
-    let mut tokens: Vec<(usize, usize)> = Vec::new();
-    let mut start = None;
-    for (i, b) in line.bytes().enumerate() {
-        match (b == b' ' || b == b'\t', start) {
-            (true, Some(s)) => {
-                tokens.push((s, i));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        tokens.push((s, line.len()));
-    }
+    let tokens = masf_graph::identifiers::token_spans(line.as_bytes());
     let mut i = 0;
     while i < tokens.len() {
         let (s0, e0) = tokens[i];

@@ -829,7 +829,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
     assert_eq!(backup.plugin.as_deref(), Some("ios"), "{backup:?}");
     assert_eq!(backup.reasons[0], "evidence sniffed as itunes_backup");
     assert_eq!(backup.tally.rejections, 0);
-    assert_eq!(by("src-screens").plugin, None);
+    assert_eq!(by("src-screens").plugin.as_deref(), Some("media"));
 
     // The catalogue's detectors match the calls the agent made on the demo iPhone.
     let store = masf_store::Store::open(dir.path()).expect("store");

@@ -487,20 +487,7 @@ mod tests {
 
     #[test]
     fn hostile_values_are_reasons_not_panics() {
-        use TimeEncoding::*;
-        for enc in [
-            UnixSeconds,
-            UnixMillis,
-            UnixMicros,
-            UnixNanos,
-            AppleSeconds,
-            AppleNanos,
-            WindowsFiletime,
-            Webkit,
-            FatLocal,
-            Iso8601,
-            LocalText,
-        ] {
+        for enc in TimeEncoding::ALL {
             for raw in [
                 "",
                 "-",
