@@ -694,6 +694,27 @@ pub fn repair_wallet(token: &str) -> WalletRepair {
     }
 }
 
+/// The `(start, end)` byte spans of the runs of `text` separated by spaces and tabs: how a
+/// line is cut into tokens when numbers and addresses are looked for in it.
+pub fn token_spans(text: &[u8]) -> Vec<(usize, usize)> {
+    let mut tokens = Vec::new();
+    let mut start = None;
+    for (i, &b) in text.iter().enumerate() {
+        match (b == b' ' || b == b'\t', start) {
+            (true, Some(s)) => {
+                tokens.push((s, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        tokens.push((s, text.len()));
+    }
+    tokens
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -967,25 +988,4 @@ mod tests {
         );
         assert!(look_alike('O', '0') && look_alike('l', '1') && !look_alike('J', 'I'));
     }
-}
-
-/// The `(start, end)` byte spans of the runs of `text` separated by spaces and tabs: how a
-/// line is cut into tokens when numbers and addresses are looked for in it.
-pub fn token_spans(text: &[u8]) -> Vec<(usize, usize)> {
-    let mut tokens = Vec::new();
-    let mut start = None;
-    for (i, &b) in text.iter().enumerate() {
-        match (b == b' ' || b == b'\t', start) {
-            (true, Some(s)) => {
-                tokens.push((s, i));
-                start = None;
-            }
-            (false, None) => start = Some(i),
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        tokens.push((s, text.len()));
-    }
-    tokens
 }
