@@ -19,10 +19,14 @@ pub struct TimelineQuery {
     pub from: Option<String>,
     /// Entries before this time.
     pub to: Option<String>,
+    /// Only entries that concern this actor (an actor id from `masf actors`, or the id of one
+    /// of its entities).
+    pub actor: Option<String>,
 }
 
-/// Checks a [`TimelineQuery`] against the case and turns it into a [`Filter`] (no actor part:
-/// set `Filter::actor` from an actor's sources and identifiers to narrow to one actor).
+/// Checks a [`TimelineQuery`] against the case and turns it into a [`Filter`]. An actor is
+/// resolved on the case's graph: its entities' strong identifiers, the phenomena that observed
+/// them, and the sources where it is the device's owner or the device itself.
 pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, ApiError> {
     let zone = &ctx.case.meta.timezone;
     for s in &query.sources {
@@ -49,12 +53,62 @@ pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, A
             format!("the range is empty: --from {f} is not before --to {t}"),
         ));
     }
+    let actor = match &query.actor {
+        None => None,
+        Some(id) => Some(actor_filter(ctx, id)?),
+    };
     Ok(Filter {
         sources: query.sources.iter().cloned().collect::<BTreeSet<_>>(),
         from,
         to,
-        actor: None,
+        actor,
     })
+}
+
+/// The timeline's view of one actor (see [`timeline_filter`]).
+fn actor_filter(ctx: &CaseCtx, id: &str) -> Result<masf_report::timeline::ActorFilter, ApiError> {
+    let state = crate::triage::graph_state(ctx)?;
+    let actors = masf_graph::resolution::actors(&state);
+    let Some(actor) = actors
+        .iter()
+        .find(|a| a.id == id || a.entities.iter().any(|e| e == id))
+    else {
+        let mut joined: Vec<&str> = actors
+            .iter()
+            .filter(|a| a.entities.len() > 1)
+            .map(|a| a.id.as_str())
+            .collect();
+        joined.sort_unstable();
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!(
+                "no actor or entity {id:?}; actors of several entities: {}",
+                if joined.is_empty() {
+                    "none".to_string()
+                } else {
+                    joined.join(", ")
+                }
+            ),
+        ));
+    };
+    let mut filter = masf_report::timeline::ActorFilter::default();
+    for entity_id in &actor.entities {
+        let Some(e) = state.entities().get(entity_id) else {
+            continue;
+        };
+        if e.context == "owner" || e.context == "device" {
+            filter.sources.insert(e.source_id.clone());
+        }
+        for i in e
+            .identifiers
+            .iter()
+            .filter(|i| i.strength == masf_graph::Strength::Strong)
+        {
+            filter.identifiers.insert(i.normalized.clone());
+            filter.phenomena.insert(i.phenomenon_id.clone());
+        }
+    }
+    Ok(filter)
 }
 
 /// The case's timeline: every time mark of every phenomenon in the store, converted, merged

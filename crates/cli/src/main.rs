@@ -153,6 +153,10 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// Entries before this time.
         #[arg(long, value_name = "TIME")]
         to: Option<String>,
+        /// Only entries that concern this actor (an id from `masf actors`, or one of its
+        /// entities): from a source it owns, or mentioning one of its identifiers.
+        #[arg(long, value_name = "ACTOR")]
+        actor: Option<String>,
     },
     /// Show what an evidence path is: detected type and why, layers, partitions, file systems,
     /// encryption, file counts, EWF metadata.
@@ -363,10 +367,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             sources,
             from,
             to,
+            actor,
         } => cmd_timeline(
             &case,
             TimelineFormat::pick(json, jsonl, csv),
-            masf_api::TimelineQuery { sources, from, to },
+            masf_api::TimelineQuery {
+                sources,
+                from,
+                to,
+                actor,
+            },
         ),
         Command::Inspect {
             path,

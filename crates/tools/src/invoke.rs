@@ -265,6 +265,14 @@ impl Invoker {
                     Outcome::Ok(out)
                 }
             }
+            // A tool that stopped itself at the deadline (an interrupted SQLite query, an
+            // abandoned walk) ran out of time: the same outcome as not answering at all.
+            Ok(Err(e)) if deadline.is_some_and(|at| Instant::now() >= at) => {
+                Outcome::TimedOut(format!(
+                    "stopped at the limit of {} ms: {e}",
+                    self.limits.timeout.as_millis()
+                ))
+            }
             Ok(Err(e)) => Outcome::Failed(e.to_string()),
             Err(mpsc::RecvTimeoutError::Timeout) => Outcome::TimedOut(format!(
                 "no answer within the limit of {} ms; abandoned",

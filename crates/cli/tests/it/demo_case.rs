@@ -177,6 +177,42 @@ fn the_demo_case_resolves_to_the_planted_people() {
         );
     }
 
+    // LEUNG's timeline (filtered by his actor) holds the WAL-only messages he exchanged, and
+    // nothing from CHAN's own phone that does not mention him.
+    let leung_phone = truth["persons"]["leung"]["phone_e164"].as_str().unwrap();
+    let leung_actor = person_actors
+        .iter()
+        .find(|a| ids_of(a).iter().any(|i| i == leung_phone))
+        .unwrap();
+    let leung_timeline: Value = serde_json::from_str(&masf_ok(&[
+        "timeline",
+        case,
+        "--work",
+        work_s,
+        "--json",
+        "--actor",
+        leung_actor["id"].as_str().unwrap(),
+    ]))
+    .unwrap();
+    let entries = leung_timeline["entries"].as_array().unwrap();
+    assert!(!entries.is_empty());
+    for m in truth["wal_only"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["table"] == "message")
+    {
+        let raw = m["date_apple_ns"].to_string();
+        assert!(
+            entries.iter().any(|e| e["raw_value"] == raw.as_str()),
+            "LEUNG's timeline lacks WAL-only message {}",
+            m["ROWID"]
+        );
+    }
+    let all: Value =
+        serde_json::from_str(&masf_ok(&["timeline", case, "--work", work_s, "--json"])).unwrap();
+    assert!(entries.len() < all["entries"].as_array().unwrap().len());
+
     // Everything re-derives.
     let verify: Value =
         serde_json::from_str(&masf_ok(&["verify", case, "--work", work_s, "--json"])).unwrap();
