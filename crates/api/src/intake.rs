@@ -74,6 +74,8 @@ pub struct IntakeReport {
     /// Problems found (for example, evidence whose size changed since intake). Non-empty means
     /// the run did not complete cleanly.
     pub problems: Vec<String>,
+    /// Sources no agent could examine because their content could not be read, with why.
+    pub not_examined: Vec<String>,
     /// Phase 1: what each source's triage agent did.
     pub triage: Vec<masf_agents::TriageReport>,
     /// Where the run stands after this segment (`completed`, or `paused` / `halted_budget`).
@@ -116,6 +118,21 @@ pub fn run(
             report
                 .problems
                 .push(format!("{}: not triaged: {e}", t.source_id));
+        } else if t.plugin.is_none() && t.halted.is_none() {
+            // No plugin examined this source. When its layers could not be read (a damaged
+            // archive, an encrypted or unreadable volume) the run says so; the report's "what
+            // could not be read" has the detail. The other sources were examined, so the run
+            // itself did not fail.
+            let unreadable = ctx
+                .case
+                .source(&t.source_id)
+                .map(|spec| crate::report::layers(&spec.path).1)
+                .unwrap_or_default();
+            for (what, why) in unreadable {
+                report
+                    .not_examined
+                    .push(format!("{}: not examined: {what}: {why}", t.source_id));
+            }
         }
     }
     Ok(report)
@@ -139,6 +156,7 @@ fn intake(
         events_added: 0,
         sources: Vec::new(),
         problems: Vec::new(),
+        not_examined: Vec::new(),
         triage: Vec::new(),
         run: None,
         report: None,

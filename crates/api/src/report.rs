@@ -23,7 +23,9 @@ pub struct ReportWritten {
     pub not_read: usize,
 }
 
-fn layers(path: &Path) -> (Vec<Value>, Vec<(String, String)>) {
+/// The layers of the evidence at `path` (as `masf inspect` shows them) and what in them
+/// could not be read, with why.
+pub(crate) fn layers(path: &Path) -> (Vec<Value>, Vec<(String, String)>) {
     match crate::inspect(path, false) {
         Ok(i) => {
             let mut unreadable = Vec::new();

@@ -711,6 +711,9 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<
             );
         }
     }
+    for n in &report.not_examined {
+        eprintln!("not examined: {n}");
+    }
     for p in &report.problems {
         eprintln!("problem: {p}");
     }

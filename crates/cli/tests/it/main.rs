@@ -5,6 +5,7 @@ mod demo_case;
 mod evidence;
 mod hash;
 mod intake;
+mod lifecycle;
 mod rederive;
 mod report;
 mod resolution;
