@@ -11,6 +11,7 @@ mod intake;
 mod rederive;
 mod report;
 mod resolve;
+mod stream;
 mod timeline;
 mod triage;
 
@@ -36,6 +37,7 @@ pub use report::{ReportWritten, write_report};
 pub use resolve::{
     Decided, ResolveReport, actors, approve, graph, links, resolve, resolve_in, retract,
 };
+pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
 

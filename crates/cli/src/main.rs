@@ -74,9 +74,14 @@ enum Command {
         /// Where the report is written [default: <case dir>/masf-report/].
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Print the intake summary as JSON on stdout.
-        #[arg(long)]
+        /// Print the run summary as JSON on stdout.
+        #[arg(long, conflicts_with = "events")]
         json: bool,
+        /// Stream what the run records as it goes, one JSON object a line on stdout
+        /// (`{"stream":"event",…}` for each event, `{"stream":"invocation",…}` for each tool
+        /// call); the summary then goes to stderr.
+        #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
+        events: Option<String>,
     },
     /// Ask a running `masf run` of this case (in another process) to pause at its next tool
     /// call; `masf resume` continues.
@@ -349,7 +354,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             id,
             force,
         } => cmd_init(&dir, &evidence, id, force),
-        Command::Run { case, out, json } => cmd_run(&case, out, json),
+        Command::Run {
+            case,
+            out,
+            json,
+            events,
+        } => cmd_run(&case, out, json, events.is_some()),
         Command::Pause { case, reason } => cmd_pause(&case, &reason),
         Command::Resume {
             case,
@@ -621,20 +631,66 @@ fn cmd_resume(
             &masf_api::SystemClock,
         )?;
     }
-    cmd_run(case, None, json)
+    cmd_run(case, None, json, false)
 }
 
-fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool) -> anyhow::Result<u8> {
+fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool, stream: bool) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
     let progress = progress::Bar::new();
-    let report = masf_api::run(
+    // The stream follows the store from where it is now: this run's records only.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let follower = stream.then(|| -> anyhow::Result<_> {
+        let start = masf_api::Cursor {
+            event_seq: ctx.store.last_seq()?,
+            invocation_seq: i64::try_from(ctx.store.invocation_count()?).unwrap_or(i64::MAX),
+        };
+        let (work, stop) = (ctx.work_dir.clone(), stop.clone());
+        Ok(std::thread::spawn(move || {
+            let mut print = |item: masf_api::StreamItem| {
+                if let Ok(line) = serde_json::to_string(&item) {
+                    println!("{line}");
+                }
+            };
+            masf_api::follow(
+                &work,
+                start,
+                &stop,
+                std::time::Duration::from_millis(100),
+                &mut print,
+            )
+        }))
+    });
+    let follower = follower.transpose()?;
+    let result = masf_api::run(
         &mut ctx,
         &masf_api::RunOptions { out },
         std::sync::Arc::new(masf_api::SystemClock),
         &progress,
-    )?;
+    );
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    if let Some(f) = follower {
+        match f.join() {
+            Ok(r) => {
+                r?;
+            }
+            Err(_) => anyhow::bail!("the event stream's thread panicked"),
+        }
+    }
+    let report = result?;
     progress.clear();
-    if json {
+    if stream {
+        eprintln!(
+            "run {}; report {}",
+            report
+                .run
+                .as_ref()
+                .map_or("not started", |r| r.state.as_str()),
+            report
+                .report
+                .as_ref()
+                .map_or_else(String::new, |w| w.files.html.display().to_string())
+        );
+    } else if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         for s in &report.sources {

@@ -264,6 +264,11 @@ impl Store {
         )
     }
 
+    /// The calls recorded after `after_seq`, in order (for following a run as it goes).
+    pub fn invocations_after(&self, after_seq: i64) -> Result<Vec<InvocationRecord>> {
+        select(&self.conn, "WHERE seq > ?1 ORDER BY seq", [after_seq])
+    }
+
     /// How many calls are recorded.
     pub fn invocation_count(&self) -> Result<u64> {
         let n: i64 = self

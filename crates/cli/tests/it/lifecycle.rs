@@ -157,3 +157,63 @@ fn a_corrupt_source_is_named_and_the_others_are_examined() {
         "the screenshots were still examined"
     );
 }
+
+#[test]
+fn the_event_stream_delivers_every_record_of_the_run_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = repo().join("case.yaml");
+    let (work, out) = (dir.path().join("work"), dir.path().join("out"));
+    let run = masf(&[
+        "run",
+        case.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--events",
+        "jsonl",
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let items: Vec<Value> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let seqs = |stream: &str| -> Vec<i64> {
+        items
+            .iter()
+            .filter(|i| i["stream"] == stream)
+            .map(|i| i["seq"].as_i64().unwrap())
+            .collect()
+    };
+    // Every event and every invocation of the log, once each, in order.
+    let events = masf_ok(&[
+        "events",
+        case.to_str().unwrap(),
+        "--work",
+        work.to_str().unwrap(),
+        "--jsonl",
+    ]);
+    let logged: Vec<i64> = events
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["seq"]
+                .as_i64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs("event"), logged);
+    let report = report(&out);
+    assert_eq!(
+        seqs("invocation").len(),
+        report["invocations"].as_array().unwrap().len()
+    );
+    let kinds: Vec<&str> = items
+        .iter()
+        .filter(|i| i["stream"] == "event")
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.first(), Some(&"SourceAdded"));
+    assert_eq!(kinds.last(), Some(&"RunState"));
+    assert!(kinds.contains(&"PhenomenonRecorded") && kinds.contains(&"HypothesisAdded"));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("run completed"));
+}
