@@ -29,9 +29,6 @@ def last(pred):
 # RunState that closes the segment; report = from then until the process exits.
 active = first(lambda e: e["kind"] == "RunState" and e["payload"].get("state") == "active")
 closed = last(lambda e: e["kind"] == "RunState" and e["payload"].get("state") != "active")
-triage_end = last(lambda e: str(e.get("actor_id") or "").endswith("-triage")
-                  and not any(str((e.get("payload") or {}).get(k, "")).startswith("lead")
-                              for k in ("task_id",)))
 round1 = first(lambda e: e["kind"] == "RoundStarted")
 wall = end - start
 print(f"  events: {len(events)}, process wall {wall:.1f} s")
@@ -42,8 +39,10 @@ rows = [("intake (start -> RunState active)", 0.0, active),
 for name, a, b in rows:
     if a is not None and b is not None:
         print(f"  {name:<44} {b - a:8.1f} s   [{a:7.1f} .. {b:7.1f}]")
+triage_end = last(lambda e: str(e.get("actor_id") or "").endswith("-triage")
+                  and (round1 is None or e["t"] <= round1))
 if triage_end is not None:
-    print(f"  (last event of a *-triage agent at {triage_end:.1f} s)")
+    print(f"  (last triage event before the rounds at {triage_end:.1f} s)")
 
 # Event counts by kind, and the span of each agent's events.
 kinds = {}
@@ -61,6 +60,9 @@ for a, (f, l, n) in sorted(spans.items(), key=lambda kv: kv[1][0]):
     print(f"    {a:<28} {n:7d} events  {f:7.1f} .. {l:7.1f}")
 
 # Tool time from the invocation log: calls, summed and longest duration per agent and tool.
+import os
+if not os.path.exists(store):
+    sys.exit(0)
 db = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
 print("  tool calls by agent/tool (count, total s, max s, output MiB):")
 for agent, tool, n, tot, mx, size in db.execute(

@@ -12,13 +12,14 @@
 # prints where the time went (bench/phases.py: phases from the event log timestamps, tool time
 # from the invocation log).
 #
-#   bench/run.sh [FILES] [MESSAGES] [RUNS]
+#   bench/run.sh [FILES] [MESSAGES] [RUNS]     (defaults 50000 200000 3; verdict on the median wall
+#                                              time and the largest peak RSS of the RUNS runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 files="${1:-50000}"
 messages="${2:-200000}"
-runs="${3:-1}"
+runs="${3:-3}"
 cargo build --release -p masf-cli >/dev/null 2>&1
 bin="$root/target/release/masf"
 out="$root/bench/out/run"
@@ -39,7 +40,7 @@ fi
 mkdir -p "$out/scaled"
 sed -e "s#path: tests/#path: $root/tests/#" \
     -e "s#$root/$demo_zip#$gen/ios.zip#" \
-    -e "s#label: iPhone full-file-system extraction#& (grown: $files files, +$messages messages)#" \
+    -e "s#label: iPhone full-file-system extraction#& (grown to $files files and $messages more messages)#" \
     -e "s#^  title: \(.*\)#  title: \1, scaled#" \
     case.yaml > "$out/scaled/case.yaml"
 grep -q "$gen/ios.zip" "$out/scaled/case.yaml"
@@ -64,6 +65,7 @@ measure() { # NAME CASE_FILE RUN
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$out/$tag.time")
   cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.1f", s }' "$out/$tag.time")
   state=$(jq -r '.run.state // "?"' "$out/$tag.json" 2>/dev/null || echo "?")
+  state="${state:-?}"
   echo "== $name run $n: exit $rc, state $state, wall $wall s, CPU $cpu s, peak RSS $((rss / 1024)) MiB" >&2
   jq -r '(.triage[] | "  triage \(.source_id) (\(.plugin)): \(.tally | to_entries | map("\(.key) \(.value)") | join(", "))"),
          "  run: rounds \(.run.rounds), completion \(.run.completion | tostring | .[0:120])",
@@ -84,9 +86,13 @@ done
 printf '\n%-8s %5s %10s %10s %14s %12s %10s %-10s %s\n' case runs "wall s" "CPU s" "peak RSS MiB" "target s" "target MiB" state verdict
 fail=0
 for name in demo scaled; do
-  read -r wall rss cpu ok state < <(printf '%s\n' "${results[@]}" | awk -v n="$name" '
-    $1 == n { w[++k] = $2; if ($3 > r) r = $3; c[k] = $4; if ($5 != 0 || $6 != "completed") bad = 1; st = $6 }
-    END { asort(w); asort(c); m = int((k + 1) / 2); print w[m], r, c[m], (bad ? 0 : 1), st }')
+  read -r wall rss cpu ok state < <(printf '%s\n' "${results[@]}" | python3 -c '
+import sys
+rows = [l.split() for l in sys.stdin if l.split()[0] == sys.argv[1]]
+med = lambda v: sorted(v)[(len(v) - 1) // 2]
+ok = all(r[4] == "0" and r[5] == "completed" for r in rows)
+print(med([float(r[1]) for r in rows]), max(int(r[2] or 0) for r in rows),
+      med([float(r[3]) for r in rows]), int(ok), rows[-1][5])' "$name")
   if [[ "$name" == demo ]]; then tw=60; tm=""; else tw=300; tm=2048; fi
   mib=$((rss / 1024))
   verdict=PASS
