@@ -639,16 +639,24 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool, stream: bool) -> a
     let progress = progress::Bar::new();
     // The stream follows the store from where it is now: this run's records only.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let follower = stream.then(|| -> anyhow::Result<_> {
+    // With --events jsonl the stream goes to stdout; otherwise, on a terminal, it becomes one
+    // progress line per phase step.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !json;
+    let follower = (stream || terminal).then(|| -> anyhow::Result<_> {
         let start = masf_api::Cursor {
             event_seq: ctx.store.last_seq()?,
             invocation_seq: i64::try_from(ctx.store.invocation_count()?).unwrap_or(i64::MAX),
         };
-        let (work, stop) = (ctx.work_dir.clone(), stop.clone());
+        let (work, stop, bar) = (ctx.work_dir.clone(), stop.clone(), progress.clone());
         Ok(std::thread::spawn(move || {
+            let mut phases = progress::Phases::default();
             let mut print = |item: masf_api::StreamItem| {
-                if let Ok(line) = serde_json::to_string(&item) {
-                    println!("{line}");
+                if stream {
+                    if let Ok(line) = serde_json::to_string(&item) {
+                        println!("{line}");
+                    }
+                } else if let Some(line) = phases.see(&item) {
+                    bar.line(&line);
                 }
             };
             masf_api::follow(
