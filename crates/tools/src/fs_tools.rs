@@ -381,7 +381,7 @@ impl Tool for FindFiles {
         "find_files"
     }
     fn description(&self) -> &str {
-        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive) and whose size lies within min_size..max_size (size filters exclude directories). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories."
+        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive), whose size lies within min_size..max_size (size filters exclude directories) and whose stored time of role time_role (modified by default; accessed, changed, created) lies within time_from..time_to (RFC 3339 with an offset, to excluded; FAT/DOS local times are read in naive_zone, an IANA zone, default UTC; entries without that time are left out when a time filter is given). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -390,6 +390,10 @@ impl Tool for FindFiles {
             "name_glob": {"type": "string", "description": "Glob on the entry name, e.g. '*.db' or 'sms.db*'."},
             "min_size": {"type": "integer", "minimum": 0, "description": "Smallest size in bytes."},
             "max_size": {"type": "integer", "minimum": 0, "description": "Largest size in bytes."},
+            "time_from": {"type": "string", "description": "Entries whose time is at or after this instant (RFC 3339 with offset)."},
+            "time_to": {"type": "string", "description": "Entries whose time is before this instant (RFC 3339 with offset)."},
+            "time_role": {"type": "string", "enum": ["modified", "accessed", "changed", "created"], "description": "Which stored time the range applies to (default modified)."},
+            "naive_zone": {"type": "string", "description": "IANA zone FAT/DOS local times are read in (default UTC)."},
             "limit": {"type": "integer", "minimum": 1, "description": "Most results (default 1000, at most 100000)."}
         }, "required": [], "additionalProperties": false})
     }
@@ -406,12 +410,14 @@ impl Tool for FindFiles {
             .unwrap_or(FIND_DEFAULT_LIMIT)
             .clamp(1, FIND_MAX_LIMIT) as usize;
         let sized = min.is_some() || max.is_some();
+        let window = TimeWindow::from_args(a)?;
         let matches = |e: &Entry| {
             glob.is_none_or(|g| glob_match(g, &e.name))
                 && (!sized
                     || (e.kind != EntryKind::Dir
                         && min.is_none_or(|m| e.size >= m)
                         && max.is_none_or(|m| e.size <= m)))
+                && window.as_ref().is_none_or(|w| w.contains(e))
         };
         let mut found: Vec<Entry> = Vec::new();
         let mut errors: Vec<String> = Vec::new();
@@ -492,5 +498,105 @@ mod tests {
             hex_lines(16, b"AB\x00"),
             "00000010: 41 42 00                                          |AB.|\n"
         );
+    }
+}
+
+/// The time filter of `find_files`.
+struct TimeWindow {
+    from: Option<jiff::Timestamp>,
+    to: Option<jiff::Timestamp>,
+    role: masf_evidence::fs::TimeRole,
+    zone: jiff::tz::TimeZone,
+}
+
+impl TimeWindow {
+    fn from_args(a: &Value) -> Result<Option<TimeWindow>, ToolError> {
+        let instant = |key: &str| -> Result<Option<jiff::Timestamp>, ToolError> {
+            args::opt_str(a, key)?
+                .map(|t| {
+                    t.parse::<jiff::Timestamp>().map_err(|e| {
+                        ToolError::InvalidArgs(format!(
+                            "{key} must be RFC 3339 with an offset (2025-02-18T13:40:00Z): {e}"
+                        ))
+                    })
+                })
+                .transpose()
+        };
+        let (from, to) = (instant("time_from")?, instant("time_to")?);
+        if from.is_none() && to.is_none() {
+            return Ok(None);
+        }
+        use masf_evidence::fs::TimeRole;
+        let role = match args::opt_str(a, "time_role")?.unwrap_or("modified") {
+            "modified" => TimeRole::Modified,
+            "accessed" => TimeRole::Accessed,
+            "changed" => TimeRole::Changed,
+            "created" => TimeRole::Created,
+            other => {
+                return Err(ToolError::InvalidArgs(format!(
+                    "time_role must be modified, accessed, changed or created, not {other:?}"
+                )));
+            }
+        };
+        let zone = match args::opt_str(a, "naive_zone")? {
+            None => jiff::tz::TimeZone::UTC,
+            Some(z) => jiff::tz::TimeZone::get(z)
+                .map_err(|e| ToolError::InvalidArgs(format!("naive_zone {z:?}: {e}")))?,
+        };
+        Ok(Some(TimeWindow {
+            from,
+            to,
+            role,
+            zone,
+        }))
+    }
+
+    fn contains(&self, e: &Entry) -> bool {
+        let Some(t) = e.times.iter().find(|t| t.role == self.role) else {
+            return false;
+        };
+        let Some(at) = instant_of(&t.raw, &self.zone) else {
+            return false;
+        };
+        self.from.is_none_or(|f| at >= f) && self.to.is_none_or(|to| at < to)
+    }
+}
+
+/// The instant a stored time names: UTC encodings directly, FAT/DOS local times in `zone`
+/// (an ambiguous or skipped local time takes the earlier reading). `None` for invalid values.
+fn instant_of(
+    raw: &masf_evidence::fs::RawTime,
+    zone: &jiff::tz::TimeZone,
+) -> Option<jiff::Timestamp> {
+    use masf_evidence::fs::RawTime;
+    match *raw {
+        RawTime::Unix { secs, nanos } => jiff::Timestamp::new(secs, nanos as i32).ok(),
+        RawTime::FileTime { ticks } => {
+            let secs = (ticks / 10_000_000) as i64 - 11_644_473_600;
+            jiff::Timestamp::new(secs, ((ticks % 10_000_000) * 100) as i32).ok()
+        }
+        RawTime::FatLocal { date, time, centis } => {
+            if date == 0 {
+                return None;
+            }
+            let (y, mo, d) = (
+                1980 + (date >> 9) as i16,
+                ((date >> 5) & 0x0f) as i8,
+                (date & 0x1f) as i8,
+            );
+            let (h, mi) = ((time >> 11) as i8, ((time >> 5) & 0x3f) as i8);
+            let s = ((time & 0x1f) * 2) as i8 + (centis / 100) as i8;
+            let dt = jiff::civil::DateTime::new(
+                y,
+                mo,
+                d,
+                h,
+                mi,
+                s,
+                i32::from(centis % 100) * 10_000_000,
+            )
+            .ok()?;
+            zone.to_ambiguous_timestamp(dt).earlier().ok()
+        }
     }
 }

@@ -354,3 +354,34 @@ fn doc_metadata_reads_office_pdf_and_exif_fields() {
         .to_string();
     assert!(err.contains("not an Office, PDF, JPEG or TIFF"), "{err}");
 }
+
+#[test]
+fn find_files_filters_by_stored_time_reading_fat_local_times_in_the_given_zone() {
+    // /notes.txt on the demo stick was modified 2025-02-19 09:12:34 local (FAT), i.e.
+    // 01:12:34Z in Hong Kong.
+    let hit = |args: Value| {
+        run(&usb(), "find_files", args)
+            .text
+            .lines()
+            .any(|l| l.ends_with("\t/notes.txt"))
+    };
+    let hk = json!({"name_glob": "notes.txt", "time_from": "2025-02-19T01:12:00Z",
+        "time_to": "2025-02-19T01:13:00Z", "naive_zone": "Asia/Hong_Kong"});
+    assert!(hit(hk));
+    // Read as UTC the same FAT time is eight hours later: outside the window.
+    let utc = json!({"name_glob": "notes.txt", "time_from": "2025-02-19T01:12:00Z",
+        "time_to": "2025-02-19T01:13:00Z"});
+    assert!(!hit(utc));
+    let later = json!({"name_glob": "notes.txt", "time_from": "2025-02-19T09:12:00Z",
+        "time_to": "2025-02-19T09:13:00Z"});
+    assert!(hit(later));
+    // A bad bound is refused with what to write instead.
+    let catalog = masf_tools::Catalog::standard();
+    let err = catalog
+        .get("find_files")
+        .unwrap()
+        .run(&usb(), &json!({"time_from": "19/02/2025"}))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("RFC 3339"), "{err}");
+}
