@@ -476,31 +476,6 @@ impl Tool for FindFiles {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn globs_match_stars_and_question_marks() {
-        assert!(glob_match("*.db", "sms.db"));
-        assert!(!glob_match("*.db", "sms.db-wal"));
-        assert!(glob_match("sms.db*", "sms.db-wal"));
-        assert!(glob_match("?ms.*", "sms.db"));
-        assert!(glob_match("*", ""));
-        assert!(!glob_match("?", ""));
-        assert!(glob_match("a*b*c", "aXXbYYc"));
-        assert!(!glob_match("a*b*c", "aXXbYY"));
-    }
-
-    #[test]
-    fn hex_lines_are_padded() {
-        assert_eq!(
-            hex_lines(16, b"AB\x00"),
-            "00000010: 41 42 00                                          |AB.|\n"
-        );
-    }
-}
-
 /// The time filter of `find_files`.
 struct TimeWindow {
     from: Option<jiff::Timestamp>,
@@ -598,5 +573,30 @@ fn instant_of(
             .ok()?;
             zone.to_ambiguous_timestamp(dt).earlier().ok()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_stars_and_question_marks() {
+        assert!(glob_match("*.db", "sms.db"));
+        assert!(!glob_match("*.db", "sms.db-wal"));
+        assert!(glob_match("sms.db*", "sms.db-wal"));
+        assert!(glob_match("?ms.*", "sms.db"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("?", ""));
+        assert!(glob_match("a*b*c", "aXXbYYc"));
+        assert!(!glob_match("a*b*c", "aXXbYY"));
+    }
+
+    #[test]
+    fn hex_lines_are_padded() {
+        assert_eq!(
+            hex_lines(16, b"AB\x00"),
+            "00000010: 41 42 00                                          |AB.|\n"
+        );
     }
 }
