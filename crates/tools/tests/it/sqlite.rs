@@ -295,3 +295,55 @@ fn json_rows_are_built_for_small_results_only_and_the_text_has_every_row() {
     assert!(large.text.starts_with("x\tlabel\n1\tr1\n"));
     assert!(large.text.ends_with(&format!("{0}\tr{0}\n", max + 1)));
 }
+
+#[test]
+fn calls_on_a_reused_copy_re_derive_on_a_new_source_and_on_the_same_one() {
+    let (_dir, mut store) = store();
+    let catalog = Catalog::standard();
+    let inv = invoker(Catalog::standard(), Limits::default());
+    let src = std::sync::Arc::new(fresh_iphone(None));
+    let mut ids = Vec::new();
+    for (i, (tool, args)) in sms_calls().into_iter().enumerate() {
+        let r = call(&inv, &mut store, &src, tool, args, "a", "t", i as i64);
+        assert_eq!(r.record.status, InvocationStatus::Ok);
+        ids.push(r.record.invocation_id);
+    }
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+    // `masf verify` opens the source anew; a rerun in the same session reuses its copy.
+    let anew = fresh_iphone(None);
+    for id in &ids {
+        let rec = store.invocation(id).unwrap().unwrap();
+        for source in [&anew, src.as_ref()] {
+            let r = masf_tools::rederive::rederive(&store, &catalog, source, &rec);
+            assert_eq!(
+                r.verdict,
+                masf_tools::rederive::Verdict::Match,
+                "{}",
+                rec.args
+            );
+        }
+    }
+    assert_eq!(anew.sqlite_copies().copies_made(), 1);
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+}
+
+#[test]
+fn concurrent_calls_on_one_source_share_one_copy() {
+    let src = fresh_iphone(None);
+    let reference: Vec<String> = sms_calls()
+        .into_iter()
+        .map(|(tool, args)| run(&fresh_iphone(Some(0)), tool, args).text)
+        .collect();
+    let barrier = std::sync::Barrier::new(4);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                barrier.wait();
+                for ((tool, args), want) in sms_calls().into_iter().zip(&reference) {
+                    assert_eq!(&run(&src, tool, args).text, want);
+                }
+            });
+        }
+    });
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+}
