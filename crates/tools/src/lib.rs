@@ -86,6 +86,9 @@ pub struct SourceCtx {
     pub source_id: String,
     /// The scanned layer stack.
     pub scan: Scan,
+    /// Working copies of the source's SQLite databases, kept while the source is open
+    /// (removed from disk when it is dropped).
+    sqlite_copies: sqlite::CopyCache,
 }
 
 impl SourceCtx {
@@ -94,7 +97,20 @@ impl SourceCtx {
         Ok(Self {
             source_id: source_id.to_string(),
             scan: scan::scan(path)?,
+            sqlite_copies: sqlite::CopyCache::default(),
         })
+    }
+
+    /// The same source with its SQLite working-copy cache bounded to `max_bytes` (0: every
+    /// call copies the database afresh).
+    pub fn with_sqlite_cache_bytes(mut self, max_bytes: u64) -> Self {
+        self.sqlite_copies = sqlite::CopyCache::new(max_bytes);
+        self
+    }
+
+    /// The source's SQLite working copies (see [`sqlite::CopyCache`]).
+    pub fn sqlite_copies(&self) -> &sqlite::CopyCache {
+        &self.sqlite_copies
     }
 
     /// Replaces the evidence path (absolute, of this machine) by the source id in a message,

@@ -1,13 +1,22 @@
 //! SQLite tools: sqlite_tables and sqlite_query.
 //!
 //! A database is never opened where it lies. The file and its `-wal` and `-shm` siblings (when
-//! present in the same directory) are copied into a fresh temporary directory and the copy is
-//! opened read-only, so rows that exist only in the WAL are seen and the evidence is never
-//! touched (opening a WAL database in place would checkpoint it on close).
+//! present in the same directory) are copied into a temporary directory and the copy is opened
+//! read-only, so rows that exist only in the WAL are seen and the evidence is never touched
+//! (opening a WAL database in place would checkpoint it on close).
+//!
+//! Evidence does not change while a source is open, so each source keeps its working copies
+//! in a [`CopyCache`] (keyed by file system and path, bounded in bytes, least recently used
+//! evicted): a database queried ten times is copied out once. A read-only connection never
+//! checkpoints, so the copied WAL stays as it was copied and every call sees the same rows as
+//! a fresh copy would.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use masf_evidence::bytes::Reader;
 use masf_evidence::fs::{EntryKind, FileSystem, normalize_path};
@@ -23,34 +32,56 @@ use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 pub const QUERY_DEFAULT_LIMIT: u64 = 1000;
 pub const QUERY_MAX_LIMIT: u64 = 100_000;
 
+/// Most rows `sqlite_query` also returns as JSON in its structured output; a larger result
+/// has its rows in the text only (the text is what is logged, cached and grounded against).
+pub const STRUCTURED_ROWS_MAX: usize = 1000;
+
+/// Default bound of the bytes a source's [`CopyCache`] keeps on disk.
+pub const COPY_CACHE_DEFAULT_BYTES: u64 = 1 << 30;
+
 /// Name the copy is given inside its temporary directory.
 const COPY_NAME: &str = "db.sqlite";
 
+/// The copied files of one database (the file and its `-wal`/`-shm`), removed from disk when
+/// the last holder lets go.
+struct CopyFiles {
+    dir: tempfile::TempDir,
+    /// Which siblings were copied (`-wal`, `-shm`).
+    siblings: Vec<String>,
+    /// Bytes on disk (all copied files).
+    bytes: u64,
+}
+
+impl CopyFiles {
+    fn db(&self) -> PathBuf {
+        self.dir.path().join(COPY_NAME)
+    }
+}
+
 /// A read-only connection to a working copy of a database of the evidence. The copy is deleted
-/// when this is dropped.
+/// once this is dropped and no cache keeps it.
 pub struct WorkingCopy {
-    /// The connection (declared first: closed before the directory is removed).
+    /// The connection (declared first: closed before the directory can be removed).
     pub conn: Connection,
     /// Which siblings were copied (`-wal`, `-shm`).
     pub siblings: Vec<String>,
     _watch: Option<std::sync::mpsc::Sender<()>>,
-    _dir: tempfile::TempDir,
+    _files: Arc<CopyFiles>,
 }
 
-fn copy_out(fs: &dyn FileSystem, path: &str, dest: &Path) -> Result<(), ToolError> {
+fn copy_out(fs: &dyn FileSystem, path: &str, dest: &Path) -> Result<u64, ToolError> {
     let bytes = fs.open(path)?;
     let mut reader = Reader::new(bytes);
     let mut file = std::fs::File::create(dest)
         .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
-    std::io::copy(&mut reader, &mut file)
-        .and_then(|_| file.flush())
+    let n = std::io::copy(&mut reader, &mut file)
+        .and_then(|n| file.flush().map(|()| n))
         .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
-    Ok(())
+    Ok(n)
 }
 
-/// Copies the database at `path` (with its `-wal` and `-shm`) out of `fs` and opens the copy
-/// read-only.
-pub fn working_copy(fs: &dyn FileSystem, path: &str) -> Result<WorkingCopy, ToolError> {
+/// Copies the database at `path` (with its `-wal` and `-shm`) out of `fs`.
+fn copy_files(fs: &dyn FileSystem, path: &str) -> Result<CopyFiles, ToolError> {
     let entry = fs.stat(path)?;
     if entry.kind != EntryKind::File {
         return Err(ToolError::InvalidArgs(format!("{path} is not a file")));
@@ -59,18 +90,26 @@ pub fn working_copy(fs: &dyn FileSystem, path: &str) -> Result<WorkingCopy, Tool
         .prefix("masf-sqlite-")
         .tempdir()
         .map_err(|e| ToolError::Other(format!("temporary directory: {e}")))?;
-    let db = dir.path().join(COPY_NAME);
-    copy_out(fs, path, &db)?;
+    let mut bytes = copy_out(fs, path, &dir.path().join(COPY_NAME))?;
     let mut siblings = Vec::new();
     for suffix in ["-wal", "-shm"] {
         let sib = format!("{path}{suffix}");
         if fs.stat(&sib).is_ok_and(|e| e.kind == EntryKind::File) {
-            copy_out(fs, &sib, &dir.path().join(format!("{COPY_NAME}{suffix}")))?;
+            bytes += copy_out(fs, &sib, &dir.path().join(format!("{COPY_NAME}{suffix}")))?;
             siblings.push(suffix.to_string());
         }
     }
+    Ok(CopyFiles {
+        dir,
+        siblings,
+        bytes,
+    })
+}
+
+/// Opens copied files read-only, with the call's deadline armed.
+fn open_copy(files: Arc<CopyFiles>, path: &str) -> Result<WorkingCopy, ToolError> {
     let conn = Connection::open_with_flags(
-        &db,
+        files.db(),
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
@@ -93,21 +132,163 @@ pub fn working_copy(fs: &dyn FileSystem, path: &str) -> Result<WorkingCopy, Tool
     });
     Ok(WorkingCopy {
         conn,
-        siblings,
+        siblings: files.siblings.clone(),
         _watch: watch,
-        _dir: dir,
+        _files: files,
     })
+}
+
+/// Copies the database at `path` (with its `-wal` and `-shm`) out of `fs` into a new temporary
+/// directory and opens the copy read-only (no cache: see [`CopyCache::open`]).
+pub fn working_copy(fs: &dyn FileSystem, path: &str) -> Result<WorkingCopy, ToolError> {
+    let files = copy_files(fs, path)?;
+    open_copy(Arc::new(files), path)
+}
+
+/// One cached database: filled once (other callers of the same key wait meanwhile).
+#[derive(Default)]
+struct Slot {
+    files: Mutex<Option<Arc<CopyFiles>>>,
+    last_used: AtomicU64,
+}
+
+/// A source's working copies of its SQLite databases, keyed by (file system, path), kept for
+/// the life of the source (evidence is immutable) up to a bound on their total bytes, least
+/// recently used evicted first. A copy larger than the bound is used once and not kept. An
+/// evicted copy is removed from disk once no call uses it any more.
+pub struct CopyCache {
+    max_bytes: u64,
+    slots: Mutex<HashMap<(usize, String), Arc<Slot>>>,
+    tick: AtomicU64,
+    copies: AtomicU64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Default for CopyCache {
+    fn default() -> Self {
+        Self::new(COPY_CACHE_DEFAULT_BYTES)
+    }
+}
+
+impl CopyCache {
+    /// A cache keeping at most `max_bytes` of copies (0: every call copies afresh).
+    pub fn new(max_bytes: u64) -> Self {
+        Self {
+            max_bytes,
+            slots: Mutex::new(HashMap::new()),
+            tick: AtomicU64::new(0),
+            copies: AtomicU64::new(0),
+        }
+    }
+
+    /// How many working copies were made out of the evidence so far.
+    pub fn copies_made(&self) -> u64 {
+        self.copies.load(Ordering::Relaxed)
+    }
+
+    /// Bytes of the copies the cache keeps now.
+    pub fn cached_bytes(&self) -> u64 {
+        lock(&self.slots)
+            .values()
+            .filter_map(|s| {
+                s.files
+                    .try_lock()
+                    .ok()
+                    .and_then(|f| f.as_ref().map(|f| f.bytes))
+            })
+            .sum()
+    }
+
+    /// A read-only connection to a working copy of the database at `path` of `fs`, copied out
+    /// of the evidence on first use only.
+    pub fn open(&self, fs: &Arc<dyn FileSystem>, path: &str) -> Result<WorkingCopy, ToolError> {
+        if self.max_bytes == 0 {
+            let files = copy_files(fs.as_ref(), path)?;
+            self.copies.fetch_add(1, Ordering::Relaxed);
+            return open_copy(Arc::new(files), path);
+        }
+        // The file system's identity: the scan owns it for the life of the source.
+        let key = (Arc::as_ptr(fs) as *const () as usize, path.to_string());
+        let slot = lock(&self.slots).entry(key).or_default().clone();
+        let files = {
+            let mut held = lock(&slot.files);
+            match held.as_ref() {
+                Some(f) => f.clone(),
+                None => {
+                    let f = Arc::new(copy_files(fs.as_ref(), path)?);
+                    self.copies.fetch_add(1, Ordering::Relaxed);
+                    *held = Some(f.clone());
+                    f
+                }
+            }
+        };
+        slot.last_used.store(
+            self.tick.fetch_add(1, Ordering::Relaxed) + 1,
+            Ordering::Relaxed,
+        );
+        self.evict();
+        open_copy(files, path)
+    }
+
+    /// Drops failed slots and the least recently used copies until the bound holds. Slots
+    /// being filled (locked) are left alone.
+    fn evict(&self) {
+        let mut slots = lock(&self.slots);
+        let mut kept: Vec<(u64, u64, (usize, String))> = Vec::new();
+        let mut failed = Vec::new();
+        for (key, slot) in slots.iter() {
+            let Ok(files) = slot.files.try_lock() else {
+                continue;
+            };
+            match files.as_ref() {
+                Some(f) => {
+                    kept.push((slot.last_used.load(Ordering::Relaxed), f.bytes, key.clone()))
+                }
+                None => failed.push(key.clone()),
+            }
+        }
+        for key in failed {
+            slots.remove(&key);
+        }
+        let mut total: u64 = kept.iter().map(|k| k.1).sum();
+        kept.sort();
+        for (_, bytes, key) in kept {
+            if total <= self.max_bytes {
+                break;
+            }
+            slots.remove(&key);
+            total -= bytes;
+        }
+    }
 }
 
 /// A value as canonical text: `NULL`, decimal integers, reals as Rust prints them, text with
 /// `\\`, tab, newline and carriage return escaped, blobs as `x'hex'`.
 pub fn render(v: ValueRef<'_>) -> String {
+    let mut out = String::new();
+    push_cell(&mut out, v);
+    out
+}
+
+/// Appends [`render`]'s text of a value to `out`.
+pub fn push_cell(out: &mut String, v: ValueRef<'_>) {
     match v {
-        ValueRef::Null => "NULL".to_string(),
-        ValueRef::Integer(i) => i.to_string(),
-        ValueRef::Real(f) => format!("{f:?}"),
-        ValueRef::Text(t) => escape_cell(&String::from_utf8_lossy(t)),
-        ValueRef::Blob(b) => format!("x'{}'", hex::encode(b)),
+        ValueRef::Null => out.push_str("NULL"),
+        ValueRef::Integer(i) => {
+            let _ = write!(out, "{i}");
+        }
+        ValueRef::Real(f) => {
+            let _ = write!(out, "{f:?}");
+        }
+        ValueRef::Text(t) => push_escaped(out, &String::from_utf8_lossy(t)),
+        ValueRef::Blob(b) => {
+            out.push_str("x'");
+            out.push_str(&hex::encode(b));
+            out.push('\'');
+        }
     }
 }
 
@@ -115,16 +296,24 @@ pub fn render(v: ValueRef<'_>) -> String {
 /// value that occurs verbatim in the output.
 pub fn escape_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
+    push_escaped(&mut out, s);
     out
+}
+
+/// Appends [`escape_cell`]'s form of `s` to `out`.
+fn push_escaped(out: &mut String, s: &str) {
+    let mut rest = s;
+    while let Some(at) = rest.find(['\\', '\t', '\n', '\r']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'\\' => "\\\\",
+            b'\t' => "\\t",
+            b'\n' => "\\n",
+            _ => "\\r",
+        });
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }
 
 fn to_json(v: ValueRef<'_>) -> Value {
@@ -170,7 +359,7 @@ impl Tool for SqliteTables {
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
-        let copy = working_copy(fs.as_ref(), &path)?;
+        let copy = ctx.sqlite_copies().open(&fs, &path)?;
         let err = sql_err(&path);
         let mut stmt = copy
             .conn
@@ -270,7 +459,7 @@ impl Tool for SqliteQuery {
         "sqlite_query"
     }
     fn description(&self) -> &str {
-        "Run one read-only SELECT on a SQLite database of the evidence and return the rows as tab-separated text with a header line (NULL as NULL, blobs as x'hex', tabs/newlines in text escaped as \\t/\\n). Runs on a copy including the -wal and -shm files, so rows still only in the write-ahead log are returned; any statement other than a single SELECT is refused. At most limit rows (default 1000, at most 100000); add ORDER BY for a stable order."
+        "Run one read-only SELECT on a SQLite database of the evidence and return the rows as tab-separated text with a header line (NULL as NULL, blobs as x'hex', tabs/newlines in text escaped as \\t/\\n). Runs on a copy including the -wal and -shm files, so rows still only in the write-ahead log are returned; any statement other than a single SELECT is refused. At most limit rows (default 1000, at most 100000); add ORDER BY for a stable order. The structured output lists the rows as JSON only for results of at most 1000 rows (row_count always); the text always holds every row. Repeated calls on the same database reuse its working copy."
     }
     fn args_schema(&self) -> Value {
         let mut p = db_props();
@@ -294,7 +483,7 @@ impl Tool for SqliteQuery {
             .clamp(1, QUERY_MAX_LIMIT) as usize;
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
-        let copy = working_copy(fs.as_ref(), &path)?;
+        let copy = ctx.sqlite_copies().open(&fs, &path)?;
         let err = sql_err(&path);
         let mut stmt = check_select(&copy.conn, sql)?;
         let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
@@ -304,33 +493,116 @@ impl Tool for SqliteQuery {
             .collect::<Vec<_>>()
             .join("\t");
         text.push('\n');
-        let mut out_rows = Vec::new();
+        // Cells are rendered straight into the text; JSON rows are built alongside only while
+        // the result is small enough for the structured output (see STRUCTURED_ROWS_MAX).
+        let mut json_rows = Some(Vec::new());
+        let mut count = 0usize;
         let mut truncated = false;
         let mut rows = stmt.query([]).map_err(&err)?;
         while let Some(row) = rows.next().map_err(&err)? {
-            if out_rows.len() == limit {
+            if count == limit {
                 truncated = true;
                 break;
             }
-            let mut cells = Vec::with_capacity(columns.len());
-            let mut json_cells = Vec::with_capacity(columns.len());
+            count += 1;
+            if count > STRUCTURED_ROWS_MAX {
+                json_rows = None;
+            }
+            let mut json_cells = json_rows
+                .as_ref()
+                .map(|_| Vec::with_capacity(columns.len()));
             for i in 0..columns.len() {
                 let v = row.get_ref(i).map_err(&err)?;
-                cells.push(render(v));
-                json_cells.push(to_json(v));
+                if i > 0 {
+                    text.push('\t');
+                }
+                push_cell(&mut text, v);
+                if let Some(cells) = json_cells.as_mut() {
+                    cells.push(to_json(v));
+                }
             }
-            text.push_str(&cells.join("\t"));
             text.push('\n');
-            out_rows.push(Value::Array(json_cells));
+            if let (Some(rows), Some(cells)) = (json_rows.as_mut(), json_cells) {
+                rows.push(Value::Array(cells));
+            }
         }
         if truncated {
             let _ = writeln!(text, "# truncated at limit {limit}");
         }
+        let mut structured = json!({"path": path, "copied": copy.siblings, "columns": columns, "row_count": count, "truncated": truncated});
+        if let Some(rows) = json_rows {
+            structured["rows"] = Value::Array(rows);
+        }
         Ok(ToolOutput {
             text,
-            structured: Some(
-                json!({"path": path, "copied": copy.siblings, "columns": columns, "rows": out_rows, "truncated": truncated}),
-            ),
+            structured: Some(structured),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rendering as it was first written (one String per cell, char by char): the text
+    /// written straight into the output must stay byte-identical to it.
+    fn reference(v: ValueRef<'_>) -> String {
+        match v {
+            ValueRef::Null => "NULL".to_string(),
+            ValueRef::Integer(i) => i.to_string(),
+            ValueRef::Real(f) => format!("{f:?}"),
+            ValueRef::Text(t) => {
+                let mut out = String::new();
+                for c in String::from_utf8_lossy(t).chars() {
+                    match c {
+                        '\\' => out.push_str("\\\\"),
+                        '\t' => out.push_str("\\t"),
+                        '\n' => out.push_str("\\n"),
+                        '\r' => out.push_str("\\r"),
+                        c => out.push(c),
+                    }
+                }
+                out
+            }
+            ValueRef::Blob(b) => format!("x'{}'", hex::encode(b)),
+        }
+    }
+
+    #[test]
+    fn cells_render_as_before() {
+        let texts: [&[u8]; 7] = [
+            b"",
+            b"plain",
+            b"a\\b\tc\nd\re",
+            b"\\\\\t\t\n\r\r\n",
+            "長い\t文字\\列 ₿".as_bytes(),
+            b"bad \xff\xfe utf-8\n",
+            b"trailing\\",
+        ];
+        let mut values = vec![
+            ValueRef::Null,
+            ValueRef::Integer(0),
+            ValueRef::Integer(-9_223_372_036_854_775_808),
+            ValueRef::Integer(700_000_000_000_000_000),
+            ValueRef::Real(0.1),
+            ValueRef::Real(-1e300),
+            ValueRef::Real(f64::NAN),
+            ValueRef::Real(3.0),
+            ValueRef::Blob(b""),
+            ValueRef::Blob(b"\x00\xffab"),
+        ];
+        values.extend(texts.iter().map(|t| ValueRef::Text(t)));
+        let mut row = String::from("head");
+        let mut expected = String::from("head");
+        for v in values {
+            assert_eq!(render(v), reference(v), "{v:?}");
+            push_cell(&mut row, v);
+            expected.push_str(&reference(v));
+            if let ValueRef::Text(t) = v {
+                let s = String::from_utf8_lossy(t);
+                assert_eq!(escape_cell(&s), reference(v));
+            }
+        }
+        assert_eq!(row, expected);
     }
 }

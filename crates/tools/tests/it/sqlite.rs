@@ -152,3 +152,198 @@ fn an_endless_query_is_recorded_timed_out() {
     assert_eq!(next.record.status, InvocationStatus::Ok);
     assert_eq!(next.output.text, "one\n1\n");
 }
+
+const ACCOUNTS: &str = "/private/var/mobile/Library/Accounts/Accounts3.sqlite";
+
+fn fresh_iphone(cache_bytes: Option<u64>) -> masf_tools::SourceCtx {
+    let ctx = masf_tools::SourceCtx::open("src-iphone", &evidence("iphone_ffs.zip")).unwrap();
+    match cache_bytes {
+        Some(b) => ctx.with_sqlite_cache_bytes(b),
+        None => ctx,
+    }
+}
+
+/// The calls an iOS triage makes on one database: the schema, then several queries.
+fn sms_calls() -> Vec<(&'static str, serde_json::Value)> {
+    vec![
+        ("sqlite_tables", json!({"path": SMS})),
+        (
+            "sqlite_query",
+            json!({"path": SMS, "sql": "SELECT ROWID, guid, text, handle_id, date, is_from_me FROM message ORDER BY ROWID"}),
+        ),
+        (
+            "sqlite_query",
+            json!({"path": SMS, "sql": "SELECT * FROM handle ORDER BY ROWID"}),
+        ),
+        (
+            "sqlite_query",
+            json!({"path": SMS, "sql": "SELECT ROWID, text FROM message ORDER BY ROWID", "limit": 3}),
+        ),
+    ]
+}
+
+#[test]
+fn a_database_is_copied_once_per_source_and_the_outputs_equal_fresh_copies() {
+    let zip = evidence("iphone_ffs.zip");
+    let before = masf_evidence::hash_file(&zip, &mut |_| {}).unwrap();
+    let cached = fresh_iphone(None);
+    let uncached = fresh_iphone(Some(0));
+    let calls = sms_calls();
+    for round in 0..2 {
+        for (tool, args) in &calls {
+            let a = run(&cached, tool, args.clone());
+            let b = run(&uncached, tool, args.clone());
+            assert_eq!(a.text, b.text, "round {round}: {tool} {args}");
+            assert_eq!(a.structured, b.structured, "round {round}: {tool} {args}");
+        }
+    }
+    // One copy out of the zip for eight calls; the uncached source copied every time.
+    assert_eq!(cached.sqlite_copies().copies_made(), 1);
+    assert_eq!(uncached.sqlite_copies().copies_made(), 8);
+    assert_eq!(
+        cached.sqlite_copies().cached_bytes(),
+        172_032 + 90_672 + 32_768,
+        "sms.db with its -wal and -shm"
+    );
+    assert_eq!(uncached.sqlite_copies().cached_bytes(), 0);
+    // The WAL-only rows are still there on the reused copy (a read-only connection never
+    // checkpoints), and the evidence is unchanged.
+    let q = run(
+        &cached,
+        "sqlite_query",
+        json!({"path": SMS, "sql": "SELECT ROWID, text FROM message WHERE ROWID IN (6, 7) ORDER BY ROWID"}),
+    );
+    assert!(q.text.contains(WALLET) && q.text.contains(TX), "{}", q.text);
+    assert_eq!(cached.sqlite_copies().copies_made(), 1);
+    assert_eq!(masf_evidence::hash_file(&zip, &mut |_| {}).unwrap(), before);
+}
+
+#[test]
+fn the_copy_cache_keeps_within_its_bound_and_evicts_the_least_recently_used() {
+    let sms_bytes = 172_032 + 90_672 + 32_768;
+    // Room for sms.db or Accounts3.sqlite (131,072 bytes), not both.
+    let ctx = fresh_iphone(Some(sms_bytes));
+    let one = |path: &str| {
+        run(
+            &ctx,
+            "sqlite_query",
+            json!({"path": path, "sql": "SELECT 1 AS one"}),
+        )
+    };
+    one(SMS);
+    one(SMS);
+    assert_eq!(ctx.sqlite_copies().copies_made(), 1);
+    one(ACCOUNTS);
+    assert_eq!(ctx.sqlite_copies().copies_made(), 2);
+    assert_eq!(
+        ctx.sqlite_copies().cached_bytes(),
+        131_072,
+        "sms.db evicted"
+    );
+    one(ACCOUNTS);
+    assert_eq!(ctx.sqlite_copies().copies_made(), 2);
+    one(SMS);
+    assert_eq!(ctx.sqlite_copies().copies_made(), 3);
+    assert_eq!(ctx.sqlite_copies().cached_bytes(), sms_bytes);
+
+    // A database larger than the bound is used, not kept.
+    let tiny = fresh_iphone(Some(1));
+    let a = run(
+        &tiny,
+        "sqlite_query",
+        json!({"path": SMS, "sql": "SELECT COUNT(*) AS n FROM message"}),
+    );
+    let b = run(
+        &tiny,
+        "sqlite_query",
+        json!({"path": SMS, "sql": "SELECT COUNT(*) AS n FROM message"}),
+    );
+    assert_eq!(a.text, b.text);
+    assert_eq!(tiny.sqlite_copies().copies_made(), 2);
+    assert_eq!(tiny.sqlite_copies().cached_bytes(), 0);
+}
+
+#[test]
+fn json_rows_are_built_for_small_results_only_and_the_text_has_every_row() {
+    let count = |n: usize| {
+        format!(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {n}) SELECT x, 'r' || x AS label FROM c"
+        )
+    };
+    let max = masf_tools::sqlite::STRUCTURED_ROWS_MAX;
+    let small = run(
+        &iphone(),
+        "sqlite_query",
+        json!({"path": SMS, "sql": count(max), "limit": 5000}),
+    );
+    let s = small.structured.unwrap();
+    assert_eq!(s["rows"].as_array().unwrap().len(), max);
+    assert_eq!(s["rows"][max - 1], json!([max, format!("r{max}")]));
+    assert_eq!(s["row_count"], json!(max));
+    assert_eq!(small.text.lines().count(), max + 1);
+
+    let large = run(
+        &iphone(),
+        "sqlite_query",
+        json!({"path": SMS, "sql": count(max + 1), "limit": 5000}),
+    );
+    let s = large.structured.unwrap();
+    assert!(s.get("rows").is_none(), "{s}");
+    assert_eq!(s["row_count"], json!(max + 1));
+    assert_eq!(s["truncated"], json!(false));
+    assert_eq!(large.text.lines().count(), max + 2);
+    assert!(large.text.starts_with("x\tlabel\n1\tr1\n"));
+    assert!(large.text.ends_with(&format!("{0}\tr{0}\n", max + 1)));
+}
+
+#[test]
+fn calls_on_a_reused_copy_re_derive_on_a_new_source_and_on_the_same_one() {
+    let (_dir, mut store) = store();
+    let catalog = Catalog::standard();
+    let inv = invoker(Catalog::standard(), Limits::default());
+    let src = std::sync::Arc::new(fresh_iphone(None));
+    let mut ids = Vec::new();
+    for (i, (tool, args)) in sms_calls().into_iter().enumerate() {
+        let r = call(&inv, &mut store, &src, tool, args, "a", "t", i as i64);
+        assert_eq!(r.record.status, InvocationStatus::Ok);
+        ids.push(r.record.invocation_id);
+    }
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+    // `masf verify` opens the source anew; a rerun in the same session reuses its copy.
+    let anew = fresh_iphone(None);
+    for id in &ids {
+        let rec = store.invocation(id).unwrap().unwrap();
+        for source in [&anew, src.as_ref()] {
+            let r = masf_tools::rederive::rederive(&store, &catalog, source, &rec);
+            assert_eq!(
+                r.verdict,
+                masf_tools::rederive::Verdict::Match,
+                "{}",
+                rec.args
+            );
+        }
+    }
+    assert_eq!(anew.sqlite_copies().copies_made(), 1);
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+}
+
+#[test]
+fn concurrent_calls_on_one_source_share_one_copy() {
+    let src = fresh_iphone(None);
+    let reference: Vec<String> = sms_calls()
+        .into_iter()
+        .map(|(tool, args)| run(&fresh_iphone(Some(0)), tool, args).text)
+        .collect();
+    let barrier = std::sync::Barrier::new(4);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                barrier.wait();
+                for ((tool, args), want) in sms_calls().into_iter().zip(&reference) {
+                    assert_eq!(&run(&src, tool, args).text, want);
+                }
+            });
+        }
+    });
+    assert_eq!(src.sqlite_copies().copies_made(), 1);
+}
