@@ -786,8 +786,9 @@ impl UnionFind {
 pub struct Actor {
     /// `actor-000003`: named after its first entity.
     pub id: String,
-    /// The label most of its entities carry (the first such, by entity id), else its first
-    /// strong identifier.
+    /// The label most of its named entities (those with a display name or nickname) carry,
+    /// else most of its entities (the first such, by entity id); else its first strong
+    /// identifier.
     pub label: String,
     /// Its entities, by id.
     pub entities: Vec<String>,
@@ -952,11 +953,27 @@ fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>)
             }
         }
     }
+    // Labels of entities that carry a name (a contact card, an account's display name, an
+    // author) name the actor better than a handle's or a document's label.
+    let named: Vec<&Entity> = members
+        .iter()
+        .copied()
+        .filter(|e| {
+            e.identifiers
+                .iter()
+                .any(|i| matches!(i.id_type, IdType::DisplayName | IdType::Nickname))
+        })
+        .collect();
+    let pool: Vec<&Entity> = if named.is_empty() {
+        members.to_vec()
+    } else {
+        named
+    };
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for e in members.iter().filter(|e| !e.label.trim().is_empty()) {
+    for e in pool.iter().filter(|e| !e.label.trim().is_empty()) {
         *counts.entry(e.label.as_str()).or_default() += 1;
     }
-    let best = members
+    let best = pool
         .iter()
         .filter(|e| !e.label.trim().is_empty())
         .max_by(|x, y| {
