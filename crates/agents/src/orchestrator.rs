@@ -173,13 +173,12 @@ impl Orchestrator<'_> {
             let coverage = self.coverage()?;
             let budget = self.session.budget().status();
             let task = format!("round-{number}");
-            let text = |v: &dyn erased::Json| v.json();
             self.session.log_view(
                 STRATEGIST,
                 &task,
                 "graph_overview",
                 &json!({}),
-                &text(&overview),
+                &canonical_text(&overview),
             )?;
             for c in &coverage {
                 self.session.log_view(
@@ -187,7 +186,7 @@ impl Orchestrator<'_> {
                     &task,
                     "source_coverage",
                     &json!({"source_id": c.source_id}),
-                    &text(c),
+                    &canonical_text(c),
                 )?;
             }
             self.session.log_view(
@@ -195,14 +194,14 @@ impl Orchestrator<'_> {
                 &task,
                 "marginal_yield",
                 &json!({"n": 5}),
-                &text(&yield_),
+                &canonical_text(&yield_),
             )?;
             self.session.log_view(
                 STRATEGIST,
                 &task,
                 "budget_status",
                 &json!({}),
-                &text(&budget),
+                &canonical_text(&budget),
             )?;
             let decision = {
                 let state = self.session.state()?;
@@ -345,14 +344,7 @@ impl Orchestrator<'_> {
 }
 
 /// Canonical JSON text of a view (sorted keys, so the logged output is deterministic).
-mod erased {
-    pub trait Json {
-        fn json(&self) -> String;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn json(&self) -> String {
-            let v = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
-            masf_tools::canonical_json(&v)
-        }
-    }
+fn canonical_text<T: Serialize>(view: &T) -> String {
+    let v = serde_json::to_value(view).unwrap_or(serde_json::Value::Null);
+    masf_tools::canonical_json(&v)
 }

@@ -80,6 +80,19 @@ pub struct RunControl {
     pub reason: String,
 }
 
+/// Whether a pause was asked for after event `after_seq` (reads only the `RunControl`
+/// events: this is polled while a run goes).
+pub fn pause_requested_after(
+    store: &Store,
+    after_seq: i64,
+) -> Result<bool, masf_store::StoreError> {
+    Ok(store.events_of_kind(RUN_CONTROL)?.iter().any(|e| {
+        e.seq > after_seq
+            && serde_json::from_value::<RunControl>(e.payload.clone())
+                .is_ok_and(|c| c.action == ControlAction::Pause)
+    }))
+}
+
 /// The run's lifecycle, folded from the events.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct RunProjection {

@@ -291,9 +291,9 @@ impl Session {
                 .graph_store
                 .lock()
                 .map_err(|_| RuntimeError::Poisoned("graph store"))?;
-            let run = RunProjection::load(&store)?;
-            if run.pause_seq.is_some_and(|p| p > segment_seq) {
-                drop(store);
+            let paused = crate::run::pause_requested_after(&store, segment_seq)?;
+            drop(store);
+            if paused {
                 return Err(self.halt_with(Halt::Paused));
             }
         }

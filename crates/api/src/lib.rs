@@ -39,7 +39,7 @@ pub use resolve::{
 };
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
-pub use triage::{RunOutcome, caps, catalog, grant, graph_state, pause, plugins, session};
+pub use triage::{RunOutcome, caps, catalog, grant, pause, plugins, session};
 
 use std::path::{Path, PathBuf};
 

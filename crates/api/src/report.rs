@@ -175,7 +175,8 @@ pub fn write_report(
         Ok::<(), ApiError>(())
     })?;
 
-    let timeline = crate::timeline(ctx, &masf_report::timeline::Filter::default())?;
+    let timeline =
+        crate::timeline::timeline_of(ctx, &state, &masf_report::timeline::Filter::default());
     let same_as = masf_graph::resolution::links(&state)
         .into_iter()
         .filter(|l| l.exists)

@@ -115,7 +115,15 @@ fn actor_filter(ctx: &CaseCtx, id: &str) -> Result<masf_report::timeline::ActorF
 /// across sources, sorted and filtered. Naive times are read in each source's `timezone`;
 /// `case_time` is shown in the case's.
 pub fn timeline(ctx: &CaseCtx, filter: &Filter) -> Result<Timeline, ApiError> {
-    let state = crate::triage::graph_state(ctx)?;
+    Ok(timeline_of(ctx, &crate::triage::graph_state(ctx)?, filter))
+}
+
+/// [`timeline`] over a graph already folded.
+pub(crate) fn timeline_of(
+    ctx: &CaseCtx,
+    state: &masf_graph::GraphState,
+    filter: &Filter,
+) -> Timeline {
     let sources: Vec<SourceMeta> = ctx
         .case
         .sources
@@ -127,5 +135,5 @@ pub fn timeline(ctx: &CaseCtx, filter: &Filter) -> Result<Timeline, ApiError> {
             phone_region: phone_region_for_zone(&s.timezone),
         })
         .collect();
-    Ok(timeline::build(&state, &sources, &ctx.case.meta.timezone).filtered(filter))
+    timeline::build(state, &sources, &ctx.case.meta.timezone).filtered(filter)
 }
