@@ -29,7 +29,7 @@ use masf_tools::{SourceCtx, Tool};
 use serde_json::json;
 
 use crate::identity::record;
-use crate::util::{fact, succeeded};
+use crate::util::fact;
 
 /// The disk-image plugin.
 pub struct DiskPlugin;
@@ -100,15 +100,9 @@ impl Plugin for DiskPlugin {
 
 /// One phenomenon per file system `fs_info` describes: its format, label and UUID.
 fn volumes(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-    let info = ctx.call("fs_info", json!({}))?;
-    if !succeeded(&info) {
-        ctx.unparsed(
-            "volume",
-            &crate::util::failure_reason(&info),
-            Some(&info.record.invocation_id),
-        )?;
+    let Some(info) = crate::util::call_or_note(ctx, "volume", "fs_info", json!({}))? else {
         return Ok(());
-    }
+    };
     // Blocks of `format:`/`readable:`/`label:`/`uuid:` lines, one per probed layer.
     let mut blocks: Vec<Vec<(String, String)>> = Vec::new();
     for line in info.output.text.lines() {

@@ -120,18 +120,15 @@ pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
 }
 
 fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
-    let listing = ctx.call(
+    let Some(listing) = crate::util::call_or_note(
+        ctx,
+        &format!("file tree {}", tree.label),
         "find_files",
         args_on(tree, json!({"limit": INVENTORY_LIMIT})),
-    )?;
-    if !succeeded(&listing) {
-        ctx.unparsed(
-            &format!("file tree {}", tree.label),
-            &failure_reason(&listing),
-            Some(&listing.record.invocation_id),
-        )?;
+    )?
+    else {
         return Ok(());
-    }
+    };
     let (entries, truncated) = parse_listing(&listing.output.text);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for e in &entries {
@@ -296,15 +293,15 @@ fn document(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let meta = ctx.call("doc_metadata", args_on(tree, json!({"path": e.path})))?;
-    if !succeeded(&meta) {
-        ctx.unparsed(
-            &name,
-            &failure_reason(&meta),
-            Some(&meta.record.invocation_id),
-        )?;
+    let Some(meta) = crate::util::call_or_note(
+        ctx,
+        &name,
+        "doc_metadata",
+        args_on(tree, json!({"path": e.path})),
+    )?
+    else {
         return Ok(());
-    }
+    };
     let fields = fields(&meta.output.text);
     let get = |k: &str| fields.get(k).map(String::as_str).filter(|v| !v.is_empty());
     let mut facts = vec![fact(FactType::Path, &e.path, listing)];
@@ -393,15 +390,15 @@ fn document(
             format!("The {what} named in a document's metadata."),
         )?;
     }
-    let text = ctx.call("doc_text", args_on(tree, json!({"path": e.path})))?;
-    if !succeeded(&text) {
-        ctx.unparsed(
-            &name,
-            &failure_reason(&text),
-            Some(&text.record.invocation_id),
-        )?;
+    let Some(text) = crate::util::call_or_note(
+        ctx,
+        &name,
+        "doc_text",
+        args_on(tree, json!({"path": e.path})),
+    )?
+    else {
         return Ok(());
-    }
+    };
     identifiers_in(ctx, &e.path, &name, &text, Some(listing))
 }
 
@@ -504,18 +501,15 @@ fn text_file(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let text = ctx.call(
+    let Some(text) = crate::util::call_or_note(
+        ctx,
+        &name,
         "read_text",
         args_on(tree, json!({"path": e.path, "length": 1 << 20})),
-    )?;
-    if !succeeded(&text) {
-        ctx.unparsed(
-            &name,
-            &failure_reason(&text),
-            Some(&text.record.invocation_id),
-        )?;
+    )?
+    else {
         return Ok(());
-    }
+    };
     identifiers_in(ctx, &e.path, &name, &text, Some(listing))
 }
 
@@ -528,15 +522,15 @@ fn photo(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let meta = ctx.call("doc_metadata", args_on(tree, json!({"path": e.path})))?;
-    if !succeeded(&meta) {
-        ctx.unparsed(
-            &name,
-            &failure_reason(&meta),
-            Some(&meta.record.invocation_id),
-        )?;
+    let Some(meta) = crate::util::call_or_note(
+        ctx,
+        &name,
+        "doc_metadata",
+        args_on(tree, json!({"path": e.path})),
+    )?
+    else {
         return Ok(());
-    }
+    };
     let fields = fields(&meta.output.text);
     let get = |k: &str| {
         fields
