@@ -416,7 +416,7 @@ impl Scan {
     }
 
     /// Why nothing readable was found, from the problems the scan met.
-    fn unreadable_summary(&self) -> String {
+    pub fn unreadable_summary(&self) -> String {
         let mut problems = Vec::new();
         fn walk(node: &Node, out: &mut Vec<String>) {
             if let Some(p) = &node.problem {

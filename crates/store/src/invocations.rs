@@ -249,17 +249,19 @@ impl Store {
         )
     }
 
-    /// The first successful call with exactly this source, tool and canonical args: the one a
-    /// cached answer should name in `cached_from`.
-    pub fn find_cached(
+    /// The successful runs of the same call (source, tool, canonical args), oldest first: the
+    /// candidates a cache may serve. The caller picks the first whose tool version matches and
+    /// whose stored output still matches its hash, so a run of an older tool version or an
+    /// output damaged on disk never hides a good answer recorded later.
+    pub fn cache_candidates(
         &self,
         source_id: &str,
         tool: &str,
         args: &str,
-    ) -> Result<Option<InvocationRecord>> {
-        select_one(
+    ) -> Result<Vec<InvocationRecord>> {
+        select(
             &self.conn,
-            "WHERE source_id = ?1 AND tool = ?2 AND args = ?3 AND status = 'ok' ORDER BY seq LIMIT 1",
+            "WHERE source_id = ?1 AND tool = ?2 AND args = ?3 AND status = 'ok' ORDER BY seq",
             [source_id, tool, args],
         )
     }

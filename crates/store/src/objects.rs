@@ -2,7 +2,9 @@
 //!
 //! An object is written to a temporary file in its final folder, fsynced, made read-only and
 //! renamed into place, so a crash never leaves a half-written object under its name. An object
-//! that already exists is reused: same name, same content.
+//! that already exists is reused when its content still matches its name; one altered on disk
+//! is moved aside as `<sha256>.damaged-N` (kept, as a trace of the alteration) and written
+//! afresh, so a later identical answer restores the object instead of inheriting the damage.
 
 use std::fs;
 use std::io::Write;
@@ -30,10 +32,13 @@ pub(crate) fn write_object(
     bytes: &[u8],
 ) -> Result<PathBuf, StoreError> {
     let path = object_path(work_dir, sha256);
-    if path.exists() {
-        return Ok(path);
-    }
     let dir = path.parent().unwrap_or(work_dir);
+    if path.exists() {
+        match fs::read(&path) {
+            Ok(existing) if sha256_hex(&existing) == sha256 => return Ok(path),
+            _ => set_aside(&path)?,
+        }
+    }
     fs::create_dir_all(dir).map_err(StoreError::io(dir))?;
 
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(StoreError::io(dir))?;
@@ -61,6 +66,19 @@ pub(crate) fn write_object(
         sync_dir(objects)?;
     }
     Ok(path)
+}
+
+/// Renames a damaged object to the first free `<name>.damaged-N` beside it.
+fn set_aside(path: &Path) -> Result<(), StoreError> {
+    for n in 1u32.. {
+        let mut name = path.as_os_str().to_owned();
+        name.push(format!(".damaged-{n}"));
+        let aside = PathBuf::from(name);
+        if !aside.exists() {
+            return fs::rename(path, &aside).map_err(StoreError::io(path));
+        }
+    }
+    Ok(())
 }
 
 /// Makes a rename or a new entry in `dir` durable (a no-op where folders cannot be opened).
@@ -92,6 +110,25 @@ mod tests {
         assert_eq!(write_object(dir.path(), &sha, bytes).unwrap(), path);
         let entries = fs::read_dir(path.parent().unwrap()).unwrap().count();
         assert_eq!(entries, 1);
+    }
+
+    #[test]
+    fn an_object_altered_on_disk_is_set_aside_and_written_afresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes = b"the recorded answer";
+        let sha = sha256_hex(bytes);
+        let path = write_object(dir.path(), &sha, bytes).unwrap();
+        let mut perms = fs::metadata(&path).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        perms.set_readonly(false);
+        fs::set_permissions(&path, perms).unwrap();
+        fs::write(&path, b"altered").unwrap();
+
+        assert_eq!(write_object(dir.path(), &sha, bytes).unwrap(), path);
+        assert_eq!(fs::read(&path).unwrap(), bytes);
+        let mut aside = path.as_os_str().to_owned();
+        aside.push(".damaged-1");
+        assert_eq!(fs::read(PathBuf::from(aside)).unwrap(), b"altered");
     }
 
     #[test]

@@ -54,6 +54,16 @@ impl Catalog {
         self.tools.values()
     }
 
+    /// Names of the tools that can run on `source` (its [`crate::SourceCtx::shape`]), sorted.
+    pub fn applicable_to(&self, source: &crate::SourceCtx) -> Vec<&str> {
+        let shape = source.shape();
+        self.tools
+            .iter()
+            .filter(|(_, t)| t.applicability().fits(shape))
+            .map(|(n, _)| n.as_str())
+            .collect()
+    }
+
     /// Names of every tool, sorted.
     pub fn names(&self) -> Vec<&str> {
         self.tools.keys().map(String::as_str).collect()

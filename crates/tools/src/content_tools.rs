@@ -16,10 +16,7 @@ pub const PLIST_MAX: u64 = 64 << 20;
 /// Deepest nesting of an unwrapped NSKeyedArchiver object graph (guards against cycles).
 const ARCHIVE_DEPTH: usize = 64;
 
-const TREE: Applicability = Applicability {
-    tree: true,
-    image: false,
-};
+const TREE: Applicability = Applicability::TREE;
 
 fn file_props() -> Map<String, Value> {
     let mut m = Map::new();

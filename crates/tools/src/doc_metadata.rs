@@ -33,10 +33,7 @@ impl Tool for DocMetadata {
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: false,
-        }
+        Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;

@@ -25,10 +25,7 @@ pub const FIND_MAX_LIMIT: u64 = 100_000;
 /// Deepest directory `find_files` descends into.
 pub const FIND_MAX_DEPTH: usize = 64;
 
-const TREE: Applicability = Applicability {
-    tree: true,
-    image: false,
-};
+const TREE: Applicability = Applicability::TREE;
 
 fn partition_prop() -> Value {
     json!({"type": "string", "description": "The file system to use when the source holds several: a 1-based partition index or a partition name (e.g. \"userdata\"). Omit when there is only one."})
@@ -423,13 +420,16 @@ impl Tool for FindFiles {
         let mut errors: Vec<String> = Vec::new();
         let mut truncated = false;
         // Depth-first, children in the sorted order list_dir gives.
-        let mut stack: Vec<(String, usize)> = vec![(root.clone(), 0)];
-        'walk: while let Some((dir, depth)) = stack.pop() {
+        let mut stack: Vec<(String, usize, bool)> = vec![(root.clone(), 0, false)];
+        'walk: while let Some((dir, depth, deleted)) = stack.pop() {
             if crate::deadline::passed() {
                 return Err(ToolError::Other("stopped at the time limit".to_string()));
             }
             let entries = match fs.list_dir(&dir) {
                 Ok(e) => e,
+                // A deleted folder whose content its format cannot list (an ext4 name
+                // recovered from slack) is no error of the search.
+                Err(_) if deleted => continue,
                 Err(e) => {
                     errors.push(format!("{dir}: {}", ctx.scrub(&e.to_string())));
                     continue;
@@ -445,11 +445,11 @@ impl Tool for FindFiles {
                     found.push(e.clone());
                 }
                 if e.kind == EntryKind::Dir && depth < FIND_MAX_DEPTH {
-                    subdirs.push(e.path);
+                    subdirs.push((e.path, e.deleted));
                 }
             }
-            for d in subdirs.into_iter().rev() {
-                stack.push((d, depth + 1));
+            for (d, deleted) in subdirs.into_iter().rev() {
+                stack.push((d, depth + 1, deleted));
             }
         }
         let mut text = String::from(ENTRY_HEADER);

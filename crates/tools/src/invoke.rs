@@ -160,10 +160,22 @@ impl Invoker {
             versions.insert("tool".to_string(), t.version().to_string());
         }
 
+        let refusal = |t: &Arc<dyn crate::Tool>| {
+            validate(&t.args_schema(), &args)
+                .map_err(|e| e.to_string())
+                .and_then(|()| match source.refusal(t.name(), t.applicability()) {
+                    None => Ok(()),
+                    Some(why) => Err(ToolError::NotApplicable(format!(
+                        "{why}; tools for this source: {}",
+                        self.catalog.applicable_to(source).join(", ")
+                    ))
+                    .to_string()),
+                })
+        };
         let outcome = match &tool {
             None => Outcome::Failed(ToolError::UnknownTool(call.tool.to_string()).to_string()),
-            Some(t) => match validate(&t.args_schema(), &args) {
-                Err(e) => Outcome::Failed(e.to_string()),
+            Some(t) => match refusal(t) {
+                Err(why) => Outcome::Failed(why),
                 Ok(()) => {
                     let cached = if self.cache {
                         self.cache_hit(
@@ -223,19 +235,19 @@ impl Invoker {
         args: &str,
         version: &str,
     ) -> Result<Option<(String, Vec<u8>)>, InvokeError> {
-        let Some(hit) = store.find_cached(source_id, tool, args)? else {
-            return Ok(None);
-        };
-        // An answer of another version of the tool is not reused.
-        if hit.versions.get("tool").map(String::as_str) != Some(version) {
-            return Ok(None);
+        for hit in store.cache_candidates(source_id, tool, args)? {
+            // An answer of another version of the tool is not reused.
+            if hit.versions.get("tool").map(String::as_str) != Some(version) {
+                continue;
+            }
+            // An output that no longer matches its hash is not served.
+            match store.invocation_output(&hit.invocation_id) {
+                Ok(bytes) => return Ok(Some((hit.invocation_id, bytes))),
+                Err(StoreError::OutputMismatch { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            }
         }
-        // An output that no longer matches its hash is not served: the tool runs again.
-        match store.invocation_output(&hit.invocation_id) {
-            Ok(bytes) => Ok(Some((hit.invocation_id, bytes))),
-            Err(StoreError::OutputMismatch { .. }) => Ok(None),
-            Err(e) => Err(e.into()),
-        }
+        Ok(None)
     }
 
     fn run(&self, tool: Arc<dyn crate::Tool>, source: &Arc<SourceCtx>, args: Value) -> Outcome {

@@ -31,13 +31,63 @@ pub use catalog::Catalog;
 pub use invoke::{Call, InvokeError, Invoked, Invoker, Limits};
 pub use log::{FoldError, StoreLog, fold_graph};
 
-/// What a tool needs from its source.
+/// The shapes of source a tool reads. A call is applicable when the source has at least one
+/// of them ([`SourceCtx::shape`]); the invoker refuses any other call before it runs, naming
+/// what the source is and which tools do apply, so an agent can act on the refusal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Applicability {
-    /// Needs a file system or tree (ext4, FAT, NTFS, ZIP, folder, iTunes backup…).
+    /// Reads entries of a file system or tree (ext4, FAT, NTFS, ZIP, TAR, folder, iTunes backup…).
     pub tree: bool,
-    /// Needs the image's layers (partition tables, volumes).
+    /// Reads a disk image's layers (partition tables, volumes).
     pub image: bool,
+    /// Reads a source that is one plain file (a screenshot, a database) as a whole.
+    #[serde(default)]
+    pub file: bool,
+}
+
+impl Applicability {
+    /// Needs a readable file system or tree.
+    pub const TREE: Self = Self {
+        tree: true,
+        image: false,
+        file: false,
+    };
+    /// Needs a disk image.
+    pub const IMAGE: Self = Self {
+        tree: false,
+        image: true,
+        file: false,
+    };
+    /// Reads any source.
+    pub const ANY: Self = Self {
+        tree: true,
+        image: true,
+        file: true,
+    };
+
+    /// Whether a tool with these needs can run on a source of `shape`.
+    pub fn fits(self, shape: Applicability) -> bool {
+        (self.tree && shape.tree) || (self.image && shape.image) || (self.file && shape.file)
+    }
+
+    /// The needs in words, for refusals: "a file system or tree, or a single file".
+    pub fn describe(self) -> String {
+        let mut parts = Vec::new();
+        if self.tree {
+            parts.push("a readable file system or tree");
+        }
+        if self.image {
+            parts.push("a disk image");
+        }
+        if self.file {
+            parts.push("a single file");
+        }
+        if parts.is_empty() {
+            "nothing any source offers".to_string()
+        } else {
+            parts.join(" or ")
+        }
+    }
 }
 
 /// What a tool returned: canonical text (the bytes that are logged, hashed and grounded
@@ -106,6 +156,53 @@ impl SourceCtx {
     pub fn with_sqlite_cache_bytes(mut self, max_bytes: u64) -> Self {
         self.sqlite_copies = sqlite::CopyCache::new(max_bytes);
         self
+    }
+
+    /// What this source offers tools: a readable file system or tree, disk-image layers,
+    /// or one plain file (see [`Applicability`]).
+    pub fn shape(&self) -> Applicability {
+        use masf_evidence::scan::EvidenceType;
+        let has_partitions = self
+            .scan
+            .root
+            .children
+            .iter()
+            .any(|c| c.partition.is_some());
+        Applicability {
+            tree: !self.scan.file_systems().is_empty(),
+            image: has_partitions
+                || matches!(
+                    self.scan.evidence_type,
+                    EvidenceType::DiskImage | EvidenceType::AndroidDisk
+                ),
+            file: self.scan.evidence_type == EvidenceType::File,
+        }
+    }
+
+    /// Why `tool` (needing `needs`) cannot run on this source, or `None` when it can.
+    pub fn refusal(&self, tool: &str, needs: Applicability) -> Option<String> {
+        let shape = self.shape();
+        if needs.fits(shape) {
+            return None;
+        }
+        let what = self.scan.evidence_type.as_str();
+        let has = if shape.tree || shape.image || shape.file {
+            shape.describe()
+        } else {
+            "no readable content".to_string()
+        };
+        let mut why = format!(
+            "{tool} reads {}; source {} ({what}) offers {has}",
+            needs.describe(),
+            self.source_id
+        );
+        if !shape.tree && needs.tree {
+            why.push_str(&format!(
+                " ({})",
+                self.scrub(&self.scan.unreadable_summary())
+            ));
+        }
+        Some(why)
     }
 
     /// The source's SQLite working copies (see [`sqlite::CopyCache`]).

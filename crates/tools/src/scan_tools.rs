@@ -39,10 +39,7 @@ impl Tool for PartitionTable {
         no_args()
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: false,
-            image: true,
-        }
+        Applicability::IMAGE
     }
     fn run(&self, ctx: &SourceCtx, _args: &Value) -> Result<ToolOutput, ToolError> {
         let mut text = String::from("scheme\tindex\tname\ttype\toffset\tsize\tcontent\n");
@@ -100,10 +97,7 @@ impl Tool for FsInfo {
         no_args()
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: true,
-        }
+        Applicability::ANY
     }
     fn run(&self, ctx: &SourceCtx, _args: &Value) -> Result<ToolOutput, ToolError> {
         let mut text = String::new();

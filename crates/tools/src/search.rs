@@ -88,10 +88,7 @@ impl Tool for SearchText {
         }, "required": ["patterns"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: false,
-        }
+        Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;

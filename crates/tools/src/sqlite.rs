@@ -351,10 +351,7 @@ impl Tool for SqliteTables {
         json!({"type": "object", "properties": db_props(), "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: false,
-        }
+        Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;
@@ -471,10 +468,7 @@ impl Tool for SqliteQuery {
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: false,
-        }
+        Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let sql = args::str(a, "sql")?;

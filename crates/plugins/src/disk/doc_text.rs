@@ -42,10 +42,7 @@ impl Tool for DocText {
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: true,
-            image: false,
-        }
+        Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let partition = match a.get("partition") {

@@ -657,9 +657,11 @@ impl Tool for OcrImage {
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
+        // A screenshot is read inside a tree, or as a source that is the one image file.
         Applicability {
             tree: true,
             image: false,
+            file: true,
         }
     }
     fn version(&self) -> &str {

@@ -118,8 +118,10 @@ fn a_cached_answer_is_logged_and_names_the_original() {
     failed.status = InvocationStatus::Failed;
     store.record_invocation(&failed).unwrap();
     assert_eq!(
-        store.find_cached("src-usb", "list_dir", &args).unwrap(),
-        None
+        store
+            .cache_candidates("src-usb", "list_dir", &args)
+            .unwrap(),
+        []
     );
 
     let original = store
@@ -127,15 +129,16 @@ fn a_cached_answer_is_logged_and_names_the_original() {
         .unwrap();
     assert_eq!(
         store
-            .find_cached("src-usb", "list_dir", &args)
-            .unwrap()
-            .as_ref(),
-        Some(&original)
+            .cache_candidates("src-usb", "list_dir", &args)
+            .unwrap(),
+        std::slice::from_ref(&original)
     );
     // The cache key includes the source.
     assert_eq!(
-        store.find_cached("src-phone", "list_dir", &args).unwrap(),
-        None
+        store
+            .cache_candidates("src-phone", "list_dir", &args)
+            .unwrap(),
+        []
     );
 
     let mut cached = invocation(b"Documents\n");
@@ -154,8 +157,10 @@ fn a_cached_answer_is_logged_and_names_the_original() {
     );
     // Lookups still name the original, not the cached copy.
     assert_eq!(
-        store.find_cached("src-usb", "list_dir", &args).unwrap(),
-        Some(original)
+        store
+            .cache_candidates("src-usb", "list_dir", &args)
+            .unwrap(),
+        [original]
     );
 }
 

@@ -23,10 +23,7 @@ impl Tool for Sleepy {
         json!({"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: false,
-            image: false,
-        }
+        Applicability::ANY
     }
     fn run(&self, _ctx: &SourceCtx, args: &Value) -> Result<ToolOutput, ToolError> {
         let ms = args["ms"].as_u64().unwrap();
@@ -49,10 +46,7 @@ impl Tool for Panicky {
         json!({"type": "object", "properties": {}})
     }
     fn applicability(&self) -> Applicability {
-        Applicability {
-            tree: false,
-            image: false,
-        }
+        Applicability::ANY
     }
     fn run(&self, _ctx: &SourceCtx, _args: &Value) -> Result<ToolOutput, ToolError> {
         panic!("crafted artefact")
@@ -346,4 +340,130 @@ fn a_tampered_cached_output_is_not_served() {
     let second = call(&inv, &mut store, &src, "hexdump", args, "a", "t", 2);
     assert_eq!(second.record.status, InvocationStatus::Ok);
     assert_eq!(second.output.text, first.output.text);
+}
+
+#[test]
+fn after_a_tampered_output_the_good_rerun_is_served() {
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    let src = crate::support::iphone();
+    let args = json!({"path": "/private/var/mobile/Library/SMS/sms.db-wal", "length": 4096});
+    let first = call(&inv, &mut store, &src, "hexdump", args.clone(), "a", "t", 1);
+    let object = store.object_path(&first.record.output_sha256);
+    let mut perms = std::fs::metadata(&object).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&object, perms).unwrap();
+    std::fs::write(&object, b"altered").unwrap();
+    // The damaged answer is skipped and the tool runs again; its identical answer restores the
+    // content-addressed object (the altered file is kept aside), so from then on the cache
+    // serves the original call again instead of re-running at every call.
+    let second = call(&inv, &mut store, &src, "hexdump", args.clone(), "a", "t", 2);
+    assert_eq!(second.record.status, InvocationStatus::Ok);
+    let third = call(&inv, &mut store, &src, "hexdump", args, "b", "t", 3);
+    assert_eq!(third.record.status, InvocationStatus::Cached);
+    assert_eq!(
+        third.record.cached_from.as_deref(),
+        Some(first.record.invocation_id.as_str())
+    );
+    assert_eq!(third.output.text, first.output.text);
+}
+
+#[test]
+fn a_call_that_does_not_fit_the_source_is_refused_naming_the_tools_that_do() {
+    let public = |p: &str| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(p)
+    };
+    let (_dir, mut store) = store();
+    let inv = invoker(catalog(), Limits::default());
+    // A GPT disk whose one partition holds no file system: an image, but no tree.
+    let bare = Arc::new(
+        SourceCtx::open("src-bare", &public("public/disk/blsforme-nvme0n1-gpt.raw")).unwrap(),
+    );
+    let shape = bare.shape();
+    assert!(shape.image && !shape.tree && !shape.file, "{shape:?}");
+    let refused = call(
+        &inv,
+        &mut store,
+        &bare,
+        "list_dir",
+        json!({"path": "/"}),
+        "a",
+        "t",
+        1,
+    );
+    assert_eq!(refused.record.status, InvocationStatus::Failed);
+    let reason = refused.record.reason.unwrap();
+    assert!(
+        reason.starts_with(
+            "not applicable: list_dir reads a readable file system or tree; \
+             source src-bare (disk_image) offers a disk image ("
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason
+            .ends_with("; tools for this source: fs_info, partition_table, test_panic, test_sleep"),
+        "{reason}"
+    );
+    assert!(!reason.contains(env!("CARGO_MANIFEST_DIR")), "{reason}");
+    let table = call(
+        &inv,
+        &mut store,
+        &bare,
+        "partition_table",
+        json!({}),
+        "a",
+        "t",
+        2,
+    );
+    assert_eq!(table.record.status, InvocationStatus::Ok);
+
+    // A folder is a tree, not an image: partition tables do not apply.
+    let folder = Arc::new(SourceCtx::open("src-shots", &public("media")).unwrap());
+    let refused = call(
+        &inv,
+        &mut store,
+        &folder,
+        "partition_table",
+        json!({}),
+        "a",
+        "t",
+        3,
+    );
+    assert_eq!(refused.record.status, InvocationStatus::Failed);
+    let reason = refused.record.reason.unwrap();
+    assert!(
+        reason.starts_with(
+            "not applicable: partition_table reads a disk image; source src-shots \
+             (folder) offers a readable file system or tree; tools for this source: "
+        ),
+        "{reason}"
+    );
+    assert!(
+        reason.contains("list_dir") && !reason.contains("partition_table,"),
+        "{reason}"
+    );
+
+    // A single file offers neither: only the tools that read any source apply.
+    let single = Arc::new(SourceCtx::open("src-one", &public("media/shot_02.png")).unwrap());
+    let refused = call(
+        &inv,
+        &mut store,
+        &single,
+        "sqlite_tables",
+        json!({"path": "/"}),
+        "a",
+        "t",
+        4,
+    );
+    let reason = refused.record.reason.unwrap();
+    assert!(
+        reason.contains("source src-one (file) offers a single file"),
+        "{reason}"
+    );
+    let info = call(&inv, &mut store, &single, "fs_info", json!({}), "a", "t", 5);
+    assert_eq!(info.record.status, InvocationStatus::Ok);
 }
