@@ -150,8 +150,11 @@ fn walk(
     for e in entries {
         f(&e)?;
         // A corrupt subdirectory is reported, not fatal for the rest of the listing.
+        // A deleted folder is listed where its format can still read it (NTFS); where it
+        // cannot (ext4 names recovered from slack), that is expected, not a problem.
         if e.kind == EntryKind::Dir
             && let Err(msg) = walk(fs, &e.path, depth + 1, f)
+            && !e.deleted
         {
             tracing::warn!("{msg}");
         }

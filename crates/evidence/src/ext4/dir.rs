@@ -10,15 +10,19 @@
 use super::{le16, le32};
 use crate::Error;
 
-/// One live record of a folder.
+/// One record of a folder: a live one, or a deleted one recovered from the space a live
+/// record absorbed when its neighbour was removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct RawEntry {
+    /// The inode number (0 in a deleted record whose number was cleared).
     pub ino: u32,
     /// Byte offset of the record in the file system, for errors.
     pub at: u64,
     pub name: Vec<u8>,
     /// The file type byte (0 when the file system does not store it).
     pub file_type: u8,
+    /// Recovered from slack: the name no longer belongs to the folder.
+    pub deleted: bool,
 }
 
 /// How records are laid out on this file system.
@@ -28,6 +32,72 @@ pub(super) struct Layout {
     pub file_type: bool,
     /// Blocks of 64 KiB encode a record length of 65536 specially.
     pub big_blocks: bool,
+    /// `s_inodes_count`: a recovered record naming a larger inode number is not a record.
+    pub inodes: u32,
+}
+
+/// The bytes a record with a name of `name_len` bytes really uses (rounded up to 4).
+fn used_len(name_len: usize) -> usize {
+    (8 + name_len + 3) & !3
+}
+
+/// Whether the space after a `..` record holds an htree root (`dx_root_info`: a zero word,
+/// then hash version, info length 8 and at most 3 indirect levels): index entries, not names.
+fn is_dx_root(slack: &[u8]) -> bool {
+    slack.len() >= 8 && le32(slack, 0) == 0 && slack[5] == 8 && slack[6] <= 3
+}
+
+/// Deleted records in `slack` (the unused tail of a record, at byte `at` of the file system).
+///
+/// Removing a record makes the one before it absorb its space (or, for the first record of a
+/// block, clears its inode number): the removed record's bytes stay until overwritten, which is
+/// how e2fsck's and The Sleuth Kit's readers find deleted names. A candidate is accepted only if
+/// its header is self-consistent: inode number within the file system (or 0), a name of 1..=255
+/// bytes without `/` or NUL that fits its record, a record length that is a multiple of 4 and
+/// fits the slack, and a known file type.
+fn recover(slack: &[u8], at: u64, layout: Layout, out: &mut Vec<RawEntry>) {
+    let mut p = 0usize;
+    while p + 8 <= slack.len() {
+        if let Some((entry, used)) = candidate(&slack[p..], at + p as u64, layout) {
+            out.push(entry);
+            p += used;
+        } else {
+            p += 4;
+        }
+    }
+}
+
+fn candidate(b: &[u8], at: u64, layout: Layout) -> Option<(RawEntry, usize)> {
+    let ino = le32(b, 0);
+    let rec_len = usize::from(le16(b, 4));
+    let (name_len, file_type) = if layout.file_type {
+        (usize::from(b[6]), b[7])
+    } else {
+        (usize::from(le16(b, 6)), 0)
+    };
+    let name = b.get(8..8 + name_len)?;
+    let sane = ino <= layout.inodes
+        && name_len > 0
+        && rec_len % 4 == 0
+        && rec_len >= used_len(name_len)
+        && rec_len <= b.len()
+        && file_type <= 7
+        && !name.contains(&b'/')
+        && !name.contains(&0)
+        && name != b"."
+        && name != b"..";
+    sane.then(|| {
+        (
+            RawEntry {
+                ino,
+                at,
+                name: name.to_vec(),
+                file_type,
+                deleted: true,
+            },
+            used_len(name_len),
+        )
+    })
 }
 
 /// Parses the records of one region (a directory block, or one of the two areas of an inline
@@ -74,21 +144,33 @@ pub(super) fn parse_region(
                 data.len() - pos
             )));
         }
+        let record = &data[pos..pos + rec_len];
         if ino != 0 {
             if name_len == 0 || 8 + name_len > rec_len {
                 return Err(corrupt(format!(
                     "directory record name of {name_len} bytes in a record of {rec_len}"
                 )));
             }
-            let name = &data[pos + 8..pos + 8 + name_len];
+            let name = &record[8..8 + name_len];
             if name != b"." && name != b".." {
                 out.push(RawEntry {
                     ino,
                     at: at + pos as u64,
                     name: name.to_vec(),
                     file_type,
+                    deleted: false,
                 });
             }
+            if let Some(slack) = record.get(used_len(name_len)..)
+                && !(name == b".." && is_dx_root(slack))
+            {
+                recover(slack, at + (pos + used_len(name_len)) as u64, layout, out);
+            }
+        } else if rec_len < data.len() || pos > 0 {
+            // A record whose inode number was cleared: the first record of a block when it was
+            // removed (its name may remain), or an unused span. An htree node (a cleared
+            // record spanning the whole block) holds index entries, not names: skipped.
+            recover(record, at + pos as u64, layout, out);
         }
         pos += rec_len;
     }
@@ -125,6 +207,7 @@ mod tests {
     const LAYOUT: Layout = Layout {
         file_type: true,
         big_blocks: false,
+        inodes: 1000,
     };
 
     #[test]
@@ -136,10 +219,66 @@ mod tests {
         block.extend(record(13, 1024 - 60, "日本".as_bytes(), 2));
         let mut out = Vec::new();
         parse_region(&block, 0, LAYOUT, "ext4", &mut out).unwrap();
-        let names: Vec<_> = out.iter().map(|e| display_name(&e.name)).collect();
-        assert_eq!(names, ["file.txt", "日本"]);
-        assert_eq!(out[1].ino, 13);
-        assert_eq!(out[1].file_type, 2);
+        let names: Vec<_> = out
+            .iter()
+            .map(|e| (display_name(&e.name), e.deleted))
+            .collect();
+        // The cleared record keeps its name: listed as deleted (inode 0), never as live.
+        assert_eq!(
+            names,
+            [
+                ("gone".to_string(), true),
+                ("file.txt".to_string(), false),
+                ("日本".to_string(), false)
+            ]
+        );
+        assert_eq!(out[0].ino, 0);
+        assert_eq!(out[2].ino, 13);
+        assert_eq!(out[2].file_type, 2);
+    }
+
+    #[test]
+    fn names_in_the_slack_of_a_live_record_are_recovered_as_deleted() {
+        // "b.txt" (inode 14) was removed: "a.txt" absorbed its record.
+        let mut a = record(12, 16 + 16, b"a.txt", 1);
+        let b = record(14, 16, b"b.txt", 1);
+        a[16..32].copy_from_slice(&b);
+        let mut block = record(2, 12, b".", 2);
+        block.extend(a);
+        // Garbage in slack is not a record: inode past the count, a NUL in the name.
+        let mut junk = record(9999, 16, b"zz", 1);
+        junk.extend(record(15, 12, b"a\0b", 1));
+        let mut last = record(16, 12 + junk.len() as u16, b"c", 1);
+        last[12..].copy_from_slice(&junk);
+        block.extend(last);
+        let mut out = Vec::new();
+        parse_region(&block, 0, LAYOUT, "ext4", &mut out).unwrap();
+        let got: Vec<_> = out
+            .iter()
+            .map(|e| (display_name(&e.name), e.ino, e.deleted))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a.txt".to_string(), 12, false),
+                ("b.txt".to_string(), 14, true),
+                ("c".to_string(), 16, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_htree_root_after_dotdot_is_not_read_as_names() {
+        let mut block = record(2, 12, b".", 2);
+        let mut dotdot = record(2, 1012, b"..", 2);
+        // dx_root_info: reserved 0, hash version 1, info length 8, levels 0, flags 0; then
+        // limit/count and entries that could pass for a record.
+        dotdot[12..20].copy_from_slice(&[0, 0, 0, 0, 1, 8, 0, 0]);
+        dotdot[20..36].copy_from_slice(&record(5, 16, b"idx", 1));
+        block.extend(dotdot);
+        let mut out = Vec::new();
+        parse_region(&block, 0, LAYOUT, "ext4", &mut out).unwrap();
+        assert_eq!(out, []);
     }
 
     #[test]

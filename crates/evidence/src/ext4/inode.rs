@@ -29,6 +29,8 @@ pub(super) struct Inode {
     pub mode: u16,
     pub size: u64,
     pub flags: u32,
+    /// `i_links_count`: 0 once the inode is freed.
+    pub links: u16,
     /// `i_blocks` in 512-byte units (or in file system blocks with `HUGE_FILE_FL`).
     pub blocks: u64,
     pub file_acl: u64,
@@ -113,6 +115,16 @@ impl Inode {
                 raw: decode(le32(raw, 0xC), field(0x84)),
             },
         ];
+        let dtime = le32(raw, 0x14);
+        if dtime != 0 {
+            times.push(Time {
+                role: TimeRole::Deleted,
+                raw: RawTime::Unix {
+                    secs: i64::from(dtime),
+                    nanos: 0,
+                },
+            });
+        }
         if let Some(crtime) = field(0x90) {
             times.push(Time {
                 role: TimeRole::Created,
@@ -128,6 +140,7 @@ impl Inode {
         Inode {
             ino,
             at,
+            links: le16(raw, 0x1A),
             mode,
             size,
             flags,

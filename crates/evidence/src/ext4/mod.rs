@@ -165,6 +165,7 @@ impl Volume {
         Layout {
             file_type: self.sb.incompat & INCOMPAT_FILETYPE != 0,
             big_blocks: self.sb.block_size >= 65536,
+            inodes: self.sb.inodes_count,
         }
     }
 
@@ -492,6 +493,45 @@ impl ExtFs {
         }
     }
 
+    /// A deleted record as an entry. Its inode's metadata is shown only while the inode is
+    /// still free (no links): once reused it describes another file, and the entry keeps only
+    /// what the record itself says (name, inode number, file type).
+    fn deleted_entry(
+        &self,
+        dir: &str,
+        name: String,
+        rec: &RawEntry,
+        reader: &mut InodeReader<'_>,
+    ) -> Entry {
+        let from_type = match rec.file_type {
+            1 => EntryKind::File,
+            2 => EntryKind::Dir,
+            7 => EntryKind::Symlink,
+            _ => EntryKind::Other,
+        };
+        let freed = (rec.ino != 0)
+            .then(|| reader.read(rec.ino, rec.at).ok())
+            .flatten()
+            .filter(|i| i.links == 0 && i.mode != 0);
+        let mut e = Entry {
+            path: join(dir, &name),
+            name,
+            kind: from_type,
+            size: 0,
+            id: (rec.ino != 0).then_some(u64::from(rec.ino)),
+            mode: None,
+            deleted: true,
+            times: Vec::new(),
+            link_target: None,
+        };
+        if let Some(inode) = freed {
+            e.size = inode.size;
+            e.mode = Some(u32::from(inode.mode));
+            e.times = inode.times.clone();
+        }
+        e
+    }
+
     /// Finds the inode a path names, walking down from the nearest folder already known. The
     /// chain returned holds the inodes from the root down to it. A folder met again among its
     /// own ancestors is a loop: an error, unless it is the last component and `final_may_loop`
@@ -525,10 +565,10 @@ impl ExtFs {
             }
             let want = comps[k];
             let records = self.lookup_records(&current, &here)?;
-            let found = records
-                .iter()
+            let live = || records.iter().filter(|e| !e.deleted);
+            let found = live()
                 .find(|e| e.name == want.as_bytes())
-                .or_else(|| records.iter().find(|e| display_name(&e.name) == want))
+                .or_else(|| live().find(|e| display_name(&e.name) == want))
                 .ok_or_else(|| Error::NoEntry {
                     layer: self.layer(),
                     path: norm.to_string(),
@@ -592,7 +632,32 @@ impl FileSystem for ExtFs {
         let mut reader = InodeReader::new(&self.vol);
         let mut out = Vec::with_capacity(records.len());
         let mut learned = Vec::new();
-        for rec in records {
+        let live: std::collections::HashSet<(&[u8], u32)> = records
+            .iter()
+            .filter(|r| !r.deleted)
+            .map(|r| (r.name.as_slice(), r.ino))
+            .collect();
+        let live_names: std::collections::HashSet<&[u8]> = live.iter().map(|(n, _)| *n).collect();
+        let mut deleted_names = std::collections::HashSet::new();
+        for rec in &records {
+            if rec.deleted {
+                // A stale copy of a record that still links the same inode under the same
+                // name (left behind when an htree leaf was split, or a record moved) is no
+                // deletion.
+                if live.contains(&(rec.name.as_slice(), rec.ino)) {
+                    continue;
+                }
+                // A deleted name that is also a live one (or met twice) is shown as
+                // `name (deleted #inode)`, as the NTFS reader does, so every path is unique.
+                let mut name = display_name(&rec.name);
+                if live_names.contains(rec.name.as_slice())
+                    || !deleted_names.insert(rec.name.clone())
+                {
+                    name = format!("{name} (deleted #{})", rec.ino);
+                }
+                out.push(self.deleted_entry(&norm, name, rec, &mut reader));
+                continue;
+            }
             let name = display_name(&rec.name);
             let path = join(&norm, &name);
             match reader.read(rec.ino, rec.at) {

@@ -4,11 +4,13 @@
 //! errors without panicking or hanging.
 //!
 //! Comparison rules with `fls -r -p` (see `fls_entries`):
-//! - fls lines marked deleted (`*`) are left out: this reader lists live entries only, and the
-//!   `$OrphanFiles` virtual folder with everything under it is left out (it is TSK's own);
-//! - types compare on the inode half of fls' `dirent/inode` pair (`r`, `d`, `l`; block and
-//!   character devices, fifos and sockets all compare as "other"), inode numbers exactly, paths
-//!   as UTF-8 (lossy) without the leading `/`;
+//! - fls lines marked deleted (`*`) are names recovered from directory slack: they compare with
+//!   this reader's `deleted` entries (inode 0 where the record's number was cleared), on the
+//!   directory-entry half of the type pair (`-` as "other"); the `$OrphanFiles` virtual folder
+//!   with everything under it is left out (it is TSK's own);
+//! - live entries' types compare on the inode half of fls' `dirent/inode` pair (`r`, `d`, `l`;
+//!   block and character devices, fifos and sockets all compare as "other"), inode numbers
+//!   exactly, paths as UTF-8 (lossy) without the leading `/`;
 //! - entries inside folders that this reader reports as encrypted are left out of both sides,
 //!   and the set of such folders is checked separately.
 
@@ -69,7 +71,8 @@ fn walk(fs: &dyn FileSystem) -> (Vec<Entry>, Vec<(String, Error)>) {
         match fs.list_dir(&dir) {
             Ok(list) => {
                 for e in list {
-                    if e.kind == EntryKind::Dir {
+                    // A deleted folder's name survives in slack; its content is not listed.
+                    if e.kind == EntryKind::Dir && !e.deleted {
                         pending.push(e.path.clone());
                     }
                     entries.push(e);
@@ -382,6 +385,12 @@ fn fls_type(c: char) -> char {
     }
 }
 
+/// Deleted names fls prints that are not names: in test_disk_ext3, `medium_dir/^` is fls reading
+/// the htree root's `dx_root_info` after `..` as a record (inode "2050" is hash version 2 and
+/// info length 8; its 18-byte "name" holds NULs). This reader recognises the htree root there
+/// (`ext4::dir` unit test `an_htree_root_after_dotdot_is_not_read_as_names`).
+const FLS_FALSE_DELETED: &[&str] = &["medium_dir/^"];
+
 /// The live entries of an `fls -r -p` listing (rules in the module comment).
 fn fls_entries(text: &[u8]) -> Listing {
     let mut out = Listing::new();
@@ -392,12 +401,18 @@ fn fls_entries(text: &[u8]) -> Listing {
             .expect("fls line has a tab");
         let head = std::str::from_utf8(&line[..tab]).unwrap();
         let path = String::from_utf8_lossy(&line[tab + 1..]).into_owned();
-        if head.contains('*') || path.starts_with("$OrphanFiles") {
+        if path.starts_with("$OrphanFiles") || FLS_FALSE_DELETED.contains(&path.as_str()) {
             continue;
         }
+        let deleted = head.contains('*');
+        let head = head.replace(" * ", " ");
         let (types, inode) = head.trim_end_matches(':').split_once(' ').unwrap();
-        let inode_type = types.chars().nth(2).unwrap();
-        out.insert((fls_type(inode_type), inode.parse().unwrap(), path));
+        let t = if deleted {
+            types.chars().next().unwrap()
+        } else {
+            types.chars().nth(2).unwrap()
+        };
+        out.insert((fls_type(t), inode.parse().unwrap(), path));
     }
     out
 }
@@ -412,7 +427,8 @@ fn our_entries(entries: &[Entry]) -> Listing {
                 EntryKind::Symlink => 'l',
                 EntryKind::Other => 'o',
             };
-            (t, e.id.unwrap(), e.path[1..].to_string())
+            // A deleted record whose inode number was cleared: fls prints 0.
+            (t, e.id.unwrap_or(0), e.path[1..].to_string())
         })
         .collect()
 }
@@ -446,7 +462,9 @@ fn compare_with_fls(what: &str, fs: &dyn FileSystem, oracle: &Path) -> Vec<Strin
 
 #[test]
 fn fixture_listings_match_fls() {
-    for name in ["plain", "casefold", "inline", "metabg", "ext2", "ext3"] {
+    for name in [
+        "plain", "casefold", "inline", "metabg", "ext2", "ext3", "deleted",
+    ] {
         let image = if name.starts_with("ext") {
             format!("{name}.img.zst")
         } else {
@@ -590,7 +608,7 @@ fn mutated(name: &str) -> Bytes {
 fn exercise(fs: &dyn FileSystem) -> (usize, Vec<Error>) {
     let (entries, errors) = walk(fs);
     let mut all: Vec<Error> = errors.into_iter().map(|(_, e)| e).collect();
-    for e in &entries {
+    for e in entries.iter().filter(|e| !e.deleted) {
         if let Err(err) = fs.stat(&e.path) {
             all.push(err);
         }
@@ -766,4 +784,37 @@ fn evidence_files_are_not_modified_by_reading() {
     assert!(n > 200 && errors.is_empty());
     drop(fs);
     assert_eq!(Sha256::digest(std::fs::read(&path).unwrap()), before);
+}
+
+#[test]
+fn deleted_names_are_listed_with_their_freed_inode_and_never_resolve() {
+    let fs = open_fixture("deleted.ext4.img.zst");
+    let root = fs.list_dir("/").unwrap();
+    let big = root.iter().find(|e| e.name == "big.bin").unwrap();
+    assert!(big.deleted);
+    assert_eq!(big.kind, EntryKind::File);
+    assert_eq!(big.id, Some(13));
+    // The freed inode still tells the size, and when it was deleted (debugfs ran under
+    // E2FSPROGS_FAKE_TIME).
+    assert_eq!(big.size, 70_000);
+    assert!(big.times.iter().any(|t| t.role == TimeRole::Deleted
+        && t.raw
+            == RawTime::Unix {
+                secs: 1_704_164_645,
+                nanos: 0
+            }));
+    let empty = root.iter().find(|e| e.name == "emptydir").unwrap();
+    assert!(empty.deleted && empty.kind == EntryKind::Dir);
+    // Live entries are untouched, and a deleted name never resolves as a path.
+    assert!(root.iter().any(|e| e.name == "hello.txt" && !e.deleted));
+    assert!(matches!(fs.stat("/big.bin"), Err(Error::NoEntry { .. })));
+    assert!(matches!(fs.open("/big.bin"), Err(Error::NoEntry { .. })));
+    let many = fs.list_dir("/many").unwrap();
+    assert_eq!(many.iter().filter(|e| !e.deleted).count(), 219);
+    let gone: Vec<_> = many
+        .iter()
+        .filter(|e| e.deleted)
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(gone, ["File-005.TXT"]);
 }
