@@ -17,6 +17,7 @@ pub mod fs;
 pub mod fuzzing;
 pub mod hash;
 pub mod itunes;
+pub mod lznt1;
 pub mod ntfs;
 pub mod open;
 pub mod probe;

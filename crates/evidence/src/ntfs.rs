@@ -39,8 +39,9 @@
 //!   `name (deleted #id)` (or `name (duplicate #id)` for live duplicates).
 //! - Symbolic links and junctions (`$REPARSE_POINT` tags `0xA000000C`, `0xA0000003`) are
 //!   `Symlink` entries with their print name as `link_target`.
-//! - Compressed streams (LZNT1) give [`Error::Unsupported`] on open, encrypted (EFS) streams
-//!   [`Error::Encrypted`]; both are still listed with their sizes.
+//! - Compressed streams (LZNT1, [`crate::lznt1`]) are decompressed one compression unit at a
+//!   time; encrypted (EFS) streams give [`Error::Encrypted`] on open and are still listed with
+//!   their sizes.
 //!
 //! # Hostile input
 //! Boot-sector fields are validated; MFT records must pass their update-sequence (fixup) check
@@ -135,6 +136,8 @@ struct NonResident {
     runs: Vec<Run>,
     size: u64,
     init: u64,
+    /// log2 of the clusters in a compression unit (0: not compressed).
+    compression_unit: u8,
 }
 
 #[derive(Debug, Clone)]
@@ -440,6 +443,135 @@ impl ByteSource for RunStream {
 
     fn layer_name(&self) -> String {
         self.name.clone()
+    }
+}
+
+/// An NTFS-compressed stream: compression units of `unit_clusters` clusters, each stored
+/// either whole (all clusters allocated: not compressed), not at all (all sparse: zeros), or
+/// as LZNT1 data in its first clusters followed by sparse ones.
+struct CompressedStream {
+    stream: RunStream,
+    unit_clusters: u64,
+    /// The last unit decoded (sequential reads ask for it many times).
+    last: Mutex<Option<(u64, Arc<Vec<u8>>)>>,
+}
+
+impl CompressedStream {
+    fn unit_bytes(&self) -> u64 {
+        self.unit_clusters * self.stream.cluster
+    }
+
+    /// The decoded bytes of compression unit `u`.
+    fn unit(&self, u: u64) -> Result<Arc<Vec<u8>>, Error> {
+        if let Some((n, bytes)) = &*self.last.lock().unwrap_or_else(|e| e.into_inner())
+            && *n == u
+        {
+            return Ok(bytes.clone());
+        }
+        let s = &self.stream;
+        let size = self.unit_bytes() as usize;
+        let first = u * self.unit_clusters;
+        // Allocated clusters of this unit, in order, until the first sparse one.
+        let mut allocated = 0u64;
+        let mut sparse = false;
+        for vcn in first..first + self.unit_clusters {
+            let idx = s.runs.partition_point(|r| r.vcn <= vcn);
+            let run = idx
+                .checked_sub(1)
+                .and_then(|i| s.runs.get(i))
+                .filter(|r| vcn < r.vcn + r.len);
+            match run.map(|r| r.lcn) {
+                Some(Some(_)) if !sparse => allocated += 1,
+                Some(Some(_)) => {
+                    return Err(Error::Corrupt {
+                        layer: s.name.clone(),
+                        offset: first * s.cluster,
+                        detail: format!(
+                            "compression unit {u}: an allocated cluster after a sparse one"
+                        ),
+                    });
+                }
+                // Sparse, or past the last run (a unit cut by the end of the stream).
+                _ => sparse = true,
+            }
+        }
+        let mut out = vec![0u8; size];
+        if allocated == self.unit_clusters {
+            // Stored whole: read through the runs as plain data.
+            self.plain(first * s.cluster, &mut out)?;
+        } else if allocated > 0 {
+            let mut packed = vec![0u8; (allocated * s.cluster) as usize];
+            self.plain(first * s.cluster, &mut packed)?;
+            crate::lznt1::decompress(&packed, &mut out).map_err(|e| Error::Corrupt {
+                layer: s.name.clone(),
+                offset: first * s.cluster + e.offset as u64,
+                detail: format!("compression unit {u} (LZNT1): {}", e.detail),
+            })?;
+        }
+        let out = Arc::new(out);
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((u, out.clone()));
+        Ok(out)
+    }
+
+    /// Reads the clusters under a unit as they are stored (not decompressed), ignoring the
+    /// stream's sizes: a unit's packed clusters may lie past the initialised size.
+    fn plain(&self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
+        let s = &self.stream;
+        let raw = RunStream {
+            bytes: s.bytes.clone(),
+            runs: s.runs.clone(),
+            cluster: s.cluster,
+            len: u64::MAX,
+            init: u64::MAX,
+            name: s.name.clone(),
+        };
+        let mut done = 0;
+        while done < buf.len() {
+            let n = raw.read_at(offset + done as u64, &mut buf[done..])?;
+            if n == 0 {
+                break;
+            }
+            done += n;
+        }
+        Ok(done)
+    }
+}
+
+impl ByteSource for CompressedStream {
+    fn len(&self) -> u64 {
+        self.stream.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
+        let len = self.stream.len;
+        let init = self.stream.init;
+        let unit = self.unit_bytes();
+        let mut done = 0usize;
+        while done < buf.len() {
+            let pos = offset + done as u64;
+            if pos >= len {
+                break;
+            }
+            let room = (buf.len() - done) as u64;
+            if pos >= init {
+                let n = room.min(len - pos) as usize;
+                buf[done..done + n].fill(0);
+                done += n;
+                continue;
+            }
+            let u = pos / unit;
+            let within = pos - u * unit;
+            let n = (unit - within).min(room).min(init - pos) as usize;
+            let bytes = self.unit(u)?;
+            let w = within as usize;
+            buf[done..done + n].copy_from_slice(&bytes[w..w + n]);
+            done += n;
+        }
+        Ok(done)
+    }
+
+    fn layer_name(&self) -> String {
+        self.stream.name.clone()
     }
 }
 
@@ -775,6 +907,7 @@ impl NtfsFs {
                     runs,
                     size: le64(a, 48).unwrap_or(0),
                     init: le64(a, 56).unwrap_or(0),
+                    compression_unit: a[34],
                 })
             } else {
                 let vlen = le32(a, 16).map_or(usize::MAX, |v| v as usize);
@@ -1601,13 +1734,9 @@ impl FileSystem for NtfsFs {
                 detail: format!("{} is EFS-encrypted", r.path),
             });
         }
-        if parts.iter().any(|a| a.flags & FLAG_COMPRESSED != 0) {
-            return Err(Error::Unsupported {
-                layer: self.layer.clone(),
-                detail: format!("{} is an NTFS-compressed (LZNT1) stream", r.path),
-            });
-        }
+        let compressed = parts.iter().any(|a| a.flags & FLAG_COMPRESSED != 0);
         match &first.value {
+            // A compressed stream small enough to be resident is stored uncompressed.
             Value::Resident(v) => Ok(Arc::new(Memory::new(v.clone(), label))),
             Value::NonResident(_) => {
                 let (runs, size) = merge_nonresident(&parts).ok_or_else(|| {
@@ -1623,6 +1752,34 @@ impl FileSystem for NtfsFs {
                         _ => None,
                     })
                     .unwrap_or(size);
+                if compressed {
+                    let unit = parts
+                        .iter()
+                        .find_map(|a| match &a.value {
+                            Value::NonResident(nr) if nr.start_vcn == 0 => {
+                                Some(nr.compression_unit)
+                            }
+                            _ => None,
+                        })
+                        .unwrap_or(0);
+                    // NTFS only ever writes 16-cluster units; anything from 1 to 256 clusters
+                    // decodes the same way, larger would be a crafted allocation.
+                    if unit == 0 || unit > 8 || self.cluster > 64 * 1024 {
+                        return Err(Error::Unsupported {
+                            layer: self.layer.clone(),
+                            detail: format!(
+                                "{} is NTFS-compressed with a compression unit of 2^{unit} clusters of {} bytes",
+                                r.path, self.cluster
+                            ),
+                        });
+                    }
+                    let stream = self.run_stream(runs, size, init, label);
+                    return Ok(Arc::new(CompressedStream {
+                        unit_clusters: 1u64 << unit,
+                        stream,
+                        last: Mutex::new(None),
+                    }));
+                }
                 Ok(Arc::new(self.run_stream(runs, size, init, label)))
             }
         }

@@ -470,3 +470,75 @@ fn random_bit_flips_in_metadata_never_panic() {
         }
     }
 }
+
+/// The compressed fixture (tests/fixtures/ntfs/compressed): files ntfs-3g wrote as LZNT1
+/// compression units, read back equal to The Sleuth Kit's `icat` (oracle.sha256).
+#[test]
+fn lznt1_compressed_files_read_back_as_tsk_reads_them() {
+    use sha2::{Digest, Sha256};
+    let data = gunzip("tests/fixtures/ntfs/compressed/compressed.ntfs.img.gz");
+    let fs = ntfs::open(mem(data.clone(), "compressed ntfs")).expect("opens");
+    let oracle =
+        std::fs::read_to_string(repo().join("tests/fixtures/ntfs/compressed/oracle.sha256"))
+            .unwrap();
+    let mut checked = 0;
+    for line in oracle.lines() {
+        let (want, path) = line.split_once("  ").unwrap();
+        let path = format!("/{path}");
+        let bytes = fs
+            .open(&path)
+            .and_then(|f| read_all(&f))
+            .unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(hex::encode(Sha256::digest(&bytes)), want, "{path}");
+        // Reads at odd offsets and lengths across unit boundaries give the same bytes.
+        let f = fs.open(&path).unwrap();
+        for (at, n) in [
+            (0u64, 1usize),
+            (65_530, 20),
+            (4_095, 8_193),
+            (bytes.len() as u64 - 1, 5),
+        ] {
+            if at >= bytes.len() as u64 {
+                continue;
+            }
+            let mut buf = vec![0u8; n];
+            let got = f.read_at(at, &mut buf).unwrap();
+            let end = (at as usize + n).min(bytes.len());
+            assert_eq!(&buf[..got], &bytes[at as usize..end], "{path} at {at}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+    // The text really was compressed: it occupies fewer clusters than its size.
+    let text = fs.stat("/comp/text.txt").unwrap();
+    assert_eq!(text.size, 200_000);
+
+    // Damage inside a compressed unit is a typed error naming the layer, never altered bytes
+    // served silently or a panic: flip bytes in the packed clusters of text.txt.
+    let mut damaged = data.clone();
+    let mut hits = 0;
+    // The packed data of text.txt starts with an LZNT1 chunk header 0xBxxx whose first
+    // literal bytes are the start of the text: find it and corrupt its back-references.
+    let head = &fs
+        .open("/comp/text.txt")
+        .and_then(|f| read_all(&f))
+        .unwrap()[..6];
+    for i in 0..damaged.len().saturating_sub(16) {
+        if damaged[i + 1] & 0xF0 == 0xB0 && damaged[i + 3..i + 9] == *head {
+            for b in &mut damaged[i + 2..i + 2 + 4096] {
+                *b = 0xFF;
+            }
+            hits += 1;
+            break;
+        }
+    }
+    assert_eq!(hits, 1, "packed data of text.txt found");
+    let fs = ntfs::open(mem(damaged, "damaged compressed ntfs")).expect("opens");
+    match fs.open("/comp/text.txt").and_then(|f| read_all(&f)) {
+        Err(Error::Corrupt { layer, detail, .. }) => {
+            assert!(detail.contains("LZNT1"), "{detail}");
+            assert!(layer.contains("/comp/text.txt"), "{layer}");
+        }
+        other => panic!("expected a corrupt unit, got {:?}", other.map(|b| b.len())),
+    }
+}
