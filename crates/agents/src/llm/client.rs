@@ -326,6 +326,15 @@ impl LlmClient {
         self
     }
 
+    /// The same client with its back-off jitter seeded by `seed` (a run passes its own).
+    pub fn with_seed(self, seed: u64) -> Self {
+        let policy = RetryPolicy {
+            seed,
+            ..self.policy.clone()
+        };
+        self.with_policy(policy)
+    }
+
     /// The retry policy.
     pub fn policy(&self) -> &RetryPolicy {
         &self.policy
