@@ -399,7 +399,7 @@ impl LlmClient {
             .headers()
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok());
+            .and_then(|v| retry_after_seconds(v, jiff::Timestamp::now()));
         let limit = self.max_response_bytes;
         let too_large = || LlmError::Malformed {
             reason: format!("the response is larger than {limit} bytes"),
@@ -495,6 +495,19 @@ impl ChatModel for LlmClient {
     }
 }
 
+/// A `Retry-After` value in seconds from `now`: delta-seconds, or an HTTP date (RFC 2822 /
+/// IMF-fixdate; a date in the past is 0).
+fn retry_after_seconds(value: &str, now: jiff::Timestamp) -> Option<u64> {
+    let value = value.trim();
+    if let Ok(s) = value.parse::<u64>() {
+        return Some(s);
+    }
+    let at = jiff::fmt::rfc2822::DateTimeParser::new()
+        .parse_timestamp(value)
+        .ok()?;
+    Some(u64::try_from(at.as_second().saturating_sub(now.as_second())).unwrap_or(0))
+}
+
 /// An error and its sources, one line.
 fn chain(e: &dyn std::error::Error) -> String {
     let mut out = e.to_string();
@@ -570,6 +583,22 @@ mod tests {
             &mut j,
         );
         assert_eq!(honoured, Duration::from_secs(2));
+    }
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = jiff::Timestamp::from_second(1_445_412_480).unwrap_or_default(); // 07:28:00
+        assert_eq!(retry_after_seconds(" 120 ", now), Some(120));
+        assert_eq!(
+            retry_after_seconds("Wed, 21 Oct 2015 07:28:30 GMT", now),
+            Some(30)
+        );
+        assert_eq!(
+            retry_after_seconds("Wed, 21 Oct 2015 07:00:00 GMT", now),
+            Some(0)
+        );
+        assert_eq!(retry_after_seconds("soon", now), None);
+        assert_eq!(retry_after_seconds("-5", now), None);
     }
 
     #[test]
