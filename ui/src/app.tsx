@@ -1,44 +1,289 @@
-import { useState } from "preact/hooks";
-import { t, setLocale, initialLocale, LOCALE_NAMES, type Locale } from "./i18n";
+// The app frame: tabs for the seven views (Alt+1…7, ←/→ on the tab strip), language and theme,
+// the current case, the report model, and the run's event stream (kept here so it keeps
+// arriving whatever view is shown).
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, errorText, events, type CaseStatus, type CaseSummary, type StatusView } from "./api";
+import { getLocale, initialLocale, LOCALE_NAMES, setLocale, t, type Locale } from "./i18n";
+import { gaugesFromStatus } from "./logic/budget";
+import { RunLog } from "./logic/run";
+import { nextTheme, resolveTheme, type ThemeChoice } from "./logic/theme";
+import type { Report } from "./model/report";
+import { CaseView } from "./views/CaseView";
+import { EntitiesView, type GraphState } from "./views/EntitiesView";
+import { FindingsView } from "./views/FindingsView";
+import { HypothesesView } from "./views/HypothesesView";
+import { ReportView } from "./views/ReportView";
+import { RunView } from "./views/RunView";
+import { TimelineView } from "./views/TimelineView";
 
 export const VIEWS = ["case", "run", "findings", "hypotheses", "entities", "timeline", "report"] as const;
 export type View = (typeof VIEWS)[number];
 
+function store(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function keep(key: string, v: string) {
+  try {
+    localStorage.setItem(key, v);
+  } catch {
+    /* private mode: the choice lasts for this session only */
+  }
+}
+
 export function App() {
   const [locale, setLoc] = useState<Locale>(() => {
-    const l = initialLocale(localStorage.getItem("masf.locale"), navigator.languages);
+    const l = initialLocale(store("masf.locale"), typeof navigator !== "undefined" ? navigator.languages : []);
     setLocale(l);
     return l;
   });
+  const [theme, setTheme] = useState<ThemeChoice>(() => (store("masf.theme") as ThemeChoice | null) ?? "system");
   const [view, setView] = useState<View>("case");
-  const change = (l: Locale) => {
+  const [summary, setSummary] = useState<CaseSummary | null>(null);
+  const [status, setStatus] = useState<CaseStatus | StatusView | null>(null);
+  const [report, setReport] = useState<Report | null>(null);
+  const [graph, setGraph] = useState<GraphState>({ links: [], actors: [] });
+  const [running, setRunning] = useState(false);
+  const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
+  const logRef = useRef(new RunLog());
+  const [version, setVersion] = useState(0);
+  const frame = useRef<number | null>(null);
+  const catchingUp = useRef(false);
+  const buffered = useRef<unknown[]>([]);
+
+  // ----- theme
+  useEffect(() => {
+    const apply = () => {
+      const dark = typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
+      document.documentElement.dataset.theme = resolveTheme(theme, dark);
+    };
+    apply();
+    keep("masf.theme", theme);
+    if (typeof matchMedia !== "function") return;
+    const mq = matchMedia("(prefers-color-scheme: dark)");
+    mq.addEventListener?.("change", apply);
+    return () => mq.removeEventListener?.("change", apply);
+  }, [theme]);
+
+  const changeLocale = (l: Locale) => {
     setLocale(l);
-    localStorage.setItem("masf.locale", l);
+    keep("masf.locale", l);
     setLoc(l);
   };
+
+  // ----- run stream: batch re-renders to one per animation frame
+  const bump = useCallback(() => {
+    if (frame.current !== null) return;
+    const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
+    frame.current = raf(() => {
+      frame.current = null;
+      setVersion(logRef.current.version);
+    }) as unknown as number;
+  }, []);
+
+  const take = useCallback(
+    (payload: unknown) => {
+      const items = Array.isArray(payload) ? payload : [payload];
+      if (catchingUp.current) {
+        buffered.current.push(...items);
+        return;
+      }
+      if (logRef.current.pushAll(items) > 0) bump();
+    },
+    [bump],
+  );
+
+  useEffect(() => {
+    const uns: (() => void)[] = [];
+    let live = true;
+    const hold = (p: Promise<() => void>) => void p.then((u) => (live ? uns.push(u) : u()), () => undefined);
+    hold(events.onRunEvent(take));
+    hold(
+      events.onRunFinished((f) => {
+        setRunning(false);
+        setNote(f.error ? { kind: "error", text: errorText(f.error) } : { kind: "ok", text: t("run.finished", { state: f.state }) });
+        void refreshStatus();
+        void loadReport();
+      }),
+    );
+    return () => {
+      live = false;
+      for (const u of uns) u();
+    };
+  }, [take]);
+
+  const catchUp = async () => {
+    catchingUp.current = true;
+    try {
+      let cursor = { event_seq: 0, invocation_seq: 0 };
+      for (let guard = 0; guard < 10_000; guard++) {
+        const page = await api.eventsSince(cursor);
+        logRef.current.pushAll(page.items);
+        cursor = page.cursor;
+        if (!page.more) break;
+      }
+    } finally {
+      catchingUp.current = false;
+      logRef.current.pushAll(buffered.current.splice(0));
+      bump();
+    }
+  };
+
+  const refreshStatus = async () => {
+    try {
+      setStatus(await api.caseStatus());
+    } catch {
+      /* no case open yet */
+    }
+  };
+
+  const loadReport = async () => {
+    try {
+      const r = await api.reportModel();
+      setReport(r);
+      setGraph({ links: r.same_as, actors: r.actors });
+    } catch (e) {
+      setNote({ kind: "error", text: errorText(e) });
+    }
+  };
+
+  const onOpened = (s: CaseSummary) => {
+    setSummary(s);
+    setStatus(s.status);
+    setRunning(s.running);
+    logRef.current = new RunLog();
+    setVersion(0);
+    setNote(null);
+    void catchUp();
+    void loadReport();
+  };
+
+  // poll status (budgets, state) while a run goes
+  useEffect(() => {
+    if (!running) return;
+    const id = setInterval(() => void refreshStatus(), 1000);
+    return () => clearInterval(id);
+  }, [running]);
+
+  const gauges = useMemo(() => gaugesFromStatus(status, logRef.current), [status, version]);
+  const runState = logRef.current.state || status?.run.state || "";
+
+  // ----- keyboard: Alt+1..7 switch views
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-7]$/.test(e.key)) {
+        const v = VIEWS[Number(e.key) - 1];
+        if (v) {
+          e.preventDefault();
+          setView(v);
+        }
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
+  const onTabKey = (e: KeyboardEvent) => {
+    const i = VIEWS.indexOf(view);
+    const next = e.key === "ArrowRight" ? i + 1 : e.key === "ArrowLeft" ? i - 1 : e.key === "Home" ? 0 : e.key === "End" ? VIEWS.length - 1 : null;
+    if (next === null) return;
+    e.preventDefault();
+    const v = VIEWS[(next + VIEWS.length) % VIEWS.length] ?? "case";
+    setView(v);
+    (document.querySelector(`[data-testid="nav-${v}"]`) as HTMLElement | null)?.focus();
+  };
+
+  const needReport = (body: (r: Report) => preact.ComponentChildren) =>
+    report ? (
+      body(report)
+    ) : (
+      <div class="view empty-view">
+        <p class="empty">{summary ? t("app.noReport") : t("app.noCase")}</p>
+        {summary && (
+          <button onClick={() => void loadReport()} data-testid="load-report">
+            {t("app.loadReport")}
+          </button>
+        )}
+      </div>
+    );
+
   return (
-    <div class="app" data-locale={locale}>
+    <div class="app" data-locale={locale} lang={getLocale()}>
       <header class="topbar">
         <span class="brand">{t("app.title")}</span>
-        <nav class="tabs" role="tablist">
-          {VIEWS.map((v) => (
+        <nav class="tabs" role="tablist" aria-label={t("app.views")} onKeyDown={onTabKey}>
+          {VIEWS.map((v, i) => (
             <button
               role="tab"
+              id={`tab-${v}`}
               aria-selected={view === v}
+              aria-controls="main"
+              tabIndex={view === v ? 0 : -1}
               data-testid={`nav-${v}`}
+              title={`${t(`nav.${v}`)} (Alt+${i + 1})`}
               onClick={() => setView(v)}
             >
               {t(`nav.${v}`)}
+              {v === "run" && running && <span class="dot-live" aria-label={t("run.state.active")} />}
             </button>
           ))}
         </nav>
-        <select value={locale} onChange={(e) => change(e.currentTarget.value as Locale)}>
+        <span class="case-name muted" data-testid="current-case">
+          {summary ? `${summary.status.case_id} · ${summary.status.timezone}` : ""}
+        </span>
+        {report && (
+          <button class="icon" onClick={() => void loadReport()} title={t("app.reloadReport")} aria-label={t("app.reloadReport")} data-testid="reload-report">
+            ⟳
+          </button>
+        )}
+        <button
+          class="icon"
+          onClick={() => setTheme(nextTheme(theme))}
+          title={t(`theme.${theme}`)}
+          aria-label={t(`theme.${theme}`)}
+          data-testid="theme-toggle"
+        >
+          {theme === "dark" ? "☾" : theme === "light" ? "☀" : "◐"}
+        </button>
+        <select value={locale} onChange={(e) => changeLocale(e.currentTarget.value as Locale)} aria-label={t("app.language")} data-testid="locale-select">
           {(Object.keys(LOCALE_NAMES) as Locale[]).map((l) => (
             <option value={l}>{LOCALE_NAMES[l]}</option>
           ))}
         </select>
       </header>
-      <main>{t(`nav.${view}`)}</main>
+      {note && (
+        <div class={`note ${note.kind}`} role={note.kind === "error" ? "alert" : "status"} data-testid="app-note">
+          {note.text}
+          <button class="link" onClick={() => setNote(null)} aria-label={t("common.close")}>
+            ✕
+          </button>
+        </div>
+      )}
+      <main id="main" role="tabpanel" aria-labelledby={`tab-${view}`}>
+        {view === "case" && <CaseView summary={summary} onOpened={onOpened} />}
+        {view === "run" && (
+          <RunView
+            log={logRef.current}
+            version={version}
+            state={runState}
+            running={running}
+            gauges={gauges}
+            hasCase={summary !== null}
+            onChanged={() => {
+              setRunning(true);
+              void refreshStatus();
+            }}
+          />
+        )}
+        {view === "findings" && needReport((r) => <FindingsView report={r} />)}
+        {view === "hypotheses" && needReport((r) => <HypothesesView report={r} />)}
+        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} />)}
+        {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} />)}
+        {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
+      </main>
     </div>
   );
 }

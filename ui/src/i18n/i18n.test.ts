@@ -29,3 +29,44 @@ describe("i18n", () => {
     expect(initialLocale("xx", [])).toBe("en");
   });
 });
+
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) return n === "test" ? [] : sources(p);
+    return /\.tsx?$/.test(n) && !n.endsWith(".test.ts") ? [p] : [];
+  });
+}
+
+describe("keys used by the code", () => {
+  const keys = new Set(Object.keys(en));
+  it("every literal t(\"…\") key exists", () => {
+    const missing: string[] = [];
+    for (const f of sources(resolve(process.cwd(), "src"))) {
+      for (const m of readFileSync(f, "utf8").matchAll(/\bt\(\s*"([\w.]+)"/g)) if (!keys.has(m[1] ?? "")) missing.push(`${f}: ${m[1]}`);
+      for (const m of readFileSync(f, "utf8").matchAll(/key: "(intake\.p\.\w+)"/g)) if (!keys.has(m[1] ?? "")) missing.push(`${f}: ${m[1]}`);
+    }
+    expect(missing).toEqual([]);
+  });
+  it("every member of the key families built at run time exists", () => {
+    const families: Record<string, string[]> = {
+      nav: ["case", "run", "findings", "hypotheses", "entities", "timeline", "report"],
+      "run.state": ["idle", "active", "paused", "halted_budget", "completed", "failed"],
+      "run.tone": ["call", "finding", "reject", "hypothesis", "lead", "round", "state", "warn", "info"],
+      budget: ["tool_calls", "rounds", "wall_clock_s", "tokens"],
+      "budget.level": ["warn", "critical", "exhausted"],
+      "link.state": ["live", "approved", "retracted", "dormant", "candidate"],
+      "hyp.status": ["active", "supported", "refuted"],
+      "hyp.kind": ["coreference", "ownership"],
+      ident: ["strong", "weak"],
+      theme: ["system", "light", "dark"],
+      "report.format": ["html", "md", "json"],
+      "error.code": ["case_invalid", "config_invalid", "store", "evidence", "bad_request", "io"],
+    };
+    const missing = Object.entries(families).flatMap(([p, ms]) => ms.map((m) => `${p}.${m}`).filter((k) => !keys.has(k)));
+    expect(missing).toEqual([]);
+  });
+});

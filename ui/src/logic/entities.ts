@@ -5,7 +5,7 @@
 import type { Actor, Entity, SameAs } from "../model/report";
 import { linkId } from "../model/report";
 
-export const LINK_STATES = ["live", "approved", "retracted", "dormant"] as const;
+export const LINK_STATES = ["live", "approved", "retracted", "dormant", "candidate"] as const;
 
 export function edgeClass(state: string): string {
   const s = (LINK_STATES as readonly string[]).includes(state) ? state : "live";

@@ -1,6 +1,6 @@
 // Timeline view logic: filtering by actor / source / range, a zoomable time viewport with
 // "nice" ticks, and times shown in the case zone with the UTC instant on hover.
-import type { Report, TimelineEntry } from "../model/report";
+import type { Actor, Report, TimelineEntry } from "../model/report";
 
 export interface TimelineFilter {
   actor: string; // "" = any
@@ -23,8 +23,8 @@ export function parseUtc(s: string | null | undefined): number | null {
 }
 
 /** Phenomenon ids in which the actor's entities were observed. */
-export function actorPhenomena(r: Report, actorId: string): Set<string> {
-  const actor = r.actors.find((a) => a.id === actorId);
+export function actorPhenomena(r: Report, actorId: string, actors: readonly Actor[] = r.actors): Set<string> {
+  const actor = actors.find((a) => a.id === actorId);
   const out = new Set<string>();
   if (!actor) return out;
   const ents = new Set(actor.entity_ids);
@@ -34,8 +34,8 @@ export function actorPhenomena(r: Report, actorId: string): Set<string> {
 }
 
 /** Merged rows sorted by instant (undated rows last, in report order). */
-export function timelineRows(r: Report, f: TimelineFilter): TlRow[] {
-  const phs = f.actor ? actorPhenomena(r, f.actor) : null;
+export function timelineRows(r: Report, f: TimelineFilter, actors: readonly Actor[] = r.actors): TlRow[] {
+  const phs = f.actor ? actorPhenomena(r, f.actor, actors) : null;
   const rows: TlRow[] = [];
   for (const entry of r.timeline) {
     if (f.source && entry.source_id !== f.source) continue;

@@ -1,0 +1,198 @@
+// Hypotheses: the table (log-odds, confidence, status, distinct sources), a hypothesis's edges
+// and confidence log, and the hypothesis × evidence matrix.
+import { useMemo, useState } from "preact/hooks";
+import { fmtNum, t } from "../i18n";
+import { buildMatrix, cellKey, confidenceLog, edgePolarity, sortHypotheses, type HypSort } from "../logic/hypotheses";
+import type { Hypothesis, Report } from "../model/report";
+
+function ConfidenceChart({ h }: { h: Hypothesis }) {
+  const log = confidenceLog(h);
+  const w = 320;
+  const ht = 90;
+  const x = (i: number) => 10 + (i / Math.max(1, log.length - 1)) * (w - 20);
+  const y = (c: number) => ht - 10 - c * (ht - 20);
+  const pts = log.map((s, i) => `${x(i)},${y(s.confidence)}`).join(" ");
+  return (
+    <svg class="conf-chart" width={w} height={ht} role="img" aria-label={t("hyp.confLog")}>
+      <line x1={10} x2={w - 10} y1={y(0.5)} y2={y(0.5)} class="axis" />
+      <polyline points={pts} class="conf-line" />
+      {log.map((s, i) => (
+        <circle cx={x(i)} cy={y(s.confidence)} r={3} class="conf-dot">
+          <title>{`${s.label}: ${(s.confidence * 100).toFixed(1)}%`}</title>
+        </circle>
+      ))}
+    </svg>
+  );
+}
+
+export function HypothesesView({ report }: { report: Report }) {
+  const [sort, setSort] = useState<HypSort>("confidence");
+  const [sel, setSel] = useState<string | null>(null);
+  const [onlySel, setOnlySel] = useState(false);
+  const rows = useMemo(() => sortHypotheses(report.hypotheses, sort), [report, sort]);
+  const selected = report.hypotheses.find((h) => h.id === sel) ?? null;
+  const matrix = useMemo(
+    () => buildMatrix(report, onlySel && sel ? new Set([sel]) : undefined),
+    [report, onlySel, sel],
+  );
+  const phById = useMemo(() => new Map(report.phenomena.map((p) => [p.id, p])), [report]);
+
+  const onRowKey = (e: KeyboardEvent, i: number) => {
+    const next = e.key === "ArrowDown" ? i + 1 : e.key === "ArrowUp" ? i - 1 : -1;
+    if (next >= 0 && next < rows.length) {
+      e.preventDefault();
+      const id = rows[next]?.id ?? null;
+      setSel(id);
+      (document.querySelector(`[data-testid="hyp-row-${id}"]`) as HTMLElement | null)?.focus();
+    }
+  };
+
+  const th = (k: HypSort, label: string) => (
+    <th aria-sort={sort === k ? "descending" : "none"}>
+      <button class="link" onClick={() => setSort(k)}>
+        {label}
+        {sort === k ? " ▾" : ""}
+      </button>
+    </th>
+  );
+
+  return (
+    <div class="view hypotheses" data-testid="view-hypotheses">
+      <div class="split">
+        <div class="pane scroll">
+          <table class="grid" data-testid="hyp-table">
+            <thead>
+              <tr>
+                {th("id", t("hyp.id"))}
+                <th>{t("hyp.statement")}</th>
+                {th("log_odds", t("hyp.logOdds"))}
+                {th("confidence", t("hyp.confidence"))}
+                <th>{t("hyp.status")}</th>
+                {th("sources", t("hyp.sources"))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((h, i) => (
+                <tr
+                  key={h.id}
+                  tabIndex={0}
+                  class={h.id === sel ? "selected" : ""}
+                  data-testid={`hyp-row-${h.id}`}
+                  onClick={() => setSel(h.id)}
+                  onKeyDown={(e) => (e.key === "Enter" ? setSel(h.id) : onRowKey(e, i))}
+                >
+                  <td class="id">{h.id}</td>
+                  <td>
+                    <span class="chip">{t(`hyp.kind.${h.kind}`)}</span> {h.statement}
+                  </td>
+                  <td class="num">{fmtNum(h.log_odds, 2)}</td>
+                  <td class="num">
+                    <span class="bar" style={{ width: `${h.confidence * 48}px` }} /> {fmtNum(h.confidence * 100, 1)}%
+                  </td>
+                  <td>
+                    <span class={`status status-${h.status}`}>{t(`hyp.status.${h.status}`)}</span>
+                  </td>
+                  <td class="num">{h.distinct_sources}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div class="pane scroll detail" data-testid="hyp-detail">
+          {!selected && <p class="empty">{t("hyp.pick")}</p>}
+          {selected && (
+            <>
+              <h2>
+                {selected.id} <span class={`status status-${selected.status}`}>{t(`hyp.status.${selected.status}`)}</span>
+              </h2>
+              <p>{selected.statement}</p>
+              <p class="muted">
+                {t("hyp.summary", {
+                  by: selected.proposed_by ?? "?",
+                  prior: fmtNum((selected.prior ?? 0.5) * 100, 1),
+                  lo: fmtNum(selected.log_odds, 2),
+                  conf: fmtNum(selected.confidence * 100, 2),
+                })}
+              </p>
+              <h3>{t("hyp.confLog")}</h3>
+              <ConfidenceChart h={selected} />
+              <table class="grid small" data-testid="hyp-conflog">
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>{t("hyp.evidence")}</th>
+                    <th>{t("hyp.edgeType")}</th>
+                    <th>{t("hyp.contribution")}</th>
+                    <th>{t("hyp.logOdds")}</th>
+                    <th>{t("hyp.confidence")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {confidenceLog(selected).map((s) => {
+                    const ph = phById.get(s.label);
+                    return (
+                      <tr key={s.label}>
+                        <td class="num">{s.rank ?? ""}</td>
+                        <td title={ph?.title ?? ""}>
+                          {s.label === "prior" ? t("hyp.prior") : `${s.label} · ${ph?.title ?? ""}`}
+                        </td>
+                        <td>{s.edgeType ?? ""}</td>
+                        <td class="num">{s.rank === null ? "" : (s.contribution >= 0 ? "+" : "") + fmtNum(s.contribution, 3)}</td>
+                        <td class="num">{fmtNum(s.logOdds, 3)}</td>
+                        <td class="num">{fmtNum(s.confidence * 100, 2)}%</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </>
+          )}
+        </div>
+      </div>
+      <section class="matrix-wrap">
+        <h3>
+          {t("hyp.matrix")}{" "}
+          <label class="inline">
+            <input type="checkbox" checked={onlySel} disabled={!sel} onChange={(e) => setOnlySel(e.currentTarget.checked)} />{" "}
+            {t("hyp.onlySelected")}
+          </label>
+          <span class="muted"> {t("hyp.matrixSize", { rows: matrix.rows.length, cols: matrix.cols.length })}</span>
+        </h3>
+        <div class="scroll matrix-scroll">
+          <table class="matrix" data-testid="hyp-matrix">
+            <thead>
+              <tr>
+                <th />
+                {matrix.cols.map((p) => (
+                  <th class="vert" title={`${p.id} · ${p.source_id} · ${p.title}`}>
+                    <span>{p.id.replace(/^ph-0*/, "")}</span>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {matrix.rows.map((h) => (
+                <tr class={h.id === sel ? "selected" : ""}>
+                  <th class="rowh" title={h.statement} onClick={() => setSel(h.id)}>
+                    {h.id}
+                  </th>
+                  {matrix.cols.map((p) => {
+                    const c = matrix.cells.get(cellKey(h.id, p.id));
+                    return (
+                      <td
+                        class={c ? `cell ${edgePolarity(c.edgeType, c.contribution)}` : "cell"}
+                        title={c ? `${h.id} × ${p.id}: ${c.edgeType} ${fmtNum(c.contribution, 3)}` : ""}
+                      >
+                        {c ? (c.contribution >= 0 ? "+" : "−") : ""}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}
