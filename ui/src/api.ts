@@ -2,7 +2,7 @@
 // shell; the only file that calls invoke/listen), plus the report model checked at the edge and
 // error text for people.
 import * as b from "./bindings";
-import { t } from "./i18n";
+import { t, tOr } from "./i18n";
 import type { Report } from "./model/report";
 
 export type {
@@ -22,7 +22,7 @@ export function asReport(x: unknown): Report {
 
 /** An ApiError ({code, message}), an Error or anything else, as one line for the examiner. */
 export function errorText(e: unknown): string {
-  if (b.isApiError(e)) return `${t(`error.code.${e.code}`)}: ${e.message}`;
+  if (b.isApiError(e)) return `${tOr(`error.code.${e.code}`, e.code)}: ${e.message}`;
   if (e instanceof Error) return e.message;
   if (typeof e === "string") return e;
   return t("error.unknown");

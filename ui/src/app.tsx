@@ -3,7 +3,7 @@
 // arriving whatever view is shown).
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, events, type CaseStatus, type CaseSummary, type StatusView } from "./api";
-import { getLocale, initialLocale, LOCALE_NAMES, setLocale, t, type Locale } from "./i18n";
+import { getLocale, initialLocale, LOCALE_NAMES, setLocale, t, tOr, type Locale } from "./i18n";
 import { gaugesFromStatus } from "./logic/budget";
 import { RunLog } from "./logic/run";
 import { nextTheme, resolveTheme, type ThemeChoice } from "./logic/theme";
@@ -47,6 +47,7 @@ export function App() {
   const [report, setReport] = useState<Report | null>(null);
   const [graph, setGraph] = useState<GraphState>({ links: [], actors: [] });
   const [running, setRunning] = useState(false);
+  const [finished, setFinished] = useState("");
   const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const logRef = useRef(new RunLog());
   const [version, setVersion] = useState(0);
@@ -104,7 +105,8 @@ export function App() {
     hold(
       events.onRunFinished((f) => {
         setRunning(false);
-        setNote(f.error ? { kind: "error", text: errorText(f.error) } : { kind: "ok", text: t("run.finished", { state: f.state }) });
+        setFinished(String(f.state));
+        setNote(f.error ? { kind: "error", text: errorText(f.error) } : { kind: "ok", text: t("run.finished", { state: tOr(`run.state.${f.state}`, String(f.state)) }) });
         void refreshStatus();
         void loadReport();
       }),
@@ -169,7 +171,8 @@ export function App() {
   }, [running]);
 
   const gauges = useMemo(() => gaugesFromStatus(status, logRef.current), [status, version]);
-  const runState = logRef.current.state || status?.run.state || "";
+  const runState =
+    (!running && finished) || logRef.current.state || (running ? "active" : "") || String(status?.run.state ?? "");
 
   // ----- keyboard: Alt+1..7 switch views
   useEffect(() => {
@@ -272,8 +275,11 @@ export function App() {
             running={running}
             gauges={gauges}
             hasCase={summary !== null}
-            onChanged={() => {
-              setRunning(true);
+            onChanged={(what) => {
+              if (what !== "pause") {
+                setRunning(true);
+                setFinished("");
+              }
               void refreshStatus();
             }}
           />

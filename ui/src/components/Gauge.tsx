@@ -1,8 +1,8 @@
-import { t } from "../i18n";
+import { t, tOr } from "../i18n";
 import type { Gauge as G } from "../logic/gauges";
 
 export function Gauge({ g }: { g: G }) {
-  const label = t(`budget.${g.name}`);
+  const label = tOr(`budget.${g.name}`, g.name);
   return (
     <div class={`gauge gauge-${g.level}`} data-testid={`gauge-${g.name}`} data-level={g.level}>
       <div class="gauge-head">

@@ -70,3 +70,11 @@ describe("keys used by the code", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("tOr", () => {
+  it("uses the message when the key exists, the fallback otherwise", async () => {
+    const { tOr } = await import("./index");
+    expect(tOr("run.state.paused", "paused")).toBe("Paused");
+    expect(tOr("run.state.something_new", "something_new")).toBe("something_new");
+  });
+});

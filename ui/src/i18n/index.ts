@@ -43,6 +43,11 @@ export function t(key: string, params?: Params, locale: Locale = current): strin
   });
 }
 
+/** Like t, for keys built from data (a state, a kind): unknown ones show `fallback` instead of the key. */
+export function tOr(key: string, fallback: string, params?: Params): string {
+  return key in LOCALES[current] || key in LOCALES.en ? t(key, params) : fallback;
+}
+
 /** Number formatting in the current locale. */
 export function fmtNum(n: number, digits = 0): string {
   return n.toLocaleString(current, { maximumFractionDigits: digits, minimumFractionDigits: digits });

@@ -60,3 +60,13 @@ describe("entity graph", () => {
     expect(reasonOk("approve", "")).toBe(true);
   });
 });
+
+describe("labels", () => {
+  it("point away from the cluster centre", async () => {
+    const { labelAnchor } = await import("./entities");
+    expect(labelAnchor({ id: "a", x: 10, y: 0 }, { x: 0, y: 0 }).anchor).toBe("start");
+    expect(labelAnchor({ id: "a", x: -10, y: 0 }, { x: 0, y: 0 }).anchor).toBe("end");
+    expect(labelAnchor({ id: "a", x: 0, y: -10 }, { x: 0, y: 0 })).toEqual({ dx: 0, dy: -18, anchor: "middle" });
+    expect(labelAnchor({ id: "a", x: 5, y: 5 }, null).dy).toBe(26);
+  });
+});

@@ -61,31 +61,76 @@ function components(entities: readonly Entity[], links: readonly SameAs[]): stri
     .sort((a, b) => b.length - a.length || ((a[0] ?? "") < (b[0] ?? "") ? -1 : 1));
 }
 
-/** Clusters in a grid of `cols` columns; the nodes of a cluster on a circle. */
-export function layout(entities: readonly Entity[], links: readonly SameAs[], cols = 4, cell = 230): Layout {
+/**
+ * Clusters flow left to right (largest first) and wrap at `maxWidth`; a cluster's nodes sit on a
+ * circle sized to their number; single entities follow in a grid.
+ */
+export function layout(entities: readonly Entity[], links: readonly SameAs[], maxWidth = 960): Layout {
   const comps = components(entities, links);
   const nodes = new Map<string, NodePos>();
   const big = comps.filter((c) => c.length > 1);
   const single = comps.filter((c) => c.length === 1);
-  let row = 0;
-  big.forEach((c, i) => {
-    const cx = (i % cols) * cell + cell / 2;
-    const cy = Math.floor(i / cols) * cell + cell / 2;
-    row = Math.floor(i / cols);
-    const r = Math.min(cell / 2 - 40, 26 + c.length * 10);
+  const LABEL = 130; // room for labels either side
+  let x = 0;
+  let y = 0;
+  let rowH = 0;
+  let width = 0;
+  for (const c of big) {
+    const r = Math.max(40, c.length * 15);
+    const w = 2 * r + 2 * LABEL;
+    const h = 2 * r + 70;
+    if (x > 0 && x + w > maxWidth) {
+      x = 0;
+      y += rowH;
+      rowH = 0;
+    }
+    const cx = x + w / 2;
+    const cy = y + r + 30;
     c.forEach((id, k) => {
       const a = (2 * Math.PI * k) / c.length - Math.PI / 2;
       nodes.set(id, { id, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
     });
-  });
-  const top = big.length > 0 ? (row + 1) * cell : 0;
-  const perRow = cols * 2;
+    x += w;
+    width = Math.max(width, x);
+    rowH = Math.max(rowH, h);
+  }
+  const top = y + rowH + (big.length > 0 ? 10 : 0);
+  const CELL = 150;
+  const perRow = Math.max(1, Math.floor(Math.max(width, maxWidth) / CELL));
   single.forEach((c, i) => {
     const id = c[0] ?? "";
-    nodes.set(id, { id, x: (i % perRow) * (cell / 2) + cell / 4, y: top + Math.floor(i / perRow) * 90 + 50 });
+    nodes.set(id, { id, x: (i % perRow) * CELL + CELL / 2, y: top + Math.floor(i / perRow) * 70 + 30 });
   });
   const rowsSingle = Math.ceil(single.length / perRow);
-  return { nodes, width: cols * cell, height: top + rowsSingle * 90 + 20 };
+  width = Math.max(width, Math.min(single.length, perRow) * CELL);
+  return { nodes, width, height: top + rowsSingle * 70 + 10 };
+}
+
+/** Where a node's label goes: outward from its cluster's centre (below for single nodes). */
+export function labelAnchor(n: NodePos, centre: { x: number; y: number } | null): { dx: number; dy: number; anchor: "start" | "middle" | "end" } {
+  if (!centre) return { dx: 0, dy: 26, anchor: "middle" };
+  const vx = n.x - centre.x;
+  const vy = n.y - centre.y;
+  if (Math.abs(vx) < 8) return { dx: 0, dy: vy < 0 ? -18 : 28, anchor: "middle" };
+  return { dx: vx > 0 ? 18 : -18, dy: 4, anchor: vx > 0 ? "start" : "end" };
+}
+
+/** Centre of each multi-entity cluster, keyed by entity id. */
+export function clusterCentres(entities: readonly Entity[], links: readonly SameAs[], lay: Layout): Map<string, { x: number; y: number }> {
+  const out = new Map<string, { x: number; y: number }>();
+  for (const c of components(entities, links)) {
+    if (c.length < 2) continue;
+    let sx = 0;
+    let sy = 0;
+    for (const id of c) {
+      const p = lay.nodes.get(id);
+      sx += p?.x ?? 0;
+      sy += p?.y ?? 0;
+    }
+    const centre = { x: sx / c.length, y: sy / c.length };
+    for (const id of c) out.set(id, centre);
+  }
+  return out;
 }
 
 /** Links with their ids; retracted/dormant last so live ones draw on top. */

@@ -4,9 +4,9 @@
 // returns replace the drawn ones at once.
 import { useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
-import { fmtNum, t } from "../i18n";
+import { fmtNum, t, tOr } from "../i18n";
 import { actorsFromViews, linksFromViews } from "../logic/adapt";
-import { actorOf, edgeClass, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
+import { actorOf, clusterCentres, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
 export interface GraphState {
@@ -35,6 +35,7 @@ export function EntitiesView({
   const ents = useMemo(() => new Map(report.entities.map((e) => [e.id, e])), [report]);
   // positions over the report's links: stable whatever the examiner decides
   const lay = useMemo(() => layout(report.entities, report.same_as), [report]);
+  const centres = useMemo(() => clusterCentres(report.entities, report.same_as, lay), [report, lay]);
   const links = useMemo(() => orderedLinks(graph.links), [graph.links]);
   const owner = useMemo(() => actorOf(graph.actors), [graph.actors]);
   const colour = useMemo(() => new Map(graph.actors.map((a, i) => [a.id, i % PALETTE])), [graph.actors]);
@@ -62,6 +63,7 @@ export function EntitiesView({
     if (!p) return null;
     const a = owner.get(e.id);
     const c = a ? `actor-c${colour.get(a.id) ?? 0}` : "actor-none";
+    const la = labelAnchor(p, centres.get(e.id) ?? null);
     return (
       <g
         key={e.id}
@@ -79,7 +81,7 @@ export function EntitiesView({
         onKeyDown={(ev) => ev.key === "Enter" && setSelEnt(e.id)}
       >
         <circle r={e.kind === "person" ? 14 : 10} class={`kind-${e.kind}`} />
-        <text y={26} text-anchor="middle" class="node-label">
+        <text x={la.dx} y={la.dy} text-anchor={la.anchor} class="node-label">
           {e.label.length > 22 ? `${e.label.slice(0, 21)}…` : e.label}
         </text>
         <title>{`${e.label} · ${e.kind} · ${e.source_ids.join(", ")}`}</title>
@@ -123,7 +125,7 @@ export function EntitiesView({
                     class={`link ${selLink === l.id ? "selected" : ""}`}
                     tabIndex={0}
                     role="button"
-                    aria-label={t("entities.linkLabel", { id: l.id, state: t(`link.state.${l.state}`) })}
+                    aria-label={t("entities.linkLabel", { id: l.id, state: tOr(`link.state.${l.state}`, l.state) })}
                     data-testid={`same-as-${l.id}`}
                     data-state={l.state}
                     onClick={() => {
@@ -147,7 +149,7 @@ export function EntitiesView({
           {link && (
             <section data-testid="link-detail">
               <h2>
-                {link.id} <span class={`chip state-${link.state}`}>{t(`link.state.${link.state}`)}</span>
+                {link.id} <span class={`chip state-${link.state}`}>{tOr(`link.state.${link.state}`, link.state)}</span>
               </h2>
               {hyp && (
                 <p>
@@ -155,7 +157,7 @@ export function EntitiesView({
                   {t("entities.hypConf", { conf: fmtNum(hyp.confidence * 100, 2), lo: fmtNum(hyp.log_odds, 2) })}
                 </p>
               )}
-              <div class="two">
+              <div class="stack">
                 {[link.a, link.b].map((id) => {
                   const e = ents.get(id);
                   return (
@@ -169,7 +171,7 @@ export function EntitiesView({
                       <ul class="idents">
                         {(e?.identifiers ?? []).map((i) => (
                           <li>
-                            <code>{i.type}</code> {i.value} <span class={`chip ${i.strength}`}>{t(`ident.${i.strength}`)}</span>
+                            <code>{i.type}</code> {i.value} <span class={`chip ${i.strength}`}>{tOr(`ident.${i.strength}`, i.strength)}</span>
                           </li>
                         ))}
                       </ul>

@@ -1,7 +1,7 @@
 // Hypotheses: the table (log-odds, confidence, status, distinct sources), a hypothesis's edges
 // and confidence log, and the hypothesis × evidence matrix.
 import { useMemo, useState } from "preact/hooks";
-import { fmtNum, t } from "../i18n";
+import { fmtNum, t, tOr } from "../i18n";
 import { buildMatrix, cellKey, confidenceLog, edgePolarity, sortHypotheses, type HypSort } from "../logic/hypotheses";
 import type { Hypothesis, Report } from "../model/report";
 
@@ -83,14 +83,14 @@ export function HypothesesView({ report }: { report: Report }) {
                 >
                   <td class="id">{h.id}</td>
                   <td>
-                    <span class="chip">{t(`hyp.kind.${h.kind}`)}</span> {h.statement}
+                    <span class="chip">{tOr(`hyp.kind.${h.kind}`, h.kind)}</span> {h.statement}
                   </td>
                   <td class="num">{fmtNum(h.log_odds, 2)}</td>
                   <td class="num">
                     <span class="bar" style={{ width: `${h.confidence * 48}px` }} /> {fmtNum(h.confidence * 100, 1)}%
                   </td>
                   <td>
-                    <span class={`status status-${h.status}`}>{t(`hyp.status.${h.status}`)}</span>
+                    <span class={`status status-${h.status}`}>{tOr(`hyp.status.${h.status}`, h.status)}</span>
                   </td>
                   <td class="num">{h.distinct_sources}</td>
                 </tr>
@@ -103,7 +103,7 @@ export function HypothesesView({ report }: { report: Report }) {
           {selected && (
             <>
               <h2>
-                {selected.id} <span class={`status status-${selected.status}`}>{t(`hyp.status.${selected.status}`)}</span>
+                {selected.id} <span class={`status status-${selected.status}`}>{tOr(`hyp.status.${selected.status}`, selected.status)}</span>
               </h2>
               <p>{selected.statement}</p>
               <p class="muted">

@@ -4,7 +4,7 @@ import { useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { Gauge } from "../components/Gauge";
 import { VirtualList } from "../components/VirtualList";
-import { t } from "../i18n";
+import { t, tOr } from "../i18n";
 import type { Gauge as G } from "../logic/gauges";
 import { filterRows, type RowFilter, type RowTone, type RunLog, type Tally } from "../logic/run";
 
@@ -59,7 +59,7 @@ export function RunView({
   running: boolean;
   gauges: G[];
   hasCase: boolean;
-  onChanged: () => void;
+  onChanged: (what: "start" | "pause" | "resume") => void;
 }) {
   const [f, setF] = useState<RowFilter>({ tone: "", agent: "", source: "" });
   const [sel, setSel] = useState<number | null>(null);
@@ -73,20 +73,20 @@ export function RunView({
   const selRow = sel !== null ? rowAt(sel) : undefined;
   const paused = state === "paused" || state === "halted_budget";
 
-  const act = (p: Promise<unknown>) => {
+  const act = (what: "start" | "pause" | "resume", p: Promise<unknown>) => {
     setErr(null);
-    p.then(onChanged, (e: unknown) => setErr(errorText(e)));
+    p.then(() => onChanged(what), (e: unknown) => setErr(errorText(e)));
   };
   const resume = () => {
     const n = Number(grant.amount);
     const grants: Record<string, number> = Number.isFinite(n) && n > 0 ? { [grant.counter]: Math.floor(n) } : {};
-    act(api.resumeRun(grants));
+    act("resume", api.resumeRun(grants));
   };
 
   return (
     <div class="view run" data-testid="view-run">
       <div class="toolbar">
-        <button class="primary" onClick={() => act(api.startRun())} disabled={!hasCase || running} data-testid="run-start">
+        <button class="primary" onClick={() => act("start", api.startRun())} disabled={!hasCase || running} data-testid="run-start">
           ▶ {t("run.start")}
         </button>
         <input
@@ -96,7 +96,7 @@ export function RunView({
           data-testid="run-pause-reason"
           aria-label={t("run.pauseReason")}
         />
-        <button onClick={() => act(api.pauseRun(reason.trim() || t("run.pausedByExaminer")))} disabled={!running || paused} data-testid="run-pause">
+        <button onClick={() => act("pause", api.pauseRun(reason.trim() || t("run.pausedByExaminer")))} disabled={!running || paused} data-testid="run-pause">
           ❚❚ {t("run.pause")}
         </button>
         <select value={grant.counter} onChange={(e) => setGrant({ ...grant, counter: e.currentTarget.value })} aria-label={t("run.grantCounter")}>
@@ -118,7 +118,7 @@ export function RunView({
           ▶ {t("run.resume")}
         </button>
         <span class={`run-state state-${state || "idle"}`} data-testid="run-state" role="status">
-          {t(`run.state.${state || "idle"}`)}
+          {tOr(`run.state.${state || "idle"}`, state)}
         </span>
         <span class="muted" data-testid="run-event-count" data-count={log.rows.length}>
           {t("run.count", { n: log.rows.length })}
