@@ -120,7 +120,13 @@ export function RunView({
         <span class={`run-state state-${state || "idle"}`} data-testid="run-state" role="status">
           {tOr(`run.state.${state || "idle"}`, state)}
         </span>
-        <span class="muted" data-testid="run-event-count" data-count={log.rows.length}>
+        <span
+          class="muted"
+          data-testid="run-event-count"
+          data-count={log.rows.length}
+          data-last-seq={log.rows[log.rows.length - 1]?.seq ?? 0}
+          data-last-ts={log.rows[log.rows.length - 1]?.ts ?? ""}
+        >
           {t("run.count", { n: log.rows.length })}
         </span>
       </div>

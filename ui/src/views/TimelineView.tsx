@@ -11,6 +11,7 @@ import type { Actor, Report } from "../model/report";
 
 const LANE_H = 22;
 const AXIS_H = 28;
+const MAX_DOTS = 3000;
 
 function parseInput(v: string): number | null {
   if (!v) return null;
@@ -133,7 +134,8 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
                   <rect x={i * 4} width={3} y={AXIS_H + sources.length * LANE_H + 20 - (d / maxD) * 16} height={(d / maxD) * 16} class="dens" />
                 ) : null,
               )}
-              {rows.map((r, i) =>
+              {/* past MAX_DOTS in view only the density strip is drawn: the list below has every row */}
+              {inView.length <= MAX_DOTS && rows.map((r, i) =>
                 r.ms !== null && r.ms >= v.start && r.ms <= v.end ? (
                   <circle
                     cx={xOf(r.ms, v, width)}
