@@ -49,3 +49,31 @@ describe("run log", () => {
     expect(filterRows(log.rows, { tone: "", agent: "", source: "" })).toBeNull();
   });
 });
+
+describe("run log on the real demo stream (masf run --events jsonl)", () => {
+  it("folds every item, with tallies equal to a direct count", async () => {
+    const { fixtureText } = await import("../test/fixture");
+    const items = fixtureText("demo-stream.jsonl")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(items.length).toBe(424);
+    const log = new RunLog();
+    expect(log.pushAll(items)).toBe(424);
+    expect(log.pushAll(items)).toBe(0); // the same items again (catch-up overlap) add nothing
+    expect(log.rows.every((r) => r.kind !== "?" && r.text.length > 0)).toBe(true);
+    const calls = items.filter((i) => i.stream === "invocation");
+    expect(log.byKind.get("ToolCall")).toBe(calls.length);
+    const perSource = new Map<string, number>();
+    for (const c of calls) perSource.set(String(c.source_id), (perSource.get(String(c.source_id)) ?? 0) + 1);
+    for (const [src, n] of perSource) expect(log.bySource.get(src)?.calls).toBe(n);
+    const recorded = items.filter((i) => i.kind === "PhenomenonRecorded");
+    const foundIos = recorded.filter((i) => (i.payload as { phenomenon: { agent: string } }).phenomenon.agent === "ios-triage").length;
+    expect(log.byAgent.get("ios-triage")?.findings).toBe(foundIos);
+    expect([...log.byAgent.values()].reduce((n, t) => n + t.findings, 0)).toBe(recorded.length);
+    expect(log.byKind.get("ArtefactUnparsed")).toBe(2);
+    expect(log.rows.find((r) => r.kind === "ArtefactUnparsed")?.tone).toBe("warn");
+    expect(log.rows.find((r) => r.kind === "IdentityObserved")?.text).toContain("display_name");
+    expect(log.state).toBe("completed");
+  });
+});

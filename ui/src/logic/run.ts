@@ -115,7 +115,7 @@ export function toRow(item: unknown, n: number): RunRow {
       break;
     case "IdentityObserved": {
       const id = obj(p.identifier);
-      text = `${str(p.entity_id)} ${str(id.type)} ${str(id.value)}`;
+      text = `${str(p.entity_id)} ${str(id.id_type) || str(id.type)} ${str(id.value)} (${str(p.label)})`;
       break;
     }
     case "SameAsApproved":
@@ -153,6 +153,11 @@ export function toRow(item: unknown, n: number): RunRow {
     case "BudgetGranted":
       text = `${str(p.counter)} +${num(p.amount)} ${str(p.reason)}`;
       tone = "state";
+      break;
+    case "ArtefactUnparsed":
+      agent = str(p.agent) || actor;
+      text = `${str(p.artefact)}: ${str(p.reason)}`;
+      tone = "warn";
       break;
     case "SourceAdded":
       text = `${str(p.source_id)}`;
