@@ -1,11 +1,10 @@
 // The app frame: tabs for the seven views (Alt+1…7, ←/→ on the tab strip), language and theme,
 // the current case, the report model, and the run's event stream (kept here so it keeps
 // arriving whatever view is shown).
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, errorText, events, type CaseStatus, type CaseSummary, type StatusView } from "./api";
 import { getLocale, initialLocale, LOCALE_NAMES, setLocale, t, tOr, type Locale } from "./i18n";
-import { gaugesFromStatus } from "./logic/budget";
-import { RunLog } from "./logic/run";
+import { LogFeed } from "./logic/feed";
 import { nextTheme, resolveTheme, type ThemeChoice } from "./logic/theme";
 import type { Report } from "./model/report";
 import { CaseView } from "./views/CaseView";
@@ -49,11 +48,7 @@ export function App() {
   const [running, setRunning] = useState(false);
   const [finished, setFinished] = useState("");
   const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
-  const logRef = useRef(new RunLog());
-  const [version, setVersion] = useState(0);
-  const frame = useRef<number | null>(null);
-  const catchingUp = useRef(false);
-  const buffered = useRef<unknown[]>([]);
+  const feed = useRef(new LogFeed()).current;
 
   // ----- theme
   useEffect(() => {
@@ -75,33 +70,12 @@ export function App() {
     setLoc(l);
   };
 
-  // ----- run stream: batch re-renders to one per animation frame
-  const bump = useCallback(() => {
-    if (frame.current !== null) return;
-    const raf = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f: () => void) => setTimeout(f, 16);
-    frame.current = raf(() => {
-      frame.current = null;
-      setVersion(logRef.current.version);
-    }) as unknown as number;
-  }, []);
-
-  const take = useCallback(
-    (payload: unknown) => {
-      const items = Array.isArray(payload) ? payload : [payload];
-      if (catchingUp.current) {
-        buffered.current.push(...items);
-        return;
-      }
-      if (logRef.current.pushAll(items) > 0) bump();
-    },
-    [bump],
-  );
-
+  // ----- run stream: kept in the feed whatever view is shown
   useEffect(() => {
     const uns: (() => void)[] = [];
     let live = true;
     const hold = (p: Promise<() => void>) => void p.then((u) => (live ? uns.push(u) : u()), () => undefined);
-    hold(events.onRunEvent(take));
+    hold(events.onRunEvent((items) => feed.take(items)));
     hold(
       events.onRunFinished((f) => {
         setRunning(false);
@@ -115,24 +89,7 @@ export function App() {
       live = false;
       for (const u of uns) u();
     };
-  }, [take]);
-
-  const catchUp = async () => {
-    catchingUp.current = true;
-    try {
-      let cursor = { event_seq: 0, invocation_seq: 0 };
-      for (let guard = 0; guard < 10_000; guard++) {
-        const page = await api.eventsSince(cursor);
-        logRef.current.pushAll(page.items);
-        cursor = page.cursor;
-        if (!page.more) break;
-      }
-    } finally {
-      catchingUp.current = false;
-      logRef.current.pushAll(buffered.current.splice(0));
-      bump();
-    }
-  };
+  }, []);
 
   const refreshStatus = async () => {
     try {
@@ -156,12 +113,19 @@ export function App() {
     setSummary(s);
     setStatus(s.status);
     setRunning(s.running);
-    logRef.current = new RunLog();
-    setVersion(0);
+    feed.reset();
     setNote(null);
-    void catchUp();
+    void feed.catchUp((cursor) => api.eventsSince(cursor));
     void loadReport();
   };
+
+  // a case given to the app on its command line is already open at start
+  useEffect(() => {
+    api.caseStatus().then(
+      (st) => onOpened({ case_file: st.case_file, work_dir: st.work_dir, status: st, running: st.running }),
+      () => undefined, // no case yet: the Case view asks for one
+    );
+  }, []);
 
   // poll status (budgets, state) while a run goes
   useEffect(() => {
@@ -170,9 +134,6 @@ export function App() {
     return () => clearInterval(id);
   }, [running]);
 
-  const gauges = useMemo(() => gaugesFromStatus(status, logRef.current), [status, version]);
-  const runState =
-    (!running && finished) || logRef.current.state || (running ? "active" : "") || String(status?.run.state ?? "");
 
   // ----- keyboard: Alt+1..7 switch views
   useEffect(() => {
@@ -269,11 +230,10 @@ export function App() {
         {view === "case" && <CaseView summary={summary} onOpened={onOpened} />}
         {view === "run" && (
           <RunView
-            log={logRef.current}
-            version={version}
-            state={runState}
+            feed={feed}
+            status={status}
+            finished={finished}
             running={running}
-            gauges={gauges}
             hasCase={summary !== null}
             onChanged={(what) => {
               if (what !== "pause") {

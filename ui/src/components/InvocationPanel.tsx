@@ -20,6 +20,12 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
     api.invocation(fact.invocation_id).then(setInv, (e: unknown) => setErr(errorText(e)));
   }, [fact.invocation_id]);
 
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
   const hl = useMemo(
     () => (inv ? highlight(inv.output_text, fact.value, fact.normalisation) : null),
     [inv, fact.value, fact.normalisation],
@@ -44,7 +50,6 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
       role="dialog"
       aria-label={t("inv.title", { id: fact.invocation_id })}
       data-testid="invocation-panel"
-      onKeyDown={(e) => e.key === "Escape" && onClose()}
     >
       <header class="drawer-head">
         <h2>{t("inv.title", { id: fact.invocation_id })}</h2>

@@ -17,3 +17,14 @@ describe("budget gauges", () => {
     expect(gauge("t", 1, 0).level).toBe("exhausted");
   });
 });
+
+describe("run state badge", () => {
+  it("prefers how the run ended, then the stream, then the status", async () => {
+    const { runStateOf } = await import("../views/RunView");
+    expect(runStateOf(false, "paused", "active", "active")).toBe("paused");
+    expect(runStateOf(true, "completed", "", null)).toBe("active");
+    expect(runStateOf(true, "", "halted_budget", null)).toBe("halted_budget");
+    expect(runStateOf(false, "", "", "completed")).toBe("completed");
+    expect(runStateOf(false, "", "", null)).toBe("");
+  });
+});

@@ -1,12 +1,13 @@
 // Live run: start / pause / resume, budget gauges with the 70 / 90 % warnings, per-source and
 // per-agent activity, and the event stream as a virtualised list (100,000+ rows).
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { Gauge } from "../components/Gauge";
 import { VirtualList } from "../components/VirtualList";
 import { t, tOr } from "../i18n";
-import type { Gauge as G } from "../logic/gauges";
-import { filterRows, type RowFilter, type RowTone, type RunLog, type Tally } from "../logic/run";
+import { gaugesFromStatus } from "../logic/budget";
+import type { LogFeed } from "../logic/feed";
+import { filterRows, type RowFilter, type RowTone, type Tally } from "../logic/run";
 
 const TONES: RowTone[] = ["call", "finding", "reject", "hypothesis", "lead", "round", "state", "warn", "info"];
 const COUNTERS = ["tool_calls", "rounds", "wall_clock_s", "tokens"];
@@ -44,20 +45,26 @@ function Tallies({ title, m, testid }: { title: string; m: Map<string, Tally>; t
   );
 }
 
+/** What the state badge says: how the last run ended, else the stream's RunState, else the status. */
+export function runStateOf(running: boolean, finished: string, logState: string, statusState: unknown): string {
+  if (!running && finished) return finished;
+  if (logState) return logState;
+  if (running) return "active";
+  return typeof statusState === "string" ? statusState : "";
+}
+
 export function RunView({
-  log,
-  version,
-  state,
+  feed,
+  status,
+  finished,
   running,
-  gauges,
   hasCase,
   onChanged,
 }: {
-  log: RunLog;
-  version: number;
-  state: string;
+  feed: LogFeed;
+  status: unknown;
+  finished: string;
   running: boolean;
-  gauges: G[];
   hasCase: boolean;
   onChanged: (what: "start" | "pause" | "resume") => void;
 }) {
@@ -67,6 +74,12 @@ export function RunView({
   const [reason, setReason] = useState("");
   const [grant, setGrant] = useState({ counter: "tool_calls", amount: "" });
   const [err, setErr] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
+  const log = feed.log;
+  const gauges = useMemo(() => gaugesFromStatus(status, log), [status, log, version]);
+  const st = status as { run?: { state?: unknown } } | null;
+  const state = runStateOf(running, finished, log.state, st?.run?.state);
   const idx = useMemo(() => filterRows(log.rows, f), [log, version, f]);
   const count = idx ? idx.length : log.rows.length;
   const rowAt = (i: number) => log.rows[idx ? (idx[i] ?? -1) : i];
