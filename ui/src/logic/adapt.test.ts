@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actorsFromViews, linksFromViews } from "./adapt";
+import { actorsFromViews, decisionsOf, linksFromViews } from "./adapt";
 
 describe("live link / actor views to report shapes", () => {
   it("takes entity refs or ids", () => {
@@ -20,5 +20,14 @@ describe("live link / actor views to report shapes", () => {
       ["actor-1", ["ent-1", "ent-2"], "+1"],
       ["actor-2", ["ent-3"], "a@b"],
     ]);
+  });
+});
+
+describe("decisions", () => {
+  it("keeps well-formed decisions only", () => {
+    expect(decisionsOf([{ decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" }, "junk", null, {}])).toEqual([
+      { decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" },
+    ]);
+    expect(decisionsOf(undefined)).toEqual([]);
   });
 });

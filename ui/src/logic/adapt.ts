@@ -55,3 +55,19 @@ export function actorsFromViews(views: readonly ActorLike[]): Actor[] {
     }))
     .filter((a) => a.entity_ids.length > 0);
 }
+
+export interface DecisionView {
+  decision: string;
+  by: string;
+  at: string;
+  reason: string;
+}
+
+/** The examiner's decisions on a link, whatever shape they came in (graph SameAsDecision). */
+export function decisionsOf(ds: readonly unknown[] | undefined): DecisionView[] {
+  const s = (v: unknown) => (typeof v === "string" ? v : "");
+  return (ds ?? [])
+    .filter((d): d is Record<string, unknown> => d !== null && typeof d === "object")
+    .map((d) => ({ decision: s(d.decision), by: s(d.by), at: s(d.at), reason: s(d.reason) }))
+    .filter((d) => d.decision !== "");
+}

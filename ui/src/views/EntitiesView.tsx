@@ -5,7 +5,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { fmtNum, t, tOr } from "../i18n";
-import { actorsFromViews, linksFromViews } from "../logic/adapt";
+import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
 import { actorOf, clusterCentres, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
@@ -195,6 +195,18 @@ export function EntitiesView({
                       <li>
                         {e.phenomenon_id} · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
                         <span class="muted">{report.phenomena.find((p) => p.id === e.phenomenon_id)?.title}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {(link.decisions ?? []).length > 0 && (
+                <>
+                  <h3>{t("entities.decisions")}</h3>
+                  <ul data-testid="link-decisions">
+                    {decisionsOf(link.decisions).map((d) => (
+                      <li>
+                        <strong>{tOr(`entities.decision.${d.decision}`, d.decision)}</strong> · {d.by} · {d.at} — {d.reason}
                       </li>
                     ))}
                   </ul>
