@@ -53,7 +53,8 @@ export function actorsFromViews(views: readonly ActorLike[]): Actor[] {
       source_ids: a.source_ids ?? a.sources ?? [],
       identifiers: (a.identifiers ?? []).map((i) => ({ type: i.type ?? i.id_type ?? "", normalized: i.normalized ?? i.value ?? "" })),
     }))
-    .filter((a) => a.entity_ids.length > 0);
+    // as in the report (api::report): an actor is a group of at least two entities
+    .filter((a) => a.entity_ids.length > 1);
 }
 
 export interface DecisionView {
