@@ -99,13 +99,14 @@ export function App() {
     }
   };
 
-  const loadReport = async () => {
+  /** Loads the report model; `quiet` when a case without a run yet may simply have none. */
+  const loadReport = async (quiet = false) => {
     try {
       const r = await api.reportModel();
       setReport(r);
       setGraph({ links: r.same_as, actors: r.actors });
     } catch (e) {
-      setNote({ kind: "error", text: errorText(e) });
+      if (!quiet) setNote({ kind: "error", text: errorText(e) });
     }
   };
 
@@ -116,7 +117,9 @@ export function App() {
     feed.reset();
     setNote(null);
     void feed.catchUp((cursor) => api.eventsSince(cursor));
-    void loadReport();
+    setReport(null);
+    void refreshStatus(); // the status view carries the budget lines
+    void loadReport(true);
   };
 
   // a case given to the app on its command line is already open at start
