@@ -96,7 +96,7 @@ export function EntitiesView({
       <div class="split">
         <div class="pane graph-pane">
           <div class="legend">
-            {(["live", "approved", "retracted", "dormant"] as const).map((s) => (
+            {(["live", "approved", "retracted", "dormant", "candidate"] as const).map((s) => (
               <span class="legend-item">
                 <svg width="28" height="10">
                   <line x1="0" x2="28" y1="5" y2="5" class={edgeClass(s)} />
