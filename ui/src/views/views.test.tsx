@@ -145,3 +145,16 @@ describe("Virtual list", () => {
     expect(rows[0]?.textContent).toBe("row 0");
   });
 });
+
+describe("Findings paging", () => {
+  it("renders 300 cards at a time on a large case", async () => {
+    const r = demoReport();
+    const base = r.phenomena[0]!;
+    r.phenomena = Array.from({ length: 1000 }, (_, i) => ({ ...base, id: `ph-${String(i + 1).padStart(6, "0")}` }));
+    await act(() => render(<FindingsView report={r} />, root));
+    expect(root.querySelectorAll("article.finding")).toHaveLength(300);
+    await act(() => (q("findings-more") as HTMLButtonElement).click());
+    expect(root.querySelectorAll("article.finding")).toHaveLength(600);
+    expect(q("findings-count")?.textContent).toContain("1000 of 1000");
+  });
+});
