@@ -84,7 +84,7 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
                 {inv.status}
                 {inv.reason ? ` — ${inv.reason}` : ""}
               </dd>
-              <dt>sha256</dt>
+              <dt>{t("inv.sha256")}</dt>
               <dd>
                 <code class="hash" data-testid="invocation-sha256">{inv.output_sha256}</code>
               </dd>

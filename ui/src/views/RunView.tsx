@@ -214,7 +214,7 @@ export function RunView({
           />
           {selRow && (
             <div class="ev-detail" data-testid="event-detail">
-              <strong>{selRow.kind}</strong> · {selRow.agent} · {selRow.source} · {selRow.ts} · seq {selRow.seq}
+              <strong>{selRow.kind}</strong> · {selRow.agent} · {selRow.source} · {selRow.ts} · {t("run.seq", { seq: selRow.seq })}
               {selRow.invocationId && <> · {selRow.invocationId}</>}
               <div class="wrap">{selRow.text}</div>
             </div>
