@@ -1,5 +1,6 @@
 // A windowed list: renders only the rows in view (see logic/virtual.ts), so 100,000 rows scroll
-// smoothly. Keyboard: ↑/↓, PageUp/PageDown, Home/End move the selection; Enter activates.
+// smoothly. Keyboard: ↑/↓, PageUp/PageDown, Home/End move the selection; Enter (or a double
+// click) activates.
 // When scrolled to the end it stays pinned to the end as rows arrive ("follow").
 import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
@@ -100,10 +101,8 @@ export function VirtualList(p: VirtualListProps) {
         aria-selected={sel}
         data-index={i}
         style={{ height: `${p.rowHeight}px` }}
-        onClick={() => {
-          p.onSelect?.(i);
-          p.onActivate?.(i);
-        }}
+        onClick={() => p.onSelect?.(i)}
+        onDblClick={() => p.onActivate?.(i)}
       >
         {p.renderRow(i, sel)}
       </div>,

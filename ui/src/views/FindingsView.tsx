@@ -124,7 +124,7 @@ export function FindingsView({ report }: { report: Report }) {
           </p>
         )}
       </div>
-      {open && <InvocationPanel fact={open} onClose={() => setOpen(null)} />}
+      {open && <InvocationPanel id={open.invocation_id} fact={open} onClose={() => setOpen(null)} />}
     </div>
   );
 }
