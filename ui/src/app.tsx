@@ -47,6 +47,11 @@ export function App() {
   const [graph, setGraph] = useState<GraphState>({ links: [], actors: [] });
   const [running, setRunning] = useState(false);
   const [finished, setFinished] = useState("");
+  const [findingsQuery, setFindingsQuery] = useState({ text: "", n: 0 });
+  const openFinding = (id: string) => {
+    setFindingsQuery((q) => ({ text: id, n: q.n + 1 }));
+    setView("findings");
+  };
   const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const feed = useRef(new LogFeed()).current;
 
@@ -247,9 +252,9 @@ export function App() {
             }}
           />
         )}
-        {view === "findings" && needReport((r) => <FindingsView report={r} />)}
-        {view === "hypotheses" && needReport((r) => <HypothesesView report={r} />)}
-        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} />)}
+        {view === "findings" && needReport((r) => <FindingsView report={r} query={findingsQuery} />)}
+        {view === "hypotheses" && needReport((r) => <HypothesesView report={r} onOpenFinding={openFinding} />)}
+        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} />)}
         {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} />)}
         {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
       </main>

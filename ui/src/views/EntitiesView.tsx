@@ -20,10 +20,12 @@ export function EntitiesView({
   report,
   graph,
   onGraph,
+  onOpenFinding,
 }: {
   report: Report;
   graph: GraphState;
   onGraph: (g: GraphState) => void;
+  onOpenFinding?: (id: string) => void;
 }) {
   const [selLink, setSelLink] = useState<string | null>(null);
   const [selEnt, setSelEnt] = useState<string | null>(null);
@@ -193,7 +195,10 @@ export function EntitiesView({
                   <ul>
                     {hyp.edges.map((e) => (
                       <li>
-                        {e.phenomenon_id} · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
+                        <button class="link" onClick={() => onOpenFinding?.(e.phenomenon_id)} title={t("hyp.openFinding")}>
+                          {e.phenomenon_id}
+                        </button>{" "}
+                        · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
                         <span class="muted">{report.phenomena.find((p) => p.id === e.phenomenon_id)?.title}</span>
                       </li>
                     ))}

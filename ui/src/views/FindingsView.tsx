@@ -8,8 +8,12 @@ import type { Report, VerifiedFact } from "../model/report";
 
 const PAGE = 300;
 
-export function FindingsView({ report }: { report: Report }) {
-  const [f, setF] = useState<FindingFilter>(NO_FILTER);
+export function FindingsView({ report, query }: { report: Report; query?: { text: string; n: number } }) {
+  const [f, setF] = useState<FindingFilter>(query?.text ? { ...NO_FILTER, text: query.text } : NO_FILTER);
+  // another view asked for a phenomenon: show it alone
+  useEffect(() => {
+    if (query?.text) setF({ ...NO_FILTER, text: query.text });
+  }, [query?.n]);
   const [open, setOpen] = useState<VerifiedFact | null>(null);
   const fs = useMemo(() => facets(report.phenomena), [report]);
   const idx = useMemo(() => invocationIndex(report), [report]);

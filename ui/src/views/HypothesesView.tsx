@@ -25,7 +25,7 @@ function ConfidenceChart({ h }: { h: Hypothesis }) {
   );
 }
 
-export function HypothesesView({ report }: { report: Report }) {
+export function HypothesesView({ report, onOpenFinding }: { report: Report; onOpenFinding?: (id: string) => void }) {
   const [sort, setSort] = useState<HypSort>("confidence");
   const [sel, setSel] = useState<string | null>(null);
   const [onlySel, setOnlySel] = useState(false);
@@ -134,7 +134,16 @@ export function HypothesesView({ report }: { report: Report }) {
                       <tr key={s.label}>
                         <td class="num">{s.rank ?? ""}</td>
                         <td title={ph?.title ?? ""}>
-                          {s.label === "prior" ? t("hyp.prior") : `${s.label} · ${ph?.title ?? ""}`}
+                          {s.label === "prior" ? (
+                            t("hyp.prior")
+                          ) : (
+                            <>
+                              <button class="link" onClick={() => onOpenFinding?.(s.label)} title={t("hyp.openFinding")}>
+                                {s.label}
+                              </button>{" "}
+                              · {ph?.title ?? ""}
+                            </>
+                          )}
                         </td>
                         <td>{s.edgeType ?? ""}</td>
                         <td class="num">{s.rank === null ? "" : (s.contribution >= 0 ? "+" : "") + fmtNum(s.contribution, 3)}</td>
