@@ -142,7 +142,6 @@ export function App() {
     return () => clearInterval(id);
   }, [running]);
 
-
   // ----- keyboard: Alt+1..7 switch views
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
