@@ -69,6 +69,17 @@ export function VirtualList(p: VirtualListProps) {
     if (p.selected !== null && p.selected !== undefined && p.selected >= p.count) p.onSelect?.(p.count - 1);
   }, [p.count]);
 
+  // a selection made elsewhere (a timeline dot, a search) is scrolled into view
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || p.selected === null || p.selected === undefined) return;
+    const st = scrollToIndex(p.selected, el.scrollTop, el.clientHeight || height, p.rowHeight);
+    if (st !== null) {
+      el.scrollTop = st;
+      setScrollTop(st);
+    }
+  }, [p.selected]);
+
   const onKey = (e: KeyboardEvent) => {
     if (p.count === 0) return;
     const cur = p.selected ?? -1;
