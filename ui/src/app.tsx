@@ -47,6 +47,11 @@ export function App() {
   const [graph, setGraph] = useState<GraphState>({ links: [], actors: [] });
   const [running, setRunning] = useState(false);
   const [finished, setFinished] = useState("");
+  const [findingsQuery, setFindingsQuery] = useState({ text: "", n: 0 });
+  const openFinding = (id: string) => {
+    setFindingsQuery((q) => ({ text: id, n: q.n + 1 }));
+    setView("findings");
+  };
   const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
   const feed = useRef(new LogFeed()).current;
 
@@ -99,13 +104,14 @@ export function App() {
     }
   };
 
-  const loadReport = async () => {
+  /** Loads the report model; `quiet` when a case without a run yet may simply have none. */
+  const loadReport = async (quiet = false) => {
     try {
       const r = await api.reportModel();
       setReport(r);
       setGraph({ links: r.same_as, actors: r.actors });
     } catch (e) {
-      setNote({ kind: "error", text: errorText(e) });
+      if (!quiet) setNote({ kind: "error", text: errorText(e) });
     }
   };
 
@@ -116,7 +122,9 @@ export function App() {
     feed.reset();
     setNote(null);
     void feed.catchUp((cursor) => api.eventsSince(cursor));
-    void loadReport();
+    setReport(null);
+    void refreshStatus(); // the status view carries the budget lines
+    void loadReport(true);
   };
 
   // a case given to the app on its command line is already open at start
@@ -133,7 +141,6 @@ export function App() {
     const id = setInterval(() => void refreshStatus(), 1000);
     return () => clearInterval(id);
   }, [running]);
-
 
   // ----- keyboard: Alt+1..7 switch views
   useEffect(() => {
@@ -244,9 +251,9 @@ export function App() {
             }}
           />
         )}
-        {view === "findings" && needReport((r) => <FindingsView report={r} />)}
-        {view === "hypotheses" && needReport((r) => <HypothesesView report={r} />)}
-        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} />)}
+        {view === "findings" && needReport((r) => <FindingsView report={r} query={findingsQuery} />)}
+        {view === "hypotheses" && needReport((r) => <HypothesesView report={r} onOpenFinding={openFinding} />)}
+        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} />)}
         {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} />)}
         {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
       </main>

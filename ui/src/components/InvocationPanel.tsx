@@ -7,7 +7,8 @@ import { highlight } from "../logic/highlight";
 import type { VerifiedFact } from "../model/report";
 import { Highlighted } from "./Highlighted";
 
-export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose: () => void }) {
+/** Opens invocation `id`; with a `fact`, its value is highlighted in the output. */
+export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: VerifiedFact | null; onClose: () => void }) {
   const [inv, setInv] = useState<InvocationView | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [rerun, setRerun] = useState<RerunView | null>(null);
@@ -17,8 +18,8 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
     setInv(null);
     setErr(null);
     setRerun(null);
-    api.invocation(fact.invocation_id).then(setInv, (e: unknown) => setErr(errorText(e)));
-  }, [fact.invocation_id]);
+    api.invocation(id).then(setInv, (e: unknown) => setErr(errorText(e)));
+  }, [id]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
@@ -27,15 +28,15 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
   }, [onClose]);
 
   const hl = useMemo(
-    () => (inv ? highlight(inv.output_text, fact.value, fact.normalisation) : null),
-    [inv, fact.value, fact.normalisation],
+    () => (inv ? highlight(inv.output_text, fact?.value ?? "", fact?.normalisation) : null),
+    [inv, fact?.value, fact?.normalisation],
   );
 
   const doRerun = () => {
     setBusy(true);
     setRerun(null);
     api
-      .rerunInvocation(fact.invocation_id)
+      .rerunInvocation(id)
       .then(setRerun, (e: unknown) => setErr(errorText(e)))
       .finally(() => setBusy(false));
   };
@@ -48,22 +49,24 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
     <aside
       class="drawer"
       role="dialog"
-      aria-label={t("inv.title", { id: fact.invocation_id })}
+      aria-label={t("inv.title", { id })}
       data-testid="invocation-panel"
     >
       <header class="drawer-head">
-        <h2>{t("inv.title", { id: fact.invocation_id })}</h2>
+        <h2>{t("inv.title", { id })}</h2>
         <button class="icon" onClick={onClose} aria-label={t("common.close")} data-testid="invocation-close" autoFocus>
           ✕
         </button>
       </header>
       <div class="drawer-body">
-        <p class="fact-line">
-          <span class="badge verified">{t("findings.verified")}</span> <code>{fact.type}</code>{" "}
-          <span class="fact-value">{fact.value}</span>
-          {fact.match_method && <span class="muted"> · {t("inv.match", { method: fact.match_method })}</span>}
-          {fact.normalisation && <span class="muted"> · {fact.normalisation}</span>}
-        </p>
+        {fact && (
+          <p class="fact-line">
+            <span class="badge verified">{t("findings.verified")}</span> <code>{fact.type}</code>{" "}
+            <span class="fact-value">{fact.value}</span>
+            {fact.match_method && <span class="muted"> · {t("inv.match", { method: fact.match_method })}</span>}
+            {fact.normalisation && <span class="muted"> · {fact.normalisation}</span>}
+          </p>
+        )}
         {err && <p class="error" role="alert">{err}</p>}
         {!inv && !err && <p class="muted">{t("common.loading")}</p>}
         {inv && (
@@ -84,7 +87,7 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
                 {inv.status}
                 {inv.reason ? ` — ${inv.reason}` : ""}
               </dd>
-              <dt>sha256</dt>
+              <dt>{t("inv.sha256")}</dt>
               <dd>
                 <code class="hash" data-testid="invocation-sha256">{inv.output_sha256}</code>
               </dd>
@@ -118,9 +121,7 @@ export function InvocationPanel({ fact, onClose }: { fact: VerifiedFact; onClose
             <h3>
               {t("inv.output")}{" "}
               <span class="muted">
-                {hl && hl.hits > 0
-                  ? t("inv.hits", { n: hl.hits, how: hl.how })
-                  : t("inv.nohit")}
+                {!fact ? "" : hl && hl.hits > 0 ? t("inv.hits", { n: hl.hits, how: hl.how }) : t("inv.nohit")}
                 {inv.output_truncated && ` · ${t("inv.truncated", { size: inv.output_size })}`}
               </span>
             </h3>

@@ -1,5 +1,6 @@
 // A windowed list: renders only the rows in view (see logic/virtual.ts), so 100,000 rows scroll
-// smoothly. Keyboard: ↑/↓, PageUp/PageDown, Home/End move the selection; Enter activates.
+// smoothly. Keyboard: ↑/↓, PageUp/PageDown, Home/End move the selection; Enter (or a double
+// click) activates.
 // When scrolled to the end it stays pinned to the end as rows arrive ("follow").
 import type { ComponentChildren } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
@@ -68,6 +69,17 @@ export function VirtualList(p: VirtualListProps) {
     if (p.selected !== null && p.selected !== undefined && p.selected >= p.count) p.onSelect?.(p.count - 1);
   }, [p.count]);
 
+  // a selection made elsewhere (a timeline dot, a search) is scrolled into view
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || p.selected === null || p.selected === undefined) return;
+    const st = scrollToIndex(p.selected, el.scrollTop, el.clientHeight || height, p.rowHeight);
+    if (st !== null) {
+      el.scrollTop = st;
+      setScrollTop(st);
+    }
+  }, [p.selected]);
+
   const onKey = (e: KeyboardEvent) => {
     if (p.count === 0) return;
     const cur = p.selected ?? -1;
@@ -100,10 +112,8 @@ export function VirtualList(p: VirtualListProps) {
         aria-selected={sel}
         data-index={i}
         style={{ height: `${p.rowHeight}px` }}
-        onClick={() => {
-          p.onSelect?.(i);
-          p.onActivate?.(i);
-        }}
+        onClick={() => p.onSelect?.(i)}
+        onDblClick={() => p.onActivate?.(i)}
       >
         {p.renderRow(i, sel)}
       </div>,

@@ -62,6 +62,7 @@ describe("keys used by the code", () => {
       "hyp.status": ["active", "supported", "refuted"],
       "hyp.kind": ["coreference", "ownership"],
       ident: ["strong", "weak"],
+      "entities.decision": ["approve", "retract"],
       theme: ["system", "light", "dark"],
       "report.format": ["html", "md", "json"],
       "error.code": ["case_invalid", "config_invalid", "store", "evidence", "bad_request", "io"],

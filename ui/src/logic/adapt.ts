@@ -53,5 +53,22 @@ export function actorsFromViews(views: readonly ActorLike[]): Actor[] {
       source_ids: a.source_ids ?? a.sources ?? [],
       identifiers: (a.identifiers ?? []).map((i) => ({ type: i.type ?? i.id_type ?? "", normalized: i.normalized ?? i.value ?? "" })),
     }))
-    .filter((a) => a.entity_ids.length > 0);
+    // as in the report (api::report): an actor is a group of at least two entities
+    .filter((a) => a.entity_ids.length > 1);
+}
+
+export interface DecisionView {
+  decision: string;
+  by: string;
+  at: string;
+  reason: string;
+}
+
+/** The examiner's decisions on a link, whatever shape they came in (graph SameAsDecision). */
+export function decisionsOf(ds: readonly unknown[] | undefined): DecisionView[] {
+  const s = (v: unknown) => (typeof v === "string" ? v : "");
+  return (ds ?? [])
+    .filter((d): d is Record<string, unknown> => d !== null && typeof d === "object")
+    .map((d) => ({ decision: s(d.decision), by: s(d.by), at: s(d.at), reason: s(d.reason) }))
+    .filter((d) => d.decision !== "");
 }

@@ -40,3 +40,10 @@ describe("findings filters on the demo report", () => {
     expect(g.reduce((n, x) => n + x.items.length, 0)).toBe(117);
   });
 });
+
+describe("search by id", () => {
+  it("finds a phenomenon by its id (cross-view links use it)", () => {
+    const hit = filterPhenomena(r.phenomena, { ...NO_FILTER, text: "ph-000046" });
+    expect(hit.map((p) => p.id)).toEqual(["ph-000046"]);
+  });
+});

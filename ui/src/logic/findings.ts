@@ -6,7 +6,7 @@ export interface FindingFilter {
   source: string; // "" = any
   category: string;
   agent: string;
-  text: string; // case-insensitive substring of title / interpretation / fact values
+  text: string; // case-insensitive substring of id / title / interpretation / fact values
 }
 
 export const NO_FILTER: FindingFilter = { source: "", category: "", agent: "", text: "" };
@@ -39,7 +39,7 @@ export function filterPhenomena(ph: readonly Phenomenon[], f: FindingFilter): Ph
     if (f.category && p.category !== f.category) return false;
     if (f.agent && p.agent !== f.agent) return false;
     if (needle) {
-      const hay = [p.title, p.interpretation, ...p.verified_facts.map((x) => x.value)].join("\n").toLowerCase();
+      const hay = [p.id, p.title, p.interpretation, ...p.verified_facts.map((x) => x.value)].join("\n").toLowerCase();
       if (!hay.includes(needle)) return false;
     }
     return true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { demoReport } from "../test/fixture";
-import { buildMatrix, cellKey, confidenceLog, edgePolarity, sortHypotheses, toConfidence } from "./hypotheses";
+import { buildMatrix, cellKey, confidenceLog, edgePolarity, filterHypotheses, sortHypotheses, toConfidence } from "./hypotheses";
 
 const r = demoReport();
 
@@ -49,5 +49,19 @@ describe("confidence log", () => {
   it("sorts by confidence descending", () => {
     const s = sortHypotheses(r.hypotheses, "confidence");
     for (let i = 1; i < s.length; i++) expect((s[i - 1]?.confidence ?? 0) >= (s[i]?.confidence ?? 0)).toBe(true);
+  });
+});
+
+describe("hypothesis filters", () => {
+  it("narrow by kind and status", () => {
+    const co = filterHypotheses(r.hypotheses, "coreference", "");
+    expect(co.length).toBeGreaterThan(0);
+    expect(co.every((h) => h.kind === "coreference")).toBe(true);
+    const own = filterHypotheses(r.hypotheses, "ownership", "");
+    expect(co.length + own.length).toBe(r.hypotheses.length);
+    const act = filterHypotheses(r.hypotheses, "", "active");
+    expect(act.every((h) => h.status === "active")).toBe(true);
+    expect(act.length).toBeLessThan(r.hypotheses.length);
+    expect(filterHypotheses(r.hypotheses, "", "refuted")).toEqual([]);
   });
 });

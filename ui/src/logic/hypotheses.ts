@@ -119,3 +119,8 @@ export function sortHypotheses(hs: readonly Hypothesis[], by: HypSort): Hypothes
       return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 }
+
+/** Hypotheses of a kind and a status ("" = any). */
+export function filterHypotheses(hs: readonly Hypothesis[], kind: string, status: string): Hypothesis[] {
+  return hs.filter((h) => (!kind || h.kind === kind) && (!status || h.status === status));
+}

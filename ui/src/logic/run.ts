@@ -135,11 +135,11 @@ export function toRow(item: unknown, n: number): RunRow {
       tone = "lead";
       break;
     case "RoundStarted":
-      text = `round ${str(p.number)}`;
+      text = `#${str(p.number)}`;
       tone = "round";
       break;
     case "RoundCompleted":
-      text = `round ${str(p.number)}: ${str(p.rationale)}`;
+      text = `#${str(p.number)}: ${str(p.rationale)}`;
       tone = "round";
       break;
     case "RunState":

@@ -5,7 +5,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { fmtNum, t, tOr } from "../i18n";
-import { actorsFromViews, linksFromViews } from "../logic/adapt";
+import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
 import { actorOf, clusterCentres, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
@@ -20,10 +20,12 @@ export function EntitiesView({
   report,
   graph,
   onGraph,
+  onOpenFinding,
 }: {
   report: Report;
   graph: GraphState;
   onGraph: (g: GraphState) => void;
+  onOpenFinding?: (id: string) => void;
 }) {
   const [selLink, setSelLink] = useState<string | null>(null);
   const [selEnt, setSelEnt] = useState<string | null>(null);
@@ -96,7 +98,7 @@ export function EntitiesView({
       <div class="split">
         <div class="pane graph-pane">
           <div class="legend">
-            {(["live", "approved", "retracted", "dormant"] as const).map((s) => (
+            {(["live", "approved", "retracted", "dormant", "candidate"] as const).map((s) => (
               <span class="legend-item">
                 <svg width="28" height="10">
                   <line x1="0" x2="28" y1="5" y2="5" class={edgeClass(s)} />
@@ -193,8 +195,23 @@ export function EntitiesView({
                   <ul>
                     {hyp.edges.map((e) => (
                       <li>
-                        {e.phenomenon_id} · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
+                        <button class="link" onClick={() => onOpenFinding?.(e.phenomenon_id)} title={t("hyp.openFinding")}>
+                          {e.phenomenon_id}
+                        </button>{" "}
+                        · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
                         <span class="muted">{report.phenomena.find((p) => p.id === e.phenomenon_id)?.title}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {(link.decisions ?? []).length > 0 && (
+                <>
+                  <h3>{t("entities.decisions")}</h3>
+                  <ul data-testid="link-decisions">
+                    {decisionsOf(link.decisions).map((d) => (
+                      <li>
+                        <strong>{tOr(`entities.decision.${d.decision}`, d.decision)}</strong> · {d.by} · {d.at} — {d.reason}
                       </li>
                     ))}
                   </ul>

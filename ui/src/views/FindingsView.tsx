@@ -1,18 +1,27 @@
 // Findings: phenomena filterable by source, category and agent. Verified facts (each citing the
 // invocation it was grounded in) sit next to the interpretation, which is marked unverified.
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { InvocationPanel } from "../components/InvocationPanel";
 import { t } from "../i18n";
 import { bySource, facets, factVerified, filterPhenomena, invocationIndex, NO_FILTER, type FindingFilter } from "../logic/findings";
 import type { Report, VerifiedFact } from "../model/report";
 
-export function FindingsView({ report }: { report: Report }) {
-  const [f, setF] = useState<FindingFilter>(NO_FILTER);
+const PAGE = 300;
+
+export function FindingsView({ report, query }: { report: Report; query?: { text: string; n: number } }) {
+  const [f, setF] = useState<FindingFilter>(query?.text ? { ...NO_FILTER, text: query.text } : NO_FILTER);
+  // another view asked for a phenomenon: show it alone
+  useEffect(() => {
+    if (query?.text) setF({ ...NO_FILTER, text: query.text });
+  }, [query?.n]);
   const [open, setOpen] = useState<VerifiedFact | null>(null);
   const fs = useMemo(() => facets(report.phenomena), [report]);
   const idx = useMemo(() => invocationIndex(report), [report]);
   const shown = useMemo(() => filterPhenomena(report.phenomena, f), [report, f]);
-  const groups = useMemo(() => bySource(report, shown), [report, shown]);
+  // a large case renders PAGE cards at a time (the filters narrow; "show more" extends)
+  const [limit, setLimit] = useState(PAGE);
+  useEffect(() => setLimit(PAGE), [report, f]);
+  const groups = useMemo(() => bySource(report, shown.slice(0, limit)), [report, shown, limit]);
 
   const sel = (key: keyof FindingFilter, label: string, opts: { value: string; count: number }[]) => (
     <label class="field">
@@ -111,8 +120,15 @@ export function FindingsView({ report }: { report: Report }) {
           </section>
         ))}
         {shown.length === 0 && <p class="empty">{t("findings.none")}</p>}
+        {shown.length > limit && (
+          <p class="empty">
+            <button onClick={() => setLimit(limit + PAGE)} data-testid="findings-more">
+              {t("findings.more", { n: Math.min(PAGE, shown.length - limit), rest: shown.length - limit })}
+            </button>
+          </p>
+        )}
       </div>
-      {open && <InvocationPanel fact={open} onClose={() => setOpen(null)} />}
+      {open && <InvocationPanel id={open.invocation_id} fact={open} onClose={() => setOpen(null)} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // and confidence log, and the hypothesis × evidence matrix.
 import { useMemo, useState } from "preact/hooks";
 import { fmtNum, t, tOr } from "../i18n";
-import { buildMatrix, cellKey, confidenceLog, edgePolarity, sortHypotheses, type HypSort } from "../logic/hypotheses";
+import { buildMatrix, cellKey, confidenceLog, edgePolarity, filterHypotheses, sortHypotheses, type HypSort } from "../logic/hypotheses";
 import type { Hypothesis, Report } from "../model/report";
 
 function ConfidenceChart({ h }: { h: Hypothesis }) {
@@ -25,11 +25,17 @@ function ConfidenceChart({ h }: { h: Hypothesis }) {
   );
 }
 
-export function HypothesesView({ report }: { report: Report }) {
+export function HypothesesView({ report, onOpenFinding }: { report: Report; onOpenFinding?: (id: string) => void }) {
   const [sort, setSort] = useState<HypSort>("confidence");
   const [sel, setSel] = useState<string | null>(null);
   const [onlySel, setOnlySel] = useState(false);
-  const rows = useMemo(() => sortHypotheses(report.hypotheses, sort), [report, sort]);
+  const [kind, setKind] = useState("");
+  const [status, setStatus] = useState("");
+  const rows = useMemo(
+    () => sortHypotheses(filterHypotheses(report.hypotheses, kind, status), sort),
+    [report, sort, kind, status],
+  );
+  const kinds = useMemo(() => [...new Set(report.hypotheses.map((h) => h.kind))].sort(), [report]);
   const selected = report.hypotheses.find((h) => h.id === sel) ?? null;
   const matrix = useMemo(
     () => buildMatrix(report, onlySel && sel ? new Set([sel]) : undefined),
@@ -60,6 +66,21 @@ export function HypothesesView({ report }: { report: Report }) {
     <div class="view hypotheses" data-testid="view-hypotheses">
       <div class="split">
         <div class="pane scroll">
+          <div class="toolbar slim">
+            <select value={kind} onChange={(e) => setKind(e.currentTarget.value)} aria-label={t("hyp.kind")} data-testid="hyp-filter-kind">
+              <option value="">{t("hyp.allKinds")}</option>
+              {kinds.map((k) => (
+                <option value={k}>{tOr(`hyp.kind.${k}`, k)}</option>
+              ))}
+            </select>
+            <select value={status} onChange={(e) => setStatus(e.currentTarget.value)} aria-label={t("hyp.status")} data-testid="hyp-filter-status">
+              <option value="">{t("hyp.allStatuses")}</option>
+              {(["active", "supported", "refuted"] as const).map((k) => (
+                <option value={k}>{t(`hyp.status.${k}`)}</option>
+              ))}
+            </select>
+            <span class="muted">{t("hyp.count", { n: rows.length, total: report.hypotheses.length })}</span>
+          </div>
           <table class="grid" data-testid="hyp-table">
             <thead>
               <tr>
@@ -134,7 +155,16 @@ export function HypothesesView({ report }: { report: Report }) {
                       <tr key={s.label}>
                         <td class="num">{s.rank ?? ""}</td>
                         <td title={ph?.title ?? ""}>
-                          {s.label === "prior" ? t("hyp.prior") : `${s.label} · ${ph?.title ?? ""}`}
+                          {s.label === "prior" ? (
+                            t("hyp.prior")
+                          ) : (
+                            <>
+                              <button class="link" onClick={() => onOpenFinding?.(s.label)} title={t("hyp.openFinding")}>
+                                {s.label}
+                              </button>{" "}
+                              · {ph?.title ?? ""}
+                            </>
+                          )}
                         </td>
                         <td>{s.edgeType ?? ""}</td>
                         <td class="num">{s.rank === null ? "" : (s.contribution >= 0 ? "+" : "") + fmtNum(s.contribution, 3)}</td>

@@ -3,6 +3,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { Gauge } from "../components/Gauge";
+import { InvocationPanel } from "../components/InvocationPanel";
 import { VirtualList } from "../components/VirtualList";
 import { t, tOr } from "../i18n";
 import { gaugesFromStatus } from "../logic/budget";
@@ -75,6 +76,7 @@ export function RunView({
   const [grant, setGrant] = useState({ counter: "tool_calls", amount: "" });
   const [err, setErr] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const [openInv, setOpenInv] = useState<string | null>(null);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
   const log = feed.log;
   const gauges = useMemo(() => gaugesFromStatus(status, log), [status, log, version]);
@@ -150,6 +152,7 @@ export function RunView({
         ))}
         {gauges.length === 0 && <p class="muted">{t("run.noBudgets")}</p>}
       </div>
+      {openInv && <InvocationPanel id={openInv} onClose={() => setOpenInv(null)} />}
       <div class="run-body">
         <div class="run-side scroll">
           <Tallies title={t("run.bySource")} m={log.bySource} testid="activity-source" />
@@ -196,6 +199,10 @@ export function RunView({
             follow={follow}
             selected={sel}
             onSelect={setSel}
+            onActivate={(i) => {
+              const r = rowAt(i);
+              if (r?.invocationId) setOpenInv(r.invocationId);
+            }}
             testid="event-list"
             label={t("run.events")}
             renderRow={(i) => {
@@ -214,8 +221,15 @@ export function RunView({
           />
           {selRow && (
             <div class="ev-detail" data-testid="event-detail">
-              <strong>{selRow.kind}</strong> · {selRow.agent} · {selRow.source} · {selRow.ts} · seq {selRow.seq}
-              {selRow.invocationId && <> · {selRow.invocationId}</>}
+              <strong>{selRow.kind}</strong> · {selRow.agent} · {selRow.source} · {selRow.ts} · {t("run.seq", { seq: selRow.seq })}
+              {selRow.invocationId && (
+                <>
+                  {" · "}
+                  <button class="link" onClick={() => setOpenInv(selRow.invocationId)} data-testid="event-open-invocation">
+                    {t("run.openInvocation", { id: selRow.invocationId })}
+                  </button>
+                </>
+              )}
               <div class="wrap">{selRow.text}</div>
             </div>
           )}

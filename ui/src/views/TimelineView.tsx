@@ -143,6 +143,10 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
                     r={4}
                     class={`dot lane-${sources.indexOf(r.entry.source_id) % 6} ${sel !== null && inView[sel] === r ? "selected" : ""}`}
                     key={i}
+                    onClick={() => {
+                      const k = inView.indexOf(r);
+                      if (k >= 0) setSel(k);
+                    }}
                   >
                     <title>{`${formatInZone(r.ms, zone)}\nUTC ${formatUtc(r.ms)}\n${r.entry.source_id} · ${r.entry.description} · ${r.entry.message ?? ""}`}</title>
                   </circle>

@@ -24,7 +24,13 @@ vi.mock("../api", () => ({
       const link = r.same_as[0]!;
       return Promise.resolve({
         links: r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state })),
-        actors: [...r.actors.map((a) => ({ ...a, entities: a.entity_ids.filter((e) => e !== link.b) })), { id: "actor-new", label: "split", entities: [link.b], identifiers: [] }],
+        // as the graph answers: every group, single entities included; the one that held the
+        // link's two ends is now two single entities
+        actors: [
+          ...r.actors.filter((a) => !a.entity_ids.includes(link.a)).map((a) => ({ ...a, entities: a.entity_ids })),
+          { id: `actor-${link.a.slice(4)}`, label: "a", entities: [link.a], identifiers: [] },
+          { id: `actor-${link.b.slice(4)}`, label: "b", entities: [link.b], identifiers: [] },
+        ],
       });
     },
     approveLink: (...args: unknown[]) => {
@@ -118,8 +124,12 @@ describe("Entities view", () => {
     await flush();
     expect(calls).toEqual([{ cmd: "retract", args: ["sa-000001-000010", "different people share the family phone"] }]);
     expect(q("same-as-sa-000001-000010")?.getAttribute("data-state")).toBe("retracted");
-    expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length + 1));
-    expect(q("actor-actor-new")).not.toBeNull();
+    const joined = r.actors.find((a) => a.entity_ids.includes("ent-000001"))!;
+    expect(joined.entity_ids).toEqual(["ent-000001", "ent-000010"]);
+    expect(q(`actor-${joined.id}`)).toBeNull(); // the actor the link made is gone
+    expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length - 1));
+    expect(q("entity-ent-000001")?.getAttribute("data-actor")).toBe("");
+    expect(q("entity-ent-000010")?.getAttribute("data-actor")).toBe("");
   });
 });
 
@@ -133,5 +143,18 @@ describe("Virtual list", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThan(60);
     expect(rows[0]?.textContent).toBe("row 0");
+  });
+});
+
+describe("Findings paging", () => {
+  it("renders 300 cards at a time on a large case", async () => {
+    const r = demoReport();
+    const base = r.phenomena[0]!;
+    r.phenomena = Array.from({ length: 1000 }, (_, i) => ({ ...base, id: `ph-${String(i + 1).padStart(6, "0")}` }));
+    await act(() => render(<FindingsView report={r} />, root));
+    expect(root.querySelectorAll("article.finding")).toHaveLength(300);
+    await act(() => (q("findings-more") as HTMLButtonElement).click());
+    expect(root.querySelectorAll("article.finding")).toHaveLength(600);
+    expect(q("findings-count")?.textContent).toContain("1000 of 1000");
   });
 });
