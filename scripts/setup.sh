@@ -10,7 +10,8 @@ set -euo pipefail
 # ImageMagick with fonts, exiftool, libfaketime; python3-jsonschema validates report.json
 # against its schema in the tests); Tesseract with English and Simplified / Traditional Chinese
 # language data plus what the `leptess` crate needs to build (its headers, Leptonica's, and
-# libclang for bindgen).
+# libclang for bindgen). The desktop app: GTK 3 / WebKitGTK 4.1 headers for Tauri 2 and rfd,
+# and for its end-to-end tests Xvfb, WebKitWebDriver (webkit2gtk-driver) and a D-Bus session.
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g
@@ -18,6 +19,8 @@ PACKAGES=(
   libimage-exiftool-perl faketime bc python3-jsonschema
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra
   libtesseract-dev libleptonica-dev libclang-dev clang
+  libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
+  libayatana-appindicator3-dev libxdo-dev xvfb xauth webkit2gtk-driver dbus-x11 at-spi2-core
 )
 
 missing=()
@@ -35,4 +38,25 @@ fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "setup: cargo not found. Install the Rust toolchain (rustup, Rust >= 1.89) and re-run." >&2
   exit 1
+fi
+
+# The desktop app's web UI is built with Node (>= 20.19, npm). Debian 12's own nodejs is 18: when
+# no suitable node is present, install Debian's and say that the UI needs a newer one.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "setup: installing nodejs npm" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+node_version="$(node -p 'process.versions.node' 2>/dev/null || echo 0)"
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+  echo "setup: node $node_version is too old for ui/ (needs >= 20.19; e.g. NodeSource's nodejs 20)" >&2
+  exit 1
+fi
+
+# tauri-driver: the W3C WebDriver front of the desktop app's e2e tests (~1-2 min to build once).
+if ! command -v tauri-driver >/dev/null 2>&1 && [ ! -x "$HOME/.cargo/bin/tauri-driver" ]; then
+  echo "setup: installing tauri-driver" >&2
+  cargo install tauri-driver --version "^2" --locked
 fi

@@ -5,6 +5,7 @@
 //! `code` the UI can switch on plus a readable message. It holds no domain logic of its own:
 //! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
 
+pub mod desktop;
 mod error;
 mod evidence;
 mod intake;
@@ -26,6 +27,7 @@ pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
 pub use masf_graph::{Decision, SameAsDecision, SameAsState};
+pub use masf_report::Report;
 pub use masf_report::timeline::export as timeline_export;
 pub use masf_report::timeline::{
     ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
@@ -33,7 +35,7 @@ pub use masf_report::timeline::{
 };
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
-pub use report::{ReportWritten, write_report};
+pub use report::{ReportWritten, build_report, write_report};
 pub use resolve::{
     Decided, ResolveReport, actors, approve, graph, links, resolve, resolve_in, retract,
 };

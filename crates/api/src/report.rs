@@ -70,9 +70,41 @@ pub fn write_report(
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<ReportWritten, ApiError> {
+    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
+    let report = build_report(ctx, clock, progress)?;
+    let files = masf_report::write_report(&report, dir)
+        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+    Ok(written(dir, files, outputs, &report))
+}
+
+/// What was written, counted from the report.
+pub(crate) fn written(
+    dir: &Path,
+    files: masf_report::Written,
+    outputs: crate::PublishedOutputs,
+    report: &masf_report::Report,
+) -> ReportWritten {
+    ReportWritten {
+        dir: dir.to_path_buf(),
+        files,
+        outputs,
+        phenomena: report.phenomena.len(),
+        hypotheses: report.hypotheses.len(),
+        actors: report.actors.len(),
+        timeline: report.timeline.len(),
+        not_read: report.not_read.len(),
+    }
+}
+
+/// Builds the report model (schema `masforensics.report/1`) from what is recorded, without
+/// writing anything. Re-hashes every evidence file to show "intake vs now".
+pub fn build_report(
+    ctx: &CaseCtx,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> Result<masf_report::Report, ApiError> {
     let status = crate::status(ctx)?;
     let state = crate::triage::graph_state(ctx)?;
-    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
     let case_file = ctx.case.dir.join("case.yaml");
     let case_arg = case_file.display().to_string();
 
@@ -214,7 +246,7 @@ pub fn write_report(
         })
         .collect();
     let run = &status.run;
-    let report = masf_report::build(masf_report::ReportInput {
+    Ok(masf_report::build(masf_report::ReportInput {
         case: CaseInfo {
             id: ctx.case.meta.id.clone(),
             title: ctx.case.meta.title.clone(),
@@ -245,17 +277,5 @@ pub fn write_report(
             "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
             "run_segments": run.segments,
         }),
-    });
-    let files = masf_report::write_report(&report, dir)
-        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
-    Ok(ReportWritten {
-        dir: dir.to_path_buf(),
-        files,
-        outputs,
-        phenomena: report.phenomena.len(),
-        hypotheses: report.hypotheses.len(),
-        actors: report.actors.len(),
-        timeline: report.timeline.len(),
-        not_read: report.not_read.len(),
-    })
+    }))
 }

@@ -1,0 +1,977 @@
+//! The desktop app's facade: the state of one app window (its current case and its run) and the
+//! UI-facing shapes of intake, invocations, links and report export. The Tauri shell
+//! (`src-tauri`) only wires its commands to the functions here and forwards what a
+//! [`DesktopSink`] receives as window events; everything that decides anything lives here, where
+//! it is tested without a window.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    ApiError, CaseCtx, CaseStatus, Clock, Cursor, ErrorCode, LayerView, OpenCase, Progress,
+    ReportWritten, StreamItem, SystemClock,
+};
+
+/// How often the run's event stream is polled while a run goes. The stream reads the store
+/// through its own read-only connection; 40 ms keeps the backend-to-screen delay low without
+/// competing with the run for the store.
+pub const FOLLOW_EVERY: Duration = Duration::from_millis(40);
+
+/// Largest invocation output sent to the UI as text; longer outputs are cut and say so.
+pub const OUTPUT_TEXT_CAP: usize = 512 * 1024;
+
+/// Largest page of [`Desktop::events_since`].
+pub const PAGE_MAX: usize = 5_000;
+
+// ---------------------------------------------------------------------------------------------
+// Intake
+
+/// One dropped or picked path, sniffed by content: what the case editor shows before saving.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceDraft {
+    pub path: PathBuf,
+    /// The evidence type sniffed from the content (`disk_image`, `android_fs` …), if readable.
+    pub detected_type: Option<String>,
+    /// Why the type was chosen.
+    pub reasons: Vec<String>,
+    /// `single`, `segments`, `folder` …
+    pub files_kind: Option<String>,
+    pub files: Vec<String>,
+    pub size: u64,
+    pub layers: Vec<LayerView>,
+    /// A source id derived from the file name (`usb.E01` → `src-usb-e01`), unique in this batch.
+    pub suggested_id: String,
+    /// The file name.
+    pub suggested_label: String,
+    /// Why the path could not be sniffed (it is still listed, so the examiner sees it).
+    pub error: Option<ApiError>,
+}
+
+/// Sniffs every path (content, not extension). A path that cannot be read is returned with its
+/// error rather than failing the batch. Suggested ids are unique within the batch.
+pub fn draft_sources(paths: &[PathBuf]) -> Vec<SourceDraft> {
+    let mut taken = std::collections::HashSet::new();
+    paths
+        .iter()
+        .map(|path| {
+            let label = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.display().to_string());
+            let stem = masf_case::id_from_text(&label);
+            let base = if stem.is_empty() {
+                "src".to_string()
+            } else {
+                format!("src-{stem}")
+            };
+            let mut id = base.clone();
+            let mut n = 2;
+            while !taken.insert(id.clone()) {
+                id = format!("{base}-{n}");
+                n += 1;
+            }
+            match crate::inspect(path, false) {
+                Ok(i) => SourceDraft {
+                    path: path.clone(),
+                    detected_type: Some(i.evidence_type),
+                    reasons: i.reasons,
+                    files_kind: Some(i.files_kind),
+                    files: i.files,
+                    size: i.size,
+                    layers: i.layers,
+                    suggested_id: id,
+                    suggested_label: label,
+                    error: None,
+                },
+                Err(e) => SourceDraft {
+                    path: path.clone(),
+                    detected_type: None,
+                    reasons: Vec::new(),
+                    files_kind: None,
+                    files: Vec::new(),
+                    size: std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+                    layers: Vec::new(),
+                    suggested_id: id,
+                    suggested_label: label,
+                    error: Some(e),
+                },
+            }
+        })
+        .collect()
+}
+
+/// A person of the case as the editor holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PersonDraft {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+}
+
+/// A source of the case as the editor holds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceEntryDraft {
+    pub id: String,
+    pub label: String,
+    /// Absolute, or relative to `dir`; written relative to `dir` when it lies below it.
+    pub path: PathBuf,
+    #[serde(default)]
+    pub owner: Option<String>,
+    /// IANA zone; none or the case's zone writes no `timezone:` line.
+    #[serde(default)]
+    pub timezone: Option<String>,
+}
+
+/// The whole case as the editor holds it, to be written as `dir/case.yaml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CaseDraft {
+    pub dir: PathBuf,
+    pub id: String,
+    pub title: String,
+    pub examiner: String,
+    pub timezone: String,
+    #[serde(default)]
+    pub persons: Vec<PersonDraft>,
+    pub sources: Vec<SourceEntryDraft>,
+    /// Replace an existing case.yaml.
+    #[serde(default)]
+    pub overwrite: bool,
+}
+
+/// Writes `draft.dir/case.yaml` and loads it back: a draft that would not load (bad id,
+/// unknown zone, unknown owner, missing evidence) is refused with the loader's message, and
+/// nothing is left behind.
+pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
+    let file = draft.dir.join("case.yaml");
+    if file.exists() && !draft.overwrite {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("{} exists", file.display()),
+        ));
+    }
+    if draft.sources.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "a case needs at least one source",
+        ));
+    }
+    std::fs::create_dir_all(&draft.dir)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", draft.dir.display())))?;
+    let dir = draft
+        .dir
+        .canonicalize()
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", draft.dir.display())))?;
+    let mut sources = Vec::with_capacity(draft.sources.len());
+    for s in &draft.sources {
+        let abs = if s.path.is_absolute() {
+            s.path.clone()
+        } else {
+            dir.join(&s.path)
+        };
+        let written = abs.strip_prefix(&dir).unwrap_or(&abs);
+        let Some(text) = written.to_str() else {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("{} is not valid UTF-8", s.path.display()),
+            ));
+        };
+        let zone = s
+            .timezone
+            .as_ref()
+            .filter(|z| !z.is_empty() && **z != draft.timezone);
+        sources.push(masf_case::SourceEntry {
+            id: s.id.clone(),
+            label: s.label.clone(),
+            path: text.replace(std::path::MAIN_SEPARATOR, "/"),
+            owner: s.owner.clone().filter(|o| !o.is_empty()),
+            source_type: None,
+            timezone: zone.cloned(),
+            notes: None,
+        });
+    }
+    let case_file = masf_case::CaseFile {
+        case: masf_case::CaseFileMeta {
+            id: draft.id.clone(),
+            title: draft.title.clone(),
+            examiner: draft.examiner.clone(),
+            timezone: draft.timezone.clone(),
+            persons: draft
+                .persons
+                .iter()
+                .map(|p| masf_case::Person {
+                    id: p.id.clone(),
+                    name: p.name.clone(),
+                    aliases: p.aliases.clone(),
+                })
+                .collect(),
+        },
+        sources,
+    };
+    let text = case_file.to_yaml();
+    // Validate before replacing anything: the loader reads the text as if it were the file.
+    masf_case::Case::parse(&text, &file).map_err(crate::ApiError::case)?;
+    let tmp = dir.join(".case.yaml.tmp");
+    std::fs::write(&tmp, &text)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &file)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", file.display())))?;
+    Ok(dir.join("case.yaml"))
+}
+
+/// The case file meant by `path`: a case.yaml itself, a case folder holding one, or a case's
+/// work folder (`.masf/`, holding `case.sqlite`) beside one.
+pub fn resolve_case_path(path: &Path) -> Result<(PathBuf, Option<PathBuf>), ApiError> {
+    if path.is_file() {
+        return Ok((path.to_path_buf(), None));
+    }
+    if path.is_dir() {
+        let inside = path.join("case.yaml");
+        if inside.is_file() {
+            return Ok((inside, None));
+        }
+        if path.join("case.sqlite").is_file()
+            && let Some(parent) = path.parent()
+        {
+            let beside = parent.join("case.yaml");
+            if beside.is_file() {
+                return Ok((beside, Some(path.to_path_buf())));
+            }
+        }
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!(
+                "{} holds no case.yaml and is not a case work folder",
+                path.display()
+            ),
+        ));
+    }
+    Err(ApiError::new(
+        ErrorCode::BadRequest,
+        format!("{} does not exist", path.display()),
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+/// What opening a case returns.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseSummary {
+    pub case_file: PathBuf,
+    pub work_dir: PathBuf,
+    pub status: CaseStatus,
+    /// Whether a run of this case is going in this app.
+    pub running: bool,
+}
+
+/// The case's status as the app shows it: the case and its sources, the run, the budget now,
+/// and what was found per source.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusView {
+    #[serde(flatten)]
+    pub status: CaseStatus,
+    pub case_file: PathBuf,
+    pub work_dir: PathBuf,
+    /// Usage against the caps (raised by grants), with the 70 / 90 % warning levels reached.
+    pub budget: masf_graph::views::BudgetStatus,
+    pub tallies: Vec<SourceTally>,
+    /// Whether a run is going in this app.
+    pub running: bool,
+}
+
+/// What the agents recorded for one source.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SourceTally {
+    pub source_id: String,
+    pub phenomena: u64,
+    pub invocations: u64,
+    pub failed_invocations: u64,
+}
+
+/// The status view of a case.
+pub fn status_view(ctx: &CaseCtx, running: bool) -> Result<StatusView, ApiError> {
+    let status = crate::status(ctx)?;
+    let state = crate::graph(ctx)?;
+    // The budget as the next run segment would count it (see `Session::set_caps`).
+    let mut caps = crate::caps(ctx);
+    for g in &status.run.grants {
+        caps.grant(g);
+    }
+    let count = ctx.store.invocation_count()?;
+    let (calls, wall) = match status.run.state {
+        Some(masf_agents::RunState::Completed) | None => (0, 0),
+        Some(_) => (
+            count.saturating_sub(status.run.run_base_invocations),
+            status.run.wall_seconds,
+        ),
+    };
+    let budget =
+        masf_agents::budget::Budget::new(caps, calls, state.rounds().len() as u64, wall, 0)
+            .status();
+    let mut tallies: std::collections::BTreeMap<String, SourceTally> = status
+        .sources
+        .iter()
+        .map(|s| {
+            (
+                s.id.clone(),
+                SourceTally {
+                    source_id: s.id.clone(),
+                    ..SourceTally::default()
+                },
+            )
+        })
+        .collect();
+    for p in state.phenomena().values() {
+        if let Some(t) = tallies.get_mut(&p.source_id) {
+            t.phenomena += 1;
+        }
+    }
+    ctx.store.for_each_invocation(|i| {
+        if let Some(t) = tallies.get_mut(&i.source_id) {
+            t.invocations += 1;
+            if !matches!(
+                i.status,
+                masf_store::InvocationStatus::Ok | masf_store::InvocationStatus::Cached
+            ) {
+                t.failed_invocations += 1;
+            }
+        }
+        Ok::<(), ApiError>(())
+    })?;
+    Ok(StatusView {
+        status,
+        case_file: ctx.case.file.clone(),
+        work_dir: ctx.work_dir.clone(),
+        budget,
+        tallies: tallies.into_values().collect(),
+        running,
+    })
+}
+
+/// One tool invocation as the Findings view shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct InvocationView {
+    pub id: String,
+    pub source_id: String,
+    pub tool: String,
+    /// The canonical args, parsed (the raw text when not JSON).
+    pub args: serde_json::Value,
+    pub status: String,
+    pub reason: Option<String>,
+    pub agent: String,
+    pub task_id: String,
+    pub ts: String,
+    pub duration_ms: u64,
+    pub output_sha256: String,
+    pub output_size: u64,
+    /// The output as text (invalid UTF-8 replaced), at most [`OUTPUT_TEXT_CAP`] bytes.
+    pub output_text: String,
+    pub output_truncated: bool,
+    /// The command that re-runs it from a shell.
+    pub rerun_command: String,
+}
+
+/// A re-run's outcome: `match` or not, with both hashes.
+#[derive(Debug, Clone, Serialize)]
+pub struct RerunView {
+    pub invocation_id: String,
+    /// `match`, `rerun_differs`, `stored_output_altered`, `rerun_failed`, `not_reproducible`.
+    pub verdict: String,
+    pub matched: bool,
+    pub expected_sha256: String,
+    pub actual_sha256: Option<String>,
+    pub detail: Option<String>,
+}
+
+/// The links and actors after a decision (or now).
+#[derive(Debug, Clone, Serialize)]
+pub struct LinksAndActors {
+    pub links: Vec<crate::LinkView>,
+    pub actors: Vec<crate::Actor>,
+}
+
+/// A page of the event stream.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventPage {
+    pub items: Vec<StreamItem>,
+    pub cursor: WireCursor,
+    /// More items follow the cursor.
+    pub more: bool,
+}
+
+/// A stream cursor as it crosses the IPC (the same fields as [`Cursor`]).
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct WireCursor {
+    pub event_seq: i64,
+    pub invocation_seq: i64,
+}
+
+impl From<WireCursor> for Cursor {
+    fn from(c: WireCursor) -> Cursor {
+        Cursor {
+            event_seq: c.event_seq,
+            invocation_seq: c.invocation_seq,
+        }
+    }
+}
+
+impl From<Cursor> for WireCursor {
+    fn from(c: Cursor) -> WireCursor {
+        WireCursor {
+            event_seq: c.event_seq,
+            invocation_seq: c.invocation_seq,
+        }
+    }
+}
+
+/// Report formats the export writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportFormat {
+    Html,
+    Md,
+    Json,
+}
+
+/// What the export wrote.
+#[derive(Debug, Clone, Serialize)]
+pub struct Exported {
+    pub dir: PathBuf,
+    /// The files written, in the order asked.
+    pub files: Vec<PathBuf>,
+    pub outputs: crate::PublishedOutputs,
+    pub phenomena: usize,
+    pub hypotheses: usize,
+    pub actors: usize,
+}
+
+/// How a run ended, sent as `run-finished`.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunFinished {
+    /// `completed`, `paused`, `halted_budget`, `failed` …
+    pub state: String,
+    pub error: Option<ApiError>,
+    pub problems: Vec<String>,
+    pub report: Option<ReportWritten>,
+}
+
+/// Hashing progress, sent as `intake-progress`.
+#[derive(Debug, Clone, Serialize)]
+pub struct IntakeProgress {
+    pub path: String,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// Where the app's events go (the shell emits them to the window).
+pub trait DesktopSink: Send + Sync {
+    /// Items appended to the case store, in order, as the run's follower saw them.
+    fn run_events(&self, items: &[StreamItem]);
+    /// The run's thread ended.
+    fn run_finished(&self, finished: &RunFinished);
+    /// Hashing progress.
+    fn intake_progress(&self, progress: &IntakeProgress);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app's state
+
+/// The state of one app window: its current case and the run going in the background.
+#[derive(Default)]
+pub struct Desktop {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    case: Option<OpenCase>,
+    run: Option<JoinHandle<()>>,
+}
+
+impl Desktop {
+    pub fn new() -> Desktop {
+        Desktop::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves only plain data behind: keep going.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn request(&self) -> Result<OpenCase, ApiError> {
+        self.lock()
+            .case
+            .clone()
+            .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, "no case is open"))
+    }
+
+    /// Opens the current case afresh (each command gets its own store connection).
+    pub fn ctx(&self) -> Result<CaseCtx, ApiError> {
+        crate::open_case(&self.request()?)
+    }
+
+    /// Whether a run is going.
+    pub fn running(&self) -> bool {
+        self.lock().run.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Makes `path` (case.yaml, case folder, or work folder) the current case.
+    pub fn open(&self, path: &Path) -> Result<CaseSummary, ApiError> {
+        if self.running() {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "a run is going; pause it before opening another case",
+            ));
+        }
+        let (case_file, work) = resolve_case_path(path)?;
+        let req = OpenCase {
+            case_file,
+            work,
+            config: None,
+        };
+        let ctx = crate::open_case(&req)?;
+        let status = crate::status(&ctx)?;
+        let summary = CaseSummary {
+            case_file: ctx.case.file.clone(),
+            work_dir: ctx.work_dir.clone(),
+            status,
+            running: false,
+        };
+        self.lock().case = Some(req);
+        Ok(summary)
+    }
+
+    /// The current case's status, budget and tallies.
+    pub fn status(&self) -> Result<StatusView, ApiError> {
+        let running = self.running();
+        status_view(&self.ctx()?, running)
+    }
+
+    /// Starts the case's run in a background thread. A follower thread forwards everything the
+    /// run appends to the store, from where the store stands now, to `sink`; `run_finished`
+    /// comes after the last item.
+    pub fn start_run(&self, sink: Arc<dyn DesktopSink>) -> Result<(), ApiError> {
+        let mut inner = self.lock();
+        if inner.run.as_ref().is_some_and(|h| !h.is_finished()) {
+            return Err(ApiError::new(ErrorCode::BadRequest, "a run is going"));
+        }
+        let req = inner
+            .case
+            .clone()
+            .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, "no case is open"))?;
+        let mut ctx = crate::open_case(&req)?;
+        let start = Cursor {
+            event_seq: ctx.store.last_seq()?,
+            invocation_seq: i64::try_from(ctx.store.invocation_count()?).unwrap_or(i64::MAX),
+        };
+        let handle = std::thread::Builder::new()
+            .name("masf-run".into())
+            .spawn(move || {
+                let stop = Arc::new(AtomicBool::new(false));
+                let follower = {
+                    let (work, stop, sink) = (ctx.work_dir.clone(), stop.clone(), sink.clone());
+                    std::thread::Builder::new()
+                        .name("masf-follow".into())
+                        .spawn(move || follow_batched(&work, start, &stop, sink.as_ref()))
+                };
+                let result = crate::run(
+                    &mut ctx,
+                    &crate::RunOptions::default(),
+                    Arc::new(SystemClock),
+                    &crate::NoProgress,
+                );
+                stop.store(true, Ordering::SeqCst);
+                let follow_error = match follower {
+                    Ok(f) => match f.join() {
+                        Ok(r) => r.err(),
+                        Err(_) => Some(ApiError::new(ErrorCode::Io, "the follower panicked")),
+                    },
+                    Err(e) => Some(ApiError::new(ErrorCode::Io, e.to_string())),
+                };
+                let finished = match result {
+                    Ok(report) => RunFinished {
+                        state: report
+                            .run
+                            .as_ref()
+                            .map_or("not_started", |r| r.state.as_str())
+                            .to_string(),
+                        error: follow_error,
+                        problems: report.problems,
+                        report: report.report,
+                    },
+                    Err(e) => RunFinished {
+                        state: "failed".into(),
+                        error: Some(e),
+                        problems: Vec::new(),
+                        report: None,
+                    },
+                };
+                sink.run_finished(&finished);
+            })
+            .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+        inner.run = Some(handle);
+        Ok(())
+    }
+
+    /// Asks the running run to stop at its next safe point.
+    pub fn pause(&self, by: &str, reason: &str) -> Result<(), ApiError> {
+        let mut ctx = self.ctx()?;
+        crate::pause(&mut ctx, by, reason, &SystemClock)
+    }
+
+    /// Records budget grants, then starts the run again.
+    pub fn resume(
+        &self,
+        grants: &[(String, u64)],
+        by: &str,
+        sink: Arc<dyn DesktopSink>,
+    ) -> Result<(), ApiError> {
+        if self.running() {
+            return Err(ApiError::new(ErrorCode::BadRequest, "a run is going"));
+        }
+        let mut ctx = self.ctx()?;
+        crate::grant(&mut ctx, grants, by, "granted in the app", &SystemClock)?;
+        drop(ctx);
+        self.start_run(sink)
+    }
+
+    /// Waits for the background run, if any, to end (tests; app exit).
+    pub fn join_run(&self) {
+        let handle = self.lock().run.take();
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
+    }
+
+    /// Up to `limit` (at most [`PAGE_MAX`]) stream items after `cursor`: events first, then
+    /// invocations, as the live follower delivers them.
+    pub fn events_since(&self, cursor: WireCursor, limit: usize) -> Result<EventPage, ApiError> {
+        let req = self.request()?;
+        let work = req.work.clone().unwrap_or_else(|| {
+            req.case_file
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(".masf")
+        });
+        events_page(&work, cursor, limit)
+    }
+
+    /// The report model of the current case, built now.
+    pub fn report_model(&self) -> Result<masf_report::Report, ApiError> {
+        crate::report::build_report(&self.ctx()?, &SystemClock, &crate::NoProgress)
+    }
+
+    /// One invocation with its output text.
+    pub fn invocation(&self, id: &str) -> Result<InvocationView, ApiError> {
+        invocation_view(&self.ctx()?, id)
+    }
+
+    /// Re-runs one invocation.
+    pub fn rerun(&self, id: &str) -> Result<RerunView, ApiError> {
+        let r = crate::rerun(&self.ctx()?, id)?;
+        Ok(rerun_view(r))
+    }
+
+    pub fn links_and_actors(&self) -> Result<LinksAndActors, ApiError> {
+        let ctx = self.ctx()?;
+        let state = crate::graph(&ctx)?;
+        Ok(LinksAndActors {
+            links: masf_graph::resolution::links(&state),
+            actors: masf_graph::resolution::actors(&state),
+        })
+    }
+
+    /// Approves (or, with `approve` false, retracts) a same_as edge as the case's examiner. A
+    /// retraction needs a reason.
+    pub fn decide(
+        &self,
+        edge: &str,
+        reason: Option<&str>,
+        approve: bool,
+    ) -> Result<LinksAndActors, ApiError> {
+        let ctx = self.ctx()?;
+        let reason = reason.map(str::trim).unwrap_or_default();
+        if !approve && reason.is_empty() {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "a retraction needs a reason",
+            ));
+        }
+        let reason = if reason.is_empty() {
+            "approved in the app"
+        } else {
+            reason
+        };
+        let examiner = ctx.case.meta.examiner.clone();
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        if approve {
+            crate::approve(&ctx, edge, reason, &examiner, clock)?;
+        } else {
+            crate::retract(&ctx, edge, reason, &examiner, clock)?;
+        }
+        drop(ctx);
+        self.links_and_actors()
+    }
+
+    /// The timeline for a query.
+    pub fn timeline(&self, query: &crate::TimelineQuery) -> Result<crate::Timeline, ApiError> {
+        let ctx = self.ctx()?;
+        let filter = crate::timeline_filter(&ctx, query)?;
+        crate::timeline(&ctx, &filter)
+    }
+
+    /// Writes the report in the asked formats, with `outputs/`, into `dir`.
+    pub fn export_report(
+        &self,
+        dir: &Path,
+        formats: &[ReportFormat],
+    ) -> Result<Exported, ApiError> {
+        export_report(&self.ctx()?, dir, formats, &SystemClock)
+    }
+
+    /// Hashes files, reporting progress to `sink`.
+    pub fn hash(
+        &self,
+        paths: &[PathBuf],
+        sink: &dyn DesktopSink,
+    ) -> Result<Vec<crate::FileHash>, ApiError> {
+        let progress = SinkProgress {
+            sink,
+            current: Mutex::new((String::new(), 0, 0)),
+        };
+        crate::hash_files(paths, &progress)
+    }
+}
+
+/// Follows the store and hands the sink one batch per poll (not one call per item: a run can
+/// append thousands of items between two polls).
+fn follow_batched(
+    work: &Path,
+    start: Cursor,
+    stop: &AtomicBool,
+    sink: &dyn DesktopSink,
+) -> Result<Cursor, ApiError> {
+    let mut cursor = start;
+    let mut batch = Vec::new();
+    loop {
+        let stopping = stop.load(Ordering::SeqCst);
+        match crate::poll(work, cursor, &mut |item| batch.push(item)) {
+            Ok(next) => cursor = next,
+            Err(e) if stopping => return Err(e),
+            Err(_) => {}
+        }
+        if !batch.is_empty() {
+            sink.run_events(&batch);
+            batch.clear();
+        }
+        if stopping {
+            return Ok(cursor);
+        }
+        std::thread::sleep(FOLLOW_EVERY);
+    }
+}
+
+/// A page of the stream of `work` after `cursor`.
+pub fn events_page(work: &Path, cursor: WireCursor, limit: usize) -> Result<EventPage, ApiError> {
+    let limit = limit.clamp(1, PAGE_MAX);
+    let mut items = Vec::new();
+    let mut more = false;
+    let mut next = cursor;
+    if work.join("case.sqlite").is_file() {
+        let store = masf_store::Store::open_read_only(work)?;
+        for e in store.events(cursor.event_seq)? {
+            if items.len() == limit {
+                more = true;
+                break;
+            }
+            next.event_seq = e.seq;
+            items.push(StreamItem::Event(e));
+        }
+        if !more {
+            for i in store.invocations_after(cursor.invocation_seq)? {
+                if items.len() == limit {
+                    more = true;
+                    break;
+                }
+                next.invocation_seq = i.seq;
+                items.push(StreamItem::Invocation(i));
+            }
+        }
+    }
+    Ok(EventPage {
+        items,
+        cursor: next,
+        more,
+    })
+}
+
+/// One invocation with its output as text, capped.
+pub fn invocation_view(ctx: &CaseCtx, id: &str) -> Result<InvocationView, ApiError> {
+    let rec = ctx.store.invocation(id)?.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("no invocation {id} in this case"),
+        )
+    })?;
+    let output = ctx.store.invocation_output(id)?;
+    let truncated = output.len() > OUTPUT_TEXT_CAP;
+    let shown = &output[..output.len().min(OUTPUT_TEXT_CAP)];
+    let mut text = String::from_utf8_lossy(shown).into_owned();
+    if truncated && text.ends_with('\u{FFFD}') {
+        // a character cut at the cap, not a bad byte of the output
+        text.pop();
+    }
+    Ok(InvocationView {
+        rerun_command: format!(
+            "masf rerun {} {}",
+            ctx.case.file.display(),
+            rec.invocation_id
+        ),
+        args: serde_json::from_str(&rec.args).unwrap_or(serde_json::Value::String(rec.args)),
+        id: rec.invocation_id,
+        source_id: rec.source_id,
+        tool: rec.tool,
+        status: rec.status.as_str().to_string(),
+        reason: rec.reason,
+        agent: rec.agent,
+        task_id: rec.task_id,
+        ts: rec.ts.to_string(),
+        duration_ms: rec.duration_ms,
+        output_sha256: rec.output_sha256,
+        output_size: rec.output_size,
+        output_text: text,
+        output_truncated: truncated,
+    })
+}
+
+/// The UI shape of a re-derivation.
+pub fn rerun_view(r: crate::Rederivation) -> RerunView {
+    use crate::RederiveVerdict as V;
+    let (verdict, actual, detail) = match r.verdict {
+        V::Match => ("match", Some(r.recorded_sha256.clone()), None),
+        V::RerunDiffers { rerun_sha256 } => ("rerun_differs", Some(rerun_sha256), None),
+        V::StoredOutputAltered { detail } => ("stored_output_altered", None, Some(detail)),
+        V::RerunFailed { reason } => ("rerun_failed", None, Some(reason)),
+        V::NotReproducible { status } => ("not_reproducible", None, Some(status)),
+    };
+    RerunView {
+        invocation_id: r.invocation_id,
+        matched: verdict == "match",
+        verdict: verdict.to_string(),
+        expected_sha256: r.recorded_sha256,
+        actual_sha256: actual,
+        detail,
+    }
+}
+
+/// Writes the asked formats of the report and every output into `dir`.
+pub fn export_report(
+    ctx: &CaseCtx,
+    dir: &Path,
+    formats: &[ReportFormat],
+    clock: &dyn Clock,
+) -> Result<Exported, ApiError> {
+    if formats.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "choose at least one format",
+        ));
+    }
+    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
+    let report = crate::report::build_report(ctx, clock, &crate::NoProgress)?;
+    let mut files = Vec::new();
+    for f in formats {
+        let (name, bytes) = match f {
+            ReportFormat::Json => (
+                "report.json",
+                serde_json::to_vec_pretty(&report)
+                    .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?,
+            ),
+            ReportFormat::Html => (
+                "report.html",
+                masf_report::render::html::render(&report).into_bytes(),
+            ),
+            ReportFormat::Md => (
+                "report.md",
+                masf_report::render::markdown::render(&report).into_bytes(),
+            ),
+        };
+        let path = dir.join(name);
+        let tmp = dir.join(format!(".{name}.tmp"));
+        std::fs::write(&tmp, &bytes)
+            .and_then(|()| std::fs::rename(&tmp, &path))
+            .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", path.display())))?;
+        files.push(path);
+    }
+    Ok(Exported {
+        dir: dir.to_path_buf(),
+        files,
+        outputs,
+        phenomena: report.phenomena.len(),
+        hypotheses: report.hypotheses.len(),
+        actors: report.actors.len(),
+    })
+}
+
+struct SinkProgress<'a> {
+    sink: &'a dyn DesktopSink,
+    /// path, total, last bytes reported
+    current: Mutex<(String, u64, u64)>,
+}
+
+impl Progress for SinkProgress<'_> {
+    fn begin(&self, label: &str, total_bytes: u64) {
+        let mut c = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        *c = (label.to_string(), total_bytes, 0);
+        self.sink.intake_progress(&IntakeProgress {
+            path: label.to_string(),
+            done: 0,
+            total: total_bytes,
+        });
+    }
+
+    fn advance(&self, done_bytes: u64) {
+        let mut c = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        // Report every 1 % (and the end), not every buffer.
+        let step = (c.1 / 100).max(1 << 20);
+        if done_bytes >= c.1 || done_bytes.saturating_sub(c.2) >= step {
+            c.2 = done_bytes;
+            self.sink.intake_progress(&IntakeProgress {
+                path: c.0.clone(),
+                done: done_bytes,
+                total: c.1,
+            });
+        }
+    }
+}
+
+/// A timeline request as the UI sends it (see [`crate::TimelineQuery`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct TimelineRequest {
+    #[serde(default)]
+    pub sources: Vec<String>,
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    #[serde(default)]
+    pub actor: Option<String>,
+}
+
+impl From<TimelineRequest> for crate::TimelineQuery {
+    fn from(r: TimelineRequest) -> crate::TimelineQuery {
+        let set = |s: Option<String>| s.filter(|s| !s.trim().is_empty());
+        crate::TimelineQuery {
+            sources: r.sources,
+            from: set(r.from),
+            to: set(r.to),
+            actor: set(r.actor),
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! The desktop facade against the real demo evidence and a real case store: intake drafts,
+//! case.yaml from an editor draft, a background run followed through the sink, paging, the
+//! invocation view and its re-run, retract/approve with the actors recomputed, export.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use masf_api::desktop::{
+    CaseDraft, Desktop, DesktopSink, IntakeProgress, PersonDraft, ReportFormat, RunFinished,
+    SourceEntryDraft, WireCursor, draft_sources, save_case,
+};
+use masf_api::{ErrorCode, StreamItem};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn evidence(name: &str) -> PathBuf {
+    repo()
+        .join("tests/fixtures/demo/evidence")
+        .join(name)
+        .canonicalize()
+        .unwrap()
+}
+
+#[derive(Default)]
+struct Recorder {
+    batches: Mutex<Vec<Vec<StreamItem>>>,
+    finished: Mutex<Vec<RunFinished>>,
+    progress: Mutex<Vec<IntakeProgress>>,
+}
+
+impl DesktopSink for Recorder {
+    fn run_events(&self, items: &[StreamItem]) {
+        self.batches.lock().unwrap().push(items.to_vec());
+    }
+    fn run_finished(&self, finished: &RunFinished) {
+        self.finished.lock().unwrap().push(finished.clone());
+    }
+    fn intake_progress(&self, progress: &IntakeProgress) {
+        self.progress.lock().unwrap().push(progress.clone());
+    }
+}
+
+fn seq_of(item: &StreamItem) -> (bool, i64) {
+    match item {
+        StreamItem::Event(e) => (true, e.seq),
+        StreamItem::Invocation(i) => (false, i.seq),
+    }
+}
+
+fn demo_draft(dir: &Path) -> CaseDraft {
+    let person = |id: &str, name: &str| PersonDraft {
+        id: id.into(),
+        name: name.into(),
+        aliases: Vec::new(),
+    };
+    let source = |id: &str, file: &str, owner: Option<&str>| SourceEntryDraft {
+        id: id.into(),
+        label: format!("{file} (中文標籤)"),
+        path: evidence(file),
+        owner: owner.map(String::from),
+        timezone: Some("Asia/Hong_Kong".into()),
+    };
+    CaseDraft {
+        dir: dir.to_path_buf(),
+        id: "desk-demo".into(),
+        title: "Desktop facade test".into(),
+        examiner: "E. Xaminer".into(),
+        timezone: "Asia/Hong_Kong".into(),
+        persons: vec![
+            person("leung", "LEUNG YL"),
+            person("chan", "CHAN MH"),
+            person("fung", "FUNG CC"),
+        ],
+        sources: vec![
+            source("src-usb", "usb.E01", Some("leung")),
+            source("src-android", "blk0_sda.bin", Some("chan")),
+            source("src-iphone", "iphone_ffs.zip", Some("fung")),
+            source("src-screens", "screenshots", None),
+        ],
+        overwrite: false,
+    }
+}
+
+#[test]
+fn drafts_sniff_by_content_and_keep_unreadable_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = dir.path().join("<img src=x onerror=alert(1)>.txt");
+    std::fs::write(&hostile, "not evidence\n").unwrap();
+    let missing = dir.path().join("gone.bin");
+    let drafts = draft_sources(&[
+        evidence("usb.E01"),
+        evidence("iphone_ffs.zip"),
+        hostile.clone(),
+        missing.clone(),
+        evidence("usb.E01"),
+    ]);
+    assert_eq!(drafts.len(), 5);
+    assert_eq!(drafts[0].detected_type.as_deref(), Some("disk_image"));
+    assert!(
+        drafts[0].reasons.iter().any(|r| r.contains("ewf")),
+        "{:?}",
+        drafts[0].reasons
+    );
+    assert!(!drafts[0].layers.is_empty());
+    assert!(drafts[0].size > 1_000_000);
+    assert_eq!(drafts[0].suggested_id, "src-usb-e01");
+    assert_eq!(drafts[1].detected_type.as_deref(), Some("ios_extraction"));
+    // the hostile name is kept verbatim as data
+    assert_eq!(
+        drafts[2].suggested_label,
+        "<img src=x onerror=alert(1)>.txt"
+    );
+    assert_eq!(drafts[2].path, hostile);
+    let gone = &drafts[3];
+    assert!(gone.detected_type.is_none());
+    assert!(gone.error.is_some());
+    // ids are unique within the batch
+    assert_eq!(drafts[4].suggested_id, "src-usb-e01-2");
+}
+
+#[test]
+fn a_draft_that_would_not_load_is_refused_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut draft = demo_draft(dir.path());
+    draft.timezone = "Mars/Olympus_Mons".into();
+    let err = save_case(&draft).unwrap_err();
+    assert_eq!(err.code, ErrorCode::CaseInvalid, "{}", err.message);
+    assert!(!dir.path().join("case.yaml").exists());
+
+    let mut draft = demo_draft(dir.path());
+    draft.sources[0].owner = Some("nobody".into());
+    assert_eq!(save_case(&draft).unwrap_err().code, ErrorCode::CaseInvalid);
+
+    let draft = demo_draft(dir.path());
+    let file = save_case(&draft).unwrap();
+    assert!(file.ends_with("case.yaml"));
+    let case = masf_case::Case::load(&file).unwrap();
+    assert_eq!(case.sources.len(), 4);
+    assert_eq!(
+        case.source("src-usb").unwrap().owner.as_deref(),
+        Some("leung")
+    );
+    assert_eq!(case.source("src-usb").unwrap().label, "usb.E01 (中文標籤)");
+    // a second save without overwrite is refused
+    assert_eq!(save_case(&draft).unwrap_err().code, ErrorCode::BadRequest);
+}
+
+#[test]
+fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = save_case(&demo_draft(dir.path())).unwrap();
+    let desktop = Desktop::new();
+    assert_eq!(desktop.status().unwrap_err().code, ErrorCode::BadRequest);
+    // a case folder opens its case.yaml
+    let summary = desktop.open(dir.path()).unwrap();
+    assert_eq!(summary.case_file, file);
+    assert_eq!(summary.status.case_id, "desk-demo");
+
+    let sink = Arc::new(Recorder::default());
+    desktop.start_run(sink.clone()).unwrap();
+    assert_eq!(
+        desktop.start_run(sink.clone()).unwrap_err().code,
+        ErrorCode::BadRequest,
+        "a second run while one goes"
+    );
+    desktop.join_run();
+
+    let finished = sink.finished.lock().unwrap().clone();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].state, "completed", "{:?}", finished[0]);
+    assert!(finished[0].error.is_none());
+    let streamed: Vec<StreamItem> = sink.batches.lock().unwrap().concat();
+    // in order within each kind, no duplicates
+    let (mut last_event, mut last_inv) = (0, 0);
+    for item in &streamed {
+        let (is_event, seq) = seq_of(item);
+        let last = if is_event {
+            &mut last_event
+        } else {
+            &mut last_inv
+        };
+        assert!(seq > *last, "seq {seq} after {last}");
+        *last = seq;
+    }
+    let kinds: std::collections::BTreeSet<&str> = streamed
+        .iter()
+        .filter_map(|i| match i {
+            StreamItem::Event(e) => Some(e.kind.as_str()),
+            StreamItem::Invocation(_) => None,
+        })
+        .collect();
+    assert!(kinds.len() >= 5, "{kinds:?}");
+
+    // paging from the start sees the same items as the live stream
+    let mut cursor = WireCursor::default();
+    let mut paged = Vec::new();
+    loop {
+        let page = desktop.events_since(cursor, 50).unwrap();
+        assert!(page.items.len() <= 50);
+        paged.extend(page.items);
+        cursor = page.cursor;
+        if !page.more {
+            break;
+        }
+    }
+    assert_eq!(cursor.event_seq, last_event);
+    assert_eq!(cursor.invocation_seq, last_inv);
+    assert_eq!(paged.len(), streamed.len());
+
+    // status: sources registered, budget lines, tallies per source
+    let status = desktop.status().unwrap();
+    assert!(status.status.sources.iter().all(|s| s.registered));
+    assert!(
+        status
+            .budget
+            .lines
+            .iter()
+            .any(|l| l.name == "tool_calls" && l.cap > 0)
+    );
+    assert!(
+        status.tallies.iter().all(|t| t.phenomena > 0),
+        "{:?}",
+        status.tallies
+    );
+    assert!(!status.running);
+
+    // an invocation, its output text hashes to its sha256, its re-run matches
+    let report = desktop.report_model().unwrap();
+    let fact_inv = report
+        .phenomena
+        .iter()
+        .flat_map(|p| p.verified_facts.iter())
+        .map(|f| f.invocation_id.clone())
+        .next()
+        .unwrap();
+    let view = desktop.invocation(&fact_inv).unwrap();
+    assert!(!view.output_truncated);
+    {
+        use sha2::Digest;
+        assert_eq!(
+            hex::encode(sha2::Sha256::digest(view.output_text.as_bytes())),
+            view.output_sha256
+        );
+    }
+    assert!(view.rerun_command.ends_with(&fact_inv));
+    let rerun = desktop.rerun(&fact_inv).unwrap();
+    assert!(rerun.matched, "{rerun:?}");
+    assert_eq!(
+        rerun.actual_sha256.as_deref(),
+        Some(view.output_sha256.as_str())
+    );
+    assert_eq!(
+        desktop.invocation("inv-999999").unwrap_err().code,
+        ErrorCode::BadRequest
+    );
+
+    // retract needs a reason; a retraction splits an actor; approving joins it again
+    let before = desktop.links_and_actors().unwrap();
+    let joined = |l: &masf_api::desktop::LinksAndActors| {
+        l.actors.iter().filter(|a| a.entities.len() > 1).count()
+    };
+    let edge = before
+        .actors
+        .iter()
+        .filter(|a| a.joined_by.len() == 1)
+        .map(|a| a.joined_by[0].clone())
+        .next()
+        .expect("an actor joined by one edge");
+    let err = desktop.decide(&edge, Some("  "), false).unwrap_err();
+    assert_eq!(err.code, ErrorCode::BadRequest);
+    let after = desktop
+        .decide(&edge, Some("different people"), false)
+        .unwrap();
+    let link = after.links.iter().find(|l| l.id == edge).unwrap();
+    assert_eq!(link.state, "retracted");
+    assert_eq!(link.decisions.last().unwrap().reason, "different people");
+    assert!(after.actors.len() > before.actors.len(), "the actor split");
+    assert!(joined(&after) < joined(&before));
+    let again = desktop.decide(&edge, None, true).unwrap();
+    assert_eq!(
+        again.links.iter().find(|l| l.id == edge).unwrap().state,
+        "approved"
+    );
+    assert_eq!(again.actors.len(), before.actors.len());
+
+    // timeline filtered by a source, and a bad source refused
+    let tl = desktop
+        .timeline(&masf_api::TimelineQuery {
+            sources: vec!["src-iphone".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(!tl.entries.is_empty());
+    assert!(tl.entries.iter().all(|e| e.source_id == "src-iphone"));
+    assert_eq!(
+        desktop
+            .timeline(&masf_api::TimelineQuery {
+                sources: vec!["nope".into()],
+                ..Default::default()
+            })
+            .unwrap_err()
+            .code,
+        ErrorCode::BadRequest
+    );
+
+    // export: only the asked formats, plus outputs/
+    let out = dir.path().join("export");
+    let exported = desktop
+        .export_report(&out, &[ReportFormat::Html, ReportFormat::Json])
+        .unwrap();
+    assert_eq!(exported.files.len(), 2);
+    assert!(out.join("report.html").is_file());
+    assert!(out.join("report.json").is_file());
+    assert!(!out.join("report.md").exists());
+    assert!(out.join("outputs/SHA256SUMS").is_file());
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
+    assert_eq!(json["schema"], "masforensics.report/1");
+    assert!(desktop.export_report(&out, &[]).is_err());
+
+    // hashing reports progress for each file
+    let sink = Recorder::default();
+    let hashes = desktop.hash(&[evidence("usb.E01")], &sink).unwrap();
+    assert_eq!(hashes.len(), 1);
+    let progress = sink.progress.lock().unwrap();
+    assert!(progress.first().is_some_and(|p| p.done == 0));
+    assert!(
+        progress
+            .last()
+            .is_some_and(|p| p.done == p.total && p.total > 0)
+    );
+}
+
+#[test]
+fn a_work_folder_opens_its_case_and_unknown_paths_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut draft = demo_draft(dir.path());
+    draft.sources.truncate(1);
+    let file = save_case(&draft).unwrap();
+    let desktop = Desktop::new();
+    desktop.open(&file).unwrap();
+    let work = dir.path().join(".masf");
+    assert!(work.join("case.sqlite").is_file());
+    let summary = desktop.open(&work).unwrap();
+    assert_eq!(summary.case_file, file);
+    assert_eq!(
+        desktop.open(&dir.path().join("nothing")).unwrap_err().code,
+        ErrorCode::BadRequest
+    );
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert_eq!(
+        desktop.open(&empty).unwrap_err().code,
+        ErrorCode::BadRequest
+    );
+}

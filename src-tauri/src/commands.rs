@@ -1,0 +1,219 @@
+//! The IPC commands: each one call into `masf_api::desktop`, run on a blocking worker thread so
+//! the window's thread never waits on evidence, the store or a run. Errors cross as
+//! `ApiError {code, message}`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use masf_api::ApiError;
+use masf_api::desktop::{
+    CaseDraft, CaseSummary, Desktop, DesktopSink, EventPage, Exported, IntakeProgress,
+    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft,
+    TimelineRequest, WireCursor,
+};
+use tauri::{AppHandle, Emitter, State};
+
+type Shared<'a> = State<'a, Arc<Desktop>>;
+
+/// Runs `f` on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tauri::async_runtime::spawn_blocking(f)
+        .await
+        .unwrap_or_else(|e| {
+            Err(ApiError::new(
+                masf_api::ErrorCode::Io,
+                format!("the command's worker failed: {e}"),
+            ))
+        })
+}
+
+/// Forwards the app's events to the window.
+struct Forward(AppHandle);
+
+impl DesktopSink for Forward {
+    fn run_events(&self, items: &[masf_api::StreamItem]) {
+        let _ = self.0.emit("run-event", items);
+    }
+    fn run_finished(&self, finished: &RunFinished) {
+        let _ = self.0.emit("run-finished", finished);
+    }
+    fn intake_progress(&self, progress: &IntakeProgress) {
+        let _ = self.0.emit("intake-progress", progress);
+    }
+}
+
+fn examiner() -> String {
+    std::env::var("USER").unwrap_or_else(|_| "examiner".to_string())
+}
+
+#[tauri::command]
+pub async fn intake_paths(paths: Vec<PathBuf>) -> Result<Vec<SourceDraft>, ApiError> {
+    blocking(move || Ok(masf_api::desktop::draft_sources(&paths))).await
+}
+
+#[tauri::command]
+pub async fn hash_sources(
+    app: AppHandle,
+    state: Shared<'_>,
+    paths: Vec<PathBuf>,
+) -> Result<Vec<masf_api::FileHash>, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.hash(&paths, &Forward(app))).await
+}
+
+#[tauri::command]
+pub async fn save_case(draft: CaseDraft) -> Result<PathBuf, ApiError> {
+    blocking(move || masf_api::desktop::save_case(&draft)).await
+}
+
+#[tauri::command]
+pub async fn open_case(state: Shared<'_>, path: PathBuf) -> Result<CaseSummary, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.open(&path)).await
+}
+
+#[tauri::command]
+pub async fn case_status(state: Shared<'_>) -> Result<masf_api::desktop::StatusView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.status()).await
+}
+
+#[tauri::command]
+pub async fn start_run(app: AppHandle, state: Shared<'_>) -> Result<(), ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.start_run(Arc::new(Forward(app)))).await
+}
+
+#[tauri::command]
+pub async fn pause_run(state: Shared<'_>, reason: String) -> Result<(), ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.pause(&examiner(), &reason)).await
+}
+
+#[tauri::command]
+pub async fn resume_run(
+    app: AppHandle,
+    state: Shared<'_>,
+    grants: std::collections::BTreeMap<String, u64>,
+) -> Result<(), ApiError> {
+    let d = state.inner().clone();
+    let grants: Vec<(String, u64)> = grants.into_iter().collect();
+    blocking(move || d.resume(&grants, &examiner(), Arc::new(Forward(app)))).await
+}
+
+#[tauri::command]
+pub async fn events_since(
+    state: Shared<'_>,
+    cursor: WireCursor,
+    limit: Option<usize>,
+) -> Result<EventPage, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.events_since(cursor, limit.unwrap_or(masf_api::desktop::PAGE_MAX))).await
+}
+
+#[tauri::command]
+pub async fn report_model(state: Shared<'_>) -> Result<masf_api::Report, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.report_model()).await
+}
+
+#[tauri::command]
+pub async fn invocation(state: Shared<'_>, id: String) -> Result<InvocationView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.invocation(&id)).await
+}
+
+#[tauri::command]
+pub async fn rerun_invocation(state: Shared<'_>, id: String) -> Result<RerunView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.rerun(&id)).await
+}
+
+#[tauri::command]
+pub async fn same_as_links(state: Shared<'_>) -> Result<Vec<masf_api::LinkView>, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.links_and_actors().map(|l| l.links)).await
+}
+
+#[tauri::command]
+pub async fn actors(state: Shared<'_>) -> Result<Vec<masf_api::Actor>, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.links_and_actors().map(|l| l.actors)).await
+}
+
+#[tauri::command]
+pub async fn approve_link(
+    state: Shared<'_>,
+    id: String,
+    reason: Option<String>,
+) -> Result<LinksAndActors, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.decide(&id, reason.as_deref(), true)).await
+}
+
+#[tauri::command]
+pub async fn retract_link(
+    state: Shared<'_>,
+    id: String,
+    reason: String,
+) -> Result<LinksAndActors, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.decide(&id, Some(&reason), false)).await
+}
+
+#[tauri::command]
+pub async fn timeline(
+    state: Shared<'_>,
+    query: TimelineRequest,
+) -> Result<masf_api::Timeline, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.timeline(&query.into())).await
+}
+
+#[tauri::command]
+pub async fn export_report(
+    state: Shared<'_>,
+    dir: PathBuf,
+    formats: Vec<ReportFormat>,
+) -> Result<Exported, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.export_report(&dir, &formats)).await
+}
+
+/// Shows a native dialog on the main (GTK) thread and waits for it off that thread.
+async fn on_main<T: Send + 'static>(
+    app: AppHandle,
+    dialog: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    app.run_on_main_thread(move || {
+        let _ = tx.send(dialog());
+    })
+    .map_err(|e| ApiError::new(masf_api::ErrorCode::Io, e.to_string()))?;
+    blocking(move || {
+        rx.recv()
+            .map_err(|e| ApiError::new(masf_api::ErrorCode::Io, e.to_string()))
+    })
+    .await
+}
+
+/// The native file picker (modal): evidence files. Empty when cancelled.
+#[tauri::command]
+pub async fn pick_files(app: AppHandle) -> Result<Vec<PathBuf>, ApiError> {
+    on_main(app, || {
+        rfd::FileDialog::new()
+            .set_title("Add evidence")
+            .pick_files()
+            .unwrap_or_default()
+    })
+    .await
+}
+
+/// The native folder picker (modal): an evidence folder, a case folder or an export target.
+/// `null` when cancelled.
+#[tauri::command]
+pub async fn pick_folder(app: AppHandle) -> Result<Option<PathBuf>, ApiError> {
+    on_main(app, || rfd::FileDialog::new().pick_folder()).await
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { actorsFromViews, decisionsOf, linksFromViews } from "./adapt";
+
+describe("live link / actor views to report shapes", () => {
+  it("takes entity refs or ids", () => {
+    const l = linksFromViews([
+      { id: "sa-1-2", state: "retracted", a: { id: "ent-000001", label: "A" }, b: "ent-000002", hypothesis_id: "hyp-1", confidence: 0.9 },
+    ]);
+    expect(l).toEqual([
+      { id: "sa-1-2", a: "ent-000001", b: "ent-000002", hypothesis_id: "hyp-1", confidence: 0.9, state: "retracted", decisions: [] },
+    ]);
+  });
+  it("reads graph actors (entities/sources) and report actors (entity_ids/source_ids)", () => {
+    const a = actorsFromViews([
+      { id: "actor-1", label: "X", entities: ["ent-1", "ent-2"], sources: ["s"], identifiers: [{ id_type: "phone", normalized: "+1" }] },
+      { id: "actor-2", label: "Y", entity_ids: ["ent-3", "ent-4"], identifiers: [{ type: "email", value: "a@b" }] },
+      { id: "actor-3", label: "empty" },
+      { id: "actor-5", label: "alone", entities: ["ent-5"] },
+    ]);
+    // single entities are not actors (the report's rule)
+    expect(a.map((x) => [x.id, x.entity_ids, x.identifiers[0]?.normalized])).toEqual([
+      ["actor-1", ["ent-1", "ent-2"], "+1"],
+      ["actor-2", ["ent-3", "ent-4"], "a@b"],
+    ]);
+  });
+});
+
+describe("decisions", () => {
+  it("keeps well-formed decisions only", () => {
+    expect(decisionsOf([{ decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" }, "junk", null, {}])).toEqual([
+      { decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" },
+    ]);
+    expect(decisionsOf(undefined)).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+// Intake form logic: what stops a case from being saved, and sizes for people.
+import type { Params } from "../i18n";
+
+export interface DraftLike {
+  path: string;
+  size: number;
+  error?: { code: string; message: string } | null;
+}
+
+export interface DraftRow<D extends DraftLike = DraftLike & Record<string, unknown>> {
+  draft: D;
+  id: string;
+  label: string;
+  owner: string;
+  timezone: string;
+}
+
+export interface Problem {
+  key: string;
+  params?: Params;
+}
+
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function validZone(z: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: z });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function draftProblems(
+  meta: { dir: string; id: string; title: string; examiner: string; timezone: string },
+  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string }[],
+): Problem[] {
+  const out: Problem[] = [];
+  if (rows.length === 0) out.push({ key: "intake.p.noSources" });
+  if (!meta.dir.trim()) out.push({ key: "intake.p.dir" });
+  if (!ID_RE.test(meta.id.trim())) out.push({ key: "intake.p.caseId" });
+  if (!meta.examiner.trim()) out.push({ key: "intake.p.examiner" });
+  if (!validZone(meta.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: meta.timezone } });
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const id = r.id.trim();
+    if (!ID_RE.test(id)) out.push({ key: "intake.p.sourceId", params: { id } });
+    else if (seen.has(id)) out.push({ key: "intake.p.dupId", params: { id } });
+    seen.add(id);
+    if (r.draft.error) out.push({ key: "intake.p.unreadable", params: { path: r.draft.path } });
+    if (r.timezone.trim() && !validZone(r.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: r.timezone } });
+  }
+  return out;
+}
+
+export function bytes(n: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u += 1;
+  }
+  return u === 0 ? `${n} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+}

@@ -1,0 +1,287 @@
+// Entities: an SVG graph (entities as nodes, same_as links styled by state) with the actors it
+// implies. A link opens its coreference hypothesis and the identifiers behind it; approve /
+// retract (a reason is required to retract) go to the backend, and the links and actors it
+// returns replace the drawn ones at once.
+import { useMemo, useState } from "preact/hooks";
+import { api, errorText } from "../api";
+import { fmtNum, t, tOr } from "../i18n";
+import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
+import { actorOf, clusterCentres, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
+import type { Actor, Entity, Report, SameAs } from "../model/report";
+
+export interface GraphState {
+  links: SameAs[];
+  actors: Actor[];
+}
+
+const PALETTE = 8;
+
+export function EntitiesView({
+  report,
+  graph,
+  onGraph,
+  onOpenFinding,
+}: {
+  report: Report;
+  graph: GraphState;
+  onGraph: (g: GraphState) => void;
+  onOpenFinding?: (id: string) => void;
+}) {
+  const [selLink, setSelLink] = useState<string | null>(null);
+  const [selEnt, setSelEnt] = useState<string | null>(null);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [err, setErr] = useState<string | null>(null);
+  const [tried, setTried] = useState(false);
+
+  const ents = useMemo(() => new Map(report.entities.map((e) => [e.id, e])), [report]);
+  // positions over the report's links: stable whatever the examiner decides
+  const lay = useMemo(() => layout(report.entities, report.same_as), [report]);
+  const centres = useMemo(() => clusterCentres(report.entities, report.same_as, lay), [report, lay]);
+  const links = useMemo(() => orderedLinks(graph.links), [graph.links]);
+  const owner = useMemo(() => actorOf(graph.actors), [graph.actors]);
+  const colour = useMemo(() => new Map(graph.actors.map((a, i) => [a.id, i % PALETTE])), [graph.actors]);
+  const link = links.find((l) => l.id === selLink) ?? null;
+  const hyp = link ? report.hypotheses.find((h) => h.id === link.hypothesis_id) : undefined;
+
+  const decide = (d: "approve" | "retract") => {
+    if (!link) return;
+    setTried(true);
+    if (!reasonOk(d, reason)) return;
+    setBusy(true);
+    setErr(null);
+    const call = d === "approve" ? api.approveLink(link.id, reason.trim() || null) : api.retractLink(link.id, reason.trim());
+    call
+      .then((r) => {
+        onGraph({ links: linksFromViews(r.links), actors: actorsFromViews(r.actors) });
+        setReason("");
+        setTried(false);
+      }, (e: unknown) => setErr(errorText(e)))
+      .finally(() => setBusy(false));
+  };
+
+  const node = (e: Entity) => {
+    const p = lay.nodes.get(e.id);
+    if (!p) return null;
+    const a = owner.get(e.id);
+    const c = a ? `actor-c${colour.get(a.id) ?? 0}` : "actor-none";
+    const la = labelAnchor(p, centres.get(e.id) ?? null);
+    return (
+      <g
+        key={e.id}
+        class={`node ${c} ${selEnt === e.id ? "selected" : ""}`}
+        transform={`translate(${p.x},${p.y})`}
+        tabIndex={0}
+        role="button"
+        aria-label={`${e.label} (${e.id})`}
+        data-testid={`entity-${e.id}`}
+        data-actor={a?.id ?? ""}
+        onClick={() => {
+          setSelEnt(e.id);
+          setSelLink(null);
+        }}
+        onKeyDown={(ev) => ev.key === "Enter" && setSelEnt(e.id)}
+      >
+        <circle r={e.kind === "person" ? 14 : 10} class={`kind-${e.kind}`} />
+        <text x={la.dx} y={la.dy} text-anchor={la.anchor} class="node-label">
+          {e.label.length > 22 ? `${e.label.slice(0, 21)}…` : e.label}
+        </text>
+        <title>{`${e.label} · ${e.kind} · ${e.source_ids.join(", ")}`}</title>
+      </g>
+    );
+  };
+
+  const ent = selEnt ? ents.get(selEnt) : undefined;
+
+  return (
+    <div class="view entities" data-testid="view-entities">
+      <div class="split">
+        <div class="pane graph-pane">
+          <div class="legend">
+            {(["live", "approved", "retracted", "dormant", "candidate"] as const).map((s) => (
+              <span class="legend-item">
+                <svg width="28" height="10">
+                  <line x1="0" x2="28" y1="5" y2="5" class={edgeClass(s)} />
+                </svg>
+                {t(`link.state.${s}`)}
+              </span>
+            ))}
+          </div>
+          <div class="scroll">
+            <svg
+              class="graph"
+              width={lay.width}
+              height={lay.height}
+              viewBox={`0 0 ${lay.width} ${lay.height}`}
+              role="group"
+              aria-label={t("entities.graph")}
+              data-testid="entity-graph"
+            >
+              {links.map((l) => {
+                const a = lay.nodes.get(l.a);
+                const b = lay.nodes.get(l.b);
+                if (!a || !b) return null;
+                return (
+                  <g
+                    key={l.id}
+                    class={`link ${selLink === l.id ? "selected" : ""}`}
+                    tabIndex={0}
+                    role="button"
+                    aria-label={t("entities.linkLabel", { id: l.id, state: tOr(`link.state.${l.state}`, l.state) })}
+                    data-testid={`same-as-${l.id}`}
+                    data-state={l.state}
+                    onClick={() => {
+                      setSelLink(l.id);
+                      setSelEnt(null);
+                      setTried(false);
+                    }}
+                    onKeyDown={(e) => e.key === "Enter" && setSelLink(l.id)}
+                  >
+                    <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} class="hit" />
+                    <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} class={edgeClass(l.state)} />
+                    <title>{`${l.id} · ${l.state} · ${fmtNum(l.confidence * 100, 1)}%`}</title>
+                  </g>
+                );
+              })}
+              {report.entities.map(node)}
+            </svg>
+          </div>
+        </div>
+        <div class="pane scroll detail side">
+          {link && (
+            <section data-testid="link-detail">
+              <h2>
+                {link.id} <span class={`chip state-${link.state}`}>{tOr(`link.state.${link.state}`, link.state)}</span>
+              </h2>
+              {hyp && (
+                <p>
+                  <span class="id">{hyp.id}</span> {hyp.statement} ·{" "}
+                  {t("entities.hypConf", { conf: fmtNum(hyp.confidence * 100, 2), lo: fmtNum(hyp.log_odds, 2) })}
+                </p>
+              )}
+              <div class="stack">
+                {[link.a, link.b].map((id) => {
+                  const e = ents.get(id);
+                  return (
+                    <div class="ent-card">
+                      <h3>
+                        {e?.label ?? id} <span class="muted">{id}</span>
+                      </h3>
+                      <p class="muted">
+                        {e?.kind} · {e?.source_ids.join(", ")} · {e?.context}
+                      </p>
+                      <ul class="idents">
+                        {(e?.identifiers ?? []).map((i) => (
+                          <li>
+                            <code>{i.type}</code> {i.value} <span class={`chip ${i.strength}`}>{tOr(`ident.${i.strength}`, i.strength)}</span>
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  );
+                })}
+              </div>
+              <h3>{t("entities.shared")}</h3>
+              <ul data-testid="link-shared">
+                {sharedIdentifiers(ents.get(link.a), ents.get(link.b)).map((s) => (
+                  <li>
+                    <code>{s.type}</code> {s.normalized}
+                  </li>
+                ))}
+              </ul>
+              {hyp && (
+                <>
+                  <h3>{t("entities.evidence")}</h3>
+                  <ul>
+                    {hyp.edges.map((e) => (
+                      <li>
+                        <button class="link" onClick={() => onOpenFinding?.(e.phenomenon_id)} title={t("hyp.openFinding")}>
+                          {e.phenomenon_id}
+                        </button>{" "}
+                        · {e.edge_type} · +{fmtNum(e.contribution ?? e.log10_lr, 2)}{" "}
+                        <span class="muted">{report.phenomena.find((p) => p.id === e.phenomenon_id)?.title}</span>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {(link.decisions ?? []).length > 0 && (
+                <>
+                  <h3>{t("entities.decisions")}</h3>
+                  <ul data-testid="link-decisions">
+                    {decisionsOf(link.decisions).map((d) => (
+                      <li>
+                        <strong>{tOr(`entities.decision.${d.decision}`, d.decision)}</strong> · {d.by} · {d.at} — {d.reason}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              <label class="field block">
+                <span>{t("entities.reason")}</span>
+                <textarea
+                  rows={2}
+                  value={reason}
+                  data-testid="decision-reason"
+                  aria-invalid={tried && !reasonOk("retract", reason)}
+                  onInput={(e) => setReason(e.currentTarget.value)}
+                />
+              </label>
+              {tried && !reasonOk("retract", reason) && (
+                <p class="error" role="alert" data-testid="reason-required">
+                  {t("entities.reasonRequired")}
+                </p>
+              )}
+              <div class="row">
+                <button onClick={() => decide("approve")} disabled={busy} data-testid="approve-link">
+                  {t("entities.approve")}
+                </button>
+                <button class="danger" onClick={() => decide("retract")} disabled={busy} data-testid="retract-link">
+                  {t("entities.retract")}
+                </button>
+              </div>
+              {err && <p class="error" role="alert">{err}</p>}
+            </section>
+          )}
+          {!link && ent && (
+            <section>
+              <h2>
+                {ent.label} <span class="muted">{ent.id}</span>
+              </h2>
+              <p class="muted">
+                {ent.kind} · {ent.source_ids.join(", ")} · {ent.context}
+              </p>
+              <ul class="idents">
+                {ent.identifiers.map((i) => (
+                  <li>
+                    <code>{i.type}</code> {i.value} <span class="muted">{i.phenomenon_id}</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {!link && !ent && <p class="empty">{t("entities.pick")}</p>}
+          <h2>{t("entities.actors", { n: graph.actors.length })}</h2>
+          <ul class="actors" data-testid="actor-list" data-count={graph.actors.length}>
+            {graph.actors.map((a) => (
+              <li key={a.id} data-testid={`actor-${a.id}`} class={`actor-c${colour.get(a.id) ?? 0}`}>
+                <span class="swatch" />
+                <strong>{a.label}</strong> <span class="muted">{a.id}</span>
+                <div class="muted small">
+                  {t("entities.actorLine", { n: a.entity_ids.length, sources: (a.source_ids ?? []).join(", ") })}
+                </div>
+                <div class="small">
+                  {a.identifiers.map((i) => (
+                    <span class="chip">
+                      {i.type}: {i.normalized}
+                    </span>
+                  ))}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,160 @@
+// Views rendered in jsdom with the real demo report. The backend boundary (src/api.ts) is
+// replaced by recorded calls: these tests check what the views do with data and input; the
+// real IPC is exercised by the e2e suite (tests/e2e) against the built app.
+import { render } from "preact";
+import { act } from "preact/test-utils";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { demoReport } from "../test/fixture";
+
+const calls: { cmd: string; args: unknown[] }[] = [];
+vi.mock("../api", () => ({
+  api: {
+    invocation: (...args: unknown[]) => {
+      calls.push({ cmd: "invocation", args });
+      return Promise.resolve({
+        id: args[0], source_id: "src-iphone", tool: "sqlite_query", args: {}, status: "ok", reason: null, agent: "ios-triage",
+        task_id: "t", ts: "", duration_ms: 1, output_sha256: "ab".repeat(32), output_size: 10,
+        output_text: "x\t<b>Chan.MH@example.net</b>\ty", output_truncated: false, rerun_command: "masf rerun c inv-000005",
+      });
+    },
+    rerunInvocation: () => Promise.resolve({ invocation_id: "inv-000005", verdict: "rerun_differs", matched: false, expected_sha256: "a", actual_sha256: "b", detail: null }),
+    retractLink: (...args: unknown[]) => {
+      calls.push({ cmd: "retract", args });
+      const r = demoReport();
+      const link = r.same_as[0]!;
+      return Promise.resolve({
+        links: r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state })),
+        // as the graph answers: every group, single entities included; the one that held the
+        // link's two ends is now two single entities
+        actors: [
+          ...r.actors.filter((a) => !a.entity_ids.includes(link.a)).map((a) => ({ ...a, entities: a.entity_ids })),
+          { id: `actor-${link.a.slice(4)}`, label: "a", entities: [link.a], identifiers: [] },
+          { id: `actor-${link.b.slice(4)}`, label: "b", entities: [link.b], identifiers: [] },
+        ],
+      });
+    },
+    approveLink: (...args: unknown[]) => {
+      calls.push({ cmd: "approve", args });
+      return Promise.resolve({ links: demoReport().same_as, actors: demoReport().actors });
+    },
+  },
+  errorText: (e: unknown) => String(e),
+  events: {},
+}));
+
+const { FindingsView } = await import("./FindingsView");
+const { EntitiesView } = await import("./EntitiesView");
+
+let root: HTMLDivElement;
+beforeEach(() => {
+  calls.length = 0;
+  root = document.createElement("div");
+  document.body.appendChild(root);
+});
+afterEach(() => {
+  render(null, root);
+  root.remove();
+});
+const q = (id: string) => root.querySelector(`[data-testid="${id}"]`);
+const flush = () => act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+
+describe("Findings view", () => {
+  it("lists every phenomenon, narrows by source, marks interpretations unverified", async () => {
+    await act(() => render(<FindingsView report={demoReport()} />, root));
+    expect(root.querySelectorAll("article.finding")).toHaveLength(117);
+    expect(root.querySelectorAll('[data-testid="interpretation-unverified"]')).toHaveLength(117);
+    const sel = q("findings-filter-source") as HTMLSelectElement;
+    await act(() => {
+      sel.value = "src-usb";
+      sel.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    const n = root.querySelectorAll("article.finding").length;
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(117);
+    expect(q("findings-count")?.textContent).toContain(`${n} of 117`);
+  });
+  it("opens a fact's invocation with the value highlighted, as text", async () => {
+    await act(() => render(<FindingsView report={demoReport()} />, root));
+    await act(() => (q("fact-ph-000006-0") as HTMLButtonElement).click());
+    await flush();
+    expect(calls).toEqual([{ cmd: "invocation", args: ["inv-000005"] }]);
+    const out = q("invocation-output");
+    expect(out?.textContent).toBe("x\t<b>Chan.MH@example.net</b>\ty");
+    expect(out?.querySelector("b")).toBeNull(); // markup in output stays text
+    expect(root.querySelector('[data-testid="output-highlight"]')?.textContent).toBe("Chan.MH@example.net");
+    await act(() => (q("rerun-button") as HTMLButtonElement).click());
+    await flush();
+    expect(q("rerun-verdict")?.getAttribute("data-verdict")).toBe("rerun_differs");
+  });
+  it("renders hostile evidence strings as text", async () => {
+    const r = demoReport();
+    r.phenomena = [{ ...r.phenomena[0]!, title: '<img src=x onerror="alert(1)">', interpretation: "<script>alert(2)</script>" }];
+    await act(() => render(<FindingsView report={r} />, root));
+    expect(root.querySelector("img")).toBeNull();
+    expect(root.querySelector("script")).toBeNull();
+    expect(root.textContent).toContain('<img src=x onerror="alert(1)">');
+  });
+});
+
+describe("Entities view", () => {
+  it("refuses to retract without a reason, then retracts and shows the new actors at once", async () => {
+    const r = demoReport();
+    let graph = { links: r.same_as, actors: r.actors };
+    const onGraph = (g: typeof graph) => {
+      graph = g;
+      void act(() => render(<EntitiesView report={r} graph={graph} onGraph={onGraph} />, root));
+    };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={onGraph} />, root));
+    expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length));
+    const edge = q("same-as-sa-000001-000010")!;
+    expect(edge.getAttribute("data-state")).toBe("live");
+    await act(() => {
+      edge.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    expect(q("link-detail")).not.toBeNull();
+    await act(() => (q("retract-link") as HTMLButtonElement).click());
+    expect(q("reason-required")).not.toBeNull();
+    expect(calls).toEqual([]);
+    const reason = q("decision-reason") as HTMLTextAreaElement;
+    await act(() => {
+      reason.value = "different people share the family phone";
+      reason.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(() => (q("retract-link") as HTMLButtonElement).click());
+    await flush();
+    expect(calls).toEqual([{ cmd: "retract", args: ["sa-000001-000010", "different people share the family phone"] }]);
+    expect(q("same-as-sa-000001-000010")?.getAttribute("data-state")).toBe("retracted");
+    const joined = r.actors.find((a) => a.entity_ids.includes("ent-000001"))!;
+    expect(joined.entity_ids).toEqual(["ent-000001", "ent-000010"]);
+    expect(q(`actor-${joined.id}`)).toBeNull(); // the actor the link made is gone
+    expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length - 1));
+    expect(q("entity-ent-000001")?.getAttribute("data-actor")).toBe("");
+    expect(q("entity-ent-000010")?.getAttribute("data-actor")).toBe("");
+  });
+});
+
+describe("Virtual list", () => {
+  it("renders a window of a 100,000-row list", async () => {
+    const { VirtualList } = await import("../components/VirtualList");
+    await act(() =>
+      render(<VirtualList count={100_000} rowHeight={24} label="x" testid="vl" renderRow={(i) => <span>row {i}</span>} />, root),
+    );
+    const rows = root.querySelectorAll(".vrow");
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThan(60);
+    expect(rows[0]?.textContent).toBe("row 0");
+  });
+});
+
+describe("Findings paging", () => {
+  it("renders 300 cards at a time on a large case", async () => {
+    const r = demoReport();
+    const base = r.phenomena[0]!;
+    r.phenomena = Array.from({ length: 1000 }, (_, i) => ({ ...base, id: `ph-${String(i + 1).padStart(6, "0")}` }));
+    await act(() => render(<FindingsView report={r} />, root));
+    expect(root.querySelectorAll("article.finding")).toHaveLength(300);
+    await act(() => (q("findings-more") as HTMLButtonElement).click());
+    expect(root.querySelectorAll("article.finding")).toHaveLength(600);
+    expect(q("findings-count")?.textContent).toContain("1000 of 1000");
+  });
+});
