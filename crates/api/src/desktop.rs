@@ -35,7 +35,7 @@ pub const PAGE_MAX: usize = 5_000;
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceDraft {
     pub path: PathBuf,
-    /// The evidence type sniffed from the content (`disk_image`, `android_fs` …), if readable.
+    /// The evidence type sniffed from the content (`disk_image`, `android_disk` …), if readable.
     pub detected_type: Option<String>,
     /// Why the type was chosen.
     pub reasons: Vec<String>,
