@@ -356,3 +356,54 @@ fn a_work_folder_opens_its_case_and_unknown_paths_are_refused() {
         ErrorCode::BadRequest
     );
 }
+
+#[test]
+fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
+    let dir = tempfile::tempdir().unwrap();
+    save_case(&demo_draft(dir.path())).unwrap();
+    let desktop = Desktop::new();
+    desktop.open(dir.path()).unwrap();
+    let sink = Arc::new(Recorder::default());
+    desktop.start_run(sink.clone()).unwrap();
+    // pause once tool calls are being made (a request before the segment opens is not for it)
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !sink
+        .batches
+        .lock()
+        .unwrap()
+        .iter()
+        .flatten()
+        .any(|i| matches!(i, StreamItem::Invocation(_)))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no tool call streamed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    desktop.pause("examiner", "coffee").unwrap();
+    desktop.join_run();
+    let first = sink.finished.lock().unwrap().clone();
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].state, "paused", "{:?}", first[0]);
+    let status = desktop.status().unwrap();
+    assert_eq!(status.status.run.state.map(|s| s.as_str()), Some("paused"));
+    // unknown budgets are refused before anything runs
+    assert_eq!(
+        desktop
+            .resume(&[("gold".into(), 5)], "examiner", sink.clone())
+            .unwrap_err()
+            .code,
+        ErrorCode::BadRequest
+    );
+    desktop
+        .resume(&[("tool_calls".into(), 100)], "examiner", sink.clone())
+        .unwrap();
+    desktop.join_run();
+    let finished = sink.finished.lock().unwrap().clone();
+    assert_eq!(finished.len(), 2);
+    assert_eq!(finished[1].state, "completed", "{:?}", finished[1]);
+    let status = desktop.status().unwrap();
+    assert_eq!(status.status.run.grants.len(), 1);
+    assert_eq!(status.status.run.segments, 2);
+}
