@@ -348,6 +348,29 @@ async function main() {
     await screenshot("report-exported");
   });
 
+  // ---- 5b. the same views in Simplified Chinese
+  await step("zh-CN", async () => {
+    const setLocale = async (loc) => {
+      const s = await el("locale-select");
+      await wd.exec(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        [Driver.ref(s), loc],
+      );
+    };
+    const english = await wd.text(await el("nav-findings"));
+    await setLocale("zh-CN");
+    await waitFor("Chinese labels", async () => {
+      const t = await wd.text(await el("nav-findings"));
+      return t !== english && /[\u4e00-\u9fff]/.test(t);
+    });
+    await nav("findings");
+    await screenshot("zh-CN-findings");
+    await nav("entities");
+    await screenshot("zh-CN-entities");
+    await setLocale("en");
+    await waitFor("English labels", async () => (await wd.text(await el("nav-findings"))) === english);
+  });
+
   // ---- 6. a hostile-named evidence file: shown as text, no script runs
   await step("hostile-evidence", async () => {
     const hdir = path.join(work, "hostile");
