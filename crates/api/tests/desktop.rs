@@ -26,12 +26,24 @@ fn evidence(name: &str) -> PathBuf {
 #[derive(Default)]
 struct Recorder {
     batches: Mutex<Vec<Vec<StreamItem>>>,
+    /// For each streamed event: ms from its `ts` (set by the backend when it was made) to its
+    /// delivery to the sink.
+    delays: Mutex<Vec<i64>>,
     finished: Mutex<Vec<RunFinished>>,
     progress: Mutex<Vec<IntakeProgress>>,
 }
 
 impl DesktopSink for Recorder {
     fn run_events(&self, items: &[StreamItem]) {
+        let now = jiff::Timestamp::now().as_millisecond();
+        for i in items {
+            if let StreamItem::Event(e) = i {
+                self.delays
+                    .lock()
+                    .unwrap()
+                    .push(now - e.ts.as_millisecond());
+            }
+        }
         self.batches.lock().unwrap().push(items.to_vec());
     }
     fn run_finished(&self, finished: &RunFinished) {
@@ -171,6 +183,13 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     assert_eq!(finished.len(), 1);
     assert_eq!(finished[0].state, "completed", "{:?}", finished[0]);
     assert!(finished[0].error.is_none());
+    // delivered while the run goes, not at its end: many batches, each event soon after it
+    // was made (the follower polls every 40 ms)
+    assert!(sink.batches.lock().unwrap().len() >= 5);
+    let mut delays = sink.delays.lock().unwrap().clone();
+    delays.sort_unstable();
+    let median = delays[delays.len() / 2];
+    assert!(median < 1000, "median event-to-sink delay {median} ms");
     let streamed: Vec<StreamItem> = sink.batches.lock().unwrap().concat();
     // in order within each kind, no duplicates
     let (mut last_event, mut last_inv) = (0, 0);
