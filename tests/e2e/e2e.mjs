@@ -220,6 +220,22 @@ async function main() {
       60000,
     );
     await screenshot("run-events-arriving");
+    // pause with a reason: the run stops at its next tool call; resume with a grant
+    await setField("run-pause-reason", "e2e: checking the first findings");
+    await click("run-pause");
+    await waitFor(
+      "the run to pause",
+      async () => (await wd.attr(await el("run-state"), "class")).includes("state-paused"),
+      60000,
+      100,
+    );
+    const atPause = Number(await wd.attr(await el("run-event-count"), "data-count"));
+    await screenshot("run-paused");
+    await new Promise((r) => setTimeout(r, 1000));
+    const stillPaused = Number(await wd.attr(await el("run-event-count"), "data-count"));
+    assert(stillPaused === atPause, `events kept arriving while paused: ${atPause} → ${stillPaused}`);
+    await setField("run-grant-amount", "100");
+    await click("run-resume");
     await waitFor(
       "the run to complete",
       async () => (await wd.attr(await el("run-state"), "class")).includes("state-completed"),
