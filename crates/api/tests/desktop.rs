@@ -247,6 +247,10 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
 
     // an invocation, its output text hashes to its sha256, its re-run matches
     let report = desktop.report_model().unwrap();
+    // the interactive model does not re-hash the evidence; the export below does
+    let rows = &report.sources[0].integrity["files"];
+    assert!(rows[0]["sha256_now"].is_null());
+    assert!(rows[0]["note"].as_str().unwrap().contains("not re-hashed"));
     let fact_inv = report
         .phenomena
         .iter()
@@ -337,6 +341,11 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["schema"], "masforensics.report/1");
+    for source in json["sources"].as_array().unwrap() {
+        for row in source["integrity"]["files"].as_array().unwrap() {
+            assert_eq!(row["unchanged"], true, "{row}");
+        }
+    }
     assert!(desktop.export_report(&out, &[]).is_err());
 
     // hashing reports progress for each file
