@@ -220,6 +220,22 @@ async function main() {
       60000,
     );
     await screenshot("run-events-arriving");
+    // pause with a reason: the run stops at its next tool call; resume with a grant
+    await setField("run-pause-reason", "e2e: checking the first findings");
+    await click("run-pause");
+    await waitFor(
+      "the run to pause",
+      async () => (await wd.attr(await el("run-state"), "class")).includes("state-paused"),
+      60000,
+      100,
+    );
+    const atPause = Number(await wd.attr(await el("run-event-count"), "data-count"));
+    await screenshot("run-paused");
+    await new Promise((r) => setTimeout(r, 1000));
+    const stillPaused = Number(await wd.attr(await el("run-event-count"), "data-count"));
+    assert(stillPaused === atPause, `events kept arriving while paused: ${atPause} → ${stillPaused}`);
+    await setField("run-grant-amount", "100");
+    await click("run-resume");
     await waitFor(
       "the run to complete",
       async () => (await wd.attr(await el("run-state"), "class")).includes("state-completed"),
@@ -346,6 +362,29 @@ async function main() {
     const retracted = report.same_as.find((s) => s.id === perf.actors.edge);
     assert(retracted?.state === "approved", `exported edge state ${retracted?.state}`);
     await screenshot("report-exported");
+  });
+
+  // ---- 5b. the same views in Simplified Chinese
+  await step("zh-CN", async () => {
+    const setLocale = async (loc) => {
+      const s = await el("locale-select");
+      await wd.exec(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        [Driver.ref(s), loc],
+      );
+    };
+    const english = await wd.text(await el("nav-findings"));
+    await setLocale("zh-CN");
+    await waitFor("Chinese labels", async () => {
+      const t = await wd.text(await el("nav-findings"));
+      return t !== english && /[\u4e00-\u9fff]/.test(t);
+    });
+    await nav("findings");
+    await screenshot("zh-CN-findings");
+    await nav("entities");
+    await screenshot("zh-CN-entities");
+    await setLocale("en");
+    await waitFor("English labels", async () => (await wd.text(await el("nav-findings"))) === english);
   });
 
   // ---- 6. a hostile-named evidence file: shown as text, no script runs

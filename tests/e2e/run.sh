@@ -19,8 +19,8 @@ TAURI_DRIVER="$(command -v tauri-driver || true)"
 [ -x "$TAURI_DRIVER" ] || { echo "e2e: tauri-driver not found (scripts/setup.sh installs it)" >&2; exit 1; }
 command -v WebKitWebDriver >/dev/null || { echo "e2e: WebKitWebDriver not found (apt webkit2gtk-driver)" >&2; exit 1; }
 
-export MASF_DESKTOP="$TARGET/debug/masf-desktop"
-export MASF_LOAD_EVENTS="$TARGET/debug/examples/load_events"
+export MASF_DESKTOP="${MASF_DESKTOP:-$TARGET/debug/masf-desktop}"
+export MASF_LOAD_EVENTS="${MASF_LOAD_EVENTS:-$TARGET/debug/examples/load_events}"
 export TAURI_DRIVER
 export E2E_OUT="${E2E_OUT:-$PWD/target/e2e-screenshots}"
 # A private X server and D-Bus session (AT-SPI). Note: WEBKIT_DISABLE_COMPOSITING_MODE=1 makes

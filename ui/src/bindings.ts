@@ -61,7 +61,7 @@ export interface LayerView {
 /** A dropped or picked path, sniffed by content. */
 export interface SourceDraft {
   path: string;
-  /** `disk_image`, `android_fs`, `ios_fs`, `media_folder` … ; null when unreadable. */
+  /** `disk_image`, `android_disk`, `ios_extraction`, `media_collection` … ; null when unreadable. */
   detected_type: string | null;
   /** Why the type was chosen. */
   reasons: string[];

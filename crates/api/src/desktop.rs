@@ -35,7 +35,7 @@ pub const PAGE_MAX: usize = 5_000;
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceDraft {
     pub path: PathBuf,
-    /// The evidence type sniffed from the content (`disk_image`, `android_fs` …), if readable.
+    /// The evidence type sniffed from the content (`disk_image`, `android_disk` …), if readable.
     pub detected_type: Option<String>,
     /// Why the type was chosen.
     pub reasons: Vec<String>,
@@ -662,9 +662,10 @@ impl Desktop {
         events_page(&work, cursor, limit)
     }
 
-    /// The report model of the current case, built now.
+    /// The report model of the current case, built now from the store (the evidence is not
+    /// re-hashed, so that rebuilding it after each decision stays fast; the export re-hashes).
     pub fn report_model(&self) -> Result<masf_report::Report, ApiError> {
-        crate::report::build_report(&self.ctx()?, &SystemClock, &crate::NoProgress)
+        crate::report::build_report_with(&self.ctx()?, &SystemClock, &crate::NoProgress, false)
     }
 
     /// One invocation with its output text.

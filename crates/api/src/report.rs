@@ -103,6 +103,18 @@ pub fn build_report(
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<masf_report::Report, ApiError> {
+    build_report_with(ctx, clock, progress, true)
+}
+
+/// [`build_report`], optionally without re-hashing the evidence (the desktop app's views
+/// rebuild the model after every decision; hashing a case's images each time would take
+/// minutes). Without it, each file row says so in `note` and has no `sha256_now`.
+pub(crate) fn build_report_with(
+    ctx: &CaseCtx,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+    rehash: bool,
+) -> Result<masf_report::Report, ApiError> {
     let status = crate::status(ctx)?;
     let state = crate::triage::graph_state(ctx)?;
     let case_file = ctx.case.dir.join("case.yaml");
@@ -124,9 +136,14 @@ pub fn build_report(
         // Intake vs now: every file hashed again.
         let mut files = Vec::new();
         for f in &s.files {
+            let mut row = json!({"path": f.path, "size": f.size, "sha256": f.sha256, "md5": f.md5});
+            if !rehash {
+                row["note"] = json!("not re-hashed in this view (the exported report re-hashes)");
+                files.push(row);
+                continue;
+            }
             let path = ctx.case.dir.join(&f.path);
             let now = crate::hash_files(std::slice::from_ref(&path), progress);
-            let mut row = json!({"path": f.path, "size": f.size, "sha256": f.sha256, "md5": f.md5});
             match now {
                 Ok(h) if !h.is_empty() => {
                     row["sha256_now"] = json!(h[0].digests.sha256);

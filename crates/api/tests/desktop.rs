@@ -26,12 +26,24 @@ fn evidence(name: &str) -> PathBuf {
 #[derive(Default)]
 struct Recorder {
     batches: Mutex<Vec<Vec<StreamItem>>>,
+    /// For each streamed event: ms from its `ts` (set by the backend when it was made) to its
+    /// delivery to the sink.
+    delays: Mutex<Vec<i64>>,
     finished: Mutex<Vec<RunFinished>>,
     progress: Mutex<Vec<IntakeProgress>>,
 }
 
 impl DesktopSink for Recorder {
     fn run_events(&self, items: &[StreamItem]) {
+        let now = jiff::Timestamp::now().as_millisecond();
+        for i in items {
+            if let StreamItem::Event(e) = i {
+                self.delays
+                    .lock()
+                    .unwrap()
+                    .push(now - e.ts.as_millisecond());
+            }
+        }
         self.batches.lock().unwrap().push(items.to_vec());
     }
     fn run_finished(&self, finished: &RunFinished) {
@@ -171,6 +183,13 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     assert_eq!(finished.len(), 1);
     assert_eq!(finished[0].state, "completed", "{:?}", finished[0]);
     assert!(finished[0].error.is_none());
+    // delivered while the run goes, not at its end: many batches, each event soon after it
+    // was made (the follower polls every 40 ms)
+    assert!(sink.batches.lock().unwrap().len() >= 5);
+    let mut delays = sink.delays.lock().unwrap().clone();
+    delays.sort_unstable();
+    let median = delays[delays.len() / 2];
+    assert!(median < 1000, "median event-to-sink delay {median} ms");
     let streamed: Vec<StreamItem> = sink.batches.lock().unwrap().concat();
     // in order within each kind, no duplicates
     let (mut last_event, mut last_inv) = (0, 0);
@@ -228,6 +247,10 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
 
     // an invocation, its output text hashes to its sha256, its re-run matches
     let report = desktop.report_model().unwrap();
+    // the interactive model does not re-hash the evidence; the export below does
+    let rows = &report.sources[0].integrity["files"];
+    assert!(rows[0]["sha256_now"].is_null());
+    assert!(rows[0]["note"].as_str().unwrap().contains("not re-hashed"));
     let fact_inv = report
         .phenomena
         .iter()
@@ -318,6 +341,11 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("report.json")).unwrap()).unwrap();
     assert_eq!(json["schema"], "masforensics.report/1");
+    for source in json["sources"].as_array().unwrap() {
+        for row in source["integrity"]["files"].as_array().unwrap() {
+            assert_eq!(row["unchanged"], true, "{row}");
+        }
+    }
     assert!(desktop.export_report(&out, &[]).is_err());
 
     // hashing reports progress for each file
@@ -355,4 +383,55 @@ fn a_work_folder_opens_its_case_and_unknown_paths_are_refused() {
         desktop.open(&empty).unwrap_err().code,
         ErrorCode::BadRequest
     );
+}
+
+#[test]
+fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
+    let dir = tempfile::tempdir().unwrap();
+    save_case(&demo_draft(dir.path())).unwrap();
+    let desktop = Desktop::new();
+    desktop.open(dir.path()).unwrap();
+    let sink = Arc::new(Recorder::default());
+    desktop.start_run(sink.clone()).unwrap();
+    // pause once tool calls are being made (a request before the segment opens is not for it)
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !sink
+        .batches
+        .lock()
+        .unwrap()
+        .iter()
+        .flatten()
+        .any(|i| matches!(i, StreamItem::Invocation(_)))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no tool call streamed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    desktop.pause("examiner", "coffee").unwrap();
+    desktop.join_run();
+    let first = sink.finished.lock().unwrap().clone();
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].state, "paused", "{:?}", first[0]);
+    let status = desktop.status().unwrap();
+    assert_eq!(status.status.run.state.map(|s| s.as_str()), Some("paused"));
+    // unknown budgets are refused before anything runs
+    assert_eq!(
+        desktop
+            .resume(&[("gold".into(), 5)], "examiner", sink.clone())
+            .unwrap_err()
+            .code,
+        ErrorCode::BadRequest
+    );
+    desktop
+        .resume(&[("tool_calls".into(), 100)], "examiner", sink.clone())
+        .unwrap();
+    desktop.join_run();
+    let finished = sink.finished.lock().unwrap().clone();
+    assert_eq!(finished.len(), 2);
+    assert_eq!(finished[1].state, "completed", "{:?}", finished[1]);
+    let status = desktop.status().unwrap();
+    assert_eq!(status.status.run.grants.len(), 1);
+    assert_eq!(status.status.run.segments, 2);
 }
