@@ -18,6 +18,7 @@
 pub mod budget;
 pub mod context;
 pub mod corroborate;
+pub mod llm;
 pub mod orchestrator;
 pub mod ownership;
 pub mod plugin;

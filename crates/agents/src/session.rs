@@ -176,6 +176,8 @@ pub struct Session {
     /// asked for a pause request.
     control: Mutex<(i64, Instant)>,
     segment: Mutex<u32>,
+    /// Nanoseconds spent in the gateway's judgement (grounding included), for measurements.
+    gateway_ns: std::sync::atomic::AtomicU64,
 }
 
 impl Session {
@@ -217,6 +219,7 @@ impl Session {
             halt: Mutex::new(None),
             control: Mutex::new((i64::MAX, Instant::now())),
             segment: Mutex::new(0),
+            gateway_ns: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -524,13 +527,31 @@ impl Session {
         actor_id: &str,
         call: &Call,
     ) -> Result<Verdict, RuntimeError> {
+        self.submit_with(actor_kind, actor_id, call, &Versions::new())
+    }
+
+    /// [`Session::submit`], with `extra` added to the `versions` of every event written (an
+    /// LLM's model id and prompt version: [`crate::llm::Provenance`]).
+    pub fn submit_with(
+        &self,
+        actor_kind: ActorKind,
+        actor_id: &str,
+        call: &Call,
+        extra: &Versions,
+    ) -> Result<Verdict, RuntimeError> {
         let mut store = self
             .graph_store
             .lock()
             .map_err(|_| RuntimeError::Poisoned("graph store"))?;
         let verdict = {
             let state = self.state()?;
-            Gateway::new(&state, &StoreLog::new(&store)).handle(call)
+            let started = Instant::now();
+            let verdict = Gateway::new(&state, &StoreLog::new(&store)).handle(call);
+            self.gateway_ns.fetch_add(
+                u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+            verdict
         };
         if verdict.events().is_empty() {
             return Ok(verdict);
@@ -541,6 +562,7 @@ impl Session {
             "masf_graph".to_string(),
             env!("CARGO_PKG_VERSION").to_string(),
         );
+        versions.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
         let batch: Vec<NewEvent> = verdict
             .events()
             .iter()
@@ -564,6 +586,12 @@ impl Session {
             state.apply(event);
         }
         Ok(verdict)
+    }
+
+    /// Time spent so far in the gateway's judgement of requests (grounding, lint, rescue),
+    /// excluding the store writes that follow.
+    pub fn gateway_time(&self) -> Duration {
+        Duration::from_nanos(self.gateway_ns.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Records that an artefact could not be parsed (no phenomenon comes from it). Idempotent

@@ -73,6 +73,32 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
     .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
 }
 
+/// The LLM agents (and, with `strategist.kind: llm`, the LLM strategist) that `config.yaml`
+/// `llm:` describes, the API key read through `env`. `None` for `provider: none`: nothing is
+/// built and no connection is ever opened.
+pub fn llm_team(
+    ctx: &CaseCtx,
+    plugins: &Plugins,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<masf_agents::llm::LlmTeam>, ApiError> {
+    let Some(client) = masf_agents::llm::LlmClient::from_config(&ctx.config.llm, env)
+        .map_err(|e| ApiError::new(ErrorCode::ConfigInvalid, e.to_string()))?
+    else {
+        return Ok(None);
+    };
+    let model: Arc<dyn masf_agents::llm::ChatModel> = Arc::new(client);
+    let settings = masf_agents::llm::Settings {
+        max_tokens: Some(ctx.config.llm.max_tokens),
+        ..masf_agents::llm::Settings::default()
+    };
+    Ok(Some(masf_agents::llm::LlmTeam::new(
+        model,
+        plugins,
+        settings,
+        ctx.config.strategist.kind == masf_case::StrategistKind::Llm,
+    )))
+}
+
 /// The run's caps from `config.yaml` `budgets:`.
 pub fn caps(ctx: &CaseCtx) -> masf_agents::Caps {
     let b = &ctx.config.budgets;
@@ -125,6 +151,7 @@ pub(crate) fn triage(
         n => n,
     };
     let plugins = plugins();
+    let llm = llm_team(ctx, &plugins, &|k| std::env::var(k).ok())?;
     let st = &ctx.config.strategist;
     let orchestrator = masf_agents::Orchestrator {
         session: &session,
@@ -153,12 +180,15 @@ pub(crate) fn triage(
                 .unwrap_or(usize::MAX),
         },
         parallelism,
+        llm,
     };
     let mut summary = masf_agents::RunSummary {
         triage: Vec::new(),
         planned: 0,
         rounds: Vec::new(),
         completion: String::new(),
+        llm_tasks: Vec::new(),
+        strategist_reports: Vec::new(),
     };
     match orchestrator.run(&mut summary) {
         Ok(()) | Err(masf_agents::RuntimeError::Halted(_)) => {}
