@@ -232,6 +232,22 @@ impl Budget {
         Ok(self.warnings())
     }
 
+    /// Adds `amount` already spent (tokens of a call that was made: they count even past the
+    /// cap, which [`Budget::check`] then refuses the next call against) and returns the
+    /// warnings newly crossed.
+    pub fn spend(&self, c: Counter, amount: u64) -> Vec<BudgetWarning> {
+        let atomic = match c {
+            Counter::ToolCalls => &self.tool_calls,
+            Counter::Rounds => &self.rounds,
+            Counter::Tokens => &self.tokens,
+            Counter::WallClockS => return self.warnings(),
+        };
+        let _ = atomic.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+            Some(used.saturating_add(amount))
+        });
+        self.warnings()
+    }
+
     /// Warnings crossed and not yet given (each level once per cap).
     pub fn warnings(&self) -> Vec<BudgetWarning> {
         let status = self.status();

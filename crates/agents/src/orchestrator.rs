@@ -458,6 +458,8 @@ impl Orchestrator<'_> {
             let result = if let Some(agent) = llm_agent {
                 // An LLM agent works the lead in a task of its own; a provider failure fails
                 // the lead, not the run.
+                let mut agent = agent.clone();
+                agent.round = number;
                 agent
                     .run(
                         &ctx,

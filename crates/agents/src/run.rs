@@ -105,6 +105,8 @@ pub struct RunProjection {
     pub wall_seconds: u64,
     /// Invocations logged before the current run began.
     pub run_base_invocations: u64,
+    /// The seq of the event that began the current run (its first segment).
+    pub run_start_seq: i64,
     /// The seq of the event that opened the current segment.
     pub segment_seq: i64,
     /// Seq of the last pause request.
@@ -136,6 +138,7 @@ impl RunProjection {
                     if c.state == RunState::Active {
                         if matches!(self.state, None | Some(RunState::Completed)) {
                             self.run_base_invocations = c.invocations_before;
+                            self.run_start_seq = seq;
                             self.wall_seconds = 0;
                         }
                         self.segments = self.segments.max(c.segment);

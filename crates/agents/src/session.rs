@@ -13,7 +13,8 @@ use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::budget::{BUDGET_WARNING, Budget, Caps, Counter, Exhausted};
+use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted};
+use crate::llm::LlmCall;
 use crate::run::{RUN_STATE, RunProjection, RunState, RunStateChanged};
 
 /// How often a running session looks for a pause request in the store.
@@ -237,16 +238,23 @@ impl Session {
         let rounds = self.state()?.rounds().len() as u64;
         // A run killed while active continues its budget; after `completed` a new run starts
         // afresh (the next begin_segment records where).
-        let (calls, wall) = match run.state {
-            Some(RunState::Completed) | None => (0, 0),
+        let (calls, wall, tokens) = match run.state {
+            Some(RunState::Completed) | None => (0, 0, 0),
             Some(_) => (
                 store
                     .invocation_count()?
                     .saturating_sub(run.run_base_invocations),
                 run.wall_seconds,
+                store
+                    .events_of_kind(crate::llm::LLM_CALL)?
+                    .iter()
+                    .filter(|e| e.seq > run.run_start_seq)
+                    .filter_map(|e| serde_json::from_value::<LlmCall>(e.payload.clone()).ok())
+                    .map(|c| c.tokens())
+                    .fold(0u64, u64::saturating_add),
             ),
         };
-        let budget = Budget::new(caps, calls, rounds, wall, 0);
+        let budget = Budget::new(caps, calls, rounds, wall, tokens);
         for w in &run.warnings {
             budget.already_warned(w);
         }
@@ -312,21 +320,61 @@ impl Session {
             .charge(counter, amount)
             .map_err(|e| self.halt_with(Halt::Budget(e)))?;
         for w in warnings {
-            let key = format!(
-                "budget-warning/{}/{}/{}",
-                w.counter.as_str(),
-                (w.level * 1000.0).round() as u64,
-                w.cap
-            );
-            tracing::warn!(
-                counter = w.counter.as_str(),
-                level = w.level,
-                used = w.used,
-                cap = w.cap,
-                "budget warning"
-            );
-            self.append_system(BUDGET_WARNING, &w, key)?;
+            self.record_warning(&w)?;
         }
+        Ok(())
+    }
+
+    fn record_warning(&self, w: &BudgetWarning) -> Result<(), RuntimeError> {
+        let key = format!(
+            "budget-warning/{}/{}/{}",
+            w.counter.as_str(),
+            (w.level * 1000.0).round() as u64,
+            w.cap
+        );
+        tracing::warn!(
+            counter = w.counter.as_str(),
+            level = w.level,
+            used = w.used,
+            cap = w.cap,
+            "budget warning"
+        );
+        self.append_system(BUDGET_WARNING, w, key)?;
+        Ok(())
+    }
+
+    /// Adds usage already spent (a model call's tokens) and records the warnings newly
+    /// crossed; the cap is enforced before the next unit ([`Session::charge`] with 0).
+    pub fn spend(&self, counter: Counter, amount: u64) -> Result<(), RuntimeError> {
+        for w in self.budget.spend(counter, amount) {
+            self.record_warning(&w)?;
+        }
+        Ok(())
+    }
+
+    /// Persists one model call as an [`crate::llm::LLM_CALL`] event (its agent, task, round,
+    /// model, prompt version, tokens, latency, outcome): the audit of what a model cost, and
+    /// the token usage a resumed run continues from.
+    pub fn record_llm_call(&self, call: &LlmCall) -> Result<(), RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut versions = Versions::new();
+        versions.insert("model".to_string(), call.model.clone());
+        versions.insert("prompt".to_string(), call.site.prompt_version.clone());
+        // Each call is its own event: keyed by the seq it is about to take.
+        let key = format!("llm-call/{}", store.last_seq()? + 1);
+        store.append(&NewEvent {
+            kind: crate::llm::LLM_CALL.to_string(),
+            payload: serde_json::to_value(call).unwrap_or(Value::Null),
+            actor_kind: ActorKind::Agent,
+            actor_id: call.site.agent.clone(),
+            idempotency_key: key,
+            causation_seq: None,
+            ts: self.now(),
+            versions,
+        })?;
         Ok(())
     }
 

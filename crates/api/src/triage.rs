@@ -91,8 +91,12 @@ pub fn llm_team(
         max_tokens: Some(ctx.config.llm.max_tokens),
         ..masf_agents::llm::Settings::default()
     };
+    let accounting = Arc::new(masf_agents::llm::Accounting::new(
+        masf_agents::llm::Prices::from_config(&ctx.config.llm),
+    ));
     Ok(Some(masf_agents::llm::LlmTeam::new(
         model,
+        accounting,
         plugins,
         settings,
         ctx.config.strategist.kind == masf_case::StrategistKind::Llm,

@@ -17,6 +17,8 @@ const LLM_KEYS: &[&str] = &[
     "timeout_s",
     "max_retries",
     "max_tokens",
+    "cost_per_mtok_prompt",
+    "cost_per_mtok_completion",
 ];
 const SCORING_KEYS: &[&str] = &["prior", "supported_at", "refuted_at", "log10_lr"];
 const STRATEGIST_KEYS: &[&str] = &[
@@ -47,7 +49,7 @@ pub struct Config {
 }
 
 /// `llm:` — the model provider.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LlmConfig {
     /// `none` (deterministic agents only) or `openai_compatible`.
     pub provider: LlmProvider,
@@ -64,6 +66,11 @@ pub struct LlmConfig {
     pub max_retries: u32,
     /// Maximum tokens per completion.
     pub max_tokens: u32,
+    /// Price per million prompt tokens, for the cost estimate (any currency; unset = no
+    /// estimate).
+    pub cost_per_mtok_prompt: Option<f64>,
+    /// Price per million completion tokens, for the cost estimate.
+    pub cost_per_mtok_completion: Option<f64>,
 }
 
 /// Which LLM provider to use.
@@ -216,6 +223,8 @@ impl Default for Config {
                 timeout_s: 120,
                 max_retries: 3,
                 max_tokens: 4096,
+                cost_per_mtok_prompt: None,
+                cost_per_mtok_completion: None,
             },
             scoring: ScoringConfig {
                 prior: 0.5,
@@ -328,6 +337,8 @@ fn read_config(r: &mut Reader, root: &Obj<'_>, config: &mut Config) {
         set(&mut c.timeout_s, r.opt_uint(&o, "timeout_s"));
         set(&mut c.max_retries, r.opt_uint(&o, "max_retries"));
         set(&mut c.max_tokens, r.opt_uint(&o, "max_tokens"));
+        c.cost_per_mtok_prompt = r.opt_f64(&o, "cost_per_mtok_prompt");
+        c.cost_per_mtok_completion = r.opt_f64(&o, "cost_per_mtok_completion");
     }
     if let Some(o) = r.child_obj(root, "scoring", SCORING_KEYS) {
         let c = &mut config.scoring;
@@ -474,6 +485,17 @@ fn validate(r: &mut Reader, c: &Config) {
     }
     positive(r, &llm, "timeout_s", c.llm.timeout_s);
     positive(r, &llm, "max_tokens", c.llm.max_tokens.into());
+    for (key, price) in [
+        ("cost_per_mtok_prompt", c.llm.cost_per_mtok_prompt),
+        ("cost_per_mtok_completion", c.llm.cost_per_mtok_completion),
+    ] {
+        if let Some(p) = price
+            && !(p.is_finite() && p >= 0.0)
+        {
+            let rule = "must be a price of 0 or more".to_string();
+            out_of_range(r, &llm, key, p.to_string(), rule);
+        }
+    }
 
     let scoring = root.child("scoring");
     for (key, value) in [

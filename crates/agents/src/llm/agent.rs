@@ -33,11 +33,11 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::client::{ChatModel, LlmError};
+use super::usage::{Accounting, CallSite, metered_chat};
 use super::evidence::{Header, delimit};
 use super::prompts::{self, Provenance};
 use super::tools::{self, names};
 use super::wire::{ChatMessage, ChatRequest, ToolCall, ToolChoice, ToolSpec};
-use crate::budget::Counter;
 use crate::context::AgentCtx;
 use crate::session::RuntimeError;
 
@@ -179,6 +179,10 @@ pub struct LlmAgent {
     pub model: Arc<dyn ChatModel>,
     /// Caps.
     pub settings: Settings,
+    /// The run's model-call accounting.
+    pub accounting: Arc<Accounting>,
+    /// The strategist round its tasks belong to (0: before the loop), for the accounting.
+    pub round: u32,
 }
 
 /// The generalist's name.
@@ -501,27 +505,33 @@ impl Loop<'_, '_> {
     }
 
     fn chat(&mut self, tools: &[ToolSpec], choice: ToolChoice) -> Result<ChatMessage, Stop> {
-        let session = self.ctx.session();
-        session.check_running()?;
-        // Refuses (and halts the run) when the token cap is already reached.
-        session.charge(Counter::Tokens, 0)?;
         let req = ChatRequest {
             messages: self.messages.clone(),
             tools: tools.to_vec(),
             tool_choice: choice,
             max_tokens: self.settings().max_tokens,
         };
+        let site = CallSite {
+            agent: self.agent.name.clone(),
+            task_id: self.ctx.task_id().to_string(),
+            round: self.agent.round,
+            prompt_version: self.report.prompt_version.clone(),
+        };
+        // Refuses (and halts the run) when the run must stop or the token budget is spent;
+        // persists the call and charges its tokens.
         let started = Instant::now();
-        let result = self.agent.model.chat(&req);
+        let result = metered_chat(
+            self.ctx.session(),
+            &self.agent.accounting,
+            &*self.agent.model,
+            &site,
+            &req,
+        );
         self.model_time += started.elapsed();
         self.report.model_calls += 1;
-        let resp = result.map_err(Stop::Provider)?;
+        let resp = result?.map_err(Stop::Provider)?;
         self.report.prompt_tokens += resp.usage.prompt_tokens;
         self.report.completion_tokens += resp.usage.completion_tokens;
-        session.charge(
-            Counter::Tokens,
-            resp.usage.prompt_tokens + resp.usage.completion_tokens,
-        )?;
         Ok(resp.message)
     }
 

@@ -3,17 +3,28 @@
 //! ([`usage`]); on them, the LLM knowledge-source agents ([`agent`]) and the LLM strategist
 //! ([`strategist`]), their versioned prompts ([`prompts`], files in `prompts/`), the tools they
 //! are offered ([`tools`], generated from the catalog and the graph's types) and evidence
-//! passed as delimited data ([`evidence`]).
+//! passed as delimited data ([`evidence`]). The agents never see the key, the socket or the
+//! retry loop: they see a [`ChatModel`] and call it through [`metered_chat`].
 //!
 //! The model proposes, code decides: every tool call goes through the same invoker (logged,
 //! budgeted) and every write through the same gateway (grounded) as a deterministic agent's.
 
 pub mod agent;
+pub mod client;
 pub mod evidence;
 pub mod prompts;
 pub mod strategist;
 pub mod tools;
+pub mod usage;
+pub mod wire;
 
+pub use client::{ChatModel, Jitter, LlmClient, LlmError, RetryPolicy};
+pub use usage::{
+    Accounting, CallSite, LLM_CALL, LlmCall, Prices, Tally, UsageReport, metered_chat,
+};
+pub use wire::{
+    ChatMessage, ChatRequest, ChatResponse, Role, ToolCall, ToolChoice, ToolSpec, Usage,
+};
 pub use agent::{Assignment, Focus, GENERALIST, LlmAgent, LlmTaskReport, Settings, TaskOutcome};
 pub use prompts::{Prompt, Provenance};
 pub use strategist::{LLM_STRATEGIST, LlmStrategist, StrategistReport};
@@ -40,6 +51,7 @@ impl LlmTeam {
     /// artefacts as focus), the generalist (every tool), and the strategist if asked for.
     pub fn new(
         model: Arc<dyn ChatModel>,
+        accounting: Arc<Accounting>,
         plugins: &Plugins,
         settings: Settings,
         llm_strategist: bool,
@@ -63,6 +75,8 @@ impl LlmTeam {
                     }),
                     model: model.clone(),
                     settings,
+                    accounting: accounting.clone(),
+                    round: 0,
                 }
             })
             .collect();
@@ -71,6 +85,8 @@ impl LlmTeam {
             focus: None,
             model: model.clone(),
             settings,
+            accounting: accounting.clone(),
+            round: 0,
         });
         Self {
             agents,
@@ -78,6 +94,7 @@ impl LlmTeam {
                 model,
                 turns: 8,
                 max_output_bytes: settings.max_output_bytes,
+                accounting,
             }),
         }
     }

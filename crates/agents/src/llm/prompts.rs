@@ -50,7 +50,7 @@ pub fn strategist() -> &'static Prompt {
 }
 
 /// Which model and prompt caused an event: stored in the event's `versions`
-/// (`llm_model`, `prompt`).
+/// (`model`, `prompt`, the keys [`super::usage`]'s `LlmCall` events use too).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Provenance {
     /// The model id the provider answered with (or the configured one).
@@ -60,7 +60,7 @@ pub struct Provenance {
 }
 
 /// The `versions` key of the model id.
-pub const MODEL_KEY: &str = "llm_model";
+pub const MODEL_KEY: &str = "model";
 /// The `versions` key of the prompt version.
 pub const PROMPT_KEY: &str = "prompt";
 

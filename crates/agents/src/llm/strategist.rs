@@ -21,11 +21,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::client::ChatModel;
+use super::usage::{Accounting, CallSite, metered_chat};
 use super::evidence::{Header, delimit};
 use super::prompts::{self, Provenance};
 use super::tools::{self, names};
 use super::wire::{ChatMessage, ChatRequest, ToolChoice, ToolSpec};
-use crate::budget::Counter;
 use crate::session::{RuntimeError, Session};
 use crate::strategist::{Decision, Limits, STRATEGIST, Views};
 
@@ -41,6 +41,8 @@ pub struct LlmStrategist {
     pub turns: u32,
     /// Bytes of a view shown at once.
     pub max_output_bytes: usize,
+    /// The run's model-call accounting.
+    pub accounting: Arc<Accounting>,
 }
 
 /// What one round's consultation did.
@@ -239,8 +241,6 @@ impl LlmStrategist {
         let mut reasons: Vec<String> = Vec::new();
         let mut decision = None;
         for _ in 0..self.turns {
-            session.check_running()?;
-            session.charge(Counter::Tokens, 0)?;
             let req = ChatRequest {
                 messages: messages.clone(),
                 tools: specs.clone(),
@@ -251,8 +251,14 @@ impl LlmStrategist {
                 },
                 max_tokens: None,
             };
+            let site = CallSite {
+                agent: LLM_STRATEGIST.to_string(),
+                task_id: task.clone(),
+                round: round.number,
+                prompt_version: provenance.prompt.clone(),
+            };
             let t = Instant::now();
-            let result = self.model.chat(&req);
+            let result = metered_chat(session, &self.accounting, &*self.model, &site, &req)?;
             model_time += t.elapsed();
             report.model_calls += 1;
             let resp = match result {
@@ -263,9 +269,7 @@ impl LlmStrategist {
                     break;
                 }
             };
-            let tokens = resp.usage.prompt_tokens + resp.usage.completion_tokens;
-            report.tokens += tokens;
-            session.charge(Counter::Tokens, tokens)?;
+            report.tokens += resp.usage.prompt_tokens + resp.usage.completion_tokens;
             let calls = resp.message.tool_calls.clone();
             messages.push(resp.message);
             if calls.is_empty() {
