@@ -625,7 +625,15 @@ impl Session {
                 versions: versions.clone(),
             })
             .collect();
-        store.append_batch(&batch)?;
+        match store.append_batch(&batch) {
+            Ok(_) => {}
+            // The same request refused again, seen differently (an LLM repeating itself): the
+            // first rejection stands in the log.
+            Err(StoreError::IdempotencyConflict { .. }) if !verdict.is_accepted() => {
+                return Ok(verdict);
+            }
+            Err(e) => return Err(e.into()),
+        }
         let mut state = self
             .state
             .write()

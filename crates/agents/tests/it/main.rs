@@ -1,6 +1,8 @@
 //! The runtime on a real case store and the demo iPhone extraction, with a small plugin defined
 //! here that uses only catalog tools.
 
+mod llm;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,0 +1,450 @@
+//! LLM agents and the LLM strategist against a REAL HTTP server on loopback speaking the OpenAI
+//! wire format (`masf_testkit::OpenAiServer`), scripted by closures that read each request the
+//! way a model would (its tools, its messages, the evidence headers), through the real client,
+//! the real invoker and tools on real evidence folders, the real gateway and the real SQLite
+//! store. No client object is mocked.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use masf_agents::llm::{
+    Accounting, ChatModel, LlmClient, LlmTaskReport, LlmTeam, Settings, TaskOutcome,
+};
+use masf_agents::{
+    AgentCtx, Detection, Orchestrator, Plugin, Plugins, RunState, RunSummary, RuntimeError,
+    Session, SourceInfo,
+};
+use masf_case::{LlmConfig, LlmProvider};
+use masf_graph::views::ExpectedArtefact;
+use masf_graph::{GraphState, Scoring};
+use masf_store::Store;
+use masf_testkit::{OpenAiServer, ServedRequest, Turn, tool_calls_reply};
+use masf_tools::{Invoker, Limits, SourceCtx};
+use serde_json::{Value, json};
+
+pub const KEY_VAR: &str = "MASF_TEST_LLM_KEY";
+pub const KEY: &str = "sk-test-0123456789";
+
+/// The deterministic agent of these tests: lists the folder, reads the files it is told to, and
+/// notes the `.txt` files it is told about as unparsed ("free text: no rule reads it"), which
+/// hands them to the LLM agent of its plugin (`llm-notes`).
+pub struct Notes {
+    pub unparsed: Vec<&'static str>,
+    pub read: Vec<&'static str>,
+    pub reason: &'static str,
+    pub ids: Arc<Mutex<Vec<String>>>,
+}
+
+impl Notes {
+    pub fn new(unparsed: Vec<&'static str>) -> Self {
+        Self {
+            unparsed,
+            read: Vec::new(),
+            reason: "free text: no rule reads it",
+            ids: Arc::default(),
+        }
+    }
+}
+
+impl Plugin for Notes {
+    fn name(&self) -> &'static str {
+        "notes"
+    }
+    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+        (source.scan.evidence_type.as_str() == "folder").then(|| Detection {
+            score: 100,
+            reasons: vec!["folder".into()],
+        })
+    }
+    fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
+        Vec::new()
+    }
+    fn categorise(&self, _path: &str) -> Option<&'static str> {
+        None
+    }
+    fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        let listed = ctx.call("list_dir", json!({"path": "/"}))?;
+        self.ids
+            .lock()
+            .expect("ids")
+            .push(listed.record.invocation_id.clone());
+        for f in &self.read {
+            let r = ctx.call("read_text", json!({"path": format!("/{f}")}))?;
+            self.ids.lock().expect("ids").push(r.record.invocation_id);
+        }
+        for f in &self.unparsed {
+            ctx.unparsed(&format!("/{f}"), self.reason, None)?;
+        }
+        Ok(())
+    }
+}
+
+pub fn folder(dir: &Path, files: &[(&str, String)]) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+}
+
+pub fn source(id: &str, path: &Path) -> SourceInfo {
+    SourceInfo {
+        id: id.into(),
+        label: id.into(),
+        path: path.to_path_buf(),
+        owner: None,
+        timezone: "Asia/Hong_Kong".into(),
+    }
+}
+
+pub fn session(work: &Path, plugins: &Plugins, sources: Vec<SourceInfo>) -> Session {
+    Session::open(
+        work,
+        Scoring::default(),
+        Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
+        sources,
+        Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
+    )
+    .expect("session opens")
+}
+
+/// The real client on the scripted server, with fast retries.
+pub fn model(server: &OpenAiServer, retries: u32, timeout_s: u64) -> Arc<dyn ChatModel> {
+    let cfg = LlmConfig {
+        provider: LlmProvider::OpenaiCompatible,
+        base_url: Some(server.base_url()),
+        model: Some("testkit-model".into()),
+        api_key_env: Some(KEY_VAR.into()),
+        timeout_s,
+        max_retries: retries,
+        max_tokens: 1024,
+        cost_per_mtok_prompt: Some(0.27),
+        cost_per_mtok_completion: Some(1.1),
+    };
+    let client = LlmClient::from_config(&cfg, &|k| (k == KEY_VAR).then(|| KEY.to_string()))
+        .expect("config")
+        .expect("a client for openai_compatible");
+    let mut policy = client.policy().clone();
+    policy.base_delay = Duration::from_millis(2);
+    policy.max_delay = Duration::from_millis(10);
+    policy.retry_after_cap = Duration::from_millis(1500);
+    Arc::new(client.with_policy(policy))
+}
+
+pub fn team(model: Arc<dyn ChatModel>, plugins: &Plugins, settings: Settings, strategist: bool) -> LlmTeam {
+    LlmTeam::new(model, Arc::new(Accounting::new(None)), plugins, settings, strategist)
+}
+
+pub fn orchestrator<'a>(s: &'a Session, plugins: &'a Plugins, llm: LlmTeam) -> Orchestrator<'a> {
+    Orchestrator {
+        session: s,
+        plugins,
+        planners: Vec::new(),
+        limits: masf_agents::strategist::Limits {
+            max_rounds: 3,
+            max_leads: 2,
+            zero_yield_rounds_to_stop: 2,
+        },
+        parallelism: 2,
+        llm: Some(llm),
+    }
+}
+
+pub fn summary() -> RunSummary {
+    RunSummary {
+        triage: Vec::new(),
+        planned: 0,
+        rounds: Vec::new(),
+        completion: String::new(),
+        llm_tasks: Vec::new(),
+        strategist_reports: Vec::new(),
+    }
+}
+
+/// What a scripted model sees of a request.
+pub struct Seen {
+    /// INVESTIGATE, RECORD, LINK, ANSWER or STRATEGIST.
+    pub phase: &'static str,
+    /// Assistant turns already taken in this phase.
+    pub turn: usize,
+    /// The first user message (the briefing).
+    pub briefing: String,
+    /// Every tool result, in order.
+    pub results: Vec<String>,
+    /// Evidence ids by tool, in order of appearance.
+    pub evidence: Vec<(String, String)>,
+}
+
+impl Seen {
+    pub fn of(req: &ServedRequest) -> Seen {
+        let tools = req.tool_names();
+        let has = |t: &str| tools.iter().any(|n| n == t);
+        let phase = if has("propose_lead") {
+            "STRATEGIST"
+        } else if has("done_investigating") {
+            "INVESTIGATE"
+        } else if has("done_recording") {
+            "RECORD"
+        } else if has("done_linking") {
+            "LINK"
+        } else {
+            "ANSWER"
+        };
+        let msgs = req.messages();
+        let content = |m: &Value| m.get("content").and_then(Value::as_str).unwrap_or("").to_string();
+        let role = |m: &Value| m.get("role").and_then(Value::as_str).unwrap_or("").to_string();
+        let start = msgs
+            .iter()
+            .rposition(|m| role(m) == "user" && (content(m).contains("Phase: ") || content(m).starts_with("Round ")))
+            .unwrap_or(0);
+        let turn = msgs.iter().skip(start).filter(|m| role(m) == "assistant").count();
+        let briefing = msgs.iter().find(|m| role(m) == "user").map(content).unwrap_or_default();
+        let results: Vec<String> = msgs.iter().filter(|m| role(m) == "tool").map(content).collect();
+        let mut evidence = Vec::new();
+        for r in &results {
+            if let Some(rest) = r.strip_prefix("<<<EVIDENCE invocation_id=") {
+                let id = rest.split(' ').next().unwrap_or("").to_string();
+                let tool = rest
+                    .split(" tool=")
+                    .nth(1)
+                    .and_then(|t| t.split(' ').next())
+                    .unwrap_or("")
+                    .to_string();
+                evidence.push((tool, id));
+            }
+        }
+        Seen { phase, turn, briefing, results, evidence }
+    }
+
+    /// The id of the n-th evidence output of `tool`.
+    pub fn id(&self, tool: &str, n: usize) -> String {
+        self.evidence
+            .iter()
+            .filter(|(t, _)| t == tool)
+            .nth(n)
+            .map(|(_, id)| id.clone())
+            .unwrap_or_else(|| "inv-none".into())
+    }
+
+    /// The first `"id":"<prefix>…"` in the tool results.
+    pub fn accepted_id(&self, prefix: &str) -> String {
+        for r in &self.results {
+            if let Ok(v) = serde_json::from_str::<Value>(r)
+                && v["verdict"] == "accepted"
+                && let Some(id) = v["id"].as_str()
+                && id.starts_with(prefix)
+            {
+                return id.to_string();
+            }
+        }
+        "none".into()
+    }
+}
+
+/// A reply calling tools `(name, args)`, with the given usage.
+pub fn calls(list: Vec<(&str, Value)>, usage: (u64, u64)) -> Turn {
+    let ids: Vec<String> = (0..list.len()).map(|i| format!("call_{i}")).collect();
+    let refs: Vec<(&str, &str, Value)> = list
+        .into_iter()
+        .zip(&ids)
+        .map(|((n, a), id)| (id.as_str(), n, a))
+        .collect();
+    Turn::Reply(tool_calls_reply(&refs, usage.0, usage.1))
+}
+
+/// The graph's phenomena by one agent.
+pub fn phenomena_of(state: &GraphState, agent: &str) -> Vec<masf_graph::Phenomenon> {
+    state
+        .phenomena()
+        .values()
+        .filter(|p| p.agent == agent)
+        .cloned()
+        .collect()
+}
+
+/// Independent check of every landed fact of `agent`: the cited invocation exists, was made by
+/// the same agent in the same task, and its stored output contains the value (verbatim, or
+/// with the normalisation recorded on the fact). Returns the facts checked.
+pub fn assert_all_grounded(store: &Store, state: &GraphState, agent: &str) -> usize {
+    let mut n = 0;
+    for p in phenomena_of(state, agent) {
+        for f in &p.verified_facts {
+            let rec = store
+                .invocation(&f.invocation_id)
+                .expect("store")
+                .unwrap_or_else(|| panic!("{} cites no invocation", f.value));
+            assert_eq!(rec.agent, p.agent, "{f:?}");
+            assert_eq!(rec.task_id, p.task_id, "{f:?}");
+            let out = String::from_utf8_lossy(&store.invocation_output(&f.invocation_id).expect("output")).into_owned();
+            let found = out.contains(&f.value)
+                || (f.matched.normalisation.is_some()
+                    && out.to_lowercase().contains(&f.value.to_lowercase().replace(' ', "")))
+                || (f.matched.normalisation.is_some()
+                    && out.split_whitespace().collect::<Vec<_>>().join(" ").contains(&f.value.split_whitespace().collect::<Vec<_>>().join(" ")));
+            assert!(found, "{:?} is not in the output of {}", f.value, f.invocation_id);
+            n += 1;
+        }
+    }
+    n
+}
+
+fn chat_text() -> String {
+    "2025-03-02 21:14:05 Leung YL: send the 5000 USDT to 0x52908400098527886E0F7030069857D2E4169EE7 tonight\n\
+     2025-03-02 21:15:40 Chan MH: ok. my number is +852 9123 4567\n"
+        .to_string()
+}
+
+/// A well-behaved model: reads the chat, records a finding and an identity, proposes a
+/// hypothesis and links the finding; as strategist it reads two views, proposes a lead (twice:
+/// the repeat is refused) and, the next round, declares the investigation complete; on the
+/// lead it reads nothing new and says so.
+fn well_behaved(req: &ServedRequest) -> Turn {
+    let s = Seen::of(req);
+    let u = (300, 60);
+    let on_lead = s.briefing.contains("Strategist lead");
+    match (s.phase, s.turn) {
+        ("INVESTIGATE", 0) if !on_lead => calls(vec![("read_text", json!({"path": "/chat.txt"}))], u),
+        ("INVESTIGATE", _) => calls(vec![("done_investigating", json!({}))], u),
+        ("RECORD", 0) if on_lead => calls(
+            vec![("done_recording", json!({"found_nothing": true, "reason": "the lead adds nothing the chat did not show"}))],
+            u,
+        ),
+        ("RECORD", 0) => {
+            let inv = s.id("read_text", 0);
+            calls(
+                vec![
+                    (
+                        "record_phenomenon",
+                        json!({
+                            "category": "messages",
+                            "title": "Instruction to send USDT to a wallet",
+                            "facts": [
+                                {"type": "timestamp", "value": "2025-03-02 21:14:05", "invocation_id": inv},
+                                {"type": "wallet", "value": "0x52908400098527886E0F7030069857D2E4169EE7", "invocation_id": inv},
+                                {"type": "text", "value": "send the 5000 USDT", "invocation_id": inv}
+                            ],
+                            "interpretation": "Leung YL asks for 5000 USDT to be sent to the wallet."
+                        }),
+                    ),
+                    (
+                        "observe_identity",
+                        json!({"context": "chat:Chan MH", "entity_kind": "person", "label": "Chan MH",
+                               "id_type": "phone", "value": "+852 9123 4567", "invocation_id": inv}),
+                    ),
+                ],
+                u,
+            )
+        }
+        ("RECORD", _) => calls(vec![("done_recording", json!({}))], u),
+        ("LINK", 0) => calls(
+            vec![("add_hypothesis", json!({"statement": "Leung YL directed a USDT transfer to 0x52908400098527886E0F7030069857D2E4169EE7", "kind": "activity"}))],
+            u,
+        ),
+        ("LINK", 1) => calls(
+            vec![("link", json!({"phenomenon_id": s.accepted_id("ph-"), "hypothesis_id": s.accepted_id("hyp-"), "edge_type": "supports"}))],
+            u,
+        ),
+        ("LINK", _) => calls(vec![("done_linking", json!({}))], u),
+        ("ANSWER", _) => calls(vec![("answer", json!({"summary": "One transfer instruction and one phone number recorded."}))], u),
+        ("STRATEGIST", _) if s.briefing.starts_with("Round 2") => calls(
+            vec![("declare_investigation_complete", json!({"rationale": "the lead found nothing new"}))],
+            u,
+        ),
+        ("STRATEGIST", 0) => calls(vec![("graph_overview", json!({})), ("budget_status", json!({}))], u),
+        ("STRATEGIST", 1) => {
+            let lead = json!({"motivating_hypothesis": "hyp-000001", "expected_evidence_type": "supports",
+                              "target_agent": "llm-notes", "source_id": "src-notes",
+                              "rationale": "look for more on the transfer"});
+            calls(vec![("propose_lead", lead.clone()), ("propose_lead", lead)], u)
+        }
+        ("STRATEGIST", _) => calls(vec![("end_round", json!({}))], u),
+        _ => Turn::Status { code: 400, retry_after: None, body: "unexpected".into() },
+    }
+}
+
+#[test]
+fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let evidence = dir.path().join("notes");
+    folder(&evidence, &[("chat.txt", chat_text())]);
+    let work = dir.path().join("work");
+    let plugins = Plugins::new(vec![Arc::new(Notes::new(vec!["chat.txt"]))]);
+    let s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
+    s.begin_segment("run").expect("segment");
+    let server = OpenAiServer::start(well_behaved);
+    let llm = team(model(&server, 1, 10), &plugins, Settings::default(), true);
+    let prompt_version = llm.agents[0].prompt().version.clone();
+    let strategist_version = llm.strategist.as_ref().expect("strategist").provenance().prompt;
+    let mut sum = summary();
+    orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
+
+    // The unparsed chat went to the notes plugin's LLM agent, which answered.
+    let task: &LlmTaskReport = &sum.llm_tasks[0];
+    assert_eq!(task.agent, "llm-notes");
+    assert_eq!(task.task_id, "llm/unparsed/src-notes");
+    assert_eq!(task.outcome, TaskOutcome::Answered, "{task:?}");
+    assert_eq!((task.recorded, task.rejected, task.linked, task.refused_calls), (2, 0, 1, 0), "{task:?}");
+    assert_eq!(task.answer, "One transfer instruction and one phone number recorded.");
+    assert_eq!(task.model, "testkit-model");
+    // The strategist proposed one lead (its repeat refused), the lead's task found nothing,
+    // and the next round it declared the investigation complete.
+    assert_eq!(sum.rounds.len(), 1, "{sum:?}");
+    assert_eq!(sum.strategist_reports.len(), 2);
+    assert_eq!(sum.strategist_reports[0].refused.len(), 1, "{:?}", sum.strategist_reports[0]);
+    assert!(sum.strategist_reports[0].refused[0].contains("already proposed"));
+    assert_eq!(sum.strategist_reports[0].views, ["graph_overview", "budget_status"]);
+    assert_eq!(sum.completion, "the lead found nothing new");
+    let lead_task = &sum.llm_tasks[1];
+    assert_eq!(lead_task.task_id, "lead/lead-000001");
+    assert!(matches!(&lead_task.outcome, TaskOutcome::Answered), "{lead_task:?}");
+    assert_eq!(lead_task.recorded, 0);
+
+    let state = s.state().expect("state").clone();
+    let store = Store::open(&work).expect("store");
+    assert_eq!(assert_all_grounded(&store, &state, "llm-notes"), 4);
+    let mine = phenomena_of(&state, "llm-notes");
+    assert_eq!(mine.len(), 2);
+    let h = state.hypotheses().get("hyp-000001").expect("hypothesis");
+    assert_eq!(h.proposed_by, "llm-notes");
+    assert_eq!(h.edges.len(), 1);
+    let lead = state.leads().get("lead-000001").expect("lead");
+    assert_eq!(lead.proposed_by, "llm-strategist");
+    assert_eq!(lead.status, masf_graph::LeadStatus::Done);
+
+    // Every event an LLM caused carries the model id and the prompt version.
+    for kind in ["PhenomenonRecorded", "IdentityObserved", "HypothesisAdded", "EdgeLinked"] {
+        let events: Vec<_> = store.events_of_kind(kind).expect("events").into_iter().filter(|e| e.actor_id == "llm-notes").collect();
+        assert!(!events.is_empty(), "{kind}");
+        for e in events {
+            assert_eq!(e.versions.get("model").map(String::as_str), Some("testkit-model"), "{kind}");
+            assert_eq!(e.versions.get("prompt"), Some(&prompt_version), "{kind}");
+        }
+    }
+    for kind in ["LeadProposed", "RoundStarted"] {
+        let events = store.events_of_kind(kind).expect("events");
+        assert!(!events.is_empty(), "{kind}");
+        for e in events {
+            assert_eq!(e.versions.get("prompt"), Some(&strategist_version), "{kind}");
+        }
+    }
+    // One LlmCall event per request the server answered; the key only in the header.
+    let requests = server.requests();
+    assert_eq!(store.events_of_kind("LlmCall").expect("calls").len(), requests.len());
+    for r in &requests {
+        assert_eq!(r.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+        // Evidence travels only in tool messages, inside the markers.
+        for m in r.messages() {
+            let content = m.get("content").and_then(Value::as_str).unwrap_or("");
+            if content.contains("0x52908400098527886E0F7030069857D2E4169EE7") && m["role"] == "tool" {
+                assert!(content.starts_with("<<<EVIDENCE ") && content.contains("<<<END EVIDENCE nonce="));
+            }
+            if m["role"] == "system" {
+                assert!(!content.contains("Leung YL"));
+            }
+        }
+    }
+    // The strategist's view calls are logged invocations on the case pseudo-source.
+    let views: Vec<_> = store.invocations_for("strategist", "round-1").expect("views");
+    assert!(views.iter().any(|v| v.tool == "graph_overview"));
+}
