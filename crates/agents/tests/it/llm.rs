@@ -4,7 +4,7 @@
 //! the real invoker and tools on real evidence folders, the real gateway and the real SQLite
 //! store. No client object is mocked.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -13,7 +13,7 @@ use masf_agents::llm::{
     Accounting, ChatModel, LlmClient, LlmTaskReport, LlmTeam, Settings, TaskOutcome,
 };
 use masf_agents::{
-    AgentCtx, Detection, Orchestrator, Plugin, Plugins, RunState, RunSummary, RuntimeError,
+    AgentCtx, Detection, Orchestrator, Plugin, Plugins, RunSummary, RuntimeError,
     Session, SourceInfo,
 };
 use masf_case::{LlmConfig, LlmProvider};
@@ -447,4 +447,228 @@ fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
     // The strategist's view calls are logged invocations on the case pseudo-source.
     let views: Vec<_> = store.invocations_for("strategist", "round-1").expect("views");
     assert!(views.iter().any(|v| v.tool == "graph_overview"));
+}
+
+/// Facts per adversarial phenomenon, phenomena per model turn, record turns.
+const FACTS: usize = 40;
+const PER_TURN: usize = 25;
+const TURNS: usize = 12;
+/// Adversarial categories (phenomenon k is of category k % 10); 1, 8 and 9 may land.
+const CATEGORIES: usize = 10;
+
+fn alpha(n: usize) -> String {
+    format!("ALPHA-{:05}", n % 2000)
+}
+
+/// The facts of adversarial phenomenon `k`, citing `a` (a.txt), `b` (b.txt), `c` (another
+/// agent's read of c.txt) and `d` (the same agent's read of d.txt in another task).
+fn adversarial_facts(k: usize, a: &str, b: &str, c: &str, d: &str) -> Vec<Value> {
+    let fact = |t: &str, v: String, inv: &str| json!({"type": t, "value": v, "invocation_id": inv});
+    (0..FACTS)
+        .map(|j| {
+            let n = k * FACTS + j;
+            match k % CATEGORIES {
+                // invented values, cited to a real read of the agent
+                0 => fact("text", format!("INVENTED-{k}-{j}"), a),
+                // a real, unique value cited to an id that does not exist: rescued (one match)
+                1 => fact("identifier", alpha(n), "inv-999999"),
+                // a value in two of the agent's reads, cited to a non-existent id: candidates
+                2 => fact("identifier", format!("SHARED-{:05}", n % 500), "inv-999999"),
+                // another agent's invocation (its output does contain the value)
+                3 => fact("identifier", format!("CHARLIE-{:05}", n % 500), c),
+                // the same agent's invocation in another task (its output contains the value)
+                4 => fact("identifier", format!("DELTA-{:05}", n % 500), d),
+                // paraphrases of real values
+                5 => fact(
+                    "identifier",
+                    match j % 4 {
+                        0 => alpha(n).to_lowercase(),
+                        1 => alpha(n).replace('-', " "),
+                        2 => alpha(n).replace('-', "\u{2013}"),
+                        _ => format!("{} (unique)", alpha(n)),
+                    },
+                    a,
+                ),
+                // values copied from the prompt (the assignment), not from any output
+                6 => fact("identifier", format!("ECHO-{:05}", n % 50), a),
+                // 39 good facts and one invented: the whole phenomenon fails
+                7 if j == FACTS - 1 => fact("text", format!("INVENTED-{k}"), a),
+                7 => fact("identifier", alpha(n), a),
+                // a real value cited to the agent's other read: rescued to the right one
+                8 => fact("identifier", alpha(n), b),
+                // correct
+                _ => fact("identifier", alpha(n), a),
+            }
+        })
+        .collect()
+}
+
+fn adversary(ids: Arc<Mutex<Vec<String>>>, other_task_read: Arc<Mutex<String>>) -> impl Fn(&ServedRequest) -> Turn + Send + Sync {
+    move |req| {
+        let s = Seen::of(req);
+        let u = (1000, 200);
+        match (s.phase, s.turn) {
+            ("INVESTIGATE", 0) => calls(
+                vec![("read_text", json!({"path": "/a.txt"})), ("read_text", json!({"path": "/b.txt"}))],
+                u,
+            ),
+            ("INVESTIGATE", _) => calls(vec![("done_investigating", json!({}))], u),
+            ("RECORD", t) if t < TURNS => {
+                let (a, b) = (s.id("read_text", 0), s.id("read_text", 1));
+                let c = ids.lock().expect("ids").get(1).cloned().unwrap_or_default();
+                let d = other_task_read.lock().expect("d").clone();
+                let mut list: Vec<(&str, Value)> = (0..PER_TURN)
+                    .map(|i| {
+                        let k = t * PER_TURN + i;
+                        (
+                            "record_phenomenon",
+                            json!({"category": "adversarial", "title": format!("attempt {k}"),
+                                   "facts": adversarial_facts(k, &a, &b, &c, &d),
+                                   "interpretation": "scripted"}),
+                        )
+                    })
+                    .collect();
+                // Malformed calls never reach the gateway.
+                list.push(("record_phenomenon", Value::String("{\"category\": \"x\", \"facts\": [".into())));
+                list.push(("grant_budget", json!({"tokens": 1_000_000_000u64})));
+                list.push(("read_text", json!({"path": "/c.txt"})));
+                calls(list, u)
+            }
+            ("RECORD", _) => calls(vec![("done_recording", json!({}))], u),
+            ("LINK", _) => calls(vec![("done_linking", json!({}))], u),
+            _ => calls(vec![("answer", json!({"summary": "done"}))], u),
+        }
+    }
+}
+
+#[test]
+fn adversarial_facts_never_land_ungrounded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let evidence = dir.path().join("notes");
+    let lines = |prefix: &str, n: usize, suffix: &str| -> String {
+        (0..n).map(|i| format!("{prefix}-{i:05}{suffix}\n")).collect()
+    };
+    folder(
+        &evidence,
+        &[
+            ("a.txt", lines("ALPHA", 2000, " unique") + &lines("SHARED", 500, "")),
+            ("b.txt", lines("BRAVO", 500, "") + &lines("SHARED", 500, "")),
+            ("c.txt", lines("CHARLIE", 500, "")),
+            ("d.txt", lines("DELTA", 500, "")),
+        ],
+    );
+    let work = dir.path().join("work");
+    let mut notes = Notes::new(vec!["a.txt", "b.txt"]);
+    notes.read = vec!["c.txt"];
+    // The prompt carries values no output of the agent holds.
+    notes.reason = Box::leak(
+        format!(
+            "free text; the examiner noted {}",
+            (0..50).map(|i| format!("ECHO-{i:05}")).collect::<Vec<_>>().join(" ")
+        )
+        .into_boxed_str(),
+    );
+    let ids = notes.ids.clone();
+    let plugins = Plugins::new(vec![Arc::new(notes)]);
+    let s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
+    s.begin_segment("run").expect("segment");
+    // The same agent read d.txt earlier in another task.
+    let other = AgentCtx::new(&s, "llm-notes", "llm/other-task", "src-notes").expect("ctx");
+    let d = other.call("read_text", json!({"path": "/d.txt"})).expect("read d");
+    let d_id = Arc::new(Mutex::new(d.record.invocation_id.clone()));
+    let server = OpenAiServer::start(adversary(ids.clone(), d_id));
+    let settings = Settings {
+        record_turns: 20,
+        retry_turns: 20,
+        ..Settings::default()
+    };
+    let llm = team(model(&server, 1, 30), &plugins, settings, false);
+    let mut sum = summary();
+    let started = std::time::Instant::now();
+    orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
+    let wall = started.elapsed();
+
+    let attempts = TURNS * PER_TURN;
+    let per_category = attempts / CATEGORIES;
+    assert!(attempts * FACTS >= 10_000, "{} facts", attempts * FACTS);
+    let task = &sum.llm_tasks[0];
+    assert_eq!(task.task_id, "llm/unparsed/src-notes");
+    assert_eq!(task.outcome, TaskOutcome::Answered, "{task:?}");
+    assert!(task.narrowed_retry);
+    let landing = [1, 8, 9].len() * per_category;
+    assert_eq!(task.recorded as usize, landing, "{task:?}");
+    assert_eq!(task.rejected as usize, attempts - landing);
+    assert_eq!(task.rescued_facts as usize, 2 * per_category * FACTS);
+    // Per turn: the broken JSON, the unknown tool and the evidence tool of another phase.
+    assert_eq!(task.refused_calls as usize, 3 * TURNS);
+
+    let state = s.state().expect("state").clone();
+    let store = Store::open(&work).expect("store");
+    // Zero ungrounded facts: every landed fact is in its cited output, same agent, same task.
+    let checked = assert_all_grounded(&store, &state, "llm-notes");
+    assert_eq!(checked, landing * FACTS);
+    for p in phenomena_of(&state, "llm-notes") {
+        for f in &p.verified_facts {
+            assert!(f.value.starts_with("ALPHA-"), "{f:?}");
+            assert_eq!(f.invocation_id, task_read_a(&store), "rescue and citations all point at a.txt's read");
+        }
+    }
+    // Every rejection is logged, with its reason and the failing facts.
+    let rejected = store.events_of_kind("PhenomenonRejected").expect("events");
+    assert_eq!(rejected.len(), attempts - landing);
+    let mut problems: BTreeMap<String, usize> = BTreeMap::new();
+    let mut failing = 0;
+    for e in &rejected {
+        let r = &e.payload["rejection"];
+        assert!(!r["reason"].as_str().unwrap_or("").is_empty());
+        assert_eq!(r["code"], "grounding_failed");
+        let recent: Vec<&str> = r["recent_invocations"].as_array().expect("recent").iter().filter_map(Value::as_str).collect();
+        assert!(!recent.is_empty() && recent.len() <= 4, "{recent:?}");
+        for f in r["failing_facts"].as_array().expect("failing") {
+            failing += 1;
+            *problems.entry(f["problem"].as_str().unwrap_or("").to_string()).or_default() += 1;
+            if f["value"].as_str().unwrap_or("").starts_with("SHARED-") {
+                assert_eq!(f["candidates"].as_array().map(Vec::len), Some(2), "{f}");
+            } else {
+                assert_eq!(f["candidates"].as_array().map(Vec::len), Some(0), "{f}");
+            }
+        }
+    }
+    assert_eq!(failing, (6 * FACTS + 1) * per_category);
+    assert_eq!(problems.get("other_agent"), Some(&(per_category * FACTS)), "{problems:?}");
+    assert_eq!(problems.get("other_task"), Some(&(per_category * FACTS)), "{problems:?}");
+    assert_eq!(problems.get("unknown_invocation"), Some(&(per_category * FACTS)), "{problems:?}");
+    // The model was told the rejections with its real invocation ids only.
+    let last = server.requests().last().map(|r| r.prompt_text()).unwrap_or_default();
+    assert!(last.contains("\"your_invocations\""));
+    let c_id = ids.lock().expect("ids")[1].clone();
+    assert!(!last.contains(&format!("\"your_invocations\":[\"{c_id}\"")));
+
+    // Runtime overhead per tool call, model latency excluded, and the gateway's share.
+    let handled = task.tool_calls + task.graph_calls + task.refused_calls;
+    let runtime = Duration::from_nanos(task.runtime_ns);
+    let gateway = s.gateway_time();
+    println!(
+        "adversarial: {} facts in {} phenomena, {} landed; wall {:?}, model client {} ms; runtime outside the model {:?} for {} tool calls = {:?} per call; gateway judgement {:?} = {:.1}% of the runtime",
+        attempts * FACTS,
+        attempts,
+        checked,
+        wall,
+        task.model_ms,
+        runtime,
+        handled,
+        runtime / u32::try_from(handled).unwrap_or(1),
+        gateway,
+        100.0 * gateway.as_secs_f64() / runtime.as_secs_f64()
+    );
+}
+
+fn task_read_a(store: &Store) -> String {
+    store
+        .invocations_for("llm-notes", "llm/unparsed/src-notes")
+        .expect("invocations")
+        .into_iter()
+        .find(|r| r.args.contains("/a.txt"))
+        .map(|r| r.invocation_id)
+        .unwrap_or_default()
 }
