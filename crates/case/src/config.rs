@@ -679,6 +679,21 @@ mod tests {
     }
 
     #[test]
+    fn llm_prices() {
+        check(
+            "llm: {cost_per_mtok_prompt: 0.27, cost_per_mtok_completion: 1.1}",
+            expect![[r#"ok llm.cost_per_mtok_prompt=0.27, llm.cost_per_mtok_completion=1.1"#]],
+        );
+        check(
+            "llm: {cost_per_mtok_prompt: -1, cost_per_mtok_completion: 'cheap'}",
+            expect![[r#"
+                /cfg/config.yaml: 2 problems
+                  /cfg/config.yaml: llm: field "cost_per_mtok_completion": expected a number, found a string
+                  /cfg/config.yaml: llm: field "cost_per_mtok_prompt": -1 is out of range: must be a price of 0 or more"#]],
+        );
+    }
+
+    #[test]
     fn env_names_and_secrets() {
         for (value, secret, env_name) in [
             ("DEEPSEEK_API_KEY", false, true),

@@ -326,6 +326,15 @@ impl LlmClient {
         self
     }
 
+    /// The same client with its back-off jitter seeded by `seed` (a run passes its own).
+    pub fn with_seed(self, seed: u64) -> Self {
+        let policy = RetryPolicy {
+            seed,
+            ..self.policy.clone()
+        };
+        self.with_policy(policy)
+    }
+
     /// The retry policy.
     pub fn policy(&self) -> &RetryPolicy {
         &self.policy
@@ -334,6 +343,21 @@ impl LlmClient {
     /// The URL posted to.
     pub fn endpoint(&self) -> &str {
         &self.endpoint
+    }
+
+    /// `text` with the key blanked out (a server that echoes the request back must not put
+    /// the key into an error, a log line or an event).
+    fn redacted(&self, text: String) -> String {
+        let key = self
+            .auth
+            .to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .filter(|k| k.len() >= 4);
+        match key {
+            Some(k) if text.contains(k) => text.replace(k, "<redacted>"),
+            _ => text,
+        }
     }
 
     /// One attempt.
@@ -378,11 +402,11 @@ impl LlmClient {
             }),
             408 | 500..=599 => Err(LlmError::Server {
                 status,
-                excerpt: excerpt(&bytes),
+                excerpt: excerpt(&self.redacted(String::from_utf8_lossy(&bytes).into_owned())),
             }),
             _ => Err(LlmError::Refused {
                 status,
-                excerpt: excerpt(&bytes),
+                excerpt: excerpt(&self.redacted(String::from_utf8_lossy(&bytes).into_owned())),
             }),
         }
     }
@@ -452,9 +476,8 @@ fn chain(e: &dyn std::error::Error) -> String {
     out
 }
 
-/// The first 200 characters of a body, lossily decoded, on one line.
-fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
+/// The first 200 characters of a body, on one line.
+fn excerpt(text: &str) -> String {
     let mut out: String = text
         .chars()
         .take(200)

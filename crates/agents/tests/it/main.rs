@@ -2,6 +2,8 @@
 //! here that uses only catalog tools.
 
 mod llm;
+mod llm_client;
+mod llm_usage;
 
 use std::path::PathBuf;
 use std::sync::Arc;

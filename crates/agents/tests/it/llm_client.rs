@@ -1,0 +1,478 @@
+//! The LLM client against a real HTTP/1.1 server on loopback (masf-testkit) speaking the OpenAI
+//! wire format: the request it sends, and every provider failure — timeouts, 429 with
+//! Retry-After, 5xx, refusals, malformed JSON, truncated bodies, dropped connections — retried
+//! within bounds and then reported as a typed error. The key is sent and never shown.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use masf_agents::llm::{
+    ChatMessage, ChatModel, ChatRequest, Jitter, LlmClient, LlmError, RetryPolicy, ToolChoice,
+    ToolSpec,
+};
+use masf_case::LlmProvider;
+use masf_testkit::{OpenAiServer, Turn, text_reply, tool_calls_reply};
+use serde_json::json;
+
+pub const KEY: &str = "sk-masf-test-3f9a1c77e2b54d0c";
+pub const KEY_VAR: &str = "MASF_TEST_LLM_KEY";
+
+pub fn policy(max_retries: u32, timeout_ms: u64) -> RetryPolicy {
+    RetryPolicy {
+        max_retries,
+        timeout: Duration::from_millis(timeout_ms),
+        connect_timeout: Duration::from_secs(1),
+        base_delay: Duration::from_millis(40),
+        max_delay: Duration::from_millis(160),
+        retry_after_cap: Duration::from_millis(1500),
+        seed: 42,
+    }
+}
+
+pub fn llm_config(base_url: &str) -> masf_case::LlmConfig {
+    let mut cfg = masf_case::Config::default().llm;
+    cfg.provider = LlmProvider::OpenaiCompatible;
+    cfg.base_url = Some(base_url.to_string());
+    cfg.model = Some("test-model".into());
+    cfg.api_key_env = Some(KEY_VAR.into());
+    cfg.max_tokens = 256;
+    cfg
+}
+
+pub fn client_with(server: &OpenAiServer, policy: RetryPolicy) -> LlmClient {
+    let env = |k: &str| (k == KEY_VAR).then(|| KEY.to_string());
+    LlmClient::from_config(&llm_config(&server.base_url()), &env)
+        .expect("valid config")
+        .expect("a client for openai_compatible")
+        .with_policy(policy)
+}
+
+fn hello() -> ChatRequest {
+    ChatRequest {
+        messages: vec![
+            ChatMessage::system("You are a test."),
+            ChatMessage::user("hi"),
+        ],
+        ..ChatRequest::default()
+    }
+}
+
+/// The failure at the end of the retries, and how many attempts were made.
+fn exhausted(r: Result<masf_agents::llm::ChatResponse, LlmError>) -> (LlmError, u32) {
+    match r {
+        Err(LlmError::RetriesExhausted { last, attempts }) => (*last, attempts),
+        other => panic!("expected exhausted retries, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_reply_arrives_with_usage_and_the_request_is_openai_shaped() {
+    let server = OpenAiServer::start(|_| {
+        Turn::Reply(tool_calls_reply(
+            &[("call_7", "find_files", json!({"name_glob": "sms.db"}))],
+            120,
+            17,
+        ))
+    });
+    let client = client_with(&server, policy(0, 2000));
+    let req = ChatRequest {
+        messages: vec![
+            ChatMessage::system("sys"),
+            ChatMessage::user("find the message database"),
+        ],
+        tools: vec![ToolSpec {
+            name: "find_files".into(),
+            description: "Find files by glob".into(),
+            parameters: json!({"type": "object", "properties": {"name_glob": {"type": "string"}}}),
+        }],
+        tool_choice: ToolChoice::Required,
+        max_tokens: Some(1000),
+    };
+    let r = client.chat(&req).expect("reply");
+    assert_eq!(r.attempts, 1);
+    assert_eq!(r.model, "testkit-model");
+    assert_eq!(r.finish_reason.as_deref(), Some("tool_calls"));
+    assert_eq!(
+        (r.usage.prompt_tokens, r.usage.completion_tokens),
+        (120, 17)
+    );
+    assert!(!r.usage.estimated);
+    assert_eq!(r.message.tool_calls.len(), 1);
+    assert_eq!(r.message.tool_calls[0].id, "call_7");
+    assert_eq!(
+        r.message.tool_calls[0].arguments,
+        r#"{"name_glob":"sms.db"}"#
+    );
+
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    let sent = &reqs[0];
+    assert_eq!(
+        (sent.method.as_str(), sent.path.as_str()),
+        ("POST", "/v1/chat/completions")
+    );
+    assert_eq!(
+        sent.header("authorization"),
+        Some(&*format!("Bearer {KEY}"))
+    );
+    assert_eq!(sent.body["model"], "test-model");
+    assert_eq!(sent.body["max_tokens"], 256, "capped at llm.max_tokens");
+    assert_eq!(sent.body["tool_choice"], "required");
+    assert_eq!(sent.tool_names(), ["find_files"]);
+    assert_eq!(sent.messages()[1]["content"], "find the message database");
+    assert_eq!(client.model_id(), "test-model");
+}
+
+#[test]
+fn timeouts_are_retried_a_bounded_number_of_times_then_reported() {
+    let server = OpenAiServer::start(|_| Turn::Delay {
+        ms: 3000,
+        then: Box::new(Turn::Reply(text_reply("late", 1, 1))),
+    });
+    let client = client_with(&server, policy(2, 150));
+    let started = Instant::now();
+    let (last, attempts) = exhausted(client.chat(&hello()));
+    let elapsed = started.elapsed();
+    assert_eq!(last, LlmError::Timeout { after_ms: 150 });
+    assert_eq!(attempts, 3);
+    assert_eq!(server.requests().len(), 3, "one request per attempt");
+    // 3 × 150 ms plus two back-offs of at most 160 ms: well under one delayed answer.
+    assert!(elapsed >= Duration::from_millis(450), "{elapsed:?}");
+    assert!(elapsed < Duration::from_millis(2000), "{elapsed:?}");
+}
+
+#[test]
+fn a_slow_answer_is_abandoned_and_the_retry_succeeds() {
+    let server = OpenAiServer::start(|req| {
+        if req.index == 0 {
+            Turn::Delay {
+                ms: 2000,
+                then: Box::new(Turn::Reply(text_reply("late", 1, 1))),
+            }
+        } else {
+            Turn::Reply(text_reply("on time", 9, 2))
+        }
+    });
+    let r = client_with(&server, policy(2, 200))
+        .chat(&hello())
+        .expect("second attempt");
+    assert_eq!(r.attempts, 2);
+    assert_eq!(r.message.text(), "on time");
+}
+
+#[test]
+fn a_429_waits_for_retry_after_and_then_succeeds() {
+    let server = OpenAiServer::start(|req| {
+        if req.index == 0 {
+            Turn::Status {
+                code: 429,
+                retry_after: Some(1),
+                body: r#"{"error":{"message":"rate limit"}}"#.into(),
+            }
+        } else {
+            Turn::Reply(text_reply("ok", 3, 1))
+        }
+    });
+    let started = Instant::now();
+    let r = client_with(&server, policy(3, 2000))
+        .chat(&hello())
+        .expect("after the wait");
+    let elapsed = started.elapsed();
+    assert_eq!(r.attempts, 2);
+    assert!(
+        elapsed >= Duration::from_secs(1),
+        "Retry-After honoured: {elapsed:?}"
+    );
+    assert!(elapsed < Duration::from_millis(1500), "{elapsed:?}");
+}
+
+#[test]
+fn a_long_retry_after_is_capped_and_persistent_429s_are_reported() {
+    let server = OpenAiServer::start(|_| Turn::Status {
+        code: 429,
+        retry_after: Some(3600),
+        body: String::new(),
+    });
+    let mut p = policy(2, 2000);
+    p.retry_after_cap = Duration::from_millis(100);
+    let started = Instant::now();
+    let (last, attempts) = exhausted(client_with(&server, p).chat(&hello()));
+    let elapsed = started.elapsed();
+    assert_eq!(
+        last,
+        LlmError::RateLimited {
+            retry_after_s: Some(3600)
+        }
+    );
+    assert_eq!(attempts, 3);
+    assert!(
+        elapsed >= Duration::from_millis(200),
+        "two capped waits: {elapsed:?}"
+    );
+    assert!(elapsed < Duration::from_millis(1500), "{elapsed:?}");
+}
+
+#[test]
+fn server_errors_back_off_on_the_seeded_schedule_and_are_bounded() {
+    let arrivals = Arc::new(Mutex::new(Vec::<Instant>::new()));
+    let seen = Arc::clone(&arrivals);
+    let server = OpenAiServer::start(move |_| {
+        if let Ok(mut a) = seen.lock() {
+            a.push(Instant::now());
+        }
+        Turn::Status {
+            code: 500,
+            retry_after: None,
+            body: "boom: upstream overloaded".into(),
+        }
+    });
+    let p = policy(3, 2000);
+    let (last, attempts) = exhausted(client_with(&server, p.clone()).chat(&hello()));
+    assert_eq!(attempts, 4);
+    match &last {
+        LlmError::Server { status, excerpt } => {
+            assert_eq!(*status, 500);
+            assert!(excerpt.contains("boom"), "{excerpt}");
+        }
+        other => panic!("expected a server error, got {other:?}"),
+    }
+    let arrivals = arrivals.lock().expect("arrivals").clone();
+    assert_eq!(arrivals.len(), 4);
+    // The waits between attempts follow the policy's schedule for its seed (base 40 ms doubling,
+    // capped at 160 ms, equal jitter): never shorter, and not much longer.
+    let mut jitter = Jitter::new(p.seed);
+    for (i, pair) in arrivals.windows(2).enumerate() {
+        let expected = p.backoff(i as u32 + 1, &mut jitter);
+        let gap = pair[1] - pair[0];
+        assert!(
+            gap >= expected,
+            "retry {}: waited {gap:?} < {expected:?}",
+            i + 1
+        );
+        assert!(
+            gap < expected + Duration::from_millis(300),
+            "retry {}: waited {gap:?} for {expected:?}",
+            i + 1
+        );
+    }
+}
+
+#[test]
+fn a_refusal_is_not_retried() {
+    let server = OpenAiServer::start(|_| Turn::Status {
+        code: 401,
+        retry_after: None,
+        body: r#"{"error":{"message":"invalid api key"}}"#.into(),
+    });
+    let r = client_with(&server, policy(3, 2000)).chat(&hello());
+    assert!(
+        matches!(&r, Err(LlmError::Refused { status: 401, excerpt }) if excerpt.contains("invalid api key")),
+        "{r:?}"
+    );
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn malformed_completions_are_retried_then_reported() {
+    let server = OpenAiServer::start(|req| match req.index {
+        0 => Turn::MalformedBody("{\"choices\": [".into()),
+        1 => Turn::MalformedBody(r#"{"choices": []}"#.into()),
+        _ => Turn::Reply(text_reply("fine", 2, 1)),
+    });
+    let r = client_with(&server, policy(2, 2000))
+        .chat(&hello())
+        .expect("third attempt");
+    assert_eq!(r.attempts, 3);
+
+    let server = OpenAiServer::start(|_| Turn::MalformedBody("<html>gateway</html>".into()));
+    let (last, attempts) = exhausted(client_with(&server, policy(1, 2000)).chat(&hello()));
+    assert_eq!(attempts, 2);
+    assert!(
+        matches!(&last, LlmError::Malformed { reason } if reason.contains("not a chat completion")),
+        "{last:?}"
+    );
+}
+
+#[test]
+fn truncated_bodies_are_retried_then_reported() {
+    let server = OpenAiServer::start(|req| {
+        if req.index == 0 {
+            Turn::Truncate {
+                body: text_reply("a complete answer", 5, 5),
+                keep: 40,
+            }
+        } else {
+            Turn::Reply(text_reply("a complete answer", 5, 5))
+        }
+    });
+    let r = client_with(&server, policy(2, 2000))
+        .chat(&hello())
+        .expect("second attempt");
+    assert_eq!((r.attempts, r.message.text()), (2, "a complete answer"));
+    assert_eq!(server.connections(), 2, "the cut connection is not reused");
+
+    let server = OpenAiServer::start(|_| Turn::Truncate {
+        body: text_reply("never whole", 5, 5),
+        keep: 10,
+    });
+    let (last, attempts) = exhausted(client_with(&server, policy(2, 2000)).chat(&hello()));
+    assert_eq!(attempts, 3);
+    assert!(matches!(last, LlmError::Truncated { .. }), "{last:?}");
+}
+
+#[test]
+fn dropped_connections_are_retried_then_reported() {
+    let server = OpenAiServer::start(|req| {
+        if req.index < 2 {
+            Turn::Close
+        } else {
+            Turn::Reply(text_reply("back", 1, 1))
+        }
+    });
+    let r = client_with(&server, policy(2, 2000))
+        .chat(&hello())
+        .expect("third attempt");
+    assert_eq!(r.attempts, 3);
+
+    let server = OpenAiServer::start(|_| Turn::Close);
+    let (last, attempts) = exhausted(client_with(&server, policy(1, 2000)).chat(&hello()));
+    assert_eq!(attempts, 2);
+    assert!(last.is_retryable(), "{last:?}");
+    assert!(matches!(last, LlmError::Transport { .. }), "{last:?}");
+}
+
+#[test]
+fn no_retries_means_one_attempt() {
+    let server = OpenAiServer::start(|_| Turn::Status {
+        code: 503,
+        retry_after: Some(1),
+        body: String::new(),
+    });
+    let started = Instant::now();
+    let (last, attempts) = exhausted(client_with(&server, policy(0, 2000)).chat(&hello()));
+    assert_eq!(attempts, 1);
+    assert!(matches!(last, LlmError::Server { status: 503, .. }));
+    assert_eq!(server.requests().len(), 1);
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "no wait after the last attempt"
+    );
+}
+
+#[test]
+fn a_missing_usage_is_estimated_so_budgets_still_bind() {
+    let server = OpenAiServer::start(|_| {
+        Turn::Reply(json!({"choices": [{"message": {"role": "assistant",
+            "content": "twelve bytes"}, "finish_reason": "stop"}]}))
+    });
+    let r = client_with(&server, policy(0, 2000))
+        .chat(&hello())
+        .expect("reply");
+    assert!(r.usage.estimated);
+    assert_eq!(r.usage.completion_tokens, 3);
+    assert!(r.usage.prompt_tokens > 10, "{:?}", r.usage);
+    assert_eq!(
+        r.model, "test-model",
+        "the configured id when the server names none"
+    );
+}
+
+/// A writer into a shared buffer, for capturing every log line of the process.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut b) = self.0.lock() {
+            b.extend_from_slice(buf);
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_key_is_sent_but_never_logged_shown_or_echoed_into_errors() {
+    let logs = Captured::default();
+    let writer = logs.clone();
+    // Every log line of the process at TRACE (reqwest and hyper included) goes to the buffer.
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .try_init();
+    // A hostile server that echoes the Authorization header into its error bodies.
+    let server = OpenAiServer::start(|req| {
+        let auth = req.header("authorization").unwrap_or("").to_string();
+        match req.index {
+            0 => Turn::Status {
+                code: 500,
+                retry_after: None,
+                body: format!("upstream failed for {auth}"),
+            },
+            1 => Turn::Status {
+                code: 403,
+                retry_after: None,
+                body: format!("{{\"error\": \"key {auth} is not allowed\"}}"),
+            },
+            _ => Turn::Reply(text_reply("ok", 1, 1)),
+        }
+    });
+    let client = client_with(&server, policy(2, 2000));
+    let err = client.chat(&hello()).expect_err("500 then 403");
+    let ok = client.chat(&hello()).expect("then fine");
+    let shown = [
+        format!("{client:?}"),
+        format!("{err}"),
+        format!("{err:?}"),
+        format!("{ok:?}"),
+    ];
+    for text in &shown {
+        assert!(!text.contains(KEY), "key shown: {text}");
+    }
+    assert!(shown[1].contains("<redacted>"), "{}", shown[1]);
+    // The key did go to the server, on every request.
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 3);
+    for r in &reqs {
+        assert_eq!(r.header("authorization"), Some(&*format!("Bearer {KEY}")));
+    }
+    let logged = String::from_utf8_lossy(&logs.0.lock().expect("logs")).into_owned();
+    assert!(
+        logged.contains("model call failed"),
+        "the capture works: {logged}"
+    );
+    assert!(!logged.contains(KEY), "key logged");
+}
+
+#[test]
+fn a_missing_key_variable_is_named_without_a_connection() {
+    let server = OpenAiServer::start(|_| Turn::Reply(text_reply("x", 1, 1)));
+    let r = LlmClient::from_config(&llm_config(&server.base_url()), &|_| None);
+    assert_eq!(
+        r.err(),
+        Some(LlmError::MissingKey {
+            var: KEY_VAR.into()
+        })
+    );
+    assert_eq!(server.connections(), 0);
+}
+
+#[test]
+fn provider_none_opens_no_connection_even_with_a_base_url() {
+    let server = OpenAiServer::start(|_| Turn::Reply(text_reply("x", 1, 1)));
+    let mut cfg = llm_config(&server.base_url());
+    cfg.provider = LlmProvider::None;
+    let env = |k: &str| (k == KEY_VAR).then(|| KEY.to_string());
+    assert!(matches!(LlmClient::from_config(&cfg, &env), Ok(None)));
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(server.connections(), 0);
+    // The listener does count connections: the same config with a provider connects.
+    cfg.provider = LlmProvider::OpenaiCompatible;
+    let client = LlmClient::from_config(&cfg, &env)
+        .expect("config")
+        .expect("client");
+    client.chat(&hello()).expect("reply");
+    assert_eq!(server.connections(), 1);
+}
