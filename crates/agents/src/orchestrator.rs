@@ -112,12 +112,12 @@ impl Orchestrator<'_> {
             let (task, goal) = match (&t.plugin, artefacts.is_empty()) {
                 (None, _) => (
                     format!("llm/triage/{}", t.source_id),
-                    "No rule-based agent fits this source: examine it and record what matters                      to the case (people, identifiers, messages, transactions, documents)."
+                    "No rule-based agent fits this source: examine it and record what matters to the case (people, identifiers, messages, transactions, documents)."
                         .to_string(),
                 ),
                 (Some(_), false) => (
                     format!("llm/unparsed/{}", t.source_id),
-                    "The rule-based agent could not parse the artefacts listed below: read                      them and record what they hold."
+                    "The rule-based agent could not parse the artefacts listed below: read them and record what they hold."
                         .to_string(),
                 ),
                 (Some(_), true) => continue,

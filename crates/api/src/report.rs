@@ -214,6 +214,16 @@ pub fn write_report(
         })
         .collect();
     let run = &status.run;
+    // Which phenomena an LLM agent recorded, with its model and prompt version.
+    let mut llm_provenance = std::collections::BTreeMap::new();
+    for e in ctx.store.events_of_kind("PhenomenonRecorded")? {
+        if let (Some(id), Some(p)) = (
+            e.payload["phenomenon"]["id"].as_str(),
+            masf_agents::llm::Provenance::from_versions(&e.versions),
+        ) {
+            llm_provenance.insert(id.to_string(), (p.model, p.prompt));
+        }
+    }
     let report = masf_report::build(masf_report::ReportInput {
         case: CaseInfo {
             id: ctx.case.meta.id.clone(),
@@ -245,6 +255,7 @@ pub fn write_report(
             "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
             "run_segments": run.segments,
         }),
+        llm_provenance,
     });
     let files = masf_report::write_report(&report, dir)
         .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
