@@ -16,8 +16,8 @@ use serde_json::json;
 
 use crate::budget::Counter;
 use crate::context::AgentCtx;
-use crate::llm::{Assignment, LlmTaskReport, LlmTeam, StrategistReport, TaskOutcome};
 use crate::corroborate::{corroborate, identifiers_of};
+use crate::llm::{Assignment, LlmTaskReport, LlmTeam, StrategistReport, TaskOutcome};
 use crate::plugin::Plugins;
 use crate::session::{RuntimeError, Session, SourceInfo};
 use crate::strategist::{self, CORROBORATOR, Decision, STRATEGIST, SourceAgent, Views};
@@ -175,9 +175,7 @@ impl Orchestrator<'_> {
                 }
             }
         }
-        summary
-            .llm_tasks
-            .sort_by(|a, b| a.task_id.cmp(&b.task_id));
+        summary.llm_tasks.sort_by(|a, b| a.task_id.cmp(&b.task_id));
         match first_err {
             Some(e) => Err(e),
             None => Ok(()),
@@ -445,10 +443,7 @@ impl Orchestrator<'_> {
             // A plugin's agent works a lead in its own triage task on that source, so what it
             // finds again is recognised as already recorded (findings are unique per agent and
             // task); the corroborator works each lead in a task of its own.
-            let llm_agent = self
-                .llm
-                .as_ref()
-                .and_then(|t| t.agent(&lead.target_agent));
+            let llm_agent = self.llm.as_ref().and_then(|t| t.agent(&lead.target_agent));
             let task = if lead.target_agent == CORROBORATOR || llm_agent.is_some() {
                 format!("lead/{}", lead.id)
             } else {

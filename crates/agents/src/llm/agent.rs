@@ -33,10 +33,10 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::client::{ChatModel, LlmError};
-use super::usage::{Accounting, CallSite, metered_chat};
 use super::evidence::{Header, delimit};
 use super::prompts::{self, Provenance};
 use super::tools::{self, names};
+use super::usage::{Accounting, CallSite, metered_chat};
 use super::wire::{ChatMessage, ChatRequest, ToolCall, ToolChoice, ToolSpec};
 use crate::context::AgentCtx;
 use crate::session::RuntimeError;
@@ -281,13 +281,9 @@ impl LlmAgent {
         let result = run.drive();
         let mut report = run.report;
         report.model_ms = u64::try_from(run.model_time.as_millis()).unwrap_or(u64::MAX);
-        report.runtime_ns = u64::try_from(
-            started
-                .elapsed()
-                .saturating_sub(run.model_time)
-                .as_nanos(),
-        )
-        .unwrap_or(u64::MAX);
+        report.runtime_ns =
+            u64::try_from(started.elapsed().saturating_sub(run.model_time).as_nanos())
+                .unwrap_or(u64::MAX);
         match result {
             Ok(()) => Ok(report),
             Err(Stop::Provider(e)) => {
@@ -365,18 +361,27 @@ impl Loop<'_, '_> {
     fn drive(&mut self) -> Result<(), Stop> {
         let s = *self.settings();
         let capped = !self.phase(Phase::Investigate, s.investigate_turns)?;
-        let read_something = self.reads.iter().any(|r| r.status == "ok" || r.status == "cached");
+        let read_something = self
+            .reads
+            .iter()
+            .any(|r| r.status == "ok" || r.status == "cached");
         if read_something {
             if capped {
                 self.start_retry("INVESTIGATE used all its turns");
             }
-            let cap = if capped { s.retry_turns } else { s.record_turns };
+            let cap = if capped {
+                s.retry_turns
+            } else {
+                s.record_turns
+            };
             self.phase(Phase::Record, cap)?;
         }
         if !self.recorded_phenomena.is_empty() {
             self.phase(Phase::Link, s.link_turns)?;
         }
-        if self.phase(Phase::Answer, s.answer_turns)? && self.report.outcome == TaskOutcome::Unanswered {
+        if self.phase(Phase::Answer, s.answer_turns)?
+            && self.report.outcome == TaskOutcome::Unanswered
+        {
             self.report.outcome = TaskOutcome::Answered;
         }
         Ok(())
@@ -429,7 +434,8 @@ impl Loop<'_, '_> {
     /// Runs one phase; `Ok(true)` when the model ended it, `Ok(false)` when its turns ran out.
     fn phase(&mut self, phase: Phase, cap: u32) -> Result<bool, Stop> {
         if phase != Phase::Investigate {
-            self.messages.push(ChatMessage::user(format!("Phase: {}.", phase.as_str())));
+            self.messages
+                .push(ChatMessage::user(format!("Phase: {}.", phase.as_str())));
         }
         let specs = self.tools_for(phase);
         let allowed: BTreeSet<String> = specs.iter().map(|s| s.name.clone()).collect();
@@ -457,7 +463,8 @@ impl Loop<'_, '_> {
             if calls.is_empty() {
                 match phase {
                     Phase::Record if !self.may_end_record(false, "") => {
-                        self.messages.push(ChatMessage::user(self.mandatory_record_note()));
+                        self.messages
+                            .push(ChatMessage::user(self.mandatory_record_note()));
                         continue;
                     }
                     Phase::Answer => self.report.answer = text,
@@ -596,44 +603,48 @@ impl Loop<'_, '_> {
                     ),
                 },
             },
-            names::RECORD_PHENOMENON => match tools::parse_args::<tools::RecordArgs>(&call.arguments) {
-                Err(e) => self.refuse(call, e),
-                Ok(a) => {
-                    let ctx = self.ctx;
-                    let req = Call::RecordPhenomenon(NewPhenomenon {
-                        source_id: ctx.source().id.clone(),
-                        agent: ctx.agent().to_string(),
-                        task_id: ctx.task_id().to_string(),
-                        category: a.category,
-                        title: a.title,
-                        facts: a.facts.into_iter().map(Into::into).collect(),
-                        interpretation: a.interpretation,
-                        phone_region: ctx.phone_region().cloned(),
-                        times: Vec::new(),
-                    });
-                    (self.submit(&req)?, false)
+            names::RECORD_PHENOMENON => {
+                match tools::parse_args::<tools::RecordArgs>(&call.arguments) {
+                    Err(e) => self.refuse(call, e),
+                    Ok(a) => {
+                        let ctx = self.ctx;
+                        let req = Call::RecordPhenomenon(NewPhenomenon {
+                            source_id: ctx.source().id.clone(),
+                            agent: ctx.agent().to_string(),
+                            task_id: ctx.task_id().to_string(),
+                            category: a.category,
+                            title: a.title,
+                            facts: a.facts.into_iter().map(Into::into).collect(),
+                            interpretation: a.interpretation,
+                            phone_region: ctx.phone_region().cloned(),
+                            times: Vec::new(),
+                        });
+                        (self.submit(&req)?, false)
+                    }
                 }
-            },
-            names::OBSERVE_IDENTITY => match tools::parse_args::<tools::ObserveArgs>(&call.arguments) {
-                Err(e) => self.refuse(call, e),
-                Ok(a) => {
-                    let ctx = self.ctx;
-                    let req = Call::ObserveIdentity(IdentityObservation {
-                        agent: ctx.agent().to_string(),
-                        task_id: ctx.task_id().to_string(),
-                        source_id: ctx.source().id.clone(),
-                        context: a.context,
-                        entity_kind: a.entity_kind,
-                        label: a.label,
-                        id_type: a.id_type,
-                        value: a.value,
-                        invocation_id: a.invocation_id,
-                        phone_region: ctx.phone_region().cloned(),
-                        interpretation: a.interpretation,
-                    });
-                    (self.submit(&req)?, false)
+            }
+            names::OBSERVE_IDENTITY => {
+                match tools::parse_args::<tools::ObserveArgs>(&call.arguments) {
+                    Err(e) => self.refuse(call, e),
+                    Ok(a) => {
+                        let ctx = self.ctx;
+                        let req = Call::ObserveIdentity(IdentityObservation {
+                            agent: ctx.agent().to_string(),
+                            task_id: ctx.task_id().to_string(),
+                            source_id: ctx.source().id.clone(),
+                            context: a.context,
+                            entity_kind: a.entity_kind,
+                            label: a.label,
+                            id_type: a.id_type,
+                            value: a.value,
+                            invocation_id: a.invocation_id,
+                            phone_region: ctx.phone_region().cloned(),
+                            interpretation: a.interpretation,
+                        });
+                        (self.submit(&req)?, false)
+                    }
                 }
-            },
+            }
             names::LIST_HYPOTHESES => {
                 let rows: Vec<Value> = self
                     .ctx
@@ -665,7 +676,11 @@ impl Loop<'_, '_> {
                     let why = format!(
                         "{} is not a phenomenon you recorded in this task; yours are: {}",
                         a.phenomenon_id,
-                        self.recorded_phenomena.iter().cloned().collect::<Vec<_>>().join(", ")
+                        self.recorded_phenomena
+                            .iter()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     );
                     self.refuse(call, why)
                 }
@@ -680,19 +695,21 @@ impl Loop<'_, '_> {
                     (self.submit(&req)?, false)
                 }
             },
-            names::ADD_HYPOTHESIS => match tools::parse_args::<tools::HypothesisArgs>(&call.arguments) {
-                Err(e) => self.refuse(call, e),
-                Ok(a) => {
-                    let req = Call::AddHypothesis(NewHypothesis {
-                        proposed_by: self.ctx.agent().to_string(),
-                        statement: a.statement,
-                        kind: a.kind,
-                        prior: None,
-                        subjects: Vec::new(),
-                    });
-                    (self.submit(&req)?, false)
+            names::ADD_HYPOTHESIS => {
+                match tools::parse_args::<tools::HypothesisArgs>(&call.arguments) {
+                    Err(e) => self.refuse(call, e),
+                    Ok(a) => {
+                        let req = Call::AddHypothesis(NewHypothesis {
+                            proposed_by: self.ctx.agent().to_string(),
+                            statement: a.statement,
+                            kind: a.kind,
+                            prior: None,
+                            subjects: Vec::new(),
+                        });
+                        (self.submit(&req)?, false)
+                    }
                 }
-            },
+            }
             names::DONE_INVESTIGATING | names::DONE_LINKING => {
                 (json!({"ok": true}).to_string(), true)
             }
@@ -795,7 +812,8 @@ impl Loop<'_, '_> {
                                 .verified_facts
                                 .iter()
                                 .filter(|f| f.matched.rescued_from.is_some())
-                                .count() as u64;
+                                .count()
+                                as u64;
                             self.recorded_phenomena.insert(phenomenon.id.clone());
                         }
                         GraphEvent::EdgeLinked { .. } => self.report.linked += 1,

@@ -74,7 +74,9 @@ mod tests {
         let out = delimit(&h, text, offset, max);
         let nonce = &hex::encode(Sha256::digest(expect_shown.as_bytes()))[..16];
         assert!(out.starts_with("<<<EVIDENCE invocation_id=inv-000001 tool=read_text"));
-        assert!(out.contains(&format!("\n{expect_shown}\n<<<END EVIDENCE nonce={nonce}>>>")));
+        assert!(out.contains(&format!(
+            "\n{expect_shown}\n<<<END EVIDENCE nonce={nonce}>>>"
+        )));
         assert_eq!(out.contains("[output continues"), expect_more, "{out}");
     }
 

@@ -18,16 +18,16 @@ pub mod tools;
 pub mod usage;
 pub mod wire;
 
+pub use agent::{Assignment, Focus, GENERALIST, LlmAgent, LlmTaskReport, Settings, TaskOutcome};
 pub use client::{ChatModel, Jitter, LlmClient, LlmError, RetryPolicy};
+pub use prompts::{Prompt, Provenance};
+pub use strategist::{LLM_STRATEGIST, LlmStrategist, StrategistReport};
 pub use usage::{
     Accounting, CallSite, LLM_CALL, LlmCall, Prices, Tally, UsageReport, metered_chat,
 };
 pub use wire::{
     ChatMessage, ChatRequest, ChatResponse, Role, ToolCall, ToolChoice, ToolSpec, Usage,
 };
-pub use agent::{Assignment, Focus, GENERALIST, LlmAgent, LlmTaskReport, Settings, TaskOutcome};
-pub use prompts::{Prompt, Provenance};
-pub use strategist::{LLM_STRATEGIST, LlmStrategist, StrategistReport};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

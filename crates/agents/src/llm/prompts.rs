@@ -19,10 +19,7 @@ pub struct Prompt {
     pub text: &'static str,
 }
 
-const AGENT: (&str, &str) = (
-    "agent.v1",
-    include_str!("../../../../prompts/agent.v1.md"),
-);
+const AGENT: (&str, &str) = ("agent.v1", include_str!("../../../../prompts/agent.v1.md"));
 const STRATEGIST: (&str, &str) = (
     "strategist.v1",
     include_str!("../../../../prompts/strategist.v1.md"),

@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::client::ChatModel;
-use super::usage::{Accounting, CallSite, metered_chat};
 use super::evidence::{Header, delimit};
 use super::prompts::{self, Provenance};
 use super::tools::{self, names};
+use super::usage::{Accounting, CallSite, metered_chat};
 use super::wire::{ChatMessage, ChatRequest, ToolChoice, ToolSpec};
 use crate::session::{RuntimeError, Session};
 use crate::strategist::{Decision, Limits, STRATEGIST, Views};
@@ -126,9 +126,7 @@ fn key(l: &NewLead) -> LeadKey {
 }
 
 fn specs(round: &Round<'_>) -> Vec<ToolSpec> {
-    let obj = |props: Value, req: &[&str]| {
-        json!({"type": "object", "properties": props, "required": req, "additionalProperties": false})
-    };
+    let obj = |props: Value, req: &[&str]| json!({"type": "object", "properties": props, "required": req, "additionalProperties": false});
     let spec = |name: &str, description: &str, parameters: Value| ToolSpec {
         name: name.to_string(),
         description: description.to_string(),
@@ -143,12 +141,18 @@ fn specs(round: &Round<'_>) -> Vec<ToolSpec> {
         spec(
             names::SOURCE_COVERAGE,
             "A source's expected artefacts, examined or not.",
-            obj(json!({"source_id": {"type": "string", "enum": round.sources}}), &["source_id"]),
+            obj(
+                json!({"source_id": {"type": "string", "enum": round.sources}}),
+                &["source_id"],
+            ),
         ),
         spec(
             names::MARGINAL_YIELD,
             "New phenomena, edges and status flips of the last n rounds.",
-            obj(json!({"n": {"type": "integer", "minimum": 1, "maximum": 50}}), &[]),
+            obj(
+                json!({"n": {"type": "integer", "minimum": 1, "maximum": 50}}),
+                &[],
+            ),
         ),
         spec(
             names::BUDGET_STATUS,
@@ -166,7 +170,12 @@ fn specs(round: &Round<'_>) -> Vec<ToolSpec> {
                     "source_id": {"type": "string", "enum": round.sources},
                     "rationale": {"type": "string"}
                 }),
-                &["expected_evidence_type", "target_agent", "source_id", "rationale"],
+                &[
+                    "expected_evidence_type",
+                    "target_agent",
+                    "source_id",
+                    "rationale",
+                ],
             ),
         ),
         spec(
@@ -289,7 +298,9 @@ impl LlmStrategist {
                     | names::MARGINAL_YIELD
                     | names::BUDGET_STATUS) => {
                         let output = match v {
-                            names::GRAPH_OVERVIEW => Ok((json!({}), canonical(round.views.overview))),
+                            names::GRAPH_OVERVIEW => {
+                                Ok((json!({}), canonical(round.views.overview)))
+                            }
                             names::BUDGET_STATUS => Ok((json!({}), canonical(round.views.budget))),
                             names::MARGINAL_YIELD => {
                                 match tools::parse_args::<YieldArgs>(&call.arguments) {
@@ -308,7 +319,9 @@ impl LlmStrategist {
                                     .iter()
                                     .find(|c| c.source_id == a.source_id)
                                     .map(|c| (json!({"source_id": a.source_id}), canonical(c)))
-                                    .ok_or_else(|| format!("no coverage for source {:?}", a.source_id))
+                                    .ok_or_else(|| {
+                                        format!("no coverage for source {:?}", a.source_id)
+                                    })
                             }),
                         };
                         match output {
@@ -341,7 +354,9 @@ impl LlmStrategist {
                         Ok(a) => {
                             let lead = NewLead {
                                 proposed_by: LLM_STRATEGIST.to_string(),
-                                motivating_hypothesis: a.motivating_hypothesis.filter(|h| !h.is_empty()),
+                                motivating_hypothesis: a
+                                    .motivating_hypothesis
+                                    .filter(|h| !h.is_empty()),
                                 expected_evidence_type: a.expected_evidence_type,
                                 target_agent: a.target_agent,
                                 source_id: a.source_id,
@@ -356,7 +371,8 @@ impl LlmStrategist {
                                 None => {
                                     reasons.push(lead.rationale.clone());
                                     leads.push(lead);
-                                    json!({"queued": leads.len(), "max": round.limits.max_leads}).to_string()
+                                    json!({"queued": leads.len(), "max": round.limits.max_leads})
+                                        .to_string()
                                 }
                             }
                         }
@@ -378,7 +394,8 @@ impl LlmStrategist {
                         json!({"ok": true}).to_string()
                     }
                     names::END_ROUND => {
-                        let why = "propose a lead first, or declare the investigation complete".to_string();
+                        let why = "propose a lead first, or declare the investigation complete"
+                            .to_string();
                         report.refused.push(why.clone());
                         json!({"refused": why}).to_string()
                     }
@@ -400,8 +417,8 @@ impl LlmStrategist {
                 rationale: reasons.join("; "),
             });
         }
-        report.runtime_ns =
-            u64::try_from(started.elapsed().saturating_sub(model_time).as_nanos()).unwrap_or(u64::MAX);
+        report.runtime_ns = u64::try_from(started.elapsed().saturating_sub(model_time).as_nanos())
+            .unwrap_or(u64::MAX);
         Ok((decision, report))
     }
 

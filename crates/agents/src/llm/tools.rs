@@ -162,7 +162,13 @@ pub fn graph_spec(name: &str) -> Option<ToolSpec> {
                     "invocation_id": {"type": "string"},
                     "interpretation": {"type": "string"}
                 }),
-                &["context", "entity_kind", "id_type", "value", "invocation_id"],
+                &[
+                    "context",
+                    "entity_kind",
+                    "id_type",
+                    "value",
+                    "invocation_id",
+                ],
             ),
         ),
         MY_INVOCATIONS => spec(
@@ -342,7 +348,8 @@ pub struct AnswerArgs {
 /// Parses a tool call's raw JSON arguments (empty text counts as `{}`).
 pub fn parse_args<T: serde::de::DeserializeOwned>(raw: &str) -> Result<T, String> {
     let raw = if raw.trim().is_empty() { "{}" } else { raw };
-    serde_json::from_str(raw).map_err(|e| format!("the arguments do not fit the tool's schema: {e}"))
+    serde_json::from_str(raw)
+        .map_err(|e| format!("the arguments do not fit the tool's schema: {e}"))
 }
 
 #[cfg(test)]
@@ -369,7 +376,13 @@ mod tests {
     fn graph_specs_enumerate_the_graph_types() {
         let rec = graph_spec(names::RECORD_PHENOMENON).expect("spec");
         let types = &rec.parameters["properties"]["facts"]["items"]["properties"]["type"]["enum"];
-        assert!(types.as_array().expect("enum").iter().any(|t| t == "wallet"));
+        assert!(
+            types
+                .as_array()
+                .expect("enum")
+                .iter()
+                .any(|t| t == "wallet")
+        );
         assert_eq!(types.as_array().map(Vec::len), Some(18));
         let obs = graph_spec(names::OBSERVE_IDENTITY).expect("spec");
         assert_eq!(

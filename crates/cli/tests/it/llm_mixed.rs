@@ -26,9 +26,16 @@ fn script(req: &ServedRequest) -> Turn {
         .iter()
         .rposition(|m| role(m) == "user" && content(m).contains("Phase: "))
         .unwrap_or(0);
-    let turn = msgs.iter().skip(start).filter(|m| role(m) == "assistant").count();
+    let turn = msgs
+        .iter()
+        .skip(start)
+        .filter(|m| role(m) == "assistant")
+        .count();
     if has("propose_lead") {
-        return reply("declare_investigation_complete", json!({"rationale": "the scripted strategist is satisfied"}));
+        return reply(
+            "declare_investigation_complete",
+            json!({"rationale": "the scripted strategist is satisfied"}),
+        );
     }
     if has("done_investigating") {
         return if turn == 0 {
@@ -42,9 +49,15 @@ fn script(req: &ServedRequest) -> Turn {
             .iter()
             .filter(|m| role(m) == "tool")
             .map(content)
-            .find(|c| c.starts_with("<<<EVIDENCE ") && (c.contains(" status=ok ") || c.contains(" status=cached ")));
+            .find(|c| {
+                c.starts_with("<<<EVIDENCE ")
+                    && (c.contains(" status=ok ") || c.contains(" status=cached "))
+            });
         if turn > 0 || read.is_none() {
-            return reply("done_recording", json!({"found_nothing": true, "reason": "nothing readable"}));
+            return reply(
+                "done_recording",
+                json!({"found_nothing": true, "reason": "nothing readable"}),
+            );
         }
         let read = read.unwrap_or_default();
         let id = read
@@ -107,7 +120,10 @@ fn a_mixed_run_marks_the_agent_and_model_of_each_phenomenon() {
         String::from_utf8_lossy(&run.stdout),
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(!server.requests().is_empty(), "the LLM agents and strategist were asked");
+    assert!(
+        !server.requests().is_empty(),
+        "the LLM agents and strategist were asked"
+    );
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
     let phenomena = report["phenomena"].as_array().unwrap();
@@ -119,14 +135,32 @@ fn a_mixed_run_marks_the_agent_and_model_of_each_phenomenon() {
         .iter()
         .map(|r| {
             let last = r.messages().last().cloned().unwrap_or_default();
-            format!("{:?} {}", r.tool_names().last(), last["content"].as_str().unwrap_or("").chars().take(300).collect::<String>())
+            format!(
+                "{:?} {}",
+                r.tool_names().last(),
+                last["content"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .take(300)
+                    .collect::<String>()
+            )
         })
         .collect();
-    assert!(!llm.is_empty(), "an LLM agent recorded something: {seen:#?}");
+    assert!(
+        !llm.is_empty(),
+        "an LLM agent recorded something: {seen:#?}"
+    );
     assert!(!rules.is_empty(), "the deterministic agents ran first");
     for p in &llm {
         assert_eq!(p["model"], "testkit-model", "{p}");
-        assert!(p["prompt_version"].as_str().unwrap_or("").starts_with("agent.v1#"), "{p}");
+        assert!(
+            p["prompt_version"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("agent.v1#"),
+            "{p}"
+        );
     }
     for p in &rules {
         assert!(p.get("model").is_none(), "{p}");
@@ -135,5 +169,9 @@ fn a_mixed_run_marks_the_agent_and_model_of_each_phenomenon() {
     assert!(html.contains("(model testkit-model, prompt agent.v1#"));
     // The LLM strategist's decision ended the loop.
     let requests = server.requests();
-    assert!(requests.iter().any(|r| r.tool_names().iter().any(|n| n == "propose_lead")));
+    assert!(
+        requests
+            .iter()
+            .any(|r| r.tool_names().iter().any(|n| n == "propose_lead"))
+    );
 }
