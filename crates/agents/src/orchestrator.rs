@@ -125,6 +125,10 @@ impl Orchestrator<'_> {
             let Some(agent) = team.for_plugin(t.plugin.as_deref()) else {
                 continue;
             };
+            // Finished in an earlier segment of this run: not asked again.
+            if agent.finished(self.session, &task)? {
+                continue;
+            }
             work.push((
                 t.source_id.clone(),
                 agent.name.clone(),

@@ -738,6 +738,49 @@ impl Session {
         Ok(out)
     }
 
+    /// Appends an agent's own audit event (not a graph change) once: a second append under the
+    /// same `key` leaves the first standing.
+    pub fn note_once<T: Serialize>(
+        &self,
+        kind: &str,
+        actor_id: &str,
+        payload: &T,
+        key: String,
+        versions: Versions,
+    ) -> Result<(), RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let appended = store.append(&NewEvent {
+            kind: kind.to_string(),
+            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            actor_kind: ActorKind::Agent,
+            actor_id: actor_id.to_string(),
+            idempotency_key: key,
+            causation_seq: None,
+            ts: self.now(),
+            versions,
+        });
+        match appended {
+            Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The payloads of every event of `kind` in the store.
+    pub fn event_payloads(&self, kind: &str) -> Result<Vec<Value>, RuntimeError> {
+        let store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        Ok(store
+            .events_of_kind(kind)?
+            .into_iter()
+            .map(|e| e.payload)
+            .collect())
+    }
+
     /// Every `ArtefactUnparsed` note in the store.
     pub fn unparsed(&self) -> Result<Vec<ArtefactUnparsed>, RuntimeError> {
         let store = self

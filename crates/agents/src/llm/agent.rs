@@ -185,6 +185,9 @@ pub struct LlmAgent {
     pub round: u32,
 }
 
+/// The event kind recording the end of an LLM task (its [`LlmTaskReport`]).
+pub const LLM_TASK_FINISHED: &str = "LlmTaskFinished";
+
 /// The generalist's name.
 pub const GENERALIST: &str = "llm-generalist";
 
@@ -285,16 +288,39 @@ impl LlmAgent {
             u64::try_from(started.elapsed().saturating_sub(run.model_time).as_nanos())
                 .unwrap_or(u64::MAX);
         match result {
-            Ok(()) => Ok(report),
+            Ok(()) => {}
             Err(Stop::Provider(e)) => {
                 tracing::warn!(agent = %self.name, task = %report.task_id, error = %e, "LLM task failed");
                 report.outcome = TaskOutcome::Failed {
                     reason: e.to_string(),
                 };
-                Ok(report)
             }
-            Err(Stop::Runtime(e)) => Err(e),
+            Err(Stop::Runtime(e)) => return Err(e),
         }
+        // The end of the task is part of the audit (with the agent's answer); a finished task
+        // is not asked again when a halted run resumes.
+        ctx.session().note_once(
+            LLM_TASK_FINISHED,
+            &self.name,
+            &report,
+            format!("llm-task/{}/{}", self.name, report.task_id),
+            provenance.versions(),
+        )?;
+        Ok(report)
+    }
+
+    /// Whether this agent already finished `task_id` (in this or an earlier run segment)
+    /// without a provider failure.
+    pub fn finished(
+        &self,
+        session: &crate::session::Session,
+        task_id: &str,
+    ) -> Result<bool, RuntimeError> {
+        Ok(session.event_payloads(LLM_TASK_FINISHED)?.iter().any(|p| {
+            p["agent"] == self.name.as_str()
+                && p["task_id"] == task_id
+                && p["outcome"]["outcome"] != "failed"
+        }))
     }
 
     /// The first user message: the task, with evidence-derived strings as delimited data.

@@ -585,6 +585,14 @@ fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
             }
         }
     }
+    // The end of each task, with the agent's answer, is in the audit trail.
+    let finished = store.events_of_kind("LlmTaskFinished").expect("events");
+    assert_eq!(finished.len(), 2);
+    assert_eq!(
+        finished[0].payload["answer"],
+        "One transfer instruction and one phone number recorded."
+    );
+    assert_eq!(finished[0].versions.get("prompt"), Some(&prompt_version));
     // The strategist's view calls are logged invocations on the case pseudo-source.
     let views: Vec<_> = store
         .invocations_for("strategist", "round-1")
@@ -1169,6 +1177,13 @@ fn token_and_call_caps_halt_the_run_and_a_grant_resumes_it() {
         // Resumed without losing or duplicating the finding.
         assert_eq!(phenomena_of(&after, "llm-notes").len(), 1, "{counter}");
         assert_eq!(assert_all_grounded(&store, &after, "llm-notes"), 1);
+        drop(store);
+        // A finished task is not asked again by a later run.
+        let asked = server.requests().len();
+        let (sum, state, err) = segment(&work, &plugins, &evidence, &server, caps(0, 0));
+        assert!(err.is_none() && state == RunState::Completed);
+        assert!(sum.llm_tasks.is_empty(), "{:?}", sum.llm_tasks);
+        assert_eq!(server.requests().len(), asked);
     }
 }
 
