@@ -513,6 +513,17 @@ fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
     );
     assert_eq!(lead_task.recorded, 0);
 
+    let handled = task.tool_calls + task.graph_calls + task.refused_calls;
+    let runtime = Duration::from_nanos(task.runtime_ns);
+    println!(
+        "well-behaved: {} model calls ({} ms in the client), {} tool calls handled; runtime outside the model {:?} = {:?} per tool call; gateway judgement (all agents) {:?}",
+        task.model_calls,
+        task.model_ms,
+        handled,
+        runtime,
+        runtime / u32::try_from(handled).unwrap_or(1),
+        s.gateway_time()
+    );
     let state = s.state().expect("state").clone();
     let store = Store::open(&work).expect("store");
     assert_eq!(assert_all_grounded(&store, &state, "llm-notes"), 4);
