@@ -138,6 +138,10 @@ pub struct RunOutcome {
     pub completion: String,
     /// Entity resolution after the run: coreference hypotheses, same_as edges, actors.
     pub resolution: crate::ResolveReport,
+    /// The LLM agents' tasks of this segment (empty with `llm.provider: none`).
+    pub llm_tasks: Vec<masf_agents::llm::LlmTaskReport>,
+    /// The LLM strategist's consultations of this segment.
+    pub strategist_reports: Vec<masf_agents::llm::StrategistReport>,
 }
 
 /// Runs the agent phases as one run segment under the configured budget (raised by grants):
@@ -224,6 +228,8 @@ pub(crate) fn triage(
             planned: summary.planned,
             completion: summary.completion,
             resolution: crate::resolve::summary(&*session.state().map_err(runtime)?),
+            llm_tasks: summary.llm_tasks,
+            strategist_reports: summary.strategist_reports,
         },
     ))
 }
