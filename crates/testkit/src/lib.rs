@@ -118,6 +118,17 @@ pub enum Turn {
         /// Bytes actually sent.
         keep: usize,
     },
+    /// `200 OK` declaring the full length of `body`, sending its first `keep` bytes, then
+    /// holding the connection open without sending more (a stalled stream: the client's
+    /// timeout must fire) until the server stops or `ms` pass.
+    Stall {
+        /// The complete body.
+        body: Value,
+        /// Bytes actually sent.
+        keep: usize,
+        /// How long to hold the connection, milliseconds.
+        ms: u64,
+    },
     /// Read the request and close the connection without answering.
     Close,
 }
@@ -226,6 +237,7 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
 /// Serves requests on one connection until it closes, the script closes it, or the server stops.
 fn serve_connection(stream: TcpStream, connection: usize, shared: &Shared) {
     let _ = stream.set_read_timeout(Some(Duration::from_millis(250)));
+    let _ = stream.set_nodelay(true);
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
@@ -432,8 +444,11 @@ fn answer(out: &mut TcpStream, turn: Turn, shared: &Shared) -> std::io::Result<b
              {declared}\r\n{extra}\r\n",
             reason(code)
         );
-        out.write_all(head.as_bytes())?;
-        out.write_all(body)?;
+        // One write: a head and a body in separate segments would meet Nagle's algorithm and
+        // the client's delayed ACK (~40 ms a response).
+        let mut message = head.into_bytes();
+        message.extend_from_slice(body);
+        out.write_all(&message)?;
         out.flush()
     };
     match turn {
@@ -452,17 +467,17 @@ fn answer(out: &mut TcpStream, turn: Turn, shared: &Shared) -> std::io::Result<b
             Ok(true)
         }
         Turn::Delay { ms, then } => {
-            let deadline = std::time::Instant::now() + Duration::from_millis(ms);
-            while std::time::Instant::now() < deadline {
-                if shared.stop.load(Ordering::SeqCst) {
-                    return Ok(false);
-                }
-                std::thread::sleep(
-                    Duration::from_millis(10)
-                        .min(deadline.saturating_duration_since(std::time::Instant::now())),
-                );
+            if !wait(ms, shared) {
+                return Ok(false);
             }
             answer(out, *then, shared)
+        }
+        Turn::Stall { body, keep, ms } => {
+            let body = body.to_string().into_bytes();
+            let sent = &body[..keep.min(body.len().saturating_sub(1))];
+            write(out, 200, "", sent, body.len())?;
+            wait(ms, shared);
+            Ok(false)
         }
         Turn::MalformedBody(text) => {
             write(out, 200, "", text.as_bytes(), text.len())?;
@@ -476,6 +491,21 @@ fn answer(out: &mut TcpStream, turn: Turn, shared: &Shared) -> std::io::Result<b
         }
         Turn::Close => Ok(false),
     }
+}
+
+/// Sleeps `ms` in small steps; false when the server stopped meanwhile.
+fn wait(ms: u64, shared: &Shared) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_millis(ms);
+    while std::time::Instant::now() < deadline {
+        if shared.stop.load(Ordering::SeqCst) {
+            return false;
+        }
+        std::thread::sleep(
+            Duration::from_millis(10)
+                .min(deadline.saturating_duration_since(std::time::Instant::now())),
+        );
+    }
+    true
 }
 
 /// A chat completion whose assistant message is `content`, with the given usage.

@@ -6,6 +6,7 @@
 //! before any HTTP machinery exists.
 
 use std::fmt;
+use std::io::Read;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -219,6 +220,9 @@ impl Jitter {
     }
 }
 
+/// The largest response body read by default.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The OpenAI-compatible client. `Debug` shows no key.
 pub struct LlmClient {
     http: Client,
@@ -226,6 +230,7 @@ pub struct LlmClient {
     model: String,
     auth: HeaderValue,
     max_tokens: u32,
+    max_response_bytes: u64,
     policy: RetryPolicy,
     jitter: Mutex<Jitter>,
 }
@@ -314,6 +319,7 @@ impl LlmClient {
             model: model.to_string(),
             auth,
             max_tokens: cfg.max_tokens.max(1),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             jitter: Mutex::new(Jitter::new(policy.seed)),
             policy,
         }))
@@ -323,6 +329,13 @@ impl LlmClient {
     pub fn with_policy(mut self, policy: RetryPolicy) -> Self {
         self.jitter = Mutex::new(Jitter::new(policy.seed));
         self.policy = policy;
+        self
+    }
+
+    /// The same client refusing responses larger than `bytes` (default 16 MiB) as malformed,
+    /// without reading past the limit.
+    pub fn with_max_response_bytes(mut self, bytes: u64) -> Self {
+        self.max_response_bytes = bytes;
         self
     }
 
@@ -386,14 +399,35 @@ impl LlmClient {
             .headers()
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok());
-        let bytes = response.bytes().map_err(|e| {
-            if e.is_timeout() {
-                timeout_err()
-            } else {
-                LlmError::Truncated { reason: chain(&e) }
-            }
-        })?;
+            .and_then(|v| retry_after_seconds(v, jiff::Timestamp::now()));
+        let limit = self.max_response_bytes;
+        let too_large = || LlmError::Malformed {
+            reason: format!("the response is larger than {limit} bytes"),
+        };
+        if response.content_length().is_some_and(|n| n > limit) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        response
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                let timed_out = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+                ) || e
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+                    .is_some_and(reqwest::Error::is_timeout);
+                if timed_out {
+                    timeout_err()
+                } else {
+                    LlmError::Truncated { reason: chain(&e) }
+                }
+            })?;
+        if bytes.len() as u64 > limit {
+            return Err(too_large());
+        }
         match status {
             200..=299 => parse_completion(&bytes, body.len())
                 .map_err(|reason| LlmError::Malformed { reason }),
@@ -459,6 +493,19 @@ impl ChatModel for LlmClient {
             }
         }
     }
+}
+
+/// A `Retry-After` value in seconds from `now`: delta-seconds, or an HTTP date (RFC 2822 /
+/// IMF-fixdate; a date in the past is 0).
+fn retry_after_seconds(value: &str, now: jiff::Timestamp) -> Option<u64> {
+    let value = value.trim();
+    if let Ok(s) = value.parse::<u64>() {
+        return Some(s);
+    }
+    let at = jiff::fmt::rfc2822::DateTimeParser::new()
+        .parse_timestamp(value)
+        .ok()?;
+    Some(u64::try_from(at.as_second().saturating_sub(now.as_second())).unwrap_or(0))
 }
 
 /// An error and its sources, one line.
@@ -536,6 +583,22 @@ mod tests {
             &mut j,
         );
         assert_eq!(honoured, Duration::from_secs(2));
+    }
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = jiff::Timestamp::from_second(1_445_412_480).unwrap_or_default(); // 07:28:00
+        assert_eq!(retry_after_seconds(" 120 ", now), Some(120));
+        assert_eq!(
+            retry_after_seconds("Wed, 21 Oct 2015 07:28:30 GMT", now),
+            Some(30)
+        );
+        assert_eq!(
+            retry_after_seconds("Wed, 21 Oct 2015 07:00:00 GMT", now),
+            Some(0)
+        );
+        assert_eq!(retry_after_seconds("soon", now), None);
+        assert_eq!(retry_after_seconds("-5", now), None);
     }
 
     #[test]

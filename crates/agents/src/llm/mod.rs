@@ -23,7 +23,8 @@ pub use client::{ChatModel, Jitter, LlmClient, LlmError, RetryPolicy};
 pub use prompts::{Prompt, Provenance};
 pub use strategist::{LLM_STRATEGIST, LlmStrategist, StrategistReport};
 pub use usage::{
-    Accounting, CallSite, LLM_CALL, LlmCall, Prices, Tally, UsageReport, metered_chat,
+    Accounting, CallSite, LLM_CALL, LlmCall, Prices, Tally, UsageReport, calls_in_store,
+    metered_chat,
 };
 pub use wire::{
     ChatMessage, ChatRequest, ChatResponse, Role, ToolCall, ToolChoice, ToolSpec, Usage,

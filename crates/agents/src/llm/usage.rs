@@ -162,6 +162,16 @@ impl UsageReport {
     }
 }
 
+/// Every model call recorded in `store` (all runs, in order): what the report and the status
+/// views account from.
+pub fn calls_in_store(store: &masf_store::Store) -> Result<Vec<LlmCall>, masf_store::StoreError> {
+    Ok(store
+        .events_of_kind(LLM_CALL)?
+        .iter()
+        .filter_map(|e| serde_json::from_value(e.payload.clone()).ok())
+        .collect())
+}
+
 /// Live accounting of one run's model calls (shared by the agents' threads).
 #[derive(Debug, Default)]
 pub struct Accounting {

@@ -476,3 +476,139 @@ fn provider_none_opens_no_connection_even_with_a_base_url() {
     client.chat(&hello()).expect("reply");
     assert_eq!(server.connections(), 1);
 }
+
+#[test]
+fn an_oversized_response_is_refused_without_reading_it_all() {
+    let big = "x".repeat(64 * 1024);
+    let server = OpenAiServer::start(move |req| {
+        if req.index == 0 {
+            Turn::Reply(text_reply(&big, 1, 1))
+        } else {
+            Turn::Reply(text_reply("small", 1, 1))
+        }
+    });
+    let client = client_with(&server, policy(0, 2000)).with_max_response_bytes(4096);
+    let r = client.chat(&hello());
+    let (last, _) = exhausted(r);
+    assert!(
+        matches!(&last, LlmError::Malformed { reason } if reason.contains("larger than 4096")),
+        "{last:?}"
+    );
+    assert_eq!(
+        client.chat(&hello()).expect("small").message.text(),
+        "small"
+    );
+}
+
+#[test]
+fn one_client_serves_many_threads_at_once() {
+    let server = OpenAiServer::start(|req| {
+        let asked = req
+            .messages()
+            .last()
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("");
+        Turn::Delay {
+            ms: 20,
+            then: Box::new(Turn::Reply(text_reply(&format!("re: {asked}"), 4, 2))),
+        }
+    });
+    let client = client_with(&server, policy(1, 5000));
+    std::thread::scope(|scope| {
+        for t in 0..6 {
+            let client = &client;
+            scope.spawn(move || {
+                for i in 0..5 {
+                    let q = format!("thread {t} question {i}");
+                    let req = ChatRequest {
+                        messages: vec![ChatMessage::user(q.clone())],
+                        ..ChatRequest::default()
+                    };
+                    let r = client.chat(&req).expect("reply");
+                    assert_eq!(r.message.text(), format!("re: {q}"));
+                }
+            });
+        }
+    });
+    assert_eq!(server.requests().len(), 30);
+    assert!(
+        server.connections() <= 6,
+        "connections are kept alive and reused"
+    );
+}
+
+#[test]
+fn a_body_that_stalls_midway_times_out_and_is_retried() {
+    let server = OpenAiServer::start(|req| {
+        if req.index == 0 {
+            Turn::Stall {
+                body: text_reply("eventually", 3, 3),
+                keep: 30,
+                ms: 5000,
+            }
+        } else {
+            Turn::Reply(text_reply("whole", 3, 3))
+        }
+    });
+    let started = Instant::now();
+    let r = client_with(&server, policy(1, 300))
+        .chat(&hello())
+        .expect("second attempt");
+    assert_eq!((r.attempts, r.message.text()), (2, "whole"));
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+
+    let server = OpenAiServer::start(|_| Turn::Stall {
+        body: text_reply("never", 3, 3),
+        keep: 30,
+        ms: 5000,
+    });
+    let (last, attempts) = exhausted(client_with(&server, policy(1, 300)).chat(&hello()));
+    assert_eq!(attempts, 2);
+    assert_eq!(last, LlmError::Timeout { after_ms: 300 });
+}
+
+/// What the client itself costs per call (encode, HTTP over loopback, parse) with a server that
+/// answers at once: printed for the record, and bounded far below any real model's latency.
+#[test]
+fn the_client_costs_little_per_call_on_loopback() {
+    let server = OpenAiServer::start(|_| {
+        Turn::Reply(tool_calls_reply(
+            &[(
+                "c1",
+                "sqlite_query",
+                json!({"path": "/a/sms.db", "sql": "SELECT 1"}),
+            )],
+            900,
+            40,
+        ))
+    });
+    let client = client_with(&server, policy(0, 5000));
+    let evidence = "row\tvalue\n".repeat(400); // ~4 KB of tool output in the prompt
+    let req = ChatRequest {
+        messages: vec![
+            ChatMessage::system("You are a forensic reader."),
+            ChatMessage::user(format!("<evidence>\n{evidence}</evidence>")),
+        ],
+        ..ChatRequest::default()
+    };
+    let mut micros: Vec<u128> = (0..200)
+        .map(|_| {
+            let t = Instant::now();
+            client.chat(&req).expect("reply");
+            t.elapsed().as_micros()
+        })
+        .collect();
+    micros.sort_unstable();
+    let (median, p95) = (micros[100], micros[190]);
+    eprintln!(
+        "llm client on loopback, 200 calls with a 4 KB prompt: median {median} µs, p95 {p95} µs, \
+         {} connection(s)",
+        server.connections()
+    );
+    assert!(median < 20_000, "median {median} µs");
+    assert_eq!(server.connections(), 1, "one kept-alive connection");
+}

@@ -6,7 +6,7 @@
 
 use masf_agents::llm::{
     Accounting, CallSite, ChatMessage, ChatRequest, LLM_CALL, LlmCall, LlmError, Prices,
-    metered_chat,
+    UsageReport, calls_in_store, metered_chat,
 };
 use masf_agents::{Caps, Counter, Halt, RunState, RuntimeError};
 use masf_testkit::{OpenAiServer, Turn, text_reply};
@@ -125,6 +125,9 @@ fn tokens_are_accounted_per_agent_and_round_and_the_cap_halts_then_resume_contin
         Some("agent-test@1")
     );
     let call: LlmCall = serde_json::from_value(calls[1].payload.clone()).expect("payload");
+    // The accounting folded back from the store equals the live one.
+    let stored = calls_in_store(&store).expect("calls");
+    assert_eq!(UsageReport::from_calls(&stored), report);
     assert_eq!((call.site.round, call.tokens(), call.attempts), (2, 70, 1));
     let warned: Vec<(String, f64)> = store
         .events_of_kind("BudgetWarning")
