@@ -1311,3 +1311,89 @@ fn provider_failures_fail_the_task_cleanly_and_the_run_goes_on() {
         .collect();
     assert!(failed.len() >= 5, "{failed:?}");
 }
+
+/// The strategist sends the generalist on a lead whose provider then fails.
+fn failing_lead(req: &ServedRequest) -> Turn {
+    let s = Seen::of(req);
+    let u = (100, 10);
+    match s.phase {
+        "STRATEGIST" if s.briefing.starts_with("Round 1") => calls(
+            vec![
+                (
+                    "propose_lead",
+                    json!({"expected_evidence_type": "supports", "target_agent": "llm-generalist",
+                    "source_id": "src-notes", "rationale": "a second look"}),
+                ),
+                (
+                    "propose_lead",
+                    json!({"expected_evidence_type": "supports", "target_agent": "nobody",
+                    "source_id": "src-notes", "rationale": "an agent that does not exist"}),
+                ),
+                (
+                    "propose_lead",
+                    json!({"motivating_hypothesis": "hyp-999999", "expected_evidence_type": "supports",
+                    "target_agent": "llm-generalist", "source_id": "src-notes", "rationale": "no such hypothesis"}),
+                ),
+                ("end_round", json!({})),
+            ],
+            u,
+        ),
+        "STRATEGIST" => calls(
+            vec![(
+                "declare_investigation_complete",
+                json!({"rationale": "enough"}),
+            )],
+            u,
+        ),
+        _ if s.briefing.contains("Strategist lead") => Turn::Status {
+            code: 500,
+            retry_after: None,
+            body: "down".into(),
+        },
+        _ => steady(req),
+    }
+}
+
+#[test]
+fn a_lead_whose_llm_agent_fails_is_marked_failed_and_the_run_completes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let evidence = dir.path().join("notes");
+    folder(
+        &evidence,
+        &[
+            ("chat.txt", chat_text()),
+            ("more.txt", "nothing\n".to_string()),
+        ],
+    );
+    let work = dir.path().join("work");
+    let plugins = Plugins::new(vec![Arc::new(Notes::new(vec!["chat.txt"]))]);
+    let s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
+    s.begin_segment("run").expect("segment");
+    let server = OpenAiServer::start(failing_lead);
+    let llm = team(model(&server, 0, 10), &plugins, Settings::default(), true);
+    let mut sum = summary();
+    orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
+    let report = &sum.strategist_reports[0];
+    assert_eq!(report.refused.len(), 2, "{report:?}");
+    assert!(report.refused[0].contains("no agent named \"nobody\""));
+    assert!(report.refused[1].contains("no hypothesis has the id"));
+    assert_eq!(sum.rounds.len(), 1);
+    let (lead_id, agent, note) = &sum.rounds[0].leads[0];
+    assert_eq!(agent, "llm-generalist");
+    assert!(note.contains("500"), "{note}");
+    let lead = s
+        .state()
+        .expect("state")
+        .leads()
+        .get(lead_id)
+        .cloned()
+        .expect("lead");
+    assert_eq!(lead.status, masf_graph::LeadStatus::Failed);
+    assert_eq!(sum.completion, "enough");
+    let failed = sum
+        .llm_tasks
+        .iter()
+        .find(|t| t.task_id == format!("lead/{lead_id}"))
+        .expect("lead task");
+    assert!(matches!(failed.outcome, TaskOutcome::Failed { .. }));
+}
