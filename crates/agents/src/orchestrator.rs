@@ -137,6 +137,7 @@ impl Orchestrator<'_> {
                     goal,
                     artefacts,
                     hypothesis: None,
+                    rationale: None,
                 },
             ));
         }
@@ -463,9 +464,15 @@ impl Orchestrator<'_> {
                     .run(
                         &ctx,
                         &Assignment {
-                            goal: format!("Strategist lead {}: {}", lead.id, lead.rationale),
+                            goal: format!(
+                                "Strategist lead {}: look in this source for evidence on the \
+                                 hypothesis named below (expected edge: {}).",
+                                lead.id,
+                                lead.expected_evidence_type.as_str()
+                            ),
                             artefacts: Vec::new(),
                             hypothesis: lead.motivating_hypothesis.clone(),
+                            rationale: Some(lead.rationale.clone()),
                         },
                     )
                     .map(|report| {
