@@ -144,9 +144,14 @@ impl<'s> AgentCtx<'s> {
 
     /// Calls a catalog tool on the task's source (logged whatever the outcome).
     pub fn call(&self, tool: &str, args: Value) -> Result<Invoked, RuntimeError> {
-        let invoked =
-            self.session
-                .invoke(&self.agent, &self.task_id, &self.source.id, tool, &args)?;
+        let invoked = self.session.invoke_with(
+            &self.agent,
+            &self.task_id,
+            &self.source.id,
+            tool,
+            &args,
+            &self.provenance,
+        )?;
         let ok = matches!(
             invoked.record.status,
             masf_store::InvocationStatus::Ok | masf_store::InvocationStatus::Cached

@@ -156,6 +156,7 @@ impl Orchestrator<'_> {
                             continue;
                         };
                         let result = AgentCtx::new(self.session, &agent.name, &task, &source)
+                            .map(|ctx| ctx.with_provenance(agent.provenance().versions()))
                             .and_then(|ctx| agent.run(&ctx, &assignment));
                         let stop = result.is_err();
                         if let Ok(mut r) = results.lock() {
@@ -454,7 +455,10 @@ impl Orchestrator<'_> {
             } else {
                 format!("triage/{}", lead.source_id)
             };
-            let ctx = AgentCtx::new(self.session, &lead.target_agent, &task, &lead.source_id)?;
+            let mut ctx = AgentCtx::new(self.session, &lead.target_agent, &task, &lead.source_id)?;
+            if let Some(agent) = llm_agent {
+                ctx = ctx.with_provenance(agent.provenance().versions());
+            }
             let result = if let Some(agent) = llm_agent {
                 // An LLM agent works the lead in a task of its own; a provider failure fails
                 // the lead, not the run.

@@ -532,11 +532,25 @@ impl Session {
         tool: &str,
         args: &Value,
     ) -> Result<Invoked, RuntimeError> {
+        self.invoke_with(agent, task_id, source_id, tool, args, &Versions::new())
+    }
+
+    /// [`Session::invoke`], with `extra` added to the invocation's `versions` (an LLM agent's
+    /// model and prompt).
+    pub fn invoke_with(
+        &self,
+        agent: &str,
+        task_id: &str,
+        source_id: &str,
+        tool: &str,
+        args: &Value,
+        extra: &Versions,
+    ) -> Result<Invoked, RuntimeError> {
         self.check_running()?;
         let source = self.source(source_id)?;
         self.charge(Counter::ToolCalls, 1)?;
         let mut store = self.take_connection()?;
-        let result = self.invoker.invoke(
+        let result = self.invoker.invoke_with(
             &mut store,
             &source,
             masf_tools::Call {
@@ -546,6 +560,7 @@ impl Session {
                 task_id,
                 ts: self.now(),
             },
+            extra,
         );
         self.pool
             .lock()

@@ -596,6 +596,16 @@ fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
             }
         }
     }
+    // So does every tool call it made.
+    let made = store
+        .invocations_for("llm-notes", "llm/unparsed/src-notes")
+        .expect("invocations");
+    assert_eq!(made.len(), 1);
+    assert_eq!(
+        made[0].versions.get("model").map(String::as_str),
+        Some("testkit-model")
+    );
+    assert_eq!(made[0].versions.get("prompt"), Some(&prompt_version));
     // The end of each task, with the agent's answer, is in the audit trail.
     let finished = store.events_of_kind("LlmTaskFinished").expect("events");
     assert_eq!(finished.len(), 2);
