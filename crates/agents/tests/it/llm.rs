@@ -1407,3 +1407,44 @@ fn a_lead_whose_llm_agent_fails_is_marked_failed_and_the_run_completes() {
         .expect("lead task");
     assert!(matches!(failed.outcome, TaskOutcome::Failed { .. }));
 }
+
+#[test]
+fn the_team_has_one_agent_per_plugin_and_a_generalist_with_tools_from_the_catalog() {
+    let server = OpenAiServer::start(|_| Turn::Status {
+        code: 500,
+        retry_after: None,
+        body: String::new(),
+    });
+    let plugins = Plugins::new(vec![Arc::new(Notes::new(Vec::new()))]);
+    let t = team(model(&server, 0, 5), &plugins, Settings::default(), false);
+    assert_eq!(t.names(), ["llm-notes", "llm-generalist"]);
+    assert!(t.strategist.is_none());
+    let notes = t.agent("llm-notes").expect("agent");
+    let focus = notes.focus.as_ref().expect("focus");
+    let standard: BTreeSet<String> = masf_tools::Catalog::standard()
+        .names()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(focus.tools, standard);
+    assert_eq!(
+        t.for_plugin(Some("notes")).map(|a| a.name.as_str()),
+        Some("llm-notes")
+    );
+    assert_eq!(
+        t.for_plugin(Some("unknown")).map(|a| a.name.as_str()),
+        Some("llm-generalist")
+    );
+    assert_eq!(
+        t.for_plugin(None).map(|a| a.name.as_str()),
+        Some("llm-generalist")
+    );
+    assert!(
+        t.agent("llm-generalist")
+            .expect("generalist")
+            .focus
+            .is_none()
+    );
+    // Building a team opens nothing.
+    assert_eq!(server.connections(), 0);
+}
