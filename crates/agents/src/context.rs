@@ -75,6 +75,9 @@ pub struct AgentCtx<'s> {
     source: SourceInfo,
     region: Option<PhoneRegion>,
     tally: Mutex<TaskTally>,
+    /// Added to the `versions` of every event this context writes (an LLM agent's model and
+    /// prompt).
+    provenance: masf_store::Versions,
 }
 
 impl<'s> AgentCtx<'s> {
@@ -93,7 +96,14 @@ impl<'s> AgentCtx<'s> {
             task_id: task_id.to_string(),
             source,
             tally: Mutex::new(TaskTally::default()),
+            provenance: masf_store::Versions::new(),
         })
+    }
+
+    /// The same context, writing `versions` on every event (model id, prompt version).
+    pub fn with_provenance(mut self, versions: masf_store::Versions) -> Self {
+        self.provenance = versions;
+        self
     }
 
     /// The agent's name.
@@ -134,9 +144,14 @@ impl<'s> AgentCtx<'s> {
 
     /// Calls a catalog tool on the task's source (logged whatever the outcome).
     pub fn call(&self, tool: &str, args: Value) -> Result<Invoked, RuntimeError> {
-        let invoked =
-            self.session
-                .invoke(&self.agent, &self.task_id, &self.source.id, tool, &args)?;
+        let invoked = self.session.invoke_with(
+            &self.agent,
+            &self.task_id,
+            &self.source.id,
+            tool,
+            &args,
+            &self.provenance,
+        )?;
         let ok = matches!(
             invoked.record.status,
             masf_store::InvocationStatus::Ok | masf_store::InvocationStatus::Cached
@@ -152,7 +167,9 @@ impl<'s> AgentCtx<'s> {
 
     /// Submits any gateway request as this agent.
     pub fn submit(&self, call: &Call) -> Result<Verdict, RuntimeError> {
-        let verdict = self.session.submit(ActorKind::Agent, &self.agent, call)?;
+        let verdict =
+            self.session
+                .submit_with(ActorKind::Agent, &self.agent, call, &self.provenance)?;
         self.count(|t| match &verdict {
             Verdict::Accepted { events, .. } if events.is_empty() => t.duplicates += 1,
             Verdict::Accepted { .. } => {

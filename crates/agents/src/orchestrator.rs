@@ -17,6 +17,7 @@ use serde_json::json;
 use crate::budget::Counter;
 use crate::context::AgentCtx;
 use crate::corroborate::{corroborate, identifiers_of};
+use crate::llm::{Assignment, LlmTaskReport, LlmTeam, StrategistReport, TaskOutcome};
 use crate::plugin::Plugins;
 use crate::session::{RuntimeError, Session, SourceInfo};
 use crate::strategist::{self, CORROBORATOR, Decision, STRATEGIST, SourceAgent, Views};
@@ -54,6 +55,10 @@ pub struct RunSummary {
     pub rounds: Vec<RoundSummary>,
     /// Why the strategist declared the investigation complete (empty when halted before).
     pub completion: String,
+    /// The LLM agents' tasks (unparsed artefacts, sources no plugin fits, leads).
+    pub llm_tasks: Vec<LlmTaskReport>,
+    /// The LLM strategist's consultations.
+    pub strategist_reports: Vec<StrategistReport>,
 }
 
 /// The phases over one session.
@@ -68,6 +73,9 @@ pub struct Orchestrator<'a> {
     pub limits: strategist::Limits,
     /// Sources triaged at once.
     pub parallelism: usize,
+    /// The LLM agents (and strategist) when a model is configured; `None` keeps the run
+    /// deterministic.
+    pub llm: Option<LlmTeam>,
 }
 
 impl Orchestrator<'_> {
@@ -79,7 +87,105 @@ impl Orchestrator<'_> {
             return Err(RuntimeError::Halted(h));
         }
         summary.planned += self.plan()?;
+        if let Some(team) = &self.llm {
+            self.llm_pass(team, summary)?;
+            summary.planned += self.plan()?;
+        }
         self.strategist_loop(summary)
+    }
+
+    /// Mixed runs: after the deterministic agents, the LLM agents take what no rule read — the
+    /// artefacts noted as unparsed (by the LLM agent of the source's plugin) and the sources no
+    /// plugin fits (by the generalist) — one task per source, sources in parallel.
+    fn llm_pass(&self, team: &LlmTeam, summary: &mut RunSummary) -> Result<(), RuntimeError> {
+        let mut work: Vec<(String, String, String, Assignment)> = Vec::new();
+        let notes = self.session.unparsed()?;
+        for t in &summary.triage {
+            if t.error.is_some() {
+                continue;
+            }
+            let artefacts: Vec<String> = notes
+                .iter()
+                .filter(|n| n.source_id == t.source_id && !n.agent.starts_with("llm-"))
+                .map(|n| format!("{} — {}", n.artefact, n.reason))
+                .collect();
+            let (task, goal) = match (&t.plugin, artefacts.is_empty()) {
+                (None, _) => (
+                    format!("llm/triage/{}", t.source_id),
+                    "No rule-based agent fits this source: examine it and record what matters to the case (people, identifiers, messages, transactions, documents)."
+                        .to_string(),
+                ),
+                (Some(_), false) => (
+                    format!("llm/unparsed/{}", t.source_id),
+                    "The rule-based agent could not parse the artefacts listed below: read them and record what they hold."
+                        .to_string(),
+                ),
+                (Some(_), true) => continue,
+            };
+            let Some(agent) = team.for_plugin(t.plugin.as_deref()) else {
+                continue;
+            };
+            // Finished in an earlier segment of this run: not asked again.
+            if agent.finished(self.session, &task)? {
+                continue;
+            }
+            work.push((
+                t.source_id.clone(),
+                agent.name.clone(),
+                task,
+                Assignment {
+                    goal,
+                    artefacts,
+                    hypothesis: None,
+                    rationale: None,
+                },
+            ));
+        }
+        let queue = std::sync::Mutex::new(work.into_iter());
+        let results = std::sync::Mutex::new(Vec::new());
+        let workers = self.parallelism.max(1);
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(|| {
+                    loop {
+                        let next = queue.lock().ok().and_then(|mut q| q.next());
+                        let Some((source, agent, task, assignment)) = next else {
+                            break;
+                        };
+                        let Some(agent) = team.agent(&agent) else {
+                            continue;
+                        };
+                        let result = AgentCtx::new(self.session, &agent.name, &task, &source)
+                            .map(|ctx| ctx.with_provenance(agent.provenance().versions()))
+                            .and_then(|ctx| agent.run(&ctx, &assignment));
+                        let stop = result.is_err();
+                        if let Ok(mut r) = results.lock() {
+                            r.push(result);
+                        }
+                        if stop {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        let results = results
+            .into_inner()
+            .map_err(|_| RuntimeError::Poisoned("LLM task results"))?;
+        let mut first_err = None;
+        for r in results {
+            match r {
+                Ok(report) => summary.llm_tasks.push(report),
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        summary.llm_tasks.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Applies the planners until they propose nothing new (at most 8 passes: a planner may
@@ -153,7 +259,7 @@ impl Orchestrator<'_> {
             // A round left open by an interrupted run is finished first.
             let open = self.session.state()?.open_round().map(|r| r.number);
             if let Some(number) = open {
-                let leads = self.run_leads(number)?;
+                let leads = self.run_leads(number, &mut summary.llm_tasks)?;
                 summary.planned += self.plan()?;
                 let rationale = "finished after an interruption".to_string();
                 self.complete_round(number, &rationale)?;
@@ -203,19 +309,49 @@ impl Orchestrator<'_> {
                 &json!({}),
                 &canonical_text(&budget),
             )?;
-            let decision = {
+            let views = Views {
+                overview: &overview,
+                coverage: &coverage,
+                yield_: &yield_,
+                budget: &budget,
+            };
+            let rule = {
                 let state = self.session.state()?;
-                strategist::decide(
-                    &state,
-                    &Views {
-                        overview: &overview,
-                        coverage: &coverage,
-                        yield_: &yield_,
-                        budget: &budget,
-                    },
-                    &sources,
-                    self.limits,
-                )
+                strategist::decide(&state, &views, &sources, self.limits)
+            };
+            // The LLM strategist is asked unless a hard stop (budget, round cap, zero yield)
+            // already ends the investigation; with no valid answer the rules decide.
+            let mut versions = masf_store::Versions::new();
+            let decision = match self.llm.as_ref().and_then(|t| t.strategist.as_ref()) {
+                Some(llm) if strategist::hard_stop(&views, self.limits).is_none() => {
+                    let mut agents: Vec<String> =
+                        sources.iter().filter_map(|s| s.agent.clone()).collect();
+                    agents.push(CORROBORATOR.to_string());
+                    agents.extend(self.llm.iter().flat_map(LlmTeam::names));
+                    agents.sort();
+                    agents.dedup();
+                    let source_ids: Vec<String> =
+                        sources.iter().map(|s| s.source_id.clone()).collect();
+                    let (decided, report) = llm.decide(
+                        self.session,
+                        &crate::llm::strategist::Round {
+                            number,
+                            views: &views,
+                            agents: &agents,
+                            sources: &source_ids,
+                            limits: self.limits,
+                        },
+                    )?;
+                    summary.strategist_reports.push(report);
+                    match decided {
+                        Some(d) => {
+                            versions = llm.provenance().versions();
+                            d
+                        }
+                        None => rule,
+                    }
+                }
+                _ => rule,
             };
             match decision {
                 Decision::Complete { rationale } => {
@@ -224,19 +360,25 @@ impl Orchestrator<'_> {
                 }
                 Decision::Leads { leads, rationale } => {
                     self.session.charge(Counter::Rounds, 1)?;
-                    self.submit(&Call::StartRound(StartRound {
-                        by: STRATEGIST.to_string(),
-                        number,
-                    }))?;
+                    self.submit_with(
+                        &Call::StartRound(StartRound {
+                            by: STRATEGIST.to_string(),
+                            number,
+                        }),
+                        &versions,
+                    )?;
                     for lead in leads {
-                        self.submit(&Call::ProposeLead(NewLead {
-                            round_number: Some(number),
-                            ..lead
-                        }))?;
+                        self.submit_with(
+                            &Call::ProposeLead(NewLead {
+                                round_number: Some(number),
+                                ..lead
+                            }),
+                            &versions,
+                        )?;
                     }
-                    let ran = self.run_leads(number)?;
+                    let ran = self.run_leads(number, &mut summary.llm_tasks)?;
                     summary.planned += self.plan()?;
-                    self.complete_round(number, &rationale)?;
+                    self.complete_round_with(number, &rationale, &versions)?;
                     summary.rounds.push(RoundSummary {
                         number,
                         leads: ran,
@@ -251,17 +393,42 @@ impl Orchestrator<'_> {
         self.session.submit(ActorKind::Agent, STRATEGIST, call)
     }
 
+    fn submit_with(
+        &self,
+        call: &Call,
+        versions: &masf_store::Versions,
+    ) -> Result<Verdict, RuntimeError> {
+        self.session
+            .submit_with(ActorKind::Agent, STRATEGIST, call, versions)
+    }
+
     fn complete_round(&self, number: u32, rationale: &str) -> Result<(), RuntimeError> {
-        self.submit(&Call::CompleteRound(CompleteRound {
-            by: STRATEGIST.to_string(),
-            number,
-            rationale: rationale.to_string(),
-        }))?;
+        self.complete_round_with(number, rationale, &masf_store::Versions::new())
+    }
+
+    fn complete_round_with(
+        &self,
+        number: u32,
+        rationale: &str,
+        versions: &masf_store::Versions,
+    ) -> Result<(), RuntimeError> {
+        self.submit_with(
+            &Call::CompleteRound(CompleteRound {
+                by: STRATEGIST.to_string(),
+                number,
+                rationale: rationale.to_string(),
+            }),
+            versions,
+        )?;
         Ok(())
     }
 
     /// Runs the round's pending (or interrupted) leads; returns (lead, target, outcome).
-    fn run_leads(&self, number: u32) -> Result<Vec<(String, String, String)>, RuntimeError> {
+    fn run_leads(
+        &self,
+        number: u32,
+        llm_tasks: &mut Vec<LlmTaskReport>,
+    ) -> Result<Vec<(String, String, String)>, RuntimeError> {
         let todo: Vec<masf_graph::Lead> = self
             .session
             .state()?
@@ -282,13 +449,45 @@ impl Orchestrator<'_> {
             // A plugin's agent works a lead in its own triage task on that source, so what it
             // finds again is recognised as already recorded (findings are unique per agent and
             // task); the corroborator works each lead in a task of its own.
-            let task = if lead.target_agent == CORROBORATOR {
+            let llm_agent = self.llm.as_ref().and_then(|t| t.agent(&lead.target_agent));
+            let task = if lead.target_agent == CORROBORATOR || llm_agent.is_some() {
                 format!("lead/{}", lead.id)
             } else {
                 format!("triage/{}", lead.source_id)
             };
-            let ctx = AgentCtx::new(self.session, &lead.target_agent, &task, &lead.source_id)?;
-            let result = if lead.target_agent == CORROBORATOR {
+            let mut ctx = AgentCtx::new(self.session, &lead.target_agent, &task, &lead.source_id)?;
+            if let Some(agent) = llm_agent {
+                ctx = ctx.with_provenance(agent.provenance().versions());
+            }
+            let result = if let Some(agent) = llm_agent {
+                // An LLM agent works the lead in a task of its own; a provider failure fails
+                // the lead, not the run.
+                let mut agent = agent.clone();
+                agent.round = number;
+                agent
+                    .run(
+                        &ctx,
+                        &Assignment {
+                            goal: format!(
+                                "Strategist lead {}: look in this source for evidence on the \
+                                 hypothesis named below (expected edge: {}).",
+                                lead.id,
+                                lead.expected_evidence_type.as_str()
+                            ),
+                            artefacts: Vec::new(),
+                            hypothesis: lead.motivating_hypothesis.clone(),
+                            rationale: Some(lead.rationale.clone()),
+                        },
+                    )
+                    .map(|report| {
+                        let note = match &report.outcome {
+                            TaskOutcome::Failed { reason } => Err(reason.clone()),
+                            _ => Ok(format!("{} new phenomena", report.recorded)),
+                        };
+                        llm_tasks.push(report);
+                        note
+                    })
+            } else if lead.target_agent == CORROBORATOR {
                 let values = match lead.motivating_hypothesis.as_deref() {
                     Some(h) => identifiers_of(&*self.session.state()?, h),
                     None => Default::default(),
@@ -298,7 +497,7 @@ impl Orchestrator<'_> {
                     lead.motivating_hypothesis.as_deref().unwrap_or(""),
                     &values,
                 )
-                .map(|n| format!("{n} file(s) with its identifiers recorded"))
+                .map(|n| Ok(format!("{n} file(s) with its identifiers recorded")))
             } else if let Some(plugin) = self
                 .plugins
                 .iter()
@@ -306,13 +505,17 @@ impl Orchestrator<'_> {
             {
                 plugin.follow_lead(&ctx, &lead).map(|()| {
                     let t = ctx.tally();
-                    format!("{} new phenomena", t.phenomena)
+                    Ok(format!("{} new phenomena", t.phenomena))
                 })
             } else {
-                Ok(format!("no agent named {}", lead.target_agent))
+                Ok(Ok(format!("no agent named {}", lead.target_agent)))
             };
             match result {
-                Ok(note) => {
+                Ok(Err(note)) => {
+                    self.set_status(&lead.id, LeadStatus::Failed, &note)?;
+                    out.push((lead.id.clone(), lead.target_agent.clone(), note));
+                }
+                Ok(Ok(note)) => {
                     self.set_status(&lead.id, LeadStatus::Done, &note)?;
                     out.push((lead.id.clone(), lead.target_agent.clone(), note));
                 }

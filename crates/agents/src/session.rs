@@ -177,6 +177,8 @@ pub struct Session {
     /// asked for a pause request.
     control: Mutex<(i64, Instant)>,
     segment: Mutex<u32>,
+    /// Nanoseconds spent in the gateway's judgement (grounding included), for measurements.
+    gateway_ns: std::sync::atomic::AtomicU64,
 }
 
 impl Session {
@@ -218,6 +220,7 @@ impl Session {
             halt: Mutex::new(None),
             control: Mutex::new((i64::MAX, Instant::now())),
             segment: Mutex::new(0),
+            gateway_ns: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -529,11 +532,25 @@ impl Session {
         tool: &str,
         args: &Value,
     ) -> Result<Invoked, RuntimeError> {
+        self.invoke_with(agent, task_id, source_id, tool, args, &Versions::new())
+    }
+
+    /// [`Session::invoke`], with `extra` added to the invocation's `versions` (an LLM agent's
+    /// model and prompt).
+    pub fn invoke_with(
+        &self,
+        agent: &str,
+        task_id: &str,
+        source_id: &str,
+        tool: &str,
+        args: &Value,
+        extra: &Versions,
+    ) -> Result<Invoked, RuntimeError> {
         self.check_running()?;
         let source = self.source(source_id)?;
         self.charge(Counter::ToolCalls, 1)?;
         let mut store = self.take_connection()?;
-        let result = self.invoker.invoke(
+        let result = self.invoker.invoke_with(
             &mut store,
             &source,
             masf_tools::Call {
@@ -543,6 +560,7 @@ impl Session {
                 task_id,
                 ts: self.now(),
             },
+            extra,
         );
         self.pool
             .lock()
@@ -572,13 +590,31 @@ impl Session {
         actor_id: &str,
         call: &Call,
     ) -> Result<Verdict, RuntimeError> {
+        self.submit_with(actor_kind, actor_id, call, &Versions::new())
+    }
+
+    /// [`Session::submit`], with `extra` added to the `versions` of every event written (an
+    /// LLM's model id and prompt version: [`crate::llm::Provenance`]).
+    pub fn submit_with(
+        &self,
+        actor_kind: ActorKind,
+        actor_id: &str,
+        call: &Call,
+        extra: &Versions,
+    ) -> Result<Verdict, RuntimeError> {
         let mut store = self
             .graph_store
             .lock()
             .map_err(|_| RuntimeError::Poisoned("graph store"))?;
         let verdict = {
             let state = self.state()?;
-            Gateway::new(&state, &StoreLog::new(&store)).handle(call)
+            let started = Instant::now();
+            let verdict = Gateway::new(&state, &StoreLog::new(&store)).handle(call);
+            self.gateway_ns.fetch_add(
+                u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                std::sync::atomic::Ordering::Relaxed,
+            );
+            verdict
         };
         if verdict.events().is_empty() {
             return Ok(verdict);
@@ -589,6 +625,7 @@ impl Session {
             "masf_graph".to_string(),
             env!("CARGO_PKG_VERSION").to_string(),
         );
+        versions.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
         let batch: Vec<NewEvent> = verdict
             .events()
             .iter()
@@ -603,7 +640,15 @@ impl Session {
                 versions: versions.clone(),
             })
             .collect();
-        store.append_batch(&batch)?;
+        match store.append_batch(&batch) {
+            Ok(_) => {}
+            // The same request refused again, seen differently (an LLM repeating itself): the
+            // first rejection stands in the log.
+            Err(StoreError::IdempotencyConflict { .. }) if !verdict.is_accepted() => {
+                return Ok(verdict);
+            }
+            Err(e) => return Err(e.into()),
+        }
         let mut state = self
             .state
             .write()
@@ -612,6 +657,12 @@ impl Session {
             state.apply(event);
         }
         Ok(verdict)
+    }
+
+    /// Time spent so far in the gateway's judgement of requests (grounding, lint, rescue),
+    /// excluding the store writes that follow.
+    pub fn gateway_time(&self) -> Duration {
+        Duration::from_nanos(self.gateway_ns.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// Records that an artefact could not be parsed (no phenomenon comes from it). Idempotent
@@ -700,6 +751,49 @@ impl Session {
             Ok::<(), StoreError>(())
         })?;
         Ok(out)
+    }
+
+    /// Appends an agent's own audit event (not a graph change) once: a second append under the
+    /// same `key` leaves the first standing.
+    pub fn note_once<T: Serialize>(
+        &self,
+        kind: &str,
+        actor_id: &str,
+        payload: &T,
+        key: String,
+        versions: Versions,
+    ) -> Result<(), RuntimeError> {
+        let mut store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let appended = store.append(&NewEvent {
+            kind: kind.to_string(),
+            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            actor_kind: ActorKind::Agent,
+            actor_id: actor_id.to_string(),
+            idempotency_key: key,
+            causation_seq: None,
+            ts: self.now(),
+            versions,
+        });
+        match appended {
+            Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The payloads of every event of `kind` in the store.
+    pub fn event_payloads(&self, kind: &str) -> Result<Vec<Value>, RuntimeError> {
+        let store = self
+            .graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        Ok(store
+            .events_of_kind(kind)?
+            .into_iter()
+            .map(|e| e.payload)
+            .collect())
     }
 
     /// Every `ArtefactUnparsed` note in the store.

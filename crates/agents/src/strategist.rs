@@ -79,6 +79,24 @@ pub enum Decision {
     },
 }
 
+/// Rule 1, the hard stops (budget exhausted, zero-yield rounds, round cap): the rationale when
+/// one ends the investigation. Applied to the LLM strategist too, before it is asked.
+pub fn hard_stop(views: &Views<'_>, limits: Limits) -> Option<String> {
+    if views.budget.exhausted {
+        return Some("a budget is exhausted".to_string());
+    }
+    let trailing = views.yield_.trailing_zero_yield_rounds;
+    if limits.zero_yield_rounds_to_stop > 0 && trailing >= limits.zero_yield_rounds_to_stop {
+        return Some(format!(
+            "{trailing} consecutive rounds added no phenomenon, edge or status change"
+        ));
+    }
+    if views.overview.last_round >= limits.max_rounds {
+        return Some(format!("the round cap of {} is reached", limits.max_rounds));
+    }
+    None
+}
+
 /// Decides one round (see the module documentation).
 pub fn decide(
     state: &GraphState,
@@ -86,23 +104,8 @@ pub fn decide(
     sources: &[SourceAgent],
     limits: Limits,
 ) -> Decision {
-    if views.budget.exhausted {
-        return Decision::Complete {
-            rationale: "a budget is exhausted".to_string(),
-        };
-    }
-    let trailing = views.yield_.trailing_zero_yield_rounds;
-    if limits.zero_yield_rounds_to_stop > 0 && trailing >= limits.zero_yield_rounds_to_stop {
-        return Decision::Complete {
-            rationale: format!(
-                "{trailing} consecutive rounds added no phenomenon, edge or status change"
-            ),
-        };
-    }
-    if views.overview.last_round >= limits.max_rounds {
-        return Decision::Complete {
-            rationale: format!("the round cap of {} is reached", limits.max_rounds),
-        };
+    if let Some(rationale) = hard_stop(views, limits) {
+        return Decision::Complete { rationale };
     }
     let used: BTreeSet<(Option<String>, EdgeType, String, String)> = state
         .leads()

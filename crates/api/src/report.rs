@@ -263,6 +263,16 @@ pub(crate) fn build_report_with(
         })
         .collect();
     let run = &status.run;
+    // Which phenomena an LLM agent recorded, with its model and prompt version.
+    let mut llm_provenance = std::collections::BTreeMap::new();
+    for e in ctx.store.events_of_kind("PhenomenonRecorded")? {
+        if let (Some(id), Some(p)) = (
+            e.payload["phenomenon"]["id"].as_str(),
+            masf_agents::llm::Provenance::from_versions(&e.versions),
+        ) {
+            llm_provenance.insert(id.to_string(), (p.model, p.prompt));
+        }
+    }
     Ok(masf_report::build(masf_report::ReportInput {
         case: CaseInfo {
             id: ctx.case.meta.id.clone(),
@@ -294,5 +304,6 @@ pub(crate) fn build_report_with(
             "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
             "run_segments": run.segments,
         }),
+        llm_provenance,
     }))
 }

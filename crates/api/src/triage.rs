@@ -73,6 +73,36 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
     .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
 }
 
+/// The LLM agents (and, with `strategist.kind: llm`, the LLM strategist) that `config.yaml`
+/// `llm:` describes, the API key read through `env`. `None` for `provider: none`: nothing is
+/// built and no connection is ever opened.
+pub fn llm_team(
+    ctx: &CaseCtx,
+    plugins: &Plugins,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<masf_agents::llm::LlmTeam>, ApiError> {
+    let Some(client) = masf_agents::llm::LlmClient::from_config(&ctx.config.llm, env)
+        .map_err(|e| ApiError::new(ErrorCode::ConfigInvalid, e.to_string()))?
+    else {
+        return Ok(None);
+    };
+    let model: Arc<dyn masf_agents::llm::ChatModel> = Arc::new(client);
+    let settings = masf_agents::llm::Settings {
+        max_tokens: Some(ctx.config.llm.max_tokens),
+        ..masf_agents::llm::Settings::default()
+    };
+    let accounting = Arc::new(masf_agents::llm::Accounting::new(
+        masf_agents::llm::Prices::from_config(&ctx.config.llm),
+    ));
+    Ok(Some(masf_agents::llm::LlmTeam::new(
+        model,
+        accounting,
+        plugins,
+        settings,
+        ctx.config.strategist.kind == masf_case::StrategistKind::Llm,
+    )))
+}
+
 /// The run's caps from `config.yaml` `budgets:`.
 pub fn caps(ctx: &CaseCtx) -> masf_agents::Caps {
     let b = &ctx.config.budgets;
@@ -108,6 +138,10 @@ pub struct RunOutcome {
     pub completion: String,
     /// Entity resolution after the run: coreference hypotheses, same_as edges, actors.
     pub resolution: crate::ResolveReport,
+    /// The LLM agents' tasks of this segment (empty with `llm.provider: none`).
+    pub llm_tasks: Vec<masf_agents::llm::LlmTaskReport>,
+    /// The LLM strategist's consultations of this segment.
+    pub strategist_reports: Vec<masf_agents::llm::StrategistReport>,
 }
 
 /// Runs the agent phases as one run segment under the configured budget (raised by grants):
@@ -125,6 +159,7 @@ pub(crate) fn triage(
         n => n,
     };
     let plugins = plugins();
+    let llm = llm_team(ctx, &plugins, &|k| std::env::var(k).ok())?;
     let st = &ctx.config.strategist;
     let orchestrator = masf_agents::Orchestrator {
         session: &session,
@@ -153,12 +188,15 @@ pub(crate) fn triage(
                 .unwrap_or(usize::MAX),
         },
         parallelism,
+        llm,
     };
     let mut summary = masf_agents::RunSummary {
         triage: Vec::new(),
         planned: 0,
         rounds: Vec::new(),
         completion: String::new(),
+        llm_tasks: Vec::new(),
+        strategist_reports: Vec::new(),
     };
     match orchestrator.run(&mut summary) {
         Ok(()) | Err(masf_agents::RuntimeError::Halted(_)) => {}
@@ -190,6 +228,8 @@ pub(crate) fn triage(
             planned: summary.planned,
             completion: summary.completion,
             resolution: crate::resolve::summary(&*session.state().map_err(runtime)?),
+            llm_tasks: summary.llm_tasks,
+            strategist_reports: summary.strategist_reports,
         },
     ))
 }

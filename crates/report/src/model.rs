@@ -106,6 +106,23 @@ pub struct PhenomenonRow {
     /// Unverified analysis.
     pub interpretation: String,
     pub warnings: Vec<String>,
+    /// The model that produced it, when an LLM agent did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The prompt version the LLM agent ran with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_version: Option<String>,
+}
+
+impl PhenomenonRow {
+    /// The agent, and the model and prompt when an LLM agent produced it.
+    pub fn produced_by(&self) -> String {
+        match (&self.model, &self.prompt_version) {
+            (Some(m), Some(p)) => format!("{} (model {m}, prompt {p})", self.agent),
+            (Some(m), None) => format!("{} (model {m})", self.agent),
+            _ => self.agent.clone(),
+        }
+    }
 }
 
 /// One hypothesis with its scored edges.
@@ -238,6 +255,9 @@ pub struct ReportInput<'a> {
     pub actors: Vec<ActorRow>,
     pub timeline: &'a Timeline,
     pub generated: Value,
+    /// Phenomenon id → (model, prompt version) for the phenomena an LLM agent recorded (from
+    /// the `versions` of their events).
+    pub llm_provenance: BTreeMap<String, (String, String)>,
 }
 
 fn snake<T: Serialize>(v: &T) -> String {
@@ -247,8 +267,11 @@ fn snake<T: Serialize>(v: &T) -> String {
         .unwrap_or_default()
 }
 
-fn phenomenon_row(p: &Phenomenon) -> PhenomenonRow {
+fn phenomenon_row(p: &Phenomenon, llm: &BTreeMap<String, (String, String)>) -> PhenomenonRow {
+    let provenance = llm.get(&p.id);
     PhenomenonRow {
+        model: provenance.map(|(m, _)| m.clone()),
+        prompt_version: provenance.map(|(_, v)| v.clone()),
         id: p.id.clone(),
         source_id: p.source_id.clone(),
         agent: p.agent.clone(),
@@ -305,7 +328,11 @@ pub fn build(input: ReportInput<'_>) -> Report {
         sources: input.sources,
         not_read: input.not_read,
         invocations: input.invocations,
-        phenomena: state.phenomena().values().map(phenomenon_row).collect(),
+        phenomena: state
+            .phenomena()
+            .values()
+            .map(|p| phenomenon_row(p, &input.llm_provenance))
+            .collect(),
         hypotheses: state
             .hypotheses()
             .values()

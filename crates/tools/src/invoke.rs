@@ -144,6 +144,18 @@ impl Invoker {
         source: &Arc<SourceCtx>,
         call: Call<'_>,
     ) -> Result<Invoked, InvokeError> {
+        self.invoke_with(store, source, call, &Versions::new())
+    }
+
+    /// [`Invoker::invoke`], recording `extra` in the invocation's `versions` too (the model and
+    /// prompt of an LLM agent that made the call).
+    pub fn invoke_with(
+        &self,
+        store: &mut Store,
+        source: &Arc<SourceCtx>,
+        call: Call<'_>,
+        extra: &Versions,
+    ) -> Result<Invoked, InvokeError> {
         let started = Instant::now();
         let args = match call.args {
             Value::Null => Value::Object(serde_json::Map::new()),
@@ -159,6 +171,7 @@ impl Invoker {
         if let Some(t) = &tool {
             versions.insert("tool".to_string(), t.version().to_string());
         }
+        versions.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
 
         let refusal = |t: &Arc<dyn crate::Tool>| {
             validate(&t.args_schema(), &args)

@@ -1,6 +1,7 @@
 //! The runtime on a real case store and the demo iPhone extraction, with a small plugin defined
 //! here that uses only catalog tools.
 
+mod llm;
 mod llm_client;
 mod llm_usage;
 
@@ -402,12 +403,15 @@ fn the_strategist_corroborates_a_single_source_hypothesis_then_declares_completi
             zero_yield_rounds_to_stop: 2,
         },
         parallelism: 2,
+        llm: None,
     };
     let mut summary = masf_agents::RunSummary {
         triage: Vec::new(),
         planned: 0,
         rounds: Vec::new(),
         completion: String::new(),
+        llm_tasks: Vec::new(),
+        strategist_reports: Vec::new(),
     };
     orchestrator.run(&mut summary).expect("run");
     assert_eq!(summary.planned, 2, "one hypothesis, one link");
@@ -476,12 +480,15 @@ fn the_strategist_corroborates_a_single_source_hypothesis_then_declares_completi
             zero_yield_rounds_to_stop: 2,
         },
         parallelism: 1,
+        llm: None,
     };
     let mut second = masf_agents::RunSummary {
         triage: Vec::new(),
         planned: 0,
         rounds: Vec::new(),
         completion: String::new(),
+        llm_tasks: Vec::new(),
+        strategist_reports: Vec::new(),
     };
     orchestrator.run(&mut second).expect("second run");
     assert_eq!(second.planned, 0);

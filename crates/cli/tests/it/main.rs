@@ -6,6 +6,7 @@ mod evidence;
 mod hash;
 mod intake;
 mod lifecycle;
+mod llm_mixed;
 mod llm_offline;
 mod rederive;
 mod report;

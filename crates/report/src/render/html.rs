@@ -244,7 +244,7 @@ pub fn render(r: &Report) -> String {
                 esc(&p.id),
                 esc(&p.category),
                 esc(&p.title),
-                esc(&p.agent)
+                esc(&p.produced_by())
             );
             o.push_str("<table class=\"facts\"><tr><th>verified fact</th><th>value</th><th>cited invocation</th></tr>\n");
             for f in &p.verified_facts {

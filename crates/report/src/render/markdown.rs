@@ -142,7 +142,7 @@ pub fn render(r: &Report) -> String {
                 p.id,
                 cell(&p.category),
                 cell(&p.title),
-                cell(&p.agent)
+                cell(&p.produced_by())
             );
             table(
                 &mut o,
