@@ -69,6 +69,7 @@ export interface Phenomenon {
   interpretation: string;
   warnings?: string[];
   model?: string | null;
+  prompt_version?: string | null;
 }
 
 export interface HypothesisEdge {

@@ -72,7 +72,11 @@ export function FindingsView({ report, query }: { report: Report; query?: { text
                   <span class="id">{p.id}</span>
                   <span class="chip">{p.category}</span>
                   <span class="chip agent">{p.agent}</span>
-                  {p.model && <span class="chip">{p.model}</span>}
+                  {p.model && (
+                    <span class="chip" title={p.prompt_version ?? ""}>
+                      {p.model}
+                    </span>
+                  )}
                   <span class="title">{p.title}</span>
                 </header>
                 <div class="finding-cols">
