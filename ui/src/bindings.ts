@@ -9,6 +9,7 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { Report } from "./model/report";
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -464,92 +465,9 @@ export interface Exported {
   actors: number;
 }
 
-// The report model (schemas/report.schema.json, masforensics.report/1): the fields the views
-// use are typed; the rest stays open.
-
-export interface VerifiedFact {
-  type: string;
-  value: string;
-  invocation_id: string;
-  match_method: string;
-  normalisation: string | null;
-  [k: string]: unknown;
-}
-
-export interface ReportPhenomenon {
-  id: string;
-  source_id: string;
-  agent: string;
-  category: string;
-  title: string;
-  verified_facts: VerifiedFact[];
-  interpretation: string;
-  [k: string]: unknown;
-}
-
-export interface ReportHypothesisEdge {
-  phenomenon_id: string;
-  edge_type: string;
-  rank: number;
-  log10_lr: number;
-  contribution: number;
-}
-
-export interface ReportHypothesis {
-  id: string;
-  kind: string;
-  statement: string;
-  proposed_by?: string;
-  prior?: number;
-  log_odds: number;
-  confidence: number;
-  status: string;
-  distinct_sources: number;
-  edges: ReportHypothesisEdge[];
-  [k: string]: unknown;
-}
-
-export interface ReportInvocation {
-  id: string;
-  source_id: string;
-  tool: string;
-  args: unknown;
-  agent: string;
-  task_id: string;
-  status?: string;
-  output_sha256: string;
-  output_path: string;
-  rerun?: string;
-}
-
-export interface Report {
-  schema: "masforensics.report/1";
-  generated: Record<string, unknown>;
-  case: {
-    id: string;
-    title: string;
-    timezone: string;
-    examiner?: string;
-    persons?: { id: string; name: string }[];
-  };
-  sources: Record<string, unknown>[];
-  not_read: {
-    source_id: string;
-    what: string;
-    reason: string;
-    invocation_id: string | null;
-  }[];
-  invocations: ReportInvocation[];
-  phenomena: ReportPhenomenon[];
-  hypotheses: ReportHypothesis[];
-  matrix: Record<string, unknown>;
-  entities: Record<string, unknown>[];
-  same_as: Record<string, unknown>[];
-  actors: Record<string, unknown>[];
-  timeline: Record<string, unknown>[];
-  investigation?: Record<string, unknown>;
-  [k: string]: unknown;
-}
+// The report model (schemas/report.schema.json, masforensics.report/1) is typed once, in
+// model/report.ts, and re-exported here for the command that returns it.
+export type { Report } from "./model/report";
 
 // ---------------------------------------------------------------------------------------------
 // Commands
