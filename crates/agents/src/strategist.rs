@@ -21,7 +21,7 @@
 use std::collections::BTreeSet;
 
 use masf_graph::views::{BudgetStatus, Coverage, MarginalYield, Overview};
-use masf_graph::{EdgeType, GraphState, NewLead, Status};
+use masf_graph::{EdgeType, GraphState, Lead, LeadKey, NewLead, Status};
 use serde::Serialize;
 
 /// The strategist's agent name.
@@ -107,37 +107,14 @@ pub fn decide(
     if let Some(rationale) = hard_stop(views, limits) {
         return Decision::Complete { rationale };
     }
-    let used: BTreeSet<(Option<String>, EdgeType, String, String)> = state
-        .leads()
-        .values()
-        .map(|l| {
-            (
-                l.motivating_hypothesis.clone(),
-                l.expected_evidence_type,
-                l.target_agent.clone(),
-                l.source_id.clone(),
-            )
-        })
-        .collect();
+    let used: BTreeSet<LeadKey> = state.leads().values().map(Lead::key).collect();
     let mut leads: Vec<NewLead> = Vec::new();
     let mut reasons: Vec<String> = Vec::new();
     let mut push = |lead: NewLead, why: String| {
-        let key = (
-            lead.motivating_hypothesis.clone(),
-            lead.expected_evidence_type,
-            lead.target_agent.clone(),
-            lead.source_id.clone(),
-        );
+        let key = lead.key();
         if leads.len() < limits.max_leads
             && !used.contains(&key)
-            && !leads.iter().any(|l| {
-                (
-                    l.motivating_hypothesis.clone(),
-                    l.expected_evidence_type,
-                    l.target_agent.clone(),
-                    l.source_id.clone(),
-                ) == key
-            })
+            && !leads.iter().any(|l| l.key() == key)
         {
             leads.push(lead);
             reasons.push(why);

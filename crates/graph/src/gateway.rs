@@ -232,6 +232,18 @@ pub struct NewLead {
     pub rationale: String,
 }
 
+impl NewLead {
+    /// Its deduplication key (the same four parts as [`crate::model::Lead::key`]).
+    pub fn key(&self) -> crate::model::LeadKey {
+        (
+            self.motivating_hypothesis.clone(),
+            self.expected_evidence_type,
+            self.target_agent.clone(),
+            self.source_id.clone(),
+        )
+    }
+}
+
 /// A request to move a lead to another status.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeadUpdate {

@@ -74,9 +74,9 @@ pub use identifiers::{IdType, IdentifierError, PhoneRegion, Strength};
 pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{
     CitationProblem, ConfidenceLogEntry, Decision, Edge, Entity, EntityKind, Fact, FactClaim,
-    FactType, Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadStatus,
-    MatchInfo, MatchMethod, Normalisation, Phenomenon, RoundSnapshot, SameAs, SameAsDecision,
-    SameAsState, StatusFlip, TimeEncoding, TimeMark, Warning, WarningKind,
+    FactType, Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadKey,
+    LeadStatus, MatchInfo, MatchMethod, Normalisation, Phenomenon, RoundSnapshot, SameAs,
+    SameAsDecision, SameAsState, StatusFlip, TimeEncoding, TimeMark, Warning, WarningKind,
 };
 pub use scoring::{EdgeType, Scoring, Status};
 pub use state::{Applied, GraphState, same_as_id};

@@ -650,6 +650,22 @@ pub struct Lead {
     pub rationale: String,
 }
 
+/// The four parts leads are deduplicated on (DESIGN §10): motivating hypothesis, expected
+/// evidence type, target agent, source.
+pub type LeadKey = (Option<String>, EdgeType, String, String);
+
+impl Lead {
+    /// Its deduplication key.
+    pub fn key(&self) -> LeadKey {
+        (
+            self.motivating_hypothesis.clone(),
+            self.expected_evidence_type,
+            self.target_agent.clone(),
+            self.source_id.clone(),
+        )
+    }
+}
+
 /// The graph counts and hypothesis statuses at the start or end of a round.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RoundSnapshot {

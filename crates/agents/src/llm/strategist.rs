@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use masf_graph::views::marginal_yield;
-use masf_graph::{EdgeType, NewLead};
+use masf_graph::{EdgeType, Lead, LeadKey, NewLead};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -112,17 +112,6 @@ struct YieldArgs {
 
 fn five() -> usize {
     5
-}
-
-type LeadKey = (Option<String>, EdgeType, String, String);
-
-fn key(l: &NewLead) -> LeadKey {
-    (
-        l.motivating_hypothesis.clone(),
-        l.expected_evidence_type,
-        l.target_agent.clone(),
-        l.source_id.clone(),
-    )
 }
 
 fn specs(round: &Round<'_>) -> Vec<ToolSpec> {
@@ -222,19 +211,7 @@ impl LlmStrategist {
         };
         let task = format!("round-{}", round.number);
         let specs = specs(round);
-        let used: BTreeSet<LeadKey> = session
-            .state()?
-            .leads()
-            .values()
-            .map(|l| {
-                (
-                    l.motivating_hypothesis.clone(),
-                    l.expected_evidence_type,
-                    l.target_agent.clone(),
-                    l.source_id.clone(),
-                )
-            })
-            .collect();
+        let used: BTreeSet<LeadKey> = session.state()?.leads().values().map(Lead::key).collect();
         let mut messages = vec![
             ChatMessage::system(prompts::strategist().text),
             ChatMessage::user(format!(
@@ -448,8 +425,8 @@ impl LlmStrategist {
         {
             return Ok(Some(format!("no hypothesis has the id {h:?}")));
         }
-        let k = key(lead);
-        if used.contains(&k) || queued.iter().any(|q| key(q) == k) {
+        let k = lead.key();
+        if used.contains(&k) || queued.iter().any(|q| q.key() == k) {
             return Ok(Some(
                 "the same lead (hypothesis, evidence type, agent, source) was already proposed"
                     .to_string(),
