@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs the demo case: set-up, build, then
-# - with a display ($DISPLAY or $WAYLAND_DISPLAY set): the desktop app opened on case.yaml (press
-#   Run in its Live run view);
-# - without one (or with --headless): `masf run case.yaml` headless, then `masf status`.
-# Work files go to .masf/ and the report to masf-report/ (both beside case.yaml).
+# Runs the demo case: set-up, build, `masf run case.yaml` headless end to end (work files in
+# .masf/, the report in masf-report/, both beside case.yaml), then `masf status`; then, when a
+# display exists ($DISPLAY or $WAYLAND_DISPLAY set, and no --headless), opens the desktop app on
+# the same case, where its findings, hypotheses, entities, timeline and report can be explored
+# (and Run pressed again).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -12,13 +12,12 @@ if [ "${1:-}" = "--headless" ]; then
   headless=1
   shift
 fi
+TARGET="${CARGO_TARGET_DIR:-target}"
+cargo build --release --locked -p masf-cli
+"$TARGET/release/masf" run case.yaml "$@"
+"$TARGET/release/masf" status case.yaml
 if [ "$headless" = 0 ] && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
   (cd ui && npm ci --no-audit --no-fund && npm run build)
   cargo build --release --locked -p masf-desktop
-  TARGET="${CARGO_TARGET_DIR:-target}"
   exec "$TARGET/release/masf-desktop" "$PWD/case.yaml"
 fi
-cargo build --release --locked -p masf-cli
-TARGET="${CARGO_TARGET_DIR:-target}"
-"$TARGET/release/masf" run case.yaml "$@"
-"$TARGET/release/masf" status case.yaml
