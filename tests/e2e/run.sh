@@ -12,7 +12,7 @@ case "$TARGET" in /*) ;; *) TARGET="$PWD/$TARGET" ;; esac
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 [ -f ui/dist/index.html ] || { echo "e2e: ui/dist is missing: run (cd ui && npm ci && npm run build)" >&2; exit 1; }
-cargo build --locked -p masf-desktop -p masf-api --example load_events
+cargo build --locked -p masf-desktop -p masf-api --bin masf-desktop --example load_events
 
 TAURI_DRIVER="$(command -v tauri-driver || true)"
 [ -n "$TAURI_DRIVER" ] || TAURI_DRIVER="$HOME/.cargo/bin/tauri-driver"
