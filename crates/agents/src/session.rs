@@ -668,30 +668,18 @@ impl Session {
     /// Records that an artefact could not be parsed (no phenomenon comes from it). Idempotent
     /// per (source, agent, task, artefact).
     pub fn note_unparsed(&self, note: &ArtefactUnparsed) -> Result<(), RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
-        let payload = serde_json::to_value(note).unwrap_or(Value::Null);
-        let appended = store.append(&NewEvent {
-            kind: ARTEFACT_UNPARSED.to_string(),
-            payload,
-            actor_kind: ActorKind::Agent,
-            actor_id: note.agent.clone(),
-            idempotency_key: format!(
+        // A re-run meets the same artefact again (through a new, uncached failed call): the
+        // first note stands.
+        self.note_once(
+            ARTEFACT_UNPARSED,
+            &note.agent,
+            note,
+            format!(
                 "unparsed/{}/{}/{}/{}",
                 note.source_id, note.agent, note.task_id, note.artefact
             ),
-            causation_seq: None,
-            ts: self.now(),
-            versions: Versions::new(),
-        });
-        match appended {
-            // A re-run meets the same artefact again (through a new, uncached failed call):
-            // the first note stands.
-            Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
-            Err(e) => Err(e.into()),
-        }
+            Versions::new(),
+        )
     }
 
     /// Records a read-only view of the graph (`graph_overview`, `source_coverage`, …) that
