@@ -336,6 +336,36 @@ fn a_multi_segment_best_compression_image_reads_back_byte_exact() {
 }
 
 #[test]
+fn verification_is_the_same_with_any_number_of_workers() {
+    // Workers share decoding and hashing through a scheduler; the digests, the bad chunks (in
+    // media order) and the progress must not depend on how many there are.
+    for name in ["multi.E01", "bad_chunk"] {
+        let path = if name == "bad_chunk" {
+            public("e01rs-bad_chunk.E01")
+        } else {
+            ours(name)
+        };
+        let image = EwfImage::open(&path).unwrap();
+        let mut progress = Vec::new();
+        let one = verify_media(&image, 1, &mut |n| progress.push(n));
+        assert!(
+            progress.windows(2).all(|w| w[0] < w[1]),
+            "{name}: {progress:?}"
+        );
+        assert_eq!(progress.last(), Some(&one.bytes_hashed), "{name}");
+        for workers in [0, 2, 3, 5, 16] {
+            let mut last = 0;
+            let v = verify_media(&image, workers, &mut |n| {
+                assert!(n > last, "{name}: progress went from {last} to {n}");
+                last = n;
+            });
+            assert_eq!(v, one, "{name} with {workers} workers");
+            assert_eq!(last, one.bytes_hashed, "{name} with {workers} workers");
+        }
+    }
+}
+
+#[test]
 fn concurrent_reads_see_the_same_bytes() {
     let raw = gunzip(&ours("multi.raw.gz"));
     let image = EwfImage::open_with_cache(&ours("multi.E01"), 4 * 32768).unwrap();
