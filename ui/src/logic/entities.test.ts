@@ -3,6 +3,7 @@ import { demoReport } from "../test/fixture";
 import { actorOf, edgeClass, layout, orderedLinks, reasonOk, sharedIdentifiers } from "./entities";
 
 const r = demoReport();
+const groups = r.actors.map((a) => a.entity_ids);
 
 describe("entity graph", () => {
   it("styles edges by state, unknown states as live", () => {
@@ -18,7 +19,7 @@ describe("entity graph", () => {
     expect(leung && leung.entity_ids.every((e) => m.get(e)?.id === leung.id)).toBe(true);
   });
   it("lays every entity out inside the canvas, no two at the same spot", () => {
-    const l = layout(r.entities, r.same_as);
+    const l = layout(r.entities, groups);
     expect(l.nodes.size).toBe(r.entities.length);
     const seen = new Set<string>();
     for (const n of l.nodes.values()) {
@@ -31,11 +32,50 @@ describe("entity graph", () => {
       seen.add(k);
     }
   });
-  it("keeps node positions when a link is retracted (layout over all links)", () => {
-    const before = layout(r.entities, r.same_as);
-    const retracted = r.same_as.map((l, i) => (i === 0 ? { ...l, state: "retracted" } : l));
-    const after = layout(r.entities, retracted);
-    expect([...after.nodes.entries()]).toEqual([...before.nodes.entries()]);
+  it("puts each actor's entities on its own ring, and nobody else", () => {
+    const l = layout(r.entities, groups);
+    expect(l.rings.map((g) => g.ids.join())).toEqual(expect.arrayContaining(groups.map((g) => [...g].sort().join())));
+    expect(l.rings).toHaveLength(r.actors.length);
+    for (const g of l.rings) {
+      for (const [id, p] of l.nodes) {
+        const d = Math.hypot(p.x - g.cx, p.y - g.cy);
+        if (g.ids.includes(id)) expect(d).toBeCloseTo(g.r, 6);
+        else expect(d, id).toBeGreaterThan(g.r + 14);
+      }
+    }
+  });
+  it("after a split, keeps untouched actors in place and the changed one in its old slot", () => {
+    const before = layout(r.entities, groups);
+    const leung = r.actors.find((a) => a.label === "Leung YL")!;
+    const out = "ent-000023";
+    const split = groups.map((g) => g.filter((id) => id !== out));
+    const after = layout(r.entities, split, before);
+    for (const a of r.actors) {
+      if (a.id === leung.id) continue;
+      for (const id of a.entity_ids) expect(after.nodes.get(id), id).toEqual(before.nodes.get(id));
+    }
+    const ring = after.rings.find((g) => g.ids.includes("ent-000005"))!;
+    const old = before.rings.find((g) => g.ids.includes("ent-000005"))!;
+    expect(ring.ids).toEqual(leung.entity_ids.filter((id) => id !== out).sort());
+    expect(ring.cx).toBe(old.cx); // the same slot, a smaller ring
+    expect(ring.r).toBeLessThan(old.r);
+    expect(after.rings.some((g) => g.ids.includes(out))).toBe(false);
+    // joined again: back on the full ring, exactly where it was
+    const again = layout(r.entities, groups, after);
+    expect([...again.nodes.entries()]).toEqual([...before.nodes.entries()]);
+  });
+  it("an actor that went away and came back finds its old slot", () => {
+    const before = layout(r.entities, groups);
+    const chan = r.actors.find((a) => a.label === "Man Ho CHAN")!;
+    const gone = layout(r.entities, r.actors.filter((a) => a.id !== chan.id).map((a) => a.entity_ids), before);
+    expect(gone.rings).toHaveLength(r.actors.length - 1);
+    const back = layout(r.entities, groups, gone);
+    for (const id of chan.entity_ids) expect(back.nodes.get(id)).toEqual(before.nodes.get(id));
+  });
+  it("ignores unknown entities and an entity claimed twice", () => {
+    const l = layout(r.entities, [["ent-000001", "ent-999999"], ["ent-000002", "ent-000003"], ["ent-000003", "ent-000004"]]);
+    expect(l.rings.map((g) => g.ids)).toEqual([["ent-000002", "ent-000003"]]);
+    expect(l.nodes.size).toBe(r.entities.length);
   });
   it("derives link ids and draws retracted links first", () => {
     const o = orderedLinks([{ ...r.same_as[0]!, state: "live" }, { ...r.same_as[1]!, state: "retracted" }]);

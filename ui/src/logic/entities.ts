@@ -1,7 +1,9 @@
 // Entity graph logic: which actor each entity belongs to, edge styling by state, and a
-// deterministic layout (clusters are the connected components over ALL same_as links, whatever
-// their state, so retracting a link does not move nodes: the split shows as colours and the actor
-// list changing at once).
+// deterministic layout. Clusters are the current actors (an actor is a group of at least two
+// entities), so after an approve / retract the ends of the decided link move to the actor they
+// now belong to. Given the previous layout, an actor whose members did not change keeps its slot
+// (the nodes of untouched actors do not move) and a changed actor takes the freed slot that held
+// most of its members when it fits; anything else flows into new rows below.
 import type { Actor, Entity, SameAs } from "../model/report";
 import { linkId } from "../model/report";
 
@@ -24,86 +26,139 @@ export interface NodePos {
   y: number;
 }
 
+/** A cluster's box on the canvas. `ids` are the entities drawn in it now (empty when its actor
+ * went away); `last` the ones it held most recently, so a returning actor finds its old place. */
+export interface Slot {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  ids: string[];
+  last: string[];
+}
+
+/** An actor's ring: its members sit on the circle of radius `r` around (cx, cy). */
+export interface Ring {
+  ids: string[];
+  cx: number;
+  cy: number;
+  r: number;
+}
+
 export interface Layout {
   nodes: Map<string, NodePos>;
   width: number;
   height: number;
+  slots: Slot[];
+  rings: Ring[];
 }
 
-function components(entities: readonly Entity[], links: readonly SameAs[]): string[][] {
-  const parent = new Map<string, string>(entities.map((e) => [e.id, e.id]));
-  const find = (x: string): string => {
-    let r = x;
-    while (parent.get(r) !== r && parent.has(r)) r = parent.get(r) ?? r;
-    let c = x;
-    while (c !== r) {
-      const n = parent.get(c) ?? r;
-      parent.set(c, r);
-      c = n;
-    }
-    return r;
-  };
-  for (const l of links) {
-    if (!parent.has(l.a) || !parent.has(l.b)) continue;
-    const ra = find(l.a);
-    const rb = find(l.b);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+const LABEL = 130; // room for labels either side of a ring
+const ringRadius = (n: number) => Math.max(40, n * 15);
+const boxOf = (n: number) => ({ w: 2 * ringRadius(n) + 2 * LABEL, h: 2 * ringRadius(n) + 70 });
+
+/** The groups as clusters: known entities only, each entity in one group, at least two each. */
+function clustersOf(entities: readonly Entity[], groups: readonly (readonly string[])[]): string[][] {
+  const known = new Set(entities.map((e) => e.id));
+  const taken = new Set<string>();
+  const out: string[][] = [];
+  for (const g of groups) {
+    const ids = [...new Set(g)].filter((id) => known.has(id) && !taken.has(id)).sort();
+    if (ids.length < 2) continue;
+    for (const id of ids) taken.add(id);
+    out.push(ids);
   }
-  const groups = new Map<string, string[]>();
-  for (const e of entities) {
-    const r = find(e.id);
-    const g = groups.get(r);
-    if (g) g.push(e.id);
-    else groups.set(r, [e.id]);
-  }
-  return [...groups.values()]
-    .map((g) => g.sort())
-    .sort((a, b) => b.length - a.length || ((a[0] ?? "") < (b[0] ?? "") ? -1 : 1));
+  return out.sort((a, b) => b.length - a.length || ((a[0] ?? "") < (b[0] ?? "") ? -1 : 1));
 }
+
+const overlap = (a: readonly string[], b: readonly string[]) => {
+  const s = new Set(b);
+  return a.filter((x) => s.has(x)).length;
+};
 
 /**
- * Clusters flow left to right (largest first) and wrap at `maxWidth`; a cluster's nodes sit on a
- * circle sized to their number; single entities follow in a grid.
+ * Clusters (the `groups`, usually the actors' entity ids) flow left to right, largest first, and
+ * wrap at `maxWidth`; a cluster's nodes sit on a circle sized to their number; entities in no
+ * cluster follow in a grid. With `prev`, clusters keep or reuse its slots (see the file header).
  */
-export function layout(entities: readonly Entity[], links: readonly SameAs[], maxWidth = 960): Layout {
-  const comps = components(entities, links);
-  const nodes = new Map<string, NodePos>();
-  const big = comps.filter((c) => c.length > 1);
-  const single = comps.filter((c) => c.length === 1);
-  const LABEL = 130; // room for labels either side
+export function layout(entities: readonly Entity[], groups: readonly (readonly string[])[], prev?: Layout, maxWidth = 960): Layout {
+  const clusters = clustersOf(entities, groups);
+  const slots: Slot[] = (prev?.slots ?? []).map((s) => ({ ...s, ids: [], last: s.ids.length ? s.ids : s.last }));
+  const key = (ids: readonly string[]) => ids.join("\u0000");
+  const placed = new Set<string[]>();
+  // 1. unchanged clusters keep their slot
+  for (const c of clusters) {
+    const s = slots.find((s) => s.ids.length === 0 && key(s.last) === key(c));
+    if (s) {
+      s.ids = c;
+      placed.add(c);
+    }
+  }
+  // 2. changed clusters take the free slot that held most of their members, if it fits
+  const fits = (s: Slot, c: readonly string[]) => s.ids.length === 0 && boxOf(c.length).w <= s.w && boxOf(c.length).h <= s.h;
+  const bestFor = (c: readonly string[]): { slot: Slot | null; n: number } => {
+    let slot: Slot | null = null;
+    let n = 0;
+    for (const s of slots) {
+      const k = fits(s, c) ? overlap(s.last, c) : 0;
+      if (k > n) {
+        slot = s;
+        n = k;
+      }
+    }
+    return { slot, n };
+  };
+  const changed = clusters.filter((c) => !placed.has(c)).sort((a, b) => bestFor(b).n - bestFor(a).n);
+  for (const c of changed) {
+    const { slot } = bestFor(c);
+    if (slot) {
+      slot.ids = c;
+      placed.add(c);
+    }
+  }
+  // 3. the rest flow into new rows below the kept slots
   let x = 0;
-  let y = 0;
+  let y = slots.reduce((m, s) => Math.max(m, s.y + s.h), 0);
   let rowH = 0;
-  let width = 0;
-  for (const c of big) {
-    const r = Math.max(40, c.length * 15);
-    const w = 2 * r + 2 * LABEL;
-    const h = 2 * r + 70;
+  for (const c of clusters) {
+    if (placed.has(c)) continue;
+    const { w, h } = boxOf(c.length);
     if (x > 0 && x + w > maxWidth) {
       x = 0;
       y += rowH;
       rowH = 0;
     }
-    const cx = x + w / 2;
-    const cy = y + r + 30;
-    c.forEach((id, k) => {
-      const a = (2 * Math.PI * k) / c.length - Math.PI / 2;
-      nodes.set(id, { id, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
-    });
+    slots.push({ x, y, w, h, ids: c, last: c });
     x += w;
-    width = Math.max(width, x);
     rowH = Math.max(rowH, h);
   }
-  const top = y + rowH + (big.length > 0 ? 10 : 0);
+  const nodes = new Map<string, NodePos>();
+  const rings: Ring[] = [];
+  let width = 0;
+  let bottom = 0;
+  for (const s of slots) {
+    width = Math.max(width, s.x + s.w);
+    bottom = Math.max(bottom, s.y + s.h);
+    if (s.ids.length === 0) continue;
+    const r = ringRadius(s.ids.length);
+    const cx = s.x + s.w / 2;
+    const cy = s.y + r + 30;
+    rings.push({ ids: s.ids, cx, cy, r });
+    s.ids.forEach((id, k) => {
+      const a = (2 * Math.PI * k) / s.ids.length - Math.PI / 2;
+      nodes.set(id, { id, x: cx + r * Math.cos(a), y: cy + r * Math.sin(a) });
+    });
+  }
+  const single = entities.map((e) => e.id).filter((id) => !nodes.has(id)).sort();
+  const top = bottom + (slots.length > 0 ? 10 : 0);
   const CELL = 150;
   const perRow = Math.max(1, Math.floor(Math.max(width, maxWidth) / CELL));
-  single.forEach((c, i) => {
-    const id = c[0] ?? "";
+  single.forEach((id, i) => {
     nodes.set(id, { id, x: (i % perRow) * CELL + CELL / 2, y: top + Math.floor(i / perRow) * 70 + 30 });
   });
   const rowsSingle = Math.ceil(single.length / perRow);
   width = Math.max(width, Math.min(single.length, perRow) * CELL);
-  return { nodes, width, height: top + rowsSingle * 70 + 10 };
+  return { nodes, width, height: top + rowsSingle * 70 + 10, slots, rings };
 }
 
 /** Where a node's label goes: outward from its cluster's centre (below for single nodes). */
@@ -115,21 +170,10 @@ export function labelAnchor(n: NodePos, centre: { x: number; y: number } | null)
   return { dx: vx > 0 ? 18 : -18, dy: 4, anchor: vx > 0 ? "start" : "end" };
 }
 
-/** Centre of each multi-entity cluster, keyed by entity id. */
-export function clusterCentres(entities: readonly Entity[], links: readonly SameAs[], lay: Layout): Map<string, { x: number; y: number }> {
+/** Centre of the ring each clustered entity sits on, keyed by entity id. */
+export function ringCentres(lay: Layout): Map<string, { x: number; y: number }> {
   const out = new Map<string, { x: number; y: number }>();
-  for (const c of components(entities, links)) {
-    if (c.length < 2) continue;
-    let sx = 0;
-    let sy = 0;
-    for (const id of c) {
-      const p = lay.nodes.get(id);
-      sx += p?.x ?? 0;
-      sy += p?.y ?? 0;
-    }
-    const centre = { x: sx / c.length, y: sy / c.length };
-    for (const id of c) out.set(id, centre);
-  }
+  for (const r of lay.rings) for (const id of r.ids) out.set(id, { x: r.cx, y: r.cy });
   return out;
 }
 

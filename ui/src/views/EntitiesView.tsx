@@ -1,12 +1,13 @@
 // Entities: an SVG graph (entities as nodes, same_as links styled by state) with the actors it
 // implies. A link opens its coreference hypothesis and the identifiers behind it; approve /
 // retract (a reason is required to retract) go to the backend, and the links and actors it
-// returns replace the drawn ones at once.
-import { useMemo, useState } from "preact/hooks";
+// returns replace the drawn ones at once: each entity is drawn on the ring of the actor it now
+// belongs to (actors whose members did not change stay where they were).
+import { useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText } from "../api";
 import { fmtNum, t, tOr } from "../i18n";
 import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
-import { actorOf, clusterCentres, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, sharedIdentifiers } from "../logic/entities";
+import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
 export interface GraphState {
@@ -35,9 +36,15 @@ export function EntitiesView({
   const [tried, setTried] = useState(false);
 
   const ents = useMemo(() => new Map(report.entities.map((e) => [e.id, e])), [report]);
-  // positions over the report's links: stable whatever the examiner decides
-  const lay = useMemo(() => layout(report.entities, report.same_as), [report]);
-  const centres = useMemo(() => clusterCentres(report.entities, report.same_as, lay), [report, lay]);
+  // one ring per current actor; the previous layout (same report) keeps untouched actors in place
+  const last = useRef<{ report: Report; lay: Layout } | null>(null);
+  const lay = useMemo(() => {
+    const prev = last.current?.report === report ? last.current.lay : undefined;
+    const l = layout(report.entities, graph.actors.map((a) => a.entity_ids), prev);
+    last.current = { report, lay: l };
+    return l;
+  }, [report, graph.actors]);
+  const centres = useMemo(() => ringCentres(lay), [lay]);
   const links = useMemo(() => orderedLinks(graph.links), [graph.links]);
   const owner = useMemo(() => actorOf(graph.actors), [graph.actors]);
   const colour = useMemo(() => new Map(graph.actors.map((a, i) => [a.id, i % PALETTE])), [graph.actors]);
@@ -117,6 +124,20 @@ export function EntitiesView({
               aria-label={t("entities.graph")}
               data-testid="entity-graph"
             >
+              {lay.rings.map((g) => {
+                const a = owner.get(g.ids[0] ?? "");
+                return (
+                  <circle
+                    key={g.ids.join(",")}
+                    class="actor-ring"
+                    cx={g.cx}
+                    cy={g.cy}
+                    r={g.r}
+                    data-testid={a ? `actor-ring-${a.id}` : undefined}
+                    data-actor={a?.id ?? ""}
+                  />
+                );
+              })}
               {links.map((l) => {
                 const a = lay.nodes.get(l.a);
                 const b = lay.nodes.get(l.b);

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { demoReport } from "../test/fixture";
 
 const calls: { cmd: string; args: unknown[] }[] = [];
+// what approve / retract answer, when a test sets it (else the answers below)
+const answer: { retract: (() => unknown) | null; approve: (() => unknown) | null } = { retract: null, approve: null };
 vi.mock("../api", () => ({
   api: {
     invocation: (...args: unknown[]) => {
@@ -20,6 +22,7 @@ vi.mock("../api", () => ({
     rerunInvocation: () => Promise.resolve({ invocation_id: "inv-000005", verdict: "rerun_differs", matched: false, expected_sha256: "a", actual_sha256: "b", detail: null }),
     retractLink: (...args: unknown[]) => {
       calls.push({ cmd: "retract", args });
+      if (answer.retract) return Promise.resolve(answer.retract());
       const r = demoReport();
       const link = r.same_as[0]!;
       return Promise.resolve({
@@ -35,6 +38,7 @@ vi.mock("../api", () => ({
     },
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
+      if (answer.approve) return Promise.resolve(answer.approve());
       return Promise.resolve({ links: demoReport().same_as, actors: demoReport().actors });
     },
   },
@@ -48,6 +52,8 @@ const { EntitiesView } = await import("./EntitiesView");
 let root: HTMLDivElement;
 beforeEach(() => {
   calls.length = 0;
+  answer.retract = null;
+  answer.approve = null;
   root = document.createElement("div");
   document.body.appendChild(root);
 });
@@ -130,6 +136,92 @@ describe("Entities view", () => {
     expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length - 1));
     expect(q("entity-ent-000001")?.getAttribute("data-actor")).toBe("");
     expect(q("entity-ent-000010")?.getAttribute("data-actor")).toBe("");
+  });
+});
+
+describe("Entities layout after a decision", () => {
+  // The demo report plus one bridging link, FUNG CC's ent-000012 — ent-000014 (a wallet of the
+  // TRh4… actor): while it is live the two groups are one actor; retracting it splits them.
+  const bridge = "sa-000012-000014";
+  const model = () => {
+    const r = demoReport();
+    r.same_as.push({ ...r.same_as.find((l) => l.id === "sa-000007-000012")!, id: bridge, a: "ent-000012", b: "ent-000014" });
+    const fung = r.actors.find((a) => a.id === "actor-000007")!;
+    const wallet = r.actors.find((a) => a.id === "actor-000014")!;
+    const joined = { ...fung, entity_ids: [...fung.entity_ids, ...wallet.entity_ids] };
+    const together = [...r.actors.filter((a) => a !== fung && a !== wallet), joined];
+    return { r, fung, wallet, together };
+  };
+  const asViews = (actors: { id: string; label: string; entity_ids: string[] }[]) =>
+    actors.map((a) => ({ id: a.id, label: a.label, entities: a.entity_ids, identifiers: [] }));
+  const pos = (id: string) => {
+    const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(q(`entity-${id}`)?.getAttribute("transform") ?? "");
+    if (!m) throw new Error(`no position for ${id}`);
+    return { x: Number(m[1]), y: Number(m[2]) };
+  };
+  const ring = (actor: string) => {
+    const c = q(`actor-ring-${actor}`);
+    if (!c) throw new Error(`no ring for ${actor}`);
+    return { x: Number(c.getAttribute("cx")), y: Number(c.getAttribute("cy")), r: Number(c.getAttribute("r")) };
+  };
+  const dist = (p: { x: number; y: number }, c: { x: number; y: number }) => Math.hypot(p.x - c.x, p.y - c.y);
+  const NODE = 14; // the largest node radius: a node within r + NODE of a centre touches that ring's disc
+
+  it("moves the ends of a retracted link to their new actors' rings, and back after approval", async () => {
+    const { r, fung, wallet, together } = model();
+    let graph = { links: r.same_as, actors: together };
+    const onGraph = (g: typeof graph) => {
+      graph = g;
+      void act(() => render(<EntitiesView report={r} graph={graph} onGraph={onGraph} />, root));
+    };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={onGraph} />, root));
+    const others = r.actors.filter((a) => a !== fung && a !== wallet);
+    const untouched = new Map(others.flatMap((a) => a.entity_ids).map((id) => [id, pos(id)]));
+    const joinedRing = ring("actor-000007");
+    for (const id of [...fung.entity_ids, ...wallet.entity_ids]) expect(dist(pos(id), joinedRing)).toBeCloseTo(joinedRing.r, 3);
+
+    // retract the bridge: the backend answers with the two actors apart
+    answer.retract = () => ({
+      links: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "retracted" : l.state })),
+      actors: asViews(r.actors),
+    });
+    await act(() => {
+      q(`same-as-${bridge}`)!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    const reason = q("decision-reason") as HTMLTextAreaElement;
+    await act(() => {
+      reason.value = "a shared wallet address is not the same person";
+      reason.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(() => (q("retract-link") as HTMLButtonElement).click());
+    await flush();
+    expect(calls.map((c) => c.cmd)).toEqual(["retract"]);
+    expect(q("entity-ent-000012")?.getAttribute("data-actor")).toBe(fung.id);
+    expect(q("entity-ent-000014")?.getAttribute("data-actor")).toBe(wallet.id);
+    const fr = ring(fung.id);
+    const wr = ring(wallet.id);
+    for (const id of fung.entity_ids) {
+      expect(dist(pos(id), fr), id).toBeLessThanOrEqual(fr.r + 0.001);
+      expect(dist(pos(id), wr), id).toBeGreaterThan(wr.r + NODE);
+    }
+    for (const id of wallet.entity_ids) {
+      expect(dist(pos(id), wr), id).toBeLessThanOrEqual(wr.r + 0.001);
+      expect(dist(pos(id), fr), id).toBeGreaterThan(fr.r + NODE);
+    }
+    for (const [id, p] of untouched) expect(pos(id), id).toEqual(p); // other actors did not move
+
+    // approve it again: one actor, one ring, drawn where it was
+    answer.approve = () => ({
+      links: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "approved" : l.state })),
+      actors: asViews(together),
+    });
+    await act(() => (q("approve-link") as HTMLButtonElement).click());
+    await flush();
+    expect(q(`actor-ring-${wallet.id}`)).toBeNull();
+    const back = ring("actor-000007");
+    expect(back).toEqual(joinedRing);
+    for (const id of [...fung.entity_ids, ...wallet.entity_ids]) expect(dist(pos(id), back), id).toBeCloseTo(back.r, 3);
+    for (const [id, p] of untouched) expect(pos(id), id).toEqual(p);
   });
 });
 
