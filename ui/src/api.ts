@@ -10,19 +10,40 @@ export type {
   RerunView, RunFinished, SourceDraft, StatusView, CaseStatus, StreamItem,
 } from "./bindings";
 
+/** A report model that fails the checks at the edge; `what` names the part. Its text is made
+ * by errorText when shown (the message, in English, is for logs). */
+export class BadReport extends Error {
+  readonly what: string;
+  constructor(what: string) {
+    super(t("error.badReport", { what }, "en"));
+    this.name = "BadReport";
+    this.what = what;
+  }
+}
+
 /** Checks the few things every view relies on before trusting a report model. */
 export function asReport(x: unknown): Report {
   const r = x as Partial<Report> | null;
   const arrays = ["sources", "invocations", "phenomena", "hypotheses", "entities", "same_as", "actors", "timeline"] as const;
-  if (!r || typeof r !== "object" || r.schema !== "masforensics.report/1") throw new Error(t("error.badReport", { what: "schema" }));
-  for (const k of arrays) if (!Array.isArray(r[k])) throw new Error(t("error.badReport", { what: k }));
-  if (!r.case || typeof r.case.timezone !== "string") throw new Error(t("error.badReport", { what: "case" }));
+  if (!r || typeof r !== "object" || r.schema !== "masforensics.report/1") throw new BadReport("schema");
+  for (const k of arrays) if (!Array.isArray(r[k])) throw new BadReport(k);
+  if (!r.case || typeof r.case.timezone !== "string") throw new BadReport("case");
   return r as Report;
 }
 
-/** An ApiError ({code, message}), an Error or anything else, as one line for the examiner. */
+/**
+ * A failure kept in state as it was thrown, never as text: views show it with errorText when
+ * they render, so the text follows a language switch.
+ */
+export interface Failure {
+  error: unknown;
+}
+
+/** An ApiError ({code, message}), an Error or anything else, as one line for the examiner, in
+ * the current language: call it when rendering, not when the error arrives. */
 export function errorText(e: unknown): string {
   if (b.isApiError(e)) return `${tOr(`error.code.${e.code}`, e.code)}: ${e.message}`;
+  if (e instanceof BadReport) return t("error.badReport", { what: e.what });
   if (e instanceof Error) return e.message;
   if (typeof e === "string") return e;
   return t("error.unknown");

@@ -15,6 +15,14 @@ import { ReportView } from "./views/ReportView";
 import { RunView } from "./views/RunView";
 import { TimelineView } from "./views/TimelineView";
 
+/** The banner under the top bar, kept as what happened (never as text): its text is made when it
+ * is shown, so it follows a language switch. */
+export type Note = { kind: "finished"; state: string } | { kind: "error"; error: unknown };
+
+export function noteText(n: Note): string {
+  return n.kind === "finished" ? t("run.finished", { state: tOr(`run.state.${n.state}`, n.state) }) : errorText(n.error);
+}
+
 export const VIEWS = ["case", "run", "findings", "hypotheses", "entities", "timeline", "report"] as const;
 export type View = (typeof VIEWS)[number];
 
@@ -52,7 +60,7 @@ export function App() {
     setFindingsQuery((q) => ({ text: id, n: q.n + 1 }));
     setView("findings");
   };
-  const [note, setNote] = useState<{ kind: "error" | "ok"; text: string } | null>(null);
+  const [note, setNote] = useState<Note | null>(null);
   const feed = useRef(new LogFeed()).current;
 
   // ----- theme
@@ -85,7 +93,7 @@ export function App() {
       events.onRunFinished((f) => {
         setRunning(false);
         setFinished(String(f.state));
-        setNote(f.error ? { kind: "error", text: errorText(f.error) } : { kind: "ok", text: t("run.finished", { state: tOr(`run.state.${f.state}`, String(f.state)) }) });
+        setNote(f.error ? { kind: "error", error: f.error } : { kind: "finished", state: String(f.state) });
         void refreshStatus();
         void loadReport();
       }),
@@ -111,7 +119,7 @@ export function App() {
       setReport(r);
       setGraph({ links: r.same_as, actors: r.actors });
     } catch (e) {
-      if (!quiet) setNote({ kind: "error", text: errorText(e) });
+      if (!quiet) setNote({ kind: "error", error: e });
     }
   };
 
@@ -226,8 +234,8 @@ export function App() {
         </select>
       </header>
       {note && (
-        <div class={`note ${note.kind}`} role={note.kind === "error" ? "alert" : "status"} data-testid="app-note">
-          {note.text}
+        <div class={`note ${note.kind === "error" ? "error" : "ok"}`} role={note.kind === "error" ? "alert" : "status"} data-testid="app-note">
+          {noteText(note)}
           <button class="link" onClick={() => setNote(null)} aria-label={t("common.close")}>
             ✕
           </button>

@@ -1,7 +1,7 @@
 // A fact's invocation: tool, args, output with the matched value highlighted, output sha256,
 // the re-run command and a re-run button that shows match / mismatch.
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, errorText, type InvocationView, type RerunView } from "../api";
+import { api, errorText, type Failure, type InvocationView, type RerunView } from "../api";
 import { t } from "../i18n";
 import { highlight } from "../logic/highlight";
 import type { VerifiedFact } from "../model/report";
@@ -10,7 +10,7 @@ import { Highlighted } from "./Highlighted";
 /** Opens invocation `id`; with a `fact`, its value is highlighted in the output. */
 export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: VerifiedFact | null; onClose: () => void }) {
   const [inv, setInv] = useState<InvocationView | null>(null);
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
   const [rerun, setRerun] = useState<RerunView | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -18,7 +18,7 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
     setInv(null);
     setErr(null);
     setRerun(null);
-    api.invocation(id).then(setInv, (e: unknown) => setErr(errorText(e)));
+    api.invocation(id).then(setInv, (error: unknown) => setErr({ error }));
   }, [id]);
 
   useEffect(() => {
@@ -37,7 +37,7 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
     setRerun(null);
     api
       .rerunInvocation(id)
-      .then(setRerun, (e: unknown) => setErr(errorText(e)))
+      .then(setRerun, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -67,7 +67,7 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
             {fact.normalisation && <span class="muted"> · {fact.normalisation}</span>}
           </p>
         )}
-        {err && <p class="error" role="alert">{err}</p>}
+        {err && <p class="error" role="alert">{errorText(err.error)}</p>}
         {!inv && !err && <p class="muted">{t("common.loading")}</p>}
         {inv && (
           <>

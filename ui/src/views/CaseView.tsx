@@ -2,13 +2,13 @@
 // picked evidence: each source shows its sniffed type and why, layers, size and hashing
 // progress; id, label, owner and time zone are editable; saving writes case.yaml.
 import { useEffect, useState } from "preact/hooks";
-import { api, errorText, events, type CaseSummary, type SourceDraft } from "../api";
+import { api, errorText, events, type CaseSummary, type Failure, type SourceDraft } from "../api";
 import { fmtNum, t } from "../i18n";
 import { bytes, draftProblems, type DraftRow } from "../logic/intake";
 
 export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; onOpened: (s: CaseSummary) => void }) {
   const [path, setPath] = useState("");
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
 
   const open = (p: string) => {
@@ -17,7 +17,7 @@ export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; o
     setErr(null);
     api
       .openCase(p.trim())
-      .then(onOpened, (e: unknown) => setErr(errorText(e)))
+      .then(onOpened, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -42,7 +42,7 @@ export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; o
                   setPath(p);
                   open(p);
                 }
-              }, (e: unknown) => setErr(errorText(e)))
+              }, (error: unknown) => setErr({ error }))
             }
           >
             {t("case.pickFile")}
@@ -54,7 +54,7 @@ export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; o
                   setPath(p);
                   open(p);
                 }
-              }, (e: unknown) => setErr(errorText(e)))
+              }, (error: unknown) => setErr({ error }))
             }
           >
             {t("case.pickFolder")}
@@ -63,7 +63,7 @@ export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; o
             {t("case.openButton")}
           </button>
         </div>
-        {err && <p class="error" role="alert" data-testid="case-error">{err}</p>}
+        {err && <p class="error" role="alert" data-testid="case-error">{errorText(err.error)}</p>}
       </section>
       {summary && <CaseSummaryCard s={summary} />}
       <Intake onSaved={(p) => open(p)} />
@@ -121,7 +121,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
   const [progress, setProgress] = useState<Record<string, { done: number; total: number }>>({});
   const [hashes, setHashes] = useState<Record<string, string>>({});
   const [meta, setMeta] = useState({ dir: "", id: "", title: "", examiner: "", timezone: "UTC", persons: "" });
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
 
@@ -165,7 +165,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
     setErr(null);
     api
       .intakePaths(fresh)
-      .then(addDrafts, (e: unknown) => setErr(errorText(e)))
+      .then(addDrafts, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -173,7 +173,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
     setErr(null);
     api.hashSources(rows.map((r) => r.draft.path)).then(
       (hs) => setHashes(Object.fromEntries(hs.map((h) => [h.path, h.sha256]))),
-      (e: unknown) => setErr(errorText(e)),
+      (error: unknown) => setErr({ error }),
     );
   };
 
@@ -210,7 +210,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
       .then((p) => {
         setSaved(p);
         onSaved(p);
-      }, (e: unknown) => setErr(errorText(e)))
+      }, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -244,7 +244,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
           >
             {t("intake.add")}
           </button>
-          <button onClick={() => api.pickFiles().then(add, (e: unknown) => setErr(errorText(e)))}>{t("intake.pick")}</button>
+          <button onClick={() => api.pickFiles().then(add, (error: unknown) => setErr({ error }))}>{t("intake.pick")}</button>
           <button onClick={hash} disabled={rows.length === 0} data-testid="intake-hash">
             {t("intake.hash")}
           </button>
@@ -343,7 +343,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
         {t("intake.save")}
       </button>
       {saved && <p class="ok">{t("intake.saved", { path: saved })}</p>}
-      {err && <p class="error" role="alert">{err}</p>}
+      {err && <p class="error" role="alert">{errorText(err.error)}</p>}
     </section>
   );
 }

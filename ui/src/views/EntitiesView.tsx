@@ -4,7 +4,7 @@
 // returns replace the drawn ones at once: each entity is drawn on the ring of the actor it now
 // belongs to (actors whose members did not change stay where they were).
 import { useMemo, useRef, useState } from "preact/hooks";
-import { api, errorText } from "../api";
+import { api, errorText, type Failure } from "../api";
 import { fmtNum, t, tOr } from "../i18n";
 import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
 import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
@@ -32,7 +32,7 @@ export function EntitiesView({
   const [selEnt, setSelEnt] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
   const [tried, setTried] = useState(false);
 
   const ents = useMemo(() => new Map(report.entities.map((e) => [e.id, e])), [report]);
@@ -63,7 +63,7 @@ export function EntitiesView({
         onGraph({ links: linksFromViews(r.links), actors: actorsFromViews(r.actors) });
         setReason("");
         setTried(false);
-      }, (e: unknown) => setErr(errorText(e)))
+      }, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -261,7 +261,7 @@ export function EntitiesView({
                   {t("entities.retract")}
                 </button>
               </div>
-              {err && <p class="error" role="alert">{err}</p>}
+              {err && <p class="error" role="alert">{errorText(err.error)}</p>}
             </section>
           )}
           {!link && ent && (

@@ -1,6 +1,6 @@
 // Report: export HTML / Markdown / JSON to a chosen folder, then open what was written.
 import { useState } from "preact/hooks";
-import { api, errorText, type Exported, type ReportFormat } from "../api";
+import { api, errorText, type Exported, type Failure, type ReportFormat } from "../api";
 import { t } from "../i18n";
 import type { Report } from "../model/report";
 
@@ -11,7 +11,7 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
   const [formats, setFormats] = useState<Set<ReportFormat>>(new Set(FORMATS));
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<Exported | null>(null);
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
 
   const toggle = (f: ReportFormat, on: boolean) => {
     const n = new Set(formats);
@@ -20,7 +20,7 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
     setFormats(n);
   };
   const pick = () => {
-    api.pickFolder().then((p) => p && setDir(p), (e: unknown) => setErr(errorText(e)));
+    api.pickFolder().then((p) => p && setDir(p), (error: unknown) => setErr({ error }));
   };
   const run = () => {
     setBusy(true);
@@ -28,7 +28,7 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
     setDone(null);
     api
       .exportReport(dir, FORMATS.filter((f) => formats.has(f)))
-      .then(setDone, (e: unknown) => setErr(errorText(e)))
+      .then(setDone, (error: unknown) => setErr({ error }))
       .finally(() => setBusy(false));
   };
 
@@ -65,7 +65,7 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
         <button class="primary" onClick={run} disabled={busy || !dir.trim() || formats.size === 0} data-testid="export-button">
           {busy ? t("report.exporting") : t("report.exportButton")}
         </button>
-        {err && <p class="error" role="alert" data-testid="export-error">{err}</p>}
+        {err && <p class="error" role="alert" data-testid="export-error">{errorText(err.error)}</p>}
         {done && (
           <div data-testid="export-result" role="status">
             <p class="ok">{t("report.written", { n: done.files.length, dir: done.dir })}</p>

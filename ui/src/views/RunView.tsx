@@ -1,7 +1,7 @@
 // Live run: start / pause / resume, budget gauges with the 70 / 90 % warnings, per-source and
 // per-agent activity, and the event stream as a virtualised list (100,000+ rows).
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, errorText } from "../api";
+import { api, errorText, type Failure } from "../api";
 import { Gauge } from "../components/Gauge";
 import { InvocationPanel } from "../components/InvocationPanel";
 import { VirtualList } from "../components/VirtualList";
@@ -74,7 +74,7 @@ export function RunView({
   const [follow, setFollow] = useState(true);
   const [reason, setReason] = useState("");
   const [grant, setGrant] = useState({ counter: "tool_calls", amount: "" });
-  const [err, setErr] = useState<string | null>(null);
+  const [err, setErr] = useState<Failure | null>(null);
   const [version, setVersion] = useState(0);
   const [openInv, setOpenInv] = useState<string | null>(null);
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
@@ -90,7 +90,7 @@ export function RunView({
 
   const act = (what: "start" | "pause" | "resume", p: Promise<unknown>) => {
     setErr(null);
-    p.then(() => onChanged(what), (e: unknown) => setErr(errorText(e)));
+    p.then(() => onChanged(what), (error: unknown) => setErr({ error }));
   };
   const resume = () => {
     const n = Number(grant.amount);
@@ -145,7 +145,7 @@ export function RunView({
           {t("run.count", { n: log.rows.length })}
         </span>
       </div>
-      {err && <p class="error" role="alert">{err}</p>}
+      {err && <p class="error" role="alert">{errorText(err.error)}</p>}
       <div class="gauges">
         {gauges.map((g) => (
           <Gauge g={g} />
