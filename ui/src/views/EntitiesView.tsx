@@ -47,7 +47,15 @@ export function EntitiesView({
   const centres = useMemo(() => ringCentres(lay), [lay]);
   const links = useMemo(() => orderedLinks(graph.links), [graph.links]);
   const owner = useMemo(() => actorOf(graph.actors), [graph.actors]);
-  const colour = useMemo(() => new Map(graph.actors.map((a, i) => [a.id, i % PALETTE])), [graph.actors]);
+  // an actor's colour is its slot's: after a decision, untouched actors keep theirs
+  const colour = useMemo(() => {
+    const m = new Map<string, number>();
+    lay.slots.forEach((s, i) => {
+      const a = owner.get(s.ids[0] ?? "");
+      if (a) m.set(a.id, i % PALETTE);
+    });
+    return m;
+  }, [lay, owner]);
   const link = links.find((l) => l.id === selLink) ?? null;
   const hyp = link ? report.hypotheses.find((h) => h.id === link.hypothesis_id) : undefined;
 

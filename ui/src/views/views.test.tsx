@@ -177,6 +177,7 @@ describe("Entities layout after a decision", () => {
     await act(() => render(<EntitiesView report={r} graph={graph} onGraph={onGraph} />, root));
     const others = r.actors.filter((a) => a !== fung && a !== wallet);
     const untouched = new Map(others.flatMap((a) => a.entity_ids).map((id) => [id, pos(id)]));
+    const colours = new Map(others.flatMap((a) => a.entity_ids).map((id) => [id, q(`entity-${id}`)?.getAttribute("class")]));
     const joinedRing = ring("actor-000007");
     for (const id of [...fung.entity_ids, ...wallet.entity_ids]) expect(dist(pos(id), joinedRing)).toBeCloseTo(joinedRing.r, 3);
 
@@ -209,6 +210,7 @@ describe("Entities layout after a decision", () => {
       expect(dist(pos(id), fr), id).toBeGreaterThan(fr.r + NODE);
     }
     for (const [id, p] of untouched) expect(pos(id), id).toEqual(p); // other actors did not move
+    for (const [id, c] of colours) expect(q(`entity-${id}`)?.getAttribute("class"), id).toBe(c); // nor change colour
 
     // approve it again: one actor, one ring, drawn where it was
     answer.approve = () => ({
