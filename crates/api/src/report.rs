@@ -245,7 +245,7 @@ pub(crate) fn build_report_with(
         .collect();
     let actors = masf_graph::resolution::actors(&state)
         .into_iter()
-        .filter(|a| a.entities.len() > 1)
+        .filter(|a| a.entities.len() > 1 || !a.mentioned_in.is_empty())
         .map(|a| masf_report::model::ActorRow {
             id: a.id,
             label: a.label,
@@ -260,6 +260,7 @@ pub(crate) fn build_report_with(
                 })
                 .collect(),
             edges: a.joined_by,
+            mentioned_in: a.mentioned_in,
         })
         .collect();
     let run = &status.run;

@@ -196,6 +196,9 @@ pub struct ActorRow {
     pub identifiers: Vec<ActorIdentifier>,
     /// The `same_as` edges that join it.
     pub edges: Vec<String>,
+    /// Mention entities (a person named in a document or a screenshot) linked by live edges to
+    /// this actor and to another one: listed under each, members of none.
+    pub mentioned_in: Vec<String>,
 }
 
 /// One identifier of an actor.

@@ -151,6 +151,8 @@ export interface Actor {
   source_ids?: string[];
   identifiers: { type: string; normalized: string }[];
   edges?: string[];
+  /** Mentions (a person named in a document or screenshot) linked to this actor and another. */
+  mentioned_in?: string[];
 }
 
 export interface TimelineEntry {

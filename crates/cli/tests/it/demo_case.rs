@@ -110,6 +110,38 @@ fn the_demo_case_resolves_to_the_planted_people() {
             "{person} merged with the decoy"
         );
     }
+    // The payment instructions on the USB stick name CHAN's phone and LEUNG's e-mail: the
+    // mention bridges two people, so it joins neither actor and the report lists it under both.
+    let mention = report["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["context"] == "document:/Documents/Payment_Instructions.docx")
+        .expect("the payment instructions' person mention");
+    let mention_id = mention["id"].as_str().unwrap();
+    for person in ["chan", "leung"] {
+        let phone = truth["persons"][person]["phone_e164"].as_str().unwrap();
+        let row = report["actors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| {
+                a["identifiers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|i| i["normalized"] == phone)
+            })
+            .unwrap_or_else(|| panic!("no report actor holds {person}'s phone"));
+        assert!(
+            strings(&row["mentioned_in"]).contains(&mention_id.to_string()),
+            "{person}'s report actor does not list the bridging mention: {row:#}"
+        );
+        assert!(!strings(&row["entity_ids"]).contains(&mention_id.to_string()));
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("also mentioned in"));
+
     // The decoy pair was proposed (similar names) and stayed a candidate.
     let links: Value =
         serde_json::from_str(&masf_ok(&["links", case, "--work", work_s, "--json"])).unwrap();

@@ -354,7 +354,14 @@ pub fn render(r: &Report) -> String {
     o.push_str("<h2>Actors and identity links</h2>\n");
     head(
         &mut o,
-        &["actor", "label", "entities", "sources", "identifiers"],
+        &[
+            "actor",
+            "label",
+            "entities",
+            "also mentioned in",
+            "sources",
+            "identifiers",
+        ],
     );
     for a in &r.actors {
         row(
@@ -363,6 +370,7 @@ pub fn render(r: &Report) -> String {
                 esc(&a.id),
                 esc(&a.label),
                 esc(&a.entity_ids.join(", ")),
+                esc(&a.mentioned_in.join(", ")),
                 esc(&a.source_ids.join(", ")),
                 a.identifiers
                     .iter()

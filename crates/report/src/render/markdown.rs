@@ -208,7 +208,14 @@ pub fn render(r: &Report) -> String {
     o.push_str("## Actors\n\n");
     table(
         &mut o,
-        &["actor", "label", "entities", "sources", "identifiers"],
+        &[
+            "actor",
+            "label",
+            "entities",
+            "also mentioned in",
+            "sources",
+            "identifiers",
+        ],
         r.actors
             .iter()
             .map(|a| {
@@ -216,6 +223,7 @@ pub fn render(r: &Report) -> String {
                     cell(&a.id),
                     cell(&a.label),
                     cell(&a.entity_ids.join(", ")),
+                    cell(&a.mentioned_in.join(", ")),
                     cell(&a.source_ids.join(", ")),
                     a.identifiers
                         .iter()
