@@ -25,6 +25,20 @@ describe("live link / actor views to report shapes", () => {
   });
 });
 
+describe("mentions", () => {
+  it("keeps the mentions of an actor, and a one-entity actor that mentions point at", () => {
+    const a = actorsFromViews([
+      { id: "actor-1", label: "CHAN", entities: ["ent-1"], mentioned_in: ["ent-22"] },
+      { id: "actor-2", label: "LEUNG", entity_ids: ["ent-5", "ent-6"], mentioned_in: ["ent-22"] },
+      { id: "actor-3", label: "alone", entities: ["ent-7"], mentioned_in: [] },
+    ]);
+    expect(a.map((x) => [x.id, x.entity_ids, x.mentioned_in])).toEqual([
+      ["actor-1", ["ent-1"], ["ent-22"]],
+      ["actor-2", ["ent-5", "ent-6"], ["ent-22"]],
+    ]);
+  });
+});
+
 describe("decisions", () => {
   it("keeps well-formed decisions only", () => {
     expect(decisionsOf([{ decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" }, "junk", null, {}])).toEqual([

@@ -28,6 +28,7 @@ export interface ActorLike {
   sources?: string[];
   source_ids?: string[];
   identifiers?: { type?: string; id_type?: string; normalized?: string; value?: string }[];
+  mentioned_in?: string[];
 }
 
 const refId = (r: EntityRefLike | string): string => (typeof r === "string" ? r : r.id);
@@ -52,9 +53,11 @@ export function actorsFromViews(views: readonly ActorLike[]): Actor[] {
       entity_ids: a.entity_ids ?? a.entities ?? [],
       source_ids: a.source_ids ?? a.sources ?? [],
       identifiers: (a.identifiers ?? []).map((i) => ({ type: i.type ?? i.id_type ?? "", normalized: i.normalized ?? i.value ?? "" })),
+      mentioned_in: a.mentioned_in ?? [],
     }))
-    // as in the report (api::report): an actor is a group of at least two entities
-    .filter((a) => a.entity_ids.length > 1);
+    // as in the report (api::report): an actor is a group of at least two entities, or one
+    // entity that documents or screenshots mentioning several actors point at
+    .filter((a) => a.entity_ids.length > 1 || a.mentioned_in.length > 0);
 }
 
 export interface DecisionView {

@@ -59,6 +59,11 @@ export function EntitiesView({
   const link = links.find((l) => l.id === selLink) ?? null;
   const hyp = link ? report.hypotheses.find((h) => h.id === link.hypothesis_id) : undefined;
 
+  const selectEntity = (id: string) => {
+    setSelEnt(id);
+    setSelLink(null);
+  };
+
   const decide = (d: "approve" | "retract") => {
     if (!link) return;
     setTried(true);
@@ -91,10 +96,7 @@ export function EntitiesView({
         aria-label={`${e.label} (${e.id})`}
         data-testid={`entity-${e.id}`}
         data-actor={a?.id ?? ""}
-        onClick={() => {
-          setSelEnt(e.id);
-          setSelLink(null);
-        }}
+        onClick={() => selectEntity(e.id)}
         onKeyDown={(ev) => ev.key === "Enter" && setSelEnt(e.id)}
       >
         <circle r={e.kind === "person" ? 14 : 10} class={`kind-${e.kind}`} />
@@ -306,6 +308,16 @@ export function EntitiesView({
                     </span>
                   ))}
                 </div>
+                {(a.mentioned_in ?? []).length > 0 && (
+                  <div class="small" data-testid={`mentions-${a.id}`}>
+                    <span class="muted">{t("entities.mentionedIn")}</span>{" "}
+                    {(a.mentioned_in ?? []).map((id) => (
+                      <button type="button" class="chip link" data-testid={`mention-${a.id}-${id}`} onClick={() => selectEntity(id)}>
+                        {ents.get(id)?.label ?? id}
+                      </button>
+                    ))}
+                  </div>
+                )}
               </li>
             ))}
           </ul>

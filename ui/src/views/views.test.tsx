@@ -103,6 +103,24 @@ describe("Findings view", () => {
 });
 
 describe("Entities view", () => {
+  it("lists under each actor the mentions that bridge it to another, and selects one on click", async () => {
+    const r = demoReport();
+    // as the real report now gives it (main at 7617b17): the payment instructions name CHAN's
+    // phone and LEUNG's e-mail, so the mention is listed under both actors and joins neither
+    const bridged = ["actor-000001", "actor-000005"];
+    const actors = r.actors.map((a) => (bridged.includes(a.id) ? { ...a, mentioned_in: ["ent-000022"] } : a));
+    const graph = { links: r.same_as, actors };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={() => {}} />, root));
+    const label = r.entities.find((e) => e.id === "ent-000022")!.label;
+    for (const id of bridged) {
+      const chip = q(`mention-${id}-ent-000022`);
+      expect(chip?.textContent).toBe(label);
+    }
+    expect(q("mentions-actor-000007")).toBeNull();
+    await act(() => (q("mention-actor-000005-ent-000022") as HTMLButtonElement).click());
+    expect(q("entity-ent-000022")?.getAttribute("class")).toContain("selected");
+  });
+
   it("refuses to retract without a reason, then retracts and shows the new actors at once", async () => {
     const r = demoReport();
     let graph = { links: r.same_as, actors: r.actors };
