@@ -13,7 +13,7 @@ use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted};
+use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted, Reservation};
 use crate::llm::LlmCall;
 use crate::run::{RUN_STATE, RunProjection, RunState, RunStateChanged};
 
@@ -366,13 +366,32 @@ impl Session {
         Ok(())
     }
 
-    /// Adds usage already spent (a model call's tokens) and records the warnings newly
-    /// crossed; the cap is enforced before the next unit ([`Session::charge`] with 0).
-    pub fn spend(&self, counter: Counter, amount: u64) -> Result<(), RuntimeError> {
-        for w in self.budget.spend(counter, amount) {
-            self.record_warning(&w)?;
+    /// Sets aside between `at_least` and `at_most` of `counter` for a unit whose cost is known
+    /// only after it is done (a model call's tokens); refusing, when not even `at_least` fits
+    /// under the cap beside what was spent, halts the run (a unit that meets only what others
+    /// hold waits for them). See [`Budget::reserve`].
+    pub fn reserve(
+        &self,
+        counter: Counter,
+        at_least: u64,
+        at_most: u64,
+    ) -> Result<Reservation, RuntimeError> {
+        self.budget
+            .reserve(counter, at_least, at_most)
+            .map_err(|e| self.halt_with(Halt::Budget(e)))
+    }
+
+    /// Records budget warnings newly crossed (those [`Budget::settle`] returns).
+    pub fn record_warnings(&self, warnings: &[BudgetWarning]) -> Result<(), RuntimeError> {
+        for w in warnings {
+            self.record_warning(w)?;
         }
         Ok(())
+    }
+
+    /// Halts the run on a budget (a model call that overran its allowance).
+    pub(crate) fn halt_budget(&self, e: Exhausted) -> RuntimeError {
+        self.halt_with(Halt::Budget(e))
     }
 
     /// Persists one model call as an [`crate::llm::LLM_CALL`] event (its agent, task, round,
