@@ -3,9 +3,9 @@
 //! counted from the store, wall-clock time from the recorded run segments, and the examiner's
 //! grants (`masf resume --grant`) raise the caps as events.
 
-use std::collections::BTreeSet;
-use std::sync::Mutex;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use masf_graph::views::{BudgetCounter, BudgetStatus, budget_status};
@@ -122,9 +122,10 @@ pub struct BudgetWarning {
     pub cap: u64,
 }
 
-/// A cap was reached: the run halts (`halted_budget`).
+/// A cap was reached, or the next unit of work would not fit under it: the run halts
+/// (`halted_budget`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
-#[error("budget exhausted: {counter:?} used {used} of {cap}")]
+#[error("budget exhausted: {counter:?} used {used} of {cap}{}", self.detail())]
 pub struct Exhausted {
     /// Which counter.
     pub counter: Counter,
@@ -132,6 +133,59 @@ pub struct Exhausted {
     pub used: u64,
     /// The cap.
     pub cap: u64,
+    /// Set when a unit was refused below the cap: the least it needed
+    /// ([`Budget::reserve`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub needed: Option<u64>,
+    /// Set when a model call was charged more than it was allowed (its provider ignored
+    /// `max_tokens`, or the prompt bound was low): `(allowed, charged)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrun: Option<(u64, u64)>,
+}
+
+impl Exhausted {
+    /// `counter` at its cap.
+    pub fn at_cap(counter: Counter, used: u64, cap: u64) -> Self {
+        Self {
+            counter,
+            used,
+            cap,
+            needed: None,
+            overrun: None,
+        }
+    }
+
+    fn detail(&self) -> String {
+        let mut out = String::new();
+        if let Some(n) = self.needed {
+            out.push_str(&format!("; the next unit needs at least {n}"));
+        }
+        if let Some((allowed, charged)) = self.overrun {
+            out.push_str(&format!(
+                "; a model call was allowed {allowed} and charged {charged}"
+            ));
+        }
+        out
+    }
+}
+
+/// Usage set aside by [`Budget::reserve`] until [`Budget::settle`] replaces it with what was
+/// spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use = "a reservation stays counted until it is settled"]
+pub struct Reservation {
+    counter: Counter,
+    /// Set aside (0 under no cap: nothing is set aside).
+    reserved: u64,
+    /// What the holder may spend: `reserved`, or the most asked for under no cap.
+    pub granted: u64,
+}
+
+impl Reservation {
+    /// Whether anything was set aside (a cap applies).
+    pub fn is_set_aside(&self) -> bool {
+        self.reserved > 0
+    }
 }
 
 /// Live budget accounting for one session.
@@ -143,6 +197,10 @@ pub struct Budget {
     wall_before: u64,
     started: Instant,
     warned: Mutex<BTreeSet<(Counter, u64, u64)>>,
+    /// Set aside by [`Budget::reserve`] and not yet settled, per counter.
+    reserved: Mutex<BTreeMap<Counter, u64>>,
+    /// Signalled when a reservation is settled.
+    settled: Condvar,
 }
 
 impl Budget {
@@ -157,6 +215,8 @@ impl Budget {
             wall_before,
             started: Instant::now(),
             warned: Mutex::new(BTreeSet::new()),
+            reserved: Mutex::new(BTreeMap::new()),
+            settled: Condvar::new(),
         }
     }
 
@@ -202,7 +262,7 @@ impl Budget {
         for counter in [c, Counter::WallClockS] {
             let (used, cap) = (self.used(counter), self.caps.get(counter));
             if cap > 0 && used >= cap {
-                return Err(Exhausted { counter, used, cap });
+                return Err(Exhausted::at_cap(counter, used, cap));
             }
         }
         Ok(())
@@ -223,29 +283,81 @@ impl Budget {
             (cap == 0 || used < cap).then(|| used.saturating_add(amount))
         });
         if let Err(used) = charged {
-            return Err(Exhausted {
-                counter: c,
-                used,
-                cap,
-            });
+            return Err(Exhausted::at_cap(c, used, cap));
         }
         Ok(self.warnings())
     }
 
-    /// Adds `amount` already spent (tokens of a call that was made: they count even past the
-    /// cap, which [`Budget::check`] then refuses the next call against) and returns the
-    /// warnings newly crossed.
-    pub fn spend(&self, c: Counter, amount: u64) -> Vec<BudgetWarning> {
-        let atomic = match c {
-            Counter::ToolCalls => &self.tool_calls,
-            Counter::Rounds => &self.rounds,
-            Counter::Tokens => &self.tokens,
-            Counter::WallClockS => return self.warnings(),
-        };
-        let _ = atomic.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
-            Some(used.saturating_add(amount))
-        });
+    /// Sets aside up to `at_most` of `c` for a unit of work whose cost is only known after
+    /// it is done (a model call), refusing when not even `at_least` fits under the cap beside
+    /// what was spent: units done at once (agents on several threads) cannot together pass
+    /// the cap. When `at_least` would fit but for what other units hold, waits for them to
+    /// settle rather than refuse. Under no cap nothing is set aside and `at_most` is granted.
+    /// What is set aside is not usage (the status and the warnings show what was spent) until
+    /// [`Budget::settle`] replaces it by what was.
+    pub fn reserve(
+        &self,
+        c: Counter,
+        at_least: u64,
+        at_most: u64,
+    ) -> Result<Reservation, Exhausted> {
+        self.check(c)?;
+        let cap = self.caps.get(c);
+        if cap == 0 || self.atomic(c).is_none() {
+            return Ok(Reservation {
+                counter: c,
+                reserved: 0,
+                granted: at_most,
+            });
+        }
+        let mut held = self.reserved.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            let others = held.get(&c).copied().unwrap_or(0);
+            let used = self.used(c);
+            let unspent = cap.saturating_sub(used);
+            let granted = unspent.saturating_sub(others).min(at_most.max(at_least));
+            if granted >= at_least {
+                *held.entry(c).or_default() += granted;
+                return Ok(Reservation {
+                    counter: c,
+                    reserved: granted,
+                    granted,
+                });
+            }
+            if others == 0 || unspent < at_least {
+                return Err(Exhausted {
+                    needed: Some(at_least),
+                    ..Exhausted::at_cap(c, used, cap)
+                });
+            }
+            held = self.settled.wait(held).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Replaces a reservation by the usage actually `spent` (which may exceed it: usage
+    /// reported is what counts) and returns the warnings newly crossed.
+    pub fn settle(&self, r: Reservation, spent: u64) -> Vec<BudgetWarning> {
+        {
+            let mut held = self.reserved.lock().unwrap_or_else(|p| p.into_inner());
+            let slot = held.entry(r.counter).or_default();
+            *slot = slot.saturating_sub(r.reserved);
+            if let Some(atomic) = self.atomic(r.counter) {
+                let _ = atomic.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
+                    Some(used.saturating_add(spent))
+                });
+            }
+        }
+        self.settled.notify_all();
         self.warnings()
+    }
+
+    fn atomic(&self, c: Counter) -> Option<&AtomicU64> {
+        match c {
+            Counter::ToolCalls => Some(&self.tool_calls),
+            Counter::Rounds => Some(&self.rounds),
+            Counter::Tokens => Some(&self.tokens),
+            Counter::WallClockS => None,
+        }
     }
 
     /// Warnings crossed and not yet given (each level once per cap).
@@ -291,5 +403,68 @@ impl Budget {
             })
             .collect();
         budget_status(&counters, &self.caps.warn_at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(cap: u64) -> Budget {
+        let mut b = Budget::unlimited();
+        b.caps.tokens = cap;
+        b
+    }
+
+    #[test]
+    fn a_reservation_grants_what_is_left_refuses_below_the_least_and_settles_to_what_was_spent() {
+        let b = tokens(1000);
+        let r = b.reserve(Counter::Tokens, 100, 700).expect("fits");
+        assert_eq!((r.granted, r.is_set_aside()), (700, true));
+        // Held, not used: the status shows what was spent.
+        assert_eq!(b.used(Counter::Tokens), 0);
+        assert!(b.settle(r, 250).is_empty());
+        assert_eq!(b.used(Counter::Tokens), 250);
+        // 750 left: granted all of it, not the 900 asked.
+        let r = b.reserve(Counter::Tokens, 100, 900).expect("fits");
+        assert_eq!(r.granted, 750);
+        let _ = b.settle(r, 700);
+        let e = b.reserve(Counter::Tokens, 100, 900).expect_err("50 left");
+        assert_eq!(
+            (e.used, e.cap, e.needed, e.overrun),
+            (950, 1000, Some(100), None)
+        );
+        assert!(e.to_string().contains("needs at least 100"), "{e}");
+        // Usage reported past a reservation counts in full.
+        let b = tokens(1000);
+        let r = b.reserve(Counter::Tokens, 10, 100).expect("fits");
+        let _ = b.settle(r, 1200);
+        assert!(b.reserve(Counter::Tokens, 0, 0).is_err(), "at the cap");
+    }
+
+    #[test]
+    fn no_cap_sets_nothing_aside() {
+        let b = tokens(0);
+        let r = b.reserve(Counter::Tokens, 10, 5000).expect("uncapped");
+        assert_eq!((r.granted, r.is_set_aside()), (5000, false));
+        let _ = b.settle(r, 40);
+        assert_eq!(b.used(Counter::Tokens), 40);
+    }
+
+    #[test]
+    fn a_unit_that_meets_only_another_hold_waits_for_it() {
+        let b = tokens(1000);
+        let first = b.reserve(Counter::Tokens, 100, 900).expect("fits");
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| b.reserve(Counter::Tokens, 300, 300));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            assert!(!waiter.is_finished(), "waits while the hold stands");
+            let _ = b.settle(first, 200);
+            let r = waiter
+                .join()
+                .expect("joins")
+                .expect("fits after the settle");
+            assert_eq!(r.granted, 300);
+        });
     }
 }

@@ -27,7 +27,7 @@ pub mod session;
 pub mod strategist;
 pub mod triage;
 
-pub use budget::{BudgetGranted, Caps, Counter, Exhausted};
+pub use budget::{BudgetGranted, Caps, Counter, Exhausted, Reservation};
 pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
 pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use ownership::{CasePerson, OwnershipPlanner};

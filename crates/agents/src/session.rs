@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, RwLock, RwLockReadGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
@@ -13,7 +13,7 @@ use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted};
+use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted, Reservation};
 use crate::llm::LlmCall;
 use crate::run::{RUN_STATE, RunProjection, RunState, RunStateChanged};
 
@@ -227,10 +227,7 @@ impl Session {
     /// Puts the session under `caps`, raised by the examiner's grants, counting usage from
     /// earlier run segments (tool calls logged, rounds recorded, wall-clock seconds).
     pub fn set_caps(&mut self, mut caps: Caps) -> Result<(), RuntimeError> {
-        let store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let store = self.store()?;
         let run = RunProjection::load(&store)?;
         for g in &run.grants {
             caps.grant(g);
@@ -280,6 +277,35 @@ impl Session {
         RuntimeError::Halted(halt)
     }
 
+    /// The connection graph writes go through, locked.
+    fn store(&self) -> Result<MutexGuard<'_, Store>, RuntimeError> {
+        self.graph_store
+            .lock()
+            .map_err(|_| RuntimeError::Poisoned("graph store"))
+    }
+
+    /// An event of the session's making (`ts` from its clock, no causation): the one place
+    /// where the runtime's own events, the agents' notes and the model calls are built.
+    fn new_event<T: Serialize>(
+        &self,
+        kind: &str,
+        payload: &T,
+        (actor_kind, actor_id): (ActorKind, &str),
+        idempotency_key: String,
+        versions: Versions,
+    ) -> NewEvent {
+        NewEvent {
+            kind: kind.to_string(),
+            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
+            actor_kind,
+            actor_id: actor_id.to_string(),
+            idempotency_key,
+            causation_seq: None,
+            ts: self.now(),
+            versions,
+        }
+    }
+
     /// Fails with [`RuntimeError::Halted`] when the run must stop: halted before, a pause was
     /// asked for (looked up in the store at most every 200 ms), or the wall clock is spent.
     pub fn check_running(&self) -> Result<(), RuntimeError> {
@@ -298,10 +324,7 @@ impl Session {
             due.then_some(c.0)
         };
         if let Some(segment_seq) = due {
-            let store = self
-                .graph_store
-                .lock()
-                .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+            let store = self.store()?;
             let paused = crate::run::pause_requested_after(&store, segment_seq)?;
             drop(store);
             if paused {
@@ -343,38 +366,51 @@ impl Session {
         Ok(())
     }
 
-    /// Adds usage already spent (a model call's tokens) and records the warnings newly
-    /// crossed; the cap is enforced before the next unit ([`Session::charge`] with 0).
-    pub fn spend(&self, counter: Counter, amount: u64) -> Result<(), RuntimeError> {
-        for w in self.budget.spend(counter, amount) {
-            self.record_warning(&w)?;
+    /// Sets aside between `at_least` and `at_most` of `counter` for a unit whose cost is known
+    /// only after it is done (a model call's tokens); refusing, when not even `at_least` fits
+    /// under the cap beside what was spent, halts the run (a unit that meets only what others
+    /// hold waits for them). See [`Budget::reserve`].
+    pub fn reserve(
+        &self,
+        counter: Counter,
+        at_least: u64,
+        at_most: u64,
+    ) -> Result<Reservation, RuntimeError> {
+        self.budget
+            .reserve(counter, at_least, at_most)
+            .map_err(|e| self.halt_with(Halt::Budget(e)))
+    }
+
+    /// Records budget warnings newly crossed (those [`Budget::settle`] returns).
+    pub fn record_warnings(&self, warnings: &[BudgetWarning]) -> Result<(), RuntimeError> {
+        for w in warnings {
+            self.record_warning(w)?;
         }
         Ok(())
+    }
+
+    /// Halts the run on a budget (a model call that overran its allowance).
+    pub(crate) fn halt_budget(&self, e: Exhausted) -> RuntimeError {
+        self.halt_with(Halt::Budget(e))
     }
 
     /// Persists one model call as an [`crate::llm::LLM_CALL`] event (its agent, task, round,
     /// model, prompt version, tokens, latency, outcome): the audit of what a model cost, and
     /// the token usage a resumed run continues from.
     pub fn record_llm_call(&self, call: &LlmCall) -> Result<(), RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut store = self.store()?;
         let mut versions = Versions::new();
         versions.insert("model".to_string(), call.model.clone());
         versions.insert("prompt".to_string(), call.site.prompt_version.clone());
         // Each call is its own event: keyed by the seq it is about to take.
         let key = format!("llm-call/{}", store.last_seq()? + 1);
-        store.append(&NewEvent {
-            kind: crate::llm::LLM_CALL.to_string(),
-            payload: serde_json::to_value(call).unwrap_or(Value::Null),
-            actor_kind: ActorKind::Agent,
-            actor_id: call.site.agent.clone(),
-            idempotency_key: key,
-            causation_seq: None,
-            ts: self.now(),
+        store.append(&self.new_event(
+            crate::llm::LLM_CALL,
+            call,
+            (ActorKind::Agent, &call.site.agent),
+            key,
             versions,
-        })?;
+        ))?;
         Ok(())
     }
 
@@ -384,20 +420,14 @@ impl Session {
         payload: &T,
         key: String,
     ) -> Result<i64, RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
-        let appended = store.append(&NewEvent {
-            kind: kind.to_string(),
-            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
-            actor_kind: ActorKind::System,
-            actor_id: "runtime".to_string(),
-            idempotency_key: key,
-            causation_seq: None,
-            ts: self.now(),
-            versions: Versions::new(),
-        })?;
+        let mut store = self.store()?;
+        let appended = store.append(&self.new_event(
+            kind,
+            payload,
+            (ActorKind::System, "runtime"),
+            key,
+            Versions::new(),
+        ))?;
         Ok(appended.seq)
     }
 
@@ -405,18 +435,11 @@ impl Session {
     /// watching for pause requests made after it.
     pub fn begin_segment(&self, phase: &str) -> Result<u32, RuntimeError> {
         let run = {
-            let store = self
-                .graph_store
-                .lock()
-                .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+            let store = self.store()?;
             RunProjection::load(&store)?
         };
         let segment = run.segments + 1;
-        let invocations_before = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?
-            .invocation_count()?;
+        let invocations_before = self.store()?.invocation_count()?;
         let seq = self.append_system(
             RUN_STATE,
             &RunStateChanged {
@@ -602,10 +625,7 @@ impl Session {
         call: &Call,
         extra: &Versions,
     ) -> Result<Verdict, RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut store = self.store()?;
         let verdict = {
             let state = self.state()?;
             let started = Instant::now();
@@ -694,10 +714,7 @@ impl Session {
         args: &Value,
         output: &str,
     ) -> Result<masf_store::InvocationRecord, RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let mut store = self.store()?;
         let mut versions = Versions::new();
         versions.insert(
             "masf_graph".to_string(),
@@ -724,10 +741,7 @@ impl Session {
     pub fn invocation_summaries(
         &self,
     ) -> Result<Vec<masf_graph::views::InvocationSummary>, RuntimeError> {
-        let store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let store = self.store()?;
         let mut out = Vec::new();
         store.for_each_invocation(|r| {
             out.push(masf_graph::views::InvocationSummary {
@@ -751,20 +765,14 @@ impl Session {
         key: String,
         versions: Versions,
     ) -> Result<(), RuntimeError> {
-        let mut store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
-        let appended = store.append(&NewEvent {
-            kind: kind.to_string(),
-            payload: serde_json::to_value(payload).unwrap_or(Value::Null),
-            actor_kind: ActorKind::Agent,
-            actor_id: actor_id.to_string(),
-            idempotency_key: key,
-            causation_seq: None,
-            ts: self.now(),
+        let mut store = self.store()?;
+        let appended = store.append(&self.new_event(
+            kind,
+            payload,
+            (ActorKind::Agent, actor_id),
+            key,
             versions,
-        });
+        ));
         match appended {
             Ok(_) | Err(StoreError::IdempotencyConflict { .. }) => Ok(()),
             Err(e) => Err(e.into()),
@@ -773,10 +781,7 @@ impl Session {
 
     /// The payloads of every event of `kind` in the store.
     pub fn event_payloads(&self, kind: &str) -> Result<Vec<Value>, RuntimeError> {
-        let store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let store = self.store()?;
         Ok(store
             .events_of_kind(kind)?
             .into_iter()
@@ -786,10 +791,7 @@ impl Session {
 
     /// Every `ArtefactUnparsed` note in the store.
     pub fn unparsed(&self) -> Result<Vec<ArtefactUnparsed>, RuntimeError> {
-        let store = self
-            .graph_store
-            .lock()
-            .map_err(|_| RuntimeError::Poisoned("graph store"))?;
+        let store = self.store()?;
         Ok(store
             .events_of_kind(ARTEFACT_UNPARSED)?
             .iter()

@@ -138,6 +138,12 @@ pub trait ChatModel: Send + Sync {
     fn model_id(&self) -> &str;
     /// One chat completion, retried within the model's policy.
     fn chat(&self, req: &ChatRequest) -> Result<ChatResponse, LlmError>;
+    /// The most completion tokens the model sends for one request whatever the request asks
+    /// (`llm.max_tokens` for the client), when it has such a limit: what a token budget sets
+    /// aside for a call that names no limit of its own.
+    fn max_completion_tokens(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Timeouts and retry behaviour.
@@ -449,6 +455,10 @@ impl LlmClient {
 impl ChatModel for LlmClient {
     fn model_id(&self) -> &str {
         &self.model
+    }
+
+    fn max_completion_tokens(&self) -> Option<u64> {
+        Some(u64::from(self.max_tokens))
     }
 
     fn chat(&self, req: &ChatRequest) -> Result<ChatResponse, LlmError> {

@@ -23,8 +23,9 @@ pub use client::{ChatModel, Jitter, LlmClient, LlmError, RetryPolicy};
 pub use prompts::{Prompt, Provenance};
 pub use strategist::{LLM_STRATEGIST, LlmStrategist, StrategistReport};
 pub use usage::{
-    Accounting, CallSite, LLM_CALL, LlmCall, Prices, Tally, UsageReport, calls_in_store,
-    metered_chat,
+    Accounting, CallSite, LLM_CALL, LlmCall, MIN_COMPLETION_TOKENS, Prices,
+    TEMPLATE_ALLOWANCE_TOKENS, Tally, UsageReport, calls_in_store, metered_chat,
+    prompt_token_bound,
 };
 pub use wire::{
     ChatMessage, ChatRequest, ChatResponse, Role, ToolCall, ToolChoice, ToolSpec, Usage,

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use masf_agents::llm::{
-    Accounting, ChatModel, LlmClient, LlmTaskReport, LlmTeam, Settings, TaskOutcome,
+    Accounting, ChatModel, LlmCall, LlmClient, LlmTaskReport, LlmTeam, MIN_COMPLETION_TOKENS,
+    Settings, TEMPLATE_ALLOWANCE_TOKENS, TaskOutcome,
 };
 use masf_agents::{
     AgentCtx, Detection, Orchestrator, Plugin, Plugins, RunState, RunSummary, RuntimeError,
@@ -1074,10 +1075,11 @@ fn instructions_in_evidence_change_nothing_their_text_does_not_support() {
     );
 }
 
-/// A model that reads, records one finding, and keeps going (every answer costs 400 tokens).
+/// A model that reads, records one finding, and keeps going (every answer costs 300 prompt
+/// tokens and 100 completion tokens, or what `max_tokens` allows when that is less).
 fn steady(req: &ServedRequest) -> Turn {
     let s = Seen::of(req);
-    let u = (300, 100);
+    let u = (300, 100.min(sent_max_tokens(req)));
     match (s.phase, s.turn) {
         ("INVESTIGATE", 0) => calls(vec![("read_text", json!({"path": "/chat.txt"}))], u),
         ("INVESTIGATE", 1) => calls(vec![("read_text", json!({"path": "/more.txt"}))], u),
@@ -1094,6 +1096,83 @@ fn steady(req: &ServedRequest) -> Turn {
         ("LINK", _) => calls(vec![("done_linking", json!({}))], u),
         _ => calls(vec![("answer", json!({"summary": "one instruction"}))], u),
     }
+}
+
+fn sent_max_tokens(req: &ServedRequest) -> u64 {
+    req.body["max_tokens"].as_u64().expect("max_tokens sent")
+}
+
+/// `turn` with its usage replaced.
+fn with_usage(turn: Turn, prompt: u64, completion: u64) -> Turn {
+    match turn {
+        Turn::Reply(mut body) => {
+            body["usage"] = json!({"prompt_tokens": prompt, "completion_tokens": completion,
+                "total_tokens": prompt + completion});
+            Turn::Reply(body)
+        }
+        other => other,
+    }
+}
+
+/// [`steady`], spending all it may: a prompt of a quarter of the request's bytes and every
+/// completion token `max_tokens` allows.
+fn greedy(req: &ServedRequest) -> Turn {
+    let prompt = req.raw_body.len() as u64 / 4;
+    with_usage(steady(req), prompt, sent_max_tokens(req))
+}
+
+/// [`steady`] on a dense prompt (half its bytes in tokens, as hex dumps are): 100 completion
+/// tokens, or what `max_tokens` allows.
+fn heavy(req: &ServedRequest) -> Turn {
+    let prompt = req.raw_body.len() as u64 / 2;
+    with_usage(steady(req), prompt, 100.min(sent_max_tokens(req)))
+}
+
+/// The prompt bounds (`prompt_token_bound`) of the requests of an uncapped run of `script`
+/// (the body sent, with the bound's widest `max_tokens` in place of the one sent), and the
+/// bodies' lengths.
+fn probe_bounds(
+    evidence: &Path,
+    plugins: &Plugins,
+    script: fn(&ServedRequest) -> Turn,
+) -> Vec<(u64, u64)> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let server = OpenAiServer::start(script);
+    let (_, state, err) = segment(
+        &dir.path().join("work"),
+        plugins,
+        evidence,
+        &server,
+        caps(0, 0),
+    );
+    assert!(err.is_none() && state == RunState::Completed, "{err:?}");
+    server
+        .requests()
+        .iter()
+        .map(|r| {
+            let sent = sent_max_tokens(r).to_string().len() as u64;
+            let len = r.raw_body.len() as u64;
+            let bound = len - sent
+                + u64::from(u32::MAX).to_string().len() as u64
+                + TEMPLATE_ALLOWANCE_TOKENS;
+            (bound, len)
+        })
+        .collect()
+}
+
+fn notes_case(dir: &Path) -> (std::path::PathBuf, Plugins) {
+    let evidence = dir.join("notes");
+    folder(
+        &evidence,
+        &[
+            ("chat.txt", chat_text()),
+            ("more.txt", "nothing here\n".to_string()),
+        ],
+    );
+    (
+        evidence,
+        Plugins::new(vec![Arc::new(Notes::new(vec!["chat.txt"]))]),
+    )
 }
 
 fn grant(work: &Path, counter: &str, amount: u64) {
@@ -1143,22 +1222,30 @@ fn segment(
 
 #[test]
 fn token_and_call_caps_halt_the_run_and_a_grant_resumes_it() {
-    for (counter, first, grant_amount) in [
-        ("tokens", caps(0, 1300), 10_000),
-        ("tool_calls", caps(2, 0), 10),
-    ] {
+    for counter in ["tokens", "tool_calls"] {
         let dir = tempfile::tempdir().expect("tempdir");
-        let evidence = dir.path().join("notes");
-        folder(
-            &evidence,
-            &[
-                ("chat.txt", chat_text()),
-                ("more.txt", "nothing here\n".to_string()),
-            ],
-        );
+        let (evidence, plugins) = notes_case(dir.path());
         let work = dir.path().join("work");
-        let plugins = Plugins::new(vec![Arc::new(Notes::new(vec!["chat.txt"]))]);
-        let server = OpenAiServer::start(steady);
+        let (first, grant_amount, script): (_, _, fn(&ServedRequest) -> Turn) =
+            if counter == "tokens" {
+                // A cap that grants each of the first four calls the 100 completion tokens it
+                // spends, and leaves the fifth (after what they spent) less than its prompt
+                // bound and least completion; taken midway, as the bodies' max_tokens digits
+                // move the counts by a token or two.
+                let b = probe_bounds(&evidence, &plugins, heavy);
+                let mut spent = 0;
+                let mut lo = 0;
+                for &(bound, len) in b.iter().take(4) {
+                    lo = lo.max(spent + bound + 100);
+                    spent += len / 2 + 100;
+                }
+                let hi = spent + b[4].0 + MIN_COMPLETION_TOKENS;
+                assert!(lo + 100 < hi, "{lo} {hi} {b:?}");
+                (caps(0, (lo + hi) / 2), 1_000_000, heavy)
+            } else {
+                (caps(2, 0), 10, steady)
+            };
+        let server = OpenAiServer::start(script);
         let (sum, state, err) = segment(&work, &plugins, &evidence, &server, first.clone());
         assert_eq!(state, RunState::HaltedBudget, "{counter}: {sum:?}");
         match err {
@@ -1173,9 +1260,10 @@ fn token_and_call_caps_halt_the_run_and_a_grant_resumes_it() {
         let before = masf_tools::fold_graph(&store, Scoring::default()).expect("fold");
         drop(store);
         match counter {
-            // 400 tokens a call: the fifth call is refused; the finding of the fourth stands.
+            // The fifth call is refused; the finding of the fourth stands.
             "tokens" => {
                 assert_eq!(halted_at, 4);
+                assert_eq!(server.requests().len(), 4, "refused without a request");
                 assert_eq!(phenomena_of(&before, "llm-notes").len(), 1);
             }
             // list_dir and the first read pass; the second read is refused.
@@ -1206,6 +1294,65 @@ fn token_and_call_caps_halt_the_run_and_a_grant_resumes_it() {
         assert!(sum.llm_tasks.is_empty(), "{:?}", sum.llm_tasks);
         assert_eq!(server.requests().len(), asked);
     }
+}
+
+#[test]
+fn a_token_cap_holds_over_a_whole_run_whose_model_spends_all_it_may() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (evidence, plugins) = notes_case(dir.path());
+    // Uncapped, the run costs `whole`; capped just below, it halts without passing the cap.
+    let whole: u64 = {
+        let probe = tempfile::tempdir().expect("tempdir");
+        let server = OpenAiServer::start(greedy);
+        let (_, state, _) = segment(probe.path(), &plugins, &evidence, &server, caps(0, 0));
+        assert_eq!(state, RunState::Completed);
+        let store = Store::open(probe.path()).expect("store");
+        masf_agents::llm::calls_in_store(&store)
+            .expect("calls")
+            .iter()
+            .map(LlmCall::tokens)
+            .sum()
+    };
+    let cap = whole - 1;
+    let work = dir.path().join("work");
+    let server = OpenAiServer::start(greedy);
+    let (_, state, err) = segment(&work, &plugins, &evidence, &server, caps(0, cap));
+    assert_eq!(state, RunState::HaltedBudget);
+    match err {
+        Some(RuntimeError::Halted(masf_agents::Halt::Budget(e))) => {
+            assert_eq!(e.counter.as_str(), "tokens");
+            assert!(e.needed.is_some() && e.overrun.is_none(), "{e:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let store = Store::open(&work).expect("store");
+    let calls = masf_agents::llm::calls_in_store(&store).expect("calls");
+    assert!(!calls.is_empty());
+    for c in &calls {
+        let allowed = c.allowed_tokens.expect("bounded under a cap");
+        assert!(c.tokens() <= allowed && !c.over_allowance, "{c:?}");
+    }
+    let spent: u64 = calls.iter().map(LlmCall::tokens).sum();
+    assert!(spent <= cap, "the run spent {spent} of a cap of {cap}");
+    // Every request carried the completion limit it was granted.
+    let sent: Vec<u64> = server.requests().iter().map(sent_max_tokens).collect();
+    let completions: Vec<u64> = calls.iter().map(|c| c.completion_tokens).collect();
+    assert_eq!(
+        sent, completions,
+        "the model spent all that max_tokens allowed"
+    );
+    assert!(sent.iter().all(|&m| m <= 1024), "{sent:?}");
+    drop(store);
+    // The run's budget counters, as a resumed session folds them, agree.
+    let mut s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
+    s.set_caps(caps(0, cap)).expect("caps");
+    assert_eq!(s.budget().used(masf_agents::Counter::Tokens), spent);
+    let line = &s.budget().status().lines[3];
+    assert_eq!(
+        (line.name.as_str(), line.used, line.cap),
+        ("tokens", spent, cap)
+    );
+    assert!(line.used <= line.cap);
 }
 
 /// Per source: a provider failure of one kind, or a healthy model on `src-ok`.
