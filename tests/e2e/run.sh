@@ -12,7 +12,11 @@ case "$TARGET" in /*) ;; *) TARGET="$PWD/$TARGET" ;; esac
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 [ -f ui/dist/index.html ] || { echo "e2e: ui/dist is missing: run (cd ui && npm ci && npm run build)" >&2; exit 1; }
-cargo build --locked -p masf-desktop -p masf-api --bin masf-desktop --example load_events
+# The whole workspace's binaries and examples, not just the two the suite runs: selecting
+# packages (-p) resolves features for them alone, which gave 14 dependencies other feature sets
+# than `cargo test --workspace` and recompiled the desktop stack (minutes in CI). Over the whole
+# workspace the feature sets are those of the test build, so this reuses it and only links.
+cargo build --locked --workspace --bins --examples
 
 TAURI_DRIVER="$(command -v tauri-driver || true)"
 [ -n "$TAURI_DRIVER" ] || TAURI_DRIVER="$HOME/.cargo/bin/tauri-driver"
