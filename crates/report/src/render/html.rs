@@ -352,17 +352,7 @@ pub fn render(r: &Report) -> String {
     }
 
     o.push_str("<h2>Actors and identity links</h2>\n");
-    head(
-        &mut o,
-        &[
-            "actor",
-            "label",
-            "entities",
-            "also mentioned in",
-            "sources",
-            "identifiers",
-        ],
-    );
+    head(&mut o, &super::ACTOR_COLUMNS);
     for a in &r.actors {
         row(
             &mut o,

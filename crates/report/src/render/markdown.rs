@@ -208,14 +208,7 @@ pub fn render(r: &Report) -> String {
     o.push_str("## Actors\n\n");
     table(
         &mut o,
-        &[
-            "actor",
-            "label",
-            "entities",
-            "also mentioned in",
-            "sources",
-            "identifiers",
-        ],
+        &super::ACTOR_COLUMNS,
         r.actors
             .iter()
             .map(|a| {

@@ -25,6 +25,16 @@ pub(crate) fn by_source(r: &Report) -> Vec<(String, Vec<&PhenomenonRow>)> {
     out
 }
 
+/// Columns of the actors table, in both renderers.
+pub(crate) const ACTOR_COLUMNS: [&str; 6] = [
+    "actor",
+    "label",
+    "entities",
+    "also mentioned in",
+    "sources",
+    "identifiers",
+];
+
 /// A count line shared by both renderers.
 pub(crate) fn summary(r: &Report) -> Vec<(&'static str, usize)> {
     vec![
