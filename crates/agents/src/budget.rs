@@ -239,11 +239,9 @@ impl Budget {
 
     /// Used so far.
     pub fn used(&self, c: Counter) -> u64 {
-        match c {
-            Counter::ToolCalls => self.tool_calls.load(Ordering::SeqCst),
-            Counter::Rounds => self.rounds.load(Ordering::SeqCst),
-            Counter::WallClockS => self.wall_before + self.started.elapsed().as_secs(),
-            Counter::Tokens => self.tokens.load(Ordering::SeqCst),
+        match self.atomic(c) {
+            Some(atomic) => atomic.load(Ordering::SeqCst),
+            None => self.wall_before + self.started.elapsed().as_secs(),
         }
     }
 
@@ -272,11 +270,8 @@ impl Budget {
     /// newly crossed.
     pub fn charge(&self, c: Counter, amount: u64) -> Result<Vec<BudgetWarning>, Exhausted> {
         self.check(c)?;
-        let atomic = match c {
-            Counter::ToolCalls => &self.tool_calls,
-            Counter::Rounds => &self.rounds,
-            Counter::Tokens => &self.tokens,
-            Counter::WallClockS => return Ok(self.warnings()),
+        let Some(atomic) = self.atomic(c) else {
+            return Ok(self.warnings());
         };
         let cap = self.caps.get(c);
         let charged = atomic.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |used| {
@@ -351,6 +346,7 @@ impl Budget {
         self.warnings()
     }
 
+    /// The counter kept in this session (the wall clock is derived from the segments).
     fn atomic(&self, c: Counter) -> Option<&AtomicU64> {
         match c {
             Counter::ToolCalls => Some(&self.tool_calls),

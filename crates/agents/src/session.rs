@@ -333,7 +333,7 @@ impl Session {
         }
         self.budget
             .check(Counter::WallClockS)
-            .map_err(|e| self.halt_with(Halt::Budget(e)))
+            .map_err(|e| self.halt_budget(e))
     }
 
     /// Charges the budget (refusing at a cap) and records the warnings newly crossed.
@@ -341,7 +341,7 @@ impl Session {
         let warnings = self
             .budget
             .charge(counter, amount)
-            .map_err(|e| self.halt_with(Halt::Budget(e)))?;
+            .map_err(|e| self.halt_budget(e))?;
         for w in warnings {
             self.record_warning(&w)?;
         }
@@ -378,7 +378,7 @@ impl Session {
     ) -> Result<Reservation, RuntimeError> {
         self.budget
             .reserve(counter, at_least, at_most)
-            .map_err(|e| self.halt_with(Halt::Budget(e)))
+            .map_err(|e| self.halt_budget(e))
     }
 
     /// Records budget warnings newly crossed (those [`Budget::settle`] returns).
