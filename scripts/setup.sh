@@ -15,7 +15,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g
-  sqlite3 zip unzip imagemagick fonts-dejavu-core fonts-noto-cjk
+  sqlite3 zip unzip zstd imagemagick fonts-dejavu-core fonts-noto-cjk
   libimage-exiftool-perl faketime bc python3-jsonschema
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra
   libtesseract-dev libleptonica-dev libclang-dev clang

@@ -1,4 +1,5 @@
-//! Test-only helpers. [`OpenAiServer`] is a real HTTP/1.1 server on `127.0.0.1:0` (std threads,
+//! Test-only helpers. [`corpus`] finds the public test corpus outside the checkout and checks
+//! each file against its manifest before use. [`OpenAiServer`] is a real HTTP/1.1 server on `127.0.0.1:0` (std threads,
 //! keep-alive, `Content-Length` and chunked request bodies) that answers `POST
 //! …/chat/completions` as the OpenAI wire format does, each answer chosen by a script over the
 //! request it received. Fault turns make it time out, rate-limit, fail, send malformed JSON,
@@ -14,6 +15,8 @@
 //! let base = server.base_url(); // http://127.0.0.1:PORT/v1
 //! # let _ = base;
 //! ```
+
+pub mod corpus;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};

@@ -65,7 +65,7 @@ fn verify_media_passes_on_a_good_image_and_fails_naming_the_bad_chunk() {
     let ok = masf(&["verify-media", &demo("usb.E01")]);
     assert_eq!(ok.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&ok.stdout).contains("verified"));
-    let bad = repo().join("tests/fixtures/public/ewf/e01rs-bad_chunk.E01");
+    let bad = masf_testkit::corpus::path("ewf/e01rs-bad_chunk.E01");
     let out = masf(&["verify-media", bad.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -3,15 +3,16 @@
 
 use std::path::Path;
 
-use crate::support::{bytes, fingerprint, masf, masf_ok, oracle, repo};
+use masf_testkit::corpus;
+
+use crate::support::{bytes, fingerprint, masf, masf_ok, oracle};
 
 /// A case folder with a split EWF set (real FTK Imager output), a raw file and a folder source.
 fn make_case(dir: &Path) -> Vec<std::path::PathBuf> {
     let ev = dir.join("evidence");
     std::fs::create_dir_all(ev.join("shots/sub")).unwrap();
-    let ewf = repo().join("tests/fixtures/public/ewf");
     for seg in ["e01rs-mimage.E01", "e01rs-mimage.E02"] {
-        std::fs::copy(ewf.join(seg), ev.join(seg)).unwrap();
+        std::fs::copy(corpus::path(&format!("ewf/{seg}")), ev.join(seg)).unwrap();
     }
     std::fs::write(ev.join("blk0_sda.bin"), bytes(700_000, 7)).unwrap();
     std::fs::write(ev.join("shots/a.png"), bytes(1000, 8)).unwrap();
@@ -202,7 +203,7 @@ fn an_e01_with_a_corrupt_chunk_registers_but_the_run_reports_it() {
     let ev = dir.path().join("evidence");
     std::fs::create_dir_all(&ev).unwrap();
     std::fs::copy(
-        repo().join("tests/fixtures/public/ewf/e01rs-bad_chunk.E01"),
+        corpus::path("ewf/e01rs-bad_chunk.E01"),
         ev.join("bad_chunk.E01"),
     )
     .unwrap();

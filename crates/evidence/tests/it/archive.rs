@@ -2,8 +2,8 @@
 //!
 //! Fixtures: `tests/fixtures/archive/` (made by `generate.sh` with Info-ZIP zip, GNU tar, gzip
 //! and Python; damaged copies in `mutated/` by `mutate.py`), `tests/fixtures/itunes/` (a backup
-//! built by its `generate.sh` from `source/`), `tests/fixtures/public/archive/` (dfvfs edge
-//! cases). Every member is compared byte for byte with the folder it was made from.
+//! built by its `generate.sh` from `source/`), the public corpus' `archive/` (dfvfs edge
+//! cases, read in place). Every member is compared byte for byte with the folder it was made from.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -16,6 +16,7 @@ use masf_evidence::bytes::{Bytes, FileBytes, Memory};
 use masf_evidence::folder::open_folder;
 use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
 use masf_evidence::itunes::{ItunesBackup, open_itunes};
+use masf_testkit::corpus;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
@@ -25,8 +26,9 @@ fn archive_fixture(name: &str) -> PathBuf {
     fixtures().join("archive").join(name)
 }
 
+/// A public archive of the corpus (dfvfs edge cases), read in place.
 fn public(name: &str) -> PathBuf {
-    fixtures().join("public/archive").join(name)
+    corpus::path(&format!("archive/{name}"))
 }
 
 fn file(path: &Path) -> Bytes {

@@ -8,14 +8,24 @@ use std::path::{Path, PathBuf};
 use masf_evidence::Error;
 use masf_evidence::bytes::ByteSource;
 use masf_evidence::ewf::{CompressionLevel, EwfImage, HashCheck, MediaType, verify_media};
+use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
+/// A public EWF image read in place from the corpus, every segment of its set checked against
+/// the corpus manifest.
 fn public(name: &str) -> PathBuf {
-    fixtures().join("public/ewf").join(name)
+    let path = corpus::path(&format!("ewf/{name}"));
+    let stem = name.trim_end_matches(".E01");
+    for (other, _) in corpus::entries() {
+        if other.starts_with(&format!("ewf/{stem}.E")) {
+            corpus::path(&other);
+        }
+    }
+    path
 }
 
 fn ours(name: &str) -> PathBuf {
@@ -23,7 +33,7 @@ fn ours(name: &str) -> PathBuf {
 }
 
 fn oracles() -> serde_json::Value {
-    let text = std::fs::read_to_string(public("EWF_ORACLES.json")).unwrap();
+    let text = corpus::text("ewf/EWF_ORACLES.json");
     serde_json::from_str(&text).unwrap()
 }
 
@@ -95,6 +105,7 @@ fn public_images_give_the_oracle_media_hashes() {
         ("plaso-image.E01", "plaso-image.E01"),
         ("e01rs-image.E01", "e01rs-image.E01"),
         ("e01rs-mimage.E01", "e01rs-mimage.E01+E02"),
+        ("plaso-image-split.E01", "plaso-image-split.E01+E02"),
     ];
     for (file, key) in sets {
         let o = &oracles[key];
@@ -181,9 +192,15 @@ fn the_bad_chunk_image_fails_verification_naming_chunk_0_and_the_rest_stays_read
 
 #[test]
 fn a_set_missing_its_second_segment_serves_the_first_and_names_the_missing_one() {
-    let o = &oracles()["plaso-image-split.E01"];
-    let image = EwfImage::open(&public("plaso-image-split.E01")).unwrap();
-    assert_eq!(image.len(), o["media_size"].as_u64().unwrap());
+    // The corpus holds the whole set; its oracle describes the first segment alone.
+    let o = &oracles()["plaso-image-split.E01+E02"];
+    let media_size = o["media_size"].as_u64().unwrap();
+    let o = &o["e01_alone"];
+    let alone = tempfile::tempdir().unwrap();
+    let e01 = alone.path().join("plaso-image-split.E01");
+    std::fs::copy(public("plaso-image-split.E01"), &e01).unwrap();
+    let image = EwfImage::open(&e01).unwrap();
+    assert_eq!(image.len(), media_size);
     let meta = image.metadata();
     assert_eq!(meta.readable_chunks, 31);
     assert_eq!(meta.chunk_count, 45);

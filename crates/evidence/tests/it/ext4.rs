@@ -23,6 +23,7 @@ use masf_evidence::Error;
 use masf_evidence::bytes::{Bytes, FileBytes, Memory};
 use masf_evidence::ext4::{self, ExtFs};
 use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
+use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
 
 fn repo() -> PathBuf {
@@ -33,8 +34,18 @@ fn fixtures() -> PathBuf {
     repo().join("tests/fixtures/ext4")
 }
 
-fn public() -> PathBuf {
-    repo().join("tests/fixtures/public/fs/ext")
+/// A public ext image of the corpus, inflated when the corpus keeps it as `.zst`; the split raw
+/// image of dfvfs is its two segments joined.
+fn public_image(rel: &str) -> Vec<u8> {
+    if rel.ends_with(".zst") {
+        corpus::decompressed_bytes(rel)
+    } else if let Some(stem) = rel.strip_suffix(".splitraw") {
+        let mut data = corpus::bytes(&format!("{stem}.splitraw.000"));
+        data.extend(corpus::bytes(&format!("{stem}.splitraw.001")));
+        data
+    } else {
+        corpus::bytes(rel)
+    }
 }
 
 fn unzstd(path: &Path) -> Vec<u8> {
@@ -44,14 +55,6 @@ fn unzstd(path: &Path) -> Vec<u8> {
     let mut out = Vec::new();
     dec.read_to_end(&mut out).unwrap();
     out
-}
-
-fn image(path: &Path) -> Vec<u8> {
-    if path.extension().is_some_and(|e| e == "zst") {
-        unzstd(path)
-    } else {
-        std::fs::read(path).unwrap()
-    }
 }
 
 fn mem(data: Vec<u8>) -> Bytes {
@@ -489,45 +492,38 @@ fn fixture_listings_match_fls() {
 fn public_images_match_their_fls_oracles() {
     let cases: &[(&str, &str, &str, &[&str])] = &[
         (
-            "ext4view-test_disk1.bin.zst",
+            "fs/ext/ext4view-test_disk1.bin.zst",
             "test_disk1",
             "ext4",
             &["/encrypted_dir"],
         ),
         (
-            "ext4view-test_disk_4k_block_journal.bin.zst",
+            "fs/ext/ext4view-test_disk_4k_block_journal.bin.zst",
             "test_disk_4k_block_journal",
             "ext4",
             &[],
         ),
         (
-            "ext4view-test_disk_ext2.bin.zst",
+            "fs/ext/ext4view-test_disk_ext2.bin.zst",
             "test_disk_ext2",
             "ext2",
             &[],
         ),
         (
-            "ext4view-test_disk_ext3.bin.zst",
+            "fs/ext/ext4view-test_disk_ext3.bin.zst",
             "test_disk_ext3",
             "ext3",
             &[],
         ),
-        ("plaso-syslog_image.dd", "syslog_image", "ext2", &[]),
-        ("plaso-ímynd.dd", "plaso_image", "ext2", &[]),
-        ("dfvfs-ext2.raw.zst", "ext2_dfvfs", "ext2", &[]),
+        ("fs/ext/plaso-syslog_image.dd", "syslog_image", "ext2", &[]),
+        ("fs/ext/plaso-ímynd.dd", "plaso_image", "ext2", &[]),
+        ("fs/ext/dfvfs-ext2.splitraw", "ext2_dfvfs", "ext2", &[]),
     ];
     for (file, oracle, format, encrypted) in cases {
-        let data = image(&public().join(file));
-        if *file == "dfvfs-ext2.raw.zst" {
-            // Decompressed, it must be the upstream split image's bytes (README).
-            assert_eq!(
-                hex::encode(Sha256::digest(&data)),
-                "a6c2f0e39afe6c6ab432ca5465349fcefe8dc944398e97b2d957d3f89dbb5d80"
-            );
-        }
+        let data = public_image(file);
         let fs = ext4::open(mem(data)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert_eq!(fs.format(), *format, "{file}");
-        let oracle = public().join(format!("oracles/{oracle}.fls.txt"));
+        let oracle = corpus::path(&format!("fs/oracles/fls/{oracle}.fls.txt"));
         let got = compare_with_fls(file, fs.as_ref(), &oracle);
         assert_eq!(got, *encrypted, "{file}");
     }
@@ -535,7 +531,7 @@ fn public_images_match_their_fls_oracles() {
 
 #[test]
 fn journal_needing_recovery_is_reported_not_replayed() {
-    let data = unzstd(&public().join("ext4view-test_disk_4k_block_journal.bin.zst"));
+    let data = public_image("fs/ext/ext4view-test_disk_4k_block_journal.bin.zst");
     let fs = ext4::open(mem(data)).unwrap();
     assert!(
         fs.diagnostics()
@@ -579,14 +575,14 @@ fn agree_with_ext4_view(what: &str, data: Vec<u8>, skip_under: &str) -> usize {
 fn content_agrees_with_ext4_view() {
     let plain = unzstd(&fixtures().join("plain.ext4.img.zst"));
     assert!(agree_with_ext4_view("plain", plain, "/secret/") > 200);
-    let disk1 = unzstd(&public().join("ext4view-test_disk1.bin.zst"));
+    let disk1 = public_image("fs/ext/ext4view-test_disk1.bin.zst");
     assert!(agree_with_ext4_view("test_disk1", disk1, "/encrypted_dir/") > 11000);
 }
 
 #[test]
 fn block_mapped_holes_read_as_zeros() {
     // The ext2 image of ext4-view's own tests: its "holes" file is what ext4-view fails on.
-    let data = unzstd(&public().join("ext4view-test_disk_ext2.bin.zst"));
+    let data = public_image("fs/ext/ext4view-test_disk_ext2.bin.zst");
     let fs = ext4::open(mem(data)).unwrap();
     let holes = read_all(fs.as_ref(), "/holes").unwrap();
     assert!(!holes.is_empty());

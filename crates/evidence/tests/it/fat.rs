@@ -15,6 +15,7 @@ use masf_evidence::Error;
 use masf_evidence::bytes::{Bytes, Memory, Reader};
 use masf_evidence::fat;
 use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
+use masf_testkit::corpus;
 
 /// The repository root.
 pub(crate) fn repo() -> PathBuf {
@@ -204,17 +205,11 @@ fn listings_match_fls_including_deleted_entries() {
         assert_eq!(ours_as_fls(fs.as_ref()), fls_fat(&oracle), "{name}");
     }
     for (img, oracle) in [
-        ("rust-fatfs-fat12.img.gz", "fat12.fls.txt"),
-        ("rust-fatfs-fat16.img.gz", "fat16.fls.txt"),
+        ("rust-fatfs-fat12.img", "fat12.fls.txt"),
+        ("rust-fatfs-fat16.img", "fat16.fls.txt"),
     ] {
-        let fs = fat::open(mem(
-            gunzip(&format!("tests/fixtures/public/fs/fat/{img}")),
-            img,
-        ))
-        .expect(img);
-        let oracle =
-            std::fs::read_to_string(repo().join(format!("tests/fixtures/public/fs/fat/{oracle}")))
-                .expect("oracle");
+        let fs = fat::open(mem(corpus::bytes(&format!("fs/fat/{img}")), img)).expect(img);
+        let oracle = corpus::text(&format!("fs/oracles/fls/{oracle}"));
         assert_eq!(ours_as_fls(fs.as_ref()), fls_fat(&oracle), "{img}");
     }
 }
@@ -382,8 +377,8 @@ fn fatfs_agrees_on_every_live_entry() {
         let fs = fat::open(mem(data.clone(), name)).expect(name);
         assert!(compare_with_fatfs(fs.as_ref(), data, name) >= 14);
     }
-    for img in ["rust-fatfs-fat12.img.gz", "rust-fatfs-fat16.img.gz"] {
-        let data = gunzip(&format!("tests/fixtures/public/fs/fat/{img}"));
+    for img in ["rust-fatfs-fat12.img", "rust-fatfs-fat16.img"] {
+        let data = corpus::bytes(&format!("fs/fat/{img}"));
         let fs = fat::open(mem(data.clone(), img)).expect(img);
         assert!(compare_with_fatfs(fs.as_ref(), data, img) >= 8);
     }

@@ -17,6 +17,7 @@ use masf_evidence::Error;
 use masf_evidence::bytes::{Bytes, Reader};
 use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
 use masf_evidence::ntfs;
+use masf_testkit::corpus;
 
 use super::fat::{gunzip, mem, parse_fls, read_all, repo, walk, walk_lenient};
 
@@ -29,7 +30,7 @@ fn fixture() -> (Arc<dyn FileSystem>, Vec<u8>) {
 }
 
 fn testfs1() -> (Arc<dyn FileSystem>, Vec<u8>) {
-    let data = gunzip("tests/fixtures/public/fs/ntfs/colinfinck-testfs1.ntfs.gz");
+    let data = corpus::bytes("fs/ntfs/colinfinck-testfs1.ntfs");
     (
         ntfs::open(mem(data.clone(), "testfs1")).expect("opens"),
         data,
@@ -81,9 +82,7 @@ fn listings_match_fls() {
         std::fs::read_to_string(repo().join("tests/fixtures/ntfs/ntfs.fls.txt")).expect("oracle");
     compare_with_fls(fs.as_ref(), &oracle);
     let (fs, _) = testfs1();
-    let oracle =
-        std::fs::read_to_string(repo().join("tests/fixtures/public/fs/ntfs/ntfs_testfs1.fls.txt"))
-            .expect("oracle");
+    let oracle = corpus::text("fs/oracles/fls/ntfs_testfs1.fls.txt");
     compare_with_fls(fs.as_ref(), &oracle);
 }
 
@@ -174,7 +173,7 @@ fn info_and_times() {
         };
         assert_eq!(ticks / 10_000_000, want / 10_000_000, "{:?}", t.role);
     }
-    let data = gunzip("tests/fixtures/public/fs/ntfs/colinfinck-testfs1.ntfs.gz");
+    let data = corpus::bytes("fs/ntfs/colinfinck-testfs1.ntfs");
     let fs = ntfs::NtfsFs::load(mem(data, "testfs1")).expect("opens");
     assert_eq!(fs.info().label.as_deref(), Some("mylabel"));
     assert_eq!(fs.info().cluster_size, 512);
@@ -277,6 +276,31 @@ fn the_ntfs_crate_agrees() {
     assert!(compare_with_ntfs_crate(fs.as_ref(), data) >= 500);
 }
 
+/// The public testfs1 with the index entry of `many_subdirs/1` (parent record 68) pointed back at
+/// the root (record 5, sequence 5): a directory containing its ancestor. Made here from the
+/// corpus (the mutated copy of public bytes is not committed); the entry is found as
+/// `tests/fixtures/ntfs/mutated/make.sh` finds its own: the UTF-16 name, 82 bytes into an index
+/// entry whose key length and parent reference fit.
+fn dir_contains_ancestor() -> Vec<u8> {
+    let mut d = corpus::bytes("fs/ntfs/colinfinck-testfs1.ntfs");
+    let name: Vec<u8> = "1".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let u16_at = |d: &[u8], at: usize| u16::from_le_bytes([d[at], d[at + 1]]);
+    let u64_at = |d: &[u8], at: usize| u64::from_le_bytes(d[at..at + 8].try_into().unwrap());
+    let entry = (82..d.len() - name.len())
+        .filter(|&i| d[i..i + name.len()] == name[..])
+        .map(|i| (i, i - 82))
+        .find(|&(i, e)| {
+            usize::from(u16_at(&d, e + 10)) == 66 + name.len()
+                && u64_at(&d, e + 16) & 0xFFFF_FFFF_FFFF == 68
+                && d[i - 2] == 1
+        })
+        .map(|(_, e)| e)
+        .expect("the index entry of many_subdirs/1");
+    assert!(entry % 512 < 504, "would touch an update-sequence position");
+    d[entry..entry + 8].copy_from_slice(&(5u64 | (5 << 48)).to_le_bytes());
+    d
+}
+
 fn mutated(name: &str) -> Result<Arc<dyn FileSystem>, Error> {
     ntfs::open(mem(
         gunzip(&format!("tests/fixtures/ntfs/mutated/{name}.img.gz")),
@@ -348,7 +372,7 @@ fn mutated_volumes_give_typed_errors() {
     let err = open_err(fs.as_ref(), "/big.txt");
     assert!(err.to_string().contains("beyond the volume"), "{err}");
 
-    let fs = mutated("dir-contains-ancestor").expect("opens");
+    let fs = ntfs::open(mem(dir_contains_ancestor(), "dir-contains-ancestor")).expect("opens");
     assert!(fs.list_dir("/many_subdirs").is_ok());
     let err = fs.list_dir("/many_subdirs/1").expect_err("loop refused");
     assert!(err.to_string().contains("directory loop"), "{err}");
@@ -404,10 +428,19 @@ fn every_mutated_volume_can_be_walked_and_read_without_panic() {
         .filter_map(|n| n.strip_suffix(".img.gz").map(str::to_string))
         .collect();
     names.sort();
-    assert!(names.len() >= 13);
-    for name in names {
-        let Ok(fs) = mutated(&name) else { continue };
+    assert!(names.len() >= 12);
+    let made_here = ntfs::open(mem(dir_contains_ancestor(), "dir-contains-ancestor"));
+    let volumes = names
+        .iter()
+        .map(|name| (name.as_str(), mutated(name)))
+        .chain([("dir-contains-ancestor", made_here)]);
+    for (name, fs) in volumes {
+        let Ok(fs) = fs else { continue };
         let (entries, _errors) = walk_lenient(fs.as_ref());
+        assert!(
+            !entries.is_empty() || name.starts_with("truncated"),
+            "{name}"
+        );
         for e in entries.iter().filter(|e| e.kind == EntryKind::File) {
             let _ = fs.stat(&e.path);
             if let Ok(b) = fs.open(&e.path) {

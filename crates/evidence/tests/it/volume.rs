@@ -15,6 +15,7 @@ use masf_evidence::Error;
 use masf_evidence::bytes::{ByteSource, Bytes, FileBytes, Memory, Reader};
 use masf_evidence::probe::{self, Encryption, Format, Probe};
 use masf_evidence::volume::{self, Partition, PartitionRole, VolumeKind, VolumeSystem};
+use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
 
 fn repo() -> PathBuf {
@@ -25,8 +26,19 @@ fn fixtures() -> PathBuf {
     repo().join("tests/fixtures/volume")
 }
 
-fn public(kind: &str) -> PathBuf {
-    repo().join("tests/fixtures/public").join(kind)
+/// A public disk of the corpus, read in place (checked against the corpus manifest).
+fn public_disk(name: &str) -> PathBuf {
+    corpus::path(&format!("disk/{name}"))
+}
+
+/// A public file-system image of the corpus (its name in the manifest); `.zst` images are
+/// inflated in memory up to `limit` bytes.
+fn public_image(rel: &str, limit: u64) -> Bytes {
+    if rel.ends_with(".zst") {
+        mem(corpus::decompressed_prefix(rel, limit), rel)
+    } else {
+        file(&corpus::path(rel))
+    }
 }
 
 fn unzstd(path: &Path, limit: u64) -> Vec<u8> {
@@ -148,7 +160,7 @@ fn check_against_mmls(what: &str, vs: &VolumeSystem, rows: &[MmlsRow]) {
 
 /// The sections of `DISK_ORACLES.md`: `## name` followed by an mmls listing.
 fn disk_oracles() -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(public("disk").join("DISK_ORACLES.md")).unwrap();
+    let text = corpus::text("disk/DISK_ORACLES.md");
     let mut out: Vec<(String, String)> = Vec::new();
     for line in text.lines() {
         if let Some(name) = line.strip_prefix("## ") {
@@ -167,7 +179,7 @@ fn public_disks_list_exactly_what_mmls_lists() {
     let sections = disk_oracles();
     assert_eq!(sections.len(), 3, "{sections:?}");
     for (name, listing) in &sections {
-        let disk = file(&public("disk").join(name));
+        let disk = file(&public_disk(name));
         assert!(volume::sniff(&*disk).is_some(), "{name}");
         let vs = open(&disk);
         check_against_mmls(name, &vs, &mmls_rows(listing));
@@ -178,7 +190,7 @@ fn public_disks_list_exactly_what_mmls_lists() {
 #[test]
 fn public_disks_types_guids_and_probes() {
     // quyzi-gpt-disk.img: GUIDs as sgdisk -i prints them.
-    let vs = open(&file(&public("disk").join("quyzi-gpt-disk.img")));
+    let vs = open(&file(&public_disk("quyzi-gpt-disk.img")));
     assert_eq!(vs.kind, VolumeKind::Gpt);
     assert_eq!(vs.sector_size, 512);
     assert_eq!(
@@ -216,7 +228,7 @@ fn public_disks_types_guids_and_probes() {
     );
 
     // blsforme: one Linux filesystem partition whose body is zero-filled upstream.
-    let vs = open(&file(&public("disk").join("blsforme-nvme0n1-gpt.raw")));
+    let vs = open(&file(&public_disk("blsforme-nvme0n1-gpt.raw")));
     assert_eq!(
         vs.disk_guid.as_deref(),
         Some("C5E6D60D-A5C3-4A57-9D9C-963B5632DCBC")
@@ -230,7 +242,7 @@ fn public_disks_types_guids_and_probes() {
     assert_eq!(probe::probe(&*p.bytes).format, Format::Zeroed);
 
     // plaso: primary Linux without a file system, extended, logical Linux with ext2 (fls -o 352).
-    let disk = file(&public("disk").join("plaso-tsk_volume_system.raw"));
+    let disk = file(&public_disk("plaso-tsk_volume_system.raw"));
     let vs = open(&disk);
     assert_eq!(vs.kind, VolumeKind::Mbr);
     assert_eq!(vs.disk_guid.as_deref(), Some("53f5a6ee"));
@@ -661,50 +673,16 @@ fn files_read_back_through_partitions() {
 // ---------------------------------------------------------------------------------------------
 // public file-system images
 
-fn probe_public(name: &str) -> Probe {
-    let path = public("probe").join(name);
-    // F2FS decompresses to 115 MiB of mostly zeros: its superblock is in the first KiB.
-    let bytes = if name.ends_with(".zst") {
-        mem(unzstd(&path, 8 << 20), name)
-    } else {
-        file(&path)
-    };
-    probe::probe(&*bytes)
+fn probe_public(rel: &str) -> Probe {
+    // F2FS inflates to 115 MiB of mostly zeros: its superblock is in the first KiB.
+    probe::probe(&*public_image(rel, 8 << 20))
 }
 
-/// The images compressed here decompress to the upstream bytes (sha256 from the corpus manifest).
-#[test]
-fn public_images_compressed_here_are_the_upstream_bytes() {
-    for (name, sha) in [
-        (
-            "dfvfs-apfs.raw.zst",
-            "e3e3adcbbf189403d892b013d6cba155f2e58e42ff5eb541ec681c37a91a3f29",
-        ),
-        (
-            "dfvfs-hfsplus.raw.zst",
-            "03cfaa73e1bc61ee19d285252ae6919afc9990506ad1c2919249d1e11d289b08",
-        ),
-        (
-            "colinfinck-testfs1.ntfs.zst",
-            "e3612c182b8010e3599b5eb93bff427c7d824e85bdc2ddbe46e378e3ba814eb9",
-        ),
-        (
-            "rust-fatfs-fat12.img.zst",
-            "df09a5b1d682d552c54b021d3c2514d7049972e08d06a8c80f599fe75a97bc2a",
-        ),
-        (
-            "rust-fatfs-fat16.img.zst",
-            "b079b3d6e9dd9290c9eedcb32640a0b24a1f2df07a2c2de2de85568e2ab3df01",
-        ),
-    ] {
-        let data = unzstd(&public("probe").join(name), u64::MAX);
-        assert_eq!(sha256_hex(&data), sha, "{name}");
-    }
-}
-
+/// `blkid -p -o export` of each corpus image (`tests/fixtures/oracles/make-blkid.sh`).
 #[test]
 fn public_file_system_images_are_recognised() {
-    let text = std::fs::read_to_string(public("probe").join("BLKID_ORACLES.txt")).unwrap();
+    let text =
+        std::fs::read_to_string(repo().join("tests/fixtures/oracles/BLKID_ORACLES.txt")).unwrap();
     let oracle = blkid_oracle(&text);
     assert_eq!(oracle.len(), 9);
     for (name, facts) in &oracle {
@@ -725,25 +703,20 @@ fn public_file_system_images_are_recognised() {
         }
         // A file system image is not a partitioned disk (a FAT or NTFS boot sector also ends
         // with 0x55AA).
-        let path = public("probe").join(name);
-        let bytes = if name.ends_with(".zst") {
-            mem(unzstd(&path, 8 << 20), name)
-        } else {
-            file(&path)
-        };
+        let bytes = public_image(name, 8 << 20);
         assert_eq!(volume::sniff(&*bytes), None, "{name}");
         assert!(
             matches!(volume::open(&bytes), Err(Error::Unsupported { .. })),
             "{name}"
         );
     }
-    let f2fs = probe_public("blsforme-f2fs.img.zst");
+    let f2fs = probe_public("fs/f2fs/blsforme-f2fs.img.zst");
     assert!(
         f2fs.reason.contains("F2FS superblock at byte 1024"),
         "{}",
         f2fs.reason
     );
-    let iso = probe_public("dfvfs-iso9660.raw");
+    let iso = probe_public("fs/iso/dfvfs-iso9660.raw");
     assert_eq!(iso.label.as_deref(), Some("CDROM"));
 }
 
@@ -770,7 +743,7 @@ fn evidence_files_are_unchanged_by_reading() {
         "blsforme-nvme0n1-gpt.raw",
     ]
     .iter()
-    .map(|n| public("disk").join(n))
+    .map(|n| public_disk(n))
     .collect();
     let before: Vec<String> = paths
         .iter()
@@ -1127,16 +1100,15 @@ fn probing_damaged_file_systems_never_panics() {
         }
     }
     for name in [
-        "dfvfs-apfs.raw.zst",
-        "dfvfs-hfsplus.raw.zst",
-        "blsforme-f2fs.img.zst",
-        "dfvfs-iso9660.raw",
+        "fs/apfs/dfvfs-apfs.raw",
+        "fs/hfs/dfvfs-hfsplus.raw",
+        "fs/f2fs/blsforme-f2fs.img.zst",
+        "fs/iso/dfvfs-iso9660.raw",
     ] {
-        let path = public("probe").join(name);
         let data = if name.ends_with(".zst") {
-            unzstd(&path, 64 << 10)
+            corpus::decompressed_prefix(name, 64 << 10)
         } else {
-            std::fs::read(&path).unwrap()
+            corpus::bytes(name)
         };
         for len in [
             0, 32, 36, 40, 72, 1024, 1030, 1100, 2000, 32769, 32774, 40000,

@@ -266,12 +266,18 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
     );
 }
 
-/// plaso's public mmssms.db and contacts2.db (tests/fixtures/public/plaso-android) as a folder
-/// source: every SMS, the thread and every call of the Android 4 call log in contacts2.db, with
+/// plaso's public mmssms.db and contacts2.db (from the corpus, under their Android names) as a
+/// folder source: every SMS, the thread and every call of the Android 4 call log in contacts2.db, with
 /// the values sqlite3 shows (see the folder's README).
 #[test]
 fn plaso_databases() {
-    let folder = repo("tests/fixtures/public/plaso-android/data");
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("data");
+    std::fs::create_dir(&folder).unwrap();
+    for name in ["mmssms.db", "contacts2.db"] {
+        let from = masf_testkit::corpus::path(&format!("android/plaso-{name}"));
+        std::fs::copy(from, folder.join(name)).unwrap();
+    }
     let run = triage(&[("p", &folder, "America/New_York")]);
     // A folder is the disk plugin's generic tree, which reads Android artefacts wherever found.
     assert_eq!(run.report("p").plugin.as_deref(), Some("disk"));

@@ -549,21 +549,18 @@ fn ileapp(name: &str) -> std::path::PathBuf {
     public(&format!("ios/ileapp/{name}"))
 }
 
+/// iLEAPP's recorded output for one module and test case (`module.artefact.case`), from the
+/// corpus.
 fn expected(prefix: &str) -> Value {
-    let dir = public("ios/ileapp/expected/x")
-        .parent()
-        .expect("dir")
-        .to_path_buf();
-    let file = std::fs::read_dir(&dir)
-        .expect("expected dir")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
-        })
-        .unwrap_or_else(|| panic!("no expected output {prefix}"));
-    serde_json::from_str(&std::fs::read_to_string(file).expect("read")).expect("json")
+    let want = format!("ios/ileapp/expected/{prefix}.");
+    let found: Vec<String> = masf_testkit::corpus::entries()
+        .into_keys()
+        .filter(|name| name.starts_with(&want))
+        .collect();
+    let [file] = found.as_slice() else {
+        panic!("expected exactly one recorded output {want}*, found {found:?}")
+    };
+    serde_json::from_str(&masf_testkit::corpus::text(file)).expect("json")
 }
 
 #[test]
@@ -983,10 +980,7 @@ fn ios_detection_of_full_and_partial_trees() {
         detect(repo().join("tests/fixtures/demo/evidence/screenshots")).1,
         None
     );
-    assert_eq!(
-        detect(repo().join("tests/fixtures/public/archive/dfvfs-mixed_paths.zip")).1,
-        None
-    );
+    assert_eq!(detect(public("archive/dfvfs-mixed_paths.zip")).1, None);
 }
 
 #[test]

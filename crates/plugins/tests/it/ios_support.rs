@@ -16,14 +16,10 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A public corpus file, by its corpus path (`ios/…`, `plist/…`), from the repository's copy
-/// in `tests/fixtures/public/ios/` (see the README there for origins and licences).
+/// A public corpus file, by its corpus path (`ios/…`, `plist/…`), read in place from the
+/// corpus and checked against its manifest (see `masf_testkit::corpus`).
 pub fn public(rel: &str) -> PathBuf {
-    let local = rel
-        .strip_prefix("ios/")
-        .or_else(|| rel.strip_prefix("plist/"))
-        .unwrap_or(rel);
-    repo().join("tests/fixtures/public/ios").join(local)
+    masf_testkit::corpus::path(rel)
 }
 
 /// What one triage run recorded.

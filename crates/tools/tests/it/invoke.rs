@@ -380,7 +380,11 @@ fn a_call_that_does_not_fit_the_source_is_refused_naming_the_tools_that_do() {
     let inv = invoker(catalog(), Limits::default());
     // A GPT disk whose one partition holds no file system: an image, but no tree.
     let bare = Arc::new(
-        SourceCtx::open("src-bare", &public("public/disk/blsforme-nvme0n1-gpt.raw")).unwrap(),
+        SourceCtx::open(
+            "src-bare",
+            &masf_testkit::corpus::path("disk/blsforme-nvme0n1-gpt.raw"),
+        )
+        .unwrap(),
     );
     let shape = bare.shape();
     assert!(shape.image && !shape.tree && !shape.file, "{shape:?}");
