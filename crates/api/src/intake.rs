@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use masf_case::events::{
-    FileDigest, MediaIntegrity, SOURCE_ADDED, SOURCE_AMENDED, SourceAdded, SourceAmended,
-    SourceRegistry,
+    FileDigest, MediaIntegrity, SOURCE_ADDED, SOURCE_AMENDED, SOURCE_UNREADABLE, SourceAdded,
+    SourceAmended, SourceRegistry, SourceUnreadable,
 };
 use masf_evidence::{Digests, EvidenceFiles};
 use masf_store::NewEvent;
@@ -35,7 +35,9 @@ pub fn hash_files(paths: &[PathBuf], progress: &dyn Progress) -> Result<Vec<File
 }
 
 fn hash_one(path: &Path, progress: &dyn Progress) -> Result<Digests, ApiError> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let size = masf_evidence::host::lstat(path)
+        .map(|m| m.size)
+        .unwrap_or(0);
     progress.begin(&path.display().to_string(), size);
     masf_evidence::hash_file(path, &mut |done| progress.advance(done)).map_err(ApiError::evidence)
 }
@@ -192,31 +194,70 @@ fn intake(
             });
             continue;
         }
-        let found = EvidenceFiles::discover(&spec.path).map_err(ApiError::evidence)?;
-        let mut files = Vec::with_capacity(found.files.len());
-        for file in &found.files {
-            let d = hash_one(file, progress)?;
-            files.push(FileDigest {
-                path: display_path(&ctx.case.dir, file),
-                size: d.size,
-                sha256: d.sha256,
-                md5: d.md5,
+        // A source whose files cannot be found, listed or hashed is not registered: the log
+        // says why (SourceUnreadable), the run goes on with the others, the next run retries.
+        let hashed = EvidenceFiles::discover(&spec.path)
+            .map_err(ApiError::evidence)
+            .and_then(|found| {
+                let mut files = Vec::with_capacity(found.files.len());
+                for file in &found.files {
+                    let d = hash_one(file, progress)?;
+                    files.push(FileDigest {
+                        path: display_path(&ctx.case.dir, file),
+                        size: d.size,
+                        sha256: d.sha256,
+                        md5: d.md5,
+                    });
+                }
+                Ok((found, files))
             });
-        }
+        let (found, files) = match hashed {
+            Ok(ok) => ok,
+            Err(e) => {
+                let reason = e.message;
+                report
+                    .problems
+                    .push(format!("{}: not registered: {reason}", spec.id));
+                let unreadable = SourceUnreadable {
+                    source_id: spec.id.clone(),
+                    path: spec.path_as_written.clone(),
+                    reason: reason.clone(),
+                };
+                let key = format!(
+                    "source-unreadable/{}/{}",
+                    spec.id,
+                    short_hash(reason.as_bytes())
+                );
+                append(ctx, clock, SOURCE_UNREADABLE, &unreadable, key, &mut report)?;
+                continue;
+            }
+        };
         let (detected_type, detection_reasons) = match masf_evidence::scan::scan(&spec.path) {
             Ok(scan) => (Some(scan.evidence_type.as_str().to_string()), scan.reasons),
             Err(e) => (None, vec![format!("content not recognised: {e}")]),
         };
         let media = if found.kind == masf_evidence::FilesKind::EwfSegments {
-            let v = crate::evidence::verify_media(&spec.path, progress)?;
-            if !v.is_verified() {
-                report.problems.push(format!(
-                    "{}: the media does not verify against the hashes the image stores \
-                     (md5 {:?}, sha1 {:?}, {} bad chunk(s))",
-                    spec.id, v.md5_check, v.sha1_check, v.bad_chunk_count
-                ));
+            match crate::evidence::verify_media(&spec.path, progress) {
+                Ok(v) => {
+                    if !v.is_verified() {
+                        report.problems.push(format!(
+                            "{}: the media does not verify against the hashes the image stores \
+                             (md5 {:?}, sha1 {:?}, {} bad chunk(s))",
+                            spec.id, v.md5_check, v.sha1_check, v.bad_chunk_count
+                        ));
+                    }
+                    Some(media_integrity(&v))
+                }
+                // A truncated or damaged image: its files are hashed and registered, the media
+                // could not be read; triage and the report say what could not be read.
+                Err(e) => {
+                    report.problems.push(format!(
+                        "{}: the EWF media could not be read to verify it: {}",
+                        spec.id, e.message
+                    ));
+                    None
+                }
             }
-            Some(media_integrity(&v))
         } else {
             None
         };
@@ -302,14 +343,12 @@ pub(crate) fn registry(ctx: &CaseCtx) -> Result<(SourceRegistry, u64), ApiError>
 fn check_unchanged(ctx: &CaseCtx, existing: &SourceAdded, problems: &mut Vec<String>) {
     for f in &existing.files {
         let path = ctx.case.dir.join(&f.path);
-        match std::fs::metadata(&path) {
-            Ok(m) if m.len() == f.size => {}
+        // Evidence paths may be longer than the kernel takes whole (host::lstat walks them).
+        match masf_evidence::host::lstat(&path) {
+            Ok(m) if m.size == f.size => {}
             Ok(m) => problems.push(format!(
                 "{}: {} is {} bytes now but was {} bytes at intake",
-                existing.source_id,
-                f.path,
-                m.len(),
-                f.size
+                existing.source_id, f.path, m.size, f.size
             )),
             Err(e) => problems.push(format!("{}: {}: {e}", existing.source_id, f.path)),
         }

@@ -145,6 +145,9 @@ pub struct SourceStatus {
     pub owner: Option<String>,
     pub timezone: String,
     pub registered: bool,
+    /// Why intake could not register it (the last attempt), when it is not registered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intake_error: Option<String>,
     /// The evidence type sniffed at intake, and why.
     pub detected_type: Option<String>,
     pub detection_reasons: Vec<String>,
@@ -169,6 +172,7 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
                 owner: s.owner.clone(),
                 timezone: s.timezone.clone(),
                 registered: reg.is_some(),
+                intake_error: registry.unreadable.get(&s.id).cloned(),
                 detected_type: reg.and_then(|r| r.detected_type.clone()),
                 detection_reasons: reg.map(|r| r.detection_reasons.clone()).unwrap_or_default(),
                 media: reg.and_then(|r| r.media.clone()),

@@ -123,6 +123,14 @@ pub(crate) fn build_report_with(
     let mut not_read = Vec::new();
     let mut sources = Vec::new();
     for s in &status.sources {
+        if let Some(reason) = &s.intake_error {
+            not_read.push(NotRead {
+                source_id: s.id.clone(),
+                what: "the whole source (not registered at intake)".to_string(),
+                reason: reason.clone(),
+                invocation_id: None,
+            });
+        }
         let spec = ctx.case.source(&s.id);
         let (layer_rows, unreadable) = spec.map(|spec| layers(&spec.path)).unwrap_or_default();
         for (what, reason) in unreadable {

@@ -3,7 +3,8 @@
 //! Intake records one `SourceAdded` event per evidence source (with the size, SHA-256 and MD5 of
 //! every file of the source, computed once, at intake). When the examiner later edits a source's
 //! label, owner or time zone in `case.yaml`, a `SourceAmended` event records the new values; the
-//! original registration is never rewritten. [`SourceRegistry`] is the projection of these
+//! original registration is never rewritten. A source intake could not register is a
+//! `SourceUnreadable` event, so the log says why it is missing while the rest of the case goes on. [`SourceRegistry`] is the projection of these
 //! events: fold them in order and it is the current state of the case's sources.
 
 use std::collections::BTreeMap;
@@ -14,6 +15,20 @@ use serde::{Deserialize, Serialize};
 pub const SOURCE_ADDED: &str = "SourceAdded";
 /// Event kind of [`SourceAmended`].
 pub const SOURCE_AMENDED: &str = "SourceAmended";
+/// Event kind of [`SourceUnreadable`].
+pub const SOURCE_UNREADABLE: &str = "SourceUnreadable";
+
+/// A declared source that intake could not register (its files could not be found, listed or
+/// hashed). The other sources of the case are registered and examined all the same; the next
+/// run tries this one again, and a later `SourceAdded` supersedes this event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceUnreadable {
+    pub source_id: String,
+    /// The path as written in case.yaml.
+    pub path: String,
+    /// Why it could not be registered.
+    pub reason: String,
+}
 
 /// One file of an evidence source, hashed at intake.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +108,9 @@ impl SourceAmended {
 pub struct SourceRegistry {
     /// Registered sources by id, with amendments applied.
     pub sources: BTreeMap<String, SourceAdded>,
+    /// Sources that intake could not register yet, by id, with the latest reason.
+    #[serde(default)]
+    pub unreadable: BTreeMap<String, String>,
 }
 
 /// An event payload that did not match its kind's schema.
@@ -121,6 +139,7 @@ impl SourceRegistry {
         match kind {
             SOURCE_ADDED => {
                 let added: SourceAdded = serde_json::from_value(payload.clone()).map_err(err)?;
+                self.unreadable.remove(&added.source_id);
                 self.sources.insert(added.source_id.clone(), added);
             }
             SOURCE_AMENDED => {
@@ -130,6 +149,12 @@ impl SourceRegistry {
                     s.label = amended.label;
                     s.owner = amended.owner;
                     s.timezone = amended.timezone;
+                }
+            }
+            SOURCE_UNREADABLE => {
+                let u: SourceUnreadable = serde_json::from_value(payload.clone()).map_err(err)?;
+                if !self.sources.contains_key(&u.source_id) {
+                    self.unreadable.insert(u.source_id, u.reason);
                 }
             }
             _ => {}

@@ -131,6 +131,16 @@ pub struct FileBytes {
 }
 
 impl FileBytes {
+    /// Serves an already opened file; `path` names it in errors.
+    pub fn from_file(file: std::fs::File, path: &std::path::Path) -> Result<FileBytes, Error> {
+        let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
+        Ok(FileBytes {
+            file,
+            len,
+            name: format!("file {}", path.display()),
+        })
+    }
+
     /// Opens a file read-only.
     pub fn open(path: &std::path::Path) -> Result<FileBytes, Error> {
         let file = crate::open::open_read_only(path)?;

@@ -49,15 +49,25 @@ pub struct EvidenceFiles {
 impl EvidenceFiles {
     /// Resolves an evidence path to all of its files.
     pub fn discover(path: &Path) -> Result<EvidenceFiles> {
-        let meta = std::fs::symlink_metadata(path).map_err(|e| not_found_or_io(path, e))?;
-        if meta.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files)?;
-            files.sort();
+        // The evidence path itself is followed if it is a link (the examiner named it).
+        let meta = crate::host::stat(path).map_err(|e| not_found_or_io(path, e))?;
+        if meta.kind == crate::host::HostKind::Dir {
+            // Walked relative to open directory handles: any depth, any path length, links
+            // never followed (they are data inside the evidence).
+            let files = crate::host::regular_files(path).map_err(|e| not_found_or_io(path, e))?;
             return Ok(EvidenceFiles {
                 root: path.to_path_buf(),
                 kind: FilesKind::Folder,
                 files,
+            });
+        }
+        if meta.kind != crate::host::HostKind::File {
+            // A FIFO, socket or device holds no evidence to hash (and opening a FIFO would
+            // wait for a writer).
+            return Err(Error::WrongKind {
+                layer: "evidence".to_string(),
+                path: path.display().to_string(),
+                detail: "not a regular file or folder (a FIFO, socket or device)".to_string(),
             });
         }
         if let Some(first) = ewf_segment_header(path)? {
@@ -81,8 +91,8 @@ impl EvidenceFiles {
     pub fn total_size(&self) -> Result<u64> {
         let mut total = 0u64;
         for f in &self.files {
-            let m = std::fs::metadata(f).map_err(|e| Error::io(f, e))?;
-            total = total.saturating_add(m.len());
+            let m = crate::host::lstat(f).map_err(|e| Error::io(f, e))?;
+            total = total.saturating_add(m.size);
         }
         Ok(total)
     }
@@ -96,22 +106,6 @@ fn not_found_or_io(path: &Path, e: std::io::Error) -> Error {
     } else {
         Error::io(path, e)
     }
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let path = entry.path();
-        // symlink_metadata: links inside evidence are data, never followed out of the folder.
-        let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
-        if ft.is_dir() {
-            walk(&path, out)?;
-        } else if ft.is_file() {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// The segment number of an EWF segment file, or `None` when the file is not EWF.

@@ -1,8 +1,9 @@
 //! A plain folder presented as a read-only tree.
 //!
-//! Paths are resolved one component at a time with `lstat`, never following a symbolic link:
-//! links are listed as links (with their target) and opening one, or walking through one, is
-//! refused, so a link pointing outside the folder can never lead there. Only regular files are
+//! Paths are resolved one component at a time below open directory handles (`openat`, `statx`
+//! through [`crate::host`]), so their length and depth do not matter, never following a
+//! symbolic link: links are listed as links (with their target) and opening one, or walking
+//! through one, is refused, so a link pointing outside the folder can never lead there. Only regular files are
 //! opened (read-only, through [`FileBytes`], with `O_NOATIME` where allowed); FIFOs, sockets and
 //! devices are listed as `Other` and never opened (opening a FIFO would block).
 //!
@@ -12,23 +13,32 @@
 //! the bad bytes; such a path still opens (the component is matched against the directory's
 //! entries), the first entry matching when two names decay to the same text.
 
-use std::ffi::OsString;
-use std::fs::Metadata;
-use std::os::unix::fs::MetadataExt;
+use std::ffi::{OsStr, OsString};
+use std::num::NonZeroUsize;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::sync::{Arc, Mutex};
+
+use lru::LruCache;
 
 use crate::Error;
 use crate::bytes::{Bytes, FileBytes};
 use crate::fs::{
     Entry, EntryKind, FileSystem, RawTime, Time, TimeRole, file_name, join, normalize_path,
 };
+use crate::host::{HostDir, HostKind, HostStat, HostTime};
 
-/// A folder on the examiner's machine, read-only.
+/// How many directory handles a folder keeps open for path lookups (most recently used).
+const CACHED_DIRS: usize = 64;
+
+/// A folder on the examiner's machine, read-only. Paths are resolved relative to open
+/// directory handles ([`crate::host`]), so a tree path of any length works; the handles of
+/// recently used directories are kept, so walking a deep tree costs one lookup per level.
 pub struct Folder {
     root: PathBuf,
     layer: String,
+    top: Arc<HostDir>,
+    dirs: Mutex<LruCache<String, Arc<HostDir>>>,
 }
 
 /// Opens a folder as a tree (see [`Folder`]).
@@ -46,6 +56,15 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
+/// Where a tree path leads: the open directory holding it and its name there (`None` for the
+/// root itself), with its metadata.
+struct Found {
+    path: String,
+    parent: Arc<HostDir>,
+    name: Option<OsString>,
+    stat: HostStat,
+}
+
 impl Folder {
     /// Opens the folder at `path` (which must be a directory; a link given as the root itself is
     /// followed, since the examiner named it).
@@ -59,9 +78,14 @@ impl Folder {
                 detail: "not a directory".to_string(),
             });
         }
+        let top = HostDir::open(&root).map_err(|e| io_error(&root, e))?;
         Ok(Folder {
             layer: format!("folder {}", root.display()),
             root,
+            top: Arc::new(top),
+            dirs: Mutex::new(LruCache::new(
+                NonZeroUsize::new(CACHED_DIRS).unwrap_or(NonZeroUsize::MIN),
+            )),
         })
     }
 
@@ -73,140 +97,151 @@ impl Folder {
         }
     }
 
-    /// The host path and `lstat` metadata of a tree path, walking without following links.
-    fn resolve(&self, path: &str) -> Result<(String, PathBuf, Metadata), Error> {
-        let norm = normalize_path(path);
-        let mut host = self.root.clone();
-        let mut meta = std::fs::symlink_metadata(&host).map_err(|e| io_error(&host, e))?;
-        let mut walked = String::from("/");
-        for part in norm.split('/').filter(|p| !p.is_empty()) {
-            if meta.file_type().is_symlink() {
-                return Err(self.wrong(&walked, "is a symbolic link; links are not followed"));
-            }
-            if !meta.is_dir() {
-                return Err(self.wrong(&walked, "not a directory"));
-            }
-            let next = match std::fs::symlink_metadata(host.join(part)) {
-                Ok(m) => Some((host.join(part), m)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => return Err(io_error(&host.join(part), e)),
-            };
-            let (next, m) = match next {
-                Some(found) => found,
-                None => self
-                    .lossy_match(&host, part)
-                    .ok_or_else(|| Error::NoEntry {
-                        layer: self.layer.clone(),
-                        path: join(&walked, part),
-                    })?,
-            };
-            walked = join(&walked, part);
-            host = next;
-            meta = m;
+    /// An I/O failure on the tree path `path`, named by the host path it stands for.
+    fn io(&self, path: &str, e: std::io::Error) -> Error {
+        io_error(&self.root.join(path.trim_start_matches('/')), e)
+    }
+
+    /// The entry `part` of `dir`: its exact name, or the first name (in byte order) that is not
+    /// valid UTF-8 and is shown as `part`.
+    fn child(
+        &self,
+        dir: &HostDir,
+        walked: &str,
+        part: &str,
+    ) -> Result<(OsString, HostStat), Error> {
+        match dir.stat(OsStr::new(part)) {
+            Ok(st) => return Ok((OsString::from(part), st)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(self.io(&join(walked, part), e)),
         }
-        Ok((walked, host, meta))
-    }
-
-    /// A directory entry whose name, not valid UTF-8, is shown as `shown`.
-    fn lossy_match(&self, dir: &Path, shown: &str) -> Option<(PathBuf, Metadata)> {
-        let mut names: Vec<OsString> = std::fs::read_dir(dir)
-            .ok()?
-            .filter_map(|e| e.ok().map(|e| e.file_name()))
-            .filter(|n| n.to_str().is_none() && n.to_string_lossy() == shown)
+        let mut names: Vec<OsString> = dir
+            .entries()
+            .map_err(|e| self.io(walked, e))?
+            .into_iter()
+            .map(|(n, _)| n)
+            .filter(|n| n.to_str().is_none() && n.to_string_lossy() == part)
             .collect();
-        names.sort();
-        let name = names.into_iter().next()?;
-        let path = dir.join(name);
-        let meta = std::fs::symlink_metadata(&path).ok()?;
-        Some((path, meta))
+        names.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        let no_entry = || Error::NoEntry {
+            layer: self.layer.clone(),
+            path: join(walked, part),
+        };
+        let name = names.into_iter().next().ok_or_else(no_entry)?;
+        let st = dir
+            .stat(&name)
+            .map_err(|e| self.io(&join(walked, part), e))?;
+        Ok((name, st))
     }
 
-    fn entry(&self, path: String, host: &Path, meta: &Metadata) -> Entry {
-        let ft = meta.file_type();
-        let kind = if ft.is_symlink() {
-            EntryKind::Symlink
-        } else if ft.is_dir() {
-            EntryKind::Dir
-        } else if ft.is_file() {
-            EntryKind::File
-        } else {
-            EntryKind::Other
+    /// The open directory at the tree path `path` (normalised), from the cache or by walking
+    /// from the deepest cached ancestor, never through a link.
+    fn dir_at(&self, path: &str) -> Result<Arc<HostDir>, Error> {
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
+        // The deepest cached ancestor (or the root).
+        let mut start = 0;
+        let mut dir = Arc::clone(&self.top);
+        for k in (1..=parts.len()).rev() {
+            let prefix = format!("/{}", parts[..k].join("/"));
+            if let Some(d) = cache.get(&prefix) {
+                dir = Arc::clone(d);
+                start = k;
+                break;
+            }
+        }
+        drop(cache);
+        let mut walked = format!("/{}", parts[..start].join("/"));
+        for part in &parts[start..] {
+            let (name, st) = self.child(&dir, &walked, part)?;
+            walked = join(&walked, part);
+            match st.kind {
+                HostKind::Dir => {}
+                HostKind::Symlink => {
+                    return Err(self.wrong(&walked, "is a symbolic link; links are not followed"));
+                }
+                _ => return Err(self.wrong(&walked, "not a directory")),
+            }
+            dir = Arc::new(dir.dir(&name).map_err(|e| self.io(&walked, e))?);
+            let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
+            cache.put(walked.clone(), Arc::clone(&dir));
+        }
+        Ok(dir)
+    }
+
+    /// The metadata of a tree path and the open directory holding it, walking without
+    /// following links.
+    fn resolve(&self, path: &str) -> Result<Found, Error> {
+        let norm = normalize_path(path);
+        let parts: Vec<&str> = norm.split('/').filter(|p| !p.is_empty()).collect();
+        let Some((last, parents)) = parts.split_last() else {
+            let stat = self.top.stat_self().map_err(|e| io_error(&self.root, e))?;
+            return Ok(Found {
+                path: "/".to_string(),
+                parent: Arc::clone(&self.top),
+                name: None,
+                stat,
+            });
         };
-        let link_target = if ft.is_symlink() {
-            std::fs::read_link(host)
+        let parent_path = format!("/{}", parents.join("/"));
+        let parent = self.dir_at(&parent_path)?;
+        let (name, stat) = self.child(&parent, &parent_path, last)?;
+        Ok(Found {
+            path: join(&parent_path, last),
+            parent,
+            name: Some(name),
+            stat,
+        })
+    }
+
+    fn entry(&self, path: String, parent: &HostDir, name: Option<&OsStr>, st: &HostStat) -> Entry {
+        let kind = match st.kind {
+            HostKind::Symlink => EntryKind::Symlink,
+            HostKind::Dir => EntryKind::Dir,
+            HostKind::File => EntryKind::File,
+            HostKind::Other => EntryKind::Other,
+        };
+        let link_target = match (st.kind, name) {
+            (HostKind::Symlink, Some(name)) => parent
+                .read_link(name)
                 .ok()
-                .map(|t| t.to_string_lossy().into_owned())
-        } else {
-            None
+                .map(|t| t.to_string_lossy().into_owned()),
+            _ => None,
         };
-        let nanos = |n: i64| u32::try_from(n).unwrap_or(0);
+        let unix = |t: HostTime| RawTime::Unix {
+            secs: t.secs,
+            nanos: t.nanos,
+        };
         let mut times = vec![
             Time {
                 role: TimeRole::Modified,
-                raw: RawTime::Unix {
-                    secs: meta.mtime(),
-                    nanos: nanos(meta.mtime_nsec()),
-                },
+                raw: unix(st.mtime),
             },
             Time {
                 role: TimeRole::Accessed,
-                raw: RawTime::Unix {
-                    secs: meta.atime(),
-                    nanos: nanos(meta.atime_nsec()),
-                },
+                raw: unix(st.atime),
             },
             Time {
                 role: TimeRole::Changed,
-                raw: RawTime::Unix {
-                    secs: meta.ctime(),
-                    nanos: nanos(meta.ctime_nsec()),
-                },
+                raw: unix(st.ctime),
             },
         ];
-        if let Ok(born) = meta.created() {
+        if let Some(born) = st.btime {
             times.push(Time {
                 role: TimeRole::Created,
-                raw: system_time(born),
+                raw: unix(born),
             });
         }
         Entry {
             name: file_name(&path).to_string(),
             path,
             kind,
-            size: if kind == EntryKind::Dir {
-                0
-            } else {
-                meta.len()
-            },
-            id: Some(meta.ino()),
-            mode: Some(meta.mode()),
+            size: if kind == EntryKind::Dir { 0 } else { st.size },
+            id: Some(st.ino),
+            mode: Some(st.mode),
             deleted: false,
             times,
             link_target,
-        }
-    }
-}
-
-fn system_time(t: SystemTime) -> RawTime {
-    match t.duration_since(UNIX_EPOCH) {
-        Ok(d) => RawTime::Unix {
-            secs: i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
-            nanos: d.subsec_nanos(),
-        },
-        Err(before) => {
-            let d = before.duration();
-            let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-            if d.subsec_nanos() == 0 {
-                RawTime::Unix {
-                    secs: -secs,
-                    nanos: 0,
-                }
-            } else {
-                RawTime::Unix {
-                    secs: -secs - 1,
-                    nanos: 1_000_000_000 - d.subsec_nanos(),
-                }
-            }
         }
     }
 }
@@ -217,24 +252,24 @@ impl FileSystem for Folder {
     }
 
     fn list_dir(&self, path: &str) -> Result<Vec<Entry>, Error> {
-        let (tree_path, host, meta) = self.resolve(path)?;
-        if meta.file_type().is_symlink() {
-            return Err(self.wrong(&tree_path, "is a symbolic link; links are not followed"));
+        let found = self.resolve(path)?;
+        match found.stat.kind {
+            HostKind::Dir => {}
+            HostKind::Symlink => {
+                return Err(self.wrong(&found.path, "is a symbolic link; links are not followed"));
+            }
+            _ => return Err(self.wrong(&found.path, "not a directory")),
         }
-        if !meta.is_dir() {
-            return Err(self.wrong(&tree_path, "not a directory"));
-        }
+        let dir = self.dir_at(&found.path)?;
         let mut out = Vec::new();
-        for dirent in std::fs::read_dir(&host).map_err(|e| io_error(&host, e))? {
-            let dirent = dirent.map_err(|e| io_error(&host, e))?;
-            let name = dirent.file_name().to_string_lossy().into_owned();
-            let child = dirent.path();
-            // DirEntry::metadata does not follow links.
-            match dirent.metadata() {
-                Ok(m) => out.push(self.entry(join(&tree_path, &name), &child, &m)),
+        for (name, _) in dir.entries().map_err(|e| self.io(&found.path, e))? {
+            let shown = name.to_string_lossy().into_owned();
+            let child = join(&found.path, &shown);
+            match dir.stat(&name) {
+                Ok(st) => out.push(self.entry(child, &dir, Some(&name), &st)),
                 Err(_) => out.push(Entry {
-                    path: join(&tree_path, &name),
-                    name,
+                    path: child,
+                    name: shown,
                     kind: EntryKind::Other,
                     size: 0,
                     id: None,
@@ -250,28 +285,40 @@ impl FileSystem for Folder {
     }
 
     fn stat(&self, path: &str) -> Result<Entry, Error> {
-        let (tree_path, host, meta) = self.resolve(path)?;
-        Ok(self.entry(tree_path, &host, &meta))
+        let found = self.resolve(path)?;
+        Ok(self.entry(
+            found.path,
+            &found.parent,
+            found.name.as_deref(),
+            &found.stat,
+        ))
     }
 
     fn open(&self, path: &str) -> Result<Bytes, Error> {
-        let (tree_path, host, meta) = self.resolve(path)?;
-        let ft = meta.file_type();
-        if ft.is_symlink() {
-            let target = std::fs::read_link(&host)
-                .map(|t| t.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            return Err(self.wrong(
-                &tree_path,
-                format!("is a symbolic link to {target}; links are not followed"),
-            ));
+        let found = self.resolve(path)?;
+        let tree_path = found.path.as_str();
+        match found.stat.kind {
+            HostKind::File => {}
+            HostKind::Symlink => {
+                let target = found
+                    .name
+                    .as_deref()
+                    .and_then(|n| found.parent.read_link(n).ok())
+                    .map(|t| t.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                return Err(self.wrong(
+                    tree_path,
+                    format!("is a symbolic link to {target}; links are not followed"),
+                ));
+            }
+            HostKind::Dir => return Err(self.wrong(tree_path, "is a directory")),
+            HostKind::Other => return Err(self.wrong(tree_path, "not a regular file")),
         }
-        if ft.is_dir() {
-            return Err(self.wrong(&tree_path, "is a directory"));
-        }
-        if !ft.is_file() {
-            return Err(self.wrong(&tree_path, "not a regular file"));
-        }
-        Ok(Arc::new(FileBytes::open(&host)?))
+        let Some(name) = found.name.as_deref() else {
+            return Err(self.wrong(tree_path, "is a directory"));
+        };
+        let host = self.root.join(tree_path.trim_start_matches('/'));
+        let file = found.parent.file(name).map_err(|e| io_error(&host, e))?;
+        Ok(Arc::new(FileBytes::from_file(file, &host)?))
     }
 }

@@ -16,6 +16,7 @@ pub mod folder;
 pub mod fs;
 pub mod fuzzing;
 pub mod hash;
+pub mod host;
 pub mod itunes;
 pub mod lznt1;
 pub mod ntfs;

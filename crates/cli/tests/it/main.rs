@@ -4,6 +4,7 @@ mod demo;
 mod demo_case;
 mod evidence;
 mod hash;
+mod hostile;
 mod intake;
 mod lifecycle;
 mod llm_mixed;

@@ -1,0 +1,201 @@
+//! Hostile sources in a multi-source case (issue 24, part 3): paths longer than the kernel takes
+//! whole, trees thousands of levels deep, a truncated E01 and a source that cannot be read at
+//! all each affect only their own source; every other source is registered, examined and
+//! reported, and the failing one is named with its reason.
+
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+
+use masf_testkit::corpus;
+use rustix::fs::{CWD, Mode, OFlags, mkdirat, openat};
+
+use crate::support::{masf, masf_ok};
+
+/// `depth` nested folders named `name` below `root`, made one level at a time relative to the
+/// open parent (the whole path is far beyond PATH_MAX), with `text` in `file` at the bottom.
+/// Returns the tree path of that file below `root`.
+fn nested(root: &Path, name: &str, depth: usize, file: &str, text: &str) -> String {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut dir: OwnedFd = openat(CWD, root, flags, Mode::empty()).unwrap();
+    let mut tree = String::new();
+    for _ in 0..depth {
+        mkdirat(&dir, name, Mode::from_raw_mode(0o755)).unwrap();
+        dir = openat(&dir, name, flags, Mode::empty()).unwrap();
+        tree.push('/');
+        tree.push_str(name);
+    }
+    let f = openat(
+        &dir,
+        file,
+        OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&f, text.as_bytes()).unwrap();
+    format!("{tree}/{file}")
+}
+
+fn case(dir: &Path, sources: &[&Path]) -> PathBuf {
+    let mut args = vec!["init", dir.to_str().unwrap()];
+    args.extend(sources.iter().map(|p| p.to_str().unwrap()));
+    masf_ok(&args);
+    dir.join("case.yaml")
+}
+
+/// `masf run --json`, expecting exit code `code` (1 when some evidence could not be read: the
+/// report is written all the same).
+fn run_json(case: &Path, code: i32) -> serde_json::Value {
+    let out = masf(&["run", case.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("run --json")
+}
+
+fn triaged<'a>(run: &'a serde_json::Value, source: &str) -> &'a serde_json::Value {
+    run["triage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["source_id"] == source)
+        .unwrap_or_else(|| panic!("{source} not triaged"))
+}
+
+#[test]
+fn paths_beyond_path_max_and_deep_trees_are_read_like_any_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("evidence");
+    for f in ["long", "deep", "plain"] {
+        std::fs::create_dir_all(ev.join(f)).unwrap();
+    }
+    // 20 folders of 242 characters: a path of ~4,900 bytes.
+    let long = nested(
+        &ev.join("long"),
+        &"d".repeat(242),
+        20,
+        "note.txt",
+        "call me at +852 9123 4567\n",
+    );
+    assert!(ev.join("long").join(&long[1..]).as_os_str().len() > 4096);
+    // 5,000 levels.
+    let deep = nested(&ev.join("deep"), "a", 5000, "bottom.txt", "deep\n");
+    std::fs::write(ev.join("plain/readme.txt"), "hello\n").unwrap();
+    let case = case(
+        dir.path(),
+        &[&ev.join("long"), &ev.join("deep"), &ev.join("plain")],
+    );
+
+    let run = run_json(&case, 0);
+    assert_eq!(
+        run["problems"],
+        serde_json::json!([]),
+        "{}",
+        run["problems"]
+    );
+    for s in run["sources"].as_array().unwrap() {
+        assert_eq!(s["newly_added"], true, "{}", s["source_id"]);
+        assert_eq!(
+            s["files"].as_array().unwrap().len(),
+            1,
+            "{}",
+            s["source_id"]
+        );
+    }
+    for src in ["src-long", "src-deep", "src-plain"] {
+        assert!(triaged(&run, src)["error"].is_null(), "{src}");
+    }
+    // The file 4,900 bytes down was read: its phone number was observed.
+    let report = std::fs::read_to_string(dir.path().join("masf-report/report.md")).unwrap();
+    assert!(
+        report.contains("+852 9123 4567"),
+        "the long-path note was not read"
+    );
+
+    // inspect, ls, cat on the same folders.
+    let listing = masf_ok(&["ls", &format!("{}:/", ev.join("long").display()), "-r"]);
+    assert!(listing.contains("note.txt"), "{listing}");
+    let spec = format!("{}:{long}", ev.join("long").display());
+    assert_eq!(masf_ok(&["cat", &spec]), "call me at +852 9123 4567\n");
+    let spec = format!("{}:{deep}", ev.join("deep").display());
+    assert_eq!(masf_ok(&["cat", &spec]), "deep\n");
+    let inspect = masf_ok(&["inspect", ev.join("deep").to_str().unwrap(), "--json"]);
+    let inspect: serde_json::Value = serde_json::from_str(&inspect).unwrap();
+    let files = inspect["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1);
+    assert!(files[0].as_str().unwrap().ends_with("/a/a/bottom.txt"));
+
+    // A second run: nothing new, no problem (the intake check of long paths works too).
+    let again = run_json(&case, 0);
+    assert_eq!(again["events_added"], 0);
+    assert_eq!(
+        again["problems"],
+        serde_json::json!([]),
+        "{}",
+        again["problems"]
+    );
+}
+
+#[test]
+fn a_truncated_e01_and_an_unreadable_source_leave_the_others_examined() {
+    let dir = tempfile::tempdir().unwrap();
+    let ev = dir.path().join("evidence");
+    std::fs::create_dir_all(ev.join("plain")).unwrap();
+    std::fs::write(ev.join("plain/readme.txt"), "call +852 9123 4567\n").unwrap();
+    // The first 6,000 bytes of a real E01 (its sectors section runs past the end).
+    let e01 = corpus::bytes("ewf/dfvfs-ext2.E01");
+    std::fs::write(ev.join("cut.E01"), &e01[..6000]).unwrap();
+    // A FIFO where a file was expected: it exists, and holds no evidence to hash (opening it
+    // for reading must not wait for a writer).
+    rustix::fs::mknodat(
+        CWD,
+        ev.join("pipe"),
+        rustix::fs::FileType::Fifo,
+        Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    let case = case(
+        dir.path(),
+        &[&ev.join("cut.E01"), &ev.join("pipe"), &ev.join("plain")],
+    );
+
+    let run = run_json(&case, 1);
+    let problems = run["problems"].to_string();
+    assert!(
+        problems.contains("src-cut-e01: the EWF media could not be read"),
+        "{problems}"
+    );
+    assert!(problems.contains("src-pipe: not registered"), "{problems}");
+    let plain = triaged(&run, "src-plain");
+    assert!(plain["error"].is_null(), "{plain}");
+    assert!(plain["tally"]["phenomena"].as_u64().unwrap() > 0, "{plain}");
+
+    // The log says why src-loop is missing; status and the report show it.
+    let status = masf_ok(&["status", case.to_str().unwrap(), "--json"]);
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let lp = status["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "src-pipe")
+        .unwrap();
+    assert_eq!(lp["registered"], false);
+    assert!(
+        lp["intake_error"]
+            .as_str()
+            .unwrap()
+            .contains("not a regular file"),
+        "{lp}"
+    );
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("masf-report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let not_read = report["not_read"].to_string();
+    assert!(not_read.contains("src-pipe"), "{not_read}");
+    assert!(not_read.contains("src-cut-e01"), "{not_read}");
+    assert!(report["sources"].to_string().contains("src-plain"));
+}
