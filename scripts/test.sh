@@ -1,15 +1,121 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: set-up, the web UI's unit tests and build (the desktop shell embeds
 # ui/dist at compile time, so it comes before any cargo build), formatting and lint checks,
-# every test of the workspace, the integrity check of the committed fixtures, and the desktop
+# the integrity check of the committed fixtures, every test of the workspace, and the desktop
 # app's end-to-end suite under Xvfb (screenshots and perf.json in target/e2e-screenshots/).
-set -euo pipefail
+#
+# A failing step does not stop the others: every step whose inputs are there runs, and the end
+# is a table of each step's result and time, then the line `steps: N passed, N failed`. Only a
+# failed set-up stops everything. The steps that compile the desktop shell (clippy, cargo test,
+# e2e) need the UI build: if it failed they are reported `skipped (needs ui build)`. The exit
+# status is non-zero when any step failed or was skipped.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
-(cd ui && npm ci --no-audit --no-fund && npm test && npm run build)
-cargo fmt --all -- --check
-cargo clippy --locked --workspace --all-targets -- -D warnings
-tests/fixtures/check-fixtures.sh
-cargo test --locked --workspace
-tests/e2e/run.sh
+
+# "1m05s" for a number of seconds.
+elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+started=$SECONDS
+if ! scripts/setup.sh; then
+  echo "test: set-up failed (scripts/setup.sh); nothing else was run" >&2
+  exit 1
+fi
+echo "test: set-up done in $(elapsed $((SECONDS - started)))"
+
+NAMES=() RESULTS=() TIMES=() NOTES=()
+passed=0 failed=0 skipped=0
+
+# record NAME RESULT SECONDS [NOTE]
+record() {
+  NAMES+=("$1") RESULTS+=("$2") TIMES+=("$3") NOTES+=("${4:-}")
+  case "$2" in
+    pass) passed=$((passed + 1)) ;;
+    FAIL) failed=$((failed + 1)) ;;
+    *) skipped=$((skipped + 1)) ;;
+  esac
+}
+
+# step NAME COMMAND...: runs the command (its output as it comes), then records its result.
+step() {
+  local name=$1 t0=$SECONDS
+  shift
+  echo
+  echo "==== test: $name ===="
+  if "$@"; then
+    record "$name" pass $((SECONDS - t0))
+  else
+    record "$name" FAIL $((SECONDS - t0))
+  fi
+}
+
+skip() { record "$1" "skipped ($2)" 0; }
+
+# ---- ui: unit tests, then the build (tried even when a test failed: the build is what the
+# later steps need, and its own result tells whether they can run).
+ui_built=false ui_failed=""
+ui() {
+  (cd ui && npm ci --no-audit --no-fund) || { ui_failed="npm ci"; return 1; }
+  (cd ui && npm test) || ui_failed="unit tests"
+  if (cd ui && npm run build); then ui_built=true; else ui_failed="${ui_failed:+$ui_failed, }build"; fi
+  [ -z "$ui_failed" ]
+}
+step ui ui
+[ -z "$ui_failed" ] || NOTES[${#NOTES[@]} - 1]="failed: $ui_failed"
+
+step fmt cargo fmt --all -- --check
+
+if $ui_built; then
+  step clippy cargo clippy --locked --workspace --all-targets -- -D warnings
+else
+  skip clippy "needs ui build"
+fi
+
+step fixtures tests/fixtures/check-fixtures.sh
+
+# cargo test: its output is kept so that its totals can be repeated at the end.
+cargo_log=$(mktemp "${TMPDIR:-/tmp}/masf-cargo-test.XXXXXX")
+trap 'rm -f "$cargo_log"' EXIT
+# --no-fail-fast: every test binary runs, so one failing crate does not hide the others.
+cargo_test() { cargo test --locked --workspace --no-fail-fast 2>&1 | tee "$cargo_log"; }
+if $ui_built; then
+  step "cargo test" cargo_test
+  # The test runner's closing lines summed: `test result: ok. 39 passed; 0 failed; …`.
+  totals=$(awk '/^test result:/ {
+      for (i = 1; i <= NF; i++) {
+        if ($(i) ~ /^passed;?$/) p += $(i - 1)
+        if ($(i) ~ /^failed;?$/) f += $(i - 1)
+        if ($(i) ~ /^ignored;?$/) g += $(i - 1)
+      }
+      n++
+    }
+    END { if (n) printf "%d passed; %d failed; %d ignored in %d test binaries", p, f, g, n }' "$cargo_log")
+  NOTES[${#NOTES[@]} - 1]="$totals"
+else
+  skip "cargo test" "needs ui build"
+fi
+
+if $ui_built; then
+  step e2e tests/e2e/run.sh
+else
+  skip e2e "needs ui build"
+fi
+
+# ---- summary
+echo
+echo "==== test: summary ===="
+if [ -s "$cargo_log" ]; then
+  echo "cargo test, its closing lines:"
+  grep -v '^\s*$' "$cargo_log" | tail -n 4 | sed 's/^/  /'
+fi
+printf '%-12s %-26s %8s  %s\n' step result time notes
+for i in "${!NAMES[@]}"; do
+  printf '%-12s %-26s %8s  %s\n' "${NAMES[$i]}" "${RESULTS[$i]}" "$(elapsed "${TIMES[$i]}")" "${NOTES[$i]}"
+done
+if [ "$skipped" -gt 0 ]; then
+  echo "total: $(elapsed $((SECONDS - started))); $skipped step(s) skipped"
+else
+  echo "total: $(elapsed $((SECONDS - started)))"
+fi
+echo "steps: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ]

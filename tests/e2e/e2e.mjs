@@ -2,7 +2,9 @@
 // WebDriver: tauri-driver in front of Debian's WebKitWebDriver, under Xvfb (tests/e2e/run.sh
 // sets that up). The scenario of issue 8, with a screenshot per step in
 // target/e2e-screenshots/, and the performance measurements written to
-// target/e2e-screenshots/perf.json.
+// target/e2e-screenshots/perf.json. Every wait polls for its condition with a ceiling of minutes
+// (PATIENCE_MS): the verdict is what the app does, never how fast; the timings in perf.json are
+// recorded for the README's table and fail nothing.
 //
 // Environment: MASF_DESKTOP (the app binary), TAURI_DRIVER (the tauri-driver binary),
 // MASF_LOAD_EVENTS (the load_events example binary), E2E_OUT (artefact folder).
@@ -12,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Driver, waitFor } from "./webdriver.mjs";
+import { Driver, PATIENCE_MS, waitFor } from "./webdriver.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
@@ -150,8 +152,10 @@ async function newSession(args) {
   const t0 = Date.now();
   await wd.start({ "tauri:options": { application: app, args } });
   const tSession = Date.now() - t0;
-  await wd.setTimeouts({ script: 60000, implicit: 0 });
-  await waitFor("the app frame", () => wd.maybe(sel("nav-case")), 30000, 10);
+  // Scripts (the scroll measurement) may run minutes on a loaded machine; under the 300 s
+  // that Node's fetch waits for a response's headers, so a slow script fails as itself.
+  await wd.setTimeouts({ script: 4 * 60_000, implicit: 0 });
+  await waitFor("the app frame", () => wd.maybe(sel("nav-case")), PATIENCE_MS, 10);
   const tInteractive = Date.now() - t0;
   return { tSession, tInteractive };
 }
@@ -159,7 +163,7 @@ async function newSession(args) {
 // ------------------------------------------------------------------------------------------
 
 async function main() {
-  await waitFor("tauri-driver", () => wd.status().then(() => true), 15000, 100);
+  await waitFor("tauri-driver", () => wd.status().then(() => true), PATIENCE_MS, 100);
   const caseDir = path.join(work, "demo");
   const caseFile = writeDemoCase(caseDir);
 
@@ -217,7 +221,6 @@ async function main() {
     await waitFor(
       "events arriving",
       async () => Number(await wd.attr(await el("run-event-count"), "data-count")) > before + 20,
-      60000,
     );
     await screenshot("run-events-arriving");
     // pause with a reason: the run stops at its next tool call; resume with a grant
@@ -226,11 +229,13 @@ async function main() {
     await waitFor(
       "the run to pause",
       async () => (await wd.attr(await el("run-state"), "class")).includes("state-paused"),
-      60000,
+      PATIENCE_MS,
       100,
     );
     const atPause = Number(await wd.attr(await el("run-event-count"), "data-count"));
     await screenshot("run-paused");
+    // Nothing may arrive while paused: a look a second later (the badge and the count come from
+    // the same render, so a slow machine cannot make this fail, only miss a late event).
     await new Promise((r) => setTimeout(r, 1000));
     const stillPaused = Number(await wd.attr(await el("run-event-count"), "data-count"));
     assert(stillPaused === atPause, `events kept arriving while paused: ${atPause} → ${stillPaused}`);
@@ -239,7 +244,7 @@ async function main() {
     await waitFor(
       "the run to complete",
       async () => (await wd.attr(await el("run-state"), "class")).includes("state-completed"),
-      240000,
+      3 * PATIENCE_MS,
       250,
     );
     const count = Number(await wd.attr(await el("run-event-count"), "data-count"));
@@ -255,7 +260,6 @@ async function main() {
       max: lat[lat.length - 1] ?? null,
     };
     perf.demo_run_events_shown = count;
-    assert(lat.length > 3, "too few latency samples");
     await screenshot("run-completed");
   });
 
@@ -289,7 +293,7 @@ async function main() {
     const verdict = await waitFor("the re-run verdict", async () => {
       const v = await wd.maybe(sel("rerun-verdict"));
       return v ? wd.attr(v, "data-verdict") : null;
-    }, 60000);
+    });
     assert(verdict === "match", `re-run verdict ${verdict}`);
     await screenshot("rerun-match");
     await click("invocation-close");
@@ -353,7 +357,7 @@ async function main() {
       if (!(await wd.prop(box, "checked"))) await wd.click(box);
     }
     await click("export-button");
-    await waitFor("the exported files", async () => (await wd.findAll(sel("export-file"))).length === 3, 60000);
+    await waitFor("the exported files", async () => (await wd.findAll(sel("export-file"))).length === 3);
     for (const f of ["report.html", "report.md", "report.json"]) {
       assert(fs.statSync(path.join(dir, f)).size > 1000, `${f} written`);
     }
@@ -414,7 +418,7 @@ async function main() {
     await waitFor(
       "the hostile run to end",
       async () => /state-(completed|failed|halted)/.test(await wd.attr(await el("run-state"), "class")),
-      120000,
+      PATIENCE_MS,
       250,
     );
     for (const v of ["run", "findings", "timeline", "report", "case"]) {
@@ -447,7 +451,7 @@ async function main() {
           const n = Number(await wd.attr(await el("run-event-count"), "data-count"));
           return n >= LOAD_COUNT ? n : null;
         },
-        300000,
+        3 * PATIENCE_MS,
         100,
       );
       perf.load_100k = { events: total, catch_up_ms: Date.now() - t0 + t.tInteractive };

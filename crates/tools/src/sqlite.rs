@@ -106,6 +106,9 @@ fn copy_files(fs: &dyn FileSystem, path: &str) -> Result<CopyFiles, ToolError> {
     })
 }
 
+/// How often a working copy past its call's deadline is interrupted again.
+const INTERRUPT_AGAIN: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// Opens copied files read-only, with the call's deadline armed.
 fn open_copy(files: Arc<CopyFiles>, path: &str) -> Result<WorkingCopy, ToolError> {
     let conn = Connection::open_with_flags(
@@ -116,16 +119,21 @@ fn open_copy(files: Arc<CopyFiles>, path: &str) -> Result<WorkingCopy, ToolError
     conn.pragma_update(None, "query_only", true)
         .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
     // Interrupt statements once the call's time limit has passed (see `crate::deadline`): a
-    // watcher waits until then, unless the copy is dropped first (its sender goes away).
+    // watcher waits until then, unless the copy is dropped first (its sender goes away). An
+    // interrupt stops only the statements running when it is sent, and on a loaded machine the
+    // limit can pass before the query has begun: from then on the watcher interrupts again
+    // every few milliseconds until the copy is dropped.
     let watch = crate::deadline::get().map(|at| {
         let (tx, rx) = std::sync::mpsc::channel::<()>();
         let handle = conn.get_interrupt_handle();
         let _ = std::thread::Builder::new()
             .name("masf-sqlite-deadline".to_string())
             .spawn(move || {
-                let wait = at.saturating_duration_since(std::time::Instant::now());
-                if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(wait) {
+                use std::sync::mpsc::RecvTimeoutError::Timeout;
+                let mut wait = at.saturating_duration_since(std::time::Instant::now());
+                while let Err(Timeout) = rx.recv_timeout(wait) {
                     handle.interrupt();
+                    wait = INTERRUPT_AGAIN;
                 }
             });
         tx

@@ -37,13 +37,11 @@ describe("run log", () => {
     expect(log.state).toBe("active");
     expect(log.warnings).toEqual([{ counter: "tool_calls", level: 0.9, used: 90, cap: 100 }]);
   });
-  it("takes 100,000 items quickly and filters them", () => {
+  it("takes 100,000 items and filters them", () => {
+    // How fast is a benchmark's question (src/logic/run.bench.ts, `npm run bench`), not a test's.
     const log = new RunLog();
-    const t0 = performance.now();
     for (let i = 1; i <= 100_000; i++) log.push(inv(i, i % 2 ? "a" : "b", i % 3 ? "s1" : "s2"));
-    const ms = performance.now() - t0;
     expect(log.rows).toHaveLength(100_000);
-    expect(ms).toBeLessThan(3000);
     const only = filterRows(log.rows, { tone: "", agent: "a", source: "" });
     expect(only).toHaveLength(50_000);
     expect(filterRows(log.rows, { tone: "", agent: "", source: "" })).toBeNull();

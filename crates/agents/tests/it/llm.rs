@@ -110,6 +110,10 @@ pub fn session(work: &Path, plugins: &Plugins, sources: Vec<SourceInfo>) -> Sess
     .expect("session opens")
 }
 
+/// A time limit per model call that no answer over loopback comes near, even on a machine busy
+/// with builds: only a server that never answers reaches it.
+const PATIENT_S: u64 = 600;
+
 /// The real client on the scripted server, with fast retries.
 pub fn model(server: &OpenAiServer, retries: u32, timeout_s: u64) -> Arc<dyn ChatModel> {
     let cfg = LlmConfig {
@@ -459,7 +463,12 @@ fn a_well_behaved_model_records_grounded_phenomena_through_a_real_run() {
     let s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
     s.begin_segment("run").expect("segment");
     let server = OpenAiServer::start(well_behaved);
-    let llm = team(model(&server, 1, 10), &plugins, Settings::default(), true);
+    let llm = team(
+        model(&server, 1, PATIENT_S),
+        &plugins,
+        Settings::default(),
+        true,
+    );
     let prompt_version = llm.agents[0].prompt().version.clone();
     let strategist_version = llm
         .strategist
@@ -774,7 +783,7 @@ fn adversarial_facts_never_land_ungrounded() {
         retry_turns: 20,
         ..Settings::default()
     };
-    let llm = team(model(&server, 1, 30), &plugins, settings, false);
+    let llm = team(model(&server, 1, PATIENT_S), &plugins, settings, false);
     let mut sum = summary();
     let started = std::time::Instant::now();
     orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
@@ -987,7 +996,12 @@ fn instructions_in_evidence_change_nothing_their_text_does_not_support() {
     s.set_caps(caps.clone()).expect("caps");
     s.begin_segment("run").expect("segment");
     let server = OpenAiServer::start(obedient);
-    let llm = team(model(&server, 1, 10), &plugins, Settings::default(), false);
+    let llm = team(
+        model(&server, 1, PATIENT_S),
+        &plugins,
+        Settings::default(),
+        false,
+    );
     let mut sum = summary();
     orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
     let task = &sum.llm_tasks[0];
@@ -1381,8 +1395,9 @@ fn faulty(req: &ServedRequest) -> Turn {
             body: masf_testkit::text_reply("a long answer that is cut", 10, 10),
             keep: 20,
         },
+        // Never answered (held until the server stops): its calls time out on any machine.
         "src-timeout" => Turn::Delay {
-            ms: 2500,
+            ms: 60 * 60_000,
             then: Box::new(Turn::Reply(masf_testkit::text_reply("late", 1, 1))),
         },
         "src-ok" => steady(req),
@@ -1422,8 +1437,9 @@ fn provider_failures_fail_the_task_cleanly_and_the_run_goes_on() {
     let s = session(&work, &plugins, sources);
     s.begin_segment("run").expect("segment");
     let server = OpenAiServer::start(faulty);
-    // One retry, a one-second timeout: bounded.
-    let llm = team(model(&server, 1, 1), &plugins, Settings::default(), true);
+    // One retry, a ten-second limit: src-timeout's two attempts reach it (never answered); every
+    // other answer arrives far within it, even on a loaded machine.
+    let llm = team(model(&server, 1, 10), &plugins, Settings::default(), true);
     let mut sum = summary();
     orchestrator(&s, &plugins, llm)
         .run(&mut sum)
@@ -1527,7 +1543,12 @@ fn a_lead_whose_llm_agent_fails_is_marked_failed_and_the_run_completes() {
     let s = session(&work, &plugins, vec![source("src-notes", &evidence)]);
     s.begin_segment("run").expect("segment");
     let server = OpenAiServer::start(failing_lead);
-    let llm = team(model(&server, 0, 10), &plugins, Settings::default(), true);
+    let llm = team(
+        model(&server, 0, PATIENT_S),
+        &plugins,
+        Settings::default(),
+        true,
+    );
     let mut sum = summary();
     orchestrator(&s, &plugins, llm).run(&mut sum).expect("run");
     let report = &sum.strategist_reports[0];
@@ -1563,7 +1584,12 @@ fn the_team_has_one_agent_per_plugin_and_a_generalist_with_tools_from_the_catalo
         body: String::new(),
     });
     let plugins = Plugins::new(vec![Arc::new(Notes::new(Vec::new()))]);
-    let t = team(model(&server, 0, 5), &plugins, Settings::default(), false);
+    let t = team(
+        model(&server, 0, PATIENT_S),
+        &plugins,
+        Settings::default(),
+        false,
+    );
     assert_eq!(t.names(), ["llm-notes", "llm-generalist"]);
     assert!(t.strategist.is_none());
     let notes = t.agent("llm-notes").expect("agent");

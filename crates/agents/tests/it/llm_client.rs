@@ -17,11 +17,23 @@ use serde_json::json;
 pub const KEY: &str = "sk-masf-test-3f9a1c77e2b54d0c";
 pub const KEY_VAR: &str = "MASF_TEST_LLM_KEY";
 
+/// A time limit that no answer over loopback comes near, even on a machine busy with builds:
+/// the tests whose server answers never see it fire.
+pub const PATIENT_MS: u64 = 10 * 60_000;
+/// The limit of the tests whose server never answers, so that it fires every time whatever the
+/// machine's speed; long enough for each request to reach the server, which they count.
+const NEVER_ANSWERED_MS: u64 = 1_000;
+/// The limit of the tests where one attempt times out (its request is never answered) and the
+/// next must answer within it: far above a loopback answer on a loaded machine.
+const RESCUED_MS: u64 = 10_000;
+/// How long the server holds a request it never answers: until it stops at the test's end.
+const NEVER_MS: u64 = 60 * 60_000;
+
 pub fn policy(max_retries: u32, timeout_ms: u64) -> RetryPolicy {
     RetryPolicy {
         max_retries,
         timeout: Duration::from_millis(timeout_ms),
-        connect_timeout: Duration::from_secs(1),
+        connect_timeout: Duration::from_millis(timeout_ms),
         base_delay: Duration::from_millis(40),
         max_delay: Duration::from_millis(160),
         retry_after_cap: Duration::from_millis(1500),
@@ -57,6 +69,16 @@ fn hello() -> ChatRequest {
     }
 }
 
+/// Waits until the server has recorded `n` requests (its thread may read a request after the
+/// client gave up on it), with a ceiling of minutes; then how many it has.
+fn requests_once_in(server: &OpenAiServer, n: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while server.requests().len() < n && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    server.requests().len()
+}
+
 /// The failure at the end of the retries, and how many attempts were made.
 fn exhausted(r: Result<masf_agents::llm::ChatResponse, LlmError>) -> (LlmError, u32) {
     match r {
@@ -74,7 +96,7 @@ fn a_reply_arrives_with_usage_and_the_request_is_openai_shaped() {
             17,
         ))
     });
-    let client = client_with(&server, policy(0, 2000));
+    let client = client_with(&server, policy(0, PATIENT_MS));
     let req = ChatRequest {
         messages: vec![
             ChatMessage::system("sys"),
@@ -125,20 +147,28 @@ fn a_reply_arrives_with_usage_and_the_request_is_openai_shaped() {
 
 #[test]
 fn timeouts_are_retried_a_bounded_number_of_times_then_reported() {
+    // A server that never answers: every attempt times out, however fast the machine is.
     let server = OpenAiServer::start(|_| Turn::Delay {
-        ms: 3000,
+        ms: NEVER_MS,
         then: Box::new(Turn::Reply(text_reply("late", 1, 1))),
     });
-    let client = client_with(&server, policy(2, 150));
+    let client = client_with(&server, policy(2, NEVER_ANSWERED_MS));
     let started = Instant::now();
     let (last, attempts) = exhausted(client.chat(&hello()));
     let elapsed = started.elapsed();
-    assert_eq!(last, LlmError::Timeout { after_ms: 150 });
+    assert_eq!(
+        last,
+        LlmError::Timeout {
+            after_ms: NEVER_ANSWERED_MS
+        }
+    );
     assert_eq!(attempts, 3);
-    assert_eq!(server.requests().len(), 3, "one request per attempt");
-    // 3 × 150 ms plus two back-offs of at most 160 ms: well under one delayed answer.
-    assert!(elapsed >= Duration::from_millis(450), "{elapsed:?}");
-    assert!(elapsed < Duration::from_millis(2000), "{elapsed:?}");
+    assert_eq!(requests_once_in(&server, 3), 3, "one request per attempt");
+    // Each attempt waited out its whole limit (a lower bound: a slow machine only adds to it).
+    assert!(
+        elapsed >= Duration::from_millis(3 * NEVER_ANSWERED_MS),
+        "{elapsed:?}"
+    );
 }
 
 #[test]
@@ -146,14 +176,14 @@ fn a_slow_answer_is_abandoned_and_the_retry_succeeds() {
     let server = OpenAiServer::start(|req| {
         if req.index == 0 {
             Turn::Delay {
-                ms: 2000,
+                ms: NEVER_MS,
                 then: Box::new(Turn::Reply(text_reply("late", 1, 1))),
             }
         } else {
             Turn::Reply(text_reply("on time", 9, 2))
         }
     });
-    let r = client_with(&server, policy(2, 200))
+    let r = client_with(&server, policy(2, RESCUED_MS))
         .chat(&hello())
         .expect("second attempt");
     assert_eq!(r.attempts, 2);
@@ -174,16 +204,16 @@ fn a_429_waits_for_retry_after_and_then_succeeds() {
         }
     });
     let started = Instant::now();
-    let r = client_with(&server, policy(3, 2000))
+    let r = client_with(&server, policy(3, PATIENT_MS))
         .chat(&hello())
         .expect("after the wait");
     let elapsed = started.elapsed();
     assert_eq!(r.attempts, 2);
+    // A lower bound: a slow machine only adds to it.
     assert!(
         elapsed >= Duration::from_secs(1),
         "Retry-After honoured: {elapsed:?}"
     );
-    assert!(elapsed < Duration::from_millis(1500), "{elapsed:?}");
 }
 
 #[test]
@@ -193,7 +223,7 @@ fn a_long_retry_after_is_capped_and_persistent_429s_are_reported() {
         retry_after: Some(3600),
         body: String::new(),
     });
-    let mut p = policy(2, 2000);
+    let mut p = policy(2, PATIENT_MS);
     p.retry_after_cap = Duration::from_millis(100);
     let started = Instant::now();
     let (last, attempts) = exhausted(client_with(&server, p).chat(&hello()));
@@ -209,7 +239,8 @@ fn a_long_retry_after_is_capped_and_persistent_429s_are_reported() {
         elapsed >= Duration::from_millis(200),
         "two capped waits: {elapsed:?}"
     );
-    assert!(elapsed < Duration::from_millis(1500), "{elapsed:?}");
+    // Not two hours: a ceiling of minutes, which only a missing cap can reach.
+    assert!(elapsed < Duration::from_secs(300), "{elapsed:?}");
 }
 
 #[test]
@@ -226,7 +257,7 @@ fn server_errors_back_off_on_the_seeded_schedule_and_are_bounded() {
             body: "boom: upstream overloaded".into(),
         }
     });
-    let p = policy(3, 2000);
+    let p = policy(3, PATIENT_MS);
     let (last, attempts) = exhausted(client_with(&server, p.clone()).chat(&hello()));
     assert_eq!(attempts, 4);
     match &last {
@@ -239,7 +270,8 @@ fn server_errors_back_off_on_the_seeded_schedule_and_are_bounded() {
     let arrivals = arrivals.lock().expect("arrivals").clone();
     assert_eq!(arrivals.len(), 4);
     // The waits between attempts follow the policy's schedule for its seed (base 40 ms doubling,
-    // capped at 160 ms, equal jitter): never shorter, and not much longer.
+    // capped at 160 ms, equal jitter): never shorter (a lower bound: a slow machine only adds to
+    // each gap; the schedule itself is checked exactly by the client's unit tests).
     let mut jitter = Jitter::new(p.seed);
     for (i, pair) in arrivals.windows(2).enumerate() {
         let expected = p.backoff(i as u32 + 1, &mut jitter);
@@ -247,11 +279,6 @@ fn server_errors_back_off_on_the_seeded_schedule_and_are_bounded() {
         assert!(
             gap >= expected,
             "retry {}: waited {gap:?} < {expected:?}",
-            i + 1
-        );
-        assert!(
-            gap < expected + Duration::from_millis(300),
-            "retry {}: waited {gap:?} for {expected:?}",
             i + 1
         );
     }
@@ -264,7 +291,7 @@ fn a_refusal_is_not_retried() {
         retry_after: None,
         body: r#"{"error":{"message":"invalid api key"}}"#.into(),
     });
-    let r = client_with(&server, policy(3, 2000)).chat(&hello());
+    let r = client_with(&server, policy(3, PATIENT_MS)).chat(&hello());
     assert!(
         matches!(&r, Err(LlmError::Refused { status: 401, excerpt }) if excerpt.contains("invalid api key")),
         "{r:?}"
@@ -279,13 +306,13 @@ fn malformed_completions_are_retried_then_reported() {
         1 => Turn::MalformedBody(r#"{"choices": []}"#.into()),
         _ => Turn::Reply(text_reply("fine", 2, 1)),
     });
-    let r = client_with(&server, policy(2, 2000))
+    let r = client_with(&server, policy(2, PATIENT_MS))
         .chat(&hello())
         .expect("third attempt");
     assert_eq!(r.attempts, 3);
 
     let server = OpenAiServer::start(|_| Turn::MalformedBody("<html>gateway</html>".into()));
-    let (last, attempts) = exhausted(client_with(&server, policy(1, 2000)).chat(&hello()));
+    let (last, attempts) = exhausted(client_with(&server, policy(1, PATIENT_MS)).chat(&hello()));
     assert_eq!(attempts, 2);
     assert!(
         matches!(&last, LlmError::Malformed { reason } if reason.contains("not a chat completion")),
@@ -305,7 +332,7 @@ fn truncated_bodies_are_retried_then_reported() {
             Turn::Reply(text_reply("a complete answer", 5, 5))
         }
     });
-    let r = client_with(&server, policy(2, 2000))
+    let r = client_with(&server, policy(2, PATIENT_MS))
         .chat(&hello())
         .expect("second attempt");
     assert_eq!((r.attempts, r.message.text()), (2, "a complete answer"));
@@ -315,7 +342,7 @@ fn truncated_bodies_are_retried_then_reported() {
         body: text_reply("never whole", 5, 5),
         keep: 10,
     });
-    let (last, attempts) = exhausted(client_with(&server, policy(2, 2000)).chat(&hello()));
+    let (last, attempts) = exhausted(client_with(&server, policy(2, PATIENT_MS)).chat(&hello()));
     assert_eq!(attempts, 3);
     assert!(matches!(last, LlmError::Truncated { .. }), "{last:?}");
 }
@@ -329,13 +356,13 @@ fn dropped_connections_are_retried_then_reported() {
             Turn::Reply(text_reply("back", 1, 1))
         }
     });
-    let r = client_with(&server, policy(2, 2000))
+    let r = client_with(&server, policy(2, PATIENT_MS))
         .chat(&hello())
         .expect("third attempt");
     assert_eq!(r.attempts, 3);
 
     let server = OpenAiServer::start(|_| Turn::Close);
-    let (last, attempts) = exhausted(client_with(&server, policy(1, 2000)).chat(&hello()));
+    let (last, attempts) = exhausted(client_with(&server, policy(1, PATIENT_MS)).chat(&hello()));
     assert_eq!(attempts, 2);
     assert!(last.is_retryable(), "{last:?}");
     assert!(matches!(last, LlmError::Transport { .. }), "{last:?}");
@@ -343,19 +370,24 @@ fn dropped_connections_are_retried_then_reported() {
 
 #[test]
 fn no_retries_means_one_attempt() {
+    // A Retry-After of ten minutes, honoured in full: waiting after the last attempt would take
+    // that long, so a ceiling of minutes tells the two apart on any machine.
     let server = OpenAiServer::start(|_| Turn::Status {
         code: 503,
-        retry_after: Some(1),
+        retry_after: Some(600),
         body: String::new(),
     });
+    let mut p = policy(0, PATIENT_MS);
+    p.retry_after_cap = Duration::from_secs(600);
     let started = Instant::now();
-    let (last, attempts) = exhausted(client_with(&server, policy(0, 2000)).chat(&hello()));
+    let (last, attempts) = exhausted(client_with(&server, p).chat(&hello()));
     assert_eq!(attempts, 1);
     assert!(matches!(last, LlmError::Server { status: 503, .. }));
     assert_eq!(server.requests().len(), 1);
     assert!(
-        started.elapsed() < Duration::from_millis(900),
-        "no wait after the last attempt"
+        started.elapsed() < Duration::from_secs(300),
+        "no wait after the last attempt: {:?}",
+        started.elapsed()
     );
 }
 
@@ -365,7 +397,7 @@ fn a_missing_usage_is_estimated_so_budgets_still_bind() {
         Turn::Reply(json!({"choices": [{"message": {"role": "assistant",
             "content": "twelve bytes"}, "finish_reason": "stop"}]}))
     });
-    let r = client_with(&server, policy(0, 2000))
+    let r = client_with(&server, policy(0, PATIENT_MS))
         .chat(&hello())
         .expect("reply");
     assert!(r.usage.estimated);
@@ -419,7 +451,7 @@ fn the_key_is_sent_but_never_logged_shown_or_echoed_into_errors() {
             _ => Turn::Reply(text_reply("ok", 1, 1)),
         }
     });
-    let client = client_with(&server, policy(2, 2000));
+    let client = client_with(&server, policy(2, PATIENT_MS));
     let err = client.chat(&hello()).expect_err("500 then 403");
     let ok = client.chat(&hello()).expect("then fine");
     let shown = [
@@ -487,7 +519,7 @@ fn an_oversized_response_is_refused_without_reading_it_all() {
             Turn::Reply(text_reply("small", 1, 1))
         }
     });
-    let client = client_with(&server, policy(0, 2000)).with_max_response_bytes(4096);
+    let client = client_with(&server, policy(0, PATIENT_MS)).with_max_response_bytes(4096);
     let r = client.chat(&hello());
     let (last, _) = exhausted(r);
     assert!(
@@ -513,7 +545,7 @@ fn one_client_serves_many_threads_at_once() {
             then: Box::new(Turn::Reply(text_reply(&format!("re: {asked}"), 4, 2))),
         }
     });
-    let client = client_with(&server, policy(1, 5000));
+    let client = client_with(&server, policy(1, PATIENT_MS));
     std::thread::scope(|scope| {
         for t in 0..6 {
             let client = &client;
@@ -544,37 +576,38 @@ fn a_body_that_stalls_midway_times_out_and_is_retried() {
             Turn::Stall {
                 body: text_reply("eventually", 3, 3),
                 keep: 30,
-                ms: 5000,
+                ms: NEVER_MS,
             }
         } else {
             Turn::Reply(text_reply("whole", 3, 3))
         }
     });
-    let started = Instant::now();
-    let r = client_with(&server, policy(1, 300))
+    let r = client_with(&server, policy(1, RESCUED_MS))
         .chat(&hello())
         .expect("second attempt");
     assert_eq!((r.attempts, r.message.text()), (2, "whole"));
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "{:?}",
-        started.elapsed()
-    );
 
     let server = OpenAiServer::start(|_| Turn::Stall {
         body: text_reply("never", 3, 3),
         keep: 30,
-        ms: 5000,
+        ms: NEVER_MS,
     });
-    let (last, attempts) = exhausted(client_with(&server, policy(1, 300)).chat(&hello()));
+    let (last, attempts) =
+        exhausted(client_with(&server, policy(1, NEVER_ANSWERED_MS)).chat(&hello()));
     assert_eq!(attempts, 2);
-    assert_eq!(last, LlmError::Timeout { after_ms: 300 });
+    assert_eq!(
+        last,
+        LlmError::Timeout {
+            after_ms: NEVER_ANSWERED_MS
+        }
+    );
 }
 
-/// What the client itself costs per call (encode, HTTP over loopback, parse) with a server that
-/// answers at once: printed for the record, and bounded far below any real model's latency.
+/// 200 calls in a row go over one kept-alive connection. What the client itself costs per call
+/// (encode, HTTP over loopback, parse) with a server that answers at once is printed, not
+/// bounded: a benchmark's figure (README, Benchmarks; meaningful with `--release`).
 #[test]
-fn the_client_costs_little_per_call_on_loopback() {
+fn calls_in_a_row_reuse_one_connection_and_their_cost_is_printed() {
     let server = OpenAiServer::start(|_| {
         Turn::Reply(tool_calls_reply(
             &[(
@@ -586,7 +619,7 @@ fn the_client_costs_little_per_call_on_loopback() {
             40,
         ))
     });
-    let client = client_with(&server, policy(0, 5000));
+    let client = client_with(&server, policy(0, PATIENT_MS));
     let evidence = "row\tvalue\n".repeat(400); // ~4 KB of tool output in the prompt
     let req = ChatRequest {
         messages: vec![
@@ -609,6 +642,5 @@ fn the_client_costs_little_per_call_on_loopback() {
          {} connection(s)",
         server.connections()
     );
-    assert!(median < 20_000, "median {median} µs");
     assert_eq!(server.connections(), 1, "one kept-alive connection");
 }

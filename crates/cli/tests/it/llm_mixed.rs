@@ -95,7 +95,7 @@ fn a_mixed_run_marks_the_agent_and_model_of_each_phenomenon() {
         &config,
         format!(
             "llm:\n  provider: openai_compatible\n  base_url: {}\n  model: testkit-model\n  \
-             api_key_env: MASF_MIXED_TEST_KEY\n  max_retries: 0\n  timeout_s: 20\n\
+             api_key_env: MASF_MIXED_TEST_KEY\n  max_retries: 0\n  timeout_s: 600\n\
              strategist:\n  kind: llm\n",
             server.base_url()
         ),

@@ -1,6 +1,7 @@
 //! The invocation wrapper: every call recorded, the cache, the limits.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use masf_store::InvocationStatus;
@@ -9,26 +10,41 @@ use serde_json::{Value, json};
 
 use crate::support::{android, call, invoker, store, usb};
 
-/// Test-only: sleeps `ms` milliseconds, then answers.
-struct Sleepy;
+/// Test-only: with `{"hang": true}` waits until [`release_the_hung_call`] (a tool that cannot
+/// finish within any limit by itself, however fast the machine), else answers at once.
+struct Hang;
 
-impl Tool for Sleepy {
+static RELEASED: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
+static HUNG_CALL_ENDED: AtomicBool = AtomicBool::new(false);
+
+fn release_the_hung_call() {
+    *RELEASED.0.lock().unwrap() = true;
+    RELEASED.1.notify_all();
+}
+
+impl Tool for Hang {
     fn name(&self) -> &str {
-        "test_sleep"
+        "test_hang"
     }
     fn description(&self) -> &str {
-        "Test only: sleeps for the given number of milliseconds, then says so."
+        "Test only: hangs until the test releases it, or answers at once."
     }
     fn args_schema(&self) -> Value {
-        json!({"type": "object", "properties": {"ms": {"type": "integer"}}, "required": ["ms"]})
+        json!({"type": "object", "properties": {"hang": {"type": "boolean"}}, "required": ["hang"]})
     }
     fn applicability(&self) -> Applicability {
         Applicability::ANY
     }
     fn run(&self, _ctx: &SourceCtx, args: &Value) -> Result<ToolOutput, ToolError> {
-        let ms = args["ms"].as_u64().unwrap();
-        std::thread::sleep(Duration::from_millis(ms));
-        Ok(ToolOutput::text(format!("slept {ms} ms\n")))
+        if args["hang"].as_bool() == Some(true) {
+            let mut released = RELEASED.0.lock().unwrap();
+            while !*released {
+                released = RELEASED.1.wait(released).unwrap();
+            }
+            HUNG_CALL_ENDED.store(true, Ordering::SeqCst);
+            return Ok(ToolOutput::text("released\n".to_string()));
+        }
+        Ok(ToolOutput::text("at once\n".to_string()))
     }
 }
 
@@ -55,7 +71,7 @@ impl Tool for Panicky {
 
 fn catalog() -> Catalog {
     let mut c = Catalog::standard();
-    c.register(Arc::new(Sleepy));
+    c.register(Arc::new(Hang));
     c.register(Arc::new(Panicky));
     c
 }
@@ -243,31 +259,37 @@ fn an_output_over_the_limit_is_recorded_too_large() {
 #[test]
 fn a_tool_that_hangs_is_recorded_timed_out_and_the_next_call_still_works() {
     let (_dir, mut store) = store();
-    let limits = Limits {
-        timeout: Duration::from_millis(200),
-        ..Limits::default()
-    };
-    let inv = invoker(catalog(), limits);
+    let catalog = Arc::new(catalog());
+    let short = masf_tools::Invoker::new(
+        catalog.clone(),
+        Limits {
+            timeout: Duration::from_millis(200),
+            ..Limits::default()
+        },
+    );
     let src = usb();
-    let started = std::time::Instant::now();
-    let slow = call(
-        &inv,
+    let hung = call(
+        &short,
         &mut store,
         &src,
-        "test_sleep",
-        json!({"ms": 5_000}),
+        "test_hang",
+        json!({"hang": true}),
         "a",
         "t",
         1,
     );
     assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "the wrapper waited for the tool"
+        !HUNG_CALL_ENDED.load(Ordering::SeqCst),
+        "the wrapper answered while the tool still ran"
     );
-    assert_eq!(slow.record.status, InvocationStatus::TimedOut);
-    assert!(slow.record.reason.unwrap().contains("200 ms"));
+    assert_eq!(hung.record.status, InvocationStatus::TimedOut);
+    assert!(hung.record.reason.unwrap().contains("200 ms"));
+    // The abandoned call holds nothing the next ones need: the same catalog, source and store
+    // answer (under a limit that no answer comes near, so that a loaded machine cannot time
+    // them out).
+    let patient = masf_tools::Invoker::new(catalog, Limits::default());
     let next = call(
-        &inv,
+        &patient,
         &mut store,
         &src,
         "list_dir",
@@ -278,17 +300,19 @@ fn a_tool_that_hangs_is_recorded_timed_out_and_the_next_call_still_works() {
     );
     assert_eq!(next.record.status, InvocationStatus::Ok);
     let quick = call(
-        &inv,
+        &patient,
         &mut store,
         &src,
-        "test_sleep",
-        json!({"ms": 1}),
+        "test_hang",
+        json!({"hang": false}),
         "a",
         "t",
         3,
     );
     assert_eq!(quick.record.status, InvocationStatus::Ok);
-    assert_eq!(quick.output.text, "slept 1 ms\n");
+    assert_eq!(quick.output.text, "at once\n");
+    assert!(!HUNG_CALL_ENDED.load(Ordering::SeqCst), "still hung");
+    release_the_hung_call();
     let ids: Vec<_> = store
         .invocations_for("a", "t")
         .unwrap()
@@ -409,7 +433,7 @@ fn a_call_that_does_not_fit_the_source_is_refused_naming_the_tools_that_do() {
     );
     assert!(
         reason
-            .ends_with("; tools for this source: fs_info, partition_table, test_panic, test_sleep"),
+            .ends_with("; tools for this source: fs_info, partition_table, test_hang, test_panic"),
         "{reason}"
     );
     assert!(!reason.contains(env!("CARGO_MANIFEST_DIR")), "{reason}");
