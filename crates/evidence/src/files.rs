@@ -98,17 +98,33 @@ fn not_found_or_io(path: &Path, e: std::io::Error) -> Error {
     }
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let path = entry.path();
-        // symlink_metadata: links inside evidence are data, never followed out of the folder.
-        let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
-        if ft.is_dir() {
-            walk(&path, out)?;
-        } else if ft.is_file() {
-            out.push(path);
+/// Every regular file below `root`, depth-first on an explicit stack (a folder thousands of
+/// levels deep cannot exhaust the thread's stack); directories deeper than
+/// [`crate::fs::MAX_DIR_DEPTH`] below `root` are refused with [`Error::TooDeep`].
+fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            let path = entry.path();
+            // symlink_metadata: links inside evidence are data, never followed out of the folder.
+            let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            if ft.is_dir() {
+                if depth + 1 > crate::fs::MAX_DIR_DEPTH {
+                    let inside = path.strip_prefix(root).unwrap_or(&path);
+                    return Err(Error::TooDeep {
+                        layer: format!("folder {}", root.display()),
+                        offset: 0,
+                        path: Some(crate::fs::shorten(&inside.to_string_lossy())),
+                        what: "directories".to_string(),
+                        limit: crate::fs::MAX_DIR_DEPTH as u64,
+                    });
+                }
+                stack.push((path, depth + 1));
+            } else if ft.is_file() {
+                out.push(path);
+            }
         }
     }
     Ok(())
