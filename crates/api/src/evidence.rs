@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use masf_evidence::fs::{Entry, EntryKind, FileSystem};
+use masf_evidence::fs::{Entry, EntryKind, FileSystem, MAX_DIR_DEPTH};
 use masf_evidence::probe::Encryption;
 use masf_evidence::scan::{self, Node, Scan, Spec};
 use serde::Serialize;
@@ -47,9 +47,6 @@ pub struct Inspection {
     pub ewf: Option<masf_evidence::ewf::EwfMetadata>,
 }
 
-/// Recursion bound for listings: deeper trees are cut off and reported.
-const MAX_DIR_DEPTH: usize = 512;
-
 fn scan_err(e: masf_evidence::Error) -> ApiError {
     ApiError::new(ErrorCode::Evidence, e.to_string())
 }
@@ -89,7 +86,7 @@ fn flatten(node: &Node, depth: usize, count: bool, out: &mut Vec<LayerView>) {
         (Some(fs), true) => {
             let mut files = 0u64;
             let mut dirs = 0u64;
-            let _ = walk(fs.as_ref(), "/", 0, &mut |e| {
+            let _ = walk(fs.as_ref(), "/", &mut |e| {
                 match e.kind {
                     EntryKind::Dir => dirs += 1,
                     _ => files += 1,
@@ -133,30 +130,42 @@ fn flatten(node: &Node, depth: usize, count: bool, out: &mut Vec<LayerView>) {
     }
 }
 
-/// Depth-first walk below `dir`, children in name order. Errors reading one directory are
-/// passed to `f` as they come and do not stop the walk of the others.
+/// Depth-first walk below `dir`, children in name order, on an explicit stack of directory
+/// listings (never recursion: a tree thousands of levels deep cannot exhaust the stack).
+/// Errors reading one directory, and directories deeper than
+/// [`masf_evidence::fs::MAX_DIR_DEPTH`] below `dir`, are logged and do not stop the walk of
+/// the others.
 fn walk(
     fs: &dyn FileSystem,
     dir: &str,
-    depth: usize,
     f: &mut dyn FnMut(&Entry) -> Result<(), String>,
 ) -> Result<(), String> {
-    if depth > MAX_DIR_DEPTH {
-        return Err(format!(
-            "{dir}: directories nested deeper than {MAX_DIR_DEPTH}"
-        ));
-    }
-    let entries = fs.list_dir(dir).map_err(|e| e.to_string())?;
-    for e in entries {
+    let first = fs.list_dir(dir).map_err(|e| e.to_string())?;
+    let mut stack: Vec<(std::vec::IntoIter<Entry>, usize)> = vec![(first.into_iter(), 0)];
+    while let Some((entries, depth)) = stack.last_mut() {
+        let depth = *depth;
+        let Some(e) = entries.next() else {
+            stack.pop();
+            continue;
+        };
         f(&e)?;
+        if e.kind != EntryKind::Dir {
+            continue;
+        }
+        if depth + 1 > MAX_DIR_DEPTH {
+            tracing::warn!(
+                "{}: directories nested deeper than {MAX_DIR_DEPTH} levels; not listed",
+                masf_evidence::fs::shorten(&e.path)
+            );
+            continue;
+        }
         // A corrupt subdirectory is reported, not fatal for the rest of the listing.
         // A deleted folder is listed where its format can still read it (NTFS); where it
         // cannot (ext4 names recovered from slack), that is expected, not a problem.
-        if e.kind == EntryKind::Dir
-            && let Err(msg) = walk(fs, &e.path, depth + 1, f)
-            && !e.deleted
-        {
-            tracing::warn!("{msg}");
+        match fs.list_dir(&e.path) {
+            Ok(children) => stack.push((children.into_iter(), depth + 1)),
+            Err(err) if !e.deleted => tracing::warn!("{err}"),
+            Err(_) => {}
         }
     }
     Ok(())
@@ -184,7 +193,7 @@ pub fn list(
         return f(&top).map_err(|m| ApiError::new(ErrorCode::Io, m));
     }
     if recursive {
-        walk(fs.as_ref(), &spec.path, 0, f).map_err(|m| ApiError::new(ErrorCode::Evidence, m))
+        walk(fs.as_ref(), &spec.path, f).map_err(|m| ApiError::new(ErrorCode::Evidence, m))
     } else {
         for e in fs.list_dir(&spec.path).map_err(scan_err)? {
             f(&e).map_err(|m| ApiError::new(ErrorCode::Io, m))?;

@@ -132,6 +132,26 @@ pub trait FileSystem: Send + Sync {
     }
 }
 
+/// How deep a walk of a tree goes below its starting directory. Real trees stay within a few
+/// dozen levels; walkers stop here (and say so) rather than follow a crafted tree, or a
+/// directory loop of a corrupt file system, without end.
+pub const MAX_DIR_DEPTH: usize = 512;
+
+/// A path for a message: kept whole up to 160 characters, otherwise its first and last 64
+/// characters around the number of components left out (a path 10,000 levels deep must not
+/// make a reason 20 KB long).
+pub fn shorten(path: &str) -> String {
+    let chars: Vec<char> = path.chars().collect();
+    if chars.len() <= 160 {
+        return path.to_string();
+    }
+    let head: String = chars[..64].iter().collect();
+    let tail: String = chars[chars.len() - 64..].iter().collect();
+    let middle: String = chars[64..chars.len() - 64].iter().collect();
+    let skipped = middle.matches('/').count();
+    format!("{head}…({skipped} levels)…{tail}")
+}
+
 /// Normalises a path inside a file system: absolute, `/`-separated, no `.`/`..`/empty parts.
 /// `..` never climbs above the root.
 pub fn normalize_path(path: &str) -> String {
@@ -168,6 +188,18 @@ pub fn join(dir: &str, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_paths_are_shortened_for_messages() {
+        assert_eq!(shorten("/a/b"), "/a/b");
+        let deep = "/a".repeat(1000);
+        let short = shorten(&deep);
+        assert!(short.starts_with(&"/a".repeat(32)), "{short}");
+        assert!(short.ends_with(&"/a".repeat(32)), "{short}");
+        assert!(short.contains("…(936 levels)…"), "{short}");
+        // Cut between characters, never inside one.
+        assert!(shorten(&"/é".repeat(200)).contains("/é…(136 levels)…/é"));
+    }
 
     #[test]
     fn paths_normalise_without_escaping_the_root() {

@@ -6,7 +6,7 @@
 //! `Files(fileID, domain, relativePath, flags, file)` says where each file lived on the phone:
 //! `flags` is 1 for a file, 2 for a directory, 4 for a symbolic link, and `file` is an
 //! NSKeyedArchiver binary plist of an `MBFile` (size, mode, inode, times, link target), parsed
-//! with the `plist` crate.
+//! with [`crate::plist::read`] (bounded depth and expansion).
 //!
 //! `Manifest.db` is evidence: it is never opened in place. It is copied (with its `-wal` and
 //! `-shm` files when present) into a private temporary folder, the copy is opened read-only, every
@@ -201,7 +201,7 @@ fn mbfile(blob: &[u8]) -> Option<FileMeta> {
     if blob.len() as u64 > MAX_PLIST {
         return None;
     }
-    let archive = Value::from_reader(std::io::Cursor::new(blob)).ok()?;
+    let archive = crate::plist::read(std::io::Cursor::new(blob), "plist MBFile").ok()?;
     let top = archive.as_dictionary()?;
     let objects = top.get("$objects")?.as_array()?;
     let at = |v| resolve(objects, v);
@@ -470,11 +470,14 @@ fn read_plist(path: &Path) -> Result<Value, Error> {
             limit: MAX_PLIST,
         });
     }
-    Value::from_reader(std::io::BufReader::new(file)).map_err(|e| Error::Corrupt {
-        layer: format!("plist {}", path.display()),
-        offset: 0,
-        detail: e.to_string(),
-    })
+    // Read whole (it is bounded above): a binary plist is read in many small seeks and reads.
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    std::io::Read::read_to_end(&mut std::io::Read::take(&file, MAX_PLIST), &mut bytes)
+        .map_err(|e| Error::io(path, e))?;
+    crate::plist::read(
+        std::io::Cursor::new(bytes),
+        &format!("plist {}", path.display()),
+    )
 }
 
 /// Copies `Manifest.db` (and its journal files) aside and reads every row of `Files`.

@@ -21,6 +21,7 @@ pub mod itunes;
 pub mod lznt1;
 pub mod ntfs;
 pub mod open;
+pub mod plist;
 pub mod probe;
 pub mod scan;
 pub mod volume;
@@ -90,6 +91,17 @@ pub enum Error {
         claimed: u64,
         limit: u64,
     },
+    /// Structures nest deeper than the configured limit (crafted input: a plist of thousands of
+    /// nested arrays, a folder thousands of directories deep). Recursive walks never go past it.
+    /// `path` names the entry where a tree walk stopped (then `offset` is 0).
+    #[error("{layer}: {what} nested deeper than {limit} levels {}", at(*.offset, .path.as_deref()))]
+    TooDeep {
+        layer: String,
+        offset: u64,
+        path: Option<String>,
+        what: String,
+        limit: u64,
+    },
     /// A multi-segment image is missing a segment in the middle of its sequence.
     #[error("{path}: segment {missing} of the set is missing (found {found} segment(s) after it)")]
     MissingSegment {
@@ -97,6 +109,14 @@ pub enum Error {
         missing: String,
         found: usize,
     },
+}
+
+/// Where a [`Error::TooDeep`] was found: a path inside a tree, or a byte offset.
+fn at(offset: u64, path: Option<&str>) -> String {
+    match path {
+        Some(p) => format!("at {p}"),
+        None => format!("at offset {offset}"),
+    }
 }
 
 impl Error {

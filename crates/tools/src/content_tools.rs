@@ -2,7 +2,8 @@
 
 use std::fmt::Write as _;
 
-use masf_evidence::bytes::Reader;
+use std::io::Cursor;
+
 use masf_evidence::fs::normalize_path;
 use serde_json::{Map, Value, json};
 
@@ -14,7 +15,7 @@ pub const STRINGS_MAX: u64 = 16 << 20;
 /// Largest plist `parse_plist` reads.
 pub const PLIST_MAX: u64 = 64 << 20;
 /// Deepest nesting of an unwrapped NSKeyedArchiver object graph (guards against cycles).
-const ARCHIVE_DEPTH: usize = 64;
+pub const ARCHIVE_DEPTH: usize = 64;
 
 const TREE: Applicability = Applicability::TREE;
 
@@ -130,6 +131,9 @@ impl Tool for Strings {
 
 /// A plist value as JSON: dates as RFC 3339 strings, data as `{"$data_hex": …}`, UIDs as
 /// `{"$uid": n}`, integers as JSON integers.
+///
+/// Recursive: give it values read by [`masf_evidence::plist::read`], whose nesting is bounded
+/// by [`masf_evidence::plist::MAX_DEPTH`].
 pub fn plist_to_json(v: &plist::Value) -> Value {
     match v {
         plist::Value::Array(items) => Value::Array(items.iter().map(plist_to_json).collect()),
@@ -161,21 +165,39 @@ pub fn plist_to_json(v: &plist::Value) -> Value {
 
 /// Unwraps an NSKeyedArchiver plist (`$archiver`, `$objects`, `$top`) into the object graph it
 /// encodes: UIDs resolved, `NS.keys`/`NS.objects` dictionaries and `NS.objects` arrays rebuilt,
-/// `NS.string`/`NS.data` unwrapped, `$null` as null, `$class` dropped. Returns `None` for any
-/// other plist.
-pub fn unarchive(root: &Value) -> Option<Value> {
-    let obj = root.as_object()?;
-    if obj.get("$archiver")?.as_str()? != "NSKeyedArchiver" {
-        return None;
+/// `NS.string`/`NS.data` unwrapped, `$null` as null, `$class` dropped. `Ok(None)` for any other
+/// plist.
+///
+/// An archive names objects by reference, so a small one can describe a graph whose unwrapped
+/// form is enormous (each object naming the next twice) or a cycle: nesting is cut at
+/// [`ARCHIVE_DEPTH`] levels (`{"$truncated": …}`), and an archive that would unwrap into more
+/// than [`ARCHIVE_MAX_VALUES`] values is an error rather than a runaway.
+pub fn unarchive(root: &Value) -> Result<Option<Value>, String> {
+    let Some(obj) = root.as_object() else {
+        return Ok(None);
+    };
+    if obj.get("$archiver").and_then(Value::as_str) != Some("NSKeyedArchiver") {
+        return Ok(None);
     }
-    let objects = obj.get("$objects")?.as_array()?;
-    let top = obj.get("$top")?.as_object()?;
-    Some(Value::Object(
-        top.iter()
-            .map(|(k, v)| (k.clone(), resolve(v, objects, 0)))
-            .collect(),
-    ))
+    let (Some(objects), Some(top)) = (
+        obj.get("$objects").and_then(Value::as_array),
+        obj.get("$top").and_then(Value::as_object),
+    ) else {
+        return Ok(None);
+    };
+    let mut u = Unarchiver {
+        objects,
+        produced: 0,
+    };
+    let mut out = Map::new();
+    for (k, v) in top {
+        out.insert(k.clone(), u.resolve(v, 0)?);
+    }
+    Ok(Some(Value::Object(out)))
 }
+
+/// Most values [`unarchive`] produces.
+pub const ARCHIVE_MAX_VALUES: usize = 1_000_000;
 
 fn uid(v: &Value) -> Option<usize> {
     let o = v.as_object()?;
@@ -186,75 +208,97 @@ fn uid(v: &Value) -> Option<usize> {
     }
 }
 
-fn resolve(v: &Value, objects: &[Value], depth: usize) -> Value {
-    if depth > ARCHIVE_DEPTH {
-        return json!({"$truncated": "nesting deeper than 64"});
-    }
-    if let Some(i) = uid(v) {
-        return match objects.get(i) {
-            Some(Value::String(s)) if s == "$null" => Value::Null,
-            Some(target) => resolve_object(target, objects, depth + 1),
-            None => json!({"$bad_uid": i}),
-        };
-    }
-    match v {
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|x| resolve(x, objects, depth + 1))
-                .collect(),
-        ),
-        Value::Object(_) => resolve_object(v, objects, depth + 1),
-        other => other.clone(),
-    }
+struct Unarchiver<'a> {
+    objects: &'a [Value],
+    produced: usize,
 }
 
-fn resolve_object(v: &Value, objects: &[Value], depth: usize) -> Value {
-    let Some(o) = v.as_object() else {
-        return resolve(v, objects, depth);
-    };
-    if uid(v).is_some() {
-        return resolve(v, objects, depth);
+impl Unarchiver<'_> {
+    /// Counts one more value produced, failing past [`ARCHIVE_MAX_VALUES`].
+    fn produce(&mut self, value: Value) -> Result<Value, String> {
+        self.produced += 1;
+        if self.produced > ARCHIVE_MAX_VALUES {
+            return Err(format!(
+                "NSKeyedArchiver object graph unwraps into more than {ARCHIVE_MAX_VALUES} values (objects shared or cyclic)"
+            ));
+        }
+        Ok(value)
     }
-    if let (Some(Value::Array(keys)), Some(Value::Array(vals))) =
-        (o.get("NS.keys"), o.get("NS.objects"))
-    {
-        let mut map = Map::new();
-        for (k, val) in keys.iter().zip(vals) {
-            let key = match resolve(k, objects, depth + 1) {
-                Value::String(s) => s,
-                other => other.to_string(),
+
+    fn resolve(&mut self, v: &Value, depth: usize) -> Result<Value, String> {
+        if depth > ARCHIVE_DEPTH {
+            return self.produce(json!({"$truncated": "nesting deeper than 64"}));
+        }
+        if let Some(i) = uid(v) {
+            return match self.objects.get(i) {
+                Some(Value::String(s)) if s == "$null" => self.produce(Value::Null),
+                Some(target) => self.resolve_object(target, depth + 1),
+                None => self.produce(json!({"$bad_uid": i})),
             };
-            map.insert(key, resolve(val, objects, depth + 1));
         }
-        return Value::Object(map);
-    }
-    if let Some(Value::Array(vals)) = o.get("NS.objects") {
-        return Value::Array(
-            vals.iter()
-                .map(|x| resolve(x, objects, depth + 1))
-                .collect(),
-        );
-    }
-    for key in ["NS.string", "NS.bytes", "NS.data"] {
-        if let Some(x) = o.get(key) {
-            return resolve(x, objects, depth + 1);
-        }
-    }
-    if let Some(t) = o.get("NS.time").and_then(Value::as_f64) {
-        // NSDate: seconds since 2001-01-01T00:00:00Z.
-        let secs = t + 978_307_200.0;
-        return match jiff::Timestamp::from_microsecond((secs * 1e6).round() as i64) {
-            Ok(ts) => json!(ts.to_string()),
-            Err(_) => json!({"NS.time": t}),
+        let value = match v {
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for x in items {
+                    out.push(self.resolve(x, depth + 1)?);
+                }
+                Value::Array(out)
+            }
+            Value::Object(_) => return self.resolve_object(v, depth + 1),
+            other => other.clone(),
         };
+        self.produce(value)
     }
-    Value::Object(
-        o.iter()
-            .filter(|(k, _)| k.as_str() != "$class")
-            .map(|(k, x)| (k.clone(), resolve(x, objects, depth + 1)))
-            .collect(),
-    )
+
+    fn resolve_object(&mut self, v: &Value, depth: usize) -> Result<Value, String> {
+        let Some(o) = v.as_object() else {
+            return self.resolve(v, depth);
+        };
+        if uid(v).is_some() {
+            return self.resolve(v, depth);
+        }
+        if let (Some(Value::Array(keys)), Some(Value::Array(vals))) =
+            (o.get("NS.keys"), o.get("NS.objects"))
+        {
+            let mut map = Map::new();
+            for (k, val) in keys.iter().zip(vals) {
+                let key = match self.resolve(k, depth + 1)? {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                let value = self.resolve(val, depth + 1)?;
+                map.insert(key, value);
+            }
+            return self.produce(Value::Object(map));
+        }
+        if let Some(Value::Array(vals)) = o.get("NS.objects") {
+            let mut out = Vec::with_capacity(vals.len());
+            for x in vals {
+                out.push(self.resolve(x, depth + 1)?);
+            }
+            return self.produce(Value::Array(out));
+        }
+        for key in ["NS.string", "NS.bytes", "NS.data"] {
+            if let Some(x) = o.get(key) {
+                return self.resolve(x, depth + 1);
+            }
+        }
+        if let Some(t) = o.get("NS.time").and_then(Value::as_f64) {
+            // NSDate: seconds since 2001-01-01T00:00:00Z.
+            let secs = t + 978_307_200.0;
+            return self.produce(
+                match jiff::Timestamp::from_microsecond((secs * 1e6).round() as i64) {
+                    Ok(ts) => json!(ts.to_string()),
+                    Err(_) => json!({"NS.time": t}),
+                },
+            );
+        }
+        let mut out = Map::new();
+        for (k, x) in o.iter().filter(|(k, _)| k.as_str() != "$class") {
+            out.insert(k.clone(), self.resolve(x, depth + 1)?);
+        }
+        self.produce(Value::Object(out))
+    }
 }
 
 /// `parse_plist`: a property list as canonical JSON text.
@@ -283,12 +327,17 @@ impl Tool for ParsePlist {
                 bytes.len()
             )));
         }
-        let value = plist::Value::from_reader(Reader::new(bytes))
-            .map_err(|e| ToolError::Other(format!("{path}: not a readable plist: {e}")))?;
+        // Read whole (bounded above): a binary plist is read in many small seeks and reads.
+        let mut data = vec![0u8; bytes.len() as usize];
+        bytes.read_exact_at(0, &mut data)?;
+        // Nesting and shared-reference expansion are bounded there (a typed error naming the
+        // offset), so every recursive walk below stays shallow.
+        let value = masf_evidence::plist::read(Cursor::new(data), &format!("plist {path}"))?;
         let raw = plist_to_json(&value);
         let (json_value, archived) = match unarchive(&raw) {
-            Some(v) => (v, true),
-            None => (raw, false),
+            Ok(Some(v)) => (v, true),
+            Ok(None) => (raw, false),
+            Err(why) => return Err(ToolError::Other(format!("{path}: {why}"))),
         };
         let canon = canonical_value(&json_value);
         let mut text = serde_json::to_string_pretty(&canon)
@@ -334,8 +383,25 @@ mod tests {
         });
         assert_eq!(
             unarchive(&archive).unwrap(),
-            json!({"root": {"name": "LEUNG YL"}})
+            Some(json!({"root": {"name": "LEUNG YL"}}))
         );
-        assert_eq!(unarchive(&json!({"a": 1})), None);
+        assert_eq!(unarchive(&json!({"a": 1})), Ok(None));
+    }
+
+    #[test]
+    fn keyed_archives_that_expand_without_bound_are_refused() {
+        // Object i is an NSArray naming object i + 1 twice: 2^60 values once unwrapped.
+        let mut objects = vec![json!("$null")];
+        for i in 1..=60 {
+            objects.push(json!({"NS.objects": [{"$uid": i + 1}, {"$uid": i + 1}]}));
+        }
+        objects.push(json!("leaf"));
+        let archive = json!({
+            "$archiver": "NSKeyedArchiver",
+            "$top": {"root": {"$uid": 1}},
+            "$objects": objects,
+        });
+        let err = unarchive(&archive).unwrap_err();
+        assert!(err.contains("more than 1000000 values"), "{err}");
     }
 }

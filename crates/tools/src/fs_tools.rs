@@ -378,7 +378,7 @@ impl Tool for FindFiles {
         "find_files"
     }
     fn description(&self) -> &str {
-        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive), whose size lies within min_size..max_size (size filters exclude directories) and whose stored time of role time_role (modified by default; accessed, changed, created) lies within time_from..time_to (RFC 3339 with an offset, to excluded; FAT/DOS local times are read in naive_zone, an IANA zone, default UTC; entries without that time are left out when a time filter is given). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories."
+        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive), whose size lies within min_size..max_size (size filters exclude directories) and whose stored time of role time_role (modified by default; accessed, changed, created) lies within time_from..time_to (RFC 3339 with an offset, to excluded; FAT/DOS local times are read in naive_zone, an IANA zone, default UTC; entries without that time are left out when a time filter is given). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories, '# not descended' lines directories deeper than 64 levels that were not entered."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -419,6 +419,7 @@ impl Tool for FindFiles {
         let mut found: Vec<Entry> = Vec::new();
         let mut errors: Vec<String> = Vec::new();
         let mut truncated = false;
+        let mut cut = DepthCut::default();
         // Depth-first, children in the sorted order list_dir gives.
         let mut stack: Vec<(String, usize, bool)> = vec![(root.clone(), 0, false)];
         'walk: while let Some((dir, depth, deleted)) = stack.pop() {
@@ -444,8 +445,12 @@ impl Tool for FindFiles {
                     }
                     found.push(e.clone());
                 }
-                if e.kind == EntryKind::Dir && depth < FIND_MAX_DEPTH {
-                    subdirs.push((e.path, e.deleted));
+                if e.kind == EntryKind::Dir {
+                    if depth < FIND_MAX_DEPTH {
+                        subdirs.push((e.path, e.deleted));
+                    } else {
+                        cut.note(&e.path);
+                    }
                 }
             }
             for (d, deleted) in subdirs.into_iter().rev() {
@@ -461,6 +466,7 @@ impl Tool for FindFiles {
         for e in &errors {
             let _ = writeln!(text, "# error: {e}");
         }
+        cut.write(&mut text, FIND_MAX_DEPTH);
         if truncated {
             let _ = writeln!(text, "# truncated at limit {limit}");
         }
@@ -470,9 +476,51 @@ impl Tool for FindFiles {
                 "path": root,
                 "entries": found.iter().map(entry_json).collect::<Vec<_>>(),
                 "errors": errors,
+                "not_descended": cut.json(),
                 "truncated": truncated,
             })),
         })
+    }
+}
+
+/// Directories a walk did not enter because they lie deeper than its depth bound: the first
+/// [`DepthCut::SHOWN`] are named (shortened), the rest counted, so the cut is in the output
+/// rather than silent.
+#[derive(Default)]
+pub(crate) struct DepthCut {
+    shown: Vec<String>,
+    total: u64,
+}
+
+impl DepthCut {
+    const SHOWN: usize = 20;
+
+    pub(crate) fn note(&mut self, path: &str) {
+        self.total += 1;
+        if self.shown.len() < Self::SHOWN {
+            self.shown.push(masf_evidence::fs::shorten(path));
+        }
+    }
+
+    /// `# not descended …` lines (nothing when the walk went everywhere).
+    pub(crate) fn write(&self, text: &mut String, max_depth: usize) {
+        for p in &self.shown {
+            let _ = writeln!(
+                text,
+                "# not descended (deeper than {max_depth} levels): {p}"
+            );
+        }
+        if self.total > self.shown.len() as u64 {
+            let _ = writeln!(
+                text,
+                "# not descended: {} more directories deeper than {max_depth} levels",
+                self.total - self.shown.len() as u64
+            );
+        }
+    }
+
+    pub(crate) fn json(&self) -> Value {
+        json!({"directories": self.shown, "total": self.total})
     }
 }
 

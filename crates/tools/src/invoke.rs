@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | the tool returned within the limits | `ok` | its text |
 //! | an earlier `ok` call with the same source, tool (and tool version) and canonical args | `cached` (`cached_from` names it) | the earlier output |
-//! | unknown tool, invalid arguments, tool error or panic | `failed` (reason) | empty |
+//! | unknown tool, invalid arguments (or nested deeper than [`MAX_ARGS_DEPTH`]), tool error or panic | `failed` (reason) | empty |
 //! | the tool ran past [`Limits::timeout`] | `timed_out` (reason) | empty |
 //! | its text exceeded [`Limits::max_output_bytes`] | `too_large` (reason) | empty |
 //!
@@ -34,7 +34,13 @@ use masf_store::{InvocationRecord, InvocationStatus, NewInvocation, Store, Store
 use serde_json::Value;
 
 use crate::catalog::validate;
-use crate::{Catalog, SourceCtx, ToolError, ToolOutput, canonical_json, canonical_value};
+use crate::{
+    Catalog, SourceCtx, ToolError, ToolOutput, canonical_json, canonical_value, json_depth,
+};
+
+/// Deepest arguments a call may have: every tool's arguments are a flat object of scalars and
+/// short lists; deeper ones are refused (`failed`) before they are serialised.
+pub const MAX_ARGS_DEPTH: usize = 32;
 
 /// Limits every call runs under (the app maps `config.yaml`'s `tools:` section to these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +163,13 @@ impl Invoker {
         extra: &Versions,
     ) -> Result<Invoked, InvokeError> {
         let started = Instant::now();
+        // Arguments nested past the bound are refused before anything serialises them
+        // (serialisation recurses); what is recorded then is the refusal, not the arguments.
+        let too_deep = json_depth(call.args) > MAX_ARGS_DEPTH;
         let args = match call.args {
+            _ if too_deep => {
+                serde_json::json!({"$unrecorded": format!("arguments nested deeper than {MAX_ARGS_DEPTH} levels")})
+            }
             Value::Null => Value::Object(serde_json::Map::new()),
             other => canonical_value(other),
         };
@@ -186,6 +198,12 @@ impl Invoker {
                 })
         };
         let outcome = match &tool {
+            _ if too_deep => Outcome::Failed(
+                ToolError::InvalidArgs(format!(
+                    "arguments nested deeper than {MAX_ARGS_DEPTH} levels"
+                ))
+                .to_string(),
+            ),
             None => Outcome::Failed(ToolError::UnknownTool(call.tool.to_string()).to_string()),
             Some(t) => match refusal(t) {
                 Err(why) => Outcome::Failed(why),

@@ -246,20 +246,90 @@ pub trait Tool: Send + Sync {
     fn run(&self, ctx: &SourceCtx, args: &Value) -> Result<ToolOutput, ToolError>;
 }
 
-/// A JSON value with every object's keys sorted (recursively).
-pub fn canonical_value(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), canonical_value(&map[k])))
-                    .collect(),
-            )
+/// How deeply `value` nests (a scalar is 0, `[1]` is 1, `{"a": [1]}` is 2), computed on an
+/// explicit stack: safe on any value, however deep.
+pub fn json_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                deepest = deepest.max(depth + 1);
+                stack.extend(items.iter().map(|x| (x, depth + 1)));
+            }
+            Value::Object(map) => {
+                deepest = deepest.max(depth + 1);
+                stack.extend(map.values().map(|x| (x, depth + 1)));
+            }
+            _ => deepest = deepest.max(depth),
         }
-        Value::Array(items) => Value::Array(items.iter().map(canonical_value).collect()),
-        other => other.clone(),
+    }
+    deepest
+}
+
+/// A container of [`canonical_value`] being rebuilt.
+enum Canon<'a> {
+    Array(std::slice::Iter<'a, Value>, Vec<Value>),
+    Object(
+        std::vec::IntoIter<(&'a String, &'a Value)>,
+        serde_json::Map<String, Value>,
+        Option<&'a String>,
+    ),
+}
+
+/// A JSON value with every object's keys sorted, at every level. Built on an explicit stack,
+/// so a deep value cannot exhaust the thread's stack here (serialising one still recurses:
+/// bound its depth with [`json_depth`] first, as [`Invoker`] does with arguments).
+pub fn canonical_value(value: &Value) -> Value {
+    fn open<'a>(v: &'a Value, stack: &mut Vec<Canon<'a>>) -> Option<Value> {
+        match v {
+            Value::Array(items) => {
+                stack.push(Canon::Array(items.iter(), Vec::with_capacity(items.len())));
+                None
+            }
+            Value::Object(map) => {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                stack.push(Canon::Object(
+                    entries.into_iter(),
+                    serde_json::Map::new(),
+                    None,
+                ));
+                None
+            }
+            other => Some(other.clone()),
+        }
+    }
+    let mut stack: Vec<Canon<'_>> = Vec::new();
+    let mut done = open(value, &mut stack);
+    loop {
+        if let Some(v) = done.take() {
+            match stack.last_mut() {
+                None => return v,
+                Some(Canon::Array(_, out)) => out.push(v),
+                Some(Canon::Object(_, out, key)) => {
+                    if let Some(k) = key.take() {
+                        out.insert(k.clone(), v);
+                    }
+                }
+            }
+        }
+        let next = match stack.last_mut() {
+            None => return Value::Null,
+            Some(Canon::Array(items, _)) => items.next(),
+            Some(Canon::Object(entries, _, key)) => entries.next().map(|(k, v)| {
+                *key = Some(k);
+                v
+            }),
+        };
+        done = match next {
+            Some(child) => open(child, &mut stack),
+            None => match stack.pop() {
+                Some(Canon::Array(_, out)) => Some(Value::Array(out)),
+                Some(Canon::Object(_, out, _)) => Some(Value::Object(out)),
+                None => return Value::Null,
+            },
+        };
     }
 }
 

@@ -27,6 +27,7 @@ const MAX_PATTERN: usize = 256;
 const CHUNK: usize = 4 << 20;
 /// Bytes of context shown on each side of a hit.
 const CONTEXT: usize = 40;
+/// Deepest directory searched below the starting one.
 const MAX_DEPTH: usize = 64;
 
 /// `search_text`.
@@ -160,7 +161,12 @@ impl Tool for SearchText {
         let mut truncated = false;
         let mut files = 0u64;
         let mut stack: Vec<(String, usize)> = vec![(root.clone(), 0)];
+        let mut cut = crate::fs_tools::DepthCut::default();
         'walk: while let Some((dir, depth)) = stack.pop() {
+            // Checked per directory too: a tree of empty directories has no reads to check at.
+            if crate::deadline::passed() {
+                return Err(ToolError::Other("stopped at the time limit".to_string()));
+            }
             let entries = match fs.list_dir(&dir) {
                 Ok(e) => e,
                 Err(e) => {
@@ -176,6 +182,8 @@ impl Tool for SearchText {
                 if e.kind == EntryKind::Dir {
                     if depth < MAX_DEPTH {
                         subdirs.push(e.path);
+                    } else {
+                        cut.note(&e.path);
                     }
                     continue;
                 }
@@ -262,6 +270,7 @@ impl Tool for SearchText {
         for e in &errors {
             let _ = writeln!(text, "# error: {e}");
         }
+        cut.write(&mut text, MAX_DEPTH);
         if truncated {
             let _ = writeln!(text, "# truncated at limit {limit}");
         }
@@ -276,6 +285,7 @@ impl Tool for SearchText {
                 })).collect::<Vec<_>>(),
                 "skipped": skipped,
                 "errors": errors,
+                "not_descended": cut.json(),
                 "truncated": truncated,
                 "files_searched": files,
             })),

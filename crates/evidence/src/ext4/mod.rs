@@ -77,6 +77,9 @@ const DIR_CACHE: usize = 16384;
 /// folder then parses it once), and the largest folder kept (in records).
 const RECORD_CACHE: usize = 16;
 const RECORD_CACHE_MAX_ENTRIES: usize = 1 << 16;
+/// How many of a path's deepest folders [`ExtFs::resolve`] looks up in, and adds to, the folder
+/// cache.
+const RESOLVE_PROBE: usize = 4;
 /// Most diagnostics kept from reading (the first ones tell the story).
 const MAX_NOTES: usize = 1000;
 
@@ -536,35 +539,54 @@ impl ExtFs {
     /// chain returned holds the inodes from the root down to it. A folder met again among its
     /// own ancestors is a loop: an error, unless it is the last component and `final_may_loop`
     /// (stat and open may name it; listing it would never end).
+    ///
+    /// Linear in the path's depth: prefixes are slices of `norm`, ancestors are checked in a
+    /// set, only the last [`RESOLVE_PROBE`] prefixes are looked up in the folder cache and only
+    /// the last folders of the path are added to it (a crafted path 10,000 folders deep must not
+    /// cost a quadratic walk, or a quadratic cache).
     fn resolve(&self, norm: &str, final_may_loop: bool) -> Result<(Vec<u32>, Inode), Error> {
         let comps: Vec<&str> = norm.split('/').filter(|c| !c.is_empty()).collect();
+        // prefix(k): the path of the first k components ("/" for none), a slice of `norm`.
+        let mut ends = Vec::with_capacity(comps.len());
+        let mut at = 0;
+        for c in &comps {
+            at += 1 + c.len();
+            ends.push(at);
+        }
+        let prefix = |k: usize| -> &str {
+            match k {
+                0 => "/",
+                k => norm.get(..ends[k - 1]).unwrap_or(norm),
+            }
+        };
         let mut start = 0;
         let mut chain: Vec<u32> = vec![ROOT_INO];
         {
             let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
-            for k in (1..=comps.len()).rev() {
-                let prefix = format!("/{}", comps[..k].join("/"));
-                if let Some(known) = cache.get(&prefix) {
+            let shallowest = comps.len().saturating_sub(RESOLVE_PROBE).max(1);
+            for k in (shallowest..=comps.len()).rev() {
+                if let Some(known) = cache.get(prefix(k)) {
                     chain = known.to_vec();
                     start = k;
                     break;
                 }
             }
         }
+        let mut ancestors: std::collections::HashSet<u32> = chain.iter().copied().collect();
         let last = chain.last().copied().unwrap_or(ROOT_INO);
         let mut current = self.vol.read_inode(last, SUPERBLOCK_OFFSET)?;
         let mut learned = Vec::new();
         for k in start..comps.len() {
-            let here = format!("/{}", comps[..k].join("/"));
+            let here = prefix(k);
             if !current.is_dir() {
                 return Err(Error::WrongKind {
                     layer: self.layer(),
-                    path: here,
+                    path: here.to_string(),
                     detail: "not a folder".to_string(),
                 });
             }
             let want = comps[k];
-            let records = self.lookup_records(&current, &here)?;
+            let records = self.lookup_records(&current, here)?;
             let live = || records.iter().filter(|e| !e.deleted);
             let found = live()
                 .find(|e| e.name == want.as_bytes())
@@ -575,19 +597,20 @@ impl ExtFs {
                 })?;
             let child = self.vol.read_inode(found.ino, found.at)?;
             let is_last = k + 1 == comps.len();
-            if chain.contains(&child.ino) && !(is_last && final_may_loop) {
+            if ancestors.contains(&child.ino) && !(is_last && final_may_loop) {
                 return Err(self.vol.corrupt(
                     found.at,
                     format!(
                         "folder loop: {} is inode {}, which is also one of its own ancestors",
-                        join(&here, want),
+                        join(here, want),
                         child.ino
                     ),
                 ));
             }
             chain.push(child.ino);
-            if child.is_dir() && !is_last {
-                learned.push((format!("/{}", comps[..=k].join("/")), Arc::from(&chain[..])));
+            ancestors.insert(child.ino);
+            if child.is_dir() && !is_last && k + RESOLVE_PROBE >= comps.len() {
+                learned.push((prefix(k + 1).to_string(), Arc::from(&chain[..])));
             }
             current = child;
         }
