@@ -210,12 +210,25 @@ pub fn cat(spec: &str, out: &mut dyn Write) -> Result<u64, ApiError> {
         .map_err(scan_err)?;
     let bytes = fs.open(&spec.path).map_err(scan_err)?;
     let mut buf = vec![0u8; 256 * 1024];
+    // First every byte is read (each EWF chunk checked, every layer's checks run) and nothing
+    // is written; only a file that reads back whole is then written. A bad chunk fails the
+    // command with its offset and leaves the output empty, never a plausible-looking prefix.
     let mut offset = 0u64;
     while offset < bytes.len() {
         let n = bytes.read_at(offset, &mut buf).map_err(scan_err)?;
         if n == 0 {
             break;
         }
+        offset += n as u64;
+    }
+    let readable = offset;
+    offset = 0;
+    while offset < readable {
+        let n = bytes.read_at(offset, &mut buf).map_err(scan_err)?;
+        if n == 0 {
+            break;
+        }
+        let n = n.min(usize::try_from(readable - offset).unwrap_or(usize::MAX));
         out.write_all(&buf[..n])
             .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
         offset += n as u64;

@@ -176,7 +176,8 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         no_count: bool,
     },
     /// List entries inside any layer. SPEC is EVIDENCE[#PARTITION]:/path, PARTITION a 1-based
-    /// index or a partition name, e.g. blk0_sda.bin#userdata:/data.
+    /// index or a partition name, e.g. blk0_sda.bin#userdata:/data. Control characters and
+    /// bidi overrides in names are shown as escapes (\u{1b}); --json keeps names exact.
     Ls {
         spec: String,
         /// List the whole tree below the path.
@@ -186,7 +187,9 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long)]
         json: bool,
     },
-    /// Write the exact bytes of a file inside any layer to stdout (SPEC as for ls).
+    /// Write the exact bytes of a file inside any layer to stdout (SPEC as for ls). The file is
+    /// read whole first: if any byte fails its checks (a bad EWF chunk), nothing is written and
+    /// the error names the offset.
     Cat { spec: String },
     /// Read the whole media of an EWF image, print MD5/SHA-1/SHA-256 and compare them with the
     /// hashes the image stores (like ewfverify). Exit 1 when a stored hash does not match or a
@@ -1009,7 +1012,7 @@ fn cmd_ls(spec: &str, recursive: bool, json: bool) -> anyhow::Result<u8> {
                 e.id.map_or_else(|| "-".to_string(), |i| i.to_string()),
                 e.size,
                 mtime,
-                e.path
+                masf_evidence::fs::visible(&e.path)
             )
             .map_err(|err| err.to_string())
         }

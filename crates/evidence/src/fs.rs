@@ -246,3 +246,43 @@ mod tests {
         );
     }
 }
+
+/// Whether `c` must not reach a terminal or a page as it is: C0 and C1 control characters
+/// (escape sequences, carriage returns, bells), and the bidirectional overrides and isolates
+/// that can make a name display in another order than it is stored.
+pub fn is_hidden_control(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every [`is_hidden_control`] character written as a visible escape (`\u{1b}`),
+/// for names and paths shown to the examiner: what is stored stays recoverable, nothing is
+/// interpreted by the terminal. Text without such characters is returned as it is.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_hidden_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_hidden_control(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod visible_tests {
+    use super::visible;
+
+    #[test]
+    fn controls_and_bidi_overrides_are_escaped_and_the_rest_kept() {
+        assert_eq!(visible("plain 名字.txt"), "plain 名字.txt");
+        assert_eq!(visible("a\u{1b}[31mred\u{7}"), "a\\u{1b}[31mred\\u{7}");
+        assert_eq!(visible("line\nbreak\r"), "line\\u{a}break\\u{d}");
+        assert_eq!(visible("exe\u{202e}txt.scr"), "exe\\u{202e}txt.scr");
+        assert_eq!(visible("\u{85}c1"), "\\u{85}c1");
+    }
+}

@@ -199,3 +199,95 @@ fn a_truncated_e01_and_an_unreadable_source_leave_the_others_examined() {
     assert!(not_read.contains("src-cut-e01"), "{not_read}");
     assert!(report["sources"].to_string().contains("src-plain"));
 }
+
+/// Runs a real tool, asserting success.
+fn tool(cmd: &str, args: &[&str]) {
+    let out = std::process::Command::new(cmd)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A FAT image (mkfs.vfat + mcopy) with a 600 KiB file of incompressible bytes, acquired by
+/// ewfacquire without compression, then one byte of that file's data flipped inside the E01:
+/// the chunk holding it fails its Adler-32.
+#[test]
+fn cat_across_a_bad_chunk_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let data = crate::support::bytes(600 * 1024, 41);
+    std::fs::write(d.join("big.bin"), &data).unwrap();
+    let img = d.join("fat.img");
+    tool("truncate", &["-s", "4M", img.to_str().unwrap()]);
+    tool("mkfs.vfat", &["-n", "MASF", img.to_str().unwrap()]);
+    tool(
+        "mcopy",
+        &[
+            "-i",
+            img.to_str().unwrap(),
+            d.join("big.bin").to_str().unwrap(),
+            "::/big.bin",
+        ],
+    );
+    let target = d.join("stick");
+    tool(
+        "ewfacquire",
+        &[
+            "-q",
+            "-u",
+            "-c",
+            "none",
+            "-t",
+            target.to_str().unwrap(),
+            img.to_str().unwrap(),
+        ],
+    );
+    let e01 = d.join("stick.E01");
+    let spec = format!("{}:/big.bin", e01.display());
+    // Intact: the exact bytes.
+    let good = masf(&["cat", &spec]);
+    assert!(good.status.success());
+    assert!(good.stdout == data, "cat of the intact image differs");
+    // One byte flipped 400 KiB into the file's data (uncompressed chunks hold it verbatim):
+    // past the first 256 KiB piece a streaming copy would already have written.
+    let mut raw = std::fs::read(&e01).unwrap();
+    let at = raw
+        .windows(64)
+        .position(|w| w == &data[400 * 1024..400 * 1024 + 64])
+        .expect("the file's bytes in the E01");
+    raw[at] ^= 0xFF;
+    std::fs::write(&e01, &raw).unwrap();
+    let bad = masf(&["cat", &spec]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        bad.stdout.is_empty(),
+        "{} bytes written before failing",
+        bad.stdout.len()
+    );
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("Adler-32"), "{err}");
+}
+
+#[test]
+fn listings_show_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("ev");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("red\u{1b}[31malert\u{7}.txt"), "x").unwrap();
+    std::fs::write(folder.join("invoice\u{202e}fdp.exe"), "x").unwrap();
+    let listing = masf_ok(&["ls", &format!("{}:/", folder.display())]);
+    assert!(!listing.contains('\u{1b}') && !listing.contains('\u{202e}'));
+    assert!(
+        listing.contains("red\\u{1b}[31malert\\u{7}.txt"),
+        "{listing}"
+    );
+    assert!(listing.contains("invoice\\u{202e}fdp.exe"), "{listing}");
+    // JSON keeps the stored name exactly (escaped as JSON).
+    let json = masf_ok(&["ls", &format!("{}:/", folder.display()), "--json"]);
+    assert!(json.contains("red\\u001b[31malert\\u0007.txt"), "{json}");
+}

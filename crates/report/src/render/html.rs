@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::model::Report;
+use masf_evidence::fs::is_hidden_control;
 
 /// Escapes text for HTML element content and double-quoted attribute values.
 pub fn esc(text: &str) -> String {
@@ -15,6 +16,10 @@ pub fn esc(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // Escape codes, bells and bidi overrides from evidence are shown, not obeyed.
+            c if c != '\n' && c != '\t' && is_hidden_control(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
             c => out.push(c),
         }
     }
@@ -525,4 +530,15 @@ pub fn render(r: &Report) -> String {
     }
     o.push_str("</table>\n</body></html>\n");
     o
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn markup_and_control_characters_are_escaped() {
+        assert_eq!(
+            super::esc("<b>\u{1b}[2J\u{202e}x\n"),
+            "&lt;b&gt;\\u{1b}[2J\\u{202e}x\n"
+        );
+    }
 }

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::model::Report;
+use masf_evidence::fs::is_hidden_control;
 
 /// Escapes text for a Markdown table cell.
 pub fn cell(text: &str) -> String {
@@ -16,6 +17,7 @@ pub fn cell(text: &str) -> String {
                 out.push(c);
             }
             '\n' | '\r' => out.push(' '),
+            c if is_hidden_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             c => out.push(c),
         }
     }
@@ -308,4 +310,12 @@ pub fn render(r: &Report) -> String {
             .collect(),
     );
     o
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cells_escape_markup_and_control_characters() {
+        assert_eq!(super::cell("a|b\u{1b}[0m\u{7}"), "a\\|b\\u{1b}\\[0m\\u{7}");
+    }
 }
