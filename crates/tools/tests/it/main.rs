@@ -1,5 +1,6 @@
 //! Integration tests of the tool catalog on the real demo evidence.
 
+mod consistency;
 mod grounding;
 mod invoke;
 mod search;
