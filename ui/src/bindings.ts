@@ -20,7 +20,11 @@ export type ErrorCode =
   | "store"
   | "evidence"
   | "bad_request"
-  | "io";
+  | "io"
+  /** Another process runs the case (holds its run lease); the message names it. */
+  | "case_busy"
+  /** The case store fails its consistency check (`masf repair`); the message lists why. */
+  | "store_inconsistent";
 
 export interface ApiError {
   code: ErrorCode;

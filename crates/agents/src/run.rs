@@ -1,7 +1,9 @@
 //! The run lifecycle (issue 7): a run is a sequence of segments, each opened by a `RunState`
 //! event `active` and closed by one of `paused | halted_budget | completed | failed`. Another
 //! process asks a running one to pause by appending a `RunControl` event; the runner sees it at
-//! its next tool call and stops at that safe point. State is the projection of these events.
+//! its next tool call and stops at that safe point. Each segment runs under the case's run lease
+//! (`masf_store::Lease`), recorded as a `RunLeased` event. State is the projection of these
+//! events.
 
 use masf_store::Store;
 use serde::{Deserialize, Serialize};
@@ -12,6 +14,9 @@ use crate::budget::{BUDGET_GRANTED, BUDGET_WARNING, BudgetGranted, BudgetWarning
 pub const RUN_STATE: &str = "RunState";
 /// The event kind of a request to a running process.
 pub const RUN_CONTROL: &str = "RunControl";
+/// The event kind of a run lease taken (issue 24): who ran the case, from where, since when.
+/// Its payload is the [`masf_store::Holder`].
+pub const RUN_LEASED: &str = "RunLeased";
 
 /// Where a run stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -117,13 +122,21 @@ pub struct RunProjection {
     pub warnings: Vec<BudgetWarning>,
     /// The last state change.
     pub last: Option<RunStateChanged>,
+    /// The last run lease taken: who ran (or runs) the case.
+    pub lease: Option<masf_store::Holder>,
 }
 
 impl RunProjection {
     /// Folds the lifecycle events of the store.
     pub fn load(store: &Store) -> Result<Self, masf_store::StoreError> {
         let mut p = RunProjection::default();
-        for kind in [RUN_STATE, RUN_CONTROL, BUDGET_GRANTED, BUDGET_WARNING] {
+        for kind in [
+            RUN_STATE,
+            RUN_CONTROL,
+            BUDGET_GRANTED,
+            BUDGET_WARNING,
+            RUN_LEASED,
+        ] {
             for e in store.events_of_kind(kind)? {
                 p.apply(e.seq, &e.kind, &e.payload);
             }
@@ -165,6 +178,11 @@ impl RunProjection {
             BUDGET_WARNING => {
                 if let Ok(w) = serde_json::from_value(payload.clone()) {
                     self.warnings.push(w);
+                }
+            }
+            RUN_LEASED => {
+                if let Ok(h) = serde_json::from_value(payload.clone()) {
+                    self.lease = Some(h);
                 }
             }
             _ => {}

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use masf_graph::{Call, Gateway, GraphState, PhoneRegion, Scoring, Verdict};
-use masf_store::{ActorKind, NewEvent, Store, StoreError, Versions};
-use masf_tools::{Catalog, Invoked, Invoker, SourceCtx, StoreLog};
+use masf_store::{ActorKind, Guarded, NewEvent, Store, StoreError, Versions, Watch};
+use masf_tools::{Catalog, FoldCursor, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -155,6 +155,15 @@ pub enum RuntimeError {
 
 type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
+fn fold_error(e: masf_tools::FoldError) -> RuntimeError {
+    match e {
+        masf_tools::FoldError::Store(e) => RuntimeError::Store(e),
+        masf_tools::FoldError::BadEvent { seq, kind, reason } => {
+            RuntimeError::BadEvent { seq, kind, reason }
+        }
+    }
+}
+
 struct SourceSlot {
     info: SourceInfo,
     ctx: OnceLock<Result<Arc<SourceCtx>, String>>,
@@ -168,6 +177,9 @@ pub struct Session {
     /// Connections tool calls go through, so that agents on several threads call tools at once.
     pool: Mutex<Vec<Store>>,
     state: RwLock<GraphState>,
+    /// Where the folded state stands in the log (its epoch, the last seq folded); changed only
+    /// while holding `graph_store`.
+    cursor: Mutex<FoldCursor>,
     invoker: Invoker,
     sources: BTreeMap<String, SourceSlot>,
     clock: Clock,
@@ -191,17 +203,13 @@ impl Session {
         clock: Clock,
     ) -> Result<Self, RuntimeError> {
         let store = Store::open(work_dir)?;
-        let state = masf_tools::fold_graph(&store, scoring).map_err(|e| match e {
-            masf_tools::FoldError::Store(e) => RuntimeError::Store(e),
-            masf_tools::FoldError::BadEvent { seq, kind, reason } => {
-                RuntimeError::BadEvent { seq, kind, reason }
-            }
-        })?;
+        let (state, cursor) = masf_tools::fold_graph_at(&store, scoring).map_err(fold_error)?;
         Ok(Self {
             work_dir: work_dir.to_path_buf(),
             graph_store: Mutex::new(store),
             pool: Mutex::new(Vec::new()),
             state: RwLock::new(state),
+            cursor: Mutex::new(cursor),
             invoker,
             sources: sources
                 .into_iter()
@@ -626,57 +634,83 @@ impl Session {
         extra: &Versions,
     ) -> Result<Verdict, RuntimeError> {
         let mut store = self.store()?;
-        let verdict = {
-            let state = self.state()?;
-            let started = Instant::now();
-            let verdict = Gateway::new(&state, &StoreLog::new(&store)).handle(call);
-            self.gateway_ns.fetch_add(
-                u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
-                std::sync::atomic::Ordering::Relaxed,
-            );
-            verdict
-        };
-        if verdict.events().is_empty() {
-            return Ok(verdict);
-        }
-        let ts = self.now();
         let mut versions = Versions::new();
         versions.insert(
             "masf_graph".to_string(),
             env!("CARGO_PKG_VERSION").to_string(),
         );
         versions.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
-        let batch: Vec<NewEvent> = verdict
-            .events()
-            .iter()
-            .map(|event| NewEvent {
-                kind: event.kind().to_string(),
-                payload: event.to_payload(),
-                actor_kind,
-                actor_id: actor_id.to_string(),
-                idempotency_key: event.idempotency_key(),
-                causation_seq: None,
-                ts,
-                versions: versions.clone(),
-            })
-            .collect();
-        match store.append_batch(&batch) {
-            Ok(_) => {}
-            // The same request refused again, seen differently (an LLM repeating itself): the
-            // first rejection stands in the log.
-            Err(StoreError::IdempotencyConflict { .. }) if !verdict.is_accepted() => {
+        let kinds = masf_tools::graph_kinds();
+        loop {
+            let verdict = {
+                let state = self.state()?;
+                let started = Instant::now();
+                let verdict = Gateway::new(&state, &StoreLog::new(&store)).handle(call);
+                self.gateway_ns.fetch_add(
+                    u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                verdict
+            };
+            if verdict.events().is_empty() {
                 return Ok(verdict);
             }
-            Err(e) => return Err(e.into()),
+            let mut cursor = self
+                .cursor
+                .lock()
+                .map_err(|_| RuntimeError::Poisoned("fold cursor"))?;
+            let ts = self.now();
+            let batch: Vec<NewEvent> = verdict
+                .events()
+                .iter()
+                .map(|event| NewEvent {
+                    kind: event.kind().to_string(),
+                    payload: event.to_payload(),
+                    actor_kind,
+                    actor_id: actor_id.to_string(),
+                    idempotency_key: cursor.key(event),
+                    causation_seq: None,
+                    ts,
+                    versions: versions.clone(),
+                })
+                .collect();
+            // The verdict's ids and numbers come from the state folded up to `cursor.seq`: the
+            // batch is stored only if no other writer (another process, another session) added
+            // a graph event since, in the same write transaction. Otherwise the state catches
+            // up with what they wrote and the request is judged again.
+            let watch = Watch {
+                after_seq: cursor.seq,
+                kinds: &kinds,
+            };
+            let appended = match store.append_batch_unless_newer(&batch, &watch) {
+                Ok(Guarded::Appended(appended)) => appended,
+                Ok(Guarded::Newer(newer)) => {
+                    let mut state = self
+                        .state
+                        .write()
+                        .map_err(|_| RuntimeError::Poisoned("graph state"))?;
+                    for stored in &newer {
+                        masf_tools::feed(&mut state, &mut cursor, stored).map_err(fold_error)?;
+                    }
+                    continue;
+                }
+                // The same request refused again, seen differently (an LLM repeating itself):
+                // the first rejection stands in the log.
+                Err(StoreError::IdempotencyConflict { .. }) if !verdict.is_accepted() => {
+                    return Ok(verdict);
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let mut state = self
+                .state
+                .write()
+                .map_err(|_| RuntimeError::Poisoned("graph state"))?;
+            for event in verdict.events() {
+                state.apply(event);
+            }
+            cursor.seq = appended.iter().map(|a| a.seq).fold(cursor.seq, i64::max);
+            return Ok(verdict);
         }
-        let mut state = self
-            .state
-            .write()
-            .map_err(|_| RuntimeError::Poisoned("graph state"))?;
-        for event in verdict.events() {
-            state.apply(event);
-        }
-        Ok(verdict)
     }
 
     /// Time spent so far in the gateway's judgement of requests (grounding, lint, rescue),

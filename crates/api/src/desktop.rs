@@ -553,10 +553,20 @@ impl Desktop {
         status_view(&self.ctx()?, running)
     }
 
-    /// Starts the case's run in a background thread. A follower thread forwards everything the
-    /// run appends to the store, from where the store stands now, to `sink`; `run_finished`
-    /// comes after the last item.
+    /// Starts the case's run in a background thread, under the case's run lease: refused with
+    /// [`ErrorCode::CaseBusy`] when another process (a `masf run`, another window) runs it. A
+    /// follower thread forwards everything the run appends to the store, from where the store
+    /// stands now, to `sink`; `run_finished` comes after the last item, once the lease is let go.
     pub fn start_run(&self, sink: Arc<dyn DesktopSink>) -> Result<(), ApiError> {
+        self.start_run_then(sink, |_| Ok(()))
+    }
+
+    /// [`Desktop::start_run`], doing `first` under the lease before the run starts.
+    fn start_run_then(
+        &self,
+        sink: Arc<dyn DesktopSink>,
+        first: impl FnOnce(&mut CaseCtx) -> Result<(), ApiError>,
+    ) -> Result<(), ApiError> {
         let mut inner = self.lock();
         if inner.run.as_ref().is_some_and(|h| !h.is_finished()) {
             return Err(ApiError::new(ErrorCode::BadRequest, "a run is going"));
@@ -566,8 +576,11 @@ impl Desktop {
             .clone()
             .ok_or_else(|| ApiError::new(ErrorCode::BadRequest, "no case is open"))?;
         let mut ctx = crate::open_case(&req)?;
+        let lease = crate::take_lease(&mut ctx, None, &SystemClock)?;
+        first(&mut ctx)?;
         let start = Cursor {
-            event_seq: ctx.store.last_seq()?,
+            // From the lease's event on: who runs is the run's first record.
+            event_seq: lease.seq() - 1,
             invocation_seq: i64::try_from(ctx.store.invocation_count()?).unwrap_or(i64::MAX),
         };
         let handle = std::thread::Builder::new()
@@ -582,10 +595,12 @@ impl Desktop {
                 };
                 let result = crate::run(
                     &mut ctx,
+                    &lease,
                     &crate::RunOptions::default(),
                     Arc::new(SystemClock),
                     &crate::NoProgress,
                 );
+                drop(lease);
                 stop.store(true, Ordering::SeqCst);
                 let follow_error = match follower {
                     Ok(f) => match f.join() {
@@ -625,20 +640,18 @@ impl Desktop {
         crate::pause(&mut ctx, by, reason, &SystemClock)
     }
 
-    /// Records budget grants, then starts the run again.
+    /// Records budget grants, then starts the run again (refused, granting nothing, while a run
+    /// goes here or elsewhere).
     pub fn resume(
         &self,
         grants: &[(String, u64)],
         by: &str,
         sink: Arc<dyn DesktopSink>,
     ) -> Result<(), ApiError> {
-        if self.running() {
-            return Err(ApiError::new(ErrorCode::BadRequest, "a run is going"));
-        }
-        let mut ctx = self.ctx()?;
-        crate::grant(&mut ctx, grants, by, "granted in the app", &SystemClock)?;
-        drop(ctx);
-        self.start_run(sink)
+        // The grants are recorded under the lease: a refused resume grants nothing.
+        self.start_run_then(sink, |ctx| {
+            crate::grant(ctx, grants, by, "granted in the app", &SystemClock)
+        })
     }
 
     /// Waits for the background run, if any, to end (tests; app exit).
@@ -884,6 +897,7 @@ pub fn export_report(
             "choose at least one format",
         ));
     }
+    crate::repair::refuse_inconsistent(ctx)?;
     let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
     let report = crate::report::build_report(ctx, clock, &crate::NoProgress)?;
     let mut files = Vec::new();

@@ -18,6 +18,11 @@ pub enum ErrorCode {
     BadRequest,
     /// Any other I/O failure.
     Io,
+    /// Another process is running the case (it holds the run lease); the message names it.
+    CaseBusy,
+    /// The case store fails its consistency check; the message lists the problems (`masf
+    /// repair`).
+    StoreInconsistent,
 }
 
 /// An error of the application facade: a code and a message meant for the examiner.

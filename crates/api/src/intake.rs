@@ -96,23 +96,50 @@ pub struct IntakeReport {
 /// agents observed and links their evidence (DESIGN §8).
 /// Running it again adds nothing: tool calls are served from the cache and gateway requests
 /// answer as duplicates.
+///
+/// It needs the case's run lease ([`crate::take_lease`]), and refuses an inconsistent store
+/// ([`ErrorCode::StoreInconsistent`]: `masf repair` first) rather than add to it.
 pub fn run(
+    ctx: &mut CaseCtx,
+    lease: &crate::RunLease,
+    opts: &RunOptions,
+    clock: std::sync::Arc<dyn Clock>,
+    progress: &dyn Progress,
+) -> Result<IntakeReport, ApiError> {
+    lease.check_for(ctx)?;
+    crate::repair::refuse_inconsistent(ctx)?;
+    let mut report = run_phases(ctx, opts, clock.clone(), progress)?;
+    finish(ctx, &mut report, clock.as_ref(), progress)?;
+    Ok(report)
+}
+
+/// Intake and the agent phases of [`run`], under a lease the caller holds.
+pub(crate) fn run_phases(
     ctx: &mut CaseCtx,
     opts: &RunOptions,
     clock: std::sync::Arc<dyn Clock>,
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
     let mut report = intake(ctx, opts, clock.as_ref(), progress)?;
-    let (triage, outcome) = crate::triage::triage(ctx, clock.clone())?;
+    let (triage, outcome) = crate::triage::triage(ctx, clock)?;
     report.triage = triage;
     report.resolution = Some(outcome.resolution.clone());
     report.run = Some(outcome);
-    // Phases 4 and 5: the timeline and the report (partial, and saying so, when the run
-    // stopped early).
+    Ok(report)
+}
+
+/// The end of [`run`]: the timeline and the report (phases 4 and 5; partial, and saying so,
+/// when the run stopped early), and what could not be examined.
+pub(crate) fn finish(
+    ctx: &CaseCtx,
+    report: &mut IntakeReport,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+) -> Result<(), ApiError> {
     report.report = Some(crate::report::write_report(
         ctx,
         &report.out,
-        clock.as_ref(),
+        clock,
         progress,
     )?);
     for t in &report.triage {
@@ -137,7 +164,7 @@ pub fn run(
             }
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Registers every declared source not yet in the log (see [`run`]).

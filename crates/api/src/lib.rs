@@ -9,7 +9,9 @@ pub mod desktop;
 mod error;
 mod evidence;
 mod intake;
+mod lease;
 mod rederive;
+mod repair;
 mod report;
 mod resolve;
 mod stream;
@@ -21,6 +23,7 @@ pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
 pub use intake::{
     FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
 };
+pub use lease::{RunLease, take_lease};
 pub use masf_agents::{Halt, RunState};
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
@@ -33,8 +36,12 @@ pub use masf_report::timeline::{
     ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
     Flag as TimelineFlag, Timeline,
 };
+pub use masf_store::Holder;
+pub use masf_tools::CarriedDecision;
+pub use masf_tools::consistency::{Consistency, Problem, ProblemKind};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
+pub use repair::{CarriedOver, Repaired, check, repair};
 pub use report::{ReportWritten, build_report, write_report};
 pub use resolve::{
     Decided, ResolveReport, actors, approve, graph, links, resolve, resolve_in, retract,
@@ -132,8 +139,11 @@ pub struct CaseStatus {
     pub store: PathBuf,
     pub events: u64,
     pub sources: Vec<SourceStatus>,
-    /// The run lifecycle: last state, segments, grants, budget warnings.
+    /// The run lifecycle: last state, segments, grants, budget warnings, the last lease.
     pub run: masf_agents::RunProjection,
+    /// The store's consistency check ([`status_checked`]; absent from [`status`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consistency: Option<Consistency>,
 }
 
 /// One source of the case: as declared, and as registered by intake.
@@ -189,7 +199,15 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
         events,
         sources,
         run: masf_agents::RunProjection::load(&ctx.store)?,
+        consistency: None,
     })
+}
+
+/// [`status`] with the store's consistency check ([`check`]).
+pub fn status_checked(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
+    let mut status = status(ctx)?;
+    status.consistency = Some(check(ctx)?);
+    Ok(status)
 }
 
 /// Calls `f` for every event of the case log, in order. `f` may stop the walk with an error.

@@ -25,6 +25,8 @@ pub struct VerifyReport {
     pub facts_matched: u64,
     /// Every fact that no longer checks, with why.
     pub fact_failures: Vec<FactFailure>,
+    /// The store's consistency check.
+    pub consistency: masf_tools::consistency::Consistency,
 }
 
 /// A verified fact that no longer checks against its invocation's stored output.
@@ -39,7 +41,7 @@ pub struct FactFailure {
 
 impl VerifyReport {
     pub fn ok(&self) -> bool {
-        self.failures.is_empty() && self.fact_failures.is_empty()
+        self.failures.is_empty() && self.fact_failures.is_empty() && self.consistency.ok()
     }
 }
 
@@ -128,8 +130,8 @@ pub fn rerun(ctx: &CaseCtx, invocation_id: &str) -> Result<Rederivation, ApiErro
 }
 
 /// Re-runs every logged invocation of the case (each source scanned once), checks every stored
-/// output against its recorded hash, and re-checks every verified fact of the graph against the
-/// stored output it cites.
+/// output against its recorded hash, re-checks every verified fact of the graph against the
+/// stored output it cites, and checks the store's consistency ([`crate::check`]).
 pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
     let catalog = crate::triage::catalog();
     let mut sources: BTreeMap<String, Result<SourceCtx, ApiError>> = BTreeMap::new();
@@ -142,6 +144,7 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
         facts: 0,
         facts_matched: 0,
         fact_failures: Vec::new(),
+        consistency: crate::check(ctx)?,
     };
     for rec in ctx.store.all_invocations()? {
         report.invocations += 1;

@@ -63,13 +63,16 @@ pub(crate) fn layers(path: &Path) -> (Vec<Value>, Vec<(String, String)>) {
 }
 
 /// Builds the report and writes it into `dir` (report.json, report.html, report.md and
-/// `outputs/`). Re-hashes every evidence file to show "intake vs now".
+/// `outputs/`). Re-hashes every evidence file to show "intake vs now". Refuses an inconsistent
+/// store ([`ErrorCode::StoreInconsistent`]).
 pub fn write_report(
     ctx: &CaseCtx,
     dir: &Path,
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<ReportWritten, ApiError> {
+    // A report folded from contradicting events would show a graph that is not the case's.
+    crate::repair::refuse_inconsistent(ctx)?;
     let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
     let report = build_report(ctx, clock, progress)?;
     let files = masf_report::write_report(&report, dir)
@@ -274,7 +277,16 @@ pub(crate) fn build_report_with(
     let run = &status.run;
     // Which phenomena an LLM agent recorded, with its model and prompt version.
     let mut llm_provenance = std::collections::BTreeMap::new();
+    // Ids are assigned afresh after a rebuild: only the records of the current graph count.
+    let rebuilt_at = ctx
+        .store
+        .events_of_kind(masf_tools::GRAPH_REBUILT)?
+        .last()
+        .map_or(0, |e| e.seq);
     for e in ctx.store.events_of_kind("PhenomenonRecorded")? {
+        if e.seq < rebuilt_at {
+            continue;
+        }
         if let (Some(id), Some(p)) = (
             e.payload["phenomenon"]["id"].as_str(),
             masf_agents::llm::Provenance::from_versions(&e.versions),

@@ -443,3 +443,52 @@ fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
     assert_eq!(status.status.run.grants.len(), 1);
     assert_eq!(status.status.run.segments, 2);
 }
+
+#[test]
+fn a_case_run_elsewhere_is_refused_as_busy_and_a_refused_resume_grants_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    save_case(&demo_draft(dir.path())).unwrap();
+    let desktop = Desktop::new();
+    desktop.open(dir.path()).unwrap();
+    let sink = Arc::new(Recorder::default());
+    // Another runner (a `masf run` in a terminal) holds the case.
+    let mut elsewhere = desktop.ctx().unwrap();
+    let lease = masf_api::take_lease(&mut elsewhere, None, &masf_api::SystemClock).unwrap();
+    let busy = desktop.start_run(sink.clone()).unwrap_err();
+    assert_eq!(busy.code, ErrorCode::CaseBusy);
+    let holder = lease.holder();
+    assert_eq!(
+        busy.message,
+        format!(
+            "case desk-demo is being run by pid {} on {} since {}",
+            holder.pid, holder.host, holder.since
+        )
+    );
+    let refused = desktop
+        .resume(&[("tool_calls".into(), 100)], "examiner", sink.clone())
+        .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::CaseBusy);
+    assert!(!desktop.running());
+    assert!(desktop.status().unwrap().status.run.grants.is_empty());
+    assert!(sink.finished.lock().unwrap().is_empty());
+
+    // Let go, the window runs the case; the first thing it streams is its own lease.
+    drop(lease);
+    desktop.start_run(sink.clone()).unwrap();
+    desktop.join_run();
+    let finished = sink.finished.lock().unwrap().clone();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].state, "completed", "{:?}", finished[0]);
+    let first = sink.batches.lock().unwrap()[0][0].clone();
+    match first {
+        StreamItem::Event(e) => {
+            assert_eq!(e.kind, "RunLeased");
+            assert_eq!(e.payload["pid"], std::process::id());
+        }
+        other => panic!("expected the lease first, got {other:?}"),
+    }
+    let status = desktop.status().unwrap();
+    assert_eq!(status.status.run.lease.unwrap().pid, std::process::id());
+    let ctx = desktop.ctx().unwrap();
+    assert!(masf_api::check(&ctx).unwrap().ok());
+}

@@ -17,6 +17,8 @@ const EXIT_FAILURE: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 /// The run stopped before it was done: paused, or halted at a budget cap (`masf resume`).
 const EXIT_UNFINISHED: u8 = 3;
+/// Another process is running the case (it holds the case's run lease); `--wait` waits for it.
+const EXIT_BUSY: u8 = 4;
 
 #[derive(Parser)]
 #[command(
@@ -25,8 +27,9 @@ const EXIT_UNFINISHED: u8 = 3;
     about = "MASForensics: multi-device forensic case analysis with grounded, auditable findings",
     long_about = "MASForensics works one case across many evidence sources. Every command that \
 works on a case takes the case file (case.yaml) as its positional argument.\n\n\
-Exit codes: 0 success, 1 failure (invalid case, unreadable evidence, integrity mismatch), \
-2 usage error.",
+Exit codes: 0 success, 1 failure (invalid case, unreadable evidence, integrity mismatch, \
+inconsistent case store), 2 usage error, 3 run unfinished (paused or halted at a budget cap), \
+4 case busy (another process is running it).",
     after_help = "Machine-readable output: commands with --json print one JSON document on \
 stdout; --jsonl prints one JSON object per line. Progress and diagnostics go to stderr."
 )]
@@ -82,6 +85,10 @@ enum Command {
         /// call); the summary then goes to stderr.
         #[arg(long, value_name = "FORMAT", value_parser = ["jsonl"])]
         events: Option<String>,
+        /// When another process is running the case, wait until it ends instead of exiting
+        /// with status 4.
+        #[arg(long)]
+        wait: bool,
     },
     /// Ask a running `masf run` of this case (in another process) to pause at its next tool
     /// call; `masf resume` continues.
@@ -106,8 +113,32 @@ enum Command {
         /// Print the run summary as JSON on stdout.
         #[arg(long)]
         json: bool,
+        /// When another process is running the case, wait until it ends instead of exiting
+        /// with status 4.
+        #[arg(long)]
+        wait: bool,
     },
-    /// Summarise a case: sources, their hashes, and the event log.
+    /// Repair an inconsistent case store (see `masf status`): append a `GraphRebuilt` event that
+    /// supersedes the graph's events (nothing is deleted), derive the graph again by running
+    /// the case (tool calls served from the cache), make the examiner's same_as decisions again
+    /// on it, and write the report. A consistent store is left alone; holes in the logs cannot
+    /// be repaired (exit 1). Takes the case's run lease like `masf run`.
+    Repair {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Where the report is written [default: <case dir>/masf-report/].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Print what was done as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+        /// When another process is running the case, wait until it ends instead of exiting
+        /// with status 4.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Summarise a case: sources, their hashes, the run, and the store's consistency check
+    /// (exit 1 when the store is inconsistent: `masf repair`).
     Status {
         #[command(flatten)]
         case: CaseArgs,
@@ -212,8 +243,9 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         json: bool,
     },
     /// Re-run every logged invocation of the case, check every stored output against its
-    /// recorded hash, and re-check every verified fact against the output it cites. Exit 1 when
-    /// anything does not re-derive.
+    /// recorded hash, re-check every verified fact against the output it cites, and check the
+    /// store's consistency. Exit 1 when anything does not re-derive or the store is
+    /// inconsistent.
     Verify {
         #[command(flatten)]
         case: CaseArgs,
@@ -222,7 +254,8 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         json: bool,
     },
     /// Write the case report from what is recorded: report.json (schema masforensics.report/1),
-    /// a self-contained report.html, report.md, and every tool output under outputs/.
+    /// a self-contained report.html, report.md, and every tool output under outputs/. Refused
+    /// (exit 1) when the store is inconsistent.
     Report {
         #[command(flatten)]
         case: CaseArgs,
@@ -362,14 +395,22 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             out,
             json,
             events,
-        } => cmd_run(&case, out, json, events.is_some()),
+            wait,
+        } => cmd_run(&case, out, json, events.is_some(), wait),
         Command::Pause { case, reason } => cmd_pause(&case, &reason),
         Command::Resume {
             case,
             grant,
             reason,
             json,
-        } => cmd_resume(&case, &grant, &reason, json),
+            wait,
+        } => cmd_resume(&case, &grant, &reason, json, wait),
+        Command::Repair {
+            case,
+            out,
+            json,
+            wait,
+        } => cmd_repair(&case, out, json, wait),
         Command::Status { case, json } => cmd_status(&case, json),
         Command::Events { case, jsonl } => cmd_events(&case, jsonl),
         Command::Timeline {
@@ -623,31 +664,81 @@ fn cmd_resume(
     grants: &[(String, u64)],
     reason: &str,
     json: bool,
+    wait: bool,
 ) -> anyhow::Result<u8> {
-    {
-        let mut ctx = open(case)?;
-        masf_api::grant(
-            &mut ctx,
-            grants,
-            &examiner(),
-            reason,
-            &masf_api::SystemClock,
-        )?;
-    }
-    cmd_run(case, None, json, false)
+    let mut ctx = open(case)?;
+    // The grants are recorded under the lease: a refused resume grants nothing.
+    let lease = match lease(&mut ctx, wait)? {
+        Ok(lease) => lease,
+        Err(code) => return Ok(code),
+    };
+    masf_api::grant(
+        &mut ctx,
+        grants,
+        &examiner(),
+        reason,
+        &masf_api::SystemClock,
+    )?;
+    run_leased(ctx, &lease, None, json, false)
 }
 
-fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool, stream: bool) -> anyhow::Result<u8> {
+/// Takes the case's run lease, waiting for it with `wait`; `Err(EXIT_BUSY)` when refused (the
+/// reason printed).
+fn lease(
+    ctx: &mut masf_api::CaseCtx,
+    wait: bool,
+) -> anyhow::Result<Result<masf_api::RunLease, u8>> {
+    let case_id = ctx.case.meta.id.clone();
+    let mut waiting = |holder: &masf_api::Holder| {
+        eprintln!("case {case_id} is being run by {holder}; waiting for it to end");
+    };
+    let taken = masf_api::take_lease(
+        ctx,
+        wait.then_some(&mut waiting as &mut dyn FnMut(&masf_api::Holder)),
+        &masf_api::SystemClock,
+    );
+    match taken {
+        Ok(lease) => Ok(Ok(lease)),
+        Err(e) if e.code == masf_api::ErrorCode::CaseBusy => {
+            eprintln!("error: {e} (`--wait` waits for it)");
+            Ok(Err(EXIT_BUSY))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn cmd_run(
+    case: &CaseArgs,
+    out: Option<PathBuf>,
+    json: bool,
+    stream: bool,
+    wait: bool,
+) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
+    let lease = match lease(&mut ctx, wait)? {
+        Ok(lease) => lease,
+        Err(code) => return Ok(code),
+    };
+    run_leased(ctx, &lease, out, json, stream)
+}
+
+fn run_leased(
+    mut ctx: masf_api::CaseCtx,
+    lease: &masf_api::RunLease,
+    out: Option<PathBuf>,
+    json: bool,
+    stream: bool,
+) -> anyhow::Result<u8> {
     let progress = progress::Bar::new();
-    // The stream follows the store from where it is now: this run's records only.
+    // The stream follows the store from the lease on: this run's records only.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     // With --events jsonl the stream goes to stdout; otherwise, on a terminal, it becomes one
     // progress line per phase step.
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !json;
     let follower = (stream || terminal).then(|| -> anyhow::Result<_> {
         let start = masf_api::Cursor {
-            event_seq: ctx.store.last_seq()?,
+            // From the lease's event on: who runs is the run's first record.
+            event_seq: lease.seq() - 1,
             invocation_seq: i64::try_from(ctx.store.invocation_count()?).unwrap_or(i64::MAX),
         };
         let (work, stop, bar) = (ctx.work_dir.clone(), stop.clone(), progress.clone());
@@ -674,6 +765,7 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool, stream: bool) -> a
     let follower = follower.transpose()?;
     let result = masf_api::run(
         &mut ctx,
+        lease,
         &masf_api::RunOptions { out },
         std::sync::Arc::new(masf_api::SystemClock),
         &progress,
@@ -797,12 +889,121 @@ fn cmd_run(case: &CaseArgs, out: Option<PathBuf>, json: bool, stream: bool) -> a
     })
 }
 
+/// Prints the problems of a consistency check to stderr; the exit status it calls for.
+fn report_consistency(c: &masf_api::Consistency) -> u8 {
+    if c.ok() {
+        return EXIT_OK;
+    }
+    eprintln!(
+        "the case store is inconsistent: {} problem(s)",
+        c.problems.len()
+    );
+    for p in &c.problems {
+        eprintln!("problem: {p}");
+    }
+    if c.repairable() {
+        eprintln!("`masf repair` rebuilds the graph from the recorded tool outputs");
+    } else {
+        eprintln!("rows are missing from the store's logs: restore the work folder from a backup");
+    }
+    EXIT_FAILURE
+}
+
+fn cmd_repair(case: &CaseArgs, out: Option<PathBuf>, json: bool, wait: bool) -> anyhow::Result<u8> {
+    let mut ctx = open(case)?;
+    let lease = match lease(&mut ctx, wait)? {
+        Ok(lease) => lease,
+        Err(code) => return Ok(code),
+    };
+    let progress = progress::Bar::new();
+    let examiner = ctx.case.meta.examiner.clone();
+    let repaired = masf_api::repair(
+        &mut ctx,
+        &lease,
+        &examiner,
+        &masf_api::RunOptions { out },
+        std::sync::Arc::new(masf_api::SystemClock),
+        &progress,
+    )?;
+    progress.clear();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&repaired)?);
+    } else if repaired.before.ok() {
+        println!(
+            "the case store is consistent ({} events): nothing to repair",
+            repaired.before.events
+        );
+    } else {
+        println!(
+            "{} problem(s) found in {} events",
+            repaired.before.problems.len(),
+            repaired.before.events
+        );
+        for p in &repaired.before.problems {
+            println!("  {p}");
+        }
+        if let Some(seq) = repaired.rebuilt_at {
+            println!(
+                "graph rebuilt (epoch {}): the graph events before event {seq} are superseded, kept in the log",
+                repaired.epoch
+            );
+        }
+        if let Some(run) = &repaired.run {
+            if let Some(w) = &run.report {
+                println!(
+                    "derived again: {} phenomena, {} hypotheses, {} actors; report {}",
+                    w.phenomena,
+                    w.hypotheses,
+                    w.actors,
+                    w.files.html.display()
+                );
+            }
+            if let Some(r) = &run.run {
+                println!("run {} (segment {})", r.state.as_str(), r.segment);
+            }
+        }
+        for d in &repaired.decisions {
+            let verb = match d.decision.decision {
+                masf_api::Decision::Approve => "approval",
+                masf_api::Decision::Retract => "retraction",
+            };
+            let on = d.edge_id.as_deref().unwrap_or("-");
+            let outcome = if d.recorded {
+                "made again".to_string()
+            } else {
+                format!("not made again: {}", d.note)
+            };
+            println!(
+                "{verb} of {} by {} -> {on}: {outcome}",
+                d.decision.edge_id, d.decision.by
+            );
+        }
+    }
+    let code = report_consistency(&repaired.after);
+    let unfinished = repaired
+        .run
+        .as_ref()
+        .and_then(|r| r.run.as_ref())
+        .is_some_and(|r| r.state != masf_api::RunState::Completed);
+    Ok(if code != EXIT_OK {
+        code
+    } else if unfinished {
+        EXIT_UNFINISHED
+    } else {
+        EXIT_OK
+    })
+}
+
 fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
     let ctx = open(case)?;
-    let status = masf_api::status(&ctx)?;
+    let status = masf_api::status_checked(&ctx)?;
+    let code = status
+        .consistency
+        .as_ref()
+        .map_or(EXIT_OK, report_consistency);
     if json {
         println!("{}", serde_json::to_string_pretty(&status)?);
-        return Ok(EXIT_OK);
+        return Ok(code);
     }
     println!("case     {} — {}", status.case_id, status.title);
     println!("examiner {}", status.examiner);
@@ -821,6 +1022,25 @@ fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
             last.reason
         ),
         _ => println!("run      not started"),
+    }
+    if let Some(lease) = &status.run.lease {
+        println!("lease    last taken by {lease}");
+    }
+    if let Some(c) = &status.consistency {
+        let verdict = if c.ok() {
+            "consistent".to_string()
+        } else {
+            format!("INCONSISTENT ({} problem(s))", c.problems.len())
+        };
+        let superseded = if c.epoch > 0 {
+            format!(
+                "; graph rebuilt {} time(s), {} problem(s) superseded",
+                c.epoch, c.superseded
+            )
+        } else {
+            String::new()
+        };
+        println!("check    {verdict}{superseded}");
     }
     println!();
     for s in &status.sources {
@@ -843,7 +1063,7 @@ fn cmd_status(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
             println!("    sha256 {}  md5 {}  {}", f.sha256, f.md5, f.path);
         }
     }
-    Ok(EXIT_OK)
+    Ok(code)
 }
 
 fn cmd_events(case: &CaseArgs, jsonl: bool) -> anyhow::Result<u8> {
@@ -1159,6 +1379,19 @@ fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
                 f.phenomenon_id, f.fact_index, f.value, f.invocation_id, f.reason
             );
         }
+        println!(
+            "{} event(s): store {}",
+            report.consistency.events,
+            if report.consistency.ok() {
+                "consistent".to_string()
+            } else {
+                format!(
+                    "INCONSISTENT ({} problem(s))",
+                    report.consistency.problems.len()
+                )
+            }
+        );
     }
+    report_consistency(&report.consistency);
     Ok(if report.ok() { EXIT_OK } else { EXIT_FAILURE })
 }

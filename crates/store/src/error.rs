@@ -80,6 +80,13 @@ pub enum StoreError {
         invocation_id: String,
     },
 
+    /// Another process (or another open lease in this one) holds the case's run lease.
+    #[error("the case is being run by {holder}")]
+    Busy {
+        /// Who holds it.
+        holder: crate::lease::Holder,
+    },
+
     /// A value could not be encoded as JSON.
     #[error("json: {0}")]
     Json(#[from] serde_json::Error),

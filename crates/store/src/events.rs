@@ -67,6 +67,24 @@ pub struct Appended {
     pub inserted: bool,
 }
 
+/// What a conditional append watches: events of these kinds after this seq.
+#[derive(Debug, Clone, Copy)]
+pub struct Watch<'a> {
+    /// The last seq the writer has seen.
+    pub after_seq: i64,
+    /// The kinds whose newer events would make the writer's batch stale.
+    pub kinds: &'a [&'a str],
+}
+
+/// Outcome of [`Store::append_batch_unless_newer`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Guarded {
+    /// Nothing newer: the batch is stored (results in input order).
+    Appended(Vec<Appended>),
+    /// Events of the watched kinds were appended after the watched seq; nothing was stored.
+    Newer(Vec<StoredEvent>),
+}
+
 /// An event as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredEvent {
@@ -175,6 +193,40 @@ impl Store {
             .collect::<Result<Vec<_>>>()?;
         tx.commit()?;
         Ok(appended)
+    }
+
+    /// Appends events in one transaction, as [`Store::append_batch`] does, provided no event of
+    /// one of `watch.kinds` was appended after `watch.after_seq`; otherwise appends nothing and
+    /// returns those newer events, in order. The check and the append are one write
+    /// transaction, so no other writer can slip an event in between: a writer that derives
+    /// what it appends (record ids, numbers) from the events up to `after_seq` can never append
+    /// something that contradicts what another writer stored meanwhile.
+    pub fn append_batch_unless_newer(
+        &mut self,
+        events: &[NewEvent],
+        watch: &Watch<'_>,
+    ) -> Result<Guarded> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let newer = {
+            let kinds = serde_json::to_string(watch.kinds)?;
+            let mut stmt = tx.prepare_cached(&format!(
+                "{SELECT} WHERE seq > ?1 AND kind IN (SELECT value FROM json_each(?2)) \
+                 ORDER BY seq"
+            ))?;
+            stmt.query_map(params![watch.after_seq, kinds], from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        if !newer.is_empty() {
+            return Ok(Guarded::Newer(newer));
+        }
+        let appended = events
+            .iter()
+            .map(|event| append_in(&tx, event))
+            .collect::<Result<Vec<_>>>()?;
+        tx.commit()?;
+        Ok(Guarded::Appended(appended))
     }
 
     /// The seq of the last event, 0 for an empty log.

@@ -12,9 +12,11 @@
 
 #![warn(missing_docs)]
 
+mod check;
 mod error;
 mod events;
 mod invocations;
+pub mod lease;
 mod objects;
 mod schema;
 
@@ -24,9 +26,11 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+pub use check::SeqGap;
 pub use error::StoreError;
-pub use events::{ActorKind, Appended, NewEvent, StoredEvent};
+pub use events::{ActorKind, Appended, Guarded, NewEvent, StoredEvent, Watch};
 pub use invocations::{INLINE_OUTPUT_MAX, InvocationRecord, InvocationStatus, NewInvocation};
+pub use lease::{Holder, Lease};
 pub use schema::SCHEMA_VERSION;
 
 /// Result of store operations.

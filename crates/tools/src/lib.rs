@@ -11,6 +11,7 @@
 //! This crate reads evidence and records invocations in the store; it never writes to the graph.
 
 pub mod catalog;
+pub mod consistency;
 pub mod content_tools;
 pub mod doc_metadata;
 pub mod fs_tools;
@@ -29,7 +30,10 @@ use serde_json::Value;
 
 pub use catalog::Catalog;
 pub use invoke::{Call, InvokeError, Invoked, Invoker, Limits};
-pub use log::{FoldError, StoreLog, fold_graph};
+pub use log::{
+    CarriedDecision, Fed, FoldCursor, FoldError, GRAPH_REBUILT, GraphRebuilt, StoreLog, feed,
+    fold_graph, fold_graph_at, graph_kinds,
+};
 
 /// The shapes of source a tool reads. A call is applicable when the source has at least one
 /// of them ([`SourceCtx::shape`]); the invoker refuses any other call before it runs, naming

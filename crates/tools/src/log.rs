@@ -2,8 +2,9 @@
 
 use std::borrow::Cow;
 
-use masf_graph::{GraphEvent, GraphState, InvocationLog, InvocationView, Scoring};
-use masf_store::{Store, StoreError};
+use masf_graph::{Applied, GraphEvent, GraphState, InvocationLog, InvocationView, Scoring};
+use masf_store::{Store, StoreError, StoredEvent};
+use serde::{Deserialize, Serialize};
 
 /// Reads invocations from the case store for grounding.
 ///
@@ -76,21 +77,138 @@ pub enum FoldError {
     },
 }
 
-/// Folds every graph event of `store`, in order, into a [`GraphState`] (events of other kinds
-/// are skipped). The one fold used by agent sessions, the report and the API.
-pub fn fold_graph(store: &Store, scoring: Scoring) -> Result<GraphState, FoldError> {
-    let mut state = GraphState::new(scoring);
-    store.for_each_event(0, |stored| -> Result<(), FoldError> {
-        if !GraphEvent::KINDS.contains(&stored.kind.as_str()) {
-            return Ok(());
+/// The event kind that starts the graph afresh (`masf repair`): the graph events before it are
+/// superseded — kept in the log, no longer folded — and the graph is derived again by the
+/// next run, from the recorded tool outputs (served from the invocation cache).
+pub const GRAPH_REBUILT: &str = "GraphRebuilt";
+
+/// The payload of a [`GRAPH_REBUILT`] event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GraphRebuilt {
+    /// Its number: 1 for the first rebuild of a case, then 2, …
+    pub epoch: u32,
+    /// Why: the problems the consistency check found in the superseded graph.
+    pub problems: Vec<String>,
+    /// The examiner's decisions on `same_as` edges in effect in the superseded graph, each
+    /// with the two entities as (source, context), to be made again on the rebuilt graph.
+    #[serde(default)]
+    pub decisions: Vec<CarriedDecision>,
+}
+
+/// An examiner's decision on a `same_as` edge, named by what its entities are rather than by
+/// ids (ids are assigned afresh when the graph is rebuilt).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CarriedDecision {
+    /// The edge's id in the superseded graph.
+    pub edge_id: String,
+    /// One entity: (source id, context).
+    pub a: (String, String),
+    /// The other.
+    pub b: (String, String),
+    /// The last decision on the edge.
+    pub decision: masf_graph::Decision,
+    /// Who made it.
+    pub by: String,
+    /// When (as recorded).
+    pub at: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The event kinds that change the folded graph: the graph's own and [`GRAPH_REBUILT`].
+pub fn graph_kinds() -> Vec<&'static str> {
+    GraphEvent::KINDS
+        .iter()
+        .copied()
+        .chain([GRAPH_REBUILT])
+        .collect()
+}
+
+/// Where a fold of the graph stands in the store's log.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FoldCursor {
+    /// The graph's epoch: how many [`GRAPH_REBUILT`] events were folded (0 before any).
+    pub epoch: u32,
+    /// The seq of the last [`GRAPH_REBUILT`] event folded (0 before any): the graph is the fold
+    /// of the graph events after it.
+    pub rebuilt_at: i64,
+    /// The last seq fed to the fold.
+    pub seq: i64,
+}
+
+impl FoldCursor {
+    /// The idempotency key `event` is stored under in the current epoch: its content key
+    /// ([`GraphEvent::idempotency_key`]) in the first epoch, prefixed by `rebuilt-N/` after the
+    /// N-th rebuild, so that the rebuilt graph's events never meet the superseded ones' keys.
+    pub fn key(&self, event: &GraphEvent) -> String {
+        match self.epoch {
+            0 => event.idempotency_key(),
+            n => format!("rebuilt-{n}/{}", event.idempotency_key()),
         }
-        let event = GraphEvent::from_payload(&stored.payload).map_err(|e| FoldError::BadEvent {
-            seq: stored.seq,
-            kind: stored.kind.clone(),
-            reason: e.to_string(),
-        })?;
-        state.apply(&event);
+    }
+}
+
+/// What [`feed`] did with a stored event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fed {
+    /// Not a graph event.
+    Skipped,
+    /// A graph event, and what the state did with it.
+    Graph(Box<GraphEvent>, Applied),
+    /// A [`GRAPH_REBUILT`] event: the state is empty again.
+    Rebuilt,
+}
+
+/// Feeds one stored event to a fold: a graph event is applied to `state`, a [`GRAPH_REBUILT`]
+/// event empties it and opens the next epoch, any other kind is skipped. Events must come in
+/// seq order.
+pub fn feed(
+    state: &mut GraphState,
+    cursor: &mut FoldCursor,
+    stored: &StoredEvent,
+) -> Result<Fed, FoldError> {
+    cursor.seq = cursor.seq.max(stored.seq);
+    if stored.kind == GRAPH_REBUILT {
+        let rebuilt: GraphRebuilt =
+            serde_json::from_value(stored.payload.clone()).map_err(|e| FoldError::BadEvent {
+                seq: stored.seq,
+                kind: stored.kind.clone(),
+                reason: e.to_string(),
+            })?;
+        *state = GraphState::new(state.scoring().clone());
+        cursor.epoch = rebuilt.epoch.max(cursor.epoch.saturating_add(1));
+        cursor.rebuilt_at = stored.seq;
+        return Ok(Fed::Rebuilt);
+    }
+    if !GraphEvent::KINDS.contains(&stored.kind.as_str()) {
+        return Ok(Fed::Skipped);
+    }
+    let event = GraphEvent::from_payload(&stored.payload).map_err(|e| FoldError::BadEvent {
+        seq: stored.seq,
+        kind: stored.kind.clone(),
+        reason: e.to_string(),
+    })?;
+    let applied = state.apply(&event);
+    Ok(Fed::Graph(Box::new(event), applied))
+}
+
+/// Folds every graph event of `store`, in order, into a [`GraphState`] (events of other kinds
+/// are skipped; a [`GRAPH_REBUILT`] event starts it afresh). The one fold used by agent
+/// sessions, the report and the API.
+pub fn fold_graph(store: &Store, scoring: Scoring) -> Result<GraphState, FoldError> {
+    Ok(fold_graph_at(store, scoring)?.0)
+}
+
+/// [`fold_graph`], with where the fold stands.
+pub fn fold_graph_at(
+    store: &Store,
+    scoring: Scoring,
+) -> Result<(GraphState, FoldCursor), FoldError> {
+    let mut state = GraphState::new(scoring);
+    let mut cursor = FoldCursor::default();
+    store.for_each_event(0, |stored| -> Result<(), FoldError> {
+        feed(&mut state, &mut cursor, &stored)?;
         Ok(())
     })?;
-    Ok(state)
+    Ok((state, cursor))
 }

@@ -65,7 +65,16 @@ describe("keys used by the code", () => {
       "entities.decision": ["approve", "retract"],
       theme: ["system", "light", "dark"],
       "report.format": ["html", "md", "json"],
-      "error.code": ["case_invalid", "config_invalid", "store", "evidence", "bad_request", "io"],
+      "error.code": [
+        "case_invalid",
+        "config_invalid",
+        "store",
+        "evidence",
+        "bad_request",
+        "io",
+        "case_busy",
+        "store_inconsistent",
+      ],
     };
     const missing = Object.entries(families).flatMap(([p, ms]) => ms.map((m) => `${p}.${m}`).filter((k) => !keys.has(k)));
     expect(missing).toEqual([]);

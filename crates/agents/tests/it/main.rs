@@ -495,3 +495,65 @@ fn the_strategist_corroborates_a_single_source_hypothesis_then_declares_completi
     assert!(second.rounds.is_empty());
     assert_eq!(again.state().expect("state").phenomena().len(), 2);
 }
+
+/// Issue 24's second line of defence: two sessions on one store (two processes, or a run and
+/// an examiner's decision) each fold the graph, then record. The second to write judged its
+/// request on a graph that lacks the first one's record: its batch is refused inside the write
+/// transaction, it catches up and is judged again, so no id ever names two records.
+#[test]
+fn two_sessions_on_one_store_never_give_one_id_to_two_records() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let first = session(dir.path());
+    let second = session(dir.path());
+    let record = |s: &Session, agent: &str, title: &str| {
+        let ctx = AgentCtx::new(s, agent, &format!("task/{agent}"), "src-iphone").expect("ctx");
+        let found = ctx
+            .call("find_files", json!({"name_glob": "sms.db"}))
+            .expect("find_files");
+        let path = found
+            .output
+            .text
+            .lines()
+            .find_map(|l| l.rsplit('\t').next().filter(|p| p.ends_with("/sms.db")))
+            .expect("the demo iPhone has sms.db")
+            .to_string();
+        ctx.record(PhenomenonDraft {
+            category: "messages".into(),
+            title: title.into(),
+            facts: vec![FactClaim {
+                fact_type: FactType::Path,
+                value: path,
+                invocation_id: found.record.invocation_id.clone(),
+            }],
+            interpretation: String::new(),
+            times: vec![],
+        })
+        .expect("record")
+    };
+    // Both sessions folded the empty graph before either recorded anything.
+    let one = record(&first, "agent-one", "sms.db seen by one");
+    let two = record(&second, "agent-two", "sms.db seen by two");
+    let id = |v: &Verdict| match v {
+        Verdict::Accepted { id, .. } => id.clone(),
+        other => panic!("expected an accepted phenomenon, got {other:?}"),
+    };
+    assert_eq!(id(&one), "ph-000001");
+    assert_eq!(id(&two), "ph-000002", "the second writer caught up");
+    // The second session's graph holds both records; the first learns of the second's at its
+    // next write.
+    assert_eq!(second.state().expect("state").phenomena().len(), 2);
+    assert_eq!(first.state().expect("state").phenomena().len(), 1);
+    let three = record(&first, "agent-one", "sms.db seen by one again");
+    assert_eq!(id(&three), "ph-000003");
+    assert_eq!(first.state().expect("state").phenomena().len(), 3);
+
+    let store = masf_store::Store::open(dir.path()).expect("store");
+    let check = masf_tools::consistency::check(&store, Scoring::default()).expect("check");
+    assert!(check.ok(), "{:?}", check.problems);
+    let recorded = store.events_of_kind("PhenomenonRecorded").expect("events");
+    let ids: Vec<&str> = recorded
+        .iter()
+        .filter_map(|e| e.payload["phenomenon"]["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["ph-000001", "ph-000002", "ph-000003"]);
+}

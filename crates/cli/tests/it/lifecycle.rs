@@ -212,7 +212,9 @@ fn the_event_stream_delivers_every_record_of_the_run_in_order() {
         .filter(|i| i["stream"] == "event")
         .map(|i| i["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds.first(), Some(&"SourceAdded"));
+    // Who ran comes first: the run's lease, then intake.
+    assert_eq!(kinds.first(), Some(&"RunLeased"));
+    assert_eq!(kinds.get(1), Some(&"SourceAdded"));
     assert_eq!(kinds.last(), Some(&"RunState"));
     assert!(kinds.contains(&"PhenomenonRecorded") && kinds.contains(&"HypothesisAdded"));
     assert!(String::from_utf8_lossy(&run.stderr).contains("run completed"));

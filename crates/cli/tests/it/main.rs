@@ -1,11 +1,13 @@
 //! Integration tests of the `masf` binary: each test runs the real executable.
 
+mod consistency;
 mod demo;
 mod demo_case;
 mod evidence;
 mod hash;
 mod hostile;
 mod intake;
+mod lease;
 mod lifecycle;
 mod llm_mixed;
 mod llm_offline;

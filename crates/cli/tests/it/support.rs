@@ -1,7 +1,10 @@
 //! Running the real `masf` binary and the system tools used as oracles.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use serde_json::{Value, json};
 
 /// Runs `masf` with `args`.
 pub fn masf(args: &[&str]) -> Output {
@@ -63,4 +66,147 @@ pub fn fingerprint(path: &Path) -> (Vec<u8>, std::time::SystemTime) {
         .and_then(|m| m.modified())
         .expect("mtime");
     (content, mtime)
+}
+
+fn s(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// The report with every id replaced by what it names, every list sorted: two runs of one case
+/// compare equal through it, whatever order their ids were assigned in.
+pub fn normalised(report: &Path) -> Value {
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let entity: BTreeMap<String, String> = r["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                s(&e["id"]),
+                format!("{}|{}", s(&e["source_ids"][0]), s(&e["context"])),
+            )
+        })
+        .collect();
+    let ents = regex::Regex::new(r"ent-\d{6,}").unwrap();
+    let name_entities = |text: &str| {
+        ents.replace_all(text, |c: &regex::Captures| entity[&c[0]].clone())
+            .into_owned()
+    };
+    let mut phenomenon: BTreeMap<String, String> = BTreeMap::new();
+    let mut phenomena: Vec<Value> = Vec::new();
+    for p in r["phenomena"].as_array().unwrap() {
+        let facts: Vec<Value> = p["verified_facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| json!([f["type"], f["value"]]))
+            .collect();
+        let key = format!(
+            "{}|{}|{}|{}|{}",
+            s(&p["source_id"]),
+            s(&p["agent"]),
+            s(&p["category"]),
+            name_entities(&s(&p["title"])),
+            serde_json::to_string(&facts).unwrap()
+        );
+        phenomenon.insert(s(&p["id"]), key.clone());
+        phenomena.push(json!([key, name_entities(&s(&p["interpretation"]))]));
+    }
+    let before = phenomena.len();
+    phenomena.sort_by_key(|v| v.to_string());
+    phenomena.dedup();
+    assert_eq!(phenomena.len(), before, "a phenomenon was recorded twice");
+    let mut hypotheses: Vec<Value> = r["hypotheses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let mut edges: Vec<Value> = h["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| json!([phenomenon[&s(&e["phenomenon_id"])], e["edge_type"]]))
+                .collect();
+            edges.sort_by_key(|v| v.to_string());
+            // A coreference statement names its two entities in id order, which is recording
+            // order: compare the pair as a set.
+            let statement = if h["kind"] == "coreference" {
+                let mut pair: Vec<String> = ents
+                    .find_iter(&s(&h["statement"]))
+                    .map(|m| entity[m.as_str()].clone())
+                    .collect();
+                pair.sort();
+                format!("{pair:?} are the same actor")
+            } else {
+                name_entities(&s(&h["statement"]))
+            };
+            json!({
+                "kind": h["kind"],
+                "statement": statement,
+                "status": h["status"],
+                "confidence": format!("{:.9}", h["confidence"].as_f64().unwrap()),
+                "distinct_sources": h["distinct_sources"],
+                "edges": edges,
+            })
+        })
+        .collect();
+    hypotheses.sort_by_key(|v| v.to_string());
+    let mut same_as: Vec<Value> = r["same_as"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let mut pair = [entity[&s(&l["a"])].clone(), entity[&s(&l["b"])].clone()];
+            pair.sort();
+            json!([pair, l["state"]])
+        })
+        .collect();
+    same_as.sort_by_key(|v| v.to_string());
+    let mut actors: Vec<Value> = r["actors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let mut members: Vec<String> = a["entity_ids"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| entity[&s(e)].clone())
+                .collect();
+            members.sort();
+            json!(members)
+        })
+        .collect();
+    actors.sort_by_key(|v| v.to_string());
+    let mut timeline: Vec<Value> = r["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            json!([
+                t["utc"],
+                t["source_id"],
+                t["raw"],
+                t["encoding"],
+                t["description"],
+                phenomenon[&s(&t["phenomenon_id"])]
+            ])
+        })
+        .collect();
+    timeline.sort_by_key(|v| v.to_string());
+    let mut not_read: Vec<Value> = r["not_read"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| json!([n["source_id"], n["what"], n["reason"]]))
+        .collect();
+    not_read.sort_by_key(|v| v.to_string());
+    json!({
+        "phenomena": phenomena,
+        "hypotheses": hypotheses,
+        "same_as": same_as,
+        "actors": actors,
+        "timeline": timeline,
+        "not_read": not_read,
+    })
 }
