@@ -1,7 +1,7 @@
 //! Integration tests of the tool catalog on the real demo evidence.
 
-mod deep;
 mod consistency;
+mod deep;
 mod grounding;
 mod invoke;
 mod search;
