@@ -137,34 +137,41 @@ impl Folder {
     /// The open directory at the tree path `path` (normalised), from the cache or by walking
     /// from the deepest cached ancestor, never through a link.
     fn dir_at(&self, path: &str) -> Result<Arc<HostDir>, Error> {
-        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        // `path` is normalised (`/a/b/c`): each ancestor is a slice of it, ending where the
+        // next component's `/` begins, so no prefix is built (a deep tree stays linear).
+        let ends: Vec<usize> = path
+            .char_indices()
+            .filter(|&(i, c)| c == '/' && i > 0)
+            .map(|(i, _)| i)
+            .chain((path.len() > 1).then_some(path.len()))
+            .collect();
         let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
         // The deepest cached ancestor (or the root).
         let mut start = 0;
         let mut dir = Arc::clone(&self.top);
-        for k in (1..=parts.len()).rev() {
-            let prefix = format!("/{}", parts[..k].join("/"));
-            if let Some(d) = cache.get(&prefix) {
+        for (k, &end) in ends.iter().enumerate().rev() {
+            if let Some(d) = cache.get(&path[..end]) {
                 dir = Arc::clone(d);
-                start = k;
+                start = k + 1;
                 break;
             }
         }
         drop(cache);
-        let mut walked = format!("/{}", parts[..start].join("/"));
-        for part in &parts[start..] {
-            let (name, st) = self.child(&dir, &walked, part)?;
-            walked = join(&walked, part);
+        for k in start..ends.len() {
+            let walked = &path[..ends[k]];
+            let parent = if k == 0 { "/" } else { &path[..ends[k - 1]] };
+            let part = file_name(walked);
+            let (name, st) = self.child(&dir, parent, part)?;
             match st.kind {
                 HostKind::Dir => {}
                 HostKind::Symlink => {
-                    return Err(self.wrong(&walked, "is a symbolic link; links are not followed"));
+                    return Err(self.wrong(walked, "is a symbolic link; links are not followed"));
                 }
-                _ => return Err(self.wrong(&walked, "not a directory")),
+                _ => return Err(self.wrong(walked, "not a directory")),
             }
-            dir = Arc::new(dir.dir(&name).map_err(|e| self.io(&walked, e))?);
+            dir = Arc::new(dir.dir(&name).map_err(|e| self.io(walked, e))?);
             let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
-            cache.put(walked.clone(), Arc::clone(&dir));
+            cache.put(walked.to_string(), Arc::clone(&dir));
         }
         Ok(dir)
     }

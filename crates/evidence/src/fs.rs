@@ -265,12 +265,18 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         if is_hidden_control(c) {
-            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// Appends `c` to `out` as the visible escape [`visible`] uses (`\u{1b}`).
+pub fn push_escaped(out: &mut String, c: char) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
 }
 
 #[cfg(test)]

@@ -283,18 +283,15 @@ mod tests {
 
     use super::*;
 
-    /// A binary plist of `depth` one-element arrays around the string "leaf": object `i` is the
-    /// array holding object `i + 1` (one-byte references; depth below 255).
-    fn nested_bplist(depth: usize) -> Vec<u8> {
-        assert!(depth < 255);
+    /// A binary plist of the encoded `objects` (object 0 the top), with its offset table and
+    /// trailer (two-byte offsets, one-byte references).
+    fn bplist(objects: &[Vec<u8>]) -> Vec<u8> {
         let mut out = b"bplist00".to_vec();
         let mut offsets = Vec::new();
-        for i in 0..depth {
+        for o in objects {
             offsets.push(out.len());
-            out.extend_from_slice(&[0xa1, (i + 1) as u8]);
+            out.extend_from_slice(o);
         }
-        offsets.push(out.len());
-        out.extend_from_slice(b"\x54leaf");
         let table = out.len();
         for o in &offsets {
             out.extend_from_slice(&(*o as u16).to_be_bytes());
@@ -305,6 +302,15 @@ mod tests {
         out.extend_from_slice(&0u64.to_be_bytes());
         out.extend_from_slice(&(table as u64).to_be_bytes());
         out
+    }
+
+    /// A binary plist of `depth` one-element arrays around the string "leaf": object `i` is the
+    /// array holding object `i + 1` (one-byte references; depth below 255).
+    fn nested_bplist(depth: usize) -> Vec<u8> {
+        assert!(depth < 255);
+        let mut objects: Vec<Vec<u8>> = (0..depth).map(|i| vec![0xa1, (i + 1) as u8]).collect();
+        objects.push(b"\x54leaf".to_vec());
+        bplist(&objects)
     }
 
     fn limits(max_depth: usize) -> Limits {
@@ -357,23 +363,11 @@ mod tests {
         // Object i (0..40) is an array naming object i+1 twice; object 40 is an empty array:
         // 2^40 values from 122 bytes.
         let n = 40usize;
-        let mut out = b"bplist00".to_vec();
-        let mut offsets = Vec::new();
-        for i in 0..n {
-            offsets.push(out.len());
-            out.extend_from_slice(&[0xa2, (i + 1) as u8, (i + 1) as u8]);
-        }
-        offsets.push(out.len());
-        out.push(0xa0);
-        let table = out.len();
-        for o in &offsets {
-            out.extend_from_slice(&(*o as u16).to_be_bytes());
-        }
-        out.extend_from_slice(&[0; 6]);
-        out.extend_from_slice(&[2, 1]);
-        out.extend_from_slice(&(offsets.len() as u64).to_be_bytes());
-        out.extend_from_slice(&0u64.to_be_bytes());
-        out.extend_from_slice(&(table as u64).to_be_bytes());
+        let mut objects: Vec<Vec<u8>> = (0..n)
+            .map(|i| vec![0xa2, (i + 1) as u8, (i + 1) as u8])
+            .collect();
+        objects.push(vec![0xa0]);
+        let out = bplist(&objects);
         let small = Limits {
             max_depth: 100,
             max_expanded_bytes: 1 << 20,

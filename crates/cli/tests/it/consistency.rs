@@ -13,7 +13,7 @@ use std::path::Path;
 use masf_store::{NewEvent, NewInvocation, Store};
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok, normalised, repo};
+use crate::support::{masf, masf_ok, normalised, repo, run_case};
 
 fn demo_case() -> String {
     repo().join("case.yaml").to_str().unwrap().to_string()
@@ -25,17 +25,6 @@ fn text(out: &std::process::Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn run_clean(case: &str, work: &Path, out: &Path) {
-    masf_ok(&[
-        "run",
-        case,
-        "--work",
-        work.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
 }
 
 fn new_event(e: &masf_store::StoredEvent, payload: Value) -> NewEvent {
@@ -153,7 +142,7 @@ fn a_raced_store_is_named_by_every_command_refused_by_run_and_repaired() {
     let case = demo_case();
     let dir = tempfile::tempdir().unwrap();
     let clean = dir.path().join("clean");
-    run_clean(&case, &clean, &dir.path().join("out-clean"));
+    run_case(&case, &clean, &dir.path().join("out-clean"));
     let expected = normalised(&dir.path().join("out-clean/report.json"));
 
     let work = dir.path().join("raced");
@@ -248,7 +237,7 @@ fn a_raced_store_is_named_by_every_command_refused_by_run_and_repaired() {
     }
     // Repaired, the case runs again like any other, and a second repair finds nothing to do.
     let out_again = dir.path().join("out-again");
-    run_clean(&case, &work, &out_again);
+    run_case(&case, &work, &out_again);
     assert_eq!(normalised(&out_again.join("report.json")), expected);
     let again = masf_ok(&["repair", &case, "--work", w]);
     assert!(again.contains("nothing to repair"), "{again}");
@@ -260,7 +249,7 @@ fn a_repair_makes_the_examiners_decisions_again_on_the_rebuilt_graph() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
-    run_clean(&case, &work, &dir.path().join("out-1"));
+    run_case(&case, &work, &dir.path().join("out-1"));
     let links: Value =
         serde_json::from_str(&masf_ok(&["links", &case, "--work", w, "--json"])).unwrap();
     let live = links
@@ -345,7 +334,7 @@ fn a_hole_in_the_log_is_named_and_repair_leaves_it_alone() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
-    run_clean(&case, &work, &dir.path().join("out"));
+    run_case(&case, &work, &dir.path().join("out"));
     let conn = rusqlite::Connection::open(work.join("case.sqlite")).unwrap();
     conn.execute_batch("DROP TRIGGER events_no_delete; DELETE FROM events WHERE seq = 7;")
         .unwrap();

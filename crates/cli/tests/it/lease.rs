@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok, normalised, repo};
+use crate::support::{masf, masf_ok, normalised, repo, run_case};
 
 /// Exit status of a run refused because another process holds the case (README).
 const EXIT_BUSY: i32 = 4;
@@ -74,14 +74,7 @@ fn assert_consistent(case: &str, work: &Path, what: &str) {
 fn two_runs_started_together_ten_times_one_runs_and_the_other_refuses_or_waits() {
     let case = demo_case();
     let base = tempfile::tempdir().unwrap();
-    masf_ok(&[
-        "run",
-        &case,
-        "--work",
-        base.path().join("work").to_str().unwrap(),
-        "--out",
-        base.path().join("out").to_str().unwrap(),
-    ]);
+    run_case(&case, &base.path().join("work"), &base.path().join("out"));
     let expected = normalised(&base.path().join("out/report.json"));
     assert!(!expected["phenomena"].as_array().unwrap().is_empty());
     assert!(!expected["hypotheses"].as_array().unwrap().is_empty());
@@ -216,14 +209,7 @@ fn a_held_case_refuses_a_run_a_waiting_run_follows_and_kill_9_frees_it() {
     use std::io::BufRead;
     let case = demo_case();
     let base = tempfile::tempdir().unwrap();
-    masf_ok(&[
-        "run",
-        &case,
-        "--work",
-        base.path().join("work").to_str().unwrap(),
-        "--out",
-        base.path().join("out").to_str().unwrap(),
-    ]);
+    run_case(&case, &base.path().join("work"), &base.path().join("out"));
     let expected = normalised(&base.path().join("out/report.json"));
 
     let dir = tempfile::tempdir().unwrap();

@@ -4,29 +4,17 @@
 //! assigned in recording order, and sources are triaged in parallel, so `ph-`/`ent-`/`hyp-`/
 //! `inv-` numbers may differ between any two runs (documented in the README).
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::support::{masf_ok, normalised, repo};
-
-fn run_to_end(case: &str, work: &Path, out: &Path) {
-    masf_ok(&[
-        "run",
-        case,
-        "--work",
-        work.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-}
+use crate::support::{normalised, repo, run_case};
 
 #[test]
 fn a_run_killed_at_any_moment_then_run_again_gives_the_same_report() {
     let case = repo().join("case.yaml");
     let case = case.to_str().unwrap();
     let base = tempfile::tempdir().unwrap();
-    run_to_end(case, &base.path().join("work"), &base.path().join("out"));
+    run_case(case, &base.path().join("work"), &base.path().join("out"));
     let expected = normalised(&base.path().join("out/report.json"));
     assert!(!expected["phenomena"].as_array().unwrap().is_empty());
 
@@ -44,7 +32,7 @@ fn a_run_killed_at_any_moment_then_run_again_gives_the_same_report() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        run_to_end(case, &work, &out);
+        run_case(case, &work, &out);
         let got = normalised(&out.join("report.json"));
         for part in [
             "phenomena",

@@ -14,6 +14,18 @@ pub fn masf(args: &[&str]) -> Output {
         .expect("masf runs")
 }
 
+/// `masf run CASE --work WORK --out OUT` to the end, asserting success.
+pub fn run_case(case: &str, work: &Path, out: &Path) {
+    masf_ok(&[
+        "run",
+        case,
+        "--work",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}
+
 /// Runs `masf` and asserts success; returns stdout.
 pub fn masf_ok(args: &[&str]) -> String {
     let out = masf(args);
