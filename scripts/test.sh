@@ -22,6 +22,10 @@ if ! scripts/setup.sh; then
   exit 1
 fi
 echo "test: set-up done in $(elapsed $((SECONDS - started)))"
+# A linker killed by SIGBUS, or "No space left on device", is a full disk, not the code: the
+# free space is printed at the start and the end so that such a failure says so.
+disk() { echo "test: free disk $1: $(df -h --output=avail . | tail -n 1 | tr -d ' ') in $(pwd)"; }
+disk "at the start"
 
 NAMES=() RESULTS=() TIMES=() NOTES=()
 passed=0 failed=0 skipped=0
@@ -117,5 +121,6 @@ if [ "$skipped" -gt 0 ]; then
 else
   echo "total: $(elapsed $((SECONDS - started)))"
 fi
+disk "at the end"
 echo "steps: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ]

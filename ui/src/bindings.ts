@@ -333,6 +333,7 @@ export interface InvocationView {
 
 export type RerunVerdict =
   | "match"
+  | "metadata_changed"
   | "rerun_differs"
   | "stored_output_altered"
   | "rerun_failed"

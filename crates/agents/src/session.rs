@@ -642,6 +642,13 @@ impl Session {
         versions.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
         let kinds = masf_tools::graph_kinds();
         loop {
+            let ts = self.now();
+            // An examiner's decision is dated now, on the graph folded so far, and names the
+            // last event of that fold as what it was decided on (its causation): the store
+            // refuses a cause dated after it, and the consistency check a decision whose
+            // cause is not the graph it was written on.
+            let dated = call.dated(&ts.to_string());
+            let call = dated.as_ref().unwrap_or(call);
             let verdict = {
                 let state = self.state()?;
                 let started = Instant::now();
@@ -659,7 +666,7 @@ impl Session {
                 .cursor
                 .lock()
                 .map_err(|_| RuntimeError::Poisoned("fold cursor"))?;
-            let ts = self.now();
+            let causation_seq = (dated.is_some() && cursor.seq > 0).then_some(cursor.seq);
             let batch: Vec<NewEvent> = verdict
                 .events()
                 .iter()
@@ -669,7 +676,7 @@ impl Session {
                     actor_kind,
                     actor_id: actor_id.to_string(),
                     idempotency_key: cursor.key(event),
-                    causation_seq: None,
+                    causation_seq,
                     ts,
                     versions: versions.clone(),
                 })

@@ -870,13 +870,17 @@ pub fn rerun_view(r: crate::Rederivation) -> RerunView {
     let (verdict, actual, detail) = match r.verdict {
         V::Match => ("match", Some(r.recorded_sha256.clone()), None),
         V::RerunDiffers { rerun_sha256 } => ("rerun_differs", Some(rerun_sha256), None),
+        V::MetadataChanged {
+            rerun_sha256,
+            detail,
+        } => ("metadata_changed", Some(rerun_sha256), Some(detail)),
         V::StoredOutputAltered { detail } => ("stored_output_altered", None, Some(detail)),
         V::RerunFailed { reason } => ("rerun_failed", None, Some(reason)),
         V::NotReproducible { status } => ("not_reproducible", None, Some(status)),
     };
     RerunView {
         invocation_id: r.invocation_id,
-        matched: verdict == "match",
+        matched: matches!(verdict, "match" | "metadata_changed"),
         verdict: verdict.to_string(),
         expected_sha256: r.recorded_sha256,
         actual_sha256: actual,

@@ -19,14 +19,128 @@ pub struct VerifyReport {
     pub not_reproducible: u64,
     /// Every invocation that did not re-derive, with why.
     pub failures: Vec<Rederivation>,
+    /// Invocations whose re-run differs only in times that reading the evidence changes
+    /// (accessed, changed): their content re-derives; the change is said, not failed.
+    pub metadata_changed: Vec<Rederivation>,
     /// Verified facts of the graph re-checked against the stored output they cite.
     pub facts: u64,
     /// Facts whose value is still found in that output, the same way.
     pub facts_matched: u64,
     /// Every fact that no longer checks, with why.
     pub fact_failures: Vec<FactFailure>,
-    /// The store's consistency check.
+    /// The store's consistency check (the hash chains of both logs included).
     pub consistency: masf_tools::consistency::Consistency,
+    /// The head of each log's hash chain now.
+    pub chain: Vec<masf_store::ChainHead>,
+    /// The chain heads printed in earlier reports, checked against the store.
+    pub printed: Vec<PrintedHead>,
+}
+
+/// A chain head printed in a report, checked against the store: the row it names must still be
+/// there with the same hash, which (the chain holding) fixes every row before it too.
+#[derive(Debug, Clone, Serialize)]
+pub struct PrintedHead {
+    /// The report.json it was read from.
+    pub report: std::path::PathBuf,
+    /// `events` or `invocations`.
+    pub table: String,
+    /// The seq and hash it printed.
+    pub seq: i64,
+    pub hash: String,
+    /// What the store holds at that seq now (`None`: no such row).
+    pub now: Option<String>,
+}
+
+impl PrintedHead {
+    /// True when the store still holds the printed row unchanged.
+    pub fn holds(&self) -> bool {
+        self.seq == 0 || self.now.as_deref() == Some(self.hash.as_str())
+    }
+}
+
+impl std::fmt::Display for PrintedHead {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let short = |h: &str| h.chars().take(16).collect::<String>();
+        write!(
+            f,
+            "{} printed {} head seq {} ({}…): ",
+            self.report.display(),
+            self.table,
+            self.seq,
+            short(&self.hash)
+        )?;
+        match &self.now {
+            _ if self.holds() => f.write_str("still in the store, unchanged"),
+            None => write!(
+                f,
+                "{} seq {} is no longer in the store: rows were removed since that report",
+                self.table, self.seq
+            ),
+            Some(now) => write!(
+                f,
+                "the store's {} seq {} now hashes to {}…: the log was rewritten since that report",
+                self.table,
+                self.seq,
+                short(now)
+            ),
+        }
+    }
+}
+
+/// Reads the chain heads a report.json printed (`generated.log_chain`) and checks each against
+/// the store.
+pub fn check_printed_heads(
+    ctx: &CaseCtx,
+    report: &std::path::Path,
+) -> Result<Vec<PrintedHead>, ApiError> {
+    let text = std::fs::read_to_string(report).map_err(|e| {
+        ApiError::new(
+            ErrorCode::Io,
+            format!("reading the report {}: {e}", report.display()),
+        )
+    })?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("{} is not a report.json: {e}", report.display()),
+        )
+    })?;
+    let heads: Vec<masf_store::ChainHead> = json
+        .pointer("/generated/log_chain")
+        .cloned()
+        .map(serde_json::from_value)
+        .transpose()
+        .map_err(|e| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "{}: generated.log_chain does not parse: {e}",
+                    report.display()
+                ),
+            )
+        })?
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "{} prints no log chain (generated.log_chain): it was written by a \
+                     masf without the chain",
+                    report.display()
+                ),
+            )
+        })?;
+    heads
+        .into_iter()
+        .map(|h| {
+            Ok(PrintedHead {
+                report: report.to_path_buf(),
+                now: ctx.store.row_hash_at(&h.table, h.seq)?,
+                table: h.table,
+                seq: h.seq,
+                hash: h.hash,
+            })
+        })
+        .collect()
 }
 
 /// A verified fact that no longer checks against its invocation's stored output.
@@ -41,7 +155,10 @@ pub struct FactFailure {
 
 impl VerifyReport {
     pub fn ok(&self) -> bool {
-        self.failures.is_empty() && self.fact_failures.is_empty() && self.consistency.ok()
+        self.failures.is_empty()
+            && self.fact_failures.is_empty()
+            && self.consistency.ok()
+            && self.printed.iter().all(PrintedHead::holds)
     }
 }
 
@@ -131,8 +248,14 @@ pub fn rerun(ctx: &CaseCtx, invocation_id: &str) -> Result<Rederivation, ApiErro
 
 /// Re-runs every logged invocation of the case (each source scanned once), checks every stored
 /// output against its recorded hash, re-checks every verified fact of the graph against the
-/// stored output it cites, and checks the store's consistency ([`crate::check`]).
-pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
+/// stored output it cites, checks the store's consistency ([`crate::check`]: the hash chains
+/// included), and checks the chain heads printed in `reports` (report.json files) against the
+/// store.
+pub fn verify(ctx: &CaseCtx, reports: &[std::path::PathBuf]) -> Result<VerifyReport, ApiError> {
+    let mut printed = Vec::new();
+    for r in reports {
+        printed.extend(check_printed_heads(ctx, r)?);
+    }
     let catalog = crate::triage::catalog();
     let mut sources: BTreeMap<String, Result<SourceCtx, ApiError>> = BTreeMap::new();
     let mut report = VerifyReport {
@@ -141,10 +264,13 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
         views: 0,
         not_reproducible: 0,
         failures: Vec::new(),
+        metadata_changed: Vec::new(),
         facts: 0,
         facts_matched: 0,
         fact_failures: Vec::new(),
         consistency: crate::check(ctx)?,
+        chain: ctx.store.chain_heads()?,
+        printed,
     };
     for rec in ctx.store.all_invocations()? {
         report.invocations += 1;
@@ -186,6 +312,9 @@ pub fn verify(ctx: &CaseCtx) -> Result<VerifyReport, ApiError> {
         match r.verdict {
             masf_tools::rederive::Verdict::Match => report.matched += 1,
             masf_tools::rederive::Verdict::NotReproducible { .. } => report.not_reproducible += 1,
+            masf_tools::rederive::Verdict::MetadataChanged { .. } => {
+                report.metadata_changed.push(r)
+            }
             _ => report.failures.push(r),
         }
     }

@@ -324,6 +324,8 @@ pub(crate) fn build_report_with(
             "run_state": run.state.map(|s| s.as_str()),
             "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
             "run_segments": run.segments,
+            // The hash chains' heads: `masf verify --against report.json` checks them later.
+            "log_chain": ctx.store.chain_heads()?,
         }),
         llm_provenance,
     }))

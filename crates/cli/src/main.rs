@@ -243,12 +243,17 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         json: bool,
     },
     /// Re-run every logged invocation of the case, check every stored output against its
-    /// recorded hash, re-check every verified fact against the output it cites, and check the
-    /// store's consistency. Exit 1 when anything does not re-derive or the store is
-    /// inconsistent.
+    /// recorded hash, re-check every verified fact against the output it cites, check the
+    /// store's consistency and the hash chains of its logs (naming the first altered, missing or
+    /// inserted seq), and check that the chain heads printed in earlier reports are still in the
+    /// store. Exit 1 when anything does not re-derive or hold.
     Verify {
         #[command(flatten)]
         case: CaseArgs,
+        /// A report.json written earlier from this case's store, whose printed log chain heads
+        /// must still be in the store (repeatable).
+        #[arg(long, value_name = "REPORT_JSON")]
+        against: Vec<PathBuf>,
         /// Print JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -448,7 +453,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             invocation,
             json,
         } => cmd_rerun(&case, &invocation, json),
-        Command::Verify { case, json } => cmd_verify(&case, json),
+        Command::Verify {
+            case,
+            against,
+            json,
+        } => cmd_verify(&case, against, json),
         Command::Outputs { case, out } => cmd_outputs(&case, out),
         Command::Report { case, out } => cmd_report(&case, out),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
@@ -1296,6 +1305,9 @@ fn describe(r: &masf_api::Rederivation) -> String {
         V::RerunDiffers { rerun_sha256 } => {
             format!("MISMATCH: re-run gives sha256 {rerun_sha256}")
         }
+        V::MetadataChanged { detail, .. } => {
+            format!("match of the content; {detail} (the re-run differs only there)")
+        }
         V::RerunFailed { reason } => format!("RE-RUN FAILED: {reason}"),
         V::NotReproducible { status } => format!("nothing to reproduce (status {status})"),
     };
@@ -1313,11 +1325,16 @@ fn cmd_rerun(case: &CaseArgs, invocation: &str, json: bool) -> anyhow::Result<u8
     } else {
         println!("{}", describe(&r));
     }
-    Ok(if matches!(r.verdict, masf_api::RederiveVerdict::Match) {
-        EXIT_OK
-    } else {
-        EXIT_FAILURE
-    })
+    Ok(
+        if matches!(
+            r.verdict,
+            masf_api::RederiveVerdict::Match | masf_api::RederiveVerdict::MetadataChanged { .. }
+        ) {
+            EXIT_OK
+        } else {
+            EXIT_FAILURE
+        },
+    )
 }
 
 fn cmd_report(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {
@@ -1351,9 +1368,9 @@ fn cmd_outputs(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
+fn cmd_verify(case: &CaseArgs, against: Vec<PathBuf>, json: bool) -> anyhow::Result<u8> {
     let ctx = open(case)?;
-    let report = masf_api::verify(&ctx)?;
+    let report = masf_api::verify(&ctx, &against)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -1367,6 +1384,15 @@ fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
         for f in &report.failures {
             println!("{}", describe(f));
         }
+        if !report.metadata_changed.is_empty() {
+            println!(
+                "{} invocation(s) re-derive their content, their evidence's metadata changed since:",
+                report.metadata_changed.len()
+            );
+            for m in &report.metadata_changed {
+                println!("{}", describe(m));
+            }
+        }
         println!(
             "{} verified fact(s): {} still found in their invocation's output, {} not",
             report.facts,
@@ -1378,6 +1404,15 @@ fn cmd_verify(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
                 "fact {} #{} ({:?} in {}): {}",
                 f.phenomenon_id, f.fact_index, f.value, f.invocation_id, f.reason
             );
+        }
+        for head in &report.chain {
+            println!(
+                "log chain: {} {} row(s), head seq {} {}",
+                head.table, head.count, head.seq, head.hash
+            );
+        }
+        for printed in &report.printed {
+            println!("{printed}");
         }
         println!(
             "{} event(s): store {}",

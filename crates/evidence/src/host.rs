@@ -75,15 +75,29 @@ fn dir_flags() -> OFlags {
     OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC
 }
 
+/// Opens a directory with `O_NOATIME` where the process may (it owns the directory, or has
+/// `CAP_FOWNER`), so that listing evidence does not move its accessed time; without it
+/// otherwise (`EPERM`).
+fn open_dir<Fd: rustix::fd::AsFd>(
+    at: Fd,
+    path: impl rustix::path::Arg + Copy,
+    flags: OFlags,
+) -> rustix::io::Result<OwnedFd> {
+    match openat(&at, path, flags | OFlags::NOATIME, Mode::empty()) {
+        Err(rustix::io::Errno::PERM) => openat(&at, path, flags, Mode::empty()),
+        other => other,
+    }
+}
+
 impl HostDir {
     /// Opens the directory at `path`, following links in it (the examiner named it), whatever
     /// its length.
     pub fn open(path: &Path) -> std::io::Result<HostDir> {
-        match openat(CWD, path, dir_flags(), Mode::empty()) {
+        match open_dir(CWD, path, dir_flags()) {
             Ok(fd) => Ok(HostDir { fd }),
             Err(rustix::io::Errno::NAMETOOLONG) => {
                 let (parent, name) = walk_to_parent(path)?;
-                let fd = openat(&parent.fd, name.as_os_str(), dir_flags(), Mode::empty())?;
+                let fd = open_dir(&parent.fd, name.as_os_str(), dir_flags())?;
                 Ok(HostDir { fd })
             }
             Err(e) => Err(e.into()),
@@ -93,12 +107,7 @@ impl HostDir {
     /// The subdirectory `name`, refusing a link (`ELOOP`) or a non-directory (`ENOTDIR`).
     pub fn dir(&self, name: &OsStr) -> std::io::Result<HostDir> {
         check_name(name)?;
-        let fd = openat(
-            &self.fd,
-            name,
-            dir_flags() | OFlags::NOFOLLOW,
-            Mode::empty(),
-        )?;
+        let fd = open_dir(&self.fd, name, dir_flags() | OFlags::NOFOLLOW)?;
         Ok(HostDir { fd })
     }
 
@@ -395,7 +404,7 @@ impl HostDir {
     /// A second handle on this directory.
     pub fn duplicate(&self) -> std::io::Result<HostDir> {
         Ok(HostDir {
-            fd: openat(&self.fd, ".", dir_flags(), Mode::empty())?,
+            fd: open_dir(&self.fd, ".", dir_flags())?,
         })
     }
 }

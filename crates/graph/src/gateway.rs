@@ -305,6 +305,25 @@ pub enum Call {
     CompleteRound(CompleteRound),
 }
 
+impl Call {
+    /// This call with its decision time set to `at`, for the examiner's decisions (the others
+    /// carry no time of their own): a session dates a decision when it writes it, on the graph
+    /// it decides on, so that the decision can never read as older than that graph.
+    pub fn dated(&self, at: &str) -> Option<Call> {
+        match self {
+            Call::ApproveSameAs(r) => Some(Call::ApproveSameAs(SameAsRequest {
+                at: at.to_owned(),
+                ..r.clone()
+            })),
+            Call::RetractSameAs(r) => Some(Call::RetractSameAs(SameAsRequest {
+                at: at.to_owned(),
+                ..r.clone()
+            })),
+            _ => None,
+        }
+    }
+}
+
 /// The write gateway over a state and an invocation log. It only reads both: the verdict's
 /// events are the change.
 pub struct Gateway<'a, L: InvocationLog + ?Sized> {

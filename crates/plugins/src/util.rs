@@ -125,6 +125,33 @@ pub fn call_or_note(
     }
 }
 
+/// After a `read_text` of the first part of a file: when the file goes on past what was read,
+/// notes the rest as not read (a "not read" entry of the report), so that a skip is never
+/// silent.
+pub fn note_unread_rest(
+    ctx: &AgentCtx<'_>,
+    artefact: &str,
+    read: &Invoked,
+    purpose: &str,
+) -> Result<(), RuntimeError> {
+    let Some(s) = read.output.structured.as_ref() else {
+        return Ok(());
+    };
+    if s.get("more").and_then(Value::as_bool) != Some(true) {
+        return Ok(());
+    }
+    let end = s["offset"].as_u64().unwrap_or(0) + s["length"].as_u64().unwrap_or(0);
+    let size = s["size"].as_u64().unwrap_or(0);
+    ctx.unparsed(
+        artefact,
+        &format!(
+            "bytes {end}–{size} of its {size} were not read: only the first {end} bytes are \
+             {purpose}"
+        ),
+        Some(&read.record.invocation_id),
+    )
+}
+
 /// Runs `sql` on the database at `path` (through `sqlite_query` on a working copy) and reads
 /// the rows back; `None` (with the artefact noted as unparsed) when the query fails.
 pub fn query(
@@ -153,6 +180,43 @@ pub fn found_paths(find_output: &str) -> Vec<String> {
                 .then(|| cols[6].to_string())
         })
         .collect()
+}
+
+/// The symbolic links a `find_files` listing holds, as (path, target): entries that
+/// [`found_paths`] leaves out, since links inside evidence are never followed.
+pub fn found_links(find_output: &str) -> Vec<(String, String)> {
+    find_output
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.splitn(7, '\t').collect();
+            (cols.len() == 7 && cols[0] == "symlink").then(|| {
+                let (path, target) = cols[6].split_once(" -> ").unwrap_or((cols[6], "?"));
+                (path.to_string(), target.to_string())
+            })
+        })
+        .collect()
+}
+
+/// Notes every symbolic link a `find_files` call found as not read, naming its target: an
+/// artefact that is a link (an `sms.db` pointing elsewhere) is never skipped in silence.
+pub fn note_links(
+    ctx: &AgentCtx<'_>,
+    name: impl Fn(&str) -> String,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    for (path, target) in found_links(&found.output.text) {
+        ctx.unparsed(
+            &name(&path),
+            &format!(
+                "a symbolic link to {target}: links inside evidence are not followed, so it was \
+                 not read (a target inside the evidence is read where it lies)"
+            ),
+            Some(&found.record.invocation_id),
+        )?;
+    }
+    Ok(())
 }
 
 /// A fact claim citing `invoked`.

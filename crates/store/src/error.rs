@@ -57,6 +57,18 @@ pub enum StoreError {
         key: String,
     },
 
+    /// An event names a cause it cannot have: an event that does not exist, or one later than
+    /// itself (a decision backdated before what it decides on).
+    #[error("event {key:?} cannot be caused by event {causation_seq}: {problem}")]
+    Causation {
+        /// The refused event's idempotency key.
+        key: String,
+        /// The cause it named.
+        causation_seq: i64,
+        /// What is wrong.
+        problem: String,
+    },
+
     /// The stored output of an invocation no longer hashes to its recorded sha256.
     #[error(
         "output of {invocation_id} ({}) hashes to {actual}, recorded {expected}",

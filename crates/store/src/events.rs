@@ -1,11 +1,12 @@
 //! The append-only event log.
 
 use jiff::Timestamp;
+use rusqlite::types::{Value as SqlValue, ValueRef};
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Result, Store, StoreError, Versions, json_column, parse_column, ts_column};
+use crate::{Result, Store, StoreError, Versions, chain, json_column, parse_column, ts_column};
 
 /// Who did something: the `actor_kind` of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -148,22 +149,58 @@ fn append_in(conn: &Connection, event: &NewEvent) -> Result<Appended> {
             })
         };
     }
+    if let Some(cause) = event.causation_seq {
+        let cause_ts: Option<String> = conn
+            .prepare_cached("SELECT ts FROM events WHERE seq = ?1")?
+            .query_row([cause], |row| row.get(0))
+            .optional()?;
+        let cause_ts = cause_ts.ok_or(StoreError::Causation {
+            key: event.idempotency_key.clone(),
+            causation_seq: cause,
+            problem: "no such event".to_owned(),
+        })?;
+        if cause_ts.parse::<Timestamp>().is_ok_and(|t| event.ts < t) {
+            return Err(StoreError::Causation {
+                key: event.idempotency_key.clone(),
+                causation_seq: cause,
+                problem: format!("its time {} is before that event's {cause_ts}", event.ts),
+            });
+        }
+    }
+    // The seq AUTOINCREMENT would give, so that the row's hash can cover it.
+    let seq: i64 = conn
+        .prepare_cached(
+            "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0), \
+             COALESCE((SELECT MAX(seq) FROM events), 0)) + 1",
+        )?
+        .query_row([], |row| row.get(0))?;
+    let values = [
+        SqlValue::Integer(seq),
+        SqlValue::Text(event.kind.clone()),
+        SqlValue::Text(serde_json::to_string(&event.payload)?),
+        SqlValue::Text(event.actor_kind.as_str().to_owned()),
+        SqlValue::Text(event.actor_id.clone()),
+        SqlValue::Text(event.idempotency_key.clone()),
+        event
+            .causation_seq
+            .map_or(SqlValue::Null, SqlValue::Integer),
+        SqlValue::Text(event.ts.to_string()),
+        SqlValue::Text(serde_json::to_string(&event.versions)?),
+    ];
+    let prev = chain::last_hash(conn, "events")?;
+    let refs: Vec<ValueRef<'_>> = values.iter().map(ValueRef::from).collect();
+    let hash = chain::row_hash("events", &prev, &refs);
+    let mut params: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v as _).collect();
+    params.push(&prev);
+    params.push(&hash);
     conn.prepare_cached(
-        "INSERT INTO events (kind, payload, actor_kind, actor_id, idempotency_key, \
-         causation_seq, ts, versions) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO events (seq, kind, payload, actor_kind, actor_id, idempotency_key, \
+         causation_seq, ts, versions, prev_hash, row_hash) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
-    .execute(params![
-        event.kind,
-        serde_json::to_string(&event.payload)?,
-        event.actor_kind.as_str(),
-        event.actor_id,
-        event.idempotency_key,
-        event.causation_seq,
-        event.ts.to_string(),
-        serde_json::to_string(&event.versions)?,
-    ])?;
+    .execute(params.as_slice())?;
     Ok(Appended {
-        seq: conn.last_insert_rowid(),
+        seq,
         inserted: true,
     })
 }

@@ -1,11 +1,12 @@
 //! The append-only invocation log: every tool call and the sha256 of its output (DESIGN §5).
 
 use jiff::Timestamp;
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::types::{Value as SqlValue, ValueRef};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
 use crate::objects::{self, sha256_hex};
-use crate::{Result, Store, StoreError, Versions, json_column, parse_column, ts_column};
+use crate::{Result, Store, StoreError, Versions, chain, json_column, parse_column, ts_column};
 
 /// Outputs up to this many bytes are stored inline in SQLite; larger ones under `objects/`.
 pub const INLINE_OUTPUT_MAX: usize = 16 * 1024;
@@ -203,31 +204,42 @@ impl Store {
             [],
             |row| row.get(0),
         )?;
+        let values = [
+            SqlValue::Integer(seq),
+            SqlValue::Text(format!("inv-{seq:06}")),
+            SqlValue::Text(inv.source_id.clone()),
+            SqlValue::Text(inv.tool.clone()),
+            SqlValue::Text(inv.args.clone()),
+            SqlValue::Text(inv.status.as_str().to_owned()),
+            inv.reason.clone().map_or(SqlValue::Null, SqlValue::Text),
+            inv.cached_from
+                .clone()
+                .map_or(SqlValue::Null, SqlValue::Text),
+            SqlValue::Text(sha.clone()),
+            SqlValue::Integer(i64::try_from(inv.output.len()).unwrap_or(i64::MAX)),
+            SqlValue::Text(inv.agent.clone()),
+            SqlValue::Text(inv.task_id.clone()),
+            SqlValue::Text(inv.ts.to_string()),
+            SqlValue::Integer(i64::try_from(inv.duration_ms).unwrap_or(i64::MAX)),
+            SqlValue::Text(serde_json::to_string(&inv.versions)?),
+            inv.idempotency_key
+                .clone()
+                .map_or(SqlValue::Null, SqlValue::Text),
+        ];
+        let prev = chain::last_hash(&tx, "invocations")?;
+        let refs: Vec<ValueRef<'_>> = values.iter().map(ValueRef::from).collect();
+        let hash = chain::row_hash("invocations", &prev, &refs);
+        let inline_output = inline.then_some(inv.output.as_slice());
+        let mut params: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v as _).collect();
+        params.extend([&inline_output as &dyn rusqlite::ToSql, &prev, &hash]);
         tx.prepare_cached(
             "INSERT INTO invocations (seq, invocation_id, source_id, tool, args, status, reason, \
-             cached_from, output_sha256, output_size, output_inline, agent, task_id, ts, \
-             duration_ms, versions, idempotency_key) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+             cached_from, output_sha256, output_size, agent, task_id, ts, duration_ms, versions, \
+             idempotency_key, output_inline, prev_hash, row_hash) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, \
+             ?18, ?19)",
         )?
-        .execute(params![
-            seq,
-            format!("inv-{seq:06}"),
-            inv.source_id,
-            inv.tool,
-            inv.args,
-            inv.status.as_str(),
-            inv.reason,
-            inv.cached_from,
-            sha,
-            inv.output.len() as u64,
-            inline.then_some(inv.output.as_slice()),
-            inv.agent,
-            inv.task_id,
-            inv.ts.to_string(),
-            inv.duration_ms,
-            serde_json::to_string(&inv.versions)?,
-            inv.idempotency_key,
-        ])?;
+        .execute(params.as_slice())?;
         let record = select_one(&tx, "WHERE seq = ?1", [seq])?;
         tx.commit()?;
         record.ok_or_else(|| StoreError::NotFound {

@@ -7,11 +7,14 @@
 //! - `invocations`: every tool call with the sha256 of its output (DESIGN §5); small outputs are
 //!   kept inline, larger ones as content-addressed files under `objects/`.
 //!
-//! UPDATE and DELETE on both tables are refused by SQLite triggers. The store never reads the
+//! UPDATE and DELETE on both tables are refused by SQLite triggers, and every row is hash-chained
+//! to the one before it ([`chain`]), so that what the triggers cannot stop (a raw edit of the
+//! file with the triggers dropped) is seen by [`Store::chain_breaks`]. The store never reads the
 //! clock and decides nothing: times come from the caller, and meaning is the callers' business.
 
 #![warn(missing_docs)]
 
+pub mod chain;
 mod check;
 mod error;
 mod events;
@@ -26,6 +29,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+pub use chain::{ChainBreak, ChainHead};
 pub use check::SeqGap;
 pub use error::StoreError;
 pub use events::{ActorKind, Appended, Guarded, NewEvent, StoredEvent, Watch};
@@ -43,6 +47,9 @@ pub type Versions = BTreeMap<String, String>;
 /// Name of the SQLite file inside the work folder.
 pub const DB_FILE: &str = "case.sqlite";
 
+/// The file whose OS lock serialises opening the store for writing (see [`Store::open`]).
+pub const OPEN_LOCK_FILE: &str = "open.lock";
+
 /// How long a connection waits for another writer before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -59,6 +66,17 @@ impl Store {
     /// ([`StoreError::NewerSchema`]).
     pub fn open(work_dir: &Path) -> Result<Self> {
         std::fs::create_dir_all(work_dir).map_err(StoreError::io(work_dir))?;
+        // Two processes creating the same store at once can see SQLITE_BUSY from the switch to
+        // WAL, which SQLite's busy handler does not retry: the switch and the migrations run
+        // under an OS lock (released when this function returns, or when the process dies).
+        let lock_path = work_dir.join(OPEN_LOCK_FILE);
+        let lock = std::fs::File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(StoreError::io(&lock_path))?;
+        lock.lock().map_err(StoreError::io(&lock_path))?;
         let path = work_dir.join(DB_FILE);
         let mut conn = Connection::open(&path)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;

@@ -4,14 +4,68 @@
 //! migration leaves the store at the last version that fully applied. A shipped migration is never
 //! edited: a schema change is a new file appended to the list (and a row in the upgrade test).
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 use crate::StoreError;
 
+/// One migration: SQL, or SQL around a step in Rust (what SQL alone cannot compute).
+#[derive(Clone, Copy)]
+pub(crate) enum Migration {
+    /// A script.
+    Sql(&'static str),
+    /// A script, then the step, then a second script.
+    Steps(
+        &'static str,
+        fn(&Transaction<'_>) -> Result<(), StoreError>,
+        &'static str,
+    ),
+}
+
 /// The migrations in order; their count is the schema version.
-pub(crate) const MIGRATIONS: &[&str] = &[include_str!(
-    "../migrations/0001_events_and_invocations.sql"
-)];
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration::Sql(include_str!(
+        "../migrations/0001_events_and_invocations.sql"
+    )),
+    Migration::Steps(
+        include_str!("../migrations/0002_hash_chain_open.sql"),
+        chain_existing_rows,
+        include_str!("../migrations/0002_hash_chain_close.sql"),
+    ),
+];
+
+/// Version 2's step: chains the rows written before the chain existed, and says which.
+fn chain_existing_rows(tx: &Transaction<'_>) -> Result<(), StoreError> {
+    for (table, columns) in crate::chain::LOGS {
+        let through = crate::chain::backfill(tx, table, columns)?;
+        if through > 0 {
+            tx.execute(
+                "INSERT INTO chain_upgrades (log, through_seq) VALUES (?1, ?2)",
+                rusqlite::params![table, through],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+impl Migration {
+    fn apply(&self, tx: &Transaction<'_>, version: u32) -> Result<(), StoreError> {
+        let sql = |script: &str| {
+            tx.execute_batch(script)
+                .map_err(|source| StoreError::Migration { version, source })
+        };
+        match *self {
+            Self::Sql(script) => sql(script),
+            Self::Steps(open, step, close) => {
+                sql(open)?;
+                step(tx).map_err(|e| match e {
+                    StoreError::Sqlite(source) => StoreError::Migration { version, source },
+                    other => other,
+                })?;
+                sql(close)
+            }
+        }
+    }
+}
 
 /// The schema version this build creates and understands.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -21,7 +75,7 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     migrate_with(conn, MIGRATIONS)
 }
 
-fn migrate_with(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreError> {
+fn migrate_with(conn: &mut Connection, migrations: &[Migration]) -> Result<(), StoreError> {
     let known = migrations.len() as u32;
     loop {
         // IMMEDIATE: take the write lock before reading the version, so two processes opening the
@@ -31,12 +85,12 @@ fn migrate_with(conn: &mut Connection, migrations: &[&str]) -> Result<(), StoreE
         if found > known {
             return Err(StoreError::NewerSchema { found, known });
         }
-        let Some(sql) = migrations.get(found as usize) else {
+        let Some(migration) = migrations.get(found as usize) else {
             return Ok(());
         };
         let version = found + 1;
-        tx.execute_batch(sql)
-            .and_then(|()| tx.pragma_update(None, "user_version", version))
+        migration.apply(&tx, version)?;
+        tx.pragma_update(None, "user_version", version)
             .map_err(|source| StoreError::Migration { version, source })?;
         tx.commit()?;
     }
@@ -82,7 +136,7 @@ mod tests {
         assert_eq!(user_version(&conn).unwrap(), SCHEMA_VERSION);
         assert_eq!(
             table_names(&conn),
-            ["events", "invocations", "sqlite_sequence"]
+            ["chain_upgrades", "events", "invocations", "sqlite_sequence"]
         );
         // Running again is a no-op.
         migrate(&mut conn).unwrap();
@@ -93,8 +147,8 @@ mod tests {
     fn a_failing_migration_rolls_back_and_keeps_the_previous_version() {
         let mut conn = Connection::open_in_memory().unwrap();
         let migrations = [
-            "CREATE TABLE kept (x); INSERT INTO kept VALUES (1);",
-            "CREATE TABLE half_done (x); THIS IS NOT SQL;",
+            Migration::Sql("CREATE TABLE kept (x); INSERT INTO kept VALUES (1);"),
+            Migration::Sql("CREATE TABLE half_done (x); THIS IS NOT SQL;"),
         ];
         let err = migrate_with(&mut conn, &migrations).unwrap_err();
         assert!(

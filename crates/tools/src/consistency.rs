@@ -37,6 +37,11 @@ pub enum ProblemKind {
     DanglingReference,
     /// An event out of sequence with the graph it was appended to.
     OutOfSequence,
+    /// A log's hash chain fails: a row was changed, removed or inserted behind the store's back.
+    ChainBroken,
+    /// An event dated before the event it names as its cause, or an examiner's decision that
+    /// does not name the event it was taken on.
+    Backdated,
 }
 
 /// One problem found.
@@ -81,7 +86,13 @@ impl Consistency {
     /// True when every problem is one of the folded graph, which a rebuild supersedes (a hole
     /// in a log cannot be mended by appending).
     pub fn repairable(&self) -> bool {
-        !self.problems.is_empty() && self.problems.iter().all(|p| p.kind != ProblemKind::SeqGap)
+        !self.problems.is_empty()
+            && self.problems.iter().all(|p| {
+                !matches!(
+                    p.kind,
+                    ProblemKind::SeqGap | ProblemKind::ChainBroken | ProblemKind::Backdated
+                )
+            })
     }
 }
 
@@ -101,6 +112,23 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
             message: gap.to_string(),
         });
     }
+    for broken in store.chain_breaks()? {
+        out.problems.push(Problem {
+            kind: ProblemKind::ChainBroken,
+            seq: None,
+            message: broken.to_string(),
+        });
+    }
+    // Decisions written since the chain exists name the event they were taken on.
+    let chained_from = store
+        .chain_heads()?
+        .into_iter()
+        .find(|h| h.table == "events")
+        .and_then(|h| h.upgraded_through)
+        .unwrap_or(0);
+    let mut times: HashMap<i64, jiff::Timestamp> = HashMap::new();
+    let graph_kinds: HashSet<&str> = crate::log::graph_kinds().into_iter().collect();
+    let mut last_graph_seq = 0;
     let mut state = GraphState::new(scoring);
     let mut cursor = FoldCursor::default();
     let mut bound: HashMap<String, Binding> = HashMap::new();
@@ -108,6 +136,13 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
     store.for_each_event(0, |stored| -> Result<(), StoreError> {
         out.events += 1;
         let seq = stored.seq;
+        if let Some(p) = backdated(&stored, &times, chained_from, last_graph_seq) {
+            out.problems.push(p);
+        }
+        times.insert(seq, stored.ts);
+        if graph_kinds.contains(stored.kind.as_str()) {
+            last_graph_seq = seq;
+        }
         match feed(&mut state, &mut cursor, &stored) {
             Err(FoldError::BadEvent { reason, kind, .. }) => graph_problems.push(Problem {
                 kind: ProblemKind::UnreadableEvent,
@@ -157,6 +192,75 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
     }
     out.problems.extend(graph_problems);
     Ok(out)
+}
+
+/// The examiner's decisions: taken on the graph as of the event they name as their cause.
+pub const DECISION_KINDS: [&str; 2] = ["SameAsApproved", "SameAsRetracted"];
+
+/// A problem when `stored` is dated before its cause (by its stored time or, for a decision, the
+/// time it gives); or is a decision written since the chain exists that names no cause, or
+/// names one older than the last graph event before it. A session appends a decision only on
+/// the graph it folded (`Store::append_batch_unless_newer`) and names the last event of that
+/// fold, so no graph event ever lies between a decision and its cause: a decision slipped into
+/// the log later, or dated back, breaks one of these rules.
+fn backdated(
+    stored: &masf_store::StoredEvent,
+    times: &HashMap<i64, jiff::Timestamp>,
+    chained_from: i64,
+    last_graph_seq: i64,
+) -> Option<Problem> {
+    let decision = DECISION_KINDS.contains(&stored.kind.as_str());
+    let problem = |message: String| {
+        Some(Problem {
+            kind: ProblemKind::Backdated,
+            seq: Some(stored.seq),
+            message,
+        })
+    };
+    let Some(cause) = stored.causation_seq else {
+        return if decision && stored.seq > chained_from {
+            problem(format!(
+                "{} names no event it was decided on: it was not written by masf",
+                stored.kind
+            ))
+        } else {
+            None
+        };
+    };
+    let Some(&cause_ts) = times.get(&cause) else {
+        return problem(format!(
+            "{} names event {cause} as its cause, which is not before it in the log",
+            stored.kind
+        ));
+    };
+    if decision && cause < last_graph_seq {
+        return problem(format!(
+            "{} names event {cause} as the graph it was decided on, but graph event \
+             {last_graph_seq} came between: it was not written on the graph it names",
+            stored.kind
+        ));
+    }
+    let given = decision
+        .then(|| {
+            stored
+                .payload
+                .get("at")?
+                .as_str()?
+                .parse::<jiff::Timestamp>()
+                .ok()
+        })
+        .flatten();
+    for (what, ts) in [("stored", Some(stored.ts)), ("given", given)] {
+        if let Some(ts) = ts
+            && ts < cause_ts
+        {
+            return problem(format!(
+                "{} is dated {ts} ({what} time), before event {cause} ({cause_ts}) it was decided on",
+                stored.kind
+            ));
+        }
+    }
+    None
 }
 
 /// The id an accepted event binds for the first time, with what it names.

@@ -23,6 +23,14 @@ pub enum Verdict {
     StoredOutputAltered { detail: String },
     /// The re-run gives different bytes.
     RerunDiffers { rerun_sha256: String },
+    /// The re-run differs only in times that reading the evidence changes (the accessed and
+    /// changed times of a folder source's files, when something else read them): the recorded
+    /// output still stands, and the change itself is said (`detail`: "evidence metadata changed:
+    /// accessed time of 3 entries").
+    MetadataChanged {
+        rerun_sha256: String,
+        detail: String,
+    },
     /// The re-run could not run (unknown tool, evidence unreadable, tool error).
     RerunFailed { reason: String },
     /// Nothing to reproduce: the call had no output (failed, timed out, too large).
@@ -46,7 +54,7 @@ impl Rederivation {
     pub fn ok(&self) -> bool {
         matches!(
             self.verdict,
-            Verdict::Match | Verdict::NotReproducible { .. }
+            Verdict::Match | Verdict::NotReproducible { .. } | Verdict::MetadataChanged { .. }
         )
     }
 }
@@ -97,13 +105,140 @@ fn check(store: &Store, catalog: &Catalog, source: &SourceCtx, rec: &InvocationR
         Ok(out) => {
             let sha = hex::encode(Sha256::digest(out.text.as_bytes()));
             if sha == rec.output_sha256 {
-                Verdict::Match
-            } else {
-                Verdict::RerunDiffers { rerun_sha256: sha }
+                return Verdict::Match;
+            }
+            let recorded = store
+                .invocation_output(&rec.invocation_id)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            match volatile_only(&recorded, &out.text) {
+                Some(detail) => Verdict::MetadataChanged {
+                    rerun_sha256: sha,
+                    detail,
+                },
+                None => Verdict::RerunDiffers { rerun_sha256: sha },
             }
         }
         Err(e) => Verdict::RerunFailed {
             reason: source.scrub(&e.to_string()),
         },
+    }
+}
+
+/// The times that reading or re-linking evidence changes without changing its content.
+const VOLATILE: [&str; 2] = ["accessed", "changed"];
+
+/// When `recorded` and `rerun` differ only in [`VOLATILE`] times — in the `times` field of
+/// entry lines (`role=value,…`) or in `role: value` lines of `stat` — says which, counted by
+/// entry; `None` when anything else differs.
+fn volatile_only(recorded: &str, rerun: &str) -> Option<String> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (recorded.lines().collect(), rerun.lines().collect());
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut counts = [0usize; VOLATILE.len()];
+    for (x, y) in a.iter().zip(&b) {
+        if x == y {
+            continue;
+        }
+        let changed = line_volatile_diff(x, y)?;
+        for (i, c) in changed.iter().enumerate() {
+            counts[i] += usize::from(*c);
+        }
+    }
+    let parts: Vec<String> = VOLATILE
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .map(|(role, n)| {
+            format!(
+                "{role} time of {n} {}",
+                if n == 1 { "entry" } else { "entries" }
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("evidence metadata changed: {}", parts.join(", ")))
+}
+
+/// Which volatile roles differ between two lines that are otherwise equal; `None` when
+/// anything else differs.
+fn line_volatile_diff(x: &str, y: &str) -> Option<[bool; VOLATILE.len()]> {
+    let mut changed = [false; VOLATILE.len()];
+    // `stat`: "accessed: 2026-…".
+    for (i, role) in VOLATILE.iter().enumerate() {
+        let prefix = format!("{role}: ");
+        if x.starts_with(&prefix) && y.starts_with(&prefix) {
+            changed[i] = true;
+            return Some(changed);
+        }
+    }
+    // Entry lines: the same fields but the times, whose volatile roles alone may differ.
+    let (fx, fy): (Vec<&str>, Vec<&str>) = (x.split('\t').collect(), y.split('\t').collect());
+    if fx.len() != fy.len() || fx.len() < 7 {
+        return None;
+    }
+    let times_at = 5;
+    for (i, (p, q)) in fx.iter().zip(&fy).enumerate() {
+        if i != times_at && p != q {
+            return None;
+        }
+    }
+    let (tx, ty): (Vec<&str>, Vec<&str>) = (
+        fx[times_at].split(',').collect(),
+        fy[times_at].split(',').collect(),
+    );
+    if tx.len() != ty.len() {
+        return None;
+    }
+    for (p, q) in tx.iter().zip(&ty) {
+        if p == q {
+            continue;
+        }
+        let (rp, rq) = (p.split_once('=')?.0, q.split_once('=')?.0);
+        let i = VOLATILE.iter().position(|r| *r == rp && rp == rq)?;
+        changed[i] = true;
+    }
+    Some(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "kind\tsize\tid\tmode\tdeleted\ttimes\tpath";
+
+    fn line(size: u64, accessed: &str, changed: &str) -> String {
+        format!(
+            "file\t{size}\t12\t100644\t-\tmodified=2026-01-01T00:00:00Z,accessed={accessed},changed={changed}\t/a.txt"
+        )
+    }
+
+    #[test]
+    fn only_accessed_and_changed_times_are_volatile() {
+        let rec = format!("{HEAD}\n{}\n{}\n", line(3, "1", "1"), line(4, "1", "1"));
+        let read = format!("{HEAD}\n{}\n{}\n", line(3, "2", "1"), line(4, "2", "2"));
+        assert_eq!(
+            volatile_only(&rec, &read).as_deref(),
+            Some("evidence metadata changed: accessed time of 2 entries, changed time of 1 entry")
+        );
+        // A size, a modified time or a name that differs is a real difference.
+        let grown = format!("{HEAD}\n{}\n{}\n", line(5, "2", "1"), line(4, "1", "1"));
+        assert_eq!(volatile_only(&rec, &grown), None);
+        let touched = rec.replace(
+            "modified=2026-01-01T00:00:00Z",
+            "modified=2026-02-01T00:00:00Z",
+        );
+        assert_eq!(volatile_only(&rec, &touched), None);
+        assert_eq!(volatile_only(&rec, &format!("{rec}extra\n")), None);
+        // stat's "role: value" lines.
+        let stat = "path: /a.txt\nsize: 3\nmodified: 1\naccessed: 1\nchanged: 1\n";
+        assert_eq!(
+            volatile_only(stat, &stat.replace("accessed: 1", "accessed: 9")).as_deref(),
+            Some("evidence metadata changed: accessed time of 1 entry")
+        );
+        assert_eq!(
+            volatile_only(stat, &stat.replace("modified: 1", "modified: 9")),
+            None
+        );
     }
 }

@@ -406,9 +406,44 @@ impl Tool for SqliteTables {
     }
 }
 
-/// Refuses anything but one read-only SELECT (or WITH … SELECT) statement.
+/// True when SQLite failed on the database file itself (not a database, malformed, unreadable),
+/// not on the statement: preparing a statement reads the schema, so a damaged file fails there.
+fn is_database_error(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode as C;
+    matches!(
+        e.sqlite_error_code(),
+        Some(
+            C::NotADatabase
+                | C::DatabaseCorrupt
+                | C::CannotOpen
+                | C::SystemIoFailure
+                | C::FileLockingProtocolFailed
+                | C::DatabaseBusy
+                | C::DatabaseLocked
+                | C::PermissionDenied
+                | C::OutOfMemory
+        )
+    )
+}
+
+/// An error of preparing `sql` on the database at `path`: the database's own failure named as
+/// such (`ToolError::Other`), a bad statement as invalid arguments.
+fn statement_error(path: &str, e: rusqlite::Error) -> ToolError {
+    if is_database_error(&e) {
+        ToolError::Other(format!("SQLite database {path} cannot be read: {e}"))
+    } else {
+        ToolError::InvalidArgs(format!(
+            "sql: {e} (only a single read-only SELECT statement is allowed)"
+        ))
+    }
+}
+
+/// Refuses anything but one read-only SELECT (or WITH … SELECT) statement on the database at
+/// `path` (named in errors). A database that cannot be read is said so, never blamed on the
+/// statement.
 pub fn check_select<'c>(
     conn: &'c Connection,
+    path: &str,
     sql: &str,
 ) -> Result<rusqlite::Statement<'c>, ToolError> {
     let trimmed = sql.trim_start();
@@ -430,11 +465,13 @@ pub fn check_select<'c>(
         match batch.next() {
             Ok(Some(_)) => count += 1,
             Ok(None) => break,
-            Err(e) => {
+            // A statement after a first one that prepared: a batch, whatever it holds.
+            Err(e) if count > 0 => {
                 return Err(ToolError::InvalidArgs(format!(
-                    "only a single SELECT statement is allowed ({e})"
+                    "only a single SELECT statement is allowed (a further statement follows: {e})"
                 )));
             }
+            Err(e) => return Err(statement_error(path, e)),
         }
     }
     if count != 1 {
@@ -446,7 +483,7 @@ pub fn check_select<'c>(
         rusqlite::Error::MultipleStatement => {
             ToolError::InvalidArgs("only a single SELECT statement is allowed".to_string())
         }
-        e => ToolError::InvalidArgs(format!("sql: {e}")),
+        e => statement_error(path, e),
     })?;
     if !stmt.readonly() {
         return Err(ToolError::InvalidArgs(
@@ -487,7 +524,7 @@ impl Tool for SqliteQuery {
         let path = normalize_path(args::str(a, "path")?);
         let copy = ctx.sqlite_copies().open(&fs, &path)?;
         let err = sql_err(&path);
-        let mut stmt = check_select(&copy.conn, sql)?;
+        let mut stmt = check_select(&copy.conn, &path, sql)?;
         let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
         let mut text = columns
             .iter()

@@ -291,3 +291,108 @@ fn listings_show_control_characters_escaped() {
     let json = masf_ok(&["ls", &format!("{}:/", folder.display()), "--json"]);
     assert!(json.contains("red\\u001b[31malert\\u0007.txt"), "{json}");
 }
+
+#[test]
+fn a_folder_read_by_something_else_since_verifies_with_its_metadata_change_said() {
+    // Reading the evidence (a viewer, a backup, an antivirus scan) moves its files' accessed
+    // and changed times; the listings recorded them, so a re-run differs there and only there.
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("stick");
+    std::fs::create_dir_all(evidence.join("docs")).unwrap();
+    std::fs::write(evidence.join("docs/notes.txt"), "meet at the harbour\n").unwrap();
+    std::fs::write(
+        evidence.join("docs/plan.txt"),
+        "wallet 0x1850cE0E73407A9997C467BABc60fe887C567625\n",
+    )
+    .unwrap();
+    let case = case(&dir.path().join("case"), &[&evidence]);
+    run_json(&case, 0);
+    let c = case.to_str().unwrap();
+    assert!(masf(&["verify", c]).status.success());
+
+    let later = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_900_000_000);
+    std::fs::File::options()
+        .write(true)
+        .open(evidence.join("docs/notes.txt"))
+        .unwrap()
+        .set_times(std::fs::FileTimes::new().set_accessed(later))
+        .unwrap();
+    let out = masf(&["verify", c]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("evidence metadata changed: accessed time of ") && !said.contains("MISMATCH"),
+        "{said}"
+    );
+
+    // Content that changed is still a mismatch.
+    std::fs::write(evidence.join("docs/notes.txt"), "meet at the station\n").unwrap();
+    let out = masf(&["verify", c]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("MISMATCH"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn a_text_file_read_only_in_part_says_what_was_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("stick");
+    std::fs::create_dir_all(&evidence).unwrap();
+    let mut text = "an ordinary line of a long log file\n".repeat(40_000);
+    text.push_str("wallet 0x1850cE0E73407A9997C467BABc60fe887C567625\n");
+    let size = text.len();
+    assert!(size > 1 << 20);
+    std::fs::write(evidence.join("long.txt"), &text).unwrap();
+    let case = case(&dir.path().join("case"), &[&evidence]);
+    run_json(&case, 0);
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("case/masf-report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let not_read = report["not_read"].as_array().unwrap();
+    assert!(
+        not_read
+            .iter()
+            .any(|n| n["what"].as_str().unwrap().ends_with("long.txt")
+                && n["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("bytes 1048576–{size} of its {size} were not read"))),
+        "{not_read:#?}"
+    );
+}
+
+#[test]
+fn an_artefact_that_is_a_symbolic_link_is_said_not_read() {
+    // An extraction copied with its links kept: the message database is a link to elsewhere.
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("phone");
+    let sms = evidence.join("mobile/Library/SMS");
+    std::fs::create_dir_all(&sms).unwrap();
+    std::os::unix::fs::symlink("/private/var/elsewhere/sms.db", sms.join("sms.db")).unwrap();
+    std::fs::write(evidence.join("mobile/Library/SMS/notes.txt"), "hello\n").unwrap();
+    let case = case(&dir.path().join("case"), &[&evidence]);
+    run_json(&case, 0);
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("case/masf-report/report.json")).unwrap(),
+    )
+    .unwrap();
+    let not_read = report["not_read"].as_array().unwrap();
+    assert!(
+        not_read
+            .iter()
+            .any(|n| n["what"] == "/mobile/Library/SMS/sms.db"
+                && n["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a symbolic link to /private/var/elsewhere/sms.db")),
+        "{not_read:#?}"
+    );
+}

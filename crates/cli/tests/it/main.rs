@@ -16,4 +16,5 @@ mod report;
 mod resolution;
 mod resume;
 mod support;
+mod tamper;
 mod timeline;

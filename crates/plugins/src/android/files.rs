@@ -11,12 +11,17 @@ use crate::util::{call_or_note, fact};
 
 /// Reads a whole text artefact (up to 1 MiB); `None` (noted unparsed) when it cannot be read.
 fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, RuntimeError> {
-    call_or_note(
+    let name = artefact_name(&l.tree, &l.path);
+    let read = call_or_note(
         ctx,
-        &artefact_name(&l.tree, &l.path),
+        &name,
         "read_text",
         args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
-    )
+    )?;
+    if let Some(read) = &read {
+        crate::util::note_unread_rest(ctx, &name, read, "parsed")?;
+    }
+    Ok(read)
 }
 
 /// `key=value` lines of a property file (comments and blank lines skipped; the first value of

@@ -258,6 +258,7 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
             if !crate::util::succeeded(&invoked) {
                 continue;
             }
+            crate::util::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
             for path in found_paths(&invoked.output.text) {
                 out.push(Located {
                     tree: tree.clone(),

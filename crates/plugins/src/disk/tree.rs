@@ -510,6 +510,7 @@ fn text_file(
     else {
         return Ok(());
     };
+    crate::util::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;
     identifiers_in(ctx, &e.path, &name, &text, Some(listing))
 }
 

@@ -352,14 +352,14 @@ impl<'c, 's> Run<'c, 's> {
     /// Finds files named like `glob` (a `find_files` call); `None` when the call failed (noted).
     pub fn find(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
         let args = json!({"name_glob": glob, "limit": 1000});
-        Ok(
-            util::call_or_note(self.ctx, &format!("files named {glob}"), "find_files", args)?.map(
-                |inv| {
-                    let paths = util::found_paths(&inv.output.text);
-                    (inv, paths)
-                },
-            ),
-        )
+        let Some(inv) =
+            util::call_or_note(self.ctx, &format!("files named {glob}"), "find_files", args)?
+        else {
+            return Ok(None);
+        };
+        util::note_links(self.ctx, str::to_string, &inv)?;
+        let paths = util::found_paths(&inv.output.text);
+        Ok(Some((inv, paths)))
     }
 
     /// Runs a query (noting the artefact as unparsed when it fails).

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::model::Report;
-use masf_evidence::fs::is_hidden_control;
+use masf_evidence::fs::{is_hidden_control, push_escaped};
 
 /// Escapes text for HTML element content and double-quoted attribute values.
 pub fn esc(text: &str) -> String {
@@ -18,7 +18,7 @@ pub fn esc(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             // Escape codes, bells and bidi overrides from evidence are shown, not obeyed.
             c if c != '\n' && c != '\t' && is_hidden_control(c) => {
-                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+                push_escaped(&mut out, c);
             }
             c => out.push(c),
         }
@@ -95,6 +95,12 @@ pub fn render(r: &Report) -> String {
                 .and_then(|v| v.as_str())
                 .unwrap_or(""))
         );
+    }
+    let chain = super::log_chain(r);
+    if !chain.is_empty() {
+        o.push_str("<p class=\"small\">Case log at this report: ");
+        o.push_str(&chain.iter().map(|c| esc(c)).collect::<Vec<_>>().join("; "));
+        let _ = writeln!(o, ". {}</p>", esc(super::LOG_CHAIN_NOTE));
     }
     o.push_str("<h2>Summary</h2>");
     head(&mut o, &["", "count"]);

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::model::Report;
-use masf_evidence::fs::is_hidden_control;
+use masf_evidence::fs::{is_hidden_control, push_escaped};
 
 /// Escapes text for a Markdown table cell.
 pub fn cell(text: &str) -> String {
@@ -17,7 +17,7 @@ pub fn cell(text: &str) -> String {
                 out.push(c);
             }
             '\n' | '\r' => out.push(' '),
-            c if is_hidden_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c if is_hidden_control(c) => push_escaped(&mut out, c),
             c => out.push(c),
         }
     }
@@ -62,6 +62,14 @@ pub fn render(r: &Report) -> String {
             "**This report is partial: the run is {}.**\n",
             cell(state)
         );
+    }
+    let chain = super::log_chain(r);
+    if !chain.is_empty() {
+        o.push_str("Case log at this report:\n\n");
+        for c in &chain {
+            let _ = writeln!(o, "- {}", cell(c));
+        }
+        let _ = writeln!(o, "\n{}\n", super::LOG_CHAIN_NOTE);
     }
     o.push_str("## Summary\n\n");
     table(

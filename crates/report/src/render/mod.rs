@@ -35,6 +35,37 @@ pub(crate) const ACTOR_COLUMNS: [&str; 6] = [
     "identifiers",
 ];
 
+/// The log chain heads the report was written at (`generated.log_chain`), in words: "events:
+/// 1,234 rows, head seq 1234, sha256 …".
+pub(crate) fn log_chain(r: &Report) -> Vec<String> {
+    let Some(heads) = r.generated.get("log_chain").and_then(|v| v.as_array()) else {
+        return Vec::new();
+    };
+    heads
+        .iter()
+        .map(|h| {
+            let text = |k: &str| {
+                h.get(k).map_or_else(String::new, |v| match v.as_str() {
+                    Some(s) => s.to_owned(),
+                    None => v.to_string(),
+                })
+            };
+            format!(
+                "{}: {} rows, head seq {}, sha256 {}",
+                text("table"),
+                text("count"),
+                text("seq"),
+                text("hash")
+            )
+        })
+        .collect()
+}
+
+/// The sentence after the log chain heads.
+pub(crate) const LOG_CHAIN_NOTE: &str = "Every row of the case store's two logs carries the \
+    hash of the row before it: `masf verify --against report.json` checks that the store still \
+    holds these rows unchanged, so a later edit, deletion or insertion is seen.";
+
 /// A count line shared by both renderers.
 pub(crate) fn summary(r: &Report) -> Vec<(&'static str, usize)> {
     vec![

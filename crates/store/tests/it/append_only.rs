@@ -4,10 +4,12 @@ use serde_json::json;
 
 use crate::support::{count, event, invocation, open, raw};
 
-const EVENT_COLUMNS: &str =
-    "(seq, kind, payload, actor_kind, actor_id, idempotency_key, ts, versions)";
+// With the chain's two hashes (any well-formed ones), so that what refuses the row is the
+// append-only rule, not the rule that a row be chained.
+const EVENT_COLUMNS: &str = "(seq, kind, payload, actor_kind, actor_id, idempotency_key, ts, \
+     versions, prev_hash, row_hash)";
 const INVOCATION_COLUMNS: &str = "(seq, invocation_id, source_id, tool, args, status, \
-     output_sha256, output_size, agent, task_id, ts, duration_ms, versions)";
+     output_sha256, output_size, agent, task_id, ts, duration_ms, versions, prev_hash, row_hash)";
 const SHA: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 #[test]
@@ -32,14 +34,14 @@ fn rewriting_history_is_refused_by_sqlite() {
         (
             format!(
                 "INSERT OR REPLACE INTO events {EVENT_COLUMNS} \
-                 VALUES (1, 'forged', '{{}}', 'system', 'x', 'fresh-key', '2024-01-01T00:00:00Z', '{{}}')"
+                 VALUES (1, 'forged', '{{}}', 'system', 'x', 'fresh-key', '2024-01-01T00:00:00Z', '{{}}', '{SHA}', '{SHA}')"
             ),
             "events",
         ),
         (
             format!(
                 "REPLACE INTO events {EVENT_COLUMNS} \
-                 VALUES (NULL, 'forged', '{{}}', 'system', 'x', 'e1', '2024-01-01T00:00:00Z', '{{}}')"
+                 VALUES (NULL, 'forged', '{{}}', 'system', 'x', 'e1', '2024-01-01T00:00:00Z', '{{}}', '{SHA}', '{SHA}')"
             ),
             "events",
         ),
@@ -55,7 +57,7 @@ fn rewriting_history_is_refused_by_sqlite() {
         (
             format!(
                 "INSERT OR REPLACE INTO invocations {INVOCATION_COLUMNS} \
-                 VALUES (1, 'inv-000001', 's', 't', '{{}}', 'ok', '{SHA}', 0, 'a', 'k', 'x', 0, '{{}}')"
+                 VALUES (1, 'inv-000001', 's', 't', '{{}}', 'ok', '{SHA}', 0, 'a', 'k', 'x', 0, '{{}}', '{SHA}', '{SHA}')"
             ),
             "invocations",
         ),

@@ -1,6 +1,7 @@
 //! Integration tests of the case store.
 
 mod append_only;
+mod chain;
 mod consistency;
 mod crash;
 mod events;

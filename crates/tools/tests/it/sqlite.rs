@@ -372,3 +372,76 @@ fn concurrent_calls_on_one_source_share_one_copy() {
     });
     assert_eq!(src.sqlite_copies().copies_made(), 1);
 }
+
+#[test]
+fn a_damaged_database_is_named_as_such_and_never_blamed_on_the_statement() {
+    // A database SQLite wrote, then damaged: its schema page overwritten; and a file that only
+    // carries the name of a database.
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.db");
+    {
+        let conn = rusqlite::Connection::open(&good).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE message (id INTEGER PRIMARY KEY, text TEXT);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
+             INSERT INTO message (text) SELECT 'message ' || i FROM n;",
+        )
+        .unwrap();
+    }
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[100..4096].fill(0xA5);
+    std::fs::write(dir.path().join("malformed.db"), &bytes).unwrap();
+    std::fs::write(
+        dir.path().join("notadb.db"),
+        b"this is a text file named like a database\n".repeat(200),
+    )
+    .unwrap();
+    let src = std::sync::Arc::new(masf_tools::SourceCtx::open("src-folder", dir.path()).unwrap());
+    let (_store_dir, mut store) = store();
+    let inv = invoker(Catalog::standard(), Limits::default());
+    for (path, said) in [
+        ("/malformed.db", "malformed"),
+        ("/notadb.db", "not a database"),
+    ] {
+        let r = call(
+            &inv,
+            &mut store,
+            &src,
+            "sqlite_query",
+            json!({"path": path, "sql": "SELECT id, text FROM message"}),
+            "a",
+            "t",
+            1,
+        );
+        assert_eq!(r.record.status, InvocationStatus::Failed, "{path}");
+        let reason = r.record.reason.unwrap();
+        assert!(
+            reason.contains(&format!("SQLite database {path} cannot be read"))
+                && reason.contains(said)
+                && !reason.contains("SELECT"),
+            "{path}: {reason}"
+        );
+    }
+    // The intact one answers, and a bad statement on it is still the statement's fault.
+    let ok = run(
+        &src,
+        "sqlite_query",
+        json!({"path": "/good.db", "sql": "SELECT COUNT(*) AS n FROM message"}),
+    );
+    assert_eq!(ok.text, "n\n500\n");
+    let r = call(
+        &inv,
+        &mut store,
+        &src,
+        "sqlite_query",
+        json!({"path": "/good.db", "sql": "SELECT FROM WHERE"}),
+        "a",
+        "t",
+        2,
+    );
+    let reason = r.record.reason.unwrap();
+    assert!(
+        reason.contains("sql: ") && reason.contains("syntax error"),
+        "{reason}"
+    );
+}
