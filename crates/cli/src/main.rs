@@ -1234,9 +1234,12 @@ fn cmd_ls(spec: &str, recursive: bool, json: bool) -> anyhow::Result<u8> {
                 .find(|t| t.role == masf_evidence::fs::TimeRole::Modified)
                 .map(|t| t.raw.display())
                 .unwrap_or_else(|| "-".to_string());
+            let stored = e.stored_name.as_deref().map_or_else(String::new, |n| {
+                format!("  (stored as {})", masf_evidence::fs::visible(n))
+            });
             writeln!(
                 out,
-                "{kind}{} {:>10} {:>12}  {:<34} {}",
+                "{kind}{} {:>10} {:>12}  {:<34} {}{stored}",
                 if e.deleted { '*' } else { ' ' },
                 e.id.map_or_else(|| "-".to_string(), |i| i.to_string()),
                 e.size,

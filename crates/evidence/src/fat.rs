@@ -813,6 +813,7 @@ impl FatFs {
             deleted: e.deleted || deleted_ancestor,
             times,
             link_target: None,
+            stored_name: None,
         }
     }
 
@@ -827,6 +828,7 @@ impl FatFs {
             deleted: false,
             times: Vec::new(),
             link_target: None,
+            stored_name: None,
         }
     }
 

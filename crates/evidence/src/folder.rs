@@ -249,6 +249,7 @@ impl Folder {
             deleted: false,
             times,
             link_target,
+            stored_name: None,
         }
     }
 }
@@ -284,6 +285,7 @@ impl FileSystem for Folder {
                     deleted: false,
                     times: Vec::new(),
                     link_target: None,
+                    stored_name: None,
                 }),
             }
         }

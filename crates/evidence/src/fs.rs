@@ -109,6 +109,11 @@ pub struct Entry {
     pub times: Vec<Time>,
     /// Symlink target where the entry is a link and the format stores one.
     pub link_target: Option<String>,
+    /// The name exactly as an archive stores it, where making it a path inside the tree
+    /// changed it (`../../etc/passwd` listed as `/etc/passwd`, `a//./b` as `/a/b`): untrusted
+    /// text, kept beside the safe path so that nothing the member said is lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored_name: Option<String>,
 }
 
 /// A file system or tree, read-only.

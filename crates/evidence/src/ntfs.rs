@@ -1468,6 +1468,7 @@ impl NtfsFs {
             deleted,
             times,
             link_target,
+            stored_name: None,
         }
     }
 
@@ -1500,6 +1501,7 @@ impl NtfsFs {
             deleted,
             times,
             link_target: None,
+            stored_name: None,
         }
     }
 
@@ -1514,6 +1516,7 @@ impl NtfsFs {
             deleted: true,
             times: Vec::new(),
             link_target: None,
+            stored_name: None,
         }
     }
 

@@ -98,6 +98,7 @@ fn entry_json(e: &Entry) -> Value {
         "mode": e.mode.map(|m| format!("{m:o}")),
         "deleted": e.deleted,
         "times": e.times.iter().map(|t| (role_str(t), Value::String(t.raw.display()))).collect::<serde_json::Map<_, _>>(),
+        "stored_name": e.stored_name,
         "link_target": e.link_target,
     })
 }
@@ -170,6 +171,9 @@ impl Tool for Stat {
         let _ = writeln!(text, "deleted: {}", e.deleted);
         if let Some(t) = &e.link_target {
             let _ = writeln!(text, "link_target: {t}");
+        }
+        if let Some(n) = &e.stored_name {
+            let _ = writeln!(text, "stored_name: {}", masf_evidence::fs::visible(n));
         }
         for t in &e.times {
             let _ = writeln!(text, "{}: {}", role_str(t), t.raw.display());

@@ -396,3 +396,29 @@ fn an_artefact_that_is_a_symbolic_link_is_said_not_read() {
         "{not_read:#?}"
     );
 }
+
+#[test]
+fn archive_member_names_are_kept_verbatim_beside_their_safe_path() {
+    let zip = crate::support::repo().join("tests/fixtures/archive/edge-names.zip");
+    let spec = format!("{}:/", zip.display());
+    let text = masf_ok(&["ls", &spec]);
+    let line = |path: &str| {
+        text.lines()
+            .find(|l| l.contains(path))
+            .unwrap_or_else(|| panic!("{path} not listed:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        line("/escape.txt").ends_with("/escape.txt  (stored as ../../escape.txt)"),
+        "{text}"
+    );
+    assert!(line("/~2").ends_with("(stored as ..)"), "{text}");
+    assert!(!line("/times.txt").contains("stored as"), "{text}");
+    // One JSON object a line.
+    let escape: serde_json::Value = masf_ok(&["ls", "--json", &spec])
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["path"] == "/escape.txt")
+        .unwrap();
+    assert_eq!(escape["stored_name"], "../../escape.txt");
+}

@@ -45,6 +45,8 @@ struct Node<P> {
     times: (u32, u32),
     children: (u32, u32),
     link_target: Option<Box<str>>,
+    /// The member's name as stored, when normalising it changed it.
+    stored: Option<Box<str>>,
     payload: Option<P>,
 }
 
@@ -131,6 +133,7 @@ struct Pending<P> {
     mode: Option<u32>,
     times: (u32, u32),
     link_target: Option<Box<str>>,
+    stored: Option<Box<str>>,
     payload: P,
 }
 
@@ -195,6 +198,7 @@ fn dir_node<P>(name: (usize, usize)) -> Node<P> {
         times: (0, 0),
         children: (0, 0),
         link_target: None,
+        stored: None,
         payload: None,
     }
 }
@@ -213,6 +217,7 @@ impl<P> Tree<P> {
                 mode: item.mode,
                 times: &item.times,
                 link_target: item.link_target,
+                stored_name: None,
             };
             b.add(&item.name, meta, item.payload);
         }
@@ -228,6 +233,9 @@ pub(crate) struct Meta<'t> {
     pub mode: Option<u32>,
     pub times: &'t [Time],
     pub link_target: Option<String>,
+    /// The name as the archive stores it, when the layer already changed it before `add`
+    /// (a DOS host's backslashes); `None`: the name given to `add` is the stored one.
+    pub stored_name: Option<String>,
 }
 
 /// Collects members (normalising each name into one arena as it comes, so a large archive costs
@@ -257,6 +265,13 @@ impl<P> TreeBuilder<P> {
     pub fn add(&mut self, name: &str, meta: Meta<'_>, payload: P) -> usize {
         let start = self.arena.len();
         normalize_into(&mut self.arena, name);
+        let normal = &self.arena[start..];
+        let verbatim = name.trim_end_matches('/');
+        let stored = match meta.stored_name {
+            Some(as_stored) => Some(as_stored.into_boxed_str()),
+            None => (normal != verbatim && normal.strip_prefix('/') != Some(verbatim))
+                .then(|| name.into()),
+        };
         let t0 = as_u32(self.times.len());
         self.times.extend_from_slice(meta.times);
         self.pending.push(Pending {
@@ -267,6 +282,7 @@ impl<P> TreeBuilder<P> {
             mode: meta.mode,
             times: (t0, as_u32(self.times.len())),
             link_target: meta.link_target.map(String::into_boxed_str),
+            stored,
             payload,
         });
         self.pending.len() - 1
@@ -323,6 +339,7 @@ impl<P> TreeBuilder<P> {
                     node.id = p.id;
                     node.mode = p.mode;
                     node.times = p.times;
+                    node.stored = p.stored.clone();
                 } else {
                     merged_dirs += 1;
                 }
@@ -509,6 +526,7 @@ impl<P> Tree<P> {
                 .unwrap_or(&[])
                 .to_vec(),
             link_target: node.link_target.as_deref().map(str::to_string),
+            stored_name: node.stored.as_deref().map(str::to_string),
         }
     }
 
@@ -582,6 +600,7 @@ fn file_node<P>(name: (usize, usize), p: Pending<P>) -> Node<P> {
         times: p.times,
         children: (0, 0),
         link_target: p.link_target,
+        stored: p.stored,
         payload: Some(p.payload),
     }
 }

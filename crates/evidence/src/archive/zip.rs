@@ -861,7 +861,9 @@ fn parse_central(
             Some(u) => Cow::Owned(u),
             None => decode_name(name_raw, flags),
         };
+        let mut stored_name = None;
         if dos_host && name.contains('\\') {
+            stored_name = Some(name.to_string());
             name = Cow::Owned(name.replace('\\', "/"));
         }
         let mode = match host {
@@ -923,6 +925,7 @@ fn parse_central(
             mode,
             times: &times,
             link_target,
+            stored_name,
         };
         builder.add(&name, meta, member);
         index += 1;

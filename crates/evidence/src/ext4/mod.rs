@@ -493,6 +493,7 @@ impl ExtFs {
             deleted: false,
             times: inode.times.clone(),
             link_target,
+            stored_name: None,
         }
     }
 
@@ -526,6 +527,7 @@ impl ExtFs {
             deleted: true,
             times: Vec::new(),
             link_target: None,
+            stored_name: None,
         };
         if let Some(inode) = freed {
             e.size = inode.size;
@@ -712,6 +714,7 @@ impl FileSystem for ExtFs {
                         deleted: false,
                         times: Vec::new(),
                         link_target: None,
+                        stored_name: None,
                     });
                 }
             }

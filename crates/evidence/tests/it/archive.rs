@@ -260,6 +260,17 @@ fn zip_names_never_escape_the_root() {
     assert_eq!(r("/win/dir/file.txt"), "backslashes\n");
     assert_eq!(r("/~2"), "only dots\n");
     assert_eq!(r("/café.txt"), "cp437 name\n");
+    // The names as stored stay beside the safe paths; a name that was already a path has none.
+    let stored = |p: &str| fs.stat(p).unwrap().stored_name;
+    assert_eq!(stored("/escape.txt").as_deref(), Some("../../escape.txt"));
+    assert_eq!(stored("/a/b/c.txt").as_deref(), Some("./a/./b//c.txt"));
+    assert_eq!(stored("/~2").as_deref(), Some(".."));
+    assert_eq!(
+        stored("/win/dir/file.txt").as_deref(),
+        Some("win\\dir\\file.txt")
+    );
+    assert_eq!(stored("/etc/passwd"), None);
+    assert_eq!(stored("/times.txt"), None);
     // The comment holds a fake end record claiming an empty archive: the real one wins.
     assert!(fs.diagnostics().iter().any(|d| d.contains("comment")));
     let times = fs.stat("/times.txt").unwrap().times;
