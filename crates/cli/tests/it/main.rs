@@ -15,5 +15,6 @@ mod rederive;
 mod report;
 mod resolution;
 mod resume;
+mod scale;
 mod support;
 mod timeline;
