@@ -170,31 +170,31 @@ pub fn query(
 /// Paths of the files `find_files` found (skipping directories, deleted entries and the
 /// header, `# error` and `# truncated` lines).
 pub fn found_paths(find_output: &str) -> Vec<String> {
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "file" && cols[4] != "deleted")
+        .map(|cols| cols[6].to_string())
+        .collect()
+}
+
+/// The entry rows of a `find_files` listing, each split into its seven columns (the header and
+/// `#` lines skipped).
+fn found_rows(find_output: &str) -> impl Iterator<Item = Vec<&str>> {
     find_output
         .lines()
         .skip(1)
         .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.splitn(7, '\t').collect();
-            (cols.len() == 7 && cols[0] == "file" && cols[4] != "deleted")
-                .then(|| cols[6].to_string())
-        })
-        .collect()
+        .map(|l| l.splitn(7, '\t').collect::<Vec<&str>>())
+        .filter(|cols| cols.len() == 7)
 }
 
 /// The symbolic links a `find_files` listing holds, as (path, target): entries that
 /// [`found_paths`] leaves out, since links inside evidence are never followed.
 pub fn found_links(find_output: &str) -> Vec<(String, String)> {
-    find_output
-        .lines()
-        .skip(1)
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.splitn(7, '\t').collect();
-            (cols.len() == 7 && cols[0] == "symlink").then(|| {
-                let (path, target) = cols[6].split_once(" -> ").unwrap_or((cols[6], "?"));
-                (path.to_string(), target.to_string())
-            })
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "symlink")
+        .map(|cols| {
+            let (path, target) = cols[6].split_once(" -> ").unwrap_or((cols[6], "?"));
+            (path.to_string(), target.to_string())
         })
         .collect()
 }

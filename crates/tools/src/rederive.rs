@@ -83,11 +83,15 @@ fn check(store: &Store, catalog: &Catalog, source: &SourceCtx, rec: &InvocationR
             status: rec.status.as_str().to_string(),
         };
     }
-    if let Err(e) = store.invocation_output(&rec.invocation_id) {
-        return Verdict::StoredOutputAltered {
-            detail: e.to_string(),
-        };
-    }
+    // Read (and re-hashed) once: kept for comparing with a re-run that differs.
+    let recorded = match store.invocation_output(&rec.invocation_id) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Verdict::StoredOutputAltered {
+                detail: e.to_string(),
+            };
+        }
+    };
     let Some(tool) = catalog.get(&rec.tool) else {
         return Verdict::RerunFailed {
             reason: format!("no tool named {} in this build", rec.tool),
@@ -107,11 +111,7 @@ fn check(store: &Store, catalog: &Catalog, source: &SourceCtx, rec: &InvocationR
             if sha == rec.output_sha256 {
                 return Verdict::Match;
             }
-            let recorded = store
-                .invocation_output(&rec.invocation_id)
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default();
-            match volatile_only(&recorded, &out.text) {
+            match volatile_only(&String::from_utf8_lossy(&recorded), &out.text) {
                 Some(detail) => Verdict::MetadataChanged {
                     rerun_sha256: sha,
                     detail,

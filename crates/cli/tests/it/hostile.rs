@@ -55,6 +55,14 @@ fn run_json(case: &Path, code: i32) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("run --json")
 }
 
+/// The "not read" entries of the report `masf run` wrote for `case`.
+fn not_read(case: &Path) -> Vec<serde_json::Value> {
+    let report = case.with_file_name("masf-report").join("report.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    report["not_read"].as_array().unwrap().clone()
+}
+
 fn triaged<'a>(run: &'a serde_json::Value, source: &str) -> &'a serde_json::Value {
     run["triage"]
         .as_array()
@@ -352,11 +360,7 @@ fn a_text_file_read_only_in_part_says_what_was_not_read() {
     std::fs::write(evidence.join("long.txt"), &text).unwrap();
     let case = case(&dir.path().join("case"), &[&evidence]);
     run_json(&case, 0);
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("case/masf-report/report.json")).unwrap(),
-    )
-    .unwrap();
-    let not_read = report["not_read"].as_array().unwrap();
+    let not_read = not_read(&case);
     assert!(
         not_read
             .iter()
@@ -380,11 +384,7 @@ fn an_artefact_that_is_a_symbolic_link_is_said_not_read() {
     std::fs::write(evidence.join("mobile/Library/SMS/notes.txt"), "hello\n").unwrap();
     let case = case(&dir.path().join("case"), &[&evidence]);
     run_json(&case, 0);
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("case/masf-report/report.json")).unwrap(),
-    )
-    .unwrap();
-    let not_read = report["not_read"].as_array().unwrap();
+    let not_read = not_read(&case);
     assert!(
         not_read
             .iter()
