@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::events::{GraphEvent, RejectCode, Rejection, digest, identity_digest};
-use crate::grounding::{Asker, FailingFact, InvocationLog, ground_facts, recent_invocations};
+use crate::grounding::{
+    Asker, FailingFact, InvocationLog, ReadOnce, ground_facts, recent_invocations,
+};
 use crate::identifiers::{self, IdType, PhoneRegion, collapse_whitespace};
 use crate::lint::lint_interpretation;
 use crate::model::{
@@ -439,14 +441,16 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             task_id: &req.task_id,
             region: req.phone_region.as_ref(),
         };
-        let facts = match ground_facts(self.log, &asker, &req.facts) {
+        // Each cited output is read once for the grounding, the warnings and the lint.
+        let log = ReadOnce::new(self.log, req.facts.iter().map(|f| f.invocation_id.as_str()));
+        let facts = match ground_facts(&log, &asker, &req.facts) {
             Ok(facts) => facts,
             Err(failing) => return self.grounding_rejection(call, &asker, draft, failing, request),
         };
         let mut warnings = rescue_warnings(&facts);
-        warnings.extend(self.source_warnings(&facts, &req.source_id));
+        warnings.extend(source_warnings(&log, &facts, &req.source_id));
         warnings.extend(lint_interpretation(
-            self.log,
+            &log,
             &req.interpretation,
             &facts,
             asker.region,
@@ -683,16 +687,17 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             value: req.value.clone(),
             invocation_id: req.invocation_id.clone(),
         };
-        let facts = match ground_facts(self.log, &asker, std::slice::from_ref(&claim)) {
+        let log = ReadOnce::new(self.log, [claim.invocation_id.as_str()]);
+        let facts = match ground_facts(&log, &asker, std::slice::from_ref(&claim)) {
             Ok(facts) => facts,
             Err(failing) => {
                 return self.grounding_rejection(call, &asker, digest, failing, request);
             }
         };
         let mut warnings = rescue_warnings(&facts);
-        warnings.extend(self.source_warnings(&facts, &req.source_id));
+        warnings.extend(source_warnings(&log, &facts, &req.source_id));
         warnings.extend(lint_interpretation(
-            self.log,
+            &log,
             &req.interpretation,
             &facts,
             asker.region,
@@ -1033,25 +1038,6 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
         )
     }
 
-    /// Warns about facts whose invocation was bound to another source (cross-source tools do
-    /// this legitimately; a triage agent doing it has probably mixed up its sources).
-    fn source_warnings(&self, facts: &[crate::model::Fact], source_id: &str) -> Vec<Warning> {
-        facts
-            .iter()
-            .filter_map(|f| {
-                let view = self.log.get(&f.invocation_id)?;
-                (view.source_id != source_id).then(|| Warning {
-                    kind: WarningKind::OtherSource,
-                    text: Some(f.invocation_id.clone()),
-                    message: format!(
-                        "{} ran on source {}, not on {source_id}, the phenomenon's source",
-                        f.invocation_id, view.source_id
-                    ),
-                })
-            })
-            .collect()
-    }
-
     fn refuse(
         &self,
         call: &str,
@@ -1225,4 +1211,27 @@ fn missing_fields(fields: &[(&str, &String)]) -> Option<String> {
 
 fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Warns about facts whose invocation was bound to another source (cross-source tools do this
+/// legitimately; a triage agent doing it has probably mixed up its sources).
+fn source_warnings<L: InvocationLog + ?Sized>(
+    log: &L,
+    facts: &[crate::model::Fact],
+    source_id: &str,
+) -> Vec<Warning> {
+    facts
+        .iter()
+        .filter_map(|f| {
+            let view = log.get(&f.invocation_id)?;
+            (view.source_id != source_id).then(|| Warning {
+                kind: WarningKind::OtherSource,
+                text: Some(f.invocation_id.clone()),
+                message: format!(
+                    "{} ran on source {}, not on {source_id}, the phenomenon's source",
+                    f.invocation_id, view.source_id
+                ),
+            })
+        })
+        .collect()
 }

@@ -18,6 +18,8 @@
 //! Nothing here scans invocations of other agents or tasks.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
+use std::collections::HashMap;
 
 use memchr::memmem;
 use regex::bytes::Regex;
@@ -182,6 +184,67 @@ pub fn recent_invocations<L: InvocationLog + ?Sized>(
     let ids = log.ids_for(agent, task_id);
     let start = ids.len().saturating_sub(RECENT_INVOCATIONS);
     ids.get(start..).unwrap_or_default().to_vec()
+}
+
+/// An [`InvocationLog`] over another that reads each of a set of invocations from it at most
+/// once. One judgement may cite one output for many facts (an inventory page, a query's rows)
+/// and read it again for its warnings and lint, while the store re-reads and re-hashes an
+/// output on every read: through this, each cited output is read once per judgement. Other
+/// ids (a rescue's candidates) are passed through.
+pub struct ReadOnce<'l, L: ?Sized> {
+    inner: &'l L,
+    views: HashMap<String, OnceCell<Option<InvocationView<'static>>>>,
+}
+
+impl<'l, L: InvocationLog + ?Sized> ReadOnce<'l, L> {
+    /// `inner`, with the invocations `ids` read at most once each.
+    pub fn new<'i>(inner: &'l L, ids: impl IntoIterator<Item = &'i str>) -> Self {
+        Self {
+            inner,
+            views: ids
+                .into_iter()
+                .map(|id| (id.to_owned(), OnceCell::new()))
+                .collect(),
+        }
+    }
+}
+
+fn owned(view: InvocationView<'_>) -> InvocationView<'static> {
+    InvocationView {
+        id: Cow::Owned(view.id.into_owned()),
+        source_id: Cow::Owned(view.source_id.into_owned()),
+        agent: Cow::Owned(view.agent.into_owned()),
+        task_id: Cow::Owned(view.task_id.into_owned()),
+        output: Cow::Owned(view.output.into_owned()),
+        structured: view.structured.map(|s| Cow::Owned(s.into_owned())),
+    }
+}
+
+fn borrowed<'v>(view: &'v InvocationView<'static>) -> InvocationView<'v> {
+    InvocationView {
+        id: Cow::Borrowed(&view.id),
+        source_id: Cow::Borrowed(&view.source_id),
+        agent: Cow::Borrowed(&view.agent),
+        task_id: Cow::Borrowed(&view.task_id),
+        output: Cow::Borrowed(&view.output),
+        structured: view.structured.as_deref().map(Cow::Borrowed),
+    }
+}
+
+impl<L: InvocationLog + ?Sized> InvocationLog for ReadOnce<'_, L> {
+    fn get(&self, id: &str) -> Option<InvocationView<'_>> {
+        match self.views.get(id) {
+            Some(cell) => cell
+                .get_or_init(|| self.inner.get(id).map(owned))
+                .as_ref()
+                .map(borrowed),
+            None => self.inner.get(id),
+        }
+    }
+
+    fn ids_for(&self, agent: &str, task_id: &str) -> Cow<'_, [String]> {
+        self.inner.ids_for(agent, task_id)
+    }
 }
 
 /// A claim prepared for searching: the value in each form the applicable normalisations need.
@@ -670,6 +733,55 @@ mod tests {
             Some("/rows/0/a~1b")
         );
         assert_eq!(find_field(&value, &|s| s == "nothing"), None);
+    }
+
+    #[test]
+    fn read_once_reads_a_cited_output_once_for_all_its_facts() {
+        struct Counting<'a>(&'a crate::MemoryLog, std::cell::Cell<usize>);
+        impl InvocationLog for Counting<'_> {
+            fn get(&self, id: &str) -> Option<InvocationView<'_>> {
+                self.1.set(self.1.get() + 1);
+                self.0.get(id)
+            }
+            fn ids_for(&self, agent: &str, task_id: &str) -> Cow<'_, [String]> {
+                self.0.ids_for(agent, task_id)
+            }
+        }
+        let rows: String = (0..50).map(|i| format!("{i}\t/f{i}\n")).collect();
+        let memory: crate::MemoryLog = [crate::MemoryInvocation {
+            id: "inv-1".into(),
+            source_id: "src".into(),
+            agent: "a".into(),
+            task_id: "t".into(),
+            output: rows.into_bytes(),
+            structured: None,
+        }]
+        .into_iter()
+        .collect();
+        let claims: Vec<FactClaim> = (0..50)
+            .map(|i| FactClaim {
+                fact_type: FactType::Path,
+                value: format!("/f{i}"),
+                invocation_id: "inv-1".into(),
+            })
+            .collect();
+        let asker = Asker {
+            agent: "a",
+            task_id: "t",
+            region: None,
+        };
+        let counting = Counting(&memory, std::cell::Cell::new(0));
+        let direct = ground_facts(&counting, &asker, &claims).expect("grounded");
+        assert_eq!(counting.1.get(), 50, "without it: one read per fact");
+        let counting = Counting(&memory, std::cell::Cell::new(0));
+        let once = ReadOnce::new(&counting, ["inv-1"]);
+        let facts = ground_facts(&once, &asker, &claims).expect("grounded");
+        assert!(once.get("inv-1").is_some());
+        assert_eq!(counting.1.get(), 1, "with it: one read in all");
+        assert_eq!(facts, direct);
+        // An id it was not given is read through.
+        assert!(once.get("inv-2").is_none());
+        assert_eq!(counting.1.get(), 2);
     }
 
     fn ground_in(output: &str, fact_type: FactType, value: &str) -> Result<Fact, FailingFact> {
