@@ -5,7 +5,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::{Tool, ToolError, content_tools, doc_metadata, fs_tools, scan_tools, search, sqlite};
+use crate::{
+    Tool, ToolError, content_tools, doc_metadata, fs_tools, inventory, scan_tools, search, sqlite,
+};
 
 /// Tools by name (sorted, so listings are deterministic).
 #[derive(Clone, Default)]
@@ -28,6 +30,7 @@ impl Catalog {
         c.register(Arc::new(fs_tools::Hexdump));
         c.register(Arc::new(fs_tools::HashFile));
         c.register(Arc::new(fs_tools::FindFiles));
+        c.register(Arc::new(inventory::Inventory));
         c.register(Arc::new(scan_tools::PartitionTable));
         c.register(Arc::new(scan_tools::FsInfo));
         c.register(Arc::new(sqlite::SqliteTables));

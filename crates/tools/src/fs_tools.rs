@@ -60,9 +60,9 @@ fn role_str(e: &masf_evidence::fs::Time) -> String {
 /// Header of the tab-separated entry listings.
 pub const ENTRY_HEADER: &str = "kind\tsize\tid\tmode\tdeleted\ttimes\tpath";
 
-/// One entry as a tab-separated line (see [`ENTRY_HEADER`]).
-pub fn entry_line(e: &Entry) -> String {
-    let times = if e.times.is_empty() {
+/// The stored times of an entry as one cell: `role=value` joined by `,`, or `-`.
+pub(crate) fn time_list(e: &Entry) -> String {
+    if e.times.is_empty() {
         "-".to_string()
     } else {
         e.times
@@ -70,7 +70,12 @@ pub fn entry_line(e: &Entry) -> String {
             .map(|t| format!("{}={}", role_str(t), t.raw.display()))
             .collect::<Vec<_>>()
             .join(",")
-    };
+    }
+}
+
+/// One entry as a tab-separated line (see [`ENTRY_HEADER`]).
+pub fn entry_line(e: &Entry) -> String {
+    let times = time_list(e);
     let mut path = e.path.clone();
     if let Some(target) = &e.link_target {
         path.push_str(" -> ");

@@ -15,6 +15,7 @@ pub mod consistency;
 pub mod content_tools;
 pub mod doc_metadata;
 pub mod fs_tools;
+pub mod inventory;
 pub mod invoke;
 pub mod log;
 pub mod rederive;
@@ -218,7 +219,14 @@ impl SourceCtx {
     /// so reasons and outputs do not depend on where the evidence lies.
     pub fn scrub(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for f in &self.scan.files.files {
+        // A folder's files are all below its root: a message that does not name the root names
+        // none of them (and a folder may hold hundreds of thousands).
+        let files = &self.scan.files;
+        let root = files.root.display().to_string();
+        let skip_files = files.kind == masf_evidence::FilesKind::Folder
+            && !root.is_empty()
+            && !out.contains(&root);
+        for f in files.files.iter().filter(|_| !skip_files) {
             let p = f.display().to_string();
             if !p.is_empty() {
                 out = out.replace(&p, &format!("<{}>", self.source_id));

@@ -3,6 +3,7 @@
 mod consistency;
 mod deep;
 mod grounding;
+mod inventory;
 mod invoke;
 mod search;
 mod sqlite;

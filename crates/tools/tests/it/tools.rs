@@ -16,6 +16,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "fs_info",
             "hash_file",
             "hexdump",
+            "inventory",
             "list_dir",
             "parse_plist",
             "partition_table",
