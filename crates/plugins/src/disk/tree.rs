@@ -1,5 +1,6 @@
-//! The file-tree triage shared by the disk and archive plugins: inventory, notable files with
-//! hashes and times, document metadata and text, EXIF, and identifiers in text.
+//! The file-tree triage shared by the disk and archive plugins: the inventory (one phenomenon
+//! per tree, its table the `inventory` tool's pages), the deleted files, document metadata and
+//! text, EXIF, and identifiers in text.
 
 use std::collections::BTreeMap;
 
@@ -7,18 +8,24 @@ use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
 use masf_graph::views::ExpectedArtefact;
 use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark};
 use masf_tools::Invoked;
+use masf_tools::inventory::{CONTINUES, END, TOTAL_PREFIX};
 use serde_json::json;
 
 use super::file_category;
 use crate::extract;
 use crate::identity::{TreeRef, args_on, artefact_name, observe, record, trees};
-use crate::util::{fact, failure_reason, succeeded};
+use crate::util::{fact, unescape};
 
-/// Most notable files worked one by one per tree; the rest are only counted.
+/// Most documents, photos and text files read for their content per tree; the others are
+/// in the inventory's table only, and one "not read" note counts them.
 pub const MAX_FILES: usize = 2000;
 
-/// Most entries one inventory lists.
-const INVENTORY_LIMIT: u64 = 100_000;
+/// Most deleted files named, with their stored times, in a tree's deleted-files phenomenon
+/// (all of them are in the inventory's table).
+pub const MAX_DELETED: usize = 100;
+
+/// Most inventory pages read per tree (at most 5,000 files each).
+const MAX_PAGES: usize = 2000;
 
 /// The expected-artefact catalogue of a file tree.
 pub fn expected() -> Vec<ExpectedArtefact> {
@@ -28,7 +35,7 @@ pub fn expected() -> Vec<ExpectedArtefact> {
         value_for: value_for.to_string(),
     };
     vec![
-        e("file inventory", &["find_files"], "files, hashes, times"),
+        e("file inventory", &["inventory"], "files, hashes, times"),
         e(
             "Office and PDF documents",
             &["doc_metadata", "doc_text"],
@@ -43,14 +50,28 @@ pub fn expected() -> Vec<ExpectedArtefact> {
     ]
 }
 
-/// One entry of a `find_files` listing.
+/// One file of an entry listing (`find_files`, `list_dir`) or of an inventory page.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub size: String,
     pub deleted: bool,
     /// `(role, raw rendering)`.
     pub times: Vec<(String, String)>,
+    /// The path (for tool arguments).
     pub path: String,
+    /// The path as the output writes it (the value of a path fact).
+    pub cell: String,
+}
+
+fn times_of(cell: &str) -> Vec<(String, String)> {
+    if cell == "-" {
+        Vec::new()
+    } else {
+        cell.split(',')
+            .filter_map(|t| t.split_once('='))
+            .map(|(r, v)| (r.to_string(), v.to_string()))
+            .collect()
+    }
 }
 
 /// The file entries of a `find_files` / `list_dir` output, and whether it was truncated.
@@ -68,23 +89,67 @@ pub(crate) fn parse_listing(text: &str) -> (Vec<Entry>, bool) {
         if cols.len() != 7 || cols[0] != "file" {
             continue;
         }
-        let times = if cols[5] == "-" {
-            Vec::new()
-        } else {
-            cols[5]
-                .split(',')
-                .filter_map(|t| t.split_once('='))
-                .map(|(r, v)| (r.to_string(), v.to_string()))
-                .collect()
-        };
         out.push(Entry {
             size: cols[1].to_string(),
             deleted: cols[4] == "deleted",
-            times,
+            times: times_of(cols[5]),
             path: cols[6].to_string(),
+            cell: cols[6].to_string(),
         });
     }
     (out, truncated)
+}
+
+/// One page of an `inventory` table, read back from its logged text.
+#[derive(Debug, Default)]
+pub(crate) struct InventoryPage {
+    /// `(files, deleted)` of the whole tree (the first page's count line).
+    pub total: Option<(u64, u64)>,
+    pub entries: Vec<Entry>,
+    /// The page's last line without its `# ` (`N files listed; …`).
+    pub closing: Option<String>,
+    /// The file after which the next page starts; `None` on the last page.
+    pub next: Option<String>,
+}
+
+/// Reads an `inventory` page (see `masf_tools::inventory`).
+pub(crate) fn parse_inventory(text: &str) -> InventoryPage {
+    let mut page = InventoryPage::default();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix(TOTAL_PREFIX) {
+            // `/: 12 files, 1 deleted` (the path may itself hold ": ").
+            let counts = rest.rsplit_once(": ").map(|(_, c)| c).unwrap_or_default();
+            let mut n = counts
+                .split(|c: char| !c.is_ascii_digit())
+                .filter(|t| !t.is_empty())
+                .filter_map(|t| t.parse::<u64>().ok());
+            if let (Some(files), Some(deleted)) = (n.next(), n.next()) {
+                page.total = Some((files, deleted));
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("# ") {
+            if let Some((_, after)) = rest.split_once(CONTINUES) {
+                page.closing = Some(rest.to_string());
+                page.next = Some(unescape(after));
+            } else if rest.ends_with(END) {
+                page.closing = Some(rest.to_string());
+            }
+            continue;
+        }
+        let cols: Vec<&str> = line.splitn(6, '\t').collect();
+        if cols.len() != 6 || cols[0] == "size" {
+            continue;
+        }
+        page.entries.push(Entry {
+            size: cols[0].to_string(),
+            deleted: cols[3] == "deleted",
+            times: times_of(cols[4]),
+            path: unescape(cols[5]),
+            cell: cols[5].to_string(),
+        });
+    }
+    page
 }
 
 /// The encoding and plaso-style description of a stored file time as the tools render it.
@@ -108,7 +173,7 @@ pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static
 }
 
 /// Works every readable file tree of the task's source: the Android artefacts found in it, then
-/// the inventory and the notable files.
+/// the inventory, the deleted files and the content of documents, photos and text files.
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     // Android databases and property files anywhere in the tree (a phone's /data copied to a
     // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
@@ -119,39 +184,128 @@ pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
+/// A citation of `invoked` without its output (a page's text is not kept once read).
+fn citation(invoked: &Invoked) -> Invoked {
+    Invoked {
+        record: invoked.record.clone(),
+        output: masf_tools::ToolOutput::text(String::new()),
+    }
+}
+
+/// What a content file is read for, by category and extension; `None` when it is not.
+fn content_kind(e: &Entry) -> Option<&'static str> {
+    let ext = e
+        .path
+        .rsplit_once('.')
+        .map(|(_, x)| x.to_ascii_lowercase())
+        .unwrap_or_default();
+    match file_category(&e.path)? {
+        "documents"
+            if matches!(
+                ext.as_str(),
+                "docx" | "docm" | "xlsx" | "xlsm" | "pptx" | "pdf" | "odt" | "ods" | "odp"
+            ) =>
+        {
+            Some("documents")
+        }
+        "images" if matches!(ext.as_str(), "jpg" | "jpeg" | "tif" | "tiff") && !e.deleted => {
+            Some("images")
+        }
+        "text" => Some("text"),
+        _ => None,
+    }
+}
+
+/// The inventory of one tree, page by page: one phenomenon whose facts cite every page (the
+/// table of every file), then one for its deleted files, then the content files.
 fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
-    let Some(listing) = crate::util::call_or_note(
-        ctx,
-        &format!("file tree {}", tree.label),
-        "find_files",
-        args_on(tree, json!({"limit": INVENTORY_LIMIT})),
-    )?
-    else {
+    let what = format!("file tree {}", tree.label);
+    let mut pages: Vec<(Invoked, String)> = Vec::new();
+    let mut total: Option<(u64, u64, Invoked)> = None;
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut listed, mut deleted_listed) = (0usize, 0usize);
+    let mut content: Vec<(Entry, usize)> = Vec::new();
+    let mut content_total = 0usize;
+    let mut deleted: Vec<(Entry, usize)> = Vec::new();
+    let mut after: Option<String> = None;
+    let mut complete = false;
+    while pages.len() < MAX_PAGES {
+        let mut args = json!({"path": "/"});
+        if let Some(a) = &after {
+            args["after"] = json!(a);
+        }
+        let Some(invoked) =
+            crate::util::call_or_note(ctx, &what, "inventory", args_on(tree, args))?
+        else {
+            break;
+        };
+        let page = parse_inventory(&invoked.output.text);
+        let cited = citation(&invoked);
+        if let Some((files, del)) = page.total {
+            total = Some((files, del, cited.clone()));
+        }
+        for e in page.entries {
+            *counts
+                .entry(file_category(&e.path).unwrap_or("other"))
+                .or_default() += 1;
+            listed += 1;
+            if e.deleted {
+                deleted_listed += 1;
+                if deleted.len() < MAX_DELETED {
+                    deleted.push((e.clone(), pages.len()));
+                }
+            }
+            if content_kind(&e).is_some() {
+                content_total += 1;
+                if content.len() < MAX_FILES {
+                    content.push((e, pages.len()));
+                }
+            }
+        }
+        let Some(closing) = page.closing else {
+            ctx.unparsed(
+                &what,
+                "an inventory page has no closing line",
+                Some(&invoked.record.invocation_id),
+            )?;
+            break;
+        };
+        pages.push((cited, closing));
+        match page.next {
+            Some(next) => after = Some(next),
+            None => {
+                complete = true;
+                break;
+            }
+        }
+    }
+    let Some((first, _)) = pages.first() else {
         return Ok(());
     };
-    let (entries, truncated) = parse_listing(&listing.output.text);
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for e in &entries {
-        *counts
-            .entry(file_category(&e.path).unwrap_or("other"))
-            .or_default() += 1;
+    if !complete && pages.len() == MAX_PAGES {
+        ctx.unparsed(
+            &what,
+            &format!("the inventory stopped after {MAX_PAGES} pages ({listed} files)"),
+            pages.last().map(|(p, _)| p.record.invocation_id.as_str()),
+        )?;
     }
-    let deleted = entries.iter().filter(|e| e.deleted).count();
-    let notable: Vec<&Entry> = entries
-        .iter()
-        .filter(|e| file_category(&e.path).is_some())
-        .collect();
+    let (files, deleted_count) = match &total {
+        Some((f, d, _)) => (*f, *d),
+        None => (listed as u64, deleted_listed as u64),
+    };
     let summary = counts
         .iter()
         .map(|(c, n)| format!("{c} {n}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut facts: Vec<FactClaim> = notable
-        .iter()
-        .take(MAX_FILES)
-        .map(|e| fact(FactType::Path, &e.path, &listing))
-        .collect();
-    facts.dedup_by(|a, b| a.value == b.value);
+    let mut facts: Vec<FactClaim> = Vec::new();
+    if let Some((f, d, page)) = &total {
+        facts.push(fact(FactType::Count, format!("{f} files"), page));
+        facts.push(fact(FactType::Count, format!("{d} deleted"), page));
+    }
+    for (page, closing) in &pages {
+        facts.push(fact(FactType::Text, closing.as_str(), page));
+    }
     let where_ = if tree.partition.is_some() {
         format!(" of {}", tree.label)
     } else {
@@ -161,126 +315,114 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
         ctx,
         PhenomenonDraft {
             category: "inventory".into(),
-            title: format!(
-                "Inventory{where_}: {} files ({summary}; deleted {deleted})",
-                entries.len()
-            ),
+            title: format!("Inventory{where_}: {files} files ({summary}; deleted {deleted_count})"),
             facts,
             interpretation: format!(
-                "The tree{where_} holds {} files{}: {summary}; {deleted} of them deleted (still listed by the file system). {} notable files (documents, images, text, databases, archives) are listed as facts{} and examined one by one below.",
-                entries.len(),
-                if truncated {
-                    format!(" (the listing stops at {INVENTORY_LIMIT} entries)")
-                } else {
+                "The tree{where_} holds {files} files: {summary}; {deleted_count} of them deleted (still listed by the file system). The table of every file — size, SHA-256, id, deleted flag, stored times, path — is the output of the {} inventory call{} cited{}. {} of the {content_total} documents, photos and text files were read for their content below.",
+                pages.len(),
+                if pages.len() == 1 { "" } else { "s" },
+                if complete {
                     String::new()
-                },
-                notable.len(),
-                if notable.len() > MAX_FILES {
-                    format!(" (the first {MAX_FILES})")
                 } else {
-                    String::new()
+                    format!(" (the table is incomplete: {listed} files listed)")
                 },
+                content.len(),
             ),
             times: vec![],
         },
     )?;
-    for e in notable.iter().take(MAX_FILES) {
-        file(ctx, tree, &listing, e)?;
+    if content_total > content.len() {
+        ctx.unparsed(
+            &format!("content of {what}"),
+            &format!(
+                "{} more documents, photos and text files than the {MAX_FILES} read per tree were not read for their content (they are in the inventory)",
+                content_total - content.len()
+            ),
+            Some(&first.record.invocation_id),
+        )?;
+    }
+    deleted_files(ctx, tree, &where_, &deleted, deleted_count, &pages)?;
+    for (e, page) in &content {
+        let listing = &pages[*page].0;
+        match content_kind(e) {
+            Some("documents") => document(ctx, tree, listing, e)?,
+            Some("images") => photo(ctx, tree, listing, e)?,
+            Some("text") => text_file(ctx, tree, listing, e)?,
+            _ => {}
+        }
     }
     Ok(())
 }
 
-/// One notable file: its hash and times, then its content by category.
-fn file(
+/// One phenomenon naming a tree's deleted files (the first [`MAX_DELETED`]) with their stored
+/// times, each cited to the inventory page that lists it, so deletions reach the timeline.
+fn deleted_files(
     ctx: &AgentCtx<'_>,
     tree: &TreeRef,
-    listing: &Invoked,
-    e: &Entry,
+    where_: &str,
+    deleted: &[(Entry, usize)],
+    count: u64,
+    pages: &[(Invoked, String)],
 ) -> Result<(), RuntimeError> {
-    let name = artefact_name(tree, &e.path);
-    let mut facts = vec![fact(FactType::Path, &e.path, listing)];
+    if deleted.is_empty() {
+        return Ok(());
+    }
+    let mut facts = Vec::new();
     let mut times = Vec::new();
-    let mut sha = None;
-    if !e.deleted {
-        let h = ctx.call("hash_file", args_on(tree, json!({"path": e.path})))?;
-        if succeeded(&h) {
-            if let Some(v) = h
-                .output
-                .text
-                .lines()
-                .find_map(|l| l.strip_prefix("sha256: "))
-            {
-                facts.push(fact(FactType::Hash, v, &h));
-                sha = Some(v.to_string());
+    let mut said = Vec::new();
+    for (e, page) in deleted {
+        let page = &pages[*page].0;
+        facts.push(fact(FactType::Path, &e.cell, page));
+        for (role, raw) in &e.times {
+            if let Some((encoding, description)) = time_mark(role, raw) {
+                times.push(TimeMark {
+                    fact: facts.len(),
+                    encoding,
+                    description: description.to_string(),
+                });
+                facts.push(fact(FactType::Timestamp, raw, page));
             }
-        } else {
-            ctx.unparsed(&name, &failure_reason(&h), Some(&h.record.invocation_id))?;
-            return Ok(());
         }
-    }
-    for (role, raw) in &e.times {
-        if let Some((encoding, description)) = time_mark(role, raw) {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding,
-                description: description.to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, raw, listing));
-        }
-    }
-    let category = file_category(&e.path).unwrap_or("other");
-    record(
-        ctx,
-        PhenomenonDraft {
-            category: "files".into(),
-            title: format!(
-                "{} {}",
-                if e.deleted { "Deleted file" } else { "File" },
-                e.path
-            ),
-            facts,
-            interpretation: format!(
-                "{name} ({category}, {} bytes{}){}; stored times: {}.",
-                e.size,
-                if e.deleted {
-                    ", deleted: its directory entry survives"
-                } else {
-                    ""
-                },
-                sha.map(|s| format!(", SHA-256 {s}")).unwrap_or_default(),
-                if e.times.is_empty() {
-                    "none".to_string()
-                } else {
+        said.push(format!(
+            "{} ({} bytes{})",
+            artefact_name(tree, &e.path),
+            e.size,
+            if e.times.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {}",
                     e.times
                         .iter()
                         .map(|(r, v)| format!("{r} {v}"))
                         .collect::<Vec<_>>()
                         .join(", ")
-                }
+                )
+            }
+        ));
+    }
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "files".into(),
+            title: format!("Deleted files{where_}: {count}"),
+            facts,
+            interpretation: format!(
+                "{count} deleted file{} whose directory entries survive{}: {}.",
+                if count == 1 { "" } else { "s" },
+                if count as usize > deleted.len() {
+                    format!(
+                        " (the first {} named here, all in the inventory)",
+                        deleted.len()
+                    )
+                } else {
+                    String::new()
+                },
+                said.join("; ")
             ),
             times,
         },
     )?;
-    let ext = e
-        .path
-        .rsplit_once('.')
-        .map(|(_, x)| x.to_ascii_lowercase())
-        .unwrap_or_default();
-    match category {
-        "documents"
-            if matches!(
-                ext.as_str(),
-                "docx" | "docm" | "xlsx" | "xlsm" | "pptx" | "pdf" | "odt" | "ods" | "odp"
-            ) =>
-        {
-            document(ctx, tree, listing, e)?;
-        }
-        "images" if matches!(ext.as_str(), "jpg" | "jpeg" | "tif" | "tiff") && !e.deleted => {
-            photo(ctx, tree, listing, e)?;
-        }
-        "text" => text_file(ctx, tree, listing, e)?,
-        _ => {}
-    }
     Ok(())
 }
 
@@ -304,7 +446,7 @@ fn document(
     };
     let fields = fields(&meta.output.text);
     let get = |k: &str| fields.get(k).map(String::as_str).filter(|v| !v.is_empty());
-    let mut facts = vec![fact(FactType::Path, &e.path, listing)];
+    let mut facts = vec![fact(FactType::Path, &e.cell, listing)];
     let mut times = Vec::new();
     let mut said = Vec::new();
     let mut authors = Vec::new();
@@ -399,7 +541,7 @@ fn document(
     else {
         return Ok(());
     };
-    identifiers_in(ctx, &e.path, &name, &text, Some(listing))
+    identifiers_in(ctx, &e.cell, &name, &text, Some(listing))
 }
 
 /// `key: value` lines of `doc_metadata`.
@@ -511,7 +653,7 @@ fn text_file(
         return Ok(());
     };
     crate::util::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;
-    identifiers_in(ctx, &e.path, &name, &text, Some(listing))
+    identifiers_in(ctx, &e.cell, &name, &text, Some(listing))
 }
 
 /// A JPEG/TIFF: camera, serial, original time (naive local text) and GPS from EXIF; the
@@ -539,7 +681,7 @@ fn photo(
             .map(String::as_str)
             .filter(|v| !v.trim().is_empty())
     };
-    let mut facts = vec![fact(FactType::Path, &e.path, listing)];
+    let mut facts = vec![fact(FactType::Path, &e.cell, listing)];
     let mut times = Vec::new();
     let mut said = Vec::new();
     for (key, what, t) in [
