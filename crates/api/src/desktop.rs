@@ -906,27 +906,12 @@ pub fn export_report(
     let report = crate::report::build_report(ctx, clock, &crate::NoProgress)?;
     let mut files = Vec::new();
     for f in formats {
-        let (name, bytes) = match f {
-            ReportFormat::Json => (
-                "report.json",
-                serde_json::to_vec_pretty(&report)
-                    .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?,
-            ),
-            ReportFormat::Html => (
-                "report.html",
-                masf_report::render::html::render(&report).into_bytes(),
-            ),
-            ReportFormat::Md => (
-                "report.md",
-                masf_report::render::markdown::render(&report).into_bytes(),
-            ),
+        let written = match f {
+            ReportFormat::Json => masf_report::write_json(&report, dir),
+            ReportFormat::Html => masf_report::write_html(&report, dir).map(|(html, _)| html),
+            ReportFormat::Md => masf_report::write_markdown(&report, dir),
         };
-        let path = dir.join(name);
-        let tmp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&tmp, &bytes)
-            .and_then(|()| std::fs::rename(&tmp, &path))
-            .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", path.display())))?;
-        files.push(path);
+        files.push(written.map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?);
     }
     Ok(Exported {
         dir: dir.to_path_buf(),

@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use masf_report::model::{CaseInfo, InvocationRow, NotRead, Person, SourceSection};
+use masf_report::model::{
+    CaseInfo, FileCheck, Integrity, InvocationRow, NotRead, Person, SourceSection,
+};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -145,24 +147,32 @@ pub(crate) fn build_report_with(
             });
         }
         // Intake vs now: every file hashed again.
-        let mut files = Vec::new();
+        let mut files = Vec::with_capacity(s.files.len());
         for f in &s.files {
-            let mut row = json!({"path": f.path, "size": f.size, "sha256": f.sha256, "md5": f.md5});
+            let mut row = FileCheck {
+                path: f.path.clone(),
+                size: f.size,
+                sha256: f.sha256.clone(),
+                md5: f.md5.clone(),
+                sha256_now: None,
+                unchanged: None,
+                note: None,
+            };
             if !rehash {
-                row["note"] = json!("not re-hashed in this view (the exported report re-hashes)");
+                row.note =
+                    Some("not re-hashed in this view (the exported report re-hashes)".into());
                 files.push(row);
                 continue;
             }
             let path = ctx.case.dir.join(&f.path);
-            let now = crate::hash_files(std::slice::from_ref(&path), progress);
-            match now {
+            match crate::hash_files(std::slice::from_ref(&path), progress) {
                 Ok(h) if !h.is_empty() => {
-                    row["sha256_now"] = json!(h[0].digests.sha256);
-                    row["unchanged"] =
-                        json!(h[0].digests.sha256 == f.sha256 && h[0].digests.md5 == f.md5);
+                    row.unchanged =
+                        Some(h[0].digests.sha256 == f.sha256 && h[0].digests.md5 == f.md5);
+                    row.sha256_now = Some(h[0].digests.sha256.clone());
                 }
-                Ok(_) => row["note"] = json!("no file"),
-                Err(e) => row["note"] = json!(format!("could not re-hash: {}", e.message)),
+                Ok(_) => row.note = Some("no file".into()),
+                Err(e) => row.note = Some(format!("could not re-hash: {}", e.message)),
             }
             files.push(row);
         }
@@ -187,7 +197,10 @@ pub(crate) fn build_report_with(
             sha256: single.map(|f| f.sha256.clone()),
             md5: single.map(|f| f.md5.clone()),
             layers: layer_rows,
-            integrity: json!({"files": files, "media": s.media}),
+            integrity: Integrity {
+                files,
+                media: serde_json::to_value(&s.media).unwrap_or(Value::Null),
+            },
             triaged_by,
         });
     }

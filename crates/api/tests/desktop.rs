@@ -255,9 +255,9 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     // an invocation, its output text hashes to its sha256, its re-run matches
     let report = desktop.report_model().unwrap();
     // the interactive model does not re-hash the evidence; the export below does
-    let rows = &report.sources[0].integrity["files"];
-    assert!(rows[0]["sha256_now"].is_null());
-    assert!(rows[0]["note"].as_str().unwrap().contains("not re-hashed"));
+    let rows = &report.sources[0].integrity.files;
+    assert!(rows[0].sha256_now.is_none());
+    assert!(rows[0].note.as_deref().unwrap().contains("not re-hashed"));
     let fact_inv = report
         .phenomena
         .iter()

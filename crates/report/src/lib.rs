@@ -17,4 +17,4 @@ pub mod write;
 
 pub use graph::{LoadError, load_graph};
 pub use model::{Report, ReportInput, SCHEMA, build};
-pub use write::{WriteError, Written, write_report};
+pub use write::{WriteError, Written, write_html, write_json, write_markdown, write_report};

@@ -50,9 +50,49 @@ pub struct SourceSection {
     /// The layer stack (`masf inspect`'s layers).
     pub layers: Vec<Value>,
     /// Hashes at intake and now, per file; EWF stored-hash checks.
-    pub integrity: Value,
+    pub integrity: Integrity,
     /// The plugin and agent that triaged it.
     pub triaged_by: Option<String>,
+}
+
+/// A source's integrity: every evidence file's hashes at intake and now, and the EWF media
+/// check. Typed rather than a JSON value: a folder source can hold hundreds of thousands of
+/// files.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Integrity {
+    pub files: Vec<FileCheck>,
+    /// The EWF media hashes against the stored ones (`null` for other evidence).
+    pub media: Value,
+}
+
+impl Integrity {
+    /// Whether every file was re-hashed and found unchanged (`None` when any was not
+    /// re-hashed).
+    pub fn unchanged(&self) -> Option<bool> {
+        let mut all = true;
+        for f in &self.files {
+            all &= f.unchanged?;
+        }
+        Some(all)
+    }
+}
+
+/// One evidence file: its hashes at intake, and now.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileCheck {
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+    pub md5: String,
+    /// The SHA-256 when the report was written (absent when not re-hashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256_now: Option<String>,
+    /// Whether both digests are as at intake (absent when not re-hashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchanged: Option<bool>,
+    /// Why it was not re-hashed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Something that could not be read.

@@ -1,6 +1,11 @@
-//! Writing a report folder: `report.json`, `report.html`, `report.md`, and `outputs/` (each
-//! invocation's exact output bytes, written by the caller through [`OutputSink`]).
+//! Writing a report folder: `report.json`, `report.html` (with the pages of its long tables in
+//! `report-pages/`) and `report.md`; the caller publishes `outputs/` (each invocation's exact
+//! output bytes) beside them.
+//!
+//! `report.json` is serialised straight into a buffered file, never into one string or JSON
+//! value: a report of a large case is written in bounded memory.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::model::Report;
@@ -22,27 +27,66 @@ pub struct Written {
     pub json: PathBuf,
     pub html: PathBuf,
     pub markdown: PathBuf,
+    /// How many pages of report.html's long tables were written (in `report-pages/`).
+    pub html_pages: usize,
 }
 
-/// Writes the three renderings of `report` into `dir` (created if needed). Files are written
-/// to a temporary name and renamed, so a report is never half-written.
-pub fn write_report(report: &Report, dir: &Path) -> Result<Written, WriteError> {
-    let err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| WriteError { path, source }
-    };
+fn err(path: &Path) -> impl FnOnce(std::io::Error) -> WriteError {
+    let path = path.to_path_buf();
+    move |source| WriteError { path, source }
+}
+
+/// Writes `name` in `dir` through a temporary name and a rename, so it is never half-written;
+/// `fill` writes the content into a buffered file.
+fn put(
+    dir: &Path,
+    name: &str,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<PathBuf, WriteError> {
+    let path = dir.join(name);
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let file = std::fs::File::create(&tmp).map_err(err(&tmp))?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    fill(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(err(&tmp))?;
+    drop(out);
+    std::fs::rename(&tmp, &path).map_err(err(&path))?;
+    Ok(path)
+}
+
+/// Writes `report.json` into `dir`, serialised as it is written.
+pub fn write_json(report: &Report, dir: &Path) -> Result<PathBuf, WriteError> {
     std::fs::create_dir_all(dir).map_err(err(dir))?;
-    let put = |name: &str, bytes: &[u8]| -> Result<PathBuf, WriteError> {
-        let path = dir.join(name);
-        let tmp = dir.join(format!(".{name}.tmp"));
-        std::fs::write(&tmp, bytes).map_err(err(&tmp))?;
-        std::fs::rename(&tmp, &path).map_err(err(&path))?;
-        Ok(path)
-    };
-    let json = serde_json::to_vec_pretty(report).unwrap_or_default();
+    put(dir, "report.json", |out| {
+        serde_json::to_writer_pretty(&mut *out, report).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")
+    })
+}
+
+/// Writes `report.html` and its pages into `dir`; returns report.html and the number of pages.
+pub fn write_html(report: &Report, dir: &Path) -> Result<(PathBuf, usize), WriteError> {
+    std::fs::create_dir_all(dir).map_err(err(dir))?;
+    let pages = html::write(report, dir).map_err(err(&dir.join("report.html")))?;
+    Ok((dir.join("report.html"), pages.len()))
+}
+
+/// Writes `report.md` into `dir`.
+pub fn write_markdown(report: &Report, dir: &Path) -> Result<PathBuf, WriteError> {
+    std::fs::create_dir_all(dir).map_err(err(dir))?;
+    put(dir, "report.md", |out| {
+        out.write_all(markdown::render(report).as_bytes())
+    })
+}
+
+/// Writes the three renderings of `report` into `dir` (created if needed).
+pub fn write_report(report: &Report, dir: &Path) -> Result<Written, WriteError> {
+    let json = write_json(report, dir)?;
+    let (html, html_pages) = write_html(report, dir)?;
     Ok(Written {
-        json: put("report.json", &json)?,
-        html: put("report.html", html::render(report).as_bytes())?,
-        markdown: put("report.md", markdown::render(report).as_bytes())?,
+        json,
+        html,
+        markdown: write_markdown(report, dir)?,
+        html_pages,
     })
 }

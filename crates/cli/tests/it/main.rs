@@ -15,6 +15,7 @@ mod rederive;
 mod report;
 mod resolution;
 mod resume;
+mod scale;
 mod support;
 mod tamper;
 mod timeline;

@@ -95,14 +95,7 @@ pub fn render(r: &Report) -> String {
         r.sources
             .iter()
             .map(|s| {
-                let unchanged = s
-                    .integrity
-                    .get("files")
-                    .and_then(|f| f.as_array())
-                    .map(|fs| {
-                        fs.iter()
-                            .all(|f| f.get("unchanged").and_then(|v| v.as_bool()) == Some(true))
-                    });
+                let unchanged = s.integrity.unchanged();
                 vec![
                     cell(&s.id),
                     cell(&s.label),
