@@ -227,10 +227,18 @@ fn intake(
             .map_err(ApiError::evidence)
             .and_then(|found| {
                 let mut files = Vec::with_capacity(found.files.len());
+                let base = canonical(&ctx.case.dir);
+                // A folder's files are its root joined with names, never through a link: the
+                // root is made canonical once, not every file.
+                let root = canonical(&found.root);
                 for file in &found.files {
                     let d = hash_one(file, progress)?;
+                    let file = match file.strip_prefix(&found.root) {
+                        Ok(rel) if found.kind == masf_evidence::FilesKind::Folder => root.join(rel),
+                        _ => canonical(file),
+                    };
                     files.push(FileDigest {
-                        path: display_path(&ctx.case.dir, file),
+                        path: display_path(&base, &file),
                         size: d.size,
                         sha256: d.sha256,
                         md5: d.md5,
@@ -418,11 +426,13 @@ fn files_kind_name(found: &EvidenceFiles) -> String {
         .unwrap_or_default()
 }
 
-/// `file` relative to `base` when below it (with `/` separators), else absolute.
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// `file` relative to `base` when below it (with `/` separators), else absolute; both canonical.
 fn display_path(base: &Path, file: &Path) -> String {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let (base, file) = (canon(base), canon(file));
-    match file.strip_prefix(&base) {
+    match file.strip_prefix(base) {
         Ok(rel) => rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy())

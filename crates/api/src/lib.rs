@@ -168,14 +168,16 @@ pub struct SourceStatus {
 
 /// Summarises the case: what case.yaml declares and what the event log says was registered.
 pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
-    let (registry, events) = intake::registry(ctx)?;
+    let (mut registry, events) = intake::registry(ctx)?;
     let sources = ctx
         .case
         .sources
         .iter()
         .map(|s| {
-            let reg = registry.sources.get(&s.id);
-            SourceStatus {
+            // Taken, not copied: a folder source lists every one of its files.
+            let taken = registry.sources.remove(&s.id);
+            let reg = taken.as_ref();
+            let mut status = SourceStatus {
                 id: s.id.clone(),
                 label: reg.map_or_else(|| s.label.clone(), |r| r.label.clone()),
                 path: s.path_as_written.clone(),
@@ -186,8 +188,12 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
                 detected_type: reg.and_then(|r| r.detected_type.clone()),
                 detection_reasons: reg.map(|r| r.detection_reasons.clone()).unwrap_or_default(),
                 media: reg.and_then(|r| r.media.clone()),
-                files: reg.map(|r| r.files.clone()).unwrap_or_default(),
+                files: Vec::new(),
+            };
+            if let Some(r) = taken {
+                status.files = r.files;
             }
+            status
         })
         .collect();
     Ok(CaseStatus {

@@ -138,7 +138,9 @@ impl SourceRegistry {
         };
         match kind {
             SOURCE_ADDED => {
-                let added: SourceAdded = serde_json::from_value(payload.clone()).map_err(err)?;
+                // Read from the value in place: a folder's SourceAdded lists every one of its
+                // files, and a copy of that value would cost as much again.
+                let added = SourceAdded::deserialize(payload).map_err(err)?;
                 self.unreadable.remove(&added.source_id);
                 self.sources.insert(added.source_id.clone(), added);
             }

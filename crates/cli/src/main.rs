@@ -803,7 +803,11 @@ fn run_leased(
                 .map_or_else(String::new, |w| w.files.html.display().to_string())
         );
     } else if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        // Written as it is serialised: a folder source lists every one of its files.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, &report)?;
+        std::io::Write::write_all(&mut out, b"\n")?;
+        std::io::Write::flush(&mut out)?;
     } else {
         for s in &report.sources {
             let verb = if s.newly_added {

@@ -39,11 +39,27 @@ pub fn hash_file(path: &Path, progress: &mut dyn FnMut(u64)) -> Result<Digests> 
     hash_reader(file, progress).map_err(|e| Error::io(path, e))
 }
 
-/// Hashes everything a reader yields with SHA-256 and MD5 in parallel.
+/// Hashes everything a reader yields with SHA-256 and MD5 in parallel. A stream that fits in
+/// one buffer (most files of a folder) is hashed on the calling thread: starting the MD5
+/// thread would cost more than hashing it.
 pub fn hash_reader<R: Read>(
     mut reader: R,
     progress: &mut dyn FnMut(u64),
 ) -> std::io::Result<Digests> {
+    let mut first = vec![0u8; BUF_SIZE];
+    let len = read_full(&mut reader, &mut first)?;
+    if len < BUF_SIZE {
+        let data = &first[..len];
+        if len > 0 {
+            progress(len as u64);
+        }
+        return Ok(Digests {
+            size: len as u64,
+            sha256: hex::encode(Sha256::digest(data)),
+            md5: hex::encode(Md5::digest(data)),
+        });
+    }
+    let mut first = Some((first, len));
     let (to_md5, md5_rx) = mpsc::sync_channel::<(Vec<u8>, usize)>(BUFFERS);
     let (back, free) = mpsc::sync_channel::<Vec<u8>>(BUFFERS);
     std::thread::scope(|scope| {
@@ -62,16 +78,22 @@ pub fn hash_reader<R: Read>(
         let mut allocated = 0usize;
         let result = (|| {
             loop {
-                let mut buf = if allocated < BUFFERS {
+                let (buf, len) = if let Some(read) = first.take() {
                     allocated += 1;
-                    vec![0u8; BUF_SIZE]
+                    read
                 } else {
-                    match free.recv() {
-                        Ok(buf) => buf,
-                        Err(_) => return Err(std::io::Error::other("md5 thread stopped")),
-                    }
+                    let mut buf = if allocated < BUFFERS {
+                        allocated += 1;
+                        vec![0u8; BUF_SIZE]
+                    } else {
+                        match free.recv() {
+                            Ok(buf) => buf,
+                            Err(_) => return Err(std::io::Error::other("md5 thread stopped")),
+                        }
+                    };
+                    let len = read_full(&mut reader, &mut buf)?;
+                    (buf, len)
                 };
-                let len = read_full(&mut reader, &mut buf)?;
                 if len == 0 {
                     return Ok(());
                 }
