@@ -137,11 +137,17 @@ fn volatile_only(recorded: &str, rerun: &str) -> Option<String> {
         return None;
     }
     let mut counts = [0usize; VOLATILE.len()];
+    // The column of the times in a table (the listing's and the inventory's headers both name
+    // it `times`), from the last header line above the entry.
+    let mut times_at = None;
     for (x, y) in a.iter().zip(&b) {
         if x == y {
+            if let Some(i) = x.split('\t').position(|cell| cell == "times") {
+                times_at = Some(i);
+            }
             continue;
         }
-        let changed = line_volatile_diff(x, y)?;
+        let changed = line_volatile_diff(x, y, times_at)?;
         for (i, c) in changed.iter().enumerate() {
             counts[i] += usize::from(*c);
         }
@@ -161,8 +167,9 @@ fn volatile_only(recorded: &str, rerun: &str) -> Option<String> {
 }
 
 /// Which volatile roles differ between two lines that are otherwise equal; `None` when
-/// anything else differs.
-fn line_volatile_diff(x: &str, y: &str) -> Option<[bool; VOLATILE.len()]> {
+/// anything else differs. `times_at` is the column of a table's `times` cell, if a header
+/// named it.
+fn line_volatile_diff(x: &str, y: &str, times_at: Option<usize>) -> Option<[bool; VOLATILE.len()]> {
     let mut changed = [false; VOLATILE.len()];
     // `stat`: "accessed: 2026-…".
     for (i, role) in VOLATILE.iter().enumerate() {
@@ -173,11 +180,11 @@ fn line_volatile_diff(x: &str, y: &str) -> Option<[bool; VOLATILE.len()]> {
         }
     }
     // Entry lines: the same fields but the times, whose volatile roles alone may differ.
+    let times_at = times_at?;
     let (fx, fy): (Vec<&str>, Vec<&str>) = (x.split('\t').collect(), y.split('\t').collect());
-    if fx.len() != fy.len() || fx.len() < 7 {
+    if fx.len() != fy.len() || fx.len() <= times_at {
         return None;
     }
-    let times_at = 5;
     for (i, (p, q)) in fx.iter().zip(&fy).enumerate() {
         if i != times_at && p != q {
             return None;
@@ -230,6 +237,24 @@ mod tests {
         );
         assert_eq!(volatile_only(&rec, &touched), None);
         assert_eq!(volatile_only(&rec, &format!("{rec}extra\n")), None);
+        // Without a header naming the times column, nothing is read as a time.
+        let headless = |t: &str| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+        assert_eq!(volatile_only(&headless(&rec), &headless(&read)), None);
+        // The inventory's table, whose times are the fifth column.
+        let inv = |accessed: &str| {
+            format!(
+                "# inventory of /: 1 files, 0 deleted\n{}\n3\tab12\t7\t-\tmodified=1,accessed={accessed}\t/a\\tb\n# 1 files listed; end of the inventory\n",
+                crate::inventory::INVENTORY_HEADER
+            )
+        };
+        assert_eq!(
+            volatile_only(&inv("1"), &inv("2")).as_deref(),
+            Some("evidence metadata changed: accessed time of 1 entry")
+        );
+        assert_eq!(
+            volatile_only(&inv("1"), &inv("2").replace("ab12", "ab13")),
+            None
+        );
         // stat's "role: value" lines.
         let stat = "path: /a.txt\nsize: 3\nmodified: 1\naccessed: 1\nchanged: 1\n";
         assert_eq!(
