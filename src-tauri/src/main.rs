@@ -49,6 +49,18 @@ app_commands!(
 );
 
 fn main() {
+    // Started as a tool worker by one of this app's runs: serve, then end (no window).
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == "tool-worker")
+    {
+        std::process::exit(masf_api::serve_tool_worker());
+    }
+    // The tools of this app's runs are called in such worker processes (a tool that crashes
+    // or runs away ends only its own process).
+    if let Ok(me) = std::env::current_exe() {
+        masf_api::run_tools_in_workers(me, vec!["tool-worker".into()]);
+    }
     let app = tauri::Builder::default()
         .manage(Arc::new(Desktop::new()))
         .invoke_handler(handler())

@@ -17,6 +17,7 @@ mod resolve;
 mod stream;
 mod timeline;
 mod triage;
+mod worker;
 
 pub use error::{ApiError, ErrorCode};
 pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
@@ -49,6 +50,7 @@ pub use resolve::{
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, catalog, grant, pause, plugins, session};
+pub use worker::{run_tools_in_workers, serve_tool_worker};
 
 use std::path::{Path, PathBuf};
 

@@ -50,7 +50,10 @@ pub fn graph_state(ctx: &CaseCtx) -> Result<masf_graph::GraphState, ApiError> {
 /// Opens an agent session on the case: its store, every declared source, the plugins' catalog.
 pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError> {
     let plugins = plugins();
-    let invoker = Invoker::new(Arc::new(plugins.catalog()), Limits::from(&ctx.config.tools));
+    let mut invoker = Invoker::new(Arc::new(plugins.catalog()), Limits::from(&ctx.config.tools));
+    if let Some(command) = crate::worker::worker_command(&ctx.config) {
+        invoker = invoker.with_workers(command);
+    }
     let sources = ctx
         .case
         .sources

@@ -28,7 +28,7 @@ const STRATEGIST_KEYS: &[&str] = &[
     "zero_yield_rounds_to_stop",
 ];
 const BUDGET_KEYS: &[&str] = &["tool_calls", "rounds", "wall_clock_s", "tokens", "warn_at"];
-const TOOLS_KEYS: &[&str] = &["timeout_s", "max_output_bytes"];
+const TOOLS_KEYS: &[&str] = &["timeout_s", "max_output_bytes", "max_memory_mb"];
 const RUN_KEYS: &[&str] = &["parallelism"];
 
 /// Application settings.
@@ -203,6 +203,9 @@ pub struct ToolsConfig {
     pub timeout_s: u64,
     /// Largest output kept from one call, bytes.
     pub max_output_bytes: u64,
+    /// Address-space limit of a tool worker process, MiB (where the app runs tools in
+    /// worker processes: the CLI and the desktop app do).
+    pub max_memory_mb: u64,
 }
 
 /// `run:` — run settings.
@@ -255,6 +258,7 @@ impl Default for Config {
             tools: ToolsConfig {
                 timeout_s: 60,
                 max_output_bytes: 16 * 1024 * 1024,
+                max_memory_mb: 4096,
             },
             run: RunConfig { parallelism: 0 },
         }
@@ -390,6 +394,10 @@ fn read_config(r: &mut Reader, root: &Obj<'_>, config: &mut Config) {
         set(
             &mut config.tools.max_output_bytes,
             r.opt_uint(&o, "max_output_bytes"),
+        );
+        set(
+            &mut config.tools.max_memory_mb,
+            r.opt_uint(&o, "max_memory_mb"),
         );
     }
     if let Some(o) = r.child_obj(root, "run", RUN_KEYS) {
@@ -564,6 +572,7 @@ fn validate(r: &mut Reader, c: &Config) {
     let tools = root.child("tools");
     positive(r, &tools, "timeout_s", c.tools.timeout_s);
     positive(r, &tools, "max_output_bytes", c.tools.max_output_bytes);
+    positive(r, &tools, "max_memory_mb", c.tools.max_memory_mb);
 }
 
 /// Whether a problem was already recorded at `at`'s `field` (so a bad value is not also reported

@@ -53,6 +53,11 @@ struct CaseArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve tool calls on stdin/stdout for a run of this program (internal: `masf run`,
+    /// `resume` and the desktop app start it, one per source and parallel agent, so that a
+    /// tool that crashes or runs away ends only its own process).
+    #[command(hide = true)]
+    ToolWorker,
     /// Write a case.yaml for the given evidence files or folders (types are left for sniffing).
     Init {
         /// Folder where case.yaml is written (created if needed).
@@ -358,6 +363,14 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { EXIT_USAGE } else { EXIT_OK });
         }
     };
+    if matches!(cli.command, Command::ToolWorker) {
+        let code = masf_api::serve_tool_worker();
+        return ExitCode::from(u8::try_from(code).unwrap_or(EXIT_FAILURE));
+    }
+    // Tool calls of this process's runs are made in `masf tool-worker` processes.
+    if let Ok(me) = std::env::current_exe() {
+        masf_api::run_tools_in_workers(me, vec!["tool-worker".into()]);
+    }
     init_tracing();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
@@ -388,6 +401,9 @@ fn init_tracing() {
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
+        Command::ToolWorker => {
+            Ok(u8::try_from(masf_api::serve_tool_worker()).unwrap_or(EXIT_FAILURE))
+        }
         Command::Hash { files, jsonl } => cmd_hash(&files, jsonl),
         Command::Init {
             dir,

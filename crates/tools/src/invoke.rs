@@ -14,6 +14,11 @@
 //!
 //! Only a store failure is an `Err`: a bad call is a logged call, and the case goes on.
 //!
+//! **Worker processes.** Given a [`crate::worker::WorkerCommand`] ([`Invoker::with_workers`]),
+//! the tool runs in a worker process instead (see [`crate::worker`]): an abort, a stack
+//! overflow or an exhausted memory limit is a `failed` call naming the worker's end, and a
+//! call past its timeout kills the worker (`timed_out`). What follows is the thread mode.
+//!
 //! **Timeouts.** The tool runs on its own thread; the wrapper waits for it at most
 //! `timeout`. A tool that overruns is recorded as `timed_out` and its thread is left running,
 //! detached (Rust cannot kill a thread): it holds an `Arc` of its source and its result is
@@ -34,6 +39,7 @@ use masf_store::{InvocationRecord, InvocationStatus, NewInvocation, Store, Store
 use serde_json::Value;
 
 use crate::catalog::validate;
+use crate::worker::{WorkerCommand, WorkerOutcome, Workers};
 use crate::{
     Catalog, SourceCtx, ToolError, ToolOutput, canonical_json, canonical_value, json_depth,
 };
@@ -107,6 +113,7 @@ pub struct Invoker {
     catalog: Arc<Catalog>,
     limits: Limits,
     cache: bool,
+    workers: Option<Arc<Workers>>,
 }
 
 enum Outcome {
@@ -124,7 +131,22 @@ impl Invoker {
             catalog,
             limits,
             cache: true,
+            workers: None,
         }
+    }
+
+    /// Runs every call in a worker process started with `command` (see [`crate::worker`]):
+    /// a tool that aborts, overflows its stack, exhausts the worker's memory limit or never
+    /// ends is then a `failed` or `timed_out` call, and the process goes on. Without it, tools
+    /// run on threads of this process.
+    pub fn with_workers(mut self, command: WorkerCommand) -> Self {
+        self.workers = Some(Arc::new(Workers::new(command)));
+        self
+    }
+
+    /// The worker command, if calls run in worker processes.
+    pub fn worker_command(&self) -> Option<&WorkerCommand> {
+        self.workers.as_deref().map(Workers::command)
     }
 
     /// Turns serving repeated calls from the cache on or off.
@@ -282,6 +304,45 @@ impl Invoker {
     }
 
     fn run(&self, tool: Arc<dyn crate::Tool>, source: &Arc<SourceCtx>, args: Value) -> Outcome {
+        let Some(workers) = &self.workers else {
+            return self.run_on_thread(tool, source, args);
+        };
+        let name = tool.name();
+        let limit_ms = self.limits.timeout.as_millis();
+        let started = Instant::now();
+        match workers.call(
+            source,
+            name,
+            &args,
+            self.limits.timeout,
+            self.limits.max_output_bytes,
+        ) {
+            WorkerOutcome::Ok(out) => Outcome::Ok(out),
+            WorkerOutcome::TooLarge(n) => Outcome::TooLarge(format!(
+                "output of {n} bytes exceeds the limit of {} bytes",
+                self.limits.max_output_bytes
+            )),
+            // A tool that stopped itself at the deadline ran out of time.
+            WorkerOutcome::ToolError(e) if started.elapsed() >= self.limits.timeout => {
+                Outcome::TimedOut(format!("stopped at the limit of {limit_ms} ms: {e}"))
+            }
+            WorkerOutcome::ToolError(e) => Outcome::Failed(e),
+            WorkerOutcome::TimedOut => Outcome::TimedOut(format!(
+                "no answer within the limit of {limit_ms} ms; its worker process was stopped"
+            )),
+            WorkerOutcome::Died(how) => Outcome::Failed(format!("the tool {name} crashed: {how}")),
+            WorkerOutcome::NotStarted(why) => {
+                Outcome::Failed(format!("the tool {name} could not run: {why}"))
+            }
+        }
+    }
+
+    fn run_on_thread(
+        &self,
+        tool: Arc<dyn crate::Tool>,
+        source: &Arc<SourceCtx>,
+        args: Value,
+    ) -> Outcome {
         let (tx, rx) = mpsc::sync_channel(1);
         let source = source.clone();
         let name = tool.name().to_string();

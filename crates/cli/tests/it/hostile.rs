@@ -422,3 +422,70 @@ fn archive_member_names_are_kept_verbatim_beside_their_safe_path() {
         .unwrap();
     assert_eq!(escape["stored_name"], "../../escape.txt");
 }
+
+#[test]
+fn tools_that_crash_their_worker_process_are_failed_calls_and_the_run_ends_with_a_report() {
+    // `masf run` calls every tool in a `masf tool-worker` process. With an address-space
+    // limit no worker can live under, every call crashes its worker ("memory allocation of …
+    // failed", SIGABRT): each is a failed call naming how its worker ended, the run itself
+    // ends with its report, and the log stays consistent.
+    let dir = tempfile::tempdir().unwrap();
+    let evidence = dir.path().join("stick");
+    std::fs::create_dir_all(evidence.join("docs")).unwrap();
+    std::fs::write(
+        evidence.join("docs/plan.txt"),
+        "wallet 0x1850cE0E73407A9997C467BABc60fe887C567625\n",
+    )
+    .unwrap();
+    let case = case(&dir.path().join("case"), &[&evidence]);
+    std::fs::write(
+        case.with_file_name("config.yaml"),
+        "tools:\n  max_memory_mb: 1\n",
+    )
+    .unwrap();
+    let out = masf(&["run", case.to_str().unwrap(), "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{:?}\n{stderr}",
+        out.status
+    );
+    // The workers' dying words are in the log, not on the examiner's terminal.
+    assert!(!stderr.contains("memory allocation of"), "{stderr}");
+    let run: serde_json::Value = serde_json::from_slice(&out.stdout).expect("run --json");
+    let tally = &triaged(&run, "src-stick")["tally"];
+    assert!(tally["tool_failures"].as_u64().unwrap() > 0, "{tally}");
+    assert!(
+        case.with_file_name("masf-report")
+            .join("report.json")
+            .is_file()
+    );
+
+    let store = masf_store::Store::open_read_only(&case.with_file_name(".masf")).unwrap();
+    let calls = store.all_invocations().unwrap();
+    let crashed: Vec<_> = calls
+        .iter()
+        .filter(|c| c.status == masf_store::InvocationStatus::Failed)
+        .collect();
+    assert!(!crashed.is_empty(), "{calls:?}");
+    for call in &crashed {
+        let reason = call.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.contains(&format!(
+                "the tool {} crashed: its worker process",
+                call.tool
+            )) && reason.contains("(its memory limit is 1 MiB)"),
+            "{reason}"
+        );
+    }
+    drop(store);
+    let c = case.to_str().unwrap();
+    masf_ok(&["status", c]);
+
+    // The same evidence under the default limit: the same tools answer.
+    let again = self::case(&dir.path().join("again"), &[&evidence]);
+    let run = run_json(&again, 0);
+    let tally = &triaged(&run, "src-stick")["tally"];
+    assert_eq!(tally["tool_failures"].as_u64(), Some(0), "{tally}");
+    assert!(tally["phenomena"].as_u64().unwrap() > 0, "{tally}");
+}
