@@ -42,6 +42,13 @@ if ! command -v cargo >/dev/null 2>&1; then
   exit 1
 fi
 
+# The test command lints with clippy and checks formatting with rustfmt.
+if command -v rustup >/dev/null 2>&1; then
+  for c in clippy rustfmt; do
+    rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c"
+  done
+fi
+
 # The desktop app's web UI is built with Node (>= 20.19, npm). Debian 12's own nodejs is 18: when
 # no suitable node is present, install Debian's and say that the UI needs a newer one.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
