@@ -105,6 +105,14 @@ pub enum KeySpace {
     AppleId,
     /// Other service account ids.
     AccountId,
+    /// WhatsApp linked identities (`…@lid`).
+    WhatsappLid,
+    /// Address-book person identifiers.
+    ContactGuid,
+    /// Apple DSIDs.
+    Dsid,
+    /// Android ids.
+    AndroidId,
     /// IMEIs.
     Imei,
     /// IMSIs.
@@ -133,12 +141,15 @@ pub struct Row {
     pub single_valued_for: &'static [EntityKind],
 }
 
-/// The identifier table (see the module documentation). A person may have several phones,
-/// e-mail addresses and accounts, so nothing is single-valued for a person; a device has one
-/// IMEI (two on a dual-SIM phone: entities that share one IMEI do not conflict) and one
-/// serial; a SIM's ICCID and IMSI move between devices, so they are not single-valued for a
-/// device; an account has one id; a wallet has one address.
-pub const TABLE: [Row; 13] = [
+/// The identifier table (see the module documentation): the one place where each type's
+/// strength and single-valuedness per entity kind are written. A person may have several
+/// phones, e-mail addresses, accounts and address-book cards (a card linked across accounts
+/// keeps its GUIDs), so nothing is single-valued for a person; a device has one IMEI (two on
+/// a dual-SIM phone: entities that share one IMEI do not conflict), one serial and one
+/// Android id; a SIM's ICCID and IMSI move between devices, so they are not single-valued
+/// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
+/// address.
+pub const TABLE: [Row; 17] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -148,6 +159,14 @@ pub const TABLE: [Row; 13] = [
         &[EntityKind::Account],
     ),
     row(IdType::AccountId, Strength::Strong, &[EntityKind::Account]),
+    row(
+        IdType::WhatsappLid,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
+    row(IdType::ContactGuid, Strength::Strong, &[]),
+    row(IdType::Dsid, Strength::Strong, &[EntityKind::Account]),
+    row(IdType::AndroidId, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imei, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imsi, Strength::Strong, &[]),
     row(IdType::Iccid, Strength::Strong, &[]),
@@ -189,6 +208,10 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::AppleId if identifier.normalized.starts_with('+') => KeySpace::Phone,
         IdType::AppleId => KeySpace::AppleId,
         IdType::AccountId => KeySpace::AccountId,
+        IdType::WhatsappLid => KeySpace::WhatsappLid,
+        IdType::ContactGuid => KeySpace::ContactGuid,
+        IdType::Dsid => KeySpace::Dsid,
+        IdType::AndroidId => KeySpace::AndroidId,
         IdType::Imei => KeySpace::Imei,
         IdType::Imsi => KeySpace::Imsi,
         IdType::Iccid => KeySpace::Iccid,
@@ -201,12 +224,26 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
 
 /// The key an identifier is compared by: its normalised value, or for a name its
 /// [`name_key`].
+///
+/// A placeholder or sentinel ([`crate::identifiers::placeholder`]) has an empty key: it is
+/// in no block, is evidence of nothing and conflicts with nothing, so it joins no two
+/// entities.
 pub fn key(identifier: &Identifier) -> (KeySpace, String) {
     let space = key_space(identifier);
+    if is_placeholder(identifier) {
+        return (space, String::new());
+    }
     match rule(identifier.id_type).strength {
         Strength::Strong => (space, identifier.normalized.clone()),
         Strength::Weak => (space, name_key(&identifier.value)),
     }
+}
+
+/// Whether an observed identifier is a placeholder or sentinel (judged on the value as read
+/// and as normalised, so identifiers recorded before the list existed are judged too).
+pub fn is_placeholder(identifier: &Identifier) -> bool {
+    crate::identifiers::placeholder(identifier.id_type, &identifier.value).is_some()
+        || crate::identifiers::placeholder(identifier.id_type, &identifier.normalized).is_some()
 }
 
 /// A name's key: lower case; every run of characters that are not letters or digits
@@ -343,8 +380,8 @@ impl<'a> Prepared<'a> {
             .identifiers
             .iter()
             .map(|i| match rule(i.id_type).strength {
-                Strength::Weak => compact_name(&i.value),
-                Strength::Strong => String::new(),
+                Strength::Weak if !is_placeholder(i) => compact_name(&i.value),
+                _ => String::new(),
             })
             .collect();
         Self {
@@ -511,6 +548,10 @@ pub fn evidence_prepared<'a>(
     for (this, other) in [(a, b), (b, a)] {
         let mut name_edge: Option<&'a Identifier> = None;
         for (identifier, k, compact) in this.parts() {
+            if k.1.is_empty() {
+                // A placeholder: evidence of nothing.
+                continue;
+            }
             let edge_type = match rule(identifier.id_type).strength {
                 Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
                 Strength::Strong if conflicts(this.entity, other.entity, identifier.id_type) => {
@@ -555,7 +596,7 @@ fn conflicts(a: &Entity, b: &Entity, id_type: IdType) -> bool {
     fn values(e: &Entity, id_type: IdType) -> impl Iterator<Item = &str> {
         e.identifiers
             .iter()
-            .filter(move |i| i.id_type == id_type)
+            .filter(move |i| i.id_type == id_type && !is_placeholder(i))
             .map(|i| i.normalized.as_str())
     }
     let has_a = values(a, id_type).next().is_some();

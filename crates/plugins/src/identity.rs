@@ -9,7 +9,7 @@ use masf_tools::Invoked;
 
 /// Observes `value` as an `id_type` identifier of the entity `context` (of `kind`, labelled
 /// `label`), citing `cite`. A value the normaliser refuses is not submitted (it would only be
-/// rejected); returns whether the gateway accepted the observation (a repeat counts as accepted).
+/// rejected), nor a placeholder (`masf_graph::identifiers::placeholder`); returns whether the gateway accepted the observation (a repeat counts as accepted).
 #[allow(clippy::too_many_arguments)]
 pub fn observe(
     ctx: &AgentCtx<'_>,
@@ -21,7 +21,10 @@ pub fn observe(
     cite: &Invoked,
     interpretation: String,
 ) -> Result<bool, RuntimeError> {
-    if normalize(id_type, value, ctx.phone_region()).is_err() {
+    if normalize(id_type, value, ctx.phone_region().as_ref()).is_err()
+        || masf_graph::identifiers::placeholder(id_type, value).is_some()
+    {
+        // Not valid, or a placeholder (kept in the artefact's phenomenon, no identity).
         return Ok(false);
     }
     let verdict = ctx.observe(Observation {
@@ -39,7 +42,7 @@ pub fn observe(
 
 /// The canonical form of `value` as `id_type` under the source's region, if valid.
 pub fn normalized(ctx: &AgentCtx<'_>, id_type: IdType, value: &str) -> Option<String> {
-    normalize(id_type, value, ctx.phone_region()).ok()
+    normalize(id_type, value, ctx.phone_region().as_ref()).ok()
 }
 
 /// Records a phenomenon; a rejection is logged (it is also an event in the store).

@@ -851,7 +851,7 @@ pub(crate) fn observe_wallets(
     inv: &Invoked,
     what: &str,
 ) -> Result<(), RuntimeError> {
-    for f in crate::extract::identifiers(text, ctx.phone_region()) {
+    for f in crate::extract::identifiers(text, ctx.phone_region().as_ref()) {
         if f.id_type == IdType::Wallet {
             observe(
                 ctx,

@@ -87,6 +87,10 @@ impl Plugin for AndroidPlugin {
         })
     }
 
+    fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
+        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+    }
+
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
         let e = |name: &str, detector: &[&str], value_for: &str| ExpectedArtefact {
             name: name.to_string(),
@@ -119,6 +123,9 @@ impl Plugin for AndroidPlugin {
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        // The region of the source's numbers before any number is read: no Android clue is
+        // read yet (SIM and locale), so the examiner's, recorded as such.
+        crate::region::settle(ctx, &[])?;
         partitions::triage(ctx)?;
         artefacts(ctx, true).map(|_| ())
     }

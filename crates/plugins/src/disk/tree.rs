@@ -110,6 +110,9 @@ pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static
 /// Works every readable file tree of the task's source: the Android artefacts found in it, then
 /// the inventory and the notable files.
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+    // The region of the source's numbers (the examiner's; a tree has no SIM of its own),
+    // recorded before any number is read.
+    crate::region::settle(ctx, &[])?;
     // Android databases and property files anywhere in the tree (a phone's /data copied to a
     // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
     crate::android::artefacts(ctx, false)?;
@@ -419,7 +422,7 @@ pub fn identifiers_in(
     text: &Invoked,
     listing: Option<&Invoked>,
 ) -> Result<(), RuntimeError> {
-    let found = extract::identifiers(&text.output.text, ctx.phone_region());
+    let found = extract::identifiers(&text.output.text, ctx.phone_region().as_ref());
     if found.is_empty() {
         return Ok(());
     }
