@@ -92,6 +92,125 @@ pub const MAX_FUZZY_BLOCK: usize = 200;
 /// context conventions).
 pub const MENTION_CONTEXT_PREFIXES: [&str; 2] = ["document:", "screenshot:"];
 
+/// Contexts whose identifiers are a source's own: its device and its owner (the plugins'
+/// context conventions).
+pub const OWN_CONTEXTS: [&str; 2] = ["device", "owner"];
+
+/// A device value held by the devices of sources that fall into at least this many groups no
+/// person-level identifier ties together is demoted (see [`demotions`]): no real IMEI, serial
+/// or Android id belongs to several unrelated devices — it is a shared default the
+/// placeholder list does not know (a vendor's or a refurbisher's default serial).
+pub const DEMOTE_AT_UNRELATED: usize = 3;
+
+/// A strong value resolution does not use, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Demotion {
+    /// Where it is compared.
+    pub key_space: KeySpace,
+    /// Its key (the normalised value).
+    pub normalized: String,
+    /// The sources whose device or owner holds it as its own value.
+    pub sources: Vec<String>,
+    /// Why it is demoted.
+    pub reason: String,
+}
+
+/// Whether a key space identifies a person (what ties two sources' owners together).
+fn person_level(space: KeySpace) -> bool {
+    matches!(
+        space,
+        KeySpace::Phone
+            | KeySpace::Email
+            | KeySpace::AppleId
+            | KeySpace::AccountId
+            | KeySpace::WhatsappLid
+            | KeySpace::ContactGuid
+            | KeySpace::Dsid
+    )
+}
+
+/// The strong values to demote among `entities`, sorted by key: a device value (a type
+/// single-valued for a device: IMEI, serial, Android id) held by the `device` entities of
+/// sources that, grouped by the person-level values (phone, e-mail, Apple ID, account ids,
+/// DSID, …) their own entities share (union-find), make at least [`DEMOTE_AT_UNRELATED`]
+/// unrelated groups. Two phones of one person that share a default serial are one group;
+/// three strangers' phones that share it are three. Person-level values and SIMs are never
+/// demoted this way: one person's Apple ID on three devices, or one SIM passed between
+/// phones, is the very tie the examiner wants. A demoted value has no key ([`prepare`]): it joins nothing and
+/// conflicts with nothing, like a placeholder; `actors` shows the reason beside it.
+pub fn demotions(entities: &[&Entity]) -> Vec<Demotion> {
+    // Device values (single-valued for a device: IMEI, serial, Android id) by source, and
+    // person-level own values by source (what ties two sources' owners).
+    let mut holders: BTreeMap<(KeySpace, String), BTreeSet<&str>> = BTreeMap::new();
+    let mut ties: BTreeMap<(KeySpace, String), BTreeSet<&str>> = BTreeMap::new();
+    for e in entities {
+        if !OWN_CONTEXTS.contains(&e.context.as_str()) {
+            continue;
+        }
+        for i in &e.identifiers {
+            if rule(i.id_type).strength != Strength::Strong {
+                continue;
+            }
+            let k = key(i);
+            if k.1.is_empty() {
+                continue;
+            }
+            if e.kind == EntityKind::Device && single_valued(EntityKind::Device, i.id_type) {
+                holders.entry(k).or_default().insert(e.source_id.as_str());
+            } else if person_level(k.0) {
+                ties.entry(k).or_default().insert(e.source_id.as_str());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((space, value), sources) in &holders {
+        if sources.len() < DEMOTE_AT_UNRELATED {
+            continue;
+        }
+        let members: Vec<&str> = sources.iter().copied().collect();
+        let mut parent: Vec<usize> = (0..members.len()).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while let Some(&p) = parent.get(x) {
+                if p == x {
+                    break;
+                }
+                x = p;
+            }
+            x
+        }
+        for others in ties.values() {
+            let tied: Vec<usize> = members
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| others.contains(*s))
+                .map(|(n, _)| n)
+                .collect();
+            for pair in tied.windows(2) {
+                if let [a, b] = pair {
+                    let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
+                    if let Some(slot) = parent.get_mut(ra) {
+                        *slot = rb;
+                    }
+                }
+            }
+        }
+        let groups: BTreeSet<usize> = (0..members.len()).map(|n| root(&mut parent, n)).collect();
+        if groups.len() >= DEMOTE_AT_UNRELATED {
+            out.push(Demotion {
+                key_space: *space,
+                normalized: value.clone(),
+                sources: members.iter().map(|s| (*s).to_string()).collect(),
+                reason: format!(
+                    "the own value of the devices of {} sources in {} groups that no person-level identifier ties together: a shared default, not an identity",
+                    members.len(),
+                    groups.len()
+                ),
+            });
+        }
+    }
+    out
+}
+
 /// Where an identifier is compared: values of different types can be the same identifier (an
 /// Apple ID that is an e-mail address, a Google account).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -401,9 +520,26 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Prepares every entity.
+/// Prepares every entity; the keys of demoted values ([`demotions`]) are emptied.
 pub fn prepare<'a>(entities: &[&'a Entity]) -> Vec<Prepared<'a>> {
-    entities.iter().map(|e| Prepared::new(e)).collect()
+    let demoted: HashSet<(KeySpace, String)> = demotions(entities)
+        .into_iter()
+        .map(|d| (d.key_space, d.normalized))
+        .collect();
+    entities
+        .iter()
+        .map(|e| {
+            let mut prepared = Prepared::new(e);
+            if !demoted.is_empty() {
+                for k in &mut prepared.keys {
+                    if demoted.contains(k) {
+                        k.1.clear();
+                    }
+                }
+            }
+            prepared
+        })
+        .collect()
 }
 
 /// The candidate pairs among `entities`, as index pairs `(i, j)` with `i < j`, sorted. See
@@ -857,6 +993,10 @@ pub struct ActorIdentifier {
     pub strength: Strength,
     /// The entities that hold it.
     pub entities: Vec<String>,
+    /// Why resolution does not use it, when it does not: a placeholder
+    /// ([`crate::identifiers::placeholder`]) or a demoted value ([`demotions`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_used: Option<String>,
 }
 
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
@@ -864,6 +1004,10 @@ pub struct ActorIdentifier {
 /// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
 pub fn actors(state: &GraphState) -> Vec<Actor> {
     let entities: Vec<&Entity> = state.entities().values().collect();
+    let demoted: HashMap<(KeySpace, String), String> = demotions(&entities)
+        .into_iter()
+        .map(|d| ((d.key_space, d.normalized), d.reason))
+        .collect();
     let index: HashMap<&str, usize> = entities
         .iter()
         .enumerate()
@@ -960,6 +1104,7 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
                 &members,
                 mentioned,
                 joined_of.remove(&root).unwrap_or_default(),
+                &demoted,
             )
         })
         .collect();
@@ -972,7 +1117,12 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
     out
 }
 
-fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>) -> Actor {
+fn actor(
+    members: &[&Entity],
+    mentioned_in: Vec<String>,
+    joined_by: Vec<String>,
+    demoted: &HashMap<(KeySpace, String), String>,
+) -> Actor {
     let first = members.first().map(|e| e.id.as_str()).unwrap_or_default();
     let id = format!("actor-{}", first.strip_prefix("ent-").unwrap_or(first));
     let mut sources: Vec<String> = members.iter().map(|e| e.source_id.clone()).collect();
@@ -988,6 +1138,9 @@ fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>)
                     normalized: i.normalized.clone(),
                     strength: i.strength,
                     entities: Vec::new(),
+                    not_used: crate::identifiers::placeholder(i.id_type, &i.value)
+                        .map(|why| format!("placeholder: {why}"))
+                        .or_else(|| demoted.get(&key(i)).map(|why| format!("demoted: {why}"))),
                 });
             if !entry.entities.contains(&e.id) {
                 entry.entities.push(e.id.clone());

@@ -1008,3 +1008,72 @@ fn national_international_and_jid_forms_join() {
     assert!(sets.contains(&joined), "{sets:?}");
     assert_eq!(sets.len(), 2, "the LID stays alone: {sets:?}");
 }
+
+/// A strong value that the devices of three unrelated sources hold as their own (a default
+/// serial) is demoted: it joins none of them, and the actors say why; the same value on three
+/// sources whose owners share an Apple ID (one person's phones) is not.
+#[test]
+fn a_value_owned_by_several_unrelated_devices_is_demoted() {
+    let mut w = World::new();
+    for (src, imei, apple) in [
+        ("src-a", "353911104285730", "a.owner@icloud.com"),
+        ("src-b", "490154203237518", "b.owner@icloud.com"),
+        ("src-c", "356938035643809", "c.owner@icloud.com"),
+    ] {
+        w.observe((src, "device", D, "", IdType::Serial, "C02XK0DEF001"));
+        w.observe((src, "device", D, "", IdType::Imei, imei));
+        w.observe((src, "owner", P, "device owner", IdType::AppleId, apple));
+    }
+    w.settle();
+    assert!(
+        w.state.hypotheses().is_empty(),
+        "{:?}",
+        w.state.hypotheses()
+    );
+    let entities: Vec<&Entity> = w.state.entities().values().collect();
+    let demoted = resolution::demotions(&entities);
+    assert_eq!(demoted.len(), 1, "{demoted:?}");
+    assert_eq!(demoted[0].normalized, "C02XK0DEF001");
+    assert_eq!(demoted[0].sources, ["src-a", "src-b", "src-c"]);
+    assert!(
+        demoted[0].reason.contains("3 groups"),
+        "{}",
+        demoted[0].reason
+    );
+    let actors = resolution::actors(&w.state);
+    let serial = actors
+        .iter()
+        .flat_map(|a| &a.identifiers)
+        .find(|i| i.normalized == "C02XK0DEF001")
+        .expect("the serial is listed");
+    assert!(
+        serial
+            .not_used
+            .as_deref()
+            .is_some_and(|why| why.starts_with("demoted: ")),
+        "{serial:?}"
+    );
+
+    // One person's three phones (one Apple ID) sharing the serial: not demoted, joined.
+    let mut w = World::new();
+    for src in ["src-a", "src-b", "src-c"] {
+        w.observe((src, "device", D, "", IdType::Serial, "C02XK0DEF001"));
+        w.observe((
+            src,
+            "owner",
+            P,
+            "device owner",
+            IdType::AppleId,
+            "one.owner@icloud.com",
+        ));
+    }
+    w.settle();
+    let entities: Vec<&Entity> = w.state.entities().values().collect();
+    assert!(resolution::demotions(&entities).is_empty());
+    let sets = actor_sets(&w.state);
+    assert_eq!(
+        sets.len(),
+        2,
+        "the devices are one, the owners are one: {sets:?}"
+    );
+}
