@@ -40,6 +40,19 @@ pub fn observe(
     Ok(verdict.is_accepted())
 }
 
+/// How a WhatsApp JID is observed: `<digits>@s.whatsapp.net` as the phone it names
+/// (international, whatever the source's region), `<digits>@lid` as a `whatsapp_lid` (never a
+/// phone), any other (groups, broadcasts, statuses) as an account id.
+pub fn jid_type(jid: &str) -> IdType {
+    if jid.ends_with(masf_graph::identifiers::WHATSAPP_USER_SERVER) {
+        IdType::Phone
+    } else if jid.ends_with(masf_graph::identifiers::WHATSAPP_LID_SERVER) {
+        IdType::WhatsappLid
+    } else {
+        IdType::AccountId
+    }
+}
+
 /// The canonical form of `value` as `id_type` under the source's region, if valid.
 pub fn normalized(ctx: &AgentCtx<'_>, id_type: IdType, value: &str) -> Option<String> {
     normalize(id_type, value, ctx.phone_region().as_ref()).ok()

@@ -110,11 +110,10 @@ pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static
 /// Works every readable file tree of the task's source: the Android artefacts found in it, then
 /// the inventory and the notable files.
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-    // The region of the source's numbers (the examiner's; a tree has no SIM of its own),
-    // recorded before any number is read.
-    crate::region::settle(ctx, &[])?;
     // Android databases and property files anywhere in the tree (a phone's /data copied to a
-    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
+    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers;
+    // it first decides and records the source's phone region (the SIMs it finds, else the
+    // examiner's).
     crate::android::artefacts(ctx, false)?;
     for tree in trees(ctx)? {
         one_tree(ctx, &tree)?;

@@ -14,16 +14,7 @@ use masf_tools::Invoked;
 use super::callhistory::optional;
 use super::{Draft, ROW_CAP, Run, core_data_encoding, file_name, raw, summarise};
 
-/// How a WhatsApp JID is observed (see the module documentation).
-pub fn jid_type(jid: &str) -> IdType {
-    if jid.ends_with(masf_graph::identifiers::WHATSAPP_USER_SERVER) {
-        IdType::Phone
-    } else if jid.ends_with(masf_graph::identifiers::WHATSAPP_LID_SERVER) {
-        IdType::WhatsappLid
-    } else {
-        IdType::AccountId
-    }
-}
+use crate::identity::jid_type;
 
 /// Whether a JID names one person (not a group, a broadcast list or a status).
 fn is_person(jid: &str) -> bool {

@@ -7,8 +7,21 @@ use crate::android_support::{missing_planted, repo, triage};
 #[test]
 fn demo_android_disk_gives_every_planted_identifier() {
     let disk = repo("tests/fixtures/demo/evidence/blk0_sda.bin");
-    let run = triage(&[("src-android", &disk, "Asia/Hong_Kong", Some("HK"))]);
+    // The examiner's region (GB here) yields to the SIM's: the numbers are read as HK ones.
+    let run = triage(&[("src-android", &disk, "Asia/Hong_Kong", Some("GB"))]);
     let r = run.report("src-android");
+    let region = run
+        .all_phenomena("src-android")
+        .into_iter()
+        .find(|p| p.category == "phone-region")
+        .expect("the region is recorded");
+    assert_eq!(region.verified_facts[0].value, "HK");
+    assert!(
+        region.interpretation.contains("the IMSI")
+            || region.interpretation.contains("mobile country code"),
+        "{}",
+        region.interpretation
+    );
     assert_eq!(r.plugin.as_deref(), Some("android"));
     assert_eq!(r.agent.as_deref(), Some("android-triage"));
     assert_eq!(run.rejections(), Vec::<String>::new());
@@ -16,8 +29,8 @@ fn demo_android_disk_gives_every_planted_identifier() {
     assert_eq!(
         run.phenomena("src-android"),
         [
-            "phone-region | Phone numbers of this source are read as HK numbers",
             "partitions | 5 partitions; encrypted: none; unreadable: misc, persist",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "device | Build properties: SM-G991B",
             "device | Serial number R5CT21XYZ9K",
             "device | SIM 89852120000471108152",
@@ -181,8 +194,8 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
     assert_eq!(
         run.phenomena("a"),
         [
-            "phone-region | Phone numbers of this source are read as HK numbers",
             "partitions | 4 partitions; encrypted: cache; unreadable: misc",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "device | Build properties: Pixel 7",
             "device | SIM 89852000998877665544",
             "accounts | Google account owner.ho@example.com (com.google) in accounts_ce.db",
