@@ -749,12 +749,25 @@ pub const RESERVED_EMAIL_DOMAINS: &[&str] = &[
 ///   (this project's demo among them) use those domains, as RFC 2606 asks, for their people;
 /// - a device name of [`DEFAULT_DEVICE_NAMES`]: "default device name".
 pub fn placeholder(id_type: IdType, value: &str) -> Option<&'static str> {
+    // Resolution asks this of every identifier: no allocation on the common path.
     let trimmed = value.trim();
     if trimmed.is_empty() {
         return Some("empty");
     }
-    let lower = collapse_whitespace(trimmed).to_lowercase();
-    if PLACEHOLDER_WORDS.contains(&lower.as_str()) {
+    // A listed word, inner white space collapsed, ASCII case ignored.
+    let is_word = |words: &[&str]| {
+        words.iter().any(|w| {
+            let (mut have, mut want) = (trimmed.split_whitespace(), w.split(' '));
+            loop {
+                match (have.next(), want.next()) {
+                    (None, None) => return true,
+                    (Some(h), Some(x)) if h.eq_ignore_ascii_case(x) => {}
+                    _ => return false,
+                }
+            }
+        })
+    };
+    if is_word(PLACEHOLDER_WORDS) {
         return Some("placeholder word");
     }
     let numeric = matches!(
@@ -767,50 +780,71 @@ pub fn placeholder(id_type: IdType, value: &str) -> Option<&'static str> {
             | IdType::AndroidId
             | IdType::Phone
     );
-    if numeric {
-        let digits: String = lower
+    let digits = || {
+        trimmed
             .chars()
             .filter(|c| !matches!(c, ' ' | '-' | '.' | '+' | '(' | ')'))
-            .collect();
-        let mut chars = digits.chars();
-        if let Some(first) = chars.next()
-            && first.is_ascii_digit()
-            && digits.len() >= 4
-            && chars.all(|c| c == first)
-        {
-            return Some("one repeated digit");
-        }
-    }
-    let canonical = normalize(id_type, trimmed, None).unwrap_or_else(|_| trimmed.to_string());
-    let digits_of_phone = |v: &str| -> String { v.chars().filter(char::is_ascii_digit).collect() };
-    let same = |t: IdType, v: &str| {
-        if t == IdType::Phone {
-            let (have, want) = (digits_of_phone(trimmed), digits_of_phone(v));
-            // `+1 555 521 5554`, `15555215554`, `(555) 521-5554`
-            (10..=11).contains(&have.len()) && want.ends_with(&have) || have == want
-        } else {
-            canonical.eq_ignore_ascii_case(v)
-        }
     };
-    if EMULATOR_VALUES
-        .iter()
-        .any(|(t, v)| *t == id_type && same(*t, v))
-        || (id_type == IdType::Serial && canonical.to_ascii_uppercase().starts_with("EMULATOR"))
+    if numeric
+        && let Some(first) = digits().next()
+        && first.is_ascii_digit()
+        && digits().count() >= 4
+        && digits().all(|c| c == first)
     {
+        return Some("one repeated digit");
+    }
+    let emulator = match id_type {
+        IdType::Phone => {
+            // `+1 555 521 5554`, `15555215554`, `(555) 521-5554`: by their digits
+            let have = || trimmed.chars().filter(char::is_ascii_digit);
+            let n = have().count();
+            EMULATOR_VALUES.iter().any(|(t, v)| {
+                *t == IdType::Phone && {
+                    let want: Vec<char> = v.chars().filter(char::is_ascii_digit).collect();
+                    (10..=11).contains(&n)
+                        && n <= want.len()
+                        && have().eq(want.iter().skip(want.len() - n).copied())
+                }
+            })
+        }
+        IdType::Imei | IdType::Imsi | IdType::Iccid | IdType::AndroidId | IdType::Serial => {
+            let canonical =
+                normalize(id_type, trimmed, None).unwrap_or_else(|_| trimmed.to_string());
+            EMULATOR_VALUES
+                .iter()
+                .any(|(t, v)| *t == id_type && canonical.eq_ignore_ascii_case(v))
+                || (id_type == IdType::Serial
+                    && canonical
+                        .get(..8)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("EMULATOR")))
+        }
+        _ => false,
+    };
+    if emulator {
         return Some("Android emulator or SDK default");
     }
     if matches!(
         id_type,
         IdType::Email | IdType::GoogleAccount | IdType::AppleId
-    ) && let Some((user, domain)) = lower.rsplit_once('@')
-        && PLACEHOLDER_EMAIL_USERS.contains(&user)
-        && RESERVED_EMAIL_DOMAINS
+    ) && let Some((user, domain)) = trimmed.rsplit_once('@')
+        && PLACEHOLDER_EMAIL_USERS
             .iter()
-            .any(|d| domain == *d || domain.ends_with(&format!(".{d}")))
+            .any(|u| u.eq_ignore_ascii_case(user))
+        && RESERVED_EMAIL_DOMAINS.iter().any(|d| {
+            domain.eq_ignore_ascii_case(d)
+                || domain
+                    .len()
+                    .checked_sub(d.len() + 1)
+                    .and_then(|at| domain.get(at..))
+                    .is_some_and(|tail| {
+                        tail.starts_with('.')
+                            && tail.get(1..).is_some_and(|t| t.eq_ignore_ascii_case(d))
+                    })
+        })
     {
         return Some("placeholder address at a reserved example domain");
     }
-    if id_type == IdType::DeviceName && DEFAULT_DEVICE_NAMES.contains(&lower.as_str()) {
+    if id_type == IdType::DeviceName && is_word(DEFAULT_DEVICE_NAMES) {
         return Some("default device name");
     }
     None

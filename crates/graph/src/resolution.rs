@@ -306,10 +306,13 @@ const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [E
 
 /// The table's row of a type.
 pub fn rule(id_type: IdType) -> Row {
+    // The table is written in the declaration order of `IdType` (a test holds it so): a
+    // direct index, with a search as the fallback.
     TABLE
-        .iter()
+        .get(id_type as usize)
+        .filter(|r| r.id_type == id_type)
+        .or_else(|| TABLE.iter().find(|r| r.id_type == id_type))
         .copied()
-        .find(|r| r.id_type == id_type)
         .unwrap_or(row(id_type, Strength::Strong, &[]))
 }
 
@@ -358,11 +361,10 @@ pub fn key(identifier: &Identifier) -> (KeySpace, String) {
     }
 }
 
-/// Whether an observed identifier is a placeholder or sentinel (judged on the value as read
-/// and as normalised, so identifiers recorded before the list existed are judged too).
+/// Whether an observed identifier is a placeholder or sentinel (judged on the value as read,
+/// so identifiers recorded before the list existed are judged too).
 pub fn is_placeholder(identifier: &Identifier) -> bool {
     crate::identifiers::placeholder(identifier.id_type, &identifier.value).is_some()
-        || crate::identifiers::placeholder(identifier.id_type, &identifier.normalized).is_some()
 }
 
 /// A name's key: lower case; every run of characters that are not letters or digits
@@ -690,7 +692,7 @@ pub fn evidence_prepared<'a>(
             }
             let edge_type = match rule(identifier.id_type).strength {
                 Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
-                Strength::Strong if conflicts(this.entity, other.entity, identifier.id_type) => {
+                Strength::Strong if conflicts(this, other, identifier.id_type) => {
                     Some(EdgeType::Contradicts)
                 }
                 Strength::Strong => None,
@@ -725,15 +727,18 @@ pub fn evidence_prepared<'a>(
 
 /// Whether `id_type` is single-valued for the entities' kind and they hold values of it with
 /// none in common.
-fn conflicts(a: &Entity, b: &Entity, id_type: IdType) -> bool {
-    if !single_valued(a.kind, id_type) {
+fn conflicts(a: &Prepared<'_>, b: &Prepared<'_>, id_type: IdType) -> bool {
+    if !single_valued(a.entity.kind, id_type) {
         return false;
     }
-    fn values(e: &Entity, id_type: IdType) -> impl Iterator<Item = &str> {
-        e.identifiers
+    // Placeholders and demoted values have an empty key: they conflict with nothing.
+    fn values<'p>(e: &'p Prepared<'_>, id_type: IdType) -> impl Iterator<Item = &'p str> {
+        e.entity
+            .identifiers
             .iter()
-            .filter(move |i| i.id_type == id_type && !is_placeholder(i))
-            .map(|i| i.normalized.as_str())
+            .zip(&e.keys)
+            .filter(move |(i, k)| i.id_type == id_type && !k.1.is_empty())
+            .map(|(_, k)| k.1.as_str())
     }
     let has_a = values(a, id_type).next().is_some();
     let has_b = values(b, id_type).next().is_some();
@@ -1324,6 +1329,15 @@ mod tests {
 
     #[test]
     fn table_covers_every_type_once_and_agrees_with_identifiers() {
+        let order: Vec<IdType> = TABLE.iter().map(|r| r.id_type).collect();
+        assert_eq!(
+            order,
+            IdType::ALL,
+            "the table is in the order of IdType::ALL"
+        );
+        for (i, t) in IdType::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i, "IdType::ALL is in declaration order");
+        }
         for t in IdType::ALL {
             let rows: Vec<_> = TABLE.iter().filter(|r| r.id_type == t).collect();
             assert_eq!(rows.len(), 1, "{t}");
