@@ -393,6 +393,8 @@ export interface ActorIdentifier {
   normalized: string;
   strength: "strong" | "weak" | string;
   entities: string[];
+  /** Why resolution does not use it: `placeholder: …` or `demoted: …`. */
+  not_used?: string;
 }
 
 export interface Actor {

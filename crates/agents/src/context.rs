@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use masf_graph::{
-    Call, EntityKind, FactClaim, IdType, IdentityObservation, NewPhenomenon, PhoneRegion, TimeMark,
+    Call, EntityKind, FactClaim, IdType, IdentityObservation, NewPhenomenon, Region, TimeMark,
     Verdict,
 };
 use masf_store::ActorKind;
@@ -73,7 +73,9 @@ pub struct AgentCtx<'s> {
     agent: String,
     task_id: String,
     source: SourceInfo,
-    region: Option<PhoneRegion>,
+    /// How local phone numbers are read: see [`crate::region`]; set again once the task
+    /// records the region its evidence gives.
+    region: Mutex<Option<Region>>,
     tally: Mutex<TaskTally>,
     /// Added to the `versions` of every event this context writes (an LLM agent's model and
     /// prompt).
@@ -89,8 +91,9 @@ impl<'s> AgentCtx<'s> {
         source_id: &str,
     ) -> Result<Self, RuntimeError> {
         let source = session.source_info(source_id)?.clone();
+        let region = crate::region::of_source(&*session.state()?, &source);
         Ok(Self {
-            region: source.phone_region(),
+            region: Mutex::new(region),
             session,
             agent: agent.to_string(),
             task_id: task_id.to_string(),
@@ -127,8 +130,16 @@ impl<'s> AgentCtx<'s> {
     }
 
     /// How local phone numbers of this source are read.
-    pub fn phone_region(&self) -> Option<&PhoneRegion> {
-        self.region.as_ref()
+    pub fn phone_region(&self) -> Option<Region> {
+        self.region.lock().ok().and_then(|r| *r)
+    }
+
+    /// Reads this source's numbers with `region` from now on (after the task recorded it as
+    /// the region its evidence gives, [`crate::region::CATEGORY`]).
+    pub fn set_phone_region(&self, region: Option<Region>) {
+        if let Ok(mut r) = self.region.lock() {
+            *r = region;
+        }
     }
 
     /// What the task has done so far.
@@ -194,7 +205,7 @@ impl<'s> AgentCtx<'s> {
             title: draft.title,
             facts: draft.facts,
             interpretation: draft.interpretation,
-            phone_region: self.region.clone(),
+            phone_region: self.phone_region(),
             times: draft.times,
         }))
     }
@@ -211,7 +222,7 @@ impl<'s> AgentCtx<'s> {
             id_type: obs.id_type,
             value: obs.value,
             invocation_id: obs.invocation_id,
-            phone_region: self.region.clone(),
+            phone_region: self.phone_region(),
             interpretation: obs.interpretation,
         }))
     }

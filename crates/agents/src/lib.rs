@@ -22,6 +22,7 @@ pub mod llm;
 pub mod orchestrator;
 pub mod ownership;
 pub mod plugin;
+pub mod region;
 pub mod run;
 pub mod session;
 pub mod strategist;

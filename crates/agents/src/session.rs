@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard};
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use masf_graph::{Call, Gateway, GraphState, PhoneRegion, Scoring, Verdict};
+use masf_graph::{Call, Gateway, GraphState, Region, Scoring, Verdict};
 use masf_store::{ActorKind, Guarded, NewEvent, Store, StoreError, Versions, Watch};
 use masf_tools::{Catalog, FoldCursor, Invoked, Invoker, SourceCtx, StoreLog};
 use serde::{Deserialize, Serialize};
@@ -87,34 +87,9 @@ pub struct SourceInfo {
     pub owner: Option<String>,
     /// The IANA zone naive times of this source are read in.
     pub timezone: String,
-}
-
-impl SourceInfo {
-    /// How local phone numbers of this source are read: the country of its time zone, where
-    /// the zone names one country with one calling code.
-    pub fn phone_region(&self) -> Option<PhoneRegion> {
-        phone_region_for_zone(&self.timezone)
-    }
-}
-
-/// The calling region of a time zone, for the zones whose country is unambiguous.
-pub fn phone_region_for_zone(zone: &str) -> Option<PhoneRegion> {
-    let country = match zone {
-        "Asia/Hong_Kong" => "HK",
-        "Asia/Macau" => "MO",
-        "Asia/Shanghai" | "Asia/Chongqing" | "Asia/Harbin" | "Asia/Urumqi" | "PRC" => "CN",
-        "Asia/Taipei" => "TW",
-        "Asia/Singapore" => "SG",
-        "Asia/Tokyo" => "JP",
-        "Asia/Seoul" => "KR",
-        "Europe/London" => "GB",
-        "Europe/Paris" => "FR",
-        "Europe/Berlin" => "DE",
-        "Australia/Sydney" | "Australia/Melbourne" => "AU",
-        z if z.starts_with("America/") && !z.contains("Argentina") => "US",
-        _ => return None,
-    };
-    PhoneRegion::for_country(country)
+    /// The phone-numbering region the examiner set (`region:` of the source or the case),
+    /// used when the source's evidence gives none ([`crate::region::of_source`]).
+    pub region: Option<Region>,
 }
 
 /// Why the runtime could not go on (a tool's or a request's failure is not one: those are

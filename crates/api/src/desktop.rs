@@ -192,6 +192,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             owner: s.owner.clone().filter(|o| !o.is_empty()),
             source_type: None,
             timezone: zone.cloned(),
+            region: None,
             notes: None,
         });
     }
@@ -201,6 +202,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             title: draft.title.clone(),
             examiner: draft.examiner.clone(),
             timezone: draft.timezone.clone(),
+            region: None,
             persons: draft
                 .persons
                 .iter()

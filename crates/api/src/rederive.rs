@@ -169,10 +169,10 @@ fn check_facts(ctx: &CaseCtx, report: &mut VerifyReport) -> Result<(), ApiError>
     let state = crate::triage::graph_state(ctx)?;
     let log = masf_tools::StoreLog::new(&ctx.store);
     for ph in state.phenomena().values() {
-        let region = ctx
-            .case
-            .source(&ph.source_id)
-            .and_then(|s| masf_agents::session::phone_region_for_zone(&s.timezone));
+        // The region the fact was grounded with: the source's recorded one, else the
+        // examiner's.
+        let region = masf_agents::region::recorded(&state, &ph.source_id)
+            .or_else(|| ctx.case.source(&ph.source_id).and_then(|s| s.region));
         let asker = masf_graph::Asker {
             agent: &ph.agent,
             task_id: &ph.task_id,

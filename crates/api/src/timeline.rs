@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use masf_agents::session::phone_region_for_zone;
 use masf_report::timeline::{self, Filter, SourceMeta, Timeline};
 
 use crate::{ApiError, CaseCtx, ErrorCode};
@@ -132,7 +131,7 @@ pub(crate) fn timeline_of(
             id: s.id.clone(),
             label: s.label.clone(),
             timezone: s.timezone.clone(),
-            phone_region: phone_region_for_zone(&s.timezone),
+            phone_region: masf_agents::region::recorded(state, &s.id).or(s.region),
         })
         .collect();
     timeline::build(state, &sources, &ctx.case.meta.timezone).filtered(filter)

@@ -64,6 +64,7 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
             path: s.path.clone(),
             owner: s.owner.clone(),
             timezone: s.timezone.clone(),
+            region: s.region,
         })
         .collect();
     Session::open(

@@ -14,9 +14,11 @@ use crate::yaml::{At, Obj, Reader};
 use crate::zone;
 
 const ROOT_KEYS: &[&str] = &["case", "sources"];
-const CASE_KEYS: &[&str] = &["id", "title", "examiner", "timezone", "persons"];
+const CASE_KEYS: &[&str] = &["id", "title", "examiner", "timezone", "region", "persons"];
 const PERSON_KEYS: &[&str] = &["id", "name", "aliases"];
-const SOURCE_KEYS: &[&str] = &["id", "label", "path", "owner", "type", "timezone", "notes"];
+const SOURCE_KEYS: &[&str] = &[
+    "id", "label", "path", "owner", "type", "timezone", "region", "notes",
+];
 
 /// A loaded and validated case: every id well formed and unique, every owner a declared person,
 /// every time zone an IANA zone, every evidence path present.
@@ -45,6 +47,9 @@ pub struct CaseMeta {
     pub timezone: String,
     /// The display time zone, parsed.
     pub tz: TimeZone,
+    /// The phone-numbering region (ISO 3166-1 alpha-2) the examiner sets for every source
+    /// whose own evidence does not give one (`region:`); never derived from the time zone.
+    pub region: Option<masf_graph::Region>,
     /// Known actors (may be empty).
     pub persons: Vec<Person>,
 }
@@ -84,6 +89,10 @@ pub struct SourceSpec {
     pub tz: TimeZone,
     /// Whether `timezone` was written for this source (rather than inherited from the case).
     pub timezone_declared: bool,
+    /// The phone-numbering region the examiner sets for this source (`region:`, ISO 3166-1
+    /// alpha-2), else the case's; used only when the source's own evidence (its SIM, its own
+    /// number, its locale) gives none.
+    pub region: Option<masf_graph::Region>,
     /// Free-text notes.
     pub notes: Option<String>,
 }
@@ -227,11 +236,15 @@ fn read_case(r: &mut Reader, root: &Value, file: &Path, dir: &Path) -> Option<Ca
     };
     // Owners are checked only when the person list could be read, to avoid a cascade of
     // "unknown person" reports caused by one broken `case:` section.
-    let (zone, person_ids) = match &meta {
-        Some(m) => (m.timezone.as_ref(), m.person_ids.as_deref()),
-        None => (None, None),
+    let (zone, person_ids, region) = match &meta {
+        Some(m) => (
+            m.timezone.as_ref(),
+            m.person_ids.as_deref(),
+            m.region.flatten(),
+        ),
+        None => (None, None, None),
     };
-    let sources = read_sources(r, &root, dir, zone, person_ids);
+    let sources = read_sources(r, &root, dir, zone, region, person_ids);
     let meta = meta?;
     let zone = meta.timezone?;
     Some(Case {
@@ -243,6 +256,7 @@ fn read_case(r: &mut Reader, root: &Value, file: &Path, dir: &Path) -> Option<Ca
             examiner: meta.examiner?,
             timezone: zone.0,
             tz: zone.1,
+            region: meta.region?,
             persons: meta.persons?,
         },
         sources: sources?,
@@ -255,6 +269,8 @@ struct PartialMeta {
     title: Option<String>,
     examiner: Option<String>,
     timezone: Option<(String, TimeZone)>,
+    /// `Some(None)` when no region is written; `None` when the one written is invalid.
+    region: Option<Option<masf_graph::Region>>,
     persons: Option<Vec<Person>>,
     /// Every person id as written, for checking owners; `None` when unknowable.
     person_ids: Option<Vec<String>>,
@@ -267,12 +283,14 @@ fn read_meta(r: &mut Reader, obj: &Obj<'_>) -> PartialMeta {
     let timezone = r
         .req_str(obj, "timezone")
         .and_then(|name| read_zone(r, obj, "timezone", &name));
+    let region = read_region(r, obj);
     let (persons, person_ids) = read_persons(r, obj);
     PartialMeta {
         id,
         title,
         examiner,
         timezone,
+        region,
         persons,
         person_ids,
     }
@@ -331,6 +349,7 @@ fn read_sources(
     root: &Obj<'_>,
     dir: &Path,
     case_zone: Option<&(String, TimeZone)>,
+    case_region: Option<masf_graph::Region>,
     person_ids: Option<&[String]>,
 ) -> Option<Vec<SourceSpec>> {
     if root.get("sources").is_none() {
@@ -362,7 +381,7 @@ fn read_sources(
         } else if let Some(Value::String(id)) = obj.get("id") {
             first_index.entry(id.clone()).or_insert(i);
         }
-        match read_source(r, &obj, dir, case_zone, person_ids) {
+        match read_source(r, &obj, dir, case_zone, case_region, person_ids) {
             Some(source) => sources.push(source),
             None => ok = false,
         }
@@ -376,6 +395,7 @@ fn read_source(
     obj: &Obj<'_>,
     dir: &Path,
     case_zone: Option<&(String, TimeZone)>,
+    case_region: Option<masf_graph::Region>,
     person_ids: Option<&[String]>,
 ) -> Option<SourceSpec> {
     let id = match obj.get("id") {
@@ -417,8 +437,13 @@ fn read_source(
         Some(name) => (read_zone(r, obj, "timezone", &name), true),
         None => (case_zone.cloned(), false),
     };
+    let region = match read_region(r, obj) {
+        Some(None) => Some(case_region),
+        other => other,
+    };
     let notes = r.opt_str(obj, "notes");
     let timezone = timezone?;
+    let region = region?;
     Some(SourceSpec {
         id: id?,
         label: label?,
@@ -429,6 +454,7 @@ fn read_source(
         timezone: timezone.0,
         tz: timezone.1,
         timezone_declared,
+        region,
         notes,
     })
 }
@@ -480,6 +506,22 @@ fn read_id(r: &mut Reader, obj: &Obj<'_>, key: &str) -> Option<String> {
         },
     );
     None
+}
+
+/// The optional `region:` of `obj`: `Some(None)` when absent, `None` (reported) when it is
+/// not a region libphonenumber's metadata knows.
+fn read_region(r: &mut Reader, obj: &Obj<'_>) -> Option<Option<masf_graph::Region>> {
+    if obj.get("region").is_none() {
+        return Some(None);
+    }
+    let value = r.opt_str(obj, "region")?;
+    match masf_graph::Region::parse(&value) {
+        Ok(region) => Some(Some(region)),
+        Err(_) => {
+            r.report(&obj.at, Some("region"), IssueKind::UnknownRegion { value });
+            None
+        }
+    }
 }
 
 fn read_zone(r: &mut Reader, obj: &Obj<'_>, key: &str, name: &str) -> Option<(String, TimeZone)> {

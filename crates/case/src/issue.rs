@@ -157,6 +157,14 @@ pub enum IssueKind {
         /// The type as written.
         value: String,
     },
+    /// A `region` that is not an ISO 3166-1 alpha-2 code with telephone numbering metadata.
+    #[error(
+        "unknown region {value:?}: expected an ISO 3166-1 alpha-2 country code such as \"US\", \"GB\", \"HK\" or \"CN\" (the country whose national phone numbers the source holds)"
+    )]
+    UnknownRegion {
+        /// The region as written.
+        value: String,
+    },
     /// A setting that must be one of a fixed set of words.
     #[error("unknown value {value:?}; valid values: {}", expected.join(", "))]
     UnknownChoice {

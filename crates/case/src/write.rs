@@ -29,6 +29,8 @@ pub struct CaseFileMeta {
     pub examiner: String,
     /// IANA name of the display time zone.
     pub timezone: String,
+    /// The case's phone-numbering region (ISO 3166-1 alpha-2), if the examiner set one.
+    pub region: Option<String>,
     /// Known actors.
     pub persons: Vec<Person>,
 }
@@ -48,6 +50,8 @@ pub struct SourceEntry {
     pub source_type: Option<SourceType>,
     /// IANA name of the source's time zone, when it differs from the case's.
     pub timezone: Option<String>,
+    /// The source's phone-numbering region, when it differs from the case's.
+    pub region: Option<String>,
     /// Free-text notes.
     pub notes: Option<String>,
 }
@@ -137,6 +141,7 @@ impl CaseFile {
                 owner: None,
                 source_type: None,
                 timezone: None,
+                region: None,
                 notes: None,
             });
         }
@@ -151,6 +156,7 @@ impl CaseFile {
                 title,
                 examiner: "unassigned".into(),
                 timezone: "UTC".into(),
+                region: None,
                 persons: Vec::new(),
             },
             sources,
@@ -174,6 +180,9 @@ impl CaseFile {
         field(&mut out, "  ", "title", &m.title);
         field(&mut out, "  ", "examiner", &m.examiner);
         field(&mut out, "  ", "timezone", &m.timezone);
+        if let Some(region) = &m.region {
+            field(&mut out, "  ", "region", region);
+        }
         if !m.persons.is_empty() {
             out.push_str("  persons:\n");
             for p in &m.persons {
@@ -199,6 +208,9 @@ impl CaseFile {
             if let Some(tz) = &s.timezone {
                 field(&mut out, "    ", "timezone", tz);
             }
+            if let Some(region) = &s.region {
+                field(&mut out, "    ", "region", region);
+            }
             if let Some(notes) = &s.notes {
                 field(&mut out, "    ", "notes", notes);
             }
@@ -216,6 +228,7 @@ impl From<&Case> for CaseFile {
                 title: case.meta.title.clone(),
                 examiner: case.meta.examiner.clone(),
                 timezone: case.meta.timezone.clone(),
+                region: case.meta.region.map(|r| r.to_string()),
                 persons: case.meta.persons.clone(),
             },
             sources: case
@@ -228,6 +241,9 @@ impl From<&Case> for CaseFile {
                     owner: s.owner.clone(),
                     source_type: s.declared_type,
                     timezone: s.timezone_declared.then(|| s.timezone.clone()),
+                    region: (s.region != case.meta.region)
+                        .then(|| s.region.map(|r| r.to_string()))
+                        .flatten(),
                     notes: s.notes.clone(),
                 })
                 .collect(),

@@ -13,9 +13,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use masf_graph::{
-    Asker, FactClaim, FactType, MemoryInvocation, MemoryLog, PhoneRegion, ground_fact,
-};
+use masf_graph::{Asker, FactClaim, FactType, MemoryInvocation, MemoryLog, Region, ground_fact};
 
 const AGENTS: usize = 1_000;
 const TASKS: usize = 10;
@@ -172,7 +170,7 @@ fn fill_phones(facts: &mut [Probe], log: &MemoryLog) {
     }
 }
 
-fn ground_all(log: &MemoryLog, facts: &[Probe], region: &PhoneRegion) -> [usize; 2] {
+fn ground_all(log: &MemoryLog, facts: &[Probe], region: &Region) -> [usize; 2] {
     let mut counts = [0, 0];
     for (i, probe) in facts.iter().enumerate() {
         let asker = Asker {
@@ -196,7 +194,7 @@ fn grounding(c: &mut Criterion) {
     let log = build_log(&mut rng);
     let mut facts = build_facts(&mut rng, log.len());
     fill_phones(&mut facts, &log);
-    let region = PhoneRegion::hong_kong();
+    let region = Region::parse("HK").expect("HK is a region");
     eprintln!(
         "built {} invocations of ~{} B and {} facts in {:.1?}",
         log.len(),

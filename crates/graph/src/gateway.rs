@@ -17,7 +17,7 @@ use crate::events::{GraphEvent, RejectCode, Rejection, digest, identity_digest};
 use crate::grounding::{
     Asker, FailingFact, InvocationLog, ReadOnce, ground_facts, recent_invocations,
 };
-use crate::identifiers::{self, IdType, PhoneRegion, collapse_whitespace};
+use crate::identifiers::{self, IdType, Region, collapse_whitespace};
 use crate::lint::lint_interpretation;
 use crate::model::{
     Decision, EntityKind, FactClaim, FactType, HypothesisKind, Identifier, Lead, LeadStatus,
@@ -99,7 +99,7 @@ pub struct NewPhenomenon {
     pub interpretation: String,
     /// How to read local phone numbers (the source's region default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phone_region: Option<PhoneRegion>,
+    pub phone_region: Option<Region>,
     /// Which timestamp facts are times of events, with their encoding (for the timeline).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub times: Vec<TimeMark>,
@@ -206,7 +206,7 @@ pub struct IdentityObservation {
     pub invocation_id: String,
     /// How to read local phone numbers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phone_region: Option<PhoneRegion>,
+    pub phone_region: Option<Region>,
     /// The agent's note on the observation (linted like an interpretation).
     #[serde(default)]
     pub interpretation: String,
@@ -720,7 +720,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             id_type: req.id_type,
             value: req.value.clone(),
             normalized,
-            strength: req.id_type.strength(),
+            strength: identifiers::strength_of(req.id_type, &req.value),
             phenomenon_id,
         };
         Verdict::Accepted {

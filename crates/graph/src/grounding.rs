@@ -26,7 +26,7 @@ use regex::bytes::Regex;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::identifiers::{PhoneRegion, look_alike, normalize_phone, normalize_wallet};
+use crate::identifiers::{Region, look_alike, normalize_phone, normalize_wallet};
 use crate::model::{
     CitationProblem, Fact, FactClaim, FactType, MatchInfo, MatchMethod, Normalisation, Rescue, Span,
 };
@@ -71,7 +71,7 @@ pub struct Asker<'a> {
     /// Its task.
     pub task_id: &'a str,
     /// How to read phone numbers written without a country code (the source's region).
-    pub region: Option<&'a PhoneRegion>,
+    pub region: Option<&'a Region>,
 }
 
 /// A fact that could not be grounded, as returned in a rejection.
@@ -261,11 +261,11 @@ struct Needle<'c> {
     e164: Option<String>,
     /// The value's digits, for IMEI/IMSI/ICCID facts.
     digits: String,
-    region: Option<&'c PhoneRegion>,
+    region: Option<&'c Region>,
 }
 
 impl<'c> Needle<'c> {
-    fn new(claim: &'c FactClaim, region: Option<&'c PhoneRegion>) -> Self {
+    fn new(claim: &'c FactClaim, region: Option<&'c Region>) -> Self {
         let value = claim.value.as_str();
         let trimmed = value.trim();
         let mut normalisations = Vec::new();
@@ -712,7 +712,7 @@ mod tests {
 
     #[test]
     fn numbers_are_found_among_other_numbers() {
-        let hk = PhoneRegion::hong_kong();
+        let hk = Region::parse("HK").expect("HK is a region");
         let output = b"row 12 2024-01-02 +852 6123 4567 99\n";
         let span = find_number(output, |c| {
             normalize_phone(c, Some(&hk)).is_ok_and(|p| p == "+85261234567")
@@ -795,7 +795,7 @@ mod tests {
         }]
         .into_iter()
         .collect();
-        let hk = PhoneRegion::hong_kong();
+        let hk = Region::parse("HK").expect("HK is a region");
         let asker = Asker {
             agent: "a",
             task_id: "t",
@@ -847,7 +847,7 @@ mod tests {
             proptest::prop_assert!(fact.is_ok(), "{output:?} {:?}", spell(asked));
             let span = fact.unwrap().matched.span.unwrap();
             let found = &output[span.start..span.end];
-            proptest::prop_assert_eq!(normalize_phone(found, Some(&PhoneRegion::hong_kong())).ok(), Some(format!("+852{n}")));
+            proptest::prop_assert_eq!(normalize_phone(found, Some(&Region::parse("HK").expect("HK is a region"))).ok(), Some(format!("+852{n}")));
         }
     }
 

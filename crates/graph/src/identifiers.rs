@@ -4,16 +4,25 @@
 //!
 //! | type | strength | canonical form |
 //! |---|---|---|
-//! | `phone` | strong | E.164 (`+85261234567`), local numbers read with the caller's [`PhoneRegion`] |
+//! | `phone` | strong | E.164 (`+85261234567`) by libphonenumber's metadata; national numbers read with the source's [`Region`]; WhatsApp JIDs (`…@s.whatsapp.net`) are phones; a number its metadata calls invalid is refused |
 //! | `email`, `google_account` | strong | trimmed, `mailto:` dropped, lower case |
 //! | `apple_id` | strong | as e-mail when it has `@`, as phone when it starts with `+`, else lower case |
 //! | `account_id` | strong | trimmed, inner white space collapsed, case kept |
+//! | `whatsapp_lid` | strong | `<digits>@lid`, a device suffix dropped; never a phone |
+//! | `contact_guid` | strong | UUID in upper case, `:ABPerson` dropped |
+//! | `dsid` | strong | 5–20 digits |
+//! | `android_id` | strong | 8–16 hex digits, lower case |
 //! | `imei` | strong | 15 digits with a valid Luhn check digit (a 14-digit body gets its check digit) |
 //! | `imsi` | strong | 6–15 digits |
 //! | `iccid` | strong | 18–20 digits (a trailing `F` filler dropped) |
 //! | `serial` | strong | trimmed, upper case |
 //! | `wallet` | strong | ETH: `0x` + lower-case hex (mixed case must pass EIP-55); BTC bech32: lower case; BTC/TRON base58: as written (Base58Check verified) |
 //! | `display_name`, `nickname`, `device_name` | weak | white space collapsed, lower case |
+//!
+//! Strength and single-valuedness per entity kind are the rows of the one table,
+//! [`crate::resolution::TABLE`]. A value of a strong type that is a placeholder or sentinel
+//! ([`placeholder`]: `local`, `unknown`, all-zero IMEIs, emulator ids, example.com
+//! addresses, default device names) is weak ([`strength_of`]) and joins nothing.
 
 use std::fmt;
 
@@ -34,8 +43,17 @@ pub enum IdType {
     AppleId,
     /// A Google account (an e-mail address).
     GoogleAccount,
-    /// Another service's account id.
+    /// Another service's account id (a WhatsApp, Telegram, Signal, WeChat user id).
     AccountId,
+    /// A WhatsApp linked identity (`…@lid`): an opaque account id, never a phone number.
+    WhatsappLid,
+    /// An address-book person identifier that apps repeat (iOS `ABPerson.guid`, WhatsApp's
+    /// `ZWAADDRESSBOOKCONTACT.ZIDENTIFIER`).
+    ContactGuid,
+    /// An Apple directory services id (DSID) of an Apple ID.
+    Dsid,
+    /// An Android device's `android_id` (`Settings.Secure.ANDROID_ID`).
+    AndroidId,
     /// A handset's IMEI.
     Imei,
     /// A subscriber's IMSI.
@@ -66,12 +84,16 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 13] = [
+    pub const ALL: [IdType; 17] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
         Self::GoogleAccount,
         Self::AccountId,
+        Self::WhatsappLid,
+        Self::ContactGuid,
+        Self::Dsid,
+        Self::AndroidId,
         Self::Imei,
         Self::Imsi,
         Self::Iccid,
@@ -82,12 +104,11 @@ impl IdType {
         Self::DeviceName,
     ];
 
-    /// Strong or weak.
+    /// Strong or weak: the type's row of the one identifier table
+    /// ([`crate::resolution::TABLE`]). A value can still be weaker than its type:
+    /// see [`strength_of`].
     pub fn strength(self) -> Strength {
-        match self {
-            Self::DisplayName | Self::Nickname | Self::DeviceName => Strength::Weak,
-            _ => Strength::Strong,
-        }
+        crate::resolution::rule(self).strength
     }
 
     /// The fact type an observation of this identifier is grounded as.
@@ -95,7 +116,12 @@ impl IdType {
         match self {
             Self::Phone => FactType::Phone,
             Self::Email => FactType::Email,
-            Self::AppleId | Self::GoogleAccount | Self::AccountId => FactType::Account,
+            Self::AppleId
+            | Self::GoogleAccount
+            | Self::AccountId
+            | Self::WhatsappLid
+            | Self::Dsid => FactType::Account,
+            Self::ContactGuid | Self::AndroidId => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
             Self::Iccid => FactType::Iccid,
@@ -113,6 +139,10 @@ impl IdType {
             Self::AppleId => "apple_id",
             Self::GoogleAccount => "google_account",
             Self::AccountId => "account_id",
+            Self::WhatsappLid => "whatsapp_lid",
+            Self::ContactGuid => "contact_guid",
+            Self::Dsid => "dsid",
+            Self::AndroidId => "android_id",
             Self::Imei => "imei",
             Self::Imsi => "imsi",
             Self::Iccid => "iccid",
@@ -137,6 +167,9 @@ pub enum IdentifierError {
     /// A national number and no region to read it with.
     #[error("a phone number written without its country code needs a region default")]
     NoRegion,
+    /// Not an ISO 3166-1 alpha-2 code that libphonenumber's metadata knows.
+    #[error("unknown region {0:?}: expected an ISO 3166-1 alpha-2 code such as US, GB, HK")]
+    UnknownRegion(String),
     /// Not an e-mail address.
     #[error("not an e-mail address")]
     NotAnEmail,
@@ -159,99 +192,389 @@ pub enum IdentifierError {
     },
 }
 
-/// How to read phone numbers written without a country code: the source's country.
-///
-/// A number is read in this order: `+…` or the international prefix `00…` is international;
-/// digits starting with `calling_code` followed by a national-length number are international
-/// written without `+` (`852-6123-4567`, `(852) 6123-4567`); digits starting with
-/// `trunk_prefix` followed by a national-length number are national with a trunk prefix
-/// (`020 7946 0000` in GB); digits of a national length are national (`61234567` in HK).
-/// Anything else is ambiguous and refused.
-///
-/// In data files a region is written either as a table key (`"HK"`) or in full
-/// (`{"calling_code": "852", "national_lengths": [8]}`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(try_from = "RegionSpec")]
-pub struct PhoneRegion {
-    /// The country calling code, digits only (`852`).
-    pub calling_code: String,
-    /// Lengths of national significant numbers (`[8]` for Hong Kong).
-    pub national_lengths: Vec<usize>,
-    /// The national trunk prefix (`0` in GB), if the country has one.
-    #[serde(default)]
-    pub trunk_prefix: Option<String>,
-}
+/// A phone-numbering region: an ISO 3166-1 alpha-2 code (`US`, `HK`, `GB`, …) that
+/// libphonenumber's metadata knows. Numbers written without their country code are read as
+/// numbers of this region (its national format, trunk prefix and international prefix, all
+/// from the metadata). Written in data files as the code (`"HK"`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Region(phonenumber::country::Id);
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RegionSpec {
-    Key(String),
-    Full {
-        calling_code: String,
-        national_lengths: Vec<usize>,
-        #[serde(default)]
-        trunk_prefix: Option<String>,
-    },
-}
-
-impl TryFrom<RegionSpec> for PhoneRegion {
-    type Error = String;
-
-    fn try_from(spec: RegionSpec) -> Result<Self, String> {
-        match spec {
-            RegionSpec::Key(key) => PhoneRegion::for_country(&key)
-                .ok_or_else(|| format!("unknown phone region {key:?}")),
-            RegionSpec::Full {
-                calling_code,
-                national_lengths,
-                trunk_prefix,
-            } => Ok(PhoneRegion {
-                calling_code,
-                national_lengths,
-                trunk_prefix,
-            }),
+impl Region {
+    /// The region of an ISO 3166-1 alpha-2 code (any case, surrounding white space ignored);
+    /// an error for a code libphonenumber's metadata does not know.
+    pub fn parse(code: &str) -> Result<Self, IdentifierError> {
+        let upper = code.trim().to_ascii_uppercase();
+        let unknown = || IdentifierError::UnknownRegion(code.trim().to_string());
+        if upper.len() != 2 || !upper.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(unknown());
         }
-    }
-}
-
-impl PhoneRegion {
-    /// Hong Kong: `+852`, 8-digit national numbers, no trunk prefix.
-    pub fn hong_kong() -> Self {
-        Self {
-            calling_code: "852".into(),
-            national_lengths: vec![8],
-            trunk_prefix: None,
+        let id: phonenumber::country::Id = upper.parse().map_err(|_| unknown())?;
+        // Codes of the CLDR list without numbering metadata are not regions for numbers.
+        if phonenumber::metadata::DATABASE.by_id(id.as_ref()).is_none() {
+            return Err(unknown());
         }
+        Ok(Self(id))
     }
 
-    /// A region from its ISO 3166 alpha-2 code, for the countries of the cases this app serves:
-    /// HK, MO, CN, TW, SG, GB, US. Other countries are given in full by the caller.
-    pub fn for_country(iso: &str) -> Option<Self> {
-        let (code, lengths, trunk): (&str, &[usize], Option<&str>) =
-            match iso.to_ascii_uppercase().as_str() {
-                "HK" => ("852", &[8], None),
-                "MO" => ("853", &[8], None),
-                "CN" => ("86", &[11, 10], Some("0")),
-                "TW" => ("886", &[9, 8], Some("0")),
-                "SG" => ("65", &[8], None),
-                "GB" => ("44", &[10], Some("0")),
-                "US" => ("1", &[10], Some("1")),
-                _ => return None,
-            };
-        Some(Self {
-            calling_code: code.into(),
-            national_lengths: lengths.to_vec(),
-            trunk_prefix: trunk.map(Into::into),
+    /// The ISO 3166-1 alpha-2 code.
+    pub fn code(&self) -> &str {
+        self.0.as_ref()
+    }
+
+    /// The region's country calling code (`1` for US, `852` for HK).
+    pub fn calling_code(&self) -> u16 {
+        phonenumber::metadata::DATABASE
+            .by_id(self.0.as_ref())
+            .map_or(0, |m| m.country_code())
+    }
+
+    /// The main region of a country calling code (`1` → US, `44` → GB, `7` → RU).
+    pub fn for_calling_code(code: u16) -> Option<Self> {
+        let all = phonenumber::metadata::DATABASE.by_code(&code)?;
+        let main = all
+            .iter()
+            .find(|m| m.is_main_country_for_code())
+            .or_else(|| all.first())?;
+        Self::parse(main.id()).ok()
+    }
+
+    /// The region of a number written internationally (`+1 443 987 7293`, `0044…` is not:
+    /// only a leading `+`): libphonenumber's region for the number (US and Canada told apart
+    /// by the area code). `None` for a national or invalid number.
+    pub fn of_international_number(value: &str) -> Option<Self> {
+        let value = value.trim();
+        let value = strip_prefix_ignore_case(value, "tel:").unwrap_or(value);
+        if !value.starts_with('+') {
+            return None;
+        }
+        let number = parse_phone_number(None, value)?;
+        if !number.is_valid() {
+            return None;
+        }
+        Self::parse(number.country().id()?.as_ref()).ok()
+    }
+
+    /// The region of a mobile country code (ITU-T E.212, the first three digits of an IMSI).
+    pub fn for_mcc(mcc: u16) -> Option<Self> {
+        MCC_REGIONS
+            .iter()
+            .find(|(m, _)| *m == mcc)
+            .and_then(|(_, code)| Self::parse(code).ok())
+    }
+
+    /// The region of an IMSI: its mobile country code (its first three digits).
+    pub fn of_imsi(imsi: &str) -> Option<Self> {
+        let digits = digits_of(imsi, "imsi", 6..=15).ok()?;
+        Self::for_mcc(digits.get(..3)?.parse().ok()?)
+    }
+
+    /// The region of an ICCID: `89` (telecommunications) and then the country calling code of
+    /// the issuer (ITU-T E.118), mapped to the code's main region; the code is read by
+    /// libphonenumber's list of calling codes (one to three digits, no code a prefix of
+    /// another).
+    pub fn of_iccid(iccid: &str) -> Option<Self> {
+        let value = iccid.trim();
+        let value = value.strip_suffix(['F', 'f']).unwrap_or(value);
+        let digits = digits_of(value, "iccid", 18..=20).ok()?;
+        let rest = digits.strip_prefix("89")?;
+        (1..=3).find_map(|n| {
+            let code: u16 = rest.get(..n)?.parse().ok()?;
+            Self::for_calling_code(code)
         })
     }
+
+    /// The region of a locale identifier (`en_US`, `zh-Hant-HK`, `en-GB@calendar=gregorian`):
+    /// its region subtag. `None` when it has none (`en`) or a numeric one (`es-419`).
+    pub fn of_locale(locale: &str) -> Option<Self> {
+        let base = locale.split(['@', '.']).next().unwrap_or(locale);
+        base.split(['_', '-'])
+            .skip(1)
+            .find(|t| t.len() == 2 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+            .and_then(|t| Self::parse(t).ok())
+    }
 }
+
+impl fmt::Debug for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Region({})", self.code())
+    }
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl TryFrom<String> for Region {
+    type Error = IdentifierError;
+
+    fn try_from(code: String) -> Result<Self, IdentifierError> {
+        Self::parse(&code)
+    }
+}
+
+impl From<Region> for String {
+    fn from(region: Region) -> String {
+        region.code().to_string()
+    }
+}
+
+impl std::str::FromStr for Region {
+    type Err = IdentifierError;
+
+    fn from_str(code: &str) -> Result<Self, IdentifierError> {
+        Self::parse(code)
+    }
+}
+
+/// Mobile country codes (ITU-T E.212) and the region each is assigned to; codes shared by a
+/// country's territories map to the country (310–316 to US, 234/235 to GB, 505 to AU).
+pub const MCC_REGIONS: &[(u16, &str)] = &[
+    (202, "GR"),
+    (204, "NL"),
+    (206, "BE"),
+    (208, "FR"),
+    (212, "MC"),
+    (213, "AD"),
+    (214, "ES"),
+    (216, "HU"),
+    (218, "BA"),
+    (219, "HR"),
+    (220, "RS"),
+    (221, "XK"),
+    (222, "IT"),
+    (225, "VA"),
+    (226, "RO"),
+    (228, "CH"),
+    (230, "CZ"),
+    (231, "SK"),
+    (232, "AT"),
+    (234, "GB"),
+    (235, "GB"),
+    (238, "DK"),
+    (240, "SE"),
+    (242, "NO"),
+    (244, "FI"),
+    (246, "LT"),
+    (247, "LV"),
+    (248, "EE"),
+    (250, "RU"),
+    (255, "UA"),
+    (257, "BY"),
+    (259, "MD"),
+    (260, "PL"),
+    (262, "DE"),
+    (266, "GI"),
+    (268, "PT"),
+    (270, "LU"),
+    (272, "IE"),
+    (274, "IS"),
+    (276, "AL"),
+    (278, "MT"),
+    (280, "CY"),
+    (282, "GE"),
+    (283, "AM"),
+    (284, "BG"),
+    (286, "TR"),
+    (288, "FO"),
+    (290, "GL"),
+    (292, "SM"),
+    (293, "SI"),
+    (294, "MK"),
+    (295, "LI"),
+    (297, "ME"),
+    (302, "CA"),
+    (308, "PM"),
+    (310, "US"),
+    (311, "US"),
+    (312, "US"),
+    (313, "US"),
+    (314, "US"),
+    (315, "US"),
+    (316, "US"),
+    (330, "PR"),
+    (334, "MX"),
+    (338, "JM"),
+    (340, "GP"),
+    (342, "BB"),
+    (344, "AG"),
+    (346, "KY"),
+    (348, "VG"),
+    (350, "BM"),
+    (352, "GD"),
+    (354, "MS"),
+    (356, "KN"),
+    (358, "LC"),
+    (360, "VC"),
+    (362, "CW"),
+    (363, "AW"),
+    (364, "BS"),
+    (365, "AI"),
+    (366, "DM"),
+    (368, "CU"),
+    (370, "DO"),
+    (372, "HT"),
+    (374, "TT"),
+    (376, "TC"),
+    (400, "AZ"),
+    (401, "KZ"),
+    (402, "BT"),
+    (404, "IN"),
+    (405, "IN"),
+    (406, "IN"),
+    (410, "PK"),
+    (412, "AF"),
+    (413, "LK"),
+    (414, "MM"),
+    (415, "LB"),
+    (416, "JO"),
+    (417, "SY"),
+    (418, "IQ"),
+    (419, "KW"),
+    (420, "SA"),
+    (421, "YE"),
+    (422, "OM"),
+    (424, "AE"),
+    (425, "IL"),
+    (426, "BH"),
+    (427, "QA"),
+    (428, "MN"),
+    (429, "NP"),
+    (430, "AE"),
+    (431, "AE"),
+    (432, "IR"),
+    (434, "UZ"),
+    (436, "TJ"),
+    (437, "KG"),
+    (438, "TM"),
+    (440, "JP"),
+    (441, "JP"),
+    (450, "KR"),
+    (452, "VN"),
+    (454, "HK"),
+    (455, "MO"),
+    (456, "KH"),
+    (457, "LA"),
+    (460, "CN"),
+    (461, "CN"),
+    (466, "TW"),
+    (467, "KP"),
+    (470, "BD"),
+    (472, "MV"),
+    (502, "MY"),
+    (505, "AU"),
+    (510, "ID"),
+    (514, "TL"),
+    (515, "PH"),
+    (520, "TH"),
+    (525, "SG"),
+    (528, "BN"),
+    (530, "NZ"),
+    (536, "NR"),
+    (537, "PG"),
+    (539, "TO"),
+    (540, "SB"),
+    (541, "VU"),
+    (542, "FJ"),
+    (543, "WF"),
+    (544, "AS"),
+    (545, "KI"),
+    (546, "NC"),
+    (547, "PF"),
+    (548, "CK"),
+    (549, "WS"),
+    (550, "FM"),
+    (551, "MH"),
+    (552, "PW"),
+    (553, "TV"),
+    (555, "NU"),
+    (602, "EG"),
+    (603, "DZ"),
+    (604, "MA"),
+    (605, "TN"),
+    (606, "LY"),
+    (607, "GM"),
+    (608, "SN"),
+    (609, "MR"),
+    (610, "ML"),
+    (611, "GN"),
+    (612, "CI"),
+    (613, "BF"),
+    (614, "NE"),
+    (615, "TG"),
+    (616, "BJ"),
+    (617, "MU"),
+    (618, "LR"),
+    (619, "SL"),
+    (620, "GH"),
+    (621, "NG"),
+    (622, "TD"),
+    (623, "CF"),
+    (624, "CM"),
+    (625, "CV"),
+    (626, "ST"),
+    (627, "GQ"),
+    (628, "GA"),
+    (629, "CG"),
+    (630, "CD"),
+    (631, "AO"),
+    (632, "GW"),
+    (633, "SC"),
+    (634, "SD"),
+    (635, "RW"),
+    (636, "ET"),
+    (637, "SO"),
+    (638, "DJ"),
+    (639, "KE"),
+    (640, "TZ"),
+    (641, "UG"),
+    (642, "BI"),
+    (643, "MZ"),
+    (645, "ZM"),
+    (646, "MG"),
+    (647, "RE"),
+    (648, "ZW"),
+    (649, "NA"),
+    (650, "MW"),
+    (651, "LS"),
+    (652, "BW"),
+    (653, "SZ"),
+    (654, "KM"),
+    (655, "ZA"),
+    (657, "ER"),
+    (658, "SH"),
+    (659, "SS"),
+    (702, "BZ"),
+    (704, "GT"),
+    (706, "SV"),
+    (708, "HN"),
+    (710, "NI"),
+    (712, "CR"),
+    (714, "PA"),
+    (716, "PE"),
+    (722, "AR"),
+    (724, "BR"),
+    (730, "CL"),
+    (732, "CO"),
+    (734, "VE"),
+    (736, "BO"),
+    (738, "GY"),
+    (740, "EC"),
+    (742, "GF"),
+    (744, "PY"),
+    (746, "SR"),
+    (748, "UY"),
+    (750, "FK"),
+];
 
 /// Normalises a value of the given type to its canonical form (see the module table).
 /// `region` is needed only for phone numbers written without a country code.
 pub fn normalize(
     id_type: IdType,
     value: &str,
-    region: Option<&PhoneRegion>,
+    region: Option<&Region>,
 ) -> Result<String, IdentifierError> {
     let value = value.trim();
     if value.is_empty() {
@@ -270,6 +593,20 @@ pub fn normalize(
             }
         }
         IdType::AccountId => Ok(collapse_whitespace(value)),
+        IdType::WhatsappLid => normalize_lid(value),
+        IdType::ContactGuid => normalize_contact_guid(value),
+        IdType::Dsid => digits_of(value, "dsid", 5..=20),
+        IdType::AndroidId => {
+            let lower = value.to_ascii_lowercase();
+            if (8..=16).contains(&lower.len()) && lower.bytes().all(|b| b.is_ascii_hexdigit()) {
+                Ok(lower)
+            } else {
+                Err(IdentifierError::Invalid {
+                    id_type: "android_id",
+                    why: "not 8–16 hex digits".into(),
+                })
+            }
+        }
         IdType::Imei => normalize_imei(value),
         IdType::Imsi => digits_of(value, "imsi", 6..=15),
         IdType::Iccid => {
@@ -292,26 +629,336 @@ pub fn normalize(
     }
 }
 
-/// Characters allowed between the digits of a written phone number.
-fn is_phone_separator(c: char) -> bool {
-    matches!(c, ' ' | '-' | '.' | '(' | ')' | '/' | '\t' | '\u{a0}')
+/// Words that stand for "no value" wherever an identifier is written (compared in lower case,
+/// trimmed): an iTunes Store account's user name `local`, a `(null)` from a printf, …
+pub const PLACEHOLDER_WORDS: &[&str] = &[
+    "local",
+    "unknown",
+    "null",
+    "(null)",
+    "<null>",
+    "nil",
+    "none",
+    "n/a",
+    "na",
+    "undefined",
+    "default",
+    "empty",
+    "-",
+    "?",
+];
+
+/// Device names a device carries until its user names it (iOS: the model; Android: the OS or
+/// the model family), so the same on millions of devices.
+pub const DEFAULT_DEVICE_NAMES: &[&str] = &[
+    "iphone",
+    "ipad",
+    "ipod",
+    "ipod touch",
+    "apple watch",
+    "android",
+    "localhost",
+    "my iphone",
+    "my ipad",
+    "galaxy",
+    "pixel",
+];
+
+/// Sentinel values of the Android emulator and of SDK defaults, by type: the same on every
+/// emulator image, so no evidence of identity.
+pub const EMULATOR_VALUES: &[(IdType, &str)] = &[
+    (IdType::Imei, "000000000000000"),
+    (IdType::Imei, "004999010640000"),
+    (IdType::Imsi, "310260000000000"),
+    (IdType::Iccid, "89014103211118510720"),
+    (IdType::Phone, "+15555215554"),
+    (IdType::Phone, "+15555215556"),
+    (IdType::AndroidId, "9774d56d682e549c"),
+    (IdType::Serial, "EMULATOR"),
+    (IdType::Serial, "0123456789ABCDEF"),
+];
+
+/// Local parts that forms, templates and documentation put before a reserved domain
+/// (`user@example.com`, `your.name@example.org`).
+pub const PLACEHOLDER_EMAIL_USERS: &[&str] = &[
+    "user",
+    "username",
+    "name",
+    "yourname",
+    "your.name",
+    "your_name",
+    "you",
+    "me",
+    "email",
+    "mail",
+    "test",
+    "tester",
+    "someone",
+    "somebody",
+    "example",
+    "sample",
+    "demo",
+    "admin",
+    "info",
+    "contact",
+    "noreply",
+    "no-reply",
+    "john.doe",
+    "jane.doe",
+    "johndoe",
+    "janedoe",
+    "john",
+    "jane",
+    "firstname.lastname",
+    "first.last",
+    "foo",
+    "bar",
+    "abc",
+    "xxx",
+];
+
+/// Domains reserved for examples and tests (RFC 2606, RFC 6761): a form's or a template's
+/// placeholder address is written there.
+pub const RESERVED_EMAIL_DOMAINS: &[&str] = &[
+    "example.com",
+    "example.net",
+    "example.org",
+    "example",
+    "test",
+    "invalid",
+    "localhost",
+];
+
+/// Why `value`, observed as an `id_type`, is a placeholder or a sentinel rather than an
+/// identifier, if it is one. Such a value is never strong ([`strength_of`]) and joins no two
+/// entities (resolution gives it no key). The list, with the reason given for each:
+///
+/// - empty or white space only: "empty";
+/// - a [`PLACEHOLDER_WORDS`] word (`local`, `unknown`, `null`, `(null)`, `none`, …), for any
+///   type: "placeholder word";
+/// - for IMEI, IMSI, ICCID, serial, DSID, Android id and phone numbers: one digit repeated
+///   (`000000000000000`, `999999999999999`, `+11111111111`) after separators and a leading
+///   `+` are dropped: "one repeated digit";
+/// - [`EMULATOR_VALUES`] (the Android emulator's IMEI, IMSI, ICCID, phone numbers, the
+///   Android 2.2 `android_id` bug value, SDK serials): "Android emulator or SDK default";
+///   a serial starting `EMULATOR` too;
+/// - an e-mail address (or Google account, or Apple ID that is an address) whose local part
+///   is a [`PLACEHOLDER_EMAIL_USERS`] word at a [`RESERVED_EMAIL_DOMAINS`] domain or one of
+///   its subdomains (`user@example.com`): "placeholder address at a reserved example domain".
+///   Other addresses at reserved domains are not judged placeholders: synthetic test cases
+///   (this project's demo among them) use those domains, as RFC 2606 asks, for their people;
+/// - a device name of [`DEFAULT_DEVICE_NAMES`]: "default device name".
+pub fn placeholder(id_type: IdType, value: &str) -> Option<&'static str> {
+    // Resolution asks this of every identifier: no allocation on the common path.
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        return Some("empty");
+    }
+    // A listed word, inner white space collapsed, ASCII case ignored.
+    let is_word = |words: &[&str]| {
+        words.iter().any(|w| {
+            let (mut have, mut want) = (trimmed.split_whitespace(), w.split(' '));
+            loop {
+                match (have.next(), want.next()) {
+                    (None, None) => return true,
+                    (Some(h), Some(x)) if h.eq_ignore_ascii_case(x) => {}
+                    _ => return false,
+                }
+            }
+        })
+    };
+    if is_word(PLACEHOLDER_WORDS) {
+        return Some("placeholder word");
+    }
+    let numeric = matches!(
+        id_type,
+        IdType::Imei
+            | IdType::Imsi
+            | IdType::Iccid
+            | IdType::Serial
+            | IdType::Dsid
+            | IdType::AndroidId
+            | IdType::Phone
+    );
+    let digits = || {
+        trimmed
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '.' | '+' | '(' | ')'))
+    };
+    if numeric
+        && let Some(first) = digits().next()
+        && first.is_ascii_digit()
+        && digits().count() >= 4
+        && digits().all(|c| c == first)
+    {
+        return Some("one repeated digit");
+    }
+    let emulator = match id_type {
+        IdType::Phone => {
+            // `+1 555 521 5554`, `15555215554`, `(555) 521-5554`: by their digits
+            let have = || trimmed.chars().filter(char::is_ascii_digit);
+            let n = have().count();
+            EMULATOR_VALUES.iter().any(|(t, v)| {
+                *t == IdType::Phone && {
+                    let want: Vec<char> = v.chars().filter(char::is_ascii_digit).collect();
+                    (10..=11).contains(&n)
+                        && n <= want.len()
+                        && have().eq(want.iter().skip(want.len() - n).copied())
+                }
+            })
+        }
+        IdType::Imei | IdType::Imsi | IdType::Iccid | IdType::AndroidId | IdType::Serial => {
+            let canonical =
+                normalize(id_type, trimmed, None).unwrap_or_else(|_| trimmed.to_string());
+            EMULATOR_VALUES
+                .iter()
+                .any(|(t, v)| *t == id_type && canonical.eq_ignore_ascii_case(v))
+                || (id_type == IdType::Serial
+                    && canonical
+                        .get(..8)
+                        .is_some_and(|p| p.eq_ignore_ascii_case("EMULATOR")))
+        }
+        _ => false,
+    };
+    if emulator {
+        return Some("Android emulator or SDK default");
+    }
+    if matches!(
+        id_type,
+        IdType::Email | IdType::GoogleAccount | IdType::AppleId
+    ) && let Some((user, domain)) = trimmed.rsplit_once('@')
+        && PLACEHOLDER_EMAIL_USERS
+            .iter()
+            .any(|u| u.eq_ignore_ascii_case(user))
+        && RESERVED_EMAIL_DOMAINS.iter().any(|d| {
+            domain.eq_ignore_ascii_case(d)
+                || domain
+                    .len()
+                    .checked_sub(d.len() + 1)
+                    .and_then(|at| domain.get(at..))
+                    .is_some_and(|tail| {
+                        tail.starts_with('.')
+                            && tail.get(1..).is_some_and(|t| t.eq_ignore_ascii_case(d))
+                    })
+        })
+    {
+        return Some("placeholder address at a reserved example domain");
+    }
+    if id_type == IdType::DeviceName && is_word(DEFAULT_DEVICE_NAMES) {
+        return Some("default device name");
+    }
+    None
 }
 
-/// A phone number in E.164 (`+85261234567`). See [`PhoneRegion`] for how national numbers are
-/// read. Accepts `tel:` URIs, spaces, dashes, dots, slashes and parentheses.
-pub fn normalize_phone(
-    value: &str,
-    region: Option<&PhoneRegion>,
-) -> Result<String, IdentifierError> {
+/// The strength of one observed value: its type's strength ([`IdType::strength`]), except
+/// that a [`placeholder`] is always weak.
+pub fn strength_of(id_type: IdType, value: &str) -> Strength {
+    if placeholder(id_type, value).is_some() {
+        Strength::Weak
+    } else {
+        id_type.strength()
+    }
+}
+
+/// The WhatsApp user server: a JID `<digits>@s.whatsapp.net` is the account of that phone
+/// number, written internationally without `+`.
+pub const WHATSAPP_USER_SERVER: &str = "@s.whatsapp.net";
+
+/// WhatsApp's linked-identity server: `<digits>@lid` is an opaque account id, never a phone
+/// number (the digits look like one, 15 of them, and are not).
+pub const WHATSAPP_LID_SERVER: &str = "@lid";
+
+/// A WhatsApp LID (`123456789012345@lid`, a device suffix `:12` dropped), lower case.
+pub fn normalize_lid(value: &str) -> Result<String, IdentifierError> {
+    let lower = value.trim().to_ascii_lowercase();
+    let invalid = |why: &str| IdentifierError::Invalid {
+        id_type: "whatsapp_lid",
+        why: why.into(),
+    };
+    let user = lower
+        .strip_suffix(WHATSAPP_LID_SERVER)
+        .ok_or_else(|| invalid("does not end in @lid"))?;
+    let user = user.split(':').next().unwrap_or(user);
+    if user.is_empty() || user.len() > 24 || !user.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid("the user part is not 1–24 digits"));
+    }
+    Ok(format!("{user}{WHATSAPP_LID_SERVER}"))
+}
+
+/// An address-book person identifier as apps repeat it: a UUID in upper case, the
+/// Contacts framework's `:ABPerson` suffix dropped (`551eb6cb-…:ABPerson` and WhatsApp's
+/// `ZIDENTIFIER` `551EB6CB-…` are one key).
+pub fn normalize_contact_guid(value: &str) -> Result<String, IdentifierError> {
+    let value = value.trim();
+    let base = value.split(':').next().unwrap_or(value);
+    let upper = base.to_ascii_uppercase();
+    let groups: Vec<&str> = upper.split('-').collect();
+    let shape = [8, 4, 4, 4, 12];
+    let ok = groups.len() == shape.len()
+        && groups
+            .iter()
+            .zip(shape)
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()));
+    if ok {
+        Ok(upper)
+    } else {
+        Err(IdentifierError::Invalid {
+            id_type: "contact_guid",
+            why: "not a UUID (8-4-4-4-12 hex digits)".into(),
+        })
+    }
+}
+
+/// Parses with libphonenumber, never letting a panic of the parser out (a number is data from
+/// evidence): `None` when it cannot be read.
+fn parse_phone_number(region: Option<&Region>, text: &str) -> Option<phonenumber::PhoneNumber> {
+    if text.len() > 64 {
+        return None;
+    }
+    let id = region.map(|r| r.0);
+    std::panic::catch_unwind(|| phonenumber::parse(id, text).ok())
+        .ok()
+        .flatten()
+}
+
+/// A phone number in E.164 (`+85261234567`), parsed and validated with libphonenumber's
+/// metadata. Accepts what people and apps write: `tel:` URIs, spaces, dashes, dots, slashes
+/// and parentheses, vanity letters (`1-800-MY-APPLE`), WhatsApp JIDs
+/// (`19198887386@s.whatsapp.net`, the number in international form without `+`).
+///
+/// A number with `+` (or a JID) is international. Otherwise it is read with `region`, in
+/// this order, the first reading that gives a valid number winning: as written in the
+/// region (national with or without the trunk prefix, or international from the region with
+/// its international prefix or its calling code and no `+`: `852-6123-4567` in HK), then
+/// `00` as the international prefix (`00852 6123 4567`), then the digits as a national
+/// number of the region without its trunk prefix (`8521 2345` in HK, which starts like the
+/// calling code). A reading the metadata calls valid (an assigned range) wins over one that
+/// is only possible (a national number of a length its fixed-line, mobile, personal or VoIP numbers have: test and fictional
+/// numbers, ranges newer than the metadata). Without a region a national number is refused
+/// (`NoRegion`). A number with an extension, a number libphonenumber cannot parse, and one
+/// of no possible length for its country are refused: such a value is no strong identifier.
+pub fn normalize_phone(value: &str, region: Option<&Region>) -> Result<String, IdentifierError> {
     let value = value.trim();
     let value = strip_prefix_ignore_case(value, "tel:").unwrap_or(value);
+    if let Some(user) = value.strip_suffix(WHATSAPP_USER_SERVER) {
+        let user = user.split(':').next().unwrap_or(user);
+        if user.is_empty() || !user.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(IdentifierError::NotAPhone(
+                "a WhatsApp JID whose user part is not digits".into(),
+            ));
+        }
+        return e164_of(None, &format!("+{user}")).map(|(e164, _)| e164);
+    }
+    if value.contains('@') {
+        return Err(IdentifierError::NotAPhone("contains '@'".into()));
+    }
     let mut digits = String::with_capacity(value.len());
     let mut plus = false;
     for c in value.chars() {
         match c {
             '0'..='9' => digits.push(c),
             '+' if digits.is_empty() && !plus => plus = true,
-            c if is_phone_separator(c) => {}
+            c if is_phone_separator(c) || c.is_ascii_alphabetic() => {}
             _ => {
                 return Err(IdentifierError::NotAPhone(format!(
                     "unexpected character {c:?}"
@@ -322,37 +969,85 @@ pub fn normalize_phone(
     if digits.is_empty() {
         return Err(IdentifierError::NotAPhone("no digits".into()));
     }
-    let international = if plus {
-        digits
-    } else if let Some(rest) = digits.strip_prefix("00") {
-        rest.to_owned()
-    } else {
-        let region = region.ok_or(IdentifierError::NoRegion)?;
-        let national = |n: usize| region.national_lengths.contains(&n);
-        let cc = region.calling_code.as_str();
-        let trunk = region.trunk_prefix.as_deref().filter(|t| !t.is_empty());
-        if digits.starts_with(cc) && national(digits.len() - cc.len()) {
-            digits
-        } else if let Some(rest) = trunk
-            .and_then(|t| digits.strip_prefix(t))
-            .filter(|r| national(r.len()))
-        {
-            format!("{cc}{rest}")
-        } else if national(digits.len()) {
-            format!("{cc}{digits}")
-        } else {
-            return Err(IdentifierError::NotAPhone(format!(
-                "{} digits is not a national number of +{cc} and has no country code",
-                digits.len()
-            )));
-        }
-    };
-    if !(7..=15).contains(&international.len()) || international.starts_with('0') {
-        return Err(IdentifierError::NotAPhone(format!(
-            "+{international} is not a valid international number"
-        )));
+    if plus {
+        return e164_of(None, value).map(|(e164, _)| e164);
     }
-    Ok(format!("+{international}"))
+    let Some(region) = region else {
+        return match digits.strip_prefix("00") {
+            Some(rest) => e164_of(None, &format!("+{rest}")).map(|(e164, _)| e164),
+            None => Err(IdentifierError::NoRegion),
+        };
+    };
+    let mut readings = vec![e164_of(Some(region), value)];
+    if let Some(rest) = digits.strip_prefix("00") {
+        readings.push(e164_of(None, &format!("+{rest}")));
+    }
+    if value.bytes().all(|b| !b.is_ascii_alphabetic()) {
+        readings.push(e164_of(
+            None,
+            &format!("+{}{digits}", region.calling_code()),
+        ));
+    }
+    // A valid reading wins over one that is only possible; the first of each kind.
+    if let Some(Ok((e164, _))) = readings.iter().find(|r| matches!(r, Ok((_, true)))) {
+        return Ok(e164.clone());
+    }
+    if let Some(Ok((e164, _))) = readings.iter().find(|r| r.is_ok()) {
+        return Ok(e164.clone());
+    }
+    readings.swap_remove(0).map(|(e164, _)| e164)
+}
+
+/// Characters allowed between the digits of a written phone number.
+fn is_phone_separator(c: char) -> bool {
+    matches!(c, ' ' | '-' | '.' | '(' | ')' | '/' | '\t' | '\u{a0}')
+}
+
+/// The E.164 form of one reading of a number, and whether libphonenumber's metadata calls it
+/// valid (an assigned range) rather than only possible (a national number of a length the
+/// country uses). Neither is an error.
+fn e164_of(region: Option<&Region>, text: &str) -> Result<(String, bool), IdentifierError> {
+    let number = parse_phone_number(region, text)
+        .ok_or_else(|| IdentifierError::NotAPhone("libphonenumber cannot parse it".into()))?;
+    if number.extension().is_some() {
+        return Err(IdentifierError::NotAPhone(
+            "has an extension: not one subscriber's number".into(),
+        ));
+    }
+    let e164 = number.format().mode(phonenumber::Mode::E164).to_string();
+    if number.is_valid() {
+        return Ok((e164, true));
+    }
+    let national = number.national().to_string();
+    let len = u16::try_from(national.len()).unwrap_or(u16::MAX);
+    let database = &*phonenumber::metadata::DATABASE;
+    // The regions the number may belong to: its own when the metadata tells, else every
+    // region of its calling code (+1, +44 and +7 are shared by several).
+    let regions: Vec<&phonenumber::Metadata> = match number.metadata(database) {
+        Some(m) => vec![m],
+        None => database.by_code(&number.code().value()).unwrap_or_default(),
+    };
+    let possible = regions.iter().any(|m| {
+        use phonenumber::Type;
+        // The lengths of the country's numbers that a person holds (the general descriptor
+        // of the compiled metadata lists none).
+        [
+            Type::FixedLine,
+            Type::Mobile,
+            Type::PersonalNumber,
+            Type::Voip,
+        ]
+        .into_iter()
+        .filter_map(|t| m.descriptors().get(t))
+        .any(|d| d.possible_length().contains(&len))
+    });
+    if possible {
+        Ok((e164, false))
+    } else {
+        Err(IdentifierError::NotAPhone(format!(
+            "{e164} is not a possible number of its country (libphonenumber's lengths)"
+        )))
+    }
 }
 
 /// An e-mail address, trimmed, without `mailto:`, in lower case.
@@ -720,7 +1415,11 @@ mod tests {
     use super::*;
 
     fn check(id_type: IdType, value: &str, expect: Result<&str, ()>) {
-        let got = normalize(id_type, value, Some(&PhoneRegion::hong_kong()));
+        let got = normalize(
+            id_type,
+            value,
+            Some(&Region::parse("HK").expect("HK is a region")),
+        );
         match (&got, expect) {
             (Ok(got), Ok(want)) if got == want => {}
             (Err(_), Err(())) => {}
@@ -730,7 +1429,7 @@ mod tests {
 
     #[test]
     fn one_phone_in_five_formats_is_one_identifier_and_one_digit_more_is_not() {
-        let hk = PhoneRegion::hong_kong();
+        let hk = Region::parse("HK").expect("HK is a region");
         let formats = [
             "+852 6123 4567",
             "61234567",
@@ -758,15 +1457,19 @@ mod tests {
         check(Phone, "+44 20 7946 0000", Ok("+442079460000"));
         check(Phone, "2079460000", Err(())); // 10 digits is not a HK number
         check(Phone, "6123456", Err(())); // 7 digits
-        check(Phone, "+852 6123 4567 ext 2", Err(()));
+        check(Phone, "+852 6123 4567 ext 2", Err(())); // an extension: no subscriber's number
         check(Phone, "+", Err(()));
         check(Phone, "8521 2345", Ok("+85285212345")); // local number that starts with 852
-        let gb = PhoneRegion::for_country("gb").unwrap();
+        check(Phone, "00852 6123 4567", Ok("+85261234567")); // 00 is not HK's own IDD
+        check(Phone, "+852 5555 0000", Ok("+85255550000")); // possible, if not assigned
+        // Ofcom's drama range: possible in GB although +44 is shared by four regions
+        check(Phone, "+44 7700 900123", Ok("+447700900123"));
+        let gb = Region::parse("gb").unwrap();
         assert_eq!(
             normalize_phone("020 7946 0000", Some(&gb)).unwrap(),
             "+442079460000"
         );
-        let us = PhoneRegion::for_country("US").unwrap();
+        let us = Region::parse("US").unwrap();
         assert_eq!(
             normalize_phone("1 (415) 555-0100", Some(&us)).unwrap(),
             "+14155550100"
@@ -785,14 +1488,245 @@ mod tests {
         );
     }
 
+    /// The issue's case: one number written nationally, internationally and as a WhatsApp
+    /// JID (values as they are in iLEAPP's iOS 15 WhatsApp test data) is one identifier when
+    /// the source's region is US; a LID is never a phone.
+    #[test]
+    fn national_international_and_jid_are_one_e164_number() {
+        let us = Region::parse("US").unwrap();
+        for written in [
+            "(919) 888-7386",
+            "+1 919 888 7386",
+            "19198887386@s.whatsapp.net",
+            "+1 (919) 888-7386",
+            "919-888-7386",
+        ] {
+            assert_eq!(
+                normalize_phone(written, Some(&us)).as_deref(),
+                Ok("+19198887386"),
+                "{written}"
+            );
+        }
+        // A JID needs no region: it is international.
+        assert_eq!(
+            normalize_phone("19198887386@s.whatsapp.net", None).as_deref(),
+            Ok("+19198887386")
+        );
+        // The vanity number of the same data set.
+        assert_eq!(
+            normalize_phone("1-800-MY-APPLE", Some(&us)).as_deref(),
+            Ok("+18006927753")
+        );
+        assert!(normalize_phone("123456789012345@lid", Some(&us)).is_err());
+        assert_eq!(
+            normalize(IdType::WhatsappLid, "123456789012345@lid", None).as_deref(),
+            Ok("123456789012345@lid")
+        );
+        assert!(normalize(IdType::WhatsappLid, "19198887386@s.whatsapp.net", None).is_err());
+        // Group JIDs are no phone either.
+        assert!(normalize_phone("120363040000000000@g.us", Some(&us)).is_err());
+    }
+
+    /// Regions other than the case's own time zone's: Mexico City and São Paulo numbers read
+    /// with their own regions, not as US numbers.
+    #[test]
+    fn regions_come_from_the_metadata_not_from_a_table() {
+        let mx = Region::parse("MX").unwrap();
+        let br = Region::parse("br").unwrap();
+        assert_eq!(
+            normalize_phone("55 1234 5678", Some(&mx)).as_deref(),
+            Ok("+525512345678")
+        );
+        assert_eq!(
+            normalize_phone("(11) 91234-5678", Some(&br)).as_deref(),
+            Ok("+5511912345678")
+        );
+        assert_eq!(mx.calling_code(), 52);
+        assert_eq!(
+            Region::for_calling_code(1)
+                .map(|r| r.to_string())
+                .as_deref(),
+            Some("US")
+        );
+        assert!(Region::parse("XX").is_err());
+        assert!(Region::parse("USA").is_err());
+        assert!(Region::parse("").is_err());
+        assert_eq!(Region::parse(" hk ").unwrap().code(), "HK");
+    }
+
+    #[test]
+    fn regions_from_evidence() {
+        let code = |r: Option<Region>| r.map(|r| r.to_string());
+        // MVS 2023's IMSI, ICCID and own number (com.apple.commcenter.plist).
+        assert_eq!(
+            code(Region::of_imsi("311480808008955")).as_deref(),
+            Some("US")
+        );
+        assert_eq!(
+            code(Region::of_iccid("89148000008588244776")).as_deref(),
+            Some("US")
+        );
+        assert_eq!(
+            code(Region::of_international_number("+14439877293")).as_deref(),
+            Some("US")
+        );
+        // A national number says nothing about its region.
+        assert_eq!(code(Region::of_international_number("14439877293")), None);
+        assert_eq!(
+            code(Region::of_imsi("454001234567890")).as_deref(),
+            Some("HK")
+        );
+        assert_eq!(
+            code(Region::of_imsi("302720000000000")).as_deref(),
+            Some("CA")
+        );
+        assert_eq!(
+            code(Region::of_iccid("8985200001234567890F")).as_deref(),
+            Some("HK")
+        );
+        assert_eq!(
+            code(Region::of_iccid("8944100000000000000")).as_deref(),
+            Some("GB")
+        );
+        assert_eq!(code(Region::of_locale("en_US")).as_deref(), Some("US"));
+        assert_eq!(code(Region::of_locale("zh-Hant-HK")).as_deref(), Some("HK"));
+        assert_eq!(
+            code(Region::of_locale("en-GB@calendar=gregorian")).as_deref(),
+            Some("GB")
+        );
+        assert_eq!(code(Region::of_locale("en")), None);
+        assert_eq!(code(Region::of_locale("es-419")), None);
+        // Every MCC of the table names a region the metadata knows.
+        for (mcc, iso) in MCC_REGIONS {
+            assert!(Region::for_mcc(*mcc).is_some(), "{mcc} {iso}");
+        }
+    }
+
     #[test]
     fn regions_read_from_data() {
-        let r: PhoneRegion = serde_json::from_str(r#""HK""#).unwrap();
-        assert_eq!(r, PhoneRegion::hong_kong());
-        let r: PhoneRegion =
-            serde_json::from_str(r#"{"calling_code":"852","national_lengths":[8]}"#).unwrap();
-        assert_eq!(r, PhoneRegion::hong_kong());
-        assert!(serde_json::from_str::<PhoneRegion>(r#""XX""#).is_err());
+        let r: Region = serde_json::from_str(r#""HK""#).unwrap();
+        assert_eq!(r, Region::parse("HK").unwrap());
+        assert_eq!(serde_json::to_string(&r).unwrap(), r#""HK""#);
+        assert!(serde_json::from_str::<Region>(r#""XX""#).is_err());
+    }
+
+    proptest::proptest! {
+        /// Hostile text never panics the phone parser, and whatever it accepts is E.164.
+        #[test]
+        fn phone_parser_never_panics(text in "\\PC{0,40}", digits in "[0-9 +()@.a-z-]{0,30}") {
+            let us = Region::parse("US").unwrap();
+            for t in [&text, &digits] {
+                if let Ok(e164) = normalize_phone(t, Some(&us)) {
+                    proptest::prop_assert!(e164.starts_with('+'));
+                    proptest::prop_assert!(e164[1..].bytes().all(|b| b.is_ascii_digit()));
+                }
+                let _ = placeholder(IdType::Phone, t);
+            }
+        }
+    }
+
+    #[test]
+    fn placeholders_are_never_strong() {
+        let cases: &[(IdType, &str, &str)] = &[
+            (IdType::AppleId, "local", "placeholder word"),
+            (IdType::AccountId, "Unknown", "placeholder word"),
+            (IdType::AccountId, "null", "placeholder word"),
+            (IdType::Email, "NONE", "placeholder word"),
+            (IdType::Serial, "(null)", "placeholder word"),
+            (IdType::Serial, "  ", "empty"),
+            (IdType::Imei, "000000000000000", "one repeated digit"),
+            (IdType::Imei, "999999999999999", "one repeated digit"),
+            (IdType::Serial, "000000000000", "one repeated digit"),
+            (IdType::Imsi, "000000000000000", "one repeated digit"),
+            (IdType::Phone, "+1 111 111 1111", "one repeated digit"),
+            (
+                IdType::Imei,
+                "004999010640000",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::Imsi,
+                "310260000000000",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::Phone,
+                "15555215554",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::Phone,
+                "+1 555-521-5556",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::AndroidId,
+                "9774D56D682E549C",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::Serial,
+                "emulator-5554",
+                "Android emulator or SDK default",
+            ),
+            (
+                IdType::Email,
+                "someone@example.com",
+                "placeholder address at a reserved example domain",
+            ),
+            (
+                IdType::GoogleAccount,
+                "User@mail.example.org",
+                "placeholder address at a reserved example domain",
+            ),
+            (
+                IdType::AppleId,
+                "test@test",
+                "placeholder address at a reserved example domain",
+            ),
+            (IdType::DeviceName, "iPhone", "default device name"),
+            (IdType::DeviceName, "Android", "default device name"),
+        ];
+        for (t, v, why) in cases {
+            assert_eq!(placeholder(*t, v), Some(*why), "{t} {v:?}");
+            assert_eq!(strength_of(*t, v), Strength::Weak, "{t} {v:?}");
+        }
+        // Real values of the corpus are not placeholders.
+        for (t, v) in [
+            (IdType::AppleId, "billthemegakill@icloud.com"),
+            (IdType::Imei, "359669602382763"),
+            (IdType::Imsi, "311480808008955"),
+            (IdType::Phone, "+14439877293"),
+            (IdType::DeviceName, "Bill's iPhone"),
+            (IdType::Email, "someone@example.co"),
+        ] {
+            assert_eq!(placeholder(t, v), None, "{t} {v:?}");
+            assert_eq!(strength_of(t, v), t.strength(), "{t} {v:?}");
+        }
+    }
+
+    #[test]
+    fn app_identity_keys() {
+        // ABPerson.guid (Belkasoft CTF 6) and WhatsApp's ZIDENTIFIER (iOS 15) forms.
+        check(
+            IdType::ContactGuid,
+            "551eb6cb-3eac-4a5b-aa44-1346103d6d6d:ABPerson",
+            Ok("551EB6CB-3EAC-4A5B-AA44-1346103D6D6D"),
+        );
+        check(
+            IdType::ContactGuid,
+            "122812EA-4A87-4D38-A4AD-3A08DCBFA3E4",
+            Ok("122812EA-4A87-4D38-A4AD-3A08DCBFA3E4"),
+        );
+        check(IdType::ContactGuid, "122812EA-4A87", Err(()));
+        check(IdType::Dsid, "12345678901", Ok("12345678901"));
+        check(IdType::Dsid, "abc", Err(()));
+        check(
+            IdType::AndroidId,
+            "3F2A9C1D0B4E5A67",
+            Ok("3f2a9c1d0b4e5a67"),
+        );
+        check(IdType::AndroidId, "xyz", Err(()));
     }
 
     #[test]
@@ -939,6 +1873,9 @@ mod tests {
             weak,
             [IdType::DisplayName, IdType::Nickname, IdType::DeviceName]
         );
+        for t in IdType::ALL {
+            assert_eq!(t.strength(), crate::resolution::rule(t).strength);
+        }
     }
 
     /// Misreads Tesseract 5.3 made on synthetic screenshots (bench/ocr_screens.py).

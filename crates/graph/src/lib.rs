@@ -70,7 +70,7 @@ pub use gateway::{
     NewLead, NewPhenomenon, SameAsRequest, StartRound, Verdict,
 };
 pub use grounding::{Asker, FailingFact, InvocationLog, InvocationView, ground_fact, ground_facts};
-pub use identifiers::{IdType, IdentifierError, PhoneRegion, Strength};
+pub use identifiers::{IdType, IdentifierError, Region, Strength};
 pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{
     CitationProblem, ConfidenceLogEntry, Decision, Edge, Entity, EntityKind, Fact, FactClaim,

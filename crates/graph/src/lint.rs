@@ -13,7 +13,7 @@ use memchr::memmem;
 use regex::Regex;
 
 use crate::grounding::{InvocationLog, is_hex_like};
-use crate::identifiers::{PhoneRegion, normalize_phone};
+use crate::identifiers::{Region, normalize_phone};
 use crate::model::{Fact, FactType, Warning, WarningKind};
 
 struct Pattern {
@@ -80,7 +80,7 @@ pub fn lint_interpretation<L: InvocationLog + ?Sized>(
     log: &L,
     interpretation: &str,
     facts: &[Fact],
-    region: Option<&PhoneRegion>,
+    region: Option<&Region>,
 ) -> Vec<Warning> {
     if interpretation.trim().is_empty() {
         return Vec::new();
@@ -202,7 +202,7 @@ mod tests {
             &log,
             interpretation,
             &[fact],
-            Some(&PhoneRegion::hong_kong()),
+            Some(&Region::parse("HK").expect("HK is a region")),
         )
         .into_iter()
         .map(|w| format!("{:?} {}", w.kind, w.text.unwrap_or_default()))

@@ -92,6 +92,125 @@ pub const MAX_FUZZY_BLOCK: usize = 200;
 /// context conventions).
 pub const MENTION_CONTEXT_PREFIXES: [&str; 2] = ["document:", "screenshot:"];
 
+/// Contexts whose identifiers are a source's own: its device and its owner (the plugins'
+/// context conventions).
+pub const OWN_CONTEXTS: [&str; 2] = ["device", "owner"];
+
+/// A device value held by the devices of sources that fall into at least this many groups no
+/// person-level identifier ties together is demoted (see [`demotions`]): no real IMEI, serial
+/// or Android id belongs to several unrelated devices — it is a shared default the
+/// placeholder list does not know (a vendor's or a refurbisher's default serial).
+pub const DEMOTE_AT_UNRELATED: usize = 3;
+
+/// A strong value resolution does not use, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Demotion {
+    /// Where it is compared.
+    pub key_space: KeySpace,
+    /// Its key (the normalised value).
+    pub normalized: String,
+    /// The sources whose device or owner holds it as its own value.
+    pub sources: Vec<String>,
+    /// Why it is demoted.
+    pub reason: String,
+}
+
+/// Whether a key space identifies a person (what ties two sources' owners together).
+fn person_level(space: KeySpace) -> bool {
+    matches!(
+        space,
+        KeySpace::Phone
+            | KeySpace::Email
+            | KeySpace::AppleId
+            | KeySpace::AccountId
+            | KeySpace::WhatsappLid
+            | KeySpace::ContactGuid
+            | KeySpace::Dsid
+    )
+}
+
+/// The strong values to demote among `entities`, sorted by key: a device value (a type
+/// single-valued for a device: IMEI, serial, Android id) held by the `device` entities of
+/// sources that, grouped by the person-level values (phone, e-mail, Apple ID, account ids,
+/// DSID, …) their own entities share (union-find), make at least [`DEMOTE_AT_UNRELATED`]
+/// unrelated groups. Two phones of one person that share a default serial are one group;
+/// three strangers' phones that share it are three. Person-level values and SIMs are never
+/// demoted this way: one person's Apple ID on three devices, or one SIM passed between
+/// phones, is the very tie the examiner wants. A demoted value has no key ([`prepare`]): it joins nothing and
+/// conflicts with nothing, like a placeholder; `actors` shows the reason beside it.
+pub fn demotions(entities: &[&Entity]) -> Vec<Demotion> {
+    // Device values (single-valued for a device: IMEI, serial, Android id) by source, and
+    // person-level own values by source (what ties two sources' owners).
+    let mut holders: BTreeMap<(KeySpace, String), BTreeSet<&str>> = BTreeMap::new();
+    let mut ties: BTreeMap<(KeySpace, String), BTreeSet<&str>> = BTreeMap::new();
+    for e in entities {
+        if !OWN_CONTEXTS.contains(&e.context.as_str()) {
+            continue;
+        }
+        for i in &e.identifiers {
+            if rule(i.id_type).strength != Strength::Strong {
+                continue;
+            }
+            let k = key(i);
+            if k.1.is_empty() {
+                continue;
+            }
+            if e.kind == EntityKind::Device && single_valued(EntityKind::Device, i.id_type) {
+                holders.entry(k).or_default().insert(e.source_id.as_str());
+            } else if person_level(k.0) {
+                ties.entry(k).or_default().insert(e.source_id.as_str());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for ((space, value), sources) in &holders {
+        if sources.len() < DEMOTE_AT_UNRELATED {
+            continue;
+        }
+        let members: Vec<&str> = sources.iter().copied().collect();
+        let mut parent: Vec<usize> = (0..members.len()).collect();
+        fn root(parent: &mut [usize], mut x: usize) -> usize {
+            while let Some(&p) = parent.get(x) {
+                if p == x {
+                    break;
+                }
+                x = p;
+            }
+            x
+        }
+        for others in ties.values() {
+            let tied: Vec<usize> = members
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| others.contains(*s))
+                .map(|(n, _)| n)
+                .collect();
+            for pair in tied.windows(2) {
+                if let [a, b] = pair {
+                    let (ra, rb) = (root(&mut parent, *a), root(&mut parent, *b));
+                    if let Some(slot) = parent.get_mut(ra) {
+                        *slot = rb;
+                    }
+                }
+            }
+        }
+        let groups: BTreeSet<usize> = (0..members.len()).map(|n| root(&mut parent, n)).collect();
+        if groups.len() >= DEMOTE_AT_UNRELATED {
+            out.push(Demotion {
+                key_space: *space,
+                normalized: value.clone(),
+                sources: members.iter().map(|s| (*s).to_string()).collect(),
+                reason: format!(
+                    "the own value of the devices of {} sources in {} groups that no person-level identifier ties together: a shared default, not an identity",
+                    members.len(),
+                    groups.len()
+                ),
+            });
+        }
+    }
+    out
+}
+
 /// Where an identifier is compared: values of different types can be the same identifier (an
 /// Apple ID that is an e-mail address, a Google account).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -105,6 +224,14 @@ pub enum KeySpace {
     AppleId,
     /// Other service account ids.
     AccountId,
+    /// WhatsApp linked identities (`…@lid`).
+    WhatsappLid,
+    /// Address-book person identifiers.
+    ContactGuid,
+    /// Apple DSIDs.
+    Dsid,
+    /// Android ids.
+    AndroidId,
     /// IMEIs.
     Imei,
     /// IMSIs.
@@ -133,12 +260,15 @@ pub struct Row {
     pub single_valued_for: &'static [EntityKind],
 }
 
-/// The identifier table (see the module documentation). A person may have several phones,
-/// e-mail addresses and accounts, so nothing is single-valued for a person; a device has one
-/// IMEI (two on a dual-SIM phone: entities that share one IMEI do not conflict) and one
-/// serial; a SIM's ICCID and IMSI move between devices, so they are not single-valued for a
-/// device; an account has one id; a wallet has one address.
-pub const TABLE: [Row; 13] = [
+/// The identifier table (see the module documentation): the one place where each type's
+/// strength and single-valuedness per entity kind are written. A person may have several
+/// phones, e-mail addresses, accounts and address-book cards (a card linked across accounts
+/// keeps its GUIDs), so nothing is single-valued for a person; a device has one IMEI (two on
+/// a dual-SIM phone: entities that share one IMEI do not conflict), one serial and one
+/// Android id; a SIM's ICCID and IMSI move between devices, so they are not single-valued
+/// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
+/// address.
+pub const TABLE: [Row; 17] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -148,6 +278,14 @@ pub const TABLE: [Row; 13] = [
         &[EntityKind::Account],
     ),
     row(IdType::AccountId, Strength::Strong, &[EntityKind::Account]),
+    row(
+        IdType::WhatsappLid,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
+    row(IdType::ContactGuid, Strength::Strong, &[]),
+    row(IdType::Dsid, Strength::Strong, &[EntityKind::Account]),
+    row(IdType::AndroidId, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imei, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imsi, Strength::Strong, &[]),
     row(IdType::Iccid, Strength::Strong, &[]),
@@ -168,10 +306,13 @@ const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [E
 
 /// The table's row of a type.
 pub fn rule(id_type: IdType) -> Row {
+    // The table is written in the declaration order of `IdType` (a test holds it so): a
+    // direct index, with a search as the fallback.
     TABLE
-        .iter()
+        .get(id_type as usize)
+        .filter(|r| r.id_type == id_type)
+        .or_else(|| TABLE.iter().find(|r| r.id_type == id_type))
         .copied()
-        .find(|r| r.id_type == id_type)
         .unwrap_or(row(id_type, Strength::Strong, &[]))
 }
 
@@ -189,6 +330,10 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::AppleId if identifier.normalized.starts_with('+') => KeySpace::Phone,
         IdType::AppleId => KeySpace::AppleId,
         IdType::AccountId => KeySpace::AccountId,
+        IdType::WhatsappLid => KeySpace::WhatsappLid,
+        IdType::ContactGuid => KeySpace::ContactGuid,
+        IdType::Dsid => KeySpace::Dsid,
+        IdType::AndroidId => KeySpace::AndroidId,
         IdType::Imei => KeySpace::Imei,
         IdType::Imsi => KeySpace::Imsi,
         IdType::Iccid => KeySpace::Iccid,
@@ -201,12 +346,25 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
 
 /// The key an identifier is compared by: its normalised value, or for a name its
 /// [`name_key`].
+///
+/// A placeholder or sentinel ([`crate::identifiers::placeholder`]) has an empty key: it is
+/// in no block, is evidence of nothing and conflicts with nothing, so it joins no two
+/// entities.
 pub fn key(identifier: &Identifier) -> (KeySpace, String) {
     let space = key_space(identifier);
+    if is_placeholder(identifier) {
+        return (space, String::new());
+    }
     match rule(identifier.id_type).strength {
         Strength::Strong => (space, identifier.normalized.clone()),
         Strength::Weak => (space, name_key(&identifier.value)),
     }
+}
+
+/// Whether an observed identifier is a placeholder or sentinel (judged on the value as read,
+/// so identifiers recorded before the list existed are judged too).
+pub fn is_placeholder(identifier: &Identifier) -> bool {
+    crate::identifiers::placeholder(identifier.id_type, &identifier.value).is_some()
 }
 
 /// A name's key: lower case; every run of characters that are not letters or digits
@@ -343,8 +501,8 @@ impl<'a> Prepared<'a> {
             .identifiers
             .iter()
             .map(|i| match rule(i.id_type).strength {
-                Strength::Weak => compact_name(&i.value),
-                Strength::Strong => String::new(),
+                Strength::Weak if !is_placeholder(i) => compact_name(&i.value),
+                _ => String::new(),
             })
             .collect();
         Self {
@@ -364,9 +522,26 @@ impl<'a> Prepared<'a> {
     }
 }
 
-/// Prepares every entity.
+/// Prepares every entity; the keys of demoted values ([`demotions`]) are emptied.
 pub fn prepare<'a>(entities: &[&'a Entity]) -> Vec<Prepared<'a>> {
-    entities.iter().map(|e| Prepared::new(e)).collect()
+    let demoted: HashSet<(KeySpace, String)> = demotions(entities)
+        .into_iter()
+        .map(|d| (d.key_space, d.normalized))
+        .collect();
+    entities
+        .iter()
+        .map(|e| {
+            let mut prepared = Prepared::new(e);
+            if !demoted.is_empty() {
+                for k in &mut prepared.keys {
+                    if demoted.contains(k) {
+                        k.1.clear();
+                    }
+                }
+            }
+            prepared
+        })
+        .collect()
 }
 
 /// The candidate pairs among `entities`, as index pairs `(i, j)` with `i < j`, sorted. See
@@ -511,9 +686,13 @@ pub fn evidence_prepared<'a>(
     for (this, other) in [(a, b), (b, a)] {
         let mut name_edge: Option<&'a Identifier> = None;
         for (identifier, k, compact) in this.parts() {
+            if k.1.is_empty() {
+                // A placeholder: evidence of nothing.
+                continue;
+            }
             let edge_type = match rule(identifier.id_type).strength {
                 Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
-                Strength::Strong if conflicts(this.entity, other.entity, identifier.id_type) => {
+                Strength::Strong if conflicts(this, other, identifier.id_type) => {
                     Some(EdgeType::Contradicts)
                 }
                 Strength::Strong => None,
@@ -548,15 +727,18 @@ pub fn evidence_prepared<'a>(
 
 /// Whether `id_type` is single-valued for the entities' kind and they hold values of it with
 /// none in common.
-fn conflicts(a: &Entity, b: &Entity, id_type: IdType) -> bool {
-    if !single_valued(a.kind, id_type) {
+fn conflicts(a: &Prepared<'_>, b: &Prepared<'_>, id_type: IdType) -> bool {
+    if !single_valued(a.entity.kind, id_type) {
         return false;
     }
-    fn values(e: &Entity, id_type: IdType) -> impl Iterator<Item = &str> {
-        e.identifiers
+    // Placeholders and demoted values have an empty key: they conflict with nothing.
+    fn values<'p>(e: &'p Prepared<'_>, id_type: IdType) -> impl Iterator<Item = &'p str> {
+        e.entity
+            .identifiers
             .iter()
-            .filter(move |i| i.id_type == id_type)
-            .map(|i| i.normalized.as_str())
+            .zip(&e.keys)
+            .filter(move |(i, k)| i.id_type == id_type && !k.1.is_empty())
+            .map(|(_, k)| k.1.as_str())
     }
     let has_a = values(a, id_type).next().is_some();
     let has_b = values(b, id_type).next().is_some();
@@ -816,6 +998,10 @@ pub struct ActorIdentifier {
     pub strength: Strength,
     /// The entities that hold it.
     pub entities: Vec<String>,
+    /// Why resolution does not use it, when it does not: a placeholder
+    /// ([`crate::identifiers::placeholder`]) or a demoted value ([`demotions`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_used: Option<String>,
 }
 
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
@@ -823,6 +1009,10 @@ pub struct ActorIdentifier {
 /// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
 pub fn actors(state: &GraphState) -> Vec<Actor> {
     let entities: Vec<&Entity> = state.entities().values().collect();
+    let demoted: HashMap<(KeySpace, String), String> = demotions(&entities)
+        .into_iter()
+        .map(|d| ((d.key_space, d.normalized), d.reason))
+        .collect();
     let index: HashMap<&str, usize> = entities
         .iter()
         .enumerate()
@@ -919,6 +1109,7 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
                 &members,
                 mentioned,
                 joined_of.remove(&root).unwrap_or_default(),
+                &demoted,
             )
         })
         .collect();
@@ -931,7 +1122,12 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
     out
 }
 
-fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>) -> Actor {
+fn actor(
+    members: &[&Entity],
+    mentioned_in: Vec<String>,
+    joined_by: Vec<String>,
+    demoted: &HashMap<(KeySpace, String), String>,
+) -> Actor {
     let first = members.first().map(|e| e.id.as_str()).unwrap_or_default();
     let id = format!("actor-{}", first.strip_prefix("ent-").unwrap_or(first));
     let mut sources: Vec<String> = members.iter().map(|e| e.source_id.clone()).collect();
@@ -947,6 +1143,9 @@ fn actor(members: &[&Entity], mentioned_in: Vec<String>, joined_by: Vec<String>)
                     normalized: i.normalized.clone(),
                     strength: i.strength,
                     entities: Vec::new(),
+                    not_used: crate::identifiers::placeholder(i.id_type, &i.value)
+                        .map(|why| format!("placeholder: {why}"))
+                        .or_else(|| demoted.get(&key(i)).map(|why| format!("demoted: {why}"))),
                 });
             if !entry.entities.contains(&e.id) {
                 entry.entities.push(e.id.clone());
@@ -1130,6 +1329,15 @@ mod tests {
 
     #[test]
     fn table_covers_every_type_once_and_agrees_with_identifiers() {
+        let order: Vec<IdType> = TABLE.iter().map(|r| r.id_type).collect();
+        assert_eq!(
+            order,
+            IdType::ALL,
+            "the table is in the order of IdType::ALL"
+        );
+        for (i, t) in IdType::ALL.iter().enumerate() {
+            assert_eq!(*t as usize, i, "IdType::ALL is in declaration order");
+        }
         for t in IdType::ALL {
             let rows: Vec<_> = TABLE.iter().filter(|r| r.id_type == t).collect();
             assert_eq!(rows.len(), 1, "{t}");

@@ -57,6 +57,7 @@ fn main() {
                 path: zip.into(),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             }],
             Arc::new(jiff::Timestamp::now),
         )

@@ -18,8 +18,8 @@
 //! overlaps one of them is dropped. Results come in text order.
 //!
 //! ```
-//! use masf_graph::{IdType, PhoneRegion};
-//! let hk = PhoneRegion::for_country("HK");
+//! use masf_graph::{IdType, Region};
+//! let hk = Region::parse("HK").ok();
 //! let found = masf_plugins::extract::identifiers(
 //!     "Call 9876 5432 or mail a.b@example.com, pay 0x1850cE0E73407A9997C467BABc60fe887C567625",
 //!     hk.as_ref(),
@@ -36,7 +36,7 @@ use std::ops::Range;
 use std::sync::LazyLock;
 
 use masf_graph::identifiers::normalize;
-use masf_graph::{IdType, PhoneRegion};
+use masf_graph::{IdType, Region};
 use regex::Regex;
 
 /// An identifier found in a text.
@@ -104,7 +104,7 @@ fn touches_number_punctuation(text: &str, span: &Range<usize>) -> bool {
 /// Every phone number, e-mail address and wallet address in `text`, validated and normalised
 /// (see the module documentation). `region` reads numbers written without a country code; with
 /// `None` only international numbers (`+…`, `00…`) are found.
-pub fn identifiers(text: &str, region: Option<&PhoneRegion>) -> Vec<Found> {
+pub fn identifiers(text: &str, region: Option<&Region>) -> Vec<Found> {
     let mut out: Vec<Found> = Vec::new();
     let overlaps = |out: &[Found], s: &Range<usize>| {
         out.iter()
@@ -172,11 +172,11 @@ pub fn identifiers(text: &str, region: Option<&PhoneRegion>) -> Vec<Found> {
 mod tests {
     use super::*;
 
-    fn hk() -> Option<PhoneRegion> {
-        PhoneRegion::for_country("HK")
+    fn hk() -> Option<Region> {
+        Region::parse("HK").ok()
     }
 
-    fn norms(text: &str, region: Option<&PhoneRegion>) -> Vec<(IdType, String, String)> {
+    fn norms(text: &str, region: Option<&Region>) -> Vec<(IdType, String, String)> {
         identifiers(text, region)
             .into_iter()
             .map(|f| {

@@ -9,7 +9,7 @@ use masf_tools::Invoked;
 
 /// Observes `value` as an `id_type` identifier of the entity `context` (of `kind`, labelled
 /// `label`), citing `cite`. A value the normaliser refuses is not submitted (it would only be
-/// rejected); returns whether the gateway accepted the observation (a repeat counts as accepted).
+/// rejected), nor a placeholder (`masf_graph::identifiers::placeholder`); returns whether the gateway accepted the observation (a repeat counts as accepted).
 #[allow(clippy::too_many_arguments)]
 pub fn observe(
     ctx: &AgentCtx<'_>,
@@ -21,7 +21,10 @@ pub fn observe(
     cite: &Invoked,
     interpretation: String,
 ) -> Result<bool, RuntimeError> {
-    if normalize(id_type, value, ctx.phone_region()).is_err() {
+    if normalize(id_type, value, ctx.phone_region().as_ref()).is_err()
+        || masf_graph::identifiers::placeholder(id_type, value).is_some()
+    {
+        // Not valid, or a placeholder (kept in the artefact's phenomenon, no identity).
         return Ok(false);
     }
     let verdict = ctx.observe(Observation {
@@ -37,9 +40,22 @@ pub fn observe(
     Ok(verdict.is_accepted())
 }
 
+/// How a WhatsApp JID is observed: `<digits>@s.whatsapp.net` as the phone it names
+/// (international, whatever the source's region), `<digits>@lid` as a `whatsapp_lid` (never a
+/// phone), any other (groups, broadcasts, statuses) as an account id.
+pub fn jid_type(jid: &str) -> IdType {
+    if jid.ends_with(masf_graph::identifiers::WHATSAPP_USER_SERVER) {
+        IdType::Phone
+    } else if jid.ends_with(masf_graph::identifiers::WHATSAPP_LID_SERVER) {
+        IdType::WhatsappLid
+    } else {
+        IdType::AccountId
+    }
+}
+
 /// The canonical form of `value` as `id_type` under the source's region, if valid.
 pub fn normalized(ctx: &AgentCtx<'_>, id_type: IdType, value: &str) -> Option<String> {
-    normalize(id_type, value, ctx.phone_region()).ok()
+    normalize(id_type, value, ctx.phone_region().as_ref()).ok()
 }
 
 /// Records a phenomenon; a rejection is logged (it is also an event in the store).

@@ -14,6 +14,7 @@ pub mod extract;
 pub mod identity;
 pub mod ios;
 pub mod media;
+pub mod region;
 pub mod util;
 
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! `cargo bench -p masf-report --bench timeline`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use masf_graph::{GraphEvent, GraphState, Phenomenon, PhoneRegion, Scoring};
+use masf_graph::{GraphEvent, GraphState, Phenomenon, Region, Scoring};
 use masf_report::timeline::export::write_csv;
 use masf_report::timeline::{SourceMeta, build};
 use serde_json::json;
@@ -81,7 +81,7 @@ fn sources() -> Vec<SourceMeta> {
         id: id.into(),
         label: id.into(),
         timezone: zone.into(),
-        phone_region: Some(PhoneRegion::hong_kong()),
+        phone_region: Some(Region::parse("HK").expect("HK is a region")),
     })
     .collect()
 }

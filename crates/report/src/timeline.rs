@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use masf_graph::identifiers::normalize;
-use masf_graph::{FactType, GraphState, IdType, Phenomenon, PhoneRegion, TimeEncoding, TimeMark};
+use masf_graph::{FactType, GraphState, IdType, Phenomenon, Region, TimeEncoding, TimeMark};
 use serde::Serialize;
 
 pub use convert::{Ambiguity, Converted, SourceZone, Unconvertible, convert, convert_in};
@@ -31,7 +31,7 @@ pub struct SourceMeta {
     /// The IANA zone its naive times are read in (case.yaml `timezone`).
     pub timezone: String,
     /// How its local phone numbers are read, for the actor filter.
-    pub phone_region: Option<PhoneRegion>,
+    pub phone_region: Option<Region>,
 }
 
 /// Why an entry needs the examiner's attention.
@@ -379,7 +379,7 @@ fn plaso_datetime(t: Timestamp) -> String {
 }
 
 /// The normalised identifier values a phenomenon's typed facts carry.
-fn identifiers_of(ph: &Phenomenon, region: Option<&PhoneRegion>) -> BTreeSet<String> {
+fn identifiers_of(ph: &Phenomenon, region: Option<&Region>) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for f in &ph.verified_facts {
         let types: &[IdType] = match f.fact_type {

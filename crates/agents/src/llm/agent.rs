@@ -670,7 +670,7 @@ impl Loop<'_, '_> {
                             title: a.title,
                             facts: a.facts.into_iter().map(Into::into).collect(),
                             interpretation: a.interpretation,
-                            phone_region: ctx.phone_region().cloned(),
+                            phone_region: ctx.phone_region(),
                             times: Vec::new(),
                         });
                         (self.submit(&req)?, false)
@@ -692,7 +692,7 @@ impl Loop<'_, '_> {
                             id_type: a.id_type,
                             value: a.value,
                             invocation_id: a.invocation_id,
-                            phone_region: ctx.phone_region().cloned(),
+                            phone_region: ctx.phone_region(),
                             interpretation: a.interpretation,
                         });
                         (self.submit(&req)?, false)

@@ -96,6 +96,7 @@ pub fn source(id: &str, path: &Path) -> SourceInfo {
         path: path.to_path_buf(),
         owner: None,
         timezone: "Asia/Hong_Kong".into(),
+        region: None,
     }
 }
 

@@ -98,6 +98,7 @@ fn session(dir: &std::path::Path) -> Session {
                 path: demo("iphone_ffs.zip"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
             SourceInfo {
                 id: "src-screens".into(),
@@ -105,6 +106,7 @@ fn session(dir: &std::path::Path) -> Session {
                 path: demo("screenshots"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
@@ -374,6 +376,7 @@ fn usb_session(dir: &std::path::Path) -> Session {
                 path: demo("iphone_ffs.zip"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
             SourceInfo {
                 id: "src-usb".into(),
@@ -381,6 +384,7 @@ fn usb_session(dir: &std::path::Path) -> Session {
                 path: demo("usb.E01"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),

@@ -134,7 +134,7 @@ fn unknown_key_is_reported_not_ignored() {
             "    timezone: UTC\n    sha256: abc\n",
         )]),
         expect![[
-            r#"$CASE/case.yaml: sources[1] (id "src-android"): field "sha256": unknown key; valid keys here: id, label, path, owner, type, timezone, notes"#
+            r#"$CASE/case.yaml: sources[1] (id "src-android"): field "sha256": unknown key; valid keys here: id, label, path, owner, type, timezone, region, notes"#
         ]],
     );
     assert_eq!(issues[0].location.key_path(), "sources[1].sha256");
@@ -153,7 +153,7 @@ fn misspelt_key_gets_a_suggestion() {
         &variant(&[("    label: Android phone\n", "    lable: Android phone\n")]),
         expect![[r#"
             $CASE/case.yaml: 2 problems
-              $CASE/case.yaml: sources[1] (id "src-android"): field "lable": unknown key; did you mean "label"? Valid keys here: id, label, path, owner, type, timezone, notes
+              $CASE/case.yaml: sources[1] (id "src-android"): field "lable": unknown key; did you mean "label"? Valid keys here: id, label, path, owner, type, timezone, region, notes
               $CASE/case.yaml: sources[1] (id "src-android"): field "label": missing required field"#]],
     );
     assert!(matches!(
@@ -276,6 +276,53 @@ fn unknown_time_zone() {
             suggestion: Some("Asia/Hong_Kong".into())
         }
     );
+}
+
+#[test]
+fn unknown_region() {
+    let issues = check(
+        &variant(&[("timezone: UTC", "timezone: UTC\n    region: USA")]),
+        expect![[
+            r#"$CASE/case.yaml: sources[1] (id "src-android"): field "region": unknown region "USA": expected an ISO 3166-1 alpha-2 country code such as "US", "GB", "HK" or "CN" (the country whose national phone numbers the source holds)"#
+        ]],
+    );
+    assert_eq!(
+        single(issues, "src-android", "region"),
+        IssueKind::UnknownRegion {
+            value: "USA".into()
+        }
+    );
+}
+
+/// A region set for the case applies to every source without its own; a source's own wins.
+#[test]
+fn regions_of_the_case_and_of_a_source() {
+    let dir = CaseDir::new();
+    dir.file("evidence/usb.E01");
+    dir.file("evidence/blk0_sda.bin");
+    let case = dir
+        .load(&variant(&[
+            (
+                "timezone: Asia/Hong_Kong",
+                "timezone: Asia/Hong_Kong\n  region: hk",
+            ),
+            ("timezone: UTC", "timezone: UTC\n    region: MX"),
+        ]))
+        .expect("valid case");
+    assert_eq!(
+        case.meta.region.map(|r| r.to_string()).as_deref(),
+        Some("HK")
+    );
+    let regions: Vec<Option<String>> = case
+        .sources
+        .iter()
+        .map(|s| s.region.map(|r| r.to_string()))
+        .collect();
+    assert_eq!(regions, [Some("HK".into()), Some("MX".into())]);
+    // Written back, the case's region stays the case's and the source's its own.
+    let text = masf_case::CaseFile::from(&case).to_yaml();
+    assert!(text.contains("  region: HK\n"), "{text}");
+    assert!(text.contains("    region: MX\n"), "{text}");
 }
 
 #[test]

@@ -166,7 +166,7 @@ fn observe_all(case: &Path) {
             id_type,
             value: value.into(),
             invocation_id: invocation.to_owned(),
-            phone_region: masf_graph::PhoneRegion::for_country("HK"),
+            phone_region: masf_graph::Region::parse("HK").ok(),
             interpretation: String::new(),
         });
         let verdict = session

@@ -2,7 +2,7 @@
 
 use masf_graph::{
     EntityKind, Gateway, GraphState, IdType, IdentityObservation, MemoryInvocation, MemoryLog,
-    PhoneRegion, Scoring, Verdict,
+    Region, Scoring, Verdict,
 };
 
 const FORMATS: [&str; 5] = [
@@ -24,7 +24,7 @@ fn observe(state: &mut GraphState, log: &MemoryLog, value: &str, n: usize) -> Ve
         id_type: IdType::Phone,
         value: value.into(),
         invocation_id: format!("inv-{n:06}"),
-        phone_region: Some(PhoneRegion::hong_kong()),
+        phone_region: Some(Region::parse("HK").expect("HK is a region")),
         interpretation: String::new(),
     };
     let verdict = Gateway::new(state, log).observe_identity(&request);

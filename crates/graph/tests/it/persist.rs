@@ -7,7 +7,7 @@ use std::path::Path;
 use masf_graph::{
     Call, CompleteRound, EdgeType, EntityKind, FactClaim, FactType, Gateway, GraphEvent,
     GraphState, HypothesisKind, IdType, IdentityObservation, LeadStatus, LeadUpdate, LinkRequest,
-    MemoryInvocation, MemoryLog, NewHypothesis, NewLead, NewPhenomenon, PhoneRegion, Scoring,
+    MemoryInvocation, MemoryLog, NewHypothesis, NewLead, NewPhenomenon, Region, Scoring,
     StartRound,
 };
 use masf_store::{ActorKind, NewEvent, Store};
@@ -106,7 +106,7 @@ fn script() -> Vec<Call> {
             title: title.into(),
             facts,
             interpretation: "Thread in /private/var/mobile/Library/SMS/sms.db.".into(),
-            phone_region: Some(PhoneRegion::hong_kong()),
+            phone_region: Some(Region::parse("HK").expect("HK is a region")),
             times: Vec::new(),
         })
     };
@@ -121,7 +121,7 @@ fn script() -> Vec<Call> {
             id_type,
             value: value.into(),
             invocation_id: format!("inv-{n:06}"),
-            phone_region: Some(PhoneRegion::hong_kong()),
+            phone_region: Some(Region::parse("HK").expect("HK is a region")),
             interpretation: String::new(),
         })
     };

@@ -7,8 +7,8 @@ use std::time::Instant;
 use masf_graph::resolution::{self, Actor};
 use masf_graph::{
     Call, Entity, EntityKind, Gateway, GraphEvent, GraphState, IdType, IdentityObservation,
-    MemoryInvocation, MemoryLog, PhoneRegion, RejectCode, SameAsRequest, SameAsState, Scoring,
-    Status, Verdict,
+    MemoryInvocation, MemoryLog, Region, RejectCode, SameAsRequest, SameAsState, Scoring, Status,
+    Verdict,
 };
 use proptest::prelude::*;
 
@@ -76,7 +76,7 @@ impl World {
             id_type,
             value: value.into(),
             invocation_id: id,
-            phone_region: Some(PhoneRegion::hong_kong()),
+            phone_region: Some(Region::parse("HK").expect("HK is a region")),
             interpretation: String::new(),
         }));
         assert!(verdict.is_accepted(), "{obs:?}: {verdict:?}");
@@ -877,5 +877,203 @@ fn edges_other_agents_link_are_kept_and_cause_no_revision() {
     assert_eq!(
         w.state.same_as()[&masf_graph::same_as_id(&a, &b)].state,
         SameAsState::Live
+    );
+}
+
+/// Placeholders join nothing: the iTunes Store user name `local` on two phones, an all-zero
+/// IMEI, `unknown` serials and the default device name are observed (weak), but no pair of
+/// entities gets a hypothesis from them; a real shared Apple ID still joins.
+#[test]
+fn placeholders_join_no_two_entities() {
+    let mut w = World::new();
+    for src in ["src-a", "src-b", "src-c"] {
+        w.observe((src, "owner", P, "device owner", IdType::AppleId, "local"));
+        w.observe((src, "device", D, "", IdType::Imei, "000000000000000"));
+        w.observe((src, "device", D, "", IdType::Serial, "unknown"));
+        w.observe((src, "device", D, "", IdType::DeviceName, "iPhone"));
+        w.observe((
+            src,
+            "owner",
+            P,
+            "device owner",
+            IdType::DisplayName,
+            "(null)",
+        ));
+    }
+    w.settle();
+    assert!(
+        w.state.hypotheses().is_empty(),
+        "{:?}",
+        w.state.hypotheses()
+    );
+    assert_eq!(resolution::actors(&w.state).len(), 6);
+    for e in w.state.entities().values() {
+        assert!(
+            e.identifiers
+                .iter()
+                .all(|i| i.strength == masf_graph::Strength::Weak),
+            "{e:?}"
+        );
+    }
+    // The same owners with a real shared Apple ID: joined by it, not by `local`.
+    w.observe((
+        "src-a",
+        "owner",
+        P,
+        "device owner",
+        IdType::AppleId,
+        "fung.cc@icloud.com",
+    ));
+    w.observe((
+        "src-b",
+        "owner",
+        P,
+        "device owner",
+        IdType::AppleId,
+        "Fung.CC@iCloud.com",
+    ));
+    w.settle();
+    let a = w.entity("src-a", "owner").id.clone();
+    let b = w.entity("src-b", "owner").id.clone();
+    let c = w.entity("src-c", "owner").id.clone();
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&a, &b)[0]];
+    assert_eq!(h.status, Status::Supported);
+    assert!(
+        h.edges.iter().all(|e| {
+            let ph = &w.state.phenomena()[&e.phenomenon_id];
+            ph.title.contains("fung.cc@icloud.com")
+        }),
+        "{h:?}"
+    );
+    assert!(w.state.coreference_hypotheses(&a, &c).is_empty());
+}
+
+/// A number written nationally, internationally and as a WhatsApp JID is one identifier under
+/// the source's region (US here), and a LID that looks like a number joins no phone.
+#[test]
+fn national_international_and_jid_forms_join() {
+    let mut w = World::new();
+    let us = Region::parse("US").expect("US");
+    for (src, ctx, id_type, value) in [
+        ("src-a", "contact:5", IdType::Phone, "(919) 888-7386"),
+        ("src-b", "contact:1", IdType::Phone, "+1 919 888 7386"),
+        (
+            "src-a",
+            "handle:19198887386@s.whatsapp.net",
+            IdType::Phone,
+            "19198887386@s.whatsapp.net",
+        ),
+        (
+            "src-c",
+            "handle:19198887386@lid",
+            IdType::WhatsappLid,
+            "19198887386@lid",
+        ),
+    ] {
+        w.invocations += 1;
+        let id = format!("inv-{:06}", w.invocations);
+        w.log.push(MemoryInvocation {
+            id: id.clone(),
+            source_id: src.into(),
+            agent: format!("{src}-triage"),
+            task_id: format!("triage/{src}"),
+            output: format!("row: {value}\n").into_bytes(),
+            structured: None,
+        });
+        let verdict = w.submit(&Call::ObserveIdentity(IdentityObservation {
+            agent: format!("{src}-triage"),
+            task_id: format!("triage/{src}"),
+            source_id: src.into(),
+            context: ctx.into(),
+            entity_kind: P,
+            label: String::new(),
+            id_type,
+            value: value.into(),
+            invocation_id: id,
+            phone_region: Some(us),
+            interpretation: String::new(),
+        }));
+        assert!(verdict.is_accepted(), "{value}: {verdict:?}");
+    }
+    w.settle();
+    let sets = actor_sets(&w.state);
+    let joined: BTreeSet<(String, String)> = [
+        ("src-a", "contact:5"),
+        ("src-b", "contact:1"),
+        ("src-a", "handle:19198887386@s.whatsapp.net"),
+    ]
+    .iter()
+    .map(|(s, c)| ((*s).to_owned(), (*c).to_owned()))
+    .collect();
+    assert!(sets.contains(&joined), "{sets:?}");
+    assert_eq!(sets.len(), 2, "the LID stays alone: {sets:?}");
+}
+
+/// A strong value that the devices of three unrelated sources hold as their own (a default
+/// serial) is demoted: it joins none of them, and the actors say why; the same value on three
+/// sources whose owners share an Apple ID (one person's phones) is not.
+#[test]
+fn a_value_owned_by_several_unrelated_devices_is_demoted() {
+    let mut w = World::new();
+    for (src, imei, apple) in [
+        ("src-a", "353911104285730", "a.owner@icloud.com"),
+        ("src-b", "490154203237518", "b.owner@icloud.com"),
+        ("src-c", "356938035643809", "c.owner@icloud.com"),
+    ] {
+        w.observe((src, "device", D, "", IdType::Serial, "C02XK0DEF001"));
+        w.observe((src, "device", D, "", IdType::Imei, imei));
+        w.observe((src, "owner", P, "device owner", IdType::AppleId, apple));
+    }
+    w.settle();
+    assert!(
+        w.state.hypotheses().is_empty(),
+        "{:?}",
+        w.state.hypotheses()
+    );
+    let entities: Vec<&Entity> = w.state.entities().values().collect();
+    let demoted = resolution::demotions(&entities);
+    assert_eq!(demoted.len(), 1, "{demoted:?}");
+    assert_eq!(demoted[0].normalized, "C02XK0DEF001");
+    assert_eq!(demoted[0].sources, ["src-a", "src-b", "src-c"]);
+    assert!(
+        demoted[0].reason.contains("3 groups"),
+        "{}",
+        demoted[0].reason
+    );
+    let actors = resolution::actors(&w.state);
+    let serial = actors
+        .iter()
+        .flat_map(|a| &a.identifiers)
+        .find(|i| i.normalized == "C02XK0DEF001")
+        .expect("the serial is listed");
+    assert!(
+        serial
+            .not_used
+            .as_deref()
+            .is_some_and(|why| why.starts_with("demoted: ")),
+        "{serial:?}"
+    );
+
+    // One person's three phones (one Apple ID) sharing the serial: not demoted, joined.
+    let mut w = World::new();
+    for src in ["src-a", "src-b", "src-c"] {
+        w.observe((src, "device", D, "", IdType::Serial, "C02XK0DEF001"));
+        w.observe((
+            src,
+            "owner",
+            P,
+            "device owner",
+            IdType::AppleId,
+            "one.owner@icloud.com",
+        ));
+    }
+    w.settle();
+    let entities: Vec<&Entity> = w.state.entities().values().collect();
+    assert!(resolution::demotions(&entities).is_empty());
+    let sets = actor_sets(&w.state);
+    assert_eq!(
+        sets.len(),
+        2,
+        "the devices are one, the owners are one: {sets:?}"
     );
 }

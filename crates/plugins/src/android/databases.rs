@@ -507,6 +507,9 @@ fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), Runtim
     Ok(())
 }
 
+/// The `siminfo` query (also run by the region step before it).
+pub(crate) const SIMINFO_SQL: &str = "SELECT * FROM siminfo ORDER BY _id";
+
 /// `telephony.db` `siminfo`: one phenomenon per SIM; its number is the owner's, its ICCID (and
 /// IMSI where stored) the device's.
 pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
@@ -516,14 +519,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     if !require(ctx, l, &tinv, &tables, &["siminfo"])? {
         return Ok(());
     }
-    let Some((inv, t)) = query_on(
-        ctx,
-        &l.tree,
-        &l.path,
-        "SELECT * FROM siminfo ORDER BY _id",
-        MAX_ROWS,
-    )?
-    else {
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, SIMINFO_SQL, MAX_ROWS)? else {
         return Ok(());
     };
     if !require_columns(ctx, l, &inv, &t, "siminfo", &["icc_id"])? {
@@ -851,7 +847,7 @@ pub(crate) fn observe_wallets(
     inv: &Invoked,
     what: &str,
 ) -> Result<(), RuntimeError> {
-    for f in crate::extract::identifiers(text, ctx.phone_region()) {
+    for f in crate::extract::identifiers(text, ctx.phone_region().as_ref()) {
         if f.id_type == IdType::Wallet {
             observe(
                 ctx,
@@ -988,18 +984,18 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         )?;
         let what = format!("WhatsApp message {id} ({})", l.name());
-        if let Some(user) = jid.strip_suffix("@s.whatsapp.net") {
+        let id_type = crate::identity::jid_type(jid);
+        if id_type != IdType::AccountId {
+            // The JID itself: international whatever the source's region; a LID is no phone.
             observe(
                 ctx,
                 &format!("handle:{jid}"),
                 EntityKind::Person,
                 jid,
-                IdType::Phone,
-                user,
+                id_type,
+                jid,
                 &inv,
-                format!(
-                    "The phone number of the WhatsApp account {jid}, the other party of {what}."
-                ),
+                format!("The WhatsApp account {jid}, the other party of {what}."),
             )?;
         }
         observe_wallets(ctx, text, &inv, &what)?;

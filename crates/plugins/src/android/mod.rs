@@ -87,6 +87,10 @@ impl Plugin for AndroidPlugin {
         })
     }
 
+    fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
+        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+    }
+
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
         let e = |name: &str, detector: &[&str], value_for: &str| ExpectedArtefact {
             name: name.to_string(),
@@ -171,6 +175,103 @@ fn artefact_files(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeEr
     Ok(())
 }
 
+/// The phone-numbering region from the SIMs of `telephony.db` (`siminfo`: IMSI, `mcc`, ICCID,
+/// a number written with `+`) and `build.prop` (`gsm.sim.operator.numeric`,
+/// `gsm.sim.operator.iso-country`, `persist.sys.locale`, `ro.product.locale`), decided and
+/// recorded by [`crate::region::settle`]; the examiner's when they give none. The calls are the
+/// ones the parsers make next (served from the cache then); a failure here is noted there.
+fn region(
+    ctx: &AgentCtx<'_>,
+    telephony: &[&Located],
+    build: &[&Located],
+) -> Result<(), RuntimeError> {
+    use crate::region::Clue;
+    use masf_graph::FactType;
+    let mut clues: Vec<(Clue, masf_tools::Invoked)> = Vec::new();
+    let mut push =
+        |kind: &'static str, value: &str, at: String, fact_type, inv: &masf_tools::Invoked| {
+            let value = value.trim();
+            if !value.is_empty()
+                && inv.output.text.contains(value)
+                && !clues
+                    .iter()
+                    .any(|(c, _)| c.kind == kind && c.value == value)
+            {
+                clues.push((
+                    Clue {
+                        kind,
+                        value: value.to_string(),
+                        at,
+                        fact_type,
+                    },
+                    inv.clone(),
+                ));
+            }
+        };
+    for l in telephony {
+        let inv = ctx.call(
+            "sqlite_query",
+            crate::identity::args_on(
+                &l.tree,
+                serde_json::json!({"path": l.path, "sql": databases::SIMINFO_SQL, "limit": MAX_ROWS}),
+            ),
+        )?;
+        if !crate::util::succeeded(&inv) {
+            continue;
+        }
+        let t = crate::util::Table::parse(&inv.output.text);
+        for row in &t.rows {
+            let at = |col: &str| format!("{} > siminfo.{col}", l.name());
+            if let Some(v) = t.get(row, "imsi") {
+                push("imsi", v, at("imsi"), FactType::Imsi, &inv);
+            }
+            if let Some(v) = t.get(row, "mcc").filter(|v| v.len() == 3) {
+                push("mcc", v, at("mcc"), FactType::Identifier, &inv);
+            }
+            if let Some(v) = t.get(row, "icc_id") {
+                push("iccid", v, at("icc_id"), FactType::Iccid, &inv);
+            }
+            if let Some(v) = t.get(row, "number").filter(|v| v.starts_with('+')) {
+                push("own_number", v, at("number"), FactType::Phone, &inv);
+            }
+        }
+    }
+    for l in build {
+        let inv = ctx.call(
+            "read_text",
+            crate::identity::args_on(
+                &l.tree,
+                serde_json::json!({"path": l.path, "length": 1 << 20}),
+            ),
+        )?;
+        if !crate::util::succeeded(&inv) {
+            continue;
+        }
+        for (key, value) in files::properties(&inv.output.text) {
+            let at = format!("{} > {key}", l.name());
+            match key.as_str() {
+                "gsm.sim.operator.numeric" => {
+                    if let Some(mcc) = value
+                        .get(..3)
+                        .filter(|m| m.bytes().all(|b| b.is_ascii_digit()))
+                    {
+                        push("mcc", mcc, at, FactType::Identifier, &inv);
+                    }
+                }
+                "gsm.sim.operator.iso-country" => {
+                    push("carrier", &value, at, FactType::Text, &inv);
+                }
+                "persist.sys.locale" | "ro.product.locale" => {
+                    push("locale", &value, at, FactType::Text, &inv);
+                }
+                _ => {}
+            }
+        }
+    }
+    crate::region::settle(ctx, &clues)?;
+    Ok(())
+}
+
 /// Finds and works the Android artefacts in every readable file system of the task's source
 /// (the Android disk's partitions, or an archive of an Android tree); returns how many were
 /// found.
@@ -185,6 +286,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 .filter(|l| masf_tools::fs_tools::glob_match(name, l.name()))
                 .collect()
         };
+        // The region of the source's numbers before any number is read.
+        region(ctx, &of("telephony.db"), &of("build.prop"))?;
         for l in of("build.prop") {
             files::build_prop(ctx, l)?;
         }

@@ -176,7 +176,9 @@ pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static
 /// the inventory, the deleted files and the content of documents, photos and text files.
 pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     // Android databases and property files anywhere in the tree (a phone's /data copied to a
-    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers.
+    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers;
+    // it first decides and records the source's phone region (the SIMs it finds, else the
+    // examiner's).
     crate::android::artefacts(ctx, false)?;
     for tree in trees(ctx)? {
         one_tree(ctx, &tree)?;
@@ -561,7 +563,7 @@ pub fn identifiers_in(
     text: &Invoked,
     listing: Option<&Invoked>,
 ) -> Result<(), RuntimeError> {
-    let found = extract::identifiers(&text.output.text, ctx.phone_region());
+    let found = extract::identifiers(&text.output.text, ctx.phone_region().as_ref());
     if found.is_empty() {
         return Ok(());
     }

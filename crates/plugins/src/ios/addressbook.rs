@@ -1,6 +1,7 @@
 //! `AddressBook.sqlitedb`: one phenomenon per person card (names, organisation, phones and
 //! e-mails from `ABMultiValue`, created and modified times) and a `contact:<ROWID>` entity with
-//! its display name, phones and e-mails.
+//! its display name, phones, e-mails and person GUID (`ABPerson.guid`, which apps such as
+//! WhatsApp repeat as their contact's identifier: a `contact_guid` key they share).
 
 use std::collections::BTreeMap;
 
@@ -13,7 +14,7 @@ use super::{Draft, Run, core_data_encoding, raw, summarise};
 const PERSON_SQL: &str = "SELECT ROWID AS rowid, First AS first, Middle AS middle, Last AS last, Organization AS organization, \
 TRIM(COALESCE(First || ' ', '') || COALESCE(Middle || ' ', '') || COALESCE(Last, '')) AS name, \
 CASE WHEN First IS NOT NULL AND Last IS NOT NULL THEN TRIM(Last || ' ' || First || COALESCE(' ' || Middle, '')) END AS name_last_first, \
-CreationDate AS created, ModificationDate AS modified FROM ABPerson";
+CreationDate AS created, ModificationDate AS modified, {guid} FROM ABPerson";
 
 const VALUE_SQL: &str = "SELECT mv.UID AS uid, mv.record_id, mv.property, l.value AS label, mv.value \
 FROM ABMultiValue mv LEFT JOIN ABMultiValueLabel l ON l.ROWID = mv.label \
@@ -68,7 +69,9 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             .or_default()
             .push((is_phone, v));
     }
-    let Some(paged) = run.paged(path, PERSON_SQL, "ROWID")? else {
+    let guid = super::callhistory::optional(&schema.columns("ABPerson"), "guid", "guid");
+    let person_sql = PERSON_SQL.replace("{guid}", &guid);
+    let Some(paged) = run.paged(path, &person_sql, "ROWID")? else {
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
@@ -88,6 +91,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         d.fact(FactType::Name, raw(t, row, "middle").as_deref(), inv);
         d.fact(FactType::Name, raw(t, row, "last").as_deref(), inv);
         d.fact(FactType::Name, org.as_deref(), inv);
+        let guid = raw(t, row, "guid");
+        d.fact(FactType::Identifier, guid.as_deref(), inv);
         let vals = by_person.get(&rowid).cloned().unwrap_or_default();
         for (is_phone, v) in &vals {
             d.fact(
@@ -134,6 +139,17 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 &n,
                 inv,
                 format!("The address book names card ROWID {rowid} {n}."),
+            )?;
+        }
+        if let Some(g) = &guid {
+            run.observe(
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::ContactGuid,
+                g,
+                inv,
+                format!("Card ROWID {rowid} ({label}) has the person GUID {g}."),
             )?;
         }
         for (is_phone, v) in &vals {

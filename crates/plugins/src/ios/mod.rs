@@ -93,6 +93,10 @@ impl Plugin for Ios {
         })
     }
 
+    fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
+        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+    }
+
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
         catalogue()
     }
@@ -103,6 +107,8 @@ impl Plugin for Ios {
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         let run = Run::new(ctx);
+        // The region of the source's numbers before any number is read.
+        plists::region(&run)?;
         // The address book first: message and call handles that belong to a card are then
         // left to the card's entity.
         addressbook::triage(&run)?;
@@ -262,7 +268,7 @@ impl<'c, 's> Run<'c, 's> {
 
     /// `value` normalised as `id_type` under the source's region, if it is one.
     pub fn normalised(&self, id_type: IdType, value: &str) -> Option<String> {
-        normalize(id_type, value, self.ctx.phone_region()).ok()
+        normalize(id_type, value, self.ctx.phone_region().as_ref()).ok()
     }
 
     /// Observes `value` as an identifier of the entity of `context`, once per run and only
@@ -283,6 +289,11 @@ impl<'c, 's> Run<'c, 's> {
             tracing::debug!(value, %id_type, "not observed: not a valid identifier");
             return Ok(false);
         };
+        if let Some(why) = masf_graph::identifiers::placeholder(id_type, value) {
+            // Kept in the artefact's phenomenon; as an identity it would say nothing.
+            tracing::debug!(value, %id_type, why, "not observed: a placeholder");
+            return Ok(false);
+        }
         let key = (context.to_string(), id_type, norm);
         if !self.observed.borrow_mut().insert(key) {
             return Ok(false);

@@ -20,6 +20,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::{Draft, ROW_CAP, Run, file_name};
+use crate::region::Clue;
 use crate::util;
 
 /// Plists that carry the device's identity.
@@ -53,6 +54,75 @@ const KEYCHAIN_ATTRS: [(&str, FactType); 5] = [
     ("agrp", FactType::Identifier),
     ("labl", FactType::Name),
 ];
+
+/// The phone-numbering region of the source, from its own evidence (see [`crate::region`]):
+/// the CommCenter plists (IMSIs, ICCIDs, the subscriber's MCC, the carrier bundle, the own
+/// number when written with `+`) and the locale of `.GlobalPreferences.plist` (`AppleLocale`).
+/// Runs before anything reads a phone number.
+pub fn region(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut clues: Vec<(Clue, Invoked)> = Vec::new();
+    for glob in ["com.apple.commcenter*.plist", ".GlobalPreferences.plist"] {
+        let Some((_, paths)) = run.find(glob)? else {
+            continue;
+        };
+        for path in &paths {
+            let Some((inv, value)) = parse(run, path)? else {
+                continue;
+            };
+            let mut all = Vec::new();
+            leaves(&value, &mut Vec::new(), &mut all);
+            for (keys, v) in &all {
+                let v = v.trim();
+                if v.is_empty() || !inv.output.text.contains(v) {
+                    continue;
+                }
+                let Some((kind, fact_type)) = region_clue(keys, v) else {
+                    continue;
+                };
+                if clues.iter().any(|(c, _)| c.kind == kind && c.value == v) {
+                    continue;
+                }
+                clues.push((
+                    Clue {
+                        kind,
+                        value: v.to_string(),
+                        at: format!("{} > {}", file_name(path), keys.join(" > ")),
+                        fact_type,
+                    },
+                    inv.clone(),
+                ));
+            }
+        }
+    }
+    crate::region::settle(run.ctx, &clues)?;
+    Ok(())
+}
+
+/// What a plist value says about the source's region, by its key path.
+fn region_clue(keys: &[String], value: &str) -> Option<(&'static str, FactType)> {
+    let last = keys.last()?.to_ascii_lowercase();
+    let path = keys.join("/").to_ascii_lowercase();
+    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+    if last == "applelocale" {
+        Some(("locale", FactType::Text))
+    } else if path.contains("imsi") && digits && (6..=15).contains(&value.len()) {
+        Some(("imsi", FactType::Imsi))
+    } else if last == "lastknowniccid"
+        || ((path.contains("iccid") || keys.first().is_some_and(|k| k == "PersonalWallet"))
+            && last == "iccid"
+            && (18..=20).contains(&value.trim_end_matches(['F', 'f']).len()))
+    {
+        Some(("iccid", FactType::Iccid))
+    } else if last == "koperatorroaminginfo_subscriber_mcc" && digits && value.len() == 3 {
+        Some(("mcc", FactType::Identifier))
+    } else if last == "koperatorroaminginfo_subscriber_carrierbundleid" {
+        Some(("carrier", FactType::Identifier))
+    } else if (last.contains("phonenumber") || last == "mdn") && value.starts_with('+') {
+        Some(("own_number", FactType::Phone))
+    } else {
+        None
+    }
+}
 
 /// Triage of the identity plists and keychain exports of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -2,7 +2,10 @@
 //! their `ZWACHATSESSION`), `ContactsV2.sqlite` contacts (`ZWAADDRESSBOOKCONTACT`) and the
 //! app's own `CallHistory.sqlite` calls (`ZWACDCALLEVENT` with their participants), read the way
 //! iLEAPP's `whatsApp` module reads them. Contacts become `contact:whatsapp:<Z_PK>` entities,
-//! chat partners `handle:<jid>`.
+//! chat partners `handle:<jid>`. A JID `<digits>@s.whatsapp.net` is observed as the phone it
+//! names (international, whatever the source's region), a `<digits>@lid` as a `whatsapp_lid`
+//! (never a phone), any other JID as an account id; a contact's `ZIDENTIFIER` is the address
+//! book's person GUID (`contact_guid`), the key WhatsApp shares with the address book.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -10,6 +13,13 @@ use masf_tools::Invoked;
 
 use super::callhistory::optional;
 use super::{Draft, ROW_CAP, Run, core_data_encoding, file_name, raw, summarise};
+
+use crate::identity::jid_type;
+
+/// Whether a JID names one person (not a group, a broadcast list or a status).
+fn is_person(jid: &str) -> bool {
+    jid_type(jid) != IdType::AccountId
+}
 
 /// Triage of every WhatsApp database of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -117,10 +127,23 @@ FROM ZWAADDRESSBOOKCONTACT",
                 &context,
                 EntityKind::Person,
                 &label,
-                IdType::AccountId,
+                jid_type(j),
                 j,
                 inv,
                 note(j),
+            )?;
+        }
+        if let Some(g) = raw(t, row, "identifier") {
+            run.observe(
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::ContactGuid,
+                &g,
+                inv,
+                format!(
+                    "WhatsApp's address book keeps {label} under the address-book person GUID {g}."
+                ),
             )?;
         }
     }
@@ -163,12 +186,12 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
     )? {
         for row in &chats.rows {
             let Some(jid) = raw(&chats, row, "jid") else { continue };
-            if !jid.ends_with("@s.whatsapp.net") {
+            if !is_person(&jid) {
                 continue; // groups and status broadcasts are not persons
             }
             let partner = raw(&chats, row, "partner").unwrap_or_else(|| jid.clone());
             let context = format!("handle:{jid}");
-            run.observe(&context, EntityKind::Person, &partner, IdType::AccountId, &jid, &cinv,
+            run.observe(&context, EntityKind::Person, &partner, jid_type(&jid), &jid, &cinv,
                 format!("{partner} is a WhatsApp chat partner ({jid})."))?;
             if let Some(p) = raw(&chats, row, "partner") {
                 run.observe(&context, EntityKind::Person, &partner, IdType::DisplayName, &p, &cinv,
@@ -314,12 +337,12 @@ FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS 
                 .unwrap_or_default(),
         );
         run.record(d)?;
-        if let Some(j) = jid.as_deref().filter(|j| j.ends_with("@s.whatsapp.net")) {
+        if let Some(j) = jid.as_deref().filter(|j| is_person(j)) {
             run.observe(
                 &format!("handle:{j}"),
                 EntityKind::Person,
                 j,
-                IdType::AccountId,
+                jid_type(j),
                 j,
                 &inv,
                 format!(

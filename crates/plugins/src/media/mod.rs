@@ -97,6 +97,8 @@ impl Plugin for Media {
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+        // The region of the numbers read from the images: the examiner's, recorded as such.
+        crate::region::settle(ctx, &[])?;
         let source = ctx.session().source(&ctx.source().id)?;
         let paths = if single_image(&source).is_some() {
             vec!["/".to_string()]
@@ -137,7 +139,7 @@ impl Plugin for Media {
                 )?;
                 continue;
             }
-            let found = text::extract(&invoked.output.text, ctx.phone_region());
+            let found = text::extract(&invoked.output.text, ctx.phone_region().as_ref());
             record_image(ctx, path, &invoked, &found)?;
         }
         Ok(())

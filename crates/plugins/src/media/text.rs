@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use masf_graph::PhoneRegion;
+use masf_graph::Region;
 use masf_graph::identifiers::{WalletRepair, normalize_phone, normalize_wallet, repair_wallet};
 use regex::Regex;
 use serde_json::{Value, json};
@@ -119,7 +119,7 @@ static PHONE: LazyLock<Regex> =
 const MAX_TOKENS: usize = 6;
 
 /// Extracts the facts of an OCR text (the `ocr_image` header line is skipped).
-pub fn extract(text: &str, region: Option<&PhoneRegion>) -> Found {
+pub fn extract(text: &str, region: Option<&Region>) -> Found {
     let mut found = Found::default();
     let push = |list: &mut Vec<String>, v: &str| {
         if !list.iter().any(|x| x == v) {
@@ -328,7 +328,7 @@ mod tests {
 
     #[test]
     fn a_receipt_yields_its_facts() {
-        let hk = PhoneRegion::hong_kong();
+        let hk = Region::parse("HK").expect("HK is a region");
         let text = "# ocr_image path=/a.png engine=x lang=eng preprocess=none size=1x1\n16:20\nTrade Completed\n12,500.00 USDT\nPaid\nHKD 97,500.00\nRate\n7.80 HKD / USDT\nContact\n(852) 6123-4567\nDate\n2025-02-17 16:20:00\nTo\nbclqmvOm9awsm3pf 3gmvuapuld2ep6q59ktq2j 9x37\nTx Hash\n0x3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90\n";
         let f = extract(text, Some(&hk));
         assert_eq!(f.amounts, ["12,500.00 USDT", "HKD 97,500.00"]);

@@ -7,8 +7,21 @@ use crate::android_support::{missing_planted, repo, triage};
 #[test]
 fn demo_android_disk_gives_every_planted_identifier() {
     let disk = repo("tests/fixtures/demo/evidence/blk0_sda.bin");
-    let run = triage(&[("src-android", &disk, "Asia/Hong_Kong")]);
+    // The examiner's region (GB here) yields to the SIM's: the numbers are read as HK ones.
+    let run = triage(&[("src-android", &disk, "Asia/Hong_Kong", Some("GB"))]);
     let r = run.report("src-android");
+    let region = run
+        .all_phenomena("src-android")
+        .into_iter()
+        .find(|p| p.category == "phone-region")
+        .expect("the region is recorded");
+    assert_eq!(region.verified_facts[0].value, "HK");
+    assert!(
+        region.interpretation.contains("the IMSI")
+            || region.interpretation.contains("mobile country code"),
+        "{}",
+        region.interpretation
+    );
     assert_eq!(r.plugin.as_deref(), Some("android"));
     assert_eq!(r.agent.as_deref(), Some("android-triage"));
     assert_eq!(run.rejections(), Vec::<String>::new());
@@ -17,6 +30,7 @@ fn demo_android_disk_gives_every_planted_identifier() {
         run.phenomena("src-android"),
         [
             "partitions | 5 partitions; encrypted: none; unreadable: misc, persist",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "device | Build properties: SM-G991B",
             "device | Serial number R5CT21XYZ9K",
             "device | SIM 89852120000471108152",
@@ -174,13 +188,14 @@ fn demo_android_disk_gives_every_planted_identifier() {
 #[test]
 fn generated_disk_notes_the_malformed_and_reads_the_rest() {
     let disk = repo("tests/fixtures/android/android_small.img");
-    let run = triage(&[("a", &disk, "Asia/Hong_Kong")]);
+    let run = triage(&[("a", &disk, "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.report("a").plugin.as_deref(), Some("android"));
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert_eq!(
         run.phenomena("a"),
         [
             "partitions | 4 partitions; encrypted: cache; unreadable: misc",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "device | Build properties: Pixel 7",
             "device | SIM 89852000998877665544",
             "accounts | Google account owner.ho@example.com (com.google) in accounts_ce.db",
@@ -278,7 +293,7 @@ fn plaso_databases() {
         let from = masf_testkit::corpus::path(&format!("android/plaso-{name}"));
         std::fs::copy(from, folder.join(name)).unwrap();
     }
-    let run = triage(&[("p", &folder, "America/New_York")]);
+    let run = triage(&[("p", &folder, "America/New_York", Some("US"))]);
     // A folder is the disk plugin's generic tree, which reads Android artefacts wherever found.
     assert_eq!(run.report("p").plugin.as_deref(), Some("disk"));
     assert_eq!(run.rejections(), Vec::<String>::new());
@@ -322,13 +337,11 @@ fn plaso_databases() {
             "SMS thread 1 with 1 555-521-5554 | 1 555-521-5554 / 9 / 1383066980000 | Thread last updated=1383066980000".to_string(),
         ]
     );
-    // Both written forms of the SMS number are one counterparty; the caller is another.
+    // The SMS counterparty is the Android emulator's own number (+1 555-521-5554, written
+    // two ways): a sentinel of every emulator image, so no identity; the caller is a person.
     assert_eq!(
         run.entities("p"),
-        [
-            "handle:+15404561685 [Person] 5404561685: phone=+15404561685",
-            "handle:+15555215554 [Person] 1 555-521-5554: phone=+15555215554",
-        ]
+        ["handle:+15404561685 [Person] 5404561685: phone=+15404561685",]
     );
 }
 
@@ -337,7 +350,7 @@ fn plaso_databases() {
 #[test]
 fn more_rows_than_recorded_one_by_one_are_summarised() {
     let zip = repo("tests/fixtures/android/android_bulk.zip");
-    let run = triage(&[("b", &zip, "Asia/Hong_Kong")]);
+    let run = triage(&[("b", &zip, "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("b");
     let sms = all

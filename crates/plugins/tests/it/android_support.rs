@@ -22,8 +22,9 @@ pub struct Run {
     pub reports: Vec<TriageReport>,
 }
 
-/// Opens a session over `(id, path, zone)` sources and triages them with `masf_plugins::all()`.
-pub fn triage(sources: &[(&str, &Path, &str)]) -> Run {
+/// Opens a session over `(id, path, zone, examiner's region)` sources and triages them with
+/// `masf_plugins::all()`.
+pub fn triage(sources: &[(&str, &Path, &str, Option<&str>)]) -> Run {
     let dir = tempfile::tempdir().expect("tempdir");
     let plugins = masf_plugins::all();
     let session = Session::open(
@@ -32,12 +33,13 @@ pub fn triage(sources: &[(&str, &Path, &str)]) -> Run {
         Invoker::new(Arc::new(plugins.catalog()), Limits::default()),
         sources
             .iter()
-            .map(|(id, path, zone)| SourceInfo {
+            .map(|(id, path, zone, region)| SourceInfo {
                 id: id.to_string(),
                 label: id.to_string(),
                 path: path.to_path_buf(),
                 owner: None,
                 timezone: zone.to_string(),
+                region: region.map(|r| masf_graph::Region::parse(r).expect("region")),
             })
             .collect(),
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),

@@ -7,7 +7,7 @@ use crate::android_support::{repo, triage};
 #[test]
 fn tar_of_documents() {
     let tar = repo("tests/fixtures/disk/docs.tar");
-    let run = triage(&[("t", &tar, "Asia/Hong_Kong")]);
+    let run = triage(&[("t", &tar, "Asia/Hong_Kong", Some("HK"))]);
     let r = run.report("t");
     assert_eq!(r.plugin.as_deref(), Some("archive"));
     assert_eq!(r.agent.as_deref(), Some("archive-triage"));
@@ -16,6 +16,7 @@ fn tar_of_documents() {
     assert_eq!(
         run.phenomena("t"),
         [
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "inventory | Inventory: 2 files (documents 1, text 1; deleted 0)",
             "documents | Identifiers in /wallets.txt",
             "documents | Document metadata of /Docs/report.docx",
@@ -56,13 +57,14 @@ fn tar_of_documents() {
 #[test]
 fn zip_of_an_android_tree() {
     let zip = repo("tests/fixtures/android/android_tree.zip");
-    let run = triage(&[("z", &zip, "Asia/Hong_Kong")]);
+    let run = triage(&[("z", &zip, "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.report("z").plugin.as_deref(), Some("archive"));
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("z").is_empty());
     assert_eq!(
         run.phenomena("z"),
         [
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "contacts | Contact Wong Tai Sin",
             "contacts | Contact Ho Ka Yan",
             "accounts | Google account owner.ho@example.com (com.google) in contacts2.db",

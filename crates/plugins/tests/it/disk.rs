@@ -19,7 +19,7 @@ pub fn not_observable(planted: &serde_json::Value) -> Option<&'static str> {
 #[test]
 fn demo_usb_stick_gives_every_planted_identifier() {
     let usb = repo("tests/fixtures/demo/evidence/usb.E01");
-    let run = triage(&[("src-usb", &usb, "Asia/Hong_Kong")]);
+    let run = triage(&[("src-usb", &usb, "Asia/Hong_Kong", Some("HK"))]);
     let r = run.report("src-usb");
     assert_eq!(r.plugin.as_deref(), Some("disk"));
     assert_eq!(run.rejections(), Vec::<String>::new());
@@ -28,6 +28,7 @@ fn demo_usb_stick_gives_every_planted_identifier() {
         run.phenomena("src-usb"),
         [
             "volumes | Volume fat32 labelled LEUNG_USB",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "inventory | Inventory: 6 files (documents 2, images 2, text 2; deleted 1)",
             "files | Deleted files: 1",
             "documents | Identifiers in /notes.txt",
@@ -166,13 +167,14 @@ fn demo_usb_stick_gives_every_planted_identifier() {
 #[test]
 fn generated_stick() {
     let img = repo("tests/fixtures/disk/stick.img");
-    let run = triage(&[("s", &img, "Asia/Hong_Kong")]);
+    let run = triage(&[("s", &img, "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.report("s").plugin.as_deref(), Some("disk"));
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert_eq!(
         run.phenomena("s"),
         [
             "volumes | Volume fat16 labelled EVIDENCE",
+            "phone-region | Phone numbers of this source are read as HK numbers",
             "inventory | Inventory: 6 files (documents 3, images 1, text 2; deleted 0)",
             "documents | Identifiers in /wallets.txt",
             "images | EXIF of /DCIM/photo.jpg",

@@ -172,8 +172,8 @@ fn ios_generated_ffs_exact_findings() {
         set(&[
             (
                 "contact:whatsapp:1",
-                "account_id",
-                "447700900123@s.whatsapp.net"
+                "contact_guid",
+                "A1B2C3D4-0000-4000-8000-000000000001"
             ),
             ("contact:whatsapp:1", "display_name", "kim lee"),
             ("contact:whatsapp:1", "phone", "+447700900123"),
@@ -181,8 +181,8 @@ fn ios_generated_ffs_exact_findings() {
             ("handle:+447700900999", "phone", "+447700900999"),
             (
                 "handle:447700900123@s.whatsapp.net",
-                "account_id",
-                "447700900123@s.whatsapp.net"
+                "phone",
+                "+447700900123"
             ),
             (
                 "handle:447700900123@s.whatsapp.net",
@@ -694,7 +694,8 @@ fn ios_ileapp_device_name_and_commcenter() {
     // data_ark.plist is the name itself.
     let exp = expected("deviceName.deviceName.belkasoft_ctf6_ios_device1");
     assert!(exp["data"].as_array().expect("data").is_empty());
-    assert_eq!(o.identities(), set(&[("device", "device_name", "iphone")]));
+    // The name is iOS's default device name ("iPhone"): a placeholder, no identity.
+    assert_eq!(o.identities(), set(&[]));
     let dev = o.category("device");
     assert_eq!(dev.len(), 1);
     for v in ["iPhone", "America/Chicago", "DESKTOP-0CBP2ID", "16.3"] {
@@ -795,6 +796,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 path: repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
             masf_agents::SourceInfo {
                 id: "src-backup".into(),
@@ -802,6 +804,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 path: repo().join("tests/fixtures/itunes/backup/00008030-001A2B3C4D5E802E"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
             masf_agents::SourceInfo {
                 id: "src-screens".into(),
@@ -809,6 +812,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 path: repo().join("tests/fixtures/demo/evidence/screenshots"),
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
+                region: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),

@@ -88,6 +88,7 @@ pub fn triage(path: &Path, timezone: &str) -> Outcome {
             path: path.to_path_buf(),
             owner: None,
             timezone: timezone.into(),
+            region: None,
         }],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
     )

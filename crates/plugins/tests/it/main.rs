@@ -9,3 +9,4 @@ mod ios;
 mod ios_support;
 mod media;
 mod util;
+mod who;

@@ -34,6 +34,7 @@ fn session(dir: &Path, evidence: &Path) -> Session {
             path: evidence.to_path_buf(),
             owner: None,
             timezone: "Asia/Hong_Kong".into(),
+            region: masf_graph::Region::parse("HK").ok(),
         }],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
     )

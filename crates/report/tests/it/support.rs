@@ -2,7 +2,7 @@
 
 use masf_graph::{
     Call, FactClaim, FactType, Gateway, GraphState, MemoryInvocation, MemoryLog, NewPhenomenon,
-    PhoneRegion, Scoring, TimeEncoding, TimeMark, Verdict,
+    Region, Scoring, TimeEncoding, TimeMark, Verdict,
 };
 use masf_report::timeline::SourceMeta;
 
@@ -82,7 +82,7 @@ impl Graph {
             title: ph.title.into(),
             facts,
             interpretation: String::new(),
-            phone_region: Some(PhoneRegion::hong_kong()),
+            phone_region: Some(Region::parse("HK").expect("HK is a region")),
             times,
         });
         match Gateway::new(&self.state, &self.log).handle(&call) {
@@ -102,6 +102,6 @@ pub fn source(id: &str, zone: &str) -> SourceMeta {
         id: id.into(),
         label: format!("{id} label"),
         timezone: zone.into(),
-        phone_region: Some(PhoneRegion::hong_kong()),
+        phone_region: Some(Region::parse("HK").expect("HK is a region")),
     }
 }
