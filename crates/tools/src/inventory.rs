@@ -41,20 +41,9 @@ pub const CONTINUES: &str = " files listed; continues after ";
 /// The last line of the last page: `# 12 files listed; end of the inventory`.
 pub const END: &str = " files listed; end of the inventory";
 
-/// Escapes a path for one cell: `\` `\t` `\n` `\r` as two-character sequences.
-pub fn escape_cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escapes a path for one cell: `\` `\t` `\n` `\r` as two-character sequences (the form
+/// `sqlite_query` prints its cells in).
+pub use crate::sqlite::escape_cell;
 
 /// The `inventory` tool.
 pub struct Inventory;

@@ -162,7 +162,10 @@ impl Workers {
             }
             Ok(Reply::Error(why)) => WorkerOutcome::ToolError(why),
             Ok(Reply::TooLarge(n)) => WorkerOutcome::TooLarge(n),
-            Ok(Reply::Opened(())) => worker.end_with("answered a call as if it were an open"),
+            // A worker that broke the protocol is ended, not pooled again.
+            Ok(Reply::Opened(())) => {
+                return worker.end_with("answered a call as if it were an open");
+            }
             Err(outcome) => return outcome,
         };
         self.idle
@@ -184,6 +187,8 @@ struct Worker {
     requests: UnixStream,
     lines: mpsc::Receiver<String>,
     last_words: Arc<Mutex<Vec<u8>>>,
+    /// The thread copying stderr into `last_words`; it ends when the worker does.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     max_memory_bytes: u64,
 }
 
@@ -236,7 +241,7 @@ impl Worker {
             });
         let last_words = Arc::new(Mutex::new(Vec::new()));
         let kept = last_words.clone();
-        let _ = std::thread::Builder::new()
+        let stderr_reader = std::thread::Builder::new()
             .name("masf-worker-err".to_string())
             .spawn(move || {
                 let mut stderr = stderr;
@@ -250,12 +255,14 @@ impl Worker {
                     let excess = words.len().saturating_sub(LAST_WORDS_BYTES);
                     words.drain(..excess);
                 }
-            });
+            })
+            .ok();
         let mut worker = Worker {
             child,
             requests,
             lines,
             last_words,
+            stderr_reader,
             max_memory_bytes: command.max_memory_bytes,
         };
         let open = Request::Open {
@@ -295,11 +302,10 @@ impl Worker {
     /// The worker's end, said: its exit status and last words.
     fn died(&mut self) -> WorkerOutcome {
         let status = self.child.wait();
-        // The stderr reader may still be copying the last words: wait for it briefly (the
-        // pipe is closed, so it ends at once).
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline && Arc::strong_count(&self.last_words) > 1 {
-            std::thread::sleep(Duration::from_millis(5));
+        // The stderr reader ends at the pipe's end, which the worker's exit closed: once
+        // joined, the last words are all there.
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = reader.join();
         }
         let words = self.last_words();
         let how = match status {
@@ -336,17 +342,7 @@ impl Worker {
             .map(str::trim)
             .filter(|l| !l.is_empty() && !l.starts_with("note: run with `RUST_BACKTRACE"))
             .collect();
-        lines
-            .join(" / ")
-            .chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_default().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
+        masf_evidence::fs::visible(&lines.join(" / ")).into_owned()
     }
 }
 
