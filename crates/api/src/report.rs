@@ -73,10 +73,14 @@ pub fn write_report(
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<ReportWritten, ApiError> {
-    // A report folded from contradicting events would show a graph that is not the case's.
-    crate::repair::refuse_inconsistent(ctx)?;
-    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
-    let report = build_report(ctx, clock, progress)?;
+    // One snapshot of the store for all of it: a decision committed while the report is being
+    // written (examiners may decide during a run) is either wholly in it or wholly after it.
+    let (outputs, report) = ctx.store.read_snapshot(|_| {
+        // A report folded from contradicting events would show a graph that is not the case's.
+        crate::repair::refuse_inconsistent(ctx)?;
+        let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
+        Ok::<_, ApiError>((outputs, build_report(ctx, clock, progress)?))
+    })?;
     let files = masf_report::write_report(&report, dir)
         .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
     Ok(written(dir, files, outputs, &report))
@@ -115,6 +119,18 @@ pub fn build_report(
 /// rebuild the model after every decision; hashing a case's images each time would take
 /// minutes). Without it, each file row says so in `note` and has no `sha256_now`.
 pub(crate) fn build_report_with(
+    ctx: &CaseCtx,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+    rehash: bool,
+) -> Result<masf_report::Report, ApiError> {
+    // Everything below reads one snapshot: the graph shown, the decisions listed and the chain
+    // heads printed describe the same events.
+    ctx.store
+        .read_snapshot(|_| build_from_snapshot(ctx, clock, progress, rehash))
+}
+
+fn build_from_snapshot(
     ctx: &CaseCtx,
     clock: &dyn Clock,
     progress: &dyn Progress,

@@ -131,6 +131,41 @@ impl Store {
     pub fn object_path(&self, sha256: &str) -> PathBuf {
         objects::object_path(&self.work_dir, sha256)
     }
+
+    /// Runs `read` on one snapshot of the store: every query made through this store inside it
+    /// sees the logs as they were at the snapshot's start, whatever another connection (a run,
+    /// an examiner's decision) commits meanwhile. A report is built this way, so that what it
+    /// shows and the chain heads it prints describe the same events.
+    ///
+    /// A SQLite read transaction in WAL mode: it blocks no writer. Inside a transaction already
+    /// open on this connection, `read` simply runs in that one.
+    pub fn read_snapshot<R, E: From<StoreError>>(
+        &self,
+        read: impl FnOnce(&Self) -> std::result::Result<R, E>,
+    ) -> std::result::Result<R, E> {
+        if !self.conn.is_autocommit() {
+            return read(self);
+        }
+        self.conn
+            .execute_batch("BEGIN DEFERRED")
+            .map_err(StoreError::from)?;
+        // Ends the transaction however `read` leaves (an error or a panic included).
+        struct End<'a>(&'a Connection);
+        impl Drop for End<'_> {
+            fn drop(&mut self) {
+                // A read transaction has nothing to keep: rolling back ends it.
+                let _ = self.0.execute_batch("ROLLBACK");
+            }
+        }
+        let _end = End(&self.conn);
+        // The snapshot starts at the first read, not at BEGIN: read once now.
+        self.conn
+            .query_row("SELECT COUNT(*) FROM sqlite_schema", [], |row| {
+                row.get::<_, i64>(0)
+            })
+            .map_err(StoreError::from)?;
+        read(self)
+    }
 }
 
 /// Reads a text column through `parse`, reporting a failure as a column conversion error.

@@ -257,3 +257,35 @@ fn a_missing_store_cannot_be_opened_read_only() {
     let err = Store::open_read_only(&dir.path().join("nowhere")).unwrap_err();
     assert!(matches!(err, StoreError::Io { .. }), "{err}");
 }
+
+#[test]
+fn a_snapshot_does_not_see_what_another_connection_commits_during_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = open(dir.path());
+    writer.append(&event("e1", json!(1))).unwrap();
+    let reader = open(dir.path());
+
+    let (inside, heads_inside) = reader
+        .read_snapshot(|store| {
+            let before = store.events(0)?.len();
+            // Another connection commits while the snapshot is open: it is not blocked…
+            writer.append(&event("e2", json!(2))).unwrap();
+            // …and the snapshot goes on seeing the log as it was, in every query.
+            assert_eq!(store.events(0)?.len(), before);
+            Ok::<_, StoreError>((store.last_seq()?, store.chain_heads()?))
+        })
+        .unwrap();
+    assert_eq!(inside, 1);
+    let events_head = heads_inside.iter().find(|h| h.table == "events").unwrap();
+    assert_eq!((events_head.count, events_head.seq), (1, 1));
+    // After it, the new event is seen.
+    assert_eq!(reader.last_seq().unwrap(), 2);
+
+    // A failing read ends the snapshot too: the next one starts afresh.
+    let failed: Result<(), StoreError> =
+        reader.read_snapshot(|_| Err(StoreError::from(rusqlite::Error::InvalidQuery)));
+    assert!(failed.is_err());
+    writer.append(&event("e3", json!(3))).unwrap();
+    let seen = reader.read_snapshot(|store| store.last_seq()).unwrap();
+    assert_eq!(seen, 3);
+}
