@@ -378,6 +378,8 @@ export interface LinkView {
   id: string;
   exists: boolean;
   state: LinkState;
+  /** `coreference`: a and b are one actor; `control`: the wallet is controlled by the person. */
+  relation: "coreference" | "control";
   a: EntityRef;
   b: EntityRef;
   hypothesis_id: string;
@@ -405,6 +407,8 @@ export interface Actor {
   sources: string[];
   identifiers: ActorIdentifier[];
   joined_by: string[];
+  /** Wallet entities this actor and another both control (they join neither). */
+  contested?: string[];
 }
 
 export interface LinksAndActors {

@@ -271,6 +271,7 @@ fn build_from_snapshot(
         .filter(|l| l.exists)
         .map(|l| masf_report::model::SameAsRow {
             id: l.id,
+            relation: l.relation.as_str().to_owned(),
             a: l.a.id,
             b: l.b.id,
             hypothesis_id: l.hypothesis_id,
@@ -301,6 +302,7 @@ fn build_from_snapshot(
                 .collect(),
             edges: a.joined_by,
             mentioned_in: a.mentioned_in,
+            contested: a.contested,
         })
         .collect();
     let run = &status.run;

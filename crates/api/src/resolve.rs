@@ -36,9 +36,10 @@ pub struct ResolveReport {
     pub actors_joined: usize,
 }
 
-/// The most planning passes a resolve makes (two suffice: hypotheses, then their edges; a
-/// third plans revisions found while linking).
-const MAX_PASSES: usize = 4;
+/// The most planning passes a resolve makes (two suffice for coreference: hypotheses, then
+/// their edges; a third plans revisions found while linking; control hypotheses follow
+/// settled coreference in two or three more).
+const MAX_PASSES: usize = 8;
 
 /// Brings the coreference hypotheses up to the graph's identities (see
 /// `masf_graph::resolution::plan`), as agent `resolver`. Idempotent.
@@ -100,7 +101,12 @@ pub(crate) fn summary(state: &GraphState) -> ResolveReport {
     let coref: Vec<_> = state
         .hypotheses()
         .values()
-        .filter(|h| h.kind == masf_graph::HypothesisKind::Coreference)
+        .filter(|h| {
+            matches!(
+                h.kind,
+                masf_graph::HypothesisKind::Coreference | masf_graph::HypothesisKind::Control
+            )
+        })
         .collect();
     let mut report = ResolveReport {
         passes: 0,
@@ -130,6 +136,68 @@ pub fn graph(ctx: &CaseCtx) -> Result<GraphState, ApiError> {
 /// the threshold, with the evidence of its current hypothesis and the examiner's decisions.
 pub fn links(ctx: &CaseCtx) -> Result<Vec<LinkView>, ApiError> {
     Ok(resolution::links(&graph(ctx)?))
+}
+
+/// Why `edge_id` (an edge or a candidate pair from [`links`]) stands as it does: every edge of
+/// its hypothesis with the phenomenon it cites, that phenomenon's facts, and the logged tool
+/// invocation each fact was verified against (`masf links --why`).
+pub fn why(ctx: &CaseCtx, edge_id: &str) -> Result<Why, ApiError> {
+    let state = graph(ctx)?;
+    let Some(explanation) = resolution::explain(&state, edge_id) else {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("no same_as edge or candidate pair has the id {edge_id:?} (see `masf links`)"),
+        ));
+    };
+    let mut invocations = std::collections::BTreeMap::new();
+    for e in &explanation.evidence {
+        for f in &e.facts {
+            if invocations.contains_key(&f.invocation_id) {
+                continue;
+            }
+            if let Some(r) = ctx.store.invocation(&f.invocation_id)? {
+                invocations.insert(
+                    f.invocation_id.clone(),
+                    WhyInvocation {
+                        tool: r.tool,
+                        args: r.args,
+                        source_id: r.source_id,
+                        status: r.status.as_str().to_owned(),
+                        output_sha256: r.output_sha256,
+                    },
+                );
+            }
+        }
+    }
+    Ok(Why {
+        explanation,
+        invocations,
+    })
+}
+
+/// [`why`]'s answer.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Why {
+    /// The link and its evidence, explained.
+    #[serde(flatten)]
+    pub explanation: resolution::Explanation,
+    /// The invocations the facts cite, by id.
+    pub invocations: std::collections::BTreeMap<String, WhyInvocation>,
+}
+
+/// A logged tool invocation, briefly.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WhyInvocation {
+    /// The tool.
+    pub tool: String,
+    /// Its arguments (JSON).
+    pub args: String,
+    /// The source it ran on.
+    pub source_id: String,
+    /// ok, failed, timed_out, …
+    pub status: String,
+    /// The SHA-256 of its output.
+    pub output_sha256: String,
 }
 
 /// The actors: connected components of live and approved `same_as` edges.

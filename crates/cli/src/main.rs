@@ -283,14 +283,20 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
-    /// List the same_as links between entities (DESIGN §8): each edge's state (live, dormant,
-    /// approved, retracted), the confidence of its coreference hypothesis, the identifiers
-    /// that back it (each citing the identity phenomenon that observed it) and the examiner's
-    /// decisions; then the candidate pairs that stayed below the threshold (state
-    /// `candidate`, e.g. similar names alone).
+    /// List the same_as links between entities (DESIGN §8): each edge's relation (`=`
+    /// coreference: one actor; `controlled by`: a wallet and the person who controls it), its
+    /// state (live, dormant, approved, retracted), the confidence of its hypothesis, the
+    /// identifiers or claims that back it (each citing the identity phenomenon that observed
+    /// it) and the examiner's decisions; then the candidate pairs that stayed below the
+    /// threshold (state `candidate`, e.g. similar names alone, or a wallet two people claim).
     Links {
         #[command(flatten)]
         case: CaseArgs,
+        /// Explain one edge or candidate pair (sa-000003-000007): every piece of evidence with
+        /// the phenomenon it cites, that phenomenon's facts and the logged tool invocation each
+        /// fact was verified against.
+        #[arg(long, value_name = "EDGE")]
+        why: Option<String>,
         /// Print JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -477,7 +483,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Outputs { case, out } => cmd_outputs(&case, out),
         Command::Report { case, out } => cmd_report(&case, out),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
-        Command::Links { case, json } => cmd_links(&case, json),
+        Command::Links { case, why, json } => match why {
+            Some(edge) => cmd_why(&case, &edge, json),
+            None => cmd_links(&case, json),
+        },
         Command::Approve {
             case,
             edge,
@@ -521,6 +530,48 @@ fn cmd_links(case: &CaseArgs, json: bool) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
+fn cmd_why(case: &CaseArgs, edge: &str, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let why = masf_api::why(&ctx, edge)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&why)?);
+        return Ok(EXIT_OK);
+    }
+    let link = &why.explanation.link;
+    print_link(link);
+    println!(
+        "  hypothesis {} ({}), revisions {}",
+        link.hypothesis_id,
+        format!("{:?}", link.status).to_lowercase(),
+        link.revisions.join(", ")
+    );
+    for e in &why.explanation.evidence {
+        println!(
+            "  {} {:+.2} — {} [{}]: {}",
+            e.edge.edge_type.as_str(),
+            e.edge.contribution,
+            e.edge.phenomenon_id,
+            e.source_id,
+            masf_evidence::fs::visible(&e.title)
+        );
+        println!("      {}", masf_evidence::fs::visible(&e.interpretation));
+        for f in &e.facts {
+            let inv = why.invocations.get(&f.invocation_id).map_or_else(
+                || "(invocation not in the store)".to_string(),
+                |i| format!("{} {} on {} ({})", i.tool, i.args, i.source_id, i.status),
+            );
+            println!(
+                "      {} {:?} — verified in {}: {}",
+                f.fact_type.as_str(),
+                masf_evidence::fs::visible(&f.value),
+                f.invocation_id,
+                masf_evidence::fs::visible(&inv)
+            );
+        }
+    }
+    Ok(EXIT_OK)
+}
+
 fn entity_line(e: &masf_api::EntityRef) -> String {
     let label = if e.label.is_empty() {
         String::new()
@@ -531,13 +582,24 @@ fn entity_line(e: &masf_api::EntityRef) -> String {
 }
 
 fn print_link(link: &masf_api::LinkView) {
+    let (first, relation, second) = match link.relation {
+        masf_api::Relation::Coreference => (&link.a, "=", &link.b),
+        // Control: the controlled entity, then the person (whichever has the lower id).
+        masf_api::Relation::Control => {
+            if link.a.context.starts_with("wallet:") {
+                (&link.a, "controlled by", &link.b)
+            } else {
+                (&link.b, "controlled by", &link.a)
+            }
+        }
+    };
     println!(
-        "{:<18} {:<9} {:.3}  {}  =  {}",
+        "{:<18} {:<9} {:.3}  {}  {relation}  {}",
         link.id,
         link.state,
         link.confidence,
-        entity_line(&link.a),
-        entity_line(&link.b)
+        entity_line(first),
+        entity_line(second)
     );
     for e in &link.evidence {
         println!(
@@ -597,6 +659,9 @@ fn cmd_actors(case: &CaseArgs, all: bool, json: bool) -> anyhow::Result<u8> {
         println!("{}", serde_json::to_string_pretty(&actors)?);
         return Ok(EXIT_OK);
     }
+    let all_links = masf_api::links(&ctx)?;
+    let links: std::collections::HashMap<&str, &masf_api::LinkView> =
+        all_links.iter().map(|l| (l.id.as_str(), l)).collect();
     let mut singles = 0;
     for a in &actors {
         if a.entities.len() == 1 && a.mentioned_in.is_empty() && !all {
@@ -611,8 +676,35 @@ fn cmd_actors(case: &CaseArgs, all: bool, json: bool) -> anyhow::Result<u8> {
             a.sources.join(", ")
         );
         println!("    entities: {}", a.entities.join(", "));
-        if !a.joined_by.is_empty() {
-            println!("    joined by: {}", a.joined_by.join(", "));
+        // What made each join: the relation and the identifiers or claims of its edge.
+        for edge in &a.joined_by {
+            match links.get(edge.as_str()) {
+                Some(l) => {
+                    let mut what: Vec<String> = l
+                        .evidence
+                        .iter()
+                        .filter(|e| e.contribution > 0.0)
+                        .map(|e| {
+                            format!("{} {}", e.id_type.map_or("?", |t| t.as_str()), e.normalized)
+                        })
+                        .collect();
+                    what.sort();
+                    what.dedup();
+                    println!(
+                        "    joined by {edge} ({}, {}): {}",
+                        l.relation.as_str(),
+                        l.state,
+                        what.join("; ")
+                    );
+                }
+                None => println!("    joined by {edge}"),
+            }
+        }
+        if !a.contested.is_empty() {
+            println!(
+                "    contested (claimed by another actor too): {}",
+                a.contested.join(", ")
+            );
         }
         for i in &a.identifiers {
             println!(

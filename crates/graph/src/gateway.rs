@@ -510,6 +510,18 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 request,
             );
         }
+        if req.kind == HypothesisKind::Control
+            && let Some(reason) = control_subjects_problem(self.state, &req.subjects)
+        {
+            return self.refuse(
+                call,
+                &req.proposed_by,
+                None,
+                RejectCode::InvalidRequest,
+                reason,
+                request,
+            );
+        }
         let prior = req
             .prior
             .unwrap_or_else(|| self.state.scoring().prior_for(req.kind));
@@ -1234,4 +1246,28 @@ fn source_warnings<L: InvocationLog + ?Sized>(
             })
         })
         .collect()
+}
+
+/// Why `subjects` cannot be those of a control hypothesis, if they cannot: exactly two
+/// entities, the controlled one (not a person) first, then the person.
+fn control_subjects_problem(state: &GraphState, subjects: &[String]) -> Option<String> {
+    let [controlled, person] = subjects else {
+        return Some(format!(
+            "a control hypothesis names two subjects, [controlled entity, person entity]; got {}",
+            subjects.len()
+        ));
+    };
+    let kind = |id: &str| state.entities().get(id).map(|e| e.kind);
+    match (kind(controlled), kind(person)) {
+        (Some(EntityKind::Person), _) => Some(format!(
+            "the first subject of a control hypothesis is what is controlled, not a person: \
+             {controlled} is a person entity"
+        )),
+        (_, Some(k)) if k != EntityKind::Person => Some(format!(
+            "the second subject of a control hypothesis is the person who controls: {person} is \
+             a {k:?} entity"
+        )),
+        _ if controlled == person => Some("the two subjects are one entity".to_owned()),
+        _ => None,
+    }
 }

@@ -75,7 +75,7 @@ pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{
     CitationProblem, ConfidenceLogEntry, Decision, Edge, Entity, EntityKind, Fact, FactClaim,
     FactType, Hypothesis, HypothesisKind, Identifier, InvestigationRound, Lead, LeadKey,
-    LeadStatus, MatchInfo, MatchMethod, Normalisation, Phenomenon, RoundSnapshot, SameAs,
+    LeadStatus, MatchInfo, MatchMethod, Normalisation, Phenomenon, Relation, RoundSnapshot, SameAs,
     SameAsDecision, SameAsState, StatusFlip, TimeEncoding, TimeMark, Warning, WarningKind,
 };
 pub use scoring::{EdgeType, Scoring, Status};

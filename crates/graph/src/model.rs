@@ -388,6 +388,10 @@ pub enum HypothesisKind {
     Activity,
     /// That two entities are the same (DESIGN §8).
     Coreference,
+    /// That an entity (a wallet) is controlled by a person entity: subjects `[controlled,
+    /// person]`. Supported, it joins the two through a `same_as` edge of relation
+    /// [`Relation::Control`] that the examiner approves or retracts like any other.
+    Control,
     /// Anything else.
     Other,
 }
@@ -504,7 +508,11 @@ pub struct SameAs {
     pub a: String,
     /// The entity with the higher id.
     pub b: String,
-    /// The coreference hypothesis that backs it: the newest revision about the pair.
+    /// What it says: the two are one actor (coreference), or the first is controlled by the
+    /// second, a person (control). Old logs without the field read as coreference.
+    #[serde(default)]
+    pub relation: Relation,
+    /// The hypothesis that backs it: the newest revision about the pair.
     pub hypothesis_id: String,
     /// Every coreference hypothesis about the pair, oldest first (earlier revisions are kept
     /// for the audit).
@@ -520,6 +528,30 @@ impl SameAs {
     /// retracted.
     pub fn is_live(&self) -> bool {
         matches!(self.state, SameAsState::Live | SameAsState::Approved)
+    }
+}
+
+/// What a [`SameAs`] edge says about its two entities.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// The two entities are one actor (a [`HypothesisKind::Coreference`] hypothesis).
+    #[default]
+    Coreference,
+    /// The first is controlled by the second, a person (a [`HypothesisKind::Control`]
+    /// hypothesis): the controlled entity joins that person's actor.
+    Control,
+}
+
+impl Relation {
+    /// The stable snake-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Coreference => "coreference",
+            Self::Control => "control",
+        }
     }
 }
 

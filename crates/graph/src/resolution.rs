@@ -60,9 +60,12 @@ use serde::Serialize;
 
 use crate::gateway::{Call, LinkRequest, NewHypothesis};
 use crate::identifiers::{IdType, Strength};
-use crate::model::{Entity, EntityKind, HypothesisKind, Identifier};
+use crate::model::{Entity, EntityKind, HypothesisKind, Identifier, Relation};
+
+mod control;
 use crate::scoring::{EdgeType, Scoring, Status, score};
 use crate::state::{GraphState, same_as_id};
+pub use control::{Claim, claims, control_statement, plan_control};
 
 /// The agent name the planner's calls use.
 pub const RESOLVER: &str = "resolver";
@@ -496,7 +499,20 @@ pub struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     /// Computes the keys of `entity`'s identifiers.
     pub fn new(entity: &'a Entity) -> Self {
-        let keys = entity.identifiers.iter().map(key).collect();
+        let keys = entity
+            .identifiers
+            .iter()
+            .map(|i| {
+                // A wallet address held by a person is a claim that the person controls it
+                // ([`plan_control`]), never a key two people are the same by: a payer and a
+                // payee both write the payee's address.
+                if i.id_type == IdType::Wallet && entity.kind != EntityKind::Wallet {
+                    (KeySpace::Wallet, String::new())
+                } else {
+                    key(i)
+                }
+            })
+            .collect();
         let compact = entity
             .identifiers
             .iter()
@@ -835,6 +851,11 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
             }
         }
     }
+    // Control is judged on settled coreference: who competes for a wallet depends on which
+    // entities are one actor.
+    if calls.is_empty() {
+        calls = plan_control(state);
+    }
     calls
 }
 
@@ -983,8 +1004,13 @@ pub struct Actor {
     /// Its identifiers, each once per (type, normalised value), with the entities holding it.
     pub identifiers: Vec<ActorIdentifier>,
     /// The `same_as` edges that join its entities (a spanning tree, in the order union-find
-    /// accepted them, edges by id).
+    /// accepted them, edges by id): coreference edges, then the control edges that brought
+    /// its wallets in.
     pub joined_by: Vec<String>,
+    /// Wallet entities this actor and another one both hold live control edges on: they join
+    /// neither (the examiner decides), listed under each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contested: Vec<String>,
 }
 
 /// An identifier of an actor.
@@ -1022,7 +1048,7 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
     let live: Vec<(usize, usize, &str)> = state
         .same_as()
         .values()
-        .filter(|e| e.is_live())
+        .filter(|e| e.is_live() && e.relation == Relation::Coreference)
         .filter_map(|e| {
             Some((
                 *index.get(e.a.as_str())?,
@@ -1057,12 +1083,64 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
             joined.push((a, id));
         }
     }
+    // Control: a wallet cluster that one actor controls joins it; one that several actors
+    // control joins none and is listed as contested under each (control never joins two
+    // people).
+    let mut controllers: BTreeMap<usize, BTreeMap<usize, (usize, usize, &str)>> = BTreeMap::new();
+    for e in state.same_as().values() {
+        if !e.is_live() || e.relation != Relation::Control {
+            continue;
+        }
+        let (Some(&a), Some(&b)) = (index.get(e.a.as_str()), index.get(e.b.as_str())) else {
+            continue;
+        };
+        let person_at = |i: usize| {
+            entities
+                .get(i)
+                .is_some_and(|x| x.kind == EntityKind::Person)
+        };
+        let (controlled, person) = match (person_at(a), person_at(b)) {
+            (false, true) => (a, b),
+            (true, false) => (b, a),
+            _ => continue,
+        };
+        if attached.contains_key(&person) || is_mention_at(controlled) {
+            continue;
+        }
+        controllers
+            .entry(uf.find(controlled))
+            .or_default()
+            .entry(uf.find(person))
+            .or_insert((controlled, person, e.id.as_str()));
+    }
+    let mut contested: Vec<(usize, usize)> = Vec::new();
+    for (cluster, by) in &controllers {
+        if by.len() == 1 {
+            if let Some(&(controlled, person, id)) = by.values().next()
+                && uf.union(controlled, person)
+            {
+                joined.push((controlled, id));
+            }
+        } else {
+            for &(_, person, _) in by.values() {
+                contested.push((person, *cluster));
+            }
+        }
+    }
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..entities.len() {
         if attached.contains_key(&i) {
             continue;
         }
         groups.entry(uf.find(i)).or_default().push(i);
+    }
+    let mut contested_of: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for (person, cluster) in contested {
+        let members = groups.get(&uf.find(cluster)).cloned().unwrap_or_default();
+        contested_of
+            .entry(uf.find(person))
+            .or_default()
+            .extend(members);
     }
     // A mention attached to one actor only is unambiguous: it joins that actor. One attached
     // to several is listed under each and joins none.
@@ -1105,12 +1183,21 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
                         .collect()
                 })
                 .unwrap_or_default();
-            actor(
+            let mut a = actor(
                 &members,
                 mentioned,
                 joined_of.remove(&root).unwrap_or_default(),
                 &demoted,
-            )
+            );
+            a.contested = contested_of
+                .get(&root)
+                .map(|set| {
+                    set.iter()
+                        .filter_map(|&i| entities.get(i).map(|e| e.id.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            a
         })
         .collect();
     out.sort_by(|x, y| {
@@ -1197,6 +1284,7 @@ fn actor(
         sources,
         identifiers: identifiers.into_values().collect(),
         joined_by,
+        contested: Vec::new(),
     }
 }
 
@@ -1210,6 +1298,9 @@ pub struct LinkView {
     pub exists: bool,
     /// `live`, `dormant`, `approved`, `retracted`, or `candidate` when no edge exists.
     pub state: String,
+    /// `coreference` (a and b are one actor) or `control` (the wallet is controlled by the
+    /// person).
+    pub relation: Relation,
     /// The two entities.
     pub a: EntityRef,
     /// The two entities.
@@ -1308,6 +1399,11 @@ pub fn links(state: &GraphState) -> Vec<LinkView> {
                 id,
                 exists: edge.is_some(),
                 state: edge.map_or("candidate", |e| e.state.as_str()).to_owned(),
+                relation: if current.kind == HypothesisKind::Control {
+                    Relation::Control
+                } else {
+                    Relation::Coreference
+                },
                 a: entity_ref(a),
                 b: entity_ref(b),
                 hypothesis_id: current.id.clone(),
@@ -1321,6 +1417,52 @@ pub fn links(state: &GraphState) -> Vec<LinkView> {
         .collect();
     out.sort_by(|x, y| y.exists.cmp(&x.exists).then_with(|| x.id.cmp(&y.id)));
     out
+}
+
+/// Why an edge (or candidate pair) stands as it does: its [`LinkView`] and, for each edge of
+/// its hypothesis, the phenomenon that edge cites (title, interpretation — which names the
+/// pattern for a control claim — and its verified facts with their invocations).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The link.
+    pub link: LinkView,
+    /// One per evidence edge, in the link's order.
+    pub evidence: Vec<ExplainedEvidence>,
+}
+
+/// One evidence edge explained.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExplainedEvidence {
+    /// The edge.
+    pub edge: EvidenceView,
+    /// The cited phenomenon's source.
+    pub source_id: String,
+    /// Its title.
+    pub title: String,
+    /// Its interpretation.
+    pub interpretation: String,
+    /// Its verified facts, each with the invocation whose output holds it.
+    pub facts: Vec<crate::model::Fact>,
+}
+
+/// The explanation of the edge or candidate pair `edge_id`, if the graph has one.
+pub fn explain(state: &GraphState, edge_id: &str) -> Option<Explanation> {
+    let link = links(state).into_iter().find(|l| l.id == edge_id)?;
+    let evidence = link
+        .evidence
+        .iter()
+        .map(|e| {
+            let p = state.phenomena().get(&e.phenomenon_id);
+            ExplainedEvidence {
+                edge: e.clone(),
+                source_id: p.map(|p| p.source_id.clone()).unwrap_or_default(),
+                title: p.map(|p| p.title.clone()).unwrap_or_default(),
+                interpretation: p.map(|p| p.interpretation.clone()).unwrap_or_default(),
+                facts: p.map(|p| p.verified_facts.clone()).unwrap_or_default(),
+            }
+        })
+        .collect();
+    Some(Explanation { link, evidence })
 }
 
 #[cfg(test)]

@@ -94,9 +94,14 @@ pub struct Scoring {
     pub kind_priors: BTreeMap<HypothesisKind, f64>,
 }
 
-/// The default per-kind priors: coreference 0.25.
+/// The default per-kind priors: coreference and control 0.25 (a control claim needs one
+/// direct observation, or two weaker ones, to be supported; see
+/// `masf_graph::resolution::control`).
 pub fn default_kind_priors() -> BTreeMap<HypothesisKind, f64> {
-    BTreeMap::from([(HypothesisKind::Coreference, 0.25)])
+    BTreeMap::from([
+        (HypothesisKind::Coreference, 0.25),
+        (HypothesisKind::Control, 0.25),
+    ])
 }
 
 impl Default for Scoring {

@@ -13,8 +13,8 @@ use serde::Serialize;
 use crate::events::{GraphEvent, Rejection};
 use crate::model::{
     ConfidenceLogEntry, Decision, Edge, Entity, Hypothesis, HypothesisKind, HypothesisSnapshot,
-    InvestigationRound, Lead, Phenomenon, RoundSnapshot, SameAs, SameAsDecision, SameAsState,
-    round_deltas,
+    InvestigationRound, Lead, Phenomenon, Relation, RoundSnapshot, SameAs, SameAsDecision,
+    SameAsState, round_deltas,
 };
 use crate::scoring::{Scoring, Status, score};
 
@@ -110,10 +110,13 @@ pub(crate) fn ordered_pair(a: &str, b: &str) -> (String, String) {
     }
 }
 
-/// The entity pair of a coreference hypothesis (two distinct subjects).
+/// The entity pair of a coreference or control hypothesis (two distinct subjects), in id
+/// order: the pair its `same_as` edge joins.
 fn coreference_pair(kind: HypothesisKind, subjects: &[String]) -> Option<(String, String)> {
     match (kind, subjects) {
-        (HypothesisKind::Coreference, [a, b]) if a != b => Some(ordered_pair(a, b)),
+        (HypothesisKind::Coreference | HypothesisKind::Control, [a, b]) if a != b => {
+            Some(ordered_pair(a, b))
+        }
         _ => None,
     }
 }
@@ -323,10 +326,15 @@ impl GraphState {
                 edge.state = same_as_state(supported, &edge.decisions);
             }
             None if status_of(changed) == Some(Status::Supported) => {
+                let relation = match self.hypotheses.get(current).map(|h| h.kind) {
+                    Some(HypothesisKind::Control) => Relation::Control,
+                    _ => Relation::Coreference,
+                };
                 let edge = SameAs {
                     id: id.clone(),
                     a: pair.0.clone(),
                     b: pair.1.clone(),
+                    relation,
                     hypothesis_id: current.clone(),
                     hypotheses: revisions.clone(),
                     state: same_as_state(supported, &[]),
@@ -522,10 +530,15 @@ impl GraphState {
                     && let Some((pair, revisions)) = self.candidate_pair(edge_id)
                     && let Some(current) = revisions.last()
                 {
+                    let relation = match self.hypotheses.get(current).map(|h| h.kind) {
+                        Some(HypothesisKind::Control) => Relation::Control,
+                        _ => Relation::Coreference,
+                    };
                     let edge = SameAs {
                         id: edge_id.clone(),
                         a: pair.0.clone(),
                         b: pair.1.clone(),
+                        relation,
                         hypothesis_id: current.clone(),
                         hypotheses: revisions.clone(),
                         state: SameAsState::Dormant,

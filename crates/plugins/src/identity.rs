@@ -40,6 +40,67 @@ pub fn observe(
     Ok(verdict.is_accepted())
 }
 
+/// Who wrote a message, for [`observe_written_wallets`]: the entity context they are observed
+/// under in this source (`owner` for the device's user, the card or `handle:` context of a
+/// sender) and how the evidence says so.
+#[derive(Debug, Clone, Copy)]
+pub struct Writer<'a> {
+    /// Their entity context.
+    pub context: &'a str,
+    /// A label, should the entity be new.
+    pub label: &'a str,
+    /// How the evidence names them the writer, for the interpretation ("the device's user sent
+    /// it", "+852… sent it").
+    pub how: &'a str,
+}
+
+/// Observes every wallet address written in `text` (a message, a note) as the wallet entity
+/// `wallet:<address>`, and, when its writer is known, as a *control claim*: the same address
+/// held by the writer's person entity (`masf_graph::resolution::plan_control` turns claims
+/// into control hypotheses scored against each other). Returns how many addresses it saw.
+pub fn observe_written_wallets(
+    ctx: &AgentCtx<'_>,
+    text: &str,
+    inv: &Invoked,
+    what: &str,
+    writer: Option<Writer<'_>>,
+) -> Result<usize, RuntimeError> {
+    let mut seen = 0;
+    for f in crate::extract::identifiers(text, ctx.phone_region().as_ref()) {
+        if f.id_type != IdType::Wallet {
+            continue;
+        }
+        seen += 1;
+        observe(
+            ctx,
+            &format!("wallet:{}", f.normalized),
+            EntityKind::Wallet,
+            &f.normalized,
+            IdType::Wallet,
+            &f.raw,
+            inv,
+            format!("A wallet address written in {what}."),
+        )?;
+        if let Some(w) = writer {
+            observe(
+                ctx,
+                w.context,
+                EntityKind::Person,
+                w.label,
+                IdType::Wallet,
+                &f.raw,
+                inv,
+                format!(
+                    "The wallet address {} is written in {what}; {}: a claim that the writer \
+                     controls it, weighed against any other claim on it.",
+                    f.raw, w.how
+                ),
+            )?;
+        }
+    }
+    Ok(seen)
+}
+
 /// How a WhatsApp JID is observed: `<digits>@s.whatsapp.net` as the phone it names
 /// (international, whatever the source's region), `<digits>@lid` as a `whatsapp_lid` (never a
 /// phone), any other (groups, broadcasts, statuses) as an account id.

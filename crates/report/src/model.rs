@@ -216,6 +216,9 @@ pub struct IdentifierRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct SameAsRow {
     pub id: String,
+    /// `coreference` (a and b are one actor) or `control` (the wallet is controlled by the
+    /// person).
+    pub relation: String,
     pub a: String,
     pub b: String,
     pub hypothesis_id: String,
@@ -239,6 +242,10 @@ pub struct ActorRow {
     /// Mention entities (a person named in a document or a screenshot) linked by live edges to
     /// this actor and to another one: listed under each, members of none.
     pub mentioned_in: Vec<String>,
+    /// Wallet entities this actor and another both hold live control edges on (they join
+    /// neither; the examiner decides).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contested: Vec<String>,
 }
 
 /// One identifier of an actor.

@@ -136,6 +136,8 @@ export type LinkState = "live" | "approved" | "retracted" | "dormant";
 
 export interface SameAs {
   id?: string;
+  /** `coreference` (one actor) or `control` (a wallet and the person controlling it); absent in older reports. */
+  relation?: "coreference" | "control";
   a: string;
   b: string;
   hypothesis_id: string;

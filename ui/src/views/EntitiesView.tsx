@@ -183,6 +183,14 @@ export function EntitiesView({
             <section data-testid="link-detail">
               <h2>
                 {link.id} <span class={`chip state-${link.state}`}>{tOr(`link.state.${link.state}`, link.state)}</span>
+                {link.relation === "control" && (
+                  <>
+                    {" "}
+                    <span class="chip" data-testid="link-relation">
+                      {t("link.relation.control")}
+                    </span>
+                  </>
+                )}
               </h2>
               {hyp && (
                 <p>

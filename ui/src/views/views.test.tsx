@@ -157,6 +157,30 @@ describe("Entities view", () => {
   });
 });
 
+describe("Entities view, control links", () => {
+  it("marks a control link (a wallet and the person controlling it) in its detail", async () => {
+    const r = demoReport();
+    const control = "sa-000012-000014";
+    r.same_as.push({
+      ...r.same_as.find((l) => l.id === "sa-000007-000012")!,
+      id: control,
+      a: "ent-000012",
+      b: "ent-000014",
+      relation: "control",
+    });
+    const graph = { links: r.same_as, actors: r.actors };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={() => {}} />, root));
+    await act(() => {
+      q("same-as-sa-000001-000010")!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    expect(q("link-relation")).toBeNull(); // a coreference link has no relation chip
+    await act(() => {
+      q(`same-as-${control}`)!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    expect(q("link-relation")?.textContent).toBe("controlled by");
+  });
+});
+
 describe("Entities layout after a decision", () => {
   // The demo report plus one bridging link, FUNG CC's ent-000012 — ent-000014 (a wallet of the
   // TRh4… actor): while it is live the two groups are one actor; retracting it splits them.

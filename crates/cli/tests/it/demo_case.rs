@@ -77,8 +77,21 @@ fn the_demo_case_resolves_to_the_planted_people() {
             "leung",
             vec!["src-android", "src-iphone", "src-screens", "src-usb"],
         ),
-        ("chan", vec!["src-android", "src-iphone"]),
-        ("fung", vec!["src-android", "src-iphone"]),
+        // CHAN's TRON wallet (his own outgoing SMS) brings in the payment instructions on
+        // the USB stick and the TronLink screenshot that hold it.
+        (
+            "chan",
+            vec!["src-android", "src-iphone", "src-screens", "src-usb"],
+        ),
+        // FUNG's BTC wallet (his outgoing iMessage, the SMS CHAN received from his number)
+        // brings in the wallet screenshot.
+        ("fung", vec!["src-android", "src-iphone", "src-screens"]),
+    ];
+    // Each planted wallet is attributed to its holder (issue 16, part 4) and no one else.
+    let wallet_of = [
+        ("leung", truth["wallets"]["leung_eth"].as_str().unwrap()),
+        ("chan", truth["wallets"]["chan_tron"].as_str().unwrap()),
+        ("fung", truth["wallets"]["fung_btc"].as_str().unwrap()),
     ];
     assert_eq!(
         person_actors.len(),
@@ -95,6 +108,29 @@ fn the_demo_case_resolves_to_the_planted_people() {
             .unwrap_or_else(|| panic!("no actor holds {person}'s phone {phone}"));
         let ids = ids_of(actor);
         assert!(ids.iter().any(|i| i == email), "{person}: {ids:?}");
+        // The wallet entities themselves (not only the claim a person entity holds) joined.
+        let members = strings(&actor["entities"]);
+        for (holder, wallet) in wallet_of {
+            let context = format!("wallet:{}", wallet.to_lowercase());
+            let entities: Vec<String> = report["entities"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["context"].as_str().unwrap().to_lowercase() == context)
+                .map(|e| e["id"].as_str().unwrap().to_string())
+                .collect();
+            assert!(
+                !entities.is_empty(),
+                "no wallet entity for {holder}'s {wallet}"
+            );
+            for e in &entities {
+                assert_eq!(
+                    members.contains(e),
+                    holder == person,
+                    "{person}'s actor and {holder}'s wallet entity {e}: {members:?}"
+                );
+            }
+        }
         assert_eq!(strings(&actor["sources"]), sources, "{person}'s sources");
         // No actor mixes two planted people, and the decoy stays out.
         for other in ["leung", "chan", "fung"].iter().filter(|o| **o != person) {

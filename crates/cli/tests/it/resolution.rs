@@ -345,10 +345,36 @@ fn links_retract_approve_and_actors_through_the_cli() {
         2,
         "approve restores: {a:#}"
     );
+    // The text says what made each join: the edge, its relation and state, the identifiers.
     let text = masf_ok(&["actors", case]);
     assert!(
-        text.contains("joined by: ") && text.contains(&edge),
+        text.contains(&format!("joined by {edge} (coreference, approved): "))
+            && text.contains("phone +85261234567"),
         "{text}"
+    );
+    // `links --why` explains the edge down to the logged invocations its facts were verified in.
+    let why = masf_ok(&["links", case, "--why", &edge]);
+    assert!(why.starts_with(&edge), "{why}");
+    assert!(why.contains("direct_evidence +2.00"), "{why}");
+    assert!(
+        why.contains("verified in inv-") && why.contains("read_text"),
+        "{why}"
+    );
+    let why_json = json(&["links", case, "--why", &edge, "--json"]);
+    assert_eq!(why_json["link"]["id"], edge.as_str());
+    let cited = why_json["evidence"][0]["facts"][0]["invocation_id"]
+        .as_str()
+        .expect("a cited invocation");
+    assert_eq!(
+        why_json["invocations"][cited]["tool"], "read_text",
+        "{why_json:#}"
+    );
+    let unknown = masf(&["links", case, "--why", "sa-999998-999999"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("no same_as edge or candidate pair"),
+        "{}",
+        String::from_utf8_lossy(&unknown.stderr)
     );
     // Nothing was deleted: the log before the decisions is still its prefix, and it holds the
     // two decisions, both examiner events (the run in between added its own run events).

@@ -85,7 +85,7 @@ impl World {
 
     /// Plans and applies until the planner has nothing left; returns the passes it took.
     fn settle(&mut self) -> usize {
-        for pass in 0..4 {
+        for pass in 0..8 {
             let calls = resolution::plan(&self.state);
             if calls.is_empty() {
                 return pass;
@@ -95,7 +95,7 @@ impl World {
                 assert!(verdict.is_accepted(), "{call:?}: {verdict:?}");
             }
         }
-        panic!("the planner did not settle in 3 passes");
+        panic!("the planner did not settle in 7 passes");
     }
 
     fn decide(&mut self, approve: bool, edge: &str, reason: &str) -> Verdict {
@@ -1076,4 +1076,262 @@ fn a_value_owned_by_several_unrelated_devices_is_demoted() {
         2,
         "the devices are one, the owners are one: {sets:?}"
     );
+}
+
+// Control attribution (issue 16, part 4): wallets held by person entities are claims.
+
+const W: EntityKind = EntityKind::Wallet;
+const BTC: &str = "bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn";
+const TRON: &str = "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2";
+
+/// Two phones: FUNG owns the iPhone and wrote his BTC address in an outgoing message; on
+/// CHAN's Android the same address came in from FUNG's number; CHAN sent his TRON address.
+/// A screenshot folder holds both addresses and no person.
+fn wallet_case() -> World {
+    let mut w = World::new();
+    for obs in [
+        (
+            "src-iphone",
+            "owner",
+            P,
+            "device owner",
+            IdType::Phone,
+            "+852 5432 1098",
+        ),
+        (
+            "src-iphone",
+            "owner",
+            P,
+            "device owner",
+            IdType::Wallet,
+            BTC,
+        ),
+        ("src-iphone", "wallet:btc", W, BTC, IdType::Wallet, BTC),
+        (
+            "src-android",
+            "owner",
+            P,
+            "device owner",
+            IdType::Phone,
+            "+852 9876 5432",
+        ),
+        (
+            "src-android",
+            "owner",
+            P,
+            "device owner",
+            IdType::Wallet,
+            TRON,
+        ),
+        ("src-android", "wallet:tron", W, TRON, IdType::Wallet, TRON),
+        (
+            "src-android",
+            "contact:2",
+            P,
+            "FUNG CC",
+            IdType::Phone,
+            "54321098",
+        ),
+        (
+            "src-android",
+            "contact:2",
+            P,
+            "FUNG CC",
+            IdType::Wallet,
+            BTC,
+        ),
+        ("src-android", "wallet:btc", W, BTC, IdType::Wallet, BTC),
+        ("src-screens", "wallet:btc", W, BTC, IdType::Wallet, BTC),
+        ("src-screens", "wallet:tron", W, TRON, IdType::Wallet, TRON),
+    ] {
+        w.observe(obs);
+    }
+    w
+}
+
+fn control_edges(state: &GraphState) -> Vec<&masf_graph::SameAs> {
+    state
+        .same_as()
+        .values()
+        .filter(|e| e.relation == masf_graph::Relation::Control)
+        .collect()
+}
+
+#[test]
+fn a_wallet_its_writer_sends_joins_the_writers_actor_and_never_two_people() {
+    let mut w = wallet_case();
+    w.settle();
+    // Wallet keys on people never pair people: FUNG (iPhone owner) and FUNG (Android
+    // contact) are one actor by the phone number, not by the address.
+    let actors = resolution::actors(&w.state);
+    let fung = actor_of(&actors, &w.entity("src-iphone", "owner").id);
+    let chan = actor_of(&actors, &w.entity("src-android", "owner").id);
+    assert_ne!(fung.id, chan.id);
+    for (source, context) in [
+        ("src-android", "contact:2"),
+        ("src-iphone", "wallet:btc"),
+        ("src-android", "wallet:btc"),
+        ("src-screens", "wallet:btc"),
+    ] {
+        assert!(
+            fung.entities.contains(&w.entity(source, context).id),
+            "{source} {context} in FUNG's actor: {fung:?}"
+        );
+    }
+    for (source, context) in [
+        ("src-android", "wallet:tron"),
+        ("src-screens", "wallet:tron"),
+    ] {
+        assert!(
+            chan.entities.contains(&w.entity(source, context).id),
+            "{chan:?}"
+        );
+    }
+    // Two claims of one actor do not compete: both control hypotheses supported, one direct
+    // edge each (L = L0 + 2).
+    let edges = control_edges(&w.state);
+    assert_eq!(edges.len(), 3, "{edges:?}");
+    for e in &edges {
+        let h = &w.state.hypotheses()[&e.hypothesis_id];
+        assert_eq!(h.kind, masf_graph::HypothesisKind::Control);
+        assert_eq!(h.status, Status::Supported, "{h:?}");
+        assert_eq!(h.edges.len(), 1, "{h:?}");
+        assert!((h.log_odds - (0.25f64 / 0.75).log10() - 2.0).abs() < 1e-9);
+        assert_eq!(e.state, SameAsState::Live);
+    }
+    // The links view says which relation each edge is, and explains the claim.
+    let views = resolution::links(&w.state);
+    let control: Vec<_> = views
+        .iter()
+        .filter(|l| l.relation == masf_graph::Relation::Control)
+        .collect();
+    assert_eq!(control.len(), 3);
+    let why = resolution::explain(&w.state, &control[0].id).expect("explained");
+    assert_eq!(why.evidence.len(), 1);
+    assert_eq!(why.evidence[0].edge.id_type, Some(IdType::Wallet));
+    assert!(!why.evidence[0].facts.is_empty());
+    assert_eq!(w.settle(), 0, "settled");
+}
+
+#[test]
+fn two_people_claiming_one_wallet_cancel_out_and_neither_gains_it() {
+    let mut w = wallet_case();
+    // LEUNG (another actor: his own number) also writes FUNG's BTC address as his.
+    w.observe((
+        "src-usb",
+        "owner",
+        P,
+        "LEUNG",
+        IdType::Phone,
+        "+852 6123 4567",
+    ));
+    w.observe(("src-usb", "owner", P, "LEUNG", IdType::Wallet, BTC));
+    w.observe(("src-usb", "wallet:btc", W, BTC, IdType::Wallet, BTC));
+    w.settle();
+    let actors = resolution::actors(&w.state);
+    let leung = actor_of(&actors, &w.entity("src-usb", "owner").id);
+    let fung = actor_of(&actors, &w.entity("src-iphone", "owner").id);
+    assert_ne!(leung.id, fung.id, "no person merge through a wallet");
+    let btc = w.entity("src-iphone", "wallet:btc").id.clone();
+    assert!(!leung.entities.contains(&btc) && !fung.entities.contains(&btc));
+    // Every claim on the BTC address meets a competitor: FUNG's two (+2 each, −2 for LEUNG's)
+    // stay at the prior, LEUNG's (+2, −2 −1 for FUNG's two) is refuted. None is supported.
+    let btc_wallets: Vec<String> = ["src-iphone", "src-android", "src-usb", "src-screens"]
+        .iter()
+        .map(|s| w.entity(s, "wallet:btc").id.clone())
+        .collect();
+    let on_btc: Vec<_> = w
+        .state
+        .hypotheses()
+        .values()
+        .filter(|h| {
+            h.kind == masf_graph::HypothesisKind::Control && btc_wallets.contains(&h.subjects[0])
+        })
+        .collect();
+    assert_eq!(on_btc.len(), 3, "{on_btc:?}");
+    for h in &on_btc {
+        assert_ne!(h.status, Status::Supported, "{h:?}");
+        let contradicts = h
+            .edges
+            .iter()
+            .filter(|e| e.edge_type == masf_graph::EdgeType::Contradicts)
+            .count();
+        let expected = if h.subjects[1] == w.entity("src-usb", "owner").id {
+            2
+        } else {
+            1
+        };
+        assert_eq!(contradicts, expected, "{h:?}");
+    }
+    // The TRON wallet, claimed by CHAN alone, still joins CHAN.
+    let chan = actor_of(&actors, &w.entity("src-android", "owner").id);
+    assert!(
+        chan.entities
+            .contains(&w.entity("src-android", "wallet:tron").id)
+    );
+}
+
+#[test]
+fn retracting_a_control_edge_splits_the_wallet_off_and_approving_restores_it() {
+    let mut w = wallet_case();
+    w.settle();
+    let tron = w.entity("src-android", "wallet:tron").id.clone();
+    let owner = w.entity("src-android", "owner").id.clone();
+    let edge = masf_graph::same_as_id(&tron, &owner);
+    let joined = |w: &World| {
+        let actors = resolution::actors(&w.state);
+        actor_of(&actors, &owner).entities.contains(&tron)
+    };
+    assert!(joined(&w));
+    let before = w.events.len();
+    assert!(
+        w.decide(false, &edge, "the message quotes a payee")
+            .is_accepted()
+    );
+    assert!(!joined(&w), "retracted: the wallet is its own actor again");
+    assert_eq!(
+        w.settle(),
+        0,
+        "the planner leaves the examiner's veto alone"
+    );
+    assert!(!joined(&w));
+    assert!(
+        w.decide(true, &edge, "confirmed by the exchange's KYC")
+            .is_accepted()
+    );
+    assert!(joined(&w));
+    assert_eq!(w.events.len(), before + 2, "the log keeps both decisions");
+    let e = &w.state.same_as()[&edge];
+    assert_eq!(e.decisions.len(), 2);
+    assert_eq!(e.state, SameAsState::Approved);
+}
+
+#[test]
+fn a_control_hypothesis_must_name_a_controlled_entity_then_a_person() {
+    let mut w = wallet_case();
+    let person = w.entity("src-iphone", "owner").id.clone();
+    let wallet = w.entity("src-iphone", "wallet:btc").id.clone();
+    for (subjects, expected) in [
+        (vec![person.clone(), wallet.clone()], "not a person"),
+        (vec![wallet.clone()], "two subjects"),
+        (
+            vec![wallet.clone(), wallet.clone()],
+            "the person who controls",
+        ),
+    ] {
+        let verdict = w.submit(&Call::AddHypothesis(masf_graph::NewHypothesis {
+            proposed_by: "strategist".into(),
+            statement: format!("claim {subjects:?}"),
+            kind: masf_graph::HypothesisKind::Control,
+            prior: None,
+            subjects,
+        }));
+        match verdict {
+            Verdict::Rejected { code, reason, .. } => {
+                assert_eq!(code, RejectCode::InvalidRequest);
+                assert!(reason.contains(expected), "{reason}");
+            }
+            other => panic!("accepted: {other:?}"),
+        }
+    }
 }

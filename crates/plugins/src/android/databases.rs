@@ -7,7 +7,10 @@ use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark
 use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
-use crate::identity::{artefact_name, normalized, observe, query_on, raw_cell, record, tables_on};
+use crate::identity::{
+    Writer, artefact_name, normalized, observe, observe_written_wallets, query_on, raw_cell,
+    record, tables_on,
+};
 use crate::util::{Table, fact};
 
 /// The contacts read so far: each contact's phones (canonical) by raw contact id, so message and
@@ -829,37 +832,34 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         if let Some(a) = address {
             observe_party(ctx, book, a, &inv, &what)?;
         }
-        observe_wallets(ctx, body, &inv, &what)?;
+        // Who wrote it: the device's user for what it sent (or drafted, queued), the party for
+        // what it received (when the address is a number, i.e. a person's).
+        let party = address
+            .filter(|a| normalized(ctx, IdType::Phone, a).is_some())
+            .map(|a| (counterparty(ctx, book, a), a));
+        let how_party = party
+            .as_ref()
+            .map(|(_, a)| format!("{a} sent it (sms.type 1, received)"));
+        let writer = match (kind, &party, &how_party) {
+            ("1", Some(((context, label), _)), Some(how)) => Some(Writer {
+                context,
+                label,
+                how,
+            }),
+            ("2" | "3" | "4" | "5" | "6", _, _) => Some(Writer {
+                context: "owner",
+                label: "device owner",
+                how: "the device's user wrote it (sms.type 2-6: sent, draft, outbox, failed, queued)",
+            }),
+            _ => None,
+        };
+        observe_written_wallets(ctx, body, &inv, &what, writer)?;
     }
     if t.truncated {
         summarise_rest(ctx, l, "sms", "date", "messages", "SMS")?;
     }
     if tables.iter().any(|t| t == "threads") && tables.iter().any(|t| t == "canonical_addresses") {
         threads(ctx, l)?;
-    }
-    Ok(())
-}
-
-/// Observes every wallet address in `text` as `wallet:<canonical address>`.
-pub(crate) fn observe_wallets(
-    ctx: &AgentCtx<'_>,
-    text: &str,
-    inv: &Invoked,
-    what: &str,
-) -> Result<(), RuntimeError> {
-    for f in crate::extract::identifiers(text, ctx.phone_region().as_ref()) {
-        if f.id_type == IdType::Wallet {
-            observe(
-                ctx,
-                &format!("wallet:{}", f.normalized),
-                EntityKind::Wallet,
-                &f.normalized,
-                IdType::Wallet,
-                &f.raw,
-                inv,
-                format!("A wallet address written in {what}."),
-            )?;
-        }
     }
     Ok(())
 }
@@ -985,11 +985,12 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         )?;
         let what = format!("WhatsApp message {id} ({})", l.name());
         let id_type = crate::identity::jid_type(jid);
+        let handle = format!("handle:{jid}");
         if id_type != IdType::AccountId {
             // The JID itself: international whatever the source's region; a LID is no phone.
             observe(
                 ctx,
-                &format!("handle:{jid}"),
+                &handle,
                 EntityKind::Person,
                 jid,
                 id_type,
@@ -998,7 +999,25 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 format!("The WhatsApp account {jid}, the other party of {what}."),
             )?;
         }
-        observe_wallets(ctx, text, &inv, &what)?;
+        let how = format!("{jid} sent it (from_me 0)");
+        let writer = if sent {
+            Some(Writer {
+                context: "owner",
+                label: "device owner",
+                how: "the device's user sent it (from_me 1)",
+            })
+        } else if id_type != IdType::AccountId {
+            // A one-to-one chat: the other party wrote what was received (in a group, the
+            // writer is another column, not read here).
+            Some(Writer {
+                context: &handle,
+                label: jid,
+                how: &how,
+            })
+        } else {
+            None
+        };
+        observe_written_wallets(ctx, text, &inv, &what, writer)?;
     }
     if t.truncated {
         summarise_rest(

@@ -335,6 +335,14 @@ impl<'c, 's> Run<'c, 's> {
         )
     }
 
+    /// The entity context a message handle is observed under: the address-book card holding
+    /// it, else `handle:<normalised>` (see [`Run::observe_handle`]).
+    pub fn handle_context(&self, value: &str) -> Option<String> {
+        let (_, norm) = self.handle_type(value)?;
+        let card = self.contact_ids.borrow().get(&norm).cloned();
+        Some(card.unwrap_or_else(|| format!("handle:{norm}")))
+    }
+
     /// Whether a handle is an e-mail address or a phone number, with its normal form.
     pub fn handle_type(&self, value: &str) -> Option<(IdType, String)> {
         let id_type = if value.contains('@') {

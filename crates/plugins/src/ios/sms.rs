@@ -7,6 +7,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, apple_encoding, file_name, handle_fact_type, raw, summarise};
+use crate::identity::{Writer, observe_written_wallets};
 
 /// The message query without its order (the agent reads it in pages by `m.ROWID`).
 pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
@@ -147,6 +148,30 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             },
         );
         run.record(d)?;
+        // Wallet addresses in the text, each a claim of its writer: the device's user for a
+        // message it sent, the sender's handle (or the card holding it) for one received.
+        if let Some(text) = t.get(row, "text") {
+            let sender = handle.as_deref().and_then(|h| run.handle_context(h));
+            let how_sender = handle
+                .as_deref()
+                .map(|h| format!("{h} sent it (is_from_me 0)"))
+                .unwrap_or_default();
+            let writer = if from_me {
+                Some(Writer {
+                    context: "owner",
+                    label: "device owner",
+                    how: "the device's user sent it (is_from_me 1)",
+                })
+            } else {
+                sender.as_deref().map(|context| Writer {
+                    context,
+                    label: handle.as_deref().unwrap_or_default(),
+                    how: &how_sender,
+                })
+            };
+            let what = format!("{service} message ROWID {rowid} ({})", file_name(path));
+            observe_written_wallets(run.ctx, text, inv, &what, writer)?;
+        }
     }
     if paged.truncated {
         summarise(

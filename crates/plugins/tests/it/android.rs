@@ -67,10 +67,12 @@ fn demo_android_disk_gives_every_planted_identifier() {
         run.entities("src-android"),
         [
             "contact:1 [Person] Leung YL: display_name=leung yl, email=yl.leung@example.com, phone=+85261234567",
-            "contact:2 [Person] FUNG CC: display_name=fung cc, email=fung.cc@example.org, phone=+85254321098",
+            // FUNG sent his BTC address in SMS 3 (received): his claim on it.
+            "contact:2 [Person] FUNG CC: display_name=fung cc, email=fung.cc@example.org, phone=+85254321098, wallet=bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn",
             "contact:3 [Person] Kwok Plumbing: display_name=kwok plumbing, phone=+85234567890",
             "device [Device] SM-G991B: iccid=89852120000471108152, serial=R5CT21XYZ9K",
-            "owner [Person] device owner: account_id=104857392016473829105, google_account=chan.mh@example.net, phone=+85298765432",
+            // CHAN sent his TRON address in SMS 1 (sent): the owner's claim on it.
+            "owner [Person] device owner: account_id=104857392016473829105, google_account=chan.mh@example.net, phone=+85298765432, wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
             "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
             "wallet:bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn [Wallet] bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn: wallet=bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn",
         ]
@@ -220,7 +222,8 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
             "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222",
             "contact:2 [Person] Ho Ka Yan: display_name=ho ka yan, phone=+85253334444",
             "device [Device] Pixel 7: iccid=89852000998877665544, serial=28011FDH2000XY",
-            "handle:85291112222@s.whatsapp.net [Person] 85291112222@s.whatsapp.net: phone=+85291112222",
+            // The WhatsApp message with the TRON address came from this account: its claim.
+            "handle:85291112222@s.whatsapp.net [Person] 85291112222@s.whatsapp.net: phone=+85291112222, wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
             "owner [Person] device owner: account_id=117000000000000000001, google_account=owner.ho@example.com, phone=+85290001111",
             "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
         ]

@@ -78,7 +78,8 @@ fn zip_of_an_android_tree() {
     assert_eq!(
         run.entities("z"),
         [
-            "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222",
+            // Wong Tai Sin's number sent the ETH address by SMS (received): his claim on it.
+            "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222, wallet=0xde709f2102306220921060314715629080e2fb77",
             "contact:2 [Person] Ho Ka Yan: display_name=ho ka yan, phone=+85253334444",
             "document:/sdcard/Documents/courier.txt [Person] mentioned in /sdcard/Documents/courier.txt: phone=+85253334444",
             "owner [Person] device owner: google_account=owner.ho@example.com",

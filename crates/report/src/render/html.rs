@@ -608,6 +608,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             PAGE_ROWS,
             &head_html(&[
                 "same_as",
+                "relation",
                 "a",
                 "b",
                 "hypothesis",
@@ -620,6 +621,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             r.same_as.iter().map(|s| {
                 row_html(&[
                     esc(&s.id),
+                    esc(&s.relation),
                     esc(&s.a),
                     esc(&s.b),
                     esc(&s.hypothesis_id),

@@ -233,12 +233,21 @@ pub fn render(r: &Report) -> String {
     if !r.same_as.is_empty() {
         table(
             &mut o,
-            &["same_as", "a", "b", "hypothesis", "confidence", "state"],
+            &[
+                "same_as",
+                "relation",
+                "a",
+                "b",
+                "hypothesis",
+                "confidence",
+                "state",
+            ],
             r.same_as
                 .iter()
                 .map(|s| {
                     vec![
                         cell(&s.id),
+                        cell(&s.relation),
                         cell(&s.a),
                         cell(&s.b),
                         cell(&s.hypothesis_id),
