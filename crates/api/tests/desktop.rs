@@ -291,13 +291,33 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     let joined = |l: &masf_api::desktop::LinksAndActors| {
         l.actors.iter().filter(|a| a.entities.len() > 1).count()
     };
-    let edge = before
+    // An edge that is an entity's only live link: retracting it must split its actor.
+    let live_links_of = |entity: &str| {
+        before
+            .links
+            .iter()
+            .filter(|l| l.state == "live" || l.state == "approved")
+            .filter(|l| l.a.id == entity || l.b.id == entity)
+            .count()
+    };
+    let (edge, leaf) = before
         .actors
         .iter()
-        .filter(|a| a.joined_by.len() == 1)
-        .map(|a| a.joined_by[0].clone())
-        .next()
-        .expect("an actor joined by one edge");
+        .flat_map(|a| a.joined_by.iter())
+        .find_map(|id| {
+            let l = before.links.iter().find(|l| &l.id == id)?;
+            [&l.a.id, &l.b.id]
+                .into_iter()
+                .find(|e| live_links_of(e) == 1)
+                .map(|e| (id.clone(), e.clone()))
+        })
+        .expect("an edge that is an entity's only live link");
+    let alone = |l: &masf_api::desktop::LinksAndActors| {
+        l.actors
+            .iter()
+            .any(|a| a.entities == std::slice::from_ref(&leaf))
+    };
+    assert!(!alone(&before));
     let err = desktop.decide(&edge, Some("  "), false).unwrap_err();
     assert_eq!(err.code, ErrorCode::BadRequest);
     let after = desktop
@@ -307,7 +327,8 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     assert_eq!(link.state, "retracted");
     assert_eq!(link.decisions.last().unwrap().reason, "different people");
     assert!(after.actors.len() > before.actors.len(), "the actor split");
-    assert!(joined(&after) < joined(&before));
+    assert!(alone(&after), "the entity it joined is on its own");
+    assert!(joined(&after) <= joined(&before));
     let again = desktop.decide(&edge, None, true).unwrap();
     assert_eq!(
         again.links.iter().find(|l| l.id == edge).unwrap().state,

@@ -40,65 +40,181 @@ pub fn observe(
     Ok(verdict.is_accepted())
 }
 
-/// Who wrote a message, for [`observe_written_wallets`]: the entity context they are observed
-/// under in this source (`owner` for the device's user, the card or `handle:` context of a
-/// sender) and how the evidence says so.
+/// One side of a message, for [`observe_written_wallets`]: the entity context the party is
+/// observed under in this source (`owner` for the device's user, the card or `handle:`
+/// context of the other party) and their role as the evidence records it.
 #[derive(Debug, Clone, Copy)]
-pub struct Writer<'a> {
+pub struct Party<'a> {
     /// Their entity context.
     pub context: &'a str,
     /// A label, should the entity be new.
     pub label: &'a str,
-    /// How the evidence names them the writer, for the interpretation ("the device's user sent
-    /// it", "+852… sent it").
-    pub how: &'a str,
+    /// Who they are in this message, for the interpretation ("the device's user, who sent it
+    /// (sms.type 2)", "+852…, who sent it (sms.type 1, received)").
+    pub role: &'a str,
+}
+
+/// One identity observation, as [`observe_written_wallets`] makes them: `(context, kind,
+/// label, id_type, value, interpretation)`, citing the caller's invocation.
+pub type ObserveFn<'a> =
+    dyn FnMut(&str, EntityKind, &str, IdType, &str, String) -> Result<bool, RuntimeError> + 'a;
+
+/// Whose address the words before it in a message say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    /// The writer's: "my address", "send … to", "pay to", or nothing said.
+    Writer,
+    /// The reader's: "your wallet", a payment reported done ("sent … to", "paid … to").
+    Reader,
+}
+
+/// Reads whose an address is from the text before it in its sentence (after the last `!`,
+/// `?`, `;`, line break, or `.` followed by a space): the cue word nearest the address decides — `my`, `me`,
+/// `mine`, `our`, `us` and the requests `send`, `pay`, `transfer`, `deposit` name the writer;
+/// `your`, `you` and the reports `sent`, `paid`, `transferred`, `deposited`, `forwarded`
+/// name the reader. Without a cue the writer is meant ("USDT to T… please"). English only: a
+/// message in another language falls back to the writer. Returns the holder and the cue word.
+pub fn holder_from_text(before: &str) -> (Holder, Option<String>) {
+    // A full stop ends a sentence only before a space or a line break ("0.05 BTC" does not).
+    let mut start = 0;
+    let mut chars = before.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|&(_, n)| n);
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            '.' => next.is_none_or(char::is_whitespace),
+            _ => false,
+        };
+        if ends {
+            start = i + c.len_utf8();
+        }
+    }
+    let sentence = &before[start..];
+    let words: Vec<String> = sentence
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    for w in words.iter().rev() {
+        let holder = match w.as_str() {
+            "my" | "me" | "mine" | "our" | "us" | "send" | "pay" | "transfer" | "deposit" => {
+                Holder::Writer
+            }
+            "your" | "you" | "yours" | "sent" | "paid" | "transferred" | "deposited"
+            | "forwarded" => Holder::Reader,
+            _ => continue,
+        };
+        return (holder, Some(w.clone()));
+    }
+    (Holder::Writer, None)
 }
 
 /// Observes every wallet address written in `text` (a message, a note) as the wallet entity
-/// `wallet:<address>`, and, when its writer is known, as a *control claim*: the same address
-/// held by the writer's person entity (`masf_graph::resolution::plan_control` turns claims
-/// into control hypotheses scored against each other). Returns how many addresses it saw.
+/// `wallet:<address>`, and as a *control claim* of the party the words before it name
+/// ([`holder_from_text`]): the same address held by that party's person entity
+/// (`masf_graph::resolution::plan_control` turns claims into control hypotheses scored
+/// against each other). No claim when that party is unknown. Returns how many addresses it saw.
+///
+/// `observe(context, kind, label, id_type, value, interpretation)` makes each observation,
+/// citing the invocation whose output holds `text` (the caller's: [`observe`], or a run that
+/// skips repeats).
 pub fn observe_written_wallets(
-    ctx: &AgentCtx<'_>,
+    region: Option<&masf_graph::Region>,
     text: &str,
-    inv: &Invoked,
     what: &str,
-    writer: Option<Writer<'_>>,
+    writer: Option<Party<'_>>,
+    reader: Option<Party<'_>>,
+    observe: &mut ObserveFn<'_>,
 ) -> Result<usize, RuntimeError> {
     let mut seen = 0;
-    for f in crate::extract::identifiers(text, ctx.phone_region().as_ref()) {
+    for f in crate::extract::identifiers(text, region) {
         if f.id_type != IdType::Wallet {
             continue;
         }
         seen += 1;
         observe(
-            ctx,
             &format!("wallet:{}", f.normalized),
             EntityKind::Wallet,
             &f.normalized,
             IdType::Wallet,
             &f.raw,
-            inv,
             format!("A wallet address written in {what}."),
         )?;
-        if let Some(w) = writer {
-            observe(
-                ctx,
-                w.context,
-                EntityKind::Person,
-                w.label,
-                IdType::Wallet,
-                &f.raw,
-                inv,
-                format!(
-                    "The wallet address {} is written in {what}; {}: a claim that the writer \
-                     controls it, weighed against any other claim on it.",
-                    f.raw, w.how
-                ),
-            )?;
-        }
+        let before = text.find(&f.raw).map_or("", |i| &text[..i]);
+        let (holder, cue) = holder_from_text(before);
+        let party = match holder {
+            Holder::Writer => writer,
+            Holder::Reader => reader,
+        };
+        let Some(p) = party else {
+            continue;
+        };
+        let why = match &cue {
+            Some(word) => format!("the word \"{word}\" before it names {}", p.role),
+            None => format!(
+                "nothing before it says whose it is, so it is read as the address of {}",
+                p.role
+            ),
+        };
+        observe(
+            p.context,
+            EntityKind::Person,
+            p.label,
+            IdType::Wallet,
+            &f.raw,
+            format!(
+                "The wallet address {} is written in {what}; {why}: a claim that they control \
+                 it, weighed against any other claim on it.",
+                f.raw
+            ),
+        )?;
     }
     Ok(seen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Holder, holder_from_text};
+
+    #[test]
+    fn the_cue_nearest_the_address_names_its_holder() {
+        for (before, holder, cue) in [
+            (
+                "CHAN, commission to my BTC wallet ",
+                Holder::Writer,
+                Some("my"),
+            ),
+            ("My USDT TRC20 address: ", Holder::Writer, Some("my")),
+            (
+                "ERC20 only. Send the 12,500 USDT to ",
+                Holder::Writer,
+                Some("send"),
+            ),
+            ("Pay to ", Holder::Writer, Some("pay")),
+            ("USDT to ", Holder::Writer, None),
+            ("", Holder::Writer, None),
+            ("Sent 0.05 BTC to ", Holder::Reader, Some("sent")),
+            (
+                "Sent 0.05 BTC.\nMy change address ",
+                Holder::Writer,
+                Some("my"),
+            ),
+            ("I paid the 8,000 into ", Holder::Reader, Some("paid")),
+            ("is this your wallet? ", Holder::Writer, None),
+            ("your TRC20 is ", Holder::Reader, Some("your")),
+            (
+                "Done, I sent it. My new one is ",
+                Holder::Writer,
+                Some("my"),
+            ),
+            ("you can pay me at ", Holder::Writer, Some("me")),
+            ("I'll send to your wallet ", Holder::Reader, Some("your")),
+            ("已付款到 ", Holder::Writer, None),
+        ] {
+            let (h, c) = holder_from_text(before);
+            assert_eq!((h, c.as_deref()), (holder, cue), "{before:?}");
+        }
+    }
 }
 
 /// How a WhatsApp JID is observed: `<digits>@s.whatsapp.net` as the phone it names

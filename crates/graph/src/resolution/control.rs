@@ -16,12 +16,17 @@
 //! | evidence | edge |
 //! |---|---|
 //! | the claim itself (the person wrote the address as theirs) | `direct_evidence` (+2) |
-//! | a claim on the same address by a person of *another* actor | `contradicts` (−2) |
+//! | another claim on the address by the same actor (another message, another phone) | `supports` (+1) |
+//! | a claim on the same address by a person of *another* actor with at least as many claims on it | `contradicts` (−2) |
+//! | a claim by another actor with fewer claims on it (a payer who once quoted the payee's address) | `weakens` (−0.5) |
 //!
-//! With the control prior 0.25 (`L₀ = −0.477`), one claim is `L = 1.52` (0.97, supported);
-//! two actors claiming one address cancel out (`L = −0.48`, 0.25: undecided, so neither gains
-//! it); a second competitor refutes. Claims of entities that are one actor (the owner's own
-//! number in another phone's messages) do not compete. Who competes depends on coreference,
+//! Claims are counted per actor (entities joined by live coreference edges); edges of one type
+//! decay harmonically (+2, +1, +0.67, …). With the control prior 0.25 (`L₀ = −0.477`), one
+//! claim is `L = 1.52` (0.97, supported); two actors with as many claims each cancel out (one
+//! claim each: `L = −0.48`; two each: `2 + 1 − 2 − 1`, the same: 0.25, undecided, so neither
+//! gains the address); against a competitor with fewer claims the holder's claims stay
+//! supported while the competitor's are refuted. Claims of entities that are one actor (the
+//! owner's own number in another phone's messages) corroborate instead of competing. Who competes depends on coreference,
 //! so control is planned only once coreference is settled, and a hypothesis whose resolver
 //! edges no longer match (two claimants became one actor) gets a new revision, as coreference
 //! hypotheses do.
@@ -145,10 +150,28 @@ pub fn plan_control(state: &GraphState) -> Vec<Call> {
             .entry((wallet.id.clone(), c.person.id.clone()))
             .or_default();
         wanted.push((c.phenomenon_id.to_owned(), EdgeType::DirectEvidence));
-        for other in by_address.get(c.address).into_iter().flatten() {
-            if root(other.person) != root(c.person) {
-                wanted.push((other.phenomenon_id.to_owned(), EdgeType::Contradicts));
+        let on_address = by_address.get(c.address).map_or(&[][..], Vec::as_slice);
+        let claims_of =
+            |r: Option<usize>| on_address.iter().filter(|o| root(o.person) == r).count();
+        let own = claims_of(root(c.person));
+        for other in on_address {
+            let theirs = root(other.person);
+            if theirs == root(c.person) {
+                // The same actor wrote it as theirs elsewhere too (another message, another
+                // phone): corroboration.
+                if other.phenomenon_id != c.phenomenon_id {
+                    wanted.push((other.phenomenon_id.to_owned(), EdgeType::Supports));
+                }
+                continue;
             }
+            // An actor with at least as many claims on the address contradicts this one; one
+            // with fewer (a payer who once quoted the payee's address) only weakens it.
+            let edge = if claims_of(theirs) >= own {
+                EdgeType::Contradicts
+            } else {
+                EdgeType::Weakens
+            };
+            wanted.push((other.phenomenon_id.to_owned(), edge));
         }
     }
     for ((wallet, person), mut wanted) in planned {

@@ -1,6 +1,7 @@
 //! Integration tests of the grounded evidence graph.
 
 mod conformance;
+mod generated;
 mod identity;
 mod persist;
 mod properties;

@@ -15,9 +15,9 @@ use proptest::prelude::*;
 use crate::synthetic;
 
 /// A graph built by observations through the gateway, with every event kept.
-struct World {
+pub(crate) struct World {
     log: MemoryLog,
-    state: GraphState,
+    pub(crate) state: GraphState,
     events: Vec<GraphEvent>,
     invocations: usize,
 }
@@ -33,7 +33,7 @@ type Obs = (
 );
 
 impl World {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self {
             log: MemoryLog::new(),
             state: GraphState::new(Scoring::default()),
@@ -54,6 +54,22 @@ impl World {
     /// Observes a value as the source's triage agent would: the value is in a tool output.
     fn observe(&mut self, obs: Obs) -> String {
         let (source, context, kind, label, id_type, value) = obs;
+        self.observe_in(source, context, kind, label, id_type, value, "HK")
+    }
+
+    /// [`World::observe`] with the source's phone region.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn observe_in(
+        &mut self,
+        source: &str,
+        context: &str,
+        kind: EntityKind,
+        label: &str,
+        id_type: IdType,
+        value: &str,
+        region: &str,
+    ) -> String {
+        let obs = (source, context, kind, label, id_type, value);
         self.invocations += 1;
         let id = format!("inv-{:06}", self.invocations);
         let agent = format!("{source}-triage");
@@ -76,7 +92,7 @@ impl World {
             id_type,
             value: value.into(),
             invocation_id: id,
-            phone_region: Some(Region::parse("HK").expect("HK is a region")),
+            phone_region: Some(Region::parse(region).expect("a region")),
             interpretation: String::new(),
         }));
         assert!(verdict.is_accepted(), "{obs:?}: {verdict:?}");
@@ -84,7 +100,7 @@ impl World {
     }
 
     /// Plans and applies until the planner has nothing left; returns the passes it took.
-    fn settle(&mut self) -> usize {
+    pub(crate) fn settle(&mut self) -> usize {
         for pass in 0..8 {
             let calls = resolution::plan(&self.state);
             if calls.is_empty() {
@@ -112,7 +128,7 @@ impl World {
         })
     }
 
-    fn entity(&self, source: &str, context: &str) -> &Entity {
+    pub(crate) fn entity(&self, source: &str, context: &str) -> &Entity {
         self.state
             .entities()
             .values()
@@ -1187,16 +1203,19 @@ fn a_wallet_its_writer_sends_joins_the_writers_actor_and_never_two_people() {
             "{chan:?}"
         );
     }
-    // Two claims of one actor do not compete: both control hypotheses supported, one direct
-    // edge each (L = L0 + 2).
+    // Two claims of one actor do not compete, they corroborate: FUNG's two hypotheses each
+    // have their own claim (direct, +2) and the other (supports, +1); CHAN's one only its own.
     let edges = control_edges(&w.state);
     assert_eq!(edges.len(), 3, "{edges:?}");
+    let l0 = (0.25f64 / 0.75).log10();
     for e in &edges {
         let h = &w.state.hypotheses()[&e.hypothesis_id];
         assert_eq!(h.kind, masf_graph::HypothesisKind::Control);
         assert_eq!(h.status, Status::Supported, "{h:?}");
-        assert_eq!(h.edges.len(), 1, "{h:?}");
-        assert!((h.log_odds - (0.25f64 / 0.75).log10() - 2.0).abs() < 1e-9);
+        let chan = h.subjects[1] == w.entity("src-android", "owner").id;
+        let (edges_expected, gain) = if chan { (1, 2.0) } else { (2, 3.0) };
+        assert_eq!(h.edges.len(), edges_expected, "{h:?}");
+        assert!((h.log_odds - l0 - gain).abs() < 1e-9, "{h:?}");
         assert_eq!(e.state, SameAsState::Live);
     }
     // The links view says which relation each edge is, and explains the claim.
@@ -1206,17 +1225,47 @@ fn a_wallet_its_writer_sends_joins_the_writers_actor_and_never_two_people() {
         .filter(|l| l.relation == masf_graph::Relation::Control)
         .collect();
     assert_eq!(control.len(), 3);
-    let why = resolution::explain(&w.state, &control[0].id).expect("explained");
-    assert_eq!(why.evidence.len(), 1);
-    assert_eq!(why.evidence[0].edge.id_type, Some(IdType::Wallet));
-    assert!(!why.evidence[0].facts.is_empty());
+    for l in &control {
+        let why = resolution::explain(&w.state, &l.id).expect("explained");
+        assert_eq!(why.evidence.len(), l.evidence.len());
+        assert!(!why.evidence.is_empty());
+        for e in &why.evidence {
+            assert_eq!(e.edge.id_type, Some(IdType::Wallet));
+            assert!(!e.facts.is_empty(), "{e:?}");
+        }
+    }
+    assert!(resolution::explain(&w.state, "sa-999998-999999").is_none());
     assert_eq!(w.settle(), 0, "settled");
 }
 
+/// The BTC control hypotheses and their contradicting / weakening edge counts.
+fn btc_hypotheses(w: &World) -> Vec<&masf_graph::Hypothesis> {
+    let btc_wallets: Vec<String> = w
+        .state
+        .entities()
+        .values()
+        .filter(|e| e.context == "wallet:btc")
+        .map(|e| e.id.clone())
+        .collect();
+    w.state
+        .hypotheses()
+        .values()
+        .filter(|h| {
+            h.kind == masf_graph::HypothesisKind::Control && btc_wallets.contains(&h.subjects[0])
+        })
+        .collect()
+}
+
+fn edges_of(h: &masf_graph::Hypothesis, t: masf_graph::EdgeType) -> usize {
+    h.edges.iter().filter(|e| e.edge_type == t).count()
+}
+
 #[test]
-fn two_people_claiming_one_wallet_cancel_out_and_neither_gains_it() {
+fn a_payer_quoting_the_payees_address_once_loses_it_and_equal_claims_leave_it_undecided() {
+    use masf_graph::EdgeType::{Contradicts, Weakens};
     let mut w = wallet_case();
-    // LEUNG (another actor: his own number) also writes FUNG's BTC address as his.
+    // LEUNG (another actor: his own number) once writes FUNG's BTC address in an outgoing
+    // message ("sent to bc1q…"): one claim against FUNG's two.
     w.observe((
         "src-usb",
         "owner",
@@ -1228,40 +1277,70 @@ fn two_people_claiming_one_wallet_cancel_out_and_neither_gains_it() {
     w.observe(("src-usb", "owner", P, "LEUNG", IdType::Wallet, BTC));
     w.observe(("src-usb", "wallet:btc", W, BTC, IdType::Wallet, BTC));
     w.settle();
+    let leung_owner = w.entity("src-usb", "owner").id.clone();
     let actors = resolution::actors(&w.state);
-    let leung = actor_of(&actors, &w.entity("src-usb", "owner").id);
+    let leung = actor_of(&actors, &leung_owner);
     let fung = actor_of(&actors, &w.entity("src-iphone", "owner").id);
     assert_ne!(leung.id, fung.id, "no person merge through a wallet");
-    let btc = w.entity("src-iphone", "wallet:btc").id.clone();
-    assert!(!leung.entities.contains(&btc) && !fung.entities.contains(&btc));
-    // Every claim on the BTC address meets a competitor: FUNG's two (+2 each, −2 for LEUNG's)
-    // stay at the prior, LEUNG's (+2, −2 −1 for FUNG's two) is refuted. None is supported.
-    let btc_wallets: Vec<String> = ["src-iphone", "src-android", "src-usb", "src-screens"]
+    let btc = w.entity("src-usb", "wallet:btc").id.clone();
+    assert!(
+        fung.entities.contains(&btc),
+        "the payee keeps his address: {fung:?}"
+    );
+    assert!(!leung.entities.contains(&btc));
+    for h in btc_hypotheses(&w) {
+        if h.subjects[1] == leung_owner {
+            // FUNG's two claims outnumber LEUNG's one: both contradict it.
+            assert_eq!(h.status, Status::Refuted, "{h:?}");
+            assert_eq!(edges_of(h, Contradicts), 2, "{h:?}");
+        } else {
+            // LEUNG's single claim only weakens each of FUNG's: L = L0 + 2 - 0.5.
+            assert_eq!(h.status, Status::Supported, "{h:?}");
+            assert_eq!(
+                (edges_of(h, Weakens), edges_of(h, Contradicts)),
+                (1, 0),
+                "{h:?}"
+            );
+        }
+    }
+
+    // LEUNG writes it a second time (seen on another phone, in a message from his number):
+    // two claims each, a tie. Every claim is contradicted, none supported, no one gains it;
+    // the revision keeps the superseded edges in the log.
+    w.observe((
+        "src-ipad",
+        "contact:9",
+        P,
+        "LEUNG",
+        IdType::Phone,
+        "61234567",
+    ));
+    w.observe(("src-ipad", "contact:9", P, "LEUNG", IdType::Wallet, BTC));
+    w.observe(("src-ipad", "wallet:btc", W, BTC, IdType::Wallet, BTC));
+    w.settle();
+    let on_btc = btc_hypotheses(&w);
+    let current: Vec<_> = on_btc
         .iter()
-        .map(|s| w.entity(s, "wallet:btc").id.clone())
-        .collect();
-    let on_btc: Vec<_> = w
-        .state
-        .hypotheses()
-        .values()
         .filter(|h| {
-            h.kind == masf_graph::HypothesisKind::Control && btc_wallets.contains(&h.subjects[0])
+            w.state
+                .coreference_hypotheses(&h.subjects[0], &h.subjects[1])
+                .last()
+                == Some(&h.id)
         })
         .collect();
-    assert_eq!(on_btc.len(), 3, "{on_btc:?}");
-    for h in &on_btc {
+    assert_eq!(current.len(), 4, "{current:?}");
+    for h in &current {
         assert_ne!(h.status, Status::Supported, "{h:?}");
-        let contradicts = h
-            .edges
-            .iter()
-            .filter(|e| e.edge_type == masf_graph::EdgeType::Contradicts)
-            .count();
-        let expected = if h.subjects[1] == w.entity("src-usb", "owner").id {
-            2
-        } else {
-            1
-        };
-        assert_eq!(contradicts, expected, "{h:?}");
+        assert_eq!(edges_of(h, Contradicts), 2, "{h:?}");
+    }
+    assert!(
+        on_btc.len() > current.len(),
+        "FUNG's hypotheses were revised"
+    );
+    let actors = resolution::actors(&w.state);
+    for who in [("src-usb", "owner"), ("src-iphone", "owner")] {
+        let a = actor_of(&actors, &w.entity(who.0, who.1).id);
+        assert!(!a.entities.contains(&btc), "{a:?}");
     }
     // The TRON wallet, claimed by CHAN alone, still joins CHAN.
     let chan = actor_of(&actors, &w.entity("src-android", "owner").id);

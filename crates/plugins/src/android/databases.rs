@@ -8,8 +8,8 @@ use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
 use crate::identity::{
-    Writer, artefact_name, normalized, observe, observe_written_wallets, query_on, raw_cell,
-    record, tables_on,
+    Party, artefact_name, normalized, observe, observe_written_wallets, query_on, raw_cell, record,
+    tables_on,
 };
 use crate::util::{Table, fact};
 
@@ -832,28 +832,53 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         if let Some(a) = address {
             observe_party(ctx, book, a, &inv, &what)?;
         }
-        // Who wrote it: the device's user for what it sent (or drafted, queued), the party for
-        // what it received (when the address is a number, i.e. a person's).
+        // The two sides: the device's user wrote what it sent (or drafted, queued) and read
+        // what it received; the party (when the address is a number, i.e. a person's) the
+        // other way round.
         let party = address
             .filter(|a| normalized(ctx, IdType::Phone, a).is_some())
             .map(|a| (counterparty(ctx, book, a), a));
-        let how_party = party
-            .as_ref()
-            .map(|(_, a)| format!("{a} sent it (sms.type 1, received)"));
-        let writer = match (kind, &party, &how_party) {
-            ("1", Some(((context, label), _)), Some(how)) => Some(Writer {
-                context,
-                label,
-                how,
-            }),
-            ("2" | "3" | "4" | "5" | "6", _, _) => Some(Writer {
-                context: "owner",
-                label: "device owner",
-                how: "the device's user wrote it (sms.type 2-6: sent, draft, outbox, failed, queued)",
-            }),
-            _ => None,
+        let (party_role, owner_role) = match kind {
+            "1" => (
+                party
+                    .as_ref()
+                    .map(|(_, a)| format!("{a}, who sent it (sms.type 1, received)")),
+                "the device's user, who received it (sms.type 1)".to_string(),
+            ),
+            _ => (
+                party
+                    .as_ref()
+                    .map(|(_, a)| format!("{a}, to whom it was written (sms.type {kind})")),
+                format!("the device's user, who wrote it (sms.type {kind})"),
+            ),
         };
-        observe_written_wallets(ctx, body, &inv, &what, writer)?;
+        let other =
+            party
+                .as_ref()
+                .zip(party_role.as_deref())
+                .map(|(((context, label), _), role)| Party {
+                    context,
+                    label,
+                    role,
+                });
+        let owner = Party {
+            context: "owner",
+            label: "device owner",
+            role: &owner_role,
+        };
+        let (writer, reader) = match kind {
+            "1" => (other, Some(owner)),
+            "2" | "3" | "4" | "5" | "6" => (Some(owner), other),
+            _ => (None, None),
+        };
+        observe_written_wallets(
+            ctx.phone_region().as_ref(),
+            body,
+            &what,
+            writer,
+            reader,
+            &mut |c, k, l, t, v, i| observe(ctx, c, k, l, t, v, &inv, i),
+        )?;
     }
     if t.truncated {
         summarise_rest(ctx, l, "sms", "date", "messages", "SMS")?;
@@ -999,25 +1024,42 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 format!("The WhatsApp account {jid}, the other party of {what}."),
             )?;
         }
-        let how = format!("{jid} sent it (from_me 0)");
-        let writer = if sent {
-            Some(Writer {
-                context: "owner",
-                label: "device owner",
-                how: "the device's user sent it (from_me 1)",
-            })
-        } else if id_type != IdType::AccountId {
-            // A one-to-one chat: the other party wrote what was received (in a group, the
-            // writer is another column, not read here).
-            Some(Writer {
-                context: &handle,
-                label: jid,
-                how: &how,
-            })
+        // A one-to-one chat has two sides: the device's user and the other party (in a group,
+        // the writer of a received message is another column, not read here: no claim).
+        let one_to_one = id_type != IdType::AccountId;
+        let other_role = if sent {
+            format!("{jid}, to whom it was sent (from_me 1)")
         } else {
-            None
+            format!("{jid}, who sent it (from_me 0)")
         };
-        observe_written_wallets(ctx, text, &inv, &what, writer)?;
+        let owner_role = if sent {
+            "the device's user, who sent it (from_me 1)"
+        } else {
+            "the device's user, who received it (from_me 0)"
+        };
+        let other = one_to_one.then_some(Party {
+            context: &handle,
+            label: jid,
+            role: &other_role,
+        });
+        let owner = Some(Party {
+            context: "owner",
+            label: "device owner",
+            role: owner_role,
+        });
+        let (writer, reader) = match (sent, one_to_one) {
+            (true, _) => (owner, other),
+            (false, true) => (other, owner),
+            (false, false) => (None, None),
+        };
+        observe_written_wallets(
+            ctx.phone_region().as_ref(),
+            text,
+            &what,
+            writer,
+            reader,
+            &mut |c, k, l, t, v, i| observe(ctx, c, k, l, t, v, &inv, i),
+        )?;
     }
     if t.truncated {
         summarise_rest(

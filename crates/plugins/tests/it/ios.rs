@@ -1003,3 +1003,75 @@ fn ios_rerun_reads_cached_outputs_and_adds_nothing() {
     assert_eq!(tally.duplicates, o.tally.phenomena, "{tally:?}");
     assert_eq!(o.session.state().expect("state").phenomena(), &before);
 }
+
+/// Wallet addresses in messages are claims of the side the words before them name (issue 16,
+/// part 4): plaso's public sms.db with three message texts rewritten by the sqlite3 CLI.
+#[test]
+fn ios_wallets_in_messages_are_claimed_by_the_side_the_text_names() {
+    const BTC: &str = "bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn";
+    const ETH: &str = "0x1850ce0e73407a9997c467babc60fe887c567625";
+    let dir = tempfile::tempdir().expect("tempdir");
+    plaso_tree(dir.path());
+    let db = dir.path().join("private/var/mobile/Library/SMS/sms.db");
+    // ROWID 8 came from the e-mail handle, 9 went to it, 5 went to the number (is_from_me in
+    // the public data; checked below so a different copy fails loudly).
+    let before = sqlite3_rows(
+        &db,
+        "SELECT m.ROWID, m.is_from_me, h.id FROM message m JOIN handle h ON h.ROWID = m.handle_id WHERE m.ROWID IN (5, 8, 9) ORDER BY m.ROWID",
+    );
+    assert_eq!(
+        before,
+        [
+            vec!["5", "1", "447775455555"],
+            vec!["8", "0", "xxxxxx2015@icloud.com"],
+            vec!["9", "1", "xxxxxx2015@icloud.com"],
+        ]
+    );
+    sqlite3_rows(
+        &db,
+        &format!(
+            "UPDATE message SET text = 'my BTC address is {BTC} thx' WHERE ROWID = 8; \
+             UPDATE message SET text = 'Sent 0.01 BTC to {BTC} just now' WHERE ROWID = 9; \
+             UPDATE message SET text = 'Send the USB money to my wallet {ETH}' WHERE ROWID = 5;"
+        ),
+    );
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    let ids = o.identities();
+    let handle = "handle:xxxxxx2015@icloud.com";
+    // "my BTC address" from the handle, and "Sent … to" it from the device: both the handle's.
+    assert!(
+        ids.contains(&(handle.into(), "wallet".into(), BTC.into())),
+        "{ids:#?}"
+    );
+    // "my wallet" written by the device's user: the owner's; the owner never claims the BTC.
+    assert!(
+        ids.contains(&("owner".into(), "wallet".into(), ETH.into())),
+        "{ids:#?}"
+    );
+    assert!(
+        !ids.contains(&("owner".into(), "wallet".into(), BTC.into())),
+        "{ids:#?}"
+    );
+    for w in [BTC, ETH] {
+        assert!(
+            ids.contains(&(format!("wallet:{w}"), "wallet".into(), w.into())),
+            "{ids:#?}"
+        );
+    }
+    // The claim's interpretation quotes its cue word.
+    let claim = o
+        .phenomena
+        .iter()
+        .find(|p| {
+            p.category == "identity"
+                && p.interpretation.contains("is written in")
+                && p.interpretation.contains("ROWID 8")
+        })
+        .expect("the claim of ROWID 8");
+    assert!(
+        claim.interpretation.contains("the word \"my\""),
+        "{}",
+        claim.interpretation
+    );
+}
