@@ -65,6 +65,9 @@ pub struct Observation {
     pub invocation_id: String,
     /// A templated note.
     pub interpretation: String,
+    /// For a wallet held by a person (a control claim): the word before the address that
+    /// named them its holder (`my`, `sent`), if any.
+    pub cue: Option<String>,
 }
 
 /// An agent's handle on its task: tool calls and gateway requests, all logged.
@@ -224,6 +227,7 @@ impl<'s> AgentCtx<'s> {
             invocation_id: obs.invocation_id,
             phone_region: self.phone_region(),
             interpretation: obs.interpretation,
+            cue: obs.cue,
         }))
     }
 

@@ -210,6 +210,10 @@ pub struct IdentityObservation {
     /// The agent's note on the observation (linted like an interpretation).
     #[serde(default)]
     pub interpretation: String,
+    /// For a wallet held by a person (a control claim): the word before the address in the
+    /// text that named this person its holder (`my`, `sent`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cue: Option<String>,
 }
 
 /// A request to propose a lead.
@@ -734,6 +738,14 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             normalized,
             strength: identifiers::strength_of(req.id_type, &req.value),
             phenomenon_id,
+            // A cue is one word (letters only, as the plugins read them); anything else is
+            // not kept.
+            cue: req
+                .cue
+                .as_deref()
+                .map(str::trim)
+                .filter(|c| !c.is_empty() && c.len() <= 32 && c.chars().all(char::is_alphabetic))
+                .map(str::to_lowercase),
         };
         Verdict::Accepted {
             id: entity_id.clone(),

@@ -617,6 +617,12 @@ pub struct Identifier {
     pub strength: Strength,
     /// The phenomenon whose verified fact grounds it.
     pub phenomenon_id: String,
+    /// For a wallet address held by a person (a control claim): the word before the address
+    /// that named this person its holder (`my`, `sent`); none when nothing did. A claim with a
+    /// cue weighs twice a bare one against competing claims
+    /// (`masf_graph::resolution::wanted_control`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cue: Option<String>,
 }
 
 /// Where a lead stands.

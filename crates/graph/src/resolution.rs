@@ -65,7 +65,7 @@ use crate::model::{Entity, EntityKind, HypothesisKind, Identifier, Relation};
 mod control;
 use crate::scoring::{EdgeType, Scoring, Status, score};
 use crate::state::{GraphState, same_as_id};
-pub use control::{Claim, claims, control_statement, plan_control};
+pub use control::{control_statement, plan_control, supported_control, wanted_control};
 
 /// The agent name the planner's calls use.
 pub const RESOLVER: &str = "resolver";
@@ -881,6 +881,50 @@ pub fn resolve_in_memory(entities: &[&Entity], scoring: &Scoring) -> Resolved {
         candidates: pairs.len(),
         clusters: clusters(entities.len(), &supported),
         supported,
+    }
+}
+
+/// [`resolve_in_memory`] with control attribution: coreference first, then the control
+/// hypotheses of the claims ([`supported_control`]), and a wallet cluster joins the one
+/// coreference cluster that controls it (none when several do), as [`actors`] does.
+/// `supported` lists the coreference pairs, then the supported (wallet, person) pairs.
+pub fn resolve_with_control_in_memory(entities: &[&Entity], scoring: &Scoring) -> Resolved {
+    let prepared = prepare(entities);
+    let pairs = candidates_prepared(&prepared);
+    let mut supported = supported_prepared(&prepared, scoring, pairs.iter().copied());
+    let mut uf = UnionFind::new(entities.len());
+    for &(a, b) in &supported {
+        uf.union(a, b);
+    }
+    let root: Vec<usize> = (0..entities.len()).map(|i| uf.find(i)).collect();
+    let control = supported_control(entities, &root, scoring);
+    let mut controllers: BTreeMap<usize, BTreeMap<usize, (usize, usize)>> = BTreeMap::new();
+    for &(wallet, person) in &control {
+        let (Some(&w), Some(&p)) = (root.get(wallet), root.get(person)) else {
+            continue;
+        };
+        controllers
+            .entry(w)
+            .or_default()
+            .entry(p)
+            .or_insert((wallet, person));
+    }
+    for by in controllers.values() {
+        if let [(_, &(wallet, person))] = by.iter().collect::<Vec<_>>()[..] {
+            uf.union(wallet, person);
+        }
+    }
+    supported.extend(control);
+    let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..entities.len() {
+        groups.entry(uf.find(i)).or_default().push(i);
+    }
+    let mut clusters: Vec<Vec<usize>> = groups.into_values().collect();
+    clusters.sort_by_key(|g| g.first().copied());
+    Resolved {
+        candidates: pairs.len(),
+        supported,
+        clusters,
     }
 }
 

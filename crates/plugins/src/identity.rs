@@ -21,6 +21,32 @@ pub fn observe(
     cite: &Invoked,
     interpretation: String,
 ) -> Result<bool, RuntimeError> {
+    observe_cued(
+        ctx,
+        context,
+        kind,
+        label,
+        id_type,
+        value,
+        cite,
+        interpretation,
+        None,
+    )
+}
+
+/// [`observe`] with the cue word of a control claim (see [`observe_written_wallets`]).
+#[allow(clippy::too_many_arguments)]
+pub fn observe_cued(
+    ctx: &AgentCtx<'_>,
+    context: &str,
+    kind: EntityKind,
+    label: &str,
+    id_type: IdType,
+    value: &str,
+    cite: &Invoked,
+    interpretation: String,
+    cue: Option<&str>,
+) -> Result<bool, RuntimeError> {
     if normalize(id_type, value, ctx.phone_region().as_ref()).is_err()
         || masf_graph::identifiers::placeholder(id_type, value).is_some()
     {
@@ -35,6 +61,7 @@ pub fn observe(
         value: value.to_string(),
         invocation_id: cite.record.invocation_id.clone(),
         interpretation,
+        cue: cue.map(str::to_owned),
     })?;
     log_rejection(&verdict, context);
     Ok(verdict.is_accepted())
@@ -55,9 +82,9 @@ pub struct Party<'a> {
 }
 
 /// One identity observation, as [`observe_written_wallets`] makes them: `(context, kind,
-/// label, id_type, value, interpretation)`, citing the caller's invocation.
-pub type ObserveFn<'a> =
-    dyn FnMut(&str, EntityKind, &str, IdType, &str, String) -> Result<bool, RuntimeError> + 'a;
+/// label, id_type, value, interpretation, cue)`, citing the caller's invocation.
+pub type ObserveFn<'a> = dyn FnMut(&str, EntityKind, &str, IdType, &str, String, Option<&str>) -> Result<bool, RuntimeError>
+    + 'a;
 
 /// Whose address the words before it in a message say it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +142,7 @@ pub fn holder_from_text(before: &str) -> (Holder, Option<String>) {
 /// (`masf_graph::resolution::plan_control` turns claims into control hypotheses scored
 /// against each other). No claim when that party is unknown. Returns how many addresses it saw.
 ///
-/// `observe(context, kind, label, id_type, value, interpretation)` makes each observation,
+/// `observe(context, kind, label, id_type, value, interpretation, cue)` makes each observation,
 /// citing the invocation whose output holds `text` (the caller's: [`observe`], or a run that
 /// skips repeats).
 pub fn observe_written_wallets(
@@ -139,6 +166,7 @@ pub fn observe_written_wallets(
             IdType::Wallet,
             &f.raw,
             format!("A wallet address written in {what}."),
+            None,
         )?;
         let before = text.find(&f.raw).map_or("", |i| &text[..i]);
         let (holder, cue) = holder_from_text(before);
@@ -167,6 +195,7 @@ pub fn observe_written_wallets(
                  it, weighed against any other claim on it.",
                 f.raw
             ),
+            cue.as_deref(),
         )?;
     }
     Ok(seen)

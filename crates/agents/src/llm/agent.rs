@@ -694,6 +694,7 @@ impl Loop<'_, '_> {
                             invocation_id: a.invocation_id,
                             phone_region: ctx.phone_region(),
                             interpretation: a.interpretation,
+                            cue: None,
                         });
                         (self.submit(&req)?, false)
                     }

@@ -168,6 +168,7 @@ fn observe_all(case: &Path) {
             invocation_id: invocation.to_owned(),
             phone_region: masf_graph::Region::parse("HK").ok(),
             interpretation: String::new(),
+            cue: None,
         });
         let verdict = session
             .submit(ActorKind::Agent, "test-triage", &call)

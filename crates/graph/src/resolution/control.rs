@@ -17,16 +17,19 @@
 //! |---|---|
 //! | the claim itself (the person wrote the address as theirs) | `direct_evidence` (+2) |
 //! | another claim on the address by the same actor (another message, another phone) | `supports` (+1) |
-//! | a claim on the same address by a person of *another* actor with at least as many claims on it | `contradicts` (−2) |
-//! | a claim by another actor with fewer claims on it (a payer who once quoted the payee's address) | `weakens` (−0.5) |
+//! | a claim on the same address by a person of *another* actor whose claims on it weigh at least as much | `contradicts` (−2) |
+//! | a claim by another actor whose claims weigh less (a payer who once quoted the payee's address) | `weakens` (−0.5) |
 //!
-//! Claims are counted per actor (entities joined by live coreference edges); edges of one type
-//! decay harmonically (+2, +1, +0.67, …). With the control prior 0.25 (`L₀ = −0.477`), one
-//! claim is `L = 1.52` (0.97, supported); two actors with as many claims each cancel out (one
-//! claim each: `L = −0.48`; two each: `2 + 1 − 2 − 1`, the same: 0.25, undecided, so neither
-//! gains the address); against a competitor with fewer claims the holder's claims stay
-//! supported while the competitor's are refuted. Claims of entities that are one actor (the
-//! owner's own number in another phone's messages) corroborate instead of competing. Who competes depends on coreference,
+//! A claim weighs 2 when a cue word before the address named its holder (`Identifier::cue`:
+//! "my address is …", "sent … to …"), 1 when nothing did (a bare address, read as the
+//! writer's). Claims are weighed per actor (entities joined by live coreference edges); edges
+//! of one type decay harmonically (+2, +1, +0.67, …). With the control prior 0.25
+//! (`L₀ = −0.477`), one claim is `L = 1.52` (0.97, supported); two actors whose claims weigh
+//! the same cancel out (one claim each: `L = −0.48`; two each: `2 + 1 − 2 − 1`, the same:
+//! 0.25, undecided, so neither gains the address); against a lighter competitor the holder's
+//! claims stay supported while the competitor's are refuted. Claims of entities that are one
+//! actor (the owner's own number in another phone's messages) corroborate instead of
+//! competing. Who competes depends on coreference,
 //! so control is planned only once coreference is settled, and a hypothesis whose resolver
 //! edges no longer match (two claimants became one actor) gets a new revision, as coreference
 //! hypotheses do.
@@ -43,7 +46,7 @@ use super::{RESOLVER, UnionFind, is_mention, key};
 use crate::gateway::{Call, LinkRequest, NewHypothesis};
 use crate::identifiers::IdType;
 use crate::model::{Entity, EntityKind, HypothesisKind, Relation};
-use crate::scoring::EdgeType;
+use crate::scoring::{EdgeType, Scoring, Status, score};
 use crate::state::GraphState;
 
 /// The statement of a control hypothesis, revision `revision` (from 1).
@@ -55,44 +58,16 @@ pub fn control_statement(controlled: &str, person: &str, revision: usize) -> Str
     }
 }
 
-/// One claim: `person` wrote `address` as theirs, observed by `phenomenon_id`.
-#[derive(Debug, Clone)]
-pub struct Claim<'a> {
-    /// The person entity.
-    pub person: &'a Entity,
-    /// The wallet address, normalised.
-    pub address: &'a str,
-    /// The identity phenomenon that observed it.
-    pub phenomenon_id: &'a str,
-}
-
-/// Every claim of the graph: wallet identifiers held by person entities (mentions excluded:
-/// a document naming someone's address says nothing about whose it is), placeholders not.
-pub fn claims(state: &GraphState) -> Vec<Claim<'_>> {
-    let mut out = Vec::new();
-    for e in state.entities().values() {
-        if e.kind != EntityKind::Person || is_mention(e) {
-            continue;
-        }
-        for i in &e.identifiers {
-            if i.id_type == IdType::Wallet && !key(i).1.is_empty() {
-                out.push(Claim {
-                    person: e,
-                    address: &i.normalized,
-                    phenomenon_id: &i.phenomenon_id,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// For each entity id, the root of its actor under live coreference edges only (mentions
-/// included as ordinary entities: good enough to tell whether two claimants are one actor).
-fn coreference_roots(state: &GraphState) -> HashMap<&str, usize> {
-    let ids: Vec<&str> = state.entities().keys().map(String::as_str).collect();
-    let index: HashMap<&str, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let mut uf = UnionFind::new(ids.len());
+/// For each entity (in `state.entities()` order), the root of its actor under live
+/// coreference edges only (mentions included as ordinary entities: good enough to tell
+/// whether two claimants are one actor).
+fn coreference_roots(state: &GraphState, entities: &[&Entity]) -> Vec<usize> {
+    let index: HashMap<&str, usize> = entities
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id.as_str(), i))
+        .collect();
+    let mut uf = UnionFind::new(entities.len());
     for edge in state.same_as().values() {
         if edge.is_live()
             && edge.relation == Relation::Coreference
@@ -101,82 +76,131 @@ fn coreference_roots(state: &GraphState) -> HashMap<&str, usize> {
             uf.union(a, b);
         }
     }
-    ids.iter()
-        .enumerate()
-        .map(|(i, id)| (*id, uf.find(i)))
+    (0..entities.len()).map(|i| uf.find(i)).collect()
+}
+
+/// The evidence of every control hypothesis the claims call for: per (wallet entity, person
+/// entity) as indices into `entities`, the phenomena to link and their edge types (see the
+/// module documentation). `root[i]` is entity `i`'s coreference actor. Linear in the claims
+/// but for the claims on one address, which are compared with each other.
+pub fn wanted_control<'a>(
+    entities: &[&'a Entity],
+    root: &[usize],
+) -> BTreeMap<(usize, usize), Vec<(&'a str, EdgeType)>> {
+    let mut planned: BTreeMap<(usize, usize), Vec<(&'a str, EdgeType)>> = BTreeMap::new();
+    // Claims (person index, phenomenon, weight: 2 with a cue word, 1 bare) and wallet entities
+    // (in id order) by address.
+    let mut claims: HashMap<&'a str, Vec<(usize, &'a str, usize)>> = HashMap::new();
+    let mut wallets: HashMap<&'a str, Vec<usize>> = HashMap::new();
+    for (i, e) in entities.iter().enumerate() {
+        let person = e.kind == EntityKind::Person && !is_mention(e);
+        if !person && e.kind != EntityKind::Wallet {
+            continue;
+        }
+        for id in &e.identifiers {
+            if id.id_type != IdType::Wallet || key(id).1.is_empty() {
+                continue;
+            }
+            if person {
+                claims.entry(id.normalized.as_str()).or_default().push((
+                    i,
+                    id.phenomenon_id.as_str(),
+                    1 + usize::from(id.cue.is_some()),
+                ));
+            } else {
+                wallets.entry(id.normalized.as_str()).or_default().push(i);
+            }
+        }
+    }
+    let root_of = |i: usize| root.get(i).copied().unwrap_or(i);
+    for (address, on_address) in &claims {
+        let Some(held) = wallets.get(address) else {
+            continue;
+        };
+        let mut per_actor: HashMap<usize, usize> = HashMap::new();
+        for &(p, _, weight) in on_address {
+            *per_actor.entry(root_of(p)).or_default() += weight;
+        }
+        for &(person, phenomenon, _) in on_address {
+            let Some(e) = entities.get(person) else {
+                continue;
+            };
+            // The wallet entity of the claim's own source, else the first holding the address.
+            let Some(&wallet) = held
+                .iter()
+                .find(|&&w| entities.get(w).is_some_and(|w| w.source_id == e.source_id))
+                .or_else(|| held.first())
+            else {
+                continue;
+            };
+            let wanted = planned.entry((wallet, person)).or_default();
+            wanted.push((phenomenon, EdgeType::DirectEvidence));
+            let mine = root_of(person);
+            let own = per_actor.get(&mine).copied().unwrap_or(0);
+            for &(other, theirs_phenomenon, _) in on_address {
+                let theirs = root_of(other);
+                if theirs == mine {
+                    // The same actor wrote it as theirs elsewhere too (another message,
+                    // another phone): corroboration.
+                    if theirs_phenomenon != phenomenon {
+                        wanted.push((theirs_phenomenon, EdgeType::Supports));
+                    }
+                    continue;
+                }
+                // An actor whose claims on the address weigh at least as much contradicts this
+                // one; a lighter one (a payer who once quoted the payee's address) only
+                // weakens it.
+                let edge = if per_actor.get(&theirs).copied().unwrap_or(0) >= own {
+                    EdgeType::Contradicts
+                } else {
+                    EdgeType::Weakens
+                };
+                wanted.push((theirs_phenomenon, edge));
+            }
+        }
+    }
+    for wanted in planned.values_mut() {
+        wanted.sort();
+        wanted.dedup();
+    }
+    planned
+}
+
+/// The (wallet, person) index pairs whose control hypothesis would be supported, computed
+/// without a graph (for the benchmark): [`wanted_control`] scored with the control prior.
+pub fn supported_control(
+    entities: &[&Entity],
+    root: &[usize],
+    scoring: &Scoring,
+) -> Vec<(usize, usize)> {
+    let prior = scoring.prior_for(HypothesisKind::Control);
+    wanted_control(entities, root)
+        .into_iter()
+        .filter(|(_, wanted)| {
+            score(scoring, prior, wanted.iter().map(|(p, t)| (*t, *p))).status == Status::Supported
+        })
+        .map(|(pair, _)| pair)
         .collect()
 }
 
 /// The gateway calls that bring the control hypotheses to the current claims (see the module
 /// documentation), as agent [`RESOLVER`]. Empty when they are up to date.
 pub fn plan_control(state: &GraphState) -> Vec<Call> {
-    let claims = claims(state);
-    if claims.is_empty() {
-        return Vec::new();
-    }
-    // Wallet entities by address, in id order.
-    let mut wallets: HashMap<&str, Vec<&Entity>> = HashMap::new();
-    for e in state.entities().values() {
-        if e.kind != EntityKind::Wallet {
-            continue;
-        }
-        for i in &e.identifiers {
-            if i.id_type == IdType::Wallet && !key(i).1.is_empty() {
-                wallets.entry(i.normalized.as_str()).or_default().push(e);
-            }
-        }
-    }
-    let roots = coreference_roots(state);
-    let root = |e: &Entity| roots.get(e.id.as_str()).copied();
-    let mut by_address: BTreeMap<&str, Vec<&Claim<'_>>> = BTreeMap::new();
-    for c in &claims {
-        by_address.entry(c.address).or_default().push(c);
-    }
+    let entities: Vec<&Entity> = state.entities().values().collect();
+    let root = coreference_roots(state, &entities);
     let mut calls = Vec::new();
-    // One hypothesis per (wallet entity, person): a person's claims on one address.
-    let mut planned: BTreeMap<(String, String), Vec<(String, EdgeType)>> = BTreeMap::new();
-    for c in &claims {
-        let Some(held) = wallets.get(c.address) else {
-            continue;
-        };
-        let Some(wallet) = held
-            .iter()
-            .find(|w| w.source_id == c.person.source_id)
-            .or_else(|| held.first())
-        else {
-            continue;
-        };
-        let wanted = planned
-            .entry((wallet.id.clone(), c.person.id.clone()))
-            .or_default();
-        wanted.push((c.phenomenon_id.to_owned(), EdgeType::DirectEvidence));
-        let on_address = by_address.get(c.address).map_or(&[][..], Vec::as_slice);
-        let claims_of =
-            |r: Option<usize>| on_address.iter().filter(|o| root(o.person) == r).count();
-        let own = claims_of(root(c.person));
-        for other in on_address {
-            let theirs = root(other.person);
-            if theirs == root(c.person) {
-                // The same actor wrote it as theirs elsewhere too (another message, another
-                // phone): corroboration.
-                if other.phenomenon_id != c.phenomenon_id {
-                    wanted.push((other.phenomenon_id.to_owned(), EdgeType::Supports));
-                }
-                continue;
-            }
-            // An actor with at least as many claims on the address contradicts this one; one
-            // with fewer (a payer who once quoted the payee's address) only weakens it.
-            let edge = if claims_of(theirs) >= own {
-                EdgeType::Contradicts
-            } else {
-                EdgeType::Weakens
-            };
-            wanted.push((other.phenomenon_id.to_owned(), edge));
-        }
-    }
+    let planned = wanted_control(&entities, &root)
+        .into_iter()
+        .filter_map(|((w, p), wanted)| {
+            Some((
+                (entities.get(w)?.id.clone(), entities.get(p)?.id.clone()),
+                wanted
+                    .into_iter()
+                    .map(|(ph, t)| (ph.to_owned(), t))
+                    .collect::<Vec<(String, EdgeType)>>(),
+            ))
+        });
     for ((wallet, person), mut wanted) in planned {
-        wanted.sort();
-        wanted.dedup();
         let revisions = state.coreference_hypotheses(&wallet, &person);
         let current = revisions.last().and_then(|id| state.hypotheses().get(id));
         let new_revision = |n: usize| {

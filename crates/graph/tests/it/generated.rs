@@ -193,7 +193,7 @@ fn generate(seed: u64) -> Case {
                    value: &str,
                    region: &str,
                    who: &str| {
-        w.observe_in(source, context, kind, label, id_type, value, region);
+        w.observe_in(source, context, kind, label, id_type, value, region, None);
         truth.insert((source.to_owned(), context.to_owned()), who.to_owned());
     };
     // Owners: their own number (as the SIM or WhatsApp shows it) and account.
@@ -338,7 +338,8 @@ fn generate(seed: u64) -> Case {
                    to: usize,
                    wallet: &str,
                    holder: usize,
-                   claimant: usize| {
+                   claimant: usize,
+                   cue: Option<&str>| {
         let whatsapp = rng.chance(0.5);
         let (pf, pt) = (&people[from], &people[to]);
         let holder_tag = format!("p{holder}");
@@ -385,9 +386,7 @@ fn generate(seed: u64) -> Case {
             } else {
                 context.clone()
             };
-            observe(
-                w,
-                truth,
+            w.observe_in(
                 &s,
                 &claim,
                 EntityKind::Person,
@@ -395,8 +394,9 @@ fn generate(seed: u64) -> Case {
                 IdType::Wallet,
                 wallet,
                 region,
-                &format!("p{claimant}"),
+                cue,
             );
+            truth.insert((s.clone(), claim), format!("p{claimant}"));
         }
     };
     let mut quotes = 0;
@@ -408,13 +408,30 @@ fn generate(seed: u64) -> Case {
         let n = 1 + rng.below(3);
         for &to in others.iter().take(n) {
             let wallet = people[i].wallet.clone();
-            message(&mut w, &mut truth, &mut rng, i, to, &wallet, i, i);
+            // "my address is 0x…": the cue names the writer.
+            message(
+                &mut w,
+                &mut truth,
+                &mut rng,
+                i,
+                to,
+                &wallet,
+                i,
+                i,
+                Some("my"),
+            );
             // The payer quotes the address back once in a while: mostly "sent 0.5 ETH to 0x…"
             // (the reader's, the holder's), sometimes the bare address (read as the writer's:
             // a wrong claim that competes with the holder's).
             if rng.chance(0.25) {
-                let claimant = if rng.chance(0.75) { i } else { to };
-                message(&mut w, &mut truth, &mut rng, to, i, &wallet, i, claimant);
+                let (claimant, cue) = if rng.chance(0.75) {
+                    (i, Some("sent"))
+                } else {
+                    (to, None)
+                };
+                message(
+                    &mut w, &mut truth, &mut rng, to, i, &wallet, i, claimant, cue,
+                );
                 quotes += 1;
             }
         }
@@ -488,16 +505,13 @@ fn bcubed(case: &Case, counted: impl Fn(&(String, String)) -> bool) -> (f64, f64
 }
 
 /// Issue 16's targets: B-cubed precision ≥ 0.99 and recall ≥ 0.95 with wallets included, no
-/// decoy merge, over five seeds. Precision, decoys and people's recall hold on every seed;
-/// recall with wallets reaches 1.0 on four and 0.94 on seed 5, where a holder who announced
-/// the address once meets a payer whose bare quote (no cue word) was read as theirs: a tie, so
-/// that wallet stays undecided (never wrongly attributed). Breaking it needs the claim's
-/// strength (a cue word or none) carried into the graph — open in issue 16; until then the
-/// floor below guards today's level.
+/// decoy merge, over five seeds. A claim named by a cue word ("my address is …") weighs twice
+/// a bare address read as the writer's, so a payer's bare quote no longer ties with a holder's
+/// one announcement.
 #[test]
 fn generated_cases_resolve_people_and_wallets_with_b_cubed_at_the_targets() {
     let mut worst = (1.0f64, 1.0f64, 1.0f64);
-    for seed in 1..=5u64 {
+    for seed in 1..=12u64 {
         let case = generate(seed);
         let (precision, recall, decoy_merges) = bcubed(&case, |_| true);
         let (_, people_recall, _) = bcubed(&case, |k| !k.1.starts_with("wallet:"));
@@ -514,10 +528,10 @@ fn generated_cases_resolve_people_and_wallets_with_b_cubed_at_the_targets() {
         );
     }
     println!(
-        "worst over 5 seeds: precision {:.4}, recall {:.4}, people-only recall {:.4}",
+        "worst over 12 seeds: precision {:.4}, recall {:.4}, people-only recall {:.4}",
         worst.0, worst.1, worst.2
     );
     assert!(worst.0 >= 0.99, "precision {:.4} < 0.99", worst.0);
     assert!(worst.2 >= 0.95, "people-only recall {:.4} < 0.95", worst.2);
-    assert!(worst.1 >= 0.93, "recall with wallets {:.4} < 0.93", worst.1);
+    assert!(worst.1 >= 0.95, "recall with wallets {:.4} < 0.95", worst.1);
 }

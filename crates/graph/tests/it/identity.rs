@@ -26,6 +26,7 @@ fn observe(state: &mut GraphState, log: &MemoryLog, value: &str, n: usize) -> Ve
         invocation_id: format!("inv-{n:06}"),
         phone_region: Some(Region::parse("HK").expect("HK is a region")),
         interpretation: String::new(),
+        cue: None,
     };
     let verdict = Gateway::new(state, log).observe_identity(&request);
     for event in verdict.events() {

@@ -123,6 +123,7 @@ fn script() -> Vec<Call> {
             invocation_id: format!("inv-{n:06}"),
             phone_region: Some(Region::parse("HK").expect("HK is a region")),
             interpretation: String::new(),
+            cue: None,
         })
     };
     let link = |ph: &str, edge_type| {

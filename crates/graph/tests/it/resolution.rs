@@ -54,7 +54,7 @@ impl World {
     /// Observes a value as the source's triage agent would: the value is in a tool output.
     fn observe(&mut self, obs: Obs) -> String {
         let (source, context, kind, label, id_type, value) = obs;
-        self.observe_in(source, context, kind, label, id_type, value, "HK")
+        self.observe_in(source, context, kind, label, id_type, value, "HK", None)
     }
 
     /// [`World::observe`] with the source's phone region.
@@ -68,6 +68,7 @@ impl World {
         id_type: IdType,
         value: &str,
         region: &str,
+        cue: Option<&str>,
     ) -> String {
         let obs = (source, context, kind, label, id_type, value);
         self.invocations += 1;
@@ -94,6 +95,7 @@ impl World {
             invocation_id: id,
             phone_region: Some(Region::parse(region).expect("a region")),
             interpretation: String::new(),
+            cue: cue.map(str::to_owned),
         }));
         assert!(verdict.is_accepted(), "{obs:?}: {verdict:?}");
         verdict.id().unwrap_or_default().to_owned()
@@ -1008,6 +1010,7 @@ fn national_international_and_jid_forms_join() {
             invocation_id: id,
             phone_region: Some(us),
             interpretation: String::new(),
+            cue: None,
         }));
         assert!(verdict.is_accepted(), "{value}: {verdict:?}");
     }
@@ -1413,4 +1416,19 @@ fn a_control_hypothesis_must_name_a_controlled_entity_then_a_person() {
             other => panic!("accepted: {other:?}"),
         }
     }
+}
+
+#[test]
+fn control_in_memory_joins_each_wallet_to_its_holder_at_scale() {
+    let s = synthetic::generate_with_wallets(10_000, 5);
+    let entities: Vec<&Entity> = s.entities.iter().collect();
+    let resolved = resolution::resolve_with_control_in_memory(&entities, &Scoring::default());
+    // Every wallet entity lands in its holder's cluster, the quoted ones included; no person
+    // cluster is merged with another through a wallet.
+    assert_eq!(resolved.clusters, s.true_clusters());
+    let wallets = entities.iter().filter(|e| e.kind == W).count();
+    assert!(wallets > 1_000, "{wallets} wallet entities");
+    // Without attribution the wallets stay apart: the clusters differ from the truth.
+    let plain = resolution::resolve_in_memory(&entities, &Scoring::default());
+    assert_ne!(plain.clusters, s.true_clusters());
 }

@@ -108,6 +108,7 @@ pub fn any_event() -> impl Strategy<Value = GraphEvent> {
                         normalized: value.to_lowercase(),
                         strength: Strength::Strong,
                         phenomenon_id,
+                        cue: None,
                     },
                 }
             }),

@@ -81,6 +81,7 @@ impl Builder {
                     normalized,
                     strength: id_type.strength(),
                     phenomenon_id: format!("ph-{:07}", self.phenomenon),
+                    cue: None,
                 }
             })
             .collect();
@@ -181,4 +182,71 @@ pub fn generate(n: usize, seed: u64) -> Synthetic {
         entities: b.entities,
         truth: b.truth,
     }
+}
+
+/// [`generate`] plus wallets: every third person cluster holds an address, claimed by two of
+/// its entities (the holder's own messages) and held by two wallet entities (the wallet seen
+/// in two sources: their truth is the holder's cluster); every ninth is also quoted once by an
+/// entity of the cluster before it (a bare quote: one competing claim against the holder's
+/// two, which the holder wins).
+pub fn generate_with_wallets(n: usize, seed: u64) -> Synthetic {
+    let mut s = generate(n, seed);
+    let mut phenomenon: u64 = 900_000_000;
+    let mut members: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (i, (&c, e)) in s.truth.iter().zip(&s.entities).enumerate() {
+        if c != 0 && e.kind == EntityKind::Person {
+            members.entry(c).or_default().push(i);
+        }
+    }
+    let mut claim = |e: &mut Entity, address: &str| {
+        phenomenon += 1;
+        e.identifiers.push(Identifier {
+            id_type: IdType::Wallet,
+            value: address.to_owned(),
+            normalized: address.to_owned(),
+            strength: IdType::Wallet.strength(),
+            phenomenon_id: format!("ph-{phenomenon:09}"),
+            cue: None,
+        });
+    };
+    let mut wallets = Vec::new();
+    let clusters: Vec<usize> = members.keys().copied().collect();
+    for (k, &c) in clusters.iter().enumerate() {
+        if c % 3 != 0 {
+            continue;
+        }
+        let address = format!("0x{c:040x}");
+        let holders = &members[&c];
+        for &i in holders.iter().take(2) {
+            claim(&mut s.entities[i], &address);
+        }
+        if c % 9 == 0 && holders.len() >= 2 && k > 0 {
+            let quoter = members[&clusters[k - 1]][0];
+            claim(&mut s.entities[quoter], &address);
+        }
+        wallets.push((c, address));
+    }
+    for (c, address) in wallets {
+        for _ in 0..2 {
+            let n = s.entities.len() + 1;
+            phenomenon += 1;
+            s.entities.push(Entity {
+                id: format!("ent-{n:06}"),
+                kind: EntityKind::Wallet,
+                label: address.clone(),
+                source_id: format!("src-{}", n % 7),
+                context: format!("wallet:{address}"),
+                identifiers: vec![Identifier {
+                    id_type: IdType::Wallet,
+                    value: address.clone(),
+                    normalized: address.clone(),
+                    strength: IdType::Wallet.strength(),
+                    phenomenon_id: format!("ph-{phenomenon:09}"),
+                    cue: None,
+                }],
+            });
+            s.truth.push(c);
+        }
+    }
+    s
 }

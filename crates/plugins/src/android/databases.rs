@@ -8,8 +8,8 @@ use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
 use crate::identity::{
-    Party, artefact_name, normalized, observe, observe_written_wallets, query_on, raw_cell, record,
-    tables_on,
+    Party, artefact_name, normalized, observe, observe_cued, observe_written_wallets, query_on,
+    raw_cell, record, tables_on,
 };
 use crate::util::{Table, fact};
 
@@ -877,7 +877,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             &what,
             writer,
             reader,
-            &mut |c, k, l, t, v, i| observe(ctx, c, k, l, t, v, &inv, i),
+            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, &inv, i, cue),
         )?;
     }
     if t.truncated {
@@ -1058,7 +1058,7 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             &what,
             writer,
             reader,
-            &mut |c, k, l, t, v, i| observe(ctx, c, k, l, t, v, &inv, i),
+            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, &inv, i, cue),
         )?;
     }
     if t.truncated {

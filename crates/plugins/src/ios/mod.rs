@@ -285,6 +285,32 @@ impl<'c, 's> Run<'c, 's> {
         inv: &Invoked,
         interpretation: String,
     ) -> Result<bool, RuntimeError> {
+        self.observe_cued(
+            context,
+            kind,
+            label,
+            id_type,
+            value,
+            inv,
+            interpretation,
+            None,
+        )
+    }
+
+    /// [`Run::observe`] with the cue word of a control claim
+    /// (`crate::identity::observe_written_wallets`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn observe_cued(
+        &self,
+        context: &str,
+        kind: EntityKind,
+        label: &str,
+        id_type: IdType,
+        value: &str,
+        inv: &Invoked,
+        interpretation: String,
+        cue: Option<&str>,
+    ) -> Result<bool, RuntimeError> {
         let Some(norm) = self.normalised(id_type, value) else {
             tracing::debug!(value, %id_type, "not observed: not a valid identifier");
             return Ok(false);
@@ -306,6 +332,7 @@ impl<'c, 's> Run<'c, 's> {
             value: value.to_string(),
             invocation_id: inv.record.invocation_id.clone(),
             interpretation,
+            cue: cue.map(str::to_owned),
         })?;
         Ok(true)
     }

@@ -184,7 +184,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 writer,
                 reader,
                 // Through the run: a repeat (the same address in two messages) is not resent.
-                &mut |c, k, l, t, v, i| run.observe(c, k, l, t, v, inv, i),
+                &mut |c, k, l, t, v, i, cue| run.observe_cued(c, k, l, t, v, inv, i, cue),
             )?;
         }
     }

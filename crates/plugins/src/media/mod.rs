@@ -312,6 +312,7 @@ fn record_image(
                     ""
                 }
             ),
+            cue: None,
         })?;
     }
     for p in &found.phones {
@@ -323,6 +324,7 @@ fn record_image(
             value: p.read.clone(),
             invocation_id: invoked.record.invocation_id.clone(),
             interpretation: format!("Phone number shown in the screenshot {path}."),
+            cue: None,
         })?;
     }
     Ok(())

@@ -1059,6 +1059,17 @@ fn ios_wallets_in_messages_are_claimed_by_the_side_the_text_names() {
             "{ids:#?}"
         );
     }
+    // The claims carry their cue words into the graph (a cued claim weighs twice a bare one).
+    let cue_of = |context: &str, address: &str| {
+        o.entities
+            .iter()
+            .find(|e| e.context == context)
+            .and_then(|e| e.identifiers.iter().find(|i| i.normalized == address))
+            .and_then(|i| i.cue.clone())
+    };
+    assert_eq!(cue_of(handle, BTC).as_deref(), Some("my"));
+    assert_eq!(cue_of("owner", ETH).as_deref(), Some("my"));
+    assert_eq!(cue_of(&format!("wallet:{BTC}"), BTC), None);
     // The claim's interpretation quotes its cue word.
     let claim = o
         .phenomena
