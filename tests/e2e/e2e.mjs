@@ -408,11 +408,15 @@ async function main() {
     await setField("intake-case-title", "Hostile names");
     await setField("intake-examiner", "E2E");
     await setField("intake-timezone", "UTC");
+    await setField("intake-region", "GB");
     await screenshot("hostile-intake");
     await click("intake-save");
     await waitFor("the hostile case opened", async () =>
       (await wd.text(await el("current-case"))).includes("hostile-case"),
     );
+    // the examiner's phone region reached case.yaml
+    const written = fs.readFileSync(path.join(work, "hostile-case", "case.yaml"), "utf8");
+    assert(/^\s*region: GB$/m.test(written), `case.yaml has no region: GB:\n${written}`);
     await nav("run");
     await click("run-start");
     await waitFor(

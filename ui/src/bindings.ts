@@ -101,6 +101,8 @@ export interface SourceEntryDraft {
   owner?: string | null;
   /** IANA zone; null or the case's zone writes none. */
   timezone?: string | null;
+  /** Phone-numbering region (ISO 3166-1 alpha-2); null or the case's writes none. */
+  region?: string | null;
 }
 
 export interface CaseDraft {
@@ -109,6 +111,8 @@ export interface CaseDraft {
   title: string;
   examiner: string;
   timezone: string;
+  /** The examiner's phone-numbering region (ISO 3166-1 alpha-2) for sources whose evidence gives none. */
+  region?: string | null;
   persons: PersonDraft[];
   sources: SourceEntryDraft[];
   /** Replace an existing case.yaml. */

@@ -126,6 +126,10 @@ pub struct SourceEntryDraft {
     /// IANA zone; none or the case's zone writes no `timezone:` line.
     #[serde(default)]
     pub timezone: Option<String>,
+    /// Phone-numbering region (ISO 3166-1 alpha-2) for this source; none or the case's writes
+    /// no `region:` line.
+    #[serde(default)]
+    pub region: Option<String>,
 }
 
 /// The whole case as the editor holds it, to be written as `dir/case.yaml`.
@@ -136,6 +140,10 @@ pub struct CaseDraft {
     pub title: String,
     pub examiner: String,
     pub timezone: String,
+    /// The examiner's phone-numbering region (ISO 3166-1 alpha-2) for sources whose evidence
+    /// gives none; none writes no `region:` line.
+    #[serde(default)]
+    pub region: Option<String>,
     #[serde(default)]
     pub persons: Vec<PersonDraft>,
     pub sources: Vec<SourceEntryDraft>,
@@ -167,6 +175,14 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
         .dir
         .canonicalize()
         .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", draft.dir.display())))?;
+    // Regions as written in case.yaml (upper case); the loader below validates them.
+    let region_of = |r: &Option<String>| {
+        r.as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(str::to_uppercase)
+    };
+    let case_region = region_of(&draft.region);
     let mut sources = Vec::with_capacity(draft.sources.len());
     for s in &draft.sources {
         let abs = if s.path.is_absolute() {
@@ -192,7 +208,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             owner: s.owner.clone().filter(|o| !o.is_empty()),
             source_type: None,
             timezone: zone.cloned(),
-            region: None,
+            region: region_of(&s.region).filter(|r| Some(r) != case_region.as_ref()),
             notes: None,
         });
     }
@@ -202,7 +218,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             title: draft.title.clone(),
             examiner: draft.examiner.clone(),
             timezone: draft.timezone.clone(),
-            region: None,
+            region: case_region.clone(),
             persons: draft
                 .persons
                 .iter()

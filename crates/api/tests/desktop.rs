@@ -73,6 +73,7 @@ fn demo_draft(dir: &Path) -> CaseDraft {
         path: evidence(file),
         owner: owner.map(String::from),
         timezone: Some("Asia/Hong_Kong".into()),
+        region: None,
     };
     CaseDraft {
         dir: dir.to_path_buf(),
@@ -80,6 +81,7 @@ fn demo_draft(dir: &Path) -> CaseDraft {
         title: "Desktop facade test".into(),
         examiner: "E. Xaminer".into(),
         timezone: "Asia/Hong_Kong".into(),
+        region: None,
         persons: vec![
             person("leung", "LEUNG YL"),
             person("chan", "CHAN MH"),
@@ -157,6 +159,33 @@ fn a_draft_that_would_not_load_is_refused_and_leaves_nothing() {
     assert_eq!(case.source("src-usb").unwrap().label, "usb.E01 (中文標籤)");
     // a second save without overwrite is refused
     assert_eq!(save_case(&draft).unwrap_err().code, ErrorCode::BadRequest);
+}
+
+#[test]
+fn the_editor_writes_the_examiners_regions_and_refuses_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut draft = demo_draft(dir.path());
+    draft.region = Some("zz".into());
+    let err = save_case(&draft).unwrap_err();
+    assert_eq!(err.code, ErrorCode::CaseInvalid, "{}", err.message);
+    assert!(err.message.contains("ZZ"), "{}", err.message);
+    assert!(!dir.path().join("case.yaml").exists());
+
+    let mut draft = demo_draft(dir.path());
+    draft.region = Some(" hk ".into());
+    draft.sources[0].region = Some("GB".into());
+    draft.sources[1].region = Some("HK".into()); // the case's: no line of its own
+    let file = save_case(&draft).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("region:").count(), 2, "{text}");
+    let case = masf_case::Case::load(&file).unwrap();
+    assert_eq!(
+        case.meta.region.map(|r| r.to_string()).as_deref(),
+        Some("HK")
+    );
+    let region_of = |id: &str| case.source(id).unwrap().region.map(|r| r.to_string());
+    assert_eq!(region_of(&draft.sources[0].id).as_deref(), Some("GB"));
+    assert_eq!(region_of(&draft.sources[1].id).as_deref(), Some("HK"));
 }
 
 #[test]

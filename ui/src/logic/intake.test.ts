@@ -23,6 +23,12 @@ describe("intake form", () => {
     ]);
     expect(draftProblems(meta, []).map((p) => p.key)).toEqual(["intake.p.noSources"]);
   });
+  it("takes a phone region per case and per source, two letters or none", () => {
+    expect(draftProblems({ ...meta, region: "HK" }, [{ ...row("src-a"), region: "gb" }, { ...row("src-b"), region: "" }])).toEqual([]);
+    const problems = draftProblems({ ...meta, region: "HKG" }, [{ ...row("src-a"), region: "+852" }]);
+    expect(problems.map((p) => p.key)).toEqual(["intake.p.region", "intake.p.region"]);
+    expect(problems[1]?.params).toEqual({ region: "+852" });
+  });
   it("checks IANA zones and formats sizes", () => {
     expect(validZone("Asia/Shanghai")).toBe(true);
     expect(validZone("Asia/Nowhere")).toBe(false);

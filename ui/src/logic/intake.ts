@@ -13,6 +13,8 @@ export interface DraftRow<D extends DraftLike = DraftLike & Record<string, unkno
   label: string;
   owner: string;
   timezone: string;
+  /** ISO 3166-1 alpha-2 phone-numbering region, or "" for the case's. */
+  region: string;
 }
 
 export interface Problem {
@@ -31,9 +33,12 @@ export function validZone(z: string): boolean {
   }
 }
 
+/** An ISO 3166-1 alpha-2 code, as case.yaml's `region:` takes it. */
+const REGION_RE = /^[A-Za-z]{2}$/;
+
 export function draftProblems(
-  meta: { dir: string; id: string; title: string; examiner: string; timezone: string },
-  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string }[],
+  meta: { dir: string; id: string; title: string; examiner: string; timezone: string; region?: string },
+  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string; region?: string }[],
 ): Problem[] {
   const out: Problem[] = [];
   if (rows.length === 0) out.push({ key: "intake.p.noSources" });
@@ -41,6 +46,10 @@ export function draftProblems(
   if (!ID_RE.test(meta.id.trim())) out.push({ key: "intake.p.caseId" });
   if (!meta.examiner.trim()) out.push({ key: "intake.p.examiner" });
   if (!validZone(meta.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: meta.timezone } });
+  for (const r of [meta.region ?? "", ...rows.map((x) => x.region ?? "")]) {
+    // the backend checks the code against the numbering metadata; here only its shape
+    if (r.trim() && !REGION_RE.test(r.trim())) out.push({ key: "intake.p.region", params: { region: r } });
+  }
   const seen = new Set<string>();
   for (const r of rows) {
     const id = r.id.trim();

@@ -120,7 +120,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
   const [rows, setRows] = useState<DraftRow<SourceDraft>[]>([]);
   const [progress, setProgress] = useState<Record<string, { done: number; total: number }>>({});
   const [hashes, setHashes] = useState<Record<string, string>>({});
-  const [meta, setMeta] = useState({ dir: "", id: "", title: "", examiner: "", timezone: "UTC", persons: "" });
+  const [meta, setMeta] = useState({ dir: "", id: "", title: "", examiner: "", timezone: "UTC", region: "", persons: "" });
   const [err, setErr] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<string | null>(null);
@@ -155,7 +155,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
       ...old,
       ...ds
         .filter((d) => !old.some((r) => r.draft.path === d.path))
-        .map((d) => ({ draft: d, id: d.suggested_id, label: d.suggested_label, owner: "", timezone: "" })),
+        .map((d) => ({ draft: d, id: d.suggested_id, label: d.suggested_label, owner: "", timezone: "", region: "" })),
     ]);
 
   const add = (paths: string[]) => {
@@ -193,6 +193,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
         title: meta.title.trim(),
         examiner: meta.examiner.trim(),
         timezone: meta.timezone.trim(),
+        region: meta.region.trim() || null,
         persons: meta.persons
           .split("\n")
           .map((l) => l.split(":"))
@@ -204,6 +205,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
           path: r.draft.path,
           owner: r.owner.trim() || null,
           timezone: r.timezone.trim() || null,
+          region: r.region.trim() || null,
         })),
         overwrite: false,
       })
@@ -261,6 +263,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
               <th>{t("intake.size")}</th>
               <th>{t("case.owner")}</th>
               <th>{t("case.timezone")}</th>
+              <th>{t("case.region")}</th>
               <th>{t("intake.hashCol")}</th>
               <th />
             </tr>
@@ -299,6 +302,9 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
                   <td>
                     <input value={r.timezone} size={14} placeholder={meta.timezone} onInput={(e) => update(i, "timezone", e.currentTarget.value)} aria-label={t("case.timezone")} />
                   </td>
+                  <td>
+                    <input value={r.region} size={3} placeholder={meta.region} onInput={(e) => update(i, "region", e.currentTarget.value)} aria-label={t("case.region")} />
+                  </td>
                   <td class="small">
                     {h ? (
                       <code class="hash" title={h}>{h.slice(0, 16)}…</code>
@@ -327,6 +333,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
         {m("title", t("intake.caseTitle"), "intake-case-title")}
         {m("examiner", t("intake.examiner"), "intake-examiner")}
         {m("timezone", t("case.timezone"), "intake-timezone")}
+        {m("region", t("case.region"), "intake-region")}
         <label class="field">
           <span>{t("intake.persons")}</span>
           <textarea rows={2} value={meta.persons} placeholder="leung: LEUNG YL" onInput={(e) => setMeta({ ...meta, persons: e.currentTarget.value })} />
