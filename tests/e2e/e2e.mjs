@@ -301,18 +301,26 @@ async function main() {
 
   // ---- 4. retract a same_as edge with a reason: the actors split; approve it again
   await step("retract-approve", async () => {
-    // the edge to retract: one that alone joins an actor (from the shell's own command)
+    // the edge to retract, from the shell's own commands: one whose retraction splits an
+    // actor in two groups — an actor's only control link (its wallet, seen in several sources,
+    // splits off), else the one edge of a two-entity actor
     const pick = await wd.execAsync(`
       const done = arguments[arguments.length - 1];
       const inv = window.__TAURI_INTERNALS__.invoke;
       Promise.all([inv("actors"), inv("same_as_links")]).then(
         ([actors, links]) => {
+          const actorOf = new Map();
+          actors.forEach((a) => a.entities.forEach((e) => actorOf.set(e, a.id)));
+          const live = (l) => l.state === "live" || l.state === "approved";
+          const control = links.filter((l) => l.relation === "control" && live(l));
+          const only = control.find((l) =>
+            control.filter((m) => actorOf.get(m.a.id) === actorOf.get(l.a.id)).length === 1);
           const actor = actors.find((a) => a.joined_by.length === 1);
-          const link = actor && links.find((l) => l.id === actor.joined_by[0]);
+          const link = only ?? (actor && links.find((l) => l.id === actor.joined_by[0]));
           done(link ? { edge: link.id, a: link.a.id, b: link.b.id } : null);
         },
         (e) => done({ error: JSON.stringify(e) }));`);
-    assert(pick && pick.edge, `no single-edge actor: ${JSON.stringify(pick)}`);
+    assert(pick && pick.edge, `no edge whose retraction splits an actor: ${JSON.stringify(pick)}`);
     const { edge, a, b } = pick;
     await nav("entities");
     const actorOf = async (id) => wd.attr(await el(`entity-${id}`), "data-actor");
