@@ -53,6 +53,11 @@
 //!    names, possibly several people) never join two actors: one linked to a single actor is
 //!    one of its entities; one linked to several is listed in each one's `mentioned_in` and
 //!    belongs to none; mentions linked to no other entity join only each other.
+//! 8. **Control** ([`plan_control`], called by [`plan`] once coreference is settled): a wallet
+//!    address held by a person entity is a claim that the person controls it (never a
+//!    coreference key); claims become `control` hypotheses scored against each other, and a
+//!    supported one joins the wallet into that person's actor through a `same_as` edge of
+//!    relation `control` — into no actor when two actors control it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
