@@ -357,6 +357,8 @@ export interface EntityRef {
   label: string;
   source_id: string;
   context: string;
+  /** person, device, account or wallet; null for an id the graph does not hold. */
+  kind?: string | null;
 }
 
 export interface EvidenceView {

@@ -711,12 +711,8 @@ impl Desktop {
     }
 
     pub fn links_and_actors(&self) -> Result<LinksAndActors, ApiError> {
-        let ctx = self.ctx()?;
-        let state = crate::graph(&ctx)?;
-        Ok(LinksAndActors {
-            links: masf_graph::resolution::links(&state),
-            actors: masf_graph::resolution::actors(&state),
-        })
+        let (links, actors) = crate::links_and_actors(&self.ctx()?)?;
+        Ok(LinksAndActors { links, actors })
     }
 
     /// Approves (or, with `approve` false, retracts) a same_as edge as the case's examiner. A

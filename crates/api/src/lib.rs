@@ -30,7 +30,7 @@ pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
-pub use masf_graph::{Decision, Relation, SameAsDecision, SameAsState};
+pub use masf_graph::{Decision, EntityKind, Relation, SameAsDecision, SameAsState};
 pub use masf_report::Report;
 pub use masf_report::timeline::export as timeline_export;
 pub use masf_report::timeline::{
@@ -45,8 +45,8 @@ pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs,
 pub use repair::{CarriedOver, Repaired, check, repair};
 pub use report::{ReportWritten, build_report, write_report};
 pub use resolve::{
-    Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, resolve, resolve_in,
-    retract, why,
+    Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, links_and_actors,
+    resolve, resolve_in, retract, why,
 };
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};

@@ -200,6 +200,12 @@ pub struct WhyInvocation {
     pub output_sha256: String,
 }
 
+/// [`links`] and [`actors`] from one fold of the log.
+pub fn links_and_actors(ctx: &CaseCtx) -> Result<(Vec<LinkView>, Vec<Actor>), ApiError> {
+    let state = graph(ctx)?;
+    Ok((resolution::links(&state), resolution::actors(&state)))
+}
+
 /// The actors: connected components of live and approved `same_as` edges.
 pub fn actors(ctx: &CaseCtx) -> Result<Vec<Actor>, ApiError> {
     Ok(resolution::actors(&graph(ctx)?))

@@ -586,7 +586,7 @@ fn print_link(link: &masf_api::LinkView) {
         masf_api::Relation::Coreference => (&link.a, "=", &link.b),
         // Control: the controlled entity, then the person (whichever has the lower id).
         masf_api::Relation::Control => {
-            if link.a.context.starts_with("wallet:") {
+            if link.b.kind == Some(masf_api::EntityKind::Person) {
                 (&link.a, "controlled by", &link.b)
             } else {
                 (&link.b, "controlled by", &link.a)
@@ -654,12 +654,11 @@ fn cmd_decide(
 
 fn cmd_actors(case: &CaseArgs, all: bool, json: bool) -> anyhow::Result<u8> {
     let ctx = open(case)?;
-    let actors = masf_api::actors(&ctx)?;
+    let (all_links, actors) = masf_api::links_and_actors(&ctx)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&actors)?);
         return Ok(EXIT_OK);
     }
-    let all_links = masf_api::links(&ctx)?;
     let links: std::collections::HashMap<&str, &masf_api::LinkView> =
         all_links.iter().map(|l| (l.id.as_str(), l)).collect();
     let mut singles = 0;

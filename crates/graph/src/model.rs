@@ -546,6 +546,14 @@ pub enum Relation {
 }
 
 impl Relation {
+    /// The relation a `same_as` edge backed by a hypothesis of `kind` says.
+    pub fn of(kind: HypothesisKind) -> Self {
+        match kind {
+            HypothesisKind::Control => Self::Control,
+            _ => Self::Coreference,
+        }
+    }
+
     /// The stable snake-case name.
     pub fn as_str(self) -> &'static str {
         match self {

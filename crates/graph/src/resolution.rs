@@ -788,73 +788,22 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
             continue;
         };
         let (a, b) = (pa.entity, pb.entity);
-        let wanted: Vec<PairEvidence> = evidence_prepared(pa, pb)
+        let wanted: Vec<(String, EdgeType)> = evidence_prepared(pa, pb)
             .into_iter()
-            .map(|(edge_type, entity, identifier)| PairEvidence {
-                phenomenon_id: identifier.phenomenon_id.clone(),
-                edge_type,
-                entity_id: entity.id.clone(),
-                id_type: identifier.id_type,
-                normalized: identifier.normalized.clone(),
-            })
+            .map(|(edge_type, _, identifier)| (identifier.phenomenon_id.clone(), edge_type))
             .collect();
         if wanted.is_empty() {
             continue;
         }
-        let revisions = state.coreference_hypotheses(&a.id, &b.id);
-        let current = revisions.last().and_then(|id| state.hypotheses().get(id));
-        let new_revision = |n: usize| {
-            Call::AddHypothesis(NewHypothesis {
-                proposed_by: RESOLVER.to_owned(),
-                statement: statement(&a.id, &b.id, n),
-                kind: HypothesisKind::Coreference,
-                prior: None,
-                // Entities come in id order and candidates as (i < j): a's id is the lower.
-                subjects: vec![a.id.clone(), b.id.clone()],
-            })
-        };
-        let Some(hypothesis) = current else {
-            calls.push(new_revision(1));
-            continue;
-        };
-        let wanted_type: BTreeMap<&str, EdgeType> = wanted
-            .iter()
-            .map(|w| (w.phenomenon_id.as_str(), w.edge_type))
-            .collect();
-        // Only the resolver's own edges are judged: edges other agents linked stay theirs.
-        let stale = hypothesis
-            .edges
-            .iter()
-            .filter(|e| e.linked_by == RESOLVER)
-            .any(|e| wanted_type.get(e.phenomenon_id.as_str()) != Some(&e.edge_type));
-        if stale {
-            calls.push(new_revision(revisions.len() + 1));
-            continue;
-        }
-        // Negative edges first: the confidence then only rises towards its final value while
-        // the batch is applied, so no pair is supported for a moment by half its evidence.
-        let mut wanted = wanted;
-        wanted.sort_by(|x, y| {
-            let base = |t: EdgeType| state.scoring().base(t).unwrap_or(0.0);
-            base(x.edge_type)
-                .total_cmp(&base(y.edge_type))
-                .then_with(|| x.phenomenon_id.cmp(&y.phenomenon_id))
-        });
-        for w in &wanted {
-            if !hypothesis
-                .edges
-                .iter()
-                .any(|e| e.phenomenon_id == w.phenomenon_id)
-            {
-                calls.push(Call::Link(LinkRequest {
-                    agent: RESOLVER.to_owned(),
-                    task_id: None,
-                    phenomenon_id: w.phenomenon_id.clone(),
-                    hypothesis_id: hypothesis.id.clone(),
-                    edge_type: w.edge_type,
-                }));
-            }
-        }
+        // Entities come in id order and candidates as (i < j): a's id is the lower.
+        plan_pair(
+            state,
+            HypothesisKind::Coreference,
+            [&a.id, &b.id],
+            &|n| statement(&a.id, &b.id, n),
+            wanted,
+            &mut calls,
+        );
     }
     // Control is judged on settled coreference: who competes for a wallet depends on which
     // entities are one actor.
@@ -862,6 +811,68 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
         calls = plan_control(state);
     }
     calls
+}
+
+/// The calls that bring the resolver's hypothesis about `subjects` (of `kind`, its revision
+/// `n` stated by `statement(n)`) to the `wanted` edges (phenomenon, type): a first revision
+/// when there is none; a new revision when an edge the resolver linked has another type than
+/// wanted or is no longer wanted (edges other agents linked stay theirs and cause none); else
+/// the missing edges, negative ones first — the confidence then only rises towards its final
+/// value while the batch is applied, so no pair is supported for a moment by half its evidence.
+/// Shared by coreference ([`plan`]) and control ([`plan_control`]).
+pub(crate) fn plan_pair(
+    state: &GraphState,
+    kind: HypothesisKind,
+    subjects: [&str; 2],
+    statement: &dyn Fn(usize) -> String,
+    mut wanted: Vec<(String, EdgeType)>,
+    calls: &mut Vec<Call>,
+) {
+    let [a, b] = subjects;
+    let revisions = state.coreference_hypotheses(a, b);
+    let new_revision = |n: usize| {
+        Call::AddHypothesis(NewHypothesis {
+            proposed_by: RESOLVER.to_owned(),
+            statement: statement(n),
+            kind,
+            prior: None,
+            subjects: vec![a.to_owned(), b.to_owned()],
+        })
+    };
+    let Some(hypothesis) = revisions.last().and_then(|id| state.hypotheses().get(id)) else {
+        calls.push(new_revision(1));
+        return;
+    };
+    let wanted_type: BTreeMap<&str, EdgeType> =
+        wanted.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+    let stale = hypothesis
+        .edges
+        .iter()
+        .filter(|e| e.linked_by == RESOLVER)
+        .any(|e| wanted_type.get(e.phenomenon_id.as_str()) != Some(&e.edge_type));
+    if stale {
+        calls.push(new_revision(revisions.len() + 1));
+        return;
+    }
+    wanted.sort_by(|x, y| {
+        let base = |t: EdgeType| state.scoring().base(t).unwrap_or(0.0);
+        base(x.1).total_cmp(&base(y.1)).then_with(|| x.0.cmp(&y.0))
+    });
+    for (phenomenon_id, edge_type) in wanted {
+        if !hypothesis
+            .edges
+            .iter()
+            .any(|e| e.phenomenon_id == phenomenon_id)
+        {
+            calls.push(Call::Link(LinkRequest {
+                agent: RESOLVER.to_owned(),
+                task_id: None,
+                phenomenon_id,
+                hypothesis_id: hypothesis.id.clone(),
+                edge_type,
+            }));
+        }
+    }
 }
 
 /// A resolution computed without a graph: for benchmarks and for checking the blocking
@@ -903,22 +914,10 @@ pub fn resolve_with_control_in_memory(entities: &[&Entity], scoring: &Scoring) -
     }
     let root: Vec<usize> = (0..entities.len()).map(|i| uf.find(i)).collect();
     let control = supported_control(entities, &root, scoring);
-    let mut controllers: BTreeMap<usize, BTreeMap<usize, (usize, usize)>> = BTreeMap::new();
-    for &(wallet, person) in &control {
-        let (Some(&w), Some(&p)) = (root.get(wallet), root.get(person)) else {
-            continue;
-        };
-        controllers
-            .entry(w)
-            .or_default()
-            .entry(p)
-            .or_insert((wallet, person));
-    }
-    for by in controllers.values() {
-        if let [(_, &(wallet, person))] = by.iter().collect::<Vec<_>>()[..] {
-            uf.union(wallet, person);
-        }
-    }
+    join_controlled(
+        &mut uf,
+        control.iter().map(|&(wallet, person)| (wallet, person, ())),
+    );
     supported.extend(control);
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..entities.len() {
@@ -931,6 +930,41 @@ pub fn resolve_with_control_in_memory(entities: &[&Entity], scoring: &Scoring) -
         supported,
         clusters,
     }
+}
+
+/// What [`join_controlled`] did: the links that joined (controlled entity, edge), and the
+/// contested clusters (person entity, cluster root).
+type ControlJoins<T> = (Vec<(usize, T)>, Vec<(usize, usize)>);
+
+/// Joins each controlled cluster (under `uf`) to the one person cluster that controls it, by
+/// the first of its `(controlled, person, edge)` links; a cluster controlled from several
+/// person clusters joins none. Control never joins two people. Returns the links that joined
+/// (controlled entity, edge) and, for the contested clusters, (person entity, cluster root).
+fn join_controlled<T: Copy>(
+    uf: &mut UnionFind,
+    links: impl IntoIterator<Item = (usize, usize, T)>,
+) -> ControlJoins<T> {
+    let mut controllers: BTreeMap<usize, BTreeMap<usize, (usize, usize, T)>> = BTreeMap::new();
+    for (controlled, person, edge) in links {
+        controllers
+            .entry(uf.find(controlled))
+            .or_default()
+            .entry(uf.find(person))
+            .or_insert((controlled, person, edge));
+    }
+    let (mut joined, mut contested) = (Vec::new(), Vec::new());
+    for (cluster, by) in controllers {
+        if by.len() == 1 {
+            if let Some(&(controlled, person, edge)) = by.values().next()
+                && uf.union(controlled, person)
+            {
+                joined.push((controlled, edge));
+            }
+        } else {
+            contested.extend(by.values().map(|&(_, person, _)| (person, cluster)));
+        }
+    }
+    (joined, contested)
 }
 
 /// The pairs among `pairs` whose coreference hypothesis is supported.
@@ -1135,14 +1169,11 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
     // Control: a wallet cluster that one actor controls joins it; one that several actors
     // control joins none and is listed as contested under each (control never joins two
     // people).
-    let mut controllers: BTreeMap<usize, BTreeMap<usize, (usize, usize, &str)>> = BTreeMap::new();
-    for e in state.same_as().values() {
+    let control = state.same_as().values().filter_map(|e| {
         if !e.is_live() || e.relation != Relation::Control {
-            continue;
+            return None;
         }
-        let (Some(&a), Some(&b)) = (index.get(e.a.as_str()), index.get(e.b.as_str())) else {
-            continue;
-        };
+        let (&a, &b) = (index.get(e.a.as_str())?, index.get(e.b.as_str())?);
         let person_at = |i: usize| {
             entities
                 .get(i)
@@ -1151,31 +1182,16 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
         let (controlled, person) = match (person_at(a), person_at(b)) {
             (false, true) => (a, b),
             (true, false) => (b, a),
-            _ => continue,
+            _ => return None,
         };
-        if attached.contains_key(&person) || is_mention_at(controlled) {
-            continue;
-        }
-        controllers
-            .entry(uf.find(controlled))
-            .or_default()
-            .entry(uf.find(person))
-            .or_insert((controlled, person, e.id.as_str()));
-    }
-    let mut contested: Vec<(usize, usize)> = Vec::new();
-    for (cluster, by) in &controllers {
-        if by.len() == 1 {
-            if let Some(&(controlled, person, id)) = by.values().next()
-                && uf.union(controlled, person)
-            {
-                joined.push((controlled, id));
-            }
-        } else {
-            for &(_, person, _) in by.values() {
-                contested.push((person, *cluster));
-            }
-        }
-    }
+        (!attached.contains_key(&person) && !is_mention_at(controlled)).then_some((
+            controlled,
+            person,
+            e.id.as_str(),
+        ))
+    });
+    let (control_joined, contested) = join_controlled(&mut uf, control);
+    joined.extend(control_joined);
     let mut groups: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for i in 0..entities.len() {
         if attached.contains_key(&i) {
@@ -1379,6 +1395,8 @@ pub struct EntityRef {
     pub source_id: String,
     /// Its context.
     pub context: String,
+    /// What it is (none for an id the graph does not hold).
+    pub kind: Option<EntityKind>,
 }
 
 /// One edge of a coreference hypothesis.
@@ -1414,12 +1432,14 @@ pub fn links(state: &GraphState) -> Vec<LinkView> {
                 label: String::new(),
                 source_id: String::new(),
                 context: String::new(),
+                kind: None,
             },
             |e| EntityRef {
                 id: e.id.clone(),
                 label: e.label.clone(),
                 source_id: e.source_id.clone(),
                 context: e.context.clone(),
+                kind: Some(e.kind),
             },
         )
     };
@@ -1448,11 +1468,7 @@ pub fn links(state: &GraphState) -> Vec<LinkView> {
                 id,
                 exists: edge.is_some(),
                 state: edge.map_or("candidate", |e| e.state.as_str()).to_owned(),
-                relation: if current.kind == HypothesisKind::Control {
-                    Relation::Control
-                } else {
-                    Relation::Coreference
-                },
+                relation: Relation::of(current.kind),
                 a: entity_ref(a),
                 b: entity_ref(b),
                 hypothesis_id: current.id.clone(),

@@ -326,10 +326,10 @@ impl GraphState {
                 edge.state = same_as_state(supported, &edge.decisions);
             }
             None if status_of(changed) == Some(Status::Supported) => {
-                let relation = match self.hypotheses.get(current).map(|h| h.kind) {
-                    Some(HypothesisKind::Control) => Relation::Control,
-                    _ => Relation::Coreference,
-                };
+                let relation = self
+                    .hypotheses
+                    .get(current)
+                    .map_or(Relation::Coreference, |h| Relation::of(h.kind));
                 let edge = SameAs {
                     id: id.clone(),
                     a: pair.0.clone(),
@@ -530,10 +530,10 @@ impl GraphState {
                     && let Some((pair, revisions)) = self.candidate_pair(edge_id)
                     && let Some(current) = revisions.last()
                 {
-                    let relation = match self.hypotheses.get(current).map(|h| h.kind) {
-                        Some(HypothesisKind::Control) => Relation::Control,
-                        _ => Relation::Coreference,
-                    };
+                    let relation = self
+                        .hypotheses
+                        .get(current)
+                        .map_or(Relation::Coreference, |h| Relation::of(h.kind));
                     let edge = SameAs {
                         id: edge_id.clone(),
                         a: pair.0.clone(),

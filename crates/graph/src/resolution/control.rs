@@ -42,8 +42,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::{RESOLVER, UnionFind, is_mention, key};
-use crate::gateway::{Call, LinkRequest, NewHypothesis};
+use super::{UnionFind, is_mention, key, plan_pair};
+use crate::gateway::Call;
 use crate::identifiers::IdType;
 use crate::model::{Entity, EntityKind, HypothesisKind, Relation};
 use crate::scoring::{EdgeType, Scoring, Status, score};
@@ -184,7 +184,7 @@ pub fn supported_control(
 }
 
 /// The gateway calls that bring the control hypotheses to the current claims (see the module
-/// documentation), as agent [`RESOLVER`]. Empty when they are up to date.
+/// documentation), as agent [`super::RESOLVER`]. Empty when they are up to date.
 pub fn plan_control(state: &GraphState) -> Vec<Call> {
     let entities: Vec<&Entity> = state.entities().values().collect();
     let root = coreference_roots(state, &entities);
@@ -200,54 +200,15 @@ pub fn plan_control(state: &GraphState) -> Vec<Call> {
                     .collect::<Vec<(String, EdgeType)>>(),
             ))
         });
-    for ((wallet, person), mut wanted) in planned {
-        let revisions = state.coreference_hypotheses(&wallet, &person);
-        let current = revisions.last().and_then(|id| state.hypotheses().get(id));
-        let new_revision = |n: usize| {
-            Call::AddHypothesis(NewHypothesis {
-                proposed_by: RESOLVER.to_owned(),
-                statement: control_statement(&wallet, &person, n),
-                kind: HypothesisKind::Control,
-                prior: None,
-                subjects: vec![wallet.clone(), person.clone()],
-            })
-        };
-        let Some(hypothesis) = current else {
-            calls.push(new_revision(1));
-            continue;
-        };
-        let wanted_type: BTreeMap<&str, EdgeType> =
-            wanted.iter().map(|(p, t)| (p.as_str(), *t)).collect();
-        let stale = hypothesis
-            .edges
-            .iter()
-            .filter(|e| e.linked_by == RESOLVER)
-            .any(|e| wanted_type.get(e.phenomenon_id.as_str()) != Some(&e.edge_type));
-        if stale {
-            calls.push(new_revision(revisions.len() + 1));
-            continue;
-        }
-        // Negative edges first, as for coreference: the confidence only rises while the
-        // batch is applied.
-        wanted.sort_by(|x, y| {
-            let base = |t: EdgeType| state.scoring().base(t).unwrap_or(0.0);
-            base(x.1).total_cmp(&base(y.1)).then_with(|| x.0.cmp(&y.0))
-        });
-        for (phenomenon_id, edge_type) in wanted {
-            if !hypothesis
-                .edges
-                .iter()
-                .any(|e| e.phenomenon_id == phenomenon_id)
-            {
-                calls.push(Call::Link(LinkRequest {
-                    agent: RESOLVER.to_owned(),
-                    task_id: None,
-                    phenomenon_id,
-                    hypothesis_id: hypothesis.id.clone(),
-                    edge_type,
-                }));
-            }
-        }
+    for ((wallet, person), wanted) in planned {
+        plan_pair(
+            state,
+            HypothesisKind::Control,
+            [&wallet, &person],
+            &|n| control_statement(&wallet, &person, n),
+            wanted,
+            &mut calls,
+        );
     }
     calls
 }
