@@ -144,6 +144,12 @@ pub async fn actors(state: Shared<'_>) -> Result<Vec<masf_api::Actor>, ApiError>
 }
 
 #[tauri::command]
+pub async fn why_link(state: Shared<'_>, id: String) -> Result<masf_api::Why, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.why(&id)).await
+}
+
+#[tauri::command]
 pub async fn approve_link(
     state: Shared<'_>,
     id: String,

@@ -40,6 +40,7 @@ app_commands!(
     rerun_invocation,
     same_as_links,
     actors,
+    why_link,
     approve_link,
     retract_link,
     timeline,

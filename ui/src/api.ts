@@ -64,6 +64,7 @@ export const api = {
   rerunInvocation: b.rerunInvocation,
   sameAsLinks: b.sameAsLinks,
   actors: b.getActors,
+  whyLink: b.whyLink,
   approveLink: (id: string, reason: string | null) => b.approveLink(id, reason ?? undefined),
   retractLink: b.retractLink,
   exportReport: b.exportReport,

@@ -417,6 +417,43 @@ export interface Actor {
   contested?: string[];
 }
 
+/** A verified fact as an explanation cites it: the invocation whose output holds its value. */
+export interface WhyFact {
+  fact_type: string;
+  value: string;
+  invocation_id: string;
+  match: { method: string; normalisation?: string; field?: string; span?: { start: number; end: number } };
+}
+
+/** One evidence edge of a link, explained. */
+export interface ExplainedEvidence {
+  edge: EvidenceView;
+  /** The cited phenomenon's source. */
+  source_id: string;
+  title: string;
+  /** Names the identifier or the attribution pattern and its cue word. */
+  interpretation: string;
+  facts: WhyFact[];
+}
+
+/** A logged tool invocation, briefly. */
+export interface WhyInvocation {
+  tool: string;
+  /** Its arguments (JSON). */
+  args: string;
+  source_id: string;
+  status: string;
+  output_sha256: string;
+}
+
+/** Why a link exists (`masf links --why EDGE`). */
+export interface Why {
+  link: LinkView;
+  evidence: ExplainedEvidence[];
+  /** The invocations the facts cite, by id. */
+  invocations: Record<string, WhyInvocation>;
+}
+
 export interface LinksAndActors {
   links: LinkView[];
   actors: Actor[];
@@ -554,6 +591,11 @@ export function sameAsLinks(): Promise<LinkView[]> {
 
 export function getActors(): Promise<Actor[]> {
   return invoke<Actor[]>("actors");
+}
+
+/** Why a link (or candidate pair) exists; `bad_request` for an unknown id. */
+export function whyLink(id: string): Promise<Why> {
+  return invoke<Why>("why_link", { id });
 }
 
 export function approveLink(id: string, reason?: string): Promise<LinksAndActors> {

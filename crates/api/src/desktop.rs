@@ -715,6 +715,13 @@ impl Desktop {
         Ok(LinksAndActors { links, actors })
     }
 
+    /// Why a same_as edge (or candidate pair) exists: its hypothesis, every evidence edge with
+    /// the phenomenon it cites (the identifier or the attribution pattern and cue), the verified
+    /// facts and the logged invocations they were verified in (`masf links --why EDGE`).
+    pub fn why(&self, edge: &str) -> Result<crate::Why, ApiError> {
+        crate::why(&self.ctx()?, edge)
+    }
+
     /// Approves (or, with `approve` false, retracts) a same_as edge as the case's examiner. A
     /// retraction needs a reason.
     pub fn decide(

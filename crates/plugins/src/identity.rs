@@ -95,20 +95,16 @@ pub enum Holder {
     Reader,
 }
 
-/// Reads whose an address is from the text before it in its sentence (after the last `!`,
-/// `?`, `;`, line break, or `.` followed by a space): the cue word nearest the address decides — `my`, `me`,
-/// `mine`, `our`, `us` and the requests `send`, `pay`, `transfer`, `deposit` name the writer;
-/// `your`, `you` and the reports `sent`, `paid`, `transferred`, `deposited`, `forwarded`
-/// name the reader. Without a cue the writer is meant ("USDT to T… please"). English only: a
-/// message in another language falls back to the writer. Returns the holder and the cue word.
-pub fn holder_from_text(before: &str) -> (Holder, Option<String>) {
-    // A full stop ends a sentence only before a space or a line break ("0.05 BTC" does not).
+/// The sentence an address stands in, up to it: the text after the last `!`, `?`, `;`, `。`,
+/// `！`, `？`, `；`, line break, or `.` followed by a space or a line break ("0.05 BTC" does
+/// not end one).
+fn sentence_before(before: &str) -> &str {
     let mut start = 0;
     let mut chars = before.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         let next = chars.peek().map(|&(_, n)| n);
         let ends = match c {
-            '!' | '?' | ';' | '\n' => true,
+            '!' | '?' | ';' | '\n' | '。' | '！' | '？' | '；' => true,
             '.' => next.is_none_or(char::is_whitespace),
             _ => false,
         };
@@ -116,24 +112,296 @@ pub fn holder_from_text(before: &str) -> (Holder, Option<String>) {
             start = i + c.len_utf8();
         }
     }
-    let sentence = &before[start..];
-    let words: Vec<String> = sentence
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    for w in words.iter().rev() {
-        let holder = match w.as_str() {
-            "my" | "me" | "mine" | "our" | "us" | "send" | "pay" | "transfer" | "deposit" => {
-                Holder::Writer
+    &before[start..]
+}
+
+/// English cue words: the word and the holder it names.
+const CUE_WORDS: [(&str, Holder); 19] = [
+    ("my", Holder::Writer),
+    ("me", Holder::Writer),
+    ("mine", Holder::Writer),
+    ("our", Holder::Writer),
+    ("us", Holder::Writer),
+    ("receive", Holder::Writer),
+    ("receiving", Holder::Writer),
+    ("send", Holder::Writer),
+    ("pay", Holder::Writer),
+    ("transfer", Holder::Writer),
+    ("deposit", Holder::Writer),
+    ("your", Holder::Reader),
+    ("you", Holder::Reader),
+    ("yours", Holder::Reader),
+    ("sent", Holder::Reader),
+    ("paid", Holder::Reader),
+    ("transferred", Holder::Reader),
+    ("deposited", Holder::Reader),
+    ("forwarded", Holder::Reader),
+];
+
+/// Chinese cue words (simplified and traditional): "my", "our", "receive (money)", "pay to",
+/// "transfer to", "top up" name the writer; "your" and a payment reported done (`已` before
+/// a payment verb: "已付款到", "已轉賬到") the reader.
+const CJK_CUES: [(&str, Holder); 24] = [
+    ("我的", Holder::Writer),
+    ("我们的", Holder::Writer),
+    ("我們的", Holder::Writer),
+    ("收款", Holder::Writer),
+    ("付款到", Holder::Writer),
+    ("付到", Holder::Writer),
+    ("转账到", Holder::Writer),
+    ("轉賬到", Holder::Writer),
+    ("轉帳到", Holder::Writer),
+    ("转到", Holder::Writer),
+    ("轉到", Holder::Writer),
+    ("打到", Holder::Writer),
+    ("充值", Holder::Writer),
+    ("存入", Holder::Writer),
+    ("你的", Holder::Reader),
+    ("您的", Holder::Reader),
+    ("你们的", Holder::Reader),
+    ("你們的", Holder::Reader),
+    ("已付", Holder::Reader),
+    ("已转", Holder::Reader),
+    ("已轉", Holder::Reader),
+    ("已发", Holder::Reader),
+    ("已發", Holder::Reader),
+    ("已打", Holder::Reader),
+];
+
+/// The cue nearest the end of `sentence`: its end offset, the holder it names and the word.
+fn nearest_cue(sentence: &str) -> Option<(usize, Holder, String)> {
+    let mut best: Option<(usize, Holder, String)> = None;
+    let mut consider = |end: usize, holder: Holder, word: String| {
+        if best.as_ref().is_none_or(|(e, _, _)| end > *e) {
+            best = Some((end, holder, word));
+        }
+    };
+    // English words, split on anything but letters, digits and apostrophes.
+    let mut start = None;
+    for (i, c) in sentence
+        .char_indices()
+        .chain(std::iter::once((sentence.len(), ' ')))
+    {
+        let in_word = c.is_alphanumeric() && c.is_ascii() || c == '\'';
+        match (start, in_word) {
+            (None, true) => start = Some(i),
+            (Some(s), false) => {
+                let word = sentence[s..i].to_lowercase();
+                if let Some(&(_, h)) = CUE_WORDS.iter().find(|(w, _)| *w == word) {
+                    consider(i, h, word);
+                }
+                start = None;
             }
-            "your" | "you" | "yours" | "sent" | "paid" | "transferred" | "deposited"
-            | "forwarded" => Holder::Reader,
-            _ => continue,
-        };
-        return (holder, Some(w.clone()));
+            _ => {}
+        }
     }
-    (Holder::Writer, None)
+    for (cue, holder) in CJK_CUES {
+        for (at, _) in sentence.match_indices(cue) {
+            // A payment verb reported done ("已付款到", "已经转到") is the reader's.
+            let done = ["已", "已经", "已經"]
+                .iter()
+                .any(|p| sentence[..at].ends_with(p));
+            let (holder, word) = match (holder, done) {
+                (Holder::Writer, true) => {
+                    let from = sentence[..at].rfind('已').unwrap_or(at);
+                    (Holder::Reader, sentence[from..at + cue.len()].to_string())
+                }
+                _ => (holder, cue.to_string()),
+            };
+            consider(at + cue.len(), holder, word);
+        }
+    }
+    best
+}
+
+/// Reads whose an address is from the text before it in its sentence ([`sentence_before`]):
+/// the cue nearest the address decides ([`CUE_WORDS`], [`CJK_CUES`]) — `my`, `me`, `mine`,
+/// `our`, `us`, `receive` and the requests `send`, `pay`, `transfer`, `deposit` name the
+/// writer; `your`, `you` and the reports `sent`, `paid`, `transferred`, `deposited`,
+/// `forwarded` name the reader; the Chinese words alike. Without a cue the writer is meant
+/// ("USDT to T… please"). Returns the holder and the cue word.
+pub fn holder_from_text(before: &str) -> (Holder, Option<String>) {
+    match nearest_cue(sentence_before(before)) {
+        Some((_, holder, word)) => (holder, Some(word)),
+        None => (Holder::Writer, None),
+    }
+}
+
+/// The cue that says an address is the *subject's own* — words of possession or receipt
+/// (`my`, `me`, `mine`, `our`, `us`, `receive`, `receiving`, `deposit address`, `我的`, `收款`) —
+/// when it is the cue nearest the address. A request to pay ("send to …") or a report of a
+/// payment does not say whose it is in a document that is not a message. `None` otherwise.
+pub fn own_cue(before: &str) -> Option<String> {
+    const OWN: [&str; 11] = [
+        "my",
+        "me",
+        "mine",
+        "our",
+        "us",
+        "receive",
+        "receiving",
+        "我的",
+        "我们的",
+        "我們的",
+        "收款",
+    ];
+    let sentence = sentence_before(before);
+    match nearest_cue(sentence) {
+        Some((_, Holder::Writer, word)) if OWN.contains(&word.as_str()) => Some(word),
+        // "deposit address" names the holder's receiving address; "Deposit BTC 1…" is a
+        // request that says nothing of whose.
+        Some((end, Holder::Writer, word))
+            if word == "deposit"
+                && sentence
+                    .get(end..)
+                    .is_some_and(|r| r.trim_start().to_lowercase().starts_with("address")) =>
+        {
+            Some(word)
+        }
+        _ => None,
+    }
+}
+
+/// Words that name a party's role right before their name ("Payee: LEUNG YL", "to CHAN MH,
+/// TRC20 address …", "收款人：陳大文"), matched case-insensitively; the Chinese ones are
+/// labels only (a colon follows).
+const ROLE_WORDS: [&str; 16] = [
+    "payee",
+    "beneficiary",
+    "recipient",
+    "receiver",
+    "account name",
+    "account holder",
+    "pay to",
+    "payable to",
+    "payer",
+    "to",
+    "from",
+    "收款人",
+    "收款方",
+    "受益人",
+    "户名",
+    "付款人",
+];
+
+/// Words that may stand between a named party and their address: the asset, the network,
+/// "address", "wallet" (any word with a digit, such as `TRC20`, too).
+const FILLER_WORDS: [&str; 22] = [
+    "address", "wallet", "addr", "usdt", "usdc", "btc", "eth", "tron", "trx", "bitcoin",
+    "ethereum", "network", "chain", "at", "on", "via", "is", "the", "account", "地址", "钱包",
+    "錢包",
+];
+
+/// The party named right before an address — `"Payee: LEUNG YL\nUSDT (ERC20): 0x…"`,
+/// `"Forward 8,000 USDT to CHAN MH, TRC20 address T…"`, `"收款人：陳大文 錢包 T…"` — as
+/// (name, role word). The name follows a role word ([`ROLE_WORDS`]; after a label its colon)
+/// and is, for an English role word without a colon, one to four words each starting with a
+/// capital letter; only punctuation and [`FILLER_WORDS`] may stand between the name and the
+/// address. Looks back to the last blank line (at most 400 bytes). `None` when no party is
+/// named so (the address's holder is then read from the cue words, [`holder_from_text`]).
+pub fn named_party(before: &str) -> Option<(String, String)> {
+    let mut window = before;
+    if window.len() > 400 {
+        let mut cut = window.len() - 400;
+        while !window.is_char_boundary(cut) {
+            cut += 1;
+        }
+        window = &window[cut..];
+    }
+    if let Some(i) = window.rfind("\n\n").or_else(|| window.rfind("\r\n\r\n")) {
+        window = &window[i..];
+    }
+    let lower = window.to_lowercase();
+    if lower.len() != window.len() {
+        // Lower-casing changed byte offsets (rare letters); read no party rather than guess.
+        return None;
+    }
+    // Role words, nearest the address first.
+    let mut roles: Vec<(usize, &str)> = ROLE_WORDS
+        .iter()
+        .flat_map(|w| {
+            lower
+                .match_indices(w)
+                .map(|(i, _)| (i, *w))
+                .collect::<Vec<_>>()
+        })
+        .filter(|&(i, w)| {
+            // Whole words only.
+            let before_ok = lower[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric() || !c.is_ascii());
+            let after_ok = lower[i + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric() || !c.is_ascii());
+            before_ok && after_ok
+        })
+        .collect();
+    roles.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.len().cmp(&a.1.len())));
+    let (at, role) = *roles.first()?;
+    let rest = &window[at + role.len()..];
+    let after_colon = rest
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix([':', '：'])
+        .map(|r| r.trim_start_matches([' ', '\t', '\u{3000}']));
+    let (name, tail) = match after_colon {
+        // A label: the name is the rest of its line, up to a comma, a bracket or a tab.
+        Some(r) => {
+            let end = r
+                .find(['\n', '\r', ',', '，', '(', '（', '\t', ';', '；'])
+                .unwrap_or(r.len());
+            let name = r[..end].trim();
+            // A name, not the address itself or a field of numbers.
+            if name.is_empty() || name.chars().any(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            (name.to_string(), &r[end..])
+        }
+        None => {
+            if !role.is_ascii() {
+                return None;
+            }
+            let r = rest.trim_start_matches(' ');
+            let mut end = 0;
+            let mut words = 0;
+            let mut next_at = 0;
+            for w in r.split(' ') {
+                let here = next_at;
+                next_at += w.len() + 1;
+                // The word without the punctuation after it ("MH," ends the name).
+                let core = w.trim_end_matches([',', ':', ';', ')', '，', '：']);
+                let capital = core.chars().next().is_some_and(char::is_uppercase)
+                    && core
+                        .chars()
+                        .all(|c| c.is_alphabetic() || c == '.' || c == '-' || c == '\'');
+                if !capital
+                    || words == 4
+                    || FILLER_WORDS.contains(&core.trim_end_matches('.').to_lowercase().as_str())
+                {
+                    break;
+                }
+                words += 1;
+                end = here + core.len();
+                if core.len() != w.len() {
+                    break;
+                }
+            }
+            if words == 0 {
+                return None;
+            }
+            (r[..end].trim_end_matches('.').to_string(), &r[end..])
+        }
+    };
+    // Between the name and the address: punctuation and filler only.
+    let fits = tail
+        .split(|c: char| !(c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .all(|w| {
+            w.chars().any(|c| c.is_ascii_digit())
+                || FILLER_WORDS.contains(&w.to_lowercase().as_str())
+        });
+    fits.then(|| (name, role.to_string()))
 }
 
 /// Observes every wallet address written in `text` (a message, a note) as the wallet entity
@@ -169,6 +437,10 @@ pub fn observe_written_wallets(
             None,
         )?;
         let before = text.find(&f.raw).map_or("", |i| &text[..i]);
+        if let Some((name, role)) = named_party(before) {
+            observe_named(&name, &role, &f.raw, what, observe)?;
+            continue;
+        }
         let (holder, cue) = holder_from_text(before);
         let party = match holder {
             Holder::Writer => writer,
@@ -201,9 +473,46 @@ pub fn observe_written_wallets(
     Ok(seen)
 }
 
+/// Observes the claim of a party named right before an address ([`named_party`]): the
+/// person entity `named:<name>` holding the name and the address, with the role word as its
+/// cue. Resolution gives the claim to the one actor known by that name, and to nobody when
+/// no actor or several are (`masf_graph::resolution::is_named`).
+pub fn observe_named(
+    name: &str,
+    role: &str,
+    address: &str,
+    what: &str,
+    observe: &mut ObserveFn<'_>,
+) -> Result<(), RuntimeError> {
+    let context = format!("named:{name}");
+    observe(
+        &context,
+        EntityKind::Person,
+        name,
+        IdType::DisplayName,
+        name,
+        format!("{name} is named as the party (\"{role}\") of a wallet address in {what}."),
+        None,
+    )?;
+    observe(
+        &context,
+        EntityKind::Person,
+        name,
+        IdType::Wallet,
+        address,
+        format!(
+            "The wallet address {address} is written in {what} right after \"{role}\" and \
+             the name {name}: a claim that {name} controls it, given to the one person known \
+             by that name and weighed against any other claim on it."
+        ),
+        Some(role),
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Holder, holder_from_text};
+    use super::{Holder, holder_from_text, named_party, own_cue};
 
     #[test]
     fn the_cue_nearest_the_address_names_its_holder() {
@@ -238,10 +547,75 @@ mod tests {
             ),
             ("you can pay me at ", Holder::Writer, Some("me")),
             ("I'll send to your wallet ", Holder::Reader, Some("your")),
-            ("已付款到 ", Holder::Writer, None),
+            ("USDT (ERC20) receive: ", Holder::Writer, Some("receive")),
+            // Chinese: "my wallet", "please transfer to", "your address", "already paid to".
+            ("我的USDT錢包：", Holder::Writer, Some("我的")),
+            ("请转账到 ", Holder::Writer, Some("转账到")),
+            ("這是你的地址 ", Holder::Reader, Some("你的")),
+            ("已付款到 ", Holder::Reader, Some("已付款到")),
+            ("已经转到 ", Holder::Reader, Some("已经转到")),
+            ("收款地址：", Holder::Writer, Some("收款")),
+            ("你好。我的地址 ", Holder::Writer, Some("我的")),
+            ("我的地址改了。新的 ", Holder::Writer, None),
         ] {
             let (h, c) = holder_from_text(before);
             assert_eq!((h, c.as_deref()), (holder, cue), "{before:?}");
+        }
+    }
+
+    #[test]
+    fn only_words_of_possession_or_receipt_say_a_document_subject_holds_an_address() {
+        for (before, cue) in [
+            (
+                "me:     +852 6123 4567\r\nUSDT (ERC20) receive: ",
+                Some("receive"),
+            ),
+            ("My deposit address ", Some("deposit")),
+            ("Courier: Ho Ka Yan +852 5333 4444\nDeposit BTC ", None),
+            ("我的錢包 ", Some("我的")),
+            ("Send the 12,500 USDT to ", None),
+            ("Sent 0.05 BTC to ", None),
+            ("your wallet ", None),
+            ("TRC20: ", None),
+        ] {
+            assert_eq!(own_cue(before).as_deref(), cue, "{before:?}");
+        }
+    }
+
+    #[test]
+    fn a_party_named_right_before_an_address_is_read_with_their_role() {
+        for (before, party) in [
+            (
+                "Incoming: FUNG CC pays 12,500.00 USDT (ERC20).\nForward 8,000.00 USDT to CHAN MH, TRC20 address ",
+                Some(("CHAN MH", "to")),
+            ),
+            (
+                "Payee: LEUNG Yuk Lam\nUSDT (ERC20): ",
+                Some(("LEUNG Yuk Lam", "payee")),
+            ),
+            (
+                "Beneficiary : Maria Silva (USDT TRC20) ",
+                Some(("Maria Silva", "beneficiary")),
+            ),
+            ("pay to CHAN MH TRC20 ", Some(("CHAN MH", "to"))),
+            ("收款人：陳大文\n錢包 ", Some(("陳大文", "收款人"))),
+            ("Payer: FUNG CC, BTC wallet ", Some(("FUNG CC", "payer"))),
+            // No name, or something other than the address's description between them.
+            ("Send the 12,500 USDT to ", None),
+            ("12,500 USDT from FUNG CC to ", None),
+            ("Sent 0.05 BTC to ", None),
+            ("My USDT TRC20 address: ", None),
+            ("Payee: LEUNG YL\nBank: HSBC\nWallet: ", None),
+            ("Welcome to Trust Wallet\nYour address: ", None),
+            ("Payee: 12345678\nUSDT: ", None),
+            ("Payee: LEUNG YL\n\nUSDT: ", None),
+        ] {
+            let got = named_party(before);
+            assert_eq!(
+                got.as_ref().map(|(n, r)| (n.as_str(), r.as_str())),
+                party,
+                "{before:?}"
+            );
         }
     }
 }

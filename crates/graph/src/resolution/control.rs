@@ -1,11 +1,22 @@
 //! Control attribution (issue 16, part 4): which person controls a wallet.
 //!
 //! A **claim** is a wallet address held as an identifier by a *person* entity: the plugins
-//! observe it there when the evidence says that person wrote it as theirs — the device owner
-//! in an outgoing message (the entity of context `owner`), a contact in a message they sent
-//! (the entity of the sender's handle). Every claim is grounded like any identity observation:
-//! its phenomenon cites the message row in a logged tool output, and its interpretation says
-//! which pattern it is. A wallet held by a person is never a coreference key
+//! observe it there when the evidence says whose it is. The patterns, and whom each claim is
+//! attributed to ([`claimants`]):
+//!
+//! | pattern (plugin) | entity holding the claim | attributed to |
+//! |---|---|---|
+//! | outgoing message or note, "my address …" (Android, iOS) | `owner` | its own actor |
+//! | incoming message from a contact (Android, iOS) | the sender's card or `handle:` | its own actor |
+//! | a party named right before the address — "Payee: LEUNG YL", "to CHAN MH, TRC20 address …" (documents, messages) | `named:<name>` | the one actor whose person entities carry that name (display name or nickname, equal by [`super::name_key`]); nobody when none or several do |
+//! | a bare or "my" address in a document, from its metadata author (disk) | `author:<name>` | as `named:` |
+//! | a document about one person: "me: +852 …, USDT receive: …" (disk) | the `document:` mention | the one actor the mention is attached to by its phones and e-mails; nobody when it names several |
+//!
+//! A name decides only when exactly one actor is known by it, so a look-alike ("LEUNG Y L"
+//! for "LEUNG YL") never gains an address and two people saved under one name gain none.
+//! Every claim is grounded like any identity observation: its phenomenon cites the message
+//! row or document text in a logged tool output, and its interpretation says which pattern
+//! and cue it is. A wallet held by a person is never a coreference key
 //! ([`super::Prepared`]): a payer and a payee both write the payee's address.
 //!
 //! For each claim, the planner adds a hypothesis of kind [`HypothesisKind::Control`],
@@ -40,7 +51,7 @@
 //! live control edges on joins neither and is listed in each one's `contested`. So control
 //! never joins two people.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{UnionFind, is_mention, key, plan_pair};
 use crate::gateway::Call;
@@ -59,24 +70,161 @@ pub fn control_statement(controlled: &str, person: &str, revision: usize) -> Str
 }
 
 /// For each entity (in `state.entities()` order), the root of its actor under live
-/// coreference edges only (mentions included as ordinary entities: good enough to tell
-/// whether two claimants are one actor).
+/// coreference edges only. A mention (a document's or screenshot's identifiers) bridges
+/// nothing: it takes the root of the one actor its live edges reach, and keeps its own when
+/// they reach none or several (as in [`super::actors`]).
 fn coreference_roots(state: &GraphState, entities: &[&Entity]) -> Vec<usize> {
     let index: HashMap<&str, usize> = entities
         .iter()
         .enumerate()
         .map(|(i, e)| (e.id.as_str(), i))
         .collect();
+    let mention: Vec<bool> = entities.iter().map(|e| is_mention(e)).collect();
+    let live: Vec<(usize, usize)> = state
+        .same_as()
+        .values()
+        .filter(|e| e.is_live() && e.relation == Relation::Coreference)
+        .filter_map(|e| Some((*index.get(e.a.as_str())?, *index.get(e.b.as_str())?)))
+        .collect();
     let mut uf = UnionFind::new(entities.len());
-    for edge in state.same_as().values() {
-        if edge.is_live()
-            && edge.relation == Relation::Coreference
-            && let (Some(&a), Some(&b)) = (index.get(edge.a.as_str()), index.get(edge.b.as_str()))
-        {
+    for &(a, b) in &live {
+        if !mention[a] && !mention[b] {
             uf.union(a, b);
         }
     }
-    (0..entities.len()).map(|i| uf.find(i)).collect()
+    let mut reached: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for &(a, b) in &live {
+        match (mention[a], mention[b]) {
+            (true, false) => {
+                reached.entry(a).or_default().insert(uf.find(b));
+            }
+            (false, true) => {
+                reached.entry(b).or_default().insert(uf.find(a));
+            }
+            _ => {}
+        }
+    }
+    (0..entities.len())
+        .map(|i| match reached.get(&i) {
+            Some(roots) if roots.len() == 1 => roots.first().copied().unwrap_or(i),
+            _ if mention[i] => i,
+            _ => uf.find(i),
+        })
+        .collect()
+}
+
+/// Whether a person entity stands for someone known only by a name the evidence gives: a
+/// document's author (`author:<name>`) or a party named beside an address (`named:<name>`,
+/// "Payee: LEUNG YL"). Its claims go to the one actor known by that name
+/// ([`wanted_control`]).
+pub fn is_named(entity: &Entity) -> bool {
+    entity.kind == EntityKind::Person
+        && NAMED_CONTEXT_PREFIXES
+            .iter()
+            .any(|p| entity.context.starts_with(p))
+}
+
+/// Context prefixes of the person entities [`is_named`] selects.
+pub const NAMED_CONTEXT_PREFIXES: [&str; 2] = ["author:", "named:"];
+
+/// Where an entity is, as the evidence names it: (source, context). Orders representatives
+/// independently of entity ids.
+fn place<'a>(entities: &[&'a Entity], i: usize) -> (&'a str, &'a str) {
+    entities
+        .get(i)
+        .map_or(("", ""), |e| (e.source_id.as_str(), e.context.as_str()))
+}
+
+/// Who a claim is attributed to: the actor (a root) and the person entity its hypothesis
+/// names.
+#[derive(Debug, Clone, Copy)]
+struct Claimant {
+    root: usize,
+    person: usize,
+}
+
+/// Finds, for each person entity holding a wallet address, the actor its claim is
+/// attributed to (see the module documentation): its own for a person of a source; the one
+/// actor that carries the name of a named entity (by [`super::name_key`], from the display
+/// names and nicknames of ordinary person entities; none when no actor or several do); the
+/// one actor a mention is attached to (none when it is attached to none or several).
+fn claimants(entities: &[&Entity], root: &[usize]) -> HashMap<usize, Claimant> {
+    let root_of = |i: usize| root.get(i).copied().unwrap_or(i);
+    let ordinary = |e: &Entity| e.kind == EntityKind::Person && !is_mention(e) && !is_named(e);
+    // Per name key, the actors carrying it with their first entity carrying it; per actor,
+    // its first ordinary person entity.
+    let mut by_name: HashMap<String, BTreeMap<usize, usize>> = HashMap::new();
+    let mut first_person: HashMap<usize, usize> = HashMap::new();
+    let holds_wallet = |e: &Entity| e.identifiers.iter().any(|id| id.id_type == IdType::Wallet);
+    let any_named = entities.iter().any(|e| is_named(e) && holds_wallet(e));
+    for (i, e) in entities.iter().enumerate() {
+        if !ordinary(e) {
+            continue;
+        }
+        // The representative of an actor (and of a name in it) is its entity first by
+        // (source, context): what the evidence says, not the order entities were created in
+        // (which differs between runs whose triage workers interleave differently).
+        let first = first_person.entry(root_of(i)).or_insert(i);
+        if place(entities, i) < place(entities, *first) {
+            *first = i;
+        }
+        if !any_named {
+            continue;
+        }
+        for id in &e.identifiers {
+            if matches!(id.id_type, IdType::DisplayName | IdType::Nickname) {
+                let k = key(id).1;
+                if !k.is_empty() {
+                    let first = by_name.entry(k).or_default().entry(root_of(i)).or_insert(i);
+                    if place(entities, i) < place(entities, *first) {
+                        *first = i;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for (i, e) in entities.iter().enumerate() {
+        if e.kind != EntityKind::Person || !holds_wallet(e) {
+            continue;
+        }
+        let claimant = if is_mention(e) {
+            first_person.get(&root_of(i)).map(|&person| Claimant {
+                root: root_of(i),
+                person,
+            })
+        } else if is_named(e) {
+            let names: BTreeSet<String> = e
+                .identifiers
+                .iter()
+                .filter(|id| matches!(id.id_type, IdType::DisplayName | IdType::Nickname))
+                .map(|id| key(id).1)
+                .filter(|k| !k.is_empty())
+                .collect();
+            let mut found: BTreeMap<usize, usize> = BTreeMap::new();
+            for k in &names {
+                for (&r, &person) in by_name.get(k).into_iter().flatten() {
+                    found.entry(r).or_insert(person);
+                }
+            }
+            match found.into_iter().collect::<Vec<_>>().as_slice() {
+                [(r, person)] => Some(Claimant {
+                    root: *r,
+                    person: *person,
+                }),
+                _ => None,
+            }
+        } else {
+            Some(Claimant {
+                root: root_of(i),
+                person: i,
+            })
+        };
+        if let Some(c) = claimant {
+            out.insert(i, c);
+        }
+    }
+    out
 }
 
 /// The evidence of every control hypothesis the claims call for: per (wallet entity, person
@@ -88,12 +236,13 @@ pub fn wanted_control<'a>(
     root: &[usize],
 ) -> BTreeMap<(usize, usize), Vec<(&'a str, EdgeType)>> {
     let mut planned: BTreeMap<(usize, usize), Vec<(&'a str, EdgeType)>> = BTreeMap::new();
-    // Claims (person index, phenomenon, weight: 2 with a cue word, 1 bare) and wallet entities
+    let claimant = claimants(entities, root);
+    // Claims (claimant, phenomenon, weight: 2 with a cue word, 1 bare) and wallet entities
     // (in id order) by address.
-    let mut claims: HashMap<&'a str, Vec<(usize, &'a str, usize)>> = HashMap::new();
+    let mut claims: HashMap<&'a str, Vec<(Claimant, usize, &'a str, usize)>> = HashMap::new();
     let mut wallets: HashMap<&'a str, Vec<usize>> = HashMap::new();
     for (i, e) in entities.iter().enumerate() {
-        let person = e.kind == EntityKind::Person && !is_mention(e);
+        let person = e.kind == EntityKind::Person;
         if !person && e.kind != EntityKind::Wallet {
             continue;
         }
@@ -102,43 +251,46 @@ pub fn wanted_control<'a>(
                 continue;
             }
             if person {
-                claims.entry(id.normalized.as_str()).or_default().push((
-                    i,
-                    id.phenomenon_id.as_str(),
-                    1 + usize::from(id.cue.is_some()),
-                ));
+                if let Some(&c) = claimant.get(&i) {
+                    claims.entry(id.normalized.as_str()).or_default().push((
+                        c,
+                        i,
+                        id.phenomenon_id.as_str(),
+                        1 + usize::from(id.cue.is_some()),
+                    ));
+                }
             } else {
                 wallets.entry(id.normalized.as_str()).or_default().push(i);
             }
         }
     }
-    let root_of = |i: usize| root.get(i).copied().unwrap_or(i);
     for (address, on_address) in &claims {
         let Some(held) = wallets.get(address) else {
             continue;
         };
         let mut per_actor: HashMap<usize, usize> = HashMap::new();
-        for &(p, _, weight) in on_address {
-            *per_actor.entry(root_of(p)).or_default() += weight;
+        for &(c, _, _, weight) in on_address {
+            *per_actor.entry(c.root).or_default() += weight;
         }
-        for &(person, phenomenon, _) in on_address {
-            let Some(e) = entities.get(person) else {
+        for &(c, holder, phenomenon, _) in on_address {
+            let Some(e) = entities.get(holder) else {
                 continue;
             };
-            // The wallet entity of the claim's own source, else the first holding the address.
+            // The wallet entity of the claim's own source, else the first (by source and
+            // context) holding the address.
             let Some(&wallet) = held
                 .iter()
                 .find(|&&w| entities.get(w).is_some_and(|w| w.source_id == e.source_id))
-                .or_else(|| held.first())
+                .or_else(|| held.iter().min_by_key(|&&w| place(entities, w)))
             else {
                 continue;
             };
-            let wanted = planned.entry((wallet, person)).or_default();
+            let wanted = planned.entry((wallet, c.person)).or_default();
             wanted.push((phenomenon, EdgeType::DirectEvidence));
-            let mine = root_of(person);
+            let mine = c.root;
             let own = per_actor.get(&mine).copied().unwrap_or(0);
-            for &(other, theirs_phenomenon, _) in on_address {
-                let theirs = root_of(other);
+            for &(other, _, theirs_phenomenon, _) in on_address {
+                let theirs = other.root;
                 if theirs == mine {
                     // The same actor wrote it as theirs elsewhere too (another message,
                     // another phone): corroboration.
@@ -183,6 +335,9 @@ pub fn supported_control(
         .collect()
 }
 
+/// A (controlled entity, person entity) pair of ids.
+type Pair = (String, String);
+
 /// The gateway calls that bring the control hypotheses to the current claims (see the module
 /// documentation), as agent [`super::RESOLVER`]. Empty when they are up to date.
 pub fn plan_control(state: &GraphState) -> Vec<Call> {
@@ -200,6 +355,30 @@ pub fn plan_control(state: &GraphState) -> Vec<Call> {
                     .collect::<Vec<(String, EdgeType)>>(),
             ))
         });
+    let planned: Vec<(Pair, Vec<(String, EdgeType)>)> = planned.collect();
+    // A pair no claim calls for any more (a name that became ambiguous, a mention now attached
+    // to two actors) gets a revision without evidence: back at the prior, its edge dormant.
+    let wanted_pairs: BTreeSet<(&str, &str)> = planned
+        .iter()
+        .map(|((w, p), _)| (w.as_str(), p.as_str()))
+        .collect();
+    let withdrawn: BTreeSet<(String, String)> = state
+        .hypotheses()
+        .values()
+        .filter(|h| h.kind == HypothesisKind::Control && h.subjects.len() == 2)
+        .map(|h| (h.subjects[0].clone(), h.subjects[1].clone()))
+        .filter(|(w, p)| !wanted_pairs.contains(&(w.as_str(), p.as_str())))
+        .collect();
+    for (wallet, person) in &withdrawn {
+        plan_pair(
+            state,
+            HypothesisKind::Control,
+            [wallet, person],
+            &|n| control_statement(wallet, person, n),
+            Vec::new(),
+            &mut calls,
+        );
+    }
     for ((wallet, person), wanted) in planned {
         plan_pair(
             state,

@@ -7,7 +7,9 @@
 //! sometimes, quoted back by a payer, seen on both phones too: mostly as "sent … to 0x…" (the
 //! plugins read the reader as its holder, `plugins::identity::holder_from_text`), sometimes
 //! as a bare address (read as the writer's: a wrong claim that competes); a screenshot
-//! folder that shows wallets and nobody. Every observation goes through the gateway as a
+//! folder that shows wallets and nobody. Three people announce no wallet in any message: one
+//! is named as the payee of theirs in another person's document, one keeps notes of their
+//! number and wallet ("receive: …"), one wrote a document with their address bare. Every observation goes through the gateway as a
 //! triage agent's would (grounded in a tool output), then the resolver settles.
 //!
 //! Scored by B-cubed over entities against the generator's truth (each entity's person;
@@ -399,8 +401,15 @@ fn generate(seed: u64) -> Case {
             truth.insert((s.clone(), claim), format!("p{claimant}"));
         }
     };
+    // Three people announce their wallet in no message: one is named as the payee in a payer's
+    // document, one keeps notes of their own number and wallet ("receive: …"), one wrote a
+    // document that holds their address bare (its author).
+    let by_document = [3usize, 4, 5];
     let mut quotes = 0;
     for i in 0..people.len() {
+        if by_document.contains(&i) {
+            continue;
+        }
         let mut others: Vec<usize> = (0..people.len()).filter(|&j| j != i).collect();
         for k in (1..others.len()).rev() {
             others.swap(k, rng.below(k + 1));
@@ -436,6 +445,81 @@ fn generate(seed: u64) -> Case {
             }
         }
     }
+    // The documents on USB sticks, observed as the disk plugin does: the wallet entity, then
+    // the claim — `named:<name>` for a payee named before it (resolution gives it to the one
+    // actor known by that name), the `document:` mention for notes about their writer (given
+    // to the actor its number is), `author:<name>` for a bare address in a document they wrote.
+    // The named and author entities carry only a name: claim vehicles, not in the truth.
+    let document = |w: &mut World,
+                    truth: &mut BTreeMap<(String, String), String>,
+                    usb: &str,
+                    holder: usize,
+                    claim: &str,
+                    extra: Option<(IdType, &str)>,
+                    cue: Option<&str>| {
+        let p = &people[holder];
+        let who = format!("p{holder}");
+        observe(
+            w,
+            truth,
+            usb,
+            &format!("wallet:{}", p.wallet),
+            EntityKind::Wallet,
+            &p.wallet,
+            IdType::Wallet,
+            &p.wallet,
+            p.region,
+            &who,
+        );
+        if let Some((t, v)) = extra {
+            w.observe_in(usb, claim, EntityKind::Person, claim, t, v, p.region, None);
+        }
+        w.observe_in(
+            usb,
+            claim,
+            EntityKind::Person,
+            claim,
+            IdType::Wallet,
+            &p.wallet,
+            p.region,
+            cue,
+        );
+        if claim.starts_with("document:") {
+            truth.insert((usb.to_owned(), claim.to_owned()), who);
+        }
+    };
+    let [payee, notes, author] = by_document;
+    let payer = (payee + 1 + rng.below(people.len() - 1)) % people.len();
+    let name = people[payee].name.clone();
+    document(
+        &mut w,
+        &mut truth,
+        &format!("usb-{payer}"),
+        payee,
+        &format!("named:{name}"),
+        Some((IdType::DisplayName, &name)),
+        Some("payee"),
+    );
+    let phone = people[notes].phone.international.clone();
+    document(
+        &mut w,
+        &mut truth,
+        &format!("usb-{notes}"),
+        notes,
+        "document:/notes.txt",
+        Some((IdType::Phone, &phone)),
+        Some("receive"),
+    );
+    let name = people[author].name.clone();
+    document(
+        &mut w,
+        &mut truth,
+        &format!("usb-{author}"),
+        author,
+        &format!("author:{name}"),
+        Some((IdType::DisplayName, &name)),
+        None,
+    );
     // A screenshot folder: a few wallets, no one.
     for (i, p) in people.iter().enumerate() {
         if rng.chance(0.5) {
@@ -479,13 +563,16 @@ fn bcubed(case: &Case, counted: impl Fn(&(String, String)) -> bool) -> (f64, f64
     let (mut p, mut r, mut n) = (0.0, 0.0, 0usize);
     let mut decoy_merges = 0;
     for c in &clusters {
-        let all: Vec<&String> = c.iter().map(|k| &case.truth[k]).collect();
+        // Entities outside the truth (a name a document gives, carrying a claim) are not
+        // scored.
+        let c: Vec<&(String, String)> = c.iter().filter(|k| case.truth.contains_key(*k)).collect();
+        let all: Vec<&String> = c.iter().map(|k| &case.truth[*k]).collect();
         let distinct: BTreeSet<&&String> = all.iter().collect();
         if distinct.len() > 1 && distinct.iter().any(|l| case.decoys.contains(**l)) {
             decoy_merges += 1;
         }
         // Clusters and truth both restricted to the counted entities.
-        let c: Vec<&(String, String)> = c.iter().filter(|k| counted(k)).collect();
+        let c: Vec<&&(String, String)> = c.iter().filter(|k| counted(k)).collect();
         let labels: Vec<&String> = c.iter().map(|k| &case.truth[*k]).collect();
         for l in &labels {
             let same_in_cluster = labels.iter().filter(|x| x == &l).count() as f64;

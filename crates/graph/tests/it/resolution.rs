@@ -1432,3 +1432,287 @@ fn control_in_memory_joins_each_wallet_to_its_holder_at_scale() {
     let plain = resolution::resolve_in_memory(&entities, &Scoring::default());
     assert_ne!(plain.clusters, s.true_clusters());
 }
+
+/// The other claim patterns of issue 16: a party named right before an address in a
+/// document ("Payee: LEUNG YL", `named:`), a document's author, and a document about one
+/// person ("me: +852 …, receive: …", the `document:` mention). A named claim goes to the one
+/// actor known by that exact name — never to a look-alike, never when two actors share the
+/// name; a mention's claim to the one actor its phones are — never when they are two.
+#[test]
+fn named_and_document_claims_join_the_one_person_known_by_that_name_or_number() {
+    let mut w = World::new();
+    let eth = "0x1850cE0E73407A9997C467BABc60fe887C567625";
+    for obs in [
+        // LEUNG's phone, and his card under his name in CHAN's phone; a look-alike card.
+        (
+            "src-usb-phone",
+            "owner",
+            P,
+            "owner",
+            IdType::Phone,
+            "+852 6123 4567",
+        ),
+        (
+            "src-android",
+            "contact:1",
+            P,
+            "LEUNG YL",
+            IdType::DisplayName,
+            "LEUNG YL",
+        ),
+        (
+            "src-android",
+            "contact:1",
+            P,
+            "LEUNG YL",
+            IdType::Phone,
+            "61234567",
+        ),
+        (
+            "src-android",
+            "contact:2",
+            P,
+            "LEUNG Y L",
+            IdType::DisplayName,
+            "LEUNG Y L",
+        ),
+        (
+            "src-android",
+            "contact:2",
+            P,
+            "LEUNG Y L",
+            IdType::Phone,
+            "61239999",
+        ),
+        // FUNG: his own phone.
+        (
+            "src-iphone",
+            "owner",
+            P,
+            "owner",
+            IdType::Phone,
+            "+852 9123 0001",
+        ),
+        // Two different people saved as "CHAN MH".
+        (
+            "src-android",
+            "contact:3",
+            P,
+            "CHAN MH",
+            IdType::DisplayName,
+            "CHAN MH",
+        ),
+        (
+            "src-android",
+            "contact:3",
+            P,
+            "CHAN MH",
+            IdType::Phone,
+            "98765432",
+        ),
+        (
+            "src-iphone",
+            "contact:4",
+            P,
+            "CHAN MH",
+            IdType::DisplayName,
+            "CHAN MH",
+        ),
+        (
+            "src-iphone",
+            "contact:4",
+            P,
+            "CHAN MH",
+            IdType::Phone,
+            "98760000",
+        ),
+        // The documents on a USB stick.
+        (
+            "src-usb",
+            "named:LEUNG YL",
+            P,
+            "LEUNG YL",
+            IdType::DisplayName,
+            "LEUNG YL",
+        ),
+        (
+            "src-usb",
+            "named:CHAN MH",
+            P,
+            "CHAN MH",
+            IdType::DisplayName,
+            "CHAN MH",
+        ),
+        (
+            "src-usb",
+            "named:CHAN MH",
+            P,
+            "CHAN MH",
+            IdType::Wallet,
+            TRON,
+        ),
+        (
+            "src-usb",
+            "author:NOBODY KNOWN",
+            P,
+            "NOBODY KNOWN",
+            IdType::DisplayName,
+            "NOBODY KNOWN",
+        ),
+        (
+            "src-usb",
+            "author:NOBODY KNOWN",
+            P,
+            "NOBODY KNOWN",
+            IdType::Wallet,
+            TRON,
+        ),
+        (
+            "src-usb",
+            "document:/notes.txt",
+            P,
+            "notes",
+            IdType::Phone,
+            "+852 9123 0001",
+        ),
+        (
+            "src-usb",
+            "document:/both.txt",
+            P,
+            "both",
+            IdType::Phone,
+            "+852 9123 0001",
+        ),
+        (
+            "src-usb",
+            "document:/both.txt",
+            P,
+            "both",
+            IdType::Phone,
+            "+852 6123 4567",
+        ),
+        (
+            "src-usb",
+            "document:/both.txt",
+            P,
+            "both",
+            IdType::Wallet,
+            TRON,
+        ),
+        ("src-usb", "wallet:eth", W, eth, IdType::Wallet, eth),
+        ("src-usb", "wallet:btc", W, BTC, IdType::Wallet, BTC),
+        ("src-usb", "wallet:tron", W, TRON, IdType::Wallet, TRON),
+    ] {
+        w.observe(obs);
+    }
+    // The claims with their cue words, as the disk plugin observes them.
+    w.observe_in(
+        "src-usb",
+        "named:LEUNG YL",
+        P,
+        "LEUNG YL",
+        IdType::Wallet,
+        eth,
+        "HK",
+        Some("payee"),
+    );
+    w.observe_in(
+        "src-usb",
+        "document:/notes.txt",
+        P,
+        "notes",
+        IdType::Wallet,
+        BTC,
+        "HK",
+        Some("receive"),
+    );
+    w.settle();
+    let actors = resolution::actors(&w.state);
+    let leung = actor_of(&actors, &w.entity("src-usb-phone", "owner").id);
+    let fung = actor_of(&actors, &w.entity("src-iphone", "owner").id);
+    let eth_id = w.entity("src-usb", "wallet:eth").id.clone();
+    let btc_id = w.entity("src-usb", "wallet:btc").id.clone();
+    let tron_id = w.entity("src-usb", "wallet:tron").id.clone();
+    assert!(
+        leung.entities.contains(&eth_id),
+        "payee LEUNG YL: {leung:?}"
+    );
+    assert!(
+        fung.entities.contains(&btc_id),
+        "notes about FUNG: {fung:?}"
+    );
+    let lookalike = actor_of(&actors, &w.entity("src-android", "contact:2").id);
+    assert!(!lookalike.entities.contains(&eth_id), "{lookalike:?}");
+    assert_ne!(lookalike.id, leung.id);
+    // TRON: named "CHAN MH" (two actors), by an author no one is known as, and in a document
+    // of two people's numbers: nobody gains it.
+    let tron_actor = actor_of(&actors, &tron_id);
+    assert_eq!(
+        tron_actor
+            .entities
+            .iter()
+            .filter(|e| w.state.entities()[e.as_str()].kind == P)
+            .count(),
+        0,
+        "{tron_actor:?}"
+    );
+    // The control hypotheses name the person entity that carries the name, cite the claim.
+    let edges = control_edges(&w.state);
+    assert_eq!(edges.len(), 2, "{edges:?}");
+    let card = w.entity("src-android", "contact:1").id.clone();
+    let h = edges
+        .iter()
+        .map(|e| &w.state.hypotheses()[&e.hypothesis_id])
+        .find(|h| h.subjects[0] == eth_id)
+        .expect("the ETH hypothesis");
+    assert_eq!(h.subjects[1], card, "{h:?}");
+    assert_eq!(h.status, Status::Supported);
+    // No person merge: the named entity and the mention stay out of coreference.
+    assert_ne!(leung.id, fung.id);
+    assert_eq!(w.settle(), 0, "settled");
+
+    // A later source saves someone else as "LEUNG YL": the name no longer tells who the payee
+    // is. The claim is withdrawn (a revision without evidence), the wallet splits off.
+    w.observe((
+        "src-ipad",
+        "contact:7",
+        P,
+        "LEUNG YL",
+        IdType::DisplayName,
+        "LEUNG YL",
+    ));
+    w.observe((
+        "src-ipad",
+        "contact:7",
+        P,
+        "LEUNG YL",
+        IdType::Phone,
+        "55550000",
+    ));
+    w.settle();
+    let actors = resolution::actors(&w.state);
+    let leung = actor_of(&actors, &w.entity("src-usb-phone", "owner").id);
+    let other = actor_of(&actors, &w.entity("src-ipad", "contact:7").id);
+    assert_ne!(leung.id, other.id);
+    assert!(!leung.entities.contains(&eth_id), "{leung:?}");
+    assert!(!other.entities.contains(&eth_id), "{other:?}");
+    let on_eth: Vec<_> = w
+        .state
+        .hypotheses()
+        .values()
+        .filter(|h| h.kind == masf_graph::HypothesisKind::Control && h.subjects[0] == eth_id)
+        .collect();
+    assert_eq!(on_eth.len(), 2, "the claim and its withdrawal: {on_eth:?}");
+    assert!(
+        on_eth
+            .iter()
+            .any(|h| h.edges.is_empty() && h.status != Status::Supported)
+    );
+    // The BTC claim (the mention of FUNG's number) is untouched.
+    assert!(
+        actor_of(&actors, &w.entity("src-iphone", "owner").id)
+            .entities
+            .contains(&btc_id)
+    );
+    assert_eq!(w.settle(), 0, "settled");
+}

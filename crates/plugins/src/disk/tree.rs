@@ -13,7 +13,9 @@ use serde_json::json;
 
 use super::file_category;
 use crate::extract;
-use crate::identity::{TreeRef, args_on, artefact_name, observe, record, trees};
+use crate::identity::{
+    self, TreeRef, args_on, artefact_name, observe, observe_cued, record, trees,
+};
 use crate::util::{fact, unescape};
 
 /// Most documents, photos and text files read for their content per tree; the others are
@@ -522,6 +524,11 @@ fn document(
             },
         )?;
     }
+    // The document's author (its creator, not whoever saved it last) is its writer.
+    let writer = authors
+        .iter()
+        .find(|(_, what)| matches!(*what, "creator" | "author"))
+        .map(|(a, _)| a.clone());
     for (author, what) in authors {
         observe(
             ctx,
@@ -543,7 +550,7 @@ fn document(
     else {
         return Ok(());
     };
-    identifiers_in(ctx, &e.cell, &name, &text, Some(listing))
+    identifiers_in(ctx, &e.cell, &name, &text, Some(listing), writer.as_deref())
 }
 
 /// `key: value` lines of `doc_metadata`.
@@ -555,13 +562,23 @@ fn fields(text: &str) -> BTreeMap<String, String> {
 }
 
 /// Records and observes the phones, e-mails and wallets a text output mentions: phones and
-/// e-mails as `document:<path>`, wallets as `wallet:<address>`.
+/// e-mails as `document:<path>`, wallets as `wallet:<address>`, and the control claims the
+/// words around an address make (issue 16):
+///
+/// - a party named right before it ("Payee: LEUNG YL", "to CHAN MH, TRC20 address …",
+///   `identity::named_party`) claims it as `named:<name>`;
+/// - else words of possession or receipt ("me: …", "USDT receive: …", `identity::own_cue`)
+///   make it the claim of the document's own subject — the `document:<path>` mention, which
+///   resolution gives to the one actor its phones and e-mails are — and of its `author`;
+/// - else a bare address (no cue word at all) is a light claim of the `author`, the writer;
+///   a request ("send to …") or a report ("sent to …") in a document says nothing of whose.
 pub fn identifiers_in(
     ctx: &AgentCtx<'_>,
     path: &str,
     name: &str,
     text: &Invoked,
     listing: Option<&Invoked>,
+    author: Option<&str>,
 ) -> Result<(), RuntimeError> {
     let found = extract::identifiers(&text.output.text, ctx.phone_region().as_ref());
     if found.is_empty() {
@@ -612,16 +629,19 @@ pub fn identifiers_in(
     let label = format!("mentioned in {path}");
     for f in &found {
         match f.id_type {
-            IdType::Wallet => observe(
-                ctx,
-                &format!("wallet:{}", f.normalized),
-                EntityKind::Wallet,
-                &f.normalized,
-                IdType::Wallet,
-                &f.raw,
-                text,
-                "A wallet address written in a document or text file.".to_string(),
-            )?,
+            IdType::Wallet => {
+                observe(
+                    ctx,
+                    &format!("wallet:{}", f.normalized),
+                    EntityKind::Wallet,
+                    &f.normalized,
+                    IdType::Wallet,
+                    &f.raw,
+                    text,
+                    "A wallet address written in a document or text file.".to_string(),
+                )?;
+                wallet_claims(ctx, &f.raw, text, &context, &label, author)?
+            }
             t => observe(
                 ctx,
                 &context,
@@ -635,6 +655,81 @@ pub fn identifiers_in(
         };
     }
     Ok(())
+}
+
+/// The control claims on the wallet address `raw` written in the text of `text` (see
+/// [`identifiers_in`]); `mention` and `mention_label` are the document's mention entity.
+fn wallet_claims(
+    ctx: &AgentCtx<'_>,
+    raw: &str,
+    text: &Invoked,
+    mention: &str,
+    mention_label: &str,
+    author: Option<&str>,
+) -> Result<bool, RuntimeError> {
+    let body = &text.output.text;
+    let before = body.find(raw).map_or("", |i| &body[..i]);
+    // Not the path: an interpretation may name only paths its cited output holds.
+    let what = "the text of this document".to_string();
+    let mut observe_here =
+        |context: &str, kind, label: &str, id_type, value: &str, why: String, cue: Option<&str>| {
+            observe_cued(ctx, context, kind, label, id_type, value, text, why, cue)
+        };
+    if let Some((party, role)) = identity::named_party(before) {
+        identity::observe_named(&party, &role, raw, &what, &mut observe_here)?;
+        return Ok(true);
+    }
+    let author_context = author.map(|a| format!("author:{a}"));
+    if let Some(cue) = identity::own_cue(before) {
+        observe_here(
+            mention,
+            EntityKind::Person,
+            mention_label,
+            IdType::Wallet,
+            raw,
+            format!(
+                "The wallet address {raw} is written in {what} after \"{cue}\", a word that \
+                 says it is the address of whom the document is about: a claim of the one \
+                 person its phones and e-mails are, weighed against any other claim on it."
+            ),
+            Some(&cue),
+        )?;
+        if let (Some(a), Some(c)) = (author, &author_context) {
+            observe_here(
+                c,
+                EntityKind::Person,
+                a,
+                IdType::Wallet,
+                raw,
+                format!(
+                    "The wallet address {raw} is written in {what} after \"{cue}\"; the \
+                     document's author {a} wrote it as theirs: a claim given to the one person \
+                     known by that name."
+                ),
+                Some(&cue),
+            )?;
+        }
+        return Ok(true);
+    }
+    if let (Some(a), Some(c), (_, None)) =
+        (author, &author_context, identity::holder_from_text(before))
+    {
+        observe_here(
+            c,
+            EntityKind::Person,
+            a,
+            IdType::Wallet,
+            raw,
+            format!(
+                "The wallet address {raw} is written in {what}, authored by {a}, with nothing \
+                 before it that says whose it is: a light claim that the author controls it, \
+                 given to the one person known by that name."
+            ),
+            None,
+        )?;
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// A text file: the identifiers it mentions (first MiB).
@@ -655,7 +750,7 @@ fn text_file(
         return Ok(());
     };
     crate::util::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;
-    identifiers_in(ctx, &e.cell, &name, &text, Some(listing))
+    identifiers_in(ctx, &e.cell, &name, &text, Some(listing), None)
 }
 
 /// A JPEG/TIFF: camera, serial, original time (naive local text) and GPS from EXIF; the

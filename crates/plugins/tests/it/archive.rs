@@ -27,7 +27,8 @@ fn tar_of_documents() {
         run.entities("t"),
         [
             "author:HO Ka Yan [Person] HO Ka Yan: display_name=ho ka yan",
-            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin",
+            // The stick's docx, as on the stick: a light claim of its author.
+            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin, wallet=0xde709f2102306220921060314715629080e2fb77",
             "document:/Docs/report.docx [Person] mentioned in /Docs/report.docx: email=courier.desk@example.org, phone=+85291234567",
             "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
             "wallet:1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 [Wallet] 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2: wallet=1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",

@@ -46,7 +46,11 @@ fn demo_usb_stick_gives_every_planted_identifier() {
             "author:LEUNG YL [Person] LEUNG YL: display_name=leung yl",
             "camera:052031004512 [Device] Canon EOS 200D: serial=052031004512",
             "document:/Documents/Payment_Instructions.docx [Person] mentioned in /Documents/Payment_Instructions.docx: email=yl.leung@example.com, phone=+85298765432",
-            "document:/notes.txt [Person] mentioned in /notes.txt: email=yl.leung@example.com, phone=+85261234567",
+            // "USDT (ERC20) receive: 0x…" beside LEUNG's own number and e-mail: the notes'
+            // subject holds it; "Forward 8,000.00 USDT to CHAN MH, TRC20 address T…": the
+            // party named before it does.
+            "document:/notes.txt [Person] mentioned in /notes.txt: email=yl.leung@example.com, phone=+85261234567, wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
+            "named:CHAN MH [Person] CHAN MH: display_name=chan mh, wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
             "wallet:0x1850ce0e73407a9997c467babc60fe887c567625 [Wallet] 0x1850ce0e73407a9997c467babc60fe887c567625: wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
             "wallet:TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 [Wallet] TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2: wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
         ]
@@ -188,7 +192,9 @@ fn generated_stick() {
         run.entities("s"),
         [
             "author:HO Ka Yan [Person] HO Ka Yan: display_name=ho ka yan",
-            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin",
+            // "Settle in ETH to 0xde70…" in the document WONG Tai Sin created: nothing says
+            // whose, so a light claim of its author.
+            "author:WONG Tai Sin [Person] WONG Tai Sin: display_name=wong tai sin, wallet=0xde709f2102306220921060314715629080e2fb77",
             "camera:052031009999 [Device] Canon EOS 200D: serial=052031009999",
             "document:/Docs/report.docx [Person] mentioned in /Docs/report.docx: email=courier.desk@example.org, phone=+85291234567",
             "document:/Docs/scan.pdf [Person] mentioned in /Docs/scan.pdf: phone=+85262223333",
