@@ -135,6 +135,16 @@ fn place<'a>(entities: &[&'a Entity], i: usize) -> (&'a str, &'a str) {
         .map_or(("", ""), |e| (e.source_id.as_str(), e.context.as_str()))
 }
 
+/// The name keys ([`super::name_key`]) of an entity's display names and nicknames.
+fn name_keys(entity: &Entity) -> impl Iterator<Item = String> + '_ {
+    entity
+        .identifiers
+        .iter()
+        .filter(|id| matches!(id.id_type, IdType::DisplayName | IdType::Nickname))
+        .map(|id| key(id).1)
+        .filter(|k| !k.is_empty())
+}
+
 /// Who a claim is attributed to: the actor (a root) and the person entity its hypothesis
 /// names.
 #[derive(Debug, Clone, Copy)]
@@ -164,23 +174,17 @@ fn claimants(entities: &[&Entity], root: &[usize]) -> HashMap<usize, Claimant> {
         // The representative of an actor (and of a name in it) is its entity first by
         // (source, context): what the evidence says, not the order entities were created in
         // (which differs between runs whose triage workers interleave differently).
-        let first = first_person.entry(root_of(i)).or_insert(i);
-        if place(entities, i) < place(entities, *first) {
-            *first = i;
-        }
+        let keep_first = |first: &mut usize| {
+            if place(entities, i) < place(entities, *first) {
+                *first = i;
+            }
+        };
+        keep_first(first_person.entry(root_of(i)).or_insert(i));
         if !any_named {
             continue;
         }
-        for id in &e.identifiers {
-            if matches!(id.id_type, IdType::DisplayName | IdType::Nickname) {
-                let k = key(id).1;
-                if !k.is_empty() {
-                    let first = by_name.entry(k).or_default().entry(root_of(i)).or_insert(i);
-                    if place(entities, i) < place(entities, *first) {
-                        *first = i;
-                    }
-                }
-            }
+        for k in name_keys(e) {
+            keep_first(by_name.entry(k).or_default().entry(root_of(i)).or_insert(i));
         }
     }
     let mut out = HashMap::new();
@@ -194,16 +198,9 @@ fn claimants(entities: &[&Entity], root: &[usize]) -> HashMap<usize, Claimant> {
                 person,
             })
         } else if is_named(e) {
-            let names: BTreeSet<String> = e
-                .identifiers
-                .iter()
-                .filter(|id| matches!(id.id_type, IdType::DisplayName | IdType::Nickname))
-                .map(|id| key(id).1)
-                .filter(|k| !k.is_empty())
-                .collect();
             let mut found: BTreeMap<usize, usize> = BTreeMap::new();
-            for k in &names {
-                for (&r, &person) in by_name.get(k).into_iter().flatten() {
+            for k in name_keys(e) {
+                for (&r, &person) in by_name.get(&k).into_iter().flatten() {
                     found.entry(r).or_insert(person);
                 }
             }

@@ -670,16 +670,45 @@ fn wallet_claims(
     let body = &text.output.text;
     let before = body.find(raw).map_or("", |i| &body[..i]);
     // Not the path: an interpretation may name only paths its cited output holds.
-    let what = "the text of this document".to_string();
+    let what = "the text of this document";
     let mut observe_here =
         |context: &str, kind, label: &str, id_type, value: &str, why: String, cue: Option<&str>| {
             observe_cued(ctx, context, kind, label, id_type, value, text, why, cue)
         };
     if let Some((party, role)) = identity::named_party(before) {
-        identity::observe_named(&party, &role, raw, &what, &mut observe_here)?;
+        identity::observe_named(&party, &role, raw, what, &mut observe_here)?;
         return Ok(true);
     }
-    let author_context = author.map(|a| format!("author:{a}"));
+    // The claim of the document's author (none when its metadata names none), with the cue
+    // word that made it, or bare.
+    let observe_author =
+        |observe: &mut identity::ObserveFn<'_>, cue: Option<&str>| -> Result<bool, RuntimeError> {
+            let Some(a) = author else {
+                return Ok(false);
+            };
+            let why = match cue {
+                Some(cue) => format!(
+                    "The wallet address {raw} is written in {what} after \"{cue}\"; the \
+                     document's author {a} wrote it as theirs: a claim given to the one \
+                     person known by that name."
+                ),
+                None => format!(
+                    "The wallet address {raw} is written in {what}, authored by {a}, with \
+                     nothing before it that says whose it is: a light claim that the author \
+                     controls it, given to the one person known by that name."
+                ),
+            };
+            observe(
+                &format!("author:{a}"),
+                EntityKind::Person,
+                a,
+                IdType::Wallet,
+                raw,
+                why,
+                cue,
+            )?;
+            Ok(true)
+        };
     if let Some(cue) = identity::own_cue(before) {
         observe_here(
             mention,
@@ -694,40 +723,12 @@ fn wallet_claims(
             ),
             Some(&cue),
         )?;
-        if let (Some(a), Some(c)) = (author, &author_context) {
-            observe_here(
-                c,
-                EntityKind::Person,
-                a,
-                IdType::Wallet,
-                raw,
-                format!(
-                    "The wallet address {raw} is written in {what} after \"{cue}\"; the \
-                     document's author {a} wrote it as theirs: a claim given to the one person \
-                     known by that name."
-                ),
-                Some(&cue),
-            )?;
-        }
+        observe_author(&mut observe_here, Some(&cue))?;
         return Ok(true);
     }
-    if let (Some(a), Some(c), (_, None)) =
-        (author, &author_context, identity::holder_from_text(before))
-    {
-        observe_here(
-            c,
-            EntityKind::Person,
-            a,
-            IdType::Wallet,
-            raw,
-            format!(
-                "The wallet address {raw} is written in {what}, authored by {a}, with nothing \
-                 before it that says whose it is: a light claim that the author controls it, \
-                 given to the one person known by that name."
-            ),
-            None,
-        )?;
-        return Ok(true);
+    if identity::holder_from_text(before).1.is_none() {
+        // A bare address: a light claim of the author, when the document names one.
+        return observe_author(&mut observe_here, None);
     }
     Ok(false)
 }
