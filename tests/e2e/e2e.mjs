@@ -115,12 +115,19 @@ async function el(id) {
   return waitFor(`element ${id}`, () => wd.maybe(sel(id)));
 }
 
+/** Brings an element into the middle of its scrolling pane: WebKit's driver refuses to clear
+ *  or click what lies outside the viewport ("element not interactable"). */
+async function into(e) {
+  await wd.exec("arguments[0].scrollIntoView({block: 'center'}); return true;", [Driver.ref(e)]);
+  return e;
+}
+
 async function click(id) {
-  await wd.click(await el(id));
+  await wd.click(await into(await el(id)));
 }
 
 async function setField(id, value) {
-  const e = await el(id);
+  const e = await into(await el(id));
   await wd.clear(e);
   if (value) await wd.type(e, value);
 }
@@ -331,6 +338,11 @@ async function main() {
     assert(["live", "approved"].includes(await wd.attr(g, "data-state")), "edge not live");
     await wd.exec("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}));", [Driver.ref(g)]);
     await el("link-detail");
+    // why the link exists: its panel lists each evidence edge with its facts and invocations
+    await click("link-why-open");
+    await waitFor("the link explained", async () => Number(await wd.attr(await el("why-evidence"), "data-count")) > 0);
+    perf.why_edges = Number(await wd.attr(await el("why-evidence"), "data-count"));
+    await screenshot("link-why");
     // no reason: refused
     await setField("decision-reason", "");
     await click("retract-link");

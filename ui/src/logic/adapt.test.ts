@@ -25,6 +25,21 @@ describe("live link / actor views to report shapes", () => {
   });
 });
 
+describe("relation and joining edges", () => {
+  it("keeps a link's relation and an actor's joining edges in either shape", () => {
+    const l = linksFromViews([
+      { id: "sa-1-2", state: "live", a: "ent-1", b: "ent-2", hypothesis_id: "h", confidence: 0.9, relation: "control" },
+      { id: "sa-1-3", state: "live", a: "ent-1", b: "ent-3", hypothesis_id: "h", confidence: 0.9, relation: "bogus" },
+    ]);
+    expect(l.map((x) => x.relation)).toEqual(["control", undefined]);
+    const a = actorsFromViews([
+      { id: "actor-1", label: "X", entities: ["ent-1", "ent-2"], joined_by: ["sa-1-2"] },
+      { id: "actor-2", label: "Y", entity_ids: ["ent-3", "ent-4"], edges: ["sa-3-4"] },
+    ]);
+    expect(a.map((x) => x.edges)).toEqual([["sa-1-2"], ["sa-3-4"]]);
+  });
+});
+
 describe("mentions", () => {
   it("keeps the mentions of an actor, and a one-entity actor that mentions point at", () => {
     const a = actorsFromViews([

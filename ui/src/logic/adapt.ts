@@ -16,6 +16,7 @@ export interface LinkViewLike {
   b: EntityRefLike | string;
   hypothesis_id: string;
   confidence: number;
+  relation?: string;
   revisions?: unknown[];
   decisions?: unknown[];
 }
@@ -29,6 +30,8 @@ export interface ActorLike {
   source_ids?: string[];
   identifiers?: { type?: string; id_type?: string; normalized?: string; value?: string }[];
   mentioned_in?: string[];
+  edges?: string[];
+  joined_by?: string[];
 }
 
 const refId = (r: EntityRefLike | string): string => (typeof r === "string" ? r : r.id);
@@ -41,6 +44,7 @@ export function linksFromViews(views: readonly LinkViewLike[]): SameAs[] {
     hypothesis_id: v.hypothesis_id,
     confidence: v.confidence,
     state: v.state,
+    ...(v.relation === "control" || v.relation === "coreference" ? { relation: v.relation } : {}),
     decisions: v.decisions ?? v.revisions ?? [],
   }));
 }
@@ -54,6 +58,7 @@ export function actorsFromViews(views: readonly ActorLike[]): Actor[] {
       source_ids: a.source_ids ?? a.sources ?? [],
       identifiers: (a.identifiers ?? []).map((i) => ({ type: i.type ?? i.id_type ?? "", normalized: i.normalized ?? i.value ?? "" })),
       mentioned_in: a.mentioned_in ?? [],
+      edges: a.edges ?? a.joined_by ?? [],
     }))
     // as in the report (api::report): an actor is a group of at least two entities, or one
     // entity that documents or screenshots mentioning several actors point at

@@ -5,6 +5,7 @@
 // belongs to (actors whose members did not change stay where they were).
 import { useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, type Failure } from "../api";
+import type { Why } from "../bindings";
 import { fmtNum, t, tOr } from "../i18n";
 import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
 import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
@@ -34,6 +35,8 @@ export function EntitiesView({
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<Failure | null>(null);
   const [tried, setTried] = useState(false);
+  // the explanation of the selected link (`masf links --why`), fetched when its panel opens
+  const [why, setWhy] = useState<{ id: string; data?: Why; err?: unknown } | null>(null);
 
   const ents = useMemo(() => new Map(report.entities.map((e) => [e.id, e])), [report]);
   // one ring per current actor; the previous layout (same report) keeps untouched actors in place
@@ -62,6 +65,19 @@ export function EntitiesView({
   const selectEntity = (id: string) => {
     setSelEnt(id);
     setSelLink(null);
+  };
+  const selectLink = (id: string) => {
+    setSelLink(id);
+    setSelEnt(null);
+    setTried(false);
+  };
+  const explain = (id: string) => {
+    if (why?.id === id && !why.err) return;
+    setWhy({ id });
+    api.whyLink(id).then(
+      (data) => setWhy((w) => (w?.id === id ? { id, data } : w)),
+      (err: unknown) => setWhy((w) => (w?.id === id ? { id, err } : w)),
+    );
   };
 
   const decide = (d: "approve" | "retract") => {
@@ -161,12 +177,8 @@ export function EntitiesView({
                     aria-label={t("entities.linkLabel", { id: l.id, state: tOr(`link.state.${l.state}`, l.state) })}
                     data-testid={`same-as-${l.id}`}
                     data-state={l.state}
-                    onClick={() => {
-                      setSelLink(l.id);
-                      setSelEnt(null);
-                      setTried(false);
-                    }}
-                    onKeyDown={(e) => e.key === "Enter" && setSelLink(l.id)}
+                    onClick={() => selectLink(l.id)}
+                    onKeyDown={(e) => e.key === "Enter" && selectLink(l.id)}
                   >
                     <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} class="hit" />
                     <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} class={edgeClass(l.state)} />
@@ -244,6 +256,15 @@ export function EntitiesView({
                   </ul>
                 </>
               )}
+              <details
+                key={link.id}
+                class="why"
+                data-testid="link-why"
+                onToggle={(e) => (e.currentTarget as HTMLDetailsElement).open && explain(link.id)}
+              >
+                <summary data-testid="link-why-open">{t("entities.why")}</summary>
+                <WhyPanel why={why?.id === link.id ? why : null} onOpenFinding={onOpenFinding} />
+              </details>
               {(link.decisions ?? []).length > 0 && (
                 <>
                   <h3>{t("entities.decisions")}</h3>
@@ -316,6 +337,21 @@ export function EntitiesView({
                     </span>
                   ))}
                 </div>
+                {(a.edges ?? []).length > 0 && (
+                  <div class="small" data-testid={`joined-${a.id}`}>
+                    <span class="muted">{t("entities.joinedBy")}</span>{" "}
+                    {(a.edges ?? []).map((id) => (
+                      <button
+                        type="button"
+                        class={`chip link ${selLink === id ? "selected" : ""}`}
+                        data-testid={`joined-${a.id}-${id}`}
+                        onClick={() => selectLink(id)}
+                      >
+                        {id}
+                      </button>
+                    ))}
+                  </div>
+                )}
                 {(a.mentioned_in ?? []).length > 0 && (
                   <div class="small" data-testid={`mentions-${a.id}`}>
                     <span class="muted">{t("entities.mentionedIn")}</span>{" "}
@@ -332,5 +368,54 @@ export function EntitiesView({
         </div>
       </div>
     </div>
+  );
+}
+
+/** The explanation of one link: each evidence edge with the identifier or attribution pattern
+ *  it stands for, its verified facts and the logged invocations whose outputs hold them. */
+function WhyPanel({
+  why,
+  onOpenFinding,
+}: {
+  why: { id: string; data?: Why; err?: unknown } | null;
+  onOpenFinding?: (id: string) => void;
+}) {
+  if (!why || (!why.data && !why.err)) return <p class="muted">{t("entities.whyLoading")}</p>;
+  if (why.err !== undefined) return <p class="error" role="alert">{errorText(why.err)}</p>;
+  const w = why.data!;
+  return (
+    <ol class="why-list" data-testid="why-evidence" data-count={w.evidence.length}>
+      {w.evidence.map((x) => (
+        <li data-testid={`why-${x.edge.phenomenon_id}`}>
+          <div>
+            <strong>{x.edge.edge_type}</strong> · +{fmtNum(x.edge.contribution, 2)} ·{" "}
+            <button class="link" onClick={() => onOpenFinding?.(x.edge.phenomenon_id)} title={t("hyp.openFinding")}>
+              {x.edge.phenomenon_id}
+            </button>{" "}
+            <span class="muted">
+              {x.title} · {x.source_id}
+            </span>
+          </div>
+          <div class="small">{x.interpretation}</div>
+          <ul class="small">
+            {x.facts.map((f) => {
+              const inv = w.invocations[f.invocation_id];
+              return (
+                <li>
+                  <code>{f.fact_type}</code> {f.value} <span class="muted">({f.match.method})</span> · {t("entities.whyIn")}{" "}
+                  <span class="id">{f.invocation_id}</span>
+                  {inv && (
+                    <span class="muted">
+                      {" "}
+                      {inv.tool} {inv.args} · {inv.status} · sha256 {inv.output_sha256.slice(0, 12)}…
+                    </span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </li>
+      ))}
+    </ol>
   );
 }

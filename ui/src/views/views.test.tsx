@@ -36,6 +36,23 @@ vi.mock("../api", () => ({
         ],
       });
     },
+    whyLink: (...args: unknown[]) => {
+      calls.push({ cmd: "why", args });
+      if (args[0] === "sa-broken") return Promise.reject(new Error("unknown edge sa-broken"));
+      return Promise.resolve({
+        link: { id: args[0] },
+        evidence: [
+          {
+            edge: { phenomenon_id: "ph-000007", edge_type: "direct_evidence", contribution: 1.2, entity_id: "ent-000001", id_type: "phone", normalized: "+85291234567" },
+            source_id: "src-iphone",
+            title: "Contact <b>CHAN</b>",
+            interpretation: "both hold the phone +85291234567",
+            facts: [{ fact_type: "phone", value: "+852 9123 4567", invocation_id: "inv-000005", match: { method: "exact" } }],
+          },
+        ],
+        invocations: { "inv-000005": { tool: "sqlite_query", args: "{\"db\":\"AddressBook.sqlitedb\"}", source_id: "src-iphone", status: "ok", output_sha256: "ab".repeat(32) } },
+      });
+    },
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
@@ -154,6 +171,52 @@ describe("Entities view", () => {
     expect(q("actor-list")?.getAttribute("data-count")).toBe(String(r.actors.length - 1));
     expect(q("entity-ent-000001")?.getAttribute("data-actor")).toBe("");
     expect(q("entity-ent-000010")?.getAttribute("data-actor")).toBe("");
+  });
+});
+
+describe("Entities view, why a link exists", () => {
+  it("explains a link when its panel opens: each edge, its facts and the invocations", async () => {
+    const r = demoReport();
+    const graph = { links: r.same_as, actors: r.actors };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={() => {}} />, root));
+    // the actor lists the links that join it; a chip selects one
+    const actor = r.actors.find((a) => a.entity_ids.includes("ent-000001"))!;
+    const chip = q(`joined-${actor.id}-sa-000001-000010`) as HTMLButtonElement;
+    expect(chip).not.toBeNull();
+    await act(() => chip.click());
+    expect(q("link-detail")?.textContent).toContain("sa-000001-000010");
+    expect(calls).toEqual([]); // nothing fetched until the panel opens
+    const panel = q("link-why") as HTMLDetailsElement;
+    await act(() => {
+      panel.open = true;
+      panel.dispatchEvent(new Event("toggle"));
+    });
+    await flush();
+    expect(calls).toEqual([{ cmd: "why", args: ["sa-000001-000010"] }]);
+    const list = q("why-evidence")!;
+    expect(list.getAttribute("data-count")).toBe("1");
+    const item = q("why-ph-000007")!.textContent!;
+    for (const want of ["direct_evidence", "both hold the phone +85291234567", "+852 9123 4567", "inv-000005", "sqlite_query", "Contact <b>CHAN</b>"]) {
+      expect(item).toContain(want);
+    }
+    expect(root.querySelector("b")).toBeNull(); // evidence text is text, never markup
+  });
+
+  it("says why an explanation failed", async () => {
+    const r = demoReport();
+    r.same_as.push({ ...r.same_as[0]!, id: "sa-broken" });
+    const graph = { links: r.same_as, actors: r.actors };
+    await act(() => render(<EntitiesView report={r} graph={graph} onGraph={() => {}} />, root));
+    await act(() => {
+      q("same-as-sa-broken")!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    });
+    const panel = q("link-why") as HTMLDetailsElement;
+    await act(() => {
+      panel.open = true;
+      panel.dispatchEvent(new Event("toggle"));
+    });
+    await flush();
+    expect(panel.querySelector("[role=alert]")?.textContent).toContain("unknown edge sa-broken");
   });
 });
 
