@@ -18,6 +18,7 @@ pub mod fuzzing;
 pub mod hash;
 pub mod host;
 pub mod itunes;
+pub mod leveldb;
 pub mod lznt1;
 pub mod ntfs;
 pub mod open;

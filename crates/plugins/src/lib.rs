@@ -16,6 +16,7 @@ pub mod ios;
 pub mod media;
 pub mod region;
 pub mod util;
+pub mod wallets;
 
 use std::sync::Arc;
 

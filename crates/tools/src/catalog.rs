@@ -6,7 +6,8 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::{
-    Tool, ToolError, content_tools, doc_metadata, fs_tools, inventory, scan_tools, search, sqlite,
+    Tool, ToolError, content_tools, doc_metadata, fs_tools, inventory, leveldb_tool, scan_tools,
+    search, sqlite,
 };
 
 /// Tools by name (sorted, so listings are deterministic).
@@ -37,6 +38,7 @@ impl Catalog {
         c.register(Arc::new(sqlite::SqliteQuery));
         c.register(Arc::new(content_tools::Strings));
         c.register(Arc::new(content_tools::ParsePlist));
+        c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));
         c

@@ -17,6 +17,7 @@ pub mod doc_metadata;
 pub mod fs_tools;
 pub mod inventory;
 pub mod invoke;
+pub mod leveldb_tool;
 pub mod log;
 pub mod rederive;
 pub mod scan_tools;

@@ -5,6 +5,7 @@ mod ewf;
 mod ext4;
 mod fat;
 mod fuzz_regressions;
+mod leveldb;
 mod ntfs;
 mod scan;
 mod volume;

@@ -198,6 +198,14 @@ fn citation(invoked: &Invoked) -> Invoked {
 
 /// What a content file is read for, by category and extension; `None` when it is not.
 fn content_kind(e: &Entry) -> Option<&'static str> {
+    // LevelDB files (`000003.log`, tables) are records, not text: the wallet reader reads the
+    // stores it knows with `leveldb_records`; read as text they would log a store's secrets.
+    let name = e.path.rsplit('/').next().unwrap_or(&e.path);
+    if crate::wallets::store_of(&e.path).is_some()
+        || masf_tools::leveldb_tool::is_numbered_log(name)
+    {
+        return None;
+    }
     let ext = e
         .path
         .rsplit_once('.')
@@ -231,6 +239,9 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut content: Vec<(Entry, usize)> = Vec::new();
     let mut content_total = 0usize;
     let mut deleted: Vec<(Entry, usize)> = Vec::new();
+    // LevelDB stores of browser wallet extensions (and profiles' Local Storage)
+    let mut wallet_stores = std::collections::BTreeSet::new();
+    let mut preferences = std::collections::BTreeSet::new();
     let mut after: Option<String> = None;
     let mut complete = false;
     while pages.len() < MAX_PAGES {
@@ -253,6 +264,14 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
                 .entry(file_category(&e.path).unwrap_or("other"))
                 .or_default() += 1;
             listed += 1;
+            if !e.deleted
+                && let Some(store) = crate::wallets::store_of(&e.path)
+            {
+                wallet_stores.insert(store);
+            }
+            if !e.deleted && e.path.ends_with("/Preferences") {
+                preferences.insert(e.path.clone());
+            }
             if e.deleted {
                 deleted_listed += 1;
                 if deleted.len() < MAX_DELETED {
@@ -355,7 +374,7 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             _ => {}
         }
     }
-    Ok(())
+    crate::wallets::triage_stores(ctx, tree, &wallet_stores, &preferences)
 }
 
 /// One phenomenon naming a tree's deleted files (the first [`MAX_DELETED`]) with their stored

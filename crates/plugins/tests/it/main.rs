@@ -9,4 +9,5 @@ mod ios;
 mod ios_support;
 mod media;
 mod util;
+mod wallets;
 mod who;

@@ -40,7 +40,7 @@ fn evidence(source: &Value, tmp: &std::path::Path) -> PathBuf {
 }
 
 /// Plans and applies coreference until nothing is left.
-fn resolve(run: &Run) {
+pub(crate) fn resolve(run: &Run) {
     for _ in 0..4 {
         let calls = resolution::plan(&run.session.state().expect("state"));
         if calls.is_empty() {

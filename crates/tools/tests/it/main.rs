@@ -5,6 +5,7 @@ mod deep;
 mod grounding;
 mod inventory;
 mod invoke;
+mod leveldb;
 mod search;
 mod sqlite;
 mod support;

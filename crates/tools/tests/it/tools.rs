@@ -17,6 +17,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "hash_file",
             "hexdump",
             "inventory",
+            "leveldb_records",
             "list_dir",
             "parse_plist",
             "partition_table",

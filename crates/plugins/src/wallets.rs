@@ -1,0 +1,795 @@
+//! Crypto-wallet apps on a file tree: browser wallet extensions of Chromium-family profiles
+//! (Chrome, Edge, Brave, Opera, … on Windows, macOS and Linux, wherever the profile sits in
+//! the tree), read by the disk and archive plugins' tree triage.
+//!
+//! A wallet extension keeps its state in the profile's LevelDB stores: `Local Extension
+//! Settings/<extension id>/` (MetaMask 3 and later: one key `data`, the whole state as JSON,
+//! rewritten on every change, so the log keeps earlier versions too) and, for MetaMask 2, the
+//! profile's `Local Storage/leveldb/` (`metamask-config`). Each store is read once with the
+//! `leveldb_records` tool (every record version; secrets redacted before anything is logged)
+//! and gives:
+//!
+//! | what | phenomenon | identities |
+//! |---|---|---|
+//! | the wallet's own accounts (MetaMask `identities`, `internalAccounts`, `AccountTracker` accounts, `selectedAddress`, 2.x `walletNicknames` / `selectedAccount`) | one per store: each address with the name the user gave it, which were only in older versions, whether the key store (vault) is present (encrypted: not opened), how many secrets were redacted | `wallet:<address>`; a control claim of `browser-profile:<profile>` (cue "account of the wallet app") |
+//! | the wallet's address book (`AddressBookController`) | one per store: name, address, chain | `wallet:<address>`; the name's claim `named:<name>` (cue "address book") |
+//! | transactions (`TransactionController` / `TxController`) | one per transaction: hash, from, to, value, chain, status, time | `wallet:<address>` for both sides |
+//! | another known wallet extension (Phantom, Coinbase, TronLink, Trust, OKX, Binance, Rabby, Keplr, Ronin), or a store whose values are no JSON MetaMask wrote | one per store: the wallet addresses written anywhere in it, no claim (whose they are is not known) | `wallet:<address>` |
+//!
+//! The profile's `Preferences` (JSON) names the browser account signed in (`account_info`:
+//! e-mail, full name): observed on the same `browser-profile:` person, so the wallet's accounts
+//! join the actor that e-mail belongs to on other devices.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
+use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark};
+use masf_tools::Invoked;
+use serde_json::{Value, json};
+
+use crate::identity::{
+    TreeRef, args_on, artefact_name, observe, observe_cued, observe_named, record,
+};
+use crate::util::{call_or_note, fact, unescape};
+
+/// Browser wallet extensions by Chrome Web Store id: (id, name, whether its state is parsed).
+pub const EXTENSIONS: &[(&str, &str, bool)] = &[
+    ("nkbihfbeogaeaoehlefnkodbefgpgknn", "MetaMask", true),
+    (
+        "ejbalbakoplchlghecdalmeeeajnimhm",
+        "MetaMask (Edge Add-ons)",
+        true,
+    ),
+    ("ljfoeinjpaedjfecbmggjgodbgkmjkjk", "MetaMask Flask", true),
+    ("bfnaelmomeimhlpmgjnjophhpkkoljpa", "Phantom", false),
+    ("hnfanknocfeofbddgcijnmhnfnkdnaad", "Coinbase Wallet", false),
+    ("ibnejdfjmmkpcnlpebklmnkoeoihofec", "TronLink", false),
+    ("egjidjbpglichdcondbcbdnbeeppgdph", "Trust Wallet", false),
+    ("mcohilncbfahbmgdjkbpemcciiolgcge", "OKX Wallet", false),
+    ("fhbohimaelbohpjbbldcngcnapndodjp", "Binance Wallet", false),
+    ("acmacodkjbdgmoleebolmdjonilkdbch", "Rabby", false),
+    ("dmkamcknogkgcdfhhbddcghachkejeap", "Keplr", false),
+    ("fnjhmkhhmkbjkkabndcnnogagogbneec", "Ronin Wallet", false),
+];
+
+/// The cue of a wallet app's own account (a claim of weight 2).
+pub const OWN_ACCOUNT_CUE: &str = "account of the wallet app";
+
+/// Transactions recorded per store before the rest are counted.
+const MAX_TXS: usize = 500;
+
+/// A LevelDB store of a browser profile that may hold a wallet's state.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Store {
+    /// The profile directory (`…/User Data/Default`).
+    pub profile: String,
+    /// The store directory.
+    pub dir: String,
+    /// The extension (id, name, parsed) of an extension store; `None` for Local Storage.
+    pub extension: Option<(&'static str, &'static str, bool)>,
+}
+
+/// The store a file of the tree belongs to, when it is a LevelDB file of a known wallet
+/// extension's storage or of a profile's Local Storage.
+pub fn store_of(path: &str) -> Option<Store> {
+    let (dir, name) = path.rsplit_once('/')?;
+    if !masf_tools::leveldb_tool::is_store_file(name) {
+        return None;
+    }
+    for marker in ["/Local Extension Settings/", "/Sync Extension Settings/"] {
+        if let Some((profile, id)) = dir.rsplit_once(marker)
+            && !id.contains('/')
+            && let Some(&ext) = EXTENSIONS.iter().find(|(x, _, _)| *x == id)
+        {
+            return Some(Store {
+                profile: profile.to_string(),
+                dir: dir.to_string(),
+                extension: Some(ext),
+            });
+        }
+    }
+    let profile = dir.strip_suffix("/Local Storage/leveldb")?;
+    Some(Store {
+        profile: profile.to_string(),
+        dir: dir.to_string(),
+        extension: None,
+    })
+}
+
+/// What the state values of one store say.
+#[derive(Debug, Default)]
+struct State {
+    /// Own accounts by lower-case address: (the address as written, its name, whether the
+    /// newest version holds it).
+    own: BTreeMap<String, (String, Option<String>, bool)>,
+    /// Selected account (as written).
+    selected: Option<String>,
+    /// Address book: (address as written, name, chain).
+    book: BTreeSet<(String, String, String)>,
+    /// Transactions by hash (or id): their fields as written.
+    txs: BTreeMap<String, Tx>,
+    /// Whether an encrypted key store (vault / wallet) is present.
+    vault: bool,
+    /// Whether any value was MetaMask's state.
+    metamask: bool,
+}
+
+#[derive(Debug, Default, Clone)]
+struct Tx {
+    hash: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    value: Option<String>,
+    chain: Option<String>,
+    status: Option<String>,
+    time: Option<String>,
+}
+
+fn is_address(s: &str) -> bool {
+    s.len() == 42 && s.starts_with("0x") && s[2..].bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+impl State {
+    fn own(&mut self, address: &str, name: Option<&str>, newest: bool) {
+        if !is_address(address) {
+            return;
+        }
+        let e = self
+            .own
+            .entry(address.to_ascii_lowercase())
+            .or_insert_with(|| (address.to_string(), None, false));
+        if e.1.is_none() {
+            e.1 = name.filter(|n| !n.trim().is_empty()).map(str::to_string);
+        }
+        e.2 |= newest;
+    }
+
+    /// Reads one version of MetaMask's state (any version from 2.x on).
+    fn read(&mut self, v: &Value, newest: bool) {
+        let Some(root) = v.as_object() else {
+            return;
+        };
+        // 2.x wraps it in {"meta", "data"}
+        let data = root.get("data").filter(|d| d.is_object()).unwrap_or(v);
+        let known = [
+            "KeyringController",
+            "PreferencesController",
+            "AccountTracker",
+            "TransactionController",
+            "walletNicknames",
+            "config",
+        ];
+        if !known.iter().any(|k| data.get(k).is_some()) {
+            return;
+        }
+        self.metamask = true;
+        let prefs = &data["PreferencesController"];
+        if let Some(ids) = prefs["identities"].as_object() {
+            for (addr, id) in ids {
+                let a = id["address"].as_str().unwrap_or(addr);
+                self.own(a, id["name"].as_str(), newest);
+            }
+        }
+        if let Some(accts) = data["AccountsController"]["internalAccounts"]["accounts"].as_object()
+        {
+            for acct in accts.values() {
+                if let Some(a) = acct["address"].as_str() {
+                    self.own(a, acct["metadata"]["name"].as_str(), newest);
+                }
+            }
+        }
+        for tracker in ["AccountTracker", "AccountTrackerController"] {
+            if let Some(accts) = data[tracker]["accounts"].as_object() {
+                for addr in accts.keys() {
+                    self.own(addr, None, newest);
+                }
+            }
+        }
+        if let Some(nicks) = data["walletNicknames"].as_object() {
+            for (addr, name) in nicks {
+                self.own(addr, name.as_str(), newest);
+            }
+        }
+        for sel in [
+            &prefs["selectedAddress"],
+            &data["selectedAddress"],
+            &data["config"]["selectedAccount"],
+        ] {
+            if let Some(a) = sel.as_str().filter(|a| is_address(a)) {
+                self.own(a, None, newest);
+                if newest || self.selected.is_none() {
+                    self.selected = Some(a.to_string());
+                }
+            }
+        }
+        if data["KeyringController"]["vault"].is_string() || data["wallet"].is_string() {
+            self.vault = true;
+        }
+        if let Some(chains) = data["AddressBookController"]["addressBook"].as_object() {
+            for (chain, entries) in chains {
+                for (addr, e) in entries.as_object().into_iter().flatten() {
+                    let a = e["address"].as_str().unwrap_or(addr);
+                    if let Some(name) = e["name"].as_str().filter(|n| !n.trim().is_empty())
+                        && is_address(a)
+                    {
+                        self.book
+                            .insert((a.to_string(), name.to_string(), chain.clone()));
+                    }
+                }
+            }
+        }
+        for list in [
+            &data["TransactionController"]["transactions"],
+            &data["TxController"]["transactions"],
+        ] {
+            let items: Vec<&Value> = match list {
+                Value::Array(a) => a.iter().collect(),
+                Value::Object(m) => m.values().collect(),
+                _ => Vec::new(),
+            };
+            for t in items {
+                let p = &t["txParams"];
+                let tx = Tx {
+                    hash: t["hash"].as_str().map(str::to_string),
+                    from: p["from"].as_str().map(str::to_string),
+                    to: p["to"].as_str().map(str::to_string),
+                    value: p["value"].as_str().map(str::to_string),
+                    chain: text_of(&t["chainId"]).or_else(|| text_of(&t["metamaskNetworkId"])),
+                    status: t["status"].as_str().map(str::to_string),
+                    time: text_of(&t["time"]),
+                };
+                let Some(key) = tx.hash.clone().or_else(|| text_of(&t["id"])) else {
+                    continue;
+                };
+                self.txs.insert(key, tx);
+            }
+        }
+    }
+}
+
+/// One line of a `leveldb_records` output: (sequence, put, key, value as shown).
+fn records(text: &str) -> Vec<(u64, bool, &str, &str)> {
+    text.lines()
+        .skip_while(|l| l.starts_with('#'))
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let c: Vec<&str> = l.splitn(8, '\t').collect();
+            (c.len() == 8).then(|| (c[3].parse().unwrap_or(0), c[4] == "put", c[6], c[7]))
+        })
+        .collect()
+}
+
+/// The number of secret values the tool redacted, from its header line.
+fn redacted(text: &str) -> u64 {
+    text.lines()
+        .next()
+        .and_then(|l| l.rsplit_once(" secret values redacted"))
+        .and_then(|(head, _)| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Reads the wallet stores found in one tree (see the module documentation).
+pub fn triage_stores(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    stores: &BTreeSet<Store>,
+    preferences: &BTreeSet<String>,
+) -> Result<(), RuntimeError> {
+    let mut profiles_done: BTreeSet<&str> = BTreeSet::new();
+    for store in stores {
+        let what = artefact_name(tree, &store.dir);
+        let mut args = json!({"path": store.dir});
+        if store.extension.is_none() {
+            // a profile's Local Storage holds every site's data: first the keys of MetaMask 2
+            args["key_contains"] = json!("metamask");
+        }
+        let Some(mut out) = call_or_note(ctx, &what, "leveldb_records", args_on(tree, args))?
+        else {
+            continue;
+        };
+        if store.extension.is_none() {
+            // then everything its extension origin stored (`_chrome-extension://<id>\x00…`),
+            // secrets included (the tool redacts and counts them)
+            let origin = records(&out.output.text).iter().find_map(|r| {
+                r.2.starts_with("_chrome-extension://")
+                    .then(|| r.2.split("\\x00").next())
+                    .flatten()
+                    .map(str::to_string)
+            });
+            let Some(origin) = origin else {
+                continue;
+            };
+            let args = json!({"path": store.dir, "key_contains": format!("{origin}\\x00")});
+            let Some(o) = call_or_note(ctx, &what, "leveldb_records", args_on(tree, args))? else {
+                continue;
+            };
+            out = o;
+        }
+        let rows = records(&out.output.text);
+        if rows.is_empty() {
+            continue;
+        }
+        let prefs = format!("{}/Preferences", store.profile);
+        if preferences.contains(&prefs) && profiles_done.insert(store.profile.as_str()) {
+            profile_user(ctx, tree, &prefs)?;
+        }
+        // the newest version of each key is the state as the extension left it
+        let mut newest: BTreeMap<&str, u64> = BTreeMap::new();
+        for r in rows.iter().filter(|r| r.1) {
+            let n = newest.entry(r.2).or_default();
+            *n = (*n).max(r.0);
+        }
+        let mut state = State::default();
+        for &(seq, put, key, shown) in &rows {
+            if !put {
+                continue;
+            }
+            if let Ok(v) = serde_json::from_str::<Value>(&unescape(shown)) {
+                state.read(&v, newest.get(key) == Some(&seq));
+            }
+        }
+        let name = store.extension.map_or("MetaMask", |e| e.1);
+        let parsed = store.extension.is_none_or(|e| e.2);
+        if parsed && state.metamask {
+            metamask(ctx, tree, store, name, &out, &state)?;
+        } else {
+            addresses_only(ctx, tree, store, name, &out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The browser account a profile is signed in to (`Preferences` → `account_info`), observed
+/// on the profile's person entity.
+fn profile_user(ctx: &AgentCtx<'_>, tree: &TreeRef, path: &str) -> Result<(), RuntimeError> {
+    let profile = path.strip_suffix("/Preferences").unwrap_or(path);
+    let Some(read) = call_or_note(
+        ctx,
+        &artefact_name(tree, path),
+        "read_text",
+        args_on(tree, json!({"path": path, "length": 1_048_576})),
+    )?
+    else {
+        return Ok(());
+    };
+    let body = &read.output.text;
+    let Some(start) = body.find('{') else {
+        return Ok(());
+    };
+    let Ok(prefs) = serde_json::from_str::<Value>(&body[start..]) else {
+        return Ok(());
+    };
+    let context = format!("browser-profile:{profile}");
+    let label = format!("user of browser profile {profile}");
+    for acct in prefs["account_info"].as_array().into_iter().flatten() {
+        if let Some(email) = acct["email"].as_str() {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Email,
+                email,
+                &read,
+                format!(
+                    "The browser profile is signed in to the account {email} (Preferences, account_info)."
+                ),
+            )?;
+        }
+        if let Some(name) = acct["full_name"].as_str().filter(|n| !n.trim().is_empty()) {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::DisplayName,
+                name,
+                &read,
+                format!(
+                    "The browser account signed in to the profile is {name} (Preferences, account_info)."
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn metamask(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    store: &Store,
+    name: &str,
+    out: &Invoked,
+    state: &State,
+) -> Result<(), RuntimeError> {
+    let what = artefact_name(tree, &store.dir);
+    let secrets = redacted(&out.output.text);
+    let context = format!("browser-profile:{}", store.profile);
+    let label = format!("user of browser profile {}", store.profile);
+    let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, store.dir.as_str(), out)];
+    let mut lines = Vec::new();
+    for (address, acct_name, newest) in state.own.values() {
+        facts.push(fact(FactType::Wallet, address.as_str(), out));
+        if let Some(n) = acct_name {
+            facts.push(fact(FactType::Name, n.as_str(), out));
+        }
+        lines.push(format!(
+            "{address}{}{}{}",
+            acct_name
+                .as_deref()
+                .map(|n| format!(" (\"{n}\")"))
+                .unwrap_or_default(),
+            if state.selected.as_deref() == Some(address.as_str()) {
+                ", selected"
+            } else {
+                ""
+            },
+            if *newest {
+                ""
+            } else {
+                ", only in earlier versions of the state"
+            },
+        ));
+    }
+    let n = state.own.len();
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "wallets".into(),
+            title: format!(
+                "{name} wallet in browser profile {}: {n} account{}",
+                store.profile,
+                if n == 1 { "" } else { "s" }
+            ),
+            facts,
+            interpretation: format!(
+                "The {name} browser extension keeps its state in {}; it holds {n} account{} of its own: {}. {}{}",
+                store.dir,
+                if n == 1 { "" } else { "s" },
+                if lines.is_empty() {
+                    "none".to_string()
+                } else {
+                    lines.join("; ")
+                },
+                if state.vault {
+                    "Its key store (vault) is present, encrypted with the user's password; it was not opened. "
+                } else {
+                    ""
+                },
+                if secrets > 0 {
+                    format!(
+                        "{secrets} secret value(s) (a recovery phrase or password) are stored in clear text in this store; they were redacted before logging and are only in the evidence."
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+            times: vec![],
+        },
+    )?;
+    for (address, _, _) in state.own.values() {
+        observe(
+            ctx,
+            &format!("wallet:{}", address.to_ascii_lowercase()),
+            EntityKind::Wallet,
+            address,
+            IdType::Wallet,
+            address,
+            out,
+            format!("An account of the {name} wallet in {}.", store.dir),
+        )?;
+        observe_cued(
+            ctx,
+            &context,
+            EntityKind::Person,
+            &label,
+            IdType::Wallet,
+            address,
+            out,
+            format!(
+                "{address} is an account of the {name} wallet installed in the browser profile {}: \
+                 whoever uses the profile holds its keys (a claim that they control it, weighed \
+                 against any other claim on it).",
+                store.profile
+            ),
+            Some(OWN_ACCOUNT_CUE),
+        )?;
+    }
+    if !state.book.is_empty() {
+        let mut facts = vec![fact(FactType::Path, store.dir.as_str(), out)];
+        for (a, n, _) in &state.book {
+            facts.push(fact(FactType::Name, n.as_str(), out));
+            facts.push(fact(FactType::Wallet, a.as_str(), out));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "wallets".into(),
+                title: format!(
+                    "{name} address book in browser profile {}: {} entries",
+                    store.profile,
+                    state.book.len()
+                ),
+                facts,
+                interpretation: format!(
+                    "The {name} wallet's address book in {} names {}.",
+                    store.dir,
+                    state
+                        .book
+                        .iter()
+                        .map(|(a, n, c)| format!("{a} as \"{n}\" (chain {c})"))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+                times: vec![],
+            },
+        )?;
+        let mut obs =
+            |c: &str,
+             k: EntityKind,
+             l: &str,
+             t: IdType,
+             v: &str,
+             why: String,
+             cue: Option<&str>| { observe_cued(ctx, c, k, l, t, v, out, why, cue) };
+        for (a, n, _) in &state.book {
+            obs(
+                &format!("wallet:{}", a.to_ascii_lowercase()),
+                EntityKind::Wallet,
+                a,
+                IdType::Wallet,
+                a,
+                format!(
+                    "An address in the {name} wallet's address book ({}).",
+                    store.dir
+                ),
+                None,
+            )?;
+            observe_named(
+                n,
+                "address book",
+                a,
+                &format!("the {name} wallet's address book"),
+                &mut obs,
+            )?;
+        }
+    }
+    for (i, (key, tx)) in state.txs.iter().enumerate() {
+        if i == MAX_TXS {
+            ctx.unparsed(
+                &what,
+                &format!(
+                    "{} transactions; the first {MAX_TXS} were recorded",
+                    state.txs.len()
+                ),
+                Some(&out.record.invocation_id),
+            )?;
+            break;
+        }
+        transaction(ctx, store, name, out, key, tx)?;
+    }
+    Ok(())
+}
+
+/// One transaction of the wallet's history.
+fn transaction(
+    ctx: &AgentCtx<'_>,
+    store: &Store,
+    name: &str,
+    out: &Invoked,
+    key: &str,
+    tx: &Tx,
+) -> Result<(), RuntimeError> {
+    let mut facts = vec![fact(
+        if tx.hash.is_some() {
+            FactType::Hash
+        } else {
+            FactType::Identifier
+        },
+        key,
+        out,
+    )];
+    let mut times = Vec::new();
+    if let Some(t) = &tx.time
+        && t.bytes().all(|b| b.is_ascii_digit())
+    {
+        facts.push(fact(FactType::Timestamp, t.as_str(), out));
+        times.push(TimeMark {
+            fact: facts.len() - 1,
+            encoding: TimeEncoding::UnixMillis,
+            description: "Transaction created".into(),
+        });
+    }
+    for a in [&tx.from, &tx.to].into_iter().flatten() {
+        facts.push(fact(FactType::Wallet, a.as_str(), out));
+    }
+    if let Some(v) = &tx.value {
+        facts.push(fact(FactType::Amount, v.as_str(), out));
+    }
+    let amount = tx.value.as_deref().and_then(wei_to_eth);
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "transactions".into(),
+            title: format!(
+                "{name} transaction {}{}",
+                short(key),
+                amount
+                    .as_deref()
+                    .map(|a| format!(": {a}"))
+                    .unwrap_or_default()
+            ),
+            facts,
+            interpretation: format!(
+                "The {name} wallet in {} recorded a transaction {key} from {} to {}{}{}{}.",
+                store.dir,
+                tx.from.as_deref().unwrap_or("?"),
+                tx.to.as_deref().unwrap_or("?"),
+                match (&tx.value, &amount) {
+                    (Some(v), Some(a)) =>
+                        format!(", value {v} wei = {a} in the chain's native coin"),
+                    _ => String::new(),
+                },
+                tx.chain
+                    .as_deref()
+                    .map(|c| format!(", chain {c}"))
+                    .unwrap_or_default(),
+                tx.status
+                    .as_deref()
+                    .map(|s| format!(", status {s}"))
+                    .unwrap_or_default(),
+            ),
+            times,
+        },
+    )?;
+    for a in [&tx.from, &tx.to].into_iter().flatten() {
+        if is_address(a) {
+            observe(
+                ctx,
+                &format!("wallet:{}", a.to_ascii_lowercase()),
+                EntityKind::Wallet,
+                a,
+                IdType::Wallet,
+                a,
+                out,
+                format!(
+                    "A side of a transaction in the {name} wallet's history ({}).",
+                    store.dir
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn short(s: &str) -> String {
+    if s.len() > 14 {
+        format!("{}…", &s[..12.min(s.len())])
+    } else {
+        s.to_string()
+    }
+}
+
+/// A hexadecimal wei amount (`0x2386f26fc10000`) in whole coins (`0.01`), exactly.
+pub fn wei_to_eth(hex: &str) -> Option<String> {
+    let digits = hex.strip_prefix("0x").unwrap_or(hex);
+    if digits.is_empty() || digits.len() > 32 {
+        return None;
+    }
+    let wei = u128::from_str_radix(digits, 16).ok()?;
+    let unit = 1_000_000_000_000_000_000u128;
+    let (whole, frac) = (wei / unit, wei % unit);
+    if frac == 0 {
+        return Some(whole.to_string());
+    }
+    let f = format!("{frac:018}");
+    Some(format!("{whole}.{}", f.trim_end_matches('0')))
+}
+
+/// A store whose state is not parsed: the wallet addresses written in it, without a claim.
+fn addresses_only(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    store: &Store,
+    name: &str,
+    out: &Invoked,
+) -> Result<(), RuntimeError> {
+    let found: BTreeMap<String, String> = crate::extract::identifiers(&out.output.text, None)
+        .into_iter()
+        .filter(|f| f.id_type == IdType::Wallet)
+        .map(|f| (f.normalized, f.raw))
+        .collect();
+    let what = artefact_name(tree, &store.dir);
+    if store.extension.is_some_and(|e| !e.2) {
+        ctx.unparsed(
+            &what,
+            &format!("the {name} extension's state format is not parsed; wallet addresses written in it are listed"),
+            Some(&out.record.invocation_id),
+        )?;
+    }
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut facts = vec![fact(FactType::Path, store.dir.as_str(), out)];
+    facts.extend(
+        found
+            .values()
+            .map(|r| fact(FactType::Wallet, r.as_str(), out)),
+    );
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "wallets".into(),
+            title: format!(
+                "Wallet addresses in the {name} store of browser profile {}",
+                store.profile
+            ),
+            facts,
+            interpretation: format!(
+                "The {name} browser extension's store {} holds {} wallet address(es): {}. Its format is not read, so whose they are is not known.",
+                store.dir,
+                found.len(),
+                found.values().cloned().collect::<Vec<_>>().join(", ")
+            ),
+            times: vec![],
+        },
+    )?;
+    for (norm, raw) in &found {
+        observe(
+            ctx,
+            &format!("wallet:{norm}"),
+            EntityKind::Wallet,
+            norm,
+            IdType::Wallet,
+            raw,
+            out,
+            format!(
+                "A wallet address in the {name} extension's store {}.",
+                store.dir
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_are_found_wherever_the_profile_sits() {
+        let s = store_of("/Users/a/AppData/Local/Google/Chrome/User Data/Default/Local Extension Settings/nkbihfbeogaeaoehlefnkodbefgpgknn/000003.log").unwrap();
+        assert_eq!(
+            s.profile,
+            "/Users/a/AppData/Local/Google/Chrome/User Data/Default"
+        );
+        assert_eq!(s.extension.map(|e| e.1), Some("MetaMask"));
+        let s = store_of("/home/b/.config/BraveSoftware/Brave-Browser/Profile 1/Local Storage/leveldb/000005.ldb").unwrap();
+        assert_eq!(s.extension, None);
+        assert!(
+            store_of("/x/Local Extension Settings/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/000003.log")
+                .is_none()
+        );
+        assert!(
+            store_of("/x/Local Extension Settings/nkbihfbeogaeaoehlefnkodbefgpgknn/LOCK").is_none()
+        );
+    }
+
+    #[test]
+    fn wei_amounts_are_exact() {
+        assert_eq!(wei_to_eth("0x2386f26fc10000").as_deref(), Some("0.01"));
+        assert_eq!(wei_to_eth("0xde0b6b3a7640000").as_deref(), Some("1"));
+        assert_eq!(wei_to_eth("0x0").as_deref(), Some("0"));
+        assert_eq!(wei_to_eth("0xzz"), None);
+    }
+}
