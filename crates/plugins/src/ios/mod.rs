@@ -71,25 +71,28 @@ impl Plugin for Ios {
 
     fn detect(&self, source: &SourceCtx) -> Option<Detection> {
         let kind = source.scan.evidence_type.as_str();
-        if kind == "archive" || kind == "folder" {
-            // A partial extraction whose tree does not start at /private/var (iLEAPP's
-            // `filesystem2/mobile/…` zips, a copied `mobile` folder): claimed with a lower
-            // score when a `mobile` directory holding `Library` or `Containers` is near the top.
-            return partial_ios_tree(&source.scan.root).map(|at| Detection {
-                score: 60,
-                reasons: vec![format!(
-                    "{kind} whose tree holds the iOS user data directory {at}"
-                )],
+        if kind == "ios_extraction" || kind == "itunes_backup" {
+            let mut reasons = vec![format!("evidence sniffed as {kind}")];
+            reasons.extend(source.scan.reasons.iter().cloned());
+            return Some(Detection {
+                score: 100,
+                reasons,
             });
         }
-        if kind != "ios_extraction" && kind != "itunes_backup" {
+        // Any other tree (a zip, tar or folder of a partial or tool-specific extraction, a disk
+        // image holding a copied device tree): claimed by the iOS directories it holds,
+        // wherever they sit (`filesystem1/private/var/…`, `Dump/var/…`, a copied `mobile`).
+        let markers = ios_layout(&source.scan.root);
+        if markers.is_empty() {
             return None;
         }
-        let mut reasons = vec![format!("evidence sniffed as {kind}")];
-        reasons.extend(source.scan.reasons.iter().cloned());
+        let extra = u8::try_from(markers.len() - 1).unwrap_or(u8::MAX);
         Some(Detection {
-            score: 100,
-            reasons,
+            score: 60u8.saturating_add(extra.saturating_mul(5)).min(90),
+            reasons: markers
+                .into_iter()
+                .map(|m| format!("{kind} whose tree holds {m}"))
+                .collect(),
         })
     }
 
@@ -121,40 +124,112 @@ impl Plugin for Ios {
     }
 }
 
-/// The `…/mobile` directory (with `Library` or `Containers` below it) of a tree, looked for in
-/// the first three levels of each file system of the source.
-fn partial_ios_tree(node: &masf_evidence::scan::Node) -> Option<String> {
-    fn walk(fs: &dyn masf_evidence::fs::FileSystem, dir: &str, depth: usize) -> Option<String> {
-        let entries = fs.list_dir(dir).ok()?;
-        for e in entries
-            .iter()
-            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
-        {
-            if e.name == "mobile"
-                && fs.list_dir(&e.path).is_ok_and(|inner| {
-                    inner
-                        .iter()
-                        .any(|i| i.name == "Library" || i.name == "Containers")
-                })
-            {
-                return Some(e.path.clone());
+/// The iOS directories below an iOS `var` directory, each with the child that must be in it
+/// and what it holds: a tree is recognised by these, not by one folder name.
+const VAR_MARKERS: &[(&str, &[&str], &str)] = &[
+    (
+        "mobile",
+        &["Library", "Containers", "Media"],
+        "the iOS user data directory",
+    ),
+    (
+        "wireless",
+        &["Library"],
+        "CommCenter's SIM and carrier data",
+    ),
+    (
+        "root",
+        &["Library"],
+        "the root user's Library (Lockdown, caches)",
+    ),
+    (
+        "containers",
+        &["Data", "Shared", "Bundle"],
+        "the system and app group containers",
+    ),
+    (
+        "preferences",
+        &["SystemConfiguration"],
+        "system configuration (Wi-Fi, accounts)",
+    ),
+];
+
+/// Directories visited at most when looking for an iOS tree.
+const LAYOUT_DIRS: usize = 512;
+
+/// What marks a tree as an iOS file system (see [`VAR_MARKERS`]): looked for below every
+/// directory named `var` and every `mobile` directory in the first four levels of each file
+/// system of the source, breadth first, within [`LAYOUT_DIRS`] directories. Each found marker
+/// is `"<path> (<what it holds>)"`.
+pub fn ios_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
+    use masf_evidence::fs::EntryKind;
+    fn dirs(fs: &dyn masf_evidence::fs::FileSystem, dir: &str) -> Vec<(String, String)> {
+        fs.list_dir(dir)
+            .map(|v| {
+                v.into_iter()
+                    .filter(|e| e.kind == EntryKind::Dir)
+                    .map(|e| (e.name, e.path))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+    let mut found = Vec::new();
+    if let Some(fs) = &node.fs {
+        let fs = fs.as_ref();
+        let mut queue = std::collections::VecDeque::from([("/".to_string(), 0usize)]);
+        let mut seen = 0usize;
+        while let Some((dir, depth)) = queue.pop_front() {
+            seen += 1;
+            if seen > LAYOUT_DIRS {
+                break;
+            }
+            let children = dirs(fs, &dir);
+            let name = dir.rsplit('/').next().unwrap_or("");
+            let holds = |path: &str, wanted: &[&'static str]| -> Vec<&'static str> {
+                let inner = dirs(fs, path);
+                wanted
+                    .iter()
+                    .filter(|w| inner.iter().any(|(n, _)| n == *w))
+                    .copied()
+                    .collect()
+            };
+            if name == "var" {
+                for (child, path) in &children {
+                    if let Some((_, wanted, what)) = VAR_MARKERS.iter().find(|(m, _, _)| m == child)
+                    {
+                        let has = holds(path, wanted);
+                        if !has.is_empty() {
+                            found.push(format!("{path} with {} ({what})", has.join(", ")));
+                        }
+                    }
+                }
+                // its own children are markers, not more places to look
+                continue;
+            }
+            if name == "mobile" {
+                let has = holds(&dir, &["Library", "Containers"]);
+                if !has.is_empty() {
+                    found.push(format!(
+                        "{dir} with {} (the iOS user data directory)",
+                        has.join(", ")
+                    ));
+                    continue;
+                }
+            }
+            if depth < 4 {
+                queue.extend(children.into_iter().map(|(_, p)| (p, depth + 1)));
             }
         }
-        if depth == 0 {
-            return None;
+    }
+    if found.is_empty() {
+        for c in &node.children {
+            found = ios_layout(c);
+            if !found.is_empty() {
+                break;
+            }
         }
-        entries
-            .iter()
-            .filter(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
-            .take(64)
-            .find_map(|e| walk(fs, &e.path, depth - 1))
     }
-    if let Some(fs) = &node.fs
-        && let Some(at) = walk(fs.as_ref(), "/", 2)
-    {
-        return Some(at);
-    }
-    node.children.iter().find_map(partial_ios_tree)
+    found
 }
 
 /// The expected-artefact catalogue of an iOS source.

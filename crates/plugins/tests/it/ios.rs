@@ -976,7 +976,9 @@ fn ios_detection_of_full_and_partial_trees() {
             s("archive"),
             Some((
                 60,
-                s("archive whose tree holds the iOS user data directory /filesystem2/mobile")
+                s(
+                    "archive whose tree holds /filesystem2/mobile with Containers (the iOS user data directory)"
+                )
             ))
         )
     );

@@ -7,6 +7,7 @@ mod boundaries;
 mod disk;
 mod ios;
 mod ios_support;
+mod layouts;
 mod media;
 mod util;
 mod wallets;

@@ -1,0 +1,206 @@
+//! Extraction layouts (issue 17 part 1): an iOS source is claimed by the iOS directories its
+//! tree holds, wherever they sit, and read the same in every layout.
+//!
+//! The layouts are made at test time from the bytes of one extraction (the demo iPhone's
+//! full-file-system zip, made by `tests/fixtures/demo/generate.sh`): entries renamed under a
+//! tool's top folder and repacked with the `zip` and `tar` crates, or written out as a folder.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use masf_agents::Plugin;
+use masf_plugins::ios::Ios;
+
+use crate::ios_support::{public, repo, triage};
+
+fn detect(path: &Path) -> (String, Option<(u8, Vec<String>)>) {
+    let ctx = masf_tools::SourceCtx::open("s", path).expect("scan");
+    let chosen = masf_plugins::all()
+        .choose(&ctx)
+        .map(|(p, _)| p.name().to_string())
+        .unwrap_or_default();
+    (chosen, Ios.detect(&ctx).map(|d| (d.score, d.reasons)))
+}
+
+#[test]
+fn every_ileapp_zip_is_claimed_by_ios_whatever_its_top_folder() {
+    let dir = masf_testkit::corpus::root().join("ios/ileapp");
+    let mut zips: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("ileapp")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "zip"))
+        // through the manifest check
+        .map(|e| public(&format!("ios/ileapp/{}", e.file_name().to_string_lossy())))
+        .collect();
+    zips.sort();
+    assert!(zips.len() >= 70, "{} zips", zips.len());
+    for z in &zips {
+        let (chosen, ios) = detect(z);
+        let name = z.file_name().unwrap().to_string_lossy();
+        assert_eq!(chosen, "ios", "{name}");
+        let (score, reasons) = ios.expect("ios detects it");
+        assert!(score >= 60, "{name}: {score}");
+        assert!(!reasons.is_empty(), "{name}");
+    }
+    // `filesystem1/private/var/…` (iLEAPP's iOS 17 cases): the marker names where it sits
+    let (_, ios) = detect(&public(
+        "ios/ileapp/testdata.storeSystem.storeSystemAppInstalls.josh_ios17_ffs.zip",
+    ));
+    assert_eq!(
+        ios.unwrap().1,
+        [
+            "archive whose tree holds /filesystem1/private/var/containers with Data (the system and app group containers)"
+        ]
+    );
+}
+
+#[test]
+fn trees_without_ios_directories_are_not_claimed() {
+    for p in [
+        repo().join("tests/fixtures/demo/evidence/screenshots"),
+        public("archive/dfvfs-mixed_paths.zip"),
+        repo().join("tests/fixtures/demo/evidence/usb.E01"),
+    ] {
+        assert_eq!(detect(&p).1, None, "{}", p.display());
+    }
+}
+
+/// The demo iPhone's entries: (name, bytes).
+fn demo_entries() -> Vec<(String, Vec<u8>)> {
+    let f =
+        std::fs::File::open(repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip")).unwrap();
+    let mut z = zip::ZipArchive::new(f).unwrap();
+    (0..z.len())
+        .filter_map(|i| {
+            let mut e = z.by_index(i).unwrap();
+            if e.is_dir() {
+                return None;
+            }
+            let mut b = Vec::new();
+            e.read_to_end(&mut b).unwrap();
+            Some((e.name().unwrap().to_string(), b))
+        })
+        .collect()
+}
+
+fn write_zip(to: &Path, entries: &[(String, Vec<u8>)]) {
+    let mut w = zip::ZipWriter::new(std::fs::File::create(to).unwrap());
+    for (name, bytes) in entries {
+        w.start_file(name.as_str(), zip::write::SimpleFileOptions::default())
+            .unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+fn write_tar_gz(to: &Path, entries: &[(String, Vec<u8>)]) {
+    let gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(to).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let mut t = tar::Builder::new(gz);
+    for (name, bytes) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        h.set_cksum();
+        t.append_data(&mut h, name.as_str(), bytes.as_slice())
+            .unwrap();
+    }
+    t.into_inner().unwrap().finish().unwrap();
+}
+
+fn write_folder(to: &Path, entries: &[(String, Vec<u8>)]) {
+    for (name, bytes) in entries {
+        let p = to.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+#[test]
+fn one_extraction_in_five_layouts_gives_the_same_identities() {
+    let entries = demo_entries();
+    let original = triage(
+        &repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+        "Asia/Hong_Kong",
+    );
+    let want = original.identities();
+    assert!(want.len() > 10, "{} identities", want.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let renamed = |f: &dyn Fn(&str) -> Option<String>| -> Vec<(String, Vec<u8>)> {
+        entries
+            .iter()
+            .filter_map(|(n, b)| f(n).map(|n| (n, b.clone())))
+            .collect()
+    };
+    let layouts: Vec<(&str, PathBuf)> = vec![
+        // Magnet Acquire / iLEAPP test cases: a `filesystem1/` top folder, zipped
+        ("filesystem1 zip", {
+            let p = tmp.path().join("fs1.zip");
+            write_zip(&p, &renamed(&|n| Some(format!("filesystem1/{n}"))));
+            p
+        }),
+        // a tool's dump folder with `var` and no `private`, as tar.gz
+        ("Dump/var tar.gz", {
+            let p = tmp.path().join("dump.tar.gz");
+            write_tar_gz(
+                &p,
+                &renamed(&|n| Some(format!("Dump/{}", n.strip_prefix("private/").unwrap_or(n)))),
+            );
+            p
+        }),
+        // an extraction folder named by the device's UDID
+        ("UDID folder", {
+            let p = tmp.path().join("folder");
+            write_folder(
+                &p.join("00008030-001A2B3C4D5E802E"),
+                &renamed(&|n| Some(n.to_string())),
+            );
+            p
+        }),
+        // a partial extraction of the user data only (`mobile/…`), zipped
+        ("mobile-only zip", {
+            let p = tmp.path().join("mobile.zip");
+            write_zip(
+                &p,
+                &renamed(&|n| {
+                    n.strip_prefix("private/var/")
+                        .filter(|r| r.starts_with("mobile/"))
+                        .map(str::to_string)
+                }),
+            );
+            p
+        }),
+        // the same tree as the original, tar.gz with a leading `./`
+        ("./private tar.gz", {
+            let p = tmp.path().join("dot.tar.gz");
+            write_tar_gz(&p, &renamed(&|n| Some(format!("./{n}"))));
+            p
+        }),
+    ];
+    for (what, path) in &layouts {
+        let (chosen, ios) = detect(path);
+        assert_eq!(chosen, "ios", "{what}: {ios:?}");
+        let got = triage(path, "Asia/Hong_Kong").identities();
+        if *what == "mobile-only zip" {
+            // Without `wireless` and `root` there is no device identity, no SIM and so no
+            // region: the number saved without its country code ("2345 6789" on the card
+            // "Mum") is not read; everything else is (the owner's number is also in sms.db).
+            assert!(
+                got.is_subset(&want),
+                "{what}: {:?}",
+                got.difference(&want).collect::<Vec<_>>()
+            );
+            let missing: Vec<String> = want
+                .difference(&got)
+                .filter(|(c, _, _)| c != "device")
+                .map(|(c, t, v)| format!("{c} {t} {v}"))
+                .collect();
+            assert_eq!(missing, ["contact:3 phone +85223456789"], "{what}");
+        } else {
+            assert_eq!(got, want, "{what}");
+        }
+    }
+}
