@@ -160,11 +160,31 @@ pub fn query(
     sql: &str,
     limit: u64,
 ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
-    let args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
+    query_with(ctx, path, sql, limit, false)
+}
+
+/// [`query`], with binary property lists in BLOB cells rendered as `plist:<JSON>` when
+/// `plists` is set (`sqlite_query`'s `plists` argument; see [`plist_cell`]).
+pub fn query_with(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    sql: &str,
+    limit: u64,
+    plists: bool,
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    let mut args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
+    if plists {
+        args["plists"] = serde_json::Value::Bool(true);
+    }
     Ok(call_or_note(ctx, path, "sqlite_query", args)?.map(|inv| {
         let table = Table::parse(&inv.output.text);
         (inv, table)
     }))
+}
+
+/// The JSON of a cell `sqlite_query` rendered from a binary property list (`plist:{…}`).
+pub fn plist_cell(cell: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(cell.strip_prefix("plist:")?).ok()
 }
 
 /// Paths of the files `find_files` found (skipping directories, deleted entries and the

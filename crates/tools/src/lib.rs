@@ -398,6 +398,16 @@ pub(crate) mod args {
         opt_str(args, key)?.ok_or_else(|| ToolError::InvalidArgs(format!("{key} is required")))
     }
 
+    pub fn opt_bool(args: &Value, key: &str) -> Result<Option<bool>, ToolError> {
+        match args.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| ToolError::InvalidArgs(format!("{key} must be true or false"))),
+        }
+    }
+
     pub fn opt_u64(args: &Value, key: &str) -> Result<Option<u64>, ToolError> {
         match args.get(key) {
             None | Some(Value::Null) => Ok(None),

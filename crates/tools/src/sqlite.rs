@@ -510,6 +510,7 @@ impl Tool for SqliteQuery {
             json!({"type": "string", "description": "One SELECT statement."}),
         );
         p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "description": "Most rows returned (default 1000, at most 100000)."}));
+        p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -517,6 +518,7 @@ impl Tool for SqliteQuery {
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let sql = args::str(a, "sql")?;
+        let plists = args::opt_bool(a, "plists")?.unwrap_or(false);
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -555,7 +557,18 @@ impl Tool for SqliteQuery {
                 if i > 0 {
                     text.push('\t');
                 }
-                push_cell(&mut text, v);
+                match v {
+                    ValueRef::Blob(b) if plists && b.starts_with(b"bplist00") => {
+                        match plist_cell(b, &path) {
+                            Some(j) => {
+                                text.push_str("plist:");
+                                push_escaped(&mut text, &j);
+                            }
+                            None => push_cell(&mut text, v),
+                        }
+                    }
+                    _ => push_cell(&mut text, v),
+                }
                 if let Some(cells) = json_cells.as_mut() {
                     cells.push(to_json(v));
                 }
@@ -577,6 +590,23 @@ impl Tool for SqliteQuery {
             structured: Some(structured),
         })
     }
+}
+
+/// A binary property list held in a cell as one line of canonical JSON (as `parse_plist`
+/// gives it, NSKeyedArchiver unwrapped); `None` when it does not decode.
+fn plist_cell(b: &[u8], path: &str) -> Option<String> {
+    let value = masf_evidence::plist::read(
+        std::io::Cursor::new(b),
+        &format!("plist in a cell of {path}"),
+    )
+    .ok()?;
+    let raw = crate::content_tools::plist_to_json(&value);
+    let v = match crate::content_tools::unarchive(&raw) {
+        Ok(Some(v)) => v,
+        Ok(None) => raw,
+        Err(_) => return None,
+    };
+    serde_json::to_string(&crate::canonical_value(&v)).ok()
 }
 
 #[cfg(test)]

@@ -13,6 +13,11 @@ a.ZIDENTIFIER AS identifier, a.ZOWNINGBUNDLEID AS bundle, a.ZDATE AS date, \
 t.ZACCOUNTTYPEDESCRIPTION AS type_description, t.ZIDENTIFIER AS type_identifier \
 FROM ZACCOUNT a LEFT JOIN ZACCOUNTTYPE t ON t.Z_PK = a.ZACCOUNTTYPE";
 
+/// The account properties that identify the person behind an Apple account: each value an
+/// NSKeyedArchiver plist (read as JSON through `sqlite_query`'s `plists`).
+const PROPERTY_SQL: &str = "SELECT p.Z_PK AS pk, p.ZOWNER AS account, p.ZKEY AS key, p.ZVALUE AS value \
+FROM ZACCOUNTPROPERTY p WHERE p.ZKEY IN ('dsid', 'personID', 'altDSID', 'primaryEmail', 'firstName', 'lastName')";
+
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZACCOUNT";
 
 /// Account types whose user name is the Apple ID.
@@ -55,7 +60,7 @@ pub fn account_id_type(type_identifier: Option<&str>, username: &str) -> IdType 
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(schema) = run.schema(path, &["ZACCOUNT", "ZACCOUNTTYPE"])? else {
+    let Some(schema) = run.schema(path, &["ZACCOUNT", "ZACCOUNTTYPE", "ZACCOUNTPROPERTY"])? else {
         return Ok(());
     };
     let account = [
@@ -132,6 +137,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             )?;
         }
     }
+    properties(run, &schema, path, find)?;
     if paged.truncated {
         summarise(
             run,
@@ -144,6 +150,97 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             "First account created",
             "Last account created",
         )?;
+    }
+    Ok(())
+}
+
+/// The identifying properties of the accounts (`ZACCOUNTPROPERTY`): one phenomenon per
+/// account holding any (DSID, person id, altDSID, primary e-mail, first and last name), and the
+/// DSID and primary e-mail as the owner's (`dsid`, `email`). A database without the table is
+/// read as before, silently: older iOS versions keep these elsewhere.
+fn properties(
+    run: &Run<'_, '_>,
+    schema: &super::Schema,
+    path: &str,
+    find: &Invoked,
+) -> Result<(), RuntimeError> {
+    let cols = schema.columns("ZACCOUNTPROPERTY");
+    if !["ZOWNER", "ZKEY", "ZVALUE"]
+        .iter()
+        .all(|c| cols.contains(*c))
+    {
+        return Ok(());
+    }
+    let Some(paged) = run.paged_with(path, PROPERTY_SQL, "p.Z_PK", true)? else {
+        return Ok(());
+    };
+    // per account: (key, value as written) with the call that returned it
+    let mut by_account: std::collections::BTreeMap<String, Vec<(String, String, &Invoked)>> =
+        std::collections::BTreeMap::new();
+    for (inv, t, row) in paged.rows() {
+        let (Some(account), Some(key)) = (raw(t, row, "account"), raw(t, row, "key")) else {
+            continue;
+        };
+        let value = t
+            .get(row, "value")
+            .and_then(crate::util::plist_cell)
+            .map(|v| v.get("root").cloned().unwrap_or(v));
+        let text = match value {
+            Some(serde_json::Value::String(s)) if !s.trim().is_empty() => s,
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            _ => continue,
+        };
+        by_account
+            .entry(account)
+            .or_default()
+            .push((key, text, inv));
+    }
+    for (account, props) in &by_account {
+        let get = |k: &str| props.iter().find(|(key, _, _)| key == k);
+        let mut d = Draft::new(
+            "accounts",
+            format!(
+                "Properties of account {account}{}",
+                get("primaryEmail")
+                    .map(|(_, v, _)| format!(" ({v})"))
+                    .unwrap_or_default()
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        let mut said = Vec::new();
+        for (key, value, inv) in props {
+            let ft = match key.as_str() {
+                "dsid" | "personID" => FactType::Account,
+                "primaryEmail" => FactType::Email,
+                "firstName" | "lastName" => FactType::Name,
+                _ => FactType::Identifier,
+            };
+            d.fact(ft, Some(value), inv);
+            said.push(format!("{key} {value}"));
+        }
+        d.interpretation = format!(
+            "ZACCOUNTPROPERTY rows of account Z_PK {account} of {path} (archived values): {}.",
+            said.join(", ")
+        );
+        run.record(d)?;
+        for (key, value, inv) in props {
+            let id_type = match key.as_str() {
+                "dsid" | "personID" => IdType::Dsid,
+                "primaryEmail" => IdType::Email,
+                _ => continue,
+            };
+            run.observe(
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                id_type,
+                value,
+                inv,
+                format!(
+                    "Account Z_PK {account} configured on the device has the {key} {value} (Accounts3)."
+                ),
+            )?;
+        }
     }
     Ok(())
 }

@@ -12,6 +12,7 @@
 //! | `Accounts3.sqlite` | [`accounts`] | one per account | `owner`: Apple ID, Google account, e-mail accounts |
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
+//! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -20,6 +21,7 @@
 
 pub mod accounts;
 pub mod addressbook;
+pub mod apps;
 pub mod callhistory;
 pub mod plists;
 pub mod sms;
@@ -119,6 +121,7 @@ impl Plugin for Ios {
         callhistory::triage(&run)?;
         whatsapp::triage(&run)?;
         accounts::triage(&run)?;
+        apps::triage(&run)?;
         plists::triage(&run)?;
         Ok(())
     }
@@ -276,6 +279,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "WhatsApp calls",
         ),
         entry(
+            "storeSystem.db",
+            &["/storeSystem.db\""],
+            "installed apps with the Apple ID and DSID that bought them",
+        ),
+        entry(
             "Lockdown data_ark.plist",
             &["/Lockdown/data_ark.plist\""],
             "device name, time zone, last backup computer",
@@ -310,6 +318,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "sms.db" | "ChatStorage.sqlite" => "messages",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",
+        "storeSystem.db" => "apps",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "data_ark.plist" | "SystemVersion.plist" => "device",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
@@ -503,6 +512,18 @@ impl<'c, 's> Run<'c, 's> {
         select: &str,
         key: &str,
     ) -> Result<Option<Paged>, RuntimeError> {
+        self.paged_with(path, select, key, false)
+    }
+
+    /// [`Run::paged`] with binary property lists in BLOB cells rendered as `plist:<JSON>`
+    /// when `plists` is set.
+    pub fn paged_with(
+        &self,
+        path: &str,
+        select: &str,
+        key: &str,
+        plists: bool,
+    ) -> Result<Option<Paged>, RuntimeError> {
         let mut pages: Vec<(Invoked, Table)> = Vec::new();
         let mut got = 0u64;
         let mut after: Option<String> = None;
@@ -513,7 +534,7 @@ impl<'c, 's> Run<'c, 's> {
                 .unwrap_or_default();
             let sql = format!("{select}{filter} ORDER BY {key}");
             let limit = PAGE.min(ROW_CAP - got);
-            let Some((inv, t)) = self.query(path, &sql, limit)? else {
+            let Some((inv, t)) = util::query_with(self.ctx, path, &sql, limit, plists)? else {
                 if pages.is_empty() {
                     return Ok(None);
                 }

@@ -545,13 +545,13 @@ fn check_accounts(o: &Outcome, oracle: &[Vec<String>]) {
     );
 }
 
-fn ileapp(name: &str) -> std::path::PathBuf {
+pub(crate) fn ileapp(name: &str) -> std::path::PathBuf {
     public(&format!("ios/ileapp/{name}"))
 }
 
 /// iLEAPP's recorded output for one module and test case (`module.artefact.case`), from the
 /// corpus.
-fn expected(prefix: &str) -> Value {
+pub(crate) fn expected(prefix: &str) -> Value {
     let want = format!("ios/ileapp/expected/{prefix}.");
     let found: Vec<String> = masf_testkit::corpus::entries()
         .into_keys()
@@ -861,6 +861,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("WhatsApp ChatStorage.sqlite", false),
             ("WhatsApp ContactsV2.sqlite", false),
             ("WhatsApp CallHistory.sqlite", false),
+            ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),
             ("SystemVersion.plist", true),

@@ -6,6 +6,7 @@ mod archive;
 mod boundaries;
 mod disk;
 mod ios;
+mod ios_artefacts;
 mod ios_support;
 mod layouts;
 mod media;

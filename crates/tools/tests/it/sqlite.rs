@@ -445,3 +445,57 @@ fn a_damaged_database_is_named_as_such_and_never_blamed_on_the_statement() {
         "{reason}"
     );
 }
+
+#[test]
+fn binary_plists_in_cells_render_as_json_when_asked() {
+    // iLEAPP's storeSystem test case of the MVS 2023 iPhone: store_metadata is an
+    // NSKeyedArchiver plist per installed app
+    let zip = masf_testkit::corpus::path(
+        "ios/ileapp/testdata.storeSystem.storeSystemAppInstalls.mvs_ios_2023.zip",
+    );
+    let ctx = masf_tools::SourceCtx::open("s", &zip).unwrap();
+    let db = "/private/var/containers/Data/System/AD313E95-A169-4921-8E46-58ADFAB6583A/Documents/Persistence/storeSystem.db";
+    let sql = "SELECT bundle_id, store_metadata FROM app_install WHERE bundle_id = 'com.roblox.robloxmobile'";
+    let hex = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        serde_json::json!({"path": db, "sql": sql}),
+    );
+    assert!(
+        hex.text.contains("\tx'62706c697374303"),
+        "{}",
+        &hex.text[..200]
+    );
+    let out = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        serde_json::json!({"path": db, "sql": sql, "plists": true}),
+    );
+    let cell = out.text.lines().nth(1).unwrap().split('\t').nth(1).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(cell.strip_prefix("plist:").unwrap()).unwrap();
+    let root = &json["root"];
+    assert_eq!(root["itemName"], "Roblox");
+    assert_eq!(root["appleID"], "blueisth3best@icloud.com");
+    assert_eq!(root["DSPersonID"], 20758809832u64);
+    assert_eq!(root["purchaseDate"], "2022-11-27T20:18:09Z");
+    // a blob that is no plist stays hex; a wrong argument type is refused
+    let other = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        serde_json::json!({"path": db, "sql": "SELECT x'00ff' AS b", "plists": true}),
+    );
+    assert!(other.text.contains("x'00ff'"));
+    let err = masf_tools::Catalog::standard()
+        .get("sqlite_query")
+        .unwrap()
+        .run(
+            &ctx,
+            &serde_json::json!({"path": db, "sql": sql, "plists": "yes"}),
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("plists must be true or false"),
+        "{err}"
+    );
+}
