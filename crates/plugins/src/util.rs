@@ -160,21 +160,22 @@ pub fn query(
     sql: &str,
     limit: u64,
 ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
-    query_with(ctx, path, sql, limit, false)
+    query_with(ctx, path, sql, limit, &[])
 }
 
-/// [`query`], with binary property lists in BLOB cells rendered as `plist:<JSON>` when
-/// `plists` is set (`sqlite_query`'s `plists` argument; see [`plist_cell`]).
+/// [`query`] with `sqlite_query`'s boolean decoding options set (`plists`: binary property
+/// lists in BLOB cells as `plist:<JSON>`, see [`plist_cell`]; `protobuf`: Protocol Buffers
+/// messages as `protobuf:<JSON>`).
 pub fn query_with(
     ctx: &AgentCtx<'_>,
     path: &str,
     sql: &str,
     limit: u64,
-    plists: bool,
+    options: &[&str],
 ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
     let mut args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
-    if plists {
-        args["plists"] = serde_json::Value::Bool(true);
+    for o in options {
+        args[*o] = serde_json::Value::Bool(true);
     }
     Ok(call_or_note(ctx, path, "sqlite_query", args)?.map(|inv| {
         let table = Table::parse(&inv.output.text);

@@ -510,6 +510,7 @@ impl Tool for SqliteQuery {
             json!({"type": "string", "description": "One SELECT statement."}),
         );
         p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "description": "Most rows returned (default 1000, at most 100000)."}));
+        p.insert("protobuf".into(), json!({"type": "boolean", "description": "Render BLOB cells that are Protocol Buffers messages — gzip-compressed ones inflated first (at most 16 MiB) — as `protobuf:` followed by their raw decoding as JSON (like protoc --decode_raw): an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8, else as a nested message when they parse as one, else \"x'hex'\"). A blob that does not parse stays x'hex'. Apple Notes keep note text this way (ZICNOTEDATA.ZDATA: field 2 → 3 → 2)."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
@@ -519,6 +520,7 @@ impl Tool for SqliteQuery {
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let sql = args::str(a, "sql")?;
         let plists = args::opt_bool(a, "plists")?.unwrap_or(false);
+        let protobuf = args::opt_bool(a, "protobuf")?.unwrap_or(false);
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -558,6 +560,15 @@ impl Tool for SqliteQuery {
                     text.push('\t');
                 }
                 match v {
+                    ValueRef::Blob(b) if protobuf && !b.starts_with(b"bplist00") => {
+                        match crate::protobuf::cell(b) {
+                            Some(j) => {
+                                text.push_str("protobuf:");
+                                push_escaped(&mut text, &j);
+                            }
+                            None => push_cell(&mut text, v),
+                        }
+                    }
                     ValueRef::Blob(b) if plists && b.starts_with(b"bplist00") => {
                         match plist_cell(b, &path) {
                             Some(j) => {

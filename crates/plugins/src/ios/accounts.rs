@@ -171,7 +171,7 @@ fn properties(
     {
         return Ok(());
     }
-    let Some(paged) = run.paged_with(path, PROPERTY_SQL, "p.Z_PK", true)? else {
+    let Some(paged) = run.paged_with(path, PROPERTY_SQL, "p.Z_PK", &["plists"])? else {
         return Ok(());
     };
     // per account: (key, value as written) with the call that returned it

@@ -92,7 +92,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         select.push(optional(&cols, t, t));
     }
     let sql = format!("SELECT {} FROM app_install", select.join(", "));
-    let Some(paged) = run.paged_with(path, &sql, "pid", true)? else {
+    let Some(paged) = run.paged_with(path, &sql, "pid", &["plists"])? else {
         return Ok(());
     };
     let mut count = 0usize;

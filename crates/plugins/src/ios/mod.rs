@@ -12,6 +12,7 @@
 //! | `Accounts3.sqlite` | [`accounts`] | one per account | `owner`: Apple ID, Google account, e-mail accounts |
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
+//! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -23,6 +24,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod apps;
 pub mod callhistory;
+pub mod notes;
 pub mod plists;
 pub mod sms;
 pub mod whatsapp;
@@ -120,6 +122,7 @@ impl Plugin for Ios {
         sms::triage(&run)?;
         callhistory::triage(&run)?;
         whatsapp::triage(&run)?;
+        notes::triage(&run)?;
         accounts::triage(&run)?;
         apps::triage(&run)?;
         plists::triage(&run)?;
@@ -279,6 +282,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "WhatsApp calls",
         ),
         entry(
+            "NoteStore.sqlite",
+            &["/NoteStore.sqlite\""],
+            "notes: title, full text, folder, times; the people a note is shared with",
+        ),
+        entry(
             "storeSystem.db",
             &["/storeSystem.db\""],
             "installed apps with the Apple ID and DSID that bought them",
@@ -319,6 +327,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
+        "NoteStore.sqlite" => "notes",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "data_ark.plist" | "SystemVersion.plist" => "device",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
@@ -512,17 +521,17 @@ impl<'c, 's> Run<'c, 's> {
         select: &str,
         key: &str,
     ) -> Result<Option<Paged>, RuntimeError> {
-        self.paged_with(path, select, key, false)
+        self.paged_with(path, select, key, &[])
     }
 
-    /// [`Run::paged`] with binary property lists in BLOB cells rendered as `plist:<JSON>`
-    /// when `plists` is set.
+    /// [`Run::paged`] with `sqlite_query`'s decoding options set (`plists`: binary property
+    /// lists in BLOB cells as `plist:<JSON>`; `protobuf`: messages as `protobuf:<JSON>`).
     pub fn paged_with(
         &self,
         path: &str,
         select: &str,
         key: &str,
-        plists: bool,
+        options: &[&str],
     ) -> Result<Option<Paged>, RuntimeError> {
         let mut pages: Vec<(Invoked, Table)> = Vec::new();
         let mut got = 0u64;
@@ -534,7 +543,7 @@ impl<'c, 's> Run<'c, 's> {
                 .unwrap_or_default();
             let sql = format!("{select}{filter} ORDER BY {key}");
             let limit = PAGE.min(ROW_CAP - got);
-            let Some((inv, t)) = util::query_with(self.ctx, path, &sql, limit, plists)? else {
+            let Some((inv, t)) = util::query_with(self.ctx, path, &sql, limit, options)? else {
                 if pages.is_empty() {
                     return Ok(None);
                 }

@@ -861,6 +861,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("WhatsApp ChatStorage.sqlite", false),
             ("WhatsApp ContactsV2.sqlite", false),
             ("WhatsApp CallHistory.sqlite", false),
+            ("NoteStore.sqlite", false),
             ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),

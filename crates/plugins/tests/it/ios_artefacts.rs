@@ -195,3 +195,251 @@ fn ios_accounts3_properties_give_the_dsid_and_primary_email_on_two_devices() {
         );
     }
 }
+
+/// iLEAPP prints Core Data times as `YYYY-MM-DD HH:MM:SS` UTC.
+fn utc_text(secs: i64) -> String {
+    jiff::Timestamp::from_second(secs)
+        .unwrap()
+        .strftime("%Y-%m-%d %H:%M:%S")
+        .to_string()
+}
+
+/// A fact value as the note's text: the JSON-escaped, cell-escaped form unescaped.
+fn note_body(p: &Phenomenon) -> Option<String> {
+    p.verified_facts
+        .iter()
+        .filter(|f| f.fact_type == masf_graph::FactType::Text)
+        .filter_map(|f| {
+            let cell = masf_plugins::util::unescape(&f.value);
+            serde_json::from_str::<String>(&format!("\"{cell}\"")).ok()
+        })
+        .max_by_key(String::len)
+}
+
+#[test]
+fn ios_ileapp_notes_every_field_and_the_text() {
+    let o = triage(
+        &ileapp("testdata.notes.notes.josh_ios17_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("notes.notes.josh_ios17_ffs");
+    let notes: Vec<&Phenomenon> = o
+        .category("notes")
+        .into_iter()
+        .filter(|p| !p.title.contains(" shared with "))
+        .collect();
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(notes.len(), rows.len());
+    let mut missing = Vec::new();
+    for row in rows {
+        let title = cell(&exp, row, "Note Title");
+        let created = cell(&exp, row, "Creation Date");
+        let Some(p) = notes.iter().find(|p| {
+            // one note of the case has no title
+            (title.is_empty() || has(p, &title))
+                && unix_times(p)
+                    .iter()
+                    .any(|(d, t)| d == "Note created" && utc_text(*t) == created)
+        }) else {
+            missing.push(format!("no note {title} created {created}"));
+            continue;
+        };
+        for f in ["Snippet", "Folder", "Storage Place"] {
+            let v = cell(&exp, row, f);
+            if !v.is_empty() && !has(p, &v) {
+                missing.push(format!("{title}: {f}={v}"));
+            }
+        }
+        let modified = cell(&exp, row, "Last Modified");
+        if !unix_times(p)
+            .iter()
+            .any(|(d, t)| d == "Note modified" && utc_text(*t) == modified)
+        {
+            missing.push(format!("{title}: Last Modified={modified}"));
+        }
+        // iLEAPP's contents are the protobuf text; ours too (trailing white space aside)
+        let want = cell(&exp, row, "Note Contents");
+        let ours = note_body(p).unwrap_or_default();
+        if ours.trim_end() != want.trim_end() {
+            missing.push(format!("{title}: contents {ours:?} != {want:?}"));
+        }
+        for (f, word) in [
+            ("Password Protected", "password protected"),
+            ("Marked for Deletion", "marked for deletion"),
+            ("Pinned", "pinned"),
+        ] {
+            if (cell(&exp, row, f) == "Yes") != p.interpretation.contains(word) {
+                missing.push(format!("{title}: {f}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+
+    // the shares' participants, against iLEAPP's notesParticipants
+    let exp = expected("notes.notesParticipants.josh_ios17_ffs");
+    let shared: Vec<&Phenomenon> = o
+        .category("notes")
+        .into_iter()
+        .filter(|p| p.title.contains(" shared with "))
+        .collect();
+    for row in exp["data"].as_array().unwrap() {
+        let id = cell(&exp, row, "Participant ID");
+        let p = shared
+            .iter()
+            .find(|p| has(p, &id))
+            .unwrap_or_else(|| panic!("participant {id}: {shared:#?}"));
+        for f in ["Email Address", "Phone Number"] {
+            let v = cell(&exp, row, f);
+            assert!(v.is_empty() || has(p, &v), "{id} {f}={v}");
+        }
+        let name = cell(&exp, row, "Participant Name");
+        for (f, want) in [
+            (
+                "Role",
+                format!("its {}", cell(&exp, row, "Role").to_lowercase()),
+            ),
+            (
+                "Permission",
+                format!(
+                    "permission {}",
+                    cell(&exp, row, "Permission").to_lowercase()
+                ),
+            ),
+            (
+                "Acceptance Status",
+                format!(
+                    "acceptance status {}",
+                    cell(&exp, row, "Acceptance Status").to_lowercase()
+                ),
+            ),
+            (
+                "Participant Name",
+                if name.is_empty() {
+                    "unnamed".into()
+                } else {
+                    format!("is {name}")
+                },
+            ),
+        ] {
+            assert!(
+                p.interpretation.contains(&want),
+                "{id} {f}: {want:?} in {}",
+                p.interpretation
+            );
+        }
+    }
+}
+
+#[test]
+fn ios_notes_of_a_second_device_read_with_their_text() {
+    // Belkasoft CTF 6's iPhone (its NoteStore.sqlite is in the cloudkit test case): the
+    // titles and snippets as the sqlite3 CLI reads them, each note's decoded text starting
+    // with its title and holding its snippet's first words.
+    let zip =
+        ileapp("testdata.cloudkitSharing.cloudkit_participants.belkasoft_ctf6_ios_device1.zip");
+    let o = triage(&zip, "America/New_York");
+    assert_all_accepted(&o);
+    let dir = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("unzip")
+        .args(["-q", "-j"])
+        .arg(&zip)
+        .arg("-d")
+        .arg(dir.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = std::process::Command::new("sqlite3")
+        .arg(dir.path().join("NoteStore.sqlite"))
+        .arg("SELECT ZTITLE1 || char(9) || ZSNIPPET FROM ZICCLOUDSYNCINGOBJECT WHERE ZNOTEDATA IS NOT NULL ORDER BY Z_PK")
+        .output()
+        .unwrap();
+    let oracle: Vec<(String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            l.split_once('\t')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        })
+        .collect();
+    assert_eq!(oracle.len(), 6);
+    let notes = o.category("notes");
+    for (title, snippet) in &oracle {
+        let p = notes
+            .iter()
+            .find(|p| has(p, title))
+            .unwrap_or_else(|| panic!("{title}"));
+        let body = note_body(p).unwrap_or_else(|| panic!("{title}: no text"));
+        assert!(body.starts_with(title.as_str()), "{title}: {body:?}");
+        let first = snippet.split_whitespace().next().unwrap_or("");
+        assert!(body.contains(first), "{title}: {snippet:?} in {body:?}");
+    }
+}
+
+#[test]
+fn a_wallet_address_in_the_owners_note_is_their_claim() {
+    // The iOS 17 case's NoteStore.sqlite with one note's text replaced, by Python's sqlite3,
+    // gzip and a hand-encoded NoteStoreProto (2 → 3 → 2), with a line holding a wallet address.
+    let tmp = tempfile::tempdir().unwrap();
+    let zip = ileapp("testdata.notes.notes.josh_ios17_ffs.zip");
+    let st = std::process::Command::new("unzip")
+        .args(["-q", "-j"])
+        .arg(&zip)
+        .arg("-d")
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let group = tmp
+        .path()
+        .join("tree/mobile/Containers/Shared/AppGroup/72DA7FCC");
+    std::fs::create_dir_all(&group).unwrap();
+    std::fs::create_dir_all(tmp.path().join("tree/mobile/Library")).unwrap();
+    for f in [
+        "NoteStore.sqlite",
+        "NoteStore.sqlite-wal",
+        "NoteStore.sqlite-shm",
+    ] {
+        if tmp.path().join(f).exists() {
+            std::fs::rename(tmp.path().join(f), group.join(f)).unwrap();
+        }
+    }
+    let script = r#"
+import gzip, sqlite3, sys
+def field(n, payload):
+    key = bytes([n << 3 | 2])
+    ln, out = len(payload), b""
+    while True:
+        b = ln & 0x7f; ln >>= 7
+        out += bytes([b | (0x80 if ln else 0)])
+        if not ln: break
+    return key + out + payload
+text = "Wallets\nMy USDT (TRC20) address: TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2\n".encode()
+blob = gzip.compress(field(2, field(3, field(2, text))))
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE ZICNOTEDATA SET ZDATA = ? WHERE Z_PK = (SELECT ZNOTEDATA FROM ZICCLOUDSYNCINGOBJECT WHERE ZTITLE1 = 'iOS 15 Note')", (blob,))
+db.commit()
+"#;
+    let st = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(group.join("NoteStore.sqlite"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(&tmp.path().join("tree"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    let ids = o.identities();
+    let address = "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2";
+    assert!(
+        ids.contains(&("owner".into(), "wallet".into(), address.into())),
+        "{ids:?}"
+    );
+    assert!(ids.contains(&(format!("wallet:{address}"), "wallet".into(), address.into())));
+    let note = o
+        .category("notes")
+        .into_iter()
+        .find(|p| p.title.ends_with(": iOS 15 Note"))
+        .expect("the note");
+    assert!(note_body(note).unwrap().contains(address));
+}

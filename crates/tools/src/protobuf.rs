@@ -1,0 +1,141 @@
+//! Raw Protocol Buffers decoding for `sqlite_query`'s `protobuf` option: a message without its
+//! schema, as `protoc --decode_raw` reads one, written as JSON so that a plugin can walk it and
+//! a fact can quote it. Hand-written: the maintained crates (`prost`, `protobuf`) decode
+//! against a schema; a schema-less walk of the wire format is a few dozen lines.
+//!
+//! Apps keep many artefacts this way (Apple Notes' note text, Chrome's sync data, …), often
+//! gzip-compressed: a cell starting with the gzip magic is inflated first, within
+//! [`MAX_INFLATED`].
+
+use std::io::Read;
+
+use serde_json::{Map, Value};
+
+/// Most bytes a gzip cell inflates to.
+pub const MAX_INFLATED: u64 = 16 << 20;
+
+/// Deepest nesting of messages decoded (deeper payloads stay hex).
+const MAX_DEPTH: usize = 24;
+
+/// A cell's message as one line of JSON, when the cell (inflated if gzip) parses completely as
+/// a message with at least one field.
+pub fn cell(b: &[u8]) -> Option<String> {
+    let inflated;
+    let bytes = if b.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(b)
+            .take(MAX_INFLATED + 1)
+            .read_to_end(&mut out)
+            .ok()?;
+        if out.len() as u64 > MAX_INFLATED {
+            return None;
+        }
+        inflated = out;
+        &inflated[..]
+    } else {
+        b
+    };
+    let m = message(bytes, 0)?;
+    serde_json::to_string(&m).ok()
+}
+
+fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let byte = *b.get(*pos)?;
+        *pos += 1;
+        v |= u64::from(byte & 0x7f) << shift;
+        if byte & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// A complete message: every byte consumed by well-formed fields, at least one field.
+fn message(b: &[u8], depth: usize) -> Option<Value> {
+    if b.is_empty() || depth > MAX_DEPTH {
+        return None;
+    }
+    let mut fields: Map<String, Value> = Map::new();
+    let mut pos = 0usize;
+    while pos < b.len() {
+        let key = varint(b, &mut pos)?;
+        let (number, wire) = (key >> 3, key & 7);
+        if number == 0 || number > 536_870_911 {
+            return None;
+        }
+        let value = match wire {
+            0 => Value::from(varint(b, &mut pos)?),
+            1 => {
+                let s = b.get(pos..pos + 8)?;
+                pos += 8;
+                Value::from(u64::from_le_bytes(s.try_into().ok()?))
+            }
+            5 => {
+                let s = b.get(pos..pos + 4)?;
+                pos += 4;
+                Value::from(u32::from_le_bytes(s.try_into().ok()?))
+            }
+            2 => {
+                let len = usize::try_from(varint(b, &mut pos)?).ok()?;
+                let end = pos.checked_add(len)?;
+                let s = b.get(pos..end)?;
+                pos = end;
+                payload(s, depth)
+            }
+            _ => return None,
+        };
+        match fields
+            .entry(number.to_string())
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
+            Value::Array(a) => a.push(value),
+            _ => return None,
+        }
+    }
+    Some(Value::Object(fields))
+}
+
+/// A length-delimited payload: printable text, else a nested message, else hex.
+fn payload(s: &[u8], depth: usize) -> Value {
+    if let Ok(t) = std::str::from_utf8(s)
+        && t.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Value::String(t.to_string());
+    }
+    message(s, depth + 1).unwrap_or_else(|| Value::String(format!("x'{}'", hex::encode(s))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_types_nesting_and_refusals() {
+        // field 1 varint 150; field 2 { field 3 "hi\n" }; field 4 fixed32 1
+        let msg = [
+            0x08, 0x96, 0x01, 0x12, 0x05, 0x1a, 0x03, b'h', b'i', b'\n', 0x25, 1, 0, 0, 0,
+        ];
+        assert_eq!(
+            cell(&msg).unwrap(),
+            r#"{"1":[150],"2":[{"3":["hi\n"]}],"4":[1]}"#
+        );
+        // truncated, wire type 7, field 0: no message
+        assert_eq!(cell(&msg[..4]), None);
+        assert_eq!(cell(&[0x0f, 0x00]), None);
+        assert_eq!(cell(&[0x00, 0x01]), None);
+        // a length past the end
+        assert_eq!(cell(&[0x12, 0xff, 0x01, 0x00]), None);
+        // bytes that are neither text nor a message stay hex
+        assert_eq!(
+            cell(&[0x12, 0x02, 0x00, 0xff]).unwrap(),
+            r#"{"2":["x'00ff'"]}"#
+        );
+        // gzip: inflated first
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut gz, &msg).unwrap();
+        assert_eq!(cell(&gz.finish().unwrap()), cell(&msg));
+    }
+}
