@@ -13,6 +13,7 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
+//! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -28,6 +29,7 @@ pub mod notes;
 pub mod plists;
 pub mod sms;
 pub mod whatsapp;
+pub mod wifi;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -125,6 +127,7 @@ impl Plugin for Ios {
         notes::triage(&run)?;
         accounts::triage(&run)?;
         apps::triage(&run)?;
+        wifi::triage(&run)?;
         plists::triage(&run)?;
         Ok(())
     }
@@ -287,6 +290,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "notes: title, full text, folder, times; the people a note is shared with",
         ),
         entry(
+            "Wi-Fi known networks",
+            &["/com.apple.wifi.known-networks.plist\""],
+            "Wi-Fi networks joined, their access points, times and locations",
+        ),
+        entry(
+            "DHCP leases",
+            &["/dhcpclient/leases/"],
+            "the device's IP address, router and network of its last leases",
+        ),
+        entry(
             "storeSystem.db",
             &["/storeSystem.db\""],
             "installed apps with the Apple ID and DSID that bought them",
@@ -328,6 +341,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
+        "com.apple.wifi.known-networks.plist" => "wifi",
+        _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "data_ark.plist" | "SystemVersion.plist" => "device",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {

@@ -862,6 +862,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("WhatsApp ContactsV2.sqlite", false),
             ("WhatsApp CallHistory.sqlite", false),
             ("NoteStore.sqlite", false),
+            ("Wi-Fi known networks", false),
+            ("DHCP leases", false),
             ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),

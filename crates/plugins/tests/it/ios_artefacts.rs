@@ -443,3 +443,213 @@ db.commit()
         .expect("the note");
     assert!(note_body(note).unwrap().contains(address));
 }
+
+/// The phenomenon of `category` whose facts hold every one of `values`.
+fn find_with<'a>(ps: &[&'a Phenomenon], values: &[&str]) -> Option<&'a Phenomenon> {
+    ps.iter()
+        .copied()
+        .find(|p| values.iter().all(|v| has(p, v)))
+}
+
+#[test]
+fn ios_ileapp_wifi_known_networks_times_access_points_and_leases() {
+    let o = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiKnownNetworks.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let wifi = o.category("wifi");
+    let mut missing = Vec::new();
+    // known networks: every field
+    let exp = expected("appleWifiPlist.appleWifiKnownNetworks.mvs_ios_2023");
+    for row in exp["data"].as_array().unwrap() {
+        let ssid = cell(&exp, row, "SSID");
+        let Some(p) = find_with(&wifi, &[&ssid])
+            .filter(|p| p.title == format!("Wi-Fi network {ssid}"))
+            .or_else(|| {
+                wifi.iter()
+                    .copied()
+                    .find(|p| p.title == format!("Wi-Fi network {ssid}"))
+            })
+        else {
+            missing.push(format!("network {ssid}"));
+            continue;
+        };
+        for f in [
+            "BSSID",
+            "Network Usage",
+            "Country Code",
+            "Device Name",
+            "Manufacturer",
+            "Serial Number",
+            "Model Name",
+            "User Portal URL",
+            "Add Reason",
+            "Bundle ID",
+        ] {
+            let v = cell(&exp, row, f);
+            if !v.is_empty() && !has(p, &v) {
+                missing.push(format!("{ssid}: {f}={v}"));
+            }
+        }
+        for (f, word) in [
+            ("Hidden", "hidden"),
+            ("Carplay Network", "CarPlay"),
+            ("Captive Network", "a captive network"),
+        ] {
+            if cell(&exp, row, f).eq_ignore_ascii_case("true") != p.interpretation.contains(word) {
+                missing.push(format!("{ssid}: {f} in {}", p.interpretation));
+            }
+        }
+    }
+    // their times
+    let exp = expected("appleWifiPlist.appleWifiKnownNetworksTimes.mvs_ios_2023");
+    let marks = [
+        ("Last Updated", "Wi-Fi network updated"),
+        ("Last Auto Joined", "Wi-Fi last auto-joined"),
+        ("Last Joined", "Wi-Fi last joined"),
+        ("System Joined", "Wi-Fi joined by system"),
+        ("User Joined", "Wi-Fi joined by user"),
+        (
+            "WiFi Network Password Modification Date",
+            "Wi-Fi password modified",
+        ),
+        ("Last Discovered", "Wi-Fi network last discovered"),
+        ("Added At", "Wi-Fi network added"),
+        (
+            "Whitelisted Captive Network Probe Date",
+            "Captive network probe",
+        ),
+        ("Captive Web Sheet Login Date", "Captive web sheet login"),
+        ("Previous Joined", "Wi-Fi previously joined"),
+    ];
+    for row in exp["data"].as_array().unwrap() {
+        let ssid = cell(&exp, row, "SSID");
+        let p = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {ssid}"))
+            .unwrap();
+        let ours = unix_times(p);
+        for (col, mark) in marks {
+            let v = cell(&exp, row, col);
+            if v.is_empty() {
+                continue;
+            }
+            if !ours.contains(&(mark.to_string(), v.parse().unwrap())) {
+                missing.push(format!("{ssid}: {col}={v} ours {ours:?}"));
+            }
+        }
+    }
+    // access points
+    let o2 = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiBSSList.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    let aps = o2.category("wifi");
+    let exp = expected("appleWifiPlist.appleWifiBSSList.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 37);
+    for row in rows {
+        let bssid = cell(&exp, row, "BSSID");
+        let ssid = cell(&exp, row, "SSID");
+        let Some(p) = aps
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi access point {bssid} of {ssid}"))
+        else {
+            missing.push(format!("access point {bssid} of {ssid}"));
+            continue;
+        };
+        for f in [
+            "Channel Flags",
+            "Channel",
+            "Location Accuracy",
+            "Location Latitude",
+            "Location Longitude",
+        ] {
+            let v = cell(&exp, row, f);
+            if !v.is_empty() && !has(p, &v) {
+                missing.push(format!("{bssid}: {f}={v}"));
+            }
+        }
+        let last = cell(&exp, row, "Last Associated At");
+        if !last.is_empty()
+            && !unix_times(p).contains(&(
+                "Wi-Fi access point last associated".into(),
+                last.parse().unwrap(),
+            ))
+        {
+            missing.push(format!("{bssid}: Last Associated At={last}"));
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+}
+
+#[test]
+fn ios_ileapp_dhcp_leases_on_two_devices_and_known_networks_of_the_second() {
+    for case in ["mvs_ios_2023", "belkasoft_ctf6_ios_device1"] {
+        let o = triage(
+            &ileapp(&format!("testdata.dhcpl.dhcpLeases.{case}.zip")),
+            "America/Chicago",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("dhcpl.dhcpLeases.{case}"));
+        let leases = o.category("wifi");
+        assert_eq!(leases.len(), 1, "{case}");
+        let p = leases[0];
+        for row in exp["data"].as_array().unwrap() {
+            let (name, value) = (row[0].as_str().unwrap(), &row[1]);
+            let v = match value {
+                Value::String(s) => s.clone(),
+                v => v.to_string(),
+            };
+            let ok = match name {
+                "LeaseStartDate" => unix_times(p).iter().any(|(_, t)| utc_text(*t) == v),
+                "RouterHardwareAddress" => has(p, &v.replace(':', "")),
+                _ => has(p, &v),
+            };
+            assert!(ok, "{case}: {name}={v} in {p:#?}");
+        }
+    }
+    // Belkasoft's iPhone has no recorded iLEAPP output for its known networks: Python's
+    // plistlib is the oracle (each network's SSID key, BSSID and AddedAt).
+    let zip =
+        ileapp("testdata.appleWifiPlist.appleWifiKnownNetworks.belkasoft_ctf6_ios_device1.zip");
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let script = r#"
+import plistlib, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+name = [n for n in z.namelist() if n.endswith("com.apple.wifi.known-networks.plist")][0]
+for k, v in plistlib.loads(z.read(name)).items():
+    os = v.get("__OSSpecific__", {})
+    print(k.removeprefix("wifi.network.ssid."), os.get("BSSID", ""), int(v["AddedAt"].timestamp()) if "AddedAt" in v else "", sep="\t")
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&zip)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    assert!(oracle.lines().count() >= 2);
+    let wifi = o.category("wifi");
+    for line in oracle.lines() {
+        let c: Vec<&str> = line.split('\t').collect();
+        let p = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {}", c[0]))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(c[1].is_empty() || has(p, c[1]), "{line}");
+        assert!(
+            c[2].is_empty()
+                || unix_times(p).contains(&("Wi-Fi network added".into(), c[2].parse().unwrap())),
+            "{line}: {:?}",
+            unix_times(p)
+        );
+    }
+}

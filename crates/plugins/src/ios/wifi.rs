@@ -1,0 +1,312 @@
+//! Wi-Fi networks the device knows (`/private/var/preferences/com.apple.wifi.known-networks.plist`,
+//! iOS 14 and later) and its DHCP leases (`/private/var/db/dhcpclient/leases/*.plist`), read
+//! with `parse_plist`, with every field iLEAPP's `appleWifiKnownNetworks`,
+//! `appleWifiKnownNetworksTimes`, `appleWifiBSSList` and `dhcpLeases` report:
+//!
+//! - one phenomenon per known network: SSID, BSSID, network usage, country code, the device
+//!   that shared it (name, manufacturer, serial, model), enabled/auto-join, CarPlay, hidden,
+//!   captive, portal URL, add reason, bundle id, security type, channel, and its times (added,
+//!   updated, joined by user/system, last auto-joined, last discovered, previous join,
+//!   password modified, captive probe/web sheet) as `iso8601` marks;
+//! - one per access point of a network's `BSSList` (BSSID, channel and flags, last
+//!   associated, location with accuracy and time when recorded, router address);
+//! - one per DHCP lease: the device's IP address, the router's IP and hardware address, the
+//!   SSID, lease start and length.
+//!
+//! A network shared by a device (`DeviceName`, `SerialNumber` of the AirDrop/iCloud share) is
+//! noted in the phenomenon; no identity is observed: a network is a place, not a person. The
+//! same home network on two devices is for the examiner (and the timeline) to weigh.
+
+use masf_agents::RuntimeError;
+use masf_graph::{FactType, TimeEncoding};
+use masf_tools::Invoked;
+use serde_json::Value;
+
+use super::{Draft, ROW_CAP, Run};
+use crate::util;
+
+/// Time keys of a known network (top level and `__OSSpecific__`) with the mark they get.
+const NETWORK_TIMES: &[(&str, &str)] = &[
+    ("AddedAt", "Wi-Fi network added"),
+    ("UpdatedAt", "Wi-Fi network updated"),
+    ("JoinedByUserAt", "Wi-Fi joined by user"),
+    ("JoinedBySystemAt", "Wi-Fi joined by system"),
+    ("LastDiscoveredAt", "Wi-Fi network last discovered"),
+    ("prevJoined", "Wi-Fi previously joined"),
+    ("lastAutoJoined", "Wi-Fi last auto-joined"),
+    ("lastJoined", "Wi-Fi last joined"),
+    (
+        "WiFiNetworkPasswordModificationDate",
+        "Wi-Fi password modified",
+    ),
+    (
+        "WhitelistedCaptiveNetworkProbeDate",
+        "Captive network probe",
+    ),
+    ("CaptiveWebSheetLoginDate", "Captive web sheet login"),
+];
+
+/// Other fields of a known network (top level, `__OSSpecific__` or `CaptiveProfile`).
+const NETWORK_FIELDS: &[(&str, FactType, &str)] = &[
+    ("BSSID", FactType::Identifier, "BSSID"),
+    ("networkUsage", FactType::Count, "network usage"),
+    ("CountryCode", FactType::Text, "country code"),
+    ("DeviceName", FactType::Name, "shared by the device"),
+    ("Manufacturer", FactType::Name, "its manufacturer"),
+    ("SerialNumber", FactType::Serial, "its serial number"),
+    ("ModelName", FactType::Name, "its model"),
+    ("SupportedSecurityTypes", FactType::Text, "security"),
+    ("AddReason", FactType::Text, "added by"),
+    ("BundleID", FactType::Identifier, "added by the app"),
+    ("UserPortalURL", FactType::Url, "portal URL"),
+    ("CaptivePortalAPI", FactType::Url, "portal API"),
+    ("CHANNEL", FactType::Count, "channel"),
+];
+
+/// Flags reported when true.
+const NETWORK_FLAGS: &[(&str, &str)] = &[
+    ("Hidden", "hidden"),
+    ("CarPlayNetwork", "a CarPlay network"),
+    ("CaptiveNetwork", "a captive network"),
+    ("NetworkWasCaptive", "a captive network"),
+    ("AutoJoinDisabled", "auto-join disabled"),
+    ("Moving", "moving (a hotspot)"),
+];
+
+/// Triage of the known networks and DHCP leases of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    if let Some((find, paths)) = run.find("com.apple.wifi.known-networks.plist")? {
+        for path in &paths {
+            known_networks(run, &find, path)?;
+        }
+    }
+    if let Some((find, paths)) = run.find("en*.plist")? {
+        for path in paths.iter().filter(|p| p.contains("/dhcpclient/leases/")) {
+            lease(run, &find, path)?;
+        }
+    }
+    Ok(())
+}
+
+fn parse(run: &Run<'_, '_>, path: &str) -> Result<Option<(Invoked, Value)>, RuntimeError> {
+    let Some(inv) = util::call_or_note(
+        run.ctx,
+        path,
+        "parse_plist",
+        serde_json::json!({"path": path}),
+    )?
+    else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<Value>(&inv.output.text) {
+        Ok(v) => Ok(Some((inv, v))),
+        Err(e) => {
+            run.ctx.unparsed(
+                path,
+                &format!("parse_plist output is not JSON: {e}"),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// A scalar as the pretty JSON output writes it (strings bare, numbers and booleans as JSON).
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.trim().is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// The value of `key` at the top of a network or in its `__OSSpecific__` / `CaptiveProfile`.
+fn field<'a>(net: &'a Value, key: &str) -> Option<&'a Value> {
+    net.get(key)
+        .or_else(|| net.get("__OSSpecific__").and_then(|o| o.get(key)))
+        .or_else(|| net.get("CaptiveProfile").and_then(|o| o.get(key)))
+}
+
+fn known_networks(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, value)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let Some(nets) = value.as_object() else {
+        run.ctx.unparsed(
+            path,
+            "unexpected format: the plist is not a dictionary of networks",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    for (count, (key, net)) in nets.iter().enumerate() {
+        if count as u64 >= ROW_CAP {
+            run.ctx.unparsed(
+                path,
+                &format!("{} networks; the first {count} were recorded", nets.len()),
+                Some(&inv.record.invocation_id),
+            )?;
+            break;
+        }
+        // the SSID is data in the plist; the key names it as text
+        let ssid = key.strip_prefix("wifi.network.ssid.").unwrap_or(key);
+        let mut d = Draft::new("wifi", format!("Wi-Fi network {ssid}"));
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Name, Some(ssid), &inv);
+        let mut said = Vec::new();
+        for (k, ft, what) in NETWORK_FIELDS {
+            if let Some(v) = field(net, k).and_then(scalar) {
+                d.fact(*ft, Some(&v), &inv);
+                said.push(format!("{what} {v}"));
+            }
+        }
+        let mut flags: Vec<&str> = NETWORK_FLAGS
+            .iter()
+            .filter(|(k, _)| field(net, k) == Some(&Value::Bool(true)))
+            .map(|(_, w)| *w)
+            .collect();
+        if field(net, "Enabled") == Some(&Value::Bool(false)) {
+            flags.push("disabled");
+        }
+        flags.dedup();
+        for (k, mark) in NETWORK_TIMES {
+            if let Some(v) = field(net, k).and_then(Value::as_str) {
+                d.time(Some(v), Some(TimeEncoding::Iso8601), mark, &inv);
+                said.push(format!("{} {v}", mark.to_lowercase()));
+            }
+        }
+        d.interpretation = format!(
+            "The device knows the Wi-Fi network {ssid} ({path}){}: {}.",
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", flags.join(", "))
+            },
+            if said.is_empty() {
+                "no other field".to_string()
+            } else {
+                said.join("; ")
+            }
+        );
+        run.record(d)?;
+        for bss in net
+            .get("BSSList")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            access_point(run, find, path, ssid, bss, &inv)?;
+        }
+    }
+    Ok(())
+}
+
+/// One access point of a known network's `BSSList`.
+fn access_point(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    ssid: &str,
+    bss: &Value,
+    inv: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some(bssid) = bss.get("BSSID").and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let mut d = Draft::new("wifi", format!("Wi-Fi access point {bssid} of {ssid}"));
+    d.fact(FactType::Path, Some(path), find);
+    d.fact(FactType::Name, Some(ssid), inv);
+    d.fact(FactType::Identifier, Some(bssid), inv);
+    let mut said = Vec::new();
+    for (k, ft, what) in [
+        ("Channel", FactType::Count, "channel"),
+        ("ChannelFlags", FactType::Count, "channel flags"),
+        ("LocationLatitude", FactType::Text, "latitude"),
+        ("LocationLongitude", FactType::Text, "longitude"),
+        ("LocationAccuracy", FactType::Text, "accuracy (m)"),
+        ("IPv4NetworkSignature", FactType::Text, "network signature"),
+    ] {
+        if let Some(v) = bss.get(k).and_then(scalar) {
+            d.fact(ft, Some(&v), inv);
+            said.push(format!("{what} {v}"));
+        }
+    }
+    for (k, mark) in [
+        ("LastAssociatedAt", "Wi-Fi access point last associated"),
+        ("LocationTimestamp", "Wi-Fi access point located"),
+    ] {
+        if let Some(v) = bss.get(k).and_then(Value::as_str) {
+            d.time(Some(v), Some(TimeEncoding::Iso8601), mark, inv);
+            said.push(format!("{} {v}", mark.to_lowercase()));
+        }
+    }
+    d.interpretation = format!(
+        "The known network {ssid} ({path}) lists the access point {bssid}: {}.",
+        if said.is_empty() {
+            "no other field".to_string()
+        } else {
+            said.join("; ")
+        }
+    );
+    run.record(d)
+}
+
+/// One DHCP lease (`/private/var/db/dhcpclient/leases/en0.plist`).
+fn lease(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, v)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let mut d = Draft::new(
+        "wifi",
+        format!(
+            "DHCP lease {}",
+            v.get("IPAddress")
+                .and_then(Value::as_str)
+                .unwrap_or("(no address)")
+        ),
+    );
+    d.fact(FactType::Path, Some(path), find);
+    let mut said = Vec::new();
+    for (k, ft, what) in [
+        ("IPAddress", FactType::Identifier, "the device's IP address"),
+        ("RouterIPAddress", FactType::Identifier, "router IP address"),
+        ("SSID", FactType::Name, "network"),
+        ("LeaseLength", FactType::Count, "lease length (s)"),
+    ] {
+        if let Some(s) = v.get(k).and_then(scalar) {
+            d.fact(ft, Some(&s), &inv);
+            said.push(format!("{what} {s}"));
+        }
+    }
+    // a MAC address stored as data: its hex in the output, written with colons here
+    if let Some(h) = v
+        .get("RouterHardwareAddress")
+        .and_then(|m| m.get("$data_hex"))
+        .and_then(Value::as_str)
+    {
+        d.fact(FactType::Identifier, Some(h), &inv);
+        let mac: Vec<&str> = (0..h.len() / 2)
+            .filter_map(|i| h.get(2 * i..2 * i + 2))
+            .collect();
+        said.push(format!("router hardware address {}", mac.join(":")));
+    }
+    if let Some(t) = v.get("LeaseStartDate").and_then(Value::as_str) {
+        d.time(
+            Some(t),
+            Some(TimeEncoding::Iso8601),
+            "DHCP lease started",
+            &inv,
+        );
+        said.push(format!("lease started {t}"));
+    }
+    d.interpretation = format!(
+        "The device's DHCP lease ({path}): {}.",
+        if said.is_empty() {
+            "no field".to_string()
+        } else {
+            said.join("; ")
+        }
+    );
+    run.record(d)
+}
