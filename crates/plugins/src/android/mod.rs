@@ -325,6 +325,27 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             files::packages(ctx, l)?;
         }
         if with_files {
+            // the phone's own screenshots (`DCIM/Screenshots`, `Pictures/Screenshots`)
+            let mut shots = Vec::new();
+            for tree in trees(ctx)? {
+                let invoked = ctx.call(
+                    "find_files",
+                    args_on(&tree, json!({"name_glob": "Screenshot*", "limit": 5000})),
+                )?;
+                if crate::util::succeeded(&invoked) {
+                    shots.extend(
+                        found_paths(&invoked.output.text)
+                            .into_iter()
+                            .filter(|p| {
+                                p.contains("/Screenshots/") && crate::media::is_image_name(p)
+                            })
+                            .map(|p| (tree.partition.clone(), p)),
+                    );
+                }
+            }
+            crate::media::device_screenshots(ctx, &shots)?;
+        }
+        if with_files {
             // After the parsers, so an artefact noted unparsed gives no phenomenon at all.
             let unparsed: Vec<String> = ctx
                 .session()

@@ -128,9 +128,26 @@ impl Plugin for Ios {
         accounts::triage(&run)?;
         apps::triage(&run)?;
         wifi::triage(&run)?;
+        screenshots(&run)?;
         plists::triage(&run)?;
         Ok(())
     }
+}
+
+/// Screenshots in the camera roll (`Media/DCIM/…`: iOS saves screenshots as PNG, photos as
+/// HEIC or JPEG), OCR'd by the media plugin's reader with the owner's claims
+/// ([`crate::media::device_screenshots`]).
+fn screenshots(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut paths = Vec::new();
+    for glob in ["*.PNG", "*.png"] {
+        if let Some((_, found)) = run.find(glob)? {
+            paths.extend(found.into_iter().filter(|p| p.contains("/DCIM/")));
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    let located: Vec<(Option<String>, String)> = paths.into_iter().map(|p| (None, p)).collect();
+    crate::media::device_screenshots(run.ctx, &located)
 }
 
 /// The iOS directories below an iOS `var` directory, each with the child that must be in it

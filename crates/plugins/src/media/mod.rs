@@ -47,7 +47,8 @@ impl Media {
     }
 }
 
-fn is_image_name(path: &str) -> bool {
+/// Whether a path names an image ([`IMAGE_EXTENSIONS`]).
+pub fn is_image_name(path: &str) -> bool {
     path.rsplit_once('.')
         .is_some_and(|(_, ext)| IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
 }
@@ -129,7 +130,9 @@ impl Plugin for Media {
             }
             paths
         };
-        for (path, invoked) in paths.iter().zip(ocr_all(ctx, &paths)) {
+        let located: Vec<(Option<String>, String)> =
+            paths.iter().map(|p| (None, p.clone())).collect();
+        for (path, invoked) in paths.iter().zip(ocr_all(ctx, &located)) {
             let invoked = invoked?;
             if !succeeded(&invoked) {
                 ctx.unparsed(
@@ -146,9 +149,98 @@ impl Plugin for Media {
     }
 }
 
+/// Most screenshots OCR'd per phone source (OCR costs about a second an image).
+pub const MAX_DEVICE_SCREENSHOTS: usize = 300;
+
+/// Screenshots kept on a phone (`DCIM`, `Screenshots` folders, found by the phone plugins):
+/// OCR'd and recorded like a media source's images ([`record_image`]), and a wallet address
+/// that the screen calls the user's own — the cue nearest it is a word of possession or
+/// receipt (`identity::own_cue`: "My TRC20 address", "Receive", "收款") — is the device
+/// owner's control claim (a wallet app's receive screen, captured on their phone). A "Send
+/// to" screen shows whom the owner paid: no claim.
+pub fn device_screenshots(
+    ctx: &AgentCtx<'_>,
+    paths: &[(Option<String>, String)],
+) -> Result<(), RuntimeError> {
+    let mut paths = paths.to_vec();
+    if paths.len() > MAX_DEVICE_SCREENSHOTS {
+        ctx.unparsed(
+            "screenshots",
+            &format!(
+                "{} screenshots; the first {MAX_DEVICE_SCREENSHOTS} were OCR'd",
+                paths.len()
+            ),
+            None,
+        )?;
+        paths.truncate(MAX_DEVICE_SCREENSHOTS);
+    }
+    for ((_, path), invoked) in paths.iter().zip(ocr_all(ctx, &paths)) {
+        let invoked = invoked?;
+        if !succeeded(&invoked) {
+            ctx.unparsed(
+                path,
+                &failure_reason(&invoked),
+                Some(&invoked.record.invocation_id),
+            )?;
+            continue;
+        }
+        let text = &invoked.output.text;
+        let found = text::extract(text, ctx.phone_region().as_ref());
+        record_image(ctx, path, &invoked, &found)?;
+        for w in &found.wallets {
+            // the label a screen puts right above or before the address: the two lines of the
+            // recognised text (before the tool's `# ` re-read notes) above the line that holds
+            // the address, spaces ignored (OCR may split a long address)
+            let label = screen_label(text, &w.value);
+            let Some(cue) = label.and_then(|l| crate::identity::own_cue(&l)) else {
+                continue;
+            };
+            ctx.observe(Observation {
+                context: "owner".into(),
+                entity_kind: EntityKind::Person,
+                label: "device owner".into(),
+                id_type: IdType::Wallet,
+                value: w.value.clone(),
+                invocation_id: invoked.record.invocation_id.clone(),
+                interpretation: format!(
+                    "The screenshot {path} on this device shows the wallet address {} after \"{cue}\": the screen names it the user's own (a receive screen) — a claim that the device's user controls it, weighed against any other claim on it.",
+                    w.value
+                ),
+                cue: Some(cue),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The two non-empty lines of an OCR text above the first line that holds `address` (spaces
+/// ignored, case-insensitively on its first 12 characters), in the recognised text only (the
+/// tool's `# ` note lines and what follows them are left out); `None` when no line holds it.
+fn screen_label(text: &str, address: &str) -> Option<String> {
+    let head: String = address.chars().take(12).collect::<String>().to_lowercase();
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("# "))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let at = lines.iter().position(|l| {
+        l.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_lowercase()
+            .contains(&head)
+    })?;
+    Some(lines[at.saturating_sub(2)..at].join("\n") + " ")
+}
+
 /// OCRs `paths`, one `ocr_image` call per image, on one thread (and so one Tesseract engine)
 /// per core; results in the order of `paths`.
-fn ocr_all(ctx: &AgentCtx<'_>, paths: &[String]) -> Vec<Result<Invoked, RuntimeError>> {
+fn ocr_all(
+    ctx: &AgentCtx<'_>,
+    paths: &[(Option<String>, String)],
+) -> Vec<Result<Invoked, RuntimeError>> {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(paths.len())
@@ -162,8 +254,14 @@ fn ocr_all(ctx: &AgentCtx<'_>, paths: &[String]) -> Vec<Result<Invoked, RuntimeE
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = paths.get(i) else { break };
-                    let r = ctx.call("ocr_image", json!({"path": path}));
+                    let Some((partition, path)) = paths.get(i) else {
+                        break;
+                    };
+                    let mut args = json!({"path": path});
+                    if let Some(p) = partition {
+                        args["partition"] = json!(p);
+                    }
+                    let r = ctx.call("ocr_image", args);
                     if let Ok(mut d) = done.lock() {
                         d.push((i, r));
                     }

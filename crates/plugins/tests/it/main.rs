@@ -10,6 +10,7 @@ mod ios_artefacts;
 mod ios_support;
 mod layouts;
 mod media;
+mod screens;
 mod util;
 mod wallets;
 mod who;
