@@ -1077,3 +1077,239 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     Ok(())
 }
+
+/// Google Hangouts (`babel*.db`, `com.google.android.talk`): every message (conversation,
+/// author's name and Google account id, text, direction, status, time in Unix µs) and every
+/// participant (Google account id as `account_id`, name, the e-mail Hangouts falls back to).
+/// The author of the sent messages (`type` 1) is the device's user: their account id, name
+/// and e-mail go on `owner`; the other participants are `hangouts:<gaia id>` persons. Wallet
+/// addresses in one-to-one conversations are claims of the side the words before them name.
+pub fn hangouts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(
+        ctx,
+        l,
+        &tinv,
+        &tables,
+        &["messages", "participants", "conversations"],
+    )? {
+        return Ok(());
+    }
+    let people = "SELECT _id, gaia_id, full_name, first_name, fallback_name, blocked FROM participants ORDER BY _id";
+    let Some((pinv, pt)) = query_on(ctx, &l.tree, &l.path, people, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let sql = "SELECT m._id, m.conversation_id, m.author_gaia_id AS author, p.full_name AS author_name, \
+m.text, m.timestamp, m.type, m.status, c.name AS conversation_name, c.generated_name, c.conversation_type \
+FROM messages m LEFT JOIN participants p ON p.gaia_id = m.author_gaia_id \
+LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    // the device's user: the author of the sent messages
+    let me: Option<String> = t
+        .rows
+        .iter()
+        .find(|r| t.get(r, "type") == Some("1"))
+        .and_then(|r| t.get(r, "author"))
+        .map(str::to_string);
+    // participants (per gaia id: context, label)
+    let mut who: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for row in &pt.rows {
+        let Some(gaia) = pt.get(row, "gaia_id") else {
+            continue;
+        };
+        let full = pt.get(row, "full_name").filter(|n| !n.trim().is_empty());
+        let fallback = pt
+            .get(row, "fallback_name")
+            .filter(|n| !n.trim().is_empty());
+        let mine = me.as_deref() == Some(gaia);
+        let (context, label) = if mine {
+            ("owner".to_string(), "device owner".to_string())
+        } else {
+            (
+                format!("hangouts:{gaia}"),
+                full.or(fallback).unwrap_or(gaia).to_string(),
+            )
+        };
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Account, gaia, &pinv),
+        ];
+        for n in [full, fallback].into_iter().flatten() {
+            facts.push(fact(FactType::Name, raw_cell(n), &pinv));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "contacts".into(),
+                title: format!("Hangouts participant {}", full.or(fallback).unwrap_or(gaia)),
+                facts,
+                interpretation: format!(
+                    "A Hangouts participant in {name}: Google account id {gaia}{}{}{}.",
+                    full.map(|n| format!(", named {n}")).unwrap_or_default(),
+                    fallback
+                        .filter(|f| f.contains('@'))
+                        .map(|f| format!(", e-mail {f}"))
+                        .unwrap_or_default(),
+                    if mine {
+                        " — the device's user (the author of the sent messages)"
+                    } else {
+                        ""
+                    }
+                ),
+                times: vec![],
+            },
+        )?;
+        let why = |what: &str| format!("{what} of the Hangouts participant {gaia} ({}).", l.name());
+        observe(
+            ctx,
+            &context,
+            EntityKind::Person,
+            &label,
+            IdType::AccountId,
+            gaia,
+            &pinv,
+            why("The Google account id"),
+        )?;
+        if let Some(n) = full {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::DisplayName,
+                n,
+                &pinv,
+                why("The name"),
+            )?;
+        }
+        if let Some(e) = fallback.filter(|f| f.contains('@')) {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Email,
+                e,
+                &pinv,
+                why("The e-mail"),
+            )?;
+        }
+        who.insert(gaia.to_string(), (context, label));
+    }
+    // the other side of each one-to-one conversation (conversation_type 1): its one other author
+    let mut others: BTreeMap<String, BTreeMap<String, ()>> = BTreeMap::new();
+    for row in &t.rows {
+        if let (Some(c), Some(a)) = (t.get(row, "conversation_id"), t.get(row, "author"))
+            && me.as_deref() != Some(a)
+        {
+            others
+                .entry(c.to_string())
+                .or_default()
+                .insert(a.to_string(), ());
+        }
+    }
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let sent = t.get(row, "type") == Some("1");
+        let author = t.get(row, "author").unwrap_or("");
+        let author_name = t.get(row, "author_name").unwrap_or(author);
+        let conversation = t.get(row, "conversation_id").unwrap_or("");
+        let conv_name = t
+            .get(row, "conversation_name")
+            .or_else(|| t.get(row, "generated_name"))
+            .unwrap_or(conversation);
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Identifier, conversation, &inv),
+            fact(FactType::Account, author, &inv),
+        ];
+        if let Some(n) = t.get(row, "author_name") {
+            facts.push(fact(FactType::Name, raw_cell(n), &inv));
+        }
+        let mut times = Vec::new();
+        if let Some(ts) = t.get(row, "timestamp") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMicros,
+                description: if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                }
+                .to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, ts, &inv));
+        }
+        let text = t.get(row, "text").unwrap_or("");
+        if !text.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(text), &inv));
+        }
+        let status = match t.get(row, "status") {
+            Some("4") => "read",
+            Some("0") => "unread",
+            Some(_) | None => "status unknown",
+        };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!(
+                    "Hangouts message {} {author_name}",
+                    if sent { "sent by" } else { "received from" }
+                ),
+                facts,
+                interpretation: format!(
+                    "Hangouts message {id} in {name}, conversation {conv_name}: {} by {author_name} (Google account id {author}), {status}, at {} (Unix µs).",
+                    if sent {
+                        "sent by the device's user"
+                    } else {
+                        "received, written"
+                    },
+                    t.get(row, "timestamp").unwrap_or("an unknown time"),
+                ),
+                times,
+            },
+        )?;
+        // one-to-one: the writer and the reader are the two sides
+        let other = others
+            .get(conversation)
+            .filter(|o| o.len() == 1 && t.get(row, "conversation_type") == Some("1"))
+            .and_then(|o| o.keys().next())
+            .and_then(|g| who.get(g));
+        let owner_side = Party {
+            context: "owner",
+            label: "device owner",
+            role: if sent {
+                "the device's user, who sent it (type 1)"
+            } else {
+                "the device's user, who received it"
+            },
+        };
+        let other_role = format!("{author_name}, the other side of the conversation");
+        let other_side = other.map(|(c, lbl)| Party {
+            context: c,
+            label: lbl,
+            role: &other_role,
+        });
+        let (writer, reader) = if sent {
+            (Some(owner_side), other_side)
+        } else {
+            (other_side, Some(owner_side))
+        };
+        let what = format!("Hangouts message {id} ({})", l.name());
+        observe_written_wallets(
+            ctx.phone_region().as_ref(),
+            text,
+            &what,
+            writer,
+            reader,
+            &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, &inv, i, cue),
+        )?;
+    }
+    Ok(())
+}

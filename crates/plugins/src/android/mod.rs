@@ -55,6 +55,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("calllog.db", "calls"),
     ("mmssms.db", "messages"),
     ("msgstore.db", "messages"),
+    ("babel*.db", "messages"),
     ("packages.list", "apps"),
 ];
 
@@ -320,6 +321,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("msgstore.db") {
             databases::whatsapp(ctx, l)?;
+        }
+        for l in of("babel*.db") {
+            databases::hangouts(ctx, l)?;
         }
         for l in of("packages.list") {
             files::packages(ctx, l)?;

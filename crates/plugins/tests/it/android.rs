@@ -383,3 +383,59 @@ fn more_rows_than_recorded_one_by_one_are_summarised() {
     assert!(summary.interpretation.contains("beyond the first 2000"));
     assert_eq!(summary.times.len(), 2);
 }
+
+/// plaso's Hangouts database (`babel.db`, plaso's `hangouts_messages` test asserts 14 messages)
+/// in the app's folder of a data tree: every message with its text, author and time as the
+/// sqlite3 CLI reads them; the sender of the `type` 1 messages is the device's user.
+#[test]
+fn plaso_hangouts_messages_participants_and_the_devices_user() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dbdir = tmp.path().join("data/com.google.android.talk/databases");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    let db = dbdir.join("babel1.db");
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-babel.db"), &db).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg("SELECT m.timestamp, m.type, m.author_gaia_id, replace(m.text, char(10), '\\n') FROM messages m ORDER BY m._id")
+        .output()
+        .unwrap();
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    let oracle: Vec<Vec<&str>> = oracle.lines().map(|l| l.splitn(4, '|').collect()).collect();
+    assert_eq!(oracle.len(), 14, "plaso's 14 messages");
+    let msgs: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Hangouts message"))
+        .collect();
+    assert_eq!(msgs.len(), 14);
+    for (p, o) in msgs.iter().zip(&oracle) {
+        let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
+        assert!(
+            values.contains(&o[0]) && values.contains(&o[2]),
+            "{o:?} in {values:?}"
+        );
+        assert!(
+            o[3].is_empty() || values.contains(&o[3]),
+            "{o:?} in {values:?}"
+        );
+        let mark = if o[1] == "1" {
+            "Message sent"
+        } else {
+            "Message received"
+        };
+        assert_eq!(p.times[0].description, mark);
+        assert_eq!(p.times[0].encoding, TimeEncoding::UnixMicros);
+    }
+    let entities = run.entities("p");
+    assert!(
+        entities.contains(&"owner [Person] device owner: account_id=112549252980293459976, display_name=hallym betty, email=bettyhallym@gmail.com".to_string()),
+        "{entities:#?}"
+    );
+    assert!(
+        entities.iter().any(|e| e.starts_with("hangouts:108778762612058411235 [Person] John Macron: account_id=108778762612058411235, display_name=john macron")),
+        "{entities:#?}"
+    );
+}
