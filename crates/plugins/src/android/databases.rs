@@ -1313,3 +1313,149 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
     }
     Ok(())
 }
+
+/// Columns of the DownloadProvider's `downloads` table read when present (never `cookiedata`
+/// or the request headers: credentials), each with its fact type and how it is named.
+const DOWNLOAD_COLUMNS: &[(&str, FactType, &str)] = &[
+    ("uri", FactType::Url, "from"),
+    ("_data", FactType::Path, "saved as"),
+    ("hint", FactType::Url, "hinted destination"),
+    ("title", FactType::Name, "title"),
+    ("description", FactType::Text, "description"),
+    ("mimetype", FactType::Text, "type"),
+    ("total_bytes", FactType::Count, "size (bytes)"),
+    ("current_bytes", FactType::Count, "bytes received"),
+    (
+        "notificationpackage",
+        FactType::Identifier,
+        "requested by the app",
+    ),
+    ("referer", FactType::Url, "referrer"),
+    ("useragent", FactType::Text, "user agent"),
+    ("etag", FactType::Identifier, "ETag"),
+    ("mediaprovider_uri", FactType::Url, "media store entry"),
+    ("errorMsg", FactType::Text, "error"),
+];
+
+/// The Download Manager's `downloads.db` (`com.android.providers.downloads`): one phenomenon
+/// per download with every column ALEAPP's and plaso's parsers report that this database has
+/// (URL, local path, title, MIME type, sizes, the requesting app, referrer, ETag, error, status
+/// code, deleted and visibility flags), `lastmod` as "Download last modified" (Unix ms).
+/// Columns are read by name: Android versions add and drop them.
+pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["downloads"])? {
+        return Ok(());
+    }
+    let Some((cinv, cols)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT name FROM pragma_table_info('downloads')",
+        1000,
+    )?
+    else {
+        return Ok(());
+    };
+    let present: Vec<&str> = cols
+        .rows
+        .iter()
+        .filter_map(|r| cols.get(r, "name"))
+        .collect();
+    let have = |c: &str| present.contains(&c);
+    if !have("_id") || !have("uri") {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            "unexpected schema: downloads has no column _id or uri",
+            Some(&cinv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let mut select = vec!["_id".to_string()];
+    for c in DOWNLOAD_COLUMNS.iter().map(|(c, _, _)| *c).chain([
+        "status",
+        "lastmod",
+        "deleted",
+        "is_visible_in_downloads_ui",
+    ]) {
+        select.push(if have(c) {
+            format!("\"{c}\"")
+        } else {
+            format!("NULL AS \"{c}\"")
+        });
+    }
+    let sql = format!("SELECT {} FROM downloads ORDER BY _id", select.join(", "));
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        let mut said = Vec::new();
+        for (c, ft, what) in DOWNLOAD_COLUMNS {
+            if let Some(v) = t.get(row, c).filter(|v| !v.trim().is_empty()) {
+                facts.push(fact(*ft, raw_cell(v), &inv));
+                said.push(format!("{what} {v}"));
+            }
+        }
+        let status = t.get(row, "status").unwrap_or("");
+        if !status.is_empty() {
+            facts.push(fact(FactType::Text, status, &inv));
+        }
+        let outcome = match status.parse::<u32>() {
+            Ok(200) => "completed".to_string(),
+            Ok(s @ 190..=199) => format!("pending or running (status {s})"),
+            Ok(s @ 400..=599) => format!("failed (status {s})"),
+            Ok(s) => format!("status {s}"),
+            Err(_) => "status unknown".to_string(),
+        };
+        let mut times = Vec::new();
+        if let Some(ts) = t
+            .get(row, "lastmod")
+            .filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Download last modified".into(),
+            });
+            facts.push(fact(FactType::Timestamp, ts, &inv));
+        }
+        let flags: Vec<&str> = [
+            (t.get(row, "deleted") == Some("1")).then_some("deleted from the list"),
+            (t.get(row, "is_visible_in_downloads_ui") == Some("0"))
+                .then_some("hidden from the Downloads app"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "downloads".into(),
+                title: format!(
+                    "Download {id}: {}",
+                    t.get(row, "title")
+                        .filter(|v| !v.is_empty())
+                        .or_else(|| t.get(row, "uri"))
+                        .unwrap_or("?")
+                ),
+                facts,
+                interpretation: format!(
+                    "Download {id} in {name}, {outcome}{}: {}; lastmod is Unix ms.",
+                    if flags.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", flags.join(", "))
+                    },
+                    said.join("; ")
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
+}

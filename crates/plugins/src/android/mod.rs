@@ -56,6 +56,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("mmssms.db", "messages"),
     ("msgstore.db", "messages"),
     ("babel*.db", "messages"),
+    ("downloads.db", "downloads"),
     ("packages.list", "apps"),
 ];
 
@@ -324,6 +325,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("babel*.db") {
             databases::hangouts(ctx, l)?;
+        }
+        for l in of("downloads.db") {
+            databases::downloads(ctx, l)?;
         }
         for l in of("packages.list") {
             files::packages(ctx, l)?;

@@ -439,3 +439,57 @@ fn plaso_hangouts_messages_participants_and_the_devices_user() {
         "{entities:#?}"
     );
 }
+
+/// plaso's Download Manager database (11 downloads: Discord and Slack attachments, carrier
+/// certificate fetches that failed): every row with its URL, path, app, status and time as the
+/// sqlite3 CLI reads them.
+#[test]
+fn plaso_downloads_every_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dbdir = tmp
+        .path()
+        .join("data/com.android.providers.downloads/databases");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    let db = dbdir.join("downloads.db");
+    std::fs::copy(
+        masf_testkit::corpus::path("android/plaso-downloads.db"),
+        &db,
+    )
+    .unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg("SELECT _id, uri, coalesce(_data, ''), notificationpackage, status, lastmod, coalesce(errorMsg, '') FROM downloads ORDER BY _id")
+        .output()
+        .unwrap();
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.split('|').collect()).collect();
+    assert_eq!(rows.len(), 11);
+    let found: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.category == "downloads")
+        .collect();
+    assert_eq!(found.len(), 11);
+    for (p, r) in found.iter().zip(&rows) {
+        assert!(
+            p.title.starts_with(&format!("Download {}:", r[0])),
+            "{}",
+            p.title
+        );
+        let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
+        for v in &r[1..] {
+            assert!(v.is_empty() || values.contains(v), "{v} in {values:?}");
+        }
+        let failed = r[4].starts_with('4') || r[4].starts_with('5');
+        assert_eq!(
+            p.interpretation.contains("failed"),
+            failed,
+            "{}",
+            p.interpretation
+        );
+        assert_eq!(p.times[0].encoding, TimeEncoding::UnixMillis);
+    }
+}
