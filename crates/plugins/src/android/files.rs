@@ -277,3 +277,94 @@ pub fn packages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     )?;
     Ok(())
 }
+
+/// `usage-history.xml` (`/data/system/usagestats/`, Android 4 to 7): one phenomenon per app
+/// component with its last resume time (`lrt`, Unix ms) as "App component last resumed", as
+/// plaso's `android_app_usage` parser reports them. Parsed with `quick-xml`; a file that is
+/// not this XML is noted with the parser's reason and the position it stopped at.
+pub fn usage_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    use quick_xml::events::Event;
+    let Some(inv) = read(ctx, l)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    let mut reader = quick_xml::Reader::from_str(&inv.output.text);
+    let mut package: Option<String> = None;
+    let mut rows: Vec<(String, String, String)> = Vec::new();
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+                let attr = |k: &str| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| AsRef::<str>::as_ref(&a.key) == k)
+                        .and_then(|a| {
+                            a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                                .ok()
+                                .map(|v| v.into_owned())
+                        })
+                };
+                match AsRef::<str>::as_ref(&e.name()) {
+                    "pkg" => package = attr("name"),
+                    "comp" => {
+                        if let (Some(p), Some(c), Some(t)) =
+                            (package.clone(), attr("name"), attr("lrt"))
+                        {
+                            rows.push((p, c, t));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(Event::End(e)) if AsRef::<str>::as_ref(&e.name()) == "pkg" => package = None,
+            Ok(Event::Eof) => break,
+            Ok(_) => {}
+            Err(err) => {
+                ctx.unparsed(
+                    &name,
+                    &format!(
+                        "not a readable usage-history XML at byte {}: {err}",
+                        reader.error_position()
+                    ),
+                    Some(&inv.record.invocation_id),
+                )?;
+                return Ok(());
+            }
+        }
+    }
+    for (package, component, lrt) in rows.iter().take(MAX_ROWS as usize) {
+        let facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Identifier, package.as_str(), &inv),
+            fact(FactType::Identifier, component.as_str(), &inv),
+            fact(FactType::Timestamp, lrt.as_str(), &inv),
+        ];
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "app_usage".into(),
+                title: format!("App {package} last resumed ({component})"),
+                facts,
+                interpretation: format!(
+                    "{name}: the component {component} of {package} was last resumed at {lrt} (lrt, Unix ms)."
+                ),
+                times: vec![masf_graph::TimeMark {
+                    fact: 3,
+                    encoding: masf_graph::TimeEncoding::UnixMillis,
+                    description: "App component last resumed".into(),
+                }],
+            },
+        )?;
+    }
+    if rows.len() > MAX_ROWS as usize {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "{} components; the first {MAX_ROWS} were recorded",
+                rows.len()
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    Ok(())
+}

@@ -493,3 +493,54 @@ fn plaso_downloads_every_row() {
         assert_eq!(p.times[0].encoding, TimeEncoding::UnixMillis);
     }
 }
+
+/// plaso's `usage-history.xml` (plaso's `android_app_usage` XML parser reports 28 events): one
+/// phenomenon per component with its last-resume time, as Python's xml.etree reads the file;
+/// a copy cut inside a tag is noted unparsed with the position, the rest of the tree still read.
+#[test]
+fn plaso_usage_history_every_component_and_a_broken_copy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("system/usagestats");
+    std::fs::create_dir_all(&dir).unwrap();
+    let xml = masf_testkit::corpus::path("android/plaso-usage-history.xml");
+    std::fs::copy(&xml, dir.join("usage-history.xml")).unwrap();
+    let broken = tmp.path().join("copy/usagestats");
+    std::fs::create_dir_all(&broken).unwrap();
+    let bytes = std::fs::read(&xml).unwrap();
+    let cut = bytes.windows(5).position(|w| w == b"lrt=\"").unwrap() + 7;
+    std::fs::write(broken.join("usage-history.xml"), &bytes[..cut]).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let script = "import sys, xml.etree.ElementTree as E\nfor p in E.parse(sys.argv[1]).getroot():\n  for c in p: print(p.get('name'), c.get('name'), c.get('lrt'), sep='\\t')";
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&xml)
+        .output()
+        .unwrap();
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 28, "plaso's 28 events");
+    let found: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.category == "app_usage" && p.verified_facts[0].value.starts_with("/system/"))
+        .collect();
+    assert_eq!(found.len(), 28);
+    for (p, r) in found.iter().zip(&rows) {
+        let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
+        assert_eq!(&values[1..], &r[..], "{}", p.title);
+        assert_eq!(p.times[0].encoding, TimeEncoding::UnixMillis);
+    }
+    let notes: Vec<String> = run
+        .unparsed("p")
+        .into_iter()
+        .map(|u| format!("{}: {}", u.artefact, u.reason))
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "/copy/usagestats/usage-history.xml: not a readable usage-history XML at byte"
+        )),
+        "{notes:?}"
+    );
+}
