@@ -653,3 +653,90 @@ for k, v in plistlib.loads(z.read(name)).items():
         );
     }
 }
+
+#[test]
+fn broken_copies_of_the_new_artefacts_are_noted_and_the_rest_is_read() {
+    // A tree with a truncated NoteStore.sqlite, a storeSystem.db of a foreign schema (made by
+    // the sqlite3 CLI), a known-networks plist that is no plist, a leases plist cut short, and
+    // the MVS iPhone's good Accounts3.sqlite.
+    let tmp = tempfile::tempdir().unwrap();
+    let var = tmp.path().join("private/var");
+    let unzip = |zip: &str, to: &std::path::Path| {
+        std::fs::create_dir_all(to).unwrap();
+        let st = std::process::Command::new("unzip")
+            .args(["-q", "-j", "-o"])
+            .arg(ileapp(zip))
+            .arg("-d")
+            .arg(to)
+            .status()
+            .unwrap();
+        assert!(st.success() || st.code() == Some(1));
+    };
+    let notes = var.join("mobile/Containers/Shared/AppGroup/X");
+    unzip("testdata.notes.notes.josh_ios17_ffs.zip", &notes);
+    let bytes = std::fs::read(notes.join("NoteStore.sqlite")).unwrap();
+    std::fs::write(notes.join("NoteStore.sqlite"), &bytes[..bytes.len() / 3]).unwrap();
+    for f in ["NoteStore.sqlite-wal", "NoteStore.sqlite-shm"] {
+        let _ = std::fs::remove_file(notes.join(f));
+    }
+    let store = var.join("containers/Data/System/Y/Documents/Persistence");
+    std::fs::create_dir_all(&store).unwrap();
+    let st = std::process::Command::new("sqlite3")
+        .arg(store.join("storeSystem.db"))
+        .arg("CREATE TABLE app_install (pid INTEGER PRIMARY KEY, name TEXT); INSERT INTO app_install VALUES (1, 'x');")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let prefs = var.join("preferences");
+    std::fs::create_dir_all(&prefs).unwrap();
+    std::fs::write(
+        prefs.join("com.apple.wifi.known-networks.plist"),
+        b"bplist00 not really",
+    )
+    .unwrap();
+    let leases = var.join("db/dhcpclient/leases");
+    unzip("testdata.dhcpl.dhcpLeases.mvs_ios_2023.zip", &leases);
+    let lease = std::fs::read(leases.join("en0.plist")).unwrap();
+    std::fs::write(leases.join("en0.plist"), &lease[..lease.len() / 2]).unwrap();
+    unzip(
+        "testdata.accountData.accountData.mvs_ios_2023.zip",
+        &var.join("mobile/Library/Accounts"),
+    );
+
+    let o = triage(tmp.path(), "America/Chicago");
+    assert_all_accepted(&o);
+    let noted = |suffix: &str| {
+        o.unparsed
+            .iter()
+            .find(|u| u.artefact.ends_with(suffix))
+            .map(|u| u.reason.clone())
+            .unwrap_or_else(|| panic!("{suffix} not noted: {:#?}", o.unparsed))
+    };
+    let n = noted("/NoteStore.sqlite");
+    assert!(
+        n.contains("malformed") || n.contains("not a database"),
+        "{n}"
+    );
+    assert!(
+        noted("/storeSystem.db").starts_with("unexpected schema"),
+        "{}",
+        noted("/storeSystem.db")
+    );
+    assert!(noted("/com.apple.wifi.known-networks.plist").contains("not a readable plist"));
+    assert!(
+        noted("/en0.plist").contains("plist"),
+        "{}",
+        noted("/en0.plist")
+    );
+    assert!(
+        o.category("notes").is_empty()
+            && o.category("apps").is_empty()
+            && o.category("wifi").is_empty()
+    );
+    // the good database is still read
+    assert!(!o.category("accounts").is_empty());
+    assert!(
+        o.identities()
+            .contains(&("owner".into(), "dsid".into(), "20758809832".into()))
+    );
+}
