@@ -14,6 +14,7 @@
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
+//! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -25,6 +26,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod apps;
 pub mod callhistory;
+pub mod computers;
 pub mod notes;
 pub mod plists;
 pub mod sms;
@@ -128,6 +130,7 @@ impl Plugin for Ios {
         accounts::triage(&run)?;
         apps::triage(&run)?;
         wifi::triage(&run)?;
+        computers::triage(&run)?;
         screenshots(&run)?;
         plists::triage(&run)?;
         Ok(())
@@ -317,6 +320,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the device's IP address, router and network of its last leases",
         ),
         entry(
+            "iTunesPrefs",
+            &["/iTunesPrefs\""],
+            "the computers the device was synced with (user and computer names)",
+        ),
+        entry(
             "storeSystem.db",
             &["/storeSystem.db\""],
             "installed apps with the Apple ID and DSID that bought them",
@@ -358,6 +366,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
+        "iTunesPrefs" => "device",
         "com.apple.wifi.known-networks.plist" => "wifi",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",

@@ -864,6 +864,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("NoteStore.sqlite", false),
             ("Wi-Fi known networks", false),
             ("DHCP leases", false),
+            ("iTunesPrefs", false),
             ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),

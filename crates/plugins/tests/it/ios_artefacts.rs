@@ -740,3 +740,30 @@ fn broken_copies_of_the_new_artefacts_are_noted_and_the_rest_is_read() {
             .contains(&("owner".into(), "dsid".into(), "20758809832".into()))
     );
 }
+
+#[test]
+fn ios_ileapp_connected_computers() {
+    let o = triage(
+        &ileapp("testdata.connectedDevices.conDev.belkasoft_ctf6_ios_device1.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("connectedDevices.conDev.belkasoft_ctf6_ios_device1");
+    let found = o.category("device");
+    for row in exp["data"].as_array().unwrap() {
+        let (user, computer) = (
+            cell(&exp, row, "User Name"),
+            cell(&exp, row, "Computer Name"),
+        );
+        assert!(
+            found.iter().any(|p| has(p, &user) && has(p, &computer)),
+            "{user}@{computer} in {found:#?}"
+        );
+    }
+    let ids = o.identities();
+    assert!(
+        ids.iter()
+            .any(|(c, t, _)| c == "computer:DESKTOP-0CBP2ID" && t == "device_name"),
+        "{ids:?}"
+    );
+}
