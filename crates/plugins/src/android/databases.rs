@@ -1459,3 +1459,251 @@ pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     Ok(())
 }
+
+/// Burner (`burners.sqlite`, `com.adhoclabs.burner`): the second phone numbers the device's
+/// user rents, their contacts and their messages. Each burner number (`burners.phone_number_id`,
+/// with its name, account and dates) is a phone of `owner` — the user's own, as reachable as
+/// their SIM's; each contact (name, number) is a `contact:burner:<_id>` person; each message
+/// (text, counterparty, `direction` 2 sent / 1 received, `date_created` Unix ms, type, read)
+/// one phenomenon, wallet addresses in it claims of the side the text names.
+pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["burners", "messages"])? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((binv, bt)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT _id, phone_number_id, name, user_id, date_created, expiration_date FROM burners ORDER BY _id",
+        MAX_ROWS,
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &bt.rows {
+        let Some(number) = bt.get(row, "phone_number_id") else {
+            continue;
+        };
+        let label = bt.get(row, "name").unwrap_or("");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Phone, number, &binv),
+        ];
+        if !label.is_empty() {
+            facts.push(fact(FactType::Name, raw_cell(label), &binv));
+        }
+        if let Some(u) = bt.get(row, "user_id") {
+            facts.push(fact(FactType::Account, u, &binv));
+        }
+        let mut times = Vec::new();
+        for (c, what) in [
+            ("date_created", "Burner number created"),
+            ("expiration_date", "Burner number expires"),
+        ] {
+            if let Some(v) = bt
+                .get(row, c)
+                .filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
+            {
+                times.push(TimeMark {
+                    fact: facts.len(),
+                    encoding: TimeEncoding::UnixMillis,
+                    description: what.into(),
+                });
+                facts.push(fact(FactType::Timestamp, v, &binv));
+            }
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "accounts".into(),
+                title: format!("Burner number {number}"),
+                facts,
+                interpretation: format!(
+                    "{name}: the device's user rents the Burner number {number}{}; times are Unix ms.",
+                    if label.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (named \"{label}\")")
+                    }
+                ),
+                times,
+            },
+        )?;
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::Phone,
+            number,
+            &binv,
+            format!(
+                "{number} is a Burner number of the device's user ({}).",
+                l.name()
+            ),
+        )?;
+    }
+    let mut book: BTreeMap<String, (String, String)> = BTreeMap::new();
+    if tables.iter().any(|t| t == "contacts")
+        && let Some((cinv, ct)) = query_on(
+            ctx,
+            &l.tree,
+            &l.path,
+            "SELECT _id, name, phone_number, date_created FROM contacts ORDER BY _id",
+            MAX_ROWS,
+        )?
+    {
+        for row in &ct.rows {
+            let (Some(id), Some(number)) = (ct.get(row, "_id"), ct.get(row, "phone_number")) else {
+                continue;
+            };
+            let cname = ct.get(row, "name").unwrap_or(number);
+            let context = format!("contact:burner:{id}");
+            record(
+                ctx,
+                PhenomenonDraft {
+                    category: "contacts".into(),
+                    title: format!("Burner contact {cname}"),
+                    facts: vec![
+                        fact(FactType::Path, &l.path, &l.found),
+                        fact(FactType::Name, raw_cell(cname), &cinv),
+                        fact(FactType::Phone, number, &cinv),
+                    ],
+                    interpretation: format!("{name}: the Burner contact {cname}, {number}."),
+                    times: vec![],
+                },
+            )?;
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                cname,
+                IdType::Phone,
+                number,
+                &cinv,
+                format!("The Burner contact {cname} has the number {number}."),
+            )?;
+            if cname != number {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    cname,
+                    IdType::DisplayName,
+                    cname,
+                    &cinv,
+                    format!("The Burner contact with the number {number} is named {cname}."),
+                )?;
+            }
+            if let Some(n) = normalized(ctx, IdType::Phone, number) {
+                book.insert(n, (context, cname.to_string()));
+            }
+        }
+    }
+    let Some((inv, t)) = query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT _id, message, contact_phone_number AS number, direction, message_type, date_created, read FROM messages ORDER BY _id",
+        MAX_ROWS,
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let number = t.get(row, "number").unwrap_or("");
+        let sent = t.get(row, "direction") == Some("2");
+        let text = t.get(row, "message").unwrap_or("");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Phone, number, &inv),
+        ];
+        let mut times = Vec::new();
+        if let Some(ts) = t.get(row, "date_created") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                }
+                .into(),
+            });
+            facts.push(fact(FactType::Timestamp, ts, &inv));
+        }
+        if !text.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(text), &inv));
+        }
+        let dir = if sent { "sent to" } else { "received from" };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!("Burner message {dir} {number}"),
+                facts,
+                interpretation: format!(
+                    "Burner message {id} in {name}: {dir} {number} (direction {}), message type {}, {}, at {} (Unix ms).",
+                    t.get(row, "direction").unwrap_or("?"),
+                    t.get(row, "message_type").unwrap_or("?"),
+                    if t.get(row, "read") == Some("1") {
+                        "read"
+                    } else {
+                        "unread"
+                    },
+                    t.get(row, "date_created").unwrap_or("an unknown time"),
+                ),
+                times,
+            },
+        )?;
+        let (context, label) = normalized(ctx, IdType::Phone, number)
+            .and_then(|n| book.get(&n).cloned())
+            .unwrap_or_else(|| {
+                let key =
+                    normalized(ctx, IdType::Phone, number).unwrap_or_else(|| number.to_string());
+                (format!("handle:{key}"), number.to_string())
+            });
+        if context.starts_with("handle:") {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Phone,
+                number,
+                &inv,
+                format!("{number} is a counterparty of Burner messages with no Burner contact."),
+            )?;
+        }
+        let other_role = format!("{label}, the other party");
+        let other = Some(Party {
+            context: &context,
+            label: &label,
+            role: &other_role,
+        });
+        let owner = Some(Party {
+            context: "owner",
+            label: "device owner",
+            role: if sent {
+                "the device's user, who sent it (direction 2)"
+            } else {
+                "the device's user, who received it (direction 1)"
+            },
+        });
+        let (writer, reader) = if sent { (owner, other) } else { (other, owner) };
+        observe_written_wallets(
+            ctx.phone_region().as_ref(),
+            text,
+            &format!("Burner message {id} ({})", l.name()),
+            writer,
+            reader,
+            &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, &inv, i, cue),
+        )?;
+    }
+    Ok(())
+}

@@ -57,6 +57,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("msgstore.db", "messages"),
     ("babel*.db", "messages"),
     ("downloads.db", "downloads"),
+    ("burners.sqlite", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
 ];
@@ -329,6 +330,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("downloads.db") {
             databases::downloads(ctx, l)?;
+        }
+        for l in of("burners.sqlite") {
+            databases::burner(ctx, l)?;
         }
         for l in of("usage-history.xml") {
             files::usage_history(ctx, l)?;

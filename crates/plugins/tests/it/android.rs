@@ -544,3 +544,48 @@ fn plaso_usage_history_every_component_and_a_broken_copy() {
         "{notes:?}"
     );
 }
+
+/// plaso's Burner database: the rented number is the device user's own phone, its four
+/// contacts are persons, its 16 messages each one phenomenon with the sqlite3 CLI's values.
+#[test]
+fn plaso_burner_number_contacts_and_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dbdir = tmp.path().join("data/com.adhoclabs.burner/databases");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    let db = dbdir.join("burners.sqlite");
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-burners.sqlite"), &db).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let entities = run.entities("p");
+    assert!(
+        entities.iter().any(|e| e.starts_with("owner [Person] device owner:") && e.contains("phone=+19102484781")),
+        "{entities:#?}"
+    );
+    assert!(
+        entities.iter().any(|e| e.starts_with("contact:burner:66 [Person] This Is DFIR Two:") && e.contains("phone=+19198887386")),
+        "{entities:#?}"
+    );
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg("SELECT contact_phone_number, direction, date_created, replace(message, char(10), '\\n') FROM messages ORDER BY _id")
+        .output()
+        .unwrap();
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.splitn(4, '|').collect()).collect();
+    assert_eq!(rows.len(), 16);
+    let msgs: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Burner message"))
+        .collect();
+    assert_eq!(msgs.len(), 16);
+    for (p, r) in msgs.iter().zip(&rows) {
+        let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
+        for v in [r[0], r[2], r[3]] {
+            assert!(v.is_empty() || values.contains(&v), "{v} in {values:?}");
+        }
+        let sent = r[1] == "2";
+        assert_eq!(p.title.contains("sent to"), sent, "{}", p.title);
+    }
+}
