@@ -1707,3 +1707,112 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     Ok(())
 }
+
+/// `UsageEvents.Event` types by number (android.app.usage), as the app-usage summary names them.
+fn usage_event(kind: &str) -> String {
+    match kind {
+        "1" => "resumed (foreground)".into(),
+        "2" => "paused (background)".into(),
+        "5" => "configuration change".into(),
+        "7" => "user interaction".into(),
+        "8" => "shortcut invocation".into(),
+        "10" => "notification seen".into(),
+        "11" => "standby bucket changed".into(),
+        "12" => "notification interruption".into(),
+        "15" => "screen interactive".into(),
+        "16" => "screen non-interactive".into(),
+        "17" => "keyguard shown".into(),
+        "18" => "keyguard hidden".into(),
+        "19" => "foreground service start".into(),
+        "20" => "foreground service stop".into(),
+        "23" => "activity stopped".into(),
+        "26" => "device shutdown".into(),
+        "27" => "device startup".into(),
+        other => format!("event type {other}"),
+    }
+}
+
+/// The app-usage database (`app_usage`, Android's usage-stats events kept by Google's Digital
+/// Wellbeing): per package, how many events of each type and the first and last event time
+/// (Unix ms) — one phenomenon per package rather than per event (tens of thousands), its
+/// first and last use on the timeline; the per-type counts as facts, as plaso's
+/// `android_app_usage` events summed.
+pub fn app_usage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["events", "packages"])? {
+        return Ok(());
+    }
+    let sql = "SELECT p.package_name AS package, e.type AS type, count(*) AS events, \
+min(e.timestamp) AS first, max(e.timestamp) AS last FROM events e JOIN packages p ON p._id = e.package_id \
+GROUP BY p.package_name, e.type ORDER BY p.package_name, e.type";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, 100_000)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    let mut by_package: BTreeMap<&str, Vec<&Vec<Option<String>>>> = BTreeMap::new();
+    for row in &t.rows {
+        if let Some(p) = t.get(row, "package") {
+            by_package.entry(p).or_default().push(row);
+        }
+    }
+    for (package, rows) in by_package {
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Identifier, package, &inv),
+        ];
+        let mut total = 0u64;
+        let mut kinds = Vec::new();
+        // (value, as written) of the earliest and latest event
+        let mut first: Option<(i64, &str)> = None;
+        let mut last: Option<(i64, &str)> = None;
+        for row in rows {
+            let n = t.get(row, "events").unwrap_or("0");
+            total += n.parse::<u64>().unwrap_or(0);
+            facts.push(fact(FactType::Count, n, &inv));
+            kinds.push(format!(
+                "{} {n}",
+                usage_event(t.get(row, "type").unwrap_or("?"))
+            ));
+            for (col, slot, better) in [
+                ("first", &mut first, std::cmp::Ordering::Less),
+                ("last", &mut last, std::cmp::Ordering::Greater),
+            ] {
+                if let Some(v) = t.get(row, col)
+                    && let Ok(x) = v.parse::<i64>()
+                    && slot.is_none_or(|(y, _)| x.cmp(&y) == better)
+                {
+                    *slot = Some((x, v));
+                }
+            }
+        }
+        let mut times = Vec::new();
+        for (slot, what) in [(first, "App first used"), (last, "App last used")] {
+            if let Some((_, v)) = slot {
+                times.push(TimeMark {
+                    fact: facts.len(),
+                    encoding: TimeEncoding::UnixMillis,
+                    description: what.into(),
+                });
+                facts.push(fact(FactType::Timestamp, v, &inv));
+            }
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "app_usage".into(),
+                title: format!("App usage of {package}: {total} events"),
+                facts,
+                interpretation: format!(
+                    "{name} records {total} usage events of {package} ({}), from {} to {} (Unix ms).",
+                    kinds.join(", "),
+                    first.map_or("?", |(_, v)| v),
+                    last.map_or("?", |(_, v)| v),
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
+}

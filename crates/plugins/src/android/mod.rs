@@ -58,6 +58,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("babel*.db", "messages"),
     ("downloads.db", "downloads"),
     ("burners.sqlite", "messages"),
+    ("app_usage", "app_usage"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
 ];
@@ -333,6 +334,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("burners.sqlite") {
             databases::burner(ctx, l)?;
+        }
+        for l in of("app_usage") {
+            databases::app_usage(ctx, l)?;
         }
         for l in of("usage-history.xml") {
             files::usage_history(ctx, l)?;

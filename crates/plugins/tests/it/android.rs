@@ -553,17 +553,27 @@ fn plaso_burner_number_contacts_and_messages() {
     let dbdir = tmp.path().join("data/com.adhoclabs.burner/databases");
     std::fs::create_dir_all(&dbdir).unwrap();
     let db = dbdir.join("burners.sqlite");
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-burners.sqlite"), &db).unwrap();
+    std::fs::copy(
+        masf_testkit::corpus::path("android/plaso-burners.sqlite"),
+        &db,
+    )
+    .unwrap();
     let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
     let entities = run.entities("p");
     assert!(
-        entities.iter().any(|e| e.starts_with("owner [Person] device owner:") && e.contains("phone=+19102484781")),
+        entities
+            .iter()
+            .any(|e| e.starts_with("owner [Person] device owner:")
+                && e.contains("phone=+19102484781")),
         "{entities:#?}"
     );
     assert!(
-        entities.iter().any(|e| e.starts_with("contact:burner:66 [Person] This Is DFIR Two:") && e.contains("phone=+19198887386")),
+        entities.iter().any(
+            |e| e.starts_with("contact:burner:66 [Person] This Is DFIR Two:")
+                && e.contains("phone=+19198887386")
+        ),
         "{entities:#?}"
     );
     let out = std::process::Command::new("sqlite3")
@@ -588,4 +598,44 @@ fn plaso_burner_number_contacts_and_messages() {
         let sent = r[1] == "2";
         assert_eq!(p.title.contains("sent to"), sent, "{}", p.title);
     }
+}
+
+/// plaso's Digital Wellbeing `app_usage` database (11,663 events of 64 packages): one
+/// phenomenon per package with its event count and first and last event time, as the sqlite3
+/// CLI's GROUP BY gives them.
+#[test]
+fn plaso_app_usage_per_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dbdir = tmp.path().join("data/com.google.android.apps.wellbeing/databases");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    let db = dbdir.join("app_usage");
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-app_usage"), &db).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg("SELECT p.package_name, count(*), min(e.timestamp), max(e.timestamp) FROM events e JOIN packages p ON p._id = e.package_id GROUP BY p.package_name ORDER BY p.package_name")
+        .output()
+        .unwrap();
+    let oracle = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.split('|').collect()).collect();
+    let found: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.category == "app_usage")
+        .collect();
+    assert_eq!(found.len(), rows.len());
+    let mut total = 0u64;
+    for (p, r) in found.iter().zip(&rows) {
+        assert_eq!(p.title, format!("App usage of {}: {} events", r[0], r[1]));
+        total += r[1].parse::<u64>().unwrap();
+        let marks: Vec<(&str, &str)> = p
+            .times
+            .iter()
+            .map(|m| (m.description.as_str(), p.verified_facts[m.fact].value.as_str()))
+            .collect();
+        assert_eq!(marks, [("App first used", r[2]), ("App last used", r[3])]);
+    }
+    assert_eq!(total, 11_663);
 }
