@@ -1816,3 +1816,125 @@ GROUP BY p.package_name, e.type ORDER BY p.package_name, e.type";
     }
     Ok(())
 }
+
+/// The launcher's `SimpleStorage` (Android System Intelligence / Pixel launcher): each app
+/// launch of `EchoAppLaunchMetricsEvents` — one phenomenon per launch (time and package; the
+/// launcher writes one row per prediction source for the same launch, counted in it), Unix ms
+/// "App launched". plaso's `android_app_launch` reports the rows.
+pub fn app_launches(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["EchoAppLaunchMetricsEvents"])? {
+        return Ok(());
+    }
+    let sql = "SELECT timestampMillis AS ts, packageName AS package, launchLocationId AS location, count(*) AS rows \
+FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let (Some(ts), Some(package)) = (t.get(row, "ts"), t.get(row, "package")) else {
+            continue;
+        };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "app_usage".into(),
+                title: format!("App launched: {package}"),
+                facts: vec![
+                    fact(FactType::Path, &l.path, &l.found),
+                    fact(FactType::Identifier, package, &inv),
+                    fact(FactType::Timestamp, ts, &inv),
+                ],
+                interpretation: format!(
+                    "{name}: {package} was launched at {ts} (Unix ms) from launch location {} ({} prediction row(s) of the launcher for this launch).",
+                    t.get(row, "location").unwrap_or("?"),
+                    t.get(row, "rows").unwrap_or("?"),
+                ),
+                times: vec![TimeMark {
+                    fact: 2,
+                    encoding: TimeEncoding::UnixMillis,
+                    description: "App launched".into(),
+                }],
+            },
+        )?;
+    }
+    if t.truncated {
+        ctx.unparsed(
+            &name,
+            &format!("more than {MAX_ROWS} launches; the first {MAX_ROWS} were recorded"),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    Ok(())
+}
+
+/// A WebView's HTTP cache index (`webviewCache.db`): every cached URL with its file, HTTP
+/// status, type, length, ETag, `Last-Modified` as written and expiry (Unix ms, "Web cache entry
+/// expires"), as plaso's `android_webviewcache` reads it.
+pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(ctx, l, &tinv, &tables, &["cache"])? {
+        return Ok(());
+    }
+    let sql = "SELECT _id, url, filepath, lastmodify, etag, expires, mimetype, httpstatus, contentlength, location FROM cache ORDER BY _id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    for row in &t.rows {
+        let Some(url) = t.get(row, "url") else {
+            continue;
+        };
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Url, raw_cell(url), &inv),
+        ];
+        for (c, ft) in [
+            ("filepath", FactType::Name),
+            ("lastmodify", FactType::Text),
+            ("etag", FactType::Identifier),
+            ("mimetype", FactType::Text),
+            ("httpstatus", FactType::Text),
+            ("contentlength", FactType::Count),
+            ("location", FactType::Url),
+        ] {
+            if let Some(v) = t.get(row, c).filter(|v| !v.is_empty()) {
+                facts.push(fact(ft, raw_cell(v), &inv));
+            }
+        }
+        let mut times = Vec::new();
+        if let Some(e) = t
+            .get(row, "expires")
+            .filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Web cache entry expires".into(),
+            });
+            facts.push(fact(FactType::Timestamp, e, &inv));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "web".into(),
+                title: format!("WebView cache: {url}"),
+                facts,
+                interpretation: format!(
+                    "{name}: a WebView cached {url} (HTTP {}, {}, {} bytes) in the file {}.",
+                    t.get(row, "httpstatus").unwrap_or("?"),
+                    t.get(row, "mimetype").unwrap_or("unknown type"),
+                    t.get(row, "contentlength").unwrap_or("?"),
+                    t.get(row, "filepath").unwrap_or("?"),
+                ),
+                times,
+            },
+        )?;
+    }
+    Ok(())
+}

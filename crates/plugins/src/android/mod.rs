@@ -59,6 +59,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("downloads.db", "downloads"),
     ("burners.sqlite", "messages"),
     ("app_usage", "app_usage"),
+    ("SimpleStorage", "app_usage"),
+    ("webviewCache.db", "web"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
 ];
@@ -337,6 +339,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("app_usage") {
             databases::app_usage(ctx, l)?;
+        }
+        for l in of("SimpleStorage") {
+            databases::app_launches(ctx, l)?;
+        }
+        for l in of("webviewCache.db") {
+            databases::webview_cache(ctx, l)?;
         }
         for l in of("usage-history.xml") {
             files::usage_history(ctx, l)?;

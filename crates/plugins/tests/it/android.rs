@@ -606,7 +606,9 @@ fn plaso_burner_number_contacts_and_messages() {
 #[test]
 fn plaso_app_usage_per_package() {
     let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp.path().join("data/com.google.android.apps.wellbeing/databases");
+    let dbdir = tmp
+        .path()
+        .join("data/com.google.android.apps.wellbeing/databases");
     std::fs::create_dir_all(&dbdir).unwrap();
     let db = dbdir.join("app_usage");
     std::fs::copy(masf_testkit::corpus::path("android/plaso-app_usage"), &db).unwrap();
@@ -633,9 +635,54 @@ fn plaso_app_usage_per_package() {
         let marks: Vec<(&str, &str)> = p
             .times
             .iter()
-            .map(|m| (m.description.as_str(), p.verified_facts[m.fact].value.as_str()))
+            .map(|m| {
+                (
+                    m.description.as_str(),
+                    p.verified_facts[m.fact].value.as_str(),
+                )
+            })
             .collect();
         assert_eq!(marks, [("App first used", r[2]), ("App last used", r[3])]);
     }
     assert_eq!(total, 11_663);
+}
+
+/// plaso's launcher `SimpleStorage` (434 app-launch rows; plaso reports each) and WebView
+/// cache index (10 URLs): one phenomenon per launch (the rows of one launch counted in it) and
+/// per cached URL, with the sqlite3 CLI's values.
+#[test]
+fn plaso_app_launches_and_webview_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let asi = tmp.path().join("data/com.google.android.as/databases");
+    let web = tmp.path().join("data/com.example.browser/app_webview");
+    std::fs::create_dir_all(&asi).unwrap();
+    std::fs::create_dir_all(&web).unwrap();
+    let launches = asi.join("SimpleStorage");
+    let cache = web.join("webviewCache.db");
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-SimpleStorage"), &launches).unwrap();
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-webviewCache.db"), &cache).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let sqlite = |db: &std::path::Path, sql: &str| -> Vec<String> {
+        let out = std::process::Command::new("sqlite3").arg(db).arg(sql).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    };
+    let all = run.all_phenomena("p");
+    let ours: Vec<String> = all
+        .iter()
+        .filter(|p| p.title.starts_with("App launched: "))
+        .map(|p| format!("{}|{}", p.verified_facts[2].value, p.verified_facts[1].value))
+        .collect();
+    let want = sqlite(&launches, "SELECT timestampMillis || '|' || packageName FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName");
+    assert_eq!(ours, want);
+    let rows: u64 = sqlite(&launches, "SELECT count(*) FROM EchoAppLaunchMetricsEvents")[0].parse().unwrap();
+    assert_eq!(rows, 434, "plaso's 434 rows");
+    let urls: Vec<String> = all
+        .iter()
+        .filter(|p| p.category == "web")
+        .map(|p| p.verified_facts[1].value.clone())
+        .collect();
+    assert_eq!(urls, sqlite(&cache, "SELECT url FROM cache ORDER BY _id"));
+    assert_eq!(urls.len(), 10);
 }
