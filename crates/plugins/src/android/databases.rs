@@ -1938,3 +1938,211 @@ pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError
     }
     Ok(())
 }
+
+/// Viber (`viber_data`, `com.viber.voip`): its copy of the address book (`phonebookcontact`
+/// with the numbers of `phonebookdata`, mime type 0: as dialled, as E.164), the numbers that are
+/// Viber members (`vibernumbers`: member id), and the Viber calls (`calls`: number, `type` 1
+/// incoming / 2 outgoing, `viber_call_type` 1 audio / 4 video, duration, Unix ms start). A
+/// contact is `contact:viber:<_id>` (name, numbers, the member id of a number that is one); a
+/// call's number without a contact is `handle:<E.164>`.
+pub fn viber(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    if !require(
+        ctx,
+        l,
+        &tinv,
+        &tables,
+        &["phonebookcontact", "phonebookdata", "calls"],
+    )? {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let has_members = tables.iter().any(|t| t == "vibernumbers");
+    let sql = format!(
+        "SELECT c._id, c.display_name, d.data1 AS dialled, d.data2 AS number{} FROM phonebookcontact c \
+JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._id, d._id",
+        if has_members {
+            ", v.member_id"
+        } else {
+            ", NULL AS member_id"
+        },
+        if has_members {
+            " LEFT JOIN vibernumbers v ON v.canonized_number = d.data2"
+        } else {
+            ""
+        }
+    );
+    let Some((cinv, ct)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let mut by_contact: BTreeMap<String, Vec<&Vec<Option<String>>>> = BTreeMap::new();
+    for row in &ct.rows {
+        if let Some(id) = ct.get(row, "_id") {
+            by_contact.entry(id.to_string()).or_default().push(row);
+        }
+    }
+    let mut book: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for (id, rows) in &by_contact {
+        let display = rows
+            .first()
+            .and_then(|r| ct.get(r, "display_name"))
+            .unwrap_or(id.as_str());
+        let context = format!("contact:viber:{id}");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Name, raw_cell(display), &cinv),
+        ];
+        let mut said = Vec::new();
+        for r in rows {
+            for c in ["dialled", "number"] {
+                if let Some(v) = ct.get(r, c) {
+                    facts.push(fact(FactType::Phone, v, &cinv));
+                }
+            }
+            if let Some(m) = ct.get(r, "member_id") {
+                facts.push(fact(FactType::Account, m, &cinv));
+            }
+            said.push(format!(
+                "{}{}",
+                ct.get(r, "number")
+                    .or_else(|| ct.get(r, "dialled"))
+                    .unwrap_or("?"),
+                if ct.get(r, "member_id").is_some() {
+                    " (a Viber member)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "contacts".into(),
+                title: format!("Viber contact {display}"),
+                facts,
+                interpretation: format!(
+                    "{name}: Viber's copy of the contact {display}: {}.",
+                    said.join(", ")
+                ),
+                times: vec![],
+            },
+        )?;
+        let why = |what: &str| {
+            format!(
+                "{what} of the contact {display} in Viber's address book ({}).",
+                l.name()
+            )
+        };
+        observe(
+            ctx,
+            &context,
+            EntityKind::Person,
+            display,
+            IdType::DisplayName,
+            display,
+            &cinv,
+            why("The name"),
+        )?;
+        for r in rows {
+            if let Some(n) = ct.get(r, "number") {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    display,
+                    IdType::Phone,
+                    n,
+                    &cinv,
+                    why(&format!("The number {n}")),
+                )?;
+                if let Some(k) = normalized(ctx, IdType::Phone, n) {
+                    book.insert(k, (context.clone(), display.to_string()));
+                }
+            }
+            if let Some(m) = ct.get(r, "member_id") {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    display,
+                    IdType::AccountId,
+                    m,
+                    &cinv,
+                    why(&format!("The Viber member id {m}")),
+                )?;
+            }
+        }
+    }
+    let calls = "SELECT _id, number, canonized_number, date, duration, type, viber_call_type FROM calls ORDER BY _id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, calls, MAX_ROWS)? else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let number = t
+            .get(row, "canonized_number")
+            .or_else(|| t.get(row, "number"))
+            .unwrap_or("");
+        let outgoing = t.get(row, "type") == Some("2");
+        let video = t.get(row, "viber_call_type") == Some("4");
+        let mut facts = vec![
+            fact(FactType::Path, &l.path, &l.found),
+            fact(FactType::Phone, number, &inv),
+        ];
+        let mut times = Vec::new();
+        if let Some(d) = t.get(row, "date") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: if outgoing {
+                    "Outgoing call started"
+                } else {
+                    "Incoming call started"
+                }
+                .into(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        if let Some(d) = t.get(row, "duration") {
+            facts.push(fact(FactType::Count, d, &inv));
+        }
+        let kind = if video { "video" } else { "audio" };
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "calls".into(),
+                title: format!(
+                    "Viber {kind} call {} {number} ({} s)",
+                    if outgoing { "to" } else { "from" },
+                    t.get(row, "duration").unwrap_or("?")
+                ),
+                facts,
+                interpretation: format!(
+                    "Viber call {id} in {name}: an {} {kind} call {} {number} (type {}, viber_call_type {}), lasting {} s; date is Unix ms.",
+                    if outgoing { "outgoing" } else { "incoming" },
+                    if outgoing { "to" } else { "from" },
+                    t.get(row, "type").unwrap_or("?"),
+                    t.get(row, "viber_call_type").unwrap_or("?"),
+                    t.get(row, "duration").unwrap_or("?"),
+                ),
+                times,
+            },
+        )?;
+        let known = normalized(ctx, IdType::Phone, number).is_some_and(|k| book.contains_key(&k));
+        if !known && let Some(k) = normalized(ctx, IdType::Phone, number) {
+            observe(
+                ctx,
+                &format!("handle:{k}"),
+                EntityKind::Person,
+                number,
+                IdType::Phone,
+                number,
+                &inv,
+                format!("{number} is a counterparty of Viber calls with no Viber contact."),
+            )?;
+        }
+    }
+    Ok(())
+}

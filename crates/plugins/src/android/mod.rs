@@ -61,6 +61,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("app_usage", "app_usage"),
     ("SimpleStorage", "app_usage"),
     ("webviewCache.db", "web"),
+    ("viber_data", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
 ];
@@ -345,6 +346,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("webviewCache.db") {
             databases::webview_cache(ctx, l)?;
+        }
+        for l in of("viber_data") {
+            databases::viber(ctx, l)?;
         }
         for l in of("usage-history.xml") {
             files::usage_history(ctx, l)?;

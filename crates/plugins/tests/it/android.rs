@@ -659,24 +659,50 @@ fn plaso_app_launches_and_webview_cache() {
     std::fs::create_dir_all(&web).unwrap();
     let launches = asi.join("SimpleStorage");
     let cache = web.join("webviewCache.db");
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-SimpleStorage"), &launches).unwrap();
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-webviewCache.db"), &cache).unwrap();
+    std::fs::copy(
+        masf_testkit::corpus::path("android/plaso-SimpleStorage"),
+        &launches,
+    )
+    .unwrap();
+    std::fs::copy(
+        masf_testkit::corpus::path("android/plaso-webviewCache.db"),
+        &cache,
+    )
+    .unwrap();
     let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
     let sqlite = |db: &std::path::Path, sql: &str| -> Vec<String> {
-        let out = std::process::Command::new("sqlite3").arg(db).arg(sql).output().unwrap();
-        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+        let out = std::process::Command::new("sqlite3")
+            .arg(db)
+            .arg(sql)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
     };
     let all = run.all_phenomena("p");
     let ours: Vec<String> = all
         .iter()
         .filter(|p| p.title.starts_with("App launched: "))
-        .map(|p| format!("{}|{}", p.verified_facts[2].value, p.verified_facts[1].value))
+        .map(|p| {
+            format!(
+                "{}|{}",
+                p.verified_facts[2].value, p.verified_facts[1].value
+            )
+        })
         .collect();
-    let want = sqlite(&launches, "SELECT timestampMillis || '|' || packageName FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName");
+    let want = sqlite(
+        &launches,
+        "SELECT timestampMillis || '|' || packageName FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName",
+    );
     assert_eq!(ours, want);
-    let rows: u64 = sqlite(&launches, "SELECT count(*) FROM EchoAppLaunchMetricsEvents")[0].parse().unwrap();
+    let rows: u64 = sqlite(&launches, "SELECT count(*) FROM EchoAppLaunchMetricsEvents")[0]
+        .parse()
+        .unwrap();
     assert_eq!(rows, 434, "plaso's 434 rows");
     let urls: Vec<String> = all
         .iter()
@@ -685,4 +711,50 @@ fn plaso_app_launches_and_webview_cache() {
         .collect();
     assert_eq!(urls, sqlite(&cache, "SELECT url FROM cache ORDER BY _id"));
     assert_eq!(urls.len(), 10);
+}
+
+/// plaso's Viber database: the contacts with their numbers (and the one that is a Viber
+/// member), and the four calls, as the sqlite3 CLI reads them.
+#[test]
+fn plaso_viber_contacts_members_and_calls() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dbdir = tmp.path().join("data/com.viber.voip/databases");
+    std::fs::create_dir_all(&dbdir).unwrap();
+    let db = dbdir.join("viber_data");
+    std::fs::copy(masf_testkit::corpus::path("android/plaso-viber_data"), &db).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let sqlite = |sql: &str| -> Vec<String> {
+        let out = std::process::Command::new("sqlite3").arg(&db).arg(sql).output().unwrap();
+        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+    };
+    let entities = run.entities("p");
+    // every contact number (E.164) is on its contact's entity
+    for line in sqlite("SELECT c._id, d.data2 FROM phonebookcontact c JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0") {
+        let (id, number) = line.split_once('|').unwrap();
+        assert!(
+            entities.iter().any(|e| e.starts_with(&format!("contact:viber:{id} ")) && e.contains(&format!("phone={number}"))),
+            "{id} {number}: {entities:#?}"
+        );
+    }
+    // the Viber member's id is on the contact holding the number
+    assert!(
+        entities.iter().any(|e| e.contains("phone=+19198887386") && e.contains("account_id=MAnQGEYEn/E=")),
+        "{entities:#?}"
+    );
+    let calls: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Viber "))
+        .filter(|p| p.category == "calls")
+        .collect();
+    let want = sqlite("SELECT canonized_number, date, duration, type FROM calls ORDER BY _id");
+    assert_eq!(calls.len(), want.len());
+    for (p, w) in calls.iter().zip(&want) {
+        let c: Vec<&str> = w.split('|').collect();
+        let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
+        assert!(c[..3].iter().all(|v| values.contains(v)), "{w} in {values:?}");
+        assert_eq!(p.title.contains(" to "), c[3] == "2", "{}", p.title);
+    }
 }
