@@ -66,6 +66,77 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("packages.list", "apps"),
 ];
 
+/// Android directories (parent, child that must be in it, what it holds) that mark a tree as
+/// an Android file system, looked for at any of its first four levels.
+const LAYOUT_MARKERS: &[(&str, &str, &str)] = &[
+    (
+        "data",
+        "com.android.providers.telephony",
+        "the telephony provider's app data",
+    ),
+    (
+        "data",
+        "com.android.providers.contacts",
+        "the contacts provider's app data",
+    ),
+    ("user", "0", "the primary user's app data"),
+    ("media", "0", "the primary user's shared storage"),
+    ("system", "users", "the system's per-user settings"),
+    ("system_ce", "0", "the credential-encrypted system data"),
+];
+
+/// Directories visited at most when looking for an Android tree.
+const LAYOUT_DIRS: usize = 512;
+
+/// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
+/// `"<path> (<what it holds>)"`, breadth first over the first four levels of each file system
+/// of the source, within [`LAYOUT_DIRS`] directories.
+pub fn android_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
+    use masf_evidence::fs::EntryKind;
+    let mut found = Vec::new();
+    if let Some(fs) = &node.fs {
+        let fs = fs.as_ref();
+        let mut queue = std::collections::VecDeque::from([("/".to_string(), 0usize)]);
+        let mut seen = 0usize;
+        while let Some((dir, depth)) = queue.pop_front() {
+            seen += 1;
+            if seen > LAYOUT_DIRS {
+                break;
+            }
+            let Ok(entries) = fs.list_dir(&dir) else {
+                continue;
+            };
+            let name = dir.rsplit('/').next().unwrap_or("");
+            for (parent, child, what) in LAYOUT_MARKERS {
+                if name == *parent
+                    && let Some(e) = entries
+                        .iter()
+                        .find(|e| e.kind == EntryKind::Dir && e.name == *child)
+                {
+                    found.push(format!("{} ({what})", e.path));
+                }
+            }
+            if depth < 4 {
+                queue.extend(
+                    entries
+                        .into_iter()
+                        .filter(|e| e.kind == EntryKind::Dir)
+                        .map(|e| (e.path, depth + 1)),
+                );
+            }
+        }
+    }
+    if found.is_empty() {
+        for c in &node.children {
+            found = android_layout(c);
+            if !found.is_empty() {
+                break;
+            }
+        }
+    }
+    found
+}
+
 /// An artefact file found in one of the source's file systems.
 #[derive(Debug, Clone)]
 pub(crate) struct Located {
@@ -87,10 +158,27 @@ impl Plugin for AndroidPlugin {
     }
 
     fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        (source.scan.evidence_type.as_str() == "android_disk").then(|| Detection {
-            score: 100,
-            reasons: std::iter::once("sniffed as an Android disk".to_string())
-                .chain(source.scan.reasons.iter().cloned())
+        let kind = source.scan.evidence_type.as_str();
+        if kind == "android_disk" {
+            return Some(Detection {
+                score: 100,
+                reasons: std::iter::once("sniffed as an Android disk".to_string())
+                    .chain(source.scan.reasons.iter().cloned())
+                    .collect(),
+            });
+        }
+        // A file-system extraction, an `adb pull` or a copied `/data` (zip, tar, folder, a
+        // stick holding one): claimed by the Android directories it holds, wherever they sit.
+        let markers = android_layout(&source.scan.root);
+        if markers.is_empty() || kind == "ios_extraction" || kind == "itunes_backup" {
+            return None;
+        }
+        let extra = u8::try_from(markers.len() - 1).unwrap_or(u8::MAX);
+        Some(Detection {
+            score: 60u8.saturating_add(extra.saturating_mul(5)).min(90),
+            reasons: markers
+                .into_iter()
+                .map(|m| format!("{kind} whose tree holds {m}"))
                 .collect(),
         })
     }
@@ -131,8 +219,24 @@ impl Plugin for AndroidPlugin {
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-        partitions::triage(ctx)?;
-        artefacts(ctx, true).map(|_| ())
+        // the partition table and its encryption verdicts exist only on a whole disk
+        let disk = ctx
+            .session()
+            .source(&ctx.source().id)?
+            .scan
+            .evidence_type
+            .as_str()
+            == "android_disk";
+        if disk {
+            partitions::triage(ctx)?;
+        }
+        artefacts(ctx, true)?;
+        if !disk {
+            // an extraction may hold more than the phone's databases (documents, photos): the
+            // generic tree triage reads the rest, as it would have had it claimed the source
+            crate::disk::tree::contents(ctx)?;
+        }
+        Ok(())
     }
 }
 

@@ -188,6 +188,15 @@ pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
+/// The inventory, deleted files, documents, photos, text files and wallet stores of every tree
+/// of the source, without the Android parsers (for a plugin that ran them itself).
+pub fn contents(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
+    for tree in trees(ctx)? {
+        one_tree(ctx, &tree)?;
+    }
+    Ok(())
+}
+
 /// A citation of `invoked` without its output (a page's text is not kept once read).
 fn citation(invoked: &Invoked) -> Invoked {
     Invoked {

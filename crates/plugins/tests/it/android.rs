@@ -726,21 +726,36 @@ fn plaso_viber_contacts_members_and_calls() {
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
     let sqlite = |sql: &str| -> Vec<String> {
-        let out = std::process::Command::new("sqlite3").arg(&db).arg(sql).output().unwrap();
-        String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+        let out = std::process::Command::new("sqlite3")
+            .arg(&db)
+            .arg(sql)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
     };
     let entities = run.entities("p");
     // every contact number (E.164) is on its contact's entity
-    for line in sqlite("SELECT c._id, d.data2 FROM phonebookcontact c JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0") {
+    for line in sqlite(
+        "SELECT c._id, d.data2 FROM phonebookcontact c JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0",
+    ) {
         let (id, number) = line.split_once('|').unwrap();
         assert!(
-            entities.iter().any(|e| e.starts_with(&format!("contact:viber:{id} ")) && e.contains(&format!("phone={number}"))),
+            entities
+                .iter()
+                .any(|e| e.starts_with(&format!("contact:viber:{id} "))
+                    && e.contains(&format!("phone={number}"))),
             "{id} {number}: {entities:#?}"
         );
     }
     // the Viber member's id is on the contact holding the number
     assert!(
-        entities.iter().any(|e| e.contains("phone=+19198887386") && e.contains("account_id=MAnQGEYEn/E=")),
+        entities
+            .iter()
+            .any(|e| e.contains("phone=+19198887386") && e.contains("account_id=MAnQGEYEn/E=")),
         "{entities:#?}"
     );
     let calls: Vec<_> = run
@@ -754,7 +769,10 @@ fn plaso_viber_contacts_members_and_calls() {
     for (p, w) in calls.iter().zip(&want) {
         let c: Vec<&str> = w.split('|').collect();
         let values: Vec<&str> = p.verified_facts.iter().map(|f| f.value.as_str()).collect();
-        assert!(c[..3].iter().all(|v| values.contains(v)), "{w} in {values:?}");
+        assert!(
+            c[..3].iter().all(|v| values.contains(v)),
+            "{w} in {values:?}"
+        );
         assert_eq!(p.title.contains(" to "), c[3] == "2", "{}", p.title);
     }
 }

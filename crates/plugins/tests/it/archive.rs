@@ -59,7 +59,8 @@ fn tar_of_documents() {
 fn zip_of_an_android_tree() {
     let zip = repo("tests/fixtures/android/android_tree.zip");
     let run = triage(&[("z", &zip, "Asia/Hong_Kong", Some("HK"))]);
-    assert_eq!(run.report("z").plugin.as_deref(), Some("archive"));
+    // claimed by the Android directories it holds (data/com.android.providers.*)
+    assert_eq!(run.report("z").plugin.as_deref(), Some("android"));
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("z").is_empty());
     assert_eq!(
@@ -72,6 +73,9 @@ fn zip_of_an_android_tree() {
             "messages | SMS received from +85291112222",
             "messages | SMS sent to +85291112222",
             "messages | SMS thread 1 with +85291112222",
+            "files | Artefact file /data/data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file /data/data/com.android.providers.telephony/databases/mmssms.db",
+            // the Android plugin reads the rest of the tree as the generic triage does
             "inventory | Inventory: 3 files (databases 2, text 1; deleted 0)",
             "documents | Identifiers in /sdcard/Documents/courier.txt",
         ]

@@ -204,3 +204,31 @@ fn one_extraction_in_five_layouts_gives_the_same_identities() {
         }
     }
 }
+
+#[test]
+fn android_trees_are_claimed_by_their_android_directories() {
+    use masf_plugins::android::AndroidPlugin;
+    let zip = repo().join("tests/fixtures/android/android_tree.zip");
+    let ctx = masf_tools::SourceCtx::open("s", &zip).expect("scan");
+    let d = AndroidPlugin.detect(&ctx).expect("android claims it");
+    assert_eq!(d.score, 65);
+    assert_eq!(
+        d.reasons,
+        [
+            "archive whose tree holds /data/data/com.android.providers.telephony (the telephony provider's app data)",
+            "archive whose tree holds /data/data/com.android.providers.contacts (the contacts provider's app data)",
+        ]
+    );
+    assert_eq!(detect(&zip).0, "android");
+    // no Android directory: a folder of loose databases, the iPhone, a USB stick
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("mmssms.db"), b"").unwrap();
+    for p in [
+        tmp.path().to_path_buf(),
+        repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+        repo().join("tests/fixtures/demo/evidence/usb.E01"),
+    ] {
+        let ctx = masf_tools::SourceCtx::open("s", &p).expect("scan");
+        assert_eq!(AndroidPlugin.detect(&ctx), None, "{}", p.display());
+    }
+}
