@@ -207,6 +207,41 @@ impl Plugin for AndroidPlugin {
             e("mmssms.db", &["mmssms.db"], "SMS, threads"),
             e("msgstore.db", &["msgstore.db"], "WhatsApp messages"),
             e("packages.list", &["packages.list"], "installed apps"),
+            e(
+                "Hangouts babel.db",
+                &["babel"],
+                "Hangouts messages and participants",
+            ),
+            e(
+                "Burner burners.sqlite",
+                &["burners.sqlite"],
+                "second numbers, their contacts and messages",
+            ),
+            e(
+                "Viber viber_data",
+                &["viber_data"],
+                "Viber contacts, member ids, calls",
+            ),
+            e(
+                "downloads.db",
+                &["downloads.db"],
+                "downloaded files: URL, path, requesting app",
+            ),
+            e(
+                "app usage",
+                &["app_usage", "usage-history.xml", "SimpleStorage"],
+                "app use and launches over time",
+            ),
+            e(
+                "webviewCache.db",
+                &["webviewCache.db"],
+                "URLs an app's WebView cached",
+            ),
+            e(
+                "screenshots",
+                &["Screenshot*"],
+                "screenshots (OCR): wallets, amounts, receive screens",
+            ),
         ]
     }
 
