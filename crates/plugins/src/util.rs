@@ -248,3 +248,17 @@ pub fn fact(fact_type: FactType, value: impl Into<String>, invoked: &Invoked) ->
         invocation_id: invoked.record.invocation_id.clone(),
     }
 }
+
+/// The detection of a plugin that recognises a tree by the directories it holds: `None`
+/// without a marker, else 60 plus 5 for each further marker (at most 90), one reason per
+/// marker naming the evidence type and where the marker sits.
+pub fn layout_detection(kind: &str, markers: Vec<String>) -> Option<masf_agents::Detection> {
+    let extra = u8::try_from(markers.len().checked_sub(1)?).unwrap_or(u8::MAX);
+    Some(masf_agents::Detection {
+        score: 60u8.saturating_add(extra.saturating_mul(5)).min(90),
+        reasons: markers
+            .into_iter()
+            .map(|m| format!("{kind} whose tree holds {m}"))
+            .collect(),
+    })
+}

@@ -73,6 +73,59 @@ fn party_fact(ctx: &AgentCtx<'_>, value: &str, inv: &Invoked) -> FactClaim {
 }
 
 /// Notes `l` unparsed because the tables it needs are missing; returns whether all are there.
+/// Adds `value` (when present) as a timestamp fact of `facts` marked in `times` as the time of
+/// `description` in `encoding`.
+fn timed(
+    facts: &mut Vec<FactClaim>,
+    times: &mut Vec<TimeMark>,
+    value: Option<&str>,
+    encoding: TimeEncoding,
+    description: &str,
+    inv: &Invoked,
+) {
+    if let Some(v) = value {
+        times.push(TimeMark {
+            fact: facts.len(),
+            encoding,
+            description: description.to_string(),
+        });
+        facts.push(fact(FactType::Timestamp, v, inv));
+    }
+}
+
+/// The wallet claims of one message (`observe_written_wallets`): the device's user (`owner`,
+/// in `owner_role`) and the other party of a one-to-one conversation are its writer and reader
+/// by its direction. A received message whose writer is not known (a group's) makes no claim.
+#[allow(clippy::too_many_arguments)]
+fn message_claims(
+    ctx: &AgentCtx<'_>,
+    inv: &Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    owner_role: &str,
+    other: Option<Party<'_>>,
+) -> Result<usize, RuntimeError> {
+    let owner = Some(Party {
+        context: "owner",
+        label: "device owner",
+        role: owner_role,
+    });
+    let (writer, reader) = match (sent, other.is_some()) {
+        (true, _) => (owner, other),
+        (false, true) => (other, owner),
+        (false, false) => (None, None),
+    };
+    observe_written_wallets(
+        ctx.phone_region().as_ref(),
+        text,
+        what,
+        writer,
+        reader,
+        &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, inv, i, cue),
+    )
+}
+
 fn require(
     ctx: &AgentCtx<'_>,
     l: &Located,
@@ -909,14 +962,14 @@ fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         facts.push(fact(FactType::Count, count, &inv));
         let mut times = Vec::new();
-        if let Some(d) = t.get(row, "date").filter(|d| *d != "0") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: "Thread last updated".to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, d, &inv));
-        }
+        timed(
+            &mut facts,
+            &mut times,
+            t.get(row, "date").filter(|d| *d != "0"),
+            TimeEncoding::UnixMillis,
+            "Thread last updated",
+            &inv,
+        );
         record(
             ctx,
             PhenomenonDraft {
@@ -977,19 +1030,18 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             fact(FactType::Identifier, jid, &inv),
         ];
         let mut times = Vec::new();
-        if let Some(ts) = t.get(row, "timestamp") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: if sent {
-                    "Message sent"
-                } else {
-                    "Message received"
-                }
-                .to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, ts, &inv));
-        }
+        timed(
+            &mut facts,
+            &mut times,
+            t.get(row, "timestamp"),
+            TimeEncoding::UnixMillis,
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
         let text = t.get(row, "text").unwrap_or("");
         if !text.is_empty() {
             facts.push(fact(FactType::Text, raw_cell(text), &inv));
@@ -1042,24 +1094,7 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             label: jid,
             role: &other_role,
         });
-        let owner = Some(Party {
-            context: "owner",
-            label: "device owner",
-            role: owner_role,
-        });
-        let (writer, reader) = match (sent, one_to_one) {
-            (true, _) => (owner, other),
-            (false, true) => (other, owner),
-            (false, false) => (None, None),
-        };
-        observe_written_wallets(
-            ctx.phone_region().as_ref(),
-            text,
-            &what,
-            writer,
-            reader,
-            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, &inv, i, cue),
-        )?;
+        message_claims(ctx, &inv, text, &what, sent, owner_role, other)?;
     }
     if t.truncated {
         summarise_rest(
@@ -1232,19 +1267,18 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             facts.push(fact(FactType::Name, raw_cell(n), &inv));
         }
         let mut times = Vec::new();
-        if let Some(ts) = t.get(row, "timestamp") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMicros,
-                description: if sent {
-                    "Message sent"
-                } else {
-                    "Message received"
-                }
-                .to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, ts, &inv));
-        }
+        timed(
+            &mut facts,
+            &mut times,
+            t.get(row, "timestamp"),
+            TimeEncoding::UnixMicros,
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
         let text = t.get(row, "text").unwrap_or("");
         if !text.is_empty() {
             facts.push(fact(FactType::Text, raw_cell(text), &inv));
@@ -1281,35 +1315,19 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             .filter(|o| o.len() == 1 && t.get(row, "conversation_type") == Some("1"))
             .and_then(|o| o.keys().next())
             .and_then(|g| who.get(g));
-        let owner_side = Party {
-            context: "owner",
-            label: "device owner",
-            role: if sent {
-                "the device's user, who sent it (type 1)"
-            } else {
-                "the device's user, who received it"
-            },
-        };
         let other_role = format!("{author_name}, the other side of the conversation");
         let other_side = other.map(|(c, lbl)| Party {
             context: c,
             label: lbl,
             role: &other_role,
         });
-        let (writer, reader) = if sent {
-            (Some(owner_side), other_side)
+        let owner_role = if sent {
+            "the device's user, who sent it (type 1)"
         } else {
-            (other_side, Some(owner_side))
+            "the device's user, who received it"
         };
         let what = format!("Hangouts message {id} ({})", l.name());
-        observe_written_wallets(
-            ctx.phone_region().as_ref(),
-            text,
-            &what,
-            writer,
-            reader,
-            &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, &inv, i, cue),
-        )?;
+        message_claims(ctx, &inv, text, &what, sent, owner_role, other_side)?;
     }
     Ok(())
 }
@@ -1624,19 +1642,18 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             fact(FactType::Phone, number, &inv),
         ];
         let mut times = Vec::new();
-        if let Some(ts) = t.get(row, "date_created") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: if sent {
-                    "Message sent"
-                } else {
-                    "Message received"
-                }
-                .into(),
-            });
-            facts.push(fact(FactType::Timestamp, ts, &inv));
-        }
+        timed(
+            &mut facts,
+            &mut times,
+            t.get(row, "date_created"),
+            TimeEncoding::UnixMillis,
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
         if !text.is_empty() {
             facts.push(fact(FactType::Text, raw_cell(text), &inv));
         }
@@ -1686,24 +1703,13 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             label: &label,
             role: &other_role,
         });
-        let owner = Some(Party {
-            context: "owner",
-            label: "device owner",
-            role: if sent {
-                "the device's user, who sent it (direction 2)"
-            } else {
-                "the device's user, who received it (direction 1)"
-            },
-        });
-        let (writer, reader) = if sent { (owner, other) } else { (other, owner) };
-        observe_written_wallets(
-            ctx.phone_region().as_ref(),
-            text,
-            &format!("Burner message {id} ({})", l.name()),
-            writer,
-            reader,
-            &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, &inv, i, cue),
-        )?;
+        let owner_role = if sent {
+            "the device's user, who sent it (direction 2)"
+        } else {
+            "the device's user, who received it (direction 1)"
+        };
+        let what = format!("Burner message {id} ({})", l.name());
+        message_claims(ctx, &inv, text, &what, sent, owner_role, other)?;
     }
     Ok(())
 }
@@ -2092,19 +2098,18 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
             fact(FactType::Phone, number, &inv),
         ];
         let mut times = Vec::new();
-        if let Some(d) = t.get(row, "date") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: if outgoing {
-                    "Outgoing call started"
-                } else {
-                    "Incoming call started"
-                }
-                .into(),
-            });
-            facts.push(fact(FactType::Timestamp, d, &inv));
-        }
+        timed(
+            &mut facts,
+            &mut times,
+            t.get(row, "date"),
+            TimeEncoding::UnixMillis,
+            if outgoing {
+                "Outgoing call started"
+            } else {
+                "Incoming call started"
+            },
+            &inv,
+        );
         if let Some(d) = t.get(row, "duration") {
             facts.push(fact(FactType::Count, d, &inv));
         }

@@ -169,18 +169,10 @@ impl Plugin for AndroidPlugin {
         }
         // A file-system extraction, an `adb pull` or a copied `/data` (zip, tar, folder, a
         // stick holding one): claimed by the Android directories it holds, wherever they sit.
-        let markers = android_layout(&source.scan.root);
-        if markers.is_empty() || kind == "ios_extraction" || kind == "itunes_backup" {
+        if kind == "ios_extraction" || kind == "itunes_backup" {
             return None;
         }
-        let extra = u8::try_from(markers.len() - 1).unwrap_or(u8::MAX);
-        Some(Detection {
-            score: 60u8.saturating_add(extra.saturating_mul(5)).min(90),
-            reasons: markers
-                .into_iter()
-                .map(|m| format!("{kind} whose tree holds {m}"))
-                .collect(),
-        })
+        crate::util::layout_detection(kind, android_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {

@@ -90,18 +90,7 @@ impl Plugin for Ios {
         // Any other tree (a zip, tar or folder of a partial or tool-specific extraction, a disk
         // image holding a copied device tree): claimed by the iOS directories it holds,
         // wherever they sit (`filesystem1/private/var/…`, `Dump/var/…`, a copied `mobile`).
-        let markers = ios_layout(&source.scan.root);
-        if markers.is_empty() {
-            return None;
-        }
-        let extra = u8::try_from(markers.len() - 1).unwrap_or(u8::MAX);
-        Some(Detection {
-            score: 60u8.saturating_add(extra.saturating_mul(5)).min(90),
-            reasons: markers
-                .into_iter()
-                .map(|m| format!("{kind} whose tree holds {m}"))
-                .collect(),
-        })
+        util::layout_detection(kind, ios_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {

@@ -142,7 +142,12 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-fn parse(run: &Run<'_, '_>, path: &str) -> Result<Option<(Invoked, Value)>, RuntimeError> {
+/// A plist of the source read with `parse_plist` as JSON; `None` (noted unparsed) when the tool
+/// fails or its output is no JSON.
+pub(crate) fn parse(
+    run: &Run<'_, '_>,
+    path: &str,
+) -> Result<Option<(Invoked, Value)>, RuntimeError> {
     let Some(inv) = util::call_or_note(
         run.ctx,
         path,

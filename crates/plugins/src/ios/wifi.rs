@@ -22,8 +22,8 @@ use masf_graph::{FactType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::Value;
 
+use super::plists::parse;
 use super::{Draft, ROW_CAP, Run};
-use crate::util;
 
 /// Time keys of a known network (top level and `__OSSpecific__`) with the mark they get.
 const NETWORK_TIMES: &[(&str, &str)] = &[
@@ -86,29 +86,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
     }
     Ok(())
-}
-
-fn parse(run: &Run<'_, '_>, path: &str) -> Result<Option<(Invoked, Value)>, RuntimeError> {
-    let Some(inv) = util::call_or_note(
-        run.ctx,
-        path,
-        "parse_plist",
-        serde_json::json!({"path": path}),
-    )?
-    else {
-        return Ok(None);
-    };
-    match serde_json::from_str::<Value>(&inv.output.text) {
-        Ok(v) => Ok(Some((inv, v))),
-        Err(e) => {
-            run.ctx.unparsed(
-                path,
-                &format!("parse_plist output is not JSON: {e}"),
-                Some(&inv.record.invocation_id),
-            )?;
-            Ok(None)
-        }
-    }
 }
 
 /// A scalar as the pretty JSON output writes it (strings bare, numbers and booleans as JSON).
