@@ -384,19 +384,36 @@ fn more_rows_than_recorded_one_by_one_are_summarised() {
     assert_eq!(summary.times.len(), 2);
 }
 
+/// A data tree holding one corpus database at `rel` (e.g.
+/// `data/com.viber.voip/databases/viber_data`), triaged as a folder with region US: the run
+/// (checked for rejections and unparsed notes), the database's path and its temporary folder.
+fn app_db(
+    rel: &str,
+    corpus: &str,
+) -> (
+    crate::android_support::Run,
+    std::path::PathBuf,
+    tempfile::TempDir,
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join(rel);
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    std::fs::copy(masf_testkit::corpus::path(corpus), &db).unwrap();
+    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    (run, db, tmp)
+}
+
 /// plaso's Hangouts database (`babel.db`, plaso's `hangouts_messages` test asserts 14 messages)
 /// in the app's folder of a data tree: every message with its text, author and time as the
 /// sqlite3 CLI reads them; the sender of the `type` 1 messages is the device's user.
 #[test]
 fn plaso_hangouts_messages_participants_and_the_devices_user() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp.path().join("data/com.google.android.talk/databases");
-    std::fs::create_dir_all(&dbdir).unwrap();
-    let db = dbdir.join("babel1.db");
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-babel.db"), &db).unwrap();
-    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
-    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let (run, db, _tmp) = app_db(
+        "data/com.google.android.talk/databases/babel1.db",
+        "android/plaso-babel.db",
+    );
     let out = std::process::Command::new("sqlite3")
         .arg(&db)
         .arg("SELECT m.timestamp, m.type, m.author_gaia_id, replace(m.text, char(10), '\\n') FROM messages m ORDER BY m._id")
@@ -445,20 +462,10 @@ fn plaso_hangouts_messages_participants_and_the_devices_user() {
 /// sqlite3 CLI reads them.
 #[test]
 fn plaso_downloads_every_row() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp
-        .path()
-        .join("data/com.android.providers.downloads/databases");
-    std::fs::create_dir_all(&dbdir).unwrap();
-    let db = dbdir.join("downloads.db");
-    std::fs::copy(
-        masf_testkit::corpus::path("android/plaso-downloads.db"),
-        &db,
-    )
-    .unwrap();
-    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
-    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let (run, db, _tmp) = app_db(
+        "data/com.android.providers.downloads/databases/downloads.db",
+        "android/plaso-downloads.db",
+    );
     let out = std::process::Command::new("sqlite3")
         .arg(&db)
         .arg("SELECT _id, uri, coalesce(_data, ''), notificationpackage, status, lastmod, coalesce(errorMsg, '') FROM downloads ORDER BY _id")
@@ -549,18 +556,10 @@ fn plaso_usage_history_every_component_and_a_broken_copy() {
 /// contacts are persons, its 16 messages each one phenomenon with the sqlite3 CLI's values.
 #[test]
 fn plaso_burner_number_contacts_and_messages() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp.path().join("data/com.adhoclabs.burner/databases");
-    std::fs::create_dir_all(&dbdir).unwrap();
-    let db = dbdir.join("burners.sqlite");
-    std::fs::copy(
-        masf_testkit::corpus::path("android/plaso-burners.sqlite"),
-        &db,
-    )
-    .unwrap();
-    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
-    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let (run, db, _tmp) = app_db(
+        "data/com.adhoclabs.burner/databases/burners.sqlite",
+        "android/plaso-burners.sqlite",
+    );
     let entities = run.entities("p");
     assert!(
         entities
@@ -605,16 +604,10 @@ fn plaso_burner_number_contacts_and_messages() {
 /// CLI's GROUP BY gives them.
 #[test]
 fn plaso_app_usage_per_package() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp
-        .path()
-        .join("data/com.google.android.apps.wellbeing/databases");
-    std::fs::create_dir_all(&dbdir).unwrap();
-    let db = dbdir.join("app_usage");
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-app_usage"), &db).unwrap();
-    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
-    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let (run, db, _tmp) = app_db(
+        "data/com.google.android.apps.wellbeing/databases/app_usage",
+        "android/plaso-app_usage",
+    );
     let out = std::process::Command::new("sqlite3")
         .arg(&db)
         .arg("SELECT p.package_name, count(*), min(e.timestamp), max(e.timestamp) FROM events e JOIN packages p ON p._id = e.package_id GROUP BY p.package_name ORDER BY p.package_name")
@@ -717,14 +710,10 @@ fn plaso_app_launches_and_webview_cache() {
 /// member), and the four calls, as the sqlite3 CLI reads them.
 #[test]
 fn plaso_viber_contacts_members_and_calls() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dbdir = tmp.path().join("data/com.viber.voip/databases");
-    std::fs::create_dir_all(&dbdir).unwrap();
-    let db = dbdir.join("viber_data");
-    std::fs::copy(masf_testkit::corpus::path("android/plaso-viber_data"), &db).unwrap();
-    let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
-    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let (run, db, _tmp) = app_db(
+        "data/com.viber.voip/databases/viber_data",
+        "android/plaso-viber_data",
+    );
     let sqlite = |sql: &str| -> Vec<String> {
         let out = std::process::Command::new("sqlite3")
             .arg(&db)
