@@ -126,6 +126,19 @@ fn message_claims(
     )
 }
 
+/// The tables of the database `l` when it has every one of `needed` (`sqlite_tables`); `None`
+/// when it cannot be read or lacks one (noted unparsed, naming the missing tables).
+fn tables_with(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    needed: &[&str],
+) -> Result<Option<Vec<String>>, RuntimeError> {
+    let Some((inv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(None);
+    };
+    Ok(require(ctx, l, &inv, &tables, needed)?.then_some(tables))
+}
+
 fn require(
     ctx: &AgentCtx<'_>,
     l: &Located,
@@ -445,12 +458,9 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
 /// account (never the password column), the owner's identifiers, and the Google user id from
 /// `extras`.
 pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(tables) = tables_with(ctx, l, &["accounts"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["accounts"])? {
-        return Ok(());
-    }
     account_rows(ctx, l, "SELECT _id, name, type FROM accounts ORDER BY _id")?;
     if tables.iter().any(|t| t == "extras") {
         let sql = "SELECT e._id, e.key, e.value, a.name, a.type FROM extras e JOIN accounts a ON a._id = e.accounts_id WHERE e.key = 'GoogleUserId' ORDER BY e._id";
@@ -569,12 +579,9 @@ pub(crate) const SIMINFO_SQL: &str = "SELECT * FROM siminfo ORDER BY _id";
 /// `telephony.db` `siminfo`: one phenomenon per SIM; its number is the owner's, its ICCID (and
 /// IMSI where stored) the device's.
 pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["siminfo"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["siminfo"])? {
-        return Ok(());
-    }
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, SIMINFO_SQL, MAX_ROWS)? else {
         return Ok(());
     };
@@ -798,12 +805,9 @@ pub fn calls(
 /// `mmssms.db`: one phenomenon per SMS and per thread; counterparties observed; wallet
 /// addresses in bodies observed as `wallet:<address>`.
 pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(tables) = tables_with(ctx, l, &["sms"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["sms"])? {
-        return Ok(());
-    }
     let Some((inv, t)) = query_on(
         ctx,
         &l.tree,
@@ -1120,18 +1124,9 @@ pub fn whatsapp(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// and e-mail go on `owner`; the other participants are `hangouts:<gaia id>` persons. Wallet
 /// addresses in one-to-one conversations are claims of the side the words before them name.
 pub fn hangouts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["messages", "participants", "conversations"])? else {
         return Ok(());
     };
-    if !require(
-        ctx,
-        l,
-        &tinv,
-        &tables,
-        &["messages", "participants", "conversations"],
-    )? {
-        return Ok(());
-    }
     let people = "SELECT _id, gaia_id, full_name, first_name, fallback_name, blocked FROM participants ORDER BY _id";
     let Some((pinv, pt)) = query_on(ctx, &l.tree, &l.path, people, MAX_ROWS)? else {
         return Ok(());
@@ -1361,12 +1356,9 @@ const DOWNLOAD_COLUMNS: &[(&str, FactType, &str)] = &[
 /// code, deleted and visibility flags), `lastmod` as "Download last modified" (Unix ms).
 /// Columns are read by name: Android versions add and drop them.
 pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["downloads"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["downloads"])? {
-        return Ok(());
-    }
     let Some((cinv, cols)) = query_on(
         ctx,
         &l.tree,
@@ -1485,12 +1477,9 @@ pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// (text, counterparty, `direction` 2 sent / 1 received, `date_created` Unix ms, type, read)
 /// one phenomenon, wallet addresses in it claims of the side the text names.
 pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(tables) = tables_with(ctx, l, &["burners", "messages"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["burners", "messages"])? {
-        return Ok(());
-    }
     let name = artefact_name(&l.tree, &l.path);
     let Some((binv, bt)) = query_on(
         ctx,
@@ -1744,12 +1733,9 @@ fn usage_event(kind: &str) -> String {
 /// first and last use on the timeline; the per-type counts as facts, as plaso's
 /// `android_app_usage` events summed.
 pub fn app_usage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["events", "packages"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["events", "packages"])? {
-        return Ok(());
-    }
     let sql = "SELECT p.package_name AS package, e.type AS type, count(*) AS events, \
 min(e.timestamp) AS first, max(e.timestamp) AS last FROM events e JOIN packages p ON p._id = e.package_id \
 GROUP BY p.package_name, e.type ORDER BY p.package_name, e.type";
@@ -1828,12 +1814,9 @@ GROUP BY p.package_name, e.type ORDER BY p.package_name, e.type";
 /// launcher writes one row per prediction source for the same launch, counted in it), Unix ms
 /// "App launched". plaso's `android_app_launch` reports the rows.
 pub fn app_launches(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["EchoAppLaunchMetricsEvents"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["EchoAppLaunchMetricsEvents"])? {
-        return Ok(());
-    }
     let sql = "SELECT timestampMillis AS ts, packageName AS package, launchLocationId AS location, count(*) AS rows \
 FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName";
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
@@ -1881,12 +1864,9 @@ FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY t
 /// status, type, length, ETag, `Last-Modified` as written and expiry (Unix ms, "Web cache entry
 /// expires"), as plaso's `android_webviewcache` reads it.
 pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(_) = tables_with(ctx, l, &["cache"])? else {
         return Ok(());
     };
-    if !require(ctx, l, &tinv, &tables, &["cache"])? {
-        return Ok(());
-    }
     let sql = "SELECT _id, url, filepath, lastmodify, etag, expires, mimetype, httpstatus, contentlength, location FROM cache ORDER BY _id";
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
         return Ok(());
@@ -1952,18 +1932,9 @@ pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError
 /// contact is `contact:viber:<_id>` (name, numbers, the member id of a number that is one); a
 /// call's number without a contact is `handle:<E.164>`.
 pub fn viber(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((tinv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+    let Some(tables) = tables_with(ctx, l, &["phonebookcontact", "phonebookdata", "calls"])? else {
         return Ok(());
     };
-    if !require(
-        ctx,
-        l,
-        &tinv,
-        &tables,
-        &["phonebookcontact", "phonebookdata", "calls"],
-    )? {
-        return Ok(());
-    }
     let name = artefact_name(&l.tree, &l.path);
     let has_members = tables.iter().any(|t| t == "vibernumbers");
     let sql = format!(
