@@ -85,56 +85,24 @@ const LAYOUT_MARKERS: &[(&str, &str, &str)] = &[
     ("system_ce", "0", "the credential-encrypted system data"),
 ];
 
-/// Directories visited at most when looking for an Android tree.
-const LAYOUT_DIRS: usize = 512;
-
 /// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
-/// `"<path> (<what it holds>)"`, breadth first over the first four levels of each file system
-/// of the source, within [`LAYOUT_DIRS`] directories.
+/// `"<path> (<what it holds>)"`, over the first four levels of each file system of the source
+/// ([`crate::util::find_markers`]).
 pub fn android_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
-    use masf_evidence::fs::EntryKind;
-    let mut found = Vec::new();
-    if let Some(fs) = &node.fs {
-        let fs = fs.as_ref();
-        let mut queue = std::collections::VecDeque::from([("/".to_string(), 0usize)]);
-        let mut seen = 0usize;
-        while let Some((dir, depth)) = queue.pop_front() {
-            seen += 1;
-            if seen > LAYOUT_DIRS {
-                break;
-            }
-            let Ok(entries) = fs.list_dir(&dir) else {
-                continue;
-            };
-            let name = dir.rsplit('/').next().unwrap_or("");
-            for (parent, child, what) in LAYOUT_MARKERS {
-                if name == *parent
-                    && let Some(e) = entries
-                        .iter()
-                        .find(|e| e.kind == EntryKind::Dir && e.name == *child)
-                {
-                    found.push(format!("{} ({what})", e.path));
-                }
-            }
-            if depth < 4 {
-                queue.extend(
-                    entries
-                        .into_iter()
-                        .filter(|e| e.kind == EntryKind::Dir)
-                        .map(|e| (e.path, depth + 1)),
-                );
-            }
-        }
-    }
-    if found.is_empty() {
-        for c in &node.children {
-            found = android_layout(c);
-            if !found.is_empty() {
-                break;
-            }
-        }
-    }
-    found
+    crate::util::find_markers(node, &mut |_, dir, children| {
+        let name = dir.rsplit('/').next().unwrap_or("");
+        let found = LAYOUT_MARKERS
+            .iter()
+            .filter(|(parent, _, _)| name == *parent)
+            .filter_map(|(_, child, what)| {
+                children
+                    .iter()
+                    .find(|(n, _)| n == child)
+                    .map(|(_, path)| format!("{path} ({what})"))
+            })
+            .collect();
+        (found, true)
+    })
 }
 
 /// An artefact file found in one of the source's file systems.

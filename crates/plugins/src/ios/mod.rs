@@ -172,82 +172,46 @@ const VAR_MARKERS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
-/// Directories visited at most when looking for an iOS tree.
-const LAYOUT_DIRS: usize = 512;
-
 /// What marks a tree as an iOS file system (see [`VAR_MARKERS`]): looked for below every
 /// directory named `var` and every `mobile` directory in the first four levels of each file
-/// system of the source, breadth first, within [`LAYOUT_DIRS`] directories. Each found marker
-/// is `"<path> (<what it holds>)"`.
+/// system of the source ([`util::find_markers`]). Each found marker is
+/// `"<path> with <children> (<what it holds>)"`.
 pub fn ios_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
-    use masf_evidence::fs::EntryKind;
-    fn dirs(fs: &dyn masf_evidence::fs::FileSystem, dir: &str) -> Vec<(String, String)> {
-        fs.list_dir(dir)
-            .map(|v| {
-                v.into_iter()
-                    .filter(|e| e.kind == EntryKind::Dir)
-                    .map(|e| (e.name, e.path))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-    let mut found = Vec::new();
-    if let Some(fs) = &node.fs {
-        let fs = fs.as_ref();
-        let mut queue = std::collections::VecDeque::from([("/".to_string(), 0usize)]);
-        let mut seen = 0usize;
-        while let Some((dir, depth)) = queue.pop_front() {
-            seen += 1;
-            if seen > LAYOUT_DIRS {
-                break;
-            }
-            let children = dirs(fs, &dir);
-            let name = dir.rsplit('/').next().unwrap_or("");
-            let holds = |path: &str, wanted: &[&'static str]| -> Vec<&'static str> {
-                let inner = dirs(fs, path);
-                wanted
-                    .iter()
-                    .filter(|w| inner.iter().any(|(n, _)| n == *w))
-                    .copied()
-                    .collect()
-            };
-            if name == "var" {
-                for (child, path) in &children {
-                    if let Some((_, wanted, what)) = VAR_MARKERS.iter().find(|(m, _, _)| m == child)
-                    {
-                        let has = holds(path, wanted);
-                        if !has.is_empty() {
-                            found.push(format!("{path} with {} ({what})", has.join(", ")));
-                        }
+    util::find_markers(node, &mut |fs, dir, children| {
+        let holds = |path: &str, wanted: &[&'static str]| -> Vec<&'static str> {
+            let inner = util::subdirs(fs, path);
+            wanted
+                .iter()
+                .filter(|w| inner.iter().any(|(n, _)| n == *w))
+                .copied()
+                .collect()
+        };
+        let name = dir.rsplit('/').next().unwrap_or("");
+        let mut found = Vec::new();
+        if name == "var" {
+            for (child, path) in children {
+                if let Some((_, wanted, what)) = VAR_MARKERS.iter().find(|(m, _, _)| m == child) {
+                    let has = holds(path, wanted);
+                    if !has.is_empty() {
+                        found.push(format!("{path} with {} ({what})", has.join(", ")));
                     }
                 }
-                // its own children are markers, not more places to look
-                continue;
             }
-            if name == "mobile" {
-                let has = holds(&dir, &["Library", "Containers"]);
-                if !has.is_empty() {
-                    found.push(format!(
-                        "{dir} with {} (the iOS user data directory)",
-                        has.join(", ")
-                    ));
-                    continue;
-                }
-            }
-            if depth < 4 {
-                queue.extend(children.into_iter().map(|(_, p)| (p, depth + 1)));
+            // its own children are markers, not more places to look
+            return (found, false);
+        }
+        if name == "mobile" {
+            let has = holds(dir, &["Library", "Containers"]);
+            if !has.is_empty() {
+                found.push(format!(
+                    "{dir} with {} (the iOS user data directory)",
+                    has.join(", ")
+                ));
+                return (found, false);
             }
         }
-    }
-    if found.is_empty() {
-        for c in &node.children {
-            found = ios_layout(c);
-            if !found.is_empty() {
-                break;
-            }
-        }
-    }
-    found
+        (found, true)
+    })
 }
 
 /// The expected-artefact catalogue of an iOS source.
