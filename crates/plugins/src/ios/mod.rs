@@ -15,6 +15,7 @@
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
+//! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -24,6 +25,7 @@
 
 pub mod accounts;
 pub mod addressbook;
+pub mod adid;
 pub mod apps;
 pub mod callhistory;
 pub mod computers;
@@ -120,6 +122,7 @@ impl Plugin for Ios {
         apps::triage(&run)?;
         wifi::triage(&run)?;
         computers::triage(&run)?;
+        adid::triage(&run)?;
         screenshots(&run)?;
         plists::triage(&run)?;
         Ok(())
@@ -278,6 +281,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the computers the device was synced with (user and computer names)",
         ),
         entry(
+            "lsdidentifiers plist",
+            &["/com.apple.lsdidentifiers.plist\""],
+            "advertising identifier (IDFA) and per-vendor identifiers (IDFV)",
+        ),
+        entry(
             "storeSystem.db",
             &["/storeSystem.db\""],
             "installed apps with the Apple ID and DSID that bought them",
@@ -319,7 +327,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
-        "iTunesPrefs" => "device",
+        "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "com.apple.wifi.known-networks.plist" => "wifi",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",

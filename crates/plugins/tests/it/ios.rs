@@ -865,6 +865,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Wi-Fi known networks", false),
             ("DHCP leases", false),
             ("iTunesPrefs", false),
+            ("lsdidentifiers plist", false),
             ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),

@@ -767,3 +767,31 @@ fn ios_ileapp_connected_computers() {
         "{ids:?}"
     );
 }
+
+#[test]
+fn ios_ileapp_advertising_identifier() {
+    let o = triage(
+        &ileapp("testdata.advertisingID.get_adId.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("advertisingID.get_adId.mvs_ios_2023");
+    let found = o.category("device");
+    for row in exp["data"].as_array().unwrap() {
+        let id = cell(&exp, row, "Data Value");
+        assert!(found.iter().any(|p| has(p, &id)), "{id} in {found:#?}");
+    }
+    // and the vendors' identifiers beside it (Python's plistlib reads 21 vendors)
+    let p = found
+        .iter()
+        .find(|p| p.title.starts_with("Advertising identifier"))
+        .unwrap();
+    assert!(has(p, "WhatsApp Inc.") && has(p, "EED6EE2C-A38A-47EF-BB26-331D55278D62"));
+    assert_eq!(
+        p.verified_facts
+            .iter()
+            .filter(|f| f.fact_type == masf_graph::FactType::Name)
+            .count(),
+        21
+    );
+}
