@@ -16,6 +16,7 @@
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
+//! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -31,6 +32,7 @@ pub mod callhistory;
 pub mod computers;
 pub mod notes;
 pub mod plists;
+pub mod safari;
 pub mod sms;
 pub mod whatsapp;
 pub mod wifi;
@@ -123,6 +125,7 @@ impl Plugin for Ios {
         wifi::triage(&run)?;
         computers::triage(&run)?;
         adid::triage(&run)?;
+        safari::triage(&run)?;
         screenshots(&run)?;
         plists::triage(&run)?;
         Ok(())
@@ -284,6 +287,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "lsdidentifiers plist",
             &["/com.apple.lsdidentifiers.plist\""],
             "advertising identifier (IDFA) and per-vendor identifiers (IDFV)",
+        ),
+        entry(
+            "URL cache Cache.db",
+            &["/Cache.db\""],
+            "web pages and resources Safari and apps fetched: URL, time, status, headers",
         ),
         entry(
             "storeSystem.db",

@@ -866,6 +866,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("DHCP leases", false),
             ("iTunesPrefs", false),
             ("lsdidentifiers plist", false),
+            ("URL cache Cache.db", false),
             ("storeSystem.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),

@@ -795,3 +795,60 @@ fn ios_ileapp_advertising_identifier() {
         21
     );
 }
+
+#[test]
+fn ios_ileapp_safari_cache_on_two_devices() {
+    for case in ["mvs_ios_2023", "josh_ios17_ffs"] {
+        let o = triage(
+            &ileapp(&format!("testdata.safariCache.safariCache.{case}.zip")),
+            "America/Chicago",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("safariCache.safariCache.{case}"));
+        let web = o.category("web");
+        let rows = exp["data"].as_array().unwrap();
+        assert_eq!(web.len(), rows.len(), "{case}");
+        let mut missing = Vec::new();
+        for row in rows {
+            let url = cell(&exp, row, "Request URL");
+            let Some(p) = web.iter().find(|p| has(p, &url)) else {
+                missing.push(format!("{case}: no entry for {url}"));
+                continue;
+            };
+            for f in [
+                "HTTP Status",
+                "Request Method",
+                "MIME Type",
+                "Cache File Name",
+                "Content Type",
+                "Content Length",
+                "Date",
+                "Expires",
+                "Last Modified",
+                "Cache Control",
+                "Server",
+                "Storage Policy",
+                "Payload Size",
+                "Entry ID",
+            ] {
+                let v = cell(&exp, row, f);
+                if !v.is_empty() && v != "None" && !has(p, &v) {
+                    missing.push(format!("{case} {url}: {f}={v}"));
+                }
+            }
+            let ts: i64 = cell(&exp, row, "Timestamp").parse().unwrap();
+            if !p
+                .times
+                .iter()
+                .any(|m| p.verified_facts[m.fact].value == ts.to_string())
+            {
+                missing.push(format!("{case} {url}: Timestamp={ts}"));
+            }
+            let on_fs = cell(&exp, row, "Payload Location") == "File system";
+            if on_fs != p.interpretation.contains("fsCachedData/") {
+                missing.push(format!("{case} {url}: Payload Location"));
+            }
+        }
+        assert!(missing.is_empty(), "{missing:#?}");
+    }
+}
