@@ -36,13 +36,7 @@ const APPLE_ID_TYPES: [&str; 10] = [
 
 /// Triage of every `Accounts3.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("Accounts3.sqlite")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("Accounts3.sqlite", |find, path| one(run, find, path))
 }
 
 /// How a user name of an account type is observed.

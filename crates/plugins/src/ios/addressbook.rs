@@ -24,13 +24,7 @@ const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(CreationDate, 0)
 
 /// Triage of every `AddressBook.sqlitedb` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("AddressBook.sqlitedb")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("AddressBook.sqlitedb", |find, path| one(run, find, path))
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {

@@ -60,13 +60,7 @@ const METADATA: &[(&str, FactType, &str)] = &[
 
 /// Triage of every `storeSystem.db` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("storeSystem.db")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("storeSystem.db", |find, path| one(run, find, path))
 }
 
 fn text(v: &Value) -> Option<String> {

@@ -13,13 +13,7 @@ const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS fi
 
 /// Triage of every `CallHistory.storedata` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("CallHistory.storedata")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("CallHistory.storedata", |find, path| one(run, find, path))
 }
 
 /// `table.col AS alias` when the column exists, `NULL AS alias` otherwise.

@@ -511,6 +511,21 @@ impl<'c, 's> Run<'c, 's> {
         Ok(Some((inv, paths)))
     }
 
+    /// Runs `each(find, path)` for every file named like `glob` (one [`Run::find`]; the `find`
+    /// call is the citation of the path facts).
+    pub fn each(
+        &self,
+        glob: &str,
+        mut each: impl FnMut(&Invoked, &str) -> Result<(), RuntimeError>,
+    ) -> Result<(), RuntimeError> {
+        if let Some((find, paths)) = self.find(glob)? {
+            for path in &paths {
+                each(&find, path)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Runs a query (noting the artefact as unparsed when it fails).
     pub fn query(
         &self,

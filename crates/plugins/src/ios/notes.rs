@@ -28,13 +28,7 @@ use crate::util::plist_cell;
 
 /// Triage of every `NoteStore.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("NoteStore.sqlite")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("NoteStore.sqlite", |find, path| one(run, find, path))
 }
 
 /// The first present column of `names`, as an SQL expression (`COALESCE` of those present),

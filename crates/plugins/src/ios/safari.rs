@@ -27,13 +27,7 @@ const HEADERS: &[&str] = &[
 
 /// Triage of every `Cache.db` of the source that holds the CFNetwork cache tables.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((find, paths)) = run.find("Cache.db")? else {
-        return Ok(());
-    };
-    for path in &paths {
-        one(run, &find, path)?;
-    }
-    Ok(())
+    run.each("Cache.db", |find, path| one(run, find, path))
 }
 
 fn text(v: &Value) -> Option<String> {

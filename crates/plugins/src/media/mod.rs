@@ -132,19 +132,7 @@ impl Plugin for Media {
         };
         let located: Vec<(Option<String>, String)> =
             paths.iter().map(|p| (None, p.clone())).collect();
-        for (path, invoked) in paths.iter().zip(ocr_all(ctx, &located)) {
-            let invoked = invoked?;
-            if !succeeded(&invoked) {
-                ctx.unparsed(
-                    path,
-                    &failure_reason(&invoked),
-                    Some(&invoked.record.invocation_id),
-                )?;
-                continue;
-            }
-            let found = text::extract(&invoked.output.text, ctx.phone_region().as_ref());
-            record_image(ctx, path, &invoked, &found)?;
-        }
+        ocr_and_record(ctx, &located)?;
         Ok(())
     }
 }
@@ -174,19 +162,8 @@ pub fn device_screenshots(
         )?;
         paths.truncate(MAX_DEVICE_SCREENSHOTS);
     }
-    for ((_, path), invoked) in paths.iter().zip(ocr_all(ctx, &paths)) {
-        let invoked = invoked?;
-        if !succeeded(&invoked) {
-            ctx.unparsed(
-                path,
-                &failure_reason(&invoked),
-                Some(&invoked.record.invocation_id),
-            )?;
-            continue;
-        }
+    for (path, invoked, found) in ocr_and_record(ctx, &paths)? {
         let text = &invoked.output.text;
-        let found = text::extract(text, ctx.phone_region().as_ref());
-        record_image(ctx, path, &invoked, &found)?;
         for w in &found.wallets {
             // the label a screen puts right above or before the address: the two lines of the
             // recognised text (before the tool's `# ` re-read notes) above the line that holds
@@ -233,6 +210,30 @@ fn screen_label(text: &str, address: &str) -> Option<String> {
             .contains(&head)
     })?;
     Some(lines[at.saturating_sub(2)..at].join("\n") + " ")
+}
+
+/// OCRs `paths` ([`ocr_all`]), notes the images that could not be read, and records what each
+/// other one shows ([`record_image`]); returns them with their call and findings.
+fn ocr_and_record(
+    ctx: &AgentCtx<'_>,
+    paths: &[(Option<String>, String)],
+) -> Result<Vec<(String, Invoked, Found)>, RuntimeError> {
+    let mut out = Vec::new();
+    for ((_, path), invoked) in paths.iter().zip(ocr_all(ctx, paths)) {
+        let invoked = invoked?;
+        if !succeeded(&invoked) {
+            ctx.unparsed(
+                path,
+                &failure_reason(&invoked),
+                Some(&invoked.record.invocation_id),
+            )?;
+            continue;
+        }
+        let found = text::extract(&invoked.output.text, ctx.phone_region().as_ref());
+        record_image(ctx, path, &invoked, &found)?;
+        out.push((path.clone(), invoked, found));
+    }
+    Ok(out)
 }
 
 /// OCRs `paths`, one `ocr_image` call per image, on one thread (and so one Tesseract engine)

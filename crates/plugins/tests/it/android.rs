@@ -384,6 +384,25 @@ fn more_rows_than_recorded_one_by_one_are_summarised() {
     assert_eq!(summary.times.len(), 2);
 }
 
+/// The sqlite3 CLI's output lines for `sql` on `db` (the oracle).
+fn sqlite3(db: &std::path::Path, sql: &str) -> Vec<String> {
+    let out = std::process::Command::new("sqlite3")
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// A data tree holding one corpus database at `rel` (e.g.
 /// `data/com.viber.voip/databases/viber_data`), triaged as a folder with region US: the run
 /// (checked for rejections and unparsed notes), the database's path and its temporary folder.
@@ -414,13 +433,11 @@ fn plaso_hangouts_messages_participants_and_the_devices_user() {
         "data/com.google.android.talk/databases/babel1.db",
         "android/plaso-babel.db",
     );
-    let out = std::process::Command::new("sqlite3")
-        .arg(&db)
-        .arg("SELECT m.timestamp, m.type, m.author_gaia_id, replace(m.text, char(10), '\\n') FROM messages m ORDER BY m._id")
-        .output()
-        .unwrap();
-    let oracle = String::from_utf8(out.stdout).unwrap();
-    let oracle: Vec<Vec<&str>> = oracle.lines().map(|l| l.splitn(4, '|').collect()).collect();
+    let oracle = sqlite3(
+        &db,
+        "SELECT m.timestamp, m.type, m.author_gaia_id, replace(m.text, char(10), '\\n') FROM messages m ORDER BY m._id",
+    );
+    let oracle: Vec<Vec<&str>> = oracle.iter().map(|l| l.splitn(4, '|').collect()).collect();
     assert_eq!(oracle.len(), 14, "plaso's 14 messages");
     let msgs: Vec<_> = run
         .all_phenomena("p")
@@ -466,13 +483,11 @@ fn plaso_downloads_every_row() {
         "data/com.android.providers.downloads/databases/downloads.db",
         "android/plaso-downloads.db",
     );
-    let out = std::process::Command::new("sqlite3")
-        .arg(&db)
-        .arg("SELECT _id, uri, coalesce(_data, ''), notificationpackage, status, lastmod, coalesce(errorMsg, '') FROM downloads ORDER BY _id")
-        .output()
-        .unwrap();
-    let oracle = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.split('|').collect()).collect();
+    let oracle = sqlite3(
+        &db,
+        "SELECT _id, uri, coalesce(_data, ''), notificationpackage, status, lastmod, coalesce(errorMsg, '') FROM downloads ORDER BY _id",
+    );
+    let rows: Vec<Vec<&str>> = oracle.iter().map(|l| l.split('|').collect()).collect();
     assert_eq!(rows.len(), 11);
     let found: Vec<_> = run
         .all_phenomena("p")
@@ -575,13 +590,11 @@ fn plaso_burner_number_contacts_and_messages() {
         ),
         "{entities:#?}"
     );
-    let out = std::process::Command::new("sqlite3")
-        .arg(&db)
-        .arg("SELECT contact_phone_number, direction, date_created, replace(message, char(10), '\\n') FROM messages ORDER BY _id")
-        .output()
-        .unwrap();
-    let oracle = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.splitn(4, '|').collect()).collect();
+    let oracle = sqlite3(
+        &db,
+        "SELECT contact_phone_number, direction, date_created, replace(message, char(10), '\\n') FROM messages ORDER BY _id",
+    );
+    let rows: Vec<Vec<&str>> = oracle.iter().map(|l| l.splitn(4, '|').collect()).collect();
     assert_eq!(rows.len(), 16);
     let msgs: Vec<_> = run
         .all_phenomena("p")
@@ -608,13 +621,11 @@ fn plaso_app_usage_per_package() {
         "data/com.google.android.apps.wellbeing/databases/app_usage",
         "android/plaso-app_usage",
     );
-    let out = std::process::Command::new("sqlite3")
-        .arg(&db)
-        .arg("SELECT p.package_name, count(*), min(e.timestamp), max(e.timestamp) FROM events e JOIN packages p ON p._id = e.package_id GROUP BY p.package_name ORDER BY p.package_name")
-        .output()
-        .unwrap();
-    let oracle = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = oracle.lines().map(|l| l.split('|').collect()).collect();
+    let oracle = sqlite3(
+        &db,
+        "SELECT p.package_name, count(*), min(e.timestamp), max(e.timestamp) FROM events e JOIN packages p ON p._id = e.package_id GROUP BY p.package_name ORDER BY p.package_name",
+    );
+    let rows: Vec<Vec<&str>> = oracle.iter().map(|l| l.split('|').collect()).collect();
     let found: Vec<_> = run
         .all_phenomena("p")
         .into_iter()
@@ -665,18 +676,6 @@ fn plaso_app_launches_and_webview_cache() {
     let run = triage(&[("p", tmp.path(), "America/New_York", Some("US"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
-    let sqlite = |db: &std::path::Path, sql: &str| -> Vec<String> {
-        let out = std::process::Command::new("sqlite3")
-            .arg(db)
-            .arg(sql)
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
-    };
     let all = run.all_phenomena("p");
     let ours: Vec<String> = all
         .iter()
@@ -688,12 +687,12 @@ fn plaso_app_launches_and_webview_cache() {
             )
         })
         .collect();
-    let want = sqlite(
+    let want = sqlite3(
         &launches,
         "SELECT timestampMillis || '|' || packageName FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName",
     );
     assert_eq!(ours, want);
-    let rows: u64 = sqlite(&launches, "SELECT count(*) FROM EchoAppLaunchMetricsEvents")[0]
+    let rows: u64 = sqlite3(&launches, "SELECT count(*) FROM EchoAppLaunchMetricsEvents")[0]
         .parse()
         .unwrap();
     assert_eq!(rows, 434, "plaso's 434 rows");
@@ -702,7 +701,7 @@ fn plaso_app_launches_and_webview_cache() {
         .filter(|p| p.category == "web")
         .map(|p| p.verified_facts[1].value.clone())
         .collect();
-    assert_eq!(urls, sqlite(&cache, "SELECT url FROM cache ORDER BY _id"));
+    assert_eq!(urls, sqlite3(&cache, "SELECT url FROM cache ORDER BY _id"));
     assert_eq!(urls.len(), 10);
 }
 
@@ -714,21 +713,10 @@ fn plaso_viber_contacts_members_and_calls() {
         "data/com.viber.voip/databases/viber_data",
         "android/plaso-viber_data",
     );
-    let sqlite = |sql: &str| -> Vec<String> {
-        let out = std::process::Command::new("sqlite3")
-            .arg(&db)
-            .arg(sql)
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
-    };
     let entities = run.entities("p");
     // every contact number (E.164) is on its contact's entity
-    for line in sqlite(
+    for line in sqlite3(
+        &db,
         "SELECT c._id, d.data2 FROM phonebookcontact c JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0",
     ) {
         let (id, number) = line.split_once('|').unwrap();
@@ -753,7 +741,10 @@ fn plaso_viber_contacts_members_and_calls() {
         .filter(|p| p.title.starts_with("Viber "))
         .filter(|p| p.category == "calls")
         .collect();
-    let want = sqlite("SELECT canonized_number, date, duration, type FROM calls ORDER BY _id");
+    let want = sqlite3(
+        &db,
+        "SELECT canonized_number, date, duration, type FROM calls ORDER BY _id",
+    );
     assert_eq!(calls.len(), want.len());
     for (p, w) in calls.iter().zip(&want) {
         let c: Vec<&str> = w.split('|').collect();

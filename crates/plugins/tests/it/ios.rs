@@ -40,7 +40,7 @@ fn times(p: &Phenomenon) -> Vec<(String, i64)> {
         .collect()
 }
 
-fn has(p: &Phenomenon, v: &str) -> bool {
+pub(crate) fn has(p: &Phenomenon, v: &str) -> bool {
     p.verified_facts.iter().any(|f| f.value == v)
 }
 

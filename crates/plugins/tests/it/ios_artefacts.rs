@@ -5,7 +5,7 @@
 use masf_graph::Phenomenon;
 use serde_json::Value;
 
-use crate::ios::{expected, ileapp};
+use crate::ios::{expected, has, ileapp};
 use crate::ios_support::{assert_all_accepted, triage};
 
 const APPLE_EPOCH: i64 = 978_307_200;
@@ -39,10 +39,6 @@ fn unix_times(p: &Phenomenon) -> Vec<(String, i64)> {
             Some((t.description.clone(), secs))
         })
         .collect()
-}
-
-fn has(p: &Phenomenon, v: &str) -> bool {
-    p.verified_facts.iter().any(|f| f.value == v)
 }
 
 #[test]
