@@ -370,6 +370,11 @@ async function main() {
   // ---- 5. export the report
   await step("export", async () => {
     await nav("report");
+    // What was looked at: one coverage table per examined source and plugin, with parsed rows.
+    await waitFor("the coverage tables", async () => (await wd.findAll(sel("coverage-table"))).length >= 3);
+    const parsedRows = (await wd.findAll(`${sel("coverage-row")}[data-status="parsed"]`)).length;
+    assert(parsedRows >= 10, `only ${parsedRows} parsed artefacts in the coverage tables`);
+    perf.coverage = { tables: (await wd.findAll(sel("coverage-table"))).length, parsed: parsedRows };
     const dir = path.join(work, "export");
     await setField("export-dir", dir);
     for (const f of ["html", "md", "json"]) {
@@ -383,6 +388,7 @@ async function main() {
     }
     const report = JSON.parse(fs.readFileSync(path.join(dir, "report.json"), "utf8"));
     assert(report.schema === "masforensics.report/1", "report schema");
+    assert(report.sources.filter((s) => (s.coverage ?? []).length > 0).length >= 3, "coverage in report.json");
     const retracted = report.same_as.find((s) => s.id === perf.actors.edge);
     assert(retracted?.state === "approved", `exported edge state ${retracted?.state}`);
     await screenshot("report-exported");

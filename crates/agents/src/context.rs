@@ -83,6 +83,8 @@ pub struct AgentCtx<'s> {
     /// Added to the `versions` of every event this context writes (an LLM agent's model and
     /// prompt).
     provenance: masf_store::Versions,
+    /// The artefact being read and when its time is up ([`AgentCtx::artefact`]).
+    deadline: Mutex<Option<(String, std::time::Instant)>>,
 }
 
 impl<'s> AgentCtx<'s> {
@@ -103,6 +105,7 @@ impl<'s> AgentCtx<'s> {
             source,
             tally: Mutex::new(TaskTally::default()),
             provenance: masf_store::Versions::new(),
+            deadline: Mutex::new(None),
         })
     }
 
@@ -156,8 +159,66 @@ impl<'s> AgentCtx<'s> {
         }
     }
 
+    /// Reads one artefact (`read`) under the session's per-artefact time limit
+    /// ([`Session::with_artefact_limit`]): once the limit has passed, the next tool call of
+    /// `read` fails with [`RuntimeError::ArtefactTimeLimit`]; this notes the artefact as not
+    /// parsed with that reason (what was recorded before stands) and answers `Ok(None)`, so the
+    /// triage goes on with the next artefact. A scope inside another keeps the outer deadline.
+    pub fn artefact<T>(
+        &self,
+        name: &str,
+        read: impl FnOnce() -> Result<T, RuntimeError>,
+    ) -> Result<Option<T>, RuntimeError> {
+        let Some(limit) = self.session.artefact_limit() else {
+            return read().map(Some);
+        };
+        let outer = {
+            let mut d = self
+                .deadline
+                .lock()
+                .map_err(|_| RuntimeError::Poisoned("artefact deadline"))?;
+            let outer = d.is_some();
+            if !outer && let Some(at) = std::time::Instant::now().checked_add(limit) {
+                *d = Some((name.to_string(), at));
+            }
+            outer
+        };
+        let result = read();
+        if outer {
+            return result.map(Some);
+        }
+        if let Ok(mut d) = self.deadline.lock() {
+            *d = None;
+        }
+        match result {
+            Ok(v) => Ok(Some(v)),
+            Err(RuntimeError::ArtefactTimeLimit { artefact, seconds }) => {
+                self.unparsed(
+                    &artefact,
+                    &format!(
+                        "stopped by the per-artefact time limit ({seconds} s, config \
+                         tools.artefact_timeout_s): what was recorded before stands, the rest \
+                         of it was not read"
+                    ),
+                    None,
+                )?;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Calls a catalog tool on the task's source (logged whatever the outcome).
     pub fn call(&self, tool: &str, args: Value) -> Result<Invoked, RuntimeError> {
+        if let Ok(d) = self.deadline.lock()
+            && let Some((artefact, at)) = d.as_ref()
+            && std::time::Instant::now() >= *at
+        {
+            return Err(RuntimeError::ArtefactTimeLimit {
+                artefact: artefact.clone(),
+                seconds: self.session.artefact_limit().map_or(0, |l| l.as_secs()),
+            });
+        }
         let invoked = self.session.invoke_with(
             &self.agent,
             &self.task_id,

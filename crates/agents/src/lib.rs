@@ -34,5 +34,8 @@ pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use ownership::{CasePerson, OwnershipPlanner};
 pub use plugin::{Detection, Plugin, Plugins};
 pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
-pub use session::{ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo};
+pub use session::{
+    ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo, TRIAGE_FINISHED,
+    TriageFinished,
+};
 pub use triage::{TriageReport, triage_all};

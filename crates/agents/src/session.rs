@@ -55,6 +55,24 @@ pub const CASE_SOURCE: &str = "(case)";
 /// The event kind of an artefact an agent found but could not parse.
 pub const ARTEFACT_UNPARSED: &str = "ArtefactUnparsed";
 
+/// The event kind of a plugin's triage that ran to its end on a source.
+pub const TRIAGE_FINISHED: &str = "TriageFinished";
+
+/// A plugin's rule-based triage ran to its end on a source (not halted, not failed): every
+/// artefact of the plugin's catalogue was looked for, so coverage can say "not present" of
+/// one that was not read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriageFinished {
+    /// The source.
+    pub source_id: String,
+    /// The plugin.
+    pub plugin: String,
+    /// Its agent.
+    pub agent: String,
+    /// The task.
+    pub task_id: String,
+}
+
 /// "Could not parse X because Y": an artefact an agent met and could not read, with no
 /// phenomenon recorded from it. The report's "what could not be read" section lists these.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +144,15 @@ pub enum RuntimeError {
     /// The run stopped (pause or budget); work already recorded stands.
     #[error("run halted: {}", .0.reason())]
     Halted(Halt),
+    /// The artefact being read used up its time ([`Session::with_artefact_limit`]); the
+    /// artefact scope that set the limit ends the artefact and the triage goes on.
+    #[error("{artefact}: stopped by the per-artefact time limit of {seconds} s")]
+    ArtefactTimeLimit {
+        /// The artefact.
+        artefact: String,
+        /// The limit, seconds.
+        seconds: u64,
+    },
 }
 
 type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -166,6 +193,8 @@ pub struct Session {
     segment: Mutex<u32>,
     /// Nanoseconds spent in the gateway's judgement (grounding included), for measurements.
     gateway_ns: std::sync::atomic::AtomicU64,
+    /// The wall-clock time one artefact of a triage may take ([`crate::AgentCtx::artefact`]).
+    artefact_limit: Option<std::time::Duration>,
 }
 
 impl Session {
@@ -204,7 +233,22 @@ impl Session {
             control: Mutex::new((i64::MAX, Instant::now())),
             segment: Mutex::new(0),
             gateway_ns: std::sync::atomic::AtomicU64::new(0),
+            artefact_limit: None,
         })
+    }
+
+    /// Gives each artefact a triage reads at most `limit` of wall-clock time (config
+    /// `tools.artefact_timeout_s`): past it, the artefact's next tool call stops it, it is
+    /// noted as not parsed ("stopped by the per-artefact time limit") and the triage goes on
+    /// with the next one, so one artefact never stalls a source.
+    pub fn with_artefact_limit(mut self, limit: std::time::Duration) -> Self {
+        self.artefact_limit = Some(limit);
+        self
+    }
+
+    /// The per-artefact time limit, if any.
+    pub fn artefact_limit(&self) -> Option<std::time::Duration> {
+        self.artefact_limit
     }
 
     /// Puts the session under `caps`, raised by the examiner's grants, counting usage from
@@ -716,6 +760,26 @@ impl Session {
             ),
             Versions::new(),
         )
+    }
+
+    /// Records that a plugin's triage finished on a source. Idempotent per (source, plugin).
+    pub fn note_triage_finished(&self, done: &TriageFinished) -> Result<(), RuntimeError> {
+        self.note_once(
+            TRIAGE_FINISHED,
+            &done.agent,
+            done,
+            format!("triage-finished/{}/{}", done.source_id, done.plugin),
+            Versions::new(),
+        )
+    }
+
+    /// The plugins whose triage finished on each source: (source, plugin) pairs.
+    pub fn triages_finished(&self) -> Result<Vec<TriageFinished>, RuntimeError> {
+        Ok(self
+            .event_payloads(TRIAGE_FINISHED)?
+            .into_iter()
+            .filter_map(|p| serde_json::from_value(p).ok())
+            .collect())
     }
 
     /// Records a read-only view of the graph (`graph_overview`, `source_coverage`, …) that

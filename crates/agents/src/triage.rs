@@ -110,7 +110,12 @@ fn triage_one(
     let actx = AgentCtx::new(session, &agent, &task_id, source_id)?;
     tracing::info!(source = source_id, plugin = plugin.name(), "triage starts");
     match plugin.triage(&actx) {
-        Ok(()) => {}
+        Ok(()) => session.note_triage_finished(&crate::session::TriageFinished {
+            source_id: source_id.to_string(),
+            plugin: plugin.name().to_string(),
+            agent: agent.clone(),
+            task_id: task_id.clone(),
+        })?,
         Err(RuntimeError::Halted(h)) => report.halted = Some(h),
         Err(e) => return Err(e),
     }

@@ -5,6 +5,7 @@
 //! `code` the UI can switch on plus a readable message. It holds no domain logic of its own:
 //! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
 
+mod coverage;
 pub mod desktop;
 mod error;
 mod evidence;
@@ -19,6 +20,7 @@ mod timeline;
 mod triage;
 mod worker;
 
+pub use coverage::{SourceCoverage, coverage};
 pub use error::{ApiError, ErrorCode};
 pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
 pub use intake::{

@@ -143,6 +143,20 @@ fn build_from_snapshot(
 
     let mut not_read = Vec::new();
     let mut sources = Vec::new();
+    let mut coverage: std::collections::BTreeMap<
+        String,
+        Vec<masf_report::model::ArtefactCoverage>,
+    > = std::collections::BTreeMap::new();
+    for c in crate::coverage::coverage_with(ctx, &state)? {
+        coverage
+            .entry(c.source_id)
+            .or_default()
+            .push(masf_report::model::ArtefactCoverage {
+                plugin: c.plugin,
+                searched: c.searched,
+                items: c.items,
+            });
+    }
     for s in &status.sources {
         if let Some(reason) = &s.intake_error {
             not_read.push(NotRead {
@@ -218,6 +232,7 @@ fn build_from_snapshot(
                 media: serde_json::to_value(&s.media).unwrap_or(Value::Null),
             },
             triaged_by,
+            coverage: coverage.remove(&s.id).unwrap_or_default(),
         });
     }
     for e in ctx.store.events_of_kind(masf_agents::ARTEFACT_UNPARSED)? {

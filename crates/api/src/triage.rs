@@ -67,14 +67,18 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
             region: s.region,
         })
         .collect();
-    Session::open(
+    let session = Session::open(
         &ctx.work_dir,
         scoring(&ctx.config.scoring),
         invoker,
         sources,
         Arc::new(move || clock.now()),
     )
-    .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))
+    .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))?;
+    Ok(match ctx.config.tools.artefact_timeout_s {
+        0 => session,
+        s => session.with_artefact_limit(std::time::Duration::from_secs(s)),
+    })
 }
 
 /// The LLM agents (and, with `strategist.kind: llm`, the LLM strategist) that `config.yaml`

@@ -28,7 +28,12 @@ const STRATEGIST_KEYS: &[&str] = &[
     "zero_yield_rounds_to_stop",
 ];
 const BUDGET_KEYS: &[&str] = &["tool_calls", "rounds", "wall_clock_s", "tokens", "warn_at"];
-const TOOLS_KEYS: &[&str] = &["timeout_s", "max_output_bytes", "max_memory_mb"];
+const TOOLS_KEYS: &[&str] = &[
+    "timeout_s",
+    "max_output_bytes",
+    "max_memory_mb",
+    "artefact_timeout_s",
+];
 const RUN_KEYS: &[&str] = &["parallelism"];
 
 /// Application settings.
@@ -206,6 +211,9 @@ pub struct ToolsConfig {
     /// Address-space limit of a tool worker process, MiB (where the app runs tools in
     /// worker processes: the CLI and the desktop app do).
     pub max_memory_mb: u64,
+    /// Wall-clock time one artefact of a triage may take, seconds (0: no limit); past it the
+    /// artefact is noted as not parsed and the triage goes on with the next one.
+    pub artefact_timeout_s: u64,
 }
 
 /// `run:` — run settings.
@@ -259,6 +267,7 @@ impl Default for Config {
                 timeout_s: 60,
                 max_output_bytes: 16 * 1024 * 1024,
                 max_memory_mb: 4096,
+                artefact_timeout_s: 600,
             },
             run: RunConfig { parallelism: 0 },
         }
@@ -398,6 +407,10 @@ fn read_config(r: &mut Reader, root: &Obj<'_>, config: &mut Config) {
         set(
             &mut config.tools.max_memory_mb,
             r.opt_uint(&o, "max_memory_mb"),
+        );
+        set(
+            &mut config.tools.artefact_timeout_s,
+            r.opt_uint(&o, "artefact_timeout_s"),
         );
     }
     if let Some(o) = r.child_obj(root, "run", RUN_KEYS) {

@@ -349,6 +349,20 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long)]
         json: bool,
     },
+    /// What was and was not looked at: for each source and each plugin that examined it, every
+    /// artefact of the plugin's catalogue with what came of it — parsed (with the phenomena
+    /// recorded), could not parse (why), read with nothing recorded, not present (the triage ran
+    /// to its end and did not meet it), or not examined. The report has the same tables.
+    Coverage {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Only this source.
+        #[arg(long)]
+        source: Option<String>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the SHA-256 and MD5 of files (the intake's hashing code path).
     Hash {
         /// Files to hash.
@@ -502,6 +516,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => cmd_decide(&case, &edge, &reason, examiner, json, false),
         Command::Actors { case, all, json } => cmd_actors(&case, all, json),
+        Command::Coverage { case, source, json } => cmd_coverage(&case, source.as_deref(), json),
     }
 }
 
@@ -648,6 +663,49 @@ fn cmd_decide(
             "{} actors ({} of several entities)",
             decided.actors, decided.actors_joined
         );
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_coverage(case: &CaseArgs, source: Option<&str>, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let mut tables = masf_api::coverage(&ctx)?;
+    if let Some(id) = source {
+        if ctx.case.source(id).is_none() {
+            anyhow::bail!("no source {id:?} in the case (masf status lists them)");
+        }
+        tables.retain(|t| t.source_id == id);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&tables)?);
+        return Ok(EXIT_OK);
+    }
+    if tables.is_empty() {
+        println!("no plugin examined {}", source.unwrap_or("any source"));
+    }
+    for t in &tables {
+        println!(
+            "{} — {} ({})",
+            t.source_id,
+            t.plugin,
+            if t.searched {
+                "triage finished: what was not read is not present"
+            } else {
+                "triage did not finish: what was not read was not examined"
+            }
+        );
+        for i in &t.items {
+            let mut line = format!(
+                "    {:<28} {:<24} {:>6}",
+                i.name,
+                i.status.as_words(),
+                i.records
+            );
+            if !i.problems.is_empty() {
+                line.push_str(&format!("  {}", i.problems.join("; ")));
+            }
+            println!("{line}");
+        }
     }
     Ok(EXIT_OK)
 }

@@ -81,7 +81,7 @@ pub use model::{
 pub use scoring::{EdgeType, Scoring, Status};
 pub use state::{Applied, GraphState, same_as_id};
 pub use views::{
-    BudgetCounter, BudgetStatus, Coverage, EvidenceMatrix, ExpectedArtefact, InvocationSummary,
-    MarginalYield, Overview, budget_status, evidence_matrix, graph_overview, marginal_yield,
-    source_coverage,
+    ArtefactStatus, BudgetCounter, BudgetStatus, Coverage, CoverageRecord, EvidenceMatrix,
+    ExpectedArtefact, InvocationSummary, MarginalYield, Overview, artefact_coverage, budget_status,
+    evidence_matrix, graph_overview, marginal_yield, source_coverage,
 };

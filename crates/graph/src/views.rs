@@ -268,23 +268,100 @@ pub struct CoverageItem {
     pub examined: bool,
     /// The matching invocations, in input order.
     pub by: Vec<String>,
+    /// What came of it (see [`ArtefactStatus`]).
+    pub status: ArtefactStatus,
+    /// Phenomena of the source citing a matching invocation (0 without a [`CoverageRecord`]).
+    pub records: usize,
+    /// Why it (or a copy of it) could not be parsed: `"<what>: <reason>"`, in input order.
+    pub problems: Vec<String>,
+}
+
+/// What came of one expected artefact on a source.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArtefactStatus {
+    /// Read, and phenomena were recorded from it (some copies may still have `problems`).
+    Parsed,
+    /// Found, and nothing could be recorded from it: `problems` says why.
+    CouldNotParse,
+    /// Read, nothing recorded (an empty table, no row of interest), or — without a
+    /// [`CoverageRecord`] — examined with unknown outcome.
+    Examined,
+    /// Not read, and the plugin's triage, which looks for every artefact of its catalogue, has
+    /// finished on the source: the source does not hold it.
+    NotFound,
+    /// Not read, and no finished triage looked for it.
+    NotExamined,
+}
+
+impl ArtefactStatus {
+    /// The words shown in reports and views.
+    pub fn as_words(self) -> &'static str {
+        match self {
+            Self::Parsed => "parsed",
+            Self::CouldNotParse => "could not parse",
+            Self::Examined => "read, nothing recorded",
+            Self::NotFound => "not present",
+            Self::NotExamined => "not examined",
+        }
+    }
+}
+
+/// What the agents recorded on a source beyond their invocations, for
+/// [`artefact_coverage`].
+#[derive(Debug, Clone, Default)]
+pub struct CoverageRecord {
+    /// Each phenomenon of the source: the invocations its facts cite.
+    pub phenomena: Vec<Vec<String>>,
+    /// Each artefact noted as not parsed on the source: (what, reason, invocation).
+    pub problems: Vec<(String, String, Option<String>)>,
+    /// Whether the triage of the plugin whose catalogue this is finished on the source.
+    pub searched: bool,
 }
 
 /// The footer of every coverage view: the catalogue is a hint.
 pub const COVERAGE_FOOTER: &str = "The catalogue is a hint, not a checklist: investigate an \
     unexamined artefact only when an active hypothesis depends on it.";
 
-/// Builds the coverage of `source_id` by `invocations` against `catalogue`.
+/// Builds the coverage of `source_id` by `invocations` against `catalogue` (the strategist's
+/// view: examined or not).
 pub fn source_coverage(
     source_id: &str,
     catalogue: &[ExpectedArtefact],
     invocations: &[InvocationSummary],
+) -> Coverage {
+    coverage_of(source_id, catalogue, invocations, None)
+}
+
+/// The coverage table of a source (issue 17, part 4): each expected artefact with what came of
+/// it — parsed (with the phenomena recorded), could not parse (why), read with nothing recorded,
+/// not present, or not examined. `record` holds the source's phenomena and unparsed notes.
+pub fn artefact_coverage(
+    source_id: &str,
+    catalogue: &[ExpectedArtefact],
+    invocations: &[InvocationSummary],
+    record: &CoverageRecord,
+) -> Coverage {
+    coverage_of(source_id, catalogue, invocations, Some(record))
+}
+
+fn coverage_of(
+    source_id: &str,
+    catalogue: &[ExpectedArtefact],
+    invocations: &[InvocationSummary],
+    record: Option<&CoverageRecord>,
 ) -> Coverage {
     let on_source: Vec<(&str, String)> = invocations
         .iter()
         .filter(|i| i.source_id == source_id)
         .map(|i| (i.id.as_str(), format!("{} {}", i.tool, i.args)))
         .collect();
+    let matches = |artefact: &ExpectedArtefact, text: &str| {
+        artefact
+            .detector
+            .iter()
+            .any(|d| !d.is_empty() && text.contains(d.as_str()))
+    };
     Coverage {
         source_id: source_id.to_owned(),
         items: catalogue
@@ -292,19 +369,64 @@ pub fn source_coverage(
             .map(|artefact| {
                 let by: Vec<String> = on_source
                     .iter()
-                    .filter(|(_, text)| {
-                        artefact
-                            .detector
-                            .iter()
-                            .any(|d| !d.is_empty() && text.contains(d.as_str()))
-                    })
+                    .filter(|(_, text)| matches(artefact, text))
                     .map(|(id, _)| (*id).to_owned())
                     .collect();
+                let examined = !by.is_empty();
+                let Some(record) = record else {
+                    return CoverageItem {
+                        name: artefact.name.clone(),
+                        value_for: artefact.value_for.clone(),
+                        examined,
+                        by,
+                        status: if examined {
+                            ArtefactStatus::Examined
+                        } else {
+                            ArtefactStatus::NotExamined
+                        },
+                        records: 0,
+                        problems: Vec::new(),
+                    };
+                };
+                let cited: BTreeSet<&str> = by.iter().map(String::as_str).collect();
+                let records = record
+                    .phenomena
+                    .iter()
+                    .filter(|invs| invs.iter().any(|i| cited.contains(i.as_str())))
+                    .count();
+                // A note names the artefact by its path (matched as the path argument of a
+                // call would be), by the failed call it cites, or by the catalogue name (or the
+                // first word of several entries: `WhatsApp`) a triage's artefact scope gave.
+                let problems: Vec<String> = record
+                    .problems
+                    .iter()
+                    .filter(|(what, _, inv)| {
+                        inv.as_deref().is_some_and(|i| cited.contains(i))
+                            || matches(artefact, &format!("\"{what}\""))
+                            || artefact.name == *what
+                            || artefact.name.starts_with(&format!("{what} "))
+                    })
+                    .map(|(what, why, _)| format!("{what}: {why}"))
+                    .collect();
+                let status = if records > 0 {
+                    ArtefactStatus::Parsed
+                } else if !problems.is_empty() {
+                    ArtefactStatus::CouldNotParse
+                } else if examined {
+                    ArtefactStatus::Examined
+                } else if record.searched {
+                    ArtefactStatus::NotFound
+                } else {
+                    ArtefactStatus::NotExamined
+                };
                 CoverageItem {
                     name: artefact.name.clone(),
                     value_for: artefact.value_for.clone(),
-                    examined: !by.is_empty(),
+                    examined,
                     by,
+                    status,
+                    records,
+                    problems,
                 }
             })
             .collect(),
@@ -429,6 +551,80 @@ mod tests {
             ]
         );
         assert_eq!(coverage.footer, COVERAGE_FOOTER);
+    }
+
+    #[test]
+    fn artefact_coverage_says_what_came_of_each_artefact() {
+        let e = |name: &str, detector: &str| ExpectedArtefact {
+            name: name.into(),
+            detector: vec![detector.into()],
+            value_for: String::new(),
+        };
+        let catalogue = vec![
+            e("sms.db", "/sms.db\""),
+            e("NoteStore", "/NoteStore.sqlite\""),
+            e("Cache.db", "/Cache.db\""),
+            e("KnowledgeC", "/knowledgeC.db\""),
+        ];
+        let inv = |id: &str, path: &str| InvocationSummary {
+            id: id.into(),
+            source_id: "src".into(),
+            tool: "sqlite_query".into(),
+            args: format!(r#"{{"path":"{path}"}}"#),
+        };
+        let invocations = vec![
+            inv("inv-1", "/a/SMS/sms.db"),
+            inv("inv-2", "/b/SMS/sms.db"),
+            inv("inv-3", "/a/NoteStore.sqlite"),
+            inv("inv-4", "/a/Cache.db"),
+        ];
+        let record = CoverageRecord {
+            phenomena: vec![
+                vec!["inv-1".into(), "inv-0".into()],
+                vec!["inv-1".into()],
+                vec!["inv-0".into()],
+            ],
+            problems: vec![
+                (
+                    "/b/SMS/sms.db".into(),
+                    "database disk image is malformed".into(),
+                    Some("inv-2".into()),
+                ),
+                (
+                    "/a/NoteStore.sqlite".into(),
+                    "unexpected schema: no ZICCLOUDSYNCINGOBJECT table".into(),
+                    None,
+                ),
+            ],
+            searched: true,
+        };
+        let cov = artefact_coverage("src", &catalogue, &invocations, &record);
+        let got: Vec<_> = cov
+            .items
+            .iter()
+            .map(|i| (i.name.as_str(), i.status, i.records, i.problems.len()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("sms.db", ArtefactStatus::Parsed, 2, 1),
+                ("NoteStore", ArtefactStatus::CouldNotParse, 0, 1),
+                ("Cache.db", ArtefactStatus::Examined, 0, 0),
+                ("KnowledgeC", ArtefactStatus::NotFound, 0, 0),
+            ]
+        );
+        assert!(cov.items[1].problems[0].contains("ZICCLOUDSYNCINGOBJECT"));
+        // Without a finished triage an artefact not read is "not examined", never "not present".
+        let unsearched = CoverageRecord {
+            searched: false,
+            ..record
+        };
+        let cov = artefact_coverage("src", &catalogue, &invocations, &unsearched);
+        assert_eq!(cov.items[3].status, ArtefactStatus::NotExamined);
+        // The strategist's view: examined or not, nothing more claimed.
+        let plain = source_coverage("src", &catalogue, &invocations);
+        assert_eq!(plain.items[1].status, ArtefactStatus::Examined);
+        assert_eq!(plain.items[3].status, ArtefactStatus::NotExamined);
     }
 
     #[test]

@@ -53,6 +53,20 @@ pub struct SourceSection {
     pub integrity: Integrity,
     /// The plugin and agent that triaged it.
     pub triaged_by: Option<String>,
+    /// What came of each artefact the examining plugins look for (parsed, could not parse,
+    /// not present, …), one table per plugin.
+    pub coverage: Vec<ArtefactCoverage>,
+}
+
+/// A source's coverage by one plugin's catalogue (`masf coverage`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ArtefactCoverage {
+    /// The plugin.
+    pub plugin: String,
+    /// Whether its triage ran to its end on the source.
+    pub searched: bool,
+    /// One row per artefact of its catalogue.
+    pub items: Vec<masf_graph::views::CoverageItem>,
 }
 
 /// A source's integrity: every evidence file's hashes at intake and now, and the EWF media

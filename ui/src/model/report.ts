@@ -36,6 +36,27 @@ export interface ReportSource {
   layers: ReportLayer[];
   integrity: Record<string, unknown>;
   triaged_by?: string | null;
+  coverage?: ArtefactCoverage[];
+}
+
+// What came of one expected artefact on a source (`masf coverage`).
+export type ArtefactStatus = "parsed" | "could_not_parse" | "examined" | "not_found" | "not_examined";
+
+export interface CoverageItem {
+  name: string;
+  value_for: string;
+  examined: boolean;
+  by: string[];
+  status: ArtefactStatus;
+  records: number;
+  problems: string[];
+}
+
+// A source's coverage by one plugin's catalogue; `searched`: its triage ran to its end.
+export interface ArtefactCoverage {
+  plugin: string;
+  searched: boolean;
+  items: CoverageItem[];
 }
 
 export interface ReportInvocation {

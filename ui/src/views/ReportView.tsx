@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, errorText, type Exported, type Failure, type ReportFormat } from "../api";
 import { t } from "../i18n";
-import type { Report } from "../model/report";
+import type { ArtefactCoverage, Report } from "../model/report";
 
 const FORMATS: ReportFormat[] = ["html", "md", "json"];
 
@@ -82,6 +82,51 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
           </div>
         )}
       </section>
+      {report && <CoverageCard report={report} />}
     </div>
+  );
+}
+
+// What was and was not looked at: each source's coverage tables (the report's "Artefact
+// coverage" section, as `masf coverage` prints it).
+function CoverageCard({ report }: { report: Report }) {
+  const tables: [string, ArtefactCoverage][] = report.sources.flatMap((s) =>
+    (s.coverage ?? []).map((c): [string, ArtefactCoverage] => [s.id, c]),
+  );
+  return (
+    <section class="card" data-testid="coverage">
+      <h2>{t("coverage.title")}</h2>
+      {tables.length === 0 && <p class="muted">{t("coverage.none")}</p>}
+      {tables.map(([source, c]) => (
+        <div data-testid="coverage-table" data-source={source} data-plugin={c.plugin}>
+          <h3>
+            {source} — {c.plugin}
+          </h3>
+          <table>
+            <thead>
+              <tr>
+                <th>{t("coverage.artefact")}</th>
+                <th>{t("coverage.holds")}</th>
+                <th>{t("coverage.result")}</th>
+                <th>{t("coverage.records")}</th>
+                <th>{t("coverage.why")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.items.map((i) => (
+                <tr data-testid="coverage-row" data-status={i.status} class={`coverage-${i.status}`}>
+                  <td>{i.name}</td>
+                  <td class="muted">{i.value_for}</td>
+                  <td>{t(`coverage.status.${i.status}`)}</td>
+                  <td class="num">{i.records}</td>
+                  <td>{i.problems.join("; ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p class="muted">{t(c.searched ? "coverage.searched" : "coverage.unsearched")}</p>
+        </div>
+      ))}
+    </section>
   );
 }

@@ -4,7 +4,8 @@
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { demoReport } from "../test/fixture";
+import { demoReport, fixtureText } from "../test/fixture";
+import type { ArtefactCoverage } from "../model/report";
 
 const calls: { cmd: string; args: unknown[] }[] = [];
 // what approve / retract answer, when a test sets it (else the answers below)
@@ -65,6 +66,7 @@ vi.mock("../api", () => ({
 
 const { FindingsView } = await import("./FindingsView");
 const { EntitiesView } = await import("./EntitiesView");
+const { ReportView } = await import("./ReportView");
 
 let root: HTMLDivElement;
 beforeEach(() => {
@@ -80,6 +82,34 @@ afterEach(() => {
 });
 const q = (id: string) => root.querySelector(`[data-testid="${id}"]`);
 const flush = () => act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+
+describe("Report view, coverage", () => {
+  // `masf coverage case.yaml --json` on the demo case (fixtures/FIXTURES.md), placed on the
+  // report's sources as report.json carries it.
+  const withCoverage = () => {
+    const r = demoReport();
+    const tables = JSON.parse(fixtureText("demo-coverage.json")) as (ArtefactCoverage & { source_id: string })[];
+    r.sources = r.sources.map((s) => ({ ...s, coverage: tables.filter((c) => c.source_id === s.id) }));
+    return r;
+  };
+  it("shows what came of every artefact of every source", async () => {
+    await act(() => render(<ReportView report={withCoverage()} defaultDir="/tmp/r" />, root));
+    const tables = [...root.querySelectorAll('[data-testid="coverage-table"]')];
+    expect(tables.map((t) => t.getAttribute("data-plugin"))).toEqual(["disk", "android", "ios"]);
+    const ios = tables.find((t) => t.getAttribute("data-source") === "src-iphone")!;
+    const rows = [...ios.querySelectorAll('[data-testid="coverage-row"]')];
+    const row = (name: string) => rows.find((r) => r.firstElementChild?.textContent === name)!;
+    expect(row("sms.db").getAttribute("data-status")).toBe("parsed");
+    expect(Number(row("sms.db").querySelector(".num")!.textContent)).toBeGreaterThan(0);
+    expect(row("CallHistory.storedata").textContent).toContain("not present");
+    expect(ios.textContent).toContain("The triage ran to its end");
+  });
+  it("says so when no plugin examined a source", async () => {
+    await act(() => render(<ReportView report={demoReport()} defaultDir="/tmp/r" />, root));
+    expect(q("coverage")!.textContent).toContain("No plugin has examined a source yet.");
+    expect(root.querySelectorAll('[data-testid="coverage-table"]').length).toBe(0);
+  });
+});
 
 describe("Findings view", () => {
   it("lists every phenomenon, narrows by source, marks interpretations unverified", async () => {

@@ -1,6 +1,7 @@
 //! Integration tests of the `masf` binary: each test runs the real executable.
 
 mod consistency;
+mod coverage;
 mod demo;
 mod demo_case;
 mod evidence;

@@ -159,47 +159,55 @@ impl Plugin for AndroidPlugin {
                 &["partition_table", "fs_info"],
                 "partitions, encryption",
             ),
-            e("build.prop", &["build.prop"], "model, build, serial"),
-            e("telephony.db", &["telephony.db"], "SIM ICCID, own number"),
-            e("accounts_ce.db", &["accounts"], "Google account"),
-            e("contacts2.db", &["contacts2.db"], "contacts"),
-            e("calllog.db", &["calllog.db"], "calls"),
-            e("mmssms.db", &["mmssms.db"], "SMS, threads"),
-            e("msgstore.db", &["msgstore.db"], "WhatsApp messages"),
-            e("packages.list", &["packages.list"], "installed apps"),
+            e("build.prop", &["/build.prop\""], "model, build, serial"),
+            e(
+                "telephony.db",
+                &["/telephony.db\""],
+                "SIM ICCID, own number",
+            ),
+            e(
+                "accounts_ce.db",
+                &["/accounts.db\"", "/accounts_ce.db\"", "/accounts_de.db\""],
+                "Google account",
+            ),
+            e("contacts2.db", &["/contacts2.db\""], "contacts"),
+            e("calllog.db", &["/calllog.db\""], "calls"),
+            e("mmssms.db", &["/mmssms.db\""], "SMS, threads"),
+            e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
+            e("packages.list", &["/packages.list\""], "installed apps"),
             e(
                 "Hangouts babel.db",
-                &["babel"],
+                &["/babel"],
                 "Hangouts messages and participants",
             ),
             e(
                 "Burner burners.sqlite",
-                &["burners.sqlite"],
+                &["/burners.sqlite\""],
                 "second numbers, their contacts and messages",
             ),
             e(
                 "Viber viber_data",
-                &["viber_data"],
+                &["/viber_data\""],
                 "Viber contacts, member ids, calls",
             ),
             e(
                 "downloads.db",
-                &["downloads.db"],
+                &["/downloads.db\""],
                 "downloaded files: URL, path, requesting app",
             ),
             e(
                 "app usage",
-                &["app_usage", "usage-history.xml", "SimpleStorage"],
+                &["/app_usage\"", "/usage-history.xml\"", "/SimpleStorage\""],
                 "app use and launches over time",
             ),
             e(
                 "webviewCache.db",
-                &["webviewCache.db"],
+                &["/webviewCache.db\""],
                 "URLs an app's WebView cached",
             ),
             e(
                 "screenshots",
-                &["Screenshot*"],
+                &["/Screenshots/"],
                 "screenshots (OCR): wallets, amounts, receive screens",
             ),
         ]
@@ -396,25 +404,37 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         // The region of the source's numbers before any number is read.
         region(ctx, &of("telephony.db"), &of("build.prop"))?;
         for l in of("build.prop") {
-            files::build_prop(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                files::build_prop(ctx, l)
+            })?;
         }
         for l in of("serial_no") {
-            files::serial_no(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                files::serial_no(ctx, l)
+            })?;
         }
         for l in of("telephony.db") {
-            databases::siminfo(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::siminfo(ctx, l)
+            })?;
         }
         for l in of("accounts*.db") {
-            databases::accounts(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::accounts(ctx, l)
+            })?;
         }
         let mut book = databases::Book::default();
         let contacts = of("contacts2.db");
         for l in &contacts {
-            databases::contacts(ctx, l, &mut book)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::contacts(ctx, l, &mut book)
+            })?;
         }
         let calllogs = of("calllog.db");
         for l in &calllogs {
-            databases::calls(ctx, l, &book, false)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::calls(ctx, l, &book, false)
+            })?;
         }
         if calllogs.is_empty() {
             // Before Android 7 the call log is a table of contacts2.db.
@@ -423,37 +443,57 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             }
         }
         for l in of("mmssms.db") {
-            databases::sms(ctx, l, &book)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::sms(ctx, l, &book)
+            })?;
         }
         for l in of("msgstore.db") {
-            databases::whatsapp(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::whatsapp(ctx, l)
+            })?;
         }
         for l in of("babel*.db") {
-            databases::hangouts(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::hangouts(ctx, l)
+            })?;
         }
         for l in of("downloads.db") {
-            databases::downloads(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::downloads(ctx, l)
+            })?;
         }
         for l in of("burners.sqlite") {
-            databases::burner(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::burner(ctx, l)
+            })?;
         }
         for l in of("app_usage") {
-            databases::app_usage(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::app_usage(ctx, l)
+            })?;
         }
         for l in of("SimpleStorage") {
-            databases::app_launches(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::app_launches(ctx, l)
+            })?;
         }
         for l in of("webviewCache.db") {
-            databases::webview_cache(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::webview_cache(ctx, l)
+            })?;
         }
         for l in of("viber_data") {
-            databases::viber(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                databases::viber(ctx, l)
+            })?;
         }
         for l in of("usage-history.xml") {
-            files::usage_history(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                files::usage_history(ctx, l)
+            })?;
         }
         for l in of("packages.list") {
-            files::packages(ctx, l)?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || files::packages(ctx, l))?;
         }
         if with_files {
             // the phone's own screenshots (`DCIM/Screenshots`, `Pictures/Screenshots`)
@@ -474,7 +514,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     );
                 }
             }
-            crate::media::device_screenshots(ctx, &shots)?;
+            ctx.artefact("screenshots", || {
+                crate::media::device_screenshots(ctx, &shots)
+            })?;
         }
         if with_files {
             // After the parsers, so an artefact noted unparsed gives no phenomenon at all.

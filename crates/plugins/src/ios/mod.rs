@@ -115,19 +115,19 @@ impl Plugin for Ios {
         plists::region(&run)?;
         // The address book first: message and call handles that belong to a card are then
         // left to the card's entity.
-        addressbook::triage(&run)?;
-        sms::triage(&run)?;
-        callhistory::triage(&run)?;
-        whatsapp::triage(&run)?;
-        notes::triage(&run)?;
-        accounts::triage(&run)?;
-        apps::triage(&run)?;
-        wifi::triage(&run)?;
-        computers::triage(&run)?;
-        adid::triage(&run)?;
-        safari::triage(&run)?;
-        screenshots(&run)?;
-        plists::triage(&run)?;
+        ctx.artefact("AddressBook.sqlitedb", || addressbook::triage(&run))?;
+        ctx.artefact("sms.db", || sms::triage(&run))?;
+        ctx.artefact("CallHistory.storedata", || callhistory::triage(&run))?;
+        ctx.artefact("WhatsApp", || whatsapp::triage(&run))?;
+        ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
+        ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
+        ctx.artefact("storeSystem.db", || apps::triage(&run))?;
+        ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
+        ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
+        ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
+        ctx.artefact("URL cache Cache.db", || safari::triage(&run))?;
+        ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
+        ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
     }
 }
@@ -318,6 +318,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             // Not the bare word: the agent's own `find_files` glob `*eychain*.plist` holds it.
             &["/Keychains/", "eychain.plist\""],
             "accounts and services holding credentials (never their secrets)",
+        ),
+        entry(
+            "camera-roll screenshots",
+            &["/DCIM/"],
+            "screenshots (OCR): wallets, amounts, receive screens",
         ),
     ]
 }

@@ -25,6 +25,14 @@ pub struct Run {
 /// Opens a session over `(id, path, zone, examiner's region)` sources and triages them with
 /// `masf_plugins::all()`.
 pub fn triage(sources: &[(&str, &Path, &str, Option<&str>)]) -> Run {
+    triage_with_limit(sources, None)
+}
+
+/// [`triage`] with a per-artefact time limit (`Session::with_artefact_limit`).
+pub fn triage_with_limit(
+    sources: &[(&str, &Path, &str, Option<&str>)],
+    limit: Option<std::time::Duration>,
+) -> Run {
     let dir = tempfile::tempdir().expect("tempdir");
     let plugins = masf_plugins::all();
     let session = Session::open(
@@ -45,6 +53,10 @@ pub fn triage(sources: &[(&str, &Path, &str, Option<&str>)]) -> Run {
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
     )
     .expect("session opens");
+    let session = match limit {
+        Some(l) => session.with_artefact_limit(l),
+        None => session,
+    };
     let reports = triage_all(&session, &plugins, 2).expect("triage");
     Run {
         _dir: dir,

@@ -9,6 +9,7 @@ mod ios;
 mod ios_artefacts;
 mod ios_support;
 mod layouts;
+mod limits;
 mod media;
 mod screens;
 mod util;

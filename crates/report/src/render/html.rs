@@ -488,19 +488,38 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
         );
     }
 
+    o.push_str("<h2>Artefact coverage</h2>\n");
+    let tables = super::coverage_tables(r);
+    if tables.is_empty() {
+        o.push_str("<p>No plugin examined a source.</p>\n");
+    }
+    for (source, plugin, searched, rows) in tables {
+        let _ = writeln!(o, "<h3>{} — {}</h3>", esc(source), esc(plugin));
+        o.push_str("<table>\n");
+        head(&mut o, &super::COVERAGE_COLUMNS);
+        for r in rows {
+            row(&mut o, &r.map(|c| esc(&c)));
+        }
+        o.push_str("</table>\n");
+        let _ = writeln!(o, "<p>{}</p>", esc(super::coverage_note(searched)));
+    }
+
     o.push_str("<h2>Findings by source</h2>\n");
     for (i, (source, ps)) in super::by_source(r).into_iter().enumerate() {
         let _ = writeln!(o, "<h3>{} ({} phenomena)</h3>", esc(&source), ps.len());
-        pager.list(
-            &mut o,
-            &format!("findings-{i}-{}", slug(&source)),
-            &format!("phenomena of {source}"),
-            PAGE_PHENOMENA,
-            "",
-            "",
-            ps.len(),
-            ps.iter().map(|p| phenomenon_html(p, &at)),
-        );
+        for (j, (category, ps)) in super::by_category(&ps).into_iter().enumerate() {
+            let _ = writeln!(o, "<h4>{} ({})</h4>", esc(&category), ps.len());
+            pager.list(
+                &mut o,
+                &format!("findings-{i}-{j}-{}", slug(&format!("{source}-{category}"))),
+                &format!("{category} phenomena of {source}"),
+                PAGE_PHENOMENA,
+                "",
+                "",
+                ps.len(),
+                ps.iter().map(|p| phenomenon_html(p, &at)),
+            );
+        }
     }
 
     o.push_str("<h2>Hypotheses</h2>\n");

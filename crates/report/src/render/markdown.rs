@@ -135,38 +135,57 @@ pub fn render(r: &Report) -> String {
                 .collect(),
         );
     }
+    o.push_str("## Artefact coverage\n\n");
+    let tables = super::coverage_tables(r);
+    if tables.is_empty() {
+        o.push_str("No plugin examined a source.\n\n");
+    }
+    for (source, plugin, searched, rows) in tables {
+        let _ = writeln!(o, "### {} — {}\n", cell(source), cell(plugin));
+        table(
+            &mut o,
+            &super::COVERAGE_COLUMNS,
+            rows.into_iter()
+                .map(|r| r.iter().map(|c| cell(c)).collect())
+                .collect(),
+        );
+        let _ = writeln!(o, "{}\n", super::coverage_note(searched));
+    }
     o.push_str("## Findings by source\n\n");
     for (source, ps) in super::by_source(r) {
         let _ = writeln!(o, "### {} ({} phenomena)\n", cell(&source), ps.len());
-        for p in ps {
-            let _ = writeln!(
-                o,
-                "**{}** \\[{}\\] {} — {}\n",
-                p.id,
-                cell(&p.category),
-                cell(&p.title),
-                cell(&p.produced_by())
-            );
-            table(
-                &mut o,
-                &["verified fact", "value", "cited invocation"],
-                p.verified_facts
-                    .iter()
-                    .map(|f| {
-                        vec![
-                            cell(&f.fact_type),
-                            code(&f.value),
-                            format!("{} ({})", cell(&f.invocation_id), cell(&f.match_method)),
-                        ]
-                    })
-                    .collect(),
-            );
-            if !p.interpretation.is_empty() {
+        for (category, ps) in super::by_category(&ps) {
+            let _ = writeln!(o, "#### {} ({})\n", cell(&category), ps.len());
+            for p in ps {
                 let _ = writeln!(
                     o,
-                    "> *Unverified interpretation:* {}\n",
-                    cell(&p.interpretation)
+                    "**{}** \\[{}\\] {} — {}\n",
+                    p.id,
+                    cell(&p.category),
+                    cell(&p.title),
+                    cell(&p.produced_by())
                 );
+                table(
+                    &mut o,
+                    &["verified fact", "value", "cited invocation"],
+                    p.verified_facts
+                        .iter()
+                        .map(|f| {
+                            vec![
+                                cell(&f.fact_type),
+                                code(&f.value),
+                                format!("{} ({})", cell(&f.invocation_id), cell(&f.match_method)),
+                            ]
+                        })
+                        .collect(),
+                );
+                if !p.interpretation.is_empty() {
+                    let _ = writeln!(
+                        o,
+                        "> *Unverified interpretation:* {}\n",
+                        cell(&p.interpretation)
+                    );
+                }
             }
         }
     }

@@ -25,6 +25,73 @@ pub(crate) fn by_source(r: &Report) -> Vec<(String, Vec<&PhenomenonRow>)> {
     out
 }
 
+/// A source's phenomena by category (the artefact type a plugin gave them), in order of first
+/// appearance: one findings section per artefact type with its count.
+pub(crate) fn by_category<'a>(ps: &[&'a PhenomenonRow]) -> Vec<(String, Vec<&'a PhenomenonRow>)> {
+    let mut out: Vec<(String, Vec<&PhenomenonRow>)> = Vec::new();
+    for p in ps {
+        match out.iter_mut().find(|(c, _)| *c == p.category) {
+            Some((_, v)) => v.push(p),
+            None => out.push((p.category.clone(), vec![p])),
+        }
+    }
+    out
+}
+
+/// Columns of a coverage table, in both renderers.
+pub(crate) const COVERAGE_COLUMNS: [&str; 5] = [
+    "artefact",
+    "what it holds",
+    "result",
+    "phenomena",
+    "why / calls",
+];
+
+/// The coverage tables of the report: (source, plugin, whether its triage finished, rows of
+/// [`COVERAGE_COLUMNS`] as plain text).
+pub(crate) fn coverage_tables(r: &Report) -> Vec<(&str, &str, bool, Vec<[String; 5]>)> {
+    let mut out = Vec::new();
+    for s in &r.sources {
+        for c in &s.coverage {
+            let rows = c
+                .items
+                .iter()
+                .map(|i| {
+                    let why = if i.problems.is_empty() {
+                        match i.by.len() {
+                            0 => String::new(),
+                            1 => "1 call".to_string(),
+                            n => format!("{n} calls"),
+                        }
+                    } else {
+                        i.problems.join("; ")
+                    };
+                    [
+                        i.name.clone(),
+                        i.value_for.clone(),
+                        i.status.as_words().to_string(),
+                        i.records.to_string(),
+                        why,
+                    ]
+                })
+                .collect();
+            out.push((s.id.as_str(), c.plugin.as_str(), c.searched, rows));
+        }
+    }
+    out
+}
+
+/// The sentence under a coverage table.
+pub(crate) fn coverage_note(searched: bool) -> &'static str {
+    if searched {
+        "The plugin's triage ran to its end: an artefact it did not read is not present in the \
+         source. Phenomena are those citing a call that read the artefact."
+    } else {
+        "The plugin's triage did not run to its end (paused, out of budget or failed): an \
+         artefact it did not read was not examined."
+    }
+}
+
 /// Columns of the actors table, in both renderers.
 pub(crate) const ACTOR_COLUMNS: [&str; 6] = [
     "actor",
