@@ -32,7 +32,7 @@ pub use budget::{BudgetGranted, Caps, Counter, Exhausted, Reservation};
 pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
 pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use ownership::{CasePerson, OwnershipPlanner};
-pub use plugin::{Detection, Plugin, Plugins};
+pub use plugin::{Detection, Plugin, Plugins, RECOGNISED};
 pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
 pub use session::{
     ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo, TRIAGE_FINISHED,

@@ -125,6 +125,13 @@ impl Orchestrator<'_> {
             let Some(agent) = team.for_plugin(t.plugin.as_deref()) else {
                 continue;
             };
+            // A source examined by several plugins is handed to the LLM agent once per task.
+            if work
+                .iter()
+                .any(|(s, _, tk, _)| *s == t.source_id && *tk == task)
+            {
+                continue;
+            }
             // Finished in an earlier segment of this run: not asked again.
             if agent.finished(self.session, &task)? {
                 continue;

@@ -61,6 +61,11 @@ pub trait Plugin: Send + Sync {
     }
 }
 
+/// The score from which a detection means the plugin recognised the source's content (its
+/// own device tree or evidence type), not a generic fallback: such a plugin examines
+/// the source even when another fits it better ([`Plugins::fitting`]).
+pub const RECOGNISED: u8 = 60;
+
 /// The plugins of a build, in preference order.
 #[derive(Clone, Default)]
 pub struct Plugins {
@@ -95,6 +100,27 @@ impl Plugins {
             }
         }
         best
+    }
+
+    /// Every plugin that examines a source: the best-fitting one ([`Plugins::choose`]) first,
+    /// then each other plugin that recognised the source's content (score at least
+    /// [`RECOGNISED`]: a device tree of its own found inside, such as a phone extraction
+    /// copied onto a USB stick that a file-system plugin takes), highest score first. A generic
+    /// fallback (a container or file tree that no plugin recognises) is never added beside another.
+    pub fn fitting(&self, source: &SourceCtx) -> Vec<(Arc<dyn Plugin>, Detection)> {
+        let Some(best) = self.choose(source) else {
+            return Vec::new();
+        };
+        let mut others: Vec<(Arc<dyn Plugin>, Detection)> = self
+            .plugins
+            .iter()
+            .filter(|p| p.name() != best.0.name())
+            .filter_map(|p| p.detect(source).map(|d| (p.clone(), d)))
+            .filter(|(_, d)| d.score >= RECOGNISED)
+            .collect();
+        // stable: equal scores keep the plugins' preference order
+        others.sort_by_key(|o| std::cmp::Reverse(o.1.score));
+        std::iter::once(best).chain(others).collect()
     }
 
     /// The standard catalog with every plugin's tools registered.

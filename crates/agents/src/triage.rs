@@ -61,14 +61,18 @@ pub fn triage_all(
         .into_inner()
         .map_err(|_| RuntimeError::Poisoned("triage results"))?;
     results.sort_by(|a, b| a.0.cmp(&b.0));
-    results.into_iter().map(|(_, r)| r).collect()
+    let mut out = Vec::new();
+    for (_, r) in results {
+        out.extend(r?);
+    }
+    Ok(out)
 }
 
 fn triage_one(
     session: &Session,
     plugins: &Plugins,
     source_id: &str,
-) -> Result<TriageReport, RuntimeError> {
+) -> Result<Vec<TriageReport>, RuntimeError> {
     let task_id = format!("triage/{source_id}");
     let mut report = TriageReport {
         source_id: source_id.to_string(),
@@ -84,7 +88,7 @@ fn triage_one(
         Ok(()) => {}
         Err(RuntimeError::Halted(h)) => {
             report.halted = Some(h);
-            return Ok(report);
+            return Ok(vec![report]);
         }
         Err(e) => return Err(e),
     }
@@ -92,33 +96,61 @@ fn triage_one(
         Ok(ctx) => ctx,
         Err(RuntimeError::Source { reason, .. }) => {
             report.error = Some(reason);
-            return Ok(report);
+            return Ok(vec![report]);
         }
         Err(e) => return Err(e),
     };
-    let Some((plugin, detection)) = plugins.choose(&ctx) else {
+    let fitting = plugins.fitting(&ctx);
+    if fitting.is_empty() {
         report.reasons = vec![format!(
             "no plugin fits a source sniffed as {}",
             ctx.scan.evidence_type.as_str()
         )];
-        return Ok(report);
-    };
-    let agent = plugin.agent_name();
-    report.plugin = Some(plugin.name().to_string());
-    report.reasons = detection.reasons;
-    report.agent = Some(agent.clone());
-    let actx = AgentCtx::new(session, &agent, &task_id, source_id)?;
-    tracing::info!(source = source_id, plugin = plugin.name(), "triage starts");
-    match plugin.triage(&actx) {
-        Ok(()) => session.note_triage_finished(&crate::session::TriageFinished {
-            source_id: source_id.to_string(),
-            plugin: plugin.name().to_string(),
-            agent: agent.clone(),
-            task_id: task_id.clone(),
-        })?,
-        Err(RuntimeError::Halted(h)) => report.halted = Some(h),
-        Err(e) => return Err(e),
+        return Ok(vec![report]);
     }
-    report.tally = actx.tally();
-    Ok(report)
+    let mut reports = Vec::new();
+    for (i, (plugin, detection)) in fitting.into_iter().enumerate() {
+        // The best-fitting plugin keeps the task id of a one-plugin triage (a case triaged
+        // before keeps its records); each further one has its own task.
+        let task_id = if i == 0 {
+            task_id.clone()
+        } else {
+            format!("{task_id}/{}", plugin.name())
+        };
+        let agent = plugin.agent_name();
+        let mut report = TriageReport {
+            source_id: source_id.to_string(),
+            plugin: Some(plugin.name().to_string()),
+            reasons: detection.reasons,
+            agent: Some(agent.clone()),
+            task_id: task_id.clone(),
+            tally: TaskTally::default(),
+            error: None,
+            halted: None,
+        };
+        let actx = AgentCtx::new(session, &agent, &task_id, source_id)?;
+        tracing::info!(source = source_id, plugin = plugin.name(), "triage starts");
+        let halted = match plugin.triage(&actx) {
+            Ok(()) => {
+                session.note_triage_finished(&crate::session::TriageFinished {
+                    source_id: source_id.to_string(),
+                    plugin: plugin.name().to_string(),
+                    agent: agent.clone(),
+                    task_id: task_id.clone(),
+                })?;
+                false
+            }
+            Err(RuntimeError::Halted(h)) => {
+                report.halted = Some(h);
+                true
+            }
+            Err(e) => return Err(e),
+        };
+        report.tally = actx.tally();
+        reports.push(report);
+        if halted {
+            break;
+        }
+    }
+    Ok(reports)
 }

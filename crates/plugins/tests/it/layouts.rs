@@ -232,3 +232,87 @@ fn android_trees_are_claimed_by_their_android_directories() {
         assert_eq!(AndroidPlugin.detect(&ctx), None, "{}", p.display());
     }
 }
+
+/// A USB stick (a FAT image made with mkfs.vfat and filled with mcopy) holding a user's
+/// document and a copied iPhone extraction: the disk plugin takes the stick, and the iOS plugin,
+/// which recognises the iPhone tree on it, reads it too (issue 17: a source with artefacts of
+/// two plugins gets both), each as its own task.
+#[test]
+fn a_stick_holding_an_iphone_extraction_is_read_by_the_disk_and_the_ios_plugins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let stage = tmp.path().join("stage");
+    write_folder(&stage.join("phone-copy"), &demo_entries());
+    std::fs::write(
+        stage.join("notes.txt"),
+        "Meeting with the buyer on Friday; call +852 5123 4567.\n",
+    )
+    .unwrap();
+    let img = tmp.path().join("stick.img");
+    let run = |cmd: &mut std::process::Command| {
+        let out = cmd.output().expect("tool runs");
+        assert!(out.status.success(), "{cmd:?}: {out:?}");
+    };
+    run(std::process::Command::new("mkfs.vfat")
+        .args(["-C", "-n", "STICK"])
+        .arg(&img)
+        .arg("8192"));
+    run(std::process::Command::new("mcopy")
+        .arg("-i")
+        .arg(&img)
+        .arg("-s")
+        .arg(stage.join("phone-copy"))
+        .arg(stage.join("notes.txt"))
+        .arg("::/"));
+
+    let (chosen, ios) = detect(&img);
+    assert_eq!(chosen, "disk");
+    assert!(ios.is_some_and(|(score, _)| score >= masf_agents::RECOGNISED));
+
+    let done = crate::android_support::triage(&[("src-stick", &img, "Asia/Hong_Kong", Some("HK"))]);
+    let plugins: Vec<(String, String)> = done
+        .reports
+        .iter()
+        .map(|r| (r.plugin.clone().unwrap_or_default(), r.task_id.clone()))
+        .collect();
+    assert_eq!(
+        plugins,
+        [
+            ("disk".to_string(), "triage/src-stick".to_string()),
+            ("ios".to_string(), "triage/src-stick/ios".to_string()),
+        ]
+    );
+    for r in &done.reports {
+        assert!(r.error.is_none() && r.halted.is_none(), "{r:?}");
+        assert!(r.tally.phenomena > 0, "{r:?}");
+    }
+    let finished = done.session.triages_finished().unwrap();
+    assert_eq!(finished.len(), 2, "{finished:?}");
+    // The iPhone's messages, read from the stick as from the extraction itself, and the
+    // stick's own document.
+    let state = done.session.state().unwrap();
+    let by_agent = |agent: &str, category: &str| {
+        state
+            .phenomena()
+            .values()
+            .filter(|p| p.agent == agent && p.category == category)
+            .count()
+    };
+    let original = triage(
+        &repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
+        "Asia/Hong_Kong",
+    );
+    let original_messages = original
+        .phenomena
+        .iter()
+        .filter(|p| p.category == "messages")
+        .count();
+    assert!(original_messages > 0);
+    assert_eq!(by_agent("ios-triage", "messages"), original_messages);
+    assert!(
+        state
+            .phenomena()
+            .values()
+            .any(|p| p.agent == "disk-triage" && p.title.contains("notes.txt")),
+        "the stick's own text file is read by the disk plugin"
+    );
+}
