@@ -11,6 +11,7 @@
 //! | `AddressBook.sqlitedb` | [`addressbook`] | one per person | `contact:<ROWID>`: name, phones, e-mails |
 //! | `Accounts3.sqlite` | [`accounts`] | one per account | `owner`: Apple ID, Google account, e-mail accounts |
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
+//! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
@@ -30,6 +31,7 @@ pub mod adid;
 pub mod apps;
 pub mod callhistory;
 pub mod computers;
+pub mod googlevoice;
 pub mod notes;
 pub mod plists;
 pub mod safari;
@@ -119,6 +121,9 @@ impl Plugin for Ios {
         ctx.artefact("sms.db", || sms::triage(&run))?;
         ctx.artefact("CallHistory.storedata", || callhistory::triage(&run))?;
         ctx.artefact("WhatsApp", || whatsapp::triage(&run))?;
+        ctx.artefact("Google Voice threadingStore.sqlite", || {
+            googlevoice::triage(&run)
+        })?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
@@ -320,6 +325,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "accounts and services holding credentials (never their secrets)",
         ),
         entry(
+            "Google Voice threadingStore.sqlite",
+            &["/threadingStore.sqlite\""],
+            "Google Voice texts, calls, voicemails (transcripts), participants; the user's own numbers and Google account id",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -335,7 +345,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         .or_else(|| name.strip_suffix("-shm"))
         .unwrap_or(name);
     Some(match base {
-        "sms.db" | "ChatStorage.sqlite" => "messages",
+        "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" => "messages",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
@@ -486,6 +496,57 @@ impl<'c, 's> Run<'c, 's> {
             IdType::Phone
         };
         self.normalised(id_type, value).map(|n| (id_type, n))
+    }
+
+    /// Wallet addresses written in a message's `text`, each a claim of the side the words
+    /// before it name (`crate::identity::observe_written_wallets`): the device's user (`owner`)
+    /// or the other party (`handle`, or the address-book card holding it). `sent` says which
+    /// side wrote it; `sent_mark`/`received_mark` name the column value that says so
+    /// (`is_from_me 1`, `itemType SmsOut`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn message_claims(
+        &self,
+        inv: &Invoked,
+        text: &str,
+        what: &str,
+        sent: bool,
+        handle: Option<&str>,
+        sent_mark: &str,
+        received_mark: &str,
+    ) -> Result<(), RuntimeError> {
+        use crate::identity::{Party, observe_written_wallets};
+        let other_context = handle.and_then(|h| self.handle_context(h));
+        let other_role = match (handle, sent) {
+            (Some(h), true) => format!("{h}, to whom it was sent ({sent_mark})"),
+            (Some(h), false) => format!("{h}, who sent it ({received_mark})"),
+            (None, _) => String::new(),
+        };
+        let other = other_context.as_deref().map(|context| Party {
+            context,
+            label: handle.unwrap_or_default(),
+            role: &other_role,
+        });
+        let owner_role = if sent {
+            format!("the device's user, who sent it ({sent_mark})")
+        } else {
+            format!("the device's user, who received it ({received_mark})")
+        };
+        let owner = Some(Party {
+            context: "owner",
+            label: "device owner",
+            role: &owner_role,
+        });
+        let (writer, reader) = if sent { (owner, other) } else { (other, owner) };
+        observe_written_wallets(
+            self.ctx.phone_region().as_ref(),
+            text,
+            what,
+            writer,
+            reader,
+            // Through the run: a repeat (the same address in two messages) is not resent.
+            &mut |c, k, l, t, v, i, cue| self.observe_cued(c, k, l, t, v, inv, i, cue),
+        )?;
+        Ok(())
     }
 
     /// Records a phenomenon draft.

@@ -7,7 +7,6 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, apple_encoding, file_name, handle_fact_type, raw, summarise};
-use crate::identity::{Party, observe_written_wallets};
 
 /// The message query without its order (the agent reads it in pages by `m.ROWID`).
 pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
@@ -151,40 +150,14 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         // Wallet addresses in the text, each a claim of the side the words before it name:
         // the device's user or the other party (the handle, or the card holding it).
         if let Some(text) = t.get(row, "text") {
-            let other_context = handle.as_deref().and_then(|h| run.handle_context(h));
-            let other_role = match (&handle, from_me) {
-                (Some(h), true) => format!("{h}, to whom it was sent (is_from_me 1)"),
-                (Some(h), false) => format!("{h}, who sent it (is_from_me 0)"),
-                (None, _) => String::new(),
-            };
-            let other = other_context.as_deref().map(|context| Party {
-                context,
-                label: handle.as_deref().unwrap_or_default(),
-                role: &other_role,
-            });
-            let owner = Some(Party {
-                context: "owner",
-                label: "device owner",
-                role: if from_me {
-                    "the device's user, who sent it (is_from_me 1)"
-                } else {
-                    "the device's user, who received it (is_from_me 0)"
-                },
-            });
-            let (writer, reader) = if from_me {
-                (owner, other)
-            } else {
-                (other, owner)
-            };
-            let what = format!("{service} message ROWID {rowid} ({})", file_name(path));
-            observe_written_wallets(
-                run.ctx.phone_region().as_ref(),
+            run.message_claims(
+                inv,
                 text,
-                &what,
-                writer,
-                reader,
-                // Through the run: a repeat (the same address in two messages) is not resent.
-                &mut |c, k, l, t, v, i, cue| run.observe_cued(c, k, l, t, v, inv, i, cue),
+                &format!("{service} message ROWID {rowid} ({})", file_name(path)),
+                from_me,
+                handle.as_deref(),
+                "is_from_me 1",
+                "is_from_me 0",
             )?;
         }
     }

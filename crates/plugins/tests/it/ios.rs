@@ -872,6 +872,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("CommCenter plists", true),
             ("SystemVersion.plist", true),
             ("keychain export", false),
+            ("Google Voice threadingStore.sqlite", false),
             ("camera-roll screenshots", false),
         ]
     );

@@ -848,3 +848,260 @@ fn ios_ileapp_safari_cache_on_two_devices() {
         assert!(missing.is_empty(), "{missing:#?}");
     }
 }
+
+/// Unix seconds (truncated, as iLEAPP prints them) of the time marks of `p`.
+fn unix_marks(p: &Phenomenon) -> Vec<i64> {
+    p.times
+        .iter()
+        .filter(|t| t.encoding == masf_graph::TimeEncoding::UnixSeconds)
+        .filter_map(|t| p.verified_facts[t.fact].value.parse::<f64>().ok())
+        .map(|f| f.trunc() as i64)
+        .collect()
+}
+
+#[test]
+fn ios_ileapp_google_voice_texts_calls_voicemails_and_participants() {
+    // The four iLEAPP test cases of the module hold the same threadingStore.sqlite.
+    let o = triage(
+        &ileapp("testdata.googleVoice.googleVoiceMessages.josh_ios17_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let gv = |p: &&Phenomenon| p.title.starts_with("Google Voice");
+    let texts: Vec<&Phenomenon> = o.category("messages").into_iter().filter(gv).collect();
+    let calls: Vec<&Phenomenon> = o
+        .category("calls")
+        .into_iter()
+        .filter(gv)
+        .filter(|p| !p.title.contains("voicemail"))
+        .collect();
+    let voicemails: Vec<&Phenomenon> = o
+        .category("calls")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Google Voice voicemail"))
+        .collect();
+    let people: Vec<&Phenomenon> = o.category("contacts").into_iter().filter(gv).collect();
+    let mut missing = Vec::new();
+    let mut check = |what: &str, ps: &[&Phenomenon], exp: &Value, key: &str, fields: &[&str]| {
+        let rows = exp["data"].as_array().unwrap();
+        if ps.len() != rows.len() {
+            missing.push(format!("{what}: {} rows, iLEAPP {}", ps.len(), rows.len()));
+        }
+        let mut used = vec![false; ps.len()];
+        for row in rows {
+            let k = cell(exp, row, key);
+            let ts = cell(
+                exp,
+                row,
+                if what == "participants" {
+                    "Last Activity"
+                } else {
+                    "Timestamp"
+                },
+            );
+            // The row's phenomenon: its key value and time, not yet matched to another row.
+            let Some(i) = (0..ps.len()).find(|&i| {
+                !used[i]
+                    && has(ps[i], &k)
+                    && (ts.is_empty() || unix_marks(ps[i]).contains(&ts.parse().unwrap()))
+                    && fields.iter().all(|f| {
+                        // multi-line cells as sqlite_query prints them (escaped)
+                        let v = masf_tools::sqlite::escape_cell(&cell(exp, row, f));
+                        v.is_empty() || has(ps[i], &v)
+                    })
+            }) else {
+                missing.push(format!(
+                    "{what}: no phenomenon for {key}={k} at {ts} with {fields:?}"
+                ));
+                continue;
+            };
+            used[i] = true;
+            for flag in ["Unread", "Deleted", "System Message", "Blocked"] {
+                if exp["headers"].as_array().unwrap().iter().any(|h| h == flag) {
+                    let v = cell(exp, row, flag);
+                    let said = match flag {
+                        "Blocked" => format!("blocked: {}", if v == "1" { "yes" } else { "no" }),
+                        f => format!("{} {v}", f.to_lowercase()),
+                    };
+                    if !ps[i].interpretation.contains(&said) {
+                        missing.push(format!("{what} {k}: {flag}={v}"));
+                    }
+                }
+            }
+        }
+    };
+    let exp = expected("googleVoice.googleVoiceMessages.josh_ios17_ffs");
+    check(
+        "texts",
+        &texts,
+        &exp,
+        "Thread Key",
+        &["Conversation", "Sender", "Message", "Attachment Count"],
+    );
+    let exp = expected("googleVoice.googleVoiceCalls.josh_ios17_ffs");
+    check(
+        "calls",
+        &calls,
+        &exp,
+        "Thread Key",
+        &[
+            "Other Party",
+            "Duration (Seconds)",
+            "Ring Group Name",
+            "Ring Group Number",
+            "Transferred From",
+            "Transferred To",
+        ],
+    );
+    let exp = expected("googleVoice.googleVoiceVoicemails.josh_ios17_ffs");
+    check(
+        "voicemails",
+        &voicemails,
+        &exp,
+        "Thread Key",
+        &[
+            "Caller",
+            "Duration (Seconds)",
+            "Transcript",
+            "Transcript Confidence",
+        ],
+    );
+    let exp = expected("googleVoice.googleVoiceContacts.josh_ios17_ffs");
+    check(
+        "participants",
+        &people,
+        &exp,
+        "Phone Number",
+        &["Thread Count", "Item Count"],
+    );
+    assert!(missing.is_empty(), "{missing:#?}");
+    // Directions and call kinds, as iLEAPP names them.
+    assert_eq!(
+        texts
+            .iter()
+            .filter(|p| p.title.contains(" sent to "))
+            .count(),
+        58
+    );
+    assert_eq!(
+        calls
+            .iter()
+            .filter(|p| p.title.contains(" missed "))
+            .count(),
+        20
+    );
+
+    // The user's own Google Voice numbers (senders of outgoing texts) and Google account id
+    // are the owner's; the other numbers are counterparties.
+    let ids = o.identities();
+    for own in ["+19106215169", "+19105576476", "+19108398620"] {
+        assert!(
+            ids.contains(&("owner".into(), "phone".into(), own.into())),
+            "{own}: {ids:?}"
+        );
+    }
+    assert!(ids.contains(&(
+        "owner".into(),
+        "account_id".into(),
+        "116154953456844128063".into()
+    )));
+    assert!(ids.contains(&(
+        "handle:+19198887386".into(),
+        "phone".into(),
+        "+19198887386".into()
+    )));
+}
+
+/// A second Google Voice database, made at test time with the sqlite3 CLI from the schema of
+/// the corpus's real one (`.schema`, no row copied): a user in Hong Kong whose outgoing text
+/// gives their own TRON address and whose contact's incoming text gives theirs. Each address
+/// is the claim of the side that wrote "my address", as in sms.db; the folder's GAIA id and
+/// the sending number are the owner's.
+#[test]
+fn google_voice_of_a_second_user_gives_the_owners_and_the_contacts_wallet_claims() {
+    let real = crate::ios_support::public(
+        "ios/ileapp/testdata.googleVoice.googleVoiceMessages.josh_ios17_ffs.zip",
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("unzip")
+        .args(["-q", "-d"])
+        .arg(tmp.path().join("real"))
+        .arg(&real)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let real_db = walk(&tmp.path().join("real"), "threadingStore.sqlite").expect("the corpus db");
+    let schema = std::process::Command::new("sqlite3")
+        .arg("-readonly")
+        .arg(&real_db)
+        .arg(".schema")
+        .output()
+        .unwrap();
+    assert!(schema.status.success());
+    let dir = tmp.path().join(
+        "phone/private/var/mobile/Containers/Shared/AppGroup/0D1E2F3A-4B5C-6D7E-8F90-A1B2C3D4E5F6/Library/Application Support/104455667788990011223",
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("threadingStore.sqlite");
+    let rows = "\
+INSERT INTO Thread(threadKey, threadType, isUnread, isText, timestamp, isDeleted, isSuspectedSpam, groupSMSSuspectedSpamParticipantsE164Strings) VALUES ('t.+85291234567', 1, 0, 1, 1700000100.5, 0, 0, '');
+INSERT INTO ThreadParticipant(phoneNumberE164, threadKey, threadType) VALUES ('+85291234567', 't.+85291234567', 1);
+INSERT INTO Participant(phoneNumberE164, isBlocked) VALUES ('+85291234567', 0);
+INSERT INTO ThreadItem(threadItemKey, threadItemType, sortID, isUnread, messageText, senderPhoneNumber, failureReason, messageID, isSystemMessage, isDeleted, duration, timestamp, itemType, threadKey, threadType) VALUES
+ ('k1', 1, 1700000000000000, 0, 'my USDT address is TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2', '+85255501234', 0, 1, 0, 0, 0, 1700000000.25, 'SmsOut', 't.+85291234567', 1),
+ ('k2', 1, 1700000100000000, 0, 'ok, pay to my address 0x1850cE0E73407A9997C467BABc60fe887C567625', '+85291234567', 0, 2, 0, 0, 0, 1700000100.5, 'SmsIn', 't.+85291234567', 1);
+";
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg(format!(
+            "{}\n{rows}",
+            String::from_utf8_lossy(&schema.stdout)
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let o = triage(&tmp.path().join("phone"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    let texts: Vec<&Phenomenon> = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Google Voice text"))
+        .collect();
+    assert_eq!(texts.len(), 2);
+    let ids = o.identities();
+    for want in [
+        ("owner", "phone", "+85255501234"),
+        ("owner", "account_id", "104455667788990011223"),
+        ("owner", "wallet", "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),
+        (
+            "handle:+85291234567",
+            "wallet",
+            "0x1850ce0e73407a9997c467babc60fe887c567625",
+        ),
+    ] {
+        let got = ids
+            .iter()
+            .any(|(c, t, v)| c == want.0 && t == want.1 && v.eq_ignore_ascii_case(want.2));
+        assert!(got, "{want:?} not in {ids:#?}");
+    }
+}
+
+/// The first file named `name` below `dir`.
+fn walk(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if let Some(f) = walk(&p, name) {
+                return Some(f);
+            }
+        } else if p.file_name().is_some_and(|n| n == name) {
+            return Some(p);
+        }
+    }
+    None
+}
