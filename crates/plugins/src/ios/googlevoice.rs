@@ -263,7 +263,7 @@ of the user's own Google Voice numbers."
                 text,
                 &format!("Google Voice text {key} ({})", file_name(path)),
                 kind == "SmsOut",
-                other.as_deref(),
+                run.handle_party(other.as_deref()),
                 "itemType SmsOut",
                 "itemType SmsIn",
             )?;

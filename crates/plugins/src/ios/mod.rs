@@ -12,6 +12,8 @@
 //! | `Accounts3.sqlite` | [`accounts`] | one per account | `owner`: Apple ID, Google account, e-mail accounts |
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
+//! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
+//! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
@@ -31,7 +33,9 @@ pub mod adid;
 pub mod apps;
 pub mod callhistory;
 pub mod computers;
+pub mod gmail;
 pub mod googlevoice;
+pub mod kik;
 pub mod notes;
 pub mod plists;
 pub mod safari;
@@ -124,6 +128,8 @@ impl Plugin for Ios {
         ctx.artefact("Google Voice threadingStore.sqlite", || {
             googlevoice::triage(&run)
         })?;
+        ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
+        ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
@@ -330,6 +336,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Google Voice texts, calls, voicemails (transcripts), participants; the user's own numbers and Google account id",
         ),
         entry(
+            "Kik kik.sqlite",
+            &["/kik.sqlite\""],
+            "Kik messages and the users the app knows: user names, JIDs, display names",
+        ),
+        entry(
+            "Gmail searchsqlitedb",
+            &["/searchsqlitedb\""],
+            "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -345,7 +361,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         .or_else(|| name.strip_suffix("-shm"))
         .unwrap_or(name);
     Some(match base {
-        "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" => "messages",
+        "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" | "kik.sqlite" => "messages",
+        "searchsqlitedb" => "mail",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
@@ -500,9 +517,9 @@ impl<'c, 's> Run<'c, 's> {
 
     /// Wallet addresses written in a message's `text`, each a claim of the side the words
     /// before it name (`crate::identity::observe_written_wallets`): the device's user (`owner`)
-    /// or the other party (`handle`, or the address-book card holding it). `sent` says which
-    /// side wrote it; `sent_mark`/`received_mark` name the column value that says so
-    /// (`is_from_me 1`, `itemType SmsOut`).
+    /// or the other party (`other`: its entity context and label — see
+    /// [`Run::handle_party`]). `sent` says which side wrote it; `sent_mark`/`received_mark`
+    /// name the column value that says so (`is_from_me 1`, `itemType SmsOut`).
     #[allow(clippy::too_many_arguments)]
     pub fn message_claims(
         &self,
@@ -510,20 +527,19 @@ impl<'c, 's> Run<'c, 's> {
         text: &str,
         what: &str,
         sent: bool,
-        handle: Option<&str>,
+        other: Option<(String, String)>,
         sent_mark: &str,
         received_mark: &str,
     ) -> Result<(), RuntimeError> {
         use crate::identity::{Party, observe_written_wallets};
-        let other_context = handle.and_then(|h| self.handle_context(h));
-        let other_role = match (handle, sent) {
-            (Some(h), true) => format!("{h}, to whom it was sent ({sent_mark})"),
-            (Some(h), false) => format!("{h}, who sent it ({received_mark})"),
+        let other_role = match (&other, sent) {
+            (Some((_, l)), true) => format!("{l}, to whom it was sent ({sent_mark})"),
+            (Some((_, l)), false) => format!("{l}, who sent it ({received_mark})"),
             (None, _) => String::new(),
         };
-        let other = other_context.as_deref().map(|context| Party {
+        let other = other.as_ref().map(|(context, label)| Party {
             context,
-            label: handle.unwrap_or_default(),
+            label,
             role: &other_role,
         });
         let owner_role = if sent {
@@ -547,6 +563,13 @@ impl<'c, 's> Run<'c, 's> {
             &mut |c, k, l, t, v, i, cue| self.observe_cued(c, k, l, t, v, inv, i, cue),
         )?;
         Ok(())
+    }
+
+    /// The other party of a message by its handle (a phone number or an e-mail address): the
+    /// entity context it is observed under ([`Run::handle_context`]) and the handle as label.
+    pub fn handle_party(&self, handle: Option<&str>) -> Option<(String, String)> {
+        let h = handle?;
+        Some((self.handle_context(h)?, h.to_string()))
     }
 
     /// Records a phenomenon draft.

@@ -155,7 +155,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 text,
                 &format!("{service} message ROWID {rowid} ({})", file_name(path)),
                 from_me,
-                handle.as_deref(),
+                run.handle_party(handle.as_deref()),
                 "is_from_me 1",
                 "is_from_me 0",
             )?;

@@ -873,6 +873,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("SystemVersion.plist", true),
             ("keychain export", false),
             ("Google Voice threadingStore.sqlite", false),
+            ("Kik kik.sqlite", false),
+            ("Gmail searchsqlitedb", false),
             ("camera-roll screenshots", false),
         ]
     );

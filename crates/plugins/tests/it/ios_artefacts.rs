@@ -1105,3 +1105,227 @@ fn walk(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
     }
     None
 }
+
+/// `sqlite3 -readonly DB SQL` lines, `|`-separated.
+fn sqlite3_rows(db: &std::path::Path, sql: &str) -> Vec<Vec<String>> {
+    let out = std::process::Command::new("sqlite3")
+        .arg("-readonly")
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('|').map(str::to_string).collect())
+        .collect()
+}
+
+/// A database built with the sqlite3 CLI from the schema of a real one (`.schema`, no row
+/// copied) plus `rows`, at `to`.
+fn db_from_schema(real: &std::path::Path, to: &std::path::Path, rows: &str) {
+    let schema = std::process::Command::new("sqlite3")
+        .arg("-readonly")
+        .arg(real)
+        .arg(".schema")
+        .output()
+        .unwrap();
+    assert!(schema.status.success());
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(to)
+        .arg(format!(
+            "{}\n{rows}",
+            String::from_utf8_lossy(&schema.stdout)
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ios_kik_messages_and_users_against_sqlite3_and_a_second_user() {
+    let real = crate::ios_support::public("ios/plaso-kik.sqlite");
+    let tmp = tempfile::tempdir().unwrap();
+    let app = "private/var/mobile/Containers/Shared/AppGroup/5B3A2C1D-0E9F-4A8B-9C7D-6E5F4A3B2C1D/cores/private/3f2a9c/kik.sqlite";
+    let db = tmp.path().join("a").join(app);
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    std::fs::copy(&real, &db).unwrap();
+    let o = triage(&tmp.path().join("a"), "UTC");
+    assert_all_accepted(&o);
+    let messages: Vec<&Phenomenon> = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Kik message"))
+        .collect();
+    // plaso's kik_ios test expects 60 messages; the sqlite3 CLI with iLEAPP's join gives each.
+    let want = sqlite3_rows(
+        &real,
+        "SELECT m.Z_PK, ifnull(u.ZUSERNAME,''), ifnull(m.ZBODY,''), m.ZTIMESTAMP, m.ZRECEIVEDTIMESTAMP \
+FROM ZKIKMESSAGE m LEFT JOIN ZKIKUSER u ON u.Z_PK = m.ZUSER WHERE instr(ifnull(m.ZBODY,''), char(10)) = 0",
+    );
+    assert!(want.len() > 50);
+    assert_eq!(messages.len(), 60);
+    let mut missing = Vec::new();
+    for r in &want {
+        let Some(p) = messages
+            .iter()
+            .find(|p| p.title.starts_with(&format!("Kik message {} ", r[0])))
+        else {
+            missing.push(format!("message {}", r[0]));
+            continue;
+        };
+        for v in &r[1..3] {
+            if !v.is_empty() && !has(p, v) {
+                missing.push(format!("message {}: {v}", r[0]));
+            }
+        }
+        // Times: the CLI prints a REAL with 15 significant digits, sqlite_query exactly.
+        for v in &r[3..] {
+            let want: f64 = v.parse().unwrap();
+            if !p.verified_facts.iter().any(|f| {
+                f.value
+                    .parse::<f64>()
+                    .is_ok_and(|got| (got - want).abs() < 1e-5)
+            }) {
+                missing.push(format!("message {}: time {v}", r[0]));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    // The welcome message is kikteam's (plaso's join gives it to jon.doh2015).
+    let welcome = messages
+        .iter()
+        .find(|p| p.title.starts_with("Kik message 1 "))
+        .unwrap();
+    assert!(has(welcome, "kikteam"), "{:?}", welcome.title);
+    let users = o
+        .category("contacts")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Kik user"))
+        .count();
+    assert_eq!(users, 24, "25 rows, one of them the group EveryoneButRoss");
+    let ids = o.identities();
+    assert!(ids.contains(&(
+        "kik:8".into(),
+        "account_id".into(),
+        "ken.doh_khv@talk.kik.com".into()
+    )));
+    assert!(!ids.iter().any(|(_, _, v)| v.ends_with("@groups.kik.com")));
+
+    // A second user's kik.sqlite, built from the real schema: the owner sends their wallet to
+    // a contact who answers with theirs.
+    let second = tmp.path().join("b").join(app);
+    db_from_schema(
+        &real,
+        &second,
+        "INSERT INTO ZKIKUSER(Z_PK, ZUSERNAME, ZDISPLAYNAME, ZJID) VALUES (1, 'mei.chan', 'Mei Chan', 'mei.chan_x1y@talk.kik.com');
+INSERT INTO ZKIKMESSAGE(Z_PK, ZTYPE, ZUSER, ZTIMESTAMP, ZRECEIVEDTIMESTAMP, ZBODY) VALUES
+ (1, 2, 1, 720000000.5, 720000000.5, 'my USDT address is TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2'),
+ (2, 1, 1, 720000100.5, 720000101.0, 'thanks, my address is 0x1850cE0E73407A9997C467BABc60fe887C567625');",
+    );
+    let o = triage(&tmp.path().join("b"), "UTC");
+    assert_all_accepted(&o);
+    let ids = o.identities();
+    let holds = |c: &str, v: &str| {
+        ids.iter()
+            .any(|(ctx, t, val)| ctx == c && t == "wallet" && val.eq_ignore_ascii_case(v))
+    };
+    assert!(
+        holds("owner", "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),
+        "{ids:#?}"
+    );
+    assert!(
+        holds("kik:1", "0x1850cE0E73407A9997C467BABc60fe887C567625"),
+        "{ids:#?}"
+    );
+}
+
+#[test]
+fn ios_gmail_offline_search_against_sqlite3_and_a_second_account() {
+    let zip = ileapp("testdata.gmail.gmailOfflineSearch.mvs_ios_2023.zip");
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let tmp = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("unzip")
+        .args(["-q", "-d"])
+        .arg(tmp.path().join("real"))
+        .arg(&zip)
+        .status()
+        .unwrap();
+    assert!(st.success() || st.code() == Some(1), "unzip: {st:?}");
+    let real = walk(&tmp.path().join("real"), "searchsqlitedb").unwrap();
+    let want = sqlite3_rows(
+        &real,
+        "SELECT c2, c0, ifnull(c7,'') FROM offline_search_content WHERE instr(ifnull(c7,''), char(10)) = 0",
+    );
+    let mail = o.category("mail");
+    assert_eq!(mail.len(), 21, "iLEAPP's query gives 21 rows");
+    assert_eq!(want.len(), 21);
+    let mut missing = Vec::new();
+    for r in &want {
+        match mail.iter().find(|p| has(p, &r[0])) {
+            Some(p) => {
+                for v in &r[1..] {
+                    if !v.is_empty() && !has(p, v) {
+                        missing.push(format!("{}: {v}", r[0]));
+                    }
+                }
+            }
+            None => missing.push(format!("no message {}", r[0])),
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    let ids = o.identities();
+    assert!(ids.contains(&(
+        "owner".into(),
+        "google_account".into(),
+        "mborchardt@kurvalis.com".into()
+    )));
+    for c in [
+        "sgarza@kurvalis.com",
+        "tlouis@kurvalis.com",
+        "wilts1991@protonmail.com",
+    ] {
+        assert!(
+            ids.iter()
+                .any(|(ctx, _, v)| ctx == &format!("handle:{c}") && v == c),
+            "{c}: {ids:#?}"
+        );
+    }
+
+    // A second account's index, written through the FTS5 table by the sqlite3 CLI.
+    let second = tmp.path().join(
+        "b/private/var/mobile/Containers/Data/Application/1A2B3C4D-5E6F-7081-92A3-B4C5D6E7F809/Library/Application Support/data/lam.kwok@example.org/searchsqlitedb",
+    );
+    db_from_schema(
+        &real,
+        &second,
+        "INSERT INTO offline_search(score, itemServerPermId, messageServerPermId, \"from\", \"to\", cc, bcc, subject, body, has) VALUES
+ (1700000000000.0, 'thread-f:1', 'msg-f:1', 'Lam Kwok, lam.kwok@example.org', 'Ho Yee, ho.yee@example.net', '', '', 'payment', 'Please send it to my wallet: TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2', '');",
+    );
+    let o = triage(&tmp.path().join("b"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    let ids = o.identities();
+    assert!(ids.contains(&(
+        "owner".into(),
+        "google_account".into(),
+        "lam.kwok@example.org".into()
+    )));
+    assert!(
+        ids.iter().any(|(c, t, v)| c == "owner"
+            && t == "wallet"
+            && v == "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),
+        "{ids:#?}"
+    );
+    assert!(ids.iter().any(|(c, _, _)| c == "handle:ho.yee@example.net"));
+}
