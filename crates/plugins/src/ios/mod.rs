@@ -14,6 +14,8 @@
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
+//! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
+//! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
@@ -35,10 +37,12 @@ pub mod callhistory;
 pub mod computers;
 pub mod gmail;
 pub mod googlevoice;
+pub mod keyboard;
 pub mod kik;
 pub mod notes;
 pub mod plists;
 pub mod safari;
+pub mod safarihistory;
 pub mod sms;
 pub mod whatsapp;
 pub mod wifi;
@@ -130,6 +134,8 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
+        ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
+        ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
@@ -346,6 +352,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
         ),
         entry(
+            "Safari History.db",
+            &["/Safari/History.db\"", "/History.db\""],
+            "Safari visits: URL, title, time, visit count, redirects, origin (this device or iCloud)",
+        ),
+        entry(
+            "Safari Downloads.plist",
+            &["/Safari/Downloads/Downloads.plist\""],
+            "files Safari downloaded: URL, path, size, time added",
+        ),
+        entry(
+            "keyboard lexicon and statistics",
+            &["/dynamic-lexicon.dat\"", "/user_model_database.sqlite\""],
+            "words the user typed that the keyboard learned; typing totals",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -363,6 +384,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
     Some(match base {
         "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" | "kik.sqlite" => "messages",
         "searchsqlitedb" => "mail",
+        "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
+        "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",

@@ -875,6 +875,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Google Voice threadingStore.sqlite", false),
             ("Kik kik.sqlite", false),
             ("Gmail searchsqlitedb", false),
+            ("Safari History.db", false),
+            ("Safari Downloads.plist", false),
+            ("keyboard lexicon and statistics", false),
             ("camera-roll screenshots", false),
         ]
     );

@@ -1106,10 +1106,11 @@ fn walk(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
     None
 }
 
-/// `sqlite3 -readonly DB SQL` lines, `|`-separated.
+/// `sqlite3 -readonly DB SQL` lines, split on the unit separator (U+001F) the CLI is told to
+/// put between columns.
 fn sqlite3_rows(db: &std::path::Path, sql: &str) -> Vec<Vec<String>> {
     let out = std::process::Command::new("sqlite3")
-        .arg("-readonly")
+        .args(["-readonly", "-separator", "\u{1f}"])
         .arg(db)
         .arg(sql)
         .output()
@@ -1122,7 +1123,7 @@ fn sqlite3_rows(db: &std::path::Path, sql: &str) -> Vec<Vec<String>> {
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| l.split('|').map(str::to_string).collect())
+        .map(|l| l.split('\u{1f}').map(str::to_string).collect())
         .collect()
 }
 
@@ -1328,4 +1329,200 @@ fn ios_gmail_offline_search_against_sqlite3_and_a_second_account() {
         "{ids:#?}"
     );
     assert!(ids.iter().any(|(c, _, _)| c == "handle:ho.yee@example.net"));
+}
+
+#[test]
+fn ios_safari_history_every_visit_against_sqlite3_on_two_profiles() {
+    // plaso's History.db (its safari_historydb test expects 25 visits), as the default
+    // profile of one device and a named profile of another.
+    let real = crate::ios_support::public("ios/plaso-safari-History.db");
+    let tmp = tempfile::tempdir().unwrap();
+    let default = tmp.path().join(
+        "private/var/mobile/Containers/Data/Application/0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9/Library/Safari/History.db",
+    );
+    let named = tmp.path().join(
+        "private/var/mobile/Containers/Data/Application/0A1B2C3D-4E5F-6071-8293-A4B5C6D7E8F9/Library/Safari/Profiles/Work/History.db",
+    );
+    for p in [&default, &named] {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::copy(&real, p).unwrap();
+    }
+    let o = triage(tmp.path(), "UTC");
+    assert_all_accepted(&o);
+    let visits: Vec<&Phenomenon> = o
+        .category("web")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Safari visit"))
+        .collect();
+    assert_eq!(visits.len(), 50, "25 visits in each copy");
+    let want = sqlite3_rows(
+        &real,
+        "SELECT v.id, i.url, i.visit_count, ifnull(v.title,''), ifnull((SELECT i2.url FROM history_visits v2 JOIN history_items i2 ON i2.id = v2.history_item WHERE v2.id = v.redirect_source),''), ifnull((SELECT i2.url FROM history_visits v2 JOIN history_items i2 ON i2.id = v2.history_item WHERE v2.id = v.redirect_destination),''), v.visit_time FROM history_visits v JOIN history_items i ON i.id = v.history_item",
+    );
+    assert_eq!(want.len(), 25);
+    let mut missing = Vec::new();
+    for profile in ["profile Default", "profile Work"] {
+        for r in &want {
+            let Some(p) = visits.iter().find(|p| {
+                p.title.starts_with(&format!("Safari visit {} ", r[0]))
+                    && p.interpretation.contains(profile)
+            }) else {
+                missing.push(format!("{profile}: visit {}", r[0]));
+                continue;
+            };
+            for v in &r[1..6] {
+                if !v.is_empty() && !has(p, v) {
+                    missing.push(format!("{profile} visit {}: {v}", r[0]));
+                }
+            }
+            let t: f64 = r[6].parse().unwrap();
+            if !unix_times(p)
+                .iter()
+                .any(|(_, s)| *s == t.floor() as i64 + APPLE_EPOCH)
+            {
+                missing.push(format!("{profile} visit {}: time {}", r[0], r[6]));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    // plaso's asserted event: facebook.com visited twice, then redirected.
+    let fb = visits
+        .iter()
+        .find(|p| p.title == "Safari visit 37 to http://facebook.com/")
+        .unwrap();
+    assert!(has(fb, "2") && has(fb, "https://www.facebook.com/"));
+}
+
+#[test]
+fn ios_ileapp_keyboard_lexicon_and_usage_statistics_on_two_devices() {
+    for case in ["belkasoft_ctf6_ios_device1", "mvs_ios_2023"] {
+        let o = triage(
+            &ileapp(&format!("testdata.keyboard.keyboardLexicon.{case}.zip")),
+            "UTC",
+        );
+        assert_all_accepted(&o);
+        let lexicons = o.category("keyboard");
+        let lex = lexicons
+            .iter()
+            .find(|p| p.title.starts_with("Keyboard lexicon (en)"))
+            .unwrap_or_else(|| panic!("{case}: no lexicon"));
+        let exp = expected(&format!("keyboard.keyboardLexicon.{case}"));
+        let words = cell(&exp, &exp["data"][0], "Found Strings");
+        for w in words.split(',') {
+            // iLEAPP decodes the file as UTF-8 and drops invalid bytes, which glues a binary
+            // entry header's printable bytes ("N.", "N+?", "N*", "N$") to the word after it;
+            // the word itself is what the keyboard learned.
+            // Like iLEAPP, a run of fewer than three characters is no word: only the glued
+            // header makes iLEAPP keep "N*Gr", whose word alone ("Gr") is too short.
+            let tail = w
+                .trim_start_matches('N')
+                .trim_start_matches(|c: char| !c.is_alphanumeric() && c != '?');
+            let found = has(lex, w)
+                || (w.starts_with('N')
+                    && (1..w.len())
+                        .any(|i| w.is_char_boundary(i) && w[i..].len() >= 3 && has(lex, &w[i..])))
+                || (w.starts_with('N') && tail.len() < 3);
+            assert!(found, "{case}: {w} not among {:?}", lex.verified_facts);
+        }
+        let o = triage(
+            &ileapp(&format!("testdata.keyboard.keyboardUsageStats.{case}.zip")),
+            "UTC",
+        );
+        assert_all_accepted(&o);
+        let stats = o.category("keyboard");
+        let exp = expected(&format!("keyboard.keyboardUsageStats.{case}"));
+        let rows = exp["data"].as_array().unwrap();
+        let stats: Vec<&&Phenomenon> = stats
+            .iter()
+            .filter(|p| p.title.starts_with("Keyboard statistic"))
+            .collect();
+        assert_eq!(stats.len(), rows.len(), "{case}");
+        for row in rows {
+            let key = cell(&exp, row, "Key");
+            let p = stats
+                .iter()
+                .find(|p| has(p, &key))
+                .unwrap_or_else(|| panic!("{case}: {key}"));
+            assert!(has(p, &cell(&exp, row, "Data Value")), "{case} {key}");
+            for h in ["Creation Date", "Last Update Date"] {
+                let want: i64 = cell(&exp, row, h).parse().unwrap();
+                assert!(unix_marks(p).contains(&want), "{case} {key} {h}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ios_safari_downloads_empty_on_ileapps_case_and_read_from_a_plistlib_history() {
+    let o = triage(
+        &ileapp("testdata.safariDownloads.safariDownloads.josh_ios17_ffs.zip"),
+        "UTC",
+    );
+    assert_all_accepted(&o);
+    let web = o.category("web");
+    assert_eq!(
+        web.len(),
+        1,
+        "iLEAPP reports 0 rows; one phenomenon says the history is empty"
+    );
+    assert_eq!(web[0].title, "Safari downloads: none recorded");
+
+    // A populated history, written as a binary plist by Python's plistlib with the keys
+    // iLEAPP's module reads.
+    let tmp = tempfile::tempdir().unwrap();
+    let plist = tmp.path().join(
+        "private/var/mobile/Containers/Data/Application/90F2C1EE-68DD-4243-B040-007638E92E37/Library/Safari/Downloads/Downloads.plist",
+    );
+    std::fs::create_dir_all(plist.parent().unwrap()).unwrap();
+    let script = r#"
+import plistlib, sys, datetime
+entry = {
+    "DownloadEntryURL": "https://example.org/files/wallet-backup.pdf",
+    "DownloadEntryPath": "/private/var/mobile/Downloads/wallet-backup.pdf",
+    "DownloadEntryProgressBytesSoFar": 48213,
+    "DownloadEntryProgressTotalToLoad": 48213,
+    "DownloadEntryIdentifier": "5C1D3E2A-7B4F-4A11-9C0D-2F3E4A5B6C7D",
+    "DownloadEntrySandboxIdentifier": "0B8E4F3C-1A2D-4E5F-8071-92A3B4C5D6E7",
+    "DownloadEntryRemoveWhenDoneKey": False,
+    "DownloadEntryDateAddedKey": datetime.datetime(2024, 3, 5, 14, 7, 9),
+    "DownloadEntryBookmarkBlob": b"\x00\x01bookmark",
+    "DownloadEntryProfileUUIDStringKey": "DefaultProfile",
+}
+with open(sys.argv[1], "wb") as f:
+    plistlib.dump({"DownloadHistory": [entry]}, f, fmt=plistlib.FMT_BINARY)
+"#;
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&plist)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(tmp.path(), "UTC");
+    assert_all_accepted(&o);
+    let web = o.category("web");
+    let d = web
+        .iter()
+        .find(|p| {
+            p.title
+                .starts_with("Safari download 1 of https://example.org/files/wallet-backup.pdf")
+        })
+        .unwrap_or_else(|| panic!("{:?}", web.iter().map(|p| &p.title).collect::<Vec<_>>()));
+    for v in [
+        "/private/var/mobile/Downloads/wallet-backup.pdf",
+        "48213",
+        "5C1D3E2A-7B4F-4A11-9C0D-2F3E4A5B6C7D",
+        "0B8E4F3C-1A2D-4E5F-8071-92A3B4C5D6E7",
+    ] {
+        assert!(has(d, v), "{v}");
+    }
+    assert_eq!(
+        unix_times(d).first().map(|(_, s)| *s),
+        Some(1_709_647_629),
+        "2024-03-05T14:07:09Z"
+    );
+    assert!(
+        d.interpretation
+            .contains("DownloadEntryProfileUUIDStringKey")
+    );
+    assert!(!d.interpretation.contains("BookmarkBlob"));
 }

@@ -1,0 +1,239 @@
+//! Safari's browsing history (`…/Safari/History.db`, also `Safari/Profiles/<name>/History.db`):
+//! one phenomenon per visit (`history_visits` joined to `history_items`) with the fields of
+//! iLEAPP's `safariHistory` and plaso's `safari_historydb` — visit time, title, URL, the item's
+//! visit count, the redirect source and destination (resolved to their URLs), whether the
+//! request was not a GET, the visit id, its origin (0 this device, 1 a device synced through
+//! iCloud) and the profile. `visit_time` is Core Data seconds since 2001 (`apple_seconds`).
+//!
+//! Safari's downloads (`…/Safari/Downloads/Downloads.plist`): one phenomenon per entry of
+//! `DownloadHistory` with the fields of iLEAPP's `safariDownloads` — date added, URL, path,
+//! bytes so far and total, identifier, sandbox identifier, remove-when-done, and every other
+//! key (the bookmark blobs left out) —, read with `parse_plist`; an empty history is one
+//! phenomenon saying so.
+
+use masf_agents::RuntimeError;
+use masf_graph::FactType;
+use masf_tools::Invoked;
+
+use super::{Draft, Run, apple_encoding, summarise};
+
+const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(visit_time, 0)) AS first_time, max(visit_time) AS last_time FROM history_visits";
+
+/// Triage of every Safari `History.db` and `Downloads.plist` of the source.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    run.each("History.db", |find, path| {
+        if path.contains("/Safari/") {
+            one(run, find, path)
+        } else {
+            Ok(())
+        }
+    })?;
+    run.each("Downloads.plist", |find, path| {
+        if path.contains("/Safari/") {
+            downloads(run, find, path)
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// The keys of a download entry that iLEAPP names, with how each is recorded.
+const DOWNLOAD_KEYS: &[(&str, FactType)] = &[
+    ("DownloadEntryURL", FactType::Url),
+    ("DownloadEntryPath", FactType::Path),
+    ("DownloadEntryProgressBytesSoFar", FactType::Count),
+    ("DownloadEntryProgressTotalToLoad", FactType::Count),
+    ("DownloadEntryIdentifier", FactType::Identifier),
+    ("DownloadEntrySandboxIdentifier", FactType::Identifier),
+];
+
+fn downloads(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, v)) = super::plists::parse(run, path)? else {
+        return Ok(());
+    };
+    let entries = v
+        .get("DownloadHistory")
+        .and_then(serde_json::Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if entries.is_empty() {
+        let mut d = Draft::new("web", "Safari downloads: none recorded".to_string());
+        d.fact(FactType::Path, Some(path), find);
+        d.interpretation = format!("{path}: Safari's download history is empty.");
+        return run.record(d);
+    }
+    for (i, e) in entries.iter().enumerate() {
+        let text = |k: &str| -> Option<String> {
+            match e.get(k)? {
+                serde_json::Value::String(s) => Some(s.clone()),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                serde_json::Value::Bool(b) => Some(b.to_string()),
+                _ => None,
+            }
+        };
+        let url = text("DownloadEntryURL");
+        let mut d = Draft::new(
+            "web",
+            format!(
+                "Safari download {} of {}",
+                i + 1,
+                url.as_deref().unwrap_or("an unrecorded URL")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        for (k, ty) in DOWNLOAD_KEYS {
+            d.fact(*ty, text(k).as_deref(), &inv);
+        }
+        let added = text("DownloadEntryDateAddedKey");
+        d.time(
+            added.as_deref(),
+            added.as_ref().map(|_| masf_graph::TimeEncoding::Iso8601),
+            "Download added",
+            &inv,
+        );
+        let others: Vec<String> = e
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| {
+                !DOWNLOAD_KEYS.iter().any(|(n, _)| n == k)
+                    && !k.contains("BookmarkBlob")
+                    && *k != "DownloadEntryDateAddedKey"
+            })
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        d.interpretation = format!(
+            "Entry {} of DownloadHistory in {path}: Safari downloaded {} to {} ({} of {} bytes){}{}.",
+            i + 1,
+            url.as_deref().unwrap_or("?"),
+            text("DownloadEntryPath").as_deref().unwrap_or("?"),
+            text("DownloadEntryProgressBytesSoFar")
+                .as_deref()
+                .unwrap_or("?"),
+            text("DownloadEntryProgressTotalToLoad")
+                .as_deref()
+                .unwrap_or("?"),
+            if text("DownloadEntryRemoveWhenDoneKey").as_deref() == Some("true") {
+                "; to be removed when done"
+            } else {
+                ""
+            },
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!("; other fields: {}", others.join(", "))
+            },
+        );
+        run.record(d)?;
+    }
+    Ok(())
+}
+
+/// `Default`, or the name of the profile folder (`Safari/Profiles/<name>/History.db`).
+fn profile(path: &str) -> String {
+    path.split("/Profiles/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .map_or_else(|| "Default".to_string(), str::to_string)
+}
+
+fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["history_visits", "history_items"])? else {
+        return Ok(());
+    };
+    if !schema.require(run, "history_items", &["id", "url", "visit_count"])?
+        || !schema.require(
+            run,
+            "history_visits",
+            &["id", "history_item", "visit_time", "title"],
+        )?
+    {
+        return Ok(());
+    }
+    let cols = schema.columns("history_visits");
+    let opt = |c: &str| {
+        if cols.contains(c) {
+            format!("v.{c} AS {c}")
+        } else {
+            format!("NULL AS {c}")
+        }
+    };
+    let redirect = |c: &str| {
+        if cols.contains(c) {
+            format!(
+                "(SELECT i2.url FROM history_visits v2 JOIN history_items i2 ON i2.id = v2.history_item WHERE v2.id = v.{c}) AS {c}_url"
+            )
+        } else {
+            format!("NULL AS {c}_url")
+        }
+    };
+    let select = format!(
+        "SELECT v.id AS visit_id, v.visit_time AS time, v.title AS title, i.url AS url, i.visit_count AS visits, \
+{}, {}, {}, {}, {}, {} FROM history_visits v LEFT JOIN history_items i ON i.id = v.history_item",
+        opt("http_non_get"),
+        opt("origin"),
+        opt("redirect_source"),
+        opt("redirect_destination"),
+        redirect("redirect_source"),
+        redirect("redirect_destination"),
+    );
+    let Some(paged) = run.paged(path, &select, "v.id")? else {
+        return Ok(());
+    };
+    let profile = profile(path);
+    for (inv, t, row) in paged.rows() {
+        let id = t.get(row, "visit_id").unwrap_or("?").to_string();
+        let url = t.get(row, "url").map(str::to_string);
+        let mut d = Draft::new(
+            "web",
+            format!(
+                "Safari visit {id} to {}",
+                url.as_deref().unwrap_or("an unrecorded URL")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Url, url.as_deref(), inv);
+        d.fact(FactType::Text, t.get(row, "title"), inv);
+        d.fact(FactType::Count, t.get(row, "visits"), inv);
+        d.fact(FactType::Url, t.get(row, "redirect_source_url"), inv);
+        d.fact(FactType::Url, t.get(row, "redirect_destination_url"), inv);
+        let time = t.get(row, "time");
+        d.time(time, apple_encoding(time), "Page visited", inv);
+        let origin = match t.get(row, "origin") {
+            Some("1") => "a device synced through iCloud (origin 1)",
+            Some("0") | None => "this device (origin 0)",
+            Some(_) => "an origin of unknown meaning",
+        };
+        d.interpretation = format!(
+            "history_visits id {id} of {path} (profile {profile}): a visit from {origin} to a page \
+visited {} time(s) in all{}{}{}; visit_time is Core Data seconds since the Apple epoch (apple_seconds).",
+            t.get(row, "visits").unwrap_or("?"),
+            t.get(row, "redirect_source_url")
+                .map(|u| format!(", redirected from {u}"))
+                .unwrap_or_default(),
+            t.get(row, "redirect_destination_url")
+                .map(|u| format!(", redirected to {u}"))
+                .unwrap_or_default(),
+            if t.get(row, "http_non_get") == Some("1") {
+                ", by a request other than GET (a form sent)"
+            } else {
+                ""
+            },
+        );
+        run.record(d)?;
+    }
+    if paged.truncated {
+        summarise(
+            run,
+            "web",
+            path,
+            find,
+            "Safari visits",
+            SUMMARY_SQL,
+            apple_encoding,
+            "First visit",
+            "Last visit",
+        )?;
+    }
+    Ok(())
+}
