@@ -3,7 +3,7 @@
 //! tool with the "could not parse X because Y" bookkeeping done once.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactClaim, FactType};
+use masf_graph::{FactClaim, FactType, TimeEncoding, TimeMark};
 use masf_store::InvocationStatus;
 use masf_tools::Invoked;
 use serde_json::Value;
@@ -315,4 +315,65 @@ pub fn find_markers(node: &masf_evidence::scan::Node, visit: &mut MarkerVisit<'_
         }
     }
     found
+}
+
+/// A phenomenon being drafted: facts are added only when their value is present.
+pub struct Draft {
+    category: &'static str,
+    title: String,
+    facts: Vec<masf_graph::FactClaim>,
+    times: Vec<TimeMark>,
+    /// The templated interpretation.
+    pub interpretation: String,
+}
+
+impl Draft {
+    /// The phenomenon request it drafts (`None` when no fact was found: nothing to record).
+    pub fn into_request(self) -> Option<masf_agents::PhenomenonDraft> {
+        (!self.facts.is_empty()).then(|| masf_agents::PhenomenonDraft {
+            category: self.category.to_string(),
+            title: self.title,
+            facts: self.facts,
+            interpretation: self.interpretation,
+            times: self.times,
+        })
+    }
+
+    /// A draft in `category` titled `title`.
+    pub fn new(category: &'static str, title: impl Into<String>) -> Self {
+        Self {
+            category,
+            title: title.into(),
+            facts: Vec::new(),
+            times: Vec::new(),
+            interpretation: String::new(),
+        }
+    }
+
+    /// Adds a fact when `value` is present and non-empty.
+    pub fn fact(&mut self, t: FactType, value: Option<&str>, inv: &Invoked) -> &mut Self {
+        if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
+            self.facts.push(fact(t, v, inv));
+        }
+        self
+    }
+
+    /// Adds a timestamp fact marked as the time of `description`, when `value` is a time.
+    pub fn time(
+        &mut self,
+        value: Option<&str>,
+        encoding: Option<TimeEncoding>,
+        description: &str,
+        inv: &Invoked,
+    ) -> &mut Self {
+        if let (Some(v), Some(enc)) = (value, encoding) {
+            self.times.push(TimeMark {
+                fact: self.facts.len(),
+                encoding: enc,
+                description: description.to_string(),
+            });
+            self.facts.push(fact(FactType::Timestamp, v, inv));
+        }
+        self
+    }
 }

@@ -24,6 +24,7 @@
 //! [`TimeMark`](masf_graph::TimeMark)s. More than [`MAX_ROWS`] rows of one table give one
 //! summary phenomenon for the rest (count, first and last time).
 
+mod apps;
 mod databases;
 mod files;
 mod partitions;
@@ -64,6 +65,10 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("viber_data", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
+    ("twitter.db", "messages"),
+    ("*-66.db", "messages"),
+    ("attd_db", "locations"),
+    ("files_master_database", "files"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -204,6 +209,21 @@ impl Plugin for AndroidPlugin {
                 "webviewCache.db",
                 &["/webviewCache.db\""],
                 "URLs an app's WebView cached",
+            ),
+            e(
+                "Twitter database",
+                &["/twitter.db\"", "-66.db\""],
+                "tweets, searches, the users the app knows; the signed-in accounts",
+            ),
+            e(
+                "AirGuard attd_db",
+                &["/attd_db\""],
+                "trackers (AirTags, Tiles) that followed the phone, with times and positions",
+            ),
+            e(
+                "Files by Google files_master_database",
+                &["/files_master_database\""],
+                "the files on the device as the app indexed them: names, paths, sizes, times",
             ),
             e(
                 "screenshots",
@@ -490,6 +510,17 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("usage-history.xml") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 files::usage_history(ctx, l)
+            })?;
+        }
+        for l in of("twitter.db").into_iter().chain(of("*-66.db")) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::twitter(ctx, l))?;
+        }
+        for l in of("attd_db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::airguard(ctx, l))?;
+        }
+        for l in of("files_master_database") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                apps::files_by_google(ctx, l)
             })?;
         }
         for l in of("packages.list") {

@@ -50,14 +50,14 @@ pub mod wifi;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use masf_agents::{AgentCtx, Detection, Observation, PhenomenonDraft, Plugin, RuntimeError};
+use masf_agents::{AgentCtx, Detection, Observation, Plugin, RuntimeError};
 use masf_graph::identifiers::normalize;
 use masf_graph::views::ExpectedArtefact;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding, TimeMark};
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::{Invoked, SourceCtx};
 use serde_json::json;
 
-use crate::util::{self, Table, fact};
+use crate::util::{self, Table};
 
 /// Row phenomena per artefact before the rest is summarised.
 pub const ROW_CAP: u64 = 2000;
@@ -597,16 +597,9 @@ impl<'c, 's> Run<'c, 's> {
 
     /// Records a phenomenon draft.
     pub fn record(&self, draft: Draft) -> Result<(), RuntimeError> {
-        if draft.facts.is_empty() {
-            return Ok(());
+        if let Some(request) = draft.into_request() {
+            self.ctx.record(request)?;
         }
-        self.ctx.record(PhenomenonDraft {
-            category: draft.category.to_string(),
-            title: draft.title,
-            facts: draft.facts,
-            interpretation: draft.interpretation,
-            times: draft.times,
-        })?;
         Ok(())
     }
 
@@ -784,55 +777,7 @@ impl Schema {
     }
 }
 
-/// A phenomenon being drafted: facts are added only when their value is present.
-pub struct Draft {
-    category: &'static str,
-    title: String,
-    facts: Vec<masf_graph::FactClaim>,
-    times: Vec<TimeMark>,
-    /// The templated interpretation.
-    pub interpretation: String,
-}
-
-impl Draft {
-    /// A draft in `category` titled `title`.
-    pub fn new(category: &'static str, title: impl Into<String>) -> Self {
-        Self {
-            category,
-            title: title.into(),
-            facts: Vec::new(),
-            times: Vec::new(),
-            interpretation: String::new(),
-        }
-    }
-
-    /// Adds a fact when `value` is present and non-empty.
-    pub fn fact(&mut self, t: FactType, value: Option<&str>, inv: &Invoked) -> &mut Self {
-        if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
-            self.facts.push(fact(t, v, inv));
-        }
-        self
-    }
-
-    /// Adds a timestamp fact marked as the time of `description`, when `value` is a time.
-    pub fn time(
-        &mut self,
-        value: Option<&str>,
-        encoding: Option<TimeEncoding>,
-        description: &str,
-        inv: &Invoked,
-    ) -> &mut Self {
-        if let (Some(v), Some(enc)) = (value, encoding) {
-            self.times.push(TimeMark {
-                fact: self.facts.len(),
-                encoding: enc,
-                description: description.to_string(),
-            });
-            self.facts.push(fact(FactType::Timestamp, v, inv));
-        }
-        self
-    }
-}
+pub use crate::util::Draft;
 
 /// The encoding of an Apple absolute time as stored: nanoseconds since 2001 when the value is
 /// that large (`sms.db` since iOS 11), seconds otherwise; `None` for zero, negative or

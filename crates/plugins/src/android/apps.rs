@@ -1,0 +1,403 @@
+//! Third-party app databases: Twitter, AirGuard (tracker detection, with locations) and Files
+//! by Google.
+//!
+//! - **Twitter** (`com.twitter.android/databases/<user id>-66.db`, `twitter.db`): the searches
+//!   (`search_queries`), every status (`statuses` with its author's user name: content, time,
+//!   favourited, retweeted) and every user the app knows (`users`: user id, user name, name,
+//!   description, URL, location, followers, friends, statuses, image, profile created, updated,
+//!   followed since) — the fields of plaso's `twitter_android`. Identities: each user as
+//!   `twitter:<user id>` (the id is namespaced by the query, `'twitter:' || user_id`, so a
+//!   numeric id of another service never meets it) with user name and name; the accounts the
+//!   app is signed in to (`owner_id` of `status_groups`/`user_groups`) are the owner's.
+//! - **AirGuard** (`de.seemoo.at_tracking_detection`, `attd_db`): every tracker sighting
+//!   (`beacon` joined to its `device`): address, name, type, first discovery, last seen, time
+//!   received, signal strength and the position recorded — the fields of plaso's
+//!   `android_airtag` and ALEAPP's `airGuard`. The app stores device-local times without a zone
+//!   (`local_text`), and its `latitude` column has held longitudes in real data (values
+//!   outside ±90 are said so, not swapped).
+//! - **Files by Google** (`files_master_database`): every file the app indexed — name, path,
+//!   size, MIME type, media type, URI, hidden flag, title/artist/album, last modified — the
+//!   fields of plaso's `files_by_google`.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+
+use super::{Located, MAX_ROWS};
+use crate::identity::{artefact_name, observe, query_on, tables_on};
+use crate::util::{Draft, Table};
+
+fn record(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
+    if let Some(r) = d.into_request() {
+        crate::identity::record(ctx, r)?;
+    }
+    Ok(())
+}
+
+/// The tables of `l`, `None` (noted) when it cannot be read or lacks one of `needed`.
+fn tables(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    needed: &[&str],
+) -> Result<Option<Vec<String>>, RuntimeError> {
+    let Some((inv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
+        return Ok(None);
+    };
+    let missing: Vec<&str> = needed
+        .iter()
+        .copied()
+        .filter(|t| !tables.iter().any(|x| x == t))
+        .collect();
+    if missing.is_empty() {
+        return Ok(Some(tables));
+    }
+    ctx.unparsed(
+        &artefact_name(&l.tree, &l.path),
+        &format!("unexpected schema: no table {}", missing.join(", ")),
+        Some(&inv.record.invocation_id),
+    )?;
+    Ok(None)
+}
+
+/// A cell as `sqlite_query` prints it (multi-line text escaped), so it is found in the output.
+fn cell(t: &Table, row: &[Option<String>], c: &str) -> Option<String> {
+    t.get(row, c).map(crate::identity::raw_cell)
+}
+
+fn millis(v: Option<&str>) -> Option<TimeEncoding> {
+    v.filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
+        .map(|_| TimeEncoding::UnixMillis)
+}
+
+/// A Twitter database.
+pub fn twitter(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(tables) = tables(ctx, l, &["statuses", "users"])? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    let q = |sql: &str| query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS);
+    if tables.iter().any(|t| t == "search_queries")
+        && let Some((inv, t)) = q("SELECT _id, name, query, time FROM search_queries ORDER BY _id")?
+    {
+        for row in &t.rows {
+            let mut d = Draft::new(
+                "web",
+                format!("Twitter search {}", t.get(row, "query").unwrap_or("?")),
+            );
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Text, cell(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Text, cell(&t, row, "query").as_deref(), &inv);
+            let time = t.get(row, "time");
+            d.time(time, millis(time), "Search saved", &inv);
+            d.interpretation = format!(
+                "search_queries _id {} of {name}: the user searched Twitter for {:?}; time is Java milliseconds (unix_millis).",
+                t.get(row, "_id").unwrap_or("?"),
+                t.get(row, "query").unwrap_or("?")
+            );
+            record(ctx, d)?;
+        }
+    }
+    // The signed-in accounts.
+    let mut owners = Vec::new();
+    for table in ["status_groups", "user_groups"] {
+        if tables.iter().any(|t| t == table)
+            && let Some((inv, t)) = q(&format!(
+                "SELECT DISTINCT 'twitter:' || owner_id AS account FROM {table} WHERE owner_id IS NOT NULL"
+            ))?
+        {
+            for row in &t.rows {
+                if let Some(a) = t.get(row, "account")
+                    && !owners.iter().any(|(o, _): &(String, _)| o == a)
+                {
+                    owners.push((a.to_string(), inv.clone()));
+                }
+            }
+        }
+    }
+    for (account, inv) in &owners {
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::AccountId,
+            account,
+            inv,
+            format!(
+                "The Twitter app on the device is signed in to the account {account} (owner_id of its timelines in {name})."
+            ),
+        )?;
+    }
+    let users_sql = "SELECT _id, 'twitter:' || user_id AS account, user_id, username, name, description, web_url, \
+location, followers, friends, statuses, image_url, profile_created, updated, friendship_time FROM users ORDER BY _id";
+    if let Some((inv, t)) = q(users_sql)? {
+        for row in &t.rows {
+            let account = t.get(row, "account").unwrap_or_default().to_string();
+            let username = t.get(row, "username");
+            let name_cell = cell(&t, row, "name");
+            let mut d = Draft::new(
+                "contacts",
+                format!("Twitter user @{}", username.unwrap_or("?")),
+            );
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Account, Some(&account), &inv);
+            d.fact(
+                FactType::Account,
+                cell(&t, row, "username").as_deref(),
+                &inv,
+            );
+            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+            d.fact(
+                FactType::Text,
+                cell(&t, row, "description").as_deref(),
+                &inv,
+            );
+            d.fact(FactType::Url, cell(&t, row, "web_url").as_deref(), &inv);
+            d.fact(FactType::Text, cell(&t, row, "location").as_deref(), &inv);
+            for c in ["followers", "friends", "statuses"] {
+                d.fact(FactType::Count, cell(&t, row, c).as_deref(), &inv);
+            }
+            d.fact(FactType::Url, cell(&t, row, "image_url").as_deref(), &inv);
+            // -1 and 0 are "not set"
+            let created = t.get(row, "profile_created");
+            d.time(created, millis(created), "Twitter profile created", &inv);
+            let updated = t.get(row, "updated");
+            d.time(
+                updated,
+                millis(updated),
+                "Profile last updated in the app",
+                &inv,
+            );
+            let since = t.get(row, "friendship_time");
+            d.time(since, millis(since), "Followed or befriended", &inv);
+            let own = owners.iter().any(|(o, _)| *o == account);
+            d.interpretation = format!(
+                "users _id {} of {name}: the Twitter user {account} (@{}, {}) with {} followers, {} friends, {} statuses{}.",
+                t.get(row, "_id").unwrap_or("?"),
+                username.unwrap_or("?"),
+                t.get(row, "name").unwrap_or("no name"),
+                t.get(row, "followers").unwrap_or("?"),
+                t.get(row, "friends").unwrap_or("?"),
+                t.get(row, "statuses").unwrap_or("?"),
+                if own {
+                    "; an account the app is signed in to"
+                } else {
+                    ""
+                },
+            );
+            record(ctx, d)?;
+            let context = if own {
+                "owner".to_string()
+            } else {
+                account.clone()
+            };
+            let label = t
+                .get(row, "name")
+                .or(username)
+                .unwrap_or(&account)
+                .to_string();
+            let why = |what: &str| format!("{what} of the Twitter user {account} ({name}).");
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::AccountId,
+                &account,
+                &inv,
+                why("The namespaced user id"),
+            )?;
+            if let Some(u) = username {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    &label,
+                    IdType::Nickname,
+                    u,
+                    &inv,
+                    why("The user name"),
+                )?;
+            }
+            if let Some(n) = name_cell.as_deref() {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    &label,
+                    IdType::DisplayName,
+                    n,
+                    &inv,
+                    why("The name"),
+                )?;
+            }
+        }
+    }
+    let statuses_sql = "SELECT s._id, s.author_id, u.username, s.content, s.created, s.favorited, s.retweeted \
+FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
+    if let Some((inv, t)) = q(statuses_sql)? {
+        for row in &t.rows {
+            let author = t.get(row, "username").or(t.get(row, "author_id"));
+            let mut d = Draft::new(
+                "messages",
+                format!(
+                    "Tweet {} by @{}",
+                    t.get(row, "_id").unwrap_or("?"),
+                    author.unwrap_or("?")
+                ),
+            );
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(
+                FactType::Identifier,
+                cell(&t, row, "author_id").as_deref(),
+                &inv,
+            );
+            d.fact(
+                FactType::Account,
+                cell(&t, row, "username").as_deref(),
+                &inv,
+            );
+            d.fact(FactType::Text, cell(&t, row, "content").as_deref(), &inv);
+            let created = t.get(row, "created");
+            d.time(created, millis(created), "Tweet posted", &inv);
+            d.interpretation = format!(
+                "statuses _id {} of {name}: a tweet by user {} (@{}); favourited by the user: {}, retweeted by the user: {}; created is Java milliseconds (unix_millis).",
+                t.get(row, "_id").unwrap_or("?"),
+                t.get(row, "author_id").unwrap_or("?"),
+                t.get(row, "username").unwrap_or("?"),
+                if t.get(row, "favorited") == Some("1") {
+                    "yes"
+                } else {
+                    "no"
+                },
+                if t.get(row, "retweeted") == Some("1") {
+                    "yes"
+                } else {
+                    "no"
+                },
+            );
+            record(ctx, d)?;
+        }
+        note_cap(ctx, l, &t, "statuses")?;
+    }
+    Ok(())
+}
+
+/// Notes the rows past [`MAX_ROWS`] of a one-call read as not read.
+fn note_cap(ctx: &AgentCtx<'_>, l: &Located, t: &Table, what: &str) -> Result<(), RuntimeError> {
+    if t.truncated {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            &format!("only the first {MAX_ROWS} {what} were read"),
+            None,
+        )?;
+    }
+    Ok(())
+}
+
+/// AirGuard's tracker sightings.
+pub fn airguard(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables(ctx, l, &["beacon", "device"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let sql = "SELECT b.beaconId, b.deviceAddress, d.name, d.deviceType, d.firstDiscovery, d.lastSeen, \
+b.receivedAt, b.rssi, b.latitude, b.longitude FROM beacon b LEFT JOIN device d ON d.address = b.deviceAddress \
+ORDER BY b.beaconId";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let local = |v: Option<&str>| v.filter(|v| v.len() >= 19).map(|_| TimeEncoding::LocalText);
+    for row in &t.rows {
+        let address = t.get(row, "deviceAddress").unwrap_or("?");
+        let kind = t.get(row, "deviceType").unwrap_or("tracker");
+        let mut d = Draft::new("locations", format!("Tracker {kind} {address} seen"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(
+            FactType::Identifier,
+            cell(&t, row, "deviceAddress").as_deref(),
+            &inv,
+        );
+        d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Text, cell(&t, row, "deviceType").as_deref(), &inv);
+        d.fact(FactType::Count, cell(&t, row, "rssi").as_deref(), &inv);
+        let (lat, lon) = (t.get(row, "latitude"), t.get(row, "longitude"));
+        d.fact(FactType::Text, lat, &inv);
+        d.fact(FactType::Text, lon, &inv);
+        for (c, what) in [
+            ("receivedAt", "Tracker signal received"),
+            ("firstDiscovery", "Tracker first discovered"),
+            ("lastSeen", "Tracker last seen"),
+        ] {
+            let v = t.get(row, c);
+            d.time(v, local(v), what, &inv);
+        }
+        let swapped = lat
+            .and_then(|v| v.parse::<f64>().ok())
+            .is_some_and(|v| v.abs() > 90.0);
+        d.interpretation = format!(
+            "beacon {} of {name}: the phone's AirGuard app received the signal of the {kind} tracker {address}{} at strength {} dBm{}; times are device-local without a zone (local_text).",
+            t.get(row, "beaconId").unwrap_or("?"),
+            t.get(row, "name")
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default(),
+            t.get(row, "rssi").unwrap_or("?"),
+            match (lat, lon) {
+                (Some(a), Some(o)) if swapped => format!(
+                    ", where the phone was at latitude column {a}, longitude column {o} — the latitude column holds a value outside ±90, so the app stored the coordinates swapped (latitude {o}, longitude {a})"
+                ),
+                (Some(a), Some(o)) => format!(", where the phone was at {a}, {o}"),
+                _ => ", with no position recorded".to_string(),
+            },
+        );
+        record(ctx, d)?;
+    }
+    note_cap(ctx, l, &t, "sightings")
+}
+
+/// Files by Google's index of the files on the device.
+pub fn files_by_google(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables(ctx, l, &["files_master_table"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let sql = "SELECT id, root_path, root_relative_file_path, file_name, size, file_date_modified_ms, mime_type, \
+media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_master_table ORDER BY id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let file = t.get(row, "file_name").unwrap_or("?");
+        let mut d = Draft::new("files", format!("Files by Google: {file}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Name, cell(&t, row, "file_name").as_deref(), &inv);
+        d.fact(FactType::Path, cell(&t, row, "root_path").as_deref(), &inv);
+        d.fact(
+            FactType::Path,
+            cell(&t, row, "root_relative_file_path").as_deref(),
+            &inv,
+        );
+        d.fact(FactType::Count, cell(&t, row, "size").as_deref(), &inv);
+        d.fact(FactType::Text, cell(&t, row, "mime_type").as_deref(), &inv);
+        d.fact(FactType::Url, cell(&t, row, "uri").as_deref(), &inv);
+        for c in ["title", "artist", "album"] {
+            d.fact(FactType::Text, cell(&t, row, c).as_deref(), &inv);
+        }
+        let modified = t.get(row, "file_date_modified_ms");
+        d.time(modified, millis(modified), "File last modified", &inv);
+        d.interpretation = format!(
+            "files_master_table id {} of {name}: the file {file} ({} bytes, {}, media type {}) in {}{}; file_date_modified_ms is Unix milliseconds (unix_millis).",
+            t.get(row, "id").unwrap_or("?"),
+            t.get(row, "size").unwrap_or("?"),
+            t.get(row, "mime_type").unwrap_or("no MIME type"),
+            t.get(row, "media_type").unwrap_or("?"),
+            t.get(row, "parent_folder_name").unwrap_or("?"),
+            if t.get(row, "is_hidden") == Some("1") {
+                ", hidden"
+            } else {
+                ""
+            },
+        );
+        record(ctx, d)?;
+    }
+    note_cap(ctx, l, &t, "files")
+}
