@@ -9,6 +9,7 @@
 
 pub mod android;
 pub mod archive;
+pub mod browsers;
 pub mod disk;
 pub mod extract;
 pub mod identity;

@@ -69,6 +69,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-66.db", "messages"),
     ("attd_db", "locations"),
     ("files_master_database", "files"),
+    ("History", "web"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -224,6 +225,11 @@ impl Plugin for AndroidPlugin {
                 "Files by Google files_master_database",
                 &["/files_master_database\""],
                 "the files on the device as the app indexed them: names, paths, sizes, times",
+            ),
+            e(
+                "Chrome History",
+                &["/History\""],
+                "Chrome/WebView visits, downloads, searches",
             ),
             e(
                 "screenshots",
@@ -521,6 +527,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("files_master_database") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::files_by_google(ctx, l)
+            })?;
+        }
+        for l in of("History") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::browsers::chromium_history(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("packages.list") {

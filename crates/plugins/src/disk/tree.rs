@@ -49,6 +49,16 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             "camera, GPS, time taken",
         ),
         e("text files", &["read_text"], "identifiers in text"),
+        e(
+            "browser history (Chromium History)",
+            &["/History\""],
+            "visits, downloads, searches of Chrome, Edge, Brave, Opera profiles",
+        ),
+        e(
+            "browser wallet extensions",
+            &["leveldb_records"],
+            "wallet accounts, address books, transactions",
+        ),
     ]
 }
 
@@ -251,6 +261,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     // LevelDB stores of browser wallet extensions (and profiles' Local Storage)
     let mut wallet_stores = std::collections::BTreeSet::new();
     let mut preferences = std::collections::BTreeSet::new();
+    // Chromium-family history databases, with the page that lists each
+    let mut histories: Vec<(String, usize)> = Vec::new();
     let mut after: Option<String> = None;
     let mut complete = false;
     while pages.len() < MAX_PAGES {
@@ -280,6 +292,9 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && e.path.ends_with("/Preferences") {
                 preferences.insert(e.path.clone());
+            }
+            if !e.deleted && e.path.ends_with("/History") {
+                histories.push((e.path.clone(), pages.len()));
             }
             if e.deleted {
                 deleted_listed += 1;
@@ -382,6 +397,12 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             Some("text") => text_file(ctx, tree, listing, e)?,
             _ => {}
         }
+    }
+    for (path, page) in &histories {
+        let listing = &pages[*page].0;
+        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
+            crate::browsers::chromium_history(ctx, tree, path, listing)
+        })?;
     }
     crate::wallets::triage_stores(ctx, tree, &wallet_stores, &preferences)
 }

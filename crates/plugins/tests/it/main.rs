@@ -4,6 +4,7 @@ mod android;
 mod android_support;
 mod archive;
 mod boundaries;
+mod browsers;
 mod disk;
 mod ios;
 mod ios_artefacts;
