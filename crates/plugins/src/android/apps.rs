@@ -1,5 +1,6 @@
-//! Third-party app databases: Twitter, AirGuard (tracker detection, with locations) and Files
-//! by Google.
+//! App databases: Twitter, AirGuard (tracker detection, with locations), Files by Google, the
+//! WebView's form data and cookies (`webview.db`) and Device Health's battery history
+//! (`turbo.db`).
 //!
 //! - **Twitter** (`com.twitter.android/databases/<user id>-66.db`, `twitter.db`): the searches
 //!   (`search_queries`), every status (`statuses` with its author's user name: content, time,
@@ -401,3 +402,123 @@ media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_
     }
     note_cap(ctx, l, &t, "files")
 }
+
+/// The old Android WebView's `webview.db`: form data the user typed (`formdata` with the page
+/// of `formurl`) and the cookies' metadata (`cookies`: name, domain, path, expiry, secure —
+/// never the value: a cookie's value is a session credential, as plaso's `android_webview`
+/// leaves it to the examiner to open deliberately).
+pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(tables) = tables(ctx, l, &[])? else {
+        return Ok(());
+    };
+    let has = |t: &str| tables.iter().any(|x| x == t);
+    let name = artefact_name(&l.tree, &l.path);
+    let q = |sql: &str| query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS);
+    if has("formdata") {
+        let url = if has("formurl") {
+            "(SELECT u.url FROM formurl u WHERE u._id = f.urlid)"
+        } else {
+            "NULL"
+        };
+        if let Some((inv, t)) = q(&format!(
+            "SELECT f._id, f.name, f.value, {url} AS url FROM formdata f ORDER BY f._id"
+        ))? {
+            for row in &t.rows {
+                let field = t.get(row, "name").unwrap_or("?");
+                let mut d = Draft::new("web", format!("Form data typed: {field}"));
+                d.fact(FactType::Path, Some(&l.path), &l.found);
+                d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+                let value = cell(&t, row, "value");
+                let ty = if value.as_deref().is_some_and(|v| v.contains('@')) {
+                    FactType::Email
+                } else {
+                    FactType::Text
+                };
+                d.fact(ty, value.as_deref(), &inv);
+                d.fact(FactType::Url, cell(&t, row, "url").as_deref(), &inv);
+                d.interpretation = format!(
+                    "formdata _id {} of {name}: a value typed into the form field {field}{} and kept by the WebView for autofill.",
+                    t.get(row, "_id").unwrap_or("?"),
+                    t.get(row, "url")
+                        .map(|u| format!(" of {u}"))
+                        .unwrap_or_default(),
+                );
+                record(ctx, d)?;
+            }
+        }
+    }
+    if has("cookies")
+        && let Some((inv, t)) =
+            q("SELECT _id, name, domain, path, expires, secure FROM cookies ORDER BY _id")?
+    {
+        for row in &t.rows {
+            let domain = t.get(row, "domain").unwrap_or("?");
+            let mut d = Draft::new(
+                "web",
+                format!("Cookie {} of {domain}", t.get(row, "name").unwrap_or("?")),
+            );
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Url, cell(&t, row, "domain").as_deref(), &inv);
+            d.fact(FactType::Path, cell(&t, row, "path").as_deref(), &inv);
+            let expires = t.get(row, "expires");
+            d.time(expires, millis(expires), "Cookie expires", &inv);
+            d.interpretation = format!(
+                "cookies _id {} of {name}: the WebView kept a cookie of {domain}{} (its value, a session credential, is not read).",
+                t.get(row, "_id").unwrap_or("?"),
+                if t.get(row, "secure") == Some("1") {
+                    ", sent over HTTPS only"
+                } else {
+                    ""
+                },
+            );
+            record(ctx, d)?;
+        }
+    }
+    Ok(())
+}
+
+/// Device Health Services' `turbo.db`: battery level over time (`battery_event`: level,
+/// charging, battery saver, the device's time zone at that moment), as plaso's
+/// `android_turbo`. Up to [`TURBO_ROWS`] events.
+pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables(ctx, l, &["battery_event"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let sql = "SELECT timestamp_millis, battery_level, charge_type, battery_saver, timezone FROM battery_event ORDER BY timestamp_millis";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, TURBO_ROWS)? else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let level = t.get(row, "battery_level").unwrap_or("?");
+        let mut d = Draft::new("device", format!("Battery at {level}%"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Count, t.get(row, "battery_level"), &inv);
+        d.fact(FactType::Text, cell(&t, row, "timezone").as_deref(), &inv);
+        let time = t.get(row, "timestamp_millis");
+        d.time(time, millis(time), "Battery level recorded", &inv);
+        d.interpretation = format!(
+            "battery_event of {name}: the battery was at {level}% ({}; battery saver {}); the device's time zone was {}; timestamp_millis is Unix milliseconds (unix_millis).",
+            match t.get(row, "charge_type") {
+                Some("0") => "not charging",
+                Some(_) => "charging",
+                None => "charging unknown",
+            },
+            t.get(row, "battery_saver").unwrap_or("?"),
+            t.get(row, "timezone").unwrap_or("not recorded"),
+        );
+        record(ctx, d)?;
+    }
+    if t.truncated {
+        ctx.unparsed(
+            &name,
+            &format!("only the first {TURBO_ROWS} battery events were read"),
+            None,
+        )?;
+    }
+    Ok(())
+}
+
+/// Battery events read from one `turbo.db` (a month of a phone's life is a few thousand).
+pub const TURBO_ROWS: u64 = 5000;

@@ -70,6 +70,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("attd_db", "locations"),
     ("files_master_database", "files"),
     ("History", "web"),
+    ("webview.db", "web"),
+    ("turbo.db", "device"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -225,6 +227,16 @@ impl Plugin for AndroidPlugin {
                 "Files by Google files_master_database",
                 &["/files_master_database\""],
                 "the files on the device as the app indexed them: names, paths, sizes, times",
+            ),
+            e(
+                "webview.db",
+                &["/webview.db\""],
+                "form data typed into web pages (e-mails); cookies' sites and expiry",
+            ),
+            e(
+                "Device Health turbo.db",
+                &["/turbo.db\""],
+                "battery level and charging over time; the device's time zone",
             ),
             e(
                 "Chrome History",
@@ -528,6 +540,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::files_by_google(ctx, l)
             })?;
+        }
+        for l in of("webview.db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                apps::webview_db(ctx, l)
+            })?;
+        }
+        for l in of("turbo.db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::turbo(ctx, l))?;
         }
         for l in of("History") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -934,3 +934,74 @@ fn plaso_files_by_google_index() {
     }
     assert!(first.interpretation.contains("in Camera"));
 }
+
+/// plaso's `webview.db`: the form data typed (two e-mail addresses) and the cookies' metadata;
+/// no cookie value (a session credential) reaches a phenomenon.
+#[test]
+fn plaso_webview_form_data_and_cookie_metadata_without_values() {
+    let (run, db, _tmp) = app_db(
+        "data/com.android.browser/app_webview/webview.db",
+        "android/plaso-webview.db",
+    );
+    let all = run.all_phenomena("p");
+    let forms: Vec<_> = all
+        .iter()
+        .filter(|p| p.title.starts_with("Form data typed"))
+        .collect();
+    assert_eq!(forms.len(), 2);
+    for e in ["hanklivingston11@gmail.com", "livingstonhank11@gmail.com"] {
+        assert!(forms.iter().any(|p| values(p).contains(&e)), "{e}");
+    }
+    let cookies: Vec<_> = all
+        .iter()
+        .filter(|p| p.title.starts_with("Cookie "))
+        .collect();
+    assert_eq!(
+        cookies.len().to_string(),
+        sqlite3(&db, "SELECT count(*) FROM cookies")[0]
+    );
+    for secret in sqlite3(
+        &db,
+        "SELECT value FROM cookies WHERE name LIKE '%session%' OR name LIKE '%login%'",
+    ) {
+        let leaked: Vec<String> = all
+            .iter()
+            .filter(|p| {
+                values(p).iter().any(|v| v.contains(secret.as_str()))
+                    || p.interpretation.contains(secret.as_str())
+            })
+            .map(|p| format!("{} ({})", p.title, p.agent))
+            .collect();
+        assert!(
+            leaked.is_empty(),
+            "a cookie value was recorded in {leaked:?}"
+        );
+    }
+    assert!(cookies.iter().any(|p| values(p).contains(&"skype-login")));
+}
+
+/// plaso's `turbo.db`: its `android_turbo` test expects 2717 battery events.
+#[test]
+fn plaso_turbo_battery_events() {
+    let (run, db, _tmp) = app_db(
+        "data/com.google.android.apps.turbo/databases/turbo.db",
+        "android/plaso-turbo.db",
+    );
+    let events: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Battery at "))
+        .collect();
+    assert_eq!(events.len(), 2717);
+    let first = &sqlite3(
+        &db,
+        "SELECT timestamp_millis, battery_level, timezone FROM battery_event ORDER BY timestamp_millis LIMIT 1",
+    )[0];
+    let c: Vec<&str> = first.split('|').collect();
+    assert!(
+        events
+            .iter()
+            .any(|p| c.iter().all(|v| values(p).contains(v))),
+        "{first}"
+    );
+}

@@ -15,7 +15,10 @@ fn build_history(to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     let out = Command::new("sqlite3")
         .arg(to)
-        .arg(format!(".read {}", repo("tests/fixtures/chromium/history.sql").display()))
+        .arg(format!(
+            ".read {}",
+            repo("tests/fixtures/chromium/history.sql").display()
+        ))
         .output()
         .unwrap();
     assert!(
