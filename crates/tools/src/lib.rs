@@ -24,6 +24,7 @@ pub mod rederive;
 pub mod scan_tools;
 pub mod search;
 pub mod sqlite;
+pub mod tl;
 pub mod worker;
 
 use std::path::Path;

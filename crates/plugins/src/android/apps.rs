@@ -1,6 +1,6 @@
 //! App databases: Twitter, AirGuard (tracker detection, with locations), Files by Google, the
-//! WebView's form data and cookies (`webview.db`) and Device Health's battery history
-//! (`turbo.db`).
+//! WebView's form data and cookies (`webview.db`), Device Health's battery history
+//! (`turbo.db`) and Telegram (`cache4.db`, see [`telegram`]).
 //!
 //! - **Twitter** (`com.twitter.android/databases/<user id>-66.db`, `twitter.db`): the searches
 //!   (`search_queries`), every status (`statuses` with its author's user name: content, time,
@@ -522,3 +522,281 @@ pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// Battery events read from one `turbo.db` (a month of a phone's life is a few thousand).
 pub const TURBO_ROWS: u64 = 5000;
+
+/// Telegram for Android's `cache4.db`: the users the app knows (`users`: id, display name and
+/// user name, `name` being `display;;;username`; `user_contacts_v7`/`_v6` with the phone numbers
+/// of `user_phones_v7`/`_v6`) and every message (`messages_v2`, else the older `messages`:
+/// dialog, date, direction, read state, and the text of its TL-serialised `data`, decoded by
+/// `sqlite_query`'s `telegram` option). Users are `telegram:<id>` persons (the namespace is
+/// written by the query or the decoder, so the value is grounded) with their display name,
+/// user name and phone numbers; the sender of an outgoing secret-chat message is the owner's
+/// account. Wallet addresses in a message are claims by its direction, as in SMS.
+pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(tables) = tables(ctx, l, &["users"])? else {
+        return Ok(());
+    };
+    let has = |t: &str| tables.iter().any(|x| x == t);
+    let name = artefact_name(&l.tree, &l.path);
+    let q = |sql: &str| query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS);
+    let why = |what: &str, who: &str| format!("{what} of the Telegram user {who} ({name}).");
+
+    if let Some((inv, t)) =
+        q("SELECT uid, 'telegram:' || uid AS account, name, status FROM users ORDER BY uid")?
+    {
+        for row in &t.rows {
+            let Some(account) = t.get(row, "account") else {
+                continue;
+            };
+            let full = t.get(row, "name").unwrap_or_default();
+            let (display, username) = match full.split_once(";;;") {
+                Some((d, u)) => (d, Some(u).filter(|u| !u.is_empty())),
+                None => (full, None),
+            };
+            let mut d = Draft::new("contacts", format!("Telegram user {account}"));
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Account, Some(account), &inv);
+            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+            d.interpretation = format!(
+                "users uid {} of {name}: the Telegram user {account}, display name {display:?}{}.",
+                t.get(row, "uid").unwrap_or("?"),
+                username
+                    .map(|u| format!(", user name {u}"))
+                    .unwrap_or_default(),
+            );
+            record(ctx, d)?;
+            let label = if display.is_empty() { account } else { display };
+            observe(
+                ctx,
+                account,
+                EntityKind::Person,
+                label,
+                IdType::AccountId,
+                account,
+                &inv,
+                why("The namespaced user id", account),
+            )?;
+            if !display.is_empty() {
+                observe(
+                    ctx,
+                    account,
+                    EntityKind::Person,
+                    label,
+                    IdType::DisplayName,
+                    display,
+                    &inv,
+                    why("The display name", account),
+                )?;
+            }
+            if let Some(u) = username {
+                observe(
+                    ctx,
+                    account,
+                    EntityKind::Person,
+                    label,
+                    IdType::Nickname,
+                    u,
+                    &inv,
+                    why("The user name", account),
+                )?;
+            }
+        }
+    }
+
+    // Contacts synced from the phone book, with their numbers.
+    let contacts = if has("user_contacts_v7") && has("user_phones_v7") {
+        Some(
+            "SELECT 'telegram:' || c.uid AS account, c.fname, c.sname, p.phone FROM user_contacts_v7 c JOIN user_phones_v7 p ON p.key = c.key WHERE c.uid > 0 AND ifnull(p.deleted, 0) = 0 ORDER BY c.uid",
+        )
+    } else if has("user_contacts_v6") && has("user_phones_v6") {
+        Some(
+            "SELECT 'telegram:' || c.uid AS account, c.fname, c.sname, p.phone FROM user_contacts_v6 c JOIN user_phones_v6 p ON p.uid = c.uid WHERE ifnull(p.deleted, 0) = 0 ORDER BY c.uid",
+        )
+    } else {
+        None
+    };
+    if let Some(sql) = contacts
+        && let Some((inv, t)) = q(sql)?
+    {
+        for row in &t.rows {
+            let (Some(account), Some(phone)) = (t.get(row, "account"), t.get(row, "phone")) else {
+                continue;
+            };
+            let who = format!(
+                "{} {}",
+                t.get(row, "fname").unwrap_or_default(),
+                t.get(row, "sname").unwrap_or_default()
+            );
+            let mut d = Draft::new("contacts", format!("Telegram contact {}", who.trim()));
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Account, Some(account), &inv);
+            d.fact(FactType::Name, cell(&t, row, "fname").as_deref(), &inv);
+            d.fact(FactType::Name, cell(&t, row, "sname").as_deref(), &inv);
+            d.fact(FactType::Phone, Some(phone), &inv);
+            d.interpretation = format!(
+                "The phone-book contact {} of the Telegram app ({name}) is the Telegram user {account} with the number {phone}.",
+                who.trim()
+            );
+            record(ctx, d)?;
+            observe(
+                ctx,
+                account,
+                EntityKind::Person,
+                who.trim(),
+                IdType::Phone,
+                phone,
+                &inv,
+                why("The phone number", account),
+            )?;
+        }
+    }
+
+    // Messages.
+    let table = if has("messages_v2") {
+        "messages_v2"
+    } else if has("messages") {
+        "messages"
+    } else {
+        return Ok(());
+    };
+    let args = crate::identity::args_on(
+        &l.tree,
+        serde_json::json!({"path": l.path, "telegram": true, "limit": MAX_ROWS,
+            "sql": format!("SELECT mid, uid, date, out, read_state, data FROM {table} ORDER BY date, mid")}),
+    );
+    let inv = ctx.call("sqlite_query", args)?;
+    if !crate::util::succeeded(&inv) {
+        ctx.unparsed(
+            &name,
+            &crate::util::failure_reason(&inv),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let t = Table::parse(&inv.output.text);
+    for row in &t.rows {
+        let mid = t.get(row, "mid").unwrap_or("?");
+        let sent = t.get(row, "out") == Some("1");
+        let uid = t.get(row, "uid").and_then(|u| u.parse::<i64>().ok());
+        let decoded: Option<serde_json::Value> = t
+            .get(row, "data")
+            .and_then(|c| c.strip_prefix("tl:"))
+            .and_then(|j| serde_json::from_str(j).ok());
+        let text = decoded
+            .as_ref()
+            .and_then(|v| v["text"].as_str())
+            .map(str::to_string);
+        // The other party: a user dialog's id, else (a secret chat) the decoded peer.
+        let other = match (uid, &decoded) {
+            (Some(u), _) if u > 0 && u < 1 << 32 => Some(format!("telegram:{u}")),
+            (_, Some(v)) => v[if sent { "to" } else { "from" }]
+                .as_str()
+                .filter(|p| p.starts_with("telegram:"))
+                .map(str::to_string),
+            _ => None,
+        };
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "Telegram message {mid} {} {}",
+                if sent { "sent to" } else { "received from" },
+                other.as_deref().unwrap_or("a chat")
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Identifier, t.get(row, "uid"), &inv);
+        if let Some(text) = &text {
+            // as the decoder wrote it into the cell: a JSON string, escaped as a cell
+            let json = serde_json::to_string(text).unwrap_or_default();
+            let inner = json
+                .strip_prefix('"')
+                .and_then(|j| j.strip_suffix('"'))
+                .unwrap_or_default();
+            d.fact(
+                FactType::Text,
+                Some(&crate::identity::raw_cell(inner)),
+                &inv,
+            );
+        }
+        for k in ["from", "to"] {
+            d.fact(
+                FactType::Account,
+                decoded.as_ref().and_then(|v| v[k].as_str()),
+                &inv,
+            );
+        }
+        let date = t.get(row, "date");
+        d.time(
+            date,
+            date.filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
+                .map(|_| TimeEncoding::UnixSeconds),
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.interpretation = format!(
+            "{table} mid {mid} of {name}: a message {} the dialog {} (read state {}){}; date is Unix seconds (unix_seconds).",
+            if sent {
+                "sent by the device's user in"
+            } else {
+                "received by the device's user in"
+            },
+            t.get(row, "uid").unwrap_or("?"),
+            t.get(row, "read_state").unwrap_or("?"),
+            match decoded.as_ref().and_then(|v| v["read"].as_str()) {
+                Some("message_secret") =>
+                    "; a secret-chat message, its stored object read field by field",
+                Some(_) => "; its text read after the message date in the stored object",
+                None => "; its stored object was not read (media or an unknown form)",
+            },
+        );
+        record(ctx, d)?;
+        if sent && let Some(from) = decoded.as_ref().and_then(|v| v["from"].as_str()) {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                IdType::AccountId,
+                from,
+                &inv,
+                format!(
+                    "{from} sent a message from the device ({table} mid {mid}, out 1): the account of the Telegram app on the device."
+                ),
+            )?;
+        }
+        if let Some(text) = &text {
+            let other_role = format!(
+                "{}, {} (out {})",
+                other.as_deref().unwrap_or("?"),
+                if sent {
+                    "to whom it was sent"
+                } else {
+                    "who sent it"
+                },
+                if sent { 1 } else { 0 }
+            );
+            let party = other.as_deref().map(|context| crate::identity::Party {
+                context,
+                label: context,
+                role: &other_role,
+            });
+            super::databases::message_claims(
+                ctx,
+                &inv,
+                text,
+                &format!("Telegram message {mid} ({name})"),
+                sent,
+                if sent {
+                    "the device's user, who sent it (out 1)"
+                } else {
+                    "the device's user, who received it (out 0)"
+                },
+                party,
+            )?;
+        }
+    }
+    note_cap(ctx, l, &t, "messages")
+}

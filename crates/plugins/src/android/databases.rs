@@ -97,7 +97,7 @@ fn timed(
 /// in `owner_role`) and the other party of a one-to-one conversation are its writer and reader
 /// by its direction. A received message whose writer is not known (a group's) makes no claim.
 #[allow(clippy::too_many_arguments)]
-fn message_claims(
+pub(crate) fn message_claims(
     ctx: &AgentCtx<'_>,
     inv: &Invoked,
     text: &str,

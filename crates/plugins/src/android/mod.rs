@@ -71,6 +71,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("files_master_database", "files"),
     ("History", "web"),
     ("webview.db", "web"),
+    ("cache4.db", "messages"),
     ("turbo.db", "device"),
 ];
 
@@ -227,6 +228,11 @@ impl Plugin for AndroidPlugin {
                 "Files by Google files_master_database",
                 &["/files_master_database\""],
                 "the files on the device as the app indexed them: names, paths, sizes, times",
+            ),
+            e(
+                "Telegram cache4.db",
+                &["/cache4.db\""],
+                "Telegram messages (text of the stored objects), users, phone-book contacts with numbers",
             ),
             e(
                 "webview.db",
@@ -540,6 +546,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::files_by_google(ctx, l)
             })?;
+        }
+        for l in of("cache4.db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::telegram(ctx, l))?;
         }
         for l in of("webview.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

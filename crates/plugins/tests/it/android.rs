@@ -1005,3 +1005,104 @@ fn plaso_turbo_battery_events() {
         "{first}"
     );
 }
+
+/// Telegram for Android: a `cache4.db` of the 2016 client (`messages`, `user_contacts_v6`) and one
+/// of the current client (`messages_v2`, `user_contacts_v7`), each built by the sqlite3 CLI with
+/// the client's schema and holding the corpus's two real stored messages (secret-chat messages
+/// sent by user 262250033 to user 62132081). The sender is the owner's account; the peer is a
+/// `telegram:` person with the display name, user name and phone number the app keeps.
+#[test]
+fn telegram_cache4_of_two_client_versions() {
+    let hex = |s: &str| {
+        masf_testkit::corpus::bytes(s)
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<String>()
+    };
+    let (m1, m2) = (
+        hex("android/telegram/telegramextractor-regular-message-1.dat"),
+        hex("android/telegram/telegramextractor-regular-message-2.dat"),
+    );
+    let v2016 = format!(
+        "CREATE TABLE messages(mid INTEGER PRIMARY KEY, uid INTEGER, read_state INTEGER, send_state INTEGER, date INTEGER, data BLOB, out INTEGER, ttl INTEGER, media INTEGER, replydata BLOB, imp INTEGER);
+CREATE TABLE users(uid INTEGER PRIMARY KEY, name TEXT, status INTEGER, data BLOB);
+CREATE TABLE chats(uid INTEGER PRIMARY KEY, name TEXT, data BLOB);
+CREATE TABLE dialogs(did INTEGER PRIMARY KEY, date INTEGER, unread_count INTEGER, last_mid INTEGER, inbox_max INTEGER, outbox_max INTEGER, last_mid_i INTEGER, unread_count_i INTEGER, pts INTEGER, date_i INTEGER);
+CREATE TABLE user_contacts_v6(uid INTEGER PRIMARY KEY, fname TEXT, sname TEXT);
+CREATE TABLE user_phones_v6(uid INTEGER, phone TEXT, sphone TEXT, deleted INTEGER, PRIMARY KEY (uid, phone));
+INSERT INTO users VALUES (62132081, 'mei chan;;;meichan_hk', 1476521200, NULL);
+INSERT INTO user_contacts_v6 VALUES (62132081, 'Mei', 'Chan');
+INSERT INTO user_phones_v6 VALUES (62132081, '85291234567', '91234567', 0);
+INSERT INTO messages VALUES (-210008, 266858154349936640, 0, 0, 1476521090, X'{m1}', 1, 0, 0, NULL, 0);
+INSERT INTO messages VALUES (-210004, 266858154349936640, 0, 0, 1476291798, X'{m2}', 1, 0, 0, NULL, 0);"
+    );
+    let v115 = format!(
+        "CREATE TABLE messages_v2(mid INTEGER, uid INTEGER, read_state INTEGER, send_state INTEGER, date INTEGER, data BLOB, out INTEGER, ttl INTEGER, media INTEGER, replydata BLOB, imp INTEGER, mention INTEGER, forwards INTEGER, replies_data BLOB, thread_reply_id INTEGER, is_channel INTEGER, reply_to_message_id INTEGER, custom_params BLOB, group_id INTEGER, PRIMARY KEY(mid, uid));
+CREATE TABLE users(uid INTEGER PRIMARY KEY, name TEXT, status INTEGER, data BLOB);
+CREATE TABLE user_contacts_v7(key TEXT PRIMARY KEY, uid INTEGER, fname TEXT, sname TEXT, imported INTEGER);
+CREATE TABLE user_phones_v7(key TEXT, phone TEXT, sphone TEXT, deleted INTEGER, PRIMARY KEY (key, phone));
+INSERT INTO users VALUES (62132081, 'mei chan;;;meichan_hk', 1476521200, NULL);
+INSERT INTO user_contacts_v7 VALUES ('k1', 62132081, 'Mei', 'Chan', 1);
+INSERT INTO user_phones_v7 VALUES ('k1', '85291234567', '91234567', 0);
+INSERT INTO messages_v2 (mid, uid, read_state, send_state, date, data, out) VALUES (-210008, 266858154349936640, 0, 0, 1476521090, X'{m1}', 1);
+INSERT INTO messages_v2 (mid, uid, read_state, send_state, date, data, out) VALUES (-210004, 266858154349936640, 0, 0, 1476291798, X'{m2}', 1);"
+    );
+    for (version, sql) in [("2016", v2016), ("current", v115)] {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp
+            .path()
+            .join("data/org.telegram.messenger/files/cache4.db");
+        std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+        let out = std::process::Command::new("sqlite3")
+            .arg(&db)
+            .arg(&sql)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run = triage(&[("p", tmp.path(), "Asia/Hong_Kong", Some("HK"))]);
+        assert_eq!(run.rejections(), Vec::<String>::new(), "{version}");
+        let messages: Vec<_> = run
+            .all_phenomena("p")
+            .into_iter()
+            .filter(|p| p.title.starts_with("Telegram message"))
+            .collect();
+        assert_eq!(messages.len(), 2, "{version}");
+        for (mid, text) in [
+            ("-210008", "Hi how are you?"),
+            ("-210004", "This is a very long message"),
+        ] {
+            let p = messages
+                .iter()
+                .find(|p| p.title == format!("Telegram message {mid} sent to telegram:62132081"))
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{version} {mid}: {:?}",
+                        messages.iter().map(|p| &p.title).collect::<Vec<_>>()
+                    )
+                });
+            assert!(values(p).contains(&text), "{version} {mid}");
+            assert!(p.interpretation.contains("a secret-chat message"));
+        }
+        let entities = run.entities("p");
+        let owner = entities.iter().find(|e| e.starts_with("owner ")).unwrap();
+        assert!(
+            owner.contains("account_id=telegram:262250033"),
+            "{version}: {owner}"
+        );
+        let mei = entities
+            .iter()
+            .find(|e| e.starts_with("telegram:62132081 "))
+            .unwrap_or_else(|| panic!("{version}: {entities:#?}"));
+        for v in [
+            "account_id=telegram:62132081",
+            "nickname=meichan_hk",
+            "phone=+85291234567",
+        ] {
+            assert!(mei.contains(v), "{version} {v}: {mei}");
+        }
+    }
+}

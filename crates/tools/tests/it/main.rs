@@ -9,4 +9,5 @@ mod leveldb;
 mod search;
 mod sqlite;
 mod support;
+mod telegram;
 mod tools;
