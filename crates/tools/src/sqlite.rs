@@ -300,6 +300,33 @@ pub fn push_cell(out: &mut String, v: ValueRef<'_>) {
     }
 }
 
+/// A base64 cell decoded (`base64` option): `b64:<text>` when it is base64 of printable UTF-8
+/// text, `protobuf:<json>` (with `protobuf`) when it is base64 of a Protocol Buffers message;
+/// `None` otherwise (the cell is written as usual).
+pub fn base64_cell(b: &[u8], protobuf: bool) -> Option<String> {
+    use base64::Engine as _;
+    if b.is_empty()
+        || !b.len().is_multiple_of(4)
+        || !b
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'='))
+    {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::STANDARD.decode(b).ok()?;
+    if let Ok(s) = std::str::from_utf8(&bytes)
+        && !s.is_empty()
+        && s.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\t' | '\r'))
+    {
+        return Some(format!("b64:{s}"));
+    }
+    if protobuf && let Some(j) = crate::protobuf::cell(&bytes) {
+        return Some(format!("protobuf:{j}"));
+    }
+    None
+}
+
 /// Escapes a cell the way `sqlite_query` prints it (`\\`, `\t`, `\n`, `\r`): the form of a
 /// value that occurs verbatim in the output.
 pub fn escape_cell(s: &str) -> String {
@@ -511,6 +538,7 @@ impl Tool for SqliteQuery {
         );
         p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "description": "Most rows returned (default 1000, at most 100000)."}));
         p.insert("protobuf".into(), json!({"type": "boolean", "description": "Render BLOB cells that are Protocol Buffers messages — gzip-compressed ones inflated first (at most 16 MiB) — as `protobuf:` followed by their raw decoding as JSON (like protoc --decode_raw): an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8, else as a nested message when they parse as one, else \"x'hex'\"). A blob that does not parse stays x'hex'. Apple Notes keep note text this way (ZICNOTEDATA.ZDATA: field 2 → 3 → 2)."}));
+        p.insert("base64".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are base64 (length a multiple of 4, base64 alphabet only) of UTF-8 text as `b64:` followed by the text; with `protobuf` also set, base64 of a Protocol Buffers message as `protobuf:` followed by its JSON. Any other cell is written as usual. Tango keeps names and messages this way."}));
         p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`. A blob that does not read as a message stays x'hex'."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
@@ -523,6 +551,7 @@ impl Tool for SqliteQuery {
         let plists = args::opt_bool(a, "plists")?.unwrap_or(false);
         let protobuf = args::opt_bool(a, "protobuf")?.unwrap_or(false);
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
+        let base64 = args::opt_bool(a, "base64")?.unwrap_or(false);
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -561,7 +590,14 @@ impl Tool for SqliteQuery {
                 if i > 0 {
                     text.push('\t');
                 }
+                let decoded = match v {
+                    ValueRef::Text(b) | ValueRef::Blob(b) if base64 => base64_cell(b, protobuf),
+                    _ => None,
+                };
                 match v {
+                    _ if decoded.is_some() => {
+                        push_escaped(&mut text, decoded.as_deref().unwrap_or_default());
+                    }
                     ValueRef::Blob(b) if protobuf && !b.starts_with(b"bplist00") => {
                         match crate::protobuf::cell(b) {
                             Some(j) => {

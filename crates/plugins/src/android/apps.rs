@@ -800,3 +800,235 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     note_cap(ctx, l, &t, "messages")
 }
+
+/// The text of a string field of a `protobuf:` cell's JSON (`{"4": ["text"], …}`), with the
+/// form it has in the cell (a JSON string body, escaped as a cell) for its fact.
+fn proto_text(message: &serde_json::Value, field: &str) -> Option<(String, String)> {
+    let text = message.get(field)?.get(0)?.as_str()?.to_string();
+    let json = serde_json::to_string(&text).ok()?;
+    let inner = json.strip_prefix('"')?.strip_suffix('"')?.to_string();
+    Some((text, crate::identity::raw_cell(&inner)))
+}
+
+/// Tango's `tango_profile.db`: the people the app knows (`profiletable`: user id, first and last
+/// name — stored base64, decoded by `sqlite_query`'s `base64` option —, birthday, gender, city,
+/// country, friend, blocked, last active), as `tango:<user id>` persons.
+pub fn tango_profiles(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables(ctx, l, &["profiletable"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let args = crate::identity::args_on(
+        &l.tree,
+        serde_json::json!({"path": l.path, "base64": true, "limit": MAX_ROWS,
+            "sql": "SELECT itemUserId AS id, 'tango:' || itemUserId AS account, itemFirstName AS first, itemLastName AS last, itemBirthday AS birthday, itemGender AS gender, itemCity AS city, itemGeoCountryCode AS country, itemIsFriend AS friend, itemIsBlocked AS blocked, itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId"}),
+    );
+    let inv = ctx.call("sqlite_query", args)?;
+    if !crate::util::succeeded(&inv) {
+        ctx.unparsed(
+            &name,
+            &crate::util::failure_reason(&inv),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let t = Table::parse(&inv.output.text);
+    let plain = |c: &str, row: &[Option<String>]| -> Option<String> {
+        let v = t.get(row, c)?;
+        Some(v.strip_prefix("b64:").unwrap_or(v).trim().to_string()).filter(|v| !v.is_empty())
+    };
+    for row in &t.rows {
+        let Some(account) = t.get(row, "account") else {
+            continue;
+        };
+        let full = [plain("first", row), plain("last", row)]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut d = Draft::new(
+            "contacts",
+            format!(
+                "Tango user {}",
+                if full.is_empty() { account } else { &full }
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, Some(account), &inv);
+        for c in ["first", "last"] {
+            d.fact(FactType::Name, plain(c, row).as_deref(), &inv);
+        }
+        for c in ["birthday", "gender", "city", "country"] {
+            d.fact(FactType::Text, plain(c, row).as_deref(), &inv);
+        }
+        let active = t.get(row, "active");
+        d.time(active, millis(active), "Last active on Tango", &inv);
+        d.interpretation = format!(
+            "profiletable of {name}: the Tango user {account}{}{}{} (names stored base64, decoded).",
+            if full.is_empty() {
+                String::new()
+            } else {
+                format!(", named {full}")
+            },
+            if t.get(row, "friend") == Some("1") {
+                ", a friend of the user"
+            } else {
+                ""
+            },
+            if t.get(row, "blocked") == Some("1") {
+                ", blocked"
+            } else {
+                ""
+            },
+        );
+        record(ctx, d)?;
+        let label = if full.is_empty() { account } else { &full };
+        observe(
+            ctx,
+            account,
+            EntityKind::Person,
+            label,
+            IdType::AccountId,
+            account,
+            &inv,
+            format!("The namespaced user id of the Tango user {label} ({name})."),
+        )?;
+    }
+    note_cap(ctx, l, &t, "profiles")
+}
+
+/// Tango's `tango_android_tc.db`: every message (`messages`: conversation — the other party's
+/// user id in a one-to-one chat —, type, direction (1 sent, 2 received), status, create and send
+/// times, and the text, media URLs, sender and system text of its base64 Protocol Buffers
+/// `payload`, decoded by `sqlite_query`'s `base64` and `protobuf` options). Wallet addresses in a
+/// text are claims by its direction.
+pub fn tango_messages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables(ctx, l, &["messages"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let args = crate::identity::args_on(
+        &l.tree,
+        serde_json::json!({"path": l.path, "base64": true, "protobuf": true, "limit": MAX_ROWS,
+            "sql": "SELECT msg_id, conv_id, 'tango:' || conv_id AS peer, type, direction, status, create_time, send_time, payload FROM messages ORDER BY msg_id"}),
+    );
+    let inv = ctx.call("sqlite_query", args)?;
+    if !crate::util::succeeded(&inv) {
+        ctx.unparsed(
+            &name,
+            &crate::util::failure_reason(&inv),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let t = Table::parse(&inv.output.text);
+    for row in &t.rows {
+        let id = t.get(row, "msg_id").unwrap_or("?");
+        let sent = t.get(row, "direction") == Some("1");
+        let peer = t.get(row, "peer");
+        let payload: Option<serde_json::Value> = t
+            .get(row, "payload")
+            .and_then(|p| p.strip_prefix("protobuf:"))
+            .and_then(|j| serde_json::from_str(j).ok());
+        let text = payload.as_ref().and_then(|p| proto_text(p, "4"));
+        let system = payload.as_ref().and_then(|p| proto_text(p, "76"));
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "Tango message {id} {} {}",
+                if sent { "sent to" } else { "received from" },
+                peer.unwrap_or("a conversation")
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, peer, &inv);
+        if let Some((_, cited)) = &text {
+            d.fact(FactType::Text, Some(cited), &inv);
+        }
+        if let Some((_, cited)) = &system {
+            d.fact(FactType::Text, Some(cited), &inv);
+        }
+        for f in ["5", "7", "15"] {
+            if let Some((_, cited)) = payload.as_ref().and_then(|p| proto_text(p, f)) {
+                d.fact(FactType::Url, Some(&cited), &inv);
+            }
+        }
+        for (c, what) in [
+            ("create_time", "Message created"),
+            (
+                "send_time",
+                if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                },
+            ),
+        ] {
+            let v = t.get(row, c);
+            d.time(v, millis(v), what, &inv);
+        }
+        d.interpretation = format!(
+            "messages msg_id {id} of {name}: a message of type {} {} the conversation {} (status {}){}; times are Unix milliseconds (unix_millis).",
+            t.get(row, "type").unwrap_or("?"),
+            if sent {
+                "sent by the device's user in"
+            } else {
+                "received by the device's user in"
+            },
+            t.get(row, "conv_id").unwrap_or("?"),
+            t.get(row, "status").unwrap_or("?"),
+            match (&text, &system) {
+                (Some((x, _)), _) if !x.is_empty() => String::new(),
+                (_, Some((s, _))) => format!("; the app's notice: {s:?}"),
+                _ => "; no text (media or a notice)".to_string(),
+            },
+        );
+        record(ctx, d)?;
+        if let Some(p) = peer {
+            observe(
+                ctx,
+                p,
+                EntityKind::Person,
+                p,
+                IdType::AccountId,
+                p,
+                &inv,
+                format!(
+                    "The Tango user id of the other party of conversation {} ({name}).",
+                    t.get(row, "conv_id").unwrap_or("?")
+                ),
+            )?;
+        }
+        if let Some((text, _)) = text.filter(|(x, _)| !x.is_empty()) {
+            let role = format!(
+                "{}, {} (direction {})",
+                peer.unwrap_or("?"),
+                if sent {
+                    "to whom it was sent"
+                } else {
+                    "who sent it"
+                },
+                if sent { 1 } else { 2 }
+            );
+            let party = peer.map(|context| crate::identity::Party {
+                context,
+                label: context,
+                role: &role,
+            });
+            super::databases::message_claims(
+                ctx,
+                &inv,
+                &text,
+                &format!("Tango message {id} ({name})"),
+                sent,
+                if sent {
+                    "the device's user, who sent it (direction 1)"
+                } else {
+                    "the device's user, who received it (direction 2)"
+                },
+                party,
+            )?;
+        }
+    }
+    note_cap(ctx, l, &t, "messages")
+}

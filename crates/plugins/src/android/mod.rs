@@ -72,6 +72,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("History", "web"),
     ("webview.db", "web"),
     ("cache4.db", "messages"),
+    ("tango_android_tc.db", "messages"),
+    ("tc.db", "messages"),
+    ("tango_profile.db", "contacts"),
     ("turbo.db", "device"),
 ];
 
@@ -233,6 +236,16 @@ impl Plugin for AndroidPlugin {
                 "Telegram cache4.db",
                 &["/cache4.db\""],
                 "Telegram messages (text of the stored objects), users, phone-book contacts with numbers",
+            ),
+            e(
+                "Tango tc.db",
+                &["/tango_android_tc.db\"", "/tc.db\""],
+                "Tango messages (base64 Protocol Buffers payloads decoded), the other party's user id",
+            ),
+            e(
+                "Tango profile.db",
+                &["/tango_profile.db\""],
+                "the Tango users the app knows: names, city, country, friends",
             ),
             e(
                 "webview.db",
@@ -549,6 +562,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("cache4.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::telegram(ctx, l))?;
+        }
+        for l in of("tango_android_tc.db").into_iter().chain(of("tc.db")) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                apps::tango_messages(ctx, l)
+            })?;
+        }
+        for l in of("tango_profile.db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                apps::tango_profiles(ctx, l)
+            })?;
         }
         for l in of("webview.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -1106,3 +1106,107 @@ INSERT INTO messages_v2 (mid, uid, read_state, send_state, date, data, out) VALU
         }
     }
 }
+
+/// plaso's Tango databases: every message of `tango_android_tc.db` with the text of its base64
+/// Protocol Buffers payload (checked against Python's base64 reading of the same cells through
+/// the sqlite3 CLI), the other party as a `tango:` person; every profile of `tango_profile.db`
+/// with its base64 names decoded.
+#[test]
+fn plaso_tango_messages_and_profiles_decoded_from_base64() {
+    let (run, db, _tmp) = app_db(
+        "data/com.sgiggle.production/files/tango_android_tc.db",
+        "android/plaso-tango_android_tc.db",
+    );
+    let messages: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Tango message"))
+        .collect();
+    assert_eq!(
+        messages.len().to_string(),
+        sqlite3(&db, "SELECT count(*) FROM messages")[0]
+    );
+    // field 4 of the decoded payloads, read independently: sqlite3 prints each payload, Python
+    // decodes the base64 and walks the Protocol Buffers wire format
+    let script = r#"
+import base64, sys, subprocess
+rows = subprocess.run(["sqlite3", "-readonly", sys.argv[1], "SELECT msg_id, payload FROM messages"], capture_output=True, text=True, check=True).stdout.splitlines()
+def varint(b, i):
+    v = s = 0
+    while True:
+        x = b[i]; i += 1; v |= (x & 0x7f) << s; s += 7
+        if x < 0x80: return v, i
+for r in rows:
+    mid, p = r.split("|", 1)
+    b = base64.b64decode(p); i = 0
+    while i < len(b):
+        k, i = varint(b, i); f, w = k >> 3, k & 7
+        if w == 0: _, i = varint(b, i)
+        elif w == 1: i += 8
+        elif w == 5: i += 4
+        elif w == 2:
+            n, i = varint(b, i); v = b[i:i + n]; i += n
+            if f == 4 and v: print(mid + "\t" + v.decode())
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let texts = String::from_utf8(out.stdout).unwrap();
+    assert!(texts.lines().count() >= 8);
+    for line in texts.lines() {
+        let (mid, text) = line.split_once('\t').unwrap();
+        let p = messages
+            .iter()
+            .find(|p| p.title.starts_with(&format!("Tango message {mid} ")))
+            .unwrap();
+        assert!(values(p).contains(&text), "{mid}: {text}");
+    }
+    let hey = messages
+        .iter()
+        .find(|p| values(p).contains(&"Hey! How are you"))
+        .unwrap();
+    assert!(
+        hey.title
+            .ends_with("received from tango:sw9dX9KKt9JIhOxd2Kkv9Q")
+    );
+    assert!(
+        run.entities("p")
+            .iter()
+            .any(|e| e.starts_with("tango:sw9dX9KKt9JIhOxd2Kkv9Q ")),
+    );
+
+    let (run, db, _tmp) = app_db(
+        "data/com.sgiggle.production/files/tango_profile.db",
+        "android/plaso-tango_profile.db",
+    );
+    let profiles: Vec<_> = run
+        .all_phenomena("p")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Tango user"))
+        .collect();
+    assert_eq!(
+        profiles.len().to_string(),
+        sqlite3(&db, "SELECT count(*) FROM profiletable")[0]
+    );
+    let hank = profiles
+        .iter()
+        .find(|p| p.title == "Tango user Hank Fresh")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:?}",
+                profiles
+                    .iter()
+                    .map(|p| &p.title)
+                    .take(5)
+                    .collect::<Vec<_>>()
+            )
+        });
+    assert!(values(hank).contains(&"tango:sMawZoHh9XG5SwDP28ObAQ"));
+}
