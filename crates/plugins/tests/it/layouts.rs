@@ -120,7 +120,7 @@ fn write_folder(to: &Path, entries: &[(String, Vec<u8>)]) {
 }
 
 #[test]
-fn one_extraction_in_five_layouts_gives_the_same_identities() {
+fn one_extraction_in_six_layouts_gives_the_same_identities() {
     let entries = demo_entries();
     let original = triage(
         &repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
@@ -170,6 +170,15 @@ fn one_extraction_in_five_layouts_gives_the_same_identities() {
                         .filter(|r| r.starts_with("mobile/"))
                         .map(str::to_string)
                 }),
+            );
+            p
+        }),
+        // a UFED-style zip: the device's folder, then the extraction's folder, then the tree
+        ("UFED-style zip", {
+            let p = tmp.path().join("ufed.zip");
+            write_zip(
+                &p,
+                &renamed(&|n| Some(format!("Apple_iPhone 12 (A2403)/EXTRACTION_FFS/{n}"))),
             );
             p
         }),
@@ -315,4 +324,86 @@ fn a_stick_holding_an_iphone_extraction_is_read_by_the_disk_and_the_ios_plugins(
             .any(|p| p.agent == "disk-triage" && p.title.contains("notes.txt")),
         "the stick's own text file is read by the disk plugin"
     );
+}
+
+/// An iTunes/Finder backup made at test time from the demo iPhone's files (Python's sqlite3 and
+/// plistlib write `Manifest.db` with the real schema and `MBFile` records, `Info.plist`,
+/// `Manifest.plist`, `Status.plist`, each file stored by domain as `<xx>/<sha1(domain-path)>`):
+/// the iOS plugin reads the same identities from it as from the extraction (a backup has no
+/// `SystemVersion.plist`, so the device's own entity may differ).
+#[test]
+fn a_backup_by_domain_reads_as_the_extraction_it_was_made_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    write_folder(&src, &demo_entries());
+    let udid = "00008110-000A1B2C3D4E5F60";
+    let backup = tmp.path().join("backup").join(udid);
+    let script = r#"
+import datetime, hashlib, os, plistlib, sqlite3, sys
+from plistlib import UID
+src, base, udid = sys.argv[1], sys.argv[2], sys.argv[3]
+DOMAINS = [('private/var/mobile/', 'HomeDomain'), ('private/var/wireless/', 'WirelessDomain'),
+           ('private/var/root/', 'RootDomain')]
+WHEN = 1740650400
+def mbfile(rel, size):
+    f = {'$class': UID(3), 'Size': size, 'Mode': 0o100644, 'InodeNumber': 1, 'UserID': 501,
+         'GroupID': 501, 'LastModified': WHEN, 'LastStatusChange': WHEN, 'Birth': WHEN,
+         'ProtectionClass': 3, 'Flags': 0, 'RelativePath': UID(2)}
+    return plistlib.dumps({'$version': 100000, '$archiver': 'NSKeyedArchiver', '$top': {'root': UID(1)},
+        '$objects': ['$null', f, rel, {'$classname': 'MBFile', '$classes': ['MBFile', 'NSObject']}]},
+        fmt=plistlib.FMT_BINARY)
+os.makedirs(base)
+db = sqlite3.connect(os.path.join(base, 'Manifest.db'))
+db.executescript("""
+CREATE TABLE Files (fileID TEXT PRIMARY KEY, domain TEXT, relativePath TEXT, flags INTEGER, file BLOB);
+CREATE INDEX FilesDomainIdx ON Files(domain);
+CREATE INDEX FilesRelativePathIdx ON Files(relativePath);
+CREATE INDEX FilesFlagsIdx ON Files(flags);
+CREATE TABLE Properties (key TEXT PRIMARY KEY, value BLOB);
+""")
+for root, _, names in os.walk(src):
+    for n in names:
+        path = os.path.relpath(os.path.join(root, n), src)
+        hit = [(p, d) for p, d in DOMAINS if path.startswith(p)]
+        if not hit:
+            continue  # System/… is not in a backup
+        prefix, domain = hit[0]
+        rel = path[len(prefix):]
+        fid = hashlib.sha1(f'{domain}-{rel}'.encode()).hexdigest()
+        data = open(os.path.join(src, path), 'rb').read()
+        os.makedirs(os.path.join(base, fid[:2]), exist_ok=True)
+        open(os.path.join(base, fid[:2], fid), 'wb').write(data)
+        db.execute('INSERT INTO Files VALUES (?, ?, ?, 1, ?)', (fid, domain, rel, mbfile(rel, len(data))))
+db.commit()
+date = datetime.datetime(2025, 2, 27, 10, 0, 0)
+plistlib.dump({'Device Name': 'iPhone', 'Product Type': 'iPhone14,5', 'Product Version': '17.3',
+               'Unique Identifier': udid, 'Target Identifier': udid, 'Last Backup Date': date},
+              open(os.path.join(base, 'Info.plist'), 'wb'))
+plistlib.dump({'IsEncrypted': False, 'Version': '10.0', 'Date': date, 'Applications': {},
+               'Lockdown': {'ProductVersion': '17.3', 'UniqueDeviceID': udid}},
+              open(os.path.join(base, 'Manifest.plist'), 'wb'), fmt=plistlib.FMT_BINARY)
+plistlib.dump({'IsFullBackup': False, 'Version': '3.3', 'BackupState': 'new', 'Date': date,
+               'SnapshotState': 'finished'}, open(os.path.join(base, 'Status.plist'), 'wb'),
+              fmt=plistlib.FMT_BINARY)
+"#;
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&src)
+        .arg(&backup)
+        .arg(udid)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let (chosen, _) = detect(&backup);
+    assert_eq!(chosen, "ios");
+    let tree = triage(&src, "Asia/Hong_Kong").identities();
+    let from_backup = triage(&backup, "Asia/Hong_Kong").identities();
+    let people = |ids: &std::collections::BTreeSet<(String, String, String)>| {
+        ids.iter()
+            .filter(|(c, _, _)| c != "device")
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    assert!(people(&tree).len() > 10, "{tree:?}");
+    assert_eq!(people(&from_backup), people(&tree));
 }
