@@ -13,6 +13,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+# A clean build does not need incremental caches (they only slow its writing); a developer's
+# environment may set it back.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # "1m05s" for a number of seconds.
 elapsed() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
