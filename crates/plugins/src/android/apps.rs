@@ -23,8 +23,9 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 
+use super::databases::tables_with as tables;
 use super::{Located, MAX_ROWS};
-use crate::identity::{artefact_name, observe, query_on, tables_on};
+use crate::identity::{artefact_name, observe, query_on};
 use crate::util::{Draft, Table};
 
 fn record(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
@@ -34,34 +35,69 @@ fn record(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// The tables of `l`, `None` (noted) when it cannot be read or lacks one of `needed`.
-fn tables(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    needed: &[&str],
-) -> Result<Option<Vec<String>>, RuntimeError> {
-    let Some((inv, tables)) = tables_on(ctx, &l.tree, &l.path)? else {
-        return Ok(None);
-    };
-    let missing: Vec<&str> = needed
-        .iter()
-        .copied()
-        .filter(|t| !tables.iter().any(|x| x == t))
-        .collect();
-    if missing.is_empty() {
-        return Ok(Some(tables));
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!("unexpected schema: no table {}", missing.join(", ")),
-        Some(&inv.record.invocation_id),
-    )?;
-    Ok(None)
-}
-
 /// A cell as `sqlite_query` prints it (multi-line text escaped), so it is found in the output.
 fn cell(t: &Table, row: &[Option<String>], c: &str) -> Option<String> {
     t.get(row, c).map(crate::identity::raw_cell)
+}
+
+/// `sqlite_query` on `l` with decoding `options` (`telegram`, `base64`, `protobuf`) set: the
+/// call and its rows, `None` (noted with the call's reason) when it failed.
+fn query_decoded(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    sql: &str,
+    options: &[&str],
+) -> Result<Option<(masf_tools::Invoked, Table)>, RuntimeError> {
+    let mut args = serde_json::json!({"path": l.path, "sql": sql, "limit": MAX_ROWS});
+    for o in options {
+        args[*o] = serde_json::json!(true);
+    }
+    let inv = ctx.call("sqlite_query", crate::identity::args_on(&l.tree, args))?;
+    if !crate::util::succeeded(&inv) {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            &crate::util::failure_reason(&inv),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(None);
+    }
+    let t = Table::parse(&inv.output.text);
+    Ok(Some((inv, t)))
+}
+
+/// Wallet addresses in a one-to-one message's `text`, claims by its direction
+/// (`databases::message_claims`): `sent` by the device's user to `other` (an entity context),
+/// or received from it; `mark` names the column value that says which (`out 1`, `direction 2`).
+#[allow(clippy::too_many_arguments)]
+fn claims_by_direction(
+    ctx: &AgentCtx<'_>,
+    inv: &masf_tools::Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    other: Option<&str>,
+    mark: &str,
+) -> Result<(), RuntimeError> {
+    let role = format!(
+        "{}, {} ({mark})",
+        other.unwrap_or("?"),
+        if sent {
+            "to whom it was sent"
+        } else {
+            "who sent it"
+        },
+    );
+    let party = other.map(|context| crate::identity::Party {
+        context,
+        label: context,
+        role: &role,
+    });
+    let owner_role = format!(
+        "the device's user, who {} it ({mark})",
+        if sent { "sent" } else { "received" }
+    );
+    super::databases::message_claims(ctx, inv, text, what, sent, &owner_role, party)?;
+    Ok(())
 }
 
 fn millis(v: Option<&str>) -> Option<TimeEncoding> {
@@ -658,21 +694,11 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     } else {
         return Ok(());
     };
-    let args = crate::identity::args_on(
-        &l.tree,
-        serde_json::json!({"path": l.path, "telegram": true, "limit": MAX_ROWS,
-            "sql": format!("SELECT mid, uid, date, out, read_state, data FROM {table} ORDER BY date, mid")}),
-    );
-    let inv = ctx.call("sqlite_query", args)?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &name,
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
+    let sql =
+        format!("SELECT mid, uid, date, out, read_state, data FROM {table} ORDER BY date, mid");
+    let Some((inv, t)) = query_decoded(ctx, l, &sql, &["telegram"])? else {
         return Ok(());
-    }
-    let t = Table::parse(&inv.output.text);
+    };
     for row in &t.rows {
         let mid = t.get(row, "mid").unwrap_or("?");
         let sent = t.get(row, "out") == Some("1");
@@ -768,33 +794,14 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             )?;
         }
         if let Some(text) = &text {
-            let other_role = format!(
-                "{}, {} (out {})",
-                other.as_deref().unwrap_or("?"),
-                if sent {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                },
-                if sent { 1 } else { 0 }
-            );
-            let party = other.as_deref().map(|context| crate::identity::Party {
-                context,
-                label: context,
-                role: &other_role,
-            });
-            super::databases::message_claims(
+            claims_by_direction(
                 ctx,
                 &inv,
                 text,
                 &format!("Telegram message {mid} ({name})"),
                 sent,
-                if sent {
-                    "the device's user, who sent it (out 1)"
-                } else {
-                    "the device's user, who received it (out 0)"
-                },
-                party,
+                other.as_deref(),
+                if sent { "out 1" } else { "out 0" },
             )?;
         }
     }
@@ -818,21 +825,13 @@ pub fn tango_profiles(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErro
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    let args = crate::identity::args_on(
-        &l.tree,
-        serde_json::json!({"path": l.path, "base64": true, "limit": MAX_ROWS,
-            "sql": "SELECT itemUserId AS id, 'tango:' || itemUserId AS account, itemFirstName AS first, itemLastName AS last, itemBirthday AS birthday, itemGender AS gender, itemCity AS city, itemGeoCountryCode AS country, itemIsFriend AS friend, itemIsBlocked AS blocked, itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId"}),
-    );
-    let inv = ctx.call("sqlite_query", args)?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &name,
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
+    let sql = "SELECT itemUserId AS id, 'tango:' || itemUserId AS account, itemFirstName AS first, \
+itemLastName AS last, itemBirthday AS birthday, itemGender AS gender, itemCity AS city, \
+itemGeoCountryCode AS country, itemIsFriend AS friend, itemIsBlocked AS blocked, \
+itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
+    let Some((inv, t)) = query_decoded(ctx, l, sql, &["base64"])? else {
         return Ok(());
-    }
-    let t = Table::parse(&inv.output.text);
+    };
     let plain = |c: &str, row: &[Option<String>]| -> Option<String> {
         let v = t.get(row, c)?;
         Some(v.strip_prefix("b64:").unwrap_or(v).trim().to_string()).filter(|v| !v.is_empty())
@@ -907,21 +906,11 @@ pub fn tango_messages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErro
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    let args = crate::identity::args_on(
-        &l.tree,
-        serde_json::json!({"path": l.path, "base64": true, "protobuf": true, "limit": MAX_ROWS,
-            "sql": "SELECT msg_id, conv_id, 'tango:' || conv_id AS peer, type, direction, status, create_time, send_time, payload FROM messages ORDER BY msg_id"}),
-    );
-    let inv = ctx.call("sqlite_query", args)?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &name,
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
+    let sql = "SELECT msg_id, conv_id, 'tango:' || conv_id AS peer, type, direction, status, \
+create_time, send_time, payload FROM messages ORDER BY msg_id";
+    let Some((inv, t)) = query_decoded(ctx, l, sql, &["base64", "protobuf"])? else {
         return Ok(());
-    }
-    let t = Table::parse(&inv.output.text);
+    };
     for row in &t.rows {
         let id = t.get(row, "msg_id").unwrap_or("?");
         let sent = t.get(row, "direction") == Some("1");
@@ -1000,33 +989,14 @@ pub fn tango_messages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErro
             )?;
         }
         if let Some((text, _)) = text.filter(|(x, _)| !x.is_empty()) {
-            let role = format!(
-                "{}, {} (direction {})",
-                peer.unwrap_or("?"),
-                if sent {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                },
-                if sent { 1 } else { 2 }
-            );
-            let party = peer.map(|context| crate::identity::Party {
-                context,
-                label: context,
-                role: &role,
-            });
-            super::databases::message_claims(
+            claims_by_direction(
                 ctx,
                 &inv,
                 &text,
                 &format!("Tango message {id} ({name})"),
                 sent,
-                if sent {
-                    "the device's user, who sent it (direction 1)"
-                } else {
-                    "the device's user, who received it (direction 2)"
-                },
-                party,
+                peer,
+                if sent { "direction 1" } else { "direction 2" },
             )?;
         }
     }

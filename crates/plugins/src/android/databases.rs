@@ -128,7 +128,7 @@ pub(crate) fn message_claims(
 
 /// The tables of the database `l` when it has every one of `needed` (`sqlite_tables`); `None`
 /// when it cannot be read or lacks one (noted unparsed, naming the missing tables).
-fn tables_with(
+pub(crate) fn tables_with(
     ctx: &AgentCtx<'_>,
     l: &Located,
     needed: &[&str],
