@@ -41,8 +41,14 @@ pub(crate) fn coverage_with(
     state: &GraphState,
 ) -> Result<Vec<SourceCoverage>, ApiError> {
     let plugins = crate::triage::plugins();
+    // One pass over the invocations: their summaries, and which agents called a tool where.
     let mut invocations = Vec::new();
+    let mut agents_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     ctx.store.for_each_invocation(|r| {
+        agents_on
+            .entry(r.source_id.clone())
+            .or_default()
+            .insert(r.agent);
         invocations.push(InvocationSummary {
             id: r.invocation_id,
             source_id: r.source_id,
@@ -68,11 +74,6 @@ pub(crate) fn coverage_with(
         .iter()
         .map(|p| (p.agent_name(), p.name().to_string()))
         .collect();
-    let mut agents_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    ctx.store.for_each_invocation(|r| {
-        agents_on.entry(r.source_id).or_default().insert(r.agent);
-        Ok::<(), ApiError>(())
-    })?;
     for (source, agents) in &agents_on {
         for a in agents {
             if let Some(p) = agent_plugin.get(a) {

@@ -11,12 +11,14 @@
 //! Columns are taken by name (older builds lack some). Times are WebKit microseconds since 1601
 //! (`webkit`); 0 is "not set". Each table is read up to [`MAX_ROWS`] rows, the rest noted.
 
+use std::collections::BTreeSet;
+
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactType, TimeEncoding};
+use masf_graph::FactType;
 use masf_tools::Invoked;
 
 use crate::identity::{TreeRef, artefact_name, query_on, tables_on};
-use crate::util::{Draft, Table};
+use crate::util::{Draft, column_or_null, note_row_cap, raw, record_draft, webkit};
 
 /// Rows read per table.
 pub const MAX_ROWS: u64 = 2000;
@@ -45,16 +47,6 @@ pub fn browser_of(path: &str) -> &'static str {
 /// The profile folder holding `path` (`Default`, `Profile 1`).
 fn profile_of(path: &str) -> &str {
     path.rsplit('/').nth(1).unwrap_or("?")
-}
-
-fn webkit(v: Option<&str>) -> Option<TimeEncoding> {
-    v.filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
-        .map(|_| TimeEncoding::Webkit)
-}
-
-/// A cell as `sqlite_query` prints it (multi-line text escaped), so it is found in the output.
-fn cell(t: &Table, row: &[Option<String>], c: &str) -> Option<String> {
-    t.get(row, c).map(crate::identity::raw_cell)
 }
 
 /// The words of a visit's transition (`visits.transition`: core type in the low byte,
@@ -99,22 +91,6 @@ pub fn transition(value: i64) -> String {
     }
 }
 
-fn record(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
-    if let Some(r) = d.into_request() {
-        crate::identity::record(ctx, r)?;
-    }
-    Ok(())
-}
-
-/// `"<col>"` when the table has it, `NULL AS "<col>"` otherwise.
-fn column(cols: &[String], table: &str, c: &str) -> String {
-    if cols.iter().any(|x| x == c) {
-        format!("{table}.\"{c}\" AS \"{c}\"")
-    } else {
-        format!("NULL AS \"{c}\"")
-    }
-}
-
 /// Reads one Chromium `History` database at `path` of `tree` (`found`: the call that listed it).
 pub fn chromium_history(
     ctx: &AgentCtx<'_>,
@@ -138,7 +114,7 @@ pub fn chromium_history(
     let browser = browser_of(path);
     let profile = profile_of(path);
     let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS);
-    let columns = |table: &str| -> Result<Vec<String>, RuntimeError> {
+    let columns = |table: &str| -> Result<BTreeSet<String>, RuntimeError> {
         Ok(
             q(&format!("SELECT name FROM pragma_table_info('{table}')"))?
                 .map(|(_, t)| {
@@ -158,22 +134,22 @@ pub fn chromium_history(
         "SELECT v.id AS id, v.visit_time AS time, u.url AS url, u.title AS title, u.visit_count AS visits, \
 u.typed_count AS typed, {}, {}, (SELECT fu.url FROM visits fv JOIN urls fu ON fu.id = fv.url WHERE fv.id = v.from_visit) AS from_url \
 FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
-        column(&vcols, "v", "transition"),
-        column(&vcols, "v", "visit_duration"),
+        column_or_null(&vcols, "v.", "transition", "transition"),
+        column_or_null(&vcols, "v.", "visit_duration", "visit_duration"),
     );
     if let Some((inv, t)) = q(&sql)? {
         for row in &t.rows {
             let id = t.get(row, "id").unwrap_or("?");
-            let url = cell(&t, row, "url");
+            let url = raw(&t, row, "url");
             let mut d = Draft::new(
                 "web",
                 format!("{browser} visit {id} to {}", url.as_deref().unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(path), found);
             d.fact(FactType::Url, url.as_deref(), &inv);
-            d.fact(FactType::Text, cell(&t, row, "title").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "title").as_deref(), &inv);
             d.fact(FactType::Count, t.get(row, "visits"), &inv);
-            d.fact(FactType::Url, cell(&t, row, "from_url").as_deref(), &inv);
+            d.fact(FactType::Url, raw(&t, row, "from_url").as_deref(), &inv);
             let time = t.get(row, "time");
             d.time(time, webkit(time), "Page visited", &inv);
             let how = t
@@ -194,9 +170,9 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                     .map(|v| format!(", open for {:.1} s", v as f64 / 1e6))
                     .unwrap_or_default(),
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
         }
-        note_cap(ctx, &name, &t, "visits")?;
+        note_row_cap(ctx, &name, &t, MAX_ROWS, "visits")?;
     }
 
     // Downloads.
@@ -223,7 +199,7 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
             "mime_type",
         ]
         .iter()
-        .map(|c| column(&dcols, "d", c))
+        .map(|c| column_or_null(&dcols, "d.", c, c))
         .collect();
         let sql = format!(
             "SELECT d.id AS id, {}, {chain} AS chain FROM downloads d ORDER BY d.id",
@@ -232,7 +208,7 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
         if let Some((inv, t)) = q(&sql)? {
             for row in &t.rows {
                 let id = t.get(row, "id").unwrap_or("?");
-                let target = cell(&t, row, "target_path");
+                let target = raw(&t, row, "target_path");
                 let mut d = Draft::new(
                     "downloads",
                     format!(
@@ -243,9 +219,9 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                 d.fact(FactType::Path, Some(path), found);
                 d.fact(FactType::Path, target.as_deref(), &inv);
                 for c in ["tab_url", "referrer"] {
-                    d.fact(FactType::Url, cell(&t, row, c).as_deref(), &inv);
+                    d.fact(FactType::Url, raw(&t, row, c).as_deref(), &inv);
                 }
-                for u in cell(&t, row, "chain")
+                for u in raw(&t, row, "chain")
                     .iter()
                     .flat_map(|c| c.split(" | ").map(str::to_string).collect::<Vec<_>>())
                 {
@@ -254,7 +230,7 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                 for c in ["received_bytes", "total_bytes"] {
                     d.fact(FactType::Count, t.get(row, c), &inv);
                 }
-                d.fact(FactType::Text, cell(&t, row, "mime_type").as_deref(), &inv);
+                d.fact(FactType::Text, raw(&t, row, "mime_type").as_deref(), &inv);
                 for (c, what) in [
                     ("start_time", "Download started"),
                     ("end_time", "Download ended"),
@@ -279,9 +255,9 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                     t.get(row, "opened").unwrap_or("?"),
                     target.as_deref().unwrap_or("?"),
                 );
-                record(ctx, d)?;
+                record_draft(ctx, d)?;
             }
-            note_cap(ctx, &name, &t, "downloads")?;
+            note_row_cap(ctx, &name, &t, MAX_ROWS, "downloads")?;
         }
     }
 
@@ -291,14 +267,14 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
 FROM keyword_search_terms k JOIN urls u ON u.id = k.url_id ORDER BY k.rowid";
         if let Some((inv, t)) = q(sql)? {
             for row in &t.rows {
-                let term = cell(&t, row, "term");
+                let term = raw(&t, row, "term");
                 let mut d = Draft::new(
                     "web",
                     format!("{browser} search {}", term.as_deref().unwrap_or("?")),
                 );
                 d.fact(FactType::Path, Some(path), found);
                 d.fact(FactType::Text, term.as_deref(), &inv);
-                d.fact(FactType::Url, cell(&t, row, "url").as_deref(), &inv);
+                d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
                 let time = t.get(row, "time");
                 d.time(time, webkit(time), "Search results last visited", &inv);
                 d.interpretation = format!(
@@ -306,21 +282,10 @@ FROM keyword_search_terms k JOIN urls u ON u.id = k.url_id ORDER BY k.rowid";
                     t.get(row, "id").unwrap_or("?"),
                     t.get(row, "term").unwrap_or("?"),
                 );
-                record(ctx, d)?;
+                record_draft(ctx, d)?;
             }
-            note_cap(ctx, &name, &t, "searches")?;
+            note_row_cap(ctx, &name, &t, MAX_ROWS, "searches")?;
         }
-    }
-    Ok(())
-}
-
-fn note_cap(ctx: &AgentCtx<'_>, name: &str, t: &Table, what: &str) -> Result<(), RuntimeError> {
-    if t.truncated {
-        ctx.unparsed(
-            name,
-            &format!("only the first {MAX_ROWS} {what} were read"),
-            None,
-        )?;
     }
     Ok(())
 }

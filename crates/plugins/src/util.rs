@@ -377,3 +377,84 @@ impl Draft {
         self
     }
 }
+
+/// A cell as it appears in the `sqlite_query` text (escaped), so that it grounds verbatim.
+pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
+    table.get(row, col).map(escape)
+}
+
+/// Escapes a cell the way `sqlite_query` prints it.
+pub fn escape(s: &str) -> String {
+    masf_tools::sqlite::escape_cell(s)
+}
+
+/// A string as the `sqlite_query` text holds it inside a JSON cell (`plist:`, `protobuf:`,
+/// `tl:`: JSON-escaped, then cell-escaped), so that it grounds verbatim.
+pub fn in_json_cell(s: &str) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    escape(&json[1..json.len().saturating_sub(1)])
+}
+
+/// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
+/// taken by name, missing in older schemas.
+pub fn column_or_null(
+    cols: &std::collections::BTreeSet<String>,
+    prefix: &str,
+    col: &str,
+    alias: &str,
+) -> String {
+    if cols.contains(col) {
+        format!("{prefix}{col} AS {alias}")
+    } else {
+        format!("NULL AS {alias}")
+    }
+}
+
+/// `encoding` when `value` is a positive number (0, negative or missing: no time recorded).
+fn positive(value: Option<&str>, encoding: TimeEncoding) -> Option<TimeEncoding> {
+    value
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .map(|_| encoding)
+}
+
+/// Unix seconds, when the value is one (see [`positive`]).
+pub fn unix_seconds(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixSeconds)
+}
+
+/// Unix milliseconds (Java time), when the value is one.
+pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixMillis)
+}
+
+/// WebKit/Chrome microseconds since 1601, when the value is one.
+pub fn webkit(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::Webkit)
+}
+
+/// Records a drafted phenomenon (nothing when it has no fact); a rejection is logged.
+pub fn record_draft(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
+    if let Some(r) = d.into_request() {
+        crate::identity::record(ctx, r)?;
+    }
+    Ok(())
+}
+
+/// Notes `artefact` as read only in part when the one-call read `t` stopped at its limit.
+pub fn note_row_cap(
+    ctx: &AgentCtx<'_>,
+    artefact: &str,
+    t: &Table,
+    limit: u64,
+    what: &str,
+) -> Result<(), RuntimeError> {
+    if t.truncated {
+        ctx.unparsed(
+            artefact,
+            &format!("only the first {limit} {what} were read"),
+            None,
+        )?;
+    }
+    Ok(())
+}

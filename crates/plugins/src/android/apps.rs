@@ -26,19 +26,9 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use super::databases::tables_with as tables;
 use super::{Located, MAX_ROWS};
 use crate::identity::{artefact_name, observe, query_on};
-use crate::util::{Draft, Table};
-
-fn record(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
-    if let Some(r) = d.into_request() {
-        crate::identity::record(ctx, r)?;
-    }
-    Ok(())
-}
-
-/// A cell as `sqlite_query` prints it (multi-line text escaped), so it is found in the output.
-fn cell(t: &Table, row: &[Option<String>], c: &str) -> Option<String> {
-    t.get(row, c).map(crate::identity::raw_cell)
-}
+use crate::util::{
+    Draft, Table, in_json_cell, note_row_cap, raw, record_draft, unix_millis, unix_seconds,
+};
 
 /// `sqlite_query` on `l` with decoding `options` (`telegram`, `base64`, `protobuf`) set: the
 /// call and its rows, `None` (noted with the call's reason) when it failed.
@@ -100,9 +90,38 @@ fn claims_by_direction(
     Ok(())
 }
 
-fn millis(v: Option<&str>) -> Option<TimeEncoding> {
-    v.filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
-        .map(|_| TimeEncoding::UnixMillis)
+/// A service account the app knows, observed on the person entity `context`: its namespaced
+/// id (strong), user name and display name (weak), each cited to `inv`.
+#[allow(clippy::too_many_arguments)]
+fn observe_account(
+    ctx: &AgentCtx<'_>,
+    inv: &masf_tools::Invoked,
+    context: &str,
+    label: &str,
+    account: &str,
+    username: Option<&str>,
+    display: Option<&str>,
+    why: &dyn Fn(&str) -> String,
+) -> Result<(), RuntimeError> {
+    for (id_type, value, what) in [
+        (IdType::AccountId, Some(account), "The namespaced user id"),
+        (IdType::Nickname, username, "The user name"),
+        (IdType::DisplayName, display, "The display name"),
+    ] {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            observe(
+                ctx,
+                context,
+                EntityKind::Person,
+                label,
+                id_type,
+                v,
+                inv,
+                why(what),
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// A Twitter database.
@@ -121,16 +140,16 @@ pub fn twitter(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 format!("Twitter search {}", t.get(row, "query").unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Text, cell(&t, row, "name").as_deref(), &inv);
-            d.fact(FactType::Text, cell(&t, row, "query").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "query").as_deref(), &inv);
             let time = t.get(row, "time");
-            d.time(time, millis(time), "Search saved", &inv);
+            d.time(time, unix_millis(time), "Search saved", &inv);
             d.interpretation = format!(
                 "search_queries _id {} of {name}: the user searched Twitter for {:?}; time is Java milliseconds (unix_millis).",
                 t.get(row, "_id").unwrap_or("?"),
                 t.get(row, "query").unwrap_or("?")
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
         }
     }
     // The signed-in accounts.
@@ -170,42 +189,39 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
         for row in &t.rows {
             let account = t.get(row, "account").unwrap_or_default().to_string();
             let username = t.get(row, "username");
-            let name_cell = cell(&t, row, "name");
+            let name_cell = raw(&t, row, "name");
             let mut d = Draft::new(
                 "contacts",
                 format!("Twitter user @{}", username.unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
             d.fact(FactType::Account, Some(&account), &inv);
-            d.fact(
-                FactType::Account,
-                cell(&t, row, "username").as_deref(),
-                &inv,
-            );
-            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
-            d.fact(
-                FactType::Text,
-                cell(&t, row, "description").as_deref(),
-                &inv,
-            );
-            d.fact(FactType::Url, cell(&t, row, "web_url").as_deref(), &inv);
-            d.fact(FactType::Text, cell(&t, row, "location").as_deref(), &inv);
+            d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
+            d.fact(FactType::Url, raw(&t, row, "web_url").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "location").as_deref(), &inv);
             for c in ["followers", "friends", "statuses"] {
-                d.fact(FactType::Count, cell(&t, row, c).as_deref(), &inv);
+                d.fact(FactType::Count, raw(&t, row, c).as_deref(), &inv);
             }
-            d.fact(FactType::Url, cell(&t, row, "image_url").as_deref(), &inv);
+            d.fact(FactType::Url, raw(&t, row, "image_url").as_deref(), &inv);
             // -1 and 0 are "not set"
             let created = t.get(row, "profile_created");
-            d.time(created, millis(created), "Twitter profile created", &inv);
+            d.time(
+                created,
+                unix_millis(created),
+                "Twitter profile created",
+                &inv,
+            );
             let updated = t.get(row, "updated");
             d.time(
                 updated,
-                millis(updated),
+                unix_millis(updated),
                 "Profile last updated in the app",
                 &inv,
             );
             let since = t.get(row, "friendship_time");
-            d.time(since, millis(since), "Followed or befriended", &inv);
+            d.time(since, unix_millis(since), "Followed or befriended", &inv);
             let own = owners.iter().any(|(o, _)| *o == account);
             d.interpretation = format!(
                 "users _id {} of {name}: the Twitter user {account} (@{}, {}) with {} followers, {} friends, {} statuses{}.",
@@ -221,7 +237,7 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
                     ""
                 },
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
             let context = if own {
                 "owner".to_string()
             } else {
@@ -233,40 +249,16 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
                 .unwrap_or(&account)
                 .to_string();
             let why = |what: &str| format!("{what} of the Twitter user {account} ({name}).");
-            observe(
+            observe_account(
                 ctx,
-                &context,
-                EntityKind::Person,
-                &label,
-                IdType::AccountId,
-                &account,
                 &inv,
-                why("The namespaced user id"),
+                &context,
+                &label,
+                &account,
+                username,
+                name_cell.as_deref(),
+                &why,
             )?;
-            if let Some(u) = username {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    IdType::Nickname,
-                    u,
-                    &inv,
-                    why("The user name"),
-                )?;
-            }
-            if let Some(n) = name_cell.as_deref() {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    IdType::DisplayName,
-                    n,
-                    &inv,
-                    why("The name"),
-                )?;
-            }
         }
     }
     let statuses_sql = "SELECT s._id, s.author_id, u.username, s.content, s.created, s.favorited, s.retweeted \
@@ -285,17 +277,13 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
             d.fact(FactType::Path, Some(&l.path), &l.found);
             d.fact(
                 FactType::Identifier,
-                cell(&t, row, "author_id").as_deref(),
+                raw(&t, row, "author_id").as_deref(),
                 &inv,
             );
-            d.fact(
-                FactType::Account,
-                cell(&t, row, "username").as_deref(),
-                &inv,
-            );
-            d.fact(FactType::Text, cell(&t, row, "content").as_deref(), &inv);
+            d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
             let created = t.get(row, "created");
-            d.time(created, millis(created), "Tweet posted", &inv);
+            d.time(created, unix_millis(created), "Tweet posted", &inv);
             d.interpretation = format!(
                 "statuses _id {} of {name}: a tweet by user {} (@{}); favourited by the user: {}, retweeted by the user: {}; created is Java milliseconds (unix_millis).",
                 t.get(row, "_id").unwrap_or("?"),
@@ -312,7 +300,7 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
                     "no"
                 },
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
         }
         note_cap(ctx, l, &t, "statuses")?;
     }
@@ -321,14 +309,7 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
 
 /// Notes the rows past [`MAX_ROWS`] of a one-call read as not read.
 fn note_cap(ctx: &AgentCtx<'_>, l: &Located, t: &Table, what: &str) -> Result<(), RuntimeError> {
-    if t.truncated {
-        ctx.unparsed(
-            &artefact_name(&l.tree, &l.path),
-            &format!("only the first {MAX_ROWS} {what} were read"),
-            None,
-        )?;
-    }
-    Ok(())
+    note_row_cap(ctx, &artefact_name(&l.tree, &l.path), t, MAX_ROWS, what)
 }
 
 /// AirGuard's tracker sightings.
@@ -351,12 +332,12 @@ ORDER BY b.beaconId";
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Identifier,
-            cell(&t, row, "deviceAddress").as_deref(),
+            raw(&t, row, "deviceAddress").as_deref(),
             &inv,
         );
-        d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
-        d.fact(FactType::Text, cell(&t, row, "deviceType").as_deref(), &inv);
-        d.fact(FactType::Count, cell(&t, row, "rssi").as_deref(), &inv);
+        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Text, raw(&t, row, "deviceType").as_deref(), &inv);
+        d.fact(FactType::Count, raw(&t, row, "rssi").as_deref(), &inv);
         let (lat, lon) = (t.get(row, "latitude"), t.get(row, "longitude"));
         d.fact(FactType::Text, lat, &inv);
         d.fact(FactType::Text, lon, &inv);
@@ -386,7 +367,7 @@ ORDER BY b.beaconId";
                 _ => ", with no position recorded".to_string(),
             },
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
     }
     note_cap(ctx, l, &t, "sightings")
 }
@@ -406,21 +387,21 @@ media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_
         let file = t.get(row, "file_name").unwrap_or("?");
         let mut d = Draft::new("files", format!("Files by Google: {file}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Name, cell(&t, row, "file_name").as_deref(), &inv);
-        d.fact(FactType::Path, cell(&t, row, "root_path").as_deref(), &inv);
+        d.fact(FactType::Name, raw(&t, row, "file_name").as_deref(), &inv);
+        d.fact(FactType::Path, raw(&t, row, "root_path").as_deref(), &inv);
         d.fact(
             FactType::Path,
-            cell(&t, row, "root_relative_file_path").as_deref(),
+            raw(&t, row, "root_relative_file_path").as_deref(),
             &inv,
         );
-        d.fact(FactType::Count, cell(&t, row, "size").as_deref(), &inv);
-        d.fact(FactType::Text, cell(&t, row, "mime_type").as_deref(), &inv);
-        d.fact(FactType::Url, cell(&t, row, "uri").as_deref(), &inv);
+        d.fact(FactType::Count, raw(&t, row, "size").as_deref(), &inv);
+        d.fact(FactType::Text, raw(&t, row, "mime_type").as_deref(), &inv);
+        d.fact(FactType::Url, raw(&t, row, "uri").as_deref(), &inv);
         for c in ["title", "artist", "album"] {
-            d.fact(FactType::Text, cell(&t, row, c).as_deref(), &inv);
+            d.fact(FactType::Text, raw(&t, row, c).as_deref(), &inv);
         }
         let modified = t.get(row, "file_date_modified_ms");
-        d.time(modified, millis(modified), "File last modified", &inv);
+        d.time(modified, unix_millis(modified), "File last modified", &inv);
         d.interpretation = format!(
             "files_master_table id {} of {name}: the file {file} ({} bytes, {}, media type {}) in {}{}; file_date_modified_ms is Unix milliseconds (unix_millis).",
             t.get(row, "id").unwrap_or("?"),
@@ -434,7 +415,7 @@ media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_
                 ""
             },
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
     }
     note_cap(ctx, l, &t, "files")
 }
@@ -463,15 +444,15 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 let field = t.get(row, "name").unwrap_or("?");
                 let mut d = Draft::new("web", format!("Form data typed: {field}"));
                 d.fact(FactType::Path, Some(&l.path), &l.found);
-                d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
-                let value = cell(&t, row, "value");
+                d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+                let value = raw(&t, row, "value");
                 let ty = if value.as_deref().is_some_and(|v| v.contains('@')) {
                     FactType::Email
                 } else {
                     FactType::Text
                 };
                 d.fact(ty, value.as_deref(), &inv);
-                d.fact(FactType::Url, cell(&t, row, "url").as_deref(), &inv);
+                d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
                 d.interpretation = format!(
                     "formdata _id {} of {name}: a value typed into the form field {field}{} and kept by the WebView for autofill.",
                     t.get(row, "_id").unwrap_or("?"),
@@ -479,7 +460,7 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                         .map(|u| format!(" of {u}"))
                         .unwrap_or_default(),
                 );
-                record(ctx, d)?;
+                record_draft(ctx, d)?;
             }
         }
     }
@@ -494,11 +475,11 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 format!("Cookie {} of {domain}", t.get(row, "name").unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
-            d.fact(FactType::Url, cell(&t, row, "domain").as_deref(), &inv);
-            d.fact(FactType::Path, cell(&t, row, "path").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Url, raw(&t, row, "domain").as_deref(), &inv);
+            d.fact(FactType::Path, raw(&t, row, "path").as_deref(), &inv);
             let expires = t.get(row, "expires");
-            d.time(expires, millis(expires), "Cookie expires", &inv);
+            d.time(expires, unix_millis(expires), "Cookie expires", &inv);
             d.interpretation = format!(
                 "cookies _id {} of {name}: the WebView kept a cookie of {domain}{} (its value, a session credential, is not read).",
                 t.get(row, "_id").unwrap_or("?"),
@@ -508,7 +489,7 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     ""
                 },
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
         }
     }
     Ok(())
@@ -531,9 +512,9 @@ pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let mut d = Draft::new("device", format!("Battery at {level}%"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(FactType::Count, t.get(row, "battery_level"), &inv);
-        d.fact(FactType::Text, cell(&t, row, "timezone").as_deref(), &inv);
+        d.fact(FactType::Text, raw(&t, row, "timezone").as_deref(), &inv);
         let time = t.get(row, "timestamp_millis");
-        d.time(time, millis(time), "Battery level recorded", &inv);
+        d.time(time, unix_millis(time), "Battery level recorded", &inv);
         d.interpretation = format!(
             "battery_event of {name}: the battery was at {level}% ({}; battery saver {}); the device's time zone was {}; timestamp_millis is Unix milliseconds (unix_millis).",
             match t.get(row, "charge_type") {
@@ -544,16 +525,9 @@ pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             t.get(row, "battery_saver").unwrap_or("?"),
             t.get(row, "timezone").unwrap_or("not recorded"),
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
     }
-    if t.truncated {
-        ctx.unparsed(
-            &name,
-            &format!("only the first {TURBO_ROWS} battery events were read"),
-            None,
-        )?;
-    }
-    Ok(())
+    note_row_cap(ctx, &name, &t, TURBO_ROWS, "battery events")
 }
 
 /// Battery events read from one `turbo.db` (a month of a phone's life is a few thousand).
@@ -591,7 +565,7 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             let mut d = Draft::new("contacts", format!("Telegram user {account}"));
             d.fact(FactType::Path, Some(&l.path), &l.found);
             d.fact(FactType::Account, Some(account), &inv);
-            d.fact(FactType::Name, cell(&t, row, "name").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
             d.interpretation = format!(
                 "users uid {} of {name}: the Telegram user {account}, display name {display:?}{}.",
                 t.get(row, "uid").unwrap_or("?"),
@@ -599,42 +573,18 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     .map(|u| format!(", user name {u}"))
                     .unwrap_or_default(),
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
             let label = if display.is_empty() { account } else { display };
-            observe(
+            observe_account(
                 ctx,
-                account,
-                EntityKind::Person,
-                label,
-                IdType::AccountId,
-                account,
                 &inv,
-                why("The namespaced user id", account),
+                account,
+                label,
+                account,
+                username,
+                Some(display),
+                &|what| why(what, account),
             )?;
-            if !display.is_empty() {
-                observe(
-                    ctx,
-                    account,
-                    EntityKind::Person,
-                    label,
-                    IdType::DisplayName,
-                    display,
-                    &inv,
-                    why("The display name", account),
-                )?;
-            }
-            if let Some(u) = username {
-                observe(
-                    ctx,
-                    account,
-                    EntityKind::Person,
-                    label,
-                    IdType::Nickname,
-                    u,
-                    &inv,
-                    why("The user name", account),
-                )?;
-            }
         }
     }
 
@@ -665,14 +615,14 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             let mut d = Draft::new("contacts", format!("Telegram contact {}", who.trim()));
             d.fact(FactType::Path, Some(&l.path), &l.found);
             d.fact(FactType::Account, Some(account), &inv);
-            d.fact(FactType::Name, cell(&t, row, "fname").as_deref(), &inv);
-            d.fact(FactType::Name, cell(&t, row, "sname").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "fname").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "sname").as_deref(), &inv);
             d.fact(FactType::Phone, Some(phone), &inv);
             d.interpretation = format!(
                 "The phone-book contact {} of the Telegram app ({name}) is the Telegram user {account} with the number {phone}.",
                 who.trim()
             );
-            record(ctx, d)?;
+            record_draft(ctx, d)?;
             observe(
                 ctx,
                 account,
@@ -730,19 +680,12 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(FactType::Identifier, t.get(row, "uid"), &inv);
-        if let Some(text) = &text {
-            // as the decoder wrote it into the cell: a JSON string, escaped as a cell
-            let json = serde_json::to_string(text).unwrap_or_default();
-            let inner = json
-                .strip_prefix('"')
-                .and_then(|j| j.strip_suffix('"'))
-                .unwrap_or_default();
-            d.fact(
-                FactType::Text,
-                Some(&crate::identity::raw_cell(inner)),
-                &inv,
-            );
-        }
+        // as the decoder wrote it into the cell: a JSON string, escaped as a cell
+        d.fact(
+            FactType::Text,
+            text.as_deref().map(in_json_cell).as_deref(),
+            &inv,
+        );
         for k in ["from", "to"] {
             d.fact(
                 FactType::Account,
@@ -753,8 +696,7 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let date = t.get(row, "date");
         d.time(
             date,
-            date.filter(|v| v.parse::<i64>().is_ok_and(|n| n > 0))
-                .map(|_| TimeEncoding::UnixSeconds),
+            unix_seconds(date),
             if sent {
                 "Message sent"
             } else {
@@ -778,7 +720,7 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 None => "; its stored object was not read (media or an unknown form)",
             },
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
         if sent && let Some(from) = decoded.as_ref().and_then(|v| v["from"].as_str()) {
             observe(
                 ctx,
@@ -812,9 +754,8 @@ pub fn telegram(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// form it has in the cell (a JSON string body, escaped as a cell) for its fact.
 fn proto_text(message: &serde_json::Value, field: &str) -> Option<(String, String)> {
     let text = message.get(field)?.get(0)?.as_str()?.to_string();
-    let json = serde_json::to_string(&text).ok()?;
-    let inner = json.strip_prefix('"')?.strip_suffix('"')?.to_string();
-    Some((text, crate::identity::raw_cell(&inner)))
+    let cited = in_json_cell(&text);
+    Some((text, cited))
 }
 
 /// Tango's `tango_profile.db`: the people the app knows (`profiletable`: user id, first and last
@@ -861,7 +802,7 @@ itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
             d.fact(FactType::Text, plain(c, row).as_deref(), &inv);
         }
         let active = t.get(row, "active");
-        d.time(active, millis(active), "Last active on Tango", &inv);
+        d.time(active, unix_millis(active), "Last active on Tango", &inv);
         d.interpretation = format!(
             "profiletable of {name}: the Tango user {account}{}{}{} (names stored base64, decoded).",
             if full.is_empty() {
@@ -880,7 +821,7 @@ itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
                 ""
             },
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
         let label = if full.is_empty() { account } else { &full };
         observe(
             ctx,
@@ -954,7 +895,7 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
             ),
         ] {
             let v = t.get(row, c);
-            d.time(v, millis(v), what, &inv);
+            d.time(v, unix_millis(v), what, &inv);
         }
         d.interpretation = format!(
             "messages msg_id {id} of {name}: a message of type {} {} the conversation {} (status {}){}; times are Unix milliseconds (unix_millis).",
@@ -972,7 +913,7 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
                 _ => "; no text (media or a notice)".to_string(),
             },
         );
-        record(ctx, d)?;
+        record_draft(ctx, d)?;
         if let Some(p) = peer {
             observe(
                 ctx,

@@ -16,13 +16,9 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("CallHistory.storedata", |find, path| one(run, find, path))
 }
 
-/// `table.col AS alias` when the column exists, `NULL AS alias` otherwise.
+/// `col AS alias` when the column exists, `NULL AS alias` otherwise.
 pub fn optional(cols: &BTreeSet<String>, col: &str, alias: &str) -> String {
-    if cols.contains(col) {
-        format!("{col} AS {alias}")
-    } else {
-        format!("NULL AS {alias}")
-    }
+    crate::util::column_or_null(cols, "", col, alias)
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {

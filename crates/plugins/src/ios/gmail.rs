@@ -10,10 +10,11 @@
 //! index's score) is the message time in Unix milliseconds (`unix_millis`).
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, file_name, raw, summarise};
+use crate::util::unix_millis;
 
 const COLUMNS: [&str; 10] = ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"];
 
@@ -22,12 +23,6 @@ const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(c0, 0)) AS first
 /// Triage of every Gmail `searchsqlitedb` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("searchsqlitedb", |find, path| one(run, find, path))
-}
-
-fn millis(value: Option<&str>) -> Option<TimeEncoding> {
-    value
-        .filter(|v| v.parse::<f64>().is_ok_and(|f| f > 0.0))
-        .map(|_| TimeEncoding::UnixMillis)
 }
 
 /// The e-mail addresses of an address field (`Name, address[, Name, address…]`) with the name
@@ -108,7 +103,7 @@ c4 AS receivers, c5 AS cc, c6 AS bcc, c7 AS subject, c8 AS body, c9 AS has FROM 
         let time = raw(t, row, "time");
         d.time(
             time.as_deref(),
-            millis(time.as_deref()),
+            unix_millis(time.as_deref()),
             "Message time",
             inv,
         );
@@ -185,7 +180,7 @@ c0 is the message time in Unix milliseconds (unix_millis).",
             find,
             "Gmail messages",
             SUMMARY_SQL,
-            millis,
+            unix_millis,
             "First message",
             "Last message",
         )?;

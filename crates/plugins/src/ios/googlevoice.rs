@@ -16,22 +16,17 @@
 //! sms.db. `timestamp` is Unix seconds with a fraction (`unix_seconds`).
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, file_name, raw, summarise};
+use crate::util::{column_or_null, unix_seconds};
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(timestamp, 0)) AS first_time, max(timestamp) AS last_time FROM ThreadItem";
 
 /// Triage of every `threadingStore.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("threadingStore.sqlite", |find, path| one(run, find, path))
-}
-
-fn unix(value: Option<&str>) -> Option<TimeEncoding> {
-    value
-        .filter(|v| v.parse::<f64>().is_ok_and(|f| f > 0.0))
-        .map(|_| TimeEncoding::UnixSeconds)
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
@@ -89,13 +84,7 @@ AND ma.threadItemType = ti.threadItemType)"
     } else {
         ("NULL", "NULL")
     };
-    let column = |c: &str, alias: &str| {
-        if cols.contains(c) {
-            format!("ti.{c} AS {alias}")
-        } else {
-            format!("NULL AS {alias}")
-        }
-    };
+    let column = |c: &str, alias: &str| column_or_null(&cols, "ti.", c, alias);
     let select = format!(
         "SELECT ti.rowid AS rid, ti.threadItemKey AS item_key, ti.itemType AS item_type, \
 ti.timestamp AS ts, ti.senderPhoneNumber AS number, ti.messageText AS text, ti.duration AS duration, \
@@ -140,7 +129,7 @@ ti.isUnread AS unread, ti.isDeleted AS deleted, {}, {}, {}, {}, {}, ti.threadKey
                 d.fact(FactType::Count, raw(t, row, "attachments").as_deref(), inv);
                 d.time(
                     ts.as_deref(),
-                    unix(ts.as_deref()),
+                    unix_seconds(ts.as_deref()),
                     if sent { "Text sent" } else { "Text received" },
                     inv,
                 );
@@ -187,7 +176,7 @@ from {} ({flags}, system message {}, {} attachment(s)); timestamp is Unix second
                 ] {
                     d.fact(ty, raw(t, row, c).as_deref(), inv);
                 }
-                d.time(ts.as_deref(), unix(ts.as_deref()), "Call", inv);
+                d.time(ts.as_deref(), unix_seconds(ts.as_deref()), "Call", inv);
                 d.interpretation = format!(
                     "ThreadItem {key} ({kind}) of {path}: a {direction} Google Voice call with {}, \
 lasting {} seconds ({flags}); timestamp is Unix seconds (unix_seconds).",
@@ -208,7 +197,12 @@ lasting {} seconds ({flags}); timestamp is Unix seconds (unix_seconds).",
                 d.fact(FactType::Count, raw(t, row, "duration").as_deref(), inv);
                 d.fact(FactType::Text, raw(t, row, "transcript").as_deref(), inv);
                 d.fact(FactType::Count, raw(t, row, "confidence").as_deref(), inv);
-                d.time(ts.as_deref(), unix(ts.as_deref()), "Voicemail left", inv);
+                d.time(
+                    ts.as_deref(),
+                    unix_seconds(ts.as_deref()),
+                    "Voicemail left",
+                    inv,
+                );
                 d.interpretation = format!(
                     "ThreadItem {key} of {path}: a voicemail of {} seconds left by {} ({flags}); \
 {}; timestamp is Unix seconds (unix_seconds).",
@@ -277,7 +271,7 @@ of the user's own Google Voice numbers."
             find,
             "Google Voice items",
             SUMMARY_SQL,
-            unix,
+            unix_seconds,
             "First item",
             "Last item",
         )?;
@@ -345,7 +339,7 @@ FROM Participant p"
         d.fact(FactType::Count, raw(t, row, "items").as_deref(), inv);
         d.time(
             last.as_deref(),
-            unix(last.as_deref()),
+            unix_seconds(last.as_deref()),
             "Last item sent by the participant",
             inv,
         );

@@ -12,10 +12,11 @@
 //!   iLEAPP's `keyboardUsageStats`.
 
 use masf_agents::RuntimeError;
-use masf_graph::{FactType, TimeEncoding};
+use masf_graph::FactType;
 use serde_json::json;
 
 use super::{Draft, Run, raw};
+use crate::util::unix_seconds;
 
 /// The format's magic, which is no word.
 const MAGIC: &str = "DynamicDictionary-9";
@@ -77,10 +78,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         let Some(paged) = run.paged(path, sql, "rowid")? else {
             return Ok(());
         };
-        let unix = |v: Option<&str>| {
-            v.filter(|v| v.parse::<f64>().is_ok_and(|f| f > 0.0))
-                .map(|_| TimeEncoding::UnixSeconds)
-        };
         for (inv, t, row) in paged.rows() {
             let key = raw(t, row, "key").unwrap_or_default();
             let value = raw(t, row, "value");
@@ -89,9 +86,9 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             d.fact(FactType::Identifier, Some(&key), inv);
             d.fact(FactType::Count, value.as_deref(), inv);
             let created = t.get(row, "created");
-            d.time(created, unix(created), "Statistic first counted", inv);
+            d.time(created, unix_seconds(created), "Statistic first counted", inv);
             let updated = t.get(row, "updated");
-            d.time(updated, unix(updated), "Statistic last updated", inv);
+            d.time(updated, unix_seconds(updated), "Statistic last updated", inv);
             d.interpretation = format!(
                 "{path}: the keyboard's durable statistic {key} is {} (times are Unix seconds, unix_seconds).",
                 value.as_deref().unwrap_or("?")

@@ -13,24 +13,17 @@
 //! `ZPPTIMESTAMP` is Unix milliseconds as text (`unix_millis`).
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, apple_encoding, file_name, raw, summarise};
+use crate::util::{column_or_null, unix_millis};
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZTIMESTAMP, 0)) AS first_time, max(ZTIMESTAMP) AS last_time FROM ZKIKMESSAGE";
 
 /// Triage of every `kik.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("kik.sqlite", |find, path| one(run, find, path))
-}
-
-fn column(cols: &std::collections::BTreeSet<String>, table: &str, c: &str, alias: &str) -> String {
-    if cols.contains(c) {
-        format!("{table}.{c} AS {alias}")
-    } else {
-        format!("NULL AS {alias}")
-    }
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
@@ -53,7 +46,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         return Ok(());
     }
     let users = schema.columns("ZKIKUSER");
-    let u = |c: &str, alias: &str| column(&users, "u", c, alias);
+    let u = |c: &str, alias: &str| column_or_null(&users, "u.", c, alias);
     let user_sql = format!(
         "SELECT u.Z_PK AS pk, u.ZUSERNAME AS username, u.ZDISPLAYNAME AS display, u.ZJID AS jid, {}, {}, {}, {}, {} FROM ZKIKUSER u",
         u("ZFIRSTNAME", "first"),
@@ -89,11 +82,12 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             d.fact(FactType::Identifier, jid.as_deref(), inv);
             d.fact(FactType::Url, raw(t, row, "pic_url").as_deref(), inv);
             let pic = raw(t, row, "pic_time");
-            let pic_enc = pic
-                .as_deref()
-                .filter(|v| v.parse::<f64>().is_ok_and(|f| f > 0.0))
-                .map(|_| TimeEncoding::UnixMillis);
-            d.time(pic.as_deref(), pic_enc, "Profile picture set", inv);
+            d.time(
+                pic.as_deref(),
+                unix_millis(pic.as_deref()),
+                "Profile picture set",
+                inv,
+            );
             d.interpretation = format!(
                 "ZKIKUSER Z_PK {pk} of {path}: a Kik {} known to the app, user name {}, display name {}, JID {}.",
                 if group { "group" } else { "user" },
@@ -153,7 +147,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         "SELECT m.Z_PK AS pk, m.ZTYPE AS type, {}, m.ZTIMESTAMP AS ts, m.ZRECEIVEDTIMESTAMP AS received, \
 m.ZBODY AS body, m.ZUSER AS user, u.ZUSERNAME AS username, u.ZDISPLAYNAME AS display, \
 {attachment} AS attachment FROM ZKIKMESSAGE m LEFT JOIN ZKIKUSER u ON u.Z_PK = m.ZUSER",
-        column(&messages, "m", "ZSTATE", "state"),
+        column_or_null(&messages, "m.", "ZSTATE", "state"),
     );
     let Some(paged) = run.paged(path, &message_sql, "m.Z_PK")? else {
         return Ok(());

@@ -800,15 +800,7 @@ pub fn core_data_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
     (v.is_finite() && v > 0.0).then_some(TimeEncoding::AppleSeconds)
 }
 
-/// A cell as it appears in the `sqlite_query` text (escaped), so that it grounds verbatim.
-pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
-    table.get(row, col).map(escape)
-}
-
-/// Escapes a cell the way `sqlite_query` prints it.
-pub fn escape(s: &str) -> String {
-    masf_tools::sqlite::escape_cell(s)
-}
+pub use crate::util::{escape, raw};
 
 /// The fact type of a handle value (e-mail, phone or other account).
 pub fn handle_fact_type(value: &str) -> FactType {

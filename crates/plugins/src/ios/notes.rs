@@ -58,12 +58,7 @@ pub fn note_text(message: &Value) -> Option<&str> {
         .as_str()
 }
 
-/// A string as the `sqlite_query` text holds it inside a JSON cell (JSON-escaped, then
-/// cell-escaped), so that it grounds verbatim.
-fn in_json_cell(s: &str) -> String {
-    let json = serde_json::to_string(s).unwrap_or_default();
-    escape(&json[1..json.len().saturating_sub(1)])
-}
+use crate::util::in_json_cell;
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
     let obj = "ZICCLOUDSYNCINGOBJECT";
