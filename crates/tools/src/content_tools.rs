@@ -309,15 +309,21 @@ impl Tool for ParsePlist {
         "parse_plist"
     }
     fn description(&self) -> &str {
-        "Parse a property list of the evidence (XML or binary) and return it as JSON with sorted keys, pretty-printed. Dates become RFC 3339 UTC strings, data {\"$data_hex\": ...}, UIDs {\"$uid\": n}. An NSKeyedArchiver plist is unwrapped into the object graph it encodes (dictionaries, arrays, strings, NSDate), under the keys of its $top."
+        "Parse a property list of the evidence (XML or binary) and return it as JSON with sorted keys, pretty-printed. Dates become RFC 3339 UTC strings, data {\"$data_hex\": ...}, UIDs {\"$uid\": n}. An NSKeyedArchiver plist is unwrapped into the object graph it encodes (dictionaries, arrays, strings, NSDate), under the keys of its $top. With qualify {\"<key>\": \"<service>\"}, every string or integer member named <key> gains a sibling \"<key>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. twitter:123)."
     }
     fn args_schema(&self) -> Value {
-        json!({"type": "object", "properties": file_props(), "required": ["path"], "additionalProperties": false})
+        let mut props = file_props();
+        props.insert(
+            "qualify".into(),
+            json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "Member names whose string or integer values are account ids of a service: {\"userID\": \"twitter\"} adds \"userID.qualified\": \"twitter:<value>\" beside each. Services are 1-32 lower-case letters, digits, '-' or '_'; at most 16 names."}),
+        );
+        json!({"type": "object", "properties": props, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
         TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let qualify = qualify_arg(a)?;
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let bytes = fs.open(&path)?;
@@ -339,6 +345,8 @@ impl Tool for ParsePlist {
             Ok(None) => (raw, false),
             Err(why) => return Err(ToolError::Other(format!("{path}: {why}"))),
         };
+        let mut json_value = json_value;
+        qualify_ids(&mut json_value, &qualify);
         let canon = canonical_value(&json_value);
         let mut text = serde_json::to_string_pretty(&canon)
             .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
@@ -350,9 +358,94 @@ impl Tool for ParsePlist {
     }
 }
 
+/// The `qualify` argument of `parse_plist`: member name → service.
+fn qualify_arg(a: &Value) -> Result<Vec<(String, String)>, ToolError> {
+    let bad = |why: String| ToolError::InvalidArgs(format!("qualify: {why}"));
+    let Some(q) = a.get("qualify").filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let Some(map) = q.as_object() else {
+        return Err(bad(
+            "must be an object of member name to service, e.g. {\"userID\": \"twitter\"}".into(),
+        ));
+    };
+    if map.len() > 16 {
+        return Err(bad(format!("{} names; at most 16", map.len())));
+    }
+    let mut out = Vec::new();
+    for (key, service) in map {
+        let Some(service) = service.as_str() else {
+            return Err(bad(format!("the service of {key:?} must be a string")));
+        };
+        let valid = (1..=32).contains(&service.len())
+            && service
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        if key.is_empty() || !valid {
+            return Err(bad(format!(
+                "{key:?} → {service:?}: a name must be non-empty and a service 1-32 lower-case letters, digits, '-' or '_'"
+            )));
+        }
+        out.push((key.clone(), service.to_string()));
+    }
+    Ok(out)
+}
+
+/// Adds `"<key>.qualified": "<service>:<value>"` beside every string or integer member named
+/// in `qualify` (walked with an explicit stack: the value's depth is bounded by the plist
+/// reader, and this walk does not recurse).
+fn qualify_ids(value: &mut Value, qualify: &[(String, String)]) {
+    if qualify.is_empty() {
+        return;
+    }
+    let mut stack: Vec<&mut Value> = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                let mut added = Vec::new();
+                for (key, service) in qualify {
+                    let id = match map.get(key) {
+                        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+                        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => n.to_string(),
+                        _ => continue,
+                    };
+                    added.push((format!("{key}.qualified"), json!(format!("{service}:{id}"))));
+                }
+                for (k, q) in added {
+                    map.insert(k, q);
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn qualified_ids_are_added_beside_their_members() {
+        let mut v = json!({"userID": 1068228364824178689u64, "users": [{"userID": "42", "name": "x"}, {"userID": 1.5}]});
+        let q = qualify_arg(&json!({"qualify": {"userID": "twitter"}})).unwrap();
+        qualify_ids(&mut v, &q);
+        assert_eq!(v["userID.qualified"], json!("twitter:1068228364824178689"));
+        assert_eq!(v["users"][0]["userID.qualified"], json!("twitter:42"));
+        assert!(v["users"][1].get("userID.qualified").is_none());
+        for bad in [
+            json!({"qualify": ["userID"]}),
+            json!({"qualify": {"userID": "Twitter"}}),
+            json!({"qualify": {"": "twitter"}}),
+            json!({"qualify": {"userID": 3}}),
+        ] {
+            assert!(
+                matches!(qualify_arg(&bad), Err(ToolError::InvalidArgs(m)) if m.starts_with("qualify: ")),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn strings_finds_ascii_and_utf16_runs() {
