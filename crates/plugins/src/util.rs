@@ -395,6 +395,14 @@ pub fn in_json_cell(s: &str) -> String {
     escape(&json[1..json.len().saturating_sub(1)])
 }
 
+/// A string as it appears inside a JSON string of a tool's JSON output (`parse_plist`,
+/// `read_json`), so that it grounds verbatim: quotes, backslashes and control characters
+/// escaped.
+pub fn in_json(s: &str) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    json[1..json.len().saturating_sub(1)].to_string()
+}
+
 /// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
 /// taken by name, missing in older schemas.
 pub fn column_or_null(

@@ -309,13 +309,17 @@ impl Tool for ParsePlist {
         "parse_plist"
     }
     fn description(&self) -> &str {
-        "Parse a property list of the evidence (XML or binary) and return it as JSON with sorted keys, pretty-printed. Dates become RFC 3339 UTC strings, data {\"$data_hex\": ...}, UIDs {\"$uid\": n}. An NSKeyedArchiver plist is unwrapped into the object graph it encodes (dictionaries, arrays, strings, NSDate), under the keys of its $top. With qualify {\"<key>\": \"<service>\"}, every string or integer member named <key> gains a sibling \"<key>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. twitter:123)."
+        "Parse a property list of the evidence (XML or binary) and return it as JSON with sorted keys, pretty-printed. Dates become RFC 3339 UTC strings, data {\"$data_hex\": ...}, UIDs {\"$uid\": n}. An NSKeyedArchiver plist is unwrapped into the object graph it encodes (dictionaries, arrays, strings, NSDate), under the keys of its $top. With qualify {\"<key>\": \"<service>\"}, every string or integer member named <key> gains a sibling \"<key>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. twitter:123). With decode_data true, a data value that is itself a binary property list becomes {\"$data_plist\": ...} (unwrapped like the whole) and one that is UTF-8 JSON text {\"$data_json\": ...}; other data stays hex."
     }
     fn args_schema(&self) -> Value {
         let mut props = file_props();
         props.insert(
             "qualify".into(),
             json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "Member names whose string or integer values are account ids of a service: {\"userID\": \"twitter\"} adds \"userID.qualified\": \"twitter:<value>\" beside each. Services are 1-32 lower-case letters, digits, '-' or '_'; at most 16 names."}),
+        );
+        props.insert(
+            "decode_data".into(),
+            json!({"type": "boolean", "description": "Decode data values that hold a binary property list ($data_plist) or JSON text ($data_json), up to 3 levels deep; default false (data as $data_hex)."}),
         );
         json!({"type": "object", "properties": props, "required": ["path"], "additionalProperties": false})
     }
@@ -324,6 +328,7 @@ impl Tool for ParsePlist {
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let qualify = qualify_arg(a)?;
+        let decode = args::opt_bool(a, "decode_data")?.unwrap_or(false);
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let bytes = fs.open(&path)?;
@@ -346,6 +351,9 @@ impl Tool for ParsePlist {
             Err(why) => return Err(ToolError::Other(format!("{path}: {why}"))),
         };
         let mut json_value = json_value;
+        if decode {
+            decode_data(&mut json_value, &path);
+        }
         qualify_ids(&mut json_value, &qualify);
         let canon = canonical_value(&json_value);
         let mut text = serde_json::to_string_pretty(&canon)
@@ -355,6 +363,58 @@ impl Tool for ParsePlist {
             text,
             structured: Some(json!({"path": path, "nskeyedarchiver": archived, "value": canon})),
         })
+    }
+}
+
+/// Levels of data-in-data that [`decode_data`] opens.
+const DATA_DEPTH: usize = 3;
+
+/// Replaces each `{"$data_hex": …}` that holds a binary property list with
+/// `{"$data_plist": …}` (an NSKeyedArchiver one unwrapped) and each that holds UTF-8 JSON text
+/// with `{"$data_json": …}`, down to [`DATA_DEPTH`] levels of data inside data. Data that is
+/// neither, or does not parse, stays hex: decoding never fails the call.
+fn decode_data(value: &mut Value, path: &str) {
+    let mut stack: Vec<(&mut Value, usize)> = vec![(value, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                let hex = match map.get("$data_hex") {
+                    Some(Value::String(h)) if map.len() == 1 && depth < DATA_DEPTH => h,
+                    _ => {
+                        stack.extend(map.values_mut().map(|x| (x, depth)));
+                        continue;
+                    }
+                };
+                let Ok(bytes) = hex::decode(hex) else {
+                    continue;
+                };
+                let decoded = if bytes.starts_with(b"bplist00") {
+                    masf_evidence::plist::read(Cursor::new(bytes), &format!("plist data in {path}"))
+                        .ok()
+                        .map(|inner| {
+                            let raw = plist_to_json(&inner);
+                            let inner = match unarchive(&raw) {
+                                Ok(Some(u)) => u,
+                                _ => raw,
+                            };
+                            ("$data_plist", inner)
+                        })
+                } else {
+                    std::str::from_utf8(&bytes)
+                        .ok()
+                        .filter(|t| matches!(t.trim_start().as_bytes().first(), Some(b'{' | b'[')))
+                        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                        .map(|j| ("$data_json", j))
+                };
+                if let Some((key, inner)) = decoded {
+                    map.clear();
+                    map.insert(key.to_string(), inner);
+                    stack.extend(map.values_mut().map(|x| (x, depth + 1)));
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut().map(|x| (x, depth))),
+            _ => {}
+        }
     }
 }
 
@@ -425,6 +485,35 @@ fn qualify_ids(value: &mut Value, qualify: &[(String, String)]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn data_holding_json_or_a_plist_is_decoded_and_other_data_stays_hex() {
+        let json_text = hex::encode(br#"[{"name":"Liz","phoneNumber":"+19199282177"}]"#);
+        let mut nested = Vec::new();
+        plist::Value::Dictionary(plist::Dictionary::from_iter([(
+            "inner".to_string(),
+            plist::Value::Data(br#"{"id": 7}"#.to_vec()),
+        )]))
+        .to_writer_binary(&mut nested)
+        .unwrap();
+        let mut v = json!({
+            "a": {"$data_hex": json_text},
+            "b": [{"$data_hex": hex::encode(&nested)}],
+            "c": {"$data_hex": "00ff10"},
+            "d": {"$data_hex": hex::encode(b"{not json")},
+        });
+        decode_data(&mut v, "/x.plist");
+        assert_eq!(
+            v["a"]["$data_json"][0]["phoneNumber"],
+            json!("+19199282177")
+        );
+        assert_eq!(
+            v["b"][0]["$data_plist"]["inner"]["$data_json"]["id"],
+            json!(7)
+        );
+        assert_eq!(v["c"], json!({"$data_hex": "00ff10"}));
+        assert!(v["d"].get("$data_hex").is_some());
+    }
 
     #[test]
     fn qualified_ids_are_added_beside_their_members() {

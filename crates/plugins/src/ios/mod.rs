@@ -17,6 +17,9 @@
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
+//! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
+//! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
+//! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -34,9 +37,11 @@ pub mod addressbook;
 pub mod adid;
 pub mod apps;
 pub mod callhistory;
+pub mod clubhouse;
 pub mod computers;
 pub mod gmail;
 pub mod googlevoice;
+pub mod groupme;
 pub mod keyboard;
 pub mod kik;
 pub mod notes;
@@ -44,6 +49,7 @@ pub mod plists;
 pub mod safari;
 pub mod safarihistory;
 pub mod sms;
+pub mod voicemail;
 pub mod whatsapp;
 pub mod wifi;
 
@@ -128,11 +134,14 @@ impl Plugin for Ios {
         ctx.artefact("AddressBook.sqlitedb", || addressbook::triage(&run))?;
         ctx.artefact("sms.db", || sms::triage(&run))?;
         ctx.artefact("CallHistory.storedata", || callhistory::triage(&run))?;
+        ctx.artefact("voicemail.db", || voicemail::triage(&run))?;
         ctx.artefact("WhatsApp", || whatsapp::triage(&run))?;
         ctx.artefact("Google Voice threadingStore.sqlite", || {
             googlevoice::triage(&run)
         })?;
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
+        ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
+        ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
@@ -367,6 +376,24 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "words the user typed that the keyboard learned; typing totals",
         ),
         entry(
+            "voicemail.db",
+            &["/Voicemail/voicemail.db\""],
+            "carrier voicemails (kept and deleted): sender, callback number, the device's own number, SIM ICCID, duration, times",
+        ),
+        entry(
+            "Clubhouse preferences",
+            &[
+                "/co.alphaexploration.clubhouse.plist\"",
+                "/group.alphaexploration.clubhouse.plist\"",
+            ],
+            "the Clubhouse account (user id, user name, phone), the address-book contacts it uploaded, conversations, notifications",
+        ),
+        entry(
+            "GroupMe preferences",
+            &["/com.groupme.iphone-app.plist\""],
+            "the GroupMe account: user id, name, e-mail, phone number, app state",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -394,6 +421,10 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "com.apple.wifi.known-networks.plist" => "wifi",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
+        "voicemail.db" => "calls",
+        "co.alphaexploration.clubhouse.plist"
+        | "group.alphaexploration.clubhouse.plist"
+        | "com.groupme.iphone-app.plist" => "accounts",
         "data_ark.plist" | "SystemVersion.plist" => "device",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"

@@ -148,13 +148,18 @@ pub(crate) fn parse(
     run: &Run<'_, '_>,
     path: &str,
 ) -> Result<Option<(Invoked, Value)>, RuntimeError> {
-    let Some(inv) = util::call_or_note(
-        run.ctx,
-        path,
-        "parse_plist",
-        serde_json::json!({"path": path}),
-    )?
-    else {
+    parse_with(run, path, serde_json::json!({}))
+}
+
+/// [`parse`] with more of `parse_plist`'s arguments (`qualify`, `decode_data`) in `options`.
+pub(crate) fn parse_with(
+    run: &Run<'_, '_>,
+    path: &str,
+    options: Value,
+) -> Result<Option<(Invoked, Value)>, RuntimeError> {
+    let mut args = options;
+    args["path"] = Value::from(path);
+    let Some(inv) = util::call_or_note(run.ctx, path, "parse_plist", args)? else {
         return Ok(None);
     };
     match serde_json::from_str::<Value>(&inv.output.text) {

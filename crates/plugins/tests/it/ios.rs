@@ -878,6 +878,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Safari History.db", false),
             ("Safari Downloads.plist", false),
             ("keyboard lexicon and statistics", false),
+            ("voicemail.db", false),
+            ("Clubhouse preferences", false),
+            ("GroupMe preferences", false),
             ("camera-roll screenshots", false),
         ]
     );
