@@ -689,7 +689,26 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
                 request,
             );
         }
-        let digest = identity_digest(&req.source_id, &req.context, req.id_type, &normalized);
+        // A cue is one word (letters only, as the plugins read them); anything else is not
+        // kept.
+        let cue = req
+            .cue
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && c.len() <= 32 && c.chars().all(char::is_alphabetic))
+            .map(str::to_lowercase);
+        // A contact claim is its own identifier beside the same value held as the person's
+        // own (`Identifier::is_claim`): whichever comes first, both are kept.
+        let digest = if cue.is_some() && crate::model::is_claimable(req.id_type) {
+            identity_digest(
+                &req.source_id,
+                &req.context,
+                req.id_type,
+                &format!("{normalized}#claim"),
+            )
+        } else {
+            identity_digest(&req.source_id, &req.context, req.id_type, &normalized)
+        };
         if let Some(id) = self.state.entity_by_identity(&digest) {
             return duplicate(id, "this identifier was already observed for this entity");
         }
@@ -738,14 +757,7 @@ impl<'a, L: InvocationLog + ?Sized> Gateway<'a, L> {
             normalized,
             strength: identifiers::strength_of(req.id_type, &req.value),
             phenomenon_id,
-            // A cue is one word (letters only, as the plugins read them); anything else is
-            // not kept.
-            cue: req
-                .cue
-                .as_deref()
-                .map(str::trim)
-                .filter(|c| !c.is_empty() && c.len() <= 32 && c.chars().all(char::is_alphabetic))
-                .map(str::to_lowercase),
+            cue,
         };
         Verdict::Accepted {
             id: entity_id.clone(),

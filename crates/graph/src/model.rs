@@ -628,9 +628,30 @@ pub struct Identifier {
     /// For a wallet address held by a person (a control claim): the word before the address
     /// that named this person its holder (`my`, `sent`); none when nothing did. A claim with a
     /// cue weighs twice a bare one against competing claims
-    /// (`masf_graph::resolution::wanted_control`).
+    /// (`masf_graph::resolution::wanted_control`). For a phone number or e-mail address: the
+    /// word that made it a contact claim ([`Identifier::is_claim`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cue: Option<String>,
+}
+
+impl Identifier {
+    /// Whether this is a *contact claim*: a phone number or e-mail address the person wrote
+    /// as their own ("my new number is …", "email me at …"), observed with the cue that said
+    /// so. A claim is evidence that the person uses the value, weighed by resolution as one
+    /// `direct_evidence` edge from the claim alone ([`crate::resolution`]), never as a shared
+    /// key of its own: the same value held as the person's own identifier is a separate
+    /// identifier, and wins.
+    pub fn is_claim(&self) -> bool {
+        self.cue.is_some() && is_claimable(self.id_type)
+    }
+}
+
+/// The identifier types a person can claim in words ([`Identifier::is_claim`]).
+pub fn is_claimable(id_type: crate::identifiers::IdType) -> bool {
+    matches!(
+        id_type,
+        crate::identifiers::IdType::Phone | crate::identifiers::IdType::Email
+    )
 }
 
 /// Where a lead stands.

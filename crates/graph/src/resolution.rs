@@ -15,7 +15,9 @@
 //!    entities holding it; pairs come only from entities in one block — sharing a normalised
 //!    identifier or a name key — or from names whose compact forms agree on their first or
 //!    on their last [`FUZZY_AFFIX`] characters (one typo leaves one of the two intact) and have
-//!    a Jaro–Winkler similarity ≥ [`NAME_SIMILARITY`] (0.95).
+//!    a Jaro–Winkler similarity ≥ [`NAME_SIMILARITY`] (0.95). A *contact claim* (a phone
+//!    number or e-mail address a person wrote as their own, "my new number is …":
+//!    [`Identifier::is_claim`]) is blocked under its value like the person's own values.
 //!    Never all pairs: a strong block of more than [`MAX_STRONG_BLOCK`] entities (a hotline in
 //!    many address books) is linked as a chain in id order, which joins the same entities with
 //!    a linear number of pairs; a name shared by more than [`MAX_WEAK_BLOCK`] entities, or a
@@ -27,9 +29,11 @@
 //!    becomes at most one edge: `direct_evidence` when the other entity holds the same key
 //!    (a shared strong identifier), `contradicts` when its type is single-valued for the kind
 //!    and the two entities hold values of that type with none in common, `prerequisite_met`
-//!    when a name is the same or similar (a weak identifier) — names count once per entity
+//!    when a name is the same or similar (a weak identifier). Names count once per entity
 //!    (its first matching name by phenomenon id), so a pair has at most two name edges
-//!    however many spellings each entity carries.
+//!    however many spellings each entity carries. A value one side only *claimed* gives one
+//!    edge, from the claim: `direct_evidence` against the other's own value (`L = 1.52`,
+//!    0.97: the person said it is theirs), `supports` against another claim (`L = 1.02`).
 //! 5. **Scoring**: by the graph's log-odds (DESIGN §7) with the coreference prior
 //!    ([`crate::Scoring::prior_for`], 0.25 by default: `L₀ = −0.477`, undecided rather than
 //!    refuted). One shared strong identifier is two `direct_evidence` edges, `2 + 2/2 = 3`:
@@ -156,7 +160,8 @@ pub fn demotions(entities: &[&Entity]) -> Vec<Demotion> {
             continue;
         }
         for i in &e.identifiers {
-            if rule(i.id_type).strength != Strength::Strong {
+            // A claimed value ties nothing: only values a source holds as its own do.
+            if rule(i.id_type).strength != Strength::Strong || i.is_claim() {
                 continue;
             }
             let k = key(i);
@@ -533,6 +538,15 @@ impl<'a> Prepared<'a> {
         }
     }
 
+    /// Whether the entity holds `k` as its own (not only as a contact claim).
+    fn owns(&self, k: &(KeySpace, String)) -> bool {
+        self.entity
+            .identifiers
+            .iter()
+            .zip(&self.keys)
+            .any(|(i, ik)| ik == k && !i.is_claim())
+    }
+
     fn parts(&self) -> impl Iterator<Item = (&'a Identifier, &(KeySpace, String), &String)> {
         self.entity
             .identifiers
@@ -712,7 +726,19 @@ pub fn evidence_prepared<'a>(
                 continue;
             }
             let edge_type = match rule(identifier.id_type).strength {
-                Strength::Strong if other.keys.contains(k) => Some(EdgeType::DirectEvidence),
+                // A value the person only claimed ("my new number is …") is one edge, from the
+                // claim: `direct_evidence` against the other's own value, `supports` against
+                // another claim; an entity holding the value as its own too gives the edge from
+                // its own identifier instead.
+                Strength::Strong if other.keys.contains(k) => {
+                    match (identifier.is_claim(), other.owns(k)) {
+                        (false, true) => Some(EdgeType::DirectEvidence),
+                        (false, false) => None,
+                        (true, _) if this.owns(k) => None,
+                        (true, true) => Some(EdgeType::DirectEvidence),
+                        (true, false) => Some(EdgeType::Supports),
+                    }
+                }
                 Strength::Strong if conflicts(this, other, identifier.id_type) => {
                     Some(EdgeType::Contradicts)
                 }

@@ -600,8 +600,12 @@ impl GraphState {
                 if entity.label.is_empty() {
                     entity.label.clone_from(label);
                 }
+                // A contact claim and the same value held as the entity's own are two
+                // identifiers (`Identifier::is_claim`).
                 if !entity.identifiers.iter().any(|i| {
-                    i.id_type == identifier.id_type && i.normalized == identifier.normalized
+                    i.id_type == identifier.id_type
+                        && i.normalized == identifier.normalized
+                        && i.is_claim() == identifier.is_claim()
                 }) {
                     entity.identifiers.push(identifier.clone());
                 }

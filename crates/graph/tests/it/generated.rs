@@ -9,7 +9,9 @@
 //! as a bare address (read as the writer's: a wrong claim that competes); a screenshot
 //! folder that shows wallets and nobody. Three people announce no wallet in any message: one
 //! is named as the payee of theirs in another person's document, one keeps notes of their
-//! number and wallet ("receive: …"), one wrote a document with their address bare. Every observation goes through the gateway as a
+//! number and wallet ("receive: …"), one wrote a document with their address bare. One person
+//! changes number and says so ("my new number is …", a contact claim); the new number shows
+//! up on a third phone only as a message handle. Every observation goes through the gateway as a
 //! triage agent's would (grounded in a tool output), then the resolver settles.
 //!
 //! Scored by B-cubed over entities against the generator's truth (each entity's person;
@@ -539,6 +541,70 @@ fn generate(seed: u64) -> Case {
         }
     }
     let _ = quotes;
+    // One person changes number: from the old one they text a contact "my new number is …"
+    // (a contact claim, cue "my": on their phone the `owner`'s, on the contact's the sender's
+    // card or handle), and the new number turns up on a third phone only as a message handle
+    // or a card without their name. Only the claim ties it to them.
+    let mover = rng.below(people.len());
+    let told = (mover + 1 + rng.below(people.len() - 1)) % people.len();
+    let region = people[mover].region;
+    let new = number(&mut rng, region);
+    for (side, other) in [(mover, told), (told, mover)] {
+        let s = dev(side);
+        let q = &people[other];
+        let context = books[side]
+            .get(&other)
+            .cloned()
+            .unwrap_or_else(|| format!("handle:{}", q.phone.e164));
+        observe(
+            &mut w,
+            &mut truth,
+            &s,
+            &context,
+            EntityKind::Person,
+            &q.phone.international,
+            IdType::Phone,
+            &q.phone.international,
+            people[side].region,
+            &format!("p{other}"),
+        );
+        let claimant = if side == mover {
+            "owner".to_owned()
+        } else {
+            context
+        };
+        w.observe_in(
+            &s,
+            &claimant,
+            EntityKind::Person,
+            "claimant",
+            IdType::Phone,
+            &new.international,
+            people[side].region,
+            Some("my"),
+        );
+        truth.insert((s, claimant), format!("p{mover}"));
+    }
+    let third = (0..people.len())
+        .find(|&k| k != mover && k != told)
+        .unwrap_or(0);
+    let written = if people[third].region == region {
+        new.national.clone()
+    } else {
+        new.international.clone()
+    };
+    observe(
+        &mut w,
+        &mut truth,
+        &dev(third),
+        &format!("handle:{}", new.e164),
+        EntityKind::Person,
+        &written,
+        IdType::Phone,
+        &written,
+        people[third].region,
+        &format!("p{mover}"),
+    );
     w.settle();
     Case {
         world: w,

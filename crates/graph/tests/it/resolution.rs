@@ -1716,3 +1716,167 @@ fn named_and_document_claims_join_the_one_person_known_by_that_name_or_number() 
     );
     assert_eq!(w.settle(), 0, "settled");
 }
+
+/// Contact claims (issue 16, part 4): a number a person wrote as their own ("my new number
+/// is …") joins the entity that holds it as its own with one `direct_evidence` edge from the
+/// claim; two claims support each other; the same value also held as the person's own is kept
+/// beside the claim, in either order, and gives the usual two edges; a retraction splits.
+#[test]
+fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
+    let prior = (0.25f64 / 0.75).log10();
+    let mut w = World::new();
+    // On the old phone's contact's device: the sender's handle claims the new number.
+    w.observe_in(
+        "src-a",
+        "handle:+85291110000",
+        P,
+        "+852 9111 0000",
+        IdType::Phone,
+        "+852 9111 0000",
+        "HK",
+        None,
+    );
+    w.observe_in(
+        "src-a",
+        "handle:+85291110000",
+        P,
+        "+852 9111 0000",
+        IdType::Phone,
+        "+852 6222 3333",
+        "HK",
+        Some("my"),
+    );
+    // On a third phone the new number is only a message handle.
+    w.observe_in(
+        "src-b",
+        "handle:+85262223333",
+        P,
+        "6222 3333",
+        IdType::Phone,
+        "6222 3333",
+        "HK",
+        None,
+    );
+    // An e-mail claimed by two people's handles, and nobody's own.
+    w.observe_in(
+        "src-c",
+        "handle:x",
+        P,
+        "x",
+        IdType::Email,
+        "shared@example.org",
+        "HK",
+        Some("me"),
+    );
+    w.observe_in(
+        "src-d",
+        "handle:y",
+        P,
+        "y",
+        IdType::Email,
+        "shared@example.org",
+        "HK",
+        Some("my"),
+    );
+    w.settle();
+    let s = &w.state;
+    let sender = w.entity("src-a", "handle:+85291110000");
+    assert_eq!(
+        sender.identifiers.iter().filter(|i| i.is_claim()).count(),
+        1
+    );
+    let h = &s.hypotheses()
+        [&s.coreference_hypotheses(&sender.id, &w.entity("src-b", "handle:+85262223333").id)[0]];
+    assert_eq!(h.edges.len(), 1, "{h:?}");
+    assert_eq!(h.edges[0].edge_type, masf_graph::EdgeType::DirectEvidence);
+    let claim = sender.identifiers.iter().find(|i| i.is_claim()).unwrap();
+    assert_eq!(h.edges[0].phenomenon_id, claim.phenomenon_id);
+    assert!((h.log_odds - prior - 2.0).abs() < 1e-9, "{}", h.log_odds);
+    assert_eq!(h.status, Status::Supported);
+    let h = &s.hypotheses()[&s.coreference_hypotheses(
+        &w.entity("src-c", "handle:x").id,
+        &w.entity("src-d", "handle:y").id,
+    )[0]];
+    assert!(
+        h.edges
+            .iter()
+            .all(|e| e.edge_type == masf_graph::EdgeType::Supports)
+            && h.edges.len() == 2,
+        "{h:?}"
+    );
+    assert!((h.log_odds - prior - 1.5).abs() < 1e-9, "{}", h.log_odds);
+
+    // The examiner retracts the claim's link: the new number's handle stands alone again.
+    let edge = w.edge_between(
+        ("src-a", "handle:+85291110000"),
+        ("src-b", "handle:+85262223333"),
+    );
+    assert!(
+        w.decide(false, &edge, "the sender relayed a friend's number")
+            .is_accepted()
+    );
+    let actors = resolution::actors(&w.state);
+    let b = w.entity("src-b", "handle:+85262223333").id.clone();
+    assert_eq!(actor_of(&actors, &b).entities, std::slice::from_ref(&b));
+
+    // The owner writes their own number as a claim before the SIM's record of it is read, and
+    // after it on another source: both identifiers are kept, and the own one gives the
+    // ordinary pair of edges.
+    for claim_first in [true, false] {
+        let mut w = World::new();
+        let own = |w: &mut World| {
+            w.observe_in(
+                "src-p",
+                "owner",
+                P,
+                "device owner",
+                IdType::Phone,
+                "+852 6444 5555",
+                "HK",
+                None,
+            );
+        };
+        let claim = |w: &mut World| {
+            w.observe_in(
+                "src-p",
+                "owner",
+                P,
+                "device owner",
+                IdType::Phone,
+                "+852 6444 5555",
+                "HK",
+                Some("my"),
+            );
+        };
+        if claim_first {
+            claim(&mut w);
+            own(&mut w);
+        } else {
+            own(&mut w);
+            claim(&mut w);
+        }
+        w.observe_in(
+            "src-q",
+            "contact:1",
+            P,
+            "PAT",
+            IdType::Phone,
+            "6444 5555",
+            "HK",
+            None,
+        );
+        w.settle();
+        let owner = w.entity("src-p", "owner");
+        assert_eq!(owner.identifiers.len(), 2, "{owner:?}");
+        let h = &w.state.hypotheses()[&w
+            .state
+            .coreference_hypotheses(&owner.id, &w.entity("src-q", "contact:1").id)[0]];
+        assert_eq!(h.edges.len(), 2, "{h:?}");
+        assert!(
+            h.edges
+                .iter()
+                .all(|e| e.edge_type == masf_graph::EdgeType::DirectEvidence)
+        );
+        assert!((h.log_odds - prior - 3.0).abs() < 1e-9);
+    }
+}
