@@ -13,6 +13,8 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
+//! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
+//! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
@@ -44,11 +46,13 @@ pub mod googlevoice;
 pub mod groupme;
 pub mod keyboard;
 pub mod kik;
+pub mod mastodon;
 pub mod notes;
 pub mod plists;
 pub mod safari;
 pub mod safarihistory;
 pub mod sms;
+pub mod truthsocial;
 pub mod voicemail;
 pub mod whatsapp;
 pub mod wifi;
@@ -142,6 +146,10 @@ impl Plugin for Ios {
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
         ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
         ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
+        ctx.artefact("Mastodon shared.sqlite", || mastodon::triage(&run))?;
+        ctx.artefact("Truth Social ChatModel.sqlite", || {
+            truthsocial::triage(&run)
+        })?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
@@ -356,6 +364,18 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Kik messages and the users the app knows: user names, JIDs, display names",
         ),
         entry(
+            "Mastodon shared.sqlite",
+            // The app group's database; the module reads it only when it holds Mastodon's
+            // tables (another app's `shared.sqlite` is passed over).
+            &["/Databases/shared.sqlite\""],
+            "Mastodon: the signed-in account and instance, cached users (follow relations), statuses, direct messages, notifications",
+        ),
+        entry(
+            "Truth Social ChatModel.sqlite",
+            &["/ChatModel.sqlite\""],
+            "Truth Social chats: accounts (the holder's id), chats, messages with attachments and reactions, chat events",
+        ),
+        entry(
             "Gmail searchsqlitedb",
             &["/searchsqlitedb\""],
             "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
@@ -411,6 +431,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
     Some(match base {
         "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" | "kik.sqlite" => "messages",
         "searchsqlitedb" => "mail",
+        "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
+        "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
         "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",

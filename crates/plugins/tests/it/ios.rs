@@ -874,6 +874,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("keychain export", false),
             ("Google Voice threadingStore.sqlite", false),
             ("Kik kik.sqlite", false),
+            ("Mastodon shared.sqlite", false),
+            ("Truth Social ChatModel.sqlite", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
             ("Safari Downloads.plist", false),

@@ -9,6 +9,7 @@ mod disk;
 mod ios;
 mod ios_artefacts;
 mod ios_social;
+mod ios_social_a;
 mod ios_support;
 mod layouts;
 mod limits;
