@@ -13,6 +13,8 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
+//! | MeWe `sgrouplesdb.sqlite` | [`mewe`] | the signed-in account; one per user, group, post, poll, chat message | `owner`: `mewe:<id>`, handle, name, primary e-mail and phone; `mewe:<id>`: handle, name |
+//! | Twitter/X `com.atebits.tweetie.direct-message.cache/TDfir-*` | [`twitter`] | one per cached user, per direct message | `owner`: `twitter:<id>`, user name, name; `twitter:<id>`: user name, name |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
@@ -39,11 +41,13 @@ pub mod gmail;
 pub mod googlevoice;
 pub mod keyboard;
 pub mod kik;
+pub mod mewe;
 pub mod notes;
 pub mod plists;
 pub mod safari;
 pub mod safarihistory;
 pub mod sms;
+pub mod twitter;
 pub mod whatsapp;
 pub mod wifi;
 
@@ -133,6 +137,8 @@ impl Plugin for Ios {
             googlevoice::triage(&run)
         })?;
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
+        ctx.artefact("MeWe sgrouplesdb.sqlite", || mewe::triage(&run))?;
+        ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
@@ -347,6 +353,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Kik messages and the users the app knows: user names, JIDs, display names",
         ),
         entry(
+            "MeWe sgrouplesdb.sqlite",
+            &["/sgrouplesdb.sqlite\""],
+            "MeWe chats (shared locations, attachments), users and contacts, groups, posts, polls; the signed-in account with its e-mail and phone",
+        ),
+        entry(
+            "Twitter direct-message cache",
+            &["/com.atebits.tweetie.direct-message.cache/"],
+            "Twitter/X direct messages and the users of the inbox; the signed-in account id",
+        ),
+        entry(
             "Gmail searchsqlitedb",
             &["/searchsqlitedb\""],
             "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
@@ -382,7 +398,12 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         .or_else(|| name.strip_suffix("-shm"))
         .unwrap_or(name);
     Some(match base {
-        "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" | "kik.sqlite" => "messages",
+        "sms.db"
+        | "ChatStorage.sqlite"
+        | "threadingStore.sqlite"
+        | "kik.sqlite"
+        | "sgrouplesdb.sqlite" => "messages",
+        _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" => "mail",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
         "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",

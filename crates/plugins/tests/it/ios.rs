@@ -874,6 +874,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("keychain export", false),
             ("Google Voice threadingStore.sqlite", false),
             ("Kik kik.sqlite", false),
+            ("MeWe sgrouplesdb.sqlite", false),
+            ("Twitter direct-message cache", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
             ("Safari Downloads.plist", false),

@@ -8,6 +8,7 @@ mod browsers;
 mod disk;
 mod ios;
 mod ios_artefacts;
+mod ios_social_b;
 mod ios_support;
 mod layouts;
 mod limits;
