@@ -15,6 +15,8 @@
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
 //! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
+//! | MeWe `sgrouplesdb.sqlite` | [`mewe`] | the signed-in account; one per user, group, post, poll, chat message | `owner`: `mewe:<id>`, handle, name, primary e-mail and phone; `mewe:<id>`: handle, name |
+//! | Twitter/X `com.atebits.tweetie.direct-message.cache/TDfir-*` | [`twitter`] | one per cached user, per direct message | `owner`: `twitter:<id>`, user name, name; `twitter:<id>`: user name, name |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
@@ -47,12 +49,14 @@ pub mod groupme;
 pub mod keyboard;
 pub mod kik;
 pub mod mastodon;
+pub mod mewe;
 pub mod notes;
 pub mod plists;
 pub mod safari;
 pub mod safarihistory;
 pub mod sms;
 pub mod truthsocial;
+pub mod twitter;
 pub mod voicemail;
 pub mod whatsapp;
 pub mod wifi;
@@ -150,6 +154,8 @@ impl Plugin for Ios {
         ctx.artefact("Truth Social ChatModel.sqlite", || {
             truthsocial::triage(&run)
         })?;
+        ctx.artefact("MeWe sgrouplesdb.sqlite", || mewe::triage(&run))?;
+        ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
@@ -376,6 +382,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Truth Social chats: accounts (the holder's id), chats, messages with attachments and reactions, chat events",
         ),
         entry(
+            "MeWe sgrouplesdb.sqlite",
+            &["/sgrouplesdb.sqlite\""],
+            "MeWe chats (shared locations, attachments), users and contacts, groups, posts, polls; the signed-in account with its e-mail and phone",
+        ),
+        entry(
+            "Twitter direct-message cache",
+            &["/com.atebits.tweetie.direct-message.cache/"],
+            "Twitter/X direct messages and the users of the inbox; the signed-in account id",
+        ),
+        entry(
             "Gmail searchsqlitedb",
             &["/searchsqlitedb\""],
             "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
@@ -429,7 +445,12 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         .or_else(|| name.strip_suffix("-shm"))
         .unwrap_or(name);
     Some(match base {
-        "sms.db" | "ChatStorage.sqlite" | "threadingStore.sqlite" | "kik.sqlite" => "messages",
+        "sms.db"
+        | "ChatStorage.sqlite"
+        | "threadingStore.sqlite"
+        | "kik.sqlite"
+        | "sgrouplesdb.sqlite" => "messages",
+        _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",

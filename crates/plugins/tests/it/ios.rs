@@ -876,6 +876,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Kik kik.sqlite", false),
             ("Mastodon shared.sqlite", false),
             ("Truth Social ChatModel.sqlite", false),
+            ("MeWe sgrouplesdb.sqlite", false),
+            ("Twitter direct-message cache", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
             ("Safari Downloads.plist", false),

@@ -1092,7 +1092,7 @@ INSERT INTO ThreadItem(threadItemKey, threadItemType, sortID, isUnread, messageT
 }
 
 /// The first file named `name` below `dir`.
-fn walk(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
+pub(crate) fn walk(dir: &std::path::Path, name: &str) -> Option<std::path::PathBuf> {
     for e in std::fs::read_dir(dir).ok()?.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -1129,7 +1129,7 @@ fn sqlite3_rows(db: &std::path::Path, sql: &str) -> Vec<Vec<String>> {
 
 /// A database built with the sqlite3 CLI from the schema of a real one (`.schema`, no row
 /// copied) plus `rows`, at `to`.
-fn db_from_schema(real: &std::path::Path, to: &std::path::Path, rows: &str) {
+pub(crate) fn db_from_schema(real: &std::path::Path, to: &std::path::Path, rows: &str) {
     let schema = std::process::Command::new("sqlite3")
         .arg("-readonly")
         .arg(real)

@@ -10,6 +10,7 @@ mod ios;
 mod ios_artefacts;
 mod ios_social;
 mod ios_social_a;
+mod ios_social_b;
 mod ios_support;
 mod layouts;
 mod limits;
