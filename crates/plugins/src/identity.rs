@@ -470,7 +470,232 @@ pub fn observe_written_wallets(
             cue.as_deref(),
         )?;
     }
+    observe_written_contacts(region, text, what, writer, observe)?;
     Ok(seen)
+}
+
+/// Words that may stand between `my` and the noun of a contact claim ("my new work number").
+const CONTACT_ADJECTIVES: [&str; 33] = [
+    "new",
+    "other",
+    "second",
+    "2nd",
+    "work",
+    "office",
+    "personal",
+    "private",
+    "cell",
+    "mobile",
+    "phone",
+    "home",
+    "direct",
+    "current",
+    "updated",
+    "backup",
+    "spare",
+    "temporary",
+    "temp",
+    "whatsapp",
+    "wechat",
+    "telegram",
+    "signal",
+    "viber",
+    "line",
+    "local",
+    "overseas",
+    "real",
+    "email",
+    "e-mail",
+    "contact",
+    "hk",
+    "us",
+];
+
+/// Nouns of a contact claim ("my number", "my email address").
+const CONTACT_NOUNS: [&str; 17] = [
+    "number",
+    "no",
+    "num",
+    "phone",
+    "cell",
+    "mobile",
+    "tel",
+    "telephone",
+    "contact",
+    "email",
+    "e-mail",
+    "mail",
+    "address",
+    "whatsapp",
+    "wechat",
+    "telegram",
+    "signal",
+];
+
+/// Words between the noun and the value ("my number is now …", "my number changed to …").
+const CONTACT_FILLERS: [&str; 16] = [
+    "is",
+    "now",
+    "will",
+    "be",
+    "it's",
+    "its",
+    "currently",
+    "still",
+    "here",
+    "below",
+    "was",
+    "changed",
+    "to",
+    "has",
+    "been",
+    "moved",
+];
+
+/// Verbs of "<verb> me at …".
+const CONTACT_VERBS: [&str; 16] = [
+    "call", "text", "reach", "contact", "message", "msg", "email", "e-mail", "mail", "whatsapp",
+    "wechat", "ring", "phone", "sms", "ping", "dm",
+];
+
+/// Chinese nouns of a contact claim after 我的 (longest first).
+const CJK_CONTACT_NOUNS: [&str; 18] = [
+    "电话号码",
+    "電話號碼",
+    "手机号码",
+    "手機號碼",
+    "联系方式",
+    "聯繫方式",
+    "手机号",
+    "手機號",
+    "微信号",
+    "微信號",
+    "电话",
+    "電話",
+    "号码",
+    "號碼",
+    "手机",
+    "手機",
+    "邮箱",
+    "郵箱",
+];
+
+/// The cue that makes a phone number or e-mail address right after `before` the *writer's
+/// own* contact (a contact claim, `masf_graph::Identifier::is_claim`), read strictly from the
+/// words right before it in its sentence: `my` + optional qualifiers + a contact noun + filler
+/// ("my new number is …", "My email: …", "my work cell …"; cue `my`), `<verb> me at|on|via`
+/// ("call me at …", "email me on …"; cue `me`), a sentence opening "New number: …" (cue `new`),
+/// and the Chinese `我的(新)<noun>(是)：` (cue `我的`) and `联系我/打给我/找我：` (cue `我`).
+/// Anything else — "my brother's number is …", "call him at …", a bare number — is no claim.
+pub fn contact_cue(before: &str) -> Option<String> {
+    let sentence = sentence_before(before);
+    // Chinese: no spaces; the suffix decides.
+    let cjk = sentence.trim_end_matches(|c: char| {
+        c.is_whitespace() || matches!(c, ':' | '：' | '是' | '为' | '為' | '，' | ',' | '、')
+    });
+    for noun in CJK_CONTACT_NOUNS {
+        if let Some(rest) = cjk.strip_suffix(noun) {
+            let rest = rest.strip_suffix('新').unwrap_or(rest);
+            if rest.ends_with("我的") {
+                return Some("我的".into());
+            }
+        }
+    }
+    for verb in [
+        "联系我",
+        "聯繫我",
+        "联络我",
+        "聯絡我",
+        "打给我",
+        "打給我",
+        "找我",
+        "致电我",
+        "致電我",
+    ] {
+        if cjk.ends_with(verb) {
+            return Some("我".into());
+        }
+    }
+    let lower = sentence.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut i = words.len();
+    // "<verb> me at …"
+    if i >= 3
+        && ["at", "on", "via", "through"].contains(&words[i - 1])
+        && words[i - 2] == "me"
+        && CONTACT_VERBS.contains(&words[i - 3])
+    {
+        return Some("me".into());
+    }
+    while i > 0 && CONTACT_FILLERS.contains(&words[i - 1]) {
+        i -= 1;
+    }
+    if i == 0 || !CONTACT_NOUNS.contains(&words[i - 1]) {
+        return None;
+    }
+    i -= 1;
+    let mut new = false;
+    while i > 0 && CONTACT_ADJECTIVES.contains(&words[i - 1]) {
+        new |= words[i - 1] == "new";
+        i -= 1;
+    }
+    if i > 0 && words[i - 1] == "my" {
+        Some("my".into())
+    } else if i == 0 && new {
+        Some("new".into())
+    } else {
+        None
+    }
+}
+
+/// Observes every phone number and e-mail address in `text` that its writer names as their
+/// own ([`contact_cue`]) as a *contact claim* of the writer: the value held by the writer's
+/// person entity with the cue, which resolution weighs as one `direct_evidence` edge toward
+/// whoever holds the value as their own (`masf_graph::resolution`), never as a shared key. No
+/// claim when the writer is unknown. Returns how many claims it made.
+pub fn observe_written_contacts(
+    region: Option<&masf_graph::Region>,
+    text: &str,
+    what: &str,
+    writer: Option<Party<'_>>,
+    observe: &mut ObserveFn<'_>,
+) -> Result<usize, RuntimeError> {
+    let Some(writer) = writer else {
+        return Ok(0);
+    };
+    let mut made = 0;
+    for f in crate::extract::identifiers(text, region) {
+        if !matches!(f.id_type, IdType::Phone | IdType::Email) {
+            continue;
+        }
+        let Some(cue) = contact_cue(&text[..f.span.start]) else {
+            continue;
+        };
+        let kind = if f.id_type == IdType::Phone {
+            "phone number"
+        } else {
+            "e-mail address"
+        };
+        if observe(
+            writer.context,
+            EntityKind::Person,
+            writer.label,
+            f.id_type,
+            &f.raw,
+            format!(
+                "The {kind} {} is written in {what} by {}, who names it as their own (\"{cue}\" \
+                 right before it): a claim that they use it.",
+                f.raw, writer.role
+            ),
+            Some(&cue),
+        )? {
+            made += 1;
+        }
+    }
+    Ok(made)
 }
 
 /// Observes the claim of a party named right before an address ([`named_party`]): the
@@ -512,7 +737,38 @@ pub fn observe_named(
 
 #[cfg(test)]
 mod tests {
-    use super::{Holder, holder_from_text, named_party, own_cue};
+    use super::{Holder, contact_cue, holder_from_text, named_party, own_cue};
+
+    #[test]
+    fn contact_claims_need_first_person_words_right_before_the_value() {
+        for (before, cue) in [
+            ("Hi, my new number is ", Some("my")),
+            ("My email: ", Some("my")),
+            ("my work cell ", Some("my")),
+            ("FYI my number changed to ", Some("my")),
+            ("my WhatsApp number is now ", Some("my")),
+            ("You can call me at ", Some("me")),
+            ("email me on ", Some("me")),
+            ("New number: ", Some("new")),
+            ("我的新号码是：", Some("我的")),
+            ("我的電話：", Some("我的")),
+            ("有事联系我：", Some("我")),
+            // Not the writer's own.
+            ("my brother's number is ", None),
+            ("my wife’s number is ", None),
+            ("call him at ", None),
+            ("his number is ", None),
+            ("your new number is ", None),
+            ("is this the number ", None),
+            ("New number for the office: ", None),
+            ("", None),
+            ("他的号码是", None),
+            // Another sentence's cue does not carry over.
+            ("That is my number. Ask ", None),
+        ] {
+            assert_eq!(contact_cue(before).as_deref(), cue, "{before:?}");
+        }
+    }
 
     #[test]
     fn the_cue_nearest_the_address_names_its_holder() {

@@ -552,6 +552,13 @@ impl<'c, 's> Run<'c, 's> {
             tracing::debug!(value, %id_type, why, "not observed: a placeholder");
             return Ok(false);
         }
+        // A contact claim is kept apart from the same value observed as the entity's own
+        // (`masf_graph::Identifier::is_claim`): neither hides the other.
+        let norm = if cue.is_some() && masf_graph::model::is_claimable(id_type) {
+            format!("{norm}#claim")
+        } else {
+            norm
+        };
         let key = (context.to_string(), id_type, norm);
         if !self.observed.borrow_mut().insert(key) {
             return Ok(false);

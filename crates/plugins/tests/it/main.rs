@@ -5,6 +5,7 @@ mod android_support;
 mod archive;
 mod boundaries;
 mod browsers;
+mod contact_claims;
 mod disk;
 mod ios;
 mod ios_artefacts;
