@@ -764,8 +764,13 @@ fn cmd_actors(case: &CaseArgs, all: bool, json: bool) -> anyhow::Result<u8> {
             );
         }
         for i in &a.identifiers {
+            let claimed = if i.claimed_by.is_empty() {
+                String::new()
+            } else {
+                format!("; written as their own by {}", i.claimed_by.join(", "))
+            };
             println!(
-                "    {:<14} {} ({})",
+                "    {:<14} {} ({}{claimed})",
                 i.id_type.as_str(),
                 i.normalized,
                 i.entities.join(", ")

@@ -1137,6 +1137,10 @@ pub struct ActorIdentifier {
     /// ([`crate::identifiers::placeholder`]) or a demoted value ([`demotions`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_used: Option<String>,
+    /// The entities that hold it as a contact claim (they wrote it as their own, "my new
+    /// number is …": [`Identifier::is_claim`]), a subset of `entities`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claimed_by: Vec<String>,
 }
 
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
@@ -1324,9 +1328,13 @@ fn actor(
                     not_used: crate::identifiers::placeholder(i.id_type, &i.value)
                         .map(|why| format!("placeholder: {why}"))
                         .or_else(|| demoted.get(&key(i)).map(|why| format!("demoted: {why}"))),
+                    claimed_by: Vec::new(),
                 });
             if !entry.entities.contains(&e.id) {
                 entry.entities.push(e.id.clone());
+            }
+            if i.is_claim() && !entry.claimed_by.contains(&e.id) {
+                entry.claimed_by.push(e.id.clone());
             }
         }
     }

@@ -118,6 +118,15 @@ fn a_number_texted_as_my_new_number_joins_its_holder_on_another_phone() {
         actor(&brother.id).unwrap().entities,
         std::slice::from_ref(&brother.id)
     );
+    // The actor lists the number with the entity that wrote it as theirs.
+    let listed = actor(&pat.id)
+        .unwrap()
+        .identifiers
+        .iter()
+        .find(|i| i.normalized == "+85262223333")
+        .unwrap();
+    assert_eq!(listed.claimed_by, std::slice::from_ref(&pat.id));
+    assert!(listed.entities.contains(&new.id));
     let h = &state.hypotheses()[&state.coreference_hypotheses(&pat.id, &new.id)[0]];
     assert_eq!(h.edges.len(), 1);
     assert_eq!(h.edges[0].phenomenon_id, claim.phenomenon_id);
