@@ -96,3 +96,45 @@ pub fn exercise_volume(data: &[u8]) {
         }
     }
 }
+
+/// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
+/// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
+pub const TARGETS: [&str; 10] = [
+    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "tar", "volume", "zip",
+];
+
+/// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
+/// for a name that is no target. Errors are the expected outcome for most inputs; only a panic
+/// or a hang is a finding.
+pub fn run_target(target: &str, data: &[u8]) -> bool {
+    match target {
+        "ewf" => exercise_image_file(data, "fuzz.E01", |path| {
+            crate::ewf::EwfImage::open(path).map(|i| Arc::new(i) as Bytes)
+        }),
+        "ext4" => exercise_fs(data, crate::ext4::open),
+        "fat" => exercise_fs(data, crate::fat::open),
+        "ntfs" => exercise_fs(data, crate::ntfs::open),
+        "tar" => exercise_fs(data, crate::archive::open_tar),
+        "zip" => exercise_fs(data, crate::archive::open_zip),
+        "gzip" => {
+            let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+            let _ = crate::archive::gunzip(bytes, 16 << 20);
+        }
+        "leveldb" => {
+            let _ = crate::leveldb::read_log(data, "fuzz");
+            let _ = crate::leveldb::read_table(data, "fuzz");
+        }
+        "lznt1" => {
+            // One compression unit: 16 clusters of 4 KiB.
+            let mut out = vec![0u8; 65536];
+            let _ = crate::lznt1::decompress(data, &mut out);
+        }
+        "volume" => {
+            exercise_volume(data);
+            let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+            let _ = crate::probe::probe(bytes.as_ref());
+        }
+        _ => return false,
+    }
+    true
+}

@@ -1,8 +1,6 @@
 #![no_main]
 //! Fuzz the EWF reader: write the input as a one-segment image, open it, read every chunk.
+//! The driver is `masf_evidence::fuzzing::run_target`, which the regression replay uses too.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    masf_evidence::fuzzing::exercise_image_file(data, "fuzz.E01", |path| {
-        masf_evidence::ewf::EwfImage::open(path)
-            .map(|i| std::sync::Arc::new(i) as masf_evidence::bytes::Bytes)
-    });
+    masf_evidence::fuzzing::run_target("ewf", data);
 });

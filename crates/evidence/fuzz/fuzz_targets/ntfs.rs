@@ -1,5 +1,6 @@
 #![no_main]
 //! Fuzz the NTFS reader: open, then walk and read everything it offers.
+//! The driver is `masf_evidence::fuzzing::run_target`, which the regression replay uses too.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    masf_evidence::fuzzing::exercise_fs(data, masf_evidence::ntfs::open);
+    masf_evidence::fuzzing::run_target("ntfs", data);
 });

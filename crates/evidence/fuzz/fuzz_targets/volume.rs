@@ -1,11 +1,6 @@
 #![no_main]
 //! Fuzz the partition-table readers and the probe: sniff, open GPT/MBR, probe every partition.
-use std::sync::Arc;
-
-use masf_evidence::bytes::{Bytes, Memory};
-
+//! The driver is `masf_evidence::fuzzing::run_target`, which the regression replay uses too.
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    masf_evidence::fuzzing::exercise_volume(data);
-    let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
-    let _ = masf_evidence::probe::probe(bytes.as_ref());
+    masf_evidence::fuzzing::run_target("volume", data);
 });

@@ -1,59 +1,116 @@
-//! Replays every input ever kept from fuzzing (`crates/evidence/fuzz/regressions/<target>/`)
-//! through the same driver the fuzz targets use: none may panic again.
+//! Replays every input kept for fuzzing (`crates/evidence/fuzz/regressions/<target>/`: the
+//! seed corpus `seed-*` that `fuzz/seeds.sh` makes with real tools, and every crash the fuzzer
+//! ever found) through the same driver the fuzz targets use
+//! (`masf_evidence::fuzzing::run_target`): none may panic again. Every target must have a
+//! folder with at least one input, and each seed must still open as the valid input it is.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use masf_evidence::Result;
-use masf_evidence::bytes::Bytes;
-use masf_evidence::fs::FileSystem;
+use masf_evidence::bytes::{Bytes, Memory};
+use masf_evidence::fuzzing::{TARGETS, run_target};
 
-type Opener = fn(Bytes) -> Result<Arc<dyn FileSystem>>;
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz")
+}
 
-fn targets() -> Vec<(&'static str, Opener)> {
-    vec![
-        ("fat", masf_evidence::fat::open as Opener),
-        ("ntfs", masf_evidence::ntfs::open as Opener),
-        ("ext4", masf_evidence::ext4::open as Opener),
-    ]
+/// The kept inputs of a target (hidden files such as `.keep` aside), sorted.
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let dir = fuzz_dir().join("regressions").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && !p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Whether a seed opens as the valid input of its target.
+fn opens(target: &str, data: &[u8]) -> bool {
+    let bytes = || -> Bytes { Arc::new(Memory::new(data.to_vec(), "seed")) };
+    match target {
+        "fat" => masf_evidence::fat::open(bytes()).is_ok(),
+        "ext4" => masf_evidence::ext4::open(bytes()).is_ok(),
+        "ntfs" => masf_evidence::ntfs::open(bytes()).is_ok(),
+        "tar" => masf_evidence::archive::open_tar(bytes()).is_ok(),
+        "zip" => masf_evidence::archive::open_zip(bytes()).is_ok(),
+        "gzip" => masf_evidence::archive::gunzip(bytes(), 1 << 20).is_ok(),
+        "leveldb" => {
+            masf_evidence::leveldb::read_log(data, "seed").is_ok()
+                || masf_evidence::leveldb::read_table(data, "seed").is_ok()
+        }
+        "lznt1" => {
+            let mut out = vec![0u8; 65536];
+            masf_evidence::lznt1::decompress(data, &mut out).is_ok()
+        }
+        "volume" => masf_evidence::volume::sniff(bytes().as_ref()).is_some(),
+        "ewf" => {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("seed.E01");
+            std::fs::write(&path, data).unwrap();
+            masf_evidence::ewf::EwfImage::open(&path).is_ok()
+        }
+        other => panic!("no seed check for {other}"),
+    }
 }
 
 #[test]
-fn every_kept_fuzz_input_is_handled_without_panic() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions");
+fn the_targets_are_the_fuzz_folders_binaries() {
+    let mut declared: Vec<String> = std::fs::read_dir(fuzz_dir().join("fuzz_targets"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".rs")
+                .map(str::to_owned)
+        })
+        .collect();
+    declared.sort();
+    assert_eq!(declared, TARGETS, "fuzz_targets/*.rs and fuzzing::TARGETS");
+    let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).unwrap();
+    for t in TARGETS {
+        assert!(
+            manifest.contains(&format!("path = \"fuzz_targets/{t}.rs\"")),
+            "{t} is no [[bin]] of fuzz/Cargo.toml"
+        );
+    }
+}
+
+#[test]
+fn every_kept_fuzz_input_is_handled_without_panic_and_seeds_still_open() {
     let mut replayed = 0;
-    for (target, open) in targets() {
-        let dir = root.join(target);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
+    for target in TARGETS {
+        let files = inputs(target);
+        assert!(
+            !files.is_empty(),
+            "fuzz/regressions/{target}/ holds no input: run crates/evidence/fuzz/seeds.sh"
+        );
+        assert!(
+            files.iter().any(|f| f
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("seed-"))),
+            "{target}: no seed-* input"
+        );
         for f in files {
             let data = std::fs::read(&f).unwrap();
-            masf_evidence::fuzzing::exercise_fs(&data, open);
+            assert!(run_target(target, &data), "{target} is a target");
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if name.starts_with("seed-") {
+                assert!(opens(target, &data), "{} no longer opens", f.display());
+            }
             replayed += 1;
         }
     }
-    if let Ok(entries) = std::fs::read_dir(root.join("volume")) {
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files {
-            masf_evidence::fuzzing::exercise_volume(&std::fs::read(&f).unwrap());
-            replayed += 1;
-        }
-    }
-    let ewf = root.join("ewf");
-    if let Ok(entries) = std::fs::read_dir(&ewf) {
-        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-        files.sort();
-        for f in files {
-            let data = std::fs::read(&f).unwrap();
-            masf_evidence::fuzzing::exercise_image_file(&data, "replay.E01", |p| {
-                masf_evidence::ewf::EwfImage::open(p).map(|i| Arc::new(i) as Bytes)
-            });
-            replayed += 1;
-        }
-    }
+    assert!(!run_target("no-such-target", b""));
     eprintln!("replayed {replayed} kept fuzz input(s)");
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Writes the seed corpus of every fuzz target into regressions/<target>/seed-*: small valid
+# inputs made by the real tools, so the fuzzer starts deep in each format and the replay test
+# (crates/evidence/tests/it/fuzz_regressions.rs) checks each still opens. Run once by a
+# developer; the outputs are committed. Crashes the fuzzer finds go beside them as
+# regressions/<target>/crash-* (see README.md).
+#
+#   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, mkntfs, ewfacquire,
+#                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime)
+set -euo pipefail
+export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+out="$here/regressions"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+seed() { mkdir -p "$out/$1"; cp "$2" "$out/$1/seed-$3"; }
+
+mkdir -p "$work/src/docs"
+printf 'wallet 0x52908400098527886E0F7030069857D2E4169EE7\n' > "$work/src/notes.txt"
+printf 'second file\n' > "$work/src/docs/b.txt"
+touch -d @1700000000 "$work/src/notes.txt" "$work/src/docs/b.txt" "$work/src/docs" "$work/src"
+
+# fat: FAT12, 128 KiB, two files and a folder.
+mkfs.vfat -C -i 12345678 -n SEED "$work/fat.img" 128 >/dev/null
+MTOOLS_SKIP_CHECK=1 mcopy -s -m -i "$work/fat.img" "$work/src/notes.txt" "$work/src/docs" ::/
+seed fat "$work/fat.img" fat12.img
+
+# ext4: 256 KiB, 1 KiB blocks, populated by -d.
+mkfs.ext4 -q -F -O ^has_journal -b 1024 -N 32 -U 00000000-0000-0000-0000-000000000001 -E root_owner=0:0 \
+  -d "$work/src" "$work/ext4.img" 256k
+seed ext4 "$work/ext4.img" small.ext4.img
+
+# ntfs: a 2 MiB volume (mkntfs refuses 1 MiB images) holding one file put there by ntfscp.
+truncate -s 2M "$work/ntfs.img"
+mkntfs -F -f -q -s 512 -c 4096 -L SEED -T "$work/ntfs.img" >/dev/null 2>&1
+faketime '2023-11-14 22:13:20' ntfscp -f "$work/ntfs.img" "$work/src/notes.txt" notes.txt >/dev/null 2>&1
+seed ntfs "$work/ntfs.img" small.ntfs.img
+
+# ewf: 64 KiB of text acquired by ewfacquire, deflate-compressed.
+for i in $(seq 1 2048); do printf 'sector text %05d\n' "$i"; done | head -c 65536 > "$work/disk.raw"
+(cd "$work" && faketime '2023-11-14 22:13:20' ewfacquire -u -q -t "$work/seed" -c deflate:best \
+  -C case -D seed -E 1 -e examiner -N none -S 1G "$work/disk.raw" >/dev/null)
+seed ewf "$work/seed.E01" text.E01
+
+# volume: a 128 KiB GPT disk with one partition (sgdisk), and an MBR one (sfdisk).
+truncate -s 128K "$work/gpt.img"
+sgdisk -a 1 -U 00000000-0000-0000-0000-000000000002 -n 1:34:200 -t 1:0700 -c 1:DATA \
+  -u 1:00000000-0000-0000-0000-000000000003 "$work/gpt.img" >/dev/null
+seed volume "$work/gpt.img" gpt.img
+truncate -s 64K "$work/mbr.img"
+printf 'label: dos\nlabel-id: 0x12345678\nstart=1, size=100, type=7\n' | sfdisk -q "$work/mbr.img" >/dev/null
+seed volume "$work/mbr.img" mbr.img
+
+# archives: tar (ustar), zip (deflate), gzip.
+(cd "$work/src" && tar --format=ustar --mtime=@1700000000 --owner=0 --group=0 --numeric-owner \
+  --sort=name -cf "$work/seed.tar" notes.txt docs)
+seed tar "$work/seed.tar" ustar.tar
+(cd "$work/src" && zip -q -X -r "$work/seed.zip" notes.txt docs)
+seed zip "$work/seed.zip" deflate.zip
+gzip -9 -n -c "$work/src/notes.txt" > "$work/notes.txt.gz"
+seed gzip "$work/notes.txt.gz" notes.txt.gz
+
+# leveldb: a log and a table written by Google's LevelDB (the classic-level binding).
+mkdir -p "$work/node"
+(cd "$work/node" && npm init -y >/dev/null && npm i --silent classic-level@1 >/dev/null)
+NODE_PATH="$work/node/node_modules" node -e '
+const {ClassicLevel} = require("classic-level");
+(async () => {
+  const db = new ClassicLevel(process.argv[1]);
+  for (let i = 0; i < 20; i++) await db.put("_https://example.org\u0000\u0001key" + i, "\u0001value " + i);
+  await db.del("_https://example.org\u0000\u0001key3");
+  await db.close();
+  const again = new ClassicLevel(process.argv[1]);
+  await again.open();
+  await again.compactRange("\u0000", "\uffff");
+  await again.put("after", "compaction");
+  await again.close();
+})();' "$work/ldb"
+seed leveldb "$(ls "$work"/ldb/*.log | head -n 1)" log
+seed leveldb "$(ls "$work"/ldb/*.ldb | head -n 1)" table.ldb
+
+# lznt1: the compression unit ntfs-3g wrote for small.txt (3,000 bytes of text) in the NTFS
+# compressed fixture, cut from its clusters as The Sleuth Kit lists them.
+gunzip -c "$repo/tests/fixtures/ntfs/compressed/compressed.ntfs.img.gz" > "$work/comp.img"
+inode="$(fls -r -p "$work/comp.img" | awk '$NF == "comp/small.txt" {print $(NF-1)}' | tr -d ':')"
+cluster="$(istat "$work/comp.img" "$inode" | awk '/^Type: \$DATA/ {f=1; next} f && NF {print $1; exit}')"
+dd if="$work/comp.img" of="$work/unit.bin" bs=4096 skip="$cluster" count=1 status=none
+seed lznt1 "$work/unit.bin" small-text.unit
+
+ls -la "$out"/*/seed-*
