@@ -10,7 +10,7 @@ use crate::identity::{args_on, artefact_name, observe, record};
 use crate::util::{call_or_note, fact};
 
 /// Reads a whole text artefact (up to 1 MiB); `None` (noted unparsed) when it cannot be read.
-fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, RuntimeError> {
+pub(super) fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
     let read = call_or_note(
         ctx,

@@ -19,6 +19,10 @@
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
+//! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
+//! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
+//! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
+//! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
 //! [`TimeMark`](masf_graph::TimeMark)s. More than [`MAX_ROWS`] rows of one table give one
@@ -28,6 +32,7 @@ mod apps;
 mod databases;
 mod files;
 mod partitions;
+mod system;
 
 use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
 use masf_graph::views::ExpectedArtefact;
@@ -76,6 +81,11 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tc.db", "messages"),
     ("tango_profile.db", "contacts"),
     ("turbo.db", "device"),
+    ("WifiConfigStore.xml", "wifi"),
+    ("wpa_supplicant.conf", "wifi"),
+    ("bt_config.conf", "bluetooth"),
+    ("calendar.db", "calendar"),
+    ("external*.db", "media"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -261,6 +271,26 @@ impl Plugin for AndroidPlugin {
                 "Chrome History",
                 &["/History\""],
                 "Chrome/WebView visits, downloads, searches",
+            ),
+            e(
+                "WifiConfigStore.xml",
+                &["/WifiConfigStore.xml\"", "/wpa_supplicant.conf\""],
+                "saved Wi-Fi networks: SSID, security, creator app, random MAC, ever connected",
+            ),
+            e(
+                "bt_config.conf",
+                &["/bt_config.conf\""],
+                "the device's Bluetooth name and address; paired devices with names and times",
+            ),
+            e(
+                "calendar.db",
+                &["/calendar.db\""],
+                "calendar events with times, places, attendees; the calendars' accounts",
+            ),
+            e(
+                "media store external.db",
+                &["/external.db\""],
+                "photos and videos: path, app, time taken, GPS where kept",
             ),
             e(
                 "screenshots",
@@ -584,6 +614,38 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("History") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::browsers::chromium_history(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("WifiConfigStore.xml") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                system::wifi_config_store(ctx, l)
+            })?;
+        }
+        for l in of("wpa_supplicant.conf") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                system::wpa_supplicant(ctx, l)
+            })?;
+        }
+        for l in of("bt_config.conf") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                system::bluetooth(ctx, l)
+            })?;
+        }
+        // by their provider's folder: other apps name databases `calendar.db`, `external.db` too
+        for l in of("calendar.db")
+            .into_iter()
+            .filter(|l| l.path.contains("providers.calendar"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                system::calendar(ctx, l)
+            })?;
+        }
+        for l in of("external*.db")
+            .into_iter()
+            .filter(|l| l.path.contains("providers.media"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                system::media_store(ctx, l)
             })?;
         }
         for l in of("packages.list") {

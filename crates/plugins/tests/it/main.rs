@@ -2,6 +2,7 @@
 
 mod android;
 mod android_support;
+mod android_system;
 mod archive;
 mod boundaries;
 mod browsers;

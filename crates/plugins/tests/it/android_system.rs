@@ -1,0 +1,691 @@
+//! The Android system artefacts (`android::system`): saved Wi-Fi networks, Bluetooth pairings,
+//! the calendar provider and the media store, on fixtures made at test time — the databases by
+//! the sqlite3 CLI with AOSP's own `CREATE TABLE` statements (a subset of the columns, names
+//! and types as AOSP writes them), the text files in the shape AOSP writes them — in two
+//! Android generations, with broken copies beside them.
+
+use std::path::Path;
+
+use masf_agents::Plugin;
+use masf_graph::{Phenomenon, TimeEncoding};
+
+use crate::android_support::triage;
+
+/// Secrets planted in the fixtures: no phenomenon may hold any of them.
+const SECRETS: &[&str] = &[
+    "Sup3r&amp;S3cret",
+    "Sup3r&S3cret",
+    "c0ffeec0ffee",
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "a1b2c3d4e5f60718293a4b5c6d7e8f90",
+    "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    "OldCafePass",
+    "1234567890abcdef1234567890abcdef",
+];
+
+/// Android 10's `WifiConfigStore.xml` (`/data/misc/wifi/`), in the order and shape of AOSP
+/// `frameworks/opt/net/wifi` `service/java/com/android/server/wifi/util/XmlUtil.java`
+/// (`WifiConfigurationXmlUtil.writeToXmlForConfigStore`, `NetworkSelectionStatusXmlUtil`,
+/// `IpConfigurationXmlUtil`) as written by `WifiConfigStore.java` with `XmlUtils`: the key in
+/// clear. The SSID holds an `&` (escaped by the serializer).
+const WIFI_Q: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<WifiConfigStoreData>
+<int name="Version" value="1" />
+<NetworkList>
+<Network>
+<WifiConfiguration>
+<string name="ConfigKey">&quot;Home&amp;Garden&quot;WPA_PSK</string>
+<string name="SSID">&quot;Home&amp;Garden&quot;</string>
+<null name="BSSID" />
+<string name="PreSharedKey">&quot;Sup3r&amp;S3cret&quot;</string>
+<null name="WEPKeys" />
+<int name="WEPTxKeyIndex" value="0" />
+<boolean name="HiddenSSID" value="false" />
+<boolean name="RequirePMF" value="false" />
+<byte-array name="AllowedKeyMgmt" num="1">02</byte-array>
+<byte-array name="AllowedProtocols" num="1">03</byte-array>
+<byte-array name="AllowedAuthAlgos" num="1">01</byte-array>
+<byte-array name="AllowedGroupCiphers" num="1">0f</byte-array>
+<byte-array name="AllowedPairwiseCiphers" num="1">06</byte-array>
+<byte-array name="AllowedGroupMgmtCiphers" num="0"></byte-array>
+<byte-array name="AllowedSuiteBCiphers" num="0"></byte-array>
+<boolean name="Shared" value="true" />
+<int name="Status" value="2" />
+<null name="FQDN" />
+<null name="ProviderFriendlyName" />
+<null name="LinkedNetworksList" />
+<string name="DefaultGwMacAddress">e4:8d:8c:11:22:33</string>
+<boolean name="ValidatedInternetAccess" value="true" />
+<boolean name="NoInternetAccessExpected" value="false" />
+<int name="UserApproved" value="0" />
+<boolean name="MeteredHint" value="false" />
+<int name="MeteredOverride" value="0" />
+<boolean name="UseExternalScores" value="false" />
+<int name="NumAssociation" value="14" />
+<int name="CreatorUid" value="1000" />
+<string name="CreatorName">android.uid.system:1000</string>
+<string name="CreationTime">time=03-02 09:15:27.412</string>
+<int name="LastUpdateUid" value="1000" />
+<string name="LastUpdateName">android.uid.system:1000</string>
+<int name="LastConnectUid" value="1000" />
+<boolean name="IsLegacyPasspointConfig" value="false" />
+<long-array name="RoamingConsortiumOIs" num="0" />
+<string name="RandomizedMacAddress">ae:51:9b:0c:44:e1</string>
+<int name="MacRandomizationSetting" value="1" />
+</WifiConfiguration>
+<NetworkStatus>
+<string name="SelectionStatus">NETWORK_SELECTION_ENABLED</string>
+<string name="DisableReason">NETWORK_SELECTION_ENABLE</string>
+<null name="ConnectChoice" />
+<long name="ConnectChoiceTimeStamp" value="1709371200000" />
+<boolean name="HasEverConnected" value="true" />
+</NetworkStatus>
+<IpConfiguration>
+<string name="IpAssignment">DHCP</string>
+<string name="ProxySettings">NONE</string>
+</IpConfiguration>
+</Network>
+<Network>
+<WifiConfiguration>
+<string name="ConfigKey">&quot;Airport Free WiFi&quot;NONE</string>
+<string name="SSID">&quot;Airport Free WiFi&quot;</string>
+<null name="BSSID" />
+<null name="PreSharedKey" />
+<null name="WEPKeys" />
+<int name="WEPTxKeyIndex" value="0" />
+<boolean name="HiddenSSID" value="false" />
+<byte-array name="AllowedKeyMgmt" num="1">01</byte-array>
+<int name="CreatorUid" value="10123" />
+<string name="CreatorName">com.example.hotspotfinder</string>
+<int name="LastUpdateUid" value="10123" />
+<string name="LastUpdateName">com.example.hotspotfinder</string>
+<string name="RandomizedMacAddress">42:19:77:aa:01:5c</string>
+</WifiConfiguration>
+<NetworkStatus>
+<string name="SelectionStatus">NETWORK_SELECTION_ENABLED</string>
+<string name="DisableReason">NETWORK_SELECTION_ENABLE</string>
+<null name="ConnectChoice" />
+<long name="ConnectChoiceTimeStamp" value="-1" />
+<boolean name="HasEverConnected" value="false" />
+</NetworkStatus>
+<IpConfiguration>
+<string name="IpAssignment">DHCP</string>
+<string name="ProxySettings">NONE</string>
+</IpConfiguration>
+</Network>
+</NetworkList>
+<DeletedEphemeralSSIDList />
+</WifiConfigStoreData>
+"#;
+
+/// Android 12's `WifiConfigStore.xml` in the Wi-Fi module's apex data
+/// (`/data/misc/apexdata/com.android.wifi/`), shaped as AOSP `packages/modules/Wifi`
+/// `service/java/com/android/server/wifi/util/XmlUtil.java` writes it: the key as an
+/// `EncryptedData` section (`writePreSharedKeyToXml` with a `WifiConfigStoreEncryptionUtil`),
+/// a `SecurityParamsList`, `AutoJoinEnabled`, `IsMostRecentlyConnected`.
+const WIFI_S: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<WifiConfigStoreData>
+<int name="Version" value="3" />
+<NetworkList>
+<Network>
+<WifiConfiguration>
+<string name="ConfigKey">&quot;Office-5G&quot;SAE</string>
+<string name="SSID">&quot;Office-5G&quot;</string>
+<PreSharedKey>
+<EncryptedData>
+<byte-array name="EncryptedData" num="16">9f8e7d6c5b4a39281706f5e4d3c2b1a0</byte-array>
+<byte-array name="IV" num="12">c0ffeec0ffeec0ffeec0ffee</byte-array>
+</EncryptedData>
+</PreSharedKey>
+<null name="WEPKeys" />
+<int name="WEPTxKeyIndex" value="0" />
+<boolean name="HiddenSSID" value="true" />
+<boolean name="RequirePMF" value="true" />
+<byte-array name="AllowedKeyMgmt" num="2">0001</byte-array>
+<boolean name="Shared" value="false" />
+<boolean name="AutoJoinEnabled" value="true" />
+<SecurityParamsList>
+<SecurityParams>
+<int name="SecurityType" value="4" />
+<boolean name="IsEnabled" value="true" />
+<boolean name="SaeIsH2eOnlyMode" value="false" />
+<boolean name="SaeIsPkOnlyMode" value="false" />
+<boolean name="IsAddedByAutoUpgrade" value="false" />
+</SecurityParams>
+</SecurityParamsList>
+<null name="BSSID" />
+<int name="Status" value="2" />
+<int name="CreatorUid" value="10211" />
+<string name="CreatorName">com.android.settings</string>
+<int name="LastUpdateUid" value="10211" />
+<string name="LastUpdateName">com.android.settings</string>
+<int name="LastConnectUid" value="1000" />
+<string name="RandomizedMacAddress">d2:6a:1f:30:7b:99</string>
+<int name="MacRandomizationSetting" value="3" />
+<boolean name="IsMostRecentlyConnected" value="true" />
+</WifiConfiguration>
+<NetworkStatus>
+<string name="SelectionStatus">NETWORK_SELECTION_ENABLED</string>
+<string name="DisableReason">NETWORK_SELECTION_ENABLE</string>
+<null name="ConnectChoice" />
+<boolean name="HasEverConnected" value="true" />
+</NetworkStatus>
+<IpConfiguration>
+<string name="IpAssignment">DHCP</string>
+<string name="ProxySettings">NONE</string>
+</IpConfiguration>
+</Network>
+</NetworkList>
+</WifiConfigStoreData>
+"#;
+
+/// `bt_config.conf` as AOSP `system/bt` `btif/src/btif_config.cc` (`config_save` of
+/// `osi/src/config.cc`) writes it: `[Info]`, `[Adapter]`, one section per device address.
+fn bt_config(adapter_name: &str, own: &str) -> String {
+    format!(
+        "[Info]
+FileSource = Empty
+TimeCreated = 2024-01-05 08:12:44
+
+[Metrics]
+Salt256Bit = 1234567890abcdef1234567890abcdef
+
+[Adapter]
+Address = {own}
+LE_LOCAL_KEY_IRK = a1b2c3d4e5f60718293a4b5c6d7e8f90
+Name = {adapter_name}
+ScanMode = 0
+DiscoveryTimeout = 120
+
+[00:1a:7d:da:71:13]
+Timestamp = 1704442964
+Name = JBL Flip 4
+DevClass = 2360324
+DevType = 1
+AddrType = 0
+Manufacturer = 15
+LMPVer = 6
+LMPSubVer = 8716
+Service = 0000110b-0000-1000-8000-00805f9b34fb 0000110e-0000-1000-8000-00805f9b34fb
+LinkKeyType = 5
+PinLength = 0
+LinkKey = 0f1e2d3c4b5a69788796a5b4c3d2e1f0
+
+[f4:5c:89:aa:bb:cc]
+Timestamp = 1706000000
+Name = Mi Smart Band 6
+DevType = 2
+AddrType = 1
+LE_KEY_PENC = 9f8e7d6c5b4a39281706f5e4d3c2b1a0
+"
+    )
+}
+
+/// Android 11's calendar provider (`CalendarDatabaseHelper.java` at android-11.0.0_r1,
+/// `DATABASE_VERSION = 601`): `Calendars`, `Events`, `Attendees` with AOSP's column names and
+/// types (a subset of the columns).
+const CALENDAR_SQL: &str = "
+CREATE TABLE Calendars (_id INTEGER PRIMARY KEY,account_name TEXT,account_type TEXT,_sync_id TEXT,dirty INTEGER,mutators TEXT,name TEXT,calendar_displayName TEXT,calendar_color INTEGER,calendar_color_index TEXT,calendar_access_level INTEGER,visible INTEGER NOT NULL DEFAULT 1,sync_events INTEGER NOT NULL DEFAULT 0,calendar_location TEXT,calendar_timezone TEXT,ownerAccount TEXT, isPrimary INTEGER, canOrganizerRespond INTEGER NOT NULL DEFAULT 1,canModifyTimeZone INTEGER DEFAULT 1,canPartiallyUpdate INTEGER DEFAULT 0,maxReminders INTEGER DEFAULT 5,allowedReminders TEXT DEFAULT '0,1',allowedAvailability TEXT DEFAULT '0,1',allowedAttendeeTypes TEXT DEFAULT '0,1,2',deleted INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE Events (_id INTEGER PRIMARY KEY AUTOINCREMENT,_sync_id TEXT,dirty INTEGER,mutators TEXT,lastSynced INTEGER DEFAULT 0,calendar_id INTEGER NOT NULL,title TEXT,eventLocation TEXT,description TEXT,eventColor INTEGER,eventColor_index TEXT,eventStatus INTEGER,selfAttendeeStatus INTEGER NOT NULL DEFAULT 0,dtstart INTEGER,dtend INTEGER,eventTimezone TEXT,duration TEXT,allDay INTEGER NOT NULL DEFAULT 0,accessLevel INTEGER NOT NULL DEFAULT 0,availability INTEGER NOT NULL DEFAULT 0,hasAlarm INTEGER NOT NULL DEFAULT 0,hasExtendedProperties INTEGER NOT NULL DEFAULT 0,rrule TEXT,rdate TEXT,exrule TEXT,exdate TEXT,original_id INTEGER,original_sync_id TEXT,originalInstanceTime INTEGER,originalAllDay INTEGER,lastDate INTEGER,hasAttendeeData INTEGER NOT NULL DEFAULT 0,guestsCanModify INTEGER NOT NULL DEFAULT 0,guestsCanInviteOthers INTEGER NOT NULL DEFAULT 1,guestsCanSeeGuests INTEGER NOT NULL DEFAULT 1,organizer STRING,isOrganizer INTEGER,deleted INTEGER NOT NULL DEFAULT 0,eventEndTimezone TEXT,customAppPackage TEXT,customAppUri TEXT,uid2445 TEXT);
+CREATE TABLE Attendees (_id INTEGER PRIMARY KEY,event_id INTEGER,attendeeName TEXT,attendeeEmail TEXT,attendeeStatus INTEGER,attendeeRelationship INTEGER,attendeeType INTEGER,attendeeIdentity TEXT,attendeeIdNamespace TEXT);
+INSERT INTO Calendars (_id, account_name, account_type, name, calendar_displayName, ownerAccount, isPrimary) VALUES
+ (1, 'mia.chan.hk@gmail.com', 'com.google', 'mia.chan.hk@gmail.com', 'mia.chan.hk@gmail.com', 'mia.chan.hk@gmail.com', 1),
+ (2, 'mia.chan.hk@gmail.com', 'com.google', 'Holidays in Hong Kong', 'Holidays in Hong Kong', 'en.hong_kong#holiday@group.v.calendar.google.com', 0),
+ (3, 'mia.chan.hk@gmail.com', 'com.google', 'Team rota', 'Team rota', 'derek.wong.pm@gmail.com', 0);
+INSERT INTO Events (_id, calendar_id, title, eventLocation, description, dtstart, dtend, eventTimezone, allDay, rrule, organizer, hasAttendeeData) VALUES
+ (1, 1, 'Handover at pier', 'Central Pier 7, Hong Kong', 'bring the cash
+and the second phone', 1709712000000, 1709715600000, 'Asia/Hong_Kong', 0, NULL, 'mia.chan.hk@gmail.com', 1),
+ (2, 2, 'Ching Ming Festival', NULL, NULL, 1712188800000, 1712275200000, 'UTC', 1, NULL, 'en.hong_kong#holiday@group.v.calendar.google.com', 0),
+ (3, 3, 'Weekly sync', 'Room 12A', NULL, 1709884800000, 1709888400000, 'Asia/Hong_Kong', 0, 'FREQ=WEEKLY;BYDAY=FR', 'derek.wong.pm@gmail.com', 1);
+INSERT INTO Attendees (_id, event_id, attendeeName, attendeeEmail, attendeeStatus, attendeeRelationship, attendeeType) VALUES
+ (1, 1, 'Mia Chan', 'mia.chan.hk@gmail.com', 1, 2, 1),
+ (2, 1, 'Bob Lee', 'bob.lee.trading@outlook.com', 4, 1, 1),
+ (3, 3, 'Derek Wong', 'derek.wong.pm@gmail.com', 1, 2, 1),
+ (4, 3, NULL, 'carol.tan@yahoo.com.hk', 2, 1, 1);
+";
+
+/// Android 9's media provider `external.db` (`MediaProvider.java` at android-9.0.0_r1,
+/// `VERSION = 601`: `files` with `latitude`/`longitude` filled by the scanner; a subset of the
+/// columns).
+const MEDIA_P_SQL: &str = "
+CREATE TABLE files (_id INTEGER PRIMARY KEY AUTOINCREMENT,_data TEXT UNIQUE COLLATE NOCASE,_size INTEGER,format INTEGER,parent INTEGER,date_added INTEGER,date_modified INTEGER,mime_type TEXT,title TEXT,description TEXT,_display_name TEXT,picasa_id TEXT,orientation INTEGER,latitude DOUBLE,longitude DOUBLE,datetaken INTEGER,mini_thumb_magic INTEGER,bucket_id TEXT,bucket_display_name TEXT,isprivate INTEGER,title_key TEXT,media_type INTEGER,width INTEGER, height INTEGER);
+INSERT INTO files (_id, _data, _size, date_added, date_modified, mime_type, title, _display_name, latitude, longitude, datetaken, bucket_display_name, media_type, width, height) VALUES
+ (1, '/storage/emulated/0/DCIM/Camera/IMG_20190305_141502.jpg', 2345678, 1551766502, 1551766502, 'image/jpeg', 'IMG_20190305_141502', 'IMG_20190305_141502.jpg', 22.2855, 114.1577, 1551766502000, 'Camera', 1, 4032, 3024),
+ (2, '/storage/emulated/0/DCIM/Camera/VID_20190306_101010.mp4', 34567890, 1551838210, 1551838215, 'video/mp4', 'VID_20190306_101010', 'VID_20190306_101010.mp4', NULL, NULL, 1551838210000, 'Camera', 3, 1920, 1080),
+ (3, '/storage/emulated/0/Documents/invoice.pdf', 12345, 1551900000, 1551900000, 'application/pdf', 'invoice', 'invoice.pdf', NULL, NULL, NULL, 'Documents', 0, NULL, NULL);
+";
+
+/// Android 11's media provider `external.db` (`DatabaseHelper.java` at android-11.0.0_r1,
+/// `VERSION_R = 1114`): the same `files` with `owner_package_name`, `is_download`,
+/// `relative_path`, and `latitude`/`longitude` kept as columns but emptied
+/// (`updateClearLocation`: `UPDATE files SET latitude=NULL, longitude=NULL`).
+const MEDIA_R_SQL: &str = "
+CREATE TABLE files (_id INTEGER PRIMARY KEY AUTOINCREMENT,_data TEXT UNIQUE COLLATE NOCASE,_size INTEGER,format INTEGER,parent INTEGER,date_added INTEGER,date_modified INTEGER,mime_type TEXT,title TEXT,description TEXT,_display_name TEXT,picasa_id TEXT,orientation INTEGER,latitude DOUBLE,longitude DOUBLE,datetaken INTEGER,mini_thumb_magic INTEGER,bucket_id TEXT,bucket_display_name TEXT,isprivate INTEGER,title_key TEXT,media_type INTEGER,old_id INTEGER,is_drm INTEGER,width INTEGER, height INTEGER, title_resource_uri TEXT,owner_package_name TEXT DEFAULT NULL,is_pending INTEGER DEFAULT 0,is_download INTEGER DEFAULT 0, download_uri TEXT DEFAULT NULL,referer_uri TEXT DEFAULT NULL,is_trashed INTEGER DEFAULT 0,relative_path TEXT DEFAULT NULL,volume_name TEXT DEFAULT NULL);
+INSERT INTO files (_id, _data, _size, date_added, date_modified, mime_type, _display_name, latitude, longitude, datetaken, bucket_display_name, media_type, width, height, owner_package_name, is_download, relative_path, volume_name) VALUES
+ (10, '/storage/emulated/0/Pictures/WhatsApp/IMG-20240305-WA0003.jpg', 183422, 1709640000, 1709640000, 'image/jpeg', 'IMG-20240305-WA0003.jpg', NULL, NULL, 1709639990000, 'WhatsApp', 1, 1280, 960, 'com.whatsapp', 0, 'Pictures/WhatsApp/', 'external_primary'),
+ (11, '/storage/emulated/0/Download/receipt.png', 55120, 1709650000, 1709650000, 'image/png', 'receipt.png', NULL, NULL, NULL, 'Download', 1, 720, 1600, 'com.android.chrome', 1, 'Download/', 'external_primary');
+";
+
+fn write(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+fn sqlite(root: &Path, rel: &str, sql: &str) -> std::path::PathBuf {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(&p)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    p
+}
+
+fn values(p: &Phenomenon) -> Vec<&str> {
+    p.verified_facts.iter().map(|f| f.value.as_str()).collect()
+}
+
+fn find<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
+    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+        panic!(
+            "no {title:?} in {:#?}",
+            all.iter().map(|p| &p.title).collect::<Vec<_>>()
+        )
+    })
+}
+
+/// No phenomenon (title, fact, interpretation) holds a planted secret.
+fn no_secret(all: &[Phenomenon]) {
+    for p in all {
+        for s in SECRETS {
+            assert!(!p.title.contains(s), "{s} in {}", p.title);
+            assert!(!p.interpretation.contains(s), "{s} in {}", p.interpretation);
+            for f in &p.verified_facts {
+                assert!(!f.value.contains(s), "{s} in a fact of {}", p.title);
+            }
+        }
+    }
+}
+
+/// An Android 10–12 data tree: the Wi-Fi store in `/data/misc/wifi` (Android 10) and in the
+/// Wi-Fi apex (Android 12), `bt_config.conf` in `/data/misc/bluetooth`, the calendar and the
+/// media module's `external.db` (Android 11); beside them a truncated `calendar.db`, an
+/// `external.db` of a foreign schema and a malformed `WifiConfigStore.xml`, each noted while
+/// everything else is read.
+#[test]
+fn android_11_system_artefacts_and_broken_copies() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    write(root, "misc/wifi/WifiConfigStore.xml", WIFI_Q.as_bytes());
+    write(
+        root,
+        "misc/apexdata/com.android.wifi/WifiConfigStore.xml",
+        WIFI_S.as_bytes(),
+    );
+    write(
+        root,
+        "misc/bluetooth/bt_config.conf",
+        bt_config("Mia's Pixel 5", "3c:28:6d:11:22:33").as_bytes(),
+    );
+    let cal = sqlite(
+        root,
+        "user/0/com.android.providers.calendar/databases/calendar.db",
+        CALENDAR_SQL,
+    );
+    sqlite(
+        root,
+        "user/0/com.google.android.providers.media.module/databases/external.db",
+        MEDIA_R_SQL,
+    );
+    // broken copies
+    let bytes = std::fs::read(&cal).unwrap();
+    write(
+        root,
+        "copy/com.android.providers.calendar/databases/calendar.db",
+        &bytes[..2000],
+    );
+    sqlite(
+        root,
+        "copy/com.android.providers.media/databases/external.db",
+        "CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT, hash TEXT); INSERT INTO files VALUES (1, '/a.jpg', 'x');",
+    );
+    write(
+        root,
+        "copy/misc/wifi/WifiConfigStore.xml",
+        &WIFI_Q.as_bytes()[..WIFI_Q.find("<NetworkStatus>").unwrap()],
+    );
+    let run = triage(&[("p", root, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("p");
+    no_secret(&all);
+
+    // Wi-Fi, Android 10: the raw SSID (escaped as in the file), creator, random MAC, status
+    let home = find(&all, "Saved Wi-Fi network Home&Garden");
+    let v = values(home);
+    for want in [
+        "/misc/wifi/WifiConfigStore.xml",
+        "Home&amp;Garden",
+        "&quot;Home&amp;Garden&quot;WPA_PSK",
+        "02",
+        "android.uid.system:1000",
+        "ae:51:9b:0c:44:e1",
+        "e4:8d:8c:11:22:33",
+        "14",
+        "NETWORK_SELECTION_ENABLED",
+        "1709371200000",
+        "time=03-02 09:15:27.412",
+    ] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    assert_eq!(home.times.len(), 1);
+    assert_eq!(home.times[0].encoding, TimeEncoding::UnixMillis);
+    assert_eq!(v[home.times[0].fact], "1709371200000");
+    assert!(
+        home.interpretation
+            .contains("a pre-shared key is stored (its value is not read)"),
+        "{}",
+        home.interpretation
+    );
+    assert!(home.interpretation.contains("02 = WPA_PSK"));
+    assert!(home.interpretation.contains("has ever connected true"));
+    let open = find(&all, "Saved Wi-Fi network Airport Free WiFi");
+    assert!(values(open).contains(&"com.example.hotspotfinder"));
+    assert!(open.interpretation.contains("no pre-shared key"));
+    assert!(open.interpretation.contains("has ever connected false"));
+    assert!(
+        open.times.is_empty(),
+        "ConnectChoiceTimeStamp -1 is no time"
+    );
+    // Wi-Fi, Android 12 apex: encrypted key, SAE, hidden
+    let office = find(&all, "Saved Wi-Fi network Office-5G");
+    let v = values(office);
+    assert_eq!(v[0], "/misc/apexdata/com.android.wifi/WifiConfigStore.xml");
+    for want in ["com.android.settings", "d2:6a:1f:30:7b:99", "4", "true"] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    assert!(office.interpretation.contains("stored encrypted"));
+    assert!(office.interpretation.contains("4 = SAE"));
+    assert!(office.interpretation.contains("hidden true"));
+
+    // Bluetooth: the adapter's name is the device's; paired devices with their times
+    let adapter = find(&all, "Bluetooth adapter Mia's Pixel 5 (3c:28:6d:11:22:33)");
+    assert_eq!(adapter.times[0].encoding, TimeEncoding::LocalText);
+    assert!(values(adapter).contains(&"2024-01-05 08:12:44"));
+    assert!(
+        adapter
+            .interpretation
+            .contains("local keys stored, values not read: LE_LOCAL_KEY_IRK")
+    );
+    let device = run
+        .entities("p")
+        .into_iter()
+        .find(|e| e.starts_with("device "))
+        .expect("a device entity");
+    let name =
+        masf_graph::identifiers::normalize(masf_graph::IdType::DeviceName, "Mia's Pixel 5", None)
+            .unwrap();
+    assert!(device.contains(&format!("device_name={name}")), "{device}");
+    let jbl = find(&all, "Bluetooth device JBL Flip 4 (00:1a:7d:da:71:13)");
+    let v = values(jbl);
+    for want in [
+        "00:1a:7d:da:71:13",
+        "JBL Flip 4",
+        "2360324",
+        "15",
+        "1704442964",
+    ] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    assert_eq!(jbl.times[0].encoding, TimeEncoding::UnixSeconds);
+    assert!(jbl.interpretation.contains("bonded (paired)"));
+    assert!(jbl.interpretation.contains("(audio/video)"));
+    let band = find(&all, "Bluetooth device Mi Smart Band 6 (f4:5c:89:aa:bb:cc)");
+    assert!(band.interpretation.contains("LE_KEY_PENC"));
+
+    // Calendar: the owner's Google account, attendees and organizers as persons
+    let entities = run.entities("p");
+    let owner = entities.iter().find(|e| e.starts_with("owner ")).unwrap();
+    assert!(
+        owner.contains("google_account=mia.chan.hk@gmail.com"),
+        "{owner}"
+    );
+    for (context, ids) in [
+        (
+            "handle:bob.lee.trading@outlook.com ",
+            &["email=bob.lee.trading@outlook.com", "display_name=bob lee"][..],
+        ),
+        (
+            "handle:derek.wong.pm@gmail.com ",
+            &["email=derek.wong.pm@gmail.com", "display_name=derek wong"][..],
+        ),
+        (
+            "handle:carol.tan@yahoo.com.hk ",
+            &["email=carol.tan@yahoo.com.hk"][..],
+        ),
+    ] {
+        let e = entities
+            .iter()
+            .find(|e| e.starts_with(context))
+            .unwrap_or_else(|| panic!("{context}: {entities:#?}"));
+        for id in ids {
+            assert!(e.contains(id), "{id}: {e}");
+        }
+    }
+    assert!(
+        !entities
+            .iter()
+            .any(|e| e.contains("mia.chan.hk@gmail.com") && !e.starts_with("owner ")),
+        "the owner's own address is no other person: {entities:#?}"
+    );
+    assert!(
+        !entities.iter().any(|e| e.contains("calendar.google.com")),
+        "a holiday calendar is no person"
+    );
+    let handover = find(&all, "Calendar event Handover at pier");
+    let v = values(handover);
+    for want in [
+        "Handover at pier",
+        "Central Pier 7, Hong Kong",
+        "bring the cash\\nand the second phone",
+        "1709712000000",
+        "1709715600000",
+        "bob.lee.trading@outlook.com",
+        "Bob Lee",
+        "mia.chan.hk@gmail.com",
+    ] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    let marks: Vec<(&str, &str)> = handover
+        .times
+        .iter()
+        .map(|t| (v[t.fact], t.description.as_str()))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("1709712000000", "Calendar event starts"),
+            ("1709715600000", "Calendar event ends")
+        ]
+    );
+    assert!(
+        handover
+            .interpretation
+            .contains("Bob Lee <bob.lee.trading@outlook.com> (tentative)")
+    );
+    let sync = find(&all, "Calendar event Weekly sync");
+    assert!(values(sync).contains(&"FREQ=WEEKLY;BYDAY=FR"));
+    assert!(
+        sync.interpretation
+            .contains("carol.tan@yahoo.com.hk> (declined)")
+    );
+    let rota = find(&all, "Calendar Team rota (mia.chan.hk@gmail.com)");
+    assert!(
+        rota.interpretation
+            .contains("owned by derek.wong.pm@gmail.com")
+    );
+    let holidays = find(
+        &all,
+        "Calendar Holidays in Hong Kong (mia.chan.hk@gmail.com)",
+    );
+    assert!(
+        holidays
+            .interpretation
+            .contains("a group or public calendar")
+    );
+    assert!(
+        find(&all, "Calendar event Ching Ming Festival")
+            .interpretation
+            .contains("all day")
+    );
+
+    // Media store, Android 11: owner app, relative path, download flag; no location kept
+    let wa = find(&all, "Photo IMG-20240305-WA0003.jpg");
+    let v = values(wa);
+    for want in [
+        "/storage/emulated/0/Pictures/WhatsApp/IMG-20240305-WA0003.jpg",
+        "com.whatsapp",
+        "Pictures/WhatsApp/",
+        "183422",
+        "1709639990000",
+        "1709640000",
+    ] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    assert!(!wa.interpretation.contains("latitude"));
+    let taken: Vec<_> = wa
+        .times
+        .iter()
+        .map(|t| (v[t.fact], t.encoding, t.description.as_str()))
+        .collect();
+    assert!(taken.contains(&("1709639990000", TimeEncoding::UnixMillis, "Photo taken")));
+    assert!(taken.contains(&(
+        "1709640000",
+        TimeEncoding::UnixSeconds,
+        "Media added to the media store"
+    )));
+    let receipt = find(&all, "Photo receipt.png");
+    assert!(receipt.interpretation.contains("downloaded 1"));
+
+    // The broken copies are noted; nothing is recorded from them
+    let notes: Vec<String> = run
+        .unparsed("p")
+        .into_iter()
+        .map(|u| format!("{}: {}", u.artefact, u.reason))
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with(
+            "/copy/com.android.providers.calendar/databases/calendar.db: sqlite_tables"
+        )),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.iter().any(|n| n
+            == "/copy/com.android.providers.media/databases/external.db: unexpected schema: files has no column _id, _data, mime_type"),
+        "{notes:#?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("/copy/misc/wifi/WifiConfigStore.xml: ")
+                && n.contains("cut short")),
+        "{notes:#?}"
+    );
+    assert_eq!(notes.len(), 3, "{notes:#?}");
+    assert!(
+        all.iter().all(|p| !p
+            .verified_facts
+            .iter()
+            .any(|f| f.value.starts_with("/copy/"))),
+        "nothing from the broken copies"
+    );
+
+    // the catalogue's detectors find the reads of the four artefacts
+    let android = masf_plugins::android::AndroidPlugin;
+    let args: Vec<String> = run.outputs("p").into_iter().map(|(_, a, _)| a).collect();
+    for entry in [
+        "WifiConfigStore.xml",
+        "bt_config.conf",
+        "calendar.db",
+        "media store external.db",
+    ] {
+        let e = android
+            .expected_artefacts()
+            .into_iter()
+            .find(|e| e.name == entry)
+            .unwrap_or_else(|| panic!("{entry} in the catalogue"));
+        assert!(
+            args.iter()
+                .any(|a| e.detector.iter().any(|d| a.contains(d.as_str()))),
+            "{entry}: {:?}",
+            e.detector
+        );
+    }
+}
+
+/// An Android 7–9 data tree: `wpa_supplicant.conf`, `bt_config.conf` in `/data/misc/bluedroid`,
+/// the media provider's Android 9 `external.db` with the scanner's latitude and longitude.
+#[test]
+fn android_9_wpa_supplicant_bluedroid_and_media_with_location() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    // wpa_supplicant's own `wpa_config_write` layout, with Android's `id_str`
+    write(
+        root,
+        "misc/wifi/wpa_supplicant.conf",
+        b"ctrl_interface=wlan0\nupdate_config=1\ndevice_name=mia_phone\n\nnetwork={\n\tssid=\"OldCafe\"\n\tpsk=\"OldCafePass\"\n\tkey_mgmt=WPA-PSK\n\tpriority=3\n\tid_str=\"%7B%22creatorUid%22%3A%221000%22%7D\"\n}\n\nnetwork={\n\tssid=\"HiddenLab\"\n\tscan_ssid=1\n\tkey_mgmt=NONE\n\tpriority=1\n}\n",
+    );
+    write(
+        root,
+        "misc/bluedroid/bt_config.conf",
+        bt_config("Galaxy S8 of Mia", "5c:51:81:aa:bb:01").as_bytes(),
+    );
+    sqlite(
+        root,
+        "user/0/com.android.providers.media/databases/external.db",
+        MEDIA_P_SQL,
+    );
+    let run = triage(&[("p", root, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("p").is_empty(), "{:?}", run.unparsed("p"));
+    let all = run.all_phenomena("p");
+    no_secret(&all);
+    let cafe = find(&all, "Saved Wi-Fi network OldCafe");
+    assert!(values(cafe).contains(&"WPA-PSK"));
+    assert!(cafe.interpretation.contains("stored, values not read: psk"));
+    let lab = find(&all, "Saved Wi-Fi network HiddenLab");
+    assert!(lab.interpretation.contains("hidden (scan_ssid) 1"));
+    find(
+        &all,
+        "Bluetooth adapter Galaxy S8 of Mia (5c:51:81:aa:bb:01)",
+    );
+    find(&all, "Bluetooth device JBL Flip 4 (00:1a:7d:da:71:13)");
+    let photo = find(&all, "Photo IMG_20190305_141502.jpg");
+    let v = values(photo);
+    for want in ["22.2855", "114.1577", "1551766502000", "4032", "Camera"] {
+        assert!(v.contains(&want), "{want}: {v:?}");
+    }
+    assert!(
+        photo
+            .interpretation
+            .contains("latitude 22.2855, longitude 114.1577")
+    );
+    let video = find(&all, "Video VID_20190306_101010.mp4");
+    assert!(
+        video
+            .times
+            .iter()
+            .any(|t| t.description == "Video recorded" && t.encoding == TimeEncoding::UnixMillis)
+    );
+    assert!(
+        !all.iter()
+            .any(|p| p.title.contains("invoice.pdf") && p.category == "media"),
+        "a document row of files is no photo"
+    );
+}
