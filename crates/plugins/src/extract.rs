@@ -17,6 +17,17 @@
 //! digit (times, dates and amounts). E-mails and wallets are found first; a phone candidate that
 //! overlaps one of them is dropped. Results come in text order.
 //!
+//! [`money`] finds what a text says of payments (issue 17), line by line:
+//!
+//! | kind | candidate | accepted when |
+//! |---|---|---|
+//! | amount | a number with a currency code (`HKD 97,500.00`, `12,500 USDT`) or sign (`¥3,000`, `€ 1.250,00`, `HK$ 80`), thousands grouped with `,` or `.`, an optional sign | it is not a rate (`7.80 HKD / USDT`) and does not start inside a word or overlap a hash, IBAN, wallet or e-mail |
+//! | IBAN | two letters, two digits, then the BBAN, written as one token or in groups of four separated by single spaces | [`iban`]: ISO 13616 mod-97 check digits and the country's BBAN length and structure |
+//! | transaction hash | `0x` + 64 hex digits; 64 bare hex digits only after a word that names one (`tx`, `txid`, `transaction`, `hash`) on the same or the previous line | — |
+//!
+//! Amounts are found by the same pattern as the screenshot reader's ([`amount_candidates`],
+//! [`tx_hash_spans`]); every value is cited as written.
+//!
 //! ```
 //! use masf_graph::{IdType, Region};
 //! let hk = Region::parse("HK").ok();
@@ -32,6 +43,7 @@
 //! ]);
 //! ```
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -168,6 +180,245 @@ pub fn identifiers(text: &str, region: Option<&Region>) -> Vec<Found> {
     out
 }
 
+/// Currency codes an amount may carry before or after its number.
+const CURRENCIES: &str = "USDT|USDC|BUSD|DAI|BTC|ETH|TRX|BNB|HKD|USD|CNY|RMB|EUR|GBP|SGD|TWD|MOP";
+
+/// An amount with its currency: a code before or after the number, or a currency sign before it.
+/// Numbers: thousands grouped by `,` (`97,500.00`), or by `.` with a decimal comma (`1.250,00`),
+/// or ungrouped with a decimal point or a two-digit decimal comma; an optional sign.
+static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
+    let num = r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d{1,3}(?:\.\d{3})+(?:,\d+)?\b|[-+]?\d+(?:\.\d+|,\d{2}\b)?";
+    Regex::new(&format!(
+        r"(?:\b(?:{CURRENCIES}) ?(?:{num})|(?:{num}) ?(?:{CURRENCIES})\b|(?:HK\$|US\$|\$|¥|€|£) ?(?:{num}))"
+    ))
+    .expect("amount regex")
+});
+
+static TX_HASH: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:0x)?[0-9a-fA-F]{64}\b").expect("hash regex"));
+
+/// Words that name a transaction hash written after them.
+static TX_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:tx|txid|txn|txhash|tx-id|transaction\w*|hash)\b").expect("tx word regex")
+});
+
+/// Words that say a 64-hex-digit value is a file's digest, not a transaction.
+static DIGEST_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:sha-?(?:1|2|256|512)?|md5|checksum|digest)\b").expect("digest regex")
+});
+
+/// The start of an IBAN: country code, check digits, the rest of its first token.
+static IBAN_HEAD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]*$").expect("IBAN regex"));
+
+static ALNUM_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9]+").expect("token regex"));
+
+/// Byte ranges of the amounts with a currency in one line of text, in order; a number followed
+/// by `/` or `per` is a rate (`7.80 HKD / USDT`, `7.80 HKD per USDT`), not an amount, and is
+/// left out. Shared by the screenshot reader and [`money`].
+pub fn amount_candidates(line: &str) -> Vec<Range<usize>> {
+    AMOUNT
+        .find_iter(line)
+        .filter(|m| {
+            let after = line[m.end()..].trim_start();
+            let per = after
+                .get(..4)
+                .is_some_and(|w| w.eq_ignore_ascii_case("per "));
+            !after.starts_with('/') && !per
+        })
+        .map(|m| m.range())
+        .collect()
+}
+
+/// Byte ranges of the 64-hex-digit hashes (optionally `0x`) in one line of text, in order.
+pub fn tx_hash_spans(line: &str) -> Vec<Range<usize>> {
+    TX_HASH.find_iter(line).map(|m| m.range()).collect()
+}
+
+/// Most characters of an IBAN in its electronic form (ISO 13616: 34).
+const IBAN_MAX: usize = 34;
+/// Fewest characters of an IBAN in its electronic form (Norway's 15).
+const IBAN_MIN: usize = 15;
+
+/// The electronic form of an IBAN (no spaces, upper case) when `s` is one: ISO 13616 — country
+/// code, two check digits, the BBAN — written with or without single spaces, in either case,
+/// whose check digits pass mod 97 (== 1) and whose BBAN has its country's length and structure.
+///
+/// The check and the per-country table are the `iban_validate` crate's (MIT OR Apache-2.0); its
+/// table is generated from SWIFT's IBAN registry, the ISO 13616 registration authority's list, so
+/// it is kept current by its maintainer rather than hand-copied here.
+pub fn iban(s: &str) -> Option<String> {
+    if !s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b' ') || s.contains("  ") {
+        return None;
+    }
+    let compact: String = s
+        .chars()
+        .filter(|c| *c != ' ')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    if !(IBAN_MIN..=IBAN_MAX).contains(&compact.len()) {
+        return None;
+    }
+    compact
+        .parse::<iban::Iban>()
+        .ok()
+        .map(|i| iban::IbanLike::electronic_str(&i).to_string())
+}
+
+/// What [`money`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoneyKind {
+    /// An amount with its currency.
+    Amount,
+    /// A valid IBAN.
+    Iban,
+    /// A transaction hash.
+    TxHash,
+}
+
+/// An amount, IBAN or transaction hash found in a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Money {
+    pub kind: MoneyKind,
+    /// As written (`text[span]`): the value to cite.
+    pub raw: String,
+    /// Amounts and hashes as written; an IBAN in its electronic form.
+    pub normalized: String,
+    /// Byte range of `raw` in the text.
+    pub span: Range<usize>,
+}
+
+/// Every amount with a currency, valid IBAN and transaction hash in `text` (see the module
+/// documentation), in text order, each written form once.
+pub fn money(text: &str) -> Vec<Money> {
+    // Wallets and e-mails first: the digits of an address are no amount.
+    // In text order (identifiers are sorted by start), walked once alongside the lines.
+    let ids: Vec<Range<usize>> = identifiers(text, None)
+        .into_iter()
+        .filter(|f| f.id_type != IdType::Phone)
+        .map(|f| f.span)
+        .collect();
+    let mut next_id = 0;
+    let mut seen: HashSet<(MoneyKind, String)> = HashSet::new();
+    let mut out: Vec<Money> = Vec::new();
+    let mut prev_line = "";
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let base = offset;
+        offset += line.len();
+        let line = line.trim_end_matches(['\n', '\r']);
+        while ids.get(next_id).is_some_and(|r| r.end <= base) {
+            next_id += 1;
+        }
+        let mut taken: Vec<Range<usize>> = ids
+            .get(next_id..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|r| r.start < base + line.len())
+            .filter(|r| base < r.end)
+            .map(|r| r.start.saturating_sub(base)..(r.end - base).min(line.len()))
+            .collect();
+        let mut push = |out: &mut Vec<Money>, kind, span: Range<usize>, normalized: String| {
+            let raw = &line[span.clone()];
+            if seen.insert((kind, raw.to_string())) {
+                out.push(Money {
+                    kind,
+                    raw: raw.to_string(),
+                    normalized,
+                    span: base + span.start..base + span.end,
+                });
+            }
+        };
+        for span in tx_hash_spans(line) {
+            let h = &line[span.clone()];
+            let before = &line[..span.start];
+            let named = (TX_WORD.is_match(before) || TX_WORD.is_match(prev_line))
+                && !DIGEST_WORD.is_match(before)
+                && !DIGEST_WORD.is_match(prev_line);
+            if h.starts_with("0x") || named {
+                push(&mut out, MoneyKind::TxHash, span.clone(), h.to_string());
+                taken.push(span);
+            }
+        }
+        for (span, electronic) in ibans(line) {
+            if !overlaps_any(&taken, &span) {
+                push(&mut out, MoneyKind::Iban, span.clone(), electronic);
+                taken.push(span);
+            }
+        }
+        for span in amount_candidates(line) {
+            let starts_in_word = line[..span.start]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+            if starts_in_word || overlaps_any(&taken, &span) {
+                continue;
+            }
+            let raw = line[span.clone()].to_string();
+            push(&mut out, MoneyKind::Amount, span.clone(), raw);
+            taken.push(span);
+        }
+        if !line.trim().is_empty() {
+            prev_line = line;
+        }
+    }
+    out.sort_by_key(|m| m.span.start);
+    out
+}
+
+fn overlaps_any(taken: &[Range<usize>], s: &Range<usize>) -> bool {
+    taken.iter().any(|t| t.start < s.end && s.start < t.end)
+}
+
+/// The IBANs of one line: a token that starts like one (`GB82…`), alone or with the groups of at
+/// most four characters that follow it after single spaces, longest valid reading first.
+fn ibans(line: &str) -> Vec<(Range<usize>, String)> {
+    let tokens: Vec<Range<usize>> = ALNUM_RUN.find_iter(line).map(|m| m.range()).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(first) = tokens.get(i) {
+        if !IBAN_HEAD.is_match(&line[first.clone()]) {
+            i += 1;
+            continue;
+        }
+        // The run of tokens separated by single spaces, as long as an IBAN can be.
+        let mut run = 1;
+        let mut len = first.len();
+        while let (Some(a), Some(b)) = (tokens.get(i + run - 1), tokens.get(i + run)) {
+            if &line[a.end..b.start] != " " || len + b.len() > IBAN_MAX {
+                break;
+            }
+            len += b.len();
+            run += 1;
+        }
+        let mut hit = None;
+        for n in (1..=run).rev() {
+            let window = &tokens[i..i + n];
+            // Paper form: groups of four, the last of one to four.
+            let grouped = n == 1
+                || window[..n - 1].iter().all(|t| t.len() == 4)
+                    && window.last().is_some_and(|t| (1..=4).contains(&t.len()));
+            if !grouped {
+                continue;
+            }
+            let span = window[0].start..window[n - 1].end;
+            if let Some(e) = iban(&line[span.clone()]) {
+                hit = Some((n, span, e));
+                break;
+            }
+        }
+        match hit {
+            Some((n, span, e)) => {
+                out.push((span, e));
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,6 +491,119 @@ mod tests {
                 "bc1q7067uww8q52athgrmrdeshcd7cj5x9yfapwezn"
             ]
         );
+    }
+
+    fn check_iban(input: &str, expect: Option<&str>) {
+        assert_eq!(iban(input).as_deref(), expect, "{input:?}");
+    }
+
+    #[test]
+    fn ibans_are_validated() {
+        // The registry's published examples, in paper and electronic form.
+        check_iban(
+            "GB82 WEST 1234 5698 7654 32",
+            Some("GB82WEST12345698765432"),
+        );
+        check_iban("DE89370400440532013000", Some("DE89370400440532013000"));
+        check_iban("NO93 8601 1117 947", Some("NO9386011117947"));
+        // Lower case with spaces: the same account.
+        check_iban(
+            "gb82 west 1234 5698 7654 32",
+            Some("GB82WEST12345698765432"),
+        );
+        // A wrong check digit, a changed BBAN digit.
+        check_iban("GB83 WEST 1234 5698 7654 32", None);
+        check_iban("DE89 3704 0044 0532 0130 01", None);
+        // A digit dropped or added (see also the test below, where the check digits pass).
+        check_iban("DE89 3704 0044 0532 0130 0", None);
+        check_iban("DE89 3704 0044 0532 0130 000", None);
+        // Not an IBAN at all, unknown country, double spaces, punctuation.
+        check_iban("XX82 WEST 1234 5698 7654 32", None);
+        check_iban("GB82  WEST 1234 5698 7654 32", None);
+        check_iban("GB82-WEST-1234-5698-7654-32", None);
+        check_iban("", None);
+        check_iban("Total: HKD 97,500.00", None);
+    }
+
+    /// `country` + the check digits ISO 7064 mod 97-10 gives `bban` + `bban`.
+    fn with_check(country: &str, bban: &str) -> String {
+        let digits: String = format!("{bban}{country}00")
+            .chars()
+            .filter_map(|c| c.to_digit(36))
+            .map(|d| d.to_string())
+            .collect();
+        let rem = digits
+            .bytes()
+            .fold(0u32, |acc, b| (acc * 10 + u32::from(b - b'0')) % 97);
+        format!("{country}{:02}{bban}", 98 - rem)
+    }
+
+    #[test]
+    fn a_wrong_length_iban_fails_even_with_passing_check_digits() {
+        assert_eq!(
+            with_check("GB", "WEST12345698765432"),
+            "GB82WEST12345698765432"
+        );
+        // One digit short and one too many for Germany (22 characters): the check digits pass,
+        // the country's length does not.
+        for bban in ["37040044053201300", "3704004405320130000"] {
+            let candidate = with_check("DE", bban);
+            assert!(iban(&candidate).is_none(), "{candidate}");
+        }
+        // The same BBAN length under its own country passes.
+        let ok = with_check("DE", "370400440532013001");
+        assert_eq!(iban(&ok).as_deref(), Some(ok.as_str()));
+    }
+
+    fn check_money(text: &str, expect: &[(MoneyKind, &str, &str)]) {
+        let got = money(text);
+        for m in &got {
+            assert_eq!(&text[m.span.clone()], m.raw);
+        }
+        let got: Vec<(MoneyKind, &str, &str)> = got
+            .iter()
+            .map(|m| (m.kind, m.raw.as_str(), m.normalized.as_str()))
+            .collect();
+        assert_eq!(got, expect, "{text:?}");
+    }
+
+    #[test]
+    fn money_in_a_document_body() {
+        use MoneyKind::{Amount, Iban, TxHash};
+        let h = "3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90";
+        let text = format!(
+            "Total: HKD 97,500.00 (rate 7.80 HKD / USDT)\nSettle USDT 12,500 to 0x1850cE0E73407A9997C467BABc60fe887C567625\nFee ¥3,000, deposit € 1.250,00\nIBAN: GB82 WEST 1234 5698 7654 32 or DE89 3704 0044 0532 0130 00 EUR\nNot GB83 WEST 1234 5698 7654 32\nTxID: {h}\nTx Hash\n0x{h}\nSHA-256 of the file: {}\n",
+            h.replace('3', "4")
+        );
+        let tx0 = format!("0x{h}");
+        check_money(
+            &text,
+            &[
+                (Amount, "HKD 97,500.00", "HKD 97,500.00"),
+                (Amount, "USDT 12,500", "USDT 12,500"),
+                (Amount, "¥3,000", "¥3,000"),
+                (Amount, "€ 1.250,00", "€ 1.250,00"),
+                (
+                    Iban,
+                    "GB82 WEST 1234 5698 7654 32",
+                    "GB82WEST12345698765432",
+                ),
+                (
+                    Iban,
+                    "DE89 3704 0044 0532 0130 00",
+                    "DE89370400440532013000",
+                ),
+                (TxHash, h, h),
+                (TxHash, &tx0, &tx0),
+            ],
+        );
+        // Rates are no amounts.
+        check_money(
+            "Payable in USDT at 7.80 HKD per USDT: 12,500.00 USDT",
+            &[(Amount, "12,500.00 USDT", "12,500.00 USDT")],
+        );
+        // A bare 64-hex value with no word naming a transaction is no hash; a date is no amount.
+        check_money(&format!("{h}\n2025-02-17 paid 12,500.00\n"), &[]);
     }
 
     #[test]

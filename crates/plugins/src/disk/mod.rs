@@ -10,9 +10,9 @@
 //! | Android artefacts anywhere in the tree | as the Android plugin | as the Android plugin | as the Android plugin |
 //! | inventory | `inventory` (every file, in pages of 5,000) | one per tree, never one per file: the file and deleted counts and every page's closing line, so the cited outputs hold the table of every file (size, SHA-256, id, deleted flag, stored times, path); counts per category in the title | — |
 //! | deleted files | (the inventory's pages) | one per tree: the first 100 paths, every stored time with its encoding (`fat_local` for FAT entries, `iso8601` for UTC renderings) | — |
-//! | Office documents, PDF | `doc_metadata`, `doc_text` | metadata (creator, last modified by, created/modified), identifiers in the text | `author:<name>` display name; `document:<path>` phones and e-mails; `wallet:<address>` |
+//! | Office documents, PDF | `doc_metadata`, `doc_text` | metadata (creator, last modified by, created/modified), identifiers in the text, amounts with their currency, IBANs and transaction hashes in the text ([`crate::extract::money`]) | `author:<name>` display name; `document:<path>` phones and e-mails; `wallet:<address>` |
 //! | JPEG/TIFF | `doc_metadata` | EXIF (camera, serial, original time as `local_text`, GPS) | `camera:<serial>` serial |
-//! | text files | `read_text` | identifiers in the text | `document:<path>`; `wallet:<address>` |
+//! | text files | `read_text` | identifiers, amounts, IBANs and transaction hashes in the text | `document:<path>`; `wallet:<address>` |
 //!
 //! Documents, photos and text files are read for their content up to 2,000 per tree; the
 //! others are counted in one "not read" note. A document that is not what its name says (a `.docx` that is no zip) is noted unparsed with

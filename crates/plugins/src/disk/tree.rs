@@ -1,6 +1,6 @@
 //! The file-tree triage shared by the disk and archive plugins: the inventory (one phenomenon
 //! per tree, its table the `inventory` tool's pages), the deleted files, document metadata and
-//! text, EXIF, and identifiers in text.
+//! text, EXIF, and identifiers, amounts, IBANs and transaction hashes in text.
 
 use std::collections::BTreeMap;
 
@@ -610,7 +610,8 @@ fn fields(text: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
-/// Records and observes the phones, e-mails and wallets a text output mentions: phones and
+/// Records and observes the phones, e-mails and wallets a text output mentions, then records its
+/// amounts, IBANs and transaction hashes ([`money_in`]): phones and
 /// e-mails as `document:<path>`, wallets as `wallet:<address>`, and the control claims the
 /// words around an address make (issue 16):
 ///
@@ -622,6 +623,20 @@ fn fields(text: &str) -> BTreeMap<String, String> {
 /// - else a bare address (no cue word at all) is a light claim of the `author`, the writer;
 ///   a request ("send to …") or a report ("sent to …") in a document says nothing of whose.
 pub fn identifiers_in(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    name: &str,
+    text: &Invoked,
+    listing: Option<&Invoked>,
+    author: Option<&str>,
+) -> Result<(), RuntimeError> {
+    mentions(ctx, path, name, text, listing, author)?;
+    money_in(ctx, path, name, text, listing)
+}
+
+/// The identifiers part of [`identifiers_in`]: one "Identifiers in <path>" phenomenon and the
+/// observations.
+fn mentions(
     ctx: &AgentCtx<'_>,
     path: &str,
     name: &str,
@@ -703,6 +718,83 @@ pub fn identifiers_in(
             )?,
         };
     }
+    Ok(())
+}
+
+/// The amounts with a currency, valid IBANs and transaction hashes a text output mentions
+/// ([`extract::money`]): one "Amounts and accounts in <path>" phenomenon beside the
+/// identifiers, every value cited as written (amounts as [`FactType::Amount`], IBANs as
+/// [`FactType::Account`], hashes as [`FactType::Hash`]); nothing when the text holds none.
+fn money_in(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    name: &str,
+    text: &Invoked,
+    listing: Option<&Invoked>,
+) -> Result<(), RuntimeError> {
+    let found = extract::money(&text.output.text);
+    if found.is_empty() {
+        return Ok(());
+    }
+    let mut facts: Vec<FactClaim> = listing
+        .map(|l| fact(FactType::Path, path, l))
+        .into_iter()
+        .collect();
+    let of = |kind: extract::MoneyKind| found.iter().filter(move |m| m.kind == kind);
+    let mut said = Vec::new();
+    let mut counts = Vec::new();
+    for (kind, t, one, many) in [
+        (
+            extract::MoneyKind::Amount,
+            FactType::Amount,
+            "amount",
+            "amounts",
+        ),
+        (extract::MoneyKind::Iban, FactType::Account, "IBAN", "IBANs"),
+        (
+            extract::MoneyKind::TxHash,
+            FactType::Hash,
+            "transaction hash",
+            "transaction hashes",
+        ),
+    ] {
+        let n = of(kind).count();
+        if n == 0 {
+            continue;
+        }
+        let what = if n == 1 { one } else { many };
+        counts.push(format!("{n} {what}"));
+        let listed: Vec<String> = of(kind)
+            .map(|m| {
+                if kind == extract::MoneyKind::Iban && m.normalized != m.raw {
+                    format!("{} (written \"{}\")", m.normalized, m.raw)
+                } else {
+                    m.raw.clone()
+                }
+            })
+            .collect();
+        said.push(format!("{what} {}", listed.join(", ")));
+        for m in of(kind) {
+            if !facts.iter().any(|c: &FactClaim| c.value == m.raw) {
+                facts.push(fact(t, &m.raw, text));
+            }
+        }
+    }
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "documents".into(),
+            title: format!("Amounts and accounts in {path}: {}", counts.join(", ")),
+            facts,
+            interpretation: format!(
+                "The text of {name} mentions {}. Amounts are quoted as written with their \
+                 currency (rates left out); IBANs passed the ISO 13616 check digits and their \
+                 country's length and are given in electronic form.",
+                said.join("; ")
+            ),
+            times: vec![],
+        },
+    )?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! What a transaction screenshot's OCR text says: wallet addresses (verbatim, or through a
 //! recorded look-alike repair that passes format and checksum), amounts with their currency,
-//! transaction hashes, times as displayed, and phone numbers. Every value returned is either a
+//! transaction hashes, times as displayed, and phone numbers. Amounts and hashes are found by
+//! the patterns [`crate::extract`] shares with document bodies. Every value returned is either a
 //! substring of the text or (wallets only) the repaired spelling of one, so a fact built from
 //! it grounds in the OCR output. Wallet and phone validation goes through
 //! [`masf_graph::identifiers`], the one normalisation place.
@@ -91,19 +92,6 @@ impl Found {
     }
 }
 
-const CURRENCIES: &str = "USDT|USDC|BUSD|DAI|BTC|ETH|TRX|BNB|HKD|USD|CNY|RMB|EUR|GBP|SGD|TWD|MOP";
-
-static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
-    let num = r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[-+]?\d+(?:\.\d+)?";
-    Regex::new(&format!(
-        r"(?:\b(?:{CURRENCIES}) ?(?:{num})|(?:{num}) ?(?:{CURRENCIES})\b|(?:HK\$|US\$|\$|¥|€|£) ?(?:{num}))"
-    ))
-    .expect("amount regex")
-});
-
-static TX_HASH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(?:0x)?[0-9a-fA-F]{64}\b").expect("hash regex"));
-
 static TIME: LazyLock<Regex> = LazyLock::new(|| {
     let months = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec";
     Regex::new(&format!(
@@ -130,23 +118,23 @@ pub fn extract(text: &str, region: Option<&Region>) -> Found {
         !l.starts_with("# ocr_image ") && !l.starts_with(crate::media::ocr::REREAD_MARK)
     }) {
         let mut taken: Vec<(usize, usize)> = Vec::new();
-        for m in TX_HASH.find_iter(line) {
-            push(&mut found.tx_hashes, m.as_str());
-            taken.push((m.start(), m.end()));
+        for m in crate::extract::tx_hash_spans(line) {
+            push(&mut found.tx_hashes, &line[m.clone()]);
+            taken.push((m.start, m.end));
         }
         wallets(line, &mut found, &mut taken);
         for m in TIME.find_iter(line) {
             push(&mut found.times, m.as_str().trim());
             taken.push((m.start(), m.end()));
         }
-        for m in AMOUNT.find_iter(line) {
-            // "7.80 HKD / USDT" is a rate, not an amount.
-            if line[m.end()..].trim_start().starts_with('/') || overlaps(&taken, m.start(), m.end())
-            {
+        // The amounts with a currency, rates ("7.80 HKD / USDT") left out: the pattern shared
+        // with document bodies.
+        for m in crate::extract::amount_candidates(line) {
+            if overlaps(&taken, m.start, m.end) {
                 continue;
             }
-            push(&mut found.amounts, m.as_str().trim());
-            taken.push((m.start(), m.end()));
+            push(&mut found.amounts, line[m.clone()].trim());
+            taken.push((m.start, m.end));
         }
         for m in PHONE.find_iter(line) {
             if overlaps(&taken, m.start(), m.end()) {

@@ -1,17 +1,16 @@
 //! The disk plugin on the demo USB stick and a generated FAT image.
 
-use masf_graph::TimeEncoding;
+use masf_graph::{FactType, TimeEncoding};
 
 use crate::android_support::{missing_planted, repo, triage};
 
 /// Planted values no identity observation is expected for: names written inside body text
-/// (finding person names in prose is not identifier extraction) and transaction hashes (no
-/// identifier type).
+/// (finding person names in prose is not identifier extraction). A transaction hash has no
+/// identifier type: it must be among the facts (the deleted draft's body gives it).
 pub fn not_observable(planted: &serde_json::Value) -> Option<&'static str> {
     let read = planted["where"]["read"].as_str().unwrap_or_default();
     match planted["type"].as_str().unwrap_or_default() {
         "name" if read == "docx_text" || read == "text" => Some("a name in body text"),
-        "tx_hash" => Some("a transaction hash is no identity"),
         _ => None,
     }
 }
@@ -32,11 +31,15 @@ fn demo_usb_stick_gives_every_planted_identifier() {
             "inventory | Inventory: 6 files (documents 2, images 2, text 2; deleted 1)",
             "files | Deleted files: 1",
             "documents | Identifiers in /notes.txt",
+            "documents | Amounts and accounts in /notes.txt: 1 amount",
             "images | EXIF of /DCIM/IMG_0412.JPG",
             "images | EXIF of /DCIM/IMG_0415.JPG",
             "documents | Document metadata of /Documents/Invoice_2025-017.pdf",
+            "documents | Amounts and accounts in /Documents/Invoice_2025-017.pdf: 2 amounts",
             "documents | Document metadata of /Documents/Payment_Instructions.docx",
             "documents | Identifiers in /Documents/Payment_Instructions.docx",
+            "documents | Amounts and accounts in /Documents/Payment_Instructions.docx: 2 amounts",
+            "documents | Amounts and accounts in /Documents/transfer_log_draft.txt: 2 amounts, 1 transaction hash",
         ]
     );
     assert_eq!(
@@ -60,6 +63,34 @@ fn demo_usb_stick_gives_every_planted_identifier() {
         Vec::<String>::new()
     );
     let all = run.all_phenomena("src-usb");
+    // Amounts and the transaction hash in the bodies (issue 17): the invoice's rate ("7.80 HKD
+    // per USDT") is no amount; the deleted draft still read gives the planted hash.
+    let amounts = |prefix: &str| -> Vec<&str> {
+        all.iter()
+            .find(|p| p.title.starts_with(prefix))
+            .expect(prefix)
+            .verified_facts
+            .iter()
+            .skip(1)
+            .map(|f| f.value.as_str())
+            .collect()
+    };
+    assert_eq!(
+        amounts("Amounts and accounts in /Documents/Invoice_2025-017.pdf"),
+        ["HKD 97,500.00", "12,500.00 USDT"]
+    );
+    assert_eq!(
+        amounts("Amounts and accounts in /Documents/Payment_Instructions.docx"),
+        ["12,500.00 USDT", "8,000.00 USDT"]
+    );
+    assert_eq!(
+        amounts("Amounts and accounts in /Documents/transfer_log_draft.txt"),
+        [
+            "+12,500.00 USDT",
+            "8,000.00 USDT",
+            "0x3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90"
+        ]
+    );
     for p in &all {
         assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
     }
@@ -280,5 +311,150 @@ fn generated_stick() {
     assert_eq!(exif.verified_facts[3].value, "052031009999");
     for p in &all {
         assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+}
+
+/// tests/fixtures/docmoney (generate.py): a folder with no Android or iOS layout, so the disk
+/// plugin's generic tree triage reads it. A docx and a PDF whose bodies hold amounts with their
+/// currency, IBANs (one with wrong check digits) and transaction hashes, a letter that holds none,
+/// and a text file (issue 17).
+#[test]
+fn document_bodies_give_amounts_ibans_and_hashes() {
+    let dir = repo("tests/fixtures/docmoney/evidence");
+    let run = triage(&[("docs", &dir, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.report("docs").plugin.as_deref(), Some("disk"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("docs").is_empty());
+    // The letter holds no amount, account or identifier: its metadata only.
+    assert_eq!(
+        run.phenomena("docs"),
+        [
+            "phone-region | Phone numbers of this source are read as HK numbers",
+            "inventory | Inventory: 4 files (documents 3, text 1; deleted 0)",
+            "documents | Document metadata of /Contracts/Letter.docx",
+            "documents | Document metadata of /Contracts/Remittance.pdf",
+            "documents | Identifiers in /Contracts/Remittance.pdf",
+            "documents | Amounts and accounts in /Contracts/Remittance.pdf: 2 amounts, 1 IBAN, 1 transaction hash",
+            "documents | Document metadata of /Contracts/Settlement.docx",
+            "documents | Identifiers in /Contracts/Settlement.docx",
+            "documents | Amounts and accounts in /Contracts/Settlement.docx: 4 amounts, 2 IBANs, 1 transaction hash",
+            "documents | Identifiers in /notes/transfer.txt",
+            "documents | Amounts and accounts in /notes/transfer.txt: 1 amount, 1 IBAN",
+        ]
+    );
+    let all = run.all_phenomena("docs");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{} {:?}", p.title, p.warnings);
+    }
+    let facts = |prefix: &str| -> Vec<(FactType, String)> {
+        all.iter()
+            .find(|p| p.title.starts_with(prefix))
+            .expect(prefix)
+            .verified_facts
+            .iter()
+            .map(|f| (f.fact_type, f.value.clone()))
+            .collect()
+    };
+    let f = |t: FactType, v: &str| (t, v.to_string());
+    // The rate "7.80 HKD / USDT" is no amount; GB12 … has wrong check digits.
+    assert_eq!(
+        facts("Amounts and accounts in /Contracts/Settlement.docx"),
+        [
+            f(FactType::Path, "/Contracts/Settlement.docx"),
+            f(FactType::Amount, "HKD 97,500.00"),
+            f(FactType::Amount, "USDT 12,500"),
+            f(FactType::Amount, "¥3,000"),
+            f(FactType::Amount, "€ 1.250,00"),
+            f(FactType::Account, "GB82 WEST 1234 5698 7654 32"),
+            f(FactType::Account, "DE89 3704 0044 0532 0130 00"),
+            f(
+                FactType::Hash,
+                "7c1f0e2d3b4a5968778695a4b3c2d1e0f1e2d3c4b5a69788796a5b4c3d2e1f00"
+            ),
+        ]
+    );
+    // DE88 … has a changed check digit.
+    assert_eq!(
+        facts("Amounts and accounts in /Contracts/Remittance.pdf"),
+        [
+            f(FactType::Path, "/Contracts/Remittance.pdf"),
+            f(FactType::Amount, "HKD 97,500.00"),
+            f(FactType::Amount, "¥3,000"),
+            f(FactType::Account, "DE89 3704 0044 0532 0130 00"),
+            f(
+                FactType::Hash,
+                "0x3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90"
+            ),
+        ]
+    );
+    assert_eq!(
+        facts("Amounts and accounts in /notes/transfer.txt"),
+        [
+            f(FactType::Path, "/notes/transfer.txt"),
+            f(FactType::Amount, "USDT 12,500"),
+            f(FactType::Account, "gb82 west 1234 5698 7654 32"),
+        ]
+    );
+    let settlement = all
+        .iter()
+        .find(|p| {
+            p.title
+                .starts_with("Amounts and accounts in /Contracts/Settlement.docx")
+        })
+        .expect("settlement");
+    assert!(
+        settlement
+            .interpretation
+            .contains("GB82WEST12345698765432 (written \"GB82 WEST 1234 5698 7654 32\")"),
+        "{}",
+        settlement.interpretation
+    );
+    // The wallet and phone as before, beside the amounts.
+    assert_eq!(
+        facts("Identifiers in /Contracts/Settlement.docx"),
+        [
+            f(FactType::Path, "/Contracts/Settlement.docx"),
+            f(FactType::Wallet, "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),
+            f(FactType::Phone, "9123 4567"),
+        ]
+    );
+    assert_eq!(
+        facts("Identifiers in /Contracts/Remittance.pdf"),
+        [
+            f(FactType::Path, "/Contracts/Remittance.pdf"),
+            f(FactType::Phone, "+852 6123 4567"),
+        ]
+    );
+    // Grounded: every amount, account and hash is written verbatim in the doc_text or
+    // read_text output it cites, and the refused IBANs are nowhere among the facts.
+    let outputs = run.outputs("docs");
+    for p in all
+        .iter()
+        .filter(|p| p.title.starts_with("Amounts and accounts"))
+    {
+        for fact in p
+            .verified_facts
+            .iter()
+            .filter(|f| f.fact_type != FactType::Path)
+        {
+            assert!(
+                outputs.iter().any(|(tool, _, text)| {
+                    (tool == "doc_text" || tool == "read_text") && text.contains(&fact.value)
+                }),
+                "{} not in a text output",
+                fact.value
+            );
+        }
+    }
+    let every: Vec<&str> = all
+        .iter()
+        .flat_map(|p| p.verified_facts.iter().map(|f| f.value.as_str()))
+        .collect();
+    for refused in [
+        "GB12 WEST 1234 5698 7654 32",
+        "DE88 3704 0044 0532 0130 00",
+        "7.80 HKD",
+    ] {
+        assert!(!every.iter().any(|v| v.contains(refused)), "{refused}");
     }
 }
