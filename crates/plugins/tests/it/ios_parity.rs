@@ -159,3 +159,274 @@ fn ios_ileapp_store_system_packages_and_updates_every_field() {
         assert!(times.contains(&(mark.into(), t)), "{mark} {t}: {times:?}");
     }
 }
+
+/// Python's plistlib on the one file of `zip` ending with `suffix`: `script` gets the parsed
+/// plist as `d` and prints tab-separated lines.
+fn plistlib(zip: &std::path::Path, suffix: &str, script: &str) -> Vec<Vec<String>> {
+    let prog = format!(
+        "import plistlib, sys, zipfile, datetime\nz = zipfile.ZipFile(sys.argv[1])\nname = [n for n in z.namelist() if n.endswith(sys.argv[2])][0]\nd = plistlib.loads(z.read(name))\ndef ts(x):\n    return str(int(x.replace(tzinfo=datetime.timezone.utc).timestamp())) if x is not None else ''\n{script}"
+    );
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(prog)
+        .arg(zip)
+        .arg(suffix)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn ios_ileapp_wifi_known_network_times_and_private_addresses_on_two_devices() {
+    let mut missing = Vec::new();
+    let mut want = 0usize;
+    // Private addresses: iLEAPP's rows on the MVS iPhone (MAC addresses written with colons,
+    // ours as the plist's data hex; booleans as words of the interpretation).
+    let o = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiScannedPrivate.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let wifi: Vec<&Phenomenon> = o
+        .category("wifi")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Wi-Fi private address for "))
+        .collect();
+    let exp = expected("appleWifiPlist.appleWifiScannedPrivate.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(wifi.len(), rows.len());
+    for row in rows {
+        let ssid = cell(&exp, row, "SSID");
+        let p = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi private address for {ssid}"))
+            .unwrap_or_else(|| panic!("{ssid}"));
+        for (h, v) in [
+            ("SSID", ssid.clone()),
+            ("BSSID", cell(&exp, row, "BSSID")),
+            (
+                "MAC Used For Network",
+                cell(&exp, row, "MAC Used For Network").replace(':', ""),
+            ),
+            (
+                "Private MAC Computed For Network",
+                cell(&exp, row, "Private MAC Computed For Network").replace(':', ""),
+            ),
+        ] {
+            want += 1;
+            if !has(p, &v) {
+                missing.push(format!("{ssid}: {h}={v}"));
+            }
+        }
+        for (h, yes, no) in [
+            (
+                "MAC Valid",
+                "the private address is valid",
+                "the private address is not valid",
+            ),
+            (
+                "In Known Networks",
+                "a known network",
+                "not a known network",
+            ),
+        ] {
+            want += 1;
+            let word = if cell(&exp, row, h) == "true" {
+                yes
+            } else {
+                no
+            };
+            if !p.interpretation.contains(&format!(", {word}")) {
+                missing.push(format!("{ssid}: {h} not {word:?} in {}", p.interpretation));
+            }
+        }
+        let ours = unix_times(p);
+        for (h, mark) in [
+            ("Last Updated", "Wi-Fi private address updated"),
+            ("Added At", "Wi-Fi network added"),
+            ("Last Joined", "Wi-Fi last joined"),
+        ] {
+            let v = cell(&exp, row, h);
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("{ssid}: {h}={v} ours {ours:?}"));
+            }
+        }
+    }
+    // Belkasoft's iPhone has no recorded iLEAPP output: plistlib is the oracle for the same
+    // fields.
+    let zip =
+        ileapp("testdata.appleWifiPlist.appleWifiScannedPrivate.belkasoft_ctf6_ios_device1.zip");
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let wifi: Vec<&Phenomenon> = o
+        .category("wifi")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Wi-Fi private address for "))
+        .collect();
+    let oracle = plistlib(
+        &zip,
+        "com.apple.wifi-private-mac-networks.plist",
+        r#"
+for n in d["List of scanned networks with private mac"]:
+    m = n.get("PRIVATE_MAC_ADDRESS", {})
+    print(n.get("SSID_STR", ""), n.get("BSSID", ""), m.get("PRIVATE_MAC_ADDRESS_IN_USE", b"").hex(), m.get("PRIVATE_MAC_ADDRESS_VALUE", b"").hex(), ts(n.get("lastUpdated")), ts(n.get("addedAt")), ts(n.get("lastJoined")), sep="\t")
+"#,
+    );
+    assert!(oracle.len() >= 2);
+    assert_eq!(wifi.len(), oracle.len());
+    for c in &oracle {
+        let Some(p) = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi private address for {}", c[0]))
+        else {
+            missing.push(format!("belkasoft private address for {}", c[0]));
+            continue;
+        };
+        for v in &c[1..4] {
+            want += 1;
+            if !v.is_empty() && !has(p, v) {
+                missing.push(format!("belkasoft {}: {v}", c[0]));
+            }
+        }
+        let ours = unix_times(p);
+        for (v, mark) in c[4..].iter().zip([
+            "Wi-Fi private address updated",
+            "Wi-Fi network added",
+            "Wi-Fi last joined",
+        ]) {
+            want += 1;
+            if !v.is_empty() && !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("belkasoft {}: {mark} {v} ours {ours:?}", c[0]));
+            }
+        }
+    }
+
+    // Known-network times, from the appleWifiKnownNetworksTimes cases: iLEAPP's rows on the MVS
+    // iPhone, plistlib's reading of every time key on Belkasoft's (no recorded output).
+    let marks = [
+        ("Last Updated", "UpdatedAt", "Wi-Fi network updated"),
+        (
+            "Last Auto Joined",
+            "lastAutoJoined",
+            "Wi-Fi last auto-joined",
+        ),
+        ("Last Joined", "lastJoined", "Wi-Fi last joined"),
+        (
+            "System Joined",
+            "JoinedBySystemAt",
+            "Wi-Fi joined by system",
+        ),
+        ("User Joined", "JoinedByUserAt", "Wi-Fi joined by user"),
+        (
+            "WiFi Network Password Modification Date",
+            "WiFiNetworkPasswordModificationDate",
+            "Wi-Fi password modified",
+        ),
+        (
+            "Last Discovered",
+            "LastDiscoveredAt",
+            "Wi-Fi network last discovered",
+        ),
+        ("Added At", "AddedAt", "Wi-Fi network added"),
+        (
+            "Whitelisted Captive Network Probe Date",
+            "WhitelistedCaptiveNetworkProbeDate",
+            "Captive network probe",
+        ),
+        (
+            "Captive Web Sheet Login Date",
+            "CaptiveWebSheetLoginDate",
+            "Captive web sheet login",
+        ),
+        ("Previous Joined", "prevJoined", "Wi-Fi previously joined"),
+    ];
+    let o = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiKnownNetworksTimes.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let nets = o.category("wifi");
+    let exp = expected("appleWifiPlist.appleWifiKnownNetworksTimes.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let ssid = cell(&exp, row, "SSID");
+        let Some(p) = nets
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {ssid}"))
+        else {
+            missing.push(format!("network {ssid}"));
+            continue;
+        };
+        want += 1;
+        if !has(p, &cell(&exp, row, "BSSID")) {
+            missing.push(format!("{ssid}: BSSID"));
+        }
+        let ours = unix_times(p);
+        for (h, _, mark) in marks {
+            let v = cell(&exp, row, h);
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("{ssid}: {h}={v} ours {ours:?}"));
+            }
+        }
+    }
+    let zip = ileapp(
+        "testdata.appleWifiPlist.appleWifiKnownNetworksTimes.belkasoft_ctf6_ios_device1.zip",
+    );
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let nets = o.category("wifi");
+    let keys: Vec<&str> = marks.iter().map(|(_, k, _)| *k).collect();
+    let oracle = plistlib(
+        &zip,
+        "com.apple.wifi.known-networks.plist",
+        &format!(
+            r#"
+keys = {keys:?}
+for k, v in d.items():
+    os = v.get("__OSSpecific__", {{}})
+    print(k.removeprefix("wifi.network.ssid."), *[ts(v.get(t, os.get(t))) for t in keys], sep="\t")
+"#
+        ),
+    );
+    assert!(oracle.len() >= 2);
+    for c in &oracle {
+        let Some(p) = nets
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {}", c[0]))
+        else {
+            missing.push(format!("belkasoft network {}", c[0]));
+            continue;
+        };
+        let ours = unix_times(p);
+        for (v, (_, _, mark)) in c[1..].iter().zip(marks) {
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("belkasoft {}: {mark} {v} ours {ours:?}", c[0]));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want > 80, "{want}");
+}
