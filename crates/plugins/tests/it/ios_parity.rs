@@ -430,3 +430,139 @@ for k, v in d.items():
     assert!(missing.is_empty(), "of {want}: {missing:#?}");
     assert!(want > 80, "{want}");
 }
+
+/// Unix seconds of every time mark of `p` (Unix and Apple seconds, ISO 8601).
+fn instants(p: &Phenomenon) -> Vec<i64> {
+    p.times
+        .iter()
+        .filter_map(|t| {
+            let v = &p.verified_facts[t.fact].value;
+            match t.encoding {
+                masf_graph::TimeEncoding::UnixSeconds => {
+                    Some(v.parse::<f64>().ok()?.floor() as i64)
+                }
+                masf_graph::TimeEncoding::AppleSeconds => {
+                    Some(v.parse::<f64>().ok()?.floor() as i64 + 978_307_200)
+                }
+                masf_graph::TimeEncoding::Iso8601 => {
+                    Some(v.parse::<jiff::Timestamp>().ok()?.as_second())
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The values of a Python repr as iLEAPP prints a nested property (`{'k': 'v', 'n': [1,
+/// True]}`): quoted strings that are not keys, and bare words (numbers, `True`).
+fn python_values(repr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b: Vec<char> = repr.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == '\'' || c == '"' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j] != c {
+                j += 1;
+            }
+            let s: String = b[start..j.min(b.len())].iter().collect();
+            let mut k = j + 1;
+            while k < b.len() && b[k] == ' ' {
+                k += 1;
+            }
+            if b.get(k) != Some(&':') {
+                out.push(s);
+            }
+            i = j + 1;
+        } else if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || ".-+".contains(b[i])) {
+                i += 1;
+            }
+            let s: String = b[start..i].iter().collect();
+            if s != "None" {
+                out.push(s);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn ios_ileapp_device_data_every_property_and_the_identities() {
+    let o = triage(
+        &ileapp("testdata.deviceDatam.deviceDatam.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("deviceDatam.deviceDatam.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 36);
+    let props: Vec<&Phenomenon> = o
+        .category("device")
+        .into_iter()
+        .filter(|p| p.title.starts_with("CommCenter device data "))
+        .collect();
+    assert_eq!(props.len(), rows.len());
+    let (mut want, mut missing) = (0usize, Vec::new());
+    for row in rows {
+        let key = cell(&exp, row, "Property");
+        let value = cell(&exp, row, "Property Value");
+        let Some(p) = props
+            .iter()
+            .find(|p| p.title == format!("CommCenter device data {key}"))
+        else {
+            missing.push(format!("property {key}"));
+            continue;
+        };
+        let values = if value.starts_with('{') || value.starts_with('[') {
+            python_values(&value)
+        } else {
+            vec![value.clone()]
+        };
+        for v in values {
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            let ok = if let Some((_, orig)) = v.split_once("(original: ") {
+                // iLEAPP converts time-named numbers, keeping the stored one: ours is a time
+                // mark on the stored number (Apple or Unix seconds) or, for kCKUploadDate
+                // (days since 1970, "2022-11-21 (original: 19317)"), the number itself
+                has(p, orig.trim_end_matches(')'))
+            } else if v.len() >= 19 && v.as_bytes()[10] == b' ' && v.as_bytes()[4] == b'-' {
+                // a plist date, printed naive in UTC by iLEAPP: compare the instant
+                let t: jiff::Timestamp = format!("{}Z", v.replace(' ', "T")).parse().unwrap();
+                instants(p).contains(&t.as_second())
+            } else if v == "True" || v == "False" {
+                has(p, &v.to_lowercase())
+            } else {
+                has(p, &v)
+            };
+            if !ok {
+                missing.push(format!(
+                    "{key}: {v} not in {:?}",
+                    crate::ios_support::Outcome::values(p)
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want >= 54, "{want}");
+    // the identifiers in it: both IMEIs and the MEID's device, the SIM's ICCID
+    let ids = o.identities();
+    for (t, v) in [
+        ("imei", "359669602382763"),
+        ("imei", "359669602478579"),
+        ("iccid", "89148000008588244776"),
+    ] {
+        assert!(
+            ids.contains(&("device".into(), t.into(), v.into())),
+            "{t} {v}: {ids:?}"
+        );
+    }
+}
