@@ -104,7 +104,13 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         else {
             return Ok(());
         };
-        one(run, find, path, &schema)?;
+        // a database with packages or update records but no install table: those are read
+        // (one unparsed note per file: the first reason found is the one kept)
+        let others = !schema.columns("app_package").is_empty()
+            || !schema.columns("mapi_app_update").is_empty();
+        if !schema.columns("app_install").is_empty() || !others {
+            one(run, find, path, &schema)?;
+        }
         packages(run, find, path, &schema)?;
         updates(run, find, path, &schema)
     })

@@ -30,7 +30,7 @@
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
-//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
+//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
 //! last time). An artefact that cannot be read is noted with `ctx.unparsed` and the rest of the

@@ -8,7 +8,9 @@
 //!   `imsi`, `phonenumber`, `mdn`; the last key exactly `SerialNumber` or `DeviceName`;
 //!   `PersonalitySlots` entries and `PersonalWallet` keys are ICCIDs), so the same reading
 //!   covers the nested per-SIM entries and the `imeis` list; a value is observed only when it
-//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …).
+//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …). CommCenter's
+//!   `com.apple.commcenter.device_specific_nobackup.plist` also gives one phenomenon per
+//!   property with every value (iLEAPP's `deviceDatam`).
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
 //!   group and label, never the secret (`v_Data` and any other data field are not read).

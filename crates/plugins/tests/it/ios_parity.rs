@@ -566,3 +566,71 @@ fn ios_ileapp_device_data_every_property_and_the_identities() {
         );
     }
 }
+
+#[test]
+fn broken_copies_of_packages_private_addresses_and_device_data_are_noted_and_the_rest_is_read() {
+    // A storeSystem.db whose app_package and mapi_app_update tables are of a foreign schema
+    // (sqlite3 CLI), a private-address plist that is no plist, CommCenter's device-specific
+    // plist cut short, and the MVS iPhone's good Wi-Fi known networks.
+    let tmp = tempfile::tempdir().unwrap();
+    let var = tmp.path().join("private/var");
+    let store = var.join("containers/Data/System/Y/Documents/Persistence");
+    std::fs::create_dir_all(&store).unwrap();
+    let st = std::process::Command::new("sqlite3")
+        .arg(store.join("storeSystem.db"))
+        .arg("CREATE TABLE app_package (id INTEGER, url TEXT); INSERT INTO app_package VALUES (1, 'x'); CREATE TABLE mapi_app_update (pid INTEGER, name TEXT);")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let sc = var.join("preferences/SystemConfiguration");
+    std::fs::create_dir_all(&sc).unwrap();
+    std::fs::write(
+        sc.join("com.apple.wifi-private-mac-networks.plist"),
+        b"<?xml version=\"1.0\"?><not-a-plist>",
+    )
+    .unwrap();
+    let prefs = var.join("wireless/Library/Preferences");
+    let real = tmp.path().join("real");
+    unzip("testdata.deviceDatam.deviceDatam.mvs_ios_2023.zip", &real);
+    let name = "com.apple.commcenter.device_specific_nobackup.plist";
+    let bytes = std::fs::read(walk(&real, name).unwrap()).unwrap();
+    std::fs::create_dir_all(&prefs).unwrap();
+    std::fs::write(prefs.join(name), &bytes[..bytes.len() / 2]).unwrap();
+    let known = tmp.path().join("known");
+    unzip(
+        "testdata.appleWifiPlist.appleWifiKnownNetworks.mvs_ios_2023.zip",
+        &known,
+    );
+    std::fs::copy(
+        walk(&known, "com.apple.wifi.known-networks.plist").unwrap(),
+        var.join("preferences/com.apple.wifi.known-networks.plist"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&real).unwrap();
+    std::fs::remove_dir_all(&known).unwrap();
+
+    let o = triage(tmp.path(), "America/Chicago");
+    assert_all_accepted(&o);
+    let noted = |suffix: &str, word: &str| {
+        assert!(
+            o.unparsed
+                .iter()
+                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+            "{suffix} not noted with {word:?}: {:#?}",
+            o.unparsed
+        )
+    };
+    noted("/storeSystem.db", "app_package lacks pid");
+    // (one note per file: the update table's foreign schema is not noted a second time)
+    noted("/com.apple.wifi-private-mac-networks.plist", "plist");
+    noted(&format!("/{name}"), "plist");
+    assert!(o.category("apps").is_empty());
+    assert!(o.category("device").is_empty());
+    let wifi = o.category("wifi");
+    assert!(
+        wifi.iter()
+            .all(|p| !p.title.starts_with("Wi-Fi private address"))
+    );
+    // the good plist is still read
+    assert!(wifi.iter().any(|p| p.title == "Wi-Fi network NETGEAR-345"));
+}
