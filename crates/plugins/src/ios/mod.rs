@@ -25,12 +25,12 @@
 //! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
-//! | `com.apple.wifi.known-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per lease | — |
+//! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
-//! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included) | `owner`: Apple ID, DSID |
-//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; keychain account + service (never secrets) | `device`, `owner` |
+//! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
+//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
 //! last time). An artefact that cannot be read is noted with `ctx.unparsed` and the rest of the
@@ -314,6 +314,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Wi-Fi networks joined, their access points, times and locations",
         ),
         entry(
+            "Wi-Fi private addresses",
+            &["/com.apple.wifi-private-mac-networks.plist\""],
+            "networks scanned or joined with a private Wi-Fi address: the address, times",
+        ),
+        entry(
             "DHCP leases",
             &["/dhcpclient/leases/"],
             "the device's IP address, router and network of its last leases",
@@ -461,7 +466,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
-        "com.apple.wifi.known-networks.plist" => "wifi",
+        "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {
+            "wifi"
+        }
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "voicemail.db" => "calls",

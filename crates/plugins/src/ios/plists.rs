@@ -8,7 +8,9 @@
 //!   `imsi`, `phonenumber`, `mdn`; the last key exactly `SerialNumber` or `DeviceName`;
 //!   `PersonalitySlots` entries and `PersonalWallet` keys are ICCIDs), so the same reading
 //!   covers the nested per-SIM entries and the `imeis` list; a value is observed only when it
-//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …).
+//!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …). CommCenter's
+//!   `com.apple.commcenter.device_specific_nobackup.plist` also gives one phenomenon per
+//!   property with every value (iLEAPP's `deviceDatam`).
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
 //!   group and label, never the secret (`v_Data` and any other data field are not read).
@@ -131,7 +133,12 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             continue;
         };
         for path in &paths {
-            identity(run, &find, path)?;
+            let parsed = identity(run, &find, path)?;
+            if let Some((inv, value)) = parsed.filter(|_| {
+                file_name(path) == "com.apple.commcenter.device_specific_nobackup.plist"
+            }) {
+                device_data(run, &find, path, &inv, &value)?;
+            }
         }
     }
     if let Some((find, paths)) = run.find("*eychain*.plist")? {
@@ -234,9 +241,15 @@ fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
     }
 }
 
-fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+/// The device identity of one plist; its parsed content for further reading (`None` when it
+/// could not be read: noted).
+fn identity(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+) -> Result<Option<(Invoked, Value)>, RuntimeError> {
     let Some((inv, value)) = parse(run, path)? else {
-        return Ok(());
+        return Ok(None);
     };
     let mut all = Vec::new();
     leaves(&value, &mut Vec::new(), &mut all);
@@ -266,7 +279,7 @@ fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
         }
     }
     if found.is_empty() {
-        return Ok(());
+        return Ok(Some((inv, value)));
     }
     d.interpretation = format!("{path} records {}.", found.join(", "));
     run.record(d)?;
@@ -294,7 +307,157 @@ fn identity(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
             ),
         )?;
     }
+    Ok(Some((inv, value)))
+}
+
+/// The time encoding of a numeric CommCenter value under a key named like a time
+/// (`AccountCreationTimestamp`, `…ExpiryTime`, `launchTimestamps`): Unix seconds when the
+/// value is that large (after 2008), Apple absolute seconds otherwise; `None` for other keys
+/// and for day counts (`kCKUploadDate`, days since 1970: kept as a number).
+fn commcenter_time(key: &str, v: &str) -> Option<TimeEncoding> {
+    let k = key.to_ascii_lowercase();
+    if !(k.contains("timestamp") || k.ends_with("time")) {
+        return None;
+    }
+    let n: f64 = v.parse().ok()?;
+    if !n.is_finite() || n < 1e8 {
+        return None;
+    }
+    Some(if n >= 1.2e9 {
+        TimeEncoding::UnixSeconds
+    } else {
+        TimeEncoding::AppleSeconds
+    })
+}
+
+/// Every property of CommCenter's `com.apple.commcenter.device_specific_nobackup.plist`
+/// (iLEAPP's `deviceDatam`): one phenomenon per top-level key with each of its values (nested
+/// dictionaries and lists flattened to their leaves), dates and time-named numbers as time
+/// marks. Its identifiers are observed by [`identity`].
+fn device_data(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    inv: &Invoked,
+    value: &Value,
+) -> Result<(), RuntimeError> {
+    let Some(props) = value.as_object() else {
+        run.ctx.unparsed(
+            path,
+            "unexpected format: the plist is not a dictionary of properties",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    for (count, (key, v)) in props.iter().enumerate() {
+        if count as u64 >= ROW_CAP {
+            run.ctx.unparsed(
+                path,
+                &format!(
+                    "{} properties; the first {count} were recorded",
+                    props.len()
+                ),
+                Some(&inv.record.invocation_id),
+            )?;
+            break;
+        }
+        let key_in = util::in_json(key);
+        let mut d = Draft::new("device", format!("CommCenter device data {key_in}"));
+        d.fact(FactType::Path, Some(path), find);
+        let mut said = Vec::new();
+        let mut all = Vec::new();
+        match v {
+            Value::Bool(b) => all.push((Vec::new(), b.to_string())),
+            _ => leaves(v, &mut Vec::new(), &mut all),
+        }
+        // booleans nested in dictionaries (`leaves` keeps strings and numbers only)
+        bools(v, &mut Vec::new(), &mut all);
+        for (keys, leaf) in &all {
+            let shown = util::in_json(leaf);
+            let name = keys
+                .iter()
+                .rev()
+                .find(|k| k.parse::<usize>().is_err())
+                .map(String::as_str)
+                .unwrap_or(key);
+            let at = if keys.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", util::in_json(&keys.join(" > ")))
+            };
+            if let Some(enc) = commcenter_time(name, leaf) {
+                d.time(
+                    Some(&shown),
+                    Some(enc),
+                    &format!("CommCenter {}", util::in_json(name)),
+                    inv,
+                );
+            } else if is_iso_time(leaf) {
+                d.time(
+                    Some(&shown),
+                    Some(TimeEncoding::Iso8601),
+                    &format!("CommCenter {}", util::in_json(name)),
+                    inv,
+                );
+            } else {
+                d.fact(FactType::Text, Some(&shown), inv);
+            }
+            if !shown.trim().is_empty() {
+                said.push(format!("{shown}{at}"));
+            }
+        }
+        d.interpretation = format!(
+            "CommCenter's device-specific preferences ({path}) hold {key_in}: {}.",
+            if said.is_empty() {
+                "no value".to_string()
+            } else {
+                said.join(", ")
+            }
+        );
+        run.record(d)?;
+    }
     Ok(())
+}
+
+/// The booleans below a value (not at its top), with their key paths.
+fn bools(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                path.push(k.clone());
+                if let Value::Bool(b) = x {
+                    out.push((path.clone(), b.to_string()));
+                } else {
+                    bools(x, path, out);
+                }
+                path.pop();
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(i.to_string());
+                if let Value::Bool(b) = x {
+                    out.push((path.clone(), b.to_string()));
+                } else {
+                    bools(x, path, out);
+                }
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a string is a date as `parse_plist` writes one (`2023-01-05T10:22:09.256450Z`).
+fn is_iso_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 20
+        && b.get(4) == Some(&b'-')
+        && b.get(10) == Some(&b'T')
+        && s.ends_with('Z')
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+            .iter()
+            .all(|&i| b.get(i).is_some_and(u8::is_ascii_digit))
 }
 
 /// Keychain items: dictionaries holding any of the attributes read.

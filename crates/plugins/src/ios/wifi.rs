@@ -10,6 +10,11 @@
 //!   password modified, captive probe/web sheet) as `iso8601` marks;
 //! - one per access point of a network's `BSSList` (BSSID, channel and flags, last
 //!   associated, location with accuracy and time when recorded, router address);
+//! - one per network of `com.apple.wifi-private-mac-networks.plist` (iLEAPP's
+//!   `appleWifiScannedPrivate`): SSID, BSSID, the private (per-network) MAC address the device
+//!   computed and the one it used, whether it is valid, whether the network is a known one,
+//!   and its times (updated, added, last joined, address generated, first joined with it,
+//!   link down);
 //! - one per DHCP lease: the device's IP address, the router's IP and hardware address, the
 //!   SSID, lease start and length.
 //!
@@ -78,6 +83,11 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if let Some((find, paths)) = run.find("com.apple.wifi.known-networks.plist")? {
         for path in &paths {
             known_networks(run, &find, path)?;
+        }
+    }
+    if let Some((find, paths)) = run.find("com.apple.wifi-private-mac-networks.plist")? {
+        for path in &paths {
+            private_macs(run, &find, path)?;
         }
     }
     if let Some((find, paths)) = run.find("en*.plist")? {
@@ -286,4 +296,144 @@ fn lease(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         }
     );
     run.record(d)
+}
+
+/// Time keys of a network with a private address, with the mark they get.
+const PRIVATE_TIMES: &[(&str, &str)] = &[
+    ("lastUpdated", "Wi-Fi private address updated"),
+    ("addedAt", "Wi-Fi network added"),
+    ("lastJoined", "Wi-Fi last joined"),
+    ("MacGenerationTimeStamp", "Wi-Fi private address generated"),
+    (
+        "FirstJoinWithNewMacTimestamp",
+        "Wi-Fi first joined with the private address",
+    ),
+    ("LinkDownTimestamp", "Wi-Fi link down"),
+];
+
+/// A data value's hex as `parse_plist` writes it (`{"$data_hex": …}`).
+fn data_hex(v: Option<&Value>) -> Option<&str> {
+    v?.get("$data_hex")?.as_str().filter(|h| !h.is_empty())
+}
+
+/// A hex MAC address written with colons, as iLEAPP and the Settings app show it.
+fn colons(h: &str) -> String {
+    (0..h.len() / 2)
+        .filter_map(|i| h.get(2 * i..2 * i + 2))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The networks the device scanned or joined with a private (randomised, per-network) Wi-Fi
+/// address (`/private/var/preferences/SystemConfiguration/com.apple.wifi-private-mac-networks.plist`).
+fn private_macs(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, value)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let Some(list) = value
+        .get("List of scanned networks with private mac")
+        .and_then(Value::as_array)
+    else {
+        run.ctx.unparsed(
+            path,
+            "unexpected format: no \"List of scanned networks with private mac\" array",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    for (count, net) in list.iter().enumerate() {
+        if count as u64 >= ROW_CAP {
+            run.ctx.unparsed(
+                path,
+                &format!("{} networks; the first {count} were recorded", list.len()),
+                Some(&inv.record.invocation_id),
+            )?;
+            break;
+        }
+        let ssid = net.get("SSID_STR").and_then(scalar);
+        let bssid = net.get("BSSID").and_then(scalar);
+        let mut d = Draft::new(
+            "wifi",
+            format!(
+                "Wi-Fi private address for {}",
+                ssid.as_deref()
+                    .or(bssid.as_deref())
+                    .unwrap_or("(unnamed network)")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        let ssid_in = ssid.as_deref().map(crate::util::in_json);
+        d.fact(FactType::Name, ssid_in.as_deref(), &inv);
+        d.fact(FactType::Identifier, bssid.as_deref(), &inv);
+        let mut said = Vec::new();
+        if let Some(b) = &bssid {
+            said.push(format!("BSSID {b}"));
+        }
+        let mac = net.get("PRIVATE_MAC_ADDRESS");
+        for (k, what) in [
+            ("PRIVATE_MAC_ADDRESS_IN_USE", "private address used"),
+            ("PRIVATE_MAC_ADDRESS_VALUE", "private address computed"),
+        ] {
+            if let Some(h) = data_hex(mac.and_then(|m| m.get(k))) {
+                d.fact(FactType::Identifier, Some(h), &inv);
+                said.push(format!("{what} {}", colons(h)));
+            }
+        }
+        let mut flags = Vec::new();
+        for (v, yes, no) in [
+            (
+                mac.and_then(|m| m.get("PRIVATE_MAC_ADDRESS_VALID")),
+                "the private address is valid",
+                "the private address is not valid",
+            ),
+            (
+                net.get("PresentInKnownNetworks"),
+                "a known network",
+                "not a known network",
+            ),
+            (net.get("IsOpenNetwork"), "open", "secured"),
+            (
+                net.get("CaptiveNetwork"),
+                "a captive network",
+                "not captive",
+            ),
+        ] {
+            match v.and_then(Value::as_bool) {
+                Some(true) => flags.push(yes),
+                Some(false) => flags.push(no),
+                None => {}
+            }
+        }
+        for (k, ft, what) in [
+            ("PrivateMacAddReason", FactType::Text, "add reason"),
+            ("ValidityInterval", FactType::Count, "validity interval (s)"),
+        ] {
+            if let Some(v) = net.get(k).and_then(scalar) {
+                d.fact(ft, Some(&v), &inv);
+                said.push(format!("{what} {v}"));
+            }
+        }
+        for (k, mark) in PRIVATE_TIMES {
+            if let Some(v) = net.get(*k).and_then(Value::as_str) {
+                d.time(Some(v), Some(TimeEncoding::Iso8601), mark, &inv);
+                said.push(format!("{} {v}", mark.to_lowercase()));
+            }
+        }
+        d.interpretation = format!(
+            "The device keeps a private Wi-Fi address for the network {} ({path}){}: {}.",
+            ssid_in.as_deref().unwrap_or("(no SSID)"),
+            if flags.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", flags.join(", "))
+            },
+            if said.is_empty() {
+                "no other field".to_string()
+            } else {
+                said.join("; ")
+            }
+        );
+        run.record(d)?;
+    }
+    Ok(())
 }

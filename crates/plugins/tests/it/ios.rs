@@ -863,6 +863,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("WhatsApp CallHistory.sqlite", false),
             ("NoteStore.sqlite", false),
             ("Wi-Fi known networks", false),
+            ("Wi-Fi private addresses", false),
             ("DHCP leases", false),
             ("iTunesPrefs", false),
             ("lsdidentifiers plist", false),

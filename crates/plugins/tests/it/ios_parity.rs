@@ -1,0 +1,636 @@
+//! iLEAPP parity of the iOS plugin, issue 17 part 3: App Store packages and update records,
+//! Wi-Fi times and private addresses, CommCenter device data, note participants, Google
+//! image-fetcher caches and Control Center modules — each against iLEAPP's recorded output for
+//! the corpus's test cases (every row found, every non-empty field in the facts of one
+//! phenomenon), plus broken copies of the new artefacts.
+
+use masf_graph::Phenomenon;
+use serde_json::Value;
+
+use crate::ios::{expected, has, ileapp};
+use crate::ios_artefacts::{cell, db_from_schema, unix_times, walk};
+use crate::ios_support::{assert_all_accepted, triage};
+
+/// Unzips an iLEAPP test case (paths kept) into `to`.
+fn unzip(zip: &str, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let st = std::process::Command::new("unzip")
+        .args(["-q", "-o"])
+        .arg(ileapp(zip))
+        .arg("-d")
+        .arg(to)
+        .status()
+        .unwrap();
+    // 1: warnings only (absolute paths stripped)
+    assert!(st.success() || st.code() == Some(1));
+}
+
+/// Counts each iLEAPP field of `row` (by header) found among the facts of `p`, pushing the
+/// misses; `skip` are the headers not compared as facts (times, the source file).
+fn fields(
+    exp: &Value,
+    row: &Value,
+    p: &Phenomenon,
+    skip: &[&str],
+    want: &mut usize,
+    missing: &mut Vec<String>,
+) {
+    for h in exp["headers"].as_array().unwrap() {
+        let h = h.as_str().unwrap();
+        if skip.contains(&h) {
+            continue;
+        }
+        let v = cell(exp, row, h);
+        if v.is_empty() {
+            continue;
+        }
+        *want += 1;
+        if !has(p, &v) {
+            missing.push(format!("{}: {h}={v}", p.title));
+        }
+    }
+}
+
+#[test]
+fn ios_ileapp_store_system_packages_and_updates_every_field() {
+    for case in ["mvs_ios_2023", "josh_ios17_ffs"] {
+        let o = triage(
+            &ileapp(&format!(
+                "testdata.storeSystem.storeSystemAppPackages.{case}.zip"
+            )),
+            "America/New_York",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("storeSystem.storeSystemAppPackages.{case}"));
+        let rows = exp["data"].as_array().unwrap();
+        let packages: Vec<&Phenomenon> = o
+            .category("apps")
+            .into_iter()
+            .filter(|p| p.title.starts_with("App download package"))
+            .collect();
+        // josh's app_package table is empty: iLEAPP reports no row, nor do we
+        assert_eq!(packages.len(), rows.len(), "{case}");
+        let (mut want, mut missing) = (0usize, Vec::new());
+        let mut used = std::collections::BTreeSet::new();
+        for row in rows {
+            // a package is told by its URL (unique per row)
+            let url = cell(&exp, row, "Package URL");
+            let (i, p) = packages
+                .iter()
+                .enumerate()
+                .find(|(_, p)| has(p, &url))
+                .unwrap_or_else(|| panic!("{case}: no package {url}"));
+            assert!(used.insert(i), "{case}: {url} twice");
+            fields(&exp, row, p, &["Timestamp"], &mut want, &mut missing);
+            want += 1;
+            let t: i64 = cell(&exp, row, "Timestamp").parse().unwrap();
+            if !unix_times(p).contains(&("App package recorded".into(), t)) {
+                missing.push(format!("{url}: Timestamp {t} ours {:?}", unix_times(p)));
+            }
+        }
+        assert!(missing.is_empty(), "{case}: of {want}: {missing:#?}");
+        if case == "mvs_ios_2023" {
+            assert_eq!(rows.len(), 32);
+            assert!(want > 32 * 9, "{want}");
+        }
+        // neither device has a mapi_app_update row; iLEAPP reports none, nor do we
+        let exp = expected(&format!("storeSystem.storeSystemAppUpdates.{case}"));
+        assert!(exp["data"].as_array().unwrap().is_empty());
+        assert!(
+            o.category("apps")
+                .iter()
+                .all(|p| !p.title.starts_with("App update record"))
+        );
+    }
+
+    // Neither device has an update record: one written into the real schema (sqlite3 CLI)
+    // with a catalog entry shaped as iLEAPP reads it (attributes, platformAttributes.ios,
+    // latestVersionInfo), every field checked as iLEAPP would report it.
+    let tmp = tempfile::tempdir().unwrap();
+    unzip(
+        "testdata.storeSystem.storeSystemAppUpdates.mvs_ios_2023.zip",
+        &tmp.path().join("real"),
+    );
+    let real = walk(&tmp.path().join("real"), "storeSystem.db").unwrap();
+    let db = tmp
+        .path()
+        .join("tree/private/var/containers/Data/System/A/Documents/Persistence/storeSystem.db");
+    let catalog = r#"{"id":"310633997","type":"apps","attributes":{"name":"WhatsApp Messenger","artistName":"WhatsApp Inc.","genreDisplayName":"Social Networking","url":"https://apps.apple.com/us/app/whatsapp-messenger/id310633997","platformAttributes":{"ios":{"externalVersionId":855123456,"releaseDate":"2009-05-04","latestVersionInfo":{"versionDisplay":"23.1.75","releaseNotes":"Bug fixes.\nSay \"hi\".","releaseTimestamp":"2023-01-09T17:01:48Z"}}}}}"#;
+    db_from_schema(
+        &real,
+        &db,
+        &format!(
+            "INSERT INTO mapi_app_update (pid, bundle_id, install_date, item_id, metadata, store_software_version_id, timestamp, update_state) \
+             VALUES (7, 'net.whatsapp.WhatsApp', 695000000.5, 310633997, CAST('{}' AS BLOB), 855123456, 695001000, 2);",
+            catalog.replace('\'', "''")
+        ),
+    );
+    let o = triage(&tmp.path().join("tree"), "America/New_York");
+    assert_all_accepted(&o);
+    let ups: Vec<&Phenomenon> = o
+        .category("apps")
+        .into_iter()
+        .filter(|p| p.title.starts_with("App update record"))
+        .collect();
+    assert_eq!(ups.len(), 1);
+    let p = ups[0];
+    for v in [
+        "net.whatsapp.WhatsApp",
+        "310633997",
+        "855123456",
+        "2",
+        "WhatsApp Messenger",
+        "WhatsApp Inc.",
+        "Social Networking",
+        "23.1.75",
+        // as the sqlite_query output holds it (JSON-escaped in the cell, then cell-escaped)
+        r#"Bug fixes.\\nSay \\"hi\\"."#,
+        "https://apps.apple.com/us/app/whatsapp-messenger/id310633997",
+        "2009-05-04",
+    ] {
+        assert!(has(p, v), "{v} in {p:#?}");
+    }
+    let times = unix_times(p);
+    for (mark, t) in [
+        ("App update recorded", 978_307_200 + 695_001_000),
+        ("App update installed", 978_307_200 + 695_000_000),
+        ("App latest version released", 1_673_283_708),
+    ] {
+        assert!(times.contains(&(mark.into(), t)), "{mark} {t}: {times:?}");
+    }
+}
+
+/// Python's plistlib on the one file of `zip` ending with `suffix`: `script` gets the parsed
+/// plist as `d` and prints tab-separated lines.
+fn plistlib(zip: &std::path::Path, suffix: &str, script: &str) -> Vec<Vec<String>> {
+    let prog = format!(
+        "import plistlib, sys, zipfile, datetime\nz = zipfile.ZipFile(sys.argv[1])\nname = [n for n in z.namelist() if n.endswith(sys.argv[2])][0]\nd = plistlib.loads(z.read(name))\ndef ts(x):\n    return str(int(x.replace(tzinfo=datetime.timezone.utc).timestamp())) if x is not None else ''\n{script}"
+    );
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(prog)
+        .arg(zip)
+        .arg(suffix)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn ios_ileapp_wifi_known_network_times_and_private_addresses_on_two_devices() {
+    let mut missing = Vec::new();
+    let mut want = 0usize;
+    // Private addresses: iLEAPP's rows on the MVS iPhone (MAC addresses written with colons,
+    // ours as the plist's data hex; booleans as words of the interpretation).
+    let o = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiScannedPrivate.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let wifi: Vec<&Phenomenon> = o
+        .category("wifi")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Wi-Fi private address for "))
+        .collect();
+    let exp = expected("appleWifiPlist.appleWifiScannedPrivate.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(wifi.len(), rows.len());
+    for row in rows {
+        let ssid = cell(&exp, row, "SSID");
+        let p = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi private address for {ssid}"))
+            .unwrap_or_else(|| panic!("{ssid}"));
+        for (h, v) in [
+            ("SSID", ssid.clone()),
+            ("BSSID", cell(&exp, row, "BSSID")),
+            (
+                "MAC Used For Network",
+                cell(&exp, row, "MAC Used For Network").replace(':', ""),
+            ),
+            (
+                "Private MAC Computed For Network",
+                cell(&exp, row, "Private MAC Computed For Network").replace(':', ""),
+            ),
+        ] {
+            want += 1;
+            if !has(p, &v) {
+                missing.push(format!("{ssid}: {h}={v}"));
+            }
+        }
+        for (h, yes, no) in [
+            (
+                "MAC Valid",
+                "the private address is valid",
+                "the private address is not valid",
+            ),
+            (
+                "In Known Networks",
+                "a known network",
+                "not a known network",
+            ),
+        ] {
+            want += 1;
+            let word = if cell(&exp, row, h) == "true" {
+                yes
+            } else {
+                no
+            };
+            if !p.interpretation.contains(&format!(", {word}")) {
+                missing.push(format!("{ssid}: {h} not {word:?} in {}", p.interpretation));
+            }
+        }
+        let ours = unix_times(p);
+        for (h, mark) in [
+            ("Last Updated", "Wi-Fi private address updated"),
+            ("Added At", "Wi-Fi network added"),
+            ("Last Joined", "Wi-Fi last joined"),
+        ] {
+            let v = cell(&exp, row, h);
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("{ssid}: {h}={v} ours {ours:?}"));
+            }
+        }
+    }
+    // Belkasoft's iPhone has no recorded iLEAPP output: plistlib is the oracle for the same
+    // fields.
+    let zip =
+        ileapp("testdata.appleWifiPlist.appleWifiScannedPrivate.belkasoft_ctf6_ios_device1.zip");
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let wifi: Vec<&Phenomenon> = o
+        .category("wifi")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Wi-Fi private address for "))
+        .collect();
+    let oracle = plistlib(
+        &zip,
+        "com.apple.wifi-private-mac-networks.plist",
+        r#"
+for n in d["List of scanned networks with private mac"]:
+    m = n.get("PRIVATE_MAC_ADDRESS", {})
+    print(n.get("SSID_STR", ""), n.get("BSSID", ""), m.get("PRIVATE_MAC_ADDRESS_IN_USE", b"").hex(), m.get("PRIVATE_MAC_ADDRESS_VALUE", b"").hex(), ts(n.get("lastUpdated")), ts(n.get("addedAt")), ts(n.get("lastJoined")), sep="\t")
+"#,
+    );
+    assert!(oracle.len() >= 2);
+    assert_eq!(wifi.len(), oracle.len());
+    for c in &oracle {
+        let Some(p) = wifi
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi private address for {}", c[0]))
+        else {
+            missing.push(format!("belkasoft private address for {}", c[0]));
+            continue;
+        };
+        for v in &c[1..4] {
+            want += 1;
+            if !v.is_empty() && !has(p, v) {
+                missing.push(format!("belkasoft {}: {v}", c[0]));
+            }
+        }
+        let ours = unix_times(p);
+        for (v, mark) in c[4..].iter().zip([
+            "Wi-Fi private address updated",
+            "Wi-Fi network added",
+            "Wi-Fi last joined",
+        ]) {
+            want += 1;
+            if !v.is_empty() && !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("belkasoft {}: {mark} {v} ours {ours:?}", c[0]));
+            }
+        }
+    }
+
+    // Known-network times, from the appleWifiKnownNetworksTimes cases: iLEAPP's rows on the MVS
+    // iPhone, plistlib's reading of every time key on Belkasoft's (no recorded output).
+    let marks = [
+        ("Last Updated", "UpdatedAt", "Wi-Fi network updated"),
+        (
+            "Last Auto Joined",
+            "lastAutoJoined",
+            "Wi-Fi last auto-joined",
+        ),
+        ("Last Joined", "lastJoined", "Wi-Fi last joined"),
+        (
+            "System Joined",
+            "JoinedBySystemAt",
+            "Wi-Fi joined by system",
+        ),
+        ("User Joined", "JoinedByUserAt", "Wi-Fi joined by user"),
+        (
+            "WiFi Network Password Modification Date",
+            "WiFiNetworkPasswordModificationDate",
+            "Wi-Fi password modified",
+        ),
+        (
+            "Last Discovered",
+            "LastDiscoveredAt",
+            "Wi-Fi network last discovered",
+        ),
+        ("Added At", "AddedAt", "Wi-Fi network added"),
+        (
+            "Whitelisted Captive Network Probe Date",
+            "WhitelistedCaptiveNetworkProbeDate",
+            "Captive network probe",
+        ),
+        (
+            "Captive Web Sheet Login Date",
+            "CaptiveWebSheetLoginDate",
+            "Captive web sheet login",
+        ),
+        ("Previous Joined", "prevJoined", "Wi-Fi previously joined"),
+    ];
+    let o = triage(
+        &ileapp("testdata.appleWifiPlist.appleWifiKnownNetworksTimes.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let nets = o.category("wifi");
+    let exp = expected("appleWifiPlist.appleWifiKnownNetworksTimes.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let ssid = cell(&exp, row, "SSID");
+        let Some(p) = nets
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {ssid}"))
+        else {
+            missing.push(format!("network {ssid}"));
+            continue;
+        };
+        want += 1;
+        if !has(p, &cell(&exp, row, "BSSID")) {
+            missing.push(format!("{ssid}: BSSID"));
+        }
+        let ours = unix_times(p);
+        for (h, _, mark) in marks {
+            let v = cell(&exp, row, h);
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("{ssid}: {h}={v} ours {ours:?}"));
+            }
+        }
+    }
+    let zip = ileapp(
+        "testdata.appleWifiPlist.appleWifiKnownNetworksTimes.belkasoft_ctf6_ios_device1.zip",
+    );
+    let o = triage(&zip, "America/Chicago");
+    assert_all_accepted(&o);
+    let nets = o.category("wifi");
+    let keys: Vec<&str> = marks.iter().map(|(_, k, _)| *k).collect();
+    let oracle = plistlib(
+        &zip,
+        "com.apple.wifi.known-networks.plist",
+        &format!(
+            r#"
+keys = {keys:?}
+for k, v in d.items():
+    os = v.get("__OSSpecific__", {{}})
+    print(k.removeprefix("wifi.network.ssid."), *[ts(v.get(t, os.get(t))) for t in keys], sep="\t")
+"#
+        ),
+    );
+    assert!(oracle.len() >= 2);
+    for c in &oracle {
+        let Some(p) = nets
+            .iter()
+            .find(|p| p.title == format!("Wi-Fi network {}", c[0]))
+        else {
+            missing.push(format!("belkasoft network {}", c[0]));
+            continue;
+        };
+        let ours = unix_times(p);
+        for (v, (_, _, mark)) in c[1..].iter().zip(marks) {
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            if !ours.contains(&(mark.into(), v.parse().unwrap())) {
+                missing.push(format!("belkasoft {}: {mark} {v} ours {ours:?}", c[0]));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want > 80, "{want}");
+}
+
+/// Unix seconds of every time mark of `p` (Unix and Apple seconds, ISO 8601).
+fn instants(p: &Phenomenon) -> Vec<i64> {
+    p.times
+        .iter()
+        .filter_map(|t| {
+            let v = &p.verified_facts[t.fact].value;
+            match t.encoding {
+                masf_graph::TimeEncoding::UnixSeconds => {
+                    Some(v.parse::<f64>().ok()?.floor() as i64)
+                }
+                masf_graph::TimeEncoding::AppleSeconds => {
+                    Some(v.parse::<f64>().ok()?.floor() as i64 + 978_307_200)
+                }
+                masf_graph::TimeEncoding::Iso8601 => {
+                    Some(v.parse::<jiff::Timestamp>().ok()?.as_second())
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The values of a Python repr as iLEAPP prints a nested property (`{'k': 'v', 'n': [1,
+/// True]}`): quoted strings that are not keys, and bare words (numbers, `True`).
+fn python_values(repr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let b: Vec<char> = repr.chars().collect();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == '\'' || c == '"' {
+            let start = i + 1;
+            let mut j = start;
+            while j < b.len() && b[j] != c {
+                j += 1;
+            }
+            let s: String = b[start..j.min(b.len())].iter().collect();
+            let mut k = j + 1;
+            while k < b.len() && b[k] == ' ' {
+                k += 1;
+            }
+            if b.get(k) != Some(&':') {
+                out.push(s);
+            }
+            i = j + 1;
+        } else if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || ".-+".contains(b[i])) {
+                i += 1;
+            }
+            let s: String = b[start..i].iter().collect();
+            if s != "None" {
+                out.push(s);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn ios_ileapp_device_data_every_property_and_the_identities() {
+    let o = triage(
+        &ileapp("testdata.deviceDatam.deviceDatam.mvs_ios_2023.zip"),
+        "America/Chicago",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("deviceDatam.deviceDatam.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 36);
+    let props: Vec<&Phenomenon> = o
+        .category("device")
+        .into_iter()
+        .filter(|p| p.title.starts_with("CommCenter device data "))
+        .collect();
+    assert_eq!(props.len(), rows.len());
+    let (mut want, mut missing) = (0usize, Vec::new());
+    for row in rows {
+        let key = cell(&exp, row, "Property");
+        let value = cell(&exp, row, "Property Value");
+        let Some(p) = props
+            .iter()
+            .find(|p| p.title == format!("CommCenter device data {key}"))
+        else {
+            missing.push(format!("property {key}"));
+            continue;
+        };
+        let values = if value.starts_with('{') || value.starts_with('[') {
+            python_values(&value)
+        } else {
+            vec![value.clone()]
+        };
+        for v in values {
+            if v.is_empty() {
+                continue;
+            }
+            want += 1;
+            let ok = if let Some((_, orig)) = v.split_once("(original: ") {
+                // iLEAPP converts time-named numbers, keeping the stored one: ours is a time
+                // mark on the stored number (Apple or Unix seconds) or, for kCKUploadDate
+                // (days since 1970, "2022-11-21 (original: 19317)"), the number itself
+                has(p, orig.trim_end_matches(')'))
+            } else if v.len() >= 19 && v.as_bytes()[10] == b' ' && v.as_bytes()[4] == b'-' {
+                // a plist date, printed naive in UTC by iLEAPP: compare the instant
+                let t: jiff::Timestamp = format!("{}Z", v.replace(' ', "T")).parse().unwrap();
+                instants(p).contains(&t.as_second())
+            } else if v == "True" || v == "False" {
+                has(p, &v.to_lowercase())
+            } else {
+                has(p, &v)
+            };
+            if !ok {
+                missing.push(format!(
+                    "{key}: {v} not in {:?}",
+                    crate::ios_support::Outcome::values(p)
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want >= 54, "{want}");
+    // the identifiers in it: both IMEIs and the MEID's device, the SIM's ICCID
+    let ids = o.identities();
+    for (t, v) in [
+        ("imei", "359669602382763"),
+        ("imei", "359669602478579"),
+        ("iccid", "89148000008588244776"),
+    ] {
+        assert!(
+            ids.contains(&("device".into(), t.into(), v.into())),
+            "{t} {v}: {ids:?}"
+        );
+    }
+}
+
+#[test]
+fn broken_copies_of_packages_private_addresses_and_device_data_are_noted_and_the_rest_is_read() {
+    // A storeSystem.db whose app_package and mapi_app_update tables are of a foreign schema
+    // (sqlite3 CLI), a private-address plist that is no plist, CommCenter's device-specific
+    // plist cut short, and the MVS iPhone's good Wi-Fi known networks.
+    let tmp = tempfile::tempdir().unwrap();
+    let var = tmp.path().join("private/var");
+    let store = var.join("containers/Data/System/Y/Documents/Persistence");
+    std::fs::create_dir_all(&store).unwrap();
+    let st = std::process::Command::new("sqlite3")
+        .arg(store.join("storeSystem.db"))
+        .arg("CREATE TABLE app_package (id INTEGER, url TEXT); INSERT INTO app_package VALUES (1, 'x'); CREATE TABLE mapi_app_update (pid INTEGER, name TEXT);")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let sc = var.join("preferences/SystemConfiguration");
+    std::fs::create_dir_all(&sc).unwrap();
+    std::fs::write(
+        sc.join("com.apple.wifi-private-mac-networks.plist"),
+        b"<?xml version=\"1.0\"?><not-a-plist>",
+    )
+    .unwrap();
+    let prefs = var.join("wireless/Library/Preferences");
+    let real = tmp.path().join("real");
+    unzip("testdata.deviceDatam.deviceDatam.mvs_ios_2023.zip", &real);
+    let name = "com.apple.commcenter.device_specific_nobackup.plist";
+    let bytes = std::fs::read(walk(&real, name).unwrap()).unwrap();
+    std::fs::create_dir_all(&prefs).unwrap();
+    std::fs::write(prefs.join(name), &bytes[..bytes.len() / 2]).unwrap();
+    let known = tmp.path().join("known");
+    unzip(
+        "testdata.appleWifiPlist.appleWifiKnownNetworks.mvs_ios_2023.zip",
+        &known,
+    );
+    std::fs::copy(
+        walk(&known, "com.apple.wifi.known-networks.plist").unwrap(),
+        var.join("preferences/com.apple.wifi.known-networks.plist"),
+    )
+    .unwrap();
+    std::fs::remove_dir_all(&real).unwrap();
+    std::fs::remove_dir_all(&known).unwrap();
+
+    let o = triage(tmp.path(), "America/Chicago");
+    assert_all_accepted(&o);
+    let noted = |suffix: &str, word: &str| {
+        assert!(
+            o.unparsed
+                .iter()
+                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+            "{suffix} not noted with {word:?}: {:#?}",
+            o.unparsed
+        )
+    };
+    noted("/storeSystem.db", "app_package lacks pid");
+    // (one note per file: the update table's foreign schema is not noted a second time)
+    noted("/com.apple.wifi-private-mac-networks.plist", "plist");
+    noted(&format!("/{name}"), "plist");
+    assert!(o.category("apps").is_empty());
+    assert!(o.category("device").is_empty());
+    let wifi = o.category("wifi");
+    assert!(
+        wifi.iter()
+            .all(|p| !p.title.starts_with("Wi-Fi private address"))
+    );
+    // the good plist is still read
+    assert!(wifi.iter().any(|p| p.title == "Wi-Fi network NETGEAR-345"));
+}
