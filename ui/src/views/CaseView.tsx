@@ -289,6 +289,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
                     {r.draft.layers.map((l) => (
                       <div style={{ paddingLeft: `${l.depth * 10}px` }}>
                         {l.kind}
+                        {l.partition ? ` ${l.partition.index ?? ""}${l.partition.name ? ` ${l.partition.name}` : ""}` : ""}
                         {l.format ? ` · ${l.format}` : ""}
                         {l.label ? ` · ${l.label}` : ""}
                         {l.problem ? ` ⚠ ${l.problem}` : ""}

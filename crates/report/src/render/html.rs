@@ -451,7 +451,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
                     &mut o,
                     &[
                         at("depth"),
-                        esc(&format!("{} {}", at("kind"), at("id"))),
+                        esc(&super::layer_label(l)),
                         esc(&at("format")),
                         esc(&at("readable")),
                         esc(&at("encryption")),

@@ -10,6 +10,42 @@ use std::collections::BTreeMap;
 use crate::model::{PhenomenonRow, Report};
 
 /// Phenomena grouped by source, in source order then id.
+/// A layer of the source's stack as an examiner names it: a partition by its index, its name in
+/// the partition table and its type (`partition 10 userdata (Linux filesystem)`), another layer
+/// by its id; a file system's volume label after it. `l` is one of `SourceRow::layers`.
+pub(crate) fn layer_label(l: &serde_json::Value) -> String {
+    let text = |v: Option<&serde_json::Value>| {
+        v.and_then(serde_json::Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    let kind = text(l.get("kind")).unwrap_or_else(|| "layer".into());
+    let mut out = match l.get("partition").filter(|p| p.is_object()) {
+        Some(p) => {
+            let mut s = kind;
+            if let Some(i) = p.get("index").and_then(serde_json::Value::as_u64) {
+                s.push_str(&format!(" {i}"));
+            }
+            if let Some(name) = text(p.get("name")) {
+                s.push_str(&format!(" {name}"));
+            }
+            if let Some(t) = text(p.get("type_name")) {
+                s.push_str(&format!(" ({t})"));
+            }
+            s
+        }
+        None => match text(l.get("id")) {
+            Some(id) => format!("{kind} {id}"),
+            None => kind,
+        },
+    };
+    if let Some(label) = text(l.get("label")) {
+        out.push_str(&format!(", label {label}"));
+    }
+    out
+}
+
 pub(crate) fn by_source(r: &Report) -> Vec<(String, Vec<&PhenomenonRow>)> {
     let mut groups: BTreeMap<&str, Vec<&PhenomenonRow>> = BTreeMap::new();
     for p in &r.phenomena {
@@ -149,4 +185,26 @@ pub(crate) fn summary(r: &Report) -> Vec<(&'static str, usize)> {
         ("timeline entries", r.timeline.len()),
         ("not read", r.not_read.len()),
     ]
+}
+
+#[cfg(test)]
+mod layer_tests {
+    use super::layer_label;
+    use serde_json::json;
+
+    #[test]
+    fn partitions_are_named_by_their_table_and_file_systems_by_their_label() {
+        assert_eq!(
+            layer_label(&json!({"kind": "partition", "id": "9502796656b3b528",
+                "partition": {"index": 10, "name": "userdata", "type_name": "Linux filesystem", "offset": 0, "size": 1},
+                "label": null})),
+            "partition 10 userdata (Linux filesystem)"
+        );
+        assert_eq!(
+            layer_label(&json!({"kind": "partition", "id": "x",
+                "partition": {"index": 1, "name": "", "type_name": "FAT32 (LBA)"}, "label": "USB"})),
+            "partition 1 (FAT32 (LBA)), label USB"
+        );
+        assert_eq!(layer_label(&json!({"kind": "ewf", "id": "e01"})), "ewf e01");
+    }
 }
