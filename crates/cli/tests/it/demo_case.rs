@@ -177,6 +177,29 @@ fn the_demo_case_resolves_to_the_planted_people() {
     }
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("also mentioned in"));
+    // Hypotheses read in words: each entity id a statement names is followed by its label and
+    // sources (the JSON keeps the bare statement).
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let coref = report["hypotheses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["kind"] == "coreference")
+        .expect("a coreference hypothesis");
+    let statement = coref["statement"].as_str().unwrap();
+    let first = statement.split_whitespace().next().unwrap();
+    let entity = report["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == first)
+        .unwrap();
+    let worded = format!(
+        "{first} ({}, {})",
+        entity["label"].as_str().unwrap(),
+        strings(&entity["source_ids"]).join(", ")
+    );
+    assert!(md.contains(&worded), "{worded} not in report.md");
 
     // The decoy pair was proposed (similar names) and stayed a candidate.
     let links: Value =

@@ -558,7 +558,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             row_html(&[
                 esc(&h.id),
                 esc(&h.kind),
-                esc(&h.statement),
+                esc(&super::in_words(r, &h.statement)),
                 format!("{:.3}", h.log_odds),
                 format!("{:.3}", h.confidence),
                 format!("<span class=\"{0}\">{0}</span>", esc(&h.status)),

@@ -208,7 +208,7 @@ pub fn render(r: &Report) -> String {
                 vec![
                     cell(&h.id),
                     cell(&h.kind),
-                    cell(&h.statement),
+                    cell(&super::in_words(r, &h.statement)),
                     format!("{:.3}", h.log_odds),
                     format!("{:.3}", h.confidence),
                     cell(&h.status),

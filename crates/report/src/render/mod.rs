@@ -10,6 +10,33 @@ use std::collections::BTreeMap;
 use crate::model::{PhenomenonRow, Report};
 
 /// Phenomena grouped by source, in source order then id.
+/// A hypothesis statement in words: each entity id it names (`ent-000006`) followed by who or
+/// what the entity is — its label and sources (`ent-000006 (CHAN MH, src-iphone)`) — so the
+/// reader need not look ids up. The statement itself (the report's contract) is unchanged.
+pub(crate) fn in_words(r: &Report, statement: &str) -> String {
+    let by_id: std::collections::HashMap<&str, &crate::model::EntityRow> =
+        r.entities.iter().map(|e| (e.id.as_str(), e)).collect();
+    let mut out = String::with_capacity(statement.len() + 32);
+    let mut rest = statement;
+    while let Some(i) = rest.find("ent-") {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i + 4..];
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        let id = &rest[i..i + 4 + digits];
+        out.push_str(id);
+        if digits > 0
+            && let Some(e) = by_id.get(id)
+        {
+            let label = e.label.trim();
+            let what = if label.is_empty() { &e.context } else { label };
+            out.push_str(&format!(" ({what}, {})", e.source_ids.join(", ")));
+        }
+        rest = &rest[i + 4 + digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A layer of the source's stack as an examiner names it: a partition by its index, its name in
 /// the partition table and its type (`partition 10 userdata (Linux filesystem)`), another layer
 /// by its id; a file system's volume label after it. `l` is one of `SourceRow::layers`.
