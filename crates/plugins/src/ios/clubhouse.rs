@@ -20,7 +20,7 @@
 //! book's person GUID (`cnContactIdentifier`), the key that joins it to its address-book card.
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::{Value, json};
 
@@ -168,29 +168,22 @@ fn account_record(
     let qualified = v
         .get("kStorageKeyUserServerId.qualified")
         .and_then(Value::as_str);
-    for (id_type, value, what) in [
-        (
-            IdType::AccountId,
-            qualified,
-            "The qualified user id (clubhouse:<kStorageKeyUserServerId>)",
-        ),
-        (IdType::Nickname, username.as_deref(), "The user name"),
-        (IdType::DisplayName, name.as_deref(), "The name"),
-        (IdType::Phone, phone.as_deref(), "The phone number"),
-    ] {
-        if let Some(value) = value {
-            run.observe(
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                value,
-                inv,
-                why(what),
-            )?;
-        }
-    }
-    Ok(())
+    run.observe_person(
+        "owner",
+        "device owner",
+        inv,
+        &why,
+        &[
+            (
+                IdType::AccountId,
+                qualified,
+                "The qualified user id (clubhouse:<kStorageKeyUserServerId>)",
+            ),
+            (IdType::Nickname, username.as_deref(), "The user name"),
+            (IdType::DisplayName, name.as_deref(), "The name"),
+            (IdType::Phone, phone.as_deref(), "The phone number"),
+        ],
+    )
 }
 
 /// The address-book contacts the app uploaded (`contact-upload-store-suggested-invites`).
@@ -264,27 +257,21 @@ fn contacts(
         let label = name.as_deref().or(phone.as_deref()).unwrap_or(key);
         let why =
             |what: &str| format!("{what} of {label}, an address-book contact Clubhouse uploaded.");
-        for (id_type, value, what) in [
-            (IdType::Phone, phone.as_deref(), "The phone number"),
-            (IdType::DisplayName, name.as_deref(), "The name"),
-            (
-                IdType::ContactGuid,
-                guid.as_deref(),
-                "The address book's person identifier",
-            ),
-        ] {
-            if let Some(value) = value {
-                run.observe(
-                    &context,
-                    EntityKind::Person,
-                    label,
-                    id_type,
-                    value,
-                    inv,
-                    why(what),
-                )?;
-            }
-        }
+        run.observe_person(
+            &context,
+            label,
+            inv,
+            &why,
+            &[
+                (IdType::Phone, phone.as_deref(), "The phone number"),
+                (IdType::DisplayName, name.as_deref(), "The name"),
+                (
+                    IdType::ContactGuid,
+                    guid.as_deref(),
+                    "The address book's person identifier",
+                ),
+            ],
+        )?;
     }
     Ok(())
 }

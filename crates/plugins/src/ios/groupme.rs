@@ -9,7 +9,7 @@
 //! GroupMe's messages live in `GroupMe.sqlite`, which the corpus does not hold: not read yet.
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::{Value, json};
 
@@ -110,35 +110,29 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     run.record(d)?;
     let qualified = v.get("userId.qualified").and_then(Value::as_str);
     let why = |what: &str| format!("{what} of the GroupMe account signed in on the device.");
-    for (id_type, value, what) in [
-        (
-            IdType::AccountId,
-            qualified,
-            "The qualified user id (groupme:<userId>)",
-        ),
-        (
-            IdType::Email,
-            email.as_deref(),
-            "The profile's e-mail address",
-        ),
-        (
-            IdType::Phone,
-            phone.as_deref(),
-            "The profile's phone number",
-        ),
-        (IdType::DisplayName, name.as_deref(), "The profile's name"),
-    ] {
-        if let Some(value) = value {
-            run.observe(
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                value,
-                &inv,
-                why(what),
-            )?;
-        }
-    }
+    run.observe_person(
+        "owner",
+        "device owner",
+        &inv,
+        &why,
+        &[
+            (
+                IdType::AccountId,
+                qualified,
+                "The qualified user id (groupme:<userId>)",
+            ),
+            (
+                IdType::Email,
+                email.as_deref(),
+                "The profile's e-mail address",
+            ),
+            (
+                IdType::Phone,
+                phone.as_deref(),
+                "The profile's phone number",
+            ),
+            (IdType::DisplayName, name.as_deref(), "The profile's name"),
+        ],
+    )?;
     Ok(())
 }

@@ -33,7 +33,7 @@
 //! (`apple_seconds`).
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, Schema, core_data_encoding, file_name, raw, summarise};
@@ -293,28 +293,21 @@ identified from {}), handle {} on the instance {} (server version {}); {} follow
     let why = |what: &str| {
         format!("{what} of the Mastodon account signed in to the app ({label}, {where_}).")
     };
-    for (id_type, value, what) in [
-        (
-            IdType::AccountId,
-            raw(&t, row, "account"),
-            "The global handle (user@instance)",
-        ),
-        (IdType::Nickname, username, "The user name"),
-        (IdType::DisplayName, display.clone(), "The display name"),
-    ] {
-        if let Some(v) = value.filter(|v| !v.is_empty()) {
-            run.observe(
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                &v,
-                &inv,
-                why(what),
-            )?;
-        }
-    }
-    Ok(())
+    run.observe_person(
+        "owner",
+        "device owner",
+        &inv,
+        &why,
+        &[
+            (
+                IdType::AccountId,
+                raw(&t, row, "account").as_deref(),
+                "The global handle (user@instance)",
+            ),
+            (IdType::Nickname, username.as_deref(), "The user name"),
+            (IdType::DisplayName, display.as_deref(), "The display name"),
+        ],
+    )
 }
 
 /// The Core Data join table of who follows whom (`Z_<MastodonUser entity>FOLLOWING`), when the
@@ -470,27 +463,21 @@ locked {}, suspended {}); times are Core Data seconds since the Apple epoch (app
         } else {
             format!("the Mastodon user {label}")
         };
-        for (id_type, value, what) in [
-            (
-                IdType::AccountId,
-                Some(account.clone()),
-                "The global handle (user@instance)",
-            ),
-            (IdType::Nickname, username.clone(), "The user name"),
-            (IdType::DisplayName, display.clone(), "The display name"),
-        ] {
-            if let Some(v) = value.filter(|v| !v.is_empty()) {
-                run.observe(
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    id_type,
-                    &v,
-                    inv,
-                    format!("{what} of {who} ({where_})."),
-                )?;
-            }
-        }
+        run.observe_person(
+            &context,
+            &label,
+            inv,
+            &|what| format!("{what} of {who} ({where_})."),
+            &[
+                (
+                    IdType::AccountId,
+                    Some(account.as_str()),
+                    "The global handle (user@instance)",
+                ),
+                (IdType::Nickname, username.as_deref(), "The user name"),
+                (IdType::DisplayName, display.as_deref(), "The display name"),
+            ],
+        )?;
     }
     Ok(())
 }

@@ -26,7 +26,7 @@
 use std::collections::BTreeSet;
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, Schema, core_data_encoding, file_name, raw, summarise};
@@ -212,33 +212,27 @@ u.ZHANDLE AS handle, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM ZCURRENTUSE
         run.record(d)?;
         let why =
             |what: &str| format!("{what} of the MeWe account signed in on the device ({where_}).");
-        for (id_type, value, what) in [
-            (
-                IdType::AccountId,
-                account.as_deref(),
-                "The namespaced user id",
-            ),
-            (IdType::Nickname, handle.as_deref(), "The handle"),
-            (IdType::DisplayName, name.as_deref(), "The name"),
-            (IdType::Email, t.get(row, "email"), "The primary e-mail"),
-            (
-                IdType::Phone,
-                t.get(row, "phone"),
-                "The primary phone number",
-            ),
-        ] {
-            if let Some(v) = value.filter(|v| !v.is_empty()) {
-                run.observe(
-                    "owner",
-                    EntityKind::Person,
-                    "device owner",
-                    id_type,
-                    v,
-                    &inv,
-                    why(what),
-                )?;
-            }
-        }
+        run.observe_person(
+            "owner",
+            "device owner",
+            &inv,
+            &why,
+            &[
+                (
+                    IdType::AccountId,
+                    account.as_deref(),
+                    "The namespaced user id",
+                ),
+                (IdType::Nickname, handle.as_deref(), "The handle"),
+                (IdType::DisplayName, name.as_deref(), "The name"),
+                (IdType::Email, t.get(row, "email"), "The primary e-mail"),
+                (
+                    IdType::Phone,
+                    t.get(row, "phone"),
+                    "The primary phone number",
+                ),
+            ],
+        )?;
     }
     Ok(())
 }
@@ -388,27 +382,21 @@ u.ZHANDLE AS handle, u.ZUSERID = {me} AS holder, {}, {}, {}, {}, {}, {}, {}, {},
         } else {
             format!("the MeWe user {label}")
         };
-        for (id_type, value, what) in [
-            (
-                IdType::AccountId,
-                Some(account.as_str()),
-                "The namespaced user id",
-            ),
-            (IdType::Nickname, handle.as_deref(), "The handle"),
-            (IdType::DisplayName, name.as_deref(), "The name"),
-        ] {
-            if let Some(v) = value.filter(|v| !v.is_empty()) {
-                run.observe(
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    id_type,
-                    v,
-                    inv,
-                    format!("{what} of {whose} ({where_})."),
-                )?;
-            }
-        }
+        run.observe_person(
+            &context,
+            &label,
+            inv,
+            &|what| format!("{what} of {whose} ({where_})."),
+            &[
+                (
+                    IdType::AccountId,
+                    Some(account.as_str()),
+                    "The namespaced user id",
+                ),
+                (IdType::Nickname, handle.as_deref(), "The handle"),
+                (IdType::DisplayName, name.as_deref(), "The name"),
+            ],
+        )?;
     }
     Ok(())
 }

@@ -583,6 +583,34 @@ impl<'c, 's> Run<'c, 's> {
         Ok(true)
     }
 
+    /// Observes each present, non-empty `(type, value, what)` of `ids` as an identifier of the
+    /// person entity `context` (labelled `label`; `owner` for the device's user), with the
+    /// interpretation `why(what)` — an app's account: its namespaced id, user name, name,
+    /// e-mail and phone.
+    pub fn observe_person(
+        &self,
+        context: &str,
+        label: &str,
+        inv: &Invoked,
+        why: &dyn Fn(&str) -> String,
+        ids: &[(IdType, Option<&str>, &str)],
+    ) -> Result<(), RuntimeError> {
+        for (id_type, value, what) in ids {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                self.observe(
+                    context,
+                    EntityKind::Person,
+                    label,
+                    *id_type,
+                    v,
+                    inv,
+                    why(what),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// Observes a message or call counterparty (`+852…`, an e-mail) as `handle:<normalised>`,
     /// unless an address-book card holds the same identifier (then the card's entity has it).
     pub fn observe_handle(

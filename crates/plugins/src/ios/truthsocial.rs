@@ -23,7 +23,7 @@
 //! Data seconds (`apple_seconds`).
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::mastodon::html_text;
@@ -160,23 +160,17 @@ ORDER BY 1",
                 format!("the Truth Social user {label}"),
             )
         };
-        for (id_type, value, what) in [
-            (IdType::AccountId, Some(account.clone()), "The account id"),
-            (IdType::Nickname, handle.clone(), "The handle"),
-            (IdType::DisplayName, display.clone(), "The display name"),
-        ] {
-            if let Some(v) = value.filter(|v| !v.is_empty()) {
-                run.observe(
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    id_type,
-                    &v,
-                    &inv,
-                    format!("{what} of {who} ({where_})."),
-                )?;
-            }
-        }
+        run.observe_person(
+            &context,
+            &label,
+            &inv,
+            &|what| format!("{what} of {who} ({where_})."),
+            &[
+                (IdType::AccountId, Some(account.as_str()), "The account id"),
+                (IdType::Nickname, handle.as_deref(), "The handle"),
+                (IdType::DisplayName, display.as_deref(), "The display name"),
+            ],
+        )?;
     }
     Ok(())
 }

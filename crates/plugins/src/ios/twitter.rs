@@ -436,24 +436,32 @@ fn observe_user(
             format!("the Twitter user {shown}"),
         )
     };
-    for (id_type, value, what) in [
-        (IdType::AccountId, Some(account), "The namespaced user id"),
-        (IdType::Nickname, plain(user, "username"), "The user name"),
-        (IdType::DisplayName, plain(user, "fullName"), "The name"),
-    ] {
-        // A value the output holds JSON-escaped (a quote, a backslash) would not ground as it
-        // reads: left to the phenomenon's facts, which cite it escaped.
-        if let Some(v) = value.filter(|v| in_json(v) == *v) {
-            run.observe(
-                &context,
-                EntityKind::Person,
-                &name,
-                id_type,
-                v,
-                inv,
-                format!("{what} of {whose} ({where_})."),
-            )?;
-        }
+    // A value the output holds JSON-escaped (a quote, a backslash) would not ground as it
+    // reads: left to the phenomenon's facts, which cite it escaped.
+    fn plain_only(v: Option<&str>) -> Option<&str> {
+        v.filter(|v| in_json(v) == *v)
     }
-    Ok(())
+    run.observe_person(
+        &context,
+        &name,
+        inv,
+        &|what| format!("{what} of {whose} ({where_})."),
+        &[
+            (
+                IdType::AccountId,
+                plain_only(Some(account)),
+                "The namespaced user id",
+            ),
+            (
+                IdType::Nickname,
+                plain_only(plain(user, "username")),
+                "The user name",
+            ),
+            (
+                IdType::DisplayName,
+                plain_only(plain(user, "fullName")),
+                "The name",
+            ),
+        ],
+    )
 }
