@@ -30,6 +30,7 @@
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
+//! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -43,6 +44,7 @@ pub mod apps;
 pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
+pub mod controlcenter;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
@@ -166,6 +168,9 @@ impl Plugin for Ios {
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
         ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
         ctx.artefact("URL cache Cache.db", || safari::triage(&run))?;
+        ctx.artefact("Control Center configuration", || {
+            controlcenter::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -439,6 +444,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
         ),
+        entry(
+            "Control Center configuration",
+            &["/ControlCenter/ModuleConfiguration.plist\""],
+            "the controls the user put in Control Center (reachable from the lock screen), in order",
+        ),
     ]
 }
 
@@ -476,6 +486,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "group.alphaexploration.clubhouse.plist"
         | "com.groupme.iphone-app.plist" => "accounts",
         "data_ark.plist" | "SystemVersion.plist" => "device",
+        "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

@@ -634,3 +634,45 @@ fn broken_copies_of_packages_private_addresses_and_device_data_are_noted_and_the
     // the good plist is still read
     assert!(wifi.iter().any(|p| p.title == "Wi-Fi network NETGEAR-345"));
 }
+
+#[test]
+fn ios_ileapp_control_center_modules_on_two_devices() {
+    for case in ["belkasoft_ctf6_ios_device1", "mvs_ios_2023"] {
+        let o = triage(
+            &ileapp(&format!("testdata.controlCenter.controlcenter.{case}.zip")),
+            "America/New_York",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("controlCenter.controlCenter.{case}"));
+        let rows = exp["data"].as_array().unwrap();
+        assert_eq!(rows.len(), 7, "{case}");
+        let modules: Vec<&Phenomenon> = o
+            .category("device")
+            .into_iter()
+            .filter(|p| p.title.starts_with("Control Center module"))
+            .collect();
+        assert_eq!(modules.len(), rows.len(), "{case}");
+        for row in rows {
+            let (pos, bundle, kind) = (
+                cell(&exp, row, "Position"),
+                cell(&exp, row, "App Bundle"),
+                cell(&exp, row, "Control Type"),
+            );
+            // position and type are derived (the list's order and name), so in the title;
+            // the bundle and the list's key are facts
+            let title = format!("Control Center module {pos} ({kind}): {bundle}");
+            let p = modules
+                .iter()
+                .find(|p| p.title == title)
+                .unwrap_or_else(|| panic!("{case}: no {title}"));
+            assert!(has(p, &bundle), "{title}");
+            assert!(has(p, "module-identifiers"), "{title}");
+            assert!(
+                p.verified_facts.iter().any(|f| f
+                    .value
+                    .ends_with("/mobile/Library/ControlCenter/ModuleConfiguration.plist")),
+                "{title}"
+            );
+        }
+    }
+}
