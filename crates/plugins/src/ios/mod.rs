@@ -31,6 +31,7 @@
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
 //! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
+//! | `Cookies.binarycookies` (apps and extensions) | [`cookies`] | one per cookie (domain, name, path, flags, expiry, creation; the value's length, never the value), decoded by the plugin's `binary_cookies` tool | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -45,6 +46,7 @@ pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
 pub mod controlcenter;
+pub mod cookies;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
@@ -124,7 +126,10 @@ impl Plugin for Ios {
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
-        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+        vec![
+            std::sync::Arc::new(crate::region::PhoneRegionTool),
+            std::sync::Arc::new(cookies::BinaryCookies),
+        ]
     }
 
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
@@ -171,6 +176,7 @@ impl Plugin for Ios {
         ctx.artefact("Control Center configuration", || {
             controlcenter::triage(&run)
         })?;
+        ctx.artefact("app cookies", || cookies::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -449,6 +455,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/ControlCenter/ModuleConfiguration.plist\""],
             "the controls the user put in Control Center (reachable from the lock screen), in order",
         ),
+        entry(
+            "app cookies",
+            &["/Cookies/Cookies.binarycookies\""],
+            "the web sites apps kept cookies of: domain, name, path, flags, creation and expiry (never the values)",
+        ),
     ]
 }
 
@@ -487,6 +498,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "com.groupme.iphone-app.plist" => "accounts",
         "data_ark.plist" | "SystemVersion.plist" => "device",
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
+        "Cookies.binarycookies" => "web",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

@@ -676,3 +676,79 @@ fn ios_ileapp_control_center_modules_on_two_devices() {
         }
     }
 }
+
+#[test]
+fn ios_ileapp_app_cookies_every_row_without_the_values() {
+    let o = triage(
+        &ileapp("testdata.appCookies.appCookies.josh_ios17_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("appCookies.appCookies.josh_ios17_ffs");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 409);
+    let cookies: Vec<&Phenomenon> = o
+        .category("web")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Cookie "))
+        .collect();
+    assert_eq!(cookies.len(), rows.len());
+    let (mut want, mut missing) = (0usize, Vec::new());
+    let mut used = std::collections::BTreeSet::new();
+    for row in rows {
+        let (host, name) = (cell(&exp, row, "Host"), cell(&exp, row, "Cookie Name"));
+        let source = cell(&exp, row, "Source File");
+        let file = &source[source.find("/private/var/").unwrap()..];
+        let created: i64 = cell(&exp, row, "Created").parse().unwrap();
+        let expires: i64 = cell(&exp, row, "Expires").parse().unwrap();
+        let found = cookies.iter().enumerate().find(|(i, p)| {
+            !used.contains(i)
+                && p.title == format!("Cookie {name} of {host}")
+                && p.verified_facts.iter().any(|f| f.value.ends_with(file))
+                && unix_times(p).contains(&("Cookie created".into(), created))
+        });
+        let Some((i, p)) = found else {
+            missing.push(format!(
+                "no cookie {name} of {host} created {created} in {file}"
+            ));
+            continue;
+        };
+        used.insert(i);
+        // every field but the value (a session credential, never reproduced) and the source
+        // file (the path fact, matched above)
+        fields(
+            &exp,
+            row,
+            p,
+            &["Created", "Expires", "Value", "Source File"],
+            &mut want,
+            &mut missing,
+        );
+        want += 1;
+        if !unix_times(p).contains(&("Cookie expires".into(), expires)) {
+            missing.push(format!(
+                "{}: Expires {expires} ours {:?}",
+                p.title,
+                unix_times(p)
+            ));
+        }
+        let value = cell(&exp, row, "Value");
+        if value.len() > 3 {
+            assert!(
+                p.verified_facts.iter().all(|f| !f.value.contains(&value))
+                    && !p.interpretation.contains(&value),
+                "{}: the value is reproduced",
+                p.title
+            );
+        }
+        assert!(
+            p.interpretation
+                .contains(&format!("its value ({} bytes)", value.len())),
+            "{}: {}",
+            p.title,
+            p.interpretation
+        );
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want > 409 * 3, "{want}");
+}
