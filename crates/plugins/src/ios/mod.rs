@@ -32,6 +32,7 @@
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
 //! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
 //! | `Cookies.binarycookies` (apps and extensions) | [`cookies`] | one per cookie (domain, name, path, flags, expiry, creation; the value's length, never the value), decoded by the plugin's `binary_cookies` tool | — |
+//! | Google Drive / Photos image-fetcher `cacheV0.db` | [`cachev0`] | one per cached image (row id, data size, leading bytes) | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -42,6 +43,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod adid;
 pub mod apps;
+pub mod cachev0;
 pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
@@ -177,6 +179,7 @@ impl Plugin for Ios {
             controlcenter::triage(&run)
         })?;
         ctx.artefact("app cookies", || cookies::triage(&run))?;
+        ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -460,6 +463,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Cookies/Cookies.binarycookies\""],
             "the web sites apps kept cookies of: domain, name, path, flags, creation and expiry (never the values)",
         ),
+        entry(
+            "Google image-fetcher cacheV0.db",
+            &["/cacheV0.db\""],
+            "images Google Drive and Google Photos fetched and cached (per Drive account)",
+        ),
     ]
 }
 
@@ -499,6 +507,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "data_ark.plist" | "SystemVersion.plist" => "device",
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
+        "cacheV0.db" => "media",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

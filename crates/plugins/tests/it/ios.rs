@@ -889,6 +889,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("camera-roll screenshots", false),
             ("Control Center configuration", false),
             ("app cookies", false),
+            ("Google image-fetcher cacheV0.db", false),
         ]
     );
     for (path, cat) in [
