@@ -30,6 +30,9 @@
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
 //! | `storeSystem.db` | [`apps`] | one per installed app (store metadata included), per download package (sizes, variant, URL), per App Store update record (catalog entry) | `owner`: Apple ID, DSID |
+//! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
+//! | `Cookies.binarycookies` (apps and extensions) | [`cookies`] | one per cookie (domain, name, path, flags, expiry, creation; the value's length, never the value), decoded by the plugin's `binary_cookies` tool | — |
+//! | Google Drive / Photos image-fetcher `cacheV0.db` | [`cachev0`] | one per cached image (row id, data size, leading bytes) | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -40,9 +43,12 @@ pub mod accounts;
 pub mod addressbook;
 pub mod adid;
 pub mod apps;
+pub mod cachev0;
 pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
+pub mod controlcenter;
+pub mod cookies;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
@@ -122,7 +128,10 @@ impl Plugin for Ios {
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
-        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+        vec![
+            std::sync::Arc::new(crate::region::PhoneRegionTool),
+            std::sync::Arc::new(cookies::BinaryCookies),
+        ]
     }
 
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
@@ -166,6 +175,11 @@ impl Plugin for Ios {
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
         ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
         ctx.artefact("URL cache Cache.db", || safari::triage(&run))?;
+        ctx.artefact("Control Center configuration", || {
+            controlcenter::triage(&run)
+        })?;
+        ctx.artefact("app cookies", || cookies::triage(&run))?;
+        ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -439,6 +453,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
         ),
+        entry(
+            "Control Center configuration",
+            &["/ControlCenter/ModuleConfiguration.plist\""],
+            "the controls the user put in Control Center (reachable from the lock screen), in order",
+        ),
+        entry(
+            "app cookies",
+            &["/Cookies/Cookies.binarycookies\""],
+            "the web sites apps kept cookies of: domain, name, path, flags, creation and expiry (never the values)",
+        ),
+        entry(
+            "Google image-fetcher cacheV0.db",
+            &["/cacheV0.db\""],
+            "images Google Drive and Google Photos fetched and cached (per Drive account)",
+        ),
     ]
 }
 
@@ -476,6 +505,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "group.alphaexploration.clubhouse.plist"
         | "com.groupme.iphone-app.plist" => "accounts",
         "data_ark.plist" | "SystemVersion.plist" => "device",
+        "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
+        "Cookies.binarycookies" => "web",
+        "cacheV0.db" => "media",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

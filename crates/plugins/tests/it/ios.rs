@@ -887,6 +887,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Clubhouse preferences", false),
             ("GroupMe preferences", false),
             ("camera-roll screenshots", false),
+            ("Control Center configuration", false),
+            ("app cookies", false),
+            ("Google image-fetcher cacheV0.db", false),
         ]
     );
     for (path, cat) in [

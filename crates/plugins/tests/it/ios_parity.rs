@@ -1,6 +1,6 @@
 //! iLEAPP parity of the iOS plugin, issue 17 part 3: App Store packages and update records,
 //! Wi-Fi times and private addresses, CommCenter device data, note participants, Google
-//! image-fetcher caches and Control Center modules — each against iLEAPP's recorded output for
+//! image-fetcher caches, Control Center modules and app cookies — each against iLEAPP's recorded output for
 //! the corpus's test cases (every row found, every non-empty field in the facts of one
 //! phenomenon), plus broken copies of the new artefacts.
 
@@ -633,4 +633,261 @@ fn broken_copies_of_packages_private_addresses_and_device_data_are_noted_and_the
     );
     // the good plist is still read
     assert!(wifi.iter().any(|p| p.title == "Wi-Fi network NETGEAR-345"));
+}
+
+#[test]
+fn ios_ileapp_control_center_modules_on_two_devices() {
+    for case in ["belkasoft_ctf6_ios_device1", "mvs_ios_2023"] {
+        let o = triage(
+            &ileapp(&format!("testdata.controlCenter.controlcenter.{case}.zip")),
+            "America/New_York",
+        );
+        assert_all_accepted(&o);
+        let exp = expected(&format!("controlCenter.controlCenter.{case}"));
+        let rows = exp["data"].as_array().unwrap();
+        assert_eq!(rows.len(), 7, "{case}");
+        let modules: Vec<&Phenomenon> = o
+            .category("device")
+            .into_iter()
+            .filter(|p| p.title.starts_with("Control Center module"))
+            .collect();
+        assert_eq!(modules.len(), rows.len(), "{case}");
+        for row in rows {
+            let (pos, bundle, kind) = (
+                cell(&exp, row, "Position"),
+                cell(&exp, row, "App Bundle"),
+                cell(&exp, row, "Control Type"),
+            );
+            // position and type are derived (the list's order and name), so in the title;
+            // the bundle and the list's key are facts
+            let title = format!("Control Center module {pos} ({kind}): {bundle}");
+            let p = modules
+                .iter()
+                .find(|p| p.title == title)
+                .unwrap_or_else(|| panic!("{case}: no {title}"));
+            assert!(has(p, &bundle), "{title}");
+            assert!(has(p, "module-identifiers"), "{title}");
+            assert!(
+                p.verified_facts.iter().any(|f| f
+                    .value
+                    .ends_with("/mobile/Library/ControlCenter/ModuleConfiguration.plist")),
+                "{title}"
+            );
+        }
+    }
+}
+
+#[test]
+fn ios_ileapp_app_cookies_every_row_without_the_values() {
+    let o = triage(
+        &ileapp("testdata.appCookies.appCookies.josh_ios17_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("appCookies.appCookies.josh_ios17_ffs");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 409);
+    let cookies: Vec<&Phenomenon> = o
+        .category("web")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Cookie "))
+        .collect();
+    assert_eq!(cookies.len(), rows.len());
+    let (mut want, mut missing) = (0usize, Vec::new());
+    let mut used = std::collections::BTreeSet::new();
+    for row in rows {
+        let (host, name) = (cell(&exp, row, "Host"), cell(&exp, row, "Cookie Name"));
+        let source = cell(&exp, row, "Source File");
+        let file = &source[source.find("/private/var/").unwrap()..];
+        let created: i64 = cell(&exp, row, "Created").parse().unwrap();
+        let expires: i64 = cell(&exp, row, "Expires").parse().unwrap();
+        let found = cookies.iter().enumerate().find(|(i, p)| {
+            !used.contains(i)
+                && p.title == format!("Cookie {name} of {host}")
+                && p.verified_facts.iter().any(|f| f.value.ends_with(file))
+                && unix_times(p).contains(&("Cookie created".into(), created))
+        });
+        let Some((i, p)) = found else {
+            missing.push(format!(
+                "no cookie {name} of {host} created {created} in {file}"
+            ));
+            continue;
+        };
+        used.insert(i);
+        // every field but the value (a session credential, never reproduced) and the source
+        // file (the path fact, matched above)
+        fields(
+            &exp,
+            row,
+            p,
+            &["Created", "Expires", "Value", "Source File"],
+            &mut want,
+            &mut missing,
+        );
+        want += 1;
+        if !unix_times(p).contains(&("Cookie expires".into(), expires)) {
+            missing.push(format!(
+                "{}: Expires {expires} ours {:?}",
+                p.title,
+                unix_times(p)
+            ));
+        }
+        let value = cell(&exp, row, "Value");
+        if value.len() > 3 {
+            assert!(
+                p.verified_facts.iter().all(|f| !f.value.contains(&value))
+                    && !p.interpretation.contains(&value),
+                "{}: the value is reproduced",
+                p.title
+            );
+        }
+        assert!(
+            p.interpretation
+                .contains(&format!("its value ({} bytes)", value.len())),
+            "{}: {}",
+            p.title,
+            p.interpretation
+        );
+    }
+    assert!(missing.is_empty(), "of {want}: {missing:#?}");
+    assert!(want > 409 * 3, "{want}");
+}
+
+#[test]
+fn ios_ileapp_google_image_fetcher_caches_every_row() {
+    let o = triage(
+        &ileapp("testdata.cachev0.cachev0.mvs_ios_2023.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let exp = expected("cachev0.cachev0.mvs_ios_2023");
+    let rows = exp["data"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    let cached: Vec<&Phenomenon> = o
+        .category("media")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Cached image "))
+        .collect();
+    // the three Google Photos caches are empty: iLEAPP reports no row of them, nor do we
+    assert_eq!(cached.len(), rows.len());
+    let mut used = std::collections::BTreeSet::new();
+    for row in rows {
+        let id = cell(&exp, row, "ID");
+        let source = cell(&exp, row, "Source DB");
+        let file = &source[source.find("/private/var/").unwrap()..];
+        let (i, p) = cached
+            .iter()
+            .enumerate()
+            .find(|(_, p)| has(p, &id) && p.verified_facts.iter().any(|f| f.value.ends_with(file)))
+            .unwrap_or_else(|| panic!("no cached image {id} of {file}"));
+        assert!(used.insert(i), "{id} {file} twice");
+        // iLEAPP exports the blob (Media); we record what identifies it: its size and kind
+        assert!(
+            p.interpretation.contains("a PNG image"),
+            "{}",
+            p.interpretation
+        );
+        assert!(has(p, "89504E470D0A1A0A"), "{}", p.title);
+    }
+    // sizes as the sqlite3 CLI reads them
+    let drive = cached
+        .iter()
+        .find(|p| {
+            has(p, "1")
+                && p.verified_facts.iter().any(|f| {
+                    f.value.ends_with(
+                        "862D62F2-A6A8-476F-A76E-77885F11E736/Library/Caches/drivekit/users/100708051342911799753/image-fetcher-cache/main-cache/cacheV0.db",
+                    )
+                })
+        })
+        .unwrap();
+    assert!(has(drive, "1727"), "{:?}", drive.verified_facts);
+}
+
+#[test]
+fn broken_control_center_cookies_and_image_caches_are_noted_and_the_rest_is_read() {
+    // A Control Center configuration that is no plist, a cookie store cut in its header, one
+    // whose first cookie offset points beyond its page, a cacheV0.db of a foreign schema
+    // (sqlite3 CLI), and one good cookie store of josh's iPhone.
+    let tmp = tempfile::tempdir().unwrap();
+    let mobile = tmp.path().join("private/var/mobile");
+    let cc = mobile.join("Library/ControlCenter");
+    std::fs::create_dir_all(&cc).unwrap();
+    std::fs::write(cc.join("ModuleConfiguration.plist"), b"not a plist").unwrap();
+    let real = tmp.path().join("real");
+    unzip("testdata.appCookies.appCookies.josh_ios17_ffs.zip", &real);
+    let good = walk(&real, "Cookies.binarycookies").unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let app = |n: &str| {
+        let d = mobile.join(format!("Containers/Data/Application/{n}/Library/Cookies"));
+        std::fs::create_dir_all(&d).unwrap();
+        d.join("Cookies.binarycookies")
+    };
+    std::fs::copy(&good, app("GOOD")).unwrap();
+    std::fs::write(app("CUT"), &bytes[..6]).unwrap();
+    // the page starts after the header (8 bytes and 4 per page); its first cookie offset is
+    // the page's third word
+    let pages = u32::from_be_bytes(bytes[4..8].try_into().unwrap()) as usize;
+    let first = 8 + 4 * pages + 8;
+    let mut far = bytes.clone();
+    far[first..first + 4].copy_from_slice(&60_000u32.to_le_bytes());
+    std::fs::write(app("FAR"), &far).unwrap();
+    let cache = mobile
+        .join("Containers/Data/Application/G/Library/Caches/com.google.photos/ImageFetcherCache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let st = std::process::Command::new("sqlite3")
+        .arg(cache.join("cacheV0.db"))
+        .arg("CREATE TABLE cache (key TEXT, value BLOB); INSERT INTO cache VALUES ('k', x'00');")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    std::fs::remove_dir_all(&real).unwrap();
+
+    let o = triage(tmp.path(), "America/New_York");
+    assert_all_accepted(&o);
+    let noted = |suffix: &str, word: &str| {
+        assert!(
+            o.unparsed
+                .iter()
+                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+            "{suffix} not noted with {word:?}: {:#?}",
+            o.unparsed
+        )
+    };
+    noted("/ControlCenter/ModuleConfiguration.plist", "plist");
+    noted(
+        "/CUT/Library/Cookies/Cookies.binarycookies",
+        "truncated at offset 4: page count",
+    );
+    noted(
+        "/FAR/Library/Cookies/Cookies.binarycookies",
+        &format!("offset {first}: cookie offset 60000 is beyond its page"),
+    );
+    noted("/cacheV0.db", "cache lacks id, data");
+    assert!(o.category("device").is_empty());
+    assert!(o.category("media").is_empty());
+    // the good store is read whole; the damaged page of the other gives only its other cookies
+    let count = |dir: &str| {
+        o.category("web")
+            .iter()
+            .filter(|p| {
+                p.verified_facts
+                    .iter()
+                    .any(|f| f.value.contains(&format!("/{dir}/Library/Cookies/")))
+            })
+            .count()
+    };
+    let whole = parse_count(&bytes);
+    assert!(whole > 1, "{whole}");
+    assert_eq!(count("GOOD"), whole);
+    assert_eq!(count("FAR"), whole - 1);
+    assert_eq!(count("CUT"), 0);
+}
+
+/// Cookies in a store, by the plugin's decoder.
+fn parse_count(bytes: &[u8]) -> usize {
+    masf_plugins::ios::cookies::parse(bytes)
+        .unwrap()
+        .cookies
+        .len()
 }
