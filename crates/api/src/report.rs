@@ -313,6 +313,7 @@ fn build_from_snapshot(
                 .map(|i| masf_report::model::ActorIdentifier {
                     id_type: i.id_type.as_str().to_string(),
                     normalized: i.normalized.clone(),
+                    claimed_by: i.claimed_by.clone(),
                 })
                 .collect(),
             edges: a.joined_by,

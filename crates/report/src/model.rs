@@ -268,6 +268,9 @@ pub struct ActorIdentifier {
     #[serde(rename = "type")]
     pub id_type: String,
     pub normalized: String,
+    /// The entities that wrote it as their own ("my new number is …"): a contact claim.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claimed_by: Vec<String>,
 }
 
 /// One timeline entry, in the report's contract.

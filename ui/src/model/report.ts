@@ -172,7 +172,8 @@ export interface Actor {
   label: string;
   entity_ids: string[];
   source_ids?: string[];
-  identifiers: { type: string; normalized: string }[];
+  /** `claimed_by`: the entities that wrote it as their own ("my new number is …"). */
+  identifiers: { type: string; normalized: string; claimed_by?: string[] }[];
   edges?: string[];
   /** Mentions (a person named in a document or screenshot) linked to this actor and another. */
   mentioned_in?: string[];

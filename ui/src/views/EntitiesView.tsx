@@ -332,8 +332,12 @@ export function EntitiesView({
                 </div>
                 <div class="small">
                   {a.identifiers.map((i) => (
-                    <span class="chip">
+                    <span
+                      class="chip"
+                      title={i.claimed_by?.length ? t("entities.claimedBy", { ids: i.claimed_by.join(", ") }) : undefined}
+                    >
                       {i.type}: {i.normalized}
+                      {i.claimed_by?.length ? ` (${t("entities.claimed")})` : ""}
                     </span>
                   ))}
                 </div>

@@ -250,6 +250,24 @@ describe("Entities view, why a link exists", () => {
   });
 });
 
+describe("Entities view, contact claims", () => {
+  it("marks an identifier an entity wrote as its own", async () => {
+    const r = demoReport();
+    const a0 = r.actors[0]!;
+    const first = a0.identifiers[0]!;
+    const owner = a0.entity_ids[0]!;
+    const claimed = { ...first, claimed_by: [owner] };
+    const actors = [{ ...a0, identifiers: [claimed, ...a0.identifiers.slice(1)] }, ...r.actors.slice(1)];
+    await act(() => render(<EntitiesView report={r} graph={{ links: r.same_as, actors }} onGraph={() => {}} />, root));
+    const chips = Array.from(q(`actor-${a0.id}`)!.querySelectorAll(".chip"));
+    const chip = chips.find((c) => c.textContent?.includes(claimed.normalized))!;
+    expect(chip.textContent).toContain("(written as their own)");
+    expect(chip.getAttribute("title")).toContain(owner);
+    const other = chips.find((c) => c.textContent?.includes(a0.identifiers[1]?.normalized ?? "\u0000"));
+    if (other) expect(other.textContent).not.toContain("written as their own");
+  });
+});
+
 describe("Entities view, control links", () => {
   it("marks a control link (a wallet and the person controlling it) in its detail", async () => {
     const r = demoReport();
