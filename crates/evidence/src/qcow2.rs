@@ -73,6 +73,19 @@ pub struct Qcow2Header {
     pub warnings: Vec<String>,
 }
 
+/// Where a guest cluster's bytes are.
+enum Mapping {
+    /// Unallocated (no backing file) or a zero cluster.
+    Zero,
+    /// Stored as is at `host`; `entry_at` is its L2 entry's file offset.
+    Data { host: u64, entry_at: u64 },
+    /// Deflate-compressed, as the L2 entry (at `entry_at`) describes.
+    Compressed { entry: u64, entry_at: u64 },
+}
+
+/// Most bytes of adjacent clusters read with one positioned read.
+const MAX_RUN: u64 = 8 << 20;
+
 /// A QCOW2 image read through the layer below it.
 pub struct Qcow2Image {
     file: Bytes,
@@ -331,8 +344,8 @@ impl Qcow2Image {
         Ok(table)
     }
 
-    /// Fills `out` with the bytes of guest cluster `cluster` from `within` on.
-    fn read_cluster(&self, cluster: u64, within: u64, out: &mut [u8]) -> Result<()> {
+    /// Where guest cluster `cluster` lives.
+    fn map(&self, cluster: u64) -> Result<Mapping> {
         let guest = cluster << self.header.cluster_bits;
         let l1_index = cluster >> self.l2_bits;
         let l2_index = cluster & ((1 << self.l2_bits) - 1);
@@ -350,8 +363,7 @@ impl Qcow2Image {
             })?;
         let l2_offset = l1_entry & OFFSET_MASK;
         if l2_offset == 0 {
-            out.fill(0);
-            return Ok(());
+            return Ok(Mapping::Zero);
         }
         let table = self.l2_table(l1_index, l2_offset)?;
         let entry = usize::try_from(l2_index)
@@ -360,19 +372,12 @@ impl Qcow2Image {
             .unwrap_or(0);
         let entry_at = l2_offset + l2_index * 8;
         if entry & L2_COMPRESSED != 0 {
-            let data = self.compressed_cluster(entry, entry_at, guest)?;
-            let start = usize::try_from(within).unwrap_or(usize::MAX);
-            let src = data
-                .get(start..start.saturating_add(out.len()))
-                .ok_or_else(|| corrupt(guest, "read beyond a decompressed cluster"))?;
-            out.copy_from_slice(src);
-            return Ok(());
+            return Ok(Mapping::Compressed { entry, entry_at });
         }
         let host = entry & OFFSET_MASK;
         if entry & L2_ZERO != 0 || host == 0 {
             // A zero cluster, or an unallocated one: with no backing file, it reads as zeros.
-            out.fill(0);
-            return Ok(());
+            return Ok(Mapping::Zero);
         }
         if !host.is_multiple_of(self.cluster_size) {
             return Err(corrupt(
@@ -382,9 +387,13 @@ impl Qcow2Image {
                 ),
             ));
         }
+        Ok(Mapping::Data { host, entry_at })
+    }
+
+    /// Whether `len` bytes at `at` lie inside the image file; the error names the L2 entry.
+    fn check_data(&self, guest: u64, host: u64, entry_at: u64, at: u64, len: u64) -> Result<()> {
         let file_len = self.file.len();
-        let at = host + within;
-        if at.saturating_add(out.len() as u64) > file_len {
+        if at.saturating_add(len) > file_len {
             return Err(corrupt(
                 entry_at,
                 format!(
@@ -392,7 +401,7 @@ impl Qcow2Image {
                 ),
             ));
         }
-        self.file.read_exact_at(at, out)
+        Ok(())
     }
 
     /// The inflated bytes of a compressed cluster, from the cache or the file.
@@ -480,17 +489,58 @@ impl ByteSource for Qcow2Image {
             return Ok(0);
         }
         let want = (buf.len() as u64).min(self.header.size - offset) as usize;
+        let cs = self.cluster_size;
         let mut done = 0usize;
         while done < want {
             let pos = offset + done as u64;
             let cluster = pos >> self.header.cluster_bits;
-            let within = pos & (self.cluster_size - 1);
-            let n = ((self.cluster_size - within) as usize).min(want - done);
-            let Some(out) = buf.get_mut(done..done + n) else {
-                break;
-            };
-            self.read_cluster(cluster, within, out)?;
-            done += n;
+            let within = pos & (cs - 1);
+            let n = ((cs - within) as usize).min(want - done);
+            match self.map(cluster)? {
+                Mapping::Zero => {
+                    if let Some(out) = buf.get_mut(done..done + n) {
+                        out.fill(0);
+                    }
+                    done += n;
+                }
+                Mapping::Compressed { entry, entry_at } => {
+                    let data = self.compressed_cluster(entry, entry_at, cluster * cs)?;
+                    let start = within as usize;
+                    let src = data
+                        .get(start..start + n)
+                        .ok_or_else(|| corrupt(pos, "read beyond a decompressed cluster"))?;
+                    if let Some(out) = buf.get_mut(done..done + n) {
+                        out.copy_from_slice(src);
+                    }
+                    done += n;
+                }
+                Mapping::Data { host, entry_at } => {
+                    self.check_data(cluster * cs, host, entry_at, host + within, n as u64)?;
+                    // Following clusters stored right after this one join a single read.
+                    let mut run = n;
+                    let mut next = cluster + 1;
+                    while done + run < want && (run as u64) < MAX_RUN {
+                        let Ok(Mapping::Data { host: h, entry_at }) = self.map(next) else {
+                            break;
+                        };
+                        let add = (cs as usize).min(want - done - run);
+                        if h != host + (next - cluster) * cs
+                            || self
+                                .check_data(next * cs, h, entry_at, h, add as u64)
+                                .is_err()
+                        {
+                            break;
+                        }
+                        run += add;
+                        next += 1;
+                    }
+                    let Some(out) = buf.get_mut(done..done + run) else {
+                        break;
+                    };
+                    self.file.read_exact_at(host + within, out)?;
+                    done += run;
+                }
+            }
         }
         Ok(done)
     }

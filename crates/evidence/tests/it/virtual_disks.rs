@@ -190,6 +190,31 @@ fn file_systems_inside_public_qcow2_images_list_as_fls_does() {
 }
 
 #[test]
+fn the_ntfs_volume_of_a_sparse_one_gib_qcow2_v2_lists_as_fls_does() {
+    // 1 GiB of virtual disk in a 751 KiB file: most L2 entries are unallocated.
+    let name = "plaso-vsstest.qcow2";
+    let path = corpus::path(&format!("container/qcow/{name}"));
+    let (size, _) = qcow_oracle(name);
+    let image = Qcow2Image::open(file_bytes(&path)).unwrap();
+    assert_eq!((image.len(), image.header().version), (size, 2));
+    let fs = the_only_fs(&path);
+    assert_eq!(fs.format(), "ntfs");
+    // Files and directories by name (system files and `name:stream` entries are the NTFS
+    // tests' business).
+    let expected: Vec<_> = fls_entries("fs/oracles/fls/plaso_vsstest.fls.txt")
+        .into_iter()
+        .filter(|(p, _)| !p.starts_with("/$") && !p.contains(':'))
+        .collect();
+    assert!(expected.len() >= 6, "{expected:?}");
+    for (p, kind) in &expected {
+        let e = fs
+            .stat(p)
+            .unwrap_or_else(|e| panic!("{p} listed by fls: {e}"));
+        assert_eq!(e.kind, *kind, "{p}");
+    }
+}
+
+#[test]
 fn qemu_img_images_read_back_byte_identical_to_the_raw_disk() {
     let dir = tempfile::tempdir().unwrap();
     let raw = gunzip(&fixture("disk.raw.gz"));
