@@ -538,3 +538,54 @@ fn damaged_vhd_copies_give_typed_errors() {
     b[end + 100] ^= 1;
     assert!(open_and_read(b, vhd).is_ok());
 }
+
+/// A minimal QCOW2 v2 image (512-byte clusters, every cluster stored in order) holding `data`.
+fn wrap_in_qcow2(data: &[u8]) -> Vec<u8> {
+    let cs = 512usize;
+    let clusters = data.len().div_ceil(cs);
+    let l2_tables = clusters.div_ceil(cs / 8);
+    let l1_clusters = (l2_tables * 8).div_ceil(cs);
+    let l2_start = 1 + l1_clusters;
+    let data_start = l2_start + l2_tables;
+    let mut out = vec![0u8; (data_start + clusters) * cs];
+    out[..4].copy_from_slice(b"QFI\xfb");
+    put32(&mut out, 4, 2);
+    put32(&mut out, 20, 9);
+    put64(&mut out, 24, data.len() as u64);
+    put32(&mut out, 36, l2_tables as u32);
+    put64(&mut out, 40, cs as u64);
+    for t in 0..l2_tables {
+        put64(&mut out, cs + t * 8, ((l2_start + t) * cs) as u64);
+    }
+    for c in 0..clusters {
+        put64(
+            &mut out,
+            l2_start * cs + c * 8,
+            ((data_start + c) * cs) as u64,
+        );
+    }
+    out[data_start * cs..data_start * cs + data.len()].copy_from_slice(data);
+    out
+}
+
+#[test]
+fn qcow2_images_nested_in_each_other_stop_at_the_layer_depth_bound() {
+    let mut data = b"innermost".repeat(100);
+    for _ in 0..12 {
+        data = wrap_in_qcow2(&data);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nested");
+    std::fs::write(&path, &data).unwrap();
+    let s = scan::scan(&path).unwrap();
+    let mut node = &s.root;
+    let mut depth = 0;
+    while let Some(child) = node.children.first() {
+        assert_eq!(child.layer.kind, "qcow2");
+        node = child;
+        depth += 1;
+    }
+    assert!((6..12).contains(&depth), "{depth} layers");
+    let problem = node.problem.as_deref().unwrap_or_default();
+    assert!(problem.contains("nested deeper"), "{problem}");
+}
