@@ -2,13 +2,16 @@
 //!
 //! # Why a hand-written reader
 //!
-//! The crates that read QCOW2 were looked at: `qcow2` (vasi, 0.1.2, last released 2016) reads
-//! version 3 only and no compressed clusters; `qcow2-core` reads neither compressed clusters nor
-//! anything but a path on disk (no positioned reads over another layer, so it cannot stack on
-//! a partition or a decompressed stream); `qcow2-rs` is an async, writable image library built
-//! around io_uring. None reads over our [`ByteSource`] with typed errors naming the offset, so
-//! the reader is written here against QEMU's `docs/interop/qcow2.txt`: header, L1 and L2
-//! tables, zero clusters, and deflate-compressed clusters (raw deflate, through `flate2`).
+//! The crates that read QCOW2 were looked at (their documentation on docs.rs; the crates.io
+//! search was unreachable from here): `qcow2` (vasi, 0.1.2, last released 2016) reads version 3
+//! only and no compressed clusters; `qcow2-core` documents "uncompressed, no backing file, no
+//! encryption", so the compressed images `qemu-img convert -c` makes would be unreadable;
+//! `qcow2-rs` is an asynchronous read-write image library (for a userspace block device), not a
+//! positioned reader over another layer. None reads over our [`ByteSource`] (so that an image
+//! inside a partition or an archive stacks) with typed errors naming the offset, so the reader
+//! is written here against QEMU's `docs/interop/qcow2.txt`: header, L1 and L2 tables, zero
+//! clusters, and deflate-compressed clusters (raw deflate, through `flate2`, already used by the
+//! EWF layer).
 //!
 //! # What is refused
 //!

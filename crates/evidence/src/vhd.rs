@@ -5,10 +5,10 @@
 //!
 //! # Why a hand-written reader
 //!
-//! No maintained Rust crate reads VHD over a positioned byte source with typed errors (the
-//! `vhd` names on crates.io are writers or bindings); the format is a footer, a header and one
-//! table, so it is read here against Microsoft's "Virtual Hard Disk Image Format Specification"
-//! (October 2006).
+//! No maintained Rust crate reading VHD over a positioned byte source with typed errors was
+//! found (the crates.io search was unreachable from here; the documentation index had none);
+//! the format is a footer, a header and one table, so it is read here against Microsoft's
+//! "Virtual Hard Disk Image Format Specification" (October 2006).
 //!
 //! # Reading
 //!
