@@ -6,7 +6,8 @@
 # regressions/<target>/crash-* (see README.md).
 #
 #   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, mkntfs, ewfacquire,
-#                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime)
+#                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
+#                                    qemu-img)
 set -euo pipefail
 export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -25,6 +26,14 @@ touch -d @1700000000 "$work/src/notes.txt" "$work/src/docs/b.txt" "$work/src/doc
 mkfs.vfat -C -i 12345678 -n SEED "$work/fat.img" 128 >/dev/null
 MTOOLS_SKIP_CHECK=1 mcopy -s -m -i "$work/fat.img" "$work/src/notes.txt" "$work/src/docs" ::/
 seed fat "$work/fat.img" fat12.img
+
+# qcow2 and vhd: that FAT image converted by qemu-img (compressed 4 KiB clusters; a fixed VHD,
+# as a dynamic one holds a whole 2 MiB block).
+qemu-img convert -f raw -O qcow2 -c -o cluster_size=4096 "$work/fat.img" "$work/fat.qcow2"
+seed qcow2 "$work/fat.qcow2" fat12.qcow2
+faketime '2023-11-14 22:13:20' qemu-img convert -f raw -O vpc -o subformat=fixed,force_size=on \
+  "$work/fat.img" "$work/fat.vhd"
+seed vhd "$work/fat.vhd" fat12-fixed.vhd
 
 # ext4: 256 KiB, 1 KiB blocks, populated by -d.
 mkfs.ext4 -q -F -O ^has_journal -b 1024 -N 32 -U 00000000-0000-0000-0000-000000000001 -E root_owner=0:0 \

@@ -34,3 +34,9 @@ pub(crate) fn be32(b: &[u8], at: usize) -> Option<u32> {
         .and_then(|s| s.try_into().ok())
         .map(u32::from_be_bytes)
 }
+
+pub(crate) fn be64(b: &[u8], at: usize) -> Option<u64> {
+    field(b, at, 8)
+        .and_then(|s| s.try_into().ok())
+        .map(u64::from_be_bytes)
+}

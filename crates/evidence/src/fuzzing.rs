@@ -84,6 +84,25 @@ pub fn exercise_image_file(
     let _ = std::fs::remove_file(&path);
 }
 
+/// For image layers read from a byte source (QCOW2, VHD): opens `data` with `open`, reads the
+/// stream (at most 16 MiB of it, skipping what fails) and probes what it holds.
+pub fn exercise_image(data: &[u8], open: impl Fn(Bytes) -> crate::Result<Bytes>) {
+    let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+    let Ok(image) = open(bytes) else {
+        return;
+    };
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut offset = 0u64;
+    while offset < image.len() && offset < MAX_READ as u64 * 16 {
+        match image.read_at(offset, &mut buf) {
+            Ok(0) => break,
+            Ok(n) => offset += n as u64,
+            Err(_) => offset += buf.len() as u64,
+        }
+    }
+    let _ = crate::probe::probe(image.as_ref());
+}
+
 /// Sniffs and opens a partition table in `data`, then probes every partition found.
 pub fn exercise_volume(data: &[u8]) {
     let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
@@ -99,8 +118,9 @@ pub fn exercise_volume(data: &[u8]) {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 10] = [
-    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "tar", "volume", "zip",
+pub const TARGETS: [&str; 12] = [
+    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "tar", "vhd", "volume",
+    "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -112,6 +132,12 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
             crate::ewf::EwfImage::open(path).map(|i| Arc::new(i) as Bytes)
         }),
         "ext4" => exercise_fs(data, crate::ext4::open),
+        "qcow2" => exercise_image(data, |b| {
+            crate::qcow2::Qcow2Image::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
+        "vhd" => exercise_image(data, |b| {
+            crate::vhd::VhdImage::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
         "fat" => exercise_fs(data, crate::fat::open),
         "ntfs" => exercise_fs(data, crate::ntfs::open),
         "tar" => exercise_fs(data, crate::archive::open_tar),

@@ -24,7 +24,9 @@ pub mod ntfs;
 pub mod open;
 pub mod plist;
 pub mod probe;
+pub mod qcow2;
 pub mod scan;
+pub mod vhd;
 pub mod volume;
 
 pub use files::{EvidenceFiles, FilesKind};

@@ -3,7 +3,8 @@
 //! Like dfvfs' source scanner, the scanner starts from the evidence path and asks each layer
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
 //! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
-//! partitions are probed in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
+//! partitions are probed in turn, or a virtual disk (QCOW2, VHD) whose disk is scanned in
+//! turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
 //! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
 //! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
 //! with its [`Layer`] (kind, parameters, parent: the dfvfs path-spec idea) whose comparable
@@ -215,6 +216,20 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
         ));
         return node;
     }
+    if let Some(opened) = virtual_disk(&bytes) {
+        let probe = crate::probe::probe(bytes.as_ref());
+        match opened {
+            Ok((kind, params, inner)) => {
+                let params: Vec<(&str, String)> =
+                    params.iter().map(|(k, v)| (*k, v.clone())).collect();
+                let vlayer = Layer::new(kind, &params, Some(&layer));
+                node.children.push(scan_bytes(vlayer, inner, depth + 1));
+            }
+            Err(e) => node.problem = Some(e.to_string()),
+        }
+        node.probe = Some(probe);
+        return node;
+    }
     if crate::volume::sniff(bytes.as_ref()).is_some() {
         match crate::volume::open(&bytes) {
             Ok(vs) => {
@@ -308,6 +323,27 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     }
     node.probe = Some(probe);
     node
+}
+
+/// A virtual disk image layer (QCOW2, VHD) recognised by its signature: the layer kind, its
+/// parameters and the virtual disk's bytes, or why it cannot be opened.
+type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
+
+fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
+    let mut head = [0u8; 8];
+    let n = bytes.read_at(0, &mut head).ok()?;
+    let head = head.get(..n)?;
+    if crate::qcow2::sniff(head).is_some() {
+        return Some(crate::qcow2::Qcow2Image::open(bytes.clone()).map(|q| {
+            let params = vec![("version", q.header().version.to_string())];
+            ("qcow2", params, Arc::new(q) as Bytes)
+        }));
+    }
+    crate::vhd::sniff(bytes.as_ref())?;
+    Some(crate::vhd::VhdImage::open(bytes.clone()).map(|v| {
+        let params = vec![("disk_type", v.footer().disk_type.name().to_string())];
+        ("vhd", params, Arc::new(v) as Bytes)
+    }))
 }
 
 fn scan_folder(path: &Path, file_layer: Arc<Layer>) -> Result<Node> {

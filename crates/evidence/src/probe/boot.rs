@@ -2,7 +2,7 @@
 //! sectors (FAT, NTFS, exFAT, BitLocker) with their BIOS parameter blocks validated, trailing
 //! signatures (TAR, Linux swap, XML property lists) and the Android FDE crypto footer.
 
-use super::{Encryption, Format, Probe, be16, field, le16, le32, le64, text, uuid_be};
+use super::{Encryption, Format, Probe, be16, be32, field, le16, le32, le64, text, uuid_be};
 use crate::bytes::ByteSource;
 
 /// Formats recognised by a magic number at offset 0.
@@ -27,6 +27,27 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
             Format::Ewf,
             "EWF logical evidence file (L01/Lx01) signature at byte 0",
         ));
+    }
+    if let Some(version) = crate::qcow2::sniff(head) {
+        return Some(qcow2(head, version));
+    }
+    if starts(crate::vhd::FOOTER_COOKIE) {
+        let kind = match be32(head, 60) {
+            Some(2) => "fixed",
+            Some(3) => "dynamic",
+            Some(4) => "differencing",
+            _ => "unknown type",
+        };
+        let what = format!("VHD footer copy (`conectix`, {kind} disk) at byte 0");
+        return Some(if kind == "dynamic" {
+            Probe::new(Format::Vhd, true, what)
+        } else {
+            Probe::new(
+                Format::Vhd,
+                false,
+                format!("{what}: only fixed and dynamic images are read"),
+            )
+        });
     }
     if starts(b"LUKS\xba\xbe") {
         return Some(luks(head));
@@ -96,6 +117,59 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
         ));
     }
     None
+}
+
+fn qcow2(head: &[u8], version: u32) -> Probe {
+    let what = format!("QCOW2 header (`QFI\\xfb`, version {version}) at byte 0");
+    if version != 2 && version != 3 {
+        return Probe::not_yet_readable(Format::Qcow2, what);
+    }
+    let crypt = be32(head, 32).unwrap_or(0);
+    if crypt != 0 {
+        let evidence = format!("{what}: crypt_method {crypt}");
+        let mut p = Probe::new(
+            Format::Qcow2,
+            false,
+            format!("{evidence}: an encrypted image, no key"),
+        );
+        p.encryption = Encryption::Fde { evidence };
+        return p;
+    }
+    let backing = crate::endian::be64(head, 8).unwrap_or(0);
+    if backing != 0 {
+        let size = be32(head, 16).unwrap_or(0).min(1023) as usize;
+        let name = usize::try_from(backing)
+            .ok()
+            .and_then(|at| field(head, at, size))
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_else(|| "(name beyond the first 64 KiB)".to_string());
+        return Probe::new(
+            Format::Qcow2,
+            false,
+            format!("{what}: has a backing file `{name}`, not read yet"),
+        );
+    }
+    Probe::new(Format::Qcow2, true, what)
+}
+
+/// A fixed VHD: its only footer is in the last 512 bytes, after the disk's own bytes.
+pub(super) fn vhd_footer(bytes: &dyn ByteSource) -> Option<Probe> {
+    match crate::vhd::sniff(bytes)? {
+        (crate::vhd::FooterAt::End, crate::vhd::DiskType::Fixed) => Some(Probe::new(
+            Format::Vhd,
+            true,
+            "VHD footer (`conectix`, fixed disk, checksum valid) in the last 512 bytes",
+        )),
+        (crate::vhd::FooterAt::End, t) => Some(Probe::new(
+            Format::Vhd,
+            t == crate::vhd::DiskType::Dynamic,
+            format!(
+                "VHD footer (`conectix`, {} disk, checksum valid) in the last 512 bytes",
+                t.name()
+            ),
+        )),
+        (crate::vhd::FooterAt::Start, _) => None,
+    }
 }
 
 fn luks(head: &[u8]) -> Probe {

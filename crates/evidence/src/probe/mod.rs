@@ -78,6 +78,10 @@ pub enum Format {
     Gpt,
     Mbr,
     Ewf,
+    /// A QEMU copy-on-write image (QCOW2).
+    Qcow2,
+    /// A Microsoft Virtual Hard Disk (VHD) image.
+    Vhd,
     Zip,
     Tar,
     Gzip,
@@ -125,6 +129,8 @@ impl Format {
             Format::Gpt => "gpt",
             Format::Mbr => "mbr",
             Format::Ewf => "ewf",
+            Format::Qcow2 => "qcow2",
+            Format::Vhd => "vhd",
             Format::Zip => "zip",
             Format::Tar => "tar",
             Format::Gzip => "gzip",
@@ -253,6 +259,9 @@ pub fn probe(bytes: &dyn ByteSource) -> Probe {
     };
 
     if let Some(p) = boot::leading_magic(head) {
+        return p;
+    }
+    if let Some(p) = boot::vhd_footer(bytes) {
         return p;
     }
     if volume::sniff(bytes) == Some(VolumeKind::Gpt) {

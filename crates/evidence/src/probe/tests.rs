@@ -649,3 +649,56 @@ fn an_mbr_and_a_superblock_on_the_same_bytes() {
     put(&mut d, 446 + 12, &0x0100_0000u32.to_le_bytes());
     assert_eq!(probe_of(d).format, Format::Ext2);
 }
+
+#[test]
+fn virtual_disk_signatures() {
+    let qcow = |version: u32, crypt: u32| {
+        let mut d = zeros(8192);
+        put(&mut d, 0, b"QFI\xfb");
+        put(&mut d, 4, &version.to_be_bytes());
+        put(&mut d, 32, &crypt.to_be_bytes());
+        d
+    };
+    check(
+        qcow(3, 0),
+        Format::Qcow2,
+        true,
+        &["QCOW2", "version 3", "byte 0"],
+    );
+    check(
+        qcow(1, 0),
+        Format::Qcow2,
+        false,
+        &["version 1", "not yet readable"],
+    );
+    let p = check(
+        qcow(2, 1),
+        Format::Qcow2,
+        false,
+        &["crypt_method 1", "encrypted"],
+    );
+    assert!(matches!(p.encryption, Encryption::Fde { .. }));
+    // A dynamic VHD's footer copy at byte 0; a differencing one is recognised, not read.
+    let vhd_head = |disk_type: u32| {
+        let mut d = zeros(8192);
+        put(&mut d, 0, b"conectix");
+        put(&mut d, 60, &disk_type.to_be_bytes());
+        d
+    };
+    check(vhd_head(3), Format::Vhd, true, &["dynamic", "byte 0"]);
+    check(vhd_head(4), Format::Vhd, false, &["differencing"]);
+    // A fixed VHD: its footer (checksum valid) after the disk's bytes; an invalid checksum
+    // is no footer.
+    let mut d = zeros(8192);
+    let end = d.len() - 512;
+    put(&mut d, end, b"conectix");
+    put(&mut d, end + 48, &(end as u64).to_be_bytes());
+    put(&mut d, end + 60, &2u32.to_be_bytes());
+    let sum = d[end..]
+        .iter()
+        .fold(0u32, |s, &x| s.wrapping_add(u32::from(x)));
+    put(&mut d, end + 64, &(!sum).to_be_bytes());
+    check(d.clone(), Format::Vhd, true, &["fixed", "last 512 bytes"]);
+    d[end + 64] ^= 1;
+    assert_ne!(probe_of(d).format, Format::Vhd);
+}

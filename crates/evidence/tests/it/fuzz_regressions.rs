@@ -52,6 +52,8 @@ fn opens(target: &str, data: &[u8]) -> bool {
             masf_evidence::lznt1::decompress(data, &mut out).is_ok()
         }
         "volume" => masf_evidence::volume::sniff(bytes().as_ref()).is_some(),
+        "qcow2" => masf_evidence::qcow2::Qcow2Image::open(bytes()).is_ok(),
+        "vhd" => masf_evidence::vhd::VhdImage::open(bytes()).is_ok(),
         "ewf" => {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("seed.E01");

@@ -8,4 +8,5 @@ mod fuzz_regressions;
 mod leveldb;
 mod ntfs;
 mod scan;
+mod virtual_disks;
 mod volume;
