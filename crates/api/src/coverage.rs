@@ -31,7 +31,7 @@ pub struct SourceCoverage {
 
 /// The coverage of every source of the case (see the module documentation).
 pub fn coverage(ctx: &CaseCtx) -> Result<Vec<SourceCoverage>, ApiError> {
-    let state = crate::triage::graph_state(ctx)?;
+    let state = crate::compose::graph_state(ctx)?;
     coverage_with(ctx, &state)
 }
 
@@ -40,7 +40,7 @@ pub(crate) fn coverage_with(
     ctx: &CaseCtx,
     state: &GraphState,
 ) -> Result<Vec<SourceCoverage>, ApiError> {
-    let plugins = crate::triage::plugins();
+    let plugins = crate::compose::plugins();
     // One pass over the invocations: their summaries, and which agents called a tool where.
     let mut invocations = Vec::new();
     let mut agents_on: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();

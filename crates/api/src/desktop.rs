@@ -922,7 +922,7 @@ pub fn export_report(
             "choose at least one format",
         ));
     }
-    crate::repair::refuse_inconsistent(ctx)?;
+    crate::check::refuse_inconsistent(ctx)?;
     let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
     let report = crate::report::build_report(ctx, clock, &crate::NoProgress)?;
     let mut files = Vec::new();

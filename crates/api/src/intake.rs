@@ -107,7 +107,7 @@ pub fn run(
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
     lease.check_for(ctx)?;
-    crate::repair::refuse_inconsistent(ctx)?;
+    crate::check::refuse_inconsistent(ctx)?;
     let mut report = run_phases(ctx, opts, clock.clone(), progress)?;
     finish(ctx, &mut report, clock.as_ref(), progress)?;
     Ok(report)

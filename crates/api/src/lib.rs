@@ -5,6 +5,8 @@
 //! `code` the UI can switch on plus a readable message. It holds no domain logic of its own:
 //! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
 
+mod check;
+mod compose;
 mod coverage;
 pub mod desktop;
 mod error;
@@ -20,6 +22,8 @@ mod timeline;
 mod triage;
 mod worker;
 
+pub use check::check;
+pub use compose::{catalog, plugins, serve_tool_worker, session};
 pub use coverage::{SourceCoverage, coverage};
 pub use error::{ApiError, ErrorCode};
 pub use evidence::{Inspection, LayerView, cat, inspect, list, verify_media};
@@ -44,7 +48,7 @@ pub use masf_tools::CarriedDecision;
 pub use masf_tools::consistency::{Consistency, Problem, ProblemKind};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
-pub use repair::{CarriedOver, Repaired, check, repair};
+pub use repair::{CarriedOver, Repaired, repair};
 pub use report::{ReportWritten, build_report, write_report};
 pub use resolve::{
     Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, links_and_actors,
@@ -52,8 +56,8 @@ pub use resolve::{
 };
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, timeline, timeline_filter};
-pub use triage::{RunOutcome, caps, catalog, grant, pause, plugins, session};
-pub use worker::{run_tools_in_workers, serve_tool_worker};
+pub use triage::{RunOutcome, caps, grant, pause};
+pub use worker::run_tools_in_workers;
 
 use std::path::{Path, PathBuf};
 

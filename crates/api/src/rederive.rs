@@ -166,7 +166,7 @@ impl VerifyReport {
 /// cites (read through the store, which re-hashes outputs): the value must still be found in
 /// that very invocation, by the same method.
 fn check_facts(ctx: &CaseCtx, report: &mut VerifyReport) -> Result<(), ApiError> {
-    let state = crate::triage::graph_state(ctx)?;
+    let state = crate::compose::graph_state(ctx)?;
     let log = masf_tools::StoreLog::new(&ctx.store);
     for ph in state.phenomena().values() {
         // The region the fact was grounded with: the source's recorded one, else the
@@ -240,7 +240,7 @@ pub fn rerun(ctx: &CaseCtx, invocation_id: &str) -> Result<Rederivation, ApiErro
     let source = source_ctx(ctx, &rec.source_id)?;
     Ok(rederive(
         &ctx.store,
-        &crate::triage::catalog(),
+        &crate::compose::catalog(),
         &source,
         &rec,
     ))
@@ -256,7 +256,7 @@ pub fn verify(ctx: &CaseCtx, reports: &[std::path::PathBuf]) -> Result<VerifyRep
     for r in reports {
         printed.extend(check_printed_heads(ctx, r)?);
     }
-    let catalog = crate::triage::catalog();
+    let catalog = crate::compose::catalog();
     let mut sources: BTreeMap<String, Result<SourceCtx, ApiError>> = BTreeMap::new();
     let mut report = VerifyReport {
         invocations: 0,

@@ -1,6 +1,6 @@
-//! The consistency check and `masf repair` (issue 24).
+//! `masf repair` (issue 24).
 //!
-//! [`check`] finds what a sound store never holds (see `masf_tools::consistency`): holes in a
+//! [`check`] (in [`crate::check`]) finds what a sound store never holds (see `masf_tools::consistency`): holes in a
 //! log, graph events that do not parse, one id naming two records, references to records that
 //! do not exist, facts citing invocations that are not logged.
 //!
@@ -24,48 +24,8 @@ use masf_tools::consistency::Consistency;
 use masf_tools::{CarriedDecision, GRAPH_REBUILT, GraphRebuilt};
 use serde::Serialize;
 
+use crate::check::check;
 use crate::{ApiError, CaseCtx, Clock, ErrorCode, IntakeReport, Progress, RunLease, RunOptions};
-
-/// How many problems an error message lists before "and N more".
-const LISTED: usize = 5;
-
-/// Checks the case store's consistency; reads only.
-pub fn check(ctx: &CaseCtx) -> Result<Consistency, ApiError> {
-    Ok(masf_tools::consistency::check(
-        &ctx.store,
-        crate::triage::scoring(&ctx.config.scoring),
-    )?)
-}
-
-/// Fails with [`ErrorCode::StoreInconsistent`], listing the problems, unless the store is
-/// consistent.
-pub(crate) fn refuse_inconsistent(ctx: &CaseCtx) -> Result<(), ApiError> {
-    let c = check(ctx)?;
-    if c.ok() {
-        return Ok(());
-    }
-    Err(inconsistent(&ctx.case.meta.id, &c))
-}
-
-/// The error of an inconsistent store.
-pub(crate) fn inconsistent(case_id: &str, c: &Consistency) -> ApiError {
-    let mut message = format!(
-        "the store of case {case_id} is inconsistent ({} problem(s)):",
-        c.problems.len()
-    );
-    for p in c.problems.iter().take(LISTED) {
-        message.push_str(&format!("\n  {p}"));
-    }
-    if c.problems.len() > LISTED {
-        message.push_str(&format!("\n  … and {} more", c.problems.len() - LISTED));
-    }
-    message.push_str(if c.repairable() {
-        "\nrun `masf repair` to rebuild the graph from the recorded tool outputs"
-    } else {
-        "\nrows are missing from the store's logs: restore the work folder from a backup"
-    });
-    ApiError::new(ErrorCode::StoreInconsistent, message)
-}
 
 /// What [`repair`] did.
 #[derive(Debug, Clone, Serialize)]
@@ -119,7 +79,7 @@ pub fn repair(
         return Ok(out);
     }
     let (state, cursor) =
-        masf_tools::fold_graph_at(&ctx.store, crate::triage::scoring(&ctx.config.scoring))
+        masf_tools::fold_graph_at(&ctx.store, crate::compose::scoring(&ctx.config.scoring))
             .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))?;
     let rebuilt = GraphRebuilt {
         epoch: cursor.epoch + 1,
@@ -188,7 +148,7 @@ fn carry(
     if decisions.is_empty() {
         return Ok(Vec::new());
     }
-    let session = crate::triage::session(ctx, clock.clone())?;
+    let session = crate::compose::session(ctx, clock.clone())?;
     let mut out = Vec::new();
     for d in decisions {
         let find = |(source, context): &(String, String)| {

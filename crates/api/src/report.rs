@@ -77,7 +77,7 @@ pub fn write_report(
     // written (examiners may decide during a run) is either wholly in it or wholly after it.
     let (outputs, report) = ctx.store.read_snapshot(|_| {
         // A report folded from contradicting events would show a graph that is not the case's.
-        crate::repair::refuse_inconsistent(ctx)?;
+        crate::check::refuse_inconsistent(ctx)?;
         let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
         Ok::<_, ApiError>((outputs, build_report(ctx, clock, progress)?))
     })?;
@@ -137,7 +137,7 @@ fn build_from_snapshot(
     rehash: bool,
 ) -> Result<masf_report::Report, ApiError> {
     let status = crate::status(ctx)?;
-    let state = crate::triage::graph_state(ctx)?;
+    let state = crate::compose::graph_state(ctx)?;
     let case_file = ctx.case.dir.join("case.yaml");
     let case_arg = case_file.display().to_string();
 

@@ -44,7 +44,7 @@ const MAX_PASSES: usize = 8;
 /// Brings the coreference hypotheses up to the graph's identities (see
 /// `masf_graph::resolution::plan`), as agent `resolver`. Idempotent.
 pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, ApiError> {
-    let session = crate::triage::session(ctx, clock)?;
+    let session = crate::compose::session(ctx, clock)?;
     resolve_in(&session)
 }
 
@@ -129,7 +129,7 @@ fn summarise(state: &GraphState, report: &mut ResolveReport) {
 
 /// The graph folded from the case's event log (read-only; no session needed).
 pub fn graph(ctx: &CaseCtx) -> Result<GraphState, ApiError> {
-    crate::triage::graph_state(ctx)
+    crate::compose::graph_state(ctx)
 }
 
 /// Every `same_as` edge (live, dormant, approved, retracted) and every candidate pair below
@@ -256,7 +256,7 @@ fn decide(
     approve: bool,
 ) -> Result<Decided, ApiError> {
     let at = clock.now().to_string();
-    let session = crate::triage::session(ctx, clock)?;
+    let session = crate::compose::session(ctx, clock)?;
     let request = SameAsRequest {
         edge_id: edge.to_owned(),
         examiner: examiner.to_owned(),

@@ -66,7 +66,7 @@ pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, A
 
 /// The timeline's view of one actor (see [`timeline_filter`]).
 fn actor_filter(ctx: &CaseCtx, id: &str) -> Result<masf_report::timeline::ActorFilter, ApiError> {
-    let state = crate::triage::graph_state(ctx)?;
+    let state = crate::compose::graph_state(ctx)?;
     let actors = masf_graph::resolution::actors(&state);
     let Some(actor) = actors
         .iter()
@@ -114,7 +114,7 @@ fn actor_filter(ctx: &CaseCtx, id: &str) -> Result<masf_report::timeline::ActorF
 /// across sources, sorted and filtered. Naive times are read in each source's `timezone`;
 /// `case_time` is shown in the case's.
 pub fn timeline(ctx: &CaseCtx, filter: &Filter) -> Result<Timeline, ApiError> {
-    Ok(timeline_of(ctx, &crate::triage::graph_state(ctx)?, filter))
+    Ok(timeline_of(ctx, &crate::compose::graph_state(ctx)?, filter))
 }
 
 /// [`timeline`] over a graph already folded.

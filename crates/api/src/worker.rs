@@ -3,11 +3,10 @@
 //!
 //! An executable that can serve tool calls — the CLI as `masf tool-worker`, the desktop app
 //! with the same argument — says so once at start ([`run_tools_in_workers`]) and, started with
-//! that argument, calls [`serve_tool_worker`] and exits. Sessions opened afterwards run every
+//! that argument, calls [`crate::serve_tool_worker`] and exits. Sessions opened afterwards run every
 //! tool call in such processes, under `config.yaml`'s `tools.max_memory_mb`.
 
 use std::ffi::OsString;
-use std::io::BufReader;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -15,7 +14,7 @@ use masf_tools::worker::WorkerCommand;
 
 static WORKER: OnceLock<(PathBuf, Vec<OsString>)> = OnceLock::new();
 
-/// Declares that `program args…` serves tool calls ([`serve_tool_worker`]); the first call
+/// Declares that `program args…` serves tool calls ([`crate::serve_tool_worker`]); the first call
 /// wins.
 pub fn run_tools_in_workers(program: PathBuf, args: Vec<OsString>) {
     let _ = WORKER.set((program, args));
@@ -28,14 +27,4 @@ pub(crate) fn worker_command(config: &masf_case::Config) -> Option<WorkerCommand
         args: args.clone(),
         max_memory_bytes: config.tools.max_memory_mb.saturating_mul(1024 * 1024),
     })
-}
-
-/// Serves tool calls of the plugins' catalog on stdin/stdout until stdin ends; the exit
-/// status to end with.
-pub fn serve_tool_worker() -> i32 {
-    masf_tools::worker::serve(
-        &crate::triage::plugins().catalog(),
-        BufReader::new(std::io::stdin().lock()),
-        std::io::stdout().lock(),
-    )
 }
