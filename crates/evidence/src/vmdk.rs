@@ -19,7 +19,9 @@
 //! "compressed grains" flag (stream-optimized images) each grain starts with its LBA and the
 //! size of its compressed data (zlib, or raw deflate), and is inflated to at most one grain.
 //! A header whose GD offset is `GD_AT_END` takes the GD offset from the footer copy of the header
-//! (the 512 bytes before the end-of-stream marker, 1 KiB before the end of the file).
+//! (the 512 bytes before the end-of-stream marker, 1 KiB before the end of the file). A sparse
+//! extent without an embedded descriptor (one extent of a split image, opened alone) reads as
+//! the disk of its own capacity.
 //!
 //! # What is refused
 //!
