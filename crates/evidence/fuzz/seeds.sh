@@ -7,7 +7,7 @@
 #
 #   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, mkntfs, ewfacquire,
 #                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
-#                                    qemu-img)
+#                                    qemu-img, python3)
 set -euo pipefail
 export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,6 +34,11 @@ seed qcow2 "$work/fat.qcow2" fat12.qcow2
 faketime '2023-11-14 22:13:20' qemu-img convert -f raw -O vpc -o subformat=fixed,force_size=on \
   "$work/fat.img" "$work/fat.vhd"
 seed vhd "$work/fat.vhd" fat12-fixed.vhd
+# vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
+qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
+python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()
+open(p, "wb").write(re.sub(rb"\nCID=[0-9a-f]{8}\n", b"\nCID=12345678\n", d, count=1))' "$work/fat.vmdk"
+seed vmdk "$work/fat.vmdk" fat12-stream.vmdk
 
 # ext4: 256 KiB, 1 KiB blocks, populated by -d.
 mkfs.ext4 -q -F -O ^has_journal -b 1024 -N 32 -U 00000000-0000-0000-0000-000000000001 -E root_owner=0:0 \

@@ -27,6 +27,7 @@ pub mod probe;
 pub mod qcow2;
 pub mod scan;
 pub mod vhd;
+pub mod vmdk;
 pub mod volume;
 
 pub use files::{EvidenceFiles, FilesKind};

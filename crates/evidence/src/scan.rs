@@ -3,7 +3,7 @@
 //! Like dfvfs' source scanner, the scanner starts from the evidence path and asks each layer
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
 //! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
-//! partitions are probed in turn, or a virtual disk (QCOW2, VHD) whose disk is scanned in
+//! partitions are probed in turn, or a virtual disk (QCOW2, VHD, VMDK) whose disk is scanned in
 //! turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
 //! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
 //! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
@@ -325,14 +325,23 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     node
 }
 
-/// A virtual disk image layer (QCOW2, VHD) recognised by its signature: the layer kind, its
+/// A virtual disk image layer (QCOW2, VHD, VMDK) recognised by its signature: the layer kind, its
 /// parameters and the virtual disk's bytes, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
 fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
-    let mut head = [0u8; 8];
+    let mut head = [0u8; 32];
     let n = bytes.read_at(0, &mut head).ok()?;
     let head = head.get(..n)?;
+    if crate::vmdk::sniff(head).is_some() {
+        return Some(crate::vmdk::VmdkImage::open(bytes.clone()).map(|v| {
+            let params = vec![
+                ("create_type", v.create_type().to_string()),
+                ("version", v.header().version.to_string()),
+            ];
+            ("vmdk", params, Arc::new(v) as Bytes)
+        }));
+    }
     if crate::qcow2::sniff(head).is_some() {
         return Some(crate::qcow2::Qcow2Image::open(bytes.clone()).map(|q| {
             let params = vec![("version", q.header().version.to_string())];

@@ -31,6 +31,9 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
     if let Some(version) = crate::qcow2::sniff(head) {
         return Some(qcow2(head, version));
     }
+    if let Some((readable, what)) = crate::vmdk::probe_head(head) {
+        return Some(Probe::new(Format::Vmdk, readable, what));
+    }
     if starts(crate::vhd::FOOTER_COOKIE) {
         let kind = match be32(head, 60) {
             Some(2) => "fixed",

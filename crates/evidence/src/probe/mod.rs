@@ -82,6 +82,8 @@ pub enum Format {
     Qcow2,
     /// A Microsoft Virtual Hard Disk (VHD) image.
     Vhd,
+    /// A VMware virtual disk (VMDK): a sparse extent, or a descriptor naming extent files.
+    Vmdk,
     Zip,
     Tar,
     Gzip,
@@ -131,6 +133,7 @@ impl Format {
             Format::Ewf => "ewf",
             Format::Qcow2 => "qcow2",
             Format::Vhd => "vhd",
+            Format::Vmdk => "vmdk",
             Format::Zip => "zip",
             Format::Tar => "tar",
             Format::Gzip => "gzip",

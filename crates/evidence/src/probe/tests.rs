@@ -701,4 +701,38 @@ fn virtual_disk_signatures() {
     check(d.clone(), Format::Vhd, true, &["fixed", "last 512 bytes"]);
     d[end + 64] ^= 1;
     assert_ne!(probe_of(d).format, Format::Vhd);
+    // VMDK: a sparse extent header with its descriptor at sector 1 (its createType in the
+    // reason), an unknown version, a child naming its parent, a text descriptor file.
+    let kdmv = |version: u32, descriptor: &str| {
+        let mut d = zeros(8192);
+        put(&mut d, 0, b"KDMV");
+        put(&mut d, 4, &version.to_le_bytes());
+        put(&mut d, 28, &1u64.to_le_bytes());
+        put(&mut d, 36, &4u64.to_le_bytes());
+        put(&mut d, 512, descriptor.as_bytes());
+        d
+    };
+    let desc = "# Disk DescriptorFile\ncreateType=\"monolithicSparse\"\n";
+    check(
+        kdmv(1, desc),
+        Format::Vmdk,
+        true,
+        &[
+            "`KDMV`",
+            "version 1",
+            "createType monolithicSparse",
+            "byte 0",
+        ],
+    );
+    check(kdmv(4, desc), Format::Vmdk, false, &["version 4", "1 to 3"]);
+    let child = "# Disk DescriptorFile\nparentCID=1234abcd\nparentFileNameHint=\"base.vmdk\"\n";
+    check(kdmv(1, child), Format::Vmdk, false, &["`base.vmdk`"]);
+    let flat =
+        "# Disk DescriptorFile\ncreateType=\"monolithicFlat\"\nRW 16 FLAT \"d-flat.vmdk\" 0\n";
+    check(
+        flat.as_bytes().to_vec(),
+        Format::Vmdk,
+        false,
+        &["descriptor file", "`d-flat.vmdk`"],
+    );
 }

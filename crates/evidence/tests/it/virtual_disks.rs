@@ -1,4 +1,4 @@
-//! Virtual disk layers (QCOW2, VHD): public QCOW2 images read in place from the corpus against
+//! Virtual disk layers (QCOW2, VHD, VMDK): public QCOW2 images read in place from the corpus against
 //! their oracles (media hashes, `fls` listings), fixtures made by `qemu-img`
 //! (`tests/fixtures/vdisk/generate.sh`) read back byte-identical to the raw disk with their FAT
 //! file system listed through the scanner, and damaged copies made here giving typed errors.
@@ -14,6 +14,7 @@ use masf_evidence::probe::{Format, probe};
 use masf_evidence::qcow2::Qcow2Image;
 use masf_evidence::scan;
 use masf_evidence::vhd::VhdImage;
+use masf_evidence::vmdk::VmdkImage;
 use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
 
@@ -227,6 +228,8 @@ fn qemu_img_images_read_back_byte_identical_to_the_raw_disk() {
         ("disk-v2.qcow2", Format::Qcow2, "qcow2"),
         ("disk-fixed.vhd.gz", Format::Vhd, "vhd"),
         ("disk-dynamic.vhd.gz", Format::Vhd, "vhd"),
+        ("disk-sparse.vmdk.gz", Format::Vmdk, "vmdk"),
+        ("disk-stream.vmdk", Format::Vmdk, "vmdk"),
     ] {
         let path = fixture_file(name, &dir);
         let file = file_bytes(&path);
@@ -235,6 +238,7 @@ fn qemu_img_images_read_back_byte_identical_to_the_raw_disk() {
         assert!(p.readable, "{name}: {}", p.reason);
         let image: Bytes = match format {
             Format::Qcow2 => Arc::new(Qcow2Image::open(file).unwrap()),
+            Format::Vmdk => Arc::new(VmdkImage::open(file).unwrap()),
             _ => Arc::new(VhdImage::open(file).unwrap()),
         };
         assert_eq!(image.len(), raw.len() as u64, "{name}");
@@ -588,4 +592,282 @@ fn qcow2_images_nested_in_each_other_stop_at_the_layer_depth_bound() {
     assert!((6..12).contains(&depth), "{depth} layers");
     let problem = node.problem.as_deref().unwrap_or_default();
     assert!(problem.contains("nested deeper"), "{problem}");
+}
+
+fn put64le(b: &mut [u8], at: usize, v: u64) {
+    b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+fn le64(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+fn le32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn vmdk(b: Bytes) -> Result<Bytes, Error> {
+    Ok(Arc::new(VmdkImage::open(b)?))
+}
+
+/// File offsets of a VMDK sparse extent's GD entry 0 and of its first allocated GT entry,
+/// with that entry's grain sector.
+fn vmdk_first_grain(b: &[u8]) -> (usize, usize, usize) {
+    let gd = le64(b, 56) as usize * 512;
+    let gt = le32(b, gd) as usize * 512;
+    let gte = (0..512)
+        .map(|i| gt + i * 4)
+        .find(|&at| le32(b, at) > 1)
+        .unwrap();
+    (gd, gte, le32(b, gte) as usize)
+}
+
+#[test]
+fn vmdk_headers_and_descriptors_are_read_as_qemu_img_wrote_them() {
+    let sparse = gunzip(&fixture("disk-sparse.vmdk.gz"));
+    let image = VmdkImage::open(memory(sparse.clone())).unwrap();
+    let h = image.header();
+    assert_eq!((h.version, h.grain_sectors, h.gtes_per_gt), (1, 128, 512));
+    assert!(h.redundant_gt() && !h.compressed() && !h.gd_from_footer);
+    assert_eq!(image.create_type(), "monolithicSparse");
+    let d = image.descriptor().unwrap();
+    assert_eq!(d.extents.len(), 1);
+    assert_eq!(
+        (d.extents[0].kind.as_str(), d.extents[0].sectors),
+        ("SPARSE", 12288)
+    );
+    let p = probe(memory(sparse).as_ref());
+    assert_eq!(p.format, Format::Vmdk);
+    assert!(
+        p.readable
+            && p.reason.contains("version 1")
+            && p.reason.contains("createType monolithicSparse"),
+        "{}",
+        p.reason
+    );
+
+    let stream = std::fs::read(fixture("disk-stream.vmdk")).unwrap();
+    let image = VmdkImage::open(memory(stream.clone())).unwrap();
+    let h = image.header();
+    assert_eq!(h.version, 3);
+    assert!(h.compressed() && h.markers() && h.compress_algorithm == 1);
+    assert_eq!(image.create_type(), "streamOptimized");
+    assert_eq!(image.layer_name(), "vmdk (streamOptimized)");
+    let s = {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("disk.vmdk");
+        std::fs::write(&path, &stream).unwrap();
+        scan::scan(&path).unwrap()
+    };
+    let layer = &s.root.children[0].layer;
+    assert_eq!(layer.kind, "vmdk");
+    assert!(
+        layer
+            .params
+            .iter()
+            .any(|(k, v)| k == "create_type" && v == "streamOptimized"),
+        "{:?}",
+        layer.params
+    );
+}
+
+#[test]
+fn a_stream_optimized_vmdk_whose_gd_is_at_the_end_reads_through_its_footer() {
+    let raw = gunzip(&fixture("disk.raw.gz"));
+    let mut b = std::fs::read(fixture("disk-stream.vmdk")).unwrap();
+    // What a streaming writer leaves: GD_AT_END in the header, then at the end of the file a
+    // footer marker, the footer (a header copy holding the GD offset) and an end-of-stream
+    // marker.
+    let mut footer = b[..512].to_vec();
+    put64le(&mut b, 56, u64::MAX);
+    let mut marker = vec![0u8; 512];
+    put64le(&mut marker, 0, 1);
+    marker[12..16].copy_from_slice(&3u32.to_le_bytes());
+    b.extend_from_slice(&marker);
+    b.append(&mut footer);
+    b.extend_from_slice(&[0u8; 512]);
+    let image = VmdkImage::open(memory(b.clone())).unwrap();
+    assert!(image.header().gd_from_footer);
+    assert_eq!(image.len(), raw.len() as u64);
+    let mut got = vec![0u8; raw.len()];
+    image.read_exact_at(0, &mut got).unwrap();
+    assert!(got == raw, "differs from the raw disk");
+    // Without the footer, GD_AT_END is corrupt, not a panic or a read of garbage.
+    b.truncate(b.len() - 1536);
+    let err = VmdkImage::open(memory(b)).err().unwrap();
+    assert!(
+        matches!(err, Error::Corrupt { ref detail, .. } if detail.contains("GD_AT_END")),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn damaged_vmdk_copies_give_typed_errors() {
+    let sparse = gunzip(&fixture("disk-sparse.vmdk.gz"));
+    let stream = std::fs::read(fixture("disk-stream.vmdk")).unwrap();
+    let (gd, gte, _) = vmdk_first_grain(&sparse);
+    let (_, sgte, grain) = vmdk_first_grain(&stream);
+    // The embedded descriptor, rewritten to name a parent (a differencing child).
+    let mut child = sparse.clone();
+    let at = le64(&child, 28) as usize * 512;
+    let len = le64(&child, 36) as usize * 512;
+    let text = String::from_utf8_lossy(&child[at..at + len])
+        .trim_end_matches('\0')
+        .replace(
+            "parentCID=ffffffff\n",
+            "parentCID=5eed0001\nparentFileNameHint=\"base.vmdk\"\n",
+        );
+    assert!(text.contains("base.vmdk"));
+    child[at..at + len].fill(0);
+    child[at..at + text.len()].copy_from_slice(text.as_bytes());
+    type Case = (&'static str, Vec<u8>, fn(&Error) -> bool);
+    let mutate = |from: &Vec<u8>, f: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = from.clone();
+        f(&mut b);
+        b
+    };
+    let cases: Vec<Case> = vec![
+        (
+            "truncated header",
+            mutate(&sparse, &|b| b.truncate(50)),
+            |e| matches!(e, Error::Truncated { .. }),
+        ),
+        (
+            "GD offset beyond the file",
+            mutate(&sparse, &|b| put64le(b, 56, 1 << 40)),
+            |e| matches!(e, Error::Corrupt { offset: 56, .. }),
+        ),
+        (
+            "GD entry beyond the file",
+            mutate(&sparse, &|b| {
+                b[gd..gd + 4].copy_from_slice(&0x7fff_0000u32.to_le_bytes())
+            }),
+            |e| matches!(e, Error::Corrupt { detail, .. } if detail.contains("grain table at")),
+        ),
+        (
+            "GT entry beyond the file",
+            mutate(&sparse, &|b| {
+                b[gte..gte + 4].copy_from_slice(&0x7fff_0000u32.to_le_bytes())
+            }),
+            |e| matches!(e, Error::Corrupt { detail, .. } if detail.contains("GT entry of grain")),
+        ),
+        (
+            "compressed GT entry beyond the file",
+            mutate(&stream, &|b| {
+                b[sgte..sgte + 4].copy_from_slice(&0x7fff_0000u32.to_le_bytes())
+            }),
+            |e| matches!(e, Error::Corrupt { detail, .. } if detail.contains("beyond the end")),
+        ),
+        (
+            "absurd capacity",
+            mutate(&sparse, &|b| put64le(b, 12, 1 << 50)),
+            |e| matches!(e, Error::TooLarge { .. }),
+        ),
+        (
+            "capacity overflowing bytes",
+            mutate(&sparse, &|b| put64le(b, 12, u64::MAX)),
+            |e| matches!(e, Error::Corrupt { offset: 12, .. }),
+        ),
+        (
+            "grain size not a power of two",
+            mutate(&sparse, &|b| put64le(b, 20, 3)),
+            |e| matches!(e, Error::Corrupt { offset: 20, .. }),
+        ),
+        (
+            "absurd grain size",
+            mutate(&sparse, &|b| put64le(b, 20, 1 << 40)),
+            |e| matches!(e, Error::Corrupt { offset: 20, .. }),
+        ),
+        (
+            "absurd descriptor size",
+            mutate(&sparse, &|b| put64le(b, 36, 1 << 40)),
+            |e| matches!(e, Error::TooLarge { .. }),
+        ),
+        ("version 4", mutate(&sparse, &|b| b[4] = 4), |e| {
+            matches!(e, Error::Unsupported { .. })
+        }),
+        (
+            "compression algorithm 2",
+            mutate(&stream, &|b| b[77] = 2),
+            |e| matches!(e, Error::Unsupported { detail, .. } if detail.contains("algorithm 2")),
+        ),
+        (
+            "corrupt compressed grain",
+            mutate(&stream, &|b| {
+                let at = grain * 512 + 12;
+                b[at..at + 16].fill(0xFF);
+            }),
+            |e| matches!(e, Error::Corrupt { detail, .. } if detail.contains("compressed grain")),
+        ),
+        (
+            "absurd compressed grain size",
+            mutate(&stream, &|b| {
+                let at = grain * 512 + 8;
+                b[at..at + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+            }),
+            |e| matches!(e, Error::Corrupt { detail, .. } if detail.contains("claims")),
+        ),
+        (
+            "differencing child",
+            child,
+            |e| matches!(e, Error::Unsupported { detail, .. } if detail.contains("`base.vmdk`")),
+        ),
+    ];
+    for (what, b, expected) in cases {
+        let err = open_and_read(b.clone(), vmdk)
+            .err()
+            .unwrap_or_else(|| panic!("{what}: read"));
+        assert!(expected(&err), "{what}: {err:?}");
+        scan_reports_a_problem(&b, what);
+        if what == "differencing child" {
+            let p = probe(memory(b).as_ref());
+            assert_eq!(p.format, Format::Vmdk);
+            assert!(
+                !p.readable && p.reason.contains("`base.vmdk`"),
+                "{}",
+                p.reason
+            );
+        }
+    }
+}
+
+#[test]
+fn vmdk_descriptor_files_are_refused_naming_their_extent_files() {
+    let text = "# Disk DescriptorFile\nversion=1\nCID=5eed0001\nparentCID=ffffffff\n\
+                createType=\"monolithicFlat\"\n\n# Extent description\n\
+                RW 12288 FLAT \"disk-flat.vmdk\" 0\n\n# The Disk Data Base\n\
+                ddb.adapterType = \"ide\"\n";
+    let p = probe(memory(text.as_bytes().to_vec()).as_ref());
+    assert_eq!(p.format, Format::Vmdk);
+    assert!(
+        !p.readable && p.reason.contains("`disk-flat.vmdk`") && p.reason.contains("monolithicFlat"),
+        "{}",
+        p.reason
+    );
+    let split = "# Disk DescriptorFile\ncreateType=\"twoGbMaxExtentSparse\"\n\
+                 RW 4192256 SPARSE \"disk-s001.vmdk\"\nRW 2048 SPARSE \"disk-s002.vmdk\"\n";
+    for t in [text, split] {
+        let err = VmdkImage::open(memory(t.as_bytes().to_vec()))
+            .err()
+            .unwrap();
+        let want = if t == text {
+            "`disk-flat.vmdk`"
+        } else {
+            "`disk-s002.vmdk`"
+        };
+        assert!(
+            matches!(err, Error::Unsupported { ref detail, .. } if detail.contains(want)),
+            "{err:?}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("disk.vmdk");
+        std::fs::write(&path, t).unwrap();
+        let s = scan::scan(&path).unwrap();
+        assert!(s.file_systems().is_empty());
+        assert!(
+            s.unreadable_summary().contains(want),
+            "{}",
+            s.unreadable_summary()
+        );
+    }
 }
