@@ -62,8 +62,8 @@ fn only_the_api_composes_plugins_and_only_in_one_file() {
         .collect();
     assert_eq!(
         composing,
-        ["triage.rs"],
-        "masf_plugins named outside api::triage"
+        ["compose.rs"],
+        "masf_plugins named outside api::compose, the composition root"
     );
 }
 
