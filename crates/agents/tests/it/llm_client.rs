@@ -417,7 +417,12 @@ fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();
-    let out = tracing::subscriber::with_default(subscriber, f);
+    // Callsites first hit on another test's thread, before this scoped subscriber existed,
+    // may have cached "no interest": rebuilt with it in place, every event here reaches it.
+    let out = tracing::subscriber::with_default(subscriber, || {
+        tracing::callsite::rebuild_interest_cache();
+        f()
+    });
     let text = buf
         .0
         .lock()
