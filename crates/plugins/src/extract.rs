@@ -292,12 +292,19 @@ pub struct Money {
 /// Every amount with a currency, valid IBAN and transaction hash in `text` (see the module
 /// documentation), in text order, each written form once.
 pub fn money(text: &str) -> Vec<Money> {
+    money_beside(text, &identifiers(text, None))
+}
+
+/// [`money`] with the identifiers [`identifiers`] already found in `text` (under any region:
+/// only their e-mails and wallets are used, whose spans no region changes), so a caller that
+/// records both scans the text once.
+pub fn money_beside(text: &str, found: &[Found]) -> Vec<Money> {
     // Wallets and e-mails first: the digits of an address are no amount.
     // In text order (identifiers are sorted by start), walked once alongside the lines.
-    let ids: Vec<Range<usize>> = identifiers(text, None)
-        .into_iter()
+    let ids: Vec<Range<usize>> = found
+        .iter()
         .filter(|f| f.id_type != IdType::Phone)
-        .map(|f| f.span)
+        .map(|f| f.span.clone())
         .collect();
     let mut next_id = 0;
     let mut seen: HashSet<(MoneyKind, String)> = HashSet::new();

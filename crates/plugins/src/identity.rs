@@ -422,7 +422,9 @@ pub fn observe_written_wallets(
     observe: &mut ObserveFn<'_>,
 ) -> Result<usize, RuntimeError> {
     let mut seen = 0;
-    for f in crate::extract::identifiers(text, region) {
+    // One scan of the text serves the wallet claims and the contact claims.
+    let found = crate::extract::identifiers(text, region);
+    for f in &found {
         if f.id_type != IdType::Wallet {
             continue;
         }
@@ -470,7 +472,7 @@ pub fn observe_written_wallets(
             cue.as_deref(),
         )?;
     }
-    observe_written_contacts(region, text, what, writer, observe)?;
+    observe_written_contacts(&found, text, what, writer, observe)?;
     Ok(seen)
 }
 
@@ -651,13 +653,14 @@ pub fn contact_cue(before: &str) -> Option<String> {
     }
 }
 
-/// Observes every phone number and e-mail address in `text` that its writer names as their
-/// own ([`contact_cue`]) as a *contact claim* of the writer: the value held by the writer's
+/// Observes every phone number and e-mail address of `found` (the identifiers
+/// `crate::extract::identifiers` found in `text`) that its writer names as their own
+/// ([`contact_cue`]) as a *contact claim* of the writer: the value held by the writer's
 /// person entity with the cue, which resolution weighs as one `direct_evidence` edge toward
 /// whoever holds the value as their own (`masf_graph::resolution`), never as a shared key. No
 /// claim when the writer is unknown. Returns how many claims it made.
 pub fn observe_written_contacts(
-    region: Option<&masf_graph::Region>,
+    found: &[crate::extract::Found],
     text: &str,
     what: &str,
     writer: Option<Party<'_>>,
@@ -667,7 +670,7 @@ pub fn observe_written_contacts(
         return Ok(0);
     };
     let mut made = 0;
-    for f in crate::extract::identifiers(text, region) {
+    for f in found {
         if !matches!(f.id_type, IdType::Phone | IdType::Email) {
             continue;
         }

@@ -630,8 +630,10 @@ pub fn identifiers_in(
     listing: Option<&Invoked>,
     author: Option<&str>,
 ) -> Result<(), RuntimeError> {
-    mentions(ctx, path, name, text, listing, author)?;
-    money_in(ctx, path, name, text, listing)
+    // One scan of the text serves both phenomena.
+    let found = extract::identifiers(&text.output.text, ctx.phone_region().as_ref());
+    mentions(ctx, path, name, text, &found, listing, author)?;
+    money_in(ctx, path, name, text, &found, listing)
 }
 
 /// The identifiers part of [`identifiers_in`]: one "Identifiers in <path>" phenomenon and the
@@ -641,10 +643,10 @@ fn mentions(
     path: &str,
     name: &str,
     text: &Invoked,
+    found: &[extract::Found],
     listing: Option<&Invoked>,
     author: Option<&str>,
 ) -> Result<(), RuntimeError> {
-    let found = extract::identifiers(&text.output.text, ctx.phone_region().as_ref());
     if found.is_empty() {
         return Ok(());
     }
@@ -652,7 +654,7 @@ fn mentions(
         .map(|l| fact(FactType::Path, path, l))
         .into_iter()
         .collect();
-    for f in &found {
+    for f in found {
         let t = match f.id_type {
             IdType::Phone => FactType::Phone,
             IdType::Email => FactType::Email,
@@ -691,7 +693,7 @@ fn mentions(
     )?;
     let context = format!("document:{path}");
     let label = format!("mentioned in {path}");
-    for f in &found {
+    for f in found {
         match f.id_type {
             IdType::Wallet => {
                 observe(
@@ -730,9 +732,10 @@ fn money_in(
     path: &str,
     name: &str,
     text: &Invoked,
+    identifiers: &[extract::Found],
     listing: Option<&Invoked>,
 ) -> Result<(), RuntimeError> {
-    let found = extract::money(&text.output.text);
+    let found = extract::money_beside(&text.output.text, identifiers);
     if found.is_empty() {
         return Ok(());
     }

@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::plists::parse_with;
 use super::{Draft, Run};
-use crate::util::in_json;
+use crate::util::{in_json, json_scalar};
 
 /// Triage of the Clubhouse preference plists of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -36,17 +36,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("group.alphaexploration.clubhouse.plist", |find, path| {
         group(run, find, path)
     })
-}
-
-/// A JSON scalar as it is printed in the tool's output (strings escaped, numbers and booleans
-/// as they are).
-fn text(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) if !s.is_empty() => Some(in_json(s)),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
 }
 
 /// `yes`/`no` of a boolean member ("?" when absent).
@@ -63,8 +52,8 @@ fn account(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
     let Some((inv, v)) = parse_with(run, path, options)? else {
         return Ok(());
     };
-    let username = text(v.get("kStorageKeyMyUsername"));
-    let user_id = text(v.get("kStorageKeyUserServerId"));
+    let username = json_scalar(v.get("kStorageKeyMyUsername"));
+    let user_id = json_scalar(v.get("kStorageKeyUserServerId"));
     if username.is_none() && user_id.is_none() {
         run.ctx.unparsed(
             path,
@@ -84,16 +73,16 @@ fn account_record(
     inv: &Invoked,
     v: &Value,
 ) -> Result<(), RuntimeError> {
-    let name = text(v.get("kStorageKeyMyName"));
-    let username = text(v.get("kStorageKeyMyUsername"));
-    let user_id = text(v.get("kStorageKeyUserServerId"));
-    let phone = text(v.get("kStorageKeyPhoneNumber"));
+    let name = json_scalar(v.get("kStorageKeyMyName"));
+    let username = json_scalar(v.get("kStorageKeyMyUsername"));
+    let user_id = json_scalar(v.get("kStorageKeyUserServerId"));
+    let phone = json_scalar(v.get("kStorageKeyPhoneNumber"));
     let list = |key: &str| -> Vec<String> {
         v.get(key)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|x| text(Some(x)))
+            .filter_map(|x| json_scalar(Some(x)))
             .collect()
     };
     let following = list("kCachedFollowing");
@@ -115,28 +104,28 @@ fn account_record(
     d.fact(FactType::Phone, phone.as_deref(), inv);
     d.fact(
         FactType::Url,
-        text(v.get("kStorageKeyMyPhotoUrl")).as_deref(),
+        json_scalar(v.get("kStorageKeyMyPhotoUrl")).as_deref(),
         inv,
     );
     d.fact(
         FactType::Identifier,
-        text(v.get("kStorageKeyDeviceId")).as_deref(),
+        json_scalar(v.get("kStorageKeyDeviceId")).as_deref(),
         inv,
     );
     d.fact(
         FactType::Count,
-        text(v.get("kStorageKeyNumInvites")).as_deref(),
+        json_scalar(v.get("kStorageKeyNumInvites")).as_deref(),
         inv,
     );
     d.fact(
         FactType::Count,
-        text(v.get("kNumCofollows")).as_deref(),
+        json_scalar(v.get("kNumCofollows")).as_deref(),
         inv,
     );
     for id in following.iter().chain(&blocked) {
         d.fact(FactType::Identifier, Some(id), inv);
     }
-    let sync = text(v.get("kLastSyncDate"));
+    let sync = json_scalar(v.get("kLastSyncDate"));
     d.time(
         sync.as_deref(),
         sync.as_ref().map(|_| TimeEncoding::Iso8601),
@@ -150,10 +139,12 @@ fn account_record(
         user_id.as_deref().unwrap_or("(none)"),
         phone.as_deref().unwrap_or("(none)"),
         flag(v, "kStorageKeyMyIsAdmin"),
-        text(v.get("kStorageKeyNumInvites"))
+        json_scalar(v.get("kStorageKeyNumInvites"))
             .as_deref()
             .unwrap_or("?"),
-        text(v.get("kNumCofollows")).as_deref().unwrap_or("?"),
+        json_scalar(v.get("kNumCofollows"))
+            .as_deref()
+            .unwrap_or("?"),
         flag(v, "kIsBlindInviteUser"),
         flag(v, "kStorageKeyIsUpgradedFromV1"),
         flag(v, "kStorageKeyUserHasSeenOnboarding"),
@@ -205,17 +196,17 @@ fn contacts(
         )?;
         return Ok(());
     };
-    let uploaded = text(store.get("lastUpdated"));
+    let uploaded = json_scalar(store.get("lastUpdated"));
     let invites = store
         .get("suggestedInvites")
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
     for c in &invites {
-        let name = text(c.get("name"));
-        let phone = text(c.get("phoneNumber"));
-        let hash = text(c.get("hash"));
-        let guid = text(c.get("cnContactIdentifier"));
+        let name = json_scalar(c.get("name"));
+        let phone = json_scalar(c.get("phoneNumber"));
+        let hash = json_scalar(c.get("hash"));
+        let guid = json_scalar(c.get("cnContactIdentifier"));
         let on = match c.get("inApp").and_then(Value::as_bool) {
             Some(true) => "yes",
             Some(false) => "no",
@@ -231,10 +222,14 @@ fn contacts(
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Name, name.as_deref(), inv);
         d.fact(FactType::Phone, phone.as_deref(), inv);
-        d.fact(FactType::Count, text(c.get("pop")).as_deref(), inv);
+        d.fact(FactType::Count, json_scalar(c.get("pop")).as_deref(), inv);
         d.fact(FactType::Identifier, guid.as_deref(), inv);
         d.fact(FactType::Identifier, hash.as_deref(), inv);
-        d.fact(FactType::Name, text(c.get("imagePath")).as_deref(), inv);
+        d.fact(
+            FactType::Name,
+            json_scalar(c.get("imagePath")).as_deref(),
+            inv,
+        );
         d.time(
             uploaded.as_deref(),
             super::core_data_encoding(uploaded.as_deref()),
@@ -245,7 +240,7 @@ fn contacts(
             "{path}: an address-book contact the Clubhouse app uploaded (suggested invites): name {}, phone number {}, already on Clubhouse: {on}, popularity {}, address-book identifier {}, contact hash {}; the upload time is Apple seconds since 2001.",
             name.as_deref().unwrap_or("(none)"),
             phone.as_deref().unwrap_or("(none)"),
-            text(c.get("pop")).as_deref().unwrap_or("?"),
+            json_scalar(c.get("pop")).as_deref().unwrap_or("?"),
             guid.as_deref().unwrap_or("(none)"),
             hash.as_deref().unwrap_or("(none)"),
         );
@@ -285,8 +280,8 @@ fn group(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         match w.get("$data_json").and_then(Value::as_array) {
             Some(convs) => {
                 for c in convs {
-                    let name = text(c.get("name"));
-                    let id = text(c.get("id"));
+                    let name = json_scalar(c.get("name"));
+                    let id = json_scalar(c.get("id"));
                     let mut d = Draft::new(
                         "messages",
                         format!(
@@ -297,7 +292,11 @@ fn group(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
                     d.fact(FactType::Path, Some(path), find);
                     d.fact(FactType::Name, name.as_deref(), &inv);
                     d.fact(FactType::Identifier, id.as_deref(), &inv);
-                    d.fact(FactType::Url, text(c.get("imageUrl")).as_deref(), &inv);
+                    d.fact(
+                        FactType::Url,
+                        json_scalar(c.get("imageUrl")).as_deref(),
+                        &inv,
+                    );
                     d.interpretation = format!(
                         "{path}: a Clubhouse conversation the home-screen widget shows: participant {}, conversation id {}.",
                         name.as_deref().unwrap_or("(none)"),
@@ -318,7 +317,7 @@ fn group(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|x| text(Some(x)))
+            .filter_map(|x| json_scalar(Some(x)))
             .collect()
     };
     let times = list("notification_received_timestamps");

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::plists::parse_with;
 use super::{Draft, Run};
-use crate::util::in_json;
+use crate::util::json_scalar;
 
 /// Triage of every GroupMe preference plist of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -24,22 +24,12 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     })
 }
 
-/// A JSON scalar as the tool prints it.
-fn text(v: Option<&Value>) -> Option<String> {
-    match v? {
-        Value::String(s) if !s.is_empty() => Some(in_json(s)),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
     let Some((inv, v)) = parse_with(run, path, json!({"qualify": {"userId": "groupme"}}))? else {
         return Ok(());
     };
     let user = v.get("user").cloned().unwrap_or(Value::Null);
-    let user_id = text(v.get("userId")).or_else(|| text(user.get("id")));
+    let user_id = json_scalar(v.get("userId")).or_else(|| json_scalar(user.get("id")));
     if user_id.is_none() && user.is_null() {
         run.ctx.unparsed(
             path,
@@ -48,14 +38,15 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         )?;
         return Ok(());
     }
-    let name = text(user.get("name"));
-    let email = text(user.get("email"));
-    let phone = text(user.get("phone_number"));
-    let created = text(user.get("created_at"));
-    let version = text(v.get("GMAppVersion")).or_else(|| text(v.get("lastLaunchVersion")));
-    let last_chat = text(v.get("GMLastChatViewed"));
-    let apns = text(v.get("apnsId"));
-    let sync = text(v.get("syncContactsToServer"));
+    let name = json_scalar(user.get("name"));
+    let email = json_scalar(user.get("email"));
+    let phone = json_scalar(user.get("phone_number"));
+    let created = json_scalar(user.get("created_at"));
+    let version =
+        json_scalar(v.get("GMAppVersion")).or_else(|| json_scalar(v.get("lastLaunchVersion")));
+    let last_chat = json_scalar(v.get("GMLastChatViewed"));
+    let apns = json_scalar(v.get("apnsId"));
+    let sync = json_scalar(v.get("syncContactsToServer"));
     let mut d = Draft::new(
         "accounts",
         format!(
@@ -87,7 +78,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         ("userProfileLastRefresh", "Profile last refreshed"),
     ] {
         // Property-list dates, printed by the tool in RFC 3339 UTC.
-        let t = text(v.get(key)).filter(|t| t.contains('T'));
+        let t = json_scalar(v.get(key)).filter(|t| t.contains('T'));
         d.time(
             t.as_deref(),
             t.as_ref().map(|_| TimeEncoding::Iso8601),

@@ -710,13 +710,7 @@ fn broken_copies_of_the_new_artefacts_are_noted_and_the_rest_is_read() {
 
     let o = triage(tmp.path(), "America/Chicago");
     assert_all_accepted(&o);
-    let noted = |suffix: &str| {
-        o.unparsed
-            .iter()
-            .find(|u| u.artefact.ends_with(suffix))
-            .map(|u| u.reason.clone())
-            .unwrap_or_else(|| panic!("{suffix} not noted: {:#?}", o.unparsed))
-    };
+    let noted = |suffix: &str| o.noted(suffix);
     let n = noted("/NoteStore.sqlite");
     assert!(
         n.contains("malformed") || n.contains("not a database"),

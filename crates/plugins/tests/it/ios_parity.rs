@@ -611,15 +611,7 @@ fn broken_copies_of_packages_private_addresses_and_device_data_are_noted_and_the
 
     let o = triage(tmp.path(), "America/Chicago");
     assert_all_accepted(&o);
-    let noted = |suffix: &str, word: &str| {
-        assert!(
-            o.unparsed
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix} not noted with {word:?}: {:#?}",
-            o.unparsed
-        )
-    };
+    let noted = |suffix: &str, word: &str| o.assert_noted(suffix, word);
     noted("/storeSystem.db", "app_package lacks pid");
     // (one note per file: the update table's foreign schema is not noted a second time)
     noted("/com.apple.wifi-private-mac-networks.plist", "plist");
@@ -845,15 +837,7 @@ fn broken_control_center_cookies_and_image_caches_are_noted_and_the_rest_is_read
 
     let o = triage(tmp.path(), "America/New_York");
     assert_all_accepted(&o);
-    let noted = |suffix: &str, word: &str| {
-        assert!(
-            o.unparsed
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix} not noted with {word:?}: {:#?}",
-            o.unparsed
-        )
-    };
+    let noted = |suffix: &str, word: &str| o.assert_noted(suffix, word);
     noted("/ControlCenter/ModuleConfiguration.plist", "plist");
     noted(
         "/CUT/Library/Cookies/Cookies.binarycookies",

@@ -393,13 +393,7 @@ fn ios_voicemail_of_two_devices_empty_and_a_built_one_read_with_its_deleted_rows
     assert!(st.success());
     let o = triage(tmp.path(), "Asia/Hong_Kong");
     assert_all_accepted(&o);
-    let noted = |suffix: &str| {
-        o.unparsed
-            .iter()
-            .find(|u| u.artefact.ends_with(suffix))
-            .map(|u| u.reason.clone())
-            .unwrap_or_else(|| panic!("{suffix} not noted: {:#?}", o.unparsed))
-    };
+    let noted = |suffix: &str| o.noted(suffix);
     let r = noted("/voicemail.db");
     assert!(
         r.contains("malformed") || r.contains("not a database"),

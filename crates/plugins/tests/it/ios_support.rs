@@ -46,6 +46,28 @@ impl Outcome {
             .collect()
     }
 
+    /// The reason of the unparsed note of the artefact whose path ends with `suffix` (fails
+    /// the test, listing the notes, when there is none).
+    pub fn noted(&self, suffix: &str) -> String {
+        self.unparsed
+            .iter()
+            .find(|u| u.artefact.ends_with(suffix))
+            .map(|u| u.reason.clone())
+            .unwrap_or_else(|| panic!("{suffix} not noted: {:#?}", self.unparsed))
+    }
+
+    /// Asserts that the artefact whose path ends with `suffix` was noted with a reason
+    /// holding `word`.
+    pub fn assert_noted(&self, suffix: &str, word: &str) {
+        assert!(
+            self.unparsed
+                .iter()
+                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+            "{suffix} not noted with {word:?}: {:#?}",
+            self.unparsed
+        )
+    }
+
     /// Phenomena of one category.
     pub fn category(&self, c: &str) -> Vec<&Phenomenon> {
         self.phenomena.iter().filter(|p| p.category == c).collect()

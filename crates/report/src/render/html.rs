@@ -523,6 +523,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
     }
 
     o.push_str("<h2>Hypotheses</h2>\n");
+    let names = super::Names::of(r);
     pager.list(
         &mut o,
         "hypotheses",
@@ -558,7 +559,7 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             row_html(&[
                 esc(&h.id),
                 esc(&h.kind),
-                esc(&super::in_words(r, &h.statement)),
+                esc(&names.in_words(&h.statement)),
                 format!("{:.3}", h.log_odds),
                 format!("{:.3}", h.confidence),
                 format!("<span class=\"{0}\">{0}</span>", esc(&h.status)),

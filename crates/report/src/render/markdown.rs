@@ -190,6 +190,7 @@ pub fn render(r: &Report) -> String {
         }
     }
     o.push_str("## Hypotheses\n\n");
+    let names = super::Names::of(r);
     table(
         &mut o,
         &[
@@ -208,7 +209,7 @@ pub fn render(r: &Report) -> String {
                 vec![
                     cell(&h.id),
                     cell(&h.kind),
-                    cell(&super::in_words(r, &h.statement)),
+                    cell(&names.in_words(&h.statement)),
                     format!("{:.3}", h.log_odds),
                     format!("{:.3}", h.confidence),
                     cell(&h.status),

@@ -9,13 +9,29 @@ use std::collections::BTreeMap;
 
 use crate::model::{PhenomenonRow, Report};
 
-/// Phenomena grouped by source, in source order then id.
-/// A hypothesis statement in words: each entity id it names (`ent-000006`) followed by who or
-/// what the entity is — its label and sources (`ent-000006 (CHAN MH, src-iphone)`) — so the
-/// reader need not look ids up. The statement itself (the report's contract) is unchanged.
-pub(crate) fn in_words(r: &Report, statement: &str) -> String {
-    let by_id: std::collections::HashMap<&str, &crate::model::EntityRow> =
-        r.entities.iter().map(|e| (e.id.as_str(), e)).collect();
+/// The report's entities by id, built once per rendering, to put hypothesis statements in
+/// words ([`Names::in_words`]).
+pub(crate) struct Names<'a>(std::collections::HashMap<&'a str, &'a crate::model::EntityRow>);
+
+impl<'a> Names<'a> {
+    /// The index of `r`'s entities.
+    pub(crate) fn of(r: &'a Report) -> Self {
+        Self(r.entities.iter().map(|e| (e.id.as_str(), e)).collect())
+    }
+
+    /// A hypothesis statement in words: each entity id it names (`ent-000006`) followed by
+    /// who or what the entity is — its label and sources (`ent-000006 (CHAN MH, src-iphone)`)
+    /// — so the reader need not look ids up. The statement itself (the report's contract) is
+    /// unchanged.
+    pub(crate) fn in_words(&self, statement: &str) -> String {
+        in_words(&self.0, statement)
+    }
+}
+
+fn in_words(
+    by_id: &std::collections::HashMap<&str, &crate::model::EntityRow>,
+    statement: &str,
+) -> String {
     let mut out = String::with_capacity(statement.len() + 32);
     let mut rest = statement;
     while let Some(i) = rest.find("ent-") {
@@ -73,6 +89,7 @@ pub(crate) fn layer_label(l: &serde_json::Value) -> String {
     out
 }
 
+/// Phenomena grouped by source, in source order then id.
 pub(crate) fn by_source(r: &Report) -> Vec<(String, Vec<&PhenomenonRow>)> {
     let mut groups: BTreeMap<&str, Vec<&PhenomenonRow>> = BTreeMap::new();
     for p in &r.phenomena {
