@@ -33,6 +33,9 @@
 //! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
 //! | `Cookies.binarycookies` (apps and extensions) | [`cookies`] | one per cookie (domain, name, path, flags, expiry, creation; the value's length, never the value), decoded by the plugin's `binary_cookies` tool | — |
 //! | Google Drive / Photos image-fetcher `cacheV0.db` | [`cachev0`] | one per cached image (row id, data size, leading bytes) | — |
+//! | `idstatuscache.plist` (identity-services lookups) | [`idstatus`] | one per destination and service (status, lookup time) | `handle:<id>` for iMessage, FaceTime and Find My lookups |
+//! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
+//! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -49,9 +52,11 @@ pub mod clubhouse;
 pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
+pub mod datausage;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
+pub mod idstatus;
 pub mod keyboard;
 pub mod kik;
 pub mod mastodon;
@@ -60,6 +65,7 @@ pub mod notes;
 pub mod plists;
 pub mod safari;
 pub mod safarihistory;
+pub mod screentime;
 pub mod sms;
 pub mod truthsocial;
 pub mod twitter;
@@ -180,6 +186,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("app cookies", || cookies::triage(&run))?;
         ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
+        ctx.artefact("identity-services lookups", || idstatus::triage(&run))?;
+        ctx.artefact("network data usage", || datausage::triage(&run))?;
+        ctx.artefact("Screen Time", || screentime::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -468,6 +477,27 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/cacheV0.db\""],
             "images Google Drive and Google Photos fetched and cached (per Drive account)",
         ),
+        entry(
+            "identity-services lookups",
+            &[
+                "/com.apple.identityservices.idstatuscache.plist\"",
+                "/IdentityServices/idstatuscache.plist\"",
+            ],
+            "phone numbers and e-mails the device looked up for iMessage, FaceTime and other Apple services, with status and time",
+        ),
+        entry(
+            "network data usage",
+            &["/DataUsage.sqlite\"", "/netusage.sqlite\""],
+            "per-app Wi-Fi, cellular and wired bytes with first and last times; networks attached to (netusage)",
+        ),
+        entry(
+            "Screen Time",
+            &[
+                "/RMAdminStore-Local.sqlite\"",
+                "/RMAdminStore-Cloud.sqlite\"",
+            ],
+            "time per app and web domain per usage block, per device and user; the user's Apple ID, DSID and name; the user's other devices",
+        ),
     ]
 }
 
@@ -508,6 +538,10 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
         "cacheV0.db" => "media",
+        "com.apple.identityservices.idstatuscache.plist" => "accounts",
+        "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
+        "DataUsage.sqlite" | "netusage.sqlite" => "usage",
+        "RMAdminStore-Local.sqlite" | "RMAdminStore-Cloud.sqlite" => "usage",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

@@ -890,6 +890,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Control Center configuration", false),
             ("app cookies", false),
             ("Google image-fetcher cacheV0.db", false),
+            ("identity-services lookups", false),
+            ("network data usage", false),
+            ("Screen Time", false),
         ]
     );
     for (path, cat) in [

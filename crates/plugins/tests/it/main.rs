@@ -15,6 +15,7 @@ mod ios_social;
 mod ios_social_a;
 mod ios_social_b;
 mod ios_support;
+mod ios_usage;
 mod layouts;
 mod limits;
 mod media;

@@ -1,0 +1,433 @@
+//! Identity-services lookups, network data usage and Screen Time on plaso's public iOS
+//! artefacts placed where iOS keeps them, checked against Python's plistlib and the sqlite3
+//! CLI; a second Screen Time store built with sqlite3 from the real file's schema; broken
+//! copies noted while the rest is read.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use masf_graph::Phenomenon;
+
+use crate::ios::has;
+use crate::ios_support::{Outcome, assert_all_accepted, public, triage};
+
+const IDSTATUS: &str =
+    "private/var/mobile/Library/Preferences/com.apple.identityservices.idstatuscache.plist";
+const DATAUSAGE: &str = "private/var/wireless/Library/Databases/DataUsage.sqlite";
+const NETUSAGE: &str = "private/var/networkd/netusage.sqlite";
+const SCREENTIME: &str = "private/var/mobile/Library/Application Support/com.apple.remotemanagementd/RMAdminStore-Local.sqlite";
+
+/// Copies a corpus file to `rel` below `root`.
+fn place(root: &Path, corpus: &str, rel: &str) {
+    let to = root.join(rel);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(public(corpus), &to).unwrap();
+}
+
+/// Rows of `sql` by the sqlite3 CLI over a read-only, immutable open of `db`.
+fn cli(db: &Path, sql: &str) -> Vec<Vec<String>> {
+    let out = Command::new("sqlite3")
+        .args(["-readonly", "-separator", "\t", "-nullvalue", ""])
+        .arg(format!("file:{}?immutable=1", db.display()))
+        .arg(sql)
+        .output()
+        .expect("sqlite3 CLI");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// Runs sqlite3 statements on a new database.
+fn sqlite3(db: &Path, sql: &str) {
+    let st = Command::new("sqlite3").arg(db).arg(sql).status().unwrap();
+    assert!(st.success());
+}
+
+/// Phenomena whose path fact ends with `suffix` and whose title starts with `prefix`.
+fn of<'a>(o: &'a Outcome, suffix: &str, prefix: &str) -> Vec<&'a Phenomenon> {
+    o.phenomena
+        .iter()
+        .filter(|p| p.title.starts_with(prefix))
+        .filter(|p| p.verified_facts.iter().any(|f| f.value.ends_with(suffix)))
+        .collect()
+}
+
+fn tree(root: &Path) {
+    place(
+        root,
+        "plist/plaso-com.apple.identityservices.idstatuscache.plist",
+        IDSTATUS,
+    );
+    place(root, "ios/plaso-DataUsage.sqlite", DATAUSAGE);
+    place(root, "ios/plaso-netusage.sqlite", NETUSAGE);
+    place(root, "ios/plaso-RMAdminStore-Local.sqlite", SCREENTIME);
+    place(
+        root,
+        "plist/plaso-com.apple.wifi.known-networks.plist",
+        "private/var/preferences/com.apple.wifi.known-networks.plist",
+    );
+}
+
+#[test]
+fn ios_plaso_identity_lookups_every_entry_and_counterparts_only() {
+    let dir = tempfile::tempdir().unwrap();
+    place(
+        dir.path(),
+        "plist/plaso-com.apple.identityservices.idstatuscache.plist",
+        IDSTATUS,
+    );
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    // plistlib as the oracle: service, destination, IDStatus, LookupDate as JSON writes it
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"import plistlib, sys, json
+v = plistlib.load(open(sys.argv[1], 'rb'))
+for s, d in v.items():
+    if isinstance(d, dict):
+        for k, e in d.items():
+            print(s, k, e.get('IDStatus'), json.dumps(e.get('LookupDate')), sep='\t')
+"#,
+        )
+        .arg(public(
+            "plist/plaso-com.apple.identityservices.idstatuscache.plist",
+        ))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: Vec<Vec<String>> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 40);
+    let lookups = of(&o, "idstatuscache.plist", "IDS lookup of");
+    assert_eq!(lookups.len(), rows.len());
+    for r in &rows {
+        let title = format!("IDS lookup of {} for {}", r[1], r[0]);
+        let p = lookups
+            .iter()
+            .find(|p| p.title == title)
+            .unwrap_or_else(|| panic!("no {title}"));
+        assert!(has(p, &r[2]), "{title}");
+        let t = &p.times[0];
+        assert_eq!(p.verified_facts[t.fact].value, r[3], "{title}");
+        assert_eq!(t.encoding.as_str(), "apple_seconds");
+    }
+    // counterparts: the numbers and e-mails looked up for iMessage, FaceTime and Find My;
+    // the pairing, continuity, Watch and nearby services' destinations (the user's own
+    // account, here thisisdfir@gmail.com and the DSID urn) are not taken as people
+    let handles: BTreeSet<String> = o
+        .identities()
+        .into_iter()
+        .filter(|(c, _, _)| c.starts_with("handle:"))
+        .map(|(_, _, v)| v)
+        .collect();
+    let want: BTreeSet<String> = rows
+        .iter()
+        .filter(|r| {
+            [
+                "com.apple.madrid",
+                "com.apple.ess",
+                "com.apple.private.alloy.fmf",
+            ]
+            .contains(&r[0].as_str())
+        })
+        .map(|r| r[1].trim_start_matches("tel:").to_string())
+        .collect();
+    assert_eq!(handles, want);
+    assert_eq!(want.len(), 6, "{want:?}");
+    assert!(
+        o.identities()
+            .iter()
+            .all(|(c, _, v)| c != "owner" && !v.contains("thisisdfir"))
+    );
+}
+
+#[test]
+fn ios_plaso_data_usage_screen_time_and_known_networks() {
+    let dir = tempfile::tempdir().unwrap();
+    tree(dir.path());
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+
+    // DataUsage.sqlite and netusage.sqlite: every ZLIVEUSAGE row with its process, bundle,
+    // kind, traffic and times (the CLI as the oracle; iLEAPP's DataUsage drops kind 257)
+    for (corpus, suffix, wifi) in [
+        ("ios/plaso-DataUsage.sqlite", "/DataUsage.sqlite", true),
+        ("ios/plaso-netusage.sqlite", "/netusage.sqlite", true),
+    ] {
+        let db = public(corpus);
+        let rows = cli(
+            &db,
+            "SELECT u.Z_PK, p.ZPROCNAME, p.ZBUNDLENAME, u.ZKIND, u.ZWIFIIN, u.ZWIFIOUT, u.ZWWANIN, u.ZWWANOUT, \
+u.ZTIMESTAMP, p.ZFIRSTTIMESTAMP, p.ZTIMESTAMP FROM ZLIVEUSAGE u LEFT JOIN ZPROCESS p ON p.Z_PK = u.ZHASPROCESS ORDER BY u.Z_PK",
+        );
+        let found = of(&o, suffix, "Network usage ");
+        assert_eq!(found.len(), rows.len(), "{suffix}");
+        for r in &rows {
+            let p = found
+                .iter()
+                .find(|p| p.title.starts_with(&format!("Network usage {} of ", r[0])))
+                .unwrap_or_else(|| panic!("{suffix} row {}", r[0]));
+            for v in r[1..8].iter().filter(|v| !v.is_empty()) {
+                assert!(
+                    has(p, v),
+                    "{suffix} row {}: {v} in {:?}",
+                    r[0],
+                    Phenomenon::clone(p).verified_facts
+                );
+            }
+            let times: Vec<&str> = p
+                .times
+                .iter()
+                .map(|t| p.verified_facts[t.fact].value.as_str())
+                .collect();
+            for v in r[8..].iter().filter(|v| !v.is_empty() && *v != "0") {
+                assert!(times.contains(&v.as_str()), "{suffix} row {}: {v}", r[0]);
+            }
+        }
+        assert!(wifi);
+    }
+    assert_eq!(of(&o, "/DataUsage.sqlite", "Network usage ").len(), 887);
+    assert_eq!(of(&o, "/netusage.sqlite", "Network usage ").len(), 335);
+    // netusage's network attachments, with the totals of the route rows that point at each
+    // (iLEAPP joins ZLIVEROUTEPERF on its own Z_PK, which pairs rows of two different
+    // attachments: ZHASNETWORKATTACHMENT is the link the schema declares)
+    let att = cli(
+        &public("ios/plaso-netusage.sqlite"),
+        "SELECT a.Z_PK, a.ZIDENTIFIER, (SELECT total(ZBYTESIN) FROM ZLIVEROUTEPERF r WHERE r.ZHASNETWORKATTACHMENT = a.Z_PK), \
+(SELECT count(*) FROM ZLIVEROUTEPERF r WHERE r.ZHASNETWORKATTACHMENT = a.Z_PK) FROM ZNETWORKATTACHMENT a",
+    );
+    assert_eq!(att.len(), 49);
+    let nets: Vec<&Phenomenon> = o
+        .category("usage")
+        .into_iter()
+        .filter(|p| p.title.contains(" attachment "))
+        .collect();
+    assert_eq!(nets.len(), att.len());
+    for r in &att {
+        let p = nets
+            .iter()
+            .find(|p| p.title.contains(&format!(" attachment {}: ", r[0])))
+            .unwrap();
+        assert!(has(p, &r[1]), "{}", r[1]);
+        assert!(has(p, &r[3]));
+        if r[3] != "0" {
+            assert!(has(p, &r[2]), "{} {}", r[1], r[2]);
+        }
+    }
+    assert!(
+        nets.iter()
+            .any(|p| p.title == "Wi-Fi attachment 76: CcookiesDcastleR5 Guest-f8:bb:bf:8d:b9:ca")
+    );
+    assert!(
+        nets.iter()
+            .any(|p| p.title == "cellular attachment 3: Carrier-18005506")
+    );
+
+    // Screen Time: plaso expects 777 events, one per ZUSAGETIMEDITEM
+    let st = public("ios/plaso-RMAdminStore-Local.sqlite");
+    let items = of(&o, "/RMAdminStore-Local.sqlite", "Screen Time ");
+    let items: Vec<&&Phenomenon> = items.iter().filter(|p| p.category == "usage").collect();
+    assert_eq!(items.len(), 777);
+    let rows = cli(
+        &st,
+        "SELECT i.Z_PK, i.ZBUNDLEIDENTIFIER, i.ZDOMAIN, i.ZTOTALTIMEINSECONDS, c.ZIDENTIFIER, b.ZSTARTDATE, \
+b.ZNUMBEROFPICKUPSWITHOUTAPPLICATIONUSAGE, d.ZNAME, d.ZIDENTIFIER, p.ZGIVENNAME, p.ZFAMILYNAME, p.ZDSID \
+FROM ZUSAGETIMEDITEM i LEFT JOIN ZUSAGECATEGORY c ON c.Z_PK = i.ZCATEGORY LEFT JOIN ZUSAGEBLOCK b ON b.Z_PK = c.ZBLOCK \
+LEFT JOIN ZUSAGE u ON u.Z_PK = b.ZUSAGE LEFT JOIN ZCOREDEVICE d ON d.Z_PK = u.ZDEVICE LEFT JOIN ZCOREUSER p ON p.Z_PK = u.ZUSER",
+    );
+    assert_eq!(rows.len(), 777);
+    let mut fields = 0;
+    let mut found = 0;
+    for r in &rows {
+        let p = items
+            .iter()
+            .find(|p| p.title.starts_with(&format!("Screen Time {}: ", r[0])))
+            .unwrap_or_else(|| panic!("item {}", r[0]));
+        for v in r[1..].iter().filter(|v| !v.is_empty()) {
+            fields += 1;
+            if has(p, v) {
+                found += 1;
+            } else {
+                panic!("item {}: {v}", r[0]);
+            }
+        }
+        assert_eq!(p.times.len(), usize::from(!r[5].is_empty()));
+    }
+    assert_eq!(found, fields);
+    // the local user is the owner: DSID (also the urn:ds of the IDS cache) and name
+    let ids = o.identities();
+    for (t, v) in [("dsid", "17193901029"), ("display_name", "This Is DFIR")] {
+        assert!(
+            ids.iter()
+                .any(|(c, ty, n)| c == "owner" && ty == t && n.eq_ignore_ascii_case(v)),
+            "{t} {v}: {ids:#?}"
+        );
+    }
+    let devices: BTreeSet<&str> = o
+        .category("device")
+        .iter()
+        .filter(|p| p.title.starts_with("Screen Time device "))
+        .map(|p| p.title.as_str())
+        .collect();
+    assert_eq!(
+        devices,
+        BTreeSet::from([
+            "Screen Time device iPhone",
+            "Screen Time device This Is’s Apple\u{a0}Watch",
+            "Screen Time device This’s Mac",
+        ])
+    );
+
+    // plaso's known-networks plist (a second device for the Wi-Fi artefact): the network and
+    // each of its nine access points
+    let wifi = o.category("wifi");
+    let net = wifi
+        .iter()
+        .find(|p| p.title == "Wi-Fi network Matt_Foley")
+        .expect("Matt_Foley");
+    assert!(has(net, "WPA2 Personal"));
+    assert!(has(net, "6a:22:32:98:f4:df"));
+    assert!(has(net, "2262707.5380142927"));
+    let marks: BTreeSet<&str> = net.times.iter().map(|t| t.description.as_str()).collect();
+    for m in [
+        "Wi-Fi network added",
+        "Wi-Fi network updated",
+        "Wi-Fi joined by user",
+        "Wi-Fi joined by system",
+        "Wi-Fi previously joined",
+        "Wi-Fi password modified",
+    ] {
+        assert!(marks.contains(m), "{m}: {marks:?}");
+    }
+    assert_eq!(
+        wifi.iter()
+            .filter(|p| p.title.starts_with("Wi-Fi access point ")
+                && p.title.ends_with(" of Matt_Foley"))
+            .count(),
+        9
+    );
+}
+
+#[test]
+fn ios_screen_time_second_device_with_a_family_member() {
+    // A second Screen Time store: the real file's schema (sqlite3 .schema), a local user with
+    // an Apple ID and a child of the family, each with a device and a usage block.
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join(SCREENTIME);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let schema = Command::new("sqlite3")
+        .arg(format!(
+            "file:{}?immutable=1",
+            public("ios/plaso-RMAdminStore-Local.sqlite").display()
+        ))
+        .arg(".schema")
+        .output()
+        .unwrap();
+    assert!(schema.status.success());
+    let mut sql = String::from_utf8(schema.stdout).unwrap();
+    sql.push_str(
+        "INSERT INTO ZCOREUSER (Z_PK, ZDSID, ZISPARENT, ZLOCALUSERDEVICESTATE, ZAPPLEID, ZFAMILYMEMBERTYPE, ZGIVENNAME, ZFAMILYNAME) \
+VALUES (1, 20012345678, 1, 1, 'mara.lind@icloud.com', 'Adult', 'Mara', 'Lind'), \
+(2, 20087654321, 0, NULL, 'ole.lind@icloud.com', 'Child', 'Ole', 'Lind');
+INSERT INTO ZCOREDEVICE (Z_PK, ZPLATFORM, ZLOCALUSERDEVICESTATE, ZIDENTIFIER, ZNAME) \
+VALUES (1, 2, 1, '00008110-000A1B2C3D4E5F6A', 'Mara''s iPhone'), (2, 2, NULL, '00008101-0011223344556677', 'Ole''s iPad');
+INSERT INTO ZUSAGE (Z_PK, ZDEVICE, ZUSER, ZLASTEVENTDATE) VALUES (1, 1, 1, 700000000.5), (2, 2, 2, 700003600.5);
+INSERT INTO ZUSAGEBLOCK (Z_PK, ZNUMBEROFPICKUPSWITHOUTAPPLICATIONUSAGE, ZSCREENTIMEINSECONDS, ZUSAGE, ZSTARTDATE) \
+VALUES (1, 3, 1800, 1, 699998400), (2, 0, 600, 2, 700002000);
+INSERT INTO ZUSAGECATEGORY (Z_PK, ZTOTALTIMEINSECONDS, ZBLOCK, ZIDENTIFIER) VALUES (1, 1500, 1, 'DH1002'), (2, 600, 2, 'DH1001');
+INSERT INTO ZUSAGETIMEDITEM (Z_PK, ZTOTALTIMEINSECONDS, ZCATEGORY, ZBUNDLEIDENTIFIER, ZDOMAIN) \
+VALUES (1, 1200, 1, 'net.whatsapp.WhatsApp', NULL), (2, 300, 1, NULL, 'www.binance.com'), (3, 600, 2, 'com.supercell.clashroyale', NULL);",
+    );
+    sqlite3(&to, &sql);
+    let o = triage(dir.path(), "Europe/Oslo");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let items: Vec<&Phenomenon> = o.category("usage");
+    assert_eq!(items.len(), 3);
+    let web = items
+        .iter()
+        .find(|p| p.title == "Screen Time 2: www.binance.com")
+        .unwrap();
+    for v in [
+        "300",
+        "DH1002",
+        "3",
+        "Mara's iPhone",
+        "mara.lind@icloud.com",
+        "699998400",
+    ] {
+        assert!(has(web, v), "{v}");
+    }
+    assert!(web.interpretation.contains("Social Networking"));
+    let child = items
+        .iter()
+        .find(|p| p.title == "Screen Time 3: com.supercell.clashroyale")
+        .unwrap();
+    assert!(has(child, "Ole's iPad") && has(child, "20087654321"));
+    let ids = o.identities();
+    let want = [
+        ("owner", "apple_id", "mara.lind@icloud.com"),
+        ("owner", "dsid", "20012345678"),
+        ("screentime:20087654321", "apple_id", "ole.lind@icloud.com"),
+        ("screentime:20087654321", "dsid", "20087654321"),
+    ];
+    for (c, t, v) in want {
+        assert!(
+            ids.iter()
+                .any(|(ic, it, iv)| ic == c && it == t && iv.eq_ignore_ascii_case(v)),
+            "{c} {t} {v}: {ids:#?}"
+        );
+    }
+    // the child's account is never the owner's
+    assert!(
+        !ids.iter()
+            .any(|(c, _, v)| c == "owner" && v.contains("ole.lind"))
+    );
+}
+
+#[test]
+fn broken_lookup_caches_usage_and_screen_time_stores_are_noted_and_the_rest_is_read() {
+    // An IDS cache that is no plist, a DataUsage.sqlite of a foreign schema (sqlite3 CLI:
+    // ZLIVEUSAGE without its process link), a Screen Time store cut in half, and plaso's good
+    // netusage.sqlite.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let ids = root.join(IDSTATUS);
+    std::fs::create_dir_all(ids.parent().unwrap()).unwrap();
+    std::fs::write(&ids, b"bplist00 cut").unwrap();
+    let du = root.join(DATAUSAGE);
+    std::fs::create_dir_all(du.parent().unwrap()).unwrap();
+    sqlite3(
+        &du,
+        "CREATE TABLE ZLIVEUSAGE (Z_PK INTEGER PRIMARY KEY, ZTIMESTAMP TIMESTAMP, ZWIFIIN FLOAT); \
+CREATE TABLE ZPROCESS (Z_PK INTEGER PRIMARY KEY, ZPROCNAME VARCHAR); INSERT INTO ZLIVEUSAGE VALUES (1, 700000000, 5.0);",
+    );
+    let st = root.join(SCREENTIME);
+    std::fs::create_dir_all(st.parent().unwrap()).unwrap();
+    let bytes = std::fs::read(public("ios/plaso-RMAdminStore-Local.sqlite")).unwrap();
+    std::fs::write(&st, &bytes[..bytes.len() / 2]).unwrap();
+    place(root, "ios/plaso-netusage.sqlite", NETUSAGE);
+
+    let o = triage(root, "America/New_York");
+    assert_all_accepted(&o);
+    o.assert_noted("/com.apple.identityservices.idstatuscache.plist", "plist");
+    o.assert_noted("/DataUsage.sqlite", "ZLIVEUSAGE lacks ZHASPROCESS");
+    let cut = o.noted("/RMAdminStore-Local.sqlite");
+    assert!(!cut.is_empty());
+    assert!(of(&o, "idstatuscache.plist", "IDS lookup").is_empty());
+    assert!(of(&o, "/DataUsage.sqlite", "Network usage").is_empty());
+    assert!(of(&o, "/RMAdminStore-Local.sqlite", "Screen Time").is_empty());
+    // the good database is read whole
+    assert_eq!(of(&o, "/netusage.sqlite", "Network usage ").len(), 335);
+}
