@@ -36,6 +36,7 @@
 //! | `idstatuscache.plist` (identity-services lookups) | [`idstatus`] | one per destination and service (status, lookup time) | `handle:<id>` for iMessage, FaceTime and Find My lookups |
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
+//! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -57,6 +58,7 @@ pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
 pub mod idstatus;
+pub mod imo;
 pub mod keyboard;
 pub mod kik;
 pub mod mastodon;
@@ -189,6 +191,7 @@ impl Plugin for Ios {
         ctx.artefact("identity-services lookups", || idstatus::triage(&run))?;
         ctx.artefact("network data usage", || datausage::triage(&run))?;
         ctx.artefact("Screen Time", || screentime::triage(&run))?;
+        ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -498,6 +501,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "time per app and web domain per usage block, per device and user; the user's Apple ID, DSID and name; the user's other devices",
         ),
+        entry(
+            "imo IMODb2.sqlite",
+            &["/IMODb2.sqlite\""],
+            "imo.im messages (text, direction, time, shared objects) and contacts: user ids, names, phone numbers",
+        ),
     ]
 }
 
@@ -541,6 +549,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
         "DataUsage.sqlite" | "netusage.sqlite" => "usage",
+        "IMODb2.sqlite" => "messages",
         "RMAdminStore-Local.sqlite" | "RMAdminStore-Cloud.sqlite" => "usage",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"

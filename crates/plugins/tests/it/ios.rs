@@ -893,6 +893,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("identity-services lookups", false),
             ("network data usage", false),
             ("Screen Time", false),
+            ("imo IMODb2.sqlite", false),
         ]
     );
     for (path, cat) in [

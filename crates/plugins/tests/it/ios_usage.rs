@@ -398,9 +398,9 @@ VALUES (1, 1200, 1, 'net.whatsapp.WhatsApp', NULL), (2, 300, 1, NULL, 'www.binan
 
 #[test]
 fn broken_lookup_caches_usage_and_screen_time_stores_are_noted_and_the_rest_is_read() {
-    // An IDS cache that is no plist, a DataUsage.sqlite of a foreign schema (sqlite3 CLI:
-    // ZLIVEUSAGE without its process link), a Screen Time store cut in half, and plaso's good
-    // netusage.sqlite.
+    // An IDS cache that is no plist, a DataUsage.sqlite and an IMODb2.sqlite of a foreign
+    // schema (sqlite3 CLI: ZLIVEUSAGE without its process link, messages without their time),
+    // a Screen Time store cut in half, and plaso's good netusage.sqlite.
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let ids = root.join(IDSTATUS);
@@ -418,11 +418,19 @@ CREATE TABLE ZPROCESS (Z_PK INTEGER PRIMARY KEY, ZPROCNAME VARCHAR); INSERT INTO
     let bytes = std::fs::read(public("ios/plaso-RMAdminStore-Local.sqlite")).unwrap();
     std::fs::write(&st, &bytes[..bytes.len() / 2]).unwrap();
     place(root, "ios/plaso-netusage.sqlite", NETUSAGE);
+    let imo = root.join(IMO);
+    std::fs::create_dir_all(imo.parent().unwrap()).unwrap();
+    sqlite3(
+        &imo,
+        "CREATE TABLE ZIMOCHATMSG (Z_PK INTEGER PRIMARY KEY, ZTEXT VARCHAR, ZISSENT INTEGER); INSERT INTO ZIMOCHATMSG VALUES (1, 'hi', 1);",
+    );
 
     let o = triage(root, "America/New_York");
     assert_all_accepted(&o);
     o.assert_noted("/com.apple.identityservices.idstatuscache.plist", "plist");
     o.assert_noted("/DataUsage.sqlite", "ZLIVEUSAGE lacks ZHASPROCESS");
+    o.assert_noted("/IMODb2.sqlite", "ZIMOCHATMSG lacks ZTS");
+    assert!(o.category("messages").is_empty());
     let cut = o.noted("/RMAdminStore-Local.sqlite");
     assert!(!cut.is_empty());
     assert!(of(&o, "idstatuscache.plist", "IDS lookup").is_empty());
@@ -430,4 +438,77 @@ CREATE TABLE ZPROCESS (Z_PK INTEGER PRIMARY KEY, ZPROCNAME VARCHAR); INSERT INTO
     assert!(of(&o, "/RMAdminStore-Local.sqlite", "Screen Time").is_empty());
     // the good database is read whole
     assert_eq!(of(&o, "/netusage.sqlite", "Network usage ").len(), 335);
+}
+
+const IMO: &str = "private/var/mobile/Containers/Data/Application/5C4D1E2F-0A1B-4C3D-9E8F-112233445566/Documents/IMODb2.sqlite";
+
+#[test]
+fn ios_plaso_imo_messages_and_contacts_every_row() {
+    let dir = tempfile::tempdir().unwrap();
+    place(dir.path(), "ios/plaso-IMODb2.sqlite", IMO);
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let db = public("ios/plaso-IMODb2.sqlite");
+    // every message with plaso's fields (time in nanoseconds, alias, text, sent flag) and
+    // iLEAPP's (the conversation's display name and number)
+    let rows = cli(
+        &db,
+        "SELECT m.Z_PK, m.ZTS, m.ZISSENT, m.ZTEXT, m.ZALIAS, m.ZBUID, k.ZDISPLAY, k.ZPHONE FROM ZIMOCHATMSG m \
+LEFT JOIN ZIMOCONTACT k ON k.ZBUID = m.ZBUID ORDER BY m.Z_PK",
+    );
+    assert_eq!(rows.len(), 16);
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), rows.len());
+    for r in &rows {
+        let p = msgs
+            .iter()
+            .find(|p| p.title.starts_with(&format!("imo message {} ", r[0])))
+            .unwrap_or_else(|| panic!("message {}", r[0]));
+        for v in r[3..].iter().filter(|v| !v.is_empty()) {
+            assert!(has(p, v), "message {}: {v}", r[0]);
+        }
+        let t = &p.times[0];
+        assert_eq!(p.verified_facts[t.fact].value, r[1]);
+        assert_eq!(t.encoding.as_str(), "unix_nanos");
+        let want = if r[2] == "1" {
+            "Message sent"
+        } else {
+            "Message received"
+        };
+        assert_eq!(t.description, want);
+    }
+    // the shared photo's archived item: its action, object id and file name
+    let photo = msgs
+        .iter()
+        .find(|p| p.title.starts_with("imo message 5 "))
+        .unwrap();
+    for v in [
+        "photo_uploaded",
+        ".40tNyIfCwAKbKfEfKsHcyIsiAjQ",
+        "0AK3-QnxEc0.webp",
+    ] {
+        assert!(has(photo, v), "{v}");
+    }
+    // the four buddies, each an imo person with its qualified id and display name
+    let contacts = o.category("contacts");
+    assert_eq!(contacts.len(), 4);
+    let ids = o.identities();
+    for (buid, name) in [
+        ("2000810370507916", "This Is DFIR Two"),
+        ("2002144460145418", "Josh"),
+        ("2002249975714909", "Josh Hickman"),
+        ("2001584915553829", "Josh Hickman"),
+    ] {
+        let c = format!("imo:{buid}");
+        assert!(
+            ids.contains(&(c.clone(), "account_id".into(), c.clone())),
+            "{c}: {ids:#?}"
+        );
+        assert!(
+            ids.iter()
+                .any(|(ic, t, v)| *ic == c && t == "display_name" && v.eq_ignore_ascii_case(name)),
+            "{c} {name}"
+        );
+    }
 }
