@@ -37,6 +37,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
+//! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -65,6 +66,7 @@ pub mod mastodon;
 pub mod mewe;
 pub mod notes;
 pub mod plists;
+pub mod privacyreport;
 pub mod safari;
 pub mod safarihistory;
 pub mod screentime;
@@ -192,6 +194,7 @@ impl Plugin for Ios {
         ctx.artefact("network data usage", || datausage::triage(&run))?;
         ctx.artefact("Screen Time", || screentime::triage(&run))?;
         ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
+        ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -506,6 +509,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/IMODb2.sqlite\""],
             "imo.im messages (text, direction, time, shared objects) and contacts: user ids, names, phone numbers",
         ),
+        entry(
+            "App Privacy Report",
+            &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
+            "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
+        ),
     ]
 }
 
@@ -550,6 +558,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
         "DataUsage.sqlite" | "netusage.sqlite" => "usage",
         "IMODb2.sqlite" => "messages",
+        b if b.ends_with(".ndjson") && b.to_ascii_lowercase().contains("privacy_report") => "usage",
         "RMAdminStore-Local.sqlite" | "RMAdminStore-Cloud.sqlite" => "usage",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"

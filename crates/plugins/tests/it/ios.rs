@@ -894,6 +894,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("network data usage", false),
             ("Screen Time", false),
             ("imo IMODb2.sqlite", false),
+            ("App Privacy Report", false),
         ]
     );
     for (path, cat) in [

@@ -512,3 +512,88 @@ LEFT JOIN ZIMOCONTACT k ON k.ZBUID = m.ZBUID ORDER BY m.Z_PK",
         );
     }
 }
+
+#[test]
+fn ios_plaso_app_privacy_report_every_record_and_a_damaged_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = "private/var/mobile/Library/Mobile Documents/com~apple~CloudDocs/Downloads/ios_app_privacy_report.ndjson";
+    place(dir.path(), "ios/plaso-ios_app_privacy_report.ndjson", saved);
+    // a second export as the device names it, with a line that is no record and a cut one
+    let good = std::fs::read_to_string(public("ios/plaso-ios_app_privacy_report.ndjson")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let damaged = format!(
+        "{}\nnot json\n{{\"type\":\"somethingElse\"}}\n{}\n{}",
+        lines[0],
+        lines[8],
+        &lines[9][..40]
+    );
+    let other = dir.path().join(
+        "private/var/mobile/Containers/Shared/AppGroup/0A1B2C3D/File Provider Storage/App_Privacy_Report_v4_2022-04-28T09_00_00.ndjson",
+    );
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::write(&other, damaged).unwrap();
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    // plaso expects 72 events: one per record (8 accesses, 64 network activities)
+    let recs: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 72);
+    let found = of(&o, "/ios_app_privacy_report.ndjson", "App ");
+    assert_eq!(found.len(), 72);
+    for r in &recs {
+        let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+        let (title, fields, times): (String, Vec<String>, Vec<String>) = if s("type") == "access" {
+            let app = r["accessor"]["identifier"].as_str().unwrap().to_string();
+            (
+                format!("App privacy access: {app} {} {}", s("category"), s("kind")),
+                vec![app, s("identifier"), s("category"), s("kind")],
+                vec![s("timeStamp")],
+            )
+        } else {
+            (
+                format!(
+                    "App network activity: {} contacted {}",
+                    s("bundleID"),
+                    s("domain")
+                ),
+                vec![
+                    s("bundleID"),
+                    s("domain"),
+                    s("initiatedType"),
+                    r["hits"].to_string(),
+                ],
+                vec![s("firstTimeStamp"), s("timeStamp")],
+            )
+        };
+        let p = found
+            .iter()
+            .find(|p| {
+                p.title == title
+                    && fields.iter().all(|f| has(p, f))
+                    && times
+                        .iter()
+                        .all(|t| p.times.iter().any(|m| p.verified_facts[m.fact].value == *t))
+            })
+            .unwrap_or_else(|| panic!("no {title} with {fields:?} {times:?}"));
+        assert!(p.times.iter().all(|m| m.encoding.as_str() == "iso8601"));
+    }
+    let access: Vec<&&Phenomenon> = found
+        .iter()
+        .filter(|p| p.title.starts_with("App privacy access"))
+        .collect();
+    assert_eq!(access.len(), 8);
+    // the damaged export: its two good records read, the two foreign lines noted, the cut
+    // last line read as not JSON too (the whole file was read)
+    let other_found = of(
+        &o,
+        "/App_Privacy_Report_v4_2022-04-28T09_00_00.ndjson",
+        "App ",
+    );
+    assert_eq!(other_found.len(), 2);
+    o.assert_noted(
+        "/App_Privacy_Report_v4_2022-04-28T09_00_00.ndjson",
+        "3 lines are not access or networkActivity JSON records (lines 2, 3, 5)",
+    );
+}
