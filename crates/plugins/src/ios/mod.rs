@@ -38,6 +38,7 @@
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
+//! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -48,6 +49,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod adid;
 pub mod apps;
+pub mod backupinfo;
 pub mod cachev0;
 pub mod callhistory;
 pub mod clubhouse;
@@ -195,6 +197,9 @@ impl Plugin for Ios {
         ctx.artefact("Screen Time", || screentime::triage(&run))?;
         ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
         ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
+        ctx.artefact("iCloud backup and CarPlay preferences", || {
+            backupinfo::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -514,6 +519,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
             "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
         ),
+        entry(
+            "iCloud backup and CarPlay preferences",
+            &[
+                "/com.apple.MobileBackup.plist\"",
+                "/com.apple.CarPlayApp.plist\"",
+            ],
+            "iCloud backup state and results, the apps whose data it backs up; apps used on CarPlay with times",
+        ),
     ]
 }
 
@@ -558,6 +571,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
         "DataUsage.sqlite" | "netusage.sqlite" => "usage",
         "IMODb2.sqlite" => "messages",
+        "com.apple.MobileBackup.plist" => "device",
+        "com.apple.CarPlayApp.plist" => "apps",
         b if b.ends_with(".ndjson") && b.to_ascii_lowercase().contains("privacy_report") => "usage",
         "RMAdminStore-Local.sqlite" | "RMAdminStore-Cloud.sqlite" => "usage",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {

@@ -895,6 +895,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Screen Time", false),
             ("imo IMODb2.sqlite", false),
             ("App Privacy Report", false),
+            ("iCloud backup and CarPlay preferences", false),
         ]
     );
     for (path, cat) in [

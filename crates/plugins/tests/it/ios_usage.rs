@@ -597,3 +597,151 @@ fn ios_plaso_app_privacy_report_every_record_and_a_damaged_copy() {
         "3 lines are not access or networkActivity JSON records (lines 2, 3, 5)",
     );
 }
+
+#[test]
+fn ios_plaso_icloud_backup_state_and_carplay_apps() {
+    let dir = tempfile::tempdir().unwrap();
+    let prefs = "private/var/mobile/Library/Preferences";
+    place(
+        dir.path(),
+        "plist/plaso-com.apple.MobileBackup.plist",
+        &format!("{prefs}/com.apple.MobileBackup.plist"),
+    );
+    place(
+        dir.path(),
+        "plist/plaso-com.apple.CarPlayApp.plist",
+        &format!("{prefs}/com.apple.CarPlayApp.plist"),
+    );
+    // a second device's MobileBackup.plist that is no backup state (a plist of another shape)
+    let other = dir
+        .path()
+        .join("Dump/private/var/mobile/Library/Preferences/com.apple.MobileBackup.plist");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::write(
+        &other,
+        b"<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>Other</key><true/></dict></plist>",
+    )
+    .unwrap();
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    o.assert_noted(
+        "/Dump/private/var/mobile/Library/Preferences/com.apple.MobileBackup.plist",
+        "no BackupStateInfo",
+    );
+    // plistlib as the oracle: results, condition events, domains, CarPlay history
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"import plistlib, sys
+v = plistlib.load(open(sys.argv[1], 'rb'))
+for e in v['BackupStateInfo']['errors']:
+    print('result', e['localizedDescription'], e['date'].isoformat(), sep='\t')
+for e in v['LastOnConditionEvents']:
+    print('event', e, sep='\t')
+for k, n in v['PreflightSizing'].items():
+    if not k.startswith('_'):
+        print('domain', k, n, sep='\t')
+c = plistlib.load(open(sys.argv[2], 'rb'))
+for k, t in c['CARRecentAppHistory'].items():
+    print('carplay', k, repr(t), sep='\t')
+"#,
+        )
+        .arg(public("plist/plaso-com.apple.MobileBackup.plist"))
+        .arg(public("plist/plaso-com.apple.CarPlayApp.plist"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Vec<String>> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let kind = |k: &str| rows.iter().filter(|r| r[0] == k).collect::<Vec<_>>();
+    let device = o.category("device");
+    let apps = o.category("apps");
+    let results: Vec<&&Phenomenon> = device
+        .iter()
+        .filter(|p| p.title.starts_with("iCloud backup result: "))
+        .collect();
+    assert_eq!(results.len(), kind("result").len());
+    assert_eq!(results.len(), 10);
+    for r in kind("result") {
+        // plistlib prints the date without its zone; parse_plist writes it in UTC with Z
+        assert!(
+            results
+                .iter()
+                .any(|p| p.title == format!("iCloud backup result: {}", r[1])
+                    && p.times
+                        .iter()
+                        .any(|m| p.verified_facts[m.fact].value.starts_with(&r[2][..19]))),
+            "{r:?}"
+        );
+    }
+    let events: Vec<&&Phenomenon> = device
+        .iter()
+        .filter(|p| p.title == "iCloud backup conditions met")
+        .collect();
+    assert_eq!(events.len(), kind("event").len());
+    for r in kind("event") {
+        let at = r[1].split('|').next().unwrap();
+        assert!(
+            events
+                .iter()
+                .any(|p| has(p, &r[1])
+                    && p.times.iter().any(|m| p.verified_facts[m.fact].value == at)),
+            "{r:?}"
+        );
+    }
+    let domains: Vec<&&Phenomenon> = apps
+        .iter()
+        .filter(|p| p.title.starts_with("iCloud backup domain "))
+        .collect();
+    assert_eq!(domains.len(), kind("domain").len());
+    assert_eq!(domains.len(), 64);
+    for r in kind("domain") {
+        let p = domains
+            .iter()
+            .find(|p| p.title == format!("iCloud backup domain {}", r[1]))
+            .unwrap_or_else(|| panic!("{r:?}"));
+        assert!(has(p, &r[2]), "{r:?}");
+    }
+    let state = device
+        .iter()
+        .find(|p| p.title == "iCloud backup state")
+        .unwrap();
+    let marks: BTreeSet<&str> = state.times.iter().map(|t| t.description.as_str()).collect();
+    assert!(has(state, "31198674"));
+    assert_eq!(
+        marks,
+        BTreeSet::from([
+            "iCloud backup enabled for the account",
+            "iCloud backup state recorded",
+            "Backup configuration expires",
+        ])
+    );
+    // CarPlay: five apps with their Unix times, and the start app
+    let car: Vec<&&Phenomenon> = apps
+        .iter()
+        .filter(|p| p.title.starts_with("CarPlay app "))
+        .collect();
+    assert_eq!(car.len(), 5);
+    for r in kind("carplay") {
+        let p = car
+            .iter()
+            .find(|p| p.title == format!("CarPlay app {}", r[1]))
+            .unwrap();
+        let m = &p.times[0];
+        assert_eq!(m.encoding.as_str(), "unix_seconds");
+        assert_eq!(
+            p.verified_facts[m.fact].value.parse::<f64>().unwrap(),
+            r[2].parse::<f64>().unwrap()
+        );
+    }
+    assert!(
+        apps.iter()
+            .any(|p| p.title == "CarPlay start app com.apple.Music" && has(p, "101"))
+    );
+}
