@@ -745,3 +745,58 @@ for k, t in c['CARRecentAppHistory'].items():
             .any(|p| p.title == "CarPlay start app com.apple.Music" && has(p, "101"))
     );
 }
+
+#[test]
+fn ios_identity_lookups_second_device_in_the_ios14_place() {
+    // A second device's cache where iOS 14+ keeps it (IdentityServices/idstatuscache.plist),
+    // written by plistlib as identityservicesd writes it (binary, Apple-time floats): an
+    // iMessage lookup of a number, a FaceTime lookup of an e-mail, and the user's own Apple ID
+    // looked up by the Watch pairing service.
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir
+        .path()
+        .join("filesystem1/private/var/mobile/Library/IdentityServices/idstatuscache.plist");
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let st = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"import plistlib, sys
+v = {'CacheVersion': 1,
+     'com.apple.madrid': {'tel:+4791234567': {'IDStatus': 1, 'LookupDate': 700000123.25}},
+     'com.apple.ess': {'mailto:kari.nordmann@example.no': {'IDStatus': 2, 'LookupDate': 700000456.5, 'ValidExpiry': 3600.0}},
+     'com.apple.private.alloy.terminus': {'mailto:mara.lind@icloud.com': {'IDStatus': 1, 'LookupDate': 700000789.75}}}
+plistlib.dump(v, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)
+"#,
+        )
+        .arg(&to)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(dir.path(), "Europe/Oslo");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let lookups = of(&o, "/IdentityServices/idstatuscache.plist", "IDS lookup of");
+    assert_eq!(lookups.len(), 3);
+    let email = lookups
+        .iter()
+        .find(|p| p.title == "IDS lookup of mailto:kari.nordmann@example.no for com.apple.ess")
+        .unwrap();
+    assert!(has(email, "kari.nordmann@example.no") && has(email, "2") && has(email, "3600.0"));
+    assert!(email.interpretation.contains("not registered"));
+    let ids = o.identities();
+    assert!(ids.contains(&(
+        "handle:+4791234567".into(),
+        "phone".into(),
+        "+4791234567".into()
+    )));
+    assert!(ids.contains(&(
+        "handle:kari.nordmann@example.no".into(),
+        "email".into(),
+        "kari.nordmann@example.no".into()
+    )));
+    // the pairing service's destination is the user's own: neither a handle nor the owner's
+    assert!(
+        ids.iter().all(|(_, _, v)| !v.contains("mara.lind")),
+        "{ids:#?}"
+    );
+}
