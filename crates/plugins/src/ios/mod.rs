@@ -37,6 +37,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
+//! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
@@ -62,6 +63,7 @@ pub mod googlevoice;
 pub mod groupme;
 pub mod idstatus;
 pub mod imo;
+pub mod instagram;
 pub mod keyboard;
 pub mod kik;
 pub mod mastodon;
@@ -196,6 +198,7 @@ impl Plugin for Ios {
         ctx.artefact("network data usage", || datausage::triage(&run))?;
         ctx.artefact("Screen Time", || screentime::triage(&run))?;
         ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
+        ctx.artefact("Instagram direct messages", || instagram::triage(&run))?;
         ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
         ctx.artefact("iCloud backup and CarPlay preferences", || {
             backupinfo::triage(&run)
@@ -515,6 +518,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "imo.im messages (text, direction, time, shared objects) and contacts: user ids, names, phone numbers",
         ),
         entry(
+            "Instagram direct messages",
+            &["/DirectSQLiteDatabase/"],
+            "Instagram direct threads and messages (text, calls, photos, times); the signed-in account and the users it wrote with",
+        ),
+        entry(
             "App Privacy Report",
             &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
             "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
@@ -571,6 +579,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
         "DataUsage.sqlite" | "netusage.sqlite" => "usage",
         "IMODb2.sqlite" => "messages",
+        b if b.ends_with(".db") && path.contains("/DirectSQLiteDatabase/") => "messages",
         "com.apple.MobileBackup.plist" => "device",
         "com.apple.CarPlayApp.plist" => "apps",
         b if b.ends_with(".ndjson") && b.to_ascii_lowercase().contains("privacy_report") => "usage",

@@ -894,6 +894,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("network data usage", false),
             ("Screen Time", false),
             ("imo IMODb2.sqlite", false),
+            ("Instagram direct messages", false),
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
         ]

@@ -800,3 +800,112 @@ plistlib.dump(v, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)
         "{ids:#?}"
     );
 }
+
+#[test]
+fn ios_plaso_instagram_direct_threads_and_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    place(
+        dir.path(),
+        "ios/plaso-9368974384.db",
+        "private/var/mobile/Containers/Data/Application/7F3E2D1C-0B9A-4876-A5B4-C3D2E1F00A9B/Library/Application Support/DirectSQLiteDatabase/9368974384.db",
+    );
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    // plistlib unarchiving each row as the oracle: message id, sender, subtype, text, the
+    // server time as Unix seconds
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"import plistlib, sqlite3, sys
+def un(data):
+    v = plistlib.loads(data); objs = v['$objects']
+    def r(x):
+        if isinstance(x, plistlib.UID): x = objs[x.data]
+        if x == '$null': return None
+        if isinstance(x, dict):
+            if 'NS.time' in x: return x['NS.time']
+            return {k: r(o) for k, o in x.items() if k != '$class'}
+        return x
+    return r(v['$top']['root'])
+db = sqlite3.connect('file:' + sys.argv[1] + '?immutable=1', uri=True)
+for mid, a in db.execute('SELECT message_id, archive FROM messages ORDER BY row_id'):
+    m = un(a); meta = m['IGDirectPublishedMessageMetadata*metadata']; c = m['IGDirectPublishedMessageContent*content']
+    print(mid, meta['NSString*senderPk'], c['codedSubtype'], int(meta['NSDate*serverTimestamp'] + 978307200), (c.get('NSString*string') or '').replace('\n', ' '), sep='\t')
+"#,
+        )
+        .arg(public("ios/plaso-9368974384.db"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Vec<String>> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 75);
+    let msgs: Vec<&Phenomenon> = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Instagram message "))
+        .collect();
+    assert_eq!(msgs.len(), 75);
+    for r in &rows {
+        let p = msgs
+            .iter()
+            .find(|p| p.title.starts_with(&format!("Instagram message {} ", r[0])))
+            .unwrap_or_else(|| panic!("message {}", r[0]));
+        assert!(has(p, &r[1]) && has(p, &r[2]), "{r:?}");
+        if !r[4].is_empty() && !r[4].contains('"') {
+            assert!(
+                p.verified_facts
+                    .iter()
+                    .any(|f| f.value.replace("\\n", " ") == r[4]),
+                "{r:?}"
+            );
+        }
+        let m = &p.times[0];
+        let at = unix_of(&p.verified_facts[m.fact].value);
+        assert_eq!(at, r[3].parse::<i64>().unwrap(), "{r:?}");
+        let want = if r[1] == "9368974384" {
+            "Message sent"
+        } else {
+            "Message received"
+        };
+        assert_eq!(m.description, want);
+    }
+    assert_eq!(
+        msgs.iter()
+            .filter(|p| p.title.contains(" sent by "))
+            .count(),
+        36
+    );
+    // the three threads; the viewer is the owner, the other users are persons of their own
+    let threads = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Instagram thread "))
+        .count();
+    assert_eq!(threads, 3);
+    let ids = o.identities();
+    for (c, t, v) in [
+        ("owner", "account_id", "instagram:9368974384"),
+        ("owner", "nickname", "thisisdfir"),
+        ("instagram:42293925776", "nickname", "thisisdfirtwo"),
+        ("instagram:49849116416", "display_name", "this is dfirtwo"),
+    ] {
+        assert!(
+            ids.iter()
+                .any(|(ic, it, iv)| ic == c && it == t && iv.eq_ignore_ascii_case(v)),
+            "{c} {t} {v}: {ids:#?}"
+        );
+    }
+}
+
+/// Unix seconds of an RFC 3339 instant.
+fn unix_of(s: &str) -> i64 {
+    s.parse::<jiff::Timestamp>().unwrap().as_second()
+}
