@@ -909,3 +909,58 @@ for mid, a in db.execute('SELECT message_id, archive FROM messages ORDER BY row_
 fn unix_of(s: &str) -> i64 {
     s.parse::<jiff::Timestamp>().unwrap().as_second()
 }
+
+#[test]
+fn ios_data_usage_of_an_older_schema_and_a_foreign_instagram_store() {
+    // A second device's DataUsage.sqlite of the iOS 12 shape (sqlite3 CLI: the real ZPROCESS,
+    // a ZLIVEUSAGE with cellular counters only, as iLEAPP's second query expects) and an
+    // Instagram store whose threads table lacks viewer_id (noted).
+    let dir = tempfile::tempdir().unwrap();
+    let du = dir.path().join(DATAUSAGE);
+    std::fs::create_dir_all(du.parent().unwrap()).unwrap();
+    let schema = Command::new("sqlite3")
+        .arg(format!(
+            "file:{}?immutable=1",
+            public("ios/plaso-DataUsage.sqlite").display()
+        ))
+        .arg(".schema ZPROCESS")
+        .output()
+        .unwrap();
+    assert!(schema.status.success());
+    let mut sql = String::from_utf8(schema.stdout).unwrap();
+    sql.push_str(
+        "CREATE TABLE ZLIVEUSAGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZKIND INTEGER, ZMETADATA INTEGER, ZTAG INTEGER, ZHASPROCESS INTEGER, ZBILLCYCLEEND TIMESTAMP, ZTIMESTAMP TIMESTAMP, ZWWANIN FLOAT, ZWWANOUT FLOAT );
+INSERT INTO ZPROCESS VALUES (1, 7, 1, 560000000.5, 560003600.25, 'org.telegram.messenger', 'Telegram'), (2, 7, 1, 560000100.0, 560000200.0, NULL, 'mDNSResponder');
+INSERT INTO ZLIVEUSAGE VALUES (1, 5, 1, 0, 0, 1, 1, NULL, 560003600.25, 48213.0, 1024.0), (2, 5, 1, 0, 0, 1, 2, NULL, 560000200.0, 77.0, 0.0);",
+    );
+    sqlite3(&du, &sql);
+    let ig = dir.path().join(
+        "private/var/mobile/Containers/Data/Application/A1/Library/Application Support/DirectSQLiteDatabase/123.db",
+    );
+    std::fs::create_dir_all(ig.parent().unwrap()).unwrap();
+    sqlite3(
+        &ig,
+        "CREATE TABLE threads (thread_id TEXT, metadata BLOB, row_id INTEGER PRIMARY KEY); CREATE TABLE messages (message_id TEXT, thread_id TEXT, archive BLOB, row_id INTEGER PRIMARY KEY);",
+    );
+    let o = triage(dir.path(), "Europe/Berlin");
+    assert_all_accepted(&o);
+    o.assert_noted("/DirectSQLiteDatabase/123.db", "threads lacks viewer_id");
+    assert_eq!(o.unparsed.len(), 1, "{:#?}", o.unparsed);
+    let usage = of(&o, "/DataUsage.sqlite", "Network usage ");
+    assert_eq!(usage.len(), 2);
+    let tg = usage
+        .iter()
+        .find(|p| p.title == "Network usage 1 of org.telegram.messenger")
+        .unwrap();
+    for v in ["Telegram", "48213.0", "1024.0"] {
+        assert!(has(tg, v), "{v}");
+    }
+    assert_eq!(tg.times.len(), 3);
+    assert!(tg.interpretation.contains("cellular in 48213.0 bytes"));
+    assert!(!tg.interpretation.contains("Wi-Fi"));
+    assert!(
+        usage
+            .iter()
+            .any(|p| p.title == "Network usage 2 of mDNSResponder" && has(p, "77.0"))
+    );
+}
