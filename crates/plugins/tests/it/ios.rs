@@ -890,6 +890,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Control Center configuration", false),
             ("app cookies", false),
             ("Google image-fetcher cacheV0.db", false),
+            ("WeChat MM.sqlite", false),
+            ("LINE Line.sqlite", false),
+            ("Signal signal.sqlite", false),
         ]
     );
     for (path, cat) in [

@@ -1,0 +1,333 @@
+//! WeChat (`com.tencent.mm`) and Signal (`org.thoughtcrime.securesms`) on Android.
+//!
+//! - WeChat's `shared_prefs/com.tencent.mm_preferences.xml` (`login_weixin_username` the wxid,
+//!   `last_login_uin`, `last_login_alias`, `last_login_nick_name`, `last_login_bind_mobile`,
+//!   `login_user_name`) and `auth_info_key_prefs.xml` (`_auth_uin`): the signed-in account, the
+//!   owner's `wechat_id`, name, phone or e-mail; the uin is a fact (a bare number, no identity).
+//! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted with a key
+//!   derived from the IMEI and the uin: detected by its first bytes and noted "encrypted
+//!   (SQLCipher), key derived from IMEI+uin, not read", its folder matched to the uin read.
+//! - Signal's `databases/signal.db` is SQLCipher-encrypted (key in the Android keystore):
+//!   detected and said; its `org.thoughtcrime.securesms_preferences.xml` gives the registered
+//!   number (`pref_local_number`, the owner's phone) and account id (`pref_local_uuid`).
+//!
+//! A file that is neither SQLite nor whole pages (truncated, foreign) is "not a SQLite
+//! database", never called encrypted; a plain SQLite copy is said to be one.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{EntityKind, FactType, IdType};
+use md5::{Digest, Md5};
+
+use super::Located;
+use crate::identity::{args_on, artefact_name, normalized, observe};
+use crate::ios::signal::{Header, sqlcipher};
+use crate::util::{Draft, record_draft};
+
+/// The `name`/value pairs of an Android shared-preferences XML (`<string name="k">v</string>`,
+/// `<int name="k" value="v" />`, …), values as the file writes them.
+pub fn shared_prefs(xml: &str) -> Result<Vec<(String, String)>, String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+                let attr = |k: &str| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| AsRef::<str>::as_ref(&a.key) == k)
+                        .map(|a| a.value.into_owned())
+                };
+                let tag = AsRef::<str>::as_ref(&e.name()).to_string();
+                match (tag.as_str(), attr("name"), attr("value")) {
+                    ("string", Some(n), _) => open = Some(n),
+                    (_, Some(n), Some(v)) => out.push((n, v)),
+                    _ => {}
+                }
+            }
+            Ok(Event::Text(t)) => {
+                if let Some(n) = open.take() {
+                    out.push((n, AsRef::<str>::as_ref(&t).to_string()));
+                }
+            }
+            Ok(Event::End(_)) => open = None,
+            Ok(Event::Eof) => return Ok(out),
+            Ok(_) => {}
+            Err(e) => return Err(format!("at byte {}: {e}", reader.error_position())),
+        }
+    }
+}
+
+fn md5_hex(s: &str) -> String {
+    Md5::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Named preference values.
+type Prefs = Vec<(String, String)>;
+
+/// The preferences of `l` (`read_text`), `None` when unreadable (noted).
+fn prefs_of(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+) -> Result<Option<(masf_tools::Invoked, Prefs)>, RuntimeError> {
+    let Some(inv) = super::files::read(ctx, l)? else {
+        return Ok(None);
+    };
+    match shared_prefs(&inv.output.text) {
+        Ok(p) => Ok(Some((inv, p))),
+        Err(why) => {
+            ctx.unparsed(
+                &artefact_name(&l.tree, &l.path),
+                &format!(
+                    "could not parse the shared preferences because the XML is malformed {why}"
+                ),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// Triage of WeChat's and Signal's files found.
+pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
+    let named = |n: &'static str| found.iter().filter(move |l| l.name() == n);
+    let mut uins: Vec<(String, String)> = Vec::new();
+    for l in named("com.tencent.mm_preferences.xml").chain(named("auth_info_key_prefs.xml")) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            wechat_prefs(ctx, l, &mut uins)
+        })?;
+    }
+    for l in named("EnMicroMsg.db") {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            encrypted(ctx, l, "WeChat", &wechat_key_note(l, &uins))
+        })?;
+    }
+    for l in named("signal.db").filter(|l| l.path.contains("securesms")) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            encrypted(ctx, l, "Signal", "its key is in the Android keystore")
+        })?;
+    }
+    for l in named("org.thoughtcrime.securesms_preferences.xml") {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || signal_prefs(ctx, l))?;
+    }
+    Ok(())
+}
+
+/// What the key of an `EnMicroMsg.db` is derived from, with the account whose uin names its
+/// folder when one was read.
+fn wechat_key_note(l: &Located, uins: &[(String, String)]) -> String {
+    let folder = l
+        .path
+        .rsplit('/')
+        .nth(1)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match uins
+        .iter()
+        .find(|(uin, _)| md5_hex(&format!("mm{uin}")) == folder)
+    {
+        Some((uin, who)) => {
+            format!("key derived from IMEI+uin (its folder is md5(\"mm\" + uin) of uin {uin}{who})")
+        }
+        None => "key derived from IMEI+uin".to_string(),
+    }
+}
+
+fn wechat_prefs(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    uins: &mut Vec<(String, String)>,
+) -> Result<(), RuntimeError> {
+    let Some((inv, prefs)) = prefs_of(ctx, l)? else {
+        return Ok(());
+    };
+    let get = |k: &str| {
+        prefs
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.trim().is_empty())
+    };
+    let wxid = get("login_weixin_username");
+    let uin = get("last_login_uin").or_else(|| get("_auth_uin"));
+    if wxid.is_none() && uin.is_none() {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            "could not parse WeChat's preferences because neither login_weixin_username nor a uin is set",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let alias = get("last_login_alias");
+    let nick = get("last_login_nick_name");
+    let mobile = get("last_login_bind_mobile");
+    let login = get("login_user_name");
+    if let Some(u) = &uin {
+        uins.push((
+            u.clone(),
+            wxid.as_deref()
+                .map(|w| format!(", the account {w}"))
+                .unwrap_or_default(),
+        ));
+    }
+    let mut d = Draft::new(
+        "accounts",
+        format!(
+            "WeChat account {}",
+            wxid.as_deref().or(uin.as_deref()).unwrap_or("?")
+        ),
+    );
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Account, wxid.as_deref(), &inv);
+    d.fact(FactType::Identifier, uin.as_deref(), &inv);
+    d.fact(FactType::Account, alias.as_deref(), &inv);
+    d.fact(FactType::Name, nick.as_deref(), &inv);
+    d.fact(FactType::Phone, mobile.as_deref(), &inv);
+    d.fact(FactType::Account, login.as_deref(), &inv);
+    d.interpretation = format!(
+        "WeChat's preferences ({}): the signed-in account {}, uin {}, WeChat ID {}, nickname {}, bound mobile {}, login name {}.",
+        l.name(),
+        wxid.as_deref().unwrap_or("(not kept here)"),
+        uin.as_deref().unwrap_or("(not kept here)"),
+        alias.as_deref().unwrap_or("(none)"),
+        nick.as_deref().unwrap_or("(none)"),
+        mobile.as_deref().unwrap_or("(none)"),
+        login.as_deref().unwrap_or("(none)"),
+    );
+    record_draft(ctx, d)?;
+    let label = nick.clone().or(wxid.clone()).unwrap_or_default();
+    let why = |what: &str| {
+        format!(
+            "{what} of the WeChat account signed in on the device ({}).",
+            l.name()
+        )
+    };
+    let mut ids = vec![
+        (IdType::WechatId, wxid.clone(), "The WeChat user name"),
+        (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+        (IdType::DisplayName, nick.clone(), "The WeChat nickname"),
+        (IdType::Phone, mobile.clone(), "The bound mobile number"),
+    ];
+    if let Some(login) = login {
+        // the name it signs in with: a phone number, an e-mail address or the WeChat ID
+        let t = if login.contains('@') {
+            IdType::Email
+        } else if normalized(ctx, IdType::Phone, &login).is_some() {
+            IdType::Phone
+        } else {
+            IdType::WechatId
+        };
+        ids.push((t, Some(login), "The login name"));
+    }
+    for (t, v, what) in ids {
+        if let Some(v) = v {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                &label,
+                t,
+                &v,
+                &inv,
+                why(what),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// An app database expected to be SQLCipher-encrypted: a phenomenon naming it and a note.
+fn encrypted(ctx: &AgentCtx<'_>, l: &Located, app: &str, key: &str) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, header)) = sqlcipher(
+        ctx,
+        &name,
+        args_on(&l.tree, serde_json::json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let (state, reason) = match header {
+        Header::Encrypted(why) => (
+            "encrypted",
+            format!(
+                "could not parse {app}'s {}: encrypted (SQLCipher), {key}, not read: {why}",
+                l.name()
+            ),
+        ),
+        Header::Other(why) => (
+            "unreadable",
+            format!("could not parse {app}'s {}: {why}", l.name()),
+        ),
+        Header::Sqlite => (
+            "not encrypted",
+            format!(
+                "{app}'s {} is a plain SQLite file (a decrypted copy): its tables are not read by this version",
+                l.name()
+            ),
+        ),
+    };
+    let mut d = Draft::new("messages", format!("{app} {} ({state})", l.name()));
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.interpretation = format!(
+        "{app} is installed and keeps its messages in {}, {state}{}.",
+        l.name(),
+        if state == "encrypted" {
+            " with SQLCipher: its messages are not read"
+        } else {
+            ""
+        }
+    );
+    record_draft(ctx, d)?;
+    ctx.unparsed(&name, &reason, Some(&inv.record.invocation_id))
+}
+
+fn signal_prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((inv, prefs)) = prefs_of(ctx, l)? else {
+        return Ok(());
+    };
+    let get = |k: &str| prefs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let number = get("pref_local_number");
+    let uuid = get("pref_local_uuid");
+    if number.is_none() && uuid.is_none() {
+        // newer clients keep the registration in their encrypted key-value store
+        return Ok(());
+    }
+    let mut d = Draft::new(
+        "accounts",
+        format!(
+            "Signal account {}",
+            number.as_deref().or(uuid.as_deref()).unwrap_or("?")
+        ),
+    );
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Phone, number.as_deref(), &inv);
+    d.fact(FactType::Identifier, uuid.as_deref(), &inv);
+    d.interpretation = format!(
+        "Signal's preferences ({}): the number Signal is registered with, {}, and its account id {}.",
+        l.name(),
+        number.as_deref().unwrap_or("(not kept here)"),
+        uuid.as_deref().unwrap_or("(not kept here)"),
+    );
+    record_draft(ctx, d)?;
+    if let Some(n) = number {
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::Phone,
+            &n,
+            &inv,
+            format!(
+                "The number Signal is registered with on the device ({}).",
+                l.name()
+            ),
+        )?;
+    }
+    Ok(())
+}
