@@ -24,7 +24,7 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
 }
 
 /// The columns of `table` (`pragma_table_info`), `None` when the query failed (noted).
-fn columns(
+pub(super) fn columns(
     ctx: &AgentCtx<'_>,
     l: &Located,
     table: &str,
@@ -38,7 +38,8 @@ fn columns(
     }))
 }
 
-fn col(cols: &[String], c: &str, alias: &str) -> String {
+/// `c AS alias` when the table has `c`, else `NULL AS alias`.
+pub(super) fn col(cols: &[String], c: &str, alias: &str) -> String {
     if cols.iter().any(|x| x == c) {
         format!("{c} AS {alias}")
     } else {

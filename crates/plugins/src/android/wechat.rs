@@ -7,21 +7,25 @@
 //! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted with a key
 //!   derived from the IMEI and the uin: detected by its first bytes and noted "encrypted
 //!   (SQLCipher), key derived from IMEI+uin, not read", its folder matched to the uin read.
+//!   A copy decrypted with its key (a plain SQLite file at the same place) is read: every
+//!   `rcontact` (user name, alias, nickname, remark) as `wechat:<user name>`, every `message`
+//!   (ids, type, `isSend`, Unix-ms `createTime`, `talker`, content) with wallet claims by
+//!   `isSend` (a group's received text by the sender its `<sender>:\n` prefix names).
 //! - Signal's `databases/signal.db` is SQLCipher-encrypted (key in the Android keystore):
 //!   detected and said; its `org.thoughtcrime.securesms_preferences.xml` gives the registered
 //!   number (`pref_local_number`, the owner's phone) and account id (`pref_local_uuid`).
 //!
 //! A file that is neither SQLite nor whole pages (truncated, foreign) is "not a SQLite
-//! database", never called encrypted; a plain SQLite copy is said to be one.
+//! database", never called encrypted; a plain SQLite copy of Signal's is said to be one.
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use md5::{Digest, Md5};
 
-use super::Located;
-use crate::identity::{args_on, artefact_name, normalized, observe};
+use super::{Located, MAX_ROWS};
+use crate::identity::{args_on, artefact_name, normalized, observe, query_on};
 use crate::ios::signal::{Header, sqlcipher};
-use crate::util::{Draft, record_draft};
+use crate::util::{Draft, note_row_cap, raw, record_draft, unix_millis};
 
 /// The `name`/value pairs of an Android shared-preferences XML (`<string name="k">v</string>`,
 /// `<int name="k" value="v" />`, …), values as the file writes them.
@@ -251,6 +255,10 @@ fn encrypted(ctx: &AgentCtx<'_>, l: &Located, app: &str, key: &str) -> Result<()
     else {
         return Ok(());
     };
+    if matches!(header, Header::Sqlite) && app == "WeChat" {
+        // a copy decrypted with its key: read as the app keeps it
+        return decrypted(ctx, l);
+    }
     let (state, reason) = match header {
         Header::Encrypted(why) => (
             "encrypted",
@@ -284,6 +292,211 @@ fn encrypted(ctx: &AgentCtx<'_>, l: &Located, app: &str, key: &str) -> Result<()
     );
     record_draft(ctx, d)?;
     ctx.unparsed(&name, &reason, Some(&inv.record.invocation_id))
+}
+
+/// A decrypted `EnMicroMsg.db`: every contact (`rcontact`: user name, alias, the owner's remark,
+/// nickname) and every message (`message`: local and server ids, type, `isSend`, `createTime` in
+/// Unix milliseconds, `talker`, content; a group's received text starts with `<sender>:\n`).
+fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    use super::line::{col, columns};
+    if super::databases::tables_with(ctx, l, &["rcontact", "message"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let (Some(ccols), Some(mcols)) = (columns(ctx, l, "rcontact")?, columns(ctx, l, "message")?)
+    else {
+        return Ok(());
+    };
+    let missing: Vec<String> = [
+        ("rcontact", &ccols, &["username"][..]),
+        (
+            "message",
+            &mcols,
+            &["msgId", "isSend", "createTime", "talker", "content"][..],
+        ),
+    ]
+    .iter()
+    .flat_map(|(t, cols, need)| {
+        need.iter()
+            .filter(|c| !cols.iter().any(|x| x == *c))
+            .map(move |c| format!("{t}.{c}"))
+    })
+    .collect();
+    if !missing.is_empty() {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "could not parse WeChat's decrypted EnMicroMsg.db because it lacks {} (unexpected schema)",
+                missing.join(", ")
+            ),
+            None,
+        )?;
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT rowid AS rid, username, {}, {}, {}, {} FROM rcontact ORDER BY rowid",
+        col(&ccols, "alias", "alias"),
+        col(&ccols, "conRemark", "remark"),
+        col(&ccols, "nickname", "nickname"),
+        col(&ccols, "type", "type"),
+    );
+    if let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? {
+        note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat contacts")?;
+        for row in &t.rows {
+            let Some(user) = raw(&t, row, "username").filter(|u| !u.is_empty()) else {
+                continue;
+            };
+            let alias = raw(&t, row, "alias").filter(|v| !v.is_empty());
+            let remark = raw(&t, row, "remark").filter(|v| !v.is_empty());
+            let nick = raw(&t, row, "nickname").filter(|v| !v.is_empty());
+            let group = user.ends_with("@chatroom");
+            let kind = if group {
+                "group"
+            } else if user.starts_with("gh_") {
+                "official account"
+            } else {
+                "contact"
+            };
+            let mut d = Draft::new("contacts", format!("WeChat {kind} {user}"));
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Account, Some(&user), &inv);
+            d.fact(FactType::Account, alias.as_deref(), &inv);
+            d.fact(FactType::Name, nick.as_deref(), &inv);
+            d.fact(FactType::Name, remark.as_deref(), &inv);
+            d.interpretation = format!(
+                "A WeChat {kind} of the account (rcontact of the decrypted {}): user name {user}, WeChat ID {}, nickname {}, remark {}.",
+                l.name(),
+                alias.as_deref().unwrap_or("(none)"),
+                nick.as_deref().unwrap_or("(none)"),
+                remark.as_deref().unwrap_or("(none)"),
+            );
+            record_draft(ctx, d)?;
+            if kind == "official account" {
+                continue;
+            }
+            let label = remark.clone().or(nick.clone()).unwrap_or(user.clone());
+            let context = format!("wechat:{user}");
+            let why = |what: &str| format!("{what} of the WeChat {kind} {user} ({}).", l.name());
+            let entity = if group {
+                EntityKind::Account
+            } else {
+                EntityKind::Person
+            };
+            for (t, v, what) in [
+                (IdType::WechatId, Some(user.clone()), "The user name"),
+                (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+                (IdType::DisplayName, nick.clone(), "The nickname"),
+                (IdType::Nickname, remark.clone(), "The remark"),
+            ] {
+                if let Some(v) = v.filter(|_| !group || t != IdType::Nickname) {
+                    observe(ctx, &context, entity, &label, t, &v, &inv, why(what))?;
+                }
+            }
+        }
+    }
+    let sql = format!(
+        "SELECT msgId, {}, {}, isSend, createTime, talker, content FROM message ORDER BY msgId",
+        col(&mcols, "msgSvrId", "server_id"),
+        col(&mcols, "type", "type"),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat messages")?;
+    for row in &t.rows {
+        let id = t.get(row, "msgId").unwrap_or("?");
+        let sent = t.get(row, "isSend") == Some("1");
+        let talker = raw(&t, row, "talker").filter(|v| !v.is_empty());
+        let body = t.get(row, "content").unwrap_or("");
+        let group = talker.as_deref().is_some_and(|t| t.ends_with("@chatroom"));
+        let sender = body.split_once(":\n").map(|(w, _)| w).filter(|w| {
+            group
+                && !sent
+                && !w.is_empty()
+                && w.len() <= 64
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+        });
+        let with = talker.as_deref().unwrap_or("?");
+        let mut d = Draft::new(
+            "messages",
+            match (sent, sender) {
+                (true, _) => format!("WeChat message {id} sent to {with}"),
+                (false, Some(s)) => format!("WeChat message {id} from {s} in {with}"),
+                (false, None) => format!("WeChat message {id} from {with}"),
+            },
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, talker.as_deref(), &inv);
+        d.fact(FactType::Account, sender, &inv);
+        d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "server_id").as_deref(),
+            &inv,
+        );
+        let ts = raw(&t, row, "createTime");
+        d.time(
+            ts.as_deref(),
+            unix_millis(ts.as_deref()),
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.interpretation = format!(
+            "message msgId {id} of the decrypted {}: {} {with} (isSend {}, type {}); createTime is Unix milliseconds.",
+            l.name(),
+            if sent {
+                "sent by the account to"
+            } else {
+                "received by the account in the conversation with"
+            },
+            t.get(row, "isSend").unwrap_or("?"),
+            t.get(row, "type").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+        if t.get(row, "type") != Some("1") {
+            continue;
+        }
+        let other = match (group, sender) {
+            (false, _) => talker.clone(),
+            (true, Some(s)) => Some(s.to_string()),
+            (true, None) => None,
+        };
+        let context = other.map(|o| format!("wechat:{o}"));
+        let mark = if sent { "isSend 1" } else { "isSend 0" };
+        let role = format!(
+            "{}, {} ({mark})",
+            context.as_deref().unwrap_or("?"),
+            if sent {
+                "to whom it was sent"
+            } else {
+                "who sent it"
+            }
+        );
+        let party = context.as_deref().map(|c| crate::identity::Party {
+            context: c,
+            label: c,
+            role: &role,
+        });
+        let owner_role = format!(
+            "the device's user, who {} it ({mark})",
+            if sent { "sent" } else { "received" }
+        );
+        super::databases::message_claims(
+            ctx,
+            &inv,
+            body,
+            &format!("WeChat message {id} ({})", l.name()),
+            sent,
+            &owner_role,
+            party,
+        )?;
+    }
+    Ok(())
 }
 
 fn signal_prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {

@@ -50,13 +50,23 @@ fn sqlite3_rows(db: &Path, sql: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Runs `sql` on the database at `db` (created when absent) with the sqlite3 CLI.
+/// Runs `sql` (given on standard input) on the database at `db` (created when absent) with the
+/// sqlite3 CLI.
 fn sqlite3_exec(db: &Path, sql: &str) {
-    let out = std::process::Command::new("sqlite3")
+    use std::io::Write;
+    let mut child = std::process::Command::new("sqlite3")
         .arg(db)
-        .arg(sql)
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(sql.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -565,5 +575,98 @@ fn android_truncated_foreign_and_malformed_copies_are_noted_and_the_rest_read() 
         titles
             .iter()
             .any(|x| x == "messages | Signal signal.db (encrypted)")
+    );
+}
+
+/// A copy of EnMicroMsg.db decrypted with its key (here: built by the sqlite3 CLI from the same
+/// SQL the encrypted fixture holds, with a received message and a group message added) is read.
+#[test]
+fn android_wechat_decrypted_enmicromsg_is_read() {
+    use crate::android_support::triage;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("d");
+    android_tree(&root, "a");
+    let folder = std::fs::read_dir(root.join("data/user/0/com.tencent.mm/MicroMsg"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let db = folder.join("EnMicroMsg.db");
+    std::fs::remove_file(&db).unwrap();
+    let sql =
+        std::fs::read_to_string(repo().join("tests/fixtures/asia/wechat-android-a.sql")).unwrap();
+    sqlite3_exec(&db, &sql);
+    sqlite3_exec(
+        &db,
+        "INSERT INTO rcontact(username, nickname, type) VALUES ('24187063512@chatroom', 'OTC 交易群', 2);
+INSERT INTO message(msgId, msgSvrId, type, status, isSend, createTime, talker, content) VALUES
+ (2, 6952210341789012346, 1, 4, 0, 1735712460000, 'wxid_mei8chan2k', 'ok, mine is 0x1850cE0E73407A9997C467BABc60fe887C567625'),
+ (3, 7001000000000000010, 1, 4, 0, 1735900000000, '24187063512@chatroom', 'wxid_mei8chan2k:
+pay to TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 only');",
+    );
+    let run = triage(&[("src-d", &root, "Asia/Hong_Kong", Some("HK"))]);
+    assert!(run.rejections().is_empty(), "{:#?}", run.rejections());
+    let want = sqlite3_rows(
+        &db,
+        "SELECT msgId, createTime, msgSvrId, talker FROM message",
+    );
+    let phen = run.all_phenomena("src-d");
+    let mut missing = Vec::new();
+    for r in &want {
+        let Some(p) = phen
+            .iter()
+            .find(|p| p.title.starts_with(&format!("WeChat message {} ", r[0])))
+        else {
+            missing.push(r[0].clone());
+            continue;
+        };
+        for v in &r[1..] {
+            if !has(p, v) {
+                missing.push(format!("{}: {v}", r[0]));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    let titles = run.phenomena("src-d");
+    assert!(
+        titles.iter().any(
+            |t| t == "messages | WeChat message 3 from wxid_mei8chan2k in 24187063512@chatroom"
+        ),
+        "{titles:#?}"
+    );
+    assert!(
+        titles
+            .iter()
+            .any(|t| t == "contacts | WeChat contact wxid_mei8chan2k")
+    );
+    let ents = run.entities("src-d").join("\n");
+    for s in [
+        "wechat_id=meichan88",
+        "nickname=mei usdt otc",
+        "wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
+        "wechat_id=24187063512@chatroom",
+    ] {
+        assert!(ents.contains(s), "{s}:\n{ents}");
+    }
+    // Mei's wallet in the group is Mei's claim; the owner's own wallet is the owner's
+    assert!(
+        ents.lines()
+            .any(|l| l.starts_with("wechat:wxid_mei8chan2k ")
+                && l.contains("wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2")),
+        "{ents}"
+    );
+    assert!(
+        ents.lines()
+            .any(|l| l.starts_with("owner ")
+                && l.contains("wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2")),
+        "{ents}"
+    );
+    assert!(
+        !run.unparsed("src-d")
+            .iter()
+            .any(|u| u.artefact.ends_with("EnMicroMsg.db")),
+        "{:#?}",
+        run.unparsed("src-d")
     );
 }
