@@ -13,6 +13,9 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
+//! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat_id`, names); groups as accounts |
+//! | LINE `Line.sqlite` | [`line`] | one per user, per message | `line:<mid>`: mid, names |
+//! | Signal `grdb/signal.sqlite` | [`signal`] | one naming the (SQLCipher-encrypted) database, noted unparsed | — |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
 //! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
 //! | MeWe `sgrouplesdb.sqlite` | [`mewe`] | the signed-in account; one per user, group, post, poll, chat message | `owner`: `mewe:<id>`, handle, name, primary e-mail and phone; `mewe:<id>`: handle, name |
@@ -66,6 +69,7 @@ pub mod imo;
 pub mod instagram;
 pub mod keyboard;
 pub mod kik;
+pub mod line;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
@@ -74,10 +78,12 @@ pub mod privacyreport;
 pub mod safari;
 pub mod safarihistory;
 pub mod screentime;
+pub mod signal;
 pub mod sms;
 pub mod truthsocial;
 pub mod twitter;
 pub mod voicemail;
+pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
 
@@ -171,6 +177,9 @@ impl Plugin for Ios {
             googlevoice::triage(&run)
         })?;
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
+        ctx.artefact("WeChat MM.sqlite", || wechat::triage(&run))?;
+        ctx.artefact("LINE Line.sqlite", || line::triage(&run))?;
+        ctx.artefact("Signal signal.sqlite", || signal::triage(&run))?;
         ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
         ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
         ctx.artefact("Mastodon shared.sqlite", || mastodon::triage(&run))?;
@@ -535,6 +544,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "iCloud backup state and results, the apps whose data it backs up; apps used on CarPlay with times",
         ),
+        entry(
+            "WeChat MM.sqlite",
+            &["/DB/MM.sqlite\""],
+            "WeChat messages per conversation (Chat_<md5> tables), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
+        ),
+        entry(
+            "LINE Line.sqlite",
+            &["/Line.sqlite\""],
+            "LINE messages, chats and users: mids, names the owner gave",
+        ),
+        entry(
+            "Signal signal.sqlite",
+            &["/signal.sqlite\""],
+            "Signal: detected; the database is SQLCipher-encrypted (key in the keychain), said so",
+        ),
     ]
 }
 
@@ -550,7 +574,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "ChatStorage.sqlite"
         | "threadingStore.sqlite"
         | "kik.sqlite"
-        | "sgrouplesdb.sqlite" => "messages",
+        | "sgrouplesdb.sqlite"
+        | "MM.sqlite"
+        | "Line.sqlite"
+        | "signal.sqlite" => "messages",
+        "WCDB_Contact.sqlite" => "contacts",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",

@@ -897,6 +897,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Instagram direct messages", false),
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
+            ("WeChat MM.sqlite", false),
+            ("LINE Line.sqlite", false),
+            ("Signal signal.sqlite", false),
         ]
     );
     for (path, cat) in [

@@ -4,6 +4,7 @@ mod android;
 mod android_support;
 mod android_system;
 mod archive;
+mod asia;
 mod boundaries;
 mod browsers;
 mod contact_claims;
