@@ -18,6 +18,16 @@
 //! | `serial` | strong | trimmed, upper case |
 //! | `wallet` | strong | ETH: `0x` + lower-case hex (mixed case must pass EIP-55); BTC bech32: lower case; BTC/TRON base58: as written (Base58Check verified) |
 //! | `display_name`, `nickname`, `device_name` | weak | white space collapsed, lower case |
+//! | `wechat` | strong | `wechat:` + the WeChat ID (微信号: a letter, then 5–19 letters, digits, `_`, `-`), lower case |
+//! | `qq` | strong | `qq:` + the QQ number (5–11 digits, no leading zero) |
+//! | `line` | strong | `line:` + the LINE ID (4–20 of `a-z 0-9 . _ -`), lower case |
+//! | `telegram_username` | strong | `telegram-user:@` + the user name (5–32 of `a-z 0-9 _`, a letter first), lower case |
+//! | `signal_username` | strong | `signal-user:` + the user name (`name.01`: 3–32 of `a-z 0-9 _`, a dot, 2–9 digits), lower case |
+//!
+//! The app account types accept the value with or without their namespace (`wechat:abc_123`
+//! or `abc_123`; a Telegram user name with or without `@`) and are compared with the other
+//! service account ids (`account_id`, [`crate::resolution::KeySpace::AccountId`]): a parser
+//! that writes `qq:<number>` as an `account_id` meets a `qq` claim of the same number.
 //!
 //! Strength and single-valuedness per entity kind are the rows of the one table,
 //! [`crate::resolution::TABLE`]. A value of a strong type that is a placeholder or sentinel
@@ -70,6 +80,17 @@ pub enum IdType {
     Nickname,
     /// A device's user-given name (weak).
     DeviceName,
+    /// A WeChat ID (微信号), the name a user chose: `wechat:<id>`.
+    Wechat,
+    /// A QQ number: `qq:<digits>`.
+    Qq,
+    /// A LINE ID: `line:<id>`.
+    Line,
+    /// A Telegram user name (`@handle`): `telegram-user:@<handle>`. (Telegram's numeric user
+    /// ids are `account_id`s `telegram:<id>`.)
+    TelegramUsername,
+    /// A Signal user name (`name.01`): `signal-user:<name>`.
+    SignalUsername,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -84,7 +105,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 17] = [
+    pub const ALL: [IdType; 22] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -102,7 +123,36 @@ impl IdType {
         Self::DisplayName,
         Self::Nickname,
         Self::DeviceName,
+        Self::Wechat,
+        Self::Qq,
+        Self::Line,
+        Self::TelegramUsername,
+        Self::SignalUsername,
     ];
+
+    /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
+    /// [`IdType::TelegramUsername`], [`IdType::SignalUsername`]): an id a user of the app
+    /// chose or was given, which a writer may name as their own ("my WeChat is …").
+    pub const APP_ACCOUNTS: [IdType; 5] = [
+        Self::Wechat,
+        Self::Qq,
+        Self::Line,
+        Self::TelegramUsername,
+        Self::SignalUsername,
+    ];
+
+    /// The namespace an app account type's canonical form starts with (`wechat:`), `None`
+    /// for other types.
+    pub fn namespace(self) -> Option<&'static str> {
+        match self {
+            Self::Wechat => Some("wechat:"),
+            Self::Qq => Some("qq:"),
+            Self::Line => Some("line:"),
+            Self::TelegramUsername => Some("telegram-user:"),
+            Self::SignalUsername => Some("signal-user:"),
+            _ => None,
+        }
+    }
 
     /// Strong or weak: the type's row of the one identifier table
     /// ([`crate::resolution::TABLE`]). A value can still be weaker than its type:
@@ -120,7 +170,12 @@ impl IdType {
             | Self::GoogleAccount
             | Self::AccountId
             | Self::WhatsappLid
-            | Self::Dsid => FactType::Account,
+            | Self::Dsid
+            | Self::Wechat
+            | Self::Qq
+            | Self::Line
+            | Self::TelegramUsername
+            | Self::SignalUsername => FactType::Account,
             Self::ContactGuid | Self::AndroidId => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
@@ -151,6 +206,11 @@ impl IdType {
             Self::DisplayName => "display_name",
             Self::Nickname => "nickname",
             Self::DeviceName => "device_name",
+            Self::Wechat => "wechat",
+            Self::Qq => "qq",
+            Self::Line => "line",
+            Self::TelegramUsername => "telegram_username",
+            Self::SignalUsername => "signal_username",
         }
     }
 }
@@ -626,7 +686,82 @@ pub fn normalize(
         IdType::DisplayName | IdType::Nickname | IdType::DeviceName => {
             Ok(collapse_whitespace(value).to_lowercase())
         }
+        IdType::Wechat
+        | IdType::Qq
+        | IdType::Line
+        | IdType::TelegramUsername
+        | IdType::SignalUsername => normalize_app_account(id_type, value),
     }
+}
+
+/// The canonical form of an app account id (see the module table): its namespace and the id
+/// in lower case, or why it is not one. The value may carry the namespace already.
+pub fn normalize_app_account(id_type: IdType, value: &str) -> Result<String, IdentifierError> {
+    let namespace = id_type.namespace().unwrap_or_default();
+    let value = value.trim();
+    let value = value
+        .get(..namespace.len())
+        .filter(|p| p.eq_ignore_ascii_case(namespace))
+        .map_or(value, |_| &value[namespace.len()..]);
+    let lower = value.to_ascii_lowercase();
+    let invalid = |why: &str| IdentifierError::Invalid {
+        id_type: id_type.as_str(),
+        why: why.into(),
+    };
+    let all = |s: &str, extra: &[u8]| {
+        s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || extra.contains(&b))
+    };
+    let letter_first = |s: &str| s.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
+    let id = match id_type {
+        IdType::Wechat => {
+            if !(6..=20).contains(&lower.len()) || !letter_first(&lower) || !all(&lower, b"_-") {
+                return Err(invalid(
+                    "not a WeChat ID (a letter, then 5–19 letters, digits, _ or -)",
+                ));
+            }
+            lower
+        }
+        IdType::Qq => {
+            if !(5..=11).contains(&lower.len())
+                || !lower.bytes().all(|b| b.is_ascii_digit())
+                || lower.starts_with('0')
+            {
+                return Err(invalid("not a QQ number (5–11 digits, no leading zero)"));
+            }
+            lower
+        }
+        IdType::Line => {
+            if !(4..=20).contains(&lower.len()) || !all(&lower, b"._-") {
+                return Err(invalid("not a LINE ID (4–20 of a-z, 0-9, ., _, -)"));
+            }
+            lower
+        }
+        IdType::TelegramUsername => {
+            let handle = lower.strip_prefix('@').unwrap_or(&lower);
+            if !(5..=32).contains(&handle.len()) || !letter_first(handle) || !all(handle, b"_") {
+                return Err(invalid(
+                    "not a Telegram user name (5–32 of a-z, 0-9, _, a letter first)",
+                ));
+            }
+            format!("@{handle}")
+        }
+        IdType::SignalUsername => {
+            let ok = lower.split_once('.').is_some_and(|(name, digits)| {
+                (3..=32).contains(&name.len())
+                    && !name.starts_with(|c: char| c.is_ascii_digit())
+                    && all(name, b"_")
+                    && (2..=9).contains(&digits.len())
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+            });
+            if !ok {
+                return Err(invalid("not a Signal user name (name.01)"));
+            }
+            lower
+        }
+        _ => return Err(invalid("not an app account type")),
+    };
+    Ok(format!("{namespace}{id}"))
 }
 
 /// Words that stand for "no value" wherever an identifier is written (compared in lower case,
@@ -779,6 +914,7 @@ pub fn placeholder(id_type: IdType, value: &str) -> Option<&'static str> {
             | IdType::Dsid
             | IdType::AndroidId
             | IdType::Phone
+            | IdType::Qq
     );
     let digits = || {
         trimmed
@@ -1861,6 +1997,53 @@ mod tests {
             Err(()),
         );
         check(IdType::Wallet, "hello", Err(()));
+    }
+
+    #[test]
+    fn app_account_ids_are_namespaced_and_checked() {
+        check(IdType::Wechat, "abc_123", Ok("wechat:abc_123"));
+        check(IdType::Wechat, "WeChat:Chan-MH88", Ok("wechat:chan-mh88"));
+        check(IdType::Wechat, "wxid_k2j4h5g6", Ok("wechat:wxid_k2j4h5g6"));
+        check(IdType::Wechat, "85291234567", Err(()));
+        check(IdType::Wechat, "abc", Err(()));
+        check(IdType::Wechat, "abc 123", Err(()));
+        check(IdType::Qq, "12345678", Ok("qq:12345678"));
+        check(IdType::Qq, "qq:987654321", Ok("qq:987654321"));
+        check(IdType::Qq, "01234567", Err(()));
+        check(IdType::Qq, "1234", Err(()));
+        check(IdType::Line, "Pat.Wong", Ok("line:pat.wong"));
+        check(IdType::Line, "ab", Err(()));
+        check(
+            IdType::TelegramUsername,
+            "@Pat_Wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(
+            IdType::TelegramUsername,
+            "pat_wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(
+            IdType::TelegramUsername,
+            "telegram-user:@pat_wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(IdType::TelegramUsername, "@pat", Err(()));
+        check(IdType::TelegramUsername, "+85291234567", Err(()));
+        check(IdType::SignalUsername, "pat.42", Ok("signal-user:pat.42"));
+        check(IdType::SignalUsername, "pat", Err(()));
+        for t in IdType::APP_ACCOUNTS {
+            assert_eq!(t.fact_type(), FactType::Account);
+            assert!(t.namespace().is_some());
+        }
+        assert_eq!(
+            placeholder(IdType::Wechat, "unknown"),
+            Some("placeholder word")
+        );
+        assert_eq!(
+            placeholder(IdType::Qq, "11111111"),
+            Some("one repeated digit")
+        );
     }
 
     #[test]
