@@ -1,31 +1,35 @@
 //! Competing contact claims (issue 16): a phone number, e-mail address or app account id
-//! that people of *different* actors each wrote as their own.
+//! that two people known to be different each wrote as their own.
 //!
 //! A contact claim ([`Identifier::is_claim`]) is one edge of coreference evidence, from the
-//! claim ([`super::evidence_prepared`]). When the claims on one value come from entities that
-//! resolution without any claim puts into different actors (*parties*: the clusters of
-//! coreference by own values only, mentions attached to the one cluster they reach, as in
-//! [`super::actors`]), the claims compete as wallet claims do ([`super::control`]):
+//! claim ([`super::evidence_prepared`]). The claims on one value come from *parties*: the
+//! clusters coreference makes from own values alone, claims left out (a mention attached to
+//! the one cluster it reaches, as in [`super::actors`]). Two parties are *rivals* when the
+//! evidence says they are different people: one holds a source's `owner` (the device's user)
+//! and the other a person entity of the same source that is not its owner (someone the
+//! user corresponded with or saved). Rivals' claims compete as wallet claims do
+//! ([`super::control`]):
 //!
-//! | evidence in a pair the claim of party P would join | edge |
+//! | evidence in a pair the claim of party P would join, when P has a rival on the value | edge |
 //! |---|---|
 //! | the claim itself | `direct_evidence` (+2), as before |
 //! | another claim on the value by P (another message, another phone of P's) | `supports` (+1) |
-//! | a claim on the value by another party whose claims weigh at least as much | `contradicts` (−2) |
-//! | a claim by another party whose claims weigh less | `weakens` (−0.5) |
+//! | a claim by a rival whose claims weigh at least as much | `contradicts` (−2) |
+//! | a claim by a rival whose claims weigh less | `weakens` (−0.5) |
 //!
-//! and a claim meeting another party's claim (no one holding the value as their own between
-//! them) gives no `supports` edge. A party's claims weigh 2 each (every contact claim has its
-//! cue). So a "my new number is …" that someone forwarded (now also the forwarder's claim,
-//! on their phone and on the phone they sent it to) joins nobody to the number when the
-//! forwarder's claims weigh as much as the writer's; against a writer who told more people
-//! it stays only a weaker rival. Claims of one party, or a claim that meets its own party,
-//! are unchanged. Parties depend only on the identifiers, never on the order they arrived in.
+//! and rivals' claims meeting each other give no `supports` edge. A party's claims weigh 2
+//! each (every contact claim has its cue). So when B forwards PAT's "my new number is X" to
+//! C, B's phone holds two claims on X, B's own (sent) and PAT's handle's (received): rivals.
+//! B's claims (B's phone, C's) weigh as much as PAT's (PAT's old phone, B's): neither joins
+//! X's owner, and B is never joined to PAT; against a writer who told more people the
+//! forwarder stays a weaker rival. Parties that are not rivals (both ends of one message: the
+//! sender's phone and the receiver's handle of the sender) support each other as before.
+//! Parties and rivals depend only on the identifiers, never on the order they arrived in.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::{KeySpace, Prepared, UnionFind, evidence_with, is_mention};
-use crate::model::{Entity, HypothesisKind, Identifier};
+use crate::model::{Entity, EntityKind, HypothesisKind, Identifier};
 use crate::scoring::{EdgeType, Scoring, Status, score};
 
 /// One claim on a contested value: the claimant (an index into the prepared entities), the
@@ -46,6 +50,8 @@ pub struct Contest<'a> {
     /// Per entity index, its party (a root of the claim-free clustering). Empty when nothing
     /// is contested.
     party: Vec<usize>,
+    /// Pairs of rival parties (lower root first) among the contested values' parties.
+    rivals: HashSet<(usize, usize)>,
     /// Per contested key, its claims and the weight of each party's claims.
     contested: HashMap<(KeySpace, &'a str), OnValue<'a>>,
 }
@@ -90,10 +96,59 @@ impl<'a> Contest<'a> {
                 contested.insert(key, (list, weight));
             }
         }
+        // Rivals: a party holding a source's owner and one holding another person of it.
+        let involved: HashSet<usize> = contested
+            .values()
+            .flat_map(|(_, weight)| weight.keys().copied())
+            .collect();
+        let mut owners: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+        let mut others: HashMap<&str, BTreeSet<usize>> = HashMap::new();
+        for (n, p) in entities.iter().enumerate() {
+            let root = party.get(n).copied().unwrap_or(n);
+            if p.entity.kind != EntityKind::Person || !involved.contains(&root) {
+                continue;
+            }
+            let side = if p.entity.context == "owner" {
+                &mut owners
+            } else {
+                &mut others
+            };
+            side.entry(p.entity.source_id.as_str())
+                .or_default()
+                .insert(root);
+        }
+        let mut rivals = HashSet::new();
+        for (source, owning) in &owners {
+            for &o in owning {
+                for &x in others.get(source).into_iter().flatten() {
+                    if o != x {
+                        rivals.insert((o.min(x), o.max(x)));
+                    }
+                }
+            }
+        }
+        contested.retain(|_, (_, weight)| {
+            let parties: Vec<usize> = weight.keys().copied().collect();
+            parties.iter().enumerate().any(|(k, &a)| {
+                parties
+                    .iter()
+                    .skip(k + 1)
+                    .any(|&b| rivals.contains(&(a.min(b), a.max(b))))
+            })
+        });
         if contested.is_empty() {
             return Self::default();
         }
-        Self { party, contested }
+        Self {
+            party,
+            rivals,
+            contested,
+        }
+    }
+
+    /// Whether two parties are rivals.
+    fn rival(&self, a: usize, b: usize) -> bool {
+        self.rivals.contains(&(a.min(b), a.max(b)))
     }
 
     /// Whether no value is contested.
@@ -137,8 +192,13 @@ impl<'a> Contest<'a> {
                 continue;
             }
             if edge_type == EdgeType::Supports {
-                // Two parties' claims on one value: rivals, not a tie.
-                dropped.insert(at);
+                // Rivals' claims on one value are no tie between them.
+                if self.rival(mine, theirs) {
+                    dropped.insert(at);
+                }
+                continue;
+            }
+            if !weight.keys().any(|&p| self.rival(mine, p)) {
                 continue;
             }
             let own = weight.get(&mine).copied().unwrap_or(0);
@@ -148,6 +208,8 @@ impl<'a> Contest<'a> {
                 }
                 let edge = if c.party == mine {
                     EdgeType::Supports
+                } else if !self.rival(mine, c.party) {
+                    continue;
                 } else if weight.get(&c.party).copied().unwrap_or(0) >= own {
                     EdgeType::Contradicts
                 } else {

@@ -1719,7 +1719,7 @@ fn named_and_document_claims_join_the_one_person_known_by_that_name_or_number() 
 
 /// Contact claims (issue 16, part 4): a number a person wrote as their own ("my new number
 /// is …") joins the entity that holds it as its own with one `direct_evidence` edge from the
-/// claim; two unrelated people's claims are rivals, not a tie; the same value also held as the person's own is kept
+/// claim; two claims support each other; the same value also held as the person's own is kept
 /// beside the claim, in either order, and gives the usual two edges; a retraction splits.
 #[test]
 fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
@@ -1793,15 +1793,20 @@ fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
     assert_eq!(h.edges[0].phenomenon_id, claim.phenomenon_id);
     assert!((h.log_odds - prior - 2.0).abs() < 1e-9, "{}", h.log_odds);
     assert_eq!(h.status, Status::Supported);
-    // Two people who are not one actor without it both call the e-mail address theirs: rival
-    // claims, no tie (a forwarded "email me at …" is the forwarder's claim too).
+    // Two handles on two phones both call the e-mail address theirs, and nothing says they
+    // are different people (both ends of one message look so): the claims support each other.
+    let h = &s.hypotheses()[&s.coreference_hypotheses(
+        &w.entity("src-c", "handle:x").id,
+        &w.entity("src-d", "handle:y").id,
+    )[0]];
     assert!(
-        s.coreference_hypotheses(
-            &w.entity("src-c", "handle:x").id,
-            &w.entity("src-d", "handle:y").id,
-        )
-        .is_empty()
+        h.edges
+            .iter()
+            .all(|e| e.edge_type == masf_graph::EdgeType::Supports)
+            && h.edges.len() == 2,
+        "{h:?}"
     );
+    assert!((h.log_odds - prior - 1.5).abs() < 1e-9, "{}", h.log_odds);
 
     // The examiner retracts the claim's link: the new number's handle stands alone again.
     let edge = w.edge_between(
@@ -1879,9 +1884,10 @@ fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
 }
 
 /// Competing contact claims (issue 16): PAT texts "my new number is 6222 3333" from the old
-/// number to B, B forwards the text to C. B's claims (sent on B's phone, received on C's)
-/// weigh as much as PAT's (sent on the old phone, received on B's): neither joins the new
-/// number's owner, and B is never joined to PAT. Once PAT has told D too, PAT's claims
+/// number to B, B forwards the text to C. B's phone holds both B's claim (sent) and PAT's
+/// handle's (received): rivals. B's claims (sent on B's phone, received on C's) weigh as much
+/// as PAT's (sent on the old phone, received on B's): neither joins the new number's owner,
+/// and B is never joined to PAT. Once PAT has told D too, PAT's claims
 /// outweigh B's: PAT's old entities join the new number, B's claims are refuted.
 #[test]
 fn a_forwarded_my_number_is_a_rival_claim_that_joins_no_two_people() {
