@@ -34,8 +34,8 @@
 //!    however many spellings each entity carries. A value one side only *claimed* gives one
 //!    edge, from the claim: `direct_evidence` against the other's own value (`L = 1.52`,
 //!    0.97: the person said it is theirs), `supports` against another claim (`L = 1.02`).
-//!    Claims on one value by *rivals* (parties known to be different people: a device's user
-//!    and someone on that device) compete by weight, as wallet claims do ([`Contest`]): a
+//!    When people known to be different (a device's user and someone on that device) claim
+//!    one value, all its claims compete by weight, as wallet claims do ([`Contest`]): a
 //!    forwarded "my number is …" joins no two people.
 //! 5. **Scoring**: by the graph's log-odds (DESIGN §7) with the coreference prior
 //!    ([`crate::Scoring::prior_for`], 0.25 by default: `L₀ = −0.477`, undecided rather than

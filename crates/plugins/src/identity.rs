@@ -562,10 +562,11 @@ fn cjk_account_cue(sentence: &str) -> Option<String> {
 }
 
 /// The app account ids in `text` that their writer names as their own, read strictly from
-/// the words right before the app's name in its sentence: `my` (+ `new`, `other`, …) + the
-/// app ("my WeChat is abc_123", "my telegram is @handle", "my QQ: 12345678"), `<verb> me on`
-/// + the app ("add me on LINE: pat.wong"), the Chinese `我的(新)` / `加我` / `联系我` / `找我`
-/// + the app ("我的微信号是abc_123", "加我微信：abc_123"), or a sentence that opens with the
+/// the words right before the app's name in its sentence: `my` and optional adjectives
+/// (`new`, `other`, …) before the app ("my WeChat is abc_123", "my telegram is @handle", "my
+/// QQ: 12345678"), `<verb> me on` before it ("add me on LINE: pat.wong"), the Chinese
+/// `我的(新)`, `加我`, `联系我`, `找我` before it ("我的微信号是abc_123", "加我微信：abc_123"), or a
+/// sentence that opens with the
 /// app's name and an id word before a colon ("line id: pat.wong", "微信号：abc_123"). The id
 /// follows, after an id word ("ID", "username", "号"), `is`/`是`/`:`; it must be valid for
 /// the app ([`masf_graph::identifiers::normalize_app_account`]), and a bare word after `is`

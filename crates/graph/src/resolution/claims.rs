@@ -6,25 +6,26 @@
 //! clusters coreference makes from own values alone, claims left out (a mention attached to
 //! the one cluster it reaches, as in [`super::actors`]). Two parties are *rivals* when the
 //! evidence says they are different people: one holds a source's `owner` (the device's user)
-//! and the other a person entity of the same source that is not its owner (someone the
-//! user corresponded with or saved). Rivals' claims compete as wallet claims do
-//! ([`super::control`]):
+//! and the other a person entity of the same source that is not its owner (someone the user
+//! corresponded with or saved). A value two rivals claim is *contested*, and then all its
+//! parties' claims compete, as wallet claims do ([`super::control`]):
 //!
-//! | evidence in a pair the claim of party P would join, when P has a rival on the value | edge |
+//! | evidence in a pair the claim of party P would join, on a contested value | edge |
 //! |---|---|
 //! | the claim itself | `direct_evidence` (+2), as before |
 //! | another claim on the value by P (another message, another phone of P's) | `supports` (+1) |
-//! | a claim by a rival whose claims weigh at least as much | `contradicts` (−2) |
-//! | a claim by a rival whose claims weigh less | `weakens` (−0.5) |
+//! | a claim by another party whose claims weigh at least as much | `contradicts` (−2) |
+//! | a claim by another party whose claims weigh less | `weakens` (−0.5) |
 //!
-//! and rivals' claims meeting each other give no `supports` edge. A party's claims weigh 2
-//! each (every contact claim has its cue). So when B forwards PAT's "my new number is X" to
+//! and two parties' claims meeting each other give no `supports` edge. A party's claims weigh
+//! 2 each (every contact claim has its cue). So when B forwards PAT's "my new number is X" to
 //! C, B's phone holds two claims on X, B's own (sent) and PAT's handle's (received): rivals.
 //! B's claims (B's phone, C's) weigh as much as PAT's (PAT's old phone, B's): neither joins
-//! X's owner, and B is never joined to PAT; against a writer who told more people the
-//! forwarder stays a weaker rival. Parties that are not rivals (both ends of one message: the
-//! sender's phone and the receiver's handle of the sender) support each other as before.
-//! Parties and rivals depend only on the identifiers, never on the order they arrived in.
+//! X's owner, B is never joined to PAT, and B's handle on C's phone (whose number B's phone
+//! may not know) joins neither; against a writer who told more people the forwarder stays a
+//! weaker rival. A value no rivals claim keeps the plain rule: both ends of one message (the
+//! sender's phone and the receiver's handle of the sender) support each other. Parties and
+//! rivals depend only on the identifiers, never on the order they arrived in.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -50,8 +51,6 @@ pub struct Contest<'a> {
     /// Per entity index, its party (a root of the claim-free clustering). Empty when nothing
     /// is contested.
     party: Vec<usize>,
-    /// Pairs of rival parties (lower root first) among the contested values' parties.
-    rivals: HashSet<(usize, usize)>,
     /// Per contested key, its claims and the weight of each party's claims.
     contested: HashMap<(KeySpace, &'a str), OnValue<'a>>,
 }
@@ -139,16 +138,7 @@ impl<'a> Contest<'a> {
         if contested.is_empty() {
             return Self::default();
         }
-        Self {
-            party,
-            rivals,
-            contested,
-        }
-    }
-
-    /// Whether two parties are rivals.
-    fn rival(&self, a: usize, b: usize) -> bool {
-        self.rivals.contains(&(a.min(b), a.max(b)))
+        Self { party, contested }
     }
 
     /// Whether no value is contested.
@@ -192,13 +182,8 @@ impl<'a> Contest<'a> {
                 continue;
             }
             if edge_type == EdgeType::Supports {
-                // Rivals' claims on one value are no tie between them.
-                if self.rival(mine, theirs) {
-                    dropped.insert(at);
-                }
-                continue;
-            }
-            if !weight.keys().any(|&p| self.rival(mine, p)) {
+                // Two parties' claims on a contested value are no tie between them.
+                dropped.insert(at);
                 continue;
             }
             let own = weight.get(&mine).copied().unwrap_or(0);
@@ -208,8 +193,6 @@ impl<'a> Contest<'a> {
                 }
                 let edge = if c.party == mine {
                     EdgeType::Supports
-                } else if !self.rival(mine, c.party) {
-                    continue;
                 } else if weight.get(&c.party).copied().unwrap_or(0) >= own {
                     EdgeType::Contradicts
                 } else {
