@@ -408,7 +408,9 @@ pub fn named_party(before: &str) -> Option<(String, String)> {
 /// `wallet:<address>`, and as a *control claim* of the party the words before it name
 /// ([`holder_from_text`]): the same address held by that party's person entity
 /// (`masf_graph::resolution::plan_control` turns claims into control hypotheses scored
-/// against each other). No claim when that party is unknown. Returns how many addresses it saw.
+/// against each other). No claim when that party is unknown. The same text also gives the
+/// writer's contact claims ([`observe_written_contacts`]) and account-id claims
+/// ([`observe_written_accounts`]). Returns how many addresses it saw.
 ///
 /// `observe(context, kind, label, id_type, value, interpretation, cue)` makes each observation,
 /// citing the invocation whose output holds `text` (the caller's: [`observe`], or a run that
