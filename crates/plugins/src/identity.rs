@@ -1092,6 +1092,27 @@ mod tests {
                 .map(|c| (c.id_type, c.raw.as_str(), c.cue.as_str()));
             assert_eq!(got, expect, "{text:?}");
         }
+        // Text that ends or breaks anywhere: no claim, no panic.
+        for text in [
+            "my wechat",
+            "my wechat id:",
+            "我的微信",
+            "我的微信是",
+            "加我微信：",
+            "my wechat is İİİİİİ",
+            "my ｗｅｃｈａｔ is abc_123",
+            "my wechat id id id id is: is abc",
+            "微信号：微信号：微信号：",
+            "\u{0}my line id: \u{202e}pat.wong",
+        ] {
+            let claims = super::account_claims(text);
+            for c in &claims {
+                assert_eq!(
+                    text.get(c.start..c.start + c.raw.len()),
+                    Some(c.raw.as_str())
+                );
+            }
+        }
         // Each claimed id is found once, at its place in the text.
         let text = "my WeChat is abc_123 and my QQ: 12345678";
         let claims = super::account_claims(text);
