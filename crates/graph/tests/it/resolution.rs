@@ -2001,7 +2001,7 @@ fn a_forwarded_my_number_is_a_rival_claim_that_joins_no_two_people() {
 /// Account-id claims (issue 16): "my WeChat is chan_mh88" written by a person joins the
 /// entity a parser knows the WeChat ID of (namespaced `account_id` `wechat:…` or the
 /// `wechat` type), like a contact claim; a friend's WeChat ID (no claim) joins nobody;
-/// `actors` lists the claimant in `claimed_by`.
+/// `actors` lists the claimant in `claimed_by`; claims meeting claims support each other.
 #[test]
 fn a_claimed_wechat_id_joins_the_account_that_holds_it() {
     let mut w = World::new();
@@ -2065,4 +2065,56 @@ fn a_claimed_wechat_id_joins_the_account_that_holds_it() {
     assert_eq!(listed.claimed_by, std::slice::from_ref(&sender.id));
     let lee = w.entity("src-c", "contact:7").id.clone();
     assert_eq!(actor_of(&actors, &lee).entities, std::slice::from_ref(&lee));
+
+    // Claim meets claim: the same Telegram user name and QQ number written as their own by
+    // the device's user of one phone and a handle on another support each other (one
+    // `supports` edge from each claim: +1, +0.5); the QQ claim joins the namespaced
+    // `account_id` `qq:…` a parser holds.
+    let prior = (0.25f64 / 0.75).log10();
+    let mut w = World::new();
+    for (src, ctx) in [("src-x", "owner"), ("src-y", "handle:+85295550000")] {
+        w.observe_in(
+            src,
+            ctx,
+            P,
+            ctx,
+            IdType::TelegramUsername,
+            "@Pat_Wong",
+            "HK",
+            Some("my"),
+        );
+    }
+    w.observe_in(
+        "src-z",
+        "owner",
+        P,
+        "owner",
+        IdType::AccountId,
+        "qq:12345678",
+        "HK",
+        None,
+    );
+    w.observe_in(
+        "src-y",
+        "handle:+85295550000",
+        P,
+        "handle",
+        IdType::Qq,
+        "12345678",
+        "HK",
+        Some("我的"),
+    );
+    w.settle();
+    let x = w.entity("src-x", "owner").id.clone();
+    let y = w.entity("src-y", "handle:+85295550000").id.clone();
+    let z = w.entity("src-z", "owner").id.clone();
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&x, &y)[0]];
+    assert_eq!(edges_of(h, masf_graph::EdgeType::Supports), 2, "{h:?}");
+    assert!((h.log_odds - prior - 1.5).abs() < 1e-9, "{}", h.log_odds);
+    let actors = resolution::actors(&w.state);
+    let one = actor_of(&actors, &x);
+    assert!(
+        one.entities.contains(&y) && one.entities.contains(&z),
+        "{one:?}"
+    );
 }
