@@ -16,9 +16,18 @@
 //! | `imsi` | strong | 6–15 digits |
 //! | `iccid` | strong | 18–20 digits (a trailing `F` filler dropped) |
 //! | `serial` | strong | trimmed, upper case |
-//! | `wechat_id` | strong | a WeChat user name (`wxid_…`, a custom WeChat ID, `…@chatroom`): trimmed, lower case, no white space, at most 64 characters |
 //! | `wallet` | strong | ETH: `0x` + lower-case hex (mixed case must pass EIP-55); BTC bech32: lower case; BTC/TRON base58: as written (Base58Check verified) |
 //! | `display_name`, `nickname`, `device_name` | weak | white space collapsed, lower case |
+//! | `wechat` | strong | `wechat:` + the WeChat ID (微信号: a letter, then 5–19 letters, digits, `_`, `-`), lower case |
+//! | `qq` | strong | `qq:` + the QQ number (5–11 digits, no leading zero) |
+//! | `line` | strong | `line:` + the LINE ID (4–20 of `a-z 0-9 . _ -`), lower case |
+//! | `telegram_username` | strong | `telegram-user:@` + the user name (5–32 of `a-z 0-9 _`, a letter first), lower case |
+//! | `signal_username` | strong | `signal-user:` + the user name (`name.01`: 3–32 of `a-z 0-9 _`, a dot, 2–9 digits), lower case |
+//!
+//! The app account types accept the value with or without their namespace (`wechat:abc_123`
+//! or `abc_123`; a Telegram user name with or without `@`) and are compared with the other
+//! service account ids (`account_id`, [`crate::resolution::KeySpace::AccountId`]): a parser
+//! that writes `qq:<number>` as an `account_id` meets a `qq` claim of the same number.
 //!
 //! Strength and single-valuedness per entity kind are the rows of the one table,
 //! [`crate::resolution::TABLE`]. A value of a strong type that is a placeholder or sentinel
@@ -65,14 +74,23 @@ pub enum IdType {
     Serial,
     /// A cryptocurrency wallet address (ETH, BTC, TRON).
     Wallet,
-    /// A WeChat user name (`wxid_…`, a custom WeChat ID, a group's `…@chatroom`).
-    WechatId,
     /// A display name (weak).
     DisplayName,
     /// A nickname (weak).
     Nickname,
     /// A device's user-given name (weak).
     DeviceName,
+    /// A WeChat ID (微信号), the name a user chose: `wechat:<id>`.
+    Wechat,
+    /// A QQ number: `qq:<digits>`.
+    Qq,
+    /// A LINE ID: `line:<id>`.
+    Line,
+    /// A Telegram user name (`@handle`): `telegram-user:@<handle>`. (Telegram's numeric user
+    /// ids are `account_id`s `telegram:<id>`.)
+    TelegramUsername,
+    /// A Signal user name (`name.01`): `signal-user:<name>`.
+    SignalUsername,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -87,7 +105,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 18] = [
+    pub const ALL: [IdType; 22] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -102,11 +120,39 @@ impl IdType {
         Self::Iccid,
         Self::Serial,
         Self::Wallet,
-        Self::WechatId,
         Self::DisplayName,
         Self::Nickname,
         Self::DeviceName,
+        Self::Wechat,
+        Self::Qq,
+        Self::Line,
+        Self::TelegramUsername,
+        Self::SignalUsername,
     ];
+
+    /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
+    /// [`IdType::TelegramUsername`], [`IdType::SignalUsername`]): an id a user of the app
+    /// chose or was given, which a writer may name as their own ("my WeChat is …").
+    pub const APP_ACCOUNTS: [IdType; 5] = [
+        Self::Wechat,
+        Self::Qq,
+        Self::Line,
+        Self::TelegramUsername,
+        Self::SignalUsername,
+    ];
+
+    /// The namespace an app account type's canonical form starts with (`wechat:`), `None`
+    /// for other types.
+    pub fn namespace(self) -> Option<&'static str> {
+        match self {
+            Self::Wechat => Some("wechat:"),
+            Self::Qq => Some("qq:"),
+            Self::Line => Some("line:"),
+            Self::TelegramUsername => Some("telegram-user:"),
+            Self::SignalUsername => Some("signal-user:"),
+            _ => None,
+        }
+    }
 
     /// Strong or weak: the type's row of the one identifier table
     /// ([`crate::resolution::TABLE`]). A value can still be weaker than its type:
@@ -125,7 +171,11 @@ impl IdType {
             | Self::AccountId
             | Self::WhatsappLid
             | Self::Dsid
-            | Self::WechatId => FactType::Account,
+            | Self::Wechat
+            | Self::Qq
+            | Self::Line
+            | Self::TelegramUsername
+            | Self::SignalUsername => FactType::Account,
             Self::ContactGuid | Self::AndroidId => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
@@ -153,10 +203,14 @@ impl IdType {
             Self::Iccid => "iccid",
             Self::Serial => "serial",
             Self::Wallet => "wallet",
-            Self::WechatId => "wechat_id",
             Self::DisplayName => "display_name",
             Self::Nickname => "nickname",
             Self::DeviceName => "device_name",
+            Self::Wechat => "wechat",
+            Self::Qq => "qq",
+            Self::Line => "line",
+            Self::TelegramUsername => "telegram_username",
+            Self::SignalUsername => "signal_username",
         }
     }
 }
@@ -629,11 +683,100 @@ pub fn normalize(
             Ok(value.to_uppercase())
         }
         IdType::Wallet => normalize_wallet(value),
-        IdType::WechatId => normalize_wechat_id(value),
         IdType::DisplayName | IdType::Nickname | IdType::DeviceName => {
             Ok(collapse_whitespace(value).to_lowercase())
         }
+        IdType::Wechat
+        | IdType::Qq
+        | IdType::Line
+        | IdType::TelegramUsername
+        | IdType::SignalUsername => normalize_app_account(id_type, value),
     }
+}
+
+/// The canonical form of an app account id (see the module table): its namespace and the id
+/// in lower case, or why it is not one. The value may carry the namespace already.
+pub fn normalize_app_account(id_type: IdType, value: &str) -> Result<String, IdentifierError> {
+    let namespace = id_type.namespace().unwrap_or_default();
+    let value = value.trim();
+    let value = value
+        .get(..namespace.len())
+        .filter(|p| p.eq_ignore_ascii_case(namespace))
+        .map_or(value, |_| &value[namespace.len()..]);
+    let lower = value.to_ascii_lowercase();
+    let invalid = |why: &str| IdentifierError::Invalid {
+        id_type: id_type.as_str(),
+        why: why.into(),
+    };
+    let all = |s: &str, extra: &[u8]| {
+        s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || extra.contains(&b))
+    };
+    let letter_first = |s: &str| s.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
+    let id = match id_type {
+        IdType::Wechat => {
+            // A WeChat ID the user chose (微信号), as people write it; or a user name as the
+            // apps store it (`Friend.userName`, `rcontact.username`): a `wxid_…` id, or a
+            // group's `<digits or letters>@chatroom`. A bare number is none of them (it is
+            // more likely a phone or a QQ number).
+            let chosen =
+                (6..=20).contains(&lower.len()) && letter_first(&lower) && all(&lower, b"_-");
+            let wxid = lower.len() <= 64
+                && lower
+                    .strip_prefix("wxid_")
+                    .is_some_and(|r| !r.is_empty() && all(r, b"_-"));
+            let group = lower.len() <= 64
+                && lower
+                    .strip_suffix("@chatroom")
+                    .is_some_and(|r| !r.is_empty() && all(r, b"_-"));
+            if !(chosen || wxid || group) {
+                return Err(invalid(
+                    "not a WeChat ID (a letter, then 5–19 letters, digits, _ or -), a wxid_… \
+                     user name or a …@chatroom group",
+                ));
+            }
+            lower
+        }
+        IdType::Qq => {
+            if !(5..=11).contains(&lower.len())
+                || !lower.bytes().all(|b| b.is_ascii_digit())
+                || lower.starts_with('0')
+            {
+                return Err(invalid("not a QQ number (5–11 digits, no leading zero)"));
+            }
+            lower
+        }
+        IdType::Line => {
+            if !(4..=20).contains(&lower.len()) || !all(&lower, b"._-") {
+                return Err(invalid("not a LINE ID (4–20 of a-z, 0-9, ., _, -)"));
+            }
+            lower
+        }
+        IdType::TelegramUsername => {
+            let handle = lower.strip_prefix('@').unwrap_or(&lower);
+            if !(5..=32).contains(&handle.len()) || !letter_first(handle) || !all(handle, b"_") {
+                return Err(invalid(
+                    "not a Telegram user name (5–32 of a-z, 0-9, _, a letter first)",
+                ));
+            }
+            format!("@{handle}")
+        }
+        IdType::SignalUsername => {
+            let ok = lower.split_once('.').is_some_and(|(name, digits)| {
+                (3..=32).contains(&name.len())
+                    && !name.starts_with(|c: char| c.is_ascii_digit())
+                    && all(name, b"_")
+                    && (2..=9).contains(&digits.len())
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+            });
+            if !ok {
+                return Err(invalid("not a Signal user name (name.01)"));
+            }
+            lower
+        }
+        _ => return Err(invalid("not an app account type")),
+    };
+    Ok(format!("{namespace}{id}"))
 }
 
 /// Words that stand for "no value" wherever an identifier is written (compared in lower case,
@@ -786,6 +929,7 @@ pub fn placeholder(id_type: IdType, value: &str) -> Option<&'static str> {
             | IdType::Dsid
             | IdType::AndroidId
             | IdType::Phone
+            | IdType::Qq
     );
     let digits = || {
         trimmed
@@ -864,24 +1008,6 @@ pub fn strength_of(id_type: IdType, value: &str) -> Strength {
         Strength::Weak
     } else {
         id_type.strength()
-    }
-}
-
-/// A WeChat user name as the apps store it (`Friend.userName`, `rcontact.username`): a
-/// `wxid_…` id, a custom WeChat ID (letters, digits, `_`, `-`) or a group's `…@chatroom`;
-/// compared in lower case (WeChat IDs are case-insensitive).
-pub fn normalize_wechat_id(value: &str) -> Result<String, IdentifierError> {
-    let v = value.trim().to_lowercase();
-    let ok = (1..=64).contains(&v.chars().count())
-        && v.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-@.".contains(c));
-    if ok {
-        Ok(v)
-    } else {
-        Err(IdentifierError::Invalid {
-            id_type: "wechat_id",
-            why: "not 1–64 letters, digits, _, -, @ or .".into(),
-        })
     }
 }
 
@@ -1777,14 +1903,14 @@ mod tests {
             Ok("fung.cc@gmail.com"),
         );
         check(IdType::AccountId, "  wxid_Ab12   cd ", Ok("wxid_Ab12 cd"));
-        check(IdType::WechatId, " wxid_Ab12cd ", Ok("wxid_ab12cd"));
-        check(IdType::WechatId, "Mei_Chan-88", Ok("mei_chan-88"));
+        check(IdType::Wechat, " wxid_Ab12cd ", Ok("wechat:wxid_ab12cd"));
+        check(IdType::Wechat, "Mei_Chan-88", Ok("wechat:mei_chan-88"));
         check(
-            IdType::WechatId,
+            IdType::Wechat,
             "24187063512@chatroom",
-            Ok("24187063512@chatroom"),
+            Ok("wechat:24187063512@chatroom"),
         );
-        check(IdType::WechatId, "wxid ab", Err(()));
+        check(IdType::Wechat, "wxid ab", Err(()));
         check(IdType::DisplayName, "  LEUNG   YL ", Ok("leung yl"));
         check(IdType::Serial, "f2lxk0abc", Ok("F2LXK0ABC"));
         check(IdType::Serial, "F2L XK0", Err(()));
@@ -1894,6 +2020,53 @@ mod tests {
             Err(()),
         );
         check(IdType::Wallet, "hello", Err(()));
+    }
+
+    #[test]
+    fn app_account_ids_are_namespaced_and_checked() {
+        check(IdType::Wechat, "abc_123", Ok("wechat:abc_123"));
+        check(IdType::Wechat, "WeChat:Chan-MH88", Ok("wechat:chan-mh88"));
+        check(IdType::Wechat, "wxid_k2j4h5g6", Ok("wechat:wxid_k2j4h5g6"));
+        check(IdType::Wechat, "85291234567", Err(()));
+        check(IdType::Wechat, "abc", Err(()));
+        check(IdType::Wechat, "abc 123", Err(()));
+        check(IdType::Qq, "12345678", Ok("qq:12345678"));
+        check(IdType::Qq, "qq:987654321", Ok("qq:987654321"));
+        check(IdType::Qq, "01234567", Err(()));
+        check(IdType::Qq, "1234", Err(()));
+        check(IdType::Line, "Pat.Wong", Ok("line:pat.wong"));
+        check(IdType::Line, "ab", Err(()));
+        check(
+            IdType::TelegramUsername,
+            "@Pat_Wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(
+            IdType::TelegramUsername,
+            "pat_wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(
+            IdType::TelegramUsername,
+            "telegram-user:@pat_wong",
+            Ok("telegram-user:@pat_wong"),
+        );
+        check(IdType::TelegramUsername, "@pat", Err(()));
+        check(IdType::TelegramUsername, "+85291234567", Err(()));
+        check(IdType::SignalUsername, "pat.42", Ok("signal-user:pat.42"));
+        check(IdType::SignalUsername, "pat", Err(()));
+        for t in IdType::APP_ACCOUNTS {
+            assert_eq!(t.fact_type(), FactType::Account);
+            assert!(t.namespace().is_some());
+        }
+        assert_eq!(
+            placeholder(IdType::Wechat, "unknown"),
+            Some("placeholder word")
+        );
+        assert_eq!(
+            placeholder(IdType::Qq, "11111111"),
+            Some("one repeated digit")
+        );
     }
 
     #[test]

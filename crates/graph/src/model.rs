@@ -635,8 +635,9 @@ pub struct Identifier {
 }
 
 impl Identifier {
-    /// Whether this is a *contact claim*: a phone number or e-mail address the person wrote
-    /// as their own ("my new number is …", "email me at …"), observed with the cue that said
+    /// Whether this is a *contact claim*: a phone number, e-mail address or app account id
+    /// the person wrote as their own ("my new number is …", "email me at …", "my WeChat is
+    /// …"), observed with the cue that said
     /// so. A claim is evidence that the person uses the value, weighed by resolution as one
     /// `direct_evidence` edge from the claim alone ([`crate::resolution`]), never as a shared
     /// key of its own: the same value held as the person's own identifier is a separate
@@ -646,12 +647,14 @@ impl Identifier {
     }
 }
 
-/// The identifier types a person can claim in words ([`Identifier::is_claim`]).
+/// The identifier types a person can claim in words ([`Identifier::is_claim`]): phone
+/// numbers, e-mail addresses and app account ids ("my WeChat is …",
+/// [`crate::identifiers::IdType::APP_ACCOUNTS`]).
 pub fn is_claimable(id_type: crate::identifiers::IdType) -> bool {
     matches!(
         id_type,
         crate::identifiers::IdType::Phone | crate::identifiers::IdType::Email
-    )
+    ) || crate::identifiers::IdType::APP_ACCOUNTS.contains(&id_type)
 }
 
 /// Where a lead stands.

@@ -34,6 +34,9 @@
 //!    however many spellings each entity carries. A value one side only *claimed* gives one
 //!    edge, from the claim: `direct_evidence` against the other's own value (`L = 1.52`,
 //!    0.97: the person said it is theirs), `supports` against another claim (`L = 1.02`).
+//!    When people known to be different (a device's user and someone on that device) claim
+//!    one value, all its claims compete by weight, as wallet claims do ([`Contest`]): a
+//!    forwarded "my number is …" joins no two people.
 //! 5. **Scoring**: by the graph's log-odds (DESIGN §7) with the coreference prior
 //!    ([`crate::Scoring::prior_for`], 0.25 by default: `L₀ = −0.477`, undecided rather than
 //!    refuted). One shared strong identifier is two `direct_evidence` edges, `2 + 2/2 = 3`:
@@ -71,9 +74,11 @@ use crate::gateway::{Call, LinkRequest, NewHypothesis};
 use crate::identifiers::{IdType, Strength};
 use crate::model::{Entity, EntityKind, HypothesisKind, Identifier, Relation};
 
+mod claims;
 mod control;
 use crate::scoring::{EdgeType, Scoring, Status, score};
 use crate::state::{GraphState, same_as_id};
+pub use claims::Contest;
 pub use control::{control_statement, plan_control, supported_control, wanted_control};
 
 /// The agent name the planner's calls use.
@@ -255,8 +260,6 @@ pub enum KeySpace {
     Serial,
     /// Wallet addresses.
     Wallet,
-    /// WeChat user names.
-    WechatId,
     /// Person names (display names, nicknames), by [`name_key`].
     Name,
     /// Device names, by [`name_key`].
@@ -283,7 +286,7 @@ pub struct Row {
 /// Android id; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
 /// address.
-pub const TABLE: [Row; 18] = [
+pub const TABLE: [Row; 22] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -306,10 +309,22 @@ pub const TABLE: [Row; 18] = [
     row(IdType::Iccid, Strength::Strong, &[]),
     row(IdType::Serial, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Wallet, Strength::Strong, &[EntityKind::Wallet]),
-    row(IdType::WechatId, Strength::Strong, &[EntityKind::Account]),
     row(IdType::DisplayName, Strength::Weak, &[]),
     row(IdType::Nickname, Strength::Weak, &[]),
     row(IdType::DeviceName, Strength::Weak, &[]),
+    row(IdType::Wechat, Strength::Strong, &[EntityKind::Account]),
+    row(IdType::Qq, Strength::Strong, &[EntityKind::Account]),
+    row(IdType::Line, Strength::Strong, &[EntityKind::Account]),
+    row(
+        IdType::TelegramUsername,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
+    row(
+        IdType::SignalUsername,
+        Strength::Strong,
+        &[EntityKind::Account],
+    ),
 ];
 
 const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
@@ -345,7 +360,12 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::AppleId if identifier.normalized.contains('@') => KeySpace::Email,
         IdType::AppleId if identifier.normalized.starts_with('+') => KeySpace::Phone,
         IdType::AppleId => KeySpace::AppleId,
-        IdType::AccountId => KeySpace::AccountId,
+        IdType::AccountId
+        | IdType::Wechat
+        | IdType::Qq
+        | IdType::Line
+        | IdType::TelegramUsername
+        | IdType::SignalUsername => KeySpace::AccountId,
         IdType::WhatsappLid => KeySpace::WhatsappLid,
         IdType::ContactGuid => KeySpace::ContactGuid,
         IdType::Dsid => KeySpace::Dsid,
@@ -355,7 +375,6 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::Iccid => KeySpace::Iccid,
         IdType::Serial => KeySpace::Serial,
         IdType::Wallet => KeySpace::Wallet,
-        IdType::WechatId => KeySpace::WechatId,
         IdType::DisplayName | IdType::Nickname => KeySpace::Name,
         IdType::DeviceName => KeySpace::DeviceName,
     }
@@ -718,6 +737,16 @@ pub fn evidence_prepared<'a>(
     a: &Prepared<'a>,
     b: &Prepared<'a>,
 ) -> Vec<(EdgeType, &'a Entity, &'a Identifier)> {
+    evidence_with(a, b, true)
+}
+
+/// [`evidence_prepared`], with the contact claims' edges (`claims`) or without them (what
+/// the parties of competing claims are judged on, [`Contest`]).
+fn evidence_with<'a>(
+    a: &Prepared<'a>,
+    b: &Prepared<'a>,
+    claims: bool,
+) -> Vec<(EdgeType, &'a Entity, &'a Identifier)> {
     let mut out = Vec::new();
     if a.entity.kind != b.entity.kind || a.entity.id == b.entity.id {
         return out;
@@ -725,7 +754,7 @@ pub fn evidence_prepared<'a>(
     for (this, other) in [(a, b), (b, a)] {
         let mut name_edge: Option<&'a Identifier> = None;
         for (identifier, k, compact) in this.parts() {
-            if k.1.is_empty() {
+            if k.1.is_empty() || (!claims && identifier.is_claim()) {
                 // A placeholder: evidence of nothing.
                 continue;
             }
@@ -813,12 +842,16 @@ pub fn plan(state: &GraphState) -> Vec<Call> {
     let entities: Vec<&Entity> = state.entities().values().collect();
     let prepared = prepare(&entities);
     let mut calls = Vec::new();
-    for (i, j) in candidates_prepared(&prepared) {
+    let pairs = candidates_prepared(&prepared);
+    let contest = Contest::new(&prepared, &pairs, state.scoring());
+    for (i, j) in pairs {
         let (Some(pa), Some(pb)) = (prepared.get(i), prepared.get(j)) else {
             continue;
         };
         let (a, b) = (pa.entity, pb.entity);
-        let wanted: Vec<(String, EdgeType)> = evidence_prepared(pa, pb)
+        let mut evidence = evidence_prepared(pa, pb);
+        contest.weigh(&prepared, (i, j), &mut evidence);
+        let wanted: Vec<(String, EdgeType)> = evidence
             .into_iter()
             .map(|(edge_type, _, identifier)| (identifier.phenomenon_id.clone(), edge_type))
             .collect();
@@ -1013,12 +1046,16 @@ pub fn supported_prepared(
     pairs: impl Iterator<Item = (usize, usize)>,
 ) -> Vec<(usize, usize)> {
     let prior = scoring.prior_for(HypothesisKind::Coreference);
+    let pairs: Vec<(usize, usize)> = pairs.collect();
+    let contest = Contest::new(entities, &pairs, scoring);
     pairs
+        .into_iter()
         .filter(|&(i, j)| {
             let (Some(a), Some(b)) = (entities.get(i), entities.get(j)) else {
                 return false;
             };
-            let evidence = evidence_prepared(a, b);
+            let mut evidence = evidence_prepared(a, b);
+            contest.weigh(entities, (i, j), &mut evidence);
             !evidence.is_empty()
                 && score(
                     scoring,

@@ -408,7 +408,9 @@ pub fn named_party(before: &str) -> Option<(String, String)> {
 /// `wallet:<address>`, and as a *control claim* of the party the words before it name
 /// ([`holder_from_text`]): the same address held by that party's person entity
 /// (`masf_graph::resolution::plan_control` turns claims into control hypotheses scored
-/// against each other). No claim when that party is unknown. Returns how many addresses it saw.
+/// against each other). No claim when that party is unknown. The same text also gives the
+/// writer's contact claims ([`observe_written_contacts`]) and account-id claims
+/// ([`observe_written_accounts`]). Returns how many addresses it saw.
 ///
 /// `observe(context, kind, label, id_type, value, interpretation, cue)` makes each observation,
 /// citing the invocation whose output holds `text` (the caller's: [`observe`], or a run that
@@ -473,7 +475,239 @@ pub fn observe_written_wallets(
         )?;
     }
     observe_written_contacts(&found, text, what, writer, observe)?;
+    observe_written_accounts(text, what, writer, observe)?;
     Ok(seen)
+}
+
+/// An app account id a writer names as their own ([`account_claims`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccountClaim {
+    /// The app's identifier type ([`IdType::APP_ACCOUNTS`]).
+    pub id_type: IdType,
+    /// The id as written (occurs verbatim in the text).
+    pub raw: String,
+    /// Byte offset of `raw` in the text.
+    pub start: usize,
+    /// The word that made it the writer's own (`my`, `me`, `我的`, `我`, or the app's name
+    /// opening a label such as "line id: …").
+    pub cue: String,
+}
+
+/// App names as written, lower case (ASCII words, matched whole), and their id types.
+const ACCOUNT_APPS: [(&str, IdType); 9] = [
+    ("wechat", IdType::Wechat),
+    ("weixin", IdType::Wechat),
+    ("微信", IdType::Wechat),
+    ("qq", IdType::Qq),
+    ("line", IdType::Line),
+    ("telegram", IdType::TelegramUsername),
+    ("电报", IdType::TelegramUsername),
+    ("電報", IdType::TelegramUsername),
+    ("signal", IdType::SignalUsername),
+];
+
+/// Words between an app's name and its id that say an id follows ("WeChat ID", "QQ号").
+const ACCOUNT_ID_WORDS: [&str; 12] = [
+    "id",
+    "username",
+    "user name",
+    "handle",
+    "account",
+    "number",
+    "号",
+    "號",
+    "账号",
+    "帳號",
+    "帐号",
+    "賬號",
+];
+
+/// Words that may stand between `my` and an app's name ("my new WeChat").
+const ACCOUNT_ADJECTIVES: [&str; 9] = [
+    "new", "other", "personal", "private", "work", "backup", "second", "real", "current",
+];
+
+/// Whether an English word ends `words`, `my` + adjectives: the cue `my`; `<verb> me on`:
+/// `me`.
+fn english_account_cue(sentence: &str) -> Option<String> {
+    let lower = sentence.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut i = words.len();
+    if i >= 3
+        && ["on", "in", "at", "via", "through"].contains(&words[i - 1])
+        && words[i - 2] == "me"
+        && CONTACT_VERBS.contains(&words[i - 3])
+    {
+        return Some("me".into());
+    }
+    while i > 0 && ACCOUNT_ADJECTIVES.contains(&words[i - 1]) {
+        i -= 1;
+    }
+    (i > 0 && words[i - 1] == "my").then(|| "my".into())
+}
+
+/// The Chinese cue right before an app's name: `我的`/`我的新` ("my"), `加我`, `联系我`,
+/// `找我` ("add me on", "contact me on").
+fn cjk_account_cue(sentence: &str) -> Option<String> {
+    let s = sentence.trim_end();
+    let s = s.strip_suffix('新').unwrap_or(s);
+    if s.ends_with("我的") {
+        return Some("我的".into());
+    }
+    ["加我", "联系我", "聯繫我", "联络我", "聯絡我", "找我"]
+        .iter()
+        .any(|v| s.ends_with(v))
+        .then(|| "我".into())
+}
+
+/// The app account ids in `text` that their writer names as their own, read strictly from
+/// the words right before the app's name in its sentence: `my` and optional adjectives
+/// (`new`, `other`, …) before the app ("my WeChat is abc_123", "my telegram is @handle", "my
+/// QQ: 12345678"), `<verb> me on` before it ("add me on LINE: pat.wong"), the Chinese
+/// `我的(新)`, `加我`, `联系我`, `找我` before it ("我的微信号是abc_123", "加我微信：abc_123"), or a
+/// sentence that opens with the
+/// app's name and an id word before a colon ("line id: pat.wong", "微信号：abc_123"). The id
+/// follows, after an id word ("ID", "username", "号"), `is`/`是`/`:`; it must be valid for
+/// the app ([`masf_graph::identifiers::normalize_app_account`]), and a bare word after `is`
+/// must look like an id (a digit, `_`, `.` or a leading `@`: "my line is busy" is no claim).
+/// "my friend's WeChat is …", "his line id …" and "加他微信" make none.
+pub fn account_claims(text: &str) -> Vec<AccountClaim> {
+    let lower = text.to_ascii_lowercase();
+    let mut out: Vec<AccountClaim> = Vec::new();
+    for (app, id_type) in ACCOUNT_APPS {
+        for (at, _) in lower.match_indices(app) {
+            let end = at + app.len();
+            if app.is_ascii() {
+                let before_ok = lower[..at]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_ascii_alphanumeric());
+                let after_ok = lower[end..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| !c.is_ascii_alphanumeric());
+                if !before_ok || !after_ok {
+                    continue;
+                }
+            }
+            // What follows: id words, then `is`/`是`/`:`, then the id.
+            let mut rest = &text[end..];
+            let mut id_word = false;
+            let mut labelled = false;
+            loop {
+                let trimmed = rest.trim_start_matches([' ', '\t']);
+                let lowered = trimmed.to_ascii_lowercase();
+                if let Some(w) = ACCOUNT_ID_WORDS.iter().find(|w| {
+                    lowered.starts_with(*w)
+                        && (!w.is_ascii()
+                            || lowered[w.len()..]
+                                .chars()
+                                .next()
+                                .is_none_or(|c| !c.is_ascii_alphanumeric()))
+                }) {
+                    id_word = true;
+                    rest = &trimmed[w.len()..];
+                    continue;
+                }
+                if let Some(r) = trimmed
+                    .strip_prefix([':', '：', '='])
+                    .or_else(|| trimmed.strip_prefix("是"))
+                    .or_else(|| trimmed.strip_prefix("为"))
+                    .or_else(|| trimmed.strip_prefix("為"))
+                {
+                    labelled |= !trimmed.starts_with(['是', '为', '為']);
+                    rest = r;
+                    continue;
+                }
+                if ["is ", "now "].iter().any(|w| lowered.starts_with(w)) {
+                    rest = &trimmed[lowered.find(' ').unwrap_or(0)..];
+                    continue;
+                }
+                rest = trimmed;
+                break;
+            }
+            let len = rest
+                .char_indices()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@' | '-')))
+                .map_or(rest.len(), |(i, _)| i);
+            let token = rest[..len].trim_end_matches(['.', '-']);
+            if token.is_empty()
+                || masf_graph::identifiers::normalize(id_type, token, None).is_err()
+                || masf_graph::identifiers::placeholder(id_type, token).is_some()
+            {
+                continue;
+            }
+            let looks_like_id = token.starts_with('@')
+                || token.contains(|c: char| c.is_ascii_digit() || c == '_' || c == '.');
+            if !(looks_like_id || id_word || labelled) {
+                continue;
+            }
+            let sentence = sentence_before(&text[..at]);
+            let opens = sentence.trim().is_empty() && id_word && labelled;
+            let cue = english_account_cue(sentence)
+                .or_else(|| cjk_account_cue(sentence))
+                .or_else(|| opens.then(|| app.to_string()));
+            let Some(cue) = cue else {
+                continue;
+            };
+            let start = text.len() - rest.len();
+            if out.iter().any(|c| c.start == start) {
+                continue;
+            }
+            out.push(AccountClaim {
+                id_type,
+                raw: token.to_string(),
+                start,
+                cue,
+            });
+        }
+    }
+    out.sort_by_key(|c| c.start);
+    out
+}
+
+/// Observes every app account id in `text` its writer names as their own ([`account_claims`])
+/// as a claim of the writer's person entity (type [`IdType::Wechat`], [`IdType::Qq`], …, with
+/// the cue), which resolution weighs like a contact claim. No claim when the writer is
+/// unknown. Returns how many claims it made.
+pub fn observe_written_accounts(
+    text: &str,
+    what: &str,
+    writer: Option<Party<'_>>,
+    observe: &mut ObserveFn<'_>,
+) -> Result<usize, RuntimeError> {
+    let Some(writer) = writer else {
+        return Ok(0);
+    };
+    let mut made = 0;
+    for c in account_claims(text) {
+        let app = match c.id_type {
+            IdType::Wechat => "WeChat ID",
+            IdType::Qq => "QQ number",
+            IdType::Line => "LINE ID",
+            IdType::TelegramUsername => "Telegram user name",
+            _ => "Signal user name",
+        };
+        if observe(
+            writer.context,
+            EntityKind::Person,
+            writer.label,
+            c.id_type,
+            &c.raw,
+            format!(
+                "The {app} {} is written in {what} by {}, who names it as their own (\"{}\" \
+                 right before it): a claim that they use it.",
+                c.raw, writer.role, c.cue
+            ),
+            Some(&c.cue),
+        )? {
+            made += 1;
+        }
+    }
+    Ok(made)
 }
 
 /// Words that may stand between `my` and the noun of a contact claim ("my new work number").
@@ -555,9 +789,14 @@ const CONTACT_FILLERS: [&str; 16] = [
 ];
 
 /// Verbs of "<verb> me at …".
-const CONTACT_VERBS: [&str; 16] = [
+const CONTACT_VERBS: [&str; 19] = [
     "call", "text", "reach", "contact", "message", "msg", "email", "e-mail", "mail", "whatsapp",
-    "wechat", "ring", "phone", "sms", "ping", "dm",
+    "wechat", "ring", "phone", "sms", "ping", "dm", "add", "find", "follow",
+];
+
+/// Apps a number is reached on: "add me on WhatsApp: +852 …".
+const CONTACT_APPS: [&str; 7] = [
+    "whatsapp", "signal", "telegram", "wechat", "viber", "line", "imessage",
 ];
 
 /// Chinese nouns of a contact claim after 我的 (longest first).
@@ -629,6 +868,19 @@ pub fn contact_cue(before: &str) -> Option<String> {
         && ["at", "on", "via", "through"].contains(&words[i - 1])
         && words[i - 2] == "me"
         && CONTACT_VERBS.contains(&words[i - 3])
+    {
+        return Some("me".into());
+    }
+    // "add me on WhatsApp: …", "text me on Signal at …"
+    let mut j = i;
+    while j > 0 && ["at", "number", "no", "is", "id"].contains(&words[j - 1]) {
+        j -= 1;
+    }
+    if j >= 4
+        && CONTACT_APPS.contains(&words[j - 1])
+        && ["on", "via", "in"].contains(&words[j - 2])
+        && words[j - 3] == "me"
+        && CONTACT_VERBS.contains(&words[j - 4])
     {
         return Some("me".into());
     }
@@ -756,6 +1008,9 @@ mod tests {
             ("我的新号码是：", Some("我的")),
             ("我的電話：", Some("我的")),
             ("有事联系我：", Some("我")),
+            ("add me on WhatsApp: ", Some("me")),
+            ("Text me on Signal at ", Some("me")),
+            ("add him on WhatsApp: ", None),
             // Not the writer's own.
             ("my brother's number is ", None),
             ("my wife’s number is ", None),
@@ -770,6 +1025,100 @@ mod tests {
             ("That is my number. Ask ", None),
         ] {
             assert_eq!(contact_cue(before).as_deref(), cue, "{before:?}");
+        }
+    }
+
+    #[test]
+    fn account_claims_need_the_writers_own_words_right_before_the_app() {
+        use masf_graph::IdType::{Line, Qq, SignalUsername, TelegramUsername, Wechat};
+        for (text, expect) in [
+            ("my WeChat is abc_123", Some((Wechat, "abc_123", "my"))),
+            (
+                "Hi! my wechat id: chanmh88, thanks",
+                Some((Wechat, "chanmh88", "my")),
+            ),
+            (
+                "My new WeChat ID is Chan_MH.",
+                Some((Wechat, "Chan_MH", "my")),
+            ),
+            (
+                "add me on WeChat: pat_wong1",
+                Some((Wechat, "pat_wong1", "me")),
+            ),
+            ("add me on LINE: pat.wong", Some((Line, "pat.wong", "me"))),
+            (
+                "my telegram is @pat_wong",
+                Some((TelegramUsername, "@pat_wong", "my")),
+            ),
+            (
+                "Add me on Telegram @PatWong88",
+                Some((TelegramUsername, "@PatWong88", "me")),
+            ),
+            (
+                "add me on Signal: pat.42",
+                Some((SignalUsername, "pat.42", "me")),
+            ),
+            ("my QQ is 12345678", Some((Qq, "12345678", "my"))),
+            ("line id: pat.wong", Some((Line, "pat.wong", "line"))),
+            ("OK. WeChat ID: chanmh", Some((Wechat, "chanmh", "wechat"))),
+            ("我的微信是abc_123", Some((Wechat, "abc_123", "我的"))),
+            (
+                "你好，我的微信号：chan_mh88 谢谢",
+                Some((Wechat, "chan_mh88", "我的")),
+            ),
+            ("加我微信：pat_wong1", Some((Wechat, "pat_wong1", "我"))),
+            ("微信号：chanmh88", Some((Wechat, "chanmh88", "微信"))),
+            ("我的QQ是12345678", Some((Qq, "12345678", "我的"))),
+            ("我的新微信 abc_2024", Some((Wechat, "abc_2024", "我的"))),
+            // Not the writer's own, or not an id.
+            ("my friend's WeChat is abc_123", None),
+            ("his line id is pat.wong", None),
+            ("Her telegram: @pat_wong", None),
+            ("加他微信：pat_wong1", None),
+            ("他的微信号：chanmh88", None),
+            ("我朋友的微信是abc_123", None),
+            ("my line is busy", None),
+            ("my telegram arrived", None),
+            ("my signal is weak", None),
+            ("my wechat is 85291234567", None),
+            ("WeChat: abc_123", None),
+            ("That is my wechat. His is abc_123", None),
+            ("my QQ is 0123", None),
+            ("my wechat id: unknown", None),
+        ] {
+            let got = super::account_claims(text);
+            let got = got
+                .first()
+                .map(|c| (c.id_type, c.raw.as_str(), c.cue.as_str()));
+            assert_eq!(got, expect, "{text:?}");
+        }
+        // Text that ends or breaks anywhere: no claim, no panic.
+        for text in [
+            "my wechat",
+            "my wechat id:",
+            "我的微信",
+            "我的微信是",
+            "加我微信：",
+            "my wechat is İİİİİİ",
+            "my ｗｅｃｈａｔ is abc_123",
+            "my wechat id id id id is: is abc",
+            "微信号：微信号：微信号：",
+            "\u{0}my line id: \u{202e}pat.wong",
+        ] {
+            let claims = super::account_claims(text);
+            for c in &claims {
+                assert_eq!(
+                    text.get(c.start..c.start + c.raw.len()),
+                    Some(c.raw.as_str())
+                );
+            }
+        }
+        // Each claimed id is found once, at its place in the text.
+        let text = "my WeChat is abc_123 and my QQ: 12345678";
+        let claims = super::account_claims(text);
+        assert_eq!(claims.len(), 2);
+        for c in claims {
+            assert_eq!(&text[c.start..c.start + c.raw.len()], c.raw);
         }
     }
 

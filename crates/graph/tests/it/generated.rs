@@ -10,8 +10,11 @@
 //! folder that shows wallets and nobody. Three people announce no wallet in any message: one
 //! is named as the payee of theirs in another person's document, one keeps notes of their
 //! number and wallet ("receive: …"), one wrote a document with their address bare. One person
-//! changes number and says so ("my new number is …", a contact claim); the new number shows
-//! up on a third phone only as a message handle. Every observation goes through the gateway as a
+//! changes number and tells two contacts so ("my new number is …", a contact claim); the new
+//! number shows up on a third phone only as a message handle; one of the two forwards the text
+//! to someone else (a competing claim: the forwarder's own, rival to the mover's on the
+//! forwarder's phone). One person writes "my WeChat is …" to a contact, and a third phone
+//! holds only a WeChat record of that id (an account-id claim). Every observation goes through the gateway as a
 //! triage agent's would (grounded in a tool output), then the resolver settles.
 //!
 //! Scored by B-cubed over entities against the generator's truth (each entity's person;
@@ -545,48 +548,116 @@ fn generate(seed: u64) -> Case {
     // (a contact claim, cue "my": on their phone the `owner`'s, on the contact's the sender's
     // card or handle), and the new number turns up on a third phone only as a message handle
     // or a card without their name. Only the claim ties it to them.
+    // A claim sent from `writer` to `reader` ("my new number is …", "my WeChat is …"), seen
+    // on both phones: on the writer's the `owner`'s claim, on the reader's the claim of the
+    // writer's card or handle (the sender).
+    let claim_sent = |w: &mut World,
+                      truth: &mut BTreeMap<(String, String), String>,
+                      writer: usize,
+                      reader: usize,
+                      id_type: IdType,
+                      value: &str| {
+        for (side, other) in [(writer, reader), (reader, writer)] {
+            let s = dev(side);
+            let q = &people[other];
+            let context = books[side]
+                .get(&other)
+                .cloned()
+                .unwrap_or_else(|| format!("handle:{}", q.phone.e164));
+            observe(
+                w,
+                truth,
+                &s,
+                &context,
+                EntityKind::Person,
+                &q.phone.international,
+                IdType::Phone,
+                &q.phone.international,
+                people[side].region,
+                &format!("p{other}"),
+            );
+            let claimant = if side == writer {
+                "owner".to_owned()
+            } else {
+                context
+            };
+            w.observe_in(
+                &s,
+                &claimant,
+                EntityKind::Person,
+                "claimant",
+                id_type,
+                value,
+                people[side].region,
+                Some("my"),
+            );
+            truth.insert((s, claimant), format!("p{writer}"));
+        }
+    };
     let mover = rng.below(people.len());
     let told = (mover + 1 + rng.below(people.len() - 1)) % people.len();
+    let told_too = (0..people.len())
+        .find(|&k| k != mover && k != told)
+        .unwrap_or(0);
     let region = people[mover].region;
     let new = number(&mut rng, region);
-    for (side, other) in [(mover, told), (told, mover)] {
-        let s = dev(side);
-        let q = &people[other];
-        let context = books[side]
-            .get(&other)
-            .cloned()
-            .unwrap_or_else(|| format!("handle:{}", q.phone.e164));
-        observe(
+    for reader in [told, told_too] {
+        claim_sent(
             &mut w,
             &mut truth,
-            &s,
-            &context,
-            EntityKind::Person,
-            &q.phone.international,
-            IdType::Phone,
-            &q.phone.international,
-            people[side].region,
-            &format!("p{other}"),
-        );
-        let claimant = if side == mover {
-            "owner".to_owned()
-        } else {
-            context
-        };
-        w.observe_in(
-            &s,
-            &claimant,
-            EntityKind::Person,
-            "claimant",
+            mover,
+            reader,
             IdType::Phone,
             &new.international,
-            people[side].region,
-            Some("my"),
         );
-        truth.insert((s, claimant), format!("p{mover}"));
     }
-    let third = (0..people.len())
+    // A competing quote: the first one told forwards "my new number is …" to someone else,
+    // so their phone holds their own claim beside the mover's handle's (rivals), and the
+    // reader's phone the forwarder's. The mover told two, the forwarder one: the mover's
+    // claims outweigh the forwarder's, and the forward joins no two people.
+    let forwarded_to = (0..people.len())
+        .rev()
         .find(|&k| k != mover && k != told)
+        .unwrap_or(0);
+    claim_sent(
+        &mut w,
+        &mut truth,
+        told,
+        forwarded_to,
+        IdType::Phone,
+        &new.international,
+    );
+    // An account-id claim: someone writes "my WeChat is …" to a contact, and another phone
+    // holds a WeChat record of that id (the namespaced `account_id` a parser writes) and
+    // nothing else of theirs. Only the claim ties the record to them.
+    let writer = rng.below(people.len());
+    let reader = (writer + 1 + rng.below(people.len() - 1)) % people.len();
+    let wechat = format!(
+        "wx_{}{seed}",
+        people[writer].email.split('.').nth(1).unwrap_or("id")
+    );
+    let wechat: String = wechat
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    claim_sent(&mut w, &mut truth, writer, reader, IdType::Wechat, &wechat);
+    let holder = (0..people.len())
+        .find(|&k| k != writer && k != reader)
+        .unwrap_or(0);
+    observe(
+        &mut w,
+        &mut truth,
+        &dev(holder),
+        &format!("wechat:{wechat}"),
+        EntityKind::Person,
+        &wechat,
+        IdType::AccountId,
+        &format!("wechat:{wechat}"),
+        people[holder].region,
+        &format!("p{writer}"),
+    );
+    let third = (0..people.len())
+        .find(|&k| k != mover && k != told && k != told_too)
         .unwrap_or(0);
     let written = if people[third].region == region {
         new.national.clone()

@@ -1793,6 +1793,8 @@ fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
     assert_eq!(h.edges[0].phenomenon_id, claim.phenomenon_id);
     assert!((h.log_odds - prior - 2.0).abs() < 1e-9, "{}", h.log_odds);
     assert_eq!(h.status, Status::Supported);
+    // Two handles on two phones both call the e-mail address theirs, and nothing says they
+    // are different people (both ends of one message look so): the claims support each other.
     let h = &s.hypotheses()[&s.coreference_hypotheses(
         &w.entity("src-c", "handle:x").id,
         &w.entity("src-d", "handle:y").id,
@@ -1879,4 +1881,240 @@ fn a_claimed_number_joins_its_holder_with_one_edge_and_own_values_win() {
         );
         assert!((h.log_odds - prior - 3.0).abs() < 1e-9);
     }
+}
+
+/// Competing contact claims (issue 16): PAT texts "my new number is 6222 3333" from the old
+/// number to B, B forwards the text to C. B's phone holds both B's claim (sent) and PAT's
+/// handle's (received): rivals. B's claims (sent on B's phone, received on C's) weigh as much
+/// as PAT's (sent on the old phone, received on B's): neither joins the new number's owner,
+/// and B is never joined to PAT. Once PAT has told D too, PAT's claims
+/// outweigh B's: PAT's old entities join the new number, B's claims are refuted.
+#[test]
+fn a_forwarded_my_number_is_a_rival_claim_that_joins_no_two_people() {
+    let prior = (0.25f64 / 0.75).log10();
+    let new = "+852 6222 3333";
+    let case = |told_d: bool| {
+        let mut w = World::new();
+        let own = |w: &mut World, src: &str, ctx: &str, value: &str, cue: Option<&str>| {
+            w.observe_in(src, ctx, P, ctx, IdType::Phone, value, "HK", cue);
+        };
+        own(&mut w, "src-old", "owner", "+852 9111 0000", None);
+        own(&mut w, "src-old", "owner", new, Some("my"));
+        own(&mut w, "src-b", "owner", "+852 9333 0000", None);
+        own(&mut w, "src-b", "owner", new, Some("my"));
+        own(
+            &mut w,
+            "src-b",
+            "handle:+85291110000",
+            "+852 9111 0000",
+            None,
+        );
+        own(&mut w, "src-b", "handle:+85291110000", new, Some("my"));
+        own(
+            &mut w,
+            "src-c",
+            "handle:+85293330000",
+            "+852 9333 0000",
+            None,
+        );
+        own(&mut w, "src-c", "handle:+85293330000", new, Some("my"));
+        if told_d {
+            own(
+                &mut w,
+                "src-d",
+                "handle:+85291110000",
+                "+852 9111 0000",
+                None,
+            );
+            own(&mut w, "src-d", "handle:+85291110000", new, Some("my"));
+        }
+        own(&mut w, "src-new", "owner", new, None);
+        w.settle();
+        w
+    };
+    let hypothesis = |w: &World, a: (&str, &str), b: (&str, &str)| {
+        let ids = w
+            .state
+            .coreference_hypotheses(&w.entity(a.0, a.1).id, &w.entity(b.0, b.1).id);
+        w.state.hypotheses()[ids.last().expect("a hypothesis")].clone()
+    };
+
+    // A tie: every claim toward the new number's owner is at the prior.
+    let w = case(false);
+    let actors = resolution::actors(&w.state);
+    let owner_new = w.entity("src-new", "owner").id.clone();
+    assert_eq!(
+        actor_of(&actors, &owner_new).entities,
+        std::slice::from_ref(&owner_new)
+    );
+    let pat = actor_of(&actors, &w.entity("src-old", "owner").id);
+    assert!(!pat.entities.contains(&w.entity("src-b", "owner").id));
+    let h = hypothesis(&w, ("src-b", "owner"), ("src-new", "owner"));
+    assert_eq!(
+        edges_of(&h, masf_graph::EdgeType::DirectEvidence),
+        1,
+        "{h:?}"
+    );
+    assert_eq!(edges_of(&h, masf_graph::EdgeType::Supports), 1, "{h:?}");
+    assert_eq!(edges_of(&h, masf_graph::EdgeType::Contradicts), 2, "{h:?}");
+    assert!((h.log_odds - prior).abs() < 1e-9, "{}", h.log_odds);
+    assert_ne!(h.status, Status::Supported);
+    // The rivals' own claims meet without a tie between them.
+    assert!(
+        w.state
+            .coreference_hypotheses(
+                &w.entity("src-old", "owner").id,
+                &w.entity("src-b", "owner").id
+            )
+            .is_empty()
+    );
+
+    // PAT told D too: PAT's three claims outweigh B's two.
+    let w = case(true);
+    let actors = resolution::actors(&w.state);
+    let pat = actor_of(&actors, &w.entity("src-new", "owner").id);
+    for (src, ctx) in [
+        ("src-old", "owner"),
+        ("src-b", "handle:+85291110000"),
+        ("src-d", "handle:+85291110000"),
+    ] {
+        assert!(pat.entities.contains(&w.entity(src, ctx).id), "{src}/{ctx}");
+    }
+    for (src, ctx) in [("src-b", "owner"), ("src-c", "handle:+85293330000")] {
+        assert!(
+            !pat.entities.contains(&w.entity(src, ctx).id),
+            "{src}/{ctx}"
+        );
+    }
+    let h = hypothesis(&w, ("src-old", "owner"), ("src-new", "owner"));
+    assert_eq!(edges_of(&h, masf_graph::EdgeType::Weakens), 2, "{h:?}");
+    assert!(
+        (h.log_odds - prior - (2.0 + 1.0 + 0.5 - 0.5 - 0.25)).abs() < 1e-9,
+        "{}",
+        h.log_odds
+    );
+    assert_eq!(h.status, Status::Supported);
+    let h = hypothesis(&w, ("src-b", "owner"), ("src-new", "owner"));
+    assert_eq!(h.status, Status::Refuted, "{h:?}");
+}
+
+/// Account-id claims (issue 16): "my WeChat is chan_mh88" written by a person joins the
+/// entity a parser knows the WeChat ID of (namespaced `account_id` `wechat:…` or the
+/// `wechat` type), like a contact claim; a friend's WeChat ID (no claim) joins nobody;
+/// `actors` lists the claimant in `claimed_by`; claims meeting claims support each other.
+#[test]
+fn a_claimed_wechat_id_joins_the_account_that_holds_it() {
+    let mut w = World::new();
+    w.observe_in(
+        "src-a",
+        "handle:+85291110000",
+        P,
+        "+852 9111 0000",
+        IdType::Phone,
+        "+852 9111 0000",
+        "HK",
+        None,
+    );
+    w.observe_in(
+        "src-a",
+        "handle:+85291110000",
+        P,
+        "+852 9111 0000",
+        IdType::Wechat,
+        "Chan_MH88",
+        "HK",
+        Some("my"),
+    );
+    // A WeChat parser's own record of the account, by its namespaced id.
+    w.observe_in(
+        "src-b",
+        "wechat:chan_mh88",
+        P,
+        "CHAN MH",
+        IdType::AccountId,
+        "wechat:chan_mh88",
+        "HK",
+        None,
+    );
+    w.observe_in(
+        "src-c",
+        "contact:7",
+        P,
+        "LEE",
+        IdType::Wechat,
+        "lee_friend1",
+        "HK",
+        None,
+    );
+    w.settle();
+    let sender = w.entity("src-a", "handle:+85291110000");
+    let claim = sender.identifiers.iter().find(|i| i.is_claim()).unwrap();
+    assert_eq!(claim.normalized, "wechat:chan_mh88");
+    let actors = resolution::actors(&w.state);
+    let actor = actor_of(&actors, &sender.id);
+    assert!(
+        actor
+            .entities
+            .contains(&w.entity("src-b", "wechat:chan_mh88").id)
+    );
+    let listed = actor
+        .identifiers
+        .iter()
+        .find(|i| i.normalized == "wechat:chan_mh88" && i.id_type == IdType::Wechat)
+        .unwrap();
+    assert_eq!(listed.claimed_by, std::slice::from_ref(&sender.id));
+    let lee = w.entity("src-c", "contact:7").id.clone();
+    assert_eq!(actor_of(&actors, &lee).entities, std::slice::from_ref(&lee));
+
+    // Claim meets claim: the same Telegram user name and QQ number written as their own by
+    // the device's user of one phone and a handle on another support each other (one
+    // `supports` edge from each claim: +1, +0.5); the QQ claim joins the namespaced
+    // `account_id` `qq:…` a parser holds.
+    let prior = (0.25f64 / 0.75).log10();
+    let mut w = World::new();
+    for (src, ctx) in [("src-x", "owner"), ("src-y", "handle:+85295550000")] {
+        w.observe_in(
+            src,
+            ctx,
+            P,
+            ctx,
+            IdType::TelegramUsername,
+            "@Pat_Wong",
+            "HK",
+            Some("my"),
+        );
+    }
+    w.observe_in(
+        "src-z",
+        "owner",
+        P,
+        "owner",
+        IdType::AccountId,
+        "qq:12345678",
+        "HK",
+        None,
+    );
+    w.observe_in(
+        "src-y",
+        "handle:+85295550000",
+        P,
+        "handle",
+        IdType::Qq,
+        "12345678",
+        "HK",
+        Some("我的"),
+    );
+    w.settle();
+    let x = w.entity("src-x", "owner").id.clone();
+    let y = w.entity("src-y", "handle:+85295550000").id.clone();
+    let z = w.entity("src-z", "owner").id.clone();
+    let h = &w.state.hypotheses()[&w.state.coreference_hypotheses(&x, &y)[0]];
+    assert_eq!(edges_of(h, masf_graph::EdgeType::Supports), 2, "{h:?}");
+    assert!((h.log_odds - prior - 1.5).abs() < 1e-9, "{}", h.log_odds);
+    let actors = resolution::actors(&w.state);
+    let one = actor_of(&actors, &x);
+    assert!(
+        one.entities.contains(&y) && one.entities.contains(&z),
+        "{one:?}"
+    );
 }

@@ -3,7 +3,7 @@
 //! - WeChat's `shared_prefs/com.tencent.mm_preferences.xml` (`login_weixin_username` the wxid,
 //!   `last_login_uin`, `last_login_alias`, `last_login_nick_name`, `last_login_bind_mobile`,
 //!   `login_user_name`) and `auth_info_key_prefs.xml` (`_auth_uin`): the signed-in account, the
-//!   owner's `wechat_id`, name, phone or e-mail; the uin is a fact (a bare number, no identity).
+//!   owner's `wechat`, name, phone or e-mail; the uin is a fact (a bare number, no identity).
 //! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted with a key
 //!   derived from the IMEI and the uin: detected by its first bytes and noted "encrypted
 //!   (SQLCipher), key derived from IMEI+uin, not read", its folder matched to the uin read.
@@ -211,8 +211,8 @@ fn wechat_prefs(
         )
     };
     let mut ids = vec![
-        (IdType::WechatId, wxid.clone(), "The WeChat user name"),
-        (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+        (IdType::Wechat, wxid.clone(), "The WeChat user name"),
+        (IdType::Wechat, alias.clone(), "The WeChat ID (alias)"),
         (IdType::DisplayName, nick.clone(), "The WeChat nickname"),
         (IdType::Phone, mobile.clone(), "The bound mobile number"),
     ];
@@ -223,7 +223,7 @@ fn wechat_prefs(
         } else if normalized(ctx, IdType::Phone, &login).is_some() {
             IdType::Phone
         } else {
-            IdType::WechatId
+            IdType::Wechat
         };
         ids.push((t, Some(login), "The login name"));
     }
@@ -383,8 +383,8 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 EntityKind::Person
             };
             for (t, v, what) in [
-                (IdType::WechatId, Some(user.clone()), "The user name"),
-                (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+                (IdType::Wechat, Some(user.clone()), "The user name"),
+                (IdType::Wechat, alias.clone(), "The WeChat ID (alias)"),
                 (IdType::DisplayName, nick.clone(), "The nickname"),
                 (IdType::Nickname, remark.clone(), "The remark"),
             ] {

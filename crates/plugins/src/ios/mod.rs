@@ -13,7 +13,7 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
-//! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat_id`, names); groups as accounts |
+//! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat`, names); groups as accounts |
 //! | LINE `Line.sqlite` | [`line`] | one per user, per message | `line:<mid>`: mid, names |
 //! | Signal `grdb/signal.sqlite` | [`signal`] | one naming the (SQLCipher-encrypted) database, noted unparsed | — |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |

@@ -16,7 +16,7 @@
 //! server id, time, type, direction, text). Chat tables are matched to their peer by the md5
 //! of the `Friend` user names (computed here; a table whose md5 matches no contact is still
 //! read, its peer unknown). Identities: each contact as `wechat:<user name>` with its user
-//! name and alias (`wechat_id`), nickname and remark; a group as an account `wechat:<…@chatroom>`;
+//! name and alias (`wechat`), nickname and remark; a group as an account `wechat:<…@chatroom>`;
 //! the account's own as `owner`. Wallets written in a text message are claims of its writer by
 //! `Des` (a group's received message: the sender its text names).
 
@@ -139,8 +139,8 @@ fn owner(run: &Run<'_, '_>, find: &Invoked, path: &str, account: &str) -> Result
         &inv,
         &why,
         &[
-            (IdType::WechatId, Some(&user_name), "The WeChat user name"),
-            (IdType::WechatId, alias.as_deref(), "The WeChat ID (alias)"),
+            (IdType::Wechat, Some(&user_name), "The WeChat user name"),
+            (IdType::Wechat, alias.as_deref(), "The WeChat ID (alias)"),
             (IdType::DisplayName, nick.as_deref(), "The WeChat nickname"),
             (IdType::Phone, mobile.as_deref(), "The mobile number"),
         ],
@@ -232,7 +232,7 @@ fn contacts_of(
                 &context,
                 EntityKind::Account,
                 &label,
-                IdType::WechatId,
+                IdType::Wechat,
                 user,
                 inv,
                 why("The group id"),
@@ -244,8 +244,8 @@ fn contacts_of(
                 inv,
                 &why,
                 &[
-                    (IdType::WechatId, Some(user), "The user name"),
-                    (IdType::WechatId, alias.as_deref(), "The WeChat ID (alias)"),
+                    (IdType::Wechat, Some(user), "The user name"),
+                    (IdType::Wechat, alias.as_deref(), "The WeChat ID (alias)"),
                     (IdType::DisplayName, nick.as_deref(), "The nickname"),
                     (IdType::Nickname, given.as_deref(), "The remark"),
                 ],
@@ -450,7 +450,7 @@ fn one_message(
                 &format!("wechat:{s}"),
                 EntityKind::Person,
                 s,
-                IdType::WechatId,
+                IdType::Wechat,
                 s,
                 inv,
                 format!("{s} wrote message {id} in the WeChat group {with} ({table})."),

@@ -179,18 +179,18 @@ fn ios_wechat_messages_contacts_owner_and_claims_on_two_devices() {
     }
     // identities: the owner, the contacts, the group; wallets claimed by direction
     for (c, t, v) in [
-        ("owner", "wechat_id", "wxid_leungyl88"),
-        ("owner", "wechat_id", "leung_yl"),
+        ("owner", "wechat", "wechat:wxid_leungyl88"),
+        ("owner", "wechat", "wechat:leung_yl"),
         ("owner", "phone", "+85261234567"),
         ("owner", "display_name", "leung yl"),
-        ("wechat:wxid_mei8chan2k", "wechat_id", "wxid_mei8chan2k"),
-        ("wechat:wxid_mei8chan2k", "wechat_id", "meichan88"),
+        ("wechat:wxid_mei8chan2k", "wechat", "wechat:wxid_mei8chan2k"),
+        ("wechat:wxid_mei8chan2k", "wechat", "wechat:meichan88"),
         ("wechat:wxid_mei8chan2k", "nickname", "mei usdt otc"),
-        ("wechat:ho_kl_2023", "wechat_id", "ho_kl_2023"),
+        ("wechat:ho_kl_2023", "wechat", "wechat:ho_kl_2023"),
         (
             "wechat:24187063512@chatroom",
-            "wechat_id",
-            "24187063512@chatroom",
+            "wechat",
+            "wechat:24187063512@chatroom",
         ),
         ("owner", "wallet", "TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),
         (
@@ -219,7 +219,7 @@ fn ios_wechat_messages_contacts_owner_and_claims_on_two_devices() {
     assert!(docs.exists());
     let messages: Vec<_> = o.category("messages");
     assert_eq!(messages.len(), 2);
-    assert!(holds(&o, "owner", "wechat_id", "wxid_fungcc2019"));
+    assert!(holds(&o, "owner", "wechat", "wechat:wxid_fungcc2019"));
     assert!(holds(&o, "owner", "phone", "+8613812345678"));
     assert!(holds(
         &o,
@@ -445,8 +445,8 @@ fn android_line_wechat_and_signal_on_two_devices() {
         "line:u3f0b7c2e9a8d4f6b1c5e7a9d2b4f6c8e [Person]",
         "account_id=line:u3f0b7c2e9a8d4f6b1c5e7a9d2b4f6c8e",
         "wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
-        "wechat_id=wxid_leungyl88",
-        "wechat_id=leung_yl",
+        "wechat=wechat:wxid_leungyl88",
+        "wechat=wechat:leung_yl",
         "phone=+85261234567",
         "phone=+85298765432",
         "wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2",
@@ -508,7 +508,7 @@ fn android_line_wechat_and_signal_on_two_devices() {
     );
     let ents = run.entities("src-b").join("\n");
     for s in [
-        "wechat_id=wxid_fungcc2019",
+        "wechat=wechat:wxid_fungcc2019",
         "email=fung.cc@example.hk",
         "wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
     ] {
@@ -642,10 +642,10 @@ pay to TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 only');",
     );
     let ents = run.entities("src-d").join("\n");
     for s in [
-        "wechat_id=meichan88",
+        "wechat=wechat:meichan88",
         "nickname=mei usdt otc",
         "wallet=0x1850ce0e73407a9997c467babc60fe887c567625",
-        "wechat_id=24187063512@chatroom",
+        "wechat=wechat:24187063512@chatroom",
     ] {
         assert!(ents.contains(s), "{s}:\n{ents}");
     }
