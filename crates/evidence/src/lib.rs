@@ -26,6 +26,7 @@ pub mod plist;
 pub mod probe;
 pub mod qcow2;
 pub mod scan;
+pub mod simg;
 pub mod vhd;
 pub mod vmdk;
 pub mod volume;

@@ -1,5 +1,6 @@
 //! Integration tests of the evidence layers, on fixtures made by real tools and on public images.
 
+mod android_images;
 mod archive;
 mod ewf;
 mod ext4;
