@@ -34,6 +34,11 @@ seed qcow2 "$work/fat.qcow2" fat12.qcow2
 faketime '2023-11-14 22:13:20' qemu-img convert -f raw -O vpc -o subformat=fixed,force_size=on \
   "$work/fat.img" "$work/fat.vhd"
 seed vhd "$work/fat.vhd" fat12-fixed.vhd
+# vhdx: a dynamic VHDX of it, 1 MiB blocks (9 MiB, mostly zeros: the format aligns its
+# regions and blocks to 1 MiB), its random GUIDs and header sequence numbers left as qemu-img
+# wrote them.
+qemu-img convert -f raw -O vhdx -o subformat=dynamic,block_size=1M "$work/fat.img" "$work/fat.vhdx"
+seed vhdx "$work/fat.vhdx" fat12-dynamic.vhdx
 # vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
 python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()

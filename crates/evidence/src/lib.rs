@@ -28,6 +28,7 @@ pub mod qcow2;
 pub mod scan;
 pub mod simg;
 pub mod vhd;
+pub mod vhdx;
 pub mod vmdk;
 pub mod volume;
 

@@ -4,7 +4,7 @@
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
 //! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
 //! partitions are probed in turn, or an Android sparse image or a virtual disk (QCOW2, VHD,
-//! VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
+//! VHDX, VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
 //! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
 //! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
 //! with its [`Layer`] (kind, parameters, parent: the dfvfs path-spec idea) whose comparable
@@ -325,8 +325,8 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     node
 }
 
-/// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD or VMDK
-/// virtual disk) recognised by its signature: the layer kind, its parameters and the bytes it
+/// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD, VHDX
+/// or VMDK virtual disk) recognised by its signature: the layer kind, its parameters and the bytes it
 /// expands to, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
@@ -356,6 +356,19 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
         return Some(crate::qcow2::Qcow2Image::open(bytes.clone()).map(|q| {
             let params = vec![("version", q.header().version.to_string())];
             ("qcow2", params, Arc::new(q) as Bytes)
+        }));
+    }
+    if crate::vhdx::sniff(head) {
+        return Some(crate::vhdx::VhdxImage::open(bytes.clone()).map(|v| {
+            let info = v.info();
+            let params = vec![
+                (
+                    "disk_type",
+                    if info.fixed { "fixed" } else { "dynamic" }.to_string(),
+                ),
+                ("block_size", info.block_size.to_string()),
+            ];
+            ("vhdx", params, Arc::new(v) as Bytes)
         }));
     }
     crate::vhd::sniff(bytes.as_ref())?;

@@ -34,6 +34,13 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
     if let Some((readable, what)) = crate::vmdk::probe_head(head) {
         return Some(Probe::new(Format::Vmdk, readable, what));
     }
+    if crate::vhdx::sniff(head) {
+        return Some(Probe::new(
+            Format::Vhdx,
+            true,
+            "VHDX file type identifier (`vhdxfile`) at byte 0",
+        ));
+    }
     if starts(crate::vhd::FOOTER_COOKIE) {
         let kind = match be32(head, 60) {
             Some(2) => "fixed",

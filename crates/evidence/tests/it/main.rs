@@ -9,5 +9,6 @@ mod fuzz_regressions;
 mod leveldb;
 mod ntfs;
 mod scan;
+mod vhdx;
 mod virtual_disks;
 mod volume;
