@@ -680,8 +680,31 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
         reasons.push(holding(&containers));
         return (EvidenceType::DiskImage, reasons);
     }
+    // A container recognised by its signature that could not be opened is named, with why; the
+    // source stays a single file (so the tools that read any file still apply to it).
+    if let Some(p) = &root.probe
+        && let Some(words) = unopened_container(p.format)
+    {
+        let why = root.problem.as_deref().unwrap_or(&p.reason);
+        reasons.push(format!("single file: {words}, not readable: {why}"));
+        return (EvidenceType::File, reasons);
+    }
     reasons.push(format!("single file: {volume}"));
     (EvidenceType::File, reasons)
+}
+
+/// The words of a container format, for a source that is one but whose content could not be
+/// opened (a wrong CRC, a missing parent, a format not read yet).
+fn unopened_container(format: Format) -> Option<&'static str> {
+    Some(match format {
+        Format::AndroidSparse => "Android sparse image",
+        Format::AndroidSuper => "Android super image (dynamic partitions)",
+        Format::Qcow2 => "QCOW2 image",
+        Format::Vhd => "VHD image",
+        Format::Vhdx => "VHDX image",
+        Format::Vmdk => "VMDK image",
+        _ => return None,
+    })
 }
 
 /// The image layers of a scan that hold another byte stream, in the words of a reason

@@ -106,6 +106,15 @@ fn a_wrong_crc32_chunk_is_refused_naming_the_chunk_and_both_values() {
     let problem = s.root.problem.as_deref().unwrap_or_default();
     assert!(problem.contains("CRC32 chunk"), "{problem}");
     assert!(s.unreadable_summary().contains("android_sparse"));
+    // The source is still named for what it is, with why nothing inside was read.
+    assert_eq!(s.evidence_type, scan::EvidenceType::File);
+    assert!(
+        s.reasons[0].starts_with(
+            "single file: Android sparse image, not readable: android_sparse: corrupt at offset 8284: CRC32 chunk"
+        ),
+        "{:?}",
+        s.reasons
+    );
 }
 
 #[test]
