@@ -20,12 +20,14 @@
 //!
 //! # What is refused
 //!
-//! - **The log is not replayed.** A header whose `LogGuid` is not zero says that the log may
-//!   hold metadata writes (BAT, metadata, headers) not yet applied to the file: reading it as it
-//!   stands could serve stale mappings, and replaying it would mean writing or keeping a second
-//!   copy of the metadata. Such an image is refused with [`Error::Unsupported`] naming the log
+//! - **The log is not replayed.** A header whose `LogGuid` is not zero, with a valid entry of
+//!   that log in the log region (signature, GUID, CRC-32C), says that the log holds metadata
+//!   writes (BAT, metadata) not yet applied to the file: reading it as it stands could serve
+//!   stale mappings, and replaying it would mean writing or keeping a second copy of the
+//!   metadata. Such an image is refused with [`Error::Unsupported`] naming the log and the entry
 //!   (Hyper-V, or `qemu-img check -r all` on a *copy*, replays it); the evidence file is never
-//!   written.
+//!   written. A `LogGuid` whose log holds no valid entry is read as it is, with a warning
+//!   (as qemu does).
 //! - **Differencing images** (`HasParent`): [`Error::Unsupported`] naming the parent they need,
 //!   from the parent locator (`relative_path`, `absolute_win32_path`, `parent_linkage`).
 //! - Partially present blocks outside a differencing image, unknown required regions or
@@ -277,13 +279,19 @@ impl VhdxImage {
             warnings.push(format!("{p}; the other header is used"));
         }
         if header.log_guid != [0u8; 16] {
-            return Err(unsupported(format!(
-                "the current header (at {}) names an active log {} ({} bytes at {}): its entries may hold metadata writes not yet applied, and the log is not replayed here (replay it on a copy: Hyper-V, or `qemu-img check -r all`)",
-                HEADERS[header_index],
-                guid_text(&header.log_guid),
-                header.log_length,
-                header.log_offset
-            )));
+            let at = HEADERS[header_index];
+            let log = guid_text(&header.log_guid);
+            match log_entry(&file, &header, at)? {
+                Some(entry) => {
+                    return Err(unsupported(format!(
+                        "the current header (at {at}) names log {log}, and the log holds an entry of it at {entry}: metadata writes not yet applied to the file; the log is not replayed here (replay it on a copy: Hyper-V, or `qemu-img check -r all`)"
+                    )));
+                }
+                None => warnings.push(format!(
+                    "the current header (at {at}) names log {log}, but the log ({} bytes at {}) holds no valid entry of it: nothing to replay",
+                    header.log_length, header.log_offset
+                )),
+            }
         }
 
         // Region tables: the first valid copy.
@@ -411,6 +419,51 @@ impl VhdxImage {
         }
         Ok(())
     }
+}
+
+/// The offset of a valid entry (signature `loge`, the header's log GUID, CRC-32C over its
+/// length) of the log the header names, looked for at every 4 KiB of the log; `None` when
+/// the log holds none (nothing to replay).
+fn log_entry(file: &Bytes, header: &Header, header_at: u64) -> Result<Option<u64>> {
+    let (start, length) = (header.log_offset, u64::from(header.log_length));
+    let file_len = file.len();
+    if start < MIB
+        || !start.is_multiple_of(MIB)
+        || !length.is_multiple_of(MIB)
+        || start.saturating_add(length) > file_len
+    {
+        return Err(corrupt(
+            header_at + 72,
+            format!(
+                "log at {start} ({length} bytes): not 1 MiB-aligned inside the image file ({file_len} bytes)"
+            ),
+        ));
+    }
+    let mut batch = vec![0u8; MIB as usize];
+    let mut pos = 0u64;
+    while pos < length {
+        file.read_exact_at(start + pos, &mut batch)?;
+        for (i, e) in batch.chunks_exact(4096).enumerate() {
+            if !e.starts_with(b"loge") || e.get(32..48) != Some(&header.log_guid[..]) {
+                continue;
+            }
+            let at = start + pos + 4096 * i as u64;
+            let entry_len = u64::from(le32(e, 8).unwrap_or(0));
+            if entry_len < 4096
+                || !entry_len.is_multiple_of(4096)
+                || at + entry_len > start + length
+            {
+                continue;
+            }
+            let mut whole = vec![0u8; usize::try_from(entry_len).unwrap_or(0)];
+            file.read_exact_at(at, &mut whole)?;
+            if le32(&whole, 4) == Some(crc32c(&whole, 4)) {
+                return Ok(Some(at));
+            }
+        }
+        pos += MIB;
+    }
+    Ok(None)
 }
 
 fn read_region_table(file: &Bytes, at: u64, file_len: u64) -> Result<(Region, Region)> {
