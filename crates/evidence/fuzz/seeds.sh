@@ -7,7 +7,7 @@
 #
 #   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, mkntfs, ewfacquire,
 #                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
-#                                    qemu-img, python3)
+#                                    qemu-img, python3, img2simg)
 set -euo pipefail
 export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,6 +34,11 @@ seed qcow2 "$work/fat.qcow2" fat12.qcow2
 faketime '2023-11-14 22:13:20' qemu-img convert -f raw -O vpc -o subformat=fixed,force_size=on \
   "$work/fat.img" "$work/fat.vhd"
 seed vhd "$work/fat.vhd" fat12-fixed.vhd
+# vhdx: a dynamic VHDX of it, 1 MiB blocks (9 MiB, mostly zeros: the format aligns its
+# regions and blocks to 1 MiB), its random GUIDs and header sequence numbers left as qemu-img
+# wrote them.
+qemu-img convert -f raw -O vhdx -o subformat=dynamic,block_size=1M "$work/fat.img" "$work/fat.vhdx"
+seed vhdx "$work/fat.vhdx" fat12-dynamic.vhdx
 # vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
 python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()
@@ -44,6 +49,11 @@ seed vmdk "$work/fat.vmdk" fat12-stream.vmdk
 mkfs.ext4 -q -F -O ^has_journal -b 1024 -N 32 -U 00000000-0000-0000-0000-000000000001 -E root_owner=0:0 \
   -d "$work/src" "$work/ext4.img" 256k
 seed ext4 "$work/ext4.img" small.ext4.img
+
+# simg: that ext4 image as an Android sparse image by AOSP's img2simg (1 KiB blocks: RAW and
+# FILL chunks).
+img2simg "$work/ext4.img" "$work/ext4.simg" 1024
+seed simg "$work/ext4.simg" small-ext4.simg
 
 # ntfs: a 2 MiB volume (mkntfs refuses 1 MiB images) holding one file put there by ntfscp.
 truncate -s 2M "$work/ntfs.img"

@@ -84,7 +84,7 @@ pub fn exercise_image_file(
     let _ = std::fs::remove_file(&path);
 }
 
-/// For image layers read from a byte source (QCOW2, VHD, VMDK): opens `data` with `open`, reads the
+/// For image layers read from a byte source (Android sparse, QCOW2, VHD, VHDX, VMDK): opens `data` with `open`, reads the
 /// stream (at most 16 MiB of it, skipping what fails) and probes what it holds.
 pub fn exercise_image(data: &[u8], open: impl Fn(Bytes) -> crate::Result<Bytes>) {
     let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
@@ -118,9 +118,9 @@ pub fn exercise_volume(data: &[u8]) {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 13] = [
-    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "tar", "vhd", "vmdk",
-    "volume", "zip",
+pub const TARGETS: [&str; 15] = [
+    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "simg", "tar", "vhd",
+    "vhdx", "vmdk", "volume", "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -135,8 +135,14 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         "qcow2" => exercise_image(data, |b| {
             crate::qcow2::Qcow2Image::open(b).map(|i| Arc::new(i) as Bytes)
         }),
+        "simg" => exercise_image(data, |b| {
+            crate::simg::SparseImage::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
         "vhd" => exercise_image(data, |b| {
             crate::vhd::VhdImage::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
+        "vhdx" => exercise_image(data, |b| {
+            crate::vhdx::VhdxImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
         "vmdk" => exercise_image(data, |b| {
             crate::vmdk::VmdkImage::open(b).map(|i| Arc::new(i) as Bytes)

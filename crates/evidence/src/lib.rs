@@ -26,7 +26,9 @@ pub mod plist;
 pub mod probe;
 pub mod qcow2;
 pub mod scan;
+pub mod simg;
 pub mod vhd;
+pub mod vhdx;
 pub mod vmdk;
 pub mod volume;
 

@@ -3,8 +3,8 @@
 //! Like dfvfs' source scanner, the scanner starts from the evidence path and asks each layer
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
 //! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
-//! partitions are probed in turn, or a virtual disk (QCOW2, VHD, VMDK) whose disk is scanned in
-//! turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
+//! partitions are probed in turn, or an Android sparse image or a virtual disk (QCOW2, VHD,
+//! VHDX, VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
 //! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
 //! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
 //! with its [`Layer`] (kind, parameters, parent: the dfvfs path-spec idea) whose comparable
@@ -325,14 +325,24 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     node
 }
 
-/// A virtual disk image layer (QCOW2, VHD, VMDK) recognised by its signature: the layer kind, its
-/// parameters and the virtual disk's bytes, or why it cannot be opened.
+/// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD, VHDX
+/// or VMDK virtual disk) recognised by its signature: the layer kind, its parameters and the bytes it
+/// expands to, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
 fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
     let mut head = [0u8; 32];
     let n = bytes.read_at(0, &mut head).ok()?;
     let head = head.get(..n)?;
+    if crate::simg::sniff(head).is_some() {
+        return Some(crate::simg::SparseImage::open(bytes.clone()).map(|s| {
+            let params = vec![
+                ("block_size", s.header().block_size.to_string()),
+                ("blocks", s.header().total_blocks.to_string()),
+            ];
+            ("android_sparse", params, Arc::new(s) as Bytes)
+        }));
+    }
     if crate::vmdk::sniff(head).is_some() {
         return Some(crate::vmdk::VmdkImage::open(bytes.clone()).map(|v| {
             let params = vec![
@@ -346,6 +356,19 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
         return Some(crate::qcow2::Qcow2Image::open(bytes.clone()).map(|q| {
             let params = vec![("version", q.header().version.to_string())];
             ("qcow2", params, Arc::new(q) as Bytes)
+        }));
+    }
+    if crate::vhdx::sniff(head) {
+        return Some(crate::vhdx::VhdxImage::open(bytes.clone()).map(|v| {
+            let info = v.info();
+            let params = vec![
+                (
+                    "disk_type",
+                    if info.fixed { "fixed" } else { "dynamic" }.to_string(),
+                ),
+                ("block_size", info.block_size.to_string()),
+            ];
+            ("vhdx", params, Arc::new(v) as Bytes)
         }));
     }
     crate::vhd::sniff(bytes.as_ref())?;
@@ -584,6 +607,24 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
         }
     }
     walk(root, &mut android_names, &mut fs_seen, &mut tree_ios);
+    let holding = |containers: &[&str]| {
+        let mut chain: Vec<String> = containers.iter().map(|c| (*c).to_string()).collect();
+        if root.layer.kind != "file" || chain.is_empty() {
+            chain.insert(0, format!("{} image", root.layer.kind));
+        }
+        let inner = if fs_seen.is_empty() {
+            root.probe
+                .as_ref()
+                .map(|p| p.format.name())
+                .unwrap_or("unknown")
+                .to_string()
+        } else {
+            fs_seen.join(", ")
+        };
+        chain.push(inner);
+        chain.join(" holding ")
+    };
+    let containers = containers(root);
     if let Some(r) = tree_ios {
         reasons.push(r);
         return (EvidenceType::IosExtraction, reasons);
@@ -593,6 +634,10 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
             "partition table with Android partition names: {}",
             android_names.join(", ")
         ));
+        return (EvidenceType::AndroidDisk, reasons);
+    }
+    if containers.iter().any(|c| c.starts_with("Android")) {
+        reasons.push(holding(&containers));
         return (EvidenceType::AndroidDisk, reasons);
     }
     if root.layer.kind == "folder" {
@@ -632,17 +677,57 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
         return (EvidenceType::Archive, reasons);
     }
     if !fs_seen.is_empty() || !root.children.is_empty() {
-        reasons.push(format!(
-            "{} image holding {}",
-            root.layer.kind,
-            if fs_seen.is_empty() {
-                volume.to_string()
-            } else {
-                fs_seen.join(", ")
-            }
-        ));
+        reasons.push(holding(&containers));
         return (EvidenceType::DiskImage, reasons);
+    }
+    // A container recognised by its signature that could not be opened is named, with why; the
+    // source stays a single file (so the tools that read any file still apply to it).
+    if let Some(p) = &root.probe
+        && let Some(words) = unopened_container(p.format)
+    {
+        let why = root.problem.as_deref().unwrap_or(&p.reason);
+        reasons.push(format!("single file: {words}, not readable: {why}"));
+        return (EvidenceType::File, reasons);
     }
     reasons.push(format!("single file: {volume}"));
     (EvidenceType::File, reasons)
+}
+
+/// The words of a container format, for a source that is one but whose content could not be
+/// opened (a wrong CRC, a missing parent, a format not read yet).
+fn unopened_container(format: Format) -> Option<&'static str> {
+    Some(match format {
+        Format::AndroidSparse => "Android sparse image",
+        Format::AndroidSuper => "Android super image (dynamic partitions)",
+        Format::Qcow2 => "QCOW2 image",
+        Format::Vhd => "VHD image",
+        Format::Vhdx => "VHDX image",
+        Format::Vmdk => "VMDK image",
+        _ => return None,
+    })
+}
+
+/// The image layers of a scan that hold another byte stream, in the words of a reason
+/// ("Android sparse image", "QCOW2 image", …), outermost first, each named once.
+fn containers(root: &Node) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let name = match n.layer.kind.as_str() {
+            "android_sparse" => Some("Android sparse image"),
+            "android_super" => Some("Android super image"),
+            "qcow2" => Some("QCOW2 image"),
+            "vhd" => Some("VHD image"),
+            "vhdx" => Some("VHDX image"),
+            "vmdk" => Some("VMDK image"),
+            _ => None,
+        };
+        if let Some(name) = name
+            && !out.contains(&name)
+        {
+            out.push(name);
+        }
+        stack.extend(n.children.iter().rev());
+    }
+    out
 }

@@ -34,6 +34,13 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
     if let Some((readable, what)) = crate::vmdk::probe_head(head) {
         return Some(Probe::new(Format::Vmdk, readable, what));
     }
+    if crate::vhdx::sniff(head) {
+        return Some(Probe::new(
+            Format::Vhdx,
+            true,
+            "VHDX file type identifier (`vhdxfile`) at byte 0",
+        ));
+    }
     if starts(crate::vhd::FOOTER_COOKIE) {
         let kind = match be32(head, 60) {
             Some(2) => "fixed",
@@ -55,7 +62,7 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
     if starts(b"LUKS\xba\xbe") {
         return Some(luks(head));
     }
-    if le32(head, 0) == Some(0xED26_FF3A) {
+    if le32(head, 0) == Some(crate::simg::MAGIC) {
         return Some(android_sparse(head));
     }
     if starts(b"ANDROID!") {
@@ -197,25 +204,29 @@ fn luks(head: &[u8]) -> Probe {
 }
 
 fn android_sparse(head: &[u8]) -> Probe {
-    let major = le16(head, 4).unwrap_or(0);
-    let header = le16(head, 8).unwrap_or(0);
-    let chunk_header = le16(head, 10).unwrap_or(0);
-    let block = le32(head, 12).unwrap_or(0);
-    let blocks = le32(head, 16).unwrap_or(0);
-    let chunks = le32(head, 20).unwrap_or(0);
-    let valid =
-        major == 1 && header == 28 && chunk_header == 12 && block > 0 && block.is_multiple_of(4);
-    let expanded = u64::from(block) * u64::from(blocks);
-    let what = if valid {
-        format!(
-            "Android sparse image (magic 0xED26FF3A): {blocks} blocks of {block} bytes ({expanded} bytes expanded) in {chunks} chunks"
-        )
-    } else {
-        format!(
-            "Android sparse image magic 0xED26FF3A with an unexpected header (version {major}, header {header} bytes, chunk header {chunk_header} bytes, block {block} bytes)"
-        )
+    let Some(h) = crate::simg::sniff(head) else {
+        return Probe::new(Format::Unknown, false, "no sparse magic");
     };
-    Probe::not_yet_readable(Format::AndroidSparse, what)
+    match crate::simg::header_problem(&h) {
+        None => Probe::new(
+            Format::AndroidSparse,
+            true,
+            format!(
+                "Android sparse image (magic 0xED26FF3A): {} blocks of {} bytes ({} bytes expanded) in {} chunks",
+                h.total_blocks,
+                h.block_size,
+                h.expanded_size(),
+                h.total_chunks
+            ),
+        ),
+        Some((at, why)) => Probe::new(
+            Format::AndroidSparse,
+            false,
+            format!(
+                "Android sparse image magic 0xED26FF3A with an unexpected header (at byte {at}: {why})"
+            ),
+        ),
+    }
 }
 
 /// Volume boot sectors: BitLocker, NTFS, exFAT, FAT12/16/32, each with its parameters checked.

@@ -82,6 +82,8 @@ pub enum Format {
     Qcow2,
     /// A Microsoft Virtual Hard Disk (VHD) image.
     Vhd,
+    /// A Microsoft VHDX image (Hyper-V).
+    Vhdx,
     /// A VMware virtual disk (VMDK): a sparse extent, or a descriptor naming extent files.
     Vmdk,
     Zip,
@@ -133,6 +135,7 @@ impl Format {
             Format::Ewf => "ewf",
             Format::Qcow2 => "qcow2",
             Format::Vhd => "vhd",
+            Format::Vhdx => "vhdx",
             Format::Vmdk => "vmdk",
             Format::Zip => "zip",
             Format::Tar => "tar",

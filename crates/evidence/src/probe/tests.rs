@@ -147,15 +147,20 @@ fn android_sparse_images_are_described() {
     check(
         d.clone(),
         Format::AndroidSparse,
-        false,
+        true,
         &[
             "1000 blocks of 4096 bytes",
             "4096000 bytes expanded",
             "7 chunks",
         ],
     );
-    put(&mut d, 8, &[30, 0]);
-    check(d, Format::AndroidSparse, false, &["unexpected header"]);
+    put(&mut d, 4, &[2, 0]);
+    check(
+        d,
+        Format::AndroidSparse,
+        false,
+        &["unexpected header", "major version 2"],
+    );
 }
 
 fn boot_sector(oem: &[u8]) -> Vec<u8> {

@@ -1,5 +1,6 @@
 //! Integration tests of the evidence layers, on fixtures made by real tools and on public images.
 
+mod android_images;
 mod archive;
 mod ewf;
 mod ext4;
@@ -8,5 +9,6 @@ mod fuzz_regressions;
 mod leveldb;
 mod ntfs;
 mod scan;
+mod vhdx;
 mod virtual_disks;
 mod volume;
