@@ -3,6 +3,7 @@
 mod archive;
 mod ewf;
 mod ext4;
+mod f2fs;
 mod fat;
 mod fuzz_regressions;
 mod leveldb;

@@ -1,0 +1,382 @@
+//! F2FS: fixtures made with mkfs.f2fs + sload.f2fs from `tests/fixtures/f2fs/source/` read back
+//! byte-exact; listings (names and inode numbers) equal `fsck.f2fs -t`'s tree; the corpus's
+//! empty F2FS images open with the oracle's label, UUID and features; a GPT disk holding F2FS
+//! stacks in the scanner; damaged images give typed errors without panicking or hanging.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use masf_evidence::Error;
+use masf_evidence::bytes::{Bytes, Memory};
+use masf_evidence::f2fs::{self, F2fs};
+use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
+use masf_testkit::corpus;
+use sha2::{Digest, Sha256};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/f2fs")
+}
+
+fn unzstd(path: &Path) -> Vec<u8> {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(std::io::BufReader::new(file))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    dec.read_to_end(&mut out).unwrap();
+    out
+}
+
+fn mem(data: Vec<u8>) -> Bytes {
+    Arc::new(Memory::new(data, "image"))
+}
+
+fn image(name: &str) -> Vec<u8> {
+    unzstd(&fixtures().join(name))
+}
+
+fn open_fixture(name: &str) -> F2fs {
+    F2fs::open(mem(image(name))).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Every entry of the tree, depth first, with the folders that could not be listed.
+fn walk(fs: &dyn FileSystem) -> (Vec<Entry>, Vec<(String, Error)>) {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    let mut pending = vec!["/".to_string()];
+    while let Some(dir) = pending.pop() {
+        match fs.list_dir(&dir) {
+            Ok(list) => {
+                for e in list {
+                    if e.kind == EntryKind::Dir {
+                        pending.push(e.path.clone());
+                    }
+                    entries.push(e);
+                }
+            }
+            Err(e) => errors.push((dir, e)),
+        }
+    }
+    (entries, errors)
+}
+
+fn read_all(fs: &dyn FileSystem, path: &str) -> Result<Vec<u8>, Error> {
+    let f = fs.open(path)?;
+    let mut buf = vec![0u8; f.len() as usize];
+    // Odd-sized pieces, so reads straddle blocks and node boundaries.
+    let mut at = 0usize;
+    while at < buf.len() {
+        let n = (buf.len() - at).min(300_001);
+        f.read_exact_at(at as u64, &mut buf[at..at + n])?;
+        at += n;
+    }
+    Ok(buf)
+}
+
+/// big.bin as generate.sh writes it: block k is 256 lines "block %09d\n", then 123 bytes of
+/// block 3200's pattern.
+fn big_bin() -> Vec<u8> {
+    let mut out = Vec::with_capacity(3201 * 4096);
+    for k in 0..3200 {
+        out.extend(format!("block {k:09}\n").repeat(256).into_bytes());
+    }
+    out.extend(&format!("block {:09}\n", 3200).repeat(8).into_bytes()[..123]);
+    out
+}
+
+/// What the staged source folder holds: kinds by path, file contents, link targets.
+struct Expected {
+    kinds: BTreeSet<(String, &'static str)>,
+    files: Vec<(String, Vec<u8>)>,
+    links: Vec<(String, String)>,
+}
+
+fn expected_tree() -> Expected {
+    let root = fixtures().join("source");
+    let mut exp = Expected {
+        kinds: BTreeSet::new(),
+        files: Vec::new(),
+        links: Vec::new(),
+    };
+    let mut pending = vec![(root, String::new())];
+    while let Some((dir, rel)) = pending.pop() {
+        for item in std::fs::read_dir(&dir).unwrap() {
+            let item = item.unwrap();
+            let name = item.file_name().into_string().unwrap();
+            let path = format!("{rel}/{name}");
+            let meta = std::fs::symlink_metadata(item.path()).unwrap();
+            if meta.is_dir() {
+                exp.kinds.insert((path.clone(), "dir"));
+                pending.push((item.path(), path));
+            } else if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(item.path()).unwrap();
+                exp.kinds.insert((path.clone(), "symlink"));
+                exp.links.push((path, target.to_str().unwrap().to_string()));
+            } else {
+                exp.kinds.insert((path.clone(), "file"));
+                exp.files.push((path, std::fs::read(item.path()).unwrap()));
+            }
+        }
+    }
+    // Added by generate.sh's staging step.
+    let medium = std::fs::read(fixtures().join("source/medium.txt")).unwrap();
+    exp.kinds.insert(("/hard-link.txt".to_string(), "file"));
+    exp.files.push(("/hard-link.txt".to_string(), medium));
+    exp.kinds.insert(("/emptydir".to_string(), "dir"));
+    exp.kinds.insert(("/big.bin".to_string(), "file"));
+    exp.files.push(("/big.bin".to_string(), big_bin()));
+    exp
+}
+
+fn kind_name(k: EntryKind) -> &'static str {
+    match k {
+        EntryKind::File => "file",
+        EntryKind::Dir => "dir",
+        EntryKind::Symlink => "symlink",
+        EntryKind::Other => "other",
+    }
+}
+
+/// Checks one fixture against the source folder: same tree, byte-exact files, same link
+/// targets. `dumped` names files whose oracle is instead the SHA-256 of what `dump.f2fs`
+/// extracts (see generate.sh: sload.f2fs writes one file inconsistently).
+fn check_fixture(name: &str, extra_dirs: &[&str], dumped: &[(&str, &str)]) {
+    let fs = open_fixture(name);
+    assert_eq!(fs.format(), "f2fs");
+    let (entries, errors) = walk(&fs);
+    assert!(errors.is_empty(), "{name}: {errors:?}");
+    let mut exp = expected_tree();
+    for d in extra_dirs {
+        exp.kinds.insert((d.to_string(), "dir"));
+    }
+    let got: BTreeSet<(String, &str)> = entries
+        .iter()
+        .map(|e| (e.path.clone(), kind_name(e.kind)))
+        .collect();
+    assert_eq!(
+        got, exp.kinds,
+        "{name}: tree differs from the source folder"
+    );
+    for (path, want) in &exp.files {
+        let data = read_all(&fs, path).unwrap_or_else(|e| panic!("{name}{path}: {e}"));
+        assert_eq!(fs.stat(path).unwrap().size, want.len() as u64, "{path}");
+        match dumped.iter().find(|(p, _)| p == path) {
+            Some((_, sha)) => assert_eq!(
+                hex::encode(Sha256::digest(&data)),
+                *sha,
+                "{name}{path}: differs from dump.f2fs"
+            ),
+            None => assert!(data == *want, "{name}{path}: content differs"),
+        }
+    }
+    for (path, target) in &exp.links {
+        let e = fs.stat(path).unwrap();
+        assert_eq!(e.link_target.as_deref(), Some(target.as_str()), "{path}");
+    }
+    // Listings sorted by name, every entry with its inode number.
+    for dir in ["/", "/many", "/nested/a"] {
+        let list = fs.list_dir(dir).unwrap();
+        let names: Vec<&str> = list.iter().map(|e| e.name.as_str()).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted, "{dir}");
+        assert!(list.iter().all(|e| e.id.is_some()));
+    }
+    assert_eq!(fs.list_dir("/many").unwrap().len(), 300);
+    // The hard link is one inode with two names.
+    let a = fs.stat("/medium.txt").unwrap();
+    let b = fs.stat("/hard-link.txt").unwrap();
+    assert_eq!(a.id, b.id);
+    assert!(fs.diagnostics().is_empty(), "{:?}", fs.diagnostics());
+}
+
+#[test]
+fn plain_f2fs_reads_back_byte_exact() {
+    check_fixture("plain.f2fs.img.zst", &[], &[]);
+}
+
+#[test]
+fn extra_attr_f2fs_reads_back_byte_exact() {
+    let oracle =
+        std::fs::read_to_string(fixtures().join("oracles/extra.big.bin.dump.sha256")).unwrap();
+    let sha = oracle.split_whitespace().next().unwrap();
+    check_fixture("extra.f2fs.img.zst", &["/lost+found"], &[("/big.bin", sha)]);
+}
+
+#[test]
+fn times_are_raw_and_creation_times_come_with_inode_crtime() {
+    let stamp = RawTime::Unix {
+        secs: 1_704_164_645,
+        nanos: 0,
+    };
+    let plain = open_fixture("plain.f2fs.img.zst");
+    let e = plain.stat("/hello.txt").unwrap();
+    let roles: Vec<TimeRole> = e.times.iter().map(|t| t.role).collect();
+    assert_eq!(
+        roles,
+        [TimeRole::Modified, TimeRole::Accessed, TimeRole::Changed]
+    );
+    assert!(e.times.iter().all(|t| t.raw == stamp), "{:?}", e.times);
+    let extra = open_fixture("extra.f2fs.img.zst");
+    let e = extra.stat("/hello.txt").unwrap();
+    // sload.f2fs leaves i_crtime 0 (dump.f2fs shows `i_crtime [0x 0 : 0]`): kept as stored.
+    let created = e.times.iter().find(|t| t.role == TimeRole::Created);
+    assert_eq!(
+        created.map(|t| t.raw),
+        Some(RawTime::Unix { secs: 0, nanos: 0 }),
+        "{:?}",
+        e.times
+    );
+    assert_eq!(e.mode, Some(0o100644));
+}
+
+#[test]
+fn info_names_label_uuid_features_and_checkpoint() {
+    let plain = open_fixture("plain.f2fs.img.zst");
+    let i = plain.info();
+    assert_eq!(i.label, "masf-plain");
+    assert_eq!(i.uuid, "5d1f3c2a-8b7e-4c6d-9a0f-1e2d3c4b5a69");
+    assert!(i.features.is_empty(), "{:?}", i.features);
+    assert_eq!(i.root_ino, 3);
+    assert_eq!(i.superblock_copy, 0);
+    let extra = open_fixture("extra.f2fs.img.zst");
+    assert_eq!(
+        extra.info().features,
+        [
+            "extra_attr",
+            "inode_checksum",
+            "flexible_inline_xattr",
+            "inode_crtime",
+            "lost_found",
+            "sb_checksum"
+        ]
+    );
+}
+
+/// `fsck.f2fs -t`'s tree as (path, inode number): `|-- name <ino = 0x..>` lines, four
+/// characters of indentation per level.
+fn fsck_tree(text: &str) -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let Some(pos) = line.find("|-- ") else {
+            continue;
+        };
+        let Some(ino_at) = line.rfind(" <ino = 0x") else {
+            continue;
+        };
+        let depth = pos / 4;
+        let name = &line[pos + 4..ino_at];
+        let hex = line[ino_at + 10..].split('>').next().unwrap();
+        stack.truncate(depth);
+        stack.push(name.to_string());
+        out.insert(
+            format!("/{}", stack.join("/")),
+            u64::from_str_radix(hex, 16).unwrap(),
+        );
+    }
+    out
+}
+
+#[test]
+fn listings_and_inode_numbers_match_fsck_f2fs() {
+    for (img, oracle) in [
+        ("plain.f2fs.img.zst", "plain.f2fs.tree.txt"),
+        ("extra.f2fs.img.zst", "extra.f2fs.tree.txt"),
+    ] {
+        let text = std::fs::read_to_string(fixtures().join("oracles").join(oracle)).unwrap();
+        let want = fsck_tree(&text);
+        assert!(want.len() > 300, "{oracle}: {} entries", want.len());
+        let fs = open_fixture(img);
+        let (entries, _) = walk(&fs);
+        let got: BTreeMap<String, u64> = entries
+            .iter()
+            .map(|e| (e.path.clone(), e.id.unwrap()))
+            .collect();
+        assert_eq!(got, want, "{img}");
+    }
+}
+
+#[test]
+fn the_scanner_stacks_f2fs_on_a_gpt_partition() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("disk.img");
+    std::fs::write(&path, image("gpt-f2fs.img.zst")).unwrap();
+    let scan = masf_evidence::scan::scan(&path).unwrap();
+    let mut pending = vec![&scan.root];
+    let mut found = None;
+    while let Some(node) = pending.pop() {
+        if let Some(fs) = &node.fs {
+            found = Some(fs.clone());
+        }
+        pending.extend(node.children.iter());
+    }
+    let fs = found.expect("no file system stacked");
+    assert_eq!(fs.format(), "f2fs");
+    assert_eq!(
+        read_all(fs.as_ref(), "/hello.txt").unwrap(),
+        std::fs::read(fixtures().join("source/hello.txt")).unwrap()
+    );
+}
+
+#[test]
+fn corpus_f2fs_images_match_their_oracles() {
+    // (corpus file, UUID, label, features) from fs/oracles/FS_ORACLES.md.
+    let cases: [(&str, &str, &str, &[&str]); 2] = [
+        (
+            "fs/f2fs/blsforme-f2fs.img.zst",
+            "d2c85810-4e75-4274-bc7d-a78267af7443",
+            "blsforme testing",
+            &[],
+        ),
+        (
+            "fs/f2fs/gosqlite3-f2fs.img.gz",
+            "bd05d15c-9d7c-4e0b-88c2-dab1abc7e876",
+            "",
+            &["extra_attr", "inode_checksum", "sb_checksum"],
+        ),
+    ];
+    for (rel, uuid, label, features) in cases {
+        let fs = F2fs::open(mem(corpus::decompressed_bytes(rel)))
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let i = fs.info();
+        assert_eq!(i.uuid, uuid, "{rel}");
+        assert_eq!(i.label, label, "{rel}");
+        if !features.is_empty() {
+            assert_eq!(i.features, features, "{rel}");
+        }
+        let (entries, errors) = walk(&fs);
+        assert!(errors.is_empty(), "{rel}: {errors:?}");
+        assert!(
+            entries.iter().all(|e| e.kind == EntryKind::Dir),
+            "{rel}: {entries:?}"
+        );
+    }
+}
+
+#[test]
+fn fixtures_match_their_checksums() {
+    let sums = std::fs::read_to_string(fixtures().join("SHA256SUMS")).unwrap();
+    let mut n = 0;
+    for line in sums.lines() {
+        let (hash, file) = line.split_once("  ").unwrap();
+        let data = std::fs::read(fixtures().join(file)).unwrap();
+        assert_eq!(hex::encode(Sha256::digest(&data)), hash, "{file}");
+        n += 1;
+    }
+    assert!(n >= 5, "{n} fixtures listed");
+}
+
+#[test]
+fn open_refuses_what_is_not_f2fs() {
+    assert!(!f2fs::is_f2fs(mem(vec![0u8; 8192]).as_ref()));
+    assert!(matches!(
+        F2fs::open(mem(vec![0u8; 8192])),
+        Err(Error::Corrupt { offset: 1024, .. })
+    ));
+    assert!(matches!(
+        F2fs::open(mem(vec![0u8; 100])),
+        Err(Error::Truncated { .. })
+    ));
+}
