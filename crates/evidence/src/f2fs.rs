@@ -412,6 +412,8 @@ struct Checkpoint {
     valid_inode_count: u32,
     nat_bitmap: Vec<u8>,
     nat_journal: HashMap<u32, NatEntry>,
+    /// Why a pack was not valid, for the diagnostics.
+    invalid: Vec<String>,
 }
 
 /// Reads one checkpoint block and checks its CRC: its version, or why it is not valid.
@@ -552,6 +554,7 @@ impl Checkpoint {
             valid_inode_count: le32(&head, 148),
             nat_bitmap,
             nat_journal,
+            invalid: why,
         })
     }
 }
@@ -1041,10 +1044,21 @@ impl F2fs {
                 sb.block_count
             ));
         }
+        let meta_end = u64::from(sb.main_blkaddr) * BLOCK;
+        if bytes.len() < meta_end {
+            return Err(Error::Truncated {
+                layer,
+                offset: bytes.len(),
+                wanted: meta_end - bytes.len(),
+            });
+        }
         let cp = Checkpoint::read(bytes.as_ref(), &sb, &layer)?;
+        for why in &cp.invalid {
+            notes.push(format!("checkpoint {why}"));
+        }
         if cp.pack == 1 {
             notes.push(format!(
-                "checkpoint pack 1 (version {}) is the newer valid one",
+                "checkpoint pack 1 (version {}) is used",
                 cp.version
             ));
         }
