@@ -24,12 +24,16 @@
 //! - Folders: every dentry block of every hash level, read linearly (entries in block order,
 //!   the name hash not used), so a lookup never depends on the hash function (casefold and
 //!   encrypted names included); names are matched byte-exact. Listings are sorted by name.
+//! - Inline dentries are written only by the kernel (f2fs-tools' sload.f2fs makes dentry
+//!   blocks for every folder), so no fixture holds one: their geometry is checked by a unit
+//!   test against the layout in `f2fs_fs.h`.
 //! - Times raw ([`RawTime::Unix`]): modification, access, change, and creation where the inode
 //!   carries one (`inode_crtime` with a large enough extra area).
 //!
 //! # What is not, and how it is reported
 //! - Files with an fscrypt policy (`encrypt`): folders are listed with their stored
-//!   (ciphertext) names, shown with [`display_name`]; opening a file is [`Error::Encrypted`].
+//!   (ciphertext) names, shown with [`display_name`], and the listing says so in
+//!   [`FileSystem::diagnostics`]; opening a file is [`Error::Encrypted`].
 //! - Compressed files (`compression`): [`Error::Unsupported`] naming the codec.
 //! - Multi-device volumes: [`Error::Unsupported`] at open.
 //! - Roll-forward recovery (node blocks fsync'd after the last checkpoint) is not replayed,
@@ -1372,6 +1376,12 @@ impl FileSystem for F2fs {
             });
         }
         let records = self.records(&dir, &norm)?;
+        if dir.encrypted() {
+            self.note(format!(
+                "{norm}: folder (inode {}) has an fscrypt policy: its names are shown as stored (ciphertext where the kernel encrypted them) and its files cannot be read",
+                dir.ino
+            ));
+        }
         let mut out = Vec::with_capacity(records.len());
         for d in records.iter() {
             let name = display_name(&d.name);
@@ -1461,6 +1471,21 @@ mod tests {
         check("文件名.txt".as_bytes(), "文件名.txt");
         check(b"\xff\x00a", "\\xff\u{2400}a");
         check(b"a/b", "a\u{2215}b");
+    }
+
+    #[test]
+    fn inline_dentry_geometry_matches_f2fs_fs_h() {
+        // Default inode (no extra attributes, 50 inline xattr words): MAX_INLINE_DATA is
+        // 4 * (923 - 50 - 1) = 3,488 bytes, NR_INLINE_DENTRY 182, bitmap 23, reserved 7.
+        let max = 4 * (ADDRS_PER_INODE - DEFAULT_INLINE_XATTR_ADDRS - 1);
+        let nr = max * 8 / ((DENTRY_SIZE + SLOT_LEN) * 8 + 1);
+        assert_eq!((max, nr, nr.div_ceil(8)), (3488, 182, 23));
+        assert_eq!(max - ((DENTRY_SIZE + SLOT_LEN) * nr + nr.div_ceil(8)), 7);
+        // The regular dentry block: 27 + 3 + 214 * 11 + 214 * 8 = 4,096.
+        assert_eq!(
+            DENTRY_BITMAP + DENTRY_RESERVED + DENTRIES_PER_BLOCK * (DENTRY_SIZE + SLOT_LEN),
+            BLOCK_USIZE
+        );
     }
 
     #[test]

@@ -188,7 +188,16 @@ fn check_fixture(name: &str, extra_dirs: &[&str], dumped: &[(&str, &str)]) {
     let a = fs.stat("/medium.txt").unwrap();
     let b = fs.stat("/hard-link.txt").unwrap();
     assert_eq!(a.id, b.id);
-    assert!(fs.diagnostics().is_empty(), "{:?}", fs.diagnostics());
+    // Only the notes that name a feature at open.
+    let notes = fs.diagnostics();
+    assert!(
+        notes
+            .iter()
+            .all(|n| ["encrypt:", "casefold:", "compression:"]
+                .iter()
+                .any(|p| n.starts_with(p))),
+        "{notes:?}"
+    );
 }
 
 #[test]
@@ -202,6 +211,74 @@ fn extra_attr_f2fs_reads_back_byte_exact() {
         std::fs::read_to_string(fixtures().join("oracles/extra.big.bin.dump.sha256")).unwrap();
     let sha = oracle.split_whitespace().next().unwrap();
     check_fixture("extra.f2fs.img.zst", &["/lost+found"], &[("/big.bin", sha)]);
+}
+
+#[test]
+fn android_feature_set_f2fs_reads_back_byte_exact() {
+    check_fixture("android.f2fs.img.zst", &[], &[]);
+    let fs = open_fixture("android.f2fs.img.zst");
+    assert_eq!(
+        fs.info().features,
+        [
+            "encrypt",
+            "extra_attr",
+            "project_quota",
+            "inode_checksum",
+            "quota_ino",
+            "verity",
+            "sb_checksum",
+            "casefold",
+            "compression"
+        ]
+    );
+    assert_eq!(fs.diagnostics().len(), 3, "{:?}", fs.diagnostics());
+    // Names are matched as stored, also on a casefold volume.
+    assert!(fs.stat("/hello.txt").is_ok());
+    assert!(matches!(fs.stat("/HELLO.TXT"), Err(Error::NoEntry { .. })));
+}
+
+#[test]
+fn encrypted_and_compressed_files_are_refused_by_name() {
+    // mutate.sh's crafted-flags: the fscrypt, compression and casefold flags sload.f2fs
+    // cannot set, on a copy of android.f2fs.img.
+    let fs = F2fs::open(mutated("crafted-flags")).unwrap();
+    let names: Vec<String> = fs
+        .list_dir("/nested/a")
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(names, ["b", "note.txt"]);
+    match fs.open("/nested/a/note.txt") {
+        Err(Error::Encrypted { detail, .. }) => {
+            assert!(
+                detail.contains("/nested/a/note.txt") && detail.contains("fscrypt"),
+                "{detail}"
+            )
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // Listing the encrypted folder says so.
+    fs.list_dir("/nested").unwrap();
+    assert!(
+        fs.diagnostics()
+            .iter()
+            .any(|n| n.starts_with("/nested: folder") && n.contains("fscrypt")),
+        "{:?}",
+        fs.diagnostics()
+    );
+    match fs.open("/medium.txt") {
+        Err(Error::Unsupported { detail, .. }) => {
+            assert!(
+                detail.contains("compressed, codec LZ4 not supported"),
+                "{detail}"
+            )
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // A casefold folder is read as any other.
+    assert_eq!(fs.list_dir("/many").unwrap().len(), 300);
+    assert!(read_all(&fs, "/hello.txt").is_ok());
 }
 
 #[test]
@@ -284,6 +361,7 @@ fn listings_and_inode_numbers_match_fsck_f2fs() {
     for (img, oracle) in [
         ("plain.f2fs.img.zst", "plain.f2fs.tree.txt"),
         ("extra.f2fs.img.zst", "extra.f2fs.tree.txt"),
+        ("android.f2fs.img.zst", "android.f2fs.tree.txt"),
     ] {
         let text = std::fs::read_to_string(fixtures().join("oracles").join(oracle)).unwrap();
         let want = fsck_tree(&text);
