@@ -39,7 +39,13 @@
 //! - Roll-forward recovery (node blocks fsync'd after the last checkpoint) is not replayed,
 //!   as the kernel would at mount: the checkpointed state is shown, and a volume not cleanly
 //!   unmounted says so in its diagnostics. Inode and node checksums are not verified.
-//! - Deleted names in dentry slack are not recovered (`deleted` is always false).
+//! - Deleted names: the kernel unlinks a name by clearing its dentry bitmap bits only, so the
+//!   dentry and name stay until the slots are reused. Such names are listed `deleted` (kind from
+//!   the dentry, inode number as `id`, no size or times: the inode is usually freed) when the
+//!   stored name hash matches the name, never resolved as paths, and renamed
+//!   `name (deleted #ino)` if a live or earlier deleted name is the same. Not in casefold
+//!   folders (their hash is over the case-folded name). A dentry block left empty is freed
+//!   whole by the kernel and is not searched.
 //!
 //! # Bounds
 //! Every walk is bounded by the structure it walks: node ids are range-checked against the NAT,
@@ -112,6 +118,8 @@ const EXTRA_ATTR: u8 = 0x20;
 const ADVISE_ENCRYPT: u8 = 0x04;
 /// `i_flags`: the file is compressed.
 const COMPR_FL: u32 = 0x0000_0004;
+/// `i_flags`: names in this folder are hashed case-folded.
+const CASEFOLD_FL: u32 = 0x4000_0000;
 
 /// Superblock feature bits read here.
 const FEATURE_ENCRYPT: u32 = 0x1;
@@ -572,6 +580,7 @@ struct Inode {
     mode: u16,
     advise: u8,
     inline: u8,
+    casefold: bool,
     size: u64,
     times: Vec<Time>,
     compress_algorithm: Option<u8>,
@@ -682,6 +691,7 @@ impl Inode {
             mode: le16(b, 0),
             advise: b.get(2).copied().unwrap_or(0),
             inline,
+            casefold: flags & CASEFOLD_FL != 0,
             size: le64(b, 16),
             times,
             compress_algorithm,
@@ -708,36 +718,134 @@ struct Dentry {
     file_type: u8,
     /// Byte offset of the dentry, for errors.
     at: u64,
+    /// A name the kernel unlinked, recovered from the slots it freed.
+    deleted: bool,
 }
 
-/// Parses a dentry area (a dentry block, or an inode's inline dentries): `nr` slots, a
-/// little-endian bitmap at its start, 11-byte dentries, 8-byte name slots. Damaged slots are skipped with a
-/// note; `.` and `..` are left out.
-fn parse_dentries(
-    area: &[u8],
+/// A dentry area (a dentry block, or an inode's inline dentries): `nr` slots, a little-endian
+/// bitmap at its start, 11-byte dentries at `dentry_at`, 8-byte name slots at `name_at`;
+/// `base` is its byte offset in the volume.
+struct DentryArea<'a> {
+    data: &'a [u8],
     nr: usize,
     dentry_at: usize,
     name_at: usize,
     base: u64,
+}
+
+/// F2FS's name hash (`f2fs_dentry_hash` without casefolding: TEA over the name in 16-byte
+/// pieces, each padded with the length), as stored in every dentry.
+fn dentry_hash(name: &[u8]) -> u32 {
+    if name == b"." || name == b".." {
+        return 0;
+    }
+    let mut buf: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+    let mut rest = name;
+    loop {
+        let len = rest.len();
+        let pad = {
+            let p = (len as u32) | ((len as u32) << 8);
+            p | (p << 16)
+        };
+        let mut input = [pad; 4];
+        let mut val = pad;
+        let take = len.min(16);
+        for (i, &b) in rest[..take].iter().enumerate() {
+            if i % 4 == 0 {
+                val = pad;
+            }
+            val = u32::from(b).wrapping_add(val << 8);
+            if i % 4 == 3 {
+                input[i / 4] = val;
+                val = pad;
+            }
+        }
+        if !take.is_multiple_of(4) {
+            input[take / 4] = val;
+        }
+        let (mut b0, mut b1, mut sum) = (buf[0], buf[1], 0u32);
+        for _ in 0..16 {
+            sum = sum.wrapping_add(0x9E37_79B9);
+            b0 = b0.wrapping_add(
+                ((b1 << 4).wrapping_add(input[0]))
+                    ^ b1.wrapping_add(sum)
+                    ^ ((b1 >> 5).wrapping_add(input[1])),
+            );
+            b1 = b1.wrapping_add(
+                ((b0 << 4).wrapping_add(input[2]))
+                    ^ b0.wrapping_add(sum)
+                    ^ ((b0 >> 5).wrapping_add(input[3])),
+            );
+        }
+        buf[0] = buf[0].wrapping_add(b0);
+        buf[1] = buf[1].wrapping_add(b1);
+        if len <= 16 {
+            break;
+        }
+        rest = &rest[16..];
+    }
+    buf[0]
+}
+
+/// Parses a dentry area: live names (bitmap bit set) and, with `recover`, the deleted names the
+/// kernel leaves behind when it unlinks (it clears the bitmap bits and nothing else): a slot
+/// whose bits are all clear and whose dentry holds a plausible inode number, type and name
+/// whose stored hash matches the name. Damaged live slots are skipped with a note; `.` and `..`
+/// are left out.
+fn parse_dentries(
+    area: &DentryArea<'_>,
+    recover: bool,
     out: &mut Vec<Dentry>,
     notes: &mut Vec<String>,
 ) {
+    let data = area.data;
+    let nr = area.nr;
     let bit = |i: usize| {
-        area.get(i / 8)
+        data.get(i / 8)
             .is_some_and(|&byte| byte & (1 << (i % 8)) != 0)
+    };
+    let slot = |i: usize| {
+        let d = area.dentry_at + i * DENTRY_SIZE;
+        let len = usize::from(le16(data, d + 8));
+        let name = data.get(area.name_at + i * SLOT_LEN..area.name_at + i * SLOT_LEN + len);
+        (
+            d,
+            le32(data, d),
+            le32(data, d + 4),
+            len,
+            data.get(d + 10).copied().unwrap_or(0),
+            name,
+        )
     };
     let mut i = 0;
     while i < nr {
+        let (d, hash, ino, len, file_type, name) = slot(i);
+        let slots = len.div_ceil(SLOT_LEN).max(1);
+        let at = area.base + d as u64;
         if !bit(i) {
-            i += 1;
+            let plausible = recover
+                && ino != 0
+                && (1..=7).contains(&file_type)
+                && i + slots <= nr
+                && (i..i + slots).all(|j| !bit(j))
+                && name.is_some_and(|n| {
+                    !n.is_empty() && !n.contains(&0) && !n.contains(&b'/') && dentry_hash(n) == hash
+                });
+            match name {
+                Some(name) if plausible => {
+                    out.push(Dentry {
+                        name: name.to_vec(),
+                        ino,
+                        file_type,
+                        at,
+                        deleted: true,
+                    });
+                    i += slots;
+                }
+                _ => i += 1,
+            }
             continue;
         }
-        let d = dentry_at + i * DENTRY_SIZE;
-        let ino = le32(area, d + 4);
-        let len = usize::from(le16(area, d + 8));
-        let file_type = area.get(d + 10).copied().unwrap_or(0);
-        let slots = len.div_ceil(SLOT_LEN).max(1);
-        let name = area.get(name_at + i * SLOT_LEN..name_at + i * SLOT_LEN + len);
         match name {
             Some(name) if len > 0 && len <= 255 && i + slots <= nr => {
                 if ino != 0 && name != b"." && name != b".." {
@@ -745,15 +853,15 @@ fn parse_dentries(
                         name: name.to_vec(),
                         ino,
                         file_type,
-                        at: base + d as u64,
+                        at,
+                        deleted: false,
                     });
                 }
                 i += slots;
             }
             _ => {
                 notes.push(format!(
-                    "dentry at byte {}: name of {len} bytes in slot {i} of {nr} skipped",
-                    base + d as u64
+                    "dentry at byte {at}: name of {len} bytes in slot {i} of {nr} skipped"
                 ));
                 i += 1;
             }
@@ -1153,6 +1261,9 @@ impl F2fs {
     fn read_dir(&self, dir: &Inode, path: &str) -> Result<Vec<Dentry>, Error> {
         let mut out = Vec::new();
         let mut notes = Vec::new();
+        // A casefold folder hashes the folded name: a freed slot's hash cannot be checked
+        // without Unicode case folding, so nothing is recovered there.
+        let recover = !dir.casefold;
         if dir.inline & INLINE_DENTRY != 0 {
             let area = &dir.inline_area;
             let max = area.len();
@@ -1162,7 +1273,14 @@ impl F2fs {
             let dentry_at = bitmap + reserved;
             let name_at = dentry_at + DENTRY_SIZE * nr;
             let base = dir.at + (I_ADDR as u64) + 4;
-            parse_dentries(area, nr, dentry_at, name_at, base, &mut out, &mut notes);
+            let area = DentryArea {
+                data: area,
+                nr,
+                dentry_at,
+                name_at,
+                base,
+            };
+            parse_dentries(&area, recover, &mut out, &mut notes);
         } else {
             if dir.size > MAX_DIR_BYTES {
                 return Err(Error::TooLarge {
@@ -1180,15 +1298,14 @@ impl F2fs {
                 };
                 let data = self.vol.read_block(block)?;
                 let dentry_at = DENTRY_BITMAP + DENTRY_RESERVED;
-                parse_dentries(
-                    &data,
-                    DENTRIES_PER_BLOCK,
+                let area = DentryArea {
+                    data: &data,
+                    nr: DENTRIES_PER_BLOCK,
                     dentry_at,
-                    dentry_at + DENTRY_SIZE * DENTRIES_PER_BLOCK,
-                    block * BLOCK,
-                    &mut out,
-                    &mut notes,
-                );
+                    name_at: dentry_at + DENTRY_SIZE * DENTRIES_PER_BLOCK,
+                    base: block * BLOCK,
+                };
+                parse_dentries(&area, recover, &mut out, &mut notes);
             }
         }
         for n in notes {
@@ -1239,10 +1356,10 @@ impl F2fs {
                 });
             }
             let records = self.records(&current, &here)?;
-            let found = records
-                .iter()
+            let live = || records.iter().filter(|d| !d.deleted);
+            let found = live()
                 .find(|d| d.name == want.as_bytes())
-                .or_else(|| records.iter().find(|d| display_name(&d.name) == want))
+                .or_else(|| live().find(|d| display_name(&d.name) == want))
                 .ok_or_else(|| Error::NoEntry {
                     layer: self.layer(),
                     path: norm.to_string(),
@@ -1383,7 +1500,41 @@ impl FileSystem for F2fs {
             ));
         }
         let mut out = Vec::with_capacity(records.len());
+        let live_names: HashSet<String> = records
+            .iter()
+            .filter(|d| !d.deleted)
+            .map(|d| display_name(&d.name))
+            .collect();
+        let mut deleted_names = HashSet::new();
         for d in records.iter() {
+            let kind_from_type = match d.file_type {
+                1 => EntryKind::File,
+                2 => EntryKind::Dir,
+                7 => EntryKind::Symlink,
+                _ => EntryKind::Other,
+            };
+            if d.deleted {
+                // Named apart from any live or earlier deleted name, so every path is distinct;
+                // never resolved as a path. The inode is usually freed: only the name is shown.
+                let mut name = display_name(&d.name);
+                if live_names.contains(&name) || !deleted_names.insert(name.clone()) {
+                    name = format!("{name} (deleted #{})", d.ino);
+                    deleted_names.insert(name.clone());
+                }
+                out.push(Entry {
+                    path: join(&norm, &name),
+                    name,
+                    kind: kind_from_type,
+                    size: 0,
+                    id: Some(u64::from(d.ino)),
+                    mode: None,
+                    deleted: true,
+                    times: Vec::new(),
+                    link_target: None,
+                    stored_name: None,
+                });
+                continue;
+            }
             let name = display_name(&d.name);
             let child_path = join(&norm, &name);
             match self.vol.inode(d.ino, d.at) {
@@ -1393,12 +1544,7 @@ impl FileSystem for F2fs {
                     out.push(Entry {
                         path: child_path,
                         name,
-                        kind: match d.file_type {
-                            1 => EntryKind::File,
-                            2 => EntryKind::Dir,
-                            7 => EntryKind::Symlink,
-                            _ => EntryKind::Other,
-                        },
+                        kind: kind_from_type,
                         size: 0,
                         id: Some(u64::from(d.ino)),
                         mode: None,
@@ -1503,15 +1649,14 @@ mod tests {
         area[d1 + 4..d1 + 8].copy_from_slice(&6u32.to_le_bytes());
         area[d1 + 8..d1 + 10].copy_from_slice(&4000u16.to_le_bytes());
         let (mut out, mut notes) = (Vec::new(), Vec::new());
-        parse_dentries(
-            &area,
-            DENTRIES_PER_BLOCK,
-            d0,
-            names,
-            0,
-            &mut out,
-            &mut notes,
-        );
+        let area = DentryArea {
+            data: &area,
+            nr: DENTRIES_PER_BLOCK,
+            dentry_at: d0,
+            name_at: names,
+            base: 0,
+        };
+        parse_dentries(&area, true, &mut out, &mut notes);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].name, b"ab");
         assert_eq!(out[0].ino, 5);

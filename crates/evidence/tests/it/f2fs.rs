@@ -49,7 +49,8 @@ fn walk(fs: &dyn FileSystem) -> (Vec<Entry>, Vec<(String, Error)>) {
         match fs.list_dir(&dir) {
             Ok(list) => {
                 for e in list {
-                    if e.kind == EntryKind::Dir {
+                    // A deleted folder's name survives in its parent; it is not listed.
+                    if e.kind == EntryKind::Dir && !e.deleted {
                         pending.push(e.path.clone());
                     }
                     entries.push(e);
@@ -473,6 +474,7 @@ fn exercise(fs: &dyn FileSystem) -> Vec<Error> {
     let mut errors: Vec<Error> = errors.drain(..).map(|(_, e)| e).collect();
     for e in &entries {
         if e.kind == EntryKind::File
+            && !e.deleted
             && let Err(err) = read_all(fs, &e.path)
         {
             errors.push(err);
@@ -581,6 +583,33 @@ fn folder_loops_end_in_an_error_not_a_hang() {
         Error::Corrupt { detail, .. } => assert!(detail.contains("folder loop"), "{detail}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn names_unlinked_as_the_kernel_does_are_listed_deleted() {
+    let fs = F2fs::open(mutated("deleted-names")).unwrap();
+    let plain = open_fixture("plain.f2fs.img.zst");
+    let many = fs.list_dir("/many").unwrap();
+    assert_eq!(many.len(), 300);
+    let deleted: Vec<&Entry> = many.iter().filter(|e| e.deleted).collect();
+    assert_eq!(deleted.len(), 1, "{deleted:?}");
+    let was = plain.stat("/many/file-150.txt").unwrap();
+    assert_eq!(deleted[0].path, "/many/file-150.txt");
+    assert_eq!(deleted[0].id, was.id);
+    assert_eq!(deleted[0].kind, EntryKind::File);
+    // Never resolved as a path.
+    assert!(matches!(
+        fs.stat("/many/file-150.txt"),
+        Err(Error::NoEntry { .. })
+    ));
+    let a = fs.list_dir("/nested/a").unwrap();
+    let names: Vec<(&str, bool)> = a.iter().map(|e| (e.name.as_str(), e.deleted)).collect();
+    assert_eq!(names, [("b", false), ("note.txt", true)]);
+    assert!(matches!(
+        fs.open("/nested/a/note.txt"),
+        Err(Error::NoEntry { .. })
+    ));
+    assert!(exercise(&fs).is_empty());
 }
 
 #[test]
