@@ -145,6 +145,10 @@ pub const MAX_DIR_BYTES: u64 = 256 << 20;
 const NODE_CACHE: usize = 512;
 const NAT_CACHE: usize = 64;
 const RECORD_CACHE: usize = 16;
+/// Folders whose inode chain from the root is remembered, and how many of a path's deepest
+/// prefixes a lookup tries in that cache.
+const DIR_CACHE: usize = 16384;
+const RESOLVE_PROBE: usize = 4;
 /// Most diagnostics kept from reading.
 const MAX_NOTES: usize = 1000;
 
@@ -1111,6 +1115,7 @@ pub struct F2fs {
     notes: Vec<String>,
     reading_notes: Mutex<Vec<String>>,
     records: Mutex<LruCache<u32, Arc<Vec<Dentry>>>>,
+    dirs: Mutex<LruCache<String, Arc<[u32]>>>,
 }
 
 impl F2fs {
@@ -1223,6 +1228,7 @@ impl F2fs {
             notes,
             reading_notes: Mutex::new(Vec::new()),
             records: Mutex::new(LruCache::new(cap(RECORD_CACHE))),
+            dirs: Mutex::new(LruCache::new(cap(DIR_CACHE))),
         })
     }
 
@@ -1343,37 +1349,72 @@ impl F2fs {
                 limit: MAX_DIR_DEPTH as u64,
             });
         }
+        // The folder chain of the deepest of the path's last few prefixes already resolved.
+        let mut ends = Vec::with_capacity(comps.len());
+        let mut end = 0;
+        for c in &comps {
+            end += 1 + c.len();
+            ends.push(end);
+        }
+        let prefix = |k: usize| -> &str {
+            match k {
+                0 => "/",
+                k => norm.get(..ends[k - 1]).unwrap_or(norm),
+            }
+        };
         let root = self.vol.sb.root_ino;
-        let mut current = self.vol.inode(root, SB_OFFSET + 96)?;
-        let mut ancestors: HashSet<u32> = HashSet::from([root]);
-        let mut here = "/".to_string();
-        for want in comps {
+        let mut chain: Vec<u32> = vec![root];
+        let mut start = 0;
+        {
+            let mut cache = self.dirs.lock().unwrap_or_else(|p| p.into_inner());
+            for k in (comps.len().saturating_sub(RESOLVE_PROBE).max(1)..=comps.len()).rev() {
+                if let Some(known) = cache.get(prefix(k)) {
+                    chain = known.to_vec();
+                    start = k;
+                    break;
+                }
+            }
+        }
+        let mut ancestors: HashSet<u32> = chain.iter().copied().collect();
+        let last = chain.last().copied().unwrap_or(root);
+        let mut current = self.vol.inode(last, SB_OFFSET + 96)?;
+        for (k, want) in comps.iter().enumerate().skip(start) {
+            let here = prefix(k);
             if current.kind() != EntryKind::Dir {
                 return Err(Error::WrongKind {
                     layer: self.layer(),
-                    path: here,
+                    path: here.to_string(),
                     detail: "not a folder".to_string(),
                 });
             }
-            let records = self.records(&current, &here)?;
+            let records = self.records(&current, here)?;
             let live = || records.iter().filter(|d| !d.deleted);
             let found = live()
                 .find(|d| d.name == want.as_bytes())
-                .or_else(|| live().find(|d| display_name(&d.name) == want))
+                .or_else(|| live().find(|d| display_name(&d.name) == *want))
                 .ok_or_else(|| Error::NoEntry {
                     layer: self.layer(),
                     path: norm.to_string(),
                 })?;
             let child = self.vol.inode(found.ino, found.at)?;
-            here = join(&here, want);
-            if child.kind() == EntryKind::Dir && !ancestors.insert(child.ino) {
-                return Err(self.vol.corrupt(
-                    found.at,
-                    format!(
-                        "folder loop: {here} is inode {}, one of its own ancestors",
-                        child.ino
-                    ),
-                ));
+            if child.kind() == EntryKind::Dir {
+                if !ancestors.insert(child.ino) {
+                    return Err(self.vol.corrupt(
+                        found.at,
+                        format!(
+                            "folder loop: {} is inode {}, one of its own ancestors",
+                            prefix(k + 1),
+                            child.ino
+                        ),
+                    ));
+                }
+                chain.push(child.ino);
+                if k + RESOLVE_PROBE >= comps.len() {
+                    self.dirs
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .put(prefix(k + 1).to_string(), Arc::from(&chain[..]));
+                }
             }
             current = child;
         }

@@ -627,6 +627,30 @@ fn absurd_sizes_are_too_large_not_allocations() {
 }
 
 #[test]
+fn a_tree_deeper_than_the_walk_bound_ends_in_too_deep() {
+    let fs = open_fixture("deep.f2fs.img.zst");
+    let (entries, errors) = walk(&fs);
+    // Folders at depths 1..=512 are listed; the one at 512 holds the 513th, whose listing
+    // is refused.
+    assert_eq!(entries.len(), 513, "{errors:?}");
+    assert_eq!(errors.len(), 1);
+    match &errors[0].1 {
+        Error::TooDeep { limit, path, .. } => {
+            assert_eq!(*limit, 512);
+            assert!(
+                path.as_deref().is_some_and(|p| p.contains("levels")),
+                "{path:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let leaf = format!("{}/leaf.txt", "/d".repeat(600));
+    assert!(matches!(fs.open(&leaf), Err(Error::TooDeep { .. })));
+    let at_bound = "/d".repeat(512);
+    assert_eq!(fs.stat(&at_bound).unwrap().kind, EntryKind::Dir);
+}
+
+#[test]
 fn paths_deeper_than_the_bound_are_too_deep() {
     let fs = open_fixture("plain.f2fs.img.zst");
     let deep = "/a".repeat(10_000);
