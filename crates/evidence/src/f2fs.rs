@@ -3,7 +3,8 @@
 //!
 //! # Why a hand-written reader
 //! No maintained Rust crate reads F2FS: crates.io has builders that write F2FS images (`fstool`)
-//! and placeholders, no reader of an existing volume. The kernel's
+//! and placeholders, no reader of an existing volume (Fuchsia's `f2fs_reader` lives in the
+//! Fuchsia tree, unpublished, and is built for its migration tool). The kernel's
 //! `Documentation/filesystems/f2fs.rst` and f2fs-tools' `include/f2fs_fs.h` describe the
 //! on-disk layout fully, and the subset needed to list and read is small, so it is written
 //! here, bounded against hostile input.
@@ -617,23 +618,23 @@ impl Inode {
             detail: format!("inode {ino}: {detail}"),
         };
         let inline = b.get(3).copied().unwrap_or(0);
-        let (extra_isize, xattr_words) = if inline & EXTRA_ATTR != 0 {
+        let extra = inline & EXTRA_ATTR != 0;
+        let extra_isize = if extra {
             let e = usize::from(le16(b, I_ADDR));
             if e > MAX_EXTRA_ISIZE || !e.is_multiple_of(4) {
                 return Err(corrupt(I_ADDR, format!("extra inode area of {e} bytes")));
             }
-            let x = if features & FEATURE_FLEXIBLE_INLINE_XATTR != 0 {
-                usize::from(le16(b, I_ADDR + 2))
-            } else {
-                DEFAULT_INLINE_XATTR_ADDRS
-            };
-            (e, x)
+            e
         } else {
-            (0, DEFAULT_INLINE_XATTR_ADDRS)
+            0
         };
         let extra_words = extra_isize / 4;
-        let xattr_words = if inline & INLINE_XATTR != 0 {
-            xattr_words
+        // As the kernel's do_read_inode: the stored size under flexible_inline_xattr (with
+        // extra attributes), else 50 words for an inode with inline xattrs or inline dentries.
+        let xattr_words = if extra && features & FEATURE_FLEXIBLE_INLINE_XATTR != 0 {
+            usize::from(le16(b, I_ADDR + 2))
+        } else if inline & (INLINE_XATTR | INLINE_DENTRY) != 0 {
+            DEFAULT_INLINE_XATTR_ADDRS
         } else {
             0
         };
