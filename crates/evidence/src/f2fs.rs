@@ -1504,11 +1504,7 @@ impl F2fs {
             path,
             name,
             kind,
-            size: if kind == EntryKind::Dir {
-                0
-            } else {
-                inode.size
-            },
+            size: inode.size,
             id: Some(u64::from(inode.ino)),
             mode: Some(u32::from(inode.mode)),
             deleted: false,

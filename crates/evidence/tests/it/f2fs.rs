@@ -185,6 +185,9 @@ fn check_fixture(name: &str, extra_dirs: &[&str], dumped: &[(&str, &str)]) {
         assert!(list.iter().all(|e| e.id.is_some()));
     }
     assert_eq!(fs.list_dir("/many").unwrap().len(), 300);
+    // A folder's size is its dentry blocks' (more than one for /many's 300 names).
+    assert_eq!(fs.stat("/nested").unwrap().size % 4096, 0);
+    assert!(fs.stat("/many").unwrap().size > 4096);
     // The hard link is one inode with two names.
     let a = fs.stat("/medium.txt").unwrap();
     let b = fs.stat("/hard-link.txt").unwrap();
