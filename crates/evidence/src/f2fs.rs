@@ -1155,7 +1155,7 @@ impl F2fs {
         if copy == 0 {
             notes.clear();
         }
-        if bytes.len() < sb.block_count * BLOCK {
+        if bytes.len() < sb.block_count.saturating_mul(BLOCK) {
             notes.push(format!(
                 "the image holds {} bytes, the volume {} blocks of 4 KiB: blocks past the end read as truncated",
                 bytes.len(),

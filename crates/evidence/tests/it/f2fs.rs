@@ -510,6 +510,23 @@ fn damaged_superblocks_fall_back_to_the_second_copy_or_are_refused() {
 }
 
 #[test]
+fn a_block_count_near_u64_max_is_no_overflow() {
+    // Both superblock copies claim 2^64 - 1 blocks (no sb_checksum on this image): every
+    // geometry check passes and the image is far shorter than the volume, which is said.
+    let mut d = image("plain.f2fs.img.zst");
+    for at in [1024 + 36, 4096 + 1024 + 36] {
+        d[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    }
+    let fs = F2fs::open(mem(d)).unwrap();
+    assert!(
+        fs.diagnostics()
+            .iter()
+            .any(|n| n.contains("blocks past the end read as truncated"))
+    );
+    assert!(read_all(&fs, "/hello.txt").is_ok());
+}
+
+#[test]
 fn damaged_checkpoints_fall_back_to_the_other_pack_or_are_refused() {
     let fs = F2fs::open(mutated("cp0-crc")).unwrap();
     assert_eq!(fs.info().checkpoint_pack, 1);
