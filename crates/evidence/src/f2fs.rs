@@ -244,7 +244,7 @@ fn le64(b: &[u8], at: usize) -> u64 {
 
 /// F2FS's CRC: CRC-32 (reflected, polynomial 0xEDB88320) seeded with the magic, no final
 /// inversion (`f2fs_crc32` in the kernel and f2fs-tools).
-pub(crate) fn crc32(data: &[u8]) -> u32 {
+pub fn crc32(data: &[u8]) -> u32 {
     let mut crc = MAGIC;
     for &b in data {
         crc ^= u32::from(b);

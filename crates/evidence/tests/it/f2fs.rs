@@ -705,4 +705,29 @@ fn flipped_bytes_across_the_fuzz_seed_never_panic() {
         runs += 1;
     }
     assert!(runs > 2000, "{runs}");
+    // Every field of the superblock's geometry (the first 200 bytes, unprotected without
+    // sb_checksum) set to extreme values in both copies (records 0 and 1: blocks 0 and 1).
+    let copies = [4 + 4 + 1024, 4 + (4 + 4096) + 4 + 1024];
+    for field in 0..200 {
+        for value in [0xFF, 0x80, 0x00] {
+            let mut d = seed.clone();
+            for c in copies {
+                d[c + field] = value;
+            }
+            masf_evidence::fuzzing::run_target("f2fs", &d);
+        }
+    }
+    // The same for the header of checkpoint pack 0 (record 2: block 512), its CRC made
+    // valid again, so the damaged fields are used rather than the other pack.
+    let cp = 4 + 2 * (4 + 4096) + 4;
+    assert_eq!(&seed[cp - 4..cp], &512u32.to_le_bytes());
+    for field in 8..192 {
+        for value in [0xFF, 0x80, 0x00] {
+            let mut d = seed.clone();
+            d[cp + field] = value;
+            let crc = f2fs::crc32(&d[cp..cp + 4092]);
+            d[cp + 4092..cp + 4096].copy_from_slice(&crc.to_le_bytes());
+            masf_evidence::fuzzing::run_target("f2fs", &d);
+        }
+    }
 }
