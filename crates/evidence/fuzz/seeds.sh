@@ -5,7 +5,7 @@
 # developer; the outputs are committed. Crashes the fuzzer finds go beside them as
 # regressions/<target>/crash-* (see README.md).
 #
-#   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, mkntfs, ewfacquire,
+#   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, f2fs-tools, mkntfs, ewfacquire,
 #                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
 #                                    qemu-img, python3, img2simg)
 set -euo pipefail
@@ -54,6 +54,25 @@ seed ext4 "$work/ext4.img" small.ext4.img
 # FILL chunks).
 img2simg "$work/ext4.img" "$work/ext4.simg" 1024
 seed simg "$work/ext4.simg" small-ext4.simg
+
+# f2fs: the smallest volume mkfs.f2fs makes (56 MiB), populated by sload.f2fs, kept as the
+# sparse block records fuzzing::sparse_blocks reads (a u32 block count, then u32 index + 4 KiB
+# for each block that is not all zeros: ~26 blocks).
+truncate -s 56M "$work/f2fs.img"
+mkfs.f2fs -f -r -l SEED -U 00000000-0000-0000-0000-000000000001 -T 1700000000 "$work/f2fs.img" >/dev/null
+sload.f2fs -f "$work/src" -T 1700000000 "$work/f2fs.img" >/dev/null
+python3 - "$work/f2fs.img" "$work/f2fs.blocks" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+n = len(d) // 4096
+out = [struct.pack('<I', n)]
+for i in range(n):
+    b = d[i * 4096:(i + 1) * 4096]
+    if b.strip(b'\0'):
+        out.append(struct.pack('<I', i) + b)
+open(sys.argv[2], 'wb').write(b''.join(out))
+PY
+seed f2fs "$work/f2fs.blocks" small.f2fs.blocks
 
 # ntfs: a 2 MiB volume (mkntfs refuses 1 MiB images) holding one file put there by ntfscp.
 truncate -s 2M "$work/ntfs.img"

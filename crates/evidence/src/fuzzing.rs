@@ -116,11 +116,80 @@ pub fn exercise_volume(data: &[u8]) {
     }
 }
 
+/// Most 4 KiB blocks a [`sparse_blocks`] image may claim (128 MiB).
+const MAX_SPARSE_BLOCKS: u32 = 1 << 15;
+
+/// A sparse image of 4 KiB blocks decoded from a fuzz input: a little-endian `u32` block count
+/// (at most 32,768), then records of a `u32` block index and the block's 4,096 bytes (a short
+/// last record is padded with zeros; later records win; indexes past the count are dropped).
+/// Every other block reads as zeros. F2FS needs 56 MiB at least, its metadata spread over the
+/// first 16 MiB: as raw bytes a seed would be tens of MiB, as records it is the ~26 blocks
+/// mkfs.f2fs and sload.f2fs write (`fuzz/seeds.sh` packs them).
+pub fn sparse_blocks(data: &[u8]) -> Bytes {
+    let count = data
+        .get(..4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .unwrap_or(0)
+        .min(MAX_SPARSE_BLOCKS);
+    let mut blocks = std::collections::BTreeMap::new();
+    for rec in data.get(4..).unwrap_or(&[]).chunks(4 + 4096) {
+        let Some(index) = rec.get(..4) else {
+            break;
+        };
+        let index = u32::from_le_bytes([index[0], index[1], index[2], index[3]]);
+        if index < count {
+            let mut block = rec.get(4..).unwrap_or(&[]).to_vec();
+            block.resize(4096, 0);
+            blocks.insert(u64::from(index), block);
+        }
+    }
+    Arc::new(SparseBlocks {
+        blocks,
+        len: u64::from(count) * 4096,
+    })
+}
+
+/// The byte source of [`sparse_blocks`].
+struct SparseBlocks {
+    blocks: std::collections::BTreeMap<u64, Vec<u8>>,
+    len: u64,
+}
+
+impl crate::bytes::ByteSource for SparseBlocks {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> crate::Result<usize> {
+        if offset >= self.len {
+            return Ok(0);
+        }
+        let n = (buf.len() as u64).min(self.len - offset) as usize;
+        let mut done = 0;
+        while done < n {
+            let pos = offset + done as u64;
+            let within = (pos % 4096) as usize;
+            let take = (4096 - within).min(n - done);
+            let dst = &mut buf[done..done + take];
+            match self.blocks.get(&(pos / 4096)) {
+                Some(block) => dst.copy_from_slice(&block[within..within + take]),
+                None => dst.fill(0),
+            }
+            done += take;
+        }
+        Ok(n)
+    }
+
+    fn layer_name(&self) -> String {
+        "fuzz input (sparse blocks)".to_string()
+    }
+}
+
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 15] = [
-    "ewf", "ext4", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "simg", "tar", "vhd",
-    "vhdx", "vmdk", "volume", "zip",
+pub const TARGETS: [&str; 16] = [
+    "ewf", "ext4", "f2fs", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "simg", "tar",
+    "vhd", "vhdx", "vmdk", "volume", "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -132,6 +201,11 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
             crate::ewf::EwfImage::open(path).map(|i| Arc::new(i) as Bytes)
         }),
         "ext4" => exercise_fs(data, crate::ext4::open),
+        "f2fs" => {
+            if let Ok(fs) = crate::f2fs::open(sparse_blocks(data)) {
+                exercise_tree(fs.as_ref());
+            }
+        }
         "qcow2" => exercise_image(data, |b| {
             crate::qcow2::Qcow2Image::open(b).map(|i| Arc::new(i) as Bytes)
         }),

@@ -10,6 +10,7 @@ pub mod bytes;
 mod endian;
 pub mod ewf;
 pub mod ext4;
+pub mod f2fs;
 pub mod fat;
 pub mod files;
 pub mod folder;

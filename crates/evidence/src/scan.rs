@@ -4,7 +4,8 @@
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
 //! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
 //! partitions are probed in turn, or an Android sparse image or a virtual disk (QCOW2, VHD,
-//! VHDX, VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS), or an archive (ZIP, TAR,
+//! VHDX, VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS,
+//! F2FS), or an archive (ZIP, TAR,
 //! gzip); a folder is an iTunes backup when it holds `Manifest.db`, else a plain folder. The
 //! file extension is never consulted for the type. The result is a tree of [`Node`]s, each
 //! with its [`Layer`] (kind, parameters, parent: the dfvfs path-spec idea) whose comparable
@@ -287,6 +288,7 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
             Some(("fat", crate::fat::open(bytes.clone())))
         }
         Format::Ntfs => Some(("ntfs", crate::ntfs::open(bytes.clone()))),
+        Format::F2fs if probe.readable => Some(("f2fs", crate::f2fs::open(bytes.clone()))),
         Format::Zip => Some(("zip", crate::archive::open_zip(bytes.clone()))),
         Format::Tar => Some(("tar", crate::archive::open_tar(bytes.clone()))),
         Format::Gzip => {

@@ -8,7 +8,7 @@
 //!
 //! - ext4 with the `encrypt` feature, or F2FS with its `encrypt` flag: file-based encryption
 //!   (FBE). Which directories are actually encrypted is a property of their inodes, checked by the
-//!   ext4 layer when it lists them.
+//!   ext4 and F2FS layers when they list them.
 //! - no recognisable file system and an Android crypto footer (magic `0xD0B5B1C4`) in the last
 //!   16 KiB: full-disk encryption (FDE).
 //! - no recognisable file system and sampled blocks that look random: "unknown, likely
@@ -16,7 +16,7 @@
 //!   compressed data).
 //! - LUKS and BitLocker headers.
 //!
-//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, F2FS, exFAT, EROFS, Android
+//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, exFAT, EROFS, Android
 //! `super`…) come back with `readable: false` and a reason saying "recognised, not yet
 //! readable"; they are never handed to a reader of another format.
 //!
@@ -33,7 +33,7 @@
 //! no crate offers recognition for this set of formats without also pulling in full readers.
 
 mod boot;
-mod superblocks;
+pub(crate) mod superblocks;
 
 use serde::Serialize;
 

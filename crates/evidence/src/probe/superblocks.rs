@@ -87,7 +87,7 @@ fn ext(head: &[u8]) -> Option<Probe> {
     Some(p)
 }
 
-const F2FS_FEATURES: &[(u32, &str)] = &[
+pub(crate) const F2FS_FEATURES: &[(u32, &str)] = &[
     (0x1, "encrypt"),
     (0x2, "blkzoned"),
     (0x4, "atomic_write"),
@@ -122,16 +122,22 @@ fn f2fs(head: &[u8], at: usize) -> Option<Probe> {
     } else {
         " (second copy; the first is damaged)"
     };
-    let what = if (9..=12).contains(&log_sector) && log_block == 12 {
-        format!(
-            "F2FS superblock at byte {at}{copy} (magic 0xF2F52010, version {major}.{minor}, {blocks} blocks of 4 KiB)"
+    let mut p = if (9..=12).contains(&log_sector) && log_block == 12 {
+        Probe::new(
+            Format::F2fs,
+            true,
+            format!(
+                "F2FS superblock at byte {at}{copy} (magic 0xF2F52010, version {major}.{minor}, {blocks} blocks of 4 KiB)"
+            ),
         )
     } else {
-        format!(
-            "F2FS magic 0xF2F52010 at byte {at}{copy} with unexpected geometry (log sector size {log_sector}, log block size {log_block})"
+        Probe::not_yet_readable(
+            Format::F2fs,
+            format!(
+                "F2FS magic 0xF2F52010 at byte {at}{copy} with unexpected geometry (log sector size {log_sector}, log block size {log_block})"
+            ),
         )
     };
-    let mut p = Probe::not_yet_readable(Format::F2fs, what);
     p.uuid = field(sb, 108, 16).and_then(uuid_be);
     let name: Vec<u16> = field(sb, 124, 1024)?
         .chunks_exact(2)

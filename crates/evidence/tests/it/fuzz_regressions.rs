@@ -39,6 +39,7 @@ fn opens(target: &str, data: &[u8]) -> bool {
     match target {
         "fat" => masf_evidence::fat::open(bytes()).is_ok(),
         "ext4" => masf_evidence::ext4::open(bytes()).is_ok(),
+        "f2fs" => masf_evidence::f2fs::open(masf_evidence::fuzzing::sparse_blocks(data)).is_ok(),
         "ntfs" => masf_evidence::ntfs::open(bytes()).is_ok(),
         "tar" => masf_evidence::archive::open_tar(bytes()).is_ok(),
         "zip" => masf_evidence::archive::open_zip(bytes()).is_ok(),

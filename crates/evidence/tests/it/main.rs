@@ -4,6 +4,7 @@ mod android_images;
 mod archive;
 mod ewf;
 mod ext4;
+mod f2fs;
 mod fat;
 mod fuzz_regressions;
 mod leveldb;
