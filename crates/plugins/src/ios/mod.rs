@@ -24,6 +24,8 @@
 //! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
 //! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
+//! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
+//! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -44,6 +46,7 @@ pub mod addressbook;
 pub mod adid;
 pub mod apps;
 pub mod cachev0;
+pub mod calendar;
 pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
@@ -57,6 +60,7 @@ pub mod kik;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
+pub mod photos;
 pub mod plists;
 pub mod safari;
 pub mod safarihistory;
@@ -180,6 +184,8 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("app cookies", || cookies::triage(&run))?;
         ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
+        ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
+        ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -449,6 +455,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the GroupMe account: user id, name, e-mail, phone number, app state",
         ),
         entry(
+            "Photos.sqlite",
+            &["/PhotoData/Photos.sqlite\""],
+            "the photo library: files, original names, times, GPS, camera make/model, hidden and trashed assets",
+        ),
+        entry(
+            "Calendar.sqlitedb",
+            &["/Calendar/Calendar.sqlitedb\""],
+            "calendar events: times, title, place, organiser and invitees (e-mails), calendars and their accounts",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -494,6 +510,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
+        "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {
             "wifi"
@@ -507,7 +524,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "data_ark.plist" | "SystemVersion.plist" => "device",
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
-        "cacheV0.db" => "media",
+        "cacheV0.db" | "Photos.sqlite" => "media",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

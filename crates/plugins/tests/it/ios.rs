@@ -886,6 +886,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("voicemail.db", false),
             ("Clubhouse preferences", false),
             ("GroupMe preferences", false),
+            ("Photos.sqlite", false),
+            ("Calendar.sqlitedb", false),
             ("camera-roll screenshots", false),
             ("Control Center configuration", false),
             ("app cookies", false),

@@ -1,0 +1,331 @@
+//! Photos, Calendar, Mail, KnowledgeC and routined on the two generated iOS trees of
+//! `tests/fixtures/ios-gen/` (sqlite3 CLI, the apps' table layouts; see its `generate.sh`):
+//! `ios13` with the iOS 13 layouts and `ios16` with the iOS 16 ones, plus a truncated and a
+//! foreign-schema copy of each database, noted while the rest of the tree is still read.
+
+use std::path::{Path, PathBuf};
+
+use masf_graph::Phenomenon;
+
+use crate::ios::has;
+use crate::ios_support::{Outcome, assert_all_accepted, repo, triage};
+
+const APPLE_EPOCH: i64 = 978_307_200;
+
+fn device(name: &str) -> PathBuf {
+    repo().join("tests/fixtures/ios-gen").join(name)
+}
+
+/// `(description, Unix seconds)` of each Core Data or Unix time mark of `p`.
+fn times(p: &Phenomenon) -> Vec<(String, i64)> {
+    p.times
+        .iter()
+        .filter_map(|t| {
+            let v: f64 = p.verified_facts[t.fact].value.parse().ok()?;
+            let s = match t.encoding {
+                masf_graph::TimeEncoding::AppleSeconds => v.trunc() as i64 + APPLE_EPOCH,
+                masf_graph::TimeEncoding::UnixSeconds => v.trunc() as i64,
+                _ => return None,
+            };
+            Some((t.description.clone(), s))
+        })
+        .collect()
+}
+
+fn titled<'a>(o: &'a Outcome, prefix: &str) -> Vec<&'a Phenomenon> {
+    let mut v: Vec<&Phenomenon> = o
+        .phenomena
+        .iter()
+        .filter(|p| p.title.starts_with(prefix))
+        .collect();
+    v.sort_by(|a, b| a.title.cmp(&b.title));
+    v
+}
+
+fn one<'a>(o: &'a Outcome, prefix: &str) -> &'a Phenomenon {
+    let v = titled(o, prefix);
+    assert_eq!(
+        v.len(),
+        1,
+        "{prefix}: {:#?}",
+        v.iter().map(|p| &p.title).collect::<Vec<_>>()
+    );
+    v[0]
+}
+
+fn assert_has(p: &Phenomenon, values: &[&str]) {
+    for v in values {
+        assert!(
+            has(p, v),
+            "{}: no {v:?} in {:?}",
+            p.title,
+            crate::ios_support::Outcome::values(p)
+        );
+    }
+}
+
+/// A copy of the generated device `name` in a temporary folder.
+fn copy(name: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(device(name).join("private"))
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    tmp
+}
+
+fn cut(path: &Path) {
+    let bytes = std::fs::read(path).unwrap();
+    std::fs::write(path, &bytes[..bytes.len() / 3]).unwrap();
+}
+
+fn sqlite3(db: &Path, sql: &str) {
+    let _ = std::fs::remove_file(db);
+    let out = std::process::Command::new("sqlite3")
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn ios_gen_photos_of_two_schemas() {
+    // iOS 13: ZGENERICASSET joined by ZADDITIONALATTRIBUTES; no ZEXTENDEDATTRIBUTES.
+    let o = triage(&device("ios13"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let photos = titled(&o, "Photos library ");
+    assert_eq!(photos.len(), 3, "{photos:#?}");
+    let p1 = one(&o, "Photos library photo 1:");
+    assert_has(
+        p1,
+        &[
+            "DCIM/100APPLE/IMG_0001.HEIC",
+            "IMG_0001.HEIC",
+            "22.2808",
+            "114.1588",
+            "2512345",
+            "Asia/Hong_Kong",
+            "2020:08:25 08:13:10",
+            "com.apple.camera",
+            "6B1A0C2E-0001-4C1D-9A00-000000000001",
+        ],
+    );
+    assert!(times(p1).contains(&("Photo created".into(), 619_999_990 + APPLE_EPOCH)));
+    assert!(times(p1).contains(&(
+        "Photo added to the library".into(),
+        620_000_000 + APPLE_EPOCH
+    )));
+    assert!(p1.interpretation.contains("not hidden, not trashed"));
+    // The -180/-180 sentinel is no location.
+    let p2 = one(&o, "Photos library photo 2:");
+    assert!(!has(p2, "-180.0"), "{p2:#?}");
+    assert!(p2.interpretation.contains("no location"));
+    assert!(p2.interpretation.contains("hidden (ZHIDDEN 1)"));
+    assert_has(p2, &["Wallet receive screen", "com.apple.springboard"]);
+    let v3 = one(&o, "Photos library video 3:");
+    assert_has(
+        v3,
+        &[
+            "VID-20200827-WA0001.mp4",
+            "net.whatsapp.WhatsApp",
+            "com.apple.mobileslideshow",
+            "12.5",
+        ],
+    );
+    assert!(v3.interpretation.contains("Recently Deleted"));
+    assert!(times(v3).contains(&("Photo trashed".into(), 620_259_200 + APPLE_EPOCH)));
+
+    // iOS 16: ZASSET with ZEXTENDEDATTRIBUTES (camera make and model, lens, exposure).
+    let o = triage(&device("ios16"), "Europe/London");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(titled(&o, "Photos library ").len(), 3);
+    let p1 = one(&o, "Photos library photo 1:");
+    assert_has(
+        p1,
+        &[
+            "DCIM/100APPLE/IMG_0101.HEIC",
+            "51.5007",
+            "-0.1246",
+            "Apple",
+            "iPhone 14 Pro",
+            "iPhone 14 Pro back triple camera 6.86mm f/1.78",
+            "50",
+            "1.78",
+            "Europe/London",
+            "5",
+        ],
+    );
+    assert!(p1.interpretation.contains("a favourite"));
+    assert!(times(p1).contains(&("Photo last shared".into(), 700_003_600 + APPLE_EPOCH)));
+    let p2 = one(&o, "Photos library photo 2:");
+    assert_has(p2, &["photo_2023-03-08.jpg", "org.telegram.messenger"]);
+    assert!(p2.interpretation.contains("no location"));
+    assert!(p2.interpretation.contains("Recently Deleted"));
+    let p3 = one(&o, "Photos library photo 3:");
+    assert_has(p3, &["48.8584", "2.2945", "400", "Hidden receipt"]);
+    assert!(p3.interpretation.contains("hidden"));
+}
+
+#[test]
+fn ios_gen_photos_truncated_and_foreign_noted() {
+    let tmp = copy("ios16");
+    let m = tmp.path().join("private/var/mobile");
+    let photos = m.join("Media/PhotoData/Photos.sqlite");
+    cut(&photos);
+    // A second library of a foreign schema (another app's Photos.sqlite).
+    let other = m.join("Media/PhotoData/Other/PhotoData/Photos.sqlite");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    sqlite3(
+        &other,
+        "CREATE TABLE ZPHOTO (Z_PK INTEGER PRIMARY KEY, ZNAME TEXT); INSERT INTO ZPHOTO VALUES (1, 'x');",
+    );
+    // An asset table lacking columns.
+    let drift = m.join("Media/PhotoData/Drift/PhotoData/Photos.sqlite");
+    std::fs::create_dir_all(drift.parent().unwrap()).unwrap();
+    sqlite3(
+        &drift,
+        "CREATE TABLE ZASSET (Z_PK INTEGER PRIMARY KEY, ZFILENAME VARCHAR); INSERT INTO ZASSET VALUES (1, 'a.jpg');",
+    );
+    // A good library beside them (the iOS 13 one).
+    let good = m.join("Media/PhotoData/Good/PhotoData/Photos.sqlite");
+    std::fs::create_dir_all(good.parent().unwrap()).unwrap();
+    std::fs::copy(
+        device("ios13").join("private/var/mobile/Media/PhotoData/Photos.sqlite"),
+        &good,
+    )
+    .unwrap();
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    let r = o.noted("/Media/PhotoData/Photos.sqlite");
+    assert!(
+        r.contains("malformed") || r.contains("not a database"),
+        "{r}"
+    );
+    o.assert_noted("/Other/PhotoData/Photos.sqlite", "neither a ZASSET");
+    o.assert_noted("/Drift/PhotoData/Photos.sqlite", "ZDATECREATED, ZDIRECTORY");
+    // The good library is still read.
+    assert_eq!(titled(&o, "Photos library ").len(), 3);
+    assert_eq!(o.unparsed.len(), 3, "{:#?}", o.unparsed);
+}
+
+#[test]
+fn ios_gen_calendar_events_invitees_and_owner() {
+    // iOS 13 layout: no self/owner identity columns; the user is the participant marked is_self.
+    let o = triage(&device("ios13"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(titled(&o, "Calendar event ").len(), 2);
+    let e = one(&o, "Calendar event 1:");
+    assert_has(
+        e,
+        &[
+            "Handover at the pier",
+            "Home",
+            "iCloud",
+            "Asia/Hong_Kong",
+            "Star Ferry Pier",
+            "Tsim Sha Tsui, Kowloon, Hong Kong",
+            "22.2937",
+            "114.1686",
+            "Chan Tai Man",
+            "chan.tm@icloud.com",
+            "wong.sm@example.com",
+            "bring the ledger USB",
+            "EVT-0001@icloud.com",
+        ],
+    );
+    let t = times(e);
+    for (d, s) in [
+        ("Calendar event starts", 620_049_600),
+        ("Calendar event ends", 620_053_200),
+        ("Calendar event created", 620_000_000),
+        ("Calendar event modified", 620_000_500),
+    ] {
+        assert!(t.contains(&(d.into(), s + APPLE_EPOCH)), "{d}: {t:?}");
+    }
+    assert!(
+        e.interpretation
+            .contains("Wong Siu Ming <wong.sm@example.com> (accepted)"),
+        "{}",
+        e.interpretation
+    );
+    let h = one(&o, "Calendar event 2:");
+    assert!(h.interpretation.contains("all-day") && h.interpretation.contains("floating"));
+    assert_eq!(titled(&o, "Calendar 1: Home").len(), 1);
+    let ids = o.identities();
+    assert!(
+        ids.contains(&("owner".into(), "email".into(), "chan.tm@icloud.com".into())),
+        "{ids:#?}"
+    );
+    assert!(ids.contains(&(
+        "handle:wong.sm@example.com".into(),
+        "email".into(),
+        "wong.sm@example.com".into()
+    )));
+
+    // iOS 16 layout: the account's own e-mail, a calendar shared with the user, a conference URL.
+    let o = triage(&device("ios16"), "Europe/London");
+    assert_all_accepted(&o);
+    let e = one(&o, "Calendar event 1:");
+    assert_has(
+        e,
+        &[
+            "Wallet review",
+            "leung.yl@example.org",
+            "Café de Flore",
+            "48.8541",
+            "2.3326",
+            "Mark Adler",
+            "m.adler@example.net",
+            "ops-team@example.net",
+            "https://teams.example.net/l/meetup-join/0101",
+            "Europe/Paris",
+        ],
+    );
+    assert!(
+        e.interpretation.contains("(maybe, the user)"),
+        "{}",
+        e.interpretation
+    );
+    assert!(
+        e.interpretation.contains("ops-team@example.net (declined)"),
+        "{}",
+        e.interpretation
+    );
+    let c = one(&o, "Calendar 1: Calendar");
+    assert_has(
+        c,
+        &[
+            "leung.yl@example.org",
+            "m.adler@example.net",
+            "Shared team calendar",
+            "exchange",
+        ],
+    );
+    assert!(c.interpretation.contains("shared with the user"));
+    let ids = o.identities();
+    assert!(
+        ids.contains(&(
+            "owner".into(),
+            "email".into(),
+            "leung.yl@example.org".into()
+        )),
+        "{ids:#?}"
+    );
+    for other in ["m.adler@example.net", "ops-team@example.net"] {
+        assert!(
+            ids.contains(&(format!("handle:{other}"), "email".into(), other.into())),
+            "{other}"
+        );
+    }
+}
