@@ -26,6 +26,7 @@
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
 //! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
+//! | Mail `Envelope Index` | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -57,6 +58,7 @@ pub mod googlevoice;
 pub mod groupme;
 pub mod keyboard;
 pub mod kik;
+pub mod mail;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
@@ -186,6 +188,7 @@ impl Plugin for Ios {
         ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
+        ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -465,6 +468,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "calendar events: times, title, place, organiser and invitees (e-mails), calendars and their accounts",
         ),
         entry(
+            "Mail Envelope Index",
+            &["/Mail/Envelope Index\""],
+            "Apple Mail messages: sender, recipients, subject, summary, dates, mailbox, read/flagged; the user's mail accounts",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -501,7 +509,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "kik.sqlite"
         | "sgrouplesdb.sqlite" => "messages",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
-        "searchsqlitedb" => "mail",
+        "searchsqlitedb" | "Envelope Index" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",

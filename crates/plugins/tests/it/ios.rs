@@ -888,6 +888,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("GroupMe preferences", false),
             ("Photos.sqlite", false),
             ("Calendar.sqlitedb", false),
+            ("Mail Envelope Index", false),
             ("camera-roll screenshots", false),
             ("Control Center configuration", false),
             ("app cookies", false),

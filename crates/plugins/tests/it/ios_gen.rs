@@ -329,3 +329,95 @@ fn ios_gen_calendar_events_invitees_and_owner() {
         );
     }
 }
+
+#[test]
+fn ios_gen_mail_of_two_recipient_layouts() {
+    // Older recipients(message_id, address_id); mailbox URLs by account UUID.
+    let o = triage(&device("ios13"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(titled(&o, "Mail ").len(), 3);
+    let m1 = one(&o, "Mail 1 from wong.sm@example.com");
+    assert_has(
+        m1,
+        &[
+            "wong.sm@example.com",
+            "Wong Siu Ming",
+            "Meeting tomorrow",
+            "See you at the pier at 10.",
+            "chan.tm@icloud.com",
+            "lee.kk@example.com",
+            "imap://7C9B3F1E-1111-4A2B-9C3D-000000000001/INBOX",
+            "5120",
+            "8001",
+        ],
+    );
+    let t = times(m1);
+    assert!(t.contains(&("Mail sent".into(), 1_597_910_400)), "{t:?}");
+    assert!(t.contains(&("Mail received".into(), 1_597_910_405)));
+    assert!(t.contains(&("Mail last viewed".into(), 1_597_914_000)));
+    assert!(
+        m1.interpretation
+            .contains("Cc Lee Ka Kit <lee.kk@example.com>"),
+        "{}",
+        m1.interpretation
+    );
+    assert!(m1.interpretation.contains("read, not flagged"));
+    let m2 = one(&o, "Mail 2 from");
+    assert!(m2.interpretation.contains("unread, flagged"));
+    let m3 = one(&o, "Mail 3 to wong.sm@example.com: Meeting tomorrow");
+    assert_has(m3, &["Re: ", "Confirmed, 10 am."]);
+    assert!(m3.interpretation.contains("Bcc Lee Ka Kit"));
+    let ids = o.identities();
+    // The sender of mail in the Sent mailbox is the user; the user is not a counterparty.
+    assert!(
+        ids.contains(&("owner".into(), "email".into(), "chan.tm@icloud.com".into())),
+        "{ids:#?}"
+    );
+    assert!(!ids.iter().any(|(c, _, _)| c == "handle:chan.tm@icloud.com"));
+    for other in [
+        "wong.sm@example.com",
+        "lee.kk@example.com",
+        "accounts@exchange.example",
+    ] {
+        assert!(
+            ids.iter()
+                .any(|(c, _, v)| c.starts_with("handle:") && v == other),
+            "{other}: {ids:#?}"
+        );
+    }
+
+    // Current recipients(message, address); the account named in the mailbox URL.
+    let o = triage(&device("ios16"), "Europe/London");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let m1 = one(&o, "Mail 1 from m.adler@example.net");
+    assert_has(
+        m1,
+        &[
+            "imap://leung.yl%40example.org@imap.example.org/INBOX",
+            "ops-team@example.net",
+            "48211",
+        ],
+    );
+    assert!(m1.interpretation.contains("read, flagged"));
+    let m2 = one(&o, "Mail 2 to m.adler@example.net");
+    assert!(m2.interpretation.contains("sent by the user"));
+    let ids = o.identities();
+    assert!(
+        ids.contains(&(
+            "owner".into(),
+            "email".into(),
+            "leung.yl@example.org".into()
+        )),
+        "{ids:#?}"
+    );
+    // The user's own Ethereum address, written in sent mail, is the user's claim.
+    assert!(
+        ids.iter().any(|(c, t, v)| c == "owner"
+            && t == "wallet"
+            && v.to_ascii_lowercase()
+                .contains("52908400098527886e0f7030069857d2e4169ee7")),
+        "{ids:#?}"
+    );
+}
