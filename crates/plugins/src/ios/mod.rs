@@ -27,6 +27,8 @@
 //! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
 //! | Mail `Envelope Index` | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
+//! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
+//! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -58,12 +60,14 @@ pub mod googlevoice;
 pub mod groupme;
 pub mod keyboard;
 pub mod kik;
+pub mod knowledgec;
 pub mod mail;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
 pub mod photos;
 pub mod plists;
+pub mod routined;
 pub mod safari;
 pub mod safarihistory;
 pub mod sms;
@@ -189,6 +193,8 @@ impl Plugin for Ios {
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
+        ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
+        ctx.artefact("routined locations", || routined::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -473,6 +479,19 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Apple Mail messages: sender, recipients, subject, summary, dates, mailbox, read/flagged; the user's mail accounts",
         ),
         entry(
+            "KnowledgeC knowledgeC.db",
+            &["/Knowledge/knowledgeC.db\""],
+            "app usage: app in focus, device lock, plugged in, backlight, now playing, with times",
+        ),
+        entry(
+            "routined locations",
+            &[
+                "/com.apple.routined/Cache.sqlite\"",
+                "/com.apple.routined/Local.sqlite\"",
+            ],
+            "locations with times: cached location fixes and significant-location visits",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -518,6 +537,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
+        "knowledgeC.db" => "app_usage",
+        "Cache.sqlite" | "Local.sqlite" if path.contains("/com.apple.routined/") => "locations",
         "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {

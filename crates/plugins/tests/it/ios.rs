@@ -889,6 +889,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Photos.sqlite", false),
             ("Calendar.sqlitedb", false),
             ("Mail Envelope Index", false),
+            ("KnowledgeC knowledgeC.db", false),
+            ("routined locations", false),
             ("camera-roll screenshots", false),
             ("Control Center configuration", false),
             ("app cookies", false),

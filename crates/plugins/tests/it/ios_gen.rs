@@ -421,3 +421,146 @@ fn ios_gen_mail_of_two_recipient_layouts() {
         "{ids:#?}"
     );
 }
+
+#[test]
+fn ios_gen_knowledgec_app_usage_of_two_devices() {
+    for (dev, b, tz) in [
+        ("ios13", 620_000_000i64, "Asia/Hong_Kong"),
+        ("ios16", 700_000_000, "Europe/London"),
+    ] {
+        let o = triage(&device(dev), tz);
+        assert_all_accepted(&o);
+        assert!(o.unparsed.is_empty(), "{dev}: {:#?}", o.unparsed);
+        let events = titled(&o, "KnowledgeC ");
+        assert_eq!(events.len(), 7, "{dev}: {events:#?}");
+        assert!(events.iter().all(|p| p.category == "app_usage"));
+        let wa = one(&o, "KnowledgeC app in focus 1: net.whatsapp.WhatsApp");
+        assert_has(
+            wa,
+            &[
+                "/app/inFocus",
+                "net.whatsapp.WhatsApp",
+                "300.5",
+                "28800",
+                "9A1B2C3D4E5F60718293A4B5C6D7E8F9",
+            ],
+        );
+        let t = times(wa);
+        assert!(
+            t.contains(&("KnowledgeC event starts".into(), b + 100 + APPLE_EPOCH)),
+            "{t:?}"
+        );
+        assert!(
+            t.contains(&("KnowledgeC event ends".into(), b + 400 + APPLE_EPOCH)),
+            "{t:?}"
+        );
+        assert!(
+            t.contains(&("KnowledgeC entry created".into(), b + 401 + APPLE_EPOCH)),
+            "{t:?}"
+        );
+        one(&o, "KnowledgeC device lock 3: locked");
+        one(&o, "KnowledgeC device lock 4: unlocked");
+        one(&o, "KnowledgeC device plugged in 5: plugged in");
+        one(&o, "KnowledgeC display backlight 7: backlight on");
+        let np = one(&o, "KnowledgeC now playing 6: com.apple.Music");
+        assert_has(
+            np,
+            &[
+                "Harbour Lights",
+                "The Examples",
+                "Night Album",
+                "Pop",
+                "245.5",
+                "Music",
+            ],
+        );
+    }
+}
+
+#[test]
+fn ios_gen_routined_fixes_and_visits() {
+    let o = triage(&device("ios16"), "Europe/London");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let fixes = titled(&o, "routined location ");
+    assert_eq!(fixes.len(), 2);
+    let f = one(&o, "routined location 1:");
+    assert_eq!(f.category, "locations");
+    assert_has(f, &["51.5", "-0.12", "5.0", "3.0", "12.5", "1.2", "90.0"]);
+    assert!(times(f).contains(&("Device located".into(), 700_000_100 + APPLE_EPOCH)));
+    let v = one(&o, "Significant location visit 1:");
+    assert_has(v, &["51.5", "-0.12", "35.0", "0.9", "0.75", "42"]);
+    let t = times(v);
+    for (d, s) in [
+        ("Significant location entered", 700_000_100),
+        ("Significant location left", 700_004_000),
+        ("Significant location visit recorded", 700_005_000),
+        ("Significant location visit expires", 702_419_200),
+    ] {
+        assert!(t.contains(&(d.into(), s + APPLE_EPOCH)), "{d}: {t:?}");
+    }
+    let o = triage(&device("ios13"), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    assert_has(
+        one(&o, "routined location 2:"),
+        &["22.29", "114.17", "65.0", "-1.0"],
+    );
+}
+
+/// Each database of the iOS 13 tree in turn cut short, and each replaced by a foreign schema:
+/// a note naming the file and why, and every other artefact of the tree still read.
+#[test]
+fn ios_gen_truncated_and_foreign_copies_noted_rest_read() {
+    let dbs = [
+        ("Media/PhotoData/Photos.sqlite", "Photos library "),
+        ("Library/Calendar/Calendar.sqlitedb", "Calendar event "),
+        ("Library/Mail/Envelope Index", "Mail "),
+        ("Library/CoreDuet/Knowledge/knowledgeC.db", "KnowledgeC "),
+        (
+            "Library/Caches/com.apple.routined/Cache.sqlite",
+            "routined location ",
+        ),
+        (
+            "Library/Caches/com.apple.routined/Local.sqlite",
+            "Significant location visit ",
+        ),
+    ];
+    let counts = [3usize, 2, 3, 7, 2, 1];
+    for (i, (rel, _)) in dbs.iter().enumerate() {
+        for foreign in [false, true] {
+            let tmp = copy("ios13");
+            let db = tmp.path().join("private/var/mobile").join(rel);
+            if foreign {
+                sqlite3(
+                    &db,
+                    "CREATE TABLE ZTHING (Z_PK INTEGER PRIMARY KEY, ZNAME TEXT); INSERT INTO ZTHING VALUES (1, 'x');",
+                );
+            } else {
+                cut(&db);
+            }
+            let o = triage(tmp.path(), "Asia/Hong_Kong");
+            assert_all_accepted(&o);
+            let reason = o.noted(&format!("/{rel}"));
+            if foreign {
+                assert!(
+                    reason.contains("unexpected schema") || reason.contains("could not parse"),
+                    "{rel}: {reason}"
+                );
+            } else {
+                assert!(
+                    reason.contains("malformed") || reason.contains("not a database"),
+                    "{rel}: {reason}"
+                );
+            }
+            assert_eq!(o.unparsed.len(), 1, "{rel}: {:#?}", o.unparsed);
+            for (j, (_, prefix)) in dbs.iter().enumerate() {
+                let n = titled(&o, prefix).len();
+                if j == i {
+                    assert_eq!(n, 0, "{rel} {prefix}");
+                } else {
+                    assert_eq!(n, counts[j], "{rel} broken, {prefix} still read");
+                }
+            }
+        }
+    }
+}
