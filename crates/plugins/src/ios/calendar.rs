@@ -3,7 +3,9 @@
 //! e-mail, the owner's name and e-mail, sharing status, notes), and one per `CalendarItem` with
 //! those of `calendarEvents` and `calendarBirthdays` (start, end, time zone, all-day, calendar
 //! and account, title, place name, address and coordinates, organiser, invitees with their
-//! answers, conference URL, URL, notes, status, creation and modification times, unique id).
+//! answers, conference URL, attachments (file name and size, from `AttachmentFile` through
+//! `Attachment.file_id` or from `Attachment` itself, whichever the schema has), URL, notes,
+//! status, creation and modification times, unique id).
 //!
 //! Times are Core Data seconds since 2001; a `start_tz` of `_float` is a floating time (no
 //! zone), as all-day events are. Schema drift: the columns iOS added later
@@ -41,6 +43,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             "Location",
             "Participant",
             "Identity",
+            "Attachment",
+            "AttachmentFile",
         ],
     )?
     else {
@@ -98,6 +102,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             }
         }
     }
+
+    let attachments = attachments(run, path, &schema)?;
 
     // Invitees (entity_type 7) by the item they belong to.
     type Invitee = (Invoked, Option<String>, String);
@@ -298,6 +304,18 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                     .join(", ")
             ));
         }
+        if let Some(list) = attachments.get(&rowid) {
+            for (ainv, name, _) in list {
+                d.fact(FactType::Name, name.as_deref(), ainv);
+            }
+            said.push(format!(
+                "attachments {}",
+                list.iter()
+                    .map(|(_, _, w)| w.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         d.interpretation = format!(
             "CalendarItem ROWID {rowid} of {path}: a{} {}; {}. Start and end are Core Data seconds since 2001{}.",
             if all_day { "n all-day" } else { "" },
@@ -329,6 +347,51 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         )?;
     }
     Ok(())
+}
+
+/// An event's attachments: `(call, file name, "name (size bytes)")` by the item's ROWID.
+type Attachments = BTreeMap<String, Vec<(Invoked, Option<String>, String)>>;
+
+/// The attachments of the items (iLEAPP's `Attachments`): file name and size from
+/// `AttachmentFile` through `Attachment.file_id` (later iOS) or from `Attachment` itself.
+fn attachments(
+    run: &Run<'_, '_>,
+    path: &str,
+    schema: &super::Schema,
+) -> Result<Attachments, RuntimeError> {
+    let a = schema.columns("Attachment");
+    let f = schema.columns("AttachmentFile");
+    let mut out = Attachments::new();
+    if !a.contains("owner_id") {
+        return Ok(out);
+    }
+    let sql = if a.contains("file_id") && f.contains("ROWID") && f.contains("filename") {
+        format!(
+            "SELECT a.ROWID AS rowid, a.owner_id AS item, f.filename AS name, {} FROM Attachment a LEFT JOIN AttachmentFile f ON f.ROWID = a.file_id",
+            column_or_null(&f, "f.", "file_size", "size")
+        )
+    } else if a.contains("filename") {
+        format!(
+            "SELECT a.ROWID AS rowid, a.owner_id AS item, a.filename AS name, {} FROM Attachment a",
+            column_or_null(&a, "a.", "file_size", "size")
+        )
+    } else {
+        return Ok(out);
+    };
+    if let Some(paged) = run.paged(path, &sql, "a.ROWID")? {
+        for (inv, t, row) in paged.rows() {
+            let name = raw(t, row, "name");
+            let desc = format!(
+                "{} ({} bytes)",
+                name.as_deref().unwrap_or("(unnamed)"),
+                raw(t, row, "size").as_deref().unwrap_or("?")
+            );
+            out.entry(raw(t, row, "item").unwrap_or_default())
+                .or_default()
+                .push((inv.clone(), name, desc));
+        }
+    }
+    Ok(out)
 }
 
 /// The e-mail of a participant: its `email`, else its identity's `mailto:` address.

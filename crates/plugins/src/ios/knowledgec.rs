@@ -2,8 +2,8 @@
 //! of the streams iLEAPP's `knowledgeC` modules report, with their fields — app in focus
 //! (`/app/inFocus`: bundle id, usage in seconds), device lock (`/device/isLocked`: locked or
 //! unlocked), plugged in (`/device/isPluggedIn`), backlight (`/display/isBacklit`) and now
-//! playing (`/media/nowPlaying`: app, title, artist, album, genre, duration, playing, media
-//! type from `ZSTRUCTUREDMETADATA`) —, each with start, end and entry creation (Core Data seconds
+//! playing (`/media/nowPlaying`: app, title, artist, album, genre, duration, elapsed,
+//! playing, AirPlay video, media type from `ZSTRUCTUREDMETADATA`) —, each with start, end and entry creation (Core Data seconds
 //! since 2001, the Mac absolute time), the day of week, the offset from GMT, the source app
 //! and the event's UUID (hex).
 //!
@@ -85,6 +85,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         ("DURATION", "np_duration"),
         ("PLAYING", "np_playing"),
         ("MEDIATYPE", "np_media"),
+        ("ELAPSED", "np_elapsed"),
+        ("ISAIRPLAYVIDEO", "np_airplay"),
     ];
     if md.contains("Z_PK") && o.contains("ZSTRUCTUREDMETADATA") {
         joins.push_str(" LEFT JOIN ZSTRUCTUREDMETADATA m ON m.Z_PK = o.ZSTRUCTUREDMETADATA");
@@ -158,6 +160,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 ("np_duration", FactType::Text, "duration (s)"),
                 ("np_playing", FactType::Count, "playing"),
                 ("np_media", FactType::Text, "media type"),
+                ("np_elapsed", FactType::Count, "elapsed (s)"),
+                ("np_airplay", FactType::Count, "AirPlay video"),
                 ("uuid", FactType::Identifier, "UUID"),
             ],
         );

@@ -242,6 +242,7 @@ fn ios_gen_calendar_events_invitees_and_owner() {
             "wong.sm@example.com",
             "bring the ledger USB",
             "EVT-0001@icloud.com",
+            "pier-map.pdf",
         ],
     );
     let t = times(e);
@@ -253,6 +254,10 @@ fn ios_gen_calendar_events_invitees_and_owner() {
     ] {
         assert!(t.contains(&(d.into(), s + APPLE_EPOCH)), "{d}: {t:?}");
     }
+    assert!(
+        e.interpretation
+            .contains("attachments pier-map.pdf (48213 bytes)")
+    );
     assert!(
         e.interpretation
             .contains("Wong Siu Ming <wong.sm@example.com> (accepted)"),
@@ -290,6 +295,7 @@ fn ios_gen_calendar_events_invitees_and_owner() {
             "ops-team@example.net",
             "https://teams.example.net/l/meetup-join/0101",
             "Europe/Paris",
+            "wallets-q1.xlsx",
         ],
     );
     assert!(
@@ -472,6 +478,7 @@ fn ios_gen_knowledgec_app_usage_of_two_devices() {
                 "Pop",
                 "245.5",
                 "Music",
+                "31",
             ],
         );
     }
