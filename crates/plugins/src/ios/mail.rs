@@ -5,10 +5,16 @@
 //! last-viewed times (Unix seconds), the mailbox URL, read, flagged and deleted, flags, size,
 //! message, remote and conversation ids.
 //!
-//! Schema drift: `recipients` links a message and an address by `message`/`address` (current
+//! Schema drift: from iOS 13 the `addresses`, `subjects` and `summaries` tables are in the
+//! `Protected Index` beside the `Envelope Index` (iLEAPP's `mailprotect` attaches it): each is
+//! read from the Envelope Index when it has it, else from the Protected Index, by the ROWIDs
+//! the messages name (250 a call); when neither has one, the Envelope Index is noted ("could not
+//! resolve …", naming the tables) and the messages are still recorded with their dates, mailbox
+//! and flags. `recipients` links a message and an address by `message`/`address` (current
 //! layouts) or `message_id`/`address_id` (older ones), whichever is found; `subject_prefix`,
 //! `summary`, `date_last_viewed` are read when present. A `messages` table without `ROWID`,
-//! `sender`, `subject` or `date_received` is noted as unparsed, naming them.
+//! `sender`, `subject` or `date_received` is noted as unparsed, naming them. Dates are Unix
+//! seconds, as iLEAPP reads them.
 //!
 //! Identities: the account of a mailbox whose URL names it (`imap://user%40host@server/…`,
 //! read from the URL with `%40` decoded by the query) and the sender of a message in a mailbox
@@ -28,7 +34,18 @@ use crate::util::{column_or_null, unix_seconds};
 
 /// Triage of every `Envelope Index` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    run.each("Envelope Index", |find, path| one(run, find, path))
+    let mut protected: Option<Vec<String>> = None;
+    run.each("Envelope Index", |find, path| {
+        // The Protected Index files, looked for once, when there is an Envelope Index.
+        if protected.is_none() {
+            protected = Some(
+                run.find("Protected Index")?
+                    .map(|(_, p)| p)
+                    .unwrap_or_default(),
+            );
+        }
+        one(run, find, path, protected.as_deref().unwrap_or_default())
+    })
 }
 
 /// The account named in a mailbox URL decoded by the query (`imap://user@host@server/INBOX` →
@@ -46,19 +63,81 @@ fn is_sent(url: &str) -> bool {
     last.starts_with("sent")
 }
 
-fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(schema) = run.schema(
-        path,
-        &[
-            "messages",
-            "addresses",
-            "subjects",
-            "summaries",
-            "recipients",
-            "mailboxes",
-        ],
-    )?
-    else {
+/// A resolved row of a lookup table: the call that printed it, the value, its comment.
+type Looked = BTreeMap<String, (Invoked, String, Option<String>)>;
+
+/// Rows of `select` (`SELECT … FROM … WHERE`) whose `key` is one of `ids`, 250 ids a call.
+fn by_ids(
+    run: &Run<'_, '_>,
+    path: &str,
+    select: &str,
+    key: &str,
+    ids: &BTreeSet<String>,
+) -> Result<Vec<(Invoked, crate::util::Table)>, RuntimeError> {
+    let ids: Vec<&String> = ids.iter().filter(|i| i.parse::<i64>().is_ok()).collect();
+    let mut out = Vec::new();
+    for chunk in ids.chunks(250) {
+        let list = chunk
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!("{select} {key} IN ({list}) ORDER BY {key}");
+        if let Some(r) = run.query(path, &sql, 10_000)? {
+            out.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// The `value` (and `comment`, when the table has it) of the rows of `table` with these
+/// ROWIDs, in the database at `path`.
+fn lookup(
+    run: &Run<'_, '_>,
+    path: &str,
+    table: &str,
+    value: &str,
+    cols: &BTreeSet<String>,
+    ids: &BTreeSet<String>,
+) -> Result<Looked, RuntimeError> {
+    let select = format!(
+        "SELECT ROWID AS rowid, {value} AS value, {} FROM {table} WHERE",
+        column_or_null(cols, "", "comment", "comment")
+    );
+    let mut out = Looked::new();
+    for (inv, t) in by_ids(run, path, &select, "ROWID", ids)? {
+        for row in &t.rows {
+            if let (Some(id), Some(v)) = (raw(&t, row, "rowid"), raw(&t, row, "value")) {
+                let comment = raw(&t, row, "comment").filter(|c| !c.is_empty());
+                out.insert(id, (inv.clone(), v, comment));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The tables an Envelope Index may keep in its `Protected Index` (iOS 13 and later).
+const PROTECTED: [(&str, &str); 3] = [
+    ("addresses", "address"),
+    ("subjects", "subject"),
+    ("summaries", "summary"),
+];
+
+fn one(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    protected: &[String],
+) -> Result<(), RuntimeError> {
+    let tables = [
+        "messages",
+        "addresses",
+        "subjects",
+        "summaries",
+        "recipients",
+        "mailboxes",
+    ];
+    let Some(schema) = run.schema(path, &tables)? else {
         return Ok(());
     };
     if !schema.require(
@@ -69,52 +148,40 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         return Ok(());
     }
     let m = schema.columns("messages");
-    let addresses = schema.columns("addresses");
-    let has_addr = addresses.contains("ROWID") && addresses.contains("address");
-    let rc = schema.columns("recipients");
-
-    // Recipients by message.
-    type Recipient = (Invoked, String, String);
-    let mut recipients: BTreeMap<String, Vec<Recipient>> = BTreeMap::new();
-    let link = if rc.contains("message") && rc.contains("address") {
-        Some(("message", "address"))
-    } else if rc.contains("message_id") && rc.contains("address_id") {
-        Some(("message_id", "address_id"))
+    // Where each lookup table is: this database, else the Protected Index beside it.
+    let beside = format!(
+        "{}/Protected Index",
+        path.rsplit_once('/').map_or("", |(d, _)| d)
+    );
+    let needs_protected = PROTECTED
+        .iter()
+        .any(|(t, c)| !schema.columns(t).contains(*c))
+        || !schema.columns("recipients").contains("ROWID");
+    let pschema = if needs_protected && protected.contains(&beside) {
+        run.schema(&beside, &tables)?
     } else {
         None
     };
-    if let (Some((msg, addr)), true) = (link, has_addr) {
-        let sql = format!(
-            "SELECT r.ROWID AS rowid, r.{msg} AS message, a.address AS address, {}, {} FROM recipients r LEFT JOIN addresses a ON a.ROWID = r.{addr}",
-            column_or_null(&addresses, "a.", "comment", "name"),
-            column_or_null(&rc, "r.", "type", "type"),
-        );
-        if let Some(paged) = run.paged(path, &sql, "r.ROWID")? {
-            for (inv, t, row) in paged.rows() {
-                let (Some(message), Some(address)) =
-                    (raw(t, row, "message"), raw(t, row, "address"))
-                else {
-                    continue;
-                };
-                let kind = match raw(t, row, "type").as_deref() {
-                    Some("1") => "Cc",
-                    Some("2") => "Bcc",
-                    _ => "To",
-                };
-                let who = match raw(t, row, "name").filter(|n| !n.is_empty()) {
-                    Some(n) => format!("{kind} {n} <{address}>"),
-                    None => format!("{kind} {address}"),
-                };
-                recipients
-                    .entry(message)
-                    .or_default()
-                    .push((inv.clone(), address, who));
-            }
+    let home = |table: &str, col: &str| -> Option<(String, BTreeSet<String>)> {
+        let here = schema.columns(table);
+        if here.contains("ROWID") && here.contains(col) {
+            return Some((path.to_string(), here));
         }
-    } else if !rc.is_empty() {
+        let there = pschema.as_ref()?.columns(table);
+        (there.contains("ROWID") && there.contains(col)).then(|| (beside.clone(), there))
+    };
+    let missing: Vec<&str> = PROTECTED
+        .iter()
+        .filter(|(t, c)| home(t, c).is_none())
+        .map(|(t, _)| *t)
+        .collect();
+    if !missing.is_empty() {
         run.ctx.unparsed(
             path,
-            "could not parse the recipients because table recipients lacks message/address (or message_id/address_id)",
+            &format!(
+                "could not resolve senders, subjects or summaries because the tables {} are in neither the Envelope Index nor a Protected Index beside it",
+                missing.join(", ")
+            ),
             None,
         )?;
     }
@@ -124,6 +191,9 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     let mut cols = vec![
         "m.ROWID AS rowid".to_string(),
         "m.date_received AS received".to_string(),
+        "m.sender AS sender_id".to_string(),
+        "m.subject AS subject_id".to_string(),
+        mc("summary", "summary_id"),
     ];
     for (c, a) in [
         ("date_sent", "sent"),
@@ -140,32 +210,6 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     ] {
         cols.push(mc(c, a));
     }
-    if has_addr {
-        joins.push_str(" LEFT JOIN addresses sa ON sa.ROWID = m.sender");
-        cols.push("sa.address AS sender".into());
-        cols.push(column_or_null(&addresses, "sa.", "comment", "sender_name"));
-    } else {
-        cols.push("NULL AS sender, NULL AS sender_name".into());
-    }
-    let table_col = |table: &str, col: &str, alias: &str, key: &str| {
-        let tc = schema.columns(table);
-        if tc.contains("ROWID") && tc.contains(col) && m.contains(key) {
-            (
-                format!(" LEFT JOIN {table} {alias} ON {alias}.ROWID = m.{key}"),
-                format!("{alias}.{col} AS {key}_text"),
-            )
-        } else {
-            (String::new(), format!("NULL AS {key}_text"))
-        }
-    };
-    for (table, col, alias, key) in [
-        ("subjects", "subject", "su", "subject"),
-        ("summaries", "summary", "sm", "summary"),
-    ] {
-        let (j, c) = table_col(table, col, alias, key);
-        joins.push_str(&j);
-        cols.push(c);
-    }
     let mb = schema.columns("mailboxes");
     if mb.contains("ROWID") && mb.contains("url") && m.contains("mailbox") {
         joins.push_str(" LEFT JOIN mailboxes mb ON mb.ROWID = m.mailbox");
@@ -178,6 +222,83 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     let Some(paged) = run.paged(path, &sql, "m.ROWID")? else {
         return Ok(());
     };
+    let ids = |alias: &str| -> BTreeSet<String> {
+        paged
+            .rows()
+            .filter_map(|(_, t, row)| raw(t, row, alias))
+            .collect()
+    };
+    let message_ids = ids("rowid");
+    // Recipients of the messages read, from whichever database has them.
+    type Recipient = (Invoked, String, String);
+    let mut recipient_rows: Vec<(String, String, &str)> = Vec::new();
+    let rhome = home("recipients", "ROWID");
+    if let Some((rpath, rc)) = &rhome {
+        let link = if rc.contains("message") && rc.contains("address") {
+            Some(("message", "address"))
+        } else if rc.contains("message_id") && rc.contains("address_id") {
+            Some(("message_id", "address_id"))
+        } else {
+            None
+        };
+        match link {
+            Some((msg, addr)) => {
+                let select = format!(
+                    "SELECT r.ROWID AS rowid, r.{msg} AS message, r.{addr} AS address_id, {} FROM recipients r WHERE",
+                    column_or_null(rc, "r.", "type", "type"),
+                );
+                for (_, t) in by_ids(run, rpath, &select, &format!("r.{msg}"), &message_ids)? {
+                    for row in &t.rows {
+                        if let (Some(mid), Some(aid)) =
+                            (raw(&t, row, "message"), raw(&t, row, "address_id"))
+                        {
+                            let kind = match raw(&t, row, "type").as_deref() {
+                                Some("1") => "Cc",
+                                Some("2") => "Bcc",
+                                _ => "To",
+                            };
+                            recipient_rows.push((mid, aid, kind));
+                        }
+                    }
+                }
+            }
+            None => run.ctx.unparsed(
+                rpath,
+                "could not parse the recipients because table recipients lacks message/address (or message_id/address_id)",
+                None,
+            )?,
+        }
+    }
+    let mut address_ids = ids("sender_id");
+    address_ids.extend(recipient_rows.iter().map(|(_, a, _)| a.clone()));
+    let resolve =
+        |table: &str, col: &str, wanted: &BTreeSet<String>| -> Result<Looked, RuntimeError> {
+            match home(table, col) {
+                Some((p, c)) => lookup(run, &p, table, col, &c, wanted),
+                None => Ok(Looked::new()),
+            }
+        };
+    let addresses = resolve("addresses", "address", &address_ids)?;
+    let subjects = resolve("subjects", "subject", &ids("subject_id"))?;
+    let summaries = resolve("summaries", "summary", &ids("summary_id"))?;
+    let mut recipients: BTreeMap<String, Vec<Recipient>> = BTreeMap::new();
+    for (mid, aid, kind) in &recipient_rows {
+        let Some((ainv, address, name)) = addresses.get(aid) else {
+            continue;
+        };
+        let who = match name {
+            Some(n) => format!("{kind} {n} <{address}>"),
+            None => format!("{kind} {address}"),
+        };
+        recipients
+            .entry(mid.clone())
+            .or_default()
+            .push((ainv.clone(), address.clone(), who));
+    }
+    let sender_of = |t: &crate::util::Table, row: &[Option<String>]| {
+        raw(t, row, "sender_id").and_then(|id| addresses.get(&id))
+    };
+
     // The user's own addresses: the accounts mailbox URLs name, the senders of sent mail.
     let mut own: BTreeSet<String> = BTreeSet::new();
     for (_, t, row) in paged.rows() {
@@ -188,15 +309,18 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             own.insert(a.to_ascii_lowercase());
         }
         if raw(t, row, "mailbox").as_deref().is_some_and(is_sent)
-            && let Some(s) = raw(t, row, "sender")
+            && let Some((_, s, _)) = sender_of(t, row)
         {
             own.insert(s.to_ascii_lowercase());
         }
     }
     for (inv, t, row) in paged.rows() {
         let rowid = raw(t, row, "rowid").unwrap_or_default();
-        let sender = raw(t, row, "sender");
-        let subject = raw(t, row, "subject_text");
+        let sender_row = sender_of(t, row);
+        let sender = sender_row.map(|(_, a, _)| a.clone());
+        let subject_row = raw(t, row, "subject_id").and_then(|id| subjects.get(&id));
+        let summary_row = raw(t, row, "summary_id").and_then(|id| summaries.get(&id));
+        let subject = subject_row.map(|(_, s, _)| s.clone());
         let mailbox = raw(t, row, "mailbox");
         let decoded = raw(t, row, "mailbox_decoded");
         let sent = mailbox.as_deref().is_some_and(is_sent);
@@ -218,17 +342,28 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        let mut said = fields(
+        let mut said = Vec::new();
+        if let Some((sinv, address, name)) = sender_row {
+            d.fact(FactType::Email, Some(address), sinv);
+            d.fact(FactType::Name, name.as_deref(), sinv);
+            said.push(match name {
+                Some(n) => format!("from {n} <{address}>"),
+                None => format!("from {address}"),
+            });
+        }
+        for (looked, what) in [(subject_row, "subject"), (summary_row, "summary")] {
+            if let Some((linv, v, _)) = looked {
+                d.fact(FactType::Text, Some(v), linv);
+                said.push(format!("{what} {v}"));
+            }
+        }
+        said.extend(fields(
             &mut d,
             t,
             row,
             inv,
             &[
-                ("sender", FactType::Email, "from"),
-                ("sender_name", FactType::Name, "sender name"),
                 ("prefix", FactType::Text, "subject prefix"),
-                ("subject_text", FactType::Text, "subject"),
-                ("summary_text", FactType::Text, "summary"),
                 ("mailbox", FactType::Url, "mailbox"),
                 ("size", FactType::Count, "size (bytes)"),
                 ("flags", FactType::Count, "flags"),
@@ -236,7 +371,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 ("remote_id", FactType::Identifier, "remote id"),
                 ("conversation", FactType::Identifier, "conversation id"),
             ],
-        );
+        ));
         if let Some(list) = recipients.get(&rowid) {
             for (rinv, address, _) in list {
                 d.fact(FactType::Email, Some(address), rinv);
@@ -290,16 +425,16 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 &[(IdType::Email, Some(account), "the mail account")],
             )?;
         }
-        match (&sender, sent) {
-            (Some(s), true) => run.observe_person(
+        match (sender_row, sent) {
+            (Some((sinv, s, _)), true) => run.observe_person(
                 "owner",
                 "device owner",
-                inv,
+                sinv,
                 &|w| format!("{w}: the sender of {what}, kept in a Sent mailbox."),
                 &[(IdType::Email, Some(s), "the user's sending address")],
             )?,
-            (Some(s), false) if !own.contains(&s.to_ascii_lowercase()) => {
-                run.observe_handle(s, inv, &what)?;
+            (Some((sinv, s, _)), false) if !own.contains(&s.to_ascii_lowercase()) => {
+                run.observe_handle(s, sinv, &what)?;
             }
             (Some(_), false) => {}
             (None, _) => {}
@@ -313,15 +448,15 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 }
             }
         }
-        if let Some(text) = raw(t, row, "summary_text") {
+        if let Some((sinv, text, _)) = summary_row {
             let other = if sent {
                 run.handle_party(parties.first().map(String::as_str))
             } else {
                 run.handle_party(sender.as_deref())
             };
             run.message_claims(
-                inv,
-                &text,
+                sinv,
+                text,
                 &what,
                 sent,
                 other,

@@ -26,7 +26,7 @@
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
 //! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
-//! | Mail `Envelope Index` | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
+//! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -475,7 +475,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Mail Envelope Index",
-            &["/Mail/Envelope Index\""],
+            &["/Mail/Envelope Index\"", "/Mail/Protected Index\""],
             "Apple Mail messages: sender, recipients, subject, summary, dates, mailbox, read/flagged; the user's mail accounts",
         ),
         entry(
@@ -528,7 +528,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "kik.sqlite"
         | "sgrouplesdb.sqlite" => "messages",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
-        "searchsqlitedb" | "Envelope Index" => "mail",
+        "searchsqlitedb" | "Envelope Index" | "Protected Index" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",

@@ -514,6 +514,33 @@ fn ios_gen_routined_fixes_and_visits() {
     );
 }
 
+/// The iOS 16 Envelope Index without its Protected Index: noted, naming the tables it lacks,
+/// and each message still recorded with its dates, mailbox and flags.
+#[test]
+fn ios_gen_mail_without_protected_index_noted_messages_kept() {
+    let tmp = copy("ios16");
+    std::fs::remove_file(
+        tmp.path()
+            .join("private/var/mobile/Library/Mail/Protected Index"),
+    )
+    .unwrap();
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    o.assert_noted("/Envelope Index", "addresses, subjects, summaries");
+    let mails = titled(&o, "Mail ");
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    let m1 = one(&o, "Mail 1 from (unknown sender)");
+    assert!(times(m1).contains(&("Mail received".into(), 1_678_269_612)));
+    // Recipients are kept by address ROWID only, so none is named.
+    assert!(!has(m1, "ops-team@example.net"));
+    // The account the mailbox URL names is still the owner's.
+    assert!(o.identities().contains(&(
+        "owner".into(),
+        "email".into(),
+        "leung.yl@example.org".into()
+    )));
+}
+
 /// Each database of the iOS 13 tree in turn cut short, and each replaced by a foreign schema:
 /// a note naming the file and why, and every other artefact of the tree still read.
 #[test]
