@@ -598,3 +598,56 @@ fn ios_gen_truncated_and_foreign_copies_noted_rest_read() {
         }
     }
 }
+
+/// Paging through the row cap: a library of 2,003 assets gives 2,000 asset phenomena and one
+/// summary counting all of them; 607 KnowledgeC events (the stream filter in a subquery) are
+/// read across three pages, every one recorded.
+#[test]
+fn ios_gen_row_cap_and_paging() {
+    let tmp = copy("ios16");
+    let m = tmp.path().join("private/var/mobile");
+    let exec = |db: &Path, sql: &str| {
+        let out = std::process::Command::new("sqlite3")
+            .arg(db)
+            .arg(sql)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    exec(
+        &m.join("Media/PhotoData/Photos.sqlite"),
+        "WITH RECURSIVE c(x) AS (SELECT 4 UNION ALL SELECT x + 1 FROM c WHERE x < 2003)
+         INSERT INTO ZASSET (Z_PK, Z_ENT, Z_OPT, ZKIND, ZDATECREATED, ZDIRECTORY, ZFILENAME, ZLATITUDE, ZLONGITUDE)
+         SELECT x, 3, 1, 0, 700200000 + x, 'DCIM/101APPLE', printf('IMG_%04d.JPG', x), -180.0, -180.0 FROM c;",
+    );
+    exec(
+        &m.join("Library/CoreDuet/Knowledge/knowledgeC.db"),
+        "WITH RECURSIVE c(x) AS (SELECT 8 UNION ALL SELECT x + 1 FROM c WHERE x < 607)
+         INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE)
+         SELECT x, 11, 1, '/app/inFocus', 'com.example.app' || x, 700300000 + 10 * x, 700300005 + 10 * x FROM c;
+         INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE)
+         VALUES (900, 11, 1, '/app/intents', 'not read', 700400000, 700400001);",
+    );
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    assert_eq!(titled(&o, "Photos library ").len(), 2000);
+    let summary = one(&o, "photo library assets in ");
+    assert!(has(summary, "2003"), "{summary:#?}");
+    let t = times(summary);
+    assert!(
+        t.contains(&("Last asset created".into(), 700_202_003 + APPLE_EPOCH)),
+        "{t:?}"
+    );
+    let events = titled(&o, "KnowledgeC ");
+    assert_eq!(events.len(), 607);
+    assert_eq!(
+        titled(&o, "KnowledgeC app in focus 607: com.example.app607").len(),
+        1
+    );
+    assert!(!events.iter().any(|p| p.title.contains("not read")));
+}
