@@ -1,6 +1,7 @@
 //! Calendar (`Library/Calendar/Calendar.sqlitedb`): one phenomenon per calendar with the fields
 //! of iLEAPP's `calendarList` (name, colour, type, account — the `Store` —, the account's own
-//! e-mail, the owner's name and e-mail, sharing status, notes), and one per `CalendarItem` with
+//! e-mail, the owner's name and e-mail, sharing status, the sharing participants from `Sharee`
+//! with their access level, notes), and one per `CalendarItem` with
 //! those of `calendarEvents` and `calendarBirthdays` (start, end, time zone, all-day, calendar
 //! and account, title, place name, address and coordinates, organiser, invitees with their
 //! answers, conference URL, attachments (file name and size, from `AttachmentFile` through
@@ -15,7 +16,8 @@
 //!
 //! Identities: the e-mails the calendar marks as the user's own (`self_identity_email`, a
 //! participant with `is_self` 1, an e-mail-shaped account name) are the owner's; organisers,
-//! invitees and the owner of a calendar shared with the user are counterparties
+//! invitees, sharing participants and the owner of a calendar shared with the user are
+//! counterparties
 //! (`handle:<e-mail>` unless a card holds it).
 
 use std::collections::BTreeMap;
@@ -45,6 +47,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             "Identity",
             "Attachment",
             "AttachmentFile",
+            "Sharee",
         ],
     )?
     else {
@@ -80,10 +83,22 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         ""
     };
 
-    // The calendars (iLEAPP's calendarList).
+    // The calendars (iLEAPP's calendarList), with the people each is shared with.
     if has_cal {
+        let sharees = sharees(run, path, &schema)?;
+        let (owner_join, owner_name) = if cal.contains("owner_identity_id")
+            && ident.contains("ROWID")
+            && ident.contains("display_name")
+        {
+            (
+                " LEFT JOIN Identity oi ON oi.ROWID = c.owner_identity_id",
+                "oi.display_name AS owner_name",
+            )
+        } else {
+            ("", "NULL AS owner_name")
+        };
         let sql = format!(
-            "SELECT c.ROWID AS rowid, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM Calendar c{calendar_joins}",
+            "SELECT c.ROWID AS rowid, {owner_name}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM Calendar c{calendar_joins}{owner_join}",
             cc("title", "calendar"),
             cc("color", "color"),
             cc("type", "type"),
@@ -98,7 +113,16 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             for (inv, t, row) in paged.rows() {
                 let rowid = raw(t, row, "rowid").unwrap_or_default();
                 let name = raw(t, row, "calendar");
-                calendar(run, find, path, inv, t, row, &rowid, name.as_deref())?;
+                let shared = sharees.get(&rowid).map(Vec::as_slice).unwrap_or_default();
+                calendar(
+                    run,
+                    find,
+                    path,
+                    (inv, t, row),
+                    &rowid,
+                    name.as_deref(),
+                    shared,
+                )?;
             }
         }
     }
@@ -349,8 +373,9 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     Ok(())
 }
 
-/// An event's attachments: `(call, file name, "name (size bytes)")` by the item's ROWID.
-type Attachments = BTreeMap<String, Vec<(Invoked, Option<String>, String)>>;
+/// Rows listed under the ROWID they belong to (an item's attachments, a calendar's sharees):
+/// `(call, the value recorded as a fact — file name or e-mail —, its description)`.
+type ByOwner = BTreeMap<String, Vec<(Invoked, Option<String>, String)>>;
 
 /// The attachments of the items (iLEAPP's `Attachments`): file name and size from
 /// `AttachmentFile` through `Attachment.file_id` (later iOS) or from `Attachment` itself.
@@ -358,10 +383,10 @@ fn attachments(
     run: &Run<'_, '_>,
     path: &str,
     schema: &super::Schema,
-) -> Result<Attachments, RuntimeError> {
+) -> Result<ByOwner, RuntimeError> {
     let a = schema.columns("Attachment");
     let f = schema.columns("AttachmentFile");
-    let mut out = Attachments::new();
+    let mut out = ByOwner::new();
     if !a.contains("owner_id") {
         return Ok(out);
     }
@@ -436,29 +461,75 @@ fn person(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The people each calendar is shared with (`Sharee`, iLEAPP's "Sharing Participants"), by the
+/// calendar's ROWID: `(call, e-mail, "e-mail (name) -> access")`.
+fn sharees(
+    run: &Run<'_, '_>,
+    path: &str,
+    schema: &super::Schema,
+) -> Result<ByOwner, RuntimeError> {
+    let sh = schema.columns("Sharee");
+    let ident = schema.columns("Identity");
+    let mut out = ByOwner::new();
+    if !(sh.contains("owner_id")
+        && sh.contains("identity_id")
+        && ident.contains("ROWID")
+        && ident.contains("address"))
+    {
+        return Ok(out);
+    }
+    let sql = format!(
+        "SELECT sh.ROWID AS rowid, sh.owner_id AS calendar, replace(i.address, 'mailto:', '') AS email, {}, {} FROM Sharee sh LEFT JOIN Identity i ON i.ROWID = sh.identity_id",
+        column_or_null(&ident, "i.", "display_name", "name"),
+        column_or_null(&sh, "sh.", "access_level", "access"),
+    );
+    if let Some(paged) = run.paged(path, &sql, "sh.ROWID")? {
+        for (inv, t, row) in paged.rows() {
+            let email = raw(t, row, "email");
+            let access = match raw(t, row, "access").as_deref() {
+                Some("1") => "view only".to_string(),
+                Some("2") => "view & edit".to_string(),
+                Some(v) => format!("access level {v}"),
+                None => "access unknown".to_string(),
+            };
+            let desc = format!(
+                "{}{} -> {access}",
+                email.as_deref().unwrap_or("(no address)"),
+                raw(t, row, "name")
+                    .map(|n| format!(" ({n})"))
+                    .unwrap_or_default()
+            );
+            out.entry(raw(t, row, "calendar").unwrap_or_default())
+                .or_default()
+                .push((inv.clone(), email, desc));
+        }
+    }
+    Ok(out)
+}
+
+/// One calendar (iLEAPP's `calendarList` row) and the identities it gives.
 fn calendar(
     run: &Run<'_, '_>,
     find: &Invoked,
     path: &str,
-    inv: &Invoked,
-    t: &Table,
-    row: &[Option<String>],
+    (inv, t, row): (&Invoked, &Table, &[Option<String>]),
     rowid: &str,
     name: Option<&str>,
+    shared: &[(Invoked, Option<String>, String)],
 ) -> Result<(), RuntimeError> {
     let mut d = Draft::new(
         "calendar",
         format!("Calendar {rowid}: {}", name.unwrap_or("(unnamed)")),
     );
     d.fact(FactType::Path, Some(path), find);
-    let said = fields(
+    let mut said = fields(
         &mut d,
         t,
         row,
         inv,
         &[
             ("calendar", FactType::Name, "name"),
+            ("owner_name", FactType::Name, "owner name"),
             ("color", FactType::Text, "colour"),
             ("type", FactType::Text, "type"),
             ("account", FactType::Account, "account"),
@@ -468,6 +539,19 @@ fn calendar(
             ("notes", FactType::Text, "notes"),
         ],
     );
+    for (sinv, email, _) in shared {
+        d.fact(FactType::Email, email.as_deref(), sinv);
+    }
+    if !shared.is_empty() {
+        said.push(format!(
+            "sharing participants {}",
+            shared
+                .iter()
+                .map(|(_, _, w)| w.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let sharing = match raw(t, row, "sharing").as_deref() {
         Some("1") => "shared by the user (sharing_status 1)",
         Some("2") => "shared with the user (sharing_status 2)",
@@ -497,6 +581,11 @@ fn calendar(
     }
     if let Some(o) = raw(t, row, "owner_email").filter(|o| Some(o) != self_email.as_ref()) {
         run.observe_handle(&o, inv, &format!("calendar {rowid}, shared with the user"))?;
+    }
+    for (sinv, email, _) in shared {
+        if let Some(e) = email.as_ref().filter(|e| Some(*e) != self_email.as_ref()) {
+            run.observe_handle(e, sinv, &format!("calendar {rowid}, shared with them"))?;
+        }
     }
     Ok(())
 }

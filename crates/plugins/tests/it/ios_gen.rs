@@ -319,6 +319,14 @@ fn ios_gen_calendar_events_invitees_and_owner() {
         ],
     );
     assert!(c.interpretation.contains("shared with the user"));
+    assert_has(c, &["Mark Adler", "ops-team@example.net"]);
+    assert!(
+        c.interpretation.contains(
+            "sharing participants leung.yl@example.org (Leung Yee Ling) -> view & edit, ops-team@example.net -> view only"
+        ),
+        "{}",
+        c.interpretation
+    );
     let ids = o.identities();
     assert!(
         ids.contains(&(
