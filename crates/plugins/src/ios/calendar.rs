@@ -463,11 +463,7 @@ fn person(
 
 /// The people each calendar is shared with (`Sharee`, iLEAPP's "Sharing Participants"), by the
 /// calendar's ROWID: `(call, e-mail, "e-mail (name) -> access")`.
-fn sharees(
-    run: &Run<'_, '_>,
-    path: &str,
-    schema: &super::Schema,
-) -> Result<ByOwner, RuntimeError> {
+fn sharees(run: &Run<'_, '_>, path: &str, schema: &super::Schema) -> Result<ByOwner, RuntimeError> {
     let sh = schema.columns("Sharee");
     let ident = schema.columns("Identity");
     let mut out = ByOwner::new();

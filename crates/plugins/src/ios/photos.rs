@@ -3,7 +3,9 @@
 //! hidden, `Ph5` locations, `Ph6` viewed): file (directory and name in the library), original
 //! file name and size, kind, type, dimensions, duration, times (created, added, modified,
 //! trashed, last viewed, last shared), GPS latitude/longitude, time zone, EXIF time stamp,
-//! importing and editing app, title, view/play/share counts, hidden/favourite/trashed flags, and
+//! importing and editing app, title, view/play/share counts, hidden/favourite/trashed flags, the
+//! cloud master's original file name, GUID and import session (`ZCLOUDMASTER` by `ZMASTER`,
+//! where the library has it; iLEAPP notes the session as a possible AirDrop marker), and
 //! from `ZEXTENDEDATTRIBUTES` (iOS 15 and later) camera make, model, lens, ISO, aperture,
 //! shutter speed, focal length, flash.
 //!
@@ -82,6 +84,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         "ZGENERICASSET",
         "ZADDITIONALASSETATTRIBUTES",
         "ZEXTENDEDATTRIBUTES",
+        "ZCLOUDMASTER",
     ];
     let Some(schema) = run.schema(path, &tables)? else {
         return Ok(());
@@ -108,6 +111,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     let a = schema.columns(asset_table);
     let x = schema.columns("ZADDITIONALASSETATTRIBUTES");
     let e = schema.columns("ZEXTENDEDATTRIBUTES");
+    let cm = schema.columns("ZCLOUDMASTER");
     let ac = |c: &str, alias: &str| column_or_null(&a, "a.", c, alias);
     let xc = |c: &str, alias: &str| column_or_null(&x, "x.", c, alias);
     let ec = |c: &str, alias: &str| column_or_null(&e, "e.", c, alias);
@@ -169,7 +173,22 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     ] {
         cols.push(ec(c, alias));
     }
+    let cloud = cm.contains("Z_PK") && a.contains("ZMASTER");
+    for (c, alias) in [
+        ("ZORIGINALFILENAME", "cloud_name"),
+        ("ZIMPORTSESSIONID", "import_session"),
+        ("ZCLOUDMASTERGUID", "cloud_guid"),
+    ] {
+        cols.push(if cloud {
+            column_or_null(&cm, "cm.", c, alias)
+        } else {
+            format!("NULL AS {alias}")
+        });
+    }
     let mut from = format!("FROM {asset_table} a");
+    if cloud {
+        from.push_str(" LEFT JOIN ZCLOUDMASTER cm ON cm.Z_PK = a.ZMASTER");
+    }
     let has = |set: &BTreeSet<String>, c: &str| set.contains(c);
     if has(&x, "Z_PK") && has(&a, "ZADDITIONALATTRIBUTES") {
         from.push_str(
@@ -242,6 +261,13 @@ fn record(
         &[
             ("original_name", FactType::Name, "original file name"),
             ("original_size", FactType::Count, "original size (bytes)"),
+            (
+                "cloud_name",
+                FactType::Name,
+                "cloud master original file name",
+            ),
+            ("import_session", FactType::Identifier, "import session"),
+            ("cloud_guid", FactType::Identifier, "cloud master GUID"),
             ("uuid", FactType::Identifier, "UUID"),
             ("uti", FactType::Identifier, "type"),
             ("width", FactType::Count, "width"),

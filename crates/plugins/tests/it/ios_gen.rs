@@ -139,6 +139,8 @@ fn ios_gen_photos_of_two_schemas() {
             "net.whatsapp.WhatsApp",
             "com.apple.mobileslideshow",
             "12.5",
+            "5F1D2C3B-AIRDROP-SESSION-0003",
+            "AQc1CloudGuid0003",
         ],
     );
     assert!(v3.interpretation.contains("Recently Deleted"));
