@@ -12,7 +12,8 @@ set -euo pipefail
 # language data plus what the `leptess` crate needs to build (its headers, Leptonica's, and
 # libclang for bindgen). The desktop app: GTK 3 / WebKitGTK 4.1 headers for Tauri 2 and rfd,
 # and for its end-to-end tests Xvfb, WebKitWebDriver (webkit2gtk-driver) and a D-Bus session.
-# stress-ng keeps the cores busy for scripts/stress-test.sh.
+# stress-ng keeps the cores busy for scripts/stress-test.sh; sqlcipher builds the encrypted app
+# databases of tests/fixtures/asia.
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g
@@ -22,7 +23,7 @@ PACKAGES=(
   libtesseract-dev libleptonica-dev libclang-dev clang
   libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
   libayatana-appindicator3-dev libxdo-dev xvfb xauth webkit2gtk-driver dbus-x11 at-spi2-core
-  stress-ng
+  stress-ng sqlcipher
 )
 
 missing=()

@@ -16,6 +16,7 @@
 //! | `imsi` | strong | 6–15 digits |
 //! | `iccid` | strong | 18–20 digits (a trailing `F` filler dropped) |
 //! | `serial` | strong | trimmed, upper case |
+//! | `wechat_id` | strong | a WeChat user name (`wxid_…`, a custom WeChat ID, `…@chatroom`): trimmed, lower case, no white space, at most 64 characters |
 //! | `wallet` | strong | ETH: `0x` + lower-case hex (mixed case must pass EIP-55); BTC bech32: lower case; BTC/TRON base58: as written (Base58Check verified) |
 //! | `display_name`, `nickname`, `device_name` | weak | white space collapsed, lower case |
 //!
@@ -64,6 +65,8 @@ pub enum IdType {
     Serial,
     /// A cryptocurrency wallet address (ETH, BTC, TRON).
     Wallet,
+    /// A WeChat user name (`wxid_…`, a custom WeChat ID, a group's `…@chatroom`).
+    WechatId,
     /// A display name (weak).
     DisplayName,
     /// A nickname (weak).
@@ -84,7 +87,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 17] = [
+    pub const ALL: [IdType; 18] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -99,6 +102,7 @@ impl IdType {
         Self::Iccid,
         Self::Serial,
         Self::Wallet,
+        Self::WechatId,
         Self::DisplayName,
         Self::Nickname,
         Self::DeviceName,
@@ -120,7 +124,8 @@ impl IdType {
             | Self::GoogleAccount
             | Self::AccountId
             | Self::WhatsappLid
-            | Self::Dsid => FactType::Account,
+            | Self::Dsid
+            | Self::WechatId => FactType::Account,
             Self::ContactGuid | Self::AndroidId => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
@@ -148,6 +153,7 @@ impl IdType {
             Self::Iccid => "iccid",
             Self::Serial => "serial",
             Self::Wallet => "wallet",
+            Self::WechatId => "wechat_id",
             Self::DisplayName => "display_name",
             Self::Nickname => "nickname",
             Self::DeviceName => "device_name",
@@ -623,6 +629,7 @@ pub fn normalize(
             Ok(value.to_uppercase())
         }
         IdType::Wallet => normalize_wallet(value),
+        IdType::WechatId => normalize_wechat_id(value),
         IdType::DisplayName | IdType::Nickname | IdType::DeviceName => {
             Ok(collapse_whitespace(value).to_lowercase())
         }
@@ -857,6 +864,24 @@ pub fn strength_of(id_type: IdType, value: &str) -> Strength {
         Strength::Weak
     } else {
         id_type.strength()
+    }
+}
+
+/// A WeChat user name as the apps store it (`Friend.userName`, `rcontact.username`): a
+/// `wxid_…` id, a custom WeChat ID (letters, digits, `_`, `-`) or a group's `…@chatroom`;
+/// compared in lower case (WeChat IDs are case-insensitive).
+pub fn normalize_wechat_id(value: &str) -> Result<String, IdentifierError> {
+    let v = value.trim().to_lowercase();
+    let ok = (1..=64).contains(&v.chars().count())
+        && v.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-@.".contains(c));
+    if ok {
+        Ok(v)
+    } else {
+        Err(IdentifierError::Invalid {
+            id_type: "wechat_id",
+            why: "not 1–64 letters, digits, _, -, @ or .".into(),
+        })
     }
 }
 
@@ -1752,6 +1777,14 @@ mod tests {
             Ok("fung.cc@gmail.com"),
         );
         check(IdType::AccountId, "  wxid_Ab12   cd ", Ok("wxid_Ab12 cd"));
+        check(IdType::WechatId, " wxid_Ab12cd ", Ok("wxid_ab12cd"));
+        check(IdType::WechatId, "Mei_Chan-88", Ok("mei_chan-88"));
+        check(
+            IdType::WechatId,
+            "24187063512@chatroom",
+            Ok("24187063512@chatroom"),
+        );
+        check(IdType::WechatId, "wxid ab", Err(()));
         check(IdType::DisplayName, "  LEUNG   YL ", Ok("leung yl"));
         check(IdType::Serial, "f2lxk0abc", Ok("F2LXK0ABC"));
         check(IdType::Serial, "F2L XK0", Err(()));

@@ -255,6 +255,8 @@ pub enum KeySpace {
     Serial,
     /// Wallet addresses.
     Wallet,
+    /// WeChat user names.
+    WechatId,
     /// Person names (display names, nicknames), by [`name_key`].
     Name,
     /// Device names, by [`name_key`].
@@ -281,7 +283,7 @@ pub struct Row {
 /// Android id; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
 /// address.
-pub const TABLE: [Row; 17] = [
+pub const TABLE: [Row; 18] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -304,6 +306,7 @@ pub const TABLE: [Row; 17] = [
     row(IdType::Iccid, Strength::Strong, &[]),
     row(IdType::Serial, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Wallet, Strength::Strong, &[EntityKind::Wallet]),
+    row(IdType::WechatId, Strength::Strong, &[EntityKind::Account]),
     row(IdType::DisplayName, Strength::Weak, &[]),
     row(IdType::Nickname, Strength::Weak, &[]),
     row(IdType::DeviceName, Strength::Weak, &[]),
@@ -352,6 +355,7 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::Iccid => KeySpace::Iccid,
         IdType::Serial => KeySpace::Serial,
         IdType::Wallet => KeySpace::Wallet,
+        IdType::WechatId => KeySpace::WechatId,
         IdType::DisplayName | IdType::Nickname => KeySpace::Name,
         IdType::DeviceName => KeySpace::DeviceName,
     }

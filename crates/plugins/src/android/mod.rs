@@ -23,6 +23,8 @@
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
 //! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
+//! | LINE `naver_line` ([`line`]) | one per contact, per message | `line:<mid>`: mid, names; wallet claims by direction |
+//! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
 //! [`TimeMark`](masf_graph::TimeMark)s. More than [`MAX_ROWS`] rows of one table give one
@@ -31,8 +33,10 @@
 mod apps;
 mod databases;
 mod files;
+mod line;
 mod partitions;
 mod system;
+mod wechat;
 
 use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
 use masf_graph::views::ExpectedArtefact;
@@ -86,6 +90,12 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("bt_config.conf", "bluetooth"),
     ("calendar.db", "calendar"),
     ("external*.db", "media"),
+    ("naver_line", "messages"),
+    ("EnMicroMsg.db", "messages"),
+    ("com.tencent.mm_preferences.xml", "accounts"),
+    ("auth_info_key_prefs.xml", "accounts"),
+    ("signal.db", "messages"),
+    ("org.thoughtcrime.securesms_preferences.xml", "accounts"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -296,6 +306,24 @@ impl Plugin for AndroidPlugin {
                 "screenshots",
                 &["/Screenshots/"],
                 "screenshots (OCR): wallets, amounts, receive screens",
+            ),
+            e(
+                "LINE naver_line",
+                &["/naver_line\""],
+                "LINE messages and contacts: mids, names",
+            ),
+            e(
+                "WeChat",
+                &["/com.tencent.mm_preferences.xml\"", "/EnMicroMsg.db\""],
+                "the WeChat account (wxid, uin, nickname, phone); EnMicroMsg.db detected (SQLCipher, not read)",
+            ),
+            e(
+                "Signal",
+                &[
+                    "/signal.db\"",
+                    "/org.thoughtcrime.securesms_preferences.xml\"",
+                ],
+                "Signal's registered number; signal.db detected (SQLCipher, not read)",
             ),
         ]
     }
@@ -651,6 +679,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("packages.list") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || files::packages(ctx, l))?;
         }
+        line::triage(ctx, &found)?;
+        wechat::triage(ctx, &found)?;
         if with_files {
             // the phone's own screenshots (`DCIM/Screenshots`, `Pictures/Screenshots`)
             let mut shots = Vec::new();

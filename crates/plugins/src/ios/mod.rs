@@ -13,6 +13,9 @@
 //! | WhatsApp `ChatStorage.sqlite`, `ContactsV2.sqlite`, `CallHistory.sqlite` | [`whatsapp`] | messages, contacts, calls | `contact:whatsapp:<Z_PK>`, `handle:<jid>` |
 //! | Google Voice `threadingStore.sqlite` | [`googlevoice`] | one per text, call, voicemail (transcript), participant | `owner`: own Google Voice numbers, Google account id; `handle:<E.164>` |
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
+//! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat_id`, names); groups as accounts |
+//! | LINE `Line.sqlite` | [`line`] | one per user, per message | `line:<mid>`: mid, names |
+//! | Signal `grdb/signal.sqlite` | [`signal`] | one naming the (SQLCipher-encrypted) database, noted unparsed | — |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
 //! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
 //! | MeWe `sgrouplesdb.sqlite` | [`mewe`] | the signed-in account; one per user, group, post, poll, chat message | `owner`: `mewe:<id>`, handle, name, primary e-mail and phone; `mewe:<id>`: handle, name |
@@ -38,6 +41,13 @@
 //! | Control Center `ModuleConfiguration.plist` | [`controlcenter`] | one per configured module (position, bundle, list: active, disabled, user-enabled fixed) | — |
 //! | `Cookies.binarycookies` (apps and extensions) | [`cookies`] | one per cookie (domain, name, path, flags, expiry, creation; the value's length, never the value), decoded by the plugin's `binary_cookies` tool | — |
 //! | Google Drive / Photos image-fetcher `cacheV0.db` | [`cachev0`] | one per cached image (row id, data size, leading bytes) | — |
+//! | `idstatuscache.plist` (identity-services lookups) | [`idstatus`] | one per destination and service (status, lookup time) | `handle:<id>` for iMessage, FaceTime and Find My lookups |
+//! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
+//! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
+//! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
+//! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
+//! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
+//! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -48,6 +58,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod adid;
 pub mod apps;
+pub mod backupinfo;
 pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
@@ -55,25 +66,34 @@ pub mod clubhouse;
 pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
+pub mod datausage;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
+pub mod idstatus;
+pub mod imo;
+pub mod instagram;
 pub mod keyboard;
 pub mod kik;
 pub mod knowledgec;
+pub mod line;
 pub mod mail;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
 pub mod photos;
 pub mod plists;
+pub mod privacyreport;
 pub mod routined;
 pub mod safari;
 pub mod safarihistory;
+pub mod screentime;
+pub mod signal;
 pub mod sms;
 pub mod truthsocial;
 pub mod twitter;
 pub mod voicemail;
+pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
 
@@ -167,6 +187,9 @@ impl Plugin for Ios {
             googlevoice::triage(&run)
         })?;
         ctx.artefact("Kik kik.sqlite", || kik::triage(&run))?;
+        ctx.artefact("WeChat MM.sqlite", || wechat::triage(&run))?;
+        ctx.artefact("LINE Line.sqlite", || line::triage(&run))?;
+        ctx.artefact("Signal signal.sqlite", || signal::triage(&run))?;
         ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
         ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
         ctx.artefact("Mastodon shared.sqlite", || mastodon::triage(&run))?;
@@ -190,6 +213,15 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("app cookies", || cookies::triage(&run))?;
         ctx.artefact("Google image-fetcher cacheV0.db", || cachev0::triage(&run))?;
+        ctx.artefact("identity-services lookups", || idstatus::triage(&run))?;
+        ctx.artefact("network data usage", || datausage::triage(&run))?;
+        ctx.artefact("Screen Time", || screentime::triage(&run))?;
+        ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
+        ctx.artefact("Instagram direct messages", || instagram::triage(&run))?;
+        ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
+        ctx.artefact("iCloud backup and CarPlay preferences", || {
+            backupinfo::triage(&run)
+        })?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
@@ -511,6 +543,65 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/cacheV0.db\""],
             "images Google Drive and Google Photos fetched and cached (per Drive account)",
         ),
+        entry(
+            "identity-services lookups",
+            &[
+                "/com.apple.identityservices.idstatuscache.plist\"",
+                "/IdentityServices/idstatuscache.plist\"",
+            ],
+            "phone numbers and e-mails the device looked up for iMessage, FaceTime and other Apple services, with status and time",
+        ),
+        entry(
+            "network data usage",
+            &["/DataUsage.sqlite\"", "/netusage.sqlite\""],
+            "per-app Wi-Fi, cellular and wired bytes with first and last times; networks attached to (netusage)",
+        ),
+        entry(
+            "Screen Time",
+            &[
+                "/RMAdminStore-Local.sqlite\"",
+                "/RMAdminStore-Cloud.sqlite\"",
+            ],
+            "time per app and web domain per usage block, per device and user; the user's Apple ID, DSID and name; the user's other devices",
+        ),
+        entry(
+            "imo IMODb2.sqlite",
+            &["/IMODb2.sqlite\""],
+            "imo.im messages (text, direction, time, shared objects) and contacts: user ids, names, phone numbers",
+        ),
+        entry(
+            "Instagram direct messages",
+            &["/DirectSQLiteDatabase/"],
+            "Instagram direct threads and messages (text, calls, photos, times); the signed-in account and the users it wrote with",
+        ),
+        entry(
+            "App Privacy Report",
+            &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
+            "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
+        ),
+        entry(
+            "iCloud backup and CarPlay preferences",
+            &[
+                "/com.apple.MobileBackup.plist\"",
+                "/com.apple.CarPlayApp.plist\"",
+            ],
+            "iCloud backup state and results, the apps whose data it backs up; apps used on CarPlay with times",
+        ),
+        entry(
+            "WeChat MM.sqlite",
+            &["/DB/MM.sqlite\""],
+            "WeChat messages per conversation (Chat_<md5> tables), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
+        ),
+        entry(
+            "LINE Line.sqlite",
+            &["/Line.sqlite\""],
+            "LINE messages, chats and users: mids, names the owner gave",
+        ),
+        entry(
+            "Signal signal.sqlite",
+            &["/signal.sqlite\""],
+            "Signal: detected; the database is SQLCipher-encrypted (key in the keychain), said so",
+        ),
     ]
 }
 
@@ -526,7 +617,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "ChatStorage.sqlite"
         | "threadingStore.sqlite"
         | "kik.sqlite"
-        | "sgrouplesdb.sqlite" => "messages",
+        | "sgrouplesdb.sqlite"
+        | "MM.sqlite"
+        | "Line.sqlite"
+        | "signal.sqlite" => "messages",
+        "WCDB_Contact.sqlite" => "contacts",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" | "Envelope Index" | "Protected Index" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
@@ -554,6 +649,15 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
         "cacheV0.db" | "Photos.sqlite" => "media",
+        "com.apple.identityservices.idstatuscache.plist" => "accounts",
+        "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
+        "DataUsage.sqlite" | "netusage.sqlite" => "usage",
+        "IMODb2.sqlite" => "messages",
+        b if b.ends_with(".db") && path.contains("/DirectSQLiteDatabase/") => "messages",
+        "com.apple.MobileBackup.plist" => "device",
+        "com.apple.CarPlayApp.plist" => "apps",
+        b if b.ends_with(".ndjson") && b.to_ascii_lowercase().contains("privacy_report") => "usage",
+        "RMAdminStore-Local.sqlite" | "RMAdminStore-Cloud.sqlite" => "usage",
         b if b.starts_with("com.apple.commcenter") || b.starts_with("com.apple.purplebuddy") => {
             "device"
         }

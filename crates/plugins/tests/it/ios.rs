@@ -895,6 +895,16 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Control Center configuration", false),
             ("app cookies", false),
             ("Google image-fetcher cacheV0.db", false),
+            ("identity-services lookups", false),
+            ("network data usage", false),
+            ("Screen Time", false),
+            ("imo IMODb2.sqlite", false),
+            ("Instagram direct messages", false),
+            ("App Privacy Report", false),
+            ("iCloud backup and CarPlay preferences", false),
+            ("WeChat MM.sqlite", false),
+            ("LINE Line.sqlite", false),
+            ("Signal signal.sqlite", false),
         ]
     );
     for (path, cat) in [

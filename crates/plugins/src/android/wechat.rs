@@ -1,0 +1,546 @@
+//! WeChat (`com.tencent.mm`) and Signal (`org.thoughtcrime.securesms`) on Android.
+//!
+//! - WeChat's `shared_prefs/com.tencent.mm_preferences.xml` (`login_weixin_username` the wxid,
+//!   `last_login_uin`, `last_login_alias`, `last_login_nick_name`, `last_login_bind_mobile`,
+//!   `login_user_name`) and `auth_info_key_prefs.xml` (`_auth_uin`): the signed-in account, the
+//!   owner's `wechat_id`, name, phone or e-mail; the uin is a fact (a bare number, no identity).
+//! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted with a key
+//!   derived from the IMEI and the uin: detected by its first bytes and noted "encrypted
+//!   (SQLCipher), key derived from IMEI+uin, not read", its folder matched to the uin read.
+//!   A copy decrypted with its key (a plain SQLite file at the same place) is read: every
+//!   `rcontact` (user name, alias, nickname, remark) as `wechat:<user name>`, every `message`
+//!   (ids, type, `isSend`, Unix-ms `createTime`, `talker`, content) with wallet claims by
+//!   `isSend` (a group's received text by the sender its `<sender>:\n` prefix names).
+//! - Signal's `databases/signal.db` is SQLCipher-encrypted (key in the Android keystore):
+//!   detected and said; its `org.thoughtcrime.securesms_preferences.xml` gives the registered
+//!   number (`pref_local_number`, the owner's phone) and account id (`pref_local_uuid`).
+//!
+//! A file that is neither SQLite nor whole pages (truncated, foreign) is "not a SQLite
+//! database", never called encrypted; a plain SQLite copy of Signal's is said to be one.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{EntityKind, FactType, IdType};
+use md5::{Digest, Md5};
+
+use super::{Located, MAX_ROWS};
+use crate::identity::{args_on, artefact_name, normalized, observe, query_on};
+use crate::ios::signal::{Header, sqlcipher};
+use crate::util::{Draft, note_row_cap, raw, record_draft, unix_millis};
+
+/// The `name`/value pairs of an Android shared-preferences XML (`<string name="k">v</string>`,
+/// `<int name="k" value="v" />`, …), values as the file writes them.
+pub fn shared_prefs(xml: &str) -> Result<Vec<(String, String)>, String> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+                let attr = |k: &str| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| AsRef::<str>::as_ref(&a.key) == k)
+                        .map(|a| a.value.into_owned())
+                };
+                let tag = AsRef::<str>::as_ref(&e.name()).to_string();
+                match (tag.as_str(), attr("name"), attr("value")) {
+                    ("string", Some(n), _) => open = Some(n),
+                    (_, Some(n), Some(v)) => out.push((n, v)),
+                    _ => {}
+                }
+            }
+            Ok(Event::Text(t)) => {
+                if let Some(n) = open.take() {
+                    out.push((n, AsRef::<str>::as_ref(&t).to_string()));
+                }
+            }
+            Ok(Event::End(_)) => open = None,
+            Ok(Event::Eof) => return Ok(out),
+            Ok(_) => {}
+            Err(e) => return Err(format!("at byte {}: {e}", reader.error_position())),
+        }
+    }
+}
+
+fn md5_hex(s: &str) -> String {
+    Md5::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Named preference values.
+type Prefs = Vec<(String, String)>;
+
+/// The preferences of `l` (`read_text`), `None` when unreadable (noted).
+fn prefs_of(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+) -> Result<Option<(masf_tools::Invoked, Prefs)>, RuntimeError> {
+    let Some(inv) = super::files::read(ctx, l)? else {
+        return Ok(None);
+    };
+    match shared_prefs(&inv.output.text) {
+        Ok(p) => Ok(Some((inv, p))),
+        Err(why) => {
+            ctx.unparsed(
+                &artefact_name(&l.tree, &l.path),
+                &format!(
+                    "could not parse the shared preferences because the XML is malformed {why}"
+                ),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// Triage of WeChat's and Signal's files found.
+pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
+    let named = |n: &'static str| found.iter().filter(move |l| l.name() == n);
+    let mut uins: Vec<(String, String)> = Vec::new();
+    for l in named("com.tencent.mm_preferences.xml").chain(named("auth_info_key_prefs.xml")) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            wechat_prefs(ctx, l, &mut uins)
+        })?;
+    }
+    for l in named("EnMicroMsg.db") {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            encrypted(ctx, l, "WeChat", &wechat_key_note(l, &uins))
+        })?;
+    }
+    for l in named("signal.db").filter(|l| l.path.contains("securesms")) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            encrypted(ctx, l, "Signal", "its key is in the Android keystore")
+        })?;
+    }
+    for l in named("org.thoughtcrime.securesms_preferences.xml") {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || signal_prefs(ctx, l))?;
+    }
+    Ok(())
+}
+
+/// What the key of an `EnMicroMsg.db` is derived from, with the account whose uin names its
+/// folder when one was read.
+fn wechat_key_note(l: &Located, uins: &[(String, String)]) -> String {
+    let folder = l
+        .path
+        .rsplit('/')
+        .nth(1)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match uins
+        .iter()
+        .find(|(uin, _)| md5_hex(&format!("mm{uin}")) == folder)
+    {
+        Some((uin, who)) => {
+            format!("key derived from IMEI+uin (its folder is md5(\"mm\" + uin) of uin {uin}{who})")
+        }
+        None => "key derived from IMEI+uin".to_string(),
+    }
+}
+
+fn wechat_prefs(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    uins: &mut Vec<(String, String)>,
+) -> Result<(), RuntimeError> {
+    let Some((inv, prefs)) = prefs_of(ctx, l)? else {
+        return Ok(());
+    };
+    let get = |k: &str| {
+        prefs
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .filter(|v| !v.trim().is_empty())
+    };
+    let wxid = get("login_weixin_username");
+    let uin = get("last_login_uin").or_else(|| get("_auth_uin"));
+    if wxid.is_none() && uin.is_none() {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            "could not parse WeChat's preferences because neither login_weixin_username nor a uin is set",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let alias = get("last_login_alias");
+    let nick = get("last_login_nick_name");
+    let mobile = get("last_login_bind_mobile");
+    let login = get("login_user_name");
+    if let Some(u) = &uin {
+        uins.push((
+            u.clone(),
+            wxid.as_deref()
+                .map(|w| format!(", the account {w}"))
+                .unwrap_or_default(),
+        ));
+    }
+    let mut d = Draft::new(
+        "accounts",
+        format!(
+            "WeChat account {}",
+            wxid.as_deref().or(uin.as_deref()).unwrap_or("?")
+        ),
+    );
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Account, wxid.as_deref(), &inv);
+    d.fact(FactType::Identifier, uin.as_deref(), &inv);
+    d.fact(FactType::Account, alias.as_deref(), &inv);
+    d.fact(FactType::Name, nick.as_deref(), &inv);
+    d.fact(FactType::Phone, mobile.as_deref(), &inv);
+    d.fact(FactType::Account, login.as_deref(), &inv);
+    d.interpretation = format!(
+        "WeChat's preferences ({}): the signed-in account {}, uin {}, WeChat ID {}, nickname {}, bound mobile {}, login name {}.",
+        l.name(),
+        wxid.as_deref().unwrap_or("(not kept here)"),
+        uin.as_deref().unwrap_or("(not kept here)"),
+        alias.as_deref().unwrap_or("(none)"),
+        nick.as_deref().unwrap_or("(none)"),
+        mobile.as_deref().unwrap_or("(none)"),
+        login.as_deref().unwrap_or("(none)"),
+    );
+    record_draft(ctx, d)?;
+    let label = nick.clone().or(wxid.clone()).unwrap_or_default();
+    let why = |what: &str| {
+        format!(
+            "{what} of the WeChat account signed in on the device ({}).",
+            l.name()
+        )
+    };
+    let mut ids = vec![
+        (IdType::WechatId, wxid.clone(), "The WeChat user name"),
+        (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+        (IdType::DisplayName, nick.clone(), "The WeChat nickname"),
+        (IdType::Phone, mobile.clone(), "The bound mobile number"),
+    ];
+    if let Some(login) = login {
+        // the name it signs in with: a phone number, an e-mail address or the WeChat ID
+        let t = if login.contains('@') {
+            IdType::Email
+        } else if normalized(ctx, IdType::Phone, &login).is_some() {
+            IdType::Phone
+        } else {
+            IdType::WechatId
+        };
+        ids.push((t, Some(login), "The login name"));
+    }
+    for (t, v, what) in ids {
+        if let Some(v) = v {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                &label,
+                t,
+                &v,
+                &inv,
+                why(what),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// An app database expected to be SQLCipher-encrypted: a phenomenon naming it and a note.
+fn encrypted(ctx: &AgentCtx<'_>, l: &Located, app: &str, key: &str) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, header)) = sqlcipher(
+        ctx,
+        &name,
+        args_on(&l.tree, serde_json::json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    if matches!(header, Header::Sqlite) && app == "WeChat" {
+        // a copy decrypted with its key: read as the app keeps it
+        return decrypted(ctx, l);
+    }
+    let (state, reason) = match header {
+        Header::Encrypted(why) => (
+            "encrypted",
+            format!(
+                "could not parse {app}'s {}: encrypted (SQLCipher), {key}, not read: {why}",
+                l.name()
+            ),
+        ),
+        Header::Other(why) => (
+            "unreadable",
+            format!("could not parse {app}'s {}: {why}", l.name()),
+        ),
+        Header::Sqlite => (
+            "not encrypted",
+            format!(
+                "{app}'s {} is a plain SQLite file (a decrypted copy): its tables are not read by this version",
+                l.name()
+            ),
+        ),
+    };
+    let mut d = Draft::new("messages", format!("{app} {} ({state})", l.name()));
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.interpretation = format!(
+        "{app} is installed and keeps its messages in {}, {state}{}.",
+        l.name(),
+        if state == "encrypted" {
+            " with SQLCipher: its messages are not read"
+        } else {
+            ""
+        }
+    );
+    record_draft(ctx, d)?;
+    ctx.unparsed(&name, &reason, Some(&inv.record.invocation_id))
+}
+
+/// A decrypted `EnMicroMsg.db`: every contact (`rcontact`: user name, alias, the owner's remark,
+/// nickname) and every message (`message`: local and server ids, type, `isSend`, `createTime` in
+/// Unix milliseconds, `talker`, content; a group's received text starts with `<sender>:\n`).
+fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    use super::line::{col, columns};
+    if super::databases::tables_with(ctx, l, &["rcontact", "message"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let (Some(ccols), Some(mcols)) = (columns(ctx, l, "rcontact")?, columns(ctx, l, "message")?)
+    else {
+        return Ok(());
+    };
+    let missing: Vec<String> = [
+        ("rcontact", &ccols, &["username"][..]),
+        (
+            "message",
+            &mcols,
+            &["msgId", "isSend", "createTime", "talker", "content"][..],
+        ),
+    ]
+    .iter()
+    .flat_map(|(t, cols, need)| {
+        need.iter()
+            .filter(|c| !cols.iter().any(|x| x == *c))
+            .map(move |c| format!("{t}.{c}"))
+    })
+    .collect();
+    if !missing.is_empty() {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "could not parse WeChat's decrypted EnMicroMsg.db because it lacks {} (unexpected schema)",
+                missing.join(", ")
+            ),
+            None,
+        )?;
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT rowid AS rid, username, {}, {}, {}, {} FROM rcontact ORDER BY rowid",
+        col(&ccols, "alias", "alias"),
+        col(&ccols, "conRemark", "remark"),
+        col(&ccols, "nickname", "nickname"),
+        col(&ccols, "type", "type"),
+    );
+    if let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? {
+        note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat contacts")?;
+        for row in &t.rows {
+            let Some(user) = raw(&t, row, "username").filter(|u| !u.is_empty()) else {
+                continue;
+            };
+            let alias = raw(&t, row, "alias").filter(|v| !v.is_empty());
+            let remark = raw(&t, row, "remark").filter(|v| !v.is_empty());
+            let nick = raw(&t, row, "nickname").filter(|v| !v.is_empty());
+            let group = user.ends_with("@chatroom");
+            let kind = if group {
+                "group"
+            } else if user.starts_with("gh_") {
+                "official account"
+            } else {
+                "contact"
+            };
+            let mut d = Draft::new("contacts", format!("WeChat {kind} {user}"));
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            d.fact(FactType::Account, Some(&user), &inv);
+            d.fact(FactType::Account, alias.as_deref(), &inv);
+            d.fact(FactType::Name, nick.as_deref(), &inv);
+            d.fact(FactType::Name, remark.as_deref(), &inv);
+            d.interpretation = format!(
+                "A WeChat {kind} of the account (rcontact of the decrypted {}): user name {user}, WeChat ID {}, nickname {}, remark {}.",
+                l.name(),
+                alias.as_deref().unwrap_or("(none)"),
+                nick.as_deref().unwrap_or("(none)"),
+                remark.as_deref().unwrap_or("(none)"),
+            );
+            record_draft(ctx, d)?;
+            if kind == "official account" {
+                continue;
+            }
+            let label = remark.clone().or(nick.clone()).unwrap_or(user.clone());
+            let context = format!("wechat:{user}");
+            let why = |what: &str| format!("{what} of the WeChat {kind} {user} ({}).", l.name());
+            let entity = if group {
+                EntityKind::Account
+            } else {
+                EntityKind::Person
+            };
+            for (t, v, what) in [
+                (IdType::WechatId, Some(user.clone()), "The user name"),
+                (IdType::WechatId, alias.clone(), "The WeChat ID (alias)"),
+                (IdType::DisplayName, nick.clone(), "The nickname"),
+                (IdType::Nickname, remark.clone(), "The remark"),
+            ] {
+                if let Some(v) = v.filter(|_| !group || t != IdType::Nickname) {
+                    observe(ctx, &context, entity, &label, t, &v, &inv, why(what))?;
+                }
+            }
+        }
+    }
+    let sql = format!(
+        "SELECT msgId, {}, {}, isSend, createTime, talker, content FROM message ORDER BY msgId",
+        col(&mcols, "msgSvrId", "server_id"),
+        col(&mcols, "type", "type"),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat messages")?;
+    for row in &t.rows {
+        let id = t.get(row, "msgId").unwrap_or("?");
+        let sent = t.get(row, "isSend") == Some("1");
+        let talker = raw(&t, row, "talker").filter(|v| !v.is_empty());
+        let body = t.get(row, "content").unwrap_or("");
+        let group = talker.as_deref().is_some_and(|t| t.ends_with("@chatroom"));
+        let sender = body.split_once(":\n").map(|(w, _)| w).filter(|w| {
+            group
+                && !sent
+                && !w.is_empty()
+                && w.len() <= 64
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+        });
+        let with = talker.as_deref().unwrap_or("?");
+        let mut d = Draft::new(
+            "messages",
+            match (sent, sender) {
+                (true, _) => format!("WeChat message {id} sent to {with}"),
+                (false, Some(s)) => format!("WeChat message {id} from {s} in {with}"),
+                (false, None) => format!("WeChat message {id} from {with}"),
+            },
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, talker.as_deref(), &inv);
+        d.fact(FactType::Account, sender, &inv);
+        d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "server_id").as_deref(),
+            &inv,
+        );
+        let ts = raw(&t, row, "createTime");
+        d.time(
+            ts.as_deref(),
+            unix_millis(ts.as_deref()),
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.interpretation = format!(
+            "message msgId {id} of the decrypted {}: {} {with} (isSend {}, type {}); createTime is Unix milliseconds.",
+            l.name(),
+            if sent {
+                "sent by the account to"
+            } else {
+                "received by the account in the conversation with"
+            },
+            t.get(row, "isSend").unwrap_or("?"),
+            t.get(row, "type").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+        if t.get(row, "type") != Some("1") {
+            continue;
+        }
+        let other = match (group, sender) {
+            (false, _) => talker.clone(),
+            (true, Some(s)) => Some(s.to_string()),
+            (true, None) => None,
+        };
+        let context = other.map(|o| format!("wechat:{o}"));
+        let mark = if sent { "isSend 1" } else { "isSend 0" };
+        let role = format!(
+            "{}, {} ({mark})",
+            context.as_deref().unwrap_or("?"),
+            if sent {
+                "to whom it was sent"
+            } else {
+                "who sent it"
+            }
+        );
+        let party = context.as_deref().map(|c| crate::identity::Party {
+            context: c,
+            label: c,
+            role: &role,
+        });
+        let owner_role = format!(
+            "the device's user, who {} it ({mark})",
+            if sent { "sent" } else { "received" }
+        );
+        super::databases::message_claims(
+            ctx,
+            &inv,
+            body,
+            &format!("WeChat message {id} ({})", l.name()),
+            sent,
+            &owner_role,
+            party,
+        )?;
+    }
+    Ok(())
+}
+
+fn signal_prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((inv, prefs)) = prefs_of(ctx, l)? else {
+        return Ok(());
+    };
+    let get = |k: &str| prefs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let number = get("pref_local_number");
+    let uuid = get("pref_local_uuid");
+    if number.is_none() && uuid.is_none() {
+        // newer clients keep the registration in their encrypted key-value store
+        return Ok(());
+    }
+    let mut d = Draft::new(
+        "accounts",
+        format!(
+            "Signal account {}",
+            number.as_deref().or(uuid.as_deref()).unwrap_or("?")
+        ),
+    );
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Phone, number.as_deref(), &inv);
+    d.fact(FactType::Identifier, uuid.as_deref(), &inv);
+    d.interpretation = format!(
+        "Signal's preferences ({}): the number Signal is registered with, {}, and its account id {}.",
+        l.name(),
+        number.as_deref().unwrap_or("(not kept here)"),
+        uuid.as_deref().unwrap_or("(not kept here)"),
+    );
+    record_draft(ctx, d)?;
+    if let Some(n) = number {
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::Phone,
+            &n,
+            &inv,
+            format!(
+                "The number Signal is registered with on the device ({}).",
+                l.name()
+            ),
+        )?;
+    }
+    Ok(())
+}
