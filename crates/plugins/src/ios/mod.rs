@@ -27,6 +27,11 @@
 //! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
 //! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
+//! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
+//! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
+//! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
+//! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
+//! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -55,6 +60,7 @@ pub mod adid;
 pub mod apps;
 pub mod backupinfo;
 pub mod cachev0;
+pub mod calendar;
 pub mod callhistory;
 pub mod clubhouse;
 pub mod computers;
@@ -69,12 +75,16 @@ pub mod imo;
 pub mod instagram;
 pub mod keyboard;
 pub mod kik;
+pub mod knowledgec;
 pub mod line;
+pub mod mail;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
+pub mod photos;
 pub mod plists;
 pub mod privacyreport;
+pub mod routined;
 pub mod safari;
 pub mod safarihistory;
 pub mod screentime;
@@ -212,6 +222,11 @@ impl Plugin for Ios {
         ctx.artefact("iCloud backup and CarPlay preferences", || {
             backupinfo::triage(&run)
         })?;
+        ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
+        ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
+        ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
+        ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
+        ctx.artefact("routined locations", || routined::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
@@ -481,6 +496,34 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the GroupMe account: user id, name, e-mail, phone number, app state",
         ),
         entry(
+            "Photos.sqlite",
+            &["/PhotoData/Photos.sqlite\""],
+            "the photo library: files, original names, times, GPS, camera make/model, hidden and trashed assets",
+        ),
+        entry(
+            "Calendar.sqlitedb",
+            &["/Calendar/Calendar.sqlitedb\""],
+            "calendar events: times, title, place, organiser and invitees (e-mails), calendars and their accounts",
+        ),
+        entry(
+            "Mail Envelope Index",
+            &["/Mail/Envelope Index\"", "/Mail/Protected Index\""],
+            "Apple Mail messages: sender, recipients, subject, summary, dates, mailbox, read/flagged; the user's mail accounts",
+        ),
+        entry(
+            "KnowledgeC knowledgeC.db",
+            &["/Knowledge/knowledgeC.db\""],
+            "app usage: app in focus, device lock, plugged in, backlight, now playing, with times",
+        ),
+        entry(
+            "routined locations",
+            &[
+                "/com.apple.routined/Cache.sqlite\"",
+                "/com.apple.routined/Local.sqlite\"",
+            ],
+            "locations with times: cached location fixes and significant-location visits",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -580,7 +623,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "signal.sqlite" => "messages",
         "WCDB_Contact.sqlite" => "contacts",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
-        "searchsqlitedb" => "mail",
+        "searchsqlitedb" | "Envelope Index" | "Protected Index" => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
@@ -589,6 +632,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Accounts3.sqlite" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
+        "knowledgeC.db" => "app_usage",
+        "Cache.sqlite" | "Local.sqlite" if path.contains("/com.apple.routined/") => "locations",
+        "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {
             "wifi"
@@ -602,7 +648,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "data_ark.plist" | "SystemVersion.plist" => "device",
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
-        "cacheV0.db" => "media",
+        "cacheV0.db" | "Photos.sqlite" => "media",
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
         "DataUsage.sqlite" | "netusage.sqlite" => "usage",

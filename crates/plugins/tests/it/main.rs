@@ -11,6 +11,7 @@ mod contact_claims;
 mod disk;
 mod ios;
 mod ios_artefacts;
+mod ios_gen;
 mod ios_parity;
 mod ios_social;
 mod ios_social_a;
