@@ -61,7 +61,7 @@ pub fn encrypted_partitions(fs_info: &str) -> Vec<(String, String)> {
 fn readable(content: &str) -> bool {
     matches!(
         content,
-        "ext2" | "ext3" | "ext4" | "fat12" | "fat16" | "fat32" | "vfat" | "ntfs" | "exfat"
+        "ext2" | "ext3" | "ext4" | "f2fs" | "fat12" | "fat16" | "fat32" | "vfat" | "ntfs" | "exfat"
     )
 }
 
@@ -92,6 +92,11 @@ pub fn triage(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         .iter()
         .filter_map(|f| f.partition.map(|p| p.index))
         .collect();
+    let opened_whole = source
+        .scan
+        .file_systems()
+        .iter()
+        .any(|f| f.partition.is_none());
     let mut facts = Vec::new();
     let mut unreadable = Vec::new();
     let mut enc_names = Vec::new();
@@ -124,12 +129,16 @@ pub fn triage(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
             )?;
         }
     }
+    // A partition image (a `userdata.img`, a sparse image of one partition) has no table and
+    // is no failure: its file system was opened whole.
     if rows.is_empty() {
-        ctx.unparsed(
-            "partition table",
-            "the disk has no partition table",
-            Some(&table.record.invocation_id),
-        )?;
+        if !opened_whole {
+            ctx.unparsed(
+                "partition table",
+                "the disk has no partition table",
+                Some(&table.record.invocation_id),
+            )?;
+        }
         return Ok(());
     }
     let list = |v: &[String]| {

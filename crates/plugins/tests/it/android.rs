@@ -1210,3 +1210,42 @@ for r in rows:
         });
     assert!(values(hank).contains(&"tango:sMawZoHh9XG5SwDP28ObAQ"));
 }
+
+/// Issue 18: the userdata partition of a phone formatted F2FS (most Chinese-market phones,
+/// many Samsung models) and handed over as an AOSP sparse image
+/// (tests/fixtures/android/generate-f2fs.sh: mkfs.f2fs with Android's feature set, sload.f2fs,
+/// img2simg) is read through sparse → F2FS by the Android plugin, which finds in it what it
+/// finds in the same databases zipped (android_tree.zip, archive.rs).
+#[test]
+fn a_sparse_f2fs_userdata_image_is_read_like_the_same_tree_zipped() {
+    let image = repo("tests/fixtures/android/userdata_f2fs.simg");
+    let run = triage(&[("u", &image, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.report("u").plugin.as_deref(), Some("android"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    // A partition image is no failure: nothing is noted as unread.
+    assert!(run.unparsed("u").is_empty(), "{:#?}", run.unparsed("u"));
+    assert_eq!(
+        run.phenomena("u"),
+        [
+            "phone-region | Phone numbers of this source are read as HK numbers",
+            "contacts | Contact Wong Tai Sin",
+            "contacts | Contact Ho Ka Yan",
+            "accounts | Google account owner.ho@example.com (com.google) in contacts2.db",
+            "messages | SMS received from +85291112222",
+            "messages | SMS sent to +85291112222",
+            "messages | SMS thread 1 with +85291112222",
+            "files | Artefact file /data/com.android.providers.contacts/databases/contacts2.db",
+            "files | Artefact file /data/com.android.providers.telephony/databases/mmssms.db",
+        ]
+    );
+    // The same people, numbers and claim as from the zip (archive.rs).
+    assert_eq!(
+        run.entities("u"),
+        [
+            "contact:1 [Person] Wong Tai Sin: display_name=wong tai sin, email=wts@example.org, phone=+85291112222, wallet=0xde709f2102306220921060314715629080e2fb77",
+            "contact:2 [Person] Ho Ka Yan: display_name=ho ka yan, phone=+85253334444",
+            "owner [Person] device owner: google_account=owner.ho@example.com",
+            "wallet:0xde709f2102306220921060314715629080e2fb77 [Wallet] 0xde709f2102306220921060314715629080e2fb77: wallet=0xde709f2102306220921060314715629080e2fb77",
+        ]
+    );
+}
