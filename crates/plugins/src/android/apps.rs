@@ -59,7 +59,7 @@ fn query_decoded(
 /// (`databases::message_claims`): `sent` by the device's user to `other` (an entity context),
 /// or received from it; `mark` names the column value that says which (`out 1`, `direction 2`).
 #[allow(clippy::too_many_arguments)]
-fn claims_by_direction(
+pub(super) fn claims_by_direction(
     ctx: &AgentCtx<'_>,
     inv: &masf_tools::Invoked,
     text: &str,

@@ -231,32 +231,14 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         } else {
             "from_mid set"
         };
-        let role = format!(
-            "{}, {} ({mark})",
-            context.as_deref().unwrap_or("?"),
-            if sent {
-                "to whom it was sent"
-            } else {
-                "who sent it"
-            }
-        );
-        let party = context.as_deref().map(|c| crate::identity::Party {
-            context: c,
-            label: c,
-            role: &role,
-        });
-        let owner_role = format!(
-            "the device's user, who {} it ({mark})",
-            if sent { "sent" } else { "received" }
-        );
-        super::databases::message_claims(
+        super::apps::claims_by_direction(
             ctx,
             &inv,
             text,
             &format!("LINE message {id} ({})", l.name()),
             sent,
-            &owner_role,
-            party,
+            context.as_deref(),
+            mark,
         )?;
     }
     Ok(())

@@ -468,32 +468,14 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         };
         let context = other.map(|o| format!("wechat:{o}"));
         let mark = if sent { "isSend 1" } else { "isSend 0" };
-        let role = format!(
-            "{}, {} ({mark})",
-            context.as_deref().unwrap_or("?"),
-            if sent {
-                "to whom it was sent"
-            } else {
-                "who sent it"
-            }
-        );
-        let party = context.as_deref().map(|c| crate::identity::Party {
-            context: c,
-            label: c,
-            role: &role,
-        });
-        let owner_role = format!(
-            "the device's user, who {} it ({mark})",
-            if sent { "sent" } else { "received" }
-        );
-        super::databases::message_claims(
+        super::apps::claims_by_direction(
             ctx,
             &inv,
             body,
             &format!("WeChat message {id} ({})", l.name()),
             sent,
-            &owner_role,
-            party,
+            context.as_deref(),
+            mark,
         )?;
     }
     Ok(())
