@@ -11,9 +11,11 @@ use masf_api::desktop::{
     InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft,
     TimelineRequest, WireCursor,
 };
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, State};
 
-type Shared<'a> = State<'a, Arc<Desktop>>;
+use crate::ipc;
+
+pub(crate) type Shared<'a> = State<'a, Arc<Desktop>>;
 
 /// Runs `f` on the blocking pool.
 async fn blocking<T: Send + 'static>(
@@ -34,13 +36,13 @@ struct Forward(AppHandle);
 
 impl DesktopSink for Forward {
     fn run_events(&self, items: &[masf_api::StreamItem]) {
-        let _ = self.0.emit("run-event", items);
+        ipc::emit::<ipc::RunEvents>(&self.0, items);
     }
     fn run_finished(&self, finished: &RunFinished) {
-        let _ = self.0.emit("run-finished", finished);
+        ipc::emit::<ipc::RunFinishedEvent>(&self.0, finished);
     }
     fn intake_progress(&self, progress: &IntakeProgress) {
-        let _ = self.0.emit("intake-progress", progress);
+        ipc::emit::<ipc::IntakeProgressEvent>(&self.0, progress);
     }
 }
 

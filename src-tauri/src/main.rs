@@ -6,14 +6,16 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod ipc;
 
 use std::sync::Arc;
 
 use masf_api::desktop::Desktop;
-use tauri::{Emitter, Manager};
+use tauri::Manager;
 
 /// Registers the commands named here, and only these: `COMMANDS` is what the command-set test
-/// compares with `commands.in` (the permissions) and with `ui/src/bindings.ts`.
+/// compares with `commands.in` (the permissions), with `ui/src/bindings.ts` and with the
+/// typed commands of `ipc.rs` (written to `ui/src/generated/ipc.ts`).
 macro_rules! app_commands {
     ($($name:ident),* $(,)?) => {
         /// The names of the registered commands.
@@ -73,7 +75,7 @@ fn main() {
                 let paths = paths.clone();
                 tauri::async_runtime::spawn_blocking(move || {
                     let drafts = masf_api::desktop::draft_sources(&paths);
-                    let _ = window.emit("intake-dropped", &drafts);
+                    ipc::emit::<ipc::IntakeDropped>(&window, &drafts);
                 });
             }
         })
@@ -102,26 +104,15 @@ fn main() {
 mod tests {
     use std::collections::BTreeSet;
 
-    /// The command names `bindings.ts` invokes: every `invoke<...>("name"` / `invoke("name"`.
+    /// The command names `bindings.ts` calls: every `call("name"` (its typed `invoke`).
     fn bindings_commands() -> BTreeSet<String> {
         let text = include_str!("../../ui/src/bindings.ts");
         let mut names = BTreeSet::new();
         let mut rest = text;
-        while let Some(at) = rest.find("invoke") {
-            rest = &rest[at + "invoke".len()..];
-            // skip an optional type argument
-            let after = if rest.starts_with('<') {
-                match rest.find(">(") {
-                    Some(end) => &rest[end + 1..],
-                    None => continue,
-                }
-            } else {
-                rest
-            };
-            if let Some(call) = after.strip_prefix("(\"")
-                && let Some(end) = call.find('"')
-            {
-                names.insert(call[..end].to_string());
+        while let Some(at) = rest.find("call(\"") {
+            rest = &rest[at + "call(\"".len()..];
+            if let Some(end) = rest.find('"') {
+                names.insert(rest[..end].to_string());
             }
         }
         names

@@ -57,8 +57,8 @@ export const api = {
   caseStatus: b.caseStatus,
   startRun: b.startRun,
   pauseRun: b.pauseRun,
-  resumeRun: (grants: Record<string, number>) => b.resumeRun(grants as Partial<Record<b.Counter, number>>),
-  eventsSince: (cursor: b.Cursor) => b.eventsSince(cursor, 5000),
+  resumeRun: b.resumeRun,
+  eventsSince: (cursor: b.WireCursor) => b.eventsSince(cursor, 5000),
   reportModel: async (): Promise<Report> => asReport(await b.reportModel()),
   invocation: b.getInvocation,
   rerunInvocation: b.rerunInvocation,
@@ -73,7 +73,7 @@ export const api = {
 };
 
 export const events = {
-  onRunEvent: (cb: (items: unknown) => void) => b.onRunEvents(cb),
+  onRunEvent: b.onRunEvents,
   onRunFinished: b.onRunFinished,
   onIntakeProgress: b.onIntakeProgress,
   onIntakeDropped: b.onIntakeDropped,

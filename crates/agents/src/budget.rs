@@ -17,7 +17,9 @@ pub const BUDGET_WARNING: &str = "BudgetWarning";
 pub const BUDGET_GRANTED: &str = "BudgetGranted";
 
 /// The budgeted counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ts_rs::TS,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Counter {
     /// Tool calls (every logged invocation, whatever its status).
@@ -97,7 +99,7 @@ impl Caps {
 }
 
 /// An examiner's grant of more budget (`masf resume --grant tool_calls=500`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct BudgetGranted {
     /// Which counter.
     pub counter: Counter,
@@ -110,7 +112,7 @@ pub struct BudgetGranted {
 }
 
 /// A counter crossed a warning level.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct BudgetWarning {
     /// Which counter.
     pub counter: Counter,

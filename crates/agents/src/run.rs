@@ -19,7 +19,7 @@ pub const RUN_CONTROL: &str = "RunControl";
 pub const RUN_LEASED: &str = "RunLeased";
 
 /// Where a run stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum RunState {
     /// Running (or killed while running: the next `masf run` resumes it).
@@ -48,7 +48,7 @@ impl RunState {
 }
 
 /// A state change of the run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct RunStateChanged {
     /// The new state.
     pub state: RunState,
@@ -99,7 +99,7 @@ pub fn pause_requested_after(
 }
 
 /// The run's lifecycle, folded from the events.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct RunProjection {
     /// The last state, `None` before the first run.
     pub state: Option<RunState>,

@@ -32,7 +32,7 @@ pub const PAGE_MAX: usize = 5_000;
 // Intake
 
 /// One dropped or picked path, sniffed by content: what the case editor shows before saving.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SourceDraft {
     pub path: PathBuf,
     /// The evidence type sniffed from the content (`disk_image`, `android_disk` …), if readable.
@@ -106,34 +106,38 @@ pub fn draft_sources(paths: &[PathBuf]) -> Vec<SourceDraft> {
 }
 
 /// A person of the case as the editor holds it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 pub struct PersonDraft {
     pub id: String,
     pub name: String,
     #[serde(default)]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub aliases: Vec<String>,
 }
 
 /// A source of the case as the editor holds it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 pub struct SourceEntryDraft {
     pub id: String,
     pub label: String,
     /// Absolute, or relative to `dir`; written relative to `dir` when it lies below it.
     pub path: PathBuf,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub owner: Option<String>,
     /// IANA zone; none or the case's zone writes no `timezone:` line.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub timezone: Option<String>,
     /// Phone-numbering region (ISO 3166-1 alpha-2) for this source; none or the case's writes
     /// no `region:` line.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub region: Option<String>,
 }
 
 /// The whole case as the editor holds it, to be written as `dir/case.yaml`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 pub struct CaseDraft {
     pub dir: PathBuf,
     pub id: String,
@@ -143,12 +147,15 @@ pub struct CaseDraft {
     /// The examiner's phone-numbering region (ISO 3166-1 alpha-2) for sources whose evidence
     /// gives none; none writes no `region:` line.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub region: Option<String>,
     #[serde(default)]
+    #[ts(as = "Option<Vec<PersonDraft>>", optional)]
     pub persons: Vec<PersonDraft>,
     pub sources: Vec<SourceEntryDraft>,
     /// Replace an existing case.yaml.
     #[serde(default)]
+    #[ts(as = "Option<bool>", optional)]
     pub overwrite: bool,
 }
 
@@ -279,7 +286,7 @@ pub fn resolve_case_path(path: &Path) -> Result<(PathBuf, Option<PathBuf>), ApiE
 // Views
 
 /// What opening a case returns.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct CaseSummary {
     pub case_file: PathBuf,
     pub work_dir: PathBuf,
@@ -290,13 +297,14 @@ pub struct CaseSummary {
 
 /// The case's status as the app shows it: the case and its sources, the run, the budget now,
 /// and what was found per source.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct StatusView {
     #[serde(flatten)]
     pub status: CaseStatus,
     pub case_file: PathBuf,
     pub work_dir: PathBuf,
     /// Usage against the caps (raised by grants), with the 70 / 90 % warning levels reached.
+    #[ts(as = "masf_report::ts_shapes::BudgetStatus")]
     pub budget: masf_graph::views::BudgetStatus,
     pub tallies: Vec<SourceTally>,
     /// Whether a run is going in this app.
@@ -304,7 +312,7 @@ pub struct StatusView {
 }
 
 /// What the agents recorded for one source.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct SourceTally {
     pub source_id: String,
     pub phenomena: u64,
@@ -373,7 +381,7 @@ pub fn status_view(ctx: &CaseCtx, running: bool) -> Result<StatusView, ApiError>
 }
 
 /// One tool invocation as the Findings view shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct InvocationView {
     pub id: String,
     pub source_id: String,
@@ -396,7 +404,7 @@ pub struct InvocationView {
 }
 
 /// A re-run's outcome: `match` or not, with both hashes.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct RerunView {
     pub invocation_id: String,
     /// `match`, `rerun_differs`, `stored_output_altered`, `rerun_failed`, `not_reproducible`.
@@ -408,14 +416,16 @@ pub struct RerunView {
 }
 
 /// The links and actors after a decision (or now).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct LinksAndActors {
+    #[ts(as = "Vec<masf_report::ts_shapes::LinkView>")]
     pub links: Vec<crate::LinkView>,
+    #[ts(as = "Vec<masf_report::ts_shapes::Actor>")]
     pub actors: Vec<crate::Actor>,
 }
 
 /// A page of the event stream.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct EventPage {
     pub items: Vec<StreamItem>,
     pub cursor: WireCursor,
@@ -424,7 +434,7 @@ pub struct EventPage {
 }
 
 /// A stream cursor as it crosses the IPC (the same fields as [`Cursor`]).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, ts_rs::TS)]
 pub struct WireCursor {
     pub event_seq: i64,
     pub invocation_seq: i64,
@@ -449,7 +459,7 @@ impl From<Cursor> for WireCursor {
 }
 
 /// Report formats the export writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportFormat {
     Html,
@@ -458,7 +468,7 @@ pub enum ReportFormat {
 }
 
 /// What the export wrote.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct Exported {
     pub dir: PathBuf,
     /// The files written, in the order asked.
@@ -470,7 +480,7 @@ pub struct Exported {
 }
 
 /// How a run ended, sent as `run-finished`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct RunFinished {
     /// `completed`, `paused`, `halted_budget`, `failed` …
     pub state: String,
@@ -480,7 +490,7 @@ pub struct RunFinished {
 }
 
 /// Hashing progress, sent as `intake-progress`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct IntakeProgress {
     pub path: String,
     pub done: u64,
@@ -977,15 +987,19 @@ impl Progress for SinkProgress<'_> {
 }
 
 /// A timeline request as the UI sends it (see [`crate::TimelineQuery`]).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, ts_rs::TS)]
 pub struct TimelineRequest {
     #[serde(default)]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub sources: Vec<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub from: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub to: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub actor: Option<String>,
 }
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// Stable error codes the UI switches on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// case.yaml is missing or invalid.
@@ -26,7 +26,7 @@ pub enum ErrorCode {
 }
 
 /// An error of the application facade: a code and a message meant for the examiner.
-#[derive(Debug, Clone, Serialize, thiserror::Error)]
+#[derive(Debug, Clone, Serialize, thiserror::Error, ts_rs::TS)]
 #[error("{message}")]
 pub struct ApiError {
     pub code: ErrorCode,

@@ -11,13 +11,14 @@ use serde::Serialize;
 use crate::{ApiError, ErrorCode, Progress};
 
 /// One layer of an inspected source, flattened depth-first.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct LayerView {
     pub depth: usize,
     pub id: String,
     pub kind: String,
     pub params: std::collections::BTreeMap<String, String>,
     pub size: Option<u64>,
+    #[ts(as = "Option<masf_report::ts_shapes::PartitionInfo>")]
     pub partition: Option<scan::PartitionInfo>,
     /// What the content was recognised as (`ext4`, `fat32`, `apfs` …) and whether it is readable.
     pub format: Option<String>,

@@ -13,11 +13,33 @@ use serde::Serialize;
 use crate::{ApiError, CaseCtx, Clock, ErrorCode, Progress};
 
 /// The digests of one file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(as = "FileHashShape")]
 pub struct FileHash {
     pub path: PathBuf,
     #[serde(flatten)]
     pub digests: Digests,
+}
+
+/// The TypeScript shape of [`FileHash`] as serde writes it (the digests flattened).
+#[derive(ts_rs::TS)]
+#[ts(rename = "FileHash")]
+#[allow(dead_code)]
+pub struct FileHashShape {
+    path: String,
+    size: u64,
+    sha256: String,
+    md5: String,
+}
+
+impl FileHashShape {
+    /// Compile-time check: [`FileHash`] and its digests have exactly these fields and types.
+    #[allow(dead_code)]
+    fn mirrors(h: FileHash) -> (PathBuf, u64, String, String) {
+        let FileHash { path, digests } = h;
+        let Digests { size, sha256, md5 } = digests;
+        (path, size, sha256, md5)
+    }
 }
 
 /// Hashes files with SHA-256 and MD5 through the intake's code path.

@@ -139,7 +139,7 @@ pub fn open_case(req: &OpenCase) -> Result<CaseCtx, ApiError> {
 }
 
 /// A summary of a case and its store.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct CaseStatus {
     pub case_id: String,
     pub title: String,
@@ -152,11 +152,12 @@ pub struct CaseStatus {
     pub run: masf_agents::RunProjection,
     /// The store's consistency check ([`status_checked`]; absent from [`status`]).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub consistency: Option<Consistency>,
 }
 
 /// One source of the case: as declared, and as registered by intake.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SourceStatus {
     pub id: String,
     pub label: String,
@@ -166,6 +167,7 @@ pub struct SourceStatus {
     pub registered: bool,
     /// Why intake could not register it (the last attempt), when it is not registered.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub intake_error: Option<String>,
     /// The evidence type sniffed at intake, and why.
     pub detected_type: Option<String>,

@@ -323,7 +323,7 @@ pub fn verify(ctx: &CaseCtx, reports: &[std::path::PathBuf]) -> Result<VerifyRep
 }
 
 /// What [`publish_outputs`] wrote.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct PublishedOutputs {
     pub dir: std::path::PathBuf,
     pub invocations: u64,

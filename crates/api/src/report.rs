@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::{ApiError, CaseCtx, Clock, ErrorCode, Progress};
 
 /// What [`write_report`] wrote.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ReportWritten {
     pub dir: std::path::PathBuf,
     pub files: masf_report::Written,

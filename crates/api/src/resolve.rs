@@ -176,7 +176,8 @@ pub fn why(ctx: &CaseCtx, edge_id: &str) -> Result<Why, ApiError> {
 }
 
 /// [`why`]'s answer.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
+#[ts(as = "WhyShape")]
 pub struct Why {
     /// The link and its evidence, explained.
     #[serde(flatten)]
@@ -185,8 +186,35 @@ pub struct Why {
     pub invocations: std::collections::BTreeMap<String, WhyInvocation>,
 }
 
+/// The TypeScript shape of [`Why`] as serde writes it (the explanation flattened; see
+/// `masf_report::ts_shapes`).
+#[derive(ts_rs::TS)]
+#[ts(rename = "Why")]
+#[allow(dead_code)]
+pub struct WhyShape {
+    link: masf_report::ts_shapes::LinkView,
+    evidence: Vec<masf_report::ts_shapes::ExplainedEvidence>,
+    /// The invocations the facts cite, by id.
+    invocations: std::collections::BTreeMap<String, WhyInvocation>,
+}
+
+impl WhyShape {
+    /// Compile-time check: [`Why`] has exactly these fields, of mirrored types.
+    #[allow(dead_code)]
+    fn mirrors(why: Why) {
+        use masf_report::ts_shapes::fits;
+        let Why {
+            explanation,
+            invocations: _,
+        } = why;
+        let resolution::Explanation { link, evidence } = explanation;
+        fits::<_, masf_report::ts_shapes::LinkView>(&link);
+        fits::<_, Vec<masf_report::ts_shapes::ExplainedEvidence>>(&evidence);
+    }
+}
+
 /// A logged tool invocation, briefly.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct WhyInvocation {
     /// The tool.
     pub tool: String,

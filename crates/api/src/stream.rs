@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::ApiError;
 
 /// One item of the stream.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 #[serde(tag = "stream", rename_all = "snake_case")]
 pub enum StreamItem {
     /// An event of the log.

@@ -31,7 +31,7 @@ pub struct SourceUnreadable {
 }
 
 /// One file of an evidence source, hashed at intake.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct FileDigest {
     /// Path relative to the case folder when the file lies below it, else absolute; `/` separators.
     pub path: String,
@@ -71,7 +71,7 @@ pub struct SourceAdded {
 }
 
 /// The whole media of an image, hashed at intake and compared with the hashes it stores.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct MediaIntegrity {
     pub size: u64,
     pub md5: String,

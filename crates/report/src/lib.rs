@@ -8,11 +8,14 @@
 //! - [`model`]: the report (DESIGN §13) assembled from the graph, the store and the case;
 //!   [`render`] turns it into self-contained HTML and Markdown; [`write`] writes
 //!   `report.json`, `report.html` and `report.md`.
+//! - [`ts_shapes`]: the TypeScript shapes of the graph's types that the report model and the
+//!   desktop app's IPC carry (checked against them at compile time).
 
 pub mod graph;
 pub mod model;
 pub mod render;
 pub mod timeline;
+pub mod ts_shapes;
 pub mod write;
 
 pub use graph::{LoadError, load_graph};

@@ -16,7 +16,7 @@ use crate::timeline::Timeline;
 pub const SCHEMA: &str = "masforensics.report/1";
 
 /// The case as the report shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct CaseInfo {
     pub id: String,
     pub title: String,
@@ -26,14 +26,14 @@ pub struct CaseInfo {
 }
 
 /// A person of the case.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct Person {
     pub id: String,
     pub name: String,
 }
 
 /// One evidence source: as declared, as registered at intake, and as re-checked now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SourceSection {
     pub id: String,
     pub label: String,
@@ -59,20 +59,21 @@ pub struct SourceSection {
 }
 
 /// A source's coverage by one plugin's catalogue (`masf coverage`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ArtefactCoverage {
     /// The plugin.
     pub plugin: String,
     /// Whether its triage ran to its end on the source.
     pub searched: bool,
     /// One row per artefact of its catalogue.
+    #[ts(as = "Vec<crate::ts_shapes::CoverageItem>")]
     pub items: Vec<masf_graph::views::CoverageItem>,
 }
 
 /// A source's integrity: every evidence file's hashes at intake and now, and the EWF media
 /// check. Typed rather than a JSON value: a folder source can hold hundreds of thousands of
 /// files.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct Integrity {
     pub files: Vec<FileCheck>,
     /// The EWF media hashes against the stored ones (`null` for other evidence).
@@ -92,7 +93,7 @@ impl Integrity {
 }
 
 /// One evidence file: its hashes at intake, and now.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct FileCheck {
     pub path: String,
     pub size: u64,
@@ -100,17 +101,19 @@ pub struct FileCheck {
     pub md5: String,
     /// The SHA-256 when the report was written (absent when not re-hashed).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub sha256_now: Option<String>,
     /// Whether both digests are as at intake (absent when not re-hashed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unchanged: Option<bool>,
     /// Why it was not re-hashed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub note: Option<String>,
 }
 
 /// Something that could not be read.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct NotRead {
     pub source_id: String,
     /// A partition, an artefact path, a whole source.
@@ -120,7 +123,7 @@ pub struct NotRead {
 }
 
 /// One logged tool call, with the file its exact output is published in.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct InvocationRow {
     pub id: String,
     pub source_id: String,
@@ -137,7 +140,7 @@ pub struct InvocationRow {
 }
 
 /// One verified fact.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct FactRow {
     #[serde(rename = "type")]
     pub fact_type: String,
@@ -149,7 +152,7 @@ pub struct FactRow {
 }
 
 /// One phenomenon: verified facts apart from the (unverified) interpretation.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct PhenomenonRow {
     pub id: String,
     pub source_id: String,
@@ -162,6 +165,7 @@ pub struct PhenomenonRow {
     pub warnings: Vec<String>,
     /// The model that produced it, when an LLM agent did.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub model: Option<String>,
     /// The prompt version the LLM agent ran with.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,7 +184,7 @@ impl PhenomenonRow {
 }
 
 /// One hypothesis with its scored edges.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct HypothesisRow {
     pub id: String,
     pub kind: String,
@@ -195,7 +199,7 @@ pub struct HypothesisRow {
 }
 
 /// One edge of a hypothesis.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct EdgeRow {
     pub phenomenon_id: String,
     pub edge_type: String,
@@ -205,7 +209,7 @@ pub struct EdgeRow {
 }
 
 /// One tentative entity.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct EntityRow {
     pub id: String,
     pub kind: String,
@@ -216,7 +220,7 @@ pub struct EntityRow {
 }
 
 /// One identifier of an entity.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct IdentifierRow {
     #[serde(rename = "type")]
     pub id_type: String,
@@ -227,7 +231,7 @@ pub struct IdentifierRow {
 }
 
 /// One `same_as` edge between two entities.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SameAsRow {
     pub id: String,
     /// `coreference` (a and b are one actor) or `control` (the wallet is controlled by the
@@ -240,11 +244,12 @@ pub struct SameAsRow {
     /// `live`, `dormant`, `approved`, `retracted`.
     pub state: String,
     /// The examiner's decisions on it, in order.
+    #[ts(as = "Vec<crate::ts_shapes::SameAsDecision>")]
     pub decisions: Vec<Value>,
 }
 
 /// One actor: a connected component of live `same_as` edges.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ActorRow {
     pub id: String,
     pub label: String,
@@ -259,22 +264,25 @@ pub struct ActorRow {
     /// Wallet entities this actor and another both hold live control edges on (they join
     /// neither; the examiner decides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub contested: Vec<String>,
 }
 
 /// One identifier of an actor.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportActorIdentifier")]
 pub struct ActorIdentifier {
     #[serde(rename = "type")]
     pub id_type: String,
     pub normalized: String,
     /// The entities that wrote it as their own ("my new number is …"): a contact claim.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
     pub claimed_by: Vec<String>,
 }
 
 /// One timeline entry, in the report's contract.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct TimelineRow {
     pub utc: Option<String>,
     pub case_time: Option<String>,
@@ -290,7 +298,7 @@ pub struct TimelineRow {
 }
 
 /// The whole report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct Report {
     pub schema: &'static str,
     /// Tool version and the run's state when the report was written.
@@ -302,6 +310,7 @@ pub struct Report {
     pub phenomena: Vec<PhenomenonRow>,
     pub hypotheses: Vec<HypothesisRow>,
     /// The hypothesis × evidence matrix.
+    #[ts(as = "crate::ts_shapes::EvidenceMatrix")]
     pub matrix: Value,
     pub entities: Vec<EntityRow>,
     pub same_as: Vec<SameAsRow>,

@@ -35,7 +35,7 @@ pub struct SourceMeta {
 }
 
 /// Why an entry needs the examiner's attention.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Flag {
     /// A naive time that never occurred in its zone (spring forward); placed with the offset
@@ -61,7 +61,7 @@ impl Flag {
 }
 
 /// Another fact of the entry's phenomenon, shown for context.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ContextFact {
     /// Its type (`phone`, `text`, `path`, …).
     pub fact_type: String,
@@ -71,7 +71,8 @@ pub struct ContextFact {
 
 /// One event on the timeline. Field names follow plaso/Timesketch where they have one
 /// (`datetime`, `timestamp`, `timestamp_desc`, `message`, `source`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(rename = "TimelineEntry")]
 pub struct Entry {
     /// ISO 8601 in UTC with microseconds (`2025-02-18T13:40:00.000000+00:00`); none when
     /// unconvertible.
@@ -147,7 +148,7 @@ impl Entry {
 }
 
 /// The merged timeline of a case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Timeline {
     /// The display zone (case.yaml `case.timezone`).
     pub case_zone: String,

@@ -22,7 +22,7 @@ pub struct WriteError {
 }
 
 /// The files written.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, ts_rs::TS)]
 pub struct Written {
     pub json: PathBuf,
     pub html: PathBuf,

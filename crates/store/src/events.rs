@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::{Result, Store, StoreError, Versions, chain, json_column, parse_column, ts_column};
 
 /// Who did something: the `actor_kind` of an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ActorKind {
     /// The human examiner.
@@ -87,7 +87,7 @@ pub enum Guarded {
 }
 
 /// An event as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct StoredEvent {
     /// Position in the log, increasing from 1.
     pub seq: i64,
@@ -104,6 +104,7 @@ pub struct StoredEvent {
     /// See [`NewEvent::causation_seq`].
     pub causation_seq: Option<i64>,
     /// See [`NewEvent::ts`].
+    #[ts(type = "string")]
     pub ts: Timestamp,
     /// See [`NewEvent::versions`].
     pub versions: Versions,

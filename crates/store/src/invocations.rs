@@ -12,7 +12,7 @@ use crate::{Result, Store, StoreError, Versions, chain, json_column, parse_colum
 pub const INLINE_OUTPUT_MAX: usize = 16 * 1024;
 
 /// How a tool call ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum InvocationStatus {
     /// The tool ran and produced its output.
@@ -86,7 +86,7 @@ pub struct NewInvocation {
 }
 
 /// A recorded tool call, without its output bytes (see [`Store::invocation_output`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct InvocationRecord {
     /// Position in the invocation log, increasing from 1.
     pub seq: i64,
@@ -115,6 +115,7 @@ pub struct InvocationRecord {
     /// See [`NewInvocation::task_id`].
     pub task_id: String,
     /// See [`NewInvocation::ts`].
+    #[ts(type = "string")]
     pub ts: Timestamp,
     /// See [`NewInvocation::duration_ms`].
     pub duration_ms: u64,

@@ -30,13 +30,14 @@ pub const LOCK_FILE: &str = "run.lock";
 const HOLDER_RETRY: Duration = Duration::from_millis(5);
 
 /// Who holds a case's lease.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Holder {
     /// The holding process.
     pub pid: u32,
     /// The machine it runs on.
     pub host: String,
     /// When it took the lease (the caller's clock).
+    #[ts(type = "string")]
     pub since: Timestamp,
 }
 

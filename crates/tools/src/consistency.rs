@@ -24,7 +24,7 @@ use serde::Serialize;
 use crate::log::{Fed, FoldCursor, FoldError, feed};
 
 /// What kind of problem.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// Rows are missing from a log.
@@ -45,7 +45,7 @@ pub enum ProblemKind {
 }
 
 /// One problem found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct Problem {
     /// What kind.
     pub kind: ProblemKind,
@@ -65,7 +65,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// The outcome of [`check`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 pub struct Consistency {
     /// Events read.
     pub events: u64,

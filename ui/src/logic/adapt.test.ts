@@ -1,64 +1,77 @@
 import { describe, expect, it } from "vitest";
-import { actorsFromViews, decisionsOf, linksFromViews } from "./adapt";
+import type { Actor, EntityRef, LinkView } from "../generated/ipc";
+import { actorsFromViews, linksFromViews } from "./adapt";
 
-describe("live link / actor views to report shapes", () => {
-  it("takes entity refs or ids", () => {
+const ref = (id: string): EntityRef => ({ id, label: id, source_id: "s", context: "", kind: "person" });
+const link = (id: string, over: Partial<LinkView> = {}): LinkView => ({
+  id,
+  exists: true,
+  state: "live",
+  relation: "coreference",
+  a: ref("ent-000001"),
+  b: ref("ent-000002"),
+  hypothesis_id: "hyp-1",
+  confidence: 0.9,
+  status: "supported",
+  revisions: ["hyp-1"],
+  evidence: [],
+  decisions: [],
+  ...over,
+});
+const actor = (id: string, over: Partial<Actor> = {}): Actor => ({
+  id,
+  label: id,
+  entities: [],
+  mentioned_in: [],
+  sources: [],
+  identifiers: [],
+  joined_by: [],
+  ...over,
+});
+
+describe("live links to report rows (api::report's rule)", () => {
+  it("keeps edges, drops candidates, and keeps relation and decisions", () => {
+    const decision = { decision: "retract" as const, by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" };
     const l = linksFromViews([
-      { id: "sa-1-2", state: "retracted", a: { id: "ent-000001", label: "A" }, b: "ent-000002", hypothesis_id: "hyp-1", confidence: 0.9 },
+      link("sa-1-2", { state: "retracted", relation: "control", decisions: [decision] }),
+      link("sa-1-3", { exists: false, state: "candidate" }),
     ]);
     expect(l).toEqual([
-      { id: "sa-1-2", a: "ent-000001", b: "ent-000002", hypothesis_id: "hyp-1", confidence: 0.9, state: "retracted", decisions: [] },
-    ]);
-  });
-  it("reads graph actors (entities/sources) and report actors (entity_ids/source_ids)", () => {
-    const a = actorsFromViews([
-      { id: "actor-1", label: "X", entities: ["ent-1", "ent-2"], sources: ["s"], identifiers: [{ id_type: "phone", normalized: "+1" }] },
-      { id: "actor-2", label: "Y", entity_ids: ["ent-3", "ent-4"], identifiers: [{ type: "email", value: "a@b" }] },
-      { id: "actor-3", label: "empty" },
-      { id: "actor-5", label: "alone", entities: ["ent-5"] },
-    ]);
-    // single entities are not actors (the report's rule)
-    expect(a.map((x) => [x.id, x.entity_ids, x.identifiers[0]?.normalized])).toEqual([
-      ["actor-1", ["ent-1", "ent-2"], "+1"],
-      ["actor-2", ["ent-3", "ent-4"], "a@b"],
+      { id: "sa-1-2", relation: "control", a: "ent-000001", b: "ent-000002", hypothesis_id: "hyp-1", confidence: 0.9, state: "retracted", decisions: [decision] },
     ]);
   });
 });
 
-describe("relation and joining edges", () => {
-  it("keeps a link's relation and an actor's joining edges in either shape", () => {
-    const l = linksFromViews([
-      { id: "sa-1-2", state: "live", a: "ent-1", b: "ent-2", hypothesis_id: "h", confidence: 0.9, relation: "control" },
-      { id: "sa-1-3", state: "live", a: "ent-1", b: "ent-3", hypothesis_id: "h", confidence: 0.9, relation: "bogus" },
-    ]);
-    expect(l.map((x) => x.relation)).toEqual(["control", undefined]);
+describe("live actors to report rows", () => {
+  it("renames the fields as the report does and keeps claims and contested wallets", () => {
     const a = actorsFromViews([
-      { id: "actor-1", label: "X", entities: ["ent-1", "ent-2"], joined_by: ["sa-1-2"] },
-      { id: "actor-2", label: "Y", entity_ids: ["ent-3", "ent-4"], edges: ["sa-3-4"] },
+      actor("actor-1", {
+        entities: ["ent-1", "ent-2"],
+        sources: ["s"],
+        joined_by: ["sa-1-2"],
+        identifiers: [{ id_type: "phone", normalized: "+1", strength: "strong", entities: ["ent-1"], claimed_by: ["ent-1"] }],
+        contested: ["ent-9"],
+      }),
+      actor("actor-5", { entities: ["ent-5"] }),
     ]);
-    expect(a.map((x) => x.edges)).toEqual([["sa-1-2"], ["sa-3-4"]]);
-  });
-});
-
-describe("mentions", () => {
-  it("keeps the mentions of an actor, and a one-entity actor that mentions point at", () => {
-    const a = actorsFromViews([
-      { id: "actor-1", label: "CHAN", entities: ["ent-1"], mentioned_in: ["ent-22"] },
-      { id: "actor-2", label: "LEUNG", entity_ids: ["ent-5", "ent-6"], mentioned_in: ["ent-22"] },
-      { id: "actor-3", label: "alone", entities: ["ent-7"], mentioned_in: [] },
-    ]);
-    expect(a.map((x) => [x.id, x.entity_ids, x.mentioned_in])).toEqual([
-      ["actor-1", ["ent-1"], ["ent-22"]],
-      ["actor-2", ["ent-5", "ent-6"], ["ent-22"]],
+    expect(a).toEqual([
+      {
+        id: "actor-1",
+        label: "actor-1",
+        entity_ids: ["ent-1", "ent-2"],
+        source_ids: ["s"],
+        identifiers: [{ type: "phone", normalized: "+1", claimed_by: ["ent-1"] }],
+        edges: ["sa-1-2"],
+        mentioned_in: [],
+        contested: ["ent-9"],
+      },
     ]);
   });
-});
-
-describe("decisions", () => {
-  it("keeps well-formed decisions only", () => {
-    expect(decisionsOf([{ decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" }, "junk", null, {}])).toEqual([
-      { decision: "retract", by: "J. Doe", at: "2026-11-30T18:00:00Z", reason: "r" },
+  it("keeps a one-entity actor that mentions point at", () => {
+    const a = actorsFromViews([
+      actor("actor-1", { entities: ["ent-1"], mentioned_in: ["ent-22"] }),
+      actor("actor-3", { entities: ["ent-7"] }),
     ]);
-    expect(decisionsOf(undefined)).toEqual([]);
+    expect(a.map((x) => [x.id, x.entity_ids, x.mentioned_in])).toEqual([["actor-1", ["ent-1"], ["ent-22"]]]);
   });
 });

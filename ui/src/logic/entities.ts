@@ -5,7 +5,6 @@
 // (the nodes of untouched actors do not move) and a changed actor takes the freed slot that held
 // most of its members when it fits; anything else flows into new rows below.
 import type { Actor, Entity, SameAs } from "../model/report";
-import { linkId } from "../model/report";
 
 export const LINK_STATES = ["live", "approved", "retracted", "dormant", "candidate"] as const;
 
@@ -177,10 +176,10 @@ export function ringCentres(lay: Layout): Map<string, { x: number; y: number }> 
   return out;
 }
 
-/** Links with their ids; retracted/dormant last so live ones draw on top. */
-export function orderedLinks(links: readonly SameAs[]): (SameAs & { id: string })[] {
+/** Links, retracted/dormant last so live ones draw on top. */
+export function orderedLinks(links: readonly SameAs[]): SameAs[] {
   const rank = (s: string) => (s === "retracted" ? 0 : s === "dormant" ? 1 : 2);
-  return links.map((l) => ({ ...l, id: linkId(l) })).sort((a, b) => rank(a.state) - rank(b.state));
+  return [...links].sort((a, b) => rank(a.state) - rank(b.state));
 }
 
 /** The identifiers the two ends of a link share (by type and normalised value). */

@@ -22,11 +22,6 @@ describe("hypothesis × evidence matrix", () => {
     expect(m.rows.map((h) => h.id)).toEqual(["hyp-000001"]);
     expect(m.cols.map((p) => p.id).sort()).toEqual(["ph-000005", "ph-000006", "ph-000046", "ph-000048"]);
   });
-  it("falls back to the hypotheses' edges without a matrix block", () => {
-    const { matrix: _m, ...rest } = r;
-    const m = buildMatrix(rest);
-    expect(m.cells.get(cellKey("hyp-000001", "ph-000046"))?.contribution).toBeCloseTo(2 / 3);
-  });
   it("colours by polarity", () => {
     expect(edgePolarity("supports", 1)).toBe("support");
     expect(edgePolarity("refutes", -1)).toBe("refute");

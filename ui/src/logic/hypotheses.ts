@@ -15,27 +15,14 @@ export function cellKey(h: string, p: string): string {
 
 /**
  * Rows in the report's matrix order; columns grouped by source (report order), then by id.
- * Falls back to the hypotheses' edges when the report has no `matrix` block.
  */
 export function buildMatrix(r: Report, onlyHypotheses?: ReadonlySet<string>): MatrixModel {
   const hById = new Map(r.hypotheses.map((h) => [h.id, h]));
   const pById = new Map(r.phenomena.map((p) => [p.id, p]));
   const cells = new Map<string, { edgeType: string; contribution: number }>();
-  let rowIds: string[];
-  if (r.matrix) {
-    rowIds = r.matrix.hypotheses;
-    for (const c of r.matrix.cells) {
-      cells.set(cellKey(c.hypothesis_id, c.phenomenon_id), {
-        edgeType: c.edge_type,
-        contribution: c.contribution ?? 0,
-      });
-    }
-  } else {
-    rowIds = r.hypotheses.map((h) => h.id);
-    for (const h of r.hypotheses)
-      for (const e of h.edges)
-        cells.set(cellKey(h.id, e.phenomenon_id), { edgeType: e.edge_type, contribution: e.contribution ?? e.log10_lr });
-  }
+  const rowIds = r.matrix.hypotheses;
+  for (const c of r.matrix.cells)
+    cells.set(cellKey(c.hypothesis_id, c.phenomenon_id), { edgeType: c.edge_type, contribution: c.contribution });
   const rows = rowIds
     .filter((id) => !onlyHypotheses || onlyHypotheses.has(id))
     .map((id) => hById.get(id))

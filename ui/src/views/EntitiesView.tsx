@@ -7,7 +7,7 @@ import { useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, type Failure } from "../api";
 import type { Why } from "../bindings";
 import { fmtNum, t, tOr } from "../i18n";
-import { actorsFromViews, decisionsOf, linksFromViews } from "../logic/adapt";
+import { actorsFromViews, linksFromViews } from "../logic/adapt";
 import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
@@ -269,7 +269,7 @@ export function EntitiesView({
                 <>
                   <h3>{t("entities.decisions")}</h3>
                   <ul data-testid="link-decisions">
-                    {decisionsOf(link.decisions).map((d) => (
+                    {link.decisions.map((d) => (
                       <li>
                         <strong>{tOr(`entities.decision.${d.decision}`, d.decision)}</strong> · {d.by} · {d.at} — {d.reason}
                       </li>

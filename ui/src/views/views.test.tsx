@@ -5,7 +5,18 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { demoReport, fixtureText } from "../test/fixture";
-import type { ArtefactCoverage } from "../model/report";
+import type { Actor as LiveActor, LinkView } from "../generated/ipc";
+import type { ArtefactCoverage, SameAs } from "../model/report";
+
+// The graph's shapes, as approve / retract answer (the generated Rust types).
+const ref = (id: string) => ({ id, label: id, source_id: "", context: "", kind: null });
+const asLinkViews = (links: readonly SameAs[]): LinkView[] =>
+  links.map((l) => ({
+    id: l.id, exists: true, state: l.state, relation: l.relation === "control" ? "control" : "coreference", a: ref(l.a), b: ref(l.b),
+    hypothesis_id: l.hypothesis_id, confidence: l.confidence, status: "supported", revisions: [], evidence: [], decisions: l.decisions,
+  }));
+const asActorViews = (actors: readonly { id: string; label: string; entity_ids: string[]; mentioned_in?: string[] }[]): LiveActor[] =>
+  actors.map((a) => ({ id: a.id, label: a.label, entities: a.entity_ids, mentioned_in: a.mentioned_in ?? [], sources: [], identifiers: [], joined_by: [] }));
 
 const calls: { cmd: string; args: unknown[] }[] = [];
 // what approve / retract answer, when a test sets it (else the answers below)
@@ -27,14 +38,14 @@ vi.mock("../api", () => ({
       const r = demoReport();
       const link = r.same_as[0]!;
       return Promise.resolve({
-        links: r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state })),
+        links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state }))),
         // as the graph answers: every group, single entities included; the one that held the
         // link's two ends is now two single entities
-        actors: [
-          ...r.actors.filter((a) => !a.entity_ids.includes(link.a)).map((a) => ({ ...a, entities: a.entity_ids })),
-          { id: `actor-${link.a.slice(4)}`, label: "a", entities: [link.a], identifiers: [] },
-          { id: `actor-${link.b.slice(4)}`, label: "b", entities: [link.b], identifiers: [] },
-        ],
+        actors: asActorViews([
+          ...r.actors.filter((a) => !a.entity_ids.includes(link.a)),
+          { id: `actor-${link.a.slice(4)}`, label: "a", entity_ids: [link.a] },
+          { id: `actor-${link.b.slice(4)}`, label: "b", entity_ids: [link.b] },
+        ]),
       });
     },
     whyLink: (...args: unknown[]) => {
@@ -57,7 +68,7 @@ vi.mock("../api", () => ({
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
-      return Promise.resolve({ links: demoReport().same_as, actors: demoReport().actors });
+      return Promise.resolve({ links: asLinkViews(demoReport().same_as), actors: asActorViews(demoReport().actors) });
     },
   },
   errorText: (e: unknown) => String(e),
@@ -305,8 +316,6 @@ describe("Entities layout after a decision", () => {
     const together = [...r.actors.filter((a) => a !== fung && a !== wallet), joined];
     return { r, fung, wallet, together };
   };
-  const asViews = (actors: { id: string; label: string; entity_ids: string[] }[]) =>
-    actors.map((a) => ({ id: a.id, label: a.label, entities: a.entity_ids, identifiers: [] }));
   const pos = (id: string) => {
     const m = /translate\(([-\d.e]+),([-\d.e]+)\)/.exec(q(`entity-${id}`)?.getAttribute("transform") ?? "");
     if (!m) throw new Error(`no position for ${id}`);
@@ -336,8 +345,8 @@ describe("Entities layout after a decision", () => {
 
     // retract the bridge: the backend answers with the two actors apart
     answer.retract = () => ({
-      links: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "retracted" : l.state })),
-      actors: asViews(r.actors),
+      links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "retracted" : l.state }))),
+      actors: asActorViews(r.actors),
     });
     await act(() => {
       q(`same-as-${bridge}`)!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
@@ -367,8 +376,8 @@ describe("Entities layout after a decision", () => {
 
     // approve it again: one actor, one ring, drawn where it was
     answer.approve = () => ({
-      links: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "approved" : l.state })),
-      actors: asViews(together),
+      links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "approved" : l.state }))),
+      actors: asActorViews(together),
     });
     await act(() => (q("approve-link") as HTMLButtonElement).click());
     await flush();
