@@ -109,7 +109,8 @@ unit_shape! {
     /// The type of an identifier.
     IdType mirrors masf_graph::identifiers::IdType {
         Phone, Email, AppleId, GoogleAccount, AccountId, WhatsappLid, ContactGuid, Dsid,
-        AndroidId, Imei, Imsi, Iccid, Serial, Wallet, DisplayName, Nickname, DeviceName,
+        AndroidId, Imei, Imsi, Iccid, Serial, Wallet, DisplayName, Nickname, DeviceName, Wechat,
+        Qq, Line, TelegramUsername, SignalUsername,
     }
 }
 unit_shape! {
