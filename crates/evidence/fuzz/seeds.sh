@@ -16,6 +16,22 @@ out="$here/regressions"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 seed() { mkdir -p "$out/$1"; cp "$2" "$out/$1/seed-$3"; }
+# blocks IMAGE OUT: IMAGE as the sparse block records fuzzing::sparse_blocks reads (a u32 block
+# count, then u32 index + 4 KiB for each block that is not all zeros), for formats whose
+# smallest valid image is mostly zeros (F2FS, VHDX).
+blocks() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+n = (len(d) + 4095) // 4096
+out = [struct.pack('<I', n)]
+for i in range(n):
+    b = d[i * 4096:(i + 1) * 4096]
+    if b.strip(b'\0'):
+        out.append(struct.pack('<I', i) + b)
+open(sys.argv[2], 'wb').write(b''.join(out))
+PY
+}
 
 mkdir -p "$work/src/docs"
 printf 'wallet 0x52908400098527886E0F7030069857D2E4169EE7\n' > "$work/src/notes.txt"
@@ -35,10 +51,11 @@ faketime '2023-11-14 22:13:20' qemu-img convert -f raw -O vpc -o subformat=fixed
   "$work/fat.img" "$work/fat.vhd"
 seed vhd "$work/fat.vhd" fat12-fixed.vhd
 # vhdx: a dynamic VHDX of it, 1 MiB blocks (9 MiB, mostly zeros: the format aligns its
-# regions and blocks to 1 MiB), its random GUIDs and header sequence numbers left as qemu-img
-# wrote them.
+# regions and blocks to 1 MiB, so it is kept as sparse block records, like f2fs), its random
+# GUIDs and header sequence numbers left as qemu-img wrote them.
 qemu-img convert -f raw -O vhdx -o subformat=dynamic,block_size=1M "$work/fat.img" "$work/fat.vhdx"
-seed vhdx "$work/fat.vhdx" fat12-dynamic.vhdx
+blocks "$work/fat.vhdx" "$work/fat.vhdx.blocks"
+seed vhdx "$work/fat.vhdx.blocks" fat12-dynamic.vhdx.blocks
 # vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
 python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()
@@ -55,23 +72,12 @@ seed ext4 "$work/ext4.img" small.ext4.img
 img2simg "$work/ext4.img" "$work/ext4.simg" 1024
 seed simg "$work/ext4.simg" small-ext4.simg
 
-# f2fs: the smallest volume mkfs.f2fs makes (56 MiB), populated by sload.f2fs, kept as the
-# sparse block records fuzzing::sparse_blocks reads (a u32 block count, then u32 index + 4 KiB
-# for each block that is not all zeros: ~26 blocks).
+# f2fs: the smallest volume mkfs.f2fs makes (56 MiB), populated by sload.f2fs, kept as sparse
+# block records (~26 blocks).
 truncate -s 56M "$work/f2fs.img"
 mkfs.f2fs -f -r -l SEED -U 00000000-0000-0000-0000-000000000001 -T 1700000000 "$work/f2fs.img" >/dev/null
 sload.f2fs -f "$work/src" -T 1700000000 "$work/f2fs.img" >/dev/null
-python3 - "$work/f2fs.img" "$work/f2fs.blocks" <<'PY'
-import struct, sys
-d = open(sys.argv[1], 'rb').read()
-n = len(d) // 4096
-out = [struct.pack('<I', n)]
-for i in range(n):
-    b = d[i * 4096:(i + 1) * 4096]
-    if b.strip(b'\0'):
-        out.append(struct.pack('<I', i) + b)
-open(sys.argv[2], 'wb').write(b''.join(out))
-PY
+blocks "$work/f2fs.img" "$work/f2fs.blocks"
 seed f2fs "$work/f2fs.blocks" small.f2fs.blocks
 
 # ntfs: a 2 MiB volume (mkntfs refuses 1 MiB images) holding one file put there by ntfscp.

@@ -87,7 +87,11 @@ pub fn exercise_image_file(
 /// For image layers read from a byte source (Android sparse, QCOW2, VHD, VHDX, VMDK): opens `data` with `open`, reads the
 /// stream (at most 16 MiB of it, skipping what fails) and probes what it holds.
 pub fn exercise_image(data: &[u8], open: impl Fn(Bytes) -> crate::Result<Bytes>) {
-    let bytes: Bytes = Arc::new(Memory::new(data.to_vec(), "fuzz input"));
+    exercise_image_over(Arc::new(Memory::new(data.to_vec(), "fuzz input")), open);
+}
+
+/// [`exercise_image`] over a byte source already made (e.g. [`sparse_blocks`]).
+pub fn exercise_image_over(bytes: Bytes, open: impl Fn(Bytes) -> crate::Result<Bytes>) {
     let Ok(image) = open(bytes) else {
         return;
     };
@@ -215,7 +219,8 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         "vhd" => exercise_image(data, |b| {
             crate::vhd::VhdImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
-        "vhdx" => exercise_image(data, |b| {
+        // The input as sparse block records: a valid VHDX is at least ~9 MiB, mostly zeros.
+        "vhdx" => exercise_image_over(sparse_blocks(data), |b| {
             crate::vhdx::VhdxImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
         "vmdk" => exercise_image(data, |b| {

@@ -55,7 +55,8 @@ fn opens(target: &str, data: &[u8]) -> bool {
         "volume" => masf_evidence::volume::sniff(bytes().as_ref()).is_some(),
         "qcow2" => masf_evidence::qcow2::Qcow2Image::open(bytes()).is_ok(),
         "vhd" => masf_evidence::vhd::VhdImage::open(bytes()).is_ok(),
-        "vhdx" => masf_evidence::vhdx::VhdxImage::open(bytes()).is_ok(),
+        "vhdx" => masf_evidence::vhdx::VhdxImage::open(masf_evidence::fuzzing::sparse_blocks(data))
+            .is_ok(),
         "simg" => masf_evidence::simg::SparseImage::open(bytes()).is_ok(),
         "vmdk" => masf_evidence::vmdk::VmdkImage::open(bytes()).is_ok(),
         "ewf" => {
