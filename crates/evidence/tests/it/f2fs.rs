@@ -32,8 +32,17 @@ fn mem(data: Vec<u8>) -> Bytes {
     Arc::new(Memory::new(data, "image"))
 }
 
+/// A fixture image, decompressed once per test process (each is 128 MiB; several tests read
+/// the same one).
 fn image(name: &str) -> Vec<u8> {
-    unzstd(&fixtures().join(name))
+    static CACHE: std::sync::Mutex<Vec<(String, Arc<Vec<u8>>)>> = std::sync::Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, data)) = cache.iter().find(|(n, _)| n == name) {
+        return data.as_ref().clone();
+    }
+    let data = Arc::new(unzstd(&fixtures().join(name)));
+    cache.push((name.to_string(), data.clone()));
+    data.as_ref().clone()
 }
 
 fn open_fixture(name: &str) -> F2fs {
