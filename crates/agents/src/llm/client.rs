@@ -308,6 +308,9 @@ impl LlmClient {
             Some("127.0.0.1" | "localhost" | "[::1]" | "::1")
         );
         let policy = RetryPolicy::from_config(cfg);
+        // reqwest is built without a crypto provider of its own (workspace Cargo.toml): ring is
+        // installed as the process default once; a later call finds it there and changes nothing.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let mut builder = Client::builder()
             .connect_timeout(policy.connect_timeout)
             .redirect(reqwest::redirect::Policy::none())

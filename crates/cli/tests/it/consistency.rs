@@ -13,11 +13,7 @@ use std::path::Path;
 use masf_store::{NewEvent, NewInvocation, Store};
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok, normalised, repo, run_case};
-
-fn demo_case() -> String {
-    repo().join("case.yaml").to_str().unwrap().to_string()
-}
+use crate::support::{demo_subset, masf, masf_ok, normalised, run_case};
 
 fn text(out: &std::process::Output) -> String {
     format!(
@@ -139,8 +135,9 @@ fn raced_store(clean: &Path, into: &Path) {
 
 #[test]
 fn a_raced_store_is_named_by_every_command_refused_by_run_and_repaired() {
-    let case = demo_case();
     let dir = tempfile::tempdir().unwrap();
+    // The two sources whose findings the race mixed up.
+    let case = demo_subset(dir.path(), &["src-usb", "src-android"]);
     let clean = dir.path().join("clean");
     run_case(&case, &clean, &dir.path().join("out-clean"));
     let expected = normalised(&dir.path().join("out-clean/report.json"));
@@ -245,8 +242,9 @@ fn a_raced_store_is_named_by_every_command_refused_by_run_and_repaired() {
 
 #[test]
 fn a_repair_makes_the_examiners_decisions_again_on_the_rebuilt_graph() {
-    let case = demo_case();
     let dir = tempfile::tempdir().unwrap();
+    // Two sources whose people link: live edges for the examiner to decide on.
+    let case = demo_subset(dir.path(), &["src-usb", "src-iphone"]);
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
     run_case(&case, &work, &dir.path().join("out-1"));
@@ -330,8 +328,8 @@ fn a_repair_makes_the_examiners_decisions_again_on_the_rebuilt_graph() {
 
 #[test]
 fn a_hole_in_the_log_is_named_and_repair_leaves_it_alone() {
-    let case = demo_case();
     let dir = tempfile::tempdir().unwrap();
+    let case = demo_subset(dir.path(), &["src-usb"]);
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
     run_case(&case, &work, &dir.path().join("out"));

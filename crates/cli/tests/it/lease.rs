@@ -10,14 +10,10 @@ use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok, normalised, repo, run_case};
+use crate::support::{demo_subset, masf, masf_ok, normalised, run_case};
 
 /// Exit status of a run refused because another process holds the case (README).
 const EXIT_BUSY: i32 = 4;
-
-fn demo_case() -> String {
-    repo().join("case.yaml").to_str().unwrap().to_string()
-}
 
 fn spawn_run(case: &str, work: &Path, out: &Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_masf"))
@@ -72,8 +68,9 @@ fn assert_consistent(case: &str, work: &Path, what: &str) {
 
 #[test]
 fn two_runs_started_together_ten_times_one_runs_and_the_other_refuses_or_waits() {
-    let case = demo_case();
     let base = tempfile::tempdir().unwrap();
+    // One source: the race is over the case, whatever its sources are.
+    let case = demo_subset(base.path(), &["src-iphone"]);
     run_case(&case, &base.path().join("work"), &base.path().join("out"));
     let expected = normalised(&base.path().join("out/report.json"));
     assert!(!expected["phenomena"].as_array().unwrap().is_empty());
@@ -207,8 +204,9 @@ fn refused_by(case: &str, work: &Path, holder: u32) {
 #[test]
 fn a_held_case_refuses_a_run_a_waiting_run_follows_and_kill_9_frees_it() {
     use std::io::BufRead;
-    let case = demo_case();
     let base = tempfile::tempdir().unwrap();
+    // Two sources whose people link: the examiner has a live edge to decide on.
+    let case = demo_subset(base.path(), &["src-usb", "src-iphone"]);
     run_case(&case, &base.path().join("work"), &base.path().join("out"));
     let expected = normalised(&base.path().join("out/report.json"));
 
@@ -278,8 +276,8 @@ fn a_held_case_refuses_a_run_a_waiting_run_follows_and_kill_9_frees_it() {
 #[test]
 fn the_examiner_decides_while_a_run_holds_the_case() {
     use std::io::Read;
-    let case = demo_case();
     let dir = tempfile::tempdir().unwrap();
+    let case = demo_subset(dir.path(), &["src-usb", "src-iphone"]);
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
     masf_ok(&[

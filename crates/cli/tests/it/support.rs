@@ -58,6 +58,46 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The demo case cut down to `sources` (their ids in case.yaml), written as `dir/case.yaml` with
+/// the evidence paths made absolute; returns its path. Tests of the store's mechanics (the run
+/// lease, tampering, repair) need a case that runs, not every source of the demo: one source runs
+/// in a second where the whole demo, OCR included, takes several.
+pub fn demo_subset(dir: &Path, sources: &[&str]) -> String {
+    let root = repo().canonicalize().unwrap();
+    let text = std::fs::read_to_string(root.join("case.yaml")).unwrap();
+    let (head, rest) = text
+        .split_once("\nsources:\n")
+        .expect("case.yaml lists sources");
+    let mut out = format!("{head}\nsources:\n");
+    let mut found = Vec::new();
+    for block in rest
+        .split_inclusive('\n')
+        .fold(Vec::<String>::new(), |mut blocks, line| {
+            if line.starts_with("  - id: ") || blocks.is_empty() {
+                blocks.push(String::new());
+            }
+            blocks.last_mut().unwrap().push_str(line);
+            blocks
+        })
+    {
+        let id = block
+            .strip_prefix("  - id: ")
+            .and_then(|b| b.lines().next());
+        if let Some(id) = id.filter(|id| sources.contains(&id.trim())) {
+            found.push(id.trim().to_owned());
+            out.push_str(&block.replace("    path: ", &format!("    path: {}/", root.display())));
+        }
+    }
+    assert_eq!(
+        found.len(),
+        sources.len(),
+        "{sources:?} are not all in case.yaml"
+    );
+    let case = dir.join("case.yaml");
+    std::fs::write(&case, out).unwrap();
+    case.to_str().unwrap().to_owned()
+}
+
 /// Deterministic pseudo-random bytes (xorshift), so tests need no RNG crate.
 pub fn bytes(len: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;

@@ -8,7 +8,7 @@ use std::path::Path;
 use masf_store::{ActorKind, NewEvent, Store};
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok, repo, run_case};
+use crate::support::{demo_subset, masf, masf_ok, run_case};
 
 fn text(out: &std::process::Output) -> String {
     format!(
@@ -58,8 +58,9 @@ struct Decided {
 }
 
 fn decided() -> Decided {
-    let case = repo().join("case.yaml").to_str().unwrap().to_string();
     let dir = tempfile::tempdir().unwrap();
+    // Two sources whose people link: a live edge for the examiner to retract.
+    let case = demo_subset(dir.path(), &["src-usb", "src-iphone"]);
     let work = dir.path().join("work");
     let w = work.to_str().unwrap();
     run_case(&case, &work, &dir.path().join("out-run"));
