@@ -539,7 +539,7 @@ impl Tool for SqliteQuery {
         p.insert("limit".into(), json!({"type": "integer", "minimum": 1, "description": "Most rows returned (default 1000, at most 100000)."}));
         p.insert("protobuf".into(), json!({"type": "boolean", "description": "Render BLOB cells that are Protocol Buffers messages — gzip-compressed ones inflated first (at most 16 MiB) — as `protobuf:` followed by their raw decoding as JSON (like protoc --decode_raw): an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8, else as a nested message when they parse as one, else \"x'hex'\"). A blob that does not parse stays x'hex'. Apple Notes keep note text this way (ZICNOTEDATA.ZDATA: field 2 → 3 → 2)."}));
         p.insert("base64".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are base64 (length a multiple of 4, base64 alphabet only) of UTF-8 text as `b64:` followed by the text; with `protobuf` also set, base64 of a Protocol Buffers message as `protobuf:` followed by its JSON. Any other cell is written as usual. Tango keeps names and messages this way."}));
-        p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`. A blob that does not read as a message stays x'hex'."}));
+        p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`; a stored user (users.data) as `tl:` followed by JSON: id as `telegram:<user id>`, the self/contact/deleted/bot flags, first_name, last_name, username, phone as kept (never its access hash). A blob that reads as neither stays x'hex'."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
@@ -607,7 +607,7 @@ impl Tool for SqliteQuery {
                             None => push_cell(&mut text, v),
                         }
                     }
-                    ValueRef::Blob(b) if telegram => match crate::tl::message_cell(b) {
+                    ValueRef::Blob(b) if telegram => match crate::tl::cell(b) {
                         Some(j) => {
                             text.push_str("tl:");
                             push_escaped(&mut text, &j);

@@ -14,6 +14,12 @@
 //!   multiple of four, inside the blob) gives the date and the text; the reading is marked
 //!   `"read": "date-anchored"` so an examiner knows which rule gave it.
 //!
+//! - a user (`users.data`, the `user` constructors of the layers below): `flags` (`self` is bit
+//!   10, `contact` 11, `deleted` 13, `bot` 14), then in the newer layers `flags2`, the id (32-bit
+//!   before layer 133, 64-bit since), and `access_hash`, `first_name`, `last_name`, `username`,
+//!   `phone` as their flag bits 0–4 say; the access hash is never written out. Read first, since
+//!   a user's access hash could pass for a message date.
+//!
 //! Anything else is `None` (the cell stays hex). Nothing is allocated beyond the blob's size.
 
 use serde_json::{Map, Value, json};
@@ -29,6 +35,17 @@ const PEERS: &[(u32, &str, u8)] = &[
     (0x5951_1722, "user", 64),
     (0x36c6_019a, "chat", 64),
     (0xa2a5_371e, "channel", 64),
+];
+
+/// `user` constructors: (constructor, has `flags2`, 64-bit id). From Telegram's TL schema and the
+/// Android client's `TLRPC` (layers 42–131 with a 32-bit id; 133 onwards with a 64-bit one).
+const USERS: &[(u32, bool, bool)] = &[
+    (0x2e13_f4c3, false, false),
+    (0xd10d_979a, false, false),
+    (0x9384_58c1, false, false),
+    (0x3ff6_ecb0, false, true),
+    (0x8f97_c628, true, true),
+    (0x215c_4438, true, true),
 ];
 
 /// Unix dates a message can carry (Telegram launched in 2013).
@@ -91,6 +108,51 @@ impl Reader<'_> {
 pub fn message_cell(b: &[u8]) -> Option<String> {
     let v = secret(b).or_else(|| anchored(b))?;
     serde_json::to_string(&v).ok()
+}
+
+/// The JSON of one stored object: a user (see [`USERS`]) or a message ([`message_cell`]).
+pub fn cell(b: &[u8]) -> Option<String> {
+    let v = user(b).or_else(|| secret(b)).or_else(|| anchored(b))?;
+    serde_json::to_string(&v).ok()
+}
+
+fn user(b: &[u8]) -> Option<Value> {
+    let mut r = Reader { b, at: 0 };
+    let constructor = r.u32()?;
+    let (_, flags2, long_id) = USERS.iter().find(|(c, _, _)| *c == constructor)?;
+    let flags = r.u32()?;
+    if *flags2 {
+        r.u32()?;
+    }
+    let id = if *long_id {
+        r.i64()?
+    } else {
+        i64::from(r.u32()? as i32)
+    };
+    if id <= 0 {
+        return None;
+    }
+    if flags & 1 != 0 {
+        r.i64()?; // access_hash: never written out
+    }
+    let mut m = Map::new();
+    m.insert("constructor".into(), json!(format!("0x{constructor:08x}")));
+    m.insert("read".into(), json!("user"));
+    m.insert("id".into(), json!(namespaced("user", id)));
+    for (bit, name) in [(10, "self"), (11, "contact"), (13, "deleted"), (14, "bot")] {
+        m.insert(name.into(), json!(flags & (1 << bit) != 0));
+    }
+    for (bit, name) in [
+        (1, "first_name"),
+        (2, "last_name"),
+        (3, "username"),
+        (4, "phone"),
+    ] {
+        if flags & (1 << bit) != 0 {
+            m.insert(name.into(), json!(r.string()?));
+        }
+    }
+    Some(Value::Object(m))
 }
 
 /// Namespaced id of a peer (`telegram:<id>` for a user, `telegram-chat:<id>` otherwise).
@@ -187,6 +249,37 @@ mod tests {
             .string(),
             None
         );
+    }
+
+    #[test]
+    fn users_of_both_id_widths_are_read_without_their_access_hash() {
+        // user#215c4438 flags flags2 id:long access_hash first_name username phone (self)
+        let mut b = 0x215c_4438u32.to_le_bytes().to_vec();
+        b.extend((1u32 | 2 | 8 | 16 | 1 << 10).to_le_bytes());
+        b.extend(0u32.to_le_bytes());
+        b.extend(5_000_000_123i64.to_le_bytes());
+        b.extend(0x1122_3344_5566_7788i64.to_le_bytes());
+        for s in ["Pat", "pat_wong", "85261234567"] {
+            b.extend(tl_string(s));
+        }
+        let v: Value = serde_json::from_str(&cell(&b).unwrap()).unwrap();
+        assert_eq!(
+            v,
+            json!({"constructor": "0x215c4438", "read": "user", "id": "telegram:5000000123",
+                   "self": true, "contact": false, "deleted": false, "bot": false,
+                   "first_name": "Pat", "username": "pat_wong", "phone": "85261234567"})
+        );
+        assert!(!cell(&b).unwrap().contains("1122"));
+        // user#938458c1 flags id:int last_name
+        let mut b = 0x9384_58c1u32.to_le_bytes().to_vec();
+        b.extend(4u32.to_le_bytes());
+        b.extend(62_132_081u32.to_le_bytes());
+        b.extend(tl_string("Chan"));
+        let v: Value = serde_json::from_str(&cell(&b).unwrap()).unwrap();
+        assert_eq!(v["id"], "telegram:62132081");
+        assert_eq!(v["last_name"], "Chan");
+        // cut inside a string: nothing
+        assert_eq!(user(&b[..b.len() - 2]), None);
     }
 
     #[test]

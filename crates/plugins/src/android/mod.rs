@@ -24,6 +24,7 @@
 //! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
 //! | LINE `naver_line` ([`line`]) | one per contact, per message | `line:<mid>`: mid, names; wallet claims by direction |
+//! | Telegram `cache4.db` ([`telegram`]) | one per user, phone-book contact, group, secret chat (never its keys), dialog, message | `owner`: the account with the self flag (id, `telegram_username`, phone), the sender of outgoing secret-chat messages; `telegram:<id>`: user name, phone, name; claims by direction |
 //! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
@@ -36,6 +37,7 @@ mod files;
 mod line;
 mod partitions;
 mod system;
+mod telegram;
 mod wechat;
 
 use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
@@ -618,9 +620,6 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 apps::files_by_google(ctx, l)
             })?;
         }
-        for l in of("cache4.db") {
-            ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::telegram(ctx, l))?;
-        }
         for l in of("tango_android_tc.db").into_iter().chain(of("tc.db")) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::tango_messages(ctx, l)
@@ -680,6 +679,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || files::packages(ctx, l))?;
         }
         line::triage(ctx, &found)?;
+        telegram::triage(ctx, &found)?;
         wechat::triage(ctx, &found)?;
         if with_files {
             // the phone's own screenshots (`DCIM/Screenshots`, `Pictures/Screenshots`)

@@ -1099,7 +1099,7 @@ INSERT INTO messages_v2 (mid, uid, read_state, send_state, date, data, out) VALU
             .unwrap_or_else(|| panic!("{version}: {entities:#?}"));
         for v in [
             "account_id=telegram:62132081",
-            "nickname=meichan_hk",
+            "telegram_username=telegram-user:@meichan_hk",
             "phone=+85291234567",
         ] {
             assert!(mei.contains(v), "{version} {v}: {mei}");

@@ -22,6 +22,7 @@ mod layouts;
 mod limits;
 mod media;
 mod screens;
+mod telegram;
 mod util;
 mod wallets;
 mod who;
