@@ -76,12 +76,11 @@ fn dfvfs() -> Arc<dyn FileSystem> {
     hfsplus::open(Arc::new(FileBytes::open(&path).unwrap())).unwrap()
 }
 
-#[test]
-fn dfvfs_volume_lists_times_and_bytes_as_tsk_does() {
-    let fs = dfvfs();
-    assert_eq!(fs.format(), "hfsplus");
+/// The volume's listing, ids, sizes, four times and every file's bytes equal TSK's `fls -m`
+/// body (`$` metadata files left out) and `icat` hashes.
+fn check_against_tsk(fs: &dyn FileSystem, body: &str, sums: &str, files: usize) {
     let mut ours = BTreeSet::new();
-    for e in walk(fs.as_ref()) {
+    for e in walk(fs) {
         let kind = match e.kind {
             EntryKind::Dir => "d/d",
             EntryKind::Symlink => "l/l",
@@ -101,7 +100,7 @@ fn dfvfs_volume_lists_times_and_bytes_as_tsk_does() {
             unix(&e, TimeRole::Created)
         ));
     }
-    let body = std::fs::read_to_string(fixture("hfsplus.body")).unwrap();
+    let body = std::fs::read_to_string(fixture(body)).unwrap();
     let want: BTreeSet<String> = body
         .lines()
         .filter(|l| !l.contains("|/$"))
@@ -122,9 +121,9 @@ fn dfvfs_volume_lists_times_and_bytes_as_tsk_does() {
         .collect();
     assert_eq!(ours, want);
 
-    let sums = std::fs::read_to_string(fixture("hfsplus.sha256")).unwrap();
+    let sums = std::fs::read_to_string(fixture(sums)).unwrap();
     let mut checked = 0;
-    for e in walk(fs.as_ref()) {
+    for e in walk(fs) {
         if e.kind != EntryKind::File {
             continue;
         }
@@ -144,8 +143,33 @@ fn dfvfs_volume_lists_times_and_bytes_as_tsk_does() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 7);
+    assert_eq!(checked, files);
     assert!(fs.diagnostics().is_empty(), "{:?}", fs.diagnostics());
+}
+
+#[test]
+fn dfvfs_volume_lists_times_and_bytes_as_tsk_does() {
+    let fs = dfvfs();
+    assert_eq!(fs.format(), "hfsplus");
+    check_against_tsk(fs.as_ref(), "hfsplus.body", "hfsplus.sha256", 7);
+}
+
+/// The volume xorriso writes (`tests/fixtures/hfs/generate.sh`), from its Apple Partition Map
+/// partition (sector 128) to the end of the image, where its file data lies.
+#[test]
+fn xorriso_volume_lists_times_and_bytes_as_tsk_does() {
+    let mut iso = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(fixture("hfsplus.iso.gz")).unwrap()),
+        &mut iso,
+    )
+    .unwrap();
+    let vol = iso[128 * 512..].to_vec();
+    let fs = open_mem(vol).unwrap();
+    check_against_tsk(fs.as_ref(), "xorriso.body", "xorriso.sha256", 6);
+    // `:` in a POSIX name is `/` in the catalog, shown as `:` again.
+    assert_eq!(fs.stat("/Mixed Case/x:y.txt").unwrap().size, 14);
+    assert_eq!(fs.stat("/mixed case/X:Y.TXT").unwrap().id, Some(17));
 }
 
 #[test]

@@ -65,6 +65,21 @@ fn every_codec_decodes_to_the_oracle_media() {
     }
 }
 
+/// dmg2img's output for the images it converts whole (`tests/fixtures/hfs/make-oracles.sh`).
+#[test]
+fn decoded_disks_equal_dmg2img_output() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/hfs/dmg2img.sha256");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut n = 0;
+    for line in text.lines() {
+        let (sum, dmg) = line.split_once(' ').unwrap();
+        assert_eq!(sha256(&open(dmg), 1 << 20), sum, "{dmg}");
+        n += 1;
+    }
+    assert_eq!(n, 2);
+}
+
 fn copy(dmg: &str) -> Vec<u8> {
     corpus::bytes(&format!("container/udif/{dmg}"))
 }
