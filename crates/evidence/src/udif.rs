@@ -24,7 +24,8 @@
 //! and the disk (`sector + count` within `koly`'s sector count, no overlaps); a chunk's
 //! decompressed size is bounded ([`MAX_CHUNK_BYTES`], [`Error::TooLarge`]) and a codec that
 //! yields fewer or more bytes than the chunk holds is a [`Error::Corrupt`] naming the chunk's
-//! file offset. The number of chunks is bounded ([`MAX_CHUNKS`]). Decoded chunks are cached (a
+//! file offset (every decoder writes through a bounded sink or reader, so a crafted stream never
+//! inflates past the chunk). The number of chunks is bounded ([`MAX_CHUNKS`]). Decoded chunks are cached (a
 //! bounded LRU). The tables' CRC-32 checksums cover a whole partition's decoded bytes; they are
 //! verified by [`UdifImage::verify`] (which reads everything), not on every read.
 
@@ -340,9 +341,13 @@ impl UdifImage {
                 out.0
             }
             ChunkKind::Lzfse => {
-                let mut out = Vec::with_capacity(out_len);
-                lzfse_rust::decode_bytes(&stored, &mut out).map_err(|e| bad(e.to_string()))?;
-                out
+                // The ring decoder writes through a bounded sink: a crafted block claiming
+                // gigabytes stops at the chunk size.
+                let mut out = BoundedSink(Vec::with_capacity(out_len), out_len + 1);
+                lzfse_rust::LzfseRingDecoder::default()
+                    .decode(&mut &stored[..], &mut out)
+                    .map_err(|e| bad(e.to_string()))?;
+                out.0
             }
         };
         if out.len() != out_len {
