@@ -8,6 +8,10 @@
 # /work/shared/corpus). Each side's time and the ratio ours / theirs are printed.
 #
 #   bench/hfs_dmg.sh [FILES]     (needs xorriso, sleuthkit, dmg2img, bc)
+#
+# Measured 2026-12-03 on the shared 2-core machine, niced, FILES=300: HFS+ 300 files / 196 MB
+# hfs_read_all 0.529 s vs fls + icat 13.666 s (ratio 0.039; icat is one process per file);
+# UDIF 64 MiB zlib image_read 0.038 s vs dmg2img 0.101 s (ratio 0.372).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files="${1:-400}"
