@@ -1,4 +1,4 @@
-//! Reads the whole media of an image layer recognised by content (Android sparse, QCOW2, VHD,
+//! Reads the whole media of an image layer recognised by content (Android sparse, QCOW2, UDIF, VHD,
 //! VHDX, VMDK: the first layer the scanner stacks on the file) and discards (or, with
 //! `--sha256`, hashes) it: the whole-media read that `bench/image_read.sh` times against the
 //! image's own tool (`simg2img`, `qemu-img convert -O raw`) writing to /dev/null.

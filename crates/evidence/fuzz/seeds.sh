@@ -7,7 +7,7 @@
 #
 #   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, f2fs-tools, mkntfs, ewfacquire,
 #                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
-#                                    qemu-img, python3, img2simg)
+#                                    qemu-img, python3, img2simg, xorriso)
 set -euo pipefail
 export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -136,5 +136,35 @@ inode="$(fls -r -p "$work/comp.img" | awk '$NF == "comp/small.txt" {print $(NF-1
 cluster="$(istat "$work/comp.img" "$inode" | awk '/^Type: \$DATA/ {f=1; next} f && NF {print $1; exit}')"
 dd if="$work/comp.img" of="$work/unit.bin" bs=4096 skip="$cluster" count=1 status=none
 seed lznt1 "$work/unit.bin" small-text.unit
+
+# hfsplus: the HFS+ volume xorriso writes beside ISO 9660 (mkfs.hfsplus is not in Debian
+# bookworm), from its Apple Partition Map partition (sector 128) to the end of the image, where
+# its file data lies; kept as sparse block records.
+xorriso -as mkisofs -hfsplus -V SEED -o "$work/hfs.iso" "$work/src" 2>/dev/null
+tail -c +65537 "$work/hfs.iso" > "$work/hfs.vol"
+blocks "$work/hfs.vol" "$work/hfs.blocks"
+seed hfsplus "$work/hfs.blocks" xorriso.hfsplus.blocks
+# udif: no Linux tool writes UDIF (hdiutil is macOS-only), and corpus DMGs are never committed,
+# so the seed is a one-partition image (a zlib chunk, a raw chunk, a zero chunk) written with Python's zlib and
+# plistlib after the layout the corpus DMGs show (koly trailer, blkx mish table).
+mkdir -p "$out/udif"
+python3 - "$out/udif/seed-python-zlib-raw-zero.dmg" <<'PY'
+import plistlib, struct, sys, zlib
+sector = bytes(range(256)) * 2
+z = zlib.compress(sector * 4)
+data = z + sector
+chunks = [(0x80000005, 0, 4, 0, len(z)), (1, 4, 1, len(z), 512), (0, 5, 3, 0, 0), (0xffffffff, 8, 0, 0, 0)]
+mish = b'mish' + struct.pack('>IQQQII', 1, 0, 8, 0, 0, 0) + bytes(24) + struct.pack('>II', 0, 0) + bytes(128)
+mish += struct.pack('>I', len(chunks))
+for t, s, n, o, l in chunks:
+    mish += struct.pack('>IIQQQQ', t, 0, s, n, o, l)
+xml = plistlib.dumps({'resource-fork': {'blkx': [{'Attributes': '0x0050', 'CFName': 'whole disk', 'Data': mish, 'ID': '0', 'Name': 'whole disk'}]}})
+koly = b'koly' + struct.pack('>III', 4, 512, 1) + struct.pack('>QQQQQ', 0, 0, len(data), 0, 0)
+koly += struct.pack('>II', 1, 1) + bytes(16) + struct.pack('>II', 0, 0) + bytes(128)
+koly += struct.pack('>QQ', len(data), len(xml)) + bytes(120) + struct.pack('>II', 0, 0) + bytes(128)
+koly += struct.pack('>IQ', 1, 8) + bytes(12)
+assert len(koly) == 512
+open(sys.argv[1], 'wb').write(data + xml + koly)
+PY
 
 ls -la "$out"/*/seed-*

@@ -191,9 +191,9 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 16] = [
-    "ewf", "ext4", "f2fs", "fat", "gzip", "leveldb", "lznt1", "ntfs", "qcow2", "simg", "tar",
-    "vhd", "vhdx", "vmdk", "volume", "zip",
+pub const TARGETS: [&str; 18] = [
+    "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "leveldb", "lznt1", "ntfs", "qcow2", "simg",
+    "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -227,6 +227,16 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
             crate::vmdk::VmdkImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
         "fat" => exercise_fs(data, crate::fat::open),
+        // The input as sparse block records: the HFS+ seed's B-tree nodes are 4 KiB, mostly
+        // zeros.
+        "hfsplus" => {
+            if let Ok(fs) = crate::hfsplus::open(sparse_blocks(data)) {
+                exercise_tree(fs.as_ref());
+            }
+        }
+        "udif" => exercise_image(data, |b| {
+            crate::udif::UdifImage::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
         "ntfs" => exercise_fs(data, crate::ntfs::open),
         "tar" => exercise_fs(data, crate::archive::open_tar),
         "zip" => exercise_fs(data, crate::archive::open_zip),

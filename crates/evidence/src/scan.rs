@@ -289,6 +289,9 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
         }
         Format::Ntfs => Some(("ntfs", crate::ntfs::open(bytes.clone()))),
         Format::F2fs if probe.readable => Some(("f2fs", crate::f2fs::open(bytes.clone()))),
+        Format::HfsPlus | Format::Hfsx if probe.readable => {
+            Some(("hfsplus", crate::hfsplus::open(bytes.clone())))
+        }
         Format::Zip => Some(("zip", crate::archive::open_zip(bytes.clone()))),
         Format::Tar => Some(("tar", crate::archive::open_tar(bytes.clone()))),
         Format::Gzip => {
@@ -371,6 +374,16 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
                 ("block_size", info.block_size.to_string()),
             ];
             ("vhdx", params, Arc::new(v) as Bytes)
+        }));
+    }
+    if crate::udif::sniff(bytes.as_ref()) {
+        return Some(crate::udif::UdifImage::open(bytes.clone()).map(|u| {
+            let kinds: Vec<&str> = u.kinds().iter().map(|k| k.name()).collect();
+            let params = vec![
+                ("chunks", kinds.join(",")),
+                ("tables", u.tables().len().to_string()),
+            ];
+            ("udif", params, Arc::new(u) as Bytes)
         }));
     }
     crate::vhd::sniff(bytes.as_ref())?;
@@ -722,6 +735,7 @@ fn containers(root: &Node) -> Vec<&'static str> {
             "vhd" => Some("VHD image"),
             "vhdx" => Some("VHDX image"),
             "vmdk" => Some("VMDK image"),
+            "udif" => Some("UDIF disk image (.dmg)"),
             _ => None,
         };
         if let Some(name) = name

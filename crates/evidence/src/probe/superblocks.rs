@@ -190,8 +190,9 @@ fn hfs(head: &[u8]) -> Option<Probe> {
             } else {
                 (Format::Hfsx, "HFSX")
             };
-            let mut p = Probe::not_yet_readable(
+            let mut p = Probe::new(
                 format,
+                true,
                 format!(
                     "{name} volume header at byte 1024 (`{}`, version {version}, {blocks} blocks of {block} bytes)",
                     if signature == 0x482B { "H+" } else { "HX" }
@@ -211,8 +212,9 @@ fn hfs(head: &[u8]) -> Option<Probe> {
             let name_len = usize::from(*vh.get(0x24)?).min(27);
             let label = field(vh, 0x25, name_len).map(|n| String::from_utf8_lossy(n).into_owned());
             let mut p = if be16(vh, 0x7C)? == 0x482B {
-                Probe::not_yet_readable(
+                Probe::new(
                     Format::HfsPlus,
+                    true,
                     "HFS+ volume embedded in an HFS wrapper (`BD` at byte 1024, embedded `H+`)",
                 )
             } else {

@@ -405,15 +405,10 @@ fn f2fs_erofs_hfs_apfs_superblocks() {
         put(&mut d, 1024 + 44, &100u32.to_be_bytes());
         d
     };
-    let p = check(
-        hfs(b"HX", 5),
-        Format::Hfsx,
-        false,
-        &["HFSX", "recognised, not yet readable"],
-    );
+    let p = check(hfs(b"HX", 5), Format::Hfsx, true, &["HFSX"]);
     assert_eq!(p.features, ["journaled"]);
     assert_eq!(p.uuid, None, "no volume identifier");
-    check(hfs(b"H+", 4), Format::HfsPlus, false, &[]);
+    check(hfs(b"H+", 4), Format::HfsPlus, true, &[]);
     assert_eq!(
         probe_of(hfs(b"H+", 5)).format,
         Format::Unknown,
@@ -424,7 +419,7 @@ fn f2fs_erofs_hfs_apfs_superblocks() {
     put(&mut wrapper, 1024 + 0x14, &4096u32.to_be_bytes());
     put(&mut wrapper, 1024 + 0x24, b"\x04Disk");
     put(&mut wrapper, 1024 + 0x7C, b"H+");
-    let p = check(wrapper.clone(), Format::HfsPlus, false, &["HFS wrapper"]);
+    let p = check(wrapper.clone(), Format::HfsPlus, true, &["HFS wrapper"]);
     assert_eq!(p.label.as_deref(), Some("Disk"));
     put(&mut wrapper, 1024 + 0x7C, b"\0\0");
     check(wrapper, Format::Hfs, false, &["classic HFS"]);

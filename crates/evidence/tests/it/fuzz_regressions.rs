@@ -59,6 +59,10 @@ fn opens(target: &str, data: &[u8]) -> bool {
             .is_ok(),
         "simg" => masf_evidence::simg::SparseImage::open(bytes()).is_ok(),
         "vmdk" => masf_evidence::vmdk::VmdkImage::open(bytes()).is_ok(),
+        "hfsplus" => {
+            masf_evidence::hfsplus::open(masf_evidence::fuzzing::sparse_blocks(data)).is_ok()
+        }
+        "udif" => masf_evidence::udif::UdifImage::open(bytes()).is_ok(),
         "ewf" => {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("seed.E01");
