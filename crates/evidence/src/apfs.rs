@@ -334,7 +334,7 @@ fn parse_node(
     data: Arc<Vec<u8>>,
     fixed: Option<(usize, usize)>,
 ) -> Result<Node, Error> {
-    let at = paddr * store.block;
+    let at = paddr.saturating_mul(store.block);
     let bad = |d: String| store.corrupt(at, format!("B-tree node at block {paddr}: {d}"));
     let flags = u16_at(&data, 32);
     let level = u16_at(&data, 34);
@@ -428,7 +428,7 @@ fn omap_lookup(store: &Store, omap_tree: u64, oid: u64, xid: u64) -> Result<u64,
             && node.level + 1 != p
         {
             return Err(store.corrupt(
-                paddr * store.block,
+                paddr.saturating_mul(store.block),
                 format!(
                     "object map node at block {paddr}: level {} under level {p}",
                     node.level
@@ -460,7 +460,7 @@ fn omap_lookup(store: &Store, omap_tree: u64, oid: u64, xid: u64) -> Result<u64,
     }
     Err(Error::Corrupt {
         layer: store.layer(),
-        offset: omap_tree * store.block,
+        offset: omap_tree.saturating_mul(store.block),
         detail: format!(
             "object {oid} (as of transaction {xid}) not found in the object map at block {omap_tree}"
         ),
@@ -722,7 +722,7 @@ impl ApfsVolume {
         let sb = store.object(paddr, OBJECT_TYPE_FS, Some(oid))?;
         if u32_at(&sb, 32) != APSB_MAGIC {
             return Err(store.corrupt(
-                paddr * store.block,
+                paddr.saturating_mul(store.block),
                 "volume superblock without magic `APSB`",
             ));
         }
@@ -829,11 +829,24 @@ impl ApfsVolume {
     fn records(&self, oid: u64) -> Result<Vec<Record>, Error> {
         let mut out = Vec::new();
         let mut stack: Vec<(u64, Option<u16>, usize)> = vec![(self.root_tree, None, 0)];
+        // Index entries may all name one child: without a bound a crafted tree of 16 levels
+        // would make a lookup visit that child exponentially often.
+        let mut visited = 0usize;
         while let Some((paddr, parent, depth)) = stack.pop() {
+            visited += 1;
+            if visited > MAX_NODES_WALKED {
+                return Err(Error::TooLarge {
+                    layer: self.layer(),
+                    offset: paddr.saturating_mul(self.store.block),
+                    what: format!("file-system tree nodes visited for object {oid}"),
+                    claimed: visited as u64,
+                    limit: MAX_NODES_WALKED as u64,
+                });
+            }
             if depth >= MAX_TREE_DEPTH {
                 return Err(Error::TooDeep {
                     layer: self.layer(),
-                    offset: paddr * self.store.block,
+                    offset: paddr.saturating_mul(self.store.block),
                     path: None,
                     what: "file-system B-tree".to_string(),
                     limit: MAX_TREE_DEPTH as u64,
@@ -844,7 +857,7 @@ impl ApfsVolume {
                 && node.level + 1 != p
             {
                 return Err(self.store.corrupt(
-                    paddr * self.store.block,
+                    paddr.saturating_mul(self.store.block),
                     format!(
                         "file-system tree node at block {paddr}: level {} under level {p}",
                         node.level
@@ -859,7 +872,7 @@ impl ApfsVolume {
                         if out.len() >= MAX_RECORDS {
                             return Err(Error::TooLarge {
                                 layer: self.layer(),
-                                offset: paddr * self.store.block,
+                                offset: paddr.saturating_mul(self.store.block),
                                 what: format!("records of object {oid}"),
                                 claimed: out.len() as u64 + 1,
                                 limit: MAX_RECORDS as u64,
@@ -1300,7 +1313,10 @@ fn list_snapshots(store: &Store, root: u64) -> Result<Vec<Snapshot>, Error> {
     while let Some((paddr, depth)) = stack.pop() {
         visited += 1;
         if visited > MAX_NODES_WALKED || depth >= MAX_TREE_DEPTH {
-            return Err(store.corrupt(paddr * store.block, "snapshot tree too large or too deep"));
+            return Err(store.corrupt(
+                paddr.saturating_mul(store.block),
+                "snapshot tree too large or too deep",
+            ));
         }
         let data = store
             .object(paddr, OBJECT_TYPE_BTREE_NODE, None)
@@ -1365,7 +1381,8 @@ impl ByteSource for StreamData {
                 .filter(|e| pos < e.logical.saturating_add(e.len));
             let n = match hit {
                 Some(e) => {
-                    let n = ((e.logical + e.len - pos) as usize).min(want - done);
+                    let n =
+                        (e.logical.saturating_add(e.len) - pos).min((want - done) as u64) as usize;
                     let dst = &mut buf[done..done + n];
                     if e.phys == 0 {
                         dst.fill(0);
