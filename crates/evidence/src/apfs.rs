@@ -204,6 +204,8 @@ pub struct ApfsVolumeInfo {
     pub num_files: u64,
     pub num_directories: u64,
     pub num_symlinks: u64,
+    /// Bytes allocated to the volume (`apfs_fs_alloc_count` blocks).
+    pub allocated_bytes: u64,
     pub snapshots: Vec<Snapshot>,
 }
 
@@ -748,6 +750,7 @@ impl ApfsVolume {
             num_files: u64_at(&sb, 184),
             num_directories: u64_at(&sb, 192),
             num_symlinks: u64_at(&sb, 200),
+            allocated_bytes: u64_at(&sb, 88).saturating_mul(store.block),
             snapshots: Vec::new(),
         };
         let mut notes = Vec::new();

@@ -343,14 +343,15 @@ fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
         }
     };
     for (i, vol) in container.volumes().iter().enumerate() {
-        let (name, role, fs, problem) = match vol {
+        let (name, role, size, fs, problem) = match vol {
             Ok(v) => (
                 v.info().name.clone(),
                 v.info().role.clone(),
+                v.info().allocated_bytes,
                 Some(v.clone() as Arc<dyn FileSystem>),
                 None,
             ),
-            Err(e) => (String::new(), String::new(), None, Some(e.to_string())),
+            Err(e) => (String::new(), String::new(), 0, None, Some(e.to_string())),
         };
         let vlayer = Layer::new(
             "apfs_volume",
@@ -365,8 +366,9 @@ fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
                 index: i + 1,
                 name,
                 type_name: format!("APFS volume ({role})"),
+                // Volumes share the container's blocks: no offset; the size is what is allocated.
                 offset: 0,
-                size: 0,
+                size,
             }),
             fs: None,
             problem,

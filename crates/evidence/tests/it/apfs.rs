@@ -160,6 +160,8 @@ fn container_volume_and_symlink_facts() {
     assert!(v.case_insensitive);
     assert!(v.snapshots.is_empty());
     assert_eq!((v.num_files, v.num_directories, v.num_symlinks), (7, 2, 1));
+    // `pstat`: "Capacity Consumed: 49152 B".
+    assert_eq!(v.allocated_bytes, 49152);
     let link = vol.stat("/a_link").unwrap();
     assert_eq!(
         link.link_target.as_deref(),
@@ -187,6 +189,7 @@ fn the_scanner_makes_each_volume_a_layer() {
     let p = all[0].partition.unwrap();
     assert_eq!(p.name, "apfs_test");
     assert_eq!(p.index, 1);
+    assert_eq!(p.size, 49152);
     assert!(p.type_name.contains("APFS volume"), "{}", p.type_name);
     assert_eq!(all[0].fs.format(), "apfs");
     let fs = s.file_system(Some("apfs_test")).unwrap();
