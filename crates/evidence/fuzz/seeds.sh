@@ -80,6 +80,15 @@ sload.f2fs -f "$work/src" -T 1700000000 "$work/f2fs.img" >/dev/null
 blocks "$work/f2fs.img" "$work/f2fs.blocks"
 seed f2fs "$work/f2fs.blocks" small.f2fs.blocks
 
+# apfs: no Debian tool writes APFS (no mkfs.apfs), so the seed is the public corpus image
+# fs/apfs/dfvfs-apfs.raw (dfVFS test data, Apache-2.0), which is never committed: the kept
+# seed names it (seed-dfvfs-apfs.corpus, packed by the regression test at run time), and for a
+# fuzzing run it is packed here as sparse block records into corpus-seeds/apfs/ (ignored by git).
+mkdir -p "$out/apfs"
+printf 'fs/apfs/dfvfs-apfs.raw\n' > "$out/apfs/seed-dfvfs-apfs.corpus"
+mkdir -p "$here/corpus-seeds/apfs"
+blocks "${MASF_CORPUS:-/work/shared/corpus}/fs/apfs/dfvfs-apfs.raw" "$here/corpus-seeds/apfs/dfvfs-apfs.blocks"
+
 # ntfs: a 2 MiB volume (mkntfs refuses 1 MiB images) holding one file put there by ntfscp.
 truncate -s 2M "$work/ntfs.img"
 mkntfs -F -f -q -s 512 -c 4096 -L SEED -T "$work/ntfs.img" >/dev/null 2>&1

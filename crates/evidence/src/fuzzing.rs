@@ -153,6 +153,22 @@ pub fn sparse_blocks(data: &[u8]) -> Bytes {
     })
 }
 
+/// `image` as the records [`sparse_blocks`] reads: its block count, then each 4 KiB block that
+/// is not all zeros with its index. Seeds made from public images in the shared corpus are
+/// packed with this at test time (a `seed-*.corpus` file names the image) rather than
+/// committed.
+pub fn pack_sparse_blocks(image: &[u8]) -> Vec<u8> {
+    let count = image.len().div_ceil(4096).min(MAX_SPARSE_BLOCKS as usize);
+    let mut out = (count as u32).to_le_bytes().to_vec();
+    for (i, block) in image.chunks(4096).take(count).enumerate() {
+        if block.iter().any(|&b| b != 0) {
+            out.extend_from_slice(&(i as u32).to_le_bytes());
+            out.extend_from_slice(block);
+        }
+    }
+    out
+}
+
 /// The byte source of [`sparse_blocks`].
 struct SparseBlocks {
     blocks: std::collections::BTreeMap<u64, Vec<u8>>,
@@ -191,9 +207,9 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 18] = [
-    "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "leveldb", "lznt1", "ntfs", "qcow2", "simg",
-    "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
+pub const TARGETS: [&str; 19] = [
+    "apfs", "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "leveldb", "lznt1", "ntfs", "qcow2",
+    "simg", "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -205,6 +221,16 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
             crate::ewf::EwfImage::open(path).map(|i| Arc::new(i) as Bytes)
         }),
         "ext4" => exercise_fs(data, crate::ext4::open),
+        // The input as sparse block records, like f2fs: the container's metadata is a few
+        // dozen blocks scattered over the image.
+        "apfs" => {
+            if let Ok(c) = crate::apfs::open_container(sparse_blocks(data)) {
+                for vol in c.volumes().iter().flatten() {
+                    exercise_tree(vol.as_ref());
+                    let _ = vol.xattrs("/");
+                }
+            }
+        }
         "f2fs" => {
             if let Ok(fs) = crate::f2fs::open(sparse_blocks(data)) {
                 exercise_tree(fs.as_ref());

@@ -5,6 +5,7 @@
 //! them with SHA-256 and MD5 in one streaming pass ([`hash`]). Evidence files are always opened
 //! read-only, and without updating their access time where the platform allows ([`open`]).
 
+pub mod apfs;
 pub mod archive;
 pub mod bytes;
 mod endian;

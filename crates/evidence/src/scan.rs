@@ -292,6 +292,10 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
         Format::HfsPlus | Format::Hfsx if probe.readable => {
             Some(("hfsplus", crate::hfsplus::open(bytes.clone())))
         }
+        Format::Apfs if probe.readable => {
+            apfs_volumes(&mut node, &layer, &bytes);
+            None
+        }
         Format::Zip => Some(("zip", crate::archive::open_zip(bytes.clone()))),
         Format::Tar => Some(("tar", crate::archive::open_tar(bytes.clone()))),
         Format::Gzip => {
@@ -328,6 +332,64 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     }
     node.probe = Some(probe);
     node
+}
+
+/// An APFS container: each volume becomes a child layer, as the partitions of a table do, with
+/// its name and role as the partition's name and type; a volume that cannot be opened
+/// (encrypted, corrupt) is a child with its problem.
+fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
+    let container = match crate::apfs::open_container(bytes.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            node.problem = Some(e.to_string());
+            return;
+        }
+    };
+    for (i, vol) in container.volumes().iter().enumerate() {
+        let (name, role, size, fs, problem) = match vol {
+            Ok(v) => (
+                v.info().name.clone(),
+                v.info().role.clone(),
+                v.info().allocated_bytes,
+                Some(v.clone() as Arc<dyn FileSystem>),
+                None,
+            ),
+            Err(e) => (String::new(), String::new(), 0, None, Some(e.to_string())),
+        };
+        let vlayer = Layer::new(
+            "apfs_volume",
+            &[("index", i.to_string()), ("name", name.clone())],
+            Some(layer),
+        );
+        let mut child = Node {
+            layer: vlayer.clone(),
+            bytes: None,
+            probe: None,
+            partition: Some(PartitionInfo {
+                index: i + 1,
+                name,
+                type_name: format!("APFS volume ({role})"),
+                // Volumes share the container's blocks: no offset; the size is what is allocated.
+                offset: 0,
+                size,
+            }),
+            fs: None,
+            problem,
+            children: Vec::new(),
+        };
+        if let Some(fs) = fs {
+            child.children.push(Node {
+                layer: Layer::new(fs.format(), &[], Some(&vlayer)),
+                bytes: None,
+                probe: None,
+                partition: None,
+                fs: Some(fs),
+                problem: None,
+                children: Vec::new(),
+            });
+        }
+        node.children.push(child);
+    }
 }
 
 /// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD, VHDX

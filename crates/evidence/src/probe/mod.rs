@@ -16,7 +16,7 @@
 //!   compressed data).
 //! - LUKS and BitLocker headers.
 //!
-//! Recognised formats without a reader here (APFS, HFS+, ISO 9660, exFAT, EROFS, Android
+//! Recognised formats without a reader here (HFS+, ISO 9660, exFAT, EROFS, APFS Fusion, Android
 //! `super`…) come back with `readable: false` and a reason saying "recognised, not yet
 //! readable"; they are never handed to a reader of another format.
 //!

@@ -263,12 +263,16 @@ fn apfs(head: &[u8]) -> Option<Probe> {
     if !(4096..=65536).contains(&block) || !block.is_power_of_two() || blocks == 0 {
         return None;
     }
-    let mut p = Probe::not_yet_readable(
-        Format::Apfs,
-        format!("APFS container superblock (`NXSB` at byte 32, {blocks} blocks of {block} bytes)"),
-    );
-    p.uuid = field(head, 72, 16).and_then(uuid_be);
     let incompat = le64(head, 64)?;
+    let what =
+        format!("APFS container superblock (`NXSB` at byte 32, {blocks} blocks of {block} bytes)");
+    // A Fusion container spans two devices; one of them alone cannot be read.
+    let mut p = if incompat & 0x100 != 0 {
+        Probe::not_yet_readable(Format::Apfs, format!("{what}, Fusion (two devices)"))
+    } else {
+        Probe::new(Format::Apfs, true, what)
+    };
+    p.uuid = field(head, 72, 16).and_then(uuid_be);
     for (bit, name) in [(0x1u64, "version1"), (0x2, "version2"), (0x100, "fusion")] {
         if incompat & bit != 0 {
             p.features.push(name.to_string());

@@ -432,8 +432,16 @@ fn f2fs_erofs_hfs_apfs_superblocks() {
     check(
         d.clone(),
         Format::Apfs,
+        true,
+        &["APFS container superblock"],
+    );
+    let mut fusion = d.clone();
+    put(&mut fusion, 64, &0x102u64.to_le_bytes());
+    check(
+        fusion,
+        Format::Apfs,
         false,
-        &["APFS", "recognised, not yet readable"],
+        &["Fusion", "recognised, not yet readable"],
     );
     put(&mut d, 36, &1000u32.to_le_bytes());
     assert_eq!(

@@ -2,7 +2,7 @@
 //! (`tests/fixtures/public/disk/DISK_ORACLES.md`); disks made with sgdisk, fdisk and sfdisk
 //! (`tests/fixtures/volume/generate.sh`) equal their `mmls` oracles, and every partition's bytes
 //! hash as `dd` read them; probing every partition agrees with `blkid` and `dumpe2fs`, public
-//! file-system images are recognised (APFS and ISO 9660 as not yet readable);
+//! file-system images are recognised (ISO 9660 as not yet readable);
 //! Android userdata encryption (FBE, FDE footer, random bytes) is told apart; crafted and
 //! damaged tables give typed errors or diagnostics, never a panic or a hang.
 
@@ -689,7 +689,7 @@ fn public_file_system_images_are_recognised() {
         let p = probe_public(name);
         check_probe_against_blkid(name, &p, facts);
         assert_eq!(p.encryption, Encryption::None, "{name}");
-        let expect_readable = !matches!(p.format, Format::Apfs | Format::Iso9660);
+        let expect_readable = !matches!(p.format, Format::Iso9660);
         assert_eq!(p.readable, expect_readable, "{name}: {p:?}");
         if !expect_readable {
             assert!(
