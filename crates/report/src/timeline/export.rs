@@ -2,7 +2,8 @@
 //! `timestamp` (microseconds since 1970), `timestamp_desc` and `message` first, then the
 //! MASForensics columns. JSONL is one entry object per line (Timesketch's JSONL import); JSON
 //! is one document with the counts; CSV has one header row and RFC 4180 quoting, with the
-//! context facts as a JSON array in one cell. An unconvertible entry keeps its row, with empty
+//! context facts as a JSON array in one cell; a cell starting with `=`, `+`, `-`, `@`, a tab or
+//! a carriage return is prefixed with `'` by default so a spreadsheet shows it as text. An unconvertible entry keeps its row, with empty
 //! `datetime`/`timestamp` and `flag` = `unconvertible` (Timesketch refuses such rows on import:
 //! filter them out there, they are never hidden here).
 
@@ -83,13 +84,44 @@ pub fn write_jsonl(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError>
     Ok(())
 }
 
-/// CSV with [`CSV_COLUMNS`] as the header.
+/// A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) prefixed with `'`, so it is shown as the text it is (OWASP's CSV
+/// injection advice). Evidence strings — a message, a file name — reach every cell.
+pub fn neutralise(cell: String) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// Whether CSV cells are neutralised against formula injection ([`neutralise`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsvCells {
+    /// Cells a spreadsheet would run are prefixed with `'` (the default).
+    Neutralised,
+    /// Cells exactly as recorded (for tools that read the CSV as data, not a spreadsheet).
+    Raw,
+}
+
+/// CSV with [`CSV_COLUMNS`] as the header, every cell neutralised against formula injection
+/// ([`neutralise`]) except `timestamp`, a number the export writes itself.
 pub fn write_csv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    write_csv_with(out, t, CsvCells::Neutralised)
+}
+
+/// [`write_csv`], choosing whether cells are neutralised.
+pub fn write_csv_with(
+    out: &mut dyn Write,
+    t: &Timeline,
+    cells: CsvCells,
+) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(CSV_COLUMNS)?;
+    let timestamp = CSV_COLUMNS.iter().position(|c| *c == "timestamp");
     for e in &t.entries {
         let opt = |v: &Option<String>| v.clone().unwrap_or_default();
-        w.write_record([
+        let record = [
             opt(&e.datetime),
             e.timestamp.map(|t| t.to_string()).unwrap_or_default(),
             e.timestamp_desc.clone(),
@@ -109,7 +141,14 @@ pub fn write_csv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
             opt(&e.note),
             opt(&e.alternative),
             serde_json::to_string(&e.context)?,
-        ])?;
+        ];
+        w.write_record(record.into_iter().enumerate().map(|(i, c)| {
+            if cells == CsvCells::Raw || Some(i) == timestamp {
+                c
+            } else {
+                neutralise(c)
+            }
+        }))?;
     }
     w.flush()?;
     Ok(())

@@ -3,7 +3,7 @@
 use masf_graph::FactType;
 use masf_graph::TimeEncoding::*;
 use masf_report::timeline::export::{
-    CSV_COLUMNS, render_table, write_csv, write_json, write_jsonl,
+    CSV_COLUMNS, CsvCells, render_table, write_csv, write_csv_with, write_json, write_jsonl,
 };
 use masf_report::timeline::{Timeline, build};
 
@@ -143,4 +143,66 @@ fn the_table_shows_case_time_raw_value_and_flags() {
         *lines.last().unwrap(),
         "3 entries, 1 unconvertible, 0 in a DST gap or fold"
     );
+}
+
+/// Cells a spreadsheet would run as formulas come out as text: every hostile title below is
+/// prefixed with `'` in the default CSV, and kept as recorded in the raw one.
+#[test]
+fn csv_cells_that_spreadsheets_would_run_are_neutralised_by_default() {
+    let hostile = [
+        "=HYPERLINK(\"http://x\",\"open\")",
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A9)",
+        "\tTAB first",
+        "\rCR first",
+    ];
+    let mut g = Graph::new();
+    for (i, title) in hostile.iter().enumerate() {
+        let raw = format!("2025-02-19T09:12:3{i}.00 (local)");
+        g.record(Ph {
+            source: "src-usb",
+            title,
+            times: &[(raw.as_str(), FatLocal, "Content Modification Time")],
+            facts: &[],
+        });
+    }
+    let t = build(
+        &g.state,
+        &[source("src-usb", "Asia/Hong_Kong")],
+        "Asia/Hong_Kong",
+    );
+    let message = CSV_COLUMNS.iter().position(|c| *c == "message").unwrap();
+    let cells = |mode: CsvCells| -> Vec<String> {
+        let mut out = Vec::new();
+        write_csv_with(&mut out, &t, mode).unwrap();
+        csv::Reader::from_reader(out.as_slice())
+            .records()
+            .map(|r| r.unwrap().get(message).unwrap().to_string())
+            .collect()
+    };
+    let mut default = Vec::new();
+    write_csv(&mut default, &t).unwrap();
+    let neutralised = cells(CsvCells::Neutralised);
+    let raw = cells(CsvCells::Raw);
+    assert_eq!(neutralised.len(), hostile.len());
+    for (n, r) in neutralised.iter().zip(&raw) {
+        assert!(
+            hostile
+                .iter()
+                .any(|h| r.contains(h.trim_start_matches(['\t', '\r']))),
+            "{r:?}"
+        );
+        assert_eq!(n, &format!("'{r}"), "not neutralised: {r:?}");
+        assert!(!n.starts_with(['=', '+', '-', '@', '\t', '\r']));
+    }
+    // The default export is the neutralised one; numbers it writes itself stay numbers.
+    let text = String::from_utf8(default).unwrap();
+    let first = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.get(message).unwrap(), neutralised[0]);
+    assert!(first.get(1).unwrap().parse::<i64>().is_ok());
 }
