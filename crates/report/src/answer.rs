@@ -12,6 +12,7 @@ use crate::model::{EntityRow, HypothesisRow, PhenomenonRow, Report};
 
 /// The sections that open the report, in their order.
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportAnswer")]
 pub struct Answer {
     pub summary: CaseSummary,
     pub people: Vec<PersonBlock>,
@@ -23,6 +24,7 @@ pub struct Answer {
 
 /// The case in a few lines: the question, what was examined, how it was run.
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportCaseSummary")]
 pub struct CaseSummary {
     /// The question the case asks (its title).
     pub question: String,
@@ -43,6 +45,7 @@ pub struct CaseSummary {
 
 /// One source and its integrity verdict.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportSourceVerdict")]
 pub struct SourceVerdict {
     pub id: String,
     pub label: String,
@@ -55,6 +58,7 @@ pub struct SourceVerdict {
 
 /// One actor as a person of the case.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportPersonBlock")]
 pub struct PersonBlock {
     pub actor_id: String,
     /// A readable name: the case person it is, else the actor's label, else its best
@@ -75,6 +79,7 @@ pub struct PersonBlock {
 
 /// An identifier of a person and the sources it was seen in.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportPersonIdentifier")]
 pub struct PersonIdentifier {
     #[serde(rename = "type")]
     pub id_type: String,
@@ -84,6 +89,7 @@ pub struct PersonIdentifier {
 
 /// A device (an evidence source) a person used: the ownership hypothesis about it.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportDeviceUse")]
 pub struct DeviceUse {
     pub source_id: String,
     pub label: String,
@@ -96,6 +102,7 @@ pub struct DeviceUse {
 
 /// A wallet or account attributed to a person by a control edge.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportAttribution")]
 pub struct Attribution {
     pub value: String,
     pub link_id: String,
@@ -108,6 +115,7 @@ pub struct Attribution {
 
 /// An amount, wallet or transaction hash seen in a screenshot, a message or a document.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportTransactionRow")]
 pub struct TransactionRow {
     pub time: Option<String>,
     pub utc: Option<String>,
@@ -123,6 +131,7 @@ pub struct TransactionRow {
 
 /// A message between people of the case.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportMessageRow")]
 pub struct MessageRow {
     pub time: Option<String>,
     pub utc: Option<String>,
@@ -140,6 +149,7 @@ pub struct MessageRow {
 
 /// A hypothesis put in words.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportHypothesisWords")]
 pub struct HypothesisWords {
     pub id: String,
     pub kind: String,
@@ -155,6 +165,7 @@ pub struct HypothesisWords {
 
 /// One limitation of the examination.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[ts(rename = "ReportLimitation")]
 pub struct Limitation {
     /// `unread`, `encrypted`, `unparsed`, `not_examined`, `time_zone`, `time`.
     pub kind: String,
