@@ -218,3 +218,91 @@ fn clip(text: &str, width: usize) -> String {
         cut
     }
 }
+
+/// The columns of plaso's `l2tcsv` output (log2timeline's CSV), in order.
+pub const L2TCSV_COLUMNS: [&str; 17] = [
+    "date",
+    "time",
+    "timezone",
+    "MACB",
+    "source",
+    "sourcetype",
+    "type",
+    "user",
+    "host",
+    "short",
+    "desc",
+    "version",
+    "filename",
+    "inode",
+    "notes",
+    "format",
+    "extra",
+];
+
+/// The MACB flags of a time's description, as plaso writes them: `M` modified, `A` accessed,
+/// `C` metadata changed, `B` born; `.` where it is not that time.
+fn macb(desc: &str) -> String {
+    let d = desc.to_lowercase();
+    let metadata = d.contains("metadata") || d.contains("change");
+    let m = d.contains("modif") && !metadata;
+    let a = d.contains("access");
+    let b = d.contains("creat") || d.contains("birth") || d.contains("born");
+    [(m, 'M'), (a, 'A'), (metadata, 'C'), (b, 'B')]
+        .iter()
+        .map(|&(on, c)| if on { c } else { '.' })
+        .collect()
+}
+
+/// The timeline as plaso's `l2tcsv`: one row per placed entry with its UTC date
+/// (`MM/DD/YYYY`) and time (`HH:MM:SS`), `timezone` `UTC`, the MACB flags of its description,
+/// `source` the source id, `sourcetype` the artefact category, `type` the description, `host`
+/// the source's label, `short`/`desc` the message, `version` 2, `filename` the phenomenon,
+/// `notes` the flag and note, `format` the agent, `extra` the raw value with its encoding and
+/// zone. An unconvertible entry has no date: it is left out (l2tcsv has no row without one;
+/// the JSON, JSONL and CSV exports keep it). Cells are neutralised as in [`write_csv`].
+pub fn write_l2tcsv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(L2TCSV_COLUMNS)?;
+    for e in &t.entries {
+        let Some(utc) = e.utc.as_deref() else {
+            continue;
+        };
+        // `utc` is RFC 3339: YYYY-MM-DDTHH:MM:SS[.frac]Z.
+        let (Some(date), Some(time)) = (utc.get(..10), utc.get(11..19)) else {
+            continue;
+        };
+        let date = format!("{}/{}/{}", &date[5..7], &date[8..10], &date[..4]);
+        let notes = match (&e.flag, &e.note) {
+            (Some(f), Some(n)) => format!("{}: {n}", f.as_str()),
+            (Some(f), None) => f.as_str().to_string(),
+            (None, Some(n)) => n.clone(),
+            (None, None) => "-".to_string(),
+        };
+        let record = [
+            date,
+            time.to_string(),
+            "UTC".to_string(),
+            macb(&e.timestamp_desc),
+            e.source_id.clone(),
+            e.category.clone(),
+            e.timestamp_desc.clone(),
+            "-".to_string(),
+            e.source.clone(),
+            e.message.chars().take(80).collect(),
+            e.message.clone(),
+            "2".to_string(),
+            e.phenomenon_id.clone(),
+            "-".to_string(),
+            notes,
+            e.agent.clone(),
+            format!(
+                "raw_value: {}; raw_encoding: {}; zone: {}",
+                e.raw_value, e.raw_encoding, e.zone
+            ),
+        ];
+        w.write_record(record.into_iter().map(neutralise))?;
+    }
+    w.flush()?;
+    Ok(())
+}

@@ -3,7 +3,8 @@
 use masf_graph::FactType;
 use masf_graph::TimeEncoding::*;
 use masf_report::timeline::export::{
-    CSV_COLUMNS, CsvCells, render_table, write_csv, write_csv_with, write_json, write_jsonl,
+    CSV_COLUMNS, CsvCells, L2TCSV_COLUMNS, render_table, write_csv, write_csv_with, write_json,
+    write_jsonl, write_l2tcsv,
 };
 use masf_report::timeline::{Timeline, build};
 
@@ -205,4 +206,41 @@ fn csv_cells_that_spreadsheets_would_run_are_neutralised_by_default() {
         .unwrap();
     assert_eq!(first.get(message).unwrap(), neutralised[0]);
     assert!(first.get(1).unwrap().parse::<i64>().is_ok());
+}
+
+/// plaso's l2tcsv: its 17 columns, the UTC date as MM/DD/YYYY and time, MACB from the
+/// description; the unconvertible entry has no row (it has no date).
+#[test]
+fn l2tcsv_has_plaso_columns_utc_dates_and_macb() {
+    let mut out = Vec::new();
+    write_l2tcsv(&mut out, &timeline()).unwrap();
+    let mut r = csv::Reader::from_reader(out.as_slice());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, L2TCSV_COLUMNS);
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let by = |source: &str| rows.iter().find(|r| r[4] == source).unwrap();
+    // Apple nanoseconds 761578800000000000 = 2025-02-18T13:40:00Z.
+    let msg = by("src-iphone");
+    assert_eq!(
+        (
+            &msg[0][..],
+            &msg[1][..],
+            &msg[2][..],
+            &msg[3][..],
+            &msg[6][..]
+        ),
+        ("02/18/2025", "13:40:00", "UTC", "....", "Message received")
+    );
+    assert_eq!(msg[11], "2");
+    assert!(msg[16].contains("761578800000000000"));
+    // A FAT local time read in Asia/Hong_Kong (+08:00): 09:12:34 local = 01:12:34 UTC.
+    let file = by("src-usb");
+    assert_eq!(
+        (&file[0][..], &file[1][..], &file[3][..]),
+        ("02/19/2025", "01:12:34", "M...")
+    );
 }
