@@ -355,6 +355,7 @@ fn build_from_snapshot(
                 .map(|p| Person {
                     id: p.id.clone(),
                     name: p.name.clone(),
+                    aliases: p.aliases.clone(),
                 })
                 .collect(),
         },

@@ -182,9 +182,13 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// One JSON object per entry and line (Timesketch JSONL import).
         #[arg(long, group = "format")]
         jsonl: bool,
-        /// CSV with a header row (Timesketch CSV import).
+        /// CSV with a header row (Timesketch CSV import); cells a spreadsheet would run as a
+        /// formula are prefixed with `'`.
         #[arg(long, group = "format")]
         csv: bool,
+        /// plaso's l2tcsv (log2timeline CSV): UTC date and time, MACB, one row per placed time.
+        #[arg(long, group = "format")]
+        l2tcsv: bool,
         /// Only this source (repeat for several).
         #[arg(long = "source", value_name = "ID")]
         sources: Vec<String>,
@@ -459,13 +463,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
             jsonl,
             csv,
+            l2tcsv,
             sources,
             from,
             to,
             actor,
         } => cmd_timeline(
             &case,
-            TimelineFormat::pick(json, jsonl, csv),
+            if l2tcsv {
+                TimelineFormat::L2tcsv
+            } else {
+                TimelineFormat::pick(json, jsonl, csv)
+            },
             masf_api::TimelineQuery {
                 sources,
                 from,
@@ -1280,6 +1289,7 @@ enum TimelineFormat {
     Json,
     Jsonl,
     Csv,
+    L2tcsv,
 }
 
 impl TimelineFormat {
@@ -1311,6 +1321,7 @@ fn cmd_timeline(
         TimelineFormat::Json => export::write_json(&mut out, &timeline)?,
         TimelineFormat::Jsonl => export::write_jsonl(&mut out, &timeline)?,
         TimelineFormat::Csv => export::write_csv(&mut out, &timeline)?,
+        TimelineFormat::L2tcsv => export::write_l2tcsv(&mut out, &timeline)?,
     }
     std::io::Write::flush(&mut out)?;
     if timeline.unconvertible > 0 {

@@ -1,6 +1,8 @@
 //! The report side of MASForensics (DESIGN §2, §12, §13): it renders from the graph and the
 //! case store and computes no findings.
 //!
+//! - [`answer`]: the sections that open the report — case summary, people, transactions and
+//!   communications, hypotheses in words, limitations — regrouped from the report's rows.
 //! - [`graph`]: the graph folded read-only from the store's events.
 //! - [`timeline`]: the cross-source timeline — raw times converted to UTC instants with the
 //!   zone they were read in, merged, sorted, filtered, and exported as JSON, JSONL and CSV with
@@ -11,6 +13,7 @@
 //! - [`ts_shapes`]: the TypeScript shapes of the graph's types that the report model and the
 //!   desktop app's IPC carry (checked against them at compile time).
 
+pub mod answer;
 pub mod graph;
 pub mod model;
 pub mod render;

@@ -30,6 +30,10 @@ pub struct CaseInfo {
 pub struct Person {
     pub id: String,
     pub name: String,
+    /// Other spellings of the name (case.yaml `aliases`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub aliases: Vec<String>,
 }
 
 /// One evidence source: as declared, as registered at intake, and as re-checked now.
@@ -293,6 +297,10 @@ pub struct TimelineRow {
     pub description: String,
     pub phenomenon_id: String,
     pub message: String,
+    /// The message or event text the phenomenon recorded (its `text` facts), when it has any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
     pub flag: Option<String>,
     pub note: Option<String>,
 }
@@ -304,6 +312,9 @@ pub struct Report {
     /// Tool version and the run's state when the report was written.
     pub generated: Value,
     pub case: CaseInfo,
+    /// The answer first: case summary, people, transactions and communications, hypotheses
+    /// in words, limitations (assembled from the rows below by [`crate::answer::of`]).
+    pub answer: crate::answer::Answer,
     pub sources: Vec<SourceSection>,
     pub not_read: Vec<NotRead>,
     pub invocations: Vec<InvocationRow>,
@@ -397,10 +408,24 @@ pub fn build(input: ReportInput<'_>) -> Report {
             })
         })
         .collect();
-    Report {
+    let texts: BTreeMap<&str, String> = state
+        .phenomena()
+        .values()
+        .filter_map(|p| {
+            let t: Vec<&str> = p
+                .verified_facts
+                .iter()
+                .filter(|f| f.fact_type.as_str() == "text")
+                .map(|f| f.value.as_str())
+                .collect();
+            (!t.is_empty()).then(|| (p.id.as_str(), t.join(" / ")))
+        })
+        .collect();
+    let mut report = Report {
         schema: SCHEMA,
         generated: input.generated,
         case: input.case,
+        answer: crate::answer::Answer::default(),
         sources: input.sources,
         not_read: input.not_read,
         invocations: input.invocations,
@@ -477,10 +502,13 @@ pub fn build(input: ReportInput<'_>) -> Report {
                 description: e.timestamp_desc.clone(),
                 phenomenon_id: e.phenomenon_id.clone(),
                 message: e.message.clone(),
+                text: texts.get(e.phenomenon_id.as_str()).cloned(),
                 flag: e.flag.map(|f| f.as_str().to_string()),
                 note: e.note.clone(),
             })
             .collect(),
         investigation: serde_json::json!({"leads": leads, "rounds": rounds}),
-    }
+    };
+    report.answer = crate::answer::of(&report);
+    report
 }

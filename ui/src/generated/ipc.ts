@@ -613,7 +613,11 @@ export type PartitionInfo = { index: number, name: string, type_name: string, of
 /**
  * A person of the case.
  */
-export type Person = { id: string, name: string, };
+export type Person = { id: string, name: string, 
+/**
+ * Other spellings of the name (case.yaml `aliases`).
+ */
+aliases?: Array<string>, };
 
 /**
  * A person of the case as the editor holds it.
@@ -677,7 +681,12 @@ export type Report = { schema: string,
 /**
  * Tool version and the run's state when the report was written.
  */
-generated: JsonValue, case: CaseInfo, sources: Array<SourceSection>, not_read: Array<NotRead>, invocations: Array<InvocationRow>, phenomena: Array<PhenomenonRow>, hypotheses: Array<HypothesisRow>, 
+generated: JsonValue, case: CaseInfo, 
+/**
+ * The answer first: case summary, people, transactions and communications, hypotheses
+ * in words, limitations (assembled from the rows below by [`crate::answer::of`]).
+ */
+answer: ReportAnswer, sources: Array<SourceSection>, not_read: Array<NotRead>, invocations: Array<InvocationRow>, phenomena: Array<PhenomenonRow>, hypotheses: Array<HypothesisRow>, 
 /**
  * The hypothesis × evidence matrix.
  */
@@ -697,9 +706,150 @@ export type ReportActorIdentifier = { type: string, normalized: string,
 claimed_by?: Array<string>, };
 
 /**
+ * The sections that open the report, in their order.
+ */
+export type ReportAnswer = { summary: ReportCaseSummary, people: Array<ReportPersonBlock>, transactions: Array<ReportTransactionRow>, communications: Array<ReportMessageRow>, hypotheses: Array<ReportHypothesisWords>, limitations: Array<ReportLimitation>, };
+
+/**
+ * A wallet or account attributed to a person by a control edge.
+ */
+export type ReportAttribution = { value: string, link_id: string, hypothesis_id: string, confidence: number, state: string, 
+/**
+ * The facts the hypothesis cites: `ph-… (source): title`.
+ */
+citing: Array<string>, };
+
+/**
+ * The case in a few lines: the question, what was examined, how it was run.
+ */
+export type ReportCaseSummary = { 
+/**
+ * The question the case asks (its title).
+ */
+question: string, examiner: string, sources: Array<ReportSourceVerdict>, 
+/**
+ * How many things could not be read (listed under limitations).
+ */
+not_read: number, 
+/**
+ * The tool and its version.
+ */
+tool: string, 
+/**
+ * When the report was written (RFC 3339, UTC).
+ */
+generated_at: string, 
+/**
+ * `completed`, `paused`, … and why the run ended.
+ */
+run_state: string, run_reason: string, 
+/**
+ * The agents that recorded phenomena, each with its model when an LLM agent did.
+ */
+agents: Array<string>, };
+
+/**
+ * A device (an evidence source) a person used: the ownership hypothesis about it.
+ */
+export type ReportDeviceUse = { source_id: string, label: string, 
+/**
+ * The devices recorded in it (model, serials).
+ */
+devices: Array<string>, hypothesis_id: string | null, confidence: number | null, status: string | null, };
+
+/**
  * Report formats the export writes.
  */
 export type ReportFormat = "html" | "md" | "json";
+
+/**
+ * A hypothesis put in words.
+ */
+export type ReportHypothesisWords = { id: string, kind: string, 
+/**
+ * The statement with every entity named (person, identifier, source).
+ */
+statement: string, confidence: number, status: string, supporting: Array<string>, contradicting: Array<string>, 
+/**
+ * What evidence would change it.
+ */
+would_change: string, };
+
+/**
+ * One limitation of the examination.
+ */
+export type ReportLimitation = { 
+/**
+ * `unread`, `encrypted`, `unparsed`, `not_examined`, `time_zone`, `time`.
+ */
+kind: string, source_id: string, text: string, };
+
+/**
+ * A message between people of the case.
+ */
+export type ReportMessageRow = { time: string | null, utc: string | null, source_id: string, phenomenon_id: string, 
+/**
+ * The person whose device holds it (the source's owner), when known.
+ */
+holder: string | null, 
+/**
+ * `sent`, `received` or empty.
+ */
+direction: string, 
+/**
+ * The other party: its identifier and, when attributed, the person.
+ */
+counterpart: string, counterpart_person: string | null, text: string, };
+
+/**
+ * One actor as a person of the case.
+ */
+export type ReportPersonBlock = { actor_id: string, 
+/**
+ * A readable name: the case person it is, else the actor's label, else its best
+ * identifier.
+ */
+label: string, 
+/**
+ * The case person (case.yaml `persons`) it was matched to, and how.
+ */
+case_person: string | null, matched_by: string | null, identifiers: Array<ReportPersonIdentifier>, devices: Array<ReportDeviceUse>, wallets: Array<ReportAttribution>, 
+/**
+ * Links touching it that no examiner has decided yet, and coreference hypotheses about
+ * its entities still below the threshold.
+ */
+pending: Array<string>, 
+/**
+ * The examiner's approvals and retractions on its links, with reasons.
+ */
+decisions: Array<string>, };
+
+/**
+ * An identifier of a person and the sources it was seen in.
+ */
+export type ReportPersonIdentifier = { type: string, value: string, sources: Array<string>, };
+
+/**
+ * One source and its integrity verdict.
+ */
+export type ReportSourceVerdict = { id: string, label: string, detected_type: string, 
+/**
+ * The case person declared as its owner, by name.
+ */
+owner: string | null, 
+/**
+ * `unchanged since intake`, `CHANGED since intake` or `not re-checked`.
+ */
+integrity: string, };
+
+/**
+ * An amount, wallet or transaction hash seen in a screenshot, a message or a document.
+ */
+export type ReportTransactionRow = { time: string | null, utc: string | null, source_id: string, phenomenon_id: string, title: string, amounts: Array<string>, wallets: Array<string>, tx_hashes: Array<string>, 
+/**
+ * The people its wallets or identifiers are attributed to.
+ */
+people: Array<string>, };
 
 /**
  * What [`write_report`] wrote.
@@ -1126,7 +1276,11 @@ export type TimelineRequest = { sources?: Array<string>, from?: string | null, t
 /**
  * One timeline entry, in the report's contract.
  */
-export type TimelineRow = { utc: string | null, case_time: string | null, source_id: string, raw: string, encoding: string, zone: string, description: string, phenomenon_id: string, message: string, flag: string | null, note: string | null, };
+export type TimelineRow = { utc: string | null, case_time: string | null, source_id: string, raw: string, encoding: string, zone: string, description: string, phenomenon_id: string, message: string, 
+/**
+ * The message or event text the phenomenon recorded (its `text` facts), when it has any.
+ */
+text?: string, flag: string | null, note: string | null, };
 
 /**
  * [`why`]'s answer.

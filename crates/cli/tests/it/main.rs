@@ -14,6 +14,7 @@ mod llm_mixed;
 mod llm_offline;
 mod rederive;
 mod report;
+mod report_answer;
 mod resolution;
 mod resume;
 mod scale;

@@ -276,6 +276,15 @@ fn masf_timeline_merges_recorded_times_and_exports_them() {
     );
     assert_eq!(rows.count(), marks);
 
+    // l2tcsv: plaso's header, one row per placed entry.
+    let l2t = masf_ok(&["timeline", case, "--work", work, "--l2tcsv"]);
+    let mut rows = l2t.lines();
+    assert_eq!(
+        rows.next().unwrap(),
+        "date,time,timezone,MACB,source,sourcetype,type,user,host,short,desc,version,filename,inode,notes,format,extra"
+    );
+    assert!(l2t.contains("02/18/2025,14:05:00,UTC,"), "{l2t}");
+
     // The default table shows case-zone times and the raw values.
     let table = masf_ok(&["timeline", case, "--work", work]);
     assert!(table.starts_with("time (Asia/Hong_Kong)"), "{table}");

@@ -336,7 +336,42 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
         o.push_str(&chain.iter().map(|c| esc(c)).collect::<Vec<_>>().join("; "));
         let _ = writeln!(o, ". {}</p>", esc(super::LOG_CHAIN_NOTE));
     }
-    o.push_str("<h2>Summary</h2>");
+    for b in super::answer::blocks(r) {
+        use super::answer::Block;
+        match b {
+            Block::Section(t) => {
+                let _ = writeln!(o, "<h2 id=\"{}\">{}</h2>", slug(&t), esc(&t));
+            }
+            Block::Sub(t) => {
+                let _ = writeln!(o, "<h3>{}</h3>", esc(&t));
+            }
+            Block::Para(t) => {
+                let _ = writeln!(o, "<p>{}</p>", esc(&t));
+            }
+            Block::Pairs(ps) => {
+                o.push_str("<ul>");
+                for (k, v) in ps {
+                    let _ = write!(o, "<li><b>{}:</b> {}</li>", esc(&k), esc(&v));
+                }
+                o.push_str("</ul>\n");
+            }
+            Block::List(items) => {
+                o.push_str("<ul>");
+                for i in items {
+                    let _ = write!(o, "<li>{}</li>", esc(&i));
+                }
+                o.push_str("</ul>\n");
+            }
+            Block::Table(h, rows) => {
+                head(&mut o, &h);
+                for r in rows {
+                    row(&mut o, &r.iter().map(|c| esc(c)).collect::<Vec<_>>());
+                }
+                o.push_str("</table>\n");
+            }
+        }
+    }
+    o.push_str("<h2>Counts</h2>");
     head(&mut o, &["", "count"]);
     for (k, v) in super::summary(r) {
         row(&mut o, &[esc(k), v.to_string()]);
@@ -737,7 +772,15 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             row_html(&[
                 when + &flag,
                 esc(&t.source_id),
-                format!("{}: {}", esc(&t.description), esc(&t.message)),
+                match &t.text {
+                    Some(text) => format!(
+                        "{}: {} — “{}”",
+                        esc(&t.description),
+                        esc(&t.message),
+                        esc(text)
+                    ),
+                    None => format!("{}: {}", esc(&t.description), esc(&t.message)),
+                },
                 code(&t.raw),
                 esc(&t.encoding),
                 esc(&t.zone),

@@ -71,7 +71,40 @@ pub fn render(r: &Report) -> String {
         }
         let _ = writeln!(o, "\n{}\n", super::LOG_CHAIN_NOTE);
     }
-    o.push_str("## Summary\n\n");
+    for b in super::answer::blocks(r) {
+        use super::answer::Block;
+        match b {
+            Block::Section(t) => {
+                let _ = writeln!(o, "## {}\n", cell(&t));
+            }
+            Block::Sub(t) => {
+                let _ = writeln!(o, "### {}\n", cell(&t));
+            }
+            Block::Para(t) => {
+                let _ = writeln!(o, "{}\n", cell(&t));
+            }
+            Block::Pairs(ps) => {
+                for (k, v) in ps {
+                    let _ = writeln!(o, "- **{}:** {}", cell(&k), cell(&v));
+                }
+                o.push('\n');
+            }
+            Block::List(items) => {
+                for i in items {
+                    let _ = writeln!(o, "- {}", cell(&i));
+                }
+                o.push('\n');
+            }
+            Block::Table(h, rows) => table(
+                &mut o,
+                &h,
+                rows.into_iter()
+                    .map(|r| r.iter().map(|c| cell(c)).collect())
+                    .collect(),
+            ),
+        }
+    }
+    o.push_str("## Counts\n\n");
     table(
         &mut o,
         &["", "count"],
@@ -115,6 +148,30 @@ pub fn render(r: &Report) -> String {
             })
             .collect(),
     );
+    for s in r.sources.iter().filter(|s| !s.layers.is_empty()) {
+        let _ = writeln!(o, "### Layers of {}\n", cell(&s.id));
+        table(
+            &mut o,
+            &["depth", "layer", "format", "readable", "problem"],
+            s.layers
+                .iter()
+                .map(|l| {
+                    let at = |k: &str| match l.get(k) {
+                        Some(serde_json::Value::String(s)) => s.clone(),
+                        Some(serde_json::Value::Null) | None => String::new(),
+                        Some(other) => other.to_string(),
+                    };
+                    vec![
+                        at("depth"),
+                        cell(&super::layer_label(l)),
+                        cell(&at("format")),
+                        cell(&at("readable")),
+                        cell(&at("problem")),
+                    ]
+                })
+                .collect(),
+        );
+    }
     o.push_str("## What could not be read\n\n");
     if r.not_read.is_empty() {
         o.push_str("Everything the agents met was read.\n\n");
@@ -303,7 +360,15 @@ pub fn render(r: &Report) -> String {
                             .map(|f| format!(" \\[{}\\]", cell(f)))
                             .unwrap_or_default(),
                     cell(&t.source_id),
-                    format!("{}: {}", cell(&t.description), cell(&t.message)),
+                    match &t.text {
+                        Some(text) => format!(
+                            "{}: {} — “{}”",
+                            cell(&t.description),
+                            cell(&t.message),
+                            cell(text)
+                        ),
+                        None => format!("{}: {}", cell(&t.description), cell(&t.message)),
+                    },
                     code(&t.raw),
                     cell(&t.encoding),
                     cell(&t.zone),

@@ -2,6 +2,7 @@
 //! [`markdown`]. Evidence strings are data: every value is escaped for its target, never
 //! interpreted as markup.
 
+pub(crate) mod answer;
 pub mod html;
 pub mod markdown;
 

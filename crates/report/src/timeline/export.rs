@@ -2,7 +2,8 @@
 //! `timestamp` (microseconds since 1970), `timestamp_desc` and `message` first, then the
 //! MASForensics columns. JSONL is one entry object per line (Timesketch's JSONL import); JSON
 //! is one document with the counts; CSV has one header row and RFC 4180 quoting, with the
-//! context facts as a JSON array in one cell. An unconvertible entry keeps its row, with empty
+//! context facts as a JSON array in one cell; a cell starting with `=`, `+`, `-`, `@`, a tab or
+//! a carriage return is prefixed with `'` by default so a spreadsheet shows it as text. An unconvertible entry keeps its row, with empty
 //! `datetime`/`timestamp` and `flag` = `unconvertible` (Timesketch refuses such rows on import:
 //! filter them out there, they are never hidden here).
 
@@ -83,13 +84,44 @@ pub fn write_jsonl(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError>
     Ok(())
 }
 
-/// CSV with [`CSV_COLUMNS`] as the header.
+/// A cell a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) prefixed with `'`, so it is shown as the text it is (OWASP's CSV
+/// injection advice). Evidence strings — a message, a file name — reach every cell.
+pub fn neutralise(cell: String) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
+/// Whether CSV cells are neutralised against formula injection ([`neutralise`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsvCells {
+    /// Cells a spreadsheet would run are prefixed with `'` (the default).
+    Neutralised,
+    /// Cells exactly as recorded (for tools that read the CSV as data, not a spreadsheet).
+    Raw,
+}
+
+/// CSV with [`CSV_COLUMNS`] as the header, every cell neutralised against formula injection
+/// ([`neutralise`]) except `timestamp`, a number the export writes itself.
 pub fn write_csv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    write_csv_with(out, t, CsvCells::Neutralised)
+}
+
+/// [`write_csv`], choosing whether cells are neutralised.
+pub fn write_csv_with(
+    out: &mut dyn Write,
+    t: &Timeline,
+    cells: CsvCells,
+) -> Result<(), ExportError> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(CSV_COLUMNS)?;
+    let timestamp = CSV_COLUMNS.iter().position(|c| *c == "timestamp");
     for e in &t.entries {
         let opt = |v: &Option<String>| v.clone().unwrap_or_default();
-        w.write_record([
+        let record = [
             opt(&e.datetime),
             e.timestamp.map(|t| t.to_string()).unwrap_or_default(),
             e.timestamp_desc.clone(),
@@ -109,7 +141,14 @@ pub fn write_csv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
             opt(&e.note),
             opt(&e.alternative),
             serde_json::to_string(&e.context)?,
-        ])?;
+        ];
+        w.write_record(record.into_iter().enumerate().map(|(i, c)| {
+            if cells == CsvCells::Raw || Some(i) == timestamp {
+                c
+            } else {
+                neutralise(c)
+            }
+        }))?;
     }
     w.flush()?;
     Ok(())
@@ -178,4 +217,92 @@ fn clip(text: &str, width: usize) -> String {
         cut.push('…');
         cut
     }
+}
+
+/// The columns of plaso's `l2tcsv` output (log2timeline's CSV), in order.
+pub const L2TCSV_COLUMNS: [&str; 17] = [
+    "date",
+    "time",
+    "timezone",
+    "MACB",
+    "source",
+    "sourcetype",
+    "type",
+    "user",
+    "host",
+    "short",
+    "desc",
+    "version",
+    "filename",
+    "inode",
+    "notes",
+    "format",
+    "extra",
+];
+
+/// The MACB flags of a time's description, as plaso writes them: `M` modified, `A` accessed,
+/// `C` metadata changed, `B` born; `.` where it is not that time.
+fn macb(desc: &str) -> String {
+    let d = desc.to_lowercase();
+    let metadata = d.contains("metadata") || d.contains("change");
+    let m = d.contains("modif") && !metadata;
+    let a = d.contains("access");
+    let b = d.contains("creat") || d.contains("birth") || d.contains("born");
+    [(m, 'M'), (a, 'A'), (metadata, 'C'), (b, 'B')]
+        .iter()
+        .map(|&(on, c)| if on { c } else { '.' })
+        .collect()
+}
+
+/// The timeline as plaso's `l2tcsv`: one row per placed entry with its UTC date
+/// (`MM/DD/YYYY`) and time (`HH:MM:SS`), `timezone` `UTC`, the MACB flags of its description,
+/// `source` the source id, `sourcetype` the artefact category, `type` the description, `host`
+/// the source's label, `short`/`desc` the message, `version` 2, `filename` the phenomenon,
+/// `notes` the flag and note, `format` the agent, `extra` the raw value with its encoding and
+/// zone. An unconvertible entry has no date: it is left out (l2tcsv has no row without one;
+/// the JSON, JSONL and CSV exports keep it). Cells are neutralised as in [`write_csv`].
+pub fn write_l2tcsv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(L2TCSV_COLUMNS)?;
+    for e in &t.entries {
+        let Some(utc) = e.utc.as_deref() else {
+            continue;
+        };
+        // `utc` is RFC 3339: YYYY-MM-DDTHH:MM:SS[.frac]Z.
+        let (Some(date), Some(time)) = (utc.get(..10), utc.get(11..19)) else {
+            continue;
+        };
+        let date = format!("{}/{}/{}", &date[5..7], &date[8..10], &date[..4]);
+        let notes = match (&e.flag, &e.note) {
+            (Some(f), Some(n)) => format!("{}: {n}", f.as_str()),
+            (Some(f), None) => f.as_str().to_string(),
+            (None, Some(n)) => n.clone(),
+            (None, None) => "-".to_string(),
+        };
+        let record = [
+            date,
+            time.to_string(),
+            "UTC".to_string(),
+            macb(&e.timestamp_desc),
+            e.source_id.clone(),
+            e.category.clone(),
+            e.timestamp_desc.clone(),
+            "-".to_string(),
+            e.source.clone(),
+            e.message.chars().take(80).collect(),
+            e.message.clone(),
+            "2".to_string(),
+            e.phenomenon_id.clone(),
+            "-".to_string(),
+            notes,
+            e.agent.clone(),
+            format!(
+                "raw_value: {}; raw_encoding: {}; zone: {}",
+                e.raw_value, e.raw_encoding, e.zone
+            ),
+        ];
+        w.write_record(record.into_iter().map(neutralise))?;
+    }
+    w.flush()?;
+    Ok(())
 }

@@ -3,7 +3,8 @@
 use masf_graph::FactType;
 use masf_graph::TimeEncoding::*;
 use masf_report::timeline::export::{
-    CSV_COLUMNS, render_table, write_csv, write_json, write_jsonl,
+    CSV_COLUMNS, CsvCells, L2TCSV_COLUMNS, render_table, write_csv, write_csv_with, write_json,
+    write_jsonl, write_l2tcsv,
 };
 use masf_report::timeline::{Timeline, build};
 
@@ -142,5 +143,104 @@ fn the_table_shows_case_time_raw_value_and_flags() {
     assert_eq!(
         *lines.last().unwrap(),
         "3 entries, 1 unconvertible, 0 in a DST gap or fold"
+    );
+}
+
+/// Cells a spreadsheet would run as formulas come out as text: every hostile title below is
+/// prefixed with `'` in the default CSV, and kept as recorded in the raw one.
+#[test]
+fn csv_cells_that_spreadsheets_would_run_are_neutralised_by_default() {
+    let hostile = [
+        "=HYPERLINK(\"http://x\",\"open\")",
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A9)",
+        "\tTAB first",
+        "\rCR first",
+    ];
+    let mut g = Graph::new();
+    for (i, title) in hostile.iter().enumerate() {
+        let raw = format!("2025-02-19T09:12:3{i}.00 (local)");
+        g.record(Ph {
+            source: "src-usb",
+            title,
+            times: &[(raw.as_str(), FatLocal, "Content Modification Time")],
+            facts: &[],
+        });
+    }
+    let t = build(
+        &g.state,
+        &[source("src-usb", "Asia/Hong_Kong")],
+        "Asia/Hong_Kong",
+    );
+    let message = CSV_COLUMNS.iter().position(|c| *c == "message").unwrap();
+    let cells = |mode: CsvCells| -> Vec<String> {
+        let mut out = Vec::new();
+        write_csv_with(&mut out, &t, mode).unwrap();
+        csv::Reader::from_reader(out.as_slice())
+            .records()
+            .map(|r| r.unwrap().get(message).unwrap().to_string())
+            .collect()
+    };
+    let mut default = Vec::new();
+    write_csv(&mut default, &t).unwrap();
+    let neutralised = cells(CsvCells::Neutralised);
+    let raw = cells(CsvCells::Raw);
+    assert_eq!(neutralised.len(), hostile.len());
+    for (n, r) in neutralised.iter().zip(&raw) {
+        assert!(
+            hostile
+                .iter()
+                .any(|h| r.contains(h.trim_start_matches(['\t', '\r']))),
+            "{r:?}"
+        );
+        assert_eq!(n, &format!("'{r}"), "not neutralised: {r:?}");
+        assert!(!n.starts_with(['=', '+', '-', '@', '\t', '\r']));
+    }
+    // The default export is the neutralised one; numbers it writes itself stay numbers.
+    let text = String::from_utf8(default).unwrap();
+    let first = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.get(message).unwrap(), neutralised[0]);
+    assert!(first.get(1).unwrap().parse::<i64>().is_ok());
+}
+
+/// plaso's l2tcsv: its 17 columns, the UTC date as MM/DD/YYYY and time, MACB from the
+/// description; the unconvertible entry has no row (it has no date).
+#[test]
+fn l2tcsv_has_plaso_columns_utc_dates_and_macb() {
+    let mut out = Vec::new();
+    write_l2tcsv(&mut out, &timeline()).unwrap();
+    let mut r = csv::Reader::from_reader(out.as_slice());
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(header, L2TCSV_COLUMNS);
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let by = |source: &str| rows.iter().find(|r| r[4] == source).unwrap();
+    // Apple nanoseconds 761578800000000000 = 2025-02-18T13:40:00Z.
+    let msg = by("src-iphone");
+    assert_eq!(
+        (
+            &msg[0][..],
+            &msg[1][..],
+            &msg[2][..],
+            &msg[3][..],
+            &msg[6][..]
+        ),
+        ("02/18/2025", "13:40:00", "UTC", "....", "Message received")
+    );
+    assert_eq!(msg[11], "2");
+    assert!(msg[16].contains("761578800000000000"));
+    // A FAT local time read in Asia/Hong_Kong (+08:00): 09:12:34 local = 01:12:34 UTC.
+    let file = by("src-usb");
+    assert_eq!(
+        (&file[0][..], &file[1][..], &file[3][..]),
+        ("02/19/2025", "01:12:34", "M...")
     );
 }
