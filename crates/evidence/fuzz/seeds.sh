@@ -137,4 +137,10 @@ cluster="$(istat "$work/comp.img" "$inode" | awk '/^Type: \$DATA/ {f=1; next} f 
 dd if="$work/comp.img" of="$work/unit.bin" bs=4096 skip="$cluster" count=1 status=none
 seed lznt1 "$work/unit.bin" small-text.unit
 
+# keybag: the BackupKeyBag of the encrypted backup fixture (tests/fixtures/ios-backup-enc), as
+# its generator wrote it with Python's plistlib.
+python3 -c 'import plistlib, sys; sys.stdout.buffer.write(plistlib.load(open(sys.argv[1], "rb"))["BackupKeyBag"])' \
+  "$repo/tests/fixtures/ios-backup-enc/backup/00008030-001A2B3C4D5E802E/Manifest.plist" > "$work/keybag.bin"
+seed keybag "$work/keybag.bin" fixture.keybag
+
 ls -la "$out"/*/seed-*

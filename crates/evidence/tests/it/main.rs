@@ -7,6 +7,7 @@ mod ext4;
 mod f2fs;
 mod fat;
 mod fuzz_regressions;
+mod itunes_encrypted;
 mod leveldb;
 mod ntfs;
 mod scan;
