@@ -1,10 +1,14 @@
-//! Decrypts one file of an encrypted iTunes backup the way the reader does on `open`
-//! (`masf_evidence::itunes::keybag::decrypt`: AES-256-CBC, zero IV, PKCS#7), for
-//! `bench/itunes_decrypt.sh`. Reads the file whole, decrypts in memory, prints the plaintext's
-//! size and its last 16 bytes (which depend on every block before them being decrypted in turn).
+//! Decrypts one file of an encrypted iTunes backup the way the reader serves it on `open`
+//! (`masf_evidence::itunes::keybag::CbcFile`: AES-256-CBC, zero IV, PKCS#7, decrypted as it
+//! is read), for `bench/itunes_decrypt.sh`: reads it front to back in 1 MiB reads, as a
+//! consumer copying it out would, and prints its length and a checksum of the plaintext (so
+//! the work cannot be skipped).
 //!
 //!     itunes_decrypt FILE KEY_HEX
-use masf_evidence::itunes::keybag::{Key, decrypt};
+use std::sync::Arc;
+
+use masf_evidence::bytes::{ByteSource, FileBytes};
+use masf_evidence::itunes::keybag::{CbcFile, Key};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -19,14 +23,26 @@ fn main() {
             eprintln!("KEY_HEX: 64 hex digits expected");
             std::process::exit(2);
         });
-    let mut data = std::fs::read(file).unwrap_or_else(|e| {
-        eprintln!("{file}: {e}");
-        std::process::exit(1);
-    });
-    if decrypt(&Key::new(key), &mut data).is_none() {
-        eprintln!("{file}: does not decrypt (length or padding)");
-        std::process::exit(1);
+    let run = || -> Result<(u64, u64), masf_evidence::Error> {
+        let stored = FileBytes::open(std::path::Path::new(file))?;
+        let plain = CbcFile::open(Arc::new(stored), Key::new(key), None, file.clone())?;
+        let mut buf = vec![0u8; 1 << 20];
+        let (mut offset, mut sum) = (0u64, 0u64);
+        loop {
+            let n = plain.read_at(offset, &mut buf)?;
+            if n == 0 {
+                break;
+            }
+            sum = sum.wrapping_add(u64::from(buf[n - 1]));
+            offset += n as u64;
+        }
+        Ok((offset, sum))
+    };
+    match run() {
+        Ok((len, sum)) => println!("{len} {sum}"),
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
     }
-    let tail = &data[data.len().saturating_sub(16)..];
-    println!("{} {}", data.len(), hex::encode(tail));
 }

@@ -54,8 +54,9 @@
 //! `Manifest.plist`'s `IsEncrypted` marks a backup made with a backup password. Opened with
 //! [`ItunesBackup::open_with`] and the examiner's [`keybag::Password`], its keybag is unlocked
 //! (see [`keybag`]), `Manifest.db` is decrypted with `ManifestKey` into the private temporary
-//! folder (then read as above and removed), and each file is decrypted on [`FileSystem::open`]
-//! in memory with its own key (the `MBFile`'s `EncryptionKey`), truncated to its recorded size.
+//! folder (then read as above and removed), and each file is decrypted as it is read
+//! ([`keybag::CbcFile`]: only the blocks a read covers, in memory, never written) with its own
+//! key (the `MBFile`'s `EncryptionKey`), cut to its recorded size.
 //! The layer reads "itunes backup ([`DECRYPTED`]) <folder>". Without a password:
 //! [`Error::PasswordNeeded`]; a wrong one: [`Error::WrongPassword`]; a damaged keybag:
 //! [`Error::Keybag`] (tag, offset); a file whose key does not unwrap: [`Error::FileKey`] for
@@ -77,7 +78,7 @@ pub mod keybag;
 
 use crate::Error;
 use crate::archive::tree::{Item, Tree};
-use crate::bytes::{Bytes, FileBytes, Memory};
+use crate::bytes::{Bytes, FileBytes};
 use crate::fs::{Entry, EntryKind, FileSystem, RawTime, Time, TimeRole, join};
 use keybag::{ClassKeys, Key, Password};
 
@@ -754,32 +755,14 @@ impl ItunesBackup {
             detail: detail.clone(),
         })?;
         let host = hashed_path(&self.root, id);
-        let mut data = read_evidence(&host).map_err(|e| match e {
-            Error::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                Error::NotFound { path: host.clone() }
-            }
-            e => e,
-        })?;
-        if data.is_empty() {
-            return Ok(Arc::new(Memory::new(data, path.to_string())));
-        }
-        keybag::decrypt(key, &mut data).ok_or_else(|| Error::Corrupt {
-            layer: self.layer.clone(),
-            offset: 0,
-            detail: format!(
-                "{}: stored file {} does not decrypt with its key (length not a multiple \
-                     of 16 or bad padding: the file is damaged)",
-                path,
-                host.display()
-            ),
-        })?;
-        if let Some(size) = size
-            && let Ok(size) = usize::try_from(size)
-            && size < data.len()
-        {
-            data.truncate(size);
-        }
-        Ok(Arc::new(Memory::new(data, path.to_string())))
+        let stored = FileBytes::open(&host)?;
+        let file = keybag::CbcFile::open(
+            Arc::new(stored),
+            key.clone(),
+            size,
+            format!("{} {path} (decrypted)", self.layer),
+        )?;
+        Ok(Arc::new(file))
     }
 }
 

@@ -350,3 +350,127 @@ pub fn decrypt(key: &Key, data: &mut Vec<u8>) -> Option<()> {
     data.truncate(data.len() - n);
     Some(())
 }
+
+/// Ciphertext read per step of [`CbcFile::read_at`]: small enough to stay in the allocator's
+/// heap (no fresh pages each read) and in cache.
+const CBC_STEP: u64 = 64 * 1024;
+
+/// A file of an encrypted backup, decrypted as it is read. AES-256-CBC decrypts at any block:
+/// plaintext block *i* is the block decryption of ciphertext *i* XOR ciphertext *i − 1* (the
+/// zero IV before the first), so no read needs more than the blocks it covers and the one
+/// before them, and the plaintext is never held whole.
+pub struct CbcFile {
+    inner: crate::bytes::Bytes,
+    key: Key,
+    len: u64,
+    name: String,
+}
+
+impl CbcFile {
+    /// Checks the stored length (a multiple of 16) and the PKCS#7 padding of the last block;
+    /// the plaintext is the unpadded length, cut to `recorded` (the `MBFile` size) when smaller.
+    /// The error says what is wrong (a wrong key shows as bad padding).
+    pub fn open(
+        inner: crate::bytes::Bytes,
+        key: Key,
+        recorded: Option<u64>,
+        name: String,
+    ) -> Result<CbcFile, crate::Error> {
+        let clen = inner.len();
+        let corrupt = |detail: String| crate::Error::Corrupt {
+            layer: name.clone(),
+            offset: clen,
+            detail,
+        };
+        if clen == 0 {
+            return Ok(CbcFile {
+                inner,
+                key,
+                len: 0,
+                name,
+            });
+        }
+        if !clen.is_multiple_of(16) {
+            return Err(corrupt(format!(
+                "{clen} bytes stored: AES-CBC data is a whole number of 16-byte blocks (the file \
+                 is damaged or cut)"
+            )));
+        }
+        let start = clen.saturating_sub(32);
+        let mut tail = vec![0u8; usize::try_from(clen - start).unwrap_or(32)];
+        inner.read_exact_at(start, &mut tail)?;
+        let (iv, last) = if tail.len() == 32 {
+            let (a, b) = tail.split_at_mut(16);
+            (<[u8; 16]>::try_from(&*a).unwrap_or([0; 16]), b)
+        } else {
+            ([0u8; 16], &mut tail[..])
+        };
+        let dec = cbc::Decryptor::<aes::Aes256>::new((&*key.0).into(), &iv.into());
+        dec.decrypt_padded_mut::<NoPadding>(last)
+            .map_err(|_| corrupt("the last block does not decrypt".to_string()))?;
+        let n = last.last().copied().unwrap_or(0);
+        if n == 0 || n > 16 || last[16 - usize::from(n)..].iter().any(|&b| b != n) {
+            return Err(corrupt(
+                "bad PKCS#7 padding after decryption (the file is damaged, or its key is not \
+                 the one it was encrypted with)"
+                    .to_string(),
+            ));
+        }
+        let unpadded = clen - u64::from(n);
+        let len = recorded.map_or(unpadded, |r| r.min(unpadded));
+        Ok(CbcFile {
+            inner,
+            key,
+            len,
+            name,
+        })
+    }
+}
+
+impl crate::bytes::ByteSource for CbcFile {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, crate::Error> {
+        if offset >= self.len || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(self.len - offset);
+        let end = (offset + want).div_ceil(16) * 16;
+        let mut block = offset / 16 * 16;
+        let mut tmp = Vec::with_capacity(usize::try_from(CBC_STEP + 16).unwrap_or(0));
+        while block < end {
+            let step_end = end.min(block + CBC_STEP);
+            let from = block.saturating_sub(16);
+            tmp.resize(usize::try_from(step_end - from).unwrap_or(0), 0);
+            self.inner.read_exact_at(from, &mut tmp)?;
+            let (iv, data) = if block == 0 {
+                ([0u8; 16], &mut tmp[..])
+            } else {
+                let (a, b) = tmp.split_at_mut(16);
+                (<[u8; 16]>::try_from(&*a).unwrap_or([0; 16]), b)
+            };
+            let dec = cbc::Decryptor::<aes::Aes256>::new((&*self.key.0).into(), &iv.into());
+            dec.decrypt_padded_mut::<NoPadding>(data)
+                .map_err(|_| crate::Error::Corrupt {
+                    layer: self.name.clone(),
+                    offset: block,
+                    detail: "ciphertext not a whole number of blocks".to_string(),
+                })?;
+            // copy the part of [block, step_end) that lies in [offset, offset + want)
+            let lo = block.max(offset);
+            let hi = step_end.min(offset + want);
+            let src = &data[usize::try_from(lo - block).unwrap_or(0)..]
+                [..usize::try_from(hi - lo).unwrap_or(0)];
+            let dst = usize::try_from(lo - offset).unwrap_or(0);
+            buf[dst..dst + src.len()].copy_from_slice(src);
+            block = step_end;
+        }
+        Ok(usize::try_from(want).unwrap_or(0))
+    }
+
+    fn layer_name(&self) -> String {
+        self.name.clone()
+    }
+}

@@ -306,3 +306,76 @@ fn keybag_parser_reads_the_fixture_and_rejects_damage() {
         }
     }
 }
+
+#[test]
+fn a_scan_with_the_password_reads_the_backup_and_says_it_was_decrypted() {
+    use masf_evidence::scan::{EvidenceType, ScanOptions, scan, scan_with};
+    // Without the password: the source is an iTunes backup whose tree is unreadable, and why.
+    let s = scan(&encrypted()).unwrap();
+    assert_eq!(s.evidence_type, EvidenceType::ItunesBackup);
+    assert!(s.file_systems().is_empty());
+    let problem = s.root.problem.clone().unwrap();
+    assert!(problem.contains("--backup-password-env"), "{problem}");
+    // With it: the tree, and the layer records the decryption (not the password).
+    let options = ScanOptions {
+        backup_password: Some(password()),
+    };
+    let s = scan_with(&encrypted(), &options).unwrap();
+    assert_eq!(s.evidence_type, EvidenceType::ItunesBackup);
+    let fss = s.file_systems();
+    assert_eq!(fss.len(), 1);
+    let fs = fss[0].fs;
+    assert!(fs.stat("/private/var/mobile/Library/SMS/sms.db").is_ok());
+    let layer = fss[0].layer.comparable();
+    assert!(
+        layer.contains(&format!("encryption: {DECRYPTED}")),
+        "{layer}"
+    );
+    assert!(!layer.contains(PASSWORD) && !format!("{options:?}").contains(PASSWORD));
+    // A wrong password: the reason is the keybag's.
+    let wrong = ScanOptions {
+        backup_password: Some(Password::new(b"nope".to_vec())),
+    };
+    let s = scan_with(&encrypted(), &wrong).unwrap();
+    let problem = s.root.problem.clone().unwrap();
+    assert!(
+        problem.contains("does not open this backup's keybag"),
+        "{problem}"
+    );
+}
+
+#[test]
+fn reads_at_any_offset_give_the_plain_bytes() {
+    let enc = open_itunes_with(&encrypted(), Some(&password())).unwrap();
+    let plain_fs = open_itunes(&plain()).unwrap();
+    for path in [
+        "/private/var/mobile/Library/SMS/sms.db",
+        "/private/var/mobile/Media/DCIM/100APPLE/IMG_0001.JPG",
+    ] {
+        let (a, b) = (enc.open(path).unwrap(), plain_fs.open(path).unwrap());
+        assert_eq!(a.len(), b.len());
+        let len = a.len();
+        for (offset, n) in [
+            (0, 1),
+            (1, 15),
+            (15, 2),
+            (16, 16),
+            (17, 100),
+            (4095, 4098),
+            (len - 1, 10),
+            (len - 20, 20),
+            (len, 5),
+            (3, 70_000),
+        ] {
+            let mut x = vec![0u8; n];
+            let mut y = vec![0u8; n];
+            let got = a.read_at(offset, &mut x).unwrap();
+            assert_eq!(
+                got,
+                b.read_at(offset, &mut y).unwrap(),
+                "{path} {offset}+{n}"
+            );
+            assert_eq!(x[..got], y[..got], "{path} {offset}+{n}");
+        }
+    }
+}
