@@ -25,7 +25,7 @@ PACKAGES=(
   libtesseract-dev libleptonica-dev libclang-dev clang
   libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
   libayatana-appindicator3-dev libxdo-dev xvfb xauth webkit2gtk-driver dbus-x11 at-spi2-core
-  stress-ng sqlcipher android-sdk-libsparse-utils
+  stress-ng sqlcipher android-sdk-libsparse-utils python3-venv
 )
 
 missing=()
@@ -38,6 +38,16 @@ if ((${#missing[@]})); then
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Python oracles from PyPI, in a venv under target/ (not committed): iphone-backup-decrypt
+# decrypts the encrypted iTunes backup fixture (tests/fixtures/ios-backup-enc) independently of
+# our reader; `cryptography` lets its generator wrap keys and encrypt.
+venv="$(cd "$(dirname "$0")/.." && pwd)/target/py-oracles"
+if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography' 2>/dev/null; then
+  echo "setup: installing the Python oracles in $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*'
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

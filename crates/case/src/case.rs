@@ -17,7 +17,15 @@ const ROOT_KEYS: &[&str] = &["case", "sources"];
 const CASE_KEYS: &[&str] = &["id", "title", "examiner", "timezone", "region", "persons"];
 const PERSON_KEYS: &[&str] = &["id", "name", "aliases"];
 const SOURCE_KEYS: &[&str] = &[
-    "id", "label", "path", "owner", "type", "timezone", "region", "notes",
+    "id",
+    "label",
+    "path",
+    "owner",
+    "type",
+    "timezone",
+    "region",
+    "notes",
+    "password_env",
 ];
 
 /// A loaded and validated case: every id well formed and unique, every owner a declared person,
@@ -95,6 +103,9 @@ pub struct SourceSpec {
     pub region: Option<masf_graph::Region>,
     /// Free-text notes.
     pub notes: Option<String>,
+    /// The environment variable holding the password of an encrypted iTunes/Finder backup
+    /// (`password_env:`); the name only, never the password.
+    pub password_env: Option<String>,
 }
 
 /// The kinds of evidence source. Written in snake_case in YAML.
@@ -442,6 +453,22 @@ fn read_source(
         other => other,
     };
     let notes = r.opt_str(obj, "notes");
+    let password_env = match r.opt_str(obj, "password_env") {
+        Some(name) if !crate::config::is_env_name(&name) => {
+            // Not echoed: an examiner who wrote the password itself must not see it printed.
+            let reason = "password_env names the environment variable that holds the backup \
+                          password (letters, digits and '_', not starting with a digit), never \
+                          the password itself; the value written is not shown"
+                .to_string();
+            r.report(
+                &obj.at,
+                Some("password_env"),
+                IssueKind::Conflict { reason },
+            );
+            None
+        }
+        other => Some(other),
+    };
     let timezone = timezone?;
     let region = region?;
     Some(SourceSpec {
@@ -456,6 +483,7 @@ fn read_source(
         timezone_declared,
         region,
         notes,
+        password_env: password_env?,
     })
 }
 

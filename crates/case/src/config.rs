@@ -448,7 +448,7 @@ fn read_env_name(r: &mut Reader, o: &Obj<'_>, key: &str) -> Option<String> {
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`.
-fn is_env_name(s: &str) -> bool {
+pub(crate) fn is_env_name(s: &str) -> bool {
     let mut chars = s.chars();
     chars
         .next()

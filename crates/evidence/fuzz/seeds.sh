@@ -175,5 +175,10 @@ koly += struct.pack('>IQ', 1, 8) + bytes(12)
 assert len(koly) == 512
 open(sys.argv[1], 'wb').write(data + xml + koly)
 PY
+# keybag: the BackupKeyBag of the encrypted backup fixture (tests/fixtures/ios-backup-enc), as
+# its generator wrote it with Python's plistlib.
+python3 -c 'import plistlib, sys; sys.stdout.buffer.write(plistlib.load(open(sys.argv[1], "rb"))["BackupKeyBag"])' \
+  "$repo/tests/fixtures/ios-backup-enc/backup/00008030-001A2B3C4D5E802E/Manifest.plist" > "$work/keybag.bin"
+seed keybag "$work/keybag.bin" fixture.keybag
 
 ls -la "$out"/*/seed-*

@@ -207,9 +207,9 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 19] = [
-    "apfs", "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "leveldb", "lznt1", "ntfs", "qcow2",
-    "simg", "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
+pub const TARGETS: [&str; 20] = [
+    "apfs", "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "keybag", "leveldb", "lznt1", "ntfs",
+    "qcow2", "simg", "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -252,6 +252,15 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         "vmdk" => exercise_image(data, |b| {
             crate::vmdk::VmdkImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
+        "keybag" => {
+            use crate::itunes::keybag;
+            if let Ok(bag) = keybag::parse(data)
+                && bag.iterations <= 10_000
+                && bag.dp_iterations.unwrap_or(0) <= 10_000
+            {
+                let _ = keybag::unlock(&bag, &keybag::Password::new(b"fuzz".to_vec()));
+            }
+        }
         "fat" => exercise_fs(data, crate::fat::open),
         // The input as sparse block records: the HFS+ seed's B-tree nodes are 4 KiB, mostly
         // zeros.

@@ -1,4 +1,4 @@
-//! iTunes / Finder backups (unencrypted, iOS 10 and later) presented as the real iOS tree.
+//! iTunes / Finder backups (iOS 10 and later, plain or encrypted) presented as the real iOS tree.
 //!
 //! A backup folder holds `Manifest.db` (SQLite), `Manifest.plist`, `Info.plist`,
 //! `Status.plist`, and every backed-up file under a hashed name `<first two hex>/<fileID>`,
@@ -49,8 +49,22 @@
 //! duplicates kept as in archives (see [`crate::archive`]): a domain or path holding `..` stays
 //! inside the tree.
 //!
-//! Not supported: encrypted backups ([`Error::Encrypted`], from `Manifest.plist`'s
-//! `IsEncrypted`), and iOS 9 or older backups (`Manifest.mbdb`, [`Error::Unsupported`]).
+//! # Encrypted backups
+//!
+//! `Manifest.plist`'s `IsEncrypted` marks a backup made with a backup password. Opened with
+//! [`ItunesBackup::open_with`] and the examiner's [`keybag::Password`], its keybag is unlocked
+//! (see [`keybag`]), `Manifest.db` is decrypted with `ManifestKey` into the private temporary
+//! folder (then read as above and removed), and each file is decrypted as it is read
+//! ([`keybag::CbcFile`]: only the blocks a read covers, in memory, never written) with its own
+//! key (the `MBFile`'s `EncryptionKey`), cut to its recorded size.
+//! The layer reads "itunes backup ([`DECRYPTED`]) <folder>". Without a password:
+//! [`Error::PasswordNeeded`]; a wrong one: [`Error::WrongPassword`]; a damaged keybag:
+//! [`Error::Keybag`] (tag, offset); a file whose key does not unwrap: [`Error::FileKey`] for
+//! that file alone (a diagnostic counts them); no `Manifest.db`: [`Error::MissingManifest`].
+//!
+//! Not supported: iOS 9 or older backups (`Manifest.mbdb`, [`Error::Unsupported`]); the
+//! keychain (`KeychainDomain/keychain-backup.plist`) is listed as a file, its entries are not
+//! parsed yet.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -60,10 +74,13 @@ use plist::Value;
 use rusqlite::types::ValueRef;
 use sha1::{Digest, Sha1};
 
+pub mod keybag;
+
 use crate::Error;
 use crate::archive::tree::{Item, Tree};
 use crate::bytes::{Bytes, FileBytes};
 use crate::fs::{Entry, EntryKind, FileSystem, RawTime, Time, TimeRole, join};
+use keybag::{ClassKeys, Key, Password};
 
 /// Where each domain's files live on the device.
 const DOMAINS: &[(&str, &str)] = &[
@@ -162,12 +179,21 @@ enum Stored {
     Own(PathBuf),
     /// A record whose fileID cannot name a stored file.
     Invalid(String),
+    /// `<root>/<id[..2]>/<id>`, encrypted with the file's key (or why that key is unusable);
+    /// `size` is the size recorded in its `MBFile`.
+    Encrypted {
+        id: String,
+        key: Result<Key, String>,
+        size: Option<u64>,
+    },
 }
 
-/// An unencrypted iTunes/Finder backup presented as the device's tree.
+/// An iTunes/Finder backup presented as the device's tree.
 pub struct ItunesBackup {
     root: PathBuf,
     layer: String,
+    encrypted: bool,
+    manifest_sha256: Option<String>,
     tree: Tree<Stored>,
     records: Vec<ManifestRecord>,
     diagnostics: Vec<String>,
@@ -178,6 +204,17 @@ pub fn open_itunes(path: &Path) -> Result<Arc<dyn FileSystem>, Error> {
     Ok(Arc::new(ItunesBackup::open(path)?))
 }
 
+/// Opens an iTunes/Finder backup folder, decrypting it with `password` if it is encrypted.
+pub fn open_itunes_with(
+    path: &Path,
+    password: Option<&Password>,
+) -> Result<Arc<dyn FileSystem>, Error> {
+    Ok(Arc::new(ItunesBackup::open_with(path, password)?))
+}
+
+/// What an encrypted backup's layer says of it.
+pub const DECRYPTED: &str = "encrypted, decrypted with the examiner's password";
+
 /// Metadata of one file from its `MBFile` plist.
 #[derive(Debug, Default, PartialEq)]
 struct FileMeta {
@@ -186,6 +223,9 @@ struct FileMeta {
     inode: Option<u64>,
     times: Vec<Time>,
     target: Option<String>,
+    protection_class: Option<u32>,
+    /// `EncryptionKey`'s bytes (4-byte class, wrapped key) in an encrypted backup.
+    encryption_key: Option<Vec<u8>>,
 }
 
 /// An NSKeyedArchiver reference (`Uid`) resolved to the object it names.
@@ -233,7 +273,20 @@ fn mbfile(blob: &[u8]) -> Option<FileMeta> {
             .map(str::to_string),
         _ => None,
     });
+    let encryption_key = root
+        .get("EncryptionKey")
+        .and_then(at)
+        .and_then(|v| match v {
+            Value::Data(d) => Some(d.clone()),
+            Value::Dictionary(d) => d
+                .get("NS.data")
+                .and_then(Value::as_data)
+                .map(<[u8]>::to_vec),
+            _ => None,
+        });
     Some(FileMeta {
+        protection_class: int("ProtectionClass").and_then(|c| u32::try_from(c).ok()),
+        encryption_key,
         size: int("Size").and_then(|s| u64::try_from(s).ok()),
         mode: int("Mode").and_then(|m| u32::try_from(m).ok()),
         inode: int("InodeNumber").and_then(|i| u64::try_from(i).ok()),
@@ -297,16 +350,22 @@ struct Row {
 }
 
 impl ItunesBackup {
-    /// Opens the backup folder at `path`.
+    /// Opens the backup folder at `path` (an encrypted one gives [`Error::PasswordNeeded`]).
     pub fn open(path: &Path) -> Result<ItunesBackup, Error> {
+        ItunesBackup::open_with(path, None)
+    }
+
+    /// Opens the backup folder at `path`, decrypting it with `password` if it is encrypted.
+    pub fn open_with(path: &Path, password: Option<&Password>) -> Result<ItunesBackup, Error> {
         let root = path.canonicalize().map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::NotFound {
                 path: path.to_path_buf(),
             },
             _ => Error::io(path, e),
         })?;
-        let layer = format!("itunes backup {}", root.display());
+        let mut layer = format!("itunes backup {}", root.display());
         let mut diagnostics = Vec::new();
+        let mut keys = None;
 
         let manifest_plist = root.join("Manifest.plist");
         if exists(&manifest_plist) {
@@ -317,13 +376,11 @@ impl ItunesBackup {
                         .and_then(|d| d.get("IsEncrypted"))
                         .and_then(Value::as_boolean);
                     if encrypted == Some(true) {
-                        return Err(Error::Encrypted {
-                            layer,
-                            detail: "Manifest.plist says IsEncrypted = true: this backup was made \
-                                     with a backup password; its Manifest.db and files are \
-                                     encrypted and cannot be read without decrypting it first"
-                                .to_string(),
-                        });
+                        let Some(password) = password else {
+                            return Err(Error::PasswordNeeded { layer });
+                        };
+                        layer = format!("itunes backup ({DECRYPTED}) {}", root.display());
+                        keys = Some(unlock(&v, password, &layer)?);
                     }
                 }
                 Err(e) => diagnostics.push(format!("Manifest.plist unreadable: {e}")),
@@ -341,9 +398,10 @@ impl ItunesBackup {
                         .to_string(),
                 });
             }
-            return Err(Error::NotFound { path: manifest_db });
+            return Err(Error::MissingManifest { path: manifest_db });
         }
-        let rows = read_manifest(&root, &layer)?;
+        let (rows, manifest_sha256) = read_manifest(&root, &layer, keys.as_ref().map(|(_, k)| k))?;
+        let mut bad_keys = 0u64;
 
         let mut items = Vec::with_capacity(rows.len() + 8);
         let mut records = Vec::with_capacity(rows.len());
@@ -358,17 +416,32 @@ impl ItunesBackup {
                 no_meta += 1;
             }
             let meta = meta.unwrap_or_default();
-            let stored = if is_file_id(&row.file_id) {
-                Stored::Hashed(row.file_id.clone())
-            } else {
-                Stored::Invalid(row.file_id.clone())
+            let stored = match (&keys, is_file_id(&row.file_id)) {
+                (_, false) => Stored::Invalid(row.file_id.clone()),
+                (Some((keys, _)), true) if row.flags == 1 => {
+                    let key = match &meta.encryption_key {
+                        Some(blob) => keys.unwrap_persistent(blob, meta.protection_class),
+                        None => Err("its MBFile has no EncryptionKey".to_string()),
+                    };
+                    if key.is_err() {
+                        bad_keys += 1;
+                    }
+                    Stored::Encrypted {
+                        id: row.file_id.clone(),
+                        key,
+                        size: meta.size,
+                    }
+                }
+                _ => Stored::Hashed(row.file_id.clone()),
             };
             let (kind, size, link_target) = match row.flags {
                 1 => {
                     let size = meta.size.unwrap_or_else(|| match &stored {
-                        Stored::Hashed(id) => std::fs::symlink_metadata(hashed_path(&root, id))
-                            .map(|m| m.len())
-                            .unwrap_or(0),
+                        Stored::Hashed(id) | Stored::Encrypted { id, .. } => {
+                            std::fs::symlink_metadata(hashed_path(&root, id))
+                                .map(|m| m.len())
+                                .unwrap_or(0)
+                        }
                         _ => 0,
                     });
                     (EntryKind::File, size, None)
@@ -413,6 +486,12 @@ impl ItunesBackup {
                 "{odd_flags} record(s) with flags other than 1, 2 or 4 (listed as other)"
             ));
         }
+        if bad_keys > 0 {
+            diagnostics.push(format!(
+                "{bad_keys} encrypted file(s) whose key does not unwrap (unreadable; opening one \
+                 says why)"
+            ));
+        }
         if no_meta > 0 {
             diagnostics.push(format!(
                 "{no_meta} record(s) without a readable MBFile plist (no times, mode or inode)"
@@ -429,6 +508,8 @@ impl ItunesBackup {
         Ok(ItunesBackup {
             root,
             layer,
+            encrypted: keys.is_some(),
+            manifest_sha256,
             tree,
             records,
             diagnostics,
@@ -451,6 +532,16 @@ impl ItunesBackup {
     /// The backup folder.
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// Whether the backup was encrypted (and so was decrypted with the examiner's password).
+    pub fn encrypted(&self) -> bool {
+        self.encrypted
+    }
+
+    /// SHA-256 (hex) of the decrypted `Manifest.db` of an encrypted backup.
+    pub fn decrypted_manifest_sha256(&self) -> Option<&str> {
+        self.manifest_sha256.as_deref()
     }
 }
 
@@ -480,13 +571,73 @@ fn read_plist(path: &Path) -> Result<Value, Error> {
     )
 }
 
-/// Copies `Manifest.db` (and its journal files) aside and reads every row of `Files`.
-fn read_manifest(root: &Path, layer: &str) -> Result<Vec<Row>, Error> {
+/// Unlocks an encrypted backup's keybag with the password and unwraps its `ManifestKey`.
+fn unlock(manifest: &Value, password: &Password, layer: &str) -> Result<(ClassKeys, Key), Error> {
+    let dict = manifest.as_dictionary();
+    let data = |key: &str| dict.and_then(|d| d.get(key)).and_then(Value::as_data);
+    let keybag_error = |tag: &str, offset: u64, detail: String| Error::Keybag {
+        layer: layer.to_string(),
+        tag: tag.to_string(),
+        offset,
+        detail,
+    };
+    let blob = data("BackupKeyBag").ok_or_else(|| {
+        keybag_error(
+            "-",
+            0,
+            "Manifest.plist has no BackupKeyBag data".to_string(),
+        )
+    })?;
+    let bag = keybag::parse(blob).map_err(|e| keybag_error(&e.tag, e.offset, e.detail))?;
+    let keys = keybag::unlock(&bag, password).ok_or_else(|| Error::WrongPassword {
+        layer: layer.to_string(),
+    })?;
+    let manifest_key = data("ManifestKey").ok_or_else(|| Error::Corrupt {
+        layer: layer.to_string(),
+        offset: 0,
+        detail: "Manifest.plist has no ManifestKey (iOS 10.2 and later encrypt Manifest.db \
+                 with it)"
+            .to_string(),
+    })?;
+    let key = keys
+        .unwrap_persistent(manifest_key, None)
+        .map_err(|detail| Error::Corrupt {
+            layer: layer.to_string(),
+            offset: 0,
+            detail: format!("Manifest.plist ManifestKey: {detail}"),
+        })?;
+    Ok((keys, key))
+}
+
+/// Copies `Manifest.db` (and its journal files) aside, decrypting it with `key` in an encrypted
+/// backup, and reads every row of `Files`. Gives the rows and, when decrypted, the SHA-256 of the
+/// decrypted database.
+fn read_manifest(
+    root: &Path,
+    layer: &str,
+    key: Option<&Key>,
+) -> Result<(Vec<Row>, Option<String>), Error> {
     let scratch = Scratch::new()?;
-    for name in ["Manifest.db", "Manifest.db-wal", "Manifest.db-shm"] {
-        let from = root.join(name);
-        if exists(&from) {
-            copy_evidence(&from, &scratch.0.join(name))?;
+    let mut manifest_sha256 = None;
+    if let Some(key) = key {
+        let from = root.join("Manifest.db");
+        let mut data = read_evidence(&from)?;
+        keybag::decrypt(key, &mut data).ok_or_else(|| Error::Corrupt {
+            layer: layer.to_string(),
+            offset: 0,
+            detail: "Manifest.db does not decrypt with its ManifestKey (length not a multiple \
+                     of 16 or bad padding: the file is damaged)"
+                .to_string(),
+        })?;
+        manifest_sha256 = Some(hex::encode(sha2::Sha256::digest(&data)));
+        let to = scratch.0.join("Manifest.db");
+        std::fs::write(&to, &data).map_err(|e| Error::io(&to, e))?;
+    } else {
+        for name in ["Manifest.db", "Manifest.db-wal", "Manifest.db-shm"] {
+            let from = root.join(name);
+            if exists(&from) {
+                copy_evidence(&from, &scratch.0.join(name))?;
+            }
         }
     }
     let corrupt = |e: rusqlite::Error| Error::Corrupt {
@@ -544,7 +695,15 @@ fn read_manifest(root: &Path, layer: &str) -> Result<Vec<Row>, Error> {
     drop(stmt);
     drop(conn);
     drop(scratch);
-    Ok(rows)
+    Ok((rows, manifest_sha256))
+}
+
+/// Reads a whole evidence file (opened read-only).
+fn read_evidence(path: &Path) -> Result<Vec<u8>, Error> {
+    let mut file = crate::open::open_read_only(path)?;
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(&mut file, &mut data).map_err(|e| Error::io(path, e))?;
+    Ok(data)
 }
 
 /// The backup's own top-level files, listed under [`BACKUP_FILES`].
@@ -581,6 +740,32 @@ fn own_files(root: &Path) -> Result<Vec<Item<Stored>>, Error> {
     Ok(out)
 }
 
+impl ItunesBackup {
+    /// Reads and decrypts one file of an encrypted backup, in memory.
+    fn open_encrypted(
+        &self,
+        path: &str,
+        id: &str,
+        key: &Result<Key, String>,
+        size: Option<u64>,
+    ) -> Result<Bytes, Error> {
+        let key = key.as_ref().map_err(|detail| Error::FileKey {
+            layer: self.layer.clone(),
+            path: path.to_string(),
+            detail: detail.clone(),
+        })?;
+        let host = hashed_path(&self.root, id);
+        let stored = FileBytes::open(&host)?;
+        let file = keybag::CbcFile::open(
+            Arc::new(stored),
+            key.clone(),
+            size,
+            format!("{} {path} (decrypted)", self.layer),
+        )?;
+        Ok(Arc::new(file))
+    }
+}
+
 impl FileSystem for ItunesBackup {
     fn format(&self) -> &str {
         "itunes_backup"
@@ -599,6 +784,9 @@ impl FileSystem for ItunesBackup {
         let host = match stored {
             Stored::Hashed(id) => hashed_path(&self.root, id),
             Stored::Own(p) => p.clone(),
+            Stored::Encrypted { id, key, size } => {
+                return self.open_encrypted(&entry.path, id, key, *size);
+            }
             Stored::Invalid(id) => {
                 return Err(Error::Corrupt {
                     layer: self.layer.clone(),

@@ -112,6 +112,36 @@ pub enum Error {
         what: String,
         limit: u64,
     },
+    /// An encrypted iTunes/Finder backup was opened without a password.
+    #[error(
+        "{layer}: encrypted backup and no password given: name an environment variable that \
+         holds it with `masf run --backup-password-env VAR`, or `password_env: VAR` on the \
+         source in case.yaml"
+    )]
+    PasswordNeeded { layer: String },
+    /// The password given does not unlock an encrypted backup.
+    #[error("{layer}: the password does not open this backup's keybag")]
+    WrongPassword { layer: String },
+    /// An encrypted backup's keybag (`Manifest.plist` `BackupKeyBag`) is damaged.
+    #[error("{layer}: keybag corrupt at offset {offset} (tag {tag}): {detail}")]
+    Keybag {
+        layer: String,
+        tag: String,
+        offset: u64,
+        detail: String,
+    },
+    /// A file of an encrypted backup whose own key cannot be unwrapped.
+    #[error("{layer}: {path}: its file key does not unwrap: {detail}")]
+    FileKey {
+        layer: String,
+        path: String,
+        detail: String,
+    },
+    /// A backup folder without `Manifest.db`, the list of its files.
+    #[error(
+        "{path}: missing: a backup's Manifest.db lists its files; without it none can be named"
+    )]
+    MissingManifest { path: PathBuf },
     /// A multi-segment image is missing a segment in the middle of its sequence.
     #[error("{path}: segment {missing} of the set is missing (found {found} segment(s) after it)")]
     MissingSegment {

@@ -138,13 +138,25 @@ const ANDROID_PARTITIONS: &[&str] = &[
     "super", "cache", "misc", "vbmeta", "dtbo", "frp", "param",
 ];
 
+/// What the examiner gives a scan beyond the path.
+#[derive(Debug, Default, Clone)]
+pub struct ScanOptions {
+    /// The password of an encrypted iTunes/Finder backup (never stored or printed).
+    pub backup_password: Option<crate::itunes::keybag::Password>,
+}
+
 /// Scans an evidence path: resolves its files, stacks every layer found by content, and sniffs
 /// the evidence type.
 pub fn scan(path: &Path) -> Result<Scan> {
+    scan_with(path, &ScanOptions::default())
+}
+
+/// [`scan`] with the examiner's options (an encrypted backup's password).
+pub fn scan_with(path: &Path, options: &ScanOptions) -> Result<Scan> {
     let files = EvidenceFiles::discover(path)?;
     let file_layer = Layer::new("file", &[("location", path.display().to_string())], None);
     let root = if files.kind == FilesKind::Folder {
-        scan_folder(path, file_layer)?
+        scan_folder(path, file_layer, options)?
     } else {
         let (layer, bytes) = open_image(&files, &file_layer)?;
         scan_bytes(layer, bytes, 0)
@@ -455,13 +467,21 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
     }))
 }
 
-fn scan_folder(path: &Path, file_layer: Arc<Layer>) -> Result<Node> {
+fn scan_folder(path: &Path, file_layer: Arc<Layer>, options: &ScanOptions) -> Result<Node> {
+    let mut params = Vec::new();
     let (kind, fs) = if path.join("Manifest.db").is_file() {
-        ("itunes_backup", crate::itunes::open_itunes(path))
+        let backup = crate::itunes::ItunesBackup::open_with(path, options.backup_password.as_ref());
+        if let Ok(b) = &backup
+            && b.encrypted()
+        {
+            params.push(("encryption", crate::itunes::DECRYPTED.to_string()));
+        }
+        let fs = backup.map(|b| Arc::new(b) as Arc<dyn FileSystem>);
+        ("itunes_backup", fs)
     } else {
         ("folder", crate::folder::open_folder(path))
     };
-    let layer = Layer::new(kind, &[], Some(&file_layer));
+    let layer = Layer::new(kind, &params, Some(&file_layer));
     let (fs, problem) = match fs {
         Ok(fs) => (Some(fs), None),
         Err(e) => (None, Some(e.to_string())),

@@ -134,7 +134,7 @@ fn unknown_key_is_reported_not_ignored() {
             "    timezone: UTC\n    sha256: abc\n",
         )]),
         expect![[
-            r#"$CASE/case.yaml: sources[1] (id "src-android"): field "sha256": unknown key; valid keys here: id, label, path, owner, type, timezone, region, notes"#
+            r#"$CASE/case.yaml: sources[1] (id "src-android"): field "sha256": unknown key; valid keys here: id, label, path, owner, type, timezone, region, notes, password_env"#
         ]],
     );
     assert_eq!(issues[0].location.key_path(), "sources[1].sha256");
@@ -153,7 +153,7 @@ fn misspelt_key_gets_a_suggestion() {
         &variant(&[("    label: Android phone\n", "    lable: Android phone\n")]),
         expect![[r#"
             $CASE/case.yaml: 2 problems
-              $CASE/case.yaml: sources[1] (id "src-android"): field "lable": unknown key; did you mean "label"? Valid keys here: id, label, path, owner, type, timezone, region, notes
+              $CASE/case.yaml: sources[1] (id "src-android"): field "lable": unknown key; did you mean "label"? Valid keys here: id, label, path, owner, type, timezone, region, notes, password_env
               $CASE/case.yaml: sources[1] (id "src-android"): field "label": missing required field"#]],
     );
     assert!(matches!(
@@ -431,4 +431,32 @@ fn unreadable_case_file() {
     assert!(err.issues().is_empty());
     expect![[r#"$CASE/nope.yaml: cannot read case file: No such file or directory (os error 2)"#]]
         .assert_eq(&dir.sanitise(&err.to_string()));
+}
+
+#[test]
+fn password_env_names_a_variable_and_never_echoes_a_password() {
+    // A variable name is read as written.
+    let dir = CaseDir::new();
+    dir.file("evidence/usb.E01");
+    dir.file("evidence/blk0_sda.bin");
+    let case = dir
+        .load(&variant(&[(
+            "type: disk_image",
+            "password_env: USB_BACKUP_PW",
+        )]))
+        .unwrap();
+    assert_eq!(
+        case.source("src-usb").unwrap().password_env.as_deref(),
+        Some("USB_BACKUP_PW")
+    );
+    assert_eq!(case.source("src-android").unwrap().password_env, None);
+    // The password itself written there: refused, and not repeated in the message.
+    let issues = check(
+        &variant(&[("type: disk_image", "password_env: \"s3cret pass!\"")]),
+        expect![[
+            r#"$CASE/case.yaml: sources[0] (id "src-usb"): field "password_env": password_env names the environment variable that holds the backup password (letters, digits and '_', not starting with a digit), never the password itself; the value written is not shown"#
+        ]],
+    );
+    let kind = single(issues, "src-usb", "password_env");
+    assert!(!format!("{kind:?}").contains("s3cret"));
 }

@@ -899,7 +899,9 @@ fn itunes_backup_presents_the_device_tree() {
 fn encrypted_backups_are_reported_as_encrypted() {
     let path = fixtures().join("itunes/encrypted/00008030-001A2B3C4D5E802E");
     match open_itunes(&path) {
-        Err(Error::Encrypted { detail, .. }) => assert!(detail.contains("IsEncrypted")),
+        Err(e @ Error::PasswordNeeded { .. }) => {
+            assert!(e.to_string().contains("--backup-password-env"), "{e}")
+        }
         Err(e) => panic!("{e}"),
         Ok(_) => panic!("opened an encrypted backup"),
     }
@@ -955,9 +957,12 @@ fn hostile_manifests_stay_inside_and_fail_cleanly() {
     assert!(diags.contains("sms.db~2"), "{diags}");
     walk(fs.as_ref());
 
-    // No Manifest.db: not found; only the old Manifest.mbdb: unsupported.
+    // No Manifest.db: missing; only the old Manifest.mbdb: unsupported.
     std::fs::remove_file(root.join("Manifest.db")).unwrap();
-    assert!(matches!(open_itunes(&root), Err(Error::NotFound { .. })));
+    assert!(matches!(
+        open_itunes(&root),
+        Err(Error::MissingManifest { .. })
+    ));
     std::fs::write(root.join("Manifest.mbdb"), b"mbdb\x05\x00").unwrap();
     assert!(matches!(open_itunes(&root), Err(Error::Unsupported { .. })));
     // A Manifest.db that is not SQLite, with no Manifest.plist to explain it.

@@ -71,6 +71,7 @@ fn opens(target: &str, data: &[u8]) -> bool {
             std::fs::write(&path, data).unwrap();
             masf_evidence::ewf::EwfImage::open(&path).is_ok()
         }
+        "keybag" => masf_evidence::itunes::keybag::parse(data).is_ok(),
         other => panic!("no seed check for {other}"),
     }
 }

@@ -9,6 +9,7 @@ mod f2fs;
 mod fat;
 mod fuzz_regressions;
 mod hfs;
+mod itunes_encrypted;
 mod leveldb;
 mod ntfs;
 mod scan;
