@@ -1184,6 +1184,14 @@ pub struct ActorIdentifier {
     pub claimed_by: Vec<String>,
 }
 
+impl IdType {
+    /// Strong or weak: the type's row of the one identifier table ([`TABLE`]). A value can
+    /// still be weaker than its type: see [`crate::identifiers::strength_of`].
+    pub fn strength(self) -> Strength {
+        rule(self).strength
+    }
+}
+
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
 /// edges. Every entity is in exactly one actor, except a mention linked to several actors,
 /// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
