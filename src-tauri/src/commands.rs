@@ -177,7 +177,16 @@ pub async fn timeline(
     query: TimelineRequest,
 ) -> Result<masf_api::Timeline, ApiError> {
     let d = state.inner().clone();
-    blocking(move || d.timeline(&query.into())).await
+    blocking(move || timeline_of(&d, query)).await
+}
+
+/// What the `timeline` command serves: [`masf_api::query_timeline`] on the open case, the
+/// function `masf timeline` prints from.
+pub(crate) fn timeline_of(
+    d: &Desktop,
+    query: TimelineRequest,
+) -> Result<masf_api::Timeline, ApiError> {
+    d.timeline(&query.into())
 }
 
 #[tauri::command]
@@ -224,4 +233,149 @@ pub async fn pick_files(app: AppHandle) -> Result<Vec<PathBuf>, ApiError> {
 #[tauri::command]
 pub async fn pick_folder(app: AppHandle) -> Result<Option<PathBuf>, ApiError> {
     on_main(app, || rfd::FileDialog::new().pick_folder()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    use masf_api::desktop::{
+        CaseDraft, Desktop, DesktopSink, IntakeProgress, PersonDraft, RunFinished,
+        SourceEntryDraft, TimelineRequest, save_case,
+    };
+
+    /// A sink that keeps nothing: the test reads the case afterwards.
+    struct Quiet;
+
+    impl DesktopSink for Quiet {
+        fn run_events(&self, _: &[masf_api::StreamItem]) {}
+        fn run_finished(&self, _: &RunFinished) {}
+        fn intake_progress(&self, _: &IntakeProgress) {}
+    }
+
+    fn evidence(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/demo/evidence")
+            .join(name)
+            .canonicalize()
+            .unwrap()
+    }
+
+    /// The demo case (case.yaml's sources, owners and zone) written into `dir`.
+    fn demo_case(dir: &Path) -> PathBuf {
+        let person = |id: &str, name: &str| PersonDraft {
+            id: id.into(),
+            name: name.into(),
+            aliases: Vec::new(),
+        };
+        let source = |id: &str, file: &str, owner: Option<&str>| SourceEntryDraft {
+            id: id.into(),
+            label: file.into(),
+            path: evidence(file),
+            owner: owner.map(String::from),
+            timezone: Some("Asia/Hong_Kong".into()),
+            region: None,
+        };
+        save_case(&CaseDraft {
+            dir: dir.to_path_buf(),
+            id: "timeline-demo".into(),
+            title: "One actor rule".into(),
+            examiner: "E. Xaminer".into(),
+            timezone: "Asia/Hong_Kong".into(),
+            region: None,
+            persons: vec![
+                person("leung", "LEUNG YL"),
+                person("chan", "CHAN MH"),
+                person("fung", "FUNG CC"),
+            ],
+            sources: vec![
+                source("src-usb", "usb.E01", Some("leung")),
+                source("src-android", "blk0_sda.bin", Some("chan")),
+                source("src-iphone", "iphone_ffs.zip", Some("fung")),
+                source("src-screens", "screenshots", None),
+            ],
+            overwrite: false,
+        })
+        .unwrap()
+    }
+
+    fn json(t: &masf_api::Timeline) -> String {
+        let mut out = Vec::new();
+        masf_api::timeline_export::write_json(&mut out, t).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The desktop's Timeline for an actor is what `masf timeline --actor` prints: the
+    /// command's function and the CLI's, on the demo case after a real run, give the same
+    /// JSON for every actor (and for the whole case, a source and a range).
+    #[test]
+    fn desktop_timeline_equals_masf_timeline_for_every_actor() {
+        let dir = tempfile::tempdir().unwrap();
+        let case_file = demo_case(dir.path());
+        let desktop = Desktop::new();
+        desktop.open(&case_file).unwrap();
+        desktop.start_run(std::sync::Arc::new(Quiet)).unwrap();
+        desktop.join_run();
+        // what `masf timeline case.yaml [--actor …]` opens and prints from
+        let cli = |query: masf_api::TimelineQuery| {
+            let ctx = masf_api::open_case(&masf_api::OpenCase {
+                case_file: case_file.clone(),
+                work: None,
+                config: None,
+            })
+            .unwrap();
+            masf_api::query_timeline(&ctx, &query)
+        };
+        let all = cli(masf_api::TimelineQuery::default()).unwrap();
+        assert!(all.entries.len() > 20, "{}", all.entries.len());
+        assert_eq!(
+            json(&super::timeline_of(&desktop, TimelineRequest::default()).unwrap()),
+            json(&all)
+        );
+        let actors = desktop.links_and_actors().unwrap().actors;
+        let mut narrowed = 0;
+        for actor in actors.iter().filter(|a| a.entities.len() > 1) {
+            let request = TimelineRequest {
+                actor: Some(actor.id.clone()),
+                ..TimelineRequest::default()
+            };
+            let served = super::timeline_of(&desktop, request).unwrap();
+            let printed = cli(masf_api::TimelineQuery {
+                actor: Some(actor.id.clone()),
+                ..masf_api::TimelineQuery::default()
+            })
+            .unwrap();
+            assert_eq!(json(&served), json(&printed), "actor {}", actor.id);
+            if !served.entries.is_empty() && served.entries.len() < all.entries.len() {
+                narrowed += 1;
+            }
+        }
+        assert!(narrowed >= 2, "actors that narrow the timeline: {narrowed}");
+        // a source and a range cross the same way
+        let request = TimelineRequest {
+            sources: vec!["src-iphone".into()],
+            from: Some("2024-01-01".into()),
+            to: Some("2026-01-01T00:00:00Z".into()),
+            actor: None,
+        };
+        let query = masf_api::TimelineQuery::from(request.clone());
+        assert_eq!(
+            json(&super::timeline_of(&desktop, request).unwrap()),
+            json(&cli(query).unwrap())
+        );
+        // an unknown actor is refused by both, with the same words
+        let request = TimelineRequest {
+            actor: Some("actor-nope".into()),
+            ..TimelineRequest::default()
+        };
+        let served = super::timeline_of(&desktop, request).unwrap_err();
+        let printed = cli(masf_api::TimelineQuery {
+            actor: Some("actor-nope".into()),
+            ..masf_api::TimelineQuery::default()
+        })
+        .unwrap_err();
+        assert_eq!(served.code, masf_api::ErrorCode::BadRequest);
+        assert_eq!(served.message, printed.message);
+        assert!(served.message.contains("no actor or entity"), "{served:?}");
+    }
 }

@@ -67,6 +67,7 @@ export const api = {
   whyLink: b.whyLink,
   approveLink: (id: string, reason: string | null) => b.approveLink(id, reason ?? undefined),
   retractLink: b.retractLink,
+  timeline: b.getTimeline,
   exportReport: b.exportReport,
   pickFiles: b.pickFiles,
   pickFolder: b.pickFolder,

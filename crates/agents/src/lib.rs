@@ -19,6 +19,7 @@ pub mod budget;
 pub mod context;
 pub mod corroborate;
 pub mod llm;
+pub mod llm_call;
 pub mod orchestrator;
 pub mod ownership;
 pub mod plugin;

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::budget::{BUDGET_WARNING, Budget, BudgetWarning, Caps, Counter, Exhausted, Reservation};
-use crate::llm::LlmCall;
+use crate::llm_call::LlmCall;
 use crate::run::{RUN_STATE, RunProjection, RunState, RunStateChanged};
 
 /// How often a running session looks for a pause request in the store.
@@ -270,7 +270,7 @@ impl Session {
                     .saturating_sub(run.run_base_invocations),
                 run.wall_seconds,
                 store
-                    .events_of_kind(crate::llm::LLM_CALL)?
+                    .events_of_kind(crate::llm_call::LLM_CALL)?
                     .iter()
                     .filter(|e| e.seq > run.run_start_seq)
                     .filter_map(|e| serde_json::from_value::<LlmCall>(e.payload.clone()).ok())
@@ -432,7 +432,7 @@ impl Session {
         // Each call is its own event: keyed by the seq it is about to take.
         let key = format!("llm-call/{}", store.last_seq()? + 1);
         store.append(&self.new_event(
-            crate::llm::LLM_CALL,
+            crate::llm_call::LLM_CALL,
             call,
             (ActorKind::Agent, &call.site.agent),
             key,

@@ -764,11 +764,9 @@ impl Desktop {
         self.links_and_actors()
     }
 
-    /// The timeline for a query.
+    /// The timeline for a query ([`crate::query_timeline`], as `masf timeline` prints it).
     pub fn timeline(&self, query: &crate::TimelineQuery) -> Result<crate::Timeline, ApiError> {
-        let ctx = self.ctx()?;
-        let filter = crate::timeline_filter(&ctx, query)?;
-        crate::timeline(&ctx, &filter)
+        crate::query_timeline(&self.ctx()?, query)
     }
 
     /// Writes the report in the asked formats, with `outputs/`, into `dir`.

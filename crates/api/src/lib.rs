@@ -55,7 +55,7 @@ pub use resolve::{
     resolve, resolve_in, retract, why,
 };
 pub use stream::{Cursor, StreamItem, follow, poll};
-pub use timeline::{TimelineQuery, timeline, timeline_filter};
+pub use timeline::{TimelineQuery, query_timeline, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, grant, pause};
 pub use worker::run_tools_in_workers;
 

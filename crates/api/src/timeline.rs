@@ -24,8 +24,10 @@ pub struct TimelineQuery {
 }
 
 /// Checks a [`TimelineQuery`] against the case and turns it into a [`Filter`]. An actor is
-/// resolved on the case's graph: its entities' strong identifiers, the phenomena that observed
-/// them, and the sources where it is the device's owner or the device itself.
+/// resolved on the case's graph by [`masf_graph::resolution::actor_scope`]: its entities'
+/// strong identifiers, the phenomena that observed them, and the sources where it is the
+/// device's owner or the device itself. `masf timeline --actor` and the desktop's `timeline`
+/// command both come through here.
 pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, ApiError> {
     let zone = &ctx.case.meta.timezone;
     for s in &query.sources {
@@ -64,50 +66,24 @@ pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, A
     })
 }
 
-/// The timeline's view of one actor (see [`timeline_filter`]).
+/// The timeline's view of one actor: the graph's one rule
+/// ([`masf_graph::resolution::actor_scope`]) as the report's filter.
 fn actor_filter(ctx: &CaseCtx, id: &str) -> Result<masf_report::timeline::ActorFilter, ApiError> {
     let state = crate::compose::graph_state(ctx)?;
-    let actors = masf_graph::resolution::actors(&state);
-    let Some(actor) = actors
-        .iter()
-        .find(|a| a.id == id || a.entities.iter().any(|e| e == id))
-    else {
-        let mut joined: Vec<&str> = actors
-            .iter()
-            .filter(|a| a.entities.len() > 1)
-            .map(|a| a.id.as_str())
-            .collect();
-        joined.sort_unstable();
-        return Err(ApiError::new(
-            ErrorCode::BadRequest,
-            format!(
-                "no actor or entity {id:?}; actors of several entities: {}",
-                if joined.is_empty() {
-                    "none".to_string()
-                } else {
-                    joined.join(", ")
-                }
-            ),
-        ));
-    };
-    let mut filter = masf_report::timeline::ActorFilter::default();
-    for entity_id in &actor.entities {
-        let Some(e) = state.entities().get(entity_id) else {
-            continue;
-        };
-        if e.context == "owner" || e.context == "device" {
-            filter.sources.insert(e.source_id.clone());
-        }
-        for i in e
-            .identifiers
-            .iter()
-            .filter(|i| i.strength == masf_graph::Strength::Strong)
-        {
-            filter.identifiers.insert(i.normalized.clone());
-            filter.phenomena.insert(i.phenomenon_id.clone());
-        }
-    }
-    Ok(filter)
+    let scope = masf_graph::resolution::actor_scope(&state, id)
+        .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+    Ok(masf_report::timeline::ActorFilter {
+        sources: scope.sources,
+        identifiers: scope.identifiers,
+        phenomena: scope.phenomena,
+    })
+}
+
+/// The timeline a [`TimelineQuery`] asks for: [`timeline_filter`], then [`timeline`]. What
+/// `masf timeline` prints and what the desktop's `timeline` command serves.
+pub fn query_timeline(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Timeline, ApiError> {
+    let filter = timeline_filter(ctx, query)?;
+    timeline(ctx, &filter)
 }
 
 /// The case's timeline: every time mark of every phenomenon in the store, converted, merged

@@ -1,89 +1,302 @@
-//! No module of the api imports one that imports it back, directly or around a loop (issue
-//! 22): `compose` is the root every phase composes from, `check` the consistency gate, and
-//! `triage` → `resolve`, `repair` → `intake` → `report` run one way. Read from the sources: a
-//! module's imports are its `crate::<module>` paths.
+//! No module imports one that imports it back, directly or around a loop (issue 22), in any
+//! crate of the workspace: the api (`compose` is the root every phase composes from, `check`
+//! the consistency gate, `triage` → `resolve`, `repair` → `intake` → `report` one way), the
+//! agents (`session` keeps the record of a model call, `llm_call`, without the client, `llm`,
+//! that uses the session), the graph (`scoring` owns the hypothesis kinds it has priors for,
+//! `resolution` the identifier table that says a type's strength), and every other crate.
+//!
+//! Read from the sources: a crate's modules are its `src/<name>.rs` files and `src/<name>/`
+//! folders (a folder's files are one module); a module imports another when its code (comment
+//! lines, doc links included, are not code) names `crate::<other>`, directly or in a
+//! `crate::{…}` group. A loop is a strongly connected set of two or more modules.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// `crate::<name>` module paths in the code of `text` (words after `crate::` that name a
-/// module file; comment lines, doc links included, are not imports).
-fn imports(text: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
-    let code: String = text
-        .lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = BTreeSet::new();
-    for (i, _) in code.match_indices("crate::") {
-        let rest = &code[i + "crate::".len()..];
-        let rest = rest.trim_start_matches('{');
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-            .collect();
-        if modules.contains(&name) {
-            out.insert(name);
+/// Loops not broken yet (evidence and plugins by their owners): listed so this test passes,
+/// and fails when one grows, changes or is gone (then remove it here).
+const KNOWN: &[(&str, &[&str])] = &[
+    // evidence: the volume readers probe what a partition holds; the prober opens volumes.
+    ("crates/evidence", &["probe", "volume"]),
+    // plugins: the Android plugin reads the disk plugin's tree and the disk plugin hands
+    // Android partitions over; the identity helpers and `util` call each other.
+    ("crates/plugins", &["android", "disk"]),
+    ("crates/plugins", &["identity", "util"]),
+    // the desktop shell: `ipc`'s compile-time check of each command's signature calls
+    // `commands::NAME`, and the commands emit through `ipc`'s typed events (not in the
+    // issue's count of five; splitting the event declarations out of `ipc` breaks it).
+    ("src-tauri", &["commands", "ipc"]),
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// A crate's top-level modules and the files of each.
+fn modules(src: &Path) -> BTreeMap<String, Vec<PathBuf>> {
+    let mut out: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for e in std::fs::read_dir(src).unwrap().flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if path.is_dir() {
+            let mut files = Vec::new();
+            rust_files(&path, &mut files);
+            out.entry(name).or_default().extend(files);
+        } else if let Some(stem) = name.strip_suffix(".rs")
+            && stem != "lib"
+            && stem != "main"
+        {
+            out.entry(stem.to_string()).or_default().push(path);
         }
     }
     out
 }
 
-#[test]
-fn no_api_module_imports_one_that_imports_it_back() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let files: BTreeMap<String, String> = std::fs::read_dir(&src)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_str()?.strip_suffix(".rs")?.to_owned();
-            (name != "lib").then(|| (name, std::fs::read_to_string(e.path()).unwrap()))
-        })
-        .collect();
-    let modules: BTreeSet<String> = files.keys().cloned().collect();
-    let graph: BTreeMap<&str, BTreeSet<String>> = files
-        .iter()
-        .map(|(m, text)| {
-            let mut deps = imports(text, &modules);
-            deps.remove(m);
-            (m.as_str(), deps)
-        })
-        .collect();
-    assert!(graph.len() >= 10, "read the api's modules: {graph:?}");
-    // Depth-first search for a cycle, naming it.
-    fn visit<'a>(
-        n: &'a str,
-        graph: &'a BTreeMap<&str, BTreeSet<String>>,
-        path: &mut Vec<&'a str>,
-        done: &mut BTreeSet<&'a str>,
-    ) -> Option<Vec<String>> {
-        if let Some(i) = path.iter().position(|p| *p == n) {
-            let mut cycle: Vec<String> = path[i..].iter().map(|s| s.to_string()).collect();
-            cycle.push(n.to_string());
-            return Some(cycle);
+/// The first path segment of each path a `crate::` at the start of `rest` names: `crate::a::b`
+/// gives `a`; `crate::{a::x, b, c::{y, z}}` gives `a`, `b`, `c`.
+fn first_segments(rest: &str) -> Vec<String> {
+    let word = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let Some(group) = rest.strip_prefix('{') else {
+        return vec![word(rest)];
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                out.push(word(&group[start..i]));
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(word(&group[start..i]));
+                start = i + 1;
+            }
+            _ => {}
         }
-        if !done.insert(n) {
-            return None;
-        }
-        path.push(n);
-        for d in graph.get(n).into_iter().flatten() {
-            if let Some(c) = visit(d.as_str(), graph, path, done) {
-                return Some(c);
+    }
+    out
+}
+
+/// The other modules of `modules` that the files of one module import.
+fn imports(files: &[PathBuf], modules: &BTreeMap<String, Vec<PathBuf>>) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let code: String = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for (i, _) in code.match_indices("crate::") {
+            // `masf_crate::` or `a_crate::` is another path, not this crate
+            if code[..i]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            for name in first_segments(&code[i + "crate::".len()..]) {
+                if modules.contains_key(&name) {
+                    out.insert(name);
+                }
             }
         }
-        path.pop();
-        None
     }
-    let mut done = BTreeSet::new();
-    for m in graph.keys() {
-        let mut path = Vec::new();
-        let mut seen = BTreeSet::new();
-        if let Some(cycle) = visit(m, &graph, &mut path, &mut seen) {
-            panic!("module loop in crates/api: {}", cycle.join(" → "));
+    out
+}
+
+/// The loops of a module graph: its strongly connected sets of two or more modules (Tarjan),
+/// each sorted.
+fn loops(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            let n = self.index.len();
+            self.index.insert(v, n);
+            self.low.insert(v, n);
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            for w in self.graph.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let lw = self.low[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if self.on_stack.contains(w) {
+                    let iw = self.index[w];
+                    let lv = self.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut set = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    set.push(w.to_string());
+                    if w == v {
+                        break;
+                    }
+                }
+                if set.len() > 1 {
+                    set.sort();
+                    self.out.push(set);
+                }
+            }
         }
-        done.insert(*m);
     }
-    // The edges that matter stay one-way.
-    assert!(graph["triage"].contains("resolve") && !graph["resolve"].contains("triage"));
-    assert!(graph["triage"].contains("compose") && graph["resolve"].contains("compose"));
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out.sort();
+    walk.out
+}
+
+/// Each crate's module graph, by the crate's folder (`crates/api`, `src-tauri`).
+fn graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let root = workspace();
+    let mut crates: Vec<String> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("src").is_dir())
+        .map(|e| format!("crates/{}", e.file_name().to_string_lossy()))
+        .collect();
+    crates.push("src-tauri".to_string());
+    crates
+        .into_iter()
+        .map(|c| {
+            let mods = modules(&root.join(&c).join("src"));
+            let graph = mods
+                .iter()
+                .map(|(m, files)| {
+                    let mut deps = imports(files, &mods);
+                    deps.remove(m);
+                    (m.clone(), deps)
+                })
+                .collect();
+            (c, graph)
+        })
+        .collect()
+}
+
+#[test]
+fn no_module_imports_one_that_imports_it_back_in_any_crate() {
+    let graphs = graphs();
+    assert!(graphs.len() >= 11, "read the crates: {:?}", graphs.keys());
+    assert!(
+        graphs["crates/api"].len() >= 10,
+        "{:?}",
+        graphs["crates/api"]
+    );
+    let mut found: Vec<(String, Vec<String>)> = Vec::new();
+    for (c, graph) in &graphs {
+        for set in loops(graph) {
+            found.push((c.clone(), set));
+        }
+    }
+    let known: Vec<(String, Vec<String>)> = KNOWN
+        .iter()
+        .map(|(c, set)| (c.to_string(), set.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|f| !known.contains(f))
+        .map(|(c, set)| {
+            let edges: Vec<String> = set
+                .iter()
+                .map(|m| {
+                    let to: Vec<&str> = graphs[c][m]
+                        .iter()
+                        .filter(|d| set.contains(d))
+                        .map(String::as_str)
+                        .collect();
+                    format!("{m} → {}", to.join(", "))
+                })
+                .collect();
+            format!("{c}: {{{}}} ({})", set.join(", "), edges.join("; "))
+        })
+        .collect();
+    assert!(new.is_empty(), "module loops:\n{}", new.join("\n"));
+    let gone: Vec<&(String, Vec<String>)> = known.iter().filter(|k| !found.contains(k)).collect();
+    assert!(
+        gone.is_empty(),
+        "known loops no longer there (remove them from KNOWN): {gone:?}"
+    );
+}
+
+#[test]
+fn the_edges_that_matter_stay_one_way() {
+    let graphs = graphs();
+    let api = &graphs["crates/api"];
+    assert!(api["triage"].contains("resolve") && !api["resolve"].contains("triage"));
+    assert!(api["triage"].contains("compose") && api["resolve"].contains("compose"));
+    let agents = &graphs["crates/agents"];
+    assert!(agents["llm"].contains("session") && !agents["session"].contains("llm"));
+    assert!(agents["session"].contains("llm_call"));
+    let graph = &graphs["crates/graph"];
+    assert!(graph["model"].contains("scoring") && !graph["scoring"].contains("model"));
+    assert!(graph["resolution"].contains("identifiers"));
+    assert!(
+        !graph["identifiers"].contains("resolution") && !graph["identifiers"].contains("model")
+    );
+}
+
+#[test]
+fn a_loop_is_found_and_named() {
+    // The detector itself, on a made-up graph: a → b → c → a and d → a, e alone.
+    let g: BTreeMap<String, BTreeSet<String>> = [
+        ("a", &["b"][..]),
+        ("b", &["c"]),
+        ("c", &["a"]),
+        ("d", &["a"]),
+        ("e", &[]),
+    ]
+    .iter()
+    .map(|(m, d)| (m.to_string(), d.iter().map(|s| s.to_string()).collect()))
+    .collect();
+    assert_eq!(loops(&g), vec![vec!["a", "b", "c"]]);
+    assert_eq!(first_segments("{a::x, b, c::{y, z}} rest"), ["a", "b", "c"]);
+    assert_eq!(first_segments("model::FactType;"), ["model"]);
 }

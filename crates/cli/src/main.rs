@@ -1310,8 +1310,7 @@ fn cmd_timeline(
 ) -> anyhow::Result<u8> {
     use masf_api::timeline_export as export;
     let ctx = open(case)?;
-    let filter = masf_api::timeline_filter(&ctx, &query)?;
-    let timeline = masf_api::timeline(&ctx, &filter)?;
+    let timeline = masf_api::query_timeline(&ctx, &query)?;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match format {
         TimelineFormat::Table => {

@@ -39,8 +39,6 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use sha3::{Digest, Keccak256};
 
-use crate::model::FactType;
-
 /// The type of an identifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -151,38 +149,6 @@ impl IdType {
             Self::TelegramUsername => Some("telegram-user:"),
             Self::SignalUsername => Some("signal-user:"),
             _ => None,
-        }
-    }
-
-    /// Strong or weak: the type's row of the one identifier table
-    /// ([`crate::resolution::TABLE`]). A value can still be weaker than its type:
-    /// see [`strength_of`].
-    pub fn strength(self) -> Strength {
-        crate::resolution::rule(self).strength
-    }
-
-    /// The fact type an observation of this identifier is grounded as.
-    pub fn fact_type(self) -> FactType {
-        match self {
-            Self::Phone => FactType::Phone,
-            Self::Email => FactType::Email,
-            Self::AppleId
-            | Self::GoogleAccount
-            | Self::AccountId
-            | Self::WhatsappLid
-            | Self::Dsid
-            | Self::Wechat
-            | Self::Qq
-            | Self::Line
-            | Self::TelegramUsername
-            | Self::SignalUsername => FactType::Account,
-            Self::ContactGuid | Self::AndroidId => FactType::Identifier,
-            Self::Imei => FactType::Imei,
-            Self::Imsi => FactType::Imsi,
-            Self::Iccid => FactType::Iccid,
-            Self::Serial => FactType::Serial,
-            Self::Wallet => FactType::Wallet,
-            Self::DisplayName | Self::Nickname | Self::DeviceName => FactType::Name,
         }
     }
 
@@ -2056,7 +2022,7 @@ mod tests {
         check(IdType::SignalUsername, "pat.42", Ok("signal-user:pat.42"));
         check(IdType::SignalUsername, "pat", Err(()));
         for t in IdType::APP_ACCOUNTS {
-            assert_eq!(t.fact_type(), FactType::Account);
+            assert_eq!(t.fact_type().as_str(), "account");
             assert!(t.namespace().is_some());
         }
         assert_eq!(
@@ -2079,9 +2045,6 @@ mod tests {
             weak,
             [IdType::DisplayName, IdType::Nickname, IdType::DeviceName]
         );
-        for t in IdType::ALL {
-            assert_eq!(t.strength(), crate::resolution::rule(t).strength);
-        }
     }
 
     /// Misreads Tesseract 5.3 made on synthetic screenshots (bench/ocr_screens.py).

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::identifiers::{IdType, Strength};
+pub use crate::scoring::HypothesisKind;
 use crate::scoring::{EdgeType, Status};
 
 /// What kind of value a verified fact holds (DESIGN §6). The type selects which normalisations
@@ -376,24 +377,6 @@ pub struct TimeMark {
     /// What happened at that time, in plaso's `timestamp_desc` sense (`Message sent`,
     /// `Content Modification Time`, `Call started`).
     pub description: String,
-}
-
-/// What a hypothesis is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HypothesisKind {
-    /// Who owns or used a device, account or wallet.
-    Ownership,
-    /// That something happened (a transfer, a conversation, a deletion).
-    Activity,
-    /// That two entities are the same (DESIGN §8).
-    Coreference,
-    /// That an entity (a wallet) is controlled by a person entity: subjects `[controlled,
-    /// person]`. Supported, it joins the two through a `same_as` edge of relation
-    /// [`Relation::Control`] that the examiner approves or retracts like any other.
-    Control,
-    /// Anything else.
-    Other,
 }
 
 /// A hypothesis scored by log-odds from its edges (DESIGN §7).
@@ -829,4 +812,31 @@ pub(crate) fn round_deltas(
         after.edges.saturating_sub(before.edges),
         flips,
     )
+}
+
+impl IdType {
+    /// The fact type an observation of this identifier is grounded as.
+    pub fn fact_type(self) -> FactType {
+        match self {
+            Self::Phone => FactType::Phone,
+            Self::Email => FactType::Email,
+            Self::AppleId
+            | Self::GoogleAccount
+            | Self::AccountId
+            | Self::WhatsappLid
+            | Self::Dsid
+            | Self::Wechat
+            | Self::Qq
+            | Self::Line
+            | Self::TelegramUsername
+            | Self::SignalUsername => FactType::Account,
+            Self::ContactGuid | Self::AndroidId => FactType::Identifier,
+            Self::Imei => FactType::Imei,
+            Self::Imsi => FactType::Imsi,
+            Self::Iccid => FactType::Iccid,
+            Self::Serial => FactType::Serial,
+            Self::Wallet => FactType::Wallet,
+            Self::DisplayName | Self::Nickname | Self::DeviceName => FactType::Name,
+        }
+    }
 }

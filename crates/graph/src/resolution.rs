@@ -1184,6 +1184,14 @@ pub struct ActorIdentifier {
     pub claimed_by: Vec<String>,
 }
 
+impl IdType {
+    /// Strong or weak: the type's row of the one identifier table ([`TABLE`]). A value can
+    /// still be weaker than its type: see [`crate::identifiers::strength_of`].
+    pub fn strength(self) -> Strength {
+        rule(self).strength
+    }
+}
+
 /// The actors of the graph: connected components of live (`live`, `approved`) `same_as`
 /// edges. Every entity is in exactly one actor, except a mention linked to several actors,
 /// which is in the `mentioned_in` of each. Sorted by size (largest first), then id.
@@ -1343,6 +1351,90 @@ pub fn actors(state: &GraphState) -> Vec<Actor> {
             .then_with(|| x.id.cmp(&y.id))
     });
     out
+}
+
+/// What an actor concerns, as `masf timeline --actor` and the desktop's Timeline filter by it
+/// (one rule for both): the sources where one of its entities is the device's owner or the
+/// device itself (every entry of such a source is the actor's), the normalised values of its
+/// entities' strong identifiers, and the phenomena that observed them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActorScope {
+    /// The actor's id (also when it was asked for by the id of one of its entities).
+    pub actor_id: String,
+    /// Sources whose entries all concern the actor.
+    pub sources: BTreeSet<String>,
+    /// Normalised strong identifier values ([`crate::identifiers::normalize`]).
+    pub identifiers: BTreeSet<String>,
+    /// Phenomenon ids: the observations of those identifiers.
+    pub phenomena: BTreeSet<String>,
+}
+
+/// No actor, and no entity, has the id asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownActor {
+    /// The id asked for.
+    pub id: String,
+    /// The ids of the actors of several entities (the ones worth naming), sorted.
+    pub joined: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownActor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no actor or entity {:?}; actors of several entities: {}",
+            self.id,
+            if self.joined.is_empty() {
+                "none".to_string()
+            } else {
+                self.joined.join(", ")
+            }
+        )
+    }
+}
+
+impl std::error::Error for UnknownActor {}
+
+/// The [`ActorScope`] of the actor `id` names: an actor id from [`actors`], or the id of one of
+/// its entities.
+pub fn actor_scope(state: &GraphState, id: &str) -> Result<ActorScope, UnknownActor> {
+    let actors = actors(state);
+    let Some(actor) = actors
+        .iter()
+        .find(|a| a.id == id || a.entities.iter().any(|e| e == id))
+    else {
+        let mut joined: Vec<String> = actors
+            .iter()
+            .filter(|a| a.entities.len() > 1)
+            .map(|a| a.id.clone())
+            .collect();
+        joined.sort_unstable();
+        return Err(UnknownActor {
+            id: id.to_string(),
+            joined,
+        });
+    };
+    let mut scope = ActorScope {
+        actor_id: actor.id.clone(),
+        ..ActorScope::default()
+    };
+    for entity_id in &actor.entities {
+        let Some(e) = state.entities().get(entity_id) else {
+            continue;
+        };
+        if e.context == "owner" || e.context == "device" {
+            scope.sources.insert(e.source_id.clone());
+        }
+        for i in e
+            .identifiers
+            .iter()
+            .filter(|i| i.strength == Strength::Strong)
+        {
+            scope.identifiers.insert(i.normalized.clone());
+            scope.phenomena.insert(i.phenomenon_id.clone());
+        }
+    }
+    Ok(scope)
 }
 
 fn actor(

@@ -18,7 +18,23 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::HypothesisKind;
+/// What a hypothesis is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HypothesisKind {
+    /// Who owns or used a device, account or wallet.
+    Ownership,
+    /// That something happened (a transfer, a conversation, a deletion).
+    Activity,
+    /// That two entities are the same (DESIGN §8).
+    Coreference,
+    /// That an entity (a wallet) is controlled by a person entity: subjects `[controlled,
+    /// person]`. Supported, it joins the two through a `same_as` edge of relation
+    /// [`crate::model::Relation::Control`] that the examiner approves or retracts like any other.
+    Control,
+    /// Anything else.
+    Other,
+}
 
 /// The discrete type of a phenomenon → hypothesis edge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

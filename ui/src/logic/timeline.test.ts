@@ -1,36 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { demoReport } from "../test/fixture";
+import type { Timeline } from "../generated/ipc";
+import { fixtureText } from "../test/fixture";
 import {
-  actorPhenomena, density, extent, formatInZone, formatUtc, NO_TL_FILTER, pan, parseUtc, tickLabel, ticks,
-  tickStep, timelineRows, xOf, zoom,
+  density, extent, formatInZone, formatUtc, NO_TL_FILTER, pan, parseUtc, tickLabel, ticks, tickStep, timelineRequest,
+  timelineRows, utcBound, xOf, zoom,
 } from "./timeline";
 
-const r = demoReport();
+// the real `masf timeline --json` of the demo case: what the `timeline` command serves
+const tl = JSON.parse(fixtureText("demo-timeline.json")) as Timeline;
 
 describe("timeline rows", () => {
-  it("merges all sources sorted by instant", () => {
-    const rows = timelineRows(r, NO_TL_FILTER);
-    expect(rows).toHaveLength(r.timeline.length);
+  it("keeps Rust's order, each row with its instant", () => {
+    const rows = timelineRows(tl);
+    expect(rows).toHaveLength(tl.entries.length);
+    expect(rows.map((x) => x.entry)).toEqual(tl.entries);
     const ms = rows.map((x) => x.ms).filter((m): m is number => m !== null);
     expect([...ms].sort((a, b) => a - b)).toEqual(ms);
+    for (const r of rows) expect(r.ms).toBe(parseUtc(r.entry.utc));
     expect(new Set(rows.map((x) => x.entry.source_id)).size).toBeGreaterThan(1);
   });
-  it("filters by source, actor and range", () => {
-    const src = timelineRows(r, { ...NO_TL_FILTER, source: "src-iphone" });
-    expect(src.length).toBeGreaterThan(0);
-    expect(src.every((x) => x.entry.source_id === "src-iphone")).toBe(true);
-    const actor = r.actors[0];
-    const phs = actorPhenomena(r, actor?.id ?? "");
-    expect(phs.size).toBeGreaterThan(0);
-    const act = timelineRows(r, { ...NO_TL_FILTER, actor: actor?.id ?? "" });
-    expect(act.every((x) => phs.has(x.entry.phenomenon_id))).toBe(true);
-    expect(act.length).toBeLessThan(r.timeline.length);
-    const from = Date.parse("2024-05-21T00:00:00Z");
-    const to = Date.parse("2024-05-22T00:00:00Z");
-    const rng = timelineRows(r, { ...NO_TL_FILTER, from, to });
-    expect(rng.length).toBeGreaterThan(0);
-    expect(rng.every((x) => x.ms !== null && x.ms >= from && x.ms <= to)).toBe(true);
-    expect(timelineRows(r, { ...NO_TL_FILTER, actor: "actor-nope" })).toHaveLength(0);
+  it("asks Rust for the toolbar's filter", () => {
+    expect(timelineRequest(NO_TL_FILTER)).toEqual({ sources: [], actor: null, from: null, to: null });
+    expect(
+      timelineRequest({ actor: "actor-000005", source: "src-iphone", from: "2024-05-21T00:00", to: "2024-05-22T09:30:05" }),
+    ).toEqual({
+      sources: ["src-iphone"],
+      actor: "actor-000005",
+      from: "2024-05-21T00:00:00.000Z",
+      to: "2024-05-22T09:30:05.000Z",
+    });
+    expect(utcBound("")).toBeNull();
+    expect(utcBound("not a time")).toBeNull();
   });
 });
 
@@ -59,7 +59,7 @@ describe("zoom and ticks", () => {
     expect(t.every((x) => x % (3 * 3600_000) === 0)).toBe(true);
   });
   it("extent pads the data and widens a single instant", () => {
-    const rows = timelineRows(r, NO_TL_FILTER);
+    const rows = timelineRows(tl);
     const e = extent(rows);
     const ms = rows.map((x) => x.ms).filter((m): m is number => m !== null);
     expect(e && e.start < Math.min(...ms) && e.end > Math.max(...ms)).toBe(true);
@@ -68,7 +68,7 @@ describe("zoom and ticks", () => {
     expect(extent([])).toBeNull();
   });
   it("density buckets count what is in view", () => {
-    const rows = timelineRows(r, NO_TL_FILTER);
+    const rows = timelineRows(tl);
     const e = extent(rows)!;
     const d = density(rows, e, 50);
     expect(d.reduce((a, x) => a + x, 0)).toBe(rows.filter((x) => x.ms !== null).length);
@@ -82,11 +82,11 @@ describe("case zone formatting", () => {
     expect(formatUtc(ms)).toBe("2024-05-21T01:30:00Z");
     expect(formatInZone(ms, "UTC")).toBe("2024-05-21 01:30:00 UTC");
   });
-  it("agrees with the report's case_time for every demo row", () => {
-    for (const e of r.timeline) {
+  it("agrees with Rust's case_time for every demo row", () => {
+    for (const e of tl.entries) {
       const m = parseUtc(e.utc);
       if (m === null || !e.case_time) continue;
-      const shown = formatInZone(m, r.case.timezone);
+      const shown = formatInZone(m, tl.case_zone);
       expect(shown.slice(0, 19)).toBe(e.case_time.slice(0, 19).replace("T", " "));
     }
   });

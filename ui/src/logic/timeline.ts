@@ -1,15 +1,17 @@
-// Timeline view logic: filtering by actor / source / range, a zoomable time viewport with
-// "nice" ticks, and times shown in the case zone with the UTC instant on hover.
-import type { Actor, Report, TimelineEntry } from "../model/report";
+// Timeline view logic: the rows the `timeline` command serves (filtered by actor, source and
+// range in Rust, by the rule `masf timeline --actor` uses), a zoomable time viewport with "nice"
+// ticks, and times shown in the case zone with the UTC instant on hover.
+import type { Timeline, TimelineEntry, TimelineRequest } from "../generated/ipc";
 
+/** What the toolbar holds: ids ("" = any) and `datetime-local` values read as UTC ("" = open). */
 export interface TimelineFilter {
-  actor: string; // "" = any
+  actor: string;
   source: string;
-  from: number | null; // ms since epoch, inclusive
-  to: number | null; // inclusive
+  from: string;
+  to: string;
 }
 
-export const NO_TL_FILTER: TimelineFilter = { actor: "", source: "", from: null, to: null };
+export const NO_TL_FILTER: TimelineFilter = { actor: "", source: "", from: "", to: "" };
 
 export interface TlRow {
   ms: number | null;
@@ -22,40 +24,31 @@ export function parseUtc(s: string | null | undefined): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** Phenomenon ids in which the actor's entities were observed. */
-export function actorPhenomena(r: Report, actorId: string, actors: readonly Actor[] = r.actors): Set<string> {
-  const actor = actors.find((a) => a.id === actorId);
-  const out = new Set<string>();
-  if (!actor) return out;
-  const ents = new Set(actor.entity_ids);
-  for (const e of r.entities)
-    if (ents.has(e.id)) for (const id of e.identifiers) if (id.phenomenon_id) out.add(id.phenomenon_id);
-  return out;
+/** A `datetime-local` value (`2024-05-21T09:30[:05]`) read as UTC, as RFC 3339; null when empty
+ * or not a time. */
+export function utcBound(v: string): string | null {
+  if (!v) return null;
+  const ms = Date.parse(`${v}Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
-/** Merged rows sorted by instant (undated rows last, in report order). */
-export function timelineRows(r: Report, f: TimelineFilter, actors: readonly Actor[] = r.actors): TlRow[] {
-  const phs = f.actor ? actorPhenomena(r, f.actor, actors) : null;
-  const rows: TlRow[] = [];
-  for (const entry of r.timeline) {
-    if (f.source && entry.source_id !== f.source) continue;
-    if (phs && !phs.has(entry.phenomenon_id)) continue;
-    const ms = parseUtc(entry.utc);
-    if (f.from !== null && (ms === null || ms < f.from)) continue;
-    if (f.to !== null && (ms === null || ms > f.to)) continue;
-    rows.push({ ms, entry });
-  }
-  return rows
-    .map((row, i) => ({ row, i }))
-    .sort((a, b) => {
-      const am = a.row.ms;
-      const bm = b.row.ms;
-      if (am === null && bm === null) return a.i - b.i;
-      if (am === null) return 1;
-      if (bm === null) return -1;
-      return am - bm || a.i - b.i;
-    })
-    .map((x) => x.row);
+/** The `timeline` command's request for the toolbar's filter. */
+export function timelineRequest(f: TimelineFilter): TimelineRequest {
+  return {
+    sources: f.source ? [f.source] : [],
+    actor: f.actor || null,
+    from: utcBound(f.from),
+    to: utcBound(f.to),
+  };
+}
+
+/** The served entries in the order Rust gave them (by instant; unconvertible ones last),
+ * each with its instant in ms. */
+export function timelineRows(t: Timeline): TlRow[] {
+  return t.entries.map((entry) => ({
+    ms: entry.timestamp !== null ? Math.floor(entry.timestamp / 1000) : parseUtc(entry.utc),
+    entry,
+  }));
 }
 
 export interface Viewport {

@@ -1,11 +1,13 @@
 // Timeline: every time-bearing fact of all sources merged, zoomable (wheel, +/−, ←/→ to pan,
-// 0 to reset), filterable by actor, source and range; times in the case zone, UTC on hover.
+// 0 to reset), filterable by actor, source and range; times in the case zone, UTC on hover. The
+// rows come from the `timeline` command, which filters by the rule `masf timeline` uses.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, errorText } from "../api";
 import { VirtualList } from "../components/VirtualList";
 import { t } from "../i18n";
 import {
-  density, extent, formatInZone, formatUtc, msAt, NO_TL_FILTER, pan, tickLabel, ticks, tickStep, timelineRows,
-  xOf, zoom, type TimelineFilter, type Viewport,
+  density, extent, formatInZone, formatUtc, msAt, NO_TL_FILTER, pan, tickLabel, ticks, tickStep, timelineRequest,
+  timelineRows, xOf, zoom, type TimelineFilter, type TlRow, type Viewport,
 } from "../logic/timeline";
 import type { Actor, Report } from "../model/report";
 
@@ -13,15 +15,28 @@ const LANE_H = 22;
 const AXIS_H = 28;
 const MAX_DOTS = 3000;
 
-function parseInput(v: string): number | null {
-  if (!v) return null;
-  const ms = Date.parse(`${v}Z`);
-  return Number.isFinite(ms) ? ms : null;
-}
-
 export function TimelineView({ report, actors }: { report: Report; actors: Actor[] }) {
   const [f, setF] = useState<TimelineFilter>(NO_TL_FILTER);
-  const rows = useMemo(() => timelineRows(report, f, actors), [report, f, actors]);
+  const [rows, setRows] = useState<TlRow[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.timeline(timelineRequest(f)).then(
+      (tl) => {
+        if (!live) return;
+        setRows(timelineRows(tl));
+        setError(null);
+      },
+      (e: unknown) => {
+        if (!live) return;
+        setRows([]);
+        setError(errorText(e));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [report, actors, f]);
   const full = useMemo(() => extent(rows), [rows]);
   const [view, setView] = useState<Viewport | null>(null);
   const [sel, setSel] = useState<number | null>(null);
@@ -102,11 +117,11 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
         </label>
         <label class="field">
           <span>{t("timeline.from")}</span>
-          <input type="datetime-local" step={1} data-testid="timeline-from" onChange={(e) => setF({ ...f, from: parseInput(e.currentTarget.value) })} />
+          <input type="datetime-local" step={1} data-testid="timeline-from" onChange={(e) => setF({ ...f, from: e.currentTarget.value })} />
         </label>
         <label class="field">
           <span>{t("timeline.to")}</span>
-          <input type="datetime-local" step={1} data-testid="timeline-to" onChange={(e) => setF({ ...f, to: parseInput(e.currentTarget.value) })} />
+          <input type="datetime-local" step={1} data-testid="timeline-to" onChange={(e) => setF({ ...f, to: e.currentTarget.value })} />
         </label>
         <div class="row">
           <button onClick={() => zoomBy(0.5)} aria-label={t("timeline.zoomIn")} data-testid="timeline-zoom-in">＋</button>
@@ -148,7 +163,7 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
                       if (k >= 0) setSel(k);
                     }}
                   >
-                    <title>{`${formatInZone(r.ms, zone)}\nUTC ${formatUtc(r.ms)}\n${r.entry.source_id} · ${r.entry.description} · ${r.entry.message ?? ""}`}</title>
+                    <title>{`${formatInZone(r.ms, zone)}\nUTC ${formatUtc(r.ms)}\n${r.entry.source_id} · ${r.entry.timestamp_desc} · ${r.entry.message}`}</title>
                   </circle>
                 ) : null,
               )}
@@ -160,7 +175,12 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
             ))}
           </svg>
         )}
-        {!v && <p class="empty">{t("timeline.empty")}</p>}
+        {!v && !error && <p class="empty">{t("timeline.empty")}</p>}
+        {error && (
+          <p class="error" role="alert" data-testid="timeline-error">
+            {error}
+          </p>
+        )}
       </div>
       <div class="tl-head vrow">
         <span class="c-time">{t("timeline.caseTime", { zone })}</span>
@@ -185,10 +205,10 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
                 {r.ms !== null ? formatInZone(r.ms, zone) : t("timeline.undated")}
               </span>
               <span class="c-src">{r.entry.source_id}</span>
-              <span class="c-desc">{r.entry.description}</span>
-              <span class="c-msg">{r.entry.message ?? r.entry.phenomenon_id}</span>
-              <span class="c-raw muted" title={`${r.entry.encoding} · ${r.entry.zone ?? ""}`}>
-                {r.entry.raw} ({r.entry.encoding})
+              <span class="c-desc">{r.entry.timestamp_desc}</span>
+              <span class="c-msg">{r.entry.message || r.entry.phenomenon_id}</span>
+              <span class="c-raw muted" title={`${r.entry.raw_encoding} · ${r.entry.zone}`}>
+                {r.entry.raw_value} ({r.entry.raw_encoding})
               </span>
             </>
           );

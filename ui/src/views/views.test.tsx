@@ -65,6 +65,13 @@ vi.mock("../api", () => ({
         invocations: { "inv-000005": { tool: "sqlite_query", args: "{\"db\":\"AddressBook.sqlitedb\"}", source_id: "src-iphone", status: "ok", output_sha256: "ab".repeat(32) } },
       });
     },
+    timeline: (...args: unknown[]) => {
+      calls.push({ cmd: "timeline", args });
+      // what `masf timeline --json [--actor actor-000005]` printed for the demo case
+      const q = args[0] as { actor?: string | null };
+      if (q.actor === "actor-000014") return Promise.reject(new Error("no actor or entity \"actor-000014\""));
+      return Promise.resolve(JSON.parse(fixtureText(q.actor ? "demo-timeline-leung.json" : "demo-timeline.json")));
+    },
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
@@ -78,6 +85,7 @@ vi.mock("../api", () => ({
 const { FindingsView } = await import("./FindingsView");
 const { EntitiesView } = await import("./EntitiesView");
 const { ReportView } = await import("./ReportView");
+const { TimelineView } = await import("./TimelineView");
 
 let root: HTMLDivElement;
 beforeEach(() => {
@@ -386,6 +394,39 @@ describe("Entities layout after a decision", () => {
     expect(back).toEqual(joinedRing);
     for (const id of [...fung.entity_ids, ...wallet.entity_ids]) expect(dist(pos(id), back), id).toBeCloseTo(back.r, 3);
     for (const [id, p] of untouched) expect(pos(id), id).toEqual(p);
+  });
+});
+
+describe("Timeline view", () => {
+  it("shows the rows the timeline command serves, and asks it again for an actor", async () => {
+    const r = demoReport();
+    await act(() => render(<TimelineView report={r} actors={r.actors} />, root));
+    await flush();
+    expect(calls.filter((c) => c.cmd === "timeline").map((c) => c.args[0])).toEqual([
+      { sources: [], actor: null, from: null, to: null },
+    ]);
+    expect(q("timeline-count")?.textContent).toContain("of 89");
+    const pick = q("timeline-filter-actor") as HTMLSelectElement;
+    pick.value = "actor-000005";
+    await act(() => {
+      pick.dispatchEvent(new Event("change"));
+    });
+    await flush();
+    expect(calls.at(-1)).toEqual({ cmd: "timeline", args: [{ sources: [], actor: "actor-000005", from: null, to: null }] });
+    expect(q("timeline-count")?.textContent).toContain("of 17");
+    expect(q("timeline-error")).toBeNull();
+  });
+  it("says why the command refused a filter", async () => {
+    const r = demoReport();
+    await act(() => render(<TimelineView report={r} actors={r.actors} />, root));
+    const pick = q("timeline-filter-actor") as HTMLSelectElement;
+    pick.value = "actor-000014";
+    await act(() => {
+      pick.dispatchEvent(new Event("change"));
+    });
+    await flush();
+    expect(q("timeline-error")?.textContent).toContain("no actor or entity");
+    expect(q("timeline-count")?.textContent).toContain("of 0");
   });
 });
 

@@ -418,6 +418,24 @@ fn shared_strong_identifier_links_and_similar_name_alone_stays_below_threshold()
     assert!(!leung.entities.contains(&doc) && !chan.entities.contains(&doc));
     assert!(actors.iter().all(|a| !a.entities.contains(&doc)));
     assert_ne!(leung.id, chan.id);
+    // The timeline's actor rule: asked by the actor's id or by one of its entities' ids, the
+    // same scope — his phone number and the phenomena that observed it, and the sources where
+    // he is the owner or the device (none: he owns none of the three).
+    let scope = resolution::actor_scope(s, &leung.id).unwrap();
+    assert_eq!(resolution::actor_scope(s, &notes).unwrap(), scope);
+    assert_eq!(scope.actor_id, leung.id);
+    assert!(scope.identifiers.contains("+85261234567"), "{scope:?}");
+    assert!(observed.iter().all(|p| scope.phenomena.contains(*p)));
+    assert!(scope.sources.is_empty(), "{scope:?}");
+    let owner = resolution::actor_scope(s, &chan.id).unwrap();
+    assert!(owner.sources.contains("src-android"), "{owner:?}");
+    let unknown = resolution::actor_scope(s, "actor-nope").unwrap_err();
+    assert!(unknown.joined.contains(&leung.id) && unknown.joined.contains(&chan.id));
+    assert!(
+        unknown
+            .to_string()
+            .starts_with("no actor or entity \"actor-nope\"")
+    );
     // Planning again writes nothing.
     assert!(resolution::plan(s).is_empty());
 }
