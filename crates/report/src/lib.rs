@@ -14,6 +14,7 @@
 //!   desktop app's IPC carry (checked against them at compile time).
 
 pub mod answer;
+mod answer_of;
 pub mod graph;
 pub mod model;
 pub mod render;
@@ -22,5 +23,12 @@ pub mod ts_shapes;
 pub mod write;
 
 pub use graph::{LoadError, load_graph};
-pub use model::{Report, ReportInput, SCHEMA, build};
+pub use model::{Report, ReportInput, SCHEMA};
 pub use write::{WriteError, Written, write_html, write_json, write_markdown, write_report};
+
+/// The report of a case: its rows ([`model::rows`]), then the answer assembled from them.
+pub fn build(input: ReportInput<'_>) -> Report {
+    let mut report = model::rows(input);
+    report.answer = answer_of::of(&report);
+    report
+}

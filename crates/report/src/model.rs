@@ -313,7 +313,7 @@ pub struct Report {
     pub generated: Value,
     pub case: CaseInfo,
     /// The answer first: case summary, people, transactions and communications, hypotheses
-    /// in words, limitations (assembled from the rows below by [`crate::answer::of`]).
+    /// in words, limitations (assembled from the rows below by [`crate::build`]).
     pub answer: crate::answer::Answer,
     pub sources: Vec<SourceSection>,
     pub not_read: Vec<NotRead>,
@@ -380,8 +380,9 @@ fn phenomenon_row(p: &Phenomenon, llm: &BTreeMap<String, (String, String)>) -> P
     }
 }
 
-/// Assembles the report (no finding is computed here: rows copy the recorded values).
-pub fn build(input: ReportInput<'_>) -> Report {
+/// The report's rows, its answer left empty for [`crate::build`] to assemble (no finding is
+/// computed here: rows copy the recorded values).
+pub fn rows(input: ReportInput<'_>) -> Report {
     let state = input.state;
     let mut entity_sources: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for e in state.entities().values() {
@@ -421,7 +422,7 @@ pub fn build(input: ReportInput<'_>) -> Report {
             (!t.is_empty()).then(|| (p.id.as_str(), t.join(" / ")))
         })
         .collect();
-    let mut report = Report {
+    Report {
         schema: SCHEMA,
         generated: input.generated,
         case: input.case,
@@ -508,7 +509,5 @@ pub fn build(input: ReportInput<'_>) -> Report {
             })
             .collect(),
         investigation: serde_json::json!({"leads": leads, "rounds": rounds}),
-    };
-    report.answer = crate::answer::of(&report);
-    report
+    }
 }
