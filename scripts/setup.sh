@@ -6,7 +6,7 @@
 set -euo pipefail
 
 # Debian packages: build tools, and the real forensic tools the fixture generators and the
-# oracle tests call (ewfacquire/ewfverify, mkfs.*, mtools, sgdisk, The Sleuth Kit, sqlite3,
+# oracle tests call (ewfacquire/ewfverify, mkfs.*, mtools, sgdisk, parted, The Sleuth Kit, sqlite3,
 # ImageMagick with fonts, exiftool, libfaketime; python3-jsonschema validates report.json
 # against its schema in the tests); Tesseract with English and Simplified / Traditional Chinese
 # language data plus what the `leptess` crate needs to build (its headers, Leptonica's, and
@@ -18,7 +18,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g f2fs-tools
-  xorriso dmg2img
+  xorriso dmg2img parted
   sqlite3 zip unzip zstd imagemagick fonts-dejavu-core fonts-noto-cjk
   libimage-exiftool-perl faketime bc python3-jsonschema
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra

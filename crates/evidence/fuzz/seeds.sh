@@ -6,7 +6,7 @@
 # regressions/<target>/crash-* (see README.md).
 #
 #   crates/evidence/fuzz/seeds.sh   (needs mkfs.vfat, mtools, mkfs.ext4, f2fs-tools, mkntfs, ewfacquire,
-#                                    sgdisk, gzip, tar, zip, sleuthkit, node + npm, faketime,
+#                                    sgdisk, parted, gzip, tar, zip, sleuthkit, node + npm, faketime,
 #                                    qemu-img, python3, img2simg, xorriso)
 set -euo pipefail
 export TZ=UTC LC_ALL=C.UTF-8 SOURCE_DATE_EPOCH=1700000000
@@ -101,7 +101,7 @@ for i in $(seq 1 2048); do printf 'sector text %05d\n' "$i"; done | head -c 6553
   -C case -D seed -E 1 -e examiner -N none -S 1G "$work/disk.raw" >/dev/null)
 seed ewf "$work/seed.E01" text.E01
 
-# volume: a 128 KiB GPT disk with one partition (sgdisk), and an MBR one (sfdisk).
+# volume: a 128 KiB GPT disk with one partition (sgdisk), and an MBR one (sfdisk),
 truncate -s 128K "$work/gpt.img"
 sgdisk -a 1 -U 00000000-0000-0000-0000-000000000002 -n 1:34:200 -t 1:0700 -c 1:DATA \
   -u 1:00000000-0000-0000-0000-000000000003 "$work/gpt.img" >/dev/null
@@ -109,6 +109,11 @@ seed volume "$work/gpt.img" gpt.img
 truncate -s 64K "$work/mbr.img"
 printf 'label: dos\nlabel-id: 0x12345678\nstart=1, size=100, type=7\n' | sfdisk -q "$work/mbr.img" >/dev/null
 seed volume "$work/mbr.img" mbr.img
+# and a 128 KiB Apple partition map (parted `mklabel mac`, which wants 128 KiB at least): the
+# map, one Apple_HFS, Apple_Free.
+truncate -s 128K "$work/apm.img"
+parted -s "$work/apm.img" mklabel mac mkpart DATA hfs+ 64s 100s >/dev/null 2>&1
+seed volume "$work/apm.img" apm.img
 
 # archives: tar (ustar), zip (deflate), gzip.
 (cd "$work/src" && tar --format=ustar --mtime=@1700000000 --owner=0 --group=0 --numeric-owner \

@@ -2,7 +2,7 @@
 //!
 //! Like dfvfs' source scanner, the scanner starts from the evidence path and asks each layer
 //! what lies inside it, by signature: a file may be an EWF image (by its segment signature), a
-//! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR), whose
+//! split raw image or a plain file; a byte stream may hold a volume system (GPT, MBR, APM), whose
 //! partitions are probed in turn, or an Android sparse image or a virtual disk (QCOW2, VHD,
 //! VHDX, VMDK) whose expanded bytes are scanned in turn, or a file system (ext4, FAT, NTFS,
 //! F2FS), or an archive (ZIP, TAR,
@@ -246,11 +246,12 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     if crate::volume::sniff(bytes.as_ref()).is_some() {
         match crate::volume::open(&bytes) {
             Ok(vs) => {
-                let kind = format!("{:?}", vs.kind).to_lowercase();
+                let kind = vs.kind.name().to_string();
                 for p in &vs.partitions {
-                    // The extended container's EBR looks like an MBR; its logicals are listed
-                    // in the table already.
-                    if p.role == crate::volume::PartitionRole::Extended {
+                    // The extended container's EBR looks like an MBR, and its logicals are
+                    // listed in the table already; an APM's own entry is the map, and its free
+                    // space is no partition (GPT and MBR list none).
+                    if !p.holds_data() {
                         continue;
                     }
                     let player = Layer::new(
@@ -275,6 +276,7 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
                 let format = match vs.kind {
                     crate::volume::VolumeKind::Gpt => Format::Gpt,
                     crate::volume::VolumeKind::Mbr => Format::Mbr,
+                    crate::volume::VolumeKind::Apm => Format::Apm,
                 };
                 let mut probe = Probe::new(
                     format,

@@ -21,7 +21,9 @@
 //! readable"; they are never handed to a reader of another format.
 //!
 //! The order of the checks matters: signatures at offset 0, then GPT, volume boot sectors, ISO
-//! 9660 (before MBR: hybrid ISOs carry an MBR too), an MBR whose partitions all fit in the
+//! 9660 (before MBR and APM: hybrid ISOs carry an MBR or an Apple partition map too; the
+//! scanner, which sniffs tables before it probes, still opens the table), an Apple partition
+//! map, an MBR whose partitions all fit in the
 //! stream (a partitioned disk wins over a stale superblock left at 1 KiB), superblocks, Android
 //! `super`, any other plausible MBR (a boot loader's 0x55AA in a file system's boot block must
 //! not hide the file system), trailing signatures (TAR, swap, XML plists), the FDE footer, and
@@ -77,6 +79,8 @@ pub enum Format {
     AndroidFde,
     Gpt,
     Mbr,
+    /// Apple Partition Map.
+    Apm,
     Ewf,
     /// A QEMU copy-on-write image (QCOW2).
     Qcow2,
@@ -132,6 +136,7 @@ impl Format {
             Format::AndroidFde => "android_fde",
             Format::Gpt => "gpt",
             Format::Mbr => "mbr",
+            Format::Apm => "apm",
             Format::Ewf => "ewf",
             Format::Qcow2 => "qcow2",
             Format::Vhd => "vhd",
@@ -283,7 +288,15 @@ pub fn probe(bytes: &dyn ByteSource) -> Probe {
     if let Some(p) = superblocks::iso9660(head) {
         return p;
     }
-    let mbr = volume::sniff(bytes) == Some(VolumeKind::Mbr);
+    let kind = volume::sniff(bytes);
+    if kind == Some(VolumeKind::Apm) {
+        return Probe::new(
+            Format::Apm,
+            true,
+            "Apple partition map (`PM` entries from block 1); open it with the volume layer",
+        );
+    }
+    let mbr = kind == Some(VolumeKind::Mbr);
     if mbr && volume::mbr_entries_fit(head, len) {
         return mbr_probe();
     }

@@ -1,4 +1,4 @@
-//! Volume systems: GPT and MBR partition tables.
+//! Volume systems: GPT, MBR and Apple partition maps (APM).
 //!
 //! [`sniff`] tells whether a byte stream starts with a partition table; [`open`] reads it into a
 //! [`VolumeSystem`] whose [`Partition`]s each carry their bytes as a [`Slice`] of the disk, ready
@@ -20,10 +20,24 @@
 //!   primaries and every logical partition before the bad link. Logical partitions are numbered
 //!   from 5, as Linux (and `fdisk`, `sfdisk`, `/dev/sdaN`) numbers them; primaries keep their slot
 //!   number 1–4.
+//! - **APM** (Apple Partition Map: older Macs, Apple disk images, hybrid CDs such as the ones
+//!   xorriso `-hfsplus` writes) is read by hand. The crates that read it (`apm-partition-core`,
+//!   `apm-forensic`) parse the disk as one in-memory byte slice, where this layer reads a
+//!   `ByteSource` block by block, and the format is small: a driver descriptor map in block 0
+//!   and one fixed 512-byte record per block after it (the reader is about 150 lines besides
+//!   its Mac OS Roman table, most of them bounds and diagnostics). Entries are numbered from 1
+//!   in map order (the entry's block number: `mmls` slot + 1, and Linux's `/dev/sdaN`). Every
+//!   entry is listed, the map's own (`Apple_partition_map`) and free space (`Apple_Free`)
+//!   included, as `mmls` lists them; [`Partition::holds_data`] tells the scanner to leave those
+//!   two unprobed, as it leaves an MBR extended container. The entry count is taken from the
+//!   first entry, bounded by the disk and by `MAX_APM_ENTRIES` (1024); the map stops, with a
+//!   diagnostic, at the first entry without its `PM` signature (TSK gives up on the whole map
+//!   there).
 //!
 //! Partitions that extend beyond the end of the disk (a truncated image, a crafted entry) are kept
 //! with their declared geometry, their bytes clamped to what the disk holds, and a diagnostic.
 
+mod apm;
 mod gpt;
 mod mbr;
 mod types;
@@ -44,14 +58,17 @@ pub enum VolumeKind {
     Gpt,
     /// DOS/MBR partition table, with extended and logical partitions.
     Mbr,
+    /// Apple Partition Map.
+    Apm,
 }
 
 impl VolumeKind {
-    /// Short name: `gpt` or `mbr`.
+    /// Short name: `gpt`, `mbr` or `apm`.
     pub fn name(self) -> &'static str {
         match self {
             VolumeKind::Gpt => "gpt",
             VolumeKind::Mbr => "mbr",
+            VolumeKind::Apm => "apm",
         }
     }
 }
@@ -68,28 +85,33 @@ pub enum PartitionRole {
     Extended,
     /// A logical partition found by walking the extended boot records.
     Logical,
+    /// An entry of an Apple partition map (the map's own entry and free space included).
+    Apm,
 }
 
 /// One partition of a [`VolumeSystem`].
 #[derive(Clone, Serialize)]
 pub struct Partition {
     /// 1-based number in table order: the GPT entry slot; for MBR the primary slot (1–4) and
-    /// 5, 6, … for logical partitions in chain order.
+    /// 5, 6, … for logical partitions in chain order; for APM the map entry (its block number).
     pub index: u32,
-    /// GPT partition name (UTF-16 in the entry, up to the first NUL); empty for MBR.
+    /// GPT partition name (UTF-16 in the entry, up to the first NUL); the APM entry's name (Mac
+    /// OS Roman); empty for MBR.
     pub name: String,
-    /// Kind of entry (GPT, primary, extended container, logical).
+    /// Kind of entry (GPT, primary, extended container, logical, APM).
     pub role: PartitionRole,
-    /// GPT type GUID (upper case, hyphenated) or MBR type byte as `0x83`.
+    /// GPT type GUID (upper case, hyphenated), MBR type byte as `0x83`, or APM type string
+    /// (`Apple_HFS`, `Apple_Free`…).
     pub type_id: String,
     /// Human name of the type (`Linux filesystem`, `Microsoft basic data`, `Linux`, `Extended`…),
-    /// or `unknown` when the type is not in the tables.
+    /// or `unknown` when the type is not in the tables; for APM the type string again.
     pub type_name: String,
-    /// GPT unique partition GUID (upper case); `None` for MBR.
+    /// GPT unique partition GUID (upper case); `None` for MBR and APM.
     pub guid: Option<String>,
-    /// GPT attribute bits; for MBR the boot indicator byte (0x80 = active).
+    /// GPT attribute bits; for MBR the boot indicator byte (0x80 = active); for APM the status
+    /// word (`pmPartStatus`).
     pub attributes: u64,
-    /// First sector (logical block), absolute on the disk.
+    /// First sector (logical block, for APM in the map's block size), absolute on the disk.
     pub first_lba: u64,
     /// Last sector (inclusive), absolute on the disk.
     pub last_lba: u64,
@@ -103,6 +125,19 @@ pub struct Partition {
     /// The partition's content, a [`Slice`] of the disk named `partition N (name)`.
     #[serde(skip)]
     pub bytes: Bytes,
+}
+
+impl Partition {
+    /// Whether the partition is there to hold data (a file system, raw data), which the scanner
+    /// probes: `false` for an MBR extended container (its EBRs belong to the table), an APM's
+    /// own map entry and its free-space entries.
+    pub fn holds_data(&self) -> bool {
+        match self.role {
+            PartitionRole::Extended => false,
+            PartitionRole::Apm => self.type_id != apm::MAP_TYPE && self.type_id != apm::FREE_TYPE,
+            PartitionRole::Gpt | PartitionRole::Primary | PartitionRole::Logical => true,
+        }
+    }
 }
 
 impl fmt::Debug for Partition {
@@ -128,19 +163,20 @@ impl fmt::Debug for Partition {
 /// A partition table and its partitions.
 #[derive(Debug, Clone, Serialize)]
 pub struct VolumeSystem {
-    /// GPT or MBR.
+    /// GPT, MBR or APM.
     pub kind: VolumeKind,
-    /// Logical sector size in bytes (512 or 4096 for GPT; 512 for MBR).
+    /// Logical sector size in bytes (512 or 4096 for GPT; 512 for MBR; the map's block size for
+    /// APM, usually 512).
     pub sector_size: u32,
     /// GPT disk GUID (upper case); for MBR the 32-bit disk signature as 8 hex digits (what
-    /// `lsblk` shows as PTUUID), `None` when it is zero.
+    /// `lsblk` shows as PTUUID), `None` when it is zero; `None` for APM, which has no identifier.
     pub disk_guid: Option<String>,
     /// Partitions in table order. For MBR the extended container is listed (role
     /// [`PartitionRole::Extended`]) before its logical partitions.
     pub partitions: Vec<Partition>,
     /// What was odd but did not stop the table from being read: a damaged primary GPT header and
     /// the backup used instead, a missing backup, partitions beyond the disk, a loop in an EBR
-    /// chain, overlapping partitions.
+    /// chain, an APM entry without its signature, overlapping partitions.
     pub diagnostics: Vec<String>,
 }
 
@@ -173,13 +209,19 @@ impl VolumeSystem {
 pub(crate) const MAX_GPT_TABLE_BYTES: u64 = 4 << 20;
 /// Most logical partitions followed in one EBR chain.
 pub(crate) const MAX_LOGICAL_PARTITIONS: usize = 1024;
+/// Most entries read from one Apple partition map (Apple's tools make maps of 63 blocks).
+pub(crate) const MAX_APM_ENTRIES: u32 = 1024;
 
 /// Whether `bytes` starts with a partition table, and which.
 ///
 /// GPT: `EFI PART` at LBA 1 for 512- or 4096-byte sectors, or a protective MBR (type 0xEE) whose
-/// GPT header may be damaged. MBR: the 0x55AA signature at 510, four plausible entries (boot flag
-/// 0x00 or 0x80; a used entry starts after sector 0 and has sectors), at least one used, and the
-/// sector is not a FAT, NTFS, exFAT or BitLocker boot sector (those end with 0x55AA as well).
+/// GPT header may be damaged. APM: block 0 is a driver descriptor map (`ER`) or zeros, and block
+/// 1 (of 512 bytes, of the map's block size, or of 4096) holds `PM` with a map of at least one
+/// entry and a printable type. MBR: the 0x55AA signature at 510, four plausible entries (boot
+/// flag 0x00 or 0x80; a used entry starts after sector 0 and has sectors), at least one used, and
+/// the sector is not a FAT, NTFS, exFAT or BitLocker boot sector (those end with 0x55AA as well).
+/// Checked in that order: a protective MBR with a GPT stays GPT, and a disk whose block 0 is both
+/// a driver descriptor map and an MBR (a hybrid CD) is read as the APM it holds.
 pub fn sniff(bytes: &dyn ByteSource) -> Option<VolumeKind> {
     for lba1 in [512u64, 4096] {
         let mut sig = [0u8; 8];
@@ -189,11 +231,17 @@ pub fn sniff(bytes: &dyn ByteSource) -> Option<VolumeKind> {
     }
     let mut sector = [0u8; 512];
     bytes.read_exact_at(0, &mut sector).ok()?;
-    let entries = mbr::plausible_table(&sector)?;
-    if entries.iter().any(|e| e.kind == 0xEE) {
+    let entries = mbr::plausible_table(&sector);
+    if entries
+        .as_ref()
+        .is_some_and(|e| e.iter().any(|e| e.kind == 0xEE))
+    {
         return Some(VolumeKind::Gpt);
     }
-    if crate::probe::boot_sector_format(&sector).is_some() {
+    if apm::sniff(bytes, &sector).is_some() {
+        return Some(VolumeKind::Apm);
+    }
+    if entries.is_none() || crate::probe::boot_sector_format(&sector).is_some() {
         return None;
     }
     Some(VolumeKind::Mbr)
@@ -221,15 +269,16 @@ pub(crate) fn mbr_entries_fit(sector: &[u8], len: u64) -> bool {
 /// Errors: [`Error::Unsupported`] when there is no partition table; [`Error::Corrupt`] when
 /// neither GPT header (nor entry array) is usable; [`Error::TooLarge`] when the header claims an
 /// absurd entry array; read errors of the layer below. Anything odd that still allowed reading
-/// (backup header used, partitions beyond the disk, a looping EBR chain) is in
-/// [`VolumeSystem::diagnostics`].
+/// (backup header used, partitions beyond the disk, a looping EBR chain, an APM that stops early)
+/// is in [`VolumeSystem::diagnostics`].
 pub fn open(bytes: &Bytes) -> Result<VolumeSystem, Error> {
     match sniff(&**bytes) {
         Some(VolumeKind::Gpt) => gpt::open(bytes),
         Some(VolumeKind::Mbr) => mbr::open(bytes),
+        Some(VolumeKind::Apm) => apm::open(bytes),
         None => Err(Error::Unsupported {
             layer: bytes.layer_name(),
-            detail: "no GPT or MBR partition table".to_string(),
+            detail: "no GPT, MBR or Apple partition map".to_string(),
         }),
     }
 }

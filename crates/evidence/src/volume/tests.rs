@@ -1,5 +1,5 @@
 //! Unit tests of the volume layer on tables built in memory (the integration tests use tables
-//! made by sgdisk, fdisk and sfdisk).
+//! made by sgdisk, fdisk, sfdisk, parted and xorriso).
 
 use std::sync::Arc;
 
@@ -424,4 +424,261 @@ fn empty_entries_beyond_the_disk_do_not_underflow() {
         vs.diagnostics
     );
     assert_eq!(vs.find("ok").unwrap().bytes.len(), 10 * 512);
+}
+
+/// An APM entry: first block, block count, name, type, status.
+struct A(u32, u32, &'static str, &'static str, u32);
+
+/// Builds an APM disk of `blocks` blocks of `bs` bytes: a driver descriptor map giving
+/// `ddm_bs` (none when 0) and the entries in blocks 1, 2, … (those that fit), each saying the
+/// map has `count` entries (the number of entries when `None`).
+fn apm_disk(bs: usize, ddm_bs: u16, blocks: usize, count: Option<u32>, entries: &[A]) -> Vec<u8> {
+    let mut d = vec![0u8; bs * blocks];
+    if ddm_bs != 0 {
+        put(&mut d, 0, b"ER");
+        put(&mut d, 2, &ddm_bs.to_be_bytes());
+        put(&mut d, 4, &(blocks as u32).to_be_bytes());
+    }
+    let count = count.unwrap_or(entries.len() as u32);
+    for (i, e) in entries.iter().enumerate() {
+        let at = (i + 1) * bs;
+        if at + bs > d.len() {
+            break;
+        }
+        put(&mut d, at, b"PM");
+        put(&mut d, at + 4, &count.to_be_bytes());
+        put(&mut d, at + 8, &e.0.to_be_bytes());
+        put(&mut d, at + 12, &e.1.to_be_bytes());
+        put(&mut d, at + 16, e.2.as_bytes());
+        put(&mut d, at + 48, e.3.as_bytes());
+        put(&mut d, at + 88, &e.4.to_be_bytes());
+    }
+    d
+}
+
+fn apm_base() -> [A; 4] {
+    [
+        A(1, 63, "Apple", "Apple_partition_map", 3),
+        A(64, 32, "MacHD", "Apple_HFS", 0x4000_0033),
+        A(96, 16, "linux", "Apple_UNIX_SVR2", 0x33),
+        A(112, 16, "Extra", "Apple_Free", 0),
+    ]
+}
+
+#[test]
+fn apm_lists_every_entry_numbered_by_block() {
+    let disk = mem(apm_disk(512, 512, 128, None, &apm_base()));
+    assert_eq!(sniff(&*disk), Some(VolumeKind::Apm));
+    let vs = open(&disk).unwrap();
+    assert_eq!(
+        (vs.kind, vs.sector_size, vs.disk_guid.as_deref()),
+        (VolumeKind::Apm, 512, None)
+    );
+    assert_eq!(
+        brief(&vs),
+        [
+            (1, "Apple".to_string(), 1, 63, 512),
+            (2, "MacHD".to_string(), 64, 32, 64 * 512),
+            (3, "linux".to_string(), 96, 16, 96 * 512),
+            (4, "Extra".to_string(), 112, 16, 112 * 512)
+        ]
+    );
+    let hd = vs.find("MacHD").unwrap();
+    assert_eq!(
+        (
+            hd.role,
+            hd.type_id.as_str(),
+            hd.type_name.as_str(),
+            hd.attributes,
+            hd.last_lba
+        ),
+        (
+            PartitionRole::Apm,
+            "Apple_HFS",
+            "Apple_HFS",
+            0x4000_0033,
+            95
+        )
+    );
+    assert_eq!(hd.bytes.layer_name(), "partition 2 (MacHD)");
+    let data: Vec<bool> = vs.partitions.iter().map(Partition::holds_data).collect();
+    assert_eq!(
+        data,
+        [false, true, true, false],
+        "map and free space hold no data"
+    );
+    assert!(vs.diagnostics.is_empty(), "{:?}", vs.diagnostics);
+    assert_eq!(VolumeKind::Apm.name(), "apm");
+
+    // Without a driver descriptor map (block 0 zero) the map is found too.
+    let vs = open(&mem(apm_disk(512, 0, 128, None, &apm_base()))).unwrap();
+    assert_eq!(vs.partitions.len(), 4);
+    assert!(vs.diagnostics.is_empty(), "{:?}", vs.diagnostics);
+}
+
+#[test]
+fn apm_block_sizes_from_the_ddm_and_tsks_4096() {
+    // 2048-byte blocks named by the driver descriptor map (xorriso -apm-block-size 2048).
+    let vs = open(&mem(apm_disk(2048, 2048, 128, None, &apm_base()))).unwrap();
+    assert_eq!(vs.sector_size, 2048);
+    assert_eq!(brief(&vs)[1], (2, "MacHD".to_string(), 64, 32, 64 * 2048));
+    assert!(vs.diagnostics.is_empty(), "{:?}", vs.diagnostics);
+    // 4096-byte blocks without a DDM: TSK's second try.
+    let vs = open(&mem(apm_disk(4096, 0, 128, None, &apm_base()))).unwrap();
+    assert_eq!(vs.sector_size, 4096);
+    assert_eq!(vs.partitions.len(), 4);
+    // A DDM of 2048-byte blocks over a map of 512-byte blocks (as on Apple CDs): reported.
+    let vs = open(&mem(apm_disk(512, 2048, 128, None, &apm_base()))).unwrap();
+    assert_eq!(vs.sector_size, 512);
+    assert!(
+        vs.diagnostics[0].contains("gives 2048-byte blocks; the map was found with 512-byte"),
+        "{:?}",
+        vs.diagnostics
+    );
+}
+
+#[test]
+fn apm_sniffing_needs_a_plausible_first_entry_and_a_clean_block_0() {
+    let check = |data: Vec<u8>, want: Option<VolumeKind>, what: &str| {
+        assert_eq!(sniff(&Memory::new(data, "x")), want, "{what}");
+    };
+    check(
+        apm_disk(512, 512, 16, None, &apm_base()),
+        Some(VolumeKind::Apm),
+        "base",
+    );
+    let mut junk0 = apm_disk(512, 0, 16, None, &apm_base());
+    junk0[100] = 1;
+    check(junk0, None, "block 0 neither a DDM nor zeros");
+    check(
+        apm_disk(512, 512, 16, Some(0), &apm_base()),
+        None,
+        "a map of 0 entries",
+    );
+    let mut no_type = apm_disk(512, 512, 16, None, &apm_base());
+    no_type[512 + 48] = 0;
+    check(no_type, None, "no type");
+    let mut no_pm = apm_disk(512, 512, 16, None, &apm_base());
+    no_pm[513] = b'X';
+    check(no_pm, None, "no PM");
+    check(
+        apm_disk(512, 512, 16, None, &apm_base())[..600].to_vec(),
+        None,
+        "entry cut short",
+    );
+    // An MBR disk with stray `PM` at byte 512 stays MBR (its block 0 is no DDM).
+    let mut d = mbr_sector(&[(0, 0x83, 2048, 1000)]).to_vec();
+    d.resize(64 * 1024, 0);
+    put(
+        &mut d,
+        512,
+        &apm_disk(512, 0, 2, None, &apm_base())[512..1024],
+    );
+    check(d, Some(VolumeKind::Mbr), "MBR with PM at 512");
+    // A GPT disk stays GPT.
+    check(
+        gpt_disk(512, 128, 128, &[E(LINUX, 40, 49, "system")]),
+        Some(VolumeKind::Gpt),
+        "GPT",
+    );
+}
+
+#[test]
+fn apm_hostile_maps_give_diagnostics() {
+    let diag = |vs: &VolumeSystem, words: &[&str]| {
+        assert!(
+            vs.diagnostics
+                .iter()
+                .any(|d| words.iter().all(|w| d.contains(w))),
+            "{words:?}: {:?}",
+            vs.diagnostics
+        );
+    };
+    // A count far beyond the disk: read to the disk's end, stopped by the first block without PM.
+    let vs = open(&mem(apm_disk(512, 512, 128, Some(u32::MAX), &apm_base()))).unwrap();
+    assert_eq!(vs.partitions.len(), 4);
+    diag(&vs, &["4294967295 entries", "more than 1024"]);
+    diag(
+        &vs,
+        &[
+            "map entry 5 at byte 2560 has no `PM`",
+            "after 4 of 4294967295",
+        ],
+    );
+    diag(
+        &vs,
+        &["4294967295 entries", "the disk ends after block 127"],
+    );
+    // A count beyond the disk's end (a truncated image).
+    let vs = open(&mem(apm_disk(512, 512, 3, None, &apm_base()))).unwrap();
+    assert_eq!(vs.partitions.len(), 2);
+    diag(&vs, &["claims 4 entries", "ends after block 2"]);
+    diag(&vs, &["partition 2 (MacHD)", "no readable bytes"]);
+    // An entry without PM in the middle: the entries before it are kept.
+    let mut d = apm_disk(512, 512, 128, None, &apm_base());
+    d[3 * 512] = 0;
+    let vs = open(&mem(d)).unwrap();
+    assert_eq!(vs.partitions.len(), 2);
+    diag(
+        &vs,
+        &["map entry 3 at byte 1536 has no `PM`", "after 2 of 4"],
+    );
+    // Entries disagreeing on the size of the map.
+    let mut d = apm_disk(512, 512, 128, None, &apm_base());
+    put(&mut d, 2 * 512 + 4, &9u32.to_be_bytes());
+    let vs = open(&mem(d)).unwrap();
+    assert_eq!(vs.partitions.len(), 4);
+    diag(
+        &vs,
+        &["map entry 2 says the map has 9 entries, entry 1 says 4"],
+    );
+    // Overflowing start + count, an empty entry, a map entry smaller than the map, and a
+    // partition over the map itself.
+    let vs = open(&mem(apm_disk(
+        512,
+        512,
+        128,
+        None,
+        &[
+            A(1, 2, "Apple", "Apple_partition_map", 3),
+            A(u32::MAX, u32::MAX, "far", "Apple_HFS", 0),
+            A(10, 0, "empty", "Apple_HFS", 0),
+            A(1, 8, "over", "Apple_HFS", 0),
+        ],
+    )))
+    .unwrap();
+    let far = vs.find("far").unwrap();
+    assert_eq!(
+        (far.first_lba, far.sector_count, far.bytes.len()),
+        (u64::from(u32::MAX), u64::from(u32::MAX), 0)
+    );
+    assert!(vs.find("empty").is_none());
+    diag(&vs, &["partition 2 (far)", "no readable bytes"]);
+    diag(&vs, &["map entry 3 (\"empty\"", "no blocks; ignored"]);
+    diag(
+        &vs,
+        &["claims 4 entries", "its own entry (1) covers only 2 blocks"],
+    );
+    diag(&vs, &["partitions 1 and 4 overlap"]);
+}
+
+#[test]
+fn apm_maps_longer_than_the_limit_are_cut() {
+    let entries: Vec<A> = (0..MAX_APM_ENTRIES + 10)
+        .map(|i| A(2000 + i, 1, "p", "Apple_HFS", 0))
+        .collect();
+    let vs = open(&mem(apm_disk(512, 512, 4096, None, &entries))).unwrap();
+    assert_eq!(vs.partitions.len(), MAX_APM_ENTRIES as usize);
+    assert!(
+        vs.diagnostics[0].contains("1034 entries, more than 1024"),
+        "{:?}",
+        vs.diagnostics
+    );
+}
+
+#[test]
+fn mac_roman_names() {
+    assert_eq!(apm::mac_roman(b"Macintosh HD\0junk"), "Macintosh HD");
+    assert_eq!(apm::mac_roman(b"Caf\x8e \xa5 \xf0\xdb"), "Café • \u{f8ff}€");
+    assert_eq!(apm::mac_roman(b""), "");
 }

@@ -1,7 +1,7 @@
 //! Volume systems and probing: partition tables of public disks equal The Sleuth Kit's `mmls`
-//! (`tests/fixtures/public/disk/DISK_ORACLES.md`); disks made with sgdisk, fdisk and sfdisk
-//! (`tests/fixtures/volume/generate.sh`) equal their `mmls` oracles, and every partition's bytes
-//! hash as `dd` read them; probing every partition agrees with `blkid` and `dumpe2fs`, public
+//! (`tests/fixtures/public/disk/DISK_ORACLES.md`); disks made with sgdisk, fdisk, sfdisk, parted
+//! and xorriso (`tests/fixtures/volume/generate.sh`, `tests/fixtures/hfs/generate.sh`) equal
+//! their `mmls` oracles, and every partition's bytes hash as `dd` read them; probing every partition agrees with `blkid` and `dumpe2fs`, public
 //! file-system images are recognised (ISO 9660 as not yet readable);
 //! Android userdata encryption (FBE, FDE footer, random bytes) is told apart; crafted and
 //! damaged tables give typed errors or diagnostics, never a panic or a hang.
@@ -110,8 +110,9 @@ fn mmls_rows(text: &str) -> Vec<MmlsRow> {
 }
 
 /// The partitions of `vs` are exactly the allocated rows of `mmls` (start, end, length; for GPT
-/// also the name, which mmls prints as the description), and every extended container is one
-/// of mmls' "DOS Extended" rows.
+/// also the name, which mmls prints as the description; for APM the type, which it prints
+/// instead, and the entry number, its slot + 1), and every extended container is one of mmls'
+/// "DOS Extended" rows.
 fn check_against_mmls(what: &str, vs: &VolumeSystem, rows: &[MmlsRow]) {
     let allocated: Vec<&MmlsRow> = rows
         .iter()
@@ -143,6 +144,26 @@ fn check_against_mmls(what: &str, vs: &VolumeSystem, rows: &[MmlsRow]) {
         if vs.kind == VolumeKind::Gpt {
             assert_eq!(p.name, row.desc, "{what}");
         }
+        if vs.kind == VolumeKind::Apm {
+            assert_eq!(p.type_id, row.desc, "{what}");
+            assert_eq!(
+                Ok(p.index),
+                row.slot.parse::<u32>().map(|s| s + 1),
+                "{what}: {row:?}"
+            );
+        }
+    }
+    if vs.kind == VolumeKind::Apm {
+        // mmls' "Table" row spans the map's entries, blocks 1 to the entry count.
+        let table = rows
+            .iter()
+            .find(|r| r.slot == "Meta" && r.desc == "Table")
+            .unwrap_or_else(|| panic!("{what}: no Table row"));
+        assert_eq!(
+            (table.start, table.len),
+            (1, vs.partitions.len() as u64),
+            "{what}"
+        );
     }
     for ext in vs
         .partitions
@@ -1200,5 +1221,338 @@ fn refresh_gpt_crcs(d: &mut [u8]) {
         d[h + 16..h + 20].fill(0);
         let c = crc(&d[h..h + 92]);
         d[h + 16..h + 20].copy_from_slice(&c.to_le_bytes());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apple partition maps
+
+/// The hybrid CD xorriso `-hfsplus` wrote (`tests/fixtures/hfs/generate.sh`), inflated.
+fn xorriso_cd() -> Vec<u8> {
+    let path = repo().join("tests/fixtures/hfs/hfsplus.iso.gz");
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// Every path below `/` with its catalog id and size, depth-first.
+fn catalog_listing(fs: &dyn masf_evidence::fs::FileSystem) -> BTreeSet<(String, u64, u64)> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec!["/".to_string()];
+    while let Some(dir) = stack.pop() {
+        for e in fs.list_dir(&dir).unwrap() {
+            if e.kind == masf_evidence::fs::EntryKind::Dir {
+                stack.push(e.path.clone());
+            }
+            out.insert((e.path, e.id.unwrap(), e.size));
+        }
+    }
+    out
+}
+
+/// The map xorriso writes equals `mmls -t mac` (every slot's start, length and type), and the
+/// partitions stack as on any disk: the Apple_HFS partition probes as HFS+ and its catalog lists
+/// what TSK's `fls` lists. xorriso puts the HFS+ volume's file data in the ISO 9660 data after the
+/// end of the Apple_HFS partition (its catalog, extents and allocation files lie inside), so the
+/// partition, bounded as declared, lists its files but cannot read their contents: that is the
+/// layout of the image, not a limit of this reader (`tests/it/hfs.rs` reads the volume from the
+/// partition start to the end of the image).
+#[test]
+fn xorriso_hybrid_cd_map_equals_mmls_and_stacks_hfs_plus() {
+    let disk = mem(xorriso_cd(), "hfsplus.iso");
+    assert_eq!(volume::sniff(&*disk), Some(VolumeKind::Apm));
+    let vs = open(&disk);
+    let mmls = std::fs::read_to_string(repo().join("tests/fixtures/hfs/xorriso.mmls.txt")).unwrap();
+    check_against_mmls("xorriso", &vs, &mmls_rows(&mmls));
+    assert!(vs.diagnostics.is_empty(), "{:?}", vs.diagnostics);
+    assert_eq!(
+        (vs.kind, vs.sector_size, vs.disk_guid.as_deref()),
+        (VolumeKind::Apm, 512, None)
+    );
+    let got: Vec<(u32, &str, &str, PartitionRole, bool)> = vs
+        .partitions
+        .iter()
+        .map(|p| {
+            (
+                p.index,
+                p.name.as_str(),
+                p.type_name.as_str(),
+                p.role,
+                p.holds_data(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "Apple", "Apple_partition_map", PartitionRole::Apm, false),
+            (2, "Gap0", "ISO9660_data", PartitionRole::Apm, true),
+            (3, "HFSPLUS_Hybrid", "Apple_HFS", PartitionRole::Apm, true),
+            (4, "Gap1", "ISO9660_data", PartitionRole::Apm, true),
+        ]
+    );
+    // The whole image is still an ISO 9660 to the prober; the scanner opens the map first.
+    assert_eq!(probe::probe(&*disk).format, Format::Iso9660);
+
+    let hfs = vs.find("3").unwrap();
+    assert_eq!(
+        (hfs.offset, hfs.size, hfs.bytes.len()),
+        (128 * 512, 208 * 512, 208 * 512)
+    );
+    let p = probe::probe(&*hfs.bytes);
+    assert_eq!((p.format, p.readable), (Format::HfsPlus, true), "{p:?}");
+    assert!(
+        !probe::probe(&*vs.find("1").unwrap().bytes)
+            .format
+            .is_file_system()
+    );
+    let fs = masf_evidence::hfsplus::open(hfs.bytes.clone()).unwrap();
+    let body = std::fs::read_to_string(repo().join("tests/fixtures/hfs/xorriso.body")).unwrap();
+    let want: BTreeSet<(String, u64, u64)> = body
+        .lines()
+        .filter(|l| !l.contains("|/$"))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').collect();
+            let path = f[1].split(" -> ").next().unwrap().to_string();
+            (path, f[2].parse().unwrap(), f[6].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(catalog_listing(fs.as_ref()), want);
+}
+
+/// Scanning the gzipped CD stacks gzip → APM → partitions → HFS+, and leaves the map entry out.
+#[test]
+fn scanning_the_xorriso_cd_stacks_the_map() {
+    let s = masf_evidence::scan::scan(&repo().join("tests/fixtures/hfs/hfsplus.iso.gz")).unwrap();
+    let gz = &s.root.children[0];
+    let apm = gz
+        .probe
+        .as_ref()
+        .map(|p| p.format)
+        .unwrap_or(Format::Unknown);
+    assert_eq!(apm, Format::Apm, "{:?}", gz.problem);
+    let parts: Vec<(usize, &str, &str)> = gz
+        .children
+        .iter()
+        .map(|c| {
+            let p = c.partition.as_ref().unwrap();
+            (
+                p.index,
+                p.type_name.as_str(),
+                c.layer.params["scheme"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            (2, "ISO9660_data", "apm"),
+            (3, "Apple_HFS", "apm"),
+            (4, "ISO9660_data", "apm")
+        ]
+    );
+    let fss = s.file_systems();
+    assert_eq!(fss.len(), 1);
+    assert_eq!(fss[0].fs.format(), "hfsplus");
+    assert_eq!(fss[0].partition.unwrap().index, 3);
+}
+
+/// parted's `mklabel mac`: a map of 63 blocks, entries out of disk order, two Apple_Free entries.
+/// The table equals mmls (free space included, numbered as mmls slot + 1 and as `parted print`),
+/// each partition hashes as `dd` read it and probes as blkid says.
+#[test]
+fn parted_apm_disk_equals_mmls_and_parted() {
+    let g = generated("apm-parted");
+    check_generated(&g);
+    assert_eq!(g.vs.kind, VolumeKind::Apm);
+    let got: Vec<(u32, &str, &str, u64, bool)> =
+        g.vs.partitions
+            .iter()
+            .map(|p| {
+                (
+                    p.index,
+                    p.name.as_str(),
+                    p.type_id.as_str(),
+                    p.first_lba,
+                    p.holds_data(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "Apple", "Apple_partition_map", 1, false),
+            (2, "MacHD", "Apple_HFS", 64, true),
+            (3, "fat", "Apple_UNIX_SVR2", 576, true),
+            (4, "linux", "Apple_UNIX_SVR2", 1152, true),
+            (5, "Extra", "Apple_Free", 1088, false),
+            (6, "Extra", "Apple_Free", 1664, false),
+        ]
+    );
+    // `parted print` numbers (and lists) the entries that are not free space.
+    let listed: Vec<(u32, u64, String)> = oracle("apm-parted", "parted")
+        .lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let n = f.first()?.parse().ok()?;
+            let start = f.get(1)?.strip_suffix('s')?.parse().ok()?;
+            Some((n, start, f.last()?.to_string()))
+        })
+        .collect();
+    assert_eq!(listed.len(), 4);
+    for (n, start, name) in listed {
+        let p = g.vs.find(&n.to_string()).unwrap();
+        assert_eq!((p.first_lba, &p.name), (start, &name));
+    }
+    let probes = probe_generated(&g);
+    let format = |i: u32| probes.iter().find(|(n, _)| *n == i).unwrap().1.format;
+    assert_eq!((format(3), format(4)), (Format::Fat12, Format::Ext2));
+    assert_eq!(probe::probe(&*g.disk).format, Format::Apm);
+}
+
+/// xorriso `-apm-block-size 2048`: the map in 2048-byte blocks, as its driver descriptor map
+/// says (what Linux reads, and `mmls -b 2048`).
+#[test]
+fn apm_in_2048_byte_blocks_follows_the_driver_descriptor_map() {
+    let g = generated("apm-2048");
+    check_generated(&g);
+    assert_eq!((g.vs.kind, g.vs.sector_size), (VolumeKind::Apm, 2048));
+    let hfs = g.vs.find("3").unwrap();
+    assert_eq!((hfs.type_id.as_str(), hfs.offset), ("Apple_HFS", 32 * 2048));
+    probe_generated(&g);
+}
+
+/// Hostile copies of xorriso's map: typed diagnostics, the entries before the damage kept.
+#[test]
+fn hostile_apm_copies_give_diagnostics() {
+    let base = xorriso_cd()[..64 * 1024].to_vec();
+    let be32 = |d: &mut Vec<u8>, at: usize, v: u32| d[at..at + 4].copy_from_slice(&v.to_be_bytes());
+    let opened = |d: Vec<u8>| open(&mem(d, "hostile"));
+    let types = |vs: &VolumeSystem| -> Vec<String> {
+        vs.partitions.iter().map(|p| p.type_id.clone()).collect()
+    };
+
+    // Truncated inside the map: two entries, their partitions clamped.
+    let vs = opened(base[..3 * 512].to_vec());
+    assert_eq!(types(&vs), ["Apple_partition_map", "ISO9660_data"]);
+    assert!(
+        has_diagnostic(&vs, &["claims 4 entries", "ends after block 2"]),
+        "{:?}",
+        vs.diagnostics
+    );
+    assert!(
+        has_diagnostic(&vs, &["partition 2 (Gap0)", "no readable bytes"]),
+        "{:?}",
+        vs.diagnostics
+    );
+
+    // A huge entry count: bounded, the map stops at the first block without `PM`.
+    let mut d = base.clone();
+    be32(&mut d, 512 + 4, u32::MAX);
+    let vs = opened(d);
+    assert_eq!(vs.partitions.len(), 4);
+    assert!(
+        has_diagnostic(&vs, &["4294967295 entries", "more than 1024"]),
+        "{:?}",
+        vs.diagnostics
+    );
+    assert!(
+        has_diagnostic(&vs, &["map entry 5 at byte 2560 has no `PM`"]),
+        "{:?}",
+        vs.diagnostics
+    );
+    assert!(
+        has_diagnostic(&vs, &["map entry 2 says the map has 4 entries"]),
+        "{:?}",
+        vs.diagnostics
+    );
+    assert!(
+        has_diagnostic(&vs, &["its own entry (1) covers only 4 blocks"]),
+        "{:?}",
+        vs.diagnostics
+    );
+
+    // An entry without `PM` in the middle: the entry before it is kept.
+    let mut d = base.clone();
+    d[2 * 512..2 * 512 + 2].copy_from_slice(b"XX");
+    let vs = opened(d);
+    assert_eq!(types(&vs), ["Apple_partition_map"]);
+    assert!(
+        has_diagnostic(
+            &vs,
+            &["map entry 2 at byte 1024 has no `PM`", "after 1 of 4"]
+        ),
+        "{:?}",
+        vs.diagnostics
+    );
+
+    // Start + count beyond 32 bits: listed with its declared geometry and no bytes.
+    let mut d = base.clone();
+    be32(&mut d, 3 * 512 + 8, u32::MAX);
+    be32(&mut d, 3 * 512 + 12, u32::MAX);
+    let vs = opened(d);
+    let p = vs.find("3").unwrap();
+    assert_eq!(
+        (p.first_lba, p.sector_count, p.last_lba, p.bytes.len()),
+        (
+            u64::from(u32::MAX),
+            u64::from(u32::MAX),
+            2 * u64::from(u32::MAX) - 1,
+            0
+        )
+    );
+    assert!(
+        has_diagnostic(&vs, &["partition 3 (HFSPLUS_Hybrid)", "no readable bytes"]),
+        "{:?}",
+        vs.diagnostics
+    );
+
+    // A map that describes itself wrongly: the map entry covers 2 blocks but the map has 4
+    // entries, and a data entry lies over the map.
+    let mut d = base.clone();
+    be32(&mut d, 512 + 12, 2);
+    be32(&mut d, 2 * 512 + 8, 1);
+    let vs = opened(d);
+    assert_eq!(vs.partitions.len(), 4);
+    assert!(
+        has_diagnostic(&vs, &["its own entry (1) covers only 2 blocks"]),
+        "{:?}",
+        vs.diagnostics
+    );
+    assert!(
+        has_diagnostic(&vs, &["partitions 1 and 2 overlap"]),
+        "{:?}",
+        vs.diagnostics
+    );
+}
+
+/// Every byte of xorriso's map flipped in turn, and every truncation at a block boundary: a map
+/// or a typed error, never a panic; probing what was found never panics either.
+#[test]
+fn flipped_and_truncated_apm_never_panics() {
+    let base = xorriso_cd()[..64 * 1024].to_vec();
+    let check = |data: Vec<u8>| {
+        let disk = mem(data, "mutant");
+        let _ = volume::sniff(&*disk);
+        if let Ok(vs) = volume::open(&disk) {
+            for p in &vs.partitions {
+                assert!(p.bytes.len() <= disk.len());
+                let _ = probe::probe(&*p.bytes);
+            }
+        }
+    };
+    for block in 0..5usize {
+        for at in (block * 512..block * 512 + 96).chain([block * 512 + 500]) {
+            for x in [0xFF, 0x01, 0x80] {
+                let mut d = base.clone();
+                d[at] ^= x;
+                check(d);
+            }
+        }
+    }
+    for len in (0..=5 * 512).step_by(512).chain([1, 511, 513, 600, 1100]) {
+        check(base[..len].to_vec());
     }
 }
