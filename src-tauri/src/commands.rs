@@ -94,6 +94,18 @@ pub async fn pause_run(state: Shared<'_>, reason: String) -> Result<(), ApiError
     blocking(move || d.pause(&examiner(), &reason)).await
 }
 
+/// The password of a source's encrypted backup, typed by the examiner: checked, then held in
+/// memory only (see [`Desktop::give_backup_password`]).
+#[tauri::command]
+pub async fn give_backup_password(
+    state: Shared<'_>,
+    source: String,
+    password: String,
+) -> Result<(), ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.give_backup_password(&source, &password)).await
+}
+
 #[tauri::command]
 pub async fn resume_run(
     app: AppHandle,
@@ -275,6 +287,7 @@ mod tests {
             owner: owner.map(String::from),
             timezone: Some("Asia/Hong_Kong".into()),
             region: None,
+            password_env: None,
         };
         save_case(&CaseDraft {
             dir: dir.to_path_buf(),

@@ -85,6 +85,7 @@ commands! {
     case_status [state: Shared<'_>] () -> StatusView;
     start_run [app: AppHandle, state: Shared<'_>] () -> ();
     pause_run [state: Shared<'_>] (reason: String) -> ();
+    give_backup_password [state: Shared<'_>] (source: String, password: String) -> ();
     resume_run [app: AppHandle, state: Shared<'_>] (grants: BTreeMap<String, u64>) -> ();
     events_since [state: Shared<'_>] (cursor: WireCursor, limit: Option<usize>) -> EventPage;
     report_model [state: Shared<'_>] () -> Report;

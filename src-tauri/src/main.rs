@@ -35,6 +35,7 @@ app_commands!(
     case_status,
     start_run,
     pause_run,
+    give_backup_password,
     resume_run,
     events_since,
     report_model,

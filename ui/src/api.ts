@@ -57,6 +57,7 @@ export const api = {
   caseStatus: b.caseStatus,
   startRun: b.startRun,
   pauseRun: b.pauseRun,
+  giveBackupPassword: b.giveBackupPassword,
   resumeRun: b.resumeRun,
   eventsSince: (cursor: b.WireCursor) => b.eventsSince(cursor, 5000),
   reportModel: async (): Promise<Report> => asReport(await b.reportModel()),

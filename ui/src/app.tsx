@@ -251,7 +251,7 @@ export function App() {
             running={running}
             hasCase={summary !== null}
             onChanged={(what) => {
-              if (what !== "pause") {
+              if (what === "start" || what === "resume") {
                 setRunning(true);
                 setFinished("");
               }

@@ -78,6 +78,12 @@ export function pauseRun(reason: string): Promise<null> {
   return call("pause_run", { reason });
 }
 
+/** The password of a source's encrypted backup (held in the app's memory, never written);
+ * a wrong one rejects with the keybag's error. */
+export function giveBackupPassword(source: string, password: string): Promise<null> {
+  return call("give_backup_password", { source, password });
+}
+
 /** Grants more budget (e.g. `{tool_calls: 500}`) and starts the run again. */
 export function resumeRun(grants: Record<string, number>): Promise<null> {
   return call("resume_run", { grants });

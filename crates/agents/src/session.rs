@@ -108,6 +108,9 @@ pub struct SourceInfo {
     /// The phone-numbering region the examiner set (`region:` of the source or the case),
     /// used when the source's evidence gives none ([`crate::region::of_source`]).
     pub region: Option<Region>,
+    /// The environment variable holding the password of an encrypted backup at `path`
+    /// (case.yaml `password_env:`); the name only.
+    pub password_env: Option<String>,
 }
 
 /// Why the runtime could not go on (a tool's or a request's failure is not one: those are
@@ -554,7 +557,7 @@ impl Session {
             .ok_or_else(|| RuntimeError::UnknownSource(source_id.to_string()))?;
         slot.ctx
             .get_or_init(|| {
-                SourceCtx::open(source_id, &slot.info.path)
+                SourceCtx::open_with(source_id, &slot.info.path, slot.info.password_env.as_deref())
                     .map(Arc::new)
                     .map_err(|e| e.to_string())
             })

@@ -69,6 +69,7 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
             owner: s.owner.clone(),
             timezone: s.timezone.clone(),
             region: s.region,
+            password_env: s.password_env.clone(),
         })
         .collect();
     let session = Session::open(

@@ -75,7 +75,7 @@ pub fn draft_sources(paths: &[PathBuf]) -> Vec<SourceDraft> {
                 id = format!("{base}-{n}");
                 n += 1;
             }
-            match crate::inspect(path, false) {
+            match crate::inspect(path, false, None) {
                 Ok(i) => SourceDraft {
                     path: path.clone(),
                     detected_type: Some(i.evidence_type),
@@ -134,6 +134,11 @@ pub struct SourceEntryDraft {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub region: Option<String>,
+    /// The environment variable that holds an encrypted backup's password (`password_env:`):
+    /// its name, never the password; none or blank writes no line.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub password_env: Option<String>,
 }
 
 /// The whole case as the editor holds it, to be written as `dir/case.yaml`.
@@ -216,6 +221,12 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             source_type: None,
             timezone: zone.cloned(),
             region: region_of(&s.region).filter(|r| Some(r) != case_region.as_ref()),
+            password_env: s
+                .password_env
+                .as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string),
             notes: None,
         });
     }
@@ -573,6 +584,59 @@ impl Desktop {
         };
         self.lock().case = Some(req);
         Ok(summary)
+    }
+
+    /// Gives the open case's source `source_id` the password of its encrypted backup, typed
+    /// by the examiner: checked against the backup's keybag at once (a wrong one is refused with
+    /// "the password does not open this backup's keybag", to be typed again), then held in this
+    /// process's memory under the source's `password_env:` name for the run and its tool
+    /// workers. Never written: not to case.yaml, the store, a log or an event.
+    pub fn give_backup_password(&self, source_id: &str, password: &str) -> Result<(), ApiError> {
+        let ctx = self.ctx()?;
+        let spec = ctx.case.source(source_id).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::BadRequest,
+                format!("the case has no source {source_id}"),
+            )
+        })?;
+        let Some(var) = spec.password_env.as_deref() else {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "source {source_id} names no password variable: set `password_env:` on it \
+                     in the case editor first"
+                ),
+            ));
+        };
+        if password.is_empty() {
+            return Err(ApiError::new(ErrorCode::BadRequest, "the password is empty"));
+        }
+        let password =
+            masf_evidence::itunes::keybag::Password::new(password.as_bytes().to_vec());
+        let options = masf_evidence::scan::ScanOptions {
+            backup_password: Some(password.clone()),
+        };
+        let scan = masf_evidence::scan::scan_with(&spec.path, &options)
+            .map_err(|e| ApiError::new(ErrorCode::Evidence, e.to_string()))?;
+        let mut backups = 0;
+        let mut stack = vec![&scan.root];
+        while let Some(node) = stack.pop() {
+            if node.layer.kind == "itunes_backup" {
+                backups += 1;
+                if let Some(problem) = &node.problem {
+                    return Err(ApiError::new(ErrorCode::Evidence, problem.clone()));
+                }
+            }
+            stack.extend(node.children.iter());
+        }
+        if backups == 0 {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("source {source_id} holds no iTunes/Finder backup"),
+            ));
+        }
+        masf_tools::give_backup_password(var, password);
+        Ok(())
     }
 
     /// The current case's status, budget and tallies.

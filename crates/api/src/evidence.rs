@@ -52,10 +52,23 @@ fn scan_err(e: masf_evidence::Error) -> ApiError {
     ApiError::new(ErrorCode::Evidence, e.to_string())
 }
 
+/// Scans `path`, an encrypted backup with the password held by the environment variable
+/// `password_env` names (only the name is ever passed around; see `masf_tools::scan_options`).
+fn scan_at(path: &Path, password_env: Option<&str>) -> Result<Scan, ApiError> {
+    let options = masf_tools::scan_options(password_env)
+        .map_err(|e| ApiError::new(ErrorCode::BadRequest, e.to_string()))?;
+    scan::scan_with(path, &options).map_err(scan_err)
+}
+
 /// Scans an evidence path and describes everything found in it. With `count`, every file
-/// system is walked to count its files and directories.
-pub fn inspect(path: &Path, count: bool) -> Result<Inspection, ApiError> {
-    let scan = scan::scan(path).map_err(scan_err)?;
+/// system is walked to count its files and directories. `password_env` names the environment
+/// variable holding an encrypted backup's password.
+pub fn inspect(
+    path: &Path,
+    count: bool,
+    password_env: Option<&str>,
+) -> Result<Inspection, ApiError> {
+    let scan = scan_at(path, password_env)?;
     let mut layers = Vec::new();
     flatten(&scan.root, 0, count, &mut layers);
     Ok(Inspection {
@@ -172,20 +185,22 @@ fn walk(
     Ok(())
 }
 
-fn open_spec(spec: &str) -> Result<(Spec, Scan), ApiError> {
+fn open_spec(spec: &str, password_env: Option<&str>) -> Result<(Spec, Scan), ApiError> {
     let spec = Spec::parse(spec);
-    let scan = scan::scan(&spec.evidence).map_err(scan_err)?;
+    let scan = scan_at(&spec.evidence, password_env)?;
     Ok((spec, scan))
 }
 
 /// Lists a directory (or one file) inside any layer, calling `f` for each entry; with
-/// `recursive`, the whole tree below it in depth-first name order.
+/// `recursive`, the whole tree below it in depth-first name order (`password_env` as for
+/// [`inspect`]).
 pub fn list(
     spec: &str,
     recursive: bool,
+    password_env: Option<&str>,
     f: &mut dyn FnMut(&Entry) -> Result<(), String>,
 ) -> Result<(), ApiError> {
-    let (spec, scan) = open_spec(spec)?;
+    let (spec, scan) = open_spec(spec, password_env)?;
     let fs = scan
         .file_system(spec.partition.as_deref())
         .map_err(scan_err)?;
@@ -203,9 +218,10 @@ pub fn list(
     }
 }
 
-/// Writes the exact bytes of a file inside any layer to `out`; returns the byte count.
-pub fn cat(spec: &str, out: &mut dyn Write) -> Result<u64, ApiError> {
-    let (spec, scan) = open_spec(spec)?;
+/// Writes the exact bytes of a file inside any layer to `out`; returns the byte count
+/// (`password_env` as for [`inspect`]).
+pub fn cat(spec: &str, password_env: Option<&str>, out: &mut dyn Write) -> Result<u64, ApiError> {
+    let (spec, scan) = open_spec(spec, password_env)?;
     let fs = scan
         .file_system(spec.partition.as_deref())
         .map_err(scan_err)?;

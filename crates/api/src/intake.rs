@@ -289,9 +289,15 @@ fn intake(
                 continue;
             }
         };
-        let (detected_type, detection_reasons) = match masf_evidence::scan::scan(&spec.path) {
+        let scanned = masf_tools::scan_options(spec.password_env.as_deref())
+            .map_err(|e| e.to_string())
+            .and_then(|options| {
+                masf_evidence::scan::scan_with(&spec.path, &options)
+                    .map_err(|e| format!("content not recognised: {e}"))
+            });
+        let (detected_type, detection_reasons) = match scanned {
             Ok(scan) => (Some(scan.evidence_type.as_str().to_string()), scan.reasons),
-            Err(e) => (None, vec![format!("content not recognised: {e}")]),
+            Err(e) => (None, vec![e]),
         };
         let media = if found.kind == masf_evidence::FilesKind::EwfSegments {
             match crate::evidence::verify_media(&spec.path, progress) {

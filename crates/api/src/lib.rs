@@ -175,6 +175,13 @@ pub struct SourceStatus {
     /// EWF images: media hashes at intake against the stored ones.
     pub media: Option<masf_case::events::MediaIntegrity>,
     pub files: Vec<masf_case::events::FileDigest>,
+    /// The environment variable named to hold an encrypted backup's password
+    /// (`password_env:`), and whether this process has a password for it (exported, or typed
+    /// in the desktop app); the password itself is never part of any view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub password_env: Option<String>,
+    pub password_available: bool,
 }
 
 /// Summarises the case: what case.yaml declares and what the event log says was registered.
@@ -200,6 +207,11 @@ pub fn status(ctx: &CaseCtx) -> Result<CaseStatus, ApiError> {
                 detection_reasons: reg.map(|r| r.detection_reasons.clone()).unwrap_or_default(),
                 media: reg.and_then(|r| r.media.clone()),
                 files: Vec::new(),
+                password_env: s.password_env.clone(),
+                password_available: s
+                    .password_env
+                    .as_deref()
+                    .is_some_and(|var| masf_tools::backup_password(var).is_some()),
             };
             if let Some(r) = taken {
                 status.files = r.files;

@@ -225,7 +225,7 @@ fn source_ctx(ctx: &CaseCtx, source_id: &str) -> Result<SourceCtx, ApiError> {
             format!("invocation names source {source_id}, which case.yaml no longer declares"),
         )
     })?;
-    SourceCtx::open(source_id, &spec.path)
+    SourceCtx::open_with(source_id, &spec.path, spec.password_env.as_deref())
         .map_err(|e| ApiError::new(ErrorCode::Evidence, e.to_string()))
 }
 

@@ -74,6 +74,7 @@ fn demo_draft(dir: &Path) -> CaseDraft {
         owner: owner.map(String::from),
         timezone: Some("Asia/Hong_Kong".into()),
         region: None,
+        password_env: None,
     };
     CaseDraft {
         dir: dir.to_path_buf(),
@@ -186,6 +187,31 @@ fn the_editor_writes_the_examiners_regions_and_refuses_an_unknown_one() {
     let region_of = |id: &str| case.source(id).unwrap().region.map(|r| r.to_string());
     assert_eq!(region_of(&draft.sources[0].id).as_deref(), Some("GB"));
     assert_eq!(region_of(&draft.sources[1].id).as_deref(), Some("HK"));
+}
+
+#[test]
+fn the_editor_writes_a_backup_password_variable_never_a_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut draft = demo_draft(dir.path());
+    draft.sources[2].password_env = Some("s3cret pass!".into());
+    let err = save_case(&draft).unwrap_err();
+    assert_eq!(err.code, ErrorCode::CaseInvalid, "{}", err.message);
+    assert!(err.message.contains("password_env"), "{}", err.message);
+    assert!(!err.message.contains("s3cret"), "{}", err.message);
+    assert!(!dir.path().join("case.yaml").exists());
+
+    draft.sources[2].password_env = Some(" IPHONE_BACKUP_PW ".into());
+    draft.sources[1].password_env = Some("  ".into()); // blank: no line
+    let file = save_case(&draft).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("password_env:").count(), 1, "{text}");
+    let case = masf_case::Case::load(&file).unwrap();
+    let var = |i: usize| case.source(&draft.sources[i].id).unwrap().password_env.clone();
+    assert_eq!(var(2).as_deref(), Some("IPHONE_BACKUP_PW"));
+    assert_eq!(var(1), None);
+    // a case loaded and written again keeps it
+    let again = masf_case::CaseFile::from(&case).to_yaml();
+    assert!(again.contains("password_env: IPHONE_BACKUP_PW"), "{again}");
 }
 
 #[test]

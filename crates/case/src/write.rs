@@ -52,6 +52,8 @@ pub struct SourceEntry {
     pub timezone: Option<String>,
     /// The source's phone-numbering region, when it differs from the case's.
     pub region: Option<String>,
+    /// The environment variable holding an encrypted backup's password (its name only).
+    pub password_env: Option<String>,
     /// Free-text notes.
     pub notes: Option<String>,
 }
@@ -142,6 +144,7 @@ impl CaseFile {
                 source_type: None,
                 timezone: None,
                 region: None,
+                password_env: None,
                 notes: None,
             });
         }
@@ -211,6 +214,9 @@ impl CaseFile {
             if let Some(region) = &s.region {
                 field(&mut out, "    ", "region", region);
             }
+            if let Some(var) = &s.password_env {
+                field(&mut out, "    ", "password_env", var);
+            }
             if let Some(notes) = &s.notes {
                 field(&mut out, "    ", "notes", notes);
             }
@@ -244,6 +250,7 @@ impl From<&Case> for CaseFile {
                     region: (s.region != case.meta.region)
                         .then(|| s.region.map(|r| r.to_string()))
                         .flatten(),
+                    password_env: s.password_env.clone(),
                     notes: s.notes.clone(),
                 })
                 .collect(),

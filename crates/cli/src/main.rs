@@ -214,6 +214,10 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// Do not walk the file systems to count files (faster on large images).
         #[arg(long)]
         no_count: bool,
+        /// The environment variable holding the password of an encrypted iTunes/Finder backup
+        /// (its name, never the password: `export MASF_BACKUP_PW=…` first).
+        #[arg(long, value_name = "VAR")]
+        backup_password_env: Option<String>,
     },
     /// List entries inside any layer. SPEC is EVIDENCE[#PARTITION]:/path, PARTITION a 1-based
     /// index or a partition name, e.g. blk0_sda.bin#userdata:/data. Control characters and
@@ -226,11 +230,21 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// One JSON object per entry and line (path, size, times with raw encoding, id, deleted).
         #[arg(long)]
         json: bool,
+        /// The environment variable holding the password of an encrypted iTunes/Finder backup
+        /// (its name, never the password: `export MASF_BACKUP_PW=…` first).
+        #[arg(long, value_name = "VAR")]
+        backup_password_env: Option<String>,
     },
     /// Write the exact bytes of a file inside any layer to stdout (SPEC as for ls). The file is
     /// read whole first: if any byte fails its checks (a bad EWF chunk), nothing is written and
     /// the error names the offset.
-    Cat { spec: String },
+    Cat {
+        spec: String,
+        /// The environment variable holding the password of an encrypted iTunes/Finder backup
+        /// (its name, never the password: `export MASF_BACKUP_PW=…` first).
+        #[arg(long, value_name = "VAR")]
+        backup_password_env: Option<String>,
+    },
     /// Read the whole media of an EWF image, print MD5/SHA-1/SHA-256 and compare them with the
     /// hashes the image stores (like ewfverify). Exit 1 when a stored hash does not match or a
     /// chunk is corrupt.
@@ -486,13 +500,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             path,
             json,
             no_count,
-        } => cmd_inspect(&path, json, !no_count),
+            backup_password_env,
+        } => cmd_inspect(&path, json, !no_count, backup_password_env.as_deref()),
         Command::Ls {
             spec,
             recursive,
             json,
-        } => cmd_ls(&spec, recursive, json),
-        Command::Cat { spec } => cmd_cat(&spec),
+            backup_password_env,
+        } => cmd_ls(&spec, recursive, json, backup_password_env.as_deref()),
+        Command::Cat {
+            spec,
+            backup_password_env,
+        } => cmd_cat(&spec, backup_password_env.as_deref()),
         Command::Rerun {
             case,
             invocation,
@@ -1332,8 +1351,13 @@ fn cmd_timeline(
     Ok(EXIT_OK)
 }
 
-fn cmd_inspect(path: &std::path::Path, json: bool, count: bool) -> anyhow::Result<u8> {
-    let ins = masf_api::inspect(path, count)?;
+fn cmd_inspect(
+    path: &std::path::Path,
+    json: bool,
+    count: bool,
+    password_env: Option<&str>,
+) -> anyhow::Result<u8> {
+    let ins = masf_api::inspect(path, count, password_env)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&ins)?);
         return Ok(EXIT_OK);
@@ -1398,10 +1422,15 @@ fn cmd_inspect(path: &std::path::Path, json: bool, count: bool) -> anyhow::Resul
     Ok(EXIT_OK)
 }
 
-fn cmd_ls(spec: &str, recursive: bool, json: bool) -> anyhow::Result<u8> {
+fn cmd_ls(
+    spec: &str,
+    recursive: bool,
+    json: bool,
+    password_env: Option<&str>,
+) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    masf_api::list(spec, recursive, &mut |e| {
+    masf_api::list(spec, recursive, password_env, &mut |e| {
         if json {
             serde_json::to_writer(&mut out, e).map_err(|err| err.to_string())?;
             writeln!(out).map_err(|err| err.to_string())
@@ -1437,10 +1466,10 @@ fn cmd_ls(spec: &str, recursive: bool, json: bool) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn cmd_cat(spec: &str) -> anyhow::Result<u8> {
+fn cmd_cat(spec: &str, password_env: Option<&str>) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    masf_api::cat(spec, &mut out)?;
+    masf_api::cat(spec, password_env, &mut out)?;
     out.flush()?;
     Ok(EXIT_OK)
 }

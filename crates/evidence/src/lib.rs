@@ -114,9 +114,9 @@ pub enum Error {
     },
     /// An encrypted iTunes/Finder backup was opened without a password.
     #[error(
-        "{layer}: encrypted backup and no password given: name an environment variable that \
-         holds it with `masf run --backup-password-env VAR`, or `password_env: VAR` on the \
-         source in case.yaml"
+        "{layer}: encrypted backup and no password given: name the environment variable that \
+         holds it with `password_env: VAR` on the source in case.yaml (or \
+         `--backup-password-env VAR` for masf inspect, ls and cat)"
     )]
     PasswordNeeded { layer: String },
     /// The password given does not unlock an encrypted backup.

@@ -63,6 +63,7 @@ fn main() {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             }],
             Arc::new(jiff::Timestamp::now),
         )

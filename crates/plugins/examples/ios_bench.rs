@@ -58,6 +58,7 @@ fn main() {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             }],
             Arc::new(jiff::Timestamp::now),
         )

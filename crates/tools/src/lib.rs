@@ -139,6 +139,56 @@ pub enum ToolError {
     Other(String),
 }
 
+/// The scan options of a source whose encrypted-backup password is held by the environment
+/// variable `password_env` (the examiner's `password_env:` in case.yaml, or `masf inspect
+/// --backup-password-env`). Only the variable's name travels (to worker processes, into logs and
+/// errors); the password is read here, kept in a zeroized buffer and never written anywhere. A
+/// named variable that is unset or empty is an error saying so, not a silent "no password".
+pub fn scan_options(password_env: Option<&str>) -> Result<scan::ScanOptions, ToolError> {
+    let Some(var) = password_env else {
+        return Ok(scan::ScanOptions::default());
+    };
+    match backup_password(var) {
+        Some(password) => Ok(scan::ScanOptions {
+            backup_password: Some(password),
+        }),
+        None => Err(ToolError::Other(format!(
+            "the backup password is to be read from the environment variable {var} \
+             (password_env), which is not set or empty in this process: export it before \
+             starting masf"
+        ))),
+    }
+}
+
+/// Passwords the examiner typed in this process (the desktop's password field), by the name of
+/// the variable case.yaml's `password_env:` gives: held in memory only (zeroized when replaced
+/// or the process ends), never written, and handed to tool workers in their environment.
+static GIVEN_PASSWORDS: std::sync::Mutex<
+    std::collections::BTreeMap<String, masf_evidence::itunes::keybag::Password>,
+> = std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+/// Gives this process the password of the variable `var` without setting the environment
+/// (the desktop app's password field); an empty password takes it back.
+pub fn give_backup_password(var: &str, password: masf_evidence::itunes::keybag::Password) {
+    let mut given = GIVEN_PASSWORDS.lock().unwrap_or_else(|e| e.into_inner());
+    if password.bytes().is_empty() {
+        given.remove(var);
+    } else {
+        given.insert(var.to_string(), password);
+    }
+}
+
+/// The password the variable `var` holds: one given in this process first, else the
+/// environment's; `None` when neither holds a non-empty value.
+pub fn backup_password(var: &str) -> Option<masf_evidence::itunes::keybag::Password> {
+    let given = GIVEN_PASSWORDS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = given.get(var) {
+        return Some(p.clone());
+    }
+    drop(given);
+    masf_evidence::itunes::keybag::Password::from_env(var).filter(|p| !p.bytes().is_empty())
+}
+
 /// One evidence source, scanned once and shared by every call bound to it.
 pub struct SourceCtx {
     /// The case's source id (part of every cache key).
@@ -148,16 +198,36 @@ pub struct SourceCtx {
     /// Working copies of the source's SQLite databases, kept while the source is open
     /// (removed from disk when it is dropped).
     sqlite_copies: sqlite::CopyCache,
+    /// The name of the environment variable holding an encrypted backup's password
+    /// (case.yaml `password_env:`); a worker process opening the same source reads it again.
+    password_env: Option<String>,
 }
 
 impl SourceCtx {
     /// Scans the evidence at `path` for the source `source_id`.
     pub fn open(source_id: &str, path: &Path) -> Result<Self, ToolError> {
+        Self::open_with(source_id, path, None)
+    }
+
+    /// [`SourceCtx::open`] with the password of an encrypted iTunes/Finder backup read from the
+    /// environment variable `password_env` names (see [`scan_options`]).
+    pub fn open_with(
+        source_id: &str,
+        path: &Path,
+        password_env: Option<&str>,
+    ) -> Result<Self, ToolError> {
+        let options = scan_options(password_env)?;
         Ok(Self {
             source_id: source_id.to_string(),
-            scan: scan::scan(path)?,
+            scan: scan::scan_with(path, &options)?,
             sqlite_copies: sqlite::CopyCache::default(),
+            password_env: password_env.map(str::to_string),
         })
+    }
+
+    /// The environment variable this source's backup password was read from, if any.
+    pub fn password_env(&self) -> Option<&str> {
+        self.password_env.as_deref()
     }
 
     /// The same source with its SQLite working-copy cache bounded to `max_bytes` (0: every

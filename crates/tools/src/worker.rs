@@ -56,7 +56,15 @@ const LAST_WORDS_BYTES: usize = 4096;
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Request {
-    Open { source_id: String, path: PathBuf },
+    /// Opens the source; an encrypted backup's password is read by the worker from the
+    /// environment variable `password_env` names (it inherits the caller's environment), so
+    /// the password itself never crosses the pipe.
+    Open {
+        source_id: String,
+        path: PathBuf,
+        #[serde(default)]
+        password_env: Option<String>,
+    },
     Call(CallRequest),
 }
 
@@ -144,7 +152,13 @@ impl Workers {
             .and_then(Vec::pop);
         let mut worker = match idle {
             Some(w) => w,
-            None => match Worker::start(&self.command, &key.0, &key.1, timeout) {
+            None => match Worker::start(
+                &self.command,
+                &key.0,
+                &key.1,
+                source.password_env(),
+                timeout,
+            ) {
                 Ok(w) => w,
                 Err(outcome) => return outcome,
             },
@@ -197,6 +211,7 @@ impl Worker {
         command: &WorkerCommand,
         source_id: &str,
         path: &Path,
+        password_env: Option<&str>,
         timeout: Duration,
     ) -> Result<Worker, WorkerOutcome> {
         let not_started = |e: std::io::Error| {
@@ -214,6 +229,17 @@ impl Worker {
             )
             // Its last words are quoted in one line of the log: a backtrace would bury them.
             .env("RUST_BACKTRACE", "0")
+            // A password given in this process (not in its environment) reaches the worker the
+            // way an exported one does: in its environment, never through the request pipe.
+            .envs(password_env.and_then(|var| {
+                use std::os::unix::ffi::OsStringExt;
+                crate::backup_password(var).map(|p| {
+                    (
+                        var.to_string(),
+                        std::ffi::OsString::from_vec(p.bytes().to_vec()),
+                    )
+                })
+            }))
             .stdin(Stdio::from(OwnedFd::from(theirs)))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -268,6 +294,7 @@ impl Worker {
         let open = Request::Open {
             source_id: source_id.to_string(),
             path: path.to_path_buf(),
+            password_env: password_env.map(str::to_string),
         };
         match worker.ask(&open, timeout)? {
             Reply::Opened(()) => Ok(worker),
@@ -410,7 +437,11 @@ pub fn serve(catalog: &Catalog, input: impl BufRead, mut output: impl Write) -> 
         let Ok(line) = line else { return 0 };
         let reply = match serde_json::from_str::<Request>(&line) {
             Err(e) => Reply::Error(format!("not a worker request: {e}")),
-            Ok(Request::Open { source_id, path }) => match SourceCtx::open(&source_id, &path) {
+            Ok(Request::Open {
+                source_id,
+                path,
+                password_env,
+            }) => match SourceCtx::open_with(&source_id, &path, password_env.as_deref()) {
                 Ok(ctx) => {
                     source = Some(ctx);
                     Reply::Opened(())

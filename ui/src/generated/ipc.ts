@@ -1032,7 +1032,12 @@ timezone?: string | null,
  * Phone-numbering region (ISO 3166-1 alpha-2) for this source; none or the case's writes
  * no `region:` line.
  */
-region?: string | null, };
+region?: string | null, 
+/**
+ * The environment variable that holds an encrypted backup's password (`password_env:`):
+ * its name, never the password; none or blank writes no line.
+ */
+password_env?: string | null, };
 
 /**
  * One evidence source: as declared, as registered at intake, and as re-checked now.
@@ -1079,7 +1084,13 @@ detected_type: string | null, detection_reasons: Array<string>,
 /**
  * EWF images: media hashes at intake against the stored ones.
  */
-media: MediaIntegrity | null, files: Array<FileDigest>, };
+media: MediaIntegrity | null, files: Array<FileDigest>, 
+/**
+ * The environment variable named to hold an encrypted backup's password
+ * (`password_env:`), and whether this process has a password for it (exported, or typed
+ * in the desktop app); the password itself is never part of any view.
+ */
+password_env?: string, password_available: boolean, };
 
 /**
  * What the agents recorded for one source.
@@ -1339,6 +1350,7 @@ export type Commands = {
   case_status: { args: Record<string, never>; result: StatusView };
   start_run: { args: Record<string, never>; result: null };
   pause_run: { args: { reason: string }; result: null };
+  give_backup_password: { args: { source: string; password: string }; result: null };
   resume_run: { args: { grants: { [key in string]: number } }; result: null };
   events_since: { args: { cursor: WireCursor; limit: number | null }; result: EventPage };
   report_model: { args: Record<string, never>; result: Report };

@@ -29,6 +29,12 @@ describe("intake form", () => {
     expect(problems.map((p) => p.key)).toEqual(["intake.p.region", "intake.p.region"]);
     expect(problems[1]?.params).toEqual({ region: "+852" });
   });
+  it("takes a backup password's variable name, never echoes what was typed", () => {
+    expect(draftProblems(meta, [{ ...row("src-a"), passwordEnv: "IPHONE_BACKUP_PW" }, { ...row("src-b"), passwordEnv: "" }])).toEqual([]);
+    const problems = draftProblems(meta, [{ ...row("src-a"), passwordEnv: "s3cret pass!" }]);
+    expect(problems).toEqual([{ key: "intake.p.passwordEnv", params: { id: "src-a" } }]);
+    expect(JSON.stringify(problems)).not.toContain("s3cret");
+  });
   it("checks IANA zones and formats sizes", () => {
     expect(validZone("Asia/Shanghai")).toBe(true);
     expect(validZone("Asia/Nowhere")).toBe(false);

@@ -15,6 +15,8 @@ export interface DraftRow<D extends DraftLike = DraftLike & Record<string, unkno
   timezone: string;
   /** ISO 3166-1 alpha-2 phone-numbering region, or "" for the case's. */
   region: string;
+  /** The environment variable holding an encrypted backup's password (its name), or "". */
+  passwordEnv: string;
 }
 
 export interface Problem {
@@ -36,9 +38,12 @@ export function validZone(z: string): boolean {
 /** An ISO 3166-1 alpha-2 code, as case.yaml's `region:` takes it. */
 const REGION_RE = /^[A-Za-z]{2}$/;
 
+/** An environment variable's name, as case.yaml's `password_env:` takes it. */
+const ENV_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 export function draftProblems(
   meta: { dir: string; id: string; title: string; examiner: string; timezone: string; region?: string },
-  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string; region?: string }[],
+  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string; region?: string; passwordEnv?: string }[],
 ): Problem[] {
   const out: Problem[] = [];
   if (rows.length === 0) out.push({ key: "intake.p.noSources" });
@@ -58,6 +63,9 @@ export function draftProblems(
     seen.add(id);
     if (r.draft.error) out.push({ key: "intake.p.unreadable", params: { path: r.draft.path } });
     if (r.timezone.trim() && !validZone(r.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: r.timezone } });
+    // A password typed here by mistake is never echoed: the problem names the source only.
+    const env = (r.passwordEnv ?? "").trim();
+    if (env && !ENV_RE.test(env)) out.push({ key: "intake.p.passwordEnv", params: { id } });
   }
   return out;
 }

@@ -155,7 +155,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
       ...old,
       ...ds
         .filter((d) => !old.some((r) => r.draft.path === d.path))
-        .map((d) => ({ draft: d, id: d.suggested_id, label: d.suggested_label, owner: "", timezone: "", region: "" })),
+        .map((d) => ({ draft: d, id: d.suggested_id, label: d.suggested_label, owner: "", timezone: "", region: "", passwordEnv: "" })),
     ]);
 
   const add = (paths: string[]) => {
@@ -206,6 +206,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
           owner: r.owner.trim() || null,
           timezone: r.timezone.trim() || null,
           region: r.region.trim() || null,
+          password_env: r.passwordEnv.trim() || null,
         })),
         overwrite: false,
       })
@@ -264,6 +265,7 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
               <th>{t("case.owner")}</th>
               <th>{t("case.timezone")}</th>
               <th>{t("case.region")}</th>
+              <th>{t("case.passwordEnv")}</th>
               <th>{t("intake.hashCol")}</th>
               <th />
             </tr>
@@ -305,6 +307,21 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
                   </td>
                   <td>
                     <input value={r.region} size={3} placeholder={meta.region} onInput={(e) => update(i, "region", e.currentTarget.value)} aria-label={t("case.region")} />
+                  </td>
+                  <td>
+                    {r.draft.detected_type === "itunes_backup" ? (
+                      <input
+                        value={r.passwordEnv}
+                        size={14}
+                        placeholder="BACKUP_PW"
+                        title={t("case.passwordEnvHelp")}
+                        onInput={(e) => update(i, "passwordEnv", e.currentTarget.value)}
+                        aria-label={t("case.passwordEnv")}
+                        data-testid={`intake-password-env-${i}`}
+                      />
+                    ) : (
+                      "—"
+                    )}
                   </td>
                   <td class="small">
                     {h ? (

@@ -46,6 +46,70 @@ function Tallies({ title, m, testid }: { title: string; m: Map<string, Tally>; t
   );
 }
 
+/** The sources whose encrypted backup waits for a password (named by `password_env:`, which
+ * neither the environment nor an earlier entry in this app holds). */
+export function sourcesNeedingPassword(status: unknown): { id: string; variable: string }[] {
+  const st = status as { sources?: { id?: unknown; password_env?: unknown; password_available?: unknown }[] } | null;
+  return (st?.sources ?? [])
+    .filter((s) => typeof s.password_env === "string" && s.password_available === false)
+    .map((s) => ({ id: String(s.id), variable: String(s.password_env) }));
+}
+
+/** A password field per encrypted backup that needs one: checked against the backup's keybag
+ * when given, then held in the app's memory only (never saved). */
+function BackupPasswords({ status, onGiven }: { status: unknown; onGiven: () => void }) {
+  const need = sourcesNeedingPassword(status);
+  const [typed, setTyped] = useState<Record<string, string>>({});
+  const [err, setErr] = useState<{ id: string; failure: Failure } | null>(null);
+  if (need.length === 0) return null;
+  const give = (id: string) => {
+    setErr(null);
+    api.giveBackupPassword(id, typed[id] ?? "").then(
+      () => {
+        setTyped((m) => ({ ...m, [id]: "" }));
+        onGiven();
+      },
+      (error: unknown) => {
+        setTyped((m) => ({ ...m, [id]: "" }));
+        setErr({ id, failure: { error } });
+      },
+    );
+  };
+  return (
+    <section class="passwords" data-testid="run-passwords">
+      {need.map((s) => (
+        <form
+          class="toolbar slim"
+          onSubmit={(e) => {
+            e.preventDefault();
+            give(s.id);
+          }}
+        >
+          <label>
+            {t("run.backupPassword", { id: s.id })}{" "}
+            <input
+              type="password"
+              autocomplete="off"
+              value={typed[s.id] ?? ""}
+              onInput={(e) => setTyped({ ...typed, [s.id]: e.currentTarget.value })}
+              data-testid={`run-password-${s.id}`}
+            />
+          </label>
+          <button type="submit" disabled={!(typed[s.id] ?? "")} data-testid={`run-password-give-${s.id}`}>
+            {t("run.unlock")}
+          </button>
+          <span class="muted small">{t("run.backupPasswordHelp", { variable: s.variable })}</span>
+          {err?.id === s.id && (
+            <span class="error" role="alert">
+              {errorText(err.failure.error)}
+            </span>
+          )}
+        </form>
+      ))}
+    </section>
+  );
+}
+
 /** What the state badge says: how the last run ended, else the stream's RunState, else the status. */
 export function runStateOf(running: boolean, finished: string, logState: string, statusState: unknown): string {
   if (!running && finished) return finished;
@@ -67,7 +131,7 @@ export function RunView({
   finished: string;
   running: boolean;
   hasCase: boolean;
-  onChanged: (what: "start" | "pause" | "resume") => void;
+  onChanged: (what: "start" | "pause" | "resume" | "password") => void;
 }) {
   const [f, setF] = useState<RowFilter>({ tone: "", agent: "", source: "" });
   const [sel, setSel] = useState<number | null>(null);
@@ -146,6 +210,7 @@ export function RunView({
         </span>
       </div>
       {err && <p class="error" role="alert">{errorText(err.error)}</p>}
+      <BackupPasswords status={status} onGiven={() => onChanged("password")} />
       <div class="gauges">
         {gauges.map((g) => (
           <Gauge g={g} />

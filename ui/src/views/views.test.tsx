@@ -72,6 +72,11 @@ vi.mock("../api", () => ({
       if (q.actor === "actor-000014") return Promise.reject(new Error("no actor or entity \"actor-000014\""));
       return Promise.resolve(JSON.parse(fixtureText(q.actor ? "demo-timeline-leung.json" : "demo-timeline.json")));
     },
+    giveBackupPassword: (...args: unknown[]) => {
+      calls.push({ cmd: "password", args });
+      if (args[1] !== "right") return Promise.reject(new Error("the password does not open this backup's keybag"));
+      return Promise.resolve(null);
+    },
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
@@ -86,6 +91,8 @@ const { FindingsView } = await import("./FindingsView");
 const { EntitiesView } = await import("./EntitiesView");
 const { ReportView } = await import("./ReportView");
 const { TimelineView } = await import("./TimelineView");
+const { RunView } = await import("./RunView");
+const { LogFeed } = await import("../logic/feed");
 
 let root: HTMLDivElement;
 beforeEach(() => {
@@ -427,6 +434,43 @@ describe("Timeline view", () => {
     await flush();
     expect(q("timeline-error")?.textContent).toContain("no actor or entity");
     expect(q("timeline-count")?.textContent).toContain("of 0");
+  });
+});
+
+describe("Run view, encrypted backups", () => {
+  const status = (available: boolean) => ({
+    sources: [
+      { id: "src-usb", password_available: false },
+      { id: "src-backup", password_env: "IPHONE_BACKUP_PW", password_available: available },
+    ],
+  });
+  it("asks for the password of a backup that needs one, says a wrong one, takes a right one", async () => {
+    const changed: string[] = [];
+    const view = (available: boolean) => (
+      <RunView feed={new LogFeed(() => {})} status={status(available)} finished="" running={false} hasCase={true} onChanged={(w) => changed.push(w)} />
+    );
+    await act(async () => render(view(false), root));
+    expect(q("run-password-src-usb")).toBeNull();
+    const input = q("run-password-src-backup") as HTMLInputElement;
+    expect(input.type).toBe("password");
+    expect(root.textContent).toContain("IPHONE_BACKUP_PW");
+    const type = async (v: string) => {
+      await act(async () => {
+        input.value = v;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      await act(async () => (q("run-password-give-src-backup") as HTMLButtonElement).click());
+      await flush();
+    };
+    await type("wrong");
+    expect(root.querySelector('[role="alert"]')?.textContent).toContain("does not open");
+    expect(input.value).toBe("");
+    expect(changed).toEqual([]);
+    await type("right");
+    expect(calls.filter((c) => c.cmd === "password").map((c) => c.args)).toEqual([["src-backup", "wrong"], ["src-backup", "right"]]);
+    expect(changed).toEqual(["password"]);
+    await act(async () => render(view(true), root));
+    expect(q("run-passwords")).toBeNull();
   });
 });
 

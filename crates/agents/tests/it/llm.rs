@@ -97,6 +97,7 @@ pub fn source(id: &str, path: &Path) -> SourceInfo {
         owner: None,
         timezone: "Asia/Hong_Kong".into(),
         region: None,
+        password_env: None,
     }
 }
 

@@ -99,6 +99,7 @@ fn session(dir: &std::path::Path) -> Session {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
             SourceInfo {
                 id: "src-screens".into(),
@@ -107,6 +108,7 @@ fn session(dir: &std::path::Path) -> Session {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
@@ -377,6 +379,7 @@ fn usb_session(dir: &std::path::Path) -> Session {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
             SourceInfo {
                 id: "src-usb".into(),
@@ -385,6 +388,7 @@ fn usb_session(dir: &std::path::Path) -> Session {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),

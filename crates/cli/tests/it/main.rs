@@ -1,5 +1,6 @@
 //! Integration tests of the `masf` binary: each test runs the real executable.
 
+mod backup_password;
 mod consistency;
 mod coverage;
 mod demo;

@@ -47,7 +47,9 @@ impl Password {
         std::env::var_os(var).map(|v| Password::new(v.into_vec()))
     }
 
-    fn bytes(&self) -> &[u8] {
+    /// The password's bytes, for handing to what needs them (a tool worker's environment);
+    /// never to be logged, stored or shown.
+    pub fn bytes(&self) -> &[u8] {
         &self.0
     }
 }

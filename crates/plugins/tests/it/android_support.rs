@@ -48,6 +48,7 @@ pub fn triage_with_limit(
                 owner: None,
                 timezone: zone.to_string(),
                 region: region.map(|r| masf_graph::Region::parse(r).expect("region")),
+                password_env: None,
             })
             .collect(),
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),

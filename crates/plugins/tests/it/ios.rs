@@ -797,6 +797,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
             masf_agents::SourceInfo {
                 id: "src-backup".into(),
@@ -805,6 +806,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
             masf_agents::SourceInfo {
                 id: "src-screens".into(),
@@ -813,6 +815,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
                 owner: None,
                 timezone: "Asia/Hong_Kong".into(),
                 region: None,
+                password_env: None,
             },
         ],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
@@ -1127,4 +1130,65 @@ fn ios_wallets_in_messages_are_claimed_by_the_side_the_text_names() {
         "{}",
         claim.interpretation
     );
+}
+
+/// Issue 19 part 5: a full-file-system extraction that arrives as an HFS+ volume is read as the
+/// same tree zipped. The volume is made by a real tool (xorriso's `-hfsplus`, as in
+/// `tests/fixtures/hfs/generate.sh`) from the demo iPhone's extracted tree, and cut out of the
+/// image at the Apple_HFS partition that `mmls -t mac` lists (to the end of the image, where
+/// xorriso keeps the file data, as `fls -o` reads it).
+#[test]
+fn an_extraction_in_an_hfs_plus_volume_reads_as_the_same_tree_zipped() {
+    use std::process::Command;
+    let zip = repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = tmp.path().join("src");
+    let ok = |cmd: &mut Command| {
+        let out = cmd.output().expect("tool runs");
+        assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    ok(Command::new("unzip").arg("-q").arg(&zip).arg("-d").arg(&src));
+    let iso = tmp.path().join("ffs.iso");
+    ok(Command::new("xorriso")
+        .args(["-as", "mkisofs", "-hfsplus", "-V", "IPHONE", "-o"])
+        .arg(&iso)
+        .arg(&src));
+    let mmls = String::from_utf8(ok(Command::new("mmls").args(["-t", "mac"]).arg(&iso))).unwrap();
+    let start: u64 = mmls
+        .lines()
+        .find(|l| l.ends_with("Apple_HFS"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no Apple_HFS partition in:\n{mmls}"));
+    let image = std::fs::read(&iso).unwrap();
+    let volume = tmp.path().join("ffs.hfs");
+    std::fs::write(&volume, &image[usize::try_from(start * 512).unwrap()..]).unwrap();
+
+    let summary = |o: &Outcome| -> BTreeSet<(String, String, Vec<String>)> {
+        o.phenomena
+            .iter()
+            .map(|p| {
+                let mut facts: Vec<String> = p
+                    .verified_facts
+                    .iter()
+                    .map(|f| format!("{:?}={}", f.fact_type, f.value))
+                    .collect();
+                facts.sort();
+                (p.category.clone(), p.title.clone(), facts)
+            })
+            .collect()
+    };
+    let from_zip = triage(&zip, "Asia/Hong_Kong");
+    let from_hfs = triage(&volume, "Asia/Hong_Kong");
+    assert_all_accepted(&from_hfs);
+    let (want, got) = (summary(&from_zip), summary(&from_hfs));
+    assert!(want.len() >= 30, "{}", want.len());
+    let missing: Vec<_> = want.difference(&got).collect();
+    let extra: Vec<_> = got.difference(&want).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing from the HFS+ volume: {missing:#?}\nonly in the HFS+ volume: {extra:#?}"
+    );
+    assert_eq!(from_hfs.identities(), from_zip.identities());
 }

@@ -111,6 +111,7 @@ pub fn triage(path: &Path, timezone: &str) -> Outcome {
             owner: None,
             timezone: timezone.into(),
             region: None,
+            password_env: None,
         }],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
     )

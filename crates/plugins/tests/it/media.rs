@@ -35,6 +35,7 @@ fn session(dir: &Path, evidence: &Path) -> Session {
             owner: None,
             timezone: "Asia/Hong_Kong".into(),
             region: masf_graph::Region::parse("HK").ok(),
+            password_env: None,
         }],
         Arc::new(|| jiff::Timestamp::from_second(1_764_000_000).expect("time")),
     )
