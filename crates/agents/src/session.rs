@@ -557,9 +557,13 @@ impl Session {
             .ok_or_else(|| RuntimeError::UnknownSource(source_id.to_string()))?;
         slot.ctx
             .get_or_init(|| {
-                SourceCtx::open_with(source_id, &slot.info.path, slot.info.password_env.as_deref())
-                    .map(Arc::new)
-                    .map_err(|e| e.to_string())
+                SourceCtx::open_with(
+                    source_id,
+                    &slot.info.path,
+                    slot.info.password_env.as_deref(),
+                )
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
             })
             .clone()
             .map_err(|reason| RuntimeError::Source {

@@ -609,10 +609,12 @@ impl Desktop {
             ));
         };
         if password.is_empty() {
-            return Err(ApiError::new(ErrorCode::BadRequest, "the password is empty"));
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "the password is empty",
+            ));
         }
-        let password =
-            masf_evidence::itunes::keybag::Password::new(password.as_bytes().to_vec());
+        let password = masf_evidence::itunes::keybag::Password::new(password.as_bytes().to_vec());
         let options = masf_evidence::scan::ScanOptions {
             backup_password: Some(password.clone()),
         };

@@ -177,7 +177,7 @@ pub(crate) fn finish(
             let unreadable = ctx
                 .case
                 .source(&t.source_id)
-                .map(|spec| crate::report::layers(&spec.path).1)
+                .map(|spec| crate::report::layers(&spec.path, spec.password_env.as_deref()).1)
                 .unwrap_or_default();
             for (what, why) in unreadable {
                 report

@@ -26,9 +26,13 @@ pub struct ReportWritten {
 }
 
 /// The layers of the evidence at `path` (as `masf inspect` shows them) and what in them
-/// could not be read, with why.
-pub(crate) fn layers(path: &Path) -> (Vec<Value>, Vec<(String, String)>) {
-    match crate::inspect(path, false) {
+/// could not be read, with why (an encrypted backup opened with the password the variable
+/// `password_env` names, when this process has it).
+pub(crate) fn layers(
+    path: &Path,
+    password_env: Option<&str>,
+) -> (Vec<Value>, Vec<(String, String)>) {
+    match crate::inspect(path, false, password_env) {
         Ok(i) => {
             let mut unreadable = Vec::new();
             let layers = i
@@ -167,7 +171,9 @@ fn build_from_snapshot(
             });
         }
         let spec = ctx.case.source(&s.id);
-        let (layer_rows, unreadable) = spec.map(|spec| layers(&spec.path)).unwrap_or_default();
+        let (layer_rows, unreadable) = spec
+            .map(|spec| layers(&spec.path, spec.password_env.as_deref()))
+            .unwrap_or_default();
         for (what, reason) in unreadable {
             not_read.push(NotRead {
                 source_id: s.id.clone(),

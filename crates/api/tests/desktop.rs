@@ -206,7 +206,12 @@ fn the_editor_writes_a_backup_password_variable_never_a_password() {
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.matches("password_env:").count(), 1, "{text}");
     let case = masf_case::Case::load(&file).unwrap();
-    let var = |i: usize| case.source(&draft.sources[i].id).unwrap().password_env.clone();
+    let var = |i: usize| {
+        case.source(&draft.sources[i].id)
+            .unwrap()
+            .password_env
+            .clone()
+    };
     assert_eq!(var(2).as_deref(), Some("IPHONE_BACKUP_PW"));
     assert_eq!(var(1), None);
     // a case loaded and written again keeps it
@@ -567,4 +572,85 @@ fn a_case_run_elsewhere_is_refused_as_busy_and_a_refused_resume_grants_nothing()
     assert_eq!(status.status.run.lease.unwrap().pid, std::process::id());
     let ctx = desktop.ctx().unwrap();
     assert!(masf_api::check(&ctx).unwrap().ok());
+}
+
+/// The Run view's password field: the password of an encrypted backup is checked against its
+/// keybag when given (a wrong one refused with the keybag's error), then held in this process's
+/// memory under the source's `password_env:` name; the status says it is available, and the
+/// case folder never holds it.
+#[test]
+fn a_typed_backup_password_is_checked_then_held_in_memory_only() {
+    const VAR: &str = "MASF_DESKTOP_TEST_BACKUP_PW";
+    const PASSWORD: &str = "masf-test-Passw0rd";
+    let dir = tempfile::tempdir().unwrap();
+    let backup = repo()
+        .join("tests/fixtures/ios-backup-enc/backup/00008030-001A2B3C4D5E802E")
+        .canonicalize()
+        .unwrap();
+    let draft = CaseDraft {
+        dir: dir.path().to_path_buf(),
+        id: "enc-backup".into(),
+        title: "Encrypted backup".into(),
+        examiner: "E. Xaminer".into(),
+        timezone: "Asia/Hong_Kong".into(),
+        region: None,
+        persons: Vec::new(),
+        sources: vec![SourceEntryDraft {
+            id: "src-backup".into(),
+            label: "backup".into(),
+            path: backup,
+            owner: None,
+            timezone: None,
+            region: None,
+            password_env: Some(VAR.into()),
+        }],
+        overwrite: false,
+    };
+    save_case(&draft).unwrap();
+    let desktop = Desktop::new();
+    desktop.open(dir.path()).unwrap();
+    let available = |d: &Desktop| d.status().unwrap().status.sources[0].password_available;
+    assert!(!available(&desktop));
+    assert_eq!(
+        desktop.status().unwrap().status.sources[0]
+            .password_env
+            .as_deref(),
+        Some(VAR)
+    );
+
+    let err = desktop
+        .give_backup_password("src-backup", "not-it")
+        .unwrap_err();
+    assert!(err.message.contains("does not open"), "{}", err.message);
+    assert!(!err.message.contains("not-it"));
+    assert!(!available(&desktop));
+    let err = desktop
+        .give_backup_password("src-nope", PASSWORD)
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::BadRequest);
+
+    desktop
+        .give_backup_password("src-backup", PASSWORD)
+        .unwrap();
+    assert!(available(&desktop));
+    // the scan the run makes now reads the backup
+    let options = masf_tools::scan_options(Some(VAR)).unwrap();
+    assert!(options.backup_password.is_some());
+    let mut stack = vec![dir.path().to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                assert!(
+                    !bytes
+                        .windows(PASSWORD.len())
+                        .any(|w| w == PASSWORD.as_bytes()),
+                    "{p:?} holds the password"
+                );
+            }
+        }
+    }
 }

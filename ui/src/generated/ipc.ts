@@ -684,7 +684,7 @@ export type Report = { schema: string,
 generated: JsonValue, case: CaseInfo, 
 /**
  * The answer first: case summary, people, transactions and communications, hypotheses
- * in words, limitations (assembled from the rows below by [`crate::answer::of`]).
+ * in words, limitations (assembled from the rows below by [`crate::build`]).
  */
 answer: ReportAnswer, sources: Array<SourceSection>, not_read: Array<NotRead>, invocations: Array<InvocationRow>, phenomena: Array<PhenomenonRow>, hypotheses: Array<HypothesisRow>, 
 /**

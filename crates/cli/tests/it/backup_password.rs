@@ -77,17 +77,30 @@ fn evidence_commands_read_an_encrypted_backup_with_the_password_env_flag() {
     let plain_s = plain().to_str().unwrap().to_string();
 
     // Without a password: the layer says the backup is encrypted and how to give one.
-    let ins: Value =
-        serde_json::from_str(&ok(masf_env(&["inspect", enc_s, "--json"], None), "inspect"))
-            .unwrap();
-    let problem = ins["layers"][1]["problem"].as_str().unwrap_or_default();
+    let ins: Value = serde_json::from_str(&ok(
+        masf_env(&["inspect", enc_s, "--json"], None),
+        "inspect",
+    ))
+    .unwrap();
+    let backup_layer = |ins: &Value| -> Value {
+        ins["layers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["kind"] == "itunes_backup")
+            .cloned()
+            .unwrap_or_else(|| panic!("no itunes_backup layer: {ins}"))
+    };
+    let problem = backup_layer(&ins)["problem"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(problem.contains("encrypted backup"), "{ins}");
 
     // With it: the layer reads, and says it was decrypted.
     let args = ["inspect", enc_s, "--json", "--backup-password-env", VAR];
     let ins: Value = serde_json::from_str(&ok(masf_env(&args, Some(PASSWORD)), "inspect")).unwrap();
-    let layer = &ins["layers"][1];
-    assert_eq!(layer["kind"], "itunes_backup", "{ins}");
+    let layer = &backup_layer(&ins);
     assert!(layer["problem"].is_null(), "{ins}");
     assert!(layer["files"].as_u64().unwrap() > 3, "{ins}");
     assert!(!ins.to_string().contains(PASSWORD));
@@ -105,15 +118,30 @@ fn evidence_commands_read_an_encrypted_backup_with_the_password_env_flag() {
         masf_env(&["ls", "-r", "--json", &format!("{plain_s}:/")], None),
         "ls plain",
     ));
-    assert_eq!(got, want);
+    // The device tree is the same; `/.backup` holds each backup's own files (Manifest.db and
+    // Manifest.plist as stored: encrypted, and with the keybag, in the encrypted one).
+    let tree = |rows: &[(String, u64)]| -> Vec<(String, u64)> {
+        rows.iter()
+            .filter(|(p, _)| !p.starts_with("/.backup"))
+            .cloned()
+            .collect()
+    };
+    assert!(tree(&want).len() > 5, "{want:?}");
+    assert_eq!(tree(&got), tree(&want));
+    assert!(got.iter().any(|(p, _)| p == "/.backup/Manifest.plist"));
     let (file, size) = want
         .iter()
-        .filter(|(p, s)| *s > 0 && p.ends_with(".db"))
+        .filter(|(p, s)| *s > 0 && p.ends_with(".db") && !p.starts_with("/.backup"))
         .max_by_key(|(_, s)| *s)
         .expect("a database in the backup")
         .clone();
     let out = masf_env(
-        &["cat", &format!("{enc_s}:{file}"), "--backup-password-env", VAR],
+        &[
+            "cat",
+            &format!("{enc_s}:{file}"),
+            "--backup-password-env",
+            VAR,
+        ],
         Some(PASSWORD),
     );
     let bytes = ok_bytes(out);
@@ -123,17 +151,19 @@ fn evidence_commands_read_an_encrypted_backup_with_the_password_env_flag() {
 
     // A wrong password and an unset variable are errors that say so, never echo a password.
     let out = masf_env(
-        &["cat", &format!("{enc_s}:{file}"), "--backup-password-env", VAR],
+        &[
+            "cat",
+            &format!("{enc_s}:{file}"),
+            "--backup-password-env",
+            VAR,
+        ],
         Some("not-the-password"),
     );
     assert!(!out.status.success() && out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.to_lowercase().contains("password"), "{err}");
     assert!(!err.contains("not-the-password"), "{err}");
-    let out = masf_env(
-        &["ls", &spec, "--backup-password-env", VAR],
-        None,
-    );
+    let out = masf_env(&["ls", &spec, "--backup-password-env", VAR], None);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(VAR) && err.contains("not set"), "{err}");

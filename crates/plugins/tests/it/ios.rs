@@ -1145,10 +1145,18 @@ fn an_extraction_in_an_hfs_plus_volume_reads_as_the_same_tree_zipped() {
     let src = tmp.path().join("src");
     let ok = |cmd: &mut Command| {
         let out = cmd.output().expect("tool runs");
-        assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{cmd:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out.stdout
     };
-    ok(Command::new("unzip").arg("-q").arg(&zip).arg("-d").arg(&src));
+    ok(Command::new("unzip")
+        .arg("-q")
+        .arg(&zip)
+        .arg("-d")
+        .arg(&src));
     let iso = tmp.path().join("ffs.iso");
     ok(Command::new("xorriso")
         .args(["-as", "mkisofs", "-hfsplus", "-V", "IPHONE", "-o"])
