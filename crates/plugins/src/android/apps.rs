@@ -30,7 +30,7 @@ use crate::util::{Draft, Table, in_json_cell, note_row_cap, raw, record_draft, u
 
 /// `sqlite_query` on `l` with decoding `options` (`telegram`, `base64`, `protobuf`) set: the
 /// call and its rows, `None` (noted with the call's reason) when it failed.
-fn query_decoded(
+pub(super) fn query_decoded(
     ctx: &AgentCtx<'_>,
     l: &Located,
     sql: &str,

@@ -45,27 +45,6 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
     Ok(())
 }
 
-/// `sqlite_query` on `l` with the `telegram` option: the call and its rows, `None` (noted with
-/// the call's reason) when it failed.
-fn query_tl(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    sql: &str,
-) -> Result<Option<(masf_tools::Invoked, Table)>, RuntimeError> {
-    let args = serde_json::json!({"path": l.path, "sql": sql, "limit": MAX_ROWS, "telegram": true});
-    let inv = ctx.call("sqlite_query", crate::identity::args_on(&l.tree, args))?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &artefact_name(&l.tree, &l.path),
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
-        return Ok(None);
-    }
-    let t = Table::parse(&inv.output.text);
-    Ok(Some((inv, t)))
-}
-
 /// The decoded object of a `tl:` cell.
 fn decoded(t: &Table, row: &[Option<String>], c: &str) -> Option<Value> {
     t.get(row, c)
@@ -185,7 +164,7 @@ fn users(
         col(&cols, "status", "status"),
         col(&cols, "data", "data"),
     );
-    let Some((inv, t)) = query_tl(ctx, l, &sql)? else {
+    let Some((inv, t)) = super::apps::query_decoded(ctx, l, &sql, &["telegram"])? else {
         return Ok(());
     };
     note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram users")?;
@@ -546,7 +525,7 @@ fn messages(
         col(&cols, "read_state", "read_state"),
         col(&cols, "send_state", "send_state"),
     );
-    let Some((inv, t)) = query_tl(ctx, l, &sql)? else {
+    let Some((inv, t)) = super::apps::query_decoded(ctx, l, &sql, &["telegram"])? else {
         return Ok(());
     };
     note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram messages")?;
