@@ -146,28 +146,15 @@ fn require(
     tables: &[String],
     needed: &[&str],
 ) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|t| !tables.iter().any(|have| have == *t))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "unexpected schema: no table {} (tables: {})",
-            missing.join(", "),
-            if tables.is_empty() {
-                "none".to_string()
-            } else {
-                tables.join(", ")
-            }
-        ),
-        Some(&inv.record.invocation_id),
-    )?;
-    Ok(false)
+    let have = |t: &str| tables.iter().any(|x| x == t);
+    super::require_all(ctx, l, Some(inv), needed, have, |missing| {
+        let listed = if tables.is_empty() {
+            "none".to_string()
+        } else {
+            tables.join(", ")
+        };
+        format!("unexpected schema: no table {missing} (tables: {listed})")
+    })
 }
 
 /// Notes `l` unparsed because a query result lacks columns it needs; returns whether all are
@@ -180,23 +167,14 @@ fn require_columns(
     what: &str,
     needed: &[&str],
 ) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| table.col(c).is_none())
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "unexpected schema: {what} has no column {}",
-            missing.join(", ")
-        ),
-        Some(&inv.record.invocation_id),
-    )?;
-    Ok(false)
+    super::require_all(
+        ctx,
+        l,
+        Some(inv),
+        needed,
+        |c| table.col(c).is_some(),
+        |missing| format!("unexpected schema: {what} has no column {missing}"),
+    )
 }
 
 /// When a table has more rows than [`MAX_ROWS`]: one summary phenomenon for the rest (count,

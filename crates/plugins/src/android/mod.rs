@@ -119,6 +119,29 @@ const LAYOUT_MARKERS: &[(&str, &str, &str)] = &[
     ("system_ce", "0", "the credential-encrypted system data"),
 ];
 
+/// Notes `l` unparsed when one of `needed` is not `present` (a table, a column), the reason
+/// made by `why` from the missing names joined with ", " and citing `inv` when given; returns
+/// whether all are there. The one schema check every Android reader makes before it reads rows.
+pub(super) fn require_all(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    inv: Option<&masf_tools::Invoked>,
+    needed: &[&str],
+    present: impl Fn(&str) -> bool,
+    why: impl FnOnce(&str) -> String,
+) -> Result<bool, RuntimeError> {
+    let missing: Vec<&str> = needed.iter().copied().filter(|c| !present(c)).collect();
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ctx.unparsed(
+        &artefact_name(&l.tree, &l.path),
+        &why(&missing.join(", ")),
+        inv.map(|i| i.record.invocation_id.as_str()),
+    )?;
+    Ok(false)
+}
+
 /// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
 /// `"<path> (<what it holds>)"`, over the first four levels of each file system of the source
 /// ([`crate::util::find_markers`]).

@@ -807,23 +807,14 @@ fn require(
     cols: &BTreeSet<String>,
     needed: &[&str],
 ) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.contains(**c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "unexpected schema: {table} has no column {}",
-            missing.join(", ")
-        ),
-        Some(&inv.record.invocation_id),
-    )?;
-    Ok(false)
+    super::require_all(
+        ctx,
+        l,
+        Some(inv),
+        needed,
+        |c| cols.contains(c),
+        |missing| format!("unexpected schema: {table} has no column {missing}"),
+    )
 }
 
 /// A `SELECT` list of `wanted` columns of `cols` (a missing one as `NULL AS` it) with

@@ -66,23 +66,18 @@ fn has_columns(
     cols: &[String],
     needed: &[&str],
 ) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.iter().any(|x| x == *c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "could not parse Telegram's {table} table because it lacks {} (unexpected schema)",
-            missing.join(", ")
-        ),
+    super::require_all(
+        ctx,
+        l,
         None,
-    )?;
-    Ok(false)
+        needed,
+        |c| cols.iter().any(|x| x == c),
+        |missing| {
+            format!(
+                "could not parse Telegram's {table} table because it lacks {missing} (unexpected schema)"
+            )
+        },
+    )
 }
 
 /// The peer of a dialog id: `telegram:<user id>`, `telegram-chat:<id>` for a group or channel,
