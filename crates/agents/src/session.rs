@@ -562,6 +562,14 @@ impl Session {
                     &slot.info.path,
                     slot.info.password_env.as_deref(),
                 )
+                .map(|ctx| {
+                    // The case's full-text index of this source (`masf index`), which the
+                    // `search_index` tool reads where it has been built.
+                    ctx.with_index(masf_tools::index_tools::IndexRef {
+                        dir: masf_tools::index_tools::index_dir(&self.work_dir, source_id),
+                        region: slot.info.region.map(|r| r.code().to_string()),
+                    })
+                })
                 .map(Arc::new)
                 .map_err(|e| e.to_string())
             })

@@ -17,6 +17,7 @@ mod rederive;
 mod repair;
 mod report;
 mod resolve;
+mod search;
 mod stream;
 mod timeline;
 mod triage;
@@ -46,6 +47,7 @@ pub use masf_report::timeline::{
 pub use masf_store::Holder;
 pub use masf_tools::CarriedDecision;
 pub use masf_tools::consistency::{Consistency, Problem, ProblemKind};
+pub use masf_tools::index_tools::{IndexProgress, render_hit as render_search_hit};
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
 pub use repair::{CarriedOver, Repaired, repair};
@@ -54,6 +56,7 @@ pub use resolve::{
     Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, links_and_actors,
     resolve, resolve_in, retract, why,
 };
+pub use search::{Indexed, SearchHit, SearchResult, index, search};
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, query_timeline, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, grant, pause};

@@ -226,6 +226,7 @@ fn source_ctx(ctx: &CaseCtx, source_id: &str) -> Result<SourceCtx, ApiError> {
         )
     })?;
     SourceCtx::open_with(source_id, &spec.path, spec.password_env.as_deref())
+        .map(|s| s.with_index(crate::search::index_ref(ctx, source_id)))
         .map_err(|e| ApiError::new(ErrorCode::Evidence, e.to_string()))
 }
 

@@ -41,6 +41,7 @@ impl Catalog {
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));
+        c.register(Arc::new(crate::index_tools::SearchIndex));
         c
     }
 

@@ -15,6 +15,7 @@ pub mod consistency;
 pub mod content_tools;
 pub mod doc_metadata;
 pub mod fs_tools;
+pub mod index_tools;
 pub mod inventory;
 pub mod invoke;
 pub mod leveldb_tool;
@@ -201,6 +202,8 @@ pub struct SourceCtx {
     /// The name of the environment variable holding an encrypted backup's password
     /// (case.yaml `password_env:`); a worker process opening the same source reads it again.
     password_env: Option<String>,
+    /// The source's full-text index, where the case has one (`search_index` reads it).
+    index: Option<index_tools::IndexRef>,
 }
 
 impl SourceCtx {
@@ -222,7 +225,19 @@ impl SourceCtx {
             scan: scan::scan_with(path, &options)?,
             sqlite_copies: sqlite::CopyCache::default(),
             password_env: password_env.map(str::to_string),
+            index: None,
         })
+    }
+
+    /// The same source with its full-text index at `index` (see [`index_tools`]).
+    pub fn with_index(mut self, index: index_tools::IndexRef) -> Self {
+        self.index = Some(index);
+        self
+    }
+
+    /// Where this source's full-text index is, if the case has a place for one.
+    pub fn index(&self) -> Option<&index_tools::IndexRef> {
+        self.index.as_ref()
     }
 
     /// The environment variable this source's backup password was read from, if any.

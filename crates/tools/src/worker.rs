@@ -64,6 +64,9 @@ enum Request {
         path: PathBuf,
         #[serde(default)]
         password_env: Option<String>,
+        /// The source's full-text index (read by `search_index`).
+        #[serde(default)]
+        index: Option<crate::index_tools::IndexRef>,
     },
     Call(CallRequest),
 }
@@ -157,6 +160,7 @@ impl Workers {
                 &key.0,
                 &key.1,
                 source.password_env(),
+                source.index(),
                 timeout,
             ) {
                 Ok(w) => w,
@@ -212,6 +216,7 @@ impl Worker {
         source_id: &str,
         path: &Path,
         password_env: Option<&str>,
+        index: Option<&crate::index_tools::IndexRef>,
         timeout: Duration,
     ) -> Result<Worker, WorkerOutcome> {
         let not_started = |e: std::io::Error| {
@@ -295,6 +300,7 @@ impl Worker {
             source_id: source_id.to_string(),
             path: path.to_path_buf(),
             password_env: password_env.map(str::to_string),
+            index: index.cloned(),
         };
         match worker.ask(&open, timeout)? {
             Reply::Opened(()) => Ok(worker),
@@ -441,9 +447,13 @@ pub fn serve(catalog: &Catalog, input: impl BufRead, mut output: impl Write) -> 
                 source_id,
                 path,
                 password_env,
+                index,
             }) => match SourceCtx::open_with(&source_id, &path, password_env.as_deref()) {
                 Ok(ctx) => {
-                    source = Some(ctx);
+                    source = Some(match index {
+                        Some(index) => ctx.with_index(index),
+                        None => ctx,
+                    });
                     Reply::Opened(())
                 }
                 Err(e) => Reply::Error(e.to_string()),

@@ -19,6 +19,7 @@ mod report_answer;
 mod resolution;
 mod resume;
 mod scale;
+mod search;
 mod support;
 mod tamper;
 mod timeline;

@@ -3,6 +3,7 @@
 mod consistency;
 mod deep;
 mod grounding;
+mod index;
 mod inventory;
 mod invoke;
 mod leveldb;

@@ -1,0 +1,252 @@
+//! `masf index` and `masf search`: wiring of the full-text index (`masf_index`, built and
+//! queried through `masf_tools::index_tools`) to the case: where each source's index lives,
+//! the `index_text` invocation that logs a build, and `search_index` invocations per source.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use masf_store::{InvocationStatus, NewInvocation};
+use masf_tools::index_tools::{IndexProgress, IndexRef, build_index, index_dir};
+use masf_tools::{Call, Catalog, Invoker, Limits, SourceCtx};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::{ApiError, CaseCtx, Clock, ErrorCode};
+
+/// Where a source's index is, with the region its phone numbers are read in.
+pub(crate) fn index_ref(ctx: &CaseCtx, source_id: &str) -> IndexRef {
+    IndexRef {
+        dir: index_dir(&ctx.work_dir, source_id),
+        region: ctx
+            .case
+            .source(source_id)
+            .and_then(|s| s.region)
+            .map(|r| r.code().to_string()),
+    }
+}
+
+/// What `masf index` did for one source.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct Indexed {
+    pub source_id: String,
+    /// `built`, `current` (an index of this version was there: nothing to do) or `failed`.
+    pub outcome: String,
+    /// The `index_text` invocation that logged the build.
+    #[ts(optional)]
+    pub invocation_id: Option<String>,
+    pub files: u64,
+    pub skipped: u64,
+    #[ts(optional)]
+    pub error: Option<String>,
+}
+
+/// Which sources to index or search (all when empty).
+fn chosen<'a>(
+    ctx: &'a CaseCtx,
+    only: &[String],
+) -> Result<Vec<&'a masf_case::SourceSpec>, ApiError> {
+    for id in only {
+        if ctx.case.source(id).is_none() {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!(
+                    "no source {id} in this case; its sources: {}",
+                    ctx.case
+                        .sources
+                        .iter()
+                        .map(|s| s.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(ctx
+        .case
+        .sources
+        .iter()
+        .filter(|s| only.is_empty() || only.contains(&s.id))
+        .collect())
+}
+
+/// Builds the index of every chosen source that has none of this version (all of them with
+/// `rebuild`), each build logged as an `index_text` invocation whose output is its manifest.
+pub fn index(
+    ctx: &mut CaseCtx,
+    only: &[String],
+    rebuild: bool,
+    clock: &dyn Clock,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&str, &IndexProgress),
+) -> Result<Vec<Indexed>, ApiError> {
+    let sources: Vec<(String, std::path::PathBuf, Option<String>)> = chosen(ctx, only)?
+        .into_iter()
+        .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone()))
+        .collect();
+    let mut out = Vec::new();
+    for (id, path, password_env) in sources {
+        let target = index_ref(ctx, &id);
+        if !rebuild && masf_index::Manifest::read(&target.dir).is_ok() {
+            out.push(Indexed {
+                source_id: id,
+                outcome: "current".into(),
+                invocation_id: None,
+                files: 0,
+                skipped: 0,
+                error: None,
+            });
+            continue;
+        }
+        let started = Instant::now();
+        let ts = clock.now();
+        let built = SourceCtx::open_with(&id, &path, password_env.as_deref())
+            .and_then(|source| build_index(&source, &target, cancel, &mut |p| progress(&id, p)));
+        let (status, reason, output, files, skipped) = match &built {
+            Ok(m) => (
+                InvocationStatus::Ok,
+                None,
+                m.render(),
+                m.files.len() as u64,
+                m.skipped.len() as u64,
+            ),
+            Err(e) => (
+                InvocationStatus::Failed,
+                Some(e.to_string()),
+                String::new(),
+                0,
+                0,
+            ),
+        };
+        let mut versions = masf_store::Versions::new();
+        versions.insert("masf_tools".into(), env!("CARGO_PKG_VERSION").into());
+        versions.insert("tool".into(), masf_index::EXTRACTOR_VERSION.into());
+        versions.insert("index_format".into(), masf_index::FORMAT.into());
+        versions.insert("tantivy".into(), masf_index::tantivy_version());
+        let record = ctx.store.record_invocation(&NewInvocation {
+            source_id: id.clone(),
+            tool: "index_text".into(),
+            args: json!({"rebuild": rebuild}).to_string(),
+            status,
+            reason: reason.clone(),
+            cached_from: None,
+            output: output.into_bytes(),
+            agent: "examiner".into(),
+            task_id: "index".into(),
+            ts,
+            duration_ms: started.elapsed().as_millis() as u64,
+            versions,
+            idempotency_key: None,
+        })?;
+        out.push(Indexed {
+            source_id: id,
+            outcome: if built.is_ok() { "built" } else { "failed" }.into(),
+            invocation_id: Some(record.invocation_id),
+            files,
+            skipped,
+            error: reason,
+        });
+    }
+    Ok(out)
+}
+
+/// One hit of `masf search`, with its source and the invocation that found it.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub source_id: String,
+    pub invocation_id: String,
+    #[serde(flatten)]
+    pub hit: masf_index::Hit,
+}
+
+/// What `masf search` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    pub hits: Vec<SearchHit>,
+    /// Sources searched, each with its `search_index` invocation.
+    pub searched: Vec<(String, String)>,
+    /// Sources without an index (run `masf index`), or whose search failed, with why.
+    pub not_searched: Vec<(String, String)>,
+}
+
+/// Searches the index of every chosen source (all when `only` is empty) with one logged
+/// `search_index` invocation each, and merges the hits by score.
+pub fn search(
+    ctx: &mut CaseCtx,
+    only: &[String],
+    args: &serde_json::Value,
+    clock: &dyn Clock,
+) -> Result<SearchResult, ApiError> {
+    let mut catalog = Catalog::new();
+    catalog.register(Arc::new(masf_tools::index_tools::SearchIndex));
+    let invoker =
+        Invoker::new(Arc::new(catalog), Limits::from(&ctx.config.tools)).with_cache(false);
+    let limit = args
+        .get("limit")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(masf_tools::index_tools::SEARCH_INDEX_DEFAULT_LIMIT) as usize;
+    let sources: Vec<(String, std::path::PathBuf, Option<String>)> = chosen(ctx, only)?
+        .into_iter()
+        .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone()))
+        .collect();
+    let mut lists = Vec::new();
+    let mut searched = Vec::new();
+    let mut not_searched = Vec::new();
+    for (id, path, password_env) in sources {
+        let target = index_ref(ctx, &id);
+        if let Err(e) = masf_index::Manifest::read(&target.dir) {
+            not_searched.push((id, e.to_string()));
+            continue;
+        }
+        let source = match SourceCtx::open_with(&id, &path, password_env.as_deref()) {
+            Ok(s) => Arc::new(s.with_index(target)),
+            Err(e) => {
+                not_searched.push((id, e.to_string()));
+                continue;
+            }
+        };
+        let invoked = invoker
+            .invoke(
+                &mut ctx.store,
+                &source,
+                Call {
+                    tool: "search_index",
+                    args,
+                    agent: "examiner",
+                    task_id: "search",
+                    ts: clock.now(),
+                },
+            )
+            .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))?;
+        let rec = invoked.record;
+        if rec.status != InvocationStatus::Ok {
+            let why = rec.reason.unwrap_or_default();
+            // A bad query is the same for every source: say it once, as the examiner's error.
+            if why.starts_with("invalid arguments") {
+                return Err(ApiError::new(ErrorCode::BadRequest, why));
+            }
+            not_searched.push((id, why));
+            continue;
+        }
+        let hits: Vec<masf_index::Hit> = invoked
+            .output
+            .structured
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default();
+        searched.push((id.clone(), rec.invocation_id.clone()));
+        lists.push(((id, rec.invocation_id), hits));
+    }
+    let hits = masf_index::merge(lists, limit)
+        .into_iter()
+        .map(|((source_id, invocation_id), hit)| SearchHit {
+            source_id,
+            invocation_id,
+            hit,
+        })
+        .collect();
+    Ok(SearchResult {
+        hits,
+        searched,
+        not_searched,
+    })
+}

@@ -1,0 +1,99 @@
+//! `masf index` and `masf search` on demo sources: builds logged as `index_text`, searches as
+//! `search_index` invocations that `masf rerun` re-derives, an index built once per source.
+
+use serde_json::Value;
+
+use crate::support::{demo_subset, masf, masf_ok};
+
+#[test]
+fn index_once_search_across_sources_and_rederive_a_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = demo_subset(dir.path(), &["src-usb", "src-iphone"]);
+    let work = dir.path().join("work");
+    let w = work.to_str().unwrap();
+
+    let built: Value =
+        serde_json::from_str(&masf_ok(&["index", &case, "--work", w, "--json"])).unwrap();
+    let built = built.as_array().unwrap();
+    assert_eq!(built.len(), 2);
+    for b in built {
+        assert_eq!(b["outcome"], "built", "{b}");
+        assert!(b["files"].as_u64().unwrap() > 0, "{b}");
+    }
+    assert!(work.join("index/src-usb/manifest.json").is_file());
+    assert!(!work.join("index/src-usb.partial").exists());
+
+    // A second run has nothing to do; --rebuild builds again.
+    let again = masf_ok(&["index", &case, "--work", w]);
+    assert_eq!(again.matches("already indexed").count(), 2, "{again}");
+    let one = masf_ok(&[
+        "index",
+        &case,
+        "--work",
+        w,
+        "--source",
+        "src-usb",
+        "--rebuild",
+    ]);
+    assert!(one.contains("src-usb: indexed"), "{one}");
+    assert!(!one.contains("src-iphone"), "{one}");
+
+    // Words across both sources: the USB's invoice and the iPhone's messages.
+    let found: Value =
+        serde_json::from_str(&masf_ok(&["search", &case, "--work", w, "USDT", "--json"])).unwrap();
+    let hits = found["hits"].as_array().unwrap();
+    let sources: std::collections::BTreeSet<&str> = hits
+        .iter()
+        .map(|h| h["source_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["src-iphone", "src-usb"].into(), "{found:#}");
+    let row = hits
+        .iter()
+        .find(|h| h["kind"] == "sqlite_row" && h["path"].as_str().unwrap().ends_with("sms.db"))
+        .unwrap_or_else(|| panic!("{found:#}"));
+    assert_eq!(row["label"], "text");
+    assert_eq!(row["matched"], "USDT");
+
+    // Each source's search is a logged invocation, and it re-derives to the same output.
+    let inv = row["invocation_id"].as_str().unwrap();
+    let rerun = masf_ok(&["rerun", &case, "--work", w, inv]);
+    assert!(
+        rerun.contains("search_index") && rerun.contains(": match"),
+        "{rerun}"
+    );
+
+    // The text form: one hit a line, the match in [[ ]].
+    let text = masf_ok(&["search", &case, "--work", w, "usdt", "--source", "src-usb"]);
+    assert!(text.lines().all(|l| l.starts_with("src-usb\t")), "{text}");
+    assert!(text.contains("[[USDT]]"), "{text}");
+
+    // Bad requests are the examiner's to fix, with what to do.
+    let bad = masf(&["search", &case, "--work", w, "x", "--source", "src-nope"]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("src-usb"),
+        "{bad:?}"
+    );
+    let bad = masf(&["search", &case, "--work", w, "hello", "--identifier"]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("no phone number"),
+        "{bad:?}"
+    );
+}
+
+#[test]
+fn a_source_without_an_index_is_named_not_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = demo_subset(dir.path(), &["src-usb", "src-screens"]);
+    let w = dir.path().join("work");
+    let w = w.to_str().unwrap();
+    masf_ok(&["index", &case, "--work", w, "--source", "src-usb"]);
+    let out = masf(&["search", &case, "--work", w, "invoice"]);
+    assert!(out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("src-screens: not searched") && err.contains("masf index"),
+        "{err}"
+    );
+}
