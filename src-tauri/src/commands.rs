@@ -370,6 +370,7 @@ mod tests {
             from: Some("2024-01-01".into()),
             to: Some("2026-01-01T00:00:00Z".into()),
             actor: None,
+            tag: None,
         };
         let query = masf_api::TimelineQuery::from(request.clone());
         assert_eq!(

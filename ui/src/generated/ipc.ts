@@ -76,6 +76,23 @@ items: Array<CoverageItem>, };
 export type ArtefactStatus = "parsed" | "could_not_parse" | "examined" | "not_found" | "not_examined";
 
 /**
+ * A bookmark on an item.
+ */
+export type BookmarkRow = { 
+/**
+ * Who bookmarked it.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Why (may be empty).
+ */
+reason: string, };
+
+/**
  * An examiner's grant of more budget (`masf resume --grant tool_calls=500`).
  */
 export type BudgetGranted = { 
@@ -606,6 +623,27 @@ export type NotRead = { source_id: string,
 what: string, reason: string, invocation_id: string | null, };
 
 /**
+ * A note on an item.
+ */
+export type NoteRow = { 
+/**
+ * `note-000001`, … (`masf note --withdraw` takes it).
+ */
+id: string, 
+/**
+ * The note.
+ */
+text: string, 
+/**
+ * Who wrote it.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };
+
+/**
  * The partition a layer stands for.
  */
 export type PartitionInfo = { index: number, name: string, type_name: string, offset: number, size: number, };
@@ -661,7 +699,7 @@ message: string, };
 /**
  * What kind of problem.
  */
-export type ProblemKind = "seq_gap" | "unreadable_event" | "duplicate_id" | "dangling_reference" | "out_of_sequence" | "chain_broken" | "backdated";
+export type ProblemKind = "seq_gap" | "unreadable_event" | "duplicate_id" | "dangling_reference" | "out_of_sequence" | "chain_broken" | "backdated" | "mark_out_of_sequence";
 
 /**
  * What [`publish_outputs`] wrote.
@@ -694,7 +732,11 @@ matrix: EvidenceMatrix, entities: Array<EntityRow>, same_as: Array<SameAsRow>, a
 /**
  * Leads and strategist rounds.
  */
-investigation: JsonValue, };
+investigation: JsonValue, 
+/**
+ * The items the examiner tagged, bookmarked or wrote a note on, with who and when.
+ */
+tagged: Array<TaggedRow>, };
 
 /**
  * One identifier of an actor.
@@ -1176,6 +1218,70 @@ export type StreamItem = { "stream": "event" } & StoredEvent | { "stream": "invo
 export type Strength = "strong" | "weak";
 
 /**
+ * One tag on an item.
+ */
+export type TagRow = { 
+/**
+ * The tag.
+ */
+tag: string, 
+/**
+ * Who put it on.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Why (may be empty).
+ */
+reason: string, };
+
+/**
+ * One item the examiner tagged, bookmarked or wrote a note on.
+ */
+export type TaggedRow = { 
+/**
+ * The target as `masf tag` takes it (`ph-000012`, `ph-000012#fact2`, `ent-000003`,
+ * `actor-000003`, `ph-000012#time1`, `src-usb:/DCIM/a.jpg`).
+ */
+target: string, 
+/**
+ * `phenomenon`, `fact`, `entity`, `actor`, `timeline_entry` or `file`.
+ */
+kind: string, 
+/**
+ * What it is, in words: from the graph now, else as recorded when it was marked.
+ */
+what: string, 
+/**
+ * False when the graph no longer holds it (after a rebuild renumbered its records, or an
+ * actor regrouped): `what` is then the description recorded when it was marked.
+ */
+present: boolean, 
+/**
+ * The source it comes from, when it has one.
+ */
+source_id?: string, 
+/**
+ * The phenomenon it is or is part of, when it is one.
+ */
+phenomenon_id?: string, 
+/**
+ * Its tags in effect.
+ */
+tags: Array<TagRow>, 
+/**
+ * Its bookmark, when bookmarked.
+ */
+bookmark: BookmarkRow | null, 
+/**
+ * Its notes in effect, oldest first.
+ */
+notes: Array<NoteRow>, };
+
+/**
  * The merged timeline of a case.
  */
 export type Timeline = { 
@@ -1231,6 +1337,11 @@ source_id: string,
  */
 phenomenon_id: string, 
 /**
+ * The entry's id as `masf tag` takes it: the phenomenon and the mark's position among its
+ * time marks, from 1 (`ph-000012#time1`).
+ */
+entry: string, 
+/**
  * The agent that recorded it.
  */
 agent: string, 
@@ -1282,7 +1393,11 @@ context: Array<ContextFact>, };
 /**
  * A timeline request as the UI sends it (see [`crate::TimelineQuery`]).
  */
-export type TimelineRequest = { sources?: Array<string>, from?: string | null, to?: string | null, actor?: string | null, };
+export type TimelineRequest = { sources?: Array<string>, from?: string | null, to?: string | null, actor?: string | null, 
+/**
+ * Only entries the examiner's tag selects.
+ */
+tag?: string | null, };
 
 /**
  * One timeline entry, in the report's contract.

@@ -20,5 +20,6 @@ mod resolution;
 mod resume;
 mod scale;
 mod support;
+mod tags;
 mod tamper;
 mod timeline;
