@@ -573,6 +573,24 @@ state: string, relation: Relation, a: EntityRef, b: EntityRef, hypothesis_id: st
 export type LinksAndActors = { links: Array<LinkView>, actors: Array<Actor>, };
 
 /**
+ * What the examiner does to a target (the CLI's and the desktop's words for a
+ * [`MarkRequest`]).
+ */
+export type MarkAct = { "act": "tag", 
+/**
+ * The tag.
+ */
+tag: string, } | { "act": "untag", 
+/**
+ * The tag.
+ */
+tag: string, } | { "act": "bookmark" } | { "act": "unbookmark" } | { "act": "note", 
+/**
+ * The note.
+ */
+text: string, };
+
+/**
  * How a fact's value was found in its invocation's output.
  */
 export type MatchInfo = { method: MatchMethod, normalisation?: Normalisation, field?: string, span?: Span, rescued_from?: Rescue, };
@@ -1282,6 +1300,19 @@ bookmark: BookmarkRow | null,
 notes: Array<NoteRow>, };
 
 /**
+ * The examiner's marks: the tags to offer and every marked item (after a mark, or now).
+ */
+export type TagsView = { 
+/**
+ * The defaults, then every other tag used in the case.
+ */
+offered: Array<string>, 
+/**
+ * Every item tagged, bookmarked or noted, with who and when.
+ */
+items: Array<TaggedRow>, };
+
+/**
  * The merged timeline of a case.
  */
 export type Timeline = { 
@@ -1476,6 +1507,9 @@ export type Commands = {
   why_link: { args: { id: string }; result: Why };
   approve_link: { args: { id: string; reason: string | null }; result: LinksAndActors };
   retract_link: { args: { id: string; reason: string }; result: LinksAndActors };
+  tags: { args: Record<string, never>; result: TagsView };
+  mark_item: { args: { target: string; act: MarkAct; reason: string | null }; result: TagsView };
+  withdraw_note: { args: { id: string; reason: string | null }; result: TagsView };
   timeline: { args: { query: TimelineRequest }; result: Timeline };
   export_report: { args: { dir: string; formats: Array<ReportFormat> }; result: Exported };
   pick_files: { args: Record<string, never>; result: Array<string> };
