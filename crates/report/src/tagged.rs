@@ -33,7 +33,7 @@ pub struct BookmarkRow {
 /// A note on an item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct NoteRow {
-    /// `note-000001`, … (`masf note --withdraw` takes it).
+    /// `note-000001`, … (`masf withdraw-note` takes it).
     pub id: String,
     /// The note.
     pub text: String,

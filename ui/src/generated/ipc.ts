@@ -645,7 +645,7 @@ what: string, reason: string, invocation_id: string | null, };
  */
 export type NoteRow = { 
 /**
- * `note-000001`, … (`masf note --withdraw` takes it).
+ * `note-000001`, … (`masf withdraw-note` takes it).
  */
 id: string, 
 /**
