@@ -8,7 +8,7 @@ use std::sync::Arc;
 use masf_api::ApiError;
 use masf_api::desktop::{
     CaseDraft, CaseSummary, Desktop, DesktopSink, EventPage, Exported, IntakeProgress,
-    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft,
+    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, TagsView,
     TimelineRequest, WireCursor,
 };
 use tauri::{AppHandle, State};
@@ -181,6 +181,33 @@ pub async fn retract_link(
 ) -> Result<LinksAndActors, ApiError> {
     let d = state.inner().clone();
     blocking(move || d.decide(&id, Some(&reason), false)).await
+}
+
+#[tauri::command]
+pub async fn tags(state: Shared<'_>) -> Result<TagsView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.tags()).await
+}
+
+#[tauri::command]
+pub async fn mark_item(
+    state: Shared<'_>,
+    target: String,
+    act: masf_api::MarkAct,
+    reason: Option<String>,
+) -> Result<TagsView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.mark(&target, &act, reason.as_deref())).await
+}
+
+#[tauri::command]
+pub async fn withdraw_note(
+    state: Shared<'_>,
+    id: String,
+    reason: Option<String>,
+) -> Result<TagsView, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.withdraw_note(&id, reason.as_deref())).await
 }
 
 #[tauri::command]
@@ -370,6 +397,7 @@ mod tests {
             from: Some("2024-01-01".into()),
             to: Some("2026-01-01T00:00:00Z".into()),
             actor: None,
+            tag: None,
         };
         let query = masf_api::TimelineQuery::from(request.clone());
         assert_eq!(

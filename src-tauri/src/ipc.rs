@@ -15,9 +15,10 @@ use std::path::PathBuf;
 
 use masf_api::desktop::{
     CaseDraft, CaseSummary, EventPage, Exported, IntakeProgress, InvocationView, LinksAndActors,
-    ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TimelineRequest, WireCursor,
+    ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TagsView, TimelineRequest,
+    WireCursor,
 };
-use masf_api::{ApiError, FileHash, Report, StreamItem, Timeline, Why};
+use masf_api::{ApiError, FileHash, MarkAct, Report, StreamItem, Timeline, Why};
 use masf_report::ts_shapes as shapes;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter};
@@ -96,6 +97,9 @@ commands! {
     why_link [state: Shared<'_>] (id: String) -> Why;
     approve_link [state: Shared<'_>] (id: String, reason: Option<String>) -> LinksAndActors;
     retract_link [state: Shared<'_>] (id: String, reason: String) -> LinksAndActors;
+    tags [state: Shared<'_>] () -> TagsView;
+    mark_item [state: Shared<'_>] (target: String, act: MarkAct, reason: Option<String>) -> TagsView;
+    withdraw_note [state: Shared<'_>] (id: String, reason: Option<String>) -> TagsView;
     timeline [state: Shared<'_>] (query: TimelineRequest) -> Timeline;
     export_report [state: Shared<'_>] (dir: PathBuf, formats: Vec<ReportFormat>) -> Exported;
     pick_files [app: AppHandle] () -> Vec<PathBuf>;

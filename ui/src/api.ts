@@ -7,7 +7,7 @@ import type { Report } from "./model/report";
 
 export type {
   CaseDraft, CaseSummary, Exported, FileHash, IntakeProgress, InvocationView, LinksAndActors, ReportFormat,
-  RerunView, RunFinished, SourceDraft, StatusView, CaseStatus, StreamItem,
+  RerunView, RunFinished, SourceDraft, StatusView, CaseStatus, StreamItem, TagsView, TaggedRow, MarkAct,
 } from "./bindings";
 
 /** A report model that fails the checks at the edge; `what` names the part. Its text is made
@@ -69,6 +69,9 @@ export const api = {
   approveLink: (id: string, reason: string | null) => b.approveLink(id, reason ?? undefined),
   retractLink: b.retractLink,
   timeline: b.getTimeline,
+  tags: b.getTags,
+  markItem: b.markItem,
+  withdrawNote: b.withdrawNote,
   exportReport: b.exportReport,
   pickFiles: b.pickFiles,
   pickFolder: b.pickFolder,

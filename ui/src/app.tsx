@@ -8,6 +8,9 @@ import { LogFeed } from "./logic/feed";
 import { nextTheme, resolveTheme, type ThemeChoice } from "./logic/theme";
 import type { Report } from "./model/report";
 import { CaseView } from "./views/CaseView";
+import { type Marker } from "./components/TagControls";
+import type { TagsView } from "./generated/ipc";
+import { NO_TAGS } from "./logic/tags";
 import { EntitiesView, type GraphState } from "./views/EntitiesView";
 import { FindingsView } from "./views/FindingsView";
 import { HypothesesView } from "./views/HypothesesView";
@@ -53,6 +56,12 @@ export function App() {
   const [status, setStatus] = useState<CaseStatus | StatusView | null>(null);
   const [report, setReport] = useState<Report | null>(null);
   const [graph, setGraph] = useState<GraphState>({ links: [], actors: [] });
+  // the examiner's tags, bookmarks and notes: loaded with the report, replaced after each mark
+  const [tags, setTags] = useState<TagsView>(NO_TAGS);
+  const marker: Marker = {
+    mark: async (target, act) => setTags(await api.markItem(target, act)),
+    withdraw: async (noteId) => setTags(await api.withdrawNote(noteId)),
+  };
   const [running, setRunning] = useState(false);
   const [finished, setFinished] = useState("");
   const [findingsQuery, setFindingsQuery] = useState({ text: "", n: 0 });
@@ -118,6 +127,7 @@ export function App() {
       const r = await api.reportModel();
       setReport(r);
       setGraph({ links: r.same_as, actors: r.actors });
+      setTags(await api.tags());
     } catch (e) {
       if (!quiet) setNote({ kind: "error", error: e });
     }
@@ -259,10 +269,10 @@ export function App() {
             }}
           />
         )}
-        {view === "findings" && needReport((r) => <FindingsView report={r} query={findingsQuery} />)}
+        {view === "findings" && needReport((r) => <FindingsView report={r} query={findingsQuery} tags={tags} marker={marker} />)}
         {view === "hypotheses" && needReport((r) => <HypothesesView report={r} onOpenFinding={openFinding} />)}
-        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} />)}
-        {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} />)}
+        {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} tags={tags} marker={marker} />)}
+        {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} tags={tags} marker={marker} />)}
         {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
       </main>
     </div>

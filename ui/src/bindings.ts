@@ -12,7 +12,7 @@ import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
   ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, EventPage, Exported, InvocationView,
   LinksAndActors, ReportFormat, RerunView, RunFinished, IntakeProgress, SourceDraft, StatusView, StreamItem,
-  Timeline, TimelineRequest, WireCursor, Why, LinkView, Actor, Report,
+  Timeline, TimelineRequest, WireCursor, Why, LinkView, Actor, Report, TagsView, MarkAct,
 } from "./generated/ipc";
 
 export type * from "./generated/ipc";
@@ -127,6 +127,23 @@ export function approveLink(id: string, reason?: string): Promise<LinksAndActors
 /** The reason is required (an empty one is refused with `bad_request`). */
 export function retractLink(id: string, reason: string): Promise<LinksAndActors> {
   return call("retract_link", { id, reason });
+}
+
+/** The examiner's marks: the tags to offer and every tagged, bookmarked or noted item. */
+export function getTags(): Promise<TagsView> {
+  return call("tags", {});
+}
+
+/** Tags, untags, bookmarks, unbookmarks or notes `target` (`ph-000012`, `ph-000012#time1`,
+ *  `actor-000003`, …) as the case's examiner; rejects with `bad_request` naming a target that
+ *  does not exist. Returns the marks after it. */
+export function markItem(target: string, act: MarkAct, reason?: string): Promise<TagsView> {
+  return call("mark_item", { target, act, reason: reason ?? null });
+}
+
+/** Withdraws a note (it stays in the case log); the marks after it. */
+export function withdrawNote(id: string, reason?: string): Promise<TagsView> {
+  return call("withdraw_note", { id, reason: reason ?? null });
 }
 
 export function getTimeline(query: TimelineRequest): Promise<Timeline> {

@@ -435,6 +435,15 @@ pub struct LinksAndActors {
     pub actors: Vec<crate::Actor>,
 }
 
+/// The examiner's marks: the tags to offer and every marked item (after a mark, or now).
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct TagsView {
+    /// The defaults, then every other tag used in the case.
+    pub offered: Vec<String>,
+    /// Every item tagged, bookmarked or noted, with who and when.
+    pub items: Vec<crate::TaggedRow>,
+}
+
 /// A page of the event stream.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct EventPage {
@@ -772,7 +781,13 @@ impl Desktop {
     /// The report model of the current case, built now from the store (the evidence is not
     /// re-hashed, so that rebuilding it after each decision stays fast; the export re-hashes).
     pub fn report_model(&self) -> Result<masf_report::Report, ApiError> {
-        crate::report::build_report_with(&self.ctx()?, &SystemClock, &crate::NoProgress, false)
+        crate::report::build_report_with(
+            &self.ctx()?,
+            &SystemClock,
+            &crate::NoProgress,
+            false,
+            false,
+        )
     }
 
     /// One invocation with its output text.
@@ -828,6 +843,48 @@ impl Desktop {
         }
         drop(ctx);
         self.links_and_actors()
+    }
+
+    /// The examiner's marks now ([`crate::tagged`], as `masf tags` lists them).
+    pub fn tags(&self) -> Result<TagsView, ApiError> {
+        let ctx = self.ctx()?;
+        Ok(TagsView {
+            offered: crate::tag_names(&ctx)?,
+            items: crate::tagged(&ctx, None)?,
+        })
+    }
+
+    /// Tags, untags, bookmarks, unbookmarks or notes `target` as the case's examiner
+    /// ([`crate::mark`], as `masf tag` and the others do); the marks after it.
+    pub fn mark(
+        &self,
+        target: &str,
+        act: &crate::MarkAct,
+        reason: Option<&str>,
+    ) -> Result<TagsView, ApiError> {
+        let ctx = self.ctx()?;
+        let examiner = ctx.case.meta.examiner.clone();
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        crate::mark(
+            &ctx,
+            target,
+            act,
+            reason.unwrap_or_default(),
+            &examiner,
+            clock,
+        )?;
+        drop(ctx);
+        self.tags()
+    }
+
+    /// Withdraws a note as the case's examiner; the marks after it.
+    pub fn withdraw_note(&self, note_id: &str, reason: Option<&str>) -> Result<TagsView, ApiError> {
+        let ctx = self.ctx()?;
+        let examiner = ctx.case.meta.examiner.clone();
+        let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+        crate::withdraw_note(&ctx, note_id, reason.unwrap_or_default(), &examiner, clock)?;
+        drop(ctx);
+        self.tags()
     }
 
     /// The timeline for a query ([`crate::query_timeline`], as `masf timeline` prints it).
@@ -1065,6 +1122,10 @@ pub struct TimelineRequest {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub actor: Option<String>,
+    /// Only entries the examiner's tag selects.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub tag: Option<String>,
 }
 
 impl From<TimelineRequest> for crate::TimelineQuery {
@@ -1075,6 +1136,7 @@ impl From<TimelineRequest> for crate::TimelineQuery {
             from: set(r.from),
             to: set(r.to),
             actor: set(r.actor),
+            tag: set(r.tag),
         }
     }
 }

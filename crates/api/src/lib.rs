@@ -13,6 +13,7 @@ mod error;
 mod evidence;
 mod intake;
 mod lease;
+mod marks;
 mod rederive;
 mod repair;
 mod report;
@@ -32,6 +33,9 @@ pub use intake::{
     FileHash, InitCase, IntakeReport, RunOptions, SourceIntake, hash_files, init_case, run,
 };
 pub use lease::{RunLease, take_lease};
+pub use marks::{
+    DEFAULT_TAGS, MarkAct, MarkOutcome, mark, parse_target, tag_names, tagged, withdraw_note,
+};
 pub use masf_agents::{Halt, RunState};
 pub use masf_agents::{TaskTally, TriageReport};
 pub use masf_evidence::ewf::MediaVerification;
@@ -39,6 +43,7 @@ pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
 pub use masf_graph::{Decision, EntityKind, Relation, SameAsDecision, SameAsState};
 pub use masf_report::Report;
+pub use masf_report::tagged::TaggedRow;
 pub use masf_report::timeline::export as timeline_export;
 pub use masf_report::timeline::{
     ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,
@@ -51,7 +56,7 @@ pub use masf_tools::index_tools::{IndexProgress, render_hit as render_search_hit
 pub use masf_tools::rederive::{Rederivation, Verdict as RederiveVerdict};
 pub use rederive::{FactFailure, PublishedOutputs, VerifyReport, publish_outputs, rerun, verify};
 pub use repair::{CarriedOver, Repaired, repair};
-pub use report::{ReportWritten, build_report, write_report};
+pub use report::{ReportWritten, build_report, write_report, write_report_with};
 pub use resolve::{
     Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, links_and_actors,
     resolve, resolve_in, retract, why,

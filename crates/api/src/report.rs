@@ -77,13 +77,28 @@ pub fn write_report(
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<ReportWritten, ApiError> {
+    write_report_with(ctx, dir, clock, progress, false)
+}
+
+/// [`write_report`], with `tagged_only` restricting the report to the items the examiner
+/// tagged, bookmarked or wrote a note on, and what they cite (`masf report --tagged-only`).
+pub fn write_report_with(
+    ctx: &CaseCtx,
+    dir: &Path,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+    tagged_only: bool,
+) -> Result<ReportWritten, ApiError> {
     // One snapshot of the store for all of it: a decision committed while the report is being
     // written (examiners may decide during a run) is either wholly in it or wholly after it.
     let (outputs, report) = ctx.store.read_snapshot(|_| {
         // A report folded from contradicting events would show a graph that is not the case's.
         crate::check::refuse_inconsistent(ctx)?;
         let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
-        Ok::<_, ApiError>((outputs, build_report(ctx, clock, progress)?))
+        Ok::<_, ApiError>((
+            outputs,
+            build_report_with(ctx, clock, progress, true, tagged_only)?,
+        ))
     })?;
     let files = masf_report::write_report(&report, dir)
         .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
@@ -116,7 +131,7 @@ pub fn build_report(
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<masf_report::Report, ApiError> {
-    build_report_with(ctx, clock, progress, true)
+    build_report_with(ctx, clock, progress, true, false)
 }
 
 /// [`build_report`], optionally without re-hashing the evidence (the desktop app's views
@@ -127,11 +142,12 @@ pub(crate) fn build_report_with(
     clock: &dyn Clock,
     progress: &dyn Progress,
     rehash: bool,
+    tagged_only: bool,
 ) -> Result<masf_report::Report, ApiError> {
     // Everything below reads one snapshot: the graph shown, the decisions listed and the chain
     // heads printed describe the same events.
     ctx.store
-        .read_snapshot(|_| build_from_snapshot(ctx, clock, progress, rehash))
+        .read_snapshot(|_| build_from_snapshot(ctx, clock, progress, rehash, tagged_only))
 }
 
 fn build_from_snapshot(
@@ -139,6 +155,7 @@ fn build_from_snapshot(
     clock: &dyn Clock,
     progress: &dyn Progress,
     rehash: bool,
+    tagged_only: bool,
 ) -> Result<masf_report::Report, ApiError> {
     let status = crate::status(ctx)?;
     let state = crate::compose::graph_state(ctx)?;
@@ -382,5 +399,7 @@ fn build_from_snapshot(
             "log_chain": ctx.store.chain_heads()?,
         }),
         llm_provenance,
+        tagged: masf_report::tagged::rows(&state, &crate::marks::marks_of(ctx)?, None),
+        tagged_only,
     }))
 }

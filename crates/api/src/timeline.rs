@@ -21,6 +21,8 @@ pub struct TimelineQuery {
     /// Only entries that concern this actor (an actor id from `masf actors`, or the id of one
     /// of its entities).
     pub actor: Option<String>,
+    /// Only entries the examiner's tag selects (see `masf_report::timeline::TagScope`).
+    pub tag: Option<String>,
 }
 
 /// Checks a [`TimelineQuery`] against the case and turns it into a [`Filter`]. An actor is
@@ -58,12 +60,41 @@ pub fn timeline_filter(ctx: &CaseCtx, query: &TimelineQuery) -> Result<Filter, A
         None => None,
         Some(id) => Some(actor_filter(ctx, id)?),
     };
+    let tagged = match &query.tag {
+        None => None,
+        Some(tag) => {
+            let state = crate::compose::graph_state(ctx)?;
+            let marks = crate::marks::marks_of(ctx)?;
+            let tag = marks.spelling(tag);
+            if !marks.items().any(|m| m.tags.contains_key(&tag)) {
+                return Err(ApiError::new(
+                    ErrorCode::BadRequest,
+                    format!("nothing is tagged {tag:?}; tags in use: {}", in_use(&marks)),
+                ));
+            }
+            Some(masf_report::tagged::timeline_scope(&state, &marks, &tag))
+        }
+    };
     Ok(Filter {
         sources: query.sources.iter().cloned().collect::<BTreeSet<_>>(),
         from,
         to,
         actor,
+        tagged,
     })
+}
+
+/// The tags on at least one item, for messages.
+fn in_use(marks: &masf_graph::tags::Marks) -> String {
+    let tags: BTreeSet<&String> = marks.items().flat_map(|m| m.tags.keys()).collect();
+    if tags.is_empty() {
+        "none".to_owned()
+    } else {
+        tags.into_iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// The timeline's view of one actor: the graph's one rule

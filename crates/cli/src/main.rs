@@ -51,6 +51,31 @@ struct CaseArgs {
     config: Option<PathBuf>,
 }
 
+/// Options shared by the examiner's tag, bookmark and note commands.
+#[derive(Args, Clone)]
+struct MarkArgs {
+    /// Why (recorded with the event).
+    #[arg(long, default_value = "")]
+    reason: String,
+    /// Who marks [default: the examiner named in case.yaml].
+    #[arg(long)]
+    examiner: Option<String>,
+    /// Print JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What a TARGET is, for the marking commands' help.
+const TARGET_HELP: &str = "TARGET is what is marked: a phenomenon (ph-000012), one of its \
+facts (ph-000012#fact2, from 1), an entity (ent-000003), an actor (actor-000003, see `masf \
+actors --all`), a timeline entry (ph-000012#time1, the `entry` of `masf timeline --json`) or a \
+file or folder inside a source (SOURCE[#LAYER]:/path, LAYER a 1-based partition index or a \
+partition name when the source holds several file systems, e.g. src-usb:/DCIM/a.jpg). A \
+target that does not exist is refused, naming it and what exists.\n\n\
+Every mark is an examiner event in the case's append-only log (who, when, why), undone only by \
+a later event; marks need no run lease (they can be made while `masf run` works) and are kept \
+by every later run, rerun and repair.";
+
 #[derive(Subcommand)]
 enum Command {
     /// Serve tool calls on stdin/stdout for a run of this program (internal: `masf run`,
@@ -167,7 +192,7 @@ enum Command {
     /// listed last, flagged with the reason, never dropped. The table shows the case's zone.
     #[command(
         after_help = "Exports follow the plaso/Timesketch columns: datetime (ISO 8601 UTC, µs), \
-timestamp (µs since 1970), timestamp_desc, message, then source, source_id, phenomenon_id, \
+timestamp (µs since 1970), timestamp_desc, message, then source, source_id, phenomenon_id, entry, \
 agent, category, raw_value, raw_encoding, zone (the zone the raw value was read in), utc, \
 case_time, case_zone, flag (dst_gap, dst_fold, unconvertible), note, alternative, context.\n\n\
 Bounds: RFC 3339 with an offset (2025-02-18T13:40:00Z) or YYYY-MM-DD[ HH:MM[:SS]] in the \
@@ -202,6 +227,11 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// entities): from a source it owns, or mentioning one of its identifiers.
         #[arg(long, value_name = "ACTOR")]
         actor: Option<String>,
+        /// Only entries the examiner tagged TAG: tagged entries, entries of tagged phenomena
+        /// (or whose facts are tagged), of phenomena that observed a tagged entity's
+        /// identifiers, and entries that concern a tagged actor (as --actor).
+        #[arg(long, value_name = "TAG")]
+        tag: Option<String>,
     },
     /// Show what an evidence path is: detected type and why, layers, partitions, file systems,
     /// encryption, file counts, EWF metadata.
@@ -290,6 +320,11 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// The folder to write [default: <case dir>/masf-report/].
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Only the items the examiner tagged, bookmarked or wrote notes on, and what they cite:
+        /// their phenomena with the invocations those cite, their entities and actors, the
+        /// hypotheses the phenomena bear on and their timeline entries (sources kept whole).
+        #[arg(long)]
+        tagged_only: bool,
     },
     /// Publish every invocation's exact output bytes as files (`<inv>.out`, `index.jsonl`,
     /// `SHA256SUMS` for `sha256sum -c`), so third parties can check grounding without
@@ -351,6 +386,90 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long)]
         examiner: Option<String>,
         /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Put a tag on an item. Tags are free text; Notable, Suspicious, Follow up and Exculpatory
+    /// are offered first, and a tag already in use keeps its first spelling (case is ignored).
+    #[command(after_help = TARGET_HELP)]
+    Tag {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The item (see below).
+        target: String,
+        /// The tag, e.g. Suspicious.
+        tag: String,
+        #[command(flatten)]
+        mark: MarkArgs,
+    },
+    /// Take a tag off an item (recorded as an event; the tag's history stays in the log).
+    #[command(after_help = TARGET_HELP)]
+    Untag {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The item (see below).
+        target: String,
+        /// The tag.
+        tag: String,
+        #[command(flatten)]
+        mark: MarkArgs,
+    },
+    /// Bookmark an item.
+    #[command(after_help = TARGET_HELP)]
+    Bookmark {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The item (see below).
+        target: String,
+        #[command(flatten)]
+        mark: MarkArgs,
+    },
+    /// Take a bookmark off an item.
+    #[command(after_help = TARGET_HELP)]
+    Unbookmark {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The item (see below).
+        target: String,
+        #[command(flatten)]
+        mark: MarkArgs,
+    },
+    /// Write a note on an item. Each note gets an id (note-000001) that `masf withdraw-note`
+    /// takes; notes are never edited, a new note follows a withdrawn one.
+    #[command(after_help = TARGET_HELP)]
+    Note {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The item (see below).
+        target: String,
+        /// The note.
+        text: String,
+        /// Who writes [default: the examiner named in case.yaml].
+        #[arg(long)]
+        examiner: Option<String>,
+        /// Print JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Withdraw a note (recorded as an event; the note stays in the log).
+    WithdrawNote {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// The note's id from `masf tags`, e.g. note-000001.
+        note: String,
+        #[command(flatten)]
+        mark: MarkArgs,
+    },
+    /// List the items the examiner tagged, bookmarked or wrote notes on: what each is, its
+    /// tags, bookmark and notes, each with who and when. An item the current graph no longer
+    /// holds (after `masf repair` renumbered the records) is listed as recorded, marked `gone`.
+    Tags {
+        #[command(flatten)]
+        case: CaseArgs,
+        /// Only items carrying this tag.
+        #[arg(long, value_name = "TAG")]
+        tag: Option<String>,
+        /// Print JSON on stdout: {tags_offered, items}.
         #[arg(long)]
         json: bool,
     },
@@ -535,6 +654,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             from,
             to,
             actor,
+            tag,
         } => cmd_timeline(
             &case,
             if l2tcsv {
@@ -547,6 +667,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 from,
                 to,
                 actor,
+                tag,
             },
         ),
         Command::Inspect {
@@ -576,7 +697,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => cmd_verify(&case, against, json),
         Command::Outputs { case, out } => cmd_outputs(&case, out),
-        Command::Report { case, out } => cmd_report(&case, out),
+        Command::Report {
+            case,
+            out,
+            tagged_only,
+        } => cmd_report(&case, out, tagged_only),
         Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
         Command::Links { case, why, json } => match why {
             Some(edge) => cmd_why(&case, &edge, json),
@@ -597,6 +722,42 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => cmd_decide(&case, &edge, &reason, examiner, json, false),
         Command::Actors { case, all, json } => cmd_actors(&case, all, json),
+        Command::Tag {
+            case,
+            target,
+            tag,
+            mark,
+        } => cmd_mark(&case, &target, &masf_api::MarkAct::Tag { tag }, &mark),
+        Command::Untag {
+            case,
+            target,
+            tag,
+            mark,
+        } => cmd_mark(&case, &target, &masf_api::MarkAct::Untag { tag }, &mark),
+        Command::Bookmark { case, target, mark } => {
+            cmd_mark(&case, &target, &masf_api::MarkAct::Bookmark, &mark)
+        }
+        Command::Unbookmark { case, target, mark } => {
+            cmd_mark(&case, &target, &masf_api::MarkAct::Unbookmark, &mark)
+        }
+        Command::Note {
+            case,
+            target,
+            text,
+            examiner,
+            json,
+        } => cmd_mark(
+            &case,
+            &target,
+            &masf_api::MarkAct::Note { text },
+            &MarkArgs {
+                reason: String::new(),
+                examiner,
+                json,
+            },
+        ),
+        Command::WithdrawNote { case, note, mark } => cmd_withdraw_note(&case, &note, &mark),
+        Command::Tags { case, tag, json } => cmd_tags(&case, tag.as_deref(), json),
         Command::Coverage { case, source, json } => cmd_coverage(&case, source.as_deref(), json),
         Command::Index {
             case,
@@ -861,6 +1022,114 @@ fn cmd_decide(
         );
     }
     Ok(EXIT_OK)
+}
+
+fn cmd_mark(
+    case: &CaseArgs,
+    target: &str,
+    act: &masf_api::MarkAct,
+    mark: &MarkArgs,
+) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let examiner = mark
+        .examiner
+        .clone()
+        .unwrap_or_else(|| ctx.case.meta.examiner.clone());
+    let clock = std::sync::Arc::new(masf_api::SystemClock);
+    let outcome = masf_api::mark(&ctx, target, act, &mark.reason, &examiner, clock)?;
+    print_outcome(&outcome, mark.json)
+}
+
+fn cmd_withdraw_note(case: &CaseArgs, note: &str, mark: &MarkArgs) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let examiner = mark
+        .examiner
+        .clone()
+        .unwrap_or_else(|| ctx.case.meta.examiner.clone());
+    let clock = std::sync::Arc::new(masf_api::SystemClock);
+    let outcome = masf_api::withdraw_note(&ctx, note, &mark.reason, &examiner, clock)?;
+    print_outcome(&outcome, mark.json)
+}
+
+fn print_outcome(outcome: &masf_api::MarkOutcome, json: bool) -> anyhow::Result<u8> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(outcome)?);
+        return Ok(EXIT_OK);
+    }
+    let nothing = if outcome.recorded {
+        ""
+    } else {
+        ": nothing recorded"
+    };
+    println!("{}{nothing}", masf_evidence::fs::visible(&outcome.message));
+    if let Some(item) = &outcome.item {
+        print_tagged(item);
+    }
+    Ok(EXIT_OK)
+}
+
+fn cmd_tags(case: &CaseArgs, tag: Option<&str>, json: bool) -> anyhow::Result<u8> {
+    let ctx = open(case)?;
+    let items = masf_api::tagged(&ctx, tag)?;
+    if json {
+        let offered = masf_api::tag_names(&ctx)?;
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "tags_offered": offered,
+                "items": items,
+            }))?
+        );
+        return Ok(EXIT_OK);
+    }
+    if items.is_empty() {
+        match tag {
+            Some(t) => println!("nothing is tagged {t:?}"),
+            None => println!("nothing is tagged, bookmarked or noted yet (see `masf tag --help`)"),
+        }
+    }
+    for item in &items {
+        print_tagged(item);
+    }
+    Ok(EXIT_OK)
+}
+
+fn print_tagged(item: &masf_api::TaggedRow) {
+    let v = masf_evidence::fs::visible;
+    let gone = if item.present { "" } else { " [gone]" };
+    println!(
+        "{} ({}){gone}: {}",
+        v(&item.target),
+        item.kind,
+        v(&item.what)
+    );
+    let why = |reason: &str| {
+        if reason.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", v(reason))
+        }
+    };
+    for t in &item.tags {
+        println!(
+            "    tag {:?} by {} at {}{}",
+            v(&t.tag),
+            v(&t.by),
+            t.at,
+            why(&t.reason)
+        );
+    }
+    if let Some(b) = &item.bookmark {
+        println!(
+            "    bookmarked by {} at {}{}",
+            v(&b.by),
+            b.at,
+            why(&b.reason)
+        );
+    }
+    for n in &item.notes {
+        println!("    {} by {} at {}: {}", n.id, v(&n.by), n.at, v(&n.text));
+    }
 }
 
 fn cmd_coverage(case: &CaseArgs, source: Option<&str>, json: bool) -> anyhow::Result<u8> {
@@ -1721,11 +1990,12 @@ fn cmd_rerun(case: &CaseArgs, invocation: &str, json: bool) -> anyhow::Result<u8
     )
 }
 
-fn cmd_report(case: &CaseArgs, out: Option<PathBuf>) -> anyhow::Result<u8> {
+fn cmd_report(case: &CaseArgs, out: Option<PathBuf>, tagged_only: bool) -> anyhow::Result<u8> {
     let ctx = open(case)?;
     let dir = out.unwrap_or_else(|| ctx.case.dir.join("masf-report"));
     let progress = progress::Bar::new();
-    let w = masf_api::write_report(&ctx, &dir, &masf_api::SystemClock, &progress)?;
+    let w =
+        masf_api::write_report_with(&ctx, &dir, &masf_api::SystemClock, &progress, tagged_only)?;
     progress.clear();
     println!(
         "{}\n{}\n{}\n{} outputs in {}",

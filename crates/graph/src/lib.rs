@@ -32,6 +32,8 @@
 //!   with EIP-55/Base58Check/Bech32, IMEI Luhn) and typed strong or weak.
 //! - [`scoring`]: log-odds with harmonic decay per (hypothesis, edge type), independent of
 //!   arrival order.
+//! - [`tags`]: the examiner's tags, bookmarks and notes — their targets, events (not graph
+//!   events), fold and the judgement of a request.
 //! - [`views`]: the strategist's read-only views (`graph_overview`, `marginal_yield`,
 //!   `source_coverage`, `budget_status`) and the hypothesis × evidence matrix.
 //!
@@ -62,6 +64,7 @@ pub mod model;
 pub mod resolution;
 pub mod scoring;
 pub mod state;
+pub mod tags;
 pub mod views;
 
 pub use events::{GraphEvent, RejectCode, Rejection};

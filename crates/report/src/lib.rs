@@ -10,6 +10,8 @@
 //! - [`model`]: the report (DESIGN §13) assembled from the graph, the store and the case;
 //!   [`render`] turns it into self-contained HTML and Markdown; [`write`] writes
 //!   `report.json`, `report.html` and `report.md`.
+//! - [`tagged`]: the examiner's tagged, bookmarked and noted items as rows and the timeline
+//!   entries a tag selects; `tagged_only` the report restricted to them (`--tagged-only`).
 //! - [`ts_shapes`]: the TypeScript shapes of the graph's types that the report model and the
 //!   desktop app's IPC carry (checked against them at compile time).
 
@@ -18,6 +20,8 @@ mod answer_of;
 pub mod graph;
 pub mod model;
 pub mod render;
+pub mod tagged;
+mod tagged_only;
 pub mod timeline;
 pub mod ts_shapes;
 pub mod write;
@@ -28,7 +32,11 @@ pub use write::{WriteError, Written, write_html, write_json, write_markdown, wri
 
 /// The report of a case: its rows ([`model::rows`]), then the answer assembled from them.
 pub fn build(input: ReportInput<'_>) -> Report {
+    let tagged_only = input.tagged_only;
     let mut report = model::rows(input);
+    if tagged_only {
+        report = tagged_only::restrict(report);
+    }
     report.answer = answer_of::of(&report);
     report
 }

@@ -329,6 +329,8 @@ pub struct Report {
     pub timeline: Vec<TimelineRow>,
     /// Leads and strategist rounds.
     pub investigation: Value,
+    /// The items the examiner tagged, bookmarked or wrote a note on, with who and when.
+    pub tagged: Vec<crate::tagged::TaggedRow>,
 }
 
 /// What the report is built from (assembled by the API from the case, store and graph).
@@ -345,6 +347,10 @@ pub struct ReportInput<'a> {
     /// Phenomenon id → (model, prompt version) for the phenomena an LLM agent recorded (from
     /// the `versions` of their events).
     pub llm_provenance: BTreeMap<String, (String, String)>,
+    /// The examiner's marked items ([`crate::tagged::rows`]).
+    pub tagged: Vec<crate::tagged::TaggedRow>,
+    /// Restrict the report to the marked items and what they cite (`masf report --tagged-only`).
+    pub tagged_only: bool,
 }
 
 fn snake<T: Serialize>(v: &T) -> String {
@@ -509,5 +515,6 @@ pub fn rows(input: ReportInput<'_>) -> Report {
             })
             .collect(),
         investigation: serde_json::json!({"leads": leads, "rounds": rounds}),
+        tagged: input.tagged,
     }
 }

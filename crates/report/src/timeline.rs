@@ -89,6 +89,9 @@ pub struct Entry {
     pub source_id: String,
     /// The phenomenon the time belongs to.
     pub phenomenon_id: String,
+    /// The entry's id as `masf tag` takes it: the phenomenon and the mark's position among its
+    /// time marks, from 1 (`ph-000012#time1`).
+    pub entry: String,
     /// The agent that recorded it.
     pub agent: String,
     /// Its artefact category.
@@ -171,6 +174,29 @@ pub struct Filter {
     pub to: Option<Timestamp>,
     /// Keep entries that concern this actor.
     pub actor: Option<ActorFilter>,
+    /// Keep entries the examiner's tag selects.
+    pub tagged: Option<TagScope>,
+}
+
+/// The entries one of the examiner's tags selects (`masf timeline --tag`): the tagged entries,
+/// the entries of tagged phenomena (or of phenomena one of whose facts is tagged, or that
+/// observed an identifier of a tagged entity), and the entries concerning a tagged actor.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TagScope {
+    /// Entry ids (`ph-000012#time1`).
+    pub entries: BTreeSet<String>,
+    /// Phenomenon ids.
+    pub phenomena: BTreeSet<String>,
+    /// Tagged actors, as the actor filter sees them.
+    pub actors: Vec<ActorFilter>,
+}
+
+impl TagScope {
+    fn matches(&self, e: &Entry) -> bool {
+        self.entries.contains(&e.entry)
+            || self.phenomena.contains(&e.phenomenon_id)
+            || self.actors.iter().any(|a| a.matches(e))
+    }
 }
 
 /// An actor, as the timeline filters by it: the sources whose every entry is the actor's (the
@@ -210,6 +236,7 @@ impl Filter {
             return false;
         }
         self.actor.as_ref().is_none_or(|a| a.matches(e))
+            && self.tagged.as_ref().is_none_or(|t| t.matches(e))
     }
 }
 
@@ -319,6 +346,7 @@ fn entry(
         source: source.map_or_else(|| ph.source_id.clone(), |s| s.label.clone()),
         source_id: ph.source_id.clone(),
         phenomenon_id: ph.id.clone(),
+        entry: format!("{}#time{}", ph.id, mark_index + 1),
         agent: ph.agent.clone(),
         category: ph.category.clone(),
         raw_value: raw.to_string(),

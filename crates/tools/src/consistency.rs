@@ -10,7 +10,11 @@
 //!   when nothing was appended since it folded (`Store::append_batch_unless_newer`), so these
 //!   appear only when two writers raced without that guard (issue 24's corrupted cases) or the
 //!   log was edited;
-//! - a verified fact citing an invocation that is not in the invocation log.
+//! - a verified fact citing an invocation that is not in the invocation log;
+//! - an examiner's tag, bookmark or note event (`masf_graph::tags`) that does not parse or does
+//!   not follow from the ones before it (numbered out of sequence, removing what is not on,
+//!   a note id in use): [`ProblemKind::MarkOutOfSequence`]. Marks are not graph events, so a
+//!   rebuild does not supersede such a problem.
 //!
 //! Problems of graph events superseded by a rebuild ([`crate::GRAPH_REBUILT`], `masf repair`) are
 //! counted apart: they stay in the log as history and no longer shape the graph.
@@ -42,6 +46,9 @@ pub enum ProblemKind {
     /// An event dated before the event it names as its cause, or an examiner's decision that
     /// does not name the event it was taken on.
     Backdated,
+    /// An examiner's tag, bookmark or note event that does not parse or does not follow from
+    /// the ones before it: written around masf.
+    MarkOutOfSequence,
 }
 
 /// One problem found.
@@ -90,7 +97,10 @@ impl Consistency {
             && self.problems.iter().all(|p| {
                 !matches!(
                     p.kind,
-                    ProblemKind::SeqGap | ProblemKind::ChainBroken | ProblemKind::Backdated
+                    ProblemKind::SeqGap
+                        | ProblemKind::ChainBroken
+                        | ProblemKind::Backdated
+                        | ProblemKind::MarkOutOfSequence
                 )
             })
     }
@@ -133,6 +143,7 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
     let mut cursor = FoldCursor::default();
     let mut bound: HashMap<String, Binding> = HashMap::new();
     let mut graph_problems: Vec<Problem> = Vec::new();
+    let mut marks = masf_graph::tags::Marks::new();
     store.for_each_event(0, |stored| -> Result<(), StoreError> {
         out.events += 1;
         let seq = stored.seq;
@@ -142,6 +153,23 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
         times.insert(seq, stored.ts);
         if graph_kinds.contains(stored.kind.as_str()) {
             last_graph_seq = seq;
+        }
+        match crate::marks::mark_event(&stored) {
+            Ok(None) => {}
+            Ok(Some(event)) => {
+                if let Err(reason) = marks.apply(&event) {
+                    out.problems.push(Problem {
+                        kind: ProblemKind::MarkOutOfSequence,
+                        seq: Some(seq),
+                        message: format!("{} on {}: {reason}", stored.kind, mark_subject(&event)),
+                    });
+                }
+            }
+            Err(e) => out.problems.push(Problem {
+                kind: ProblemKind::MarkOutOfSequence,
+                seq: Some(seq),
+                message: e.to_string(),
+            }),
         }
         match feed(&mut state, &mut cursor, &stored) {
             Err(FoldError::BadEvent { reason, kind, .. }) => graph_problems.push(Problem {
@@ -194,8 +222,46 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
     Ok(out)
 }
 
-/// The examiner's decisions: taken on the graph as of the event they name as their cause.
-pub const DECISION_KINDS: [&str; 2] = ["SameAsApproved", "SameAsRetracted"];
+/// The examiner's decisions: taken on the graph as of the event they name as their cause. The
+/// `same_as` decisions, and the tags, bookmarks and notes (`masf_graph::tags::MarkEvent`).
+pub const DECISION_KINDS: [&str; 8] = [
+    "SameAsApproved",
+    "SameAsRetracted",
+    "Tagged",
+    "Untagged",
+    "Bookmarked",
+    "Unbookmarked",
+    "NoteAdded",
+    "NoteWithdrawn",
+];
+
+/// What a mark event is about, for messages.
+fn mark_subject(event: &masf_graph::tags::MarkEvent) -> String {
+    use masf_graph::tags::MarkEvent as M;
+    match event {
+        M::Tagged {
+            target,
+            tag,
+            number,
+            ..
+        }
+        | M::Untagged {
+            target,
+            tag,
+            number,
+            ..
+        } => {
+            format!("{target} tag {tag:?} (event {number} of it)")
+        }
+        M::Bookmarked { target, number, .. } | M::Unbookmarked { target, number, .. } => {
+            format!("{target} bookmark (event {number} of it)")
+        }
+        M::NoteAdded {
+            note_id, target, ..
+        } => format!("{target} {note_id}"),
+        M::NoteWithdrawn { note_id, .. } => note_id.clone(),
+    }
+}
 
 /// A problem when `stored` is dated before its cause (by its stored time or, for a decision, the
 /// time it gives); or is a decision written since the chain exists that names no cause, or

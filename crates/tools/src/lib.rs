@@ -20,6 +20,7 @@ pub mod inventory;
 pub mod invoke;
 pub mod leveldb_tool;
 pub mod log;
+pub mod marks;
 pub mod protobuf;
 pub mod rederive;
 pub mod scan_tools;

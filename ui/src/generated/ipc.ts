@@ -76,6 +76,23 @@ items: Array<CoverageItem>, };
 export type ArtefactStatus = "parsed" | "could_not_parse" | "examined" | "not_found" | "not_examined";
 
 /**
+ * A bookmark on an item.
+ */
+export type BookmarkRow = { 
+/**
+ * Who bookmarked it.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Why (may be empty).
+ */
+reason: string, };
+
+/**
  * An examiner's grant of more budget (`masf resume --grant tool_calls=500`).
  */
 export type BudgetGranted = { 
@@ -556,6 +573,24 @@ state: string, relation: Relation, a: EntityRef, b: EntityRef, hypothesis_id: st
 export type LinksAndActors = { links: Array<LinkView>, actors: Array<Actor>, };
 
 /**
+ * What the examiner does to a target (the CLI's and the desktop's words for a
+ * [`MarkRequest`]).
+ */
+export type MarkAct = { "act": "tag", 
+/**
+ * The tag.
+ */
+tag: string, } | { "act": "untag", 
+/**
+ * The tag.
+ */
+tag: string, } | { "act": "bookmark" } | { "act": "unbookmark" } | { "act": "note", 
+/**
+ * The note.
+ */
+text: string, };
+
+/**
  * How a fact's value was found in its invocation's output.
  */
 export type MatchInfo = { method: MatchMethod, normalisation?: Normalisation, field?: string, span?: Span, rescued_from?: Rescue, };
@@ -604,6 +639,27 @@ export type NotRead = { source_id: string,
  * A partition, an artefact path, a whole source.
  */
 what: string, reason: string, invocation_id: string | null, };
+
+/**
+ * A note on an item.
+ */
+export type NoteRow = { 
+/**
+ * `note-000001`, … (`masf withdraw-note` takes it).
+ */
+id: string, 
+/**
+ * The note.
+ */
+text: string, 
+/**
+ * Who wrote it.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, };
 
 /**
  * The partition a layer stands for.
@@ -661,7 +717,7 @@ message: string, };
 /**
  * What kind of problem.
  */
-export type ProblemKind = "seq_gap" | "unreadable_event" | "duplicate_id" | "dangling_reference" | "out_of_sequence" | "chain_broken" | "backdated";
+export type ProblemKind = "seq_gap" | "unreadable_event" | "duplicate_id" | "dangling_reference" | "out_of_sequence" | "chain_broken" | "backdated" | "mark_out_of_sequence";
 
 /**
  * What [`publish_outputs`] wrote.
@@ -694,7 +750,11 @@ matrix: EvidenceMatrix, entities: Array<EntityRow>, same_as: Array<SameAsRow>, a
 /**
  * Leads and strategist rounds.
  */
-investigation: JsonValue, };
+investigation: JsonValue, 
+/**
+ * The items the examiner tagged, bookmarked or wrote a note on, with who and when.
+ */
+tagged: Array<TaggedRow>, };
 
 /**
  * One identifier of an actor.
@@ -1176,6 +1236,83 @@ export type StreamItem = { "stream": "event" } & StoredEvent | { "stream": "invo
 export type Strength = "strong" | "weak";
 
 /**
+ * One tag on an item.
+ */
+export type TagRow = { 
+/**
+ * The tag.
+ */
+tag: string, 
+/**
+ * Who put it on.
+ */
+by: string, 
+/**
+ * When (RFC 3339).
+ */
+at: string, 
+/**
+ * Why (may be empty).
+ */
+reason: string, };
+
+/**
+ * One item the examiner tagged, bookmarked or wrote a note on.
+ */
+export type TaggedRow = { 
+/**
+ * The target as `masf tag` takes it (`ph-000012`, `ph-000012#fact2`, `ent-000003`,
+ * `actor-000003`, `ph-000012#time1`, `src-usb:/DCIM/a.jpg`).
+ */
+target: string, 
+/**
+ * `phenomenon`, `fact`, `entity`, `actor`, `timeline_entry` or `file`.
+ */
+kind: string, 
+/**
+ * What it is, in words: from the graph now, else as recorded when it was marked.
+ */
+what: string, 
+/**
+ * False when the graph no longer holds it (after a rebuild renumbered its records, or an
+ * actor regrouped): `what` is then the description recorded when it was marked.
+ */
+present: boolean, 
+/**
+ * The source it comes from, when it has one.
+ */
+source_id?: string, 
+/**
+ * The phenomenon it is or is part of, when it is one.
+ */
+phenomenon_id?: string, 
+/**
+ * Its tags in effect.
+ */
+tags: Array<TagRow>, 
+/**
+ * Its bookmark, when bookmarked.
+ */
+bookmark: BookmarkRow | null, 
+/**
+ * Its notes in effect, oldest first.
+ */
+notes: Array<NoteRow>, };
+
+/**
+ * The examiner's marks: the tags to offer and every marked item (after a mark, or now).
+ */
+export type TagsView = { 
+/**
+ * The defaults, then every other tag used in the case.
+ */
+offered: Array<string>, 
+/**
+ * Every item tagged, bookmarked or noted, with who and when.
+ */
+items: Array<TaggedRow>, };
+
+/**
  * The merged timeline of a case.
  */
 export type Timeline = { 
@@ -1231,6 +1368,11 @@ source_id: string,
  */
 phenomenon_id: string, 
 /**
+ * The entry's id as `masf tag` takes it: the phenomenon and the mark's position among its
+ * time marks, from 1 (`ph-000012#time1`).
+ */
+entry: string, 
+/**
  * The agent that recorded it.
  */
 agent: string, 
@@ -1282,7 +1424,11 @@ context: Array<ContextFact>, };
 /**
  * A timeline request as the UI sends it (see [`crate::TimelineQuery`]).
  */
-export type TimelineRequest = { sources?: Array<string>, from?: string | null, to?: string | null, actor?: string | null, };
+export type TimelineRequest = { sources?: Array<string>, from?: string | null, to?: string | null, actor?: string | null, 
+/**
+ * Only entries the examiner's tag selects.
+ */
+tag?: string | null, };
 
 /**
  * One timeline entry, in the report's contract.
@@ -1361,6 +1507,9 @@ export type Commands = {
   why_link: { args: { id: string }; result: Why };
   approve_link: { args: { id: string; reason: string | null }; result: LinksAndActors };
   retract_link: { args: { id: string; reason: string }; result: LinksAndActors };
+  tags: { args: Record<string, never>; result: TagsView };
+  mark_item: { args: { target: string; act: MarkAct; reason: string | null }; result: TagsView };
+  withdraw_note: { args: { id: string; reason: string | null }; result: TagsView };
   timeline: { args: { query: TimelineRequest }; result: Timeline };
   export_report: { args: { dir: string; formats: Array<ReportFormat> }; result: Exported };
   pick_files: { args: Record<string, never>; result: Array<string> };

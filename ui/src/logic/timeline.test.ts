@@ -20,12 +20,13 @@ describe("timeline rows", () => {
     expect(new Set(rows.map((x) => x.entry.source_id)).size).toBeGreaterThan(1);
   });
   it("asks Rust for the toolbar's filter", () => {
-    expect(timelineRequest(NO_TL_FILTER)).toEqual({ sources: [], actor: null, from: null, to: null });
+    expect(timelineRequest(NO_TL_FILTER)).toEqual({ sources: [], actor: null, tag: null, from: null, to: null });
     expect(
-      timelineRequest({ actor: "actor-000005", source: "src-iphone", from: "2024-05-21T00:00", to: "2024-05-22T09:30:05" }),
+      timelineRequest({ actor: "actor-000005", source: "src-iphone", tag: "Follow up", from: "2024-05-21T00:00", to: "2024-05-22T09:30:05" }),
     ).toEqual({
       sources: ["src-iphone"],
       actor: "actor-000005",
+      tag: "Follow up",
       from: "2024-05-21T00:00:00.000Z",
       to: "2024-05-22T09:30:05.000Z",
     });

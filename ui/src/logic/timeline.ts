@@ -7,11 +7,13 @@ import type { Timeline, TimelineEntry, TimelineRequest } from "../generated/ipc"
 export interface TimelineFilter {
   actor: string;
   source: string;
+  /** An examiner's tag ("" = any): Rust keeps the entries it selects (`masf timeline --tag`). */
+  tag: string;
   from: string;
   to: string;
 }
 
-export const NO_TL_FILTER: TimelineFilter = { actor: "", source: "", from: "", to: "" };
+export const NO_TL_FILTER: TimelineFilter = { actor: "", source: "", tag: "", from: "", to: "" };
 
 export interface TlRow {
   ms: number | null;
@@ -37,6 +39,7 @@ export function timelineRequest(f: TimelineFilter): TimelineRequest {
   return {
     sources: f.source ? [f.source] : [],
     actor: f.actor || null,
+    tag: f.tag || null,
     from: utcBound(f.from),
     to: utcBound(f.to),
   };

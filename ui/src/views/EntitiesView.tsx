@@ -6,9 +6,12 @@
 import { useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, type Failure } from "../api";
 import type { Why } from "../bindings";
+import { TagControls, TagFilter, type Marker } from "../components/TagControls";
+import type { TagsView } from "../generated/ipc";
 import { fmtNum, t, tOr } from "../i18n";
 import { actorsFromViews, linksFromViews } from "../logic/adapt";
 import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
+import { NO_TAGS, tagsInUse, targetsWithTag } from "../logic/tags";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
 
 export interface GraphState {
@@ -23,12 +26,18 @@ export function EntitiesView({
   graph,
   onGraph,
   onOpenFinding,
+  tags = NO_TAGS,
+  marker,
 }: {
   report: Report;
   graph: GraphState;
   onGraph: (g: GraphState) => void;
   onOpenFinding?: (id: string) => void;
+  tags?: TagsView;
+  marker?: Marker;
 }) {
+  const [tagFilter, setTagFilter] = useState("");
+  const withTag = useMemo(() => targetsWithTag(tags, tagFilter), [tags, tagFilter]);
   const [selLink, setSelLink] = useState<string | null>(null);
   const [selEnt, setSelEnt] = useState<string | null>(null);
   const [reason, setReason] = useState("");
@@ -322,11 +331,13 @@ export function EntitiesView({
           )}
           {!link && !ent && <p class="empty">{t("entities.pick")}</p>}
           <h2>{t("entities.actors", { n: graph.actors.length })}</h2>
+          <TagFilter value={tagFilter} tags={tagsInUse(tags)} onChange={setTagFilter} />
           <ul class="actors" data-testid="actor-list" data-count={graph.actors.length}>
-            {graph.actors.map((a) => (
+            {graph.actors.filter((a) => !withTag || withTag.has(a.id)).map((a) => (
               <li key={a.id} data-testid={`actor-${a.id}`} class={`actor-c${colour.get(a.id) ?? 0}`}>
                 <span class="swatch" />
                 <strong>{a.label}</strong> <span class="muted">{a.id}</span>
+                {marker && <TagControls target={a.id} tags={tags} marker={marker} />}
                 <div class="muted small">
                   {t("entities.actorLine", { n: a.entity_ids.length, sources: (a.source_ids ?? []).join(", ") })}
                 </div>

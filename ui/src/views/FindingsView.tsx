@@ -2,13 +2,27 @@
 // invocation it was grounded in) sit next to the interpretation, which is marked unverified.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { InvocationPanel } from "../components/InvocationPanel";
+import { TagControls, TagFilter, type Marker } from "../components/TagControls";
+import type { TagsView } from "../generated/ipc";
 import { t } from "../i18n";
 import { bySource, facets, factVerified, filterPhenomena, invocationIndex, NO_FILTER, type FindingFilter } from "../logic/findings";
+import { NO_TAGS, phenomenaWithTag, tagsInUse } from "../logic/tags";
 import type { Report, VerifiedFact } from "../model/report";
 
 const PAGE = 300;
 
-export function FindingsView({ report, query }: { report: Report; query?: { text: string; n: number } }) {
+export function FindingsView({
+  report,
+  query,
+  tags = NO_TAGS,
+  marker,
+}: {
+  report: Report;
+  query?: { text: string; n: number };
+  tags?: TagsView;
+  marker?: Marker;
+}) {
+  const [tag, setTag] = useState("");
   const [f, setF] = useState<FindingFilter>(query?.text ? { ...NO_FILTER, text: query.text } : NO_FILTER);
   // another view asked for a phenomenon: show it alone
   useEffect(() => {
@@ -17,7 +31,12 @@ export function FindingsView({ report, query }: { report: Report; query?: { text
   const [open, setOpen] = useState<VerifiedFact | null>(null);
   const fs = useMemo(() => facets(report.phenomena), [report]);
   const idx = useMemo(() => invocationIndex(report), [report]);
-  const shown = useMemo(() => filterPhenomena(report.phenomena, f), [report, f]);
+  const shown = useMemo(() => {
+    const kept = filterPhenomena(report.phenomena, f);
+    if (!tag) return kept;
+    const marked = phenomenaWithTag(tags, tag);
+    return kept.filter((p) => marked.has(p.id));
+  }, [report, f, tags, tag]);
   // a large case renders PAGE cards at a time (the filters narrow; "show more" extends)
   const [limit, setLimit] = useState(PAGE);
   useEffect(() => setLimit(PAGE), [report, f]);
@@ -47,6 +66,7 @@ export function FindingsView({ report, query }: { report: Report; query?: { text
         {sel("source", t("findings.source"), fs.sources)}
         {sel("category", t("findings.category"), fs.categories)}
         {sel("agent", t("findings.agent"), fs.agents)}
+        <TagFilter value={tag} tags={tagsInUse(tags)} onChange={setTag} />
         <label class="field grow">
           <span>{t("common.search")}</span>
           <input
@@ -79,6 +99,7 @@ export function FindingsView({ report, query }: { report: Report; query?: { text
                   )}
                   <span class="title">{p.title}</span>
                 </header>
+                {marker && <TagControls target={p.id} tags={tags} marker={marker} />}
                 <div class="finding-cols">
                   <div class="facts">
                     <h3>{t("findings.facts")}</h3>

@@ -3,7 +3,10 @@
 // rows come from the `timeline` command, which filters by the rule `masf timeline` uses.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText } from "../api";
+import { TagControls, TagFilter, type Marker } from "../components/TagControls";
 import { VirtualList } from "../components/VirtualList";
+import type { TagsView } from "../generated/ipc";
+import { NO_TAGS, tagIndex, tagsInUse, tagsOn } from "../logic/tags";
 import { t } from "../i18n";
 import {
   density, extent, formatInZone, formatUtc, msAt, NO_TL_FILTER, pan, tickLabel, ticks, tickStep, timelineRequest,
@@ -15,7 +18,18 @@ const LANE_H = 22;
 const AXIS_H = 28;
 const MAX_DOTS = 3000;
 
-export function TimelineView({ report, actors }: { report: Report; actors: Actor[] }) {
+export function TimelineView({
+  report,
+  actors,
+  tags = NO_TAGS,
+  marker,
+}: {
+  report: Report;
+  actors: Actor[];
+  tags?: TagsView;
+  marker?: Marker;
+}) {
+  const marked = useMemo(() => tagIndex(tags), [tags]);
   const [f, setF] = useState<TimelineFilter>(NO_TL_FILTER);
   const [rows, setRows] = useState<TlRow[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +50,7 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
     return () => {
       live = false;
     };
-  }, [report, actors, f]);
+  }, [report, actors, f, f.tag ? tags : null]);
   const full = useMemo(() => extent(rows), [rows]);
   const [view, setView] = useState<Viewport | null>(null);
   const [sel, setSel] = useState<number | null>(null);
@@ -115,6 +129,7 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
             ))}
           </select>
         </label>
+        <TagFilter value={f.tag} tags={tagsInUse(tags)} onChange={(tag) => setF({ ...f, tag })} />
         <label class="field">
           <span>{t("timeline.from")}</span>
           <input type="datetime-local" step={1} data-testid="timeline-from" onChange={(e) => setF({ ...f, from: e.currentTarget.value })} />
@@ -189,6 +204,12 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
         <span class="c-msg">{t("timeline.message")}</span>
         <span class="c-raw">{t("timeline.raw")}</span>
       </div>
+      {marker && sel !== null && inView[sel] && (
+        <div class="tl-selected" data-testid="timeline-selected">
+          <span class="muted">{inView[sel].entry.entry}</span>
+          <TagControls target={inView[sel].entry.entry} tags={tags} marker={marker} />
+        </div>
+      )}
       <VirtualList
         count={inView.length}
         rowHeight={26}
@@ -206,7 +227,12 @@ export function TimelineView({ report, actors }: { report: Report; actors: Actor
               </span>
               <span class="c-src">{r.entry.source_id}</span>
               <span class="c-desc">{r.entry.timestamp_desc}</span>
-              <span class="c-msg">{r.entry.message || r.entry.phenomenon_id}</span>
+              <span class="c-msg">
+                {r.entry.message || r.entry.phenomenon_id}
+                {tagsOn(marked, r.entry.entry).map((x) => (
+                  <span class="chip tag">{x}</span>
+                ))}
+              </span>
               <span class="c-raw muted" title={`${r.entry.raw_encoding} · ${r.entry.zone}`}>
                 {r.entry.raw_value} ({r.entry.raw_encoding})
               </span>

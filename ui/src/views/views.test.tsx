@@ -410,7 +410,7 @@ describe("Timeline view", () => {
     await act(() => render(<TimelineView report={r} actors={r.actors} />, root));
     await flush();
     expect(calls.filter((c) => c.cmd === "timeline").map((c) => c.args[0])).toEqual([
-      { sources: [], actor: null, from: null, to: null },
+      { sources: [], actor: null, tag: null, from: null, to: null },
     ]);
     expect(q("timeline-count")?.textContent).toContain("of 89");
     const pick = q("timeline-filter-actor") as HTMLSelectElement;
@@ -419,7 +419,7 @@ describe("Timeline view", () => {
       pick.dispatchEvent(new Event("change"));
     });
     await flush();
-    expect(calls.at(-1)).toEqual({ cmd: "timeline", args: [{ sources: [], actor: "actor-000005", from: null, to: null }] });
+    expect(calls.at(-1)).toEqual({ cmd: "timeline", args: [{ sources: [], actor: "actor-000005", tag: null, from: null, to: null }] });
     expect(q("timeline-count")?.textContent).toContain("of 17");
     expect(q("timeline-error")).toBeNull();
   });

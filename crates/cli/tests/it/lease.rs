@@ -53,7 +53,7 @@ fn lease_pids(case: &str, work: &Path) -> Vec<u64> {
 }
 
 /// `masf status` and `masf verify` find nothing wrong with the store.
-fn assert_consistent(case: &str, work: &Path, what: &str) {
+pub(crate) fn assert_consistent(case: &str, work: &Path, what: &str) {
     let work = work.to_str().unwrap();
     for command in ["status", "verify"] {
         let out = masf(&[command, case, "--work", work]);
@@ -167,7 +167,11 @@ fn small_pipe() -> (std::fs::File, Stdio) {
 
 /// A `masf run --events jsonl` that holds the case until its stream is read: returns the child
 /// and its stream, after the first line — the run's lease, naming the child.
-fn holding_run(case: &str, work: &Path, out: &Path) -> (Child, std::io::BufReader<std::fs::File>) {
+pub(crate) fn holding_run(
+    case: &str,
+    work: &Path,
+    out: &Path,
+) -> (Child, std::io::BufReader<std::fs::File>) {
     use std::io::BufRead;
     let (read, write) = small_pipe();
     let child = Command::new(env!("CARGO_BIN_EXE_masf"))
@@ -190,7 +194,7 @@ fn holding_run(case: &str, work: &Path, out: &Path) -> (Child, std::io::BufReade
     (child, stream)
 }
 
-fn refused_by(case: &str, work: &Path, holder: u32) {
+pub(crate) fn refused_by(case: &str, work: &Path, holder: u32) {
     let out = masf(&["run", case, "--work", work.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(EXIT_BUSY), "{}", text(&out));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -21,5 +21,6 @@ mod resume;
 mod scale;
 mod search;
 mod support;
+mod tags;
 mod tamper;
 mod timeline;

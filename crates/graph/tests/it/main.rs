@@ -8,4 +8,5 @@ mod properties;
 mod resolution;
 mod support;
 mod synthetic;
+mod tags;
 mod views;

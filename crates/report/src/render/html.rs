@@ -371,6 +371,21 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             }
         }
     }
+    if let Some(note) = super::tagged_note(r) {
+        let _ = writeln!(
+            o,
+            "<h2 id=\"tagged-items\">Tagged items</h2><p>{}</p>",
+            esc(&note)
+        );
+        let rows = super::tagged_rows(r);
+        if !rows.is_empty() {
+            head(&mut o, &super::TAGGED_COLUMNS);
+            for t in rows {
+                row(&mut o, &t.iter().map(|c| esc(c)).collect::<Vec<_>>());
+            }
+            o.push_str("</table>\n");
+        }
+    }
     o.push_str("<h2>Counts</h2>");
     head(&mut o, &["", "count"]);
     for (k, v) in super::summary(r) {

@@ -104,6 +104,19 @@ pub fn render(r: &Report) -> String {
             ),
         }
     }
+    if let Some(note) = super::tagged_note(r) {
+        let _ = writeln!(o, "## Tagged items\n\n{}\n", cell(&note));
+        let rows = super::tagged_rows(r);
+        if !rows.is_empty() {
+            table(
+                &mut o,
+                &super::TAGGED_COLUMNS,
+                rows.iter()
+                    .map(|r| r.iter().map(|c| cell(c)).collect())
+                    .collect(),
+            );
+        }
+    }
     o.push_str("## Counts\n\n");
     table(
         &mut o,

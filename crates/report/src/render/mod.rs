@@ -183,6 +183,76 @@ pub(crate) const ACTOR_COLUMNS: [&str; 6] = [
     "identifiers",
 ];
 
+/// Columns of the "Tagged items" table, in both renderers.
+pub(crate) const TAGGED_COLUMNS: [&str; 5] = ["item", "what it is", "tags", "bookmark", "notes"];
+
+/// The "Tagged items" section's sentence (none when the report has no marked item and is not
+/// restricted to them).
+pub(crate) fn tagged_note(r: &Report) -> Option<String> {
+    let only = r
+        .generated
+        .get("tagged_only")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false);
+    if r.tagged.is_empty() && !only {
+        return None;
+    }
+    let mut note = String::from(
+        "What the examiner tagged, bookmarked or wrote notes on, each with who and when. These \
+         are the examiner's marks, not findings: each is an event in the case log, undone only \
+         by a later one.",
+    );
+    if only {
+        note.push_str(
+            " This report is restricted to these items and what they cite (their phenomena \
+             with the tool calls those cite, their entities and actors, the hypotheses the \
+             phenomena bear on, their timeline entries); the sources are shown whole.",
+        );
+    }
+    if r.tagged.is_empty() {
+        note.push_str(" Nothing is tagged.");
+    }
+    Some(note)
+}
+
+/// The rows of the "Tagged items" table ([`TAGGED_COLUMNS`]) as plain text.
+pub(crate) fn tagged_rows(r: &Report) -> Vec<[String; 5]> {
+    let act = |by: &str, at: &str, reason: &str| {
+        if reason.is_empty() {
+            format!("{by}, {at}")
+        } else {
+            format!("{by}, {at}: {reason}")
+        }
+    };
+    r.tagged
+        .iter()
+        .map(|t| {
+            let gone = if t.present {
+                String::new()
+            } else {
+                " (no longer in the graph; as recorded)".to_owned()
+            };
+            [
+                format!("{} ({})", t.target, t.kind.replace('_', " ")),
+                format!("{}{gone}", t.what),
+                t.tags
+                    .iter()
+                    .map(|g| format!("{} ({})", g.tag, act(&g.by, &g.at, &g.reason)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                t.bookmark
+                    .as_ref()
+                    .map_or_else(String::new, |b| act(&b.by, &b.at, &b.reason)),
+                t.notes
+                    .iter()
+                    .map(|n| format!("{} — {} ({})", n.text, n.id, act(&n.by, &n.at, "")))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ]
+        })
+        .collect()
+}
+
 /// The log chain heads the report was written at (`generated.log_chain`), in words: "events:
 /// 1,234 rows, head seq 1234, sha256 …".
 pub(crate) fn log_chain(r: &Report) -> Vec<String> {
@@ -229,6 +299,7 @@ pub(crate) fn summary(r: &Report) -> Vec<(&'static str, usize)> {
         ("actors", r.actors.len()),
         ("timeline entries", r.timeline.len()),
         ("not read", r.not_read.len()),
+        ("tagged items", r.tagged.len()),
     ]
 }
 

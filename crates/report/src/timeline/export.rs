@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::{Entry, Timeline};
 
 /// The CSV columns, in order.
-pub const CSV_COLUMNS: [&str; 19] = [
+pub const CSV_COLUMNS: [&str; 20] = [
     "datetime",
     "timestamp",
     "timestamp_desc",
@@ -22,6 +22,7 @@ pub const CSV_COLUMNS: [&str; 19] = [
     "source",
     "source_id",
     "phenomenon_id",
+    "entry",
     "agent",
     "category",
     "raw_value",
@@ -129,6 +130,7 @@ pub fn write_csv_with(
             e.source.clone(),
             e.source_id.clone(),
             e.phenomenon_id.clone(),
+            e.entry.clone(),
             e.agent.clone(),
             e.category.clone(),
             e.raw_value.clone(),
