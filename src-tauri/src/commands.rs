@@ -5,12 +5,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use masf_api::ApiError;
 use masf_api::desktop::{
     CaseDraft, CaseSummary, Desktop, DesktopSink, EventPage, Exported, IntakeProgress,
     InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, TagsView,
     TimelineRequest, WireCursor,
 };
+use masf_api::{ApiError, Indexed, SearchRequest, SearchResult};
 use tauri::{AppHandle, State};
 
 use crate::ipc;
@@ -208,6 +208,18 @@ pub async fn withdraw_note(
 ) -> Result<TagsView, ApiError> {
     let d = state.inner().clone();
     blocking(move || d.withdraw_note(&id, reason.as_deref())).await
+}
+
+#[tauri::command]
+pub async fn build_index(state: Shared<'_>, rebuild: bool) -> Result<Vec<Indexed>, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.index_sources(rebuild)).await
+}
+
+#[tauri::command]
+pub async fn search(state: Shared<'_>, request: SearchRequest) -> Result<SearchResult, ApiError> {
+    let d = state.inner().clone();
+    blocking(move || d.search(&request)).await
 }
 
 #[tauri::command]

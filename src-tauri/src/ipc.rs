@@ -18,7 +18,10 @@ use masf_api::desktop::{
     ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TagsView, TimelineRequest,
     WireCursor,
 };
-use masf_api::{ApiError, FileHash, MarkAct, Report, StreamItem, Timeline, Why};
+use masf_api::{
+    ApiError, FileHash, Indexed, MarkAct, Report, SearchRequest, SearchResult, StreamItem,
+    Timeline, Why,
+};
 use masf_report::ts_shapes as shapes;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter};
@@ -100,6 +103,8 @@ commands! {
     tags [state: Shared<'_>] () -> TagsView;
     mark_item [state: Shared<'_>] (target: String, act: MarkAct, reason: Option<String>) -> TagsView;
     withdraw_note [state: Shared<'_>] (id: String, reason: Option<String>) -> TagsView;
+    build_index [state: Shared<'_>] (rebuild: bool) -> Vec<Indexed>;
+    search [state: Shared<'_>] (request: SearchRequest) -> SearchResult;
     timeline [state: Shared<'_>] (query: TimelineRequest) -> Timeline;
     export_report [state: Shared<'_>] (dir: PathBuf, formats: Vec<ReportFormat>) -> Exported;
     pick_files [app: AppHandle] () -> Vec<PathBuf>;

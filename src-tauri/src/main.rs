@@ -49,6 +49,8 @@ app_commands!(
     tags,
     mark_item,
     withdraw_note,
+    build_index,
+    search,
     timeline,
     export_report,
     pick_files,

@@ -72,6 +72,8 @@ export const api = {
   tags: b.getTags,
   markItem: b.markItem,
   withdrawNote: b.withdrawNote,
+  buildIndex: b.buildIndex,
+  search: b.search,
   exportReport: b.exportReport,
   pickFiles: b.pickFiles,
   pickFolder: b.pickFolder,

@@ -1,4 +1,4 @@
-// The app frame: tabs for the seven views (Alt+1…7, ←/→ on the tab strip), language and theme,
+// The app frame: tabs for the eight views (Alt+1…8, ←/→ on the tab strip), language and theme,
 // the current case, the report model, and the run's event stream (kept here so it keeps
 // arriving whatever view is shown).
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -16,6 +16,7 @@ import { FindingsView } from "./views/FindingsView";
 import { HypothesesView } from "./views/HypothesesView";
 import { ReportView } from "./views/ReportView";
 import { RunView } from "./views/RunView";
+import { SearchView } from "./views/SearchView";
 import { TimelineView } from "./views/TimelineView";
 
 /** The banner under the top bar, kept as what happened (never as text): its text is made when it
@@ -26,7 +27,7 @@ export function noteText(n: Note): string {
   return n.kind === "finished" ? t("run.finished", { state: tOr(`run.state.${n.state}`, n.state) }) : errorText(n.error);
 }
 
-export const VIEWS = ["case", "run", "findings", "hypotheses", "entities", "timeline", "report"] as const;
+export const VIEWS = ["case", "run", "findings", "hypotheses", "entities", "timeline", "search", "report"] as const;
 export type View = (typeof VIEWS)[number];
 
 function store(key: string): string | null {
@@ -160,10 +161,10 @@ export function App() {
     return () => clearInterval(id);
   }, [running]);
 
-  // ----- keyboard: Alt+1..7 switch views
+  // ----- keyboard: Alt+1..8 switch views
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-7]$/.test(e.key)) {
+      if (e.altKey && !e.ctrlKey && !e.metaKey && /^[1-8]$/.test(e.key)) {
         const v = VIEWS[Number(e.key) - 1];
         if (v) {
           e.preventDefault();
@@ -273,6 +274,7 @@ export function App() {
         {view === "hypotheses" && needReport((r) => <HypothesesView report={r} onOpenFinding={openFinding} />)}
         {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} tags={tags} marker={marker} />)}
         {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} tags={tags} marker={marker} />)}
+        {view === "search" && (summary ? <SearchView /> : <div class="view empty-view"><p class="empty">{t("app.noCase")}</p></div>)}
         {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
       </main>
     </div>

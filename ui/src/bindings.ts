@@ -13,6 +13,7 @@ import type {
   ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, EventPage, Exported, InvocationView,
   LinksAndActors, ReportFormat, RerunView, RunFinished, IntakeProgress, SourceDraft, StatusView, StreamItem,
   Timeline, TimelineRequest, WireCursor, Why, LinkView, Actor, Report, TagsView, MarkAct,
+  Indexed, SearchRequest, SearchResult,
 } from "./generated/ipc";
 
 export type * from "./generated/ipc";
@@ -144,6 +145,16 @@ export function markItem(target: string, act: MarkAct, reason?: string): Promise
 /** Withdraws a note (it stays in the case log); the marks after it. */
 export function withdrawNote(id: string, reason?: string): Promise<TagsView> {
   return call("withdraw_note", { id, reason: reason ?? null });
+}
+
+/** Builds the full-text index of every source without one (all with `rebuild`), as `masf index`. */
+export function buildIndex(rebuild: boolean): Promise<Indexed[]> {
+  return call("build_index", { rebuild });
+}
+
+/** Searches the sources' full-text indexes, as `masf search` (one logged call a source). */
+export function search(request: SearchRequest): Promise<SearchResult> {
+  return call("search", { request });
 }
 
 export function getTimeline(query: TimelineRequest): Promise<Timeline> {

@@ -887,6 +887,28 @@ impl Desktop {
         self.tags()
     }
 
+    /// Builds the full-text index of every source that has none of this version (all with
+    /// `rebuild`), as `masf index` does; each build a logged `index_text` invocation.
+    pub fn index_sources(&self, rebuild: bool) -> Result<Vec<crate::Indexed>, ApiError> {
+        let mut ctx = self.ctx()?;
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        crate::index(
+            &mut ctx,
+            &[],
+            rebuild,
+            &SystemClock,
+            &cancel,
+            &mut |_, _| {},
+        )
+    }
+
+    /// Searches the sources' indexes, as `masf search` does: one logged `search_index` call
+    /// a source, hits merged by score.
+    pub fn search(&self, request: &crate::SearchRequest) -> Result<crate::SearchResult, ApiError> {
+        let mut ctx = self.ctx()?;
+        crate::search(&mut ctx, request, &SystemClock)
+    }
+
     /// The timeline for a query ([`crate::query_timeline`], as `masf timeline` prints it).
     pub fn timeline(&self, query: &crate::TimelineQuery) -> Result<crate::Timeline, ApiError> {
         crate::query_timeline(&self.ctx()?, query)

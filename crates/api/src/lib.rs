@@ -42,6 +42,7 @@ pub use masf_evidence::ewf::MediaVerification;
 pub use masf_evidence::fs::{Entry, EntryKind, RawTime};
 pub use masf_graph::resolution::{Actor, ActorIdentifier, EntityRef, EvidenceView, LinkView};
 pub use masf_graph::{Decision, EntityKind, Relation, SameAsDecision, SameAsState};
+pub use masf_index::Mode as SearchMode;
 pub use masf_report::Report;
 pub use masf_report::tagged::TaggedRow;
 pub use masf_report::timeline::export as timeline_export;
@@ -61,7 +62,9 @@ pub use resolve::{
     Decided, ResolveReport, Why, WhyInvocation, actors, approve, graph, links, links_and_actors,
     resolve, resolve_in, retract, why,
 };
-pub use search::{Indexed, SearchHit, SearchResult, index, search};
+pub use search::{
+    Indexed, NotSearched, SearchHit, SearchRequest, SearchResult, Searched, index, search,
+};
 pub use stream::{Cursor, StreamItem, follow, poll};
 pub use timeline::{TimelineQuery, query_timeline, timeline, timeline_filter};
 pub use triage::{RunOutcome, caps, grant, pause};

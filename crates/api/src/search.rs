@@ -151,32 +151,87 @@ pub fn index(
 }
 
 /// One hit of `masf search`, with its source and the invocation that found it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SearchHit {
     pub source_id: String,
     pub invocation_id: String,
     #[serde(flatten)]
+    #[ts(flatten)]
     pub hit: masf_index::Hit,
 }
 
+/// A source searched, and the `search_index` invocation that did it.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct Searched {
+    pub source_id: String,
+    pub invocation_id: String,
+}
+
+/// A source not searched, and why (no index yet: `masf index`; unreadable evidence).
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct NotSearched {
+    pub source_id: String,
+    pub reason: String,
+}
+
+/// What the examiner asks `masf search` / the Search view for.
+#[derive(Debug, Clone, Default, serde::Deserialize, ts_rs::TS)]
+pub struct SearchRequest {
+    pub query: String,
+    #[serde(default)]
+    pub mode: masf_index::Mode,
+    /// Only these sources (all when empty).
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// RFC 3339 bounds of the files' modification times.
+    #[serde(default)]
+    #[ts(optional)]
+    pub from: Option<String>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub to: Option<String>,
+    #[serde(default)]
+    #[ts(optional, type = "number")]
+    pub limit: Option<u64>,
+}
+
+impl SearchRequest {
+    /// The `search_index` arguments it stands for.
+    pub fn args(&self) -> serde_json::Value {
+        let mut a = json!({
+            "query": self.query,
+            "mode": self.mode,
+            "limit": self.limit.unwrap_or(masf_tools::index_tools::SEARCH_INDEX_DEFAULT_LIMIT),
+        });
+        if let Some(t) = &self.from {
+            a["from"] = t.as_str().into();
+        }
+        if let Some(t) = &self.to {
+            a["to"] = t.as_str().into();
+        }
+        a
+    }
+}
+
 /// What `masf search` found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct SearchResult {
     pub hits: Vec<SearchHit>,
     /// Sources searched, each with its `search_index` invocation.
-    pub searched: Vec<(String, String)>,
+    pub searched: Vec<Searched>,
     /// Sources without an index (run `masf index`), or whose search failed, with why.
-    pub not_searched: Vec<(String, String)>,
+    pub not_searched: Vec<NotSearched>,
 }
 
 /// Searches the index of every chosen source (all when `only` is empty) with one logged
 /// `search_index` invocation each, and merges the hits by score.
 pub fn search(
     ctx: &mut CaseCtx,
-    only: &[String],
-    args: &serde_json::Value,
+    request: &SearchRequest,
     clock: &dyn Clock,
 ) -> Result<SearchResult, ApiError> {
+    let only = &request.sources;
+    let args = &request.args();
     let mut catalog = Catalog::new();
     catalog.register(Arc::new(masf_tools::index_tools::SearchIndex));
     let invoker =
@@ -195,13 +250,19 @@ pub fn search(
     for (id, path, password_env) in sources {
         let target = index_ref(ctx, &id);
         if let Err(e) = masf_index::Manifest::read(&target.dir) {
-            not_searched.push((id, e.to_string()));
+            not_searched.push(NotSearched {
+                source_id: id,
+                reason: e.to_string(),
+            });
             continue;
         }
         let source = match SourceCtx::open_with(&id, &path, password_env.as_deref()) {
             Ok(s) => Arc::new(s.with_index(target)),
             Err(e) => {
-                not_searched.push((id, e.to_string()));
+                not_searched.push(NotSearched {
+                    source_id: id,
+                    reason: e.to_string(),
+                });
                 continue;
             }
         };
@@ -225,7 +286,10 @@ pub fn search(
             if why.starts_with("invalid arguments") {
                 return Err(ApiError::new(ErrorCode::BadRequest, why));
             }
-            not_searched.push((id, why));
+            not_searched.push(NotSearched {
+                source_id: id,
+                reason: why,
+            });
             continue;
         }
         let hits: Vec<masf_index::Hit> = invoked
@@ -233,7 +297,10 @@ pub fn search(
             .structured
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_default();
-        searched.push((id.clone(), rec.invocation_id.clone()));
+        searched.push(Searched {
+            source_id: id.clone(),
+            invocation_id: rec.invocation_id.clone(),
+        });
         lists.push(((id, rec.invocation_id), hits));
     }
     let hits = masf_index::merge(lists, limit)

@@ -777,20 +777,21 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             json,
         } => {
             let mode = if identifier {
-                "identifier"
+                masf_api::SearchMode::Identifier
             } else if regex {
-                "regex"
+                masf_api::SearchMode::Regex
             } else {
-                "words"
+                masf_api::SearchMode::Words
             };
-            let mut args = serde_json::json!({"query": query, "mode": mode, "limit": limit});
-            if let Some(t) = from {
-                args["from"] = t.into();
-            }
-            if let Some(t) = to {
-                args["to"] = t.into();
-            }
-            cmd_search(&case, &sources, &args, json)
+            let request = masf_api::SearchRequest {
+                query,
+                mode,
+                sources,
+                from,
+                to,
+                limit: Some(limit),
+            };
+            cmd_search(&case, &request, json)
         }
     }
 }
@@ -857,18 +858,17 @@ fn cmd_index(case: &CaseArgs, sources: &[String], rebuild: bool, json: bool) -> 
 
 fn cmd_search(
     case: &CaseArgs,
-    sources: &[String],
-    args: &serde_json::Value,
+    request: &masf_api::SearchRequest,
     json: bool,
 ) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
-    let found = masf_api::search(&mut ctx, sources, args, &masf_api::SystemClock)?;
+    let found = masf_api::search(&mut ctx, request, &masf_api::SystemClock)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&found)?);
         return Ok(EXIT_OK);
     }
-    for (source, why) in &found.not_searched {
-        eprintln!("{source}: not searched: {why}");
+    for n in &found.not_searched {
+        eprintln!("{}: not searched: {}", n.source_id, n.reason);
     }
     for h in &found.hits {
         println!(

@@ -25,7 +25,7 @@ use crate::{IndexError, Stored, analyzer, ids, open, stored};
 const CONTEXT: usize = 60;
 
 /// How the query text is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Words, phrases and boolean operators.
@@ -53,7 +53,7 @@ pub struct Query {
 }
 
 /// One hit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 pub struct Hit {
     pub layer: String,
     pub path: String,
@@ -64,10 +64,13 @@ pub struct Hit {
     /// The text's encoding in the file (`-` where it is no byte decoding).
     pub encoding: String,
     /// Byte offset of the match in the file, where the text is a decoding of its bytes.
+    #[ts(type = "number | null")]
     pub offset: Option<u64>,
     /// The column of an SQLite row, the part of an Office file.
     pub label: Option<String>,
     pub deleted: bool,
+    /// Modification time, Unix seconds, where the file system gives one as an instant.
+    #[ts(type = "number | null")]
     pub mtime: Option<i64>,
     pub score: f32,
     pub before: String,

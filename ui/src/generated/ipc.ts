@@ -420,6 +420,19 @@ export type IdType = "phone" | "email" | "apple_id" | "google_account" | "accoun
 export type IdentifierRow = { type: string, value: string, normalized: string, strength: string, phenomenon_id: string, };
 
 /**
+ * What `masf index` did for one source.
+ */
+export type Indexed = { source_id: string, 
+/**
+ * `built`, `current` (an index of this version was there: nothing to do) or `failed`.
+ */
+outcome: string, 
+/**
+ * The `index_text` invocation that logged the build.
+ */
+invocation_id?: string, files: number, skipped: number, error?: string, };
+
+/**
  * Hashing progress, sent as `intake-progress`.
  */
 export type IntakeProgress = { path: string, done: number, total: number, };
@@ -627,6 +640,11 @@ sha1_check: string,
 bad_chunks: Array<string>, };
 
 /**
+ * How the query text is read.
+ */
+export type Mode = "words" | "identifier" | "regex";
+
+/**
  * The normalisation a match used.
  */
 export type Normalisation = "whitespace_collapse" | "hex_case" | "email_case" | "phone_e164" | "digit_separators" | "look_alike_repair";
@@ -639,6 +657,11 @@ export type NotRead = { source_id: string,
  * A partition, an artefact path, a whole source.
  */
 what: string, reason: string, invocation_id: string | null, };
+
+/**
+ * A source not searched, and why (no index yet: `masf index`; unreadable evidence).
+ */
+export type NotSearched = { source_id: string, reason: string, };
 
 /**
  * A note on an item.
@@ -1046,6 +1069,66 @@ state: string,
  * The examiner's decisions on it, in order.
  */
 decisions: Array<SameAsDecision>, };
+
+/**
+ * One hit of `masf search`, with its source and the invocation that found it.
+ */
+export type SearchHit = { source_id: string, invocation_id: string, layer: string, path: string, 
+/**
+ * Where inside the file, beyond its bytes: `table messages rowid 7`, an Office part.
+ */
+locator: string, 
+/**
+ * The reading that gave the text: `text`, `strings`, `office`, `plist`, `sqlite_row`.
+ */
+kind: string, 
+/**
+ * The text's encoding in the file (`-` where it is no byte decoding).
+ */
+encoding: string, 
+/**
+ * Byte offset of the match in the file, where the text is a decoding of its bytes.
+ */
+offset: number | null, 
+/**
+ * The column of an SQLite row, the part of an Office file.
+ */
+label: string | null, deleted: boolean, 
+/**
+ * Modification time, Unix seconds, where the file system gives one as an instant.
+ */
+mtime: number | null, score: number, before: string, matched: string, after: string, };
+
+/**
+ * What the examiner asks `masf search` / the Search view for.
+ */
+export type SearchRequest = { query: string, mode: Mode, 
+/**
+ * Only these sources (all when empty).
+ */
+sources: Array<string>, 
+/**
+ * RFC 3339 bounds of the files' modification times.
+ */
+from?: string, to?: string, limit?: number, };
+
+/**
+ * What `masf search` found.
+ */
+export type SearchResult = { hits: Array<SearchHit>, 
+/**
+ * Sources searched, each with its `search_index` invocation.
+ */
+searched: Array<Searched>, 
+/**
+ * Sources without an index (run `masf index`), or whose search failed, with why.
+ */
+not_searched: Array<NotSearched>, };
+
+/**
+ * A source searched, and the `search_index` invocation that did it.
+ */
+export type Searched = { source_id: string, invocation_id: string, };
 
 /**
  * One dropped or picked path, sniffed by content: what the case editor shows before saving.
@@ -1510,6 +1593,8 @@ export type Commands = {
   tags: { args: Record<string, never>; result: TagsView };
   mark_item: { args: { target: string; act: MarkAct; reason: string | null }; result: TagsView };
   withdraw_note: { args: { id: string; reason: string | null }; result: TagsView };
+  build_index: { args: { rebuild: boolean }; result: Array<Indexed> };
+  search: { args: { request: SearchRequest }; result: SearchResult };
   timeline: { args: { query: TimelineRequest }; result: Timeline };
   export_report: { args: { dir: string; formats: Array<ReportFormat> }; result: Exported };
   pick_files: { args: Record<string, never>; result: Array<string> };

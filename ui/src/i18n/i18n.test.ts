@@ -53,7 +53,8 @@ describe("keys used by the code", () => {
   });
   it("every member of the key families built at run time exists", () => {
     const families: Record<string, string[]> = {
-      nav: ["case", "run", "findings", "hypotheses", "entities", "timeline", "report"],
+      nav: ["case", "run", "findings", "hypotheses", "entities", "timeline", "search", "report"],
+      "search.mode": ["words", "identifier", "regex"],
       "run.state": ["idle", "active", "paused", "halted_budget", "completed", "failed"],
       "run.tone": ["call", "finding", "reject", "hypothesis", "lead", "round", "state", "warn", "info"],
       budget: ["tool_calls", "rounds", "wall_clock_s", "tokens"],

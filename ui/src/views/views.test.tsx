@@ -77,6 +77,25 @@ vi.mock("../api", () => ({
       if (args[1] !== "right") return Promise.reject(new Error("the password does not open this backup's keybag"));
       return Promise.resolve(null);
     },
+    search: (...args: unknown[]) => {
+      calls.push({ cmd: "search", args });
+      const r = args[0] as { query: string; mode: string };
+      if (r.mode === "identifier" && r.query === "hello") {
+        return Promise.reject(new Error("invalid arguments: hello reads as no phone number, e-mail address or wallet address"));
+      }
+      // what `masf search case.yaml USDT --limit 4 --json` printed for the demo case, plus a
+      // source not yet indexed
+      const found = JSON.parse(fixtureText("demo-search.json"));
+      found.not_searched = [{ source_id: "src-new", reason: "no index in /w/index/src-new: build it first (masf index)" }];
+      return Promise.resolve(found);
+    },
+    buildIndex: (...args: unknown[]) => {
+      calls.push({ cmd: "buildIndex", args });
+      return Promise.resolve([
+        { source_id: "src-usb", outcome: "current", files: 0, skipped: 0 },
+        { source_id: "src-new", outcome: "built", invocation_id: "inv-000099", files: 12, skipped: 0 },
+      ]);
+    },
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
@@ -92,6 +111,7 @@ const { EntitiesView } = await import("./EntitiesView");
 const { ReportView } = await import("./ReportView");
 const { TimelineView } = await import("./TimelineView");
 const { RunView } = await import("./RunView");
+const { SearchView } = await import("./SearchView");
 const { LogFeed } = await import("../logic/feed");
 
 let root: HTMLDivElement;
@@ -434,6 +454,50 @@ describe("Timeline view", () => {
     await flush();
     expect(q("timeline-error")?.textContent).toContain("no actor or entity");
     expect(q("timeline-count")?.textContent).toContain("of 0");
+  });
+});
+
+describe("Search view", () => {
+  const type = async (v: string) =>
+    act(async () => {
+      const input = q("search-query") as HTMLInputElement;
+      input.value = v;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  it("shows each hit's place and its match as text, names sources not searched, opens the logged search", async () => {
+    await act(async () => render(<SearchView />, root));
+    expect((q("search-run") as HTMLButtonElement).disabled).toBe(true);
+    await type("USDT");
+    await act(async () => (q("search-run") as HTMLButtonElement).click());
+    await flush();
+    expect(calls.filter((c) => c.cmd === "search").map((c) => c.args[0])).toEqual([{ query: "USDT", mode: "words", sources: [] }]);
+    const hits = root.querySelectorAll('[data-testid="search-hit"]');
+    expect(hits.length).toBe(4);
+    const marks = [...root.querySelectorAll('[data-testid="search-match"]')].map((m) => m.textContent);
+    expect(marks).toEqual(["USDT", "USDT", "USDT", "USDT"]);
+    expect(hits[0]!.textContent).toContain("mmssms.db");
+    expect(hits[0]!.textContent).toContain("table words rowid 1");
+    expect(q("search-not-searched")!.textContent).toContain("src-new");
+    expect(q("search-count")!.textContent).toContain("4");
+    await act(async () => (hits[0]!.querySelector("button") as HTMLButtonElement).click());
+    await flush();
+    expect(calls.filter((c) => c.cmd === "invocation").map((c) => c.args[0])).toEqual(["inv-000014"]);
+  });
+  it("sends the mode, says a refused query, and builds the missing indexes", async () => {
+    await act(async () => render(<SearchView />, root));
+    await type("hello");
+    await act(async () => {
+      const sel = q("search-mode") as HTMLSelectElement;
+      sel.value = "identifier";
+      sel.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    await act(async () => (q("search-run") as HTMLButtonElement).click());
+    await flush();
+    expect(q("search-error")!.textContent).toContain("no phone number");
+    await act(async () => (q("search-build") as HTMLButtonElement).click());
+    await flush();
+    expect(calls.filter((c) => c.cmd === "buildIndex").map((c) => c.args)).toEqual([[false]]);
+    expect(q("search-built")!.textContent).toContain("src-new");
   });
 });
 
