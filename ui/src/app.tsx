@@ -274,7 +274,7 @@ export function App() {
         {view === "hypotheses" && needReport((r) => <HypothesesView report={r} onOpenFinding={openFinding} />)}
         {view === "entities" && needReport((r) => <EntitiesView report={r} graph={graph} onGraph={setGraph} onOpenFinding={openFinding} tags={tags} marker={marker} />)}
         {view === "timeline" && needReport((r) => <TimelineView report={r} actors={graph.actors} tags={tags} marker={marker} />)}
-        {view === "search" && (summary ? <SearchView /> : <div class="view empty-view"><p class="empty">{t("app.noCase")}</p></div>)}
+        {view === "search" && (summary ? <SearchView tags={tags} marker={marker} /> : <div class="view empty-view"><p class="empty">{t("app.noCase")}</p></div>)}
         {view === "report" && <ReportView report={report} defaultDir={summary ? `${summary.work_dir}/report` : ""} />}
       </main>
     </div>

@@ -122,7 +122,8 @@ fn write(
             .sources
             .iter()
             .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone())),
-    );
+    )
+    .with_searches(ctx.work_dir.clone());
     // A connection of its own: the write is one immediate transaction.
     let mut store = Store::open(&ctx.work_dir).map_err(ApiError::store)?;
     let scoring = crate::compose::scoring(&ctx.config.scoring);

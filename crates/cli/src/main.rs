@@ -68,9 +68,11 @@ struct MarkArgs {
 /// What a TARGET is, for the marking commands' help.
 const TARGET_HELP: &str = "TARGET is what is marked: a phenomenon (ph-000012), one of its \
 facts (ph-000012#fact2, from 1), an entity (ent-000003), an actor (actor-000003, see `masf \
-actors --all`), a timeline entry (ph-000012#time1, the `entry` of `masf timeline --json`) or a \
+actors --all`), a timeline entry (ph-000012#time1, the `entry` of `masf timeline --json`), a \
 file or folder inside a source (SOURCE[#LAYER]:/path, LAYER a 1-based partition index or a \
-partition name when the source holds several file systems, e.g. src-usb:/DCIM/a.jpg). A \
+partition name when the source holds several file systems, e.g. src-usb:/DCIM/a.jpg) or a hit \
+of a logged search (inv-000014#hit3: the third hit of the `search_index` invocation that \
+`masf search` names beside each hit). A \
 target that does not exist is refused, naming it and what exists.\n\n\
 Every mark is an examiner event in the case's append-only log (who, when, why), undone only by \
 a later event; marks need no run lease (they can be made while `masf run` works) and are kept \

@@ -13,8 +13,8 @@
 //! was marked ([`MarkEvent`]'s `label`).
 //!
 //! A target is a tagged JSON object (`{"kind": "phenomenon", "id": "ph-000012"}`), so a new
-//! kind (a search hit: source, layer, path, offset) is one more variant, read by old and new
-//! code alike; its text form is what the CLI takes ([`Target::parse`]).
+//! kind is one more variant, read by old and new code alike (search hits came so: a hit line of
+//! a logged `search_index` call); its text form is what the CLI takes ([`Target::parse`]).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -75,13 +75,22 @@ pub enum Target {
         /// The absolute path inside the evidence, `/`-separated.
         path: String,
     },
+    /// One hit of a logged `search_index` call (`inv-000014#hit3`: the third hit line of that
+    /// invocation's output, which holds its source, layer, path, offset and context).
+    SearchHit {
+        /// The search's invocation.
+        invocation_id: String,
+        /// The hit's position among the output's hit lines, from 1.
+        hit: u32,
+    },
 }
 
 /// What the text forms of targets are, for messages.
 pub const TARGET_FORMS: &str = "a phenomenon (ph-000012), one of its facts (ph-000012#fact2), \
 an entity (ent-000003), an actor (actor-000003, see `masf actors`), a timeline entry \
-(ph-000012#time1, the `entry` of `masf timeline --json`) or a file (SOURCE[#LAYER]:/path, \
-e.g. src-usb:/DCIM/a.jpg)";
+(ph-000012#time1, the `entry` of `masf timeline --json`), a file (SOURCE[#LAYER]:/path, \
+e.g. src-usb:/DCIM/a.jpg) or a search hit (inv-000014#hit3: the third hit of that logged \
+`masf search`)";
 
 impl Target {
     /// Reads a target's text form (see [`TARGET_FORMS`]).
@@ -110,6 +119,19 @@ impl Target {
             });
         }
         if let Some((id, part)) = text.split_once('#') {
+            if id.starts_with("inv-") {
+                return match part
+                    .strip_prefix("hit")
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|n| *n > 0)
+                {
+                    Some(hit) => Ok(Target::SearchHit {
+                        invocation_id: id.to_owned(),
+                        hit,
+                    }),
+                    None => bad("after a search's invocation id comes #hitN, N from 1"),
+                };
+            }
             if !id.starts_with("ph-") {
                 return bad("only a phenomenon has facts and time marks (ph-…#fact2, ph-…#time1)");
             }
@@ -151,6 +173,7 @@ impl Target {
             Target::Actor { .. } => "actor",
             Target::TimelineEntry { .. } => "timeline_entry",
             Target::File { .. } => "file",
+            Target::SearchHit { .. } => "search_hit",
         }
     }
 
@@ -189,6 +212,7 @@ impl fmt::Display for Target {
                 Some(l) => write!(f, "{source_id}#{l}:{path}"),
                 None => write!(f, "{source_id}:{path}"),
             },
+            Target::SearchHit { invocation_id, hit } => write!(f, "{invocation_id}#hit{hit}"),
         }
     }
 }
@@ -699,6 +723,15 @@ pub trait FileCheck {
     /// Describes the file (`file, 1234 bytes`) when it exists in the source's layer, else
     /// says why not (unknown source, no such layer, no such path).
     fn describe(&self, source_id: &str, layer: Option<&str>, path: &str) -> Result<String, String>;
+
+    /// Describes hit `hit` (from 1) of the logged search `invocation_id` when there is one,
+    /// else says why not (no such invocation, not a search, fewer hits).
+    fn describe_hit(&self, invocation_id: &str, hit: u32) -> Result<String, String> {
+        let _ = hit;
+        Err(format!(
+            "search hits cannot be checked here ({invocation_id})"
+        ))
+    }
 }
 
 /// Decides what `request` writes on the graph and the marks as folded so far.
@@ -860,6 +893,11 @@ fn describe_new(
             .describe(source_id, layer.as_deref(), path)
             .map_err(|why| format!("cannot mark {target}: {why}"));
     }
+    if let Target::SearchHit { invocation_id, hit } = target {
+        return files
+            .describe_hit(invocation_id, *hit)
+            .map_err(|why| format!("cannot mark {target}: {why}"));
+    }
     describe(state, target).ok_or_else(|| unknown(state, target))
 }
 
@@ -870,7 +908,8 @@ fn describe_new(
 /// regroup as edges are decided); a file always is (evidence does not change).
 pub fn holds(state: &GraphState, marked: &Marked) -> bool {
     match &marked.target {
-        Target::File { .. } => true,
+        // Files and logged outputs never change.
+        Target::File { .. } | Target::SearchHit { .. } => true,
         Target::Actor { .. } => describe(state, &marked.target).is_some(),
         t => describe(state, t).is_some_and(|now| marked.label.is_empty() || now == marked.label),
     }
@@ -946,6 +985,9 @@ pub fn describe(state: &GraphState, target: &Target) -> Option<String> {
             Some(l) => format!("file {path} in {source_id} ({l})"),
             None => format!("file {path} in {source_id}"),
         }),
+        Target::SearchHit { invocation_id, hit } => {
+            Some(format!("hit {hit} of the search {invocation_id}"))
+        }
     }
 }
 
@@ -998,6 +1040,7 @@ fn unknown(state: &GraphState, target: &Target) -> String {
             )
         }
         Target::File { .. } => "no such file".to_owned(),
+        Target::SearchHit { .. } => "no such search hit".to_owned(),
     };
     format!("cannot mark {target}: {why}. A target is {TARGET_FORMS}")
 }

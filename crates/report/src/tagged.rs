@@ -99,7 +99,9 @@ pub fn rows(state: &GraphState, marks: &Marks, tag: Option<&str>) -> Vec<TaggedR
             // it is now, or as it was when marked if the graph no longer holds it.
             let present = holds(state, m);
             let now = match &m.target {
-                Target::File { .. } if !m.label.is_empty() => Some(m.label.clone()),
+                Target::File { .. } | Target::SearchHit { .. } if !m.label.is_empty() => {
+                    Some(m.label.clone())
+                }
                 t => describe(state, t).filter(|_| present),
             };
             let source_id = match &m.target {
@@ -173,7 +175,7 @@ pub fn timeline_scope(state: &GraphState, marks: &Marks, tag: &str) -> crate::ti
                     });
                 }
             }
-            Target::File { .. } => {}
+            Target::File { .. } | Target::SearchHit { .. } => {}
         }
     }
     scope

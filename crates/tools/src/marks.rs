@@ -164,6 +164,8 @@ pub fn write(
 pub struct SourceFiles {
     /// Source id → (evidence path, the variable holding a backup password).
     sources: BTreeMap<String, (PathBuf, Option<String>)>,
+    /// The case's work folder, whose store holds the searches a hit target names.
+    work_dir: Option<PathBuf>,
 }
 
 impl SourceFiles {
@@ -174,7 +176,14 @@ impl SourceFiles {
                 .into_iter()
                 .map(|(id, path, pw)| (id, (path, pw)))
                 .collect(),
+            work_dir: None,
         }
+    }
+
+    /// The same, checking search-hit targets against the logged searches in `work_dir`'s store.
+    pub fn with_searches(mut self, work_dir: PathBuf) -> Self {
+        self.work_dir = Some(work_dir);
+        self
     }
 }
 
@@ -207,5 +216,42 @@ impl FileCheck for SourceFiles {
             Some(l) => format!("{} in {source_id} ({l}): {kind}{deleted}", entry.path),
             None => format!("{} in {source_id}: {kind}{deleted}", entry.path),
         })
+    }
+
+    fn describe_hit(&self, invocation_id: &str, hit: u32) -> Result<String, String> {
+        let Some(work) = &self.work_dir else {
+            return Err(format!(
+                "search hits cannot be checked here ({invocation_id})"
+            ));
+        };
+        let store = Store::open(work).map_err(|e| format!("the case store: {e}"))?;
+        let rec = store
+            .invocation(invocation_id)
+            .map_err(|e| format!("the case store: {e}"))?
+            .ok_or_else(|| format!("no invocation has the id {invocation_id:?}"))?;
+        if rec.tool != "search_index" {
+            return Err(format!(
+                "{invocation_id} is a {} call, not a search (`masf search` logs search_index calls)",
+                rec.tool
+            ));
+        }
+        let output = store
+            .invocation_output(invocation_id)
+            .map_err(|e| format!("the output of {invocation_id}: {e}"))?;
+        let text = String::from_utf8_lossy(&output);
+        let hits: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+        let line = usize::try_from(hit)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| hits.get(i))
+            .ok_or_else(|| {
+                format!(
+                    "the search {invocation_id} of source {} has {} hit(s) (#hit1 … #hit{})",
+                    rec.source_id,
+                    hits.len(),
+                    hits.len()
+                )
+            })?;
+        Ok(format!("search hit in {}: {line}", rec.source_id))
     }
 }

@@ -7,12 +7,25 @@
 import { useState } from "preact/hooks";
 import { api, errorText, type Failure } from "../api";
 import { InvocationPanel } from "../components/InvocationPanel";
-import type { Indexed, Mode, SearchResult } from "../generated/ipc";
+import { TagControls, type Marker } from "../components/TagControls";
+import type { Indexed, Mode, SearchHit, SearchResult, TagsView } from "../generated/ipc";
 import { t } from "../i18n";
 
 export const MODES: Mode[] = ["words", "identifier", "regex"];
 
-export function SearchView() {
+/** Each hit's mark target: its search's invocation and its place among that search's hits
+ * (`inv-000014#hit3`), as `masf tag` takes it. Hits of one search keep their order when the
+ * sources' lists are merged. */
+export function hitTargets(hits: SearchHit[]): string[] {
+  const seen = new Map<string, number>();
+  return hits.map((h) => {
+    const n = (seen.get(h.invocation_id) ?? 0) + 1;
+    seen.set(h.invocation_id, n);
+    return `${h.invocation_id}#hit${n}`;
+  });
+}
+
+export function SearchView({ tags, marker }: { tags?: TagsView; marker?: Marker } = {}) {
   const [query, setQuery] = useState("");
   const [mode, setMode] = useState<Mode>("words");
   const [result, setResult] = useState<SearchResult | null>(null);
@@ -116,7 +129,7 @@ export function SearchView() {
             {t("search.count", { hits: String(result.hits.length), sources: String(result.searched.length) })}
           </p>
           <ol class="hits" data-testid="search-hits">
-            {result.hits.map((h, i) => (
+            {result.hits.map((h, i, all) => (
               <li key={i} data-testid="search-hit">
                 <button type="button" class="link" onClick={() => setOpen(h.invocation_id)} title={t("search.open")}>
                   <span class="src">{h.source_id}</span> {h.layer ? `${h.layer}:` : ""}
@@ -131,6 +144,7 @@ export function SearchView() {
                   <mark data-testid="search-match">{h.matched}</mark>
                   {h.after}
                 </div>
+                {tags && marker && <TagControls target={hitTargets(all)[i]!} tags={tags} marker={marker} />}
               </li>
             ))}
           </ol>

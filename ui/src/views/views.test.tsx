@@ -111,7 +111,7 @@ const { EntitiesView } = await import("./EntitiesView");
 const { ReportView } = await import("./ReportView");
 const { TimelineView } = await import("./TimelineView");
 const { RunView } = await import("./RunView");
-const { SearchView } = await import("./SearchView");
+const { SearchView, hitTargets } = await import("./SearchView");
 const { LogFeed } = await import("../logic/feed");
 
 let root: HTMLDivElement;
@@ -482,6 +482,15 @@ describe("Search view", () => {
     await act(async () => (hits[0]!.querySelector("button") as HTMLButtonElement).click());
     await flush();
     expect(calls.filter((c) => c.cmd === "invocation").map((c) => c.args[0])).toEqual(["inv-000014"]);
+  });
+  it("names each hit as its search's invocation and its place in it, as `masf tag` takes it", () => {
+    const found = JSON.parse(fixtureText("demo-search.json")) as { hits: { invocation_id: string }[] };
+    const targets = hitTargets(found.hits as never);
+    const ids = found.hits.map((h) => h.invocation_id);
+    expect(targets[0]).toBe(`${ids[0]}#hit1`);
+    const firstOfLast = ids.indexOf(ids[ids.length - 1]!);
+    expect(targets[firstOfLast]).toBe(`${ids[ids.length - 1]}#hit1`);
+    expect(new Set(targets).size).toBe(targets.length);
   });
   it("sends the mode, says a refused query, and builds the missing indexes", async () => {
     await act(async () => render(<SearchView />, root));

@@ -62,6 +62,50 @@ fn index_once_search_across_sources_and_rederive_a_search() {
         "{rerun}"
     );
 
+    // A hit is tagged by its search's invocation and its position: checked against the
+    // logged output, listed with the hit's line.
+    let hit_no = 1 + hits
+        .iter()
+        .filter(|h| h["invocation_id"] == inv)
+        .position(|h| h == row)
+        .unwrap();
+    let target = format!("{inv}#hit{hit_no}");
+    masf_ok(&[
+        "tag",
+        &case,
+        "--work",
+        w,
+        &target,
+        "Notable",
+        "--reason",
+        "the transfer",
+    ]);
+    let tags: Value =
+        serde_json::from_str(&masf_ok(&["tags", &case, "--work", w, "--json"])).unwrap();
+    let listed = tags.to_string();
+    assert!(
+        listed.contains(&target) && listed.contains("[[USDT]]"),
+        "{tags:#}"
+    );
+    let bad = masf(&[
+        "tag",
+        &case,
+        "--work",
+        w,
+        &format!("{inv}#hit999"),
+        "Notable",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("hit(s)"),
+        "{bad:?}"
+    );
+    let not_search = masf(&["tag", &case, "--work", w, "inv-000001#hit1", "Notable"]);
+    assert!(
+        String::from_utf8_lossy(&not_search.stderr).contains("not a search"),
+        "{not_search:?}"
+    );
+
     // The text form: one hit a line, the match in [[ ]].
     let text = masf_ok(&["search", &case, "--work", w, "usdt", "--source", "src-usb"]);
     assert!(text.lines().all(|l| l.starts_with("src-usb\t")), "{text}");

@@ -69,6 +69,7 @@ fn targets_read_and_print_the_same() {
         "actor-000003",
         "src-a:/a.txt",
         "src-a#userdata:/data/x:y",
+        "inv-000014#hit3",
     ] {
         assert_eq!(Target::parse(text).unwrap().to_string(), text);
     }
@@ -79,6 +80,8 @@ fn targets_read_and_print_the_same() {
         "ent-1#fact1",
         "src-a:rel",
         ":/a",
+        "inv-000014#hit0",
+        "inv-000014#fact1",
     ] {
         let err = Target::parse(bad).unwrap_err();
         assert!(
@@ -90,6 +93,10 @@ fn targets_read_and_print_the_same() {
     assert_eq!(
         serde_json::to_value(Target::parse("src-a:/a.txt").unwrap()).unwrap(),
         serde_json::json!({"kind": "file", "source_id": "src-a", "path": "/a.txt"})
+    );
+    assert_eq!(
+        serde_json::to_value(Target::parse("inv-000014#hit3").unwrap()).unwrap(),
+        serde_json::json!({"kind": "search_hit", "invocation_id": "inv-000014", "hit": 3})
     );
 }
 
