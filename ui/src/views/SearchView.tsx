@@ -59,7 +59,7 @@ export function SearchView({ tags, marker }: { tags?: TagsView; marker?: Marker 
   };
 
   return (
-    <section class="view search" data-testid="search-view">
+    <section class="view scroll search" data-testid="view-search">
       <form
         class="search-bar"
         onSubmit={(e) => {
