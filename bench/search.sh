@@ -14,7 +14,8 @@ size_mib="${1:-1024}"
 runs="${2:-3}"
 command -v rg >/dev/null || { sudo -n true 2>/dev/null && S=sudo || S=; $S apt-get install -y -qq ripgrep >/dev/null; }
 command -v /usr/bin/time >/dev/null || { sudo -n true 2>/dev/null && S=sudo || S=; $S apt-get install -y -qq time >/dev/null; }
-cargo build --release -p masf-cli -p masf-index --example query_bench >/dev/null 2>&1
+cargo build --release -p masf-cli --bin masf >/dev/null 2>&1
+cargo build --release -p masf-index --example query_bench >/dev/null 2>&1
 masf="$PWD/target/release/masf"
 qb="$PWD/target/release/examples/query_bench"
 work="$(mktemp -d)"

@@ -87,7 +87,7 @@ pub fn index(
     let mut out = Vec::new();
     for (id, path, password_env) in sources {
         let target = index_ref(ctx, &id);
-        if !rebuild && masf_index::Manifest::read(&target.dir).is_ok() {
+        if !rebuild && masf_index::check_version(&target.dir).is_ok() {
             out.push(Indexed {
                 source_id: id,
                 outcome: "current".into(),
@@ -249,7 +249,7 @@ pub fn search(
     let mut not_searched = Vec::new();
     for (id, path, password_env) in sources {
         let target = index_ref(ctx, &id);
-        if let Err(e) = masf_index::Manifest::read(&target.dir) {
+        if let Err(e) = masf_index::check_version(&target.dir) {
             not_searched.push(NotSearched {
                 source_id: id,
                 reason: e.to_string(),

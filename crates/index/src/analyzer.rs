@@ -58,49 +58,76 @@ pub fn fold(word: &str) -> String {
 
 /// The tokens of `text`: `(term, byte start, byte end)` in order.
 pub fn tokens(text: &str) -> Vec<(String, usize, usize)> {
-    let mut out = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some(&(start, c)) = chars.peek() {
-        if is_cjk(c) {
-            // A run of CJK characters: bigrams (a lone character alone).
-            let mut run: Vec<(usize, char)> = Vec::new();
-            while let Some(&(i, c)) = chars.peek() {
-                if !is_cjk(c) {
-                    break;
-                }
-                run.push((i, c));
-                chars.next();
-            }
-            let end_of = |k: usize| run[k].0 + run[k].1.len_utf8();
-            if run.len() == 1 {
-                out.push((fold(&text[run[0].0..end_of(0)]), run[0].0, end_of(0)));
-            } else {
-                for k in 0..run.len() - 1 {
-                    out.push((
-                        fold(&text[run[k].0..end_of(k + 1)]),
-                        run[k].0,
-                        end_of(k + 1),
-                    ));
-                }
-            }
-        } else if is_word(c) {
-            let mut end = start;
-            while let Some(&(i, c)) = chars.peek() {
-                if !is_word(c) || is_cjk(c) {
-                    break;
-                }
-                end = i + c.len_utf8();
-                chars.next();
-            }
-            let term = fold(&text[start..end]);
-            if !term.is_empty() {
-                out.push((term, start, end));
-            }
-        } else {
-            chars.next();
+    Tokens::new(text).collect()
+}
+
+/// The tokens of a text, made as they are asked for (a search that looks for its first match
+/// in a long text stops there).
+pub struct Tokens<'a> {
+    text: &'a str,
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    pending: std::collections::VecDeque<(String, usize, usize)>,
+}
+
+impl<'a> Tokens<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            chars: text.char_indices().peekable(),
+            pending: std::collections::VecDeque::new(),
         }
     }
-    out
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = (String, usize, usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let text = self.text;
+        while self.pending.is_empty() {
+            let &(start, c) = self.chars.peek()?;
+            if is_cjk(c) {
+                // A run of CJK characters: bigrams (a lone character alone).
+                let mut run: Vec<(usize, char)> = Vec::new();
+                while let Some(&(i, c)) = self.chars.peek() {
+                    if !is_cjk(c) {
+                        break;
+                    }
+                    run.push((i, c));
+                    self.chars.next();
+                }
+                let end_of = |k: usize| run[k].0 + run[k].1.len_utf8();
+                if run.len() == 1 {
+                    self.pending
+                        .push_back((fold(&text[run[0].0..end_of(0)]), run[0].0, end_of(0)));
+                } else {
+                    for k in 0..run.len() - 1 {
+                        self.pending.push_back((
+                            fold(&text[run[k].0..end_of(k + 1)]),
+                            run[k].0,
+                            end_of(k + 1),
+                        ));
+                    }
+                }
+            } else if is_word(c) {
+                let mut end = start;
+                while let Some(&(i, c)) = self.chars.peek() {
+                    if !is_word(c) || is_cjk(c) {
+                        break;
+                    }
+                    end = i + c.len_utf8();
+                    self.chars.next();
+                }
+                let term = fold(&text[start..end]);
+                if !term.is_empty() {
+                    self.pending.push_back((term, start, end));
+                }
+            } else {
+                self.chars.next();
+            }
+        }
+        self.pending.pop_front()
+    }
 }
 
 /// The analyzer as a tantivy tokenizer.

@@ -38,6 +38,9 @@ pub const FORMAT: &str = "masf-index/1";
 pub const EXTRACTOR_VERSION: &str = "1";
 /// The manifest's file name inside an index directory.
 pub const MANIFEST: &str = "manifest.json";
+/// The one-line file saying which format and extractor made an index (read by every search;
+/// the manifest, which lists every file, is read only by `masf index`).
+pub const VERSION_FILE: &str = "version";
 
 /// The tantivy version this build writes and reads indexes with.
 pub fn tantivy_version() -> String {
@@ -202,13 +205,33 @@ fn register(index: &Index) {
         .register(analyzer::NAME, analyzer::Analyzer);
 }
 
+fn version_line() -> String {
+    format!("{FORMAT} {EXTRACTOR_VERSION}")
+}
+
+/// Checks that `dir` holds a complete index of this format and extractor.
+pub fn check_version(dir: &Path) -> Result<(), IndexError> {
+    let text = std::fs::read_to_string(dir.join(VERSION_FILE)).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => IndexError::Missing(dir.to_path_buf()),
+        _ => io(dir, e),
+    })?;
+    let found = text.trim();
+    if found != version_line() {
+        return Err(IndexError::Stale {
+            dir: dir.to_path_buf(),
+            found: found.replacen(' ', " with extractor ", 1),
+        });
+    }
+    Ok(())
+}
+
 /// Opens a complete index directory for searching.
-pub(crate) fn open(dir: &Path) -> Result<(Index, Fields, Manifest), IndexError> {
-    let manifest = Manifest::read(dir)?;
+pub(crate) fn open(dir: &Path) -> Result<(Index, Fields), IndexError> {
+    check_version(dir)?;
     let index = Index::open_in_dir(dir).map_err(|e| IndexError::Tantivy(e, dir.to_path_buf()))?;
     register(&index);
     let (_, fields) = schema();
-    Ok((index, fields, manifest))
+    Ok((index, fields))
 }
 
 /// One file handed to the [`Writer`].
@@ -327,6 +350,8 @@ impl Writer {
             .map_err(|e| IndexError::Tantivy(e, self.partial.clone()))?;
         let json = serde_json::to_string_pretty(&self.manifest).map_err(|e| io(&self.dir, e))?;
         std::fs::write(self.partial.join(MANIFEST), json).map_err(|e| io(&self.partial, e))?;
+        std::fs::write(self.partial.join(VERSION_FILE), version_line() + "\n")
+            .map_err(|e| io(&self.partial, e))?;
         if self.dir.exists() {
             std::fs::remove_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
         }

@@ -87,7 +87,7 @@ enum Locate {
 
 /// Runs `q` on the complete index in `dir`; national phone numbers are read with `region`.
 pub fn search(dir: &Path, q: &Query, region: Option<&Region>) -> Result<Vec<Hit>, IndexError> {
-    let (index, f, _) = open(dir)?;
+    let (index, f) = open(dir)?;
     let text = q.text.trim();
     if text.is_empty() {
         return Err(IndexError::Query("the query is empty".into()));
@@ -244,29 +244,30 @@ fn hit_of(s: Stored, score: f32, locate: &Locate, region: Option<&Region>) -> Hi
 fn find_match(text: &str, locate: &Locate, region: Option<&Region>) -> Option<(usize, usize)> {
     match locate {
         Locate::Terms(terms) => {
-            let tokens = analyzer::tokens(text);
-            let is = |k: usize| terms.iter().any(|t| *t == tokens[k].0);
-            // Prefer the longest run of matching terms (a phrase), first one on ties.
-            let mut best: Option<(usize, usize)> = None;
-            let mut k = 0;
-            while k < tokens.len() {
-                if is(k) {
-                    let mut j = k;
-                    while j + 1 < tokens.len() && is(j + 1) {
-                        j += 1;
+            // The longest run of consecutive query terms (a phrase), the first on ties; the
+            // text is tokenised only as far as needed: a run as long as the query ends it.
+            let mut best: Option<(usize, usize, usize)> = None;
+            let mut run: Option<(usize, usize, usize)> = None;
+            for (term, from, to) in analyzer::Tokens::new(text) {
+                if terms.contains(&term) {
+                    run = Some(match run {
+                        Some((a, _, n)) => (a, to, n + 1),
+                        None => (from, to, 1),
+                    });
+                    let r = run.unwrap_or((from, to, 1));
+                    if best.is_none_or(|b| r.2 > b.2) {
+                        best = Some(r);
                     }
-                    if best.is_none_or(|(a, b)| j - k > b - a) {
-                        best = Some((k, j));
+                    if r.2 >= terms.len() {
+                        break;
                     }
-                    k = j + 1;
                 } else {
-                    k += 1;
+                    run = None;
                 }
             }
-            best.map(|(a, b)| (tokens[a].1, tokens[b].2))
+            best.map(|(a, b, _)| (a, b))
         }
-        Locate::Prefix(p) => analyzer::tokens(text)
-            .into_iter()
+        Locate::Prefix(p) => analyzer::Tokens::new(text)
             .find(|t| t.0.starts_with(p.as_str()))
             .map(|t| (t.1, t.2)),
         Locate::Ids(terms) => ids::find(text, region)

@@ -347,16 +347,13 @@ fn a_cancelled_build_leaves_no_index_and_a_stale_one_is_refused() {
     assert!(!dir.path().join("idx.partial").exists());
     // An index of another extractor version is refused with what to do.
     build_index(&fat().ctx, &target, &AtomicBool::new(false), &mut |_| {}).unwrap();
-    let manifest = target.dir.join(masf_index::MANIFEST);
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace(
-            "\"extractor_version\": \"1\"",
-            "\"extractor_version\": \"0\"",
-        ),
-    )
-    .unwrap();
+    let version = target.dir.join(masf_index::VERSION_FILE);
+    let text = std::fs::read_to_string(&version).unwrap();
+    assert_eq!(
+        text,
+        format!("{} {}\n", masf_index::FORMAT, masf_index::EXTRACTOR_VERSION)
+    );
+    std::fs::write(&version, "masf-index/1 0\n").unwrap();
     let ctx = SourceCtx::open("src-fat", &fat().ctx.scan.path)
         .unwrap()
         .with_index(target);
