@@ -41,11 +41,12 @@ pub struct Indexed {
     pub error: Option<String>,
 }
 
+/// A source to index or search: (id, evidence path, `password_env`), owned, as the store is
+/// written while they are walked.
+type Chosen = (String, std::path::PathBuf, Option<String>);
+
 /// Which sources to index or search (all when empty).
-fn chosen<'a>(
-    ctx: &'a CaseCtx,
-    only: &[String],
-) -> Result<Vec<&'a masf_case::SourceSpec>, ApiError> {
+fn chosen(ctx: &CaseCtx, only: &[String]) -> Result<Vec<Chosen>, ApiError> {
     for id in only {
         if ctx.case.source(id).is_none() {
             return Err(ApiError::new(
@@ -67,6 +68,7 @@ fn chosen<'a>(
         .sources
         .iter()
         .filter(|s| only.is_empty() || only.contains(&s.id))
+        .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone()))
         .collect())
 }
 
@@ -80,10 +82,7 @@ pub fn index(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&str, &IndexProgress),
 ) -> Result<Vec<Indexed>, ApiError> {
-    let sources: Vec<(String, std::path::PathBuf, Option<String>)> = chosen(ctx, only)?
-        .into_iter()
-        .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone()))
-        .collect();
+    let sources = chosen(ctx, only)?;
     let mut out = Vec::new();
     for (id, path, password_env) in sources {
         let target = index_ref(ctx, &id);
@@ -240,10 +239,7 @@ pub fn search(
         .get("limit")
         .and_then(serde_json::Value::as_u64)
         .unwrap_or(masf_tools::index_tools::SEARCH_INDEX_DEFAULT_LIMIT) as usize;
-    let sources: Vec<(String, std::path::PathBuf, Option<String>)> = chosen(ctx, only)?
-        .into_iter()
-        .map(|s| (s.id.clone(), s.path.clone(), s.password_env.clone()))
-        .collect();
+    let sources = chosen(ctx, only)?;
     let mut lists = Vec::new();
     let mut searched = Vec::new();
     let mut not_searched = Vec::new();

@@ -59,20 +59,28 @@ pub struct Unit {
 }
 
 impl Unit {
-    /// The mark a text offset falls under.
-    pub fn mark_at(&self, at: usize) -> Option<&Mark> {
-        self.marks.iter().rev().find(|m| m.at <= at)
-    }
-
-    /// The file offset of the text at byte `at` of the unit, where the unit's text is a
-    /// decoding of the file's bytes.
+    /// The file offset of the text at byte `at` of the unit (see [`file_offset`]).
     pub fn file_offset(&self, at: usize) -> Option<u64> {
-        let mark = self.mark_at(at)?;
-        let base = mark.file_offset?;
-        let enc = mark.encoding.as_deref().unwrap_or(&self.encoding);
-        let piece = self.text.get(mark.at..at)?;
-        Some(base + encoded_len(enc, piece)? as u64)
+        file_offset(&self.marks, &self.encoding, &self.text, at).1
     }
+}
+
+/// The mark the text offset `at` falls under, and the file offset of that text where the
+/// stretch is a decoding of the file's bytes (`encoding`: the unit's own).
+pub fn file_offset<'m>(
+    marks: &'m [Mark],
+    encoding: &str,
+    text: &str,
+    at: usize,
+) -> (Option<&'m Mark>, Option<u64>) {
+    let Some(mark) = marks.iter().rev().find(|m| m.at <= at) else {
+        return (None, None);
+    };
+    let offset = mark.file_offset.and_then(|base| {
+        let enc = mark.encoding.as_deref().unwrap_or(encoding);
+        Some(base + encoded_len(enc, text.get(mark.at..at)?)? as u64)
+    });
+    (Some(mark), offset)
 }
 
 /// Bytes `text` takes in `encoding` (the name a unit carries).
@@ -123,14 +131,15 @@ pub fn units(data: &[u8]) -> Vec<Unit> {
     });
     // A legacy code page that decodes the whole file cleanly wins; else UTF-16 CJK text (no
     // zero bytes to tell it), else the guess decoded with replacement characters.
-    if let Some(enc) = legacy.filter(|enc| !enc.decode_without_bom_handling(data).1) {
-        return text_units(data, enc, 0);
+    let decoded = legacy.map(|enc| (enc, enc.decode_without_bom_handling(data)));
+    if let Some((enc, (text, false))) = &decoded {
+        return chunked("text", &encoding_name(enc), text, 0);
     }
     if let Some(enc) = utf16_cjk(data) {
         return text_units(data, enc, 0);
     }
-    if let Some(enc) = legacy {
-        return text_units(data, enc, 0);
+    if let Some((enc, (text, _))) = &decoded {
+        return chunked("text", &encoding_name(enc), text, 0);
     }
     strings(data)
 }
@@ -142,12 +151,16 @@ fn bom(data: &[u8]) -> Option<(&'static Encoding, usize)> {
 /// Text of a whole file in a known encoding, from byte `skip`.
 fn text_units(data: &[u8], enc: &'static Encoding, skip: usize) -> Vec<Unit> {
     let (text, _) = enc.decode_without_bom_handling(&data[skip..]);
-    let name = if enc == UTF_8 {
+    chunked("text", &encoding_name(enc), &text, skip as u64)
+}
+
+/// The name a unit carries for `enc` (`utf-8`, `utf-16le`, `gbk`, `big5`, `shift_jis` …).
+fn encoding_name(enc: &'static Encoding) -> String {
+    if enc == UTF_8 {
         "utf-8".to_string()
     } else {
         enc.name().to_ascii_lowercase()
-    };
-    chunked("text", &name, &text, skip as u64)
+    }
 }
 
 /// `text` (decoded from the file from byte `base`) cut into units of at most [`CHUNK`] bytes,

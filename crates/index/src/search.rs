@@ -188,20 +188,8 @@ pub fn search(dir: &Path, q: &Query, region: Option<&Region>) -> Result<Vec<Hit>
 
 fn hit_of(s: Stored, score: f32, locate: &Locate, region: Option<&Region>) -> Hit {
     let (start, end) = find_match(&s.text, locate, region).unwrap_or((0, 0));
-    let unit = crate::Unit {
-        kind: "",
-        encoding: s.encoding.clone(),
-        locator: String::new(),
-        text: String::new(),
-        marks: s.marks.clone(),
-    };
-    let mark = unit.mark_at(start).cloned();
-    let offset = mark.as_ref().and_then(|m| {
-        let base = m.file_offset?;
-        let enc = m.encoding.as_deref().unwrap_or(&s.encoding);
-        Some(base + crate::decode::encoded_len(enc, s.text.get(m.at..start)?)? as u64)
-    });
-    let label = mark.and_then(|m| m.label);
+    let (mark, offset) = crate::decode::file_offset(&s.marks, &s.encoding, &s.text, start);
+    let label = mark.and_then(|m| m.label.clone());
     let mut from = start.saturating_sub(CONTEXT);
     while !s.text.is_char_boundary(from) {
         from -= 1;
@@ -249,20 +237,17 @@ fn find_match(text: &str, locate: &Locate, region: Option<&Region>) -> Option<(u
             let mut best: Option<(usize, usize, usize)> = None;
             let mut run: Option<(usize, usize, usize)> = None;
             for (term, from, to) in analyzer::Tokens::new(text) {
-                if terms.contains(&term) {
-                    run = Some(match run {
-                        Some((a, _, n)) => (a, to, n + 1),
-                        None => (from, to, 1),
-                    });
-                    let r = run.unwrap_or((from, to, 1));
-                    if best.is_none_or(|b| r.2 > b.2) {
-                        best = Some(r);
-                    }
-                    if r.2 >= terms.len() {
-                        break;
-                    }
-                } else {
+                if !terms.contains(&term) {
                     run = None;
+                    continue;
+                }
+                let r = run.map_or((from, to, 1), |(a, _, n)| (a, to, n + 1));
+                run = Some(r);
+                if best.is_none_or(|b| r.2 > b.2) {
+                    best = Some(r);
+                }
+                if r.2 >= terms.len() {
+                    break;
                 }
             }
             best.map(|(a, b, _)| (a, b))

@@ -222,18 +222,15 @@ pub fn check(store: &Store, scoring: Scoring) -> Result<Consistency, StoreError>
     Ok(out)
 }
 
-/// The examiner's decisions: taken on the graph as of the event they name as their cause. The
-/// `same_as` decisions, and the tags, bookmarks and notes (`masf_graph::tags::MarkEvent`).
-pub const DECISION_KINDS: [&str; 8] = [
-    "SameAsApproved",
-    "SameAsRetracted",
-    "Tagged",
-    "Untagged",
-    "Bookmarked",
-    "Unbookmarked",
-    "NoteAdded",
-    "NoteWithdrawn",
-];
+/// The examiner's `same_as` decisions; with the tags, bookmarks and notes
+/// (`masf_graph::tags::MarkEvent::KINDS`) they are the decisions taken on the graph as of the
+/// event they name as their cause ([`is_decision`]).
+pub const DECISION_KINDS: [&str; 2] = ["SameAsApproved", "SameAsRetracted"];
+
+/// Whether an event of `kind` is an examiner decision (see [`DECISION_KINDS`]).
+pub fn is_decision(kind: &str) -> bool {
+    DECISION_KINDS.contains(&kind) || masf_graph::tags::MarkEvent::KINDS.contains(&kind)
+}
 
 /// What a mark event is about, for messages.
 fn mark_subject(event: &masf_graph::tags::MarkEvent) -> String {
@@ -275,7 +272,7 @@ fn backdated(
     chained_from: i64,
     last_graph_seq: i64,
 ) -> Option<Problem> {
-    let decision = DECISION_KINDS.contains(&stored.kind.as_str());
+    let decision = is_decision(&stored.kind);
     let problem = |message: String| {
         Some(Problem {
             kind: ProblemKind::Backdated,
