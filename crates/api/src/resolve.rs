@@ -36,11 +36,6 @@ pub struct ResolveReport {
     pub actors_joined: usize,
 }
 
-/// The most planning passes a resolve makes (two suffice for coreference: hypotheses, then
-/// their edges; a third plans revisions found while linking; control hypotheses follow
-/// settled coreference in two or three more).
-const MAX_PASSES: usize = 8;
-
 /// Brings the coreference hypotheses up to the graph's identities (see
 /// `masf_graph::resolution::plan`), as agent `resolver`. Idempotent.
 pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, ApiError> {
@@ -51,7 +46,7 @@ pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, Ap
 /// [`resolve`] on an open session.
 pub fn resolve_in(session: &Session) -> Result<ResolveReport, ApiError> {
     let mut report = ResolveReport::default();
-    for pass in 0..=MAX_PASSES {
+    for pass in 0..=resolution::MAX_PASSES {
         let calls = {
             let state = session.state().map_err(runtime)?;
             resolution::plan(&state)
@@ -60,7 +55,7 @@ pub fn resolve_in(session: &Session) -> Result<ResolveReport, ApiError> {
             report.settled = true;
             break;
         }
-        if pass == MAX_PASSES {
+        if pass == resolution::MAX_PASSES {
             break;
         }
         report.passes += 1;

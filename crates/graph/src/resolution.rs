@@ -835,6 +835,13 @@ pub fn statement(a: &str, b: &str, revision: usize) -> String {
     }
 }
 
+/// The most planning passes a resolve makes with [`plan`] (two suffice for coreference:
+/// hypotheses, then their edges; a third plans revisions found while linking; control
+/// hypotheses follow settled coreference in two or three more). Every caller that loops
+/// [`plan`] — the api's resolve and the tests — stops at this bound, so a chain that needs one
+/// more pass shows as "not settled" the same way everywhere.
+pub const MAX_PASSES: usize = 8;
+
 /// The gateway calls that bring the coreference hypotheses to the current evidence (see the
 /// module documentation), as agent [`RESOLVER`]. Apply them in order, then plan again: a new
 /// hypothesis's edges are planned once it has an id. Empty when the graph is up to date.

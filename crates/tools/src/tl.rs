@@ -9,10 +9,18 @@
 //!   `flags:int id:int ttl:int from_id:int to_id:Peer date:int message:string …`, read field by
 //!   field;
 //! - any other message constructor: every layer of `message` has `date:int` immediately followed
-//!   by `message:string`, so the first 4-byte-aligned int that is a plausible Unix date
+//!   by `message:string`, so the first 4-byte-aligned int (after the header, when it reads)
+//!   that is a plausible Unix date
 //!   (2013–2039) followed by a well-formed TL string (length, UTF-8 bytes, zero padding to a
 //!   multiple of four, inside the blob) gives the date and the text; the reading is marked
-//!   `"read": "date-anchored"` so an examiner knows which rule gave it.
+//!   `"read": "date-anchored"` so an examiner knows which rule gave it. The sender and the
+//!   conversation come from the header every `message` layer starts with ([`header`]):
+//!   `flags:#`, `flags2:#` (layers 171+), `id:int`, `from_id:flags.8?` (an `int` before layer
+//!   119, a `Peer` since), `from_boosts_applied:flags.29?int` (171+), `peer_id:Peer` (`to_id`
+//!   before 119); they are written (`"from"`, `"to"`) only when that header reads to a known
+//!   `Peer` constructor, checked against each layer's rules (32-bit peers with an `int`
+//!   sender, no `flags2` before 64-bit ids), so a blob of an unknown layer gives no sender
+//!   rather than a wrong one.
 //!
 //! - a user (`users.data`, the `user` constructors of the layers below): `flags` (`self` is bit
 //!   10, `contact` 11, `deleted` 13, `bot` 14), then in the newer layers `flags2`, the id (32-bit
@@ -38,14 +46,21 @@ const PEERS: &[(u32, &str, u8)] = &[
 ];
 
 /// `user` constructors: (constructor, has `flags2`, 64-bit id). From Telegram's TL schema and the
-/// Android client's `TLRPC` (layers 42–131 with a 32-bit id; 133 onwards with a 64-bit one).
+/// Android client's `TLRPC` (layers 42–131 with a 32-bit id; 133 onwards with a 64-bit one;
+/// `flags2` since 145), checked against the bytes Telethon writes at layers 106–214
+/// (`tests/fixtures/android-telegram/telethon-blobs.json`).
 const USERS: &[(u32, bool, bool)] = &[
     (0x2e13_f4c3, false, false),
     (0xd10d_979a, false, false),
     (0x9384_58c1, false, false),
     (0x3ff6_ecb0, false, true),
     (0x8f97_c628, true, true),
+    (0xabb5_f120, true, true),
+    (0xeb60_2f25, true, true),
     (0x215c_4438, true, true),
+    (0x8331_4fca, true, true),
+    (0x4b46_c37e, true, true),
+    (0x020b_1422, true, true),
 ];
 
 /// Unix dates a message can carry (Telegram launched in 2013).
@@ -195,20 +210,92 @@ fn secret(b: &[u8]) -> Option<Value> {
     Some(Value::Object(m))
 }
 
+/// What a message's header says (see the module documentation); `end` is where it stops.
+#[derive(Debug, PartialEq)]
+struct Header {
+    id: i32,
+    out: bool,
+    from: Option<(String, i64)>,
+    to: (String, i64),
+    end: usize,
+}
+
+/// The header of a `message` blob, read in both shapes (without and with `flags2`); `None`
+/// unless exactly one shape reads to a `Peer` under its layer's rules.
+fn header(b: &[u8]) -> Option<Header> {
+    let read = |flags2: bool| -> Option<Header> {
+        let mut r = Reader { b, at: 4 };
+        let flags = r.u32()?;
+        if flags2 {
+            r.u32()?;
+        }
+        let id = r.u32()? as i32;
+        let mut from = None;
+        // an `int` sender (layers before 119) comes only with 32-bit peers and no `flags2`
+        let mut legacy = false;
+        if flags & (1 << 8) != 0 {
+            let at = r.at;
+            from = match r.peer() {
+                Some(p) => Some(p),
+                None if !flags2 => {
+                    r.at = at;
+                    legacy = true;
+                    Some(("user".to_string(), i64::from(r.u32()? as i32)))
+                }
+                None => return None,
+            };
+        }
+        if flags2 && flags & (1 << 29) != 0 {
+            r.u32()?; // from_boosts_applied
+        }
+        let at = r.at;
+        let c = r.u32()?;
+        r.at = at;
+        if legacy && !PEERS.iter().any(|(p, _, bits)| *p == c && *bits == 32) {
+            return None;
+        }
+        let to = r.peer()?;
+        if from.as_ref().is_some_and(|(_, id)| *id == 0) || to.1 == 0 {
+            return None;
+        }
+        Some(Header {
+            id,
+            out: flags & 2 != 0,
+            from,
+            to,
+            end: r.at,
+        })
+    };
+    match (read(false), read(true)) {
+        (Some(h), None) | (None, Some(h)) => Some(h),
+        _ => None,
+    }
+}
+
 fn anchored(b: &[u8]) -> Option<Value> {
     let constructor = u32::from_le_bytes(b.get(0..4)?.try_into().ok()?);
-    let mut at = 4;
+    // the date follows the header: a sender's or chat's 64-bit id can pass for a date
+    let head = header(b);
+    let mut at = head.as_ref().map_or(4, |h| h.end);
     while at + 8 <= b.len() {
         let date = i64::from(i32::from_le_bytes(b[at..at + 4].try_into().ok()?));
         if DATES.contains(&date) {
             let mut r = Reader { b, at: at + 4 };
             if let Some(text) = r.string() {
-                return Some(json!({
-                    "constructor": format!("0x{constructor:08x}"),
-                    "read": "date-anchored",
-                    "date": date,
-                    "text": text,
-                }));
+                let mut m = Map::new();
+                m.insert("constructor".into(), json!(format!("0x{constructor:08x}")));
+                m.insert("read".into(), json!("date-anchored"));
+                if let Some(h) = &head {
+                    m.insert("id".into(), json!(h.id));
+                    m.insert("out".into(), json!(h.out));
+                    if let Some((kind, id)) = &h.from {
+                        m.insert("from".into(), json!(namespaced(kind, *id)));
+                    }
+                    m.insert("to".into(), json!(namespaced(&h.to.0, h.to.1)));
+                }
+                m.insert("date".into(), json!(date));
+                m.insert("text".into(), json!(text));
+                return Some(Value::Object(m));
             }
         }
         at += 4;

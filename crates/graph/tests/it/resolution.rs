@@ -103,7 +103,7 @@ impl World {
 
     /// Plans and applies until the planner has nothing left; returns the passes it took.
     pub(crate) fn settle(&mut self) -> usize {
-        for pass in 0..8 {
+        for pass in 0..resolution::MAX_PASSES {
             let calls = resolution::plan(&self.state);
             if calls.is_empty() {
                 return pass;

@@ -17,7 +17,9 @@
 //!   key exchange are never selected, so no key reaches a tool's output.
 //! - `messages_v2`, else the older `messages`: each message with its dialog, date, direction,
 //!   read state and the text of its stored object; the other party of a one-to-one dialog (a
-//!   user, or the other user of a secret chat: `enc_chats.user`, or the decoded `to`/`from`).
+//!   user, or the other user of a secret chat: `enc_chats.user`, or the decoded `to`/`from`);
+//!   in a group or channel the sender of an incoming message is the decoded `from` (the
+//!   object's `from_id`, read for TL layers 106–214), so what a member claims is theirs.
 //!   Wallet addresses and contact claims ("my telegram is @x") in a text are claims by its
 //!   direction ([`super::apps::claims_by_direction`]); the sender of an outgoing secret-chat
 //!   message is the owner's account.
@@ -543,7 +545,20 @@ fn messages(
             // a secret-chat message names its peer itself
             other = Some(named.to_string());
         }
-        let with = other.clone().unwrap_or(with);
+        // in a group or channel the conversation is no person: the sender is the one its stored
+        // object names (`from_id`), when the decoder read the header
+        let mut with = other.clone().unwrap_or(with);
+        let in_group = other.is_none() && matches!(uid.and_then(dialog), Some(Dialog::Chat(_)));
+        if in_group
+            && !sent
+            && let Some(from) = obj
+                .as_ref()
+                .and_then(|v| v["from"].as_str())
+                .filter(|p| p.starts_with("telegram:"))
+        {
+            with = format!("{from} in {with}");
+            other = Some(from.to_string());
+        }
         let mut d = Draft::new(
             "messages",
             format!(
@@ -588,7 +603,11 @@ fn messages(
             other
                 .as_deref()
                 .and_then(|o| labels.get(o))
-                .map(|n| format!(" with {n}"))
+                .map(|n| if in_group {
+                    format!(", sent by {n}")
+                } else {
+                    format!(" with {n}")
+                })
                 .unwrap_or_default(),
             t.get(row, "out").unwrap_or("?"),
             t.get(row, "read_state").unwrap_or("?"),

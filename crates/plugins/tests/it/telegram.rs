@@ -102,7 +102,7 @@ fn telegram_two_devices_users_owner_secret_chats_messages_and_a_username_joined_
             "Telegram message 201 received from telegram:62132081",
             "Telegram message 202 sent to telegram:62132081",
             "Telegram message 203 sent to telegram-chat:4001234567",
-            "Telegram message 204 received from telegram-chat:4001234567",
+            "Telegram message 204 received from telegram:777000111 in telegram-chat:4001234567",
             "Telegram message 205 received from telegram:62132081",
         ]
     );
@@ -150,7 +150,7 @@ fn telegram_two_devices_users_owner_secret_chats_messages_and_a_username_joined_
     ] {
         assert!(mei.contains(v), "{v}: {mei}");
     }
-    // a group member's words have no known writer: no claim on anyone
+    // a group member's words are claims of the sender its stored object names, of no one else
     assert!(
         !ents
             .iter()
@@ -228,7 +228,7 @@ fn telegram_two_devices_users_owner_secret_chats_messages_and_a_username_joined_
         if calls.is_empty() {
             break;
         }
-        assert!(round < 8, "{calls:#?}");
+        assert!(round < resolution::MAX_PASSES, "{calls:#?}");
         for call in &calls {
             let verdict = run
                 .session
@@ -313,4 +313,75 @@ fn telegram_truncated_and_foreign_schema_copies_are_noted_and_the_rest_read() {
     assert!(titled(&run, "src-t", "Telegram").is_empty());
     noted("src-o", "no table users");
     assert_eq!(titled(&run, "src-o", "Telegram message ").len(), 3);
+}
+
+/// Device c: every stored object serialised by Telethon at TL layers 106, 125, 133, 167 and 214
+/// (`telethon-blobs.json`), one conversation holding messages of all five. In a group the
+/// sender is the one the object names, so the address a member gives is claimed by that member
+/// and joins their person; a channel post has no sender and claims nothing; the owner's
+/// outgoing messages name the owner's account.
+#[test]
+fn telegram_group_senders_of_five_layers_claim_what_they_say() {
+    let tmp = tempfile::tempdir().unwrap();
+    let c = tmp.path().join("c");
+    device(&c, "c");
+    let run = triage(&[("src-c", &c, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(
+        run.unparsed("src-c").is_empty(),
+        "{:#?}",
+        run.unparsed("src-c")
+    );
+    let messages = titled(&run, "src-c", "Telegram message ");
+    assert_eq!(messages.len(), 25);
+    for layer in [106, 125, 133, 167, 214] {
+        for (i, title) in [
+            "received from telegram:777000111 in telegram-chat:4242",
+            "sent to telegram-chat:4242",
+            "received from telegram:300400500 in telegram-chat:1777000222",
+            "received from telegram-chat:1777000222",
+            "received from telegram:62132081",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let want = format!("Telegram message {} {title}", 10 * (i + 1) + layer);
+            assert!(
+                messages.iter().any(|p| p.title == want),
+                "{want}: {:#?}",
+                messages.iter().map(|p| &p.title).collect::<Vec<_>>()
+            );
+        }
+    }
+    let ents = run.entities("src-c");
+    let kalok = entity(&ents, "telegram:777000111");
+    for v in [
+        "account_id=telegram:777000111",
+        "telegram_username=telegram-user:@kalok_ho",
+        "phone=+85298765432",
+        "wallet=0xde709f2102306220921060314715629080e2fb77",
+    ] {
+        assert!(kalok.contains(v), "{v}: {kalok}");
+    }
+    // the address Ka Lok gives in the group is claimed by Ka Lok, by no one else
+    let claimed: Vec<&String> = ents
+        .iter()
+        .filter(|e| e.contains("0xde709f2102306220921060314715629080e2fb77"))
+        .collect();
+    assert!(
+        claimed
+            .iter()
+            .all(|e| e.starts_with("telegram:777000111 ") || !e.contains("account_id=")),
+        "{claimed:#?}"
+    );
+    let owner = entity(&ents, "owner");
+    assert!(owner.contains("account_id=telegram:1500000999"), "{owner}");
+    assert!(!owner.contains("0xde709f"), "{owner}");
+    // the supergroup member is known only by the id the messages name
+    assert!(
+        !ents
+            .iter()
+            .any(|e| e.starts_with("telegram-chat:") && e.contains("account_id=")),
+        "{ents:#?}"
+    );
 }

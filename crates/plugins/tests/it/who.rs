@@ -41,7 +41,7 @@ fn evidence(source: &Value, tmp: &std::path::Path) -> PathBuf {
 
 /// Plans and applies coreference until nothing is left.
 pub(crate) fn resolve(run: &Run) {
-    for _ in 0..4 {
+    for _ in 0..resolution::MAX_PASSES {
         let calls = resolution::plan(&run.session.state().expect("state"));
         if calls.is_empty() {
             return;
