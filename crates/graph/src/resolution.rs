@@ -282,8 +282,9 @@ pub struct Row {
 /// strength and single-valuedness per entity kind are written. A person may have several
 /// phones, e-mail addresses, accounts and address-book cards (a card linked across accounts
 /// keeps its GUIDs), so nothing is single-valued for a person; a device has one IMEI (two on
-/// a dual-SIM phone: entities that share one IMEI do not conflict), one serial and one
-/// Android id; a SIM's ICCID and IMSI move between devices, so they are not single-valued
+/// a dual-SIM phone: entities that share one IMEI do not conflict) and one serial, but one
+/// Android id per user and, since Android 8, one per app signing key (the SSAIDs of
+/// `settings_ssaid.xml`), so Android ids are not single-valued; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
 /// address.
 pub const TABLE: [Row; 22] = [
@@ -303,7 +304,7 @@ pub const TABLE: [Row; 22] = [
     ),
     row(IdType::ContactGuid, Strength::Strong, &[]),
     row(IdType::Dsid, Strength::Strong, &[EntityKind::Account]),
-    row(IdType::AndroidId, Strength::Strong, &[EntityKind::Device]),
+    row(IdType::AndroidId, Strength::Strong, &[]),
     row(IdType::Imei, Strength::Strong, &[EntityKind::Device]),
     row(IdType::Imsi, Strength::Strong, &[]),
     row(IdType::Iccid, Strength::Strong, &[]),

@@ -38,6 +38,7 @@ impl Catalog {
         c.register(Arc::new(sqlite::SqliteQuery));
         c.register(Arc::new(content_tools::Strings));
         c.register(Arc::new(content_tools::ParsePlist));
+        c.register(Arc::new(crate::xml_tool::ReadXml));
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));

@@ -28,6 +28,7 @@ pub mod search;
 pub mod sqlite;
 pub mod tl;
 pub mod worker;
+pub mod xml_tool;
 
 use std::path::Path;
 

@@ -131,6 +131,11 @@ pub fn cell(b: &[u8]) -> Option<String> {
     serde_json::to_string(&v).ok()
 }
 
+/// The JSON of a stored user object (see [`USERS`]) only.
+pub fn user_cell(b: &[u8]) -> Option<String> {
+    serde_json::to_string(&user(b)?).ok()
+}
+
 fn user(b: &[u8]) -> Option<Value> {
     let mut r = Reader { b, at: 0 };
     let constructor = r.u32()?;

@@ -21,6 +21,7 @@
 //! | `packages.list` | the installed packages | — |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
+//! | `settings_ssaid.xml`, `settings_secure.xml`, `settings_global.xml` ([`settings`]; plain XML or ABX) | one per app's Android id (SSAID), the user's Android id, device and Bluetooth names (never the SSAID key) | `device`: Android ids, device names |
 //! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
 //! | LINE `naver_line` ([`line`]) | one per contact, per message | `line:<mid>`: mid, names; wallet claims by direction |
@@ -36,6 +37,7 @@ mod databases;
 mod files;
 mod line;
 mod partitions;
+mod settings;
 mod system;
 mod telegram;
 mod wechat;
@@ -83,6 +85,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("History", "web"),
     ("webview.db", "web"),
     ("cache4.db", "messages"),
+    ("userconfing.xml", "accounts"),
     ("tango_android_tc.db", "messages"),
     ("tc.db", "messages"),
     ("tango_profile.db", "contacts"),
@@ -90,6 +93,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("WifiConfigStore.xml", "wifi"),
     ("wpa_supplicant.conf", "wifi"),
     ("bt_config.conf", "bluetooth"),
+    ("settings_ssaid.xml", "device"),
+    ("settings_secure.xml", "device"),
+    ("settings_global.xml", "device"),
     ("calendar.db", "calendar"),
     ("external*.db", "media"),
     ("naver_line", "messages"),
@@ -316,6 +322,15 @@ impl Plugin for AndroidPlugin {
                 "bt_config.conf",
                 &["/bt_config.conf\""],
                 "the device's Bluetooth name and address; paired devices with names and times",
+            ),
+            e(
+                "settings provider (settings_ssaid.xml, settings_secure.xml, settings_global.xml)",
+                &[
+                    "/settings_ssaid.xml\"",
+                    "/settings_secure.xml\"",
+                    "/settings_global.xml\"",
+                ],
+                "each app's Android id (SSAID), the Android id, device and Bluetooth names",
             ),
             e(
                 "calendar.db",
@@ -679,6 +694,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("bt_config.conf") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 system::bluetooth(ctx, l)
+            })?;
+        }
+        for l in of("settings_ssaid.xml")
+            .into_iter()
+            .chain(of("settings_secure.xml"))
+            .chain(of("settings_global.xml"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                settings::settings(ctx, l)
             })?;
         }
         // by their provider's folder: other apps name databases `calendar.db`, `external.db` too

@@ -24,6 +24,10 @@
 //!   direction ([`super::apps::claims_by_direction`]); the sender of an outgoing secret-chat
 //!   message is the owner's account.
 //!
+//! - `shared_prefs/userconfing.xml` ([`userconfing`]): the signed-in account's own user object
+//!   (base64 in `<string name="user">`), decoded by `read_xml`'s `telegram` option: the
+//!   owner's id, user name, phone and name even when the cache was cleared.
+//!
 //! Each table is read on its own: a table missing or lacking a column is noted ("could not
 //! parse … because …") and the others are still read. At most [`MAX_ROWS`] rows per table.
 
@@ -39,10 +43,125 @@ use super::{Located, MAX_ROWS};
 use crate::identity::{artefact_name, observe, query_on};
 use crate::util::{Draft, Table, in_json_cell, note_row_cap, raw, record_draft, unix_seconds};
 
-/// Triage of every `cache4.db` found.
+/// Triage of every `cache4.db` and `userconfing.xml` found.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     for l in found.iter().filter(|l| l.name() == "cache4.db") {
         ctx.artefact(&artefact_name(&l.tree, &l.path), || cache4(ctx, l))?;
+    }
+    for l in found.iter().filter(|l| l.name() == "userconfing.xml") {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || userconfing(ctx, l))?;
+    }
+    Ok(())
+}
+
+/// `shared_prefs/userconfing.xml` (the client's `UserConfig`; `userconfig1.xml`… for further
+/// accounts are named otherwise and not read here): the signed-in account's own user, kept as
+/// the base64 of its stored object in `<string name="user">`, decoded by `read_xml`'s
+/// `telegram` option. Present even when `cache4.db` was cleared.
+pub fn userconfing(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let inv = ctx.call(
+        "read_xml",
+        crate::identity::args_on(
+            &l.tree,
+            serde_json::json!({"path": l.path, "telegram": true}),
+        ),
+    )?;
+    if !crate::util::succeeded(&inv) {
+        ctx.unparsed(
+            &name,
+            &crate::util::failure_reason(&inv),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let user = inv.output.text.lines().find_map(|line| {
+        let json = line.strip_prefix("# decoded user: tl:")?;
+        serde_json::from_str::<Value>(json).ok()
+    });
+    let Some(user) = user.filter(|u| u["read"] == "user") else {
+        ctx.unparsed(
+            &name,
+            &format!("could not parse {name}: it holds no Telegram user object in <string name=\"user\"> (signed out, or a layout not read)"),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    let Some(account) = user["id"].as_str() else {
+        return Ok(());
+    };
+    let first = field(Some(&user), "first_name");
+    let last = field(Some(&user), "last_name");
+    let username = field(Some(&user), "username");
+    let phone = field(Some(&user), "phone");
+    let mut d = Draft::new(
+        "accounts",
+        format!("Telegram account {account} (signed in)"),
+    );
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Account, Some(account), &inv);
+    for f in [&first, &last] {
+        d.fact(FactType::Name, f.as_ref().map(|(_, c)| c.as_str()), &inv);
+    }
+    d.fact(
+        FactType::Account,
+        username.as_ref().map(|(_, c)| c.as_str()),
+        &inv,
+    );
+    d.fact(
+        FactType::Phone,
+        phone.as_ref().map(|(_, c)| c.as_str()),
+        &inv,
+    );
+    d.interpretation = format!(
+        "{name}: the account signed in to Telegram on the device, {account}, user name {}, phone {} — its own user object ({}, self flag {}) kept base64-encoded in the `user` preference.",
+        username
+            .as_ref()
+            .map(|(u, _)| format!("@{u}"))
+            .as_deref()
+            .unwrap_or("(none)"),
+        phone
+            .as_ref()
+            .map(|(p, _)| p.as_str())
+            .unwrap_or("(not kept)"),
+        user["constructor"].as_str().unwrap_or("?"),
+        user["self"],
+    );
+    record_draft(ctx, d)?;
+    let why = |what: &str| {
+        format!("{what} of the Telegram account signed in on the device ({name}, `user`).")
+    };
+    for (id_type, value, what) in [
+        (
+            IdType::AccountId,
+            Some(account.to_string()),
+            "The namespaced user id",
+        ),
+        (
+            IdType::TelegramUsername,
+            username.map(|(u, _)| u),
+            "The user name",
+        ),
+        (IdType::Phone, phone.map(|(p, _)| p), "The phone number"),
+        // the name as one field holds it (the object keeps first and last apart)
+        (
+            IdType::DisplayName,
+            first.or(last).map(|(n, _)| n),
+            "The name",
+        ),
+    ] {
+        if let Some(v) = value {
+            observe(
+                ctx,
+                "owner",
+                EntityKind::Person,
+                "device owner",
+                id_type,
+                &v,
+                &inv,
+                why(what),
+            )?;
+        }
     }
     Ok(())
 }

@@ -35,12 +35,19 @@ fn device(root: &Path, dev: &str) -> PathBuf {
         sqlite3(&db, &String::from_utf8(sql.stdout).unwrap());
         return db;
     }
-    let from = repo("tests/fixtures/android-telegram/out")
+    let app = repo("tests/fixtures/android-telegram/out")
         .join(dev)
-        .join(FILES);
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        .join("data/data/org.telegram.messenger");
+    for dir in std::fs::read_dir(&app).unwrap() {
+        let dir = dir.unwrap().path();
+        let into = root
+            .join("data/data/org.telegram.messenger")
+            .join(dir.file_name().unwrap());
+        std::fs::create_dir_all(&into).unwrap();
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), into.join(e.file_name())).unwrap();
+        }
     }
     db
 }
@@ -383,5 +390,77 @@ fn telegram_group_senders_of_five_layers_claim_what_they_say() {
             .iter()
             .any(|e| e.starts_with("telegram-chat:") && e.contains("account_id=")),
         "{ents:#?}"
+    );
+}
+
+/// `shared_prefs/userconfing.xml` (device c: the preferences file as Android writes it, the
+/// account's own user serialised by Telethon at layer 214, base64): the signed-in account with
+/// its id, user name and phone, also when the cache is gone; a signed-out copy (no `user`) is
+/// noted unparsed with why.
+#[test]
+fn telegram_userconfing_gives_the_signed_in_account_without_the_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, bare, out) = (
+        tmp.path().join("c"),
+        tmp.path().join("bare"),
+        tmp.path().join("out"),
+    );
+    device(&c, "c");
+    let db = device(&bare, "c");
+    std::fs::remove_file(db).unwrap();
+    let prefs = "data/data/org.telegram.messenger/shared_prefs/userconfing.xml";
+    device(&out, "c");
+    let xml = std::fs::read_to_string(out.join(prefs)).unwrap();
+    let signed_out: String = xml
+        .lines()
+        .filter(|l| !l.contains("name=\"user\""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(out.join(prefs), signed_out).unwrap();
+    let run = triage(&[
+        ("src-c", &c, "Asia/Hong_Kong", Some("HK")),
+        ("src-bare", &bare, "Asia/Hong_Kong", Some("HK")),
+        ("src-out", &out, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for src in ["src-c", "src-bare"] {
+        assert!(
+            run.unparsed(src).is_empty(),
+            "{src}: {:#?}",
+            run.unparsed(src)
+        );
+        assert!(
+            run.phenomena(src)
+                .iter()
+                .any(|p| p == "accounts | Telegram account telegram:1500000999 (signed in)"),
+            "{src}: {:#?}",
+            run.phenomena(src)
+        );
+        let owner = entity(&run.entities(src), "owner").to_string();
+        for v in [
+            "account_id=telegram:1500000999",
+            "telegram_username=telegram-user:@lin_ho_otc",
+            "phone=+85260001234",
+        ] {
+            assert!(owner.contains(v), "{src} {v}: {owner}");
+        }
+    }
+    // the base64 text is in the logged output, its decoding beside it; the stand-in access
+    // hash never
+    let (_, _, text) = run
+        .outputs("src-bare")
+        .into_iter()
+        .find(|(t, _, _)| t == "read_xml")
+        .unwrap();
+    assert!(text.starts_with("# format: xml\n"), "{text}");
+    assert!(text.contains("# decoded user: tl:{"), "{text}");
+    assert!(!text.contains("81985529216486895"), "{text}");
+    let unparsed = run.unparsed("src-out");
+    assert!(
+        unparsed
+            .iter()
+            .any(|u| u.artefact.contains("userconfing.xml")
+                && u.reason.contains("holds no Telegram user object")),
+        "{unparsed:#?}"
     );
 }

@@ -1,0 +1,125 @@
+//! `read_xml`: an XML file of the evidence as XML text, whichever of Android's two encodings it
+//! is in. Android 12+ writes its system XML files (`/data/system/users/<user>/settings_*.xml`,
+//! `packages.xml`, …) as Android Binary XML (ABX, magic `ABX\0`: AOSP's `BinaryXmlSerializer`);
+//! the `android-abx` crate (MIT; checked by its author against AOSP's own serializer) decodes it
+//! to the XML text the same file has on earlier versions, so one reader serves both and a fact
+//! grounds in the same text. A plain XML file is shown as it is.
+//!
+//! With `telegram`, each `<string>` element whose text is the base64 of a Telegram stored user
+//! object (Telegram for Android's `shared_prefs/userconfing.xml` keeps the account's own user
+//! so) gets a `# decoded <name>: tl:{json}` line after the document, read by [`crate::tl`]
+//! (id, flags, names, user name, phone; never the access hash).
+
+use base64::Engine as _;
+use masf_evidence::fs::normalize_path;
+use quick_xml::events::Event;
+use serde_json::{Value, json};
+
+use crate::fs_tools::file_system;
+use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
+
+/// Largest file read.
+pub const FILE_MAX: u64 = 16 << 20;
+
+/// The ABX magic.
+pub const ABX_MAGIC: &[u8; 4] = b"ABX\0";
+
+/// The tool.
+pub struct ReadXml;
+
+impl Tool for ReadXml {
+    fn name(&self) -> &str {
+        "read_xml"
+    }
+    fn description(&self) -> &str {
+        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). Files up to 16 MiB."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": {
+            "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
+            "path": {"type": "string", "description": "Absolute path of the XML file."},
+            "telegram": {"type": "boolean", "description": "Decode <string> values holding a base64 Telegram stored user (default false)."}
+        }, "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> Applicability {
+        Applicability::TREE
+    }
+    fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let fs = file_system(ctx, a)?;
+        let path = normalize_path(args::str(a, "path")?);
+        let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
+        let bytes = fs.open(&path)?;
+        let size = bytes.len();
+        if size > FILE_MAX {
+            return Err(ToolError::Other(format!(
+                "{path}: {size} bytes, more than the {FILE_MAX} read_xml reads"
+            )));
+        }
+        let mut data = vec![0u8; size as usize];
+        bytes.read_exact_at(0, &mut data)?;
+        let (format, xml) = decode(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let mut text = format!("# format: {format}\n{xml}");
+        let mut decoded = 0usize;
+        if telegram {
+            for (name, obj) in telegram_strings(&xml) {
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&format!("# decoded {name}: tl:{obj}\n"));
+                decoded += 1;
+            }
+        }
+        Ok(ToolOutput {
+            text,
+            structured: Some(
+                json!({"path": path, "size": size, "format": format, "decoded": decoded}),
+            ),
+        })
+    }
+}
+
+/// `(format, XML text)` of a file: `abx (decoded)` or `xml` (UTF-8, a BOM dropped; invalid
+/// bytes shown as U+FFFD). An ABX file that does not decode is an error naming what is wrong.
+pub fn decode(data: &[u8]) -> Result<(&'static str, String), String> {
+    if data.starts_with(ABX_MAGIC) {
+        let xml = android_abx::abx_to_xml(data)
+            .map_err(|e| format!("not a readable Android Binary XML file: {e}"))?;
+        return Ok(("abx (decoded)", xml));
+    }
+    let body = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+    Ok(("xml", String::from_utf8_lossy(body).into_owned()))
+}
+
+/// `(name, JSON)` of each `<string name=…>` whose text is base64 of a stored Telegram user.
+fn telegram_strings(xml: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut name: Option<String> = None;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) if AsRef::<str>::as_ref(&e.name()) == "string" => {
+                name = e
+                    .try_get_attribute("name")
+                    .ok()
+                    .flatten()
+                    .map(|v| v.value.into_owned());
+            }
+            Ok(Event::Text(t)) => {
+                if let Some(n) = &name {
+                    let v = AsRef::<str>::as_ref(&t).trim().to_string();
+                    if let Some(obj) = base64::engine::general_purpose::STANDARD
+                        .decode(v.as_bytes())
+                        .ok()
+                        .and_then(|b| crate::tl::user_cell(&b))
+                    {
+                        out.push((n.clone(), obj));
+                    }
+                }
+            }
+            Ok(Event::End(_)) => name = None,
+            Ok(Event::Eof) | Err(_) => break,
+            _ => {}
+        }
+    }
+    out
+}
