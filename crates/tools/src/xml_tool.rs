@@ -82,12 +82,87 @@ impl Tool for ReadXml {
 /// bytes shown as U+FFFD). An ABX file that does not decode is an error naming what is wrong.
 pub fn decode(data: &[u8]) -> Result<(&'static str, String), String> {
     if data.starts_with(ABX_MAGIC) {
-        let xml = android_abx::abx_to_xml(data)
+        let events = android_abx::abx_events(data)
             .map_err(|e| format!("not a readable Android Binary XML file: {e}"))?;
-        return Ok(("abx (decoded)", xml));
+        return Ok(("abx (decoded)", render(&events)));
     }
     let body = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
     Ok(("xml", String::from_utf8_lossy(body).into_owned()))
+}
+
+/// The XML text of ABX events as Android 11 and earlier write the same document (AOSP's
+/// `FastXmlSerializer`: the `standalone` declaration, `&`, `<`, `>` and `"` escaped in values,
+/// `'` kept; an attribute without value left out), so a value reads the same in both forms and
+/// a fact grounds in either. Hand-written because `android_abx::abx_to_xml` also escapes `'`.
+fn render(events: &[android_abx::Event]) -> String {
+    use android_abx::Event as E;
+    let escape = |s: &str, out: &mut String| {
+        for c in s.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                c => out.push(c),
+            }
+        }
+    };
+    let mut out = String::new();
+    for e in events {
+        match e {
+            E::StartDocument => {
+                out.push_str("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n")
+            }
+            E::EndDocument => {}
+            E::StartTag { name, attributes } => {
+                out.push('<');
+                out.push_str(name);
+                for a in attributes {
+                    if a.value == android_abx::AttributeValue::Null {
+                        continue;
+                    }
+                    out.push(' ');
+                    out.push_str(&a.name);
+                    out.push_str("=\"");
+                    escape(&a.as_str(), &mut out);
+                    out.push('"');
+                }
+                out.push('>');
+            }
+            E::EndTag { name } => {
+                out.push_str("</");
+                out.push_str(name);
+                out.push('>');
+            }
+            E::Text(t) | E::IgnorableWhitespace(t) => escape(t, &mut out),
+            E::CdataSection(t) => {
+                out.push_str("<![CDATA[");
+                out.push_str(t);
+                out.push_str("]]>");
+            }
+            E::Comment(t) => {
+                out.push_str("<!--");
+                out.push_str(t);
+                out.push_str("-->");
+            }
+            E::ProcessingInstruction(t) => {
+                out.push_str("<?");
+                out.push_str(t);
+                out.push_str("?>");
+            }
+            E::EntityReference(t) => {
+                out.push('&');
+                out.push_str(t);
+                out.push(';');
+            }
+            E::DocDecl(t) => {
+                out.push_str("<!DOCTYPE ");
+                out.push_str(t);
+                out.push('>');
+            }
+        }
+    }
+    out
 }
 
 /// `(name, JSON)` of each `<string name=…>` whose text is base64 of a stored Telegram user.

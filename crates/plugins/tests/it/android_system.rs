@@ -689,3 +689,168 @@ fn android_9_wpa_supplicant_bluedroid_and_media_with_location() {
         "a document row of files is no photo"
     );
 }
+
+/// Android 11's `settings_ssaid.xml` as AOSP `SettingsState.writeStateAsyncLocked` writes it
+/// (`/data/system/users/0/`, FastXmlSerializer): the user's key, then one SSAID per app uid.
+const SSAID_11: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
+<settings version="-1">
+  <setting id="0" name="userkey" value="1234567890ABCDEF1234567890ABCDEF1234567890ABCDEF1234567890ABCDEF" package="android" defaultSysSet="true" />
+  <setting id="3" name="10092" value="8c5a0e1f2b3d4e5f" package="com.whatsapp" defaultValue="8c5a0e1f2b3d4e5f" defaultSysSet="false" tag="null" />
+  <setting id="4" name="10134" value="1f2e3d4c5b6a7988" package="org.telegram.messenger" defaultValue="1f2e3d4c5b6a7988" defaultSysSet="false" tag="null" />
+  <setting id="5" name="10150" value="null" package="com.example.empty" defaultSysSet="false" tag="null" />
+</settings>
+"#;
+
+/// `settings_secure.xml` (Android 11): Bluetooth name and address.
+const SECURE_11: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
+<settings version="191">
+  <setting id="61" name="bluetooth_name" value="Pat Pixel 5" package="com.android.bluetooth" defaultValue="Pat Pixel 5" defaultSysSet="true" />
+  <setting id="62" name="bluetooth_address" value="3C:28:6D:11:22:33" package="com.android.bluetooth" defaultSysSet="true" />
+  <setting id="70" name="location_mode" value="3" package="android" defaultSysSet="true" />
+</settings>
+"#;
+
+/// `settings_global.xml` (Android 11): the name the user gave the phone.
+const GLOBAL_11: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
+<settings version="198">
+  <setting id="110" name="device_name" value="Pat's Pixel" package="com.android.settings" defaultValue="Pixel 5" defaultSysSet="true" />
+</settings>
+"#;
+
+/// Android 7's `settings_secure.xml`: the one Android id of the user, before SSAIDs.
+const SECURE_7: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<settings version="131">
+  <setting id="45" name="android_id" value="a3f09c22d4e5b617" package="android" />
+  <setting id="46" name="bluetooth_name" value="Galaxy S7" package="com.android.bluetooth" />
+</settings>
+"#;
+
+/// The settings provider's files in three generations: Android 11 (plain XML), the same files
+/// as Android 12+ writes them (ABX, encoded by the android-abx crate's encoder — checked by its
+/// author against AOSP's `BinaryXmlSerializer`), Android 7 (plain, one Android id). Both
+/// encodings give the same phenomena and identities; the SSAID key is never copied; a
+/// truncated ABX file and a file of another shape are noted unparsed with why.
+#[test]
+fn settings_provider_files_plain_and_abx_give_android_ids_and_device_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let users = "data/system/users/0";
+    let write = |root: &Path, name: &str, bytes: &[u8]| {
+        let dir = root.join(users);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    };
+    let (plain, abx, old, broken) = (
+        tmp.path().join("a11"),
+        tmp.path().join("a12"),
+        tmp.path().join("a7"),
+        tmp.path().join("broken"),
+    );
+    for (name, xml) in [
+        ("settings_ssaid.xml", SSAID_11),
+        ("settings_secure.xml", SECURE_11),
+        ("settings_global.xml", GLOBAL_11),
+    ] {
+        write(&plain, name, xml.as_bytes());
+        let encoded = android_abx::xml_to_abx(xml).unwrap();
+        assert!(encoded.starts_with(b"ABX\0"));
+        write(&abx, name, &encoded);
+    }
+    write(&old, "settings_secure.xml", SECURE_7.as_bytes());
+    let encoded = android_abx::xml_to_abx(SSAID_11).unwrap();
+    write(&broken, "settings_ssaid.xml", &encoded[..encoded.len() / 2]);
+    write(
+        &broken,
+        "settings_global.xml",
+        b"<map><string name=\"device_name\">x</string></map>",
+    );
+
+    let run = triage(&[
+        ("a11", &plain, "UTC", Some("US")),
+        ("a12", &abx, "UTC", Some("US")),
+        ("a7", &old, "UTC", Some("KR")),
+        ("broken", &broken, "UTC", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let device = |src: &str| -> String {
+        run.entities(src)
+            .into_iter()
+            .find(|e| e.starts_with("device "))
+            .unwrap_or_else(|| panic!("{src}: {:#?}", run.entities(src)))
+    };
+    for src in ["a11", "a12"] {
+        assert!(
+            run.unparsed(src).is_empty(),
+            "{src}: {:#?}",
+            run.unparsed(src)
+        );
+        let listed = run.phenomena(src);
+        for t in [
+            "device | SSAID key of user 0 (present)",
+            "device | Android id of com.whatsapp (user 0)",
+            "device | Android id of org.telegram.messenger (user 0)",
+            "device | Device name Pat Pixel 5 (bluetooth_name)",
+            "device | Bluetooth address 3C:28:6D:11:22:33",
+            "device | Device name Pat's Pixel (device_name)",
+        ] {
+            assert!(listed.iter().any(|x| x == t), "{src} {t}: {listed:#?}");
+        }
+        // "null" is no id
+        assert!(
+            !listed.iter().any(|x| x.contains("com.example.empty")),
+            "{listed:#?}"
+        );
+        let d = device(src);
+        for v in [
+            "android_id=8c5a0e1f2b3d4e5f",
+            "android_id=1f2e3d4c5b6a7988",
+            "device_name=pat pixel 5",
+            "device_name=pat's pixel",
+        ] {
+            assert!(d.contains(v), "{src} {v}: {d}");
+        }
+        // the SSAID key is in the evidence, never in a phenomenon
+        for p in run.all_phenomena(src) {
+            for f in &p.verified_facts {
+                assert!(!f.value.contains("1234567890ABCDEF"), "{src}: {f:?}");
+            }
+        }
+    }
+    // the ABX files were decoded, and said so
+    let formats: Vec<String> = run
+        .outputs("a12")
+        .into_iter()
+        .filter(|(t, _, _)| t == "read_xml")
+        .map(|(_, _, o)| o.lines().next().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(formats, vec!["# format: abx (decoded)"; 3]);
+
+    let d7 = device("a7");
+    assert!(d7.contains("android_id=a3f09c22d4e5b617"), "{d7}");
+    assert!(d7.contains("device_name=galaxy s7"), "{d7}");
+    assert!(
+        run.phenomena("a7")
+            .iter()
+            .any(|x| x == "device | Android id (user 0)"),
+        "{:#?}",
+        run.phenomena("a7")
+    );
+
+    let unparsed = run.unparsed("broken");
+    for (file, why) in [
+        (
+            "settings_ssaid.xml",
+            "not a readable Android Binary XML file",
+        ),
+        (
+            "settings_global.xml",
+            "its root element is <map>, not <settings>",
+        ),
+    ] {
+        assert!(
+            unparsed
+                .iter()
+                .any(|u| u.artefact.contains(file) && u.reason.contains(why)),
+            "{file}: {unparsed:#?}"
+        );
+    }
+}
