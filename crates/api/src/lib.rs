@@ -45,6 +45,7 @@ pub use masf_graph::{Decision, EntityKind, Relation, SameAsDecision, SameAsState
 pub use masf_index::Mode as SearchMode;
 pub use masf_report::Report;
 pub use masf_report::tagged::TaggedRow;
+pub use masf_report::timeline::bodyfile as timeline_bodyfile;
 pub use masf_report::timeline::export as timeline_export;
 pub use masf_report::timeline::{
     ActorFilter, ContextFact, Entry as TimelineEntry, Filter as TimelineFilter,

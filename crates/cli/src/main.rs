@@ -262,6 +262,11 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         /// One JSON object per entry and line (path, size, times with raw encoding, id, deleted).
         #[arg(long)]
         json: bool,
+        /// The Sleuth Kit body file (what `fls -m` writes, for `mactime -b`):
+        /// `0|path|inode|mode|uid|gid|size|atime|mtime|ctime|crtime`, times in Unix seconds,
+        /// deleted entries marked `(deleted)`. With --recursive for a whole file system.
+        #[arg(long, conflicts_with = "json")]
+        body: bool,
         /// The environment variable holding the password of an encrypted iTunes/Finder backup
         /// (its name, never the password: `export MASF_BACKUP_PW=…` first).
         #[arg(long, value_name = "VAR")]
@@ -682,8 +687,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             spec,
             recursive,
             json,
+            body,
             backup_password_env,
-        } => cmd_ls(&spec, recursive, json, backup_password_env.as_deref()),
+        } => cmd_ls(&spec, recursive, json, body, backup_password_env.as_deref()),
         Command::Cat {
             spec,
             backup_password_env,
@@ -1865,12 +1871,15 @@ fn cmd_ls(
     spec: &str,
     recursive: bool,
     json: bool,
+    body: bool,
     password_env: Option<&str>,
 ) -> anyhow::Result<u8> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     masf_api::list(spec, recursive, password_env, &mut |e| {
-        if json {
+        if body {
+            writeln!(out, "{}", masf_api::timeline_bodyfile::line(e)).map_err(|err| err.to_string())
+        } else if json {
             serde_json::to_writer(&mut out, e).map_err(|err| err.to_string())?;
             writeln!(out).map_err(|err| err.to_string())
         } else {

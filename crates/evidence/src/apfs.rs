@@ -1141,6 +1141,7 @@ impl ApfsVolume {
             ],
             link_target,
             stored_name: None,
+            owner: None,
         }
     }
 

@@ -1511,6 +1511,7 @@ impl F2fs {
             times: inode.times.clone(),
             link_target,
             stored_name: None,
+            owner: None,
         }
     }
 }
@@ -1570,6 +1571,7 @@ impl FileSystem for F2fs {
                     times: Vec::new(),
                     link_target: None,
                     stored_name: None,
+                    owner: None,
                 });
                 continue;
             }
@@ -1590,6 +1592,7 @@ impl FileSystem for F2fs {
                         times: Vec::new(),
                         link_target: None,
                         stored_name: None,
+                        owner: None,
                     });
                 }
             }

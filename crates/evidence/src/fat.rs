@@ -814,6 +814,7 @@ impl FatFs {
             times,
             link_target: None,
             stored_name: None,
+            owner: None,
         }
     }
 
@@ -829,6 +830,7 @@ impl FatFs {
             times: Vec::new(),
             link_target: None,
             stored_name: None,
+            owner: None,
         }
     }
 

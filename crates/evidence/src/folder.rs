@@ -250,6 +250,7 @@ impl Folder {
             times,
             link_target,
             stored_name: None,
+            owner: Some((st.uid, st.gid)),
         }
     }
 }
@@ -286,6 +287,7 @@ impl FileSystem for Folder {
                     times: Vec::new(),
                     link_target: None,
                     stored_name: None,
+                    owner: None,
                 }),
             }
         }

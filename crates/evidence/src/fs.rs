@@ -114,6 +114,10 @@ pub struct Entry {
     /// text, kept beside the safe path so that nothing the member said is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stored_name: Option<String>,
+    /// The owner's user and group ids `(uid, gid)` where the format stores them (ext4 inodes,
+    /// POSIX folders); a TSK body file shows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<(u32, u32)>,
 }
 
 /// A file system or tree, read-only.

@@ -532,6 +532,7 @@ impl HfsPlus {
             times,
             link_target,
             stored_name: None,
+            owner: None,
         }
     }
 

@@ -55,6 +55,9 @@ pub struct HostStat {
     pub ino: u64,
     /// POSIX mode (type and permission bits).
     pub mode: u32,
+    /// Owner's user and group ids.
+    pub uid: u32,
+    pub gid: u32,
     /// Last modification.
     pub mtime: HostTime,
     /// Last access.
@@ -223,6 +226,8 @@ fn host_stat(s: &rustix::fs::Statx) -> HostStat {
         size: s.stx_size,
         ino: s.stx_ino,
         mode,
+        uid: s.stx_uid,
+        gid: s.stx_gid,
         mtime: t(&s.stx_mtime),
         atime: t(&s.stx_atime),
         ctime: t(&s.stx_ctime),

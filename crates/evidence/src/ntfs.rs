@@ -1469,6 +1469,7 @@ impl NtfsFs {
             times,
             link_target,
             stored_name: None,
+            owner: None,
         }
     }
 
@@ -1502,6 +1503,7 @@ impl NtfsFs {
             times,
             link_target: None,
             stored_name: None,
+            owner: None,
         }
     }
 
@@ -1517,6 +1519,7 @@ impl NtfsFs {
             times: Vec::new(),
             link_target: None,
             stored_name: None,
+            owner: None,
         }
     }
 

@@ -7,6 +7,7 @@
 //! [`Flag::Unconvertible`] with the reason, after every placed entry; a naive time in a DST gap
 //! or fold is placed by the compatible rule and flagged with the other candidate instant.
 
+pub mod bodyfile;
 pub mod convert;
 pub mod export;
 

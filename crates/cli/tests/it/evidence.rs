@@ -72,3 +72,99 @@ fn verify_media_passes_on_a_good_image_and_fails_naming_the_bad_chunk() {
     assert_eq!(v["md5_check"], "mismatch");
     assert_eq!(v["bad_chunks"][0]["chunk"], 0);
 }
+
+/// Runs a tool of the machine, failing the test with its stderr when it fails.
+fn tool(cmd: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(cmd).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `masf ls --recursive --body` on an ext4 file system made by mkfs.ext4 -d, with owners set
+/// and a file deleted by debugfs: every line The Sleuth Kit's `fls -r -m /` writes for the same
+/// entries is written the same (inode, mode string, uid, gid, size, the four times, the
+/// `(deleted)` mark); TSK's virtual `$OrphanFiles` folder has no counterpart in a listing.
+#[test]
+fn ls_body_matches_fls_m_on_ext4() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    std::fs::create_dir_all(tree.join("docs/deep")).unwrap();
+    std::fs::write(tree.join("docs/invoice.txt"), "USDT 12,500\n").unwrap();
+    std::fs::write(tree.join("docs/deep/notes.md"), "# notes\n".repeat(300)).unwrap();
+    std::fs::write(tree.join("gone.txt"), "to be deleted\n").unwrap();
+    std::fs::write(tree.join("run.sh"), "#!/bin/sh\n").unwrap();
+    std::os::unix::fs::symlink("docs/invoice.txt", tree.join("link")).unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(tree.join("run.sh"), std::fs::Permissions::from_mode(0o4755)).unwrap();
+    let img = tmp.path().join("body.ext4");
+    let img_s = img.to_str().unwrap();
+    tool(
+        "mkfs.ext4",
+        &[
+            "-q",
+            "-F",
+            "-I",
+            "256",
+            "-b",
+            "1024",
+            "-d",
+            tree.to_str().unwrap(),
+            img_s,
+            "4096",
+        ],
+    );
+    for cmd in [
+        "sif /docs/invoice.txt uid 1234",
+        "sif /docs/invoice.txt gid 5678",
+        // debugfs's `uid` sets the high half (l_i_uid_high) too
+        "sif /docs uid 70000",
+        "rm /gone.txt",
+    ] {
+        tool("debugfs", &["-w", "-R", cmd, img_s]);
+    }
+    let fls = tool("fls", &["-r", "-m", "/", "-f", "ext4", img_s]);
+    let ours = masf_ok(&["ls", &format!("{img_s}:/"), "--recursive", "--body"]);
+    let by_name = |text: &str| -> std::collections::BTreeMap<String, String> {
+        text.lines()
+            .map(|l| {
+                (
+                    l.split('|').nth(1).unwrap_or_default().to_string(),
+                    l.to_string(),
+                )
+            })
+            .collect()
+    };
+    let (theirs, mine) = (by_name(&fls), by_name(&ours));
+    let mut compared = 0;
+    for (name, line) in &theirs {
+        if name.starts_with("/$OrphanFiles") {
+            continue;
+        }
+        assert_eq!(
+            mine.get(name),
+            Some(line),
+            "{name}\nfls:\n{fls}\nmasf:\n{ours}"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 8, "{fls}");
+    for want in [
+        "/docs/invoice.txt|",
+        "/link -> docs/invoice.txt|",
+        "|1234|5678|",
+        "/gone.txt (deleted)|",
+        "|r/rrwsr-xr-x|",
+        "|l/lrwxrwxrwx|",
+        "|d/drwxr-xr-x|",
+    ] {
+        assert!(ours.contains(want), "{want}: {ours}");
+    }
+    // the high half of a 32-bit uid is read
+    assert!(mine["/docs"].contains("|70000|0|"), "{}", mine["/docs"]);
+    // every line has the body file's eleven columns
+    assert!(ours.lines().all(|l| l.split('|').count() == 11), "{ours}");
+}

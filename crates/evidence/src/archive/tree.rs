@@ -527,6 +527,7 @@ impl<P> Tree<P> {
                 .to_vec(),
             link_target: node.link_target.as_deref().map(str::to_string),
             stored_name: node.stored.as_deref().map(str::to_string),
+            owner: None,
         }
     }
 

@@ -27,6 +27,9 @@ pub(super) struct Inode {
     /// Byte offset of the inode in the file system, for errors.
     pub at: u64,
     pub mode: u16,
+    /// `i_uid` and `i_gid`, their high halves (`l_i_uid_high`, `l_i_gid_high`) included.
+    pub uid: u32,
+    pub gid: u32,
     pub size: u64,
     pub flags: u32,
     /// `i_links_count`: 0 once the inode is freed.
@@ -142,6 +145,8 @@ impl Inode {
             at,
             links: le16(raw, 0x1A),
             mode,
+            uid: u32::from(le16(raw, 0x2)) | u32::from(le16(raw, 0x78)) << 16,
+            gid: u32::from(le16(raw, 0x18)) | u32::from(le16(raw, 0x7A)) << 16,
             size,
             flags,
             blocks,

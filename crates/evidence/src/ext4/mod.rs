@@ -494,6 +494,7 @@ impl ExtFs {
             times: inode.times.clone(),
             link_target,
             stored_name: None,
+            owner: Some((inode.uid, inode.gid)),
         }
     }
 
@@ -528,10 +529,12 @@ impl ExtFs {
             times: Vec::new(),
             link_target: None,
             stored_name: None,
+            owner: None,
         };
         if let Some(inode) = freed {
             e.size = inode.size;
             e.mode = Some(u32::from(inode.mode));
+            e.owner = Some((inode.uid, inode.gid));
             e.times = inode.times.clone();
         }
         e
@@ -715,6 +718,7 @@ impl FileSystem for ExtFs {
                         times: Vec::new(),
                         link_target: None,
                         stored_name: None,
+                        owner: None,
                     });
                 }
             }
