@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use masf_store::{InvocationStatus, NewInvocation};
-use masf_tools::index_tools::{IndexProgress, IndexRef, build_index, index_dir};
+use masf_tools::index_tools::{DerivedText, IndexProgress, IndexRef, build_index, index_dir};
 use masf_tools::{Call, Catalog, Invoker, Limits, SourceCtx};
 use serde::Serialize;
 use serde_json::json;
@@ -72,8 +72,63 @@ fn chosen(ctx: &CaseCtx, only: &[String]) -> Result<Vec<Chosen>, ApiError> {
         .collect())
 }
 
-/// Builds the index of every chosen source that has none of this version (all of them with
-/// `rebuild`), each build logged as an `index_text` invocation whose output is its manifest.
+/// The OCR text the case's log holds for `source_id`: every `ocr_image` invocation that
+/// succeeded (its header line dropped), in log order.
+fn ocr_texts(ctx: &CaseCtx, source_id: &str) -> Result<Vec<DerivedText>, ApiError> {
+    let mut found = Vec::new();
+    ctx.store.for_each_invocation(|r| -> Result<(), ApiError> {
+        if r.source_id == source_id && r.tool == "ocr_image" && r.status == InvocationStatus::Ok {
+            found.push(r);
+        }
+        Ok(())
+    })?;
+    let mut out = Vec::new();
+    for r in found {
+        let args: serde_json::Value = serde_json::from_str(&r.args).unwrap_or_default();
+        let Some(path) = args["path"].as_str() else {
+            continue;
+        };
+        let output = ctx.store.invocation_output(&r.invocation_id)?;
+        let text = String::from_utf8_lossy(&output);
+        let body = match text.split_once('\n') {
+            Some((head, rest)) if head.starts_with("# ocr_image") => rest,
+            _ => &text,
+        };
+        if body.trim().is_empty() {
+            continue;
+        }
+        out.push(DerivedText {
+            partition: args["partition"].as_str().map(str::to_string),
+            path: masf_evidence::fs::normalize_path(path),
+            kind: "ocr",
+            invocation_id: r.invocation_id,
+            output_sha256: r.output_sha256,
+            text: body.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Whether the index at `dir` holds every one of `derived` (its manifest names each
+/// invocation), so a build after new OCR outputs is not skipped as current.
+fn holds_all(dir: &std::path::Path, derived: &[DerivedText]) -> bool {
+    let Ok(m) = masf_index::Manifest::read(dir) else {
+        return false;
+    };
+    let have: std::collections::BTreeSet<&str> = m
+        .files
+        .iter()
+        .filter_map(|f| f.kind.split_once(':').map(|(_, inv)| inv))
+        .collect();
+    derived
+        .iter()
+        .all(|d| have.contains(d.invocation_id.as_str()))
+}
+
+/// Builds the index of every chosen source that has none of this version, or whose index
+/// lacks OCR text the log now holds (all of them with `rebuild`), each build logged as an
+/// `index_text` invocation whose output is its manifest. The OCR outputs of the source's
+/// logged `ocr_image` calls are indexed beside its files.
 pub fn index(
     ctx: &mut CaseCtx,
     only: &[String],
@@ -86,7 +141,11 @@ pub fn index(
     let mut out = Vec::new();
     for (id, path, password_env) in sources {
         let target = index_ref(ctx, &id);
-        if !rebuild && masf_index::check_version(&target.dir).is_ok() {
+        let derived = ocr_texts(ctx, &id)?;
+        if !rebuild
+            && masf_index::check_version(&target.dir).is_ok()
+            && holds_all(&target.dir, &derived)
+        {
             out.push(Indexed {
                 source_id: id,
                 outcome: "current".into(),
@@ -99,8 +158,11 @@ pub fn index(
         }
         let started = Instant::now();
         let ts = clock.now();
-        let built = SourceCtx::open_with(&id, &path, password_env.as_deref())
-            .and_then(|source| build_index(&source, &target, cancel, &mut |p| progress(&id, p)));
+        let built = SourceCtx::open_with(&id, &path, password_env.as_deref()).and_then(|source| {
+            build_index(&source, &target, &derived, cancel, &mut |p| {
+                progress(&id, p)
+            })
+        });
         let (status, reason, output, files, skipped) = match &built {
             Ok(m) => (
                 InvocationStatus::Ok,

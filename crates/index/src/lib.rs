@@ -35,7 +35,7 @@ pub use search::{Hit, Mode, Query, merge, search};
 pub const FORMAT: &str = "masf-index/1";
 /// Version of the text extraction (decoders, analyzer, identifier rules): an index made by
 /// another version is rebuilt.
-pub const EXTRACTOR_VERSION: &str = "1";
+pub const EXTRACTOR_VERSION: &str = "2";
 /// The manifest's file name inside an index directory.
 pub const MANIFEST: &str = "manifest.json";
 /// The one-line file saying which format and extractor made an index (read by every search;
@@ -328,6 +328,22 @@ impl Writer {
             kind: units.first().map_or("empty", |u| u.kind).to_string(),
             units: units.len(),
         });
+        Ok(())
+    }
+
+    /// Adds text another logged tool read from a file (an image's OCR): one unit whose
+    /// manifest kind names the reading and its invocation (`ocr:inv-000123`), so the manifest
+    /// says which logged output each indexed text is and a later build sees what is new.
+    pub fn add_derived(
+        &mut self,
+        file: &FileMeta<'_>,
+        unit: &Unit,
+        invocation_id: &str,
+    ) -> Result<(), IndexError> {
+        self.add(file, std::slice::from_ref(unit))?;
+        if let Some(last) = self.manifest.files.last_mut() {
+            last.kind = format!("{}:{invocation_id}", unit.kind);
+        }
         Ok(())
     }
 

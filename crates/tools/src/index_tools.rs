@@ -82,11 +82,46 @@ fn unix_mtime(times: &[masf_evidence::fs::Time]) -> Option<i64> {
     }
 }
 
+/// Text a logged tool read from a file of the source (an image's OCR: `ocr_image`), indexed
+/// beside the file's own text so a search finds what a screenshot shows; a hit names the
+/// invocation whose output holds it (`ocr inv-000123`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DerivedText {
+    /// The tool's `partition` argument, if any.
+    pub partition: Option<String>,
+    pub path: String,
+    /// The reading: `ocr`.
+    pub kind: &'static str,
+    pub invocation_id: String,
+    /// SHA-256 of the invocation's output.
+    pub output_sha256: String,
+    pub text: String,
+}
+
+/// The layer name ([`layer_names`]) of the file system a tool's `partition` argument names
+/// (a 1-based index or a partition name; none: the only file system).
+fn layer_of(ctx: &SourceCtx, names: &[String], partition: Option<&str>) -> Option<String> {
+    let all = ctx.scan.file_systems();
+    match partition {
+        None => (all.len() == 1).then(|| names[0].clone()),
+        Some(p) => all
+            .iter()
+            .zip(names)
+            .find(|(f, _)| {
+                f.partition
+                    .is_some_and(|part| part.name == p || part.index.to_string() == p)
+            })
+            .map(|(_, n)| n.clone()),
+    }
+}
+
 /// Builds the index of `ctx` in `index.dir` (replacing one there), reading national phone
-/// numbers with `index.region`. `cancel` stops it between files, leaving no index behind.
+/// numbers with `index.region`, with the `derived` texts of its files (OCR outputs) beside
+/// theirs. `cancel` stops it between files, leaving no index behind.
 pub fn build_index(
     ctx: &SourceCtx,
     index: &IndexRef,
+    derived: &[DerivedText],
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&IndexProgress),
 ) -> Result<Manifest, ToolError> {
@@ -125,6 +160,42 @@ pub fn build_index(
                 }
             }
         }
+    }
+    for d in derived {
+        let Some(layer) = layer_of(ctx, &names, d.partition.as_deref()) else {
+            writer.skip(
+                "",
+                &d.path,
+                &format!(
+                    "{} text of {}: partition {:?} is no file system of the source",
+                    d.kind, d.invocation_id, d.partition
+                ),
+            );
+            continue;
+        };
+        let unit = masf_index::decode::Unit {
+            kind: d.kind,
+            encoding: "-".into(),
+            locator: format!("{} {}", d.kind, d.invocation_id),
+            text: d.text.clone(),
+            marks: vec![masf_index::decode::Mark {
+                at: 0,
+                file_offset: None,
+                encoding: None,
+                label: None,
+            }],
+        };
+        let meta = FileMeta {
+            layer: &layer,
+            path: &d.path,
+            size: d.text.len() as u64,
+            sha256: d.output_sha256.clone(),
+            deleted: false,
+            mtime: None,
+        };
+        writer
+            .add_derived(&meta, &unit, &d.invocation_id)
+            .map_err(err)?;
     }
     writer.finish().map_err(err)
 }

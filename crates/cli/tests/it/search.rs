@@ -141,3 +141,64 @@ fn a_source_without_an_index_is_named_not_searched() {
         "{err}"
     );
 }
+
+/// What a screenshot shows is searchable: after `masf run` has OCR'd the screenshots source,
+/// `masf index` indexes each logged `ocr_image` output beside the image's own bytes (the
+/// manifest names the invocation), and a word seen only in an image is found with a hit that
+/// names that invocation. An index built before the OCR ran is rebuilt, not kept as current.
+#[test]
+fn ocr_text_of_a_screenshot_is_indexed_and_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let case = demo_subset(dir.path(), &["src-screens"]);
+    let w = dir.path().join("work");
+    let w = w.to_str().unwrap();
+    // an index without OCR text: nothing logged yet
+    masf_ok(&["index", &case, "--work", w]);
+    masf_ok(&["run", &case, "--work", w]);
+    let built: Value =
+        serde_json::from_str(&masf_ok(&["index", &case, "--work", w, "--json"])).unwrap();
+    assert_eq!(built[0]["outcome"], "built", "{built:#}");
+    let manifest: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("work/index/src-screens/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let ocr: Vec<&Value> = manifest["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"].as_str().unwrap().starts_with("ocr:inv-"))
+        .collect();
+    assert!(ocr.len() >= 5, "{manifest:#}");
+    // nothing new since: current
+    let again = masf_ok(&["index", &case, "--work", w]);
+    assert!(again.contains("already indexed"), "{again}");
+
+    let found: Value = serde_json::from_str(&masf_ok(&[
+        "search", &case, "--work", w, "TronLink", "--json",
+    ]))
+    .unwrap();
+    let hits = found["hits"].as_array().unwrap();
+    let hit = hits
+        .iter()
+        .find(|h| h["kind"] == "ocr")
+        .unwrap_or_else(|| panic!("{found:#}"));
+    assert!(
+        hit["locator"].as_str().unwrap().starts_with("ocr inv-"),
+        "{hit}"
+    );
+    assert!(
+        hit["path"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .ends_with(".png"),
+        "{hit}"
+    );
+    // the OCR invocation the hit names is a logged ocr_image call of that image
+    let inv = hit["locator"].as_str().unwrap().trim_start_matches("ocr ");
+    let shown = masf_ok(&["rerun", &case, "--work", w, inv]);
+    assert!(
+        shown.contains("ocr_image") && shown.contains(": match"),
+        "{shown}"
+    );
+}

@@ -40,7 +40,8 @@ fn fat() -> &'static Built {
             region: Some("US".into()),
         };
         let ctx = SourceCtx::open("src-fat", &path).unwrap();
-        let manifest = build_index(&ctx, &index, &AtomicBool::new(false), &mut |_| {}).unwrap();
+        let manifest =
+            build_index(&ctx, &index, &[], &AtomicBool::new(false), &mut |_| {}).unwrap();
         Built {
             ctx: Arc::new(ctx.with_index(index)),
             manifest,
@@ -276,6 +277,7 @@ fn the_manifest_lists_every_file_with_its_hash_and_a_rebuild_gives_the_same() {
             dir: dir.path().join("again"),
             region: Some("US".into()),
         },
+        &[],
         &AtomicBool::new(false),
         &mut |_| {},
     )
@@ -293,7 +295,7 @@ fn office_and_pdf_bodies_are_searched() {
     };
     let ctx =
         SourceCtx::open("src-docs", &repo().join("tests/fixtures/docmoney/evidence")).unwrap();
-    build_index(&ctx, &index, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    build_index(&ctx, &index, &[], &AtomicBool::new(false), &mut |_| {}).unwrap();
     let ctx = ctx.with_index(index);
     let hits = search(&ctx, json!({"query": "\"HKD 97,500.00\""}));
     let docx = hit_in(&hits, "/Contracts/Settlement.docx");
@@ -341,12 +343,25 @@ fn a_cancelled_build_leaves_no_index_and_a_stale_one_is_refused() {
         dir: dir.path().join("idx"),
         region: None,
     };
-    let cancelled = build_index(&fat().ctx, &target, &AtomicBool::new(true), &mut |_| {});
+    let cancelled = build_index(
+        &fat().ctx,
+        &target,
+        &[],
+        &AtomicBool::new(true),
+        &mut |_| {},
+    );
     assert!(cancelled.unwrap_err().to_string().contains("cancelled"));
     assert!(!target.dir.exists());
     assert!(!dir.path().join("idx.partial").exists());
     // An index of another extractor version is refused with what to do.
-    build_index(&fat().ctx, &target, &AtomicBool::new(false), &mut |_| {}).unwrap();
+    build_index(
+        &fat().ctx,
+        &target,
+        &[],
+        &AtomicBool::new(false),
+        &mut |_| {},
+    )
+    .unwrap();
     let version = target.dir.join(masf_index::VERSION_FILE);
     let text = std::fs::read_to_string(&version).unwrap();
     assert_eq!(
