@@ -4,6 +4,82 @@
 //! composes the library crates and owns the UI-facing types, including [`ApiError`] — a stable
 //! `code` the UI can switch on plus a readable message. It holds no domain logic of its own:
 //! parsing belongs to `masf-case` and `masf-evidence`, persistence to `masf-store`.
+//!
+//! Everything a face (CLI, desktop) may call is here: `open_case`, `take_lease`, `run`,
+//! `status`, `status_checked`, `check`, `repair`, `for_each_event`, `hash_files`, `init_case`,
+//! `inspect`, `list`, `cat`, `verify_media`, `rerun`, `verify`, `publish_outputs`,
+//! `write_report`, `timeline`, `links`, `why`, `actors`, `approve`, `retract`, `mark`,
+//! `withdraw_note`, `tagged`, `tag_names`, `pause`, `grant`, `index`, `search`. They are plain
+//! functions over a [`CaseCtx`] (case, config, work folder, store) returning UI-facing types
+//! and [`ApiError`] `{code, message}`. Time comes in through a [`Clock`] (logic never reads the
+//! clock; the store takes `ts` from the caller), progress goes out through a [`Progress`] sink.
+//!
+//! # Modules
+//!
+//! - `compose` is the composition root, the one place that names `masf_plugins`: the plugins,
+//!   their catalog, the graph's scoring from `config.yaml`, the graph of a case, an agent session
+//!   on a case, the tool worker's loop. `triage` runs the agent phases and uses `resolve` (the
+//!   resolver planner), which imports only `compose`: no module of the api imports one that
+//!   imports it back. `tests/module_loops.rs` reads every crate's `crate::` imports and fails
+//!   naming each loop; the loops not broken yet (evidence `probe`/`volume`, plugins
+//!   `android`/`disk` and `identity`/`util`, `src-tauri` `commands`/`ipc`) are listed there as
+//!   known.
+//! - `intake` registers each source on its own: a failure to list or hash it is a
+//!   `SourceUnreadable` event and a problem, a truncated E01 is registered with its media unread,
+//!   and a `SourceAdded` event is keyed `source-added/<id>`. One unreadable source never stops
+//!   the others (`crates/cli/tests/it/hostile.rs` runs cases with paths beyond `PATH_MAX`, a
+//!   5,000-level tree, a truncated E01 and a FIFO beside ordinary sources).
+//! - `coverage` (`masf coverage`, the report's "Artefact coverage" section and the desktop Report
+//!   view's "What was looked at"): for each source, each plugin whose triage finished on it
+//!   (`TriageFinished`, recorded by `masf_agents::triage`) or whose agent called a tool on it, the
+//!   plugin's catalogue through `masf_graph::views::artefact_coverage`; nothing is read from
+//!   evidence.
+//! - `stream` follows a case store through its own read-only connection and delivers every event
+//!   and invocation appended after a cursor, in order (`masf run --events jsonl`, and the desktop
+//!   app's live view through [`desktop`]).
+//! - `lease`: `take_lease` and `RunLease` (an OS lock on `run.lock` through `masf_store::Lease`,
+//!   plus a `RunLeased` event). `run` and `repair` take a `&RunLease`, so a face cannot run a case
+//!   without it; the CLI's `run`, `resume`, `repair` and the desktop's run take one. A second
+//!   runner is refused (`ErrorCode::CaseBusy`, the CLI's exit 4) or waits
+//!   (`crates/cli/tests/it/lease.rs` starts two runs together ten times, refuses, waits, and
+//!   `kill -9`s the holder).
+//! - `check` and `repair` (docs/case-integrity.md): `check` runs
+//!   `masf_tools::consistency::check`; `repair` appends `GraphRebuilt` with the examiner's
+//!   decisions in effect, runs the phases again under the lease (tool calls served from the
+//!   cache), makes the decisions again on the edges between the same entities, and writes the
+//!   report. `write_report` and `run` refuse an inconsistent store
+//!   (`ErrorCode::StoreInconsistent`; `crates/cli/tests/it/consistency.rs`).
+//! - `rederive` (`masf verify`): re-runs every invocation through `masf_tools::rederive` and
+//!   re-grounds every verified fact in the output it cites (`check_facts`); the CLI test alters a
+//!   stored object and sees the call and the fact named. `masf outputs` (`publish_outputs`)
+//!   publishes the bytes with `SHA256SUMS`. The chain heads printed in every report are checked by
+//!   `masf verify --against` (`crates/cli/tests/it/tamper.rs`).
+//! - `search`: `masf index` logs each source's build as an `index_text` invocation whose output
+//!   is the manifest (every file's SHA-256); every search is a `search_index` call of the catalog
+//!   through the `Invoker` (CLI, agents and LLM agents alike), re-derived by `masf rerun` and
+//!   `verify` (`crates/cli/tests/it/search.rs`).
+//! - `timeline`: `query_timeline` serves both `masf timeline` and the desktop Timeline, with one
+//!   actor rule (`masf_graph::resolution::actor_scope`).
+//! - `marks`: `mark`, `withdraw_note`, `tagged`, `tag_names` over `masf_tools::marks`
+//!   (`crates/cli/tests/it/tags.rs` marks during a held run, `kill -9`s it, runs again, reruns and
+//!   finds every mark in `masf tags` and the report).
+//!
+//! # The desktop facade
+//!
+//! [`desktop`] is the desktop app's facade, tested without a window (`tests/desktop.rs`).
+//! `Desktop` holds the window's current case and its run: a background thread running [`run`]
+//! under the lease taken before it starts (`case_busy` when another process runs the case), with
+//! a follower thread that polls the stream every 40 ms (`desktop::FOLLOW_EVERY`) and hands each
+//! poll's items to a `DesktopSink` as one batch, then `run_finished`. It also offers pause and
+//! resume-with-grants; `draft_sources` (paths sniffed by content, unreadable ones kept with their
+//! error, ids unique per batch); `save_case` (an editor draft written as case.yaml only after it
+//! parses and validates); case / case-folder / work-folder resolution; the status view (the case,
+//! the budget as the next segment counts it, per-source tallies); invocation views with the
+//! output as capped text; re-run verdicts; links and actors after a decision (a retraction needs
+//! a reason); paged events; and export of chosen report formats ([`build_report`] builds the
+//! model without writing). `examples/load_events.rs` appends N `load_test` events (ignored by the
+//! graph fold) for the e2e measurement at 100,000 events. The shell and the UI on top of it:
+//! docs/desktop-app.md.
 
 mod check;
 mod compose;

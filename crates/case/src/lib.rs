@@ -6,7 +6,15 @@
 //!   file, the item (with its id) and the field, and all of them come back together in one
 //!   [`CaseError::Invalid`] / [`ConfigError::Invalid`].
 //! - [`CaseFile`] writes a `case.yaml` for a set of evidence files (`masf init`).
-//! - [`events`] holds the case-level event payloads and the source registry projected from them.
+//! - [`events`] holds the case-level event payloads (`SourceAdded`, `SourceAmended`,
+//!   `SourceUnreadable`) and their projection, `SourceRegistry`: `SourceRegistry::apply` folds
+//!   the events, and `masf status` rebuilds it on every open, so the case's sources are a
+//!   projection of the log.
+//! - A `region:` given per source or for the case is checked against libphonenumber's regions
+//!   through `masf_graph::Region`; `llm.api_key_env` must name an environment variable, and a
+//!   value that looks like a key itself is refused.
+//!
+//! This crate parses no artefacts: it reads the examiner's two files and the events it owns.
 //!
 //! Time zones are IANA names looked up in the tz database bundled with `jiff`, so every machine
 //! reads the same rules; the canonical name is kept beside the parsed zone.

@@ -37,6 +37,75 @@
 //! - [`views`]: the strategist's read-only views (`graph_overview`, `marginal_yield`,
 //!   `source_coverage`, `budget_status`) and the hypothesis × evidence matrix.
 //!
+//! # Module details
+//!
+//! - [`grounding`]: a fact's value must occur in an output of an invocation of the same agent and
+//!   task, read through the `InvocationLog` trait the store side implements
+//!   (`masf_tools::StoreLog`); each cited output is read once per judgement through `ReadOnce`,
+//!   however many facts cite it. `ground_fact` is the check. Look-alike repair of OCR-misread
+//!   wallet addresses is a recorded normalisation that must pass the address checksum.
+//! - [`identifiers`]: E.164 phones through libphonenumber's metadata (the `phonenumber` crate)
+//!   with the source's [`Region`] (ISO 3166-1 alpha-2; from an IMSI's MCC, an ICCID, an
+//!   international number or a locale), WhatsApp JIDs and LIDs, e-mail,
+//!   EIP-55/Base58Check/Bech32 wallets, IMEI Luhn, address-book GUIDs. `identifiers::placeholder`
+//!   names the documented sentinels (`local`, all-zero IMEIs, emulator ids, default device names,
+//!   …) that are never strong and join nothing.
+//! - [`views`]: besides the strategist's four views, `artefact_coverage`, the table of the
+//!   report and `masf coverage`: each catalogue artefact parsed / could not parse / read with
+//!   nothing recorded / not present (only once a `TriageFinished` event says the plugin's triage
+//!   ran to its end) / not examined, from invocations, the phenomena citing them and
+//!   `ArtefactUnparsed` notes.
+//! - [`resolution`]: entity resolution (DESIGN §8; docs/entity-resolution.md). The one table of
+//!   identifier strength and single-valuedness (placeholders and demoted device values, such as a
+//!   serial or IMEI owned by three unrelated sources' devices, have no key); name keys and
+//!   Jaro–Winkler similarity; blocking through an inverted index (never all pairs); pair
+//!   evidence. A *contact claim* (a phone, e-mail or app account id its writer named as their
+//!   own, `Identifier::is_claim`) is one `direct_evidence` edge from the claim, kept apart from
+//!   the same value held as the entity's own; claims on a value that rivals (a device's owner and
+//!   a person of that device) both make compete by weight (`resolution/claims.rs`,
+//!   `resolution::Contest`). Then the planner `plan(&GraphState) -> Vec<Call>`, `links`,
+//!   `explain` (`masf links --why`), `actors` (union-find over live and approved `same_as` edges;
+//!   documents and screenshots that mention several actors join none; a wallet joins the one
+//!   actor that controls it, none when two do, listed as `contested`) and `actor_scope`, the one
+//!   rule by which `masf timeline --actor` and the desktop Timeline filter an actor.
+//! - `resolution::control`: wallet addresses held by person entities are claims, never
+//!   coreference keys (`resolution::Prepared`). A `named:`/`author:` entity's claim goes to the
+//!   one actor known by its name, a document mention's to the one actor it is attached to;
+//!   control hypotheses (`<wallet> is controlled by <person>`) are scored against competing
+//!   claims.
+//! - `same_as` edges (relation `coreference` or `control`) are derived by the reducer from
+//!   coreference and control hypotheses and from the examiner's `SameAsApproved` /
+//!   `SameAsRetracted` events.
+//! - [`tags`] (issue 21): `Target` (phenomenon, fact, entity, actor, timeline entry, file, search
+//!   hit; a JSON object tagged by `kind`; text forms `ph-000012`, `ph-000012#fact2`,
+//!   `ph-000012#time1`, `ent-…`, `actor-…`, `SOURCE[#LAYER]:/path`, `inv-000014#hit3`, the third
+//!   hit line of a logged `search_index` call). `MarkEvent` has six kinds
+//!   (`Tagged`/`Untagged`, `Bookmarked`/`Unbookmarked`, `NoteAdded`/`NoteWithdrawn`) and is not a
+//!   graph event, so a rebuild leaves marks in effect; each is numbered among its target's events,
+//!   keyed `examiner/…`, and carries a description of the target as it was. `Marks` is their fold,
+//!   folded apart from the graph. `judge` decides what a request writes: a target that does not
+//!   exist is refused naming the id and what exists; files and search hits are checked through
+//!   the `FileCheck` trait the caller implements (`masf_tools::marks::SourceFiles` opens the
+//!   source, and reads the search's logged output from the store); free-text tags keep the
+//!   spelling first used, the four defaults first.
+//!
+//! # From the graph to actors, leads and the report
+//!
+//! ```text
+//!  GraphState ──resolution::plan──► coreference hypotheses ──reducer──► same_as edges
+//!       │      (then control hypotheses: "<wallet> is controlled by <person>" ─► relation control)
+//!       │                                  (examiner: SameAsApproved / SameAsRetracted)
+//!       │                                             └─► actors (union of live edges)
+//!       ├─ examiner marks (tags::judge ─► masf_tools::marks::write; folded apart from the graph)
+//!       │      ─► masf tags, timeline --tag, the report's "Tagged items" and --tagged-only
+//!       ├─ ownership planner (masf-agents) ─► "<person> is the user of <source>" hypotheses
+//!       ├─ strategist::decide(views) (masf-agents) ─► leads ─► corroborator, follow_lead ─► rounds
+//!       └─ masf_report::timeline::build ─► Timeline;  masf_report::build ─► report.json/.html/.md
+//! ```
+//!
+//! The gateway's conformance suite is data: `crates/graph/tests/conformance/*.json`, run by
+//! `crates/graph/tests/it/conformance.rs`.
+//!
 //! # Ids
 //!
 //! Ids are `ph-000001`, `hyp-000001`, `ent-000001`, `lead-000001` (from counters in the state,
@@ -50,7 +119,26 @@
 //! - A fact is accepted only if its value occurs in an output of an invocation made by the same
 //!   agent in the same task; rescue never looks outside that agent's task.
 //! - A phenomenon is recorded whole or not at all.
-//! - Confidence is computed from the table, never given; it does not depend on edge order.
+//! - Confidence is computed from the table, never given; it does not depend on edge order
+//!   (`scoring::score`; property test `log_odds_do_not_depend_on_edge_order`).
+//! - Only the gateway changes the graph: [`Gateway`] is the only producer of [`GraphEvent`]s, and
+//!   every fact passes `grounding::ground_fact` (conformance suite in
+//!   `crates/graph/tests/conformance/`).
+//! - A re-run never records a change twice: the content-derived `GraphEvent::idempotency_key`,
+//!   and the gateway answers repeats without events (kill-and-rerun test in
+//!   `crates/graph/tests/it/persist.rs`).
+//! - A forwarded "my number is …" never joins two people: `resolution::Contest` makes claims on a
+//!   value that rivals both make compete by weight (test
+//!   `a_forwarded_my_number_is_a_rival_claim_that_joins_no_two_people`; on real bytes, the
+//!   plugins' `contact_claims` tests).
+//! - A wallet never joins two people: `resolution::Prepared` gives a wallet held by a person no
+//!   coreference key, and `actors` joins neither of two actors that control one wallet, listing
+//!   it as `contested` (`crates/graph/tests/it/resolution.rs`).
+//! - Actors are never merged by a similar name alone: with the coreference prior and weights of
+//!   [`resolution`], a name alone stays at 0.65, below the 0.8 threshold (the demo test
+//!   `crates/cli/tests/it/demo_case.rs` keeps the decoy a candidate).
+//! - A mark on something that does not exist is refused, naming it: `tags::judge`
+//!   (`crates/graph/tests/it/tags.rs`, `crates/cli/tests/it/tags.rs`).
 
 #![warn(missing_docs)]
 

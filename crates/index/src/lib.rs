@@ -12,6 +12,31 @@
 //! - [`analyzer`]: text → terms (NFKC + case folding, CJK bigrams), for documents and queries.
 //! - [`ids`]: identifiers in text → normalised terms (`phone:+1…`, `email:…`, `wallet:…`).
 //! - [`Writer`] builds an index, [`search`] queries one.
+//!
+//! The crate sits below the tool catalog: bytes in, text units out, and the index on disk. It
+//! has no evidence access of its own and no store; `masf_tools::index_tools` feeds it and logs
+//! what it does.
+//!
+//! # Details
+//!
+//! - [`decode`] decides what a file holds by content: a byte-order mark; valid UTF-8; UTF-16
+//!   without a mark by its zero bytes, or for CJK by decoding cleanly to ideographs; a legacy code
+//!   page guessed by `chardetng` and decoded by `encoding_rs` when it decodes cleanly; else the
+//!   printable UTF-8 and UTF-16LE runs of a binary. It cuts text into overlapping 256 KiB units
+//!   and keeps *marks* that map a text offset back to the file's byte offset in its encoding.
+//! - `doc` is shared with the plugins' `doc_text` tool.
+//! - [`analyzer`] is the one tokenizer of documents and queries: words of letters, digits and
+//!   combining marks, folded NFKC + lower case; CJK runs as overlapping bigrams.
+//! - [`ids`] indexes phones, e-mails and wallets found in text in the graph's normalised form
+//!   (`phone:+1…`), so one number is found in every written form.
+//! - [`Writer`] builds in `<dir>.partial` with one indexing thread (documents keep their order,
+//!   so a rebuilt index ranks ties alike) and renames it into place with its `manifest.json`
+//!   (every file with its SHA-256, what was taken, what was skipped and why). A cancelled build
+//!   removes the partial directory; an index of another format or extractor version is refused
+//!   with "rebuild it" (`crates/tools/tests/it/index.rs`).
+//! - [`search`] runs words (tantivy's query syntax plus `word*`), an identifier, or a regular
+//!   expression over identifiers, narrowed by file modification time, and locates each hit's
+//!   match in the stored text: layer, path, SQLite row and column, byte offset, context.
 
 pub mod analyzer;
 pub mod decode;

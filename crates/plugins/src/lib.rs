@@ -6,6 +6,57 @@
 //! Triage agents use catalog tools only ([`AgentCtx::call`](masf_agents::AgentCtx::call)) and
 //! write only through the gateway; every fact they record is a value copied from the output of
 //! the call they cite. Helpers shared by the agents are in [`util`].
+//!
+//! # The plugins
+//!
+//! [`all`] is the set the API composes in (`masf_api::compose`, the one place that names this
+//! crate):
+//!
+//! - [`ios`] (docs/plugins-ios.md): claimed by the iOS directories its tree holds wherever they
+//!   sit (`ios::ios_layout`). sms.db, AddressBook, Accounts3 with its archived properties,
+//!   CallHistory, WhatsApp, Google Voice, Kik, WeChat, LINE, Signal (SQLCipher: detected and
+//!   said), Gmail's offline index, Safari history and downloads, the keyboard's lexicon, Notes
+//!   with their protobuf text and share participants, storeSystem installed apps, packages and
+//!   updates, Wi-Fi known networks, private addresses and DHCP leases, voicemail, the social apps
+//!   Mastodon, Truth Social, MeWe, Twitter/X direct messages, Clubhouse and GroupMe, app cookies
+//!   (the `binary_cookies` tool: values never printed), Control Center, image-fetcher caches,
+//!   camera-roll screenshots, identity plists, keychain exports, identity-services lookups,
+//!   network data usage, Screen Time, imo, Instagram direct, the App Privacy Report export, iCloud
+//!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
+//!   KnowledgeC app usage, routined locations: 51 catalogue artefacts.
+//! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
+//!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
+//!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
+//!   Files by Google, webview.db, turbo.db, Tango. `android::telegram`: Telegram's cache4.db
+//!   (users, the own account, chats, secret chats without keys, messages) and userconfing.xml.
+//!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, their SQLCipher
+//!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
+//!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
+//!   settings provider. 33 catalogue artefacts.
+//! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android
+//!   plugin and by every tree triage.
+//! - [`media`] (docs/plugins-media.md): the `ocr_image` tool over `leptess`, pooled
+//!   single-threaded engines; transaction screenshots.
+//! - [`disk`] and [`archive`] (docs/plugins-android-disk-archive.md): one inventory phenomenon
+//!   per tree citing the `inventory` pages, never one per file; the deleted files; documents via
+//!   the `doc_text` tool, EXIF, identifiers in text, amounts with currency, IBANs
+//!   (`iban_validate`) and transaction hashes in document bodies (`extract::money`); the Android
+//!   parsers wherever a tree holds such databases.
+//! - [`wallets`]: crypto-wallet apps in a tree: browser wallet extensions' LevelDB stores in any
+//!   Chromium profile (MetaMask's own accounts as control claims of the profile's user, its
+//!   address book as named claims, its transactions; other known wallet extensions' addresses
+//!   without a claim).
+//! - [`identity`] turns message and note text into claims: wallets by the cue before them,
+//!   contact claims, app account ids ("my WeChat is …", `identity::account_claims`).
+//! - [`extract`] finds phones, e-mails and wallets in free text (validated by
+//!   `masf_graph::identifiers`).
+//! - [`region`] decides a source's phone-numbering region with the deterministic `phone_region`
+//!   tool from the evidence clues an agent gathers (SIM, carrier, own number, locale; then the
+//!   examiner's `region:`; never the time zone) and records it as a `phone-region` phenomenon
+//!   before any number is read; `masf_agents::region` reads it back for every later agent, the
+//!   timeline and `masf verify`.
+//! - [`identity`] and [`util`] are also the shared helpers: they read `sqlite_query` and listing
+//!   texts back into rows from the logged text, so a cached answer reads the same as a fresh one.
 
 pub mod android;
 pub mod archive;

@@ -14,6 +14,30 @@
 //!   entries a tag selects; `tagged_only` the report restricted to them (`--tagged-only`).
 //! - [`ts_shapes`]: the TypeScript shapes of the graph's types that the report model and the
 //!   desktop app's IPC carry (checked against them at compile time).
+//!
+//! # Details
+//!
+//! - [`timeline`] (docs/timeline.md): every `TimeMark` converted to UTC with exact decimals in
+//!   the source's zone, DST gaps and folds flagged, unconvertible values kept; merged, sorted,
+//!   filtered; JSON, JSONL, and CSV with plaso/Timesketch columns.
+//! - [`model`] follows `schemas/report.schema.json`.
+//! - [`answer`] holds the types of the opening sections; `answer_of` regroups the model's rows
+//!   into them. [`build`] sets the answer on the rows `model::rows` makes, so neither module
+//!   imports the other; `render::answer` turns the answer into blocks both renderers write.
+//! - [`render`]: self-contained HTML with a CSP that forbids everything but inline style, and
+//!   Markdown. Every evidence string is escaped (`render::html::esc`, `render::markdown::cell`:
+//!   control characters and bidi overrides written as `\u{..}` escapes, as
+//!   `masf_evidence::fs::visible` does for `masf ls`); the CLI test renders an evidence file
+//!   named `<img src=x onerror=alert(1)>.txt`. In report.html a list longer than a page
+//!   (`PAGE_ROWS`, 500 rows; `PAGE_PHENOMENA`, 200 phenomena per source) is folded with its first
+//!   page shown, and every page is written as its own file in `report-pages/`, linked, with links
+//!   relative to report.html.
+//! - [`tagged`]: the marks as `TaggedRow`s (what each item is in words, its tags, bookmark and
+//!   notes with who and when) for the report's "Tagged items", `masf tags` and the desktop;
+//!   `tagged::timeline_scope` is what `masf timeline --tag` keeps. `tagged_only` is the report
+//!   cut to the tagged items and what they cite (`--tagged-only`).
+//! - `write`: report.json serialised straight into a buffered file, never one string;
+//!   report.html, its pages and report.md; each file written atomically.
 
 pub mod answer;
 mod answer_of;

@@ -11,6 +11,35 @@
 //! to the one before it ([`chain`]), so that what the triggers cannot stop (a raw edit of the
 //! file with the triggers dropped) is seen by [`Store::chain_breaks`]. The store never reads the
 //! clock and decides nothing: times come from the caller, and meaning is the callers' business.
+//! It persists and folds.
+//!
+//! # What is here
+//!
+//! - Versioned migrations (`PRAGMA user_version`, [`SCHEMA_VERSION`]) in
+//!   `crates/store/migrations/`, whose triggers refuse UPDATE and DELETE (tested with a raw
+//!   connection).
+//! - Idempotency keys, `UNIQUE` in both tables (required for events, optional for invocations),
+//!   so nothing recorded is lost or duplicated;
+//!   WAL with `synchronous=FULL`; a kill -9 test with a real child process
+//!   (`masf-store-writer`).
+//! - Content-addressed outputs, `objects/aa/<sha256>`, re-hashed on read. An object found altered
+//!   when the same content is written again is kept aside as `.damaged-N` and restored.
+//! - [`lease`]: the run lease. A [`Lease`] is an exclusive `flock` on `run.lock` in the work
+//!   folder, released by the kernel however its holder ends, and holds its [`Holder`] (pid, host,
+//!   since) for the refusal message; `Wait` waits for it.
+//! - `Store::append_batch_unless_newer` appends a batch only if no event of the watched kinds
+//!   came after the writer's seq: check and append in one write transaction.
+//! - `Store::sequence_gaps` finds holes in either log's numbering (rows removed behind the
+//!   triggers).
+//! - [`chain`]: both logs are hash-chained (schema 2: `prev_hash` and `row_hash` over the stored
+//!   columns, computed inside the appending transaction; a trigger refuses a row without its
+//!   hashes). A version-1 store is chained at its first open and the `chain_upgrades` table says
+//!   through which seq. `chain_breaks` names each log's first bad row, `chain_heads` is what a
+//!   report prints, `row_hash_at` checks a printed head later.
+//! - An event is refused when dated before its `causation_seq`.
+//!
+//! Tests: `crates/store/tests/it/` (`append_only`, `chain`, `crash`, `migrations`, …); the run
+//! lease, the consistency check and the chain in use: docs/case-integrity.md.
 
 #![warn(missing_docs)]
 

@@ -6,6 +6,19 @@
 //! truncate a body or drop the connection, so that clients are tested over real sockets rather
 //! than against mocked objects.
 //!
+//! `OpenAiServer` answers each request with the [`Turn`] a test's script returns for it
+//! (`Reply`, `Status` with `Retry-After`, `Delay`, `MalformedBody`, `Truncate`, `Stall`,
+//! `Close`), over keep-alive connections with chunked or sized bodies. It records every request
+//! (headers, parsed body) and counts connections, so tests assert on prompts, the Authorization
+//! header and "no connection at all".
+//!
+//! [`corpus`] is the public test corpus: `$MASF_CORPUS`, else `../shared/corpus` beside the
+//! repository, never committed here. Every accessor checks the file's sha256 against the corpus
+//! `MANIFEST.md` first, and fails the test naming the folder and the variable when the corpus is
+//! missing. `scripts/corpus.sh` and `tests/fixtures/corpus.py` do the same for scripts, and
+//! `tests/fixtures/check-no-corpus-copies.py` (run by `check-fixtures.sh`) fails the suite on any
+//! tracked file equal to corpus bytes, as is or (de)compressed.
+//!
 //! ```no_run
 //! use masf_testkit::{OpenAiServer, Turn, text_reply};
 //! let server = OpenAiServer::start(|req| {

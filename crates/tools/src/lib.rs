@@ -9,6 +9,105 @@
 //! keys through [`canonical_json`]).
 //!
 //! This crate reads evidence and records invocations in the store; it never writes to the graph.
+//!
+//! # The catalog
+//!
+//! A `Tool` has a name, a description for an agent, a JSON argument schema, an applicability and
+//! a deterministic `run(&SourceCtx, &Value) -> ToolOutput {text, structured}`; a `SourceCtx` is a
+//! source id with its `Scan`, opened once. `Catalog::standard()` holds:
+//!
+//! - `list_dir`, `stat`, `read_text`, `hexdump`, `hash_file`, `find_files`, `partition_table`,
+//!   `fs_info`, `strings`, `sqlite_tables`.
+//! - `read_xml` ([`xml_tool`]): plain XML as is; Android Binary XML (Android 12+'s
+//!   `settings_*.xml`, `packages.xml`) decoded by the `android-abx` crate and rendered as Android
+//!   11 wrote the same file, so a fact grounds in either form; `telegram: true` decodes the base64
+//!   Telegram user objects of shared prefs.
+//! - `inventory` ([`inventory`]): every file below a folder with size, SHA-256, id, deleted flag,
+//!   times and path, in pages bounded by files, bytes of text and bytes hashed (never by time), so
+//!   each page re-derives to the same bytes. A page resumes after the previous page's last file by
+//!   re-listing only the folders on the way to it, so a tree of any size costs one walk.
+//! - `doc_metadata` ([`doc_metadata`]): Office core/app.xml, PDF Info, EXIF.
+//! - `parse_plist`: XML, binary and text property lists through `masf_evidence::plist`,
+//!   NSKeyedArchiver unwrapped to 64 levels and at most a million values.
+//! - `leveldb_records` ([`leveldb_tool`]): a store's `*.log`/`*.ldb`/`*.sst` through
+//!   `masf_evidence::leveldb`, one line per record version; Chromium Local Storage values decoded;
+//!   JSON strings under secret names or shaped like a BIP-39 phrase redacted before the output is
+//!   logged, counted in its header.
+//! - `search_text` ([`search`]): literal strings in every file below a folder, UTF-8 and
+//!   UTF-16LE, chunked with overlap.
+//! - `search_index` ([`index_tools`]): the source's full-text index. The `SourceCtx` carries
+//!   where the index is (`Session::source`, the worker's `Open` request and `api::rederive` set
+//!   it) and the tool fails with "build it with `masf index`" where there is none.
+//!   `index_tools::build_index` walks every file system of the source, deleted entries included,
+//!   giving SQLite databases as their rows with the `-wal` applied plus the printable runs of the
+//!   raw file.
+//! - `sqlite_query` ([`sqlite`]): on a working copy of the db with its `-wal`/`-shm`, opened
+//!   read-only, kept per source and path in a 1 GiB LRU cache so repeated queries do not copy
+//!   again; one read-only SELECT only. Options turn BLOB cells into text a fact can ground in:
+//!   `plists: true` writes a binary plist as `plist:` + its canonical JSON, NSKeyedArchiver
+//!   unwrapped; `protobuf: true` writes a Protocol Buffers message, gzip-inflated first, as
+//!   `protobuf:` + its schema-less decoding ([`protobuf`], like `protoc --decode_raw`);
+//!   `telegram: true` writes a Telegram for Android stored message as `tl:` + its reading ([`tl`]:
+//!   the client's secret-chat message field by field, other layers by the text after the message
+//!   date, marked `date-anchored`); `base64: true` writes a cell that is base64 of UTF-8 text as
+//!   `b64:` + the text, and with `protobuf` too base64 of a Protocol Buffers message as
+//!   `protobuf:` + its decoding.
+//!
+//! Plugins add their own tools (`ocr_image`, `doc_text`, `phone_region`, `binary_cookies`)
+//! through `Plugins::catalog` in `masf-agents`.
+//!
+//! # Every call goes through the `Invoker`
+//!
+//! `Invoker::invoke`:
+//!
+//! 1. canonicalises the arguments (sorted keys, on an explicit stack; arguments nested deeper
+//!    than `invoke::MAX_ARGS_DEPTH`, 32 levels, are refused unserialised) and validates them
+//!    against the schema;
+//! 2. refuses a call whose `Applicability` (tree / image / single file) does not fit the source's
+//!    `SourceCtx::shape` before it runs: recorded `failed`, "not applicable: …", naming what the
+//!    source offers and `Catalog::applicable_to`, the tools that do fit;
+//! 3. serves repeats from the store's cache, recorded `cached` with `cached_from`: the oldest run
+//!    of the same tool version whose stored output still matches its hash;
+//! 4. runs the tool under `Limits {timeout, max_output_bytes}` (from `config.yaml` `tools:`), in
+//!    a worker process when the app gave the invoker a `WorkerCommand`, else on its own thread;
+//! 5. records every call (`ok`, `cached`, `failed`, `timed_out`, `too_large`) in the store. Only a
+//!    store failure is an `Err`.
+//!
+//! Workers ([`worker`]): the CLI and the desktop app run tools in workers (`masf tool-worker`,
+//! or the desktop binary with the same argument, wired by `api::run_tools_in_workers`). A worker
+//! keeps its source open between calls (idle workers are pooled per source), limits its own
+//! address space (`tools.max_memory_mb`, `RLIMIT_AS`) and is killed at the call's timeout, so a
+//! tool that aborts, overflows its stack, exhausts memory or never ends is one `failed` call (exit
+//! status and the worker's last stderr words, e.g. "overflowed its stack") or one `timed_out`
+//! call, and the next call gets a new worker. Requests go over a socket written with
+//! `MSG_NOSIGNAL`, so a dead worker never raises `SIGPIPE` in the caller. On threads, the
+//! `deadline` lets `find_files`, `hash_file` and the SQLite tools stop once abandoned (a thread
+//! that never checks is left detached). More: docs/case-integrity.md, "Tools in worker
+//! processes".
+//!
+//! # The log, re-derivation, consistency, marks
+//!
+//! - [`log`]: `StoreLog` is the store-backed `InvocationLog` the graph gateway grounds against
+//!   (text outputs; JSON text is re-parsed as the structured output). It also holds the one fold
+//!   of the graph (`fold_graph`, `feed`, `FoldCursor`): graph events applied in seq order, a
+//!   `GraphRebuilt` event (`masf repair`) emptying the graph and opening the next epoch, whose
+//!   events are keyed `rebuilt-N/…`.
+//! - [`rederive`] checks one recorded call two ways without writing anything: the stored output
+//!   still has its recorded hash, and running the same tool on the same evidence gives the same
+//!   hash (`masf rerun`, `masf verify`).
+//! - [`consistency`]: `consistency::check` is the store's consistency check (issue 24), run by
+//!   `masf status`, `verify`, `report` and `run`: sequence gaps, unparsable graph events, events
+//!   the fold must ignore (one id naming two records, references to missing records, decisions
+//!   and rounds out of sequence) and facts citing unlogged invocations. Problems before the last
+//!   rebuild count as superseded. The examiner's marks are folded too: an out-of-sequence or
+//!   unparsable mark is `MarkOutOfSequence`, never superseded, and `DECISION_KINDS` holds the
+//!   marks with the `same_as` decisions, so each must name the graph event it was made on (a
+//!   decision that names none, or is dated before it, is flagged).
+//! - [`marks`]: the examiner's marks in the store. `fold_with_marks` (graph and marks in one
+//!   pass), `fold_marks`, and `write`, their one write path: judged on a fresh fold, dated by the
+//!   caller's clock, naming the fold's last event as its cause, appended only if no graph or mark
+//!   event came since (`append_batch_unless_newer`), else judged again; no run lease is needed.
+//!   `SourceFiles` checks a file target by opening its source.
 
 pub mod catalog;
 pub mod consistency;
