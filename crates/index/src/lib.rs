@@ -33,7 +33,9 @@
 //!   so a rebuilt index ranks ties alike) and renames it into place with its `manifest.json`
 //!   (every file with its SHA-256, what was taken, what was skipped and why). A cancelled build
 //!   removes the partial directory; an index of another format or extractor version is refused
-//!   with "rebuild it" (`crates/tools/tests/it/index.rs`).
+//!   with "rebuild it" (`crates/tools/tests/it/index.rs`). `Writer::add_derived` adds text
+//!   another logged tool read from a file (an image's OCR), its manifest kind naming the
+//!   invocation (`ocr:inv-…`).
 //! - [`search`] runs words (tantivy's query syntax plus `word*`), an identifier, or a regular
 //!   expression over identifiers, narrowed by file modification time, and locates each hit's
 //!   match in the stored text: layer, path, SQLite row and column, byte offset, context.

@@ -19,7 +19,8 @@
 //!
 //! - [`timeline`] (docs/timeline.md): every `TimeMark` converted to UTC with exact decimals in
 //!   the source's zone, DST gaps and folds flagged, unconvertible values kept; merged, sorted,
-//!   filtered; JSON, JSONL, and CSV with plaso/Timesketch columns.
+//!   filtered; JSON, JSONL, and CSV with plaso/Timesketch columns, plaso l2tcsv; and
+//!   `timeline::bodyfile`, The Sleuth Kit body file of file-system entries (`masf ls -r --body`).
 //! - [`model`] follows `schemas/report.schema.json`.
 //! - [`answer`] holds the types of the opening sections; `answer_of` regroups the model's rows
 //!   into them. [`build`] sets the answer on the rows `model::rows` makes, so neither module
