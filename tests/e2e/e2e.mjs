@@ -372,6 +372,11 @@ async function main() {
   // ---- 5. export the report
   await step("export", async () => {
     await nav("report");
+    // The answer first: the demo's three people, at least one of them with an attributed wallet.
+    await waitFor("the answer's people", async () => (await wd.findAll(sel("answer-person"))).length >= 3);
+    const wallets = (await wd.findAll(sel("answer-wallet"))).length;
+    assert(wallets >= 1, `no attributed wallet in the report view's answer`);
+    perf.answer = { people: (await wd.findAll(sel("answer-person"))).length, wallets };
     // What was looked at: one coverage table per examined source and plugin, with parsed rows.
     await waitFor("the coverage tables", async () => (await wd.findAll(sel("coverage-table"))).length >= 3);
     const parsedRows = (await wd.findAll(`${sel("coverage-row")}[data-status="parsed"]`)).length;

@@ -5,6 +5,7 @@
 import type * as g from "../generated/ipc";
 
 export type Report = g.Report;
+export type ReportAnswer = g.ReportAnswer;
 export type ReportCase = g.CaseInfo;
 export type ReportSource = g.SourceSection;
 export type ArtefactCoverage = g.ArtefactCoverage;

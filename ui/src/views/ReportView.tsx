@@ -1,8 +1,11 @@
-// Report: export HTML / Markdown / JSON to a chosen folder, then open what was written.
+// Report: the answer to the case first (as report.html and report.md open: the case summary,
+// the people with what ties them, transactions, key communications, hypotheses in words,
+// limitations — `masf_report::answer`, served whole by Rust), then export HTML / Markdown /
+// JSON to a chosen folder, and what was and was not looked at.
 import { useState } from "preact/hooks";
 import { api, errorText, type Exported, type Failure, type ReportFormat } from "../api";
 import { t } from "../i18n";
-import type { ArtefactCoverage, Report } from "../model/report";
+import type { ArtefactCoverage, Report, ReportAnswer } from "../model/report";
 
 const FORMATS: ReportFormat[] = ["html", "md", "json"];
 
@@ -34,6 +37,7 @@ export function ReportView({ report, defaultDir }: { report: Report | null; defa
 
   return (
     <div class="view report scroll" data-testid="view-report">
+      {report?.answer && <AnswerCard answer={report.answer} />}
       <section class="card">
         <h2>{t("report.export")}</h2>
         {report && (
@@ -127,6 +131,156 @@ function CoverageCard({ report }: { report: Report }) {
           <p class="muted">{t(c.searched ? "coverage.searched" : "coverage.unsearched")}</p>
         </div>
       ))}
+    </section>
+  );
+}
+
+const pct = (c: number) => `${Math.round(c * 100)}%`;
+
+// The opening sections of the report, as `masf_report::answer` assembles them; every line is
+// the report's own text (nothing is recomputed here).
+function AnswerCard({ answer }: { answer: ReportAnswer }) {
+  const s = answer.summary;
+  return (
+    <section class="card answer" data-testid="answer">
+      <h2>{t("answer.title")}</h2>
+      <p data-testid="answer-question">
+        <strong>{s.question}</strong>
+      </p>
+      <p class="muted">
+        {t("answer.run", { examiner: s.examiner, state: s.run_state, reason: s.run_reason, tool: s.tool, at: s.generated_at })}
+      </p>
+      {s.agents.length > 0 && <p class="muted">{t("answer.agents", { agents: s.agents.join(", ") })}</p>}
+      <table data-testid="answer-sources">
+        <thead>
+          <tr>
+            <th>{t("answer.source")}</th>
+            <th>{t("answer.type")}</th>
+            <th>{t("answer.owner")}</th>
+            <th>{t("answer.integrity")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {s.sources.map((v) => (
+            <tr>
+              <td>
+                {v.id} — {v.label}
+              </td>
+              <td>{v.detected_type}</td>
+              <td>{v.owner ?? ""}</td>
+              <td>{v.integrity}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h3>{t("answer.people")}</h3>
+      {answer.people.length === 0 && <p class="muted">{t("answer.none")}</p>}
+      {answer.people.map((p) => (
+        <div class="person" data-testid="answer-person" data-actor={p.actor_id}>
+          <h4>
+            {p.label}
+            {p.case_person && p.case_person !== p.label ? ` (${p.case_person})` : ""}{" "}
+            <span class="muted">{p.actor_id}</span>
+          </h4>
+          {p.matched_by && <p class="muted">{t("answer.matchedBy", { how: p.matched_by })}</p>}
+          <ul>
+            {p.identifiers.map((i) => (
+              <li data-testid="answer-identifier">
+                <code>
+                  {i.type}={i.value}
+                </code>{" "}
+                <span class="muted">{i.sources.join(", ")}</span>
+              </li>
+            ))}
+          </ul>
+          {p.devices.length > 0 && (
+            <p data-testid="answer-devices">
+              {t("answer.devices")}:{" "}
+              {p.devices
+                .map((d) => `${d.label}${d.confidence != null ? ` (${pct(d.confidence)}${d.status ? `, ${d.status}` : ""})` : ""}`)
+                .join("; ")}
+            </p>
+          )}
+          {p.wallets.map((w) => (
+            <p data-testid="answer-wallet">
+              {t("answer.controls", { value: w.value, confidence: pct(w.confidence), state: w.state, link: w.link_id })}
+            </p>
+          ))}
+          {p.pending.map((x) => (
+            <p class="muted" data-testid="answer-pending">
+              {t("answer.pending")}: {x}
+            </p>
+          ))}
+          {p.decisions.map((x) => (
+            <p data-testid="answer-decision">
+              {t("answer.decision")}: {x}
+            </p>
+          ))}
+        </div>
+      ))}
+
+      {answer.transactions.length > 0 && (
+        <>
+          <h3>{t("answer.transactions")}</h3>
+          <table>
+            <tbody>
+              {answer.transactions.map((x) => (
+                <tr data-testid="answer-transaction">
+                  <td>{x.time ?? x.utc ?? ""}</td>
+                  <td>{x.source_id}</td>
+                  <td>{x.title}</td>
+                  <td>{[...x.amounts, ...x.wallets, ...x.tx_hashes].join(" · ")}</td>
+                  <td>{x.people.join(", ")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      {answer.communications.length > 0 && (
+        <>
+          <h3>{t("answer.communications")}</h3>
+          <table>
+            <tbody>
+              {answer.communications.map((m) => (
+                <tr data-testid="answer-message">
+                  <td>{m.time ?? m.utc ?? ""}</td>
+                  <td>{m.holder ?? m.source_id}</td>
+                  <td>{m.direction}</td>
+                  <td>{m.counterpart_person ? `${m.counterpart_person} (${m.counterpart})` : m.counterpart}</td>
+                  <td>{m.text}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+
+      <h3>{t("answer.hypotheses")}</h3>
+      {answer.hypotheses.map((h) => (
+        <div data-testid="answer-hypothesis" data-id={h.id}>
+          <p>
+            <strong>{h.statement}</strong> — {pct(h.confidence)}, {h.status}
+          </p>
+          {h.would_change && <p class="muted">{t("answer.wouldChange", { what: h.would_change })}</p>}
+        </div>
+      ))}
+
+      {answer.limitations.length > 0 && (
+        <>
+          <h3>{t("answer.limitations")}</h3>
+          <ul>
+            {answer.limitations.map((l) => (
+              <li data-testid="answer-limitation" data-kind={l.kind}>
+                {l.source_id ? `${l.source_id}: ` : ""}
+                {l.text}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { demoReport, fixtureText } from "../test/fixture";
 import type { Actor as LiveActor, LinkView } from "../generated/ipc";
-import type { ArtefactCoverage, SameAs } from "../model/report";
+import type { ArtefactCoverage, ReportAnswer, SameAs } from "../model/report";
 
 // The graph's shapes, as approve / retract answer (the generated Rust types).
 const ref = (id: string) => ({ id, label: id, source_id: "", context: "", kind: null });
@@ -154,6 +154,47 @@ describe("Report view, coverage", () => {
     await act(() => render(<ReportView report={demoReport()} defaultDir="/tmp/r" />, root));
     expect(q("coverage")!.textContent).toContain("No plugin has examined a source yet.");
     expect(root.querySelectorAll('[data-testid="coverage-table"]').length).toBe(0);
+  });
+});
+
+describe("Report view, the answer first", () => {
+  // The `answer` of report.json from a real `masf run` + `masf report` of the demo case
+  // (fixtures/FIXTURES.md), on the report model the view receives.
+  const withAnswer = () => ({ ...demoReport(), answer: JSON.parse(fixtureText("demo-answer.json")) as ReportAnswer });
+  it("opens with the question, the sources, the people with their identifiers and wallets", async () => {
+    const r = withAnswer();
+    await act(() => render(<ReportView report={r} defaultDir="/tmp/r" />, root));
+    const card = q("answer")!;
+    // the answer comes before the export card
+    expect(root.querySelector(".card")).toBe(card);
+    expect(q("answer-question")!.textContent).toBe(r.answer.summary.question);
+    expect(q("answer-sources")!.querySelectorAll("tbody tr").length).toBe(r.answer.summary.sources.length);
+    const people = [...root.querySelectorAll('[data-testid="answer-person"]')];
+    expect(people.map((p) => p.querySelector("h4")!.textContent)).toEqual(
+      r.answer.people.map((p) => expect.stringContaining(p.label)),
+    );
+    // every attributed wallet is shown under its person, with its confidence
+    for (const [i, p] of r.answer.people.entries()) {
+      const shown = people[i]?.textContent ?? "";
+      for (const w of p.wallets) {
+        expect(shown).toContain(w.value);
+        expect(shown).toContain(`${Math.round(w.confidence * 100)}%`);
+      }
+      for (const id of p.identifiers) expect(shown).toContain(`${id.type}=${id.value}`);
+    }
+    expect(r.answer.people.some((p) => p.wallets.length > 0)).toBe(true);
+    expect(root.querySelectorAll('[data-testid="answer-hypothesis"]').length).toBe(r.answer.hypotheses.length);
+    expect(root.querySelectorAll('[data-testid="answer-message"]').length).toBe(r.answer.communications.length);
+    expect(root.querySelectorAll('[data-testid="answer-transaction"]').length).toBe(r.answer.transactions.length);
+    expect(root.querySelectorAll('[data-testid="answer-limitation"]').length).toBe(r.answer.limitations.length);
+    // hypotheses read in words: no statement is made of ids only
+    for (const h of root.querySelectorAll('[data-testid="answer-hypothesis"] strong')) {
+      expect(h.textContent).not.toMatch(/^(ent|actor)-\d+ and (ent|actor)-\d+ are/);
+    }
+  });
+  it("is left out for a report model without an answer", async () => {
+    await act(() => render(<ReportView report={demoReport()} defaultDir="/tmp/r" />, root));
+    expect(q("answer")).toBeNull();
   });
 });
 
