@@ -265,23 +265,14 @@ impl Session {
         let rounds = self.state()?.rounds().len() as u64;
         // A run killed while active continues its budget; after `completed` a new run starts
         // afresh (the next begin_segment records where).
-        let (calls, wall, tokens) = match run.state {
-            Some(RunState::Completed) | None => (0, 0, 0),
-            Some(_) => (
-                store
-                    .invocation_count()?
-                    .saturating_sub(run.run_base_invocations),
-                run.wall_seconds,
-                store
-                    .events_of_kind(crate::llm_call::LLM_CALL)?
-                    .iter()
-                    .filter(|e| e.seq > run.run_start_seq)
-                    .filter_map(|e| serde_json::from_value::<LlmCall>(e.payload.clone()).ok())
-                    .map(|c| c.tokens())
-                    .fold(0u64, u64::saturating_add),
-            ),
-        };
-        let budget = Budget::new(caps, calls, rounds, wall, tokens);
+        let used = crate::budget::RunUsage::resumed(&store, &run, rounds)?;
+        let budget = Budget::new(
+            caps,
+            used.tool_calls,
+            rounds,
+            used.wall_seconds,
+            used.tokens,
+        );
         for w in &run.warnings {
             budget.already_warned(w);
         }

@@ -335,22 +335,11 @@ pub struct SourceTally {
 pub fn status_view(ctx: &CaseCtx, running: bool) -> Result<StatusView, ApiError> {
     let status = crate::status(ctx)?;
     let state = crate::graph(ctx)?;
-    // The budget as the next run segment would count it (see `Session::set_caps`).
-    let mut caps = crate::caps(ctx);
-    for g in &status.run.grants {
-        caps.grant(g);
-    }
-    let count = ctx.store.invocation_count()?;
-    let (calls, wall) = match status.run.state {
-        Some(masf_agents::RunState::Completed) | None => (0, 0),
-        Some(_) => (
-            count.saturating_sub(status.run.run_base_invocations),
-            status.run.wall_seconds,
-        ),
-    };
-    let budget =
-        masf_agents::budget::Budget::new(caps, calls, state.rounds().len() as u64, wall, 0)
-            .status();
+    // The budget as the next run segment would count it (see `Session::set_caps`): the one
+    // usage count, LLM tokens included.
+    let rounds = state.rounds().len() as u64;
+    let used = masf_agents::budget::RunUsage::resumed(&ctx.store, &status.run, rounds)?;
+    let budget = used.status(crate::caps(ctx), &status.run.grants);
     let mut tallies: std::collections::BTreeMap<String, SourceTally> = status
         .sources
         .iter()

@@ -345,6 +345,10 @@ fn build_from_snapshot(
         })
         .collect();
     let run = &status.run;
+    // What the run used of its budgets (the one count: `RunUsage`, LLM tokens included).
+    let budgets = masf_agents::budget::RunUsage::of(&ctx.store, run, state.rounds().len() as u64)?
+        .status(crate::caps(ctx), &run.grants)
+        .lines;
     // Which phenomena an LLM agent recorded, with its model and prompt version.
     let mut llm_provenance = std::collections::BTreeMap::new();
     // Ids are assigned afresh after a rebuild: only the records of the current graph count.
@@ -395,6 +399,8 @@ fn build_from_snapshot(
             "run_state": run.state.map(|s| s.as_str()),
             "run_reason": run.last.as_ref().map(|l| l.reason.clone()),
             "run_segments": run.segments,
+            // Each budget counter: used, cap (0 = none), fraction, warning level, exhausted.
+            "budgets": budgets,
             // The hash chains' heads: `masf verify --against report.json` checks them later.
             "log_chain": ctx.store.chain_heads()?,
         }),

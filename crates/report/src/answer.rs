@@ -37,6 +37,9 @@ pub struct CaseSummary {
     pub run_reason: String,
     /// The agents that recorded phenomena, each with its model when an LLM agent did.
     pub agents: Vec<String>,
+    /// What the run used of each budget, in words (`tool calls 895 of 20000 (4%)`;
+    /// report.json's `generated.budgets` has the numbers).
+    pub budgets: Vec<String>,
 }
 
 /// One source and its integrity verdict.

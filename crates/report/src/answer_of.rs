@@ -564,6 +564,33 @@ fn in_words(ctx: &Ctx<'_>, statement: &str) -> String {
     out
 }
 
+/// One budget line of `generated.budgets` in words: `tool calls 895 of 20000 (4%)`, `LLM
+/// tokens 0 (no cap)`, marked `— cap reached` when exhausted.
+fn budget_words(line: &serde_json::Value) -> Option<String> {
+    let name = match line.get("name")?.as_str()? {
+        "tool_calls" => "tool calls",
+        "rounds" => "rounds",
+        "wall_clock_s" => "wall-clock seconds",
+        "tokens" => "LLM tokens",
+        other => other,
+    };
+    let used = line.get("used")?.as_u64()?;
+    let cap = line.get("cap")?.as_u64()?;
+    Some(if cap == 0 {
+        format!("{name} {used} (no cap)")
+    } else {
+        format!(
+            "{name} {used} of {cap} ({}%){}",
+            (used as f64 * 100.0 / cap as f64).round(),
+            if line.get("exhausted").and_then(|v| v.as_bool()) == Some(true) {
+                " — cap reached"
+            } else {
+                ""
+            }
+        )
+    })
+}
+
 fn summary(r: &Report) -> CaseSummary {
     let g = |k: &str| {
         r.generated
@@ -579,7 +606,14 @@ fn summary(r: &Report) -> CaseSummary {
             e.insert(m.clone());
         }
     }
+    let budgets = r
+        .generated
+        .get("budgets")
+        .and_then(|v| v.as_array())
+        .map(|lines| lines.iter().filter_map(budget_words).collect())
+        .unwrap_or_default();
     CaseSummary {
+        budgets,
         question: r.case.title.clone(),
         examiner: r.case.examiner.clone(),
         sources: r

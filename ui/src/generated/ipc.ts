@@ -829,7 +829,12 @@ run_state: string, run_reason: string,
 /**
  * The agents that recorded phenomena, each with its model when an LLM agent did.
  */
-agents: Array<string>, };
+agents: Array<string>, 
+/**
+ * What the run used of each budget, in words (`tool calls 895 of 20000 (4%)`;
+ * report.json's `generated.budgets` has the numbers).
+ */
+budgets: Array<string>, };
 
 /**
  * A device (an evidence source) a person used: the ownership hypothesis about it.

@@ -151,6 +151,11 @@ function AnswerCard({ answer }: { answer: ReportAnswer }) {
         {t("answer.run", { examiner: s.examiner, state: s.run_state, reason: s.run_reason, tool: s.tool, at: s.generated_at })}
       </p>
       {s.agents.length > 0 && <p class="muted">{t("answer.agents", { agents: s.agents.join(", ") })}</p>}
+      {(s.budgets ?? []).length > 0 && (
+        <p class="muted" data-testid="answer-budgets">
+          {t("answer.budgets", { used: (s.budgets ?? []).join(" · ") })}
+        </p>
+      )}
       <table data-testid="answer-sources">
         <thead>
           <tr>

@@ -12,8 +12,9 @@ use serde_json::Value;
 
 use crate::support::{masf_ok, repo};
 
-/// What differs between runs — the folders, the time the report was written and the hashes
-/// of the case log (its events carry their times) — replaced by placeholders.
+/// What differs between runs — the folders, the time the report was written, the hashes of
+/// the case log (its events carry their times) and the run's wall-clock seconds — replaced by
+/// placeholders.
 fn sanitise(text: &str, dirs: &[&Path], report: &Value) -> String {
     let mut t = text.to_string();
     for d in dirs {
@@ -25,6 +26,20 @@ fn sanitise(text: &str, dirs: &[&Path], report: &Value) -> String {
     );
     for head in report["generated"]["log_chain"].as_array().unwrap() {
         t = t.replace(head["hash"].as_str().unwrap(), "<log head>");
+    }
+    // the run's wall-clock seconds depend on the machine
+    for line in report["generated"]["budgets"].as_array().unwrap() {
+        if line["name"] == "wall_clock_s" {
+            let (used, cap) = (
+                line["used"].as_u64().unwrap(),
+                line["cap"].as_u64().unwrap(),
+            );
+            let pct = (used as f64 * 100.0 / cap as f64).round();
+            t = t.replace(
+                &format!("wall-clock seconds {used} of {cap} ({pct}%)"),
+                &format!("wall-clock seconds <n> of {cap}"),
+            );
+        }
     }
     t
 }

@@ -49,6 +49,7 @@ pub(crate) fn blocks(r: &Report) -> Vec<Block> {
             ),
         ),
         ("Agents".into(), s.agents.join(", ")),
+        ("Budgets used".into(), or_dash(Some(&s.budgets.join(" · ")))),
         (
             "Could not be read".into(),
             match s.not_read {
