@@ -42,12 +42,13 @@ fi
 
 # Python oracles from PyPI, in a venv under target/ (not committed): iphone-backup-decrypt
 # decrypts the encrypted iTunes backup fixture (tests/fixtures/ios-backup-enc) independently of
-# our reader; `cryptography` lets its generator wrap keys and encrypt.
+# our reader; `cryptography` lets its generator wrap keys and encrypt; case-utils' case_validate
+# checks report.case.jsonld against the CASE 1.5 ontology (SHACL).
 venv="$(cd "$(dirname "$0")/.." && pwd)/target/py-oracles"
-if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography' 2>/dev/null; then
+if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography, case_utils' 2>/dev/null; then
   echo "setup: installing the Python oracles in $venv" >&2
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*'
+  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*' 'case-utils==0.18.*'
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -384,13 +384,13 @@ async function main() {
     perf.coverage = { tables: (await wd.findAll(sel("coverage-table"))).length, parsed: parsedRows };
     const dir = path.join(work, "export");
     await setField("export-dir", dir);
-    for (const f of ["html", "md", "json"]) {
+    for (const f of ["html", "md", "json", "case_jsonld"]) {
       const box = await el(`export-format-${f}`);
       if (!(await wd.prop(box, "checked"))) await wd.click(box);
     }
     await click("export-button");
-    await waitFor("the exported files", async () => (await wd.findAll(sel("export-file"))).length === 3);
-    for (const f of ["report.html", "report.md", "report.json"]) {
+    await waitFor("the exported files", async () => (await wd.findAll(sel("export-file"))).length === 4);
+    for (const f of ["report.html", "report.md", "report.json", "report.case.jsonld"]) {
       assert(fs.statSync(path.join(dir, f)).size > 1000, `${f} written`);
     }
     const report = JSON.parse(fs.readFileSync(path.join(dir, "report.json"), "utf8"));

@@ -474,6 +474,8 @@ pub enum ReportFormat {
     Html,
     Md,
     Json,
+    /// `report.case.jsonld`: CASE 1.5 / UCO JSON-LD.
+    CaseJsonld,
 }
 
 /// What the export wrote.
@@ -1073,6 +1075,7 @@ pub fn export_report(
             ReportFormat::Json => masf_report::write_json(&report, dir),
             ReportFormat::Html => masf_report::write_html(&report, dir).map(|(html, _)| html),
             ReportFormat::Md => masf_report::write_markdown(&report, dir),
+            ReportFormat::CaseJsonld => masf_report::write_case_jsonld(&report, dir),
         };
         files.push(written.map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?);
     }

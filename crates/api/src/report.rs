@@ -298,6 +298,8 @@ fn build_from_snapshot(
             task_id: i.task_id,
             status: i.status.as_str().to_string(),
             output_sha256: i.output_sha256,
+            ts: i.ts.to_string(),
+            versions: i.versions,
         });
         Ok::<(), ApiError>(())
     })?;

@@ -22,6 +22,7 @@
 //!   filtered; JSON, JSONL, and CSV with plaso/Timesketch columns, plaso l2tcsv; and
 //!   `timeline::bodyfile`, The Sleuth Kit body file of file-system entries (`masf ls -r --body`).
 //! - [`model`] follows `schemas/report.schema.json`.
+//! - [`case_uco`] writes the report as CASE 1.5 JSON-LD (`report.case.jsonld`).
 //! - [`answer`] holds the types of the opening sections; `answer_of` regroups the model's rows
 //!   into them. [`build`] sets the answer on the rows `model::rows` makes, so neither module
 //!   imports the other; `render::answer` turns the answer into blocks both renderers write.
@@ -42,6 +43,7 @@
 
 pub mod answer;
 mod answer_of;
+pub mod case_uco;
 pub mod graph;
 pub mod model;
 pub mod render;
@@ -53,7 +55,9 @@ pub mod write;
 
 pub use graph::{LoadError, load_graph};
 pub use model::{Report, ReportInput, SCHEMA};
-pub use write::{WriteError, Written, write_html, write_json, write_markdown, write_report};
+pub use write::{
+    WriteError, Written, write_case_jsonld, write_html, write_json, write_markdown, write_report,
+};
 
 /// The report of a case: its rows ([`model::rows`]), then the answer assembled from them.
 pub fn build(input: ReportInput<'_>) -> Report {

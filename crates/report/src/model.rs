@@ -137,6 +137,10 @@ pub struct InvocationRow {
     pub task_id: String,
     pub status: String,
     pub output_sha256: String,
+    /// When the call was made (RFC 3339, UTC).
+    pub ts: String,
+    /// The versions it ran with (`tool`, `masf_tools`, the engines it used).
+    pub versions: std::collections::BTreeMap<String, String>,
     /// Relative to the folder of report.json.
     pub output_path: String,
     /// The command that re-derives it.

@@ -27,6 +27,8 @@ pub struct Written {
     pub json: PathBuf,
     pub html: PathBuf,
     pub markdown: PathBuf,
+    /// `report.case.jsonld`: the report as CASE 1.5 JSON-LD (`case_uco`).
+    pub case_jsonld: PathBuf,
     /// How many pages of report.html's long tables were written (in `report-pages/`).
     pub html_pages: usize,
 }
@@ -79,7 +81,18 @@ pub fn write_markdown(report: &Report, dir: &Path) -> Result<PathBuf, WriteError
     })
 }
 
-/// Writes the three renderings of `report` into `dir` (created if needed).
+/// Writes `report.case.jsonld` (CASE 1.5 JSON-LD) into `dir`.
+pub fn write_case_jsonld(report: &Report, dir: &Path) -> Result<PathBuf, WriteError> {
+    std::fs::create_dir_all(dir).map_err(err(dir))?;
+    put(dir, "report.case.jsonld", |out| {
+        serde_json::to_writer_pretty(&mut *out, &crate::case_uco::case_jsonld(report))
+            .map_err(std::io::Error::other)?;
+        out.write_all(b"\n")
+    })
+}
+
+/// Writes the renderings of `report` into `dir` (created if needed): report.json, report.html,
+/// report.md and report.case.jsonld.
 pub fn write_report(report: &Report, dir: &Path) -> Result<Written, WriteError> {
     let json = write_json(report, dir)?;
     let (html, html_pages) = write_html(report, dir)?;
@@ -87,6 +100,7 @@ pub fn write_report(report: &Report, dir: &Path) -> Result<Written, WriteError> 
         json,
         html,
         markdown: write_markdown(report, dir)?,
+        case_jsonld: write_case_jsonld(report, dir)?,
         html_pages,
     })
 }

@@ -526,6 +526,14 @@ idempotency_key: string | null, };
  */
 export type InvocationRow = { id: string, source_id: string, tool: string, args: JsonValue, agent: string, task_id: string, status: string, output_sha256: string, 
 /**
+ * When the call was made (RFC 3339, UTC).
+ */
+ts: string, 
+/**
+ * The versions it ran with (`tool`, `masf_tools`, the engines it used).
+ */
+versions: { [key in string]: string }, 
+/**
  * Relative to the folder of report.json.
  */
 output_path: string, 
@@ -848,7 +856,7 @@ devices: Array<string>, hypothesis_id: string | null, confidence: number | null,
 /**
  * Report formats the export writes.
  */
-export type ReportFormat = "html" | "md" | "json";
+export type ReportFormat = "html" | "md" | "json" | "case_jsonld";
 
 /**
  * A hypothesis put in words.
@@ -1570,6 +1578,10 @@ export type WireCursor = { event_seq: number, invocation_seq: number, };
  * The files written.
  */
 export type Written = { json: string, html: string, markdown: string, 
+/**
+ * `report.case.jsonld`: the report as CASE 1.5 JSON-LD (`case_uco`).
+ */
+case_jsonld: string, 
 /**
  * How many pages of report.html's long tables were written (in `report-pages/`).
  */

@@ -7,7 +7,7 @@ import { api, errorText, type Exported, type Failure, type ReportFormat } from "
 import { t } from "../i18n";
 import type { ArtefactCoverage, Report, ReportAnswer } from "../model/report";
 
-const FORMATS: ReportFormat[] = ["html", "md", "json"];
+const FORMATS: ReportFormat[] = ["html", "md", "json", "case_jsonld"];
 
 export function ReportView({ report, defaultDir }: { report: Report | null; defaultDir: string }) {
   const [dir, setDir] = useState(defaultDir);

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{masf_ok, repo};
+use crate::support::{case_conforms, case_validate, masf_ok, repo};
 
 /// What differs between runs — the folders, the time the report was written, the hashes of
 /// the case log (its events carry their times) and the run's wall-clock seconds — replaced by
@@ -82,6 +82,8 @@ fn the_demo_report_answers_the_case_first() {
         "--out",
         out.path().to_str().unwrap(),
     ]);
+    // report.case.jsonld conforms to CASE 1.5 (checked while the rest of this test runs)
+    let ontology = case_validate(&out.path().join("report.case.jsonld"));
     let root = repo();
     let dirs = [work.path(), out.path(), root.as_path()];
     let md = std::fs::read_to_string(out.path().join("report.md")).unwrap();
@@ -213,4 +215,24 @@ fn the_demo_report_answers_the_case_first() {
     assert!(!lower.contains("<script"));
     assert!(!lower.contains("<link") && !lower.contains("src=\"http"));
     assert!(lower.find("<h2 id=\"people\">").unwrap() < lower.find("<h2>counts</h2>").unwrap());
+
+    // report.case.jsonld: every invocation an investigative action with its output's SHA-256,
+    // every source a provenance record, and the whole conforms to CASE 1.5
+    let jsonld: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("report.case.jsonld")).unwrap(),
+    )
+    .unwrap();
+    let graph = jsonld["@graph"].as_array().unwrap();
+    let of_type = |t: &str| graph.iter().filter(|n| n["@type"] == t).count();
+    assert_eq!(
+        of_type("case-investigation:InvestigativeAction"),
+        report["invocations"].as_array().unwrap().len()
+    );
+    assert_eq!(of_type("case-investigation:ProvenanceRecord"), 4);
+    assert_eq!(of_type("case-investigation:Investigation"), 1);
+    let text = jsonld.to_string();
+    let first = &report["invocations"][0];
+    assert!(text.contains(&first["output_sha256"].as_str().unwrap().to_uppercase()));
+    assert!(text.contains("\"Same_As\"") && text.contains("\"Controlled_By\""));
+    case_conforms(ontology);
 }

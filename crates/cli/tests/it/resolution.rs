@@ -10,7 +10,7 @@ use masf_graph::{Call, EntityKind, IdType, IdentityObservation};
 use masf_store::ActorKind;
 use serde_json::Value;
 
-use crate::support::{masf, masf_ok};
+use crate::support::{case_conforms, case_validate, masf, masf_ok};
 
 struct Fixed;
 
@@ -394,4 +394,16 @@ fn links_retract_approve_and_actors_through_the_cli() {
         decisions.iter().all(|e| e["actor_kind"] == "examiner"),
         "{decisions:#?}"
     );
+    // The report's CASE export holds both decisions as the examiner's actions on the link's
+    // relationship, and conforms to CASE 1.5.
+    let out = dir.path().join("report");
+    masf_ok(&["report", case, "--out", out.to_str().unwrap()]);
+    let jsonld = std::fs::read_to_string(out.join("report.case.jsonld")).unwrap();
+    for what in [
+        "retract by",
+        "approve by A. Lee: subscriber record confirms",
+    ] {
+        assert!(jsonld.contains(what), "{what}");
+    }
+    case_conforms(case_validate(&out.join("report.case.jsonld")));
 }

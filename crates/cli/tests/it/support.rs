@@ -262,3 +262,37 @@ pub fn normalised(report: &Path) -> Value {
         "not_read": not_read,
     })
 }
+
+/// Starts `case_validate --built-version case-1.5.0 FILE` (PyPI case-utils, in the venv
+/// `scripts/setup.sh` makes at `target/py-oracles`, or `MASF_PY_ORACLES`) as a child process, so
+/// a test can go on while the ontology check runs; [`case_conforms`] waits for it.
+pub fn case_validate(file: &Path) -> std::process::Child {
+    let bin = std::env::var_os("MASF_PY_ORACLES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/py-oracles"))
+        .join("bin/case_validate");
+    assert!(
+        bin.exists(),
+        "{} missing: run scripts/setup.sh (it installs case-utils)",
+        bin.display()
+    );
+    std::process::Command::new(bin)
+        .args(["--built-version", "case-1.5.0"])
+        .arg(file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for a [`case_validate`] child and fails the test unless it reports `Conforms: True`.
+pub fn case_conforms(child: std::process::Child) {
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("Conforms: True"),
+        "case_validate: {}\n{}",
+        text.chars().take(4000).collect::<String>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
