@@ -45,7 +45,7 @@
 //! - The `Plugin` trait (detect, tools, expected artefacts, categorise, triage, `follow_lead`) is
 //!   how the core sees evidence types. `Plugins::choose` picks the best-fitting one by its
 //!   `detect()` score; `Plugins::fitting` adds every other plugin that recognised the source's
-//!   content (score ≥ `RECOGNISED`, 60: an iPhone tree on a USB stick the disk plugin takes);
+//!   content (score ≥ `RECOGNISED`, 60: an iPhone tree on a USB stick that a generic plugin also takes);
 //!   `Plugins::catalog` registers their tools.
 //! - `triage_all` is phase 1: one task per source and fitting plugin (`triage/<source>`, then
 //!   `triage/<source>/<plugin>`), one `TriageReport` each. It records `TriageFinished` when a

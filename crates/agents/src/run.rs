@@ -194,3 +194,78 @@ impl RunProjection {
         self.state == Some(RunState::Active) && self.pause_seq.is_some_and(|p| p > self.segment_seq)
     }
 }
+
+/// What the current run (the last one, once completed) has used, from the case log: tool calls
+/// logged since it began, wall-clock seconds of its closed segments, LLM tokens of the
+/// `llm_call` events since it began, rounds in the graph. The one count of usage: the session
+/// resumes its budget from it, the desktop's status and the report show it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunUsage {
+    pub tool_calls: u64,
+    pub rounds: u64,
+    pub wall_seconds: u64,
+    pub tokens: u64,
+}
+
+impl RunUsage {
+    /// Usage of the run `run` (folded from `store`), with `rounds` from the graph.
+    pub fn of(
+        store: &masf_store::Store,
+        run: &RunProjection,
+        rounds: u64,
+    ) -> Result<RunUsage, masf_store::StoreError> {
+        let tokens = store
+            .events_of_kind(crate::llm_call::LLM_CALL)?
+            .iter()
+            .filter(|e| e.seq > run.run_start_seq)
+            .filter_map(|e| {
+                serde_json::from_value::<crate::llm_call::LlmCall>(e.payload.clone()).ok()
+            })
+            .map(|c| c.tokens())
+            .fold(0u64, u64::saturating_add);
+        Ok(RunUsage {
+            tool_calls: store
+                .invocation_count()?
+                .saturating_sub(run.run_base_invocations),
+            rounds,
+            wall_seconds: run.wall_seconds,
+            tokens,
+        })
+    }
+
+    /// What the next run segment counts from: the current run's usage while it is not
+    /// completed; after `completed` (or before any run) a new run starts afresh.
+    pub fn resumed(
+        store: &masf_store::Store,
+        run: &RunProjection,
+        rounds: u64,
+    ) -> Result<RunUsage, masf_store::StoreError> {
+        match run.state {
+            Some(RunState::Completed) | None => Ok(RunUsage {
+                rounds,
+                ..RunUsage::default()
+            }),
+            Some(_) => RunUsage::of(store, run, rounds),
+        }
+    }
+
+    /// The budget status of this usage under `caps` raised by `grants` (the report's and the
+    /// desktop's view; the run itself holds a live [`crate::budget::Budget`]).
+    pub fn status(
+        &self,
+        mut caps: crate::budget::Caps,
+        grants: &[BudgetGranted],
+    ) -> masf_graph::views::BudgetStatus {
+        for g in grants {
+            caps.grant(g);
+        }
+        crate::budget::Budget::new(
+            caps,
+            self.tool_calls,
+            self.rounds,
+            self.wall_seconds,
+            self.tokens,
+        )
+        .status()
+    }
+}

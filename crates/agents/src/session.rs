@@ -265,7 +265,7 @@ impl Session {
         let rounds = self.state()?.rounds().len() as u64;
         // A run killed while active continues its budget; after `completed` a new run starts
         // afresh (the next begin_segment records where).
-        let used = crate::budget::RunUsage::resumed(&store, &run, rounds)?;
+        let used = crate::run::RunUsage::resumed(&store, &run, rounds)?;
         let budget = Budget::new(
             caps,
             used.tool_calls,

@@ -338,7 +338,7 @@ pub fn status_view(ctx: &CaseCtx, running: bool) -> Result<StatusView, ApiError>
     // The budget as the next run segment would count it (see `Session::set_caps`): the one
     // usage count, LLM tokens included.
     let rounds = state.rounds().len() as u64;
-    let used = masf_agents::budget::RunUsage::resumed(&ctx.store, &status.run, rounds)?;
+    let used = masf_agents::run::RunUsage::resumed(&ctx.store, &status.run, rounds)?;
     let budget = used.status(crate::caps(ctx), &status.run.grants);
     let mut tallies: std::collections::BTreeMap<String, SourceTally> = status
         .sources

@@ -16,7 +16,7 @@
 //!
 //! # Modules
 //!
-//! - `compose` is the composition root, the one place that names `masf_plugins`: the plugins,
+//! - `compose` is the composition root, the one place that names the plugins crate: the plugins,
 //!   their catalog, the graph's scoring from `config.yaml`, the graph of a case, an agent session
 //!   on a case, the tool worker's loop. `triage` runs the agent phases and uses `resolve` (the
 //!   resolver planner), which imports only `compose`: no module of the api imports one that

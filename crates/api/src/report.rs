@@ -348,7 +348,7 @@ fn build_from_snapshot(
         .collect();
     let run = &status.run;
     // What the run used of its budgets (the one count: `RunUsage`, LLM tokens included).
-    let budgets = masf_agents::budget::RunUsage::of(&ctx.store, run, state.rounds().len() as u64)?
+    let budgets = masf_agents::run::RunUsage::of(&ctx.store, run, state.rounds().len() as u64)?
         .status(crate::caps(ctx), &run.grants)
         .lines;
     // Which phenomena an LLM agent recorded, with its model and prompt version.
