@@ -199,10 +199,13 @@ pub struct HypothesisRow {
     pub statement: String,
     pub proposed_by: String,
     pub prior: f64,
+    /// The prior as log-odds (base 10): where the confidence log starts.
+    pub prior_log_odds: f64,
     pub log_odds: f64,
     pub confidence: f64,
     pub status: String,
     pub distinct_sources: usize,
+    /// In rank order.
     pub edges: Vec<EdgeRow>,
 }
 
@@ -213,7 +216,13 @@ pub struct EdgeRow {
     pub edge_type: String,
     pub rank: u32,
     pub log10_lr: f64,
+    /// What it adds after the harmonic decay (`graph::scoring`).
     pub contribution: f64,
+    /// The hypothesis's log-odds and confidence once this edge and every edge ranked before it
+    /// are added to the prior: the confidence log the Hypotheses view shows, computed here with
+    /// the graph's own scoring so no face recomputes it.
+    pub log_odds_after: f64,
+    pub confidence_after: f64,
 }
 
 /// One tentative entity.
@@ -448,27 +457,38 @@ pub fn rows(input: ReportInput<'_>) -> Report {
         hypotheses: state
             .hypotheses()
             .values()
-            .map(|h| HypothesisRow {
-                id: h.id.clone(),
-                kind: snake(&h.kind),
-                statement: h.statement.clone(),
-                proposed_by: h.proposed_by.clone(),
-                prior: h.prior,
-                log_odds: h.log_odds,
-                confidence: h.confidence,
-                status: snake(&h.status),
-                distinct_sources: h.distinct_sources,
-                edges: h
-                    .edges
-                    .iter()
-                    .map(|e| EdgeRow {
-                        phenomenon_id: e.phenomenon_id.clone(),
-                        edge_type: e.edge_type.as_str().to_string(),
-                        rank: e.rank,
-                        log10_lr: e.base,
-                        contribution: e.contribution,
-                    })
-                    .collect(),
+            .map(|h| {
+                let start = masf_graph::scoring::prior_log_odds(h.prior);
+                let mut ranked: Vec<_> = h.edges.iter().collect();
+                ranked.sort_by_key(|e| e.rank);
+                let mut acc = start;
+                HypothesisRow {
+                    id: h.id.clone(),
+                    kind: snake(&h.kind),
+                    statement: h.statement.clone(),
+                    proposed_by: h.proposed_by.clone(),
+                    prior: h.prior,
+                    prior_log_odds: start,
+                    log_odds: h.log_odds,
+                    confidence: h.confidence,
+                    status: snake(&h.status),
+                    distinct_sources: h.distinct_sources,
+                    edges: ranked
+                        .into_iter()
+                        .map(|e| {
+                            acc += e.contribution;
+                            EdgeRow {
+                                phenomenon_id: e.phenomenon_id.clone(),
+                                edge_type: e.edge_type.as_str().to_string(),
+                                rank: e.rank,
+                                log10_lr: e.base,
+                                contribution: e.contribution,
+                                log_odds_after: acc,
+                                confidence_after: masf_graph::scoring::confidence(acc),
+                            }
+                        })
+                        .collect(),
+                }
             })
             .collect(),
         matrix: serde_json::to_value(evidence_matrix(state)).unwrap_or(Value::Null),

@@ -254,7 +254,17 @@ export type Decision = "approve" | "retract";
 /**
  * One edge of a hypothesis.
  */
-export type EdgeRow = { phenomenon_id: string, edge_type: string, rank: number, log10_lr: number, contribution: number, };
+export type EdgeRow = { phenomenon_id: string, edge_type: string, rank: number, log10_lr: number, 
+/**
+ * What it adds after the harmonic decay (`graph::scoring`).
+ */
+contribution: number, 
+/**
+ * The hypothesis's log-odds and confidence once this edge and every edge ranked before it
+ * are added to the prior: the confidence log the Hypotheses view shows, computed here with
+ * the graph's own scoring so no face recomputes it.
+ */
+log_odds_after: number, confidence_after: number, };
 
 /**
  * The discrete type of a phenomenon → hypothesis edge.
@@ -402,7 +412,15 @@ since: string, };
 /**
  * One hypothesis with its scored edges.
  */
-export type HypothesisRow = { id: string, kind: string, statement: string, proposed_by: string, prior: number, log_odds: number, confidence: number, status: string, distinct_sources: number, edges: Array<EdgeRow>, };
+export type HypothesisRow = { id: string, kind: string, statement: string, proposed_by: string, prior: number, 
+/**
+ * The prior as log-odds (base 10): where the confidence log starts.
+ */
+prior_log_odds: number, log_odds: number, confidence: number, status: string, distinct_sources: number, 
+/**
+ * In rank order.
+ */
+edges: Array<EdgeRow>, };
 
 /**
  * A hypothesis's status.

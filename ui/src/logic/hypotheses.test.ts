@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { demoReport } from "../test/fixture";
-import { buildMatrix, cellKey, confidenceLog, edgePolarity, filterHypotheses, sortHypotheses, toConfidence } from "./hypotheses";
+import { demoReport, fixtureText } from "../test/fixture";
+import type { Hypothesis } from "../model/report";
+import { buildMatrix, cellKey, confidenceLog, edgePolarity, filterHypotheses, sortHypotheses } from "./hypotheses";
 
 const r = demoReport();
 
@@ -30,16 +31,29 @@ describe("hypothesis × evidence matrix", () => {
 });
 
 describe("confidence log", () => {
+  // The hypotheses of report.json from a real run of the demo case (fixtures/FIXTURES.md):
+  // each edge carries the log-odds and confidence after it, computed in Rust.
+  const hypotheses = JSON.parse(fixtureText("demo-hypotheses.json")) as Hypothesis[];
   it("starts at the prior and ends at the hypothesis's log-odds and confidence", () => {
-    for (const h of r.hypotheses) {
+    expect(hypotheses.length).toBeGreaterThan(0);
+    for (const h of hypotheses) {
       const log = confidenceLog(h);
       expect(log).toHaveLength(h.edges.length + 1);
       const last = log[log.length - 1];
       expect(last?.logOdds).toBeCloseTo(h.log_odds, 6);
       expect(last?.confidence).toBeCloseTo(h.confidence, 6);
       expect(log[0]?.confidence).toBeCloseTo(h.prior ?? 0.5, 9);
+      // each step adds its edge's contribution (after decay) to the one before, in rank order
+      for (let i = 1; i < log.length; i++) {
+        expect(log[i]!.logOdds).toBeCloseTo(log[i - 1]!.logOdds + log[i]!.contribution, 9);
+        expect(log[i]!.rank! >= (log[i - 1]!.rank ?? 0)).toBe(true);
+      }
     }
-    expect(toConfidence(0)).toBe(0.5);
+  });
+  it("shows a decayed contribution, not the edge's base", () => {
+    // the demo has hypotheses with several edges of one type: the later ones add less
+    const decayed = hypotheses.flatMap((h) => h.edges).filter((e) => e.contribution < e.log10_lr - 1e-9);
+    expect(decayed.length).toBeGreaterThan(0);
   });
   it("sorts by confidence descending", () => {
     const s = sortHypotheses(r.hypotheses, "confidence");

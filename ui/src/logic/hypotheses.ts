@@ -1,5 +1,5 @@
 // Hypotheses view logic: the hypothesis × evidence matrix and a hypothesis's confidence log
-// (log-odds, base 10, from the prior through each edge in rank order).
+// (log-odds, base 10, from the prior through each edge in rank order, as the report gives it).
 import type { Hypothesis, Phenomenon, Report } from "../model/report";
 
 export interface MatrixModel {
@@ -57,38 +57,23 @@ export interface LogStep {
   confidence: number;
 }
 
-export function toConfidence(log10Odds: number): number {
-  return 1 / (1 + Math.pow(10, -log10Odds));
-}
-
-export function toLogOdds(p: number): number {
-  const q = Math.min(1 - 1e-12, Math.max(1e-12, p));
-  return Math.log10(q / (1 - q));
-}
-
 /**
- * The confidence log of a hypothesis: prior, then each edge in rank order adding its
- * contribution. The last step equals the hypothesis's log_odds when the report is consistent.
+ * The confidence log of a hypothesis as the report gives it (computed in Rust with the graph's
+ * scoring, harmonic decay included): the prior, then each edge in rank order with the log-odds
+ * and confidence once it is added. Nothing is recomputed here.
  */
 export function confidenceLog(h: Hypothesis): LogStep[] {
-  const start = h.prior !== undefined ? toLogOdds(h.prior) : 0;
-  const steps: LogStep[] = [
-    { label: "prior", edgeType: null, rank: null, contribution: 0, logOdds: start, confidence: toConfidence(start) },
-  ];
-  let acc = start;
-  for (const e of [...h.edges].sort((a, b) => a.rank - b.rank)) {
-    const c = e.contribution ?? e.log10_lr;
-    acc += c;
-    steps.push({
+  return [
+    { label: "prior", edgeType: null, rank: null, contribution: 0, logOdds: h.prior_log_odds, confidence: h.prior },
+    ...h.edges.map((e) => ({
       label: e.phenomenon_id,
       edgeType: e.edge_type,
       rank: e.rank,
-      contribution: c,
-      logOdds: acc,
-      confidence: toConfidence(acc),
-    });
-  }
-  return steps;
+      contribution: e.contribution,
+      logOdds: e.log_odds_after,
+      confidence: e.confidence_after,
+    })),
+  ];
 }
 
 export type HypSort = "confidence" | "log_odds" | "id" | "sources";

@@ -216,6 +216,23 @@ fn the_demo_report_answers_the_case_first() {
     assert!(!lower.contains("<link") && !lower.contains("src=\"http"));
     assert!(lower.find("<h2 id=\"people\">").unwrap() < lower.find("<h2>counts</h2>").unwrap());
 
+    // each hypothesis carries its confidence log: from the prior's log-odds through every
+    // edge in rank order (its contribution after decay) to the hypothesis's own log-odds
+    for h in report["hypotheses"].as_array().unwrap() {
+        let mut acc = h["prior_log_odds"].as_f64().unwrap();
+        let mut rank = 0;
+        for e in h["edges"].as_array().unwrap() {
+            acc += e["contribution"].as_f64().unwrap();
+            assert!(
+                (e["log_odds_after"].as_f64().unwrap() - acc).abs() < 1e-9,
+                "{h}"
+            );
+            assert!(e["rank"].as_u64().unwrap() >= rank, "{h}");
+            rank = e["rank"].as_u64().unwrap();
+        }
+        assert!((h["log_odds"].as_f64().unwrap() - acc).abs() < 1e-6, "{h}");
+    }
+
     // report.case.jsonld: every invocation an investigative action with its output's SHA-256,
     // every source a provenance record, and the whole conforms to CASE 1.5
     let jsonld: Value = serde_json::from_str(
