@@ -75,18 +75,15 @@ pub fn parse(xml: &str) -> Result<Vec<Setting>, String> {
 /// One settings file.
 pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let inv = ctx.call(
+    let Some(inv) = crate::util::call_or_note(
+        ctx,
+        &name,
         "read_xml",
         crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &name,
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
+    )?
+    else {
         return Ok(());
-    }
+    };
     let text = &inv.output.text;
     let format = text
         .lines()
@@ -125,10 +122,36 @@ pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             }
             ("settings_ssaid.xml", uid) => {
                 let package = s.package.as_deref().unwrap_or("?");
-                ssaid(ctx, l, &inv, &name, &format, user, uid, package, value)?;
+                android_id(
+                    ctx,
+                    l,
+                    &inv,
+                    value,
+                    format!("Android id of {package} (user {user})"),
+                    Some(package),
+                    format!(
+                        "{name} ({format}): the Android id (SSAID) that app {package} (uid {uid}) sees on this device for user {user}: Android 8+ gives each app signing key and user its own, kept across reinstalls."
+                    ),
+                    format!(
+                        "The Android id {package} sees on this device ({name}, setting {uid})."
+                    ),
+                )?;
             }
             ("settings_secure.xml", "android_id") => {
-                android_id(ctx, l, &inv, &name, &format, user, value)?;
+                android_id(
+                    ctx,
+                    l,
+                    &inv,
+                    value,
+                    format!("Android id (user {user})"),
+                    None,
+                    format!(
+                        "{name} ({format}): setting `android_id`, the Android id of user {user} on this device (Android 7 and earlier: one for every app)."
+                    ),
+                    format!(
+                        "The device's Android id for user {user} ({name}, setting android_id)."
+                    ),
+                )?;
             }
             ("settings_secure.xml", "bluetooth_name") | ("settings_global.xml", "device_name") => {
                 let mut d = Draft::new("device", format!("Device name {value} ({})", s.name));
@@ -178,54 +201,24 @@ fn user_of(path: &str) -> &str {
         .unwrap_or("0")
 }
 
+/// One Android id: a `device` phenomenon (the id, and the app it belongs to when it is an
+/// SSAID) and the `android_id` of the `device` entity.
 #[allow(clippy::too_many_arguments)]
-fn ssaid(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    inv: &Invoked,
-    name: &str,
-    format: &str,
-    user: &str,
-    uid: &str,
-    package: &str,
-    value: &str,
-) -> Result<(), RuntimeError> {
-    let mut d = Draft::new("device", format!("Android id of {package} (user {user})"));
-    d.fact(FactType::Path, Some(&l.path), &l.found);
-    d.fact(FactType::Identifier, Some(value), inv);
-    d.fact(FactType::Text, Some(package), inv);
-    d.interpretation = format!(
-        "{name} ({format}): the Android id (SSAID) that app {package} (uid {uid}) sees on this device for user {user}: Android 8+ gives each app signing key and user its own, kept across reinstalls."
-    );
-    record_draft(ctx, d)?;
-    observe(
-        ctx,
-        "device",
-        EntityKind::Device,
-        "Android device",
-        IdType::AndroidId,
-        value,
-        inv,
-        format!("The Android id {package} sees on this device ({name}, setting {uid})."),
-    )?;
-    Ok(())
-}
-
 fn android_id(
     ctx: &AgentCtx<'_>,
     l: &Located,
     inv: &Invoked,
-    name: &str,
-    format: &str,
-    user: &str,
     value: &str,
+    title: String,
+    package: Option<&str>,
+    interpretation: String,
+    why: String,
 ) -> Result<(), RuntimeError> {
-    let mut d = Draft::new("device", format!("Android id (user {user})"));
+    let mut d = Draft::new("device", title);
     d.fact(FactType::Path, Some(&l.path), &l.found);
     d.fact(FactType::Identifier, Some(value), inv);
-    d.interpretation = format!(
-        "{name} ({format}): setting `android_id`, the Android id of user {user} on this device (Android 7 and earlier: one for every app)."
-    );
+    d.fact(FactType::Text, package, inv);
+    d.interpretation = interpretation;
     record_draft(ctx, d)?;
     observe(
         ctx,
@@ -235,7 +228,7 @@ fn android_id(
         IdType::AndroidId,
         value,
         inv,
-        format!("The device's Android id for user {user} ({name}, setting android_id)."),
+        why,
     )?;
     Ok(())
 }

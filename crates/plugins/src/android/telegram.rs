@@ -60,21 +60,18 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
 /// `telegram` option. Present even when `cache4.db` was cleared.
 pub fn userconfing(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let inv = ctx.call(
+    let Some(inv) = crate::util::call_or_note(
+        ctx,
+        &name,
         "read_xml",
         crate::identity::args_on(
             &l.tree,
             serde_json::json!({"path": l.path, "telegram": true}),
         ),
-    )?;
-    if !crate::util::succeeded(&inv) {
-        ctx.unparsed(
-            &name,
-            &crate::util::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
+    )?
+    else {
         return Ok(());
-    }
+    };
     let user = inv.output.text.lines().find_map(|line| {
         let json = line.strip_prefix("# decoded user: tl:")?;
         serde_json::from_str::<Value>(json).ok()
