@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use masf_api::desktop::{
-    CaseDraft, CaseSummary, Desktop, DesktopSink, EventPage, Exported, IntakeProgress,
-    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, TagsView,
-    TimelineRequest, WireCursor,
+    CaseDraft, CaseSummary, Desktop, DesktopSink, DraftProblem, EventPage, Exported,
+    IntakeProgress, InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished,
+    SourceDraft, TagsView, TimelineRequest, WireCursor,
 };
 use masf_api::{ApiError, Indexed, SearchRequest, SearchResult};
 use tauri::{AppHandle, State};
@@ -46,10 +46,6 @@ impl DesktopSink for Forward {
     }
 }
 
-fn examiner() -> String {
-    std::env::var("USER").unwrap_or_else(|_| "examiner".to_string())
-}
-
 #[tauri::command]
 pub async fn intake_paths(paths: Vec<PathBuf>) -> Result<Vec<SourceDraft>, ApiError> {
     blocking(move || Ok(masf_api::desktop::draft_sources(&paths))).await
@@ -63,6 +59,12 @@ pub async fn hash_sources(
 ) -> Result<Vec<masf_api::FileHash>, ApiError> {
     let d = state.inner().clone();
     blocking(move || d.hash(&paths, &Forward(app))).await
+}
+
+/// Every reason the draft could not be saved, by the case loader's own rules.
+#[tauri::command]
+pub async fn check_case_draft(draft: CaseDraft) -> Result<Vec<DraftProblem>, ApiError> {
+    blocking(move || Ok(masf_api::desktop::check_case_draft(&draft))).await
 }
 
 #[tauri::command]
@@ -91,7 +93,7 @@ pub async fn start_run(app: AppHandle, state: Shared<'_>) -> Result<(), ApiError
 #[tauri::command]
 pub async fn pause_run(state: Shared<'_>, reason: String) -> Result<(), ApiError> {
     let d = state.inner().clone();
-    blocking(move || d.pause(&examiner(), &reason)).await
+    blocking(move || d.pause(&reason)).await
 }
 
 /// The password of a source's encrypted backup, typed by the examiner: checked, then held in
@@ -114,7 +116,7 @@ pub async fn resume_run(
 ) -> Result<(), ApiError> {
     let d = state.inner().clone();
     let grants: Vec<(String, u64)> = grants.into_iter().collect();
-    blocking(move || d.resume(&grants, &examiner(), Arc::new(Forward(app)))).await
+    blocking(move || d.resume(&grants, Arc::new(Forward(app)))).await
 }
 
 #[tauri::command]

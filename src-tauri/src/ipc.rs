@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use masf_api::desktop::{
-    CaseDraft, CaseSummary, EventPage, Exported, IntakeProgress, InvocationView, LinksAndActors,
-    ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TagsView, TimelineRequest,
-    WireCursor,
+    CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, IntakeProgress, InvocationView,
+    LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TagsView,
+    TimelineRequest, WireCursor,
 };
 use masf_api::{
     ApiError, FileHash, Indexed, MarkAct, Report, SearchRequest, SearchResult, StreamItem,
@@ -84,6 +84,7 @@ macro_rules! commands {
 commands! {
     intake_paths [] (paths: Vec<PathBuf>) -> Vec<SourceDraft>;
     hash_sources [app: AppHandle, state: Shared<'_>] (paths: Vec<PathBuf>) -> Vec<FileHash>;
+    check_case_draft [] (draft: CaseDraft) -> Vec<DraftProblem>;
     save_case [] (draft: CaseDraft) -> PathBuf;
     open_case [state: Shared<'_>] (path: PathBuf) -> CaseSummary;
     case_status [state: Shared<'_>] () -> StatusView;

@@ -30,6 +30,7 @@ macro_rules! app_commands {
 app_commands!(
     intake_paths,
     hash_sources,
+    check_case_draft,
     save_case,
     open_case,
     case_status,

@@ -455,11 +455,19 @@ async function main() {
     const rowText = await wd.text(row);
     assert(rowText.includes(HOSTILE), `row shows ${rowText}`);
     await setField("intake-dir", path.join(work, "hostile-case"));
-    await setField("intake-case-id", "hostile-case");
+    // the id rule is the case loader's, asked of Rust: upper case and '.' are refused, with
+    // the loader's suggestion, and nothing can be saved meanwhile
+    await setField("intake-case-id", "Hostile.Case");
     await setField("intake-case-title", "Hostile names");
     await setField("intake-examiner", "E2E");
     await setField("intake-timezone", "UTC");
     await setField("intake-region", "GB");
+    await waitFor("Rust to refuse the case id", async () =>
+      (await wd.text(await el("intake-problems"))).includes("hostile-case"),
+    );
+    assert(await wd.prop(await el("intake-save"), "disabled"), "save is enabled with a refused id");
+    await setField("intake-case-id", "hostile-case");
+    await waitFor("the draft to pass Rust's check", async () => !(await wd.prop(await el("intake-save"), "disabled")));
     await screenshot("hostile-intake");
     await click("intake-save");
     await waitFor("the hostile case opened", async () =>

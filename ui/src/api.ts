@@ -7,7 +7,7 @@ import type { Report } from "./model/report";
 
 export type {
   CaseDraft, CaseSummary, Exported, FileHash, IntakeProgress, InvocationView, LinksAndActors, ReportFormat,
-  RerunView, RunFinished, SourceDraft, StatusView, CaseStatus, StreamItem, TagsView, TaggedRow, MarkAct,
+  RerunView, RunFinished, SourceDraft, DraftProblem, StatusView, CaseStatus, StreamItem, TagsView, TaggedRow, MarkAct,
 } from "./bindings";
 
 /** A report model that fails the checks at the edge; `what` names the part. Its text is made
@@ -52,6 +52,7 @@ export function errorText(e: unknown): string {
 export const api = {
   intakePaths: b.intakePaths,
   hashSources: b.hashSources,
+  checkCaseDraft: b.checkCaseDraft,
   saveCase: b.saveCase,
   openCase: b.openCase,
   caseStatus: b.caseStatus,

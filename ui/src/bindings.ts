@@ -10,7 +10,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
-  ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, EventPage, Exported, InvocationView,
+  ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, InvocationView,
   LinksAndActors, ReportFormat, RerunView, RunFinished, IntakeProgress, SourceDraft, StatusView, StreamItem,
   Timeline, TimelineRequest, WireCursor, Why, LinkView, Actor, Report, TagsView, MarkAct,
   Indexed, SearchRequest, SearchResult,
@@ -51,6 +51,11 @@ export function intakePaths(paths: string[]): Promise<SourceDraft[]> {
 /** SHA-256 + MD5 of each file; emits `intake-progress`. */
 export function hashSources(paths: string[]): Promise<FileHash[]> {
   return call("hash_sources", { paths });
+}
+
+/** Every reason the draft could not be saved, by the case loader's own rules (nothing written). */
+export function checkCaseDraft(draft: CaseDraft): Promise<DraftProblem[]> {
+  return call("check_case_draft", { draft });
 }
 
 /** Writes `draft.dir/case.yaml` (validated); returns its path. */

@@ -187,6 +187,21 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
         .dir
         .canonicalize()
         .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", draft.dir.display())))?;
+    let case_file = case_file_of(draft, &dir)?;
+    let text = case_file.to_yaml();
+    // Validate before replacing anything: the loader reads the text as if it were the file.
+    masf_case::Case::parse(&text, &file).map_err(crate::ApiError::case)?;
+    let tmp = dir.join(".case.yaml.tmp");
+    std::fs::write(&tmp, &text)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &file)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", file.display())))?;
+    Ok(dir.join("case.yaml"))
+}
+
+/// The case file `draft` describes, with evidence paths written relative to `dir` where they
+/// lie below it.
+fn case_file_of(draft: &CaseDraft, dir: &Path) -> Result<masf_case::CaseFile, ApiError> {
     // Regions as written in case.yaml (upper case); the loader below validates them.
     let region_of = |r: &Option<String>| {
         r.as_deref()
@@ -202,7 +217,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
         } else {
             dir.join(&s.path)
         };
-        let written = abs.strip_prefix(&dir).unwrap_or(&abs);
+        let written = abs.strip_prefix(dir).unwrap_or(&abs);
         let Some(text) = written.to_str() else {
             return Err(ApiError::new(
                 ErrorCode::BadRequest,
@@ -230,7 +245,7 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
             notes: None,
         });
     }
-    let case_file = masf_case::CaseFile {
+    Ok(masf_case::CaseFile {
         case: masf_case::CaseFileMeta {
             id: draft.id.clone(),
             title: draft.title.clone(),
@@ -248,16 +263,222 @@ pub fn save_case(draft: &CaseDraft) -> Result<PathBuf, ApiError> {
                 .collect(),
         },
         sources,
+    })
+}
+
+/// What a case draft's problem is about, named as the case editor's messages are
+/// (`intake.p.<kind>` in the UI's dictionaries).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DraftProblemKind {
+    /// The case has no source.
+    NoSources,
+    /// No case folder is chosen.
+    Dir,
+    /// The case id is not `[a-z0-9][a-z0-9_-]*`.
+    CaseId,
+    /// No examiner is named.
+    Examiner,
+    /// The case has no title.
+    Title,
+    /// A time zone that is not an IANA name.
+    Zone,
+    /// A region libphonenumber's metadata does not know.
+    Region,
+    /// `password_env` is not an environment variable's name.
+    PasswordEnv,
+    /// A source id is not `[a-z0-9][a-z0-9_-]*`.
+    SourceId,
+    /// Two sources share an id.
+    DupId,
+    /// A person id is invalid or repeated.
+    PersonId,
+    /// A source's owner is not one of the case's persons.
+    Owner,
+    /// A source's evidence cannot be found or read.
+    Unreadable,
+    /// Anything else the case loader refuses; `message` says what.
+    Other,
+}
+
+impl DraftProblemKind {
+    /// Every kind but `Other`: each has a message of its own in the UI's dictionaries.
+    pub const NAMED: [DraftProblemKind; 13] = [
+        Self::NoSources,
+        Self::Dir,
+        Self::CaseId,
+        Self::Examiner,
+        Self::Title,
+        Self::Zone,
+        Self::Region,
+        Self::PasswordEnv,
+        Self::SourceId,
+        Self::DupId,
+        Self::PersonId,
+        Self::Owner,
+        Self::Unreadable,
+    ];
+}
+
+/// One reason a case draft cannot be saved, as the case loader finds it: what it is about
+/// (`kind`, with `params` for the message), where (`at`, e.g. `sources[1].timezone`), and the
+/// loader's own English message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct DraftProblem {
+    pub kind: DraftProblemKind,
+    /// Values the message names (`id`, `zone`, `region`, `path`, `owner`, `suggestion`).
+    pub params: std::collections::BTreeMap<String, String>,
+    /// The key path of the field in case.yaml, e.g. `case.id` or `sources[1].region`.
+    pub at: String,
+    pub message: String,
+}
+
+/// Every reason `draft` could not be saved, found by the same loader `save_case` and `masf run`
+/// use, so the editor accepts exactly what the loader accepts. Nothing is written; an existing
+/// case.yaml is not a problem here (`save_case` asks before replacing it).
+pub fn check_case_draft(draft: &CaseDraft) -> Vec<DraftProblem> {
+    let mut out = Vec::new();
+    let problem = |kind, at: &str, message: String, params: &[(&str, &str)]| DraftProblem {
+        kind,
+        params: params
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect(),
+        at: at.to_string(),
+        message,
     };
-    let text = case_file.to_yaml();
-    // Validate before replacing anything: the loader reads the text as if it were the file.
-    masf_case::Case::parse(&text, &file).map_err(crate::ApiError::case)?;
-    let tmp = dir.join(".case.yaml.tmp");
-    std::fs::write(&tmp, &text)
-        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &file)
-        .map_err(|e| ApiError::new(ErrorCode::Io, format!("{}: {e}", file.display())))?;
-    Ok(dir.join("case.yaml"))
+    if draft.sources.is_empty() {
+        out.push(problem(
+            DraftProblemKind::NoSources,
+            "sources",
+            "a case needs at least one source".into(),
+            &[],
+        ));
+    }
+    let blank_dir =
+        draft.dir.as_os_str().is_empty() || draft.dir.to_string_lossy().trim().is_empty();
+    if blank_dir {
+        out.push(problem(
+            DraftProblemKind::Dir,
+            "",
+            "choose the folder the case is saved in".into(),
+            &[],
+        ));
+    }
+    // The folder need not exist yet (saving creates it); evidence paths below it are still
+    // written relative to it, as saving would.
+    let dir = if blank_dir {
+        std::env::current_dir().unwrap_or_default()
+    } else {
+        draft.dir.canonicalize().unwrap_or_else(|_| {
+            std::path::absolute(&draft.dir).unwrap_or_else(|_| draft.dir.clone())
+        })
+    };
+    let case_file = match case_file_of(draft, &dir) {
+        Ok(f) => f,
+        Err(e) => {
+            out.push(problem(DraftProblemKind::Other, "sources", e.message, &[]));
+            return out;
+        }
+    };
+    let yaml = dir.join("case.yaml");
+    if let Err(masf_case::CaseError::Invalid { issues, .. }) =
+        masf_case::Case::parse(&case_file.to_yaml(), &yaml)
+    {
+        for issue in issues {
+            out.push(draft_problem(&issue));
+        }
+    }
+    out
+}
+
+/// A loader issue in the editor's terms.
+fn draft_problem(issue: &masf_case::Issue) -> DraftProblem {
+    use masf_case::IssueKind as K;
+    let loc = &issue.location;
+    let field = loc.field.as_deref().unwrap_or("");
+    let in_source = loc.item.starts_with("sources");
+    let in_person = loc.item.contains("persons");
+    let id = loc.id.clone().unwrap_or_default();
+    let mut params: Vec<(&str, String)> = Vec::new();
+    let kind = match (&issue.kind, field) {
+        (K::InvalidId { value, suggestion }, _) if in_person => {
+            params.push(("id", value.clone()));
+            params.extend(suggestion.clone().map(|s| ("suggestion", s)));
+            DraftProblemKind::PersonId
+        }
+        (K::DuplicatePersonId { id, .. }, _) => {
+            params.push(("id", id.clone()));
+            DraftProblemKind::PersonId
+        }
+        (K::InvalidId { value, suggestion }, _) => {
+            params.push(("id", value.clone()));
+            params.extend(suggestion.clone().map(|s| ("suggestion", s)));
+            if in_source {
+                DraftProblemKind::SourceId
+            } else {
+                DraftProblemKind::CaseId
+            }
+        }
+        (K::MissingField | K::EmptyValue, "id") if !in_source && !in_person => {
+            params.push(("id", String::new()));
+            DraftProblemKind::CaseId
+        }
+        (K::MissingField | K::EmptyValue, "id") if in_source => {
+            params.push(("id", String::new()));
+            DraftProblemKind::SourceId
+        }
+        (K::MissingField | K::EmptyValue, "examiner") => DraftProblemKind::Examiner,
+        (K::MissingField | K::EmptyValue, "title") => DraftProblemKind::Title,
+        (K::MissingField | K::EmptyValue, "timezone") => {
+            params.push(("zone", String::new()));
+            DraftProblemKind::Zone
+        }
+        (K::UnknownTimeZone { name, suggestion }, _) => {
+            params.push(("zone", name.clone()));
+            params.extend(suggestion.clone().map(|s| ("suggestion", s)));
+            DraftProblemKind::Zone
+        }
+        (K::UnknownRegion { value }, _) => {
+            params.push(("region", value.clone()));
+            DraftProblemKind::Region
+        }
+        (_, "password_env") => {
+            // What was typed may be the password itself: never echoed, only the source named.
+            params.push(("id", id.clone()));
+            DraftProblemKind::PasswordEnv
+        }
+        (K::DuplicateSourceId { id, .. }, _) => {
+            params.push(("id", id.clone()));
+            DraftProblemKind::DupId
+        }
+        (K::UnknownOwner { owner, .. }, _) => {
+            params.push(("owner", owner.clone()));
+            params.push(("id", id.clone()));
+            DraftProblemKind::Owner
+        }
+        (K::EvidenceNotFound { path } | K::EvidenceUnreadable { path, .. }, _) => {
+            params.push(("path", path.display().to_string()));
+            DraftProblemKind::Unreadable
+        }
+        _ => DraftProblemKind::Other,
+    };
+    // The loader never echoes a password_env value, so its message is safe to show as is.
+    let at = loc.to_string();
+    let message = if at.is_empty() {
+        issue.kind.to_string()
+    } else {
+        format!("{at}: {}", issue.kind)
+    };
+    DraftProblem {
+        kind,
+        params: params
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        at: loc.key_path(),
+        message,
+    }
 }
 
 /// The case file meant by `path`: a case.yaml itself, a case folder holding one, or a case's
@@ -728,23 +949,24 @@ impl Desktop {
         Ok(())
     }
 
-    /// Asks the running run to stop at its next safe point.
-    pub fn pause(&self, by: &str, reason: &str) -> Result<(), ApiError> {
+    /// Asks the running run to stop at its next safe point, as the case's examiner.
+    pub fn pause(&self, reason: &str) -> Result<(), ApiError> {
         let mut ctx = self.ctx()?;
-        crate::pause(&mut ctx, by, reason, &SystemClock)
+        let by = ctx.case.meta.examiner.clone();
+        crate::pause(&mut ctx, &by, reason, &SystemClock)
     }
 
-    /// Records budget grants, then starts the run again (refused, granting nothing, while a run
-    /// goes here or elsewhere).
+    /// Records budget grants (as the case's examiner), then starts the run again (refused,
+    /// granting nothing, while a run goes here or elsewhere).
     pub fn resume(
         &self,
         grants: &[(String, u64)],
-        by: &str,
         sink: Arc<dyn DesktopSink>,
     ) -> Result<(), ApiError> {
         // The grants are recorded under the lease: a refused resume grants nothing.
         self.start_run_then(sink, |ctx| {
-            crate::grant(ctx, grants, by, "granted in the app", &SystemClock)
+            let by = ctx.case.meta.examiner.clone();
+            crate::grant(ctx, grants, &by, "granted in the app", &SystemClock)
         })
     }
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use masf_api::desktop::{
-    CaseDraft, Desktop, DesktopSink, IntakeProgress, PersonDraft, ReportFormat, RunFinished,
-    SourceEntryDraft, WireCursor, draft_sources, save_case,
+    CaseDraft, Desktop, DesktopSink, DraftProblemKind, IntakeProgress, PersonDraft, ReportFormat,
+    RunFinished, SourceEntryDraft, WireCursor, check_case_draft, draft_sources, save_case,
 };
 use masf_api::{ErrorCode, StreamItem};
 
@@ -160,6 +160,92 @@ fn a_draft_that_would_not_load_is_refused_and_leaves_nothing() {
     assert_eq!(case.source("src-usb").unwrap().label, "usb.E01 (中文標籤)");
     // a second save without overwrite is refused
     assert_eq!(save_case(&draft).unwrap_err().code, ErrorCode::BadRequest);
+}
+
+#[test]
+fn the_editor_checks_a_draft_with_the_loaders_own_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("not-yet-made");
+    let good = demo_draft(&folder);
+    assert_eq!(check_case_draft(&good), vec![]);
+    // checking writes nothing, not even the folder
+    assert!(!folder.exists());
+
+    let mut draft = demo_draft(&folder);
+    // accepted by the old TypeScript rule, refused by the loader: upper case and '.'
+    draft.id = "Case.2026".into();
+    draft.examiner = " ".into();
+    draft.timezone = "Asia/Hong_Kongg".into();
+    draft.region = Some("zz".into());
+    draft.sources[0].id = "SRC.usb".into();
+    draft.sources[1].id = "src-iphone".into(); // the same as sources[2]
+    draft.sources[1].owner = Some("nobody".into());
+    draft.sources[2].password_env = Some("s3cret pass!".into());
+    draft.sources[3].path = folder.join("gone.bin");
+    let problems = check_case_draft(&draft);
+    let kinds: Vec<(DraftProblemKind, &str)> =
+        problems.iter().map(|p| (p.kind, p.at.as_str())).collect();
+    for want in [
+        (DraftProblemKind::CaseId, "case.id"),
+        (DraftProblemKind::Examiner, "case.examiner"),
+        (DraftProblemKind::Zone, "case.timezone"),
+        (DraftProblemKind::Region, "case.region"),
+        (DraftProblemKind::SourceId, "sources[0].id"),
+        (DraftProblemKind::DupId, "sources[2].id"),
+        (DraftProblemKind::Owner, "sources[1].owner"),
+        (DraftProblemKind::PasswordEnv, "sources[2].password_env"),
+        (DraftProblemKind::Unreadable, "sources[3].path"),
+    ] {
+        assert!(kinds.contains(&want), "{want:?} not in {problems:#?}");
+    }
+    let param = |kind, key: &str| {
+        problems
+            .iter()
+            .find(|p| p.kind == kind)
+            .and_then(|p| p.params.get(key).cloned())
+    };
+    // the loader's suggestions reach the editor
+    assert_eq!(
+        param(DraftProblemKind::CaseId, "suggestion").as_deref(),
+        Some("case-2026")
+    );
+    assert_eq!(
+        param(DraftProblemKind::Zone, "suggestion").as_deref(),
+        Some("Asia/Hong_Kong")
+    );
+    assert_eq!(
+        param(DraftProblemKind::Region, "region").as_deref(),
+        Some("ZZ")
+    );
+    // a password typed where its variable's name belongs is never echoed
+    for p in &problems {
+        assert!(!p.message.contains("s3cret"), "{p:?}");
+        assert!(p.params.values().all(|v| !v.contains("s3cret")), "{p:?}");
+    }
+    // what the check refuses, saving refuses too
+    assert_eq!(save_case(&draft).unwrap_err().code, ErrorCode::CaseInvalid);
+
+    let mut empty = demo_draft(Path::new(""));
+    empty.sources.clear();
+    let kinds: Vec<_> = check_case_draft(&empty).iter().map(|p| p.kind).collect();
+    assert!(kinds.contains(&DraftProblemKind::NoSources), "{kinds:?}");
+    assert!(kinds.contains(&DraftProblemKind::Dir), "{kinds:?}");
+}
+
+/// The editor shows each kind of problem in the examiner's language: every kind Rust names has
+/// a message in each of the UI's dictionaries (`intake.p.<kind>`).
+#[test]
+fn every_draft_problem_kind_has_a_message_in_each_language() {
+    for dict in ["en.json", "zh-CN.json"] {
+        let text = std::fs::read_to_string(repo().join("ui/src/i18n").join(dict)).unwrap();
+        let messages: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap();
+        for kind in DraftProblemKind::NAMED {
+            let name = serde_json::to_value(kind).unwrap();
+            let key = format!("intake.p.{}", name.as_str().unwrap());
+            assert!(messages.contains_key(&key), "{dict} has no {key}");
+        }
+    }
 }
 
 #[test]
@@ -498,7 +584,7 @@ fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
         );
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    desktop.pause("examiner", "coffee").unwrap();
+    desktop.pause("coffee").unwrap();
     desktop.join_run();
     let first = sink.finished.lock().unwrap().clone();
     assert_eq!(first.len(), 1);
@@ -508,13 +594,13 @@ fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
     // unknown budgets are refused before anything runs
     assert_eq!(
         desktop
-            .resume(&[("gold".into(), 5)], "examiner", sink.clone())
+            .resume(&[("gold".into(), 5)], sink.clone())
             .unwrap_err()
             .code,
         ErrorCode::BadRequest
     );
     desktop
-        .resume(&[("tool_calls".into(), 100)], "examiner", sink.clone())
+        .resume(&[("tool_calls".into(), 100)], sink.clone())
         .unwrap();
     desktop.join_run();
     let finished = sink.finished.lock().unwrap().clone();
@@ -522,6 +608,8 @@ fn a_paused_run_stops_at_a_tool_call_and_resumes_to_completion() {
     assert_eq!(finished[1].state, "completed", "{:?}", finished[1]);
     let status = desktop.status().unwrap();
     assert_eq!(status.status.run.grants.len(), 1);
+    // who granted is the case's examiner, not the account the app runs under
+    assert_eq!(status.status.run.grants[0].by, "E. Xaminer");
     assert_eq!(status.status.run.segments, 2);
 }
 
@@ -546,7 +634,7 @@ fn a_case_run_elsewhere_is_refused_as_busy_and_a_refused_resume_grants_nothing()
         )
     );
     let refused = desktop
-        .resume(&[("tool_calls".into(), 100)], "examiner", sink.clone())
+        .resume(&[("tool_calls".into(), 100)], sink.clone())
         .unwrap_err();
     assert_eq!(refused.code, ErrorCode::CaseBusy);
     assert!(!desktop.running());

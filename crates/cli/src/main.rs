@@ -130,6 +130,9 @@ enum Command {
         /// Why (recorded with the request).
         #[arg(long, default_value = "")]
         reason: String,
+        /// Who asks [default: the examiner named in case.yaml].
+        #[arg(long)]
+        examiner: Option<String>,
     },
     /// Continue a paused, budget-halted or interrupted run, optionally granting more budget
     /// (`--grant tool_calls=500`, repeatable; budgets: tool_calls, rounds, wall_clock_s, tokens).
@@ -142,6 +145,9 @@ enum Command {
         /// Why (recorded with the grants).
         #[arg(long, default_value = "")]
         reason: String,
+        /// Who grants [default: the examiner named in case.yaml].
+        #[arg(long)]
+        examiner: Option<String>,
         /// Print the run summary as JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -635,14 +641,19 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             events,
             wait,
         } => cmd_run(&case, out, json, events.is_some(), wait),
-        Command::Pause { case, reason } => cmd_pause(&case, &reason),
+        Command::Pause {
+            case,
+            reason,
+            examiner,
+        } => cmd_pause(&case, &reason, examiner),
         Command::Resume {
             case,
             grant,
             reason,
+            examiner,
             json,
             wait,
-        } => cmd_resume(&case, &grant, &reason, json, wait),
+        } => cmd_resume(&case, &grant, &reason, examiner, json, wait),
         Command::Repair {
             case,
             out,
@@ -1300,13 +1311,10 @@ fn parse_grant(text: &str) -> Result<(String, u64), String> {
     Ok((name.to_string(), amount))
 }
 
-fn examiner() -> String {
-    std::env::var("USER").unwrap_or_else(|_| "examiner".to_string())
-}
-
-fn cmd_pause(case: &CaseArgs, reason: &str) -> anyhow::Result<u8> {
+fn cmd_pause(case: &CaseArgs, reason: &str, examiner: Option<String>) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
-    masf_api::pause(&mut ctx, &examiner(), reason, &masf_api::SystemClock)?;
+    let examiner = examiner.unwrap_or_else(|| ctx.case.meta.examiner.clone());
+    masf_api::pause(&mut ctx, &examiner, reason, &masf_api::SystemClock)?;
     println!("pause requested: a running `masf run` stops at its next tool call");
     Ok(EXIT_OK)
 }
@@ -1315,22 +1323,18 @@ fn cmd_resume(
     case: &CaseArgs,
     grants: &[(String, u64)],
     reason: &str,
+    examiner: Option<String>,
     json: bool,
     wait: bool,
 ) -> anyhow::Result<u8> {
     let mut ctx = open(case)?;
+    let examiner = examiner.unwrap_or_else(|| ctx.case.meta.examiner.clone());
     // The grants are recorded under the lease: a refused resume grants nothing.
     let lease = match lease(&mut ctx, wait)? {
         Ok(lease) => lease,
         Err(code) => return Ok(code),
     };
-    masf_api::grant(
-        &mut ctx,
-        grants,
-        &examiner(),
-        reason,
-        &masf_api::SystemClock,
-    )?;
+    masf_api::grant(&mut ctx, grants, &examiner, reason, &masf_api::SystemClock)?;
     run_leased(ctx, &lease, None, json, false)
 }
 

@@ -252,6 +252,27 @@ export type CoverageItem = { name: string, value_for: string, examined: boolean,
 export type Decision = "approve" | "retract";
 
 /**
+ * One reason a case draft cannot be saved, as the case loader finds it: what it is about
+ * (`kind`, with `params` for the message), where (`at`, e.g. `sources[1].timezone`), and the
+ * loader's own English message.
+ */
+export type DraftProblem = { kind: DraftProblemKind, 
+/**
+ * Values the message names (`id`, `zone`, `region`, `path`, `owner`, `suggestion`).
+ */
+params: { [key in string]: string }, 
+/**
+ * The key path of the field in case.yaml, e.g. `case.id` or `sources[1].region`.
+ */
+at: string, message: string, };
+
+/**
+ * What a case draft's problem is about, named as the case editor's messages are
+ * (`intake.p.<kind>` in the UI's dictionaries).
+ */
+export type DraftProblemKind = "noSources" | "dir" | "caseId" | "examiner" | "title" | "zone" | "region" | "passwordEnv" | "sourceId" | "dupId" | "personId" | "owner" | "unreadable" | "other";
+
+/**
  * One edge of a hypothesis.
  */
 export type EdgeRow = { phenomenon_id: string, edge_type: string, rank: number, log10_lr: number, 
@@ -1609,6 +1630,7 @@ html_pages: number, };
 export type Commands = {
   intake_paths: { args: { paths: Array<string> }; result: Array<SourceDraft> };
   hash_sources: { args: { paths: Array<string> }; result: Array<FileHash> };
+  check_case_draft: { args: { draft: CaseDraft }; result: Array<DraftProblem> };
   save_case: { args: { draft: CaseDraft }; result: string };
   open_case: { args: { path: string }; result: CaseSummary };
   case_status: { args: Record<string, never>; result: StatusView };

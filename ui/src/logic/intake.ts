@@ -1,5 +1,5 @@
-// Intake form logic: what stops a case from being saved, and sizes for people.
-import type { Params } from "../i18n";
+// Intake form: the editor's rows as the draft Rust checks and saves, and sizes for people.
+import type { CaseDraft } from "../generated/ipc";
 
 export interface DraftLike {
   path: string;
@@ -19,55 +19,35 @@ export interface DraftRow<D extends DraftLike = DraftLike & Record<string, unkno
   passwordEnv: string;
 }
 
-export interface Problem {
-  key: string;
-  params?: Params;
-}
-
-const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
-export function validZone(z: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: z });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** An ISO 3166-1 alpha-2 code, as case.yaml's `region:` takes it. */
-const REGION_RE = /^[A-Za-z]{2}$/;
-
-/** An environment variable's name, as case.yaml's `password_env:` takes it. */
-const ENV_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export function draftProblems(
-  meta: { dir: string; id: string; title: string; examiner: string; timezone: string; region?: string },
-  rows: readonly { draft: DraftLike; id: string; label: string; timezone: string; region?: string; passwordEnv?: string }[],
-): Problem[] {
-  const out: Problem[] = [];
-  if (rows.length === 0) out.push({ key: "intake.p.noSources" });
-  if (!meta.dir.trim()) out.push({ key: "intake.p.dir" });
-  if (!ID_RE.test(meta.id.trim())) out.push({ key: "intake.p.caseId" });
-  if (!meta.examiner.trim()) out.push({ key: "intake.p.examiner" });
-  if (!validZone(meta.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: meta.timezone } });
-  for (const r of [meta.region ?? "", ...rows.map((x) => x.region ?? "")]) {
-    // the backend checks the code against the numbering metadata; here only its shape
-    if (r.trim() && !REGION_RE.test(r.trim())) out.push({ key: "intake.p.region", params: { region: r } });
-  }
-  const seen = new Set<string>();
-  for (const r of rows) {
-    const id = r.id.trim();
-    if (!ID_RE.test(id)) out.push({ key: "intake.p.sourceId", params: { id } });
-    else if (seen.has(id)) out.push({ key: "intake.p.dupId", params: { id } });
-    seen.add(id);
-    if (r.draft.error) out.push({ key: "intake.p.unreadable", params: { path: r.draft.path } });
-    if (r.timezone.trim() && !validZone(r.timezone.trim())) out.push({ key: "intake.p.zone", params: { zone: r.timezone } });
-    // A password typed here by mistake is never echoed: the problem names the source only.
-    const env = (r.passwordEnv ?? "").trim();
-    if (env && !ENV_RE.test(env)) out.push({ key: "intake.p.passwordEnv", params: { id } });
-  }
-  return out;
+/** The case file the editor's fields describe, as `check_case_draft` and `save_case` take it.
+ * Which draft is valid is Rust's to say (the case loader's own rules); nothing is checked here. */
+export function caseDraftOf<D extends DraftLike>(
+  meta: { dir: string; id: string; title: string; examiner: string; timezone: string; region: string; persons: string },
+  rows: readonly DraftRow<D>[],
+): CaseDraft {
+  return {
+    dir: meta.dir.trim(),
+    id: meta.id.trim(),
+    title: meta.title.trim(),
+    examiner: meta.examiner.trim(),
+    timezone: meta.timezone.trim(),
+    region: meta.region.trim() || null,
+    persons: meta.persons
+      .split("\n")
+      .map((l) => l.split(":"))
+      .filter((p) => (p[0] ?? "").trim())
+      .map((p) => ({ id: (p[0] ?? "").trim(), name: p.slice(1).join(":").trim() || (p[0] ?? "").trim(), aliases: [] })),
+    sources: rows.map((r) => ({
+      id: r.id.trim(),
+      label: r.label.trim(),
+      path: r.draft.path,
+      owner: r.owner.trim() || null,
+      timezone: r.timezone.trim() || null,
+      region: r.region.trim() || null,
+      password_env: r.passwordEnv.trim() || null,
+    })),
+    overwrite: false,
+  };
 }
 
 export function bytes(n: number): string {

@@ -2,9 +2,9 @@
 // picked evidence: each source shows its sniffed type and why, layers, size and hashing
 // progress; id, label, owner and time zone are editable; saving writes case.yaml.
 import { useEffect, useState } from "preact/hooks";
-import { api, errorText, events, type CaseSummary, type Failure, type SourceDraft } from "../api";
-import { fmtNum, t } from "../i18n";
-import { bytes, draftProblems, type DraftRow } from "../logic/intake";
+import { api, errorText, events, type CaseSummary, type DraftProblem, type Failure, type SourceDraft } from "../api";
+import { fmtNum, t, tOr } from "../i18n";
+import { bytes, caseDraftOf, type DraftRow } from "../logic/intake";
 
 export function CaseView({ summary, onOpened }: { summary: CaseSummary | null; onOpened: (s: CaseSummary) => void }) {
   const [path, setPath] = useState("");
@@ -180,36 +180,42 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
   const update = (i: number, k: keyof Omit<DraftRow, "draft">, v: string) =>
     setRows(rows.map((r, j) => (j === i ? { ...r, [k]: v } : r)));
 
-  const problems = draftProblems(meta, rows);
+  // What stops the draft from being saved is the case loader's to say: asked on each change
+  // (after a pause in typing); null while the answer for the current fields is awaited.
+  const [checked, setChecked] = useState<DraftProblem[] | null>(null);
+  useEffect(() => {
+    setChecked(null);
+    if (rows.length === 0) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      api.checkCaseDraft(caseDraftOf(meta, rows)).then(
+        (ps) => live && setChecked(ps),
+        (error: unknown) => live && setErr({ error }),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [meta, rows]);
+  // An evidence path intake could not read is Rust's verdict too, given when it was added.
+  const unreadable = rows.filter((r) => r.draft.error).map((r) => r.draft.path);
+  const problems = [
+    ...unreadable.map((path) => t("intake.p.unreadable", { path })),
+    ...(checked ?? []).map(
+      (p) =>
+        tOr(`intake.p.${p.kind}`, p.message, p.params) +
+        (p.params.suggestion ? ` ${t("intake.p.suggest", { suggestion: p.params.suggestion })}` : ""),
+    ),
+  ];
+  const ready = rows.length > 0 && checked !== null && problems.length === 0;
 
   const save = () => {
-    if (problems.length) return;
+    if (!ready) return;
     setBusy(true);
     setErr(null);
     api
-      .saveCase({
-        dir: meta.dir.trim(),
-        id: meta.id.trim(),
-        title: meta.title.trim(),
-        examiner: meta.examiner.trim(),
-        timezone: meta.timezone.trim(),
-        region: meta.region.trim() || null,
-        persons: meta.persons
-          .split("\n")
-          .map((l) => l.split(":"))
-          .filter((p) => (p[0] ?? "").trim())
-          .map((p) => ({ id: (p[0] ?? "").trim(), name: p.slice(1).join(":").trim() || (p[0] ?? "").trim(), aliases: [] })),
-        sources: rows.map((r) => ({
-          id: r.id.trim(),
-          label: r.label.trim(),
-          path: r.draft.path,
-          owner: r.owner.trim() || null,
-          timezone: r.timezone.trim() || null,
-          region: r.region.trim() || null,
-          password_env: r.passwordEnv.trim() || null,
-        })),
-        overwrite: false,
-      })
+      .saveCase(caseDraftOf(meta, rows))
       .then((p) => {
         setSaved(p);
         onSaved(p);
@@ -358,13 +364,13 @@ function Intake({ onSaved }: { onSaved: (path: string) => void }) {
         </label>
       </div>
       {problems.length > 0 && rows.length > 0 && (
-        <ul class="problems">
+        <ul class="problems" data-testid="intake-problems">
           {problems.map((p) => (
-            <li class="warn">{t(p.key, p.params)}</li>
+            <li class="warn">{p}</li>
           ))}
         </ul>
       )}
-      <button class="primary" onClick={save} disabled={busy || problems.length > 0} data-testid="intake-save">
+      <button class="primary" onClick={save} disabled={busy || !ready} data-testid="intake-save">
         {t("intake.save")}
       </button>
       {saved && <p class="ok">{t("intake.saved", { path: saved })}</p>}

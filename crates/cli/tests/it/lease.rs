@@ -342,6 +342,13 @@ fn the_examiner_decides_while_a_run_holds_the_case() {
     // run went on exactly when the log head it prints comes after the decision. Which of the two
     // happened depends on the machine's speed; both must be consistent.
     let events = masf_ok(&["events", &case, "--work", w, "--jsonl"]);
+    // The pause is recorded as the examiner case.yaml names, not as the account running `masf`.
+    let pause = events
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["kind"] == "RunControl")
+        .expect("the pause request");
+    assert_eq!(pause["payload"]["by"], "J. Doe", "{pause}");
     let decided_at = events
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
