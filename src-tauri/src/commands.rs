@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use masf_api::desktop::{
-    CaseDraft, CaseSummary, Desktop, DesktopSink, DraftProblem, EventPage, Exported,
+    CaseDraft, CaseSummary, Desktop, DesktopSink, DraftProblem, EventPage, Exported, FactQuery,
     IntakeProgress, InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished,
     SourceDraft, TagsView, TimelineRequest, WireCursor,
 };
@@ -136,9 +136,13 @@ pub async fn report_model(state: Shared<'_>) -> Result<masf_api::Report, ApiErro
 }
 
 #[tauri::command]
-pub async fn invocation(state: Shared<'_>, id: String) -> Result<InvocationView, ApiError> {
+pub async fn invocation(
+    state: Shared<'_>,
+    id: String,
+    fact: Option<FactQuery>,
+) -> Result<InvocationView, ApiError> {
     let d = state.inner().clone();
-    blocking(move || d.invocation(&id)).await
+    blocking(move || d.invocation(&id, fact.as_ref())).await
 }
 
 #[tauri::command]

@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use masf_api::desktop::{
-    CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, IntakeProgress, InvocationView,
-    LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, StatusView, TagsView,
-    TimelineRequest, WireCursor,
+    CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, FactQuery, IntakeProgress,
+    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, StatusView,
+    TagsView, TimelineRequest, WireCursor,
 };
 use masf_api::{
     ApiError, FileHash, Indexed, MarkAct, Report, SearchRequest, SearchResult, StreamItem,
@@ -94,7 +94,7 @@ commands! {
     resume_run [app: AppHandle, state: Shared<'_>] (grants: BTreeMap<String, u64>) -> ();
     events_since [state: Shared<'_>] (cursor: WireCursor, limit: Option<usize>) -> EventPage;
     report_model [state: Shared<'_>] () -> Report;
-    invocation [state: Shared<'_>] (id: String) -> InvocationView;
+    invocation [state: Shared<'_>] (id: String, fact: Option<FactQuery>) -> InvocationView;
     rerun_invocation [state: Shared<'_>] (id: String) -> RerunView;
     same_as_links [state: Shared<'_>] () -> Vec<masf_api::LinkView> as Vec<shapes::LinkView>;
     actors [state: Shared<'_>] () -> Vec<masf_api::Actor> as Vec<shapes::Actor>;

@@ -10,7 +10,7 @@
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type {
-  ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, InvocationView,
+  ApiError, Commands, Events, FileHash, CaseDraft, CaseSummary, DraftProblem, FactQuery, EventPage, Exported, InvocationView,
   LinksAndActors, ReportFormat, RerunView, RunFinished, IntakeProgress, SourceDraft, StatusView, StreamItem,
   Timeline, TimelineRequest, WireCursor, Why, LinkView, Actor, Report, TagsView, MarkAct,
   Indexed, SearchRequest, SearchResult,
@@ -105,8 +105,8 @@ export function reportModel(): Promise<Report> {
   return call("report_model", {});
 }
 
-export function getInvocation(id: string): Promise<InvocationView> {
-  return call("invocation", { id });
+export function getInvocation(id: string, fact?: FactQuery): Promise<InvocationView> {
+  return call("invocation", { id, fact: fact ?? null });
 }
 
 export function rerunInvocation(id: string): Promise<RerunView> {

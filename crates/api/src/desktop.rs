@@ -622,6 +622,41 @@ pub struct InvocationView {
     pub output_truncated: bool,
     /// The command that re-runs it from a shell.
     pub rerun_command: String,
+    /// Where the fact asked about stands in the output, as the gateway finds it; none when no
+    /// fact was asked about.
+    #[ts(optional = nullable)]
+    pub highlight: Option<HighlightView>,
+}
+
+/// A fact whose value the invocation view marks in the output.
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
+pub struct FactQuery {
+    /// The fact's type as the report names it (`phone`, `wallet`, `imei` …).
+    pub fact_type: String,
+    pub value: String,
+}
+
+/// Where a fact's value is in an invocation's output: found by the grounding gateway's own
+/// methods (`masf_graph::occurrences`), so the view marks exactly what verified the fact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct HighlightView {
+    /// `verbatim`, `structured_field`, a normalisation (`phone_e164`, `digit_separators`,
+    /// `whitespace_collapse`, `hex_case`, `email_case`, `look_alike_repair`), or `none`.
+    pub how: String,
+    /// The JSON pointer of the structured field that holds the value, for `structured_field`
+    /// and normalised field matches.
+    #[ts(optional = nullable)]
+    pub field: Option<String>,
+    /// Every occurrence in `output_text`, as UTF-16 code unit offsets (JavaScript string
+    /// indices), in order, disjoint; those past the shown text are left out.
+    pub spans: Vec<TextSpan>,
+}
+
+/// A range of `output_text` in UTF-16 code units, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ts_rs::TS)]
+pub struct TextSpan {
+    pub start: u32,
+    pub end: u32,
 }
 
 /// A re-run's outcome: `match` or not, with both hashes.
@@ -1004,8 +1039,12 @@ impl Desktop {
     }
 
     /// One invocation with its output text.
-    pub fn invocation(&self, id: &str) -> Result<InvocationView, ApiError> {
-        invocation_view(&self.ctx()?, id)
+    pub fn invocation(
+        &self,
+        id: &str,
+        fact: Option<&FactQuery>,
+    ) -> Result<InvocationView, ApiError> {
+        invocation_view(&self.ctx()?, id, fact)
     }
 
     /// Re-runs one invocation.
@@ -1213,7 +1252,11 @@ pub fn events_page(work: &Path, cursor: WireCursor, limit: usize) -> Result<Even
 }
 
 /// One invocation with its output as text, capped.
-pub fn invocation_view(ctx: &CaseCtx, id: &str) -> Result<InvocationView, ApiError> {
+pub fn invocation_view(
+    ctx: &CaseCtx,
+    id: &str,
+    fact: Option<&FactQuery>,
+) -> Result<InvocationView, ApiError> {
     let rec = ctx.store.invocation(id)?.ok_or_else(|| {
         ApiError::new(
             ErrorCode::BadRequest,
@@ -1228,6 +1271,17 @@ pub fn invocation_view(ctx: &CaseCtx, id: &str) -> Result<InvocationView, ApiErr
         // a character cut at the cap, not a bad byte of the output
         text.pop();
     }
+    let highlight = match fact {
+        Some(fact) => Some(highlight_view(
+            ctx,
+            &rec.source_id,
+            &output,
+            shown,
+            &text,
+            fact,
+        )?),
+        None => None,
+    };
     Ok(InvocationView {
         rerun_command: format!(
             "masf rerun {} {}",
@@ -1248,7 +1302,100 @@ pub fn invocation_view(ctx: &CaseCtx, id: &str) -> Result<InvocationView, ApiErr
         output_size: rec.output_size,
         output_text: text,
         output_truncated: truncated,
+        highlight,
     })
+}
+
+/// Where `fact` stands in `output` (the whole stored output; `shown` is its first bytes, as
+/// `text`), by the gateway's own matching and with the region the source's facts were grounded
+/// with.
+fn highlight_view(
+    ctx: &CaseCtx,
+    source_id: &str,
+    output: &[u8],
+    shown: &[u8],
+    text: &str,
+    fact: &FactQuery,
+) -> Result<HighlightView, ApiError> {
+    let fact_type: masf_graph::FactType = serde_json::from_value(serde_json::Value::String(
+        fact.fact_type.clone(),
+    ))
+    .map_err(|_| {
+        ApiError::new(
+            ErrorCode::BadRequest,
+            format!("unknown fact type {:?}", fact.fact_type),
+        )
+    })?;
+    // Only phone numbers depend on the region, and finding the recorded one folds the graph.
+    let region = if fact_type == masf_graph::FactType::Phone {
+        let state = crate::compose::graph_state(ctx)?;
+        masf_agents::region::recorded(&state, source_id)
+            .or_else(|| ctx.case.source(source_id).and_then(|s| s.region))
+    } else {
+        None
+    };
+    let structured: Option<serde_json::Value> = serde_json::from_slice(output).ok();
+    let found = masf_graph::occurrences(
+        output,
+        structured.as_ref(),
+        fact_type,
+        &fact.value,
+        region.as_ref(),
+    );
+    let Some(matched) = found.matched else {
+        return Ok(HighlightView {
+            how: "none".into(),
+            field: None,
+            spans: Vec::new(),
+        });
+    };
+    let how = match (matched.method, matched.normalisation) {
+        (_, Some(n)) => n.as_str().to_string(),
+        (masf_graph::MatchMethod::StructuredField, None) => "structured_field".into(),
+        _ => "verbatim".into(),
+    };
+    let units = utf16_offsets(shown, text);
+    let shown_units = units.last().copied().unwrap_or(0);
+    let spans = found
+        .spans
+        .iter()
+        .filter(|s| s.start < shown.len())
+        .map(|s| TextSpan {
+            start: units[s.start].min(shown_units),
+            end: units[s.end.min(shown.len())].min(shown_units),
+        })
+        .filter(|s| s.end > s.start)
+        .collect();
+    Ok(HighlightView {
+        how,
+        field: matched.field,
+        spans,
+    })
+}
+
+/// For each byte offset of `bytes` (and one past the end), the UTF-16 offset of the same place
+/// in `text`, which is `String::from_utf8_lossy(bytes)` (perhaps with a cut last character
+/// removed): each invalid sequence stands as one U+FFFD there.
+fn utf16_offsets(bytes: &[u8], text: &str) -> Vec<u32> {
+    let limit = u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX);
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    let mut unit: u32 = 0;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            for _ in 0..c.len_utf8() {
+                out.push(unit.min(limit));
+            }
+            unit += c.len_utf16() as u32;
+        }
+        if !chunk.invalid().is_empty() {
+            for _ in chunk.invalid() {
+                out.push(unit.min(limit));
+            }
+            unit += 1;
+        }
+    }
+    out.push(unit.min(limit));
+    out
 }
 
 /// The UI shape of a re-derivation.

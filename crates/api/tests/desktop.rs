@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use masf_api::desktop::{
-    CaseDraft, Desktop, DesktopSink, DraftProblemKind, IntakeProgress, PersonDraft, ReportFormat,
-    RunFinished, SourceEntryDraft, WireCursor, check_case_draft, draft_sources, save_case,
+    CaseDraft, Desktop, DesktopSink, DraftProblemKind, FactQuery, IntakeProgress, PersonDraft,
+    ReportFormat, RunFinished, SourceEntryDraft, WireCursor, check_case_draft, draft_sources,
+    save_case,
 };
 use masf_api::{ErrorCode, StreamItem};
 
@@ -411,7 +412,8 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
         .map(|f| f.invocation_id.clone())
         .next()
         .unwrap();
-    let view = desktop.invocation(&fact_inv).unwrap();
+    let view = desktop.invocation(&fact_inv, None).unwrap();
+    assert!(view.highlight.is_none());
     assert!(!view.output_truncated);
     {
         use sha2::Digest;
@@ -428,9 +430,59 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
         Some(view.output_sha256.as_str())
     );
     assert_eq!(
-        desktop.invocation("inv-999999").unwrap_err().code,
+        desktop.invocation("inv-999999", None).unwrap_err().code,
         ErrorCode::BadRequest
     );
+
+    // Every verified fact of the demo is marked in its invocation's output by the gateway's
+    // own method: the one the fact records, at places that read as the value.
+    let mut marked = 0;
+    for f in report
+        .phenomena
+        .iter()
+        .flat_map(|p| p.verified_facts.iter())
+    {
+        let query = FactQuery {
+            fact_type: f.fact_type.clone(),
+            value: f.value.clone(),
+        };
+        let view = desktop.invocation(&f.invocation_id, Some(&query)).unwrap();
+        let hl = view
+            .highlight
+            .expect("a highlight for the fact asked about");
+        let recorded = f
+            .normalisation
+            .clone()
+            .unwrap_or_else(|| f.match_method.clone());
+        assert_eq!(hl.how, recorded, "{f:?}");
+        if f.match_method == "structured_field" {
+            assert!(hl.field.is_some(), "{f:?}");
+            continue;
+        }
+        assert!(!hl.spans.is_empty(), "{f:?}");
+        let units: Vec<u16> = view.output_text.encode_utf16().collect();
+        for span in &hl.spans {
+            let text = String::from_utf16(&units[span.start as usize..span.end as usize]).unwrap();
+            if hl.how == "verbatim" {
+                assert_eq!(text, f.value, "{f:?}");
+            } else if hl.how == "phone_e164" || hl.how == "digit_separators" {
+                let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+                assert!(
+                    digits(&f.value).ends_with(&digits(&text)),
+                    "{text:?} for {f:?}"
+                );
+            }
+        }
+        marked += 1;
+    }
+    assert!(marked > 20, "only {marked} facts marked");
+    let unknown = FactQuery {
+        fact_type: "colour".into(),
+        value: "red".into(),
+    };
+    let err = desktop.invocation(&fact_inv, Some(&unknown)).unwrap_err();
+    assert_eq!(err.code, ErrorCode::BadRequest);
+    assert!(err.message.contains("colour"), "{}", err.message);
 
     // retract needs a reason; a retraction splits an actor; approving joins it again
     let before = desktop.links_and_actors().unwrap();

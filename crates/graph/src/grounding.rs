@@ -383,38 +383,7 @@ impl<'c> Needle<'c> {
             return Some(field_match(MatchMethod::StructuredField, None, field));
         }
         for &normalisation in &self.normalisations {
-            let text = match normalisation {
-                Normalisation::WhitespaceCollapse => self
-                    .longest_token()
-                    .is_some_and(|token| memmem::find(output, token.as_bytes()).is_some())
-                    .then(|| find_collapsed(output, &self.collapsed))
-                    .flatten(),
-                Normalisation::HexCase | Normalisation::EmailCase => {
-                    find_ignore_ascii_case(output, &self.lower)
-                }
-                Normalisation::PhoneE164 => self.e164.as_deref().and_then(|e164| {
-                    // A candidate normalises to `e164` only if it ends with the same digits.
-                    let digits = e164.trim_start_matches('+');
-                    let tail = digits
-                        .get(digits.len().saturating_sub(7)..)
-                        .unwrap_or(digits);
-                    has_digits(output, tail)
-                        .then(|| {
-                            find_number(output, |candidate| {
-                                normalize_phone(candidate, self.region).is_ok_and(|c| c == e164)
-                            })
-                        })
-                        .flatten()
-                }),
-                Normalisation::DigitSeparators => has_digits(output, &self.digits)
-                    .then(|| {
-                        find_number(output, |candidate| {
-                            strip_digit_separators(candidate).is_some_and(|d| d == self.digits)
-                        })
-                    })
-                    .flatten(),
-                Normalisation::LookAlikeRepair => find_look_alike(output, self.claim.value.trim()),
-            };
+            let text = self.find_normalised(normalisation, output);
             if let Some(span) = text {
                 return Some(MatchInfo {
                     method: MatchMethod::Normalised,
@@ -454,6 +423,130 @@ impl<'c> Needle<'c> {
             }
         }
         None
+    }
+}
+
+impl Needle<'_> {
+    /// The first place in `output` where the value is written as `normalisation` reads it.
+    fn find_normalised(&self, normalisation: Normalisation, output: &[u8]) -> Option<Span> {
+        match normalisation {
+            Normalisation::WhitespaceCollapse => self
+                .longest_token()
+                .is_some_and(|token| memmem::find(output, token.as_bytes()).is_some())
+                .then(|| find_collapsed(output, &self.collapsed))
+                .flatten(),
+            Normalisation::HexCase | Normalisation::EmailCase => {
+                find_ignore_ascii_case(output, &self.lower)
+            }
+            Normalisation::PhoneE164 => self.e164.as_deref().and_then(|e164| {
+                // A candidate normalises to `e164` only if it ends with the same digits.
+                let digits = e164.trim_start_matches('+');
+                let tail = digits
+                    .get(digits.len().saturating_sub(7)..)
+                    .unwrap_or(digits);
+                has_digits(output, tail)
+                    .then(|| {
+                        find_number(output, |candidate| {
+                            normalize_phone(candidate, self.region).is_ok_and(|c| c == e164)
+                        })
+                    })
+                    .flatten()
+            }),
+            Normalisation::DigitSeparators => has_digits(output, &self.digits)
+                .then(|| {
+                    find_number(output, |candidate| {
+                        strip_digit_separators(candidate).is_some_and(|d| d == self.digits)
+                    })
+                })
+                .flatten(),
+            Normalisation::LookAlikeRepair => find_look_alike(output, self.claim.value.trim()),
+        }
+    }
+}
+
+/// Where a value stands in an invocation's output, found as the gateway finds it: the match
+/// the gateway would record (`None` when the output does not hold the value), and every place
+/// in the text output where the value is written the way that match found it (empty for a
+/// structured field), in order and not overlapping. This is what a viewer highlights: the same
+/// methods, in the same order, as grounding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrences {
+    /// The gateway's match (method, normalisation, field or first span).
+    pub matched: Option<MatchInfo>,
+    /// Every occurrence in the text output (bytes).
+    pub spans: Vec<Span>,
+}
+
+/// The occurrences of `value` (a fact of `fact_type`) in `output` (and its structured form),
+/// with `region` for phone numbers written without a country code.
+pub fn occurrences(
+    output: &[u8],
+    structured: Option<&Value>,
+    fact_type: FactType,
+    value: &str,
+    region: Option<&Region>,
+) -> Occurrences {
+    let claim = FactClaim {
+        fact_type,
+        value: value.to_owned(),
+        invocation_id: String::new(),
+    };
+    let none = Occurrences {
+        matched: None,
+        spans: Vec::new(),
+    };
+    if value.trim().is_empty() {
+        return none;
+    }
+    let needle = Needle::new(&claim, region);
+    let view = InvocationView {
+        id: Cow::Borrowed(""),
+        source_id: Cow::Borrowed(""),
+        agent: Cow::Borrowed(""),
+        task_id: Cow::Borrowed(""),
+        output: Cow::Borrowed(output),
+        structured: structured.map(Cow::Borrowed),
+    };
+    let Some(matched) = needle.find_in(&view) else {
+        return none;
+    };
+    let spans = match (matched.method, matched.normalisation) {
+        (MatchMethod::Verbatim, _) => needle
+            .finder
+            .find_iter(output)
+            .map(|start| Span {
+                start,
+                end: start + needle.finder.needle().len(),
+            })
+            // find_iter may overlap ("aa" in "aaa"); a viewer marks disjoint runs
+            .fold(Vec::<Span>::new(), |mut acc, span| {
+                if acc.last().is_none_or(|last| span.start >= last.end) {
+                    acc.push(span);
+                }
+                acc
+            }),
+        (MatchMethod::Normalised, Some(normalisation)) if matched.span.is_some() => {
+            let mut spans = Vec::new();
+            let mut at = 0;
+            while at < output.len() {
+                let Some(found) = needle.find_normalised(normalisation, &output[at..]) else {
+                    break;
+                };
+                let span = Span {
+                    start: at + found.start,
+                    end: at + found.end,
+                };
+                spans.push(span);
+                // never stand still on an empty match
+                at = span.end.max(span.start + 1);
+            }
+            spans
+        }
+        _ => Vec::new(),
+    };
+    Occurrences {
+        matched: Some(matched),
+        spans,
     }
 }
 
@@ -719,6 +812,71 @@ mod tests {
         })
         .unwrap();
         assert_eq!(&output[span.start..span.end], b"+852 6123 4567");
+    }
+
+    /// The text of each span.
+    fn marked(output: &[u8], o: &Occurrences) -> Vec<String> {
+        o.spans
+            .iter()
+            .map(|s| String::from_utf8_lossy(&output[s.start..s.end]).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn occurrences_mark_every_place_the_gateways_own_method_finds() {
+        let hk = Region::parse("HK").expect("HK is a region");
+        // verbatim: every occurrence, never overlapping
+        let out = b"aaa aa a";
+        let o = occurrences(out, None, FactType::Identifier, "aa", None);
+        assert_eq!(
+            o.matched.as_ref().map(|m| m.method),
+            Some(MatchMethod::Verbatim)
+        );
+        assert_eq!(
+            o.spans,
+            vec![Span { start: 0, end: 2 }, Span { start: 4, end: 6 }]
+        );
+        // a phone in national and spaced spellings, by the E.164 normalisation the gateway
+        // records; the number inside a longer one is not marked
+        let out = b"from 6123 4567 to +852-6123-4567; ref 9961234567890; 61234567.\n";
+        let o = occurrences(out, None, FactType::Phone, "+85261234567", Some(&hk));
+        let m = o.matched.clone().expect("found");
+        assert_eq!(m.normalisation, Some(Normalisation::PhoneE164));
+        assert_eq!(marked(out, &o), ["6123 4567", "+852-6123-4567", "61234567"]);
+        // the match is the one grounding records
+        let grounded = ground_in(
+            std::str::from_utf8(out).unwrap(),
+            FactType::Phone,
+            "+85261234567",
+        );
+        assert_eq!(grounded.expect("grounded").matched, m);
+        assert_eq!(o.spans.first().copied(), m.span);
+        // e-mail case
+        let out = b"To: Leung.YL@Example.org, cc leung.yl@example.ORG";
+        let o = occurrences(out, None, FactType::Email, "leung.yl@example.org", None);
+        assert_eq!(marked(out, &o).len(), 2);
+        // a structured field holds it: the match names the field, no text span
+        let json = serde_json::json!({"rows": [{"imei": "356938035643809"}]});
+        let o = occurrences(b"{}", Some(&json), FactType::Imei, "356938035643809", None);
+        let m = o.matched.expect("found in the field");
+        assert_eq!(m.field.as_deref(), Some("/rows/0/imei"));
+        assert!(o.spans.is_empty());
+        // absent, or blank
+        assert_eq!(
+            occurrences(
+                b"nothing here",
+                None,
+                FactType::Phone,
+                "+85261234567",
+                Some(&hk)
+            )
+            .matched,
+            None
+        );
+        assert_eq!(
+            occurrences(b"   ", None, FactType::Identifier, "  ", None).matched,
+            None
+        );
     }
 
     #[test]

@@ -160,7 +160,10 @@ pub use gateway::{
     Call, CompleteRound, Gateway, IdentityObservation, LeadUpdate, LinkRequest, NewHypothesis,
     NewLead, NewPhenomenon, SameAsRequest, StartRound, Verdict,
 };
-pub use grounding::{Asker, FailingFact, InvocationLog, InvocationView, ground_fact, ground_facts};
+pub use grounding::{
+    Asker, FailingFact, InvocationLog, InvocationView, Occurrences, ground_fact, ground_facts,
+    occurrences,
+};
 pub use identifiers::{IdType, IdentifierError, Region, Strength};
 pub use memlog::{MemoryInvocation, MemoryLog};
 pub use model::{

@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, errorText, type Failure, type InvocationView, type RerunView } from "../api";
 import { t } from "../i18n";
-import { highlight } from "../logic/highlight";
+import { spansOf } from "../logic/highlight";
 import type { VerifiedFact } from "../model/report";
 import { Highlighted } from "./Highlighted";
 
@@ -18,8 +18,10 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
     setInv(null);
     setErr(null);
     setRerun(null);
-    api.invocation(id).then(setInv, (error: unknown) => setErr({ error }));
-  }, [id]);
+    // with a fact, Rust answers where the gateway's own matching finds its value
+    const query = fact ? { fact_type: fact.type, value: fact.value } : undefined;
+    api.invocation(id, query).then(setInv, (error: unknown) => setErr({ error }));
+  }, [id, fact?.type, fact?.value]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
@@ -27,10 +29,8 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
 
-  const hl = useMemo(
-    () => (inv ? highlight(inv.output_text, fact?.value ?? "", fact?.normalisation) : null),
-    [inv, fact?.value, fact?.normalisation],
-  );
+  const spans = useMemo(() => (inv ? spansOf(inv.output_text, inv.highlight) : null), [inv]);
+  const hits = inv?.highlight?.spans.length ?? 0;
 
   const doRerun = () => {
     setBusy(true);
@@ -121,11 +121,17 @@ export function InvocationPanel({ id, fact, onClose }: { id: string; fact?: Veri
             <h3>
               {t("inv.output")}{" "}
               <span class="muted">
-                {!fact ? "" : hl && hl.hits > 0 ? t("inv.hits", { n: hl.hits, how: hl.how }) : t("inv.nohit")}
+                {!inv.highlight
+                  ? ""
+                  : hits > 0
+                    ? t("inv.hits", { n: hits, how: inv.highlight.how })
+                    : inv.highlight.field
+                      ? t("inv.inField", { field: inv.highlight.field, how: inv.highlight.how })
+                      : t("inv.nohit")}
                 {inv.output_truncated && ` · ${t("inv.truncated", { size: inv.output_size })}`}
               </span>
             </h3>
-            {hl && <Highlighted spans={hl.spans} testid="invocation-output" />}
+            {spans && <Highlighted spans={spans} testid="invocation-output" />}
           </>
         )}
       </div>

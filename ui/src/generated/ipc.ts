@@ -352,6 +352,15 @@ files: Array<string>, outputs: PublishedOutputs, phenomena: number, hypotheses: 
 export type Fact = { fact_type: FactType, value: string, invocation_id: string, match: MatchInfo, };
 
 /**
+ * A fact whose value the invocation view marks in the output.
+ */
+export type FactQuery = { 
+/**
+ * The fact's type as the report names it (`phone`, `wallet`, `imei` …).
+ */
+fact_type: string, value: string, };
+
+/**
  * One verified fact.
  */
 export type FactRow = { type: string, value: string, invocation_id: string, 
@@ -412,6 +421,27 @@ export type FileHash = { path: string, size: number, sha256: string, md5: string
  * Why an entry needs the examiner's attention.
  */
 export type Flag = "dst_gap" | "dst_fold" | "unconvertible";
+
+/**
+ * Where a fact's value is in an invocation's output: found by the grounding gateway's own
+ * methods (`masf_graph::occurrences`), so the view marks exactly what verified the fact.
+ */
+export type HighlightView = { 
+/**
+ * `verbatim`, `structured_field`, a normalisation (`phone_e164`, `digit_separators`,
+ * `whitespace_collapse`, `hex_case`, `email_case`, `look_alike_repair`), or `none`.
+ */
+how: string, 
+/**
+ * The JSON pointer of the structured field that holds the value, for `structured_field`
+ * and normalised field matches.
+ */
+field?: string | null, 
+/**
+ * Every occurrence in `output_text`, as UTF-16 code unit offsets (JavaScript string
+ * indices), in order, disjoint; those past the shown text are left out.
+ */
+spans: Array<TextSpan>, };
 
 /**
  * Who holds a case's lease.
@@ -601,7 +631,12 @@ output_text: string, output_truncated: boolean,
 /**
  * The command that re-runs it from a shell.
  */
-rerun_command: string, };
+rerun_command: string, 
+/**
+ * Where the fact asked about stands in the output, as the gateway finds it; none when no
+ * fact was asked about.
+ */
+highlight?: HighlightView | null, };
 
 export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
 
@@ -1448,6 +1483,11 @@ offered: Array<string>,
 items: Array<TaggedRow>, };
 
 /**
+ * A range of `output_text` in UTF-16 code units, end exclusive.
+ */
+export type TextSpan = { start: number, end: number, };
+
+/**
  * The merged timeline of a case.
  */
 export type Timeline = { 
@@ -1640,7 +1680,7 @@ export type Commands = {
   resume_run: { args: { grants: { [key in string]: number } }; result: null };
   events_since: { args: { cursor: WireCursor; limit: number | null }; result: EventPage };
   report_model: { args: Record<string, never>; result: Report };
-  invocation: { args: { id: string }; result: InvocationView };
+  invocation: { args: { id: string; fact: FactQuery | null }; result: InvocationView };
   rerun_invocation: { args: { id: string }; result: RerunView };
   same_as_links: { args: Record<string, never>; result: Array<LinkView> };
   actors: { args: Record<string, never>; result: Array<Actor> };

@@ -29,6 +29,8 @@ vi.mock("../api", () => ({
         id: args[0], source_id: "src-iphone", tool: "sqlite_query", args: {}, status: "ok", reason: null, agent: "ios-triage",
         task_id: "t", ts: "", duration_ms: 1, output_sha256: "ab".repeat(32), output_size: 10,
         output_text: "x\t<b>Chan.MH@example.net</b>\ty", output_truncated: false, rerun_command: "masf rerun c inv-000005",
+        // where Rust's gateway matching finds the fact asked about
+        highlight: args[1] ? { how: "verbatim", field: null, spans: [{ start: 5, end: 24 }] } : null,
       });
     },
     rerunInvocation: () => Promise.resolve({ invocation_id: "inv-000005", verdict: "rerun_differs", matched: false, expected_sha256: "a", actual_sha256: "b", detail: null }),
@@ -217,7 +219,7 @@ describe("Findings view", () => {
     await act(() => render(<FindingsView report={demoReport()} />, root));
     await act(() => (q("fact-ph-000006-0") as HTMLButtonElement).click());
     await flush();
-    expect(calls).toEqual([{ cmd: "invocation", args: ["inv-000005"] }]);
+    expect(calls).toEqual([{ cmd: "invocation", args: ["inv-000005", { fact_type: "email", value: "Chan.MH@example.net" }] }]);
     const out = q("invocation-output");
     expect(out?.textContent).toBe("x\t<b>Chan.MH@example.net</b>\ty");
     expect(out?.querySelector("b")).toBeNull(); // markup in output stays text
