@@ -169,6 +169,10 @@ fn fold_error(e: masf_tools::FoldError) -> RuntimeError {
     }
 }
 
+/// Scans a source's evidence for the session (see [`Session::with_scanner`]).
+pub type Scanner =
+    Arc<dyn Fn(&SourceInfo) -> Result<Arc<masf_evidence::scan::Scan>, String> + Send + Sync>;
+
 struct SourceSlot {
     info: SourceInfo,
     ctx: OnceLock<Result<Arc<SourceCtx>, String>>,
@@ -198,6 +202,8 @@ pub struct Session {
     gateway_ns: std::sync::atomic::AtomicU64,
     /// The wall-clock time one artefact of a triage may take ([`crate::AgentCtx::artefact`]).
     artefact_limit: Option<std::time::Duration>,
+    /// Where the sources' scans come from; none scans each source itself on first use.
+    scanner: Option<Scanner>,
 }
 
 impl Session {
@@ -237,7 +243,15 @@ impl Session {
             segment: Mutex::new(0),
             gateway_ns: std::sync::atomic::AtomicU64::new(0),
             artefact_limit: None,
+            scanner: None,
         })
+    }
+
+    /// Takes each source's scan from `scanner` instead of scanning it here, so that a run
+    /// whose intake already scanned a source does not scan it again.
+    pub fn with_scanner(mut self, scanner: Scanner) -> Self {
+        self.scanner = Some(scanner);
+        self
     }
 
     /// Gives each artefact a triage reads at most `limit` of wall-clock time (config
@@ -548,21 +562,27 @@ impl Session {
             .ok_or_else(|| RuntimeError::UnknownSource(source_id.to_string()))?;
         slot.ctx
             .get_or_init(|| {
-                SourceCtx::open_with(
-                    source_id,
-                    &slot.info.path,
-                    slot.info.password_env.as_deref(),
-                )
-                .map(|ctx| {
-                    // The case's full-text index of this source (`masf index`), which the
-                    // `search_index` tool reads where it has been built.
-                    ctx.with_index(masf_tools::index_tools::IndexRef {
-                        dir: masf_tools::index_tools::index_dir(&self.work_dir, source_id),
-                        region: slot.info.region.map(|r| r.code().to_string()),
+                let opened = match &self.scanner {
+                    Some(scanner) => scanner(&slot.info).map(|scan| {
+                        SourceCtx::from_scan(source_id, scan, slot.info.password_env.as_deref())
+                    }),
+                    None => SourceCtx::open_with(
+                        source_id,
+                        &slot.info.path,
+                        slot.info.password_env.as_deref(),
+                    )
+                    .map_err(|e| e.to_string()),
+                };
+                opened
+                    .map(|ctx| {
+                        // The case's full-text index of this source (`masf index`), which the
+                        // `search_index` tool reads where it has been built.
+                        ctx.with_index(masf_tools::index_tools::IndexRef {
+                            dir: masf_tools::index_tools::index_dir(&self.work_dir, source_id),
+                            region: slot.info.region.map(|r| r.code().to_string()),
+                        })
                     })
-                })
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
+                    .map(Arc::new)
             })
             .clone()
             .map_err(|reason| RuntimeError::Source {

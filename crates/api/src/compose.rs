@@ -80,6 +80,16 @@ pub fn session(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<Session, ApiError
         Arc::new(move || clock.now()),
     )
     .map_err(|e| ApiError::new(ErrorCode::Store, e.to_string()))?;
+    // The session reads the scans intake made (and keeps the ones it makes for the report).
+    let scans = ctx.scans.clone();
+    let session = session.with_scanner(Arc::new(move |s: &SourceInfo| {
+        // the evidence layer's own words, as a source opened by the session itself gives them
+        scans
+            .get(&s.id, &s.path, s.password_env.as_deref())
+            .map_err(|e| match e {
+                crate::ScanFailure::Options(e) | crate::ScanFailure::Content(e) => e,
+            })
+    }));
     Ok(match ctx.config.tools.artefact_timeout_s {
         0 => session,
         s => session.with_artefact_limit(std::time::Duration::from_secs(s)),

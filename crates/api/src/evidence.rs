@@ -68,7 +68,11 @@ pub fn inspect(
     count: bool,
     password_env: Option<&str>,
 ) -> Result<Inspection, ApiError> {
-    let scan = scan_at(path, password_env)?;
+    inspect_scan(&scan_at(path, password_env)?, path, count)
+}
+
+/// [`inspect`] of a scan already made of the evidence at `path`.
+pub(crate) fn inspect_scan(scan: &Scan, path: &Path, count: bool) -> Result<Inspection, ApiError> {
     let mut layers = Vec::new();
     flatten(&scan.root, 0, count, &mut layers);
     Ok(Inspection {

@@ -177,7 +177,7 @@ pub(crate) fn finish(
             let unreadable = ctx
                 .case
                 .source(&t.source_id)
-                .map(|spec| crate::report::layers(&spec.path, spec.password_env.as_deref()).1)
+                .map(|spec| crate::report::layers(ctx, spec).1)
                 .unwrap_or_default();
             for (what, why) in unreadable {
                 report
@@ -289,15 +289,15 @@ fn intake(
                 continue;
             }
         };
-        let scanned = masf_tools::scan_options(spec.password_env.as_deref())
-            .map_err(|e| e.to_string())
-            .and_then(|options| {
-                masf_evidence::scan::scan_with(&spec.path, &options)
-                    .map_err(|e| format!("content not recognised: {e}"))
-            });
+        let scanned = ctx
+            .scans
+            .get(&spec.id, &spec.path, spec.password_env.as_deref());
         let (detected_type, detection_reasons) = match scanned {
-            Ok(scan) => (Some(scan.evidence_type.as_str().to_string()), scan.reasons),
-            Err(e) => (None, vec![e]),
+            Ok(scan) => (
+                Some(scan.evidence_type.as_str().to_string()),
+                scan.reasons.clone(),
+            ),
+            Err(e) => (None, vec![e.to_string()]),
         };
         let media = if found.kind == masf_evidence::FilesKind::EwfSegments {
             match crate::evidence::verify_media(&spec.path, progress) {

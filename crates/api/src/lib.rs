@@ -148,6 +148,7 @@ pub use triage::{RunOutcome, caps, grant, pause};
 pub use worker::run_tools_in_workers;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use masf_case::{Case, Config};
 use masf_store::Store;
@@ -203,6 +204,75 @@ pub struct CaseCtx {
     pub config: Config,
     pub work_dir: PathBuf,
     pub store: Store,
+    /// The sources' scans made while this case is open: a run scans each source once, and
+    /// intake, the agents' session and the report share that scan.
+    pub scans: Arc<Scans>,
+}
+
+/// Why a source could not be scanned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanFailure {
+    /// The scan's options could not be made (the backup password's variable).
+    Options(String),
+    /// The evidence's content could not be scanned.
+    Content(String),
+}
+
+impl std::fmt::Display for ScanFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Options(e) => f.write_str(e),
+            Self::Content(e) => write!(f, "content not recognised: {e}"),
+        }
+    }
+}
+
+/// Scanned layer stacks by source id (see [`CaseCtx::scans`]). Only successful scans are
+/// kept: a source that could not be scanned is tried again by its next user.
+#[derive(Default)]
+pub struct Scans {
+    by_source: std::sync::Mutex<std::collections::HashMap<String, Arc<masf_evidence::scan::Scan>>>,
+    /// How many scans were made (a source scanned twice at once by two users counts twice).
+    made: std::sync::atomic::AtomicUsize,
+}
+
+impl Scans {
+    /// The scan of source `id`, whose evidence is at `path`, made now if not yet made (with
+    /// the backup password the variable `password_env` names, as `masf_tools::scan_options`
+    /// reads it).
+    pub fn get(
+        &self,
+        id: &str,
+        path: &Path,
+        password_env: Option<&str>,
+    ) -> Result<Arc<masf_evidence::scan::Scan>, ScanFailure> {
+        if let Some(scan) = self.lock().get(id) {
+            return Ok(scan.clone());
+        }
+        // Scanned without holding the lock: sources are scanned side by side.
+        let options = masf_tools::scan_options(password_env)
+            .map_err(|e| ScanFailure::Options(e.to_string()))?;
+        self.made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let scan = Arc::new(
+            masf_evidence::scan::scan_with(path, &options)
+                .map_err(|e| ScanFailure::Content(e.to_string()))?,
+        );
+        Ok(self.lock().entry(id.to_string()).or_insert(scan).clone())
+    }
+
+    /// How many scans have been made.
+    pub fn made(&self) -> usize {
+        self.made.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Arc<masf_evidence::scan::Scan>>>
+    {
+        self.by_source
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// Loads and validates the case and its configuration, then opens (or creates) its store.
@@ -223,6 +293,7 @@ pub fn open_case(req: &OpenCase) -> Result<CaseCtx, ApiError> {
         config,
         work_dir,
         store,
+        scans: Arc::default(),
     })
 }
 

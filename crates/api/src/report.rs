@@ -25,14 +25,22 @@ pub struct ReportWritten {
     pub not_read: usize,
 }
 
-/// The layers of the evidence at `path` (as `masf inspect` shows them) and what in them
-/// could not be read, with why (an encrypted backup opened with the password the variable
-/// `password_env` names, when this process has it).
+/// The layers of a source's evidence (as `masf inspect` shows them) and what in them could
+/// not be read, with why (an encrypted backup opened with the password the variable
+/// `password_env` names, when this process has it), from the run's scan of the source.
 pub(crate) fn layers(
-    path: &Path,
-    password_env: Option<&str>,
+    ctx: &CaseCtx,
+    spec: &masf_case::SourceSpec,
 ) -> (Vec<Value>, Vec<(String, String)>) {
-    match crate::inspect(path, false, password_env) {
+    let inspected = ctx
+        .scans
+        .get(&spec.id, &spec.path, spec.password_env.as_deref())
+        .map_err(|e| match e {
+            crate::ScanFailure::Options(e) => ApiError::new(ErrorCode::BadRequest, e),
+            crate::ScanFailure::Content(e) => ApiError::new(ErrorCode::Evidence, e),
+        })
+        .and_then(|scan| crate::evidence::inspect_scan(&scan, &spec.path, false));
+    match inspected {
         Ok(i) => {
             let mut unreadable = Vec::new();
             let layers = i
@@ -188,9 +196,7 @@ fn build_from_snapshot(
             });
         }
         let spec = ctx.case.source(&s.id);
-        let (layer_rows, unreadable) = spec
-            .map(|spec| layers(&spec.path, spec.password_env.as_deref()))
-            .unwrap_or_default();
+        let (layer_rows, unreadable) = spec.map(|spec| layers(ctx, spec)).unwrap_or_default();
         for (what, reason) in unreadable {
             not_read.push(NotRead {
                 source_id: s.id.clone(),

@@ -587,6 +587,36 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
     );
 }
 
+/// A run scans each source's evidence once: intake, the agents' session and the report share
+/// the scan (they were three scans per source per run).
+#[test]
+fn a_run_scans_each_source_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = save_case(&demo_draft(dir.path())).unwrap();
+    for round in ["first run", "second run"] {
+        let mut ctx = masf_api::open_case(&masf_api::OpenCase {
+            case_file: file.clone(),
+            work: None,
+            config: None,
+        })
+        .unwrap();
+        let lease = masf_api::take_lease(&mut ctx, None, &masf_api::SystemClock).unwrap();
+        let opts = masf_api::RunOptions {
+            out: Some(dir.path().join("out")),
+        };
+        let report = masf_api::run(
+            &mut ctx,
+            &lease,
+            &opts,
+            Arc::new(masf_api::SystemClock),
+            &masf_api::NoProgress,
+        )
+        .unwrap();
+        assert!(report.report.is_some(), "{round}: no report written");
+        assert_eq!(ctx.scans.made(), ctx.case.sources.len(), "{round}");
+    }
+}
+
 #[test]
 fn a_work_folder_opens_its_case_and_unknown_paths_are_refused() {
     let dir = tempfile::tempdir().unwrap();

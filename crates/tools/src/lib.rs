@@ -134,6 +134,7 @@ use std::path::Path;
 use masf_evidence::scan::{self, Scan};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 
 pub use catalog::Catalog;
 pub use invoke::{Call, InvokeError, Invoked, Invoker, Limits};
@@ -295,8 +296,8 @@ pub fn backup_password(var: &str) -> Option<masf_evidence::itunes::keybag::Passw
 pub struct SourceCtx {
     /// The case's source id (part of every cache key).
     pub source_id: String,
-    /// The scanned layer stack.
-    pub scan: Scan,
+    /// The scanned layer stack (shared: one scan of a source serves every user in a run).
+    pub scan: Arc<Scan>,
     /// Working copies of the source's SQLite databases, kept while the source is open
     /// (removed from disk when it is dropped).
     sqlite_copies: sqlite::CopyCache,
@@ -321,13 +322,23 @@ impl SourceCtx {
         password_env: Option<&str>,
     ) -> Result<Self, ToolError> {
         let options = scan_options(password_env)?;
-        Ok(Self {
+        Ok(Self::from_scan(
+            source_id,
+            Arc::new(scan::scan_with(path, &options)?),
+            password_env,
+        ))
+    }
+
+    /// The source over a scan already made of its evidence (with the options `password_env`
+    /// gives, as [`SourceCtx::open_with`] would make it).
+    pub fn from_scan(source_id: &str, scan: Arc<Scan>, password_env: Option<&str>) -> Self {
+        Self {
             source_id: source_id.to_string(),
-            scan: scan::scan_with(path, &options)?,
+            scan,
             sqlite_copies: sqlite::CopyCache::default(),
             password_env: password_env.map(str::to_string),
             index: None,
-        })
+        }
     }
 
     /// The same source with its full-text index at `index` (see [`index_tools`]).
