@@ -52,8 +52,8 @@
 //!   plugin's triage ran to its end on a source (coverage then says "not present" of what the
 //!   plugin did not read).
 //! - `Orchestrator` runs the phases: triage, then the phase-2 `Planner`s (pure rule sets
-//!   returning gateway calls, applied to a fixpoint: coreference in `masf_graph::resolution`,
-//!   ownership in [`ownership`], `<person> is the user of <source>`), then the strategist loop.
+//!   returning gateway calls, applied to a fixpoint: coreference and control in [`resolver`]
+//!   over `masf_graph::resolution`, ownership in [`ownership`], `<person> is the user of <source>`), then the strategist loop.
 //!   Each round the rule `strategist::decide` reads the four views (logged as invocations on the
 //!   pseudo-source `(case)`) and proposes leads (corroboration of single-source hypotheses,
 //!   unexamined expected artefacts, conflicting edges; deduplicated on the four-part key) or
@@ -151,6 +151,7 @@ pub mod orchestrator;
 pub mod ownership;
 pub mod plugin;
 pub mod region;
+pub mod resolver;
 pub mod run;
 pub mod session;
 pub mod strategist;
@@ -161,6 +162,7 @@ pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
 pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use ownership::{CasePerson, OwnershipPlanner};
 pub use plugin::{Detection, Plugin, Plugins, RECOGNISED};
+pub use resolver::{ResolveReport, ResolverPlanner};
 pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
 pub use session::{
     ARTEFACT_UNPARSED, ArtefactUnparsed, Halt, RuntimeError, Session, SourceInfo, TRIAGE_FINISHED,

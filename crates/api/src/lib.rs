@@ -18,8 +18,9 @@
 //!
 //! - `compose` is the composition root, the one place that names the plugins crate: the plugins,
 //!   their catalog, the graph's scoring from `config.yaml`, the graph of a case, an agent session
-//!   on a case, the tool worker's loop. `triage` runs the agent phases and uses `resolve` (the
-//!   resolver planner), which imports only `compose`: no module of the api imports one that
+//!   on a case, the tool worker's loop. `triage` runs the agent phases with the planners of
+//!   `masf_agents` (resolver, ownership); `resolve` serves links, decisions and actors and
+//!   imports only `compose`: no module of the api imports one that
 //!   imports it back. `tests/module_loops.rs` reads every crate's `crate::` imports and fails
 //!   naming each loop; the loops not broken yet (evidence `probe`/`volume`, plugins
 //!   `android`/`disk` and `identity`/`util`, `src-tauri` `commands`/`ipc`) are listed there as

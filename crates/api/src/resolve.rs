@@ -1,40 +1,19 @@
-//! Cross-source entity resolution over the case graph (DESIGN §8): the resolver's pass after
-//! triage, the `same_as` links, the examiner's decisions and the actors. The logic is in
-//! `masf_graph::resolution`; this module loads the graph from the store and writes through
-//! the session's one gateway path.
+//! Cross-source entity resolution over the case graph (DESIGN §8) as the CLI and the app ask
+//! for it: the resolver's pass (`masf_agents::resolver`), the `same_as` links, the examiner's
+//! decisions and the actors. The logic is in `masf_graph::resolution`; this module loads the
+//! graph from the store and writes through the session's one gateway path.
 
 use std::sync::Arc;
 
 use masf_agents::Session;
-use masf_graph::resolution::{self, Actor, LinkView, RESOLVER};
+use masf_graph::resolution::{self, Actor, LinkView};
 use masf_graph::{Call, GraphState, SameAsRequest, Verdict};
 use masf_store::ActorKind;
 use serde::Serialize;
 
-use crate::{ApiError, CaseCtx, Clock, ErrorCode};
+pub use masf_agents::resolver::ResolveReport;
 
-/// What one resolver pass wrote.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct ResolveReport {
-    /// Planning passes until nothing was left (links need the new hypotheses' ids).
-    pub passes: usize,
-    /// Whether the planner had nothing left to do at the end (false would be a bug: the
-    /// pass stopped after its limit).
-    pub settled: bool,
-    /// Coreference hypotheses added (first versions and revisions); after a run, those in the
-    /// graph.
-    pub hypotheses_added: usize,
-    /// Edges linked to them; after a run, those in the graph.
-    pub edges_linked: usize,
-    /// Calls the gateway refused (none expected; each is in the event log).
-    pub rejected: usize,
-    /// `same_as` edges in the graph after the pass, and how many join entities.
-    pub same_as: usize,
-    pub same_as_live: usize,
-    /// Actors after the pass, and how many hold more than one entity.
-    pub actors: usize,
-    pub actors_joined: usize,
-}
+use crate::{ApiError, CaseCtx, Clock, ErrorCode};
 
 /// Brings the coreference hypotheses up to the graph's identities (see
 /// `masf_graph::resolution::plan`), as agent `resolver`. Idempotent.
@@ -43,83 +22,9 @@ pub fn resolve(ctx: &CaseCtx, clock: Arc<dyn Clock>) -> Result<ResolveReport, Ap
     resolve_in(&session)
 }
 
-/// [`resolve`] on an open session.
+/// [`resolve`] on an open session (`masf_agents::resolver::resolve_in`).
 pub fn resolve_in(session: &Session) -> Result<ResolveReport, ApiError> {
-    let mut report = ResolveReport::default();
-    for pass in 0..=resolution::MAX_PASSES {
-        let calls = {
-            let state = session.state().map_err(runtime)?;
-            resolution::plan(&state)
-        };
-        if calls.is_empty() {
-            report.settled = true;
-            break;
-        }
-        if pass == resolution::MAX_PASSES {
-            break;
-        }
-        report.passes += 1;
-        for call in &calls {
-            let verdict = session
-                .submit(ActorKind::Agent, RESOLVER, call)
-                .map_err(runtime)?;
-            match (&verdict, call) {
-                (Verdict::Rejected { .. }, _) => report.rejected += 1,
-                (Verdict::Accepted { events, .. }, _) if events.is_empty() => {}
-                (_, Call::AddHypothesis(_)) => report.hypotheses_added += 1,
-                (_, Call::Link(_)) => report.edges_linked += 1,
-                _ => {}
-            }
-        }
-    }
-    let state = session.state().map_err(runtime)?;
-    summarise(&state, &mut report);
-    Ok(report)
-}
-
-/// The resolver as a phase-2 planner of the orchestrator (it also re-judges after each
-/// strategist round).
-pub(crate) struct ResolverPlanner;
-
-impl masf_agents::Planner for ResolverPlanner {
-    fn name(&self) -> &'static str {
-        RESOLVER
-    }
-    fn plan(&self, state: &GraphState, _sources: &[masf_agents::SourceInfo]) -> Vec<Call> {
-        resolution::plan(state)
-    }
-}
-
-/// The resolution's state after a run: coreference hypotheses and their edges in the graph,
-/// `same_as` edges and actors (what the run's planners wrote is counted by the run).
-pub(crate) fn summary(state: &GraphState) -> ResolveReport {
-    let coref: Vec<_> = state
-        .hypotheses()
-        .values()
-        .filter(|h| {
-            matches!(
-                h.kind,
-                masf_graph::HypothesisKind::Coreference | masf_graph::HypothesisKind::Control
-            )
-        })
-        .collect();
-    let mut report = ResolveReport {
-        passes: 0,
-        settled: resolution::plan(state).is_empty(),
-        hypotheses_added: coref.len(),
-        edges_linked: coref.iter().map(|h| h.edges.len()).sum(),
-        ..ResolveReport::default()
-    };
-    summarise(state, &mut report);
-    report
-}
-
-fn summarise(state: &GraphState, report: &mut ResolveReport) {
-    report.same_as = state.same_as().len();
-    report.same_as_live = state.same_as().values().filter(|e| e.is_live()).count();
-    let actors = resolution::actors(state);
-    report.actors = actors.len();
-    report.actors_joined = actors.iter().filter(|a| a.entities.len() > 1).count();
+    masf_agents::resolver::resolve_in(session).map_err(runtime)
 }
 
 /// The graph folded from the case's event log (read-only; no session needed).
@@ -305,13 +210,12 @@ fn decide(
         .into_iter()
         .find(|l| l.id == edge)
         .ok_or_else(|| ApiError::new(ErrorCode::Store, format!("{edge} vanished")))?;
-    let mut summary = ResolveReport::default();
-    summarise(&state, &mut summary);
+    let actors = resolution::actors(&state);
     Ok(Decided {
         link,
         recorded,
-        actors: summary.actors,
-        actors_joined: summary.actors_joined,
+        actors: actors.len(),
+        actors_joined: actors.iter().filter(|a| a.entities.len() > 1).count(),
     })
 }
 

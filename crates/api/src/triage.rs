@@ -1,6 +1,6 @@
 //! The agent phases of `masf run` as one run segment (DESIGN §10): the triage agents of the
-//! plugins on every registered source, then the planners (coreference and control through
-//! [`crate::resolve`], ownership) and the LLM agents and strategist when configured, under the
+//! plugins on every registered source, then the planners of `masf_agents` (coreference and
+//! control by its `resolver`, ownership) and the LLM agents and strategist when configured, under the
 //! budget; pause and grant. The session and the plugins come from [`crate::compose`].
 
 use std::sync::Arc;
@@ -102,7 +102,7 @@ pub(crate) fn triage(
         session: &session,
         plugins: &plugins,
         planners: vec![
-            Box::new(crate::resolve::ResolverPlanner),
+            Box::new(masf_agents::ResolverPlanner),
             Box::new(masf_agents::OwnershipPlanner {
                 persons: ctx
                     .case
@@ -164,7 +164,7 @@ pub(crate) fn triage(
             rounds: summary.rounds,
             planned: summary.planned,
             completion: summary.completion,
-            resolution: crate::resolve::summary(&*session.state().map_err(runtime)?),
+            resolution: masf_agents::resolver::summary(&*session.state().map_err(runtime)?),
             llm_tasks: summary.llm_tasks,
             strategist_reports: summary.strategist_reports,
         },
