@@ -161,7 +161,7 @@ pub use budget::{BudgetGranted, Caps, Counter, Exhausted, Reservation};
 pub use context::{AgentCtx, Observation, PhenomenonDraft, TaskTally};
 pub use orchestrator::{Orchestrator, Planner, RoundSummary, RunSummary};
 pub use ownership::{CasePerson, OwnershipPlanner};
-pub use plugin::{Detection, Plugin, Plugins, RECOGNISED};
+pub use plugin::{Detection, DeviceType, Plugin, Plugins, RECOGNISED, Typing};
 pub use resolver::{ResolveReport, ResolverPlanner};
 pub use run::{ControlAction, RunControl, RunProjection, RunState, RunStateChanged};
 pub use session::{

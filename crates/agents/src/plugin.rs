@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use masf_evidence::scan::Scan;
 use masf_graph::Lead;
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::{Catalog, SourceCtx, Tool};
@@ -11,11 +12,36 @@ use serde::Serialize;
 use crate::context::AgentCtx;
 use crate::session::RuntimeError;
 
+/// What a scanned source is: the device type a plugin recognised it as, or, when none did,
+/// the scan's own form (`masf_evidence::scan::Form`), with the content that decided it. The
+/// evidence layer names formats only; device types are the plugins' ([`Plugin::typing`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Typing {
+    pub evidence_type: String,
+    /// The plugin that recognised the source as its device; `None` when the type is the form.
+    pub plugin: Option<&'static str>,
+    pub reasons: Vec<String>,
+}
+
+impl Typing {
+    /// Whether `plugin` recognised the source as its device.
+    pub fn by(&self, plugin: &str) -> bool {
+        self.plugin == Some(plugin)
+    }
+}
+
+/// A device type a plugin recognises, with the content that says so ([`Plugin::typing`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceType {
+    pub name: &'static str,
+    pub reasons: Vec<String>,
+}
+
 /// How well a plugin fits a source, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detection {
-    /// Higher is a better fit: 100 for a plugin made for the sniffed evidence type, lower for
-    /// a generic fallback.
+    /// Higher is a better fit: 100 for a plugin made for the source's evidence type (its own
+    /// device type, or a form no device plugin recognised), lower for a generic fallback.
     pub score: u8,
     /// The content that decided it (for the examiner).
     pub reasons: Vec<String>,
@@ -27,8 +53,17 @@ pub trait Plugin: Send + Sync {
     /// Stable short name (lower case, one word); the triage agent is `<name>-triage`.
     fn name(&self) -> &'static str;
 
-    /// Whether and how well the plugin fits a scanned source.
-    fn detect(&self, source: &SourceCtx) -> Option<Detection>;
+    /// The device type this plugin recognises a scanned source as, from the layers,
+    /// partitions and trees the scan exposes; `None` when the source is not one of its
+    /// devices. Asked in preference order ([`Plugins::typing`]): the first answer names it.
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        let _ = scan;
+        None
+    }
+
+    /// Whether and how well the plugin fits a scanned source, given what the source is
+    /// (`typed`, from [`Plugins::typing`]).
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection>;
 
     /// Tools the plugin adds to the shared catalog (logged like every other call).
     fn tools(&self) -> Vec<Arc<dyn Tool>> {
@@ -88,12 +123,45 @@ impl Plugins {
         self.plugins.iter().find(|p| p.name() == name)
     }
 
+    /// What a scanned source is: the first device type a plugin recognises in preference
+    /// order, else the scan's form with the scanner's reasons.
+    pub fn typing(&self, scan: &Scan) -> Typing {
+        self.plugins
+            .iter()
+            .find_map(|p| {
+                p.typing(scan).map(|t| Typing {
+                    evidence_type: t.name.to_string(),
+                    plugin: Some(p.name()),
+                    reasons: t.reasons,
+                })
+            })
+            .unwrap_or_else(|| Typing {
+                evidence_type: scan.form.as_str().to_string(),
+                plugin: None,
+                reasons: scan.reasons.clone(),
+            })
+    }
+
+    /// How the plugin `name` sees a source (its detection given the source's typing), `None`
+    /// when it does not fit or there is no such plugin.
+    pub fn detection(&self, name: &str, source: &SourceCtx) -> Option<Detection> {
+        self.get(name)?.detect(source, &self.typing(&source.scan))
+    }
+
     /// The best-fitting plugin for a source (highest score; the first on a tie), with its
     /// detection.
     pub fn choose(&self, source: &SourceCtx) -> Option<(Arc<dyn Plugin>, Detection)> {
+        self.choose_typed(source, &self.typing(&source.scan))
+    }
+
+    fn choose_typed(
+        &self,
+        source: &SourceCtx,
+        typed: &Typing,
+    ) -> Option<(Arc<dyn Plugin>, Detection)> {
         let mut best: Option<(Arc<dyn Plugin>, Detection)> = None;
         for plugin in &self.plugins {
-            if let Some(d) = plugin.detect(source)
+            if let Some(d) = plugin.detect(source, typed)
                 && best.as_ref().is_none_or(|(_, b)| d.score > b.score)
             {
                 best = Some((plugin.clone(), d));
@@ -108,14 +176,15 @@ impl Plugins {
     /// copied onto a USB stick that a file-system plugin takes), highest score first. A generic
     /// fallback (a container or file tree that no plugin recognises) is never added beside another.
     pub fn fitting(&self, source: &SourceCtx) -> Vec<(Arc<dyn Plugin>, Detection)> {
-        let Some(best) = self.choose(source) else {
+        let typed = self.typing(&source.scan);
+        let Some(best) = self.choose_typed(source, &typed) else {
             return Vec::new();
         };
         let mut others: Vec<(Arc<dyn Plugin>, Detection)> = self
             .plugins
             .iter()
             .filter(|p| p.name() != best.0.name())
-            .filter_map(|p| p.detect(source).map(|d| (p.clone(), d)))
+            .filter_map(|p| p.detect(source, &typed).map(|d| (p.clone(), d)))
             .filter(|(_, d)| d.score >= RECOGNISED)
             .collect();
         // stable: equal scores keep the plugins' preference order

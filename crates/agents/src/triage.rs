@@ -104,7 +104,7 @@ fn triage_one(
     if fitting.is_empty() {
         report.reasons = vec![format!(
             "no plugin fits a source sniffed as {}",
-            ctx.scan.evidence_type.as_str()
+            plugins.typing(&ctx.scan).evidence_type
         )];
         return Ok(vec![report]);
     }

@@ -38,8 +38,15 @@ pub struct LayerView {
 #[derive(Debug, Clone, Serialize)]
 pub struct Inspection {
     pub path: String,
+    /// What the source is: the device type a plugin recognised it as (`android_disk`, …) or,
+    /// when none did, its form.
     pub evidence_type: String,
+    /// The content that decided `evidence_type`.
     pub reasons: Vec<String>,
+    /// The evidence layer's format verdict (`disk_image`, `archive`, `folder`,
+    /// `itunes_backup`, `file`) and why.
+    pub form: String,
+    pub form_reasons: Vec<String>,
     pub files_kind: String,
     pub files: Vec<String>,
     pub size: u64,
@@ -75,10 +82,13 @@ pub fn inspect(
 pub(crate) fn inspect_scan(scan: &Scan, path: &Path, count: bool) -> Result<Inspection, ApiError> {
     let mut layers = Vec::new();
     flatten(&scan.root, 0, count, &mut layers);
+    let typed = crate::compose::plugins().typing(scan);
     Ok(Inspection {
         path: path.display().to_string(),
-        evidence_type: scan.evidence_type.as_str().to_string(),
-        reasons: scan.reasons.clone(),
+        evidence_type: typed.evidence_type,
+        reasons: typed.reasons,
+        form: scan.form.as_str().to_string(),
+        form_reasons: scan.reasons.clone(),
         files_kind: serde_json::to_value(&scan.files.kind)
             .ok()
             .and_then(|v| v.as_str().map(str::to_string))

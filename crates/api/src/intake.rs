@@ -293,10 +293,10 @@ fn intake(
             .scans
             .get(&spec.id, &spec.path, spec.password_env.as_deref());
         let (detected_type, detection_reasons) = match scanned {
-            Ok(scan) => (
-                Some(scan.evidence_type.as_str().to_string()),
-                scan.reasons.clone(),
-            ),
+            Ok(scan) => {
+                let typed = crate::compose::plugins().typing(&scan);
+                (Some(typed.evidence_type), typed.reasons)
+            }
             Err(e) => (None, vec![e.to_string()]),
         };
         let media = if found.kind == masf_evidence::FilesKind::EwfSegments {

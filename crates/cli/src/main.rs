@@ -241,8 +241,10 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long, value_name = "TAG")]
         tag: Option<String>,
     },
-    /// Show what an evidence path is: detected type and why, layers, partitions, file systems,
-    /// encryption, file counts, EWF metadata.
+    /// Show what an evidence path is: its type and why (the device a plugin recognises, such
+    /// as an Android disk or an iOS extraction, else the form), its form (disk image, archive,
+    /// folder, iTunes backup, file), layers, partitions, file systems, encryption, file
+    /// counts, EWF metadata.
     Inspect {
         /// Evidence file (first segment of a split image) or folder.
         path: PathBuf,
@@ -1815,6 +1817,12 @@ fn cmd_inspect(
     println!("type     {}", ins.evidence_type);
     for r in &ins.reasons {
         println!("  because {r}");
+    }
+    if ins.form != ins.evidence_type {
+        println!("form     {}", ins.form);
+        for r in &ins.form_reasons {
+            println!("  because {r}");
+        }
     }
     println!(
         "files    {} ({}, {} bytes)",

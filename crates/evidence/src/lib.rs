@@ -26,7 +26,9 @@
 //!   with its id, mode, deleted flag and `RawTime`s kept in their stored encoding, and an
 //!   archive member's `stored_name` when making it a path changed it. `fs::visible` writes
 //!   control characters and bidi overrides as `\u{..}` escapes (`masf ls`).
-//! - [`scan`] stacks the layers by content and sniffs the evidence type with its reasons;
+//! - [`scan`] stacks the layers by content and names the source's form (disk image, archive,
+//!   folder, iTunes backup, file) with its reasons; which device a source comes from is the
+//!   plugins' call, not this crate's;
 //!   `scan::Spec` parses `EVIDENCE[#PARTITION]:/path`.
 //!
 //! # Formats, one module each

@@ -92,34 +92,47 @@ pub struct PartitionInfo {
     pub size: u64,
 }
 
-/// The evidence types a source can be sniffed as.
+/// What a scanned source is as a *format*: the container or tree the scanner opened. Which
+/// device it comes from (an Android disk, an iOS extraction, a media collection) is not the
+/// evidence layer's call: each plugin recognises its own devices from the layers, partitions
+/// and trees the scan exposes (`masf_agents::Plugins::typing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum EvidenceType {
+pub enum Form {
+    /// A disk or volume image (raw, EWF, a virtual disk, an Android sparse or super image)
+    /// holding partitions or file systems.
     DiskImage,
-    AndroidDisk,
-    IosExtraction,
+    /// An iTunes/Finder backup folder (Manifest.db), read as one tree.
     ItunesBackup,
+    /// A zip or tar archive.
     Archive,
-    MediaCollection,
     Folder,
     /// A single file that is none of the above (a database, a plist, an image).
     File,
 }
 
-impl EvidenceType {
+impl Form {
     pub fn as_str(self) -> &'static str {
         match self {
-            EvidenceType::DiskImage => "disk_image",
-            EvidenceType::AndroidDisk => "android_disk",
-            EvidenceType::IosExtraction => "ios_extraction",
-            EvidenceType::ItunesBackup => "itunes_backup",
-            EvidenceType::Archive => "archive",
-            EvidenceType::MediaCollection => "media_collection",
-            EvidenceType::Folder => "folder",
-            EvidenceType::File => "file",
+            Form::DiskImage => "disk_image",
+            Form::ItunesBackup => "itunes_backup",
+            Form::Archive => "archive",
+            Form::Folder => "folder",
+            Form::File => "file",
         }
     }
+}
+
+/// The image formats among a folder's first files ([`FOLDER_SAMPLE`] at most), by their
+/// leading bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FolderFormats {
+    /// Files looked at.
+    pub sampled: usize,
+    /// Of them, images.
+    pub images: usize,
+    /// The image formats seen (`JPEG`, `PNG`, …), sorted.
+    pub image_kinds: Vec<&'static str>,
 }
 
 /// The result of scanning one evidence path.
@@ -127,16 +140,12 @@ pub struct Scan {
     pub path: PathBuf,
     pub files: EvidenceFiles,
     pub root: Node,
-    pub evidence_type: EvidenceType,
-    /// Why the scanner chose that type: the content it saw.
+    pub form: Form,
+    /// Why the scanner chose that form: the content it saw.
     pub reasons: Vec<String>,
+    /// For a folder, the image formats among its files (`None` for any other form).
+    pub folder_formats: Option<FolderFormats>,
 }
-
-/// GPT partition names that only Android devices use; seeing one makes a disk an Android disk.
-const ANDROID_PARTITIONS: &[&str] = &[
-    "userdata", "system", "vendor", "boot", "recovery", "efs", "persist", "modem", "metadata",
-    "super", "cache", "misc", "vbmeta", "dtbo", "frp", "param",
-];
 
 /// What the examiner gives a scan beyond the path.
 #[derive(Debug, Default, Clone)]
@@ -161,13 +170,15 @@ pub fn scan_with(path: &Path, options: &ScanOptions) -> Result<Scan> {
         let (layer, bytes) = open_image(&files, &file_layer)?;
         scan_bytes(layer, bytes, 0)
     };
-    let (evidence_type, reasons) = sniff_type(&files, &root);
+    let (form, reasons) = sniff_form(&root);
+    let folder_formats = (form == Form::Folder).then(|| folder_formats(&files));
     Ok(Scan {
         path: path.to_path_buf(),
         files,
         root,
-        evidence_type,
+        form,
         reasons,
+        folder_formats,
     })
 }
 
@@ -665,47 +676,49 @@ fn image_kind(head: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// Files looked at when deciding whether a folder is a media collection.
-const MEDIA_SAMPLE: usize = 2000;
+/// Files looked at when counting a folder's image formats.
+pub const FOLDER_SAMPLE: usize = 2000;
 
-fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>) {
+/// The image formats among a folder's first [`FOLDER_SAMPLE`] files.
+fn folder_formats(files: &EvidenceFiles) -> FolderFormats {
+    let mut images = 0usize;
+    let mut kinds = std::collections::BTreeSet::new();
+    let sample = &files.files[..files.files.len().min(FOLDER_SAMPLE)];
+    for f in sample {
+        let mut head = [0u8; 16];
+        let n = crate::open::open_read_only(f)
+            .ok()
+            .and_then(|mut fh| std::io::Read::read(&mut fh, &mut head).ok())
+            .unwrap_or(0);
+        if let Some(k) = image_kind(&head[..n]) {
+            images += 1;
+            kinds.insert(k);
+        }
+    }
+    FolderFormats {
+        sampled: sample.len(),
+        images,
+        image_kinds: kinds.into_iter().collect(),
+    }
+}
+
+/// The form of a scanned source, with the content that decided it.
+fn sniff_form(root: &Node) -> (Form, Vec<String>) {
     let mut reasons = Vec::new();
     if root.layer.kind == "itunes_backup" {
         reasons.push("folder holds Manifest.db (iTunes/Finder backup)".to_string());
-        return (EvidenceType::ItunesBackup, reasons);
+        return (Form::ItunesBackup, reasons);
     }
-    // Android: a partition table with Android partition names.
-    let mut android_names = Vec::new();
     let mut fs_seen = Vec::new();
-    let mut tree_ios = None;
-    fn walk(
-        n: &Node,
-        names: &mut Vec<String>,
-        fs_seen: &mut Vec<String>,
-        ios: &mut Option<String>,
-    ) {
-        if let Some(p) = &n.partition
-            && ANDROID_PARTITIONS.contains(&p.name.to_ascii_lowercase().as_str())
-        {
-            names.push(p.name.clone());
-        }
+    fn walk(n: &Node, fs_seen: &mut Vec<String>) {
         if let Some(fs) = &n.fs {
             fs_seen.push(fs.format().to_string());
-            for marker in ["/private/var/mobile", "/private/var", "/var/mobile"] {
-                if ios.is_none()
-                    && fs
-                        .stat(marker)
-                        .is_ok_and(|e| e.kind == crate::fs::EntryKind::Dir)
-                {
-                    *ios = Some(format!("{} tree contains {marker}", fs.format()));
-                }
-            }
         }
         for c in &n.children {
-            walk(c, names, fs_seen, ios);
+            walk(c, fs_seen);
         }
     }
-    walk(root, &mut android_names, &mut fs_seen, &mut tree_ios);
+    walk(root, &mut fs_seen);
     let holding = |containers: &[&str]| {
         let mut chain: Vec<String> = containers.iter().map(|c| (*c).to_string()).collect();
         if root.layer.kind != "file" || chain.is_empty() {
@@ -724,46 +737,9 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
         chain.join(" holding ")
     };
     let containers = containers(root);
-    if let Some(r) = tree_ios {
-        reasons.push(r);
-        return (EvidenceType::IosExtraction, reasons);
-    }
-    if !android_names.is_empty() {
-        reasons.push(format!(
-            "partition table with Android partition names: {}",
-            android_names.join(", ")
-        ));
-        return (EvidenceType::AndroidDisk, reasons);
-    }
-    if containers.iter().any(|c| c.starts_with("Android")) {
-        reasons.push(holding(&containers));
-        return (EvidenceType::AndroidDisk, reasons);
-    }
     if root.layer.kind == "folder" {
-        let mut images = 0usize;
-        let mut kinds = std::collections::BTreeSet::new();
-        let sample = &files.files[..files.files.len().min(MEDIA_SAMPLE)];
-        for f in sample {
-            let mut head = [0u8; 16];
-            let n = crate::open::open_read_only(f)
-                .ok()
-                .and_then(|mut fh| std::io::Read::read(&mut fh, &mut head).ok())
-                .unwrap_or(0);
-            if let Some(k) = image_kind(&head[..n]) {
-                images += 1;
-                kinds.insert(k);
-            }
-        }
-        if !sample.is_empty() && images * 2 > sample.len() {
-            reasons.push(format!(
-                "{images} of {} files are images ({})",
-                sample.len(),
-                kinds.into_iter().collect::<Vec<_>>().join(", ")
-            ));
-            return (EvidenceType::MediaCollection, reasons);
-        }
         reasons.push("a plain folder".to_string());
-        return (EvidenceType::Folder, reasons);
+        return (Form::Folder, reasons);
     }
     let archive = fs_seen.iter().any(|f| f == "zip" || f == "tar");
     let volume = root
@@ -771,13 +747,14 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
         .as_ref()
         .map(|p| p.format.name())
         .unwrap_or("unknown");
-    if archive && root.children.iter().all(|c| c.partition.is_none()) {
+    let android_container = containers.iter().any(|c| c.starts_with("Android"));
+    if archive && !android_container && root.children.iter().all(|c| c.partition.is_none()) {
         reasons.push(format!("{} archive", fs_seen.join("+")));
-        return (EvidenceType::Archive, reasons);
+        return (Form::Archive, reasons);
     }
     if !fs_seen.is_empty() || !root.children.is_empty() {
         reasons.push(holding(&containers));
-        return (EvidenceType::DiskImage, reasons);
+        return (Form::DiskImage, reasons);
     }
     // A container recognised by its signature that could not be opened is named, with why; the
     // source stays a single file (so the tools that read any file still apply to it).
@@ -786,10 +763,10 @@ fn sniff_type(files: &EvidenceFiles, root: &Node) -> (EvidenceType, Vec<String>)
     {
         let why = root.problem.as_deref().unwrap_or(&p.reason);
         reasons.push(format!("single file: {words}, not readable: {why}"));
-        return (EvidenceType::File, reasons);
+        return (Form::File, reasons);
     }
     reasons.push(format!("single file: {volume}"));
-    (EvidenceType::File, reasons)
+    (Form::File, reasons)
 }
 
 /// The words of a container format, for a source that is one but whose content could not be

@@ -1,5 +1,5 @@
-//! The archive plugin: a ZIP, TAR or TAR.GZ whose content is not an iOS extraction (the scanner
-//! sniffs those and the iOS plugin takes them) becomes a tree source. Its agent
+//! The archive plugin: a ZIP, TAR or TAR.GZ whose content is not an iOS extraction (the iOS
+//! plugin recognises those and takes them) becomes a tree source. Its agent
 //! (`archive-triage`) works the tree with the content handlers of the plugins its content
 //! matches, reused, not copied: the Android artefact parsers when the tree holds Android
 //! databases or property files (an extraction zipped from a phone's `/data`), and the disk
@@ -7,7 +7,8 @@
 
 use std::sync::Arc;
 
-use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
+use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError, Typing};
+use masf_evidence::scan::Form;
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::{SourceCtx, Tool};
 
@@ -21,10 +22,11 @@ impl Plugin for ArchivePlugin {
         "archive"
     }
 
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
         // 50: a plugin that recognises the archive's content (an iOS tree inside a zip scores
-        // 60) takes it; otherwise the archive is examined as a generic tree.
-        (source.scan.evidence_type.as_str() == "archive").then(|| Detection {
+        // 60) takes it; otherwise the archive is examined as a generic tree. An archive a
+        // plugin recognised as its device (an iOS extraction zipped) is that plugin's.
+        (typed.plugin.is_none() && source.scan.form == Form::Archive).then(|| Detection {
             score: 50,
             reasons: std::iter::once("an archive whose content is no iOS extraction".to_string())
                 .chain(source.scan.reasons.iter().cloned())

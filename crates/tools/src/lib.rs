@@ -367,7 +367,7 @@ impl SourceCtx {
     /// What this source offers tools: a readable file system or tree, disk-image layers,
     /// or one plain file (see [`Applicability`]).
     pub fn shape(&self) -> Applicability {
-        use masf_evidence::scan::EvidenceType;
+        use masf_evidence::scan::Form;
         let has_partitions = self
             .scan
             .root
@@ -376,12 +376,8 @@ impl SourceCtx {
             .any(|c| c.partition.is_some());
         Applicability {
             tree: !self.scan.file_systems().is_empty(),
-            image: has_partitions
-                || matches!(
-                    self.scan.evidence_type,
-                    EvidenceType::DiskImage | EvidenceType::AndroidDisk
-                ),
-            file: self.scan.evidence_type == EvidenceType::File,
+            image: has_partitions || self.scan.form == Form::DiskImage,
+            file: self.scan.form == Form::File,
         }
     }
 
@@ -391,7 +387,7 @@ impl SourceCtx {
         if needs.fits(shape) {
             return None;
         }
-        let what = self.scan.evidence_type.as_str();
+        let what = self.scan.form.as_str();
         let has = if shape.tree || shape.image || shape.file {
             shape.describe()
         } else {

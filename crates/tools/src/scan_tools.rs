@@ -101,7 +101,7 @@ impl Tool for FsInfo {
     }
     fn run(&self, ctx: &SourceCtx, _args: &Value) -> Result<ToolOutput, ToolError> {
         let mut text = String::new();
-        let _ = writeln!(text, "evidence_type: {}", ctx.scan.evidence_type.as_str());
+        let _ = writeln!(text, "form: {}", ctx.scan.form.as_str());
         let mut layers = Vec::new();
         for (depth, node) in nodes(ctx) {
             let indent = "  ".repeat(depth);
@@ -182,9 +182,7 @@ impl Tool for FsInfo {
         }
         Ok(ToolOutput {
             text,
-            structured: Some(
-                json!({"evidence_type": ctx.scan.evidence_type.as_str(), "layers": layers}),
-            ),
+            structured: Some(json!({"form": ctx.scan.form.as_str(), "layers": layers})),
         })
     }
 }

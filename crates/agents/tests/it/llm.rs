@@ -15,9 +15,10 @@ use masf_agents::llm::{
 };
 use masf_agents::{
     AgentCtx, Detection, Orchestrator, Plugin, Plugins, RunState, RunSummary, RuntimeError,
-    Session, SourceInfo,
+    Session, SourceInfo, Typing,
 };
 use masf_case::{LlmConfig, LlmProvider};
+use masf_evidence::scan::Form;
 use masf_graph::views::ExpectedArtefact;
 use masf_graph::{GraphState, Scoring};
 use masf_store::Store;
@@ -53,8 +54,8 @@ impl Plugin for Notes {
     fn name(&self) -> &'static str {
         "notes"
     }
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        (source.scan.evidence_type.as_str() == "folder").then(|| Detection {
+    fn detect(&self, source: &SourceCtx, _typed: &Typing) -> Option<Detection> {
+        (source.scan.form == Form::Folder).then(|| Detection {
             score: 100,
             reasons: vec!["folder".into()],
         })

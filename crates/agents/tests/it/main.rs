@@ -9,9 +9,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use masf_agents::{
-    AgentCtx, Detection, PhenomenonDraft, Plugin, Plugins, RuntimeError, Session, SourceInfo,
-    triage_all,
+    AgentCtx, Detection, DeviceType, PhenomenonDraft, Plugin, Plugins, RuntimeError, Session,
+    SourceInfo, Typing, triage_all,
 };
+use masf_evidence::scan::Scan;
 use masf_graph::views::ExpectedArtefact;
 use masf_graph::{FactClaim, FactType, Scoring, Verdict};
 use masf_tools::{Invoker, Limits, SourceCtx};
@@ -30,8 +31,17 @@ impl Plugin for FindSms {
     fn name(&self) -> &'static str {
         "find-sms"
     }
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        (source.scan.evidence_type.as_str() == "ios_extraction").then(|| Detection {
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        scan.file_systems()
+            .iter()
+            .any(|f| f.fs.stat("/private/var/mobile/Library/SMS/sms.db").is_ok())
+            .then(|| DeviceType {
+                name: "ios_extraction",
+                reasons: vec!["holds sms.db".into()],
+            })
+    }
+    fn detect(&self, _source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        (typed.evidence_type == "ios_extraction").then(|| Detection {
             score: 100,
             reasons: vec!["ios".into()],
         })
@@ -133,9 +143,10 @@ fn triage_records_through_the_gateway_and_reruns_add_nothing() {
     assert_eq!(iphone.tally.tool_failures, 1);
     assert_eq!(reports[1].plugin, None);
     assert_eq!(reports[1].error, None);
+    // without a media plugin nothing recognises the screenshots: they are the folder they are
     assert_eq!(
         reports[1].reasons,
-        ["no plugin fits a source sniffed as media_collection"]
+        ["no plugin fits a source sniffed as folder"]
     );
     let phenomena = s.state().expect("state").phenomena().clone();
     assert_eq!(phenomena.len(), 1);
@@ -282,8 +293,11 @@ impl Plugin for FindAddress {
     fn name(&self) -> &'static str {
         "find-address"
     }
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        FindSms.detect(source)
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        FindSms.typing(scan)
+    }
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        FindSms.detect(source, typed)
     }
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
         Vec::new()

@@ -15,7 +15,16 @@ fn demo(name: &str) -> String {
 fn inspect_json_names_type_reasons_layers_and_partitions() {
     let out: serde_json::Value =
         serde_json::from_str(&masf_ok(&["inspect", &demo("blk0_sda.bin"), "--json"])).unwrap();
+    // the device type is the Android plugin's call; the evidence layer names the form
     assert_eq!(out["evidence_type"], "android_disk");
+    assert_eq!(out["form"], "disk_image");
+    assert!(
+        out["reasons"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("partition table with Android partition names: misc, efs"),
+        "{out:#}"
+    );
     let names: Vec<_> = out["layers"]
         .as_array()
         .unwrap()
@@ -33,6 +42,7 @@ fn inspect_json_names_type_reasons_layers_and_partitions() {
     let usb: serde_json::Value =
         serde_json::from_str(&masf_ok(&["inspect", &demo("usb.E01"), "--json"])).unwrap();
     assert_eq!(usb["evidence_type"], "disk_image");
+    assert_eq!(usb["form"], "disk_image");
     assert_eq!(usb["files"].as_array().unwrap().len(), 2);
     assert_eq!(usb["ewf"]["stored_md5"], "e27432322548bbde45eb518f3b0f3337");
 }

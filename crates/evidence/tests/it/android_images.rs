@@ -107,7 +107,7 @@ fn a_wrong_crc32_chunk_is_refused_naming_the_chunk_and_both_values() {
     assert!(problem.contains("CRC32 chunk"), "{problem}");
     assert!(s.unreadable_summary().contains("android_sparse"));
     // The source is still named for what it is, with why nothing inside was read.
-    assert_eq!(s.evidence_type, scan::EvidenceType::File);
+    assert_eq!(s.form, scan::Form::File);
     assert!(
         s.reasons[0].starts_with(
             "single file: Android sparse image, not readable: android_sparse: corrupt at offset 8284: CRC32 chunk"
@@ -132,7 +132,7 @@ fn the_ext4_volume_img2simg_wrote_lists_through_the_sparse_layer() {
     );
 
     let s = scan::scan(&path).unwrap();
-    assert_eq!(s.evidence_type, scan::EvidenceType::AndroidDisk);
+    assert_eq!(s.form, scan::Form::DiskImage);
     assert_eq!(s.reasons, ["Android sparse image holding ext4"]);
     let layer = &s.root.children[0].layer;
     assert_eq!(layer.kind, "android_sparse");

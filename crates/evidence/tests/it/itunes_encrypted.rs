@@ -309,10 +309,10 @@ fn keybag_parser_reads_the_fixture_and_rejects_damage() {
 
 #[test]
 fn a_scan_with_the_password_reads_the_backup_and_says_it_was_decrypted() {
-    use masf_evidence::scan::{EvidenceType, ScanOptions, scan, scan_with};
+    use masf_evidence::scan::{Form, ScanOptions, scan, scan_with};
     // Without the password: the source is an iTunes backup whose tree is unreadable, and why.
     let s = scan(&encrypted()).unwrap();
-    assert_eq!(s.evidence_type, EvidenceType::ItunesBackup);
+    assert_eq!(s.form, Form::ItunesBackup);
     assert!(s.file_systems().is_empty());
     let problem = s.root.problem.clone().unwrap();
     assert!(problem.contains("--backup-password-env"), "{problem}");
@@ -321,7 +321,7 @@ fn a_scan_with_the_password_reads_the_backup_and_says_it_was_decrypted() {
         backup_password: Some(password()),
     };
     let s = scan_with(&encrypted(), &options).unwrap();
-    assert_eq!(s.evidence_type, EvidenceType::ItunesBackup);
+    assert_eq!(s.form, Form::ItunesBackup);
     let fss = s.file_systems();
     assert_eq!(fss.len(), 1);
     let fs = fss[0].fs;

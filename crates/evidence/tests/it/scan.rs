@@ -1,4 +1,4 @@
-//! The scanner on the demo case: each source is sniffed as the right evidence type by content,
+//! The scanner on the demo case: each source is named by its form (by content),
 //! every layer stacks, and every file of the planted ground truth reads back exactly as The
 //! Sleuth Kit (`icat`) and Info-ZIP (`unzip -p`) read it.
 
@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use masf_evidence::fs::EntryKind;
-use masf_evidence::scan::{EvidenceType, Spec, scan};
+use masf_evidence::scan::{FolderFormats, Form, Spec, scan};
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/demo/evidence")
@@ -44,29 +44,41 @@ fn fls(args: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The scanner names each demo source's form by content; which device a source comes from is
+/// the plugins' call (`crates/plugins/tests/it/typing.rs`).
 #[test]
-fn demo_sources_are_sniffed_by_content() {
-    let check = |name: &str, want: EvidenceType, reason: &str| {
+fn demo_sources_are_named_by_form() {
+    let check = |name: &str, want: Form, reason: &str| {
         let s = scan(&demo().join(name)).unwrap();
-        assert_eq!(s.evidence_type, want, "{name}: {:?}", s.reasons);
+        assert_eq!(s.form, want, "{name}: {:?}", s.reasons);
         assert!(
             s.reasons.iter().any(|r| r.contains(reason)),
             "{name}: {:?}",
             s.reasons
         );
+        s
     };
-    check("usb.E01", EvidenceType::DiskImage, "fat32");
-    check("blk0_sda.bin", EvidenceType::AndroidDisk, "userdata");
-    check(
-        "iphone_ffs.zip",
-        EvidenceType::IosExtraction,
-        "/private/var/mobile",
+    check("usb.E01", Form::DiskImage, "fat32");
+    let android = check("blk0_sda.bin", Form::DiskImage, "ext4");
+    // the partitions the Android plugin recognises the disk by are exposed, named
+    let names: Vec<String> = android
+        .root
+        .children
+        .iter()
+        .filter_map(|c| c.partition.as_ref().map(|p| p.name.clone()))
+        .collect();
+    assert!(names.iter().any(|n| n == "userdata"), "{names:?}");
+    check("iphone_ffs.zip", Form::Archive, "zip archive");
+    let screens = check("screenshots", Form::Folder, "a plain folder");
+    assert_eq!(
+        screens.folder_formats,
+        Some(FolderFormats {
+            sampled: 5,
+            images: 5,
+            image_kinds: vec!["PNG"],
+        })
     );
-    check(
-        "screenshots",
-        EvidenceType::MediaCollection,
-        "5 of 5 files are images",
-    );
+    assert_eq!(android.folder_formats, None);
 }
 
 #[test]

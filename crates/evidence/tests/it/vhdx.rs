@@ -139,7 +139,7 @@ fn the_fat_volume_inside_a_vhdx_lists_through_the_scanner() {
     let path = dir.path().join("disk.vhdx");
     std::fs::write(&path, gunzip("disk-dynamic.vhdx.gz")).unwrap();
     let s = scan::scan(&path).unwrap();
-    assert_eq!(s.evidence_type, scan::EvidenceType::DiskImage);
+    assert_eq!(s.form, scan::Form::DiskImage);
     assert_eq!(s.reasons, ["VHDX image holding fat12"]);
     let v = &s.root.children[0];
     assert_eq!(v.layer.kind, "vhdx");
@@ -310,7 +310,7 @@ fn a_differencing_image_names_the_parent_it_needs() {
     let s = scan::scan(&path).unwrap();
     assert!(s.file_systems().is_empty());
     assert!(s.unreadable_summary().contains("base-disk.vhdx"));
-    assert_eq!(s.evidence_type, scan::EvidenceType::File);
+    assert_eq!(s.form, scan::Form::File);
     assert!(
         s.reasons[0].starts_with(
             "single file: VHDX image, not readable: vhdx: not supported: differencing image: needs its parent"
@@ -430,10 +430,10 @@ fn truncated_and_bit_flipped_vhdx_images_never_panic() {
 fn virtual_disk_sources_are_named_by_their_container_even_when_unreadable() {
     let vdisk = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/vdisk");
     let s = scan::scan(&vdisk.join("disk.qcow2")).unwrap();
-    assert_eq!(s.evidence_type, scan::EvidenceType::DiskImage);
+    assert_eq!(s.form, scan::Form::DiskImage);
     assert_eq!(s.reasons, ["QCOW2 image holding fat12"]);
     let s = scan::scan(&vdisk.join("overlay-missing-base.qcow2")).unwrap();
-    assert_eq!(s.evidence_type, scan::EvidenceType::File);
+    assert_eq!(s.form, scan::Form::File);
     assert!(
         s.reasons[0].starts_with("single file: QCOW2 image, not readable: ")
             && s.reasons[0].contains("base.qcow2"),

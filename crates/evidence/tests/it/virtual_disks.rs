@@ -152,7 +152,7 @@ fn file_systems_inside_public_qcow2_images_list_as_fls_does() {
     ] {
         let path = corpus::path(&format!("container/qcow/{name}"));
         let s = scan::scan(&path).unwrap();
-        assert_eq!(s.evidence_type, scan::EvidenceType::DiskImage, "{name}");
+        assert_eq!(s.form, scan::Form::DiskImage, "{name}");
         let q = &s.root.children[0];
         assert_eq!(q.layer.kind, "qcow2", "{name}");
         let all = s.file_systems();

@@ -42,7 +42,8 @@ mod system;
 mod telegram;
 mod wechat;
 
-use masf_agents::{AgentCtx, Detection, Plugin, RuntimeError};
+use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
+use masf_evidence::scan::{Form, Node, Scan};
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::SourceCtx;
 use serde_json::json;
@@ -148,10 +149,39 @@ pub(super) fn require_all(
     Ok(false)
 }
 
+/// The evidence type of a source this plugin recognises as an Android disk.
+pub const ANDROID_DISK: &str = "android_disk";
+
+/// GPT partition names that only Android devices use; seeing one makes a disk an Android disk.
+const ANDROID_PARTITIONS: &[&str] = &[
+    "userdata", "system", "vendor", "boot", "recovery", "efs", "persist", "modem", "metadata",
+    "super", "cache", "misc", "vbmeta", "dtbo", "frp", "param",
+];
+
+/// The Android partition names of a layer stack, in the order the scan found them.
+fn android_partitions(node: &Node) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some(p) = &node.partition
+        && ANDROID_PARTITIONS.contains(&p.name.to_ascii_lowercase().as_str())
+    {
+        names.push(p.name.clone());
+    }
+    for c in &node.children {
+        names.extend(android_partitions(c));
+    }
+    names
+}
+
+/// Whether a layer stack holds an Android sparse or super image layer.
+fn android_container(node: &Node) -> bool {
+    matches!(node.layer.kind.as_str(), "android_sparse" | "android_super")
+        || node.children.iter().any(android_container)
+}
+
 /// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
 /// `"<path> (<what it holds>)"`, over the first four levels of each file system of the source
 /// ([`crate::util::find_markers`]).
-pub fn android_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
+pub fn android_layout(node: &Node) -> Vec<String> {
     crate::util::find_markers(node, &mut |_, dir, children| {
         let name = dir.rsplit('/').next().unwrap_or("");
         let found = LAYOUT_MARKERS
@@ -188,22 +218,42 @@ impl Plugin for AndroidPlugin {
         "android"
     }
 
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        let kind = source.scan.evidence_type.as_str();
-        if kind == "android_disk" {
+    /// An Android disk: a partition table with Android partition names, or an Android sparse
+    /// or super image (a whole-disk dump or a partition image of a phone).
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        let names = android_partitions(&scan.root);
+        if !names.is_empty() {
+            return Some(DeviceType {
+                name: ANDROID_DISK,
+                reasons: vec![format!(
+                    "partition table with Android partition names: {}",
+                    names.join(", ")
+                )],
+            });
+        }
+        // the scan's own reasons name the container chain ("Android sparse image holding ext4")
+        android_container(&scan.root).then(|| DeviceType {
+            name: ANDROID_DISK,
+            reasons: scan.reasons.clone(),
+        })
+    }
+
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        if typed.by(self.name()) {
             return Some(Detection {
                 score: 100,
                 reasons: std::iter::once("sniffed as an Android disk".to_string())
-                    .chain(source.scan.reasons.iter().cloned())
+                    .chain(typed.reasons.iter().cloned())
                     .collect(),
             });
         }
         // A file-system extraction, an `adb pull` or a copied `/data` (zip, tar, folder, a
-        // stick holding one): claimed by the Android directories it holds, wherever they sit.
-        if kind == "ios_extraction" || kind == "itunes_backup" {
+        // stick holding one): claimed by the Android directories it holds, wherever they sit
+        // — unless another plugin recognised the source as its own device.
+        if typed.plugin.is_some() || source.scan.form == Form::ItunesBackup {
             return None;
         }
-        crate::util::layout_detection(kind, android_layout(&source.scan.root))
+        crate::util::layout_detection(&typed.evidence_type, android_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
@@ -378,13 +428,9 @@ impl Plugin for AndroidPlugin {
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         // the partition table and its encryption verdicts exist only on a whole disk
-        let disk = ctx
-            .session()
-            .source(&ctx.source().id)?
-            .scan
-            .evidence_type
-            .as_str()
-            == "android_disk";
+        let disk = self
+            .typing(&ctx.session().source(&ctx.source().id)?.scan)
+            .is_some();
         if disk {
             partitions::triage(ctx)?;
         }

@@ -182,7 +182,7 @@ mod tests {
 
     #[test]
     fn reads_fs_info_encryption_per_partition() {
-        let info = "evidence_type: android_disk\nlayer: file\n  layer: partition index=5\n    partition: #5 userdata (Android data)\n    format: ext4\n    encryption: file-based encryption: ext4 encrypt feature\n      layer: ext4\n        encryption: none\n  layer: partition\n    partition: #4 system (x)\n    encryption: none\n";
+        let info = "form: disk_image\nlayer: file\n  layer: partition index=5\n    partition: #5 userdata (Android data)\n    format: ext4\n    encryption: file-based encryption: ext4 encrypt feature\n      layer: ext4\n        encryption: none\n  layer: partition\n    partition: #4 system (x)\n    encryption: none\n";
         assert_eq!(
             encrypted_partitions(info),
             [(

@@ -23,7 +23,8 @@ pub mod tree;
 
 use std::sync::Arc;
 
-use masf_agents::{AgentCtx, Detection, PhenomenonDraft, Plugin, RuntimeError};
+use masf_agents::{AgentCtx, Detection, PhenomenonDraft, Plugin, RuntimeError, Typing};
+use masf_evidence::scan::Form;
 use masf_graph::FactType;
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::{SourceCtx, Tool};
@@ -59,19 +60,24 @@ impl Plugin for DiskPlugin {
         "disk"
     }
 
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        match source.scan.evidence_type.as_str() {
-            "disk_image" => Some(Detection {
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        // a source another plugin recognised as its device (an Android disk) is that plugin's
+        if typed.plugin.is_some() {
+            return None;
+        }
+        match source.scan.form {
+            Form::DiskImage => Some(Detection {
                 score: 100,
                 reasons: std::iter::once("sniffed as a disk image".to_string())
-                    .chain(source.scan.reasons.iter().cloned())
+                    .chain(typed.reasons.iter().cloned())
                     .collect(),
             }),
-            t @ ("folder" | "file" | "archive") if !source.scan.file_systems().is_empty() => {
+            Form::Folder | Form::File | Form::Archive if !source.scan.file_systems().is_empty() => {
                 Some(Detection {
                     score: FALLBACK_SCORE,
                     reasons: vec![format!(
-                        "generic file tree: a {t} whose content no more specific plugin claims"
+                        "generic file tree: a {} whose content no more specific plugin claims",
+                        typed.evidence_type
                     )],
                 })
             }

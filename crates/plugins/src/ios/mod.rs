@@ -100,7 +100,8 @@ pub mod wifi;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use masf_agents::{AgentCtx, Detection, Observation, Plugin, RuntimeError};
+use masf_agents::{AgentCtx, Detection, DeviceType, Observation, Plugin, RuntimeError, Typing};
+use masf_evidence::scan::{Form, Scan};
 use masf_graph::identifiers::normalize;
 use masf_graph::views::ExpectedArtefact;
 use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
@@ -136,16 +137,39 @@ impl Paged {
 /// The iOS plugin.
 pub struct Ios;
 
+/// The evidence type of a source this plugin recognises as an iOS file-system extraction.
+pub const IOS_EXTRACTION: &str = "ios_extraction";
+
 impl Plugin for Ios {
     fn name(&self) -> &'static str {
         "ios"
     }
 
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        let kind = source.scan.evidence_type.as_str();
-        if kind == "ios_extraction" || kind == "itunes_backup" {
-            let mut reasons = vec![format!("evidence sniffed as {kind}")];
-            reasons.extend(source.scan.reasons.iter().cloned());
+    /// An iOS extraction: a file system of the source holds the device's `/private/var`
+    /// (or `/var/mobile`) at its root. An iTunes/Finder backup is its own form (the scanner
+    /// reads it as one tree), claimed in [`Plugin::detect`].
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        if scan.form == Form::ItunesBackup {
+            return None;
+        }
+        scan.file_systems().iter().find_map(|f| {
+            ["/private/var/mobile", "/private/var", "/var/mobile"]
+                .into_iter()
+                .find(|marker| {
+                    f.fs.stat(marker)
+                        .is_ok_and(|e| e.kind == masf_evidence::fs::EntryKind::Dir)
+                })
+                .map(|marker| DeviceType {
+                    name: IOS_EXTRACTION,
+                    reasons: vec![format!("{} tree contains {marker}", f.fs.format())],
+                })
+        })
+    }
+
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        if typed.by(self.name()) || source.scan.form == Form::ItunesBackup {
+            let mut reasons = vec![format!("evidence sniffed as {}", typed.evidence_type)];
+            reasons.extend(typed.reasons.iter().cloned());
             return Some(Detection {
                 score: 100,
                 reasons,
@@ -154,7 +178,7 @@ impl Plugin for Ios {
         // Any other tree (a zip, tar or folder of a partial or tool-specific extraction, a disk
         // image holding a copied device tree): claimed by the iOS directories it holds,
         // wherever they sit (`filesystem1/private/var/…`, `Dump/var/…`, a copied `mobile`).
-        util::layout_detection(kind, ios_layout(&source.scan.root))
+        util::layout_detection(&typed.evidence_type, ios_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {

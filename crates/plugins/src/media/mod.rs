@@ -15,7 +15,10 @@ pub mod text;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use masf_agents::{AgentCtx, Detection, Observation, PhenomenonDraft, Plugin, RuntimeError};
+use masf_agents::{
+    AgentCtx, Detection, DeviceType, Observation, PhenomenonDraft, Plugin, RuntimeError, Typing,
+};
+use masf_evidence::scan::{Form, Scan};
 use masf_graph::views::ExpectedArtefact;
 use masf_graph::{EntityKind, FactType, IdType, TimeEncoding, TimeMark};
 use masf_tools::{Invoked, SourceCtx, Tool};
@@ -53,9 +56,12 @@ pub fn is_image_name(path: &str) -> bool {
         .is_some_and(|(_, ext)| IMAGE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
+/// The evidence type of a source this plugin recognises as a folder of pictures.
+pub const MEDIA_COLLECTION: &str = "media_collection";
+
 /// Whether a scanned source is one image file.
 fn single_image(source: &SourceCtx) -> Option<&'static str> {
-    if source.scan.evidence_type.as_str() != "file" || !source.scan.file_systems().is_empty() {
+    if source.scan.form != Form::File || !source.scan.file_systems().is_empty() {
         return None;
     }
     let bytes = source.scan.root.bytes.as_ref()?;
@@ -70,10 +76,24 @@ impl Plugin for Media {
         "media"
     }
 
-    fn detect(&self, source: &SourceCtx) -> Option<Detection> {
-        if source.scan.evidence_type.as_str() == "media_collection" {
+    /// A media collection: a folder more than half of whose sampled files are images.
+    fn typing(&self, scan: &Scan) -> Option<DeviceType> {
+        let f = scan.folder_formats.as_ref()?;
+        (f.sampled > 0 && f.images * 2 > f.sampled).then(|| DeviceType {
+            name: MEDIA_COLLECTION,
+            reasons: vec![format!(
+                "{} of {} files are images ({})",
+                f.images,
+                f.sampled,
+                f.image_kinds.join(", ")
+            )],
+        })
+    }
+
+    fn detect(&self, source: &SourceCtx, typed: &Typing) -> Option<Detection> {
+        if typed.by(self.name()) {
             let mut reasons = vec!["sniffed as a media collection".to_string()];
-            reasons.extend(source.scan.reasons.iter().cloned());
+            reasons.extend(typed.reasons.iter().cloned());
             return Some(Detection {
                 score: 100,
                 reasons,

@@ -994,13 +994,14 @@ fn ios_ileapp_whatsapp_messages_rows_covered() {
 
 #[test]
 fn ios_detection_of_full_and_partial_trees() {
-    use masf_agents::Plugin;
-    use masf_plugins::ios::Ios;
+    let plugins = masf_plugins::all();
     let detect = |p: std::path::PathBuf| {
         let ctx = masf_tools::SourceCtx::open("src-x", &p).expect("scan");
         (
-            ctx.scan.evidence_type.as_str().to_string(),
-            Ios.detect(&ctx).map(|d| (d.score, d.reasons[0].clone())),
+            plugins.typing(&ctx.scan).evidence_type,
+            plugins
+                .detection("ios", &ctx)
+                .map(|d| (d.score, d.reasons[0].clone())),
         )
     };
     assert_eq!(

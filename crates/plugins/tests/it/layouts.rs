@@ -8,18 +8,19 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use masf_agents::Plugin;
-use masf_plugins::ios::Ios;
-
 use crate::ios_support::{public, repo, triage};
 
 fn detect(path: &Path) -> (String, Option<(u8, Vec<String>)>) {
     let ctx = masf_tools::SourceCtx::open("s", path).expect("scan");
-    let chosen = masf_plugins::all()
+    let plugins = masf_plugins::all();
+    let chosen = plugins
         .choose(&ctx)
         .map(|(p, _)| p.name().to_string())
         .unwrap_or_default();
-    (chosen, Ios.detect(&ctx).map(|d| (d.score, d.reasons)))
+    (
+        chosen,
+        plugins.detection("ios", &ctx).map(|d| (d.score, d.reasons)),
+    )
 }
 
 #[test]
@@ -216,10 +217,12 @@ fn one_extraction_in_six_layouts_gives_the_same_identities() {
 
 #[test]
 fn android_trees_are_claimed_by_their_android_directories() {
-    use masf_plugins::android::AndroidPlugin;
+    let plugins = masf_plugins::all();
     let zip = repo().join("tests/fixtures/android/android_tree.zip");
     let ctx = masf_tools::SourceCtx::open("s", &zip).expect("scan");
-    let d = AndroidPlugin.detect(&ctx).expect("android claims it");
+    let d = plugins
+        .detection("android", &ctx)
+        .expect("android claims it");
     assert_eq!(d.score, 65);
     assert_eq!(
         d.reasons,
@@ -238,7 +241,7 @@ fn android_trees_are_claimed_by_their_android_directories() {
         repo().join("tests/fixtures/demo/evidence/usb.E01"),
     ] {
         let ctx = masf_tools::SourceCtx::open("s", &p).expect("scan");
-        assert_eq!(AndroidPlugin.detect(&ctx), None, "{}", p.display());
+        assert_eq!(plugins.detection("android", &ctx), None, "{}", p.display());
     }
 }
 

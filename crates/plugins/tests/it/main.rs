@@ -23,6 +23,7 @@ mod limits;
 mod media;
 mod screens;
 mod telegram;
+mod typing;
 mod util;
 mod wallets;
 mod who;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use masf_agents::{Plugin, Session, SourceInfo, triage_all};
+use masf_agents::{Session, SourceInfo, triage_all};
 use masf_graph::{EntityKind, FactType, MatchMethod, Normalisation, Scoring, TimeEncoding};
 use masf_plugins::media::{self, ocr};
 use masf_tools::{Invoker, Limits, SourceCtx, Tool};
@@ -261,8 +261,8 @@ fn ocr_image_reads_like_the_tesseract_cli_and_repeats_itself() {
     );
 
     let single = SourceCtx::open("src-one", &image).expect("open one file");
-    let detection = media::Media
-        .detect(&single)
+    let detection = masf_plugins::all()
+        .detection("media", &single)
         .expect("a single image is media");
     assert_eq!(detection.score, 100);
     let one = ocr::OcrImage

@@ -144,11 +144,7 @@ fn partition_table_and_fs_info_describe_the_android_disk() {
         assert!(pt.text.contains(name), "{name} in {}", pt.text);
     }
     let info = run(&android(), "fs_info", json!({}));
-    assert!(
-        info.text.starts_with("evidence_type: android_disk\n"),
-        "{}",
-        info.text
-    );
+    assert!(info.text.starts_with("form: disk_image\n"), "{}", info.text);
     assert!(info.text.contains("format: ext4"), "{}", info.text);
     let usb_info = run(&usb(), "fs_info", json!({}));
     assert!(usb_info.text.contains("layer: ewf"), "{}", usb_info.text);
