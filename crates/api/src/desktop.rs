@@ -723,16 +723,8 @@ impl From<Cursor> for WireCursor {
     }
 }
 
-/// Report formats the export writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
-#[serde(rename_all = "snake_case")]
-pub enum ReportFormat {
-    Html,
-    Md,
-    Json,
-    /// `report.case.jsonld`: CASE 1.5 / UCO JSON-LD.
-    CaseJsonld,
-}
+/// Report formats the export writes (the report crate's renderings).
+pub use masf_report::Format as ReportFormat;
 
 /// What the export wrote.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
@@ -1435,19 +1427,9 @@ pub fn export_report(
             "choose at least one format",
         ));
     }
-    crate::check::refuse_inconsistent(ctx)?;
-    let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
-    let report = crate::report::build_report(ctx, clock, &crate::NoProgress)?;
-    let mut files = Vec::new();
-    for f in formats {
-        let written = match f {
-            ReportFormat::Json => masf_report::write_json(&report, dir),
-            ReportFormat::Html => masf_report::write_html(&report, dir).map(|(html, _)| html),
-            ReportFormat::Md => masf_report::write_markdown(&report, dir),
-            ReportFormat::CaseJsonld => masf_report::write_case_jsonld(&report, dir),
-        };
-        files.push(written.map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?);
-    }
+    let (outputs, report) = crate::report::snapshot(ctx, dir, clock, &crate::NoProgress, false)?;
+    let files = masf_report::write_formats(&report, dir, formats)
+        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
     Ok(Exported {
         dir: dir.to_path_buf(),
         files,

@@ -4,9 +4,7 @@
 
 use std::path::Path;
 
-use masf_report::model::{
-    CaseInfo, FileCheck, Integrity, InvocationRow, NotRead, Person, SourceSection,
-};
+use masf_report::model::{CaseInfo, FileCheck, Integrity, NotRead, Person, SourceSection};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -97,9 +95,23 @@ pub fn write_report_with(
     progress: &dyn Progress,
     tagged_only: bool,
 ) -> Result<ReportWritten, ApiError> {
-    // One snapshot of the store for all of it: a decision committed while the report is being
-    // written (examiners may decide during a run) is either wholly in it or wholly after it.
-    let (outputs, report) = ctx.store.read_snapshot(|_| {
+    let (outputs, report) = snapshot(ctx, dir, clock, progress, tagged_only)?;
+    let files = masf_report::write_report(&report, dir)
+        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
+    Ok(written(dir, files, outputs, &report))
+}
+
+/// The outputs published into `dir/outputs` and the report model, from one snapshot of the
+/// store: a decision committed while the report is being written (examiners may decide during
+/// a run) is either wholly in it or wholly after it. Refuses an inconsistent store.
+pub(crate) fn snapshot(
+    ctx: &CaseCtx,
+    dir: &Path,
+    clock: &dyn Clock,
+    progress: &dyn Progress,
+    tagged_only: bool,
+) -> Result<(crate::PublishedOutputs, masf_report::Report), ApiError> {
+    ctx.store.read_snapshot(|_| {
         // A report folded from contradicting events would show a graph that is not the case's.
         crate::check::refuse_inconsistent(ctx)?;
         let outputs = crate::publish_outputs(ctx, &dir.join("outputs"))?;
@@ -107,10 +119,7 @@ pub fn write_report_with(
             outputs,
             build_report_with(ctx, clock, progress, true, tagged_only)?,
         ))
-    })?;
-    let files = masf_report::write_report(&report, dir)
-        .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
-    Ok(written(dir, files, outputs, &report))
+    })
 }
 
 /// What was written, counted from the report.
@@ -275,83 +284,9 @@ fn build_from_snapshot(
         }
     }
 
-    // The same thing noted by the layer scan and by an agent is listed once, with the agent's
-    // invocation.
-    not_read.sort_by(|a, b| {
-        (&a.source_id, &a.what, &a.reason, a.invocation_id.is_none()).cmp(&(
-            &b.source_id,
-            &b.what,
-            &b.reason,
-            b.invocation_id.is_none(),
-        ))
-    });
-    not_read.dedup_by(|later, first| {
-        later.source_id == first.source_id
-            && later.what == first.what
-            && later.reason == first.reason
-    });
-
-    let mut invocations = Vec::new();
-    ctx.store.for_each_invocation(|i| {
-        invocations.push(InvocationRow {
-            rerun: format!("masf rerun {case_arg} {}", i.invocation_id),
-            output_path: format!("outputs/{}.out", i.invocation_id),
-            args: serde_json::from_str(&i.args).unwrap_or(Value::String(i.args.clone())),
-            id: i.invocation_id,
-            source_id: i.source_id,
-            tool: i.tool,
-            agent: i.agent,
-            task_id: i.task_id,
-            status: i.status.as_str().to_string(),
-            output_sha256: i.output_sha256,
-            ts: i.ts.to_string(),
-            versions: i.versions,
-        });
-        Ok::<(), ApiError>(())
-    })?;
-
+    let invocations = masf_report::model::invocation_rows(&ctx.store, &case_arg)?;
     let timeline =
         crate::timeline::timeline_of(ctx, &state, &masf_report::timeline::Filter::default());
-    let same_as = masf_graph::resolution::links(&state)
-        .into_iter()
-        .filter(|l| l.exists)
-        .map(|l| masf_report::model::SameAsRow {
-            id: l.id,
-            relation: l.relation.as_str().to_owned(),
-            a: l.a.id,
-            b: l.b.id,
-            hypothesis_id: l.hypothesis_id,
-            confidence: l.confidence,
-            state: l.state,
-            decisions: l
-                .decisions
-                .iter()
-                .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
-                .collect(),
-        })
-        .collect();
-    let actors = masf_graph::resolution::actors(&state)
-        .into_iter()
-        .filter(|a| a.entities.len() > 1 || !a.mentioned_in.is_empty())
-        .map(|a| masf_report::model::ActorRow {
-            id: a.id,
-            label: a.label,
-            entity_ids: a.entities,
-            source_ids: a.sources,
-            identifiers: a
-                .identifiers
-                .iter()
-                .map(|i| masf_report::model::ActorIdentifier {
-                    id_type: i.id_type.as_str().to_string(),
-                    normalized: i.normalized.clone(),
-                    claimed_by: i.claimed_by.clone(),
-                })
-                .collect(),
-            edges: a.joined_by,
-            mentioned_in: a.mentioned_in,
-            contested: a.contested,
-        })
-        .collect();
     let run = &status.run;
     // What the run used of its budgets (the one count: `RunUsage`, LLM tokens included).
     let budgets = masf_agents::run::RunUsage::of(&ctx.store, run, state.rounds().len() as u64)?
@@ -398,8 +333,6 @@ fn build_from_snapshot(
         not_read,
         invocations,
         state: &state,
-        same_as,
-        actors,
         timeline: &timeline,
         generated: json!({
             "tool": format!("masf {}", env!("CARGO_PKG_VERSION")),

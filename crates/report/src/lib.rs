@@ -56,7 +56,8 @@ pub mod write;
 pub use graph::{LoadError, load_graph};
 pub use model::{Report, ReportInput, SCHEMA};
 pub use write::{
-    WriteError, Written, write_case_jsonld, write_html, write_json, write_markdown, write_report,
+    Format, WriteError, Written, write_case_jsonld, write_formats, write_html, write_json,
+    write_markdown, write_report,
 };
 
 /// The report of a case: its rows ([`model::rows`]), then the answer assembled from them.

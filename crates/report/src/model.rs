@@ -353,8 +353,6 @@ pub struct ReportInput<'a> {
     pub not_read: Vec<NotRead>,
     pub invocations: Vec<InvocationRow>,
     pub state: &'a GraphState,
-    pub same_as: Vec<SameAsRow>,
-    pub actors: Vec<ActorRow>,
     pub timeline: &'a Timeline,
     pub generated: Value,
     /// Phenomenon id → (model, prompt version) for the phenomena an LLM agent recorded (from
@@ -397,6 +395,100 @@ fn phenomenon_row(p: &Phenomenon, llm: &BTreeMap<String, (String, String)>) -> P
         interpretation: p.interpretation.clone(),
         warnings: p.warnings.iter().map(|w| w.message.clone()).collect(),
     }
+}
+
+/// The `same_as` edges that exist (live, approved or retracted), with the examiner's decisions.
+pub fn same_as_rows(state: &GraphState) -> Vec<SameAsRow> {
+    masf_graph::resolution::links(state)
+        .into_iter()
+        .filter(|l| l.exists)
+        .map(|l| SameAsRow {
+            id: l.id,
+            relation: l.relation.as_str().to_owned(),
+            a: l.a.id,
+            b: l.b.id,
+            hypothesis_id: l.hypothesis_id,
+            confidence: l.confidence,
+            state: l.state,
+            decisions: l
+                .decisions
+                .iter()
+                .map(|d| serde_json::to_value(d).unwrap_or(Value::Null))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The actors worth a row: those joining two entities or more, or mentioned across actors.
+pub fn actor_rows(state: &GraphState) -> Vec<ActorRow> {
+    masf_graph::resolution::actors(state)
+        .into_iter()
+        .filter(|a| a.entities.len() > 1 || !a.mentioned_in.is_empty())
+        .map(|a| ActorRow {
+            id: a.id,
+            label: a.label,
+            entity_ids: a.entities,
+            source_ids: a.sources,
+            identifiers: a
+                .identifiers
+                .iter()
+                .map(|i| ActorIdentifier {
+                    id_type: i.id_type.as_str().to_string(),
+                    normalized: i.normalized.clone(),
+                    claimed_by: i.claimed_by.clone(),
+                })
+                .collect(),
+            edges: a.joined_by,
+            mentioned_in: a.mentioned_in,
+            contested: a.contested,
+        })
+        .collect()
+}
+
+/// Every logged tool call of the store, with the file its output is published in and the
+/// command that re-derives it against `case_file`.
+pub fn invocation_rows(
+    store: &masf_store::Store,
+    case_file: &str,
+) -> Result<Vec<InvocationRow>, masf_store::StoreError> {
+    let mut rows = Vec::new();
+    store.for_each_invocation(|i| {
+        rows.push(InvocationRow {
+            rerun: format!("masf rerun {case_file} {}", i.invocation_id),
+            output_path: format!("outputs/{}.out", i.invocation_id),
+            args: serde_json::from_str(&i.args).unwrap_or(Value::String(i.args.clone())),
+            id: i.invocation_id,
+            source_id: i.source_id,
+            tool: i.tool,
+            agent: i.agent,
+            task_id: i.task_id,
+            status: i.status.as_str().to_string(),
+            output_sha256: i.output_sha256,
+            ts: i.ts.to_string(),
+            versions: i.versions,
+        });
+        Ok::<(), masf_store::StoreError>(())
+    })?;
+    Ok(rows)
+}
+
+/// What could not be read, sorted by source, item and reason; the same item noted twice (by
+/// the layer scan and by an agent) is listed once, with the agent's invocation.
+fn not_read_list(mut not_read: Vec<NotRead>) -> Vec<NotRead> {
+    not_read.sort_by(|a, b| {
+        (&a.source_id, &a.what, &a.reason, a.invocation_id.is_none()).cmp(&(
+            &b.source_id,
+            &b.what,
+            &b.reason,
+            b.invocation_id.is_none(),
+        ))
+    });
+    not_read.dedup_by(|later, first| {
+        later.source_id == first.source_id
+            && later.what == first.what
+            && later.reason == first.reason
+    });
+    not_read
 }
 
 /// The report's rows, its answer left empty for [`crate::build`] to assemble (no finding is
@@ -447,7 +539,7 @@ pub fn rows(input: ReportInput<'_>) -> Report {
         case: input.case,
         answer: crate::answer::Answer::default(),
         sources: input.sources,
-        not_read: input.not_read,
+        not_read: not_read_list(input.not_read),
         invocations: input.invocations,
         phenomena: state
             .phenomena()
@@ -517,8 +609,8 @@ pub fn rows(input: ReportInput<'_>) -> Report {
                     .collect(),
             })
             .collect(),
-        same_as: input.same_as,
-        actors: input.actors,
+        same_as: same_as_rows(state),
+        actors: actor_rows(state),
         timeline: input
             .timeline
             .entries
@@ -540,5 +632,45 @@ pub fn rows(input: ReportInput<'_>) -> Report {
             .collect(),
         investigation: serde_json::json!({"leads": leads, "rounds": rounds}),
         tagged: input.tagged,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nr(source: &str, what: &str, inv: Option<&str>) -> NotRead {
+        NotRead {
+            source_id: source.into(),
+            what: what.into(),
+            reason: "encrypted".into(),
+            invocation_id: inv.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn not_read_is_sorted_and_an_item_noted_twice_keeps_the_agents_invocation() {
+        let list = not_read_list(vec![
+            nr("src-b", "userdata", None),
+            nr("src-a", "sms.db", None),
+            nr("src-a", "sms.db", Some("inv-000007")),
+        ]);
+        let got: Vec<_> = list
+            .iter()
+            .map(|n| {
+                (
+                    n.source_id.as_str(),
+                    n.what.as_str(),
+                    n.invocation_id.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("src-a", "sms.db", Some("inv-000007")),
+                ("src-b", "userdata", None)
+            ]
+        );
     }
 }

@@ -104,3 +104,33 @@ pub fn write_report(report: &Report, dir: &Path) -> Result<Written, WriteError> 
         html_pages,
     })
 }
+
+/// One rendering of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "ReportFormat")]
+pub enum Format {
+    Html,
+    Md,
+    Json,
+    /// `report.case.jsonld`: CASE 1.5 / UCO JSON-LD.
+    CaseJsonld,
+}
+
+/// Writes the renderings asked of `report` into `dir`; returns their files in the order asked
+/// (report.html for the HTML, whose pages go to `report-pages/`).
+pub fn write_formats(
+    report: &Report,
+    dir: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, WriteError> {
+    formats
+        .iter()
+        .map(|f| match f {
+            Format::Json => write_json(report, dir),
+            Format::Html => write_html(report, dir).map(|(html, _)| html),
+            Format::Md => write_markdown(report, dir),
+            Format::CaseJsonld => write_case_jsonld(report, dir),
+        })
+        .collect()
+}

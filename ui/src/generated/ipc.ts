@@ -928,7 +928,7 @@ export type ReportDeviceUse = { source_id: string, label: string,
 devices: Array<string>, hypothesis_id: string | null, confidence: number | null, status: string | null, };
 
 /**
- * Report formats the export writes.
+ * One rendering of the report.
  */
 export type ReportFormat = "html" | "md" | "json" | "case_jsonld";
 
