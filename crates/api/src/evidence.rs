@@ -272,15 +272,7 @@ pub fn verify_media(
     path: &Path,
     progress: &dyn Progress,
 ) -> Result<masf_evidence::ewf::MediaVerification, ApiError> {
-    let image = masf_evidence::ewf::EwfImage::open(path).map_err(scan_err)?;
-    use masf_evidence::bytes::ByteSource;
-    progress.begin(&path.display().to_string(), image.len());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    Ok(masf_evidence::ewf::verify_media(
-        &image,
-        threads,
-        &mut |done| progress.advance(done),
-    ))
+    masf_intake::verify_media(path, progress).map_err(scan_err)
 }
 
 /// The EWF metadata of an image (header values, stored hashes, geometry), for `inspect`.

@@ -1,13 +1,10 @@
-//! Intake: register every source of a case with the digests of all its files.
+//! `masf run`: intake (`masf_intake`, with the plugins' typing of each source), triage,
+//! resolution, then the report; and `masf init`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use masf_case::events::{
-    FileDigest, MediaIntegrity, SOURCE_ADDED, SOURCE_AMENDED, SOURCE_UNREADABLE, SourceAdded,
-    SourceAmended, SourceRegistry, SourceUnreadable,
-};
-use masf_evidence::{Digests, EvidenceFiles};
-use masf_store::NewEvent;
+use masf_evidence::Digests;
+pub use masf_intake::SourceIntake;
 use serde::Serialize;
 
 use crate::{ApiError, CaseCtx, Clock, ErrorCode, Progress};
@@ -47,7 +44,7 @@ pub fn hash_files(paths: &[PathBuf], progress: &dyn Progress) -> Result<Vec<File
     paths
         .iter()
         .map(|p| {
-            let digests = hash_one(p, progress)?;
+            let digests = masf_intake::hash_file(p, progress).map_err(ApiError::evidence)?;
             Ok(FileHash {
                 path: p.clone(),
                 digests,
@@ -56,35 +53,11 @@ pub fn hash_files(paths: &[PathBuf], progress: &dyn Progress) -> Result<Vec<File
         .collect()
 }
 
-fn hash_one(path: &Path, progress: &dyn Progress) -> Result<Digests, ApiError> {
-    let size = masf_evidence::host::lstat(path)
-        .map(|m| m.size)
-        .unwrap_or(0);
-    progress.begin(&path.display().to_string(), size);
-    masf_evidence::hash_file(path, &mut |done| progress.advance(done)).map_err(ApiError::evidence)
-}
-
 /// Options of `masf run`.
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
     /// Where the report goes (used by later phases); default `<case dir>/masf-report/`.
     pub out: Option<PathBuf>,
-}
-
-/// What intake did for one source.
-#[derive(Debug, Clone, Serialize)]
-pub struct SourceIntake {
-    pub source_id: String,
-    /// `true` when this run registered the source; `false` when it was registered before.
-    pub newly_added: bool,
-    pub files_kind: String,
-    /// The evidence type sniffed from the content, and why.
-    pub detected_type: Option<String>,
-    pub detection_reasons: Vec<String>,
-    /// EWF images: the media hashes against the stored ones.
-    pub media: Option<MediaIntegrity>,
-    pub size: u64,
-    pub files: Vec<FileDigest>,
 }
 
 /// The outcome of a run.
@@ -189,290 +162,66 @@ pub(crate) fn finish(
     Ok(())
 }
 
-/// Registers every declared source not yet in the log (see [`run`]).
+/// Registers every declared source not yet in the log (see [`run`] and `masf_intake`); a
+/// source's type is the plugins' answer from the run's one scan of it.
 fn intake(
     ctx: &mut CaseCtx,
     opts: &RunOptions,
     clock: &dyn Clock,
     progress: &dyn Progress,
 ) -> Result<IntakeReport, ApiError> {
-    let (registry, _) = registry(ctx)?;
-    let mut report = IntakeReport {
+    let plugins = crate::compose::plugins();
+    let scans = ctx.scans.clone();
+    let type_of = |spec: &masf_case::SourceSpec| match scans.get(
+        &spec.id,
+        &spec.path,
+        spec.password_env.as_deref(),
+    ) {
+        Ok(scan) => {
+            let typed = plugins.typing(&scan);
+            (Some(typed.evidence_type), typed.reasons)
+        }
+        Err(e) => (None, vec![e.to_string()]),
+    };
+    let done = masf_intake::register(
+        &ctx.case,
+        &mut ctx.store,
+        &|| clock.now(),
+        progress,
+        &type_of,
+    )
+    .map_err(intake_err)?;
+    Ok(IntakeReport {
         case_id: ctx.case.meta.id.clone(),
         store: crate::store_file(&ctx.work_dir),
         out: opts
             .out
             .clone()
             .unwrap_or_else(|| ctx.case.dir.join("masf-report")),
-        events_added: 0,
-        sources: Vec::new(),
-        problems: Vec::new(),
+        events_added: done.events_added,
+        sources: done.sources,
+        problems: done.problems,
         not_examined: Vec::new(),
         triage: Vec::new(),
         run: None,
         report: None,
         resolution: None,
-    };
-    let declared = ctx.case.sources.clone();
-    for spec in &declared {
-        if let Some(existing) = registry.sources.get(&spec.id) {
-            check_unchanged(ctx, existing, &mut report.problems);
-            let amended = SourceAmended {
-                source_id: spec.id.clone(),
-                label: spec.label.clone(),
-                owner: spec.owner.clone(),
-                timezone: spec.timezone.clone(),
-            };
-            if !amended.matches(existing) {
-                let key = format!(
-                    "source-amended/{}/{}",
-                    spec.id,
-                    short_hash(&serde_json::to_vec(&amended).unwrap_or_default())
-                );
-                append(ctx, clock, SOURCE_AMENDED, &amended, key, &mut report)?;
-            }
-            report.sources.push(SourceIntake {
-                source_id: spec.id.clone(),
-                newly_added: false,
-                files_kind: existing.files_kind.clone(),
-                detected_type: existing.detected_type.clone(),
-                detection_reasons: existing.detection_reasons.clone(),
-                media: existing.media.clone(),
-                size: existing.files.iter().map(|f| f.size).sum(),
-                files: existing.files.clone(),
-            });
-            continue;
-        }
-        // A source whose files cannot be found, listed or hashed is not registered: the log
-        // says why (SourceUnreadable), the run goes on with the others, the next run retries.
-        let hashed = EvidenceFiles::discover(&spec.path)
-            .map_err(ApiError::evidence)
-            .and_then(|found| {
-                let mut files = Vec::with_capacity(found.files.len());
-                let base = canonical(&ctx.case.dir);
-                // A folder's files are its root joined with names, never through a link: the
-                // root is made canonical once, not every file.
-                let root = canonical(&found.root);
-                for file in &found.files {
-                    let d = hash_one(file, progress)?;
-                    let file = match file.strip_prefix(&found.root) {
-                        Ok(rel) if found.kind == masf_evidence::FilesKind::Folder => root.join(rel),
-                        _ => canonical(file),
-                    };
-                    files.push(FileDigest {
-                        path: display_path(&base, &file),
-                        size: d.size,
-                        sha256: d.sha256,
-                        md5: d.md5,
-                    });
-                }
-                Ok((found, files))
-            });
-        let (found, files) = match hashed {
-            Ok(ok) => ok,
-            Err(e) => {
-                let reason = e.message;
-                report
-                    .problems
-                    .push(format!("{}: not registered: {reason}", spec.id));
-                let unreadable = SourceUnreadable {
-                    source_id: spec.id.clone(),
-                    path: spec.path_as_written.clone(),
-                    reason: reason.clone(),
-                };
-                let key = format!(
-                    "source-unreadable/{}/{}",
-                    spec.id,
-                    short_hash(reason.as_bytes())
-                );
-                append(ctx, clock, SOURCE_UNREADABLE, &unreadable, key, &mut report)?;
-                continue;
-            }
-        };
-        let scanned = ctx
-            .scans
-            .get(&spec.id, &spec.path, spec.password_env.as_deref());
-        let (detected_type, detection_reasons) = match scanned {
-            Ok(scan) => {
-                let typed = crate::compose::plugins().typing(&scan);
-                (Some(typed.evidence_type), typed.reasons)
-            }
-            Err(e) => (None, vec![e.to_string()]),
-        };
-        let media = if found.kind == masf_evidence::FilesKind::EwfSegments {
-            match crate::evidence::verify_media(&spec.path, progress) {
-                Ok(v) => {
-                    if !v.is_verified() {
-                        report.problems.push(format!(
-                            "{}: the media does not verify against the hashes the image stores \
-                             (md5 {:?}, sha1 {:?}, {} bad chunk(s))",
-                            spec.id, v.md5_check, v.sha1_check, v.bad_chunk_count
-                        ));
-                    }
-                    Some(media_integrity(&v))
-                }
-                // A truncated or damaged image: its files are hashed and registered, the media
-                // could not be read; triage and the report say what could not be read.
-                Err(e) => {
-                    report.problems.push(format!(
-                        "{}: the EWF media could not be read to verify it: {}",
-                        spec.id, e.message
-                    ));
-                    None
-                }
-            }
-        } else {
-            None
-        };
-        let added = SourceAdded {
-            source_id: spec.id.clone(),
-            label: spec.label.clone(),
-            path: spec.path_as_written.clone(),
-            declared_type: spec.declared_type.map(|t| t.as_str().to_string()),
-            owner: spec.owner.clone(),
-            timezone: spec.timezone.clone(),
-            files_kind: files_kind_name(&found),
-            files,
-            detected_type,
-            detection_reasons,
-            media,
-        };
-        append(
-            ctx,
-            clock,
-            SOURCE_ADDED,
-            &added,
-            format!("source-added/{}", spec.id),
-            &mut report,
-        )?;
-        report.sources.push(SourceIntake {
-            source_id: spec.id.clone(),
-            newly_added: true,
-            files_kind: added.files_kind.clone(),
-            detected_type: added.detected_type.clone(),
-            detection_reasons: added.detection_reasons.clone(),
-            media: added.media.clone(),
-            size: added.files.iter().map(|f| f.size).sum(),
-            files: added.files,
-        });
-    }
-    Ok(report)
+    })
 }
 
-fn append<T: Serialize>(
-    ctx: &mut CaseCtx,
-    clock: &dyn Clock,
-    kind: &str,
-    payload: &T,
-    idempotency_key: String,
-    report: &mut IntakeReport,
-) -> Result<(), ApiError> {
-    let payload = serde_json::to_value(payload)
-        .map_err(|e| ApiError::new(ErrorCode::Io, format!("encoding {kind}: {e}")))?;
-    let appended = ctx
-        .store
-        .append(&NewEvent {
-            kind: kind.to_string(),
-            payload,
-            actor_kind: masf_store::ActorKind::System,
-            actor_id: "intake".to_string(),
-            idempotency_key,
-            causation_seq: None,
-            ts: clock.now(),
-            versions: [("masf".to_string(), env!("CARGO_PKG_VERSION").to_string())].into(),
-        })
-        .map_err(ApiError::store)?;
-    if appended.inserted {
-        report.events_added += 1;
+fn intake_err(e: masf_intake::IntakeError) -> ApiError {
+    match e {
+        masf_intake::IntakeError::Store(e) => ApiError::store(e),
+        masf_intake::IntakeError::Encode { .. } => ApiError::new(ErrorCode::Io, e.to_string()),
+        masf_intake::IntakeError::Registry(m) => ApiError::new(ErrorCode::Store, m),
     }
-    Ok(())
 }
 
 /// The registry projected from the event log, and the number of events read.
-pub(crate) fn registry(ctx: &CaseCtx) -> Result<(SourceRegistry, u64), ApiError> {
-    let mut registry = SourceRegistry::default();
-    let mut count = 0u64;
-    ctx.store.for_each_event(0, |e| {
-        count += 1;
-        registry
-            .apply(e.seq, &e.kind, &e.payload)
-            .map_err(|err| ApiError::new(ErrorCode::Store, err.to_string()))
-    })?;
-    Ok((registry, count))
-}
-
-/// A registered source whose files changed size since intake is reported (re-hashing every
-/// file on every run would make a re-run cost a full read; the report re-checks hashes).
-fn check_unchanged(ctx: &CaseCtx, existing: &SourceAdded, problems: &mut Vec<String>) {
-    for f in &existing.files {
-        let path = ctx.case.dir.join(&f.path);
-        // Evidence paths may be longer than the kernel takes whole (host::lstat walks them).
-        match masf_evidence::host::lstat(&path) {
-            Ok(m) if m.size == f.size => {}
-            Ok(m) => problems.push(format!(
-                "{}: {} is {} bytes now but was {} bytes at intake",
-                existing.source_id, f.path, m.size, f.size
-            )),
-            Err(e) => problems.push(format!("{}: {}: {e}", existing.source_id, f.path)),
-        }
-    }
-}
-
-fn media_integrity(v: &masf_evidence::ewf::MediaVerification) -> MediaIntegrity {
-    let check = |c: &masf_evidence::ewf::HashCheck| {
-        serde_json::to_value(c)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    };
-    MediaIntegrity {
-        size: v.media_size,
-        md5: v.md5.clone(),
-        sha1: v.sha1.clone(),
-        sha256: v.sha256.clone(),
-        stored_md5: v.stored_md5.clone(),
-        stored_sha1: v.stored_sha1.clone(),
-        md5_check: check(&v.md5_check),
-        sha1_check: check(&v.sha1_check),
-        bad_chunks: v
-            .bad_chunks
-            .iter()
-            .map(|b| {
-                format!(
-                    "chunk {} at media offset {}: {}",
-                    b.chunk, b.media_offset, b.detail
-                )
-            })
-            .collect(),
-    }
-}
-
-fn files_kind_name(found: &EvidenceFiles) -> String {
-    serde_json::to_value(&found.kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
-fn canonical(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-}
-
-/// `file` relative to `base` when below it (with `/` separators), else absolute; both canonical.
-fn display_path(base: &Path, file: &Path) -> String {
-    match file.strip_prefix(base) {
-        Ok(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        Err(_) => file.to_string_lossy().into_owned(),
-    }
-}
-
-fn short_hash(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    hex::encode(&sha2::Sha256::digest(bytes)[..8])
+pub(crate) fn registry(
+    ctx: &CaseCtx,
+) -> Result<(masf_case::events::SourceRegistry, u64), ApiError> {
+    masf_intake::registry(&ctx.store).map_err(intake_err)
 }
 
 /// What `masf init` needs.

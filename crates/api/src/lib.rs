@@ -25,7 +25,7 @@
 //!   naming each loop; the loops not broken yet (evidence `probe`/`volume`, plugins
 //!   `android`/`disk` and `identity`/`util`, `src-tauri` `commands`/`ipc`) are listed there as
 //!   known.
-//! - `intake` registers each source on its own: a failure to list or hash it is a
+//! - `intake` runs `masf_intake::register`, which registers each source on its own: a failure to list or hash it is a
 //!   `SourceUnreadable` event and a problem, a truncated E01 is registered with its media unread,
 //!   and a `SourceAdded` event is keyed `source-added/<id>`. One unreadable source never stops
 //!   the others (`crates/cli/tests/it/hostile.rs` runs cases with paths beyond `PATH_MAX`, a
@@ -156,22 +156,9 @@ use masf_store::Store;
 pub use masf_store::StoredEvent;
 use serde::Serialize;
 
-/// Progress of a long operation, reported in bytes. The CLI draws a bar; the desktop app will
-/// forward it as events.
-pub trait Progress: Sync {
-    /// A new stage starts (`label` names the file or source) with this many bytes to process.
-    fn begin(&self, label: &str, total_bytes: u64);
-    /// Bytes processed so far in the current stage.
-    fn advance(&self, done_bytes: u64);
-}
-
-/// A progress sink that shows nothing.
-pub struct NoProgress;
-
-impl Progress for NoProgress {
-    fn begin(&self, _label: &str, _total_bytes: u64) {}
-    fn advance(&self, _done_bytes: u64) {}
-}
+/// Progress of a long operation, reported in bytes (intake's trait: hashing and media
+/// verification report through it), and the sink that shows nothing.
+pub use masf_intake::{NoProgress, Progress};
 
 /// The source of "now". Logic never reads the clock itself, so runs can be replayed with a
 /// fixed clock in tests.
