@@ -23,11 +23,10 @@
 //!   imports only `compose`: no module of the api imports one that
 //!   imports it back. `tests/module_loops.rs` reads every crate's `crate::` imports and fails
 //!   naming each loop; the loops not broken yet (evidence `probe`/`volume`, plugins
-//!   `android`/`disk` and `identity`/`util`, `src-tauri` `commands`/`ipc`) are listed there as
-//!   known.
-//! - `intake` runs `masf_intake::register`, which registers each source on its own: a failure to list or hash it is a
-//!   `SourceUnreadable` event and a problem, a truncated E01 is registered with its media unread,
-//!   and a `SourceAdded` event is keyed `source-added/<id>`. One unreadable source never stops
+//!   `android`/`disk`, `src-tauri` `commands`/`ipc`) are listed there as known.
+//! - `intake` runs `masf_intake::register`, which registers each source on its own: a
+//!   failure to list or hash it is a `SourceUnreadable` event and a problem, a truncated E01 is
+//!   registered with its media unread, and a `SourceAdded` event is keyed `source-added/<id>`. One unreadable source never stops
 //!   the others (`crates/cli/tests/it/hostile.rs` runs cases with paths beyond `PATH_MAX`, a
 //!   5,000-level tree, a truncated E01 and a FIFO beside ordinary sources).
 //! - `coverage` (`masf coverage`, the report's "Artefact coverage" section and the desktop Report

@@ -17,8 +17,10 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use masf_tools::Invoked;
 
+use crate::calls::{column_or_null, note_row_cap};
+use crate::drafts::{Draft, record_draft, webkit};
 use crate::identity::{TreeRef, artefact_name, query_on, tables_on};
-use crate::util::{Draft, column_or_null, note_row_cap, raw, record_draft, webkit};
+use crate::outputs::raw;
 
 /// Rows read per table.
 pub const MAX_ROWS: u64 = 2000;

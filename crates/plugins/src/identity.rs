@@ -1337,19 +1337,19 @@ pub fn query_on(
     path: &str,
     sql: &str,
     limit: u64,
-) -> Result<Option<(Invoked, crate::util::Table)>, RuntimeError> {
+) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
     let args = args_on(
         tree,
         serde_json::json!({"path": path, "sql": sql, "limit": limit}),
     );
     let invoked = ctx.call("sqlite_query", args)?;
-    if crate::util::succeeded(&invoked) {
-        let table = crate::util::Table::parse(&invoked.output.text);
+    if crate::calls::succeeded(&invoked) {
+        let table = crate::outputs::Table::parse(&invoked.output.text);
         Ok(Some((invoked, table)))
     } else {
         ctx.unparsed(
             &artefact_name(tree, path),
-            &crate::util::failure_reason(&invoked),
+            &crate::calls::failure_reason(&invoked),
             Some(&invoked.record.invocation_id),
         )?;
         Ok(None)
@@ -1367,10 +1367,10 @@ pub fn tables_on(
         "sqlite_tables",
         args_on(tree, serde_json::json!({"path": path})),
     )?;
-    if !crate::util::succeeded(&invoked) {
+    if !crate::calls::succeeded(&invoked) {
         ctx.unparsed(
             &artefact_name(tree, path),
-            &crate::util::failure_reason(&invoked),
+            &crate::calls::failure_reason(&invoked),
             Some(&invoked.record.invocation_id),
         )?;
         return Ok(None);

@@ -5,7 +5,8 @@
 //!
 //! Triage agents use catalog tools only ([`AgentCtx::call`](masf_agents::AgentCtx::call)) and
 //! write only through the gateway; every fact they record is a value copied from the output of
-//! the call they cite. Helpers shared by the agents are in [`util`].
+//! the call they cite. Helpers shared by the agents are in [`calls`], [`outputs`], [`drafts`]
+//! and [`layout`].
 //!
 //! # The plugins
 //!
@@ -55,19 +56,26 @@
 //!   examiner's `region:`; never the time zone) and records it as a `phone-region` phenomenon
 //!   before any number is read; `masf_agents::region` reads it back for every later agent, the
 //!   timeline and `masf verify`.
-//! - [`identity`] and [`util`] are also the shared helpers: they read `sqlite_query` and listing
-//!   texts back into rows from the logged text, so a cached answer reads the same as a fresh one.
+//! - The shared helpers, each named for what it holds: [`calls`] (calling tools with the
+//!   "could not parse X because Y" bookkeeping), [`outputs`] (reading `sqlite_query` and
+//!   listing texts back from the logged text, so a cached answer reads the same as a fresh one,
+//!   and writing values as outputs hold them), [`drafts`] (phenomena being drafted, time
+//!   encodings), [`layout`] (recognising a device tree by its directories), and [`identity`]
+//!   (observations of who is who).
 
 pub mod android;
 pub mod archive;
 pub mod browsers;
+pub mod calls;
 pub mod disk;
+pub mod drafts;
 pub mod extract;
 pub mod identity;
 pub mod ios;
+pub mod layout;
 pub mod media;
+pub mod outputs;
 pub mod region;
-pub mod util;
 pub mod wallets;
 
 use std::sync::Arc;

@@ -18,8 +18,6 @@ use masf_graph::{FactType, Region};
 use masf_tools::{Applicability, Invoked, SourceCtx, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 
-use crate::util;
-
 /// The kinds of evidence the tool reads, in order of trust.
 pub const KINDS: [&str; 6] = ["imsi", "mcc", "iccid", "carrier", "own_number", "locale"];
 
@@ -191,10 +189,10 @@ pub fn settle(
         obj.insert("examiner".into(), Value::String(e.to_string()));
     }
     let invoked = ctx.call("phone_region", args)?;
-    if !util::succeeded(&invoked) {
+    if !crate::calls::succeeded(&invoked) {
         ctx.unparsed(
             "phone region",
-            &util::failure_reason(&invoked),
+            &crate::calls::failure_reason(&invoked),
             Some(&invoked.record.invocation_id),
         )?;
         return Ok(examiner);
@@ -210,12 +208,16 @@ pub fn settle(
     };
     let basis = line("basis").unwrap_or_default();
     let reason = line("reason").unwrap_or_default();
-    let mut facts = vec![util::fact(FactType::Identifier, region.code(), &invoked)];
+    let mut facts = vec![crate::drafts::fact(
+        FactType::Identifier,
+        region.code(),
+        &invoked,
+    )];
     if let Some((clue, inv)) = clues
         .iter()
         .find(|(c, _)| c.kind == basis && line("value").as_deref() == Some(c.value.as_str()))
     {
-        facts.push(util::fact(clue.fact_type, &clue.value, inv));
+        facts.push(crate::drafts::fact(clue.fact_type, &clue.value, inv));
     }
     let draft = PhenomenonDraft {
         category: masf_agents::region::CATEGORY.to_string(),

@@ -27,10 +27,12 @@ use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark
 use masf_tools::Invoked;
 use serde_json::{Value, json};
 
+use crate::calls::call_or_note;
+use crate::drafts::fact;
 use crate::identity::{
     TreeRef, args_on, artefact_name, observe, observe_cued, observe_named, record,
 };
-use crate::util::{call_or_note, fact, unescape};
+use crate::outputs::unescape;
 
 /// Browser wallet extensions by Chrome Web Store id: (id, name, whether its state is parsed).
 pub const EXTENSIONS: &[(&str, &str, bool)] = &[

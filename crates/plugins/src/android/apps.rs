@@ -25,8 +25,10 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 
 use super::databases::tables_with as tables;
 use super::{Located, MAX_ROWS};
+use crate::calls::note_row_cap;
+use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, observe, query_on};
-use crate::util::{Draft, Table, in_json_cell, note_row_cap, raw, record_draft, unix_millis};
+use crate::outputs::{Table, in_json_cell, raw};
 
 /// `sqlite_query` on `l` with decoding `options` (`telegram`, `base64`, `protobuf`) set: the
 /// call and its rows, `None` (noted with the call's reason) when it failed.
@@ -41,10 +43,10 @@ pub(super) fn query_decoded(
         args[*o] = serde_json::json!(true);
     }
     let inv = ctx.call("sqlite_query", crate::identity::args_on(&l.tree, args))?;
-    if !crate::util::succeeded(&inv) {
+    if !crate::calls::succeeded(&inv) {
         ctx.unparsed(
             &artefact_name(&l.tree, &l.path),
-            &crate::util::failure_reason(&inv),
+            &crate::calls::failure_reason(&inv),
             Some(&inv.record.invocation_id),
         )?;
         return Ok(None);

@@ -7,11 +7,12 @@ use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark
 use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
+use crate::drafts::fact;
 use crate::identity::{
     Party, artefact_name, normalized, observe, observe_cued, observe_written_wallets, query_on,
     raw_cell, record, tables_on,
 };
-use crate::util::{Table, fact};
+use crate::outputs::Table;
 
 /// The contacts read so far: each contact's phones (canonical) by raw contact id, so message and
 /// call counterparties are attributed to the contact that holds their number.

@@ -6,8 +6,9 @@ use masf_tools::Invoked;
 use serde_json::json;
 
 use super::{Located, MAX_ROWS};
+use crate::calls::call_or_note;
+use crate::drafts::fact;
 use crate::identity::{args_on, artefact_name, observe, record};
-use crate::util::{call_or_note, fact};
 
 /// Reads a whole text artefact (up to 1 MiB); `None` (noted unparsed) when it cannot be read.
 pub(super) fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, RuntimeError> {
@@ -19,7 +20,7 @@ pub(super) fn read(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Invoked>, R
         args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
     )?;
     if let Some(read) = &read {
-        crate::util::note_unread_rest(ctx, &name, read, "parsed")?;
+        crate::calls::note_unread_rest(ctx, &name, read, "parsed")?;
     }
     Ok(read)
 }

@@ -12,8 +12,10 @@ use masf_graph::{EntityKind, FactType, IdType};
 
 use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
+use crate::calls::note_row_cap;
+use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, observe, query_on};
-use crate::util::{Draft, note_row_cap, raw, record_draft, unix_millis};
+use crate::outputs::raw;
 
 /// Triage of every LINE `naver_line` database found.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {

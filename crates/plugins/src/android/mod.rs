@@ -51,8 +51,9 @@ use serde_json::json;
 use masf_agents::PhenomenonDraft;
 use masf_graph::{FactType, TimeMark};
 
+use crate::drafts::fact;
 use crate::identity::{TreeRef, args_on, artefact_name, record, trees};
-use crate::util::{fact, found_paths};
+use crate::outputs::found_paths;
 
 /// Most rows of one table recorded one phenomenon each; the rest are summarised.
 pub const MAX_ROWS: u64 = 2000;
@@ -180,9 +181,9 @@ fn android_container(node: &Node) -> bool {
 
 /// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
 /// `"<path> (<what it holds>)"`, over the first four levels of each file system of the source
-/// ([`crate::util::find_markers`]).
+/// ([`crate::layout::find_markers`]).
 pub fn android_layout(node: &Node) -> Vec<String> {
-    crate::util::find_markers(node, &mut |_, dir, children| {
+    crate::layout::find_markers(node, &mut |_, dir, children| {
         let name = dir.rsplit('/').next().unwrap_or("");
         let found = LAYOUT_MARKERS
             .iter()
@@ -253,7 +254,7 @@ impl Plugin for AndroidPlugin {
         if typed.plugin.is_some() || source.scan.form == Form::ItunesBackup {
             return None;
         }
-        crate::util::layout_detection(&typed.evidence_type, android_layout(&source.scan.root))
+        crate::layout::layout_detection(&typed.evidence_type, android_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
@@ -532,10 +533,10 @@ fn region(
                 serde_json::json!({"path": l.path, "sql": databases::SIMINFO_SQL, "limit": MAX_ROWS}),
             ),
         )?;
-        if !crate::util::succeeded(&inv) {
+        if !crate::calls::succeeded(&inv) {
             continue;
         }
-        let t = crate::util::Table::parse(&inv.output.text);
+        let t = crate::outputs::Table::parse(&inv.output.text);
         for row in &t.rows {
             let at = |col: &str| format!("{} > siminfo.{col}", l.name());
             if let Some(v) = t.get(row, "imsi") {
@@ -560,7 +561,7 @@ fn region(
                 serde_json::json!({"path": l.path, "length": 1 << 20}),
             ),
         )?;
-        if !crate::util::succeeded(&inv) {
+        if !crate::calls::succeeded(&inv) {
             continue;
         }
         for (key, value) in files::properties(&inv.output.text) {
@@ -782,7 +783,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "find_files",
                     args_on(&tree, json!({"name_glob": "Screenshot*", "limit": 5000})),
                 )?;
-                if crate::util::succeeded(&invoked) {
+                if crate::calls::succeeded(&invoked) {
                     shots.extend(
                         found_paths(&invoked.output.text)
                             .into_iter()
@@ -831,10 +832,10 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
                 "find_files",
                 args_on(&tree, json!({"name_glob": glob, "limit": 100})),
             )?;
-            if !crate::util::succeeded(&invoked) {
+            if !crate::calls::succeeded(&invoked) {
                 continue;
             }
-            crate::util::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
+            crate::calls::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
             for path in found_paths(&invoked.output.text) {
                 out.push(Located {
                     tree: tree.clone(),

@@ -4,8 +4,9 @@ use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
 use masf_graph::FactType;
 use serde_json::json;
 
+use crate::calls::succeeded;
+use crate::drafts::fact;
 use crate::identity::record;
-use crate::util::{fact, succeeded};
 
 /// One row of `partition_table`'s output.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +74,7 @@ pub fn triage(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     if !succeeded(&table) {
         ctx.unparsed(
             "partition table",
-            &crate::util::failure_reason(&table),
+            &crate::calls::failure_reason(&table),
             Some(&table.record.invocation_id),
         )?;
         return Ok(());

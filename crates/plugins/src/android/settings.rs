@@ -18,8 +18,8 @@ use masf_tools::Invoked;
 use quick_xml::events::Event;
 
 use super::Located;
+use crate::drafts::{Draft, record_draft};
 use crate::identity::{artefact_name, observe};
-use crate::util::{Draft, record_draft};
 
 /// One `<setting>` element: its attributes as the text holds them (escaped, never unescaped).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn parse(xml: &str) -> Result<Vec<Setting>, String> {
 /// One settings file.
 pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::util::call_or_note(
+    let Some(inv) = crate::calls::call_or_note(
         ctx,
         &name,
         "read_xml",

@@ -41,8 +41,10 @@ use masf_tools::Invoked;
 
 use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
+use crate::calls::column_or_null;
+use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
 use crate::identity::{artefact_name, normalized, observe, query_on};
-use crate::util::{Draft, column_or_null, raw, record_draft, unix_millis, unix_seconds};
+use crate::outputs::raw;
 
 // ---------------------------------------------------------------------------------------------
 // Wi-Fi
@@ -1100,7 +1102,7 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                         .push((i, inv.clone()));
                 }
             }
-            crate::util::note_row_cap(ctx, &name, &at, MAX_ROWS * 10, "attendees")?;
+            crate::calls::note_row_cap(ctx, &name, &at, MAX_ROWS * 10, "attendees")?;
             atable = Some(at);
         }
     }

@@ -40,8 +40,10 @@ use serde_json::Value;
 use super::databases::tables_with;
 use super::line::{col, columns};
 use super::{Located, MAX_ROWS};
+use crate::calls::note_row_cap;
+use crate::drafts::{Draft, record_draft, unix_seconds};
 use crate::identity::{artefact_name, observe, query_on};
-use crate::util::{Draft, Table, in_json_cell, note_row_cap, raw, record_draft, unix_seconds};
+use crate::outputs::{Table, in_json_cell, raw};
 
 /// Triage of every `cache4.db` and `userconfing.xml` found.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
@@ -60,7 +62,7 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
 /// `telegram` option. Present even when `cache4.db` was cleared.
 pub fn userconfing(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::util::call_or_note(
+    let Some(inv) = crate::calls::call_or_note(
         ctx,
         &name,
         "read_xml",

@@ -23,9 +23,11 @@ use masf_graph::{EntityKind, FactType, IdType};
 use md5::{Digest, Md5};
 
 use super::{Located, MAX_ROWS};
+use crate::calls::note_row_cap;
+use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{args_on, artefact_name, normalized, observe, query_on};
 use crate::ios::signal::{Header, sqlcipher};
-use crate::util::{Draft, note_row_cap, raw, record_draft, unix_millis};
+use crate::outputs::raw;
 
 /// The `name`/value pairs of an Android shared-preferences XML (`<string name="k">v</string>`,
 /// `<int name="k" value="v" />`, …), values as the file writes them.

@@ -30,8 +30,8 @@ use masf_graph::views::ExpectedArtefact;
 use masf_tools::{SourceCtx, Tool};
 use serde_json::json;
 
+use crate::drafts::fact;
 use crate::identity::record;
-use crate::util::fact;
 
 /// The disk-image plugin.
 pub struct DiskPlugin;
@@ -107,7 +107,7 @@ impl Plugin for DiskPlugin {
 
 /// One phenomenon per file system `fs_info` describes: its format, label and UUID.
 fn volumes(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-    let Some(info) = crate::util::call_or_note(ctx, "volume", "fs_info", json!({}))? else {
+    let Some(info) = crate::calls::call_or_note(ctx, "volume", "fs_info", json!({}))? else {
         return Ok(());
     };
     // Blocks of `format:`/`readable:`/`label:`/`uuid:` lines, one per probed layer.

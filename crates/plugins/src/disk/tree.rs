@@ -12,11 +12,12 @@ use masf_tools::inventory::{CONTINUES, END, TOTAL_PREFIX};
 use serde_json::json;
 
 use super::file_category;
+use crate::drafts::fact;
 use crate::extract;
 use crate::identity::{
     self, TreeRef, args_on, artefact_name, observe, observe_cued, record, trees,
 };
-use crate::util::{fact, unescape};
+use crate::outputs::unescape;
 
 /// Most documents, photos and text files read for their content per tree; the others are
 /// in the inventory's table only, and one "not read" note counts them.
@@ -271,7 +272,7 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             args["after"] = json!(a);
         }
         let Some(invoked) =
-            crate::util::call_or_note(ctx, &what, "inventory", args_on(tree, args))?
+            crate::calls::call_or_note(ctx, &what, "inventory", args_on(tree, args))?
         else {
             break;
         };
@@ -488,7 +489,7 @@ fn document(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(meta) = crate::util::call_or_note(
+    let Some(meta) = crate::calls::call_or_note(
         ctx,
         &name,
         "doc_metadata",
@@ -590,7 +591,7 @@ fn document(
             format!("The {what} named in a document's metadata."),
         )?;
     }
-    let Some(text) = crate::util::call_or_note(
+    let Some(text) = crate::calls::call_or_note(
         ctx,
         &name,
         "doc_text",
@@ -885,7 +886,7 @@ fn text_file(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(text) = crate::util::call_or_note(
+    let Some(text) = crate::calls::call_or_note(
         ctx,
         &name,
         "read_text",
@@ -894,7 +895,7 @@ fn text_file(
     else {
         return Ok(());
     };
-    crate::util::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;
+    crate::calls::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;
     identifiers_in(ctx, &e.cell, &name, &text, Some(listing), None)
 }
 
@@ -907,7 +908,7 @@ fn photo(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(meta) = crate::util::call_or_note(
+    let Some(meta) = crate::calls::call_or_note(
         ctx,
         &name,
         "doc_metadata",

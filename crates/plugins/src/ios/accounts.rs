@@ -177,7 +177,7 @@ fn properties(
         };
         let value = t
             .get(row, "value")
-            .and_then(crate::util::plist_cell)
+            .and_then(crate::outputs::plist_cell)
             .map(|v| v.get("root").cloned().unwrap_or(v));
         let text = match value {
             Some(serde_json::Value::String(s)) if !s.trim().is_empty() => s,

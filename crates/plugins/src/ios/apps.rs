@@ -16,8 +16,8 @@ use serde_json::Value;
 
 use super::callhistory::optional;
 use super::{Draft, Run, Schema, core_data_encoding, raw};
-use crate::util::in_json_cell;
-use crate::util::plist_cell;
+use crate::outputs::in_json_cell;
+use crate::outputs::plist_cell;
 
 /// Columns of `app_install` besides `pid`, `bundle_id` and `store_metadata`, each with the
 /// fact type it is recorded as and how the interpretation names it.
@@ -278,7 +278,7 @@ fn packages(
         return Ok(());
     }
     let mut select = vec!["p.pid AS pid".to_string()];
-    select.push(crate::util::column_or_null(
+    select.push(crate::calls::column_or_null(
         &cols,
         "p.",
         "timestamp",
@@ -287,17 +287,17 @@ fn packages(
     select.extend(
         PACKAGE_COLUMNS
             .iter()
-            .map(|(c, _, _)| crate::util::column_or_null(&cols, "p.", c, c)),
+            .map(|(c, _, _)| crate::calls::column_or_null(&cols, "p.", c, c)),
     );
     let install = schema.columns("app_install");
     let join = if cols.contains("parent_id") && install.contains("pid") {
-        select.push(crate::util::column_or_null(
+        select.push(crate::calls::column_or_null(
             &install,
             "i.",
             "bundle_id",
             "bundle_id",
         ));
-        select.push(crate::util::column_or_null(
+        select.push(crate::calls::column_or_null(
             &install,
             "i.",
             "bundle_name",

@@ -23,7 +23,8 @@ use serde_json::Value;
 
 use super::plists::parse;
 use super::{Draft, ROW_CAP, Run};
-use crate::util::{in_json, json_scalar, unix_seconds};
+use crate::drafts::unix_seconds;
+use crate::outputs::{in_json, json_scalar};
 
 /// Triage of the backup and CarPlay preference plists of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

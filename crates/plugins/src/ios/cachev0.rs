@@ -9,7 +9,6 @@ use masf_agents::RuntimeError;
 use masf_graph::FactType;
 
 use super::{Draft, Run};
-use crate::util;
 
 /// The rows read: the id, the data's length and its first 8 bytes as hex.
 const SELECT: &str =
@@ -48,9 +47,9 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             continue;
         };
         for (inv, t, row) in paged.rows() {
-            let id = util::raw(t, row, "id");
-            let bytes = util::raw(t, row, "data_bytes");
-            let head = util::raw(t, row, "data_head");
+            let id = crate::outputs::raw(t, row, "id");
+            let bytes = crate::outputs::raw(t, row, "data_bytes");
+            let head = crate::outputs::raw(t, row, "data_head");
             let Some(id) = id else { continue };
             let mut d = Draft::new("media", format!("Cached image {id} of {path}"));
             d.fact(FactType::Path, Some(path), &find);

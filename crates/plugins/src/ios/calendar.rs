@@ -28,7 +28,8 @@ use masf_tools::Invoked;
 
 use super::photos::{fields, times};
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::{Table, column_or_null};
+use crate::calls::column_or_null;
+use crate::outputs::Table;
 
 /// Triage of every `Calendar.sqlitedb` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -18,7 +18,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 
 /// `col AS alias` when the column exists, `NULL AS alias` otherwise.
 pub fn optional(cols: &BTreeSet<String>, col: &str, alias: &str) -> String {
-    crate::util::column_or_null(cols, "", col, alias)
+    crate::calls::column_or_null(cols, "", col, alias)
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {

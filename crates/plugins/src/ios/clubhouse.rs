@@ -26,7 +26,7 @@ use serde_json::{Value, json};
 
 use super::plists::parse_with;
 use super::{Draft, Run};
-use crate::util::{in_json, json_scalar};
+use crate::outputs::{in_json, json_scalar};
 
 /// Triage of the Clubhouse preference plists of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -335,7 +335,7 @@ fn group(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         d.fact(FactType::Identifier, id.map(String::as_str), &inv);
         d.time(
             Some(time),
-            crate::util::unix_seconds(Some(time)),
+            crate::drafts::unix_seconds(Some(time)),
             "Notification received",
             &inv,
         );

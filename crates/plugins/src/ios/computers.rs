@@ -12,7 +12,6 @@ use masf_graph::{EntityKind, FactType, IdType};
 use serde_json::json;
 
 use super::{Draft, Run};
-use crate::util;
 
 /// Bytes from a user name to its computer's name in a pairing record.
 const COMPUTER_AFTER_USER: u64 = 64;
@@ -23,7 +22,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         return Ok(());
     };
     for path in &paths {
-        let Some(inv) = util::call_or_note(
+        let Some(inv) = crate::calls::call_or_note(
             run.ctx,
             path,
             "strings",

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use super::plists::parse;
 use super::{Draft, Run};
-use crate::util;
 
 /// The lists of the plist, each with the control type iLEAPP names it by.
 pub const LISTS: [(&str, &str); 3] = [
@@ -53,7 +52,11 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                     format!("Control Center module {position} ({kind}): {bundle}"),
                 );
                 d.fact(FactType::Path, Some(path), &find);
-                d.fact(FactType::Identifier, Some(&util::in_json(bundle)), &inv);
+                d.fact(
+                    FactType::Identifier,
+                    Some(&crate::outputs::in_json(bundle)),
+                    &inv,
+                );
                 d.fact(FactType::Name, Some(key), &inv);
                 d.interpretation = format!(
                     "{path} lists {bundle} at position {position} of {key} ({kind}: {}; configuration version {}).",

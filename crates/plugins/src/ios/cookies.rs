@@ -25,7 +25,6 @@ use masf_tools::{Applicability, SourceCtx, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 
 use super::{Draft, ROW_CAP, Run};
-use crate::util;
 
 /// Largest cookie store read.
 pub const COOKIES_MAX: u64 = 32 << 20;
@@ -426,7 +425,8 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let mut recorded = 0u64;
     let mut over = 0u64;
     for path in &paths {
-        let Some(inv) = util::call_or_note(run.ctx, path, "binary_cookies", json!({"path": path}))?
+        let Some(inv) =
+            crate::calls::call_or_note(run.ctx, path, "binary_cookies", json!({"path": path}))?
         else {
             continue;
         };

@@ -20,7 +20,7 @@ use masf_graph::FactType;
 use masf_tools::Invoked;
 
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// The databases read, with what keeps them.
 pub const DATABASES: [(&str, &str); 2] = [

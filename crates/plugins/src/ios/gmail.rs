@@ -14,7 +14,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, file_name, raw, summarise};
-use crate::util::unix_millis;
+use crate::drafts::unix_millis;
 
 const COLUMNS: [&str; 10] = ["c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9"];
 

@@ -20,7 +20,8 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, file_name, raw, summarise};
-use crate::util::{column_or_null, unix_seconds};
+use crate::calls::column_or_null;
+use crate::drafts::unix_seconds;
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(timestamp, 0)) AS first_time, max(timestamp) AS last_time FROM ThreadItem";
 

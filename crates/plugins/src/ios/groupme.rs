@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::plists::parse_with;
 use super::{Draft, Run};
-use crate::util::json_scalar;
+use crate::outputs::json_scalar;
 
 /// Triage of every GroupMe preference plist of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::plists::parse;
 use super::{Draft, ROW_CAP, Run, core_data_encoding};
-use crate::util::{in_json, json_scalar};
+use crate::outputs::{in_json, json_scalar};
 
 /// The file names of the cache.
 pub const NAMES: [&str; 2] = [

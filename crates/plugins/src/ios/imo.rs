@@ -20,7 +20,8 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::{Draft, Run, file_name, raw, summarise};
-use crate::util::{column_or_null, in_json_cell, plist_cell};
+use crate::calls::column_or_null;
+use crate::outputs::{in_json_cell, plist_cell};
 
 /// nanoseconds since 1970, when positive.
 fn unix_nanos(v: Option<&str>) -> Option<TimeEncoding> {

@@ -20,7 +20,7 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::{Draft, Run, file_name, raw};
-use crate::util::{self, in_json_cell, plist_cell};
+use crate::outputs::{in_json_cell, plist_cell};
 
 /// The directory that holds the databases.
 pub const DIR: &str = "DirectSQLiteDatabase";
@@ -32,11 +32,12 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     };
     for dir in dirs {
         let args = json!({"path": dir, "name_glob": "*.db", "limit": 100});
-        let Some(find) = util::call_or_note(run.ctx, &format!("{dir}/*.db"), "find_files", args)?
+        let Some(find) =
+            crate::calls::call_or_note(run.ctx, &format!("{dir}/*.db"), "find_files", args)?
         else {
             continue;
         };
-        for path in util::found_paths(&find.output.text) {
+        for path in crate::outputs::found_paths(&find.output.text) {
             if path.rsplit_once('/').is_some_and(|(d, _)| d == dir) {
                 one(run, &find, &path)?;
             }
@@ -48,7 +49,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 /// The `DirectSQLiteDatabase` directories of the source.
 fn dirs(run: &Run<'_, '_>) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
     let args = json!({"name_glob": DIR, "limit": 1000});
-    let Some(inv) = util::call_or_note(run.ctx, DIR, "find_files", args)? else {
+    let Some(inv) = crate::calls::call_or_note(run.ctx, DIR, "find_files", args)? else {
         return Ok(None);
     };
     let found = inv

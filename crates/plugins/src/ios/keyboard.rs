@@ -16,7 +16,7 @@ use masf_graph::FactType;
 use serde_json::json;
 
 use super::{Draft, Run, raw};
-use crate::util::unix_seconds;
+use crate::drafts::unix_seconds;
 
 /// The format's magic, which is no word.
 const MAGIC: &str = "DynamicDictionary-9";
@@ -24,7 +24,7 @@ const MAGIC: &str = "DynamicDictionary-9";
 /// Triage of the keyboard's lexicons and usage statistics.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("dynamic-lexicon.dat", |find, path| {
-        let Some(inv) = crate::util::call_or_note(
+        let Some(inv) = crate::calls::call_or_note(
             run.ctx,
             path,
             "strings",

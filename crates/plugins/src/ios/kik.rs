@@ -17,7 +17,8 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, apple_encoding, file_name, raw, summarise};
-use crate::util::{column_or_null, unix_millis};
+use crate::calls::column_or_null;
+use crate::drafts::unix_millis;
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZTIMESTAMP, 0)) AS first_time, max(ZTIMESTAMP) AS last_time FROM ZKIKMESSAGE";
 

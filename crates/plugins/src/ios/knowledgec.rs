@@ -17,7 +17,7 @@ use masf_tools::Invoked;
 
 use super::photos::{fields, times};
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// The streams read, with what their value says.
 const STREAMS: &[(&str, &str)] = &[

@@ -15,7 +15,7 @@ use masf_graph::{FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, file_name, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// The encoding of a LINE iOS time: Unix milliseconds, or Core Data seconds when small.
 pub fn line_time(raw: Option<&str>) -> Option<TimeEncoding> {

@@ -30,7 +30,8 @@ use masf_tools::Invoked;
 
 use super::photos::fields;
 use super::{Draft, Run, raw, summarise};
-use crate::util::{column_or_null, unix_seconds};
+use crate::calls::column_or_null;
+use crate::drafts::unix_seconds;
 
 /// Triage of every `Envelope Index` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -73,7 +74,7 @@ fn by_ids(
     select: &str,
     key: &str,
     ids: &BTreeSet<String>,
-) -> Result<Vec<(Invoked, crate::util::Table)>, RuntimeError> {
+) -> Result<Vec<(Invoked, crate::outputs::Table)>, RuntimeError> {
     let ids: Vec<&String> = ids.iter().filter(|i| i.parse::<i64>().is_ok()).collect();
     let mut out = Vec::new();
     for chunk in ids.chunks(250) {
@@ -295,7 +296,7 @@ fn one(
             .or_default()
             .push((ainv.clone(), address.clone(), who));
     }
-    let sender_of = |t: &crate::util::Table, row: &[Option<String>]| {
+    let sender_of = |t: &crate::outputs::Table, row: &[Option<String>]| {
         raw(t, row, "sender_id").and_then(|id| addresses.get(&id))
     };
 

@@ -37,7 +37,7 @@ use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, Schema, core_data_encoding, file_name, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// An SQL expression: the text of the HTML fragment `col` (tags removed, paragraph and line
 /// breaks as new lines, the common entities decoded, no-break spaces as spaces, trimmed of

@@ -30,7 +30,8 @@ use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, Schema, core_data_encoding, file_name, raw, summarise};
-use crate::util::{Table, column_or_null};
+use crate::calls::column_or_null;
+use crate::outputs::Table;
 
 const SUMMARY_SQL: &str = "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZCHATMESSAGE";
 

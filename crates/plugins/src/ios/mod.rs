@@ -108,7 +108,7 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::{Invoked, SourceCtx};
 use serde_json::json;
 
-use crate::util::{self, Table};
+use crate::outputs::Table;
 
 /// Row phenomena per artefact before the rest is summarised.
 pub const ROW_CAP: u64 = 2000;
@@ -178,7 +178,7 @@ impl Plugin for Ios {
         // Any other tree (a zip, tar or folder of a partial or tool-specific extraction, a disk
         // image holding a copied device tree): claimed by the iOS directories it holds,
         // wherever they sit (`filesystem1/private/var/…`, `Dump/var/…`, a copied `mobile`).
-        util::layout_detection(&typed.evidence_type, ios_layout(&source.scan.root))
+        crate::layout::layout_detection(&typed.evidence_type, ios_layout(&source.scan.root))
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
@@ -305,12 +305,12 @@ const VAR_MARKERS: &[(&str, &[&str], &str)] = &[
 
 /// What marks a tree as an iOS file system (see [`VAR_MARKERS`]): looked for below every
 /// directory named `var` and every `mobile` directory in the first four levels of each file
-/// system of the source ([`util::find_markers`]). Each found marker is
+/// system of the source ([`crate::layout::find_markers`]). Each found marker is
 /// `"<path> with <children> (<what it holds>)"`.
 pub fn ios_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
-    util::find_markers(node, &mut |fs, dir, children| {
+    crate::layout::find_markers(node, &mut |fs, dir, children| {
         let holds = |path: &str, wanted: &[&'static str]| -> Vec<&'static str> {
-            let inner = util::subdirs(fs, path);
+            let inner = crate::layout::subdirs(fs, path);
             wanted
                 .iter()
                 .filter(|w| inner.iter().any(|(n, _)| n == *w))
@@ -928,13 +928,17 @@ impl<'c, 's> Run<'c, 's> {
     /// Finds files named like `glob` (a `find_files` call); `None` when the call failed (noted).
     pub fn find(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
         let args = json!({"name_glob": glob, "limit": 1000});
-        let Some(inv) =
-            util::call_or_note(self.ctx, &format!("files named {glob}"), "find_files", args)?
+        let Some(inv) = crate::calls::call_or_note(
+            self.ctx,
+            &format!("files named {glob}"),
+            "find_files",
+            args,
+        )?
         else {
             return Ok(None);
         };
-        util::note_links(self.ctx, str::to_string, &inv)?;
-        let paths = util::found_paths(&inv.output.text);
+        crate::calls::note_links(self.ctx, str::to_string, &inv)?;
+        let paths = crate::outputs::found_paths(&inv.output.text);
         Ok(Some((inv, paths)))
     }
 
@@ -960,7 +964,7 @@ impl<'c, 's> Run<'c, 's> {
         sql: &str,
         limit: u64,
     ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
-        util::query(self.ctx, path, sql, limit)
+        crate::calls::query(self.ctx, path, sql, limit)
     }
 
     /// Reads the rows of `select` (a `SELECT … FROM …` without `WHERE`/`ORDER BY`) in pages
@@ -995,7 +999,8 @@ impl<'c, 's> Run<'c, 's> {
                 .unwrap_or_default();
             let sql = format!("{select}{filter} ORDER BY {key}");
             let limit = PAGE.min(ROW_CAP - got);
-            let Some((inv, t)) = util::query_with(self.ctx, path, &sql, limit, options)? else {
+            let Some((inv, t)) = crate::calls::query_with(self.ctx, path, &sql, limit, options)?
+            else {
                 if pages.is_empty() {
                     return Ok(None);
                 }
@@ -1099,7 +1104,7 @@ impl Schema {
     }
 }
 
-pub use crate::util::Draft;
+pub use crate::drafts::Draft;
 
 /// The encoding of an Apple absolute time as stored: nanoseconds since 2001 when the value is
 /// that large (`sms.db` since iOS 11), seconds otherwise; `None` for zero, negative or
@@ -1122,7 +1127,7 @@ pub fn core_data_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
     (v.is_finite() && v > 0.0).then_some(TimeEncoding::AppleSeconds)
 }
 
-pub use crate::util::{escape, raw};
+pub use crate::outputs::{escape, raw};
 
 /// The fact type of a handle value (e-mail, phone or other account).
 pub fn handle_fact_type(value: &str) -> FactType {

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::{Draft, Run, core_data_encoding, escape, raw};
 use crate::identity::Party;
-use crate::util::plist_cell;
+use crate::outputs::plist_cell;
 
 /// Triage of every `NoteStore.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -58,7 +58,7 @@ pub fn note_text(message: &Value) -> Option<&str> {
         .as_str()
 }
 
-use crate::util::in_json_cell;
+use crate::outputs::in_json_cell;
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
     let obj = "ZICCLOUDSYNCINGOBJECT";

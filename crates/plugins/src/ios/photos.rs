@@ -26,7 +26,8 @@ use masf_graph::FactType;
 use masf_tools::Invoked;
 
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::{Table, column_or_null};
+use crate::calls::column_or_null;
+use crate::outputs::Table;
 
 /// Triage of every `Photos.sqlite` of the source (the camera roll's and any other library's).
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -23,7 +23,6 @@ use serde_json::Value;
 
 use super::{Draft, ROW_CAP, Run, file_name};
 use crate::region::Clue;
-use crate::util;
 
 /// Plists that carry the device's identity.
 const IDENTITY_GLOBS: [&str; 4] = [
@@ -166,7 +165,7 @@ pub(crate) fn parse_with(
 ) -> Result<Option<(Invoked, Value)>, RuntimeError> {
     let mut args = options;
     args["path"] = Value::from(path);
-    let Some(inv) = util::call_or_note(run.ctx, path, "parse_plist", args)? else {
+    let Some(inv) = crate::calls::call_or_note(run.ctx, path, "parse_plist", args)? else {
         return Ok(None);
     };
     match serde_json::from_str::<Value>(&inv.output.text) {
@@ -361,7 +360,7 @@ fn device_data(
             )?;
             break;
         }
-        let key_in = util::in_json(key);
+        let key_in = crate::outputs::in_json(key);
         let mut d = Draft::new("device", format!("CommCenter device data {key_in}"));
         d.fact(FactType::Path, Some(path), find);
         let mut said = Vec::new();
@@ -373,7 +372,7 @@ fn device_data(
         // booleans nested in dictionaries (`leaves` keeps strings and numbers only)
         bools(v, &mut Vec::new(), &mut all);
         for (keys, leaf) in &all {
-            let shown = util::in_json(leaf);
+            let shown = crate::outputs::in_json(leaf);
             let name = keys
                 .iter()
                 .rev()
@@ -383,20 +382,20 @@ fn device_data(
             let at = if keys.is_empty() {
                 String::new()
             } else {
-                format!(" ({})", util::in_json(&keys.join(" > ")))
+                format!(" ({})", crate::outputs::in_json(&keys.join(" > ")))
             };
             if let Some(enc) = commcenter_time(name, leaf) {
                 d.time(
                     Some(&shown),
                     Some(enc),
-                    &format!("CommCenter {}", util::in_json(name)),
+                    &format!("CommCenter {}", crate::outputs::in_json(name)),
                     inv,
                 );
             } else if is_iso_time(leaf) {
                 d.time(
                     Some(&shown),
                     Some(TimeEncoding::Iso8601),
-                    &format!("CommCenter {}", util::in_json(name)),
+                    &format!("CommCenter {}", crate::outputs::in_json(name)),
                     inv,
                 );
             } else {

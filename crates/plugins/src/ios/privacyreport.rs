@@ -20,7 +20,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::{Draft, ROW_CAP, Run};
-use crate::util::{self, json_scalar};
+use crate::outputs::json_scalar;
 
 /// Bytes read of one export.
 const MAX: u64 = 1 << 20;
@@ -37,10 +37,10 @@ fn text(v: &Value, key: &str) -> Option<String> {
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
     let args = serde_json::json!({"path": path, "length": MAX});
-    let Some(inv) = util::call_or_note(run.ctx, path, "read_text", args)? else {
+    let Some(inv) = crate::calls::call_or_note(run.ctx, path, "read_text", args)? else {
         return Ok(());
     };
-    util::note_unread_rest(run.ctx, path, &inv, "App Privacy Report records")?;
+    crate::calls::note_unread_rest(run.ctx, path, &inv, "App Privacy Report records")?;
     let more = inv
         .output
         .structured

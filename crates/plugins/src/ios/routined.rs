@@ -19,7 +19,7 @@ use masf_tools::Invoked;
 
 use super::photos::{coordinate, fields, times};
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// Triage of routined's `Cache.sqlite` and `Local.sqlite`.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -12,7 +12,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::{Draft, Run, raw};
-use crate::util::plist_cell;
+use crate::outputs::plist_cell;
 
 /// Response headers reported, in order.
 const HEADERS: &[&str] = &[

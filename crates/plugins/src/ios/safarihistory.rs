@@ -151,7 +151,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         return Ok(());
     }
     let cols = schema.columns("history_visits");
-    let opt = |c: &str| crate::util::column_or_null(&cols, "v.", c, c);
+    let opt = |c: &str| crate::calls::column_or_null(&cols, "v.", c, c);
     let redirect = |c: &str| {
         if cols.contains(c) {
             format!(

@@ -22,7 +22,7 @@ use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, Schema, core_data_encoding, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// The database names.
 pub const NAMES: [&str; 2] = ["RMAdminStore-Local.sqlite", "RMAdminStore-Cloud.sqlite"];

@@ -37,7 +37,7 @@ pub(crate) fn sqlcipher(
 ) -> Result<Option<(Invoked, Header)>, RuntimeError> {
     args["offset"] = Value::from(0);
     args["length"] = Value::from(16);
-    let Some(inv) = crate::util::call_or_note(ctx, artefact, "hexdump", args)? else {
+    let Some(inv) = crate::calls::call_or_note(ctx, artefact, "hexdump", args)? else {
         return Ok(None);
     };
     let s = inv.output.structured.clone().unwrap_or(Value::Null);

@@ -28,7 +28,7 @@ use masf_tools::Invoked;
 
 use super::mastodon::html_text;
 use super::{Draft, ROW_CAP, Run, Schema, core_data_encoding, file_name, raw, summarise};
-use crate::util::column_or_null;
+use crate::calls::column_or_null;
 
 /// Triage of every Truth Social `ChatModel.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

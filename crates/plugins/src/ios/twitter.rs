@@ -25,7 +25,6 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::{Draft, ROW_CAP, Run, file_name};
-use crate::util;
 
 /// The directory of the caches.
 const CACHE_DIR: &str = "com.atebits.tweetie.direct-message.cache";
@@ -39,7 +38,7 @@ const TIMELINES: &[(&str, &str)] = &[
 
 /// Triage of every direct-message cache of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some(dirs) = util::call_or_note(
+    let Some(dirs) = crate::calls::call_or_note(
         run.ctx,
         &format!("directories named {CACHE_DIR}"),
         "find_files",
@@ -60,7 +59,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         })
         .collect();
     for dir in &dirs {
-        let Some(find) = util::call_or_note(
+        let Some(find) = crate::calls::call_or_note(
             run.ctx,
             dir,
             "find_files",
@@ -69,7 +68,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         else {
             continue;
         };
-        for path in util::found_paths(&find.output.text) {
+        for path in crate::outputs::found_paths(&find.output.text) {
             // sidecars (`.DS_Store`-like hidden entries) are no cache
             if file_name(&path).starts_with('.') {
                 continue;
@@ -140,7 +139,7 @@ fn participants(conversation: &Value) -> Vec<&Value> {
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(inv) = util::call_or_note(
+    let Some(inv) = crate::calls::call_or_note(
         run.ctx,
         path,
         "parse_plist",

@@ -14,7 +14,8 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run, core_data_encoding, raw, summarise};
-use crate::util::{column_or_null, unix_seconds};
+use crate::calls::column_or_null;
+use crate::drafts::unix_seconds;
 
 /// Triage of every `voicemail.db` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

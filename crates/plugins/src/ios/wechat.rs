@@ -29,7 +29,9 @@ use md5::{Digest, Md5};
 use serde_json::Value;
 
 use super::{Draft, Run, file_name, raw, summarise};
-use crate::util::{column_or_null, in_json_cell, json_scalar, unix_seconds};
+use crate::calls::column_or_null;
+use crate::drafts::unix_seconds;
+use crate::outputs::{in_json_cell, json_scalar};
 
 /// A contact of the account: its user name and what names it (for titles and labels).
 struct Friend {
@@ -376,7 +378,7 @@ fn one_message(
     tinv: &Invoked,
     peer: Option<&Friend>,
     inv: &Invoked,
-    t: &crate::util::Table,
+    t: &crate::outputs::Table,
     row: &[Option<String>],
 ) -> Result<(), RuntimeError> {
     let id = t.get(row, "id").unwrap_or("?");
@@ -398,7 +400,7 @@ fn one_message(
     if let Some(p) = peer {
         d.fact(
             FactType::Account,
-            Some(&crate::util::escape(&p.user)),
+            Some(&crate::outputs::escape(&p.user)),
             &p.inv,
         );
     }

@@ -362,7 +362,7 @@ fn private_macs(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Run
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        let ssid_in = ssid.as_deref().map(crate::util::in_json);
+        let ssid_in = ssid.as_deref().map(crate::outputs::in_json);
         d.fact(FactType::Name, ssid_in.as_deref(), &inv);
         d.fact(FactType::Identifier, bssid.as_deref(), &inv);
         let mut said = Vec::new();

@@ -24,7 +24,9 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding, TimeMark};
 use masf_tools::{Invoked, SourceCtx, Tool};
 use serde_json::json;
 
-use crate::util::{fact, failure_reason, found_paths, succeeded};
+use crate::calls::{failure_reason, succeeded};
+use crate::drafts::fact;
+use crate::outputs::found_paths;
 use text::Found;
 
 /// Category of a screenshot showing a transfer (a wallet, an amount or a transaction hash).

@@ -215,7 +215,7 @@ fn note_body(p: &Phenomenon) -> Option<String> {
         .iter()
         .filter(|f| f.fact_type == masf_graph::FactType::Text)
         .filter_map(|f| {
-            let cell = masf_plugins::util::unescape(&f.value);
+            let cell = masf_plugins::outputs::unescape(&f.value);
             serde_json::from_str::<String>(&format!("\"{cell}\"")).ok()
         })
         .max_by_key(String::len)

@@ -1,4 +1,4 @@
-use masf_plugins::util::{Table, found_paths, unescape};
+use masf_plugins::outputs::{Table, found_paths, unescape};
 
 #[test]
 fn sqlite_query_text_reads_back() {

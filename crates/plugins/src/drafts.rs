@@ -1,0 +1,107 @@
+//! Drafting phenomena: fact claims citing an invocation, a draft whose facts are added only
+//! when their value is present, the time encodings of stored numbers, and recording it.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{FactClaim, FactType, TimeEncoding, TimeMark};
+use masf_tools::Invoked;
+
+/// A fact claim citing `invoked`.
+pub fn fact(fact_type: FactType, value: impl Into<String>, invoked: &Invoked) -> FactClaim {
+    FactClaim {
+        fact_type,
+        value: value.into(),
+        invocation_id: invoked.record.invocation_id.clone(),
+    }
+}
+
+/// A phenomenon being drafted: facts are added only when their value is present.
+pub struct Draft {
+    category: &'static str,
+    title: String,
+    facts: Vec<masf_graph::FactClaim>,
+    times: Vec<TimeMark>,
+    /// The templated interpretation.
+    pub interpretation: String,
+}
+
+impl Draft {
+    /// The phenomenon request it drafts (`None` when no fact was found: nothing to record).
+    pub fn into_request(self) -> Option<masf_agents::PhenomenonDraft> {
+        (!self.facts.is_empty()).then(|| masf_agents::PhenomenonDraft {
+            category: self.category.to_string(),
+            title: self.title,
+            facts: self.facts,
+            interpretation: self.interpretation,
+            times: self.times,
+        })
+    }
+
+    /// A draft in `category` titled `title`.
+    pub fn new(category: &'static str, title: impl Into<String>) -> Self {
+        Self {
+            category,
+            title: title.into(),
+            facts: Vec::new(),
+            times: Vec::new(),
+            interpretation: String::new(),
+        }
+    }
+
+    /// Adds a fact when `value` is present and non-empty.
+    pub fn fact(&mut self, t: FactType, value: Option<&str>, inv: &Invoked) -> &mut Self {
+        if let Some(v) = value.filter(|v| !v.trim().is_empty()) {
+            self.facts.push(fact(t, v, inv));
+        }
+        self
+    }
+
+    /// Adds a timestamp fact marked as the time of `description`, when `value` is a time.
+    pub fn time(
+        &mut self,
+        value: Option<&str>,
+        encoding: Option<TimeEncoding>,
+        description: &str,
+        inv: &Invoked,
+    ) -> &mut Self {
+        if let (Some(v), Some(enc)) = (value, encoding) {
+            self.times.push(TimeMark {
+                fact: self.facts.len(),
+                encoding: enc,
+                description: description.to_string(),
+            });
+            self.facts.push(fact(FactType::Timestamp, v, inv));
+        }
+        self
+    }
+}
+
+/// `encoding` when `value` is a positive number (0, negative or missing: no time recorded).
+fn positive(value: Option<&str>, encoding: TimeEncoding) -> Option<TimeEncoding> {
+    value
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .map(|_| encoding)
+}
+
+/// Unix seconds, when the value is one (see [`positive`]).
+pub fn unix_seconds(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixSeconds)
+}
+
+/// Unix milliseconds (Java time), when the value is one.
+pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixMillis)
+}
+
+/// WebKit/Chrome microseconds since 1601, when the value is one.
+pub fn webkit(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::Webkit)
+}
+
+/// Records a drafted phenomenon (nothing when it has no fact); a rejection is logged.
+pub fn record_draft(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
+    if let Some(r) = d.into_request() {
+        crate::identity::record(ctx, r)?;
+    }
+    Ok(())
+}

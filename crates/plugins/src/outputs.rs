@@ -1,0 +1,153 @@
+//! Reading tool outputs back from their logged text (so a cached answer reads the same as a
+//! fresh one): `sqlite_query` tables and cells, `find_files` listings; and writing a value the
+//! way an output holds it (cell-escaped, inside a JSON cell or string), so it grounds verbatim.
+
+/// A result table read back from a `sqlite_query` output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table {
+    /// Column names, in order.
+    pub columns: Vec<String>,
+    /// Rows; `None` is SQL NULL.
+    pub rows: Vec<Vec<Option<String>>>,
+    /// Whether the tool stopped at its row limit.
+    pub truncated: bool,
+}
+
+impl Table {
+    /// Parses the tab-separated text `sqlite_query` logs (header line, one line per row,
+    /// `\t \n \r \\` escaped, `NULL` for null, a final `# truncated` line when cut).
+    pub fn parse(text: &str) -> Table {
+        let mut lines = text.lines();
+        let columns = lines
+            .next()
+            .map(|h| h.split('\t').map(unescape).collect())
+            .unwrap_or_default();
+        let mut rows = Vec::new();
+        let mut truncated = false;
+        for line in lines {
+            if line.starts_with("# truncated") {
+                truncated = true;
+                continue;
+            }
+            rows.push(
+                line.split('\t')
+                    .map(|c| (c != "NULL").then(|| unescape(c)))
+                    .collect(),
+            );
+        }
+        Table {
+            columns,
+            rows,
+            truncated,
+        }
+    }
+
+    /// The index of a column.
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The value of column `name` in row `row` (`None` for NULL, a missing column or an empty
+    /// string).
+    pub fn get<'a>(&'a self, row: &'a [Option<String>], name: &str) -> Option<&'a str> {
+        let i = self.col(name)?;
+        row.get(i)?.as_deref().filter(|v| !v.is_empty())
+    }
+}
+
+/// Undoes the escaping of `sqlite_query` cells.
+pub fn unescape(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len());
+    let mut chars = cell.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The JSON of a cell `sqlite_query` rendered from a binary property list (`plist:{…}`).
+pub fn plist_cell(cell: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(cell.strip_prefix("plist:")?).ok()
+}
+
+/// Paths of the files `find_files` found (skipping directories, deleted entries and the
+/// header, `# error` and `# truncated` lines).
+pub fn found_paths(find_output: &str) -> Vec<String> {
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "file" && cols[4] != "deleted")
+        .map(|cols| cols[6].to_string())
+        .collect()
+}
+
+/// The entry rows of a `find_files` listing, each split into its seven columns (the header and
+/// `#` lines skipped).
+fn found_rows(find_output: &str) -> impl Iterator<Item = Vec<&str>> {
+    find_output
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.splitn(7, '\t').collect::<Vec<&str>>())
+        .filter(|cols| cols.len() == 7)
+}
+
+/// The symbolic links a `find_files` listing holds, as (path, target): entries that
+/// [`found_paths`] leaves out, since links inside evidence are never followed.
+pub fn found_links(find_output: &str) -> Vec<(String, String)> {
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "symlink")
+        .map(|cols| {
+            let (path, target) = cols[6].split_once(" -> ").unwrap_or((cols[6], "?"));
+            (path.to_string(), target.to_string())
+        })
+        .collect()
+}
+
+/// A cell as it appears in the `sqlite_query` text (escaped), so that it grounds verbatim.
+pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
+    table.get(row, col).map(escape)
+}
+
+/// Escapes a cell the way `sqlite_query` prints it.
+pub fn escape(s: &str) -> String {
+    masf_tools::sqlite::escape_cell(s)
+}
+
+/// A string as the `sqlite_query` text holds it inside a JSON cell (`plist:`, `protobuf:`,
+/// `tl:`: JSON-escaped, then cell-escaped), so that it grounds verbatim.
+pub fn in_json_cell(s: &str) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    escape(&json[1..json.len().saturating_sub(1)])
+}
+
+/// A string as it appears inside a JSON string of a tool's JSON output (`parse_plist`,
+/// `read_json`), so that it grounds verbatim: quotes, backslashes and control characters
+/// escaped.
+pub fn in_json(s: &str) -> String {
+    let json = serde_json::to_string(s).unwrap_or_default();
+    json[1..json.len().saturating_sub(1)].to_string()
+}
+
+/// A JSON scalar as a tool's pretty JSON output prints it (`parse_plist`): a non-empty string
+/// escaped ([`in_json`]), a number or boolean as written; `None` for anything else.
+pub fn json_scalar(v: Option<&serde_json::Value>) -> Option<String> {
+    match v? {
+        serde_json::Value::String(s) if !s.is_empty() => Some(in_json(s)),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
