@@ -12,7 +12,8 @@ use masf_evidence::scan::Form;
 use masf_graph::views::ExpectedArtefact;
 use masf_tools::{SourceCtx, Tool};
 
-use crate::disk::{doc_text, file_category, tree};
+use crate::disk::doc_text;
+use crate::tree;
 
 /// The archive plugin.
 pub struct ArchivePlugin;
@@ -45,10 +46,12 @@ impl Plugin for ArchivePlugin {
     fn categorise(&self, path: &str) -> Option<&'static str> {
         crate::android::AndroidPlugin
             .categorise(path)
-            .or_else(|| file_category(path))
+            .or_else(|| tree::file_category(path))
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-        tree::triage_tree(ctx)
+        // the Android parsers on any Android databases inside, then the generic tree triage
+        crate::android::artefacts(ctx, false)?;
+        tree::contents(ctx)
     }
 }

@@ -76,6 +76,7 @@ pub mod layout;
 pub mod media;
 pub mod outputs;
 pub mod region;
+pub mod tree;
 pub mod wallets;
 
 use std::sync::Arc;

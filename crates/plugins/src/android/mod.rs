@@ -439,7 +439,7 @@ impl Plugin for AndroidPlugin {
         if !disk {
             // an extraction may hold more than the phone's databases (documents, photos): the
             // generic tree triage reads the rest, as it would have had it claimed the source
-            crate::disk::tree::contents(ctx)?;
+            crate::tree::contents(ctx)?;
         }
         Ok(())
     }
@@ -449,14 +449,14 @@ impl Plugin for AndroidPlugin {
 /// UTC renderings), for the timeline.
 fn artefact_files(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     for l in found {
-        let (entries, _) = crate::disk::tree::parse_listing(&l.found.output.text);
+        let (entries, _) = crate::tree::parse_listing(&l.found.output.text);
         let Some(e) = entries.iter().find(|e| e.path == l.path) else {
             continue;
         };
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         for (role, raw) in &e.times {
-            if let Some((encoding, description)) = crate::disk::tree::time_mark(role, raw) {
+            if let Some((encoding, description)) = crate::tree::time_mark(role, raw) {
                 times.push(TimeMark {
                     fact: facts.len(),
                     encoding,

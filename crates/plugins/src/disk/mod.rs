@@ -3,7 +3,8 @@
 //! no more specific plugin claims.
 //!
 //! Its triage agent (`disk-triage`) describes the volumes (`fs_info`) and then works every file
-//! tree of the source the same way ([`tree::triage_tree`], reused by the archive plugin):
+//! tree of the source the same way (the Android parsers, then [`crate::tree::contents`]; the
+//! archive plugin does the same):
 //!
 //! | what | tools | phenomena | identities |
 //! |---|---|---|---|
@@ -19,7 +20,6 @@
 //! the tool's reason; the rest of the source is still worked.
 
 pub mod doc_text;
-pub mod tree;
 
 use std::sync::Arc;
 
@@ -38,22 +38,6 @@ pub struct DiskPlugin;
 
 /// Score of the generic fallback (any tree no specific plugin claims).
 pub const FALLBACK_SCORE: u8 = 10;
-
-/// The category of a file by its name's extension (`documents`, `images`, `text`,
-/// `databases`, `archives`), `None` for anything else.
-pub fn file_category(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "docx" | "docm" | "xlsx" | "xlsm" | "pptx" | "pdf" | "doc" | "xls" | "ppt" | "odt"
-        | "ods" | "odp" | "rtf" => "documents",
-        "jpg" | "jpeg" | "tif" | "tiff" | "png" | "heic" | "gif" | "bmp" | "webp" => "images",
-        "txt" | "csv" | "md" | "log" | "json" | "xml" | "html" | "htm" | "eml" | "vcf" => "text",
-        "db" | "sqlite" | "sqlite3" | "sqlitedb" | "storedata" => "databases",
-        "zip" | "rar" | "7z" | "tar" | "gz" | "tgz" => "archives",
-        _ => return None,
-    })
-}
 
 impl Plugin for DiskPlugin {
     fn name(&self) -> &'static str {
@@ -90,18 +74,22 @@ impl Plugin for DiskPlugin {
     }
 
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
-        tree::expected()
+        crate::tree::expected()
     }
 
     fn categorise(&self, path: &str) -> Option<&'static str> {
         crate::android::AndroidPlugin
             .categorise(path)
-            .or_else(|| file_category(path))
+            .or_else(|| crate::tree::file_category(path))
     }
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         volumes(ctx)?;
-        tree::triage_tree(ctx)
+        // Android databases and property files anywhere in the tree (a phone's /data copied
+        // to a stick) are read by the Android plugin's parsers, which first decide and record
+        // the source's phone region; then the generic tree triage.
+        crate::android::artefacts(ctx, false)?;
+        crate::tree::contents(ctx)
     }
 }
 

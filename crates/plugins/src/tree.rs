@@ -1,4 +1,5 @@
-//! The file-tree triage shared by the disk and archive plugins: the inventory (one phenomenon
+//! The file-tree triage shared by the disk, archive and Android plugins (each runs the Android
+//! parsers on the tree first, then [`contents`]): the inventory (one phenomenon
 //! per tree, its table the `inventory` tool's pages), the deleted files, document metadata and
 //! text, EXIF, and identifiers, amounts, IBANs and transaction hashes in text.
 
@@ -11,13 +12,28 @@ use masf_tools::Invoked;
 use masf_tools::inventory::{CONTINUES, END, TOTAL_PREFIX};
 use serde_json::json;
 
-use super::file_category;
 use crate::drafts::fact;
 use crate::extract;
 use crate::identity::{
     self, TreeRef, args_on, artefact_name, observe, observe_cued, record, trees,
 };
 use crate::outputs::unescape;
+
+/// The category of a file by its name's extension (`documents`, `images`, `text`,
+/// `databases`, `archives`), `None` for anything else.
+pub fn file_category(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "docx" | "docm" | "xlsx" | "xlsm" | "pptx" | "pdf" | "doc" | "xls" | "ppt" | "odt"
+        | "ods" | "odp" | "rtf" => "documents",
+        "jpg" | "jpeg" | "tif" | "tiff" | "png" | "heic" | "gif" | "bmp" | "webp" => "images",
+        "txt" | "csv" | "md" | "log" | "json" | "xml" | "html" | "htm" | "eml" | "vcf" => "text",
+        "db" | "sqlite" | "sqlite3" | "sqlitedb" | "storedata" => "databases",
+        "zip" | "rar" | "7z" | "tar" | "gz" | "tgz" => "archives",
+        _ => return None,
+    })
+}
 
 /// Most documents, photos and text files read for their content per tree; the others are
 /// in the inventory's table only, and one "not read" note counts them.
@@ -185,22 +201,8 @@ pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static
     Some((encoding, description))
 }
 
-/// Works every readable file tree of the task's source: the Android artefacts found in it, then
-/// the inventory, the deleted files and the content of documents, photos and text files.
-pub fn triage_tree(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
-    // Android databases and property files anywhere in the tree (a phone's /data copied to a
-    // stick, zipped, or handed over as a folder) are read by the Android plugin's parsers;
-    // it first decides and records the source's phone region (the SIMs it finds, else the
-    // examiner's).
-    crate::android::artefacts(ctx, false)?;
-    for tree in trees(ctx)? {
-        one_tree(ctx, &tree)?;
-    }
-    Ok(())
-}
-
 /// The inventory, deleted files, documents, photos, text files and wallet stores of every tree
-/// of the source, without the Android parsers (for a plugin that ran them itself).
+/// of the source (the Android parsers are run by each plugin before this).
 pub fn contents(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
     for tree in trees(ctx)? {
         one_tree(ctx, &tree)?;
