@@ -13,7 +13,7 @@ use masf_api::desktop::{
 use masf_api::{ApiError, Indexed, SearchRequest, SearchResult};
 use tauri::{AppHandle, State};
 
-use crate::ipc;
+use crate::events;
 
 pub(crate) type Shared<'a> = State<'a, Arc<Desktop>>;
 
@@ -36,13 +36,13 @@ struct Forward(AppHandle);
 
 impl DesktopSink for Forward {
     fn run_events(&self, items: &[masf_api::StreamItem]) {
-        ipc::emit::<ipc::RunEvents>(&self.0, items);
+        events::emit::<events::RunEvents>(&self.0, items);
     }
     fn run_finished(&self, finished: &RunFinished) {
-        ipc::emit::<ipc::RunFinishedEvent>(&self.0, finished);
+        events::emit::<events::RunFinishedEvent>(&self.0, finished);
     }
     fn intake_progress(&self, progress: &IntakeProgress) {
-        ipc::emit::<ipc::IntakeProgressEvent>(&self.0, progress);
+        events::emit::<events::IntakeProgressEvent>(&self.0, progress);
     }
 }
 

@@ -1,5 +1,5 @@
 //! The typed seam between the shell and the web UI: every command's arguments and result and
-//! every event's payload, as Rust types, written as TypeScript to `ui/src/generated/ipc.ts`
+//! every event's payload (the events are declared in `events`), as Rust types, written as TypeScript to `ui/src/generated/ipc.ts`
 //! (with every type they reach, through `ts-rs`). The UI imports its types from there only;
 //! the test `generated_typescript_is_fresh` fails when the committed file differs from what
 //! the Rust types give now, and says how to refresh it.
@@ -14,23 +14,20 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use masf_api::desktop::{
-    CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, FactQuery, IntakeProgress,
-    InvocationView, LinksAndActors, ReportFormat, RerunView, RunFinished, SourceDraft, StatusView,
-    TagsView, TimelineRequest, WireCursor,
+    CaseDraft, CaseSummary, DraftProblem, EventPage, Exported, FactQuery, InvocationView,
+    LinksAndActors, ReportFormat, RerunView, SourceDraft, StatusView, TagsView, TimelineRequest,
+    WireCursor,
 };
 use masf_api::{
-    ApiError, FileHash, Indexed, MarkAct, Report, SearchRequest, SearchResult, StreamItem,
-    Timeline, Why,
+    ApiError, FileHash, Indexed, MarkAct, Report, SearchRequest, SearchResult, Timeline, Why,
 };
 use masf_report::ts_shapes as shapes;
-use serde::Serialize;
-use tauri::{AppHandle, Emitter};
+use tauri::AppHandle;
 use ts_rs::{Config, TS};
 
 use crate::commands::{self, Shared};
-
-/// Writes a type's TypeScript name.
-type TsName = fn(&Config) -> String;
+use crate::events::event_types;
+use crate::ts::{Declarations, TsName};
 
 /// One IPC command as TypeScript sees it: its name, its arguments (name and type, as the
 /// `invoke` call passes them) and its result.
@@ -112,105 +109,6 @@ commands! {
     pick_folder [app: AppHandle] () -> Option<PathBuf>;
 }
 
-/// An event the shell emits to the window: its name and payload type. The shell emits only
-/// through [`emit`], so a payload cannot differ from what `ipc.ts` declares.
-pub trait Event {
-    const NAME: &'static str;
-    type Payload: Serialize + ?Sized;
-}
-
-/// Emits `E` to every window (a closed window is not an error of the run).
-pub fn emit<E: Event>(app: &impl Emitter<tauri::Wry>, payload: &E::Payload) {
-    let _ = app.emit(E::NAME, payload);
-}
-
-/// One event as TypeScript sees it.
-pub struct EventType {
-    pub name: &'static str,
-    payload: TsName,
-    visit: fn(&mut Declarations),
-}
-
-macro_rules! events {
-    ($( $(#[$meta:meta])* $ty:ident $name:literal => $payload:ty, as $ts:ty; )*) => {
-        $(
-            $(#[$meta])*
-            pub struct $ty;
-            impl Event for $ty {
-                const NAME: &'static str = $name;
-                type Payload = $payload;
-            }
-        )*
-        /// The events, by name.
-        pub fn event_types() -> Vec<EventType> {
-            vec![$(EventType {
-                name: $name,
-                payload: <$ts as TS>::name,
-                visit: |d| d.visit::<$ts>(),
-            }),*]
-        }
-    };
-}
-
-events! {
-    /// Items the run appended to the store, in order, batched per poll.
-    RunEvents "run-event" => [StreamItem], as Vec<StreamItem>;
-    /// The run ended (completed, paused, halted at a budget cap, failed).
-    RunFinishedEvent "run-finished" => RunFinished, as RunFinished;
-    /// Hashing progress of a source's files.
-    IntakeProgressEvent "intake-progress" => IntakeProgress, as IntakeProgress;
-    /// Paths dropped on the window, sniffed (the drafts `intake_paths` returns).
-    IntakeDropped "intake-dropped" => [SourceDraft], as Vec<SourceDraft>;
-}
-
-/// Every named type the commands and events reach, declared once (sorted by name).
-#[derive(Default)]
-pub struct Declarations {
-    cfg: Config,
-    by_name: BTreeMap<String, String>,
-    /// Every type walked (recursive types are walked once).
-    walked: std::collections::HashSet<std::any::TypeId>,
-    clashes: Vec<String>,
-}
-
-impl Declarations {
-    fn visit<T: TS + 'static + ?Sized>(&mut self) {
-        self.declare::<T>();
-    }
-
-    fn declare<T: TS + 'static + ?Sized>(&mut self) {
-        if !self.walked.insert(std::any::TypeId::of::<T>()) {
-            return;
-        }
-        // Only types with a declaration of their own (derived ones) are named.
-        if T::output_path().is_none() {
-            T::visit_dependencies(&mut WalkOnly(self));
-            T::visit_generics(&mut WalkOnly(self));
-            return;
-        }
-        let name = T::ident(&self.cfg);
-        let docs = T::docs().unwrap_or_default();
-        let decl = format!("{docs}export {}", T::decl(&self.cfg));
-        // A type and its `ts-rs` shadow (`serde_json::Value` and `JsonValue`) declare the same.
-        match self.by_name.get(&name) {
-            Some(seen) if *seen == decl => {}
-            Some(_) => self.clashes.push(name),
-            None => {
-                self.by_name.insert(name, decl);
-            }
-        }
-        T::visit_dependencies(&mut WalkOnly(self));
-        T::visit_generics(&mut WalkOnly(self));
-    }
-}
-
-struct WalkOnly<'a>(&'a mut Declarations);
-impl ts_rs::TypeVisitor for WalkOnly<'_> {
-    fn visit<T: TS + 'static + ?Sized>(&mut self) {
-        self.0.declare::<T>();
-    }
-}
-
 /// Tauri passes a command's arguments by their camelCase names.
 fn camel(name: &str) -> String {
     let mut out = String::new();
@@ -230,10 +128,7 @@ fn camel(name: &str) -> String {
 
 /// The whole of `ui/src/generated/ipc.ts`.
 pub fn typescript() -> Result<String, String> {
-    let mut d = Declarations {
-        cfg: Config::new().with_large_int("number"),
-        ..Default::default()
-    };
+    let mut d = Declarations::new(Config::new().with_large_int("number"));
     let commands = command_types();
     let events = event_types();
     for c in &commands {

@@ -6,7 +6,9 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod events;
 mod ipc;
+mod ts;
 
 use std::sync::Arc;
 
@@ -82,7 +84,7 @@ fn main() {
                 let paths = paths.clone();
                 tauri::async_runtime::spawn_blocking(move || {
                     let drafts = masf_api::desktop::draft_sources(&paths);
-                    ipc::emit::<ipc::IntakeDropped>(&window, &drafts);
+                    events::emit::<events::IntakeDropped>(&window, &drafts);
                 });
             }
         })
