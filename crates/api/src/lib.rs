@@ -22,8 +22,7 @@
 //!   `masf_agents` (resolver, ownership); `resolve` serves links, decisions and actors and
 //!   imports only `compose`: no module of the api imports one that
 //!   imports it back. `tests/module_loops.rs` reads every crate's `crate::` imports and fails
-//!   naming each loop; the one not broken yet (evidence `probe`/`volume`) is listed there as
-//!   known.
+//!   naming each loop; none is left in any crate.
 //! - `intake` runs `masf_intake::register`, which registers each source on its own: a
 //!   failure to list or hash it is a `SourceUnreadable` event and a problem, a truncated E01 is
 //!   registered with its media unread, and a `SourceAdded` event is keyed `source-added/<id>`. One unreadable source never stops

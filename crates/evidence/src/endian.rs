@@ -40,3 +40,12 @@ pub(crate) fn be64(b: &[u8], at: usize) -> Option<u64> {
         .and_then(|s| s.try_into().ok())
         .map(u64::from_be_bytes)
 }
+
+/// A fixed-size text field: up to the first NUL, trailing spaces removed, lossy UTF-8;
+/// `None` when empty.
+pub(crate) fn text(b: &[u8]) -> Option<String> {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    let s = String::from_utf8_lossy(b.get(..end).unwrap_or(&[]));
+    let s = s.trim_end_matches([' ', '\0']).trim_start();
+    (!s.is_empty()).then(|| s.to_string())
+}

@@ -59,7 +59,8 @@
 //!   hand-walked, loop-safe EBR chain; the Apple Partition Map read by hand with a bounded entry
 //!   count.
 //! - [`probe`]: signatures and superblocks of about 40 formats, Android FBE/FDE verdicts; ISO
-//!   9660 recognised as not yet readable.
+//!   9660 recognised as not yet readable. Its answer types are `format`'s, and volume boot
+//!   sectors (FAT, NTFS, exFAT, BitLocker) are `bootsect`'s, which the volume layer asks too.
 //! - [`hfsplus`]: hand-written HFS+/HFSX after TN1150: volume header or HFS wrapper, catalog and
 //!   extents overflow B-trees walked along their leaf chains with loop detection (a bad node ends
 //!   the walk with a diagnostic), hard links resolved to their `iNode` file as TSK does, resource
@@ -121,6 +122,7 @@
 
 pub mod apfs;
 pub mod archive;
+mod bootsect;
 pub mod bytes;
 mod endian;
 pub mod ewf;
@@ -129,6 +131,7 @@ pub mod f2fs;
 pub mod fat;
 pub mod files;
 pub mod folder;
+mod format;
 pub mod fs;
 pub mod fuzzing;
 pub mod hash;

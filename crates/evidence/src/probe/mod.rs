@@ -37,218 +37,11 @@
 mod boot;
 pub(crate) mod superblocks;
 
-use serde::Serialize;
+pub use crate::bootsect::boot_sector_format;
+pub use crate::format::{Encryption, Format, Probe};
 
 use crate::bytes::ByteSource;
 use crate::volume::{self, VolumeKind};
-
-/// What a byte stream holds. Serialised as its [`Format::name`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Ext2,
-    Ext3,
-    Ext4,
-    /// An external ext3/ext4 journal device (not a file system).
-    ExtJournal,
-    Fat12,
-    Fat16,
-    Fat32,
-    Ntfs,
-    ExFat,
-    /// A BitLocker-encrypted volume.
-    BitLocker,
-    F2fs,
-    Erofs,
-    Squashfs,
-    Apfs,
-    HfsPlus,
-    Hfsx,
-    /// Classic HFS (without an embedded HFS+ volume).
-    Hfs,
-    Iso9660,
-    LinuxSwap,
-    Luks,
-    AndroidSparse,
-    /// Android boot or vendor_boot image (kernel, ramdisk).
-    AndroidBoot,
-    /// Android verified-boot metadata (vbmeta).
-    AndroidVbmeta,
-    /// Android dynamic partitions (`super`, liblp metadata).
-    AndroidSuper,
-    /// A partition encrypted with Android full-disk encryption (crypto footer found).
-    AndroidFde,
-    Gpt,
-    Mbr,
-    /// Apple Partition Map.
-    Apm,
-    Ewf,
-    /// A QEMU copy-on-write image (QCOW2).
-    Qcow2,
-    /// A Microsoft Virtual Hard Disk (VHD) image.
-    Vhd,
-    /// A Microsoft VHDX image (Hyper-V).
-    Vhdx,
-    /// A VMware virtual disk (VMDK): a sparse extent, or a descriptor naming extent files.
-    Vmdk,
-    Zip,
-    Tar,
-    Gzip,
-    Sqlite,
-    Plist,
-    Png,
-    Jpeg,
-    /// Every sampled block is zero (unused or wiped).
-    Zeroed,
-    /// Zero bytes long.
-    Empty,
-    /// Nothing recognised.
-    Unknown,
-}
-
-impl Format {
-    /// Short name, as in JSON (`ext4`, `fat32`, `hfsplus`, `iso9660`, `android_fde`…).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Ext2 => "ext2",
-            Format::Ext3 => "ext3",
-            Format::Ext4 => "ext4",
-            Format::ExtJournal => "ext_journal",
-            Format::Fat12 => "fat12",
-            Format::Fat16 => "fat16",
-            Format::Fat32 => "fat32",
-            Format::Ntfs => "ntfs",
-            Format::ExFat => "exfat",
-            Format::BitLocker => "bitlocker",
-            Format::F2fs => "f2fs",
-            Format::Erofs => "erofs",
-            Format::Squashfs => "squashfs",
-            Format::Apfs => "apfs",
-            Format::HfsPlus => "hfsplus",
-            Format::Hfsx => "hfsx",
-            Format::Hfs => "hfs",
-            Format::Iso9660 => "iso9660",
-            Format::LinuxSwap => "linux_swap",
-            Format::Luks => "luks",
-            Format::AndroidSparse => "android_sparse",
-            Format::AndroidBoot => "android_boot",
-            Format::AndroidVbmeta => "android_vbmeta",
-            Format::AndroidSuper => "android_super",
-            Format::AndroidFde => "android_fde",
-            Format::Gpt => "gpt",
-            Format::Mbr => "mbr",
-            Format::Apm => "apm",
-            Format::Ewf => "ewf",
-            Format::Qcow2 => "qcow2",
-            Format::Vhd => "vhd",
-            Format::Vhdx => "vhdx",
-            Format::Vmdk => "vmdk",
-            Format::Zip => "zip",
-            Format::Tar => "tar",
-            Format::Gzip => "gzip",
-            Format::Sqlite => "sqlite",
-            Format::Plist => "plist",
-            Format::Png => "png",
-            Format::Jpeg => "jpeg",
-            Format::Zeroed => "zeroed",
-            Format::Empty => "empty",
-            Format::Unknown => "unknown",
-        }
-    }
-
-    /// Whether this is a file system (something with directories and files).
-    pub fn is_file_system(self) -> bool {
-        matches!(
-            self,
-            Format::Ext2
-                | Format::Ext3
-                | Format::Ext4
-                | Format::Fat12
-                | Format::Fat16
-                | Format::Fat32
-                | Format::Ntfs
-                | Format::ExFat
-                | Format::F2fs
-                | Format::Erofs
-                | Format::Squashfs
-                | Format::Apfs
-                | Format::HfsPlus
-                | Format::Hfsx
-                | Format::Hfs
-                | Format::Iso9660
-        )
-    }
-}
-
-impl Serialize for Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Whether (and how) the content is encrypted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Encryption {
-    /// No sign of encryption.
-    None,
-    /// File-based encryption (ext4/F2FS `encrypt` feature): metadata readable, encrypted
-    /// directories' names and contents not.
-    Fbe { evidence: String },
-    /// Full-disk (volume) encryption: Android FDE crypto footer, BitLocker.
-    Fde { evidence: String },
-    /// A LUKS container.
-    Luks,
-    /// No file system, and the bytes look random: likely encrypted.
-    Unknown { evidence: String },
-}
-
-/// The result of [`probe`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Probe {
-    /// What was recognised.
-    pub format: Format,
-    /// Whether MASForensics has a reader for this format (file system, container or file).
-    pub readable: bool,
-    /// Why: the structure found and where, or why it cannot be read.
-    pub reason: String,
-    /// Volume label, where the format stores one where it was looked for.
-    pub label: Option<String>,
-    /// Volume UUID or serial number, as `blkid` prints it.
-    pub uuid: Option<String>,
-    /// Feature flags by name (ext4 compat/incompat/ro_compat, F2FS features, …).
-    pub features: Vec<String>,
-    /// Whether the content is encrypted, with the evidence for saying so.
-    pub encryption: Encryption,
-}
-
-impl Probe {
-    pub(crate) fn new(format: Format, readable: bool, reason: impl Into<String>) -> Probe {
-        Probe {
-            format,
-            readable,
-            reason: reason.into(),
-            label: None,
-            uuid: None,
-            features: Vec::new(),
-            encryption: Encryption::None,
-        }
-    }
-
-    /// A recognised format without a reader here.
-    pub(crate) fn not_yet_readable(format: Format, what: impl std::fmt::Display) -> Probe {
-        Probe::new(
-            format,
-            false,
-            format!("{what}: recognised, not yet readable"),
-        )
-    }
-}
 
 /// Bytes read from the start of the stream: enough for every signature probed (the ISO 9660
 /// descriptor at 32 KiB, a swap signature for 64 KiB pages).
@@ -282,7 +75,7 @@ pub fn probe(bytes: &dyn ByteSource) -> Probe {
             "GUID partition table (`EFI PART` header or protective MBR); open it with the volume layer",
         );
     }
-    if let Some(p) = boot::boot_sector(head) {
+    if let Some(p) = crate::bootsect::boot_sector(head) {
         return p;
     }
     if let Some(p) = superblocks::iso9660(head) {
@@ -324,12 +117,6 @@ fn mbr_probe() -> Probe {
         true,
         "DOS/MBR partition table (0x55AA and plausible entries, not a boot sector); open it with the volume layer",
     )
-}
-
-/// The format of a volume boot sector (FAT12/16/32, NTFS, exFAT, BitLocker), with its BPB
-/// validated; `None` for anything else (an MBR, say).
-pub fn boot_sector_format(sector: &[u8]) -> Option<Format> {
-    boot::boot_sector(sector).map(|p| p.format)
 }
 
 /// Size and number of the blocks sampled when nothing is recognised.
@@ -428,16 +215,7 @@ fn entropy(data: &[u8]) -> f64 {
 }
 
 // Fixed-offset field readers, shared by every parser of the crate.
-pub(crate) use crate::endian::{be16, be32, field, le16, le32, le64};
-
-/// A fixed-size text field: up to the first NUL, trailing spaces removed, lossy UTF-8;
-/// `None` when empty.
-pub(crate) fn text(b: &[u8]) -> Option<String> {
-    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-    let s = String::from_utf8_lossy(b.get(..end).unwrap_or(&[]));
-    let s = s.trim_end_matches([' ', '\0']).trim_start();
-    (!s.is_empty()).then(|| s.to_string())
-}
+pub(crate) use crate::endian::{be16, be32, field, le16, le32, le64, text};
 
 /// A 16-byte UUID stored in byte order (ext4, F2FS, APFS, swap), lower case.
 pub(crate) fn uuid_be(b: &[u8]) -> Option<String> {

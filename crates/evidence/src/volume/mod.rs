@@ -241,7 +241,7 @@ pub fn sniff(bytes: &dyn ByteSource) -> Option<VolumeKind> {
     if apm::sniff(bytes, &sector).is_some() {
         return Some(VolumeKind::Apm);
     }
-    if entries.is_none() || crate::probe::boot_sector_format(&sector).is_some() {
+    if entries.is_none() || crate::bootsect::boot_sector_format(&sector).is_some() {
         return None;
     }
     Some(VolumeKind::Mbr)
