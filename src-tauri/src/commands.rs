@@ -154,13 +154,13 @@ pub async fn rerun_invocation(state: Shared<'_>, id: String) -> Result<RerunView
 #[tauri::command]
 pub async fn same_as_links(state: Shared<'_>) -> Result<Vec<masf_api::LinkView>, ApiError> {
     let d = state.inner().clone();
-    blocking(move || d.links_and_actors().map(|l| l.links)).await
+    blocking(move || d.graph_links_and_actors().map(|l| l.0)).await
 }
 
 #[tauri::command]
 pub async fn actors(state: Shared<'_>) -> Result<Vec<masf_api::Actor>, ApiError> {
     let d = state.inner().clone();
-    blocking(move || d.links_and_actors().map(|l| l.actors)).await
+    blocking(move || d.graph_links_and_actors().map(|l| l.1)).await
 }
 
 #[tauri::command]
@@ -390,7 +390,7 @@ mod tests {
             json(&super::timeline_of(&desktop, TimelineRequest::default()).unwrap()),
             json(&all)
         );
-        let actors = desktop.links_and_actors().unwrap().actors;
+        let actors = desktop.graph_links_and_actors().unwrap().1;
         let mut narrowed = 0;
         for actor in actors.iter().filter(|a| a.entities.len() > 1) {
             let request = TimelineRequest {

@@ -671,13 +671,13 @@ pub struct RerunView {
     pub detail: Option<String>,
 }
 
-/// The links and actors after a decision (or now).
+/// The links and actors after a decision (or now), as the report's rows
+/// (`masf_report::model::same_as_rows` / `actor_rows`): the Entities view draws the report's
+/// model, and a decision answers in the same shape, never converted in the UI.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct LinksAndActors {
-    #[ts(as = "Vec<masf_report::ts_shapes::LinkView>")]
-    pub links: Vec<crate::LinkView>,
-    #[ts(as = "Vec<masf_report::ts_shapes::Actor>")]
-    pub actors: Vec<crate::Actor>,
+    pub same_as: Vec<masf_report::model::SameAsRow>,
+    pub actors: Vec<masf_report::model::ActorRow>,
 }
 
 /// The examiner's marks: the tags to offer and every marked item (after a mark, or now).
@@ -1046,8 +1046,19 @@ impl Desktop {
     }
 
     pub fn links_and_actors(&self) -> Result<LinksAndActors, ApiError> {
-        let (links, actors) = crate::links_and_actors(&self.ctx()?)?;
-        Ok(LinksAndActors { links, actors })
+        let state = crate::compose::graph_state(&self.ctx()?)?;
+        Ok(LinksAndActors {
+            same_as: masf_report::model::same_as_rows(&state),
+            actors: masf_report::model::actor_rows(&state),
+        })
+    }
+
+    /// The graph's link views and actors, every actor included (`masf links` / `masf actors`;
+    /// the `same_as_links` and `actors` commands).
+    pub fn graph_links_and_actors(
+        &self,
+    ) -> Result<(Vec<crate::LinkView>, Vec<crate::Actor>), ApiError> {
+        crate::links_and_actors(&self.ctx()?)
     }
 
     /// Why a same_as edge (or candidate pair) exists: its hypothesis, every evidence edge with

@@ -663,9 +663,11 @@ export type LinkView = { id: string, exists: boolean,
 state: string, relation: Relation, a: EntityRef, b: EntityRef, hypothesis_id: string, confidence: number, status: HypothesisStatus, revisions: Array<string>, evidence: Array<EvidenceView>, decisions: Array<SameAsDecision>, };
 
 /**
- * The links and actors after a decision (or now).
+ * The links and actors after a decision (or now), as the report's rows
+ * (`masf_report::model::same_as_rows` / `actor_rows`): the Entities view draws the report's
+ * model, and a decision answers in the same shape, never converted in the UI.
  */
-export type LinksAndActors = { links: Array<LinkView>, actors: Array<Actor>, };
+export type LinksAndActors = { same_as: Array<SameAsRow>, actors: Array<ActorRow>, };
 
 /**
  * What the examiner does to a target (the CLI's and the desktop's words for a

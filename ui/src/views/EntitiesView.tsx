@@ -9,7 +9,6 @@ import type { Why } from "../bindings";
 import { TagControls, TagFilter, type Marker } from "../components/TagControls";
 import type { TagsView } from "../generated/ipc";
 import { fmtNum, t, tOr } from "../i18n";
-import { actorsFromViews, linksFromViews } from "../logic/adapt";
 import { actorOf, edgeClass, labelAnchor, layout, orderedLinks, reasonOk, ringCentres, sharedIdentifiers, type Layout } from "../logic/entities";
 import { NO_TAGS, tagsInUse, targetsWithTag } from "../logic/tags";
 import type { Actor, Entity, Report, SameAs } from "../model/report";
@@ -98,7 +97,7 @@ export function EntitiesView({
     const call = d === "approve" ? api.approveLink(link.id, reason.trim() || null) : api.retractLink(link.id, reason.trim());
     call
       .then((r) => {
-        onGraph({ links: linksFromViews(r.links), actors: actorsFromViews(r.actors) });
+        onGraph({ links: r.same_as, actors: r.actors });
         setReason("");
         setTried(false);
       }, (error: unknown) => setErr({ error }))

@@ -1,7 +1,7 @@
 // Live run: start / pause / resume, budget gauges with the 70 / 90 % warnings, per-source and
 // per-agent activity, and the event stream as a virtualised list (100,000+ rows).
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { api, errorText, type Failure } from "../api";
+import { api, errorText, type CaseStatus, type Failure, type StatusView } from "../api";
 import { Gauge } from "../components/Gauge";
 import { InvocationPanel } from "../components/InvocationPanel";
 import { VirtualList } from "../components/VirtualList";
@@ -48,16 +48,15 @@ function Tallies({ title, m, testid }: { title: string; m: Map<string, Tally>; t
 
 /** The sources whose encrypted backup waits for a password (named by `password_env:`, which
  * neither the environment nor an earlier entry in this app holds). */
-export function sourcesNeedingPassword(status: unknown): { id: string; variable: string }[] {
-  const st = status as { sources?: { id?: unknown; password_env?: unknown; password_available?: unknown }[] } | null;
-  return (st?.sources ?? [])
-    .filter((s) => typeof s.password_env === "string" && s.password_available === false)
-    .map((s) => ({ id: String(s.id), variable: String(s.password_env) }));
+export function sourcesNeedingPassword(status: CaseStatus | StatusView | null): { id: string; variable: string }[] {
+  return (status?.sources ?? []).flatMap((s) =>
+    s.password_env !== undefined && !s.password_available ? [{ id: s.id, variable: s.password_env }] : [],
+  );
 }
 
 /** A password field per encrypted backup that needs one: checked against the backup's keybag
  * when given, then held in the app's memory only (never saved). */
-function BackupPasswords({ status, onGiven }: { status: unknown; onGiven: () => void }) {
+function BackupPasswords({ status, onGiven }: { status: CaseStatus | StatusView | null; onGiven: () => void }) {
   const need = sourcesNeedingPassword(status);
   const [typed, setTyped] = useState<Record<string, string>>({});
   const [err, setErr] = useState<{ id: string; failure: Failure } | null>(null);
@@ -111,11 +110,11 @@ function BackupPasswords({ status, onGiven }: { status: unknown; onGiven: () => 
 }
 
 /** What the state badge says: how the last run ended, else the stream's RunState, else the status. */
-export function runStateOf(running: boolean, finished: string, logState: string, statusState: unknown): string {
+export function runStateOf(running: boolean, finished: string, logState: string, statusState: string | null | undefined): string {
   if (!running && finished) return finished;
   if (logState) return logState;
   if (running) return "active";
-  return typeof statusState === "string" ? statusState : "";
+  return statusState ?? "";
 }
 
 export function RunView({
@@ -127,7 +126,7 @@ export function RunView({
   onChanged,
 }: {
   feed: LogFeed;
-  status: unknown;
+  status: CaseStatus | StatusView | null;
   finished: string;
   running: boolean;
   hasCase: boolean;
@@ -144,8 +143,7 @@ export function RunView({
   useEffect(() => feed.subscribe(() => setVersion((v) => v + 1)), [feed]);
   const log = feed.log;
   const gauges = useMemo(() => gaugesFromStatus(status, log), [status, log, version]);
-  const st = status as { run?: { state?: unknown } } | null;
-  const state = runStateOf(running, finished, log.state, st?.run?.state);
+  const state = runStateOf(running, finished, log.state, status?.run.state);
   const idx = useMemo(() => filterRows(log.rows, f), [log, version, f]);
   const count = idx ? idx.length : log.rows.length;
   const rowAt = (i: number) => log.rows[idx ? (idx[i] ?? -1) : i];

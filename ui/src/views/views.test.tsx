@@ -4,19 +4,11 @@
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { demoReport, fixtureText } from "../test/fixture";
-import type { Actor as LiveActor, LinkView } from "../generated/ipc";
-import type { ArtefactCoverage, ReportAnswer, SameAs } from "../model/report";
+import { caseStatus, demoReport, fixtureText } from "../test/fixture";
+import type { ArtefactCoverage, ReportAnswer } from "../model/report";
 
-// The graph's shapes, as approve / retract answer (the generated Rust types).
-const ref = (id: string) => ({ id, label: id, source_id: "", context: "", kind: null });
-const asLinkViews = (links: readonly SameAs[]): LinkView[] =>
-  links.map((l) => ({
-    id: l.id, exists: true, state: l.state, relation: l.relation === "control" ? "control" : "coreference", a: ref(l.a), b: ref(l.b),
-    hypothesis_id: l.hypothesis_id, confidence: l.confidence, status: "supported", revisions: [], evidence: [], decisions: l.decisions,
-  }));
-const asActorViews = (actors: readonly { id: string; label: string; entity_ids: string[]; mentioned_in?: string[] }[]): LiveActor[] =>
-  actors.map((a) => ({ id: a.id, label: a.label, entities: a.entity_ids, mentioned_in: a.mentioned_in ?? [], sources: [], identifiers: [], joined_by: [] }));
+// approve / retract answer the report's rows (LinksAndActors: same_as and actors, as the
+// report lists them: actors of two entities or more)
 
 const calls: { cmd: string; args: unknown[] }[] = [];
 // what approve / retract answer, when a test sets it (else the answers below)
@@ -40,14 +32,9 @@ vi.mock("../api", () => ({
       const r = demoReport();
       const link = r.same_as[0]!;
       return Promise.resolve({
-        links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state }))),
-        // as the graph answers: every group, single entities included; the one that held the
-        // link's two ends is now two single entities
-        actors: asActorViews([
-          ...r.actors.filter((a) => !a.entity_ids.includes(link.a)),
-          { id: `actor-${link.a.slice(4)}`, label: "a", entity_ids: [link.a] },
-          { id: `actor-${link.b.slice(4)}`, label: "b", entity_ids: [link.b] },
-        ]),
+        same_as: r.same_as.map((l) => ({ ...l, state: l.id === link.id ? "retracted" : l.state })),
+        // the actor that held the link's two ends is gone: each is an entity on its own
+        actors: r.actors.filter((a) => !a.entity_ids.includes(link.a)),
       });
     },
     whyLink: (...args: unknown[]) => {
@@ -101,7 +88,7 @@ vi.mock("../api", () => ({
     approveLink: (...args: unknown[]) => {
       calls.push({ cmd: "approve", args });
       if (answer.approve) return Promise.resolve(answer.approve());
-      return Promise.resolve({ links: asLinkViews(demoReport().same_as), actors: asActorViews(demoReport().actors) });
+      return Promise.resolve({ same_as: demoReport().same_as, actors: demoReport().actors });
     },
   },
   errorText: (e: unknown) => String(e),
@@ -423,8 +410,8 @@ describe("Entities layout after a decision", () => {
 
     // retract the bridge: the backend answers with the two actors apart
     answer.retract = () => ({
-      links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "retracted" : l.state }))),
-      actors: asActorViews(r.actors),
+      same_as: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "retracted" : l.state })),
+      actors: r.actors,
     });
     await act(() => {
       q(`same-as-${bridge}`)!.dispatchEvent(new MouseEvent("click", { bubbles: true }));
@@ -454,8 +441,8 @@ describe("Entities layout after a decision", () => {
 
     // approve it again: one actor, one ring, drawn where it was
     answer.approve = () => ({
-      links: asLinkViews(r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "approved" : l.state }))),
-      actors: asActorViews(together),
+      same_as: r.same_as.map((l) => ({ ...l, state: l.id === bridge ? "approved" : l.state })),
+      actors: together,
     });
     await act(() => (q("approve-link") as HTMLButtonElement).click());
     await flush();
@@ -554,12 +541,11 @@ describe("Search view", () => {
 });
 
 describe("Run view, encrypted backups", () => {
-  const status = (available: boolean) => ({
-    sources: [
+  const status = (available: boolean) =>
+    caseStatus([
       { id: "src-usb", password_available: false },
       { id: "src-backup", password_env: "IPHONE_BACKUP_PW", password_available: available },
-    ],
-  });
+    ]);
   it("asks for the password of a backup that needs one, says a wrong one, takes a right one", async () => {
     const changed: string[] = [];
     const view = (available: boolean) => (
