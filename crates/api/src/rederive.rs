@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use masf_tools::SourceCtx;
+pub use masf_tools::rederive::FactFailure;
 use masf_tools::rederive::{Rederivation, rederive};
 use serde::Serialize;
 
@@ -143,16 +144,6 @@ pub fn check_printed_heads(
         .collect()
 }
 
-/// A verified fact that no longer checks against its invocation's stored output.
-#[derive(Debug, Clone, Serialize)]
-pub struct FactFailure {
-    pub phenomenon_id: String,
-    pub fact_index: usize,
-    pub invocation_id: String,
-    pub value: String,
-    pub reason: String,
-}
-
 impl VerifyReport {
     pub fn ok(&self) -> bool {
         self.failures.is_empty()
@@ -162,59 +153,19 @@ impl VerifyReport {
     }
 }
 
-/// Re-grounds every verified fact of the graph against the stored output of the invocation it
-/// cites (read through the store, which re-hashes outputs): the value must still be found in
-/// that very invocation, by the same method.
+/// Re-grounds every verified fact of the graph against the stored output it cites
+/// (`masf_tools::rederive::reground_facts`), each with the region its source's numbers were
+/// grounded with: the source's recorded one, else the examiner's.
 fn check_facts(ctx: &CaseCtx, report: &mut VerifyReport) -> Result<(), ApiError> {
     let state = crate::compose::graph_state(ctx)?;
-    let log = masf_tools::StoreLog::new(&ctx.store);
-    for ph in state.phenomena().values() {
-        // The region the fact was grounded with: the source's recorded one, else the
-        // examiner's.
-        let region = masf_agents::region::recorded(&state, &ph.source_id)
-            .or_else(|| ctx.case.source(&ph.source_id).and_then(|s| s.region));
-        let asker = masf_graph::Asker {
-            agent: &ph.agent,
-            task_id: &ph.task_id,
-            region: region.as_ref(),
-        };
-        for (i, fact) in ph.verified_facts.iter().enumerate() {
-            report.facts += 1;
-            let claim = masf_graph::FactClaim {
-                fact_type: fact.fact_type,
-                value: fact.value.clone(),
-                invocation_id: fact.invocation_id.clone(),
-            };
-            let reason = match masf_graph::ground_fact(&log, &asker, i, &claim) {
-                Ok(again)
-                    if again.invocation_id == fact.invocation_id
-                        && again.matched.method == fact.matched.method =>
-                {
-                    report.facts_matched += 1;
-                    continue;
-                }
-                Ok(again) => format!(
-                    "found only as {:?} in {} (recorded: {:?} in {})",
-                    again.matched.method,
-                    again.invocation_id,
-                    fact.matched.method,
-                    fact.invocation_id
-                ),
-                Err(failing) => format!(
-                    "{} (tried {})",
-                    failing.problem.describe(),
-                    failing.tried.join(", ")
-                ),
-            };
-            report.fact_failures.push(FactFailure {
-                phenomenon_id: ph.id.clone(),
-                fact_index: i,
-                invocation_id: fact.invocation_id.clone(),
-                value: fact.value.clone(),
-                reason,
-            });
-        }
-    }
+    let region_of = |source_id: &str| {
+        masf_agents::region::recorded(&state, source_id)
+            .or_else(|| ctx.case.source(source_id).and_then(|s| s.region))
+    };
+    let checked = masf_tools::rederive::reground_facts(&ctx.store, &state, &region_of);
+    report.facts += checked.facts;
+    report.facts_matched += checked.matched;
+    report.fact_failures.extend(checked.failures);
     Ok(())
 }
 

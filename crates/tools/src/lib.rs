@@ -94,7 +94,8 @@
 //!   events are keyed `rebuilt-N/…`.
 //! - [`rederive`] checks one recorded call two ways without writing anything: the stored output
 //!   still has its recorded hash, and running the same tool on the same evidence gives the same
-//!   hash (`masf rerun`, `masf verify`).
+//!   hash (`masf rerun`, `masf verify`); and re-grounds every verified fact of the graph in the
+//!   output it cites, by the method it was grounded with (`rederive::reground_facts`).
 //! - [`consistency`]: `consistency::check` is the store's consistency check (issue 24), run by
 //!   `masf status`, `verify`, `report` and `run`: sequence gaps, unparsable graph events, events
 //!   the fold must ignore (one id naming two records, references to missing records, decisions

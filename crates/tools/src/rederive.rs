@@ -267,3 +267,82 @@ mod tests {
         );
     }
 }
+
+/// A verified fact that no longer checks against its invocation's stored output.
+#[derive(Debug, Clone, Serialize)]
+pub struct FactFailure {
+    pub phenomenon_id: String,
+    pub fact_index: usize,
+    pub invocation_id: String,
+    pub value: String,
+    pub reason: String,
+}
+
+/// What [`reground_facts`] found.
+#[derive(Debug, Clone, Default)]
+pub struct FactsRegrounded {
+    /// Verified facts checked.
+    pub facts: u64,
+    /// Of them, found again in the invocation they cite, by the recorded method.
+    pub matched: u64,
+    /// Every fact that no longer checks, with why.
+    pub failures: Vec<FactFailure>,
+}
+
+/// Re-grounds every verified fact of `state` against the stored output of the invocation it
+/// cites (read through the store, which re-hashes outputs): the value must still be found in
+/// that very invocation, by the same method, as the gateway grounded it — with the region
+/// `region_of` gives the fact's source.
+pub fn reground_facts(
+    store: &Store,
+    state: &masf_graph::GraphState,
+    region_of: &dyn Fn(&str) -> Option<masf_graph::Region>,
+) -> FactsRegrounded {
+    let log = crate::StoreLog::new(store);
+    let mut out = FactsRegrounded::default();
+    for ph in state.phenomena().values() {
+        let region = region_of(&ph.source_id);
+        let asker = masf_graph::Asker {
+            agent: &ph.agent,
+            task_id: &ph.task_id,
+            region: region.as_ref(),
+        };
+        for (i, fact) in ph.verified_facts.iter().enumerate() {
+            out.facts += 1;
+            let claim = masf_graph::FactClaim {
+                fact_type: fact.fact_type,
+                value: fact.value.clone(),
+                invocation_id: fact.invocation_id.clone(),
+            };
+            let reason = match masf_graph::ground_fact(&log, &asker, i, &claim) {
+                Ok(again)
+                    if again.invocation_id == fact.invocation_id
+                        && again.matched.method == fact.matched.method =>
+                {
+                    out.matched += 1;
+                    continue;
+                }
+                Ok(again) => format!(
+                    "found only as {:?} in {} (recorded: {:?} in {})",
+                    again.matched.method,
+                    again.invocation_id,
+                    fact.matched.method,
+                    fact.invocation_id
+                ),
+                Err(failing) => format!(
+                    "{} (tried {})",
+                    failing.problem.describe(),
+                    failing.tried.join(", ")
+                ),
+            };
+            out.failures.push(FactFailure {
+                phenomenon_id: ph.id.clone(),
+                fact_index: i,
+                invocation_id: fact.invocation_id.clone(),
+                value: fact.value.clone(),
+                reason,
+            });
+        }
+    }
+    out
+}
