@@ -85,6 +85,64 @@ pub struct RunControl {
     pub reason: String,
 }
 
+/// Asks a running segment of the case (this process or another) to pause at its next safe
+/// point: a `RunControl` event by the examiner `by`, keyed after the log's last event (a
+/// retried append of the same request is one event).
+pub fn request_pause(
+    store: &mut Store,
+    by: &str,
+    reason: &str,
+    now: jiff::Timestamp,
+) -> Result<(), masf_store::StoreError> {
+    let seq = store.last_seq()?;
+    store.append(&masf_store::NewEvent {
+        kind: RUN_CONTROL.to_string(),
+        payload: serde_json::json!(RunControl {
+            action: ControlAction::Pause,
+            by: by.to_string(),
+            reason: reason.to_string(),
+        }),
+        actor_kind: masf_store::ActorKind::Examiner,
+        actor_id: by.to_string(),
+        idempotency_key: format!("run-control/pause/after-{seq}"),
+        causation_seq: None,
+        ts: now,
+        versions: Default::default(),
+    })?;
+    Ok(())
+}
+
+/// Records the examiner's grants of more budget (before a resumed run), one `BudgetGranted`
+/// event each, keyed after the log's last event.
+pub fn record_grants(
+    store: &mut Store,
+    grants: &[(crate::budget::Counter, u64)],
+    by: &str,
+    reason: &str,
+    now: jiff::Timestamp,
+) -> Result<(), masf_store::StoreError> {
+    for (counter, amount) in grants {
+        let seq = store.last_seq()?;
+        let g = BudgetGranted {
+            counter: *counter,
+            amount: *amount,
+            by: by.to_string(),
+            reason: reason.to_string(),
+        };
+        store.append(&masf_store::NewEvent {
+            kind: BUDGET_GRANTED.to_string(),
+            payload: serde_json::json!(g),
+            actor_kind: masf_store::ActorKind::Examiner,
+            actor_id: by.to_string(),
+            idempotency_key: format!("budget-granted/{}/after-{seq}", counter.as_str()),
+            causation_seq: None,
+            ts: now,
+            versions: Default::default(),
+        })?;
+    }
+    Ok(())
+}
+
 /// Whether a pause was asked for after event `after_seq` (reads only the `RunControl`
 /// events: this is polled while a run goes).
 pub fn pause_requested_after(

@@ -171,29 +171,15 @@ pub(crate) fn triage(
     ))
 }
 
-/// Asks a running `masf run` of this case (another process) to pause at its next safe point.
+/// Asks a running `masf run` of this case (another process) to pause at its next safe point
+/// (`masf_agents::run::request_pause`).
 pub fn pause(ctx: &mut CaseCtx, by: &str, reason: &str, clock: &dyn Clock) -> Result<(), ApiError> {
-    let seq = ctx.store.last_seq()?;
-    let payload = serde_json::to_value(masf_agents::RunControl {
-        action: masf_agents::ControlAction::Pause,
-        by: by.to_string(),
-        reason: reason.to_string(),
-    })
-    .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?;
-    ctx.store.append(&masf_store::NewEvent {
-        kind: masf_agents::run::RUN_CONTROL.to_string(),
-        payload,
-        actor_kind: masf_store::ActorKind::Examiner,
-        actor_id: by.to_string(),
-        idempotency_key: format!("run-control/pause/after-{seq}"),
-        causation_seq: None,
-        ts: clock.now(),
-        versions: Default::default(),
-    })?;
+    masf_agents::run::request_pause(&mut ctx.store, by, reason, clock.now())?;
     Ok(())
 }
 
-/// Records the examiner's grants of more budget (before a resumed run).
+/// Records the examiner's grants of more budget (before a resumed run); a budget's name must
+/// be one of the counters (`masf_agents::run::record_grants`).
 pub fn grant(
     ctx: &mut CaseCtx,
     grants: &[(String, u64)],
@@ -201,31 +187,21 @@ pub fn grant(
     reason: &str,
     clock: &dyn Clock,
 ) -> Result<(), ApiError> {
-    for (name, amount) in grants {
-        let counter = masf_agents::Counter::parse(name).ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::BadRequest,
-                format!("unknown budget {name:?}: one of tool_calls, rounds, wall_clock_s, tokens"),
-            )
-        })?;
-        let seq = ctx.store.last_seq()?;
-        let g = masf_agents::BudgetGranted {
-            counter,
-            amount: *amount,
-            by: by.to_string(),
-            reason: reason.to_string(),
-        };
-        ctx.store.append(&masf_store::NewEvent {
-            kind: masf_agents::budget::BUDGET_GRANTED.to_string(),
-            payload: serde_json::to_value(&g)
-                .map_err(|e| ApiError::new(ErrorCode::Io, e.to_string()))?,
-            actor_kind: masf_store::ActorKind::Examiner,
-            actor_id: by.to_string(),
-            idempotency_key: format!("budget-granted/{name}/after-{seq}"),
-            causation_seq: None,
-            ts: clock.now(),
-            versions: Default::default(),
-        })?;
-    }
+    let parsed = grants
+        .iter()
+        .map(|(name, amount)| {
+            masf_agents::Counter::parse(name)
+                .map(|c| (c, *amount))
+                .ok_or_else(|| {
+                    ApiError::new(
+                        ErrorCode::BadRequest,
+                        format!(
+                            "unknown budget {name:?}: one of tool_calls, rounds, wall_clock_s, tokens"
+                        ),
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    masf_agents::run::record_grants(&mut ctx.store, &parsed, by, reason, clock.now())?;
     Ok(())
 }

@@ -214,24 +214,14 @@ fn a_tool_call_cap_halts_triage_and_a_grant_lets_it_finish() {
     // The examiner grants 10 more calls; the resumed run finishes without repeating work.
     {
         let mut store = masf_store::Store::open(dir.path()).expect("store");
-        store
-            .append(&masf_store::NewEvent {
-                kind: "BudgetGranted".into(),
-                payload: serde_json::to_value(masf_agents::BudgetGranted {
-                    counter: masf_agents::Counter::ToolCalls,
-                    amount: 10,
-                    by: "examiner".into(),
-                    reason: "test".into(),
-                })
-                .expect("json"),
-                actor_kind: masf_store::ActorKind::Examiner,
-                actor_id: "examiner".into(),
-                idempotency_key: "grant-1".into(),
-                causation_seq: None,
-                ts: jiff::Timestamp::from_second(1_764_000_100).expect("time"),
-                versions: Default::default(),
-            })
-            .expect("grant");
+        masf_agents::run::record_grants(
+            &mut store,
+            &[(masf_agents::Counter::ToolCalls, 10)],
+            "examiner",
+            "test",
+            jiff::Timestamp::from_second(1_764_000_100).expect("time"),
+        )
+        .expect("grant");
     }
     let mut s = session(dir.path());
     s.set_caps(caps(1)).expect("caps");
@@ -256,23 +246,12 @@ fn a_pause_asked_by_another_process_stops_the_run_at_the_next_call() {
     s.check_running().expect("running");
     // Another process (its own connection) asks for a pause.
     let mut other = masf_store::Store::open(dir.path()).expect("store");
-    other
-        .append(&masf_store::NewEvent {
-            kind: "RunControl".into(),
-            payload: serde_json::to_value(masf_agents::RunControl {
-                action: masf_agents::ControlAction::Pause,
-                by: "examiner".into(),
-                reason: "lunch".into(),
-            })
-            .expect("json"),
-            actor_kind: masf_store::ActorKind::Examiner,
-            actor_id: "examiner".into(),
-            idempotency_key: "pause-1".into(),
-            causation_seq: None,
-            ts: jiff::Timestamp::from_second(1_764_000_100).expect("time"),
-            versions: Default::default(),
-        })
-        .expect("pause");
+    let at = jiff::Timestamp::from_second(1_764_000_100).expect("time");
+    masf_agents::run::request_pause(&mut other, "examiner", "lunch", at).expect("pause");
+    let asked = other.events_of_kind("RunControl").expect("events");
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].actor_id, "examiner");
+    assert_eq!(asked[0].payload["reason"], "lunch");
     std::thread::sleep(std::time::Duration::from_millis(250));
     let plugins = Plugins::new(vec![Arc::new(FindSms)]);
     let reports = triage_all(&s, &plugins, 1).expect("triage");
