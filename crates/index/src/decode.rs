@@ -110,6 +110,13 @@ pub fn units(data: &[u8]) -> Vec<Unit> {
         out.extend(strings(data));
         return out;
     }
+    // A photo gives its EXIF fields (camera, serial, owner, times, GPS) as `doc_metadata`
+    // prints them, and its bytes are read as well (comments, XMP).
+    if data.starts_with(b"\xff\xd8") || data.starts_with(b"II*\0") || data.starts_with(b"MM\0*") {
+        let mut out: Vec<Unit> = exif_unit(data).into_iter().collect();
+        out.extend(strings(data));
+        return out;
+    }
     if let Some((encoding, bom)) = bom(data) {
         return text_units(data, encoding, bom);
     }
@@ -451,6 +458,40 @@ fn walk_plist(value: &plist::Value, out: &mut String) {
 /// Body text of an Office Open XML, OpenDocument or PDF file (see [`crate::doc`]), one line a
 /// paragraph or text line; `None` when the bytes are no such document (other zips are not
 /// opened here: an archive is a source of its own).
+/// The EXIF fields of a JPEG or TIFF, one `name: value` line each (as `doc_metadata` prints
+/// them), each line marked with its field's name.
+fn exif_unit(data: &[u8]) -> Option<Unit> {
+    let fields = if data.starts_with(b"\xff\xd8") {
+        crate::exif::jpeg(data)
+    } else {
+        crate::exif::exif(data)
+    };
+    if fields.is_empty() {
+        return None;
+    }
+    let mut text = String::new();
+    let mut marks = Vec::with_capacity(fields.len());
+    for (name, value) in &fields {
+        marks.push(Mark {
+            at: text.len(),
+            file_offset: None,
+            encoding: None,
+            label: Some(name.clone()),
+        });
+        text.push_str(name);
+        text.push_str(": ");
+        text.push_str(&value.replace(['\n', '\r'], " "));
+        text.push('\n');
+    }
+    Some(Unit {
+        kind: "exif",
+        encoding: "-".to_string(),
+        locator: "EXIF".to_string(),
+        text,
+        marks,
+    })
+}
+
 fn document_unit(data: &[u8]) -> Option<Unit> {
     let lines = if data.starts_with(b"%PDF") {
         crate::doc::pdf_text(data)

@@ -9,6 +9,8 @@
 //!
 //! - [`decode`]: bytes → text units (encodings, binary strings, document bodies, plists).
 //! - [`doc`]: the body text of Office, OpenDocument and PDF files.
+//! - [`exif`]: the EXIF fields of JPEG and TIFF files (shared with the `doc_metadata` tool), a
+//!   unit of `name: value` lines, each line marked with its field.
 //! - [`analyzer`]: text → terms (NFKC + case folding, CJK bigrams), for documents and queries.
 //! - [`ids`]: identifiers in text → normalised terms (`phone:+1…`, `email:…`, `wallet:…`).
 //! - [`Writer`] builds an index, [`search`] queries one.
@@ -43,6 +45,7 @@
 pub mod analyzer;
 pub mod decode;
 pub mod doc;
+pub mod exif;
 pub mod ids;
 mod search;
 
@@ -62,7 +65,7 @@ pub use search::{Hit, Mode, Query, merge, search};
 pub const FORMAT: &str = "masf-index/1";
 /// Version of the text extraction (decoders, analyzer, identifier rules): an index made by
 /// another version is rebuilt.
-pub const EXTRACTOR_VERSION: &str = "2";
+pub const EXTRACTOR_VERSION: &str = "3";
 /// The manifest's file name inside an index directory.
 pub const MANIFEST: &str = "manifest.json";
 /// The one-line file saying which format and extractor made an index (read by every search;

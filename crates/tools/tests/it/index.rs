@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use masf_index::Hit;
+use masf_tools::doc_metadata::DocMetadata;
 use masf_tools::index_tools::{IndexRef, SearchIndex, build_index};
 use masf_tools::{SourceCtx, Tool, ToolError};
 use serde_json::{Value, json};
@@ -303,6 +304,53 @@ fn office_and_pdf_bodies_are_searched() {
     let pdf = hit_in(&hits, "/Contracts/Remittance.pdf");
     assert_eq!(pdf.kind, "document");
     assert!(pdf.matched.contains("97,500.00"), "{pdf:#?}");
+}
+
+/// A photo's EXIF (written by exiftool on the FAT16 stick of `tests/fixtures/disk`) is
+/// searched as `doc_metadata` shows it: the camera's serial and make, each hit naming its field.
+#[test]
+fn a_photos_exif_is_searched_by_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = IndexRef {
+        dir: dir.path().join("stick"),
+        region: Some("HK".into()),
+    };
+    let ctx = SourceCtx::open("src-stick", &repo().join("tests/fixtures/disk/stick.img")).unwrap();
+    build_index(&ctx, &index, &[], &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let ctx = ctx.with_index(index);
+    let serial = search(&ctx, json!({"query": "052031009999"}));
+    // found twice: as the EXIF field, and among the file's bytes at its offset
+    let exif = |hits: &[Hit]| {
+        hits.iter()
+            .find(|h| h.path == "/DCIM/photo.jpg" && h.kind == "exif")
+            .cloned()
+            .unwrap_or_else(|| panic!("no EXIF hit: {hits:#?}"))
+    };
+    let hit = exif(&serial);
+    assert_eq!(hit.locator, "EXIF", "{hit:#?}");
+    assert!(
+        serial
+            .iter()
+            .any(|h| h.path == "/DCIM/photo.jpg" && h.kind == "strings" && h.offset.is_some()),
+        "{serial:#?}"
+    );
+    assert_eq!(
+        hit.label.as_deref(),
+        Some("exif:BodySerialNumber"),
+        "{hit:#?}"
+    );
+    assert_eq!(hit.offset, None, "a field, not a run of the file's bytes");
+    // the same line as the tool prints it
+    let shown = DocMetadata
+        .run(&ctx, &json!({"path": "/DCIM/photo.jpg"}))
+        .unwrap()
+        .text;
+    assert!(
+        shown.contains(&format!("\n{}{}\n", hit.before, hit.matched)),
+        "{shown}\n{hit:#?}"
+    );
+    let make = search(&ctx, json!({"query": "\"canon eos 200d\""}));
+    assert_eq!(exif(&make).label.as_deref(), Some("exif:Model"));
 }
 
 #[test]
