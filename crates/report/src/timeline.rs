@@ -13,6 +13,7 @@ pub mod export;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -70,6 +71,32 @@ pub struct ContextFact {
     pub value: String,
 }
 
+/// The other facts of an entry's phenomenon: every fact but the entry's own time. The facts are
+/// shared by all the entries of one phenomenon (a phenomenon with ten times holds one list, not
+/// ten copies); it serialises as the list without the entry's own fact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    facts: Arc<[ContextFact]>,
+    own: usize,
+}
+
+impl Context {
+    /// The facts, the entry's own left out.
+    pub fn iter(&self) -> impl Iterator<Item = &ContextFact> {
+        self.facts
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| *i != self.own)
+            .map(|(_, f)| f)
+    }
+}
+
+impl Serialize for Context {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
 /// One event on the timeline. Field names follow plaso/Timesketch where they have one
 /// (`datetime`, `timestamp`, `timestamp_desc`, `message`, `source`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
@@ -116,14 +143,16 @@ pub struct Entry {
     /// For a DST gap or fold: the other possible UTC instant.
     pub alternative: Option<String>,
     /// The phenomenon's other facts.
-    pub context: Vec<ContextFact>,
+    #[ts(as = "Vec<ContextFact>")]
+    pub context: Context,
     #[serde(skip)]
     instant: Option<Timestamp>,
     #[serde(skip)]
     mark: usize,
-    /// The normalised identifiers its facts carry, for the actor filter.
+    /// The normalised identifiers its facts carry, for the actor filter (shared by the entries
+    /// of one phenomenon).
     #[serde(skip)]
-    identifiers: BTreeSet<String>,
+    identifiers: Arc<BTreeSet<String>>,
 }
 
 impl Entry {
@@ -277,11 +306,23 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
         .map(|s| (s.id.as_str(), SourceZone::new(&s.timezone)))
         .collect();
     let case_tz = TimeZone::get(case_zone).ok();
-    let mut entries = Vec::new();
+    // sized once: a million entries grown by doubling would hold twice their size at the end
+    let mut entries = Vec::with_capacity(state.phenomena().values().map(|p| p.times.len()).sum());
     for ph in state.phenomena().values() {
         let source = by_id.get(ph.source_id.as_str()).copied();
         let zone = zones.get(ph.source_id.as_str());
-        let identifiers = identifiers_of(ph, source.and_then(|s| s.phone_region.as_ref()));
+        let identifiers = Arc::new(identifiers_of(
+            ph,
+            source.and_then(|s| s.phone_region.as_ref()),
+        ));
+        let facts: Arc<[ContextFact]> = ph
+            .verified_facts
+            .iter()
+            .map(|f| ContextFact {
+                fact_type: f.fact_type.as_str().to_string(),
+                value: f.value.clone(),
+            })
+            .collect();
         for (mark_index, mark) in ph.times.iter().enumerate() {
             entries.push(entry(
                 ph,
@@ -289,7 +330,7 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
                 source.zip(zone),
                 case_zone,
                 case_tz.as_ref(),
-                &identifiers,
+                (&identifiers, &facts),
             ));
         }
     }
@@ -303,7 +344,7 @@ fn entry(
     source: Option<(&SourceMeta, &SourceZone)>,
     case_zone: &str,
     case_tz: Option<&TimeZone>,
-    identifiers: &BTreeSet<String>,
+    (identifiers, facts): (&Arc<BTreeSet<String>>, &Arc<[ContextFact]>),
 ) -> Entry {
     let fact = ph.verified_facts.get(mark.fact);
     let raw = fact.map_or("", |f| f.value.as_str());
@@ -329,16 +370,10 @@ fn entry(
         }
         (r, _) => r,
     };
-    let context = ph
-        .verified_facts
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != mark.fact)
-        .map(|(_, f)| ContextFact {
-            fact_type: f.fact_type.as_str().to_string(),
-            value: f.value.clone(),
-        })
-        .collect();
+    let context = Context {
+        facts: facts.clone(),
+        own: mark.fact,
+    };
     let mut e = Entry {
         datetime: None,
         timestamp: None,

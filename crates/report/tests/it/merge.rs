@@ -123,8 +123,9 @@ fn sources_merge_into_one_order_with_stable_ties_and_nothing_dropped() {
     assert_eq!(iphone.zone, "UTC");
     assert_eq!(iphone.message, "Message from yl.leung@example.com");
     assert_eq!(iphone.source, "src-iphone label");
-    assert_eq!(iphone.context.len(), 1);
-    assert_eq!(iphone.context[0].fact_type, "email");
+    let context: Vec<_> = iphone.context.iter().collect();
+    assert_eq!(context.len(), 1);
+    assert_eq!(context[0].fact_type, "email");
 
     let usb = &t.entries[3];
     assert_eq!(usb.zone, "Asia/Hong_Kong");
