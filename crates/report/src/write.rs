@@ -73,12 +73,33 @@ pub fn write_html(report: &Report, dir: &Path) -> Result<(PathBuf, usize), Write
     Ok((dir.join("report.html"), pages.len()))
 }
 
-/// Writes `report.md` into `dir`.
+/// Writes `report.md` into `dir`, rendered straight into the file.
 pub fn write_markdown(report: &Report, dir: &Path) -> Result<PathBuf, WriteError> {
     std::fs::create_dir_all(dir).map_err(err(dir))?;
     put(dir, "report.md", |out| {
-        out.write_all(markdown::render(report).as_bytes())
+        let mut sink = FmtIo { out, error: None };
+        markdown::render_to(report, &mut sink);
+        sink.error.map_or(Ok(()), Err)
     })
+}
+
+/// `fmt::Write` over an `io::Write`, keeping the first I/O error (the renderer writes with
+/// `fmt`; a failed write stops the output and is returned by the caller).
+struct FmtIo<'a, W: std::io::Write> {
+    out: &'a mut W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> std::fmt::Write for FmtIo<'_, W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.error.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.out.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            std::fmt::Error
+        })
+    }
 }
 
 /// Writes `report.case.jsonld` (CASE 1.5 JSON-LD) into `dir`.

@@ -1,7 +1,7 @@
 //! `report.md`: the same content as the HTML, in Markdown tables. Cell text is escaped so that
 //! evidence strings cannot break a table or become markup.
 
-use std::fmt::Write as _;
+use std::fmt::Write;
 
 use crate::model::Report;
 use masf_evidence::fs::{is_hidden_control, push_escaped};
@@ -33,18 +33,26 @@ fn code(text: &str) -> String {
     }
 }
 
-fn table(o: &mut String, head: &[&str], rows: Vec<Vec<String>>) {
+/// A table: the head, then each row as it comes (rows are made one at a time, never all held).
+fn table(o: &mut impl Write, head: &[&str], rows: impl IntoIterator<Item = Vec<String>>) {
     let _ = writeln!(o, "| {} |", head.join(" | "));
     let _ = writeln!(o, "|{}", "---|".repeat(head.len()));
     for r in rows {
         let _ = writeln!(o, "| {} |", r.join(" | "));
     }
-    o.push('\n');
+    let _ = o.write_char('\n');
 }
 
 /// Renders the report as Markdown.
 pub fn render(r: &Report) -> String {
     let mut o = String::new();
+    render_to(r, &mut o);
+    o
+}
+
+/// Renders the report as Markdown into `o` as it goes (`report.md` is streamed to its file:
+/// a report of a million timeline rows is never one string in memory).
+pub fn render_to(r: &Report, o: &mut impl Write) {
     let _ = writeln!(o, "# Case {} — {}\n", cell(&r.case.id), cell(&r.case.title));
     let _ = writeln!(
         o,
@@ -53,7 +61,7 @@ pub fn render(r: &Report) -> String {
         cell(&r.case.timezone),
         r.schema
     );
-    o.push_str("Every verified fact was found by code in the output of the logged tool call it cites; the outputs are published in `outputs/`. Interpretations are analysis and are never verified.\n\n");
+    let _ = o.write_str("Every verified fact was found by code in the output of the logged tool call it cites; the outputs are published in `outputs/`. Interpretations are analysis and are never verified.\n\n");
     if let Some(state) = r.generated.get("run_state").and_then(|v| v.as_str())
         && state != "completed"
     {
@@ -65,7 +73,7 @@ pub fn render(r: &Report) -> String {
     }
     let chain = super::log_chain(r);
     if !chain.is_empty() {
-        o.push_str("Case log at this report:\n\n");
+        let _ = o.write_str("Case log at this report:\n\n");
         for c in &chain {
             let _ = writeln!(o, "- {}", cell(c));
         }
@@ -87,20 +95,19 @@ pub fn render(r: &Report) -> String {
                 for (k, v) in ps {
                     let _ = writeln!(o, "- **{}:** {}", cell(&k), cell(&v));
                 }
-                o.push('\n');
+                let _ = o.write_char('\n');
             }
             Block::List(items) => {
                 for i in items {
                     let _ = writeln!(o, "- {}", cell(&i));
                 }
-                o.push('\n');
+                let _ = o.write_char('\n');
             }
             Block::Table(h, rows) => table(
-                &mut o,
+                o,
                 &h,
                 rows.into_iter()
-                    .map(|r| r.iter().map(|c| cell(c)).collect())
-                    .collect(),
+                    .map(|r| r.iter().map(|c| cell(c)).collect()),
             ),
         }
     }
@@ -109,26 +116,23 @@ pub fn render(r: &Report) -> String {
         let rows = super::tagged_rows(r);
         if !rows.is_empty() {
             table(
-                &mut o,
+                o,
                 &super::TAGGED_COLUMNS,
-                rows.iter()
-                    .map(|r| r.iter().map(|c| cell(c)).collect())
-                    .collect(),
+                rows.iter().map(|r| r.iter().map(|c| cell(c)).collect()),
             );
         }
     }
-    o.push_str("## Counts\n\n");
+    let _ = o.write_str("## Counts\n\n");
     table(
-        &mut o,
+        o,
         &["", "count"],
         super::summary(r)
             .into_iter()
-            .map(|(k, v)| vec![k.to_string(), v.to_string()])
-            .collect(),
+            .map(|(k, v)| vec![k.to_string(), v.to_string()]),
     );
-    o.push_str("## Sources\n\n");
+    let _ = o.write_str("## Sources\n\n");
     table(
-        &mut o,
+        o,
         &[
             "id",
             "label",
@@ -138,90 +142,80 @@ pub fn render(r: &Report) -> String {
             "SHA-256",
             "integrity",
         ],
-        r.sources
-            .iter()
-            .map(|s| {
-                let unchanged = s.integrity.unchanged();
-                vec![
-                    cell(&s.id),
-                    cell(&s.label),
-                    cell(s.detected_type.as_deref().unwrap_or("?")),
-                    cell(s.owner.as_deref().unwrap_or("—")),
-                    s.size.to_string(),
-                    s.sha256
-                        .as_deref()
-                        .map(code)
-                        .unwrap_or_else(|| "(several files)".into()),
-                    match unchanged {
-                        Some(true) => "unchanged since intake".into(),
-                        Some(false) => "**CHANGED since intake**".into(),
-                        None => "not re-checked".into(),
-                    },
-                ]
-            })
-            .collect(),
+        r.sources.iter().map(|s| {
+            let unchanged = s.integrity.unchanged();
+            vec![
+                cell(&s.id),
+                cell(&s.label),
+                cell(s.detected_type.as_deref().unwrap_or("?")),
+                cell(s.owner.as_deref().unwrap_or("—")),
+                s.size.to_string(),
+                s.sha256
+                    .as_deref()
+                    .map(code)
+                    .unwrap_or_else(|| "(several files)".into()),
+                match unchanged {
+                    Some(true) => "unchanged since intake".into(),
+                    Some(false) => "**CHANGED since intake**".into(),
+                    None => "not re-checked".into(),
+                },
+            ]
+        }),
     );
     for s in r.sources.iter().filter(|s| !s.layers.is_empty()) {
         let _ = writeln!(o, "### Layers of {}\n", cell(&s.id));
         table(
-            &mut o,
+            o,
             &["depth", "layer", "format", "readable", "problem"],
-            s.layers
-                .iter()
-                .map(|l| {
-                    let at = |k: &str| match l.get(k) {
-                        Some(serde_json::Value::String(s)) => s.clone(),
-                        Some(serde_json::Value::Null) | None => String::new(),
-                        Some(other) => other.to_string(),
-                    };
-                    vec![
-                        at("depth"),
-                        cell(&super::layer_label(l)),
-                        cell(&at("format")),
-                        cell(&at("readable")),
-                        cell(&at("problem")),
-                    ]
-                })
-                .collect(),
+            s.layers.iter().map(|l| {
+                let at = |k: &str| match l.get(k) {
+                    Some(serde_json::Value::String(s)) => s.clone(),
+                    Some(serde_json::Value::Null) | None => String::new(),
+                    Some(other) => other.to_string(),
+                };
+                vec![
+                    at("depth"),
+                    cell(&super::layer_label(l)),
+                    cell(&at("format")),
+                    cell(&at("readable")),
+                    cell(&at("problem")),
+                ]
+            }),
         );
     }
-    o.push_str("## What could not be read\n\n");
+    let _ = o.write_str("## What could not be read\n\n");
     if r.not_read.is_empty() {
-        o.push_str("Everything the agents met was read.\n\n");
+        let _ = o.write_str("Everything the agents met was read.\n\n");
     } else {
         table(
-            &mut o,
+            o,
             &["source", "what", "why", "invocation"],
-            r.not_read
-                .iter()
-                .map(|n| {
-                    vec![
-                        cell(&n.source_id),
-                        code(&n.what),
-                        cell(&n.reason),
-                        cell(n.invocation_id.as_deref().unwrap_or("—")),
-                    ]
-                })
-                .collect(),
+            r.not_read.iter().map(|n| {
+                vec![
+                    cell(&n.source_id),
+                    code(&n.what),
+                    cell(&n.reason),
+                    cell(n.invocation_id.as_deref().unwrap_or("—")),
+                ]
+            }),
         );
     }
-    o.push_str("## Artefact coverage\n\n");
+    let _ = o.write_str("## Artefact coverage\n\n");
     let tables = super::coverage_tables(r);
     if tables.is_empty() {
-        o.push_str("No plugin examined a source.\n\n");
+        let _ = o.write_str("No plugin examined a source.\n\n");
     }
     for (source, plugin, searched, rows) in tables {
         let _ = writeln!(o, "### {} — {}\n", cell(source), cell(plugin));
         table(
-            &mut o,
+            o,
             &super::COVERAGE_COLUMNS,
             rows.into_iter()
-                .map(|r| r.iter().map(|c| cell(c)).collect())
-                .collect(),
+                .map(|r| r.iter().map(|c| cell(c)).collect()),
         );
         let _ = writeln!(o, "{}\n", super::coverage_note(searched));
     }
-    o.push_str("## Findings by source\n\n");
+    let _ = o.write_str("## Findings by source\n\n");
     for (source, ps) in super::by_source(r) {
         let _ = writeln!(o, "### {} ({} phenomena)\n", cell(&source), ps.len());
         for (category, ps) in super::by_category(&ps) {
@@ -236,18 +230,15 @@ pub fn render(r: &Report) -> String {
                     cell(&p.produced_by())
                 );
                 table(
-                    &mut o,
+                    o,
                     &["verified fact", "value", "cited invocation"],
-                    p.verified_facts
-                        .iter()
-                        .map(|f| {
-                            vec![
-                                cell(&f.fact_type),
-                                code(&f.value),
-                                format!("{} ({})", cell(&f.invocation_id), cell(&f.match_method)),
-                            ]
-                        })
-                        .collect(),
+                    p.verified_facts.iter().map(|f| {
+                        vec![
+                            cell(&f.fact_type),
+                            code(&f.value),
+                            format!("{} ({})", cell(&f.invocation_id), cell(&f.match_method)),
+                        ]
+                    }),
                 );
                 if !p.interpretation.is_empty() {
                     let _ = writeln!(
@@ -259,10 +250,10 @@ pub fn render(r: &Report) -> String {
             }
         }
     }
-    o.push_str("## Hypotheses\n\n");
+    let _ = o.write_str("## Hypotheses\n\n");
     let names = super::Names::of(r);
     table(
-        &mut o,
+        o,
         &[
             "id",
             "kind",
@@ -273,56 +264,50 @@ pub fn render(r: &Report) -> String {
             "distinct sources",
             "edges",
         ],
-        r.hypotheses
-            .iter()
-            .map(|h| {
-                vec![
-                    cell(&h.id),
-                    cell(&h.kind),
-                    cell(&names.in_words(&h.statement)),
-                    format!("{:.3}", h.log_odds),
-                    format!("{:.3}", h.confidence),
-                    cell(&h.status),
-                    h.distinct_sources.to_string(),
-                    h.edges
-                        .iter()
-                        .map(|e| {
-                            format!(
-                                "{} {} ({:+.3})",
-                                e.phenomenon_id, e.edge_type, e.contribution
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]
-            })
-            .collect(),
+        r.hypotheses.iter().map(|h| {
+            vec![
+                cell(&h.id),
+                cell(&h.kind),
+                cell(&names.in_words(&h.statement)),
+                format!("{:.3}", h.log_odds),
+                format!("{:.3}", h.confidence),
+                cell(&h.status),
+                h.distinct_sources.to_string(),
+                h.edges
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{} {} ({:+.3})",
+                            e.phenomenon_id, e.edge_type, e.contribution
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ]
+        }),
     );
-    o.push_str("## Actors\n\n");
+    let _ = o.write_str("## Actors\n\n");
     table(
-        &mut o,
+        o,
         &super::ACTOR_COLUMNS,
-        r.actors
-            .iter()
-            .map(|a| {
-                vec![
-                    cell(&a.id),
-                    cell(&a.label),
-                    cell(&a.entity_ids.join(", ")),
-                    cell(&a.mentioned_in.join(", ")),
-                    cell(&a.source_ids.join(", ")),
-                    a.identifiers
-                        .iter()
-                        .map(|i| format!("{} {}", cell(&i.id_type), code(&i.normalized)))
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ]
-            })
-            .collect(),
+        r.actors.iter().map(|a| {
+            vec![
+                cell(&a.id),
+                cell(&a.label),
+                cell(&a.entity_ids.join(", ")),
+                cell(&a.mentioned_in.join(", ")),
+                cell(&a.source_ids.join(", ")),
+                a.identifiers
+                    .iter()
+                    .map(|i| format!("{} {}", cell(&i.id_type), code(&i.normalized)))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ]
+        }),
     );
     if !r.same_as.is_empty() {
         table(
-            &mut o,
+            o,
             &[
                 "same_as",
                 "relation",
@@ -332,25 +317,22 @@ pub fn render(r: &Report) -> String {
                 "confidence",
                 "state",
             ],
-            r.same_as
-                .iter()
-                .map(|s| {
-                    vec![
-                        cell(&s.id),
-                        cell(&s.relation),
-                        cell(&s.a),
-                        cell(&s.b),
-                        cell(&s.hypothesis_id),
-                        format!("{:.3}", s.confidence),
-                        cell(&s.state),
-                    ]
-                })
-                .collect(),
+            r.same_as.iter().map(|s| {
+                vec![
+                    cell(&s.id),
+                    cell(&s.relation),
+                    cell(&s.a),
+                    cell(&s.b),
+                    cell(&s.hypothesis_id),
+                    format!("{:.3}", s.confidence),
+                    cell(&s.state),
+                ]
+            }),
         );
     }
     let _ = writeln!(o, "## Timeline\n\nTimes in {}.\n", cell(&r.case.timezone));
     table(
-        &mut o,
+        o,
         &[
             "time",
             "source",
@@ -360,39 +342,36 @@ pub fn render(r: &Report) -> String {
             "read in",
             "phenomenon",
         ],
-        r.timeline
-            .iter()
-            .map(|t| {
-                vec![
-                    t.case_time
+        r.timeline.iter().map(|t| {
+            vec![
+                t.case_time
+                    .as_deref()
+                    .map(cell)
+                    .unwrap_or_else(|| "**unconvertible**".into())
+                    + &t.flag
                         .as_deref()
-                        .map(cell)
-                        .unwrap_or_else(|| "**unconvertible**".into())
-                        + &t.flag
-                            .as_deref()
-                            .map(|f| format!(" \\[{}\\]", cell(f)))
-                            .unwrap_or_default(),
-                    cell(&t.source_id),
-                    match &t.text {
-                        Some(text) => format!(
-                            "{}: {} — “{}”",
-                            cell(&t.description),
-                            cell(&t.message),
-                            cell(text)
-                        ),
-                        None => format!("{}: {}", cell(&t.description), cell(&t.message)),
-                    },
-                    code(&t.raw),
-                    cell(&t.encoding),
-                    cell(&t.zone),
-                    cell(&t.phenomenon_id),
-                ]
-            })
-            .collect(),
+                        .map(|f| format!(" \\[{}\\]", cell(f)))
+                        .unwrap_or_default(),
+                cell(&t.source_id),
+                match &t.text {
+                    Some(text) => format!(
+                        "{}: {} — “{}”",
+                        cell(&t.description),
+                        cell(&t.message),
+                        cell(text)
+                    ),
+                    None => format!("{}: {}", cell(&t.description), cell(&t.message)),
+                },
+                code(&t.raw),
+                cell(&t.encoding),
+                cell(&t.zone),
+                cell(&t.phenomenon_id),
+            ]
+        }),
     );
-    o.push_str("## Appendix: tool invocations\n\n");
+    let _ = o.write_str("## Appendix: tool invocations\n\n");
     table(
-        &mut o,
+        o,
         &[
             "invocation",
             "source",
@@ -402,22 +381,18 @@ pub fn render(r: &Report) -> String {
             "output",
             "SHA-256",
         ],
-        r.invocations
-            .iter()
-            .map(|i| {
-                vec![
-                    cell(&i.id),
-                    cell(&i.source_id),
-                    cell(&i.tool),
-                    code(&i.args.to_string()),
-                    cell(&i.status),
-                    format!("[{0}]({0})", i.output_path),
-                    code(&i.output_sha256),
-                ]
-            })
-            .collect(),
+        r.invocations.iter().map(|i| {
+            vec![
+                cell(&i.id),
+                cell(&i.source_id),
+                cell(&i.tool),
+                code(&i.args.to_string()),
+                cell(&i.status),
+                format!("[{0}]({0})", i.output_path),
+                code(&i.output_sha256),
+            ]
+        }),
     );
-    o
 }
 
 #[cfg(test)]
