@@ -78,10 +78,17 @@ pub fn inspect(
     inspect_scan(&scan_at(path, password_env)?, path, count)
 }
 
-/// [`inspect`] of a scan already made of the evidence at `path`.
-pub(crate) fn inspect_scan(scan: &Scan, path: &Path, count: bool) -> Result<Inspection, ApiError> {
+/// The layers of a scan as `masf inspect` shows them, depth first (file systems walked to
+/// count their entries with `count`).
+pub(crate) fn layer_views(scan: &Scan, count: bool) -> Vec<LayerView> {
     let mut layers = Vec::new();
     flatten(&scan.root, 0, count, &mut layers);
+    layers
+}
+
+/// [`inspect`] of a scan already made of the evidence at `path`.
+fn inspect_scan(scan: &Scan, path: &Path, count: bool) -> Result<Inspection, ApiError> {
+    let layers = layer_views(scan, count);
     let typed = crate::compose::plugins().typing(scan);
     Ok(Inspection {
         path: path.display().to_string(),

@@ -37,12 +37,13 @@ pub(crate) fn layers(
             crate::ScanFailure::Options(e) => ApiError::new(ErrorCode::BadRequest, e),
             crate::ScanFailure::Content(e) => ApiError::new(ErrorCode::Evidence, e),
         })
-        .and_then(|scan| crate::evidence::inspect_scan(&scan, &spec.path, false));
+        // the layers only: the file sizes, EWF header and device typing `inspect` adds are
+        // not the report's, and reading them again per source cost a reopen of the image
+        .map(|scan| crate::evidence::layer_views(&scan, false));
     match inspected {
-        Ok(i) => {
+        Ok(views) => {
             let mut unreadable = Vec::new();
-            let layers = i
-                .layers
+            let layers = views
                 .iter()
                 .map(|l| {
                     let what = match l.partition.as_ref().filter(|p| !p.name.is_empty()) {
