@@ -1,7 +1,9 @@
 //! The demo report answers the case first (issue 20): golden copies of its answer sections
 //! (Markdown from the title to the counts, and report.json's `answer`), the people section
 //! naming every actor with the devices they used and the wallets attributed to them,
-//! hypotheses in words rather than ids, and report.html self-contained without script.
+//! hypotheses in words rather than ids, and report.html self-contained without script, its
+//! people section on the first screen of a real browser (headless Chromium; the screenshot is
+//! kept as `target/test-artefacts/demo-report-first-screen.png`).
 //!
 //! Refresh the golden files after an intended change with
 //! `UPDATE_EXPECT=1 cargo test -p masf-cli --test it report_answer`.
@@ -10,7 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{case_conforms, case_validate, masf_ok, repo};
+use crate::support::{case_conforms, case_validate, first_screen_text, masf_ok, repo};
 
 /// What differs between runs — the folders, the time the report was written, the hashes of
 /// the case log (its events carry their times) and the run's wall-clock seconds — replaced by
@@ -215,6 +217,30 @@ fn the_demo_report_answers_the_case_first() {
     assert!(!lower.contains("<script"));
     assert!(!lower.contains("<link") && !lower.contains("src=\"http"));
     assert!(lower.find("<h2 id=\"people\">").unwrap() < lower.find("<h2>counts</h2>").unwrap());
+
+    // ... and a browser shows the people on the first screen: headless Chromium renders the
+    // page at 1280 x 900 and Tesseract reads the section's heading and the first actor's in
+    // the screenshot, which is kept for the examiner of the test run.
+    let artefacts = repo().join("target/test-artefacts");
+    std::fs::create_dir_all(&artefacts).unwrap();
+    let shot = artefacts.join("demo-report-first-screen.png");
+    let _ = std::fs::remove_file(&shot);
+    let seen = first_screen_text(&out.path().join("report.html"), &shot);
+    let lines: Vec<&str> = seen.lines().map(str::trim).collect();
+    assert!(
+        lines.contains(&"People"),
+        "no People heading on the first screen:\n{seen}"
+    );
+    let first = &report["answer"]["people"][0];
+    let heading = format!(
+        "{} ({})",
+        first["label"].as_str().unwrap(),
+        first["actor_id"].as_str().unwrap()
+    );
+    assert!(
+        lines.contains(&heading.as_str()),
+        "the first actor ({heading}) is not on the first screen:\n{seen}"
+    );
 
     // each hypothesis carries its confidence log: from the prior's log-odds through every
     // edge in rank order (its contribution after decay) to the hypothesis's own log-odds

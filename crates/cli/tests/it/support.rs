@@ -296,3 +296,55 @@ pub fn case_conforms(child: std::process::Child) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Renders `html` in headless Chromium (Debian's `chromium-headless-shell`, installed by
+/// `scripts/setup.sh`) at a 1280 × 900 window, the first screen an examiner sees, and saves
+/// the screenshot to `png`; returns the text Tesseract reads in it (`tesseract` CLI, English).
+/// Chromium runs with its own throw-away profile and without its sandbox (the tests may run as
+/// root, where the sandbox refuses to start); the page is a local file without script.
+pub fn first_screen_text(html: &Path, png: &Path) -> String {
+    let browser = ["chromium-headless-shell", "chromium"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .expect("no headless Chromium: run scripts/setup.sh (it installs chromium-headless-shell)");
+    let profile = tempfile::tempdir().unwrap();
+    let shot = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+        ])
+        .args([
+            "--window-size=1280,900",
+            "--no-first-run",
+            "--no-default-browser-check",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(
+        shot.status.success() && png.exists(),
+        "{browser} made no screenshot of {}: {}",
+        html.display(),
+        String::from_utf8_lossy(&shot.stderr)
+    );
+    let ocr = Command::new("tesseract")
+        .arg(png)
+        .args(["-", "-l", "eng"])
+        .output()
+        .unwrap();
+    assert!(
+        ocr.status.success(),
+        "tesseract: {}",
+        String::from_utf8_lossy(&ocr.stderr)
+    );
+    String::from_utf8(ocr.stdout).unwrap()
+}
