@@ -550,7 +550,7 @@ fn a_background_run_streams_everything_in_order_and_the_views_follow_decisions()
         })
         .unwrap();
     assert!(!tl.entries.is_empty());
-    assert!(tl.entries.iter().all(|e| e.source_id == "src-iphone"));
+    assert!(tl.entries.iter().all(|e| &*e.source_id == "src-iphone"));
     assert_eq!(
         desktop
             .timeline(&masf_api::TimelineQuery {

@@ -109,8 +109,13 @@ impl EntityRow {
 fn first_time(r: &Report, pid: &str) -> (Option<String>, Option<String>) {
     r.timeline
         .iter()
-        .find(|t| t.phenomenon_id == pid && t.case_time.is_some())
-        .map_or((None, None), |t| (t.case_time.clone(), t.utc.clone()))
+        .find(|t| &*t.phenomenon_id == pid && t.case_time.is_some())
+        .map_or((None, None), |t| {
+            (
+                t.case_time.as_deref().map(str::to_string),
+                t.utc.as_deref().map(str::to_string),
+            )
+        })
 }
 
 fn would_change(h: &HypothesisRow) -> String {
@@ -701,7 +706,7 @@ fn limitations(r: &Report) -> Vec<Limitation> {
         let naive = r
             .timeline
             .iter()
-            .filter(|t| t.source_id == s.id && t.zone == s.timezone && t.zone != "UTC")
+            .filter(|t| *t.source_id == *s.id && *t.zone == *s.timezone && &*t.zone != "UTC")
             .count();
         if naive > 0 {
             out.push(Limitation {
@@ -719,13 +724,13 @@ fn limitations(r: &Report) -> Vec<Limitation> {
     for t in r.timeline.iter().filter(|t| t.flag.is_some()) {
         out.push(Limitation {
             kind: "time".into(),
-            source_id: t.source_id.clone(),
+            source_id: t.source_id.to_string(),
             text: format!(
                 "{} {} ({}): {}{}",
                 t.phenomenon_id,
                 t.description,
                 t.raw,
-                t.flag.as_deref().unwrap_or(""),
+                t.flag.unwrap_or(""),
                 t.note
                     .as_deref()
                     .map(|n| format!(" — {n}"))

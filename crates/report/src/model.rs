@@ -4,6 +4,7 @@
 //! finding of its own: every value is copied from what was recorded.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use masf_graph::views::evidence_matrix;
 use masf_graph::{GraphState, Phenomenon};
@@ -299,23 +300,25 @@ pub struct ActorIdentifier {
 }
 
 /// One timeline entry, in the report's contract.
+// Its strings are the timeline entry's own, shared (`Arc<str>`), not copied: a million-row
+// timeline is held once.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct TimelineRow {
-    pub utc: Option<String>,
-    pub case_time: Option<String>,
-    pub source_id: String,
-    pub raw: String,
-    pub encoding: String,
-    pub zone: String,
-    pub description: String,
-    pub phenomenon_id: String,
-    pub message: String,
+    pub utc: Option<Arc<str>>,
+    pub case_time: Option<Arc<str>>,
+    pub source_id: Arc<str>,
+    pub raw: Arc<str>,
+    pub encoding: Arc<str>,
+    pub zone: Arc<str>,
+    pub description: Arc<str>,
+    pub phenomenon_id: Arc<str>,
+    pub message: Arc<str>,
     /// The message or event text the phenomenon recorded (its `text` facts), when it has any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
-    pub text: Option<String>,
-    pub flag: Option<String>,
-    pub note: Option<String>,
+    pub text: Option<Arc<str>>,
+    pub flag: Option<&'static str>,
+    pub note: Option<Arc<str>>,
 }
 
 /// The whole report.
@@ -520,7 +523,7 @@ pub fn rows(input: ReportInput<'_>) -> Report {
             })
         })
         .collect();
-    let texts: BTreeMap<&str, String> = state
+    let texts: BTreeMap<&str, Arc<str>> = state
         .phenomena()
         .values()
         .filter_map(|p| {
@@ -530,7 +533,7 @@ pub fn rows(input: ReportInput<'_>) -> Report {
                 .filter(|f| f.fact_type.as_str() == "text")
                 .map(|f| f.value.as_str())
                 .collect();
-            (!t.is_empty()).then(|| (p.id.as_str(), t.join(" / ")))
+            (!t.is_empty()).then(|| (p.id.as_str(), t.join(" / ").into()))
         })
         .collect();
     Report {
@@ -625,8 +628,8 @@ pub fn rows(input: ReportInput<'_>) -> Report {
                 description: e.timestamp_desc.clone(),
                 phenomenon_id: e.phenomenon_id.clone(),
                 message: e.message.clone(),
-                text: texts.get(e.phenomenon_id.as_str()).cloned(),
-                flag: e.flag.map(|f| f.as_str().to_string()),
+                text: texts.get(&*e.phenomenon_id).cloned(),
+                flag: e.flag.map(|f| f.as_str()),
                 note: e.note.clone(),
             })
             .collect(),

@@ -54,7 +54,7 @@ pub(crate) fn restrict(mut report: Report) -> Report {
     report.actors.retain(|a| actors.contains(&a.id));
     report
         .timeline
-        .retain(|t| phenomena.contains(&t.phenomenon_id));
+        .retain(|t| phenomena.contains(&*t.phenomenon_id));
     report
         .hypotheses
         .retain(|h| h.edges.iter().any(|e| phenomena.contains(&e.phenomenon_id)));

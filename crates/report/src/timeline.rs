@@ -99,6 +99,12 @@ impl Serialize for Context {
 
 /// One event on the timeline. Field names follow plaso/Timesketch where they have one
 /// (`datetime`, `timestamp`, `timestamp_desc`, `message`, `source`).
+//
+// A case's timeline can hold millions of entries, most of them repeating their phenomenon's
+// title, source, agent and category and a handful of descriptions, encodings and zones: those
+// strings are shared (`Arc<str>`, one allocation per phenomenon or per distinct value), and so
+// are the per-entry ones the report's timeline rows copy (raw value, instants, note), so a row
+// is a handful of pointers rather than a second copy of the text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
 #[ts(rename = "TimelineEntry")]
 pub struct Entry {
@@ -108,38 +114,38 @@ pub struct Entry {
     /// Microseconds since 1970-01-01 UTC; none when unconvertible.
     pub timestamp: Option<i64>,
     /// What happened at that time (`Message sent`, `Content Modification Time`).
-    pub timestamp_desc: String,
+    pub timestamp_desc: Arc<str>,
     /// The phenomenon's title.
-    pub message: String,
+    pub message: Arc<str>,
     /// The source's label.
-    pub source: String,
+    pub source: Arc<str>,
     /// The source's id in the case.
-    pub source_id: String,
+    pub source_id: Arc<str>,
     /// The phenomenon the time belongs to.
-    pub phenomenon_id: String,
+    pub phenomenon_id: Arc<str>,
     /// The entry's id as `masf tag` takes it: the phenomenon and the mark's position among its
     /// time marks, from 1 (`ph-000012#time1`).
     pub entry: String,
     /// The agent that recorded it.
-    pub agent: String,
+    pub agent: Arc<str>,
     /// Its artefact category.
-    pub category: String,
+    pub category: Arc<str>,
     /// The value exactly as the tool printed it.
-    pub raw_value: String,
+    pub raw_value: Arc<str>,
     /// Its encoding (`apple_nanos`, `fat_local`, …).
-    pub raw_encoding: String,
+    pub raw_encoding: Arc<str>,
     /// The zone the value was read in (`UTC`, `+08:00`, `Asia/Hong_Kong`).
-    pub zone: String,
+    pub zone: Arc<str>,
     /// The UTC instant, RFC 3339 at full precision.
-    pub utc: Option<String>,
+    pub utc: Option<Arc<str>>,
     /// The instant in the case's display zone, RFC 3339 with that zone's offset.
-    pub case_time: Option<String>,
+    pub case_time: Option<Arc<str>>,
     /// The case's display zone.
-    pub case_zone: String,
+    pub case_zone: Arc<str>,
     /// Set when the examiner must look (DST gap or fold, unconvertible).
     pub flag: Option<Flag>,
     /// Why the flag is set, in words.
-    pub note: Option<String>,
+    pub note: Option<Arc<str>>,
     /// For a DST gap or fold: the other possible UTC instant.
     pub alternative: Option<String>,
     /// The phenomenon's other facts.
@@ -224,7 +230,7 @@ pub struct TagScope {
 impl TagScope {
     fn matches(&self, e: &Entry) -> bool {
         self.entries.contains(&e.entry)
-            || self.phenomena.contains(&e.phenomenon_id)
+            || self.phenomena.contains(&*e.phenomenon_id)
             || self.actors.iter().any(|a| a.matches(e))
     }
 }
@@ -247,8 +253,8 @@ pub struct ActorFilter {
 
 impl ActorFilter {
     fn matches(&self, e: &Entry) -> bool {
-        self.sources.contains(&e.source_id)
-            || self.phenomena.contains(&e.phenomenon_id)
+        self.sources.contains(&*e.source_id)
+            || self.phenomena.contains(&*e.phenomenon_id)
             || e.identifiers.iter().any(|i| self.identifiers.contains(i))
     }
 }
@@ -257,7 +263,7 @@ impl Filter {
     /// Whether `e` passes. An unconvertible entry has no instant to compare, so a time range
     /// keeps it (flagged, at the end) rather than hide it.
     pub fn matches(&self, e: &Entry) -> bool {
-        if !self.sources.is_empty() && !self.sources.contains(&e.source_id) {
+        if !self.sources.is_empty() && !self.sources.contains(&*e.source_id) {
             return false;
         }
         if let Some(t) = e.instant
@@ -306,6 +312,8 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
         .map(|s| (s.id.as_str(), SourceZone::new(&s.timezone)))
         .collect();
     let case_tz = TimeZone::get(case_zone).ok();
+    let mut pool = Pool::default();
+    let case_zone_shared = pool.get(case_zone);
     // sized once: a million entries grown by doubling would hold twice their size at the end
     let mut entries = Vec::with_capacity(state.phenomena().values().map(|p| p.times.len()).sum());
     for ph in state.phenomena().values() {
@@ -323,14 +331,25 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
                 value: f.value.clone(),
             })
             .collect();
+        let shared = PerPhenomenon {
+            message: ph.title.as_str().into(),
+            source: pool.get(source.map_or(ph.source_id.as_str(), |s| s.label.as_str())),
+            source_id: pool.get(&ph.source_id),
+            phenomenon_id: ph.id.as_str().into(),
+            agent: pool.get(&ph.agent),
+            category: pool.get(&ph.category),
+            case_zone: case_zone_shared.clone(),
+            identifiers,
+            facts,
+        };
         for (mark_index, mark) in ph.times.iter().enumerate() {
             entries.push(entry(
                 ph,
                 (mark_index, mark),
                 source.zip(zone),
-                case_zone,
                 case_tz.as_ref(),
-                (&identifiers, &facts),
+                &shared,
+                &mut pool,
             ));
         }
     }
@@ -338,13 +357,42 @@ pub fn build(state: &GraphState, sources: &[SourceMeta], case_zone: &str) -> Tim
     Timeline::from_sorted(case_zone.to_string(), entries)
 }
 
+/// One shared copy of each distinct short string the entries repeat (sources, agents,
+/// categories, descriptions, encodings, zones).
+#[derive(Default)]
+struct Pool(std::collections::HashMap<Box<str>, Arc<str>>);
+
+impl Pool {
+    fn get(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.0.get(s) {
+            return a.clone();
+        }
+        let a: Arc<str> = s.into();
+        self.0.insert(s.into(), a.clone());
+        a
+    }
+}
+
+/// What every entry of one phenomenon shares.
+struct PerPhenomenon {
+    message: Arc<str>,
+    source: Arc<str>,
+    source_id: Arc<str>,
+    phenomenon_id: Arc<str>,
+    agent: Arc<str>,
+    category: Arc<str>,
+    case_zone: Arc<str>,
+    identifiers: Arc<BTreeSet<String>>,
+    facts: Arc<[ContextFact]>,
+}
+
 fn entry(
     ph: &Phenomenon,
     (mark_index, mark): (usize, &TimeMark),
     source: Option<(&SourceMeta, &SourceZone)>,
-    case_zone: &str,
     case_tz: Option<&TimeZone>,
-    (identifiers, facts): (&Arc<BTreeSet<String>>, &Arc<[ContextFact]>),
+    shared: &PerPhenomenon,
+    pool: &mut Pool,
 ) -> Entry {
     let fact = ph.verified_facts.get(mark.fact);
     let raw = fact.map_or("", |f| f.value.as_str());
@@ -359,7 +407,6 @@ fn entry(
             ),
         }),
     };
-    let source = source.map(|(s, _)| s);
     let result = match (result, source) {
         (Err(mut u), None) if mark.encoding.is_naive() => {
             u.reason = format!(
@@ -371,45 +418,46 @@ fn entry(
         (r, _) => r,
     };
     let context = Context {
-        facts: facts.clone(),
+        facts: shared.facts.clone(),
         own: mark.fact,
     };
     let mut e = Entry {
         datetime: None,
         timestamp: None,
-        timestamp_desc: mark.description.clone(),
-        message: ph.title.clone(),
-        source: source.map_or_else(|| ph.source_id.clone(), |s| s.label.clone()),
-        source_id: ph.source_id.clone(),
-        phenomenon_id: ph.id.clone(),
+        timestamp_desc: pool.get(&mark.description),
+        message: shared.message.clone(),
+        source: shared.source.clone(),
+        source_id: shared.source_id.clone(),
+        phenomenon_id: shared.phenomenon_id.clone(),
         entry: format!("{}#time{}", ph.id, mark_index + 1),
-        agent: ph.agent.clone(),
-        category: ph.category.clone(),
-        raw_value: raw.to_string(),
-        raw_encoding: mark.encoding.as_str().to_string(),
-        zone: String::new(),
+        agent: shared.agent.clone(),
+        category: shared.category.clone(),
+        raw_value: raw.into(),
+        raw_encoding: pool.get(mark.encoding.as_str()),
+        zone: pool.get(""),
         utc: None,
         case_time: None,
-        case_zone: case_zone.to_string(),
+        case_zone: shared.case_zone.clone(),
         flag: None,
         note: None,
         alternative: None,
         context,
         instant: None,
         mark: mark_index,
-        identifiers: identifiers.clone(),
+        identifiers: shared.identifiers.clone(),
     };
     match result {
         Ok(c) => {
-            e.zone = c.zone;
+            e.zone = pool.get(&c.zone);
             e.instant = Some(c.instant);
             e.datetime = Some(plaso_datetime(c.instant));
             e.timestamp = Some(c.instant.as_microsecond());
-            e.utc = Some(c.instant.to_string());
+            e.utc = Some(c.instant.to_string().into());
             e.case_time = case_tz.map(|tz| {
                 c.instant
                     .display_with_offset(tz.to_offset(c.instant))
                     .to_string()
+                    .into()
             });
             if let Some(a) = c.ambiguity {
                 let (flag, what) = match a {
@@ -425,14 +473,14 @@ fn entry(
                     ),
                 };
                 e.flag = Some(flag);
-                e.note = Some(format!("{raw} in {} {what}", e.zone));
+                e.note = Some(format!("{raw} in {} {what}", e.zone).into());
                 e.alternative = Some(a.alternative().to_string());
             }
         }
         Err(u) => {
-            e.zone = u.zone;
+            e.zone = pool.get(&u.zone);
             e.flag = Some(Flag::Unconvertible);
-            e.note = Some(u.reason);
+            e.note = Some(u.reason.into());
         }
     }
     e

@@ -775,7 +775,6 @@ fn render_with(r: &Report, pager: &mut Pager<'_>) -> String {
             };
             let flag = t
                 .flag
-                .as_deref()
                 .map(|f| {
                     format!(
                         " <span class=\"warn\">[{}] {}</span>",

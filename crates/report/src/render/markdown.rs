@@ -349,7 +349,6 @@ pub fn render_to(r: &Report, o: &mut impl Write) {
                     .map(cell)
                     .unwrap_or_else(|| "**unconvertible**".into())
                     + &t.flag
-                        .as_deref()
                         .map(|f| format!(" \\[{}\\]", cell(f)))
                         .unwrap_or_default(),
                 cell(&t.source_id),

@@ -121,24 +121,23 @@ pub fn write_csv_with(
     w.write_record(CSV_COLUMNS)?;
     let timestamp = CSV_COLUMNS.iter().position(|c| *c == "timestamp");
     for e in &t.entries {
-        let opt = |v: &Option<String>| v.clone().unwrap_or_default();
         let record = [
             opt(&e.datetime),
             e.timestamp.map(|t| t.to_string()).unwrap_or_default(),
-            e.timestamp_desc.clone(),
-            e.message.clone(),
-            e.source.clone(),
-            e.source_id.clone(),
-            e.phenomenon_id.clone(),
+            e.timestamp_desc.to_string(),
+            e.message.to_string(),
+            e.source.to_string(),
+            e.source_id.to_string(),
+            e.phenomenon_id.to_string(),
             e.entry.clone(),
-            e.agent.clone(),
-            e.category.clone(),
-            e.raw_value.clone(),
-            e.raw_encoding.clone(),
-            e.zone.clone(),
+            e.agent.to_string(),
+            e.category.to_string(),
+            e.raw_value.to_string(),
+            e.raw_encoding.to_string(),
+            e.zone.to_string(),
             opt(&e.utc),
             opt(&e.case_time),
-            e.case_zone.clone(),
+            e.case_zone.to_string(),
             e.flag.map(|f| f.as_str().to_string()).unwrap_or_default(),
             opt(&e.note),
             opt(&e.alternative),
@@ -177,7 +176,7 @@ pub fn render_table(t: &Timeline) -> String {
             clip(&e.message, 40),
             clip(&e.raw_value, 48),
             e.raw_encoding,
-            if e.zone.is_empty() || e.zone == "UTC" {
+            if e.zone.is_empty() || &*e.zone == "UTC" {
                 String::new()
             } else {
                 format!(", read in {}", e.zone)
@@ -278,7 +277,7 @@ pub fn write_l2tcsv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError
         let notes = match (&e.flag, &e.note) {
             (Some(f), Some(n)) => format!("{}: {n}", f.as_str()),
             (Some(f), None) => f.as_str().to_string(),
-            (None, Some(n)) => n.clone(),
+            (None, Some(n)) => n.to_string(),
             (None, None) => "-".to_string(),
         };
         let record = [
@@ -286,18 +285,18 @@ pub fn write_l2tcsv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError
             time.to_string(),
             "UTC".to_string(),
             macb(&e.timestamp_desc),
-            e.source_id.clone(),
-            e.category.clone(),
-            e.timestamp_desc.clone(),
+            e.source_id.to_string(),
+            e.category.to_string(),
+            e.timestamp_desc.to_string(),
             "-".to_string(),
-            e.source.clone(),
+            e.source.to_string(),
             e.message.chars().take(80).collect(),
-            e.message.clone(),
+            e.message.to_string(),
             "2".to_string(),
-            e.phenomenon_id.clone(),
+            e.phenomenon_id.to_string(),
             "-".to_string(),
             notes,
-            e.agent.clone(),
+            e.agent.to_string(),
             format!(
                 "raw_value: {}; raw_encoding: {}; zone: {}",
                 e.raw_value, e.raw_encoding, e.zone
@@ -307,4 +306,10 @@ pub fn write_l2tcsv(out: &mut dyn Write, t: &Timeline) -> Result<(), ExportError
     }
     w.flush()?;
     Ok(())
+}
+
+/// An optional cell: its text, or empty.
+fn opt<S: AsRef<str>>(v: &Option<S>) -> String {
+    v.as_ref()
+        .map_or_else(String::new, |s| s.as_ref().to_string())
 }

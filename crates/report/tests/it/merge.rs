@@ -119,17 +119,17 @@ fn sources_merge_into_one_order_with_stable_ties_and_nothing_dropped() {
         Some("2025-02-18T13:40:00.000000+00:00")
     );
     assert_eq!(iphone.timestamp, Some(1_739_886_000_000_000));
-    assert_eq!(iphone.raw_encoding, "apple_nanos");
-    assert_eq!(iphone.zone, "UTC");
-    assert_eq!(iphone.message, "Message from yl.leung@example.com");
-    assert_eq!(iphone.source, "src-iphone label");
+    assert_eq!(&*iphone.raw_encoding, "apple_nanos");
+    assert_eq!(&*iphone.zone, "UTC");
+    assert_eq!(&*iphone.message, "Message from yl.leung@example.com");
+    assert_eq!(&*iphone.source, "src-iphone label");
     let context: Vec<_> = iphone.context.iter().collect();
     assert_eq!(context.len(), 1);
     assert_eq!(context[0].fact_type, "email");
 
     let usb = &t.entries[3];
-    assert_eq!(usb.zone, "Asia/Hong_Kong");
-    assert_eq!(usb.raw_value, "2025-02-18T22:10:20.00 (local)");
+    assert_eq!(&*usb.zone, "Asia/Hong_Kong");
+    assert_eq!(&*usb.raw_value, "2025-02-18T22:10:20.00 (local)");
     // the other time of the same phenomenon is context, not itself
     assert_eq!(
         usb.context
@@ -182,12 +182,12 @@ fn the_order_does_not_depend_on_recording_order() {
         .entries
         .into_iter()
         .filter(|e| e.utc.as_deref() == Some("2025-02-18T13:40:00Z"))
-        .map(|e| e.source_id)
+        .map(|e| e.source_id.to_string())
         .collect();
     let b: Vec<_> = timeline(&reversed)
         .entries
         .into_iter()
-        .map(|e| e.source_id)
+        .map(|e| e.source_id.to_string())
         .collect();
     assert_eq!(a, b);
     assert_eq!(a, ["src-android", "src-iphone"]);
@@ -200,7 +200,7 @@ fn naive_times_of_a_source_missing_from_the_case_are_flagged_not_guessed() {
     let usb: Vec<_> = t
         .entries
         .iter()
-        .filter(|e| e.source_id == "src-usb")
+        .filter(|e| &*e.source_id == "src-usb")
         .collect();
     assert!(usb.iter().all(|e| e.flag == Some(Flag::Unconvertible)));
     assert!(usb[0].note.as_deref().unwrap().contains("not in the case"));
@@ -208,7 +208,7 @@ fn naive_times_of_a_source_missing_from_the_case_are_flagged_not_guessed() {
     let android = t
         .entries
         .iter()
-        .find(|e| e.source_id == "src-android")
+        .find(|e| &*e.source_id == "src-android")
         .unwrap();
     assert_eq!(android.flag, None);
     assert_eq!(
