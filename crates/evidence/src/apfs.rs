@@ -637,6 +637,8 @@ struct Inode {
     changed: u64,
     accessed: u64,
     bsd_flags: u32,
+    /// `owner` and `group` of `j_inode_val_t`.
+    owner: (u32, u32),
     mode: u16,
     /// Logical size of the data stream, when the inode has one.
     size: Option<u64>,
@@ -677,6 +679,7 @@ fn parse_inode(ino: u64, v: &[u8]) -> Option<Inode> {
         changed: u64_at(v, 32),
         accessed: u64_at(v, 40),
         bsd_flags: u32_at(v, 68),
+        owner: (u32_at(v, 72), u32_at(v, 76)),
         mode: u16_at(v, 80),
         size,
     })
@@ -1141,7 +1144,7 @@ impl ApfsVolume {
             ],
             link_target,
             stored_name: None,
-            owner: None,
+            owner: Some(inode.owner),
         }
     }
 

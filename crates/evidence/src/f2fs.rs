@@ -583,6 +583,8 @@ struct Inode {
     /// Byte offset of the inode block, for errors.
     at: u64,
     mode: u16,
+    /// `i_uid` and `i_gid`.
+    owner: (u32, u32),
     advise: u8,
     inline: u8,
     casefold: bool,
@@ -694,6 +696,7 @@ impl Inode {
             ino,
             at,
             mode: le16(b, 0),
+            owner: (le32(b, 4), le32(b, 8)),
             advise: b.get(2).copied().unwrap_or(0),
             inline,
             casefold: flags & CASEFOLD_FL != 0,
@@ -1511,7 +1514,7 @@ impl F2fs {
             times: inode.times.clone(),
             link_target,
             stored_name: None,
-            owner: None,
+            owner: Some(inode.owner),
         }
     }
 }

@@ -95,6 +95,8 @@ struct Record {
     /// create, content modify, attribute modify, access.
     times: [u32; 4],
     mode: u16,
+    /// `ownerID` and `groupID` of the BSD info.
+    owner: (u32, u32),
     flags: u8,
     /// `special` of the BSD info: iNode number of a hard link.
     special: u32,
@@ -232,6 +234,7 @@ impl HfsPlus {
                 dir,
                 times,
                 mode: be16(rec, 42)?,
+                owner: (be32(rec, 32)?, be32(rec, 36)?),
                 flags: *rec.get(41)?,
                 special: be32(rec, 44)?,
                 file_type: t[..4].try_into().ok()?,
@@ -532,7 +535,8 @@ impl HfsPlus {
             times,
             link_target,
             stored_name: None,
-            owner: None,
+            // a record without BSD info (mode 0, as classic Mac OS wrote) has no owner either
+            owner: (mode != 0).then_some(rec.owner),
         }
     }
 

@@ -220,6 +220,8 @@ pub const DECRYPTED: &str = "encrypted, decrypted with the examiner's password";
 struct FileMeta {
     size: Option<u64>,
     mode: Option<u32>,
+    /// `UserID` and `GroupID`.
+    owner: Option<(u32, u32)>,
     inode: Option<u64>,
     times: Vec<Time>,
     target: Option<String>,
@@ -289,6 +291,9 @@ fn mbfile(blob: &[u8]) -> Option<FileMeta> {
         encryption_key,
         size: int("Size").and_then(|s| u64::try_from(s).ok()),
         mode: int("Mode").and_then(|m| u32::try_from(m).ok()),
+        owner: int("UserID")
+            .and_then(|u| u32::try_from(u).ok())
+            .zip(int("GroupID").and_then(|g| u32::try_from(g).ok())),
         inode: int("InodeNumber").and_then(|i| u64::try_from(i).ok()),
         times,
         target,
@@ -470,6 +475,7 @@ impl ItunesBackup {
                 size,
                 id: meta.inode,
                 mode: meta.mode,
+                owner: meta.owner,
                 times: meta.times,
                 link_target,
                 payload: stored,
@@ -725,6 +731,7 @@ fn own_files(root: &Path) -> Result<Vec<Item<Stored>>, Error> {
             size: meta.len(),
             id: Some(meta.ino()),
             mode: Some(meta.mode()),
+            owner: Some((meta.uid(), meta.gid())),
             times: vec![Time {
                 role: TimeRole::Modified,
                 raw: RawTime::Unix {

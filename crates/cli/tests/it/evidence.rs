@@ -178,3 +178,124 @@ fn ls_body_matches_fls_m_on_ext4() {
     // every line has the body file's eleven columns
     assert!(ours.lines().all(|l| l.split('|').count() == 11), "{ours}");
 }
+
+/// The body file carries the owners the archives and file systems store: a tar made with
+/// `tar --owner/--group --numeric-owner`, a zip made by Info-ZIP `zip` (its `ux` field) and an
+/// F2FS volume filled by `sload.f2fs -P` (owners preserved) from a tree whose files have
+/// distinct owners (set with chown when the test runs as root; otherwise the user's own).
+#[test]
+fn ls_body_carries_owners_of_tar_zip_and_f2fs() {
+    use std::os::unix::fs::MetadataExt as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    std::fs::write(tree.join("a.txt"), "alpha\n").unwrap();
+    std::fs::write(tree.join("sub/b.txt"), "beta\n").unwrap();
+    for (path, uid, gid) in [
+        ("a.txt", 1234, 5678),
+        ("sub", 1000, 1001),
+        ("sub/b.txt", 10123, 10124),
+    ] {
+        // without root the files keep the user's ids, which the readers must report all the same
+        let _ = std::os::unix::fs::chown(tree.join(path), Some(uid), Some(gid));
+    }
+    let owner = |p: &str| {
+        let m = std::fs::metadata(tree.join(p)).unwrap();
+        (m.uid(), m.gid())
+    };
+    let body_owners = |spec: String| -> std::collections::BTreeMap<String, (u32, u32)> {
+        masf_ok(&["ls", &spec, "--recursive", "--body"])
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split('|').collect();
+                (
+                    f[1].to_string(),
+                    (f[4].parse().unwrap(), f[5].parse().unwrap()),
+                )
+            })
+            .collect()
+    };
+    let tree_s = tree.to_str().unwrap();
+
+    // tar: the owner given on the command line, for every member
+    let tar = tmp.path().join("t.tar");
+    tool(
+        "tar",
+        &[
+            "--owner=4321",
+            "--group=8765",
+            "--numeric-owner",
+            "-cf",
+            tar.to_str().unwrap(),
+            "-C",
+            tree_s,
+            ".",
+        ],
+    );
+    let got = body_owners(format!("{}:/", tar.display()));
+    for p in ["/a.txt", "/sub", "/sub/b.txt"] {
+        assert_eq!(got.get(p), Some(&(4321, 8765)), "tar {p}: {got:?}");
+    }
+
+    // zip: each member's own owner from the `ux` extra field
+    let zip = tmp.path().join("t.zip");
+    let out = std::process::Command::new("zip")
+        .args(["-q", "-r", zip.to_str().unwrap(), "."])
+        .current_dir(&tree)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = body_owners(format!("{}:/", zip.display()));
+    for p in ["a.txt", "sub", "sub/b.txt"] {
+        assert_eq!(
+            got.get(&format!("/{p}")),
+            Some(&owner(p)),
+            "zip {p}: {got:?}"
+        );
+    }
+
+    // F2FS: i_uid / i_gid as sload.f2fs -P wrote them
+    let img = tmp.path().join("t.f2fs");
+    std::fs::File::create(&img)
+        .unwrap()
+        .set_len(64 << 20)
+        .unwrap();
+    let img_s = img.to_str().unwrap();
+    tool("mkfs.f2fs", &["-q", "-f", img_s]);
+    tool("sload.f2fs", &["-f", tree_s, "-P", "-T", "0", img_s]);
+    let got = body_owners(format!("{img_s}:/"));
+    for p in ["a.txt", "sub", "sub/b.txt"] {
+        assert_eq!(
+            got.get(&format!("/{p}")),
+            Some(&owner(p)),
+            "f2fs {p}: {got:?}"
+        );
+    }
+}
+
+/// `masf ls --recursive --body` on the corpus' APFS volume (dfVFS test data, made by macOS)
+/// writes exactly the lines The Sleuth Kit's `fls -P apfs -B <volume> -r -m /` writes: inode,
+/// mode string, owner (99/99, macOS's "unknown" user of an external volume), size, times.
+#[test]
+fn ls_body_matches_fls_m_on_apfs() {
+    let img = masf_testkit::corpus::path("fs/apfs/dfvfs-apfs.raw");
+    let img_s = img.to_str().unwrap();
+    let apsb = tool("pstat", &[img_s])
+        .lines()
+        .find_map(|l| l.split("APSB Block Number: ").nth(1))
+        .map(|n| n.trim().to_string())
+        .expect("pstat names the volume's superblock");
+    let fls = tool("fls", &["-P", "apfs", "-B", &apsb, "-r", "-m", "/", img_s]);
+    let ours = masf_ok(&["ls", &format!("{img_s}:/"), "--recursive", "--body"]);
+    let sorted = |t: &str| {
+        t.lines()
+            .map(str::to_string)
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    assert_eq!(sorted(&ours), sorted(&fls), "fls:\n{fls}\nmasf:\n{ours}");
+    assert_eq!(sorted(&fls).len(), 10);
+}

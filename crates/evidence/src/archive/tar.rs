@@ -300,6 +300,10 @@ fn index(
         let size = entry.size();
         let header = entry.header();
         let mode = header.mode().ok();
+        let owner = match (header.uid(), header.gid()) {
+            (Ok(u), Ok(g)) => u32::try_from(u).ok().zip(u32::try_from(g).ok()),
+            _ => None,
+        };
         let mut times: Vec<Time> = Vec::new();
         if let Ok(m) = header.mtime() {
             times.push(Time {
@@ -380,6 +384,7 @@ fn index(
             size,
             id: Some(index),
             mode,
+            owner,
             times,
             link_target,
             payload: content,

@@ -26,6 +26,8 @@ pub(crate) struct Item<P> {
     pub size: u64,
     pub id: Option<u64>,
     pub mode: Option<u32>,
+    /// `(uid, gid)` where the archive stores them (tar headers).
+    pub owner: Option<(u32, u32)>,
     pub times: Vec<Time>,
     pub link_target: Option<String>,
     pub payload: P,
@@ -42,6 +44,7 @@ struct Node<P> {
     size: u64,
     id: Option<u64>,
     mode: Option<u32>,
+    owner: Option<(u32, u32)>,
     times: (u32, u32),
     children: (u32, u32),
     link_target: Option<Box<str>>,
@@ -131,6 +134,7 @@ struct Pending<P> {
     size: u64,
     id: Option<u64>,
     mode: Option<u32>,
+    owner: Option<(u32, u32)>,
     times: (u32, u32),
     link_target: Option<Box<str>>,
     stored: Option<Box<str>>,
@@ -195,6 +199,7 @@ fn dir_node<P>(name: (usize, usize)) -> Node<P> {
         size: 0,
         id: None,
         mode: None,
+        owner: None,
         times: (0, 0),
         children: (0, 0),
         link_target: None,
@@ -215,6 +220,7 @@ impl<P> Tree<P> {
                 size: item.size,
                 id: item.id,
                 mode: item.mode,
+                owner: item.owner,
                 times: &item.times,
                 link_target: item.link_target,
                 stored_name: None,
@@ -231,6 +237,8 @@ pub(crate) struct Meta<'t> {
     pub size: u64,
     pub id: Option<u64>,
     pub mode: Option<u32>,
+    /// `(uid, gid)` where the archive stores them (tar headers).
+    pub owner: Option<(u32, u32)>,
     pub times: &'t [Time],
     pub link_target: Option<String>,
     /// The name as the archive stores it, when the layer already changed it before `add`
@@ -280,6 +288,7 @@ impl<P> TreeBuilder<P> {
             size: meta.size,
             id: meta.id,
             mode: meta.mode,
+            owner: meta.owner,
             times: (t0, as_u32(self.times.len())),
             link_target: meta.link_target.map(String::into_boxed_str),
             stored,
@@ -338,6 +347,7 @@ impl<P> TreeBuilder<P> {
                     let node = &mut pl.nodes[k];
                     node.id = p.id;
                     node.mode = p.mode;
+                    node.owner = p.owner;
                     node.times = p.times;
                     node.stored = p.stored.clone();
                 } else {
@@ -527,7 +537,7 @@ impl<P> Tree<P> {
                 .to_vec(),
             link_target: node.link_target.as_deref().map(str::to_string),
             stored_name: node.stored.as_deref().map(str::to_string),
-            owner: None,
+            owner: node.owner,
         }
     }
 
@@ -598,6 +608,7 @@ fn file_node<P>(name: (usize, usize), p: Pending<P>) -> Node<P> {
         size: p.size,
         id: p.id,
         mode: p.mode,
+        owner: p.owner,
         times: p.times,
         children: (0, 0),
         link_target: p.link_target,
@@ -617,6 +628,7 @@ mod tests {
             size: 0,
             id: Some(id),
             mode: None,
+            owner: None,
             times: Vec::new(),
             link_target: None,
             payload: id,

@@ -19,7 +19,8 @@
 //! CRC matches; backslashes are separators for archives made on DOS/Windows), ZIP64 extra fields,
 //! times (DOS date/time as [`RawTime::FatLocal`]; the extended timestamp field `0x5455` as
 //! [`RawTime::Unix`]; the NTFS field `0x000a` as [`RawTime::FileTime`]), Unix modes (host Unix
-//! or macOS), symbolic links (their target is the member's content).
+//! or macOS), owners (the Info-ZIP `ux` field `0x7875`), symbolic links (their target is the
+//! member's content).
 //!
 //! Members: stored members are a [`Slice`] of the archive (CRC-checked when opened if at most
 //! [`CRC_CHECKED_STORED`] bytes; larger ones are served unchecked rather than read twice);
@@ -766,6 +767,7 @@ fn parse_central(
             },
         });
         let mut unicode_name = None;
+        let mut owner = None;
         for (id, data) in extra_fields(extra) {
             match id {
                 0x0001 => {
@@ -790,6 +792,11 @@ fn parse_central(
                             "zip64 extra field lacks a saturated size or offset".into(),
                         ));
                     }
+                }
+                0x7875 => {
+                    // Info-ZIP Unix owner ("ux", central and local alike): version 1, then
+                    // the uid's byte count and little-endian bytes, then the gid's.
+                    owner = unix_owner(data);
                 }
                 0x5455 => {
                     // Extended timestamp: flags, then mtime, atime, ctime (creation) as present.
@@ -923,6 +930,7 @@ fn parse_central(
             size: if kind == EntryKind::Dir { 0 } else { size },
             id: Some(index),
             mode,
+            owner,
             times: &times,
             link_target,
             stored_name,
@@ -944,6 +952,30 @@ fn parse_central(
     }
     note_overlaps(spans, diagnostics);
     Ok(index)
+}
+
+/// The `(uid, gid)` of an Info-ZIP `ux` field (version 1; ids of 1 to 4 bytes, or 8 with
+/// the high half zero); none when malformed.
+fn unix_owner(data: &[u8]) -> Option<(u32, u32)> {
+    if data.first() != Some(&1) {
+        return None;
+    }
+    let id = |at: usize| -> Option<(u32, usize)> {
+        let n = usize::from(*data.get(at)?);
+        let bytes = data.get(at + 1..at + 1 + n)?;
+        if n == 0 || n > 8 || bytes.iter().skip(4).any(|&b| b != 0) {
+            return None;
+        }
+        let v = bytes
+            .iter()
+            .take(4)
+            .rev()
+            .fold(0u32, |v, &b| (v << 8) | u32::from(b));
+        Some((v, at + 1 + n))
+    };
+    let (uid, next) = id(1)?;
+    let (gid, _) = id(next)?;
+    Some((uid, gid))
 }
 
 /// The extra fields of a header: `(id, data)` pairs; a malformed tail is ignored.

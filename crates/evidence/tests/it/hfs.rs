@@ -76,7 +76,7 @@ fn dfvfs() -> Arc<dyn FileSystem> {
     hfsplus::open(Arc::new(FileBytes::open(&path).unwrap())).unwrap()
 }
 
-/// The volume's listing, ids, sizes, four times and every file's bytes equal TSK's `fls -m`
+/// The volume's listing, ids, owners, sizes, four times and every file's bytes equal TSK's `fls -m`
 /// body (`$` metadata files left out) and `icat` hashes.
 fn check_against_tsk(fs: &dyn FileSystem, body: &str, sums: &str, files: usize) {
     let mut ours = BTreeSet::new();
@@ -90,8 +90,9 @@ fn check_against_tsk(fs: &dyn FileSystem, body: &str, sums: &str, files: usize) 
             Some(t) => format!("{} -> {t}", tsk_name(&e.path)),
             None => tsk_name(&e.path),
         };
+        let (uid, gid) = e.owner.unwrap_or((0, 0));
         ours.insert(format!(
-            "{name}|{}|{kind}|{}|{}|{}|{}|{}",
+            "{name}|{}|{kind}|{uid}|{gid}|{}|{}|{}|{}|{}",
             e.id.unwrap(),
             e.size,
             unix(&e, TimeRole::Accessed),
@@ -107,10 +108,12 @@ fn check_against_tsk(fs: &dyn FileSystem, body: &str, sums: &str, files: usize) 
         .map(|l| {
             let f: Vec<&str> = l.split('|').collect();
             format!(
-                "{}|{}|{}|{}|{}|{}|{}|{}",
+                "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
                 f[1],
                 f[2],
                 &f[3][..3],
+                f[4],
+                f[5],
                 f[6],
                 f[7],
                 f[8],
