@@ -9,8 +9,15 @@ use std::sync::LazyLock;
 use masf_graph::identifiers::{Region, normalize_email, normalize_phone, normalize_wallet};
 use regex::Regex;
 
+// Word boundaries are ASCII ones (`(?-u:\b)`): an identifier is made of ASCII digits and
+// letters, so a number written right after Chinese or Japanese text (`电话13812345678`) starts
+// at a boundary, which Unicode's `\b` would deny (ideographs are word characters there); and
+// the regex engine's fast DFA handles ASCII boundaries on any text, where a Unicode one sends
+// every non-ASCII haystack to its slow NFA simulation.
+
 static PHONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\+|\b00|\(|\b)\d[\d \u{a0}().\-]{5,22}\d\b").expect("phone pattern")
+    Regex::new(r"(?:\+|(?-u:\b)00|\(|(?-u:\b))\d[\d \u{a0}().\-]{5,22}\d(?-u:\b)")
+        .expect("phone pattern")
 });
 static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})+")
@@ -18,7 +25,7 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static WALLET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\b(?:0[xX][0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})\b",
+        r"(?-u:\b)(?:0[xX][0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33}|bc1[02-9ac-hj-np-z]{11,71}|[13][1-9A-HJ-NP-Za-km-z]{25,34})(?-u:\b)",
     )
     .expect("wallet pattern")
 });
@@ -134,5 +141,15 @@ mod tests {
         );
         // A string shaped like a TRON address with a bad checksum is no identifier.
         assert!(find("TXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", None).is_empty());
+    }
+
+    #[test]
+    fn a_number_written_right_after_chinese_text_is_found() {
+        let cn = Region::parse("CN").unwrap();
+        let f = find("联系电话13812345678谢谢", Some(&cn));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].term, "phone:+8613812345678");
+        let w = "付款到0x52908400098527886E0F7030069857D2E4169EE7";
+        assert_eq!(find(w, None).len(), 1);
     }
 }

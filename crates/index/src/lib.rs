@@ -65,7 +65,7 @@ pub use search::{Hit, Mode, Query, merge, search};
 pub const FORMAT: &str = "masf-index/1";
 /// Version of the text extraction (decoders, analyzer, identifier rules): an index made by
 /// another version is rebuilt.
-pub const EXTRACTOR_VERSION: &str = "3";
+pub const EXTRACTOR_VERSION: &str = "4";
 /// The manifest's file name inside an index directory.
 pub const MANIFEST: &str = "manifest.json";
 /// The one-line file saying which format and extractor made an index (read by every search;
