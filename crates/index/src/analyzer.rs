@@ -6,8 +6,12 @@
 //! - Han, Hiragana, Katakana and Hangul have no spaces between words: a run of them is indexed
 //!   as overlapping character bigrams (a lone character as itself), Lucene's CJK bigram scheme,
 //!   so a name written without spaces inside a sentence is found by a phrase of its bigrams.
-//!   Dictionary segmentation (jieba, lindera) would add whole-word terms; the bigrams alone
-//!   already find every substring of two characters or more.
+//! - Chinese is also segmented into words ([`Words`], the index's `words` field): each run of
+//!   Han characters cut by jieba (its dictionary plus HMM for words it lacks, such as names).
+//!   Bigrams find every substring of two characters or more; the words rank a hit on the whole
+//!   word (`张伟` in `张伟向李娜转账`) above one that only spans two words (`主张伟大`), and find
+//!   a one-character word inside a run. Japanese and Korean keep bigrams only (no dictionary of
+//!   theirs is embedded: lindera's IPADIC alone is tens of megabytes).
 //!
 //! Offsets of each token are byte offsets into the original text (before folding), which is
 //! what the search uses to point at a hit.
@@ -34,6 +38,21 @@ pub fn is_cjk(c: char) -> bool {
         | 0xF900..=0xFAFF    // CJK compatibility ideographs
         | 0xFF66..=0xFF9F    // half-width Katakana
         | 0x20000..=0x3FFFF) // CJK extensions B…
+}
+
+/// Whether `c` is a Han character (Chinese, and the kanji of Japanese): what jieba segments.
+pub fn is_han(c: char) -> bool {
+    matches!(c as u32,
+        0x3400..=0x4DBF      // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0x20000..=0x3FFFF) // CJK extensions B…
+}
+
+/// Whether `text` holds a Han character (cheap on text without any: only bytes from 0xE3 on
+/// can start one).
+pub fn has_han(text: &str) -> bool {
+    text.bytes().any(|b| b >= 0xE3) && text.chars().any(is_han)
 }
 
 fn is_word(c: char) -> bool {
@@ -227,6 +246,82 @@ impl TokenStream for Stream<'_> {
     }
 }
 
+/// The name of the word segmenter ([`Words`]) in every index.
+pub const WORDS: &str = "masf_words";
+
+static JIEBA: std::sync::LazyLock<jieba_rs::Jieba> = std::sync::LazyLock::new(jieba_rs::Jieba::new);
+
+/// The words of the Han runs of `text` as jieba cuts them, folded like every term:
+/// `(term, byte start, byte end)`. Other text gives none.
+pub fn words(text: &str) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while let Some((start, c)) = chars.next() {
+        if !is_han(c) {
+            continue;
+        }
+        let mut end = start + c.len_utf8();
+        while let Some(&(i, d)) = chars.peek() {
+            if !is_han(d) {
+                break;
+            }
+            end = i + d.len_utf8();
+            chars.next();
+        }
+        for w in JIEBA.cut(&text[start..end], true) {
+            out.push((fold(w.word), start + w.byte_start, start + w.byte_end));
+        }
+    }
+    out
+}
+
+/// Chinese word segmentation as a tantivy tokenizer (the `words` field).
+#[derive(Clone, Default)]
+pub struct Words;
+
+/// The words of one text.
+pub struct WordStream {
+    words: std::vec::IntoIter<(String, usize, usize)>,
+    token: Token,
+    position: usize,
+}
+
+impl Tokenizer for Words {
+    type TokenStream<'a> = WordStream;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream {
+        WordStream {
+            words: words(text).into_iter(),
+            token: Token::default(),
+            position: 0,
+        }
+    }
+}
+
+impl TokenStream for WordStream {
+    fn advance(&mut self) -> bool {
+        match self.words.next() {
+            Some((text, from, to)) => {
+                self.token = Token {
+                    offset_from: from,
+                    offset_to: to,
+                    position: self.position,
+                    text,
+                    position_length: 1,
+                };
+                self.position += 1;
+                true
+            }
+            None => false,
+        }
+    }
+    fn token(&self) -> &Token {
+        &self.token
+    }
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.token
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,5 +439,21 @@ mod tests {
         }
         let long = "x".repeat(100) + "É" + &"y".repeat(10);
         assert_eq!(tokens(&long), reference(&long));
+    }
+
+    #[test]
+    fn han_runs_are_cut_into_words_with_their_offsets() {
+        let text = "ok 张伟向李娜转账五万元，主张伟大 ok";
+        let w = words(text);
+        let got: Vec<&str> = w.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(
+            got,
+            ["张伟", "向", "李娜", "转账", "五万元", "主张", "伟大"]
+        );
+        for (term, from, to) in &w {
+            assert_eq!(&text[*from..*to], term);
+        }
+        assert!(words("no han here, カタカナ 한국").is_empty());
+        assert!(has_han("x 付款") && !has_han("x カタカナ é"));
     }
 }

@@ -11,7 +11,8 @@
 //! - [`doc`]: the body text of Office, OpenDocument and PDF files.
 //! - [`exif`]: the EXIF fields of JPEG and TIFF files (shared with the `doc_metadata` tool), a
 //!   unit of `name: value` lines, each line marked with its field.
-//! - [`analyzer`]: text → terms (NFKC + case folding, CJK bigrams), for documents and queries.
+//! - [`analyzer`]: text → terms (NFKC + case folding, CJK bigrams, Chinese words by jieba), for
+//!   documents and queries.
 //! - [`ids`]: identifiers in text → normalised terms (`phone:+1…`, `email:…`, `wallet:…`).
 //! - [`Writer`] builds an index, [`search`] queries one.
 //!
@@ -65,7 +66,7 @@ pub use search::{Hit, Mode, Query, merge, search};
 pub const FORMAT: &str = "masf-index/1";
 /// Version of the text extraction (decoders, analyzer, identifier rules): an index made by
 /// another version is rebuilt.
-pub const EXTRACTOR_VERSION: &str = "4";
+pub const EXTRACTOR_VERSION: &str = "5";
 /// The manifest's file name inside an index directory.
 pub const MANIFEST: &str = "manifest.json";
 /// The one-line file saying which format and extractor made an index (read by every search;
@@ -199,6 +200,8 @@ pub(crate) struct Fields {
     pub kind: Field,
     pub encoding: Field,
     pub text: Field,
+    /// Chinese words (jieba) of the text's Han runs; not stored (the text is).
+    pub words: Field,
     pub ids: Field,
     pub marks: Field,
     pub deleted: Field,
@@ -221,6 +224,14 @@ pub(crate) fn schema() -> (Schema, Fields) {
         kind: b.add_text_field("kind", STRING | STORED),
         encoding: b.add_text_field("encoding", STORED),
         text: b.add_text_field("text", text_options),
+        words: b.add_text_field(
+            "words",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(analyzer::WORDS)
+                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            ),
+        ),
         ids: b.add_text_field("ids", STRING),
         marks: b.add_text_field("marks", STORED),
         deleted: b.add_u64_field("deleted", INDEXED | STORED),
@@ -233,6 +244,9 @@ fn register(index: &Index) {
     index
         .tokenizers()
         .register(analyzer::NAME, analyzer::Analyzer);
+    index
+        .tokenizers()
+        .register(analyzer::WORDS, analyzer::Words);
 }
 
 fn version_line() -> String {
@@ -339,6 +353,10 @@ impl Writer {
                 f.deleted => u64::from(file.deleted),
                 f.mtime => file.mtime.unwrap_or(i64::MIN),
             );
+            // Segmenting is for Han text only: other units skip the field (and its copy).
+            if analyzer::has_han(&u.text) {
+                d.add_text(f.words, u.text.as_str());
+            }
             let mut seen = std::collections::BTreeSet::new();
             for id in ids::find(&u.text, self.region.as_ref()) {
                 if seen.insert(id.term.clone()) {

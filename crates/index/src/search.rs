@@ -104,7 +104,9 @@ pub fn search(dir: &Path, q: &Query, region: Option<&Region>) -> Result<Vec<Hit>
                 let query = RegexQuery::from_pattern(&pattern, f.text).map_err(tantivy_err)?;
                 (Box::new(query), Locate::Prefix(folded))
             } else {
-                let mut parser = QueryParser::for_index(&index, vec![f.text]);
+                // Both fields: a Chinese word matches as bigrams in `text` and, where jieba cut
+                // it as a word, in `words` too, which ranks the whole word first.
+                let mut parser = QueryParser::for_index(&index, vec![f.text, f.words]);
                 parser.set_conjunction_by_default();
                 let query = parser
                     .parse_query(text)
@@ -250,7 +252,14 @@ fn find_match(text: &str, locate: &Locate, region: Option<&Region>) -> Option<(u
                     break;
                 }
             }
-            best.map(|(a, b, _)| (a, b))
+            // A Chinese word the `words` field matched inside a longer run (`向` in
+            // `张伟向李娜`) is no token of the text's own: found as written.
+            best.map(|(a, b, _)| (a, b)).or_else(|| {
+                terms
+                    .iter()
+                    .filter_map(|t| text.find(t.as_str()).map(|i| (i, i + t.len())))
+                    .min()
+            })
         }
         Locate::Prefix(p) => analyzer::Tokens::new(text)
             .find(|t| t.0.starts_with(p.as_str()))

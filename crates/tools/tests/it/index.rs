@@ -423,3 +423,39 @@ fn a_cancelled_build_leaves_no_index_and_a_stale_one_is_refused() {
     let err = SearchIndex.run(&ctx, &json!({"query": "x"})).unwrap_err();
     assert!(err.to_string().contains("--rebuild"), "{err}");
 }
+
+/// Chinese is indexed twice: as bigrams (every substring of two characters is found) and as
+/// the words jieba cuts, so a file holding the name as a word ranks above one where the two
+/// characters only meet across words (`主张` + `伟大`), and a one-character word inside a
+/// run (`向`) is found and located.
+#[test]
+fn chinese_words_rank_the_whole_word_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("folder");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("a.txt"), "他一向主张伟大的事业。\n").unwrap();
+    std::fs::write(root.join("b.txt"), "张伟向李娜转账五万元。\n").unwrap();
+    let index = IndexRef {
+        dir: dir.path().join("index/src-folder"),
+        region: None,
+    };
+    let ctx = SourceCtx::open("src-folder", &root).unwrap();
+    build_index(&ctx, &index, &[], &AtomicBool::new(false), &mut |_| {}).unwrap();
+    let ctx = ctx.with_index(index);
+    let hits = search(&ctx, json!({"query": "张伟"}));
+    let paths: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
+    assert_eq!(paths, ["/b.txt", "/a.txt"], "{hits:#?}");
+    assert!(hits.iter().all(|h| h.matched == "张伟"), "{hits:#?}");
+    assert!(hits[0].score > hits[1].score);
+    let hits = search(&ctx, json!({"query": "转账"}));
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].offset, Some("张伟向李娜".len() as u64));
+    let hits = search(&ctx, json!({"query": "李娜"}));
+    assert_eq!((hits.len(), hits[0].matched.as_str()), (1, "李娜"));
+    let one = search(&ctx, json!({"query": "向"}));
+    let got: Vec<(&str, &str)> = one
+        .iter()
+        .map(|h| (h.path.as_str(), h.matched.as_str()))
+        .collect();
+    assert!(got.contains(&("/b.txt", "向")), "{one:#?}");
+}
