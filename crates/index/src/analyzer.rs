@@ -202,31 +202,49 @@ impl Iterator for Tokens<'_> {
     }
 }
 
+/// Where a token stream takes its terms from: the next one written into `term`, with its
+/// byte range in the text.
+pub trait Terms {
+    fn next_into(&mut self, term: &mut String) -> Option<(usize, usize)>;
+}
+
+impl Terms for Tokens<'_> {
+    fn next_into(&mut self, term: &mut String) -> Option<(usize, usize)> {
+        Tokens::next_into(self, term)
+    }
+}
+
 /// The analyzer as a tantivy tokenizer.
 #[derive(Clone, Default)]
 pub struct Analyzer;
 
-/// The tokens of one text, handed out one at a time into one reused token.
-pub struct Stream<'a> {
-    tokens: Tokens<'a>,
+/// The terms of one text, handed out one at a time into one reused token.
+pub struct Stream<T> {
+    terms: T,
     token: Token,
     position: usize,
 }
 
-impl Tokenizer for Analyzer {
-    type TokenStream<'a> = Stream<'a>;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Stream<'a> {
+impl<T> Stream<T> {
+    fn new(terms: T) -> Self {
         Stream {
-            tokens: Tokens::new(text),
+            terms,
             token: Token::default(),
             position: 0,
         }
     }
 }
 
-impl TokenStream for Stream<'_> {
+impl Tokenizer for Analyzer {
+    type TokenStream<'a> = Stream<Tokens<'a>>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Stream<Tokens<'a>> {
+        Stream::new(Tokens::new(text))
+    }
+}
+
+impl<T: Terms> TokenStream for Stream<T> {
     fn advance(&mut self) -> bool {
-        match self.tokens.next_into(&mut self.token.text) {
+        match self.terms.next_into(&mut self.token.text) {
             Some((from, to)) => {
                 self.token.offset_from = from;
                 self.token.offset_to = to;
@@ -279,46 +297,21 @@ pub fn words(text: &str) -> Vec<(String, usize, usize)> {
 #[derive(Clone, Default)]
 pub struct Words;
 
-/// The words of one text.
-pub struct WordStream {
-    words: std::vec::IntoIter<(String, usize, usize)>,
-    token: Token,
-    position: usize,
+/// The words of one text, cut once.
+pub struct WordList(std::vec::IntoIter<(String, usize, usize)>);
+
+impl Terms for WordList {
+    fn next_into(&mut self, term: &mut String) -> Option<(usize, usize)> {
+        let (text, from, to) = self.0.next()?;
+        *term = text;
+        Some((from, to))
+    }
 }
 
 impl Tokenizer for Words {
-    type TokenStream<'a> = WordStream;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream {
-        WordStream {
-            words: words(text).into_iter(),
-            token: Token::default(),
-            position: 0,
-        }
-    }
-}
-
-impl TokenStream for WordStream {
-    fn advance(&mut self) -> bool {
-        match self.words.next() {
-            Some((text, from, to)) => {
-                self.token = Token {
-                    offset_from: from,
-                    offset_to: to,
-                    position: self.position,
-                    text,
-                    position_length: 1,
-                };
-                self.position += 1;
-                true
-            }
-            None => false,
-        }
-    }
-    fn token(&self) -> &Token {
-        &self.token
-    }
-    fn token_mut(&mut self) -> &mut Token {
-        &mut self.token
+    type TokenStream<'a> = Stream<WordList>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Stream<WordList> {
+        Stream::new(WordList(words(text).into_iter()))
     }
 }
 
