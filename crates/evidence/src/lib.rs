@@ -147,6 +147,7 @@ pub mod probe;
 pub mod qcow2;
 pub mod scan;
 pub mod simg;
+pub mod sparsebundle;
 pub mod udif;
 pub mod vhd;
 pub mod vhdx;

@@ -482,6 +482,25 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
 
 fn scan_folder(path: &Path, file_layer: Arc<Layer>, options: &ScanOptions) -> Result<Node> {
     let mut params = Vec::new();
+    // A Mac OS sparse bundle is a folder that holds a disk: scanned as that disk. One that
+    // will not open stays a folder (its files can still be listed), the problem said.
+    let mut bundle_problem = None;
+    if crate::sparsebundle::is_bundle(path) {
+        match crate::sparsebundle::SparseBundle::open(path) {
+            Ok(b) => {
+                let layer = Layer::new(
+                    "sparsebundle",
+                    &[
+                        ("band_size", b.band_size().to_string()),
+                        ("bands_present", b.bands_present().to_string()),
+                    ],
+                    Some(&file_layer),
+                );
+                return Ok(scan_bytes(layer, Arc::new(b), 0));
+            }
+            Err(e) => bundle_problem = Some(format!("sparse bundle not readable: {e}")),
+        }
+    }
     let (kind, fs) = if path.join("Manifest.db").is_file() {
         let backup = crate::itunes::ItunesBackup::open_with(path, options.backup_password.as_ref());
         if let Ok(b) = &backup
@@ -496,7 +515,7 @@ fn scan_folder(path: &Path, file_layer: Arc<Layer>, options: &ScanOptions) -> Re
     };
     let layer = Layer::new(kind, &params, Some(&file_layer));
     let (fs, problem) = match fs {
-        Ok(fs) => (Some(fs), None),
+        Ok(fs) => (Some(fs), bundle_problem),
         Err(e) => (None, Some(e.to_string())),
     };
     Ok(Node {
@@ -721,7 +740,10 @@ fn sniff_form(root: &Node) -> (Form, Vec<String>) {
     walk(root, &mut fs_seen);
     let holding = |containers: &[&str]| {
         let mut chain: Vec<String> = containers.iter().map(|c| (*c).to_string()).collect();
-        if root.layer.kind != "file" || chain.is_empty() {
+        // a root that is itself a named container (a sparse bundle) is named by the chain
+        if container_name(&root.layer.kind).is_none()
+            && (root.layer.kind != "file" || chain.is_empty())
+        {
             chain.insert(0, format!("{} image", root.layer.kind));
         }
         let inner = if fs_seen.is_empty() {
@@ -769,6 +791,21 @@ fn sniff_form(root: &Node) -> (Form, Vec<String>) {
     (Form::File, reasons)
 }
 
+/// How a container layer is named in a source's form reasons (none: not a container).
+fn container_name(kind: &str) -> Option<&'static str> {
+    match kind {
+        "android_sparse" => Some("Android sparse image"),
+        "android_super" => Some("Android super image"),
+        "qcow2" => Some("QCOW2 image"),
+        "vhd" => Some("VHD image"),
+        "vhdx" => Some("VHDX image"),
+        "vmdk" => Some("VMDK image"),
+        "udif" => Some("UDIF disk image (.dmg)"),
+        "sparsebundle" => Some("Mac OS sparse bundle (.sparsebundle)"),
+        _ => None,
+    }
+}
+
 /// The words of a container format, for a source that is one but whose content could not be
 /// opened (a wrong CRC, a missing parent, a format not read yet).
 fn unopened_container(format: Format) -> Option<&'static str> {
@@ -789,16 +826,7 @@ fn containers(root: &Node) -> Vec<&'static str> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        let name = match n.layer.kind.as_str() {
-            "android_sparse" => Some("Android sparse image"),
-            "android_super" => Some("Android super image"),
-            "qcow2" => Some("QCOW2 image"),
-            "vhd" => Some("VHD image"),
-            "vhdx" => Some("VHDX image"),
-            "vmdk" => Some("VMDK image"),
-            "udif" => Some("UDIF disk image (.dmg)"),
-            _ => None,
-        };
+        let name = container_name(&n.layer.kind);
         if let Some(name) = name
             && !out.contains(&name)
         {

@@ -13,6 +13,7 @@ mod itunes_encrypted;
 mod leveldb;
 mod ntfs;
 mod scan;
+mod sparsebundle;
 mod udif;
 mod vhdx;
 mod virtual_disks;
