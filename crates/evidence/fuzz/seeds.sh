@@ -56,6 +56,10 @@ seed vhd "$work/fat.vhd" fat12-fixed.vhd
 qemu-img convert -f raw -O vhdx -o subformat=dynamic,block_size=1M "$work/fat.img" "$work/fat.vhdx"
 blocks "$work/fat.vhdx" "$work/fat.vhdx.blocks"
 seed vhdx "$work/fat.vhdx.blocks" fat12-dynamic.vhdx.blocks
+# sparseimage: the FAT volume as a Mac OS sparse image in 4 KiB bands, by the evidence tests'
+# generator (published layout; libmodi reads it back in those tests).
+python3 "$repo/tests/fixtures/mac-sparse/make_sparseimage.py" "$work/fat.img" "$work/fat.sparseimage" 8
+seed sparseimage "$work/fat.sparseimage" fat12.sparseimage
 # vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
 python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()

@@ -52,6 +52,8 @@ pub enum Format {
     Vhdx,
     /// A VMware virtual disk (VMDK): a sparse extent, or a descriptor naming extent files.
     Vmdk,
+    /// A Mac OS sparse image (`.sparseimage`, `sprs`).
+    MacSparseImage,
     Zip,
     Tar,
     Gzip,
@@ -104,6 +106,7 @@ impl Format {
             Format::Vhd => "vhd",
             Format::Vhdx => "vhdx",
             Format::Vmdk => "vmdk",
+            Format::MacSparseImage => "sparseimage",
             Format::Zip => "zip",
             Format::Tar => "tar",
             Format::Gzip => "gzip",

@@ -207,9 +207,28 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 20] = [
-    "apfs", "ewf", "ext4", "f2fs", "fat", "gzip", "hfsplus", "keybag", "leveldb", "lznt1", "ntfs",
-    "qcow2", "simg", "tar", "udif", "vhd", "vhdx", "vmdk", "volume", "zip",
+pub const TARGETS: [&str; 21] = [
+    "apfs",
+    "ewf",
+    "ext4",
+    "f2fs",
+    "fat",
+    "gzip",
+    "hfsplus",
+    "keybag",
+    "leveldb",
+    "lznt1",
+    "ntfs",
+    "qcow2",
+    "simg",
+    "sparseimage",
+    "tar",
+    "udif",
+    "vhd",
+    "vhdx",
+    "vmdk",
+    "volume",
+    "zip",
 ];
 
 /// Feeds `data` to the layer of the fuzz target `target` and exercises what it offers; `false`
@@ -241,6 +260,9 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         }),
         "simg" => exercise_image(data, |b| {
             crate::simg::SparseImage::open(b).map(|i| Arc::new(i) as Bytes)
+        }),
+        "sparseimage" => exercise_image(data, |b| {
+            crate::sparseimage::SparseImage::open(b).map(|i| Arc::new(i) as Bytes)
         }),
         "vhd" => exercise_image(data, |b| {
             crate::vhd::VhdImage::open(b).map(|i| Arc::new(i) as Bytes)

@@ -148,6 +148,7 @@ pub mod qcow2;
 pub mod scan;
 pub mod simg;
 pub mod sparsebundle;
+pub mod sparseimage;
 pub mod udif;
 pub mod vhd;
 pub mod vhdx;

@@ -418,7 +418,7 @@ fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
 }
 
 /// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD, VHDX
-/// or VMDK virtual disk) recognised by its signature: the layer kind, its parameters and the bytes it
+/// or VMDK virtual disk, a UDIF or Mac OS sparse image) recognised by its signature: the layer kind, its parameters and the bytes it
 /// expands to, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
@@ -462,6 +462,17 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
             ];
             ("vhdx", params, Arc::new(v) as Bytes)
         }));
+    }
+    if crate::sparseimage::sniff(head) {
+        return Some(
+            crate::sparseimage::SparseImage::open(bytes.clone()).map(|s| {
+                let params = vec![
+                    ("band_size", s.band_size().to_string()),
+                    ("bands_stored", s.bands_stored().to_string()),
+                ];
+                ("sparseimage", params, Arc::new(s) as Bytes)
+            }),
+        );
     }
     if crate::udif::sniff(bytes.as_ref()) {
         return Some(crate::udif::UdifImage::open(bytes.clone()).map(|u| {
@@ -802,6 +813,7 @@ fn container_name(kind: &str) -> Option<&'static str> {
         "vmdk" => Some("VMDK image"),
         "udif" => Some("UDIF disk image (.dmg)"),
         "sparsebundle" => Some("Mac OS sparse bundle (.sparsebundle)"),
+        "sparseimage" => Some("Mac OS sparse image (.sparseimage)"),
         _ => None,
     }
 }
@@ -816,6 +828,7 @@ fn unopened_container(format: Format) -> Option<&'static str> {
         Format::Vhd => "VHD image",
         Format::Vhdx => "VHDX image",
         Format::Vmdk => "VMDK image",
+        Format::MacSparseImage => "Mac OS sparse image (.sparseimage)",
         _ => return None,
     })
 }

@@ -59,6 +59,13 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
             )
         });
     }
+    if crate::sparseimage::sniff(head) {
+        return Some(Probe::new(
+            Format::MacSparseImage,
+            true,
+            "Mac OS sparse image header (`sprs`) at byte 0",
+        ));
+    }
     if starts(b"LUKS\xba\xbe") {
         return Some(luks(head));
     }

@@ -60,6 +60,8 @@ fn opens(target: &str, data: &[u8]) -> bool {
         "vhdx" => masf_evidence::vhdx::VhdxImage::open(masf_evidence::fuzzing::sparse_blocks(data))
             .is_ok(),
         "simg" => masf_evidence::simg::SparseImage::open(bytes()).is_ok(),
+        "sparseimage" => masf_evidence::sparseimage::SparseImage::open(bytes())
+            .is_ok_and(|s| masf_evidence::fat::open(Arc::new(s)).is_ok()),
         "vmdk" => masf_evidence::vmdk::VmdkImage::open(bytes()).is_ok(),
         "hfsplus" => {
             masf_evidence::hfsplus::open(masf_evidence::fuzzing::sparse_blocks(data)).is_ok()

@@ -1,8 +1,9 @@
-//! Mac OS sparse bundles: a FAT volume made by mkfs.vfat + mcopy is cut into a bundle by
-//! `tests/fixtures/sparsebundle/make_bundle.py` (plistlib, the published layout), which the
+//! Mac OS sparse bundles and sparse images: a FAT volume made by mkfs.vfat + mcopy is cut into a
+//! bundle by `tests/fixtures/mac-sparse/make_bundle.py` (plistlib, the published layout) and
+//! into a `.sparseimage` by `make_sparseimage.py` (bands stored out of disk order), which the
 //! independent libmodi (`oracle.py`, PyPI libmodi-python) must read back to the volume's bytes
-//! before ours is tested on it: the same bytes under both band namings, the volume inside found
-//! and listed by the scan, and every damage a precise error.
+//! before ours is tested on them: the same bytes (a bundle under both band namings), the volume
+//! inside found and listed by the scan, and every damage a precise error.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -56,9 +57,27 @@ fn volume(dir: &Path) -> (PathBuf, Vec<u8>) {
     (raw, bytes)
 }
 
+/// libmodi's reading of `path`: `SIZE SHA256`.
+fn libmodi(path: &Path) -> String {
+    let python = std::env::var_os("MASF_PY_ORACLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/py-oracles"))
+        .join("bin/python3");
+    assert!(
+        python.exists(),
+        "{} missing: run scripts/setup.sh (it installs libmodi-python)",
+        python.display()
+    );
+    run(Command::new(python)
+        .arg(repo().join("tests/fixtures/mac-sparse/oracle.py"))
+        .arg(path))
+    .trim()
+    .to_string()
+}
+
 fn make_bundle(raw: &Path, out: &Path, flags: &[&str]) {
     run(Command::new("python3")
-        .arg(repo().join("tests/fixtures/sparsebundle/make_bundle.py"))
+        .arg(repo().join("tests/fixtures/mac-sparse/make_bundle.py"))
         .arg(raw)
         .arg(out)
         .arg(BAND.to_string())
@@ -89,19 +108,7 @@ fn libmodi_and_ours_read_the_volume_back_under_both_band_namings() {
     make_bundle(&raw, &bundle, &["--padded", "--trim-first"]);
 
     // the independent reader first
-    let python = std::env::var_os("MASF_PY_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/python3");
-    assert!(
-        python.exists(),
-        "{} missing: run scripts/setup.sh (it installs libmodi-python)",
-        python.display()
-    );
-    let oracle = run(Command::new(python)
-        .arg(repo().join("tests/fixtures/sparsebundle/oracle.py"))
-        .arg(&bundle));
-    assert_eq!(oracle.trim(), format!("{} {}", bytes.len(), hex(&bytes)));
+    assert_eq!(libmodi(&bundle), format!("{} {}", bytes.len(), hex(&bytes)));
 
     // ours, with libmodi's eight-digit names
     let b = SparseBundle::open(&bundle).unwrap();
@@ -244,4 +251,118 @@ fn damaged_bundles_give_precise_errors() {
     let mut buf = vec![0u8; 16];
     let e = b.read_exact_at(BAND, &mut buf).unwrap_err();
     assert!(e.to_string().contains("bands/1"), "{e}");
+}
+
+/// 128 sectors (64 KiB) a band, as the bands of the bundle tests.
+fn make_sparseimage(raw: &Path, out: &Path) {
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/mac-sparse/make_sparseimage.py"))
+        .arg(raw)
+        .arg(out)
+        .arg("128"));
+}
+
+#[test]
+fn a_sparse_image_reads_back_as_libmodi_reads_it_and_scans_as_its_disk() {
+    use masf_evidence::sparseimage::SparseImage;
+    let tmp = tempfile::tempdir().unwrap();
+    let (raw, bytes) = volume(tmp.path());
+    let image = tmp.path().join("disk.sparseimage");
+    make_sparseimage(&raw, &image);
+    assert_eq!(libmodi(&image), format!("{} {}", bytes.len(), hex(&bytes)));
+    let file: masf_evidence::bytes::Bytes =
+        std::sync::Arc::new(masf_evidence::bytes::FileBytes::open(&image).unwrap());
+    let s = SparseImage::open(file.clone()).unwrap();
+    assert_eq!(
+        (s.len(), s.band_size(), s.version()),
+        (bytes.len() as u64, BAND, 3)
+    );
+    assert!(s.bands_stored() >= 3);
+    assert_eq!(hex(&read_all(&s)), hex(&bytes));
+
+    let scan = masf_evidence::scan::scan(&image).unwrap();
+    assert_eq!(scan.form, masf_evidence::scan::Form::DiskImage);
+    assert!(
+        scan.reasons[0].starts_with("Mac OS sparse image (.sparseimage) holding fat"),
+        "{:?}",
+        scan.reasons
+    );
+    let fs = scan.file_system(None).unwrap();
+    let big = fs
+        .open("/BIG.BIN")
+        .or_else(|_| fs.open("/big.bin"))
+        .unwrap();
+    assert_eq!(big.len(), 300_000);
+
+    // damage, each named
+    let header = std::fs::read(&image).unwrap();
+    let open = |data: Vec<u8>| {
+        SparseImage::open(std::sync::Arc::new(masf_evidence::bytes::Memory::new(
+            data, "t",
+        )))
+    };
+    let with = |at: usize, value: u32| {
+        let mut d = header.clone();
+        d[at..at + 4].copy_from_slice(&value.to_be_bytes());
+        d
+    };
+    // a slot naming a band beyond the disk (4,100 KiB in 64 KiB bands: 65 bands)
+    let e = open(with(64, 66)).err().unwrap();
+    assert!(
+        e.to_string()
+            .contains("slot 0 names band 66, beyond the disk's 65"),
+        "{e}"
+    );
+    // one band stored twice
+    let first = u32::from_be_bytes(header[64..68].try_into().unwrap());
+    let e = open(with(68, first)).err().unwrap();
+    assert!(e.to_string().contains("is stored twice"), "{e}");
+    // no band size
+    let e = open(with(8, 0)).err().unwrap();
+    assert!(e.to_string().contains("0 sectors per band"), "{e}");
+    // more bands than one header maps: refused, not read with bands missing
+    let e = open(with(16, 2_000_000)).err().unwrap();
+    assert!(matches!(e, Error::Unsupported { .. }), "{e}");
+    assert!(e.to_string().contains("15625 bands"), "{e}");
+    // cut short: the band data past the end is named
+    let e = open(header[..header.len() - 1].to_vec()).err().unwrap();
+    assert!(e.to_string().contains("but the file ends at"), "{e}");
+    // a header cut short
+    assert!(matches!(
+        open(header[..100].to_vec()),
+        Err(Error::Truncated { .. })
+    ));
+}
+
+/// Seeded random damage to the fuzz seed (a FAT volume as a sparse image in 4 KiB bands),
+/// through the fuzz targets' own driver: errors, never a panic or a hang.
+#[test]
+fn random_damage_to_a_sparse_image_never_panics() {
+    let seed = std::fs::read(
+        repo().join("crates/evidence/fuzz/regressions/sparseimage/seed-fat12.sparseimage"),
+    )
+    .unwrap();
+    let mut state = 0x1234_5678_9abc_def1u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..2000 {
+        let mut data = seed.clone();
+        for _ in 0..1 + next() % 8 {
+            // most changes in the header, where the band table is
+            let at = if round % 2 == 0 {
+                next() % 4096
+            } else {
+                next() % data.len() as u64
+            };
+            data[at as usize] = next() as u8;
+        }
+        if round % 7 == 0 {
+            data.truncate((next() % data.len() as u64) as usize);
+        }
+        masf_evidence::fuzzing::run_target("sparseimage", &data);
+    }
 }
