@@ -60,6 +60,11 @@ seed vhdx "$work/fat.vhdx.blocks" fat12-dynamic.vhdx.blocks
 # generator (published layout; libmodi reads it back in those tests).
 python3 "$repo/tests/fixtures/mac-sparse/make_sparseimage.py" "$work/fat.img" "$work/fat.sparseimage" 8
 seed sparseimage "$work/fat.sparseimage" fat12.sparseimage
+# lp: the FAT volume as an Android super image's system_a in two extents (the evidence tests'
+# generator, liblp's format; liblp reads it back in those tests), as sparse block records.
+python3 "$repo/tests/fixtures/android-super/make_super.py" "$work/super.img" 4 system_a="$work/fat.img":split system_b=empty
+blocks "$work/super.img" "$work/super.img.blocks"
+seed lp "$work/super.img.blocks" fat12-super.img.blocks
 # vmdk: a stream-optimized VMDK of it (compressed grains), its random CID set to a fixed value.
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized "$work/fat.img" "$work/fat.vmdk"
 python3 -c 'import re, sys; p = sys.argv[1]; d = open(p, "rb").read()

@@ -186,14 +186,40 @@ impl ByteSource for FileBytes {
     }
 }
 
-/// Several files read as one stream, in order (split raw images: `.000`, `.001`, …).
+/// `len` zero bytes, held as nothing (a zero extent of an Android logical partition).
+pub struct Zeros(pub u64);
+
+impl ByteSource for Zeros {
+    fn len(&self) -> u64 {
+        self.0
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
+        let n = (buf.len() as u64).min(self.0.saturating_sub(offset)) as usize;
+        buf[..n].fill(0);
+        Ok(n)
+    }
+
+    fn layer_name(&self) -> String {
+        "zeros".to_string()
+    }
+}
+
+/// Several byte streams read as one, in order (split raw images: `.000`, `.001`, …; the
+/// extents of an Android logical partition).
 pub struct Concat {
     parts: Vec<(u64, Bytes)>,
     len: u64,
+    name: String,
 }
 
 impl Concat {
     pub fn new(parts: Vec<Bytes>) -> Concat {
+        Concat::named(parts, "split raw")
+    }
+
+    /// [`Concat::new`] with the layer's name for errors (`logical partition system_a`).
+    pub fn named(parts: Vec<Bytes>, name: impl Into<String>) -> Concat {
         let mut start = 0;
         let parts = parts
             .into_iter()
@@ -203,7 +229,11 @@ impl Concat {
                 (at, p)
             })
             .collect();
-        Concat { parts, len: start }
+        Concat {
+            parts,
+            len: start,
+            name: name.into(),
+        }
     }
 }
 
@@ -230,7 +260,7 @@ impl ByteSource for Concat {
     }
 
     fn layer_name(&self) -> String {
-        "split raw".to_string()
+        self.name.clone()
     }
 }
 

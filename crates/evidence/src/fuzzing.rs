@@ -207,7 +207,7 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 21] = [
+pub const TARGETS: [&str; 22] = [
     "apfs",
     "ewf",
     "ext4",
@@ -217,6 +217,7 @@ pub const TARGETS: [&str; 21] = [
     "hfsplus",
     "keybag",
     "leveldb",
+    "lp",
     "lznt1",
     "ntfs",
     "qcow2",
@@ -253,6 +254,17 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         "f2fs" => {
             if let Ok(fs) = crate::f2fs::open(sparse_blocks(data)) {
                 exercise_tree(fs.as_ref());
+            }
+        }
+        // An Android super image as sparse block records (its metadata is a few blocks after
+        // 4 KiB; the partitions' data far beyond): every logical partition read.
+        "lp" => {
+            if let Ok(image) = crate::lp::open(&sparse_blocks(data)) {
+                for p in image.partitions {
+                    if let Some(b) = p.bytes {
+                        exercise_image_over(b, Ok);
+                    }
+                }
             }
         }
         "qcow2" => exercise_image(data, |b| {

@@ -139,6 +139,7 @@ pub mod hfsplus;
 pub mod host;
 pub mod itunes;
 pub mod leveldb;
+pub mod lp;
 pub mod lznt1;
 pub mod ntfs;
 pub mod open;

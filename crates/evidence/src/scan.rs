@@ -321,6 +321,10 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
             apfs_volumes(&mut node, &layer, &bytes);
             None
         }
+        Format::AndroidSuper => {
+            super_partitions(&mut node, &layer, &bytes, depth);
+            None
+        }
         Format::Zip => Some(("zip", crate::archive::open_zip(bytes.clone()))),
         Format::Tar => Some(("tar", crate::archive::open_tar(bytes.clone()))),
         Format::Gzip => {
@@ -357,6 +361,55 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
     }
     node.probe = Some(probe);
     node
+}
+
+/// An Android `super` partition: each logical partition (`system_a`, `vendor_a`, …) becomes a
+/// child layer named as a partition is, its bytes scanned like any partition's; one without
+/// bytes (no extents, another block device) is a child with why. Damaged metadata is the
+/// node's problem.
+fn super_partitions(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes, depth: usize) {
+    let image = match crate::lp::open(bytes) {
+        Ok(i) => i,
+        Err(e) => {
+            node.problem = Some(e.to_string());
+            return;
+        }
+    };
+    for (i, p) in image.partitions.iter().enumerate() {
+        let player = Layer::new(
+            "logical_partition",
+            &[
+                ("scheme", "android_super".to_string()),
+                ("name", p.name.clone()),
+                ("group", p.group.clone()),
+            ],
+            Some(layer),
+        );
+        let info = PartitionInfo {
+            index: i + 1,
+            name: p.name.clone(),
+            type_name: format!("Android logical partition (group {})", p.group),
+            offset: p.offset.unwrap_or(0),
+            size: p.size,
+        };
+        let mut child = match &p.bytes {
+            Some(b) => scan_bytes(player, b.clone(), depth + 1),
+            None => Node {
+                layer: player,
+                bytes: None,
+                probe: None,
+                partition: None,
+                fs: None,
+                problem: p.why_none.clone(),
+                children: Vec::new(),
+            },
+        };
+        child.partition = Some(info);
+        node.children.push(child);
+    }
+    if !image.notes.is_empty() && node.problem.is_none() {
+        node.problem = Some(image.notes.join("; "));
+    }
 }
 
 /// An APFS container: each volume becomes a child layer, as the partitions of a table do, with
@@ -839,7 +892,13 @@ fn containers(root: &Node) -> Vec<&'static str> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        let name = container_name(&n.layer.kind);
+        // a super partition is found by its probe (its layer is the file or partition)
+        let name = container_name(&n.layer.kind).or_else(|| {
+            n.probe
+                .as_ref()
+                .is_some_and(|p| p.format == Format::AndroidSuper)
+                .then_some("Android super image")
+        });
         if let Some(name) = name
             && !out.contains(&name)
         {

@@ -321,8 +321,9 @@ pub(super) fn android_super(head: &[u8]) -> Option<Probe> {
     let max = le32(g, 40).unwrap_or(0);
     let slots = le32(g, 44).unwrap_or(0);
     let block = le32(g, 48).unwrap_or(0);
-    Some(Probe::not_yet_readable(
+    Some(Probe::new(
         Format::AndroidSuper,
+        true,
         format!(
             "Android dynamic partitions (`super`: liblp geometry magic 0x616C4467 at byte {at}, {slots} metadata slot(s) of up to {max} bytes, {block}-byte blocks; system, vendor, product… are inside)"
         ),

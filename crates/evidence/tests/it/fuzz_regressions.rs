@@ -74,6 +74,8 @@ fn opens(target: &str, data: &[u8]) -> bool {
             masf_evidence::ewf::EwfImage::open(&path).is_ok()
         }
         "keybag" => masf_evidence::itunes::keybag::parse(data).is_ok(),
+        "lp" => masf_evidence::lp::open(&masf_evidence::fuzzing::sparse_blocks(data))
+            .is_ok_and(|s| s.partitions.iter().any(|p| p.bytes.is_some())),
         other => panic!("no seed check for {other}"),
     }
 }

@@ -1,6 +1,7 @@
 //! Integration tests of the evidence layers, on fixtures made by real tools and on public images.
 
 mod android_images;
+mod android_super;
 mod apfs;
 mod archive;
 mod ewf;
