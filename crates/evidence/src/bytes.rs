@@ -186,6 +186,31 @@ impl ByteSource for FileBytes {
     }
 }
 
+/// A read of `buf` at `offset` of a stream of `size` bytes cut into bands of `band` bytes (Mac
+/// OS sparse images and bundles): `fill(band index, offset within it, piece)` fills each piece
+/// of `buf` that one band holds. Returns the bytes read, fewer only at the end of the stream.
+pub(crate) fn read_banded(
+    size: u64,
+    band: u64,
+    offset: u64,
+    buf: &mut [u8],
+    mut fill: impl FnMut(u64, u64, &mut [u8]) -> Result<(), Error>,
+) -> Result<usize, Error> {
+    if offset >= size || band == 0 {
+        return Ok(0);
+    }
+    let want = (buf.len() as u64).min(size - offset) as usize;
+    let mut done = 0usize;
+    while done < want {
+        let pos = offset + done as u64;
+        let (index, within) = (pos / band, pos % band);
+        let count = ((band - within) as usize).min(want - done);
+        fill(index, within, &mut buf[done..done + count])?;
+        done += count;
+    }
+    Ok(want)
+}
+
 /// `len` zero bytes, held as nothing (a zero extent of an Android logical partition).
 pub struct Zeros(pub u64);
 

@@ -188,29 +188,20 @@ impl ByteSource for SparseBundle {
     }
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-        if offset >= self.size {
-            return Ok(0);
-        }
-        let want = (buf.len() as u64).min(self.size - offset) as usize;
-        let mut done = 0usize;
-        while done < want {
-            let pos = offset + done as u64;
-            let (n, within) = (pos / self.band_size, pos % self.band_size);
-            let count = ((self.band_size - within) as usize).min(want - done);
-            let out = &mut buf[done..done + count];
+        crate::bytes::read_banded(self.size, self.band_size, offset, buf, |n, within, out| {
             let (name, stored) = self
                 .present
                 .get(&n)
                 .map_or(("", 0), |(name, len)| (name.as_str(), *len));
-            let from_file = stored.saturating_sub(within).min(count as u64) as usize;
+            // a band file shorter than the band: its tail reads as zeros
+            let from_file = stored.saturating_sub(within).min(out.len() as u64) as usize;
             if from_file > 0 {
                 self.band(n, name)?
                     .read_exact_at(within, &mut out[..from_file])?;
             }
             out[from_file..].fill(0);
-            done += count;
-        }
-        Ok(want)
+            Ok(())
+        })
     }
 
     fn layer_name(&self) -> String {

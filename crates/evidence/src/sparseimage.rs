@@ -153,23 +153,19 @@ impl ByteSource for SparseImage {
     }
 
     fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize> {
-        if offset >= self.size {
-            return Ok(0);
-        }
-        let want = (buf.len() as u64).min(self.size - offset) as usize;
-        let mut done = 0usize;
-        while done < want {
-            let pos = offset + done as u64;
-            let (band, within) = (pos / self.band_size, pos % self.band_size);
-            let count = ((self.band_size - within) as usize).min(want - done);
-            let out = &mut buf[done..done + count];
-            match self.bands.get(&band) {
-                Some(&data) => self.file.read_exact_at(data + within, out)?,
-                None => out.fill(0),
-            }
-            done += count;
-        }
-        Ok(want)
+        crate::bytes::read_banded(
+            self.size,
+            self.band_size,
+            offset,
+            buf,
+            |band, within, out| match self.bands.get(&band) {
+                Some(&data) => self.file.read_exact_at(data + within, out),
+                None => {
+                    out.fill(0);
+                    Ok(())
+                }
+            },
+        )
     }
 
     fn layer_name(&self) -> String {

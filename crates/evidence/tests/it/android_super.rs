@@ -11,22 +11,10 @@ use std::process::Command;
 use std::sync::Arc;
 
 use masf_evidence::Error;
+
+use crate::support::{py_oracle, repo, run};
 use masf_evidence::bytes::{Bytes, Memory};
 use sha2::{Digest, Sha256};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// The super image and the two ext4 images in it.
 fn make(dir: &Path) -> (PathBuf, Vec<u8>, Vec<u8>) {
@@ -84,15 +72,7 @@ fn mem(data: Vec<u8>) -> Bytes {
 fn liblp_and_ours_read_the_same_logical_partitions() {
     let tmp = tempfile::tempdir().unwrap();
     let (image, system, vendor) = make(tmp.path());
-    let python = std::env::var_os("MASF_PY_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/python3");
-    assert!(
-        python.exists(),
-        "{} missing: run scripts/setup.sh (it installs liblp)",
-        python.display()
-    );
+    let python = py_oracle("liblp");
     let oracle: serde_json::Value = serde_json::from_str(&run(Command::new(python)
         .arg(repo().join("tests/fixtures/android-super/oracle.py"))
         .arg(&image)))

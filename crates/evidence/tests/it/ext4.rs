@@ -19,16 +19,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::support::repo;
+
 use masf_evidence::Error;
 use masf_evidence::bytes::{Bytes, FileBytes, Memory};
 use masf_evidence::ext4::{self, ExtFs};
 use masf_evidence::fs::{Entry, EntryKind, FileSystem, RawTime, TimeRole};
 use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn fixtures() -> PathBuf {
     repo().join("tests/fixtures/ext4")

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use masf_evidence::Error;
+
+use crate::support::{py_oracle, repo};
 use masf_evidence::fs::{EntryKind, FileSystem};
 use masf_evidence::itunes::keybag::{self, Password};
 use masf_evidence::itunes::{DECRYPTED, ItunesBackup, open_itunes, open_itunes_with};
@@ -15,10 +17,6 @@ use masf_evidence::itunes::{DECRYPTED, ItunesBackup, open_itunes, open_itunes_wi
 const UDID: &str = "00008030-001A2B3C4D5E802E";
 /// The fixture's password (published in its generator).
 const PASSWORD: &str = "masf-test-Passw0rd";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn enc_dir() -> PathBuf {
     repo().join("tests/fixtures/ios-backup-enc")
@@ -100,15 +98,7 @@ fn copy_dir(from: &Path, to: &Path) {
 /// The independent oracle: `iphone-backup-decrypt` (PyPI, 0.11) in the venv that
 /// `scripts/setup.sh` (or the generator) makes at `target/py-oracles`.
 fn oracle(backup: &Path) -> serde_json::Value {
-    let python = std::env::var_os("MASF_PY_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/python3");
-    assert!(
-        python.exists(),
-        "{} missing: run scripts/setup.sh (it installs iphone-backup-decrypt)",
-        python.display()
-    );
+    let python = py_oracle("iphone-backup-decrypt");
     let out = std::process::Command::new(python)
         .arg(enc_dir().join("oracle.py"))
         .arg(backup)

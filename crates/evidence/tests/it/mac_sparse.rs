@@ -9,25 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use masf_evidence::Error;
+
+use crate::support::{py_oracle, repo, run};
 use masf_evidence::bytes::ByteSource;
 use masf_evidence::sparsebundle::SparseBundle;
 use sha2::{Digest, Sha256};
 
 const BAND: u64 = 65536;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{cmd:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A 4,100 KiB FAT volume (not a whole number of bands: the last band is partial) holding a
 /// note and 300,000 pseudo-random bytes, so that several bands are written and most are not.
@@ -59,15 +47,7 @@ fn volume(dir: &Path) -> (PathBuf, Vec<u8>) {
 
 /// libmodi's reading of `path`: `SIZE SHA256`.
 fn libmodi(path: &Path) -> String {
-    let python = std::env::var_os("MASF_PY_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/python3");
-    assert!(
-        python.exists(),
-        "{} missing: run scripts/setup.sh (it installs libmodi-python)",
-        python.display()
-    );
+    let python = py_oracle("libmodi-python");
     run(Command::new(python)
         .arg(repo().join("tests/fixtures/mac-sparse/oracle.py"))
         .arg(path))

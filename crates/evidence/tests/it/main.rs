@@ -15,6 +15,7 @@ mod leveldb;
 mod mac_sparse;
 mod ntfs;
 mod scan;
+mod support;
 mod udif;
 mod vhdx;
 mod virtual_disks;

@@ -11,16 +11,14 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::support::repo;
+
 use masf_evidence::Error;
 use masf_evidence::bytes::{ByteSource, Bytes, FileBytes, Memory, Reader};
 use masf_evidence::probe::{self, Encryption, Format, Probe};
 use masf_evidence::volume::{self, Partition, PartitionRole, VolumeKind, VolumeSystem};
 use masf_testkit::corpus;
 use sha2::{Digest, Sha256};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn fixtures() -> PathBuf {
     repo().join("tests/fixtures/volume")

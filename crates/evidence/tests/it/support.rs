@@ -1,0 +1,36 @@
+//! Helpers the evidence tests share: the repository root, running a real tool, and the Python
+//! oracles' interpreter.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository's root (fixtures and generators live under it).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs a real tool and returns its standard output; fails the test with its error output.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The Python of the oracle venv `scripts/setup.sh` makes at `target/py-oracles` (or
+/// `MASF_PY_ORACLES`), where `package` (named in the failure) is installed.
+pub fn py_oracle(package: &str) -> PathBuf {
+    let python = std::env::var_os("MASF_PY_ORACLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/py-oracles"))
+        .join("bin/python3");
+    assert!(
+        python.exists(),
+        "{} missing: run scripts/setup.sh (it installs {package})",
+        python.display()
+    );
+    python
+}
