@@ -333,6 +333,8 @@ async function main() {
     const { edge, a, b } = pick;
     await nav("entities");
     const actorOf = async (id) => wd.attr(await el(`entity-${id}`), "data-actor");
+    // the list is on screen before the graph has loaded into it (count 0): wait for the actors
+    await waitFor("the actors listed", async () => Number(await wd.attr(await el("actor-list"), "data-count")) > 0);
     const actorsBefore = Number(await wd.attr(await el("actor-list"), "data-count"));
     const joinedBefore = [await actorOf(a), await actorOf(b)];
     assert(joinedBefore[0] && joinedBefore[0] === joinedBefore[1], `ends not joined: ${joinedBefore}`);
