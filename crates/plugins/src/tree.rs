@@ -491,16 +491,9 @@ fn document(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(meta) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "doc_metadata",
-        args_on(tree, json!({"path": e.path})),
-    )?
-    else {
+    let Some((meta, fields)) = metadata_of(ctx, tree, &name, e)? else {
         return Ok(());
     };
-    let fields = fields(&meta.output.text);
     let get = |k: &str| fields.get(k).map(String::as_str).filter(|v| !v.is_empty());
     let mut facts = vec![fact(FactType::Path, &e.cell, listing)];
     let mut times = Vec::new();
@@ -605,8 +598,31 @@ fn document(
     identifiers_in(ctx, &e.cell, &name, &text, Some(listing), writer.as_deref())
 }
 
+/// `doc_metadata`'s `key: value` fields.
+type Fields = BTreeMap<String, String>;
+
+/// `doc_metadata` of a file (documents and photos alike): the logged call and its fields;
+/// none when the call failed (noted as not read).
+fn metadata_of(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    name: &str,
+    e: &Entry,
+) -> Result<Option<(Invoked, Fields)>, RuntimeError> {
+    let meta = crate::calls::call_or_note(
+        ctx,
+        name,
+        "doc_metadata",
+        args_on(tree, json!({"path": e.path})),
+    )?;
+    Ok(meta.map(|m| {
+        let fields = fields(&m.output.text);
+        (m, fields)
+    }))
+}
+
 /// `key: value` lines of `doc_metadata`.
-fn fields(text: &str) -> BTreeMap<String, String> {
+fn fields(text: &str) -> Fields {
     text.lines()
         .filter_map(|l| l.split_once(": "))
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -910,16 +926,9 @@ fn photo(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(meta) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "doc_metadata",
-        args_on(tree, json!({"path": e.path})),
-    )?
-    else {
+    let Some((meta, fields)) = metadata_of(ctx, tree, &name, e)? else {
         return Ok(());
     };
-    let fields = fields(&meta.output.text);
     let get = |k: &str| {
         fields
             .get(k)
