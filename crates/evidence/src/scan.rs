@@ -471,8 +471,8 @@ fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
 }
 
 /// An image layer that holds another byte stream (an Android sparse image, a QCOW2, VHD, VHDX
-/// or VMDK virtual disk, a UDIF or Mac OS sparse image) recognised by its signature: the layer kind, its parameters and the bytes it
-/// expands to, or why it cannot be opened.
+/// or VMDK virtual disk, a UDIF or Mac OS sparse image) recognised by its signature: the layer
+/// kind, its parameters and the bytes it expands to, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
 fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
