@@ -1832,7 +1832,8 @@ fn cmd_inspect(
     );
     if let Some(ewf) = &ins.ewf {
         println!(
-            "ewf      media {} bytes, chunk {} bytes, stored md5 {}, stored sha1 {}",
+            "ewf      version {}, media {} bytes, chunk {} bytes, stored md5 {}, stored sha1 {}",
+            ewf.version,
             ewf.media_size,
             ewf.chunk_size,
             ewf.stored_md5.as_deref().unwrap_or("absent"),

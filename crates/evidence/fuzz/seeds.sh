@@ -109,6 +109,8 @@ for i in $(seq 1 2048); do printf 'sector text %05d\n' "$i"; done | head -c 6553
 (cd "$work" && faketime '2023-11-14 22:13:20' ewfacquire -u -q -t "$work/seed" -c deflate:best \
   -C case -D seed -E 1 -e examiner -N none -S 1G "$work/disk.raw" >/dev/null)
 seed ewf "$work/seed.E01" text.E01
+# ewf, version 2: the Ex01 that tests/fixtures/ewf/make-ewf2.sh made with libewf 20260924.
+seed ewf "$repo/tests/fixtures/ewf/ex01/small-fast.Ex01" ex01.E01
 
 # volume: a 128 KiB GPT disk with one partition (sgdisk), and an MBR one (sfdisk),
 truncate -s 128K "$work/gpt.img"

@@ -33,7 +33,7 @@
 //!
 //! # Formats, one module each
 //!
-//! - [`ewf`]: a hand-written EWF v1 reader that checks every chunk (zlib with its Adler-32, or
+//! - [`ewf`]: a hand-written EWF reader (v1 E01 and v2 Ex01) that checks every chunk (zlib with its Adler-32, or
 //!   the stored Adler-32 of uncompressed chunks) and names the bad chunk instead of serving
 //!   altered bytes; `table2` fallback; LRU chunk cache. `verify_media` checks against the stored
 //!   MD5/SHA-1 with one worker per CPU, each hashing whenever a digest chain is free and its next

@@ -90,24 +90,40 @@ pub(super) struct Fault {
     pub(super) detail: String,
     /// Set when the file simply ended early: the bytes wanted at `offset`.
     pub(super) truncated: Option<u64>,
+    /// Set when the structure is sound but holds what is not read (encryption).
+    pub(super) unsupported: bool,
 }
 
 impl Fault {
-    fn corrupt(seg: &Segment, offset: u64, detail: impl Into<String>) -> Fault {
+    pub(super) fn corrupt(seg: &Segment, offset: u64, detail: impl Into<String>) -> Fault {
         Fault {
             segment: seg.name.clone(),
             offset,
             detail: detail.into(),
             truncated: None,
+            unsupported: false,
         }
     }
 
-    fn truncated(seg: &Segment, offset: u64, wanted: u64, detail: impl Into<String>) -> Fault {
+    pub(super) fn truncated(
+        seg: &Segment,
+        offset: u64,
+        wanted: u64,
+        detail: impl Into<String>,
+    ) -> Fault {
         Fault {
             segment: seg.name.clone(),
             offset,
             detail: detail.into(),
             truncated: Some(wanted),
+            unsupported: false,
+        }
+    }
+
+    pub(super) fn unsupported(seg: &Segment, offset: u64, detail: impl Into<String>) -> Fault {
+        Fault {
+            unsupported: true,
+            ..Fault::corrupt(seg, offset, detail)
         }
     }
 
@@ -120,6 +136,12 @@ impl Fault {
     }
 
     pub(super) fn into_error(self) -> crate::Error {
+        if self.unsupported {
+            return crate::Error::Unsupported {
+                layer: "ewf".to_string(),
+                detail: self.describe(),
+            };
+        }
         match self.truncated {
             Some(wanted) => crate::Error::Truncated {
                 layer: format!("ewf (segment file {}: {})", self.segment, self.detail),
@@ -263,10 +285,36 @@ pub(super) struct Layout {
     pub(super) stored_sha1: Option<[u8; 20]>,
     pub(super) acquisition_errors: Vec<SectorRange>,
     pub(super) warnings: Vec<String>,
+    /// Every mapped chunk of a version 2 set (version 1 uses `entries` and `runs`).
+    pub(super) v2: Option<Vec<super::layout2::V2Chunk>>,
+}
+
+impl Layout {
+    pub(super) fn empty() -> Layout {
+        Layout {
+            geometry: None,
+            geometry_at: (String::new(), 0),
+            entries: Vec::new(),
+            runs: Vec::new(),
+            stop: Stop::Done,
+            header2: None,
+            header: None,
+            stored_md5: None,
+            stored_sha1: None,
+            acquisition_errors: Vec::new(),
+            warnings: Vec::new(),
+            v2: None,
+        }
+    }
 }
 
 /// Reads `len` bytes at `offset` of a segment, or reports a truncation.
-fn read_bytes(seg: &Segment, offset: u64, len: u64, what: &str) -> Result<Vec<u8>, Fault> {
+pub(super) fn read_bytes(
+    seg: &Segment,
+    offset: u64,
+    len: u64,
+    what: &str,
+) -> Result<Vec<u8>, Fault> {
     let end = offset.checked_add(len).ok_or_else(|| {
         Fault::corrupt(seg, offset, format!("{what}: offset arithmetic overflows"))
     })?;
@@ -304,13 +352,21 @@ fn read_bytes(seg: &Segment, offset: u64, len: u64, what: &str) -> Result<Vec<u8
     }
 }
 
-/// Reads the 13-byte file header of a segment: its signature and segment number.
+/// Reads the file header of a segment: its signature and segment number (the 13-byte version
+/// 1 header, or the 32-byte version 2 header with its 32-bit number, saturated).
 pub(super) fn read_file_header(file: &FileBytes) -> Result<([u8; 8], u16), crate::Error> {
-    let mut head = [0u8; FILE_HEADER_SIZE as usize];
+    let mut head = [0u8; 16];
     let n = file.read_at(0, &mut head)?;
     let mut sig = [0u8; 8];
     sig.copy_from_slice(&head[..8]);
-    if n < head.len() {
+    if &sig == EVF2_SIGNATURE || &sig == LEF2_SIGNATURE {
+        if n < 16 {
+            return Ok((sig, 0));
+        }
+        let number = u32::from_le_bytes([head[12], head[13], head[14], head[15]]);
+        return Ok((sig, u16::try_from(number).unwrap_or(u16::MAX)));
+    }
+    if n < FILE_HEADER_SIZE as usize {
         return Ok((sig, 0));
     }
     Ok((sig, u16::from_le_bytes([head[9], head[10]])))
@@ -341,19 +397,7 @@ pub(super) fn read_layout(
     first: &std::path::Path,
 ) -> Layout {
     let mut w = Walker {
-        layout: Layout {
-            geometry: None,
-            geometry_at: (String::new(), 0),
-            entries: Vec::new(),
-            runs: Vec::new(),
-            stop: Stop::Done,
-            header2: None,
-            header: None,
-            stored_md5: None,
-            stored_sha1: None,
-            acquisition_errors: Vec::new(),
-            warnings: Vec::new(),
-        },
+        layout: Layout::empty(),
         sectors: None,
         pending: Pending::None,
         geometry_from: None,
@@ -398,7 +442,7 @@ pub(super) fn read_layout(
 
 /// Describes the missing segment `number` of the set of `first`, and counts the segment files
 /// present after it.
-fn missing_segment(first: &std::path::Path, first_ext: &str, number: u32) -> Stop {
+pub(super) fn missing_segment(first: &std::path::Path, first_ext: &str, number: u32) -> Stop {
     let name_of = |n: u32| crate::files::ewf_extension(first_ext, n);
     let Some(missing) = name_of(number) else {
         return Stop::MissingSegment {

@@ -1,6 +1,7 @@
-//! EWF version 1 images (E01 sets from EnCase, FTK Imager, linen, libewf's `ewfacquire`, and
-//! the older EWF/SMART layouts) as a [`ByteSource`] of the acquired media, with every chunk
-//! verified when it is read, and a parallel whole-media verification ([`verify_media`]).
+//! EWF images — version 1 (E01 sets from EnCase, FTK Imager, linen, libewf's `ewfacquire`, and
+//! the older EWF/SMART layouts) and version 2 (Ex01, EnCase 7+; structure in `layout2`) — as a
+//! [`ByteSource`] of the acquired media, with every chunk verified when it is read, and a
+//! parallel whole-media verification ([`verify_media`]).
 //!
 //! # Why a hand-written reader, not the `ewf` crate
 //!
@@ -22,8 +23,8 @@
 //! here against the format description of libewf/keramics ("Expert Witness Compression Format",
 //! EWF-E01/EWF-S01): file header, section descriptors (with their Adler-32), `header`/`header2`,
 //! `volume`/`disk`/`data`, `sectors`, `table`/`table2`, `hash`, `digest`, `error2`, `next`,
-//! `done`. EWF2 (Ex01/Lx01) and EWF-L01 logical evidence are recognised and refused with
-//! [`Error::Unsupported`].
+//! `done`. EWF2 (Ex01) is read from libewf's description of version 2 (`layout2`); logical
+//! evidence (L01/Lx01) is recognised and refused with [`Error::Unsupported`].
 //!
 //! # Integrity policy
 //!
@@ -50,7 +51,9 @@
 //!
 //! # Not supported (reported, never misread)
 //!
-//! EWF2 (Ex01/Lx01) and EWF-L01 logical evidence: [`Error::Unsupported`] at open. Chunks larger
+//! Logical evidence (L01/Lx01, a file tree), EWF2 encrypted sections and EWF2 bzip2 chunks:
+//! [`Error::Unsupported`] at open. EWF2 pattern-filled chunks are served as their repeated
+//! 8-byte pattern; its only check is the table's Adler-32. Chunks larger
 //! than 16 MiB: [`Error::TooLarge`]. The EnCase 6.7.1 quirk of table offsets overflowing 31 bits
 //! in segment files over 2 GiB is not emulated: such chunks fail verification and are reported.
 //!
@@ -62,6 +65,7 @@
 //! cover several, reading each run of adjacent compressed chunks with one positioned read.
 
 mod layout;
+mod layout2;
 mod verify;
 
 use std::num::NonZeroUsize;
@@ -101,6 +105,9 @@ const ENTRY_COMPRESSED: u32 = 0x8000_0000;
 /// What the image says about the media and its acquisition.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EwfMetadata {
+    /// EWF format version: 1 (E01/S01 and the older layouts) or 2 (Ex01).
+    #[serde(default = "version_one")]
+    pub version: u8,
     /// Media size in bytes (`sector_count * bytes_per_sector`).
     pub media_size: u64,
     pub bytes_per_sector: u32,
@@ -134,6 +141,10 @@ pub struct EwfMetadata {
     pub acquisition_errors: Vec<SectorRange>,
     /// Problems found and how they were handled (mirror tables used, sections skipped, …).
     pub warnings: Vec<String>,
+}
+
+fn version_one() -> u8 {
+    1
 }
 
 /// Media type byte of the volume section.
@@ -239,11 +250,22 @@ pub(crate) struct ChunkLoc {
     segment: usize,
     /// File offset of the stored chunk.
     offset: u64,
-    compressed: bool,
+    kind: ChunkKind,
     /// Media bytes of the chunk.
     len: usize,
     /// Bytes to read: data and checksum (uncompressed), or an upper bound of the zlib stream.
     read_len: u64,
+}
+
+/// How a chunk is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChunkKind {
+    /// A zlib stream (with its Adler-32 trailer).
+    Zlib,
+    /// The data followed by its Adler-32.
+    Stored,
+    /// EWF2: the chunk is this 8-byte pattern repeated; nothing is stored.
+    Pattern([u8; 8]),
 }
 
 /// Per-thread buffers for decoding chunks.
@@ -280,9 +302,11 @@ pub struct EwfImage {
     chunk_size: u64,
     media_size: u64,
     chunk_count: u64,
-    /// Table entry of every mapped chunk.
+    /// Table entry of every mapped chunk (version 1).
     entries: Vec<u32>,
     runs: Vec<Run>,
+    /// Every mapped chunk of a version 2 set (`entries` and `runs` are then empty).
+    v2: Option<Vec<layout2::V2Chunk>>,
     gap: Gap,
     cache: Mutex<LruCache<u64, Arc<Vec<u8>>>>,
     /// Decoders kept between reads (a few; more are made when threads need them).
@@ -313,15 +337,53 @@ impl EwfImage {
             .unwrap_or("E01")
             .to_string();
         let mut segments = Vec::with_capacity(files.files.len());
+        let mut version = 1;
+        let mut set_identifier = [0u8; 16];
         for (i, p) in files.files.iter().enumerate() {
             let file = FileBytes::open(p)?;
             let len = file.len();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             let (sig, number) = layout::read_file_header(&file)?;
-            check_signature(&sig, p)?;
+            let v = check_signature(&sig, p)?;
+            if i == 0 {
+                version = v;
+            } else if v != version {
+                return Err(Error::Corrupt {
+                    layer: LAYER.into(),
+                    offset: 0,
+                    detail: format!(
+                        "segment file {} is EWF version {v}, the first segment version {version}",
+                        p.display()
+                    ),
+                });
+            }
+            if v == 2 {
+                let mut head = [0u8; layout2::FILE_HEADER_SIZE as usize];
+                let n = file.read_at(0, &mut head)?;
+                let h = layout2::read_file_header(&name, &head[..n])?;
+                layout2::check_method(&name, h.method)?;
+                if i == 0 {
+                    set_identifier = h.set_identifier;
+                } else if h.set_identifier != set_identifier {
+                    return Err(Error::Corrupt {
+                        layer: LAYER.into(),
+                        offset: 16,
+                        detail: format!(
+                            "segment file {} belongs to another set (set identifier {}, the first segment's {})",
+                            p.display(),
+                            hex::encode(h.set_identifier),
+                            hex::encode(set_identifier)
+                        ),
+                    });
+                }
+            }
             if usize::from(number) != i + 1 {
                 return Err(Error::Corrupt {
                     layer: LAYER.into(),
-                    offset: 9,
+                    offset: if v == 2 { 12 } else { 9 },
                     detail: format!(
                         "segment file {} carries segment number {number}, expected {}",
                         p.display(),
@@ -330,15 +392,18 @@ impl EwfImage {
                 });
             }
             segments.push(Segment {
-                name: p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                name,
                 path: p.clone(),
                 file,
                 len,
                 number,
             });
+        }
+        if version == 2 {
+            let lay = layout2::read_layout(&segments, &first_ext, &first, set_identifier);
+            let mut image = Self::assemble(segments, lay, cache_bytes)?;
+            image.meta.header.source = Some("device information + case data (EWF2)".into());
+            return Ok(image);
         }
         let lay = layout::read_layout(&segments, &first_ext, &first);
         Self::assemble(segments, lay, cache_bytes)
@@ -410,14 +475,19 @@ impl EwfImage {
         }
 
         let mut entries = lay.entries;
-        if entries.len() as u64 > chunk_count {
+        let mut v2 = lay.v2;
+        let listed = v2.as_ref().map_or(entries.len(), Vec::len) as u64;
+        if listed > chunk_count {
             warnings.push(format!(
-                "the tables map {} chunks but the media has {chunk_count}; the extra entries are ignored",
-                entries.len()
+                "the tables map {listed} chunks but the media has {chunk_count}; the extra entries are ignored"
             ));
-            entries.truncate(usize::try_from(chunk_count).unwrap_or(usize::MAX));
+            let keep = usize::try_from(chunk_count).unwrap_or(usize::MAX);
+            entries.truncate(keep);
+            if let Some(v2) = v2.as_mut() {
+                v2.truncate(keep);
+            }
         }
-        let mapped = entries.len() as u64;
+        let mapped = listed.min(chunk_count);
         let mut missing_segment = None;
         let gap = match lay.stop {
             _ if mapped == chunk_count => {
@@ -473,10 +543,17 @@ impl EwfImage {
             }
         };
 
-        let compressed_chunks = entries
-            .iter()
-            .filter(|e| **e & ENTRY_COMPRESSED != 0)
-            .count() as u64;
+        let compressed_chunks = match &v2 {
+            // Pattern-filled chunks count as compressed, as libewf counts them.
+            Some(v2) => v2
+                .iter()
+                .filter(|c| c.flags & layout2::CHUNK_COMPRESSED != 0)
+                .count() as u64,
+            None => entries
+                .iter()
+                .filter(|e| **e & ENTRY_COMPRESSED != 0)
+                .count() as u64,
+        };
         let level = match g.compression_level {
             None => CompressionLevel::NotRecorded,
             Some(0) => CompressionLevel::None,
@@ -485,6 +562,7 @@ impl EwfImage {
             Some(other) => CompressionLevel::Other(other),
         };
         let meta = EwfMetadata {
+            version: if v2.is_some() { 2 } else { 1 },
             media_size,
             bytes_per_sector: g.bytes_per_sector,
             sector_count: g.sector_count,
@@ -519,6 +597,7 @@ impl EwfImage {
             chunk_count,
             entries,
             runs: lay.runs,
+            v2,
             gap,
             cache: Mutex::new(LruCache::new(cap)),
             scratch_pool: Mutex::new(Vec::new()),
@@ -547,7 +626,7 @@ impl EwfImage {
 
     /// Chunks mapped by the tables of the segment files present (the readable prefix).
     pub fn readable_chunks(&self) -> u64 {
-        self.entries.len() as u64
+        self.meta.readable_chunks
     }
 
     /// Media bytes of chunk `chunk` (the last one may be short).
@@ -598,7 +677,7 @@ impl EwfImage {
                 offset,
                 detail: format!(
                     "chunk {chunk}: no table of the set maps it (the tables map {} of {} chunks)",
-                    self.entries.len(),
+                    self.readable_chunks(),
                     self.chunk_count
                 ),
             },
@@ -608,6 +687,9 @@ impl EwfImage {
     /// Finds where chunk `chunk` is stored, and checks that the place is plausible.
     fn locate(&self, chunk: u64) -> Result<ChunkLoc> {
         let idx = usize::try_from(chunk).unwrap_or(usize::MAX);
+        if let Some(v2) = &self.v2 {
+            return self.locate_v2(v2, chunk, idx);
+        }
         let Some(&entry) = self.entries.get(idx) else {
             return Err(self.gap_error(chunk));
         };
@@ -627,7 +709,11 @@ impl EwfImage {
             chunk,
             segment: run.segment,
             offset: 0,
-            compressed,
+            kind: if compressed {
+                ChunkKind::Zlib
+            } else {
+                ChunkKind::Stored
+            },
             len,
             read_len: 0,
         };
@@ -674,6 +760,71 @@ impl EwfImage {
         Ok(loc)
     }
 
+    /// Where chunk `chunk` of a version 2 set is stored; the table reader checked that it lies
+    /// inside a sector data section of its segment file.
+    fn locate_v2(&self, v2: &[layout2::V2Chunk], chunk: u64, idx: usize) -> Result<ChunkLoc> {
+        let Some(c) = v2.get(idx) else {
+            return Err(self.gap_error(chunk));
+        };
+        let len = self.chunk_len(chunk);
+        let mut loc = ChunkLoc {
+            chunk,
+            segment: usize::from(c.segment),
+            offset: c.offset,
+            kind: ChunkKind::Zlib,
+            len,
+            read_len: u64::from(c.size),
+        };
+        match c.flags {
+            _ if c.flags & layout2::CHUNK_OUTSIDE != 0 => {
+                return Err(self.chunk_error(
+                    &loc,
+                    format!(
+                        "the table entry ({} bytes) lies outside every sector data section of its segment file",
+                        c.size
+                    ),
+                ));
+            }
+            0x5 => {
+                loc.kind = ChunkKind::Pattern(c.offset.to_le_bytes());
+                loc.offset = 0;
+                loc.read_len = 0;
+            }
+            0x2 => {
+                loc.kind = ChunkKind::Stored;
+                let need = len as u64 + 4;
+                if loc.read_len != need {
+                    return Err(self.chunk_error(
+                        &loc,
+                        format!(
+                            "{} bytes stored, not its {len} bytes of data and 4-byte checksum",
+                            loc.read_len
+                        ),
+                    ));
+                }
+            }
+            0x1 if loc.read_len > self.chunk_size * 2 + 4096 => {
+                return Err(self.chunk_error(
+                    &loc,
+                    format!(
+                        "{} bytes stored for a compressed chunk of {} bytes",
+                        loc.read_len, self.chunk_size
+                    ),
+                ));
+            }
+            0x1 => {}
+            other => {
+                // Compressed with a checksum, pattern without compression, …: no known writer
+                // makes these, so the chunk is not guessed at.
+                return Err(self.chunk_error(
+                    &loc,
+                    format!("unknown chunk flags {other:#x} in its table entry"),
+                ));
+            }
+        }
+        Ok(loc)
+    }
+
     /// Decodes the consecutive chunks starting at `first` that `out` covers (whole chunks).
     /// Chunks that cannot be read are zero-filled in `out` and returned with their error, in
     /// chunk order. Adjacent chunks of one segment are read with one positioned read.
@@ -697,6 +848,13 @@ impl EwfImage {
             }
             let (piece, tail) = rest.split_at_mut(len);
             match self.locate(chunk) {
+                Ok(ChunkLoc {
+                    kind: ChunkKind::Pattern(pattern),
+                    ..
+                }) => {
+                    fill_pattern(piece, pattern);
+                    pieces.push((None, piece));
+                }
                 Ok(loc) => pieces.push((Some(loc), piece)),
                 Err(e) => {
                     piece.fill(0);
@@ -885,7 +1043,11 @@ fn decode_one(
     inflaters: &mut Inflaters,
     allow_extra: usize,
 ) -> Result<(), String> {
-    if !loc.compressed {
+    if let ChunkKind::Pattern(pattern) = loc.kind {
+        fill_pattern(out, pattern);
+        return Ok(());
+    }
+    if loc.kind == ChunkKind::Stored {
         let n = out.len();
         let (Some(data), Some(stored)) = (raw.get(..n), layout::le_u32(raw, n)) else {
             return Err(format!(
@@ -930,6 +1092,13 @@ fn decode_one(
                 Ok(()) => Err("zlib stream rejected by libdeflate".to_string()),
             }
         }
+    }
+}
+
+/// Fills `out` with an 8-byte pattern repeated (EWF2 pattern-filled chunks).
+fn fill_pattern(out: &mut [u8], pattern: [u8; 8]) {
+    for piece in out.chunks_mut(8) {
+        piece.copy_from_slice(&pattern[..piece.len()]);
     }
 }
 
@@ -1073,7 +1242,7 @@ impl std::fmt::Debug for EwfImage {
             .field("media_size", &self.media_size)
             .field("chunk_size", &self.chunk_size)
             .field("chunk_count", &self.chunk_count)
-            .field("readable_chunks", &self.entries.len())
+            .field("readable_chunks", &self.readable_chunks())
             .finish()
     }
 }
@@ -1098,6 +1267,16 @@ fn first_segment_files(path: &Path) -> Result<EvidenceFiles> {
     check_signature(&sig, &first)?;
     if number == 1 {
         return Ok(files);
+    }
+    if number == 0 {
+        return Err(Error::Corrupt {
+            layer: LAYER.into(),
+            offset: if sig == *layout::EVF_SIGNATURE { 9 } else { 12 },
+            detail: format!(
+                "{}: segment number 0 (segments are numbered from 1)",
+                first.display()
+            ),
+        });
     }
     // Named by a later segment: find the first one.
     let ext = first.extension().and_then(|e| e.to_str()).unwrap_or("E01");
@@ -1128,22 +1307,17 @@ fn first_segment_files(path: &Path) -> Result<EvidenceFiles> {
     })
 }
 
-fn check_signature(sig: &[u8; 8], path: &Path) -> Result<()> {
+/// The EWF version of a segment file's signature (1 or 2), or why it is not read.
+fn check_signature(sig: &[u8; 8], path: &Path) -> Result<u8> {
     if sig == layout::EVF_SIGNATURE {
-        Ok(())
-    } else if sig == layout::LVF_SIGNATURE {
+        Ok(1)
+    } else if sig == layout::EVF2_SIGNATURE {
+        Ok(2)
+    } else if sig == layout::LVF_SIGNATURE || sig == layout::LEF2_SIGNATURE {
         Err(Error::Unsupported {
             layer: LAYER.into(),
             detail: format!(
-                "{}: EWF-L01 logical evidence (its file tree) is not read yet",
-                path.display()
-            ),
-        })
-    } else if sig == layout::EVF2_SIGNATURE || sig == layout::LEF2_SIGNATURE {
-        Err(Error::Unsupported {
-            layer: LAYER.into(),
-            detail: format!(
-                "{}: EWF version 2 (Ex01/Lx01) is not read yet",
+                "{}: EWF logical evidence (L01/Lx01, a file tree) is not read yet",
                 path.display()
             ),
         })
@@ -1215,7 +1389,11 @@ mod tests {
             chunk: 0,
             segment: 0,
             offset: 0,
-            compressed,
+            kind: if compressed {
+                ChunkKind::Zlib
+            } else {
+                ChunkKind::Stored
+            },
             len,
             read_len: 0,
         }

@@ -16,9 +16,9 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
         ));
     }
     if starts(b"EVF2\x0d\x0a\x81\x00") {
-        // The EWF layer reads EWF version 1 only (see `crate::ewf`).
-        return Some(Probe::not_yet_readable(
+        return Some(Probe::new(
             Format::Ewf,
+            true,
             "EWF2 (Ex01) segment signature at byte 0",
         ));
     }

@@ -54,12 +54,7 @@ fn magic_numbers_at_offset_zero() {
         true,
         &["E01"],
     );
-    check(
-        with(b"EVF2\x0d\x0a\x81\x00"),
-        Format::Ewf,
-        false,
-        &["Ex01", "not yet readable"],
-    );
+    check(with(b"EVF2\x0d\x0a\x81\x00"), Format::Ewf, true, &["Ex01"]);
     check(
         with(b"LVF\x09\x0d\x0a\xff\x00"),
         Format::Ewf,

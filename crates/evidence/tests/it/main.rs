@@ -5,6 +5,7 @@ mod android_super;
 mod apfs;
 mod archive;
 mod ewf;
+mod ewf2;
 mod ext4;
 mod f2fs;
 mod fat;
