@@ -19,7 +19,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential pkg-config file
   ewf-tools e2fsprogs dosfstools mtools gdisk fdisk sleuthkit ntfs-3g f2fs-tools
-  xorriso dmg2img parted
+  xorriso dmg2img parted qemu-utils
   sqlite3 zip unzip zstd imagemagick fonts-dejavu-core fonts-noto-cjk
   libimage-exiftool-perl faketime bc python3-jsonschema
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-chi-sim tesseract-ocr-chi-tra

@@ -33,6 +33,9 @@ pub enum FilesKind {
     SplitRaw,
     /// Every regular file below a folder, sorted by path.
     Folder,
+    /// A virtual disk and the files it names beside itself (extents, backing files, parents),
+    /// the named file first: see [`crate::beside`].
+    DiskChain,
 }
 
 /// The complete, ordered list of files of one evidence item.
@@ -77,6 +80,16 @@ impl EvidenceFiles {
             return Ok(EvidenceFiles {
                 root: path.to_path_buf(),
                 kind: FilesKind::SplitRaw,
+                files,
+            });
+        }
+        let chain = chain_files(path);
+        if !chain.is_empty() {
+            let mut files = vec![path.to_path_buf()];
+            files.extend(chain);
+            return Ok(EvidenceFiles {
+                root: path.to_path_buf(),
+                kind: FilesKind::DiskChain,
                 files,
             });
         }
@@ -165,6 +178,33 @@ fn ewf_segments(first: &Path, first_number: u16) -> Result<EvidenceFiles> {
         kind: FilesKind::EwfSegments,
         files,
     })
+}
+
+/// Every file the virtual disk at `image` reads beside itself (extents, backing files,
+/// parents, theirs in turn), in the order they are named, without `image` itself and without
+/// the ones that are missing (the scan names those). Empty for any other file.
+fn chain_files(image: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut todo = vec![(image.to_path_buf(), 1usize)];
+    while let Some((path, depth)) = todo.pop() {
+        if depth > crate::beside::MAX_CHAIN {
+            break;
+        }
+        let beside = crate::beside::Beside::of(&path);
+        for name in crate::vmdk::names_beside(&path)
+            .into_iter()
+            .chain(crate::qcow2::names_beside(&path))
+        {
+            if let Some(p) = beside.resolve(&name)
+                && p != image
+                && !out.contains(&p)
+            {
+                out.push(p.clone());
+                todo.push((p, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 fn split_ext(path: &Path) -> Option<(PathBuf, String)> {

@@ -122,6 +122,7 @@
 
 pub mod apfs;
 pub mod archive;
+pub mod beside;
 mod bootsect;
 pub mod bytes;
 mod endian;
@@ -262,6 +263,13 @@ pub enum Error {
         "{path}: missing: a backup's Manifest.db lists its files; without it none can be named"
     )]
     MissingManifest { path: PathBuf },
+    /// A virtual disk names a file (an extent, a backing file, a parent) that is not beside it.
+    #[error("{layer}: needs {needs}, not found in {folder}: give it beside the image")]
+    MissingFile {
+        layer: String,
+        needs: String,
+        folder: PathBuf,
+    },
     /// A multi-segment image is missing a segment in the middle of its sequence.
     #[error("{path}: segment {missing} of the set is missing (found {found} segment(s) after it)")]
     MissingSegment {

@@ -15,11 +15,21 @@
 //!
 //! # What is refused
 //!
-//! Encrypted images (`crypt_method` ≠ 0, [`Error::Encrypted`]); images with a backing file
-//! ([`Error::Unsupported`] naming the file they need: unallocated clusters would have to be read
-//! from it); an external data file, extended L2 entries (subclusters), zstd compression and any
+//! Encrypted images (`crypt_method` ≠ 0, [`Error::Encrypted`]); an image with a backing file
+//! opened with no folder to find it in (inside a partition or an archive: [`Error::Unsupported`]
+//! naming the file), or whose backing file is not beside it ([`Error::MissingFile`]); an
+//! external data file, extended L2 entries (subclusters), zstd compression and any
 //! unknown incompatible feature bit ([`Error::Unsupported`]). Internal snapshots are not read:
 //! the stream is the image's active state.
+//!
+//! # Backing files
+//!
+//! An overlay (`qemu-img create -b base.qcow2`, a libvirt snapshot) stores only the clusters
+//! written since; an unallocated cluster is read from its backing file, found beside the image
+//! by [`crate::beside::Beside`] (a QCOW2 backing file with its own backing file in turn, a VMDK,
+//! or raw bytes: as the backing format header extension declares, else by content). A zero
+//! cluster (version 3) reads as zeros, never from the backing file; the backing file's bytes
+//! past its end read as zeros, as QEMU reads them.
 //!
 //! # Untrusted input
 //!
@@ -35,6 +45,7 @@ use flate2::{Decompress, FlushDecompress, Status};
 use lru::LruCache;
 use serde::Serialize;
 
+use crate::beside::Beside;
 use crate::bytes::{ByteSource, Bytes};
 use crate::endian::{be32, be64, field};
 use crate::{Error, Result};
@@ -78,8 +89,10 @@ pub struct Qcow2Header {
 
 /// Where a guest cluster's bytes are.
 enum Mapping {
-    /// Unallocated (no backing file) or a zero cluster.
+    /// A zero cluster, or an unallocated one of an image without a backing file.
     Zero,
+    /// Unallocated in an image with a backing file: its bytes are the backing file's.
+    Backing,
     /// Stored as is at `host`; `entry_at` is its L2 entry's file offset.
     Data { host: u64, entry_at: u64 },
     /// Deflate-compressed, as the L2 entry (at `entry_at`) describes.
@@ -99,6 +112,8 @@ pub struct Qcow2Image {
     l1: Vec<u64>,
     l2_cache: Mutex<LruCache<u64, Arc<Vec<u64>>>>,
     cluster_cache: Mutex<LruCache<u64, Arc<Vec<u8>>>>,
+    /// The backing file, as its name is written in the header and as opened.
+    backing: Option<(String, Bytes)>,
 }
 
 fn corrupt(offset: u64, detail: impl Into<String>) -> Error {
@@ -122,8 +137,15 @@ pub fn sniff(head: &[u8]) -> Option<u32> {
 }
 
 impl Qcow2Image {
-    /// Opens the QCOW2 image that `file` holds.
+    /// Opens the QCOW2 image that `file` holds; an image with a backing file is refused (no
+    /// folder to find it in: see [`Qcow2Image::open_beside`]).
     pub fn open(file: Bytes) -> Result<Qcow2Image> {
+        Self::open_beside(file, None)
+    }
+
+    /// Opens the QCOW2 image that `file` holds, reading its backing file (and theirs) from
+    /// `beside` when it has one.
+    pub fn open_beside(file: Bytes, beside: Option<&Beside>) -> Result<Qcow2Image> {
         let file_len = file.len();
         let mut head = [0u8; 112];
         let n = file.read_at(0, &mut head)?;
@@ -191,12 +213,20 @@ impl Qcow2Image {
                 detail: format!("crypt_method {crypt_method} ({how}); no key"),
             });
         }
-        if backing_offset != 0 {
+        let backing = if backing_offset != 0 {
             let name = backing_name(&file, backing_offset, backing_size)?;
-            return Err(unsupported(format!(
-                "image has a backing file `{name}` (a later slice reads it given beside the image); unallocated clusters live there"
-            )));
-        }
+            let Some(beside) = beside else {
+                return Err(unsupported(format!(
+                    "image has a backing file `{name}`, where its unallocated clusters live; inside another layer there is no folder to find it in (give both files as evidence)"
+                )));
+            };
+            let header_length = if version >= 3 { get32(100)? } else { 72 };
+            let format = backing_format(&file, header_length, cluster_bits)?;
+            let (bytes, next) = beside.open(&name, LAYER, "backing file")?;
+            Some((name, open_backing(bytes, format.as_deref(), &next)?))
+        } else {
+            None
+        };
         let mut warnings = Vec::new();
         if incompat & INCOMPAT_DATA_FILE != 0 {
             return Err(unsupported(
@@ -300,12 +330,18 @@ impl Qcow2Image {
             l1,
             l2_cache: Mutex::new(LruCache::new(cap(L2_CACHE_BYTES))),
             cluster_cache: Mutex::new(LruCache::new(cap(CLUSTER_CACHE_BYTES))),
+            backing,
         })
     }
 
     /// The header's values.
     pub fn header(&self) -> &Qcow2Header {
         &self.header
+    }
+
+    /// The backing file's name as the header writes it, when the image has one.
+    pub fn backing_name(&self) -> Option<&str> {
+        self.backing.as_ref().map(|(n, _)| n.as_str())
     }
 
     /// The L2 table at `offset` (of the L1 entry `index`), from the cache or the file.
@@ -365,8 +401,13 @@ impl Qcow2Image {
                 )
             })?;
         let l2_offset = l1_entry & OFFSET_MASK;
+        let unallocated = if self.backing.is_some() {
+            Mapping::Backing
+        } else {
+            Mapping::Zero
+        };
         if l2_offset == 0 {
-            return Ok(Mapping::Zero);
+            return Ok(unallocated);
         }
         let table = self.l2_table(l1_index, l2_offset)?;
         let entry = usize::try_from(l2_index)
@@ -378,9 +419,12 @@ impl Qcow2Image {
             return Ok(Mapping::Compressed { entry, entry_at });
         }
         let host = entry & OFFSET_MASK;
-        if entry & L2_ZERO != 0 || host == 0 {
-            // A zero cluster, or an unallocated one: with no backing file, it reads as zeros.
+        if entry & L2_ZERO != 0 {
+            // A zero cluster reads as zeros, whatever the backing file holds.
             return Ok(Mapping::Zero);
+        }
+        if host == 0 {
+            return Ok(unallocated);
         }
         if !host.is_multiple_of(self.cluster_size) {
             return Err(corrupt(
@@ -465,6 +509,84 @@ impl Qcow2Image {
     }
 }
 
+/// Header extension type of the backing file's format name (`qcow2`, `raw`, …).
+const EXT_BACKING_FORMAT: u32 = 0xE279_2ACA;
+
+/// The backing format the header extensions declare, if any. Extensions follow the header
+/// (`header_length` bytes) inside the first cluster: type, length, data padded to 8 bytes, until
+/// type 0.
+fn backing_format(file: &Bytes, header_length: u32, cluster_bits: u32) -> Result<Option<String>> {
+    let end = (1u64 << cluster_bits).min(file.len());
+    let mut at = u64::from(header_length);
+    while at + 8 <= end {
+        let mut head = [0u8; 8];
+        file.read_exact_at(at, &mut head)?;
+        let kind = be32(&head, 0).unwrap_or(0);
+        let len = u64::from(be32(&head, 4).unwrap_or(0));
+        if kind == 0 {
+            break;
+        }
+        if at + 8 + len > end {
+            return Err(corrupt(
+                at + 4,
+                format!("header extension {kind:#x} of {len} bytes runs past the first cluster"),
+            ));
+        }
+        if kind == EXT_BACKING_FORMAT {
+            let mut name = vec![0u8; len as usize];
+            file.read_exact_at(at + 8, &mut name)?;
+            return Ok(Some(String::from_utf8_lossy(&name).into_owned()));
+        }
+        at += 8 + len.div_ceil(8) * 8;
+    }
+    Ok(None)
+}
+
+/// The disk a backing file holds: a QCOW2 (with its own backing file in turn) or VMDK image,
+/// or raw bytes. A declared format is followed; without one, the content decides.
+fn open_backing(bytes: Bytes, format: Option<&str>, beside: &Beside) -> Result<Bytes> {
+    let mut head = [0u8; 32];
+    let n = bytes.read_at(0, &mut head)?;
+    let head = &head[..n];
+    let looks_qcow2 = sniff(head).is_some();
+    let looks_vmdk = crate::vmdk::sniff(head).is_some();
+    match format {
+        Some("raw") => Ok(bytes),
+        Some("qcow2") | None if looks_qcow2 => {
+            Ok(Arc::new(Qcow2Image::open_beside(bytes, Some(beside))?))
+        }
+        Some("vmdk") | None if looks_vmdk => {
+            Ok(Arc::new(crate::vmdk::VmdkDisk::open(bytes, Some(beside))?))
+        }
+        None => Ok(bytes),
+        Some(other) => Err(unsupported(format!(
+            "backing file of format `{other}`{} (qcow2, vmdk and raw backing files are read)",
+            if looks_qcow2 || looks_vmdk {
+                ", which its content contradicts"
+            } else {
+                ""
+            }
+        ))),
+    }
+}
+
+/// The names of the files the QCOW2 image at `path` reads beside itself: its backing file.
+pub fn names_beside(path: &std::path::Path) -> Vec<String> {
+    let Ok(file) = crate::bytes::FileBytes::open(path) else {
+        return Vec::new();
+    };
+    let file: Bytes = Arc::new(file);
+    let mut head = [0u8; 20];
+    if file.read_at(0, &mut head).ok() != Some(20) || sniff(&head).is_none() {
+        return Vec::new();
+    }
+    let (offset, size) = (be64(&head, 8).unwrap_or(0), be32(&head, 16).unwrap_or(0));
+    if offset == 0 {
+        return Vec::new();
+    }
+    backing_name(&file, offset, size).map_or_else(|_| Vec::new(), |n| vec![n])
+}
+
 /// The backing file name the header points to (at most 1023 bytes, as QEMU allows).
 fn backing_name(file: &Bytes, offset: u64, size: u32) -> Result<String> {
     if size > 1023 {
@@ -503,6 +625,16 @@ impl ByteSource for Qcow2Image {
                 Mapping::Zero => {
                     if let Some(out) = buf.get_mut(done..done + n) {
                         out.fill(0);
+                    }
+                    done += n;
+                }
+                Mapping::Backing => {
+                    if let (Some(out), Some((_, backing))) =
+                        (buf.get_mut(done..done + n), &self.backing)
+                    {
+                        // Past the backing file's end the guest reads zeros.
+                        let got = backing.read_at(pos, out)?;
+                        out[got..].fill(0);
                     }
                     done += n;
                 }

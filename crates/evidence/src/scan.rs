@@ -168,7 +168,10 @@ pub fn scan_with(path: &Path, options: &ScanOptions) -> Result<Scan> {
         scan_folder(path, file_layer, options)?
     } else {
         let (layer, bytes) = open_image(&files, &file_layer)?;
-        scan_bytes(layer, bytes, 0)
+        // A virtual disk given as a file finds the files it names in that file's folder.
+        let beside = matches!(files.kind, FilesKind::Single | FilesKind::DiskChain)
+            .then(|| crate::beside::Beside::of(&files.root));
+        scan_bytes_beside(layer, bytes, 0, beside.as_ref())
     };
     let (form, reasons) = sniff_form(&root);
     let folder_formats = (form == Form::Folder).then(|| folder_formats(&files));
@@ -225,6 +228,17 @@ pub const GUNZIP_LIMIT: u64 = 8 << 30;
 const MAX_DEPTH: usize = 6;
 
 fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
+    scan_bytes_beside(layer, bytes, depth, None)
+}
+
+/// [`scan_bytes`] of an evidence file itself: a virtual disk finds the files it names (extents,
+/// backing files, parents) in `beside`, its folder. Layers inside it have no folder.
+fn scan_bytes_beside(
+    layer: Arc<Layer>,
+    bytes: Bytes,
+    depth: usize,
+    beside: Option<&crate::beside::Beside>,
+) -> Node {
     let mut node = Node {
         layer: layer.clone(),
         bytes: Some(bytes.clone()),
@@ -240,7 +254,7 @@ fn scan_bytes(layer: Arc<Layer>, bytes: Bytes, depth: usize) -> Node {
         ));
         return node;
     }
-    if let Some(opened) = virtual_disk(&bytes) {
+    if let Some(opened) = virtual_disk(&bytes, beside) {
         let probe = crate::probe::probe(bytes.as_ref());
         match opened {
             Ok((kind, params, inner)) => {
@@ -475,7 +489,7 @@ fn apfs_volumes(node: &mut Node, layer: &Arc<Layer>, bytes: &Bytes) {
 /// kind, its parameters and the bytes it expands to, or why it cannot be opened.
 type VirtualDisk = Result<(&'static str, Vec<(&'static str, String)>, Bytes)>;
 
-fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
+fn virtual_disk(bytes: &Bytes, beside: Option<&crate::beside::Beside>) -> Option<VirtualDisk> {
     let mut head = [0u8; 32];
     let n = bytes.read_at(0, &mut head).ok()?;
     let head = head.get(..n)?;
@@ -489,19 +503,30 @@ fn virtual_disk(bytes: &Bytes) -> Option<VirtualDisk> {
         }));
     }
     if crate::vmdk::sniff(head).is_some() {
-        return Some(crate::vmdk::VmdkImage::open(bytes.clone()).map(|v| {
-            let params = vec![
-                ("create_type", v.create_type().to_string()),
-                ("version", v.header().version.to_string()),
-            ];
+        return Some(crate::vmdk::VmdkDisk::open(bytes.clone(), beside).map(|v| {
+            let mut params = vec![("create_type", v.create_type().to_string())];
+            if let Some(version) = v.version() {
+                params.push(("version", version.to_string()));
+            }
+            if !v.extent_files().is_empty() {
+                params.push(("extents", v.extent_files().join(",")));
+            }
+            if let Some(parent) = v.parent_name() {
+                params.push(("parent", parent.to_string()));
+            }
             ("vmdk", params, Arc::new(v) as Bytes)
         }));
     }
     if crate::qcow2::sniff(head).is_some() {
-        return Some(crate::qcow2::Qcow2Image::open(bytes.clone()).map(|q| {
-            let params = vec![("version", q.header().version.to_string())];
-            ("qcow2", params, Arc::new(q) as Bytes)
-        }));
+        return Some(
+            crate::qcow2::Qcow2Image::open_beside(bytes.clone(), beside).map(|q| {
+                let mut params = vec![("version", q.header().version.to_string())];
+                if let Some(backing) = q.backing_name() {
+                    params.push(("backing_file", backing.to_string()));
+                }
+                ("qcow2", params, Arc::new(q) as Bytes)
+            }),
+        );
     }
     if crate::vhdx::sniff(head) {
         return Some(crate::vhdx::VhdxImage::open(bytes.clone()).map(|v| {

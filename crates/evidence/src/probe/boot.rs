@@ -162,8 +162,8 @@ fn qcow2(head: &[u8], version: u32) -> Probe {
             .unwrap_or_else(|| "(name beyond the first 64 KiB)".to_string());
         return Probe::new(
             Format::Qcow2,
-            false,
-            format!("{what}: has a backing file `{name}`, not read yet"),
+            true,
+            format!("{what}: an overlay, read over its backing file `{name}` from beside it"),
         );
     }
     Probe::new(Format::Qcow2, true, what)

@@ -722,13 +722,18 @@ fn virtual_disk_signatures() {
     );
     check(kdmv(4, desc), Format::Vmdk, false, &["version 4", "1 to 3"]);
     let child = "# Disk DescriptorFile\nparentCID=1234abcd\nparentFileNameHint=\"base.vmdk\"\n";
-    check(kdmv(1, child), Format::Vmdk, false, &["`base.vmdk`"]);
+    check(
+        kdmv(1, child),
+        Format::Vmdk,
+        true,
+        &["`base.vmdk`", "beside"],
+    );
     let flat =
         "# Disk DescriptorFile\ncreateType=\"monolithicFlat\"\nRW 16 FLAT \"d-flat.vmdk\" 0\n";
     check(
         flat.as_bytes().to_vec(),
         Format::Vmdk,
-        false,
-        &["descriptor file", "`d-flat.vmdk`"],
+        true,
+        &["descriptor file", "`d-flat.vmdk`", "beside"],
     );
 }

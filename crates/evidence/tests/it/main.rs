@@ -4,6 +4,7 @@ mod android_images;
 mod android_super;
 mod apfs;
 mod archive;
+mod disk_chains;
 mod ewf;
 mod ewf2;
 mod ext4;

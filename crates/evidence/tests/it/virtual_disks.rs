@@ -287,24 +287,27 @@ fn qemu_img_images_read_back_byte_identical_to_the_raw_disk() {
 }
 
 #[test]
-fn an_image_with_a_backing_file_is_refused_naming_it() {
+fn an_image_whose_backing_file_is_missing_names_it() {
     let path = fixture("overlay-missing-base.qcow2");
     let p = probe(file_bytes(&path).as_ref());
     assert_eq!(p.format, Format::Qcow2);
     assert!(
-        !p.readable && p.reason.contains("`base.qcow2`"),
+        p.readable && p.reason.contains("`base.qcow2`"),
         "{}",
         p.reason
     );
+    // Opened with no folder (as inside another layer): refused, naming it.
     let err = Qcow2Image::open(file_bytes(&path)).err().unwrap();
     assert!(
         matches!(err, Error::Unsupported { ref detail, .. } if detail.contains("`base.qcow2`")),
         "{err}"
     );
+    // Scanned as evidence: looked for beside it, not there (disk_chains.rs reads it there).
     let s = scan::scan(&path).unwrap();
     assert!(s.file_systems().is_empty());
     assert!(
-        s.unreadable_summary().contains("base.qcow2"),
+        s.unreadable_summary()
+            .contains("needs backing file `base.qcow2`"),
         "{}",
         s.unreadable_summary()
     );
@@ -822,8 +825,9 @@ fn damaged_vmdk_copies_give_typed_errors() {
         if what == "differencing child" {
             let p = probe(memory(b).as_ref());
             assert_eq!(p.format, Format::Vmdk);
+            // Readable over its parent, when the parent is beside it.
             assert!(
-                !p.readable && p.reason.contains("`base.vmdk`"),
+                p.readable && p.reason.contains("`base.vmdk`"),
                 "{}",
                 p.reason
             );
@@ -832,7 +836,7 @@ fn damaged_vmdk_copies_give_typed_errors() {
 }
 
 #[test]
-fn vmdk_descriptor_files_are_refused_naming_their_extent_files() {
+fn vmdk_descriptor_files_without_their_extents_name_them() {
     let text = "# Disk DescriptorFile\nversion=1\nCID=5eed0001\nparentCID=ffffffff\n\
                 createType=\"monolithicFlat\"\n\n# Extent description\n\
                 RW 12288 FLAT \"disk-flat.vmdk\" 0\n\n# The Disk Data Base\n\
@@ -840,7 +844,7 @@ fn vmdk_descriptor_files_are_refused_naming_their_extent_files() {
     let p = probe(memory(text.as_bytes().to_vec()).as_ref());
     assert_eq!(p.format, Format::Vmdk);
     assert!(
-        !p.readable && p.reason.contains("`disk-flat.vmdk`") && p.reason.contains("monolithicFlat"),
+        p.readable && p.reason.contains("`disk-flat.vmdk`") && p.reason.contains("monolithicFlat"),
         "{}",
         p.reason
     );
@@ -864,10 +868,17 @@ fn vmdk_descriptor_files_are_refused_naming_their_extent_files() {
         std::fs::write(&path, t).unwrap();
         let s = scan::scan(&path).unwrap();
         assert!(s.file_systems().is_empty());
+        // Alone in its folder: the first extent file it needs is named, with where it was
+        // looked for.
+        let first = if t == text {
+            "`disk-flat.vmdk`"
+        } else {
+            "`disk-s001.vmdk`"
+        };
+        let summary = s.unreadable_summary();
         assert!(
-            s.unreadable_summary().contains(want),
-            "{}",
-            s.unreadable_summary()
+            summary.contains(first) && summary.contains("give it beside the image"),
+            "{summary}"
         );
     }
 }

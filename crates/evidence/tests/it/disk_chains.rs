@@ -1,0 +1,438 @@
+//! Virtual disks that read files beside them: QCOW2 overlays over their backing files, VMDK
+//! descriptor files over their extent files (split sparse, flat, split flat) and VMDK
+//! differencing children over their parents. Every chain is made here by QEMU's own `qemu-img`
+//! and `qemu-io` from the MBR + FAT disk of `tests/fixtures/vdisk`, then moved to another folder
+//! (so the names the images hold, some absolute, no longer lead anywhere and are found beside
+//! the image); `qemu-img convert -O raw`, run where the chain was made, is the oracle.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+use masf_evidence::bytes::Bytes;
+use masf_evidence::scan::{Form, Node, scan};
+use masf_evidence::{EvidenceFiles, FilesKind};
+use sha2::{Digest, Sha256};
+
+use super::support::{repo, run};
+
+fn raw_disk() -> Vec<u8> {
+    let mut out = Vec::new();
+    let file = std::fs::File::open(repo().join("tests/fixtures/vdisk/disk.raw.gz")).unwrap();
+    flate2::read::GzDecoder::new(file)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+fn qemu_img(dir: &Path, args: &[&str]) {
+    run(Command::new("qemu-img").current_dir(dir).args(args));
+}
+
+/// Writes `len` bytes of `pattern` at `offset` of an image through QEMU (`-z`: a zero write).
+fn qemu_write(dir: &Path, image: &str, format: &str, what: &str) {
+    run(Command::new("qemu-io")
+        .current_dir(dir)
+        .args(["-f", format, "-c", what, image]));
+}
+
+/// What QEMU reads as the whole virtual disk of `image` (in `dir`, where its chain is).
+fn qemu_raw(dir: &Path, image: &str) -> Vec<u8> {
+    let out = dir.join("oracle.raw");
+    qemu_img(dir, &["convert", "-O", "raw", image, out.to_str().unwrap()]);
+    let data = std::fs::read(&out).unwrap();
+    std::fs::remove_file(out).unwrap();
+    data
+}
+
+/// Moves every file of `from` whose name is in `names` to `to`.
+fn move_files(from: &Path, to: &Path, names: &[&str]) {
+    std::fs::create_dir_all(to).unwrap();
+    for n in names {
+        std::fs::rename(from.join(n), to.join(n)).unwrap();
+    }
+}
+
+/// The bytes under the top layer of a file source (the virtual disk), and the layer's
+/// parameters.
+fn disk_of(path: &Path) -> (Bytes, String) {
+    let s = scan(path).unwrap();
+    assert_eq!(
+        s.form,
+        Form::DiskImage,
+        "{}: {:?}",
+        path.display(),
+        s.reasons
+    );
+    let root: &Node = &s.root;
+    assert!(root.problem.is_none(), "{:?}", root.problem);
+    let disk = root.children.first().expect("the virtual disk layer");
+    (
+        disk.bytes.clone().expect("its bytes"),
+        format!("{:?}", disk.layer),
+    )
+}
+
+fn read_whole(b: &Bytes) -> Vec<u8> {
+    let mut out = vec![0u8; usize::try_from(b.len()).unwrap()];
+    let mut pos = 0;
+    while pos < out.len() {
+        let end = (pos + (1 << 20) + 4097).min(out.len());
+        let n = b.read_at(pos as u64, &mut out[pos..end]).unwrap();
+        assert!(n > 0, "short read at {pos}");
+        pos += n;
+    }
+    out
+}
+
+fn sha(data: &[u8]) -> String {
+    hex::encode(Sha256::digest(data))
+}
+
+/// The FAT volume inside the disk is listed through the chain.
+fn fat_listed(path: &Path) {
+    let s = scan(path).unwrap();
+    let fs = s.file_systems();
+    let fat = fs.first().expect("the FAT volume of the disk");
+    let root = fat.fs.list_dir("/").unwrap();
+    assert!(!root.is_empty(), "{}", path.display());
+}
+
+fn files_of(path: &Path) -> EvidenceFiles {
+    EvidenceFiles::discover(path).unwrap()
+}
+
+#[test]
+fn a_qcow2_overlay_chain_reads_as_qemu_reads_it() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
+    qemu_img(
+        dir,
+        &[
+            "convert",
+            "-O",
+            "qcow2",
+            "-o",
+            "cluster_size=4096",
+            "disk.raw",
+            "base.qcow2",
+        ],
+    );
+    // The middle overlay names its backing file by an absolute path, as libvirt does.
+    let base_abs = dir.join("base.qcow2");
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "qcow2",
+            "-o",
+            "cluster_size=4096",
+            "-b",
+            base_abs.to_str().unwrap(),
+            "-F",
+            "qcow2",
+            "mid.qcow2",
+        ],
+    );
+    // Writes land past the FAT volume (1 to 3 MiB), which stays listable.
+    qemu_write(dir, "mid.qcow2", "qcow2", "write -P 0x5a 4194304 65536");
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "qcow2",
+            "-o",
+            "cluster_size=4096",
+            "-b",
+            "mid.qcow2",
+            "-F",
+            "qcow2",
+            "top.qcow2",
+        ],
+    );
+    qemu_write(dir, "top.qcow2", "qcow2", "write -P 0xc3 5242880 12288");
+    // A zero write over data the middle overlay holds: zeros, never its bytes.
+    qemu_write(dir, "top.qcow2", "qcow2", "write -z 4198400 8192");
+    let want = qemu_raw(dir, "top.qcow2");
+    assert_eq!(&want[4_198_400..4_206_592], &[0u8; 8192][..]);
+    assert_eq!(want[4_194_304], 0x5a);
+    assert_eq!(want[4_206_592], 0x5a);
+
+    let moved = dir.join("evidence");
+    move_files(dir, &moved, &["base.qcow2", "mid.qcow2", "top.qcow2"]);
+    let top = moved.join("top.qcow2");
+    let files = files_of(&top);
+    assert_eq!(files.kind, FilesKind::DiskChain);
+    assert_eq!(
+        files.files,
+        vec![
+            top.clone(),
+            moved.join("mid.qcow2"),
+            moved.join("base.qcow2")
+        ]
+    );
+    let (disk, layer) = disk_of(&top);
+    assert!(layer.contains("mid.qcow2"), "{layer}");
+    assert_eq!(sha(&read_whole(&disk)), sha(&want));
+    fat_listed(&top);
+
+    // An overlay over a raw backing file.
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "qcow2",
+            "-b",
+            "disk.raw",
+            "-F",
+            "raw",
+            "over-raw.qcow2",
+        ],
+    );
+    qemu_write(dir, "over-raw.qcow2", "qcow2", "write -P 0x11 3145728 512");
+    let want = qemu_raw(dir, "over-raw.qcow2");
+    let (disk, _) = disk_of(&dir.join("over-raw.qcow2"));
+    assert_eq!(sha(&read_whole(&disk)), sha(&want));
+}
+
+#[test]
+fn a_missing_backing_file_or_a_loop_of_names_is_said() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "qcow2",
+            "-u",
+            "-b",
+            "/srv/vm/gone.qcow2",
+            "-F",
+            "qcow2",
+            "lonely.qcow2",
+            "6M",
+        ],
+    );
+    let s = scan(&dir.join("lonely.qcow2")).unwrap();
+    let summary = s.unreadable_summary();
+    assert!(
+        summary.contains("backing file `/srv/vm/gone.qcow2`")
+            && summary.contains("give it beside the image"),
+        "{summary}"
+    );
+    // Two overlays naming each other.
+    qemu_img(
+        dir,
+        &[
+            "create", "-q", "-f", "qcow2", "-u", "-b", "b.qcow2", "-F", "qcow2", "a.qcow2", "6M",
+        ],
+    );
+    qemu_img(
+        dir,
+        &[
+            "create", "-q", "-f", "qcow2", "-u", "-b", "a.qcow2", "-F", "qcow2", "b.qcow2", "6M",
+        ],
+    );
+    let files = files_of(&dir.join("a.qcow2"));
+    assert_eq!(files.files.len(), 2, "{:?}", files.files);
+    let s = scan(&dir.join("a.qcow2")).unwrap();
+    let summary = s.unreadable_summary();
+    assert!(summary.contains("a loop of names"), "{summary}");
+}
+
+#[test]
+fn vmdk_flat_and_split_sparse_descriptors_read_their_extents() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
+    for (sub, names) in [
+        ("monolithicFlat", vec!["flat.vmdk", "flat-flat.vmdk"]),
+        (
+            "twoGbMaxExtentSparse",
+            vec!["split.vmdk", "split-s001.vmdk"],
+        ),
+        (
+            "twoGbMaxExtentFlat",
+            vec!["splitflat.vmdk", "splitflat-f001.vmdk"],
+        ),
+    ] {
+        let image = names[0];
+        qemu_img(
+            dir,
+            &[
+                "convert",
+                "-O",
+                "vmdk",
+                "-o",
+                &format!("subformat={sub}"),
+                "disk.raw",
+                image,
+            ],
+        );
+        let want = qemu_raw(dir, image);
+        let moved = dir.join(sub);
+        move_files(dir, &moved, &names);
+        let path = moved.join(image);
+        let files = files_of(&path);
+        assert_eq!(files.kind, FilesKind::DiskChain, "{sub}");
+        assert_eq!(files.files.len(), names.len(), "{sub}: {:?}", files.files);
+        let (disk, layer) = disk_of(&path);
+        assert!(layer.contains(sub), "{sub}: {layer}");
+        assert!(
+            read_whole(&disk) == want,
+            "{sub}: the disk differs from qemu's"
+        );
+        fat_listed(&path);
+    }
+}
+
+#[test]
+fn a_vmdk_split_across_2_gib_extents_reads_across_their_boundary() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    // A 2.5 GiB sparse disk: the MBR + FAT disk at its start, a pattern across the 2 GiB
+    // boundary of the first extent and at its end.
+    let raw = dir.join("big.raw");
+    let disk = raw_disk();
+    let size: u64 = 2560 << 20;
+    {
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::File::create(&raw).unwrap();
+        f.set_len(size).unwrap();
+        f.write_all(&disk).unwrap();
+        f.seek(SeekFrom::Start((2048 << 20) - 32768)).unwrap();
+        f.write_all(&vec![0xA5u8; 65536]).unwrap();
+        f.seek(SeekFrom::Start(size - 4096)).unwrap();
+        f.write_all(&[0x3Cu8; 4096]).unwrap();
+    }
+    qemu_img(
+        dir,
+        &[
+            "convert",
+            "-O",
+            "vmdk",
+            "-o",
+            "subformat=twoGbMaxExtentSparse",
+            "big.raw",
+            "big.vmdk",
+        ],
+    );
+    // The oracle stays a sparse file on disk (2.5 GiB); only the windows compared are read.
+    qemu_img(dir, &["convert", "-O", "raw", "big.vmdk", "oracle.raw"]);
+    let oracle = std::fs::File::open(dir.join("oracle.raw")).unwrap();
+    assert_eq!(oracle.metadata().unwrap().len(), size);
+    let moved = dir.join("evidence");
+    move_files(dir, &moved, &["big.vmdk", "big-s001.vmdk", "big-s002.vmdk"]);
+    let path = moved.join("big.vmdk");
+    assert_eq!(files_of(&path).files.len(), 3);
+    let (bytes, _) = disk_of(&path);
+    assert_eq!(bytes.len(), size);
+    for (at, len) in [
+        (0u64, 6usize << 20),
+        ((2048 << 20) - (1 << 20), 2 << 20),
+        (size - (1 << 20), 1 << 20),
+    ] {
+        let mut got = vec![0u8; len];
+        bytes.read_exact_at(at, &mut got).unwrap();
+        let mut want = vec![0u8; len];
+        std::os::unix::fs::FileExt::read_exact_at(&oracle, &mut want, at).unwrap();
+        assert!(got == want, "window at {at}");
+        assert!(want.iter().any(|&b| b != 0), "window at {at} holds data");
+    }
+}
+
+#[test]
+fn a_vmdk_differencing_child_reads_over_its_parent() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
+    qemu_img(
+        dir,
+        &[
+            "convert",
+            "-O",
+            "vmdk",
+            "-o",
+            "subformat=monolithicSparse",
+            "disk.raw",
+            "base.vmdk",
+        ],
+    );
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "vmdk",
+            "-b",
+            "base.vmdk",
+            "-F",
+            "vmdk",
+            "child.vmdk",
+        ],
+    );
+    qemu_write(dir, "child.vmdk", "vmdk", "write -P 0x77 3211264 131072");
+    let want = qemu_raw(dir, "child.vmdk");
+    assert_eq!(want[3_211_264], 0x77);
+    let moved = dir.join("evidence");
+    move_files(dir, &moved, &["base.vmdk", "child.vmdk"]);
+    let path = moved.join("child.vmdk");
+    let files = files_of(&path);
+    assert_eq!(files.files, vec![path.clone(), moved.join("base.vmdk")]);
+    let (disk, layer) = disk_of(&path);
+    assert!(layer.contains("base.vmdk"), "{layer}");
+    assert!(
+        read_whole(&disk) == want,
+        "the child differs from qemu's reading"
+    );
+    fat_listed(&path);
+
+    // Without its parent, the parent is named.
+    std::fs::remove_file(moved.join("base.vmdk")).unwrap();
+    let s = scan(&path).unwrap();
+    let summary = s.unreadable_summary();
+    assert!(summary.contains("parent `base.vmdk`"), "{summary}");
+}
+
+/// Evidence is never written: the chain's files keep their bytes.
+#[test]
+fn reading_a_chain_leaves_its_files_untouched() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
+    qemu_img(dir, &["convert", "-O", "qcow2", "disk.raw", "base.qcow2"]);
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "qcow2",
+            "-b",
+            "base.qcow2",
+            "-F",
+            "qcow2",
+            "top.qcow2",
+        ],
+    );
+    let hashes = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .map(|n| sha(&std::fs::read(dir.join(n)).unwrap()))
+            .collect()
+    };
+    let before = hashes(&["base.qcow2", "top.qcow2"]);
+    let (disk, _) = disk_of(&dir.join("top.qcow2"));
+    read_whole(&disk);
+    assert_eq!(hashes(&["base.qcow2", "top.qcow2"]), before);
+}
