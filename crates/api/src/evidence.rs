@@ -274,12 +274,14 @@ pub fn cat(spec: &str, password_env: Option<&str>, out: &mut dyn Write) -> Resul
     Ok(offset)
 }
 
-/// Reads the whole media of an image and compares its hashes with those the image stores.
+/// Reads the whole media of an image and compares its hashes with those the image stores
+/// (computing those, and SHA-256 when `sha256`).
 pub fn verify_media(
     path: &Path,
+    sha256: bool,
     progress: &dyn Progress,
 ) -> Result<masf_evidence::ewf::MediaVerification, ApiError> {
-    masf_intake::verify_media(path, progress).map_err(scan_err)
+    masf_intake::verify_stored(path, sha256, progress).map_err(scan_err)
 }
 
 /// The EWF metadata of an image (header values, stored hashes, geometry), for `inspect`.

@@ -290,11 +290,15 @@ case's zone; the range is [--from, --to). Unconvertible entries have no time and
         #[arg(long, value_name = "VAR")]
         backup_password_env: Option<String>,
     },
-    /// Read the whole media of an EWF image, print MD5/SHA-1/SHA-256 and compare them with the
-    /// hashes the image stores (like ewfverify). Exit 1 when a stored hash does not match or a
-    /// chunk is corrupt.
+    /// Read the whole media of an EWF image (E01/Ex01), compute the digests it stores (MD5, and
+    /// SHA-1 when stored; SHA-256 with --sha256) and compare them (like ewfverify). Exit 1 when
+    /// a stored hash does not match or a chunk is corrupt.
     VerifyMedia {
         path: PathBuf,
+        /// Also compute the media's SHA-256 (no EWF image stores one; intake records it). By
+        /// default only the digests the image stores are computed, as ewfverify does.
+        #[arg(long)]
+        sha256: bool,
         /// Print JSON on stdout.
         #[arg(long)]
         json: bool,
@@ -723,7 +727,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             out,
             tagged_only,
         } => cmd_report(&case, out, tagged_only),
-        Command::VerifyMedia { path, json } => cmd_verify_media(&path, json),
+        Command::VerifyMedia { path, sha256, json } => cmd_verify_media(&path, sha256, json),
         Command::Links { case, why, json } => match why {
             Some(edge) => cmd_why(&case, &edge, json),
             None => cmd_links(&case, json),
@@ -1935,9 +1939,9 @@ fn cmd_cat(spec: &str, password_env: Option<&str>) -> anyhow::Result<u8> {
     Ok(EXIT_OK)
 }
 
-fn cmd_verify_media(path: &std::path::Path, json: bool) -> anyhow::Result<u8> {
+fn cmd_verify_media(path: &std::path::Path, sha256: bool, json: bool) -> anyhow::Result<u8> {
     let progress = progress::Bar::new();
-    let v = masf_api::verify_media(path, &progress)?;
+    let v = masf_api::verify_media(path, sha256, &progress)?;
     progress.clear();
     let ok = v.is_verified();
     if json {
@@ -1953,13 +1957,19 @@ fn cmd_verify_media(path: &std::path::Path, json: bool) -> anyhow::Result<u8> {
             v.stored_md5.as_deref().unwrap_or("-"),
             v.md5_check
         );
-        println!(
-            "sha1     {}  stored {}  {:?}",
-            v.sha1,
-            v.stored_sha1.as_deref().unwrap_or("-"),
-            v.sha1_check
-        );
-        println!("sha256   {}", v.sha256);
+        if v.sha1.is_empty() {
+            println!("sha1     -  not stored, not computed");
+        } else {
+            println!(
+                "sha1     {}  stored {}  {:?}",
+                v.sha1,
+                v.stored_sha1.as_deref().unwrap_or("-"),
+                v.sha1_check
+            );
+        }
+        if !v.sha256.is_empty() {
+            println!("sha256   {}", v.sha256);
+        }
         for b in &v.bad_chunks {
             println!(
                 "bad chunk {} at media offset {}: {}",

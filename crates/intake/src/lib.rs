@@ -76,6 +76,26 @@ pub fn verify_media(
     ))
 }
 
+/// Checks the EWF image at `path` against the digests it stores, computing only those (and
+/// SHA-256 when `sha256`): what `masf verify-media` does, as `ewfverify` does.
+pub fn verify_stored(
+    path: &Path,
+    sha256: bool,
+    progress: &dyn Progress,
+) -> Result<masf_evidence::ewf::MediaVerification, masf_evidence::Error> {
+    let image = masf_evidence::ewf::EwfImage::open(path)?;
+    use masf_evidence::bytes::ByteSource;
+    progress.begin(&path.display().to_string(), image.len());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let set = masf_evidence::ewf::DigestSet::stored(&image, sha256);
+    Ok(masf_evidence::ewf::verify_media_with(
+        &image,
+        threads,
+        set,
+        &mut |done| progress.advance(done),
+    ))
+}
+
 /// What intake did for one source.
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceIntake {

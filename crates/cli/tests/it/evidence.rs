@@ -74,7 +74,15 @@ fn cat_writes_exact_bytes_and_a_wrong_path_fails_with_1() {
 fn verify_media_passes_on_a_good_image_and_fails_naming_the_bad_chunk() {
     let ok = masf(&["verify-media", &demo("usb.E01")]);
     assert_eq!(ok.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&ok.stdout).contains("verified"));
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(text.contains("verified"), "{text}");
+    // Only what the image stores is computed unless SHA-256 is asked for.
+    assert!(!text.contains("sha256"), "{text}");
+    let with = masf(&["verify-media", &demo("usb.E01"), "--sha256", "--json"]);
+    assert_eq!(with.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&with.stdout).unwrap();
+    assert_eq!(v["sha256"].as_str().map(str::len), Some(64), "{v}");
+    assert_eq!(v["md5_check"], "verified");
     let bad = masf_testkit::corpus::path("ewf/e01rs-bad_chunk.E01");
     let out = masf(&["verify-media", bad.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));

@@ -83,7 +83,9 @@ use crate::{Error, Result};
 
 pub use layout::SectorRange;
 use layout::{Fault, Run, Segment, Stop};
-pub use verify::{BadChunk, HashCheck, MediaVerification, verify_media};
+pub use verify::{
+    BadChunk, DigestSet, HashCheck, MediaVerification, verify_media, verify_media_with,
+};
 
 const LAYER: &str = "ewf";
 /// Largest chunk accepted: EnCase allows at most 32768 sectors of 512 bytes (16 MiB). Bounds

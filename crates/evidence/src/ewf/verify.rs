@@ -79,7 +79,8 @@ pub struct MediaVerification {
     pub media_size: u64,
     /// Bytes that went into the digests (less than `media_size` when a tail is unreadable).
     pub bytes_hashed: u64,
-    /// Computed digests, lower-case hex.
+    /// Computed digests, lower-case hex; SHA-1 and SHA-256 are empty when the verification was
+    /// asked not to compute them ([`DigestSet`]).
     pub md5: String,
     pub sha1: String,
     pub sha256: String,
@@ -170,14 +171,49 @@ enum Work {
     Decode(u64, Vec<u8>),
 }
 
-/// Reads the whole media of `image` once, computing MD5, SHA-1 and SHA-256, and compares them
-/// with the stored digests. `threads` workers share the decoding and hashing (0: one per CPU);
-/// the calling thread is one of them. `progress` is called, on the calling thread, with the
-/// number of media bytes all three digests have taken in so far. See the module documentation
-/// for how bad chunks are treated.
+/// Which digests a verification computes besides MD5 (always: every EWF writer stores it, and
+/// it is the one `ewfverify` computes by default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DigestSet {
+    pub sha1: bool,
+    pub sha256: bool,
+}
+
+impl DigestSet {
+    /// MD5, SHA-1 and SHA-256 (intake records all three).
+    pub const ALL: DigestSet = DigestSet {
+        sha1: true,
+        sha256: true,
+    };
+
+    /// What checking the image needs: MD5, SHA-1 when the image stores one, and SHA-256 only
+    /// when asked (no EWF version 1 image stores it).
+    pub fn stored(image: &EwfImage, sha256: bool) -> DigestSet {
+        DigestSet {
+            sha1: image.metadata().stored_sha1.is_some(),
+            sha256,
+        }
+    }
+}
+
+/// [`verify_media_with`] computing MD5, SHA-1 and SHA-256.
 pub fn verify_media(
     image: &EwfImage,
     threads: usize,
+    progress: &mut dyn FnMut(u64),
+) -> MediaVerification {
+    verify_media_with(image, threads, DigestSet::ALL, progress)
+}
+
+/// Reads the whole media of `image` once, computing MD5 and the digests `set` asks for, and
+/// compares them with the stored digests. `threads` workers share the decoding and hashing (0: one per CPU);
+/// the calling thread is one of them. `progress` is called, on the calling thread, with the
+/// number of media bytes all three digests have taken in so far. See the module documentation
+/// for how bad chunks are treated.
+pub fn verify_media_with(
+    image: &EwfImage,
+    threads: usize,
+    set: DigestSet,
     progress: &mut dyn FnMut(u64),
 ) -> MediaVerification {
     let cs = usize::try_from(image.chunk_size)
@@ -202,20 +238,23 @@ pub fn verify_media(
         (first, usize::try_from(end - start).unwrap_or(0))
     };
 
+    // A chain not asked for starts through every batch, so it never takes one.
+    let wanted = [true, set.sha256, set.sha1];
+    let active = wanted.iter().filter(|w| **w).count();
     let shared = Mutex::new(Shared {
         next_decode: 0,
         in_flight: 0,
         base: 0,
         window: VecDeque::new(),
-        position: [0; CHAINS],
+        position: wanted.map(|w| if w { 0 } else { batches }),
         busy: [false; CHAINS],
         free: Vec::new(),
         faults: Vec::new(),
     });
     let chains = [
         Mutex::new(Some(Chain::Md5(Md5::new()))),
-        Mutex::new(Some(Chain::Sha256(Sha256::new()))),
-        Mutex::new(Some(Chain::Sha1(Sha1::new()))),
+        Mutex::new(set.sha256.then(|| Chain::Sha256(Sha256::new()))),
+        Mutex::new(set.sha1.then(|| Chain::Sha1(Sha1::new()))),
     ];
     let wake = Condvar::new();
 
@@ -303,7 +342,7 @@ pub fn verify_media(
                     let i = (k - st.base) as usize;
                     st.window[i] = Some(Slot {
                         data: Arc::new(buf),
-                        pending: CHAINS,
+                        pending: active,
                     });
                 }
             }
@@ -379,6 +418,8 @@ pub fn verify_media(
     let meta = image.metadata();
     let check = |stored: &Option<String>, computed: &str| match stored {
         None => HashCheck::Absent,
+        // Not computed (DigestSet::stored computes every stored digest).
+        Some(_) if computed.is_empty() => HashCheck::Absent,
         Some(s) if bad_count == 0 && s == computed => HashCheck::Verified,
         Some(_) => HashCheck::Mismatch,
     };

@@ -620,3 +620,36 @@ fn verification_is_the_same_with_any_thread_count_and_evidence_is_untouched() {
         );
     }
 }
+
+/// Verification computes what the image stores (as ewfverify does) unless asked for more.
+#[test]
+fn verification_computes_the_stored_digests_and_sha256_on_request() {
+    use masf_evidence::ewf::{DigestSet, verify_media_with};
+    // plaso-image.E01 stores an MD5 only; small-fast.E01 MD5 and SHA-1.
+    let md5_only = EwfImage::open(&public("plaso-image.E01")).unwrap();
+    let all = verify_media(&md5_only, 2, &mut |_| {});
+    let set = DigestSet::stored(&md5_only, false);
+    assert_eq!(
+        set,
+        DigestSet {
+            sha1: false,
+            sha256: false
+        }
+    );
+    let v = verify_media_with(&md5_only, 2, set, &mut |_| {});
+    assert!(v.is_verified());
+    assert_eq!(v.md5, all.md5);
+    assert_eq!((v.sha1.as_str(), v.sha256.as_str()), ("", ""));
+    assert_eq!(v.sha1_check, HashCheck::Absent);
+
+    let both = EwfImage::open(&ours("small-fast.E01")).unwrap();
+    let set = DigestSet::stored(&both, true);
+    let v = verify_media_with(&both, 1, set, &mut |_| {});
+    let all = verify_media(&both, 1, &mut |_| {});
+    assert!(v.is_verified());
+    assert_eq!(v.sha1_check, HashCheck::Verified);
+    assert_eq!(
+        (&v.md5, &v.sha1, &v.sha256),
+        (&all.md5, &all.sha1, &all.sha256)
+    );
+}
