@@ -40,6 +40,11 @@ impl Beside {
         }
     }
 
+    /// The folder names are looked up in.
+    pub fn folder(&self) -> &Path {
+        &self.dir
+    }
+
     /// The file `name` stands for in this folder, if it is there.
     pub fn resolve(&self, name: &str) -> Option<PathBuf> {
         let unified = name.replace('\\', "/");

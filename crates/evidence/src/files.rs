@@ -194,6 +194,7 @@ fn chain_files(image: &Path) -> Vec<PathBuf> {
         for name in crate::vmdk::names_beside(&path)
             .into_iter()
             .chain(crate::qcow2::names_beside(&path))
+            .chain(crate::vhd::names_beside(&path))
         {
             if let Some(p) = beside.resolve(&name)
                 && p != image

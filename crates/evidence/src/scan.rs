@@ -563,10 +563,15 @@ fn virtual_disk(bytes: &Bytes, beside: Option<&crate::beside::Beside>) -> Option
         }));
     }
     crate::vhd::sniff(bytes.as_ref())?;
-    Some(crate::vhd::VhdImage::open(bytes.clone()).map(|v| {
-        let params = vec![("disk_type", v.footer().disk_type.name().to_string())];
-        ("vhd", params, Arc::new(v) as Bytes)
-    }))
+    Some(
+        crate::vhd::VhdImage::open_beside(bytes.clone(), beside).map(|v| {
+            let mut params = vec![("disk_type", v.footer().disk_type.name().to_string())];
+            if let Some(parent) = v.parent_name() {
+                params.push(("parent", parent.to_string()));
+            }
+            ("vhd", params, Arc::new(v) as Bytes)
+        }),
+    )
 }
 
 fn scan_folder(path: &Path, file_layer: Arc<Layer>, options: &ScanOptions) -> Result<Node> {

@@ -14,8 +14,12 @@
 //!
 //! Fixed: the first `current_size` bytes of the file. Dynamic: a block absent from the BAT
 //! reads as zeros, and so does a sector whose bit in its block's sector bitmap is clear
-//! (nothing was written there). Differencing images are refused with [`Error::Unsupported`]
-//! naming the parent they need (the unicode parent name of the dynamic header).
+//! (nothing was written there). A differencing image reads those from its parent instead: the
+//! parent is found beside it ([`crate::beside::Beside`]) by its parent locators (relative, then
+//! absolute Windows path, then a Mac file URL) or its Unicode parent name, and must carry the
+//! unique id the child records (a different disk of the same name is refused, not read).
+//! Without a folder to look in (inside another layer) a differencing image is refused with
+//! [`Error::Unsupported`] naming its parent.
 //!
 //! # Untrusted input
 //!
@@ -31,6 +35,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use lru::LruCache;
 use serde::Serialize;
 
+use crate::beside::Beside;
 use crate::bytes::{ByteSource, Bytes};
 use crate::endian::{be32, be64, field};
 use crate::{Error, Result};
@@ -76,6 +81,8 @@ pub struct Footer {
     pub data_offset: u64,
     /// Creator application (`qemu`, `vpc `, `win `, …).
     pub creator: String,
+    /// The disk's unique id (a differencing child records its parent's).
+    pub unique_id: String,
 }
 
 /// Parses a 512-byte footer at `at` (for errors); `Err` says why it is not a usable one.
@@ -101,6 +108,7 @@ fn parse_footer(b: &[u8], at: u64) -> Result<Footer> {
         current_size: be64(b, 48).unwrap_or(0),
         data_offset: be64(b, 16).unwrap_or(u64::MAX),
         creator: String::from_utf8_lossy(field(b, 28, 4).unwrap_or(&[])).into_owned(),
+        unique_id: hex::encode(field(b, 68, 16).unwrap_or(&[])),
     })
 }
 
@@ -173,11 +181,20 @@ pub struct VhdImage {
     file: Bytes,
     footer: Footer,
     layout: Layout,
+    /// A differencing image's parent: the name it was found by, and its disk.
+    parent: Option<(String, Bytes)>,
 }
 
 impl VhdImage {
-    /// Opens the VHD image that `file` holds.
+    /// Opens the VHD image that `file` holds; a differencing image is refused naming its
+    /// parent (see [`VhdImage::open_beside`]).
     pub fn open(file: Bytes) -> Result<VhdImage> {
+        Self::open_beside(file, None)
+    }
+
+    /// Opens the VHD image that `file` holds, reading a differencing image over its parent
+    /// found in `beside`.
+    pub fn open_beside(file: Bytes, beside: Option<&Beside>) -> Result<VhdImage> {
         let len = file.len();
         if len < SECTOR {
             return Err(Error::Truncated {
@@ -214,15 +231,38 @@ impl VhdImage {
             }
             DiskType::Dynamic | DiskType::Differencing => open_dynamic(&file, &footer)?,
         };
+        let parent = if footer.disk_type == DiskType::Differencing {
+            Some(open_parent(&file, &footer, beside)?)
+        } else {
+            None
+        };
         Ok(VhdImage {
             file,
             footer,
             layout,
+            parent,
         })
     }
 
     pub fn footer(&self) -> &Footer {
         &self.footer
+    }
+
+    /// The parent a differencing image was read over, by the name it was found under.
+    pub fn parent_name(&self) -> Option<&str> {
+        self.parent.as_ref().map(|(n, _)| n.as_str())
+    }
+
+    /// Fills `out` from the parent at `pos` (zeros when there is none).
+    fn read_parent(&self, pos: u64, out: &mut [u8]) -> Result<()> {
+        match &self.parent {
+            Some((_, p)) => {
+                let got = p.read_at(pos, out)?;
+                out[got..].fill(0);
+            }
+            None => out.fill(0),
+        }
+        Ok(())
     }
 
     /// The sector bitmap of block `block` stored at file offset `at`.
@@ -265,8 +305,7 @@ impl VhdImage {
             .and_then(|i| bat.get(i).copied())
             .unwrap_or(UNALLOCATED);
         if entry == UNALLOCATED {
-            out.fill(0);
-            return Ok(());
+            return self.read_parent(pos, out);
         }
         let start = u64::from(entry) * SECTOR;
         let file_len = self.file.len();
@@ -304,11 +343,148 @@ impl VhdImage {
             if state {
                 self.file.read_exact_at(data + at, dst)?;
             } else {
-                dst.fill(0);
+                self.read_parent(pos + done as u64, dst)?;
             }
             done += n;
         }
         Ok(())
+    }
+}
+
+/// UTF-16 text up to its first NUL.
+fn utf16(b: &[u8], big_endian: bool) -> String {
+    let units: Vec<u16> = b
+        .chunks_exact(2)
+        .map(|c| {
+            if big_endian {
+                u16::from_be_bytes([c[0], c[1]])
+            } else {
+                u16::from_le_bytes([c[0], c[1]])
+            }
+        })
+        .take_while(|&u| u != 0)
+        .collect();
+    String::from_utf16_lossy(&units)
+}
+
+/// Platform codes of the parent locators, in the order they are tried.
+const LOCATORS: [(&[u8; 4], &str); 3] = [
+    (b"W2ru", "relative"),
+    (b"W2ku", "absolute"),
+    (b"MacX", "url"),
+];
+
+/// The names a differencing image gives its parent: its parent locators' paths (relative,
+/// absolute, Mac URL), then the Unicode parent name of its dynamic header; and the parent's
+/// unique id it records.
+fn parent_names(file: &Bytes, footer: &Footer) -> Result<(Vec<String>, [u8; 16])> {
+    let at = footer.data_offset;
+    let mut h = vec![0u8; 1024];
+    file.read_exact_at(at, &mut h)?;
+    let mut uid = [0u8; 16];
+    uid.copy_from_slice(field(&h, 40, 16).unwrap_or(&[0u8; 16]));
+    let mut names = Vec::new();
+    let file_len = file.len();
+    for (code, kind) in LOCATORS {
+        for i in 0..8 {
+            let e = 576 + 24 * i;
+            if field(&h, e, 4) != Some(&code[..]) {
+                continue;
+            }
+            let len = u64::from(be32(&h, e + 8).unwrap_or(0)).min(4096);
+            let off = be64(&h, e + 16).unwrap_or(0);
+            if len == 0 || off.saturating_add(len) > file_len {
+                continue;
+            }
+            let mut raw = vec![0u8; len as usize];
+            file.read_exact_at(off, &mut raw)?;
+            let name = if kind == "url" {
+                let text = String::from_utf8_lossy(&raw)
+                    .trim_end_matches('\0')
+                    .to_string();
+                text.strip_prefix("file://").unwrap_or(&text).to_string()
+            } else {
+                utf16(&raw, false)
+            };
+            if !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    let unicode = utf16(field(&h, 64, 512).unwrap_or(&[]), true);
+    if !unicode.is_empty() && !names.contains(&unicode) {
+        names.push(unicode);
+    }
+    Ok((names, uid))
+}
+
+/// The parent disk of a differencing image, found beside it and checked by unique id.
+fn open_parent(file: &Bytes, footer: &Footer, beside: Option<&Beside>) -> Result<(String, Bytes)> {
+    let (names, uid) = parent_names(file, footer)?;
+    let first = names
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "(unnamed)".to_string());
+    let Some(beside) = beside else {
+        return Err(unsupported(format!(
+            "differencing image: needs its parent `{first}`; inside another layer there is no folder to find it in (give both files as evidence)"
+        )));
+    };
+    let Some(name) = names.iter().find(|n| beside.resolve(n).is_some()) else {
+        return Err(Error::MissingFile {
+            layer: LAYER.to_string(),
+            needs: format!("parent `{first}`"),
+            folder: beside.folder().to_path_buf(),
+        });
+    };
+    let (bytes, next) = beside.open(name, LAYER, "parent")?;
+    let parent = VhdImage::open_beside(bytes, Some(&next))?;
+    if parent.footer.unique_id != hex::encode(uid) {
+        return Err(corrupt(
+            footer.data_offset + 40,
+            format!(
+                "the parent `{name}` found beside it has unique id {}, but this differencing image was made over {}: not its parent",
+                parent.footer.unique_id,
+                hex::encode(uid)
+            ),
+        ));
+    }
+    if parent.len() != footer.current_size {
+        return Err(corrupt(
+            48,
+            format!(
+                "the parent `{name}` is {} bytes, this differencing image {}",
+                parent.len(),
+                footer.current_size
+            ),
+        ));
+    }
+    Ok((name.clone(), Arc::new(parent)))
+}
+
+/// The names of the files the VHD at `path` reads beside itself: a differencing image's parent.
+pub fn names_beside(path: &std::path::Path) -> Vec<String> {
+    let Ok(file) = crate::bytes::FileBytes::open(path) else {
+        return Vec::new();
+    };
+    let file: Bytes = Arc::new(file);
+    match sniff(file.as_ref()) {
+        Some((_, DiskType::Differencing)) => {}
+        _ => return Vec::new(),
+    }
+    let mut tail = [0u8; 512];
+    let len = file.len();
+    if file.read_exact_at(len - SECTOR, &mut tail).is_err() {
+        return Vec::new();
+    }
+    let mut head = [0u8; 512];
+    let footer = parse_footer(&tail, len - SECTOR).or_else(|e| {
+        file.read_exact_at(0, &mut head)?;
+        parse_footer(&head, 0).map_err(|_| e)
+    });
+    match footer {
+        Ok(f) => parent_names(&file, &f).map(|(n, _)| n).unwrap_or_default(),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -332,21 +508,6 @@ fn open_dynamic(file: &Bytes, footer: &Footer) -> Result<Layout> {
             at + 36,
             format!("dynamic header checksum {stored:#010x} does not match its bytes"),
         ));
-    }
-    if footer.disk_type == DiskType::Differencing {
-        let name = field(&h, 64, 512)
-            .map(|b| {
-                let units: Vec<u16> = b
-                    .chunks_exact(2)
-                    .map(|c| u16::from_be_bytes([c[0], c[1]]))
-                    .take_while(|&u| u != 0)
-                    .collect();
-                String::from_utf16_lossy(&units)
-            })
-            .unwrap_or_default();
-        return Err(unsupported(format!(
-            "differencing image: needs its parent `{name}` (reading a parent given beside it is a later slice)"
-        )));
     }
     let bat_offset = be64(&h, 16).unwrap_or(0);
     let entries = u64::from(be32(&h, 28).unwrap_or(0));

@@ -49,14 +49,18 @@ pub(super) fn leading_magic(head: &[u8]) -> Option<Probe> {
             _ => "unknown type",
         };
         let what = format!("VHD footer copy (`conectix`, {kind} disk) at byte 0");
-        return Some(if kind == "dynamic" {
-            Probe::new(Format::Vhd, true, what)
-        } else {
-            Probe::new(
+        return Some(match kind {
+            "dynamic" => Probe::new(Format::Vhd, true, what),
+            "differencing" => Probe::new(
+                Format::Vhd,
+                true,
+                format!("{what}: read over its parent from beside it"),
+            ),
+            _ => Probe::new(
                 Format::Vhd,
                 false,
-                format!("{what}: only fixed and dynamic images are read"),
-            )
+                format!("{what}: only fixed, dynamic and differencing images are read"),
+            ),
         });
     }
     if crate::sparseimage::sniff(head) {
@@ -179,7 +183,7 @@ pub(super) fn vhd_footer(bytes: &dyn ByteSource) -> Option<Probe> {
         )),
         (crate::vhd::FooterAt::End, t) => Some(Probe::new(
             Format::Vhd,
-            t == crate::vhd::DiskType::Dynamic,
+            true,
             format!(
                 "VHD footer (`conectix`, {} disk, checksum valid) in the last 512 bytes",
                 t.name()

@@ -674,7 +674,7 @@ fn virtual_disk_signatures() {
         &["crypt_method 1", "encrypted"],
     );
     assert!(matches!(p.encryption, Encryption::Fde { .. }));
-    // A dynamic VHD's footer copy at byte 0; a differencing one is recognised, not read.
+    // A dynamic VHD's footer copy at byte 0; a differencing one, read over its parent.
     let vhd_head = |disk_type: u32| {
         let mut d = zeros(8192);
         put(&mut d, 0, b"conectix");
@@ -682,7 +682,7 @@ fn virtual_disk_signatures() {
         d
     };
     check(vhd_head(3), Format::Vhd, true, &["dynamic", "byte 0"]);
-    check(vhd_head(4), Format::Vhd, false, &["differencing"]);
+    check(vhd_head(4), Format::Vhd, true, &["differencing", "parent"]);
     // A fixed VHD: its footer (checksum valid) after the disk's bytes; an invalid checksum
     // is no footer.
     let mut d = zeros(8192);

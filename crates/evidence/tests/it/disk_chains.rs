@@ -436,3 +436,99 @@ fn reading_a_chain_leaves_its_files_untouched() {
     read_whole(&disk);
     assert_eq!(hashes(&["base.qcow2", "top.qcow2"]), before);
 }
+
+/// What libvhdi reads as the disk of a differencing VHD over its parent: its SHA-256.
+fn libvhdi_sha256(child: &Path, parent: &Path) -> String {
+    let script = r#"
+import hashlib, sys, pyvhdi
+c = pyvhdi.file(); c.open(sys.argv[1])
+p = pyvhdi.file(); p.open(sys.argv[2])
+assert c.disk_type == 4, c.disk_type
+c.set_parent(p)
+print(hashlib.sha256(c.read_buffer_at_offset(c.media_size, 0)).hexdigest())
+"#;
+    run(Command::new(super::support::py_oracle("libvhdi-python"))
+        .arg("-c")
+        .arg(script)
+        .arg(child)
+        .arg(parent))
+    .trim()
+    .to_string()
+}
+
+#[test]
+fn a_differencing_vhd_reads_over_its_parent_as_libvhdi_reads_it() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    // The parent: the dynamic VHD qemu-img made of the MBR + FAT disk.
+    let mut parent = Vec::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(repo().join("tests/fixtures/vdisk/disk-dynamic.vhd.gz")).unwrap(),
+    )
+    .read_to_end(&mut parent)
+    .unwrap();
+    std::fs::write(dir.join("base.vhd"), &parent).unwrap();
+    // The child (no writer here makes one: see make_vhd_child.py) changes sectors in the gap
+    // before the partition, across the boundary of its first two 2 MiB blocks, and past the
+    // volume; everything else is the parent's.
+    let writes = serde_json::json!([
+        [524_288, "a5".repeat(512)],
+        [2_097_152 - 512, "77".repeat(1024)],
+        [3_149_824, "5c".repeat(1024)],
+    ]);
+    std::fs::write(dir.join("writes.json"), writes.to_string()).unwrap();
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vdisk/make_vhd_child.py"))
+        .args(["base.vhd", "child.vhd", "writes.json"])
+        .current_dir(dir));
+    let mut want = raw_disk();
+    for (at, byte, len) in [
+        (524_288usize, 0xa5u8, 512usize),
+        (2_097_152 - 512, 0x77, 1024),
+        (3_149_824, 0x5c, 1024),
+    ] {
+        want[at..at + len].fill(byte);
+    }
+    // The oracle first: libvhdi reads the child over its parent as the writes say.
+    assert_eq!(
+        libvhdi_sha256(&dir.join("child.vhd"), &dir.join("base.vhd")),
+        sha(&want)
+    );
+
+    let moved = dir.join("evidence");
+    move_files(dir, &moved, &["base.vhd", "child.vhd"]);
+    let path = moved.join("child.vhd");
+    let files = files_of(&path);
+    assert_eq!(files.kind, FilesKind::DiskChain);
+    assert_eq!(files.files, vec![path.clone(), moved.join("base.vhd")]);
+    let (disk, layer) = disk_of(&path);
+    assert!(
+        layer.contains("differencing") && layer.contains("base.vhd"),
+        "{layer}"
+    );
+    assert_eq!(sha(&read_whole(&disk)), sha(&want));
+    fat_listed(&path);
+
+    // Another disk under the parent's name (its unique id differs) is refused, not read.
+    let mut other = parent.clone();
+    let end = other.len() - 512;
+    for at in [0, end] {
+        other[at + 68] ^= 0xff;
+        other[at + 64..at + 68].fill(0);
+        let sum = !other[at..at + 512]
+            .iter()
+            .fold(0u32, |s, &b| s.wrapping_add(u32::from(b)));
+        other[at + 64..at + 68].copy_from_slice(&sum.to_be_bytes());
+    }
+    std::fs::write(moved.join("base.vhd"), &other).unwrap();
+    let s = scan(&path).unwrap();
+    let summary = s.unreadable_summary();
+    assert!(summary.contains("not its parent"), "{summary}");
+    // And a missing parent is named.
+    std::fs::remove_file(moved.join("base.vhd")).unwrap();
+    let summary = scan(&path).unwrap().unreadable_summary();
+    assert!(
+        summary.contains("base.vhd") && summary.contains("beside"),
+        "{summary}"
+    );
+}
