@@ -195,6 +195,7 @@ fn chain_files(image: &Path) -> Vec<PathBuf> {
             .into_iter()
             .chain(crate::qcow2::names_beside(&path))
             .chain(crate::vhd::names_beside(&path))
+            .chain(crate::vhdx::names_beside(&path))
         {
             if let Some(p) = beside.resolve(&name)
                 && p != image

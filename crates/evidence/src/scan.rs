@@ -529,17 +529,24 @@ fn virtual_disk(bytes: &Bytes, beside: Option<&crate::beside::Beside>) -> Option
         );
     }
     if crate::vhdx::sniff(head) {
-        return Some(crate::vhdx::VhdxImage::open(bytes.clone()).map(|v| {
-            let info = v.info();
-            let params = vec![
-                (
-                    "disk_type",
-                    if info.fixed { "fixed" } else { "dynamic" }.to_string(),
-                ),
-                ("block_size", info.block_size.to_string()),
-            ];
-            ("vhdx", params, Arc::new(v) as Bytes)
-        }));
+        return Some(
+            crate::vhdx::VhdxImage::open_beside(bytes.clone(), beside).map(|v| {
+                let info = v.info();
+                let kind = match (info.fixed, &info.parent) {
+                    (true, _) => "fixed",
+                    (false, Some(_)) => "differencing",
+                    (false, None) => "dynamic",
+                };
+                let mut params = vec![
+                    ("disk_type", kind.to_string()),
+                    ("block_size", info.block_size.to_string()),
+                ];
+                if let Some(parent) = &info.parent {
+                    params.push(("parent", parent.clone()));
+                }
+                ("vhdx", params, Arc::new(v) as Bytes)
+            }),
+        );
     }
     if crate::sparseimage::sniff(head) {
         return Some(

@@ -14,8 +14,11 @@
 //!
 //! The current header is the valid one (signature, CRC-32C, version 1) with the higher sequence
 //! number; a damaged region table falls back to its copy. Blocks whose BAT state is not
-//! present, undefined, zero or unmapped read as zeros (as `qemu-img` reads them); fully present
-//! blocks are read from the file. Fixed and dynamic images read the same way (a fixed image has
+//! present, undefined, zero or unmapped read as zeros (as `qemu-img` reads them) — except that a
+//! differencing image reads its not-present blocks from its parent; its zero, undefined and
+//! unmapped blocks stay zeros ([MS-VHDX] 2.5.1.1 gives them no parent content; libvhdi 20260901
+//! reads the parent there instead, so a trimmed block of a child would show the parent's bytes
+//! through it); fully present blocks are read from the file. Fixed and dynamic images read the same way (a fixed image has
 //! every block allocated).
 //!
 //! # What is refused
@@ -28,8 +31,14 @@
 //!   (Hyper-V, or `qemu-img check -r all` on a *copy*, replays it); the evidence file is never
 //!   written. A `LogGuid` whose log holds no valid entry is read as it is, with a warning
 //!   (as qemu does).
-//! - **Differencing images** (`HasParent`): [`Error::Unsupported`] naming the parent they need,
-//!   from the parent locator (`relative_path`, `absolute_win32_path`, `parent_linkage`).
+//! - A differencing image (`HasParent`, a Hyper-V checkpoint's `.avhdx`) opened with no folder
+//!   to find its parent in (inside another layer): [`Error::Unsupported`] naming the parent from
+//!   its locator. Given as evidence, its parent is found beside it by the locator's
+//!   `relative_path`, `absolute_win32_path` or `volume_path` ([`crate::beside::Beside`]), and
+//!   must be the disk the child was made over: its current header's `DataWriteGuid` must be the
+//!   locator's `parent_linkage` (another disk under that name is refused, never read). Blocks
+//!   not present read from the parent; a partially present block reads each sector from the
+//!   child or the parent as its chunk's sector bitmap says.
 //! - Partially present blocks outside a differencing image, unknown required regions or
 //!   metadata items.
 //!
@@ -42,6 +51,9 @@
 
 use serde::Serialize;
 
+use std::sync::Arc;
+
+use crate::beside::Beside;
 use crate::bytes::{ByteSource, Bytes};
 use crate::endian::{le16, le32, le64};
 use crate::{Error, Result};
@@ -154,6 +166,10 @@ pub struct VhdxInfo {
     pub fixed: bool,
     /// The virtual disk id of the metadata.
     pub disk_id: Option<String>,
+    /// The current header's `DataWriteGuid` (a child's `parent_linkage` names its parent's).
+    pub data_write_guid: String,
+    /// A differencing image's parent, by the name it was found under.
+    pub parent: Option<String>,
     /// Readable oddities (a damaged header or region table copy).
     pub warnings: Vec<String>,
 }
@@ -166,6 +182,10 @@ pub struct VhdxImage {
     chunk_ratio: u64,
     /// Payload entries of the BAT only (sector bitmap entries dropped), one per block.
     payload: Vec<u64>,
+    /// Sector bitmap entries of the BAT, one per chunk (differencing images only).
+    bitmaps: Vec<u64>,
+    /// A differencing image's parent disk.
+    parent: Option<Bytes>,
 }
 
 fn corrupt(offset: u64, detail: impl Into<String>) -> Error {
@@ -199,6 +219,7 @@ fn crc32c(b: &[u8], at: usize) -> u32 {
 
 struct Header {
     sequence: u64,
+    data_write_guid: [u8; 16],
     log_guid: [u8; 16],
     log_length: u32,
     log_offset: u64,
@@ -221,8 +242,11 @@ fn parse_header(b: &[u8], at: u64) -> std::result::Result<Header, String> {
     }
     let mut log_guid = [0u8; 16];
     log_guid.copy_from_slice(b.get(48..64).unwrap_or(&[0; 16]));
+    let mut data_write_guid = [0u8; 16];
+    data_write_guid.copy_from_slice(b.get(32..48).unwrap_or(&[0; 16]));
     Ok(Header {
         sequence: le64(b, 8).unwrap_or(0),
+        data_write_guid,
         log_guid,
         log_length: le32(b, 68).unwrap_or(0),
         log_offset: le64(b, 72).unwrap_or(0),
@@ -237,8 +261,15 @@ struct Region {
 }
 
 impl VhdxImage {
-    /// Opens the VHDX image that `file` holds.
+    /// Opens the VHDX image that `file` holds; a differencing image is refused naming its
+    /// parent (see [`VhdxImage::open_beside`]).
     pub fn open(file: Bytes) -> Result<VhdxImage> {
+        Self::open_beside(file, None)
+    }
+
+    /// Opens the VHDX image that `file` holds, reading a differencing image over its parent
+    /// found in `beside`.
+    pub fn open_beside(file: Bytes, beside: Option<&Beside>) -> Result<VhdxImage> {
         let file_len = file.len();
         let mut ident = [0u8; 8];
         if file.read_at(0, &mut ident)? < 8 || !sniff(&ident) {
@@ -317,17 +348,19 @@ impl VhdxImage {
         }
 
         let meta = read_metadata(&file, metadata)?;
-        if meta.has_parent {
-            return Err(unsupported(format!(
-                "differencing image: needs its parent {} (reading a parent given beside it is a later slice)",
-                meta.parent.as_deref().unwrap_or("(no parent locator)")
-            )));
-        }
+        let parent = if meta.has_parent {
+            Some(open_parent(&meta, beside)?)
+        } else {
+            None
+        };
         let block_size = meta.block_size;
         let chunk_ratio = ((1u64 << 23) * meta.logical_sector_size) / block_size;
         let blocks = meta.virtual_size.div_ceil(block_size);
         let entries = if blocks == 0 {
             0
+        } else if meta.has_parent {
+            // Every chunk ends with its sector bitmap entry.
+            blocks.div_ceil(chunk_ratio) * (chunk_ratio + 1)
         } else {
             blocks + (blocks - 1) / chunk_ratio
         };
@@ -351,12 +384,20 @@ impl VhdxImage {
         }
         let mut raw = vec![0u8; usize::try_from(entries * 8).unwrap_or(0)];
         file.read_exact_at(bat.offset, &mut raw)?;
+        let is_bitmap = |i: usize| (i as u64 + 1).is_multiple_of(chunk_ratio + 1);
         let payload = raw
             .chunks_exact(8)
             .enumerate()
-            .filter(|(i, _)| !(*i as u64 + 1).is_multiple_of(chunk_ratio + 1))
+            .filter(|(i, _)| !is_bitmap(*i))
             .map(|(_, c)| le64(c, 0).unwrap_or(0))
             .collect();
+        let bitmaps = raw
+            .chunks_exact(8)
+            .enumerate()
+            .filter(|(i, _)| is_bitmap(*i))
+            .map(|(_, c)| le64(c, 0).unwrap_or(0))
+            .collect();
+        let parent_name = parent.as_ref().map(|(n, _)| n.clone());
         Ok(VhdxImage {
             file,
             info: VhdxInfo {
@@ -367,12 +408,99 @@ impl VhdxImage {
                 virtual_size: meta.virtual_size,
                 fixed: meta.fixed,
                 disk_id: meta.disk_id,
+                data_write_guid: guid_text(&header.data_write_guid),
+                parent: parent_name,
                 warnings,
             },
             bat_offset: bat.offset,
             chunk_ratio,
             payload,
+            bitmaps,
+            parent: parent.map(|(_, p)| p),
         })
+    }
+
+    /// Fills `out` from the parent at `pos` (zeros when there is none).
+    fn read_parent(&self, pos: u64, out: &mut [u8]) -> Result<()> {
+        match &self.parent {
+            Some(p) => {
+                let got = p.read_at(pos, out)?;
+                out[got..].fill(0);
+            }
+            None => out.fill(0),
+        }
+        Ok(())
+    }
+
+    /// A partially present block at file offset `at`: each sector from the child or the
+    /// parent, as the chunk's sector bitmap says.
+    fn read_partial(&self, block: u64, at: u64, pos: u64, out: &mut [u8]) -> Result<()> {
+        let entry_at = |i: u64| self.bat_offset + i * 8;
+        let chunk = block / self.chunk_ratio;
+        let sb = usize::try_from(chunk)
+            .ok()
+            .and_then(|i| self.bitmaps.get(i).copied())
+            .unwrap_or(0);
+        let sb_index = (chunk + 1) * (self.chunk_ratio + 1) - 1;
+        if self.parent.is_none() {
+            return Err(unsupported(format!(
+                "BAT entry of block {block} at {}: partially present, which only a differencing image may be",
+                entry_at(block + chunk)
+            )));
+        }
+        if sb & 7 != PAYLOAD_FULLY_PRESENT {
+            return Err(corrupt(
+                entry_at(sb_index),
+                format!(
+                    "block {block} is partially present, but its chunk's sector bitmap entry has state {}",
+                    sb & 7
+                ),
+            ));
+        }
+        let sb_at = (sb >> 20) << 20;
+        let sector = self.info.logical_sector_size;
+        let file_len = self.file.len();
+        let data_end = at + (pos % self.info.block_size) + out.len() as u64;
+        if sb_at < MIB || sb_at + MIB > file_len || at < MIB || data_end > file_len {
+            return Err(corrupt(
+                entry_at(sb_index),
+                format!(
+                    "block {block}: sector bitmap at {sb_at} or data at {at} outside the image file ({file_len} bytes)"
+                ),
+            ));
+        }
+        // The sectors of this read, from the chunk's first sector.
+        let chunk_start = chunk * self.chunk_ratio * self.info.block_size;
+        let first = (pos - chunk_start) / sector;
+        let last = (pos + out.len() as u64 - 1 - chunk_start) / sector;
+        let mut bits = vec![0u8; usize::try_from(last / 8 - first / 8 + 1).unwrap_or(0)];
+        self.file.read_exact_at(sb_at + first / 8, &mut bits)?;
+        let present = |s: u64| {
+            let i = usize::try_from(s / 8 - first / 8).unwrap_or(usize::MAX);
+            bits.get(i).is_some_and(|b| b & (1 << (s % 8)) != 0)
+        };
+        let within = pos % self.info.block_size;
+        let mut done = 0usize;
+        while done < out.len() {
+            let p = pos + done as u64;
+            let s = (p - chunk_start) / sector;
+            let state = present(s);
+            let mut run_end = (s + 1) * sector + chunk_start;
+            while run_end < pos + out.len() as u64
+                && present((run_end - chunk_start) / sector) == state
+            {
+                run_end += sector;
+            }
+            let n = ((run_end - p) as usize).min(out.len() - done);
+            let dst = &mut out[done..done + n];
+            if state {
+                self.file.read_exact_at(at + within + done as u64, dst)?;
+            } else {
+                self.read_parent(p, dst)?;
+            }
+            done += n;
+        }
+        Ok(())
     }
 
     pub fn info(&self) -> &VhdxInfo {
@@ -390,7 +518,9 @@ impl VhdxImage {
             .unwrap_or(0);
         let entry_at = self.bat_offset + (block + block / self.chunk_ratio) * 8;
         match entry & 7 {
-            0..=3 => out.fill(0),
+            // Not present: the parent's (zeros without one).
+            0 => self.read_parent(pos, out)?,
+            1..=3 => out.fill(0),
             PAYLOAD_FULLY_PRESENT => {
                 let at = (entry >> 20) << 20;
                 let file_len = self.file.len();
@@ -406,9 +536,8 @@ impl VhdxImage {
                 self.file.read_exact_at(at + within, out)?;
             }
             PAYLOAD_PARTIALLY_PRESENT => {
-                return Err(unsupported(format!(
-                    "BAT entry of block {block} at {entry_at}: partially present, which only a differencing image may be"
-                )));
+                let at = (entry >> 20) << 20;
+                self.read_partial(block, at, pos, out)?;
             }
             state => {
                 return Err(corrupt(
@@ -543,7 +672,9 @@ struct Metadata {
     fixed: bool,
     has_parent: bool,
     disk_id: Option<String>,
+    /// The parent locator as one phrase for messages, and its key/value pairs.
     parent: Option<String>,
+    parent_pairs: Vec<(String, String)>,
 }
 
 fn read_metadata(file: &Bytes, region: Region) -> Result<Metadata> {
@@ -585,6 +716,7 @@ fn read_metadata(file: &Bytes, region: Region) -> Result<Metadata> {
     };
     let (mut params, mut size, mut sector, mut disk_id, mut parent) =
         (None, None, None, None, None);
+    let mut parent_pairs = Vec::new();
     for i in 0..count as usize {
         let (id, entry_at, data, flags) = item(i)?;
         match id {
@@ -592,7 +724,10 @@ fn read_metadata(file: &Bytes, region: Region) -> Result<Metadata> {
             VIRTUAL_DISK_SIZE => size = Some((entry_at, data)),
             LOGICAL_SECTOR_SIZE => sector = Some((entry_at, data)),
             VIRTUAL_DISK_ID => disk_id = Some(guid_text(&data)),
-            PARENT_LOCATOR => parent = Some(parent_locator(&data)),
+            PARENT_LOCATOR => {
+                parent_pairs = locator_pairs(&data);
+                parent = Some(parent_locator(&data));
+            }
             PHYSICAL_SECTOR_SIZE => {}
             _ if flags & 4 != 0 => {
                 return Err(unsupported(format!(
@@ -639,11 +774,106 @@ fn read_metadata(file: &Bytes, region: Region) -> Result<Metadata> {
         has_parent: flags & 2 != 0,
         disk_id,
         parent,
+        parent_pairs,
     })
 }
 
-/// The parent a parent locator names: its paths and linkage id, as one phrase.
-fn parent_locator(b: &[u8]) -> String {
+/// The parent of a differencing image, found in `beside` by its locator's paths and checked by
+/// its linkage id.
+fn open_parent(meta: &Metadata, beside: Option<&Beside>) -> Result<(String, Bytes)> {
+    let named = meta
+        .parent
+        .clone()
+        .unwrap_or_else(|| "(no parent locator)".to_string());
+    let Some(beside) = beside else {
+        return Err(unsupported(format!(
+            "differencing image: needs its parent {named}; inside another layer there is no folder to find it in (give both files as evidence)"
+        )));
+    };
+    let get = |k: &str| {
+        meta.parent_pairs
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
+    let names: Vec<String> = ["relative_path", "absolute_win32_path", "volume_path"]
+        .iter()
+        .filter_map(|k| get(k))
+        .collect();
+    let Some(name) = names.iter().find(|n| beside.resolve(n).is_some()) else {
+        return Err(Error::MissingFile {
+            layer: LAYER.to_string(),
+            needs: format!("parent {named}"),
+            folder: beside.folder().to_path_buf(),
+        });
+    };
+    let (bytes, next) = beside.open(name, LAYER, "parent")?;
+    let parent = VhdxImage::open_beside(bytes, Some(&next))?;
+    let linkage = get("parent_linkage").unwrap_or_default();
+    let want = linkage
+        .trim_matches(|c| c == '{' || c == '}')
+        .to_ascii_lowercase();
+    let also = get("parent_linkage2").map(|l| {
+        l.trim_matches(|c| c == '{' || c == '}')
+            .to_ascii_lowercase()
+    });
+    let have = parent.info.data_write_guid.to_ascii_lowercase();
+    if have != want && also.as_deref() != Some(have.as_str()) {
+        return Err(corrupt(
+            0,
+            format!(
+                "the parent `{name}` found beside it has DataWriteGuid {{{have}}}, but this differencing image was made over {linkage}: not its parent (or it was written since)"
+            ),
+        ));
+    }
+    if parent.len() != meta.virtual_size {
+        return Err(corrupt(
+            0,
+            format!(
+                "the parent `{name}` is {} bytes, this differencing image {}",
+                parent.len(),
+                meta.virtual_size
+            ),
+        ));
+    }
+    Ok((name.clone(), Arc::new(parent)))
+}
+
+/// The names of the files the VHDX at `path` reads beside itself: a differencing image's
+/// parent.
+pub fn names_beside(path: &std::path::Path) -> Vec<String> {
+    let Ok(file) = crate::bytes::FileBytes::open(path) else {
+        return Vec::new();
+    };
+    let file: Bytes = Arc::new(file);
+    let mut ident = [0u8; 8];
+    if file.read_at(0, &mut ident).ok() != Some(8) || !sniff(&ident) {
+        return Vec::new();
+    }
+    let Ok(meta) = REGION_TABLES
+        .into_iter()
+        .find_map(|at| read_region_table(&file, at, file.len()).ok())
+        .ok_or(())
+        .and_then(|(_, m)| read_metadata(&file, m).map_err(|_| ()))
+    else {
+        return Vec::new();
+    };
+    if !meta.has_parent {
+        return Vec::new();
+    }
+    ["relative_path", "absolute_win32_path", "volume_path"]
+        .iter()
+        .filter_map(|k| {
+            meta.parent_pairs
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        })
+        .collect()
+}
+
+/// The key/value pairs of a parent locator item.
+fn locator_pairs(b: &[u8]) -> Vec<(String, String)> {
     let count = usize::from(le16(b, 18).unwrap_or(0)).min(b.len() / 12);
     let utf16 = |at: u32, len: u16| -> Option<String> {
         let s = b.get(at as usize..at as usize + usize::from(len))?;
@@ -665,6 +895,12 @@ fn parent_locator(b: &[u8]) -> String {
             pairs.push((k, v));
         }
     }
+    pairs
+}
+
+/// The parent a parent locator names: its paths and linkage id, as one phrase.
+fn parent_locator(b: &[u8]) -> String {
+    let pairs = locator_pairs(b);
     let get = |k: &str| {
         pairs
             .iter()
@@ -720,7 +956,13 @@ impl ByteSource for VhdxImage {
     fn layer_name(&self) -> String {
         format!(
             "{LAYER} ({})",
-            if self.info.fixed { "fixed" } else { "dynamic" }
+            if self.info.fixed {
+                "fixed"
+            } else if self.parent.is_some() {
+                "differencing"
+            } else {
+                "dynamic"
+            }
         )
     }
 }

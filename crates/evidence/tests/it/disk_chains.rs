@@ -437,7 +437,7 @@ fn reading_a_chain_leaves_its_files_untouched() {
     assert_eq!(hashes(&["base.qcow2", "top.qcow2"]), before);
 }
 
-/// What libvhdi reads as the disk of a differencing VHD over its parent: its SHA-256.
+/// What libvhdi reads as the disk of a differencing VHD or VHDX over its parent: its SHA-256.
 fn libvhdi_sha256(child: &Path, parent: &Path) -> String {
     let script = r#"
 import hashlib, sys, pyvhdi
@@ -531,4 +531,92 @@ fn a_differencing_vhd_reads_over_its_parent_as_libvhdi_reads_it() {
         summary.contains("base.vhd") && summary.contains("beside"),
         "{summary}"
     );
+}
+
+#[test]
+fn a_differencing_vhdx_reads_over_its_parent_as_libvhdi_reads_it() {
+    let made = tempfile::tempdir().unwrap();
+    let dir = made.path();
+    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
+    qemu_img(
+        dir,
+        &[
+            "convert",
+            "-O",
+            "vhdx",
+            "-o",
+            "block_size=1M,subformat=dynamic",
+            "disk.raw",
+            "base.vhdx",
+        ],
+    );
+    qemu_img(
+        dir,
+        &[
+            "create",
+            "-q",
+            "-f",
+            "vhdx",
+            "-o",
+            "block_size=1M,subformat=dynamic",
+            "child.avhdx",
+            "6M",
+        ],
+    );
+    // QEMU writes no differencing VHDX: the script makes qemu's empty one a child of base.vhdx
+    // (see its header for the blocks it writes).
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vhdx/make_vhdx_child.py"))
+        .args(["child.avhdx", "base.vhdx"])
+        .current_dir(dir));
+    let mut want = raw_disk();
+    want[1024 * 512..1028 * 512].fill(0xa5);
+    want[4 << 20..5 << 20].fill(0x3c);
+    want[5 << 20..6 << 20].fill(0);
+    assert_eq!(
+        libvhdi_sha256(&dir.join("child.avhdx"), &dir.join("base.vhdx")),
+        sha(&want)
+    );
+
+    let moved = dir.join("evidence");
+    move_files(dir, &moved, &["base.vhdx", "child.avhdx"]);
+    let path = moved.join("child.avhdx");
+    let files = files_of(&path);
+    assert_eq!(files.files, vec![path.clone(), moved.join("base.vhdx")]);
+    let (disk, layer) = disk_of(&path);
+    assert!(layer.contains("differencing"), "{layer}");
+    assert_eq!(sha(&read_whole(&disk)), sha(&want));
+    // Reads that start and end inside the partially present block's written sectors.
+    let mut piece = vec![0u8; 1000];
+    disk.read_exact_at(1024 * 512 - 300, &mut piece).unwrap();
+    assert!(piece == want[1024 * 512 - 300..1024 * 512 + 700]);
+    fat_listed(&path);
+
+    // The parent written since (another DataWriteGuid): refused, never read.
+    let mut other = std::fs::read(moved.join("base.vhdx")).unwrap();
+    for at in [64usize << 10, 128 << 10] {
+        other[at + 32] ^= 0xff;
+        other[at + 4..at + 8].fill(0);
+        let crc = crc32c(&other[at..at + 4096]);
+        other[at + 4..at + 8].copy_from_slice(&crc.to_le_bytes());
+    }
+    std::fs::write(moved.join("base.vhdx"), &other).unwrap();
+    let summary = scan(&path).unwrap().unreadable_summary();
+    assert!(summary.contains("not its parent"), "{summary}");
+}
+
+/// CRC-32C (Castagnoli), reflected, as VHDX headers carry it.
+fn crc32c(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
 }

@@ -244,7 +244,7 @@ fn an_active_log_is_refused_not_replayed() {
 }
 
 #[test]
-fn a_differencing_image_names_the_parent_it_needs() {
+fn a_differencing_image_without_its_parent_names_it() {
     // qemu-img writes no differencing VHDX: the dynamic image gets the HasParent flag and a
     // parent locator item (relative_path, absolute_win32_path) in its metadata region.
     let mut d = gunzip("disk-dynamic.vhdx.gz");
@@ -301,7 +301,7 @@ fn a_differencing_image_names_the_parent_it_needs() {
     let err = open_err(d.clone());
     assert_eq!(
         err.to_string(),
-        "vhdx: not supported: differencing image: needs its parent `.\\base-disk.vhdx` (absolute_win32_path D:\\vms\\base-disk.vhdx) (reading a parent given beside it is a later slice)"
+        "vhdx: not supported: differencing image: needs its parent `.\\base-disk.vhdx` (absolute_win32_path D:\\vms\\base-disk.vhdx); inside another layer there is no folder to find it in (give both files as evidence)"
     );
     // Through the scanner: the reason is recorded on the layer.
     let dir = tempfile::tempdir().unwrap();
@@ -311,10 +311,12 @@ fn a_differencing_image_names_the_parent_it_needs() {
     assert!(s.file_systems().is_empty());
     assert!(s.unreadable_summary().contains("base-disk.vhdx"));
     assert_eq!(s.form, scan::Form::File);
+    // Given as evidence without its parent beside it: the parent is named, and where it was
+    // looked for (disk_chains.rs reads one with its parent).
     assert!(
         s.reasons[0].starts_with(
-            "single file: VHDX image, not readable: vhdx: not supported: differencing image: needs its parent"
-        ),
+            "single file: VHDX image, not readable: vhdx: needs parent `.\\base-disk.vhdx`"
+        ) && s.reasons[0].contains("give it beside the image"),
         "{:?}",
         s.reasons
     );
