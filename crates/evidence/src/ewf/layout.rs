@@ -402,47 +402,56 @@ pub(super) fn read_layout(
         pending: Pending::None,
         geometry_from: None,
     };
-    let mut stop = None;
-    for (idx, seg) in segments.iter().enumerate() {
+    let (stop, warning) = walk_set(segments, first, first_ext, |idx, seg| {
         w.sectors = None;
-        match w.walk_segment(idx, seg) {
-            Ok(true) => {
-                if idx + 1 < segments.len() {
-                    w.layout.warnings.push(format!(
-                        "segment file {} ends the set with a done section; {} later segment file(s) ignored",
-                        seg.name,
-                        segments.len() - idx - 1
-                    ));
-                }
-                stop = Some(Stop::Done);
-                break;
-            }
-            Ok(false) => {}
-            Err(fault) => {
-                stop = Some(Stop::Fault(fault));
-                break;
-            }
-        }
-    }
+        w.walk_segment(idx, seg)
+    });
+    w.layout.warnings.extend(warning);
     if w.layout.geometry.is_none()
         && let Some(problem) = w.geometry_from.take()
     {
         w.layout.warnings.push(problem);
     }
-    w.layout.stop = match stop {
-        Some(s) => s,
-        None => {
-            // Every segment found ends with `next`: the one after the last is missing.
-            let last = segments.last().map_or(0, |s| u32::from(s.number));
-            missing_segment(first, first_ext, last.saturating_add(1))
-        }
-    };
+    w.layout.stop = stop;
     w.layout
+}
+
+/// Walks the segment files of the set of `first` in order with `walk` (`Ok(true)`: the file
+/// ends the set with `done`; `Ok(false)`: with `next`), until one ends the set or fails; when
+/// every file ends with `next`, the following one is missing. How the walk stopped, and a
+/// warning when files after the one that ended the set were ignored.
+pub(super) fn walk_set(
+    segments: &[Segment],
+    first: &std::path::Path,
+    first_ext: &str,
+    mut walk: impl FnMut(usize, &Segment) -> Result<bool, Fault>,
+) -> (Stop, Option<String>) {
+    for (idx, seg) in segments.iter().enumerate() {
+        match walk(idx, seg) {
+            Ok(true) => {
+                let warning = (idx + 1 < segments.len()).then(|| {
+                    format!(
+                        "segment file {} ends the set with a done section; {} later segment file(s) ignored",
+                        seg.name,
+                        segments.len() - idx - 1
+                    )
+                });
+                return (Stop::Done, warning);
+            }
+            Ok(false) => {}
+            Err(fault) => return (Stop::Fault(fault), None),
+        }
+    }
+    let last = segments.last().map_or(0, |s| u32::from(s.number));
+    (
+        missing_segment(first, first_ext, last.saturating_add(1)),
+        None,
+    )
 }
 
 /// Describes the missing segment `number` of the set of `first`, and counts the segment files
 /// present after it.
-pub(super) fn missing_segment(first: &std::path::Path, first_ext: &str, number: u32) -> Stop {
+fn missing_segment(first: &std::path::Path, first_ext: &str, number: u32) -> Stop {
     let name_of = |n: u32| crate::files::ewf_extension(first_ext, n);
     let Some(missing) = name_of(number) else {
         return Stop::MissingSegment {

@@ -26,8 +26,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::layout::{
-    Fault, Geometry, Layout, Segment, Stop, adler32, header_values, le_u32, le_u64,
-    missing_segment, read_bytes,
+    Fault, Geometry, Layout, Segment, adler32, header_values, le_u32, le_u64, read_bytes, walk_set,
 };
 
 /// Size of a version 2 segment file header.
@@ -275,34 +274,11 @@ pub(super) fn read_layout(
     let mut layout = Layout::empty();
     let mut values = Values::default();
     let mut chunks: Vec<V2Chunk> = Vec::new();
-    let mut stop = None;
-    for (idx, seg) in segments.iter().enumerate() {
-        match walk_segment(idx, seg, &mut layout, &mut values, &mut chunks) {
-            Ok(true) => {
-                if idx + 1 < segments.len() {
-                    layout.warnings.push(format!(
-                        "segment file {} ends the set with a done section; {} later segment file(s) ignored",
-                        seg.name,
-                        segments.len() - idx - 1
-                    ));
-                }
-                stop = Some(Stop::Done);
-                break;
-            }
-            Ok(false) => {}
-            Err(fault) => {
-                stop = Some(Stop::Fault(fault));
-                break;
-            }
-        }
-    }
-    layout.stop = match stop {
-        Some(s) => s,
-        None => {
-            let last = segments.last().map_or(0, |s| u32::from(s.number));
-            missing_segment(first, first_ext, last.saturating_add(1))
-        }
-    };
+    let (stop, warning) = walk_set(segments, first, first_ext, |idx, seg| {
+        walk_segment(idx, seg, &mut layout, &mut values, &mut chunks)
+    });
+    layout.warnings.extend(warning);
+    layout.stop = stop;
     match geometry(&values, set_identifier) {
         Ok(g) => layout.geometry = Some(g),
         Err(problem) => layout.warnings.push(problem),

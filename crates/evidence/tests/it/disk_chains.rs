@@ -29,6 +29,18 @@ fn qemu_img(dir: &Path, args: &[&str]) {
     run(Command::new("qemu-img").current_dir(dir).args(args));
 }
 
+/// `qemu-img` with a command line of words without spaces.
+fn qemu(dir: &Path, line: &str) {
+    qemu_img(dir, &line.split_whitespace().collect::<Vec<_>>());
+}
+
+/// A temporary folder holding `disk.raw`, the MBR + FAT disk.
+fn with_disk() -> tempfile::TempDir {
+    let made = tempfile::tempdir().unwrap();
+    std::fs::write(made.path().join("disk.raw"), raw_disk()).unwrap();
+    made
+}
+
 /// Writes `len` bytes of `pattern` at `offset` of an image through QEMU (`-z`: a zero write).
 fn qemu_write(dir: &Path, image: &str, format: &str, what: &str) {
     run(Command::new("qemu-io")
@@ -104,56 +116,26 @@ fn files_of(path: &Path) -> EvidenceFiles {
 
 #[test]
 fn a_qcow2_overlay_chain_reads_as_qemu_reads_it() {
-    let made = tempfile::tempdir().unwrap();
+    let made = with_disk();
     let dir = made.path();
-    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "convert",
-            "-O",
-            "qcow2",
-            "-o",
-            "cluster_size=4096",
-            "disk.raw",
-            "base.qcow2",
-        ],
+        "convert -O qcow2 -o cluster_size=4096 disk.raw base.qcow2",
     );
     // The middle overlay names its backing file by an absolute path, as libvirt does.
     let base_abs = dir.join("base.qcow2");
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "qcow2",
-            "-o",
-            "cluster_size=4096",
-            "-b",
-            base_abs.to_str().unwrap(),
-            "-F",
-            "qcow2",
-            "mid.qcow2",
-        ],
+        &format!(
+            "create -q -f qcow2 -o cluster_size=4096 -b {} -F qcow2 mid.qcow2",
+            base_abs.display()
+        ),
     );
     // Writes land past the FAT volume (1 to 3 MiB), which stays listable.
     qemu_write(dir, "mid.qcow2", "qcow2", "write -P 0x5a 4194304 65536");
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "qcow2",
-            "-o",
-            "cluster_size=4096",
-            "-b",
-            "mid.qcow2",
-            "-F",
-            "qcow2",
-            "top.qcow2",
-        ],
+        "create -q -f qcow2 -o cluster_size=4096 -b mid.qcow2 -F qcow2 top.qcow2",
     );
     qemu_write(dir, "top.qcow2", "qcow2", "write -P 0xc3 5242880 12288");
     // A zero write over data the middle overlay holds: zeros, never its bytes.
@@ -182,20 +164,7 @@ fn a_qcow2_overlay_chain_reads_as_qemu_reads_it() {
     fat_listed(&top);
 
     // An overlay over a raw backing file.
-    qemu_img(
-        dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "qcow2",
-            "-b",
-            "disk.raw",
-            "-F",
-            "raw",
-            "over-raw.qcow2",
-        ],
-    );
+    qemu(dir, "create -q -f qcow2 -b disk.raw -F raw over-raw.qcow2");
     qemu_write(dir, "over-raw.qcow2", "qcow2", "write -P 0x11 3145728 512");
     let want = qemu_raw(dir, "over-raw.qcow2");
     let (disk, _) = disk_of(&dir.join("over-raw.qcow2"));
@@ -206,21 +175,9 @@ fn a_qcow2_overlay_chain_reads_as_qemu_reads_it() {
 fn a_missing_backing_file_or_a_loop_of_names_is_said() {
     let made = tempfile::tempdir().unwrap();
     let dir = made.path();
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "qcow2",
-            "-u",
-            "-b",
-            "/srv/vm/gone.qcow2",
-            "-F",
-            "qcow2",
-            "lonely.qcow2",
-            "6M",
-        ],
+        "create -q -f qcow2 -u -b /srv/vm/gone.qcow2 -F qcow2 lonely.qcow2 6M",
     );
     let s = scan(&dir.join("lonely.qcow2")).unwrap();
     let summary = s.unreadable_summary();
@@ -230,18 +187,8 @@ fn a_missing_backing_file_or_a_loop_of_names_is_said() {
         "{summary}"
     );
     // Two overlays naming each other.
-    qemu_img(
-        dir,
-        &[
-            "create", "-q", "-f", "qcow2", "-u", "-b", "b.qcow2", "-F", "qcow2", "a.qcow2", "6M",
-        ],
-    );
-    qemu_img(
-        dir,
-        &[
-            "create", "-q", "-f", "qcow2", "-u", "-b", "a.qcow2", "-F", "qcow2", "b.qcow2", "6M",
-        ],
-    );
+    qemu(dir, "create -q -f qcow2 -u -b b.qcow2 -F qcow2 a.qcow2 6M");
+    qemu(dir, "create -q -f qcow2 -u -b a.qcow2 -F qcow2 b.qcow2 6M");
     let files = files_of(&dir.join("a.qcow2"));
     assert_eq!(files.files.len(), 2, "{:?}", files.files);
     let s = scan(&dir.join("a.qcow2")).unwrap();
@@ -251,9 +198,8 @@ fn a_missing_backing_file_or_a_loop_of_names_is_said() {
 
 #[test]
 fn vmdk_flat_and_split_sparse_descriptors_read_their_extents() {
-    let made = tempfile::tempdir().unwrap();
+    let made = with_disk();
     let dir = made.path();
-    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
     for (sub, names) in [
         ("monolithicFlat", vec!["flat.vmdk", "flat-flat.vmdk"]),
         (
@@ -266,17 +212,9 @@ fn vmdk_flat_and_split_sparse_descriptors_read_their_extents() {
         ),
     ] {
         let image = names[0];
-        qemu_img(
+        qemu(
             dir,
-            &[
-                "convert",
-                "-O",
-                "vmdk",
-                "-o",
-                &format!("subformat={sub}"),
-                "disk.raw",
-                image,
-            ],
+            &format!("convert -O vmdk -o subformat={sub} disk.raw {image}"),
         );
         let want = qemu_raw(dir, image);
         let moved = dir.join(sub);
@@ -314,20 +252,12 @@ fn a_vmdk_split_across_2_gib_extents_reads_across_their_boundary() {
         f.seek(SeekFrom::Start(size - 4096)).unwrap();
         f.write_all(&[0x3Cu8; 4096]).unwrap();
     }
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "convert",
-            "-O",
-            "vmdk",
-            "-o",
-            "subformat=twoGbMaxExtentSparse",
-            "big.raw",
-            "big.vmdk",
-        ],
+        "convert -O vmdk -o subformat=twoGbMaxExtentSparse big.raw big.vmdk",
     );
     // The oracle stays a sparse file on disk (2.5 GiB); only the windows compared are read.
-    qemu_img(dir, &["convert", "-O", "raw", "big.vmdk", "oracle.raw"]);
+    qemu(dir, "convert -O raw big.vmdk oracle.raw");
     let oracle = std::fs::File::open(dir.join("oracle.raw")).unwrap();
     assert_eq!(oracle.metadata().unwrap().len(), size);
     let moved = dir.join("evidence");
@@ -352,35 +282,13 @@ fn a_vmdk_split_across_2_gib_extents_reads_across_their_boundary() {
 
 #[test]
 fn a_vmdk_differencing_child_reads_over_its_parent() {
-    let made = tempfile::tempdir().unwrap();
+    let made = with_disk();
     let dir = made.path();
-    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
-    qemu_img(
+    qemu(
         dir,
-        &[
-            "convert",
-            "-O",
-            "vmdk",
-            "-o",
-            "subformat=monolithicSparse",
-            "disk.raw",
-            "base.vmdk",
-        ],
+        "convert -O vmdk -o subformat=monolithicSparse disk.raw base.vmdk",
     );
-    qemu_img(
-        dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "vmdk",
-            "-b",
-            "base.vmdk",
-            "-F",
-            "vmdk",
-            "child.vmdk",
-        ],
-    );
+    qemu(dir, "create -q -f vmdk -b base.vmdk -F vmdk child.vmdk");
     qemu_write(dir, "child.vmdk", "vmdk", "write -P 0x77 3211264 131072");
     let want = qemu_raw(dir, "child.vmdk");
     assert_eq!(want[3_211_264], 0x77);
@@ -407,24 +315,10 @@ fn a_vmdk_differencing_child_reads_over_its_parent() {
 /// Evidence is never written: the chain's files keep their bytes.
 #[test]
 fn reading_a_chain_leaves_its_files_untouched() {
-    let made = tempfile::tempdir().unwrap();
+    let made = with_disk();
     let dir = made.path();
-    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
-    qemu_img(dir, &["convert", "-O", "qcow2", "disk.raw", "base.qcow2"]);
-    qemu_img(
-        dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "qcow2",
-            "-b",
-            "base.qcow2",
-            "-F",
-            "qcow2",
-            "top.qcow2",
-        ],
-    );
+    qemu(dir, "convert -O qcow2 disk.raw base.qcow2");
+    qemu(dir, "create -q -f qcow2 -b base.qcow2 -F qcow2 top.qcow2");
     let hashes = |names: &[&str]| -> Vec<String> {
         names
             .iter()
@@ -535,9 +429,8 @@ fn a_differencing_vhd_reads_over_its_parent_as_libvhdi_reads_it() {
 
 #[test]
 fn a_differencing_vhdx_reads_over_its_parent_as_libvhdi_reads_it() {
-    let made = tempfile::tempdir().unwrap();
+    let made = with_disk();
     let dir = made.path();
-    std::fs::write(dir.join("disk.raw"), raw_disk()).unwrap();
     qemu_img(
         dir,
         &[

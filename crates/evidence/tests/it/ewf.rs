@@ -46,7 +46,7 @@ fn gunzip(path: &Path) -> Vec<u8> {
 }
 
 /// Reads the whole media in pieces of `piece` bytes; the bytes, or the first error.
-fn read_all(image: &EwfImage, piece: usize) -> Result<Vec<u8>, Error> {
+pub(crate) fn read_all(image: &EwfImage, piece: usize) -> Result<Vec<u8>, Error> {
     let mut out = vec![0u8; usize::try_from(image.len()).unwrap()];
     let mut pos = 0;
     while pos < out.len() {
@@ -58,7 +58,7 @@ fn read_all(image: &EwfImage, piece: usize) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-fn sha256_hex(data: &[u8]) -> String {
+pub(crate) fn sha256_hex(data: &[u8]) -> String {
     hex::encode(Sha256::digest(data))
 }
 

@@ -13,16 +13,12 @@ use masf_evidence::ewf::{EwfImage, HashCheck, MediaType, verify_media};
 use masf_evidence::fs::EntryKind;
 use masf_evidence::scan::{Form, scan};
 use masf_testkit::corpus;
-use sha2::{Digest, Sha256};
 
+use super::ewf::{read_all, sha256_hex};
 use super::support::{py_oracle, repo, run};
 
 fn ex01(name: &str) -> PathBuf {
     repo().join("tests/fixtures/ewf/ex01").join(name)
-}
-
-fn sha256_hex(data: &[u8]) -> String {
-    hex::encode(Sha256::digest(data))
 }
 
 /// What libewf reads from a segment set: media size and SHA-256, stored MD5/SHA-1, case data.
@@ -60,19 +56,6 @@ print(json.dumps({
         .arg(script)
         .arg(first));
     serde_json::from_str(&out).unwrap()
-}
-
-/// Reads the whole media in pieces of `piece` bytes.
-fn read_all(image: &EwfImage, piece: usize) -> Result<Vec<u8>, Error> {
-    let mut out = vec![0u8; usize::try_from(image.len()).unwrap()];
-    let mut pos = 0;
-    while pos < out.len() {
-        let end = (pos + piece).min(out.len());
-        let n = image.read_at(pos as u64, &mut out[pos..end])?;
-        assert_eq!(n, end - pos, "short read at {pos}");
-        pos = end;
-    }
-    Ok(out)
 }
 
 fn small_raw() -> Vec<u8> {
