@@ -35,7 +35,13 @@
 //! - Files with an fscrypt policy (`encrypt`): folders are listed with their stored
 //!   (ciphertext) names, shown with [`display_name`], and the listing says so in
 //!   [`FileSystem::diagnostics`]; opening a file is [`Error::Encrypted`].
-//! - Compressed files (`compression`): [`Error::Unsupported`] naming the codec.
+//! - Compressed files (`compression`): LZ4 clusters are decoded (`lz4_flex`): a cluster whose
+//!   first address is `COMPRESS_ADDR` holds, in the blocks that follow, a header (compressed
+//!   length, checksum) and one LZ4 block that must inflate to exactly the cluster; other
+//!   clusters are stored as is. The checksum is verified when the inode asks for it
+//!   (`compress_chksum`). LZO, LZO-RLE and zstd clusters: [`Error::Unsupported`] naming the
+//!   codec (no writer here makes them: Debian's f2fs-tools writes LZ4 and LZO only when built
+//!   with them, see `tests/fixtures/f2fs/make-compressed.sh`).
 //! - Multi-device volumes: [`Error::Unsupported`] at open.
 //! - Roll-forward recovery (node blocks fsync'd after the last checkpoint) is not replayed,
 //!   as the kernel would at mount: the checkpointed state is shown, and a volume not cleanly
@@ -576,6 +582,25 @@ impl Checkpoint {
     }
 }
 
+/// Blocks per cluster of a compressed regular file (1 for any other inode, and for a cluster
+/// size the format does not allow: such a file is refused when read).
+fn compressed_cluster_blocks(
+    mode: u16,
+    flags: u32,
+    inline: u8,
+    extra_isize: usize,
+    b: &[u8],
+) -> usize {
+    let regular = mode & 0o170000 == 0o100000;
+    if !regular || flags & COMPR_FL == 0 || inline & EXTRA_ATTR == 0 || extra_isize < 34 {
+        return 1;
+    }
+    match b.get(I_ADDR + 33).copied().unwrap_or(0) {
+        log @ 2..=MAX_LOG_CLUSTER => 1 << log,
+        _ => 1,
+    }
+}
+
 /// An inode, parsed.
 #[derive(Debug, Clone)]
 struct Inode {
@@ -591,6 +616,12 @@ struct Inode {
     size: u64,
     times: Vec<Time>,
     compress_algorithm: Option<u8>,
+    /// `i_log_cluster_size` and `i_compress_flag` of a compressed inode.
+    log_cluster_size: u8,
+    compress_flag: u16,
+    /// Data addresses a direct node holds for this inode (fewer for a compressed file, so that
+    /// a node holds whole clusters).
+    addrs_per_node: u64,
     /// The data block addresses held in the inode.
     addrs: Vec<u32>,
     /// Direct, direct, indirect, indirect, double-indirect node ids.
@@ -650,7 +681,13 @@ impl Inode {
                 )
             })?;
         let word = |i: usize| le32(b, I_ADDR + 4 * i);
-        let addrs: Vec<u32> = (extra_words..extra_words + n_addrs).map(word).collect();
+        let flags = le32(b, 80);
+        let mode = le16(b, 0);
+        // A compressed regular file's clusters never straddle the inode and a node: its inode
+        // and its direct nodes hold a whole number of clusters (f2fs-tools' addrs_per_inode).
+        let cluster = compressed_cluster_blocks(mode, flags, inline, extra_isize, b);
+        let used = n_addrs / cluster * cluster;
+        let addrs: Vec<u32> = (extra_words..extra_words + used).map(word).collect();
         let inline_start = I_ADDR + 4 * (extra_words + 1);
         let inline_area = b
             .get(inline_start..inline_start + 4 * (n_addrs - 1))
@@ -684,7 +721,6 @@ impl Inode {
                 raw: unix(I_ADDR + 12, I_ADDR + 20),
             });
         }
-        let flags = le32(b, 80);
         let compress_algorithm = (flags & COMPR_FL != 0).then(|| {
             if inline & EXTRA_ATTR != 0 && extra_isize >= 33 {
                 b.get(I_ADDR + 32).copied().unwrap_or(0)
@@ -692,6 +728,14 @@ impl Inode {
                 0
             }
         });
+        let (log_cluster_size, compress_flag) = if inline & EXTRA_ATTR != 0 && extra_isize >= 36 {
+            (
+                b.get(I_ADDR + 33).copied().unwrap_or(0),
+                le16(b, I_ADDR + 34),
+            )
+        } else {
+            (0, 0)
+        };
         Ok(Inode {
             ino,
             at,
@@ -703,6 +747,9 @@ impl Inode {
             size: le64(b, 16),
             times,
             compress_algorithm,
+            log_cluster_size,
+            compress_flag,
+            addrs_per_node: PER_BLOCK / cluster as u64 * cluster as u64,
             addrs,
             nids,
             inline_area,
@@ -711,10 +758,8 @@ impl Inode {
 
     /// The largest size the inode's addressing can reach, in blocks.
     fn max_blocks(&self) -> u64 {
-        self.addrs.len() as u64
-            + 2 * PER_BLOCK
-            + 2 * PER_BLOCK * PER_BLOCK
-            + PER_BLOCK * PER_BLOCK * PER_BLOCK
+        let a = self.addrs_per_node;
+        self.addrs.len() as u64 + 2 * a + 2 * PER_BLOCK * a + PER_BLOCK * PER_BLOCK * a
     }
 }
 
@@ -996,7 +1041,8 @@ impl Volume {
 
     /// The block address of data block `index` of `inode` (0 for a hole).
     fn map(&self, inode: &Inode, index: u64) -> Result<u32, Error> {
-        let p = PER_BLOCK;
+        // Addresses per direct node (`a`), node ids per indirect node (`p`).
+        let (a, p) = (inode.addrs_per_node, PER_BLOCK);
         let mut i = index;
         let n = inode.addrs.len() as u64;
         if i < n {
@@ -1005,20 +1051,20 @@ impl Volume {
         i -= n;
         let at = inode.at;
         let ino = inode.ino;
-        if i < 2 * p {
-            return self.node_word(inode.nids[(i / p) as usize], ino, i % p, at);
+        if i < 2 * a {
+            return self.node_word(inode.nids[(i / a) as usize], ino, i % a, at);
         }
-        i -= 2 * p;
-        if i < 2 * p * p {
-            let top = inode.nids[2 + (i / (p * p)) as usize];
-            let direct = self.node_word(top, ino, (i / p) % p, at)?;
-            return self.node_word(direct, ino, i % p, at);
+        i -= 2 * a;
+        if i < 2 * p * a {
+            let top = inode.nids[2 + (i / (p * a)) as usize];
+            let direct = self.node_word(top, ino, (i / a) % p, at)?;
+            return self.node_word(direct, ino, i % a, at);
         }
-        i -= 2 * p * p;
-        if i < p * p * p {
-            let ind = self.node_word(inode.nids[4], ino, i / (p * p), at)?;
-            let direct = self.node_word(ind, ino, (i / p) % p, at)?;
-            return self.node_word(direct, ino, i % p, at);
+        i -= 2 * p * a;
+        if i < p * p * a {
+            let ind = self.node_word(inode.nids[4], ino, i / (p * a), at)?;
+            let direct = self.node_word(ind, ino, (i / a) % p, at)?;
+            return self.node_word(direct, ino, i % a, at);
         }
         Err(Error::TooLarge {
             layer: self.layer.clone(),
@@ -1102,6 +1148,173 @@ impl ByteSource for FileData {
                     .bytes
                     .read_exact_at(phys * BLOCK + within as u64, dst)?,
             }
+            done += n;
+        }
+        Ok(want)
+    }
+
+    fn layer_name(&self) -> String {
+        self.layer.clone()
+    }
+}
+
+/// `i_compress_algorithm` of LZ4.
+const ALGO_LZ4: u8 = 1;
+/// `i_compress_flag` bit: the clusters carry a checksum to verify.
+const COMPRESS_CHKSUM: u16 = 1;
+/// Header of a compressed cluster: `clen`, `chksum`, four reserved words.
+const COMPRESS_HEADER: usize = 24;
+/// Largest cluster accepted (the kernel allows 2^2 to 2^8 blocks).
+const MAX_LOG_CLUSTER: u8 = 8;
+/// Decompressed clusters kept in memory, per open file.
+const CLUSTER_CACHE: usize = 16;
+
+/// The content of a compressed regular file: clusters of `2^log_cluster_size` blocks, each
+/// LZ4-compressed (first address `COMPRESS_ADDR`) or stored as is.
+struct CompressedData {
+    vol: Arc<Volume>,
+    inode: Inode,
+    layer: String,
+    cluster_blocks: u64,
+    cache: Mutex<lru::LruCache<u64, Arc<Vec<u8>>>>,
+}
+
+impl CompressedData {
+    fn new(vol: Arc<Volume>, inode: Inode) -> Result<CompressedData, Error> {
+        let log = inode.log_cluster_size;
+        if !(2..=MAX_LOG_CLUSTER).contains(&log) {
+            return Err(vol.corrupt(
+                inode.at,
+                format!(
+                    "inode {}: compressed with clusters of 2^{log} blocks (2^2 to 2^{MAX_LOG_CLUSTER} exist)",
+                    inode.ino
+                ),
+            ));
+        }
+        Ok(CompressedData {
+            layer: format!("f2fs inode {} (LZ4 clusters)", inode.ino),
+            cluster_blocks: 1 << log,
+            cache: Mutex::new(lru::LruCache::new(
+                NonZeroUsize::new(CLUSTER_CACHE).unwrap_or(NonZeroUsize::MIN),
+            )),
+            vol,
+            inode,
+        })
+    }
+
+    /// The bytes of cluster `c` (a whole cluster; the file may end inside it).
+    fn cluster(&self, c: u64) -> Result<Arc<Vec<u8>>, Error> {
+        if let Some(hit) = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&c)
+        {
+            return Ok(hit.clone());
+        }
+        let n = self.cluster_blocks;
+        let first = c * n;
+        let ino = self.inode.ino;
+        let mut out = vec![0u8; (n * BLOCK) as usize];
+        let head = self.vol.map(&self.inode, first)?;
+        if head == COMPRESS_ADDR {
+            // The compressed blocks follow the marker, up to the first hole.
+            let mut blocks = Vec::new();
+            for i in 1..n {
+                let addr = self.vol.map(&self.inode, first + i)?;
+                match self.vol.data_block(&self.inode, first + i, addr)? {
+                    Some(b) => blocks.push(b),
+                    None => break,
+                }
+            }
+            let corrupt = |detail: String| {
+                self.vol.corrupt(
+                    blocks.first().map_or(self.inode.at, |b| b * BLOCK),
+                    format!(
+                        "inode {ino}: compressed cluster {c} (blocks {first}..{}): {detail}",
+                        first + n
+                    ),
+                )
+            };
+            if blocks.is_empty() {
+                return Err(corrupt("no compressed block after the marker".into()));
+            }
+            let mut raw = vec![0u8; blocks.len() * BLOCK as usize];
+            for (i, b) in blocks.iter().enumerate() {
+                self.vol.bytes.read_exact_at(
+                    b * BLOCK,
+                    &mut raw[i * BLOCK as usize..(i + 1) * BLOCK as usize],
+                )?;
+            }
+            let clen = le32(&raw, 0) as usize;
+            let Some(cdata) = raw.get(COMPRESS_HEADER..COMPRESS_HEADER.saturating_add(clen)) else {
+                return Err(corrupt(format!(
+                    "{clen} compressed bytes claimed, {} blocks hold at most {}",
+                    blocks.len(),
+                    raw.len() - COMPRESS_HEADER
+                )));
+            };
+            if self.inode.compress_flag & COMPRESS_CHKSUM != 0 {
+                let (stored, computed) = (le32(&raw, 4), crc32(cdata));
+                if stored != computed {
+                    return Err(corrupt(format!(
+                        "checksum {stored:#010x} stored, {computed:#010x} computed"
+                    )));
+                }
+            }
+            match lz4_flex::block::decompress_into(cdata, &mut out) {
+                Ok(made) if made == out.len() => {}
+                Ok(made) => {
+                    return Err(corrupt(format!(
+                        "LZ4 data inflates to {made} bytes, not the cluster's {}",
+                        out.len()
+                    )));
+                }
+                Err(e) => return Err(corrupt(format!("LZ4 data: {e}"))),
+            }
+        } else {
+            for i in 0..n {
+                let addr = if i == 0 {
+                    head
+                } else {
+                    self.vol.map(&self.inode, first + i)?
+                };
+                if let Some(b) = self.vol.data_block(&self.inode, first + i, addr)? {
+                    let at = (i * BLOCK) as usize;
+                    self.vol
+                        .bytes
+                        .read_exact_at(b * BLOCK, &mut out[at..at + BLOCK as usize])?;
+                }
+            }
+        }
+        let out = Arc::new(out);
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .put(c, out.clone());
+        Ok(out)
+    }
+}
+
+impl ByteSource for CompressedData {
+    fn len(&self) -> u64 {
+        self.inode.size
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
+        let size = self.inode.size;
+        if offset >= size {
+            return Ok(0);
+        }
+        let want = (buf.len() as u64).min(size - offset) as usize;
+        let span = self.cluster_blocks * BLOCK;
+        let mut done = 0usize;
+        while done < want {
+            let pos = offset + done as u64;
+            let data = self.cluster(pos / span)?;
+            let within = (pos % span) as usize;
+            let n = (data.len() - within).min(want - done);
+            buf[done..done + n].copy_from_slice(&data[within..within + n]);
             done += n;
         }
         Ok(want)
@@ -1434,6 +1647,10 @@ impl F2fs {
                     inode.ino
                 ),
             });
+        }
+        if inode.compress_algorithm == Some(ALGO_LZ4) {
+            return CompressedData::new(self.vol.clone(), inode.clone())
+                .map(|c| Arc::new(c) as Bytes);
         }
         if let Some(algo) = inode.compress_algorithm {
             let codec = match algo {

@@ -251,7 +251,7 @@ fn android_feature_set_f2fs_reads_back_byte_exact() {
 }
 
 #[test]
-fn encrypted_and_compressed_files_are_refused_by_name() {
+fn encrypted_and_crafted_compressed_files_are_refused_by_name() {
     // mutate.sh's crafted-flags: the fscrypt, compression and casefold flags sload.f2fs
     // cannot set, on a copy of android.f2fs.img.
     let fs = F2fs::open(mutated("crafted-flags")).unwrap();
@@ -280,12 +280,11 @@ fn encrypted_and_compressed_files_are_refused_by_name() {
         "{:?}",
         fs.diagnostics()
     );
+    // Marked LZ4-compressed with no cluster size (the crafted flag alone): a typed error
+    // naming the impossible cluster, never a guess (compressed.rs reads real LZ4 clusters).
     match fs.open("/medium.txt") {
-        Err(Error::Unsupported { detail, .. }) => {
-            assert!(
-                detail.contains("compressed, codec LZ4 not supported"),
-                "{detail}"
-            )
+        Err(Error::Corrupt { detail, .. }) => {
+            assert!(detail.contains("clusters of 2^0 blocks"), "{detail}")
         }
         other => panic!("{:?}", other.map(|_| ())),
     }
@@ -739,4 +738,122 @@ fn flipped_bytes_across_the_fuzz_seed_never_panic() {
             masf_evidence::fuzzing::run_target("f2fs", &d);
         }
     }
+}
+
+/// make-compressed.sh's oracle: every file of the staged tree and its SHA-256.
+fn compressed_oracle() -> Vec<(String, String)> {
+    std::fs::read_to_string(fixtures().join("oracles/compressed.sha256"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (sha, path) = l.split_once("  ").unwrap();
+            (path.to_string(), sha.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn lz4_compressed_files_read_back_as_they_were_loaded() {
+    // sload.f2fs -c -a lz4 (f2fs-tools 1.15 built with liblz4 by make-compressed.sh): clusters
+    // of 4 blocks, LZ4-compressed where that saves a block, stored as is otherwise.
+    let fs = open_fixture("compressed-lz4.f2fs.img.zst");
+    assert!(fs.info().features.iter().any(|f| f == "compression"));
+    let oracle = compressed_oracle();
+    assert!(oracle.len() > 300, "{} files", oracle.len());
+    for (path, sha) in &oracle {
+        let data = read_all(&fs, path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(&hex::encode(Sha256::digest(&data)), sha, "{path}");
+    }
+    // The big files are read through their clusters; an unaligned read inside one.
+    for path in ["/big.bin", "/noise.bin", "/tail.txt"] {
+        let f = fs.open(path).unwrap();
+        assert!(
+            f.layer_name().contains("LZ4 clusters"),
+            "{path}: {}",
+            f.layer_name()
+        );
+    }
+    let big = fs.open("/big.bin").unwrap();
+    let mut piece = vec![0u8; 10_000];
+    big.read_exact_at(16_384 * 7 + 1_000, &mut piece).unwrap();
+    assert!(piece == big_bin()[16_384 * 7 + 1_000..16_384 * 7 + 11_000]);
+
+    // LZO clusters are named, not guessed at; inline files need no codec.
+    let lzo = open_fixture("compressed-lzo.f2fs.img.zst");
+    match lzo.open("/big.bin") {
+        Err(Error::Unsupported { detail, .. }) => {
+            assert!(detail.contains("codec LZO not supported"), "{detail}")
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    assert!(read_all(&lzo, "/hello.txt").is_ok());
+}
+
+/// A byte source over another with some bytes replaced.
+struct Patched {
+    base: Bytes,
+    patches: Vec<(u64, u8)>,
+}
+
+impl masf_evidence::bytes::ByteSource for Patched {
+    fn len(&self) -> u64 {
+        self.base.len()
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, Error> {
+        let n = self.base.read_at(offset, buf)?;
+        for &(at, b) in &self.patches {
+            if at >= offset && at < offset + n as u64 {
+                buf[(at - offset) as usize] = b;
+            }
+        }
+        Ok(n)
+    }
+
+    fn layer_name(&self) -> String {
+        "patched".into()
+    }
+}
+
+#[test]
+fn damaged_lz4_clusters_give_typed_errors_never_a_panic() {
+    let data = image("compressed-lz4.f2fs.img.zst");
+    // The blocks that hold anything: metadata, nodes and (compressed) data.
+    let used: Vec<u64> = data
+        .chunks(4096)
+        .enumerate()
+        .filter(|(_, b)| b.iter().any(|&x| x != 0))
+        .map(|(i, _)| i as u64)
+        .collect();
+    let base = mem(data);
+    let mut seed: u64 = 0x5851_f42d_4c95_7f2d;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        seed >> 33
+    };
+    let mut failures = 0;
+    for _ in 0..60 {
+        let patches = (0..8)
+            .map(|_| {
+                let block = used[(next() as usize) % used.len()];
+                (block * 4096 + next() % 4096, next() as u8)
+            })
+            .collect();
+        let bytes: Bytes = Arc::new(Patched {
+            base: base.clone(),
+            patches,
+        });
+        let Ok(fs) = F2fs::open(bytes) else {
+            failures += 1;
+            continue;
+        };
+        for path in ["/big.bin", "/noise.bin", "/tail.txt", "/medium.txt"] {
+            if read_all(&fs, path).is_err() {
+                failures += 1;
+            }
+        }
+    }
+    assert!(failures > 0, "no damage was noticed in 60 rounds");
 }
