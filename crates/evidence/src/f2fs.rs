@@ -35,13 +35,13 @@
 //! - Files with an fscrypt policy (`encrypt`): folders are listed with their stored
 //!   (ciphertext) names, shown with [`display_name`], and the listing says so in
 //!   [`FileSystem::diagnostics`]; opening a file is [`Error::Encrypted`].
-//! - Compressed files (`compression`): LZ4 clusters are decoded (`lz4_flex`): a cluster whose
-//!   first address is `COMPRESS_ADDR` holds, in the blocks that follow, a header (compressed
-//!   length, checksum) and one LZ4 block that must inflate to exactly the cluster; other
-//!   clusters are stored as is. The checksum is verified when the inode asks for it
-//!   (`compress_chksum`). LZO, LZO-RLE and zstd clusters: [`Error::Unsupported`] naming the
-//!   codec (no writer here makes them: Debian's f2fs-tools writes LZ4 and LZO only when built
-//!   with them, see `tests/fixtures/f2fs/make-compressed.sh`).
+//! - Compressed files (`compression`): LZ4 (`lz4_flex`) and LZO (`lzo`) clusters are decoded:
+//!   a cluster whose first address is `COMPRESS_ADDR` holds, in the blocks that follow, a header
+//!   (compressed length, checksum) and one compressed block that must inflate to exactly the
+//!   cluster; other clusters are stored as is. The checksum is verified when the inode asks for
+//!   it (`compress_chksum`). LZO-RLE and zstd clusters: [`Error::Unsupported`] naming the codec
+//!   (no writer here makes them; the LZ4 and LZO fixtures come from an f2fs-tools built with
+//!   both, see `tests/fixtures/f2fs/make-compressed.sh`).
 //! - Multi-device volumes: [`Error::Unsupported`] at open.
 //! - Roll-forward recovery (node blocks fsync'd after the last checkpoint) is not replayed,
 //!   as the kernel would at mount: the checkpointed state is shown, and a volume not cleanly
@@ -1158,7 +1158,8 @@ impl ByteSource for FileData {
     }
 }
 
-/// `i_compress_algorithm` of LZ4.
+/// `i_compress_algorithm` of LZO and LZ4.
+const ALGO_LZO: u8 = 0;
 const ALGO_LZ4: u8 = 1;
 /// `i_compress_flag` bit: the clusters carry a checksum to verify.
 const COMPRESS_CHKSUM: u16 = 1;
@@ -1170,17 +1171,19 @@ const MAX_LOG_CLUSTER: u8 = 8;
 const CLUSTER_CACHE: usize = 16;
 
 /// The content of a compressed regular file: clusters of `2^log_cluster_size` blocks, each
-/// LZ4-compressed (first address `COMPRESS_ADDR`) or stored as is.
+/// compressed (first address `COMPRESS_ADDR`; LZ4 or LZO) or stored as is.
 struct CompressedData {
     vol: Arc<Volume>,
     inode: Inode,
     layer: String,
     cluster_blocks: u64,
+    /// [`ALGO_LZO`] or [`ALGO_LZ4`].
+    codec: u8,
     cache: Mutex<lru::LruCache<u64, Arc<Vec<u8>>>>,
 }
 
 impl CompressedData {
-    fn new(vol: Arc<Volume>, inode: Inode) -> Result<CompressedData, Error> {
+    fn new(vol: Arc<Volume>, inode: Inode, codec: u8) -> Result<CompressedData, Error> {
         let log = inode.log_cluster_size;
         if !(2..=MAX_LOG_CLUSTER).contains(&log) {
             return Err(vol.corrupt(
@@ -1191,9 +1194,11 @@ impl CompressedData {
                 ),
             ));
         }
+        let name = if codec == ALGO_LZ4 { "LZ4" } else { "LZO" };
         Ok(CompressedData {
-            layer: format!("f2fs inode {} (LZ4 clusters)", inode.ino),
+            layer: format!("f2fs inode {} ({name} clusters)", inode.ino),
             cluster_blocks: 1 << log,
+            codec,
             cache: Mutex::new(lru::LruCache::new(
                 NonZeroUsize::new(CLUSTER_CACHE).unwrap_or(NonZeroUsize::MIN),
             )),
@@ -1262,15 +1267,27 @@ impl CompressedData {
                     )));
                 }
             }
-            match lz4_flex::block::decompress_into(cdata, &mut out) {
+            // Both decoders write into the cluster's buffer and no further.
+            let (name, made) = if self.codec == ALGO_LZ4 {
+                (
+                    "LZ4",
+                    lz4_flex::block::decompress_into(cdata, &mut out).map_err(|e| e.to_string()),
+                )
+            } else {
+                (
+                    "LZO",
+                    lzo::decompress_into(cdata, &mut out).map_err(|e| format!("{e:?}")),
+                )
+            };
+            match made {
                 Ok(made) if made == out.len() => {}
                 Ok(made) => {
                     return Err(corrupt(format!(
-                        "LZ4 data inflates to {made} bytes, not the cluster's {}",
+                        "{name} data inflates to {made} bytes, not the cluster's {}",
                         out.len()
                     )));
                 }
-                Err(e) => return Err(corrupt(format!("LZ4 data: {e}"))),
+                Err(e) => return Err(corrupt(format!("{name} data: {e}"))),
             }
         } else {
             for i in 0..n {
@@ -1648,8 +1665,8 @@ impl F2fs {
                 ),
             });
         }
-        if inode.compress_algorithm == Some(ALGO_LZ4) {
-            return CompressedData::new(self.vol.clone(), inode.clone())
+        if let Some(codec @ (ALGO_LZO | ALGO_LZ4)) = inode.compress_algorithm {
+            return CompressedData::new(self.vol.clone(), inode.clone(), codec)
                 .map(|c| Arc::new(c) as Bytes);
         }
         if let Some(algo) = inode.compress_algorithm {
