@@ -513,3 +513,108 @@ fn crc32c(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// Children whose headers, tables and locators are damaged at random, their parents intact
+/// beside them: every one is refused with an error or read, never a panic or a hang, and the
+/// files are not written.
+#[test]
+fn damaged_children_over_intact_parents_never_panic() {
+    let made = with_disk();
+    let dir = made.path();
+    let mut parent = Vec::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(repo().join("tests/fixtures/vdisk/disk-dynamic.vhd.gz")).unwrap(),
+    )
+    .read_to_end(&mut parent)
+    .unwrap();
+    std::fs::write(dir.join("base.vhd"), &parent).unwrap();
+    std::fs::write(
+        dir.join("writes.json"),
+        serde_json::json!([[524_288, "a5".repeat(512)]]).to_string(),
+    )
+    .unwrap();
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vdisk/make_vhd_child.py"))
+        .args(["base.vhd", "child.vhd", "writes.json"])
+        .current_dir(dir));
+    qemu(
+        dir,
+        "convert -O vhdx -o block_size=1M,subformat=dynamic disk.raw base.vhdx",
+    );
+    qemu(
+        dir,
+        "create -q -f vhdx -o block_size=1M,subformat=dynamic child.vhdx 6M",
+    );
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vhdx/make_vhdx_child.py"))
+        .args(["child.vhdx", "base.vhdx"])
+        .current_dir(dir));
+    qemu(
+        dir,
+        "convert -O qcow2 -o cluster_size=4096 disk.raw base.qcow2",
+    );
+    qemu(
+        dir,
+        "create -q -f qcow2 -o cluster_size=4096 -b base.qcow2 -F qcow2 child.qcow2",
+    );
+    qemu_write(dir, "child.qcow2", "qcow2", "write -P 0x5a 4194304 65536");
+
+    let mut seed: u64 = 0x9fb2_1c65_1e98_df25;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    for child in ["child.vhd", "child.vhdx", "child.qcow2"] {
+        let pristine = std::fs::read(dir.join(child)).unwrap();
+        // Where the structures are (offset, length): VHDX headers, region table, BAT and
+        // metadata with its parent locator; a QCOW2's header and tables; a VHD's footer copy,
+        // dynamic header, BAT and locators, and its trailing footer.
+        let ranges: Vec<(usize, usize)> = match child {
+            "child.vhdx" => vec![
+                (64 << 10, 4096),
+                (128 << 10, 4096),
+                (192 << 10, 256),
+                (2 << 20, 40 << 10),
+                (3 << 20, 72 << 10),
+            ],
+            "child.qcow2" => vec![(0, 512), (0, 64 << 10)],
+            _ => vec![(0, 4096), (pristine.len() - 512, 512)],
+        };
+        let (mut opened, mut refused) = (0, 0);
+        for _ in 0..80 {
+            let mut d = pristine.clone();
+            for _ in 0..1 + next() % 4 {
+                let (from, len) = ranges[next() % ranges.len()];
+                d[from + next() % len] = next() as u8;
+            }
+            let path = dir.join(child);
+            std::fs::write(&path, &d).unwrap();
+            let s = scan(&path).unwrap();
+            match s.root.children.first().and_then(|c| c.bytes.clone()) {
+                Some(disk) => {
+                    opened += 1;
+                    let mut buf = vec![0u8; 1 << 20];
+                    for at in [0u64, 3 << 20, disk.len().saturating_sub(1 << 20)] {
+                        if disk.read_at(at, &mut buf).is_err() {
+                            refused += 1;
+                        }
+                    }
+                }
+                None => {
+                    refused += 1;
+                    assert!(!s.unreadable_summary().is_empty(), "{child}");
+                }
+            }
+            assert_eq!(
+                std::fs::read(&path).unwrap(),
+                d,
+                "{child}: the file was written"
+            );
+        }
+        assert!(opened > 0, "{child}: no damaged copy opened at all");
+        assert!(refused > 0, "{child}: no damage was noticed");
+        std::fs::write(dir.join(child), &pristine).unwrap();
+    }
+}
