@@ -30,21 +30,8 @@ trap 'rm -rf "$work" ${shm:+"$shm"}' EXIT
 tree="${shm:-$work}/tree"
 
 # 20 top folders x 20 subfolders x N files each, names of varied length, a few larger files.
-per_dir=$(( (files + 399) / 400 ))
-echo "generating $((per_dir * 400)) files ..." >&2
-for a in $(seq -w 0 19); do
-  for b in $(seq -w 0 19); do
-    d="$tree/top-$a/sub-$a-$b"
-    mkdir -p "$d"
-    for i in $(seq 1 "$per_dir"); do
-      if (( i % 97 == 0 )); then
-        head -c $(( (i % 10 + 1) * 4096 )) /dev/zero | tr '\0' 'x' > "$d/large-$i.bin"
-      else
-        printf 'file %s of %s/%s\n' "$i" "$a" "$b" > "$d/file-$i-of-folder-$a-$b.txt"
-      fi
-    done
-  done
-done
+echo "generating $files files ..." >&2
+bench/small_files_tree.sh "$tree" "$files" > /dev/null
 img="$work/bench.f2fs.img"
 echo "mkfs.f2fs + sload.f2fs ..." >&2
 truncate -s 2G "$img"

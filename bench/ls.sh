@@ -30,25 +30,11 @@ tree="${shm:-$work}/tree"
 
 # 20 top folders x 20 subfolders x N files each: 100,000 small files in 420 folders, names of
 # varied length, a few larger files (4 KiB - 40 KiB) among them, and a symlink per folder.
-per_dir=$(( (files + 399) / 400 ))
-echo "generating $((per_dir * 400)) files ..." >&2
-for a in $(seq -w 0 19); do
-  for b in $(seq -w 0 19); do
-    d="$tree/top-$a/sub-$a-$b"
-    mkdir -p "$d"
-    for i in $(seq 1 "$per_dir"); do
-      if (( i % 97 == 0 )); then
-        head -c $(( (i % 10 + 1) * 4096 )) /dev/zero | tr '\0' 'x' > "$d/large-$i.bin"
-      else
-        printf 'file %s of %s/%s\n' "$i" "$a" "$b" > "$d/file-$i-of-folder-$a-$b.txt"
-      fi
-    done
-    ln -s "../sub-$a-00" "$d/link-to-first"
-  done
-done
+echo "generating $files files ..." >&2
+made=$(bench/small_files_tree.sh "$tree" "$files" --links)
 img="$work/bench.ext4.img"
 echo "mke2fs -d ..." >&2
-mke2fs -q -F -t ext4 -b 4096 -N $((per_dir * 400 + 10000)) -d "$tree" "$img" 1G > /dev/null
+mke2fs -q -F -t ext4 -b 4096 -N $((made + 10000)) -d "$tree" "$img" 1G > /dev/null
 rm -rf "$tree"
 cat "$img" > /dev/null   # warm the page cache so both sides read from memory
 

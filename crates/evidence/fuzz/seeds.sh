@@ -16,22 +16,9 @@ out="$here/regressions"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 seed() { mkdir -p "$out/$1"; cp "$2" "$out/$1/seed-$3"; }
-# blocks IMAGE OUT: IMAGE as the sparse block records fuzzing::sparse_blocks reads (a u32 block
-# count, then u32 index + 4 KiB for each block that is not all zeros), for formats whose
-# smallest valid image is mostly zeros (F2FS, VHDX).
-blocks() {
-  python3 - "$1" "$2" <<'PY'
-import struct, sys
-d = open(sys.argv[1], 'rb').read()
-n = (len(d) + 4095) // 4096
-out = [struct.pack('<I', n)]
-for i in range(n):
-    b = d[i * 4096:(i + 1) * 4096]
-    if b.strip(b'\0'):
-        out.append(struct.pack('<I', i) + b)
-open(sys.argv[2], 'wb').write(b''.join(out))
-PY
-}
+# blocks IMAGE OUT: IMAGE as the sparse block records fuzzing::sparse_blocks reads (see
+# sparse_blocks.py), for formats whose smallest valid image is mostly zeros (F2FS, VHDX).
+blocks() { python3 "$here/sparse_blocks.py" "$1" "$2"; }
 
 mkdir -p "$work/src/docs"
 printf 'wallet 0x52908400098527886E0F7030069857D2E4169EE7\n' > "$work/src/notes.txt"

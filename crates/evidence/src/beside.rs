@@ -96,6 +96,29 @@ impl Beside {
     }
 }
 
+/// The folder to look in, or, when there is none (a virtual disk inside a partition or an
+/// archive), [`Error::Unsupported`] saying what the image needs: `needs` is the start of that
+/// sentence (`differencing image: needs its parent `base.vhd``).
+pub fn required<'a>(beside: Option<&'a Beside>, layer: &str, needs: &str) -> Result<&'a Beside> {
+    beside.ok_or_else(|| Error::Unsupported {
+        layer: layer.to_string(),
+        detail: format!(
+            "{needs}; inside another layer there is no folder to find it in (give both files as evidence)"
+        ),
+    })
+}
+
+/// Fills `out` with the bytes of `parent` (a backing file or parent disk) at `pos`; past its
+/// end, and without one, the child reads zeros.
+pub fn read_or_zeros(parent: Option<&Bytes>, pos: u64, out: &mut [u8]) -> Result<()> {
+    let got = match parent {
+        Some(p) => p.read_at(pos, out)?,
+        None => 0,
+    };
+    out[got..].fill(0);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -582,25 +582,6 @@ impl Checkpoint {
     }
 }
 
-/// Blocks per cluster of a compressed regular file (1 for any other inode, and for a cluster
-/// size the format does not allow: such a file is refused when read).
-fn compressed_cluster_blocks(
-    mode: u16,
-    flags: u32,
-    inline: u8,
-    extra_isize: usize,
-    b: &[u8],
-) -> usize {
-    let regular = mode & 0o170000 == 0o100000;
-    if !regular || flags & COMPR_FL == 0 || inline & EXTRA_ATTR == 0 || extra_isize < 34 {
-        return 1;
-    }
-    match b.get(I_ADDR + 33).copied().unwrap_or(0) {
-        log @ 2..=MAX_LOG_CLUSTER => 1 << log,
-        _ => 1,
-    }
-}
-
 /// An inode, parsed.
 #[derive(Debug, Clone)]
 struct Inode {
@@ -685,7 +666,24 @@ impl Inode {
         let mode = le16(b, 0);
         // A compressed regular file's clusters never straddle the inode and a node: its inode
         // and its direct nodes hold a whole number of clusters (f2fs-tools' addrs_per_inode).
-        let cluster = compressed_cluster_blocks(mode, flags, inline, extra_isize, b);
+        // Extra attributes of a compressed file (the area is a multiple of 4 bytes, so 36 or more
+        // holds them).
+        let (log_cluster_size, compress_flag) = if extra && extra_isize >= 36 {
+            (
+                b.get(I_ADDR + 33).copied().unwrap_or(0),
+                le16(b, I_ADDR + 34),
+            )
+        } else {
+            (0, 0)
+        };
+        let compressed_file = mode & 0o170000 == 0o100000 && flags & COMPR_FL != 0;
+        // Blocks per cluster (1 for any other inode, and for a cluster size the format does not
+        // allow: such a file is refused when read).
+        let cluster = if compressed_file && (2..=MAX_LOG_CLUSTER).contains(&log_cluster_size) {
+            1usize << log_cluster_size
+        } else {
+            1
+        };
         let used = n_addrs / cluster * cluster;
         let addrs: Vec<u32> = (extra_words..extra_words + used).map(word).collect();
         let inline_start = I_ADDR + 4 * (extra_words + 1);
@@ -728,14 +726,6 @@ impl Inode {
                 0
             }
         });
-        let (log_cluster_size, compress_flag) = if inline & EXTRA_ATTR != 0 && extra_isize >= 36 {
-            (
-                b.get(I_ADDR + 33).copied().unwrap_or(0),
-                le16(b, I_ADDR + 34),
-            )
-        } else {
-            (0, 0)
-        };
         Ok(Inode {
             ino,
             at,

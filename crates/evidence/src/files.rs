@@ -191,11 +191,16 @@ fn chain_files(image: &Path) -> Vec<PathBuf> {
             break;
         }
         let beside = crate::beside::Beside::of(&path);
-        for name in crate::vmdk::names_beside(&path)
+        // Each file is opened once and asked by every format that can name others.
+        let Ok(file) = crate::bytes::FileBytes::open(&path) else {
+            continue;
+        };
+        let file: crate::bytes::Bytes = std::sync::Arc::new(file);
+        for name in crate::vmdk::names_beside(&file)
             .into_iter()
-            .chain(crate::qcow2::names_beside(&path))
-            .chain(crate::vhd::names_beside(&path))
-            .chain(crate::vhdx::names_beside(&path))
+            .chain(crate::qcow2::names_beside(&file))
+            .chain(crate::vhd::names_beside(&file))
+            .chain(crate::vhdx::names_beside(&file))
         {
             if let Some(p) = beside.resolve(&name)
                 && p != image

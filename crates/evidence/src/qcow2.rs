@@ -221,11 +221,11 @@ impl Qcow2Image {
         }
         let backing = if backing_offset != 0 {
             let name = backing_name(&file, backing_offset, backing_size)?;
-            let Some(beside) = beside else {
-                return Err(unsupported(format!(
-                    "image has a backing file `{name}`, where its unallocated clusters live; inside another layer there is no folder to find it in (give both files as evidence)"
-                )));
-            };
+            let beside = crate::beside::required(
+                beside,
+                LAYER,
+                &format!("image has a backing file `{name}`, where its unallocated clusters live"),
+            )?;
             let header_length = if version >= 3 { get32(100)? } else { 72 };
             let format = backing_format(&file, header_length, cluster_bits)?;
             let (bytes, next) = beside.open(&name, LAYER, "backing file")?;
@@ -587,12 +587,8 @@ fn open_backing(bytes: Bytes, format: Option<&str>, beside: &Beside) -> Result<B
     }
 }
 
-/// The names of the files the QCOW2 image at `path` reads beside itself: its backing file.
-pub fn names_beside(path: &std::path::Path) -> Vec<String> {
-    let Ok(file) = crate::bytes::FileBytes::open(path) else {
-        return Vec::new();
-    };
-    let file: Bytes = Arc::new(file);
+/// The names of the files the QCOW2 image in `file` reads beside itself: its backing file.
+pub fn names_beside(file: &Bytes) -> Vec<String> {
     let mut head = [0u8; 20];
     if file.read_at(0, &mut head).ok() != Some(20) || sniff(&head).is_none() {
         return Vec::new();
@@ -601,7 +597,7 @@ pub fn names_beside(path: &std::path::Path) -> Vec<String> {
     if offset == 0 {
         return Vec::new();
     }
-    backing_name(&file, offset, size).map_or_else(|_| Vec::new(), |n| vec![n])
+    backing_name(file, offset, size).map_or_else(|_| Vec::new(), |n| vec![n])
 }
 
 /// The backing file name the header points to (at most 1023 bytes, as QEMU allows).
@@ -678,12 +674,9 @@ impl Qcow2Image {
                     done += n;
                 }
                 Mapping::Backing => {
-                    if let (Some(out), Some((_, backing))) =
-                        (buf.get_mut(done..done + n), &self.backing)
-                    {
-                        // Past the backing file's end the guest reads zeros.
-                        let got = backing.read_at(pos, out)?;
-                        out[got..].fill(0);
+                    if let Some(out) = buf.get_mut(done..done + n) {
+                        let backing = self.backing.as_ref().map(|(_, b)| b);
+                        crate::beside::read_or_zeros(backing, pos, out)?;
                     }
                     done += n;
                 }

@@ -137,6 +137,23 @@ fn unsupported(detail: impl Into<String>) -> Error {
     }
 }
 
+/// The footer of the image in `file` (at least 512 bytes long): the trailing one, which is
+/// authoritative, or a dynamic image's copy at byte 0 standing in for a damaged one.
+fn read_footer(file: &Bytes) -> Result<Footer> {
+    let len = file.len();
+    let mut tail = [0u8; 512];
+    file.read_exact_at(len - SECTOR, &mut tail)?;
+    let mut head = [0u8; 512];
+    let head_ok = file.read_at(0, &mut head)? == 512;
+    match parse_footer(&tail, len - SECTOR) {
+        Ok(f) => Ok(f),
+        Err(tail_err) => match head_ok.then(|| parse_footer(&head, 0)) {
+            Some(Ok(f)) if f.disk_type != DiskType::Fixed => Ok(f),
+            _ => Err(tail_err),
+        },
+    }
+}
+
 /// Where a VHD footer was found by [`sniff`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FooterAt {
@@ -203,18 +220,7 @@ impl VhdImage {
                 wanted: SECTOR,
             });
         }
-        let mut tail = [0u8; 512];
-        file.read_exact_at(len - SECTOR, &mut tail)?;
-        let mut head = [0u8; 512];
-        let head_ok = file.read_at(0, &mut head)? == 512;
-        // The trailing footer is authoritative; a dynamic image's copy at byte 0 stands in for it.
-        let footer = match parse_footer(&tail, len - SECTOR) {
-            Ok(f) => f,
-            Err(tail_err) => match head_ok.then(|| parse_footer(&head, 0)) {
-                Some(Ok(f)) if f.disk_type != DiskType::Fixed => f,
-                _ => return Err(tail_err),
-            },
-        };
+        let footer = read_footer(&file)?;
         let layout = match footer.disk_type {
             DiskType::Fixed => {
                 if footer.current_size > len - SECTOR {
@@ -255,14 +261,7 @@ impl VhdImage {
 
     /// Fills `out` from the parent at `pos` (zeros when there is none).
     fn read_parent(&self, pos: u64, out: &mut [u8]) -> Result<()> {
-        match &self.parent {
-            Some((_, p)) => {
-                let got = p.read_at(pos, out)?;
-                out[got..].fill(0);
-            }
-            None => out.fill(0),
-        }
-        Ok(())
+        crate::beside::read_or_zeros(self.parent.as_ref().map(|(_, p)| p), pos, out)
     }
 
     /// The sector bitmap of block `block` stored at file offset `at`.
@@ -425,11 +424,11 @@ fn open_parent(file: &Bytes, footer: &Footer, beside: Option<&Beside>) -> Result
         .first()
         .cloned()
         .unwrap_or_else(|| "(unnamed)".to_string());
-    let Some(beside) = beside else {
-        return Err(unsupported(format!(
-            "differencing image: needs its parent `{first}`; inside another layer there is no folder to find it in (give both files as evidence)"
-        )));
-    };
+    let beside = crate::beside::required(
+        beside,
+        LAYER,
+        &format!("differencing image: needs its parent `{first}`"),
+    )?;
     let Some(name) = names.iter().find(|n| beside.resolve(n).is_some()) else {
         return Err(Error::MissingFile {
             layer: LAYER.to_string(),
@@ -462,30 +461,16 @@ fn open_parent(file: &Bytes, footer: &Footer, beside: Option<&Beside>) -> Result
     Ok((name.clone(), Arc::new(parent)))
 }
 
-/// The names of the files the VHD at `path` reads beside itself: a differencing image's parent.
-pub fn names_beside(path: &std::path::Path) -> Vec<String> {
-    let Ok(file) = crate::bytes::FileBytes::open(path) else {
-        return Vec::new();
-    };
-    let file: Bytes = Arc::new(file);
+/// The names of the files the VHD in `file` reads beside itself: a differencing image's parent.
+pub fn names_beside(file: &Bytes) -> Vec<String> {
     match sniff(file.as_ref()) {
         Some((_, DiskType::Differencing)) => {}
         _ => return Vec::new(),
     }
-    let mut tail = [0u8; 512];
-    let len = file.len();
-    if file.read_exact_at(len - SECTOR, &mut tail).is_err() {
-        return Vec::new();
-    }
-    let mut head = [0u8; 512];
-    let footer = parse_footer(&tail, len - SECTOR).or_else(|e| {
-        file.read_exact_at(0, &mut head)?;
-        parse_footer(&head, 0).map_err(|_| e)
-    });
-    match footer {
-        Ok(f) => parent_names(&file, &f).map(|(n, _)| n).unwrap_or_default(),
-        Err(_) => Vec::new(),
-    }
+    read_footer(file)
+        .and_then(|f| parent_names(file, &f))
+        .map(|(names, _)| names)
+        .unwrap_or_default()
 }
 
 fn open_dynamic(file: &Bytes, footer: &Footer) -> Result<Layout> {

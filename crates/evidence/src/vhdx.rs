@@ -325,18 +325,7 @@ impl VhdxImage {
             }
         }
 
-        // Region tables: the first valid copy.
-        let mut regions = None;
-        let mut region_problems = Vec::new();
-        for at in REGION_TABLES {
-            match read_region_table(&file, at, file_len) {
-                Ok(r) => {
-                    regions = Some(r);
-                    break;
-                }
-                Err(e) => region_problems.push(e.to_string()),
-            }
-        }
+        let (regions, region_problems) = region_tables(&file);
         let Some((bat, metadata)) = regions else {
             return Err(corrupt(
                 REGION_TABLES[0],
@@ -422,14 +411,7 @@ impl VhdxImage {
 
     /// Fills `out` from the parent at `pos` (zeros when there is none).
     fn read_parent(&self, pos: u64, out: &mut [u8]) -> Result<()> {
-        match &self.parent {
-            Some(p) => {
-                let got = p.read_at(pos, out)?;
-                out[got..].fill(0);
-            }
-            None => out.fill(0),
-        }
-        Ok(())
+        crate::beside::read_or_zeros(self.parent.as_ref(), pos, out)
     }
 
     /// A partially present block at file offset `at`: each sector from the child or the
@@ -785,11 +767,11 @@ fn open_parent(meta: &Metadata, beside: Option<&Beside>) -> Result<(String, Byte
         .parent
         .clone()
         .unwrap_or_else(|| "(no parent locator)".to_string());
-    let Some(beside) = beside else {
-        return Err(unsupported(format!(
-            "differencing image: needs its parent {named}; inside another layer there is no folder to find it in (give both files as evidence)"
-        )));
-    };
+    let beside = crate::beside::required(
+        beside,
+        LAYER,
+        &format!("differencing image: needs its parent {named}"),
+    )?;
     let get = |k: &str| {
         meta.parent_pairs
             .iter()
@@ -839,23 +821,27 @@ fn open_parent(meta: &Metadata, beside: Option<&Beside>) -> Result<(String, Byte
     Ok((name.clone(), Arc::new(parent)))
 }
 
-/// The names of the files the VHDX at `path` reads beside itself: a differencing image's
+/// The regions of the first valid region table copy, and what was wrong with the copies
+/// before it.
+fn region_tables(file: &Bytes) -> (Option<(Region, Region)>, Vec<String>) {
+    let mut problems = Vec::new();
+    for at in REGION_TABLES {
+        match read_region_table(file, at, file.len()) {
+            Ok(r) => return (Some(r), problems),
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    (None, problems)
+}
+
+/// The names of the files the VHDX in `file` reads beside itself: a differencing image's
 /// parent.
-pub fn names_beside(path: &std::path::Path) -> Vec<String> {
-    let Ok(file) = crate::bytes::FileBytes::open(path) else {
-        return Vec::new();
-    };
-    let file: Bytes = Arc::new(file);
+pub fn names_beside(file: &Bytes) -> Vec<String> {
     let mut ident = [0u8; 8];
     if file.read_at(0, &mut ident).ok() != Some(8) || !sniff(&ident) {
         return Vec::new();
     }
-    let Ok(meta) = REGION_TABLES
-        .into_iter()
-        .find_map(|at| read_region_table(&file, at, file.len()).ok())
-        .ok_or(())
-        .and_then(|(_, m)| read_metadata(&file, m).map_err(|_| ()))
-    else {
+    let Some(Ok(meta)) = region_tables(file).0.map(|(_, m)| read_metadata(file, m)) else {
         return Vec::new();
     };
     if !meta.has_parent {

@@ -704,12 +704,14 @@ fn open_parent(d: &Descriptor, named: &str, beside: Option<&Beside>) -> Result<B
             d.create_type_name()
         )));
     };
-    let Some(beside) = beside else {
-        return Err(unsupported(format!(
-            "differencing child (createType {}): needs its parent `{hint}`; inside another layer there is no folder to find it in (give both files as evidence)",
+    let beside = crate::beside::required(
+        beside,
+        LAYER,
+        &format!(
+            "differencing child (createType {}): needs its parent `{hint}`",
             d.create_type_name()
-        )));
-    };
+        ),
+    )?;
     let (bytes, next) = beside.open(hint, LAYER, "parent")?;
     Ok(Arc::new(VmdkDisk::open(bytes, Some(&next))?))
 }
@@ -856,13 +858,9 @@ impl ByteSource for VmdkDisk {
     }
 }
 
-/// The names of the files the VMDK at `path` reads beside itself: a descriptor file's extents,
+/// The names of the files the VMDK in `file` reads beside itself: a descriptor file's extents,
 /// and the parent of a differencing child.
-pub fn names_beside(path: &std::path::Path) -> Vec<String> {
-    let Ok(file) = crate::bytes::FileBytes::open(path) else {
-        return Vec::new();
-    };
-    let file: Bytes = Arc::new(file);
+pub fn names_beside(file: &Bytes) -> Vec<String> {
     let mut head = [0u8; 512];
     let Ok(n) = file.read_at(0, &mut head) else {
         return Vec::new();
@@ -880,7 +878,7 @@ pub fn names_beside(path: &std::path::Path) -> Vec<String> {
             let Ok(h) = parse_header(&head, 0) else {
                 return Vec::new();
             };
-            match read_descriptor(&file, &h) {
+            match read_descriptor(file, &h) {
                 Ok(Some(d)) => d,
                 _ => return Vec::new(),
             }
@@ -954,14 +952,7 @@ impl ByteSource for VmdkImage {
             };
             let (sector, entry_at) = self.grain_sector(g)?;
             if sector == 0 {
-                match &self.parent {
-                    Some(parent) => {
-                        // Past the parent's end the child reads zeros.
-                        let got = parent.read_at(pos, out)?;
-                        out[got..].fill(0);
-                    }
-                    None => out.fill(0),
-                }
+                crate::beside::read_or_zeros(self.parent.as_ref(), pos, out)?;
             } else if sector == 1 {
                 out.fill(0);
             } else if self.header.compressed() {

@@ -60,20 +60,13 @@ pub fn hash_file(path: &Path, progress: &dyn Progress) -> Result<Digests, masf_e
 }
 
 /// Reads the whole media of the EWF image at `path` and checks it against the hashes the
-/// image stores (on every core), reporting progress.
+/// image stores (on every core), reporting progress; MD5, SHA-1 and SHA-256 are all computed
+/// (intake records them).
 pub fn verify_media(
     path: &Path,
     progress: &dyn Progress,
 ) -> Result<masf_evidence::ewf::MediaVerification, masf_evidence::Error> {
-    let image = masf_evidence::ewf::EwfImage::open(path)?;
-    use masf_evidence::bytes::ByteSource;
-    progress.begin(&path.display().to_string(), image.len());
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    Ok(masf_evidence::ewf::verify_media(
-        &image,
-        threads,
-        &mut |done| progress.advance(done),
-    ))
+    verify_with(path, |_| masf_evidence::ewf::DigestSet::ALL, progress)
 }
 
 /// Checks the EWF image at `path` against the digests it stores, computing only those (and
@@ -83,11 +76,25 @@ pub fn verify_stored(
     sha256: bool,
     progress: &dyn Progress,
 ) -> Result<masf_evidence::ewf::MediaVerification, masf_evidence::Error> {
+    verify_with(
+        path,
+        |image| masf_evidence::ewf::DigestSet::stored(image, sha256),
+        progress,
+    )
+}
+
+/// Opens the image and verifies its whole media on every core, computing the digests `pick`
+/// chooses for it.
+fn verify_with(
+    path: &Path,
+    pick: impl FnOnce(&masf_evidence::ewf::EwfImage) -> masf_evidence::ewf::DigestSet,
+    progress: &dyn Progress,
+) -> Result<masf_evidence::ewf::MediaVerification, masf_evidence::Error> {
     let image = masf_evidence::ewf::EwfImage::open(path)?;
     use masf_evidence::bytes::ByteSource;
     progress.begin(&path.display().to_string(), image.len());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let set = masf_evidence::ewf::DigestSet::stored(&image, sha256);
+    let set = pick(&image);
     Ok(masf_evidence::ewf::verify_media_with(
         &image,
         threads,

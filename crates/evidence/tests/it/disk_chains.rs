@@ -16,13 +16,50 @@ use sha2::{Digest, Sha256};
 
 use super::support::{repo, run};
 
-fn raw_disk() -> Vec<u8> {
+/// A gzipped fixture of `tests/fixtures/vdisk`, inflated.
+fn vdisk_fixture(name: &str) -> Vec<u8> {
     let mut out = Vec::new();
-    let file = std::fs::File::open(repo().join("tests/fixtures/vdisk/disk.raw.gz")).unwrap();
+    let file = std::fs::File::open(repo().join("tests/fixtures/vdisk").join(name)).unwrap();
     flate2::read::GzDecoder::new(file)
         .read_to_end(&mut out)
         .unwrap();
     out
+}
+
+/// The MBR + FAT disk every chain is made of.
+fn raw_disk() -> Vec<u8> {
+    vdisk_fixture("disk.raw.gz")
+}
+
+/// Writes `base.vhd` (the dynamic VHD qemu-img made of the disk) and `child.vhd`, a
+/// differencing child of it holding `writes` ([[offset, hex bytes], …]; no writer here makes
+/// one: see make_vhd_child.py). Returns the parent's bytes.
+fn vhd_child(dir: &Path, writes: serde_json::Value) -> Vec<u8> {
+    let parent = vdisk_fixture("disk-dynamic.vhd.gz");
+    std::fs::write(dir.join("base.vhd"), &parent).unwrap();
+    std::fs::write(dir.join("writes.json"), writes.to_string()).unwrap();
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vdisk/make_vhd_child.py"))
+        .args(["base.vhd", "child.vhd", "writes.json"])
+        .current_dir(dir));
+    parent
+}
+
+/// Writes `base.vhdx` (qemu-img's dynamic VHDX of `disk.raw`) and `child`, qemu's empty VHDX
+/// made a differencing child of it by make_vhdx_child.py (QEMU writes none).
+fn vhdx_child(dir: &Path, child: &str) {
+    qemu(
+        dir,
+        "convert -O vhdx -o block_size=1M,subformat=dynamic disk.raw base.vhdx",
+    );
+    qemu(
+        dir,
+        &format!("create -q -f vhdx -o block_size=1M,subformat=dynamic {child} 6M"),
+    );
+    run(Command::new("python3")
+        .arg(repo().join("tests/fixtures/vhdx/make_vhdx_child.py"))
+        .args([child, "base.vhdx"])
+        .current_dir(dir));
 }
 
 fn qemu_img(dir: &Path, args: &[&str]) {
@@ -354,27 +391,16 @@ print(hashlib.sha256(c.read_buffer_at_offset(c.media_size, 0)).hexdigest())
 fn a_differencing_vhd_reads_over_its_parent_as_libvhdi_reads_it() {
     let made = tempfile::tempdir().unwrap();
     let dir = made.path();
-    // The parent: the dynamic VHD qemu-img made of the MBR + FAT disk.
-    let mut parent = Vec::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(repo().join("tests/fixtures/vdisk/disk-dynamic.vhd.gz")).unwrap(),
-    )
-    .read_to_end(&mut parent)
-    .unwrap();
-    std::fs::write(dir.join("base.vhd"), &parent).unwrap();
-    // The child (no writer here makes one: see make_vhd_child.py) changes sectors in the gap
-    // before the partition, across the boundary of its first two 2 MiB blocks, and past the
-    // volume; everything else is the parent's.
-    let writes = serde_json::json!([
-        [524_288, "a5".repeat(512)],
-        [2_097_152 - 512, "77".repeat(1024)],
-        [3_149_824, "5c".repeat(1024)],
-    ]);
-    std::fs::write(dir.join("writes.json"), writes.to_string()).unwrap();
-    run(Command::new("python3")
-        .arg(repo().join("tests/fixtures/vdisk/make_vhd_child.py"))
-        .args(["base.vhd", "child.vhd", "writes.json"])
-        .current_dir(dir));
+    // The child changes sectors in the gap before the partition, across the boundary of its
+    // first two 2 MiB blocks, and past the volume; everything else is the parent's.
+    let parent = vhd_child(
+        dir,
+        serde_json::json!([
+            [524_288, "a5".repeat(512)],
+            [2_097_152 - 512, "77".repeat(1024)],
+            [3_149_824, "5c".repeat(1024)],
+        ]),
+    );
     let mut want = raw_disk();
     for (at, byte, len) in [
         (524_288usize, 0xa5u8, 512usize),
@@ -431,37 +457,8 @@ fn a_differencing_vhd_reads_over_its_parent_as_libvhdi_reads_it() {
 fn a_differencing_vhdx_reads_over_its_parent_as_libvhdi_reads_it() {
     let made = with_disk();
     let dir = made.path();
-    qemu_img(
-        dir,
-        &[
-            "convert",
-            "-O",
-            "vhdx",
-            "-o",
-            "block_size=1M,subformat=dynamic",
-            "disk.raw",
-            "base.vhdx",
-        ],
-    );
-    qemu_img(
-        dir,
-        &[
-            "create",
-            "-q",
-            "-f",
-            "vhdx",
-            "-o",
-            "block_size=1M,subformat=dynamic",
-            "child.avhdx",
-            "6M",
-        ],
-    );
-    // QEMU writes no differencing VHDX: the script makes qemu's empty one a child of base.vhdx
-    // (see its header for the blocks it writes).
-    run(Command::new("python3")
-        .arg(repo().join("tests/fixtures/vhdx/make_vhdx_child.py"))
-        .args(["child.avhdx", "base.vhdx"])
-        .current_dir(dir));
+    // See make_vhdx_child.py's header for the blocks the child writes.
+    vhdx_child(dir, "child.avhdx");
     let mut want = raw_disk();
     want[1024 * 512..1028 * 512].fill(0xa5);
     want[4 << 20..5 << 20].fill(0x3c);
@@ -521,34 +518,8 @@ fn crc32c(data: &[u8]) -> u32 {
 fn damaged_children_over_intact_parents_never_panic() {
     let made = with_disk();
     let dir = made.path();
-    let mut parent = Vec::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(repo().join("tests/fixtures/vdisk/disk-dynamic.vhd.gz")).unwrap(),
-    )
-    .read_to_end(&mut parent)
-    .unwrap();
-    std::fs::write(dir.join("base.vhd"), &parent).unwrap();
-    std::fs::write(
-        dir.join("writes.json"),
-        serde_json::json!([[524_288, "a5".repeat(512)]]).to_string(),
-    )
-    .unwrap();
-    run(Command::new("python3")
-        .arg(repo().join("tests/fixtures/vdisk/make_vhd_child.py"))
-        .args(["base.vhd", "child.vhd", "writes.json"])
-        .current_dir(dir));
-    qemu(
-        dir,
-        "convert -O vhdx -o block_size=1M,subformat=dynamic disk.raw base.vhdx",
-    );
-    qemu(
-        dir,
-        "create -q -f vhdx -o block_size=1M,subformat=dynamic child.vhdx 6M",
-    );
-    run(Command::new("python3")
-        .arg(repo().join("tests/fixtures/vhdx/make_vhdx_child.py"))
-        .args(["child.vhdx", "base.vhdx"])
-        .current_dir(dir));
+    vhd_child(dir, serde_json::json!([[524_288, "a5".repeat(512)]]));
+    vhdx_child(dir, "child.vhdx");
     qemu(
         dir,
         "convert -O qcow2 -o cluster_size=4096 disk.raw base.qcow2",
