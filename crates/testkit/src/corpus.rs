@@ -47,6 +47,23 @@ pub fn repo_root() -> PathBuf {
     here.canonicalize().unwrap_or(here)
 }
 
+/// A program of the Python oracle venv that `scripts/setup.sh` makes at `target/py-oracles`
+/// (or `$MASF_PY_ORACLES`): `bin` is `python3` or a script it installed. Fails the test naming
+/// `package` (what setup installs for it) when the venv is missing.
+pub fn py_oracle(bin: &str, package: &str) -> PathBuf {
+    let path = std::env::var_os("MASF_PY_ORACLES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/py-oracles"))
+        .join("bin")
+        .join(bin);
+    assert!(
+        path.exists(),
+        "{} missing: run scripts/setup.sh (it installs {package})",
+        path.display()
+    );
+    path
+}
+
 /// The path of a corpus file, checked against the manifest. `rel` is the manifest's name for it
 /// (`ewf/e01rs-image.E01`).
 pub fn path(rel: &str) -> PathBuf {

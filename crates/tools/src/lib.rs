@@ -127,6 +127,7 @@ pub mod scan_tools;
 pub mod search;
 pub mod sqlite;
 pub mod tl;
+pub mod typedstream;
 pub mod worker;
 pub mod xml_tool;
 

@@ -267,15 +267,7 @@ pub fn normalised(report: &Path) -> Value {
 /// `scripts/setup.sh` makes at `target/py-oracles`, or `MASF_PY_ORACLES`) as a child process, so
 /// a test can go on while the ontology check runs; [`case_conforms`] waits for it.
 pub fn case_validate(file: &Path) -> std::process::Child {
-    let bin = std::env::var_os("MASF_PY_ORACLES")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/case_validate");
-    assert!(
-        bin.exists(),
-        "{} missing: run scripts/setup.sh (it installs case-utils)",
-        bin.display()
-    );
+    let bin = masf_testkit::corpus::py_oracle("case_validate", "case-utils");
     std::process::Command::new(bin)
         .args(["--built-version", "case-1.5.0"])
         .arg(file)

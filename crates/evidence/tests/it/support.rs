@@ -20,17 +20,8 @@ pub fn run(cmd: &mut Command) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The Python of the oracle venv `scripts/setup.sh` makes at `target/py-oracles` (or
-/// `MASF_PY_ORACLES`), where `package` (named in the failure) is installed.
+/// The Python of the oracle venv `scripts/setup.sh` makes, where `package` (named in the
+/// failure) is installed.
 pub fn py_oracle(package: &str) -> PathBuf {
-    let python = std::env::var_os("MASF_PY_ORACLES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/py-oracles"))
-        .join("bin/python3");
-    assert!(
-        python.exists(),
-        "{} missing: run scripts/setup.sh (it installs {package})",
-        python.display()
-    );
-    python
+    masf_testkit::corpus::py_oracle("python3", package)
 }

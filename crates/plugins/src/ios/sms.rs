@@ -1,12 +1,18 @@
 //! `sms.db`: iMessage and SMS messages with their handle, chat, direction, Apple-epoch time,
 //! text and attachments; the counterparties (`handle:<id>`) and the accounts the device
 //! itself used (`owner`). Read through `sqlite_query`, so rows only in `sms.db-wal` are included.
+//!
+//! A message whose `text` is NULL or empty (most messages from iOS 16 on) has its words only in
+//! `attributedBody`, an archived `NSAttributedString`: that cell is read with `sqlite_query`'s
+//! `typedstream` option and the text, and the links Messages marked in it, come from there.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
+use serde_json::Value;
 
 use super::{Draft, Run, apple_encoding, file_name, handle_fact_type, raw, summarise};
+use crate::outputs::in_json_cell;
 
 /// The message query without its order (the agent reads it in pages by `m.ROWID`).
 pub const MESSAGE_SELECT: &str = "SELECT m.ROWID AS rowid, m.guid, m.date, m.is_from_me, m.service, m.account, h.id AS handle, \
@@ -15,10 +21,27 @@ m.text, \
 (SELECT group_concat(a.filename, ' | ') FROM message_attachment_join aj JOIN attachment a ON a.ROWID = aj.attachment_id WHERE aj.message_id = m.ROWID) AS attachments \
 FROM message m LEFT JOIN handle h ON h.ROWID = m.handle_id";
 
+/// The message query, with `body` (the archived `attributedBody`, only where `text` is empty)
+/// when the table has that column.
+pub fn message_select(attributed_body: bool) -> String {
+    if attributed_body {
+        MESSAGE_SELECT.replacen(
+            "m.text, ",
+            "m.text, CASE WHEN m.text IS NULL OR m.text = '' THEN m.attributedBody END AS body, ",
+            1,
+        )
+    } else {
+        MESSAGE_SELECT.to_string()
+    }
+}
+
 /// The whole message query in ROWID order (what the benchmark times against the sqlite3 CLI).
 pub fn message_sql() -> String {
     format!("{MESSAGE_SELECT} ORDER BY m.ROWID")
 }
+
+/// The link attribute Messages sets on a run it recognised (an URL, a `tel:` number, …).
+const LINK_ATTRIBUTE: &str = "__kIMLinkAttributeName";
 
 const PARTIES_SQL: &str = "SELECT 'handle' AS kind, ROWID AS rowid, id AS value FROM handle \
 UNION ALL SELECT 'account_login', ROWID, account_login FROM chat WHERE account_login IS NOT NULL AND account_login != '' \
@@ -75,7 +98,14 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         }
     }
     // Messages.
-    let Some(paged) = run.paged(path, MESSAGE_SELECT, "m.ROWID")? else {
+    let attributed = schema.columns("message").contains("attributedBody");
+    let Some(paged) = run.paged_with(
+        path,
+        &message_select(attributed),
+        "m.ROWID",
+        &["typedstream"],
+    )?
+    else {
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
@@ -115,7 +145,23 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             },
             inv,
         );
-        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        let text = t.get(row, "text").filter(|t| !t.is_empty());
+        let body = t
+            .get(row, "body")
+            .and_then(|b| b.strip_prefix("typedstream:"))
+            .and_then(|j| serde_json::from_str::<Value>(j).ok());
+        let body_text = body
+            .as_ref()
+            .and_then(|b| b["text"].as_str())
+            .filter(|_| text.is_none());
+        match body_text {
+            Some(b) => d.fact(FactType::Text, Some(&in_json_cell(b)), inv),
+            None => d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv),
+        };
+        let links = body.as_ref().map(links).unwrap_or_default();
+        for l in &links {
+            d.fact(FactType::Url, Some(&in_json_cell(l)), inv);
+        }
         let attachments = raw(t, row, "attachments");
         for a in attachments.iter().flat_map(|a| a.split(" | ")) {
             d.fact(FactType::Path, Some(a), inv);
@@ -146,10 +192,20 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 ""
             },
         );
+        if body_text.is_some() {
+            d.interpretation.push_str(
+                " Its text column is empty: the text is read from attributedBody, the NSAttributedString Messages archived (typedstream)",
+            );
+            d.interpretation.push_str(&if links.is_empty() {
+                ".".to_string()
+            } else {
+                format!(", where Messages marked {} as link(s).", links.join(", "))
+            });
+        }
         run.record(d)?;
         // Wallet addresses in the text, each a claim of the side the words before it name:
         // the device's user or the other party (the handle, or the card holding it).
-        if let Some(text) = t.get(row, "text") {
+        if let Some(text) = text.or(body_text) {
             run.message_claims(
                 inv,
                 text,
@@ -175,6 +231,20 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         )?;
     }
     Ok(())
+}
+
+/// The links Messages marked in an archived attributed string (its runs' link attribute), in
+/// order, each once.
+fn links(body: &Value) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for run in body["runs"].as_array().into_iter().flatten() {
+        if let Some(l) = run["attributes"][LINK_ATTRIBUTE].as_str()
+            && !out.iter().any(|o| o == l)
+        {
+            out.push(l.to_string());
+        }
+    }
+    out
 }
 
 /// `E:fung@example.org`, `e:…`, `P:+852…`, `p:…`: an account the device itself messaged from.

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use masf_graph::Phenomenon;
+use masf_graph::{FactType, Phenomenon};
 use serde_json::Value;
 
 use crate::ios_support::{Outcome, assert_all_accepted, public, repo, triage};
@@ -520,6 +520,70 @@ fn ios_plaso_imessage_accounts_and_commcenter() {
         "iccid".into(),
         "8901260971148676693".into()
     )));
+}
+
+/// iOS 16 and later leave `message.text` NULL and keep the words only in `attributedBody`: plaso's
+/// real archives with the text column emptied by the sqlite3 CLI give every message its text
+/// from the archive (as pytypedstream reads it, see the tools' typedstream tests) and the link
+/// Messages marked; the same database with its text column kept still cites that column.
+#[test]
+fn messages_whose_text_is_only_in_the_attributed_body_are_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    plaso_tree(dir.path());
+    let sms = dir.path().join("private/var/mobile/Library/SMS/sms.db");
+    sqlite3_rows(&sms, "UPDATE message SET text = NULL WHERE ROWID % 2 = 1");
+    sqlite3_rows(&sms, "UPDATE message SET text = '' WHERE ROWID % 2 = 0");
+    let o = triage(dir.path(), "America/New_York");
+    assert_all_accepted(&o);
+    let db = rusqlite::Connection::open(public("ios/plaso-imessage_chat.db")).expect("open");
+    let mut stmt = db
+        .prepare("SELECT guid, attributedBody FROM message ORDER BY ROWID")
+        .expect("prepare");
+    let rows: Vec<(String, Vec<u8>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("query")
+        .map(|r| r.expect("row"))
+        .collect();
+    let msgs = o.category("messages");
+    assert_eq!(msgs.len(), 10);
+    for (guid, blob) in &rows {
+        let p = msgs.iter().find(|p| has(p, guid)).expect("message found");
+        let decoded = masf_tools::typedstream::decode(blob).expect("archive reads");
+        let words = decoded["text"].as_str().expect("text");
+        let text = p
+            .verified_facts
+            .iter()
+            .find(|f| f.fact_type == FactType::Text)
+            .expect("a text fact");
+        assert_eq!(text.value, masf_plugins::outputs::in_json_cell(words));
+        assert!(
+            p.interpretation.contains("read from attributedBody"),
+            "{}",
+            p.interpretation
+        );
+    }
+    let first = msgs.iter().find(|p| has(p, &rows[0].0)).expect("row 1");
+    assert!(
+        first
+            .verified_facts
+            .iter()
+            .any(|f| f.fact_type == FactType::Url && f.value == "tel:128874"),
+        "{:#?}",
+        first.verified_facts
+    );
+    assert!(first.interpretation.contains("marked tel:128874 as link"));
+    // with the text column kept, the column is what is cited (no archive read)
+    let kept = tempfile::tempdir().expect("tempdir");
+    plaso_tree(kept.path());
+    let o = triage(kept.path(), "America/New_York");
+    for p in o.category("messages") {
+        assert!(!p.interpretation.contains("attributedBody"));
+        assert!(
+            !p.verified_facts
+                .iter()
+                .any(|f| f.fact_type == FactType::Url)
+        );
+    }
 }
 
 /// iLEAPP's accountData query.

@@ -12,3 +12,4 @@ mod sqlite;
 mod support;
 mod telegram;
 mod tools;
+mod typedstream;
