@@ -18,6 +18,11 @@ pub fn layout_detection(kind: &str, markers: Vec<String>) -> Option<masf_agents:
 /// Directories visited at most when a plugin looks for the directories that mark its tree.
 pub const LAYOUT_DIRS: usize = 512;
 
+/// Deepest level below a file system's root where markers are looked for: deep enough for a
+/// tool's folders above the device tree (a UFED-style zip's `<device>/EXTRACTION_FFS/Dump/`
+/// puts `/data/data` at the fifth level), breadth first within [`LAYOUT_DIRS`].
+pub const LAYOUT_DEPTH: usize = 6;
+
 /// The subdirectories `(name, path)` of `dir` (none when it cannot be listed).
 pub fn subdirs(fs: &dyn masf_evidence::fs::FileSystem, dir: &str) -> Vec<(String, String)> {
     fs.list_dir(dir)
@@ -35,7 +40,7 @@ pub fn subdirs(fs: &dyn masf_evidence::fs::FileSystem, dir: &str) -> Vec<(String
 pub type MarkerVisit<'a> = dyn FnMut(&dyn masf_evidence::fs::FileSystem, &str, &[(String, String)]) -> (Vec<String>, bool)
     + 'a;
 
-/// Walks the directories of the first four levels of the first file system of `node` (or of
+/// Walks the directories of the first [`LAYOUT_DEPTH`] levels of the first file system of `node` (or of
 /// the first scan child) that yields markers, breadth first, within [`LAYOUT_DIRS`]
 /// directories: `visit(fs, dir, subdirs)` returns the markers found at `dir` and whether to
 /// descend into it.
@@ -53,7 +58,7 @@ pub fn find_markers(node: &masf_evidence::scan::Node, visit: &mut MarkerVisit<'_
             let children = subdirs(fs, &dir);
             let (markers, descend) = visit(fs, &dir, &children);
             found.extend(markers);
-            if descend && depth < 4 {
+            if descend && depth < LAYOUT_DEPTH {
                 queue.extend(children.into_iter().map(|(_, p)| (p, depth + 1)));
             }
         }

@@ -109,7 +109,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
-/// an Android file system, looked for at any of its first four levels.
+/// an Android file system, looked for at any of its first six levels (`crate::layout::LAYOUT_DEPTH`).
 const LAYOUT_MARKERS: &[(&str, &str, &str)] = &[
     (
         "data",
@@ -180,7 +180,7 @@ fn android_container(node: &Node) -> bool {
 }
 
 /// What marks a tree as an Android file system (see [`LAYOUT_MARKERS`]): each found marker as
-/// `"<path> (<what it holds>)"`, over the first four levels of each file system of the source
+/// `"<path> (<what it holds>)"`, over the first six levels of each file system of the source
 /// ([`crate::layout::find_markers`]).
 pub fn android_layout(node: &Node) -> Vec<String> {
     crate::layout::find_markers(node, &mut |_, dir, children| {

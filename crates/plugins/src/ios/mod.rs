@@ -304,7 +304,7 @@ const VAR_MARKERS: &[(&str, &[&str], &str)] = &[
 ];
 
 /// What marks a tree as an iOS file system (see [`VAR_MARKERS`]): looked for below every
-/// directory named `var` and every `mobile` directory in the first four levels of each file
+/// directory named `var` and every `mobile` directory in the first six levels of each file
 /// system of the source ([`crate::layout::find_markers`]). Each found marker is
 /// `"<path> with <children> (<what it holds>)"`.
 pub fn ios_layout(node: &masf_evidence::scan::Node) -> Vec<String> {

@@ -410,3 +410,133 @@ plistlib.dump({'IsFullBackup': False, 'Version': '3.3', 'BackupState': 'new', 'D
     assert!(people(&tree).len() > 10, "{tree:?}");
     assert_eq!(people(&from_backup), people(&tree));
 }
+
+/// The entries of the Android tree fixture (`tests/fixtures/android/android_tree.zip`: the
+/// telephony and contacts providers' databases, made with sqlite3 from AOSP's schemas, and a
+/// note on the shared storage): (name, bytes).
+fn android_entries() -> Vec<(String, Vec<u8>)> {
+    let f = std::fs::File::open(repo().join("tests/fixtures/android/android_tree.zip")).unwrap();
+    let mut z = zip::ZipArchive::new(f).unwrap();
+    (0..z.len())
+        .filter_map(|i| {
+            let mut e = z.by_index(i).unwrap();
+            if e.is_dir() {
+                return None;
+            }
+            let mut b = Vec::new();
+            e.read_to_end(&mut b).unwrap();
+            Some((e.name().unwrap().to_string(), b))
+        })
+        .collect()
+}
+
+fn write_tar(to: &Path, entries: &[(String, Vec<u8>)]) {
+    let mut t = tar::Builder::new(std::fs::File::create(to).unwrap());
+    for (name, bytes) in entries {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(bytes.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        h.set_cksum();
+        t.append_data(&mut h, name.as_str(), bytes.as_slice())
+            .unwrap();
+    }
+    t.into_inner().unwrap();
+}
+
+/// Issue 17 part 1 on Android: the same artefact bytes in the layouts acquisition tools and
+/// `adb` write (the `/data` partition's own root, a `userdata/` top folder, a UFED-style zip,
+/// an `adb pull` folder, plain tar and tar.gz) are claimed by the Android plugin and give the
+/// same people and numbers as the original zip.
+#[test]
+fn one_android_extraction_in_six_layouts_gives_the_same_identities() {
+    use crate::android_support::triage as android_triage;
+    let entries = android_entries();
+    let original = repo().join("tests/fixtures/android/android_tree.zip");
+    // a document's person is keyed by its path, which each layout names its own way: compared
+    // by the file's name
+    let by_name = |entities: Vec<String>| -> Vec<String> {
+        entities
+            .into_iter()
+            .map(
+                |e| match e.strip_prefix("document:").and_then(|r| r.split_once(" [")) {
+                    Some((path, _)) => {
+                        let name = path.rsplit('/').next().unwrap_or(path);
+                        e.replace(path, &format!("…/{name}"))
+                    }
+                    None => e,
+                },
+            )
+            .collect()
+    };
+    let want =
+        by_name(android_triage(&[("a", &original, "Asia/Hong_Kong", Some("HK"))]).entities("a"));
+    assert_eq!(want.len(), 6, "{want:#?}");
+    let tmp = tempfile::tempdir().unwrap();
+    // `data/data/<app>` is the app data of the `/data` partition; `sdcard/` the shared storage,
+    // which is `/data/media/0` on the partition itself
+    let on_partition = |n: &str| -> String {
+        n.strip_prefix("data/")
+            .map(str::to_string)
+            .or_else(|| n.strip_prefix("sdcard/").map(|r| format!("media/0/{r}")))
+            .unwrap_or_else(|| n.to_string())
+    };
+    let renamed = |f: &dyn Fn(&str) -> String| -> Vec<(String, Vec<u8>)> {
+        entries.iter().map(|(n, b)| (f(n), b.clone())).collect()
+    };
+    let layouts: Vec<(&str, PathBuf)> = vec![
+        // the userdata partition's root, as a file-system image or a tool's copy shows it
+        ("partition root tar.gz", {
+            let p = tmp.path().join("partition.tar.gz");
+            write_tar_gz(&p, &renamed(&|n| on_partition(n)));
+            p
+        }),
+        // a `userdata/` top folder (Magnet Acquire's and TWRP-style archives), plain tar
+        ("userdata/ tar", {
+            let p = tmp.path().join("userdata.tar");
+            write_tar(&p, &renamed(&|n| format!("userdata/{}", on_partition(n))));
+            p
+        }),
+        // a UFED-style zip: the device's folder, the extraction's, then the dump
+        ("UFED-style zip", {
+            let p = tmp.path().join("ufed.zip");
+            write_zip(
+                &p,
+                &renamed(&|n| format!("Samsung GSM_SM-G991B Galaxy S21/EXTRACTION_FFS/Dump/{n}")),
+            );
+            p
+        }),
+        // `adb pull /data/data` and `adb pull /sdcard` into one case folder
+        ("adb pull folder", {
+            let p = tmp.path().join("pulled");
+            write_folder(
+                &p.join("case 42/adb"),
+                &renamed(&|n| {
+                    n.strip_prefix("data/")
+                        .map(str::to_string)
+                        .unwrap_or_else(|| n.to_string())
+                }),
+            );
+            p
+        }),
+        // a whole-file-system tar of the phone's root (`/data/data`, `/data/media/0`)
+        ("root tar", {
+            let p = tmp.path().join("root.tar");
+            write_tar(&p, &renamed(&|n| format!("data/{}", on_partition(n))));
+            p
+        }),
+        // the same zip under a `filesystem1/` folder, as iLEAPP's and ALEAPP's cases are
+        ("filesystem1 zip", {
+            let p = tmp.path().join("fs1.zip");
+            write_zip(&p, &renamed(&|n| format!("filesystem1/{n}")));
+            p
+        }),
+    ];
+    for (what, path) in &layouts {
+        let (chosen, _) = detect(path);
+        assert_eq!(chosen, "android", "{what}");
+        let run = android_triage(&[("a", path, "Asia/Hong_Kong", Some("HK"))]);
+        assert_eq!(run.rejections(), Vec::<String>::new(), "{what}");
+        assert_eq!(by_name(run.entities("a")), want, "{what}");
+    }
+}
