@@ -121,7 +121,7 @@ fn write_folder(to: &Path, entries: &[(String, Vec<u8>)]) {
 }
 
 #[test]
-fn one_extraction_in_six_layouts_gives_the_same_identities() {
+fn one_extraction_in_seven_layouts_gives_the_same_identities() {
     let entries = demo_entries();
     let original = triage(
         &repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"),
@@ -180,6 +180,20 @@ fn one_extraction_in_six_layouts_gives_the_same_identities() {
             write_zip(
                 &p,
                 &renamed(&|n| Some(format!("Apple_iPhone 12 (A2403)/EXTRACTION_FFS/{n}"))),
+            );
+            p
+        }),
+        // a Cellebrite-style full file system: the device's folder, the extraction's, then
+        // `filesystem1/` (the tree's `var` at the fifth level), plain tar
+        ("Cellebrite-style tar", {
+            let p = tmp.path().join("cellebrite.tar");
+            write_tar(
+                &p,
+                &renamed(&|n| {
+                    Some(format!(
+                        "Apple iPhone 12 Pro/EXTRACTION_FFS 01/filesystem1/{n}"
+                    ))
+                }),
             );
             p
         }),
