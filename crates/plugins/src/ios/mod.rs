@@ -48,7 +48,7 @@
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
-//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; keychain exports | [`plists`] | device identity; every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
+//! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; an iTunes backup's `Info.plist` and `Manifest.plist`; keychain exports | [`plists`] | device identity (a backup's: IMEI, serial, number, name, UDID, model); every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
 //! last time). An artefact that cannot be read is noted with `ctx.unparsed` and the rest of the
@@ -442,6 +442,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "SystemVersion.plist",
             &["/CoreServices/SystemVersion.plist\""],
             "iOS version and build",
+        ),
+        entry(
+            "iTunes backup Info.plist",
+            &["/.backup/Info.plist\""],
+            "the phone as backed up: IMEI, MEID, serial, ICCID, phone number, device name, UDID, model, iOS version, backup date",
         ),
         entry(
             "keychain export",

@@ -11,6 +11,10 @@
 //!   is a valid identifier of its type (IMEI Luhn, ICCID 18-20 digits, …). CommCenter's
 //!   `com.apple.commcenter.device_specific_nobackup.plist` also gives one phenomenon per
 //!   property with every value (iLEAPP's `deviceDatam`).
+//! - An iTunes/Finder backup's own plists (`/.backup/Info.plist` and `Manifest.plist`, where
+//!   the evidence layer lists them, see `masf_evidence::itunes`): what the phone told the
+//!   computer when it was backed up — IMEI, MEID, serial, ICCID, phone number, device name, the
+//!   device's UDID, model, iOS version and the backup's date — read by the same key rules.
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
 //!   group and label, never the secret (`v_Data` and any other data field are not read).
@@ -32,8 +36,22 @@ const IDENTITY_GLOBS: [&str; 4] = [
     "SystemVersion.plist",
 ];
 
+/// Where an iTunes/Finder backup's own files are listed (`masf_evidence::itunes`).
+const BACKUP_DIR: &str = "/.backup";
+
 /// Device facts worth keeping besides identifiers (key as written → what it is).
-const DEVICE_KEYS: [(&str, &str); 8] = [
+const DEVICE_KEYS: [(&str, &str); 19] = [
+    ("Unique Identifier", "UDID"),
+    ("Target Identifier", "UDID"),
+    ("UniqueDeviceID", "UDID"),
+    ("MEID", "MEID"),
+    ("Product Type", "model"),
+    ("ProductType", "model"),
+    ("Product Version", "iOS version"),
+    ("Build Version", "iOS build"),
+    ("BuildVersion", "iOS build"),
+    ("Last Backup Date", "last backup"),
+    ("iTunes Version", "iTunes version"),
     ("-TimeZone", "time zone"),
     (
         "com.apple.iTunes.backup-LastBackupComputerName",
@@ -140,9 +158,32 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             }
         }
     }
+    backup(run)?;
     if let Some((find, paths)) = run.find("*eychain*.plist")? {
         for path in &paths {
             keychain(run, &find, path)?;
+        }
+    }
+    Ok(())
+}
+
+/// An iTunes/Finder backup's `Info.plist` and `Manifest.plist` (found by the `Manifest.plist`
+/// the evidence layer lists under [`BACKUP_DIR`]; an extraction has none there).
+fn backup(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((_, paths)) = run.find("Manifest.plist")? else {
+        return Ok(());
+    };
+    if !paths.contains(&format!("{BACKUP_DIR}/Manifest.plist")) {
+        return Ok(());
+    }
+    let args = serde_json::json!({"path": BACKUP_DIR, "name_glob": "*.plist"});
+    let Some(find) = crate::calls::call_or_note(run.ctx, BACKUP_DIR, "find_files", args)? else {
+        return Ok(());
+    };
+    for name in ["Info.plist", "Manifest.plist"] {
+        let path = format!("{BACKUP_DIR}/{name}");
+        if crate::outputs::found_paths(&find.output.text).contains(&path) {
+            identity(run, &find, &path)?;
         }
     }
     Ok(())
@@ -233,7 +274,7 @@ fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
         Some((IdType::Serial, FactType::Serial, "device"))
     } else if ["devicename", "-devicename", "device name"].contains(&last.as_str()) {
         Some((IdType::DeviceName, FactType::Name, "device"))
-    } else if p.contains("phonenumber") {
+    } else if p.contains("phonenumber") || last == "phone number" {
         Some((IdType::Phone, FactType::Phone, "owner"))
     } else {
         None

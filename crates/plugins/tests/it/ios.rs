@@ -939,6 +939,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),
             ("SystemVersion.plist", true),
+            ("iTunes backup Info.plist", false),
             ("keychain export", false),
             ("Google Voice threadingStore.sqlite", false),
             ("Kik kik.sqlite", false),
@@ -1264,4 +1265,51 @@ fn an_extraction_in_an_hfs_plus_volume_reads_as_the_same_tree_zipped() {
         "missing from the HFS+ volume: {missing:#?}\nonly in the HFS+ volume: {extra:#?}"
     );
     assert_eq!(from_hfs.identities(), from_zip.identities());
+}
+
+/// An iTunes/Finder backup's own `Info.plist` and `Manifest.plist` (listed under `/.backup/` by
+/// the evidence layer; the fixture is written by `tests/fixtures/itunes/generate.sh` with
+/// Python's plistlib as iTunes lays them out): the phone's IMEI, serial, number and name as it
+/// gave them to the computer, and its UDID, model and iOS version as facts.
+#[test]
+fn an_itunes_backup_names_its_phone_in_info_plist() {
+    let o = triage(
+        &repo().join("tests/fixtures/itunes/backup/00008030-001A2B3C4D5E802E"),
+        "Asia/Hong_Kong",
+    );
+    assert_all_accepted(&o);
+    let ids = o.identities();
+    for (c, t, v) in [
+        ("device", "imei", "356938035643809"),
+        ("device", "serial", "F2LXK0AAAAAA"),
+        ("device", "device_name", "leung's iphone"),
+        ("owner", "phone", "+85255550101"),
+    ] {
+        assert!(
+            ids.contains(&(c.to_string(), t.to_string(), v.to_string())),
+            "{c} {t} {v} not in {ids:#?}"
+        );
+    }
+    let info = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == "Device identity in /.backup/Info.plist")
+        .expect("Info.plist read");
+    for fact in [
+        "00008030-001A2B3C4D5E802E",
+        "iPhone12,1",
+        "17.5",
+        "21F79",
+        "356938035643809",
+    ] {
+        assert!(has(info, fact), "{fact}: {:#?}", info.verified_facts);
+    }
+    assert!(
+        info.interpretation
+            .contains("UDID 00008030-001A2B3C4D5E802E")
+    );
+    // an extraction has no /.backup: nothing read there, nothing noted
+    let ffs = demo_iphone();
+    assert!(!ffs.findings().iter().any(|p| p.title.contains("/.backup/")));
+    assert!(!ffs.unparsed.iter().any(|u| u.artefact.contains("/.backup")));
 }
