@@ -89,6 +89,9 @@ pub enum IdType {
     TelegramUsername,
     /// A Signal user name (`name.01`): `signal-user:<name>`.
     SignalUsername,
+    /// An Apple device's UDID (`00008030-001A2B3C4D5E802E`, or 40 hex digits before 2018): the
+    /// name of its backups and of the pairing records the computers it trusted keep.
+    Udid,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -103,7 +106,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 22] = [
+    pub const ALL: [IdType; 23] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -126,6 +129,7 @@ impl IdType {
         Self::Line,
         Self::TelegramUsername,
         Self::SignalUsername,
+        Self::Udid,
     ];
 
     /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
@@ -177,6 +181,7 @@ impl IdType {
             Self::Line => "line",
             Self::TelegramUsername => "telegram_username",
             Self::SignalUsername => "signal_username",
+            Self::Udid => "udid",
         }
     }
 }
@@ -657,6 +662,7 @@ pub fn normalize(
         | IdType::Line
         | IdType::TelegramUsername
         | IdType::SignalUsername => normalize_app_account(id_type, value),
+        IdType::Udid => normalize_udid(value),
     }
 }
 
@@ -1000,6 +1006,25 @@ pub fn normalize_lid(value: &str) -> Result<String, IdentifierError> {
         return Err(invalid("the user part is not 1–24 digits"));
     }
     Ok(format!("{user}{WHATSAPP_LID_SERVER}"))
+}
+
+/// An Apple device's UDID in upper case: 8 and 16 hex digits joined by `-` (devices since
+/// 2018) or 40 hex digits (a SHA-1, earlier devices).
+pub fn normalize_udid(value: &str) -> Result<String, IdentifierError> {
+    let upper = value.trim().to_ascii_uppercase();
+    let hex = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let ok = match upper.split_once('-') {
+        Some((a, b)) => hex(a, 8) && hex(b, 16),
+        None => hex(&upper, 40),
+    };
+    if ok {
+        Ok(upper)
+    } else {
+        Err(IdentifierError::Invalid {
+            id_type: "udid",
+            why: "not 8-16 or 40 hex digits".into(),
+        })
+    }
 }
 
 /// An address-book person identifier as apps repeat it: a UUID in upper case, the
@@ -1880,6 +1905,23 @@ mod tests {
         check(IdType::DisplayName, "  LEUNG   YL ", Ok("leung yl"));
         check(IdType::Serial, "f2lxk0abc", Ok("F2LXK0ABC"));
         check(IdType::Serial, "F2L XK0", Err(()));
+        check(
+            IdType::Udid,
+            " 00008030-001a2b3c4d5e802e",
+            Ok("00008030-001A2B3C4D5E802E"),
+        );
+        check(
+            IdType::Udid,
+            "2b6f0cc904d137be2e1730235f5664094b831186",
+            Ok("2B6F0CC904D137BE2E1730235F5664094B831186"),
+        );
+        check(IdType::Udid, "00008030-001A2B3C4D5E802", Err(()));
+        check(IdType::Udid, "0000803-0001A2B3C4D5E802E", Err(()));
+        check(
+            IdType::Udid,
+            "2b6f0cc904d137be2e1730235f5664094b83118g",
+            Err(()),
+        );
     }
 
     #[test]

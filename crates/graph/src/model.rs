@@ -830,7 +830,7 @@ impl IdType {
             | Self::Line
             | Self::TelegramUsername
             | Self::SignalUsername => FactType::Account,
-            Self::ContactGuid | Self::AndroidId => FactType::Identifier,
+            Self::ContactGuid | Self::AndroidId | Self::Udid => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
             Self::Iccid => FactType::Iccid,

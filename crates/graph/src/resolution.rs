@@ -264,6 +264,8 @@ pub enum KeySpace {
     Name,
     /// Device names, by [`name_key`].
     DeviceName,
+    /// Apple device UDIDs.
+    Udid,
 }
 
 /// One row of the identifier table.
@@ -286,8 +288,8 @@ pub struct Row {
 /// Android id per user and, since Android 8, one per app signing key (the SSAIDs of
 /// `settings_ssaid.xml`), so Android ids are not single-valued; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
-/// address.
-pub const TABLE: [Row; 22] = [
+/// address; an Apple device has one UDID.
+pub const TABLE: [Row; 23] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -326,6 +328,7 @@ pub const TABLE: [Row; 22] = [
         Strength::Strong,
         &[EntityKind::Account],
     ),
+    row(IdType::Udid, Strength::Strong, &[EntityKind::Device]),
 ];
 
 const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
@@ -378,6 +381,7 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::Wallet => KeySpace::Wallet,
         IdType::DisplayName | IdType::Nickname => KeySpace::Name,
         IdType::DeviceName => KeySpace::DeviceName,
+        IdType::Udid => KeySpace::Udid,
     }
 }
 

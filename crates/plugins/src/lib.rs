@@ -73,6 +73,7 @@ pub mod extract;
 pub mod identity;
 pub mod ios;
 pub mod layout;
+pub mod lockdown;
 pub mod media;
 pub mod outputs;
 pub mod region;

@@ -266,6 +266,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut preferences = std::collections::BTreeSet::new();
     // Chromium-family history databases, with the page that lists each
     let mut histories: Vec<(String, usize)> = Vec::new();
+    // Apple devices the computer knows (pairing records, backups), with the page of each
+    let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
     let mut complete = false;
     while pages.len() < MAX_PAGES {
@@ -298,6 +300,11 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && e.path.ends_with("/History") {
                 histories.push((e.path.clone(), pages.len()));
+            }
+            if !e.deleted
+                && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
+            {
+                apple.push((e.path.clone(), udid, kind, pages.len()));
             }
             if e.deleted {
                 deleted_listed += 1;
@@ -407,6 +414,11 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             crate::browsers::chromium_history(ctx, tree, path, listing)
         })?;
     }
+    let apple: Vec<_> = apple
+        .into_iter()
+        .map(|(path, udid, kind, page)| (path, udid, kind, pages[page].0.clone()))
+        .collect();
+    crate::lockdown::triage(ctx, tree, &apple)?;
     crate::wallets::triage_stores(ctx, tree, &wallet_stores, &preferences)
 }
 

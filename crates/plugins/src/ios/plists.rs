@@ -40,10 +40,7 @@ const IDENTITY_GLOBS: [&str; 4] = [
 const BACKUP_DIR: &str = "/.backup";
 
 /// Device facts worth keeping besides identifiers (key as written → what it is).
-const DEVICE_KEYS: [(&str, &str); 19] = [
-    ("Unique Identifier", "UDID"),
-    ("Target Identifier", "UDID"),
-    ("UniqueDeviceID", "UDID"),
+const DEVICE_KEYS: [(&str, &str); 16] = [
     ("MEID", "MEID"),
     ("Product Type", "model"),
     ("ProductType", "model"),
@@ -272,6 +269,10 @@ fn identity_kind(keys: &[String]) -> Option<(IdType, FactType, &'static str)> {
     } else if ["serialnumber", "-serialnumber", "serial number"].contains(&last.as_str()) {
         // Exactly the device's; not BasebandSerialNumber and the like.
         Some((IdType::Serial, FactType::Serial, "device"))
+    } else if ["unique identifier", "target identifier", "uniquedeviceid"].contains(&last.as_str())
+    {
+        // An iTunes backup's Info.plist and Manifest.plist name the phone by its UDID.
+        Some((IdType::Udid, FactType::Identifier, "device"))
     } else if ["devicename", "-devicename", "device name"].contains(&last.as_str()) {
         Some((IdType::DeviceName, FactType::Name, "device"))
     } else if p.contains("phonenumber") || last == "phone number" {

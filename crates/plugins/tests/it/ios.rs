@@ -1284,6 +1284,7 @@ fn an_itunes_backup_names_its_phone_in_info_plist() {
         ("device", "serial", "F2LXK0AAAAAA"),
         ("device", "device_name", "leung's iphone"),
         ("owner", "phone", "+85255550101"),
+        ("device", "udid", "00008030-001A2B3C4D5E802E"),
     ] {
         assert!(
             ids.contains(&(c.to_string(), t.to_string(), v.to_string())),
@@ -1306,7 +1307,9 @@ fn an_itunes_backup_names_its_phone_in_info_plist() {
     }
     assert!(
         info.interpretation
-            .contains("UDID 00008030-001A2B3C4D5E802E")
+            .contains("udid 00008030-001A2B3C4D5E802E (Unique Identifier)"),
+        "{}",
+        info.interpretation
     );
     // an extraction has no /.backup: nothing read there, nothing noted
     let ffs = demo_iphone();

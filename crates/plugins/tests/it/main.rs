@@ -20,6 +20,7 @@ mod ios_support;
 mod ios_usage;
 mod layouts;
 mod limits;
+mod lockdown;
 mod media;
 mod outputs;
 mod screens;
