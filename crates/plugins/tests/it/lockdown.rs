@@ -55,6 +55,14 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
         "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9",
         "f0:99:b6:12:34:56",
     );
+    // a damaged record (cut in half): noted with the reason, the rest still read
+    let third = "00008101-000E2D4C1A38001E";
+    let whole = std::fs::read(lockdown.join(format!("{UDID}.plist"))).unwrap();
+    std::fs::write(
+        lockdown.join(format!("{third}.plist")),
+        &whole[..whole.len() / 2],
+    )
+    .unwrap();
     let backup = repo().join(format!("tests/fixtures/itunes/backup/{UDID}"));
     let kept = laptop.join(format!(
         "Users/leung/AppData/Roaming/Apple Computer/MobileSync/Backup/{UDID}"
@@ -67,6 +75,14 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
         ("phone", &backup, "Asia/Hong_Kong", None),
     ]);
     assert_eq!(run.rejections(), Vec::<String>::new());
+    let notes = run.unparsed("pc");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.artefact.ends_with(&format!("{third}.plist"))
+                && n.reason.contains("parse_plist")),
+        "{notes:#?}"
+    );
     let found = run.phenomena("pc");
     for title in [
         format!("device | iOS device {UDID} paired with this computer"),
