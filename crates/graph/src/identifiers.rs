@@ -92,6 +92,9 @@ pub enum IdType {
     /// An Apple device's UDID (`00008030-001A2B3C4D5E802E`, or 40 hex digits before 2018): the
     /// name of its backups and of the pairing records the computers it trusted keep.
     Udid,
+    /// The `HostID` of a computer an Apple device trusted (a UUID): both keep it in their
+    /// lockdown pairing records, the device as the record's name.
+    PairingHost,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -106,7 +109,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 23] = [
+    pub const ALL: [IdType; 24] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -130,6 +133,7 @@ impl IdType {
         Self::TelegramUsername,
         Self::SignalUsername,
         Self::Udid,
+        Self::PairingHost,
     ];
 
     /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
@@ -182,6 +186,7 @@ impl IdType {
             Self::TelegramUsername => "telegram_username",
             Self::SignalUsername => "signal_username",
             Self::Udid => "udid",
+            Self::PairingHost => "pairing_host",
         }
     }
 }
@@ -663,6 +668,7 @@ pub fn normalize(
         | IdType::TelegramUsername
         | IdType::SignalUsername => normalize_app_account(id_type, value),
         IdType::Udid => normalize_udid(value),
+        IdType::PairingHost => normalize_uuid(value, "pairing_host"),
     }
 }
 
@@ -1032,8 +1038,12 @@ pub fn normalize_udid(value: &str) -> Result<String, IdentifierError> {
 /// `ZIDENTIFIER` `551EB6CB-…` are one key).
 pub fn normalize_contact_guid(value: &str) -> Result<String, IdentifierError> {
     let value = value.trim();
-    let base = value.split(':').next().unwrap_or(value);
-    let upper = base.to_ascii_uppercase();
+    normalize_uuid(value.split(':').next().unwrap_or(value), "contact_guid")
+}
+
+/// A UUID (8-4-4-4-12 hex digits) in upper case; `id_type` names the type in the error.
+fn normalize_uuid(value: &str, id_type: &'static str) -> Result<String, IdentifierError> {
+    let upper = value.trim().to_ascii_uppercase();
     let groups: Vec<&str> = upper.split('-').collect();
     let shape = [8, 4, 4, 4, 12];
     let ok = groups.len() == shape.len()
@@ -1045,7 +1055,7 @@ pub fn normalize_contact_guid(value: &str) -> Result<String, IdentifierError> {
         Ok(upper)
     } else {
         Err(IdentifierError::Invalid {
-            id_type: "contact_guid",
+            id_type,
             why: "not a UUID (8-4-4-4-12 hex digits)".into(),
         })
     }

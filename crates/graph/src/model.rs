@@ -830,7 +830,9 @@ impl IdType {
             | Self::Line
             | Self::TelegramUsername
             | Self::SignalUsername => FactType::Account,
-            Self::ContactGuid | Self::AndroidId | Self::Udid => FactType::Identifier,
+            Self::ContactGuid | Self::AndroidId | Self::Udid | Self::PairingHost => {
+                FactType::Identifier
+            }
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
             Self::Iccid => FactType::Iccid,

@@ -266,6 +266,8 @@ pub enum KeySpace {
     DeviceName,
     /// Apple device UDIDs.
     Udid,
+    /// Lockdown pairing host ids.
+    PairingHost,
 }
 
 /// One row of the identifier table.
@@ -288,8 +290,9 @@ pub struct Row {
 /// Android id per user and, since Android 8, one per app signing key (the SSAIDs of
 /// `settings_ssaid.xml`), so Android ids are not single-valued; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
-/// address; an Apple device has one UDID.
-pub const TABLE: [Row; 23] = [
+/// address; an Apple device has one UDID (a computer's pairing host id is not single-valued:
+/// it changes when iTunes is set up again).
+pub const TABLE: [Row; 24] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -329,6 +332,7 @@ pub const TABLE: [Row; 23] = [
         &[EntityKind::Account],
     ),
     row(IdType::Udid, Strength::Strong, &[EntityKind::Device]),
+    row(IdType::PairingHost, Strength::Strong, &[]),
 ];
 
 const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
@@ -382,6 +386,7 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::DisplayName | IdType::Nickname => KeySpace::Name,
         IdType::DeviceName => KeySpace::DeviceName,
         IdType::Udid => KeySpace::Udid,
+        IdType::PairingHost => KeySpace::PairingHost,
     }
 }
 

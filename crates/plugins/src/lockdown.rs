@@ -13,7 +13,11 @@
 //!
 //! The device is observed as `ios-device:<UDID>` (a device with its UDID, IMEI, serial and name),
 //! so resolution proposes it `same_as` the phone whose extraction or backup names the same
-//! UDID or IMEI; a backup's phone number as `ios-user:<UDID>`, the phone's user.
+//! UDID or IMEI; a backup's phone number as `ios-user:<UDID>`, the phone's user. The record's
+//! `HostID` is this computer's: observed as `pairing-host:<HostID>` (`pairing_host`), which the
+//! phone's own copy of the pairing (`…/Lockdown/pair_records/<HostID>.plist`, read by the iOS
+//! plugin) also names, so a full-file-system extraction without a UDID still meets the
+//! computer.
 
 use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
 use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark};
@@ -207,6 +211,18 @@ fn pairing(
             facts.push(fact(FactType::Identifier, in_json(s).as_str(), &inv));
             said.push(format!("{what} {s}"));
         }
+    }
+    if let Some(host) = v["HostID"].as_str().filter(|s| !s.is_empty()) {
+        observe(
+            ctx,
+            &format!("pairing-host:{}", host.to_ascii_uppercase()),
+            EntityKind::Device,
+            "this computer (its lockdown pairing host id)",
+            IdType::PairingHost,
+            &in_json(host),
+            &inv,
+            format!("{path} names this computer's lockdown host id {host}."),
+        )?;
     }
     record(
         ctx,

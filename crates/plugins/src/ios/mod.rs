@@ -444,6 +444,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "iOS version and build",
         ),
         entry(
+            "Lockdown pair_records",
+            &["/Lockdown/pair_records/"],
+            "the computers the device trusted (host id, system BUID)",
+        ),
+        entry(
             "iTunes backup Info.plist",
             &["/.backup/Info.plist\""],
             "the phone as backed up: IMEI, MEID, serial, ICCID, phone number, device name, UDID, model, iOS version, backup date",

@@ -15,6 +15,11 @@
 //!   the evidence layer lists them, see `masf_evidence::itunes`): what the phone told the
 //!   computer when it was backed up — IMEI, MEID, serial, ICCID, phone number, device name, the
 //!   device's UDID, model, iOS version and the backup's date — read by the same key rules.
+//! - Lockdown pairing records (`root/Library/Lockdown/pair_records/<HostID>.plist`): one
+//!   phenomenon per computer the device trusted, with its host id (the name), system BUID and
+//!   the device's Wi-Fi MAC as the record keeps them (never its keys or certificates); the
+//!   computer observed as `pairing-host:<HostID>`, which that computer's own record names
+//!   (`crate::lockdown`).
 //! - Keychain dumps exported as plists (`genp`/`inet`/… arrays of items, or one array): one
 //!   phenomenon per item with its account (`acct`), service (`svce`), server (`srvr`), access
 //!   group and label, never the secret (`v_Data` and any other data field are not read).
@@ -156,6 +161,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
     }
     backup(run)?;
+    pair_records(run)?;
     if let Some((find, paths)) = run.find("*eychain*.plist")? {
         for path in &paths {
             keychain(run, &find, path)?;
@@ -182,6 +188,61 @@ fn backup(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if crate::outputs::found_paths(&find.output.text).contains(&path) {
             identity(run, &find, &path)?;
         }
+    }
+    Ok(())
+}
+
+/// The computers the device trusted: `pair_records/<HostID>.plist` below Lockdown.
+fn pair_records(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((find, paths)) = run.find("????????-????-????-????-????????????.plist")? else {
+        return Ok(());
+    };
+    for path in paths
+        .iter()
+        .filter(|p| p.contains("/Lockdown/pair_records/"))
+    {
+        let name = file_name(path).trim_end_matches(".plist");
+        let Ok(host) = masf_graph::identifiers::normalize(IdType::PairingHost, name, None) else {
+            continue;
+        };
+        let Some((inv, value)) = parse(run, path)? else {
+            continue;
+        };
+        let mut d = Draft::new("device", format!("Computer {host} paired with this device"));
+        d.fact(FactType::Path, Some(path), &find);
+        d.fact(FactType::Identifier, Some(name), &find);
+        let mut said = Vec::new();
+        for (key, what) in [
+            ("SystemBUID", "system BUID"),
+            ("WiFiMACAddress", "Wi-Fi MAC address"),
+        ] {
+            if let Some(v) = value[key].as_str().filter(|v| !v.is_empty()) {
+                d.fact(
+                    FactType::Identifier,
+                    Some(&crate::outputs::in_json(v)),
+                    &inv,
+                );
+                said.push(format!("{what} {v}"));
+            }
+        }
+        d.interpretation = format!(
+            "{path} is the device's lockdown pairing record of the computer with host id {host}: the device trusted that computer{}. The record's keys and certificates are not copied into this finding.",
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", said.join(", "))
+            }
+        );
+        run.record(d)?;
+        run.observe(
+            &format!("pairing-host:{host}"),
+            EntityKind::Device,
+            "computer paired with this device",
+            IdType::PairingHost,
+            name,
+            &find,
+            format!("{path} is the pairing record of the computer with host id {host}."),
+        )?;
     }
     Ok(())
 }

@@ -939,6 +939,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),
             ("SystemVersion.plist", true),
+            ("Lockdown pair_records", false),
             ("iTunes backup Info.plist", false),
             ("keychain export", false),
             ("Google Voice threadingStore.sqlite", false),

@@ -2,9 +2,11 @@
 //! lockdown pairing records of two iPhones (written with Python's plistlib as iTunes writes
 //! them, keys and certificates included) and an iTunes backup's `Info.plist` (the iTunes backup
 //! fixture's own, made by `tests/fixtures/itunes/generate.sh`), triaged in one session with that
-//! backup: the laptop's paired phone is proposed `same_as` the backed-up phone by its UDID and
-//! IMEI, its user the backup's owner by the number; the other phone stays on its own, and no
-//! key of a record reaches a finding.
+//! backup and with a second phone's partial extraction holding the phone's own copy of the
+//! pairing (`pair_records/<HostID>.plist`): the laptop's paired phone is proposed `same_as` the
+//! backed-up phone by its UDID and IMEI, its user the backup's owner by the number, the laptop
+//! the computer the second phone trusted by its host id; the other phone stays on its own, and
+//! no key of a record reaches a finding.
 
 use std::path::Path;
 
@@ -16,6 +18,7 @@ use crate::who::resolve;
 
 const UDID: &str = "00008030-001A2B3C4D5E802E";
 const OTHER: &str = "2b6f0cc904d137be2e1730235f5664094b831186";
+const HOST: &str = "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9";
 const KEY: &[u8] = b"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAwfake0key0material\n-----END RSA PRIVATE KEY-----\n";
 
 fn pairing_record(to: &Path, host: &str, mac: &str) {
@@ -47,12 +50,12 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
     let lockdown = laptop.join("ProgramData/Apple/Lockdown");
     pairing_record(
         &lockdown.join(format!("{UDID}.plist")),
-        "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9",
+        HOST,
         "a4:c3:f0:85:ac:2d",
     );
     pairing_record(
         &lockdown.join(format!("{OTHER}.plist")),
-        "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9",
+        HOST,
         "f0:99:b6:12:34:56",
     );
     // a damaged record (cut in half): noted with the reason, the rest still read
@@ -70,10 +73,28 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
     std::fs::create_dir_all(&kept).unwrap();
     std::fs::copy(backup.join("Info.plist"), kept.join("Info.plist")).unwrap();
 
+    // the second phone's partial extraction: its root Library with the pairing record
+    let second = tmp.path().join("second-phone");
+    pairing_record(
+        &second.join(format!(
+            "private/var/root/Library/Lockdown/pair_records/{HOST}.plist"
+        )),
+        HOST,
+        "f0:99:b6:12:34:56",
+    );
+
     let run = triage(&[
         ("pc", &laptop, "Asia/Hong_Kong", Some("HK")),
         ("phone", &backup, "Asia/Hong_Kong", None),
+        ("second", &second, "Asia/Hong_Kong", None),
     ]);
+    assert_eq!(run.report("second").plugin.as_deref(), Some("ios"));
+    assert!(
+        run.phenomena("second")
+            .contains(&format!("device | Computer {HOST} paired with this device")),
+        "{:#?}",
+        run.phenomena("second")
+    );
     assert_eq!(run.rejections(), Vec::<String>::new());
     let notes = run.unparsed("pc");
     assert!(
@@ -100,7 +121,7 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
         .find(|p| p.title == format!("iOS device {UDID} paired with this computer"))
         .unwrap();
     for v in [
-        "1F2E3D4C-5B6A-4978-8695-A4B3C2D1E0F9",
+        HOST,
         "6B3F2A1C-0D4E-4F5A-8B9C-1D2E3F4A5B6C",
         "a4:c3:f0:85:ac:2d",
         UDID,
@@ -159,4 +180,17 @@ fn a_laptop_that_paired_with_and_backed_up_a_phone_is_linked_to_the_phone() {
     assert!(user.contains(&"phone/owner".to_string()), "{user:?}");
     let other = with(&format!("pc/ios-device:{}", OTHER.to_uppercase()));
     assert_eq!(other.len(), 1, "{other:?}");
+    let host = with(&format!("pc/pairing-host:{HOST}"));
+    assert!(
+        host.contains(&format!("second/pairing-host:{HOST}")),
+        "{host:?}"
+    );
+    // nothing of the keys on the phone's side either
+    for p in &run.all_phenomena("second") {
+        let text = format!("{} {} {:?}", p.title, p.interpretation, p.verified_facts);
+        assert!(
+            !text.contains(&key_hex) && !text.contains("PRIVATE KEY"),
+            "{text}"
+        );
+    }
 }
