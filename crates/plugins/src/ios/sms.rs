@@ -201,6 +201,10 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             } else {
                 format!(", where Messages marked {} as link(s).", links.join(", "))
             });
+        } else if text.is_none() && t.get(row, "body").is_some_and(|b| b.starts_with("x'")) {
+            d.interpretation.push_str(
+                " Its text column is empty and its attributedBody does not read as an archived string (typedstream): the bytes are in the cited output as hex, the text is not known.",
+            );
         }
         run.record(d)?;
         // Wallet addresses in the text, each a claim of the side the words before it name:
