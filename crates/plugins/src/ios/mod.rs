@@ -555,7 +555,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
                 "/com.apple.routined/Cache.sqlite\"",
                 "/com.apple.routined/Local.sqlite\"",
             ],
-            "locations with times: cached location fixes and significant-location visits",
+            "locations with times: cached location fixes, significant-location visits, parked-car events",
         ),
         entry(
             "camera-roll screenshots",

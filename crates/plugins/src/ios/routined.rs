@@ -6,6 +6,13 @@
 //! - `Local.sqlite`, `ZRTLEARNEDLOCATIONOFINTERESTVISITMO`: one per significant-location visit
 //!   — entry, exit, creation and expiry times, latitude, longitude, uncertainty, confidence,
 //!   data point count, the learned location of interest it belongs to.
+//! - `Local.sqlite`, `ZRTVEHICLEEVENTMO` (when the device has it: iOS keeps it once the phone
+//!   has been connected to a car, by CarPlay or Bluetooth): one per parked-car event — the
+//!   time, where (latitude, longitude, uncertainty, the fix's own time), the car's identifier
+//!   as the phone knows it, whether the user moved the pin, the user's notes. The table's name
+//!   and columns follow Apple's Core Data model as the forensic literature describes it; no
+//!   public database holds one, so the generated fixture is the only check (a column missing
+//!   from a table that exists is noted, naming it; a missing table is no finding).
 //!
 //! Times are Core Data seconds since 2001. Schema drift: a table lacking `Z_PK`, the latitude,
 //! the longitude or its time column is noted, naming them; other columns are read when
@@ -32,11 +39,98 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     })?;
     run.each("Local.sqlite", |find, path| {
         if path.contains("/com.apple.routined/") {
-            visits(run, find, path)
+            visits(run, find, path)?;
+            vehicles(run, find, path)
         } else {
             Ok(())
         }
     })
+}
+
+/// Parked-car events of `Local.sqlite` (`ZRTVEHICLEEVENTMO`), when the table is there.
+fn vehicles(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    const T: &str = "ZRTVEHICLEEVENTMO";
+    let Some(schema) = run.schema(path, &[T])? else {
+        return Ok(());
+    };
+    if schema.columns(T).is_empty()
+        || !schema.require(run, T, &["Z_PK", "ZDATE", "ZLOCLATITUDE", "ZLOCLONGITUDE"])?
+    {
+        return Ok(());
+    }
+    let c = schema.columns(T);
+    let col = |n: &str, a: &str| column_or_null(&c, "", n, a);
+    let select = format!(
+        "SELECT Z_PK AS pk, ZDATE AS time, ZLOCLATITUDE AS latitude, ZLOCLONGITUDE AS longitude, {}, {}, {}, {}, {}, {} FROM {T}",
+        col("ZLOCUNCERTAINTY", "uncertainty"),
+        col("ZLOCDATE", "located"),
+        col("ZVEHICLEIDENTIFIER", "vehicle"),
+        col("ZUSERSETLOCATION", "user_set"),
+        col("ZNOTES", "notes"),
+        if c.contains("ZIDENTIFIER") {
+            "hex(ZIDENTIFIER) AS event_id".to_string()
+        } else {
+            "NULL AS event_id".to_string()
+        },
+    );
+    let Some(paged) = run.paged(path, &select, "Z_PK")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let mut d = Draft::new(
+            "locations",
+            format!(
+                "Parked car {pk}: {}, {}",
+                raw(t, row, "latitude").as_deref().unwrap_or("?"),
+                raw(t, row, "longitude").as_deref().unwrap_or("?")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        let said = fields(
+            &mut d,
+            t,
+            row,
+            inv,
+            &[
+                ("latitude", FactType::Text, "latitude"),
+                ("longitude", FactType::Text, "longitude"),
+                ("uncertainty", FactType::Text, "uncertainty (m)"),
+                ("vehicle", FactType::Identifier, "vehicle identifier"),
+                ("user_set", FactType::Count, "location set by the user"),
+                ("notes", FactType::Text, "notes"),
+                ("event_id", FactType::Identifier, "event identifier"),
+            ],
+        );
+        times(
+            &mut d,
+            t,
+            row,
+            inv,
+            &[("time", "Car parked"), ("located", "Parked car located")],
+        );
+        d.interpretation = format!(
+            "{T} Z_PK {pk} of {path}: routined recorded where the car the phone was connected to was parked; {}. Times are Core Data seconds since 2001.",
+            said.join("; ")
+        );
+        run.record(d)?;
+    }
+    if paged.truncated {
+        summarise(
+            run,
+            "locations",
+            path,
+            find,
+            "parked-car events",
+            &format!(
+                "SELECT count(*) AS total, min(ZDATE) AS first_time, max(ZDATE) AS last_time FROM {T}"
+            ),
+            core_data_encoding,
+            "First parked-car event",
+            "Last parked-car event",
+        )?;
+    }
+    Ok(())
 }
 
 fn fixes(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {

@@ -516,12 +516,48 @@ fn ios_gen_routined_fixes_and_visits() {
     ] {
         assert!(t.contains(&(d.into(), s + APPLE_EPOCH)), "{d}: {t:?}");
     }
+    // the parked car (the table has no notes column: read without it)
+    let car = one(&o, "Parked car 1: 51.51, -0.11");
+    assert_has(
+        car,
+        &[
+            "51.51",
+            "-0.11",
+            "12.5",
+            "CarPlay-2F6C8A10",
+            "0A0B0C0D0E0F10111213141516171819",
+        ],
+    );
+    let t = times(car);
+    assert!(
+        t.contains(&("Car parked".into(), 700_006_000 + APPLE_EPOCH)),
+        "{t:?}"
+    );
+    assert!(
+        t.contains(&("Parked car located".into(), 700_005_990 + APPLE_EPOCH)),
+        "{t:?}"
+    );
     let o = triage(&device("ios13"), "Asia/Hong_Kong");
     assert_all_accepted(&o);
     assert_has(
         one(&o, "routined location 2:"),
         &["22.29", "114.17", "65.0", "-1.0"],
     );
+    // no car on the iOS 13 phone: no finding, no note
+    assert!(titled(&o, "Parked car").is_empty());
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    // a vehicle table without its coordinates is noted, naming them; the visits still read
+    let tmp = copy("ios16");
+    let st = std::process::Command::new("sqlite3")
+        .arg(tmp.path().join("private/var/mobile/Library/Caches/com.apple.routined/Local.sqlite"))
+        .arg("DROP TABLE ZRTVEHICLEEVENTMO; CREATE TABLE ZRTVEHICLEEVENTMO (Z_PK INTEGER PRIMARY KEY, ZDATE TIMESTAMP); INSERT INTO ZRTVEHICLEEVENTMO VALUES (1, 700006000);")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    o.assert_noted("/Local.sqlite", "ZLOCLATITUDE, ZLOCLONGITUDE");
+    one(&o, "Significant location visit 1:");
 }
 
 /// The iOS 16 Envelope Index without its Protected Index: noted, naming the tables it lacks,
