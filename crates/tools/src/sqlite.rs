@@ -541,6 +541,7 @@ impl Tool for SqliteQuery {
         p.insert("base64".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are base64 (length a multiple of 4, base64 alphabet only) of UTF-8 text as `b64:` followed by the text; with `protobuf` also set, base64 of a Protocol Buffers message as `protobuf:` followed by its JSON. Any other cell is written as usual. Tango keeps names and messages this way."}));
         p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`; a stored user (users.data) as `tl:` followed by JSON: id as `telegram:<user id>`, the self/contact/deleted/bot flags, first_name, last_name, username, phone as kept (never its access hash). A blob that reads as neither stays x'hex'."}));
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
+        p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
@@ -554,6 +555,7 @@ impl Tool for SqliteQuery {
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
         let base64 = args::opt_bool(a, "base64")?.unwrap_or(false);
         let typedstream = args::opt_bool(a, "typedstream")?.unwrap_or(false);
+        let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -616,6 +618,17 @@ impl Tool for SqliteQuery {
                         }
                         None => push_cell(&mut text, v),
                     },
+                    ValueRef::Blob(b)
+                        if typedstream_text && crate::typedstream::is_typedstream(b) =>
+                    {
+                        match crate::typedstream::text_cell(b) {
+                            Some(t) => {
+                                text.push_str("typedstream-text:");
+                                push_escaped(&mut text, &t);
+                            }
+                            None => push_cell(&mut text, v),
+                        }
+                    }
                     ValueRef::Blob(b) if typedstream && crate::typedstream::is_typedstream(b) => {
                         match crate::typedstream::cell(b) {
                             Some(j) => {

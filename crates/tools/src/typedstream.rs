@@ -84,6 +84,22 @@ pub fn cell(b: &[u8]) -> Option<String> {
     serde_json::to_string(&crate::canonical_value(&v)).ok()
 }
 
+/// The text of a cell's archived string (an `NSAttributedString`'s text, or an `NSString`),
+/// when the cell reads completely as one.
+pub fn text_cell(b: &[u8]) -> Option<String> {
+    if !is_typedstream(b) {
+        return None;
+    }
+    match decode(b).ok()? {
+        Value::String(s) => Some(s),
+        Value::Object(mut m) => match m.remove("text") {
+            Some(Value::String(s)) if m.contains_key("runs") => Some(s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Decodes a whole typedstream: its one top-level value, or an array when it holds several.
 pub fn decode(b: &[u8]) -> Result<Value, Error> {
     let mut r = Reader::new(b)?;

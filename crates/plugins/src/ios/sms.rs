@@ -234,6 +234,51 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             "Last message",
         )?;
     }
+    if attributed {
+        archive_check(run, find, path)?;
+    }
+    Ok(())
+}
+
+/// The rows whose text column and archived text (`attributedBody`) are both there, read back
+/// with the archive's text only (paged by `rowid`).
+const ARCHIVED_SELECT: &str = "SELECT * FROM (SELECT m.ROWID AS rowid, m.guid, m.text, m.attributedBody AS archived \
+FROM message m WHERE m.text IS NOT NULL AND m.text != '' AND m.attributedBody IS NOT NULL) q";
+
+/// Messages writes a message's text twice, in `text` and archived in `attributedBody` (an
+/// edit in Messages rewrites both): a row whose two copies differ had one of them changed
+/// afterwards (most simply the text column, by an edit of the database or a tool that
+/// rewrote it), which an examiner must know before quoting it. One phenomenon per such row,
+/// citing both copies.
+fn archive_check(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(paged) = run.paged_with(path, ARCHIVED_SELECT, "rowid", &["typedstream_text"])? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let (Some(text), Some(archived)) = (
+            t.get(row, "text"),
+            t.get(row, "archived")
+                .and_then(|a| a.strip_prefix("typedstream-text:")),
+        ) else {
+            continue;
+        };
+        if text == archived {
+            continue;
+        }
+        let rowid = raw(t, row, "rowid").unwrap_or_default();
+        let mut d = Draft::new(
+            "messages",
+            format!("Message ROWID {rowid}: its text column differs from its archived text"),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        d.fact(FactType::Text, Some(&crate::outputs::escape(archived)), inv);
+        d.interpretation = format!(
+            "Message ROWID {rowid} of {path}: its text column reads \"{text}\" but the NSAttributedString Messages archived in attributedBody when it wrote the row reads \"{archived}\". Messages writes the two together (an edit in Messages rewrites both), so one of them was changed after the row was written, most simply the text column by an edit of the database or a tool that rewrote it. Quote the message with both."
+        );
+        run.record(d)?;
+    }
     Ok(())
 }
 

@@ -150,6 +150,21 @@ fn the_sqlite_option_renders_the_archive_and_leaves_other_blobs_hex() {
         assert_eq!(cells[2], "x'00ff'");
     }
     assert!(lines[0].contains("MacBook Air 13.3\\\\\"")); // a quote, JSON- then cell-escaped
+    // the text alone, as the column beside it holds it (rows 6 and 10 differ: see above)
+    let words = run(
+        &ctx,
+        "sqlite_query",
+        json!({"path": "/sms.db", "sql": "SELECT ROWID, attributedBody, text FROM message ORDER BY ROWID", "typedstream_text": true, "typedstream": true}),
+    );
+    let mut differ = Vec::new();
+    for line in words.text.lines().skip(1) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        let archived = cells[1].strip_prefix("typedstream-text:").unwrap();
+        if archived != cells[2] {
+            differ.push(cells[0]);
+        }
+    }
+    assert_eq!(differ, ["6", "10"]);
     let err = masf_tools::Catalog::standard()
         .get("sqlite_query")
         .unwrap()
