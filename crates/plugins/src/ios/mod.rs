@@ -547,7 +547,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "KnowledgeC knowledgeC.db",
             &["/Knowledge/knowledgeC.db\""],
-            "app usage: app in focus, device lock, plugged in, backlight, now playing, with times",
+            "app usage: app in focus, device lock, plugged in, backlight, now playing, web usage, Bluetooth and CarPlay connections, battery level, app activities, with times",
         ),
         entry(
             "routined locations",

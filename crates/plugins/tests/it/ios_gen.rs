@@ -448,7 +448,8 @@ fn ios_gen_knowledgec_app_usage_of_two_devices() {
         assert_all_accepted(&o);
         assert!(o.unparsed.is_empty(), "{dev}: {:#?}", o.unparsed);
         let events = titled(&o, "KnowledgeC ");
-        assert_eq!(events.len(), 7, "{dev}: {events:#?}");
+        let more = if dev == "ios16" { 5 } else { 0 };
+        assert_eq!(events.len(), 7 + more, "{dev}: {events:#?}");
         assert!(events.iter().all(|p| p.category == "app_usage"));
         let wa = one(&o, "KnowledgeC app in focus 1: net.whatsapp.WhatsApp");
         assert_has(
@@ -489,6 +490,36 @@ fn ios_gen_knowledgec_app_usage_of_two_devices() {
                 "245.5",
                 "Music",
                 "31",
+            ],
+        );
+        if dev == "ios13" {
+            continue;
+        }
+        // the iOS 16 phone's browsing, car, battery and Maps activity
+        let web = one(&o, "KnowledgeC web usage 8: com.apple.mobilesafari");
+        assert_has(
+            web,
+            &[
+                "/app/webUsage",
+                "example-exchange.com",
+                "https://example-exchange.com/withdraw?asset=USDT",
+                "180",
+            ],
+        );
+        let bt = one(&o, "KnowledgeC Bluetooth connection 9: connected");
+        assert_has(bt, &["Toyota Prius", "00:1A:7D:DA:71:13", "22", "8203"]);
+        assert!(times(bt).contains(&("KnowledgeC event starts".into(), b + 5500 + APPLE_EPOCH)));
+        one(&o, "KnowledgeC CarPlay connection 10: connected");
+        assert_has(one(&o, "KnowledgeC battery level 11: 57.0%"), &["57.0"]);
+        let act = one(&o, "KnowledgeC app activity 12: com.apple.Maps");
+        assert_has(
+            act,
+            &[
+                "com.apple.Maps.directions",
+                "Directions to Harbour City",
+                "https://maps.apple.com/?daddr=Harbour+City",
+                "Harbour City, Canton Road",
+                "maps-item-5521",
             ],
         );
     }
@@ -672,7 +703,7 @@ fn ios_gen_row_cap_and_paging() {
     );
     exec(
         &m.join("Library/CoreDuet/Knowledge/knowledgeC.db"),
-        "WITH RECURSIVE c(x) AS (SELECT 8 UNION ALL SELECT x + 1 FROM c WHERE x < 607)
+        "WITH RECURSIVE c(x) AS (SELECT 13 UNION ALL SELECT x + 1 FROM c WHERE x < 607)
          INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE)
          SELECT x, 11, 1, '/app/inFocus', 'com.example.app' || x, 700300000 + 10 * x, 700300005 + 10 * x FROM c;
          INSERT INTO ZOBJECT (Z_PK, Z_ENT, Z_OPT, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE)
