@@ -623,8 +623,8 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "WeChat MM.sqlite",
-            &["/DB/MM.sqlite\""],
-            "WeChat messages per conversation (Chat_<md5> tables), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
+            &["/DB/MM.sqlite\"", "/DB/message_"],
+            "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
         ),
         entry(
             "LINE Line.sqlite",

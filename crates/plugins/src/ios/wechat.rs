@@ -7,10 +7,13 @@
 //! - `DB/WCDB_Contact.sqlite` `Friend`: every contact, group (`…@chatroom`) and official
 //!   account (`gh_…`) with, where the layout keeps it, `dbContactRemark` (a Protocol Buffers
 //!   message, decoded by `sqlite_query`: field 1 nickname, 2 alias, 3 the owner's remark);
-//! - `DB/MM.sqlite`: one `Chat_<md5 of the peer's user name>` table per conversation
-//!   (`MesLocalID`, `MesSvrID`, `CreateTime` in Unix seconds, `Message`, `Type` — 1 text, 3
-//!   image, 34 voice, 43 video, 47 sticker, 49 link or file, 10000 system —, `Des`: 0 sent by
-//!   the account, 1 received). A group's received messages start with `<sender>:\n`.
+//! - `DB/MM.sqlite`, and in newer versions `DB/message_1.sqlite` … `message_N.sqlite`, among
+//!   which the conversations are spread: one `Chat_<md5 of the peer's user name>` table per
+//!   conversation (`MesLocalID`, `MesSvrID`, `CreateTime` in Unix seconds, `Message`, `Type` —
+//!   1 text, 3 image, 34 voice, 43 video, 47 sticker, 49 link or file, 10000 system —, `Des`:
+//!   0 sent by the account, 1 received). A group's received messages start with `<sender>:\n`.
+//!   Every such database of an account folder is read, with the account's owner and contacts
+//!   read once.
 //!
 //! The fields of the public WeChat readers (user names, nickname, alias, remark; local and
 //! server id, time, type, direction, text). Chat tables are matched to their peer by the md5
@@ -40,23 +43,47 @@ struct Friend {
     inv: Invoked,
 }
 
-/// Triage of every WeChat account folder of the source (found by its `<md5>/DB/MM.sqlite`).
+/// The account folder of a message database: `…/<32 hex digits>/DB/<name>` (another app's
+/// database of the same name is passed over).
+fn account_of(path: &str) -> Option<&str> {
+    let (db_dir, _) = path.rsplit_once('/')?;
+    let account = db_dir.strip_suffix("/DB")?;
+    let folder = file_name(account);
+    (folder.len() == 32 && folder.bytes().all(|b| b.is_ascii_hexdigit())).then_some(account)
+}
+
+/// Whether a file name is one of WeChat's message databases: `MM.sqlite` or `message_<n>.sqlite`.
+fn is_message_db(name: &str) -> bool {
+    name == "MM.sqlite"
+        || name
+            .strip_prefix("message_")
+            .and_then(|r| r.strip_suffix(".sqlite"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Triage of every WeChat account folder of the source (found by its message databases,
+/// `<md5>/DB/MM.sqlite` or `<md5>/DB/message_<n>.sqlite`).
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut accounts: BTreeMap<String, Vec<(Invoked, String)>> = BTreeMap::new();
+    for glob in ["MM.sqlite", "message_*.sqlite"] {
+        let Some((find, paths)) = run.find(glob)? else {
+            continue;
+        };
+        for path in paths.iter().filter(|p| is_message_db(file_name(p))) {
+            if let Some(account) = account_of(path) {
+                accounts
+                    .entry(account.to_string())
+                    .or_default()
+                    .push((find.clone(), path.clone()));
+            }
+        }
+    }
+    if accounts.is_empty() {
+        return Ok(());
+    }
     let settings = run.find("mmsetting.archive")?;
     let contacts = run.find("WCDB_Contact.sqlite")?;
-    run.each("MM.sqlite", |find, path| {
-        // `<account>/DB/MM.sqlite`
-        let Some(db_dir) = path.rsplit_once('/').map(|(d, _)| d) else {
-            return Ok(());
-        };
-        // only an account folder's: `…/<32 hex digits>/DB/MM.sqlite` (another app's is passed over)
-        let Some(account) = db_dir.strip_suffix("/DB") else {
-            return Ok(());
-        };
-        let folder = file_name(account);
-        if folder.len() != 32 || !folder.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(());
-        }
+    for (account, dbs) in &accounts {
         if let Some((sfind, paths)) = &settings {
             let want = format!("{account}/mmsetting.archive");
             if paths.contains(&want) {
@@ -65,13 +92,16 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
         let mut friends = BTreeMap::new();
         if let Some((cfind, paths)) = &contacts {
-            let want = format!("{db_dir}/WCDB_Contact.sqlite");
+            let want = format!("{account}/DB/WCDB_Contact.sqlite");
             if paths.contains(&want) {
                 friends = contacts_of(run, cfind, &want)?;
             }
         }
-        messages(run, find, path, &friends)
-    })
+        for (find, path) in dbs {
+            messages(run, find, path, &friends)?;
+        }
+    }
+    Ok(())
 }
 
 fn md5_hex(s: &str) -> String {

@@ -229,6 +229,68 @@ fn ios_wechat_messages_contacts_owner_and_claims_on_two_devices() {
     ));
 }
 
+/// Newer WeChat versions spread the conversations over `DB/message_1.sqlite` …
+/// `message_<n>.sqlite`: device a's chats moved there with the sqlite3 CLI (MM.sqlite renamed
+/// message_1.sqlite, two Chat_ tables moved into message_2.sqlite) read as from MM.sqlite.
+#[test]
+fn ios_wechat_chats_spread_over_message_n_databases_read_as_from_mm_sqlite() {
+    let tmp = tempfile::tempdir().unwrap();
+    let docs = wechat_tree(&tmp.path().join("a"), "a");
+    let whole = triage(&tmp.path().join("a"), "Asia/Hong_Kong");
+    let docs2 = wechat_tree(&tmp.path().join("split"), "a");
+    let account = std::fs::read_dir(&docs2)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let db = account.join("DB");
+    std::fs::rename(db.join("MM.sqlite"), db.join("message_1.sqlite")).unwrap();
+    let tables = sqlite3_rows(
+        &db.join("message_1.sqlite"),
+        "SELECT name FROM sqlite_master WHERE type='table' AND name LIKE 'Chat\\_%' ESCAPE '\\' ORDER BY name",
+    );
+    assert_eq!(tables.len(), 4);
+    let mut moves = format!(
+        "ATTACH '{}' AS two;\n",
+        db.join("message_2.sqlite").display()
+    );
+    for t in &tables[..2] {
+        let t = &t[0];
+        moves.push_str(&format!(
+            "CREATE TABLE two.{t} AS SELECT * FROM main.{t}; DROP TABLE main.{t};\n"
+        ));
+    }
+    sqlite3_exec(&db.join("message_1.sqlite"), &moves);
+    let split = triage(&tmp.path().join("split"), "Asia/Hong_Kong");
+    assert_all_accepted(&split);
+    assert!(split.unparsed.is_empty(), "{:#?}", split.unparsed);
+    assert!(docs.exists());
+    let titles = |o: &Outcome| {
+        let mut t: Vec<String> = o
+            .category("messages")
+            .iter()
+            .map(|p| p.title.clone())
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(titles(&split).len(), 8);
+    assert_eq!(titles(&split), titles(&whole));
+    assert_eq!(split.identities(), whole.identities());
+    // each message cites the database it is in
+    let in_two = split
+        .category("messages")
+        .into_iter()
+        .filter(|p| {
+            p.verified_facts
+                .iter()
+                .any(|f| f.value.ends_with("/DB/message_2.sqlite"))
+        })
+        .count();
+    assert!(in_two >= 2, "{in_two}");
+}
+
 #[test]
 fn ios_wechat_truncated_foreign_and_empty_copies_are_noted_and_the_rest_read() {
     let tmp = tempfile::tempdir().unwrap();
