@@ -59,6 +59,7 @@ pub mod addressbook;
 pub mod adid;
 pub mod apps;
 pub mod backupinfo;
+pub mod bluetooth;
 pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
@@ -229,6 +230,7 @@ impl Plugin for Ios {
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
         ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
+        ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
         ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
         ctx.artefact("URL cache Cache.db", || safari::triage(&run))?;
@@ -407,6 +409,15 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "DHCP leases",
             &["/dhcpclient/leases/"],
             "the device's IP address, router and network of its last leases",
+        ),
+        entry(
+            "Bluetooth devices",
+            &[
+                "/com.apple.MobileBluetooth.ledevices.paired.db\"",
+                "/com.apple.MobileBluetooth.ledevices.other.db\"",
+                "/com.apple.MobileBluetooth.devices.plist\"",
+            ],
+            "paired and nearby Bluetooth devices (car kits, headsets, watches): name, address, last seen and connected",
         ),
         entry(
             "iTunesPrefs",

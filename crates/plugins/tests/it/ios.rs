@@ -979,6 +979,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Wi-Fi known networks", false),
             ("Wi-Fi private addresses", false),
             ("DHCP leases", false),
+            ("Bluetooth devices", false),
             ("iTunesPrefs", false),
             ("lsdidentifiers plist", false),
             ("URL cache Cache.db", false),

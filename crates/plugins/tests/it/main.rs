@@ -12,6 +12,7 @@ mod disk;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;
+mod ios_nearby;
 mod ios_parity;
 mod ios_social;
 mod ios_social_a;

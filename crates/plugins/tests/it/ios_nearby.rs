@@ -1,0 +1,182 @@
+//! What was near the phone: its Bluetooth devices (the LE paired and seen databases and the
+//! classic paired-devices plist) on two trees built at test time with the sqlite3 CLI and
+//! Python's plistlib in the layouts iOS writes (the paths as the corpus's file lists of the
+//! Belkasoft CTF 6 and Magnet MVS 2023 iPhones hold them; the public zips do not carry the
+//! files themselves), and a foreign-schema copy noted while the rest is read.
+
+use std::path::Path;
+
+use crate::ios_support::{assert_all_accepted, triage};
+
+const GROUP: &str = "private/var/containers/Shared/SystemGroup/D6F6A65C-41DE-4119-9315-F6A5EBED1FC3/Library/Database";
+const PREFS: &str = "private/var/mobile/Library/Preferences";
+
+fn sqlite3(db: &Path, sql: &str) {
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn plist(to: &Path, python_dict: &str) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let script = format!(
+        "import plistlib, sys\nplistlib.dump({python_dict}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)"
+    );
+    let st = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// A phone's Bluetooth files: `full` is the iOS 16 layout, else an older one without the
+/// resolved address and name origin.
+fn bluetooth_tree(root: &Path, full: bool) {
+    let extra = if full {
+        "NameOrigin INTEGER, ResolvedAddress TEXT, "
+    } else {
+        ""
+    };
+    let (extra_cols, extra_vals) = if full {
+        (
+            "NameOrigin, ResolvedAddress, ",
+            "1, 'Public 7C:9A:54:11:22:33', ",
+        )
+    } else {
+        ("", "")
+    };
+    sqlite3(
+        &root.join(GROUP).join("com.apple.MobileBluetooth.ledevices.paired.db"),
+        &format!(
+            "CREATE TABLE PairedDevices (Uuid TEXT PRIMARY KEY, Name TEXT, {extra}Address TEXT, LastSeenTime INTEGER, LastConnectionTime INTEGER);
+             INSERT INTO PairedDevices (Uuid, Name, {extra_cols}Address, LastSeenTime, LastConnectionTime)
+             VALUES ('4A5B6C7D-8E9F-4011-8213-141516171819', 'Leung''s AirPods Pro', {extra_vals}'Random 5E:11:22:33:44:55', 1700000100, 1700000050);"
+        ),
+    );
+    sqlite3(
+        &root.join(GROUP).join("com.apple.MobileBluetooth.ledevices.other.db"),
+        "CREATE TABLE OtherDevices (Uuid TEXT PRIMARY KEY, Name TEXT, Address TEXT, LastSeenTime INTEGER);
+         INSERT INTO OtherDevices VALUES ('0F1E2D3C-4B5A-4697-8877-665544332211', 'Galaxy Watch5 (A1B2)', 'Public D0:C2:4E:AA:BB:CC', 1700000300),
+           ('1F1E2D3C-4B5A-4697-8877-665544332212', NULL, 'Random 6A:00:11:22:33:44', 0);",
+    );
+    plist(
+        &root
+            .join(PREFS)
+            .join("com.apple.MobileBluetooth.devices.plist"),
+        "{'F4:AF:E7:12:34:56': {'Name': 'Toyota Prius', 'DefaultName': 'CAR MULTIMEDIA', 'LastSeenTime': 1700000200.5, 'DeviceIdProduct': 8203, 'DeviceIdVendor': 76}}",
+    );
+}
+
+#[test]
+fn bluetooth_devices_paired_and_seen_on_two_layouts() {
+    for full in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        bluetooth_tree(tmp.path(), full);
+        let o = triage(tmp.path(), "Asia/Hong_Kong");
+        assert_all_accepted(&o);
+        assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+        let bt: Vec<_> = o
+            .findings()
+            .into_iter()
+            .filter(|p| p.title.starts_with("Bluetooth device "))
+            .collect();
+        let titles: Vec<&str> = bt.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(titles.len(), 4, "{titles:#?}");
+        let find = |t: &str| {
+            *bt.iter()
+                .find(|p| p.title == t)
+                .unwrap_or_else(|| panic!("{t}: {titles:#?}"))
+        };
+        let pods = find("Bluetooth device Random 5E:11:22:33:44:55 (paired): Leung's AirPods Pro");
+        let values: Vec<&str> = pods
+            .verified_facts
+            .iter()
+            .map(|f| f.value.as_str())
+            .collect();
+        assert!(
+            values.contains(&"4A5B6C7D-8E9F-4011-8213-141516171819"),
+            "{values:?}"
+        );
+        assert_eq!(
+            values.contains(&"Public 7C:9A:54:11:22:33"),
+            full,
+            "{values:?}"
+        );
+        let times: Vec<(&str, &str)> = pods
+            .times
+            .iter()
+            .map(|t| {
+                (
+                    t.description.as_str(),
+                    pods.verified_facts[t.fact].value.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            times,
+            [
+                ("Bluetooth device last seen", "1700000100"),
+                ("Bluetooth device last connected", "1700000050"),
+            ]
+        );
+        find(
+            "Bluetooth device Public D0:C2:4E:AA:BB:CC (seen nearby, not paired): Galaxy Watch5 (A1B2)",
+        );
+        // no name and never seen: the row is kept, without a time
+        let anon =
+            find("Bluetooth device Random 6A:00:11:22:33:44 (seen nearby, not paired): (no name)");
+        assert!(anon.times.is_empty());
+        let car = find("Bluetooth device F4:AF:E7:12:34:56 (paired): Toyota Prius");
+        let values: Vec<&str> = car
+            .verified_facts
+            .iter()
+            .map(|f| f.value.as_str())
+            .collect();
+        for v in [
+            "F4:AF:E7:12:34:56",
+            "Toyota Prius",
+            "CAR MULTIMEDIA",
+            "8203",
+            "76",
+            "1700000200.5",
+        ] {
+            assert!(values.contains(&v), "{v}: {values:?}");
+        }
+        // a peer's name is no identity of anyone
+        assert!(
+            !o.identities()
+                .iter()
+                .any(|(_, _, v)| v.contains("airpods") || v.contains("prius"))
+        );
+    }
+    // a foreign table where the seen devices should be: noted, naming the columns; the rest read
+    let tmp = tempfile::tempdir().unwrap();
+    bluetooth_tree(tmp.path(), true);
+    let other = tmp
+        .path()
+        .join(GROUP)
+        .join("com.apple.MobileBluetooth.ledevices.other.db");
+    std::fs::remove_file(&other).unwrap();
+    sqlite3(
+        &other,
+        "CREATE TABLE OtherDevices (Uuid TEXT, Label TEXT); INSERT INTO OtherDevices VALUES ('x', 'y');",
+    );
+    let o = triage(tmp.path(), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    o.assert_noted("ledevices.other.db", "Name, Address");
+    let n = o
+        .findings()
+        .into_iter()
+        .filter(|p| p.title.starts_with("Bluetooth device "))
+        .count();
+    assert_eq!(n, 2);
+}
