@@ -518,6 +518,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "files Safari downloaded: URL, path, size, time added",
         ),
         entry(
+            "Safari Bookmarks.db",
+            &["/Safari/Bookmarks.db\""],
+            "Safari bookmarks and reading list: title, URL, folder, modified",
+        ),
+        entry(
             "keyboard lexicon and statistics",
             &["/dynamic-lexicon.dat\"", "/user_model_database.sqlite\""],
             "words the user typed that the keyboard learned; typing totals",

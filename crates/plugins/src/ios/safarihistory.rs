@@ -10,6 +10,13 @@
 //! bytes so far and total, identifier, sandbox identifier, remove-when-done, and every other
 //! key (the bookmark blobs left out) —, read with `parse_plist`; an empty history is one
 //! phenomenon saying so.
+//!
+//! Safari's bookmarks and reading list (`…/Safari/Bookmarks.db`, table `bookmarks`): one
+//! phenomenon per bookmark with a URL — title, URL, the folder it is in (`parent`'s title;
+//! `com.apple.ReadingList` is the reading list), hidden, read (reading list), deleted, the
+//! sync UUID and the last-modified time (Core Data seconds) — iLEAPP's `safariBookmarks`
+//! fields (title, URL, hidden) and more; `id`, `title` and `url` are required (else noted),
+//! the other columns read when present.
 
 use masf_agents::RuntimeError;
 use masf_graph::FactType;
@@ -34,7 +41,107 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         } else {
             Ok(())
         }
+    })?;
+    run.each("Bookmarks.db", |find, path| {
+        if path.contains("/Safari/") {
+            bookmarks(run, find, path)
+        } else {
+            Ok(())
+        }
     })
+}
+
+/// Safari's `Bookmarks.db`: every bookmark with a URL, with its folder.
+fn bookmarks(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    const T: &str = "bookmarks";
+    let Some(schema) = run.schema(path, &[T])? else {
+        return Ok(());
+    };
+    if !schema.require(run, T, &["id", "title", "url"])? {
+        return Ok(());
+    }
+    let c = schema.columns(T);
+    let col = |n: &str, a: &str| crate::calls::column_or_null(&c, "b.", n, a);
+    let folder = if c.contains("parent") {
+        "(SELECT f.title FROM bookmarks f WHERE f.id = b.parent) AS folder"
+    } else {
+        "NULL AS folder"
+    };
+    let select = format!(
+        "SELECT * FROM (SELECT b.id AS id, b.title AS title, b.url AS url, {folder}, {}, {}, {}, {}, {} FROM {T} b WHERE b.url IS NOT NULL AND b.url != '') q",
+        col("hidden", "hidden"),
+        col("read", "read"),
+        col("deleted", "deleted"),
+        col("external_uuid", "uuid"),
+        col("last_modified", "modified"),
+    );
+    let Some(paged) = run.paged(path, &select, "id")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let id = super::raw(t, row, "id").unwrap_or_default();
+        let title = super::raw(t, row, "title");
+        let url = super::raw(t, row, "url");
+        let folder = super::raw(t, row, "folder");
+        let reading = folder.as_deref() == Some("com.apple.ReadingList");
+        let mut d = Draft::new(
+            "web",
+            format!(
+                "Safari {} {id}: {}",
+                if reading {
+                    "reading list item"
+                } else {
+                    "bookmark"
+                },
+                title
+                    .as_deref()
+                    .filter(|t| !t.is_empty())
+                    .or(url.as_deref())
+                    .unwrap_or("?")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Url, url.as_deref(), inv);
+        d.fact(FactType::Text, title.as_deref(), inv);
+        d.fact(FactType::Text, folder.as_deref(), inv);
+        let mut said = Vec::new();
+        for (col, fact_type, label) in [
+            ("hidden", FactType::Count, "hidden"),
+            ("read", FactType::Count, "read"),
+            ("deleted", FactType::Count, "deleted"),
+            ("uuid", FactType::Identifier, "sync UUID"),
+        ] {
+            if let Some(v) = super::raw(t, row, col) {
+                d.fact(fact_type, Some(&v), inv);
+                said.push(format!("{label} {v}"));
+            }
+        }
+        let modified = super::raw(t, row, "modified").filter(|v| v != "0" && v != "0.0");
+        d.time(
+            modified.as_deref(),
+            super::core_data_encoding(modified.as_deref()),
+            "Safari bookmark modified",
+            inv,
+        );
+        d.interpretation = format!(
+            "bookmarks id {id} of {path}: {} {} ({}) in the folder {}; {}.",
+            if reading {
+                "a reading-list item"
+            } else {
+                "a bookmark of"
+            },
+            url.as_deref().unwrap_or("?"),
+            title.as_deref().unwrap_or("no title"),
+            folder.as_deref().unwrap_or("(top level)"),
+            if said.is_empty() {
+                "no other field".to_string()
+            } else {
+                said.join(", ")
+            }
+        );
+        run.record(d)?;
+    }
+    Ok(())
 }
 
 /// The keys of a download entry that iLEAPP names, with how each is recorded.

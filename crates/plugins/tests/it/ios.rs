@@ -999,6 +999,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
             ("Safari Downloads.plist", false),
+            ("Safari Bookmarks.db", false),
             ("keyboard lexicon and statistics", false),
             ("voicemail.db", false),
             ("Clubhouse preferences", false),

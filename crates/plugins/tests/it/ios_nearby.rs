@@ -1,4 +1,5 @@
-//! What was near the phone: its Bluetooth devices (the LE paired and seen databases and the
+//! Safari's bookmarks and reading list (a `Bookmarks.db` built with the sqlite3 CLI in Safari's
+//! table layout, on two layouts), and what was near the phone: its Bluetooth devices (the LE paired and seen databases and the
 //! classic paired-devices plist) on two trees built at test time with the sqlite3 CLI and
 //! Python's plistlib in the layouts iOS writes (the paths as the corpus's file lists of the
 //! Belkasoft CTF 6 and Magnet MVS 2023 iPhones hold them; the public zips do not carry the
@@ -179,4 +180,109 @@ fn bluetooth_devices_paired_and_seen_on_two_layouts() {
         .filter(|p| p.title.starts_with("Bluetooth device "))
         .count();
     assert_eq!(n, 2);
+}
+
+/// Safari's `Bookmarks.db`: the bookmark bar, a folder, the reading list; folders and the
+/// root are no bookmarks. An older layout without `external_uuid`, `read` and `deleted` reads
+/// the same bookmarks.
+#[test]
+fn safari_bookmarks_and_reading_list_on_two_layouts() {
+    for full in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let db = tmp
+            .path()
+            .join("private/var/mobile/Library/Safari/Bookmarks.db");
+        let (cols, extra) = if full {
+            (
+                ", external_uuid TEXT, read INTEGER, deleted INTEGER",
+                ", NULL, NULL, 0",
+            )
+        } else {
+            ("", "")
+        };
+        let rows = [
+            "(0, 0, NULL, 1, '', NULL, 0, 0)",
+            "(1, 0, 0, 1, 'BookmarksBar', NULL, 0, 0)",
+            "(2, 0, 0, 1, 'com.apple.ReadingList', NULL, 0, 0)",
+            "(3, 0, 1, 1, 'Crypto', NULL, 0, 0)",
+            "(4, 0, 3, 0, 'OKX | Buy Bitcoin', 'https://www.okx.com/', 0, 718000000.5)",
+            "(5, 0, 1, 0, 'Harbour City', 'https://www.harbourcity.com.hk/', 1, 718000100)",
+            "(6, 0, 2, 0, 'How to move USDT off an exchange', 'https://example.org/guide?a=1&b=2', 0, 718000200)",
+        ];
+        let values: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{}{extra})", r.trim_end_matches(')')))
+            .collect();
+        let extra_names = if full {
+            ", external_uuid, read, deleted"
+        } else {
+            ""
+        };
+        sqlite3(
+            &db,
+            &format!(
+                "CREATE TABLE bookmarks (id INTEGER PRIMARY KEY, special_id INTEGER, parent INTEGER, type INTEGER, title TEXT, url TEXT, hidden INTEGER, last_modified REAL{cols});
+                 INSERT INTO bookmarks (id, special_id, parent, type, title, url, hidden, last_modified{extra_names}) VALUES {};",
+                values.join(", ")
+            ),
+        );
+        if full {
+            sqlite3(
+                &db,
+                "UPDATE bookmarks SET read = 1, external_uuid = '9C2D4E6F-1A3B-4C5D-8E9F-0A1B2C3D4E5F' WHERE id = 6;",
+            );
+        }
+        let o = triage(tmp.path(), "Asia/Hong_Kong");
+        assert_all_accepted(&o);
+        assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+        let marks: Vec<_> = o
+            .findings()
+            .into_iter()
+            .filter(|p| p.title.starts_with("Safari "))
+            .collect();
+        let titles: Vec<&str> = marks.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Safari bookmark 4: OKX | Buy Bitcoin",
+                "Safari bookmark 5: Harbour City",
+                "Safari reading list item 6: How to move USDT off an exchange",
+            ]
+        );
+        let okx = marks[0];
+        let values: Vec<&str> = okx
+            .verified_facts
+            .iter()
+            .map(|f| f.value.as_str())
+            .collect();
+        for v in [
+            "https://www.okx.com/",
+            "OKX | Buy Bitcoin",
+            "Crypto",
+            "718000000.5",
+        ] {
+            assert!(values.contains(&v), "{v}: {values:?}");
+        }
+        assert_eq!(okx.times.len(), 1);
+        assert!(
+            marks[1]
+                .verified_facts
+                .iter()
+                .any(|f| f.value == "BookmarksBar")
+        );
+        let reading = marks[2];
+        assert!(
+            reading
+                .verified_facts
+                .iter()
+                .any(|f| f.value == "https://example.org/guide?a=1&b=2")
+        );
+        assert_eq!(
+            reading
+                .verified_facts
+                .iter()
+                .any(|f| f.value == "9C2D4E6F-1A3B-4C5D-8E9F-0A1B2C3D4E5F"),
+            full
+        );
+    }
 }
