@@ -291,3 +291,121 @@ FROM keyword_search_terms k JOIN urls u ON u.id = k.url_id ORDER BY k.rowid";
     }
     Ok(())
 }
+
+/// A Chromium profile's `Bookmarks` (JSON the browser writes: `roots` → `bookmark_bar`,
+/// `other`, `synced`, each a folder of `url` and `folder` nodes): one phenomenon per bookmark
+/// with its name, URL, folder path, GUID and its added and last-used times (WebKit
+/// microseconds as decimal strings; 0 is "not set"), up to [`MAX_ROWS`]. Read with `read_text`
+/// (at most 1 MiB); each value is cited as the file writes it (verbatim, or JSON-escaped), and
+/// a value the file writes otherwise (Chrome escapes `<` as `\u003C`) is left out of the facts
+/// rather than cited wrongly.
+pub fn chromium_bookmarks(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(tree, path);
+    let Some(read) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_text",
+        crate::identity::args_on(tree, serde_json::json!({"path": path, "length": 1_048_576})),
+    )?
+    else {
+        return Ok(());
+    };
+    let body = &read.output.text;
+    let parsed = body
+        .find('{')
+        .and_then(|start| serde_json::from_str::<serde_json::Value>(&body[start..]).ok());
+    let Some(roots) = parsed
+        .as_ref()
+        .and_then(|v| v.get("roots"))
+        .and_then(serde_json::Value::as_object)
+    else {
+        ctx.unparsed(
+            &name,
+            "could not parse the Chromium bookmarks because the file is no JSON with roots (or is larger than read_text's 1 MiB)",
+            Some(&read.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    let browser = browser_of(path);
+    let profile = profile_of(path);
+    // as the file writes a string: verbatim, else JSON-escaped, else not citable
+    let cited = |s: &str| -> Option<String> {
+        if body.contains(s) {
+            Some(s.to_string())
+        } else {
+            let j = crate::outputs::in_json(s);
+            body.contains(&j).then_some(j)
+        }
+    };
+    let mut stack: Vec<(String, &serde_json::Value)> = roots
+        .iter()
+        .map(|(_, node)| (String::new(), node))
+        .collect();
+    stack.reverse();
+    let mut count = 0u64;
+    while let Some((folder, node)) = stack.pop() {
+        let title = node["name"].as_str().unwrap_or_default();
+        match node["type"].as_str() {
+            Some("folder") => {
+                let here = if folder.is_empty() {
+                    title.to_string()
+                } else {
+                    format!("{folder} > {title}")
+                };
+                for child in node["children"].as_array().into_iter().flatten().rev() {
+                    stack.push((here.clone(), child));
+                }
+            }
+            Some("url") => {
+                count += 1;
+                if count > MAX_ROWS {
+                    continue;
+                }
+                let url = node["url"].as_str().unwrap_or_default();
+                let mut d = Draft::new(
+                    "web",
+                    format!(
+                        "{browser} bookmark: {}",
+                        if title.is_empty() { url } else { title }
+                    ),
+                );
+                d.fact(FactType::Path, Some(path), found);
+                d.fact(FactType::Url, cited(url).as_deref(), &read);
+                d.fact(FactType::Text, cited(title).as_deref(), &read);
+                if let Some(last) = folder.rsplit(" > ").next() {
+                    d.fact(FactType::Text, cited(last).as_deref(), &read);
+                }
+                d.fact(
+                    FactType::Identifier,
+                    node["guid"].as_str().and_then(&cited).as_deref(),
+                    &read,
+                );
+                for (key, desc) in [
+                    ("date_added", "Bookmark added"),
+                    ("date_last_used", "Bookmark last used"),
+                ] {
+                    let v = node[key].as_str().and_then(&cited);
+                    d.time(v.as_deref(), webkit(v.as_deref()), desc, &read);
+                }
+                d.interpretation = format!(
+                    "{browser} profile {profile} ({name}) keeps a bookmark of {url} named \"{title}\" in the folder {folder}; its added and last-used times are WebKit microseconds since 1601 (0: not set)."
+                );
+                record_draft(ctx, d)?;
+            }
+            _ => {}
+        }
+    }
+    if count > MAX_ROWS {
+        ctx.unparsed(
+            &name,
+            &format!("{count} bookmarks, the first {MAX_ROWS} read"),
+            Some(&read.record.invocation_id),
+        )?;
+    }
+    Ok(())
+}

@@ -72,6 +72,16 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             "visits, downloads, searches of Chrome, Edge, Brave, Opera profiles",
         ),
         e(
+            "browser bookmarks (Chromium Bookmarks)",
+            &["/Bookmarks\""],
+            "bookmarks of Chrome, Edge, Brave, Opera profiles, with folders and times",
+        ),
+        e(
+            "Apple devices the computer knows",
+            &["/Lockdown/", "/MobileSync/Backup/"],
+            "iPhones and iPads paired with it or backed up on it: UDID, IMEI, serial, number",
+        ),
+        e(
             "browser wallet extensions",
             &["leveldb_records"],
             "wallet accounts, address books, transactions",
@@ -266,6 +276,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut preferences = std::collections::BTreeSet::new();
     // Chromium-family history databases, with the page that lists each
     let mut histories: Vec<(String, usize)> = Vec::new();
+    // Chromium-family bookmark files, with the page that lists each
+    let mut bookmarks: Vec<(String, usize)> = Vec::new();
     // Apple devices the computer knows (pairing records, backups), with the page of each
     let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
@@ -300,6 +312,9 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && e.path.ends_with("/History") {
                 histories.push((e.path.clone(), pages.len()));
+            }
+            if !e.deleted && e.path.ends_with("/Bookmarks") && e.size != "0" {
+                bookmarks.push((e.path.clone(), pages.len()));
             }
             if !e.deleted
                 && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
@@ -412,6 +427,12 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
         let listing = &pages[*page].0;
         ctx.artefact(&crate::identity::artefact_name(tree, path), || {
             crate::browsers::chromium_history(ctx, tree, path, listing)
+        })?;
+    }
+    for (path, page) in &bookmarks {
+        let listing = &pages[*page].0;
+        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
+            crate::browsers::chromium_bookmarks(ctx, tree, path, listing)
         })?;
     }
     let apple: Vec<_> = apple

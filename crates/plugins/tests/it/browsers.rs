@@ -2,7 +2,9 @@
 //! Android data tree (Chrome's `app_chrome/Default/History`) and a USB stick (a FAT image made
 //! with mkfs.vfat and mcopy) holding a Windows Chrome profile. The database is built at test
 //! time by the sqlite3 CLI from Chromium's own schema (`tests/fixtures/chromium/history.sql`);
-//! every value is checked against the sqlite3 CLI's reading of it.
+//! every value is checked against the sqlite3 CLI's reading of it. Beside it, the profile's
+//! `Bookmarks` JSON, written by Python's json module in Chrome's layout (three-space indent,
+//! `<` escaped as `\u003C` as Chrome's writer does).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -125,6 +127,82 @@ fn check(run: &crate::android_support::Run, source: &str, db: &Path, browser: &s
     }));
 }
 
+/// A profile's `Bookmarks` file beside its `History`.
+fn write_bookmarks(profile: &Path) {
+    let script = r#"
+import json, sys
+def url(i, name, u, added, used='0'):
+    return {'date_added': added, 'date_last_used': used, 'guid': '6f1c%04d-aaaa-4bbb-8ccc-0123456789ab' % i,
+            'id': str(i), 'name': name, 'type': 'url', 'url': u}
+def folder(i, name, children):
+    return {'children': children, 'date_added': '13340000000000000', 'date_modified': '0',
+            'guid': '0bf0%04d-aaaa-4bbb-8ccc-0123456789ab' % i, 'id': str(i), 'name': name, 'type': 'folder'}
+roots = {'bookmark_bar': folder(1, 'Bookmarks bar', [
+            url(5, 'OKX | Buy Bitcoin', 'https://www.okx.com/', '13350000000000000', '13350000123000000'),
+            folder(6, 'Crypto', [url(7, 'TronScan 交易', 'https://tronscan.org/#/address/TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2', '13350000200000000'),
+                                 url(8, 'Cold <wallet> guide', 'https://example.org/cold?a=1&b=2', '13350000300000000')])]),
+         'other': folder(2, 'Other bookmarks', []),
+         'synced': folder(3, 'Mobile bookmarks', [url(9, 'Harbour City', 'https://www.harbourcity.com.hk/', '13350000400000000')])}
+text = json.dumps({'checksum': '0f3e1b2c', 'roots': roots, 'version': 1}, indent=3, ensure_ascii=False)
+open(sys.argv[1], 'w', encoding='utf-8').write(text.replace('<', '\\u003C').replace('>', '\\u003E'))
+"#;
+    let st = Command::new("python3")
+        .args(["-c", script])
+        .arg(profile.join("Bookmarks"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+/// The four bookmarks of [`write_bookmarks`], each with its folder; the name Chrome wrote
+/// with `\u003C` is left out of the facts, its URL and times kept.
+fn check_bookmarks(run: &crate::android_support::Run, source: &str) {
+    let marks: Vec<Phenomenon> = run
+        .all_phenomena(source)
+        .into_iter()
+        .filter(|p| p.title.starts_with("Chrome bookmark: "))
+        .collect();
+    let mut titles: Vec<&str> = marks.iter().map(|p| p.title.as_str()).collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        [
+            "Chrome bookmark: Cold <wallet> guide",
+            "Chrome bookmark: Harbour City",
+            "Chrome bookmark: OKX | Buy Bitcoin",
+            "Chrome bookmark: TronScan 交易",
+        ]
+    );
+    let find = |t: &str| marks.iter().find(|p| p.title.ends_with(t)).unwrap();
+    let okx = find("OKX | Buy Bitcoin");
+    for v in [
+        "https://www.okx.com/",
+        "OKX | Buy Bitcoin",
+        "Bookmarks bar",
+        "13350000000000000",
+        "13350000123000000",
+    ] {
+        assert!(has(okx, v), "{v}: {:#?}", okx.verified_facts);
+    }
+    assert_eq!(okx.times.len(), 2);
+    let tron = find("TronScan 交易");
+    assert!(has(tron, "Crypto"));
+    assert!(tron.interpretation.contains("Bookmarks bar > Crypto"));
+    let cold = find("Cold <wallet> guide");
+    assert!(has(cold, "https://example.org/cold?a=1&b=2"));
+    assert!(
+        !cold
+            .verified_facts
+            .iter()
+            .any(|f| f.value.contains("wallet>")),
+        "{:#?}",
+        cold.verified_facts
+    );
+    // not used: no last-used time
+    assert_eq!(cold.times.len(), 1);
+    assert!(has(find("Harbour City"), "Mobile bookmarks"));
+}
+
 #[test]
 fn chrome_history_on_an_android_tree() {
     let tmp = tempfile::tempdir().unwrap();
@@ -132,8 +210,10 @@ fn chrome_history_on_an_android_tree() {
         .path()
         .join("data/data/com.android.chrome/app_chrome/Default/History");
     build_history(&db);
+    write_bookmarks(db.parent().unwrap());
     let run = triage(&[("p", tmp.path(), "Asia/Hong_Kong", Some("HK"))]);
     check(&run, "p", &db, "Chrome");
+    check_bookmarks(&run, "p");
 }
 
 #[test]
@@ -142,6 +222,7 @@ fn chrome_history_of_a_windows_profile_on_a_usb_stick() {
     let stage = tmp.path().join("stage");
     let db = stage.join("Users/lam/AppData/Local/Google/Chrome/User Data/Default/History");
     build_history(&db);
+    write_bookmarks(db.parent().unwrap());
     let img = tmp.path().join("stick.img");
     let ok = |cmd: &mut Command| {
         let out = cmd.output().unwrap();
@@ -159,4 +240,5 @@ fn chrome_history_of_a_windows_profile_on_a_usb_stick() {
         .arg("::/"));
     let run = triage(&[("usb", &img, "Asia/Hong_Kong", Some("HK"))]);
     check(&run, "usb", &db, "Chrome");
+    check_bookmarks(&run, "usb");
 }
