@@ -16,6 +16,12 @@
 //! column is read when present. A library with neither asset table, or one lacking `Z_PK`,
 //! `ZDATECREATED`, `ZDIRECTORY` or `ZFILENAME`, is noted as unparsed, naming what is missing.
 //!
+//! Where Photos reverse-geocoded an asset (`ZADDITIONALASSETATTRIBUTES.ZREVERSELOCATIONDATA`,
+//! an archived `PLRevGeoLocationInfo`, read with `sqlite_query`'s `plists` option): the postal
+//! address it holds (`_street`, `_subLocality`, `_city`, `_subAdministrativeArea`, `_state`,
+//! `_postalCode`, `_country`, `_ISOCountryCode`, as iLEAPP's Photos modules report them) and
+//! whether Photos marks the place as home (`isHome`).
+//!
 //! `ZLATITUDE`/`ZLONGITUDE` of -180 is Apple's "no location" value: kept in the row's
 //! interpretation, never recorded as a coordinate. Times are Core Data seconds since 2001.
 
@@ -159,6 +165,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         ("ZPLAYCOUNT", "plays"),
         ("ZSHARECOUNT", "shares"),
         ("ZLASTVIEWEDDATE", "viewed"),
+        ("ZREVERSELOCATIONDATA", "revgeo"),
     ] {
         cols.push(xc(c, alias));
     }
@@ -204,7 +211,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         from.push_str(" LEFT JOIN ZEXTENDEDATTRIBUTES e ON e.ZASSET = a.Z_PK");
     }
     let select = format!("SELECT {} {from}", cols.join(", "));
-    let Some(paged) = run.paged(path, &select, "a.Z_PK")? else {
+    let Some(paged) = run.paged_with(path, &select, "a.Z_PK", &["plists"])? else {
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
@@ -311,6 +318,29 @@ fn record(
             lon.as_deref().unwrap_or("NULL")
         )),
     }
+    if let Some(place) = t
+        .get(row, "revgeo")
+        .and_then(|c| c.strip_prefix("plist:"))
+        .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
+    {
+        let address = postal_address(&place);
+        for (_, v) in &address {
+            d.fact(FactType::Text, Some(&crate::outputs::in_json_cell(v)), inv);
+        }
+        if !address.is_empty() {
+            said.push(format!(
+                "Photos reverse-geocoded it to {}",
+                address
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if find_key(&place, "isHome").and_then(serde_json::Value::as_bool) == Some(true) {
+            said.push("a place Photos marks as home (isHome)".to_string());
+        }
+    }
     times(
         &mut d,
         t,
@@ -346,4 +376,41 @@ fn record(
         said.join("; "),
     );
     run.record(d)
+}
+
+/// The members of a reverse-geocoded postal address, in the order an address is written.
+const POSTAL: [(&str, &str); 8] = [
+    ("_street", "street"),
+    ("_subLocality", "sub-locality"),
+    ("_city", "city"),
+    ("_subAdministrativeArea", "sub-administrative area"),
+    ("_state", "state"),
+    ("_postalCode", "postal code"),
+    ("_country", "country"),
+    ("_ISOCountryCode", "ISO country code"),
+];
+
+/// The first value of `key` anywhere in `v` (depth first).
+fn find_key<'v>(v: &'v serde_json::Value, key: &str) -> Option<&'v serde_json::Value> {
+    match v {
+        serde_json::Value::Object(m) => m
+            .get(key)
+            .or_else(|| m.values().find_map(|x| find_key(x, key))),
+        serde_json::Value::Array(a) => a.iter().find_map(|x| find_key(x, key)),
+        _ => None,
+    }
+}
+
+/// The postal address of an archived `PLRevGeoLocationInfo`: (what, value) of each member
+/// written, wherever the archive nests it.
+fn postal_address(place: &serde_json::Value) -> Vec<(&'static str, String)> {
+    POSTAL
+        .iter()
+        .filter_map(|(k, what)| {
+            find_key(place, k)
+                .and_then(serde_json::Value::as_str)
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| (*what, v.to_string()))
+        })
+        .collect()
 }

@@ -169,6 +169,32 @@ fn ios_gen_photos_of_two_schemas() {
     );
     assert!(p1.interpretation.contains("a favourite"));
     assert!(times(p1).contains(&("Photo last shared".into(), 700_003_600 + APPLE_EPOCH)));
+    // where Photos reverse-geocoded it (an archived PLRevGeoLocationInfo)
+    assert_has(
+        p1,
+        &[
+            "Westminster Bridge Road",
+            "Lambeth",
+            "London",
+            "SE1 7PB",
+            "United Kingdom",
+            "GB",
+        ],
+    );
+    assert!(
+        p1.interpretation.contains(
+            "Photos reverse-geocoded it to street Westminster Bridge Road, sub-locality Lambeth, city London"
+        ),
+        "{}",
+        p1.interpretation
+    );
+    assert!(!p1.interpretation.contains("as home"));
+    assert!(
+        !o.findings()
+            .iter()
+            .any(|p| p.title.contains("Photos library photo 2:")
+                && p.interpretation.contains("reverse-geocoded"))
+    );
     let p2 = one(&o, "Photos library photo 2:");
     assert_has(p2, &["photo_2023-03-08.jpg", "org.telegram.messenger"]);
     assert!(p2.interpretation.contains("no location"));
