@@ -66,11 +66,9 @@ fn trees_without_ios_directories_are_not_claimed() {
     }
 }
 
-/// The demo iPhone's entries: (name, bytes).
-fn demo_entries() -> Vec<(String, Vec<u8>)> {
-    let f =
-        std::fs::File::open(repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip")).unwrap();
-    let mut z = zip::ZipArchive::new(f).unwrap();
+/// The file entries of a zip: (name, bytes).
+fn zip_entries(zip: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut z = zip::ZipArchive::new(std::fs::File::open(zip).unwrap()).unwrap();
     (0..z.len())
         .filter_map(|i| {
             let mut e = z.by_index(i).unwrap();
@@ -82,6 +80,11 @@ fn demo_entries() -> Vec<(String, Vec<u8>)> {
             Some((e.name().unwrap().to_string(), b))
         })
         .collect()
+}
+
+/// The demo iPhone's entries: (name, bytes).
+fn demo_entries() -> Vec<(String, Vec<u8>)> {
+    zip_entries(&repo().join("tests/fixtures/demo/evidence/iphone_ffs.zip"))
 }
 
 fn write_zip(to: &Path, entries: &[(String, Vec<u8>)]) {
@@ -99,7 +102,11 @@ fn write_tar_gz(to: &Path, entries: &[(String, Vec<u8>)]) {
         std::fs::File::create(to).unwrap(),
         flate2::Compression::fast(),
     );
-    let mut t = tar::Builder::new(gz);
+    append_all(tar::Builder::new(gz), entries).finish().unwrap();
+}
+
+/// Appends every entry as a regular file (mode 0644, a fixed time) and closes the archive.
+fn append_all<W: Write>(mut t: tar::Builder<W>, entries: &[(String, Vec<u8>)]) -> W {
     for (name, bytes) in entries {
         let mut h = tar::Header::new_gnu();
         h.set_size(bytes.len() as u64);
@@ -109,7 +116,7 @@ fn write_tar_gz(to: &Path, entries: &[(String, Vec<u8>)]) {
         t.append_data(&mut h, name.as_str(), bytes.as_slice())
             .unwrap();
     }
-    t.into_inner().unwrap().finish().unwrap();
+    t.into_inner().unwrap()
 }
 
 fn write_folder(to: &Path, entries: &[(String, Vec<u8>)]) {
@@ -429,33 +436,14 @@ plistlib.dump({'IsFullBackup': False, 'Version': '3.3', 'BackupState': 'new', 'D
 /// telephony and contacts providers' databases, made with sqlite3 from AOSP's schemas, and a
 /// note on the shared storage): (name, bytes).
 fn android_entries() -> Vec<(String, Vec<u8>)> {
-    let f = std::fs::File::open(repo().join("tests/fixtures/android/android_tree.zip")).unwrap();
-    let mut z = zip::ZipArchive::new(f).unwrap();
-    (0..z.len())
-        .filter_map(|i| {
-            let mut e = z.by_index(i).unwrap();
-            if e.is_dir() {
-                return None;
-            }
-            let mut b = Vec::new();
-            e.read_to_end(&mut b).unwrap();
-            Some((e.name().unwrap().to_string(), b))
-        })
-        .collect()
+    zip_entries(&repo().join("tests/fixtures/android/android_tree.zip"))
 }
 
 fn write_tar(to: &Path, entries: &[(String, Vec<u8>)]) {
-    let mut t = tar::Builder::new(std::fs::File::create(to).unwrap());
-    for (name, bytes) in entries {
-        let mut h = tar::Header::new_gnu();
-        h.set_size(bytes.len() as u64);
-        h.set_mode(0o644);
-        h.set_mtime(1_700_000_000);
-        h.set_cksum();
-        t.append_data(&mut h, name.as_str(), bytes.as_slice())
-            .unwrap();
-    }
-    t.into_inner().unwrap();
+    append_all(
+        tar::Builder::new(std::fs::File::create(to).unwrap()),
+        entries,
+    );
 }
 
 /// Issue 17 part 1 on Android: the same artefact bytes in the layouts acquisition tools and
