@@ -58,6 +58,7 @@ pub mod accounts;
 pub mod addressbook;
 pub mod adid;
 pub mod apps;
+pub mod appstate;
 pub mod backupinfo;
 pub mod bluetooth;
 pub mod cachev0;
@@ -229,6 +230,7 @@ impl Plugin for Ios {
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
+        ctx.artefact("applicationState.db", || appstate::triage(&run))?;
         ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
         ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
@@ -438,6 +440,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "storeSystem.db",
             &["/storeSystem.db\""],
             "installed apps with the Apple ID and DSID that bought them",
+        ),
+        entry(
+            "applicationState.db",
+            &["/FrontBoard/applicationState.db\""],
+            "installed apps with their bundle and data container paths (which container UUID is which app)",
         ),
         entry(
             "Lockdown data_ark.plist",

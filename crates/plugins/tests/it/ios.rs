@@ -984,6 +984,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("lsdidentifiers plist", false),
             ("URL cache Cache.db", false),
             ("storeSystem.db", false),
+            ("applicationState.db", false),
             ("Lockdown data_ark.plist", true),
             ("CommCenter plists", true),
             ("SystemVersion.plist", true),

@@ -1,9 +1,10 @@
-//! Safari's bookmarks and reading list (a `Bookmarks.db` built with the sqlite3 CLI in Safari's
-//! table layout, on two layouts), and what was near the phone: its Bluetooth devices (the LE paired and seen databases and the
-//! classic paired-devices plist) on two trees built at test time with the sqlite3 CLI and
-//! Python's plistlib in the layouts iOS writes (the paths as the corpus's file lists of the
-//! Belkasoft CTF 6 and Magnet MVS 2023 iPhones hold them; the public zips do not carry the
-//! files themselves), and a foreign-schema copy noted while the rest is read.
+//! Apps, bookmarks and what was near the phone, on trees built at test time with the sqlite3
+//! CLI and Python's plistlib in the layouts iOS writes (the paths as the corpus's file lists of
+//! the Belkasoft CTF 6 and Magnet MVS 2023 iPhones hold them; the public zips do not carry the
+//! files themselves): FrontBoard's application state (which container is which app), Safari's
+//! bookmarks and reading list, and the Bluetooth devices (the LE paired and seen databases and
+//! the classic paired-devices plist), each with a foreign-schema copy noted while the rest is
+//! read.
 
 use std::path::Path;
 
@@ -285,4 +286,86 @@ fn safari_bookmarks_and_reading_list_on_two_layouts() {
             full
         );
     }
+}
+
+/// FrontBoard's `applicationState.db` (tables built with the sqlite3 CLI, each app's
+/// `compatibilityInfo` an NSKeyedArchiver object written with plistlib): each app with its
+/// bundle and data container paths; other keys are passed over; a copy without `key_tab` is
+/// noted naming it.
+#[test]
+fn application_state_names_each_apps_container() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp
+        .path()
+        .join("private/var/mobile/Library/FrontBoard/applicationState.db");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let script = r#"
+import plistlib, sqlite3, sys
+from plistlib import UID
+def archive(fields):
+    objects = ['$null', {'$class': UID(2)}, {'$classname': 'LSApplicationProxy', '$classes': ['LSApplicationProxy', 'LSBundleProxy', 'NSObject']}]
+    for k, v in fields.items():
+        objects[1][k] = UID(len(objects))
+        objects.append(v)
+    return plistlib.dumps({'$version': 100000, '$archiver': 'NSKeyedArchiver', '$top': {'root': UID(1)}, '$objects': objects}, fmt=plistlib.FMT_BINARY)
+db = sqlite3.connect(sys.argv[1])
+db.executescript('''
+CREATE TABLE application_identifier_tab (id INTEGER PRIMARY KEY AUTOINCREMENT, application_identifier TEXT UNIQUE NOT NULL);
+CREATE TABLE key_tab (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE NOT NULL);
+CREATE TABLE kvs (id INTEGER PRIMARY KEY AUTOINCREMENT, application_identifier INTEGER REFERENCES application_identifier_tab(id), key INTEGER REFERENCES key_tab(id), value BLOB);
+INSERT INTO key_tab (key) VALUES ('compatibilityInfo'), ('XBApplicationSnapshotManifest');
+INSERT INTO application_identifier_tab (application_identifier) VALUES ('net.whatsapp.WhatsApp'), ('com.apple.Preferences');
+''')
+wa = archive({'bundleIdentifier': 'net.whatsapp.WhatsApp',
+              'bundlePath': '/private/var/containers/Bundle/Application/1D2C3B4A-5F6E-4D7C-8B9A-0F1E2D3C4B5A/WhatsApp.app',
+              'sandboxPath': '/private/var/mobile/Containers/Data/Application/7A6B5C4D-3E2F-4A1B-9C8D-7E6F5A4B3C2D'})
+prefs = archive({'bundleIdentifier': 'com.apple.Preferences', 'bundlePath': '/Applications/Preferences.app'})
+db.execute('INSERT INTO kvs (application_identifier, key, value) VALUES (1, 1, ?), (2, 1, ?), (1, 2, ?)', (wa, prefs, b'bplist00 not an archive'))
+db.commit()
+"#;
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&db)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(tmp.path(), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+    let apps: Vec<_> = o
+        .findings()
+        .into_iter()
+        .filter(|p| p.title.starts_with("App "))
+        .collect();
+    let titles: Vec<&str> = apps.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        [
+            "App net.whatsapp.WhatsApp: data container 7A6B5C4D-3E2F-4A1B-9C8D-7E6F5A4B3C2D",
+            "App com.apple.Preferences",
+        ]
+    );
+    let wa = apps[0];
+    for v in [
+        "net.whatsapp.WhatsApp",
+        "/private/var/containers/Bundle/Application/1D2C3B4A-5F6E-4D7C-8B9A-0F1E2D3C4B5A/WhatsApp.app",
+        "/private/var/mobile/Containers/Data/Application/7A6B5C4D-3E2F-4A1B-9C8D-7E6F5A4B3C2D",
+    ] {
+        assert!(wa.verified_facts.iter().any(|f| f.value == v), "{v}");
+    }
+    assert!(
+        wa.interpretation
+            .contains("Artefact paths under that container are this app's")
+    );
+    assert!(
+        apps[1]
+            .verified_facts
+            .iter()
+            .any(|f| f.value == "/Applications/Preferences.app")
+    );
+    // a copy without key_tab: noted, naming it
+    sqlite3(&db, "DROP TABLE key_tab;");
+    let o = triage(tmp.path(), "Asia/Hong_Kong");
+    assert_all_accepted(&o);
+    o.assert_noted("applicationState.db", "key_tab");
 }
