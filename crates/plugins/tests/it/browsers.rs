@@ -211,9 +211,25 @@ fn chrome_history_on_an_android_tree() {
         .join("data/data/com.android.chrome/app_chrome/Default/History");
     build_history(&db);
     write_bookmarks(db.parent().unwrap());
+    // a second browser's Bookmarks cut in half: noted, the first profile still read
+    let edge = tmp
+        .path()
+        .join("data/data/com.microsoft.emmx/app_chrome/Default");
+    std::fs::create_dir_all(&edge).unwrap();
+    write_bookmarks(&edge);
+    let whole = std::fs::read(edge.join("Bookmarks")).unwrap();
+    std::fs::write(edge.join("Bookmarks"), &whole[..whole.len() / 2]).unwrap();
     let run = triage(&[("p", tmp.path(), "Asia/Hong_Kong", Some("HK"))]);
     check(&run, "p", &db, "Chrome");
     check_bookmarks(&run, "p");
+    assert!(
+        run.unparsed("p")
+            .iter()
+            .any(|u| u.artefact.contains("com.microsoft.emmx")
+                && u.reason.contains("could not parse the Chromium bookmarks")),
+        "{:#?}",
+        run.unparsed("p")
+    );
 }
 
 #[test]
