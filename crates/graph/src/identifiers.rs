@@ -95,6 +95,9 @@ pub enum IdType {
     /// The `HostID` of a computer an Apple device trusted (a UUID): both keep it in their
     /// lockdown pairing records, the device as the record's name.
     PairingHost,
+    /// A Bluetooth device address (`AA:BB:CC:DD:EE:FF`, public or classic; a random LE
+    /// address is no identifier): an adapter's own, or a peer's in another device's pairings.
+    BluetoothAddress,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -109,7 +112,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 24] = [
+    pub const ALL: [IdType; 25] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -134,6 +137,7 @@ impl IdType {
         Self::SignalUsername,
         Self::Udid,
         Self::PairingHost,
+        Self::BluetoothAddress,
     ];
 
     /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
@@ -187,6 +191,7 @@ impl IdType {
             Self::SignalUsername => "signal_username",
             Self::Udid => "udid",
             Self::PairingHost => "pairing_host",
+            Self::BluetoothAddress => "bluetooth_address",
         }
     }
 }
@@ -669,6 +674,7 @@ pub fn normalize(
         | IdType::SignalUsername => normalize_app_account(id_type, value),
         IdType::Udid => normalize_udid(value),
         IdType::PairingHost => normalize_uuid(value, "pairing_host"),
+        IdType::BluetoothAddress => normalize_bluetooth(value),
     }
 }
 
@@ -1031,6 +1037,39 @@ pub fn normalize_udid(value: &str) -> Result<String, IdentifierError> {
             why: "not 8-16 or 40 hex digits".into(),
         })
     }
+}
+
+/// A Bluetooth device address in upper case with colons: six hex pairs separated by `:` or `-`,
+/// optionally after `Public ` (as iOS writes LE addresses). A random LE address (`Random …`),
+/// one of all zeros and the broadcast address are refused: they name no one device.
+pub fn normalize_bluetooth(value: &str) -> Result<String, IdentifierError> {
+    let invalid = |why: &str| IdentifierError::Invalid {
+        id_type: "bluetooth_address",
+        why: why.into(),
+    };
+    let v = value.trim();
+    if v.get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case("random "))
+    {
+        return Err(invalid("a random address changes: it names no device"));
+    }
+    let v = match v.get(..7) {
+        Some(p) if p.eq_ignore_ascii_case("public ") => &v[7..],
+        _ => v,
+    };
+    let parts: Vec<&str> = v.split([':', '-']).collect();
+    if parts.len() != 6
+        || !parts
+            .iter()
+            .all(|p| p.len() == 2 && p.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(invalid("not six hex pairs"));
+    }
+    let upper = parts.join(":").to_ascii_uppercase();
+    if upper == "00:00:00:00:00:00" || upper == "FF:FF:FF:FF:FF:FF" {
+        return Err(invalid("a placeholder address"));
+    }
+    Ok(upper)
 }
 
 /// An address-book person identifier as apps repeat it: a UUID in upper case, the

@@ -830,9 +830,11 @@ impl IdType {
             | Self::Line
             | Self::TelegramUsername
             | Self::SignalUsername => FactType::Account,
-            Self::ContactGuid | Self::AndroidId | Self::Udid | Self::PairingHost => {
-                FactType::Identifier
-            }
+            Self::ContactGuid
+            | Self::AndroidId
+            | Self::Udid
+            | Self::PairingHost
+            | Self::BluetoothAddress => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
             Self::Iccid => FactType::Iccid,

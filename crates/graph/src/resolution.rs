@@ -268,6 +268,8 @@ pub enum KeySpace {
     Udid,
     /// Lockdown pairing host ids.
     PairingHost,
+    /// Bluetooth device addresses.
+    BluetoothAddress,
 }
 
 /// One row of the identifier table.
@@ -291,8 +293,8 @@ pub struct Row {
 /// `settings_ssaid.xml`), so Android ids are not single-valued; a SIM's ICCID and IMSI move between devices, so they are not single-valued
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
 /// address; an Apple device has one UDID (a computer's pairing host id is not single-valued:
-/// it changes when iTunes is set up again).
-pub const TABLE: [Row; 24] = [
+/// it changes when iTunes is set up again; a device has one Bluetooth address).
+pub const TABLE: [Row; 25] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -333,6 +335,11 @@ pub const TABLE: [Row; 24] = [
     ),
     row(IdType::Udid, Strength::Strong, &[EntityKind::Device]),
     row(IdType::PairingHost, Strength::Strong, &[]),
+    row(
+        IdType::BluetoothAddress,
+        Strength::Strong,
+        &[EntityKind::Device],
+    ),
 ];
 
 const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
@@ -387,6 +394,7 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::DeviceName => KeySpace::DeviceName,
         IdType::Udid => KeySpace::Udid,
         IdType::PairingHost => KeySpace::PairingHost,
+        IdType::BluetoothAddress => KeySpace::BluetoothAddress,
     }
 }
 

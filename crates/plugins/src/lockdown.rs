@@ -221,7 +221,10 @@ fn pairing(
             IdType::PairingHost,
             &in_json(host),
             &inv,
-            format!("{path} names this computer's lockdown host id {host}."),
+            format!(
+                "The pairing record {} names this computer's lockdown host id {host}.",
+                path.rsplit('/').next().unwrap_or(path)
+            ),
         )?;
     }
     record(

@@ -706,6 +706,18 @@ pub fn bluetooth(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 format!("The device's Bluetooth name ({name}, [Adapter] Name)."),
             )?;
         }
+        if let Some(a) = &address {
+            observe(
+                ctx,
+                "device",
+                EntityKind::Device,
+                "Android device",
+                IdType::BluetoothAddress,
+                a,
+                &inv,
+                format!("The device's own Bluetooth address ({name}, [Adapter] Address)."),
+            )?;
+        }
     }
     for (addr, kv) in devices.iter().take(MAX_ROWS as usize) {
         let dev_name = get(kv, "Name").or_else(|| get(kv, "Alias"));
@@ -764,6 +776,18 @@ pub fn bluetooth(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 .unwrap_or_default()
         );
         record_draft(ctx, d)?;
+        // the peer as a device of its own, by its address: another examined device whose
+        // adapter has it, or the same car or headset in another phone's pairings, meets it
+        observe(
+            ctx,
+            &format!("bluetooth:{}", addr.to_ascii_uppercase()),
+            EntityKind::Device,
+            dev_name.as_deref().unwrap_or("Bluetooth device"),
+            IdType::BluetoothAddress,
+            addr,
+            &inv,
+            format!("{name} knows the Bluetooth device {addr}."),
+        )?;
     }
     if devices.len() > MAX_ROWS as usize {
         ctx.unparsed(

@@ -11,13 +11,16 @@
 //!   product and vendor id.
 //!
 //! A car kit, a headset, a watch or another phone: each is a device the phone was near or
-//! joined, for the examiner and the timeline. No identity is observed (a peer's name is what
-//! its owner typed, often a person's name: "Leung's AirPods"; kept as a fact). Schema drift:
+//! joined. A classic address or a public LE address is observed as the device
+//! `bluetooth:<address>` (`bluetooth_address`), which another examined phone's own adapter or
+//! its pairing with the same car meets; a random LE address changes and names no device. A
+//! peer's name is what its owner typed (often a person's: "Leung's AirPods"): the entity's
+//! label and a fact, never a person's identifier. Schema drift:
 //! the table must have `Name` and `Address` (else noted, naming them); the other columns are
 //! read when present.
 
 use masf_agents::RuntimeError;
-use masf_graph::{FactType, TimeEncoding};
+use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 
 use super::plists::parse;
@@ -79,7 +82,7 @@ fn devices(
         let name = raw(t, row, "name");
         let address = raw(t, row, "address");
         let mut d = Draft::new(
-            "device",
+            "bluetooth",
             format!(
                 "Bluetooth device {} ({what}): {}",
                 address.as_deref().unwrap_or("?"),
@@ -122,6 +125,9 @@ fn devices(
             said.join("; ")
         );
         run.record(d)?;
+        if let Some(a) = &address {
+            peer(run, a, name.as_deref(), inv, path)?;
+        }
     }
     Ok(())
 }
@@ -143,7 +149,7 @@ fn classic(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
         let get = |k: &str| json_scalar(device.get(k));
         let name = get("Name").or_else(|| get("DefaultName"));
         let mut d = Draft::new(
-            "device",
+            "bluetooth",
             format!(
                 "Bluetooth device {address} (paired): {}",
                 name.as_deref().unwrap_or("(no name)")
@@ -178,6 +184,35 @@ fn classic(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
             said.join("; ")
         );
         run.record(d)?;
+        peer(run, &in_json(address), name.as_deref(), &inv, path)?;
     }
+    Ok(())
+}
+
+/// The peer `written` (as the cited output writes its address) as the device
+/// `bluetooth:<address>`, when the address is a stable one.
+fn peer(
+    run: &Run<'_, '_>,
+    written: &str,
+    name: Option<&str>,
+    inv: &Invoked,
+    path: &str,
+) -> Result<(), RuntimeError> {
+    let Ok(address) = masf_graph::identifiers::normalize(IdType::BluetoothAddress, written, None)
+    else {
+        return Ok(());
+    };
+    run.observe(
+        &format!("bluetooth:{address}"),
+        EntityKind::Device,
+        name.unwrap_or("Bluetooth device"),
+        IdType::BluetoothAddress,
+        written,
+        inv,
+        format!(
+            "{} lists the Bluetooth device {address}.",
+            super::file_name(path)
+        ),
+    )?;
     Ok(())
 }

@@ -369,3 +369,63 @@ db.commit()
     assert_all_accepted(&o);
     o.assert_noted("applicationState.db", "key_tab");
 }
+
+/// An iPhone that paired with an Android phone and with the speaker that phone also paired
+/// with: the iPhone's Bluetooth plist (plistlib) and the Android phone's `bt_config.conf` (in
+/// AOSP's `config_save` layout), triaged in one session: the iPhone's peer is the Android
+/// phone's own adapter, and both phones' speaker is one device.
+#[test]
+fn two_phones_and_a_speaker_meet_by_bluetooth_address() {
+    let tmp = tempfile::tempdir().unwrap();
+    let iphone = tmp.path().join("iphone");
+    plist(
+        &iphone
+            .join(PREFS)
+            .join("com.apple.MobileBluetooth.devices.plist"),
+        "{'3C:28:6D:11:22:33': {'Name': \"Mia's Pixel 5\", 'LastSeenTime': 1704440000.0}, '00:1A:7D:DA:71:13': {'Name': 'JBL Flip 4', 'LastSeenTime': 1704441000.0}}",
+    );
+    let android = tmp.path().join("android");
+    let conf = android.join("data/misc/bluedroid/bt_config.conf");
+    std::fs::create_dir_all(conf.parent().unwrap()).unwrap();
+    std::fs::write(
+        &conf,
+        "[Info]\nFileSource = Empty\nTimeCreated = 2024-01-05 08:12:44\n\n[Adapter]\nAddress = 3c:28:6d:11:22:33\nName = Mia's Pixel 5\n\n[00:1a:7d:da:71:13]\nTimestamp = 1704442964\nName = JBL Flip 4\nDevClass = 2360324\nDevType = 1\nLinkKeyType = 5\nLinkKey = 0f1e2d3c4b5a69788796a5b4c3d2e1f0\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(android.join("data/system/users/0")).unwrap();
+    std::fs::create_dir_all(android.join("data/user/0/com.android.providers.telephony")).unwrap();
+    let run = crate::android_support::triage(&[
+        ("ios", &iphone, "Asia/Hong_Kong", None),
+        ("android", &android, "Asia/Hong_Kong", None),
+    ]);
+    assert_eq!(run.report("ios").plugin.as_deref(), Some("ios"));
+    assert_eq!(run.report("android").plugin.as_deref(), Some("android"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    crate::who::resolve(&run);
+    let state = run.session.state().unwrap();
+    let actors = masf_graph::resolution::actors(&state);
+    let name = |id: &str| {
+        let e = &state.entities()[id];
+        format!("{}/{}", e.source_id, e.context)
+    };
+    let with = |who: &str| -> Vec<String> {
+        let mut v: Vec<String> = actors
+            .iter()
+            .find(|a| a.entities.iter().any(|e| name(e) == who))
+            .map(|a| a.entities.iter().map(|e| name(e)).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        with("ios/bluetooth:3C:28:6D:11:22:33"),
+        ["android/device", "ios/bluetooth:3C:28:6D:11:22:33"]
+    );
+    assert_eq!(
+        with("ios/bluetooth:00:1A:7D:DA:71:13"),
+        [
+            "android/bluetooth:00:1A:7D:DA:71:13",
+            "ios/bluetooth:00:1A:7D:DA:71:13"
+        ]
+    );
+}
