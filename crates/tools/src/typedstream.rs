@@ -25,7 +25,7 @@
 //! `NSNumber`, `NSURL`, `NSData`, `NSDate`, `NSArray`); any other object as its class and
 //! fields. A stream that does not read is an [`Error`] naming the offset; nothing is allocated
 //! beyond what the input's size allows, nesting is bounded by [`MAX_DEPTH`] and the rendering
-//! of shared objects by [`MAX_NODES`].
+//! of shared objects by [`MAX_NODES`] and [`MAX_RENDER_DEPTH`].
 
 use std::collections::HashSet;
 
@@ -37,6 +37,11 @@ pub const MAX_DEPTH: usize = 64;
 /// Most JSON nodes a rendering may produce (an object referenced many times is written out each
 /// time; a crafted stream sharing objects cannot make the output grow without bound).
 pub const MAX_NODES: usize = 200_000;
+
+/// Deepest chain of objects a rendering follows: each object is read at a bounded depth, but
+/// references can chain objects read side by side (each holding the one before), which a
+/// rendering would otherwise follow as deep as the stream is long.
+pub const MAX_RENDER_DEPTH: usize = 256;
 
 /// The signature of a little-endian stream, with its length byte: what a cell starts with after
 /// the version byte.
@@ -660,9 +665,16 @@ impl Render<'_, '_> {
     }
 
     fn object(&mut self, o: usize) -> Result<Value, Error> {
-        if !self.open.insert(o) {
+        if self.open.contains(&o) {
             return Ok(json!({"$ref": o}));
         }
+        if self.open.len() >= MAX_RENDER_DEPTH {
+            return Err(Error {
+                offset: self.r.b.len(),
+                reason: format!("objects refer to each other more than {MAX_RENDER_DEPTH} deep"),
+            });
+        }
+        self.open.insert(o);
         let r = self.r;
         let chain = chain(r, o);
         let known = chain

@@ -229,6 +229,30 @@ fn crafted_nesting_and_self_references_are_bounded() {
     }
     let e = typedstream::decode(&deep).unwrap_err();
     assert!(e.reason.contains("deeper than 64"), "{e}");
+    // 5,000 arrays side by side, each holding the one before: read flat, and the rendering
+    // stops at its bound instead of following the chain down the stack
+    let mut chain = HEAD.to_vec();
+    // `@`, a new NSArray (class NSArray v0, nil superclass) holding `i` 5000 then the elements
+    chain.extend_from_slice(b"\x84\x01@\x84\x84\x84\x07NSArray\x00\x85\x84\x01i\x82\x88\x13\x00\x00");
+    // element 0: `@`, a new NSArray (class reference 1), `i` 0, end
+    chain.extend_from_slice(b"\x92\x84\x93\x94\x00\x86");
+    for i in 1..5000u32 {
+        // element i: `@`, a new NSArray, `i` 1, `@` a reference to element i-1, end; the
+        // object table holds the outer array (0), its class (1), then element k at 2 + k
+        let previous = 2 + i - 1;
+        chain.extend_from_slice(b"\x92\x84\x93\x94\x01\x92");
+        let n = i64::from(previous) - 110;
+        if n <= 127 {
+            chain.push(n as i8 as u8);
+        } else {
+            chain.push(0x81);
+            chain.extend_from_slice(&(n as i16).to_le_bytes());
+        }
+        chain.push(0x86);
+    }
+    chain.push(0x86);
+    let e = typedstream::decode(&chain).unwrap_err();
+    assert!(e.reason.contains("more than 256 deep"), "{e}");
     // a length past the end, a reference to nothing yet read
     let mut long = HEAD.to_vec();
     long.extend_from_slice(b"\x84\x01+\x82\xff\xff\xff\x7fabc");
