@@ -1,6 +1,8 @@
 //! Crypto-wallet apps on a file tree: browser wallet extensions of Chromium-family profiles
 //! (Chrome, Edge, Brave, Opera, … on Windows, macOS and Linux, wherever the profile sits in
-//! the tree), read by the disk and archive plugins' tree triage.
+//! the tree), read by the disk and archive plugins' tree triage; and MetaMask Mobile's state
+//! files on a phone ([`triage_mobile`], run by the Android and iOS plugins), which hold the
+//! same controllers' state and are read by the same code, the holder being the device's user.
 //!
 //! A wallet extension keeps its state in the profile's LevelDB stores: `Local Extension
 //! Settings/<extension id>/` (MetaMask 3 and later: one key `data`, the whole state as JSON,
@@ -11,7 +13,7 @@
 //!
 //! | what | phenomenon | identities |
 //! |---|---|---|
-//! | the wallet's own accounts (MetaMask `identities`, `internalAccounts`, `AccountTracker` accounts, `selectedAddress`, 2.x `walletNicknames` / `selectedAccount`) | one per store: each address with the name the user gave it, which were only in older versions, whether the key store (vault) is present (encrypted: not opened), how many secrets were redacted | `wallet:<address>`; a control claim of `browser-profile:<profile>` (cue "account of the wallet app") |
+//! | the wallet's own accounts (MetaMask `identities`, `internalAccounts`, `AccountTracker` accounts, `selectedAddress`, 2.x `walletNicknames` / `selectedAccount`) | one per store: each address with the name the user gave it, its balance and when it was added where the state keeps them, which were only in older versions, whether the key store (vault) is present (encrypted: not opened), how many secrets were redacted | `wallet:<address>`; a control claim of `browser-profile:<profile>` (cue "account of the wallet app") |
 //! | the wallet's address book (`AddressBookController`) | one per store: name, address, chain | `wallet:<address>`; the name's claim `named:<name>` (cue "address book") |
 //! | transactions (`TransactionController` / `TxController`) | one per transaction: hash, from, to, value, chain, status, time | `wallet:<address>` for both sides |
 //! | another known wallet extension (Phantom, Coinbase, TronLink, Trust, OKX, Binance, Rabby, Keplr, Ronin), or a store whose values are no JSON MetaMask wrote | one per store: the wallet addresses written anywhere in it, no claim (whose they are is not known) | `wallet:<address>` |
@@ -114,6 +116,10 @@ struct State {
     vault: bool,
     /// Whether any value was MetaMask's state.
     metamask: bool,
+    /// Balances by lower-case address (hexadecimal wei, as the account tracker wrote them).
+    balance: BTreeMap<String, String>,
+    /// When each account was added (`importTime`, Unix milliseconds) by lower-case address.
+    imported: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Default, Clone)]
@@ -164,7 +170,10 @@ impl State {
         let known = [
             "KeyringController",
             "PreferencesController",
+            "AccountsController",
             "AccountTracker",
+            "AccountTrackerController",
+            "AddressBookController",
             "TransactionController",
             "walletNicknames",
             "config",
@@ -178,6 +187,9 @@ impl State {
             for (addr, id) in ids {
                 let a = id["address"].as_str().unwrap_or(addr);
                 self.own(a, id["name"].as_str(), newest);
+                if let Some(t) = text_of(&id["importTime"]).filter(|_| is_address(a)) {
+                    self.imported.entry(a.to_ascii_lowercase()).or_insert(t);
+                }
             }
         }
         if let Some(accts) = data["AccountsController"]["internalAccounts"]["accounts"].as_object()
@@ -185,13 +197,24 @@ impl State {
             for acct in accts.values() {
                 if let Some(a) = acct["address"].as_str() {
                     self.own(a, acct["metadata"]["name"].as_str(), newest);
+                    if let Some(t) =
+                        text_of(&acct["metadata"]["importTime"]).filter(|_| is_address(a))
+                    {
+                        self.imported.entry(a.to_ascii_lowercase()).or_insert(t);
+                    }
                 }
             }
         }
         for tracker in ["AccountTracker", "AccountTrackerController"] {
             if let Some(accts) = data[tracker]["accounts"].as_object() {
-                for addr in accts.keys() {
+                for (addr, acct) in accts {
                     self.own(addr, None, newest);
+                    if let Some(b) = acct["balance"].as_str().filter(|_| is_address(addr))
+                        && (newest || !self.balance.contains_key(&addr.to_ascii_lowercase()))
+                    {
+                        self.balance
+                            .insert(addr.to_ascii_lowercase(), b.to_string());
+                    }
                 }
             }
         }
@@ -212,7 +235,9 @@ impl State {
                 }
             }
         }
-        if data["KeyringController"]["vault"].is_string() || data["wallet"].is_string() {
+        // a string as written, an object where a reader decoded the JSON text
+        let vault = &data["KeyringController"]["vault"];
+        if vault.is_string() || vault.is_object() || data["wallet"].is_string() {
             self.vault = true;
         }
         if let Some(chains) = data["AddressBookController"]["addressBook"].as_object() {
@@ -238,9 +263,18 @@ impl State {
                 _ => Vec::new(),
             };
             for t in items {
-                let p = &t["txParams"];
+                // the extension and MetaMask Mobile since 7.x write `txParams` and `hash`;
+                // older Mobile versions `transaction` and `transactionHash`
+                let p = if t["txParams"].is_object() {
+                    &t["txParams"]
+                } else {
+                    &t["transaction"]
+                };
                 let tx = Tx {
-                    hash: t["hash"].as_str().map(str::to_string),
+                    hash: t["hash"]
+                        .as_str()
+                        .or_else(|| t["transactionHash"].as_str())
+                        .map(str::to_string),
                     from: p["from"].as_str().map(str::to_string),
                     to: p["to"].as_str().map(str::to_string),
                     value: p["value"].as_str().map(str::to_string),
@@ -343,7 +377,20 @@ pub fn triage_stores(
         let name = store.extension.map_or("MetaMask", |e| e.1);
         let parsed = store.extension.is_none_or(|e| e.2);
         if parsed && state.metamask {
-            metamask(ctx, tree, store, name, &out, &state)?;
+            let holder = Holder {
+                name,
+                kind: "browser extension",
+                place: &store.dir,
+                at: format!("in browser profile {}", store.profile),
+                context: format!("browser-profile:{}", store.profile),
+                label: format!("user of browser profile {}", store.profile),
+                whose: format!(
+                    "installed in the browser profile {}: whoever uses the profile",
+                    store.profile
+                ),
+                secrets: redacted(&out.output.text),
+            };
+            metamask(ctx, &what, &holder, &|_| &out, &state)?;
         } else {
             addresses_only(ctx, tree, store, name, &out)?;
         }
@@ -406,30 +453,77 @@ fn profile_user(ctx: &AgentCtx<'_>, tree: &TreeRef, path: &str) -> Result<(), Ru
     Ok(())
 }
 
-fn metamask(
+/// Where a wallet's state was found and whose its own accounts are.
+struct Holder<'a> {
+    /// The wallet's name (`MetaMask`, `MetaMask Mobile`).
+    name: &'a str,
+    /// What it is: `browser extension`, `app`.
+    kind: &'a str,
+    /// The store or state directory.
+    place: &'a str,
+    /// Where, for titles: `in browser profile <profile>`, `on the device`.
+    at: String,
+    /// The entity context and label of whoever holds the keys.
+    context: String,
+    label: String,
+    /// Who that is, for the claim: `installed in the browser profile …: whoever uses the
+    /// profile`.
+    whose: String,
+    /// Secret values the reading tool redacted.
+    secrets: u64,
+}
+
+/// Records what a wallet's state holds: its own accounts (with their balances and the time
+/// each was added) as claims of the holder, its address book, its transactions. `cite` gives
+/// the call whose output holds a value.
+fn metamask<'i>(
     ctx: &AgentCtx<'_>,
-    tree: &TreeRef,
-    store: &Store,
-    name: &str,
-    out: &Invoked,
+    what: &str,
+    h: &Holder<'_>,
+    cite: &dyn Fn(&str) -> &'i Invoked,
     state: &State,
 ) -> Result<(), RuntimeError> {
-    let what = artefact_name(tree, &store.dir);
-    let secrets = redacted(&out.output.text);
-    let context = format!("browser-profile:{}", store.profile);
-    let label = format!("user of browser profile {}", store.profile);
-    let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, store.dir.as_str(), out)];
+    let first = cite(h.place);
+    let name = h.name;
+    let mut facts: Vec<FactClaim> = vec![fact(FactType::Path, h.place, first)];
+    let mut times = Vec::new();
     let mut lines = Vec::new();
-    for (address, acct_name, newest) in state.own.values() {
-        facts.push(fact(FactType::Wallet, address.as_str(), out));
+    for (lower, (address, acct_name, newest)) in &state.own {
+        facts.push(fact(FactType::Wallet, address.as_str(), cite(address)));
         if let Some(n) = acct_name {
-            facts.push(fact(FactType::Name, n.as_str(), out));
+            let shown = crate::outputs::in_json(n);
+            facts.push(fact(FactType::Name, shown.as_str(), cite(&shown)));
+        }
+        let balance = state.balance.get(lower);
+        if let Some(b) = balance {
+            facts.push(fact(FactType::Amount, b.as_str(), cite(b)));
+        }
+        let imported = state
+            .imported
+            .get(lower)
+            .filter(|t| t.bytes().all(|b| b.is_ascii_digit()));
+        if let Some(t) = imported {
+            facts.push(fact(FactType::Timestamp, t.as_str(), cite(t)));
+            times.push(TimeMark {
+                fact: facts.len() - 1,
+                encoding: TimeEncoding::UnixMillis,
+                description: format!("{name} account {} added", short(address)),
+            });
         }
         lines.push(format!(
-            "{address}{}{}{}",
+            "{address}{}{}{}{}{}",
             acct_name
                 .as_deref()
                 .map(|n| format!(" (\"{n}\")"))
+                .unwrap_or_default(),
+            balance
+                .map(|b| match wei_to_eth(b) {
+                    Some(e) => format!(", balance {b} wei = {e} in the chain's native coin"),
+                    None => format!(", balance {b}"),
+                })
+                .unwrap_or_default(),
+            imported
+                .map(|t| format!(", added at {t} (Unix ms)"))
                 .unwrap_or_default(),
             if state.selected.as_deref() == Some(address.as_str()) {
                 ", selected"
@@ -444,19 +538,21 @@ fn metamask(
         ));
     }
     let n = state.own.len();
+    let secrets = h.secrets;
     record(
         ctx,
         PhenomenonDraft {
             category: "wallets".into(),
             title: format!(
-                "{name} wallet in browser profile {}: {n} account{}",
-                store.profile,
+                "{name} wallet {}: {n} account{}",
+                h.at,
                 if n == 1 { "" } else { "s" }
             ),
             facts,
             interpretation: format!(
-                "The {name} browser extension keeps its state in {}; it holds {n} account{} of its own: {}. {}{}",
-                store.dir,
+                "The {name} {} keeps its state in {}; it holds {n} account{} of its own: {}. {}{}",
+                h.kind,
+                h.place,
                 if n == 1 { "" } else { "s" },
                 if lines.is_empty() {
                     "none".to_string()
@@ -476,7 +572,7 @@ fn metamask(
                     String::new()
                 }
             ),
-            times: vec![],
+            times,
         },
     )?;
     for (address, _, _) in state.own.values() {
@@ -487,45 +583,41 @@ fn metamask(
             address,
             IdType::Wallet,
             address,
-            out,
-            format!("An account of the {name} wallet in {}.", store.dir),
+            cite(address),
+            format!("An account of the {name} wallet in {}.", h.place),
         )?;
         observe_cued(
             ctx,
-            &context,
+            &h.context,
             EntityKind::Person,
-            &label,
+            &h.label,
             IdType::Wallet,
             address,
-            out,
+            cite(address),
             format!(
-                "{address} is an account of the {name} wallet installed in the browser profile {}: \
-                 whoever uses the profile holds its keys (a claim that they control it, weighed \
-                 against any other claim on it).",
-                store.profile
+                "{address} is an account of the {name} wallet {} holds its keys (a claim that \
+                 they control it, weighed against any other claim on it).",
+                h.whose
             ),
             Some(OWN_ACCOUNT_CUE),
         )?;
     }
     if !state.book.is_empty() {
-        let mut facts = vec![fact(FactType::Path, store.dir.as_str(), out)];
+        let mut facts = vec![fact(FactType::Path, h.place, first)];
         for (a, n, _) in &state.book {
-            facts.push(fact(FactType::Name, n.as_str(), out));
-            facts.push(fact(FactType::Wallet, a.as_str(), out));
+            let shown = crate::outputs::in_json(n);
+            facts.push(fact(FactType::Name, shown.as_str(), cite(&shown)));
+            facts.push(fact(FactType::Wallet, a.as_str(), cite(a)));
         }
         record(
             ctx,
             PhenomenonDraft {
                 category: "wallets".into(),
-                title: format!(
-                    "{name} address book in browser profile {}: {} entries",
-                    store.profile,
-                    state.book.len()
-                ),
+                title: format!("{name} address book {}: {} entries", h.at, state.book.len()),
                 facts,
                 interpretation: format!(
                     "The {name} wallet's address book in {} names {}.",
-                    store.dir,
+                    h.place,
                     state
                         .book
                         .iter()
@@ -536,15 +628,17 @@ fn metamask(
                 times: vec![],
             },
         )?;
-        let mut obs =
-            |c: &str,
-             k: EntityKind,
-             l: &str,
-             t: IdType,
-             v: &str,
-             why: String,
-             cue: Option<&str>| { observe_cued(ctx, c, k, l, t, v, out, why, cue) };
         for (a, n, _) in &state.book {
+            let out = cite(a);
+            let mut obs = |c: &str,
+                           k: EntityKind,
+                           l: &str,
+                           t: IdType,
+                           v: &str,
+                           why: String,
+                           cue: Option<&str>| {
+                observe_cued(ctx, c, k, l, t, v, out, why, cue)
+            };
             obs(
                 &format!("wallet:{}", a.to_ascii_lowercase()),
                 EntityKind::Wallet,
@@ -553,7 +647,7 @@ fn metamask(
                 a,
                 format!(
                     "An address in the {name} wallet's address book ({}).",
-                    store.dir
+                    h.place
                 ),
                 None,
             )?;
@@ -569,16 +663,16 @@ fn metamask(
     for (i, (key, tx)) in state.txs.iter().enumerate() {
         if i == MAX_TXS {
             ctx.unparsed(
-                &what,
+                what,
                 &format!(
                     "{} transactions; the first {MAX_TXS} were recorded",
                     state.txs.len()
                 ),
-                Some(&out.record.invocation_id),
+                Some(&first.record.invocation_id),
             )?;
             break;
         }
-        transaction(ctx, store, name, out, key, tx)?;
+        transaction(ctx, h, cite(key), key, tx)?;
     }
     Ok(())
 }
@@ -586,12 +680,12 @@ fn metamask(
 /// One transaction of the wallet's history.
 fn transaction(
     ctx: &AgentCtx<'_>,
-    store: &Store,
-    name: &str,
+    h: &Holder<'_>,
     out: &Invoked,
     key: &str,
     tx: &Tx,
 ) -> Result<(), RuntimeError> {
+    let name = h.name;
     let mut facts = vec![fact(
         if tx.hash.is_some() {
             FactType::Hash
@@ -634,7 +728,7 @@ fn transaction(
             facts,
             interpretation: format!(
                 "The {name} wallet in {} recorded a transaction {key} from {} to {}{}{}{}.",
-                store.dir,
+                h.place,
                 tx.from.as_deref().unwrap_or("?"),
                 tx.to.as_deref().unwrap_or("?"),
                 match (&tx.value, &amount) {
@@ -666,7 +760,7 @@ fn transaction(
                 out,
                 format!(
                     "A side of a transaction in the {name} wallet's history ({}).",
-                    store.dir
+                    h.place
                 ),
             )?;
         }
@@ -761,6 +855,220 @@ fn addresses_only(
             ),
         )?;
     }
+    Ok(())
+}
+
+/// MetaMask Mobile's controllers whose state is read (the others — token lists, gas fees,
+/// currency rates — say nothing about who is who).
+pub const MOBILE_CONTROLLERS: &[&str] = &[
+    "PreferencesController",
+    "AccountsController",
+    "AccountTrackerController",
+    "AddressBookController",
+    "TransactionController",
+    "KeyringController",
+];
+
+/// Whether a file is one of MetaMask Mobile's state files (React Native's redux-persist through
+/// `redux-persist-filesystem-storage`, in the app's `files/persistStore/` on Android and
+/// `Documents/persistStore/` on iOS): `persist-root` (to 7.x, every reducer, the engine's
+/// controllers in `engine` → `backgroundState`), or since 7.4x one `persist-<Controller>` per
+/// controller of [`MOBILE_CONTROLLERS`]. Other React Native apps write `persist-root` too;
+/// whether it is MetaMask's is decided by what it holds.
+pub fn mobile_state_file(path: &str) -> bool {
+    let Some((dir, name)) = path.rsplit_once('/') else {
+        return false;
+    };
+    dir.ends_with("/persistStore")
+        && (name == "persist-root"
+            || name
+                .strip_prefix("persist-")
+                .is_some_and(|c| MOBILE_CONTROLLERS.contains(&c)))
+}
+
+/// The parts of a `read_json` output: each `# at <pointer>` section's pointer and value
+/// (absent parts left out).
+fn json_parts(text: &str) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    let flush = |c: Option<(String, String)>, out: &mut Vec<(String, Value)>| {
+        if let Some((p, body)) = c
+            && let Ok(v) = serde_json::from_str::<Value>(&body)
+        {
+            out.push((p, v));
+        }
+    };
+    for line in text.lines() {
+        if let Some(p) = line.strip_prefix("# at ") {
+            flush(current.take(), &mut out);
+            if !p.ends_with(": not present") {
+                current = Some((p.to_string(), String::new()));
+            }
+        } else if line.starts_with("# json ") {
+            continue;
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    flush(current, &mut out);
+    out
+}
+
+/// The number of secret values `read_json` redacted, from its header line.
+fn json_redacted(text: &str) -> u64 {
+    text.lines()
+        .next()
+        .and_then(|l| l.strip_suffix(" secret values redacted"))
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Reads MetaMask Mobile's state files found in `tree` (see [`mobile_state_file`]), one
+/// wallet per `persistStore` directory, with `read_json` (nested JSON texts decoded, secrets
+/// redacted, only the controllers of [`MOBILE_CONTROLLERS`] and the in-app browser's history
+/// printed): the accounts (name, balance, when added) as claims of the device's user (`owner`,
+/// cue [`OWN_ACCOUNT_CUE`]), the address book (names as `named:` claims), transactions (both
+/// sides observed), the in-app browser's history. A `persist-root` of another app is passed
+/// over; one that is no JSON is noted with the reason and the offset.
+pub fn triage_mobile(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    paths: &[String],
+) -> Result<(), RuntimeError> {
+    let mut dirs: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for p in paths.iter().filter(|p| mobile_state_file(p)) {
+        if let Some((dir, _)) = p.rsplit_once('/') {
+            dirs.entry(dir).or_default().push(p);
+        }
+    }
+    for (dir, files) in dirs {
+        let mut parts: Vec<(Invoked, Value)> = Vec::new();
+        let mut history: Vec<(Invoked, Value)> = Vec::new();
+        for path in files {
+            let root = path.ends_with("/persist-root");
+            let pointers: Vec<String> = if root {
+                MOBILE_CONTROLLERS
+                    .iter()
+                    .map(|c| format!("/engine/backgroundState/{c}"))
+                    .chain(["/browser/history".to_string()])
+                    .collect()
+            } else {
+                vec![String::new()]
+            };
+            let Some(out) = call_or_note(
+                ctx,
+                &artefact_name(tree, path),
+                "read_json",
+                args_on(
+                    tree,
+                    json!({"path": path, "pointers": pointers, "decode_nested": true}),
+                ),
+            )?
+            else {
+                continue;
+            };
+            let mut data = serde_json::Map::new();
+            for (pointer, v) in json_parts(&out.output.text) {
+                if pointer == "/browser/history" {
+                    history.push((out.clone(), v));
+                } else if let Some(c) = pointer.rsplit('/').next().filter(|_| root) {
+                    data.insert(c.to_string(), v);
+                } else if let Some(c) = path.rsplit_once("/persist-").map(|x| x.1) {
+                    data.insert(c.to_string(), v);
+                }
+            }
+            parts.push((out, Value::Object(data)));
+        }
+        let mut state = State::default();
+        for (_, data) in &parts {
+            state.read(data, true);
+        }
+        if !state.metamask {
+            // another React Native app's store
+            continue;
+        }
+        let secrets = parts
+            .iter()
+            .map(|(o, _)| json_redacted(&o.output.text))
+            .sum();
+        let holder = Holder {
+            name: "MetaMask Mobile",
+            kind: "app",
+            place: dir,
+            at: "on the device".into(),
+            context: "owner".into(),
+            label: "device owner".into(),
+            whose: "app on the device: whoever uses the device".into(),
+            secrets,
+        };
+        let invs: Vec<&Invoked> = parts.iter().map(|(o, _)| o).collect();
+        let cite = |v: &str| -> &Invoked {
+            invs.iter()
+                .copied()
+                .find(|o| o.output.text.contains(v))
+                .unwrap_or(invs[0])
+        };
+        let what = artefact_name(tree, dir);
+        metamask(ctx, &what, &holder, &cite, &state)?;
+        for (out, list) in &history {
+            browser_history(ctx, dir, out, list)?;
+        }
+    }
+    Ok(())
+}
+
+/// MetaMask Mobile's in-app browser history (`browser` → `history`: name and URL of each page
+/// visited, newest last), one phenomenon.
+fn browser_history(
+    ctx: &AgentCtx<'_>,
+    dir: &str,
+    out: &Invoked,
+    list: &Value,
+) -> Result<(), RuntimeError> {
+    let pages: Vec<(&str, &str)> = list
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["name"].as_str().unwrap_or(""), p["url"].as_str()?)))
+        .filter(|(_, u)| !u.is_empty())
+        .collect();
+    if pages.is_empty() {
+        return Ok(());
+    }
+    let mut facts = vec![fact(FactType::Path, dir, out)];
+    for (name, url) in &pages {
+        facts.push(fact(FactType::Url, crate::outputs::in_json(url), out));
+        if !name.trim().is_empty() {
+            facts.push(fact(FactType::Name, crate::outputs::in_json(name), out));
+        }
+    }
+    record(
+        ctx,
+        PhenomenonDraft {
+            category: "web".into(),
+            title: format!(
+                "MetaMask Mobile in-app browser: {} page{} visited",
+                pages.len(),
+                if pages.len() == 1 { "" } else { "s" }
+            ),
+            facts,
+            interpretation: format!(
+                "The in-app browser of the MetaMask Mobile wallet ({dir}) keeps a history of the pages visited, in the order it lists them: {}. Its entries carry no time.",
+                pages
+                    .iter()
+                    .map(|(n, u)| if n.trim().is_empty() {
+                        (*u).to_string()
+                    } else {
+                        format!("{n} ({u})")
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            times: vec![],
+        },
+    )?;
     Ok(())
 }
 

@@ -261,25 +261,8 @@ fn redact_value(v: &mut Value, depth: usize) -> u64 {
         Value::Object(m) => {
             let mut n = 0;
             for (k, x) in m.iter_mut() {
-                let norm: String = k
-                    .chars()
-                    .filter(|c| *c != '-' && *c != '_')
-                    .flat_map(char::to_lowercase)
-                    .collect();
-                if let Value::String(s) = x
-                    && !s.trim().is_empty()
-                    && (SECRET_KEYS.contains(&norm.as_str()) || phrase_like(s))
-                {
-                    let words = s.split_whitespace().count();
-                    *x = Value::String(format!(
-                        "[redacted by MASForensics: {k} of {} characters{}]",
-                        s.chars().count(),
-                        if words > 1 {
-                            format!(", {words} words")
-                        } else {
-                            String::new()
-                        }
-                    ));
+                if let Some(r) = redaction(Some(k), x) {
+                    *x = Value::String(r);
                     n += 1;
                 } else {
                     n += redact_value(x, depth + 1);
@@ -288,14 +271,51 @@ fn redact_value(v: &mut Value, depth: usize) -> u64 {
             n
         }
         Value::Array(a) => a.iter_mut().map(|x| redact_value(x, depth + 1)).sum(),
-        Value::String(s) if phrase_like(s) => {
-            *v = Value::String(format!(
-                "[redacted by MASForensics: a probable recovery phrase of {} words]",
-                s.split_whitespace().count()
-            ));
-            1
-        }
-        _ => 0,
+        _ => match redaction(None, v) {
+            Some(r) => {
+                *v = Value::String(r);
+                1
+            }
+            None => 0,
+        },
+    }
+}
+
+/// Whether a JSON key names a secret ([`SECRET_KEYS`], compared without case, `-` and `_`).
+pub(crate) fn secret_key(k: &str) -> bool {
+    let norm: String = k
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect();
+    SECRET_KEYS.contains(&norm.as_str())
+}
+
+/// What a value under the key `k` (`None`: an array element or the value itself) is replaced
+/// by when it is a secret: a non-empty string under a secret-naming key, or a string shaped like
+/// a recovery phrase ([`phrase_like`]); `None` when it is no secret.
+pub(crate) fn redaction(k: Option<&str>, v: &Value) -> Option<String> {
+    let Value::String(s) = v else {
+        return None;
+    };
+    if s.trim().is_empty() || s.starts_with("[redacted by MASForensics") {
+        return None;
+    }
+    let words = s.split_whitespace().count();
+    match k {
+        Some(k) if secret_key(k) || phrase_like(s) => Some(format!(
+            "[redacted by MASForensics: {k} of {} characters{}]",
+            s.chars().count(),
+            if words > 1 {
+                format!(", {words} words")
+            } else {
+                String::new()
+            }
+        )),
+        _ if phrase_like(s) => Some(format!(
+            "[redacted by MASForensics: a probable recovery phrase of {words} words]"
+        )),
+        _ => None,
     }
 }
 

@@ -22,6 +22,9 @@
 //!   `settings_*.xml`, `packages.xml`) decoded by the `android-abx` crate and rendered as Android
 //!   11 wrote the same file, so a fact grounds in either form; `telegram: true` decodes the base64
 //!   Telegram user objects of shared prefs.
+//! - `read_json` ([`json_tool`]): a JSON file (to 64 MiB), or the parts JSON pointers name, as
+//!   indented JSON; nested JSON texts (React Native's redux-persist files) decoded on request;
+//!   secrets redacted as `leveldb_records` does, counted in its header.
 //! - `inventory` ([`inventory`]): every file below a folder with size, SHA-256, id, deleted flag,
 //!   times and path, in pages bounded by files, bytes of text and bytes hashed (never by time), so
 //!   each page re-derives to the same bytes. A page resumes after the previous page's last file by
@@ -118,6 +121,7 @@ pub mod fs_tools;
 pub mod index_tools;
 pub mod inventory;
 pub mod invoke;
+pub mod json_tool;
 pub mod leveldb_tool;
 pub mod log;
 pub mod marks;

@@ -106,6 +106,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("auth_info_key_prefs.xml", "accounts"),
     ("signal.db", "messages"),
     ("org.thoughtcrime.securesms_preferences.xml", "accounts"),
+    ("persist-*", "wallets"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -295,6 +296,11 @@ impl Plugin for AndroidPlugin {
                 "Hangouts messages and participants",
             ),
             e(
+                "MetaMask Mobile persistStore",
+                &["/persistStore/persist-"],
+                "the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
+            ),
+            e(
                 "Burner burners.sqlite",
                 &["/burners.sqlite\""],
                 "second numbers, their contacts and messages",
@@ -421,6 +427,9 @@ impl Plugin for AndroidPlugin {
 
     fn categorise(&self, path: &str) -> Option<&'static str> {
         let name = path.rsplit('/').next().unwrap_or(path);
+        if name.starts_with("persist-") {
+            return crate::wallets::mobile_state_file(path).then_some("wallets");
+        }
         ARTEFACTS
             .iter()
             .find(|(glob, _)| masf_tools::fs_tools::glob_match(glob, name))
@@ -664,6 +673,21 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 databases::downloads(ctx, l)
             })?;
         }
+        {
+            // MetaMask Mobile's state files, one wallet per persistStore directory
+            let mut by_tree: Vec<(&TreeRef, Vec<String>)> = Vec::new();
+            for l in of("persist-*") {
+                match by_tree.iter_mut().find(|(t, _)| **t == l.tree) {
+                    Some((_, paths)) => paths.push(l.path.clone()),
+                    None => by_tree.push((&l.tree, vec![l.path.clone()])),
+                }
+            }
+            for (tree, paths) in &by_tree {
+                ctx.artefact(&artefact_name(tree, "MetaMask Mobile persistStore"), || {
+                    crate::wallets::triage_mobile(ctx, tree, paths)
+                })?;
+            }
+        }
         for l in of("burners.sqlite") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::burner(ctx, l)
@@ -837,6 +861,10 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
             }
             crate::calls::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
             for path in found_paths(&invoked.output.text) {
+                if *glob == "persist-*" && !crate::wallets::mobile_state_file(&path) {
+                    // another React Native app's state, or a controller not read
+                    continue;
+                }
                 out.push(Located {
                     tree: tree.clone(),
                     path,

@@ -44,6 +44,7 @@
 //! | `idstatuscache.plist` (identity-services lookups) | [`idstatus`] | one per destination and service (status, lookup time) | `handle:<id>` for iMessage, FaceTime and Find My lookups |
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
+//! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
@@ -223,6 +224,7 @@ impl Plugin for Ios {
             truthsocial::triage(&run)
         })?;
         ctx.artefact("MeWe sgrouplesdb.sqlite", || mewe::triage(&run))?;
+        ctx.artefact("MetaMask Mobile persistStore", || metamask(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
@@ -259,6 +261,19 @@ impl Plugin for Ios {
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
     }
+}
+
+/// MetaMask Mobile's state files (`Documents/persistStore/` of its container:
+/// [`crate::wallets::triage_mobile`]); the device's user holds the wallet's own accounts.
+fn metamask(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((_, found)) = run.find("persist-*")? else {
+        return Ok(());
+    };
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    crate::wallets::triage_mobile(run.ctx, &tree, &found)
 }
 
 /// Screenshots in the camera roll (`Media/DCIM/…`: iOS saves screenshots as PNG, photos as
@@ -505,6 +520,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MeWe chats (shared locations, attachments), users and contacts, groups, posts, polls; the signed-in account with its e-mail and phone",
         ),
         entry(
+            "MetaMask Mobile persistStore",
+            &["/persistStore/persist-"],
+            "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
+        ),
+        entry(
             "Twitter direct-message cache",
             &["/com.atebits.tweetie.direct-message.cache/"],
             "Twitter/X direct messages and the users of the inbox; the signed-in account id",
@@ -705,6 +725,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "data_ark.plist" | "SystemVersion.plist" => "device",
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
+        _ if crate::wallets::mobile_state_file(path) => "wallets",
         "cacheV0.db" | "Photos.sqlite" => "media",
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",

@@ -28,4 +28,5 @@ mod screens;
 mod telegram;
 mod typing;
 mod wallets;
+mod wallets_mobile;
 mod who;

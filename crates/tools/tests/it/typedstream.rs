@@ -233,7 +233,9 @@ fn crafted_nesting_and_self_references_are_bounded() {
     // stops at its bound instead of following the chain down the stack
     let mut chain = HEAD.to_vec();
     // `@`, a new NSArray (class NSArray v0, nil superclass) holding `i` 5000 then the elements
-    chain.extend_from_slice(b"\x84\x01@\x84\x84\x84\x07NSArray\x00\x85\x84\x01i\x82\x88\x13\x00\x00");
+    chain.extend_from_slice(
+        b"\x84\x01@\x84\x84\x84\x07NSArray\x00\x85\x84\x01i\x82\x88\x13\x00\x00",
+    );
     // element 0: `@`, a new NSArray (class reference 1), `i` 0, end
     chain.extend_from_slice(b"\x92\x84\x93\x94\x00\x86");
     for i in 1..5000u32 {

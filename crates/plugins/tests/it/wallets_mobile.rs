@@ -1,0 +1,235 @@
+//! MetaMask Mobile on two phones, its state files written by Python's `json` module in the
+//! two layouts the app has used (React Native's redux-persist through
+//! `redux-persist-filesystem-storage`): an iPhone's `Documents/persistStore/persist-root`
+//! (to 7.x: every reducer a JSON text inside the file, the engine's controllers under
+//! `engine` → `backgroundState`, the older transaction shape) and an Android phone's
+//! `files/persistStore/persist-<Controller>` files (since 7.4x: one plain JSON file per
+//! controller, `AccountsController`, `txParams`). Beside them: another React Native app's
+//! `persist-root` (passed over), a truncated copy (noted with its offset, the rest read), and a
+//! recovery phrase stored in clear (redacted, never logged). Then resolution: the iPhone's
+//! account, named in the Android phone's address book, is one wallet on both.
+
+use std::path::Path;
+
+use crate::android_support::triage;
+
+const IPHONE_ACCOUNT: &str = "0x8ba1f109551bd432803012645ac136ddd64dba72";
+const OTC_DESK: &str = "0x1f9840a85d5af5bf1d1762f925bdaddc4201f984";
+const ANDROID_ACCOUNT: &str = "0xab5801a7d398351b8be11c439e05c5b3259aec9b";
+const TX_HASH: &str = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060";
+const PHRASE: &str = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+
+const WRITE: &str = r#"
+import json, os, sys
+kind, root = sys.argv[1], sys.argv[2]
+iphone, otc, android, txh, phrase = sys.argv[3:8]
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "w").write(text)
+if kind == "ios":
+    docs = root + "/private/var/mobile/Containers/Data/Application/6F1C7A52-0D3B-4E1F-9A44-8B2D51C0E7F3/Documents"
+    engine = {"backgroundState": {
+        "PreferencesController": {"selectedAddress": iphone, "identities": {
+            iphone: {"address": iphone, "name": "Leung 主帳戶", "importTime": 1699990000000}}},
+        "AccountTrackerController": {"accounts": {iphone: {"balance": "0x2386f26fc10000"}}},
+        "AddressBookController": {"addressBook": {"0x1": {
+            otc: {"address": otc, "chainId": "0x1", "name": "Mia OTC desk", "memo": "", "isEns": False}}}},
+        "TransactionController": {"transactions": [{
+            "id": "b6a0c4e0-7d1f-11ee-9a3c-8f2b3c4d5e6f", "chainId": "0x1", "networkID": "1",
+            "status": "confirmed", "time": 1700000000000, "transactionHash": txh,
+            "transaction": {"from": iphone, "to": otc, "value": "0xde0b6b3a7640000", "gas": "0x5208"}}]},
+        "KeyringController": {"vault": json.dumps({"data": "q1w2e3", "iv": "aXY=", "salt": "c2FsdA=="})},
+        "TokenListController": {"tokenList": {("0x%040x" % i): {"symbol": "T%d" % i} for i in range(500)}}}}
+    state = {"engine": json.dumps(engine),
+             "browser": json.dumps({"history": [{"name": "Uniswap Interface", "url": "https://app.uniswap.org/#/swap"},
+                                                {"name": "", "url": "https://etherscan.io/address/" + otc}]}),
+             "user": json.dumps({"backUpSeedphraseVisible": False, "seedphrase": phrase}),
+             "_persist": json.dumps({"version": 29, "rehydrated": True})}
+    text = json.dumps(state)
+    write(docs + "/persistStore/persist-root", text)
+    # another React Native app's store, and a copy cut short
+    write(root + "/private/var/mobile/Containers/Data/Application/0A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D/Documents/persistStore/persist-root",
+          json.dumps({"auth": json.dumps({"token": "abc"}), "_persist": json.dumps({"version": -1})}))
+    write(root + "/private/var/mobile/Containers/Data/Application/11111111-2222-4333-8444-555555555555/Documents/persistStore/persist-root",
+          text[:len(text) // 3])
+    os.makedirs(root + "/private/var/mobile/Library", exist_ok=True)
+    os.makedirs(root + "/private/var/mobile/Media", exist_ok=True)
+else:
+    store = root + "/data/data/io.metamask/files/persistStore/"
+    persist = {"version": 1, "rehydrated": True}
+    write(store + "persist-AccountsController", json.dumps({"internalAccounts": {
+        "selectedAccount": "9d6a7a8e-1c1e-4b6f-a0d8-7e0d1c2b3a49",
+        "accounts": {"9d6a7a8e-1c1e-4b6f-a0d8-7e0d1c2b3a49": {
+            "id": "9d6a7a8e-1c1e-4b6f-a0d8-7e0d1c2b3a49", "address": android, "type": "eip155:eoa",
+            "metadata": {"name": "Mia", "importTime": 1698000000000, "keyring": {"type": "HD Key Tree"}}}}},
+        "_persist": persist}))
+    write(store + "persist-AddressBookController", json.dumps({"addressBook": {"0x1": {
+        iphone: {"address": iphone, "chainId": "0x1", "name": "Leung", "memo": "", "isEns": False}}}, "_persist": persist}))
+    write(store + "persist-TransactionController", json.dumps({"transactions": [{
+        "id": "0c3b5a70-7d20-11ee-8f1a-1b2c3d4e5f60", "chainId": "0x1", "status": "confirmed", "time": 1700000600000,
+        "hash": txh, "txParams": {"from": iphone, "to": otc, "value": "0xde0b6b3a7640000"}}], "_persist": persist}))
+    write(store + "persist-TokenListController", json.dumps({"tokenList": {}, "_persist": persist}))
+    os.makedirs(root + "/data/system/users/0", exist_ok=True)
+    os.makedirs(root + "/data/user/0/com.android.providers.telephony", exist_ok=True)
+"#;
+
+fn write(kind: &str, root: &Path) {
+    let st = std::process::Command::new("python3")
+        .args(["-c", WRITE, kind])
+        .arg(root)
+        .args([IPHONE_ACCOUNT, OTC_DESK, ANDROID_ACCOUNT, TX_HASH, PHRASE])
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+#[test]
+fn metamask_mobile_on_an_iphone_and_an_android_phone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (iphone, android) = (tmp.path().join("iphone"), tmp.path().join("android"));
+    write("ios", &iphone);
+    write("android", &android);
+    let run = triage(&[
+        ("ios", &iphone, "Asia/Hong_Kong", None),
+        ("android", &android, "Asia/Hong_Kong", None),
+    ]);
+    assert_eq!(run.report("ios").plugin.as_deref(), Some("ios"));
+    assert_eq!(run.report("android").plugin.as_deref(), Some("android"));
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for source in ["ios", "android"] {
+        for p in run.all_phenomena(source) {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+    }
+
+    // the iPhone: the 7.x persist-root
+    let ios = run.all_phenomena("ios");
+    let find = |list: &[masf_graph::Phenomenon], start: &str| -> masf_graph::Phenomenon {
+        list.iter()
+            .find(|p| p.title.starts_with(start))
+            .unwrap_or_else(|| {
+                panic!(
+                    "{start}: {:#?}",
+                    list.iter().map(|p| &p.title).collect::<Vec<_>>()
+                )
+            })
+            .clone()
+    };
+    let values = |p: &masf_graph::Phenomenon| -> Vec<String> {
+        p.verified_facts.iter().map(|f| f.value.clone()).collect()
+    };
+    let wallet = find(&ios, "MetaMask Mobile wallet on the device: 1 account");
+    for v in [
+        IPHONE_ACCOUNT,
+        "Leung 主帳戶",
+        "0x2386f26fc10000",
+        "1699990000000",
+    ] {
+        assert!(values(&wallet).iter().any(|x| x == v), "{v}: {wallet:#?}");
+    }
+    assert!(
+        wallet
+            .interpretation
+            .contains("balance 0x2386f26fc10000 wei = 0.01 in the chain's native coin"),
+        "{}",
+        wallet.interpretation
+    );
+    assert!(wallet.interpretation.contains(", selected"));
+    assert!(
+        wallet
+            .interpretation
+            .contains("Its key store (vault) is present")
+    );
+    assert!(
+        wallet
+            .interpretation
+            .contains("1 secret value(s) (a recovery phrase or password) are stored in clear text")
+    );
+    let book = find(
+        &ios,
+        "MetaMask Mobile address book on the device: 1 entries",
+    );
+    assert!(values(&book).iter().any(|v| v == "Mia OTC desk"));
+    let tx = find(&ios, "MetaMask Mobile transaction 0x5c504ed432…: 1");
+    for v in [TX_HASH, IPHONE_ACCOUNT, OTC_DESK, "1700000000000"] {
+        assert!(values(&tx).iter().any(|x| x == v), "{v}");
+    }
+    let web = find(&ios, "MetaMask Mobile in-app browser: 2 pages visited");
+    assert!(
+        values(&web)
+            .iter()
+            .any(|v| v == "https://app.uniswap.org/#/swap")
+    );
+    assert_eq!(web.category, "web");
+    // one wallet only: the other app's store said nothing, the cut copy was noted
+    assert_eq!(
+        ios.iter()
+            .filter(|p| p.title.starts_with("MetaMask Mobile wallet"))
+            .count(),
+        1
+    );
+    let unparsed = run.unparsed("ios");
+    let cut = unparsed
+        .iter()
+        .find(|u| u.artefact.contains("11111111-2222-4333-8444-555555555555"))
+        .unwrap_or_else(|| panic!("{unparsed:#?}"));
+    assert!(
+        cut.reason.contains("not JSON: EOF while parsing") && cut.reason.contains("byte offset"),
+        "{}",
+        cut.reason
+    );
+    // the recovery phrase never left the evidence
+    for (_, _, text) in run.outputs("ios") {
+        assert!(!text.contains("legal winner"), "{text}");
+    }
+
+    // the Android phone: one file per controller, the token list not read
+    let and = run.all_phenomena("android");
+    let wallet = find(&and, "MetaMask Mobile wallet on the device: 1 account");
+    for v in [ANDROID_ACCOUNT, "Mia", "1698000000000"] {
+        assert!(values(&wallet).iter().any(|x| x == v), "{v}");
+    }
+    let book = find(
+        &and,
+        "MetaMask Mobile address book on the device: 1 entries",
+    );
+    assert!(values(&book).iter().any(|v| v == "Leung"));
+    find(&and, "MetaMask Mobile transaction 0x5c504ed432…: 1");
+    assert!(
+        !run.outputs("android")
+            .iter()
+            .any(|(tool, args, _)| tool == "read_json" && args.contains("TokenListController"))
+    );
+
+    // each phone's own account is its user's claim; the iPhone's account is one wallet on both
+    for (source, account) in [("ios", IPHONE_ACCOUNT), ("android", ANDROID_ACCOUNT)] {
+        let entities = run.entities(source);
+        assert!(
+            entities
+                .iter()
+                .any(|e| e.starts_with("owner [") && e.contains(account)),
+            "{entities:#?}"
+        );
+    }
+    crate::who::resolve(&run);
+    let state = run.session.state().unwrap();
+    let actors = masf_graph::resolution::actors(&state);
+    let name = |id: &str| {
+        let e = &state.entities()[id];
+        format!("{}/{}", e.source_id, e.context)
+    };
+    let wallet_ctx = format!("wallet:{IPHONE_ACCOUNT}");
+    let together: Vec<String> = actors
+        .iter()
+        .find(|a| {
+            a.entities
+                .iter()
+                .any(|e| name(e) == format!("ios/{wallet_ctx}"))
+        })
+        .map(|a| a.entities.iter().map(|e| name(e)).collect())
+        .unwrap_or_default();
+    assert!(
+        together.contains(&format!("android/{wallet_ctx}")),
+        "{together:#?}"
+    );
+}
