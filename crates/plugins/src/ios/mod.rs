@@ -45,6 +45,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
@@ -66,6 +67,7 @@ pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
 pub mod clubhouse;
+pub mod coinbasewallet;
 pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
@@ -225,6 +227,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("MeWe sgrouplesdb.sqlite", || mewe::triage(&run))?;
         ctx.artefact("MetaMask Mobile persistStore", || metamask(&run))?;
+        ctx.artefact("Coinbase Wallet wallet-rn-v2.sqlite", || {
+            coinbasewallet::triage(&run)
+        })?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
@@ -525,6 +530,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(
+            "Coinbase Wallet wallet-rn-v2.sqlite",
+            &["/wallet-rn-v2.sqlite\""],
+            "Coinbase Wallet: the account, every address it derived, the assets it tracks with balances, transactions",
+        ),
+        entry(
             "Twitter direct-message cache",
             &["/com.atebits.tweetie.direct-message.cache/"],
             "Twitter/X direct messages and the users of the inbox; the signed-in account id",
@@ -726,6 +736,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "ModuleConfiguration.plist" if path.contains("/ControlCenter/") => "device",
         "Cookies.binarycookies" => "web",
         _ if crate::wallets::mobile_state_file(path) => "wallets",
+        "wallet-rn-v2.sqlite" => "wallets",
         "cacheV0.db" | "Photos.sqlite" => "media",
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",

@@ -997,6 +997,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Truth Social ChatModel.sqlite", false),
             ("MeWe sgrouplesdb.sqlite", false),
             ("MetaMask Mobile persistStore", false),
+            ("Coinbase Wallet wallet-rn-v2.sqlite", false),
             ("Twitter direct-message cache", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),

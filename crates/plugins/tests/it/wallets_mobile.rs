@@ -233,3 +233,198 @@ fn metamask_mobile_on_an_iphone_and_an_android_phone() {
         "{together:#?}"
     );
 }
+
+/// Coinbase Wallet's `wallet-rn-v2.sqlite` built with the sqlite3 CLI in the two shapes the
+/// app has written (the columns of iLEAPP's `coinbaseWallet` reader: the older store without
+/// `mpcConversionState`, `isDeleted`, `hasCompletedBackupFlow`, `isSpam`, `isWhitelist` and
+/// with the older `tx_history`), in two app containers of one iPhone; beside them a copy with
+/// none of its tables, one that is no database, and one whose `tx_history_v2` lacks
+/// `txHash`: each noted, the rest read.
+#[test]
+fn coinbase_wallet_accounts_addresses_assets_and_transactions() {
+    const ACCOUNT: &str = "0x7e5f4552091a69125d5dfcb7b8c2659029395bdf";
+    const SEGWIT: &str = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+    const SENDER: &str = "0x2b5ad5c4795c026514f8317c7a215e218dccd6cf";
+    const HASH: &str = "0x88df016429689c079f3b2f6ad39fa052532c56795b733da78a91ebe6a713944b";
+    let tmp = tempfile::tempdir().unwrap();
+    let apps = tmp
+        .path()
+        .join("private/var/mobile/Containers/Data/Application");
+    std::fs::create_dir_all(tmp.path().join("private/var/mobile/Library")).unwrap();
+    let sqlite3 = |db: &Path, sql: &str| {
+        std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+        let out = std::process::Command::new("sqlite3")
+            .arg(db)
+            .arg(sql)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let store = |uuid: &str| {
+        apps.join(uuid)
+            .join("Documents/default/wallet-rn-v2.sqlite")
+    };
+    let (newer, older) = (
+        store("3B0E7A61-52C4-4F0B-9A1D-6C2E8F4B7D10"),
+        store("9C4D2E1F-7A6B-4C3D-8E9F-0A1B2C3D4E5F"),
+    );
+    let tables = |extra_account: &str, extra_wallet: &str, old_tx: bool| {
+        format!(
+            "CREATE TABLE account (id TEXT PRIMARY KEY, createdAt TEXT, type TEXT, primaryAddressChain TEXT, primaryAddress TEXT, nickname TEXT{extra_account});
+             CREATE TABLE wallet_group (id TEXT PRIMARY KEY, accountId TEXT, createdAt TEXT, nickname TEXT, walletIndex TEXT, isHidden INTEGER, hardwareDerivationPath TEXT);
+             CREATE TABLE address (id TEXT PRIMARY KEY, address TEXT, indexStr TEXT, currencyCodeStr TEXT, networkStr TEXT, typeStr TEXT, blockchainStr TEXT, derivationPath TEXT, isUsedStr TEXT, isChangeAddressStr TEXT, balanceStr TEXT, contractAddress TEXT, accountId TEXT);
+             CREATE TABLE wallet (id TEXT PRIMARY KEY, displayName TEXT, currencyCodeStr TEXT, blockchainStr TEXT, networkStr TEXT, balanceStr TEXT, decimalsStr TEXT, minimumBalanceStr TEXT, primaryAddress TEXT, contractAddress TEXT, imageURLStr TEXT, accountId TEXT, assetUUID TEXT, lastBalanceUpdateTxHash TEXT{extra_wallet});
+             CREATE TABLE tx_history_v2 (id TEXT PRIMARY KEY, createdAt TEXT, confirmedAt TEXT, type TEXT, state INTEGER, isSent INTEGER, fromAddress TEXT, fromDomain TEXT, toAddress TEXT, toDomain TEXT, amount TEXT, fee TEXT, tokenName TEXT, tokenDecimal TEXT, currencyCodeStr TEXT, feeCurrencyCodeStr TEXT, blockchainStr TEXT, networkStr TEXT, txHash TEXT, contractAddress TEXT, nonce INTEGER, gasLimit TEXT, maxFeePerGas TEXT, maxPriorityFeePerGas TEXT, baseFeePerGas TEXT, txSubmissionType TEXT, transfersStr TEXT, metadataStrArray TEXT, walletId TEXT);
+             {}",
+            if old_tx {
+                "CREATE TABLE tx_history (id TEXT PRIMARY KEY, createdAt TEXT, isSent INTEGER, fromAddress TEXT, toAddress TEXT, amount TEXT, txHash TEXT);"
+            } else {
+                ""
+            }
+        )
+    };
+    let rows = |acct: &str| {
+        format!(
+            "INSERT INTO account (id, createdAt, type, primaryAddressChain, primaryAddress, nickname) VALUES ('{acct}', '2024-05-01 10:00:00.123', 'mnemonic', 'ETH', '{ACCOUNT}', NULL);
+             INSERT INTO wallet_group VALUES ('grp-{acct}', '{acct}', '2024-05-01 10:00:01', 'Main', '0', 0, NULL);
+             INSERT INTO address VALUES ('a1-{acct}', '{ACCOUNT}', '0', 'ETH', 'ethereum_mainnet', 'EthereumAddress', 'ETH', 'm/44''/60''/0''/0/0', 'true', 'false', '25000000000000000', NULL, '{acct}'),
+                                       ('a2-{acct}', '{SEGWIT}', '0', 'BTC', 'bitcoin_mainnet', 'BitcoinSegWit', 'BTC', 'm/84''/0''/0''/0/0', 'false', 'false', '0', NULL, '{acct}');
+             INSERT INTO wallet (id, displayName, currencyCodeStr, blockchainStr, networkStr, balanceStr, decimalsStr, primaryAddress, imageURLStr, accountId) VALUES
+                ('w1-{acct}', 'Ethereum', 'ETH', 'ETH', 'ethereum_mainnet', '25000000000000000', '18', '{ACCOUNT}', 'https://wallet-api-production.s3.amazonaws.com/uploads/tokens/eth_288.png', '{acct}');
+             INSERT INTO tx_history_v2 (id, createdAt, confirmedAt, type, state, isSent, fromAddress, toAddress, toDomain, amount, fee, currencyCodeStr, blockchainStr, networkStr, txHash, transfersStr, walletId) VALUES
+                ('t1-{acct}', '2024-05-02 08:30:00', '2024-05-02 08:30:45', 'RECEIVE', 3, 0, '{SENDER}', '{ACCOUNT}', 'leung.cb.id', '25000000000000000', '21000', 'ETH', 'ETH', 'ethereum_mainnet', '{HASH}', '[]', 'w1-{acct}');"
+        )
+    };
+    sqlite3(
+        &newer,
+        &format!(
+            "{}{}",
+            tables(
+                ", mpcConversionState TEXT, isDeleted INTEGER, hasCompletedBackupFlow INTEGER",
+                ", isSpam INTEGER, isWhitelist INTEGER",
+                false
+            ),
+            rows("acct-17")
+        ),
+    );
+    sqlite3(
+        &older,
+        &format!("{}{}", tables("", "", true), rows("acct-16")),
+    );
+    sqlite3(
+        &store("00000000-0000-4000-8000-000000000001"),
+        "CREATE TABLE preferences (k TEXT, v TEXT); INSERT INTO preferences VALUES ('a', 'b');",
+    );
+    let junk = store("00000000-0000-4000-8000-000000000002");
+    std::fs::create_dir_all(junk.parent().unwrap()).unwrap();
+    std::fs::write(&junk, b"SQLite format 3\0 but cut short").unwrap();
+    sqlite3(
+        &store("00000000-0000-4000-8000-000000000003"),
+        "CREATE TABLE tx_history_v2 (id TEXT, amount TEXT);",
+    );
+
+    let o = crate::ios_support::triage(tmp.path(), "Asia/Hong_Kong");
+    crate::ios_support::assert_all_accepted(&o);
+    let titles: Vec<&str> = o.findings().iter().map(|p| p.title.as_str()).collect();
+    for (start, n) in [
+        ("Coinbase Wallet account ", 2),
+        ("Coinbase Wallet address ", 4),
+        (
+            "Coinbase Wallet asset Ethereum: balance 25000000000000000",
+            2,
+        ),
+        (
+            "Coinbase Wallet transaction 0x88df016429… (received): 25000000000000000 ETH",
+            2,
+        ),
+    ] {
+        assert_eq!(
+            titles.iter().filter(|t| t.starts_with(start)).count(),
+            n,
+            "{start}: {titles:#?}"
+        );
+    }
+    let account = o
+        .findings()
+        .into_iter()
+        .find(|p| {
+            p.title == format!("Coinbase Wallet account {ACCOUNT}")
+                && p.interpretation.contains("acct-17")
+        })
+        .unwrap()
+        .clone();
+    let values = crate::ios_support::Outcome::values(&account);
+    for v in [
+        ACCOUNT,
+        "acct-17",
+        "Main",
+        "mnemonic",
+        "2024-05-01T10:00:00.123Z",
+        "2024-05-01T10:00:01Z",
+    ] {
+        assert!(values.contains(&v), "{v}: {values:?}");
+    }
+    assert!(
+        account
+            .interpretation
+            .contains("created (stored, UTC) 2024-05-01 10:00:00.123")
+    );
+    let segwit = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == format!("Coinbase Wallet address {SEGWIT} (BTC)"))
+        .unwrap();
+    assert!(crate::ios_support::Outcome::values(segwit).contains(&"m/84'/0'/0'/0/0"));
+    let tx = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title.starts_with("Coinbase Wallet transaction"))
+        .unwrap();
+    let values = crate::ios_support::Outcome::values(tx);
+    for v in [
+        HASH,
+        SENDER,
+        ACCOUNT,
+        "leung.cb.id",
+        "21000",
+        "2024-05-02T08:30:00Z",
+        "2024-05-02T08:30:45Z",
+    ] {
+        assert!(values.contains(&v), "{v}: {values:?}");
+    }
+    assert_eq!(tx.category, "transactions");
+    // the older store's empty tx_history is read (no row), its missing columns are NULL
+    assert!(
+        !o.unparsed.iter().any(|u| u.artefact.contains("9C4D2E1F")),
+        "{:#?}",
+        o.unparsed
+    );
+    // every address the app derived is the device user's claim; the sender is a wallet only
+    let ids = o.identities();
+    for a in [ACCOUNT, SEGWIT] {
+        assert!(
+            ids.iter()
+                .any(|(c, t, v)| c == "owner" && t == "wallet" && v.starts_with(a)),
+            "{a}: {ids:#?}"
+        );
+    }
+    assert!(ids.iter().any(|(c, _, _)| c == &format!("wallet:{SENDER}")));
+    assert!(
+        !ids.iter()
+            .any(|(c, _, v)| c == "owner" && v.starts_with(SENDER))
+    );
+    // the copies that do not read are noted, naming why
+    o.assert_noted(
+        "00000000-0000-4000-8000-000000000001/Documents/default/wallet-rn-v2.sqlite",
+        "none of the tables",
+    );
+    o.noted("00000000-0000-4000-8000-000000000002/Documents/default/wallet-rn-v2.sqlite");
+    o.assert_noted(
+        "00000000-0000-4000-8000-000000000003/Documents/default/wallet-rn-v2.sqlite",
+        "txHash",
+    );
+}
