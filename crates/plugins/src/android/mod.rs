@@ -40,6 +40,7 @@ mod partitions;
 mod settings;
 mod system;
 mod telegram;
+mod usagestats;
 mod wechat;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
@@ -259,7 +260,10 @@ impl Plugin for AndroidPlugin {
     }
 
     fn tools(&self) -> Vec<std::sync::Arc<dyn masf_tools::Tool>> {
-        vec![std::sync::Arc::new(crate::region::PhoneRegionTool)]
+        vec![
+            std::sync::Arc::new(crate::region::PhoneRegionTool),
+            std::sync::Arc::new(usagestats::UsageStatsTool),
+        ]
     }
 
     fn expected_artefacts(&self) -> Vec<ExpectedArtefact> {
@@ -294,6 +298,11 @@ impl Plugin for AndroidPlugin {
                 "Hangouts babel.db",
                 &["/babel"],
                 "Hangouts messages and participants",
+            ),
+            e(
+                "usage statistics",
+                &["/usagestats/"],
+                "which app was used when and for how long; activity, screen and keyguard events",
             ),
             e(
                 "MetaMask Mobile persistStore",
@@ -427,6 +436,9 @@ impl Plugin for AndroidPlugin {
 
     fn categorise(&self, path: &str) -> Option<&'static str> {
         let name = path.rsplit('/').next().unwrap_or(path);
+        if usagestats::interval_file(path).is_some() {
+            return Some("app_usage");
+        }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
         }
@@ -687,6 +699,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     crate::wallets::triage_mobile(ctx, tree, paths)
                 })?;
             }
+        }
+        for tree in trees(ctx)? {
+            ctx.artefact(&artefact_name(&tree, "usage statistics"), || {
+                usagestats::locate_and_triage(ctx, &tree)
+            })?;
         }
         for l in of("burners.sqlite") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -3,6 +3,7 @@
 mod android;
 mod android_support;
 mod android_system;
+mod android_usage;
 mod archive;
 mod asia;
 mod boundaries;

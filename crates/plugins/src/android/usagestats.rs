@@ -1,0 +1,629 @@
+//! Android's usage statistics (`/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/
+//! <begin time>`): which app was used when, for how long, and every activity, screen and
+//! keyguard event of the day — ALEAPP's `usagestats`. Android 5 to 9 write each interval as
+//! XML (AOSP's `UsageStatsXmlV1`, through `FastXmlSerializer`); the file's name is the
+//! interval's begin time (Unix ms) and, since Android 5.1, every time inside it is an offset
+//! from that begin time (5.0 wrote absolute times and a `beginTime` attribute).
+//!
+//! The `android_usage_stats` tool reads one file and prints absolute times, so that each fact
+//! grounds in its output as the phenomenon states it: a header (interval, begin, end, counts),
+//! then one tab-separated line per screen/keyguard total (`interactive`, `non-interactive`,
+//! `keyguard-shown`, `keyguard-hidden`), per package (last time used, time in foreground, last
+//! event, launch count, chooser counts), per configuration and per event (time, package, class,
+//! type and its name, flags, shortcut, standby bucket, notification channel). Android 10 and
+//! later write protocol buffers (`IntervalStatsProto`, and from 11 with package names replaced
+//! by tokens of a separate `mappings` file): such a file is refused, saying so, so that the
+//! coverage table shows the artefact as not parsed rather than empty.
+//!
+//! Hand-written over `quick-xml`: no crate reads this format.
+
+use std::sync::Arc;
+
+use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
+use masf_evidence::fs::{FileSystem, normalize_path};
+use masf_graph::{FactType, TimeEncoding, TimeMark};
+use masf_tools::{Applicability, Invoked, SourceCtx, Tool, ToolError, ToolOutput};
+use quick_xml::events::Event as XmlEvent;
+use serde_json::{Value, json};
+
+use super::MAX_ROWS;
+use crate::calls::call_or_note;
+use crate::drafts::fact;
+use crate::identity::{TreeRef, args_on, artefact_name, record};
+
+/// Largest file read.
+pub const FILE_MAX: u64 = 32 << 20;
+
+/// Most events read from one file.
+pub const EVENTS_MAX: usize = 500_000;
+
+/// The intervals, by directory name.
+pub const INTERVALS: [&str; 4] = ["daily", "weekly", "monthly", "yearly"];
+
+/// The name of an event type (`UsageEvents.Event`).
+pub fn event_name(t: i64) -> &'static str {
+    match t {
+        0 => "NONE",
+        1 => "MOVE_TO_FOREGROUND",
+        2 => "MOVE_TO_BACKGROUND",
+        3 => "END_OF_DAY",
+        4 => "CONTINUE_PREVIOUS_DAY",
+        5 => "CONFIGURATION_CHANGE",
+        6 => "SYSTEM_INTERACTION",
+        7 => "USER_INTERACTION",
+        8 => "SHORTCUT_INVOCATION",
+        9 => "CHOOSER_ACTION",
+        10 => "NOTIFICATION_SEEN",
+        11 => "STANDBY_BUCKET_CHANGED",
+        12 => "NOTIFICATION_INTERRUPTION",
+        13 => "SLICE_PINNED_PRIV",
+        14 => "SLICE_PINNED",
+        15 => "SCREEN_INTERACTIVE",
+        16 => "SCREEN_NON_INTERACTIVE",
+        17 => "KEYGUARD_SHOWN",
+        18 => "KEYGUARD_HIDDEN",
+        19 => "FOREGROUND_SERVICE_START",
+        20 => "FOREGROUND_SERVICE_STOP",
+        21 => "CONTINUING_FOREGROUND_SERVICE",
+        22 => "ROLLOVER_FOREGROUND_SERVICE",
+        23 => "ACTIVITY_STOPPED",
+        24 => "ACTIVITY_DESTROYED",
+        25 => "FLUSH_TO_DISK",
+        26 => "DEVICE_SHUTDOWN",
+        27 => "DEVICE_STARTUP",
+        28 => "USER_UNLOCKED",
+        29 => "USER_STOPPED",
+        30 => "LOCUS_ID_SET",
+        31 => "APP_COMPONENT_USED",
+        _ => "UNKNOWN",
+    }
+}
+
+/// Whether a path is an interval file of the usage statistics: `…/usagestats/<user>/<interval>/
+/// <digits>`.
+pub fn interval_file(path: &str) -> Option<&'static str> {
+    let mut parts = path.rsplit('/');
+    let name = parts.next()?;
+    let interval = parts.next()?;
+    let _user = parts.next()?.parse::<u32>().ok()?;
+    if parts.next()? != "usagestats" || name.is_empty() || !name.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    INTERVALS.iter().copied().find(|i| *i == interval)
+}
+
+/// One interval file, read.
+#[derive(Debug, Default)]
+struct Stats {
+    begin: i64,
+    end: Option<i64>,
+    absolute: bool,
+    lines: Vec<String>,
+    packages: usize,
+    events: usize,
+    configs: usize,
+}
+
+/// Reads an interval file whose name gives `begin` (Unix ms).
+fn parse(data: &[u8], begin: i64) -> Result<Stats, String> {
+    let start = data
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .ok_or("the file is empty")?;
+    if data[start] != b'<' {
+        return Err(
+            "not XML usage stats: Android 10 and later keep them as protocol buffers (IntervalStatsProto; package names as tokens of the `mappings` file since Android 11), which this version does not decode"
+                .into(),
+        );
+    }
+    let text = std::str::from_utf8(data).map_err(|e| format!("not UTF-8 XML: {e}"))?;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut st = Stats {
+        begin,
+        ..Stats::default()
+    };
+    let mut root = false;
+    // the package whose chooser counts are being read, and the action
+    let mut chooser: Option<String> = None;
+    loop {
+        let ev = reader
+            .read_event()
+            .map_err(|e| format!("XML error at byte {}: {e}", reader.error_position()))?;
+        let (e, empty) = match ev {
+            XmlEvent::Start(e) => (e, false),
+            XmlEvent::Empty(e) => (e, true),
+            XmlEvent::Eof => break,
+            XmlEvent::End(e) if AsRef::<str>::as_ref(&e.name()) == "chosen_action" => {
+                chooser = None;
+                continue;
+            }
+            _ => continue,
+        };
+        let _ = empty;
+        let attrs: Vec<(String, String)> = e
+            .attributes()
+            .flatten()
+            .map(|a| {
+                (
+                    AsRef::<str>::as_ref(&a.key).to_string(),
+                    a.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                        .map(|v| v.into_owned())
+                        .unwrap_or_else(|_| a.value.to_string()),
+                )
+            })
+            .collect();
+        let get = |k: &str| attrs.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        let num = |k: &str| -> Result<Option<i64>, String> {
+            match get(k) {
+                None => Ok(None),
+                Some(v) => v.trim().parse::<i64>().map(Some).map_err(|_| {
+                    format!(
+                        "attribute {k}=\"{v}\" of <{}> at byte {} is not a number",
+                        AsRef::<str>::as_ref(&e.name()),
+                        reader.buffer_position()
+                    )
+                }),
+            }
+        };
+        let name = AsRef::<str>::as_ref(&e.name()).to_string();
+        if !root {
+            if name != "usagestats" {
+                return Err(format!("the root element is <{name}>, not <usagestats>"));
+            }
+            root = true;
+            if let Some(b) = num("beginTime")? {
+                // Android 5.0: absolute times
+                st.absolute = true;
+                st.begin = b;
+                st.end = num("endTime")?;
+            } else {
+                st.end = num("endTime")?.map(|o| begin + o);
+            }
+            continue;
+        }
+        let at = |offset: Option<i64>| -> String {
+            match offset {
+                Some(o) if st.absolute => o.to_string(),
+                Some(o) => (st.begin + o).to_string(),
+                None => String::new(),
+            }
+        };
+        match name.as_str() {
+            "interactive" | "non-interactive" | "keyguard-shown" | "keyguard-hidden" => {
+                st.lines.push(format!(
+                    "{name}\t\t\t\t\t\tcount {}, duration {} ms",
+                    get("count").unwrap_or("0"),
+                    get("time").unwrap_or("0")
+                ));
+            }
+            "package" => {
+                let Some(pkg) = get("package").or(get("name")) else {
+                    return Err(format!(
+                        "<package> at byte {} has no package attribute",
+                        reader.buffer_position()
+                    ));
+                };
+                let last_event = num("lastEvent")?;
+                st.packages += 1;
+                let mut detail = vec![format!(
+                    "time in foreground {} ms",
+                    get("timeActive")
+                        .or(get("totalTimeActive"))
+                        .unwrap_or("not recorded")
+                )];
+                if let Some(n) = get("appLaunchCount") {
+                    detail.push(format!("launches {n}"));
+                }
+                st.lines.push(format!(
+                    "package\t{}\t{pkg}\t\t{}\t{}\t{}",
+                    at(num("lastTimeActive")?),
+                    last_event.map(|t| t.to_string()).unwrap_or_default(),
+                    last_event.map(event_name).unwrap_or(""),
+                    detail.join(", ")
+                ));
+                chooser = None;
+                if !empty {
+                    chooser = Some(pkg.to_string());
+                }
+            }
+            "chosen_action" => {
+                if let Some(p) = &chooser {
+                    let action = get("name").unwrap_or("");
+                    chooser = Some(format!(
+                        "{}\u{1}{action}",
+                        p.split('\u{1}').next().unwrap_or(p)
+                    ));
+                }
+            }
+            "category" => {
+                if let Some(c) = &chooser {
+                    let (pkg, action) = c.split_once('\u{1}').unwrap_or((c.as_str(), ""));
+                    st.lines.push(format!(
+                        "chooser\t\t{pkg}\t\t\t\taction {action}, category {}, count {}",
+                        get("name").unwrap_or(""),
+                        get("count").unwrap_or("0")
+                    ));
+                }
+            }
+            "config" => {
+                st.configs += 1;
+                let mut rest: Vec<String> = attrs
+                    .iter()
+                    .filter(|(k, _)| {
+                        !matches!(
+                            k.as_str(),
+                            "lastTimeActive"
+                                | "timeActive"
+                                | "totalTimeActive"
+                                | "count"
+                                | "active"
+                        )
+                    })
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                rest.sort();
+                st.lines.push(format!(
+                    "config\t{}\t\t\t\t\tactive {} ms, activations {}{}; {}",
+                    at(num("lastTimeActive")?),
+                    get("timeActive").or(get("totalTimeActive")).unwrap_or("0"),
+                    get("count").unwrap_or("0"),
+                    if get("active") == Some("true") {
+                        ", the active configuration"
+                    } else {
+                        ""
+                    },
+                    rest.join(" ")
+                ));
+            }
+            "event" | "event-log" => {
+                let pkg = get("package").or(get("name"));
+                let Some(pkg) = pkg else {
+                    // the <event-log> container of Android 5.1+
+                    continue;
+                };
+                st.events += 1;
+                if st.events > EVENTS_MAX {
+                    return Err(format!(
+                        "more than {EVENTS_MAX} events: not a usage-stats file this tool reads"
+                    ));
+                }
+                let t = num("type")?.unwrap_or(0);
+                let mut detail = Vec::new();
+                for (k, label) in [
+                    ("flags", "flags"),
+                    ("shortcutId", "shortcut"),
+                    ("standbyBucket", "standby bucket"),
+                    ("notificationChannel", "notification channel"),
+                ] {
+                    if let Some(v) = get(k) {
+                        detail.push(format!("{label} {v}"));
+                    }
+                }
+                st.lines.push(format!(
+                    "event\t{}\t{pkg}\t{}\t{t}\t{}\t{}",
+                    at(num("time")?),
+                    get("class").unwrap_or(""),
+                    event_name(t),
+                    detail.join(", ")
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !root {
+        return Err("no <usagestats> element".into());
+    }
+    Ok(st)
+}
+
+/// The tool.
+pub struct UsageStatsTool;
+
+impl Tool for UsageStatsTool {
+    fn name(&self) -> &str {
+        "android_usage_stats"
+    }
+    fn description(&self) -> &str {
+        "Read one interval file of Android's usage statistics (/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/<begin time in Unix ms>; XML of Android 5 to 9). Times in the file are offsets from the begin time its name gives (absolute in Android 5.0); the output prints them as absolute Unix ms. First line: `# usagestats <path>: <interval> from <begin> to <end> (Unix ms); <n> packages, <m> events, <c> configurations`; then a header and one tab-separated line per record: kind (interactive, non-interactive, keyguard-shown, keyguard-hidden, package, chooser, config, event), time_ms, package, class, type, type_name (MOVE_TO_FOREGROUND, SCREEN_INTERACTIVE, …), detail (time in foreground, launches, flags, shortcut, standby bucket, counts). Protocol-buffer files of Android 10 and later are refused, saying so."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": {
+            "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
+            "path": {"type": "string", "description": "Absolute path of the interval file (its name is its begin time)."}
+        }, "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> Applicability {
+        Applicability::TREE
+    }
+    fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let partition = match a.get("partition") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(_) => return Err(ToolError::InvalidArgs("partition must be a string".into())),
+        };
+        let path = match a.get("path") {
+            Some(Value::String(s)) => normalize_path(s),
+            _ => return Err(ToolError::InvalidArgs("path is required".into())),
+        };
+        let begin: i64 = path
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| {
+                ToolError::InvalidArgs(format!(
+                    "{path}: the file name is no begin time (Unix ms digits)"
+                ))
+            })?;
+        let interval = path
+            .rsplit('/')
+            .nth(1)
+            .filter(|i| INTERVALS.contains(i))
+            .unwrap_or("interval");
+        let fs: Arc<dyn FileSystem> = ctx
+            .scan
+            .file_system(partition)
+            .map_err(|e| ToolError::Other(ctx.scrub(&e.to_string())))?;
+        let bytes = fs.open(&path)?;
+        if bytes.len() > FILE_MAX {
+            return Err(ToolError::Other(format!(
+                "{path}: {} bytes exceeds the limit of {FILE_MAX}",
+                bytes.len()
+            )));
+        }
+        let mut data = vec![0u8; bytes.len() as usize];
+        bytes.read_exact_at(0, &mut data)?;
+        let st = parse(&data, begin).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let mut text = format!(
+            "# usagestats {path}: {interval} from {} to {} (Unix ms); {} packages, {} events, {} configurations\nkind\ttime_ms\tpackage\tclass\ttype\ttype_name\tdetail\n",
+            st.begin,
+            st.end.map(|e| e.to_string()).unwrap_or_else(|| "?".into()),
+            st.packages,
+            st.events,
+            st.configs
+        );
+        for l in &st.lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        Ok(ToolOutput {
+            text,
+            structured: Some(json!({
+                "path": path, "interval": interval, "begin": st.begin, "end": st.end,
+                "packages": st.packages, "events": st.events, "configurations": st.configs,
+            })),
+        })
+    }
+}
+
+/// Reads the usage-statistics interval files of one tree: per file a summary (interval,
+/// begin and end, screen and keyguard totals), one phenomenon per package (last used, time
+/// in foreground, launches) and one per event (up to [`MAX_ROWS`] per file, the rest noted).
+pub fn triage(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    files: &[(String, Invoked)],
+) -> Result<(), RuntimeError> {
+    for (path, found) in files {
+        let Some(interval) = interval_file(path) else {
+            continue;
+        };
+        let name = artefact_name(tree, path);
+        let Some(out) = call_or_note(
+            ctx,
+            &name,
+            "android_usage_stats",
+            args_on(tree, json!({"path": path})),
+        )?
+        else {
+            continue;
+        };
+        let text = &out.output.text;
+        let head = text.lines().next().unwrap_or_default().to_string();
+        let rows: Vec<Vec<&str>> = text
+            .lines()
+            .skip(2)
+            .map(|l| l.splitn(7, '\t').collect::<Vec<_>>())
+            .filter(|c| c.len() == 7)
+            .collect();
+        let begin = path.rsplit('/').next().unwrap_or_default();
+        // the summary of the interval
+        let totals: Vec<String> = rows
+            .iter()
+            .filter(|c| {
+                matches!(
+                    c[0],
+                    "interactive" | "non-interactive" | "keyguard-shown" | "keyguard-hidden"
+                )
+            })
+            .map(|c| format!("{}: {}", c[0], c[6]))
+            .collect();
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "app_usage".into(),
+                title: format!("Usage statistics, {interval} interval from {begin}"),
+                facts: vec![
+                    fact(FactType::Path, path.as_str(), found),
+                    fact(FactType::Timestamp, begin, &out),
+                ],
+                interpretation: format!(
+                    "{} — the {interval} usage statistics kept by Android's UsageStatsService{}.",
+                    head.trim_start_matches("# "),
+                    if totals.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; {}", totals.join("; "))
+                    }
+                ),
+                times: vec![TimeMark {
+                    fact: 1,
+                    encoding: TimeEncoding::UnixMillis,
+                    description: format!("Usage-statistics {interval} interval began"),
+                }],
+            },
+        )?;
+        let mut events = 0u64;
+        for c in &rows {
+            match c[0] {
+                "package" => {
+                    let mut facts = vec![
+                        fact(FactType::Path, path.as_str(), found),
+                        fact(FactType::Identifier, c[2], &out),
+                    ];
+                    let mut times = Vec::new();
+                    if !c[1].is_empty() && c[1] != "0" {
+                        facts.push(fact(FactType::Timestamp, c[1], &out));
+                        times.push(TimeMark {
+                            fact: 2,
+                            encoding: TimeEncoding::UnixMillis,
+                            description: "App last used".into(),
+                        });
+                    }
+                    record(
+                        ctx,
+                        PhenomenonDraft {
+                            category: "app_usage".into(),
+                            title: format!("App {} used ({interval} interval from {begin})", c[2]),
+                            facts,
+                            interpretation: format!(
+                                "In the {interval} usage statistics from {begin} (Unix ms) of {path}, the app {} was last used at {} (Unix ms), last event {} {}; {}.",
+                                c[2],
+                                if c[1].is_empty() {
+                                    "an unrecorded time"
+                                } else {
+                                    c[1]
+                                },
+                                c[4],
+                                c[5],
+                                c[6]
+                            ),
+                            times,
+                        },
+                    )?;
+                }
+                "event" => {
+                    events += 1;
+                    if events > MAX_ROWS {
+                        continue;
+                    }
+                    let mut facts = vec![
+                        fact(FactType::Path, path.as_str(), found),
+                        fact(FactType::Identifier, c[2], &out),
+                        fact(FactType::Timestamp, c[1], &out),
+                    ];
+                    if !c[3].is_empty() {
+                        facts.push(fact(FactType::Identifier, c[3], &out));
+                    }
+                    record(
+                        ctx,
+                        PhenomenonDraft {
+                            category: "app_usage".into(),
+                            title: format!("Usage event {} of {}", c[5], c[2]),
+                            facts,
+                            interpretation: format!(
+                                "Android's usage statistics ({path}) record the event {} (type {}) of {}{} at {} (Unix ms){}.",
+                                c[5],
+                                c[4],
+                                c[2],
+                                if c[3].is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(", class {}", c[3])
+                                },
+                                c[1],
+                                if c[6].is_empty() {
+                                    String::new()
+                                } else {
+                                    format!(" ({})", c[6])
+                                }
+                            ),
+                            times: vec![TimeMark {
+                                fact: 2,
+                                encoding: TimeEncoding::UnixMillis,
+                                description: format!("App usage event {}", c[5]),
+                            }],
+                        },
+                    )?;
+                }
+                _ => {}
+            }
+        }
+        if events > MAX_ROWS {
+            ctx.unparsed(
+                &name,
+                &format!("{events} usage events; the first {MAX_ROWS} were recorded"),
+                Some(&out.record.invocation_id),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Finds the `usagestats` directories of `tree` and reads their interval files ([`triage`]).
+pub fn locate_and_triage(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
+    let dirs = ctx.call(
+        "find_files",
+        args_on(tree, json!({"name_glob": "usagestats", "limit": 100})),
+    )?;
+    if !crate::calls::succeeded(&dirs) {
+        return Ok(());
+    }
+    // the directories the search found (`dir` lines: kind … path)
+    let found: Vec<String> = dirs
+        .output
+        .text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.splitn(7, '\t').collect::<Vec<_>>())
+        .filter(|c| c.len() == 7 && c[0] == "dir")
+        .map(|c| c[6].to_string())
+        .collect();
+    for dir in found {
+        let listing = ctx.call(
+            "find_files",
+            args_on(tree, json!({"path": dir, "min_size": 1, "limit": 20000})),
+        )?;
+        if !crate::calls::succeeded(&listing) {
+            continue;
+        }
+        let files: Vec<(String, Invoked)> = crate::outputs::found_paths(&listing.output.text)
+            .into_iter()
+            .filter(|p| interval_file(p).is_some())
+            .map(|p| (p, listing.clone()))
+            .collect();
+        triage(ctx, tree, &files)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interval_files_and_refusals() {
+        assert_eq!(
+            interval_file("/data/system/usagestats/0/daily/1546300800000"),
+            Some("daily")
+        );
+        assert_eq!(
+            interval_file("/data/system/usagestats/0/daily/1546300800000.bak"),
+            None
+        );
+        assert_eq!(interval_file("/data/system/usagestats/0/version"), None);
+        assert!(
+            parse(b"\x0a\x08\x10\x01", 0)
+                .unwrap_err()
+                .contains("protocol buffers")
+        );
+        assert!(
+            parse(b"<other/>", 0)
+                .unwrap_err()
+                .contains("not <usagestats>")
+        );
+        let e = parse(b"<usagestats endTime=\"x\"/>", 0).unwrap_err();
+        assert!(e.contains("is not a number"), "{e}");
+    }
+}
