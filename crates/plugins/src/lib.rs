@@ -24,7 +24,8 @@
 //!   camera-roll screenshots, identity plists, keychain exports, identity-services lookups,
 //!   network data usage, Screen Time, imo, Instagram direct, the App Privacy Report export, iCloud
 //!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
-//!   KnowledgeC app usage, routined locations: 51 catalogue artefacts.
+//!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
+//!   bookmarks, the crypto wallets MetaMask Mobile and Coinbase Wallet: 58 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -33,9 +34,12 @@
 //!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, their SQLCipher
 //!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
-//!   settings provider. 33 catalogue artefacts.
+//!   settings provider. `android::usagestats`: the usage statistics of Android 5–9 (the
+//!   `android_usage_stats` tool). MetaMask Mobile and Firefox for Android. 36 catalogue
+//!   artefacts.
 //! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android
-//!   plugin and by every tree triage.
+//!   plugin and by every tree triage; [`firefox`]: Firefox-family `places.sqlite` (visits,
+//!   bookmarks, downloads) and `formhistory.sqlite`, read the same way.
 //! - [`media`] (docs/plugins-media.md): the `ocr_image` tool over `leptess`, pooled
 //!   single-threaded engines; transaction screenshots.
 //! - [`disk`] and [`archive`] (docs/plugins-android-disk-archive.md): one inventory phenomenon
@@ -46,7 +50,8 @@
 //! - [`wallets`]: crypto-wallet apps in a tree: browser wallet extensions' LevelDB stores in any
 //!   Chromium profile (MetaMask's own accounts as control claims of the profile's user, its
 //!   address book as named claims, its transactions; other known wallet extensions' addresses
-//!   without a claim).
+//!   without a claim); MetaMask Mobile's state files on Android and iOS (the device user's
+//!   accounts, address book, transactions, in-app browser history).
 //! - [`identity`] turns message and note text into claims: wallets by the cue before them,
 //!   contact claims, app account ids ("my WeChat is …", `identity::account_claims`).
 //! - [`extract`] finds phones, e-mails and wallets in free text (validated by
@@ -70,6 +75,7 @@ pub mod calls;
 pub mod disk;
 pub mod drafts;
 pub mod extract;
+pub mod firefox;
 pub mod identity;
 pub mod ios;
 pub mod layout;

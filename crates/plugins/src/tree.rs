@@ -72,6 +72,16 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             "visits, downloads, searches of Chrome, Edge, Brave, Opera profiles",
         ),
         e(
+            "browser history (Firefox places.sqlite)",
+            &["/places.sqlite\""],
+            "visits, bookmarks, downloads of Firefox, Tor Browser, LibreWolf profiles",
+        ),
+        e(
+            "form history (Firefox formhistory.sqlite)",
+            &["/formhistory.sqlite\""],
+            "values typed into web forms, with use counts and times",
+        ),
+        e(
             "browser bookmarks (Chromium Bookmarks)",
             &["/Bookmarks\""],
             "bookmarks of Chrome, Edge, Brave, Opera profiles, with folders and times",
@@ -278,6 +288,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut histories: Vec<(String, usize)> = Vec::new();
     // Chromium-family bookmark files, with the page that lists each
     let mut bookmarks: Vec<(String, usize)> = Vec::new();
+    // Firefox-family places.sqlite and formhistory.sqlite, with the page that lists each
+    let mut firefox: Vec<(String, usize)> = Vec::new();
     // Apple devices the computer knows (pairing records, backups), with the page of each
     let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
@@ -315,6 +327,12 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && e.path.ends_with("/Bookmarks") && e.size != "0" {
                 bookmarks.push((e.path.clone(), pages.len()));
+            }
+            if !e.deleted
+                && e.size != "0"
+                && (e.path.ends_with("/places.sqlite") || e.path.ends_with("/formhistory.sqlite"))
+            {
+                firefox.push((e.path.clone(), pages.len()));
             }
             if !e.deleted
                 && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
@@ -433,6 +451,16 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
         let listing = &pages[*page].0;
         ctx.artefact(&crate::identity::artefact_name(tree, path), || {
             crate::browsers::chromium_bookmarks(ctx, tree, path, listing)
+        })?;
+    }
+    for (path, page) in &firefox {
+        let listing = &pages[*page].0;
+        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
+            if path.ends_with("/places.sqlite") {
+                crate::firefox::places(ctx, tree, path, listing)
+            } else {
+                crate::firefox::form_history(ctx, tree, path, listing)
+            }
         })?;
     }
     let apple: Vec<_> = apple

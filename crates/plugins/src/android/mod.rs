@@ -86,6 +86,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("attd_db", "locations"),
     ("files_master_database", "files"),
     ("History", "web"),
+    ("places.sqlite", "web"),
+    ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
     ("cache4.db", "messages"),
     ("userconfing.xml", "accounts"),
@@ -298,6 +300,11 @@ impl Plugin for AndroidPlugin {
                 "Hangouts babel.db",
                 &["/babel"],
                 "Hangouts messages and participants",
+            ),
+            e(
+                "Firefox places.sqlite and formhistory.sqlite",
+                &["/places.sqlite\"", "/formhistory.sqlite\""],
+                "Firefox for Android visits, bookmarks, downloads, form values",
             ),
             e(
                 "usage statistics",
@@ -767,6 +774,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("History") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::browsers::chromium_history(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("places.sqlite") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::firefox::places(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("formhistory.sqlite") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::firefox::form_history(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("WifiConfigStore.xml") {

@@ -10,6 +10,7 @@ mod boundaries;
 mod browsers;
 mod contact_claims;
 mod disk;
+mod firefox;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;

@@ -1,0 +1,177 @@
+//! Firefox-family browsing data (`plugins::firefox`) on two kinds of evidence: an Android data
+//! tree (Firefox for Android's `org.mozilla.firefox/files/places.sqlite`) and a folder holding a
+//! Windows Firefox profile. The databases are built at test time by the sqlite3 CLI from
+//! Firefox's own schema (`tests/fixtures/firefox/places.sql`, `formhistory.sql`); every visit
+//! is checked against the sqlite3 CLI's reading of it. Beside them, a `places.sqlite` of
+//! another program (no `moz_historyvisits`) and a form-history file without its table: each
+//! noted, naming what it lacks.
+
+use std::path::Path;
+use std::process::Command;
+
+use masf_graph::Phenomenon;
+
+use crate::android_support::{Run, repo, triage};
+
+fn build(to: &Path, fixture: &str) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    let out = Command::new("sqlite3")
+        .arg(to)
+        .arg(format!(
+            ".read {}",
+            repo(&format!("tests/fixtures/firefox/{fixture}")).display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn sqlite3(db: &Path, sql: &str) -> Vec<Vec<String>> {
+    let out = Command::new("sqlite3")
+        .args(["-readonly", "-separator", "\u{1f}"])
+        .arg(db)
+        .arg(sql)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\u{1f}').map(str::to_string).collect())
+        .collect()
+}
+
+fn has(p: &Phenomenon, v: &str) -> bool {
+    p.verified_facts.iter().any(|f| f.value == v)
+}
+
+fn check(run: &Run, source: &str, places: &Path, browser: &str) {
+    let all = run.all_phenomena(source);
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+    let find = |title: &str| -> &Phenomenon {
+        all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+            panic!(
+                "{title}: {:#?}",
+                all.iter().map(|p| &p.title).collect::<Vec<_>>()
+            )
+        })
+    };
+    // every visit as the sqlite3 CLI reads it
+    for row in sqlite3(
+        places,
+        "SELECT v.id, p.url, v.visit_date, v.visit_type FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id",
+    ) {
+        let p = find(&format!("{browser} visit {} to {}", row[0], row[1]));
+        assert!(has(p, &row[1]) && has(p, &row[2]), "{p:#?}");
+        assert_eq!(p.times.len(), 1);
+        assert_eq!(p.times[0].encoding, masf_graph::TimeEncoding::UnixMicros);
+    }
+    let typed = find(&format!(
+        "{browser} visit 1 to https://www.binance.com/en/my/wallet/account/main"
+    ));
+    assert!(typed.interpretation.contains("(typed, visit_type 2)"));
+    assert!(
+        typed
+            .interpretation
+            .contains("its address typed by the user")
+    );
+    let linked = find(&format!(
+        "{browser} visit 3 to https://etherscan.io/address/0x8ba1f109551bd432803012645ac136ddd64dba72"
+    ));
+    assert!(has(
+        linked,
+        "https://www.binance.com/en/my/wallet/account/main"
+    ));
+    let bookmark = find(&format!("{browser} bookmark OTC wallet on Etherscan"));
+    for v in [
+        "toolbar",
+        "qWeRtYuIoPaS",
+        "1714637500000000",
+        "1714637600000000",
+    ] {
+        assert!(has(bookmark, v), "{v}");
+    }
+    assert_eq!(
+        all.iter()
+            .filter(|p| p.title.starts_with(&format!("{browser} bookmark ")))
+            .count(),
+        1,
+        "folders are not bookmarks"
+    );
+    let download = find(&format!(
+        "{browser} download file:///C:/Users/leung/Downloads/otc-agreement.pdf"
+    ));
+    for v in [
+        "https://download.example.org/otc-agreement.pdf",
+        "1714638002500",
+        "48213",
+    ] {
+        assert!(has(download, v), "{v}");
+    }
+    assert!(download.interpretation.contains("finished, 48213 bytes"));
+    let email = find(&format!("{browser} form value for email"));
+    assert!(has(email, "yl.leung@example.com") && has(email, "1714636700000000"));
+    find(&format!("{browser} form value for searchbar-history"));
+}
+
+#[test]
+fn firefox_for_android_and_a_windows_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    let android = tmp.path().join("android");
+    let fenix = android.join("data/data/org.mozilla.firefox/files");
+    build(&fenix.join("places.sqlite"), "places.sql");
+    build(&fenix.join("formhistory.sqlite"), "formhistory.sql");
+    std::fs::create_dir_all(android.join("data/system/users/0")).unwrap();
+    std::fs::create_dir_all(android.join("data/user/0/com.android.providers.telephony")).unwrap();
+    let windows = tmp.path().join("windows");
+    let profile = windows
+        .join("Users/leung/AppData/Roaming/Mozilla/Firefox/Profiles/k3x9v2q1.default-release");
+    build(&profile.join("places.sqlite"), "places.sql");
+    build(&profile.join("formhistory.sqlite"), "formhistory.sql");
+    // another program's places.sqlite, and a form-history file without its table
+    let other = windows.join("Users/leung/AppData/Roaming/OtherApp");
+    std::fs::create_dir_all(&other).unwrap();
+    let out = Command::new("sqlite3")
+        .arg(other.join("places.sqlite"))
+        .arg("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT); INSERT INTO moz_places VALUES (1, 'x');")
+        .status()
+        .unwrap();
+    assert!(out.success());
+    let out = Command::new("sqlite3")
+        .arg(other.join("formhistory.sqlite"))
+        .arg("CREATE TABLE t (a); INSERT INTO t VALUES (1);")
+        .status()
+        .unwrap();
+    assert!(out.success());
+
+    let run = triage(&[
+        ("android", &android, "Asia/Hong_Kong", None),
+        ("windows", &windows, "Asia/Hong_Kong", None),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(run.report("android").plugin.as_deref(), Some("android"));
+    check(
+        &run,
+        "android",
+        &fenix.join("places.sqlite"),
+        "Firefox for Android",
+    );
+    check(&run, "windows", &profile.join("places.sqlite"), "Firefox");
+    let notes = run.unparsed("windows");
+    let noted = |suffix: &str, word: &str| {
+        assert!(
+            notes
+                .iter()
+                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+            "{suffix} {word}: {notes:#?}"
+        )
+    };
+    noted("OtherApp/places.sqlite", "no moz_historyvisits table");
+    noted("OtherApp/formhistory.sqlite", "no moz_formhistory table");
+}
