@@ -10,12 +10,13 @@
 //! then one tab-separated line per screen/keyguard total (`interactive`, `non-interactive`,
 //! `keyguard-shown`, `keyguard-hidden`), per package (last time used, time in foreground, last
 //! event, launch count, chooser counts), per configuration and per event (time, package, class,
-//! type and its name, flags, shortcut, standby bucket, notification channel). Android 10 and
-//! later write protocol buffers (`IntervalStatsProto`, and from 11 with package names replaced
-//! by tokens of a separate `mappings` file): such a file is refused, saying so, so that the
-//! coverage table shows the artefact as not parsed rather than empty.
+//! type and its name, flags, shortcut, standby bucket, notification channel). Android 11 and
+//! later write protocol buffers (`UsageStatsProtoV2`) whose strings are tokens of the user's
+//! `mappings` file: the tool reads that file beside the intervals and prints the names ([`proto`]).
+//! Android 10's protocol buffers (a string pool, no `mappings`) are refused, saying so, so that
+//! the coverage table shows the artefact as not parsed rather than empty.
 //!
-//! Hand-written over `quick-xml`: no crate reads this format.
+//! Hand-written over `quick-xml` and a wire-format walker: no crate reads these formats.
 
 use std::sync::Arc;
 
@@ -106,16 +107,19 @@ struct Stats {
 }
 
 /// Reads an interval file whose name gives `begin` (Unix ms).
-fn parse(data: &[u8], begin: i64) -> Result<Stats, String> {
+fn parse(data: &[u8], begin: i64, mappings: Option<&[u8]>) -> Result<Stats, String> {
     let start = data
         .iter()
         .position(|b| !b.is_ascii_whitespace())
         .ok_or("the file is empty")?;
     if data[start] != b'<' {
-        return Err(
-            "not XML usage stats: Android 10 and later keep them as protocol buffers (IntervalStatsProto; package names as tokens of the `mappings` file since Android 11), which this version does not decode"
-                .into(),
-        );
+        return match mappings {
+            Some(m) => proto::interval(data, begin, &proto::mappings(m)?),
+            None => Err(
+                "not XML usage stats and no `mappings` file beside them: Android 10 keeps them as protocol buffers with a string pool (IntervalStatsProto), which this version does not decode; Android 11 and later files are read with their user's `mappings`"
+                    .into(),
+            ),
+        };
     }
     let text = std::str::from_utf8(data).map_err(|e| format!("not UTF-8 XML: {e}"))?;
     let mut reader = quick_xml::Reader::from_str(text);
@@ -317,6 +321,251 @@ fn parse(data: &[u8], begin: i64) -> Result<Stats, String> {
     Ok(st)
 }
 
+/// Android 11+'s usage statistics (AOSP's `UsageStatsProtoV2`): an `IntervalStatsObfuscatedProto`
+/// per interval file whose package, class and other strings are tokens of the user's `mappings`
+/// file (`ObfuscatedPackagesProto`: per package token, written + 1, the list of its strings —
+/// the package name first, then its classes, shortcuts, channels, actions —, every other token,
+/// also written + 1, an index into the list of the event's or package's own package). Times are
+/// offsets from the file's begin time, as in the XML. Read with a small wire-format walker: no
+/// crate decodes a message without generated code for its schema.
+mod proto {
+    use std::collections::HashMap;
+
+    use super::{Stats, event_name};
+
+    /// One field's value.
+    enum W<'a> {
+        V(u64),
+        B(&'a [u8]),
+        F,
+    }
+
+    fn varint(b: &[u8], pos: &mut usize) -> Result<u64, String> {
+        let start = *pos;
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let byte = *b
+                .get(*pos)
+                .ok_or_else(|| format!("a varint at byte {start} runs past the end"))?;
+            *pos += 1;
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(format!("a varint at byte {start} is longer than 10 bytes"))
+    }
+
+    /// The fields of a message (`base` is its offset in the file, for errors).
+    fn fields(b: &[u8], base: usize) -> Result<Vec<(u64, W<'_>)>, String> {
+        let mut out = Vec::new();
+        let mut pos = 0usize;
+        while pos < b.len() {
+            let at = base + pos;
+            let key = varint(b, &mut pos).map_err(|e| format!("{e} (message at byte {base})"))?;
+            let (number, wire) = (key >> 3, key & 7);
+            let value = match wire {
+                0 => W::V(varint(b, &mut pos)?),
+                1 | 5 => {
+                    let n = if wire == 1 { 8 } else { 4 };
+                    if pos + n > b.len() {
+                        return Err(format!("a fixed field at byte {at} runs past the end"));
+                    }
+                    pos += n;
+                    W::F
+                }
+                2 => {
+                    let len = usize::try_from(varint(b, &mut pos)?).unwrap_or(usize::MAX);
+                    let end = pos
+                        .checked_add(len)
+                        .filter(|e| *e <= b.len())
+                        .ok_or_else(|| format!("field {number} at byte {at} runs past the end"))?;
+                    let s = &b[pos..end];
+                    pos = end;
+                    W::B(s)
+                }
+                _ => {
+                    return Err(format!(
+                        "wire type {wire} at byte {at}: not a protocol buffer"
+                    ));
+                }
+            };
+            out.push((number, value));
+        }
+        Ok(out)
+    }
+
+    fn int(f: &[(u64, W<'_>)], n: u64) -> Option<i64> {
+        f.iter().rev().find_map(|(k, w)| match w {
+            W::V(v) if *k == n => Some(*v as i64),
+            _ => None,
+        })
+    }
+
+    fn sub<'a>(f: &'a [(u64, W<'a>)], n: u64) -> impl Iterator<Item = &'a [u8]> + 'a {
+        f.iter().filter_map(move |(k, w)| match w {
+            W::B(b) if *k == n => Some(*b),
+            _ => None,
+        })
+    }
+
+    /// Package token (as read, before the − 1) → its strings.
+    pub type Mappings = HashMap<i64, Vec<String>>;
+
+    /// The `mappings` file.
+    pub fn mappings(b: &[u8]) -> Result<Mappings, String> {
+        let mut out = HashMap::new();
+        for m in sub(&fields(b, 0).map_err(|e| format!("mappings: {e}"))?, 2) {
+            let f = fields(m, 0).map_err(|e| format!("mappings: {e}"))?;
+            let Some(token) = int(&f, 1) else { continue };
+            let strings = sub(&f, 2)
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect();
+            out.insert(token, strings);
+        }
+        Ok(out)
+    }
+
+    /// A token's string in the list of `package` (both as written, + 1).
+    fn string(map: &Mappings, package: Option<i64>, token: Option<i64>) -> Option<String> {
+        let list = map.get(&package?)?;
+        list.get(usize::try_from(token? - 1).ok()?).cloned()
+    }
+
+    /// A package's name, or what the file holds when the mappings lack it.
+    fn package(map: &Mappings, token: Option<i64>) -> String {
+        match token {
+            Some(t) => map
+                .get(&t)
+                .and_then(|l| l.first().cloned())
+                .unwrap_or_else(|| format!("(package token {} not in mappings)", t - 1)),
+            None => "(no package)".into(),
+        }
+    }
+
+    /// One interval file.
+    pub fn interval(b: &[u8], begin: i64, map: &Mappings) -> Result<Stats, String> {
+        let top = fields(b, 0)?;
+        let mut st = Stats {
+            begin,
+            end: int(&top, 1).map(|o| begin + o),
+            ..Stats::default()
+        };
+        let abs = |o: Option<i64>| o.map(|o| (begin + o).to_string()).unwrap_or_default();
+        for (n, tag) in [
+            (10, "interactive"),
+            (11, "non-interactive"),
+            (12, "keyguard-shown"),
+            (13, "keyguard-hidden"),
+        ] {
+            for m in sub(&top, n) {
+                let f = fields(m, 0)?;
+                st.lines.push(format!(
+                    "{tag}\t\t\t\t\t\tcount {}, duration {} ms",
+                    int(&f, 1).unwrap_or(0),
+                    int(&f, 2).unwrap_or(0)
+                ));
+            }
+        }
+        for m in sub(&top, 20) {
+            let f = fields(m, 0)?;
+            let token = int(&f, 1);
+            let pkg = package(map, token);
+            st.packages += 1;
+            let last_event = int(&f, 5);
+            let mut detail = vec![format!("time in foreground {} ms", int(&f, 4).unwrap_or(0))];
+            if let Some(n) = int(&f, 6).filter(|n| *n > 0) {
+                detail.push(format!("launches {n}"));
+            }
+            if let Some(v) = int(&f, 11).filter(|v| *v > 0) {
+                detail.push(format!("time visible {v} ms"));
+            }
+            if let Some(v) = int(&f, 9).filter(|v| *v > 0) {
+                detail.push(format!(
+                    "foreground service {v} ms, last used {}",
+                    abs(int(&f, 8))
+                ));
+            }
+            st.lines.push(format!(
+                "package\t{}\t{pkg}\t\t{}\t{}\t{}",
+                abs(int(&f, 3)),
+                last_event.map(|t| t.to_string()).unwrap_or_default(),
+                last_event.map(event_name).unwrap_or(""),
+                detail.join(", ")
+            ));
+            for c in sub(&f, 7) {
+                let cf = fields(c, 0)?;
+                let action = string(map, token, int(&cf, 1)).unwrap_or_default();
+                for cc in sub(&cf, 2) {
+                    let ccf = fields(cc, 0)?;
+                    st.lines.push(format!(
+                        "chooser\t\t{pkg}\t\t\t\taction {action}, category {}, count {}",
+                        string(map, token, int(&ccf, 1)).unwrap_or_default(),
+                        int(&ccf, 2).unwrap_or(0)
+                    ));
+                }
+            }
+        }
+        for m in sub(&top, 21) {
+            let f = fields(m, 0)?;
+            st.configs += 1;
+            st.lines.push(format!(
+                "config\t{}\t\t\t\t\tactive {} ms, activations {}{}",
+                abs(int(&f, 2)),
+                int(&f, 3).unwrap_or(0),
+                int(&f, 4).unwrap_or(0),
+                if int(&f, 5) == Some(1) {
+                    ", the active configuration"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for m in sub(&top, 22) {
+            let f = fields(m, 0)?;
+            let token = int(&f, 1);
+            if token.is_none() {
+                continue;
+            }
+            st.events += 1;
+            if st.events > super::EVENTS_MAX {
+                return Err(format!(
+                    "more than {} events: not a usage-stats file this tool reads",
+                    super::EVENTS_MAX
+                ));
+            }
+            let t = int(&f, 5).unwrap_or(0);
+            let mut detail = vec![format!("flags {}", int(&f, 4).unwrap_or(0))];
+            for (n, label) in [(7, "shortcut"), (9, "notification channel")] {
+                if let Some(v) = string(map, token, int(&f, n)) {
+                    detail.push(format!("{label} {v}"));
+                }
+            }
+            if let Some(b) = int(&f, 8) {
+                detail.push(format!("standby bucket {b}"));
+            }
+            if let Some(v) = int(&f, 10) {
+                detail.push(format!("instance {v}"));
+            }
+            if let Some(v) = string(map, token, int(&f, 11)) {
+                detail.push(format!("task root package {v}"));
+            }
+            if let Some(v) = string(map, token, int(&f, 12)) {
+                detail.push(format!("task root class {v}"));
+            }
+            st.lines.push(format!(
+                "event\t{}\t{}\t{}\t{t}\t{}\t{}",
+                begin + int(&f, 3).unwrap_or(0),
+                package(map, token),
+                string(map, token, int(&f, 2)).unwrap_or_default(),
+                event_name(t),
+                detail.join(", ")
+            ));
+        }
+        Ok(st)
+    }
+}
+
 /// The tool.
 pub struct UsageStatsTool;
 
@@ -325,7 +574,7 @@ impl Tool for UsageStatsTool {
         "android_usage_stats"
     }
     fn description(&self) -> &str {
-        "Read one interval file of Android's usage statistics (/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/<begin time in Unix ms>; XML of Android 5 to 9). Times in the file are offsets from the begin time its name gives (absolute in Android 5.0); the output prints them as absolute Unix ms. First line: `# usagestats <path>: <interval> from <begin> to <end> (Unix ms); <n> packages, <m> events, <c> configurations`; then a header and one tab-separated line per record: kind (interactive, non-interactive, keyguard-shown, keyguard-hidden, package, chooser, config, event), time_ms, package, class, type, type_name (MOVE_TO_FOREGROUND, SCREEN_INTERACTIVE, …), detail (time in foreground, launches, flags, shortcut, standby bucket, counts). Protocol-buffer files of Android 10 and later are refused, saying so."
+        "Read one interval file of Android's usage statistics (/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/<begin time in Unix ms>; XML of Android 5 to 9, protocol buffers of Android 11+ with the user's usagestats/<user>/mappings file read for the package and class names). Times in the file are offsets from the begin time its name gives (absolute in Android 5.0); the output prints them as absolute Unix ms. First line: `# usagestats <path>: <interval> from <begin> to <end> (Unix ms); <n> packages, <m> events, <c> configurations`; then a header and one tab-separated line per record: kind (interactive, non-interactive, keyguard-shown, keyguard-hidden, package, chooser, config, event), time_ms, package, class, type, type_name (MOVE_TO_FOREGROUND, SCREEN_INTERACTIVE, …), detail (time in foreground, launches, flags, shortcut, standby bucket, counts). Android 10's protocol buffers (no mappings file) are refused, saying so."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -373,7 +622,21 @@ impl Tool for UsageStatsTool {
         }
         let mut data = vec![0u8; bytes.len() as usize];
         bytes.read_exact_at(0, &mut data)?;
-        let st = parse(&data, begin).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        // Android 11+: the user's token mappings, `usagestats/<user>/mappings`
+        let mappings_path = path
+            .rsplitn(3, '/')
+            .nth(2)
+            .map(|user| format!("{user}/mappings"));
+        let mappings = match mappings_path.as_deref().map(|p| fs.open(p)) {
+            Some(Ok(m)) if m.len() <= FILE_MAX => {
+                let mut buf = vec![0u8; m.len() as usize];
+                m.read_exact_at(0, &mut buf)?;
+                Some(buf)
+            }
+            _ => None,
+        };
+        let st = parse(&data, begin, mappings.as_deref())
+            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
         let mut text = format!(
             "# usagestats {path}: {interval} from {} to {} (Unix ms); {} packages, {} events, {} configurations\nkind\ttime_ms\tpackage\tclass\ttype\ttype_name\tdetail\n",
             st.begin,
@@ -438,6 +701,11 @@ pub fn triage(
             })
             .map(|c| format!("{}: {}", c[0], c[6]))
             .collect();
+        // records of packages the mappings do not name (the tool prints their token)
+        let unnamed = rows
+            .iter()
+            .filter(|c| c[2].starts_with("(package token "))
+            .count();
         record(
             ctx,
             PhenomenonDraft {
@@ -448,12 +716,19 @@ pub fn triage(
                     fact(FactType::Timestamp, begin, &out),
                 ],
                 interpretation: format!(
-                    "{} — the {interval} usage statistics kept by Android's UsageStatsService{}.",
+                    "{} — the {interval} usage statistics kept by Android's UsageStatsService{}{}.",
                     head.trim_start_matches("# "),
                     if totals.is_empty() {
                         String::new()
                     } else {
                         format!("; {}", totals.join("; "))
+                    },
+                    if unnamed > 0 {
+                        format!(
+                            "; {unnamed} record(s) of packages the user's mappings file does not name were not recorded"
+                        )
+                    } else {
+                        String::new()
                     }
                 ),
                 times: vec![TimeMark {
@@ -464,7 +739,7 @@ pub fn triage(
             },
         )?;
         let mut events = 0u64;
-        for c in &rows {
+        for c in rows.iter().filter(|c| !c[2].starts_with("(package token ")) {
             match c[0] {
                 "package" => {
                     let mut facts = vec![
@@ -614,16 +889,16 @@ mod tests {
         );
         assert_eq!(interval_file("/data/system/usagestats/0/version"), None);
         assert!(
-            parse(b"\x0a\x08\x10\x01", 0)
+            parse(b"\x0a\x08\x10\x01", 0, None)
                 .unwrap_err()
                 .contains("protocol buffers")
         );
         assert!(
-            parse(b"<other/>", 0)
+            parse(b"<other/>", 0, None)
                 .unwrap_err()
                 .contains("not <usagestats>")
         );
-        let e = parse(b"<usagestats endTime=\"x\"/>", 0).unwrap_err();
+        let e = parse(b"<usagestats endTime=\"x\"/>", 0, None).unwrap_err();
         assert!(e.contains("is not a number"), "{e}");
     }
 }

@@ -198,3 +198,171 @@ fn usage_statistics_of_android_9_and_5_with_absolute_times() {
     assert!(values(&ev).contains(&(DAY + 29_000_000).to_string()));
     assert!(values(&ev).contains(&"com.tencent.mm.ui.LauncherUI".to_string()));
 }
+
+/// Android 11+'s usage statistics, written by Google's protobuf runtime (Python `protobuf`,
+/// messages built from AOSP's `usagestatsservice_v2.proto` field layout): an interval file of
+/// tokens and the user's `mappings` file that names them (tokens written + 1 as AOSP's
+/// `UsageStatsProtoV2` writes them).
+const WRITE_V2: &str = r#"
+import os, sys
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+root, day = sys.argv[1], int(sys.argv[2])
+F = descriptor_pb2.FieldDescriptorProto
+fd = descriptor_pb2.FileDescriptorProto(name="usagestats_v2.proto", package="t", syntax="proto2")
+def message(name, fields):
+    m = fd.message_type.add(name=name)
+    for number, fname, kind, label, type_name in fields:
+        f = m.field.add(name=fname, number=number, type=kind, label=label)
+        if type_name:
+            f.type_name = ".t." + type_name
+O, R = F.LABEL_OPTIONAL, F.LABEL_REPEATED
+I32, I64, S, M, B = F.TYPE_INT32, F.TYPE_INT64, F.TYPE_STRING, F.TYPE_MESSAGE, F.TYPE_BOOL
+message("CountAndTime", [(1, "count", I32, O, None), (2, "time_ms", I64, O, None)])
+message("CategoryCount", [(1, "category_token", I32, O, None), (2, "count", I32, O, None)])
+message("ChooserAction", [(1, "action_token", I32, O, None), (2, "counts", M, R, "CategoryCount")])
+message("UsageStats", [(1, "package_token", I32, O, None), (3, "last_time_active_ms", I64, O, None),
+    (4, "total_time_active_ms", I64, O, None), (5, "last_event", I32, O, None), (6, "app_launch_count", I32, O, None),
+    (7, "chooser_actions", M, R, "ChooserAction"), (8, "last_time_service_used_ms", I64, O, None),
+    (9, "total_time_service_used_ms", I64, O, None), (10, "last_time_visible_ms", I64, O, None),
+    (11, "total_time_visible_ms", I64, O, None)])
+message("Configuration", [(2, "last_time_active_ms", I64, O, None), (3, "total_time_active_ms", I64, O, None),
+    (4, "count", I32, O, None), (5, "active", B, O, None)])
+message("Event", [(1, "package_token", I32, O, None), (2, "class_token", I32, O, None), (3, "time_ms", I64, O, None),
+    (4, "flags", I32, O, None), (5, "type", I32, O, None), (7, "shortcut_id_token", I32, O, None),
+    (8, "standby_bucket", I32, O, None), (9, "notification_channel_id_token", I32, O, None),
+    (10, "instance_id", I32, O, None), (11, "task_root_package_token", I32, O, None),
+    (12, "task_root_class_token", I32, O, None)])
+message("IntervalStats", [(1, "end_time_ms", I64, O, None), (2, "major_version", I32, O, None),
+    (3, "minor_version", I32, O, None), (10, "interactive", M, O, "CountAndTime"),
+    (11, "non_interactive", M, O, "CountAndTime"), (12, "keyguard_shown", M, O, "CountAndTime"),
+    (13, "keyguard_hidden", M, O, "CountAndTime"), (20, "packages", M, R, "UsageStats"),
+    (21, "configurations", M, R, "Configuration"), (22, "event_log", M, R, "Event")])
+message("PackagesMap", [(1, "package_token", I32, O, None), (2, "strings", S, R, None)])
+message("ObfuscatedPackages", [(1, "counter", I32, O, None), (2, "packages_map", M, R, "PackagesMap")])
+pool = descriptor_pool.DescriptorPool()
+pool.Add(fd)
+cls = lambda n: message_factory.GetMessageClass(pool.FindMessageTypeByName("t." + n))
+user = os.path.join(root, "android12/data/system/usagestats/0")
+os.makedirs(os.path.join(user, "daily"), exist_ok=True)
+m = cls("ObfuscatedPackages")(counter=4)
+m.packages_map.add(package_token=2, strings=["com.whatsapp", "com.whatsapp.HomeActivity", "channel_messages", "android.intent.action.SEND", "text/plain"])
+m.packages_map.add(package_token=3, strings=["org.telegram.messenger", "org.telegram.ui.LaunchActivity"])
+open(os.path.join(user, "mappings"), "wb").write(m.SerializeToString())
+s = cls("IntervalStats")(end_time_ms=86399999, major_version=1, minor_version=1)
+s.interactive.count, s.interactive.time_ms = 5, 7200000
+s.keyguard_hidden.count, s.keyguard_hidden.time_ms = 4, 600000
+p = s.packages.add(package_token=2, last_time_active_ms=3800000, total_time_active_ms=200000, last_event=2,
+    app_launch_count=4, total_time_visible_ms=250000, last_time_service_used_ms=-day, total_time_service_used_ms=0)
+a = p.chooser_actions.add(action_token=4)
+a.counts.add(category_token=5, count=2)
+s.packages.add(package_token=3, last_time_active_ms=5000000, total_time_active_ms=90000, last_event=23)
+s.configurations.add(last_time_active_ms=1000, total_time_active_ms=80000000, count=1, active=True)
+s.event_log.add(package_token=2, class_token=2, time_ms=3600000, flags=0, type=1, instance_id=7, task_root_package_token=1, task_root_class_token=2)
+s.event_log.add(package_token=2, time_ms=3700000, type=12, notification_channel_id_token=3)
+s.event_log.add(package_token=3, class_token=2, time_ms=4900000, type=1)
+s.event_log.add(package_token=9, time_ms=5000000, type=1)
+open(os.path.join(user, "daily", str(day)), "wb").write(s.SerializeToString())
+os.makedirs(os.path.join(root, "android12/data/system/users/0"), exist_ok=True)
+os.makedirs(os.path.join(root, "android12/data/user/0/com.android.providers.telephony"), exist_ok=True)
+"#;
+
+#[test]
+fn usage_statistics_of_android_12_named_through_the_mappings_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
+    let st = std::process::Command::new(python)
+        .args(["-c", WRITE_V2])
+        .arg(tmp.path())
+        .arg(DAY.to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let phone = tmp.path().join("android12");
+    let run = triage(&[("a12", &phone, "Asia/Hong_Kong", None)]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("a12");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+    let find = |title: &str| -> &masf_graph::Phenomenon {
+        all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+            panic!(
+                "{title}: {:#?}",
+                all.iter()
+                    .filter(|p| p.category == "app_usage")
+                    .map(|p| &p.title)
+                    .collect::<Vec<_>>()
+            )
+        })
+    };
+    let has = |p: &masf_graph::Phenomenon, v: String| p.verified_facts.iter().any(|f| f.value == v);
+    let summary = find(&format!("Usage statistics, daily interval from {DAY}"));
+    assert!(
+        summary.interpretation.contains(&format!(
+            "daily from {DAY} to {} (Unix ms); 2 packages, 4 events, 1 configurations",
+            DAY + 86_399_999
+        )),
+        "{}",
+        summary.interpretation
+    );
+    assert!(
+        summary
+            .interpretation
+            .contains("interactive: count 5, duration 7200000 ms")
+    );
+    assert!(summary.interpretation.contains(
+        "1 record(s) of packages the user's mappings file does not name were not recorded"
+    ));
+    let wa = find(&format!(
+        "App com.whatsapp used (daily interval from {DAY})"
+    ));
+    assert!(has(wa, (DAY + 3_800_000).to_string()));
+    assert!(
+        wa.interpretation.contains(
+            "last event 2 MOVE_TO_BACKGROUND; time in foreground 200000 ms, launches 4, time visible 250000 ms"
+        ),
+        "{}",
+        wa.interpretation
+    );
+    let tg = find(&format!(
+        "App org.telegram.messenger used (daily interval from {DAY})"
+    ));
+    assert!(tg.interpretation.contains("last event 23 ACTIVITY_STOPPED"));
+    let fg = find("Usage event MOVE_TO_FOREGROUND of com.whatsapp");
+    assert!(has(fg, (DAY + 3_600_000).to_string()));
+    assert!(has(fg, "com.whatsapp.HomeActivity".into()));
+    assert!(
+        fg.interpretation.contains(
+            "instance 7, task root package com.whatsapp, task root class com.whatsapp.HomeActivity"
+        ),
+        "{}",
+        fg.interpretation
+    );
+    let notified = find("Usage event NOTIFICATION_INTERRUPTION of com.whatsapp");
+    assert!(
+        notified
+            .interpretation
+            .contains("notification channel channel_messages")
+    );
+    let launch = find("Usage event MOVE_TO_FOREGROUND of org.telegram.messenger");
+    assert!(has(launch, "org.telegram.ui.LaunchActivity".into()));
+    // a token the mappings lack is shown as such, never guessed
+    assert!(
+        all.iter().all(|p| !p.title.contains("token 8")),
+        "an event of an unmapped package is an event of no known app"
+    );
+    let out = run
+        .outputs("a12")
+        .into_iter()
+        .find(|(tool, _, _)| tool == "android_usage_stats")
+        .unwrap();
+    assert!(
+        out.2.contains("(package token 8 not in mappings)"),
+        "{}",
+        out.2
+    );
+    assert!(
+        out.2
+            .contains("chooser\t\tcom.whatsapp\t\t\t\taction android.intent.action.SEND, category text/plain, count 2")
+    );
+}
