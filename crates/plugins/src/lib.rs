@@ -34,7 +34,7 @@
 //!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, their SQLCipher
 //!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
-//!   settings provider. `android::usagestats`: the usage statistics of Android 5–9 and 11+ (the
+//!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
 //!   `android_usage_stats` tool). MetaMask Mobile and Firefox for Android. 36 catalogue
 //!   artefacts.
 //! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android

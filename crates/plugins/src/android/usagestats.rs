@@ -13,8 +13,9 @@
 //! type and its name, flags, shortcut, standby bucket, notification channel). Android 11 and
 //! later write protocol buffers (`UsageStatsProtoV2`) whose strings are tokens of the user's
 //! `mappings` file: the tool reads that file beside the intervals and prints the names ([`proto`]).
-//! Android 10's protocol buffers (a string pool, no `mappings`) are refused, saying so, so that
-//! the coverage table shows the artefact as not parsed rather than empty.
+//! Android 10's protocol buffers (`UsageStatsProto`: names written out or as indexes into the
+//! file's own string pool) are read too; a tokenised file whose `mappings` is missing is
+//! refused, saying so, so that the coverage table shows it as not parsed rather than empty.
 //!
 //! Hand-written over `quick-xml` and a wire-format walker: no crate reads these formats.
 
@@ -113,10 +114,13 @@ fn parse(data: &[u8], begin: i64, mappings: Option<&[u8]>) -> Result<Stats, Stri
         .position(|b| !b.is_ascii_whitespace())
         .ok_or("the file is empty")?;
     if data[start] != b'<' {
+        if proto::has_string_pool(data) {
+            return proto::interval_v1(data, begin);
+        }
         return match mappings {
             Some(m) => proto::interval(data, begin, &proto::mappings(m)?),
             None => Err(
-                "not XML usage stats and no `mappings` file beside them: Android 10 keeps them as protocol buffers with a string pool (IntervalStatsProto), which this version does not decode; Android 11 and later files are read with their user's `mappings`"
+                "protocol buffers without a string pool and no `mappings` file beside them: Android 11 and later name packages by tokens of `usagestats/<user>/mappings`, which is missing, so the packages cannot be named"
                     .into(),
             ),
         };
@@ -443,6 +447,151 @@ mod proto {
         }
     }
 
+    /// Whether a file is Android 10's `IntervalStatsProto` (field 2 a string pool message; in
+    /// Android 11's layout field 2 is the major version, a number).
+    pub fn has_string_pool(b: &[u8]) -> bool {
+        fields(b, 0).is_ok_and(|f| f.iter().any(|(k, w)| *k == 2 && matches!(w, W::B(_))))
+    }
+
+    fn text(f: &[(u64, W<'_>)], n: u64) -> Option<String> {
+        sub(f, n)
+            .last()
+            .map(|s| String::from_utf8_lossy(s).into_owned())
+    }
+
+    /// Android 10's interval file (AOSP's `UsageStatsProto`): names written out or as index + 1
+    /// into the file's string pool; times offsets from the begin time.
+    pub fn interval_v1(b: &[u8], begin: i64) -> Result<Stats, String> {
+        let top = fields(b, 0)?;
+        let pool: Vec<String> = match sub(&top, 2).last() {
+            Some(p) => sub(&fields(p, 0)?, 2)
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect(),
+            None => Vec::new(),
+        };
+        // a name written out (`text_field`) or as index + 1 into the pool (`index_field`)
+        let name = |f: &[(u64, W<'_>)], text_field: u64, index_field: u64| -> Option<String> {
+            text(f, text_field).or_else(|| {
+                int(f, index_field)
+                    .and_then(|i| usize::try_from(i - 1).ok())
+                    .and_then(|i| pool.get(i).cloned())
+            })
+        };
+        let mut st = Stats {
+            begin,
+            end: int(&top, 1).map(|o| begin + o),
+            ..Stats::default()
+        };
+        let abs = |o: Option<i64>| o.map(|o| (begin + o).to_string()).unwrap_or_default();
+        for (n, tag) in [
+            (10, "interactive"),
+            (11, "non-interactive"),
+            (12, "keyguard-shown"),
+            (13, "keyguard-hidden"),
+        ] {
+            for m in sub(&top, n) {
+                let f = fields(m, 0)?;
+                st.lines.push(format!(
+                    "{tag}\t\t\t\t\t\tcount {}, duration {} ms",
+                    int(&f, 1).unwrap_or(0),
+                    int(&f, 2).unwrap_or(0)
+                ));
+            }
+        }
+        for m in sub(&top, 20) {
+            let f = fields(m, 0)?;
+            let Some(pkg) = name(&f, 1, 2) else { continue };
+            st.packages += 1;
+            let last_event = int(&f, 5);
+            let mut detail = vec![format!("time in foreground {} ms", int(&f, 4).unwrap_or(0))];
+            if let Some(n) = int(&f, 6).filter(|n| *n > 0) {
+                detail.push(format!("launches {n}"));
+            }
+            if let Some(v) = int(&f, 11).filter(|v| *v > 0) {
+                detail.push(format!("time visible {v} ms"));
+            }
+            if let Some(v) = int(&f, 9).filter(|v| *v > 0) {
+                detail.push(format!(
+                    "foreground service {v} ms, last used {}",
+                    abs(int(&f, 8))
+                ));
+            }
+            st.lines.push(format!(
+                "package\t{}\t{pkg}\t\t{}\t{}\t{}",
+                abs(int(&f, 3)),
+                last_event.map(|t| t.to_string()).unwrap_or_default(),
+                last_event.map(event_name).unwrap_or(""),
+                detail.join(", ")
+            ));
+            for c in sub(&f, 7) {
+                let cf = fields(c, 0)?;
+                let action = text(&cf, 1).unwrap_or_default();
+                for cc in sub(&cf, 3) {
+                    let ccf = fields(cc, 0)?;
+                    st.lines.push(format!(
+                        "chooser\t\t{pkg}\t\t\t\taction {action}, category {}, count {}",
+                        text(&ccf, 1).unwrap_or_default(),
+                        int(&ccf, 3).unwrap_or(0)
+                    ));
+                }
+            }
+        }
+        for m in sub(&top, 21) {
+            let f = fields(m, 0)?;
+            st.configs += 1;
+            st.lines.push(format!(
+                "config\t{}\t\t\t\t\tactive {} ms, activations {}{}",
+                abs(int(&f, 2)),
+                int(&f, 3).unwrap_or(0),
+                int(&f, 4).unwrap_or(0),
+                if int(&f, 5) == Some(1) {
+                    ", the active configuration"
+                } else {
+                    ""
+                }
+            ));
+        }
+        for m in sub(&top, 22) {
+            let f = fields(m, 0)?;
+            let Some(pkg) = name(&f, 1, 2) else { continue };
+            st.events += 1;
+            if st.events > super::EVENTS_MAX {
+                return Err(format!(
+                    "more than {} events: not a usage-stats file this tool reads",
+                    super::EVENTS_MAX
+                ));
+            }
+            let t = int(&f, 7).unwrap_or(0);
+            let mut detail = vec![format!("flags {}", int(&f, 6).unwrap_or(0))];
+            if let Some(v) = text(&f, 9) {
+                detail.push(format!("shortcut {v}"));
+            }
+            if let Some(v) = int(&f, 11) {
+                detail.push(format!("standby bucket {v}"));
+            }
+            if let Some(v) = name(&f, 12, 13) {
+                detail.push(format!("notification channel {v}"));
+            }
+            if let Some(v) = int(&f, 14) {
+                detail.push(format!("instance {v}"));
+            }
+            if let Some(v) = name(&f, 0, 15) {
+                detail.push(format!("task root package {v}"));
+            }
+            if let Some(v) = name(&f, 0, 16) {
+                detail.push(format!("task root class {v}"));
+            }
+            st.lines.push(format!(
+                "event\t{}\t{pkg}\t{}\t{t}\t{}\t{}",
+                begin + int(&f, 5).unwrap_or(0),
+                name(&f, 3, 4).unwrap_or_default(),
+                event_name(t),
+                detail.join(", ")
+            ));
+        }
+        Ok(st)
+    }
+
     /// One interval file.
     pub fn interval(b: &[u8], begin: i64, map: &Mappings) -> Result<Stats, String> {
         let top = fields(b, 0)?;
@@ -574,7 +723,7 @@ impl Tool for UsageStatsTool {
         "android_usage_stats"
     }
     fn description(&self) -> &str {
-        "Read one interval file of Android's usage statistics (/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/<begin time in Unix ms>; XML of Android 5 to 9, protocol buffers of Android 11+ with the user's usagestats/<user>/mappings file read for the package and class names). Times in the file are offsets from the begin time its name gives (absolute in Android 5.0); the output prints them as absolute Unix ms. First line: `# usagestats <path>: <interval> from <begin> to <end> (Unix ms); <n> packages, <m> events, <c> configurations`; then a header and one tab-separated line per record: kind (interactive, non-interactive, keyguard-shown, keyguard-hidden, package, chooser, config, event), time_ms, package, class, type, type_name (MOVE_TO_FOREGROUND, SCREEN_INTERACTIVE, …), detail (time in foreground, launches, flags, shortcut, standby bucket, counts). Android 10's protocol buffers (no mappings file) are refused, saying so."
+        "Read one interval file of Android's usage statistics (/data/system/usagestats/<user>/{daily,weekly,monthly,yearly}/<begin time in Unix ms>; XML of Android 5 to 9, protocol buffers of Android 10, protocol buffers of Android 11+ with the user's usagestats/<user>/mappings file read for the package and class names). Times in the file are offsets from the begin time its name gives (absolute in Android 5.0); the output prints them as absolute Unix ms. First line: `# usagestats <path>: <interval> from <begin> to <end> (Unix ms); <n> packages, <m> events, <c> configurations`; then a header and one tab-separated line per record: kind (interactive, non-interactive, keyguard-shown, keyguard-hidden, package, chooser, config, event), time_ms, package, class, type, type_name (MOVE_TO_FOREGROUND, SCREEN_INTERACTIVE, …), detail (time in foreground, launches, flags, shortcut, standby bucket, counts). Android 10's protocol buffers (a string pool in the file) are read as well; a tokenised file without its mappings file is refused, saying so."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {

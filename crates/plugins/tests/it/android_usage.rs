@@ -3,8 +3,11 @@
 //! `UsageStatsXmlV1` writes: Android 9 (times as offsets from the begin time the file's name
 //! gives, `<packages>`, `<event-log>` of `<event>` elements, screen and keyguard totals,
 //! chooser counts) and Android 5.0 (absolute times, `beginTime`, `<event-log>` elements with
-//! the event's attributes). Beside them a protocol-buffer file of Android 10+ (refused, noted),
+//! the event's attributes). Beside them a tokenised protocol-buffer file without its `mappings` (refused, noted),
 //! a file whose time is no number (noted), a `.bak` copy and the `version` file (not read).
+//! Then Android 10's and Android 12's protocol-buffer files, written by Google's protobuf
+//! runtime from AOSP's field layouts: names from the file's string pool, and from the user's
+//! `mappings` file.
 
 use std::path::Path;
 
@@ -262,8 +265,40 @@ s.event_log.add(package_token=2, time_ms=3700000, type=12, notification_channel_
 s.event_log.add(package_token=3, class_token=2, time_ms=4900000, type=1)
 s.event_log.add(package_token=9, time_ms=5000000, type=1)
 open(os.path.join(user, "daily", str(day)), "wb").write(s.SerializeToString())
-os.makedirs(os.path.join(root, "android12/data/system/users/0"), exist_ok=True)
-os.makedirs(os.path.join(root, "android12/data/user/0/com.android.providers.telephony"), exist_ok=True)
+# Android 10: IntervalStatsProto, names as index + 1 into the file's own string pool
+message("StringPool", [(1, "size", I32, O, None), (2, "strings", S, R, None)])
+message("CategoryCount1", [(1, "name", S, O, None), (3, "count", I32, O, None)])
+message("ChooserAction1", [(1, "name", S, O, None), (3, "counts", M, R, "CategoryCount1")])
+message("UsageStats1", [(1, "package", S, O, None), (2, "package_index", I32, O, None),
+    (3, "last_time_active_ms", I64, O, None), (4, "total_time_active_ms", I64, O, None),
+    (5, "last_event", I32, O, None), (6, "app_launch_count", I32, O, None),
+    (7, "chooser_actions", M, R, "ChooserAction1")])
+message("Event1", [(1, "package", S, O, None), (2, "package_index", I32, O, None), (3, "class", S, O, None),
+    (4, "class_index", I32, O, None), (5, "time_ms", I64, O, None), (6, "flags", I32, O, None),
+    (7, "type", I32, O, None), (9, "shortcut_id", S, O, None), (11, "standby_bucket", I32, O, None),
+    (12, "notification_channel", S, O, None), (13, "notification_channel_index", I32, O, None),
+    (14, "instance_id", I32, O, None), (15, "task_root_package_index", I32, O, None),
+    (16, "task_root_class_index", I32, O, None)])
+message("IntervalStats1", [(1, "end_time_ms", I64, O, None), (2, "stringpool", M, O, "StringPool"),
+    (3, "major_version", I32, O, None), (4, "minor_version", I32, O, None),
+    (10, "interactive", M, O, "CountAndTime"), (20, "packages", M, R, "UsageStats1"),
+    (22, "event_log", M, R, "Event1")])
+pool1 = descriptor_pool.DescriptorPool()
+pool1.Add(fd)
+cls1 = lambda n: message_factory.GetMessageClass(pool1.FindMessageTypeByName("t." + n))
+v1 = cls1("IntervalStats1")(end_time_ms=86399999, major_version=1)
+v1.stringpool.size = 3
+v1.stringpool.strings.extend(["com.tencent.mm", "com.tencent.mm.ui.LauncherUI", "message_channel"])
+v1.interactive.count, v1.interactive.time_ms = 3, 900000
+v1.packages.add(package_index=1, last_time_active_ms=7200000, total_time_active_ms=1200000, last_event=1, app_launch_count=2)
+v1.event_log.add(package_index=1, class_index=2, time_ms=7000000, type=1, flags=0, task_root_package_index=1)
+v1.event_log.add(package_index=1, time_ms=7300000, type=12, notification_channel_index=3)
+d10 = os.path.join(root, "android10/data/system/usagestats/0/daily")
+os.makedirs(d10, exist_ok=True)
+open(os.path.join(d10, str(day)), "wb").write(v1.SerializeToString())
+for phone in ("android12", "android10"):
+    os.makedirs(os.path.join(root, phone, "data/system/users/0"), exist_ok=True)
+    os.makedirs(os.path.join(root, phone, "data/user/0/com.android.providers.telephony"), exist_ok=True)
 "#;
 
 #[test]
@@ -365,4 +400,57 @@ fn usage_statistics_of_android_12_named_through_the_mappings_file() {
         out.2
             .contains("chooser\t\tcom.whatsapp\t\t\t\taction android.intent.action.SEND, category text/plain, count 2")
     );
+}
+
+#[test]
+fn usage_statistics_of_android_10_named_through_the_string_pool() {
+    let tmp = tempfile::tempdir().unwrap();
+    let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
+    let st = std::process::Command::new(python)
+        .args(["-c", WRITE_V2])
+        .arg(tmp.path())
+        .arg(DAY.to_string())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let phone = tmp.path().join("android10");
+    let run = triage(&[("a10", &phone, "Asia/Hong_Kong", None)]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("a10");
+    let find = |title: &str| -> &masf_graph::Phenomenon {
+        all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+            panic!(
+                "{title}: {:#?}",
+                all.iter().map(|p| &p.title).collect::<Vec<_>>()
+            )
+        })
+    };
+    let has = |p: &masf_graph::Phenomenon, v: String| p.verified_facts.iter().any(|f| f.value == v);
+    let mm = find(&format!(
+        "App com.tencent.mm used (daily interval from {DAY})"
+    ));
+    assert!(has(mm, (DAY + 7_200_000).to_string()));
+    assert!(
+        mm.interpretation
+            .contains("time in foreground 1200000 ms, launches 2")
+    );
+    let fg = find("Usage event MOVE_TO_FOREGROUND of com.tencent.mm");
+    assert!(has(fg, (DAY + 7_000_000).to_string()));
+    assert!(has(fg, "com.tencent.mm.ui.LauncherUI".into()));
+    assert!(
+        fg.interpretation
+            .contains("task root package com.tencent.mm")
+    );
+    let n = find("Usage event NOTIFICATION_INTERRUPTION of com.tencent.mm");
+    assert!(
+        n.interpretation
+            .contains("notification channel message_channel")
+    );
+    let summary = find(&format!("Usage statistics, daily interval from {DAY}"));
+    assert!(
+        summary.interpretation.contains("1 packages, 2 events"),
+        "{}",
+        summary.interpretation
+    );
+    assert!(run.unparsed("a10").is_empty(), "{:#?}", run.unparsed("a10"));
 }
