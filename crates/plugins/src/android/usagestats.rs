@@ -447,6 +447,77 @@ mod proto {
         }
     }
 
+    /// The screen and keyguard totals (fields 10 to 13, `CountAndTime`), the same in both
+    /// layouts.
+    fn trackers(top: &[(u64, W<'_>)], st: &mut Stats) -> Result<(), String> {
+        for (n, tag) in [
+            (10, "interactive"),
+            (11, "non-interactive"),
+            (12, "keyguard-shown"),
+            (13, "keyguard-hidden"),
+        ] {
+            for m in sub(top, n) {
+                let f = fields(m, 0)?;
+                st.lines.push(format!(
+                    "{tag}\t\t\t\t\t\tcount {}, duration {} ms",
+                    int(&f, 1).unwrap_or(0),
+                    int(&f, 2).unwrap_or(0)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The configurations (field 21: last active, total active, count, active), the same in
+    /// both layouts.
+    fn configurations(top: &[(u64, W<'_>)], st: &mut Stats) -> Result<(), String> {
+        for m in sub(top, 21) {
+            let f = fields(m, 0)?;
+            st.configs += 1;
+            st.lines.push(format!(
+                "config\t{}\t\t\t\t\tactive {} ms, activations {}{}",
+                int(&f, 2)
+                    .map(|o| (st.begin + o).to_string())
+                    .unwrap_or_default(),
+                int(&f, 3).unwrap_or(0),
+                int(&f, 4).unwrap_or(0),
+                if int(&f, 5) == Some(1) {
+                    ", the active configuration"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// A package's line: its times and counts have the same field numbers in both layouts.
+    fn package_line(f: &[(u64, W<'_>)], pkg: &str, begin: i64, st: &mut Stats) {
+        let abs = |o: Option<i64>| o.map(|o| (begin + o).to_string()).unwrap_or_default();
+        st.packages += 1;
+        let last_event = int(f, 5);
+        let mut detail = vec![format!("time in foreground {} ms", int(f, 4).unwrap_or(0))];
+        if let Some(n) = int(f, 6).filter(|n| *n > 0) {
+            detail.push(format!("launches {n}"));
+        }
+        if let Some(v) = int(f, 11).filter(|v| *v > 0) {
+            detail.push(format!("time visible {v} ms"));
+        }
+        if let Some(v) = int(f, 9).filter(|v| *v > 0) {
+            detail.push(format!(
+                "foreground service {v} ms, last used {}",
+                abs(int(f, 8))
+            ));
+        }
+        st.lines.push(format!(
+            "package\t{}\t{pkg}\t\t{}\t{}\t{}",
+            abs(int(f, 3)),
+            last_event.map(|t| t.to_string()).unwrap_or_default(),
+            last_event.map(event_name).unwrap_or(""),
+            detail.join(", ")
+        ));
+    }
+
     /// Whether a file is Android 10's `IntervalStatsProto` (field 2 a string pool message; in
     /// Android 11's layout field 2 is the major version, a number).
     pub fn has_string_pool(b: &[u8]) -> bool {
@@ -482,47 +553,11 @@ mod proto {
             end: int(&top, 1).map(|o| begin + o),
             ..Stats::default()
         };
-        let abs = |o: Option<i64>| o.map(|o| (begin + o).to_string()).unwrap_or_default();
-        for (n, tag) in [
-            (10, "interactive"),
-            (11, "non-interactive"),
-            (12, "keyguard-shown"),
-            (13, "keyguard-hidden"),
-        ] {
-            for m in sub(&top, n) {
-                let f = fields(m, 0)?;
-                st.lines.push(format!(
-                    "{tag}\t\t\t\t\t\tcount {}, duration {} ms",
-                    int(&f, 1).unwrap_or(0),
-                    int(&f, 2).unwrap_or(0)
-                ));
-            }
-        }
+        trackers(&top, &mut st)?;
         for m in sub(&top, 20) {
             let f = fields(m, 0)?;
             let Some(pkg) = name(&f, 1, 2) else { continue };
-            st.packages += 1;
-            let last_event = int(&f, 5);
-            let mut detail = vec![format!("time in foreground {} ms", int(&f, 4).unwrap_or(0))];
-            if let Some(n) = int(&f, 6).filter(|n| *n > 0) {
-                detail.push(format!("launches {n}"));
-            }
-            if let Some(v) = int(&f, 11).filter(|v| *v > 0) {
-                detail.push(format!("time visible {v} ms"));
-            }
-            if let Some(v) = int(&f, 9).filter(|v| *v > 0) {
-                detail.push(format!(
-                    "foreground service {v} ms, last used {}",
-                    abs(int(&f, 8))
-                ));
-            }
-            st.lines.push(format!(
-                "package\t{}\t{pkg}\t\t{}\t{}\t{}",
-                abs(int(&f, 3)),
-                last_event.map(|t| t.to_string()).unwrap_or_default(),
-                last_event.map(event_name).unwrap_or(""),
-                detail.join(", ")
-            ));
+            package_line(&f, &pkg, begin, &mut st);
             for c in sub(&f, 7) {
                 let cf = fields(c, 0)?;
                 let action = text(&cf, 1).unwrap_or_default();
@@ -536,21 +571,7 @@ mod proto {
                 }
             }
         }
-        for m in sub(&top, 21) {
-            let f = fields(m, 0)?;
-            st.configs += 1;
-            st.lines.push(format!(
-                "config\t{}\t\t\t\t\tactive {} ms, activations {}{}",
-                abs(int(&f, 2)),
-                int(&f, 3).unwrap_or(0),
-                int(&f, 4).unwrap_or(0),
-                if int(&f, 5) == Some(1) {
-                    ", the active configuration"
-                } else {
-                    ""
-                }
-            ));
-        }
+        configurations(&top, &mut st)?;
         for m in sub(&top, 22) {
             let f = fields(m, 0)?;
             let Some(pkg) = name(&f, 1, 2) else { continue };
@@ -600,48 +621,12 @@ mod proto {
             end: int(&top, 1).map(|o| begin + o),
             ..Stats::default()
         };
-        let abs = |o: Option<i64>| o.map(|o| (begin + o).to_string()).unwrap_or_default();
-        for (n, tag) in [
-            (10, "interactive"),
-            (11, "non-interactive"),
-            (12, "keyguard-shown"),
-            (13, "keyguard-hidden"),
-        ] {
-            for m in sub(&top, n) {
-                let f = fields(m, 0)?;
-                st.lines.push(format!(
-                    "{tag}\t\t\t\t\t\tcount {}, duration {} ms",
-                    int(&f, 1).unwrap_or(0),
-                    int(&f, 2).unwrap_or(0)
-                ));
-            }
-        }
+        trackers(&top, &mut st)?;
         for m in sub(&top, 20) {
             let f = fields(m, 0)?;
             let token = int(&f, 1);
             let pkg = package(map, token);
-            st.packages += 1;
-            let last_event = int(&f, 5);
-            let mut detail = vec![format!("time in foreground {} ms", int(&f, 4).unwrap_or(0))];
-            if let Some(n) = int(&f, 6).filter(|n| *n > 0) {
-                detail.push(format!("launches {n}"));
-            }
-            if let Some(v) = int(&f, 11).filter(|v| *v > 0) {
-                detail.push(format!("time visible {v} ms"));
-            }
-            if let Some(v) = int(&f, 9).filter(|v| *v > 0) {
-                detail.push(format!(
-                    "foreground service {v} ms, last used {}",
-                    abs(int(&f, 8))
-                ));
-            }
-            st.lines.push(format!(
-                "package\t{}\t{pkg}\t\t{}\t{}\t{}",
-                abs(int(&f, 3)),
-                last_event.map(|t| t.to_string()).unwrap_or_default(),
-                last_event.map(event_name).unwrap_or(""),
-                detail.join(", ")
-            ));
+            package_line(&f, &pkg, begin, &mut st);
             for c in sub(&f, 7) {
                 let cf = fields(c, 0)?;
                 let action = string(map, token, int(&cf, 1)).unwrap_or_default();
@@ -655,21 +640,7 @@ mod proto {
                 }
             }
         }
-        for m in sub(&top, 21) {
-            let f = fields(m, 0)?;
-            st.configs += 1;
-            st.lines.push(format!(
-                "config\t{}\t\t\t\t\tactive {} ms, activations {}{}",
-                abs(int(&f, 2)),
-                int(&f, 3).unwrap_or(0),
-                int(&f, 4).unwrap_or(0),
-                if int(&f, 5) == Some(1) {
-                    ", the active configuration"
-                } else {
-                    ""
-                }
-            ));
-        }
+        configurations(&top, &mut st)?;
         for m in sub(&top, 22) {
             let f = fields(m, 0)?;
             let token = int(&f, 1);

@@ -122,6 +122,21 @@ fn own(run: &Run<'_, '_>, inv: &Invoked, address: &str, why: &str) -> Result<(),
     Ok(())
 }
 
+/// The ISO 8601 times the query made of stored UTC texts (`utc`), each as a marked fact.
+fn utc_times(
+    d: &mut Draft,
+    t: &Table,
+    row: &[Option<String>],
+    inv: &Invoked,
+    marks: &[(&str, &str)],
+) {
+    for (alias, mark) in marks {
+        let v = raw(t, row, alias);
+        let enc = v.as_ref().map(|_| TimeEncoding::Iso8601);
+        d.time(v.as_deref(), enc, mark, inv);
+    }
+}
+
 /// `label value` of each present column, for interpretations.
 fn said(t: &Table, row: &[Option<String>], cols: &[(&str, &str)]) -> Vec<String> {
     cols.iter()
@@ -194,14 +209,16 @@ fn accounts(
         for alias in ["kind", "chain", "mpc", "group_id", "group_derivation"] {
             d.fact(FactType::Text, raw(t, row, alias).as_deref(), inv);
         }
-        for (alias, mark) in [
-            ("created", "Coinbase Wallet account created"),
-            ("group_created", "Coinbase Wallet wallet group created"),
-        ] {
-            let v = raw(t, row, alias);
-            let enc = v.as_ref().map(|_| TimeEncoding::Iso8601);
-            d.time(v.as_deref(), enc, mark, inv);
-        }
+        utc_times(
+            &mut d,
+            t,
+            row,
+            inv,
+            &[
+                ("created", "Coinbase Wallet account created"),
+                ("group_created", "Coinbase Wallet wallet group created"),
+            ],
+        );
         let details = said(
             t,
             row,
@@ -490,14 +507,16 @@ fn transactions(
         for alias in ["amount", "fee"] {
             d.fact(FactType::Amount, raw(t, row, alias).as_deref(), inv);
         }
-        for (alias, mark) in [
-            ("created", "Coinbase Wallet transaction created"),
-            ("confirmed", "Coinbase Wallet transaction confirmed"),
-        ] {
-            let v = raw(t, row, alias);
-            let enc = v.as_ref().map(|_| TimeEncoding::Iso8601);
-            d.time(v.as_deref(), enc, mark, inv);
-        }
+        utc_times(
+            &mut d,
+            t,
+            row,
+            inv,
+            &[
+                ("created", "Coinbase Wallet transaction created"),
+                ("confirmed", "Coinbase Wallet transaction confirmed"),
+            ],
+        );
         let details = said(
             t,
             row,

@@ -301,8 +301,8 @@ for phone in ("android12", "android10"):
     os.makedirs(os.path.join(root, phone, "data/user/0/com.android.providers.telephony"), exist_ok=True)
 "#;
 
-#[test]
-fn usage_statistics_of_android_12_named_through_the_mappings_file() {
+/// The Android 10 and Android 12 phones of [`WRITE_V2`] in a fresh folder.
+fn write_protobuf() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
     let st = std::process::Command::new(python)
@@ -312,6 +312,12 @@ fn usage_statistics_of_android_12_named_through_the_mappings_file() {
         .status()
         .unwrap();
     assert!(st.success());
+    tmp
+}
+
+#[test]
+fn usage_statistics_of_android_12_named_through_the_mappings_file() {
+    let tmp = write_protobuf();
     let phone = tmp.path().join("android12");
     let run = triage(&[("a12", &phone, "Asia/Hong_Kong", None)]);
     assert_eq!(run.rejections(), Vec::<String>::new());
@@ -404,15 +410,7 @@ fn usage_statistics_of_android_12_named_through_the_mappings_file() {
 
 #[test]
 fn usage_statistics_of_android_10_named_through_the_string_pool() {
-    let tmp = tempfile::tempdir().unwrap();
-    let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
-    let st = std::process::Command::new(python)
-        .args(["-c", WRITE_V2])
-        .arg(tmp.path())
-        .arg(DAY.to_string())
-        .status()
-        .unwrap();
-    assert!(st.success());
+    let tmp = write_protobuf();
     let phone = tmp.path().join("android10");
     let run = triage(&[("a10", &phone, "Asia/Hong_Kong", None)]);
     assert_eq!(run.rejections(), Vec::<String>::new());

@@ -30,7 +30,8 @@ fn build_history(to: &Path) {
     );
 }
 
-fn sqlite3(db: &Path, sql: &str) -> Vec<Vec<String>> {
+/// The rows of `sql` as the sqlite3 CLI reads them (read-only), each as its columns.
+pub fn sqlite3(db: &Path, sql: &str) -> Vec<Vec<String>> {
     let out = Command::new("sqlite3")
         .args(["-readonly", "-separator", "\u{1f}"])
         .arg(db)

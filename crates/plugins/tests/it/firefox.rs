@@ -12,6 +12,7 @@ use std::process::Command;
 use masf_graph::Phenomenon;
 
 use crate::android_support::{Run, repo, triage};
+use crate::browsers::sqlite3;
 
 fn build(to: &Path, fixture: &str) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
@@ -28,21 +29,6 @@ fn build(to: &Path, fixture: &str) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn sqlite3(db: &Path, sql: &str) -> Vec<Vec<String>> {
-    let out = Command::new("sqlite3")
-        .args(["-readonly", "-separator", "\u{1f}"])
-        .arg(db)
-        .arg(sql)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| l.split('\u{1f}').map(str::to_string).collect())
-        .collect()
 }
 
 fn has(p: &Phenomenon, v: &str) -> bool {
