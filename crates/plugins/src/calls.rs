@@ -159,3 +159,28 @@ pub fn note_row_cap(
     }
     Ok(())
 }
+
+/// The file system and normalised `path` a plugin tool's arguments name (`partition`: the
+/// file system when the source holds several; `path`: required), the one argument reading the
+/// plugins' file tools share; errors as `masf_tools` tools give them.
+pub fn tree_file(
+    ctx: &masf_tools::SourceCtx,
+    a: &serde_json::Value,
+) -> Result<(std::sync::Arc<dyn masf_evidence::fs::FileSystem>, String), masf_tools::ToolError> {
+    use masf_tools::ToolError;
+    use serde_json::Value;
+    let partition = match a.get("partition") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err(ToolError::InvalidArgs("partition must be a string".into())),
+    };
+    let path = match a.get("path") {
+        Some(Value::String(s)) => masf_evidence::fs::normalize_path(s),
+        _ => return Err(ToolError::InvalidArgs("path is required".into())),
+    };
+    let fs = ctx
+        .scan
+        .file_system(partition)
+        .map_err(|e| ToolError::Other(ctx.scrub(&e.to_string())))?;
+    Ok((fs, path))
+}

@@ -19,10 +19,8 @@
 //!
 //! Hand-written over `quick-xml` and a wire-format walker: no crate reads these formats.
 
-use std::sync::Arc;
-
 use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
-use masf_evidence::fs::{FileSystem, normalize_path};
+
 use masf_graph::{FactType, TimeEncoding, TimeMark};
 use masf_tools::{Applicability, Invoked, SourceCtx, Tool, ToolError, ToolOutput};
 use quick_xml::events::Event as XmlEvent;
@@ -706,15 +704,7 @@ impl Tool for UsageStatsTool {
         Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
-        let partition = match a.get("partition") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.as_str()),
-            Some(_) => return Err(ToolError::InvalidArgs("partition must be a string".into())),
-        };
-        let path = match a.get("path") {
-            Some(Value::String(s)) => normalize_path(s),
-            _ => return Err(ToolError::InvalidArgs("path is required".into())),
-        };
+        let (fs, path) = crate::calls::tree_file(ctx, a)?;
         let begin: i64 = path
             .rsplit('/')
             .next()
@@ -729,10 +719,6 @@ impl Tool for UsageStatsTool {
             .nth(1)
             .filter(|i| INTERVALS.contains(i))
             .unwrap_or("interval");
-        let fs: Arc<dyn FileSystem> = ctx
-            .scan
-            .file_system(partition)
-            .map_err(|e| ToolError::Other(ctx.scrub(&e.to_string())))?;
         let bytes = fs.open(&path)?;
         if bytes.len() > FILE_MAX {
             return Err(ToolError::Other(format!(

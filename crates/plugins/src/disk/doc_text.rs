@@ -10,9 +10,6 @@
 //!
 //! Anything else is refused (`not applicable`): plain text is read with `read_text`.
 
-use std::sync::Arc;
-
-use masf_evidence::fs::{FileSystem, normalize_path};
 use masf_tools::{Applicability, SourceCtx, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 
@@ -42,19 +39,7 @@ impl Tool for DocText {
         Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
-        let partition = match a.get("partition") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.as_str()),
-            Some(_) => return Err(ToolError::InvalidArgs("partition must be a string".into())),
-        };
-        let path = match a.get("path") {
-            Some(Value::String(s)) => normalize_path(s),
-            _ => return Err(ToolError::InvalidArgs("path is required".into())),
-        };
-        let fs: Arc<dyn FileSystem> = ctx
-            .scan
-            .file_system(partition)
-            .map_err(|e| ToolError::Other(ctx.scrub(&e.to_string())))?;
+        let (fs, path) = crate::calls::tree_file(ctx, a)?;
         let bytes = fs.open(&path)?;
         if bytes.len() > DOC_TEXT_MAX {
             return Err(ToolError::Other(format!(
