@@ -1,6 +1,6 @@
 //! Chromium-family browsing history (`History`: Chrome, Edge, Brave, Opera, Samsung Internet and
-//! WebView apps, on Android, Windows, macOS and Linux), read by the Android plugin and by the
-//! tree triage of the disk and archive plugins wherever a profile sits.
+//! WebView apps, on Android, Windows, macOS and Linux), read by the Android parsers, which the
+//! disk and archive plugins run on their trees too, wherever a profile sits.
 //!
 //! | table | phenomenon | fields (ALEAPP's `chrome` reports) |
 //! |---|---|---|

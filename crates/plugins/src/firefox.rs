@@ -1,7 +1,7 @@
 //! Firefox-family browsing data (Firefox, Firefox ESR, Tor Browser, LibreWolf, Waterfox on
 //! Windows, macOS and Linux; Firefox for Android, whose `places.sqlite` keeps the same tables),
-//! read by the tree triage of the disk and archive plugins and by the Android plugin wherever a
-//! profile sits.
+//! read by the Android parsers — which the disk and archive plugins run on their trees too —
+//! wherever a profile sits.
 //!
 //! | file, table | phenomenon | fields |
 //! |---|---|---|

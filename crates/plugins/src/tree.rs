@@ -1,7 +1,10 @@
 //! The file-tree triage shared by the disk, archive and Android plugins (each runs the Android
 //! parsers on the tree first, then [`contents`]): the inventory (one phenomenon
 //! per tree, its table the `inventory` tool's pages), the deleted files, document metadata and
-//! text, EXIF, and identifiers, amounts, IBANs and transaction hashes in text.
+//! text, EXIF, and identifiers, amounts, IBANs and transaction hashes in text. Browser
+//! databases the Android parsers look for wherever they sit (Chromium `History`, Firefox
+//! `places.sqlite` and `formhistory.sqlite`) are left to them, so each is read once; this
+//! triage reads what they do not (Chromium `Bookmarks`, wallet stores, Apple pairing records).
 
 use std::collections::BTreeMap;
 
@@ -284,12 +287,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     // LevelDB stores of browser wallet extensions (and profiles' Local Storage)
     let mut wallet_stores = std::collections::BTreeSet::new();
     let mut preferences = std::collections::BTreeSet::new();
-    // Chromium-family history databases, with the page that lists each
-    let mut histories: Vec<(String, usize)> = Vec::new();
     // Chromium-family bookmark files, with the page that lists each
     let mut bookmarks: Vec<(String, usize)> = Vec::new();
-    // Firefox-family places.sqlite and formhistory.sqlite, with the page that lists each
-    let mut firefox: Vec<(String, usize)> = Vec::new();
     // Apple devices the computer knows (pairing records, backups), with the page of each
     let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
@@ -322,17 +321,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             if !e.deleted && e.path.ends_with("/Preferences") {
                 preferences.insert(e.path.clone());
             }
-            if !e.deleted && e.path.ends_with("/History") {
-                histories.push((e.path.clone(), pages.len()));
-            }
             if !e.deleted && e.path.ends_with("/Bookmarks") && e.size != "0" {
                 bookmarks.push((e.path.clone(), pages.len()));
-            }
-            if !e.deleted
-                && e.size != "0"
-                && (e.path.ends_with("/places.sqlite") || e.path.ends_with("/formhistory.sqlite"))
-            {
-                firefox.push((e.path.clone(), pages.len()));
             }
             if !e.deleted
                 && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
@@ -441,26 +431,10 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             _ => {}
         }
     }
-    for (path, page) in &histories {
-        let listing = &pages[*page].0;
-        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
-            crate::browsers::chromium_history(ctx, tree, path, listing)
-        })?;
-    }
     for (path, page) in &bookmarks {
         let listing = &pages[*page].0;
         ctx.artefact(&crate::identity::artefact_name(tree, path), || {
             crate::browsers::chromium_bookmarks(ctx, tree, path, listing)
-        })?;
-    }
-    for (path, page) in &firefox {
-        let listing = &pages[*page].0;
-        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
-            if path.ends_with("/places.sqlite") {
-                crate::firefox::places(ctx, tree, path, listing)
-            } else {
-                crate::firefox::form_history(ctx, tree, path, listing)
-            }
         })?;
     }
     let apple: Vec<_> = apple

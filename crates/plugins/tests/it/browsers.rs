@@ -53,6 +53,13 @@ fn has(p: &Phenomenon, v: &str) -> bool {
 /// Checks the phenomena of `source` against the database at `db`.
 fn check(run: &crate::android_support::Run, source: &str, db: &Path, browser: &str) {
     assert_eq!(run.rejections(), Vec::<String>::new());
+    // read once, though the Android parsers and the tree triage both run on the tree
+    let reads = run
+        .outputs(source)
+        .iter()
+        .filter(|(tool, args, _)| tool == "sqlite_tables" && args.contains("/History\""))
+        .count();
+    assert_eq!(reads, 1, "{source}");
     let all = run.all_phenomena(source);
     let of = |prefix: String| -> Vec<&Phenomenon> {
         all.iter()

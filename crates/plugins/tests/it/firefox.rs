@@ -159,5 +159,19 @@ fn firefox_for_android_and_a_windows_profile() {
         )
     };
     noted("OtherApp/places.sqlite", "no moz_historyvisits table");
+    // each database is read once per source, though two readers look for it (the Android
+    // parsers every plugin runs, then the generic tree triage)
+    for source in ["android", "windows"] {
+        let reads = run
+            .outputs(source)
+            .iter()
+            .filter(|(tool, args, _)| {
+                tool == "sqlite_tables"
+                    && args.contains("places.sqlite")
+                    && !args.contains("OtherApp")
+            })
+            .count();
+        assert_eq!(reads, 1, "{source}");
+    }
     noted("OtherApp/formhistory.sqlite", "no moz_formhistory table");
 }
