@@ -873,17 +873,37 @@ pub const MOBILE_CONTROLLERS: &[&str] = &[
 /// `redux-persist-filesystem-storage`, in the app's `files/persistStore/` on Android and
 /// `Documents/persistStore/` on iOS): `persist-root` (to 7.x, every reducer, the engine's
 /// controllers in `engine` → `backgroundState`), or since 7.4x one `persist-<Controller>` per
-/// controller of [`MOBILE_CONTROLLERS`]. Other React Native apps write `persist-root` too;
-/// whether it is MetaMask's is decided by what it holds.
+/// controller of [`MOBILE_CONTROLLERS`]; on iOS before that, AsyncStorage's file of
+/// `persist:root` ([`async_storage_name`]), which holds what `persist-root` holds. Other React
+/// Native apps write these too; whether one is MetaMask's is decided by what it holds.
 pub fn mobile_state_file(path: &str) -> bool {
     let Some((dir, name)) = path.rsplit_once('/') else {
         return false;
     };
-    dir.ends_with("/persistStore")
+    (dir.ends_with("/persistStore")
         && (name == "persist-root"
             || name
                 .strip_prefix("persist-")
-                .is_some_and(|c| MOBILE_CONTROLLERS.contains(&c)))
+                .is_some_and(|c| MOBILE_CONTROLLERS.contains(&c))))
+        || async_storage_root(path)
+}
+
+/// The name React Native's iOS AsyncStorage (`RCTAsyncLocalStorage_V1/`, MetaMask Mobile
+/// before it moved to files) gives the value of the key `persist:root`: too large for the
+/// folder's `manifest.json`, it is kept in a file named by the MD5 of its key.
+pub fn async_storage_name() -> String {
+    use md5::Digest;
+    md5::Md5::digest(b"persist:root")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Whether `path` is AsyncStorage's file of `persist:root` (see [`async_storage_name`]).
+fn async_storage_root(path: &str) -> bool {
+    path.rsplit_once('/').is_some_and(|(dir, name)| {
+        dir.ends_with("/RCTAsyncLocalStorage_V1") && name == async_storage_name()
+    })
 }
 
 /// The parts of a `read_json` output: each `# at <pointer>` section's pointer and value
@@ -947,7 +967,7 @@ pub fn triage_mobile(
         let mut parts: Vec<(Invoked, Value)> = Vec::new();
         let mut history: Vec<(Invoked, Value)> = Vec::new();
         for path in files {
-            let root = path.ends_with("/persist-root");
+            let root = path.ends_with("/persist-root") || async_storage_root(path);
             let pointers: Vec<String> = if root {
                 MOBILE_CONTROLLERS
                     .iter()

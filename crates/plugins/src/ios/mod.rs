@@ -268,12 +268,19 @@ impl Plugin for Ios {
     }
 }
 
-/// MetaMask Mobile's state files (`Documents/persistStore/` of its container:
+/// MetaMask Mobile's state files (`Documents/persistStore/` of its container, or AsyncStorage's
+/// `RCTAsyncLocalStorage_V1/` file of `persist:root` in older versions:
 /// [`crate::wallets::triage_mobile`]); the device's user holds the wallet's own accounts.
 fn metamask(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let Some((_, found)) = run.find("persist-*")? else {
-        return Ok(());
-    };
+    let mut found = Vec::new();
+    for glob in [
+        "persist-*".to_string(),
+        crate::wallets::async_storage_name(),
+    ] {
+        if let Some((_, paths)) = run.find(&glob)? {
+            found.extend(paths);
+        }
+    }
     let tree = crate::identity::TreeRef {
         partition: None,
         label: "/".into(),
@@ -526,7 +533,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "MetaMask Mobile persistStore",
-            &["/persistStore/persist-"],
+            &["/persistStore/persist-", "/RCTAsyncLocalStorage_V1/"],
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(

@@ -428,3 +428,60 @@ fn coinbase_wallet_accounts_addresses_assets_and_transactions() {
         "txHash",
     );
 }
+
+/// MetaMask Mobile before its state moved to files: React Native's iOS AsyncStorage
+/// (`RCTAsyncLocalStorage_V1/`), whose `manifest.json` holds small values and names a large one
+/// `null`, keeping it in a file named by the MD5 of its key (here `persist:root`, the name
+/// computed by Python's hashlib). Written by Python's json module.
+#[test]
+fn metamask_mobile_in_async_storage() {
+    const ACCOUNT: &str = "0x6813eb9362372eef6200f3b1dbc3f819671cba69";
+    let tmp = tempfile::tempdir().unwrap();
+    let script = r#"
+import hashlib, json, os, sys
+root, account = sys.argv[1], sys.argv[2]
+store = root + "/private/var/mobile/Containers/Data/Application/5E2D1C0B-9A8F-4E7D-8C6B-5A4F3E2D1C0B/Documents/RCTAsyncLocalStorage_V1"
+os.makedirs(store, exist_ok=True)
+engine = {"backgroundState": {
+    "PreferencesController": {"selectedAddress": account, "identities": {account: {"address": account, "name": "Wallet 2020"}}},
+    "AccountTrackerController": {"accounts": {account: {"balance": "0x0"}}}}}
+json.dump({"@MetaMask:existingUser": "true", "persist:root": None}, open(store + "/manifest.json", "w"))
+open(store + "/" + hashlib.md5(b"persist:root").hexdigest(), "w").write(json.dumps({"engine": json.dumps(engine), "_persist": json.dumps({"version": 2})}))
+os.makedirs(root + "/private/var/mobile/Library", exist_ok=True)
+print(hashlib.md5(b"persist:root").hexdigest())
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(tmp.path())
+        .arg(ACCOUNT)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        masf_plugins::wallets::async_storage_name()
+    );
+    let o = crate::ios_support::triage(tmp.path(), "Asia/Hong_Kong");
+    crate::ios_support::assert_all_accepted(&o);
+    let wallet = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == "MetaMask Mobile wallet on the device: 1 account")
+        .unwrap_or_else(|| {
+            panic!(
+                "{:#?}",
+                o.findings().iter().map(|p| &p.title).collect::<Vec<_>>()
+            )
+        });
+    let values = crate::ios_support::Outcome::values(wallet);
+    assert!(
+        values.contains(&ACCOUNT) && values.contains(&"Wallet 2020"),
+        "{values:?}"
+    );
+    assert!(wallet.interpretation.contains("/RCTAsyncLocalStorage_V1"));
+    assert!(
+        o.identities()
+            .iter()
+            .any(|(c, t, v)| c == "owner" && t == "wallet" && v.starts_with(ACCOUNT))
+    );
+}
