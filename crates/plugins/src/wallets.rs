@@ -584,7 +584,7 @@ fn metamask<'i>(
             IdType::Wallet,
             address,
             cite(address),
-            format!("An account of the {name} wallet in {}.", h.place),
+            format!("An account of the {name} wallet {}.", h.at),
         )?;
         observe_cued(
             ctx,
@@ -645,10 +645,7 @@ fn metamask<'i>(
                 a,
                 IdType::Wallet,
                 a,
-                format!(
-                    "An address in the {name} wallet's address book ({}).",
-                    h.place
-                ),
+                format!("An address in the {name} wallet's address book {}.", h.at),
                 None,
             )?;
             observe_named(
@@ -672,7 +669,7 @@ fn metamask<'i>(
             )?;
             break;
         }
-        transaction(ctx, h, cite(key), key, tx)?;
+        transaction(ctx, h, cite(key), first, key, tx)?;
     }
     Ok(())
 }
@@ -682,19 +679,23 @@ fn transaction(
     ctx: &AgentCtx<'_>,
     h: &Holder<'_>,
     out: &Invoked,
+    place: &Invoked,
     key: &str,
     tx: &Tx,
 ) -> Result<(), RuntimeError> {
     let name = h.name;
-    let mut facts = vec![fact(
-        if tx.hash.is_some() {
-            FactType::Hash
-        } else {
-            FactType::Identifier
-        },
-        key,
-        out,
-    )];
+    let mut facts = vec![
+        fact(
+            if tx.hash.is_some() {
+                FactType::Hash
+            } else {
+                FactType::Identifier
+            },
+            key,
+            out,
+        ),
+        fact(FactType::Path, h.place, place),
+    ];
     let mut times = Vec::new();
     if let Some(t) = &tx.time
         && t.bytes().all(|b| b.is_ascii_digit())
@@ -759,8 +760,8 @@ fn transaction(
                 a,
                 out,
                 format!(
-                    "A side of a transaction in the {name} wallet's history ({}).",
-                    h.place
+                    "A side of a transaction in the {name} wallet's history {}.",
+                    h.at
                 ),
             )?;
         }
@@ -1033,10 +1034,76 @@ pub fn triage_mobile(
         let what = artefact_name(tree, dir);
         metamask(ctx, &what, &holder, &cite, &state)?;
         for (out, list) in &history {
-            browser_history(ctx, dir, out, list)?;
+            browser_history(ctx, dir, out, out, list)?;
         }
     }
     Ok(())
+}
+
+/// MetaMask Mobile on Android before its state moved to files: React Native's AsyncStorage,
+/// the SQLite database `databases/RKStorage` (`catalystLocalStorage`: key, value), whose
+/// `persist:root` row holds what `persist-root` holds. Every React Native app keeps an
+/// `RKStorage`; one without that row, or whose state is not MetaMask's, is passed over. The
+/// query prints only that row.
+pub fn triage_rkstorage(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::identity::query_on(
+        ctx,
+        tree,
+        path,
+        "SELECT value FROM catalystLocalStorage WHERE key = 'persist:root'",
+        1,
+    )?
+    else {
+        return Ok(());
+    };
+    let Some(text) = t.rows.first().and_then(|r| t.get(r, "value")) else {
+        return Ok(());
+    };
+    let root = match serde_json::from_str::<Value>(text) {
+        Ok(v) => v,
+        Err(e) => {
+            ctx.unparsed(
+                &artefact_name(tree, path),
+                &format!(
+                    "could not parse RKStorage's persist:root because its value is not JSON: {e}"
+                ),
+                Some(&inv.record.invocation_id),
+            )?;
+            return Ok(());
+        }
+    };
+    // each reducer's state is a JSON text inside the value
+    let nested = |key: &str| -> Value {
+        match &root[key] {
+            Value::String(s) => serde_json::from_str(s).unwrap_or(Value::Null),
+            v => v.clone(),
+        }
+    };
+    let mut state = State::default();
+    state.read(&nested("engine")["backgroundState"], true);
+    if !state.metamask {
+        return Ok(());
+    }
+    let holder = Holder {
+        name: "MetaMask Mobile",
+        kind: "app",
+        place: path,
+        at: "on the device".into(),
+        context: "owner".into(),
+        label: "device owner".into(),
+        whose: "app on the device: whoever uses the device".into(),
+        secrets: 0,
+    };
+    // the path is in the search that found the database, the rest in the query's row
+    let cite = |v: &str| if v == path { found } else { &inv };
+    metamask(ctx, &artefact_name(tree, path), &holder, &cite, &state)?;
+    let history = &nested("browser")["history"];
+    browser_history(ctx, path, found, &inv, history)
 }
 
 /// MetaMask Mobile's in-app browser history (`browser` → `history`: name and URL of each page
@@ -1044,6 +1111,7 @@ pub fn triage_mobile(
 fn browser_history(
     ctx: &AgentCtx<'_>,
     dir: &str,
+    dir_cite: &Invoked,
     out: &Invoked,
     list: &Value,
 ) -> Result<(), RuntimeError> {
@@ -1057,7 +1125,7 @@ fn browser_history(
     if pages.is_empty() {
         return Ok(());
     }
-    let mut facts = vec![fact(FactType::Path, dir, out)];
+    let mut facts = vec![fact(FactType::Path, dir, dir_cite)];
     for (name, url) in &pages {
         facts.push(fact(FactType::Url, crate::outputs::in_json(url), out));
         if !name.trim().is_empty() {

@@ -110,6 +110,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("signal.db", "messages"),
     ("org.thoughtcrime.securesms_preferences.xml", "accounts"),
     ("persist-*", "wallets"),
+    ("RKStorage", "apps"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -313,7 +314,7 @@ impl Plugin for AndroidPlugin {
             ),
             e(
                 "MetaMask Mobile persistStore",
-                &["/persistStore/persist-"],
+                &["/persistStore/persist-", "/RKStorage\""],
                 "the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
             ),
             e(
@@ -704,6 +705,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             for (tree, paths) in &by_tree {
                 ctx.artefact(&artefact_name(tree, "MetaMask Mobile persistStore"), || {
                     crate::wallets::triage_mobile(ctx, tree, paths)
+                })?;
+            }
+            for l in of("RKStorage") {
+                ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                    crate::wallets::triage_rkstorage(ctx, &l.tree, &l.path, &l.found)
                 })?;
             }
         }

@@ -485,3 +485,88 @@ print(hashlib.md5(b"persist:root").hexdigest())
             .any(|(c, t, v)| c == "owner" && t == "wallet" && v.starts_with(ACCOUNT))
     );
 }
+
+/// MetaMask Mobile on Android before its state moved to files: React Native's AsyncStorage
+/// database `RKStorage` (`catalystLocalStorage`), written by Python's sqlite3 module with the
+/// `persist:root` row as the app wrote it; beside it another app's `RKStorage` without that row
+/// (passed over).
+#[test]
+fn metamask_mobile_in_android_rkstorage() {
+    const ACCOUNT: &str = "0xe0fc04fa2d34a66b779fd5cee748268032a146c0";
+    const FRIEND: &str = "0x2546bcd3c84621e976d8185a91a922ae77ecec30";
+    let tmp = tempfile::tempdir().unwrap();
+    let script = r#"
+import json, os, sqlite3, sys
+root, account, friend = sys.argv[1:4]
+def store(app, rows):
+    d = root + "/data/data/" + app + "/databases"
+    os.makedirs(d, exist_ok=True)
+    db = sqlite3.connect(d + "/RKStorage")
+    db.execute("CREATE TABLE catalystLocalStorage (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.executemany("INSERT INTO catalystLocalStorage VALUES (?, ?)", rows)
+    db.commit()
+engine = {"backgroundState": {
+    "PreferencesController": {"selectedAddress": account, "identities": {account: {"address": account, "name": "Account 1", "importTime": 1600000000000}}},
+    "AddressBookController": {"addressBook": {"1": {friend: {"address": friend, "chainId": "1", "name": "Chan OTC", "memo": ""}}}},
+    "TransactionController": {"transactions": [{"id": "1", "networkID": "1", "status": "confirmed", "time": 1600000500000,
+        "transaction": {"from": account, "to": friend, "value": "0x1bc16d674ec80000"},
+        "transactionHash": "0x9f1c8e6a2b7d4f5e3c1a0b9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f"}]}}}
+state = {"engine": json.dumps(engine), "browser": json.dumps({"history": [{"name": "PancakeSwap", "url": "https://pancakeswap.finance/"}]}),
+         "_persist": json.dumps({"version": 1, "rehydrated": True})}
+store("io.metamask", [("persist:root", json.dumps(state)), ("@MetaMask:existingUser", "true")])
+store("com.example.rnapp", [("persist:auth", json.dumps({"token": "abc"}))])
+os.makedirs(root + "/data/system/users/0", exist_ok=True)
+os.makedirs(root + "/data/user/0/com.android.providers.telephony", exist_ok=True)
+"#;
+    let st = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(tmp.path())
+        .args([ACCOUNT, FRIEND])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let run = triage(&[("android", tmp.path(), "Asia/Hong_Kong", None)]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("android");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+    let titles: Vec<&str> = all.iter().map(|p| p.title.as_str()).collect();
+    for t in [
+        "MetaMask Mobile wallet on the device: 1 account",
+        "MetaMask Mobile address book on the device: 1 entries",
+        "MetaMask Mobile transaction 0x9f1c8e6a2b…: 2",
+        "MetaMask Mobile in-app browser: 1 page visited",
+    ] {
+        assert_eq!(
+            titles.iter().filter(|x| **x == t).count(),
+            1,
+            "{t}: {titles:#?}"
+        );
+    }
+    let wallet = all
+        .iter()
+        .find(|p| p.title == "MetaMask Mobile wallet on the device: 1 account")
+        .unwrap();
+    assert!(
+        wallet
+            .verified_facts
+            .iter()
+            .any(|f| f.value == "1600000000000")
+    );
+    assert!(
+        wallet
+            .interpretation
+            .contains("io.metamask/databases/RKStorage")
+    );
+    assert!(
+        run.entities("android")
+            .iter()
+            .any(|e| e.starts_with("owner [") && e.contains(ACCOUNT))
+    );
+    assert!(
+        run.unparsed("android").is_empty(),
+        "{:#?}",
+        run.unparsed("android")
+    );
+}
