@@ -25,7 +25,8 @@
 //!   network data usage, Screen Time, imo, Instagram direct, the App Privacy Report export, iCloud
 //!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
-//!   bookmarks, the crypto wallets MetaMask Mobile and Coinbase Wallet: 58 catalogue artefacts.
+//!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
+//!   Coinbase Wallet: 59 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,

@@ -233,6 +233,7 @@ impl Plugin for Ios {
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
+        ctx.artefact("Chromium-family History and Bookmarks", || chromium(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
@@ -266,6 +267,29 @@ impl Plugin for Ios {
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
     }
+}
+
+/// Chrome, Edge, Brave and other Chromium-family browsers on iOS keep the same `History`
+/// database and `Bookmarks` file as on every platform (`Library/Application Support/Google/
+/// Chrome/Default/` of the app's container): read by [`crate::browsers`].
+fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    // a profile folder holds both; `History` alone names other things too (app caches)
+    let profile = |p: &str| p.contains("/Default/") || p.contains("/Profile ");
+    if let Some((find, paths)) = run.find("History")? {
+        for p in paths.iter().filter(|p| profile(p)) {
+            crate::browsers::chromium_history(run.ctx, &tree, p, &find)?;
+        }
+    }
+    if let Some((find, paths)) = run.find("Bookmarks")? {
+        for p in paths.iter().filter(|p| profile(p)) {
+            crate::browsers::chromium_bookmarks(run.ctx, &tree, p, &find)?;
+        }
+    }
+    Ok(())
 }
 
 /// MetaMask Mobile's state files (`Documents/persistStore/` of its container, or AsyncStorage's
@@ -532,6 +556,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MeWe chats (shared locations, attachments), users and contacts, groups, posts, polls; the signed-in account with its e-mail and phone",
         ),
         entry(
+            "Chromium-family History and Bookmarks",
+            &["/Default/History\"", "/Default/Bookmarks\""],
+            "Chrome, Edge, Brave on iOS: visits, downloads, searches, bookmarks",
+        ),
+        entry(
             "MetaMask Mobile persistStore",
             &["/persistStore/persist-", "/RCTAsyncLocalStorage_V1/"],
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
@@ -721,6 +750,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
+        "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" => "accounts",

@@ -13,7 +13,8 @@ use masf_graph::Phenomenon;
 
 use crate::android_support::{repo, triage};
 
-fn build_history(to: &Path) {
+/// Chromium's `History` at `to`, built by the sqlite3 CLI from the fixture schema.
+pub fn build_history(to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();
     let out = Command::new("sqlite3")
         .arg(to)
@@ -265,4 +266,32 @@ fn chrome_history_of_a_windows_profile_on_a_usb_stick() {
     let run = triage(&[("usb", &img, "Asia/Hong_Kong", Some("HK"))]);
     check(&run, "usb", &db, "Chrome");
     check_bookmarks(&run, "usb");
+}
+
+/// Chrome on an iPhone: the same `History` in the app container's
+/// `Library/Application Support/Google/Chrome/Default/`, read by the iOS plugin; every visit as
+/// the sqlite3 CLI reads it.
+#[test]
+fn chrome_history_on_an_iphone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let profile = tmp.path().join(
+        "private/var/mobile/Containers/Data/Application/2C4E6A8B-0D1F-4A3C-9E5B-7D9F1B3D5F7A/Library/Application Support/Google/Chrome/Default",
+    );
+    build_history(&profile.join("History"));
+    std::fs::create_dir_all(tmp.path().join("private/var/mobile/Library")).unwrap();
+    let o = crate::ios_support::triage(tmp.path(), "Asia/Hong_Kong");
+    crate::ios_support::assert_all_accepted(&o);
+    let visits = sqlite3(
+        &profile.join("History"),
+        "SELECT v.id, u.url FROM visits v JOIN urls u ON u.id = v.url",
+    );
+    assert!(!visits.is_empty());
+    for row in &visits {
+        let title = format!("Chrome visit {} to {}", row[0], row[1]);
+        assert!(
+            o.findings().iter().any(|p| p.title == title),
+            "{title}: {:#?}",
+            o.findings().iter().map(|p| &p.title).collect::<Vec<_>>()
+        );
+    }
 }

@@ -996,6 +996,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Mastodon shared.sqlite", false),
             ("Truth Social ChatModel.sqlite", false),
             ("MeWe sgrouplesdb.sqlite", false),
+            ("Chromium-family History and Bookmarks", false),
             ("MetaMask Mobile persistStore", false),
             ("Coinbase Wallet wallet-rn-v2.sqlite", false),
             ("Twitter direct-message cache", false),
