@@ -117,16 +117,9 @@ pub fn chromium_history(
     let profile = profile_of(path);
     let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS);
     let columns = |table: &str| -> Result<BTreeSet<String>, RuntimeError> {
-        Ok(
-            q(&format!("SELECT name FROM pragma_table_info('{table}')"))?
-                .map(|(_, t)| {
-                    t.rows
-                        .iter()
-                        .filter_map(|r| t.get(r, "name").map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        )
+        Ok(crate::identity::columns_on(ctx, tree, path, table)?
+            .map(|(_, c)| c)
+            .unwrap_or_default())
     };
     let where_ = format!("{browser} profile {profile} ({name})");
 

@@ -26,7 +26,7 @@ use masf_tools::Invoked;
 use crate::browsers::MAX_ROWS;
 use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{TreeRef, artefact_name, query_on, tables_on};
+use crate::identity::{TreeRef, artefact_name, columns_on, query_on, tables_on};
 use crate::outputs::raw;
 
 /// Microseconds since 1970, when the value is a positive number.
@@ -77,27 +77,16 @@ pub fn visit_type(value: Option<&str>) -> &'static str {
     }
 }
 
-/// The columns of `table`.
+/// The columns of `table` (empty when the query fails: noted by [`columns_on`]).
 fn columns(
     ctx: &AgentCtx<'_>,
     tree: &TreeRef,
     path: &str,
     table: &str,
 ) -> Result<BTreeSet<String>, RuntimeError> {
-    Ok(query_on(
-        ctx,
-        tree,
-        path,
-        &format!("SELECT name FROM pragma_table_info('{table}')"),
-        1000,
-    )?
-    .map(|(_, t)| {
-        t.rows
-            .iter()
-            .filter_map(|r| t.get(r, "name").map(str::to_string))
-            .collect()
-    })
-    .unwrap_or_default())
+    Ok(columns_on(ctx, tree, path, table)?
+        .map(|(_, c)| c)
+        .unwrap_or_default())
 }
 
 /// A profile's `places.sqlite`: visits, bookmarks and downloads (see the module documentation).

@@ -1356,6 +1356,26 @@ pub fn query_on(
     }
 }
 
+/// The columns of `table` in the database at `path` of `tree` (`pragma_table_info` through
+/// [`query_on`]), with the call; `None`, noted, when the query fails. Empty when there is no
+/// such table.
+pub fn columns_on(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    table: &str,
+) -> Result<Option<(Invoked, std::collections::BTreeSet<String>)>, RuntimeError> {
+    let sql = format!("SELECT name FROM pragma_table_info('{table}')");
+    Ok(query_on(ctx, tree, path, &sql, 1000)?.map(|(inv, t)| {
+        let cols = t
+            .rows
+            .iter()
+            .filter_map(|r| t.get(r, "name").map(str::to_string))
+            .collect();
+        (inv, cols)
+    }))
+}
+
 /// Lists the tables of the database at `path` of `tree` (`sqlite_tables`); `None`, with the
 /// artefact noted as unparsed, when the file is not a readable database.
 pub fn tables_on(

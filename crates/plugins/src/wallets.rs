@@ -1025,7 +1025,12 @@ pub fn triage_mobile(
             secrets,
         };
         let invs: Vec<&Invoked> = parts.iter().map(|(o, _)| o).collect();
+        // one file (persist-root) holds every value; only the per-controller files need a
+        // search for the output holding a value
         let cite = |v: &str| -> &Invoked {
+            if invs.len() == 1 {
+                return invs[0];
+            }
             invs.iter()
                 .copied()
                 .find(|o| o.output.text.contains(v))

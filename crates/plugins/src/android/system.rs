@@ -811,17 +811,7 @@ fn columns(
     l: &Located,
     table: &str,
 ) -> Result<Option<(Invoked, BTreeSet<String>)>, RuntimeError> {
-    let sql = format!("SELECT name FROM pragma_table_info('{table}')");
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 1000)? else {
-        return Ok(None);
-    };
-    let cols = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "name"))
-        .map(str::to_string)
-        .collect();
-    Ok(Some((inv, cols)))
+    crate::identity::columns_on(ctx, &l.tree, &l.path, table)
 }
 
 /// Notes `l` unparsed when `table` lacks one of `needed`; returns whether all are there.

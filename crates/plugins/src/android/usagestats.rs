@@ -106,7 +106,13 @@ struct Stats {
 }
 
 /// Reads an interval file whose name gives `begin` (Unix ms).
-fn parse(data: &[u8], begin: i64, mappings: Option<&[u8]>) -> Result<Stats, String> {
+/// `mappings` reads the user's `mappings` file; it is called only for a file that needs it
+/// (Android 11+'s tokens), not for every interval.
+fn parse(
+    data: &[u8],
+    begin: i64,
+    mappings: impl FnOnce() -> Result<Option<Vec<u8>>, String>,
+) -> Result<Stats, String> {
     let start = data
         .iter()
         .position(|b| !b.is_ascii_whitespace())
@@ -115,8 +121,8 @@ fn parse(data: &[u8], begin: i64, mappings: Option<&[u8]>) -> Result<Stats, Stri
         if proto::has_string_pool(data) {
             return proto::interval_v1(data, begin);
         }
-        return match mappings {
-            Some(m) => proto::interval(data, begin, &proto::mappings(m)?),
+        return match mappings()? {
+            Some(m) => proto::interval(data, begin, &proto::mappings(&m)?),
             None => Err(
                 "protocol buffers without a string pool and no `mappings` file beside them: Android 11 and later name packages by tokens of `usagestats/<user>/mappings`, which is missing, so the packages cannot be named"
                     .into(),
@@ -729,20 +735,21 @@ impl Tool for UsageStatsTool {
         let mut data = vec![0u8; bytes.len() as usize];
         bytes.read_exact_at(0, &mut data)?;
         // Android 11+: the user's token mappings, `usagestats/<user>/mappings`
-        let mappings_path = path
-            .rsplitn(3, '/')
-            .nth(2)
-            .map(|user| format!("{user}/mappings"));
-        let mappings = match mappings_path.as_deref().map(|p| fs.open(p)) {
-            Some(Ok(m)) if m.len() <= FILE_MAX => {
-                let mut buf = vec![0u8; m.len() as usize];
-                m.read_exact_at(0, &mut buf)?;
-                Some(buf)
+        let mappings = || -> Result<Option<Vec<u8>>, String> {
+            let Some(user) = path.rsplitn(3, '/').nth(2) else {
+                return Ok(None);
+            };
+            match fs.open(&format!("{user}/mappings")) {
+                Ok(m) if m.len() <= FILE_MAX => {
+                    let mut buf = vec![0u8; m.len() as usize];
+                    m.read_exact_at(0, &mut buf).map_err(|e| e.to_string())?;
+                    Ok(Some(buf))
+                }
+                _ => Ok(None),
             }
-            _ => None,
         };
-        let st = parse(&data, begin, mappings.as_deref())
-            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let st =
+            parse(&data, begin, mappings).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
         let mut text = format!(
             "# usagestats {path}: {interval} from {} to {} (Unix ms); {} packages, {} events, {} configurations\nkind\ttime_ms\tpackage\tclass\ttype\ttype_name\tdetail\n",
             st.begin,
@@ -995,16 +1002,16 @@ mod tests {
         );
         assert_eq!(interval_file("/data/system/usagestats/0/version"), None);
         assert!(
-            parse(b"\x0a\x08\x10\x01", 0, None)
+            parse(b"\x0a\x08\x10\x01", 0, || Ok(None))
                 .unwrap_err()
                 .contains("protocol buffers")
         );
         assert!(
-            parse(b"<other/>", 0, None)
+            parse(b"<other/>", 0, || Ok(None))
                 .unwrap_err()
                 .contains("not <usagestats>")
         );
-        let e = parse(b"<usagestats endTime=\"x\"/>", 0, None).unwrap_err();
+        let e = parse(b"<usagestats endTime=\"x\"/>", 0, || Ok(None)).unwrap_err();
         assert!(e.contains("is not a number"), "{e}");
     }
 }

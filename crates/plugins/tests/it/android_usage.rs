@@ -77,6 +77,24 @@ fn write(root: &Path) {
     assert!(st.success());
 }
 
+/// The phenomenon of `all` titled `title` (fails listing the usage titles when there is none).
+fn titled<'a>(all: &'a [masf_graph::Phenomenon], title: &str) -> &'a masf_graph::Phenomenon {
+    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+        panic!(
+            "{title}: {:#?}",
+            all.iter()
+                .filter(|p| p.category == "app_usage")
+                .map(|p| &p.title)
+                .collect::<Vec<_>>()
+        )
+    })
+}
+
+/// Whether a verified fact of `p` has the value `v`.
+fn has(p: &masf_graph::Phenomenon, v: String) -> bool {
+    p.verified_facts.iter().any(|f| f.value == v)
+}
+
 #[test]
 fn usage_statistics_of_android_9_and_5_with_absolute_times() {
     let tmp = tempfile::tempdir().unwrap();
@@ -88,19 +106,7 @@ fn usage_statistics_of_android_9_and_5_with_absolute_times() {
     ]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let found = |source: &str, title: &str| -> masf_graph::Phenomenon {
-        let all = run.all_phenomena(source);
-        all.iter()
-            .find(|p| p.title == title)
-            .unwrap_or_else(|| {
-                panic!(
-                    "{title}: {:#?}",
-                    all.iter()
-                        .filter(|p| p.category == "app_usage")
-                        .map(|p| &p.title)
-                        .collect::<Vec<_>>()
-                )
-            })
-            .clone()
+        titled(&run.all_phenomena(source), title).clone()
     };
     let values = |p: &masf_graph::Phenomenon| -> Vec<String> {
         p.verified_facts.iter().map(|f| f.value.clone()).collect()
@@ -325,18 +331,7 @@ fn usage_statistics_of_android_12_named_through_the_mappings_file() {
     for p in &all {
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
     }
-    let find = |title: &str| -> &masf_graph::Phenomenon {
-        all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-            panic!(
-                "{title}: {:#?}",
-                all.iter()
-                    .filter(|p| p.category == "app_usage")
-                    .map(|p| &p.title)
-                    .collect::<Vec<_>>()
-            )
-        })
-    };
-    let has = |p: &masf_graph::Phenomenon, v: String| p.verified_facts.iter().any(|f| f.value == v);
+    let find = |title: &str| titled(&all, title);
     let summary = find(&format!("Usage statistics, daily interval from {DAY}"));
     assert!(
         summary.interpretation.contains(&format!(
@@ -415,15 +410,7 @@ fn usage_statistics_of_android_10_named_through_the_string_pool() {
     let run = triage(&[("a10", &phone, "Asia/Hong_Kong", None)]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("a10");
-    let find = |title: &str| -> &masf_graph::Phenomenon {
-        all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-            panic!(
-                "{title}: {:#?}",
-                all.iter().map(|p| &p.title).collect::<Vec<_>>()
-            )
-        })
-    };
-    let has = |p: &masf_graph::Phenomenon, v: String| p.verified_facts.iter().any(|f| f.value == v);
+    let find = |title: &str| titled(&all, title);
     let mm = find(&format!(
         "App com.tencent.mm used (daily interval from {DAY})"
     ));

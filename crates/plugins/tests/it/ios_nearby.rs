@@ -13,7 +13,8 @@ use crate::ios_support::{assert_all_accepted, triage};
 const GROUP: &str = "private/var/containers/Shared/SystemGroup/D6F6A65C-41DE-4119-9315-F6A5EBED1FC3/Library/Database";
 const PREFS: &str = "private/var/mobile/Library/Preferences";
 
-fn sqlite3(db: &Path, sql: &str) {
+/// Runs `sql` on `db` with the sqlite3 CLI (its folder made first).
+pub fn sqlite3(db: &Path, sql: &str) {
     std::fs::create_dir_all(db.parent().unwrap()).unwrap();
     let out = std::process::Command::new("sqlite3")
         .arg(db)

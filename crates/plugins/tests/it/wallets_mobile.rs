@@ -251,19 +251,7 @@ fn coinbase_wallet_accounts_addresses_assets_and_transactions() {
         .path()
         .join("private/var/mobile/Containers/Data/Application");
     std::fs::create_dir_all(tmp.path().join("private/var/mobile/Library")).unwrap();
-    let sqlite3 = |db: &Path, sql: &str| {
-        std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-        let out = std::process::Command::new("sqlite3")
-            .arg(db)
-            .arg(sql)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let sqlite3 = crate::ios_nearby::sqlite3;
     let store = |uuid: &str| {
         apps.join(uuid)
             .join("Documents/default/wallet-rn-v2.sqlite")
