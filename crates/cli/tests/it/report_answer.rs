@@ -76,11 +76,25 @@ fn the_demo_report_answers_the_case_first() {
     let work = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let case = repo().join("case.yaml");
+    // Ids (ph-, ent-, sa-) are given in the order records are committed; with more than one
+    // worker the sources' triages interleave and the same records get other ids from run to
+    // run (a CI run saw the USB's note cited as ph-000121 instead of ph-000112). The golden
+    // copy pins one worker so what it compares is the case's content, not the scheduling.
+    let shipped = std::fs::read_to_string(repo().join("config.yaml")).unwrap();
+    let one_worker = shipped.replace("parallelism: 0 ", "parallelism: 1 ");
+    assert_ne!(
+        shipped, one_worker,
+        "config.yaml no longer sets run.parallelism: 0"
+    );
+    let config = work.path().join("one-worker.yaml");
+    std::fs::write(&config, one_worker).unwrap();
     masf_ok(&[
         "run",
         case.to_str().unwrap(),
         "--work",
         work.path().to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
         "--out",
         out.path().to_str().unwrap(),
     ]);
