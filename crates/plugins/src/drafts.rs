@@ -55,6 +55,12 @@ impl Draft {
         self
     }
 
+    /// Adds a fact already made (a value whose fact type depends on it, as a party's number).
+    pub fn claim(&mut self, f: FactClaim) -> &mut Self {
+        self.facts.push(f);
+        self
+    }
+
     /// Adds a timestamp fact marked as the time of `description`, when `value` is a time.
     pub fn time(
         &mut self,

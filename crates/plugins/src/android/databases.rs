@@ -30,7 +30,7 @@ impl Book {
 
 /// The entity a message or call counterparty is observed as: the contact holding the number,
 /// else `handle:<number>`.
-fn counterparty(ctx: &AgentCtx<'_>, book: &Book, number: &str) -> (String, String) {
+pub(super) fn counterparty(ctx: &AgentCtx<'_>, book: &Book, number: &str) -> (String, String) {
     book.contact_of(ctx, number).cloned().unwrap_or_else(|| {
         let key = normalized(ctx, IdType::Phone, number).unwrap_or_else(|| number.to_string());
         (format!("handle:{key}"), number.to_string())
@@ -39,7 +39,7 @@ fn counterparty(ctx: &AgentCtx<'_>, book: &Book, number: &str) -> (String, Strin
 
 /// Observes a counterparty's number (as a phone when it is one, else not at all: alphanumeric
 /// senders are no person's identifier).
-fn observe_party(
+pub(super) fn observe_party(
     ctx: &AgentCtx<'_>,
     book: &Book,
     number: &str,
@@ -64,7 +64,7 @@ fn observe_party(
 }
 
 /// Fact type of a counterparty value: a phone when it reads as one.
-fn party_fact(ctx: &AgentCtx<'_>, value: &str, inv: &Invoked) -> FactClaim {
+pub(super) fn party_fact(ctx: &AgentCtx<'_>, value: &str, inv: &Invoked) -> FactClaim {
     let t = if normalized(ctx, IdType::Phone, value).is_some() {
         FactType::Phone
     } else {

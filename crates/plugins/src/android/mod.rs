@@ -17,6 +17,7 @@
 //! | `contacts2.db` (`data` ⋈ `mimetypes` ⋈ `raw_contacts`) | one per raw contact; its `accounts` rows | `contact:<raw_contact_id>`: name, phones, e-mails; `owner`: Google account |
 //! | `calllog.db` `calls` (or `contacts2.db` `calls` before Android 7) | one per call | counterparty (`contact:<id>` when the number is a contact's, else `handle:<number>`); `owner`: `phone_account_address`; `device`: ICCID in `subscription_id` |
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
+//! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
@@ -33,6 +34,7 @@
 //! summary phenomenon for the rest (count, first and last time).
 
 mod apps;
+mod bugle;
 mod databases;
 mod files;
 mod line;
@@ -71,6 +73,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("contacts2.db", "contacts"),
     ("calllog.db", "calls"),
     ("mmssms.db", "messages"),
+    ("bugle_db", "messages"),
     ("msgstore.db", "messages"),
     ("babel*.db", "messages"),
     ("downloads.db", "downloads"),
@@ -295,6 +298,11 @@ impl Plugin for AndroidPlugin {
             e("contacts2.db", &["/contacts2.db\""], "contacts"),
             e("calllog.db", &["/calllog.db\""], "calls"),
             e("mmssms.db", &["/mmssms.db\""], "SMS, threads"),
+            e(
+                "Google Messages bugle_db",
+                &["/bugle_db\""],
+                "SMS, MMS and RCS messages with their parts and attachments; the SIM numbers sent from",
+            ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
             e(
@@ -676,6 +684,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("mmssms.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::sms(ctx, l, &book)
+            })?;
+        }
+        for l in of("bugle_db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bugle::bugle_db(ctx, l, &book)
             })?;
         }
         for l in of("msgstore.db") {

@@ -11,6 +11,7 @@ mod browsers;
 mod contact_claims;
 mod disk;
 mod firefox;
+mod google_messages;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;
