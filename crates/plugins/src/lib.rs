@@ -73,6 +73,7 @@ pub mod android;
 pub mod archive;
 pub mod browsers;
 pub mod calls;
+pub mod chromium_forms;
 pub mod disk;
 pub mod drafts;
 pub mod extract;

@@ -24,7 +24,7 @@ use super::databases::{
     Book, counterparty, message_claims, observe_party, party_fact, tables_with,
 };
 use super::{Located, MAX_ROWS};
-use crate::calls::note_row_cap;
+use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{Party, artefact_name, columns_on, normalized, observe, query_on};
 use crate::outputs::raw;
@@ -68,16 +68,6 @@ fn status(v: Option<&str>) -> String {
         None => return "status not stored".into(),
     };
     format!("{name} (status {})", v.unwrap_or_default())
-}
-
-/// `prefix.c AS alias` when the table has `c`, else `NULL AS alias` (a column an older or
-/// newer layout lacks).
-fn pick(cols: &std::collections::BTreeSet<String>, prefix: &str, c: &str, alias: &str) -> String {
-    if cols.contains(c) {
-        format!("{prefix}{c} AS {alias}")
-    } else {
-        format!("NULL AS {alias}")
-    }
 }
 
 /// Notes `l` unparsed when `table` lacks one of `needed`; returns whether all are there.
@@ -157,13 +147,13 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         "SELECT t._id AS part, t.message_id, {}, {}, {}, {}, {}, {}, {} FROM parts t \
          LEFT JOIN messages m ON m._id = t.message_id LEFT JOIN participants p ON p._id = m.sender_id \
          LEFT JOIN conversations c ON c._id = m.conversation_id ORDER BY t.message_id, t._id",
-        pick(part, "t.", "text", "text"),
-        pick(part, "t.", "content_type", "content_type"),
-        pick(part, "t.", "uri", "uri"),
-        pick(part, "t.", "file_size_bytes", "size"),
-        pick(part, "t.", "local_cache_path", "cached"),
-        pick(who, "p.", "normalized_destination", "sender"),
-        pick(conv, "c.", "participant_normalized_destination", "other"),
+        column_or_null(part, "t.", "text", "text"),
+        column_or_null(part, "t.", "content_type", "content_type"),
+        column_or_null(part, "t.", "uri", "uri"),
+        column_or_null(part, "t.", "file_size_bytes", "size"),
+        column_or_null(part, "t.", "local_cache_path", "cached"),
+        column_or_null(who, "p.", "normalized_destination", "sender"),
+        column_or_null(conv, "c.", "participant_normalized_destination", "other"),
     );
     let Some((pinv, pt)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)? else {
         return Ok(());
@@ -190,19 +180,19 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
          p.sub_id AS sub_id, {}, {}, {}, {}, {}, {} \
          FROM messages m LEFT JOIN participants p ON p._id = m.sender_id \
          LEFT JOIN conversations c ON c._id = m.conversation_id ORDER BY m._id",
-        pick(msg, "m.", "sent_timestamp", "sent"),
-        pick(msg, "m.", "message_protocol", "protocol"),
-        pick(msg, "m.", "message_status", "status"),
-        pick(msg, "m.", "read", "read"),
-        pick(msg, "m.", "seen", "seen"),
-        pick(msg, "m.", "mms_subject", "subject"),
-        pick(msg, "m.", "sms_message_uri", "message_uri"),
-        pick(who, "p.", "normalized_destination", "sender"),
-        pick(who, "p.", "display_destination", "sender_display"),
-        pick(who, "p.", "full_name", "sender_name"),
-        pick(conv, "c.", "name", "conversation_name"),
-        pick(conv, "c.", "participant_normalized_destination", "other"),
-        pick(conv, "c.", "participant_count", "members"),
+        column_or_null(msg, "m.", "sent_timestamp", "sent"),
+        column_or_null(msg, "m.", "message_protocol", "protocol"),
+        column_or_null(msg, "m.", "message_status", "status"),
+        column_or_null(msg, "m.", "read", "read"),
+        column_or_null(msg, "m.", "seen", "seen"),
+        column_or_null(msg, "m.", "mms_subject", "subject"),
+        column_or_null(msg, "m.", "sms_message_uri", "message_uri"),
+        column_or_null(who, "p.", "normalized_destination", "sender"),
+        column_or_null(who, "p.", "display_destination", "sender_display"),
+        column_or_null(who, "p.", "full_name", "sender_name"),
+        column_or_null(conv, "c.", "name", "conversation_name"),
+        column_or_null(conv, "c.", "participant_normalized_destination", "other"),
+        column_or_null(conv, "c.", "participant_count", "members"),
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
         return Ok(());
@@ -378,9 +368,9 @@ fn self_participants(
         "SELECT _id, sub_id, normalized_destination AS number, {}, {}, {} FROM participants \
          WHERE sub_id IS NOT NULL AND sub_id != {OTHER_THAN_SELF} AND normalized_destination IS NOT NULL \
          AND normalized_destination != '' ORDER BY _id",
-        pick(who, "", "sim_slot_id", "slot"),
-        pick(who, "", "subscription_name", "subscription"),
-        pick(who, "", "display_destination", "display"),
+        column_or_null(who, "", "sim_slot_id", "slot"),
+        column_or_null(who, "", "subscription_name", "subscription"),
+        column_or_null(who, "", "display_destination", "display"),
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
         return Ok(());

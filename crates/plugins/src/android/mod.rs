@@ -18,6 +18,7 @@
 //! | `calllog.db` `calls` (or `contacts2.db` `calls` before Android 7) | one per call | counterparty (`contact:<id>` when the number is a contact's, else `handle:<number>`); `owner`: `phone_account_address`; `device`: ICCID in `subscription_id` |
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
+//! | Chromium `Login Data`, `Login Data For Account`, `Web Data` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
@@ -89,6 +90,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("attd_db", "locations"),
     ("files_master_database", "files"),
     ("History", "web"),
+    ("Login Data*", "accounts"),
+    ("Web Data", "web"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -394,6 +397,11 @@ impl Plugin for AndroidPlugin {
                 "Chrome History",
                 &["/History\""],
                 "Chrome/WebView visits, downloads, searches",
+            ),
+            e(
+                "Chromium Login Data and Web Data",
+                &["/Login Data\"", "/Login Data For Account\"", "/Web Data\""],
+                "saved logins (never the passwords), autocomplete values, saved addresses, payment cards (never the numbers)",
             ),
             e(
                 "WifiConfigStore.xml",
@@ -793,6 +801,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("History") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::browsers::chromium_history(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("Login Data*")
+            .into_iter()
+            .chain(of("Web Data"))
+            .filter(|l| crate::chromium_forms::is_store(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::chromium_forms::read(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("places.sqlite") {

@@ -271,7 +271,9 @@ impl Plugin for Ios {
 
 /// Chrome, Edge, Brave and other Chromium-family browsers on iOS keep the same `History`
 /// database and `Bookmarks` file as on every platform (`Library/Application Support/Google/
-/// Chrome/Default/` of the app's container): read by [`crate::browsers`].
+/// Chrome/Default/` of the app's container): read by [`crate::browsers`]; and the saved
+/// logins and autofill data of its `Login Data` and `Web Data`, read by
+/// [`crate::chromium_forms`].
 fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let tree = crate::identity::TreeRef {
         partition: None,
@@ -287,6 +289,16 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if let Some((find, paths)) = run.find("Bookmarks")? {
         for p in paths.iter().filter(|p| profile(p)) {
             crate::browsers::chromium_bookmarks(run.ctx, &tree, p, &find)?;
+        }
+    }
+    for glob in ["Login Data*", "Web Data"] {
+        if let Some((find, paths)) = run.find(glob)? {
+            for p in paths
+                .iter()
+                .filter(|p| profile(p) && crate::chromium_forms::is_store(p))
+            {
+                crate::chromium_forms::read(run.ctx, &tree, p, &find)?;
+            }
         }
     }
     Ok(())
@@ -558,7 +570,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "Chromium-family History and Bookmarks",
             &["/Default/History\"", "/Default/Bookmarks\""],
-            "Chrome, Edge, Brave on iOS: visits, downloads, searches, bookmarks",
+            "Chrome, Edge, Brave on iOS: visits, downloads, searches, bookmarks; with its Login Data and Web Data: saved logins (never the passwords), autocomplete values, saved addresses, payment cards (never the numbers)",
         ),
         entry(
             "MetaMask Mobile persistStore",

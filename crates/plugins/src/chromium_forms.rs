@@ -1,0 +1,764 @@
+//! What a Chromium-family browser (Chrome, Edge, Brave, Samsung Internet, …) keeps of the forms
+//! its user filled: the saved logins of `Login Data` (and `Login Data For Account`, the
+//! account-scoped store) and the autofill data of `Web Data`, on Android, iOS, Windows, macOS
+//! and Linux alike. Read by the Android parsers (which every tree triage runs) and the iOS
+//! plugin, wherever a profile sits.
+//!
+//! | table | phenomenon | fields (ALEAPP's `chromeLoginData`, `chromeAutofill`) and identities |
+//! |---|---|---|
+//! | `logins` | one per saved login or never-save entry | origin, action URL, realm, user name and its field, display name, federation URL, created / last used / password changed / received / last filled times (WebKit µs), times used, never-save flag, scheme, sender of a shared password. The user name, when an e-mail or a phone, is the browser profile user's (`browser-profile:<profile>`, as the signed-in account); a password's sender is a `handle:<e-mail>` person. **The password is never read.** |
+//! | `autofill` | one per autocomplete entry | field name, value, created and last used (Unix s), count; no identity (whose a value is, is not known) |
+//! | `autofill_profiles` with `autofill_profile_names`/`_emails`/`_phones` (before 2023), `addresses` or `local_addresses` with their `…type_tokens` (after) | one per saved address | names, e-mails, phones, company, street, city, state, postcode, country, modified and last used (Unix s), use count; each profile an `autofill:<guid>` person with its names, e-mails and phones |
+//! | `credit_cards`, `masked_credit_cards` | one per card | name on card, expiry, nickname, network and last four digits of server cards, use count and date; **the card number is never read** |
+//!
+//! Columns are taken by name (each table has grown over the years); a table lacking the columns
+//! it is read by is noted with their names. Times are as stored, marked with their encoding.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
+
+use crate::browsers::{MAX_ROWS, browser_of};
+use crate::calls::{column_or_null, note_row_cap};
+use crate::drafts::{Draft, record_draft, unix_seconds, webkit};
+use crate::identity::{
+    TreeRef, artefact_name, columns_on, normalized, observe, query_on, tables_on,
+};
+use crate::outputs::raw;
+
+/// Whether a file found by name is one of the stores (not a `-journal`, `-wal` or `-shm`).
+pub fn is_store(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    matches!(name, "Login Data" | "Login Data For Account" | "Web Data")
+}
+
+/// The profile folder holding `path`.
+fn profile_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(dir, _)| dir)
+}
+
+/// Reads the store at `path` (`Login Data`, `Login Data For Account` or `Web Data`).
+pub fn read(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    if path.ends_with("/Web Data") || path == "Web Data" {
+        web_data(ctx, tree, path, found)
+    } else {
+        logins(ctx, tree, path, found)
+    }
+}
+
+/// The columns of `table`, empty when it cannot be read (the failure is noted by `query_on`).
+fn columns(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    table: &str,
+) -> Result<BTreeSet<String>, RuntimeError> {
+    Ok(columns_on(ctx, tree, path, table)?
+        .map(|(_, c)| c)
+        .unwrap_or_default())
+}
+
+/// Notes the store unparsed when `cols` lacks one of `needed`; returns whether all are there.
+fn require(
+    ctx: &AgentCtx<'_>,
+    name: &str,
+    what: &str,
+    table: &str,
+    cols: &BTreeSet<String>,
+    needed: &[&str],
+) -> Result<bool, RuntimeError> {
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|c| !cols.contains(**c))
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ctx.unparsed(
+        name,
+        &format!(
+            "could not parse {what} because table {table} lacks {} (unexpected schema)",
+            missing.join(", ")
+        ),
+        None,
+    )?;
+    Ok(false)
+}
+
+/// The saved logins of a `Login Data` store.
+fn logins(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(());
+    };
+    let name = artefact_name(tree, path);
+    let browser = browser_of(path);
+    if !tables.iter().any(|t| t == "logins") {
+        ctx.unparsed(&name, "not a Chromium login store: no logins table", None)?;
+        return Ok(());
+    }
+    let cols = columns(ctx, tree, path, "logins")?;
+    if !require(
+        ctx,
+        &name,
+        "a Chromium login store",
+        "logins",
+        &cols,
+        &["origin_url", "username_value", "signon_realm"],
+    )? {
+        return Ok(());
+    }
+    // every column but the password and the binary form data, by name
+    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT rowid AS login, origin_url, signon_realm, username_value, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM logins ORDER BY rowid",
+        c("action_url"),
+        c("username_element"),
+        c("display_name"),
+        c("federation_url"),
+        c("date_created"),
+        c("date_last_used"),
+        c("date_password_modified"),
+        c("date_received"),
+        c("date_last_filled"),
+        c("times_used"),
+        c("blacklisted_by_user"),
+        c("scheme"),
+        c("password_type"),
+        c("sender_email"),
+        c("sender_name"),
+    );
+    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "saved logins")?;
+    let profile = profile_dir(path);
+    let context = format!("browser-profile:{profile}");
+    let label = format!("user of browser profile {profile}");
+    for row in &t.rows {
+        let id = t.get(row, "login").unwrap_or("?");
+        let user = t.get(row, "username_value").filter(|u| !u.is_empty());
+        let realm = t.get(row, "signon_realm").unwrap_or("?");
+        let never = t.get(row, "blacklisted_by_user") == Some("1");
+        let title = match (never, user) {
+            (true, _) => format!("{browser} never saves a password for {realm}"),
+            (false, Some(u)) => format!("{browser} saved login {u} for {realm}"),
+            (false, None) => format!("{browser} saved login without user name for {realm}"),
+        };
+        let mut d = Draft::new("accounts", title);
+        d.fact(FactType::Path, Some(path), found);
+        for col in ["origin_url", "action_url", "federation_url"] {
+            d.fact(FactType::Url, raw(&t, row, col).as_deref(), &inv);
+        }
+        d.fact(
+            if realm.starts_with("http") {
+                FactType::Url
+            } else {
+                FactType::Identifier
+            },
+            raw(&t, row, "signon_realm").as_deref(),
+            &inv,
+        );
+        let user_type = match user {
+            Some(u) if normalized(ctx, IdType::Email, u).is_some() => FactType::Email,
+            Some(u) if u.starts_with('+') && normalized(ctx, IdType::Phone, u).is_some() => {
+                FactType::Phone
+            }
+            _ => FactType::Account,
+        };
+        d.fact(user_type, raw(&t, row, "username_value").as_deref(), &inv);
+        d.fact(
+            FactType::Name,
+            raw(&t, row, "display_name").as_deref(),
+            &inv,
+        );
+        for (col, what) in [
+            ("date_created", "Login saved"),
+            ("date_last_used", "Login last used"),
+            ("date_password_modified", "Password changed"),
+            ("date_received", "Shared password received"),
+            ("date_last_filled", "Login last filled"),
+        ] {
+            let v = t.get(row, col);
+            d.time(v, webkit(v), what, &inv);
+        }
+        d.fact(FactType::Count, t.get(row, "times_used"), &inv);
+        let sender = t.get(row, "sender_email").filter(|s| !s.is_empty());
+        d.fact(FactType::Email, sender, &inv);
+        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
+        d.interpretation = format!(
+            "logins row {id} of {name}: {} in {browser} profile {} (user name field {}, used {} time(s), scheme {}, password type {}){}. The password is encrypted and was not read; times are WebKit microseconds.",
+            if never {
+                format!("the user chose never to save a password for {realm}")
+            } else {
+                format!(
+                    "a login saved for {realm}{}",
+                    user.map(|u| format!(" with the user name {u}"))
+                        .unwrap_or_default()
+                )
+            },
+            profile.rsplit('/').next().unwrap_or(profile),
+            t.get(row, "username_element")
+                .filter(|e| !e.is_empty())
+                .unwrap_or("not stored"),
+            t.get(row, "times_used").unwrap_or("?"),
+            t.get(row, "scheme").unwrap_or("?"),
+            t.get(row, "password_type").unwrap_or("?"),
+            sender
+                .map(|s| format!("; shared by {s}"))
+                .unwrap_or_default(),
+        );
+        record_draft(ctx, d)?;
+        if let (false, Some(u)) = (never, user) {
+            let id_type = match user_type {
+                FactType::Email => Some(IdType::Email),
+                FactType::Phone => Some(IdType::Phone),
+                _ => None,
+            };
+            if let Some(id_type) = id_type {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    &label,
+                    id_type,
+                    u,
+                    &inv,
+                    format!(
+                        "{u} is the user name of a login saved in the browser profile for {realm}: an account its user signs in with."
+                    ),
+                )?;
+            }
+        }
+        if let Some(s) = sender {
+            let who = t.get(row, "sender_name").filter(|n| !n.is_empty());
+            let person = format!("handle:{s}");
+            observe(
+                ctx,
+                &person,
+                EntityKind::Person,
+                who.unwrap_or(s),
+                IdType::Email,
+                s,
+                &inv,
+                format!("{s} shared the password of a login for {realm} with the profile's user."),
+            )?;
+            if let Some(n) = who {
+                observe(
+                    ctx,
+                    &person,
+                    EntityKind::Person,
+                    n,
+                    IdType::DisplayName,
+                    n,
+                    &inv,
+                    format!("{n} is the name of {s}, who shared a password (logins.sender_name)."),
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The name of an autofill field type (Chromium `FieldType`) kept in an address profile.
+fn field_type(t: &str) -> Option<(&'static str, Option<IdType>)> {
+    Some(match t {
+        "3" => ("first name", None),
+        "4" => ("middle name", None),
+        "5" => ("last name", None),
+        "7" => ("name", Some(IdType::DisplayName)),
+        "9" => ("e-mail", Some(IdType::Email)),
+        "14" => ("phone", Some(IdType::Phone)),
+        "30" => ("address line 1", None),
+        "31" => ("address line 2", None),
+        "33" => ("city", None),
+        "34" => ("state", None),
+        "35" => ("postcode", None),
+        "36" => ("country", None),
+        "60" => ("company", None),
+        "77" => ("street address", None),
+        _ => return None,
+    })
+}
+
+/// One saved address profile being gathered from its tables.
+#[derive(Default)]
+struct Profile {
+    /// (what, value, id type, the call that printed it)
+    values: Vec<(String, String, Option<IdType>, usize)>,
+}
+
+/// A saved address's use and change, from its profile table.
+struct Meta {
+    guid: String,
+    count: Option<String>,
+    used: Option<String>,
+    modified: Option<String>,
+    /// The call that printed them (index into the calls made).
+    at: usize,
+}
+
+impl Meta {
+    fn of(guid: &str, t: &crate::outputs::Table, row: &[Option<String>], at: usize) -> Meta {
+        let get = |c: &str| t.get(row, c).map(str::to_string);
+        Meta {
+            guid: guid.to_string(),
+            count: get("use_count"),
+            used: get("use_date"),
+            modified: get("date_modified"),
+            at,
+        }
+    }
+}
+
+/// The autofill data of a `Web Data` store.
+fn web_data(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(());
+    };
+    let has = |t: &str| tables.iter().any(|x| x == t);
+    let name = artefact_name(tree, path);
+    let browser = browser_of(path);
+    if !has("autofill") && !has("autofill_profiles") && !has("addresses") {
+        ctx.unparsed(
+            &name,
+            "not a Chromium Web Data store: no autofill, autofill_profiles or addresses table",
+            None,
+        )?;
+        return Ok(());
+    }
+    if has("autofill") {
+        autocomplete(ctx, tree, path, found, &name, browser)?;
+    }
+    profiles(ctx, tree, path, found, &name, browser, &has)?;
+    cards(ctx, tree, path, found, &name, browser, &has)?;
+    Ok(())
+}
+
+/// The `autofill` table: what was typed into each named form field.
+fn autocomplete(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    name: &str,
+    browser: &str,
+) -> Result<(), RuntimeError> {
+    let cols = columns(ctx, tree, path, "autofill")?;
+    if !require(
+        ctx,
+        name,
+        "Chromium autocomplete entries",
+        "autofill",
+        &cols,
+        &["name", "value"],
+    )? {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT rowid AS entry, name, value, {}, {}, {} FROM autofill ORDER BY rowid",
+        column_or_null(&cols, "", "date_created", "date_created"),
+        column_or_null(&cols, "", "date_last_used", "date_last_used"),
+        column_or_null(&cols, "", "count", "count"),
+    );
+    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, name, &t, MAX_ROWS, "autocomplete entries")?;
+    for row in &t.rows {
+        let field = raw(&t, row, "name").unwrap_or_default();
+        let mut d = Draft::new("web", format!("{browser} autocomplete value for {field}"));
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Text, Some(&field), &inv);
+        let value = raw(&t, row, "value");
+        let vt = match value.as_deref() {
+            Some(v) if normalized(ctx, IdType::Email, v).is_some() => FactType::Email,
+            _ => FactType::Text,
+        };
+        d.fact(vt, value.as_deref(), &inv);
+        for (col, what) in [
+            ("date_created", "Value first typed"),
+            ("date_last_used", "Value last typed"),
+        ] {
+            let v = t.get(row, col);
+            d.time(v, unix_seconds(v), what, &inv);
+        }
+        d.fact(FactType::Count, t.get(row, "count"), &inv);
+        d.interpretation = format!(
+            "autofill row {} of {name}: a value typed {} time(s) into a form field named {field} in {browser}; the times are Unix seconds. Whose value it is, is not recorded.",
+            t.get(row, "entry").unwrap_or("?"),
+            t.get(row, "count").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
+}
+
+/// The saved address profiles, of either layout.
+fn profiles(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    name: &str,
+    browser: &str,
+    has: &dyn Fn(&str) -> bool,
+) -> Result<(), RuntimeError> {
+    let mut calls: Vec<Invoked> = Vec::new();
+    let mut by_guid: BTreeMap<String, Profile> = BTreeMap::new();
+    // the use count, use date and modification time of each profile, from its main table
+    let mut meta: Vec<Meta> = Vec::new();
+    let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS * 8);
+    if has("autofill_profiles") {
+        // before 2023: one table per kind of value
+        let cols = columns(ctx, tree, path, "autofill_profiles")?;
+        if !require(
+            ctx,
+            name,
+            "Chromium autofill profiles",
+            "autofill_profiles",
+            &cols,
+            &["guid"],
+        )? {
+            return Ok(());
+        }
+        let c = |col: &str| column_or_null(&cols, "", col, col);
+        let sql = format!(
+            "SELECT guid, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM autofill_profiles ORDER BY rowid",
+            c("company_name"),
+            c("street_address"),
+            c("city"),
+            c("state"),
+            c("zipcode"),
+            c("country_code"),
+            c("date_modified"),
+            c("use_count"),
+            c("use_date"),
+            c("origin"),
+        );
+        if let Some((inv, t)) = q(&sql)? {
+            let at = calls.len();
+            for row in &t.rows {
+                let Some(guid) = t.get(row, "guid") else {
+                    continue;
+                };
+                let p = by_guid.entry(guid.to_string()).or_default();
+                for (col, what) in [
+                    ("company_name", "company"),
+                    ("street_address", "street address"),
+                    ("city", "city"),
+                    ("state", "state"),
+                    ("zipcode", "postcode"),
+                    ("country_code", "country"),
+                ] {
+                    if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
+                        p.values.push((what.into(), v, None, at));
+                    }
+                }
+                meta.push(Meta::of(guid, &t, row, at));
+            }
+            calls.push(inv);
+        }
+        for (table, col, what, id_type) in [
+            (
+                "autofill_profile_names",
+                "full_name",
+                "name",
+                Some(IdType::DisplayName),
+            ),
+            (
+                "autofill_profile_emails",
+                "email",
+                "e-mail",
+                Some(IdType::Email),
+            ),
+            (
+                "autofill_profile_phones",
+                "number",
+                "phone",
+                Some(IdType::Phone),
+            ),
+        ] {
+            if !has(table) {
+                continue;
+            }
+            let cols = columns(ctx, tree, path, table)?;
+            if !cols.contains("guid") || !cols.contains(col) {
+                continue;
+            }
+            let extra = if table == "autofill_profile_names" {
+                format!(
+                    ", {}, {}, {}",
+                    column_or_null(&cols, "", "first_name", "first_name"),
+                    column_or_null(&cols, "", "middle_name", "middle_name"),
+                    column_or_null(&cols, "", "last_name", "last_name")
+                )
+            } else {
+                String::new()
+            };
+            let sql = format!("SELECT guid, {col}{extra} FROM {table} ORDER BY rowid");
+            if let Some((inv, t)) = q(&sql)? {
+                let at = calls.len();
+                for row in &t.rows {
+                    let Some(guid) = t.get(row, "guid") else {
+                        continue;
+                    };
+                    let p = by_guid.entry(guid.to_string()).or_default();
+                    if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
+                        p.values.push((what.into(), v, id_type, at));
+                    }
+                    for (c, w) in [
+                        ("first_name", "first name"),
+                        ("middle_name", "middle name"),
+                        ("last_name", "last name"),
+                    ] {
+                        if let Some(v) = raw(&t, row, c).filter(|v| !v.is_empty()) {
+                            p.values.push((w.into(), v, None, at));
+                        }
+                    }
+                }
+                calls.push(inv);
+            }
+        }
+    }
+    // 2023 on: one table of profiles, one of typed tokens (named `local_addresses` for a while)
+    for (main, tokens) in [
+        ("addresses", "address_type_tokens"),
+        ("local_addresses", "local_addresses_type_tokens"),
+    ] {
+        if !has(main) || !has(tokens) {
+            continue;
+        }
+        let mcols = columns(ctx, tree, path, main)?;
+        let tcols = columns(ctx, tree, path, tokens)?;
+        if !require(ctx, name, "Chromium addresses", main, &mcols, &["guid"])?
+            || !require(
+                ctx,
+                name,
+                "Chromium addresses",
+                tokens,
+                &tcols,
+                &["guid", "type", "value"],
+            )?
+        {
+            continue;
+        }
+        let c = |col: &str| column_or_null(&mcols, "", col, col);
+        let sql = format!(
+            "SELECT guid, {}, {}, {} FROM {main} ORDER BY rowid",
+            c("use_count"),
+            c("use_date"),
+            c("date_modified"),
+        );
+        if let Some((inv, t)) = q(&sql)? {
+            let at = calls.len();
+            for row in &t.rows {
+                if let Some(guid) = t.get(row, "guid") {
+                    by_guid.entry(guid.to_string()).or_default();
+                    meta.push(Meta::of(guid, &t, row, at));
+                }
+            }
+            calls.push(inv);
+        }
+        let sql = format!("SELECT guid, type, value FROM {tokens} ORDER BY guid, type");
+        if let Some((inv, t)) = q(&sql)? {
+            let at = calls.len();
+            for row in &t.rows {
+                let (Some(guid), Some(ty)) = (t.get(row, "guid"), t.get(row, "type")) else {
+                    continue;
+                };
+                let Some((what, id_type)) = field_type(ty) else {
+                    continue;
+                };
+                if let Some(v) = raw(&t, row, "value").filter(|v| !v.is_empty()) {
+                    by_guid.entry(guid.to_string()).or_default().values.push((
+                        what.into(),
+                        v,
+                        id_type,
+                        at,
+                    ));
+                }
+            }
+            calls.push(inv);
+        }
+    }
+    for (guid, p) in &by_guid {
+        if p.values.is_empty() {
+            continue;
+        }
+        let label = p
+            .values
+            .iter()
+            .find(|(w, ..)| w == "name")
+            .or_else(|| p.values.iter().find(|(w, ..)| w == "e-mail"))
+            .or_else(|| p.values.first())
+            .map(|(_, v, ..)| v.clone())
+            .unwrap_or_else(|| guid.clone());
+        let mut d = Draft::new("contacts", format!("{browser} autofill profile {label}"));
+        d.fact(FactType::Path, Some(path), found);
+        for (what, v, id_type, at) in &p.values {
+            let t = match (what.as_str(), id_type) {
+                (_, Some(IdType::Email)) => FactType::Email,
+                (_, Some(IdType::Phone)) => FactType::Phone,
+                ("name" | "first name" | "middle name" | "last name" | "company", _) => {
+                    FactType::Name
+                }
+                _ => FactType::Text,
+            };
+            d.fact(t, Some(v), &calls[*at]);
+        }
+        let m = meta.iter().find(|m| &m.guid == guid);
+        if let Some(m) = m {
+            let inv = &calls[m.at];
+            d.fact(FactType::Identifier, Some(guid), inv);
+            let (used, modified) = (m.used.as_deref(), m.modified.as_deref());
+            d.time(used, unix_seconds(used), "Address last used", inv);
+            d.time(
+                modified,
+                unix_seconds(modified),
+                "Address saved or changed",
+                inv,
+            );
+            d.fact(FactType::Count, m.count.as_deref(), inv);
+        }
+        d.interpretation = format!(
+            "An address saved for autofill in {browser} ({name}): {}; used {} time(s); times are Unix seconds.",
+            p.values
+                .iter()
+                .map(|(w, ..)| w.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            m.and_then(|m| m.count.as_deref()).unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+        let context = format!("autofill:{guid}");
+        for (what, v, id_type, at) in &p.values {
+            if let Some(id_type) = id_type {
+                observe(
+                    ctx,
+                    &context,
+                    EntityKind::Person,
+                    &label,
+                    *id_type,
+                    v,
+                    &calls[*at],
+                    format!("The {what} of an address saved for autofill in {browser} ({label})."),
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Payment cards saved in the browser: the name, expiry and (server cards) the last four
+/// digits; never the number.
+fn cards(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    name: &str,
+    browser: &str,
+    has: &dyn Fn(&str) -> bool,
+) -> Result<(), RuntimeError> {
+    for (table, key, local) in [
+        ("credit_cards", "guid", true),
+        ("masked_credit_cards", "id", false),
+    ] {
+        if !has(table) {
+            continue;
+        }
+        let cols = columns(ctx, tree, path, table)?;
+        if !require(ctx, name, "Chromium payment cards", table, &cols, &[key])? {
+            continue;
+        }
+        let c = |col: &str| column_or_null(&cols, "", col, col);
+        let (month, year) = if local {
+            ("expiration_month", "expiration_year")
+        } else {
+            ("exp_month", "exp_year")
+        };
+        let sql = format!(
+            "SELECT {key} AS card, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM {table} ORDER BY rowid",
+            c("name_on_card"),
+            column_or_null(&cols, "", month, "month"),
+            column_or_null(&cols, "", year, "year"),
+            c("nickname"),
+            c("network"),
+            c("last_four"),
+            c("bank_name"),
+            c("use_count"),
+            c("use_date"),
+            c("date_modified"),
+        );
+        let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+            continue;
+        };
+        for row in &t.rows {
+            let holder = raw(&t, row, "name_on_card");
+            let last4 = t.get(row, "last_four");
+            let mut d = Draft::new(
+                "accounts",
+                format!(
+                    "{browser} {} card{}{}",
+                    if local { "saved" } else { "server" },
+                    last4.map(|l| format!(" ending {l}")).unwrap_or_default(),
+                    holder
+                        .as_deref()
+                        .map(|h| format!(" of {h}"))
+                        .unwrap_or_default()
+                ),
+            );
+            d.fact(FactType::Path, Some(path), found);
+            d.fact(FactType::Name, holder.as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "nickname").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, row, "bank_name").as_deref(), &inv);
+            d.fact(
+                FactType::Identifier,
+                raw(&t, row, "network").as_deref(),
+                &inv,
+            );
+            d.fact(FactType::Identifier, last4, &inv);
+            let used = t.get(row, "use_date");
+            d.time(used, unix_seconds(used), "Card last used", &inv);
+            let modified = t.get(row, "date_modified");
+            d.time(
+                modified,
+                unix_seconds(modified),
+                "Card saved or changed",
+                &inv,
+            );
+            d.fact(FactType::Count, t.get(row, "use_count"), &inv);
+            d.interpretation = format!(
+                "{table} row {} of {name}: a payment card {} in {browser}, expiring {}/{}; its number is encrypted and was not read.",
+                t.get(row, "card").unwrap_or("?"),
+                if local {
+                    "saved on the device"
+                } else {
+                    "of the user's Google Pay account, as the browser mirrors it"
+                },
+                t.get(row, "month").unwrap_or("?"),
+                t.get(row, "year").unwrap_or("?"),
+            );
+            record_draft(ctx, d)?;
+        }
+    }
+    Ok(())
+}
