@@ -379,6 +379,9 @@ pub fn glob_match(glob: &str, name: &str) -> bool {
     gi == g.len()
 }
 
+/// Most globs one `find_files` call takes (`name_globs`).
+const MAX_GLOBS: usize = 256;
+
 /// `find_files`: a recursive search by name glob and size.
 pub struct FindFiles;
 
@@ -387,13 +390,14 @@ impl Tool for FindFiles {
         "find_files"
     }
     fn description(&self) -> &str {
-        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive), whose size lies within min_size..max_size (size filters exclude directories) and whose stored time of role time_role (modified by default; accessed, changed, created) lies within time_from..time_to (RFC 3339 with an offset, to excluded; FAT/DOS local times are read in naive_zone, an IANA zone, default UTC; entries without that time are left out when a time filter is given). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories, '# not descended' lines directories deeper than 64 levels that were not entered."
+        "Search the evidence recursively below a directory (default '/') for entries whose name matches a glob ('*' any run of characters, '?' one character; case-sensitive; name_globs: any of several, in one walk), whose size lies within min_size..max_size (size filters exclude directories) and whose stored time of role time_role (modified by default; accessed, changed, created) lies within time_from..time_to (RFC 3339 with an offset, to excluded; FAT/DOS local times are read in naive_zone, an IANA zone, default UTC; entries without that time are left out when a time filter is given). Results come in a stable depth-first order, one entry a line like list_dir, at most limit (default 1000, at most 100000); a final '# truncated' line says when more matched, '# error' lines name unreadable directories, '# not descended' lines directories deeper than 64 levels that were not entered."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
             "partition": partition_prop(),
             "path": path_prop("directory to search below (default '/')"),
             "name_glob": {"type": "string", "description": "Glob on the entry name, e.g. '*.db' or 'sms.db*'."},
+            "name_globs": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_GLOBS, "description": "Instead of name_glob: entries whose name matches any of these globs, found in one walk (the caller tells which glob a name matches)."},
             "min_size": {"type": "integer", "minimum": 0, "description": "Smallest size in bytes."},
             "max_size": {"type": "integer", "minimum": 0, "description": "Largest size in bytes."},
             "time_from": {"type": "string", "description": "Entries whose time is at or after this instant (RFC 3339 with offset)."},
@@ -409,7 +413,24 @@ impl Tool for FindFiles {
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;
         let root = normalize_path(args::opt_str(a, "path")?.unwrap_or("/"));
-        let glob = args::opt_str(a, "name_glob")?;
+        let globs: Vec<&str> = match (
+            args::opt_str(a, "name_glob")?,
+            args::opt_str_list(a, "name_globs", MAX_GLOBS)?,
+        ) {
+            (Some(_), Some(_)) => {
+                return Err(ToolError::InvalidArgs(
+                    "give name_glob or name_globs, not both".to_string(),
+                ));
+            }
+            (None, Some(list)) if list.is_empty() => {
+                return Err(ToolError::InvalidArgs(
+                    "name_globs must hold at least one glob".to_string(),
+                ));
+            }
+            (Some(g), None) => vec![g],
+            (None, Some(list)) => list,
+            (None, None) => Vec::new(),
+        };
         let min = args::opt_u64(a, "min_size")?;
         let max = args::opt_u64(a, "max_size")?;
         let limit = args::opt_u64(a, "limit")?
@@ -418,7 +439,7 @@ impl Tool for FindFiles {
         let sized = min.is_some() || max.is_some();
         let window = TimeWindow::from_args(a)?;
         let matches = |e: &Entry| {
-            glob.is_none_or(|g| glob_match(g, &e.name))
+            (globs.is_empty() || globs.iter().any(|g| glob_match(g, &e.name)))
                 && (!sized
                     || (e.kind != EntryKind::Dir
                         && min.is_none_or(|m| e.size >= m)

@@ -595,6 +595,32 @@ pub(crate) mod args {
         }
     }
 
+    /// A list of at most `max` strings, absent or null as `None`.
+    pub fn opt_str_list<'a>(
+        args: &'a Value,
+        key: &str,
+        max: usize,
+    ) -> Result<Option<Vec<&'a str>>, ToolError> {
+        let bad = || ToolError::InvalidArgs(format!("{key} must be a list of strings"));
+        match args.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => {
+                if items.len() > max {
+                    return Err(ToolError::InvalidArgs(format!(
+                        "{key} holds {} items; at most {max}",
+                        items.len()
+                    )));
+                }
+                items
+                    .iter()
+                    .map(|v| v.as_str().ok_or_else(bad))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(Some)
+            }
+            Some(_) => Err(bad()),
+        }
+    }
+
     pub fn str<'a>(args: &'a Value, key: &str) -> Result<&'a str, ToolError> {
         opt_str(args, key)?.ok_or_else(|| ToolError::InvalidArgs(format!("{key} is required")))
     }

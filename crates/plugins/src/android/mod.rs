@@ -4,7 +4,8 @@
 //!
 //! 1. `partition_table` and `fs_info`: one phenomenon naming every partition, what it holds
 //!    and which are encrypted or unreadable (each of those also noted as unparsed, with why);
-//! 2. `find_files` in every readable file system for the artefacts below, wherever they lie;
+//! 2. one `find_files` in every readable file system for all the artefacts below (`name_globs`),
+//!    wherever they lie;
 //! 3. per artefact, `sqlite_tables` (a truncated or non-SQLite file is noted unparsed here) and
 //!    `sqlite_query` / `read_text`, then phenomena and identity observations:
 //!
@@ -58,6 +59,9 @@ use masf_graph::{FactType, TimeMark};
 use crate::drafts::fact;
 use crate::identity::{TreeRef, args_on, artefact_name, record, trees};
 use crate::outputs::found_paths;
+
+/// Files found per artefact kind, on average, before the search of a tree stops.
+const FOUND_PER_ARTEFACT: u64 = 100;
 
 /// Most rows of one table recorded one phenomenon each; the rest are summarised.
 pub const MAX_ROWS: u64 = 2000;
@@ -916,32 +920,56 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
     }
 }
 
-/// Finds every artefact of [`ARTEFACTS`] in every readable file system (one `find_files` per
-/// glob and file system; deleted entries are left out).
+/// Finds every artefact of [`ARTEFACTS`] in every readable file system: one `find_files` per
+/// file system with every glob (one walk of the tree, not one per artefact); deleted entries are
+/// left out.
 fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
+    let globs: Vec<&str> = ARTEFACTS.iter().map(|(g, _)| *g).collect();
+    let limit = FOUND_PER_ARTEFACT * ARTEFACTS.len() as u64;
     let mut out = Vec::new();
     for tree in trees(ctx)? {
-        for (glob, _) in ARTEFACTS {
-            let invoked = ctx.call(
-                "find_files",
-                args_on(&tree, json!({"name_glob": glob, "limit": 100})),
+        let invoked = ctx.call(
+            "find_files",
+            args_on(&tree, json!({"name_globs": globs, "limit": limit})),
+        )?;
+        if !crate::calls::succeeded(&invoked) {
+            continue;
+        }
+        crate::calls::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
+        if invoked.output.text.contains("\n# truncated at limit") {
+            ctx.unparsed(
+                &format!("Android artefacts of {}", tree.label),
+                &format!(
+                    "more than {limit} files are named like an Android artefact; those past the first {limit} were not read"
+                ),
+                Some(&invoked.record.invocation_id),
             )?;
-            if !crate::calls::succeeded(&invoked) {
+        }
+        // in the order of ARTEFACTS (then of the walk), as the artefacts are worked
+        let mut here: Vec<(usize, Located)> = Vec::new();
+        for path in found_paths(&invoked.output.text) {
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            let Some(rank) = globs
+                .iter()
+                .position(|g| masf_tools::fs_tools::glob_match(g, name))
+            else {
+                continue;
+            };
+            if globs[rank] == "persist-*" && !crate::wallets::mobile_state_file(&path) {
+                // another React Native app's state, or a controller not read
                 continue;
             }
-            crate::calls::note_links(ctx, |p| artefact_name(&tree, p), &invoked)?;
-            for path in found_paths(&invoked.output.text) {
-                if *glob == "persist-*" && !crate::wallets::mobile_state_file(&path) {
-                    // another React Native app's state, or a controller not read
-                    continue;
-                }
-                out.push(Located {
+            here.push((
+                rank,
+                Located {
                     tree: tree.clone(),
                     path,
                     found: invoked.clone(),
-                });
-            }
+                },
+            ));
         }
+        here.sort_by_key(|(rank, _)| *rank);
+        out.extend(here.into_iter().map(|(_, l)| l));
     }
     Ok(out)
 }

@@ -138,6 +138,52 @@ fn find_files_searches_by_glob_and_size() {
     assert_eq!(big.text.lines().count(), 1, "{}", big.text);
 }
 
+/// `name_globs`: every entry matching any of the globs, in one walk — the same entries as the
+/// single-glob searches together; and each misuse its own rejection.
+#[test]
+fn find_files_takes_several_globs_in_one_walk() {
+    let globs = ["sms.db*", "*.plist", "AddressBook.sqlitedb"];
+    let union = run(&iphone(), "find_files", json!({"name_globs": globs}));
+    let mut each: Vec<String> = Vec::new();
+    for g in globs {
+        let out = run(&iphone(), "find_files", json!({"name_glob": g}));
+        each.extend(out.text.lines().skip(1).map(str::to_string));
+    }
+    let mut lines: Vec<String> = union.text.lines().skip(1).map(str::to_string).collect();
+    assert!(lines.iter().any(|l| l.contains("/SMS/sms.db")));
+    assert!(lines.iter().any(|l| l.contains(".plist")));
+    lines.sort();
+    each.sort();
+    assert_eq!(lines, each);
+    let catalog = Catalog::standard();
+    let find = catalog.get("find_files").unwrap();
+    for (args, want) in [
+        (
+            json!({"name_glob": "a", "name_globs": ["b"]}),
+            "give name_glob or name_globs, not both",
+        ),
+        (
+            json!({"name_globs": []}),
+            "name_globs must hold at least one glob",
+        ),
+        (
+            json!({"name_globs": ["a", 3]}),
+            "name_globs must be a list of strings",
+        ),
+        (
+            json!({"name_globs": "a"}),
+            "name_globs must be a list of strings",
+        ),
+        (
+            json!({"name_globs": vec!["x"; 257]}),
+            "name_globs holds 257 items; at most 256",
+        ),
+    ] {
+        let err = find.run(&iphone(), &args).unwrap_err().to_string();
+        assert!(err.contains(want), "{args}: {err}");
+    }
+}
+
 #[test]
 fn partition_table_and_fs_info_describe_the_android_disk() {
     let pt = run(&android(), "partition_table", json!({}));
