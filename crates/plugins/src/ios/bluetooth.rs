@@ -29,7 +29,7 @@ use crate::calls::column_or_null;
 use crate::outputs::{in_json, json_scalar};
 
 /// The two device databases: (file, table, what its rows are).
-const DATABASES: [(&str, &str, &str); 2] = [
+pub(super) const DATABASES: [(&str, &str, &str); 2] = [
     (
         "com.apple.MobileBluetooth.ledevices.paired.db",
         "PairedDevices",

@@ -203,6 +203,8 @@ impl Plugin for Ios {
 
     fn triage(&self, ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
         let run = Run::new(ctx);
+        // One search for every file the readers look for, before any artefact's time runs.
+        run.search()?;
         // The region of the source's numbers before any number is read.
         plists::region(&run)?;
         // The address book first: message and call handles that belong to a card are then
@@ -813,7 +815,99 @@ pub struct Run<'c, 's> {
     observed: RefCell<BTreeSet<(String, IdType, String)>>,
     /// Normalised identifiers of address-book cards → their context (`contact:<ROWID>`).
     pub contact_ids: RefCell<BTreeMap<String, String>>,
+    /// The one search for every file the readers look for by name ([`searched_globs`]):
+    /// made on the first [`Run::find`] of one of them; `Some(None)` when it failed (noted).
+    searched: RefCell<Option<Option<Found>>>,
 }
+
+/// A search and the paths it found.
+type Found = (Invoked, Vec<String>);
+
+/// The names the readers look for, searched in one walk of the tree (`find_files` with
+/// `name_globs`) instead of one walk each: every glob a reader passes to [`Run::find`] or
+/// [`Run::each`] but the bare extension globs (`*.png`, `*.amr`: many files, searched on
+/// their own). A glob missing here still works, by its own search
+/// (`searched_globs_cover_every_reader` checks the list against the readers' sources).
+const SEARCHED: &[&str] = &[
+    "*eychain*.plist",
+    "*rivacy*eport*.ndjson",
+    "????????-????-????-????-????????????.plist",
+    ".GlobalPreferences.plist",
+    "Accounts3.sqlite",
+    "AddressBook.sqlitedb",
+    "Bookmarks",
+    "Bookmarks.db",
+    "Cache.db",
+    "Cache.sqlite",
+    "Calendar.sqlitedb",
+    "CallHistory.sqlite",
+    "CallHistory.storedata",
+    "ChatModel.sqlite",
+    "ChatStorage.sqlite",
+    "ContactsV2.sqlite",
+    "Downloads.plist",
+    "Envelope Index",
+    "History",
+    "History.db",
+    "IMODb2.sqlite",
+    "Line.sqlite",
+    "Local.sqlite",
+    "Login Data*",
+    "MM.sqlite",
+    "Manifest.plist",
+    "ModuleConfiguration.plist",
+    "NoteStore.sqlite",
+    "Photos.sqlite",
+    "Protected Index",
+    "WCDB_Contact.sqlite",
+    "Web Data",
+    "applicationState.db",
+    "cacheV0.db",
+    "co.alphaexploration.clubhouse.plist",
+    "com.apple.CarPlayApp.plist",
+    "com.apple.MobileBackup.plist",
+    "com.apple.MobileBluetooth.devices.plist",
+    "com.apple.lsdidentifiers.plist",
+    "com.apple.wifi-private-mac-networks.plist",
+    "com.apple.wifi.known-networks.plist",
+    "com.groupme.iphone-app.plist",
+    "dynamic-lexicon.dat",
+    "en*.plist",
+    "group.alphaexploration.clubhouse.plist",
+    "iTunesPrefs",
+    "kik.sqlite",
+    "knowledgeC.db",
+    "message_*.sqlite",
+    "mmsetting.archive",
+    "persist-*",
+    "searchsqlitedb",
+    "sgrouplesdb.sqlite",
+    "shared.sqlite",
+    "signal.sqlite",
+    "sms.db",
+    "storeSystem.db",
+    "threadingStore.sqlite",
+    "user_model_database.sqlite",
+    "voicemail.db",
+    "wallet-rn-v2.sqlite",
+];
+
+/// [`SEARCHED`] and the names the readers keep in their own tables.
+fn searched_globs() -> Vec<String> {
+    let mut globs: Vec<String> = SEARCHED.iter().map(|g| g.to_string()).collect();
+    globs.extend(plists::IDENTITY_GLOBS.iter().map(|g| g.to_string()));
+    globs.extend(bluetooth::DATABASES.iter().map(|(f, ..)| f.to_string()));
+    globs.extend(datausage::DATABASES.iter().map(|(f, _)| f.to_string()));
+    globs.extend(idstatus::NAMES.iter().map(|f| f.to_string()));
+    globs.extend(screentime::NAMES.iter().map(|f| f.to_string()));
+    globs.push(crate::wallets::async_storage_name());
+    globs.sort();
+    globs.dedup();
+    globs
+}
+
+/// Files found per searched name, on average, before the one search stops.
+const FOUND_PER_GLOB: u64 = 1000;
 
 impl<'c, 's> Run<'c, 's> {
     /// A run on `ctx`.
@@ -822,6 +916,7 @@ impl<'c, 's> Run<'c, 's> {
             ctx,
             observed: RefCell::new(BTreeSet::new()),
             contact_ids: RefCell::new(BTreeMap::new()),
+            searched: RefCell::new(None),
         }
     }
 
@@ -1039,8 +1134,68 @@ impl<'c, 's> Run<'c, 's> {
         Ok(())
     }
 
-    /// Finds files named like `glob` (a `find_files` call); `None` when the call failed (noted).
+    /// Finds files named like `glob`: from the one search of every name the readers look for
+    /// when `glob` is one of them (the citation is that search), else by a `find_files` call
+    /// of its own; `None` when the search failed (noted).
     pub fn find(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
+        let globs = searched_globs();
+        if !globs.iter().any(|g| g == glob) {
+            return self.find_alone(glob);
+        }
+        self.search()?;
+        let searched = self.searched.borrow();
+        Ok(searched
+            .as_ref()
+            .and_then(|s| s.as_ref())
+            .map(|(inv, paths)| {
+                let mine = paths
+                    .iter()
+                    .filter(|p| {
+                        let name = p.rsplit('/').next().unwrap_or(p);
+                        masf_tools::fs_tools::glob_match(glob, name)
+                    })
+                    .cloned()
+                    .collect();
+                (inv.clone(), mine)
+            }))
+    }
+
+    /// The one search of every name in [`searched_globs`], once per run (the triage makes it
+    /// before any artefact, so that no artefact's time limit is spent on it).
+    pub fn search(&self) -> Result<(), RuntimeError> {
+        let globs = searched_globs();
+        if self.searched.borrow().is_none() {
+            let limit = FOUND_PER_GLOB * globs.len() as u64;
+            let args = json!({"name_globs": globs, "limit": limit});
+            let found = crate::calls::call_or_note(
+                self.ctx,
+                "files named like an iOS artefact",
+                "find_files",
+                args,
+            )?;
+            if let Some(inv) = &found {
+                crate::calls::note_links(self.ctx, str::to_string, inv)?;
+                if inv.output.text.contains("\n# truncated at limit") {
+                    self.ctx.unparsed(
+                        "files named like an iOS artefact",
+                        &format!(
+                            "more than {limit} files are named like an iOS artefact; those past the first {limit} were not read"
+                        ),
+                        Some(&inv.record.invocation_id),
+                    )?;
+                }
+            }
+            let found = found.map(|inv| {
+                let paths = crate::outputs::found_paths(&inv.output.text);
+                (inv, paths)
+            });
+            *self.searched.borrow_mut() = Some(found);
+        }
+        Ok(())
+    }
+
+    /// Finds files named like `glob` by a `find_files` call of its own.
+    fn find_alone(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
         let args = json!({"name_glob": glob, "limit": 1000});
         let Some(inv) = crate::calls::call_or_note(
             self.ctx,
@@ -1300,4 +1455,45 @@ pub fn summarise(
         count.as_deref().unwrap_or("?"),
     );
     run.record(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::searched_globs;
+
+    /// Every name a reader of this plugin looks for (a literal passed to `run.find`/`run.each`,
+    /// or listed in a `for glob in [...]`) is in the one search, but for bare extension globs;
+    /// a name left out would still be found, by a walk of its own.
+    #[test]
+    fn searched_globs_cover_every_reader() {
+        let call = regex::Regex::new(r#"(?:run|self)\.(?:find|each)\(\s*"([^"]+)""#).unwrap();
+        let list = regex::Regex::new(r#"for glob in \[([^\]]+)\]"#).unwrap();
+        let literal = regex::Regex::new(r#""([^"]+)""#).unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ios");
+        let globs = searched_globs();
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut names: Vec<String> = call
+                .captures_iter(&text)
+                .map(|c| c[1].to_string())
+                .collect();
+            for l in list.captures_iter(&text) {
+                names.extend(literal.captures_iter(&l[1]).map(|c| c[1].to_string()));
+            }
+            for n in names {
+                seen += 1;
+                if n.starts_with("*.") {
+                    continue;
+                }
+                assert!(
+                    globs.contains(&n),
+                    "{}: {n} is not in ios::SEARCHED",
+                    path.display()
+                );
+            }
+        }
+        assert!(seen > 50, "the scan found {seen} names");
+    }
 }

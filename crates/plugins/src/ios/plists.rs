@@ -34,7 +34,7 @@ use super::{Draft, ROW_CAP, Run, file_name};
 use crate::region::Clue;
 
 /// Plists that carry the device's identity.
-const IDENTITY_GLOBS: [&str; 4] = [
+pub(super) const IDENTITY_GLOBS: [&str; 4] = [
     "data_ark.plist",
     "com.apple.commcenter*.plist",
     "com.apple.purplebuddy*.plist",
