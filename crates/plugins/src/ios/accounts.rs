@@ -1,6 +1,9 @@
 //! `Accounts3.sqlite`: the accounts configured on the device (`ZACCOUNT` joined with
 //! `ZACCOUNTTYPE`), one phenomenon per account, and their user names as the owner's Apple ID,
-//! Google account, e-mail or other account id.
+//! Google account, e-mail or other account id. `com.apple.accounts.exists.plist`
+//! (`/private/var/preferences/SystemConfiguration/`): which account types are configured and
+//! how many of each (`com.apple.account.<type>.count` / `.exists`), one phenomenon per type —
+//! iLEAPP's `accountConfig`; it survives where `Accounts3.sqlite` is not extracted.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -34,9 +37,71 @@ const APPLE_ID_TYPES: [&str; 10] = [
     "AppStore",
 ];
 
-/// Triage of every `Accounts3.sqlite` of the source.
+/// Triage of every `Accounts3.sqlite` and `com.apple.accounts.exists.plist` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    run.each("Accounts3.sqlite", |find, path| one(run, find, path))
+    run.each("Accounts3.sqlite", |find, path| one(run, find, path))?;
+    run.each("com.apple.accounts.exists.plist", |find, path| {
+        types(run, find, path)
+    })
+}
+
+/// The account types of `com.apple.accounts.exists.plist`: one phenomenon per type with its
+/// count (or only its `exists` flag).
+fn types(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, v)) = super::plists::parse(run, path)? else {
+        return Ok(());
+    };
+    // type → (count key and value, exists key and value)
+    let mut by_type: std::collections::BTreeMap<&str, [Option<(&str, String)>; 2]> =
+        std::collections::BTreeMap::new();
+    for (key, value) in v.as_object().into_iter().flatten() {
+        let Some(rest) = key.strip_prefix("com.apple.account.") else {
+            continue;
+        };
+        let (ty, slot) = if let Some(t) = rest.strip_suffix(".count") {
+            (t, 0)
+        } else if let Some(t) = rest.strip_suffix(".exists") {
+            (t, 1)
+        } else {
+            continue;
+        };
+        if let Some(x) = crate::outputs::json_scalar(Some(value)) {
+            by_type.entry(ty).or_default()[slot] = Some((key.as_str(), x));
+        }
+    }
+    if by_type.is_empty() {
+        run.ctx.unparsed(
+            path,
+            "unexpected content: no com.apple.account.<type>.count or .exists key",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    for (ty, [count, exists]) in &by_type {
+        let n = count.as_ref().map(|(_, c)| c.as_str());
+        let mut d = Draft::new(
+            "accounts",
+            match n {
+                Some(n) => format!("Account type {ty} configured ({n})"),
+                None => format!("Account type {ty} configured"),
+            },
+        );
+        d.fact(FactType::Path, Some(path), find);
+        for (key, value) in [count, exists].into_iter().flatten() {
+            d.fact(FactType::Identifier, Some(key), &inv);
+            d.fact(FactType::Count, Some(value), &inv);
+        }
+        d.interpretation = format!(
+            "com.apple.accounts.exists.plist records accounts of type com.apple.account.{ty} on the device: {}.",
+            match (n, exists) {
+                (Some(n), _) => format!("{n} of them"),
+                (None, Some((_, e))) => format!("exists flag {e}, no count"),
+                (None, None) => "no count".to_string(),
+            }
+        );
+        run.record(d)?;
+    }
+    Ok(())
 }
 
 /// How a user name of an account type is observed.

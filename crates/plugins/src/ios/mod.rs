@@ -434,8 +434,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Accounts3.sqlite",
-            &["/Accounts/Accounts3.sqlite\""],
-            "Apple ID and other accounts configured on the device",
+            &[
+                "/Accounts/Accounts3.sqlite\"",
+                "/com.apple.accounts.exists.plist\"",
+            ],
+            "Apple ID and other accounts configured on the device; the account types and their counts",
         ),
         entry(
             "CallHistory.storedata",
@@ -767,7 +770,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
-        "Accounts3.sqlite" => "accounts",
+        "Accounts3.sqlite" | "com.apple.accounts.exists.plist" => "accounts",
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
         "knowledgeC.db" => "app_usage",
@@ -865,6 +868,7 @@ const SEARCHED: &[&str] = &[
     "cacheV0.db",
     "co.alphaexploration.clubhouse.plist",
     "com.apple.CarPlayApp.plist",
+    "com.apple.accounts.exists.plist",
     "com.apple.MobileBackup.plist",
     "com.apple.MobileBluetooth.devices.plist",
     "com.apple.lsdidentifiers.plist",

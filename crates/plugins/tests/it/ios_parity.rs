@@ -875,3 +875,101 @@ fn parse_count(bytes: &[u8]) -> usize {
         .cookies
         .len()
 }
+
+/// `com.apple.accounts.exists.plist` (iLEAPP's `accountConfig`; the corpus holds the two
+/// devices' plists but no recorded iLEAPP output, so Python's plistlib is the oracle): every
+/// `com.apple.account.<type>.count`/`.exists` pair found in the phenomenon of its type.
+#[test]
+fn ios_ileapp_account_types_on_two_devices() {
+    for case in ["mvs_ios_2023", "belkasoft_ctf6_ios_device1"] {
+        let zip = format!("testdata.accountConfig.accountConfig.{case}.zip");
+        let dir = tempfile::tempdir().unwrap();
+        unzip(&zip, dir.path());
+        let o = triage(dir.path(), "UTC");
+        assert_all_accepted(&o);
+        let rows = plistlib(
+            &ileapp(&zip),
+            "com.apple.accounts.exists.plist",
+            "for k, v in sorted(d.items()):\n    print(f'{k}\\t{v}')",
+        );
+        assert!(rows.len() >= 28, "{case}: {rows:?}");
+        let types: Vec<&Phenomenon> = o
+            .findings()
+            .iter()
+            .filter(|p| p.title.starts_with("Account type "))
+            .copied()
+            .collect();
+        assert_eq!(
+            types.len() * 2,
+            rows.len(),
+            "{case}: every type has both keys"
+        );
+        for row in &rows {
+            let ty = row[0]
+                .strip_prefix("com.apple.account.")
+                .and_then(|r| {
+                    r.strip_suffix(".count")
+                        .or_else(|| r.strip_suffix(".exists"))
+                })
+                .unwrap();
+            let p = types
+                .iter()
+                .find(|p| {
+                    p.title
+                        .starts_with(&format!("Account type {ty} configured"))
+                })
+                .unwrap_or_else(|| panic!("{case}: {ty}"));
+            assert!(
+                has(p, &row[0]) && has(p, &row[1]),
+                "{case}: {row:?} in {p:#?}"
+            );
+        }
+        let store = types
+            .iter()
+            .find(|p| p.title == "Account type iTunesStore configured (2)")
+            .expect("two iTunes Store accounts");
+        assert!(store.interpretation.contains("2 of them"));
+    }
+}
+
+/// A truncated copy and a plist of other keys under the same name are each noted; the real
+/// one beside them is still read.
+#[test]
+fn broken_account_type_plists_are_noted_and_the_rest_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    unzip(
+        "testdata.accountConfig.accountConfig.mvs_ios_2023.zip",
+        dir.path(),
+    );
+    let real = dir
+        .path()
+        .join("private/var/preferences/SystemConfiguration/com.apple.accounts.exists.plist");
+    let bytes = std::fs::read(&real).unwrap();
+    let cut = dir
+        .path()
+        .join("private/var/mobile/cut/com.apple.accounts.exists.plist");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let other = dir
+        .path()
+        .join("private/var/mobile/other/com.apple.accounts.exists.plist");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    let st = std::process::Command::new("python3")
+        .arg("-c")
+        .arg("import plistlib, sys; open(sys.argv[1], 'wb').write(plistlib.dumps({'Version': 3}, fmt=plistlib.FMT_BINARY))")
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let o = triage(dir.path(), "UTC");
+    o.noted("cut/com.apple.accounts.exists.plist");
+    o.assert_noted(
+        "other/com.apple.accounts.exists.plist",
+        "no com.apple.account.<type>.count or .exists key",
+    );
+    assert!(
+        o.findings()
+            .iter()
+            .any(|p| p.title == "Account type iTunesStore configured (2)")
+    );
+}
