@@ -83,6 +83,7 @@ pub mod ios;
 pub mod layout;
 pub mod lockdown;
 pub mod media;
+pub mod messenger;
 pub mod outputs;
 pub mod region;
 pub mod tree;

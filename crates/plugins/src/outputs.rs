@@ -93,6 +93,14 @@ pub fn found_paths(find_output: &str) -> Vec<String> {
         .collect()
 }
 
+/// Paths of the directories `find_files` found (deleted ones skipped).
+pub fn found_dirs(find_output: &str) -> Vec<String> {
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "dir" && cols[4] != "deleted")
+        .map(|cols| cols[6].to_string())
+        .collect()
+}
+
 /// The entry rows of a `find_files` listing, each split into its seven columns (the header and
 /// `#` lines skipped).
 fn found_rows(find_output: &str) -> impl Iterator<Item = Vec<&str>> {

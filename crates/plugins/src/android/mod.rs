@@ -20,6 +20,7 @@
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
+//! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
@@ -47,6 +48,7 @@ mod telegram;
 mod usagestats;
 mod wechat;
 
+pub(crate) use databases::message_claims;
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
 use masf_graph::views::ExpectedArtefact;
@@ -79,6 +81,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("calllog.db", "calls"),
     ("mmssms.db", "messages"),
     ("bugle_db", "messages"),
+    ("msys_database_*", "messages"),
     ("msgstore.db", "messages"),
     ("babel*.db", "messages"),
     ("downloads.db", "downloads"),
@@ -309,6 +312,11 @@ impl Plugin for AndroidPlugin {
                 "Google Messages bugle_db",
                 &["/bugle_db\""],
                 "SMS, MMS and RCS messages with their parts and attachments; the SIM numbers sent from",
+            ),
+            e(
+                "Facebook Messenger msys_database",
+                &["/msys_database_"],
+                "Messenger contacts (Facebook ids, names, user names, e-mails, phones), messages with attachments and reactions, calls",
             ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
@@ -701,6 +709,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("bugle_db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 bugle::bugle_db(ctx, l, &book)
+            })?;
+        }
+        for l in of("msys_database_*")
+            .into_iter()
+            .filter(|l| crate::messenger::store_uid(&l.path).is_some())
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::messenger::msys(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("msgstore.db") {

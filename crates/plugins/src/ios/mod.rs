@@ -45,6 +45,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
@@ -232,6 +233,7 @@ impl Plugin for Ios {
         ctx.artefact("Coinbase Wallet wallet-rn-v2.sqlite", || {
             coinbasewallet::triage(&run)
         })?;
+        ctx.artefact("Facebook Messenger lightspeed store", || messenger(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
@@ -300,6 +302,36 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 .filter(|p| profile(p) && crate::chromium_forms::is_store(p))
             {
                 crate::chromium_forms::read(run.ctx, &tree, p, &find)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
+/// shares with Android): found by their folder, then the stores in it
+/// ([`crate::messenger`]).
+fn messenger(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    let Some((_, dirs)) = run.find_dirs("lightspeed-userDatabases")? else {
+        return Ok(());
+    };
+    for dir in dirs {
+        let Some(inv) = crate::calls::call_or_note(
+            run.ctx,
+            &dir,
+            "find_files",
+            json!({"path": dir, "name_glob": "*.db", "limit": 100}),
+        )?
+        else {
+            continue;
+        };
+        for p in crate::outputs::found_paths(&inv.output.text) {
+            if crate::messenger::store_uid(&p).is_some() {
+                crate::messenger::msys(run.ctx, &tree, &p, &inv)?;
             }
         }
     }
@@ -583,6 +615,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(
+            "Facebook Messenger lightspeed store",
+            &["/lightspeed-userDatabases/"],
+            "Facebook Messenger: contacts (Facebook ids, names, user names, e-mails, phones), messages with attachments and reactions, calls",
+        ),
+        entry(
             "Coinbase Wallet wallet-rn-v2.sqlite",
             &["/wallet-rn-v2.sqlite\""],
             "Coinbase Wallet: the account, every address it derived, the assets it tracks with balances, transactions",
@@ -791,6 +828,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Cookies.binarycookies" => "web",
         _ if crate::wallets::mobile_state_file(path) => "wallets",
         "wallet-rn-v2.sqlite" => "wallets",
+        _ if path.contains("/lightspeed-userDatabases/") && name.ends_with(".db") => "messages",
         "cacheV0.db" | "Photos.sqlite" => "media",
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
         "idstatuscache.plist" if path.contains("/IdentityServices/") => "accounts",
@@ -894,6 +932,7 @@ const SEARCHED: &[&str] = &[
     "user_model_database.sqlite",
     "voicemail.db",
     "wallet-rn-v2.sqlite",
+    "lightspeed-userDatabases",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.
@@ -1162,6 +1201,23 @@ impl<'c, 's> Run<'c, 's> {
                     .collect();
                 (inv.clone(), mine)
             }))
+    }
+
+    /// The folders named like `glob` (one of [`searched_globs`]) that the one search found,
+    /// with that search as their citation; `None` when it failed.
+    pub fn find_dirs(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
+        self.search()?;
+        let searched = self.searched.borrow();
+        Ok(searched.as_ref().and_then(|s| s.as_ref()).map(|(inv, _)| {
+            let dirs = crate::outputs::found_dirs(&inv.output.text)
+                .into_iter()
+                .filter(|p| {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    masf_tools::fs_tools::glob_match(glob, name)
+                })
+                .collect();
+            (inv.clone(), dirs)
+        }))
     }
 
     /// The one search of every name in [`searched_globs`], once per run (the triage makes it

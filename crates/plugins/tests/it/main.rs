@@ -27,6 +27,7 @@ mod layouts;
 mod limits;
 mod lockdown;
 mod media;
+mod messenger;
 mod outputs;
 mod screens;
 mod telegram;
