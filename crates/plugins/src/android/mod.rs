@@ -23,6 +23,7 @@
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
+//! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
 //! | `settings_ssaid.xml`, `settings_secure.xml`, `settings_global.xml` ([`settings`]; plain XML or ABX) | one per app's Android id (SSAID), the user's Android id, device and Bluetooth names (never the SSAID key) | `device`: Android ids, device names |
@@ -42,6 +43,7 @@ mod databases;
 mod files;
 mod line;
 mod partitions;
+mod playstore;
 mod settings;
 mod system;
 mod telegram;
@@ -92,6 +94,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("viber_data", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
+    ("library.db", "apps"),
+    ("suggestions.db", "web"),
     ("twitter.db", "messages"),
     ("*-66.db", "messages"),
     ("attd_db", "locations"),
@@ -320,6 +324,14 @@ impl Plugin for AndroidPlugin {
             ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
+            e(
+                "Play Store library.db and suggestions.db",
+                &[
+                    "/com.android.vending/databases/library.db\"",
+                    "/com.android.vending/databases/suggestions.db\"",
+                ],
+                "what each Google account acquired and when (the accounts are the owner's); Play Store searches",
+            ),
             e(
                 "Hangouts babel.db",
                 &["/babel"],
@@ -717,6 +729,22 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::messenger::msys(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("library.db")
+            .into_iter()
+            .filter(|l| playstore::is_play_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                playstore::library(ctx, l)
+            })?;
+        }
+        for l in of("suggestions.db")
+            .into_iter()
+            .filter(|l| playstore::is_play_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                playstore::suggestions(ctx, l)
             })?;
         }
         for l in of("msgstore.db") {

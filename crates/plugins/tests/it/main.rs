@@ -29,6 +29,7 @@ mod lockdown;
 mod media;
 mod messenger;
 mod outputs;
+mod playstore;
 mod screens;
 mod telegram;
 mod typing;
