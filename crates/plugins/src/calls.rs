@@ -142,6 +142,35 @@ pub fn column_or_null(
     }
 }
 
+/// Notes `artefact` unparsed — "could not parse {what} because table {table} lacks {columns}
+/// (unexpected schema)" — when `cols` lacks one of `needed`; returns whether all are there.
+pub fn require_columns(
+    ctx: &AgentCtx<'_>,
+    artefact: &str,
+    what: &str,
+    table: &str,
+    cols: &std::collections::BTreeSet<String>,
+    needed: &[&str],
+) -> Result<bool, RuntimeError> {
+    let missing: Vec<&str> = needed
+        .iter()
+        .filter(|c| !cols.contains(**c))
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ctx.unparsed(
+        artefact,
+        &format!(
+            "could not parse {what} because table {table} lacks {} (unexpected schema)",
+            missing.join(", ")
+        ),
+        None,
+    )?;
+    Ok(false)
+}
+
 /// Notes `artefact` as read only in part when the one-call read `t` stopped at its limit.
 pub fn note_row_cap(
     ctx: &AgentCtx<'_>,

@@ -14,17 +14,17 @@
 //! Columns are taken by name (each table has grown over the years); a table lacking the columns
 //! it is read by is noted with their names. Times are as stored, marked with their encoding.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use crate::browsers::{MAX_ROWS, browser_of};
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_seconds, webkit};
 use crate::identity::{
-    TreeRef, artefact_name, columns_on, normalized, observe, query_on, tables_on,
+    TreeRef, artefact_name, normalized, observe, query_on, table_columns, tables_on,
 };
 use crate::outputs::raw;
 
@@ -53,46 +53,6 @@ pub fn read(
     }
 }
 
-/// The columns of `table`, empty when it cannot be read (the failure is noted by `query_on`).
-fn columns(
-    ctx: &AgentCtx<'_>,
-    tree: &TreeRef,
-    path: &str,
-    table: &str,
-) -> Result<BTreeSet<String>, RuntimeError> {
-    Ok(columns_on(ctx, tree, path, table)?
-        .map(|(_, c)| c)
-        .unwrap_or_default())
-}
-
-/// Notes the store unparsed when `cols` lacks one of `needed`; returns whether all are there.
-fn require(
-    ctx: &AgentCtx<'_>,
-    name: &str,
-    what: &str,
-    table: &str,
-    cols: &BTreeSet<String>,
-    needed: &[&str],
-) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.contains(**c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        name,
-        &format!(
-            "could not parse {what} because table {table} lacks {} (unexpected schema)",
-            missing.join(", ")
-        ),
-        None,
-    )?;
-    Ok(false)
-}
-
 /// The saved logins of a `Login Data` store.
 fn logins(
     ctx: &AgentCtx<'_>,
@@ -109,8 +69,8 @@ fn logins(
         ctx.unparsed(&name, "not a Chromium login store: no logins table", None)?;
         return Ok(());
     }
-    let cols = columns(ctx, tree, path, "logins")?;
-    if !require(
+    let cols = table_columns(ctx, tree, path, "logins")?;
+    if !require_columns(
         ctx,
         &name,
         "a Chromium login store",
@@ -361,8 +321,8 @@ fn autocomplete(
     name: &str,
     browser: &str,
 ) -> Result<(), RuntimeError> {
-    let cols = columns(ctx, tree, path, "autofill")?;
-    if !require(
+    let cols = table_columns(ctx, tree, path, "autofill")?;
+    if !require_columns(
         ctx,
         name,
         "Chromium autocomplete entries",
@@ -428,8 +388,8 @@ fn profiles(
     let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS * 8);
     if has("autofill_profiles") {
         // before 2023: one table per kind of value
-        let cols = columns(ctx, tree, path, "autofill_profiles")?;
-        if !require(
+        let cols = table_columns(ctx, tree, path, "autofill_profiles")?;
+        if !require_columns(
             ctx,
             name,
             "Chromium autofill profiles",
@@ -499,7 +459,7 @@ fn profiles(
             if !has(table) {
                 continue;
             }
-            let cols = columns(ctx, tree, path, table)?;
+            let cols = table_columns(ctx, tree, path, table)?;
             if !cols.contains("guid") || !cols.contains(col) {
                 continue;
             }
@@ -546,10 +506,10 @@ fn profiles(
         if !has(main) || !has(tokens) {
             continue;
         }
-        let mcols = columns(ctx, tree, path, main)?;
-        let tcols = columns(ctx, tree, path, tokens)?;
-        if !require(ctx, name, "Chromium addresses", main, &mcols, &["guid"])?
-            || !require(
+        let mcols = table_columns(ctx, tree, path, main)?;
+        let tcols = table_columns(ctx, tree, path, tokens)?;
+        if !require_columns(ctx, name, "Chromium addresses", main, &mcols, &["guid"])?
+            || !require_columns(
                 ctx,
                 name,
                 "Chromium addresses",
@@ -685,8 +645,8 @@ fn cards(
         if !has(table) {
             continue;
         }
-        let cols = columns(ctx, tree, path, table)?;
-        if !require(ctx, name, "Chromium payment cards", table, &cols, &[key])? {
+        let cols = table_columns(ctx, tree, path, table)?;
+        if !require_columns(ctx, name, "Chromium payment cards", table, &cols, &[key])? {
             continue;
         }
         let c = |col: &str| column_or_null(&cols, "", col, col);

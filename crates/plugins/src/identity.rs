@@ -1356,6 +1356,19 @@ pub fn query_on(
     }
 }
 
+/// The columns of `table` in the database at `path` of `tree`, empty when they cannot be
+/// read (the failed query is noted by [`query_on`]).
+pub fn table_columns(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    table: &str,
+) -> Result<std::collections::BTreeSet<String>, RuntimeError> {
+    Ok(columns_on(ctx, tree, path, table)?
+        .map(|(_, c)| c)
+        .unwrap_or_default())
+}
+
 /// The columns of `table` in the database at `path` of `tree` (`pragma_table_info` through
 /// [`query_on`]), with the call; `None`, noted, when the query fails. Empty when there is no
 /// such table.

@@ -12,19 +12,22 @@
 //! store's Facebook id comes from its file name, as Messenger names it; nothing is guessed
 //! when the name does not carry one (no `owner`, no direction).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, TreeRef, artefact_name, columns_on, observe, query_on, tables_on};
+use crate::identity::{Party, TreeRef, artefact_name, observe, query_on, table_columns, tables_on};
 use crate::outputs::raw;
 
 /// Rows read per table.
 const MAX_ROWS: u64 = 2000;
+
+/// What the store is called in a note.
+const STORE: &str = "Facebook Messenger's store";
 
 /// The Facebook id a Messenger store's path names (`msys_database_<uid>` on Android,
 /// `lightspeed-userDatabases/<uid>.db` on iOS), `None` when `path` is not such a store (its
@@ -37,45 +40,6 @@ pub fn store_uid(path: &str) -> Option<&str> {
             .flatten()
     })?;
     (!uid.is_empty() && uid.bytes().all(|b| b.is_ascii_digit())).then_some(uid)
-}
-
-/// The columns of `table` (empty when it cannot be read; the failure is noted).
-fn columns(
-    ctx: &AgentCtx<'_>,
-    tree: &TreeRef,
-    path: &str,
-    table: &str,
-) -> Result<BTreeSet<String>, RuntimeError> {
-    Ok(columns_on(ctx, tree, path, table)?
-        .map(|(_, c)| c)
-        .unwrap_or_default())
-}
-
-/// Notes the store unparsed when `cols` lacks one of `needed`; returns whether all are there.
-fn require(
-    ctx: &AgentCtx<'_>,
-    name: &str,
-    table: &str,
-    cols: &BTreeSet<String>,
-    needed: &[&str],
-) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.contains(**c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        name,
-        &format!(
-            "could not parse Facebook Messenger's store because table {table} lacks {} (unexpected schema)",
-            missing.join(", ")
-        ),
-        None,
-    )?;
-    Ok(false)
 }
 
 /// Reads one Messenger store at `path` of `tree` (`found`: the call that listed it).
@@ -128,8 +92,8 @@ fn contacts(
     uid: &str,
 ) -> Result<BTreeMap<String, String>, RuntimeError> {
     let mut names = BTreeMap::new();
-    let cols = columns(ctx, tree, path, "contacts")?;
-    if !require(ctx, name, "contacts", &cols, &["id", "name"])? {
+    let cols = table_columns(ctx, tree, path, "contacts")?;
+    if !require_columns(ctx, name, STORE, "contacts", &cols, &["id", "name"])? {
         return Ok(names);
     }
     let c = |col: &str| column_or_null(&cols, "", col, col);
@@ -270,10 +234,11 @@ fn messages(
     names: &BTreeMap<String, String>,
     has: &dyn Fn(&str) -> bool,
 ) -> Result<(), RuntimeError> {
-    let cols = columns(ctx, tree, path, "messages")?;
-    if !require(
+    let cols = table_columns(ctx, tree, path, "messages")?;
+    if !require_columns(
         ctx,
         name,
+        STORE,
         "messages",
         &cols,
         &["message_id", "thread_key", "timestamp_ms", "sender_id"],
@@ -300,7 +265,7 @@ fn messages(
         if !has(table) {
             continue;
         }
-        let tcols = columns(ctx, tree, path, table)?;
+        let tcols = table_columns(ctx, tree, path, table)?;
         if !tcols.contains("message_id") {
             continue;
         }
@@ -459,10 +424,11 @@ fn calls(
     name: &str,
     uid: &str,
 ) -> Result<(), RuntimeError> {
-    let cols = columns(ctx, tree, path, "call_log")?;
-    if !require(
+    let cols = table_columns(ctx, tree, path, "call_log")?;
+    if !require_columns(
         ctx,
         name,
+        STORE,
         "call_log",
         &cols,
         &["call_timestamp_ms", "thread_key"],

@@ -24,7 +24,7 @@ use super::databases::{
     Book, counterparty, message_claims, observe_party, party_fact, tables_with,
 };
 use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{Party, artefact_name, columns_on, normalized, observe, query_on};
 use crate::outputs::raw;
@@ -70,33 +70,6 @@ fn status(v: Option<&str>) -> String {
     format!("{name} (status {})", v.unwrap_or_default())
 }
 
-/// Notes `l` unparsed when `table` lacks one of `needed`; returns whether all are there.
-fn has_all(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    table: &str,
-    cols: &std::collections::BTreeSet<String>,
-    needed: &[&str],
-) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.contains(**c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "could not parse Google Messages' bugle_db because table {table} lacks {} (unexpected schema)",
-            missing.join(", ")
-        ),
-        None,
-    )?;
-    Ok(false)
-}
-
 /// One part of a message, as the parts query printed it.
 struct Part {
     text: Option<String>,
@@ -135,7 +108,8 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         ("parts", part, &["_id", "message_id"][..]),
         ("participants", who, &["_id"][..]),
     ] {
-        if !has_all(ctx, l, table, c, needed)? {
+        let name = artefact_name(&l.tree, &l.path);
+        if !require_columns(ctx, &name, "Google Messages' bugle_db", table, c, needed)? {
             return Ok(());
         }
     }

@@ -12,7 +12,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 
 use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, columns_on, normalized, observe, query_on};
 use crate::outputs::raw;
@@ -20,34 +20,6 @@ use crate::outputs::raw;
 /// Whether `l` is one of the Play Store's databases (the names are common to other apps).
 pub fn is_play_store(l: &Located) -> bool {
     l.path.contains("/com.android.vending/")
-}
-
-/// Notes `l` unparsed when `cols` lacks one of `needed`; returns whether all are there.
-fn require(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    table: &str,
-    cols: &BTreeSet<String>,
-    needed: &[&str],
-) -> Result<bool, RuntimeError> {
-    let missing: Vec<&str> = needed
-        .iter()
-        .filter(|c| !cols.contains(**c))
-        .copied()
-        .collect();
-    if missing.is_empty() {
-        return Ok(true);
-    }
-    ctx.unparsed(
-        &artefact_name(&l.tree, &l.path),
-        &format!(
-            "could not parse the Play Store's {} because table {table} lacks {} (unexpected schema)",
-            l.name(),
-            missing.join(", ")
-        ),
-        None,
-    )?;
-    Ok(false)
 }
 
 /// `library.db`: what each account acquired.
@@ -58,7 +30,14 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((_, cols)) = columns_on(ctx, &l.tree, &l.path, "ownership")? else {
         return Ok(());
     };
-    if !require(ctx, l, "ownership", &cols, &["account", "doc_id"])? {
+    if !require_columns(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        &format!("the Play Store's {}", l.name()),
+        "ownership",
+        &cols,
+        &["account", "doc_id"],
+    )? {
         return Ok(());
     }
     let c = |col: &str| column_or_null(&cols, "", col, col);
@@ -146,7 +125,14 @@ pub fn suggestions(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
     let Some((_, cols)) = columns_on(ctx, &l.tree, &l.path, "suggestions")? else {
         return Ok(());
     };
-    if !require(ctx, l, "suggestions", &cols, &["query"])? {
+    if !require_columns(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        &format!("the Play Store's {}", l.name()),
+        "suggestions",
+        &cols,
+        &["query"],
+    )? {
         return Ok(());
     }
     let c = |col: &str| column_or_null(&cols, "", col, col);

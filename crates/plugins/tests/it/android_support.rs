@@ -249,3 +249,23 @@ impl Run {
             .collect()
     }
 }
+
+/// Builds the SQLite database `db` with the sqlite3 CLI from the committed SQL file `fixture`
+/// (a path under `tests/fixtures/`), then runs `then` (more SQL, or `SELECT 1;`).
+pub fn sqlite_fixture(db: &Path, fixture: &str, then: &str) {
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(db)
+        .arg(format!(
+            ".read {}",
+            repo(&format!("tests/fixtures/{fixture}")).display()
+        ))
+        .arg(then)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{fixture}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

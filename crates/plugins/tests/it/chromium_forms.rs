@@ -12,24 +12,11 @@ use std::process::Command;
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{Run, repo, triage};
+use crate::android_support::{Run, triage};
 use crate::browsers::sqlite3;
 
 fn build(to: &Path, fixture: &str) {
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    let out = Command::new("sqlite3")
-        .arg(to)
-        .arg(format!(
-            ".read {}",
-            repo(&format!("tests/fixtures/chromium/{fixture}")).display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::android_support::sqlite_fixture(to, &format!("chromium/{fixture}"), "SELECT 1;");
 }
 
 fn has(p: &Phenomenon, v: &str) -> bool {

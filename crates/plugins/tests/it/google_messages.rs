@@ -12,27 +12,13 @@ use std::process::Command;
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{Run, repo, triage};
+use crate::android_support::{Run, triage};
 use crate::browsers::sqlite3;
 
 const APP: &str = "com.google.android.apps.messaging/databases/bugle_db";
 
 fn build(db: &Path, then: &str) {
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-    let out = Command::new("sqlite3")
-        .arg(db)
-        .arg(format!(
-            ".read {}",
-            repo("tests/fixtures/google-messages/bugle_db.sql").display()
-        ))
-        .arg(then)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::android_support::sqlite_fixture(db, "google-messages/bugle_db.sql", then);
 }
 
 fn android_tree(root: &Path) {

@@ -11,27 +11,14 @@ use std::process::Command;
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{Run, repo, triage};
+use crate::android_support::{Run, triage};
 use crate::browsers::sqlite3;
 
 const LEUNG: &str = "100012345678901";
 const CHAN: &str = "100098765432101";
 
 fn build(db: &Path) {
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-    let out = Command::new("sqlite3")
-        .arg(db)
-        .arg(format!(
-            ".read {}",
-            repo("tests/fixtures/messenger/msys.sql").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::android_support::sqlite_fixture(db, "messenger/msys.sql", "SELECT 1;");
 }
 
 fn has(p: &Phenomenon, v: &str) -> bool {

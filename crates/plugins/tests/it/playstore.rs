@@ -10,25 +10,11 @@ use std::process::Command;
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{Run, repo, triage};
+use crate::android_support::{Run, triage};
 use crate::browsers::sqlite3;
 
 fn build(db: &Path, fixture: &str, then: &str) {
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-    let out = Command::new("sqlite3")
-        .arg(db)
-        .arg(format!(
-            ".read {}",
-            repo(&format!("tests/fixtures/playstore/{fixture}")).display()
-        ))
-        .arg(then)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::android_support::sqlite_fixture(db, &format!("playstore/{fixture}"), then);
 }
 
 fn android_tree(root: &Path) -> std::path::PathBuf {
