@@ -23,6 +23,7 @@
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
+//! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
@@ -41,6 +42,7 @@ mod apps;
 mod bugle;
 mod databases;
 mod files;
+mod keep;
 mod line;
 mod partitions;
 mod playstore;
@@ -95,6 +97,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
     ("library.db", "apps"),
+    ("keep.db", "notes"),
     ("suggestions.db", "web"),
     ("twitter.db", "messages"),
     ("*-66.db", "messages"),
@@ -324,6 +327,11 @@ impl Plugin for AndroidPlugin {
             ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
+            e(
+                "Google Keep keep.db",
+                &["/com.google.android.keep/databases/keep.db\""],
+                "notes and lists of each Google account, with whom each is shared",
+            ),
             e(
                 "Play Store library.db and suggestions.db",
                 &[
@@ -746,6 +754,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 playstore::suggestions(ctx, l)
             })?;
+        }
+        for l in of("keep.db")
+            .into_iter()
+            .filter(|l| l.path.contains("/com.google.android.keep/"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || keep::keep_db(ctx, l))?;
         }
         for l in of("msgstore.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
