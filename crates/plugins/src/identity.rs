@@ -67,6 +67,39 @@ pub fn observe_cued(
     Ok(verdict.is_accepted())
 }
 
+/// The wallet claims of one message (`observe_written_wallets`): the device's user (`owner`,
+/// in `owner_role`) and the other party of a one-to-one conversation are its writer and reader
+/// by its direction. A received message whose writer is not known (a group's) makes no claim.
+#[allow(clippy::too_many_arguments)]
+pub fn message_claims(
+    ctx: &AgentCtx<'_>,
+    inv: &Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    owner_role: &str,
+    other: Option<Party<'_>>,
+) -> Result<usize, RuntimeError> {
+    let owner = Some(Party {
+        context: "owner",
+        label: "device owner",
+        role: owner_role,
+    });
+    let (writer, reader) = match (sent, other.is_some()) {
+        (true, _) => (owner, other),
+        (false, true) => (other, owner),
+        (false, false) => (None, None),
+    };
+    observe_written_wallets(
+        ctx.phone_region().as_ref(),
+        text,
+        what,
+        writer,
+        reader,
+        &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, inv, i, cue),
+    )
+}
+
 /// One side of a message, for [`observe_written_wallets`]: the entity context the party is
 /// observed under in this source (`owner` for the device's user, the card or `handle:`
 /// context of the other party) and their role as the evidence records it.

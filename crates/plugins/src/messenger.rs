@@ -398,7 +398,7 @@ fn messages(
             label: who,
             role: &role,
         });
-        crate::android::message_claims(
+        crate::identity::message_claims(
             ctx,
             &inv,
             text,

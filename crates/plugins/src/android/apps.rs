@@ -56,7 +56,7 @@ pub(super) fn query_decoded(
 }
 
 /// Wallet addresses in a one-to-one message's `text`, claims by its direction
-/// (`databases::message_claims`): `sent` by the device's user to `other` (an entity context),
+/// (`identity::message_claims`): `sent` by the device's user to `other` (an entity context),
 /// or received from it; `mark` names the column value that says which (`out 1`, `direction 2`).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn claims_by_direction(
@@ -86,7 +86,7 @@ pub(super) fn claims_by_direction(
         "the device's user, who {} it ({mark})",
         if sent { "sent" } else { "received" }
     );
-    super::databases::message_claims(ctx, inv, text, what, sent, &owner_role, party)?;
+    crate::identity::message_claims(ctx, inv, text, what, sent, &owner_role, party)?;
     Ok(())
 }
 

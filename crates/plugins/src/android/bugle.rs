@@ -20,9 +20,7 @@ use std::collections::BTreeMap;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
-use super::databases::{
-    Book, counterparty, message_claims, observe_party, party_fact, tables_with,
-};
+use super::databases::{Book, counterparty, observe_party, party_fact, tables_with};
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
@@ -315,7 +313,7 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             "the device's user, who {} it ({how})",
             if sent { "wrote" } else { "received" }
         );
-        message_claims(
+        crate::identity::message_claims(
             ctx,
             &pinv,
             &texts.join("\n"),

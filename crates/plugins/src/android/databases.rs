@@ -9,8 +9,8 @@ use masf_tools::Invoked;
 use super::{Located, MAX_ROWS};
 use crate::drafts::fact;
 use crate::identity::{
-    Party, artefact_name, normalized, observe, observe_cued, observe_written_wallets, query_on,
-    raw_cell, record, tables_on,
+    Party, artefact_name, message_claims, normalized, observe, observe_cued,
+    observe_written_wallets, query_on, raw_cell, record, tables_on,
 };
 use crate::outputs::Table;
 
@@ -92,39 +92,6 @@ fn timed(
         });
         facts.push(fact(FactType::Timestamp, v, inv));
     }
-}
-
-/// The wallet claims of one message (`observe_written_wallets`): the device's user (`owner`,
-/// in `owner_role`) and the other party of a one-to-one conversation are its writer and reader
-/// by its direction. A received message whose writer is not known (a group's) makes no claim.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn message_claims(
-    ctx: &AgentCtx<'_>,
-    inv: &Invoked,
-    text: &str,
-    what: &str,
-    sent: bool,
-    owner_role: &str,
-    other: Option<Party<'_>>,
-) -> Result<usize, RuntimeError> {
-    let owner = Some(Party {
-        context: "owner",
-        label: "device owner",
-        role: owner_role,
-    });
-    let (writer, reader) = match (sent, other.is_some()) {
-        (true, _) => (owner, other),
-        (false, true) => (other, owner),
-        (false, false) => (None, None),
-    };
-    observe_written_wallets(
-        ctx.phone_region().as_ref(),
-        text,
-        what,
-        writer,
-        reader,
-        &mut |c, k, lb, ty, v, i, cue| observe_cued(ctx, c, k, lb, ty, v, inv, i, cue),
-    )
 }
 
 /// The tables of the database `l` when it has every one of `needed` (`sqlite_tables`); `None`

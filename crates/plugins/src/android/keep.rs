@@ -142,7 +142,7 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             )?;
         }
         if let Some(text) = rows.get(row, "text").filter(|t| !t.is_empty()) {
-            super::databases::message_claims(
+            crate::identity::message_claims(
                 ctx,
                 &inv,
                 text,

@@ -52,7 +52,6 @@ mod telegram;
 mod usagestats;
 mod wechat;
 
-pub(crate) use databases::message_claims;
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
 use masf_graph::views::ExpectedArtefact;
