@@ -306,6 +306,9 @@ pub enum TimeEncoding {
     UnixSeconds,
     /// Milliseconds since 1970-01-01 UTC.
     UnixMillis,
+    /// Milliseconds since 1970-01-01 UTC written in hexadecimal, as Android's `packages.xml`
+    /// writes install times (`it="18c8e2b1c2f"`).
+    UnixMillisHex,
     /// Microseconds since 1970-01-01 UTC.
     UnixMicros,
     /// Nanoseconds since 1970-01-01 UTC.
@@ -330,9 +333,10 @@ pub enum TimeEncoding {
 
 impl TimeEncoding {
     /// Every encoding.
-    pub const ALL: [TimeEncoding; 11] = [
+    pub const ALL: [TimeEncoding; 12] = [
         Self::UnixSeconds,
         Self::UnixMillis,
+        Self::UnixMillisHex,
         Self::UnixMicros,
         Self::UnixNanos,
         Self::AppleSeconds,
@@ -349,6 +353,7 @@ impl TimeEncoding {
         match self {
             Self::UnixSeconds => "unix_seconds",
             Self::UnixMillis => "unix_millis",
+            Self::UnixMillisHex => "unix_millis_hex",
             Self::UnixMicros => "unix_micros",
             Self::UnixNanos => "unix_nanos",
             Self::AppleSeconds => "apple_seconds",

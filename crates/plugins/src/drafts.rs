@@ -99,6 +99,16 @@ pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixMillis)
 }
 
+/// Unix milliseconds in hexadecimal (Android `packages.xml`), when the value is one (hex
+/// digits, not all zero).
+pub fn unix_millis_hex(value: Option<&str>) -> Option<TimeEncoding> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_hexdigit()))
+        .filter(|v| v.bytes().any(|b| b != b'0'))
+        .map(|_| TimeEncoding::UnixMillisHex)
+}
+
 /// WebKit/Chrome microseconds since 1601, when the value is one.
 pub fn webkit(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::Webkit)

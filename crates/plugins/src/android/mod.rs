@@ -23,6 +23,7 @@
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
+//! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
@@ -44,6 +45,7 @@ mod databases;
 mod files;
 mod keep;
 mod line;
+mod packagesxml;
 mod partitions;
 mod playstore;
 mod settings;
@@ -95,6 +97,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("viber_data", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
+    ("packages.xml", "apps"),
     ("library.db", "apps"),
     ("keep.db", "notes"),
     ("suggestions.db", "web"),
@@ -326,6 +329,11 @@ impl Plugin for AndroidPlugin {
             ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
+            e(
+                "packages.xml",
+                &["/system/packages.xml\""],
+                "when each app was first installed and last updated, by which installer (plain XML or ABX)",
+            ),
             e(
                 "Google Keep keep.db",
                 &["/com.google.android.keep/databases/keep.db\""],
@@ -752,6 +760,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 playstore::suggestions(ctx, l)
+            })?;
+        }
+        for l in of("packages.xml")
+            .into_iter()
+            .filter(|l| l.path.ends_with("/system/packages.xml"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                packagesxml::packages_xml(ctx, l)
             })?;
         }
         for l in of("keep.db")

@@ -854,3 +854,135 @@ fn settings_provider_files_plain_and_abx_give_android_ids_and_device_names() {
         );
     }
 }
+
+/// A `packages.xml` as Android 11 writes it (plain XML: the `<version>` and `<permissions>`
+/// headers, packages with their signatures and permissions, a shared user), hand-typed from
+/// AOSP's `Settings.writePackageLPr` layout.
+const PACKAGES_11: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<packages>
+    <version sdkVersion="30" databaseVersion="3" fingerprint="google/redfin/redfin:11/RQ3A.211001.001/7641976:user/release-keys" />
+    <permissions>
+        <item name="android.permission.INTERNET" package="android" protection="0" />
+    </permissions>
+    <package name="com.wallet.crypto.trustapp" codePath="/data/app/~~Qm9vaw==/com.wallet.crypto.trustapp-T3Jhbmdl==" nativeLibraryPath="/data/app/~~Qm9vaw==/com.wallet.crypto.trustapp-T3Jhbmdl==/lib" primaryCpuAbi="arm64-v8a" publicFlags="810073924" privateFlags="0" ft="18c8e2b1a50" it="18c8e2b1c2f" ut="18c9a0f3b10" version="1095" userId="10234" installer="com.android.vending" installInitiator="com.android.vending">
+        <sigs count="1" schemeVersion="3">
+            <cert index="0" />
+        </sigs>
+        <perms>
+            <item name="android.permission.INTERNET" granted="true" flags="0" />
+        </perms>
+    </package>
+    <package name="org.example.otcdesk" codePath="/data/app/~~U2lkZQ==/org.example.otcdesk-TG9hZA==" primaryCpuAbi="arm64-v8a" publicFlags="810073924" privateFlags="0" ft="18c8f0aa000" it="18c8f0aa3e8" ut="18c8f0aa3e8" version="7" userId="10240" installInitiator="com.google.android.packageinstaller">
+        <sigs count="1" schemeVersion="2">
+            <cert index="1" />
+        </sigs>
+    </package>
+    <package name="com.android.chrome" codePath="/product/app/Chrome" primaryCpuAbi="arm64-v8a" publicFlags="944291397" privateFlags="0" ft="11e8f7d4c00" it="11e8f7d4c00" ut="11e8f7d4c00" version="447211456" userId="10133" isOrphaned="true">
+        <sigs count="1" schemeVersion="3">
+            <cert index="2" />
+        </sigs>
+    </package>
+    <shared-user name="android.uid.system" userId="1000">
+        <sigs count="1" schemeVersion="3">
+            <cert index="3" />
+        </sigs>
+    </shared-user>
+</packages>
+"#;
+
+/// `packages.xml` plain (Android 11) and the same as Android 12+ writes it (ABX, by the
+/// android-abx crate's encoder): each app on the data partition with its first-install and
+/// update times (hexadecimal Unix ms, checked against Python's int(…, 16)), version, uid and
+/// installer; the system image's packages counted; a truncated ABX copy and a file of another
+/// root noted.
+#[test]
+fn packages_xml_plain_and_abx_give_install_times_and_installers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let write = |root: &Path, bytes: &[u8]| {
+        let dir = root.join("data/system");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(root.join("data/system/users/0")).unwrap();
+        std::fs::write(dir.join("packages.xml"), bytes).unwrap();
+    };
+    let (plain, abx, cut, other) = (
+        tmp.path().join("a11"),
+        tmp.path().join("a12"),
+        tmp.path().join("cut"),
+        tmp.path().join("other"),
+    );
+    write(&plain, PACKAGES_11.as_bytes());
+    let encoded = android_abx::xml_to_abx(PACKAGES_11).unwrap();
+    write(&abx, &encoded);
+    write(&cut, &encoded[..encoded.len() / 2]);
+    write(&other, b"<map><string name=\"x\">y</string></map>");
+    let run = triage(&[
+        ("a11", &plain, "UTC", Some("US")),
+        ("a12", &abx, "UTC", Some("US")),
+        ("cut", &cut, "UTC", Some("US")),
+        ("other", &other, "UTC", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let hex_ms = |h: &str| -> String {
+        let out = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(format!("print(int('{h}', 16))"))
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    for src in ["a11", "a12"] {
+        let all = run.all_phenomena(src);
+        for p in &all {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+        let find = |t: &str| {
+            all.iter()
+                .find(|p| p.title == t)
+                .unwrap_or_else(|| panic!("{src}: {t}"))
+        };
+        let trust = find("App com.wallet.crypto.trustapp installed");
+        for v in [
+            "18c8e2b1c2f",
+            "18c9a0f3b10",
+            "1095",
+            "10234",
+            "com.android.vending",
+        ] {
+            assert!(trust.verified_facts.iter().any(|f| f.value == v), "{v}");
+        }
+        assert_eq!(trust.times.len(), 2);
+        assert!(
+            trust
+                .times
+                .iter()
+                .all(|t| t.encoding == masf_graph::TimeEncoding::UnixMillisHex)
+        );
+        assert_eq!(hex_ms("18c8e2b1c2f"), "1703192239151");
+        let side = find("App org.example.otcdesk installed");
+        assert_eq!(side.times.len(), 1, "first install and update are the same");
+        assert!(
+            side.interpretation
+                .contains("no recorded installer (sideloaded or preinstalled) at the request of com.google.android.packageinstaller")
+        );
+        find("1 packages of the system image");
+        assert!(
+            !all.iter()
+                .any(|p| p.title == "App com.android.chrome installed"),
+            "the system image's Chrome is counted, not listed"
+        );
+        assert!(
+            run.unparsed(src).is_empty(),
+            "{src}: {:#?}",
+            run.unparsed(src)
+        );
+    }
+    for (src, why) in [("cut", "read_xml"), ("other", "its root element is <map>")] {
+        let notes = run.unparsed(src);
+        assert!(
+            notes
+                .iter()
+                .any(|u| u.artefact.ends_with("system/packages.xml") && u.reason.contains(why)),
+            "{src}: {notes:#?}"
+        );
+    }
+}

@@ -124,6 +124,19 @@ pub fn convert_in(
     match encoding {
         TimeEncoding::UnixSeconds => epoch(0, 9, "seconds").map_err(fail("UTC")),
         TimeEncoding::UnixMillis => epoch(0, 6, "milliseconds").map_err(fail("UTC")),
+        TimeEncoding::UnixMillisHex => {
+            let digits = value.strip_prefix("0x").unwrap_or(value);
+            let count = i128::from_str_radix(digits, 16)
+                .map_err(|e| format!("{value:?} is not a hexadecimal number of milliseconds: {e}"))
+                .map_err(fail("UTC"))?;
+            epoch_count(&count.to_string(), 0, 6, "milliseconds")
+                .map_err(fail("UTC"))
+                .map(|instant| Converted {
+                    instant,
+                    zone: "UTC".into(),
+                    ambiguity: None,
+                })
+        }
         TimeEncoding::UnixMicros => epoch(0, 3, "microseconds").map_err(fail("UTC")),
         TimeEncoding::UnixNanos => epoch(0, 0, "nanoseconds").map_err(fail("UTC")),
         TimeEncoding::AppleSeconds => epoch(APPLE_EPOCH_UNIX, 9, "seconds").map_err(fail("UTC")),

@@ -56,6 +56,15 @@ fn epoch_counts_give_the_oracle_instants() {
     );
     // date -u -d @-1.5 +%FT%T.%NZ -> 1969-12-31T23:59:58.500000000Z
     check(UnixSeconds, "-1.5", None, "1969-12-31T23:59:58.5Z", "UTC");
+    // packages.xml it="18c8e2b1c2f": python3 -c "int('18c8e2b1c2f', 16)" -> 1703192239151;
+    // date -u -d @1703192239.151 +%FT%T.%3NZ -> 2023-12-21T20:57:19.151Z
+    check(
+        UnixMillisHex,
+        "18c8e2b1c2f",
+        None,
+        "2023-12-21T20:57:19.151Z",
+        "UTC",
+    );
     // Android mmssms.db sms _id=1 date (ground truth 2025-02-12T12:15:30Z)
     check(
         UnixMillis,
@@ -297,6 +306,12 @@ fn dst_gaps_and_folds_are_flagged_with_both_readings() {
 #[test]
 fn unreadable_values_say_why() {
     refused(FatLocal, "unset", HK, "FAT date is unset");
+    refused(
+        UnixMillisHex,
+        "18c8e2b1c2g",
+        None,
+        "not a hexadecimal number of milliseconds",
+    );
     // what RawTime::display prints for a corrupt FAT entry (second field 31 -> 62 s)
     refused(
         FatLocal,
