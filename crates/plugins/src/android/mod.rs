@@ -17,6 +17,7 @@
 //! | `accounts.db`, `accounts_ce.db`, `accounts_de.db` | one per account; the Google user id | `owner`: Google account / e-mail / account id |
 //! | `contacts2.db` (`data` ⋈ `mimetypes` ⋈ `raw_contacts`) | one per raw contact; its `accounts` rows | `contact:<raw_contact_id>`: name, phones, e-mails; `owner`: Google account |
 //! | `calllog.db` `calls` (or `contacts2.db` `calls` before Android 7) | one per call | counterparty (`contact:<id>` when the number is a contact's, else `handle:<number>`); `owner`: `phone_account_address`; `device`: ICCID in `subscription_id` |
+//! | `blockednumbers.db` ([`blocked`]) | one per blocked number (as typed and as E.164) | the number on the contact holding it, else `handle:<number>` |
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
@@ -40,6 +41,7 @@
 //! summary phenomenon for the rest (count, first and last time).
 
 mod apps;
+mod blocked;
 mod bugle;
 mod databases;
 mod files;
@@ -84,6 +86,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accounts*.db", "accounts"),
     ("contacts2.db", "contacts"),
     ("calllog.db", "calls"),
+    ("blockednumbers.db", "contacts"),
     ("mmssms.db", "messages"),
     ("bugle_db", "messages"),
     ("msys_database_*", "messages"),
@@ -316,6 +319,11 @@ impl Plugin for AndroidPlugin {
             ),
             e("contacts2.db", &["/contacts2.db\""], "contacts"),
             e("calllog.db", &["/calllog.db\""], "calls"),
+            e(
+                "blockednumbers.db",
+                &["/blockednumbers.db\""],
+                "the numbers the user blocked",
+            ),
             e("mmssms.db", &["/mmssms.db\""], "SMS, threads"),
             e(
                 "Google Messages bugle_db",
@@ -727,6 +735,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             for l in &contacts {
                 databases::calls(ctx, l, &book, true)?;
             }
+        }
+        for l in of("blockednumbers.db") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                blocked::blocked(ctx, l, &book)
+            })?;
         }
         for l in of("mmssms.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -986,3 +986,73 @@ fn packages_xml_plain_and_abx_give_install_times_and_installers() {
         );
     }
 }
+
+/// The numbers a user blocked (AOSP `blockednumbers.db`, built by the sqlite3 CLI from
+/// BlockedNumberDatabaseHelper's statements) on two phones — the second's rows without the
+/// provider's E.164 form: every row found as the CLI reads it, each number observed as a
+/// person's; a database of another layout noted.
+#[test]
+fn blocked_numbers_on_two_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = |root: &Path| {
+        std::fs::create_dir_all(root.join("data/system/users/0")).unwrap();
+        root.join("data/user_de/0/com.android.providers.blockednumber/databases/blockednumbers.db")
+    };
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    let (db_one, db_two) = (db(&one), db(&two));
+    crate::android_support::sqlite_fixture(
+        &db_one,
+        "blockednumbers/blockednumbers.sql",
+        "SELECT 1;",
+    );
+    crate::android_support::sqlite_fixture(
+        &db_two,
+        "blockednumbers/blockednumbers.sql",
+        "UPDATE blocked SET e164_number = NULL;",
+    );
+    let foreign =
+        two.join("data/user_de/10/com.android.providers.blockednumber/databases/blockednumbers.db");
+    crate::android_support::sqlite_fixture(
+        &foreign,
+        "blockednumbers/blockednumbers.sql",
+        "CREATE TABLE b2 AS SELECT _id, e164_number FROM blocked; DROP TABLE blocked; ALTER TABLE b2 RENAME TO blocked;",
+    );
+    let run = triage(&[
+        ("one", &one, "Asia/Hong_Kong", Some("HK")),
+        ("two", &two, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (src, file) in [("one", &db_one), ("two", &db_two)] {
+        let all = run.all_phenomena(src);
+        for row in
+            crate::browsers::sqlite3(file, "SELECT original_number, e164_number FROM blocked")
+        {
+            let p = all
+                .iter()
+                .find(|p| p.title == format!("Number blocked: {}", row[0]))
+                .unwrap_or_else(|| panic!("{src}: {row:?}"));
+            assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
+            for v in &row {
+                assert!(
+                    v.is_empty() || p.verified_facts.iter().any(|f| &f.value == v),
+                    "{v}"
+                );
+            }
+        }
+        let ids = run.identifiers(src);
+        for n in ["+85254321098", "+85261234567"] {
+            assert!(
+                ids.contains(&("phone".to_string(), n.to_string())),
+                "{src}: {ids:?}"
+            );
+        }
+        assert!(!ids.iter().any(|(_, v)| v.contains("PROMO")));
+    }
+    let notes = run.unparsed("two");
+    assert!(
+        notes.iter().any(|u| u.artefact.ends_with(
+            "user_de/10/com.android.providers.blockednumber/databases/blockednumbers.db"
+        ) && u.reason.contains("table blocked lacks original_number")),
+        "{notes:#?}"
+    );
+}
