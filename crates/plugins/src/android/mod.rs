@@ -24,6 +24,7 @@
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
+//! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
@@ -54,6 +55,7 @@ mod settings;
 mod system;
 mod telegram;
 mod usagestats;
+mod users;
 mod wechat;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
@@ -126,6 +128,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("settings_ssaid.xml", "device"),
     ("settings_secure.xml", "device"),
     ("settings_global.xml", "device"),
+    ("?.xml", "accounts"),
+    ("??.xml", "accounts"),
+    ("???.xml", "accounts"),
     ("calendar.db", "calendar"),
     ("external*.db", "media"),
     ("naver_line", "messages"),
@@ -337,6 +342,11 @@ impl Plugin for AndroidPlugin {
             ),
             e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
             e("packages.list", &["/packages.list\""], "installed apps"),
+            e(
+                "users/<id>.xml",
+                &["/system/users/0.xml\"", "/system/users/10.xml\""],
+                "the device's users: name, type, created, last logged in",
+            ),
             e(
                 "packages.xml",
                 &["/system/packages.xml\""],
@@ -773,6 +783,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 playstore::suggestions(ctx, l)
+            })?;
+        }
+        for l in of("?.xml")
+            .into_iter()
+            .chain(of("??.xml"))
+            .chain(of("???.xml"))
+            .filter(|l| users::is_user_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                users::user_file(ctx, l)
             })?;
         }
         for l in of("packages.xml")

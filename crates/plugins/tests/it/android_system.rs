@@ -1056,3 +1056,96 @@ fn blocked_numbers_on_two_phones() {
         "{notes:#?}"
     );
 }
+
+/// The users' files as Android 11 writes them (plain XML: the primary user with its name, a
+/// work profile, a second full user) and the same as Android 12+ writes them (ABX, by the
+/// android-abx crate's encoder): each user with its name, type, created and last-logged-in
+/// times; names of full users only become display names; a truncated ABX copy is noted.
+#[test]
+fn android_users_plain_and_abx() {
+    const USER_0: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<user id="0" serialNumber="0" flags="3091" type="android.os.usertype.full.SYSTEM" created="0" lastLoggedIn="1714600000000" lastLoggedInFingerprint="google/redfin/redfin:11/RQ3A.211001.001/7641976:user/release-keys" profileBadge="0">
+    <restrictions />
+    <device_policy_local_restrictions />
+    <ignorePrepareStorageErrors>false</ignorePrepareStorageErrors>
+    <name>Man Ho</name>
+</user>
+"#;
+    const USER_10: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<user id="10" serialNumber="10" flags="4144" type="android.os.usertype.profile.MANAGED" created="1714000000000" lastLoggedIn="1714500000000" profileGroupId="0" profileBadge="0">
+    <restrictions />
+    <name>Work profile</name>
+</user>
+"#;
+    const USER_11: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<user id="11" serialNumber="11" flags="1024" type="android.os.usertype.full.SECONDARY" created="1714100000000" lastLoggedIn="1714550000000" profileBadge="0">
+    <restrictions />
+    <name>Kwok</name>
+</user>
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let (plain, abx) = (tmp.path().join("a11"), tmp.path().join("a12"));
+    for (root, encode) in [(&plain, false), (&abx, true)] {
+        let dir = root.join("data/system/users");
+        std::fs::create_dir_all(dir.join("0")).unwrap();
+        for (name, xml) in [("0.xml", USER_0), ("10.xml", USER_10), ("11.xml", USER_11)] {
+            let bytes = if encode {
+                android_abx::xml_to_abx(xml).unwrap()
+            } else {
+                xml.as_bytes().to_vec()
+            };
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    }
+    let cut = android_abx::xml_to_abx(USER_11).unwrap();
+    std::fs::write(abx.join("data/system/users/12.xml"), &cut[..cut.len() / 2]).unwrap();
+    let run = triage(&[
+        ("a11", &plain, "UTC", Some("HK")),
+        ("a12", &abx, "UTC", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for src in ["a11", "a12"] {
+        let all = run.all_phenomena(src);
+        let find = |t: &str| {
+            all.iter()
+                .find(|p| p.title == t)
+                .unwrap_or_else(|| panic!("{src}: {t}"))
+        };
+        let owner = find("Android user 0: Man Ho");
+        assert!(owner.warnings.is_empty(), "{:#?}", owner.warnings);
+        assert_eq!(owner.times.len(), 1, "created 0 is not a time");
+        assert!(
+            owner
+                .verified_facts
+                .iter()
+                .any(|f| f.value == "1714600000000")
+        );
+        let work = find("Android user 10: Work profile");
+        assert_eq!(work.times.len(), 2);
+        assert!(
+            work.interpretation
+                .contains("android.os.usertype.profile.MANAGED")
+        );
+        find("Android user 11: Kwok");
+        let entities = run.entities(src);
+        assert!(
+            entities
+                .iter()
+                .any(|e| e.starts_with("owner [") && e.contains("display_name=man ho")),
+            "{src}: {entities:#?}"
+        );
+        assert!(
+            entities
+                .iter()
+                .any(|e| e.starts_with("android-user:11 [Person] Kwok:"))
+        );
+        assert!(!entities.iter().any(|e| e.contains("work profile")));
+    }
+    assert!(
+        run.unparsed("a12")
+            .iter()
+            .any(|u| u.artefact.ends_with("system/users/12.xml")),
+        "{:#?}",
+        run.unparsed("a12")
+    );
+}
