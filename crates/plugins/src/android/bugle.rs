@@ -200,8 +200,19 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             .map(str::to_string)
             .or_else(|| conv_name.clone())
             .unwrap_or_else(|| format!("conversation {conversation}"));
+        // an outgoing message that never left: a draft, still queued, or failed (AOSP's
+        // outgoing statuses 3 to 9)
+        let (verb, mark) = match status_v {
+            Some("3") => ("draft", "Draft saved"),
+            Some("4" | "5" | "6" | "7") => ("queued", "Message queued"),
+            Some("8" | "9") => ("failed", "Message failed"),
+            _ => ("sent", "Message sent"),
+        };
         let title = match sent {
-            Some(true) => format!("Google Messages message {id} sent to {party_label}"),
+            Some(true) if verb == "sent" => {
+                format!("Google Messages message {id} sent to {party_label}")
+            }
+            Some(true) => format!("Google Messages message {id} ({verb}) to {party_label}"),
             Some(false) => format!("Google Messages message {id} from {party_label}"),
             None => format!("Google Messages message {id} in {party_label}"),
         };
@@ -228,7 +239,7 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             received,
             unix_millis(received),
             if sent == Some(true) {
-                "Message sent"
+                mark
             } else {
                 "Message received"
             },

@@ -75,7 +75,7 @@ fn check(run: &Run, source: &str, db: &Path, new_layout: bool) {
             p.interpretation
         );
         let direction = if row[9] == "Outgoing" {
-            " sent to "
+            " to "
         } else {
             " from "
         };
@@ -120,8 +120,9 @@ fn check(run: &Run, source: &str, db: &Path, new_layout: bool) {
     // a group conversation: no single other participant
     assert_eq!(
         draft.title,
-        "Google Messages message 5 sent to FUNG CC, 9000 1111"
+        "Google Messages message 5 (draft) to FUNG CC, 9000 1111"
     );
+    assert_eq!(draft.times[0].description, "Draft saved");
     assert!(draft.interpretation.contains("draft (status 3)"));
     assert!(draft.interpretation.contains("with 2 other participant(s)"));
     let sim = all
