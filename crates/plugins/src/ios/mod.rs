@@ -45,6 +45,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
@@ -79,6 +80,7 @@ pub mod groupme;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
+pub mod interactions;
 pub mod keyboard;
 pub mod kik;
 pub mod knowledgec;
@@ -214,6 +216,7 @@ impl Plugin for Ios {
         ctx.artefact("sms.db", || sms::triage(&run))?;
         ctx.artefact("CallHistory.storedata", || callhistory::triage(&run))?;
         ctx.artefact("voicemail.db", || voicemail::triage(&run))?;
+        ctx.artefact("CoreDuet interactionC.db", || interactions::triage(&run))?;
         ctx.artefact("WhatsApp", || whatsapp::triage(&run))?;
         ctx.artefact("Google Voice threadingStore.sqlite", || {
             googlevoice::triage(&run)
@@ -615,6 +618,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(
+            "CoreDuet interactionC.db",
+            &["/interactionC.db\""],
+            "the calls, messages, mails and shares apps donated: app, times, direction, the sender's name and number or e-mail",
+        ),
+        entry(
             "Facebook Messenger lightspeed store",
             &["/lightspeed-userDatabases/"],
             "Facebook Messenger: contacts (Facebook ids, names, user names, e-mails, phones), messages with attachments and reactions, calls",
@@ -828,6 +836,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Cookies.binarycookies" => "web",
         _ if crate::wallets::mobile_state_file(path) => "wallets",
         "wallet-rn-v2.sqlite" => "wallets",
+        "interactionC.db" => "messages",
         _ if path.contains("/lightspeed-userDatabases/") && name.ends_with(".db") => "messages",
         "cacheV0.db" | "Photos.sqlite" => "media",
         "com.apple.identityservices.idstatuscache.plist" => "accounts",
@@ -931,6 +940,7 @@ const SEARCHED: &[&str] = &[
     "threadingStore.sqlite",
     "user_model_database.sqlite",
     "voicemail.db",
+    "interactionC.db",
     "wallet-rn-v2.sqlite",
     "lightspeed-userDatabases",
 ];

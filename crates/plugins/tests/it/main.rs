@@ -16,6 +16,7 @@ mod google_messages;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;
+mod ios_interactions;
 mod ios_nearby;
 mod ios_parity;
 mod ios_social;
