@@ -7,6 +7,9 @@
 //! an address-book card holds it): it names who the user dealt with across every app that
 //! donates, WhatsApp and Telegram included.
 //!
+//! The interactions' attachments (`ZATTACHMENT` through Core Data's `Z_<n>INTERACTIONS` join
+//! table, found by its columns): one phenomenon each — iLEAPP's `interactionCAttachments`.
+//!
 //! Times are Core Data seconds since 2001. `ZDIRECTION` is printed as stored (its values are
 //! not documented by Apple).
 
@@ -101,6 +104,93 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         if let Some(id) = &identifier {
             run.observe_handle(id, inv, &format!("interaction {pk} ({bundle})"))?;
         }
+    }
+    attachments(run, find, path, &icols)
+}
+
+/// The attachments of the interactions (`ZATTACHMENT`, joined through Core Data's many-to-many
+/// table `Z_<n>INTERACTIONS`, whose number and column names follow the model's entity
+/// numbering, so they are looked up): content text, type (UTI), URL, with the interaction's
+/// app, target app, UUID and time — iLEAPP's `interactionCAttachments`.
+fn attachments(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    icols: &std::collections::BTreeSet<String>,
+) -> Result<(), RuntimeError> {
+    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
+               WHERE m.type = 'table' AND (m.name = 'ZATTACHMENT' OR m.name GLOB 'Z_[0-9]*INTERACTIONS') ORDER BY m.name, p.cid";
+    let Some((_, t)) = run.query(path, sql, 1000)? else {
+        return Ok(());
+    };
+    let mut join: Option<(String, String, String)> = None;
+    let mut attachment_cols = std::collections::BTreeSet::new();
+    let mut by_table: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for row in &t.rows {
+        if let (Some(tbl), Some(col)) = (t.get(row, "tbl"), t.get(row, "col")) {
+            if tbl == "ZATTACHMENT" {
+                attachment_cols.insert(col.to_string());
+            } else {
+                by_table
+                    .entry(tbl.to_string())
+                    .or_default()
+                    .push(col.to_string());
+            }
+        }
+    }
+    for (tbl, cols) in &by_table {
+        let a = cols.iter().find(|c| c.ends_with("ATTACHMENTS"));
+        let i = cols.iter().find(|c| c.ends_with("INTERACTIONS"));
+        if let (Some(a), Some(i)) = (a, i) {
+            join = Some((tbl.clone(), a.clone(), i.clone()));
+        }
+    }
+    let Some((tbl, a, i)) = join.filter(|_| attachment_cols.contains("Z_PK")) else {
+        return Ok(());
+    };
+    let c = |col: &str, alias: &str| column_or_null(&attachment_cols, "a.", col, alias);
+    let sql = format!(
+        "SELECT a.Z_PK AS pk, i.Z_PK AS interaction, i.ZBUNDLEID AS bundle, {}, {}, {}, {}, {}, {} \
+         FROM ZINTERACTIONS i JOIN {tbl} j ON j.{i} = i.Z_PK JOIN ZATTACHMENT a ON a.Z_PK = j.{a}",
+        column_or_null(icols, "i.", "ZTARGETBUNDLEID", "target"),
+        column_or_null(icols, "i.", "ZUUID", "uuid"),
+        column_or_null(icols, "i.", "ZCREATIONDATE", "created"),
+        c("ZCONTENTTEXT", "text"),
+        c("ZUTI", "uti"),
+        c("ZCONTENTURL", "url"),
+    );
+    let Some(paged) = run.paged(path, &sql, "a.Z_PK")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let bundle = raw(t, row, "bundle").unwrap_or_default();
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "Interaction attachment {pk} in {bundle}: {}",
+                raw(t, row, "text").unwrap_or_else(|| "no text".into())
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, Some(&bundle), inv);
+        d.fact(FactType::Identifier, raw(t, row, "target").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "uuid").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "uti").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
+        let v = raw(t, row, "created");
+        d.time(
+            v.as_deref(),
+            core_data_encoding(v.as_deref()),
+            "Interaction recorded",
+            inv,
+        );
+        d.interpretation = format!(
+            "ZATTACHMENT Z_PK {pk} of {path}: an attachment of interaction {} donated by {bundle}; ZCREATIONDATE is Core Data seconds since 2001.",
+            raw(t, row, "interaction").unwrap_or_default(),
+        );
+        run.record(d)?;
     }
     Ok(())
 }

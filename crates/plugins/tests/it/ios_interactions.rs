@@ -2,8 +2,8 @@
 //! `tests/fixtures/ios-interactions/interactionC.sql` builds it (sqlite3 CLI) and an older
 //! one without `ZTARGETBUNDLEID`, `ZCONTENTURL` and `ZDOMAINIDENTIFIER` (dropped by sqlite3).
 //! Every row of iLEAPP's `interactionCContacts` query, run by the CLI, is found with its
-//! fields; phones and e-mails of senders are counterparties; a database whose `ZCONTACTS`
-//! lacks `ZIDENTIFIER` is noted.
+//! fields, and every row of its `interactionCAttachments` query; phones and e-mails of senders
+//! are counterparties; a database whose `ZCONTACTS` lacks `ZIDENTIFIER` is noted.
 
 use std::path::Path;
 
@@ -43,6 +43,47 @@ fn check(root: &Path) {
         );
     }
     assert!(!ids.iter().any(|(_, _, n)| n.contains("telegram")));
+    // iLEAPP's interactionCAttachments query (its join table as this model numbers it)
+    let target = if db_has_target(&db) {
+        "zinteractions.ztargetbundleid"
+    } else {
+        "''"
+    };
+    let rows = sqlite3(
+        &db,
+        &format!(
+            "SELECT zattachment.z_pk, zinteractions.zcreationdate, zinteractions.zbundleid, {target}, zinteractions.zuuid, zattachment.zcontenttext, zattachment.zuti, zattachment.zcontenturl FROM zinteractions INNER JOIN z_1interactions ON zinteractions.z_pk = z_1interactions.z_3interactions INNER JOIN zattachment ON z_1interactions.z_1attachments = zattachment.z_pk"
+        ),
+    );
+    assert_eq!(rows.len(), 1);
+    for row in &rows {
+        let p = found
+            .iter()
+            .find(|p| {
+                p.title
+                    .starts_with(&format!("Interaction attachment {} in ", row[0]))
+            })
+            .unwrap_or_else(|| {
+                panic!(
+                    "{row:?}: {:#?}",
+                    found.iter().map(|p| &p.title).collect::<Vec<_>>()
+                )
+            });
+        for v in &row[1..] {
+            assert!(
+                v.is_empty() || p.verified_facts.iter().any(|f| &f.value == v),
+                "{v} in {p:#?}"
+            );
+        }
+    }
+}
+
+fn db_has_target(db: &Path) -> bool {
+    !sqlite3(
+        db,
+        "SELECT name FROM pragma_table_info('ZINTERACTIONS') WHERE name = 'ZTARGETBUNDLEID'",
+    )
+    .is_empty()
 }
 
 #[test]
