@@ -25,6 +25,7 @@
 //! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
 //! | `packages.list` | the installed packages | — |
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
+//! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
@@ -51,6 +52,7 @@ mod line;
 mod packagesxml;
 mod partitions;
 mod playstore;
+mod recents;
 mod settings;
 mod system;
 mod telegram;
@@ -103,6 +105,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
     ("packages.xml", "apps"),
+    ("*_task.xml", "app_usage"),
     ("library.db", "apps"),
     ("keep.db", "notes"),
     ("suggestions.db", "web"),
@@ -346,6 +349,11 @@ impl Plugin for AndroidPlugin {
                 "users/<id>.xml",
                 &["/system/users/0.xml\"", "/system/users/10.xml\""],
                 "the device's users: name, type, created, last logged in",
+            ),
+            e(
+                "recent_tasks",
+                &["/recent_tasks/"],
+                "the apps in the overview screen: activity, app, who started it, first and last active",
             ),
             e(
                 "packages.xml",
@@ -793,6 +801,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 users::user_file(ctx, l)
+            })?;
+        }
+        for l in of("*_task.xml")
+            .into_iter()
+            .filter(|l| recents::is_task_file(l))
+            .take(MAX_ROWS as usize)
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                recents::task_file(ctx, l)
             })?;
         }
         for l in of("packages.xml")

@@ -1149,3 +1149,69 @@ fn android_users_plain_and_abx() {
         run.unparsed("a12")
     );
 }
+
+/// Persisted recent tasks as Android 11 writes them (plain XML, `TaskRecord.saveToXml`'s
+/// attributes, hand-typed) and the same as Android 12+ writes them (ABX, by the android-abx
+/// crate's encoder): each task with its app, activity, caller and times; a task file of another
+/// root and a truncated ABX copy noted.
+#[test]
+fn recent_tasks_plain_and_abx() {
+    const TASK: &str = r#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+<task task_id="187" real_activity="com.whatsapp/.Main" real_activity_suspended="false" affinity="com.whatsapp" root_has_reset="true" auto_remove_recents="false" asked_compat_mode="false" user_id="0" user_setup_complete="true" effective_uid="10231" task_type="1" first_active_time="1714600000000" last_active_time="1714600900000" last_time_moved="1714600950000" never_relinquish_identity="true" task_description_color="ff075e54" task_affiliation="187" prev_affiliation="-1" next_affiliation="-1" calling_uid="10142" calling_package="com.google.android.apps.nexuslauncher" supports_picture_in_picture="false" resize_mode="2" min_width="-1" min_height="-1" persist_task_version="1">
+    <intent action="android.intent.action.MAIN" component="com.whatsapp/.Main" flags="10200000">
+        <categories category="android.intent.category.LAUNCHER" />
+    </intent>
+</task>
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let (plain, abx) = (tmp.path().join("a11"), tmp.path().join("a12"));
+    for (root, bytes) in [
+        (&plain, TASK.as_bytes().to_vec()),
+        (&abx, android_abx::xml_to_abx(TASK).unwrap()),
+    ] {
+        let dir = root.join("data/system_ce/0/recent_tasks");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(root.join("data/system/users/0")).unwrap();
+        std::fs::write(dir.join("187_task.xml"), bytes).unwrap();
+    }
+    let cut = android_abx::xml_to_abx(TASK).unwrap();
+    let dir = abx.join("data/system_ce/0/recent_tasks");
+    std::fs::write(dir.join("188_task.xml"), &cut[..cut.len() / 2]).unwrap();
+    std::fs::write(dir.join("189_task.xml"), b"<map />").unwrap();
+    let run = triage(&[
+        ("a11", &plain, "UTC", Some("HK")),
+        ("a12", &abx, "UTC", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for src in ["a11", "a12"] {
+        let all = run.all_phenomena(src);
+        let p = all
+            .iter()
+            .find(|p| p.title == "Recent task 187: com.whatsapp")
+            .unwrap_or_else(|| panic!("{src}"));
+        assert!(p.warnings.is_empty(), "{:#?}", p.warnings);
+        for v in [
+            "com.whatsapp/.Main",
+            "com.google.android.apps.nexuslauncher",
+            "10231",
+            "1714600000000",
+            "1714600900000",
+            "1714600950000",
+        ] {
+            assert!(p.verified_facts.iter().any(|f| f.value == v), "{src}: {v}");
+        }
+        assert_eq!(p.times.len(), 3);
+    }
+    let notes = run.unparsed("a12");
+    for (file, why) in [
+        ("188_task.xml", ""),
+        ("189_task.xml", "its root element is <map>"),
+    ] {
+        assert!(
+            notes
+                .iter()
+                .any(|u| u.artefact.ends_with(file) && u.reason.contains(why)),
+            "{file}: {notes:#?}"
+        );
+    }
+}
