@@ -1043,6 +1043,33 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
     }
 }
 
+/// Reads `l` with `read_xml` (plain XML, or ABX decoded to the XML it stands for): the call,
+/// the format its first line names (`xml`, `abx (decoded)`) and the XML text after it; `None`
+/// when the call failed (noted unparsed with its reason).
+pub(crate) fn read_xml(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+) -> Result<Option<(masf_tools::Invoked, String, String)>, RuntimeError> {
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        "read_xml",
+        args_on(&l.tree, json!({"path": l.path})),
+    )?
+    else {
+        return Ok(None);
+    };
+    let text = &inv.output.text;
+    let format = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# format: "))
+        .unwrap_or("xml")
+        .to_string();
+    let body = text.split_once('\n').map_or("", |(_, b)| b).to_string();
+    Ok(Some((inv, format, body)))
+}
+
 /// Finds every artefact of [`ARTEFACTS`] in every readable file system: one `find_files` per
 /// file system with every glob (one walk of the tree, not one per artefact); deleted entries are
 /// left out.

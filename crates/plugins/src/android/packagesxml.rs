@@ -12,7 +12,7 @@ use quick_xml::events::Event;
 
 use super::{Located, MAX_ROWS};
 use crate::drafts::{Draft, record_draft, unix_millis_hex};
-use crate::identity::{args_on, artefact_name};
+use crate::identity::artefact_name;
 
 /// One `<package>` element's attributes, as the text holds them.
 #[derive(Debug, Default, Clone)]
@@ -83,24 +83,10 @@ fn parse(xml: &str) -> Result<Vec<Package>, String> {
 /// One `packages.xml`.
 pub fn packages_xml(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_xml",
-        args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, format, body)) = super::read_xml(ctx, l)? else {
         return Ok(());
     };
-    let text = &inv.output.text;
-    let format = text
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("# format: "))
-        .unwrap_or("xml")
-        .to_string();
-    let body = text.split_once('\n').map_or("", |(_, b)| b);
-    let all = match parse(body) {
+    let all = match parse(&body) {
         Ok(all) => all,
         Err(why) => {
             ctx.unparsed(

@@ -11,7 +11,7 @@ use quick_xml::events::Event;
 
 use super::Located;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{args_on, artefact_name};
+use crate::identity::artefact_name;
 
 /// Whether `l` is a persisted task (`…/recent_tasks/<digits>_task.xml`).
 pub fn is_task_file(l: &Located) -> bool {
@@ -65,17 +65,10 @@ fn parse(xml: &str) -> Result<(Attrs, Attrs), String> {
 /// One persisted task.
 pub fn task_file(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_xml",
-        args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, _, body)) = super::read_xml(ctx, l)? else {
         return Ok(());
     };
-    let body = inv.output.text.split_once('\n').map_or("", |(_, b)| b);
-    let (task, intent) = match parse(body) {
+    let (task, intent) = match parse(&body) {
         Ok(t) => t,
         Err(why) => {
             ctx.unparsed(

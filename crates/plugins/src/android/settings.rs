@@ -75,24 +75,10 @@ pub fn parse(xml: &str) -> Result<Vec<Setting>, String> {
 /// One settings file.
 pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_xml",
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, format, body)) = super::read_xml(ctx, l)? else {
         return Ok(());
     };
-    let text = &inv.output.text;
-    let format = text
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("# format: "))
-        .unwrap_or("xml")
-        .to_string();
-    let body = text.split_once('\n').map_or("", |(_, b)| b);
-    let all = match parse(body) {
+    let all = match parse(&body) {
         Ok(all) => all,
         Err(why) => {
             ctx.unparsed(

@@ -12,7 +12,7 @@ use quick_xml::events::Event;
 
 use super::Located;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{args_on, artefact_name, observe};
+use crate::identity::{artefact_name, observe};
 
 /// Whether `l` is a user's file (`…/system/users/<digits>.xml`).
 pub fn is_user_file(l: &Located) -> bool {
@@ -81,17 +81,10 @@ fn parse(xml: &str) -> Result<User, String> {
 /// One user's file.
 pub fn user_file(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_xml",
-        args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, _, body)) = super::read_xml(ctx, l)? else {
         return Ok(());
     };
-    let body = inv.output.text.split_once('\n').map_or("", |(_, b)| b);
-    let user = match parse(body) {
+    let user = match parse(&body) {
         Ok(u) => u,
         Err(why) => {
             ctx.unparsed(
