@@ -9,6 +9,7 @@
 //! | `logins` | one per saved login or never-save entry | origin, action URL, realm, user name and its field, display name, federation URL, created / last used / password changed / received / last filled times (WebKit µs), times used, never-save flag, scheme, sender of a shared password. The user name, when an e-mail or a phone, is the browser profile user's (`browser-profile:<profile>`, as the signed-in account); a password's sender is a `handle:<e-mail>` person. **The password is never read.** |
 //! | `autofill` | one per autocomplete entry | field name, value, created and last used (Unix s), count; no identity (whose a value is, is not known) |
 //! | `autofill_profiles` with `autofill_profile_names`/`_emails`/`_phones` (before 2023), `addresses` or `local_addresses` with their `…type_tokens` (after) | one per saved address | names, e-mails, phones, company, street, city, state, postcode, country, modified and last used (Unix s), use count; each profile an `autofill:<guid>` person with its names, e-mails and phones |
+//! | `omni_box_shortcuts` (`Shortcuts`), `network_action_predictor` (`Network Action Predictor`) | one per entry | what was typed in the address bar, the URL it led to, hits (and misses), last use (WebKit µs); only in a profile folder |
 //! | `credit_cards`, `masked_credit_cards` | one per card | name on card, expiry, nickname, network and last four digits of server cards, use count and date; **the card number is never read** |
 //!
 //! Columns are taken by name (each table has grown over the years); a table lacking the columns
@@ -28,10 +29,20 @@ use crate::identity::{
 };
 use crate::outputs::raw;
 
-/// Whether a file found by name is one of the stores (not a `-journal`, `-wal` or `-shm`).
+/// Whether a file found by name is one of the stores (not a `-journal`, `-wal` or `-shm`);
+/// `Shortcuts` and `Network Action Predictor` only in a profile folder (`Default`,
+/// `Profile N`), their names being common.
 pub fn is_store(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    matches!(name, "Login Data" | "Login Data For Account" | "Web Data")
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let profile = parts
+        .next()
+        .is_some_and(|d| d == "Default" || d.starts_with("Profile "));
+    match name {
+        "Login Data" | "Login Data For Account" | "Web Data" => true,
+        "Shortcuts" | "Network Action Predictor" => profile,
+        _ => false,
+    }
 }
 
 /// The profile folder holding `path`.
@@ -46,10 +57,11 @@ pub fn read(
     path: &str,
     found: &Invoked,
 ) -> Result<(), RuntimeError> {
-    if path.ends_with("/Web Data") || path == "Web Data" {
-        web_data(ctx, tree, path, found)
-    } else {
-        logins(ctx, tree, path, found)
+    match path.rsplit('/').next().unwrap_or(path) {
+        "Web Data" => web_data(ctx, tree, path, found),
+        "Shortcuts" => typed(ctx, tree, path, found, Typed::Shortcuts),
+        "Network Action Predictor" => typed(ctx, tree, path, found, Typed::Predictor),
+        _ => logins(ctx, tree, path, found),
     }
 }
 
@@ -719,6 +731,94 @@ fn cards(
             );
             record_draft(ctx, d)?;
         }
+    }
+    Ok(())
+}
+
+/// The two stores of what was typed in the address bar.
+#[derive(Clone, Copy)]
+enum Typed {
+    /// `Shortcuts` (`omni_box_shortcuts`): typed text, the suggestion taken, how often, when.
+    Shortcuts,
+    /// `Network Action Predictor` (`network_action_predictor`): typed text, the URL, hits and
+    /// misses.
+    Predictor,
+}
+
+/// What the user typed into the address bar (`Shortcuts`, `Network Action Predictor`): one
+/// phenomenon per entry — the text, the URL it led to, counts and (shortcuts) the last use.
+fn typed(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    kind: Typed,
+) -> Result<(), RuntimeError> {
+    let (table, text_col, what) = match kind {
+        Typed::Shortcuts => ("omni_box_shortcuts", "text", "Chromium omnibox shortcuts"),
+        Typed::Predictor => (
+            "network_action_predictor",
+            "user_text",
+            "Chromium's network action predictor",
+        ),
+    };
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(());
+    };
+    let name = artefact_name(tree, path);
+    if !tables.iter().any(|t| t == table) {
+        ctx.unparsed(&name, &format!("not {what}: no {table} table"), None)?;
+        return Ok(());
+    }
+    let cols = table_columns(ctx, tree, path, table)?;
+    if !require_columns(ctx, &name, what, table, &cols, &[text_col, "url"])? {
+        return Ok(());
+    }
+    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT rowid AS row, {text_col} AS typed, url, {}, {}, {}, {}, {} FROM {table} ORDER BY rowid",
+        c("fill_into_edit"),
+        c("description"),
+        c("last_access_time"),
+        c("number_of_hits"),
+        c("number_of_misses"),
+    );
+    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "typed entries")?;
+    let browser = browser_of(path);
+    for row in &t.rows {
+        let typed = raw(&t, row, "typed").unwrap_or_default();
+        let mut d = Draft::new("web", format!("{browser} address bar: typed {typed}"));
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Text, Some(&typed), &inv);
+        d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
+        d.fact(
+            FactType::Text,
+            raw(&t, row, "fill_into_edit").as_deref(),
+            &inv,
+        );
+        d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
+        d.fact(FactType::Count, t.get(row, "number_of_hits"), &inv);
+        let last = t.get(row, "last_access_time");
+        d.time(last, webkit(last), "Address-bar suggestion last used", &inv);
+        d.interpretation = format!(
+            "{table} row {} of {name}: the user typed this text into {browser}'s address bar and {} (hits {}, misses {}){}.",
+            t.get(row, "row").unwrap_or("?"),
+            match kind {
+                Typed::Shortcuts => "took the suggestion it shows, kept as a shortcut",
+                Typed::Predictor => "the browser learned which page it leads to",
+            },
+            t.get(row, "number_of_hits").unwrap_or("?"),
+            t.get(row, "number_of_misses").unwrap_or("not stored"),
+            if last.is_some() {
+                "; last_access_time is WebKit microseconds"
+            } else {
+                ""
+            },
+        );
+        record_draft(ctx, d)?;
     }
     Ok(())
 }

@@ -116,6 +116,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("History", "web"),
     ("Login Data*", "accounts"),
     ("Web Data", "web"),
+    ("Shortcuts", "web"),
+    ("Network Action Predictor", "web"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -933,6 +935,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("Login Data*")
             .into_iter()
             .chain(of("Web Data"))
+            .chain(of("Shortcuts"))
+            .chain(of("Network Action Predictor"))
             .filter(|l| crate::chromium_forms::is_store(&l.path))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

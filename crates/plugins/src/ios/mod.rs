@@ -298,7 +298,12 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             crate::browsers::chromium_bookmarks(run.ctx, &tree, p, &find)?;
         }
     }
-    for glob in ["Login Data*", "Web Data"] {
+    for glob in [
+        "Login Data*",
+        "Web Data",
+        "Shortcuts",
+        "Network Action Predictor",
+    ] {
         if let Some((find, paths)) = run.find(glob)? {
             for p in paths
                 .iter()
@@ -903,6 +908,8 @@ const SEARCHED: &[&str] = &[
     "Line.sqlite",
     "Local.sqlite",
     "Login Data*",
+    "Network Action Predictor",
+    "Shortcuts",
     "MM.sqlite",
     "Manifest.plist",
     "ModuleConfiguration.plist",

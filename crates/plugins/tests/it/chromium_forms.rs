@@ -79,6 +79,16 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
     let chrome = android.join("data/data/com.android.chrome/app_chrome/Default");
     build(&chrome.join("Login Data"), "login_data.sql");
     build(&chrome.join("Web Data"), "web_data.sql");
+    crate::android_support::sqlite_fixture(
+        &chrome.join("Shortcuts"),
+        "chromium/shortcuts.sql",
+        "DROP TABLE network_action_predictor;",
+    );
+    crate::android_support::sqlite_fixture(
+        &chrome.join("Network Action Predictor"),
+        "chromium/shortcuts.sql",
+        "DROP TABLE omni_box_shortcuts;",
+    );
     // an empty rollback journal, as Chrome leaves between transactions
     std::fs::write(chrome.join("Login Data-journal"), b"").unwrap();
     std::fs::create_dir_all(android.join("data/system/users/0")).unwrap();
@@ -89,6 +99,8 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
     build(&profile.join("Web Data"), "web_data_2022.sql");
     let other = windows.join("Users/fung/AppData/Roaming/OtherApp");
     std::fs::create_dir_all(&other).unwrap();
+    // a file named Shortcuts outside a browser profile: not a browser's, not read
+    std::fs::write(other.join("Shortcuts"), b"[shortcuts]\n").unwrap();
     let out = Command::new("sqlite3")
         .arg(other.join("Web Data"))
         .arg("CREATE TABLE t (a); INSERT INTO t VALUES (1);")
@@ -120,6 +132,24 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
         "7c1e4a52-93d4-4f0b-a3c4-2b9d0e6f1a11",
     ] {
         assert!(has(address, v), "{v}: {address:#?}");
+    }
+    // what was typed in the address bar: every row as the CLI reads it
+    for (file, sql) in [
+        (
+            "Shortcuts",
+            "SELECT text, url, last_access_time, number_of_hits FROM omni_box_shortcuts",
+        ),
+        (
+            "Network Action Predictor",
+            "SELECT user_text, url, number_of_hits FROM network_action_predictor",
+        ),
+    ] {
+        for row in sqlite3(&chrome.join(file), sql) {
+            let p = find(&all, &format!("Chrome address bar: typed {}", row[0]));
+            for v in &row {
+                assert!(has(p, v), "{file}: {v} in {p:#?}");
+            }
+        }
     }
     let card = find(&all, "Chrome saved card of LEUNG YUK LAM");
     assert!(has(card, "OTC card") && card.interpretation.contains("expiring 8/2028"));
@@ -160,6 +190,12 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
             .any(|u| u.artefact.ends_with("OtherApp/Web Data")
                 && u.reason.contains("not a Chromium Web Data store")),
         "{notes:#?}"
+    );
+    assert!(
+        !run.outputs("windows").iter().any(
+            |(tool, args, _)| tool.starts_with("sqlite") && args.contains("OtherApp/Shortcuts")
+        ),
+        "a Shortcuts file outside a profile was read"
     );
     assert!(
         run.unparsed("android").is_empty(),
