@@ -10,6 +10,7 @@
 //! | `autofill` | one per autocomplete entry | field name, value, created and last used (Unix s), count; no identity (whose a value is, is not known) |
 //! | `autofill_profiles` with `autofill_profile_names`/`_emails`/`_phones` (before 2023), `addresses` or `local_addresses` with their `…type_tokens` (after) | one per saved address | names, e-mails, phones, company, street, city, state, postcode, country, modified and last used (Unix s), use count; each profile an `autofill:<guid>` person with its names, e-mails and phones |
 //! | `omni_box_shortcuts` (`Shortcuts`), `network_action_predictor` (`Network Action Predictor`) | one per entry | what was typed in the address bar, the URL it led to, hits (and misses), last use (WebKit µs); only in a profile folder |
+//! | `cookies` (`Cookies`, `Network/Cookies`, a WebView's) | one per host | how many cookies, their names, first set and last used (WebKit µs); **cookie values are never read** |
 //! | `credit_cards`, `masked_credit_cards` | one per card | name on card, expiry, nickname, network and last four digits of server cards, use count and date; **the card number is never read** |
 //!
 //! Columns are taken by name (each table has grown over the years); a table lacking the columns
@@ -41,6 +42,16 @@ pub fn is_store(path: &str) -> bool {
     match name {
         "Login Data" | "Login Data For Account" | "Web Data" => true,
         "Shortcuts" | "Network Action Predictor" => profile,
+        // Chrome 96+ keeps it in the profile's Network folder; a WebView in its own
+        "Cookies" => {
+            let dirs: Vec<&str> = path.rsplit('/').skip(1).take(2).collect();
+            let is_profile = |d: &str| d == "Default" || d.starts_with("Profile ");
+            match dirs.as_slice() {
+                [d, ..] if is_profile(d) || *d == "app_webview" => true,
+                ["Network", d] => is_profile(d) || *d == "app_webview",
+                _ => false,
+            }
+        }
         _ => false,
     }
 }
@@ -61,6 +72,7 @@ pub fn read(
         "Web Data" => web_data(ctx, tree, path, found),
         "Shortcuts" => typed(ctx, tree, path, found, Typed::Shortcuts),
         "Network Action Predictor" => typed(ctx, tree, path, found, Typed::Predictor),
+        "Cookies" => cookies(ctx, tree, path, found),
         _ => logins(ctx, tree, path, found),
     }
 }
@@ -817,6 +829,67 @@ fn typed(
             } else {
                 ""
             },
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
+}
+
+/// The sites that set cookies (`Cookies`, `cookies`): one phenomenon per host — how many
+/// cookies, their names, when the first was set and the last was used (WebKit µs). **Cookie
+/// values are never selected** (they are session credentials).
+fn cookies(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(());
+    };
+    let name = artefact_name(tree, path);
+    if !tables.iter().any(|t| t == "cookies") {
+        ctx.unparsed(&name, "not a Chromium cookie store: no cookies table", None)?;
+        return Ok(());
+    }
+    let cols = table_columns(ctx, tree, path, "cookies")?;
+    if !require_columns(
+        ctx,
+        &name,
+        "a Chromium cookie store",
+        "cookies",
+        &cols,
+        &["host_key", "name", "creation_utc"],
+    )? {
+        return Ok(());
+    }
+    let last = if cols.contains("last_access_utc") {
+        "max(last_access_utc)"
+    } else {
+        "NULL"
+    };
+    let sql = format!(
+        "SELECT host_key AS host, count(*) AS cookies, group_concat(DISTINCT name) AS names, min(creation_utc) AS first_set, {last} AS last_access FROM cookies GROUP BY host_key ORDER BY host_key"
+    );
+    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "cookie hosts")?;
+    let browser = browser_of(path);
+    for row in &t.rows {
+        let host = raw(&t, row, "host").unwrap_or_default();
+        let mut d = Draft::new("web", format!("{browser} cookies of {host}"));
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Text, Some(&host), &inv);
+        d.fact(FactType::Count, t.get(row, "cookies"), &inv);
+        d.fact(FactType::Text, raw(&t, row, "names").as_deref(), &inv);
+        let first = t.get(row, "first_set");
+        d.time(first, webkit(first), "First cookie set", &inv);
+        let last = t.get(row, "last_access");
+        d.time(last, webkit(last), "Cookie last used", &inv);
+        d.interpretation = format!(
+            "cookies of {name}: {} cookie(s) set by {host} in {browser} (their names listed, never their values); creation_utc and last_access_utc are WebKit microseconds.",
+            t.get(row, "cookies").unwrap_or("?"),
         );
         record_draft(ctx, d)?;
     }

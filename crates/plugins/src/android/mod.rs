@@ -117,6 +117,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Login Data*", "accounts"),
     ("Web Data", "web"),
     ("Shortcuts", "web"),
+    ("Cookies", "web"),
     ("Network Action Predictor", "web"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
@@ -937,6 +938,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .chain(of("Web Data"))
             .chain(of("Shortcuts"))
             .chain(of("Network Action Predictor"))
+            .chain(of("Cookies"))
             .filter(|l| crate::chromium_forms::is_store(&l.path))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

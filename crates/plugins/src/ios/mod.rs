@@ -907,6 +907,7 @@ const SEARCHED: &[&str] = &[
     "IMODb2.sqlite",
     "Line.sqlite",
     "Local.sqlite",
+    "Cookies",
     "Login Data*",
     "Network Action Predictor",
     "Shortcuts",

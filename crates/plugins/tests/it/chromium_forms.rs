@@ -85,6 +85,11 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
         "DROP TABLE network_action_predictor;",
     );
     crate::android_support::sqlite_fixture(
+        &chrome.join("Network/Cookies"),
+        "chromium/cookies.sql",
+        "SELECT 1;",
+    );
+    crate::android_support::sqlite_fixture(
         &chrome.join("Network Action Predictor"),
         "chromium/shortcuts.sql",
         "DROP TABLE omni_box_shortcuts;",
@@ -150,6 +155,22 @@ fn chrome_logins_and_autofill_on_android_and_windows() {
                 assert!(has(p, v), "{file}: {v} in {p:#?}");
             }
         }
+    }
+    // the sites that set cookies, one per host; never a value
+    for row in sqlite3(
+        &chrome.join("Network/Cookies"),
+        "SELECT host_key, count(*), min(creation_utc), max(last_access_utc) FROM cookies GROUP BY host_key",
+    ) {
+        let p = find(&all, &format!("Chrome cookies of {}", row[0]));
+        for v in &row {
+            assert!(has(p, v), "cookies: {v} in {p:#?}");
+        }
+    }
+    for (tool, args, output) in run.outputs("android") {
+        assert!(
+            !output.contains("COOKIE-MARKER"),
+            "{tool} {args} printed a cookie value"
+        );
     }
     let card = find(&all, "Chrome saved card of LEUNG YUK LAM");
     assert!(has(card, "OTC card") && card.interpretation.contains("expiring 8/2028"));
