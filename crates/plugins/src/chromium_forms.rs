@@ -77,6 +77,29 @@ pub fn read(
     }
 }
 
+/// The columns of `table`, the one table a store named `what` is read by: `None` when the
+/// database does not read, lacks the table ("not {what}: no {table} table") or one of `needed`
+/// (each noted).
+fn store_table(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    what: &str,
+    table: &str,
+    needed: &[&str],
+) -> Result<Option<std::collections::BTreeSet<String>>, RuntimeError> {
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(None);
+    };
+    let name = artefact_name(tree, path);
+    if !tables.iter().any(|t| t == table) {
+        ctx.unparsed(&name, &format!("not {what}: no {table} table"), None)?;
+        return Ok(None);
+    }
+    let cols = table_columns(ctx, tree, path, table)?;
+    Ok(require_columns(ctx, &name, what, table, &cols, needed)?.then_some(cols))
+}
+
 /// The saved logins of a `Login Data` store.
 fn logins(
     ctx: &AgentCtx<'_>,
@@ -84,26 +107,19 @@ fn logins(
     path: &str,
     found: &Invoked,
 ) -> Result<(), RuntimeError> {
-    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+    let Some(cols) = store_table(
+        ctx,
+        tree,
+        path,
+        "a Chromium login store",
+        "logins",
+        &["origin_url", "username_value", "signon_realm"],
+    )?
+    else {
         return Ok(());
     };
     let name = artefact_name(tree, path);
     let browser = browser_of(path);
-    if !tables.iter().any(|t| t == "logins") {
-        ctx.unparsed(&name, "not a Chromium login store: no logins table", None)?;
-        return Ok(());
-    }
-    let cols = table_columns(ctx, tree, path, "logins")?;
-    if !require_columns(
-        ctx,
-        &name,
-        "a Chromium login store",
-        "logins",
-        &cols,
-        &["origin_url", "username_value", "signon_realm"],
-    )? {
-        return Ok(());
-    }
     // every column but the password and the binary form data, by name
     let c = |col: &str| column_or_null(&cols, "", col, col);
     let sql = format!(
@@ -774,18 +790,10 @@ fn typed(
             "Chromium's network action predictor",
         ),
     };
-    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+    let Some(cols) = store_table(ctx, tree, path, what, table, &[text_col, "url"])? else {
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    if !tables.iter().any(|t| t == table) {
-        ctx.unparsed(&name, &format!("not {what}: no {table} table"), None)?;
-        return Ok(());
-    }
-    let cols = table_columns(ctx, tree, path, table)?;
-    if !require_columns(ctx, &name, what, table, &cols, &[text_col, "url"])? {
-        return Ok(());
-    }
     let c = |col: &str| column_or_null(&cols, "", col, col);
     let sql = format!(
         "SELECT rowid AS row, {text_col} AS typed, url, {}, {}, {}, {}, {} FROM {table} ORDER BY rowid",
@@ -844,25 +852,18 @@ fn cookies(
     path: &str,
     found: &Invoked,
 ) -> Result<(), RuntimeError> {
-    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+    let Some(cols) = store_table(
+        ctx,
+        tree,
+        path,
+        "a Chromium cookie store",
+        "cookies",
+        &["host_key", "name", "creation_utc"],
+    )?
+    else {
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    if !tables.iter().any(|t| t == "cookies") {
-        ctx.unparsed(&name, "not a Chromium cookie store: no cookies table", None)?;
-        return Ok(());
-    }
-    let cols = table_columns(ctx, tree, path, "cookies")?;
-    if !require_columns(
-        ctx,
-        &name,
-        "a Chromium cookie store",
-        "cookies",
-        &cols,
-        &["host_key", "name", "creation_utc"],
-    )? {
-        return Ok(());
-    }
     let last = if cols.contains("last_access_utc") {
         "max(last_access_utc)"
     } else {

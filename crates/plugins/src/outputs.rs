@@ -93,6 +93,18 @@ pub fn found_paths(find_output: &str) -> Vec<String> {
         .collect()
 }
 
+/// The paths whose last component matches `glob` (`find_files`' own glob rules): one kind of
+/// file picked out of a search made for several.
+pub fn named_like(paths: impl IntoIterator<Item = String>, glob: &str) -> Vec<String> {
+    paths
+        .into_iter()
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            masf_tools::fs_tools::glob_match(glob, name)
+        })
+        .collect()
+}
+
 /// Paths of the directories `find_files` found (deleted ones skipped).
 pub fn found_dirs(find_output: &str) -> Vec<String> {
     found_rows(find_output)

@@ -1049,16 +1049,20 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
     }
 }
 
-/// Reads `l` with `read_xml` (plain XML, or ABX decoded to the XML it stands for): the call,
-/// the format its first line names (`xml`, `abx (decoded)`) and the XML text after it; `None`
-/// when the call failed (noted unparsed with its reason).
-pub(crate) fn read_xml(
+/// Reads `l` with `read_xml` (plain XML, or ABX decoded to the XML it stands for) and parses
+/// the XML text with `parse`: the call, the format its first line names (`xml`, `abx
+/// (decoded)`) and what `parse` made of it; `None` when the call failed or the text is not
+/// `kind` ("could not parse {artefact} as {kind}: {why}"), each noted.
+pub(crate) fn read_xml<T>(
     ctx: &AgentCtx<'_>,
     l: &Located,
-) -> Result<Option<(masf_tools::Invoked, String, String)>, RuntimeError> {
+    kind: &str,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Result<Option<(masf_tools::Invoked, String, T)>, RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
     let Some(inv) = crate::calls::call_or_note(
         ctx,
-        &artefact_name(&l.tree, &l.path),
+        &name,
         "read_xml",
         args_on(&l.tree, json!({"path": l.path})),
     )?
@@ -1072,8 +1076,17 @@ pub(crate) fn read_xml(
         .and_then(|l| l.strip_prefix("# format: "))
         .unwrap_or("xml")
         .to_string();
-    let body = text.split_once('\n').map_or("", |(_, b)| b).to_string();
-    Ok(Some((inv, format, body)))
+    match parse(text.split_once('\n').map_or("", |(_, b)| b)) {
+        Ok(parsed) => Ok(Some((inv, format, parsed))),
+        Err(why) => {
+            ctx.unparsed(
+                &name,
+                &format!("could not parse {name} as {kind}: {why}"),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
 }
 
 /// Finds every artefact of [`ARTEFACTS`] in every readable file system: one `find_files` per

@@ -83,19 +83,9 @@ fn parse(xml: &str) -> Result<Vec<Package>, String> {
 /// One `packages.xml`.
 pub fn packages_xml(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, format, body)) = super::read_xml(ctx, l)? else {
+    let Some((inv, format, all)) = super::read_xml(ctx, l, "the package manager's list", parse)?
+    else {
         return Ok(());
-    };
-    let all = match parse(&body) {
-        Ok(all) => all,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!("could not parse {name} as the package manager's list: {why}"),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
     };
     let (apps, system): (Vec<&Package>, Vec<&Package>) = all.iter().partition(|p| {
         p.code_path

@@ -65,19 +65,8 @@ fn parse(xml: &str) -> Result<(Attrs, Attrs), String> {
 /// One persisted task.
 pub fn task_file(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, _, body)) = super::read_xml(ctx, l)? else {
+    let Some((inv, _, (task, intent))) = super::read_xml(ctx, l, "a recent task", parse)? else {
         return Ok(());
-    };
-    let (task, intent) = match parse(&body) {
-        Ok(t) => t,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!("could not parse {name} as a recent task: {why}"),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
     };
     let get = |key: &str| {
         task.iter()

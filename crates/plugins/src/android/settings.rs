@@ -75,19 +75,8 @@ pub fn parse(xml: &str) -> Result<Vec<Setting>, String> {
 /// One settings file.
 pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, format, body)) = super::read_xml(ctx, l)? else {
+    let Some((inv, format, all)) = super::read_xml(ctx, l, "a settings file", parse)? else {
         return Ok(());
-    };
-    let all = match parse(&body) {
-        Ok(all) => all,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!("could not parse {name} as a settings file: {why}"),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
     };
     let file = l.name();
     let user = user_of(&l.path);

@@ -81,19 +81,8 @@ fn parse(xml: &str) -> Result<User, String> {
 /// One user's file.
 pub fn user_file(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, _, body)) = super::read_xml(ctx, l)? else {
+    let Some((inv, _, user)) = super::read_xml(ctx, l, "a user's file", parse)? else {
         return Ok(());
-    };
-    let user = match parse(&body) {
-        Ok(u) => u,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!("could not parse {name} as a user's file: {why}"),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
     };
     let id = user.get("id").unwrap_or("?");
     let who = user.name.as_deref().filter(|n| !n.trim().is_empty());

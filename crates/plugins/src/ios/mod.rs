@@ -873,6 +873,8 @@ pub struct Run<'c, 's> {
     /// The one search for every file the readers look for by name ([`searched_globs`]):
     /// made on the first [`Run::find`] of one of them; `Some(None)` when it failed (noted).
     searched: RefCell<Option<Option<Found>>>,
+    /// [`searched_globs`], made once per run.
+    globs: Vec<String>,
 }
 
 /// A search and the paths it found.
@@ -978,6 +980,7 @@ impl<'c, 's> Run<'c, 's> {
             observed: RefCell::new(BTreeSet::new()),
             contact_ids: RefCell::new(BTreeMap::new()),
             searched: RefCell::new(None),
+            globs: searched_globs(),
         }
     }
 
@@ -1199,8 +1202,7 @@ impl<'c, 's> Run<'c, 's> {
     /// when `glob` is one of them (the citation is that search), else by a `find_files` call
     /// of its own; `None` when the search failed (noted).
     pub fn find(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
-        let globs = searched_globs();
-        if !globs.iter().any(|g| g == glob) {
+        if !self.globs.iter().any(|g| g == glob) {
             return self.find_alone(glob);
         }
         self.search()?;
@@ -1208,17 +1210,7 @@ impl<'c, 's> Run<'c, 's> {
         Ok(searched
             .as_ref()
             .and_then(|s| s.as_ref())
-            .map(|(inv, paths)| {
-                let mine = paths
-                    .iter()
-                    .filter(|p| {
-                        let name = p.rsplit('/').next().unwrap_or(p);
-                        masf_tools::fs_tools::glob_match(glob, name)
-                    })
-                    .cloned()
-                    .collect();
-                (inv.clone(), mine)
-            }))
+            .map(|(inv, paths)| (inv.clone(), named_like(paths.iter().cloned(), glob))))
     }
 
     /// The folders named like `glob` (one of [`searched_globs`]) that the one search found,
@@ -1227,21 +1219,15 @@ impl<'c, 's> Run<'c, 's> {
         self.search()?;
         let searched = self.searched.borrow();
         Ok(searched.as_ref().and_then(|s| s.as_ref()).map(|(inv, _)| {
-            let dirs = crate::outputs::found_dirs(&inv.output.text)
-                .into_iter()
-                .filter(|p| {
-                    let name = p.rsplit('/').next().unwrap_or(p);
-                    masf_tools::fs_tools::glob_match(glob, name)
-                })
-                .collect();
-            (inv.clone(), dirs)
+            let dirs = crate::outputs::found_dirs(&inv.output.text);
+            (inv.clone(), named_like(dirs, glob))
         }))
     }
 
     /// The one search of every name in [`searched_globs`], once per run (the triage makes it
     /// before any artefact, so that no artefact's time limit is spent on it).
     pub fn search(&self) -> Result<(), RuntimeError> {
-        let globs = searched_globs();
+        let globs = &self.globs;
         if self.searched.borrow().is_none() {
             let limit = FOUND_PER_GLOB * globs.len() as u64;
             let args = json!({"name_globs": globs, "limit": limit});
@@ -1474,7 +1460,7 @@ pub fn core_data_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
     (v.is_finite() && v > 0.0).then_some(TimeEncoding::AppleSeconds)
 }
 
-pub use crate::outputs::{escape, raw};
+pub use crate::outputs::{escape, named_like, raw};
 
 /// The fact type of a handle value (e-mail, phone or other account).
 pub fn handle_fact_type(value: &str) -> FactType {
