@@ -26,7 +26,7 @@
 //!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
-//!   Coinbase Wallet: 59 catalogue artefacts.
+//!   Coinbase Wallet, the addresses in clear of other wallet apps: 62 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -36,7 +36,7 @@
 //!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
 //!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
-//!   `android_usage_stats` tool). MetaMask Mobile and Firefox for Android. 36 catalogue
+//!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android. 46 catalogue
 //!   artefacts.
 //! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android
 //!   plugin and by every tree triage; [`firefox`]: Firefox-family `places.sqlite` (visits,
@@ -53,6 +53,10 @@
 //!   address book as named claims, its transactions; other known wallet extensions' addresses
 //!   without a claim); MetaMask Mobile's state files on Android and iOS (the device user's
 //!   accounts, address book, transactions, in-app browser history).
+//! - [`wallet_apps`]: mobile wallet and exchange apps whose stores are not parsed (Trust
+//!   Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet on
+//!   Android): their data folders on Android and iOS, the wallet addresses written in clear in
+//!   them (`strings`, checksums validated), without a claim.
 //! - [`identity`] turns message and note text into claims: wallets by the cue before them,
 //!   contact claims, app account ids ("my WeChat is …", `identity::account_claims`).
 //! - [`extract`] finds phones, e-mails and wallets in free text (validated by
@@ -87,6 +91,7 @@ pub mod messenger;
 pub mod outputs;
 pub mod region;
 pub mod tree;
+pub mod wallet_apps;
 pub mod wallets;
 
 use std::sync::Arc;

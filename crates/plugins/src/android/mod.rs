@@ -36,6 +36,7 @@
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
 //! | LINE `naver_line` ([`line`]) | one per contact, per message | `line:<mid>`: mid, names; wallet claims by direction |
 //! | Telegram `cache4.db` ([`telegram`]) | one per user, phone-book contact, group, secret chat (never its keys), dialog, message | `owner`: the account with the self flag (id, `telegram_username`, phone), the sender of outgoing secret-chat messages; `telegram:<id>`: user name, phone, name; claims by direction |
+//! | wallet and exchange apps' data folders (`data/data/<package>`, `user/<n>/<package>`, `Android/data/<package>`: Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet; [`crate::wallet_apps`]) | one per folder: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
@@ -395,6 +396,11 @@ impl Plugin for AndroidPlugin {
                 "MetaMask Mobile persistStore",
                 &["/persistStore/persist-", "/RKStorage\""],
                 "the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
+            ),
+            e(
+                "wallet apps' data",
+                &[crate::wallet_apps::DETECTOR],
+                "Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet: the wallet addresses written in clear in each app's data folders",
             ),
             e(
                 "Burner burners.sqlite",
@@ -864,6 +870,30 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 })?;
             }
         }
+        {
+            // wallet and exchange apps whose stores are not parsed: their data folders
+            let mut by_tree: Vec<(&TreeRef, Vec<crate::wallet_apps::Folder>)> = Vec::new();
+            for l in &found {
+                let Some(app) = crate::wallet_apps::android_app(&l.path) else {
+                    continue;
+                };
+                let folder = crate::wallet_apps::Folder {
+                    path: l.path.clone(),
+                    app,
+                    cite: l.found.clone(),
+                    listed: true,
+                };
+                match by_tree.iter_mut().find(|(t, _)| **t == l.tree) {
+                    Some((_, folders)) => folders.push(folder),
+                    None => by_tree.push((&l.tree, vec![folder])),
+                }
+            }
+            for (tree, folders) in &by_tree {
+                ctx.artefact(&artefact_name(tree, "wallet apps' data"), || {
+                    crate::wallet_apps::sweep(ctx, tree, folders)
+                })?;
+            }
+        }
         for tree in trees(ctx)? {
             ctx.artefact(&artefact_name(&tree, "usage statistics"), || {
                 usagestats::locate_and_triage(ctx, &tree)
@@ -1041,6 +1071,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             let parsed: Vec<Located> = found
                 .iter()
                 .filter(|l| !unparsed.contains(&artefact_name(&l.tree, &l.path)))
+                .filter(|l| crate::wallet_apps::android_app(&l.path).is_none())
                 .cloned()
                 .collect();
             artefact_files(ctx, &parsed)?;
@@ -1093,7 +1124,12 @@ pub(crate) fn read_xml<T>(
 /// file system with every glob (one walk of the tree, not one per artefact); deleted entries are
 /// left out.
 fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
-    let globs: Vec<&str> = ARTEFACTS.iter().map(|(g, _)| *g).collect();
+    // the artefacts' files, then the wallet apps' data folders (by their package's name)
+    let globs: Vec<&str> = ARTEFACTS
+        .iter()
+        .map(|(g, _)| *g)
+        .chain(crate::wallet_apps::android_globs())
+        .collect();
     let limit = FOUND_PER_ARTEFACT * ARTEFACTS.len() as u64;
     let mut out = Vec::new();
     for tree in trees(ctx)? {
@@ -1118,7 +1154,7 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
         let mut here: Vec<(usize, Located)> = Vec::new();
         for path in found_paths(&invoked.output.text) {
             let name = path.rsplit('/').next().unwrap_or(&path);
-            let Some(rank) = globs
+            let Some(rank) = globs[..ARTEFACTS.len()]
                 .iter()
                 .position(|g| masf_tools::fs_tools::glob_match(g, name))
             else {
@@ -1136,6 +1172,18 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
                     found: invoked.clone(),
                 },
             ));
+        }
+        for path in crate::outputs::found_dirs(&invoked.output.text) {
+            if crate::wallet_apps::android_app(&path).is_some() {
+                here.push((
+                    globs.len(),
+                    Located {
+                        tree: tree.clone(),
+                        path,
+                        found: invoked.clone(),
+                    },
+                ));
+            }
         }
         here.sort_by_key(|(rank, _)| *rank);
         out.extend(here.into_iter().map(|(_, l)| l));

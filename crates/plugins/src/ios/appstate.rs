@@ -68,6 +68,13 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         let bundle_path = info.as_ref().and_then(|i| string_of(i, "bundlePath"));
         let sandbox = info.as_ref().and_then(|i| string_of(i, "sandboxPath"));
         let container = sandbox.and_then(|s| s.rsplit('/').find(|p| !p.is_empty()));
+        if let Some(s) = sandbox.filter(|s| s.starts_with('/')) {
+            run.containers.borrow_mut().push((
+                bundle.clone(),
+                s.trim_end_matches('/').to_string(),
+                inv.clone(),
+            ));
+        }
         let mut d = Draft::new(
             "apps",
             format!(

@@ -47,6 +47,7 @@
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
+//! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
@@ -246,6 +247,8 @@ impl Plugin for Ios {
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
         ctx.artefact("storeSystem.db", || apps::triage(&run))?;
         ctx.artefact("applicationState.db", || appstate::triage(&run))?;
+        // after the application state, which names the apps' containers
+        ctx.artefact("wallet apps' data", || wallet_apps(&run))?;
         ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
         ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
@@ -314,6 +317,52 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
     }
     Ok(())
+}
+
+/// Wallet and exchange apps whose stores are not parsed ([`crate::wallet_apps`]): each app's
+/// data container, as FrontBoard's application state names it ([`appstate`]), found by its
+/// preferences file or caches folder (a file-system extraction), or the folder a backup names
+/// after the bundle; swept for wallet addresses in clear.
+fn wallet_apps(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    let mut folders = Vec::new();
+    for (bundle, container, inv) in run.containers.borrow().iter() {
+        if let Some(app) = crate::wallet_apps::APPS
+            .iter()
+            .find(|a| a.ios == Some(bundle.as_str()))
+        {
+            folders.push(crate::wallet_apps::Folder {
+                path: container.clone(),
+                app,
+                cite: inv.clone(),
+                listed: false,
+            });
+        }
+    }
+    for glob in crate::wallet_apps::ios_globs() {
+        let is_dir = !glob.ends_with(".plist");
+        let found = if is_dir {
+            run.find_dirs(&glob)?
+        } else {
+            run.find(&glob)?
+        };
+        if let Some((inv, paths)) = found {
+            for p in paths {
+                if let Some((container, app)) = crate::wallet_apps::ios_container(&p, is_dir) {
+                    folders.push(crate::wallet_apps::Folder {
+                        path: container,
+                        app,
+                        cite: inv.clone(),
+                        listed: true,
+                    });
+                }
+            }
+        }
+    }
+    crate::wallet_apps::sweep(run.ctx, &tree, &folders)
 }
 
 /// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
@@ -638,6 +687,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Coinbase Wallet: the account, every address it derived, the assets it tracks with balances, transactions",
         ),
         entry(
+            "wallet apps' data",
+            &[crate::wallet_apps::DETECTOR],
+            "Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the wallet addresses written in clear in each app's container",
+        ),
+        entry(
             "Twitter direct-message cache",
             &["/com.atebits.tweetie.direct-message.cache/"],
             "Twitter/X direct messages and the users of the inbox; the signed-in account id",
@@ -875,6 +929,9 @@ pub struct Run<'c, 's> {
     searched: RefCell<Option<Option<Found>>>,
     /// [`searched_globs`], made once per run.
     globs: Vec<String>,
+    /// Apps' data containers FrontBoard's application state names: (bundle, container path,
+    /// the query that read it), filled by [`appstate`] for the readers after it.
+    pub containers: RefCell<Vec<(String, String, Invoked)>>,
 }
 
 /// A search and the paths it found.
@@ -964,6 +1021,7 @@ fn searched_globs() -> Vec<String> {
     globs.extend(idstatus::NAMES.iter().map(|f| f.to_string()));
     globs.extend(screentime::NAMES.iter().map(|f| f.to_string()));
     globs.push(crate::wallets::async_storage_name());
+    globs.extend(crate::wallet_apps::ios_globs());
     globs.sort();
     globs.dedup();
     globs
@@ -981,6 +1039,7 @@ impl<'c, 's> Run<'c, 's> {
             contact_ids: RefCell::new(BTreeMap::new()),
             searched: RefCell::new(None),
             globs: searched_globs(),
+            containers: RefCell::new(Vec::new()),
         }
     }
 

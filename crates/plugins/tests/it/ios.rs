@@ -1001,6 +1001,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("CoreDuet interactionC.db", false),
             ("Facebook Messenger lightspeed store", false),
             ("Coinbase Wallet wallet-rn-v2.sqlite", false),
+            ("wallet apps' data", false),
             ("Twitter direct-message cache", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),

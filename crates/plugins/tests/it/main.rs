@@ -35,6 +35,7 @@ mod playstore;
 mod screens;
 mod telegram;
 mod typing;
+mod wallet_apps;
 mod wallets;
 mod wallets_mobile;
 mod who;
