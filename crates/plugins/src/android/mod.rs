@@ -22,7 +22,7 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
-//! | `msgstore.db` (WhatsApp, unencrypted) | one per message | `handle:<jid>`: the phone number of the jid |
+//! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
@@ -60,6 +60,7 @@ mod telegram;
 mod usagestats;
 mod users;
 mod wechat;
+mod whatsapp;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
@@ -96,6 +97,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("bugle_db", "messages"),
     ("msys_database_*", "messages"),
     ("msgstore.db", "messages"),
+    ("wa.db", "contacts"),
+    ("com.whatsapp*_preferences_light.xml", "accounts"),
     ("babel*.db", "messages"),
     ("downloads.db", "downloads"),
     ("burners.sqlite", "messages"),
@@ -347,7 +350,11 @@ impl Plugin for AndroidPlugin {
                 &["/msys_database_"],
                 "Messenger contacts (Facebook ids, names, user names, e-mails, phones), messages with attachments and reactions, calls",
             ),
-            e("msgstore.db", &["/msgstore.db\""], "WhatsApp messages"),
+            e(
+                "msgstore.db",
+                &["/msgstore.db\"", "/wa.db\""],
+                "WhatsApp messages (media, locations, quotes), calls, groups with their participants; wa.db contacts; the account's number and name",
+            ),
             e("packages.list", &["/packages.list\""], "installed apps"),
             e(
                 "users/<id>.xml",
@@ -835,11 +842,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || keep::keep_db(ctx, l))?;
         }
-        for l in of("msgstore.db") {
-            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
-                databases::whatsapp(ctx, l)
-            })?;
-        }
+        whatsapp::triage(ctx, &found)?;
         for l in of("babel*.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::hangouts(ctx, l)

@@ -270,17 +270,33 @@ fn generated_disk_notes_the_malformed_and_reads_the_rest() {
     for (tool, args, text) in run.outputs("a") {
         assert!(!text.contains("SECRET"), "{tool} {args} printed a secret");
     }
-    // The WhatsApp message's time is Unix ms, received.
+    // The WhatsApp message's times are Unix ms: when it was sent, and when it was received.
     let wa = run
         .all_phenomena("a")
         .into_iter()
         .find(|p| p.title == "WhatsApp message received from 85291112222@s.whatsapp.net")
         .expect("whatsapp");
-    let m = &wa.times[0];
-    assert_eq!(wa.verified_facts[m.fact].value, "1706700000000");
+    let times: Vec<(&str, TimeEncoding, &str)> = wa
+        .times
+        .iter()
+        .map(|m| {
+            (
+                wa.verified_facts[m.fact].value.as_str(),
+                m.encoding,
+                m.description.as_str(),
+            )
+        })
+        .collect();
     assert_eq!(
-        (m.encoding, m.description.as_str()),
-        (TimeEncoding::UnixMillis, "Message received")
+        times,
+        [
+            ("1706700000000", TimeEncoding::UnixMillis, "Message sent"),
+            (
+                "1706700001000",
+                TimeEncoding::UnixMillis,
+                "Message received"
+            ),
+        ]
     );
 }
 

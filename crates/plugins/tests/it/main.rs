@@ -38,4 +38,5 @@ mod typing;
 mod wallet_apps;
 mod wallets;
 mod wallets_mobile;
+mod whatsapp_android;
 mod who;
