@@ -6,6 +6,13 @@
 //! names (international, whatever the source's region), a `<digits>@lid` as a `whatsapp_lid`
 //! (never a phone), any other JID as an account id; a contact's `ZIDENTIFIER` is the address
 //! book's person GUID (`contact_guid`), the key WhatsApp shares with the address book.
+//!
+//! Groups (`ZWAGROUPINFO` with its chat session and `ZWAGROUPMEMBER`): one phenomenon per group
+//! with its subject, JID, creation, creator, owner, who last set the subject and when, and each
+//! member (JID, the names WhatsApp keeps, admin, active); members are `handle:<jid>`
+//! persons. A received message's sender in a group is its `ZGROUPMEMBER`'s JID. The device
+//! user's own JID is the one address received messages were delivered to (`ZTOJID` of
+//! `ZISFROMME` 0): observed as `owner` when the store names exactly one.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -31,6 +38,8 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if let Some((find, paths)) = run.find("ChatStorage.sqlite")? {
         for path in &paths {
             messages(run, &find, path)?;
+            groups(run, &find, path)?;
+            account(run, &find, path)?;
         }
     }
     if let Some((find, paths)) = run.find("CallHistory.sqlite")? {
@@ -173,9 +182,19 @@ fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
     } else {
         "NULL AS media"
     };
+    let cols = schema.columns("ZWAMESSAGE");
+    let member = run
+        .schema(path, &["ZWAGROUPMEMBER"])?
+        .map(|s| s.columns("ZWAGROUPMEMBER"))
+        .unwrap_or_default();
+    let sender_col = if cols.contains("ZGROUPMEMBER") && member.contains("ZMEMBERJID") {
+        "(SELECT gm.ZMEMBERJID FROM ZWAGROUPMEMBER gm WHERE gm.Z_PK = m.ZGROUPMEMBER) AS sender"
+    } else {
+        "NULL AS sender"
+    };
     let sql = format!(
         "SELECT m.Z_PK AS pk, m.ZMESSAGEDATE AS date, m.ZISFROMME AS from_me, s.ZCONTACTJID AS chat_jid, \
-s.ZPARTNERNAME AS partner, m.ZFROMJID AS from_jid, m.ZTOJID AS to_jid, m.ZTEXT AS text, {media_col} \
+s.ZPARTNERNAME AS partner, m.ZFROMJID AS from_jid, m.ZTOJID AS to_jid, m.ZTEXT AS text, {media_col}, {sender_col} \
 FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
     );
     // Chat partners first (all sessions, not only those of the first messages).
@@ -208,6 +227,7 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
         let partner = raw(t, row, "partner");
         let chat = raw(t, row, "chat_jid");
         let date = raw(t, row, "date");
+        let sender = raw(t, row, "sender").filter(|s| !from_me && !s.is_empty());
         let who = partner
             .clone()
             .or_else(|| chat.clone())
@@ -215,10 +235,15 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
         let mut d = Draft::new(
             "messages",
             format!(
-                "WhatsApp message {pk} {} {who}",
-                if from_me { "sent to" } else { "received from" }
+                "WhatsApp message {pk} {} {who}{}",
+                if from_me { "sent to" } else { "received from" },
+                sender
+                    .as_deref()
+                    .map(|s| format!(" (written by {s})"))
+                    .unwrap_or_default()
             ),
         );
+        d.fact(FactType::Account, sender.as_deref(), inv);
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Account, chat.as_deref(), inv);
         d.fact(FactType::Name, partner.as_deref(), inv);
@@ -245,6 +270,17 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
             },
         );
         run.record(d)?;
+        if let Some(s) = sender.filter(|s| is_person(s)) {
+            run.observe(
+                &format!("handle:{s}"),
+                EntityKind::Person,
+                &s,
+                jid_type(&s),
+                &s,
+                inv,
+                format!("{s} wrote WhatsApp message {pk} in the group {who}."),
+            )?;
+        }
     }
     if paged.truncated {
         summarise(
@@ -259,6 +295,225 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
             "Last message",
         )?;
     }
+    Ok(())
+}
+
+/// One group member, as the members query printed it.
+struct Member {
+    jid: String,
+    name: Option<String>,
+    first: Option<String>,
+    admin: bool,
+    active: Option<bool>,
+}
+
+/// Groups: `ZWAGROUPINFO` with the group's chat session, and its `ZWAGROUPMEMBER`s.
+fn groups(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["ZWAGROUPINFO", "ZWAGROUPMEMBER"])? else {
+        return Ok(());
+    };
+    let info = schema.columns("ZWAGROUPINFO");
+    if info.is_empty() {
+        return Ok(()); // a store without groups
+    }
+    if !schema.require(run, "ZWAGROUPINFO", &["ZCHATSESSION"])? {
+        return Ok(());
+    }
+    let g = |c: &str, a: &str| crate::calls::column_or_null(&info, "g.", c, a);
+    let sql = format!(
+        "SELECT g.Z_PK AS pk, g.ZCHATSESSION AS session, s.ZCONTACTJID AS jid, s.ZPARTNERNAME AS subject, \
+{}, {}, {}, {}, {} FROM ZWAGROUPINFO g LEFT JOIN ZWACHATSESSION s ON s.Z_PK = g.ZCHATSESSION ORDER BY g.Z_PK",
+        g("ZCREATIONDATE", "created"),
+        g("ZCREATORJID", "creator"),
+        g("ZOWNERJID", "owner"),
+        g("ZSUBJECTOWNERJID", "subject_owner"),
+        g("ZSUBJECTTIMESTAMP", "subject_time"),
+    );
+    let Some((inv, t)) = run.query(path, &sql, 100_000)? else {
+        return Ok(());
+    };
+    let mc = schema.columns("ZWAGROUPMEMBER");
+    let mut members: std::collections::BTreeMap<String, Vec<Member>> = Default::default();
+    let mut minv = None;
+    if mc.contains("ZCHATSESSION") && mc.contains("ZMEMBERJID") {
+        let sql = format!(
+            "SELECT ZCHATSESSION AS session, ZMEMBERJID AS jid, {}, {}, {}, {} FROM ZWAGROUPMEMBER \
+WHERE ZMEMBERJID IS NOT NULL ORDER BY ZCHATSESSION, Z_PK",
+            optional(&mc, "ZCONTACTNAME", "name"),
+            optional(&mc, "ZFIRSTNAME", "first"),
+            optional(&mc, "ZISADMIN", "admin"),
+            optional(&mc, "ZISACTIVE", "active"),
+        );
+        if let Some((i, mt)) = run.query(path, &sql, 100_000)? {
+            for row in &mt.rows {
+                let (Some(session), Some(jid)) = (mt.get(row, "session"), raw(&mt, row, "jid"))
+                else {
+                    continue;
+                };
+                members
+                    .entry(session.to_string())
+                    .or_default()
+                    .push(Member {
+                        jid,
+                        name: raw(&mt, row, "name"),
+                        first: raw(&mt, row, "first"),
+                        admin: mt.get(row, "admin") == Some("1"),
+                        active: mt.get(row, "active").map(|a| a == "1"),
+                    });
+            }
+            minv = Some(i);
+        }
+    }
+    for row in &t.rows {
+        let pk = t.get(row, "pk").unwrap_or("?");
+        let jid = raw(&t, row, "jid");
+        let subject = raw(&t, row, "subject");
+        let label = subject
+            .clone()
+            .or_else(|| jid.clone())
+            .unwrap_or_else(|| format!("group {pk}"));
+        let mut d = Draft::new(
+            "contacts",
+            format!(
+                "WhatsApp group {label}{}",
+                jid.as_deref()
+                    .map(|j| format!(" ({j})"))
+                    .unwrap_or_default()
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, jid.as_deref(), &inv);
+        d.fact(FactType::Name, subject.as_deref(), &inv);
+        for c in ["creator", "owner", "subject_owner"] {
+            d.fact(FactType::Account, raw(&t, row, c).as_deref(), &inv);
+        }
+        let created = raw(&t, row, "created");
+        d.time(
+            created.as_deref(),
+            core_data_encoding(created.as_deref()),
+            "Group created",
+            &inv,
+        );
+        let subject_time = raw(&t, row, "subject_time");
+        d.time(
+            subject_time.as_deref(),
+            core_data_encoding(subject_time.as_deref()),
+            "Group subject set",
+            &inv,
+        );
+        let list = t
+            .get(row, "session")
+            .and_then(|s| members.get(s))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let mut each = Vec::new();
+        if let Some(mi) = &minv {
+            for m in list {
+                d.fact(FactType::Account, Some(&m.jid), mi);
+                d.fact(FactType::Name, m.name.as_deref(), mi);
+                d.fact(FactType::Name, m.first.as_deref(), mi);
+                each.push(format!(
+                    "{}{}{}{}",
+                    m.jid,
+                    m.name
+                        .as_deref()
+                        .or(m.first.as_deref())
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default(),
+                    if m.admin { ", admin" } else { "" },
+                    if m.active == Some(false) {
+                        ", not active"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        d.interpretation = format!(
+            "ZWAGROUPINFO Z_PK {pk} of {path}: the WhatsApp group {label}{}{}{}; {}. ZCREATIONDATE and ZSUBJECTTIMESTAMP are Core Data seconds since the Apple epoch (start of 2001 UTC).",
+            raw(&t, row, "creator")
+                .map(|c| format!(", created by {c}"))
+                .unwrap_or_default(),
+            raw(&t, row, "owner")
+                .map(|c| format!(", owned by {c}"))
+                .unwrap_or_default(),
+            raw(&t, row, "subject_owner")
+                .map(|c| format!(", its subject set by {c}"))
+                .unwrap_or_default(),
+            if each.is_empty() {
+                "no member recorded".to_string()
+            } else {
+                format!("members: {}", each.join("; "))
+            },
+        );
+        run.record(d)?;
+        if let Some(mi) = &minv {
+            for m in list.iter().filter(|m| is_person(&m.jid)) {
+                let context = format!("handle:{}", m.jid);
+                let shown = m.name.clone().unwrap_or_else(|| m.jid.clone());
+                run.observe(
+                    &context,
+                    EntityKind::Person,
+                    &shown,
+                    jid_type(&m.jid),
+                    &m.jid,
+                    mi,
+                    format!("{} is a member of the WhatsApp group {label}.", m.jid),
+                )?;
+                if let Some(n) = &m.name {
+                    run.observe(
+                        &context,
+                        EntityKind::Person,
+                        &shown,
+                        IdType::DisplayName,
+                        n,
+                        mi,
+                        format!("WhatsApp names the group member {} {n}.", m.jid),
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The device user's own JID: the one address received messages were delivered to.
+fn account(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = run.query(
+        path,
+        "SELECT ZTOJID AS jid, count(*) AS n FROM ZWAMESSAGE WHERE ZISFROMME = 0 AND ZTOJID LIKE '%@s.whatsapp.net' \
+GROUP BY ZTOJID ORDER BY ZTOJID",
+        100,
+    )?
+    else {
+        return Ok(());
+    };
+    let [row] = t.rows.as_slice() else {
+        return Ok(()); // none, or several: no one address is the user's
+    };
+    let (Some(jid), Some(n)) = (raw(&t, row, "jid"), t.get(row, "n")) else {
+        return Ok(());
+    };
+    let mut d = Draft::new("accounts", format!("WhatsApp account {jid}"));
+    d.fact(FactType::Path, Some(path), find);
+    d.fact(FactType::Account, Some(&jid), &inv);
+    d.fact(FactType::Count, Some(n), &inv);
+    d.interpretation = format!(
+        "{n} received message(s) of {path} were delivered to {jid} (ZTOJID of messages with ZISFROMME 0), and to no other address: the WhatsApp account of the device's user."
+    );
+    run.record(d)?;
+    run.observe(
+        "owner",
+        EntityKind::Person,
+        "device owner",
+        jid_type(&jid),
+        &jid,
+        &inv,
+        format!(
+            "The WhatsApp account {n} received message(s) of {} were delivered to.",
+            file_name(path)
+        ),
+    )?;
     Ok(())
 }
 

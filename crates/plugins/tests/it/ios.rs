@@ -1114,6 +1114,158 @@ fn ios_ileapp_whatsapp_messages_rows_covered() {
     );
 }
 
+/// WhatsApp groups and the user's own account on the public iOS 15 store: four groups with
+/// their subjects, creators and members (values as the sqlite3 CLI reads them:
+/// `ZWAGROUPINFO` ⋈ `ZWACHATSESSION`, `ZWAGROUPMEMBER`), and the one address received messages
+/// were delivered to as the device user's JID.
+#[test]
+fn ios_whatsapp_groups_and_account_on_a_public_store() {
+    let o = triage(
+        &ileapp("testdata.whatsApp.whatsAppMessages.josh_ios15_ffs.zip"),
+        "America/New_York",
+    );
+    assert_all_accepted(&o);
+    let mut groups: Vec<&str> = o
+        .findings()
+        .into_iter()
+        .filter(|p| p.title.starts_with("WhatsApp group "))
+        .map(|p| p.title.as_str())
+        .collect();
+    groups.sort();
+    assert_eq!(
+        groups,
+        [
+            "WhatsApp group Med Report 2 (120363043672417929@g.us)",
+            "WhatsApp group Med Report Review (120363044520422953@g.us)",
+            "WhatsApp group Our Test Group (120363023356659014@g.us)",
+            "WhatsApp group Working Group (120363024323946819@g.us)",
+        ]
+    );
+    let review = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title.starts_with("WhatsApp group Med Report Review"))
+        .unwrap();
+    for v in [
+        "120363044520422953@g.us",
+        "19195794674@s.whatsapp.net",
+        "205690463334636@lid",
+        "676082810",
+        "679237904",
+    ] {
+        assert!(has(review, v), "{v}");
+    }
+    assert!(
+        review
+            .interpretation
+            .contains("created by 19195794674@s.whatsapp.net")
+            && review.interpretation.contains(
+                "members: 19195794674@s.whatsapp.net, admin; 205690463334636@lid, not active"
+            ),
+        "{}",
+        review.interpretation
+    );
+    let account = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == "WhatsApp account 19195794674@s.whatsapp.net")
+        .expect("account");
+    assert!(has(account, "11"), "{:?}", account.interpretation);
+    // the JID names a phone: the owner's number
+    let ids = o.identities();
+    assert!(
+        ids.iter()
+            .any(|(c, t, v)| c == "owner" && t == "phone" && v == "+19195794674"),
+        "{ids:#?}"
+    );
+}
+
+/// A second iPhone's WhatsApp store, built with the sqlite3 CLI in the public store's Core
+/// Data layout (the columns of `ZWAGROUPINFO`, `ZWAGROUPMEMBER`, and those of `ZWAMESSAGE` and
+/// `ZWACHATSESSION` the reader needs): a received group message names its writer through
+/// `ZGROUPMEMBER`; the group's members with their names; the account from `ZTOJID`; and a copy
+/// whose `ZWAGROUPINFO` lacks `ZCHATSESSION` is noted.
+#[test]
+fn ios_whatsapp_group_writer_members_and_a_foreign_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp
+        .path()
+        .join("private/var/mobile/Containers/Shared/AppGroup/5B1C2D3E-4F5A-4B6C-8D7E-9F0A1B2C3D4E/ChatStorage.sqlite");
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    std::fs::create_dir_all(tmp.path().join("private/var/mobile/Library")).unwrap();
+    std::fs::create_dir_all(tmp.path().join("private/var/mobile/Media")).unwrap();
+    crate::ios_nearby::sqlite3(
+        &db,
+        "CREATE TABLE ZWACHATSESSION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSESSIONTYPE INTEGER, ZGROUPINFO INTEGER, ZLASTMESSAGEDATE TIMESTAMP, ZCONTACTJID VARCHAR, ZPARTNERNAME VARCHAR);
+CREATE TABLE ZWAMESSAGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISFROMME INTEGER, ZMESSAGETYPE INTEGER, ZCHATSESSION INTEGER, ZGROUPMEMBER INTEGER, ZMEDIAITEM INTEGER, ZMESSAGEDATE TIMESTAMP, ZSENTDATE TIMESTAMP, ZFROMJID VARCHAR, ZPUSHNAME VARCHAR, ZSTANZAID VARCHAR, ZTEXT VARCHAR, ZTOJID VARCHAR);
+CREATE TABLE ZWAMEDIAITEM (Z_PK INTEGER PRIMARY KEY, ZMESSAGE INTEGER, ZMEDIALOCALPATH VARCHAR);
+CREATE TABLE ZWAGROUPINFO (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSTATE INTEGER, ZCHATSESSION INTEGER, ZLASTMESSAGEOWNER INTEGER, ZCREATIONDATE TIMESTAMP, ZSUBJECTTIMESTAMP TIMESTAMP, ZCREATORJID VARCHAR, ZOWNERJID VARCHAR, ZPICTUREID VARCHAR, ZPICTUREPATH VARCHAR, ZSOURCEJID VARCHAR, ZSUBJECTOWNERJID VARCHAR);
+CREATE TABLE ZWAGROUPMEMBER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCONTACTABID INTEGER, ZISACTIVE INTEGER, ZISADMIN INTEGER, ZSENDERKEYSENT INTEGER, ZCHATSESSION INTEGER, ZRECENTGROUPCHAT INTEGER, ZCONTACTIDENTIFIER VARCHAR, ZCONTACTNAME VARCHAR, ZFIRSTNAME VARCHAR, ZMEMBERJID VARCHAR);
+INSERT INTO ZWACHATSESSION VALUES (1, 4, 1, 1, 1, 736000000, '120363099988877766@g.us', 'Shipping');
+INSERT INTO ZWAGROUPINFO VALUES (1, 5, 1, 0, 1, NULL, 735000000, 735000100, '447700900123@s.whatsapp.net', NULL, NULL, NULL, NULL, '447700900123@s.whatsapp.net');
+INSERT INTO ZWAGROUPMEMBER VALUES (1, 6, 1, 0, 1, 1, 0, 1, NULL, NULL, 'Kim Lee', 'Kim', '447700900123@s.whatsapp.net'),
+  (2, 6, 1, 0, 1, 0, 0, 1, NULL, NULL, NULL, NULL, '447700900456@s.whatsapp.net');
+INSERT INTO ZWAMESSAGE VALUES (1, 9, 1, 0, 0, 1, 1, NULL, 736000000, 735999990, '120363099988877766@g.us', NULL, 'A1', 'the container leaves Friday', '447700900999@s.whatsapp.net'),
+  (2, 9, 1, 1, 0, 1, NULL, NULL, 736000100, 736000100, NULL, NULL, 'A2', 'noted', '120363099988877766@g.us');",
+    );
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    let m = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == "WhatsApp message 1 received from Shipping (written by 447700900123@s.whatsapp.net)")
+        .expect("group message");
+    assert!(has(m, "447700900123@s.whatsapp.net"));
+    let g = o
+        .findings()
+        .into_iter()
+        .find(|p| p.title == "WhatsApp group Shipping (120363099988877766@g.us)")
+        .expect("group");
+    for v in [
+        "Kim Lee",
+        "Kim",
+        "447700900456@s.whatsapp.net",
+        "735000000",
+        "735000100",
+    ] {
+        assert!(has(g, v), "{v}");
+    }
+    assert!(
+        g.interpretation
+            .contains("447700900123@s.whatsapp.net (Kim Lee), admin; 447700900456@s.whatsapp.net")
+    );
+    let ids = o.identities();
+    for (c, t, v) in [
+        ("owner", "phone", "+447700900999"),
+        (
+            "handle:447700900123@s.whatsapp.net",
+            "display_name",
+            "kim lee",
+        ),
+        (
+            "handle:447700900456@s.whatsapp.net",
+            "phone",
+            "+447700900456",
+        ),
+    ] {
+        assert!(
+            ids.iter()
+                .any(|(a, b, x)| a == c && b == t && x.eq_ignore_ascii_case(v)),
+            "{c} {t} {v}: {ids:#?}"
+        );
+    }
+    // a store whose ZWAGROUPINFO lacks ZCHATSESSION: noted, the messages still read
+    crate::ios_nearby::sqlite3(&db, "ALTER TABLE ZWAGROUPINFO DROP COLUMN ZCHATSESSION;");
+    let o = triage(tmp.path(), "Europe/London");
+    assert_all_accepted(&o);
+    o.assert_noted("ChatStorage.sqlite", "ZCHATSESSION");
+    assert!(
+        o.findings()
+            .iter()
+            .any(|p| p.title.starts_with("WhatsApp message 2 sent to Shipping"))
+    );
+}
+
 #[test]
 fn ios_detection_of_full_and_partial_trees() {
     let plugins = masf_plugins::all();
