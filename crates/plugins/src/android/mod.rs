@@ -28,7 +28,7 @@
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
-//! | Play Store `library.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per store search | `owner`: every Google account that acquired something |
+//! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
 //! | `settings_ssaid.xml`, `settings_secure.xml`, `settings_global.xml` ([`settings`]; plain XML or ABX) | one per app's Android id (SSAID), the user's Android id, device and Bluetooth names (never the SSAID key) | `device`: Android ids, device names |
@@ -113,6 +113,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("library.db", "apps"),
     ("keep.db", "notes"),
     ("suggestions.db", "web"),
+    ("localappstate.db", "apps"),
     ("twitter.db", "messages"),
     ("*-66.db", "messages"),
     ("attd_db", "locations"),
@@ -377,12 +378,13 @@ impl Plugin for AndroidPlugin {
                 "notes and lists of each Google account, with whom each is shared",
             ),
             e(
-                "Play Store library.db and suggestions.db",
+                "Play Store library.db, localappstate.db and suggestions.db",
                 &[
                     "/com.android.vending/databases/library.db\"",
+                    "/com.android.vending/databases/localappstate.db\"",
                     "/com.android.vending/databases/suggestions.db\"",
                 ],
-                "what each Google account acquired and when (the accounts are the owner's); Play Store searches",
+                "what each Google account acquired and when (the accounts are the owner's); which apps the store installed and updated, when and for which account; Play Store searches",
             ),
             e(
                 "Hangouts babel.db",
@@ -799,6 +801,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 playstore::library(ctx, l)
+            })?;
+        }
+        for l in of("localappstate.db")
+            .into_iter()
+            .filter(|l| playstore::is_play_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                playstore::local_app_state(ctx, l)
             })?;
         }
         for l in of("suggestions.db")

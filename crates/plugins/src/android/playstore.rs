@@ -2,8 +2,11 @@
 //! each Google account on the device acquired (`ownership`: account, document id, library,
 //! document and offer type, purchase time), ALEAPP's `installedappsLibrary` — and
 //! `suggestions.db` — what was searched for in the store (`suggestions`: query, the text shown,
-//! time), ALEAPP's `googlePlaySearches`. Every account that acquired something is a Google
-//! account of the device's user (`owner`).
+//! time), ALEAPP's `googlePlaySearches` — and `localappstate.db` — the store's install state of
+//! every app it installed or updated (`appstate`: package, title, account, first download,
+//! last update, install reason, auto-update, the app that asked for the install, …), ALEAPP's
+//! `installedappsVending` with the user the database belongs to. Every account that acquired
+//! or installed something is a Google account of the device's user (`owner`).
 
 use std::collections::BTreeSet;
 
@@ -112,6 +115,173 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     l.name()
                 ),
             )?;
+        }
+    }
+    Ok(())
+}
+
+/// The columns of `appstate` read besides `package_name`, `first_download_ms` and
+/// `last_update_timestamp_ms`: (column, fact type, how the interpretation names it). Older
+/// stores lack the later ones (read as `NULL`).
+const APPSTATE: &[(&str, FactType, &str)] = &[
+    ("title", FactType::Name, "title"),
+    ("account", FactType::Email, "account"),
+    ("account_for_update", FactType::Email, "account for updates"),
+    ("install_reason", FactType::Text, "install reason"),
+    ("auto_update", FactType::Text, "auto-update"),
+    ("desired_version", FactType::Text, "desired version"),
+    (
+        "last_notified_version",
+        FactType::Text,
+        "last notified version",
+    ),
+    ("installer_state", FactType::Text, "installer state"),
+    ("referrer", FactType::Text, "referrer"),
+    (
+        "requesting_package_name",
+        FactType::Identifier,
+        "requested by",
+    ),
+    ("download_uri", FactType::Url, "download URI"),
+];
+
+/// The Android user a per-user database belongs to: `<n>` of `/user/<n>/` (or `/user_de/<n>/`)
+/// in its path, user 0 for `/data/data/`.
+fn user_of(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split('/').collect();
+    parts.windows(2).find_map(|w| match w {
+        ["user" | "user_de", n] if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() => {
+            Some(n.to_string())
+        }
+        ["data", "data"] => Some("0".to_string()),
+        _ => None,
+    })
+}
+
+/// `localappstate.db`: the store's install state of each app.
+pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables_with(ctx, l, &["appstate"])?.is_none() {
+        return Ok(());
+    }
+    let Some((_, cols)) = columns_on(ctx, &l.tree, &l.path, "appstate")? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    if !require_columns(
+        ctx,
+        &name,
+        "the Play Store's localappstate.db",
+        "appstate",
+        &cols,
+        &["package_name"],
+    )? {
+        return Ok(());
+    }
+    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT package_name, {}, {}, {}, {}, {}, {} FROM appstate ORDER BY package_name",
+        c("first_download_ms"),
+        c("last_update_timestamp_ms"),
+        c("install_request_timestamp_ms"),
+        c("update_discovered_timestamp_ms"),
+        c("delivery_data_timestamp_ms"),
+        APPSTATE
+            .iter()
+            .map(|(col, ..)| c(col))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "Play Store app states")?;
+    let user = user_of(&l.path);
+    let mut accounts = BTreeSet::new();
+    for row in &t.rows {
+        let Some(package) = t.get(row, "package_name") else {
+            continue;
+        };
+        let title = raw(&t, row, "title");
+        let mut d = Draft::new(
+            "apps",
+            format!(
+                "Google Play install state of {package}{}",
+                title
+                    .as_deref()
+                    .map(|t| format!(" ({t})"))
+                    .unwrap_or_default()
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "package_name").as_deref(),
+            &inv,
+        );
+        let mut said = Vec::new();
+        for (col, ft, what) in APPSTATE {
+            let v = raw(&t, row, col).filter(|v| !v.is_empty());
+            let Some(v) = v else { continue };
+            let ft = if *ft == FactType::Email && normalized(ctx, IdType::Email, &v).is_none() {
+                FactType::Account
+            } else {
+                *ft
+            };
+            d.fact(ft, Some(&v), &inv);
+            let shown = match (*col, v.as_str()) {
+                ("auto_update", "0") => "default".to_string(),
+                ("auto_update", "1") => "yes".to_string(),
+                ("auto_update", "2") => "never".to_string(),
+                _ => v.clone(),
+            };
+            said.push(format!("{what} {shown}"));
+        }
+        for (col, mark) in [
+            ("first_download_ms", "First downloaded from the Play Store"),
+            (
+                "last_update_timestamp_ms",
+                "Last updated from the Play Store",
+            ),
+            ("install_request_timestamp_ms", "Install requested"),
+            ("update_discovered_timestamp_ms", "Update discovered"),
+            ("delivery_data_timestamp_ms", "Delivery data fetched"),
+        ] {
+            let v = t.get(row, col).filter(|v| *v != "0");
+            d.time(v, unix_millis(v), mark, &inv);
+        }
+        d.interpretation = format!(
+            "appstate row of {name}{}: the Play Store installed or updated {package}{}; its times are Unix milliseconds.",
+            user.as_deref()
+                .map(|u| format!(" (Android user {u})"))
+                .unwrap_or_default(),
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", said.join(", "))
+            },
+        );
+        record_draft(ctx, d)?;
+        for col in ["account", "account_for_update"] {
+            let Some(account) = t.get(row, col) else {
+                continue;
+            };
+            if accounts.insert(account.to_string())
+                && normalized(ctx, IdType::GoogleAccount, account).is_some()
+            {
+                observe(
+                    ctx,
+                    "owner",
+                    EntityKind::Person,
+                    "device owner",
+                    IdType::GoogleAccount,
+                    account,
+                    &inv,
+                    format!(
+                        "{account} installed or updated apps through the Play Store on the device ({}): a Google account of its user.",
+                        l.name()
+                    ),
+                )?;
+            }
         }
     }
     Ok(())

@@ -3,7 +3,10 @@
 //! an older `ownership` lacking every column but `account`, `doc_id` and `purchase_time`
 //! (rebuilt by sqlite3). Every row of ALEAPP's queries is found with its fields; every account
 //! that acquired something is the owner's Google account. Beside them: a `library.db` of another
-//! app (not the store's: passed over) and a store `library.db` without `doc_id` (noted).
+//! app (not the store's: passed over) and a store `library.db` without `doc_id` (noted). Then
+//! `localappstate.db` in the store's version-33 layout and in an older one (the columns of
+//! version 11, before `account_for_update` and the later ones), as ALEAPP's
+//! `installedappsVending` reads it, with the Android user of the database.
 
 use std::path::Path;
 use std::process::Command;
@@ -141,4 +144,91 @@ fn play_store_library_and_searches_on_two_phones() {
             && u.reason.contains("table ownership lacks doc_id")),
         "{notes:#?}"
     );
+}
+
+#[test]
+fn play_store_install_states_in_two_layouts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = tmp.path().join("one");
+    let vending = android_tree(&one);
+    build(
+        &vending.join("localappstate.db"),
+        "localappstate.sql",
+        "SELECT 1;",
+    );
+    // the second phone's store is older (version 11): its appstate has the first 15 columns
+    let two = tmp.path().join("two");
+    android_tree(&two);
+    let older = two.join("data/user/10/com.android.vending/databases/localappstate.db");
+    build(
+        &older,
+        "localappstate.sql",
+        "CREATE TABLE a AS SELECT package_name, auto_update, desired_version, download_uri, delivery_data, delivery_data_timestamp_ms, installer_state, first_download_ms, referrer, account, title, flags, continue_url, last_notified_version, last_update_timestamp_ms FROM appstate; DROP TABLE appstate; ALTER TABLE a RENAME TO appstate;",
+    );
+    let run = triage(&[
+        ("one", &one, "Asia/Hong_Kong", Some("HK")),
+        ("two", &two, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, db, user) in [
+        ("one", vending.join("localappstate.db"), "0"),
+        ("two", older, "10"),
+    ] {
+        let all = run.all_phenomena(source);
+        for p in &all {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+        // ALEAPP's fields: first download, package, title, install reason (where stored), last
+        // update, auto-update, account
+        for row in sqlite3(
+            &db,
+            "SELECT first_download_ms, package_name, title, last_update_timestamp_ms, account FROM appstate",
+        ) {
+            let title = format!("Google Play install state of {} ({})", row[1], row[2]);
+            let p = all
+                .iter()
+                .find(|p| p.title == title)
+                .unwrap_or_else(|| panic!("{source}: {title}"));
+            for v in [&row[0], &row[1], &row[2], &row[4]] {
+                assert!(has(p, v), "{source} {title}: {v}");
+            }
+            // a zero last update is no time
+            assert_eq!(
+                p.times
+                    .iter()
+                    .any(|m| m.description == "Last updated from the Play Store"),
+                row[3] != "0",
+                "{title}"
+            );
+            assert!(p.interpretation.contains(&format!("(Android user {user})")));
+        }
+        let trust = all
+            .iter()
+            .find(|p| {
+                p.title
+                    .starts_with("Google Play install state of com.wallet.crypto.trustapp")
+            })
+            .unwrap();
+        assert!(trust.interpretation.contains("auto-update yes"));
+        if source == "one" {
+            assert!(has(trust, "single_install") && has(trust, "com.android.vending"));
+            assert!(
+                trust
+                    .interpretation
+                    .contains("install reason single_install")
+            );
+        } else {
+            assert!(!has(trust, "single_install"));
+        }
+        let owner = run
+            .entities(source)
+            .into_iter()
+            .find(|e| e.starts_with("owner ["))
+            .unwrap_or_default();
+        assert!(
+            owner.contains("google_account=otc.desk.hk@gmail.com")
+                && owner.contains("google_account=chan.mh@example.net"),
+            "{source}: {owner}"
+        );
+    }
 }
