@@ -26,7 +26,8 @@
 //!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
-//!   Coinbase Wallet, the addresses in clear of other wallet apps: 62 catalogue artefacts.
+//!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs:
+//!   63 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,

@@ -22,6 +22,7 @@
 //! | Twitter/X `com.atebits.tweetie.direct-message.cache/TDfir-*` | [`twitter`] | one per cached user, per direct message | `owner`: `twitter:<id>`, user name, name; `twitter:<id>`: user name, name |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
+//! | Safari `BrowserState.db`, `CloudTabs.db` | [`safaritabs`] | one per open tab (URL, title, last viewed, private); per iCloud Tabs device of the same Apple account, per tab open on it, per close request | `cloud-device:<uuid>`: each other device's name (weak) |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
@@ -96,6 +97,7 @@ pub mod privacyreport;
 pub mod routined;
 pub mod safari;
 pub mod safarihistory;
+pub mod safaritabs;
 pub mod screentime;
 pub mod signal;
 pub mod sms;
@@ -241,6 +243,7 @@ impl Plugin for Ios {
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
+        ctx.artefact("Safari tabs and iCloud Tabs", || safaritabs::triage(&run))?;
         ctx.artefact("Chromium-family History and Bookmarks", || chromium(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
@@ -707,6 +710,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Safari visits: URL, title, time, visit count, redirects, origin (this device or iCloud)",
         ),
         entry(
+            "Safari tabs and iCloud Tabs",
+            &["/Safari/CloudTabs.db\"", "/Safari/BrowserState.db\""],
+            "tabs open on this device, and on the account's other devices by name (iCloud Tabs): URL, title, last viewed, private; the other devices' names",
+        ),
+        entry(
             "Safari Downloads.plist",
             &["/Safari/Downloads/Downloads.plist\""],
             "files Safari downloaded: URL, path, size, time added",
@@ -951,6 +959,7 @@ const SEARCHED: &[&str] = &[
     "AddressBook.sqlitedb",
     "Bookmarks",
     "Bookmarks.db",
+    "BrowserState.db",
     "Cache.db",
     "Cache.sqlite",
     "Calendar.sqlitedb",
@@ -1010,6 +1019,7 @@ const SEARCHED: &[&str] = &[
     "interactionC.db",
     "wallet-rn-v2.sqlite",
     "lightspeed-userDatabases",
+    "CloudTabs.db",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

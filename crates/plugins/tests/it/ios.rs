@@ -1005,6 +1005,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Twitter direct-message cache", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
+            ("Safari tabs and iCloud Tabs", false),
             ("Safari Downloads.plist", false),
             ("Safari Bookmarks.db", false),
             ("keyboard lexicon and statistics", false),

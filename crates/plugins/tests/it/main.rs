@@ -23,6 +23,7 @@ mod ios_social;
 mod ios_social_a;
 mod ios_social_b;
 mod ios_support;
+mod ios_tabs;
 mod ios_usage;
 mod keep;
 mod layouts;
