@@ -10,6 +10,7 @@
 //! | `autofill` | one per autocomplete entry | field name, value, created and last used (Unix s), count; no identity (whose a value is, is not known) |
 //! | `autofill_profiles` with `autofill_profile_names`/`_emails`/`_phones` (before 2023), `addresses` or `local_addresses` with their `…type_tokens` (after) | one per saved address | names, e-mails, phones, company, street, city, state, postcode, country, modified and last used (Unix s), use count; each profile an `autofill:<guid>` person with its names, e-mails and phones |
 //! | `omni_box_shortcuts` (`Shortcuts`), `network_action_predictor` (`Network Action Predictor`) | one per entry | what was typed in the address bar, the URL it led to, hits (and misses), last use (WebKit µs); only in a profile folder |
+//! | `top_sites` (`Top Sites`) | one per most-visited site | URL, rank, title, redirects (ALEAPP's `chromeTopSites`); only in a profile folder |
 //! | `cookies` (`Cookies`, `Network/Cookies`, a WebView's) | one per host | how many cookies, their names, first set and last used (WebKit µs); **cookie values are never read** |
 //! | `credit_cards`, `masked_credit_cards` | one per card | name on card, expiry, nickname, network and last four digits of server cards, use count and date; **the card number is never read** |
 //!
@@ -41,7 +42,7 @@ pub fn is_store(path: &str) -> bool {
         .is_some_and(|d| d == "Default" || d.starts_with("Profile "));
     match name {
         "Login Data" | "Login Data For Account" | "Web Data" => true,
-        "Shortcuts" | "Network Action Predictor" => profile,
+        "Shortcuts" | "Network Action Predictor" | "Top Sites" => profile,
         // Chrome 96+ keeps it in the profile's Network folder; a WebView in its own
         "Cookies" => {
             let dirs: Vec<&str> = path.rsplit('/').skip(1).take(2).collect();
@@ -73,6 +74,7 @@ pub fn read(
         "Shortcuts" => typed(ctx, tree, path, found, Typed::Shortcuts),
         "Network Action Predictor" => typed(ctx, tree, path, found, Typed::Predictor),
         "Cookies" => cookies(ctx, tree, path, found),
+        "Top Sites" => top_sites(ctx, tree, path, found),
         _ => logins(ctx, tree, path, found),
     }
 }
@@ -837,6 +839,77 @@ fn typed(
             } else {
                 ""
             },
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
+}
+
+/// The most-visited sites of a profile (`Top Sites`, table `top_sites`: ALEAPP's
+/// `chromeTopSites`): one phenomenon per site with its URL, rank (0 first), title and, in the
+/// older layout, the redirect chain that reached it. The list keeps no time.
+fn top_sites(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some(cols) = store_table(
+        ctx,
+        tree,
+        path,
+        "Chromium's top sites",
+        "top_sites",
+        &["url"],
+    )?
+    else {
+        return Ok(());
+    };
+    let name = artefact_name(tree, path);
+    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT rowid AS row, url, {}, {}, {} FROM top_sites ORDER BY {}",
+        c("url_rank"),
+        c("title"),
+        c("redirects"),
+        if cols.contains("url_rank") {
+            "url_rank, rowid"
+        } else {
+            "rowid"
+        },
+    );
+    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "top sites")?;
+    let browser = browser_of(path);
+    for row in &t.rows {
+        let Some(url) = raw(&t, row, "url") else {
+            continue;
+        };
+        let rank = t.get(row, "url_rank");
+        let mut d = Draft::new(
+            "web",
+            format!(
+                "{browser} top site{}: {url}",
+                rank.map(|r| format!(" {r}")).unwrap_or_default()
+            ),
+        );
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Url, Some(&url), &inv);
+        d.fact(FactType::Name, raw(&t, row, "title").as_deref(), &inv);
+        d.fact(FactType::Count, rank, &inv);
+        let redirects = raw(&t, row, "redirects").filter(|r| !r.is_empty() && *r != url);
+        d.fact(FactType::Text, redirects.as_deref(), &inv);
+        d.interpretation = format!(
+            "top_sites row {} of {name}: {url} is on {browser}'s list of most-visited sites{}{}; the list keeps no time.",
+            t.get(row, "row").unwrap_or("?"),
+            rank.map(|r| format!(" at rank {r} (0 is first)"))
+                .unwrap_or_default(),
+            redirects
+                .as_deref()
+                .map(|r| format!(", reached through {r}"))
+                .unwrap_or_default(),
         );
         record_draft(ctx, d)?;
     }

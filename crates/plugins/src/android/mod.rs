@@ -20,7 +20,7 @@
 //! | `blockednumbers.db` ([`blocked`]) | one per blocked number (as typed and as E.164) | the number on the contact holding it, else `handle:<number>` |
 //! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
-//! | Chromium `Login Data`, `Login Data For Account`, `Web Data` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
+//! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -124,6 +124,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Shortcuts", "web"),
     ("Cookies", "web"),
     ("Network Action Predictor", "web"),
+    ("Top Sites", "web"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -483,8 +484,13 @@ impl Plugin for AndroidPlugin {
             ),
             e(
                 "Chromium Login Data and Web Data",
-                &["/Login Data\"", "/Login Data For Account\"", "/Web Data\""],
-                "saved logins (never the passwords), autocomplete values, saved addresses, payment cards (never the numbers)",
+                &[
+                    "/Login Data\"",
+                    "/Login Data For Account\"",
+                    "/Web Data\"",
+                    "/Top Sites\"",
+                ],
+                "saved logins (never the passwords), autocomplete values, saved addresses, payment cards (never the numbers); the most-visited sites",
             ),
             e(
                 "WifiConfigStore.xml",
@@ -982,6 +988,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .chain(of("Shortcuts"))
             .chain(of("Network Action Predictor"))
             .chain(of("Cookies"))
+            .chain(of("Top Sites"))
             .filter(|l| crate::chromium_forms::is_store(&l.path))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -309,6 +309,7 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         "Web Data",
         "Shortcuts",
         "Network Action Predictor",
+        "Top Sites",
     ] {
         if let Some((find, paths)) = run.find(glob)? {
             for p in paths
@@ -1020,6 +1021,7 @@ const SEARCHED: &[&str] = &[
     "wallet-rn-v2.sqlite",
     "lightspeed-userDatabases",
     "CloudTabs.db",
+    "Top Sites",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

@@ -249,3 +249,87 @@ fn chrome_logins_and_autofill_on_an_iphone() {
         assert!(titles.iter().any(|t| *t == title), "{title}: {titles:#?}");
     }
 }
+
+/// Chromium's `Top Sites` (ALEAPP's `chromeTopSites`) on an Android phone's Chrome profile
+/// (version 5: URL, rank, title) and a Windows profile (the version-4 layout, with redirects):
+/// every site as the sqlite3 CLI reads it, ranked; a `Top Sites` outside a profile is not read;
+/// one without its table is noted.
+#[test]
+fn chrome_top_sites_in_two_layouts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let android = tmp.path().join("android");
+    let chrome = android.join("data/data/com.android.chrome/app_chrome/Default");
+    build(&chrome.join("Top Sites"), "top_sites.sql");
+    std::fs::create_dir_all(android.join("data/system/users/0")).unwrap();
+    std::fs::create_dir_all(android.join("data/user/0/com.android.providers.telephony")).unwrap();
+    let windows = tmp.path().join("windows");
+    let profile = windows.join("Users/fung/AppData/Local/Google/Chrome/User Data/Profile 1");
+    crate::android_support::sqlite_fixture(
+        &profile.join("Top Sites"),
+        "chromium/top_sites.sql",
+        "CREATE TABLE t (url LONGVARCHAR PRIMARY KEY, url_rank INTEGER, title LONGVARCHAR, redirects LONGVARCHAR); \
+         INSERT INTO t SELECT url, url_rank, title, CASE url_rank WHEN 0 THEN 'https://binance.com/ https://p2p.binance.com/en' ELSE url END FROM top_sites; \
+         DROP TABLE top_sites; ALTER TABLE t RENAME TO top_sites;",
+    );
+    let other = windows.join("Users/fung/AppData/Roaming/OtherApp/Top Sites");
+    build(&other, "top_sites.sql");
+    let broken = windows.join("Users/fung/AppData/Local/Google/Chrome/User Data/Default/Top Sites");
+    crate::android_support::sqlite_fixture(
+        &broken,
+        "chromium/top_sites.sql",
+        "DROP TABLE top_sites;",
+    );
+    let run = triage(&[
+        ("android", &android, "Asia/Hong_Kong", Some("HK")),
+        ("windows", &windows, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, store) in [
+        ("android", chrome.join("Top Sites")),
+        ("windows", profile.join("Top Sites")),
+    ] {
+        let all = run.all_phenomena(source);
+        for p in &all {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+        let rows = sqlite3(
+            &store,
+            "SELECT url, url_rank, title FROM top_sites ORDER BY url_rank",
+        );
+        assert_eq!(rows.len(), 3);
+        for row in &rows {
+            let p = find(&all, &format!("Chrome top site {}: {}", row[1], row[0]));
+            assert!(
+                has(p, &row[0]) && has(p, &row[1]) && has(p, &row[2]),
+                "{p:#?}"
+            );
+            assert!(p.times.is_empty());
+        }
+    }
+    let all = run.all_phenomena("windows");
+    let first = find(&all, "Chrome top site 0: https://p2p.binance.com/en");
+    assert!(has(
+        first,
+        "https://binance.com/ https://p2p.binance.com/en"
+    ));
+    assert!(
+        first
+            .interpretation
+            .contains("reached through https://binance.com/")
+    );
+    // only the two profiles' stores: not the other program's file
+    assert_eq!(
+        all.iter()
+            .filter(|p| p.title.starts_with("Chrome top site"))
+            .count(),
+        3
+    );
+    let notes = run.unparsed("windows");
+    assert!(
+        notes
+            .iter()
+            .any(|u| u.artefact.ends_with("Default/Top Sites")
+                && u.reason.contains("no top_sites table")),
+        "{notes:#?}"
+    );
+}
