@@ -20,7 +20,7 @@ use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, normalized, observe, query_on, table_columns};
+use crate::identity::{artefact_name, observe, query_on, table_columns};
 use crate::outputs::raw;
 
 const WHAT: &str = "Google Keep's keep.db";
@@ -111,22 +111,11 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             if deleted { ", deleted" } else { "" },
         );
         record_draft(ctx, d)?;
-        if accounts.insert(account.to_string())
-            && normalized(ctx, IdType::GoogleAccount, account).is_some()
-        {
-            observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                IdType::GoogleAccount,
-                account,
-                &inv,
-                format!(
-                    "{account} keeps notes in Google Keep on the device: a Google account of its user."
-                ),
-            )?;
-        }
+        super::playstore::owner_google_account(ctx, &mut accounts, account, &inv, || {
+            format!(
+                "{account} keeps notes in Google Keep on the device: a Google account of its user."
+            )
+        })?;
         if let Some(m) = modifier.filter(|m| *m != account)
             && people.insert(m.to_string())
         {

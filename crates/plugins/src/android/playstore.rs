@@ -25,6 +25,31 @@ pub fn is_play_store(l: &Located) -> bool {
     l.path.contains("/com.android.vending/")
 }
 
+/// Observes `account` as a Google account of the device's user (`owner`) the first time a
+/// reader meets it (`seen`), when it is one; `why` says how the artefact shows it.
+pub(super) fn owner_google_account(
+    ctx: &AgentCtx<'_>,
+    seen: &mut BTreeSet<String>,
+    account: &str,
+    inv: &masf_tools::Invoked,
+    why: impl FnOnce() -> String,
+) -> Result<(), RuntimeError> {
+    if seen.insert(account.to_string()) && normalized(ctx, IdType::GoogleAccount, account).is_some()
+    {
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::GoogleAccount,
+            account,
+            inv,
+            why(),
+        )?;
+    }
+    Ok(())
+}
+
 /// `library.db`: what each account acquired.
 pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     if tables_with(ctx, l, &["ownership"])?.is_none() {
@@ -99,23 +124,12 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         record_draft(ctx, d)?;
-        if accounts.insert(account.to_string())
-            && normalized(ctx, IdType::GoogleAccount, account).is_some()
-        {
-            observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                IdType::GoogleAccount,
-                account,
-                &inv,
-                format!(
-                    "{account} acquired apps in the Play Store on the device ({}): a Google account of its user.",
-                    l.name()
-                ),
-            )?;
-        }
+        owner_google_account(ctx, &mut accounts, account, &inv, || {
+            format!(
+                "{account} acquired apps in the Play Store on the device ({}): a Google account of its user.",
+                l.name()
+            )
+        })?;
     }
     Ok(())
 }
@@ -265,23 +279,12 @@ pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
             let Some(account) = t.get(row, col) else {
                 continue;
             };
-            if accounts.insert(account.to_string())
-                && normalized(ctx, IdType::GoogleAccount, account).is_some()
-            {
-                observe(
-                    ctx,
-                    "owner",
-                    EntityKind::Person,
-                    "device owner",
-                    IdType::GoogleAccount,
-                    account,
-                    &inv,
-                    format!(
-                        "{account} installed or updated apps through the Play Store on the device ({}): a Google account of its user.",
-                        l.name()
-                    ),
-                )?;
-            }
+            owner_google_account(ctx, &mut accounts, account, &inv, || {
+                format!(
+                    "{account} installed or updated apps through the Play Store on the device ({}): a Google account of its user.",
+                    l.name()
+                )
+            })?;
         }
     }
     Ok(())

@@ -73,10 +73,10 @@ fn md5_hex(s: &str) -> String {
 }
 
 /// Named preference values.
-type Prefs = Vec<(String, String)>;
+pub(super) type Prefs = Vec<(String, String)>;
 
 /// The preferences of `l` (`read_text`), `None` when unreadable (noted).
-fn prefs_of(
+pub(super) fn prefs_of(
     ctx: &AgentCtx<'_>,
     l: &Located,
 ) -> Result<Option<(masf_tools::Invoked, Prefs)>, RuntimeError> {

@@ -84,6 +84,45 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
     Ok(())
 }
 
+/// Observes the person a JID names (`handle:<jid>`), when it names one (not a group or a
+/// broadcast list): the JID itself, a phone for `…@s.whatsapp.net`.
+fn observe_jid(
+    ctx: &AgentCtx<'_>,
+    jid: &str,
+    inv: &Invoked,
+    why: String,
+) -> Result<(), RuntimeError> {
+    if jid.is_empty() || jid_type(jid) == IdType::AccountId {
+        return Ok(());
+    }
+    observe(
+        ctx,
+        &format!("handle:{jid}"),
+        EntityKind::Person,
+        jid,
+        jid_type(jid),
+        jid,
+        inv,
+        why,
+    )?;
+    Ok(())
+}
+
+/// The columns of `table` of the message store, when it has every one of `needed` (else
+/// noted, naming those missing).
+fn store_columns<'s>(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    schema: &'s Columns,
+    table: &str,
+    needed: &[&str],
+) -> Result<Option<&'s BTreeSet<String>>, RuntimeError> {
+    static EMPTY: BTreeSet<String> = BTreeSet::new();
+    let cols = schema.get(table).unwrap_or(&EMPTY);
+    let name = artefact_name(&l.tree, &l.path);
+    Ok(require_columns(ctx, &name, "WhatsApp's msgstore.db", table, cols, needed)?.then_some(cols))
+}
+
 /// The tables and columns of the database of `l` (one `sqlite_query` over
 /// `pragma_table_info`); `None` when it cannot be read (noted).
 fn schema(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Columns>, RuntimeError> {
@@ -291,21 +330,12 @@ fn msgstore(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeE
     let name = artefact_name(&l.tree, &l.path);
     let has = |t: &str| schema.contains_key(t);
     if has("message") && has("chat") && has("jid") {
-        let empty = BTreeSet::new();
-        let col = |t: &str| schema.get(t).unwrap_or(&empty);
         for (table, needed) in [
             ("message", &["_id", "chat_row_id", "from_me"][..]),
             ("chat", &["_id", "jid_row_id"][..]),
             ("jid", &["_id", "raw_string"][..]),
         ] {
-            if !require_columns(
-                ctx,
-                &name,
-                "WhatsApp's msgstore.db",
-                table,
-                col(table),
-                needed,
-            )? {
+            if store_columns(ctx, l, &schema, table, needed)?.is_none() {
                 return Ok(());
             }
         }
@@ -549,12 +579,8 @@ fn message(
     }
     .filter(|j| jid_type(j) != IdType::AccountId);
     if let Some(j) = &other {
-        observe(
+        observe_jid(
             ctx,
-            &format!("handle:{j}"),
-            EntityKind::Person,
-            j,
-            jid_type(j),
             j,
             inv,
             format!(
@@ -599,19 +625,17 @@ fn message(
 
 /// `call_log`: WhatsApp voice and video calls.
 fn calls(ctx: &AgentCtx<'_>, l: &Located, schema: &Columns) -> Result<(), RuntimeError> {
-    let empty = BTreeSet::new();
-    let c = schema.get("call_log").unwrap_or(&empty);
     let name = artefact_name(&l.tree, &l.path);
-    if !require_columns(
+    let Some(c) = store_columns(
         ctx,
-        &name,
-        "WhatsApp's msgstore.db",
+        l,
+        schema,
         "call_log",
-        c,
         &["_id", "jid_row_id", "from_me", "timestamp"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let group = if c.contains("group_jid_row_id") {
         "gc.subject AS group_subject, gj.raw_string AS group_jid"
     } else {
@@ -685,13 +709,9 @@ FROM call_log k LEFT JOIN jid j ON j._id = k.jid_row_id{group_join} ORDER BY k._
             t.get(row, "bytes").unwrap_or("an unknown number of"),
         );
         record_draft(ctx, d)?;
-        if let Some(j) = jid.filter(|j| jid_type(j) != IdType::AccountId) {
-            observe(
+        if let Some(j) = jid {
+            observe_jid(
                 ctx,
-                &format!("handle:{j}"),
-                EntityKind::Person,
-                &j,
-                jid_type(&j),
                 &j,
                 &inv,
                 format!(
@@ -834,16 +854,9 @@ JOIN jid g ON g._id = p.group_jid_row_id JOIN jid u ON u._id = p.user_jid_row_id
         );
         record_draft(ctx, d)?;
         if let Some(mi) = &minv {
-            for (m, ..) in list
-                .iter()
-                .filter(|(m, ..)| !m.is_empty() && jid_type(m) != IdType::AccountId)
-            {
-                observe(
+            for (m, ..) in list {
+                observe_jid(
                     ctx,
-                    &format!("handle:{m}"),
-                    EntityKind::Person,
-                    m,
-                    jid_type(m),
                     m,
                     mi,
                     format!("The WhatsApp account {m}, a participant of the group {label}."),
@@ -862,19 +875,17 @@ fn legacy(
     schema: &Columns,
     book: &Book,
 ) -> Result<(), RuntimeError> {
-    let empty = BTreeSet::new();
-    let c = schema.get("messages").unwrap_or(&empty);
     let name = artefact_name(&l.tree, &l.path);
-    if !require_columns(
+    let Some(c) = store_columns(
         ctx,
-        &name,
-        "WhatsApp's msgstore.db",
+        l,
+        schema,
         "messages",
-        c,
         &["_id", "key_remote_jid", "key_from_me"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let sql = format!(
         "SELECT _id AS id, key_remote_jid AS chat_jid, key_from_me AS from_me, NULL AS subject, {}, {}, {}, {}, {}, {}, {}, {} FROM messages ORDER BY _id",
         column_or_null(c, "", "timestamp", "time"),
@@ -909,23 +920,10 @@ fn legacy(
 
 /// The account's preferences: push name, status, version, country code and number.
 fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some(inv) = super::files::read(ctx, l)? else {
+    let Some((inv, prefs)) = super::wechat::prefs_of(ctx, l)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let prefs = match super::wechat::shared_prefs(&inv.output.text) {
-        Ok(p) => p,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!(
-                    "could not parse the shared preferences because the XML is malformed {why}"
-                ),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
-    };
     let get = |k: &str| {
         prefs
             .iter()
