@@ -18,7 +18,7 @@
 //! | `contacts2.db` (`data` ⋈ `mimetypes` ⋈ `raw_contacts`) | one per raw contact; its `accounts` rows | `contact:<raw_contact_id>`: name, phones, e-mails; `owner`: Google account |
 //! | `calllog.db` `calls` (or `contacts2.db` `calls` before Android 7) | one per call | counterparty (`contact:<id>` when the number is a contact's, else `handle:<number>`); `owner`: `phone_account_address`; `device`: ICCID in `subscription_id` |
 //! | `blockednumbers.db` ([`blocked`]) | one per blocked number (as typed and as E.164) | the number on the contact holding it, else `handle:<number>` |
-//! | `mmssms.db` `sms`, `threads` | one per SMS, one per thread | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies |
+//! | `mmssms.db` `sms`, `threads`; `pdu`, `part`, `addr` ([`mms`]) | one per SMS, one per thread; one per MMS with its addresses, parts and attachments | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies; wallet claims of one-to-one MMS text by direction |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -50,6 +50,7 @@ mod databases;
 mod files;
 mod keep;
 mod line;
+mod mms;
 mod packagesxml;
 mod partitions;
 mod playstore;
@@ -341,7 +342,11 @@ impl Plugin for AndroidPlugin {
                 &["/blockednumbers.db\""],
                 "the numbers the user blocked",
             ),
-            e("mmssms.db", &["/mmssms.db\""], "SMS, threads"),
+            e(
+                "mmssms.db",
+                &["/mmssms.db\""],
+                "SMS, MMS with their parts and attachments, threads",
+            ),
             e(
                 "Google Messages bugle_db",
                 &["/bugle_db\""],
@@ -785,7 +790,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("mmssms.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
-                databases::sms(ctx, l, &book)
+                databases::sms(ctx, l, &book)?;
+                mms::mms(ctx, l, &book)
             })?;
         }
         for l in of("bugle_db") {

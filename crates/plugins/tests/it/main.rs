@@ -31,6 +31,7 @@ mod limits;
 mod lockdown;
 mod media;
 mod messenger;
+mod mms;
 mod outputs;
 mod playstore;
 mod screens;
