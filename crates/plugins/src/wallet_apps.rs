@@ -6,7 +6,8 @@
 //! private and change between versions, and several encrypt the key material. What an examiner
 //! needs first — which addresses this phone's wallet app knows — is written in clear in most of
 //! them, whatever the container format: so each data folder of such an app is listed
-//! (`find_files`) and every file in it that can hold state is scanned for printable runs
+//! (`find_files`) and every file in it that can hold state (smallest first, up to 300 files and
+//! 256 MiB a folder) is scanned for printable runs
 //! (`strings`, ASCII, runs of at least [`MIN_RUN`] characters: the shortest address), and the
 //! addresses in them are those [`crate::extract::identifiers`] validates (Base58Check and
 //! Bech32 checksums, EIP-55 mixed case). Nothing is decoded that the tools did not log.
@@ -101,6 +102,9 @@ const MAX_SCANNED: usize = 300;
 const WINDOW: u64 = masf_tools::content_tools::STRINGS_MAX;
 /// Windows scanned per file: its first 64 MiB.
 const MAX_WINDOWS: u64 = 4;
+/// Bytes scanned per folder, smallest files first; the rest are counted (a wallet's state is
+/// small, a folder's bulk is caches and media).
+const MAX_BYTES: u64 = 256 << 20;
 /// A file with more distinct addresses than this is a list (token contracts, a price or page
 /// cache): its addresses are counted, not named one by one nor observed.
 pub const MANY: usize = 50;
@@ -317,13 +321,21 @@ fn one_folder(ctx: &AgentCtx<'_>, tree: &TreeRef, f: &Folder) -> Result<(), Runt
     }
     let listed = files.len();
     let truncated = listing.output.text.contains("\n# truncated at limit");
-    let (scan, skipped): (Vec<_>, Vec<_>) =
+    let (mut scan, skipped): (Vec<_>, Vec<_>) =
         files.into_iter().partition(|(p, _)| scanned(folder, p));
-    let unscanned = scan.len().saturating_sub(MAX_SCANNED);
+    // smallest first, within the file and byte budgets
+    scan.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
     let mut addresses: BTreeMap<String, Found> = BTreeMap::new();
     let mut lists: Vec<(String, usize)> = Vec::new();
     let mut partly: Vec<String> = Vec::new();
-    for (path, size) in scan.iter().take(MAX_SCANNED) {
+    let mut spent = 0u64;
+    let mut done = 0usize;
+    for (path, size) in &scan {
+        if done == MAX_SCANNED || spent >= MAX_BYTES {
+            break;
+        }
+        done += 1;
+        spent += (*size).min(MAX_WINDOWS * WINDOW);
         let mut here: BTreeMap<String, (String, Invoked)> = BTreeMap::new();
         let windows = size.div_ceil(WINDOW).clamp(1, MAX_WINDOWS);
         if size.div_ceil(WINDOW) > MAX_WINDOWS {
@@ -396,7 +408,7 @@ fn one_folder(ctx: &AgentCtx<'_>, tree: &TreeRef, f: &Folder) -> Result<(), Runt
         } else {
             String::new()
         },
-        scan.len().min(MAX_SCANNED),
+        done,
     );
     if !skipped.is_empty() {
         said.push_str(&format!(
@@ -404,9 +416,11 @@ fn one_folder(ctx: &AgentCtx<'_>, tree: &TreeRef, f: &Folder) -> Result<(), Runt
             skipped.len()
         ));
     }
-    if unscanned > 0 {
+    if done < scan.len() {
         said.push_str(&format!(
-            "; {unscanned} more were not scanned (at most {MAX_SCANNED} are)"
+            "; {} more were not scanned (at most {MAX_SCANNED} files and {} MiB a folder, smallest first)",
+            scan.len() - done,
+            MAX_BYTES >> 20
         ));
     }
     if !partly.is_empty() {

@@ -49,6 +49,9 @@ if kind == "android":
           "session proposal from %s\n" % external)
     os.makedirs(root + "/data/user/0/com.binance.dev/shared_prefs", exist_ok=True)
     write(root + "/data/user/0/com.binance.dev/shared_prefs/prefs.xml", "<map><int name=\"launches\" value=\"3\" /></map>\n")
+    # more files than a folder's scan takes: the largest are counted, not scanned
+    for i in range(301):
+        write(root + "/data/user/0/com.binance.dev/files/kline/%03d.bin" % i, b"k" * (64 + i))
     os.makedirs(root + "/data/system/users/0", exist_ok=True)
     os.makedirs(root + "/data/user/0/com.android.providers.telephony", exist_ok=True)
 else:
@@ -140,6 +143,13 @@ fn wallet_apps_on_an_android_phone_and_an_iphone() {
             "Trust Wallet data at /data/media/0/Android/data/com.wallet.crypto.trustapp: 1 wallet address(es) in clear",
             "Trust Wallet data at /data/user/0/com.wallet.crypto.trustapp: 3 wallet address(es) in clear",
         ]
+    );
+    assert!(
+        a[0].interpretation.contains(
+            "; 2 more were not scanned (at most 300 files and 256 MiB a folder, smallest first)"
+        ),
+        "{}",
+        a[0].interpretation
     );
     let trust = &a[2];
     let v = values(trust);
