@@ -7,6 +7,7 @@
 //! | `msgstore.db` `message` (2021 on, with `chat`, `jid`) | one per message: chat (JID, group subject), direction, sender in a group, type by name, text, starred, received time; its media (path, size, MIME type, name, caption, duration), location (latitude, longitude, place, address, URL, live sharing's duration and final position and time) and the message it quotes | `handle:<jid>`: the other party of a one-to-one chat, the sender of a received group message; wallet claims by direction |
 //! | `msgstore.db` `call_log` | one per call: JID, direction, voice or video, start, duration, result, bytes, call id, group | `handle:<jid>` of the party |
 //! | `msgstore.db` group chats (`chat` of a `@g.us` JID) with `group_participant_user` (or `group_participants`), and `wa.db` `wa_group_admin_settings` | one per group: subject, created, creator, each participant with admin rank and pending flag | `handle:<jid>` of each participant |
+//! | `msgstore.db` `jid_map` | one per LID mapped to its phone JID | both on `handle:<phone jid>`, so a member known by its LID is its number |
 //! | `msgstore.db` `messages` (before 2021) | one per message: JID, group sender (`remote_resource`), direction, text, media URL, received time | as above |
 //! | `shared_prefs/com.whatsapp_preferences_light.xml` (`…w4b_preferences_light.xml`) | the account: push name, status, version, country code and number | `owner`: the number (and its JID), the push name |
 //!
@@ -344,6 +345,7 @@ fn msgstore(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeE
             calls(ctx, l, &schema)?;
         }
         groups(ctx, l, &schema, book)?;
+        lid_map(ctx, l, &schema)?;
         Ok(())
     } else if has("messages") {
         legacy(ctx, l, &schema, book)
@@ -718,6 +720,60 @@ FROM call_log k LEFT JOIN jid j ON j._id = k.jid_row_id{group_join} ORDER BY k._
                     "The WhatsApp account {j}, the other party of WhatsApp call {id} ({}).",
                     l.name()
                 ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `jid_map`: which phone JID each LID (`…@lid`, the privacy id newer WhatsApp shows in
+/// groups) stands for — one phenomenon per pair, both observed on the phone JID's person, so a
+/// member known by its LID on one phone is the number another phone knows.
+fn lid_map(ctx: &AgentCtx<'_>, l: &Located, schema: &Columns) -> Result<(), RuntimeError> {
+    let Some(m) = schema.get("jid_map") else {
+        return Ok(());
+    };
+    if !(m.contains("lid_row_id") && m.contains("jid_row_id")) {
+        ctx.unparsed(
+            &artefact_name(&l.tree, &l.path),
+            "could not parse WhatsApp's jid_map: it lacks lid_row_id or jid_row_id",
+            None,
+        )?;
+        return Ok(());
+    }
+    let sql = "SELECT lj.raw_string AS lid, pj.raw_string AS jid FROM jid_map m \
+JOIN jid lj ON lj._id = m.lid_row_id JOIN jid pj ON pj._id = m.jid_row_id ORDER BY m.lid_row_id";
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp LID mappings")?;
+    for row in &t.rows {
+        let (Some(lid), Some(jid)) = (raw(&t, row, "lid"), raw(&t, row, "jid")) else {
+            continue;
+        };
+        if jid_type(&lid) != IdType::WhatsappLid || jid_type(&jid) != IdType::Phone {
+            continue;
+        }
+        let mut d = Draft::new("contacts", format!("WhatsApp LID {lid} is {jid}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, Some(&lid), &inv);
+        d.fact(FactType::Account, Some(&jid), &inv);
+        d.interpretation = format!(
+            "jid_map of {name} maps the WhatsApp LID {lid} to the phone JID {jid}: one account, shown by its LID where WhatsApp hides the number."
+        );
+        record_draft(ctx, d)?;
+        let context = format!("handle:{jid}");
+        for (value, id_type) in [(&jid, IdType::Phone), (&lid, IdType::WhatsappLid)] {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &jid,
+                id_type,
+                value,
+                &inv,
+                format!("WhatsApp's jid_map pairs {lid} with {jid}."),
             )?;
         }
     }

@@ -82,6 +82,15 @@ fn whatsapp_android_two_phones_two_layouts() {
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     phone(&a, "msgstore.sql", true, Some(PREFS_A));
     phone(&b, "msgstore_2019.sql", false, None);
+    // newer stores name some group members by LID only, and map LIDs to phone JIDs (`jid_map`,
+    // as WhatsApp creates it)
+    crate::ios_nearby::sqlite3(
+        &a.join(APP).join("databases/msgstore.db"),
+        "CREATE TABLE jid_map (lid_row_id INTEGER PRIMARY KEY NOT NULL, jid_row_id INTEGER NOT NULL, sort_id INTEGER NOT NULL DEFAULT 0);
+INSERT INTO jid (_id, user, server, agent, device, type, raw_string) VALUES (5, '187654321098765', 'lid', 0, 0, 17, '187654321098765@lid');
+INSERT INTO group_participant_user (group_jid_row_id, user_jid_row_id, rank, pending) VALUES (3, 5, 0, 0);
+INSERT INTO jid_map (lid_row_id, jid_row_id, sort_id) VALUES (5, 4, 0);",
+    );
     let run = triage(&[
         ("a", &a, "Asia/Hong_Kong", Some("HK")),
         ("b", &b, "Asia/Hong_Kong", Some("HK")),
@@ -237,6 +246,13 @@ fn whatsapp_android_two_phones_two_layouts() {
             .contains("TM Chan (85291112222@s.whatsapp.net) (creator)")
     );
 
+    let map = find(
+        &run,
+        "a",
+        "WhatsApp LID 187654321098765@lid is 85263334444@s.whatsapp.net",
+    );
+    has_all(&map, &["187654321098765@lid", "85263334444@s.whatsapp.net"]);
+
     // the user profile
     let me = find(&run, "a", "WhatsApp account Mia");
     has_all(&me, &["Mia", "852", "51234567", "2.24.9.78"]);
@@ -307,6 +323,11 @@ fn whatsapp_android_two_phones_two_layouts() {
     );
     assert_eq!(
         actor_of("a", "handle:85263334444@s.whatsapp.net"),
+        actor_of("b", "handle:85263334444@s.whatsapp.net")
+    );
+    // the member phone A knows by LID only is Lee, whom phone B knows by number
+    assert_eq!(
+        actor_of("a", "handle:187654321098765@lid"),
         actor_of("b", "handle:85263334444@s.whatsapp.net")
     );
 }
