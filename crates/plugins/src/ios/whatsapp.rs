@@ -7,6 +7,9 @@
 //! (never a phone), any other JID as an account id; a contact's `ZIDENTIFIER` is the address
 //! book's person GUID (`contact_guid`), the key WhatsApp shares with the address book.
 //!
+//! A location message (`ZMESSAGETYPE` 5) records the latitude and longitude its media item
+//! keeps (iLEAPP's Latitude and Longitude); a starred message says so.
+//!
 //! Groups (`ZWAGROUPINFO` with its chat session and `ZWAGROUPMEMBER`): one phenomenon per group
 //! with its subject, JID, creation, creator, owner, who last set the subject and when, and each
 //! member (JID, the names WhatsApp keeps, admin, active); members are `handle:<jid>`
@@ -192,10 +195,24 @@ fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
     } else {
         "NULL AS sender"
     };
+    // a location message (ZMESSAGETYPE 5) keeps its position in its media item (other media
+    // items keep the picture's size in the same columns)
+    let position = |c: &str| {
+        if media.contains(c) && media.contains("ZMESSAGE") {
+            format!("(SELECT mi.{c} FROM ZWAMEDIAITEM mi WHERE mi.ZMESSAGE = m.Z_PK LIMIT 1)")
+        } else {
+            "NULL".to_string()
+        }
+    };
     let sql = format!(
         "SELECT m.Z_PK AS pk, m.ZMESSAGEDATE AS date, m.ZISFROMME AS from_me, s.ZCONTACTJID AS chat_jid, \
-s.ZPARTNERNAME AS partner, m.ZFROMJID AS from_jid, m.ZTOJID AS to_jid, m.ZTEXT AS text, {media_col}, {sender_col} \
-FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
+s.ZPARTNERNAME AS partner, m.ZFROMJID AS from_jid, m.ZTOJID AS to_jid, m.ZTEXT AS text, {media_col}, {sender_col}, \
+{}, {}, {} AS latitude, {} AS longitude \
+FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION",
+        crate::calls::column_or_null(&cols, "m.", "ZMESSAGETYPE", "kind"),
+        crate::calls::column_or_null(&cols, "m.", "ZSTARRED", "starred"),
+        position("ZLATITUDE"),
+        position("ZLONGITUDE"),
     );
     // Chat partners first (all sessions, not only those of the first messages).
     if let Some((cinv, chats)) = run.query(
@@ -261,13 +278,25 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION"
         );
         d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
         d.fact(FactType::Path, raw(t, row, "media").as_deref(), inv);
+        let location = (t.get(row, "kind") == Some("5"))
+            .then(|| t.get(row, "latitude").zip(t.get(row, "longitude")))
+            .flatten();
+        if let Some((la, lo)) = location {
+            d.fact(FactType::Text, Some(la), inv);
+            d.fact(FactType::Text, Some(lo), inv);
+        }
+        let starred = t.get(row, "starred") == Some("1");
         d.interpretation = format!(
-            "ZWAMESSAGE Z_PK {pk} of {path} was {} {who}; ZMESSAGEDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
+            "ZWAMESSAGE Z_PK {pk} of {path} was {} {who}{}{}; ZMESSAGEDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
             if from_me {
                 "sent by the device user to"
             } else {
                 "received by the device user from"
             },
+            location
+                .map(|(la, lo)| format!(", sharing the location {la}, {lo}"))
+                .unwrap_or_default(),
+            if starred { ", starred" } else { "" },
         );
         run.record(d)?;
         if let Some(s) = sender.filter(|s| is_person(s)) {

@@ -1081,6 +1081,8 @@ fn ios_ileapp_whatsapp_messages_rows_covered() {
     let exp = expected("whatsApp.whatsAppMessages.josh_ios15_ffs");
     let rows = exp["data"].as_array().expect("data");
     assert_eq!(rows.len(), 32);
+    // four of them are locations, with their latitude and longitude
+    assert_eq!(rows.iter().filter(|r| r[11].as_f64().is_some()).count(), 4);
     let msgs = o.category("messages");
     let escape = |s: &str| {
         s.replace('\\', "\\\\")
@@ -1104,6 +1106,17 @@ fn ios_ileapp_whatsapp_messages_rows_covered() {
                     .iter()
                     .all(|&i| r[i].as_str().is_none_or(|v| v.is_empty() || has(p, v)))
                 && r[5].as_str().is_none_or(|m| has(p, &escape(m)))
+                // latitude and longitude of a location message, as numbers (iLEAPP prints
+                // Python's repr of the double, the CLI 15 significant digits)
+                && [11usize, 12].iter().all(|&i| {
+                    r[i].as_f64().is_none_or(|want| {
+                        p.verified_facts.iter().any(|f| {
+                            f.value
+                                .parse::<f64>()
+                                .is_ok_and(|got| (got - want).abs() < 1e-9)
+                        })
+                    })
+                })
         });
         if !ok {
             missing.push(r.clone());
