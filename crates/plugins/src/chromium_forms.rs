@@ -27,7 +27,8 @@ use crate::browsers::{MAX_ROWS, browser_of};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_seconds, webkit};
 use crate::identity::{
-    TreeRef, artefact_name, normalized, observe, query_on, table_columns, tables_on,
+    TreeRef, artefact_name, normalized, observe, query_on, required_columns, table_columns,
+    tables_on,
 };
 use crate::outputs::raw;
 
@@ -98,8 +99,7 @@ fn store_table(
         ctx.unparsed(&name, &format!("not {what}: no {table} table"), None)?;
         return Ok(None);
     }
-    let cols = table_columns(ctx, tree, path, table)?;
-    Ok(require_columns(ctx, &name, what, table, &cols, needed)?.then_some(cols))
+    required_columns(ctx, tree, path, what, table, needed)
 }
 
 /// The saved logins of a `Login Data` store.
@@ -363,17 +363,17 @@ fn autocomplete(
     name: &str,
     browser: &str,
 ) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, tree, path, "autofill")?;
-    if !require_columns(
+    let Some(cols) = required_columns(
         ctx,
-        name,
+        tree,
+        path,
         "Chromium autocomplete entries",
         "autofill",
-        &cols,
         &["name", "value"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let sql = format!(
         "SELECT rowid AS entry, name, value, {}, {}, {} FROM autofill ORDER BY rowid",
         column_or_null(&cols, "", "date_created", "date_created"),
@@ -430,17 +430,17 @@ fn profiles(
     let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS * 8);
     if has("autofill_profiles") {
         // before 2023: one table per kind of value
-        let cols = table_columns(ctx, tree, path, "autofill_profiles")?;
-        if !require_columns(
+        let Some(cols) = required_columns(
             ctx,
-            name,
+            tree,
+            path,
             "Chromium autofill profiles",
             "autofill_profiles",
-            &cols,
             &["guid"],
-        )? {
+        )?
+        else {
             return Ok(());
-        }
+        };
         let c = |col: &str| column_or_null(&cols, "", col, col);
         let sql = format!(
             "SELECT guid, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM autofill_profiles ORDER BY rowid",
@@ -687,10 +687,11 @@ fn cards(
         if !has(table) {
             continue;
         }
-        let cols = table_columns(ctx, tree, path, table)?;
-        if !require_columns(ctx, name, "Chromium payment cards", table, &cols, &[key])? {
+        let Some(cols) =
+            required_columns(ctx, tree, path, "Chromium payment cards", table, &[key])?
+        else {
             continue;
-        }
+        };
         let c = |col: &str| column_or_null(&cols, "", col, col);
         let (month, year) = if local {
             ("expiration_month", "expiration_year")

@@ -1389,6 +1389,22 @@ pub fn query_on(
     }
 }
 
+/// The columns of `table` in the database at `path` of `tree` when it has each of `needed`;
+/// `None` when one is missing (noted by [`crate::calls::require_columns`], naming them, as
+/// `what`) — the schema check a reader makes before it reads a table's rows.
+pub fn required_columns(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    what: &str,
+    table: &str,
+    needed: &[&str],
+) -> Result<Option<std::collections::BTreeSet<String>>, RuntimeError> {
+    let cols = table_columns(ctx, tree, path, table)?;
+    let name = artefact_name(tree, path);
+    Ok(crate::calls::require_columns(ctx, &name, what, table, &cols, needed)?.then_some(cols))
+}
+
 /// The columns of `table` in the database at `path` of `tree`, empty when they cannot be
 /// read (the failed query is noted by [`query_on`]).
 pub fn table_columns(

@@ -18,9 +18,11 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, TreeRef, artefact_name, observe, query_on, table_columns, tables_on};
+use crate::identity::{
+    Party, TreeRef, artefact_name, observe, query_on, required_columns, table_columns, tables_on,
+};
 use crate::outputs::raw;
 
 /// Rows read per table.
@@ -92,10 +94,9 @@ fn contacts(
     uid: &str,
 ) -> Result<BTreeMap<String, String>, RuntimeError> {
     let mut names = BTreeMap::new();
-    let cols = table_columns(ctx, tree, path, "contacts")?;
-    if !require_columns(ctx, name, STORE, "contacts", &cols, &["id", "name"])? {
+    let Some(cols) = required_columns(ctx, tree, path, STORE, "contacts", &["id", "name"])? else {
         return Ok(names);
-    }
+    };
     let c = |col: &str| column_or_null(&cols, "", col, col);
     // the user name namespaced by the query, so that the account id grounds in its output
     let user_account = if cols.contains("username") {
@@ -234,17 +235,17 @@ fn messages(
     names: &BTreeMap<String, String>,
     has: &dyn Fn(&str) -> bool,
 ) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, tree, path, "messages")?;
-    if !require_columns(
+    let Some(cols) = required_columns(
         ctx,
-        name,
+        tree,
+        path,
         STORE,
         "messages",
-        &cols,
         &["message_id", "thread_key", "timestamp_ms", "sender_id"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     // attachments, links and reactions by message
     let mut calls: Vec<Invoked> = Vec::new();
     let mut extras: BTreeMap<String, Extras> = BTreeMap::new();
@@ -424,17 +425,17 @@ fn calls(
     name: &str,
     uid: &str,
 ) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, tree, path, "call_log")?;
-    if !require_columns(
+    let Some(cols) = required_columns(
         ctx,
-        name,
+        tree,
+        path,
         STORE,
         "call_log",
-        &cols,
         &["call_timestamp_ms", "thread_key"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let c = |col: &str| column_or_null(&cols, "l.", col, col);
     let sql = format!(
         "SELECT l.rowid AS call, l.call_timestamp_ms AS time, l.thread_key AS thread_key, {}, {}, {}, {}, c.name AS party FROM call_log l LEFT JOIN contacts c ON c.id = l.thread_key ORDER BY l.call_timestamp_ms",

@@ -136,6 +136,23 @@ pub fn found_links(find_output: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The columns of each table, from a query printing one `tbl`, `col` pair a row (the schema
+/// look over `sqlite_master` ⋈ `pragma_table_info` the readers make).
+pub fn columns_by_table(
+    t: &Table,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut cols: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for row in &t.rows {
+        if let (Some(tb), Some(c)) = (t.get(row, "tbl"), t.get(row, "col")) {
+            cols.entry(tb.to_string())
+                .or_default()
+                .insert(c.to_string());
+        }
+    }
+    cols
+}
+
 /// A cell as it appears in the `sqlite_query` text (escaped), so that it grounds verbatim.
 pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
     table.get(row, col).map(escape)

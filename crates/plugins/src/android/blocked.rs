@@ -9,9 +9,9 @@ use masf_graph::{EntityKind, FactType, IdType};
 
 use super::databases::{Book, counterparty, tables_with};
 use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{artefact_name, normalized, observe, query_on, table_columns};
+use crate::identity::{artefact_name, normalized, observe, query_on, required_columns};
 use crate::outputs::raw;
 
 /// One `blockednumbers.db`.
@@ -20,17 +20,17 @@ pub fn blocked(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runti
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    let cols = table_columns(ctx, &l.tree, &l.path, "blocked")?;
-    if !require_columns(
+    let Some(cols) = required_columns(
         ctx,
-        &name,
+        &l.tree,
+        &l.path,
         "the blocked numbers",
         "blocked",
-        &cols,
         &["original_number"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let sql = format!(
         "SELECT rowid AS row, original_number, {} FROM blocked ORDER BY rowid",
         column_or_null(&cols, "", "e164_number", "e164_number")

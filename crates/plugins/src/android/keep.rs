@@ -20,7 +20,7 @@ use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, query_on, table_columns};
+use crate::identity::{artefact_name, observe, query_on, required_columns, table_columns};
 use crate::outputs::raw;
 
 const WHAT: &str = "Google Keep's keep.db";
@@ -155,17 +155,17 @@ fn sharing(
     name: &str,
     tcols: &BTreeSet<String>,
 ) -> Result<(), RuntimeError> {
-    let scols = table_columns(ctx, &l.tree, &l.path, "sharing")?;
-    if !require_columns(
+    let Some(scols) = required_columns(
         ctx,
-        name,
+        &l.tree,
+        &l.path,
         WHAT,
         "sharing",
-        &scols,
         &["tree_entity_id", "email"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let t = |c: &str| column_or_null(tcols, "t.", c, c);
     let sql = format!(
         "SELECT s.rowid AS share, s.tree_entity_id AS note, s.email AS email, {}, {}, {}, {} FROM sharing s LEFT JOIN tree_entity t ON t._id = s.tree_entity_id ORDER BY s.rowid",

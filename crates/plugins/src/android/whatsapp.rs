@@ -129,19 +129,8 @@ fn store_columns<'s>(
 fn schema(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Columns>, RuntimeError> {
     let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
 WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
-    Ok(
-        query_on(ctx, &l.tree, &l.path, sql, 100_000)?.map(|(_, t)| {
-            let mut cols = Columns::new();
-            for row in &t.rows {
-                if let (Some(tb), Some(c)) = (t.get(row, "tbl"), t.get(row, "col")) {
-                    cols.entry(tb.to_string())
-                        .or_default()
-                        .insert(c.to_string());
-                }
-            }
-            cols
-        }),
-    )
+    Ok(query_on(ctx, &l.tree, &l.path, sql, 100_000)?
+        .map(|(_, t)| crate::outputs::columns_by_table(&t)))
 }
 
 /// `wa.db`: the contacts WhatsApp knows, and who created each group.

@@ -1443,19 +1443,9 @@ impl<'c, 's> Run<'c, 's> {
             "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
 WHERE m.type = 'table' AND m.name IN ({names}) ORDER BY m.name, p.cid"
         );
-        Ok(self.query(path, &sql, 100_000)?.map(|(_, t)| {
-            let mut cols: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            for row in &t.rows {
-                if let (Some(tb), Some(c)) = (t.get(row, "tbl"), t.get(row, "col")) {
-                    cols.entry(tb.to_string())
-                        .or_default()
-                        .insert(c.to_string());
-                }
-            }
-            Schema {
-                path: path.to_string(),
-                cols,
-            }
+        Ok(self.query(path, &sql, 100_000)?.map(|(_, t)| Schema {
+            path: path.to_string(),
+            cols: crate::outputs::columns_by_table(&t),
         }))
     }
 }

@@ -132,6 +132,14 @@ impl Run {
         out
     }
 
+    /// The `owner` entity of `source` as [`Run::entities`] writes it (empty when there is none).
+    pub fn owner(&self, source: &str) -> String {
+        self.entities(source)
+            .into_iter()
+            .find(|e| e.starts_with("owner ["))
+            .unwrap_or_default()
+    }
+
     /// `(type, normalised)` of every identifier observed in `source`.
     pub fn identifiers(&self, source: &str) -> Vec<(String, String)> {
         let state = self.session.state().expect("state");

@@ -58,11 +58,7 @@ fn check(run: &Run, source: &str, db: &Path) {
     }
     let deleted = item("6");
     assert!(deleted.title.ends_with("(deleted)"), "{}", deleted.title);
-    let owner = run
-        .entities(source)
-        .into_iter()
-        .find(|e| e.starts_with("owner ["))
-        .unwrap_or_default();
+    let owner = run.owner(source);
     assert!(
         owner.contains("google_account=chan.mh@example.net")
             && owner.contains("wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2"),

@@ -9,7 +9,6 @@
 //! `installedappsVending` reads it, with the Android user of the database.
 
 use std::path::Path;
-use std::process::Command;
 
 use masf_graph::Phenomenon;
 
@@ -52,11 +51,7 @@ fn check(run: &Run, source: &str, library: &Path) {
         );
         assert_eq!(p.times.len(), 1);
     }
-    let owner = run
-        .entities(source)
-        .into_iter()
-        .find(|e| e.starts_with("owner ["))
-        .unwrap_or_default();
+    let owner = run.owner(source);
     assert!(
         owner.contains("google_account=chan.mh@example.net")
             && owner.contains("google_account=otc.desk.hk@gmail.com"),
@@ -77,14 +72,9 @@ fn play_store_library_and_searches_on_two_phones() {
     );
     // another app's library.db: not the store's
     let other = one.join("data/data/org.example.reader/databases/library.db");
-    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
-    assert!(
-        Command::new("sqlite3")
-            .arg(&other)
-            .arg("CREATE TABLE books (id); INSERT INTO books VALUES (1);")
-            .status()
-            .unwrap()
-            .success()
+    crate::ios_nearby::sqlite3(
+        &other,
+        "CREATE TABLE books (id); INSERT INTO books VALUES (1);",
     );
     let two = tmp.path().join("two");
     let vending_two = android_tree(&two);
@@ -94,14 +84,9 @@ fn play_store_library_and_searches_on_two_phones() {
         "CREATE TABLE o AS SELECT account, doc_id, purchase_time FROM ownership; DROP TABLE ownership; ALTER TABLE o RENAME TO ownership;",
     );
     let second_user = two.join("data/user/10/com.android.vending/databases/library.db");
-    std::fs::create_dir_all(second_user.parent().unwrap()).unwrap();
-    assert!(
-        Command::new("sqlite3")
-            .arg(&second_user)
-            .arg("CREATE TABLE ownership (account STRING, purchase_time INTEGER); INSERT INTO ownership VALUES ('x@example.com', 1);")
-            .status()
-            .unwrap()
-            .success()
+    crate::ios_nearby::sqlite3(
+        &second_user,
+        "CREATE TABLE ownership (account STRING, purchase_time INTEGER); INSERT INTO ownership VALUES ('x@example.com', 1);",
     );
 
     let run = triage(&[
@@ -220,11 +205,7 @@ fn play_store_install_states_in_two_layouts() {
         } else {
             assert!(!has(trust, "single_install"));
         }
-        let owner = run
-            .entities(source)
-            .into_iter()
-            .find(|e| e.starts_with("owner ["))
-            .unwrap_or_default();
+        let owner = run.owner(source);
         assert!(
             owner.contains("google_account=otc.desk.hk@gmail.com")
                 && owner.contains("google_account=chan.mh@example.net"),

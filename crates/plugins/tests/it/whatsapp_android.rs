@@ -256,11 +256,7 @@ INSERT INTO jid_map (lid_row_id, jid_row_id, sort_id) VALUES (5, 4, 0);",
     // the user profile
     let me = find(&run, "a", "WhatsApp account Mia");
     has_all(&me, &["Mia", "852", "51234567", "2.24.9.78"]);
-    let owner = run
-        .entities("a")
-        .into_iter()
-        .find(|e| e.starts_with("owner "))
-        .unwrap_or_default();
+    let owner = run.owner("a");
     assert!(owner.contains("phone=+85251234567"), "{owner}");
     assert!(
         owner.contains("display_name=mia") || owner.contains("display_name=Mia"),
