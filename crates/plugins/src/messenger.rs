@@ -76,7 +76,7 @@ pub fn msys(
 }
 
 /// The entity context of a Facebook id: the device's user for the store's own id.
-fn context_of(id: &str, uid: &str) -> String {
+pub(crate) fn context_of(id: &str, uid: &str) -> String {
     if id == uid {
         "owner".to_string()
     } else {

@@ -22,6 +22,7 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
+//! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
@@ -47,6 +48,7 @@ mod apps;
 mod blocked;
 mod bugle;
 mod databases;
+mod fbthreads;
 mod files;
 mod keep;
 mod line;
@@ -97,6 +99,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("mmssms.db", "messages"),
     ("bugle_db", "messages"),
     ("msys_database_*", "messages"),
+    ("threads_db2", "messages"),
+    ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
     ("com.whatsapp*_preferences_light.xml", "accounts"),
@@ -356,6 +360,11 @@ impl Plugin for AndroidPlugin {
                 "Facebook Messenger msys_database",
                 &["/msys_database_"],
                 "Messenger contacts (Facebook ids, names, user names, e-mails, phones), messages with attachments and reactions, calls",
+            ),
+            e(
+                "Facebook threads_db2",
+                &["/threads_db2\""],
+                "Messenger and Facebook app users (Facebook ids, names, user names), messages with attachments, shares, places and reactions, calls; the signed-in id (threads_db2-uid)",
             ),
             e(
                 "msgstore.db",
@@ -805,6 +814,19 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::messenger::msys(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("threads_db2") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                let uid_file = format!("{}-uid", l.path);
+                let uid = match of("threads_db2-uid")
+                    .into_iter()
+                    .find(|u| u.tree == l.tree && u.path == uid_file)
+                {
+                    Some(u) => fbthreads::uid(ctx, u)?,
+                    None => None,
+                };
+                fbthreads::threads_db2(ctx, l, uid.as_deref())
             })?;
         }
         for l in of("library.db")

@@ -11,6 +11,7 @@ mod browsers;
 mod chromium_forms;
 mod contact_claims;
 mod disk;
+mod fbthreads;
 mod firefox;
 mod google_messages;
 mod ios;
