@@ -1,11 +1,17 @@
 //! LINE (`jp.naver.line.android`): `databases/naver_line` — every contact (`contacts`: `m_id`,
 //! and of `custom_name` (the owner's), `server_name`, `name`, `addressbook_name`, `status_msg`
-//! those the layout has) and every message (`chat_history`: chat, sender `from_mid` — none when
+//! those the layout has), every message (`chat_history`: chat, sender `from_mid` — none when
 //! the owner sent it —, text, `created_time` in Unix milliseconds, `status`, server id,
-//! attachment type and local file), the fields of ALEAPP's `line` module. Contacts are
-//! `line:<mid>` persons (`account_id`, namespaced by the query so it is grounded) with their
-//! names; wallets in a text are claims of its writer (the owner when `from_mid` is empty, else
-//! the sender; the other side of a one-to-one chat, `chat_id` starting with `u`, is its reader).
+//! attachment type and local file) and every group (`membership`: the group id and each
+//! member's mid, with the group's name from `chat` or `groups` where the layout has them) —
+//! and `databases/call_history`, every call (`call_history`: start and end in Unix
+//! milliseconds, the direction from `call_type`'s last letter, `O` out and `I` in, the audio,
+//! video or group type from `voip_type`, the mid of the other party or the group), the fields
+//! of ALEAPP's `line` module (contacts, messages with their thread's members, call logs).
+//! Contacts are `line:<mid>` persons (`account_id`, namespaced by the query so it is grounded)
+//! with their names; wallets in a text are claims of its writer (the owner when `from_mid` is
+//! empty, else the sender; the other side of a one-to-one chat, `chat_id` starting with `u`, is
+//! its reader).
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
@@ -21,6 +27,12 @@ use crate::outputs::raw;
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     for l in found.iter().filter(|l| l.name() == "naver_line") {
         ctx.artefact(&artefact_name(&l.tree, &l.path), || naver_line(ctx, l))?;
+    }
+    for l in found
+        .iter()
+        .filter(|l| l.name() == "call_history" && l.path.contains("/jp.naver.line.android/"))
+    {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || call_history(ctx, l))?;
     }
     Ok(())
 }
@@ -51,9 +63,9 @@ pub(super) fn col(cols: &[String], c: &str, alias: &str) -> String {
 
 /// One `naver_line` database.
 pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    if tables_with(ctx, l, &["contacts", "chat_history"])?.is_none() {
+    let Some(tables) = tables_with(ctx, l, &["contacts", "chat_history"])? else {
         return Ok(());
-    }
+    };
     let name = artefact_name(&l.tree, &l.path);
     let (Some(ccols), Some(hcols)) = (
         columns(ctx, l, "contacts")?,
@@ -157,6 +169,9 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             }
         }
     }
+    if tables.iter().any(|t| t == "membership") {
+        groups(ctx, l, &name, &tables)?;
+    }
     let sql = format!(
         "SELECT id, chat_id, from_mid, content, created_time, {}, {}, {}, {} FROM chat_history ORDER BY id",
         col(&hcols, "status", "status"),
@@ -242,6 +257,263 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             context.as_deref(),
             mark,
         )?;
+    }
+    Ok(())
+}
+
+/// Observes `line:<mid>` (the query's `account` cell) as a LINE user's account id.
+fn observe_mid(
+    ctx: &AgentCtx<'_>,
+    account: &str,
+    label: &str,
+    inv: &masf_tools::Invoked,
+    why: String,
+) -> Result<(), RuntimeError> {
+    observe(
+        ctx,
+        account,
+        EntityKind::Person,
+        label,
+        IdType::AccountId,
+        account,
+        inv,
+        why,
+    )?;
+    Ok(())
+}
+
+/// The groups of `naver_line`: one phenomenon per `membership` group id with its members.
+fn groups(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    name: &str,
+    tables: &[String],
+) -> Result<(), RuntimeError> {
+    let Some(mcols) = columns(ctx, l, "membership")? else {
+        return Ok(());
+    };
+    if !mcols.iter().any(|c| c == "id") || !mcols.iter().any(|c| c == "m_id") {
+        crate::calls::require_columns(
+            ctx,
+            name,
+            "LINE's naver_line",
+            "membership",
+            &mcols.iter().cloned().collect(),
+            &["id", "m_id"],
+        )?;
+        return Ok(());
+    }
+    // the group's name: `chat.chat_name`, else `groups.name`, where the layout has them
+    let mut group_name = Vec::new();
+    for (table, key, col) in [("chat", "chat_id", "chat_name"), ("groups", "id", "name")] {
+        if tables.iter().any(|t| t == table)
+            && let Some(cols) = columns(ctx, l, table)?
+            && cols.iter().any(|c| c == key)
+            && cols.iter().any(|c| c == col)
+        {
+            group_name.push(format!(
+                "(SELECT g.{col} FROM {table} g WHERE g.{key} = m.id)"
+            ));
+        }
+    }
+    let group_name = match group_name.len() {
+        0 => "NULL".to_string(),
+        1 => group_name.remove(0),
+        _ => format!("coalesce({})", group_name.join(", ")),
+    };
+    // a member's name from `contacts`, by the name columns the layout has
+    let contact_cols = columns(ctx, l, "contacts")?.unwrap_or_default();
+    let names: Vec<String> = ["custom_name", "server_name", "name"]
+        .into_iter()
+        .filter(|c| contact_cols.iter().any(|x| x == c))
+        .map(|c| format!("c.{c}"))
+        .collect();
+    let member_name = match names.len() {
+        0 => "NULL".to_string(),
+        1 => format!(
+            "(SELECT {} FROM contacts c WHERE c.m_id = m.m_id)",
+            names[0]
+        ),
+        _ => format!(
+            "(SELECT coalesce({}) FROM contacts c WHERE c.m_id = m.m_id)",
+            names.join(", ")
+        ),
+    };
+    let sql = format!(
+        "SELECT m.id AS group_id, m.m_id AS m_id, 'line:' || m.m_id AS account, {group_name} AS group_name, {}, {}, {member_name} AS member_name FROM membership m ORDER BY m.id, m.rowid",
+        col(&mcols, "is_accepted", "accepted"),
+        col(&mcols, "created_time", "joined"),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, name, &t, MAX_ROWS, "LINE group members")?;
+    let mut by_group: Vec<(String, Vec<&Vec<Option<String>>>)> = Vec::new();
+    for row in &t.rows {
+        let Some(g) = t.get(row, "group_id") else {
+            continue;
+        };
+        match by_group.last_mut() {
+            Some((last, rows)) if last == g => rows.push(row),
+            _ => by_group.push((g.to_string(), vec![row])),
+        }
+    }
+    for (group, rows) in by_group {
+        let label = rows
+            .iter()
+            .find_map(|r| t.get(r, "group_name").filter(|n| !n.is_empty()))
+            .unwrap_or(&group)
+            .to_string();
+        let mut d = Draft::new("contacts", format!("LINE group {label}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Identifier, Some(&group), &inv);
+        d.fact(
+            FactType::Name,
+            rows.iter()
+                .find_map(|r| raw(&t, r, "group_name"))
+                .as_deref(),
+            &inv,
+        );
+        let mut members = Vec::new();
+        for r in &rows {
+            d.fact(FactType::Account, raw(&t, r, "m_id").as_deref(), &inv);
+            d.fact(FactType::Name, raw(&t, r, "member_name").as_deref(), &inv);
+            let joined = t.get(r, "joined");
+            d.time(joined, unix_millis(joined), "Member added", &inv);
+            if let Some(m) = t.get(r, "m_id") {
+                members.push(format!(
+                    "{m}{}{}",
+                    t.get(r, "member_name")
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default(),
+                    match t.get(r, "accepted") {
+                        Some("0") => ", invited, not accepted",
+                        _ => "",
+                    }
+                ));
+            }
+        }
+        d.interpretation = format!(
+            "membership rows of group {group} in {}: a LINE group{} with {} member(s) the account's user shares it with: {}.",
+            l.name(),
+            if label == group {
+                String::new()
+            } else {
+                format!(" named {label}")
+            },
+            members.len(),
+            members.join(", "),
+        );
+        record_draft(ctx, d)?;
+        for r in &rows {
+            if let Some(a) = raw(&t, r, "account") {
+                let who = t.get(r, "member_name").or(t.get(r, "m_id")).unwrap_or("?");
+                observe_mid(
+                    ctx,
+                    &a,
+                    who,
+                    &inv,
+                    format!("The LINE mid of {who}, a member of the LINE group {label}."),
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `databases/call_history`: one phenomenon per call.
+fn call_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables_with(ctx, l, &["call_history"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(cols) = columns(ctx, l, "call_history")? else {
+        return Ok(());
+    };
+    if !crate::calls::require_columns(
+        ctx,
+        &name,
+        "LINE's call_history",
+        "call_history",
+        &cols.iter().cloned().collect(),
+        &["caller_mid", "call_type", "start_time"],
+    )? {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT rowid AS rid, caller_mid, 'line:' || caller_mid AS account, call_type, substr(call_type, -1) AS dir, start_time, {}, {}, {}, {} FROM call_history ORDER BY start_time, rowid",
+        col(&cols, "end_time", "end_time"),
+        col(&cols, "voip_type", "voip_type"),
+        col(&cols, "voip_gc_media_type", "group_media"),
+        col(&cols, "result", "result"),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "LINE calls")?;
+    for row in &t.rows {
+        let mid = t.get(row, "caller_mid").unwrap_or("?");
+        let direction = match t.get(row, "dir") {
+            Some("O") => "outgoing",
+            Some("I") => "incoming",
+            _ => "direction not known:",
+        };
+        let kind = match t.get(row, "voip_type") {
+            Some("V") => "video".to_string(),
+            Some("A") => "voice".to_string(),
+            Some("G") => format!(
+                "group ({})",
+                t.get(row, "group_media").unwrap_or("media type not stored")
+            ),
+            Some(other) => format!("type {other}"),
+            None => "type not stored".to_string(),
+        };
+        let mut d = Draft::new("calls", format!("LINE {direction} {kind} call with {mid}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(
+            FactType::Account,
+            raw(&t, row, "caller_mid").as_deref(),
+            &inv,
+        );
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "call_type").as_deref(),
+            &inv,
+        );
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "voip_type").as_deref(),
+            &inv,
+        );
+        d.fact(FactType::Text, raw(&t, row, "group_media").as_deref(), &inv);
+        d.fact(FactType::Text, raw(&t, row, "result").as_deref(), &inv);
+        let start = t.get(row, "start_time");
+        d.time(start, unix_millis(start), "Call started", &inv);
+        let end = t.get(row, "end_time");
+        d.time(end, unix_millis(end), "Call ended", &inv);
+        d.interpretation = format!(
+            "call_history row {} of {}: a LINE {kind} call, {direction} (call_type {} ends in {}), with {mid} (caller_mid names the call's other party, or its group); start_time and end_time are Unix milliseconds.",
+            t.get(row, "rid").unwrap_or("?"),
+            l.name(),
+            t.get(row, "call_type").unwrap_or("?"),
+            t.get(row, "dir").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+        // a user's mid starts with `u` (a group's with `c` or `r`)
+        if mid.starts_with('u')
+            && let Some(a) = raw(&t, row, "account")
+        {
+            observe_mid(
+                ctx,
+                &a,
+                mid,
+                &inv,
+                format!(
+                    "The LINE mid of the other party of a LINE call ({}).",
+                    l.name()
+                ),
+            )?;
+        }
     }
     Ok(())
 }

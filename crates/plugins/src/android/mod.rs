@@ -35,7 +35,7 @@
 //! | `settings_ssaid.xml`, `settings_secure.xml`, `settings_global.xml` ([`settings`]; plain XML or ABX) | one per app's Android id (SSAID), the user's Android id, device and Bluetooth names (never the SSAID key) | `device`: Android ids, device names |
 //! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
-//! | LINE `naver_line` ([`line`]) | one per contact, per message | `line:<mid>`: mid, names; wallet claims by direction |
+//! | LINE `naver_line` and `call_history` ([`line`]) | one per contact, per message, per group (members), per call (start, end, direction, audio/video/group) | `line:<mid>`: mid, names; wallet claims by direction |
 //! | Telegram `cache4.db` ([`telegram`]) | one per user, phone-book contact, group, secret chat (never its keys), dialog, message | `owner`: the account with the self flag (id, `telegram_username`, phone), the sender of outgoing secret-chat messages; `telegram:<id>`: user name, phone, name; claims by direction |
 //! | wallet and exchange apps' data folders (`data/data/<package>`, `user/<n>/<package>`, `Android/data/<package>`: Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet; [`crate::wallet_apps`]) | one per folder: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
@@ -151,6 +151,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("calendar.db", "calendar"),
     ("external*.db", "media"),
     ("naver_line", "messages"),
+    ("call_history", "calls"),
     ("EnMicroMsg.db", "messages"),
     ("com.tencent.mm_preferences.xml", "accounts"),
     ("auth_info_key_prefs.xml", "accounts"),
@@ -543,7 +544,7 @@ impl Plugin for AndroidPlugin {
             e(
                 "LINE naver_line",
                 &["/naver_line\""],
-                "LINE messages and contacts: mids, names",
+                "LINE messages, contacts and groups: mids, names; its call_history beside it: calls",
             ),
             e(
                 "WeChat",

@@ -29,6 +29,7 @@ mod ios_usage;
 mod keep;
 mod layouts;
 mod limits;
+mod line_android;
 mod lockdown;
 mod media;
 mod messenger;
