@@ -99,6 +99,11 @@ pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixMillis)
 }
 
+/// Unix microseconds, when the value is one.
+pub fn unix_micros(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixMicros)
+}
+
 /// Unix milliseconds in hexadecimal (Android `packages.xml`), when the value is one (hex
 /// digits, not all zero).
 pub fn unix_millis_hex(value: Option<&str>) -> Option<TimeEncoding> {

@@ -22,6 +22,7 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
+//! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -50,6 +51,7 @@ mod bugle;
 mod databases;
 mod fbthreads;
 mod files;
+mod instagram;
 mod keep;
 mod line;
 mod mms;
@@ -100,6 +102,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("bugle_db", "messages"),
     ("msys_database_*", "messages"),
     ("threads_db2", "messages"),
+    ("direct.db", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -366,6 +369,11 @@ impl Plugin for AndroidPlugin {
                 "Facebook threads_db2",
                 &["/threads_db2\""],
                 "Messenger and Facebook app users (Facebook ids, names, user names), messages with attachments, shares, places and reactions, calls; the signed-in id (threads_db2-uid)",
+            ),
+            e(
+                "Instagram direct.db",
+                &["com.instagram.android/databases/direct.db\""],
+                "Instagram direct threads (every user's id, user name, full name) and messages (text, reel replies, actions, links); the signed-in account",
             ),
             e(
                 "msgstore.db",
@@ -815,6 +823,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::messenger::msys(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("direct.db")
+            .into_iter()
+            .filter(|l| l.path.contains("/com.instagram.android/"))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                instagram::direct(ctx, l)
             })?;
         }
         for l in of("threads_db2") {

@@ -14,6 +14,7 @@ mod disk;
 mod fbthreads;
 mod firefox;
 mod google_messages;
+mod instagram_android;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;
