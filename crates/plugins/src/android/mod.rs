@@ -23,6 +23,7 @@
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
+//! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -62,6 +63,7 @@ mod recents;
 mod settings;
 mod system;
 mod telegram;
+mod tiktok;
 mod usagestats;
 mod users;
 mod wechat;
@@ -103,6 +105,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("msys_database_*", "messages"),
     ("threads_db2", "messages"),
     ("direct.db", "messages"),
+    ("*_im.db", "messages"),
+    ("db_im_xx", "contacts"),
+    ("db_im_contact*", "contacts"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -374,6 +379,15 @@ impl Plugin for AndroidPlugin {
                 "Instagram direct.db",
                 &["com.instagram.android/databases/direct.db\""],
                 "Instagram direct threads (every user's id, user name, full name) and messages (text, reel replies, actions, links); the signed-in account",
+            ),
+            e(
+                "TikTok / Douyin messages",
+                &[
+                    "/com.zhiliaoapp.musically/databases/",
+                    "/com.ss.android.ugc.trill/databases/",
+                    "/com.ss.android.ugc.aweme/databases/",
+                ],
+                "TikTok and Douyin direct messages (text, GIFs and links) and the users they name (uid, @handle, nickname); the signed-in uid",
             ),
             e(
                 "msgstore.db",
@@ -1095,6 +1109,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || files::packages(ctx, l))?;
         }
         line::triage(ctx, &found)?;
+        tiktok::triage(ctx, &found)?;
         telegram::triage(ctx, &found)?;
         wechat::triage(ctx, &found)?;
         if with_files {

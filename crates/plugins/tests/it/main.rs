@@ -39,6 +39,7 @@ mod outputs;
 mod playstore;
 mod screens;
 mod telegram;
+mod tiktok;
 mod typing;
 mod wallet_apps;
 mod wallets;
