@@ -24,6 +24,7 @@
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
+//! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -55,6 +56,7 @@ mod files;
 mod instagram;
 mod keep;
 mod line;
+mod maps;
 mod mms;
 mod packagesxml;
 mod partitions;
@@ -130,6 +132,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("twitter.db", "messages"),
     ("*-66.db", "messages"),
     ("attd_db", "locations"),
+    ("da_destination_history", "locations"),
     ("files_master_database", "files"),
     ("History", "web"),
     ("Login Data*", "accounts"),
@@ -478,6 +481,11 @@ impl Plugin for AndroidPlugin {
                 "Twitter database",
                 &["/twitter.db\"", "-66.db\""],
                 "tweets, searches, the users the app knows; the signed-in accounts",
+            ),
+            e(
+                "Google Maps da_destination_history",
+                &["/da_destination_history\""],
+                "navigation destinations: time, title, address, the destination's and start's coordinates",
             ),
             e(
                 "AirGuard attd_db",
@@ -1009,6 +1017,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("twitter.db").into_iter().chain(of("*-66.db")) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::twitter(ctx, l))?;
+        }
+        for l in of("da_destination_history")
+            .into_iter()
+            .filter(|l| maps::is_destinations(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                maps::destinations(ctx, l)
+            })?;
         }
         for l in of("attd_db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || apps::airguard(ctx, l))?;

@@ -32,6 +32,7 @@ mod layouts;
 mod limits;
 mod line_android;
 mod lockdown;
+mod maps;
 mod media;
 mod messenger;
 mod mms;

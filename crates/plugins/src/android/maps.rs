@@ -1,0 +1,128 @@
+//! Google Maps' navigation destinations on Android
+//! (`com.google.android.apps.maps/databases/da_destination_history`, table
+//! `destination_history`): one phenomenon per destination — time (Unix milliseconds), title,
+//! address, the destination's and the start's coordinates — the fields of ALEAPP's
+//! `googlemaplocation` and Autopsy's Google Maps analyser. The coordinates are stored as
+//! integers in millionths of a degree (E6, as Autopsy reads them); the query prints both the
+//! stored integers and the degrees it divides out, so each grounds in its output.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::FactType;
+
+use super::databases::tables_with;
+use super::{Located, MAX_ROWS};
+use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::drafts::{Draft, record_draft, unix_millis};
+use crate::identity::{artefact_name, query_on, table_columns};
+use crate::outputs::raw;
+
+/// Whether `path` is Google Maps' destinations database.
+pub fn is_destinations(path: &str) -> bool {
+    path.contains("/com.google.android.apps.maps/")
+}
+
+/// `column / 1e6 AS alias` when the table has the column, else `NULL AS alias`.
+fn degrees(cols: &std::collections::BTreeSet<String>, col: &str, alias: &str) -> String {
+    if cols.contains(col) {
+        format!("round({col} / 1e6, 6) AS {alias}")
+    } else {
+        format!("NULL AS {alias}")
+    }
+}
+
+/// One `da_destination_history`.
+pub fn destinations(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    if tables_with(ctx, l, &["destination_history"])?.is_none() {
+        return Ok(());
+    }
+    let name = artefact_name(&l.tree, &l.path);
+    let cols = table_columns(ctx, &l.tree, &l.path, "destination_history")?;
+    if !require_columns(
+        ctx,
+        &name,
+        "Google Maps' da_destination_history",
+        "destination_history",
+        &cols,
+        &["time", "dest_lat", "dest_lng"],
+    )? {
+        return Ok(());
+    }
+    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT rowid AS rid, time, dest_lat, dest_lng, {}, {}, {}, {}, {}, {}, {}, {} FROM destination_history ORDER BY time, rowid",
+        degrees(&cols, "dest_lat", "dest_latitude"),
+        degrees(&cols, "dest_lng", "dest_longitude"),
+        c("dest_title"),
+        c("dest_address"),
+        c("source_lat"),
+        c("source_lng"),
+        degrees(&cols, "source_lat", "source_latitude"),
+        degrees(&cols, "source_lng", "source_longitude"),
+    );
+    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+        return Ok(());
+    };
+    note_row_cap(ctx, &name, &t, MAX_ROWS, "Google Maps destinations")?;
+    for row in &t.rows {
+        let title = t
+            .get(row, "dest_title")
+            .or(t.get(row, "dest_address"))
+            .filter(|s| !s.is_empty());
+        let at = format!(
+            "{}, {}",
+            t.get(row, "dest_latitude").unwrap_or("?"),
+            t.get(row, "dest_longitude").unwrap_or("?")
+        );
+        let mut d = Draft::new(
+            "locations",
+            format!("Google Maps destination {}", title.unwrap_or(&at)),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Name, raw(&t, row, "dest_title").as_deref(), &inv);
+        d.fact(
+            FactType::Text,
+            raw(&t, row, "dest_address").as_deref(),
+            &inv,
+        );
+        for col in [
+            "dest_lat",
+            "dest_lng",
+            "dest_latitude",
+            "dest_longitude",
+            "source_lat",
+            "source_lng",
+            "source_latitude",
+            "source_longitude",
+        ] {
+            d.fact(FactType::Text, t.get(row, col), &inv);
+        }
+        let time = t.get(row, "time");
+        d.time(
+            time,
+            unix_millis(time),
+            "Navigation to the destination",
+            &inv,
+        );
+        let start = match (
+            t.get(row, "source_latitude"),
+            t.get(row, "source_longitude"),
+        ) {
+            (Some(a), Some(o)) => format!(", starting from latitude {a}, longitude {o}"),
+            _ => String::new(),
+        };
+        d.interpretation = format!(
+            "destination_history row {} of {}: Google Maps was asked for directions to {}{} (latitude {}, longitude {}: dest_lat and dest_lng are millionths of a degree){start}; time is Unix milliseconds.",
+            t.get(row, "rid").unwrap_or("?"),
+            l.name(),
+            title.unwrap_or("an untitled place"),
+            t.get(row, "dest_address")
+                .filter(|a| Some(*a) != title)
+                .map(|a| format!(", {a}"))
+                .unwrap_or_default(),
+            t.get(row, "dest_latitude").unwrap_or("?"),
+            t.get(row, "dest_longitude").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
+}
