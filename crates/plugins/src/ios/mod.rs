@@ -101,6 +101,7 @@ pub mod safaritabs;
 pub mod screentime;
 pub mod signal;
 pub mod sms;
+pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
 pub mod voicemail;
@@ -267,6 +268,7 @@ impl Plugin for Ios {
         ctx.artefact("Screen Time", || screentime::triage(&run))?;
         ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
         ctx.artefact("Instagram direct messages", || instagram::triage(&run))?;
+        ctx.artefact("TikTok messages", || tiktok::triage(&run))?;
         ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
         ctx.artefact("iCloud backup and CarPlay preferences", || {
             backupinfo::triage(&run)
@@ -828,6 +830,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Instagram direct threads and messages (text, calls, photos, times); the signed-in account and the users it wrote with",
         ),
         entry(
+            "TikTok messages",
+            &["/AwemeIM.db\"", "/ChatFiles/"],
+            "TikTok direct messages (text, GIFs and links, times) and the users they name (uid, @handle, nickname); the signed-in uid",
+        ),
+        entry(
             "App Privacy Report",
             &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
             "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
@@ -1022,6 +1029,8 @@ const SEARCHED: &[&str] = &[
     "lightspeed-userDatabases",
     "CloudTabs.db",
     "Top Sites",
+    "AwemeIM.db",
+    "db.sqlite",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

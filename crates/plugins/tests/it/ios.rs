@@ -1026,6 +1026,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Screen Time", false),
             ("imo IMODb2.sqlite", false),
             ("Instagram direct messages", false),
+            ("TikTok messages", false),
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
             ("WeChat MM.sqlite", false),

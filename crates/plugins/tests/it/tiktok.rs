@@ -217,3 +217,136 @@ fn tiktok_and_douyin_on_two_phones() {
         );
     }
 }
+
+/// The same service on an iPhone: LAM's `ChatFiles/<uid>/db.sqlite` and `AwemeIM.db`
+/// (`tests/fixtures/tiktok/ios_*.sql`) beside KA WAI's Android phone. Every row and field of
+/// iLEAPP's TikTok messages and contacts queries (run here by the CLI) is found; each phone's
+/// user is the other's contact by uid.
+#[test]
+fn tiktok_on_an_android_phone_and_an_iphone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let kawai = tmp.path().join("kawai");
+    let dir = kawai.join("data/data/com.zhiliaoapp.musically/databases");
+    sqlite_fixture(
+        &dir.join(format!("{KAWAI}_im.db")),
+        "tiktok/im.sql",
+        "SELECT 1;",
+    );
+    sqlite_fixture(&dir.join("db_im_xx"), "tiktok/db_im_xx.sql", "SELECT 1;");
+    std::fs::create_dir_all(kawai.join("data/system/users/0")).unwrap();
+    let iphone = tmp.path().join("iphone");
+    let app = iphone.join(
+        "private/var/mobile/Containers/Data/Application/1C2D3E4F-5A6B-4C7D-8E9F-A0B1C2D3E4F5/Library/Application Support",
+    );
+    let chat = app.join(format!("ChatFiles/{LAM}/db.sqlite"));
+    sqlite_fixture(&chat, "tiktok/ios_chat.sql", "SELECT 1;");
+    let aweme = app.join("AwemeIM.db");
+    sqlite_fixture(&aweme, "tiktok/ios_aweme.sql", "SELECT 1;");
+    // another app's db.sqlite, and a chat folder whose store has another layout
+    crate::ios_nearby::sqlite3(
+        &app.join("Other/db.sqlite"),
+        "CREATE TABLE t (x); INSERT INTO t VALUES (1);",
+    );
+    crate::ios_nearby::sqlite3(
+        &app.join("ChatFiles/6877777777777777777/db.sqlite"),
+        "CREATE TABLE TIMMessageORM (identifier TEXT, body TEXT);",
+    );
+    std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
+
+    let run = triage(&[
+        ("kawai", &kawai, "Asia/Hong_Kong", Some("HK")),
+        ("iphone", &iphone, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert_eq!(run.report("iphone").plugin.as_deref(), Some("ios"));
+    let all = run.all_phenomena("iphone");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+    let msgs: Vec<&Phenomenon> = all
+        .iter()
+        .filter(|p| p.title.starts_with("TikTok message "))
+        .collect();
+    let rows = sqlite3(
+        &chat,
+        "SELECT localCreatedAt, sender, CASE WHEN json_valid(content) THEN json_extract(content, '$.text') END, \
+         CASE WHEN json_valid(content) THEN json_extract(content, '$.tips') END, serverCreatedAt, belongingConversationIdentifier FROM TIMMessageORM",
+    );
+    assert_eq!(msgs.len(), rows.len());
+    for row in &rows {
+        let p = msgs
+            .iter()
+            .find(|p| has(p, &row[0]) && has(p, &row[1]))
+            .unwrap_or_else(|| panic!("{row:?}"));
+        for v in &row[2..] {
+            assert!(v.is_empty() || has(p, v), "{v} in {p:#?}");
+        }
+        assert_eq!(p.title.contains(" sent to "), row[1] == LAM, "{}", p.title);
+    }
+    for row in sqlite3(
+        &aweme,
+        "SELECT uid, customID, nickname, url1, latestChatTimestamp FROM AwemeContactsV5",
+    ) {
+        let p = all
+            .iter()
+            .find(|p| p.category != "messages" && has(p, &row[0]) && has(p, &row[2]))
+            .unwrap_or_else(|| panic!("{row:?}"));
+        for v in &row[1..] {
+            assert!(has(p, v), "{v} in {p:#?}");
+        }
+        assert_eq!(
+            p.title.contains("(the device's user)"),
+            row[0] == LAM,
+            "{}",
+            p.title
+        );
+    }
+    assert!(
+        run.entities("iphone")
+            .iter()
+            .any(|e| e.starts_with("owner [Person] device owner:")
+                && e.contains(&format!("account_id=tiktok:{LAM}"))
+                && e.contains("wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2")),
+        "{:#?}",
+        run.entities("iphone")
+    );
+
+    crate::who::resolve(&run);
+    let state = run.session.state().unwrap();
+    let actors = masf_graph::resolution::actors(&state);
+    let name = |id: &str| {
+        let e = &state.entities()[id];
+        format!("{}/{}", e.source_id, e.context)
+    };
+    let with = |member: &str| -> Vec<String> {
+        actors
+            .iter()
+            .find(|a| a.entities.iter().any(|e| name(e) == member))
+            .map(|a| a.entities.iter().map(|e| name(e)).collect())
+            .unwrap_or_default()
+    };
+    assert!(
+        with("kawai/owner").contains(&format!("iphone/tiktok:{KAWAI}")),
+        "{:#?}",
+        with("kawai/owner")
+    );
+    assert!(
+        with("iphone/owner").contains(&format!("kawai/tiktok:{LAM}")),
+        "{:#?}",
+        with("iphone/owner")
+    );
+    let notes = run.unparsed("iphone");
+    assert!(
+        notes.iter().any(|u| u
+            .artefact
+            .ends_with("ChatFiles/6877777777777777777/db.sqlite")
+            && u.reason.contains("sender, content")),
+        "{notes:#?}"
+    );
+    assert!(
+        !notes
+            .iter()
+            .any(|u| u.artefact.ends_with("Other/db.sqlite")),
+        "{notes:#?}"
+    );
+}
