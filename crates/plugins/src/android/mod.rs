@@ -25,6 +25,7 @@
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
+//! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -55,6 +56,7 @@ mod fbthreads;
 mod files;
 mod instagram;
 mod keep;
+mod kik;
 mod line;
 mod maps;
 mod mms;
@@ -110,6 +112,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*_im.db", "messages"),
     ("db_im_xx", "contacts"),
     ("db_im_contact*", "contacts"),
+    ("*kikDatabase.db", "messages"),
+    ("kikCoreDatabase.db", "accounts"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -391,6 +395,11 @@ impl Plugin for AndroidPlugin {
                     "/com.ss.android.ugc.aweme/databases/",
                 ],
                 "TikTok and Douyin direct messages (text, GIFs and links) and the users they name (uid, @handle, nickname); the signed-in uid",
+            ),
+            e(
+                "Kik kikDatabase.db",
+                &["kikDatabase.db\"", "/kikCoreDatabase.db\""],
+                "Kik messages (body, attachments, groups), users and groups (JIDs, user names, display names), the account's user name",
             ),
             e(
                 "msgstore.db",
@@ -1126,6 +1135,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         line::triage(ctx, &found)?;
         tiktok::triage(ctx, &found)?;
+        kik::triage(ctx, &found)?;
         telegram::triage(ctx, &found)?;
         wechat::triage(ctx, &found)?;
         if with_files {

@@ -28,6 +28,7 @@ mod ios_support;
 mod ios_tabs;
 mod ios_usage;
 mod keep;
+mod kik_android;
 mod layouts;
 mod limits;
 mod line_android;
