@@ -34,6 +34,51 @@ pub fn observe(
     )
 }
 
+/// The other uid of a one-to-one conversation (its id `0:1:<a>:<b>` names both), `None` for a
+/// group or another form. TikTok's and Douyin's, on Android and iOS alike.
+pub fn tiktok_one_to_one_other<'a>(conversation: &'a str, me: &str) -> Option<&'a str> {
+    let rest = conversation.strip_prefix("0:1:")?;
+    let others: Vec<&str> = rest
+        .split(':')
+        .filter(|u| *u != me && !u.is_empty())
+        .collect();
+    match others.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+/// Observes each `(column, type, what)` whose cell in `row` of `t` is not empty as an identifier
+/// of the person `context` (`label`, should it be new), citing `cite`; `why(what)` is each
+/// observation's interpretation.
+#[allow(clippy::too_many_arguments)]
+pub fn observe_columns(
+    ctx: &AgentCtx<'_>,
+    context: &str,
+    label: &str,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    cite: &Invoked,
+    ids: &[(&str, IdType, &str)],
+    why: &dyn Fn(&str) -> String,
+) -> Result<(), RuntimeError> {
+    for (col, id_type, what) in ids {
+        if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
+            observe(
+                ctx,
+                context,
+                EntityKind::Person,
+                label,
+                *id_type,
+                v,
+                cite,
+                why(what),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// [`observe`] with the cue word of a control claim (see [`observe_written_wallets`]).
 #[allow(clippy::too_many_arguments)]
 pub fn observe_cued(
@@ -112,6 +157,24 @@ pub struct Party<'a> {
     /// Who they are in this message, for the interpretation ("the device's user, who sent it
     /// (sms.type 2)", "+852…, who sent it (sms.type 1, received)").
     pub role: &'a str,
+}
+
+/// A [`Party`] that owns its strings, for a reader that builds them per message.
+pub struct OwnedParty {
+    pub context: String,
+    pub label: String,
+    pub role: String,
+}
+
+impl OwnedParty {
+    /// The party, borrowed.
+    pub fn party(&self) -> Party<'_> {
+        Party {
+            context: &self.context,
+            label: &self.label,
+            role: &self.role,
+        }
+    }
 }
 
 /// One identity observation, as [`observe_written_wallets`] makes them: `(context, kind,

@@ -15,13 +15,13 @@
 use std::collections::BTreeMap;
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{
-    Party, TreeRef, artefact_name, observe, query_on, required_columns, table_columns, tables_on,
+    Party, TreeRef, artefact_name, query_on, required_columns, table_columns, tables_on,
 };
 use crate::outputs::raw;
 
@@ -188,26 +188,22 @@ fn contacts(
         };
         let entity_label = if own { "device owner" } else { label.as_str() };
         let why = |what: &str| format!("{what} of the Facebook Messenger contact {label} ({who}).");
-        for (col, id_type, what) in [
-            ("account", IdType::AccountId, "The Facebook id"),
-            ("user_account", IdType::AccountId, "The Facebook user name"),
-            ("name", IdType::DisplayName, "The name"),
-            ("email_address", IdType::Email, "The e-mail"),
-            ("phone_number", IdType::Phone, "The phone number"),
-        ] {
-            if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    entity_label,
-                    id_type,
-                    v,
-                    &inv,
-                    why(what),
-                )?;
-            }
-        }
+        crate::identity::observe_columns(
+            ctx,
+            &context,
+            entity_label,
+            &t,
+            row,
+            &inv,
+            &[
+                ("account", IdType::AccountId, "The Facebook id"),
+                ("user_account", IdType::AccountId, "The Facebook user name"),
+                ("name", IdType::DisplayName, "The name"),
+                ("email_address", IdType::Email, "The e-mail"),
+                ("phone_number", IdType::Phone, "The phone number"),
+            ],
+            &|what| why(what),
+        )?;
     }
     Ok(names)
 }

@@ -17,13 +17,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, observe, query_on, tables_on};
+use crate::identity::{OwnedParty, artefact_name, query_on, tables_on};
 use crate::messenger::context_of;
 use crate::outputs::raw;
 
@@ -221,25 +221,21 @@ fn users(
         let entity_label = if own { "device owner" } else { label.as_str() };
         let why =
             |what: &str| format!("{what} of the Facebook user {label} (threads_db2 thread_users).");
-        for (col, id_type, what) in [
-            ("account", IdType::AccountId, "The Facebook id"),
-            ("user_account", IdType::AccountId, "The Facebook user name"),
-            ("name", IdType::DisplayName, "The name"),
-            ("phone", IdType::Phone, "The phone number"),
-        ] {
-            if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    entity_label,
-                    id_type,
-                    v,
-                    &inv,
-                    why(what),
-                )?;
-            }
-        }
+        crate::identity::observe_columns(
+            ctx,
+            &context,
+            entity_label,
+            &t,
+            row,
+            &inv,
+            &[
+                ("account", IdType::AccountId, "The Facebook id"),
+                ("user_account", IdType::AccountId, "The Facebook user name"),
+                ("name", IdType::DisplayName, "The name"),
+                ("phone", IdType::Phone, "The phone number"),
+            ],
+            &|what| why(what),
+        )?;
     }
     Ok(names)
 }
@@ -520,28 +516,19 @@ fn messages(
         else {
             continue;
         };
-        let reader = other.map(|o| format!("facebook:{o}"));
-        let (context, label, role) = if sent {
-            match (&reader, other) {
-                (Some(c), Some(o)) => (
-                    c.clone(),
-                    names.get(o).cloned().unwrap_or_else(|| o.to_string()),
-                    format!("Facebook id {o}, who received it (the other id of {thread_key})"),
-                ),
-                _ => (String::new(), String::new(), String::new()),
-            }
+        let party = if sent {
+            other.map(|o| OwnedParty {
+                context: format!("facebook:{o}"),
+                label: names.get(o).cloned().unwrap_or_else(|| o.to_string()),
+                role: format!("Facebook id {o}, who received it (the other id of {thread_key})"),
+            })
         } else {
-            (
-                format!("facebook:{sender}"),
-                who.to_string(),
-                format!("{who}, who sent it (sender user_key FACEBOOK:{sender})"),
-            )
+            Some(OwnedParty {
+                context: format!("facebook:{sender}"),
+                label: who.to_string(),
+                role: format!("{who}, who sent it (sender user_key FACEBOOK:{sender})"),
+            })
         };
-        let other = (!context.is_empty()).then(|| Party {
-            context: &context,
-            label: &label,
-            role: &role,
-        });
         crate::identity::message_claims(
             ctx,
             &inv,
@@ -553,7 +540,7 @@ fn messages(
                 if sent { "wrote" } else { "received" },
                 me.unwrap_or("?")
             ),
-            other,
+            party.as_ref().map(OwnedParty::party),
         )?;
     }
     Ok(())
@@ -577,23 +564,19 @@ fn observe_sender(
     } else {
         who
     };
-    for (col, id_type, what) in [
-        ("sender_account", IdType::AccountId, "The Facebook id"),
-        ("sender_name", IdType::DisplayName, "The name"),
-    ] {
-        if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
-            observe(
-                ctx,
-                &context,
-                EntityKind::Person,
-                label,
-                id_type,
-                v,
-                inv,
-                format!("{what} a threads_db2 message's sender JSON gives ({who})."),
-            )?;
-        }
-    }
+    crate::identity::observe_columns(
+        ctx,
+        &context,
+        label,
+        t,
+        row,
+        inv,
+        &[
+            ("sender_account", IdType::AccountId, "The Facebook id"),
+            ("sender_name", IdType::DisplayName, "The name"),
+        ],
+        &|what| format!("{what} a threads_db2 message's sender JSON gives ({who})."),
+    )?;
     Ok(())
 }
 

@@ -21,7 +21,7 @@ use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_micros};
-use crate::identity::{Party, artefact_name, observe, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, observe, query_on, table_columns};
 use crate::outputs::raw;
 
 /// What the store is called in a note.
@@ -237,31 +237,29 @@ fn threads(
                     format!("instagram:{pk}")
                 };
                 let entity_label = if own { "device owner" } else { label.as_str() };
-                for (col, id_type, what) in [
-                    ("account", IdType::AccountId, "The Instagram id (pk)"),
-                    ("username", IdType::Nickname, "The user name"),
-                    ("full_name", IdType::DisplayName, "The full name"),
-                ] {
-                    if let Some(v) = ut.get(urow, col).filter(|v| !v.is_empty()) {
-                        observe(
-                            ctx,
-                            &context,
-                            EntityKind::Person,
-                            entity_label,
-                            id_type,
-                            v,
-                            uinv,
-                            format!(
-                                "{what} of {label}, the {role} of an Instagram direct thread ({}).",
-                                if own {
-                                    "the signed-in account"
-                                } else {
-                                    "a user the account talked with"
-                                }
-                            ),
-                        )?;
-                    }
-                }
+                crate::identity::observe_columns(
+                    ctx,
+                    &context,
+                    entity_label,
+                    ut,
+                    urow,
+                    uinv,
+                    &[
+                        ("account", IdType::AccountId, "The Instagram id (pk)"),
+                        ("username", IdType::Nickname, "The user name"),
+                        ("full_name", IdType::DisplayName, "The full name"),
+                    ],
+                    &|what| {
+                        format!(
+                            "{what} of {label}, the {role} of an Instagram direct thread ({}).",
+                            if own {
+                                "the signed-in account"
+                            } else {
+                                "a user the account talked with"
+                            }
+                        )
+                    },
+                )?;
             }
         }
         d.interpretation = format!(
@@ -409,28 +407,20 @@ fn messages(
             [one] => Some(one),
             _ => None,
         });
-        let (context, label, role) = if sent {
-            match reader {
-                Some((pk, label)) => (
-                    format!("instagram:{pk}"),
-                    label.clone(),
-                    format!("{label} (pk {pk}), who received it, the thread's one other user"),
-                ),
-                None => (String::new(), String::new(), String::new()),
-            }
+        let other = if sent {
+            reader.map(|(pk, label)| OwnedParty {
+                context: format!("instagram:{pk}"),
+                label: label.clone(),
+                role: format!("{label} (pk {pk}), who received it, the thread's one other user"),
+            })
         } else {
             let label = from_label.clone().unwrap_or_else(|| from.to_string());
-            (
-                format!("instagram:{from}"),
-                label.clone(),
-                format!("{label}, who sent it (user_id {from})"),
-            )
+            Some(OwnedParty {
+                context: format!("instagram:{from}"),
+                role: format!("{label}, who sent it (user_id {from})"),
+                label,
+            })
         };
-        let other = (!context.is_empty()).then(|| Party {
-            context: &context,
-            label: &label,
-            role: &role,
-        });
         for text in &texts {
             crate::identity::message_claims(
                 ctx,
@@ -443,11 +433,7 @@ fn messages(
                     if sent { "wrote" } else { "received" },
                     me.unwrap_or("?")
                 ),
-                other.as_ref().map(|p| Party {
-                    context: p.context,
-                    label: p.label,
-                    role: p.role,
-                }),
+                other.as_ref().map(OwnedParty::party),
             )?;
         }
     }

@@ -262,29 +262,25 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<Vec<String>, Run
             continue;
         }
         let context = format!("kik:{jid}");
-        for (col, id_type, what) in [
-            ("jid", IdType::AccountId, "The Kik JID"),
-            ("user_name", IdType::Nickname, "The Kik user name"),
-            ("display_name", IdType::DisplayName, "The display name"),
-            (
-                "local_name",
-                IdType::Nickname,
-                "The name the account's user gave",
-            ),
-        ] {
-            if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    &label,
-                    id_type,
-                    v,
-                    &inv,
-                    format!("{what} of the Kik user {label} (KIKcontactsTable)."),
-                )?;
-            }
-        }
+        crate::identity::observe_columns(
+            ctx,
+            &context,
+            &label,
+            &t,
+            row,
+            &inv,
+            &[
+                ("jid", IdType::AccountId, "The Kik JID"),
+                ("user_name", IdType::Nickname, "The Kik user name"),
+                ("display_name", IdType::DisplayName, "The display name"),
+                (
+                    "local_name",
+                    IdType::Nickname,
+                    "The name the account's user gave",
+                ),
+            ],
+            &|what| format!("{what} of the Kik user {label} (KIKcontactsTable)."),
+        )?;
     }
     Ok(cols.into_iter().collect())
 }
@@ -320,16 +316,7 @@ fn groups(
         return Ok(());
     };
     note_row_cap(ctx, name, &t, MAX_ROWS, "Kik group members")?;
-    let mut groups: Vec<(String, Vec<&Vec<Option<String>>>)> = Vec::new();
-    for row in &t.rows {
-        let Some(g) = t.get(row, "group_id") else {
-            continue;
-        };
-        match groups.last_mut() {
-            Some((last, rows)) if last == g => rows.push(row),
-            _ => groups.push((g.to_string(), vec![row])),
-        }
-    }
+    let groups = crate::outputs::runs_by(&t, "group_id");
     for (group, rows) in groups {
         let label = rows
             .iter()

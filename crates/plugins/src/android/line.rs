@@ -348,16 +348,7 @@ fn groups(
         return Ok(());
     };
     note_row_cap(ctx, name, &t, MAX_ROWS, "LINE group members")?;
-    let mut by_group: Vec<(String, Vec<&Vec<Option<String>>>)> = Vec::new();
-    for row in &t.rows {
-        let Some(g) = t.get(row, "group_id") else {
-            continue;
-        };
-        match by_group.last_mut() {
-            Some((last, rows)) if last == g => rows.push(row),
-            _ => by_group.push((g.to_string(), vec![row])),
-        }
-    }
+    let by_group = crate::outputs::runs_by(&t, "group_id");
     for (group, rows) in by_group {
         let label = rows
             .iter()

@@ -20,7 +20,7 @@ use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
 use crate::calls::{column_or_null, note_row_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, observe, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, observe, query_on, table_columns};
 use crate::outputs::raw;
 
 /// The service of an app folder in `path`: (id namespace, name), `None` for another app.
@@ -187,27 +187,25 @@ fn users(
             format!("{ns}:{uid}")
         };
         let entity_label = if own { "device owner" } else { label.as_str() };
-        for (col, id_type, what) in [
-            ("account", IdType::AccountId, "The uid"),
-            ("handle", IdType::AccountId, "The unique id (@handle)"),
-            ("NICK_NAME", IdType::DisplayName, "The nickname"),
-        ] {
-            if let Some(v) = t.get(row, col).filter(|v| !v.is_empty()) {
-                observe(
-                    ctx,
-                    &context,
-                    EntityKind::Person,
-                    entity_label,
-                    id_type,
-                    v,
-                    &inv,
-                    format!(
-                        "{what} of the {app} user {label} ({table} of {}).",
-                        l.name()
-                    ),
-                )?;
-            }
-        }
+        crate::identity::observe_columns(
+            ctx,
+            &context,
+            entity_label,
+            &t,
+            row,
+            &inv,
+            &[
+                ("account", IdType::AccountId, "The uid"),
+                ("handle", IdType::AccountId, "The unique id (@handle)"),
+                ("NICK_NAME", IdType::DisplayName, "The nickname"),
+            ],
+            &|what| {
+                format!(
+                    "{what} of the {app} user {label} ({table} of {}).",
+                    l.name()
+                )
+            },
+        )?;
     }
     Ok(())
 }
@@ -272,16 +270,7 @@ fn messages(
         let sent = sender == me;
         let who = names.get(sender).map_or(sender, String::as_str);
         let conversation = t.get(row, "conversation_id").unwrap_or("?");
-        // a one-to-one conversation id names its two uids: `0:1:<a>:<b>`
-        let other = conversation
-            .split(':')
-            .skip(2)
-            .filter(|u| *u != me && !u.is_empty())
-            .collect::<Vec<_>>();
-        let other = match other.as_slice() {
-            [one] if conversation.starts_with("0:1:") => Some(*one),
-            _ => None,
-        };
+        let other = crate::identity::tiktok_one_to_one_other(conversation, me);
         let mut d = Draft::new(
             "messages",
             if sent {
@@ -339,27 +328,19 @@ fn messages(
         let Some(text) = t.get(row, "text").filter(|s| !s.is_empty()) else {
             continue;
         };
-        let (context, label, role) = if sent {
-            match other {
-                Some(o) => (
-                    format!("{ns}:{o}"),
-                    names.get(o).cloned().unwrap_or_else(|| o.to_string()),
-                    format!("uid {o}, who received it (the other uid of {conversation})"),
-                ),
-                None => (String::new(), String::new(), String::new()),
-            }
+        let party = if sent {
+            other.map(|o| OwnedParty {
+                context: format!("{ns}:{o}"),
+                label: names.get(o).cloned().unwrap_or_else(|| o.to_string()),
+                role: format!("uid {o}, who received it (the other uid of {conversation})"),
+            })
         } else {
-            (
-                format!("{ns}:{sender}"),
-                who.to_string(),
-                format!("{who}, who sent it (sender {sender})"),
-            )
+            Some(OwnedParty {
+                context: format!("{ns}:{sender}"),
+                label: who.to_string(),
+                role: format!("{who}, who sent it (sender {sender})"),
+            })
         };
-        let other = (!context.is_empty()).then(|| Party {
-            context: &context,
-            label: &label,
-            role: &role,
-        });
         crate::identity::message_claims(
             ctx,
             &inv,
@@ -370,7 +351,7 @@ fn messages(
                 "the device's user, who {} it (account {me})",
                 if sent { "wrote" } else { "received" }
             ),
-            other,
+            party.as_ref().map(OwnedParty::party),
         )?;
     }
     Ok(())

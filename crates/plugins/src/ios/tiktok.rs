@@ -229,16 +229,7 @@ fn messages(
         let sent = sender == me;
         let who = names.get(sender).map_or(sender, String::as_str);
         let conversation = t.get(row, "belongingConversationIdentifier").unwrap_or("?");
-        // a one-to-one conversation id names its two uids: `0:1:<a>:<b>`
-        let others: Vec<&str> = conversation
-            .split(':')
-            .skip(2)
-            .filter(|u| *u != me && !u.is_empty())
-            .collect();
-        let other = match others.as_slice() {
-            [one] if conversation.starts_with("0:1:") => Some(*one),
-            _ => None,
-        };
+        let other = crate::identity::tiktok_one_to_one_other(conversation, me);
         let mut d = Draft::new(
             "messages",
             if sent {

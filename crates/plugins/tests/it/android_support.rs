@@ -174,6 +174,20 @@ impl Run {
             .filter(|u| u.source_id == source)
             .collect()
     }
+
+    /// Asserts that `source` noted each artefact whose name ends with the first of a pair
+    /// with a reason holding the second.
+    pub fn assert_noted(&self, source: &str, expected: &[(&str, &str)]) {
+        let notes = self.unparsed(source);
+        for (suffix, word) in expected {
+            assert!(
+                notes
+                    .iter()
+                    .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
+                "{source}: {suffix} noted with {word:?}: {notes:#?}"
+            );
+        }
+    }
 }
 
 /// The demo's ground truth.

@@ -201,37 +201,21 @@ fn threads_db2_on_an_android_phone_with_and_without_its_uid_file_links_to_an_iph
         "{entities:#?}"
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let chan = actors
-        .iter()
-        .find(|a| a.entities.iter().any(|e| name(e) == "iphone/owner"))
-        .map(|a| a.entities.iter().map(|e| name(e)).collect::<Vec<_>>())
-        .unwrap_or_default();
+    let chan = crate::who::resolved(&run)("iphone/owner");
     assert!(chan.contains(&format!("wong/facebook:{CHAN}")), "{chan:#?}");
 
-    let notes = run.unparsed("wong");
-    for (suffix, word) in [
-        (
-            "user/10/com.facebook.orca/databases/threads_db2",
-            "malformed",
-        ),
-        ("threads_db2-uid", "is not a Facebook id"),
-        (
-            "user/11/com.facebook.orca/databases/threads_db2",
-            "table messages lacks msg_id, thread_key, timestamp_ms, sender",
-        ),
-    ] {
-        assert!(
-            notes
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix}: {notes:#?}"
-        );
-    }
+    run.assert_noted(
+        "wong",
+        &[
+            (
+                "user/10/com.facebook.orca/databases/threads_db2",
+                "malformed",
+            ),
+            ("threads_db2-uid", "is not a Facebook id"),
+            (
+                "user/11/com.facebook.orca/databases/threads_db2",
+                "table messages lacks msg_id, thread_key, timestamp_ms, sender",
+            ),
+        ],
+    );
 }

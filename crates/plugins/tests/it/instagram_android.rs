@@ -157,20 +157,7 @@ fn instagram_direct_on_two_android_phones_and_an_iphone() {
         run.entities("wong")
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let with = |member: &str| -> Vec<String> {
-        actors
-            .iter()
-            .find(|a| a.entities.iter().any(|e| name(e) == member))
-            .map(|a| a.entities.iter().map(|e| name(e)).collect())
-            .unwrap_or_default()
-    };
+    let with = crate::who::resolved(&run);
     for (owner, known_as) in [
         ("wong/owner", format!("ben/instagram:{WONG}")),
         ("ben/owner", format!("wong/instagram:{BEN}")),
@@ -183,22 +170,17 @@ fn instagram_direct_on_two_android_phones_and_an_iphone() {
         );
     }
 
-    let notes = run.unparsed("wong");
-    for (suffix, word) in [
-        (
-            "user/10/com.instagram.android/databases/direct.db",
-            "malformed",
-        ),
-        (
-            "user/11/com.instagram.android/databases/direct.db",
-            "table messages lacks timestamp, message",
-        ),
-    ] {
-        assert!(
-            notes
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix}: {notes:#?}"
-        );
-    }
+    run.assert_noted(
+        "wong",
+        &[
+            (
+                "user/10/com.instagram.android/databases/direct.db",
+                "malformed",
+            ),
+            (
+                "user/11/com.instagram.android/databases/direct.db",
+                "table messages lacks timestamp, message",
+            ),
+        ],
+    );
 }

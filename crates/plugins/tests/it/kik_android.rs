@@ -157,40 +157,20 @@ fn kik_on_two_android_phones_and_an_iphone() {
         "{ents:#?}"
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let riddler = actors
-        .iter()
-        .find(|a| {
-            a.entities
-                .iter()
-                .any(|e| name(e) == "b/kik:lordofriddles_dk1@talk.kik.com")
-        })
-        .map(|a| a.entities.iter().map(|e| name(e)).collect::<Vec<_>>())
-        .unwrap_or_default();
+    let riddler = crate::who::resolved(&run)("b/kik:lordofriddles_dk1@talk.kik.com");
     assert!(
         riddler.iter().any(|e| e.starts_with("iphone/kik:")),
         "{riddler:#?}"
     );
 
-    let notes = run.unparsed("kw");
-    for (suffix, word) in [
-        ("user/10/kik.android/databases/kikDatabase.db", "malformed"),
-        (
-            "user/11/kik.android/databases/kikDatabase.db",
-            "table messagesTable lacks partner_jid, was_me, timestamp",
-        ),
-    ] {
-        assert!(
-            notes
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix}: {notes:#?}"
-        );
-    }
+    run.assert_noted(
+        "kw",
+        &[
+            ("user/10/kik.android/databases/kikDatabase.db", "malformed"),
+            (
+                "user/11/kik.android/databases/kikDatabase.db",
+                "table messagesTable lacks partner_jid, was_me, timestamp",
+            ),
+        ],
+    );
 }

@@ -150,20 +150,7 @@ fn messenger_on_an_android_phone_and_an_iphone_links_the_two_users() {
         run.entities("iphone")
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let with = |member: &str| -> Vec<String> {
-        actors
-            .iter()
-            .find(|a| a.entities.iter().any(|e| name(e) == member))
-            .map(|a| a.entities.iter().map(|e| name(e)).collect())
-            .unwrap_or_default()
-    };
+    let with = crate::who::resolved(&run);
     assert!(
         with("android/owner").contains(&format!("iphone/facebook:{LEUNG}")),
         "{:#?}",
@@ -175,19 +162,14 @@ fn messenger_on_an_android_phone_and_an_iphone_links_the_two_users() {
         with("iphone/owner")
     );
 
-    let notes = run.unparsed("android");
-    for (suffix, word) in [
-        ("msys_database_100000000000001", "malformed"),
-        (
-            "msys_database_100000000000002",
-            "table messages lacks message_id, thread_key, timestamp_ms, sender_id",
-        ),
-    ] {
-        assert!(
-            notes
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix}: {notes:#?}"
-        );
-    }
+    run.assert_noted(
+        "android",
+        &[
+            ("msys_database_100000000000001", "malformed"),
+            (
+                "msys_database_100000000000002",
+                "table messages lacks message_id, thread_key, timestamp_ms, sender_id",
+            ),
+        ],
+    );
 }

@@ -171,20 +171,7 @@ fn tiktok_and_douyin_on_two_phones() {
         run.entities("lam")
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let with = |member: &str| -> Vec<String> {
-        actors
-            .iter()
-            .find(|a| a.entities.iter().any(|e| name(e) == member))
-            .map(|a| a.entities.iter().map(|e| name(e)).collect())
-            .unwrap_or_default()
-    };
+    let with = crate::who::resolved(&run);
     assert!(
         with("kawai/owner").contains(&format!("lam/tiktok:{KAWAI}")),
         "{:#?}",
@@ -201,21 +188,16 @@ fn tiktok_and_douyin_on_two_phones() {
         with("kawai/owner")
     );
 
-    let notes = run.unparsed("kawai");
-    for (suffix, word) in [
-        ("6899999999999999999_im.db", "malformed"),
-        (
-            "6888888888888888888_im.db",
-            "table msg lacks created_time, sender, content",
-        ),
-    ] {
-        assert!(
-            notes
-                .iter()
-                .any(|u| u.artefact.ends_with(suffix) && u.reason.contains(word)),
-            "{suffix}: {notes:#?}"
-        );
-    }
+    run.assert_noted(
+        "kawai",
+        &[
+            ("6899999999999999999_im.db", "malformed"),
+            (
+                "6888888888888888888_im.db",
+                "table msg lacks created_time, sender, content",
+            ),
+        ],
+    );
 }
 
 /// The same service on an iPhone: LAM's `ChatFiles/<uid>/db.sqlite` and `AwemeIM.db`
@@ -311,20 +293,7 @@ fn tiktok_on_an_android_phone_and_an_iphone() {
         run.entities("iphone")
     );
 
-    crate::who::resolve(&run);
-    let state = run.session.state().unwrap();
-    let actors = masf_graph::resolution::actors(&state);
-    let name = |id: &str| {
-        let e = &state.entities()[id];
-        format!("{}/{}", e.source_id, e.context)
-    };
-    let with = |member: &str| -> Vec<String> {
-        actors
-            .iter()
-            .find(|a| a.entities.iter().any(|e| name(e) == member))
-            .map(|a| a.entities.iter().map(|e| name(e)).collect())
-            .unwrap_or_default()
-    };
+    let with = crate::who::resolved(&run);
     assert!(
         with("kawai/owner").contains(&format!("iphone/tiktok:{KAWAI}")),
         "{:#?}",

@@ -57,6 +57,29 @@ pub(crate) fn resolve(run: &Run) {
     panic!("resolution did not settle");
 }
 
+/// Resolves `run` ([`resolve`]) and answers, for an entity named `source/context`, the
+/// `source/context` names of every entity of its actor (empty when it has none).
+pub(crate) fn resolved(run: &Run) -> impl Fn(&str) -> Vec<String> {
+    resolve(run);
+    let state = run.session.state().expect("state");
+    let actors = resolution::actors(&state);
+    let name = |id: &str| {
+        let e = &state.entities()[id];
+        format!("{}/{}", e.source_id, e.context)
+    };
+    let groups: Vec<Vec<String>> = actors
+        .iter()
+        .map(|a| a.entities.iter().map(|e| name(e)).collect())
+        .collect();
+    move |member: &str| {
+        groups
+            .iter()
+            .find(|g| g.iter().any(|e| e == member))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
 /// Per device: (gold groups of two or more, of them joined fully, false merges).
 type Score = BTreeMap<String, (usize, usize, usize)>;
 
