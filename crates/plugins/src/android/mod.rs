@@ -26,6 +26,7 @@
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
+//! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -65,6 +66,7 @@ mod partitions;
 mod playstore;
 mod recents;
 mod settings;
+mod skype;
 mod system;
 mod telegram;
 mod tiktok;
@@ -114,6 +116,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("db_im_contact*", "contacts"),
     ("*kikDatabase.db", "messages"),
     ("kikCoreDatabase.db", "accounts"),
+    ("live:*", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -400,6 +403,11 @@ impl Plugin for AndroidPlugin {
                 "Kik kikDatabase.db",
                 &["kikDatabase.db\"", "/kikCoreDatabase.db\""],
                 "Kik messages (body, attachments, groups), users and groups (JIDs, user names, display names), the account's user name",
+            ),
+            e(
+                "Skype live:<account>",
+                &["/com.skype.raider/databases/live:"],
+                "Skype messages and calls, contacts and group participants (Skype ids, names); the signed-in account",
             ),
             e(
                 "msgstore.db",
@@ -1136,6 +1144,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         line::triage(ctx, &found)?;
         tiktok::triage(ctx, &found)?;
         kik::triage(ctx, &found)?;
+        for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;
+        }
         telegram::triage(ctx, &found)?;
         wechat::triage(ctx, &found)?;
         if with_files {

@@ -40,6 +40,7 @@ mod mms;
 mod outputs;
 mod playstore;
 mod screens;
+mod skype;
 mod telegram;
 mod tiktok;
 mod typing;
