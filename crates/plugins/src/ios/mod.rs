@@ -104,6 +104,7 @@ pub mod sms;
 pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
+pub mod viber;
 pub mod voicemail;
 pub mod wechat;
 pub mod whatsapp;
@@ -269,6 +270,7 @@ impl Plugin for Ios {
         ctx.artefact("imo IMODb2.sqlite", || imo::triage(&run))?;
         ctx.artefact("Instagram direct messages", || instagram::triage(&run))?;
         ctx.artefact("TikTok messages", || tiktok::triage(&run))?;
+        ctx.artefact("Viber account and contacts", || viber::triage(&run))?;
         ctx.artefact("App Privacy Report", || privacyreport::triage(&run))?;
         ctx.artefact("iCloud backup and CarPlay preferences", || {
             backupinfo::triage(&run)
@@ -835,6 +837,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "TikTok direct messages (text, GIFs and links, times) and the users they name (uid, @handle, nickname); the signed-in uid",
         ),
         entry(
+            "Viber account and contacts",
+            &[
+                "/com.viber/settings/Settings.data\"",
+                "/com.viber/database/Contacts.data\"",
+            ],
+            "the Viber account (phone number, user name, e-mail, uid, registration) and the phone-book contacts Viber keeps (names, numbers)",
+        ),
+        entry(
             "App Privacy Report",
             &["rivacy_report.ndjson\"", "/App_Privacy_Report"],
             "the App Privacy Report the user saved: apps' accesses to photos, location, contacts, camera, microphone; domains each app contacted",
@@ -1031,6 +1041,8 @@ const SEARCHED: &[&str] = &[
     "Top Sites",
     "AwemeIM.db",
     "db.sqlite",
+    "Settings.data",
+    "Contacts.data",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

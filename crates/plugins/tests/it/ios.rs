@@ -1027,6 +1027,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("imo IMODb2.sqlite", false),
             ("Instagram direct messages", false),
             ("TikTok messages", false),
+            ("Viber account and contacts", false),
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
             ("WeChat MM.sqlite", false),
