@@ -9,7 +9,15 @@
 //! - `database/Contacts.data` (Core Data): one phenomenon per `ZABCONTACT` with its
 //!   `ZABCONTACTNUMBER`s (main, prefix and suffix name, phone as typed and canonized, contact
 //!   id: iLEAPP's `viber_contacts`), each number observed as that person's phone — under the
-//!   address-book card that holds it when there is one, else `handle:<number>`.
+//!   address-book card that holds it when there is one, else `handle:<number>`;
+//! - the same database's chats (iLEAPP's `viber_chats`): one phenomenon per `ZVIBERMESSAGE` —
+//!   creation and state-change times (Core Data seconds), direction from `ZSTATE` (`send` and
+//!   `delivered` out, `received` in), the conversation and its name, the sender member
+//!   (`ZPHONENUMINDEX` → `ZMEMBER`, its names and `ZPHONENUMBER`s), text, system type, metadata,
+//!   deleted, likes, disappearing-message timer, the attachment (name, type, size), the location
+//!   (latitude, longitude) and, for a call, its `ZRECENT` log (date, type, duration); a
+//!   received message's sender is observed by number; wallet addresses in a text are claims of
+//!   its writer.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -55,6 +63,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("Contacts.data", |find, path| {
         if is_viber(path) {
             contacts(run, find, path)?;
+            messages(run, find, path)?;
         }
         Ok(())
     })
@@ -224,6 +233,248 @@ fn contacts(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
                 (IdType::DisplayName, name, "The name"),
             ],
         )?;
+    }
+    Ok(())
+}
+
+/// `ZVIBERMESSAGE` with its conversation, sender, attachment, location and call log.
+fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let tables = [
+        "ZVIBERMESSAGE",
+        "ZCONVERSATION",
+        "ZMEMBER",
+        "ZPHONENUMBER",
+        "ZATTACHMENT",
+        "ZVIBERLOCATION",
+        "ZRECENT",
+    ];
+    let Some(schema) = run.schema(path, &tables)? else {
+        return Ok(());
+    };
+    let m = schema.columns("ZVIBERMESSAGE");
+    if m.is_empty() {
+        // an older store without chats: the contacts were read
+        return Ok(());
+    }
+    if !schema.require(run, "ZVIBERMESSAGE", &["Z_PK", "ZCONVERSATION", "ZSTATE"])? {
+        return Ok(());
+    }
+    let has = |t: &str, c: &str| schema.columns(t).contains(c);
+    let col = |t: &str, alias_t: &str, c: &str, alias: &str| {
+        if has(t, c) {
+            format!("{alias_t}.{c} AS {alias}")
+        } else {
+            format!("NULL AS {alias}")
+        }
+    };
+    // joins only where the linked table and its keys exist
+    let mut joins = String::new();
+    let conv = has("ZCONVERSATION", "Z_PK");
+    if conv {
+        joins.push_str(" LEFT JOIN ZCONVERSATION c ON c.Z_PK = m.ZCONVERSATION");
+    }
+    let member = has("ZMEMBER", "Z_PK") && m.contains("ZPHONENUMINDEX");
+    if member {
+        joins.push_str(" LEFT JOIN ZMEMBER s ON s.Z_PK = m.ZPHONENUMINDEX");
+    }
+    let number = member && has("ZPHONENUMBER", "ZMEMBER");
+    if number {
+        joins.push_str(" LEFT JOIN ZPHONENUMBER n ON n.Z_PK = (SELECT min(Z_PK) FROM ZPHONENUMBER WHERE ZMEMBER = m.ZPHONENUMINDEX)");
+    }
+    let attachment = has("ZATTACHMENT", "Z_PK") && m.contains("ZATTACHMENT");
+    if attachment {
+        joins.push_str(" LEFT JOIN ZATTACHMENT a ON a.Z_PK = m.ZATTACHMENT");
+    }
+    let location = has("ZVIBERLOCATION", "Z_PK") && m.contains("ZLOCATION");
+    if location {
+        joins.push_str(" LEFT JOIN ZVIBERLOCATION l ON l.Z_PK = m.ZLOCATION");
+    }
+    let recent = has("ZRECENT", "ZCALLLOGMESSAGE");
+    if recent {
+        joins.push_str(" LEFT JOIN ZRECENT r ON r.Z_PK = (SELECT min(Z_PK) FROM ZRECENT WHERE ZCALLLOGMESSAGE = m.Z_PK)");
+    }
+    let on = |ok: bool, t: &str, a: &str, c: &str, alias: &str| {
+        if ok {
+            col(t, a, c, alias)
+        } else {
+            format!("NULL AS {alias}")
+        }
+    };
+    let canonized = if number && has("ZPHONENUMBER", "ZCANONIZEDPHONENUM") {
+        "CASE WHEN CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '[1-9]*' AND NOT CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '*[^0-9]*' THEN '+' || n.ZCANONIZEDPHONENUM END"
+    } else {
+        "NULL"
+    };
+    let select = [
+        "m.Z_PK AS pk".to_string(),
+        "m.ZCONVERSATION AS conversation".to_string(),
+        "m.ZSTATE AS state".to_string(),
+        col("ZVIBERMESSAGE", "m", "ZSTATEDATE", "created"),
+        col("ZVIBERMESSAGE", "m", "ZDATE", "changed"),
+        col("ZVIBERMESSAGE", "m", "ZTEXT", "text"),
+        col("ZVIBERMESSAGE", "m", "ZSYSTEMTYPE", "system_type"),
+        col("ZVIBERMESSAGE", "m", "ZMETADATA", "metadata"),
+        col("ZVIBERMESSAGE", "m", "ZBEINGDELETED", "deleted"),
+        col("ZVIBERMESSAGE", "m", "ZLIKESCOUNT", "likes"),
+        col("ZVIBERMESSAGE", "m", "ZTIMEBOMBDURATION", "timer"),
+        on(conv, "ZCONVERSATION", "c", "ZNAME", "chat_name"),
+        on(member, "ZMEMBER", "s", "ZDISPLAYFULLNAME", "sender_name"),
+        on(member, "ZMEMBER", "s", "ZDISPLAYSHORTNAME", "sender_short"),
+        on(number, "ZPHONENUMBER", "n", "ZPHONE", "sender_phone"),
+        format!("{canonized} AS sender_number"),
+        on(attachment, "ZATTACHMENT", "a", "ZNAME", "attachment"),
+        on(attachment, "ZATTACHMENT", "a", "ZTYPE", "attachment_type"),
+        on(
+            attachment,
+            "ZATTACHMENT",
+            "a",
+            "ZFILESIZE",
+            "attachment_size",
+        ),
+        on(location, "ZVIBERLOCATION", "l", "ZLATITUDE", "latitude"),
+        on(location, "ZVIBERLOCATION", "l", "ZLONGITUDE", "longitude"),
+        on(recent, "ZRECENT", "r", "ZDATE", "call_date"),
+        on(recent, "ZRECENT", "r", "ZCALLTYPE", "call_type"),
+        on(recent, "ZRECENT", "r", "ZDURATION", "call_duration"),
+    ]
+    .join(", ");
+    let sql = format!("SELECT {select} FROM ZVIBERMESSAGE m{joins}");
+    let Some(paged) = run.paged(path, &sql, "m.Z_PK")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = t.get(row, "pk").unwrap_or("?");
+        let sent = matches!(t.get(row, "state"), Some("send") | Some("delivered"));
+        let received = t.get(row, "state") == Some("received");
+        let who = t
+            .get(row, "sender_name")
+            .or(t.get(row, "sender_number"))
+            .or(t.get(row, "sender_phone"))
+            .unwrap_or("an unnamed member");
+        let chat = t
+            .get(row, "chat_name")
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                format!("conversation {}", t.get(row, "conversation").unwrap_or("?"))
+            });
+        let call = t.get(row, "call_type").is_some();
+        let mut d = Draft::new(
+            if call { "calls" } else { "messages" },
+            match (call, sent) {
+                (true, _) => format!(
+                    "Viber call ({}) in {chat}",
+                    t.get(row, "call_type").unwrap_or("?")
+                ),
+                (false, true) => format!("Viber message sent in {chat}"),
+                (false, false) => format!("Viber message from {who}"),
+            },
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Name, raw(t, row, "chat_name").as_deref(), inv);
+        for col in ["sender_name", "sender_short"] {
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
+        }
+        d.fact(FactType::Phone, raw(t, row, "sender_phone").as_deref(), inv);
+        d.fact(
+            FactType::Phone,
+            raw(t, row, "sender_number").as_deref(),
+            inv,
+        );
+        for col in [
+            "text",
+            "system_type",
+            "metadata",
+            "attachment_type",
+            "latitude",
+            "longitude",
+            "call_type",
+        ] {
+            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
+        }
+        d.fact(FactType::Name, raw(t, row, "attachment").as_deref(), inv);
+        d.fact(FactType::Count, t.get(row, "attachment_size"), inv);
+        d.fact(FactType::Count, t.get(row, "call_duration"), inv);
+        for (col, what) in [
+            (
+                "created",
+                if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                },
+            ),
+            ("changed", "Message state changed"),
+            ("call_date", "Call"),
+        ] {
+            let v = t.get(row, col);
+            d.time(v, super::apple_encoding(v), what, inv);
+        }
+        d.interpretation = format!(
+            "ZVIBERMESSAGE Z_PK {pk} of {}: a Viber {} in {chat}, {} (ZSTATE {}){}{}{}; times are Core Data seconds since 2001.",
+            file_name(path),
+            if call { "call" } else { "message" },
+            if sent {
+                "sent by the account's user".to_string()
+            } else {
+                format!("from {who}")
+            },
+            t.get(row, "state").unwrap_or("?"),
+            if t.get(row, "deleted") == Some("1") {
+                ", marked deleted"
+            } else {
+                ""
+            },
+            t.get(row, "timer")
+                .filter(|v| *v != "0")
+                .map(|v| format!(", disappearing after {v} s"))
+                .unwrap_or_default(),
+            if call {
+                format!(", lasting {} s", t.get(row, "call_duration").unwrap_or("?"))
+            } else {
+                String::new()
+            },
+        );
+        run.record(d)?;
+        if sent && let Some(text) = t.get(row, "text") {
+            run.message_claims(
+                inv,
+                text,
+                &format!("Viber message {pk} ({})", file_name(path)),
+                true,
+                None,
+                "ZSTATE send",
+                "ZSTATE received",
+            )?;
+        }
+        let Some(number) = t.get(row, "sender_number").filter(|_| received) else {
+            continue;
+        };
+        let Some(context) = run.handle_context(number) else {
+            continue;
+        };
+        run.observe_person(
+            &context,
+            who,
+            inv,
+            &|what| {
+                format!("{what} of {who}, who sent a Viber message (ZMEMBER of ZPHONENUMINDEX).")
+            },
+            &[
+                (IdType::Phone, Some(number), "The phone number"),
+                (IdType::DisplayName, t.get(row, "sender_name"), "The name"),
+            ],
+        )?;
+        if let Some(text) = t.get(row, "text") {
+            run.message_claims(
+                inv,
+                text,
+                &format!("Viber message {pk} ({})", file_name(path)),
+                false,
+                Some((context.clone(), who.to_string())),
+                "ZSTATE send",
+                "ZSTATE received",
+            )?;
+        }
     }
     Ok(())
 }

@@ -66,6 +66,35 @@ fn check(run: &Run, source: &str, settings: &Path, contacts: &Path) {
             assert!(v.is_empty() || has(p, v), "{source}: {v} in {p:#?}");
         }
     }
+    // iLEAPP's viber_chats fields, by the CLI
+    let rows = sqlite3(
+        contacts,
+        "SELECT m.ZSTATEDATE, m.ZDATE, m.ZTEXT, s.ZDISPLAYFULLNAME, n.ZPHONE, c.ZNAME, a.ZNAME, a.ZFILESIZE, l.ZLATITUDE, l.ZLONGITUDE, r.ZCALLTYPE, r.ZDURATION, m.ZSTATE \
+         FROM ZVIBERMESSAGE m LEFT JOIN ZCONVERSATION c ON c.Z_PK = m.ZCONVERSATION LEFT JOIN ZMEMBER s ON s.Z_PK = m.ZPHONENUMINDEX \
+         LEFT JOIN ZPHONENUMBER n ON n.ZMEMBER = s.Z_PK LEFT JOIN ZATTACHMENT a ON a.Z_PK = m.ZATTACHMENT \
+         LEFT JOIN ZVIBERLOCATION l ON l.Z_PK = m.ZLOCATION LEFT JOIN ZRECENT r ON r.ZCALLLOGMESSAGE = m.Z_PK",
+    );
+    let msgs: Vec<&Phenomenon> = all
+        .iter()
+        .filter(|p| p.title.starts_with("Viber message ") || p.title.starts_with("Viber call "))
+        .collect();
+    assert_eq!(msgs.len(), rows.len(), "{source}");
+    for row in &rows {
+        let p = msgs
+            .iter()
+            .find(|p| has(p, &row[0]) && has(p, &row[1]))
+            .unwrap_or_else(|| panic!("{source}: {row:?}"));
+        for v in &row[2..12] {
+            assert!(v.is_empty() || has(p, v), "{source}: {v} in {p:#?}");
+        }
+        let out = row[12] == "send" || row[12] == "delivered";
+        assert_eq!(
+            p.title.contains(" sent in ") || p.title.starts_with("Viber call "),
+            out,
+            "{}",
+            p.title
+        );
+    }
 }
 
 #[test]
@@ -114,6 +143,12 @@ fn viber_on_two_iphones() {
                 && e.contains("phone=+85261234567")
                 && e.contains("email=kawai.w@example.com")
                 && e.contains("account_id=viber:W5bN2kQv8Ld0Y3Zp")),
+        "{ents:#?}"
+    );
+    // the received message's sender: Chan, by his number, claims the wallet he wrote
+    assert!(
+        ents.iter().any(|e| e.contains("phone=+85298765432")
+            && e.contains("wallet=TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2")),
         "{ents:#?}"
     );
     assert!(
