@@ -47,6 +47,14 @@ const SETTINGS: &[(&str, &str)] = &[
     ),
 ];
 
+/// SQL writing the canonized number in `col` (international digits, no plus) as `+<digits>`
+/// when `cond` holds and it is digits only, so that the international form grounds.
+fn international(col: &str, cond: &str) -> String {
+    format!(
+        "CASE WHEN {cond}CAST({col} AS TEXT) GLOB '[1-9]*' AND NOT CAST({col} AS TEXT) GLOB '*[^0-9]*' THEN '+' || {col} END"
+    )
+}
+
 /// Whether `path` is in Viber's folder.
 fn is_viber(path: &str) -> bool {
     path.contains("/com.viber/")
@@ -83,7 +91,8 @@ fn settings(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
         .join(", ");
     // the canonized number is international digits without the plus: the query writes it
     let sql = format!(
-        "SELECT key, value, CASE WHEN key = '_myCanonizedPhoneNumber' AND CAST(value AS TEXT) GLOB '[1-9]*' AND NOT CAST(value AS TEXT) GLOB '*[^0-9]*' THEN '+' || value END AS international, CASE WHEN key = '_uid' AND CAST(value AS TEXT) != '' THEN 'viber:' || value END AS account FROM Data WHERE key IN ({keys}) ORDER BY key"
+        "SELECT key, value, {} AS international, CASE WHEN key = '_uid' AND CAST(value AS TEXT) != '' THEN 'viber:' || value END AS account FROM Data WHERE key IN ({keys}) ORDER BY key",
+        international("value", "key = '_myCanonizedPhoneNumber' AND "),
     );
     let Some((inv, t)) = run.query(path, &sql, 100)? else {
         return Ok(());
@@ -170,9 +179,9 @@ fn contacts(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
     let c = schema.columns("ZABCONTACT");
     let n = schema.columns("ZABCONTACTNUMBER");
     let digits = if n.contains("ZCANONIZEDPHONENUM") {
-        "CASE WHEN CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '[1-9]*' AND NOT CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '*[^0-9]*' THEN '+' || n.ZCANONIZEDPHONENUM END"
+        international("n.ZCANONIZEDPHONENUM", "")
     } else {
-        "NULL"
+        "NULL".to_string()
     };
     let sql = format!(
         "SELECT c.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {digits} AS international FROM ZABCONTACT c LEFT JOIN ZABCONTACTNUMBER n ON n.ZCONTACT = c.Z_PK",
@@ -301,9 +310,9 @@ fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
         }
     };
     let canonized = if number && has("ZPHONENUMBER", "ZCANONIZEDPHONENUM") {
-        "CASE WHEN CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '[1-9]*' AND NOT CAST(n.ZCANONIZEDPHONENUM AS TEXT) GLOB '*[^0-9]*' THEN '+' || n.ZCANONIZEDPHONENUM END"
+        international("n.ZCANONIZEDPHONENUM", "")
     } else {
-        "NULL"
+        "NULL".to_string()
     };
     let select = [
         "m.Z_PK AS pk".to_string(),
