@@ -27,6 +27,7 @@
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
+//! | Zapya `transfer20.db` ([`zapya`]) | one per phone-to-phone transfer (other device, file, time, direction as stored) | — |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -74,6 +75,7 @@ mod usagestats;
 mod users;
 mod wechat;
 mod whatsapp;
+mod zapya;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
@@ -117,6 +119,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*kikDatabase.db", "messages"),
     ("kikCoreDatabase.db", "accounts"),
     ("live:*", "messages"),
+    ("transfer20.db", "files"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -503,6 +506,11 @@ impl Plugin for AndroidPlugin {
                 "Google Maps da_destination_history",
                 &["/da_destination_history\""],
                 "navigation destinations: time, title, address, the destination's and start's coordinates",
+            ),
+            e(
+                "Zapya transfer20.db",
+                &["/com.dewmobile.kuaiya"],
+                "files moved phone to phone with Zapya: the other device, the file, the time",
             ),
             e(
                 "AirGuard attd_db",
@@ -1041,6 +1049,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 maps::destinations(ctx, l)
+            })?;
+        }
+        for l in of("transfer20.db")
+            .into_iter()
+            .filter(|l| zapya::is_zapya(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                zapya::transfers(ctx, l)
             })?;
         }
         for l in of("attd_db") {

@@ -50,3 +50,4 @@ mod wallets;
 mod wallets_mobile;
 mod whatsapp_android;
 mod who;
+mod zapya;
