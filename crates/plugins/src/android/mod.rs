@@ -73,6 +73,7 @@ mod telegram;
 mod tiktok;
 mod usagestats;
 mod users;
+mod vibermsg;
 mod wechat;
 mod whatsapp;
 mod zapya;
@@ -131,6 +132,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("SimpleStorage", "app_usage"),
     ("webviewCache.db", "web"),
     ("viber_data", "messages"),
+    ("viber_messages", "messages"),
     ("usage-history.xml", "app_usage"),
     ("packages.list", "apps"),
     ("packages.xml", "apps"),
@@ -479,8 +481,8 @@ impl Plugin for AndroidPlugin {
             ),
             e(
                 "Viber viber_data",
-                &["/viber_data\""],
-                "Viber contacts, member ids, calls",
+                &["/viber_data\"", "/viber_messages\""],
+                "Viber contacts, member ids, calls; messages (viber_messages)",
             ),
             e(
                 "downloads.db",
@@ -1033,6 +1035,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("viber_data") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::viber(ctx, l)
+            })?;
+        }
+        for l in of("viber_messages")
+            .into_iter()
+            .filter(|l| vibermsg::is_viber(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                vibermsg::messages(ctx, l, &book)
             })?;
         }
         for l in of("usage-history.xml") {

@@ -44,6 +44,7 @@ mod skype;
 mod telegram;
 mod tiktok;
 mod typing;
+mod viber_android;
 mod viber_ios;
 mod wallet_apps;
 mod wallets;
