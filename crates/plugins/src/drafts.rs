@@ -79,6 +79,23 @@ impl Draft {
         }
         self
     }
+
+    /// [`Draft::time`] of a message: "Message sent" when the device's user sent it, else
+    /// "Message received".
+    pub fn message_time(
+        &mut self,
+        value: Option<&str>,
+        encoding: Option<TimeEncoding>,
+        sent: bool,
+        inv: &Invoked,
+    ) -> &mut Self {
+        let what = if sent {
+            "Message sent"
+        } else {
+            "Message received"
+        };
+        self.time(value, encoding, what, inv)
+    }
 }
 
 /// `encoding` when `value` is a positive number (0, negative or missing: no time recorded).

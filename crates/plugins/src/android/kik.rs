@@ -454,16 +454,7 @@ fn messages(
         d.fact(FactType::Url, raw(&t, row, "file_url").as_deref(), &inv);
         d.fact(FactType::Text, raw(&t, row, "app_name").as_deref(), &inv);
         let time = t.get(row, "time");
-        d.time(
-            time,
-            unix_millis(time),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            &inv,
-        );
+        d.message_time(time, unix_millis(time), sent, &inv);
         d.interpretation = format!(
             "messagesTable row {} of {}: a Kik message {}{} (was_me {}, read state {}){}; timestamp is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),

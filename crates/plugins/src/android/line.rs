@@ -211,16 +211,7 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         d.fact(FactType::Path, raw(&t, row, "attachment").as_deref(), &inv);
         let ts = raw(&t, row, "created_time");
-        d.time(
-            ts.as_deref(),
-            unix_millis(ts.as_deref()),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            &inv,
-        );
+        d.message_time(ts.as_deref(), unix_millis(ts.as_deref()), sent, &inv);
         d.interpretation = format!(
             "chat_history id {id} of {}: a LINE message {} in the chat {} (status {}, attachment type {}); created_time is Unix milliseconds.",
             l.name(),

@@ -295,16 +295,7 @@ fn messages(
         );
         d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
         let time = t.get(row, "created_time");
-        d.time(
-            time,
-            unix_millis(time),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            &inv,
-        );
+        d.message_time(time, unix_millis(time), sent, &inv);
         d.interpretation = format!(
             "msg row {} of {name}: a {app} message in the conversation {conversation} {} (type {}, deleted {}, read {}; as stored); created_time is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),

@@ -109,16 +109,7 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         d.fact(FactType::Text, raw(&t, row, "body").as_deref(), &inv);
         d.fact(FactType::Url, raw(&t, row, "attachment").as_deref(), &inv);
         let time = t.get(row, "time");
-        d.time(
-            time,
-            unix_millis(time),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            &inv,
-        );
+        d.message_time(time, unix_millis(time), sent, &inv);
         d.interpretation = format!(
             "messages row {} of {}: a Viber message in conversation {conversation}, {} (send_type {}, unread {}); its participant is {}{}; msg_date is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),

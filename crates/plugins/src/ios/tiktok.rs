@@ -254,16 +254,7 @@ fn messages(
         d.fact(FactType::Name, raw(t, row, "display_name").as_deref(), inv);
         d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
         let local = t.get(row, "localCreatedAt");
-        d.time(
-            local,
-            unix_seconds(local),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            inv,
-        );
+        d.message_time(local, unix_seconds(local), sent, inv);
         let server = t.get(row, "serverCreatedAt");
         d.time(
             server,

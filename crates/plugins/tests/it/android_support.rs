@@ -274,6 +274,17 @@ impl Run {
 
 /// Builds the SQLite database `db` with the sqlite3 CLI from the committed SQL file `fixture`
 /// (a path under `tests/fixtures/`), then runs `then` (more SQL, or `SELECT 1;`).
+/// Beside the store at `data/data/<rel>` of `root`, the damaged copies each reader's test expects
+/// noted: a truncated copy as Android user 10's, and a store of another layout (`foreign_sql`, run
+/// by the sqlite3 CLI) as user 11's.
+pub fn damaged_copies(root: &Path, rel: &str, foreign_sql: &str) {
+    let bytes = std::fs::read(root.join("data/data").join(rel)).unwrap();
+    let truncated = root.join("data/user/10").join(rel);
+    std::fs::create_dir_all(truncated.parent().unwrap()).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 3]).unwrap();
+    crate::ios_nearby::sqlite3(&root.join("data/user/11").join(rel), foreign_sql);
+}
+
 pub fn sqlite_fixture(db: &Path, fixture: &str, then: &str) {
     std::fs::create_dir_all(db.parent().unwrap()).unwrap();
     let out = std::process::Command::new("sqlite3")

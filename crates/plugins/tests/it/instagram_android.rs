@@ -73,14 +73,9 @@ fn instagram_direct_on_two_android_phones_and_an_iphone() {
     let db = wong.join("data/data/com.instagram.android/databases/direct.db");
     sqlite_fixture(&db, "instagram/direct.sql", "SELECT 1;");
     // a truncated copy, a store of another layout, another app's direct.db
-    let bytes = std::fs::read(&db).unwrap();
-    let user10 = wong.join("data/user/10/com.instagram.android/databases/direct.db");
-    std::fs::create_dir_all(user10.parent().unwrap()).unwrap();
-    std::fs::write(&user10, &bytes[..bytes.len() / 3]).unwrap();
-    let user11 = wong.join("data/user/11/com.instagram.android/databases/direct.db");
-    std::fs::create_dir_all(user11.parent().unwrap()).unwrap();
-    crate::ios_nearby::sqlite3(
-        &user11,
+    crate::android_support::damaged_copies(
+        &wong,
+        "com.instagram.android/databases/direct.db",
         "CREATE TABLE messages (id INTEGER PRIMARY KEY, thread_id TEXT, body TEXT); INSERT INTO messages VALUES (1, 't', 'x');",
     );
     let other = wong.join("data/data/com.example.notes/databases/direct.db");

@@ -20,18 +20,9 @@ fn google_maps_destinations_on_two_phones() {
     let dir = a.join("data/data/com.google.android.apps.maps/databases");
     let db = dir.join("da_destination_history");
     sqlite_fixture(&db, "maps/da_destination_history.sql", "SELECT 1;");
-    let bytes = std::fs::read(&db).unwrap();
-    let user10 = a.join("data/user/10/com.google.android.apps.maps/databases");
-    std::fs::create_dir_all(&user10).unwrap();
-    std::fs::write(
-        user10.join("da_destination_history"),
-        &bytes[..bytes.len() / 3],
-    )
-    .unwrap();
-    let user11 = a.join("data/user/11/com.google.android.apps.maps/databases");
-    std::fs::create_dir_all(&user11).unwrap();
-    crate::ios_nearby::sqlite3(
-        &user11.join("da_destination_history"),
+    crate::android_support::damaged_copies(
+        &a,
+        "com.google.android.apps.maps/databases/da_destination_history",
         "CREATE TABLE destination_history (time INTEGER, dest_title TEXT); INSERT INTO destination_history VALUES (1, 'x');",
     );
     let other = a.join("data/data/com.example.nav/databases");

@@ -61,12 +61,9 @@ fn skype_on_two_android_phones() {
     let dir = kw.join("data/data/com.skype.raider/databases");
     let db = dir.join("live:kw.trader");
     sqlite_fixture(&db, "skype/live.sql", "SELECT 1;");
-    let bytes = std::fs::read(&db).unwrap();
-    let user10 = kw.join("data/user/10/com.skype.raider/databases");
-    std::fs::create_dir_all(&user10).unwrap();
-    std::fs::write(user10.join("live:kw.trader"), &bytes[..bytes.len() / 3]).unwrap();
-    crate::ios_nearby::sqlite3(
-        &kw.join("data/user/11/com.skype.raider/databases/live:kw.trader"),
+    crate::android_support::damaged_copies(
+        &kw,
+        "com.skype.raider/databases/live:kw.trader",
         "CREATE TABLE chatitem (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO chatitem VALUES (1, 'x');",
     );
     crate::ios_nearby::sqlite3(

@@ -28,12 +28,9 @@ fn viber_messages_on_two_android_phones_and_an_iphone() {
     let a = tmp.path().join("a");
     let db = a.join("data/data/com.viber.voip/databases/viber_messages");
     sqlite_fixture(&db, "viber/viber_messages.sql", "SELECT 1;");
-    let bytes = std::fs::read(&db).unwrap();
-    let user10 = a.join("data/user/10/com.viber.voip/databases");
-    std::fs::create_dir_all(&user10).unwrap();
-    std::fs::write(user10.join("viber_messages"), &bytes[..bytes.len() / 3]).unwrap();
-    crate::ios_nearby::sqlite3(
-        &a.join("data/user/11/com.viber.voip/databases/viber_messages"),
+    crate::android_support::damaged_copies(
+        &a,
+        "com.viber.voip/databases/viber_messages",
         "CREATE TABLE messages (_id INTEGER, body TEXT); CREATE TABLE participants (_id INTEGER); CREATE TABLE participants_info (_id INTEGER);",
     );
     let other = a.join("data/data/com.example.chat/databases/viber_messages");

@@ -20,12 +20,9 @@ fn zapya_transfers_on_two_phones() {
     let a = tmp.path().join("a");
     let db = a.join("data/data/com.dewmobile.kuaiya.play/databases/transfer20.db");
     sqlite_fixture(&db, "zapya/transfer20.sql", "SELECT 1;");
-    let bytes = std::fs::read(&db).unwrap();
-    let user10 = a.join("data/user/10/com.dewmobile.kuaiya.play/databases");
-    std::fs::create_dir_all(&user10).unwrap();
-    std::fs::write(user10.join("transfer20.db"), &bytes[..bytes.len() / 3]).unwrap();
-    crate::ios_nearby::sqlite3(
-        &a.join("data/user/11/com.dewmobile.kuaiya.play/databases/transfer20.db"),
+    crate::android_support::damaged_copies(
+        &a,
+        "com.dewmobile.kuaiya.play/databases/transfer20.db",
         "CREATE TABLE transfer (device TEXT, title TEXT); INSERT INTO transfer VALUES ('x', 'y');",
     );
     let other = a.join("data/data/com.example.share/databases/transfer20.db");
