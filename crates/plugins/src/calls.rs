@@ -97,9 +97,28 @@ pub fn query_with(
     limit: u64,
     options: &[&str],
 ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    query_args(ctx, path, sql, limit, &flags(options))
+}
+
+/// `sqlite_query`'s boolean options as the members of an arguments object.
+pub fn flags(options: &[&str]) -> serde_json::Map<String, serde_json::Value> {
+    options
+        .iter()
+        .map(|o| (o.to_string(), serde_json::Value::Bool(true)))
+        .collect()
+}
+
+/// [`query`] with more of `sqlite_query`'s arguments (`plists` with its `qualify`, …).
+pub fn query_args(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    sql: &str,
+    limit: u64,
+    options: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
     let mut args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
-    for o in options {
-        args[*o] = serde_json::Value::Bool(true);
+    if let Some(a) = args.as_object_mut() {
+        a.extend(options.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
     Ok(call_or_note(ctx, path, "sqlite_query", args)?.map(|inv| {
         let table = Table::parse(&inv.output.text);

@@ -418,8 +418,9 @@ fn decode_data(value: &mut Value, path: &str) {
     }
 }
 
-/// The `qualify` argument of `parse_plist`: member name → service.
-fn qualify_arg(a: &Value) -> Result<Vec<(String, String)>, ToolError> {
+/// The `qualify` argument of `parse_plist` (and of `sqlite_query` with `plists`): member
+/// name → service.
+pub(crate) fn qualify_arg(a: &Value) -> Result<Vec<(String, String)>, ToolError> {
     let bad = |why: String| ToolError::InvalidArgs(format!("qualify: {why}"));
     let Some(q) = a.get("qualify").filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
@@ -454,7 +455,7 @@ fn qualify_arg(a: &Value) -> Result<Vec<(String, String)>, ToolError> {
 /// Adds `"<key>.qualified": "<service>:<value>"` beside every string or integer member named
 /// in `qualify` (walked with an explicit stack: the value's depth is bounded by the plist
 /// reader, and this walk does not recurse).
-fn qualify_ids(value: &mut Value, qualify: &[(String, String)]) {
+pub(crate) fn qualify_ids(value: &mut Value, qualify: &[(String, String)]) {
     if qualify.is_empty() {
         return;
     }

@@ -543,6 +543,7 @@ impl Tool for SqliteQuery {
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
+        p.insert("qualify".into(), json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "With plists: {\"<member>\": \"<service>\"} (at most 16). In every decoded plist, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. instagram:123), as parse_plist's qualify does."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -556,6 +557,12 @@ impl Tool for SqliteQuery {
         let base64 = args::opt_bool(a, "base64")?.unwrap_or(false);
         let typedstream = args::opt_bool(a, "typedstream")?.unwrap_or(false);
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
+        let qualify = crate::content_tools::qualify_arg(a)?;
+        if !qualify.is_empty() && !plists {
+            return Err(ToolError::InvalidArgs(
+                "qualify applies to decoded property lists: set plists true as well".into(),
+            ));
+        }
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -639,7 +646,7 @@ impl Tool for SqliteQuery {
                         }
                     }
                     ValueRef::Blob(b) if plists && b.starts_with(b"bplist00") => {
-                        match plist_cell(b, &path) {
+                        match plist_cell(b, &path, &qualify) {
                             Some(j) => {
                                 text.push_str("plist:");
                                 push_escaped(&mut text, &j);
@@ -673,19 +680,21 @@ impl Tool for SqliteQuery {
 }
 
 /// A binary property list held in a cell as one line of canonical JSON (as `parse_plist`
-/// gives it, NSKeyedArchiver unwrapped); `None` when it does not decode.
-fn plist_cell(b: &[u8], path: &str) -> Option<String> {
+/// gives it, NSKeyedArchiver unwrapped, the members named in `qualify` qualified); `None`
+/// when it does not decode.
+fn plist_cell(b: &[u8], path: &str, qualify: &[(String, String)]) -> Option<String> {
     let value = masf_evidence::plist::read(
         std::io::Cursor::new(b),
         &format!("plist in a cell of {path}"),
     )
     .ok()?;
     let raw = crate::content_tools::plist_to_json(&value);
-    let v = match crate::content_tools::unarchive(&raw) {
+    let mut v = match crate::content_tools::unarchive(&raw) {
         Ok(Some(v)) => v,
         Ok(None) => raw,
         Err(_) => return None,
     };
+    crate::content_tools::qualify_ids(&mut v, qualify);
     serde_json::to_string(&crate::canonical_value(&v)).ok()
 }
 

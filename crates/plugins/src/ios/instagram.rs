@@ -10,8 +10,10 @@
 //!   a photo's media id; whether the viewer sent it.
 //!
 //! Identities: the viewer is the owner (`instagram:<id>` as the qualified id from the query,
-//! user name and full name where the inviter record names the same id); the other users are
-//! `instagram:<id>` persons with their user and full names. Wallet addresses in a text are
+//! user name and full name where the inviter record names the same id); the other users and
+//! the senders of received messages are `instagram:<id>` persons with that account id (the
+//! `pk` qualified by `sqlite_query`'s `qualify`, so it grounds in the output; the id Android's
+//! `direct.db` keeps) and their user and full names. Wallet addresses in a text are
 //! claims of its writer.
 
 use masf_agents::RuntimeError;
@@ -65,6 +67,17 @@ fn dirs(run: &Run<'_, '_>) -> Result<Option<(Invoked, Vec<String>)>, RuntimeErro
     Ok(Some((inv, found)))
 }
 
+/// `sqlite_query`'s arguments for both tables: the archives decoded, every user's `pk` and a
+/// message's `senderPk` qualified as `instagram:<id>`, the id Android's `direct.db` keeps.
+fn options() -> serde_json::Map<String, Value> {
+    let mut o = crate::calls::flags(&["plists"]);
+    o.insert(
+        "qualify".into(),
+        json!({"pk": "instagram", "NSString*senderPk": "instagram"}),
+    );
+    o
+}
+
 /// The archived object of a `plist:` cell (under its `$top` key `root`).
 fn object(cell: Option<&str>) -> Option<Value> {
     let v = plist_cell(cell?)?;
@@ -95,8 +108,9 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         return Ok(());
     }
     let mut viewer: Option<String> = None;
+    let options = options();
     let sql = "SELECT row_id, thread_id, viewer_id, 'instagram:' || viewer_id AS qualified, metadata FROM threads";
-    if let Some(paged) = run.paged_with(path, sql, "row_id", &["plists"])? {
+    if let Some(paged) = run.paged_args(path, sql, "row_id", &options)? {
         for (inv, t, row) in paged.rows() {
             let thread = raw(t, row, "thread_id").unwrap_or_default();
             let viewer_id = raw(t, row, "viewer_id");
@@ -116,6 +130,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             let mut names = Vec::new();
             for u in users.iter().copied().chain(inviter) {
                 let pk = s(Some(u), "pk");
+                let qualified = s(Some(u), "pk.qualified");
                 let user = s(Some(u), "userName");
                 let full = s(Some(u), "fullName");
                 d.fact(FactType::Account, pk.as_deref(), inv);
@@ -157,6 +172,11 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                     inv,
                     &why,
                     &[
+                        (
+                            IdType::AccountId,
+                            qualified.as_deref(),
+                            "The account id (pk, qualified by the query)",
+                        ),
                         (IdType::Nickname, user.as_deref(), "The user name"),
                         (IdType::DisplayName, full.as_deref(), "The full name"),
                     ],
@@ -190,7 +210,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         }
     }
     let sql = "SELECT row_id, message_id, thread_id, class_name, archive FROM messages";
-    let Some(paged) = run.paged_with(path, sql, "row_id", &["plists"])? else {
+    let Some(paged) = run.paged_args(path, sql, "row_id", &options)? else {
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
@@ -204,6 +224,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             .as_ref()
             .and_then(|m| m.get("IGDirectPublishedMessageContent*content"));
         let sender = s(meta, "NSString*senderPk");
+        let sender_id = s(meta, "NSString*senderPk.qualified");
         let time = s(meta, "NSDate*serverTimestamp");
         let subtype = s(content, "codedSubtype");
         let text = s(content, "NSString*string");
@@ -264,6 +285,20 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                 .unwrap_or_default(),
         );
         run.record(d)?;
+        if let (Some(from), Some(q), false) = (&sender, &sender_id, sent) {
+            run.observe(
+                &format!("instagram:{from}"),
+                EntityKind::Person,
+                &format!("Instagram account {from}"),
+                IdType::AccountId,
+                q,
+                inv,
+                format!(
+                    "The sender (senderPk) of the Instagram message {id} in {}: another account than the viewer.",
+                    file_name(path)
+                ),
+            )?;
+        }
         if let (Some(body), Some(from)) = (
             content
                 .and_then(|c| c.get("NSString*string"))

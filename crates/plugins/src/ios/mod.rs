@@ -51,7 +51,7 @@
 //! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
 //! | imo `IMODb2.sqlite` | [`imo`] | one per contact, per message (text, direction, time, item action and object) | `imo:<ZBUID>`: qualified id, display name, alias, phone; wallets in messages (claims of the writer) |
-//! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` per other user |
+//! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` (account id, the archived `pk` qualified) per other user and sender |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; an iTunes backup's `Info.plist` and `Manifest.plist`; keychain exports | [`plists`] | device identity (a backup's: IMEI, serial, number, name, UDID, model); every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
@@ -1414,6 +1414,17 @@ impl<'c, 's> Run<'c, 's> {
         key: &str,
         options: &[&str],
     ) -> Result<Option<Paged>, RuntimeError> {
+        self.paged_args(path, select, key, &crate::calls::flags(options))
+    }
+
+    /// [`Run::paged`] with more of `sqlite_query`'s arguments (`plists` with its `qualify`).
+    pub fn paged_args(
+        &self,
+        path: &str,
+        select: &str,
+        key: &str,
+        options: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Option<Paged>, RuntimeError> {
         let mut pages: Vec<(Invoked, Table)> = Vec::new();
         let mut got = 0u64;
         let mut after: Option<String> = None;
@@ -1424,7 +1435,7 @@ impl<'c, 's> Run<'c, 's> {
                 .unwrap_or_default();
             let sql = format!("{select}{filter} ORDER BY {key}");
             let limit = PAGE.min(ROW_CAP - got);
-            let Some((inv, t)) = crate::calls::query_with(self.ctx, path, &sql, limit, options)?
+            let Some((inv, t)) = crate::calls::query_args(self.ctx, path, &sql, limit, options)?
             else {
                 if pages.is_empty() {
                     return Ok(None);

@@ -4,7 +4,8 @@
 //! statements — and an iPhone holding the corpus's Instagram database (plaso's, viewer
 //! 9368974384). Every thread user and message the CLI's JSON functions find is recorded with
 //! its fields; a row whose JSON is damaged is still read; the signed-in accounts are the
-//! owners, and each phone's contacts resolve to the other phones' users by their pk. Beside
+//! owners, and each phone's contacts resolve to the other phones' users by their pk (the
+//! iPhone's too: a user both it and WONG talk to is one person). Beside
 //! them a truncated copy and a store of another layout (noted) and another app's `direct.db`
 //! (passed over).
 
@@ -157,6 +158,12 @@ fn instagram_direct_on_two_android_phones_and_an_iphone() {
         ("wong/owner", format!("ben/instagram:{WONG}")),
         ("ben/owner", format!("wong/instagram:{BEN}")),
         ("iphone/owner", format!("wong/instagram:{IPHONE}")),
+        // a user both WONG and the iPhone talk to: the iPhone's thread member (its pk inside
+        // an archived IGUser, qualified by sqlite_query) is WONG's recipient of that pk_id
+        (
+            "iphone/instagram:49849116416",
+            "wong/instagram:49849116416".to_string(),
+        ),
     ] {
         assert!(
             with(owner).contains(&known_as),

@@ -499,3 +499,79 @@ fn binary_plists_in_cells_render_as_json_when_asked() {
         "{err}"
     );
 }
+
+#[test]
+fn members_of_plists_in_cells_are_qualified_when_asked() {
+    // plaso's copy of an iPhone's Instagram direct store: each thread's users are IGUser
+    // objects inside an NSKeyedArchiver plist, their account ids in the member `pk`
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        masf_testkit::corpus::path("ios/plaso-9368974384.db"),
+        dir.path().join("9368974384.db"),
+    )
+    .unwrap();
+    let ctx = masf_tools::SourceCtx::open("s", dir.path()).unwrap();
+    let sql = "SELECT thread_id, metadata FROM threads ORDER BY row_id";
+    let args = |extra: serde_json::Value| {
+        let mut a = serde_json::json!({"path": "/9368974384.db", "sql": sql, "plists": true});
+        a.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        a
+    };
+    let plain = crate::support::run(&ctx, "sqlite_query", args(serde_json::json!({})));
+    assert!(!plain.text.contains("pk.qualified"));
+    let out = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        args(serde_json::json!({"qualify": {"pk": "instagram"}})),
+    );
+    // the oracle: Python's plistlib on the same cells found these users (pk, user name),
+    // the signed-in account as the threads' inviter
+    for (pk, user) in [
+        ("22824420", "Instagram User"),
+        ("49849116416", "dfirtwo"),
+        ("42293925776", "thisisdfirtwo"),
+        ("9368974384", "thisisdfir"),
+    ] {
+        let users: Vec<serde_json::Value> = out
+            .text
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split('\t').nth(1)?.strip_prefix("plist:"))
+            .map(|c| serde_json::from_str::<serde_json::Value>(c).unwrap())
+            .flat_map(|v| {
+                let mut users = v["root"]["NSArray<IGUser *>*users"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                users.push(v["root"]["IGUser*inviter"].clone());
+                users
+            })
+            .filter(|u| u["pk"] == pk)
+            .collect();
+        assert!(
+            users
+                .iter()
+                .any(|u| u["pk.qualified"] == format!("instagram:{pk}") && u["userName"] == user),
+            "{pk}: {users:#?}"
+        );
+    }
+    // qualify without plists, or with a service that is no service name, is refused
+    let catalog = masf_tools::Catalog::standard();
+    let tool = catalog.get("sqlite_query").unwrap();
+    let err = tool
+        .run(
+            &ctx,
+            &serde_json::json!({"path": "/9368974384.db", "sql": sql, "qualify": {"pk": "instagram"}}),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("set plists true"), "{err}");
+    let err = tool
+        .run(
+            &ctx,
+            &args(serde_json::json!({"qualify": {"pk": "Insta gram"}})),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("qualify: "), "{err}");
+}
