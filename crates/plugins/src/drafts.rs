@@ -116,6 +116,11 @@ pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixMillis)
 }
 
+/// Unix nanoseconds, when the value is one.
+pub fn unix_nanos(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::UnixNanos)
+}
+
 /// Unix microseconds, when the value is one.
 pub fn unix_micros(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixMicros)

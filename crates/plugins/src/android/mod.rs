@@ -26,6 +26,7 @@
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
+//! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
 //! | Zapya `transfer20.db` ([`zapya`]) | one per phone-to-phone transfer (other device, file, time, direction as stored) | — |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
@@ -56,6 +57,7 @@ mod bugle;
 mod databases;
 mod fbthreads;
 mod files;
+mod imo;
 mod instagram;
 mod keep;
 mod kik;
@@ -121,6 +123,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("kikCoreDatabase.db", "accounts"),
     ("live:*", "messages"),
     ("transfer20.db", "files"),
+    ("accountdb.db", "accounts"),
+    ("imofriends.db", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
     ("wa.db", "contacts"),
@@ -413,6 +417,15 @@ impl Plugin for AndroidPlugin {
                 "Skype live:<account>",
                 &["/com.skype.raider/databases/live:"],
                 "Skype messages and calls, contacts and group participants (Skype ids, names); the signed-in account",
+            ),
+            e(
+                "imo imofriends.db",
+                &[
+                    "/imofriends.db\"",
+                    "/com.imo.android.imoim/databases/",
+                    "/com.imo.android.imous/databases/",
+                ],
+                "imo messages (text, attachment path, direction, read) and buddies (imo user ids, names); the signed-in account",
             ),
             e(
                 "msgstore.db",
@@ -1170,6 +1183,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         line::triage(ctx, &found)?;
         tiktok::triage(ctx, &found)?;
         kik::triage(ctx, &found)?;
+        imo::triage(ctx, &found)?;
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;
         }

@@ -15,19 +15,14 @@
 //! phone); wallet addresses in a message are claims of the side that wrote it.
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::{Draft, Run, file_name, raw, summarise};
 use crate::calls::column_or_null;
+use crate::drafts::unix_nanos;
 use crate::outputs::{in_json_cell, plist_cell};
-
-/// nanoseconds since 1970, when positive.
-fn unix_nanos(v: Option<&str>) -> Option<TimeEncoding> {
-    let n: i128 = v?.trim().parse().ok()?;
-    (n > 0).then_some(TimeEncoding::UnixNanos)
-}
 
 /// Triage of every `IMODb2.sqlite` of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {

@@ -14,6 +14,7 @@ mod disk;
 mod fbthreads;
 mod firefox;
 mod google_messages;
+mod imo_android;
 mod instagram_android;
 mod ios;
 mod ios_artefacts;
