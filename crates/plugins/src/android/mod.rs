@@ -26,6 +26,7 @@
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
+//! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
 //! | Zapya `transfer20.db` ([`zapya`]) | one per phone-to-phone transfer (other device, file, time, direction as stored) | — |
@@ -54,6 +55,7 @@
 mod apps;
 mod blocked;
 mod bugle;
+mod cashapp;
 mod databases;
 mod fbthreads;
 mod files;
@@ -124,6 +126,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("live:*", "messages"),
     ("transfer20.db", "files"),
     ("accountdb.db", "accounts"),
+    ("cash_money.db", "transactions"),
     ("imofriends.db", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
@@ -417,6 +420,11 @@ impl Plugin for AndroidPlugin {
                 "Skype live:<account>",
                 &["/com.skype.raider/databases/live:"],
                 "Skype messages and calls, contacts and group participants (Skype ids, names); the signed-in account",
+            ),
+            e(
+                "Cash App cash_money.db",
+                &["/com.squareup.cash/databases/cash_money.db\""],
+                "Cash App payments: time, amount, state, note, both parties' customer ids, $cashtags and display names; which side the device's user is",
             ),
             e(
                 "imo imofriends.db",
@@ -1184,6 +1192,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         tiktok::triage(ctx, &found)?;
         kik::triage(ctx, &found)?;
         imo::triage(ctx, &found)?;
+        for l in of("cash_money.db")
+            .into_iter()
+            .filter(|l| cashapp::is_cashapp(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                cashapp::payments(ctx, l)
+            })?;
+        }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;
         }

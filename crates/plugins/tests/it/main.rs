@@ -8,6 +8,7 @@ mod archive;
 mod asia;
 mod boundaries;
 mod browsers;
+mod cashapp;
 mod chromium_forms;
 mod contact_claims;
 mod disk;
