@@ -46,6 +46,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
@@ -65,6 +66,7 @@ pub mod addressbook;
 pub mod adid;
 pub mod apps;
 pub mod appstate;
+pub mod asyncstorage;
 pub mod backupinfo;
 pub mod bluetooth;
 pub mod cachev0;
@@ -254,6 +256,7 @@ impl Plugin for Ios {
         ctx.artefact("applicationState.db", || appstate::triage(&run))?;
         // after the application state, which names the apps' containers
         ctx.artefact("wallet apps' data", || wallet_apps(&run))?;
+        ctx.artefact("React Native AsyncStorage", || asyncstorage::triage(&run))?;
         ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
         ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
@@ -680,6 +683,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(
+            "React Native AsyncStorage",
+            &["/RCTAsyncLocalStorage_V1/manifest.json\""],
+            "any React Native app's AsyncStorage: every key with its value (secrets redacted), the file of a value kept out of the manifest; wallet addresses in values",
+        ),
+        entry(
             "CoreDuet interactionC.db",
             &["/interactionC.db\""],
             "the calls, messages, mails and shares apps donated: app, times, direction, the sender's name and number or e-mail",
@@ -1043,6 +1051,7 @@ const SEARCHED: &[&str] = &[
     "db.sqlite",
     "Settings.data",
     "Contacts.data",
+    "manifest.json",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

@@ -998,6 +998,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("MeWe sgrouplesdb.sqlite", false),
             ("Chromium-family History and Bookmarks", false),
             ("MetaMask Mobile persistStore", false),
+            ("React Native AsyncStorage", false),
             ("CoreDuet interactionC.db", false),
             ("Facebook Messenger lightspeed store", false),
             ("Coinbase Wallet wallet-rn-v2.sqlite", false),

@@ -6,6 +6,7 @@ mod android_system;
 mod android_usage;
 mod archive;
 mod asia;
+mod asyncstorage;
 mod boundaries;
 mod browsers;
 mod cashapp;
