@@ -22,7 +22,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::plists::parse;
-use super::{Draft, ROW_CAP, Run};
+use super::{Draft, ENTRY_CAP, Run};
 use crate::drafts::unix_seconds;
 use crate::outputs::{in_json, json_scalar};
 
@@ -114,10 +114,10 @@ fn mobile_backup(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Ru
     let mut count = 0u64;
     let mut capped = |run: &Run<'_, '_>| -> Result<bool, RuntimeError> {
         count += 1;
-        if count > ROW_CAP {
+        if count > ENTRY_CAP {
             run.ctx.unparsed(
                 path,
-                &format!("more than {ROW_CAP} entries; the first {ROW_CAP} were recorded"),
+                &format!("more than {ENTRY_CAP} entries; the first {ENTRY_CAP} were recorded"),
                 Some(&inv.record.invocation_id),
             )?;
             return Ok(true);
@@ -240,7 +240,7 @@ fn carplay(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
         )?;
         return Ok(());
     }
-    for (bundle, time) in history.into_iter().flatten().take(ROW_CAP as usize) {
+    for (bundle, time) in history.into_iter().flatten().take(ENTRY_CAP as usize) {
         let t = json_scalar(Some(time));
         let mut d = Draft::new("apps", format!("CarPlay app {bundle}"));
         d.fact(FactType::Path, Some(path), find);

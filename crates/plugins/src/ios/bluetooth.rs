@@ -24,7 +24,7 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 
 use super::plists::parse;
-use super::{Draft, ROW_CAP, Run, raw};
+use super::{Draft, ENTRY_CAP, Run, raw};
 use crate::calls::column_or_null;
 use crate::outputs::{in_json, json_scalar};
 
@@ -145,7 +145,7 @@ fn classic(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
         )?;
         return Ok(());
     };
-    for (address, device) in map.iter().take(ROW_CAP as usize) {
+    for (address, device) in map.iter().take(ENTRY_CAP as usize) {
         let get = |k: &str| json_scalar(device.get(k));
         let name = get("Name").or_else(|| get("DefaultName"));
         let mut d = Draft::new(

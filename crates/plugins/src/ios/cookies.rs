@@ -23,7 +23,7 @@ use masf_graph::FactType;
 use masf_tools::{Applicability, SourceCtx, Tool, ToolError, ToolOutput};
 use serde_json::{Value, json};
 
-use super::{Draft, ROW_CAP, Run};
+use super::{Draft, ENTRY_CAP, Run};
 
 /// Largest cookie store read.
 pub const COOKIES_MAX: u64 = 32 << 20;
@@ -455,7 +455,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             else {
                 continue;
             };
-            if recorded >= ROW_CAP {
+            if recorded >= ENTRY_CAP {
                 over += 1;
                 continue;
             }
@@ -494,7 +494,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if over > 0 {
         run.ctx.unparsed(
             "Cookies.binarycookies",
-            &format!("{over} cookie(s) past the first {ROW_CAP} not recorded one by one"),
+            &format!("{over} cookie(s) past the first {ENTRY_CAP} not recorded one by one"),
             Some(&find.record.invocation_id),
         )?;
     }

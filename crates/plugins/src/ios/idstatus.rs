@@ -18,7 +18,7 @@ use masf_graph::FactType;
 use serde_json::Value;
 
 use super::plists::parse;
-use super::{Draft, ROW_CAP, Run, core_data_encoding};
+use super::{Draft, ENTRY_CAP, Run, core_data_encoding};
 use crate::outputs::{in_json, json_scalar};
 
 /// The file names of the cache.
@@ -89,10 +89,10 @@ fn one(run: &Run<'_, '_>, find: &masf_tools::Invoked, path: &str) -> Result<(), 
             .find(|(k, _)| k == service)
             .map(|(_, w)| *w);
         for (dest, entry) in lookups {
-            if count >= ROW_CAP {
+            if count >= ENTRY_CAP {
                 run.ctx.unparsed(
                     path,
-                    &format!("more than {ROW_CAP} lookups; the first {ROW_CAP} were recorded"),
+                    &format!("more than {ENTRY_CAP} lookups; the first {ENTRY_CAP} were recorded"),
                     Some(&inv.record.invocation_id),
                 )?;
                 return Ok(());

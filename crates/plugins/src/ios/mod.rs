@@ -125,8 +125,15 @@ use serde_json::json;
 
 use crate::outputs::Table;
 
-/// Row phenomena per artefact before the rest is summarised.
-pub const ROW_CAP: u64 = 2000;
+/// Row phenomena per table read in pages ([`Run::paged`]) before the rest is summarised:
+/// enough for every row iLEAPP reports on a real phone's mail index or Wi-Fi location cache
+/// (4,040 and 16,713 rows in its recorded results); each page is a short output, so recording
+/// stays linear.
+pub const ROW_CAP: u64 = 20_000;
+
+/// Entries recorded from an artefact read in one output (a property list, a cookie file, one
+/// unpaged query): every fact re-reads the cited output, so these stay shorter.
+pub const ENTRY_CAP: u64 = 2000;
 
 /// Rows per `sqlite_query` call of a paged read (grounding reads the cited output once per fact,
 /// so short outputs keep recording linear).
@@ -1597,6 +1604,27 @@ pub fn summarise(
     first_desc: &str,
     last_desc: &str,
 ) -> Result<(), RuntimeError> {
+    let times = (encoding, first_desc, last_desc);
+    summarise_after(run, category, path, find, what, sql, times, ROW_CAP)
+}
+
+/// How a summary's first and last time are read: their encoding, and what each is.
+pub type SummaryTimes<'a> = (fn(Option<&str>) -> Option<TimeEncoding>, &'a str, &'a str);
+
+/// [`summarise`] for an artefact cut at `cap` rows (one unpaged query: [`ENTRY_CAP`]); `times`
+/// is the encoding of the first and last time and what each is.
+#[allow(clippy::too_many_arguments)]
+pub fn summarise_after(
+    run: &Run<'_, '_>,
+    category: &'static str,
+    path: &str,
+    find: &Invoked,
+    what: &str,
+    sql: &str,
+    times: SummaryTimes<'_>,
+    cap: u64,
+) -> Result<(), RuntimeError> {
+    let (encoding, first_desc, last_desc) = times;
     let Some((inv, t)) = run.query(path, sql, 1)? else {
         return Ok(());
     };
@@ -1617,7 +1645,7 @@ pub fn summarise(
     );
     d.time(last.as_deref(), encoding(last.as_deref()), last_desc, &inv);
     d.interpretation = format!(
-        "{path} holds {} {what}; the first {ROW_CAP} are recorded one by one, the rest only in this summary (count and the first and last time over all of them).",
+        "{path} holds {} {what}; the first {cap} are recorded one by one, the rest only in this summary (count and the first and last time over all of them).",
         count.as_deref().unwrap_or("?"),
     );
     run.record(d)

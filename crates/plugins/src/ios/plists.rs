@@ -30,7 +30,7 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::Value;
 
-use super::{Draft, ROW_CAP, Run, file_name};
+use super::{Draft, ENTRY_CAP, Run, file_name};
 use crate::region::Clue;
 
 /// Plists that carry the device's identity.
@@ -452,7 +452,7 @@ fn device_data(
         return Ok(());
     };
     for (count, (key, v)) in props.iter().enumerate() {
-        if count as u64 >= ROW_CAP {
+        if count as u64 >= ENTRY_CAP {
             run.ctx.unparsed(
                 path,
                 &format!(
@@ -595,7 +595,7 @@ fn keychain(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
     }
     let text = &inv.output.text;
     let total = found.len();
-    for (i, item) in found.iter().take(ROW_CAP as usize).enumerate() {
+    for (i, item) in found.iter().take(ENTRY_CAP as usize).enumerate() {
         let get = |k: &str| {
             item.get(k)
                 .and_then(Value::as_str)
@@ -642,12 +642,12 @@ fn keychain(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
             )?;
         }
     }
-    if total > ROW_CAP as usize {
+    if total > ENTRY_CAP as usize {
         let count = total.to_string();
         let mut d = Draft::new("credentials", format!("Keychain items in {path} (summary)"));
         d.fact(FactType::Path, Some(path), find);
         d.interpretation = format!(
-            "{path} holds {count} keychain items; the first {ROW_CAP} are recorded one by one, the rest are not."
+            "{path} holds {count} keychain items; the first {ENTRY_CAP} are recorded one by one, the rest are not."
         );
         run.record(d)?;
     }

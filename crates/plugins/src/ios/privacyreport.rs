@@ -19,7 +19,7 @@ use masf_graph::{FactType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::Value;
 
-use super::{Draft, ROW_CAP, Run};
+use super::{Draft, ENTRY_CAP, Run};
 use crate::outputs::json_scalar;
 
 /// Bytes read of one export.
@@ -64,10 +64,10 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             bad.push(i + 1);
             continue;
         };
-        if recorded >= ROW_CAP {
+        if recorded >= ENTRY_CAP {
             run.ctx.unparsed(
                 path,
-                &format!("more than {ROW_CAP} records; the first {ROW_CAP} were recorded"),
+                &format!("more than {ENTRY_CAP} records; the first {ENTRY_CAP} were recorded"),
                 Some(&inv.record.invocation_id),
             )?;
             break;

@@ -27,7 +27,7 @@ use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use super::mastodon::html_text;
-use super::{Draft, ROW_CAP, Run, Schema, core_data_encoding, file_name, raw, summarise};
+use super::{Draft, ENTRY_CAP, Run, Schema, core_data_encoding, file_name, raw, summarise};
 use crate::calls::column_or_null;
 
 /// Triage of every Truth Social `ChatModel.sqlite` of the source.
@@ -103,7 +103,7 @@ ORDER BY 1",
         events("a.ZSERVERID"),
         events("c.ZOWNEDBYACCOUNTID").trim_end_matches(" AS events"),
     );
-    let Some((inv, t)) = run.query(path, &sql, ROW_CAP)? else {
+    let Some((inv, t)) = run.query(path, &sql, ENTRY_CAP)? else {
         return Ok(());
     };
     let where_ = format!("Truth Social ({})", file_name(path));

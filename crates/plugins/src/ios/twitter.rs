@@ -24,7 +24,7 @@ use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::{Value, json};
 
-use super::{Draft, ROW_CAP, Run, file_name};
+use super::{Draft, ENTRY_CAP, Run, file_name};
 
 /// The directory of the caches.
 const CACHE_DIR: &str = "com.atebits.tweetie.direct-message.cache";
@@ -198,7 +198,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    for (key, user) in users.iter().take(ROW_CAP as usize) {
+    for (key, user) in users.iter().take(ENTRY_CAP as usize) {
         if !user.is_object() {
             continue;
         }
@@ -288,7 +288,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
                     continue;
                 }
                 total += 1;
-                if recorded >= ROW_CAP {
+                if recorded >= ENTRY_CAP {
                     continue;
                 }
                 recorded += 1;
@@ -402,7 +402,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     if total > recorded {
         run.ctx.unparsed(
             path,
-            &format!("only the first {ROW_CAP} of {total} direct messages were recorded"),
+            &format!("only the first {ENTRY_CAP} of {total} direct messages were recorded"),
             Some(&inv.record.invocation_id),
         )?;
     }

@@ -22,7 +22,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::callhistory::optional;
-use super::{Draft, ROW_CAP, Run, core_data_encoding, file_name, raw, summarise};
+use super::{Draft, ENTRY_CAP, Run, core_data_encoding, file_name, raw, summarise};
 
 use crate::identity::jid_type;
 
@@ -575,7 +575,7 @@ CASE e.ZOUTCOME WHEN 0 THEN 'Ended' WHEN 1 THEN 'Missed' WHEN 4 THEN 'Rejected' 
 p.ZJIDSTRING AS jid, {direction} \
 FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS = e.Z1CALLEVENTS ORDER BY e.Z_PK, p.Z_PK"
     );
-    let Some((inv, t)) = run.query(path, &sql, ROW_CAP)? else {
+    let Some((inv, t)) = run.query(path, &sql, ENTRY_CAP)? else {
         return Ok(());
     };
     for row in &t.rows {
@@ -637,16 +637,15 @@ FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS 
         }
     }
     if t.truncated {
-        summarise(
+        super::summarise_after(
             run,
             "calls",
             path,
             find,
-            "WhatsApp calls",
-            "SELECT count(*) AS total, min(NULLIF(ZDATE, 0)) AS first_time, max(ZDATE) AS last_time FROM ZWACDCALLEVENT",
-            core_data_encoding,
-            "First call",
-            "Last call",
+            "WhatsApp call participants",
+            "SELECT count(*) AS total, min(NULLIF(e.ZDATE, 0)) AS first_time, max(e.ZDATE) AS last_time FROM ZWACDCALLEVENT e LEFT JOIN ZWACDCALLEVENTPARTICIPANT p ON p.Z1PARTICIPANTS = e.Z1CALLEVENTS",
+            (core_data_encoding, "First call", "Last call"),
+            ENTRY_CAP,
         )?;
     }
     Ok(())

@@ -28,7 +28,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::plists::parse;
-use super::{Draft, ROW_CAP, Run};
+use super::{Draft, ENTRY_CAP, Run};
 
 /// Time keys of a known network (top level and `__OSSpecific__`) with the mark they get.
 const NETWORK_TIMES: &[(&str, &str)] = &[
@@ -128,7 +128,7 @@ fn known_networks(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), R
         return Ok(());
     };
     for (count, (key, net)) in nets.iter().enumerate() {
-        if count as u64 >= ROW_CAP {
+        if count as u64 >= ENTRY_CAP {
             run.ctx.unparsed(
                 path,
                 &format!("{} networks; the first {count} were recorded", nets.len()),
@@ -342,7 +342,7 @@ fn private_macs(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Run
         return Ok(());
     };
     for (count, net) in list.iter().enumerate() {
-        if count as u64 >= ROW_CAP {
+        if count as u64 >= ENTRY_CAP {
             run.ctx.unparsed(
                 path,
                 &format!("{} networks; the first {count} were recorded", list.len()),

@@ -846,16 +846,42 @@ fn ios_ileapp_device_name_and_commcenter() {
 
 #[test]
 fn ios_row_cap_then_one_summary() {
-    let o = triage(&repo().join("tests/fixtures/ios/many"), "Asia/Hong_Kong");
+    // the fixture's 2,003 messages topped up by the sqlite3 CLI to three past the row cap
+    let cap = masf_plugins::ios::ROW_CAP;
+    let tmp = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(repo().join("tests/fixtures/ios/many/private"))
+        .arg(tmp.path())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = std::process::Command::new("sqlite3")
+        .arg(tmp.path().join("private/var/mobile/Library/SMS/sms.db"))
+        .arg(format!(
+            "WITH RECURSIVE n(i) AS (SELECT 2004 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+             INSERT INTO message (ROWID, guid, text, handle_id, service, account, date, is_from_me, is_finished) \
+             SELECT i, printf('%08X-0000-4000-8000-%012d', i, i), 'bulk message ' || i, 1, 'SMS', \
+             'p:+85290000000', 700000000000000000 + i * 1000000000, i % 2, 1 FROM n;",
+            cap + 3
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o = triage(tmp.path(), "Asia/Hong_Kong");
     assert_all_accepted(&o);
     let msgs = o.category("messages");
-    assert_eq!(msgs.len(), 2001);
+    assert_eq!(msgs.len() as u64, cap + 1);
     let summary = msgs.last().expect("summary");
     assert_eq!(
         summary.title,
         "messages in /private/var/mobile/Library/SMS/sms.db (summary)"
     );
-    assert!(has(summary, "2003"));
+    assert!(has(summary, &(cap + 3).to_string()));
     let marks: Vec<(String, &str, &str)> = summary
         .times
         .iter()
@@ -871,16 +897,24 @@ fn ios_row_cap_then_one_summary() {
         marks,
         [
             (s("700000001000000000"), "apple_nanos", "First message"),
-            (s("700002003000000000"), "apple_nanos", "Last message"),
+            (
+                (700_000_000_000_000_000 + (cap + 3) * 1_000_000_000).to_string(),
+                "apple_nanos",
+                "Last message"
+            ),
         ]
     );
     assert!(
         summary
             .interpretation
-            .contains("the first 2000 are recorded one by one")
+            .contains(&format!("the first {cap} are recorded one by one"))
     );
-    assert!(!msgs.iter().any(|p| has(p, "bulk message 2001")));
-    assert!(msgs.iter().any(|p| has(p, "bulk message 2000")));
+    assert!(
+        !msgs
+            .iter()
+            .any(|p| has(p, &format!("bulk message {}", cap + 1)))
+    );
+    assert!(msgs.iter().any(|p| has(p, &format!("bulk message {cap}"))));
 }
 
 fn s(v: &str) -> String {

@@ -702,8 +702,8 @@ fn ios_gen_truncated_and_foreign_copies_noted_rest_read() {
     }
 }
 
-/// Paging through the row cap: a library of 2,003 assets gives 2,000 asset phenomena and one
-/// summary counting all of them; 607 KnowledgeC events (the stream filter in a subquery) are
+/// Paging through the row cap: a library of three assets more than the cap gives the cap's
+/// number of asset phenomena and one summary counting all of them; 607 KnowledgeC events (the stream filter in a subquery) are
 /// read across three pages, every one recorded.
 #[test]
 fn ios_gen_row_cap_and_paging() {
@@ -721,11 +721,15 @@ fn ios_gen_row_cap_and_paging() {
             String::from_utf8_lossy(&out.stderr)
         );
     };
+    let cap = masf_plugins::ios::ROW_CAP;
     exec(
         &m.join("Media/PhotoData/Photos.sqlite"),
-        "WITH RECURSIVE c(x) AS (SELECT 4 UNION ALL SELECT x + 1 FROM c WHERE x < 2003)
+        &format!(
+            "WITH RECURSIVE c(x) AS (SELECT 4 UNION ALL SELECT x + 1 FROM c WHERE x < {})
          INSERT INTO ZASSET (Z_PK, Z_ENT, Z_OPT, ZKIND, ZDATECREATED, ZDIRECTORY, ZFILENAME, ZLATITUDE, ZLONGITUDE)
-         SELECT x, 3, 1, 0, 700200000 + x, 'DCIM/101APPLE', printf('IMG_%04d.JPG', x), -180.0, -180.0 FROM c;",
+         SELECT x, 3, 1, 0, 700200000 + x, 'DCIM/101APPLE', printf('IMG_%05d.JPG', x), -180.0, -180.0 FROM c;",
+            cap + 3
+        ),
     );
     exec(
         &m.join("Library/CoreDuet/Knowledge/knowledgeC.db"),
@@ -738,12 +742,15 @@ fn ios_gen_row_cap_and_paging() {
     let o = triage(tmp.path(), "Europe/London");
     assert_all_accepted(&o);
     assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
-    assert_eq!(titled(&o, "Photos library ").len(), 2000);
+    assert_eq!(titled(&o, "Photos library ").len() as u64, cap);
     let summary = one(&o, "photo library assets in ");
-    assert!(has(summary, "2003"), "{summary:#?}");
+    assert!(has(summary, &(cap + 3).to_string()), "{summary:#?}");
     let t = times(summary);
     assert!(
-        t.contains(&("Last asset created".into(), 700_202_003 + APPLE_EPOCH)),
+        t.contains(&(
+            "Last asset created".into(),
+            700_200_000 + cap as i64 + 3 + APPLE_EPOCH
+        )),
         "{t:?}"
     );
     let events = titled(&o, "KnowledgeC ");
