@@ -46,6 +46,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | Wi-Fi location cache `root/Library/Caches/com.apple.wifid/ThreeBars.sqlite` | [`threebars`] | one per network (centroid, name, identifier, access-point count, flags, scores, codes, tile), per access point (BSSID, position, its network, edge, TCP good, scores), per downloaded tile (key, network count, ETag); 0/0 positions not recorded | — |
 //! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -103,6 +104,7 @@ pub mod safaritabs;
 pub mod screentime;
 pub mod signal;
 pub mod sms;
+pub mod threebars;
 pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
@@ -265,6 +267,9 @@ impl Plugin for Ios {
         ctx.artefact("wallet apps' data", || wallet_apps(&run))?;
         ctx.artefact("React Native AsyncStorage", || asyncstorage::triage(&run))?;
         ctx.artefact("Wi-Fi known networks", || wifi::triage(&run))?;
+        ctx.artefact("Wi-Fi location cache ThreeBars.sqlite", || {
+            threebars::triage(&run)
+        })?;
         ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
         ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
@@ -690,6 +695,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
         ),
         entry(
+            "Wi-Fi location cache ThreeBars.sqlite",
+            &["/com.apple.wifid/ThreeBars.sqlite\""],
+            "the Wi-Fi location tiles the device downloaded: networks and access points the location service reported nearby (BSSIDs, positions, flags, scores), tiles with their download times",
+        ),
+        entry(
             "React Native AsyncStorage",
             &["/RCTAsyncLocalStorage_V1/manifest.json\""],
             "any React Native app's AsyncStorage: every key with its value (secrets redacted), the file of a value kept out of the manifest; wallet addresses in values",
@@ -1059,6 +1069,7 @@ const SEARCHED: &[&str] = &[
     "Settings.data",
     "Contacts.data",
     "manifest.json",
+    "ThreeBars.sqlite",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

@@ -45,6 +45,7 @@ mod playstore;
 mod screens;
 mod skype;
 mod telegram;
+mod threebars;
 mod tiktok;
 mod typing;
 mod viber_android;
