@@ -6,7 +6,7 @@
 //! `groupMeAccount`. The profile is the device user's (`owner`): `groupme:<userId>` (qualified
 //! by the tool, so it is grounded), its e-mail address, phone number and name.
 //!
-//! GroupMe's messages live in `GroupMe.sqlite`, which the corpus does not hold: not read yet.
+//! GroupMe's messages, chats, members and contacts live in `GroupMe.sqlite`: [`super::groupmedb`].
 
 use masf_agents::RuntimeError;
 use masf_graph::{FactType, IdType, TimeEncoding};

@@ -28,6 +28,7 @@
 //! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
 //! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
 //! | GroupMe `com.groupme.iphone-app.plist` | [`groupme`] | the signed-in account (profile and app state) | `owner`: `groupme:<id>`, e-mail, phone, name |
+//! | GroupMe `GroupMe.sqlite` | [`groupmedb`] | one per message (sender, text, chat, attachments, location, flags, deletion status, ids), chat, group member, contact | `groupme:<id>` persons (names, a contact's phone); `owner`: the account plist's `userId`; wallet claims of a message's writer |
 //! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
@@ -82,6 +83,7 @@ pub mod datausage;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
+pub mod groupmedb;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
@@ -243,6 +245,7 @@ impl Plugin for Ios {
         ctx.artefact("Signal signal.sqlite", || signal::triage(&run))?;
         ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
         ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
+        ctx.artefact("GroupMe GroupMe.sqlite", || groupmedb::triage(&run))?;
         ctx.artefact("Mastodon shared.sqlite", || mastodon::triage(&run))?;
         ctx.artefact("Truth Social ChatModel.sqlite", || {
             truthsocial::triage(&run)
@@ -778,6 +781,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the GroupMe account: user id, name, e-mail, phone number, app state",
         ),
         entry(
+            "GroupMe GroupMe.sqlite",
+            &["/GroupMe.sqlite\""],
+            "GroupMe messages (attachments, shared locations, deletion status), chats and groups, group members, contacts (names, phone numbers, user ids)",
+        ),
+        entry(
             "Photos.sqlite",
             &["/PhotoData/Photos.sqlite\""],
             "the photo library: files, original names, times, GPS, camera make/model, hidden and trashed assets",
@@ -1070,6 +1078,7 @@ const SEARCHED: &[&str] = &[
     "Contacts.data",
     "manifest.json",
     "ThreeBars.sqlite",
+    "GroupMe.sqlite",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

@@ -1048,6 +1048,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("voicemail.db", false),
             ("Clubhouse preferences", false),
             ("GroupMe preferences", false),
+            ("GroupMe GroupMe.sqlite", false),
             ("Photos.sqlite", false),
             ("Calendar.sqlitedb", false),
             ("Mail Envelope Index", false),

@@ -16,6 +16,7 @@ mod disk;
 mod fbthreads;
 mod firefox;
 mod google_messages;
+mod groupme;
 mod imo_android;
 mod instagram_android;
 mod ios;
