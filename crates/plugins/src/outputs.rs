@@ -194,6 +194,17 @@ pub fn in_json(s: &str) -> String {
     json[1..json.len().saturating_sub(1)].to_string()
 }
 
+/// A JSON scalar as a `sqlite_query` JSON cell holds it (`json:`, `plist:`): a non-empty
+/// string escaped ([`in_json_cell`]), a number or boolean as written; `None` for anything else.
+pub fn json_cell_scalar(v: Option<&serde_json::Value>) -> Option<String> {
+    match v? {
+        serde_json::Value::String(s) if !s.is_empty() => Some(in_json_cell(s)),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
 /// A JSON scalar as a tool's pretty JSON output prints it (`parse_plist`): a non-empty string
 /// escaped ([`in_json`]), a number or boolean as written; `None` for anything else.
 pub fn json_scalar(v: Option<&serde_json::Value>) -> Option<String> {

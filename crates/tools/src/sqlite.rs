@@ -543,7 +543,8 @@ impl Tool for SqliteQuery {
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
-        p.insert("qualify".into(), json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "With plists: {\"<member>\": \"<service>\"} (at most 16). In every decoded plist, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. instagram:123), as parse_plist's qualify does."}));
+        p.insert("json".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a JSON object or array — UTF-8 text, or gzip-compressed (inflated first, at most 16 MiB) — as `json:` followed by it on one line (keys sorted), instead of x'hex'. A blob that is neither stays x'hex'. X (Twitter) for iOS keeps its cached posts, users and notifications this way (modelCache.sqlite3 Items.archivedObjectData)."}));
+        p.insert("qualify".into(), json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "With plists or json: {\"<member>\": \"<service>\"} (at most 16). In every decoded plist or JSON blob, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. instagram:123), as parse_plist's qualify does."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -557,10 +558,11 @@ impl Tool for SqliteQuery {
         let base64 = args::opt_bool(a, "base64")?.unwrap_or(false);
         let typedstream = args::opt_bool(a, "typedstream")?.unwrap_or(false);
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
+        let json_blobs = args::opt_bool(a, "json")?.unwrap_or(false);
         let qualify = crate::content_tools::qualify_arg(a)?;
-        if !qualify.is_empty() && !plists {
+        if !qualify.is_empty() && !plists && !json_blobs {
             return Err(ToolError::InvalidArgs(
-                "qualify applies to decoded property lists: set plists true as well".into(),
+                "qualify applies to decoded property lists and JSON blobs: set plists or json true as well".into(),
             ));
         }
         let limit = args::opt_u64(a, "limit")?
@@ -601,6 +603,10 @@ impl Tool for SqliteQuery {
                 if i > 0 {
                     text.push('\t');
                 }
+                let json_text = match v {
+                    ValueRef::Blob(b) if json_blobs => json_blob(b, &qualify),
+                    _ => None,
+                };
                 let decoded = match v {
                     ValueRef::Text(b) | ValueRef::Blob(b) if base64 => base64_cell(b, protobuf),
                     _ => None,
@@ -645,6 +651,10 @@ impl Tool for SqliteQuery {
                             None => push_cell(&mut text, v),
                         }
                     }
+                    ValueRef::Blob(_) if json_text.is_some() => {
+                        text.push_str("json:");
+                        push_escaped(&mut text, json_text.as_deref().unwrap_or_default());
+                    }
                     ValueRef::Blob(b) if plists && b.starts_with(b"bplist00") => {
                         match plist_cell(b, &path, &qualify) {
                             Some(j) => {
@@ -677,6 +687,35 @@ impl Tool for SqliteQuery {
             structured: Some(structured),
         })
     }
+}
+
+/// A JSON object or array held in a BLOB (UTF-8 text, or gzip-compressed: at most
+/// [`crate::protobuf::MAX_INFLATED`] bytes inflated) as one line with sorted keys; `None` for
+/// anything else.
+fn json_blob(b: &[u8], qualify: &[(String, String)]) -> Option<String> {
+    use std::io::Read;
+    let inflated;
+    let bytes = if b.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(b)
+            .take(crate::protobuf::MAX_INFLATED + 1)
+            .read_to_end(&mut out)
+            .ok()?;
+        if out.len() as u64 > crate::protobuf::MAX_INFLATED {
+            return None;
+        }
+        inflated = out;
+        &inflated[..]
+    } else {
+        b
+    };
+    let first = bytes.iter().find(|c| !c.is_ascii_whitespace())?;
+    if *first != b'{' && *first != b'[' {
+        return None;
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    crate::content_tools::qualify_ids(&mut v, qualify);
+    serde_json::to_string(&crate::canonical_value(&v)).ok()
 }
 
 /// A binary property list held in a cell as one line of canonical JSON (as `parse_plist`

@@ -1,9 +1,11 @@
 //! Apple Mail's message index (`Library/Mail/Envelope Index`): one phenomenon per row of
 //! `messages` with the fields iLEAPP's mail modules and the DFIR write-ups report: sender
-//! (address and name from `addresses`), recipients (To, Cc, Bcc from `recipients` with their
-//! names), subject (with its prefix), the summary (the body's first lines), sent, received and
+//! (address and name from `addresses`), recipients (from `recipients` with their names; `type`
+//! 1 is To, as iLEAPP reads it on real iOS 17 mail, other types are said as stored), subject (with its prefix), the summary (the body's first lines), sent, received and
 //! last-viewed times (Unix seconds), the mailbox URL, read, flagged and deleted, flags, size,
-//! message, remote and conversation ids.
+//! message, remote, conversation and global message ids, the attachments' names and sizes
+//! (`message_attachments` by global message id with `attachments`' sizes, or the iOS 13/14
+//! `attachments` by message, as iLEAPP's `mailprotect` reads them).
 //!
 //! Schema drift: from iOS 13 the `addresses`, `subjects` and `summaries` tables are in the
 //! `Protected Index` beside the `Envelope Index` (iLEAPP's `mailprotect` attaches it): each is
@@ -137,6 +139,8 @@ fn one(
         "summaries",
         "recipients",
         "mailboxes",
+        "message_attachments",
+        "attachments",
     ];
     let Some(schema) = run.schema(path, &tables)? else {
         return Ok(());
@@ -208,9 +212,43 @@ fn one(
         ("message_id", "message_id"),
         ("remote_id", "remote_id"),
         ("conversation_id", "conversation"),
+        ("global_message_id", "global_id"),
     ] {
         cols.push(mc(c, a));
     }
+    // Attachments (iLEAPP's mailprotect): `message_attachments` by global message id, sized
+    // from `attachments`; the iOS 13/14 generation's `attachments` by message, without sizes.
+    let ma = schema.columns("message_attachments");
+    let at = schema.columns("attachments");
+    let (names, sizes) = if ma.contains("global_message_id")
+        && ma.contains("name")
+        && m.contains("global_message_id")
+    {
+        (
+            "(SELECT GROUP_CONCAT(ma.name, ', ') FROM message_attachments ma WHERE ma.global_message_id = m.global_message_id)".to_string(),
+            if ma.contains("attachment") && at.contains("ROWID") && at.contains("size") {
+                "(SELECT GROUP_CONCAT(att.size, ', ') FROM message_attachments ma JOIN attachments att ON att.ROWID = ma.attachment WHERE ma.global_message_id = m.global_message_id)".to_string()
+            } else {
+                "NULL".to_string()
+            },
+        )
+    } else if at.contains("message") && at.contains("name") {
+        (
+            "(SELECT GROUP_CONCAT(a.name, ', ') FROM attachments a WHERE a.message = m.ROWID)"
+                .to_string(),
+            if at.contains("size") {
+                "(SELECT GROUP_CONCAT(a.size, ', ') FROM attachments a WHERE a.message = m.ROWID)"
+                    .to_string()
+            } else {
+                "NULL".to_string()
+            },
+        )
+    } else {
+        ("NULL".to_string(), "NULL".to_string())
+    };
+    cols.push(format!(
+        "{names} AS attachments, {sizes} AS attachment_sizes"
+    ));
     let mb = schema.columns("mailboxes");
     if mb.contains("ROWID") && mb.contains("url") && m.contains("mailbox") {
         joins.push_str(" LEFT JOIN mailboxes mb ON mb.ROWID = m.mailbox");
@@ -232,7 +270,7 @@ fn one(
     let message_ids = ids("rowid");
     // Recipients of the messages read, from whichever database has them.
     type Recipient = (Invoked, String, String);
-    let mut recipient_rows: Vec<(String, String, &str)> = Vec::new();
+    let mut recipient_rows: Vec<(String, String, String)> = Vec::new();
     let rhome = home("recipients", "ROWID");
     if let Some((rpath, rc)) = &rhome {
         let link = if rc.contains("message") && rc.contains("address") {
@@ -253,10 +291,13 @@ fn one(
                         if let (Some(mid), Some(aid)) =
                             (raw(&t, row, "message"), raw(&t, row, "address_id"))
                         {
+                            // type 1 is To, as iLEAPP reads it on real iOS 17 mail (where it
+                            // found no other type); what the other values are is not
+                            // documented, so they are said as stored
                             let kind = match raw(&t, row, "type").as_deref() {
-                                Some("1") => "Cc",
-                                Some("2") => "Bcc",
-                                _ => "To",
+                                Some("1") => "To".to_string(),
+                                Some(n) => format!("type-{n} recipient"),
+                                None => "recipient".to_string(),
                             };
                             recipient_rows.push((mid, aid, kind));
                         }
@@ -371,6 +412,16 @@ fn one(
                 ("message_id", FactType::Identifier, "message id"),
                 ("remote_id", FactType::Identifier, "remote id"),
                 ("conversation", FactType::Identifier, "conversation id"),
+                ("global_id", FactType::Identifier, "global message id"),
+                ("attachments", FactType::Name, "attachments"),
+                (
+                    "attachment_sizes",
+                    FactType::Text,
+                    "attachment sizes (bytes)",
+                ),
+                ("read", FactType::Count, "read"),
+                ("flagged", FactType::Count, "flagged"),
+                ("deleted", FactType::Count, "deleted"),
             ],
         ));
         if let Some(list) = recipients.get(&rowid) {

@@ -110,6 +110,7 @@ pub mod threebars;
 pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
+pub mod twittercache;
 pub mod viber;
 pub mod voicemail;
 pub mod wechat;
@@ -257,6 +258,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Facebook Messenger lightspeed store", || messenger(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
+        ctx.artefact("X model cache modelCache.sqlite3", || {
+            twittercache::triage(&run)
+        })?;
         ctx.artefact("Gmail searchsqlitedb", || gmail::triage(&run))?;
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("Safari tabs and iCloud Tabs", || safaritabs::triage(&run))?;
@@ -733,6 +737,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Twitter/X direct messages and the users of the inbox; the signed-in account id",
         ),
         entry(
+            "X model cache modelCache.sqlite3",
+            &["/database/modelCache.sqlite3\""],
+            "X (Twitter): the posts, users and notifications the app cached (text, counts, authors, user names, bios, followers)",
+        ),
+        entry(
             "Gmail searchsqlitedb",
             &["/searchsqlitedb\""],
             "Gmail messages (offline search index): senders, receivers, subjects, bodies; the signed-in account",
@@ -1079,6 +1088,7 @@ const SEARCHED: &[&str] = &[
     "manifest.json",
     "ThreeBars.sqlite",
     "GroupMe.sqlite",
+    "modelCache.sqlite3",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.

@@ -1039,6 +1039,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Coinbase Wallet wallet-rn-v2.sqlite", false),
             ("wallet apps' data", false),
             ("Twitter direct-message cache", false),
+            ("X model cache modelCache.sqlite3", false),
             ("Gmail searchsqlitedb", false),
             ("Safari History.db", false),
             ("Safari tabs and iCloud Tabs", false),

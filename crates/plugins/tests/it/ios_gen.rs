@@ -400,16 +400,19 @@ fn ios_gen_mail_of_two_recipient_layouts() {
     assert!(t.contains(&("Mail last viewed".into(), 1_597_914_000)));
     assert!(
         m1.interpretation
-            .contains("Cc Lee Ka Kit <lee.kk@example.com>"),
+            .contains("To Lee Ka Kit <lee.kk@example.com>"),
         "{}",
         m1.interpretation
     );
     assert!(m1.interpretation.contains("read, not flagged"));
     let m2 = one(&o, "Mail 2 from");
     assert!(m2.interpretation.contains("unread, flagged"));
+    // the iOS 13/14 attachments table: by message, no size; the global message id
+    assert_has(m2, &["deposit-instructions.pdf", "9002", "0", "1"]);
+    assert!(!m2.interpretation.contains("attachment sizes"));
     let m3 = one(&o, "Mail 3 to wong.sm@example.com: Meeting tomorrow");
     assert_has(m3, &["Re: ", "Confirmed, 10 am."]);
-    assert!(m3.interpretation.contains("Bcc Lee Ka Kit"));
+    assert!(m3.interpretation.contains("type-2 recipient Lee Ka Kit"));
     let ids = o.identities();
     // The sender of mail in the Sent mailbox is the user; the user is not a counterparty.
     assert!(
@@ -440,6 +443,10 @@ fn ios_gen_mail_of_two_recipient_layouts() {
             "imap://leung.yl%40example.org@imap.example.org/INBOX",
             "ops-team@example.net",
             "48211",
+            // message_attachments by global message id, sized from attachments
+            "9101",
+            "agenda.pdf, ledger.png",
+            "48011, 1204",
         ],
     );
     assert!(m1.interpretation.contains("read, flagged"));

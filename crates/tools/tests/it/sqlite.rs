@@ -566,7 +566,7 @@ fn members_of_plists_in_cells_are_qualified_when_asked() {
             &serde_json::json!({"path": "/9368974384.db", "sql": sql, "qualify": {"pk": "instagram"}}),
         )
         .unwrap_err();
-    assert!(err.to_string().contains("set plists true"), "{err}");
+    assert!(err.to_string().contains("set plists or json true"), "{err}");
     let err = tool
         .run(
             &ctx,
@@ -574,4 +574,49 @@ fn members_of_plists_in_cells_are_qualified_when_asked() {
         )
         .unwrap_err();
     assert!(err.to_string().contains("qualify: "), "{err}");
+}
+
+#[test]
+fn json_blobs_render_as_json_when_asked() {
+    // a gzip-compressed JSON object and a plain one, written by Python's gzip, json and sqlite3
+    let dir = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import gzip, json, sqlite3, sys\ndb = sqlite3.connect(sys.argv[1])\ndb.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB)')\n\
+             db.execute('INSERT INTO t VALUES (1, ?)', (gzip.compress(json.dumps({'cacheableModel': {'fromUserID': 475222380, 'originalText': 'a\\tb'}}).encode()),))\n\
+             db.execute('INSERT INTO t VALUES (2, ?)', (json.dumps([1, {'fromUserID': '7'}]).encode(),))\n\
+             db.execute('INSERT INTO t VALUES (3, ?)', (b'\\x1f\\x8b\\x08\\x00not gzip',))\n\
+             db.execute('INSERT INTO t VALUES (4, ?)', (b'plain',))\ndb.commit()",
+        ])
+        .arg(dir.path().join("m.sqlite3"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let ctx = masf_tools::SourceCtx::open("s", dir.path()).unwrap();
+    let sql = "SELECT id, b FROM t ORDER BY id";
+    let out = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        serde_json::json!({"path": "/m.sqlite3", "sql": sql, "json": true, "qualify": {"fromUserID": "twitter"}}),
+    );
+    let lines: Vec<&str> = out.text.lines().collect();
+    assert_eq!(
+        lines[1],
+        "1\tjson:{\"cacheableModel\":{\"fromUserID\":475222380,\"fromUserID.qualified\":\"twitter:475222380\",\"originalText\":\"a\\\\tb\"}}"
+    );
+    assert_eq!(
+        lines[2],
+        "2\tjson:[1,{\"fromUserID\":\"7\",\"fromUserID.qualified\":\"twitter:7\"}]"
+    );
+    // a damaged gzip stream and a blob that is no JSON stay hex
+    assert!(lines[3].starts_with("3\tx'1f8b"), "{}", lines[3]);
+    assert_eq!(lines[4], "4\tx'706c61696e'");
+    // without the option, hex
+    let plain = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        serde_json::json!({"path": "/m.sqlite3", "sql": sql}),
+    );
+    assert!(!plain.text.contains("json:"));
 }
