@@ -4,7 +4,11 @@
 //! HTTP status, method, MIME type, payload location (the file name under `fsCachedData/` or
 //! in the database) and size, the response headers (content type and length, Date, Expires,
 //! Last-Modified, Cache-Control, Server), partition, storage policy, entry id. The archived
-//! request and response objects are read through `sqlite_query`'s `plists`.
+//! request and response objects are read through `sqlite_query`'s `plists`. The URL's host and
+//! path are recorded as written (iLEAPP's `appStoreCachedRequests`); in the App Store's cache
+//! (`Library/Caches/com.apple.AppStore/`), a request to a `search` or `search/suggestions`
+//! endpoint with a `term` (or `q`) is also a search phenomenon — the term as written (and
+//! decoded), storefront, platform, language: iLEAPP's `appStoreSearches`.
 
 use masf_agents::RuntimeError;
 use masf_graph::{FactType, TimeEncoding};
@@ -101,6 +105,10 @@ LEFT JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID)";
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Url, Some(&url), inv);
         d.fact(FactType::Identifier, Some(&entry), inv);
+        // the host and path (iLEAPP's appStoreCachedRequests): parts of the URL as written
+        let (host, url_path, query) = url_parts(&url);
+        d.fact(FactType::Text, host, inv);
+        d.fact(FactType::Text, url_path, inv);
         let unix = raw(t, row, "unix");
         d.time(
             unix.as_deref(),
@@ -148,6 +156,155 @@ LEFT JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID)";
             }
         );
         run.record(d)?;
+        if path.contains("/com.apple.AppStore/") {
+            let cites = (find, inv);
+            app_store_search(
+                run,
+                path,
+                cites,
+                &entry,
+                &url,
+                url_path,
+                query,
+                unix.as_deref(),
+            )?;
+        }
     }
     Ok(())
+}
+
+/// The host, path and query of a URL as written (`scheme://host/path?query#fragment`).
+fn url_parts(url: &str) -> (Option<&str>, Option<&str>, Option<&str>) {
+    let Some((_, rest)) = url.split_once("://") else {
+        return (None, None, None);
+    };
+    let rest = rest.split('#').next().unwrap_or(rest);
+    let (before, query) = match rest.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (rest, None),
+    };
+    let (host, path) = match before.find('/') {
+        Some(i) => (&before[..i], Some(&before[i..])),
+        None => (before, None),
+    };
+    (
+        Some(host).filter(|h| !h.is_empty()),
+        path.filter(|p| !p.is_empty()),
+        query,
+    )
+}
+
+/// The value of `key` in a query string, as written (percent-encoded).
+fn param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    query
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+        .filter(|v| !v.is_empty())
+}
+
+/// `%XX` and `+` decoded (invalid escapes kept as written).
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = |c: u8| (c as char).to_digit(16);
+                match (hex(b[i + 1]), hex(b[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        out.push((h * 16 + l) as u8);
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A search the App Store's URL cache holds (iLEAPP's `appStoreSearches`): a request to a
+/// `…/search` or `…/search/suggestions` endpoint with a `term` (or `q`) parameter.
+#[allow(clippy::too_many_arguments)]
+fn app_store_search(
+    run: &Run<'_, '_>,
+    path: &str,
+    (find, inv): (&Invoked, &Invoked),
+    entry: &str,
+    url: &str,
+    url_path: Option<&str>,
+    query: Option<&str>,
+    unix: Option<&str>,
+) -> Result<(), RuntimeError> {
+    let (Some(p), Some(q)) = (url_path, query) else {
+        return Ok(());
+    };
+    let kind = if p.contains("/search/suggestions") {
+        "suggestions"
+    } else if p.contains("/search") {
+        "search"
+    } else {
+        return Ok(());
+    };
+    let Some(term) = param(q, "term").or_else(|| param(q, "q")) else {
+        return Ok(());
+    };
+    let decoded = percent_decoded(term);
+    let parts: Vec<&str> = p.split('/').filter(|x| !x.is_empty()).collect();
+    let storefront = parts
+        .iter()
+        .position(|x| *x == "catalog" || *x == "engagement")
+        .and_then(|i| parts.get(i + 1).copied());
+    let mut d = Draft::new("web", format!("App Store search: {decoded}"));
+    d.fact(FactType::Path, Some(path), find);
+    d.fact(FactType::Text, Some(term), inv);
+    d.fact(FactType::Text, storefront, inv);
+    d.fact(FactType::Text, param(q, "platform"), inv);
+    d.fact(FactType::Text, param(q, "l"), inv);
+    d.fact(FactType::Url, Some(url), inv);
+    d.fact(FactType::Identifier, Some(entry), inv);
+    d.time(
+        unix,
+        unix.map(|_| TimeEncoding::UnixSeconds),
+        "App Store search request cached",
+        inv,
+    );
+    d.interpretation = format!(
+        "Entry {entry} of the App Store's URL cache {path}: a request to the {kind} endpoint for {:?}{} (storefront {}, platform {}, language {}). A cached request shows what was typed or searched, not that the search was submitted: suggestion requests come one per keystroke.",
+        term,
+        if decoded != term {
+            format!(" (decoded: {decoded:?})")
+        } else {
+            String::new()
+        },
+        storefront.unwrap_or("?"),
+        param(q, "platform").unwrap_or("?"),
+        param(q, "l").unwrap_or("?"),
+    );
+    run.record(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_parts_and_parameters() {
+        let u = "https://amp-api-search-edge.apps.apple.com/v1/catalog/us/search/suggestions?kinds=terms&l=en-US&term=led%20z&with=appEvents#x";
+        let (h, p, q) = url_parts(u);
+        assert_eq!(h, Some("amp-api-search-edge.apps.apple.com"));
+        assert_eq!(p, Some("/v1/catalog/us/search/suggestions"));
+        assert_eq!(param(q.unwrap(), "term"), Some("led%20z"));
+        assert_eq!(param(q.unwrap(), "l"), Some("en-US"));
+        assert_eq!(param(q.unwrap(), "q"), None);
+        assert_eq!(percent_decoded("led%20z+%E2%82%AC%zz%"), "led z €%zz%");
+        assert_eq!(url_parts("not a url"), (None, None, None));
+        assert_eq!(url_parts("https://host"), (Some("host"), None, None));
+    }
 }
