@@ -49,6 +49,7 @@
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
 //! | Wi-Fi location cache `root/Library/Caches/com.apple.wifid/ThreeBars.sqlite` | [`threebars`] | one per network (centroid, name, identifier, access-point count, flags, scores, codes, tile), per access point (BSSID, position, its network, edge, TCP good, scores), per downloaded tile (key, network count, ETag); 0/0 positions not recorded | — |
 //! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
+//! | App snapshots `SplashBoard/Snapshots/<bundle>/…`, `Library/Caches/Snapshots/<bundle>/…` (`.ktx`, `.jpeg`) | [`snapshots`] | one per image (app, file, size, modified time from the search's listing; not decoded) | — |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
@@ -106,6 +107,7 @@ pub mod safaritabs;
 pub mod screentime;
 pub mod signal;
 pub mod sms;
+pub mod snapshots;
 pub mod threebars;
 pub mod tiktok;
 pub mod truthsocial;
@@ -303,6 +305,7 @@ impl Plugin for Ios {
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
         ctx.artefact("routined locations", || routined::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
+        ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
         Ok(())
     }
@@ -828,6 +831,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "screenshots (OCR): wallets, amounts, receive screens",
         ),
         entry(
+            "app snapshots",
+            &["/SplashBoard/Snapshots/", "/Library/Caches/Snapshots/"],
+            "the app-switcher snapshots iOS keeps of each app's screen (app, file, size, modified time)",
+        ),
+        entry(
             "Control Center configuration",
             &["/ControlCenter/ModuleConfiguration.plist\""],
             "the controls the user put in Control Center (reachable from the lock screen), in order",
@@ -1089,6 +1097,8 @@ const SEARCHED: &[&str] = &[
     "ThreeBars.sqlite",
     "GroupMe.sqlite",
     "modelCache.sqlite3",
+    "*.ktx",
+    "*.jpeg",
 ];
 
 /// [`SEARCHED`] and the names the readers keep in their own tables.
@@ -1360,6 +1370,16 @@ impl<'c, 's> Run<'c, 's> {
             let dirs = crate::outputs::found_dirs(&inv.output.text);
             (inv.clone(), named_like(dirs, glob))
         }))
+    }
+
+    /// The one search's call, when it ran and succeeded (for artefacts read from its listing:
+    /// sizes and times).
+    pub fn searched_call(&self) -> Option<Invoked> {
+        self.searched
+            .borrow()
+            .as_ref()
+            .and_then(|s| s.as_ref())
+            .map(|(inv, _)| inv.clone())
     }
 
     /// The one search of every name in [`searched_globs`], once per run (the triage makes it

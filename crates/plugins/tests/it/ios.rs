@@ -1056,6 +1056,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("KnowledgeC knowledgeC.db", false),
             ("routined locations", false),
             ("camera-roll screenshots", false),
+            ("app snapshots", false),
             ("Control Center configuration", false),
             ("app cookies", false),
             ("Google image-fetcher cacheV0.db", false),

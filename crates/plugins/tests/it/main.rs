@@ -47,6 +47,7 @@ mod outputs;
 mod playstore;
 mod screens;
 mod skype;
+mod snapshots;
 mod telegram;
 mod threebars;
 mod tiktok;
