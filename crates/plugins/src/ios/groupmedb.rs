@@ -30,7 +30,7 @@ use masf_tools::Invoked;
 use serde_json::json;
 
 use super::photos::{fields, times};
-use super::{Draft, Run, Schema, core_data_encoding, file_name, raw, summarise};
+use super::{Draft, Run, Schema, file_name, raw};
 use crate::calls::column_or_null;
 use crate::outputs::plist_cell;
 
@@ -340,16 +340,13 @@ fn messages(
         }
     }
     if paged.truncated {
-        summarise(
+        super::summarise_core_data(
             run,
             "messages",
             path,
             find,
             "GroupMe messages",
-            &format!(
-                "SELECT count(*) AS total, min(ZCREATEDAT) AS first_time, max(ZCREATEDAT) AS last_time FROM {T}"
-            ),
-            core_data_encoding,
+            (T, "ZCREATEDAT"),
             "First message",
             "Last message",
         )?;

@@ -1658,6 +1658,34 @@ pub fn summarise(
     summarise_after(run, category, path, find, what, sql, times, ROW_CAP)
 }
 
+/// [`summarise`] for a Core Data table cut at [`ROW_CAP`] rows: the count of `table` and the
+/// first and last of its `column` (Core Data seconds), described by `first` and `last`.
+#[allow(clippy::too_many_arguments)]
+pub fn summarise_core_data(
+    run: &Run<'_, '_>,
+    category: &'static str,
+    path: &str,
+    find: &Invoked,
+    what: &str,
+    (table, column): (&str, &str),
+    first: &str,
+    last: &str,
+) -> Result<(), RuntimeError> {
+    summarise(
+        run,
+        category,
+        path,
+        find,
+        what,
+        &format!(
+            "SELECT count(*) AS total, min({column}) AS first_time, max({column}) AS last_time FROM {table}"
+        ),
+        core_data_encoding,
+        first,
+        last,
+    )
+}
+
 /// How a summary's first and last time are read: their encoding, and what each is.
 pub type SummaryTimes<'a> = (fn(Option<&str>) -> Option<TimeEncoding>, &'a str, &'a str);
 

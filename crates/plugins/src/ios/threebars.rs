@@ -23,7 +23,7 @@ use masf_graph::FactType;
 use masf_tools::Invoked;
 
 use super::photos::{fields, times};
-use super::{Draft, Run, Schema, core_data_encoding, raw, summarise};
+use super::{Draft, Run, Schema, raw};
 use crate::calls::column_or_null;
 
 /// The file's name.
@@ -71,6 +71,24 @@ fn position(lat: Option<&str>, lng: Option<&str>) -> Option<(String, String)> {
     }
 }
 
+/// Records a row's `lat`/`lng` unless they hold no position, and says which.
+fn located(
+    d: &mut Draft,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    inv: &Invoked,
+    what: &str,
+) -> String {
+    match position(t.get(row, "lat"), t.get(row, "lng")) {
+        Some((la, lo)) => {
+            d.fact(FactType::Text, Some(&la), inv);
+            d.fact(FactType::Text, Some(&lo), inv);
+            format!("{what} {la}, {lo}")
+        }
+        None => "no position (latitude and longitude 0 or missing)".to_string(),
+    }
+}
+
 /// Whether `table` can be read: `Z_PK` and `ZCREATED` (noted when it is there without them).
 fn readable(run: &Run<'_, '_>, schema: &Schema, table: &str) -> Result<bool, RuntimeError> {
     Ok(!schema.columns(table).is_empty() && schema.require(run, table, &["Z_PK", "ZCREATED"])?)
@@ -115,7 +133,7 @@ fn networks(
         let pk = raw(t, row, "pk").unwrap_or_default();
         let id = raw(t, row, "identifier");
         let name = raw(t, row, "name").filter(|n| !n.is_empty());
-        let at = position(t.get(row, "lat"), t.get(row, "lng"));
+
         let mut d = Draft::new(
             "wifi",
             format!(
@@ -127,14 +145,7 @@ fn networks(
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        let mut said = Vec::new();
-        if let Some((la, lo)) = &at {
-            d.fact(FactType::Text, Some(la), inv);
-            d.fact(FactType::Text, Some(lo), inv);
-            said.push(format!("centroid {la}, {lo}"));
-        } else {
-            said.push("no position (latitude and longitude 0 or missing)".to_string());
-        }
+        let mut said = vec![located(&mut d, t, row, inv, "centroid")];
         said.extend(fields(
             &mut d,
             t,
@@ -167,16 +178,13 @@ fn networks(
         run.record(d)?;
     }
     if paged.truncated {
-        summarise(
+        super::summarise_core_data(
             run,
             "wifi",
             path,
             find,
             "Wi-Fi location cache networks",
-            &format!(
-                "SELECT count(*) AS total, min(ZCREATED) AS first_time, max(ZCREATED) AS last_time FROM {T}"
-            ),
-            core_data_encoding,
+            (T, "ZCREATED"),
             "First network cached",
             "Last network cached",
         )?;
@@ -223,7 +231,7 @@ fn access_points(
     for (inv, t, row) in paged.rows() {
         let pk = raw(t, row, "pk").unwrap_or_default();
         let bssid = raw(t, row, "bssid");
-        let at = position(t.get(row, "lat"), t.get(row, "lng"));
+
         let mut d = Draft::new(
             "wifi",
             format!(
@@ -232,14 +240,7 @@ fn access_points(
             ),
         );
         d.fact(FactType::Path, Some(path), find);
-        let mut said = Vec::new();
-        if let Some((la, lo)) = &at {
-            d.fact(FactType::Text, Some(la), inv);
-            d.fact(FactType::Text, Some(lo), inv);
-            said.push(format!("position {la}, {lo}"));
-        } else {
-            said.push("no position (latitude and longitude 0 or missing)".to_string());
-        }
+        let mut said = vec![located(&mut d, t, row, inv, "position")];
         said.extend(fields(
             &mut d,
             t,
@@ -264,16 +265,13 @@ fn access_points(
         run.record(d)?;
     }
     if paged.truncated {
-        summarise(
+        super::summarise_core_data(
             run,
             "wifi",
             path,
             find,
             "Wi-Fi location cache access points",
-            &format!(
-                "SELECT count(*) AS total, min(ZCREATED) AS first_time, max(ZCREATED) AS last_time FROM {T}"
-            ),
-            core_data_encoding,
+            (T, "ZCREATED"),
             "First access point cached",
             "Last access point cached",
         )?;
@@ -337,16 +335,13 @@ fn tiles(
         run.record(d)?;
     }
     if paged.truncated {
-        summarise(
+        super::summarise_core_data(
             run,
             "wifi",
             path,
             find,
             "Wi-Fi location cache tiles",
-            &format!(
-                "SELECT count(*) AS total, min(ZCREATED) AS first_time, max(ZCREATED) AS last_time FROM {T}"
-            ),
-            core_data_encoding,
+            (T, "ZCREATED"),
             "First tile downloaded",
             "Last tile downloaded",
         )?;
