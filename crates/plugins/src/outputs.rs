@@ -93,6 +93,36 @@ pub fn found_paths(find_output: &str) -> Vec<String> {
         .collect()
 }
 
+/// One file a `find_files` or `list_dir` listing holds (deleted entries left out): its path,
+/// its size and its stored times as written (`modified=…,accessed=…`).
+#[derive(Debug, Clone)]
+pub struct ListedFile {
+    pub path: String,
+    pub size: String,
+    pub times: String,
+}
+
+impl ListedFile {
+    /// The stored time of `role` (`modified`, `accessed`, …) as the listing writes it.
+    pub fn time(&self, role: &str) -> Option<&str> {
+        self.times
+            .split(',')
+            .find_map(|t| t.strip_prefix(role)?.strip_prefix('='))
+    }
+}
+
+/// The files of a listing with their sizes and times (see [`ListedFile`]).
+pub fn listed_files(find_output: &str) -> Vec<ListedFile> {
+    found_rows(find_output)
+        .filter(|cols| cols[0] == "file" && cols[4] != "deleted")
+        .map(|cols| ListedFile {
+            path: cols[6].to_string(),
+            size: cols[1].to_string(),
+            times: cols[5].to_string(),
+        })
+        .collect()
+}
+
 /// The paths whose last component matches `glob` (`find_files`' own glob rules): one kind of
 /// file picked out of a search made for several.
 pub fn named_like(paths: impl IntoIterator<Item = String>, glob: &str) -> Vec<String> {

@@ -192,13 +192,9 @@ fn scanned(folder: &str, path: &str) -> bool {
 
 /// The (path, size) of each file of a `find_files` listing.
 fn files_with_sizes(listing: &str) -> Vec<(String, u64)> {
-    listing
-        .lines()
-        .skip(1)
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.splitn(7, '\t').collect::<Vec<&str>>())
-        .filter(|c| c.len() == 7 && c[0] == "file" && c[4] != "deleted")
-        .map(|c| (c[6].to_string(), c[1].parse().unwrap_or(0)))
+    crate::outputs::listed_files(listing)
+        .into_iter()
+        .map(|f| (f.path, f.size.parse().unwrap_or(0)))
         .collect()
 }
 

@@ -893,8 +893,14 @@ pub fn mobile_state_file(path: &str) -> bool {
 /// before it moved to files) gives the value of the key `persist:root`: too large for the
 /// folder's `manifest.json`, it is kept in a file named by the MD5 of its key.
 pub fn async_storage_name() -> String {
+    async_storage_file("persist:root")
+}
+
+/// The name iOS AsyncStorage gives the file of a value too large for its `manifest.json`: the
+/// MD5 of the key, in hex.
+pub fn async_storage_file(key: &str) -> String {
     use md5::Digest;
-    md5::Md5::digest(b"persist:root")
+    md5::Md5::digest(key.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()

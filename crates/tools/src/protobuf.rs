@@ -20,23 +20,23 @@ const MAX_DEPTH: usize = 24;
 /// A cell's message as one line of JSON, when the cell (inflated if gzip) parses completely as
 /// a message with at least one field.
 pub fn cell(b: &[u8]) -> Option<String> {
-    let inflated;
-    let bytes = if b.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(b)
-            .take(MAX_INFLATED + 1)
-            .read_to_end(&mut out)
-            .ok()?;
-        if out.len() as u64 > MAX_INFLATED {
-            return None;
-        }
-        inflated = out;
-        &inflated[..]
-    } else {
-        b
-    };
-    let m = message(bytes, 0)?;
+    let bytes = gunzipped(b)?;
+    let m = message(&bytes, 0)?;
     serde_json::to_string(&m).ok()
+}
+
+/// A cell's bytes, inflated first when they are gzip (at most [`MAX_INFLATED`] bytes); `None`
+/// for a gzip stream that is damaged or inflates past the limit.
+pub fn gunzipped(b: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
+    if !b.starts_with(&[0x1f, 0x8b]) {
+        return Some(std::borrow::Cow::Borrowed(b));
+    }
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(b)
+        .take(MAX_INFLATED + 1)
+        .read_to_end(&mut out)
+        .ok()?;
+    (out.len() as u64 <= MAX_INFLATED).then_some(std::borrow::Cow::Owned(out))
 }
 
 fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {

@@ -693,27 +693,12 @@ impl Tool for SqliteQuery {
 /// [`crate::protobuf::MAX_INFLATED`] bytes inflated) as one line with sorted keys; `None` for
 /// anything else.
 fn json_blob(b: &[u8], qualify: &[(String, String)]) -> Option<String> {
-    use std::io::Read;
-    let inflated;
-    let bytes = if b.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(b)
-            .take(crate::protobuf::MAX_INFLATED + 1)
-            .read_to_end(&mut out)
-            .ok()?;
-        if out.len() as u64 > crate::protobuf::MAX_INFLATED {
-            return None;
-        }
-        inflated = out;
-        &inflated[..]
-    } else {
-        b
-    };
+    let bytes = crate::protobuf::gunzipped(b)?;
     let first = bytes.iter().find(|c| !c.is_ascii_whitespace())?;
     if *first != b'{' && *first != b'[' {
         return None;
     }
-    let mut v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let mut v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     crate::content_tools::qualify_ids(&mut v, qualify);
     serde_json::to_string(&crate::canonical_value(&v)).ok()
 }

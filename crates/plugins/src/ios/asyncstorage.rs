@@ -41,15 +41,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// The MD5 of a key, in hex: the name of the file holding its value.
-fn md5_name(key: &str) -> String {
-    use md5::Digest;
-    md5::Md5::digest(key.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// The app whose container holds `path`, as `applicationState.db` names it, with the call
 /// that names it.
 fn app_of(run: &Run<'_, '_>, path: &str) -> Option<(String, Invoked)> {
@@ -130,19 +121,9 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     } else {
         None
     };
-    let files: Vec<(String, String)> = listing
+    let files = listing
         .as_ref()
-        .map(|l| {
-            l.output
-                .text
-                .lines()
-                .skip(1)
-                .filter(|l| !l.starts_with('#'))
-                .map(|l| l.splitn(7, '\t').collect::<Vec<&str>>())
-                .filter(|c| c.len() == 7 && c[0] == "file" && c[4] != "deleted")
-                .map(|c| (c[6].to_string(), c[1].to_string()))
-                .collect()
-        })
+        .map(|l| crate::outputs::listed_files(&l.output.text))
         .unwrap_or_default();
     let region = run.ctx.phone_region();
     for (key, value) in manifest.iter().take(KEYS_MAX) {
@@ -160,10 +141,11 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         d.fact(FactType::Identifier, Some(&in_json(key)), &inv);
         let said = match value {
             Value::Null => {
-                let name = md5_name(key);
+                let name = crate::wallets::async_storage_file(key);
                 match files
                     .iter()
-                    .find(|(p, _)| p.rsplit('/').next() == Some(name.as_str()))
+                    .find(|f| f.path.rsplit('/').next() == Some(name.as_str()))
+                    .map(|f| (&f.path, &f.size))
                 {
                     Some((file, size)) => {
                         if let Some(l) = &listing {

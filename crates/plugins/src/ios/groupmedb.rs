@@ -95,6 +95,23 @@ fn one(
     contacts(run, find, path, &schema, me)
 }
 
+/// `groupme:<id>` of the column `col` (its table aliased `alias`) as `name`, or `NULL` when the
+/// table lacks the column; the `system` sender is no user.
+fn qualified(
+    cols: &std::collections::BTreeSet<String>,
+    alias: &str,
+    col: &str,
+    name: &str,
+) -> String {
+    if cols.contains(col) {
+        format!(
+            "CASE WHEN {alias}.{col} IS NOT NULL AND {alias}.{col} != 'system' THEN 'groupme:' || {alias}.{col} END AS {name}"
+        )
+    } else {
+        format!("NULL AS {name}")
+    }
+}
+
 /// Whether `table` is there with `Z_PK` (noted when it is there without it).
 fn readable(run: &Run<'_, '_>, schema: &Schema, table: &str) -> Result<bool, RuntimeError> {
     Ok(!schema.columns(table).is_empty() && schema.require(run, table, &["Z_PK"])?)
@@ -193,10 +210,11 @@ fn messages(
         (false, false) => "NULL AS message_id",
     };
     let select = format!(
-        "SELECT m.Z_PK AS pk, {}, {}, {}, CASE WHEN m.ZUSERID IS NOT NULL AND m.ZUSERID != 'system' THEN 'groupme:' || m.ZUSERID END AS sender_q, {}, {}, {}, {}, {}, {}, {}, {id}, {}, {}, {}, {}, {}, {}, {}, {} FROM {T} m",
+        "SELECT m.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {id}, {}, {}, {}, {}, {}, {}, {}, {} FROM {T} m",
         m("ZCREATEDAT", "created"),
         m("ZNAME", "sender"),
         m("ZUSERID", "sender_id"),
+        qualified(&c, "m", "ZUSERID", "sender_q"),
         m("ZMESSAGE", "text"),
         m("ZSYSTEM", "system"),
         m("ZHIDDEN", "hidden"),
@@ -381,8 +399,9 @@ fn chats(
             link.join(", ")
         )
     };
+    let other_q = qualified(&c, "c", "ZUSERID", "other_q");
     let select = format!(
-        "SELECT c.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, CASE WHEN c.ZUSERID IS NOT NULL THEN 'groupme:' || c.ZUSERID END AS other_q, {}, {count}, {}, {}, {}, {}, {} FROM {T} c",
+        "SELECT c.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {other_q}, {}, {count}, {}, {}, {}, {}, {} FROM {T} c",
         col("ZCREATEDAT", "created"),
         col("ZLASTMESSAGEDATE", "last_message"),
         col("ZLASTVIEWED", "last_viewed"),
@@ -400,14 +419,6 @@ fn chats(
         col("ZSHAREURL", "share_url"),
         col("ZAVATARURL", "avatar"),
     );
-    let select = if c.contains("ZUSERID") {
-        select
-    } else {
-        select.replace(
-            "CASE WHEN c.ZUSERID IS NOT NULL THEN 'groupme:' || c.ZUSERID END AS other_q",
-            "NULL AS other_q",
-        )
-    };
     let Some(paged) = run.paged(path, &select, "c.Z_PK")? else {
         return Ok(());
     };
@@ -511,11 +522,7 @@ fn members(
             format!("NULL AS {a}")
         }
     };
-    let q = if c.contains("ZGLOBALUSERID") {
-        "CASE WHEN mem.ZGLOBALUSERID IS NOT NULL THEN 'groupme:' || mem.ZGLOBALUSERID END AS user_q"
-    } else {
-        "NULL AS user_q"
-    };
+    let q = qualified(&c, "mem", "ZGLOBALUSERID", "user_q");
     let select = format!(
         "SELECT mem.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {}, {}, {}, {q} FROM {T} mem",
         group("ZNAME", "group_name"),
@@ -617,11 +624,7 @@ fn contacts(
             format!("NULL AS {a}")
         }
     };
-    let q = if c.contains("ZUSERID") {
-        "CASE WHEN r.ZUSERID IS NOT NULL THEN 'groupme:' || r.ZUSERID END AS user_q"
-    } else {
-        "NULL AS user_q"
-    };
+    let q = qualified(&c, "r", "ZUSERID", "user_q");
     let select = format!(
         "SELECT r.Z_PK AS pk, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {q} FROM {T} r",
         col("ZCREATEDAT", "created"),

@@ -48,23 +48,6 @@ fn is_snapshot(path: &str) -> bool {
         && app_of(path).is_some()
 }
 
-/// (size, modified time as listed, path) of each file a search output lists.
-fn listed(out: &str) -> Vec<(String, Option<String>, String)> {
-    out.lines()
-        .skip(1)
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.splitn(7, '\t').collect::<Vec<&str>>())
-        .filter(|c| c.len() == 7 && c[0] == "file" && c[4] != "deleted")
-        .map(|c| {
-            let modified = c[5]
-                .split(',')
-                .find_map(|t| t.strip_prefix("modified="))
-                .map(str::to_string);
-            (c[1].to_string(), modified, c[6].to_string())
-        })
-        .collect()
-}
-
 /// Triage of every app snapshot of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     // the one search lists the files with their sizes and times
@@ -72,9 +55,10 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let Some(find) = run.searched_call() else {
         return Ok(());
     };
-    let files: Vec<_> = listed(&find.output.text)
+    let files: Vec<_> = crate::outputs::listed_files(&find.output.text)
         .into_iter()
-        .filter(|(_, _, p)| {
+        .filter(|f| {
+            let p = &f.path;
             let name = p.rsplit('/').next().unwrap_or(p);
             GLOBS
                 .iter()
@@ -82,7 +66,8 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 && is_snapshot(p)
         })
         .collect();
-    for (i, (size, modified, path)) in files.iter().enumerate() {
+    for (i, file) in files.iter().enumerate() {
+        let (path, size) = (&file.path, &file.size);
         if i as u64 >= ENTRY_CAP {
             run.ctx.unparsed(
                 "app snapshots",
@@ -106,7 +91,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         d.fact(FactType::Name, Some(app), &find);
         d.fact(FactType::Count, Some(size), &find);
         // UTC times end in Z; a ZIP's local time is marked, and is read as naive local text
-        let (value, encoding) = match modified.as_deref() {
+        let (value, encoding) = match file.time("modified") {
             Some(m) if m.ends_with('Z') => (Some(m), Some(TimeEncoding::Iso8601)),
             Some(m) => match m.strip_suffix(" (local)") {
                 Some(local) => (Some(local), Some(TimeEncoding::LocalText)),

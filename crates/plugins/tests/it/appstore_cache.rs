@@ -61,16 +61,7 @@ fn app_store_cache_at_parity_with_ileapp() {
         }
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
         let entry = p.interpretation.split(' ').nth(1).unwrap().to_string();
-        by_entry.insert(
-            (search, entry),
-            (
-                p.verified_facts.iter().map(|f| f.value.clone()).collect(),
-                p.times
-                    .iter()
-                    .map(|m| p.verified_facts[m.fact].value.clone())
-                    .collect(),
-            ),
-        );
+        by_entry.insert((search, entry), crate::ios_support::facts_and_times(p));
     }
     let (mut fields, mut found) = (0usize, 0usize);
     for (exp, search, skip) in [

@@ -204,17 +204,10 @@ fn groupme_at_parity_with_ileapp_and_a_second_iphone() {
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
         let mut words = p.interpretation.split(' ');
         if let (Some(table), Some("Z_PK"), Some(pk)) = (words.next(), words.next(), words.next()) {
-            by_pk.insert(
-                (table.to_string(), pk.to_string()),
-                (
-                    p.verified_facts.iter().map(|f| f.value.clone()).collect(),
-                    p.times
-                        .iter()
-                        .map(|m| p.verified_facts[m.fact].value.clone())
-                        .collect(),
-                    p.interpretation.clone(),
-                ),
-            );
+            by_pk.insert((table.to_string(), pk.to_string()), {
+                let (facts, times) = crate::ios_support::facts_and_times(p);
+                (facts, times, p.interpretation.clone())
+            });
         }
     }
     let (mut fields, mut found) = (0usize, 0usize);

@@ -150,3 +150,20 @@ pub fn assert_all_accepted(o: &Outcome) {
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
     }
 }
+
+/// A phenomenon's fact values and the values of its time marks, as the parity tests against
+/// iLEAPP's recorded rows compare them.
+pub fn facts_and_times(
+    p: &masf_graph::Phenomenon,
+) -> (
+    std::collections::BTreeSet<String>,
+    std::collections::BTreeSet<String>,
+) {
+    (
+        p.verified_facts.iter().map(|f| f.value.clone()).collect(),
+        p.times
+            .iter()
+            .map(|m| p.verified_facts[m.fact].value.clone())
+            .collect(),
+    )
+}

@@ -98,16 +98,7 @@ fn mail_at_parity_with_ileapp_mailprotect() {
     for p in all.iter().filter(|p| p.title.starts_with("Mail ")) {
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
         let rowid = p.interpretation.split(' ').nth(2).unwrap().to_string();
-        by_row.insert(
-            rowid,
-            (
-                p.verified_facts.iter().map(|f| f.value.clone()).collect(),
-                p.times
-                    .iter()
-                    .map(|m| p.verified_facts[m.fact].value.clone())
-                    .collect(),
-            ),
-        );
+        by_row.insert(rowid, crate::ios_support::facts_and_times(p));
     }
     let data = exp["data"].as_array().unwrap();
     assert_eq!(by_row.len(), data.len());

@@ -129,13 +129,7 @@ fn x_model_cache_at_parity_with_ileapp() {
         let model = words[4].trim_matches(|c| c == '(' || c == ')').to_string();
         by_id.insert(
             (model, words[3].to_string()),
-            (
-                p.verified_facts.iter().map(|f| f.value.clone()).collect(),
-                p.times
-                    .iter()
-                    .map(|m| p.verified_facts[m.fact].value.clone())
-                    .collect(),
-            ),
+            crate::ios_support::facts_and_times(p),
         );
     }
     let (mut fields, mut found) = (0usize, 0usize);
