@@ -9,6 +9,97 @@ use serde_json::Value;
 
 use crate::outputs::{Table, found_links};
 
+/// Row phenomena per table read in pages (iOS `Run::paged`, Android
+/// [`crate::identity::pages_on`]) before the rest is summarised: enough for every row iLEAPP
+/// reports on a real phone's mail index or Wi-Fi location cache (4,040 and 16,713 rows in its
+/// recorded results); each page is a short output, so recording stays linear.
+pub const ROW_CAP: u64 = 20_000;
+
+/// One row of a paged read with the call and table that returned it.
+pub type PagedRow<'a> = (&'a Invoked, &'a Table, &'a Vec<Option<String>>);
+
+/// The pages of a paged read.
+pub struct Paged {
+    /// Each page's call and rows.
+    pub pages: Vec<(Invoked, Table)>,
+    /// Whether rows remain after [`ROW_CAP`].
+    pub truncated: bool,
+}
+
+impl Paged {
+    /// Every row with the call that returned it.
+    pub fn rows(&self) -> impl Iterator<Item = PagedRow<'_>> {
+        self.pages
+            .iter()
+            .flat_map(|(inv, t)| t.rows.iter().map(move |r| (inv, t, r)))
+    }
+
+    /// The rows in runs of one value of `col` (a query ordered by it), each run with that
+    /// value: a group's members, say, across pages. Rows whose `col` is NULL are skipped.
+    pub fn runs_by(&self, col: &str) -> Vec<(String, Vec<PagedRow<'_>>)> {
+        let mut runs: Vec<(String, Vec<PagedRow<'_>>)> = Vec::new();
+        for (inv, t, row) in self.rows() {
+            let Some(v) = t.get(row, col) else {
+                continue;
+            };
+            match runs.last_mut() {
+                Some((last, rows)) if last == v => rows.push((inv, t, row)),
+                _ => runs.push((v.to_string(), vec![(inv, t, row)])),
+            }
+        }
+        runs
+    }
+
+    /// How many rows the pages hold.
+    pub fn len(&self) -> usize {
+        self.pages.iter().map(|(_, t)| t.rows.len()).sum()
+    }
+
+    /// Whether the pages hold no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first page's call and rows (the columns every page shares).
+    pub fn first(&self) -> (&Invoked, &Table) {
+        let (inv, t) = &self.pages[0];
+        (inv, t)
+    }
+}
+
+/// Texts of one message read from parts on one or more pages, joined by line into runs of one
+/// call each: the claims of a text cite the page that holds it.
+pub fn runs_of_texts<'a>(texts: &[(&'a Invoked, &str)]) -> Vec<(&'a Invoked, String)> {
+    let mut runs: Vec<(&'a Invoked, String)> = Vec::new();
+    for (inv, text) in texts {
+        match runs.last_mut() {
+            Some((last, joined)) if std::ptr::eq(*last, *inv) => {
+                joined.push('\n');
+                joined.push_str(text);
+            }
+            _ => runs.push((inv, text.to_string())),
+        }
+    }
+    runs
+}
+
+/// Notes `artefact` as read only in part when the paged read `p` stopped at [`ROW_CAP`].
+pub fn note_pages_cap(
+    ctx: &AgentCtx<'_>,
+    artefact: &str,
+    p: &Paged,
+    what: &str,
+) -> Result<(), RuntimeError> {
+    if p.truncated {
+        ctx.unparsed(
+            artefact,
+            &format!("only the first {ROW_CAP} {what} were read"),
+            None,
+        )?;
+    }
+    Ok(())
+}
+
 /// Whether a call produced an output to read (`ok` or `cached`).
 pub fn succeeded(invoked: &Invoked) -> bool {
     matches!(

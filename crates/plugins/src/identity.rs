@@ -1434,10 +1434,24 @@ pub fn query_on(
     sql: &str,
     limit: u64,
 ) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
-    let args = args_on(
-        tree,
-        serde_json::json!({"path": path, "sql": sql, "limit": limit}),
-    );
+    query_on_with(ctx, tree, path, sql, limit, &[])
+}
+
+/// [`query_on`] with `sqlite_query`'s boolean decoding options set (`telegram`, `base64`,
+/// `protobuf`, `plists`).
+pub fn query_on_with(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    limit: u64,
+    options: &[&str],
+) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
+    let mut args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
+    if let Some(a) = args.as_object_mut() {
+        a.extend(crate::calls::flags(options));
+    }
+    let args = args_on(tree, args);
     let invoked = ctx.call("sqlite_query", args)?;
     if crate::calls::succeeded(&invoked) {
         let table = crate::outputs::Table::parse(&invoked.output.text);
@@ -1449,6 +1463,62 @@ pub fn query_on(
             Some(&invoked.record.invocation_id),
         )?;
         Ok(None)
+    }
+}
+
+/// Rows per `sqlite_query` call of a paged Android read ([`pages_on`]): the one-call limit the
+/// readers had, so a table that fits one page is read by the very call it was before.
+pub const PAGE_ROWS: u64 = 2000;
+
+/// Runs `sql` (a complete `SELECT`, ordered, without a `LIMIT` of its own) on the database at
+/// `path` of `tree` in pages of [`PAGE_ROWS`] rows, up to [`crate::calls::ROW_CAP`]: the first
+/// page is `sql` as written, each further page `sql` with `LIMIT -1 OFFSET <rows read>`
+/// appended, so every page keeps the reader's own order and each fact cites a short output.
+/// `None`, noted as [`query_on`] notes it, when the first page fails; a later page that fails
+/// is noted and ends the read with the rows before it.
+pub fn pages_on(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+) -> Result<Option<crate::calls::Paged>, RuntimeError> {
+    pages_on_with(ctx, tree, path, sql, &[])
+}
+
+/// [`pages_on`] with `sqlite_query`'s boolean decoding options set (see [`query_on_with`]).
+pub fn pages_on_with(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    options: &[&str],
+) -> Result<Option<crate::calls::Paged>, RuntimeError> {
+    use crate::calls::{Paged, ROW_CAP};
+    let mut pages = Vec::new();
+    let mut got = 0u64;
+    loop {
+        let page = if got == 0 {
+            sql.to_string()
+        } else {
+            format!("{sql} LIMIT -1 OFFSET {got}")
+        };
+        let limit = PAGE_ROWS.min(ROW_CAP - got);
+        let Some((inv, t)) = query_on_with(ctx, tree, path, &page, limit, options)? else {
+            return Ok((!pages.is_empty()).then_some(Paged {
+                pages,
+                truncated: false,
+            }));
+        };
+        got += t.rows.len() as u64;
+        let more = t.truncated;
+        let empty = t.rows.is_empty();
+        pages.push((inv, t));
+        if !more || empty || got >= ROW_CAP {
+            return Ok(Some(Paged {
+                pages,
+                truncated: more,
+            }));
+        }
     }
 }
 

@@ -166,22 +166,6 @@ pub fn found_links(find_output: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The rows of `t` in runs of one value of `col` (a query ordered by it), each run with that
-/// value: a group's members, say. Rows whose `col` is NULL are skipped.
-pub fn runs_by<'t>(t: &'t Table, col: &str) -> Vec<(String, Vec<&'t [Option<String>]>)> {
-    let mut runs: Vec<(String, Vec<&[Option<String>]>)> = Vec::new();
-    for row in &t.rows {
-        let Some(v) = t.get(row, col) else {
-            continue;
-        };
-        match runs.last_mut() {
-            Some((last, rows)) if last == v => rows.push(row),
-            _ => runs.push((v.to_string(), vec![row])),
-        }
-    }
-    runs
-}
-
 /// The columns of each table, from a query printing one `tbl`, `col` pair a row (the schema
 /// look over `sqlite_master` ⋈ `pragma_table_info` the readers make).
 pub fn columns_by_table(

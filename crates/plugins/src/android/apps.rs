@@ -23,37 +23,12 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
 
+use super::Located;
 use super::databases::tables_with as tables;
-use super::{Located, MAX_ROWS};
-use crate::calls::note_row_cap;
+use crate::calls::{Paged, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, query_on};
+use crate::identity::{artefact_name, observe, pages_on, pages_on_with};
 use crate::outputs::{Table, in_json_cell, raw};
-
-/// `sqlite_query` on `l` with decoding `options` (`telegram`, `base64`, `protobuf`) set: the
-/// call and its rows, `None` (noted with the call's reason) when it failed.
-pub(super) fn query_decoded(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    sql: &str,
-    options: &[&str],
-) -> Result<Option<(masf_tools::Invoked, Table)>, RuntimeError> {
-    let mut args = serde_json::json!({"path": l.path, "sql": sql, "limit": MAX_ROWS});
-    for o in options {
-        args[*o] = serde_json::json!(true);
-    }
-    let inv = ctx.call("sqlite_query", crate::identity::args_on(&l.tree, args))?;
-    if !crate::calls::succeeded(&inv) {
-        ctx.unparsed(
-            &artefact_name(&l.tree, &l.path),
-            &crate::calls::failure_reason(&inv),
-            Some(&inv.record.invocation_id),
-        )?;
-        return Ok(None);
-    }
-    let t = Table::parse(&inv.output.text);
-    Ok(Some((inv, t)))
-}
 
 /// Wallet addresses in a one-to-one message's `text`, claims by its direction
 /// (`identity::message_claims`): `sent` by the device's user to `other` (an entity context),
@@ -130,20 +105,20 @@ pub fn twitter(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let q = |sql: &str| query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS);
+    let q = |sql: &str| pages_on(ctx, &l.tree, &l.path, sql);
     if tables.iter().any(|t| t == "search_queries")
-        && let Some((inv, t)) = q("SELECT _id, name, query, time FROM search_queries ORDER BY _id")?
+        && let Some(pages) = q("SELECT _id, name, query, time FROM search_queries ORDER BY _id")?
     {
-        for row in &t.rows {
+        for (inv, t, row) in pages.rows() {
             let mut d = Draft::new(
                 "web",
                 format!("Twitter search {}", t.get(row, "query").unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Text, raw(&t, row, "name").as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "query").as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, "name").as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "query").as_deref(), inv);
             let time = t.get(row, "time");
-            d.time(time, unix_millis(time), "Search saved", &inv);
+            d.time(time, unix_millis(time), "Search saved", inv);
             d.interpretation = format!(
                 "search_queries _id {} of {name}: the user searched Twitter for {:?}; time is Java milliseconds (unix_millis).",
                 t.get(row, "_id").unwrap_or("?"),
@@ -156,11 +131,11 @@ pub fn twitter(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let mut owners = Vec::new();
     for table in ["status_groups", "user_groups"] {
         if tables.iter().any(|t| t == table)
-            && let Some((inv, t)) = q(&format!(
+            && let Some(pages) = q(&format!(
                 "SELECT DISTINCT 'twitter:' || owner_id AS account FROM {table} WHERE owner_id IS NOT NULL"
             ))?
         {
-            for row in &t.rows {
+            for (inv, t, row) in pages.rows() {
                 if let Some(a) = t.get(row, "account")
                     && !owners.iter().any(|(o, _): &(String, _)| o == a)
                 {
@@ -185,43 +160,43 @@ pub fn twitter(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     let users_sql = "SELECT _id, 'twitter:' || user_id AS account, user_id, username, name, description, web_url, \
 location, followers, friends, statuses, image_url, profile_created, updated, friendship_time FROM users ORDER BY _id";
-    if let Some((inv, t)) = q(users_sql)? {
-        for row in &t.rows {
+    if let Some(pages) = q(users_sql)? {
+        for (inv, t, row) in pages.rows() {
             let account = t.get(row, "account").unwrap_or_default().to_string();
             let username = t.get(row, "username");
-            let name_cell = raw(&t, row, "name");
+            let name_cell = raw(t, row, "name");
             let mut d = Draft::new(
                 "contacts",
                 format!("Twitter user @{}", username.unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Account, Some(&account), &inv);
-            d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
-            d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
-            d.fact(FactType::Url, raw(&t, row, "web_url").as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "location").as_deref(), &inv);
+            d.fact(FactType::Account, Some(&account), inv);
+            d.fact(FactType::Account, raw(t, row, "username").as_deref(), inv);
+            d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "description").as_deref(), inv);
+            d.fact(FactType::Url, raw(t, row, "web_url").as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "location").as_deref(), inv);
             for c in ["followers", "friends", "statuses"] {
-                d.fact(FactType::Count, raw(&t, row, c).as_deref(), &inv);
+                d.fact(FactType::Count, raw(t, row, c).as_deref(), inv);
             }
-            d.fact(FactType::Url, raw(&t, row, "image_url").as_deref(), &inv);
+            d.fact(FactType::Url, raw(t, row, "image_url").as_deref(), inv);
             // -1 and 0 are "not set"
             let created = t.get(row, "profile_created");
             d.time(
                 created,
                 unix_millis(created),
                 "Twitter profile created",
-                &inv,
+                inv,
             );
             let updated = t.get(row, "updated");
             d.time(
                 updated,
                 unix_millis(updated),
                 "Profile last updated in the app",
-                &inv,
+                inv,
             );
             let since = t.get(row, "friendship_time");
-            d.time(since, unix_millis(since), "Followed or befriended", &inv);
+            d.time(since, unix_millis(since), "Followed or befriended", inv);
             let own = owners.iter().any(|(o, _)| *o == account);
             d.interpretation = format!(
                 "users _id {} of {name}: the Twitter user {account} (@{}, {}) with {} followers, {} friends, {} statuses{}.",
@@ -251,7 +226,7 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
             let why = |what: &str| format!("{what} of the Twitter user {account} ({name}).");
             observe_account(
                 ctx,
-                &inv,
+                inv,
                 &context,
                 &label,
                 &account,
@@ -263,8 +238,8 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
     }
     let statuses_sql = "SELECT s._id, s.author_id, u.username, s.content, s.created, s.favorited, s.retweeted \
 FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
-    if let Some((inv, t)) = q(statuses_sql)? {
-        for row in &t.rows {
+    if let Some(pages) = q(statuses_sql)? {
+        for (inv, t, row) in pages.rows() {
             let author = t.get(row, "username").or(t.get(row, "author_id"));
             let mut d = Draft::new(
                 "messages",
@@ -277,13 +252,13 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
             d.fact(FactType::Path, Some(&l.path), &l.found);
             d.fact(
                 FactType::Identifier,
-                raw(&t, row, "author_id").as_deref(),
-                &inv,
+                raw(t, row, "author_id").as_deref(),
+                inv,
             );
-            d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+            d.fact(FactType::Account, raw(t, row, "username").as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "content").as_deref(), inv);
             let created = t.get(row, "created");
-            d.time(created, unix_millis(created), "Tweet posted", &inv);
+            d.time(created, unix_millis(created), "Tweet posted", inv);
             d.interpretation = format!(
                 "statuses _id {} of {name}: a tweet by user {} (@{}); favourited by the user: {}, retweeted by the user: {}; created is Java milliseconds (unix_millis).",
                 t.get(row, "_id").unwrap_or("?"),
@@ -302,14 +277,14 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
             );
             record_draft(ctx, d)?;
         }
-        note_cap(ctx, l, &t, "statuses")?;
+        note_cap(ctx, l, &pages, "statuses")?;
     }
     Ok(())
 }
 
-/// Notes the rows past [`MAX_ROWS`] of a one-call read as not read.
-fn note_cap(ctx: &AgentCtx<'_>, l: &Located, t: &Table, what: &str) -> Result<(), RuntimeError> {
-    note_row_cap(ctx, &artefact_name(&l.tree, &l.path), t, MAX_ROWS, what)
+/// Notes the rows past [`crate::calls::ROW_CAP`] of a paged read as not read.
+fn note_cap(ctx: &AgentCtx<'_>, l: &Located, p: &Paged, what: &str) -> Result<(), RuntimeError> {
+    note_pages_cap(ctx, &artefact_name(&l.tree, &l.path), p, what)
 }
 
 /// AirGuard's tracker sightings.
@@ -321,33 +296,33 @@ pub fn airguard(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let sql = "SELECT b.beaconId, b.deviceAddress, d.name, d.deviceType, d.firstDiscovery, d.lastSeen, \
 b.receivedAt, b.rssi, b.latitude, b.longitude FROM beacon b LEFT JOIN device d ON d.address = b.deviceAddress \
 ORDER BY b.beaconId";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let local = |v: Option<&str>| v.filter(|v| v.len() >= 19).map(|_| TimeEncoding::LocalText);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let address = t.get(row, "deviceAddress").unwrap_or("?");
         let kind = t.get(row, "deviceType").unwrap_or("tracker");
         let mut d = Draft::new("locations", format!("Tracker {kind} {address} seen"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "deviceAddress").as_deref(),
-            &inv,
+            raw(t, row, "deviceAddress").as_deref(),
+            inv,
         );
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "deviceType").as_deref(), &inv);
-        d.fact(FactType::Count, raw(&t, row, "rssi").as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "deviceType").as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "rssi").as_deref(), inv);
         let (lat, lon) = (t.get(row, "latitude"), t.get(row, "longitude"));
-        d.fact(FactType::Text, lat, &inv);
-        d.fact(FactType::Text, lon, &inv);
+        d.fact(FactType::Text, lat, inv);
+        d.fact(FactType::Text, lon, inv);
         for (c, what) in [
             ("receivedAt", "Tracker signal received"),
             ("firstDiscovery", "Tracker first discovered"),
             ("lastSeen", "Tracker last seen"),
         ] {
             let v = t.get(row, c);
-            d.time(v, local(v), what, &inv);
+            d.time(v, local(v), what, inv);
         }
         let swapped = lat
             .and_then(|v| v.parse::<f64>().ok())
@@ -369,7 +344,7 @@ ORDER BY b.beaconId";
         );
         record_draft(ctx, d)?;
     }
-    note_cap(ctx, l, &t, "sightings")
+    note_cap(ctx, l, &pages, "sightings")
 }
 
 /// Files by Google's index of the files on the device.
@@ -380,28 +355,28 @@ pub fn files_by_google(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
     let name = artefact_name(&l.tree, &l.path);
     let sql = "SELECT id, root_path, root_relative_file_path, file_name, size, file_date_modified_ms, mime_type, \
 media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_master_table ORDER BY id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let file = t.get(row, "file_name").unwrap_or("?");
         let mut d = Draft::new("files", format!("Files by Google: {file}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Name, raw(&t, row, "file_name").as_deref(), &inv);
-        d.fact(FactType::Path, raw(&t, row, "root_path").as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "file_name").as_deref(), inv);
+        d.fact(FactType::Path, raw(t, row, "root_path").as_deref(), inv);
         d.fact(
             FactType::Path,
-            raw(&t, row, "root_relative_file_path").as_deref(),
-            &inv,
+            raw(t, row, "root_relative_file_path").as_deref(),
+            inv,
         );
-        d.fact(FactType::Count, raw(&t, row, "size").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "mime_type").as_deref(), &inv);
-        d.fact(FactType::Url, raw(&t, row, "uri").as_deref(), &inv);
+        d.fact(FactType::Count, raw(t, row, "size").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "mime_type").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "uri").as_deref(), inv);
         for c in ["title", "artist", "album"] {
-            d.fact(FactType::Text, raw(&t, row, c).as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, c).as_deref(), inv);
         }
         let modified = t.get(row, "file_date_modified_ms");
-        d.time(modified, unix_millis(modified), "File last modified", &inv);
+        d.time(modified, unix_millis(modified), "File last modified", inv);
         d.interpretation = format!(
             "files_master_table id {} of {name}: the file {file} ({} bytes, {}, media type {}) in {}{}; file_date_modified_ms is Unix milliseconds (unix_millis).",
             t.get(row, "id").unwrap_or("?"),
@@ -417,7 +392,7 @@ media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_
         );
         record_draft(ctx, d)?;
     }
-    note_cap(ctx, l, &t, "files")
+    note_cap(ctx, l, &pages, "files")
 }
 
 /// The old Android WebView's `webview.db`: form data the user typed (`formdata` with the page
@@ -430,29 +405,29 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     let has = |t: &str| tables.iter().any(|x| x == t);
     let name = artefact_name(&l.tree, &l.path);
-    let q = |sql: &str| query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS);
+    let q = |sql: &str| pages_on(ctx, &l.tree, &l.path, sql);
     if has("formdata") {
         let url = if has("formurl") {
             "(SELECT u.url FROM formurl u WHERE u._id = f.urlid)"
         } else {
             "NULL"
         };
-        if let Some((inv, t)) = q(&format!(
+        if let Some(pages) = q(&format!(
             "SELECT f._id, f.name, f.value, {url} AS url FROM formdata f ORDER BY f._id"
         ))? {
-            for row in &t.rows {
+            for (inv, t, row) in pages.rows() {
                 let field = t.get(row, "name").unwrap_or("?");
                 let mut d = Draft::new("web", format!("Form data typed: {field}"));
                 d.fact(FactType::Path, Some(&l.path), &l.found);
-                d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-                let value = raw(&t, row, "value");
+                d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+                let value = raw(t, row, "value");
                 let ty = if value.as_deref().is_some_and(|v| v.contains('@')) {
                     FactType::Email
                 } else {
                     FactType::Text
                 };
-                d.fact(ty, value.as_deref(), &inv);
-                d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
+                d.fact(ty, value.as_deref(), inv);
+                d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
                 d.interpretation = format!(
                     "formdata _id {} of {name}: a value typed into the form field {field}{} and kept by the WebView for autofill.",
                     t.get(row, "_id").unwrap_or("?"),
@@ -465,21 +440,21 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         }
     }
     if has("cookies")
-        && let Some((inv, t)) =
+        && let Some(pages) =
             q("SELECT _id, name, domain, path, expires, secure FROM cookies ORDER BY _id")?
     {
-        for row in &t.rows {
+        for (inv, t, row) in pages.rows() {
             let domain = t.get(row, "domain").unwrap_or("?");
             let mut d = Draft::new(
                 "web",
                 format!("Cookie {} of {domain}", t.get(row, "name").unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-            d.fact(FactType::Url, raw(&t, row, "domain").as_deref(), &inv);
-            d.fact(FactType::Path, raw(&t, row, "path").as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+            d.fact(FactType::Url, raw(t, row, "domain").as_deref(), inv);
+            d.fact(FactType::Path, raw(t, row, "path").as_deref(), inv);
             let expires = t.get(row, "expires");
-            d.time(expires, unix_millis(expires), "Cookie expires", &inv);
+            d.time(expires, unix_millis(expires), "Cookie expires", inv);
             d.interpretation = format!(
                 "cookies _id {} of {name}: the WebView kept a cookie of {domain}{} (its value, a session credential, is not read).",
                 t.get(row, "_id").unwrap_or("?"),
@@ -497,24 +472,24 @@ pub fn webview_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// Device Health Services' `turbo.db`: battery level over time (`battery_event`: level,
 /// charging, battery saver, the device's time zone at that moment), as plaso's
-/// `android_turbo`. Up to [`TURBO_ROWS`] events.
+/// `android_turbo`. Up to [`crate::calls::ROW_CAP`] events, read in pages.
 pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     if tables(ctx, l, &["battery_event"])?.is_none() {
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
     let sql = "SELECT timestamp_millis, battery_level, charge_type, battery_saver, timezone FROM battery_event ORDER BY timestamp_millis";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, TURBO_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let level = t.get(row, "battery_level").unwrap_or("?");
         let mut d = Draft::new("device", format!("Battery at {level}%"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Count, t.get(row, "battery_level"), &inv);
-        d.fact(FactType::Text, raw(&t, row, "timezone").as_deref(), &inv);
+        d.fact(FactType::Count, t.get(row, "battery_level"), inv);
+        d.fact(FactType::Text, raw(t, row, "timezone").as_deref(), inv);
         let time = t.get(row, "timestamp_millis");
-        d.time(time, unix_millis(time), "Battery level recorded", &inv);
+        d.time(time, unix_millis(time), "Battery level recorded", inv);
         d.interpretation = format!(
             "battery_event of {name}: the battery was at {level}% ({}; battery saver {}); the device's time zone was {}; timestamp_millis is Unix milliseconds (unix_millis).",
             match t.get(row, "charge_type") {
@@ -527,11 +502,8 @@ pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         record_draft(ctx, d)?;
     }
-    note_row_cap(ctx, &name, &t, TURBO_ROWS, "battery events")
+    note_pages_cap(ctx, &name, &pages, "battery events")
 }
-
-/// Battery events read from one `turbo.db` (a month of a phone's life is a few thousand).
-pub const TURBO_ROWS: u64 = 5000;
 
 /// The text of a string field of a `protobuf:` cell's JSON (`{"4": ["text"], …}`), with the
 /// form it has in the cell (a JSON string body, escaped as a cell) for its fact.
@@ -553,18 +525,18 @@ pub fn tango_profiles(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErro
 itemLastName AS last, itemBirthday AS birthday, itemGender AS gender, itemCity AS city, \
 itemGeoCountryCode AS country, itemIsFriend AS friend, itemIsBlocked AS blocked, \
 itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
-    let Some((inv, t)) = query_decoded(ctx, l, sql, &["base64"])? else {
+    let Some(pages) = pages_on_with(ctx, &l.tree, &l.path, sql, &["base64"])? else {
         return Ok(());
     };
-    let plain = |c: &str, row: &[Option<String>]| -> Option<String> {
+    let plain = |t: &Table, c: &str, row: &[Option<String>]| -> Option<String> {
         let v = t.get(row, c)?;
         Some(v.strip_prefix("b64:").unwrap_or(v).trim().to_string()).filter(|v| !v.is_empty())
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(account) = t.get(row, "account") else {
             continue;
         };
-        let full = [plain("first", row), plain("last", row)]
+        let full = [plain(t, "first", row), plain(t, "last", row)]
             .into_iter()
             .flatten()
             .collect::<Vec<_>>()
@@ -577,15 +549,15 @@ itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(account), &inv);
+        d.fact(FactType::Account, Some(account), inv);
         for c in ["first", "last"] {
-            d.fact(FactType::Name, plain(c, row).as_deref(), &inv);
+            d.fact(FactType::Name, plain(t, c, row).as_deref(), inv);
         }
         for c in ["birthday", "gender", "city", "country"] {
-            d.fact(FactType::Text, plain(c, row).as_deref(), &inv);
+            d.fact(FactType::Text, plain(t, c, row).as_deref(), inv);
         }
         let active = t.get(row, "active");
-        d.time(active, unix_millis(active), "Last active on Tango", &inv);
+        d.time(active, unix_millis(active), "Last active on Tango", inv);
         d.interpretation = format!(
             "profiletable of {name}: the Tango user {account}{}{}{} (names stored base64, decoded).",
             if full.is_empty() {
@@ -613,11 +585,11 @@ itemLastActiveTime AS active FROM profiletable ORDER BY itemUserId";
             label,
             IdType::AccountId,
             account,
-            &inv,
+            inv,
             format!("The namespaced user id of the Tango user {label} ({name})."),
         )?;
     }
-    note_cap(ctx, l, &t, "profiles")
+    note_cap(ctx, l, &pages, "profiles")
 }
 
 /// Tango's `tango_android_tc.db`: every message (`messages`: conversation — the other party's
@@ -632,10 +604,10 @@ pub fn tango_messages(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErro
     let name = artefact_name(&l.tree, &l.path);
     let sql = "SELECT msg_id, conv_id, 'tango:' || conv_id AS peer, type, direction, status, \
 create_time, send_time, payload FROM messages ORDER BY msg_id";
-    let Some((inv, t)) = query_decoded(ctx, l, sql, &["base64", "protobuf"])? else {
+    let Some(pages) = pages_on_with(ctx, &l.tree, &l.path, sql, &["base64", "protobuf"])? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "msg_id").unwrap_or("?");
         let sent = t.get(row, "direction") == Some("1");
         let peer = t.get(row, "peer");
@@ -654,16 +626,16 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, peer, &inv);
+        d.fact(FactType::Account, peer, inv);
         if let Some((_, cited)) = &text {
-            d.fact(FactType::Text, Some(cited), &inv);
+            d.fact(FactType::Text, Some(cited), inv);
         }
         if let Some((_, cited)) = &system {
-            d.fact(FactType::Text, Some(cited), &inv);
+            d.fact(FactType::Text, Some(cited), inv);
         }
         for f in ["5", "7", "15"] {
             if let Some((_, cited)) = payload.as_ref().and_then(|p| proto_text(p, f)) {
-                d.fact(FactType::Url, Some(&cited), &inv);
+                d.fact(FactType::Url, Some(&cited), inv);
             }
         }
         for (c, what) in [
@@ -678,7 +650,7 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
             ),
         ] {
             let v = t.get(row, c);
-            d.time(v, unix_millis(v), what, &inv);
+            d.time(v, unix_millis(v), what, inv);
         }
         d.interpretation = format!(
             "messages msg_id {id} of {name}: a message of type {} {} the conversation {} (status {}){}; times are Unix milliseconds (unix_millis).",
@@ -705,7 +677,7 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
                 p,
                 IdType::AccountId,
                 p,
-                &inv,
+                inv,
                 format!(
                     "The Tango user id of the other party of conversation {} ({name}).",
                     t.get(row, "conv_id").unwrap_or("?")
@@ -715,7 +687,7 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
         if let Some((text, _)) = text.filter(|(x, _)| !x.is_empty()) {
             claims_by_direction(
                 ctx,
-                &inv,
+                inv,
                 &text,
                 &format!("Tango message {id} ({name})"),
                 sent,
@@ -724,5 +696,5 @@ create_time, send_time, payload FROM messages ORDER BY msg_id";
             )?;
         }
     }
-    note_cap(ctx, l, &t, "messages")
+    note_cap(ctx, l, &pages, "messages")
 }

@@ -7,11 +7,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
+use super::Located;
 use super::databases::{Book, counterparty, tables_with};
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{artefact_name, normalized, observe, query_on, required_columns};
+use crate::identity::{artefact_name, normalized, observe, pages_on, required_columns};
 use crate::outputs::raw;
 
 /// One `blockednumbers.db`.
@@ -35,11 +35,11 @@ pub fn blocked(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runti
         "SELECT rowid AS row, original_number, {} FROM blocked ORDER BY rowid",
         column_or_null(&cols, "", "e164_number", "e164_number")
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "blocked numbers")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "blocked numbers")?;
+    for (inv, t, row) in pages.rows() {
         let Some(number) = t.get(row, "original_number").filter(|n| !n.is_empty()) else {
             continue;
         };
@@ -47,7 +47,7 @@ pub fn blocked(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runti
         let mut d = Draft::new("contacts", format!("Number blocked: {number}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
         for col in ["original_number", "e164_number"] {
-            let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) else {
+            let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) else {
                 continue;
             };
             let ft = if normalized(ctx, IdType::Phone, &v).is_some() {
@@ -55,7 +55,7 @@ pub fn blocked(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runti
             } else {
                 FactType::Identifier
             };
-            d.fact(ft, Some(&v), &inv);
+            d.fact(ft, Some(&v), inv);
         }
         d.interpretation = format!(
             "blocked row {} of {name}: the device's user blocked calls and messages from this number (as typed or received{}).",
@@ -81,7 +81,7 @@ pub fn blocked(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runti
             &label,
             IdType::Phone,
             value,
-            &inv,
+            inv,
             format!(
                 "{value} is a number the device's user blocked ({}).",
                 l.name()

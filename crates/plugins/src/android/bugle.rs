@@ -19,12 +19,13 @@ use std::collections::BTreeMap;
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
 
+use super::Located;
 use super::databases::{Book, counterparty, observe_party, party_fact, tables_with};
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, columns_on, normalized, observe, query_on};
+use crate::identity::{Party, artefact_name, columns_on, normalized, observe, pages_on};
 use crate::outputs::raw;
 
 /// AOSP's `sub_id` of every participant other than the device's own.
@@ -69,7 +70,9 @@ fn status(v: Option<&str>) -> String {
 }
 
 /// One part of a message, as the parts query printed it.
-struct Part {
+struct Part<'a> {
+    /// The page of `parts` the row came from.
+    inv: &'a Invoked,
     text: Option<String>,
     content_type: Option<String>,
     uri: Option<String>,
@@ -127,23 +130,24 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         column_or_null(who, "p.", "normalized_destination", "sender"),
         column_or_null(conv, "c.", "participant_normalized_destination", "other"),
     );
-    let Some((pinv, pt)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)? else {
+    let Some(pt_pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    note_row_cap(ctx, &name, &pt, MAX_ROWS * 4, "Google Messages parts")?;
+    note_pages_cap(ctx, &name, &pt_pages, "Google Messages parts")?;
     let mut parts: BTreeMap<String, Vec<Part>> = BTreeMap::new();
-    for row in &pt.rows {
+    for (pinv, pt, row) in pt_pages.rows() {
         let Some(m) = pt.get(row, "message_id") else {
             continue;
         };
         parts.entry(m.to_string()).or_default().push(Part {
-            text: raw(&pt, row, "text"),
-            content_type: raw(&pt, row, "content_type"),
-            uri: raw(&pt, row, "uri"),
+            inv: pinv,
+            text: raw(pt, row, "text"),
+            content_type: raw(pt, row, "content_type"),
+            uri: raw(pt, row, "uri"),
             // -1: no size known (ALEAPP's "N/A")
-            size: raw(&pt, row, "size").filter(|s| s != "-1"),
-            cached: raw(&pt, row, "cached"),
+            size: raw(pt, row, "size").filter(|s| s != "-1"),
+            cached: raw(pt, row, "cached"),
         });
     }
 
@@ -166,11 +170,11 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         column_or_null(conv, "c.", "participant_normalized_destination", "other"),
         column_or_null(conv, "c.", "participant_count", "members"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Google Messages messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "Google Messages messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "id").unwrap_or("?");
         let sub_id = t.get(row, "sub_id");
         let status_v = t.get(row, "status");
@@ -188,7 +192,7 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         let sender = t.get(row, "sender").filter(|s| !s.is_empty());
         let other_one = t.get(row, "other").filter(|s| !s.is_empty());
         let conversation = t.get(row, "conversation").unwrap_or("?");
-        let conv_name = raw(&t, row, "conversation_name");
+        let conv_name = raw(t, row, "conversation_name");
         // the other party: the sender of a received message; of a sent one, the only other
         // participant of a one-to-one conversation
         let party = match sent {
@@ -219,20 +223,20 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         let mut d = Draft::new("messages", title);
         d.fact(FactType::Path, Some(&l.path), &l.found);
         for s in [sender, t.get(row, "sender_display")].into_iter().flatten() {
-            d.claim(party_fact(ctx, s, &inv));
+            d.claim(party_fact(ctx, s, inv));
         }
         if sent == Some(true)
             && let Some(o) = other_one
         {
-            d.claim(party_fact(ctx, o, &inv));
+            d.claim(party_fact(ctx, o, inv));
         }
-        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
-        d.fact(FactType::Name, conv_name.as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "subject").as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "sender_name").as_deref(), inv);
+        d.fact(FactType::Name, conv_name.as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "subject").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "message_uri").as_deref(),
-            &inv,
+            raw(t, row, "message_uri").as_deref(),
+            inv,
         );
         let received = t.get(row, "received");
         d.time(
@@ -243,23 +247,23 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         let sent_at = t.get(row, "sent");
         if sent == Some(false) {
-            d.time(sent_at, unix_millis(sent_at), "Message sent", &inv);
+            d.time(sent_at, unix_millis(sent_at), "Message sent", inv);
         }
         let mine = parts.get(id).map(Vec::as_slice).unwrap_or_default();
         let mut texts = Vec::new();
         let mut attachments = 0;
         for p in mine {
-            d.fact(FactType::Text, p.text.as_deref(), &pinv);
-            d.fact(FactType::Identifier, p.content_type.as_deref(), &pinv);
-            d.fact(FactType::Identifier, p.uri.as_deref(), &pinv);
-            d.fact(FactType::Count, p.size.as_deref(), &pinv);
-            d.fact(FactType::Path, p.cached.as_deref(), &pinv);
+            d.fact(FactType::Text, p.text.as_deref(), p.inv);
+            d.fact(FactType::Identifier, p.content_type.as_deref(), p.inv);
+            d.fact(FactType::Identifier, p.uri.as_deref(), p.inv);
+            d.fact(FactType::Count, p.size.as_deref(), p.inv);
+            d.fact(FactType::Path, p.cached.as_deref(), p.inv);
             if let Some(text) = p.text.as_deref().filter(|s| !s.is_empty()) {
-                texts.push(text);
+                texts.push((p.inv, text));
             }
             if p.uri.is_some() || p.cached.is_some() {
                 attachments += 1;
@@ -297,7 +301,7 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         record_draft(ctx, d)?;
         let what = format!("Google Messages message {id} ({})", l.name());
         if let Some(p) = party {
-            observe_party(ctx, book, p, &inv, &what)?;
+            observe_party(ctx, book, p, inv, &what)?;
         }
         let (Some(sent), false) = (sent, texts.is_empty()) else {
             continue;
@@ -324,15 +328,11 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             "the device's user, who {} it ({how})",
             if sent { "wrote" } else { "received" }
         );
-        crate::identity::message_claims(
-            ctx,
-            &pinv,
-            &texts.join("\n"),
-            &what,
-            sent,
-            &owner_role,
-            other,
-        )?;
+        // a message's parts may sit on two pages of `parts`: each page's texts are claimed
+        // from the page that holds them
+        for (inv, text) in crate::calls::runs_of_texts(&texts) {
+            crate::identity::message_claims(ctx, inv, &text, &what, sent, &owner_role, other)?;
+        }
     }
     Ok(())
 }
@@ -355,11 +355,11 @@ fn self_participants(
         column_or_null(who, "", "subscription_name", "subscription"),
         column_or_null(who, "", "display_destination", "display"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(number) = t.get(row, "number") else {
             continue;
         };
@@ -369,12 +369,8 @@ fn self_participants(
             format!("Google Messages sends from {number} (SIM subscription {sub})"),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.claim(party_fact(ctx, number, &inv));
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "subscription").as_deref(),
-            &inv,
-        );
+        d.claim(party_fact(ctx, number, inv));
+        d.fact(FactType::Name, raw(t, row, "subscription").as_deref(), inv);
         d.interpretation = format!(
             "participants._id {} of {name} is a self participant (sub_id {sub}, SIM slot {}): the number the device's user sends messages from.",
             t.get(row, "_id").unwrap_or("?"),
@@ -389,7 +385,7 @@ fn self_participants(
                 "device owner",
                 IdType::Phone,
                 number,
-                &inv,
+                inv,
                 format!(
                     "{number} is the number of a self participant (sub_id {sub}) of Google Messages ({}): a SIM the device's user sends from.",
                     l.name()

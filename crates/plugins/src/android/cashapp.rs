@@ -17,11 +17,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, observe_columns, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, observe_columns, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is Cash App's store.
@@ -94,11 +94,11 @@ pub fn payments(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         json("$.amount.currency_code"),
         json("$.note"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Cash App payments")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "Cash App payments")?;
+    for (inv, t, row) in pages.rows() {
         let who = |side: &str| -> String {
             let tag = t.get(row, &format!("{side}_tag"));
             let display = t.get(row, &format!("{side}_name"));
@@ -130,20 +130,20 @@ pub fn payments(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
         for col in ["sender_id", "recipient_id"] {
-            d.fact(FactType::Account, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Account, raw(t, row, col).as_deref(), inv);
         }
         for col in ["sender_tag", "recipient_tag"] {
-            d.fact(FactType::Account, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Account, raw(t, row, col).as_deref(), inv);
         }
         for col in ["sender_name", "recipient_name"] {
-            d.fact(FactType::Name, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Amount, amount, &inv);
-        d.fact(FactType::Text, raw(&t, row, "currency").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "state").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "note").as_deref(), &inv);
+        d.fact(FactType::Amount, amount, inv);
+        d.fact(FactType::Text, raw(t, row, "currency").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "state").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "note").as_deref(), inv);
         let time = t.get(row, "display_date");
-        d.time(time, unix_millis(time), "Payment displayed", &inv);
+        d.time(time, unix_millis(time), "Payment displayed", inv);
         d.interpretation = format!(
             "payment row {} of {}: a Cash App payment from {from} (customer {}) to {to} (customer {}){}, state {}, the account's role {}{}; display_date is Unix milliseconds{}.",
             t.get(row, "rid").unwrap_or("?"),
@@ -192,9 +192,9 @@ pub fn payments(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 ctx,
                 &context,
                 &label,
-                &t,
+                t,
                 row,
-                &inv,
+                inv,
                 &[
                     (
                         &format!("{side}_q"),
@@ -246,7 +246,7 @@ pub fn payments(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         }
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             note,
             &format!("Cash App payment note {}", t.get(row, "rid").unwrap_or("?")),
             sent,

@@ -7,10 +7,11 @@ use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark
 use masf_tools::Invoked;
 
 use super::{Located, MAX_ROWS};
+use crate::calls::ROW_CAP;
 use crate::drafts::fact;
 use crate::identity::{
     Party, artefact_name, message_claims, normalized, observe, observe_cued,
-    observe_written_wallets, query_on, raw_cell, record, tables_on,
+    observe_written_wallets, pages_on, query_on, raw_cell, record, tables_on,
 };
 use crate::outputs::Table;
 
@@ -145,7 +146,7 @@ fn require_columns(
     )
 }
 
-/// When a table has more rows than [`MAX_ROWS`]: one summary phenomenon for the rest (count,
+/// When a table has more rows than [`ROW_CAP`]: one summary phenomenon for the rest (count,
 /// first and last time of `time_col`).
 fn summarise_rest(
     ctx: &AgentCtx<'_>,
@@ -156,7 +157,7 @@ fn summarise_rest(
     what: &str,
 ) -> Result<(), RuntimeError> {
     let sql = format!(
-        "SELECT COUNT(*) AS rows, MIN({time_col}) AS first, MAX({time_col}) AS last FROM (SELECT {time_col} FROM {table} ORDER BY _id LIMIT -1 OFFSET {MAX_ROWS})"
+        "SELECT COUNT(*) AS rows, MIN({time_col}) AS first, MAX({time_col}) AS last FROM (SELECT {time_col} FROM {table} ORDER BY _id LIMIT -1 OFFSET {ROW_CAP})"
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 1)? else {
         return Ok(());
@@ -190,7 +191,7 @@ fn summarise_rest(
             title: format!("{n} more {what} rows summarised"),
             facts,
             interpretation: format!(
-                "{} holds {n} {what} rows beyond the first {MAX_ROWS}, which are recorded one by one; these are summarised by count and first/last time only.",
+                "{} holds {n} {what} rows beyond the first {ROW_CAP}, which are recorded one by one; these are summarised by count and first/last time only.",
                 artefact_name(&l.tree, &l.path)
             ),
             times,
@@ -410,10 +411,10 @@ pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     account_rows(ctx, l, "SELECT _id, name, type FROM accounts ORDER BY _id")?;
     if tables.iter().any(|t| t == "extras") {
         let sql = "SELECT e._id, e.key, e.value, a.name, a.type FROM extras e JOIN accounts a ON a._id = e.accounts_id WHERE e.key = 'GoogleUserId' ORDER BY e._id";
-        let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+        let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
             return Ok(());
         };
-        for row in &t.rows {
+        for (inv, t, row) in pages.rows() {
             let (Some(value), Some(account)) = (t.get(row, "value"), t.get(row, "name")) else {
                 continue;
             };
@@ -424,8 +425,8 @@ pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     title: format!("Google user id of {account}"),
                     facts: vec![
                         fact(FactType::Path, &l.path, &l.found),
-                        fact(FactType::Account, raw_cell(account), &inv),
-                        fact(FactType::Account, raw_cell(value), &inv),
+                        fact(FactType::Account, raw_cell(account), inv),
+                        fact(FactType::Account, raw_cell(value), inv),
                     ],
                     interpretation: format!(
                         "The account {account} has the Google user id {value} ({}, extras key GoogleUserId).",
@@ -441,7 +442,7 @@ pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 "device owner",
                 IdType::AccountId,
                 value,
-                &inv,
+                inv,
                 format!("Google user id of the account {account} configured on the device."),
             )?;
         }
@@ -452,21 +453,21 @@ pub fn accounts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// Records the rows of an accounts query (`_id`, `name`, `type`) and observes them as the
 /// owner's: a Google account, an e-mail, a phone, or else an account id.
 fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(account) = t.get(row, "name") else {
             continue;
         };
         let kind = t.get(row, "type").unwrap_or("");
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Account, raw_cell(account), &inv),
+            fact(FactType::Account, raw_cell(account), inv),
         ];
         if !kind.is_empty() {
-            facts.push(fact(FactType::Text, raw_cell(kind), &inv));
+            facts.push(fact(FactType::Text, raw_cell(kind), inv));
         }
         let id_type = if kind == "com.google"
             && normalized(ctx, IdType::GoogleAccount, account).is_some()
@@ -512,7 +513,7 @@ fn account_rows(ctx: &AgentCtx<'_>, l: &Located, sql: &str) -> Result<(), Runtim
             "device owner",
             id_type,
             account,
-            &inv,
+            inv,
             format!("{service} configured on the device ({}).", l.name()),
         )?;
     }
@@ -528,14 +529,15 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some(_) = tables_with(ctx, l, &["siminfo"])? else {
         return Ok(());
     };
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, SIMINFO_SQL, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, SIMINFO_SQL)? else {
         return Ok(());
     };
-    if !require_columns(ctx, l, &inv, &t, "siminfo", &["icc_id"])? {
+    let (inv, t) = pages.first();
+    if !require_columns(ctx, l, inv, t, "siminfo", &["icc_id"])? {
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let iccid = t.get(row, "icc_id");
         let number = t.get(row, "number");
         let imsi = t.get(row, "imsi");
@@ -544,16 +546,16 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             .or_else(|| t.get(row, "display_name"));
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         if let Some(v) = iccid {
-            facts.push(fact(FactType::Iccid, v, &inv));
+            facts.push(fact(FactType::Iccid, v, inv));
         }
         if let Some(v) = number {
-            facts.push(party_fact(ctx, v, &inv));
+            facts.push(party_fact(ctx, v, inv));
         }
         if let Some(v) = imsi {
-            facts.push(fact(FactType::Imsi, v, &inv));
+            facts.push(fact(FactType::Imsi, v, inv));
         }
         if let Some(v) = carrier {
-            facts.push(fact(FactType::Name, raw_cell(v), &inv));
+            facts.push(fact(FactType::Name, raw_cell(v), inv));
         }
         if facts.len() == 1 {
             continue;
@@ -581,7 +583,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 "Android device",
                 IdType::Iccid,
                 v,
-                &inv,
+                inv,
                 format!("ICCID of a SIM used in the device ({}).", l.name()),
             )?;
         }
@@ -593,7 +595,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 "Android device",
                 IdType::Imsi,
                 v,
-                &inv,
+                inv,
                 format!("IMSI of a SIM used in the device ({}).", l.name()),
             )?;
         }
@@ -605,7 +607,7 @@ pub fn siminfo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 "device owner",
                 IdType::Phone,
                 v,
-                &inv,
+                inv,
                 format!(
                     "The number of a SIM in the device ({}): the owner's own number.",
                     l.name()
@@ -646,28 +648,22 @@ pub fn calls(
     } else if !require(ctx, l, &tinv, &tables, &["calls"])? {
         return Ok(());
     }
-    let Some((inv, t)) = query_on(
-        ctx,
-        &l.tree,
-        &l.path,
-        "SELECT * FROM calls ORDER BY _id",
-        MAX_ROWS,
-    )?
-    else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, "SELECT * FROM calls ORDER BY _id")? else {
         return Ok(());
     };
+    let (inv, t) = pages.first();
     if !require_columns(
         ctx,
         l,
-        &inv,
-        &t,
+        inv,
+        t,
         "calls",
         &["_id", "number", "date", "duration", "type"],
     )? {
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let number = t.get(row, "number");
         let kind = t.get(row, "type").unwrap_or("");
@@ -675,7 +671,7 @@ pub fn calls(
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         if let Some(n) = number {
-            facts.push(party_fact(ctx, n, &inv));
+            facts.push(party_fact(ctx, n, inv));
         }
         if let Some(d) = t.get(row, "date") {
             times.push(TimeMark {
@@ -683,16 +679,16 @@ pub fn calls(
                 encoding: TimeEncoding::UnixMillis,
                 description: desc.to_string(),
             });
-            facts.push(fact(FactType::Timestamp, d, &inv));
+            facts.push(fact(FactType::Timestamp, d, inv));
         }
         let duration = t.get(row, "duration").unwrap_or("0");
-        facts.push(fact(FactType::Count, duration, &inv));
+        facts.push(fact(FactType::Count, duration, inv));
         if let Some(cached) = t.get(row, "name") {
-            facts.push(fact(FactType::Name, raw_cell(cached), &inv));
+            facts.push(fact(FactType::Name, raw_cell(cached), inv));
         }
         let own = t.get(row, "phone_account_address");
         if let Some(v) = own {
-            facts.push(party_fact(ctx, v, &inv));
+            facts.push(party_fact(ctx, v, inv));
         }
         let party = number.unwrap_or("an unknown number");
         record(
@@ -714,7 +710,7 @@ pub fn calls(
         let what = format!("call {id} ({})", l.name());
         for col in ["number", "normalized_number", "formatted_number"] {
             if let Some(v) = t.get(row, col) {
-                observe_party(ctx, book, v, &inv, &what)?;
+                observe_party(ctx, book, v, inv, &what)?;
             }
         }
         if let Some(v) = own {
@@ -725,7 +721,7 @@ pub fn calls(
                 "device owner",
                 IdType::Phone,
                 v,
-                &inv,
+                inv,
                 format!("The device's own line that handled {what}."),
             )?;
         }
@@ -737,12 +733,12 @@ pub fn calls(
                 "Android device",
                 IdType::Iccid,
                 v,
-                &inv,
+                inv,
                 format!("The SIM (ICCID) that handled {what}."),
             )?;
         }
     }
-    if t.truncated {
+    if pages.truncated {
         summarise_rest(ctx, l, "calls", "date", "calls", "call")?;
     }
     Ok(())
@@ -754,28 +750,22 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
     let Some(tables) = tables_with(ctx, l, &["sms"])? else {
         return Ok(());
     };
-    let Some((inv, t)) = query_on(
-        ctx,
-        &l.tree,
-        &l.path,
-        "SELECT * FROM sms ORDER BY _id",
-        MAX_ROWS,
-    )?
-    else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, "SELECT * FROM sms ORDER BY _id")? else {
         return Ok(());
     };
+    let (inv, t) = pages.first();
     if !require_columns(
         ctx,
         l,
-        &inv,
-        &t,
+        inv,
+        t,
         "sms",
         &["_id", "address", "date", "type", "body"],
     )? {
         return Ok(());
     }
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let address = t.get(row, "address");
         let kind = t.get(row, "type").unwrap_or("");
@@ -791,7 +781,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         if let Some(a) = address {
-            facts.push(party_fact(ctx, a, &inv));
+            facts.push(party_fact(ctx, a, inv));
         }
         if let Some(d) = t.get(row, "date") {
             times.push(TimeMark {
@@ -799,7 +789,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
                 encoding: TimeEncoding::UnixMillis,
                 description: desc.to_string(),
             });
-            facts.push(fact(FactType::Timestamp, d, &inv));
+            facts.push(fact(FactType::Timestamp, d, inv));
         }
         if kind == "1"
             && let Some(s) = t.get(row, "date_sent").filter(|s| *s != "0")
@@ -809,11 +799,11 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
                 encoding: TimeEncoding::UnixMillis,
                 description: "Message sent".to_string(),
             });
-            facts.push(fact(FactType::Timestamp, s, &inv));
+            facts.push(fact(FactType::Timestamp, s, inv));
         }
         let body = t.get(row, "body").unwrap_or("");
         if !body.is_empty() {
-            facts.push(fact(FactType::Text, raw_cell(body), &inv));
+            facts.push(fact(FactType::Text, raw_cell(body), inv));
         }
         let party = address.unwrap_or("an unknown address");
         record(
@@ -833,7 +823,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         )?;
         let what = format!("SMS {id} ({})", l.name());
         if let Some(a) = address {
-            observe_party(ctx, book, a, &inv, &what)?;
+            observe_party(ctx, book, a, inv, &what)?;
         }
         // The two sides: the device's user wrote what it sent (or drafted, queued) and read
         // what it received; the party (when the address is a number, i.e. a person's) the
@@ -880,10 +870,10 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             &what,
             writer,
             reader,
-            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, &inv, i, cue),
+            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, inv, i, cue),
         )?;
     }
-    if t.truncated {
+    if pages.truncated {
         summarise_rest(ctx, l, "sms", "date", "messages", "SMS")?;
     }
     if tables.iter().any(|t| t == "threads") && tables.iter().any(|t| t == "canonical_addresses") {
@@ -895,11 +885,11 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
 /// `threads` with their recipients from `canonical_addresses`: one phenomenon per thread.
 fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let sql = "SELECT t._id, t.message_count, t.date, t.recipient_ids, (SELECT group_concat(c.address, ';') FROM canonical_addresses c WHERE (' ' || t.recipient_ids || ' ') LIKE ('% ' || c._id || ' %')) AS addresses FROM threads t ORDER BY t._id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let addresses = t.get(row, "addresses").unwrap_or("");
         let count = t.get(row, "message_count").unwrap_or("0");
@@ -908,9 +898,9 @@ fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             addresses
                 .split(';')
                 .filter(|a| !a.is_empty())
-                .map(|a| party_fact(ctx, a, &inv)),
+                .map(|a| party_fact(ctx, a, inv)),
         );
-        facts.push(fact(FactType::Count, count, &inv));
+        facts.push(fact(FactType::Count, count, inv));
         let mut times = Vec::new();
         timed(
             &mut facts,
@@ -918,7 +908,7 @@ fn threads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             t.get(row, "date").filter(|d| *d != "0"),
             TimeEncoding::UnixMillis,
             "Thread last updated",
-            &inv,
+            inv,
         );
         record(
             ctx,
@@ -960,27 +950,26 @@ pub fn hangouts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let people = "SELECT _id, gaia_id, full_name, first_name, fallback_name, blocked FROM participants ORDER BY _id";
-    let Some((pinv, pt)) = query_on(ctx, &l.tree, &l.path, people, MAX_ROWS)? else {
+    let Some(pt_pages) = pages_on(ctx, &l.tree, &l.path, people)? else {
         return Ok(());
     };
     let sql = "SELECT m._id, m.conversation_id, m.author_gaia_id AS author, p.full_name AS author_name, \
 m.text, m.timestamp, m.type, m.status, c.name AS conversation_name, c.generated_name, c.conversation_type \
 FROM messages m LEFT JOIN participants p ON p.gaia_id = m.author_gaia_id \
 LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
     // the device's user: the author of the sent messages
-    let me: Option<String> = t
-        .rows
-        .iter()
-        .find(|r| t.get(r, "type") == Some("1"))
-        .and_then(|r| t.get(r, "author"))
+    let me: Option<String> = pages
+        .rows()
+        .find(|(_, t, r)| t.get(r, "type") == Some("1"))
+        .and_then(|(_, t, r)| t.get(r, "author"))
         .map(str::to_string);
     // participants (per gaia id: context, label)
     let mut who: BTreeMap<String, (String, String)> = BTreeMap::new();
-    for row in &pt.rows {
+    for (pinv, pt, row) in pt_pages.rows() {
         let Some(gaia) = pt.get(row, "gaia_id") else {
             continue;
         };
@@ -999,10 +988,10 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
         };
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Account, gaia, &pinv),
+            fact(FactType::Account, gaia, pinv),
         ];
         for n in [full, fallback].into_iter().flatten() {
-            facts.push(fact(FactType::Name, raw_cell(n), &pinv));
+            facts.push(fact(FactType::Name, raw_cell(n), pinv));
         }
         record(
             ctx,
@@ -1034,7 +1023,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             &label,
             IdType::AccountId,
             gaia,
-            &pinv,
+            pinv,
             why("The Google account id"),
         )?;
         if let Some(n) = full {
@@ -1045,7 +1034,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
                 &label,
                 IdType::DisplayName,
                 n,
-                &pinv,
+                pinv,
                 why("The name"),
             )?;
         }
@@ -1057,7 +1046,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
                 &label,
                 IdType::Email,
                 e,
-                &pinv,
+                pinv,
                 why("The e-mail"),
             )?;
         }
@@ -1065,7 +1054,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
     }
     // the other side of each one-to-one conversation (conversation_type 1): its one other author
     let mut others: BTreeMap<String, BTreeMap<String, ()>> = BTreeMap::new();
-    for row in &t.rows {
+    for (_, t, row) in pages.rows() {
         if let (Some(c), Some(a)) = (t.get(row, "conversation_id"), t.get(row, "author"))
             && me.as_deref() != Some(a)
         {
@@ -1075,7 +1064,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
                 .insert(a.to_string(), ());
         }
     }
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let sent = t.get(row, "type") == Some("1");
         let author = t.get(row, "author").unwrap_or("");
@@ -1087,11 +1076,11 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             .unwrap_or(conversation);
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Identifier, conversation, &inv),
-            fact(FactType::Account, author, &inv),
+            fact(FactType::Identifier, conversation, inv),
+            fact(FactType::Account, author, inv),
         ];
         if let Some(n) = t.get(row, "author_name") {
-            facts.push(fact(FactType::Name, raw_cell(n), &inv));
+            facts.push(fact(FactType::Name, raw_cell(n), inv));
         }
         let mut times = Vec::new();
         timed(
@@ -1104,11 +1093,11 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         let text = t.get(row, "text").unwrap_or("");
         if !text.is_empty() {
-            facts.push(fact(FactType::Text, raw_cell(text), &inv));
+            facts.push(fact(FactType::Text, raw_cell(text), inv));
         }
         let status = match t.get(row, "status") {
             Some("4") => "read",
@@ -1154,7 +1143,7 @@ LEFT JOIN conversations c ON c.conversation_id = m.conversation_id ORDER BY m._i
             "the device's user, who received it"
         };
         let what = format!("Hangouts message {id} ({})", l.name());
-        message_claims(ctx, &inv, text, &what, sent, owner_role, other_side)?;
+        message_claims(ctx, inv, text, &what, sent, owner_role, other_side)?;
     }
     Ok(())
 }
@@ -1229,23 +1218,23 @@ pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         });
     }
     let sql = format!("SELECT {} FROM downloads ORDER BY _id", select.join(", "));
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut said = Vec::new();
         for (c, ft, what) in DOWNLOAD_COLUMNS {
             if let Some(v) = t.get(row, c).filter(|v| !v.trim().is_empty()) {
-                facts.push(fact(*ft, raw_cell(v), &inv));
+                facts.push(fact(*ft, raw_cell(v), inv));
                 said.push(format!("{what} {v}"));
             }
         }
         let status = t.get(row, "status").unwrap_or("");
         if !status.is_empty() {
-            facts.push(fact(FactType::Text, status, &inv));
+            facts.push(fact(FactType::Text, status, inv));
         }
         let outcome = match status.parse::<u32>() {
             Ok(200) => "completed".to_string(),
@@ -1264,7 +1253,7 @@ pub fn downloads(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 encoding: TimeEncoding::UnixMillis,
                 description: "Download last modified".into(),
             });
-            facts.push(fact(FactType::Timestamp, ts, &inv));
+            facts.push(fact(FactType::Timestamp, ts, inv));
         }
         let flags: Vec<&str> = [
             (t.get(row, "deleted") == Some("1")).then_some("deleted from the list"),
@@ -1313,30 +1302,29 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let Some((binv, bt)) = query_on(
+    let Some(bt_pages) = pages_on(
         ctx,
         &l.tree,
         &l.path,
         "SELECT _id, phone_number_id, name, user_id, date_created, expiration_date FROM burners ORDER BY _id",
-        MAX_ROWS,
     )?
     else {
         return Ok(());
     };
-    for row in &bt.rows {
+    for (binv, bt, row) in bt_pages.rows() {
         let Some(number) = bt.get(row, "phone_number_id") else {
             continue;
         };
         let label = bt.get(row, "name").unwrap_or("");
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Phone, number, &binv),
+            fact(FactType::Phone, number, binv),
         ];
         if !label.is_empty() {
-            facts.push(fact(FactType::Name, raw_cell(label), &binv));
+            facts.push(fact(FactType::Name, raw_cell(label), binv));
         }
         if let Some(u) = bt.get(row, "user_id") {
-            facts.push(fact(FactType::Account, u, &binv));
+            facts.push(fact(FactType::Account, u, binv));
         }
         let mut times = Vec::new();
         for (c, what) in [
@@ -1352,7 +1340,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     encoding: TimeEncoding::UnixMillis,
                     description: what.into(),
                 });
-                facts.push(fact(FactType::Timestamp, v, &binv));
+                facts.push(fact(FactType::Timestamp, v, binv));
             }
         }
         record(
@@ -1379,7 +1367,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             "device owner",
             IdType::Phone,
             number,
-            &binv,
+            binv,
             format!(
                 "{number} is a Burner number of the device's user ({}).",
                 l.name()
@@ -1388,15 +1376,14 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     let mut book: BTreeMap<String, (String, String)> = BTreeMap::new();
     if tables.iter().any(|t| t == "contacts")
-        && let Some((cinv, ct)) = query_on(
+        && let Some(ct_pages) = pages_on(
             ctx,
             &l.tree,
             &l.path,
             "SELECT _id, name, phone_number, date_created FROM contacts ORDER BY _id",
-            MAX_ROWS,
         )?
     {
-        for row in &ct.rows {
+        for (cinv, ct, row) in ct_pages.rows() {
             let (Some(id), Some(number)) = (ct.get(row, "_id"), ct.get(row, "phone_number")) else {
                 continue;
             };
@@ -1409,8 +1396,8 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     title: format!("Burner contact {cname}"),
                     facts: vec![
                         fact(FactType::Path, &l.path, &l.found),
-                        fact(FactType::Name, raw_cell(cname), &cinv),
-                        fact(FactType::Phone, number, &cinv),
+                        fact(FactType::Name, raw_cell(cname), cinv),
+                        fact(FactType::Phone, number, cinv),
                     ],
                     interpretation: format!("{name}: the Burner contact {cname}, {number}."),
                     times: vec![],
@@ -1423,7 +1410,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 cname,
                 IdType::Phone,
                 number,
-                &cinv,
+                cinv,
                 format!("The Burner contact {cname} has the number {number}."),
             )?;
             if cname != number {
@@ -1434,7 +1421,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     cname,
                     IdType::DisplayName,
                     cname,
-                    &cinv,
+                    cinv,
                     format!("The Burner contact with the number {number} is named {cname}."),
                 )?;
             }
@@ -1443,24 +1430,23 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             }
         }
     }
-    let Some((inv, t)) = query_on(
+    let Some(pages) = pages_on(
         ctx,
         &l.tree,
         &l.path,
         "SELECT _id, message, contact_phone_number AS number, direction, message_type, date_created, read FROM messages ORDER BY _id",
-        MAX_ROWS,
     )?
     else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let number = t.get(row, "number").unwrap_or("");
         let sent = t.get(row, "direction") == Some("2");
         let text = t.get(row, "message").unwrap_or("");
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Phone, number, &inv),
+            fact(FactType::Phone, number, inv),
         ];
         let mut times = Vec::new();
         timed(
@@ -1473,10 +1459,10 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         if !text.is_empty() {
-            facts.push(fact(FactType::Text, raw_cell(text), &inv));
+            facts.push(fact(FactType::Text, raw_cell(text), inv));
         }
         let dir = if sent { "sent to" } else { "received from" };
         record(
@@ -1514,7 +1500,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 &label,
                 IdType::Phone,
                 number,
-                &inv,
+                inv,
                 format!("{number} is a counterparty of Burner messages with no Burner contact."),
             )?;
         }
@@ -1530,7 +1516,7 @@ pub fn burner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             "the device's user, who received it (direction 1)"
         };
         let what = format!("Burner message {id} ({})", l.name());
-        message_claims(ctx, &inv, text, &what, sent, owner_role, other)?;
+        message_claims(ctx, inv, text, &what, sent, owner_role, other)?;
     }
     Ok(())
 }
@@ -1651,11 +1637,11 @@ pub fn app_launches(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError>
     };
     let sql = "SELECT timestampMillis AS ts, packageName AS package, launchLocationId AS location, count(*) AS rows \
 FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY timestampMillis, packageName";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let (Some(ts), Some(package)) = (t.get(row, "ts"), t.get(row, "package")) else {
             continue;
         };
@@ -1666,8 +1652,8 @@ FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY t
                 title: format!("App launched: {package}"),
                 facts: vec![
                     fact(FactType::Path, &l.path, &l.found),
-                    fact(FactType::Identifier, package, &inv),
-                    fact(FactType::Timestamp, ts, &inv),
+                    fact(FactType::Identifier, package, inv),
+                    fact(FactType::Timestamp, ts, inv),
                 ],
                 interpretation: format!(
                     "{name}: {package} was launched at {ts} (Unix ms) from launch location {} ({} prediction row(s) of the launcher for this launch).",
@@ -1682,11 +1668,14 @@ FROM EchoAppLaunchMetricsEvents GROUP BY timestampMillis, packageName ORDER BY t
             },
         )?;
     }
-    if t.truncated {
+    if pages.truncated {
         ctx.unparsed(
             &name,
-            &format!("more than {MAX_ROWS} launches; the first {MAX_ROWS} were recorded"),
-            Some(&inv.record.invocation_id),
+            &format!("more than {ROW_CAP} launches; the first {ROW_CAP} were recorded"),
+            pages
+                .pages
+                .last()
+                .map(|(inv, _)| inv.record.invocation_id.as_str()),
         )?;
     }
     Ok(())
@@ -1700,17 +1689,17 @@ pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError
         return Ok(());
     };
     let sql = "SELECT _id, url, filepath, lastmodify, etag, expires, mimetype, httpstatus, contentlength, location FROM cache ORDER BY _id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(url) = t.get(row, "url") else {
             continue;
         };
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Url, raw_cell(url), &inv),
+            fact(FactType::Url, raw_cell(url), inv),
         ];
         for (c, ft) in [
             ("filepath", FactType::Name),
@@ -1722,7 +1711,7 @@ pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError
             ("location", FactType::Url),
         ] {
             if let Some(v) = t.get(row, c).filter(|v| !v.is_empty()) {
-                facts.push(fact(ft, raw_cell(v), &inv));
+                facts.push(fact(ft, raw_cell(v), inv));
             }
         }
         let mut times = Vec::new();
@@ -1735,7 +1724,7 @@ pub fn webview_cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError
                 encoding: TimeEncoding::UnixMillis,
                 description: "Web cache entry expires".into(),
             });
-            facts.push(fact(FactType::Timestamp, e, &inv));
+            facts.push(fact(FactType::Timestamp, e, inv));
         }
         record(
             ctx,
@@ -1783,35 +1772,37 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
             ""
         }
     );
-    let Some((cinv, ct)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(ct_pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    let mut by_contact: BTreeMap<String, Vec<&Vec<Option<String>>>> = BTreeMap::new();
-    for row in &ct.rows {
+    let mut by_contact: BTreeMap<String, Vec<crate::calls::PagedRow>> = BTreeMap::new();
+    for (cinv, ct, row) in ct_pages.rows() {
         if let Some(id) = ct.get(row, "_id") {
-            by_contact.entry(id.to_string()).or_default().push(row);
+            by_contact
+                .entry(id.to_string())
+                .or_default()
+                .push((cinv, ct, row));
         }
     }
     let mut book: BTreeMap<String, (String, String)> = BTreeMap::new();
     for (id, rows) in &by_contact {
-        let display = rows
-            .first()
-            .and_then(|r| ct.get(r, "display_name"))
-            .unwrap_or(id.as_str());
+        // every group has a first row
+        let (cinv, ct, first) = rows[0];
+        let display = ct.get(first, "display_name").unwrap_or(id.as_str());
         let context = format!("contact:viber:{id}");
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Name, raw_cell(display), &cinv),
+            fact(FactType::Name, raw_cell(display), cinv),
         ];
         let mut said = Vec::new();
-        for r in rows {
+        for &(cinv, ct, r) in rows {
             for c in ["dialled", "number"] {
                 if let Some(v) = ct.get(r, c) {
-                    facts.push(fact(FactType::Phone, v, &cinv));
+                    facts.push(fact(FactType::Phone, v, cinv));
                 }
             }
             if let Some(m) = ct.get(r, "member_id") {
-                facts.push(fact(FactType::Account, m, &cinv));
+                facts.push(fact(FactType::Account, m, cinv));
             }
             said.push(format!(
                 "{}{}",
@@ -1851,10 +1842,10 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
             display,
             IdType::DisplayName,
             display,
-            &cinv,
+            cinv,
             why("The name"),
         )?;
-        for r in rows {
+        for &(cinv, ct, r) in rows {
             if let Some(n) = ct.get(r, "number") {
                 observe(
                     ctx,
@@ -1863,7 +1854,7 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
                     display,
                     IdType::Phone,
                     n,
-                    &cinv,
+                    cinv,
                     why(&format!("The number {n}")),
                 )?;
                 if let Some(k) = normalized(ctx, IdType::Phone, n) {
@@ -1878,17 +1869,17 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
                     display,
                     IdType::AccountId,
                     m,
-                    &cinv,
+                    cinv,
                     why(&format!("The Viber member id {m}")),
                 )?;
             }
         }
     }
     let calls = "SELECT _id, number, canonized_number, date, duration, type, viber_call_type FROM calls ORDER BY _id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, calls, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, calls)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let number = t
             .get(row, "canonized_number")
@@ -1898,7 +1889,7 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
         let video = t.get(row, "viber_call_type") == Some("4");
         let mut facts = vec![
             fact(FactType::Path, &l.path, &l.found),
-            fact(FactType::Phone, number, &inv),
+            fact(FactType::Phone, number, inv),
         ];
         let mut times = Vec::new();
         timed(
@@ -1911,10 +1902,10 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
             } else {
                 "Incoming call started"
             },
-            &inv,
+            inv,
         );
         if let Some(d) = t.get(row, "duration") {
-            facts.push(fact(FactType::Count, d, &inv));
+            facts.push(fact(FactType::Count, d, inv));
         }
         let kind = if video { "video" } else { "audio" };
         record(
@@ -1947,7 +1938,7 @@ JOIN phonebookdata d ON d.contact_id = c._id AND d.mime_type = 0{} ORDER BY c._i
                 number,
                 IdType::Phone,
                 number,
-                &inv,
+                inv,
                 format!("{number} is a counterparty of Viber calls with no Viber contact."),
             )?;
         }

@@ -20,10 +20,10 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap};
+use super::Located;
+use crate::calls::{Paged, column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, query_on, tables_on};
+use crate::identity::{OwnedParty, artefact_name, pages_on, tables_on};
 use crate::messenger::context_of;
 use crate::outputs::raw;
 
@@ -143,11 +143,11 @@ fn users(
         c("friendship_status"),
         c("contact_relationship_status"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(names);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "threads_db2 users")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "threads_db2 users")?;
+    for (inv, t, row) in pages.rows() {
         let key_value = t.get(row, "user_key").unwrap_or("?");
         let id = t.get(row, "id");
         let full = [t.get(row, "first_name"), t.get(row, "last_name")]
@@ -175,15 +175,15 @@ fn users(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "user_key").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "user_key").as_deref(), inv);
         for col in ["first_name", "last_name", "name"] {
-            d.fact(FactType::Name, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
-        d.fact(FactType::Phone, raw(&t, row, "phone").as_deref(), &inv);
-        d.fact(FactType::Url, raw(&t, row, "picture").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "username").as_deref(), inv);
+        d.fact(FactType::Phone, raw(t, row, "phone").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "picture").as_deref(), inv);
         for col in ["friendship_status", "contact_relationship_status"] {
-            d.fact(FactType::Text, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
         }
         let flag = |col: &str| match t.get(row, col) {
             Some("0") => "no",
@@ -225,9 +225,9 @@ fn users(
             ctx,
             &context,
             entity_label,
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("account", IdType::AccountId, "The Facebook id"),
                 ("user_account", IdType::AccountId, "The Facebook user name"),
@@ -241,13 +241,11 @@ fn users(
 }
 
 /// (reaction, reaction time) by message id.
-type Reactions = BTreeMap<String, Vec<(String, Option<String>)>>;
+/// Each message's reactions: the page that holds each, the reaction and its time.
+type Reactions<'a> = BTreeMap<String, Vec<(&'a Invoked, String, Option<String>)>>;
 
-/// Each message's reactions, with the call.
-fn reactions(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-) -> Result<Option<(Invoked, Reactions)>, RuntimeError> {
+/// The rows of `message_reactions`.
+fn reactions(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Paged>, RuntimeError> {
     let cols = crate::identity::table_columns(ctx, &l.tree, &l.path, "message_reactions")?;
     if !cols.contains("msg_id") || !cols.contains("reaction") {
         return Ok(None);
@@ -263,18 +261,22 @@ fn reactions(
     .find(|c| cols.contains(*c))
     .map_or("NULL AS time".to_string(), |c| format!("{c} AS time"));
     let sql = format!("SELECT msg_id, reaction, {time} FROM message_reactions ORDER BY rowid");
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)? else {
-        return Ok(None);
-    };
+    pages_on(ctx, &l.tree, &l.path, &sql)
+}
+
+/// The reactions of [`reactions`]' rows by message.
+fn by_message(pages: &Paged) -> Reactions<'_> {
     let mut by = Reactions::new();
-    for row in &t.rows {
-        if let (Some(m), Some(r)) = (t.get(row, "msg_id"), raw(&t, row, "reaction")) {
-            by.entry(m.to_string())
-                .or_default()
-                .push((r, t.get(row, "time").map(str::to_string)));
+    for (inv, t, row) in pages.rows() {
+        if let (Some(m), Some(r)) = (t.get(row, "msg_id"), raw(t, row, "reaction")) {
+            by.entry(m.to_string()).or_default().push((
+                inv,
+                r,
+                t.get(row, "time").map(str::to_string),
+            ));
         }
     }
-    Ok(Some((inv, by)))
+    by
 }
 
 /// The other party of a one-to-one thread key (`ONE_TO_ONE:<a>:<b>`): the id that is not `me`.
@@ -322,11 +324,12 @@ fn messages(
     )? {
         return Ok(());
     }
-    let reactions = if has("message_reactions") {
+    let reaction_rows = if has("message_reactions") {
         reactions(ctx, l)?
     } else {
         None
     };
+    let reactions = reaction_rows.as_ref().map(by_message);
     let thread_name = if has("threads") {
         let tcols = crate::identity::table_columns(ctx, &l.tree, &l.path, "threads")?;
         (tcols.contains(thread) && tcols.contains("name")).then(|| {
@@ -382,11 +385,11 @@ fn messages(
         thread_name.as_deref().unwrap_or("NULL AS thread_name"),
     );
     let sql = format!("{sql} FROM messages m ORDER BY m.timestamp_ms, m.rowid");
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "threads_db2 messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "threads_db2 messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "msg_id").unwrap_or("?");
         let thread_key = t.get(row, "thread").unwrap_or("?");
         let sender = t.get(row, "sender_id");
@@ -407,8 +410,8 @@ fn messages(
             _ => None,
         };
         if t.get(row, "call_duration").is_some() {
-            call(ctx, l, name, &inv, &t, row, me, &thread_label)?;
-            observe_sender(ctx, &t, row, &inv, me, who)?;
+            call(ctx, l, name, inv, t, row, me, &thread_label)?;
+            observe_sender(ctx, t, row, inv, me, who)?;
             continue;
         }
         let mut d = Draft::new(
@@ -419,44 +422,28 @@ fn messages(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "msg_id").as_deref(),
-            &inv,
-        );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "thread").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Name, raw(&t, row, "thread_name").as_deref(), &inv);
-        d.fact(
-            FactType::Account,
-            raw(&t, row, "sender_key").as_deref(),
-            &inv,
-        );
-        d.fact(
-            FactType::Account,
-            raw(&t, row, "sender_id").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(t, row, "msg_id").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "thread").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "thread_name").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "sender_key").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "sender_id").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "sender_name").as_deref(), inv);
         for col in ["text", "snippet", "share_name", "share_description"] {
-            d.fact(FactType::Text, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
         }
         d.fact(
             FactType::Name,
-            raw(&t, row, "attachment_name").as_deref(),
-            &inv,
+            raw(t, row, "attachment_name").as_deref(),
+            inv,
         );
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "attachment_mime").as_deref(),
-            &inv,
+            raw(t, row, "attachment_mime").as_deref(),
+            inv,
         );
-        d.fact(FactType::Url, raw(&t, row, "share_link").as_deref(), &inv);
+        d.fact(FactType::Url, raw(t, row, "share_link").as_deref(), inv);
         for col in ["latitude", "longitude"] {
-            d.fact(FactType::Text, t.get(row, col), &inv);
+            d.fact(FactType::Text, t.get(row, col), inv);
         }
         let time = t.get(row, "time");
         d.time(
@@ -467,20 +454,20 @@ fn messages(
                 Some(false) => "Message received",
                 None => "Message time",
             },
-            &inv,
+            inv,
         );
         let sent_time = t.get(row, "timestamp_sent_ms");
         d.time(
             sent_time,
             unix_millis(sent_time),
             "Sent time the sender's app gave",
-            &inv,
+            inv,
         );
         let mut reaction_count = 0;
-        if let Some((rinv, by)) = &reactions
+        if let Some(by) = &reactions
             && let Some(rs) = by.get(id)
         {
-            for (r, time) in rs {
+            for (rinv, r, time) in rs {
                 reaction_count += 1;
                 d.fact(FactType::Text, Some(r), rinv);
                 d.time(
@@ -510,7 +497,7 @@ fn messages(
             t.get(row, "attachment_count").unwrap_or("0"),
         );
         record_draft(ctx, d)?;
-        observe_sender(ctx, &t, row, &inv, me, who)?;
+        observe_sender(ctx, t, row, inv, me, who)?;
         let (Some(text), Some(sent), Some(sender)) =
             (t.get(row, "text").filter(|s| !s.is_empty()), sent, sender)
         else {
@@ -531,7 +518,7 @@ fn messages(
         };
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("Facebook Messenger message {id}"),
             sent,

@@ -15,11 +15,13 @@ use std::collections::BTreeMap;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_nanos};
-use crate::identity::{OwnedParty, artefact_name, observe_columns, query_on, table_columns};
+use crate::identity::{
+    OwnedParty, artefact_name, observe_columns, pages_on, query_on, table_columns,
+};
 use crate::outputs::raw;
 
 /// The imo package folder `l` lies in (`…/com.imo.android.imo…`), `None` for another app's
@@ -148,11 +150,11 @@ fn buddy_list(
         "SELECT rowid AS rid, buid, 'imo:' || buid AS qualified, {} FROM friends WHERE buid IS NOT NULL AND buid != '' ORDER BY rowid",
         column_or_null(&cols, "", "name", "name"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(false);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "imo buddies")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "imo buddies")?;
+    for (inv, t, row) in pages.rows() {
         let Some(buid) = t.get(row, "buid") else {
             continue;
         };
@@ -164,8 +166,8 @@ fn buddy_list(
             format!("imo buddy {label}"),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "buid").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "buid").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
         d.interpretation = format!(
             "friends row {} of {}: {} imo user id {buid}{}.",
             t.get(row, "rid").unwrap_or("?"),
@@ -184,9 +186,9 @@ fn buddy_list(
             ctx,
             &context,
             if own { "device owner" } else { &label },
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("qualified", IdType::AccountId, "The imo user id"),
                 ("name", IdType::DisplayName, "The name"),
@@ -235,11 +237,11 @@ fn messages(
         c("message_read"),
         c("last_message"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "imo messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "imo messages")?;
+    for (inv, t, row) in pages.rows() {
         let buid = t.get(row, "buid").unwrap_or("?");
         let who = t
             .get(row, "partner")
@@ -257,19 +259,15 @@ fn messages(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "buid").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "partner").as_deref(), &inv);
-        d.fact(
-            FactType::Text,
-            raw(&t, row, "last_message").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Path, raw(&t, row, "attachment").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "buid").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "partner").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "last_message").as_deref(), inv);
+        d.fact(FactType::Path, raw(t, row, "attachment").as_deref(), inv);
         let time = t.get(row, "timestamp");
         if sent || received {
-            d.message_time(time, unix_nanos(time), sent, &inv);
+            d.message_time(time, unix_nanos(time), sent, inv);
         } else {
-            d.time(time, unix_nanos(time), "Message recorded", &inv);
+            d.time(time, unix_nanos(time), "Message recorded", inv);
         }
         d.interpretation = format!(
             "messages row {} of {}: an imo message in the chat with {who} ({buid}), {}; read flag {}{}; timestamp is Unix nanoseconds.",
@@ -293,9 +291,9 @@ fn messages(
                 ctx,
                 &context,
                 who,
-                &t,
+                t,
                 row,
-                &inv,
+                inv,
                 &[("qualified", IdType::AccountId, "The imo user id")],
                 &|what| format!("{what} of the chat partner {who} of an imo message."),
             )?;
@@ -321,7 +319,7 @@ fn messages(
         };
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("imo message {}", t.get(row, "rid").unwrap_or("?")),
             sent,

@@ -17,11 +17,11 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_micros};
-use crate::identity::{OwnedParty, artefact_name, observe, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, observe, pages_on, query_on, table_columns};
 use crate::outputs::raw;
 
 /// What the store is called in a note.
@@ -157,31 +157,33 @@ fn threads(
         c("is_pinned"),
         c("recipient_ids"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(out);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Instagram threads")?;
+    note_pages_cap(ctx, name, &pages, "Instagram threads")?;
     // every user of every thread: the recipients, then the inviter
     let safe = format!("CASE WHEN json_valid({info}) THEN {info} ELSE '{{}}' END");
     let usql = format!(
         "SELECT t.thread_id AS thread_id, 'recipient' AS role, {p} AS pk, 'instagram:' || {p} AS account, json_extract(r.value, '$.username') AS username, json_extract(r.value, '$.full_name') AS full_name \
          FROM threads t, json_each({safe}, '$.recipients') r \
-         UNION ALL SELECT t.thread_id, 'inviter', {ip}, 'instagram:' || {ip}, {iu}, {if_} FROM threads t WHERE {ip} IS NOT NULL",
+         UNION ALL SELECT t.thread_id, 'inviter', {ip}, 'instagram:' || {ip}, {iu}, {if_} FROM threads t WHERE {ip} IS NOT NULL \
+         ORDER BY 1, 2, 3",
         p = "coalesce(json_extract(r.value, '$.pk_id'), json_extract(r.value, '$.id'), json_extract(r.value, '$.pk'))",
         ip = pk(info, "$.inviter"),
         iu = json(info, "$.inviter.username"),
         if_ = json(info, "$.inviter.full_name"),
     );
-    let users = query_on(ctx, &l.tree, &l.path, &usql, MAX_ROWS * 4)?;
-    let mut by_thread: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    if let Some((_, ut)) = &users {
-        for (i, row) in ut.rows.iter().enumerate() {
-            if let Some(th) = ut.get(row, "thread_id") {
-                by_thread.entry(th.to_string()).or_default().push(i);
-            }
+    let users = pages_on(ctx, &l.tree, &l.path, &usql)?;
+    if let Some(u) = &users {
+        note_pages_cap(ctx, name, u, "Instagram thread members")?;
+    }
+    let mut by_thread: BTreeMap<&str, Vec<crate::calls::PagedRow>> = BTreeMap::new();
+    for (uinv, ut, row) in users.iter().flat_map(|u| u.rows()) {
+        if let Some(th) = ut.get(row, "thread_id") {
+            by_thread.entry(th).or_default().push((uinv, ut, row));
         }
     }
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(id) = t.get(row, "thread_id") else {
             continue;
         };
@@ -193,74 +195,71 @@ fn threads(
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "thread_id").as_deref(),
-            &inv,
+            raw(t, row, "thread_id").as_deref(),
+            inv,
         );
-        d.fact(FactType::Identifier, raw(&t, row, "v2").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "title").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(t, row, "v2").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "title").as_deref(), inv);
         let last = t.get(row, "last_activity_time");
-        d.time(last, unix_micros(last), "Last activity in the thread", &inv);
+        d.time(last, unix_micros(last), "Last activity in the thread", inv);
         let mut thread = Thread {
             title: title.map(str::to_string),
             others: Vec::new(),
         };
         let mut listed = Vec::new();
-        if let Some((uinv, ut)) = &users {
-            for &i in by_thread.get(id).into_iter().flatten() {
-                let urow = &ut.rows[i];
-                let Some(pk) = ut.get(urow, "pk").filter(|p| !p.is_empty()) else {
-                    continue;
-                };
-                let user_name = ut.get(urow, "username").filter(|s| !s.is_empty());
-                let full = ut.get(urow, "full_name").filter(|s| !s.is_empty());
-                d.fact(FactType::Account, raw(ut, urow, "pk").as_deref(), uinv);
-                d.fact(
-                    FactType::Account,
-                    raw(ut, urow, "username").as_deref(),
-                    uinv,
-                );
-                d.fact(FactType::Name, raw(ut, urow, "full_name").as_deref(), uinv);
-                let role = ut.get(urow, "role").unwrap_or("recipient");
-                listed.push(format!(
-                    "{pk} ({}{}, {role})",
-                    user_name.unwrap_or("no user name"),
-                    full.map(|f| format!(", {f}")).unwrap_or_default()
-                ));
-                let own = Some(pk) == me;
-                let label = full.or(user_name).unwrap_or(pk).to_string();
-                if !own && role == "recipient" {
-                    thread.others.push((pk.to_string(), label.clone()));
-                }
-                let context = if own {
-                    "owner".to_string()
-                } else {
-                    format!("instagram:{pk}")
-                };
-                let entity_label = if own { "device owner" } else { label.as_str() };
-                crate::identity::observe_columns(
-                    ctx,
-                    &context,
-                    entity_label,
-                    ut,
-                    urow,
-                    uinv,
-                    &[
-                        ("account", IdType::AccountId, "The Instagram id (pk)"),
-                        ("username", IdType::Nickname, "The user name"),
-                        ("full_name", IdType::DisplayName, "The full name"),
-                    ],
-                    &|what| {
-                        format!(
-                            "{what} of {label}, the {role} of an Instagram direct thread ({}).",
-                            if own {
-                                "the signed-in account"
-                            } else {
-                                "a user the account talked with"
-                            }
-                        )
-                    },
-                )?;
+        for &(uinv, ut, urow) in by_thread.get(id).into_iter().flatten() {
+            let Some(pk) = ut.get(urow, "pk").filter(|p| !p.is_empty()) else {
+                continue;
+            };
+            let user_name = ut.get(urow, "username").filter(|s| !s.is_empty());
+            let full = ut.get(urow, "full_name").filter(|s| !s.is_empty());
+            d.fact(FactType::Account, raw(ut, urow, "pk").as_deref(), uinv);
+            d.fact(
+                FactType::Account,
+                raw(ut, urow, "username").as_deref(),
+                uinv,
+            );
+            d.fact(FactType::Name, raw(ut, urow, "full_name").as_deref(), uinv);
+            let role = ut.get(urow, "role").unwrap_or("recipient");
+            listed.push(format!(
+                "{pk} ({}{}, {role})",
+                user_name.unwrap_or("no user name"),
+                full.map(|f| format!(", {f}")).unwrap_or_default()
+            ));
+            let own = Some(pk) == me;
+            let label = full.or(user_name).unwrap_or(pk).to_string();
+            if !own && role == "recipient" {
+                thread.others.push((pk.to_string(), label.clone()));
             }
+            let context = if own {
+                "owner".to_string()
+            } else {
+                format!("instagram:{pk}")
+            };
+            let entity_label = if own { "device owner" } else { label.as_str() };
+            crate::identity::observe_columns(
+                ctx,
+                &context,
+                entity_label,
+                ut,
+                urow,
+                uinv,
+                &[
+                    ("account", IdType::AccountId, "The Instagram id (pk)"),
+                    ("username", IdType::Nickname, "The user name"),
+                    ("full_name", IdType::DisplayName, "The full name"),
+                ],
+                &|what| {
+                    format!(
+                        "{what} of {label}, the {role} of an Instagram direct thread ({}).",
+                        if own {
+                            "the signed-in account"
+                        } else {
+                            "a user the account talked with"
+                        }
+                    )
+                },
+            )?;
         }
         d.interpretation = format!(
             "threads row {} of {name}: the Instagram direct thread {id}{}{} with {}; last_activity_time is Unix microseconds.",
@@ -322,11 +321,11 @@ fn messages(
         json(m, "$.link.text"),
         json(m, "$.link.link_context.link_url"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Instagram messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Instagram messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t
             .get(row, "item_id")
             .or(t.get(row, "server_item_id"))
@@ -359,12 +358,12 @@ fn messages(
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
         for col in ["item_id", "server_item_id", "client_item_id", "thread_id"] {
-            d.fact(FactType::Identifier, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Identifier, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Account, raw(&t, row, "sender").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "sender").as_deref(), inv);
         let texts: Vec<String> = ["text", "json_text", "reel_text", "action", "link_text"]
             .into_iter()
-            .filter_map(|c| raw(&t, row, c).filter(|s| !s.is_empty()))
+            .filter_map(|c| raw(t, row, c).filter(|s| !s.is_empty()))
             .fold(Vec::new(), |mut v, s| {
                 if !v.contains(&s) {
                     v.push(s);
@@ -372,9 +371,9 @@ fn messages(
                 v
             });
         for s in &texts {
-            d.fact(FactType::Text, Some(s), &inv);
+            d.fact(FactType::Text, Some(s), inv);
         }
-        d.fact(FactType::Url, raw(&t, row, "link_url").as_deref(), &inv);
+        d.fact(FactType::Url, raw(t, row, "link_url").as_deref(), inv);
         let time = t.get(row, "time");
         d.time(
             time,
@@ -384,7 +383,7 @@ fn messages(
                 Some(false) => "Message received",
                 None => "Message time",
             },
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "messages row {} of {name}: an Instagram {kind} in the thread {thread_id} {}; timestamp is Unix microseconds.",
@@ -398,7 +397,7 @@ fn messages(
             },
         );
         record_draft(ctx, d)?;
-        observe_sender(ctx, &t, row, &inv, me, from_label.as_deref())?;
+        observe_sender(ctx, t, row, inv, me, from_label.as_deref())?;
         let (Some(sent), Some(from)) = (sent, from) else {
             continue;
         };
@@ -424,7 +423,7 @@ fn messages(
         for text in &texts {
             crate::identity::message_claims(
                 ctx,
-                &inv,
+                inv,
                 text,
                 &format!("Instagram message {id}"),
                 sent,

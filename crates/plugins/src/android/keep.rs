@@ -16,11 +16,11 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, query_on, required_columns, table_columns};
+use crate::identity::{artefact_name, observe, pages_on, required_columns, table_columns};
 use crate::outputs::raw;
 
 const WHAT: &str = "Google Keep's keep.db";
@@ -59,16 +59,16 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         t("title"),
         t("last_modifier_email"),
     );
-    let Some((inv, rows)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(rows_pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &rows, MAX_ROWS, "Keep list items")?;
+    note_pages_cap(ctx, &name, &rows_pages, "Keep list items")?;
     let mut accounts = BTreeSet::new();
     let mut people = BTreeSet::new();
-    for row in &rows.rows {
+    for (inv, rows, row) in rows_pages.rows() {
         let item = rows.get(row, "item").unwrap_or("?");
         let account = rows.get(row, "account").unwrap_or("?");
-        let title = raw(&rows, row, "title").filter(|t| !t.is_empty());
+        let title = raw(rows, row, "title").filter(|t| !t.is_empty());
         let deleted = rows.get(row, "is_deleted") == Some("1");
         let mut d = Draft::new(
             "notes",
@@ -79,25 +79,25 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Email, raw(&rows, row, "account").as_deref(), &inv);
-        d.fact(FactType::Text, title.as_deref(), &inv);
-        d.fact(FactType::Text, raw(&rows, row, "text").as_deref(), &inv);
+        d.fact(FactType::Email, raw(rows, row, "account").as_deref(), inv);
+        d.fact(FactType::Text, title.as_deref(), inv);
+        d.fact(FactType::Text, raw(rows, row, "text").as_deref(), inv);
         d.fact(
             FactType::Text,
-            raw(&rows, row, "synced_text").as_deref(),
-            &inv,
+            raw(rows, row, "synced_text").as_deref(),
+            inv,
         );
-        d.fact(FactType::Identifier, rows.get(row, "parent"), &inv);
+        d.fact(FactType::Identifier, rows.get(row, "parent"), inv);
         let modifier = rows
             .get(row, "last_modifier_email")
             .filter(|e| !e.is_empty());
-        d.fact(FactType::Email, modifier, &inv);
+        d.fact(FactType::Email, modifier, inv);
         for (col, what) in [
             ("time_created", "Note created"),
             ("time_last_updated", "Note last changed"),
         ] {
             let v = rows.get(row, col);
-            d.time(v, unix_millis(v), what, &inv);
+            d.time(v, unix_millis(v), what, inv);
         }
         d.interpretation = format!(
             "list_item {item} of {name}: {} of the Google account {account} in the note {} (parent {}){}; times are Unix milliseconds.",
@@ -111,7 +111,7 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             if deleted { ", deleted" } else { "" },
         );
         record_draft(ctx, d)?;
-        super::playstore::owner_google_account(ctx, &mut accounts, account, &inv, || {
+        super::playstore::owner_google_account(ctx, &mut accounts, account, inv, || {
             format!(
                 "{account} keeps notes in Google Keep on the device: a Google account of its user."
             )
@@ -126,14 +126,14 @@ pub fn keep_db(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 m,
                 IdType::Email,
                 m,
-                &inv,
+                inv,
                 format!("{m} last changed a Google Keep note of {account}."),
             )?;
         }
         if let Some(text) = rows.get(row, "text").filter(|t| !t.is_empty()) {
             crate::identity::message_claims(
                 ctx,
-                &inv,
+                inv,
                 text,
                 &format!("Google Keep item {item}"),
                 true,
@@ -174,13 +174,13 @@ fn sharing(
         t("shared_timestamp"),
         t("sync_status"),
     );
-    let Some((inv, rows)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(rows_pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    for row in &rows.rows {
+    for (inv, rows, row) in rows_pages.rows() {
         let email = rows.get(row, "email").unwrap_or("?");
         let note = rows.get(row, "note").unwrap_or("?");
-        let title = raw(&rows, row, "title").filter(|t| !t.is_empty());
+        let title = raw(rows, row, "title").filter(|t| !t.is_empty());
         let mut d = Draft::new(
             "notes",
             format!(
@@ -189,11 +189,11 @@ fn sharing(
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Email, raw(&rows, row, "email").as_deref(), &inv);
-        d.fact(FactType::Text, title.as_deref(), &inv);
-        d.fact(FactType::Identifier, Some(note), &inv);
+        d.fact(FactType::Email, raw(rows, row, "email").as_deref(), inv);
+        d.fact(FactType::Text, title.as_deref(), inv);
+        d.fact(FactType::Identifier, Some(note), inv);
         let shared = rows.get(row, "shared_timestamp");
-        d.time(shared, unix_millis(shared), "Note shared", &inv);
+        d.time(shared, unix_millis(shared), "Note shared", inv);
         d.interpretation = format!(
             "sharing row {} of {name}: the note {note} is shared with {email} ({}{}); shared_timestamp is Unix milliseconds.",
             rows.get(row, "share").unwrap_or("?"),
@@ -216,7 +216,7 @@ fn sharing(
             email,
             IdType::Email,
             email,
-            &inv,
+            inv,
             format!("A Google Keep note of the device's user is shared with {email}."),
         )?;
     }

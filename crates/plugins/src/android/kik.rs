@@ -10,11 +10,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, observe, query_on, table_columns};
+use crate::identity::{Party, artefact_name, observe, pages_on, query_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is one of Kik's stores.
@@ -191,11 +191,11 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<Vec<String>, Run
         c("photo_url"),
         c("photo_timestamp"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(Vec::new());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Kik users")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Kik users")?;
+    for (inv, t, row) in pages.rows() {
         let Some(jid) = t.get(row, "jid").filter(|j| !j.is_empty()) else {
             continue;
         };
@@ -212,29 +212,21 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<Vec<String>, Run
             format!("Kik {} {label}", if group { "group" } else { "user" }),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "jid").as_deref(), &inv);
-        d.fact(
-            FactType::Account,
-            raw(&t, row, "user_name").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Account, raw(t, row, "jid").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "user_name").as_deref(), inv);
         for col in ["display_name", "local_name"] {
-            d.fact(FactType::Name, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(
-            FactType::Text,
-            raw(&t, row, "group_hashtag").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Text, raw(t, row, "group_hashtag").as_deref(), inv);
         d.fact(
             FactType::Count,
             t.get(row, "group_size").filter(|_| group),
-            &inv,
+            inv,
         );
-        d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
-        d.fact(FactType::Url, raw(&t, row, "photo_url").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "description").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "photo_url").as_deref(), inv);
         let photo = t.get(row, "photo_timestamp");
-        d.time(photo, unix_millis(photo), "Profile photo set", &inv);
+        d.time(photo, unix_millis(photo), "Profile photo set", inv);
         let flag = |col: &str| match t.get(row, col) {
             Some("0") | None => None,
             Some(_) => Some(col.trim_start_matches("is_").replace('_', " ")),
@@ -266,9 +258,9 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<Vec<String>, Run
             ctx,
             &context,
             &label,
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("jid", IdType::AccountId, "The Kik JID"),
                 ("user_name", IdType::Nickname, "The Kik user name"),
@@ -312,24 +304,24 @@ fn groups(
         "SELECT m.group_id AS group_id, m.member_jid AS member_jid, {}, {names} FROM memberTable m ORDER BY m.group_id, m.rowid",
         column_or_null(&cols, "m.", "is_admin", "is_admin"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Kik group members")?;
-    let groups = crate::outputs::runs_by(&t, "group_id");
-    for (group, rows) in groups {
+    note_pages_cap(ctx, name, &pages, "Kik group members")?;
+    for (group, rows) in pages.runs_by("group_id") {
         let label = rows
             .iter()
-            .find_map(|r| t.get(r, "group_name"))
+            .find_map(|(_, t, r)| t.get(r, "group_name"))
             .unwrap_or(&group)
             .to_string();
         let mut d = Draft::new("contacts", format!("Kik group {label} members"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(&group), &inv);
+        // every run has a row
+        d.fact(FactType::Account, Some(&group), rows[0].0);
         let mut members = Vec::new();
-        for r in &rows {
-            d.fact(FactType::Account, raw(&t, r, "member_jid").as_deref(), &inv);
-            d.fact(FactType::Name, raw(&t, r, "member_name").as_deref(), &inv);
+        for &(inv, t, r) in &rows {
+            d.fact(FactType::Account, raw(t, r, "member_jid").as_deref(), inv);
+            d.fact(FactType::Name, raw(t, r, "member_name").as_deref(), inv);
             if let Some(m) = t.get(r, "member_jid") {
                 members.push(format!(
                     "{m}{}{}",
@@ -408,11 +400,11 @@ fn messages(
         property("file-url", "file_url"),
         property("app-name", "app_name"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Kik messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Kik messages")?;
+    for (inv, t, row) in pages.rows() {
         let partner = t.get(row, "partner_jid").unwrap_or("?");
         let who = t.get(row, "partner_name").unwrap_or(partner);
         let sent = t.get(row, "was_me") == Some("1");
@@ -429,32 +421,28 @@ fn messages(
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Account,
-            raw(&t, row, "partner_jid").as_deref(),
-            &inv,
+            raw(t, row, "partner_jid").as_deref(),
+            inv,
         );
+        d.fact(FactType::Name, raw(t, row, "partner_name").as_deref(), inv);
         d.fact(
             FactType::Name,
-            raw(&t, row, "partner_name").as_deref(),
-            &inv,
+            raw(t, row, "partner_display").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "partner_display").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Account, raw(&t, row, "bin_id").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "bin_id").as_deref(), inv);
         for col in ["body", "sys_msg", "stat_msg"] {
-            d.fact(FactType::Text, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
         }
         for col in ["content_id", "app_id", "uid"] {
-            d.fact(FactType::Identifier, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Identifier, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Name, raw(&t, row, "file_name").as_deref(), &inv);
-        d.fact(FactType::Count, t.get(row, "file_size"), &inv);
-        d.fact(FactType::Url, raw(&t, row, "file_url").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "app_name").as_deref(), &inv);
+        d.fact(FactType::Name, raw(t, row, "file_name").as_deref(), inv);
+        d.fact(FactType::Count, t.get(row, "file_size"), inv);
+        d.fact(FactType::Url, raw(t, row, "file_url").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "app_name").as_deref(), inv);
         let time = t.get(row, "time");
-        d.message_time(time, unix_millis(time), sent, &inv);
+        d.message_time(time, unix_millis(time), sent, inv);
         d.interpretation = format!(
             "messagesTable row {} of {}: a Kik message {}{} (was_me {}, read state {}){}; timestamp is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),
@@ -498,7 +486,7 @@ fn messages(
         });
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             body,
             &format!("Kik message {}", t.get(row, "rid").unwrap_or("?")),
             sent,

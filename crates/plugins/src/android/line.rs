@@ -16,11 +16,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::note_row_cap;
+use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, query_on};
+use crate::identity::{artefact_name, observe, pages_on, query_on};
 use crate::outputs::raw;
 
 /// Triage of every LINE `naver_line` database found.
@@ -104,10 +104,10 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&ccols, "addressbook_name", "book"),
         col(&ccols, "status_msg", "status"),
     );
-    if let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? {
-        note_row_cap(ctx, &name, &t, MAX_ROWS, "LINE contacts")?;
-        for row in &t.rows {
-            let Some(mid) = raw(&t, row, "m_id") else {
+    if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
+        note_pages_cap(ctx, &name, &pages, "LINE contacts")?;
+        for (inv, t, row) in pages.rows() {
+            let Some(mid) = raw(t, row, "m_id") else {
                 continue;
             };
             let names: Vec<(String, &str)> = [
@@ -117,16 +117,16 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 ("book", "the address-book name"),
             ]
             .into_iter()
-            .filter_map(|(c, what)| raw(&t, row, c).map(|v| (v, what)))
+            .filter_map(|(c, what)| raw(t, row, c).map(|v| (v, what)))
             .collect();
             let label = names.first().map(|(n, _)| n.clone()).unwrap_or(mid.clone());
             let mut d = Draft::new("contacts", format!("LINE contact {label}"));
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Account, Some(&mid), &inv);
+            d.fact(FactType::Account, Some(&mid), inv);
             for (n, _) in &names {
-                d.fact(FactType::Name, Some(n), &inv);
+                d.fact(FactType::Name, Some(n), inv);
             }
-            d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+            d.fact(FactType::Text, raw(t, row, "status").as_deref(), inv);
             d.interpretation = format!(
                 "A LINE contact of {}: mid {mid}{}.",
                 l.name(),
@@ -138,7 +138,7 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             record_draft(ctx, d)?;
             let context = format!("line:{mid}");
             let why = |what: &str| format!("{what} of the LINE contact {label} ({}).", l.name());
-            if let Some(a) = raw(&t, row, "account") {
+            if let Some(a) = raw(t, row, "account") {
                 observe(
                     ctx,
                     &context,
@@ -146,7 +146,7 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     &label,
                     IdType::AccountId,
                     &a,
-                    &inv,
+                    inv,
                     why("The LINE mid"),
                 )?;
             }
@@ -163,7 +163,7 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     &label,
                     id_type,
                     n,
-                    &inv,
+                    inv,
                     why(what),
                 )?;
             }
@@ -179,14 +179,14 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&hcols, "attachement_type", "attachment_type"),
         col(&hcols, "attachement_local_uri", "attachment"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "LINE messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "LINE messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "id").unwrap_or("?");
-        let chat = raw(&t, row, "chat_id");
-        let from = raw(&t, row, "from_mid").filter(|f| !f.is_empty());
+        let chat = raw(t, row, "chat_id");
+        let from = raw(t, row, "from_mid").filter(|f| !f.is_empty());
         let sent = from.is_none();
         let one_to_one = chat.as_deref().is_some_and(|c| c.starts_with('u'));
         let mut d = Draft::new(
@@ -201,17 +201,17 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, chat.as_deref(), &inv);
-        d.fact(FactType::Account, from.as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+        d.fact(FactType::Account, chat.as_deref(), inv);
+        d.fact(FactType::Account, from.as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "content").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "server_id").as_deref(),
-            &inv,
+            raw(t, row, "server_id").as_deref(),
+            inv,
         );
-        d.fact(FactType::Path, raw(&t, row, "attachment").as_deref(), &inv);
-        let ts = raw(&t, row, "created_time");
-        d.message_time(ts.as_deref(), unix_millis(ts.as_deref()), sent, &inv);
+        d.fact(FactType::Path, raw(t, row, "attachment").as_deref(), inv);
+        let ts = raw(t, row, "created_time");
+        d.message_time(ts.as_deref(), unix_millis(ts.as_deref()), sent, inv);
         d.interpretation = format!(
             "chat_history id {id} of {}: a LINE message {} in the chat {} (status {}, attachment type {}); created_time is Unix milliseconds.",
             l.name(),
@@ -241,7 +241,7 @@ pub fn naver_line(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         };
         super::apps::claims_by_direction(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("LINE message {id} ({})", l.name()),
             sent,
@@ -335,33 +335,32 @@ fn groups(
         col(&mcols, "is_accepted", "accepted"),
         col(&mcols, "created_time", "joined"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "LINE group members")?;
-    let by_group = crate::outputs::runs_by(&t, "group_id");
-    for (group, rows) in by_group {
+    note_pages_cap(ctx, name, &pages, "LINE group members")?;
+    for (group, rows) in pages.runs_by("group_id") {
         let label = rows
             .iter()
-            .find_map(|r| t.get(r, "group_name").filter(|n| !n.is_empty()))
+            .find_map(|(_, t, r)| t.get(r, "group_name").filter(|n| !n.is_empty()))
             .unwrap_or(&group)
             .to_string();
         let mut d = Draft::new("contacts", format!("LINE group {label}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, Some(&group), &inv);
-        d.fact(
-            FactType::Name,
-            rows.iter()
-                .find_map(|r| raw(&t, r, "group_name"))
-                .as_deref(),
-            &inv,
-        );
+        // every run has a row
+        d.fact(FactType::Identifier, Some(&group), rows[0].0);
+        if let Some((inv, n)) = rows
+            .iter()
+            .find_map(|(inv, t, r)| raw(t, r, "group_name").map(|n| (inv, n)))
+        {
+            d.fact(FactType::Name, Some(&n), inv);
+        }
         let mut members = Vec::new();
-        for r in &rows {
-            d.fact(FactType::Account, raw(&t, r, "m_id").as_deref(), &inv);
-            d.fact(FactType::Name, raw(&t, r, "member_name").as_deref(), &inv);
+        for &(inv, t, r) in &rows {
+            d.fact(FactType::Account, raw(t, r, "m_id").as_deref(), inv);
+            d.fact(FactType::Name, raw(t, r, "member_name").as_deref(), inv);
             let joined = t.get(r, "joined");
-            d.time(joined, unix_millis(joined), "Member added", &inv);
+            d.time(joined, unix_millis(joined), "Member added", inv);
             if let Some(m) = t.get(r, "m_id") {
                 members.push(format!(
                     "{m}{}{}",
@@ -387,14 +386,14 @@ fn groups(
             members.join(", "),
         );
         record_draft(ctx, d)?;
-        for r in &rows {
-            if let Some(a) = raw(&t, r, "account") {
+        for &(inv, t, r) in &rows {
+            if let Some(a) = raw(t, r, "account") {
                 let who = t.get(r, "member_name").or(t.get(r, "m_id")).unwrap_or("?");
                 observe_mid(
                     ctx,
                     &a,
                     who,
-                    &inv,
+                    inv,
                     format!("The LINE mid of {who}, a member of the LINE group {label}."),
                 )?;
             }
@@ -429,11 +428,11 @@ fn call_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&cols, "voip_gc_media_type", "group_media"),
         col(&cols, "result", "result"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "LINE calls")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "LINE calls")?;
+    for (inv, t, row) in pages.rows() {
         let mid = t.get(row, "caller_mid").unwrap_or("?");
         let direction = match t.get(row, "dir") {
             Some("O") => "outgoing",
@@ -452,27 +451,23 @@ fn call_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         };
         let mut d = Draft::new("calls", format!("LINE {direction} {kind} call with {mid}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Account, raw(t, row, "caller_mid").as_deref(), inv);
         d.fact(
-            FactType::Account,
-            raw(&t, row, "caller_mid").as_deref(),
-            &inv,
+            FactType::Identifier,
+            raw(t, row, "call_type").as_deref(),
+            inv,
         );
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "call_type").as_deref(),
-            &inv,
+            raw(t, row, "voip_type").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "voip_type").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Text, raw(&t, row, "group_media").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "result").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "group_media").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "result").as_deref(), inv);
         let start = t.get(row, "start_time");
-        d.time(start, unix_millis(start), "Call started", &inv);
+        d.time(start, unix_millis(start), "Call started", inv);
         let end = t.get(row, "end_time");
-        d.time(end, unix_millis(end), "Call ended", &inv);
+        d.time(end, unix_millis(end), "Call ended", inv);
         d.interpretation = format!(
             "call_history row {} of {}: a LINE {kind} call, {direction} (call_type {} ends in {}), with {mid} (caller_mid names the call's other party, or its group); start_time and end_time are Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),
@@ -483,13 +478,13 @@ fn call_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         record_draft(ctx, d)?;
         // a user's mid starts with `u` (a group's with `c` or `r`)
         if mid.starts_with('u')
-            && let Some(a) = raw(&t, row, "account")
+            && let Some(a) = raw(t, row, "account")
         {
             observe_mid(
                 ctx,
                 &a,
                 mid,
-                &inv,
+                inv,
                 format!(
                     "The LINE mid of the other party of a LINE call ({}).",
                     l.name()

@@ -9,11 +9,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, query_on, table_columns};
+use crate::identity::{artefact_name, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `path` is Google Maps' destinations database.
@@ -59,11 +59,11 @@ pub fn destinations(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError>
         degrees(&cols, "source_lat", "source_latitude"),
         degrees(&cols, "source_lng", "source_longitude"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Google Maps destinations")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "Google Maps destinations")?;
+    for (inv, t, row) in pages.rows() {
         let title = t
             .get(row, "dest_title")
             .or(t.get(row, "dest_address"))
@@ -78,12 +78,8 @@ pub fn destinations(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError>
             format!("Google Maps destination {}", title.unwrap_or(&at)),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Name, raw(&t, row, "dest_title").as_deref(), &inv);
-        d.fact(
-            FactType::Text,
-            raw(&t, row, "dest_address").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Name, raw(t, row, "dest_title").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "dest_address").as_deref(), inv);
         for col in [
             "dest_lat",
             "dest_lng",
@@ -94,14 +90,14 @@ pub fn destinations(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError>
             "source_latitude",
             "source_longitude",
         ] {
-            d.fact(FactType::Text, t.get(row, col), &inv);
+            d.fact(FactType::Text, t.get(row, col), inv);
         }
         let time = t.get(row, "time");
         d.time(
             time,
             unix_millis(time),
             "Navigation to the destination",
-            &inv,
+            inv,
         );
         let start = match (
             t.get(row, "source_latitude"),

@@ -18,11 +18,11 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
+use super::Located;
 use super::databases::{Book, counterparty, observe_party, party_fact};
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_seconds};
-use crate::identity::{Party, artefact_name, columns_on, normalized, query_on};
+use crate::identity::{Party, artefact_name, columns_on, normalized, pages_on};
 use crate::outputs::raw;
 
 /// The placeholder AOSP writes for the device's own address.
@@ -52,7 +52,9 @@ fn mailbox(v: Option<&str>) -> &'static str {
 }
 
 /// One part of an MMS.
-struct Part {
+struct Part<'a> {
+    /// The page of `part` the row came from.
+    inv: &'a Invoked,
     ct: Option<String>,
     name: Option<String>,
     data: Option<String>,
@@ -85,16 +87,15 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         c("ct_t"),
         c("sub_id"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "MMS")?;
-    if t.rows.is_empty() {
+    note_pages_cap(ctx, &name, &pages, "MMS")?;
+    if pages.is_empty() {
         return Ok(());
     }
     // addresses and parts, each one query, grouped by message
-    let mut addrs: BTreeMap<String, Vec<(String, &'static str)>> = BTreeMap::new();
-    let mut ainv: Option<Invoked> = None;
+    let mut addr_pages = None;
     if let Some((_, ac)) = columns_on(ctx, &l.tree, &l.path, "addr")?
         && ac.contains("msg_id")
         && ac.contains("address")
@@ -103,27 +104,25 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             "SELECT msg_id, address, {} FROM addr ORDER BY msg_id, _id",
             column_or_null(&ac, "", "type", "type")
         );
-        if let Some((i, at)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)? {
-            for row in &at.rows {
-                if let (Some(m), Some(a)) = (at.get(row, "msg_id"), raw(&at, row, "address")) {
-                    addrs
-                        .entry(m.to_string())
-                        .or_default()
-                        .push((a, role(at.get(row, "type"))));
-                }
-            }
-            ainv = Some(i);
+        addr_pages = pages_on(ctx, &l.tree, &l.path, &sql)?;
+    }
+    let mut addrs: BTreeMap<&str, Vec<(&Invoked, String, &'static str)>> = BTreeMap::new();
+    for (ainv, at, row) in addr_pages.iter().flat_map(|p| p.rows()) {
+        if let (Some(m), Some(a)) = (at.get(row, "msg_id"), raw(at, row, "address")) {
+            addrs
+                .entry(m)
+                .or_default()
+                .push((ainv, a, role(at.get(row, "type"))));
         }
     }
-    let mut parts: BTreeMap<String, Vec<Part>> = BTreeMap::new();
-    let mut pinv: Option<Invoked> = None;
+    let mut part_pages = None;
     if let Some((_, pc)) = columns_on(ctx, &l.tree, &l.path, "part")?
         && pc.contains("mid")
     {
         let p = |col: &str| column_or_null(&pc, "", col, col);
         // with the message's addresses, so that the claims of a text cite a call holding
         // both the words and the numbers
-        let with_addresses = if ainv.is_some() {
+        let with_addresses = if addr_pages.is_some() {
             "(SELECT group_concat(a.address, ' ') FROM addr a WHERE a.msg_id = part.mid) AS addresses"
         } else {
             "NULL AS addresses"
@@ -137,24 +136,24 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             p("_data"),
             p("text"),
         );
-        if let Some((i, pt)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)? {
-            for row in &pt.rows {
-                let Some(mid) = pt.get(row, "mid") else {
-                    continue;
-                };
-                parts.entry(mid.to_string()).or_default().push(Part {
-                    ct: raw(&pt, row, "ct"),
-                    name: raw(&pt, row, "name")
-                        .or_else(|| raw(&pt, row, "fn"))
-                        .or_else(|| raw(&pt, row, "cl")),
-                    data: raw(&pt, row, "_data"),
-                    text: raw(&pt, row, "text"),
-                });
-            }
-            pinv = Some(i);
-        }
+        part_pages = pages_on(ctx, &l.tree, &l.path, &sql)?;
     }
-    for row in &t.rows {
+    let mut parts: BTreeMap<&str, Vec<Part>> = BTreeMap::new();
+    for (pinv, pt, row) in part_pages.iter().flat_map(|p| p.rows()) {
+        let Some(mid) = pt.get(row, "mid") else {
+            continue;
+        };
+        parts.entry(mid).or_default().push(Part {
+            inv: pinv,
+            ct: raw(pt, row, "ct"),
+            name: raw(pt, row, "name")
+                .or_else(|| raw(pt, row, "fn"))
+                .or_else(|| raw(pt, row, "cl")),
+            data: raw(pt, row, "_data"),
+            text: raw(pt, row, "text"),
+        });
+    }
+    for (inv, t, row) in pages.rows() {
         let Some(id) = t.get(row, "_id") else {
             continue;
         };
@@ -162,17 +161,17 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         let received = boxed == Some("1");
         let outgoing = matches!(boxed, Some("2" | "3" | "4" | "5"));
         let mine = addrs.get(id).map(Vec::as_slice).unwrap_or_default();
-        let from: Vec<&str> = mine
-            .iter()
-            .filter(|(a, r)| *r == "from" && a != OWN_ADDRESS)
-            .map(|(a, _)| a.as_str())
-            .collect();
-        let to: Vec<&str> = mine
-            .iter()
-            .filter(|(a, r)| *r != "from" && a != OWN_ADDRESS)
-            .map(|(a, _)| a.as_str())
-            .collect();
+        let side = |from: bool| -> Vec<(&Invoked, &str)> {
+            mine.iter()
+                .filter(|(_, a, r)| (*r == "from") == from && a != OWN_ADDRESS)
+                .map(|(i, a, _)| (*i, a.as_str()))
+                .collect()
+        };
+        let (from_at, to_at) = (side(true), side(false));
+        let from: Vec<&str> = from_at.iter().map(|(_, a)| *a).collect();
+        let to: Vec<&str> = to_at.iter().map(|(_, a)| *a).collect();
         // the other parties: the sender of a received MMS; the recipients of a sent one
+        let others_at = if received { &from_at } else { &to_at };
         let others: Vec<&str> = if received { from.clone() } else { to.clone() };
         let shown = if others.is_empty() {
             "no address stored".to_string()
@@ -186,43 +185,39 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         };
         let mut d = Draft::new("messages", title);
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        if let Some(ai) = &ainv {
-            for (a, _) in mine.iter().filter(|(a, _)| a != OWN_ADDRESS) {
-                d.claim(party_fact(ctx, a, ai));
-            }
+        for (ai, a, _) in mine.iter().filter(|(_, a, _)| a != OWN_ADDRESS) {
+            d.claim(party_fact(ctx, a, ai));
         }
-        d.fact(FactType::Text, raw(&t, row, "sub").as_deref(), &inv);
-        d.fact(FactType::Identifier, raw(&t, row, "m_id").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "sub").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "m_id").as_deref(), inv);
         let date = t.get(row, "date");
         d.time(
             date,
             unix_seconds(date),
             if received { "MMS received" } else { "MMS sent" },
-            &inv,
+            inv,
         );
         let sent_at = t.get(row, "date_sent").filter(|v| *v != "0");
         if received {
-            d.time(sent_at, unix_seconds(sent_at), "MMS sent", &inv);
+            d.time(sent_at, unix_seconds(sent_at), "MMS sent", inv);
         }
         let list = parts.get(id).map(Vec::as_slice).unwrap_or_default();
         let mut texts = Vec::new();
         let mut attached = Vec::new();
-        if let Some(pi) = &pinv {
-            for p in list {
-                d.fact(FactType::Text, p.text.as_deref(), pi);
-                d.fact(FactType::Identifier, p.ct.as_deref(), pi);
-                d.fact(FactType::Name, p.name.as_deref(), pi);
-                d.fact(FactType::Path, p.data.as_deref(), pi);
-                if let Some(text) = p.text.as_deref().filter(|s| !s.is_empty()) {
-                    texts.push(text);
-                }
-                if p.ct.as_deref() != Some("text/plain") {
-                    attached.push(format!(
-                        "{} ({})",
-                        p.name.as_deref().unwrap_or("unnamed"),
-                        p.ct.as_deref().unwrap_or("no content type")
-                    ));
-                }
+        for p in list {
+            d.fact(FactType::Text, p.text.as_deref(), p.inv);
+            d.fact(FactType::Identifier, p.ct.as_deref(), p.inv);
+            d.fact(FactType::Name, p.name.as_deref(), p.inv);
+            d.fact(FactType::Path, p.data.as_deref(), p.inv);
+            if let Some(text) = p.text.as_deref().filter(|s| !s.is_empty()) {
+                texts.push((p.inv, text));
+            }
+            if p.ct.as_deref() != Some("text/plain") {
+                attached.push(format!(
+                    "{} ({})",
+                    p.name.as_deref().unwrap_or("unnamed"),
+                    p.ct.as_deref().unwrap_or("no content type")
+                ));
             }
         }
         d.interpretation = format!(
@@ -243,7 +238,7 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             } else {
                 to.join(", ")
             },
-            raw(&t, row, "sub")
+            raw(t, row, "sub")
                 .map(|s| format!(", subject \"{s}\""))
                 .unwrap_or_default(),
             list.len(),
@@ -264,15 +259,12 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             },
         );
         record_draft(ctx, d)?;
-        let Some(ai) = &ainv else {
-            continue;
-        };
         let what = format!("MMS {id} ({})", l.name());
-        for a in &others {
+        for (ai, a) in others_at {
             observe_party(ctx, book, a, ai, &what)?;
         }
         // claims only where one other party is known (not a group MMS)
-        let ([one], false, Some(pi)) = (others.as_slice(), texts.is_empty(), &pinv) else {
+        let ([one], false) = (others.as_slice(), texts.is_empty()) else {
             continue;
         };
         if !(received || outgoing) || normalized(ctx, IdType::Phone, one).is_none() {
@@ -296,19 +288,22 @@ pub fn mms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
             )
         };
         // the claims cite the parts' call, which holds the text and the message's addresses
-        crate::identity::message_claims(
-            ctx,
-            pi,
-            &texts.join("\n"),
-            &what,
-            !received,
-            &owner_role,
-            Some(Party {
-                context: &context,
-                label: &label,
-                role: &party_role,
-            }),
-        )?;
+        // (each page of parts its own texts)
+        for (pi, text) in crate::calls::runs_of_texts(&texts) {
+            crate::identity::message_claims(
+                ctx,
+                pi,
+                &text,
+                &what,
+                !received,
+                &owner_role,
+                Some(Party {
+                    context: &context,
+                    label: &label,
+                    role: &party_role,
+                }),
+            )?;
+        }
     }
     Ok(())
 }

@@ -49,8 +49,10 @@
 //! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
-//! [`TimeMark`](masf_graph::TimeMark)s. More than [`MAX_ROWS`] rows of one table give one
-//! summary phenomenon for the rest (count, first and last time).
+//! [`TimeMark`](masf_graph::TimeMark)s. Tables are read in pages of
+//! [`crate::identity::PAGE_ROWS`] rows ([`crate::identity::pages_on`], each page one short
+//! output a fact cites) up to [`crate::calls::ROW_CAP`] rows; rows past the cap are noted as not
+//! read, or for SMS, calls and media give one summary phenomenon (count, first and last time).
 
 mod apps;
 mod blocked;
@@ -98,7 +100,9 @@ use crate::outputs::found_paths;
 /// Files found per artefact kind, on average, before the search of a tree stops.
 const FOUND_PER_ARTEFACT: u64 = 100;
 
-/// Most rows of one table recorded one phenomenon each; the rest are summarised.
+/// Most entries recorded from an artefact read in one output (a file's list, an XML's
+/// networks, the raw contacts grouped from one query): every fact re-reads the cited output,
+/// so these stay shorter than the paged tables' [`crate::calls::ROW_CAP`].
 pub const MAX_ROWS: u64 = 2000;
 
 /// The Android plugin.

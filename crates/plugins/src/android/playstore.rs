@@ -13,11 +13,11 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, columns_on, normalized, observe, query_on};
+use crate::identity::{artefact_name, columns_on, normalized, observe, pages_on};
 use crate::outputs::raw;
 
 /// Whether `l` is one of the Play Store's databases (the names are common to other apps).
@@ -82,13 +82,13 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             "rowid"
         },
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Play Store library items")?;
+    note_pages_cap(ctx, &name, &pages, "Play Store library items")?;
     let mut accounts = BTreeSet::new();
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let account = t.get(row, "account").unwrap_or("?");
         let doc = t.get(row, "doc_id").unwrap_or("?");
         let mut d = Draft::new("apps", format!("Google Play: {doc} acquired by {account}"));
@@ -98,19 +98,15 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         } else {
             FactType::Account
         };
-        d.fact(account_fact, raw(&t, row, "account").as_deref(), &inv);
+        d.fact(account_fact, raw(t, row, "account").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "doc_id").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "doc_id").as_deref(),
-            &inv,
-        );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "library_id").as_deref(),
-            &inv,
+            raw(t, row, "library_id").as_deref(),
+            inv,
         );
         let time = t.get(row, "purchase_time");
-        d.time(time, unix_millis(time), "Acquired in the Play Store", &inv);
+        d.time(time, unix_millis(time), "Acquired in the Play Store", inv);
         d.interpretation = format!(
             "ownership row {} of {name}: the Google account {account} acquired {doc} in the Play Store (library {}, document type {}, offer type {}{}); purchase_time is Unix milliseconds.",
             t.get(row, "row").unwrap_or("?"),
@@ -124,7 +120,7 @@ pub fn library(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         record_draft(ctx, d)?;
-        owner_google_account(ctx, &mut accounts, account, &inv, || {
+        owner_google_account(ctx, &mut accounts, account, inv, || {
             format!(
                 "{account} acquired apps in the Play Store on the device ({}): a Google account of its user.",
                 l.name()
@@ -205,17 +201,17 @@ pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
             .collect::<Vec<_>>()
             .join(", "),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Play Store app states")?;
+    note_pages_cap(ctx, &name, &pages, "Play Store app states")?;
     let user = user_of(&l.path);
     let mut accounts = BTreeSet::new();
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let Some(package) = t.get(row, "package_name") else {
             continue;
         };
-        let title = raw(&t, row, "title");
+        let title = raw(t, row, "title");
         let mut d = Draft::new(
             "apps",
             format!(
@@ -229,19 +225,19 @@ pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "package_name").as_deref(),
-            &inv,
+            raw(t, row, "package_name").as_deref(),
+            inv,
         );
         let mut said = Vec::new();
         for (col, ft, what) in APPSTATE {
-            let v = raw(&t, row, col).filter(|v| !v.is_empty());
+            let v = raw(t, row, col).filter(|v| !v.is_empty());
             let Some(v) = v else { continue };
             let ft = if *ft == FactType::Email && normalized(ctx, IdType::Email, &v).is_none() {
                 FactType::Account
             } else {
                 *ft
             };
-            d.fact(ft, Some(&v), &inv);
+            d.fact(ft, Some(&v), inv);
             let shown = match (*col, v.as_str()) {
                 ("auto_update", "0") => "default".to_string(),
                 ("auto_update", "1") => "yes".to_string(),
@@ -261,7 +257,7 @@ pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
             ("delivery_data_timestamp_ms", "Delivery data fetched"),
         ] {
             let v = t.get(row, col).filter(|v| *v != "0");
-            d.time(v, unix_millis(v), mark, &inv);
+            d.time(v, unix_millis(v), mark, inv);
         }
         d.interpretation = format!(
             "appstate row of {name}{}: the Play Store installed or updated {package}{}; its times are Unix milliseconds.",
@@ -279,7 +275,7 @@ pub fn local_app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeErr
             let Some(account) = t.get(row, col) else {
                 continue;
             };
-            owner_google_account(ctx, &mut accounts, account, &inv, || {
+            owner_google_account(ctx, &mut accounts, account, inv, || {
                 format!(
                     "{account} installed or updated apps through the Play Store on the device ({}): a Google account of its user.",
                     l.name()
@@ -314,19 +310,19 @@ pub fn suggestions(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
         c("display1"),
         c("date"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Play Store searches")?;
-    for row in &t.rows {
-        let query = raw(&t, row, "query").unwrap_or_default();
+    note_pages_cap(ctx, &name, &pages, "Play Store searches")?;
+    for (inv, t, row) in pages.rows() {
+        let query = raw(t, row, "query").unwrap_or_default();
         let mut d = Draft::new("web", format!("Google Play search {query}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Text, Some(&query), &inv);
-        d.fact(FactType::Text, raw(&t, row, "display1").as_deref(), &inv);
+        d.fact(FactType::Text, Some(&query), inv);
+        d.fact(FactType::Text, raw(t, row, "display1").as_deref(), inv);
         let time = t.get(row, "date");
-        d.time(time, unix_millis(time), "Searched in the Play Store", &inv);
+        d.time(time, unix_millis(time), "Searched in the Play Store", inv);
         d.interpretation = format!(
             "suggestions row {} of {name}: a search typed in the Play Store; date is Unix milliseconds.",
             t.get(row, "row").unwrap_or("?"),

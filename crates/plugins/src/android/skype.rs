@@ -11,11 +11,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// The account a Skype store is named after (`live:<id>`), `None` for another file.
@@ -100,11 +100,11 @@ fn persons(ctx: &AgentCtx<'_>, l: &Located, name: &str, me: &str) -> Result<bool
             "NULL"
         },
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(false);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Skype contacts")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Skype contacts")?;
+    for (inv, t, row) in pages.rows() {
         let Some(id) = t.get(row, "entry_id") else {
             continue;
         };
@@ -120,11 +120,11 @@ fn persons(ctx: &AgentCtx<'_>, l: &Located, name: &str, me: &str) -> Result<bool
             format!("Skype contact {label}"),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "entry_id").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "entry_id").as_deref(), inv);
         for col in ["first_name", "last_name"] {
-            d.fact(FactType::Name, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Text, raw(&t, row, "mood").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "mood").as_deref(), inv);
         d.interpretation = format!(
             "person row {} of {}: the Skype {} {id}{}.",
             t.get(row, "rid").unwrap_or("?"),
@@ -143,9 +143,9 @@ fn persons(ctx: &AgentCtx<'_>, l: &Located, name: &str, me: &str) -> Result<bool
             ctx,
             &context,
             if own { "device owner" } else { &label },
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("account", IdType::AccountId, "The Skype id"),
                 ("full_name", IdType::DisplayName, "The name"),
@@ -170,17 +170,21 @@ fn groups(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeErro
         return Ok(());
     }
     let sql = "SELECT conversation_id, person_id FROM particiapnt ORDER BY conversation_id, rowid";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Skype participants")?;
-    for (conversation, rows) in crate::outputs::runs_by(&t, "conversation_id") {
+    note_pages_cap(ctx, name, &pages, "Skype participants")?;
+    for (conversation, rows) in pages.runs_by("conversation_id") {
         let mut d = Draft::new("contacts", format!("Skype group {conversation}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, Some(&conversation), &inv);
-        let members: Vec<&str> = rows.iter().filter_map(|r| t.get(r, "person_id")).collect();
-        for r in &rows {
-            d.fact(FactType::Account, raw(&t, r, "person_id").as_deref(), &inv);
+        // every run has a row
+        d.fact(FactType::Identifier, Some(&conversation), rows[0].0);
+        let members: Vec<&str> = rows
+            .iter()
+            .filter_map(|(_, t, r)| t.get(r, "person_id"))
+            .collect();
+        for &(inv, t, r) in &rows {
+            d.fact(FactType::Account, raw(t, r, "person_id").as_deref(), inv);
         }
         d.interpretation = format!(
             "particiapnt rows of {conversation} in {}: a Skype group conversation with {} participant(s): {}.",
@@ -236,11 +240,11 @@ fn chat(
         c("duration"),
         c("message_type"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Skype messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Skype messages")?;
+    for (inv, t, row) in pages.rows() {
         let conversation = t.get(row, "conversation").unwrap_or("?");
         let sent = t.get(row, "mine") == Some("1");
         let sender = t.get(row, "person_id").unwrap_or("?");
@@ -262,25 +266,21 @@ fn chat(
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Account,
-            raw(&t, row, "conversation").as_deref(),
-            &inv,
+            raw(t, row, "conversation").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Account,
-            raw(&t, row, "person_id").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "person_id").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "sender_name").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "content").as_deref(), inv);
         d.fact(
             FactType::Path,
-            raw(&t, row, "device_gallery_path").as_deref(),
-            &inv,
+            raw(t, row, "device_gallery_path").as_deref(),
+            inv,
         );
         d.fact(
             FactType::Count,
             t.get(row, "duration").filter(|_| call),
-            &inv,
+            inv,
         );
         let time = t.get(row, "time");
         d.time(
@@ -291,7 +291,7 @@ fn chat(
                 (false, true) => "Message sent",
                 (false, false) => "Message received",
             },
-            &inv,
+            inv,
         );
         if call {
             let end = t.get(row, "end_time");
@@ -299,7 +299,7 @@ fn chat(
                 end,
                 unix_millis(end),
                 "Call ended (the start plus the duration, read as seconds)",
-                &inv,
+                inv,
             );
         }
         d.interpretation = format!(
@@ -334,9 +334,9 @@ fn chat(
             } else {
                 who
             },
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[("sender_account", IdType::AccountId, "The Skype id")],
             &|what| format!("{what} of the sender of a Skype message or call ({who})."),
         )?;
@@ -358,7 +358,7 @@ fn chat(
         };
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("Skype message {}", t.get(row, "rid").unwrap_or("?")),
             sent,

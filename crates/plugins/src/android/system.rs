@@ -27,7 +27,7 @@
 //!   `MediaProvider` / `DatabaseHelper`): one phenomenon per photo or video of `files` (path,
 //!   name, type, size, added/modified in Unix s, taken in Unix ms, latitude/longitude where the
 //!   schema and row have them, the owning app, dimensions, download flag, relative path), the
-//!   first [`MAX_ROWS`] one by one and the rest summarised.
+//!   first [`ROW_CAP`] one by one and the rest summarised.
 //!
 //! Secrets are never facts: the pre-shared key, WEP keys, enterprise password and DPP keys of a
 //! network, a Bluetooth device's link key and LE keys, the adapter's local keys are said to be
@@ -41,9 +41,10 @@ use masf_tools::Invoked;
 
 use super::databases::tables_with;
 use super::{Located, MAX_ROWS};
+use crate::calls::ROW_CAP;
 use crate::calls::column_or_null;
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
-use crate::identity::{artefact_name, normalized, observe, query_on};
+use crate::identity::{artefact_name, normalized, observe, pages_on, query_on};
 use crate::outputs::raw;
 
 // ---------------------------------------------------------------------------------------------
@@ -843,7 +844,7 @@ fn select(cols: &BTreeSet<String>, prefix: &str, wanted: &[&str]) -> String {
         .join(", ")
 }
 
-/// One summary phenomenon for the rows of `from` beyond the first [`MAX_ROWS`]: count, first
+/// One summary phenomenon for the rows of `from` beyond the first [`ROW_CAP`]: count, first
 /// and last `time_col` (in `encoding`).
 #[allow(clippy::too_many_arguments)]
 fn summarise_rest(
@@ -856,7 +857,7 @@ fn summarise_rest(
     what: &str,
 ) -> Result<(), RuntimeError> {
     let sql = format!(
-        "SELECT COUNT(*) AS n, MIN(t) AS first, MAX(t) AS last FROM (SELECT {time_col} AS t {from} LIMIT -1 OFFSET {MAX_ROWS})"
+        "SELECT COUNT(*) AS n, MIN(t) AS first, MAX(t) AS last FROM (SELECT {time_col} AS t {from} LIMIT -1 OFFSET {ROW_CAP})"
     );
     let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 1)? else {
         return Ok(());
@@ -879,7 +880,7 @@ fn summarise_rest(
         d.time(v, enc, &format!("{what}: {desc} of the rest"), &inv);
     }
     d.interpretation = format!(
-        "{} holds {n} {what} beyond the first {MAX_ROWS}, which are recorded one by one; these are summarised by count and first/last {time_col} only.",
+        "{} holds {n} {what} beyond the first {ROW_CAP}, which are recorded one by one; these are summarised by count and first/last {time_col} only.",
         artefact_name(&l.tree, &l.path)
     );
     record_draft(ctx, d)
@@ -982,11 +983,11 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             ]
         )
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let mut own: Vec<String> = Vec::new();
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let account = t.get(row, "account_name");
         let kind = t.get(row, "account_type").unwrap_or("");
@@ -1005,23 +1006,19 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Account,
-            raw(&t, row, "account_name").as_deref(),
-            &inv,
+            raw(t, row, "account_name").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Text,
-            raw(&t, row, "account_type").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Text, raw(t, row, "account_type").as_deref(), inv);
         d.fact(
             FactType::Name,
-            raw(&t, row, "calendar_displayName").as_deref(),
-            &inv,
+            raw(t, row, "calendar_displayName").as_deref(),
+            inv,
         );
         d.fact(
             FactType::Account,
-            raw(&t, row, "ownerAccount").as_deref(),
-            &inv,
+            raw(t, row, "ownerAccount").as_deref(),
+            inv,
         );
         let shared = owner_account.filter(|o| Some(*o) != account);
         d.interpretation = format!(
@@ -1064,7 +1061,7 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     "device owner",
                     id_type,
                     a,
-                    &inv,
+                    inv,
                     format!(
                         "The account {a} ({kind}) the device's calendars sync with ({}, Calendars.account_name).",
                         l.name()
@@ -1078,7 +1075,7 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 o,
                 None,
                 &own,
-                &inv,
+                inv,
                 &format!(
                     "the owner of the calendar {} shared with the device's user ({name}, Calendars.ownerAccount)",
                     display.unwrap_or("unnamed")
@@ -1087,8 +1084,6 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         }
     }
     // The attendees, by event.
-    let mut attendees: std::collections::BTreeMap<String, Vec<(usize, Invoked)>> =
-        Default::default();
     let mut atable = None;
     if tables.iter().any(|t| t == "Attendees")
         && let Some((_, acols)) = columns(ctx, l, "Attendees")?
@@ -1107,17 +1102,16 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 ]
             )
         );
-        if let Some((inv, at)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 10)? {
-            for (i, row) in at.rows.iter().enumerate() {
-                if let Some(e) = at.get(row, "event_id") {
-                    attendees
-                        .entry(e.to_string())
-                        .or_default()
-                        .push((i, inv.clone()));
-                }
-            }
-            crate::calls::note_row_cap(ctx, &name, &at, MAX_ROWS * 10, "attendees")?;
-            atable = Some(at);
+        if let Some(at_pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
+            crate::calls::note_pages_cap(ctx, &name, &at_pages, "attendees")?;
+            atable = Some(at_pages);
+        }
+    }
+    let mut attendees: std::collections::BTreeMap<&str, Vec<crate::calls::PagedRow>> =
+        Default::default();
+    for (ainv, at, row) in atable.iter().flat_map(|p| p.rows()) {
+        if let Some(e) = at.get(row, "event_id") {
+            attendees.entry(e).or_default().push((ainv, at, row));
         }
     }
     // The events.
@@ -1154,10 +1148,10 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             ]
         )
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let title = t.get(row, "title");
         let mut d = Draft::new(
@@ -1165,66 +1159,57 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             format!("Calendar event {}", title.unwrap_or("(no title)")),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Text, raw(&t, row, "title").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
-        d.fact(
-            FactType::Text,
-            raw(&t, row, "eventLocation").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Text, raw(t, row, "title").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "description").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "eventLocation").as_deref(), inv);
         let all_day = t.get(row, "allDay") == Some("1");
         for (col, desc) in [
             ("dtstart", "Calendar event starts"),
             ("dtend", "Calendar event ends"),
         ] {
             let v = t.get(row, col);
-            d.time(v, unix_millis(v), desc, &inv);
+            d.time(v, unix_millis(v), desc, inv);
         }
-        d.fact(FactType::Text, raw(&t, row, "rrule").as_deref(), &inv);
-        d.fact(FactType::Email, raw(&t, row, "organizer").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "calendar").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "rrule").as_deref(), inv);
+        d.fact(FactType::Email, raw(t, row, "organizer").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "calendar").as_deref(), inv);
         let mut people = Vec::new();
-        if let Some(at) = &atable {
-            for (i, ainv) in attendees.get(id).into_iter().flatten() {
-                let Some(arow) = at.rows.get(*i) else {
-                    continue;
-                };
-                let email = at.get(arow, "attendeeEmail");
-                let aname = at.get(arow, "attendeeName");
-                d.fact(
-                    FactType::Email,
-                    raw(at, arow, "attendeeEmail").as_deref(),
+        for &(ainv, at, arow) in attendees.get(id).into_iter().flatten() {
+            let email = at.get(arow, "attendeeEmail");
+            let aname = at.get(arow, "attendeeName");
+            d.fact(
+                FactType::Email,
+                raw(at, arow, "attendeeEmail").as_deref(),
+                ainv,
+            );
+            d.fact(
+                FactType::Name,
+                raw(at, arow, "attendeeName").as_deref(),
+                ainv,
+            );
+            let role = if at.get(arow, "attendeeRelationship") == Some("2") {
+                ", organizer"
+            } else {
+                ""
+            };
+            people.push(format!(
+                "{}{} ({}{role})",
+                aname.unwrap_or(""),
+                email.map(|e| format!(" <{e}>")).unwrap_or_default(),
+                attendee_status(at.get(arow, "attendeeStatus").unwrap_or(""))
+            ));
+            if let Some(e) = email {
+                observe_email_person(
+                    ctx,
+                    e,
+                    aname,
+                    &own,
                     ainv,
-                );
-                d.fact(
-                    FactType::Name,
-                    raw(at, arow, "attendeeName").as_deref(),
-                    ainv,
-                );
-                let role = if at.get(arow, "attendeeRelationship") == Some("2") {
-                    ", organizer"
-                } else {
-                    ""
-                };
-                people.push(format!(
-                    "{}{} ({}{role})",
-                    aname.unwrap_or(""),
-                    email.map(|e| format!(" <{e}>")).unwrap_or_default(),
-                    attendee_status(at.get(arow, "attendeeStatus").unwrap_or(""))
-                ));
-                if let Some(e) = email {
-                    observe_email_person(
-                        ctx,
-                        e,
-                        aname,
-                        &own,
-                        ainv,
-                        &format!(
-                            "an attendee of the calendar event {:?} ({name}, Attendees)",
-                            title.unwrap_or("(no title)")
-                        ),
-                    )?;
-                }
+                    &format!(
+                        "an attendee of the calendar event {:?} ({name}, Attendees)",
+                        title.unwrap_or("(no title)")
+                    ),
+                )?;
             }
         }
         if let Some(o) = t.get(row, "organizer") {
@@ -1233,7 +1218,7 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 o,
                 None,
                 &own,
-                &inv,
+                inv,
                 &format!(
                     "the organizer of the calendar event {:?} ({name}, Events.organizer)",
                     title.unwrap_or("(no title)")
@@ -1278,7 +1263,7 @@ pub fn calendar(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         record_draft(ctx, d)?;
     }
-    if t.truncated {
+    if pages.truncated {
         summarise_rest(
             ctx,
             l,
@@ -1349,10 +1334,10 @@ pub fn media_store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
     wanted.extend(MEDIA_FIELDS.iter().map(|(c, _, _)| *c));
     let from = format!("FROM files {filter} ORDER BY _id");
     let sql = format!("SELECT _id, {} {from}", select(&cols, "", &wanted));
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "_id").unwrap_or("?");
         let path = t.get(row, "_data");
         let video = t.get(row, "media_type") == Some("3")
@@ -1369,11 +1354,11 @@ pub fn media_store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Path, raw(&t, row, "_data").as_deref(), &inv);
+        d.fact(FactType::Path, raw(t, row, "_data").as_deref(), inv);
         let mut said = Vec::new();
         for (c, ft, w) in MEDIA_FIELDS {
             if let Some(v) = t.get(row, c) {
-                d.fact(*ft, raw(&t, row, c).as_deref(), &inv);
+                d.fact(*ft, raw(t, row, c).as_deref(), inv);
                 said.push(format!("{w} {v}"));
             }
         }
@@ -1383,8 +1368,8 @@ pub fn media_store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
                 if a.parse::<f64>().is_ok_and(|v| v != 0.0)
                     || b.parse::<f64>().is_ok_and(|v| v != 0.0) =>
             {
-                d.fact(FactType::Text, Some(a), &inv);
-                d.fact(FactType::Text, Some(b), &inv);
+                d.fact(FactType::Text, Some(a), inv);
+                d.fact(FactType::Text, Some(b), inv);
                 format!(
                     "; taken at latitude {a}, longitude {b} (as the media scanner read the file's location)"
                 )
@@ -1400,14 +1385,14 @@ pub fn media_store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
             } else {
                 "Photo taken"
             },
-            &inv,
+            inv,
         );
         for (col, desc) in [
             ("date_added", "Media added to the media store"),
             ("date_modified", "Media file modified"),
         ] {
             let v = t.get(row, col);
-            d.time(v, unix_seconds(v), desc, &inv);
+            d.time(v, unix_seconds(v), desc, inv);
         }
         d.interpretation = format!(
             "files _id {id} of {name}: the {} {}{place}; {}; datetaken is Unix ms, date_added and date_modified Unix seconds.",
@@ -1421,7 +1406,7 @@ pub fn media_store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
         );
         record_draft(ctx, d)?;
     }
-    if t.truncated {
+    if pages.truncated {
         let time_col = if cols.contains("date_added") {
             "date_added"
         } else {

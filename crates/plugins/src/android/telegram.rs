@@ -29,7 +29,7 @@
 //!   owner's id, user name, phone and name even when the cache was cleared.
 //!
 //! Each table is read on its own: a table missing or lacking a column is noted ("could not
-//! parse … because …") and the others are still read. At most [`MAX_ROWS`] rows per table.
+//! parse … because …") and the others are still read. At most [`crate::calls::ROW_CAP`] rows per table, read in pages.
 
 use std::collections::HashMap;
 
@@ -37,12 +37,12 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use serde_json::Value;
 
+use super::Located;
 use super::databases::tables_with;
 use super::line::{col, columns};
-use super::{Located, MAX_ROWS};
-use crate::calls::note_row_cap;
+use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, record_draft, unix_seconds};
-use crate::identity::{artefact_name, observe, query_on};
+use crate::identity::{artefact_name, observe, pages_on, pages_on_with};
 use crate::outputs::{Table, in_json_cell, raw};
 
 /// Triage of every `cache4.db` and `userconfing.xml` found.
@@ -279,16 +279,16 @@ fn users(
         col(&cols, "status", "status"),
         col(&cols, "data", "data"),
     );
-    let Some((inv, t)) = super::apps::query_decoded(ctx, l, &sql, &["telegram"])? else {
+    let Some(pages) = pages_on_with(ctx, &l.tree, &l.path, &sql, &["telegram"])? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram users")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram users")?;
+    for (inv, t, row) in pages.rows() {
         let Some(account) = t.get(row, "account") else {
             continue;
         };
         // the stored object, when it is the same user's
-        let obj = decoded(&t, row, "data")
+        let obj = decoded(t, row, "data")
             .filter(|v| v["read"] == "user" && v["id"].as_str() == Some(account));
         let obj = obj.as_ref();
         let me = obj.is_some_and(|v| v["self"] == true);
@@ -303,7 +303,7 @@ fn users(
             (!col_user.is_empty()).then(|| {
                 (
                     col_user.to_string(),
-                    raw(&t, row, "name").unwrap_or_default(),
+                    raw(t, row, "name").unwrap_or_default(),
                 )
             })
         });
@@ -329,22 +329,22 @@ fn users(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(account), &inv);
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Account, Some(account), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
         for f in [&first, &last] {
-            d.fact(FactType::Name, f.as_ref().map(|(_, c)| c.as_str()), &inv);
+            d.fact(FactType::Name, f.as_ref().map(|(_, c)| c.as_str()), inv);
         }
         if obj.is_some() {
             d.fact(
                 FactType::Account,
                 username.as_ref().map(|(_, c)| c.as_str()),
-                &inv,
+                inv,
             );
         }
         d.fact(
             FactType::Phone,
             phone.as_ref().map(|(_, c)| c.as_str()),
-            &inv,
+            inv,
         );
         let flags: Vec<&str> = ["contact", "deleted", "bot"]
             .into_iter()
@@ -407,7 +407,7 @@ fn users(
                     if me { "device owner" } else { label.as_str() },
                     id_type,
                     &v,
-                    &inv,
+                    inv,
                     why(what),
                 )?;
             }
@@ -430,11 +430,11 @@ fn contacts(
     } else {
         return Ok(());
     };
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram phone-book contacts")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram phone-book contacts")?;
+    for (inv, t, row) in pages.rows() {
         let (Some(account), Some(phone)) = (t.get(row, "account"), t.get(row, "phone")) else {
             continue;
         };
@@ -446,10 +446,10 @@ fn contacts(
         let who = who.trim();
         let mut d = Draft::new("contacts", format!("Telegram contact {who}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(account), &inv);
-        d.fact(FactType::Name, raw(&t, row, "fname").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "sname").as_deref(), &inv);
-        d.fact(FactType::Phone, Some(phone), &inv);
+        d.fact(FactType::Account, Some(account), inv);
+        d.fact(FactType::Name, raw(t, row, "fname").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "sname").as_deref(), inv);
+        d.fact(FactType::Phone, Some(phone), inv);
         d.interpretation = format!(
             "The phone-book contact {who} of the Telegram app ({name}) is the Telegram user {account} with the number {phone}."
         );
@@ -461,7 +461,7 @@ fn contacts(
             who,
             IdType::Phone,
             phone,
-            &inv,
+            inv,
             format!("The phone-book number of the Telegram user {account} ({name})."),
         )?;
     }
@@ -485,11 +485,11 @@ fn chats(
         "SELECT uid, 'telegram-chat:' || uid AS chat, {} FROM chats ORDER BY uid",
         col(&cols, "name", "name")
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram groups and channels")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram groups and channels")?;
+    for (inv, t, row) in pages.rows() {
         let Some(chat) = t.get(row, "chat") else {
             continue;
         };
@@ -497,8 +497,8 @@ fn chats(
         labels.insert(chat.to_string(), title.to_string());
         let mut d = Draft::new("messages", format!("Telegram group or channel {title}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(chat), &inv);
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Account, Some(chat), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
         d.interpretation = format!(
             "chats uid {} of {name}: a Telegram group or channel the account sees, {chat}, title {title:?} (kept in lower case).",
             t.get(row, "uid").unwrap_or("?"),
@@ -530,11 +530,11 @@ fn secret_chats(
         col(&cols, "layer", "layer"),
         col(&cols, "admin_id", "admin"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(out);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram secret chats")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram secret chats")?;
+    for (inv, t, row) in pages.rows() {
         let (Some(id), Some(peer)) = (
             t.get(row, "uid").and_then(|u| u.parse::<i32>().ok()),
             t.get(row, "peer"),
@@ -546,9 +546,9 @@ fn secret_chats(
         let admin = t.get(row, "admin").filter(|a| *a != "0");
         let mut d = Draft::new("messages", format!("Telegram secret chat {id} with {peer}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, t.get(row, "uid"), &inv);
-        d.fact(FactType::Account, Some(peer), &inv);
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
+        d.fact(FactType::Identifier, t.get(row, "uid"), inv);
+        d.fact(FactType::Account, Some(peer), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
         d.interpretation = format!(
             "enc_chats uid {id} of {name}: an end-to-end encrypted (secret) chat with {who} ({peer}){}, message TTL {} s, layer {}. Its key columns are not read.",
             admin
@@ -594,11 +594,11 @@ fn dialogs(
         col(&cols, "unread_count", "unread"),
         col(&cols, "last_mid", "last_mid"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram dialogs")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram dialogs")?;
+    for (inv, t, row) in pages.rows() {
         let did = t.get(row, "did");
         let (_, with) = peer_of(did.and_then(|d| d.parse().ok()), secret);
         let shown = labels
@@ -607,9 +607,9 @@ fn dialogs(
             .unwrap_or(with.clone());
         let mut d = Draft::new("messages", format!("Telegram dialog with {with}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, did, &inv);
+        d.fact(FactType::Identifier, did, inv);
         let date = t.get(row, "date");
-        d.time(date, unix_seconds(date), "Last message of the dialog", &inv);
+        d.time(date, unix_seconds(date), "Last message of the dialog", inv);
         d.interpretation = format!(
             "dialogs did {} of {name}: the conversation with {shown}, {} unread, last message id {}; date is Unix seconds.",
             did.unwrap_or("?"),
@@ -640,15 +640,15 @@ fn messages(
         col(&cols, "read_state", "read_state"),
         col(&cols, "send_state", "send_state"),
     );
-    let Some((inv, t)) = super::apps::query_decoded(ctx, l, &sql, &["telegram"])? else {
+    let Some(pages) = pages_on_with(ctx, &l.tree, &l.path, &sql, &["telegram"])? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Telegram messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Telegram messages")?;
+    for (inv, t, row) in pages.rows() {
         let mid = t.get(row, "mid").unwrap_or("?");
         let sent = t.get(row, "out") == Some("1");
         let uid = t.get(row, "uid").and_then(|u| u.parse::<i64>().ok());
-        let obj = decoded(&t, row, "data");
+        let obj = decoded(t, row, "data");
         let text = obj
             .as_ref()
             .and_then(|v| v["text"].as_str())
@@ -685,18 +685,18 @@ fn messages(
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, t.get(row, "uid"), &inv);
+        d.fact(FactType::Identifier, t.get(row, "uid"), inv);
         // as the decoder wrote it into the cell: a JSON string, escaped as a cell
         d.fact(
             FactType::Text,
             text.as_deref().map(in_json_cell).as_deref(),
-            &inv,
+            inv,
         );
         for k in ["from", "to"] {
             d.fact(
                 FactType::Account,
                 obj.as_ref().and_then(|v| v[k].as_str()),
-                &inv,
+                inv,
             );
         }
         let date = t.get(row, "date");
@@ -708,7 +708,7 @@ fn messages(
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "{table} mid {mid} of {name}: a message {} the dialog {}{} (out {}, read state {}, send state {}){}; date is Unix seconds (unix_seconds).",
@@ -746,7 +746,7 @@ fn messages(
                 "device owner",
                 IdType::AccountId,
                 from,
-                &inv,
+                inv,
                 format!(
                     "{from} sent a message from the device ({table} mid {mid}, out 1): the account of the Telegram app on the device."
                 ),
@@ -755,7 +755,7 @@ fn messages(
         if let Some(text) = &text {
             super::apps::claims_by_direction(
                 ctx,
-                &inv,
+                inv,
                 text,
                 &format!("Telegram message {mid} ({name})"),
                 sent,

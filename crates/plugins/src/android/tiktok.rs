@@ -16,11 +16,11 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, observe, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, observe, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// The service of an app folder in `path`: (id namespace, name), `None` for another app.
@@ -126,11 +126,11 @@ fn users(
         c("BLOCK"),
         c("DELETED"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, &format!("{app} users"))?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, &format!("{app} users"))?;
+    for (inv, t, row) in pages.rows() {
         let Some(uid) = t.get(row, "UID") else {
             continue;
         };
@@ -152,16 +152,12 @@ fn users(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, raw(&t, row, "UID").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "NICK_NAME").as_deref(), &inv);
-        d.fact(
-            FactType::Account,
-            raw(&t, row, "UNIQUE_ID").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Url, raw(&t, row, "avatar").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "UID").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "NICK_NAME").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "UNIQUE_ID").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "avatar").as_deref(), inv);
         let updated = t.get(row, "UPDATE_TIME");
-        d.time(updated, unix_millis(updated), "User record updated", &inv);
+        d.time(updated, unix_millis(updated), "User record updated", inv);
         d.interpretation = format!(
             "{table} row {} of {name}: {} uid {uid}{} (follow status {}, blocked {}, deleted {}, all as stored).",
             t.get(row, "rid").unwrap_or("?"),
@@ -191,9 +187,9 @@ fn users(
             ctx,
             &context,
             entity_label,
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("account", IdType::AccountId, "The uid"),
                 ("handle", IdType::AccountId, "The unique id (@handle)"),
@@ -261,11 +257,11 @@ fn messages(
         j("$.display_name", "display_name"),
         j("$.url.url_list[0]", "url"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, &format!("{app} messages"))?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, &format!("{app} messages"))?;
+    for (inv, t, row) in pages.rows() {
         let sender = t.get(row, "sender").unwrap_or("?");
         let sent = sender == me;
         let who = names.get(sender).map_or(sender, String::as_str);
@@ -284,18 +280,14 @@ fn messages(
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
         for col in ["msg_uuid", "msg_server_id", "conversation_id"] {
-            d.fact(FactType::Identifier, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Identifier, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Account, raw(&t, row, "sender").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "text").as_deref(), &inv);
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "display_name").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "sender").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "display_name").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
         let time = t.get(row, "created_time");
-        d.message_time(time, unix_millis(time), sent, &inv);
+        d.message_time(time, unix_millis(time), sent, inv);
         d.interpretation = format!(
             "msg row {} of {name}: a {app} message in the conversation {conversation} {} (type {}, deleted {}, read {}; as stored); created_time is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),
@@ -315,7 +307,7 @@ fn messages(
             },
         );
         record_draft(ctx, d)?;
-        observe_sender(ctx, &t, row, &inv, ns, app, sent, who)?;
+        observe_sender(ctx, t, row, inv, ns, app, sent, who)?;
         let Some(text) = t.get(row, "text").filter(|s| !s.is_empty()) else {
             continue;
         };
@@ -334,7 +326,7 @@ fn messages(
         };
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("{app} message {}", t.get(row, "rid").unwrap_or("?")),
             sent,

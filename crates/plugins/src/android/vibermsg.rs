@@ -11,11 +11,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
+use super::Located;
 use super::databases::{Book, counterparty, observe_party, tables_with};
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, query_on, table_columns};
+use crate::identity::{OwnedParty, artefact_name, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is Viber's messages database.
@@ -72,11 +72,11 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         column_or_null(&m, "m.", "extra_uri", "attachment"),
         column_or_null(&i, "i.", "display_name", "display_name"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Viber messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "Viber messages")?;
+    for (inv, t, row) in pages.rows() {
         let sent = t.get(row, "send_type") == Some("1");
         let number = t.get(row, "number").filter(|n| !n.is_empty());
         let who = t
@@ -96,20 +96,16 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "conversation").as_deref(),
-            &inv,
+            raw(t, row, "conversation").as_deref(),
+            inv,
         );
-        d.fact(FactType::Phone, raw(&t, row, "number").as_deref(), &inv);
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "display_name").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Text, raw(&t, row, "others").as_deref(), &inv);
-        d.fact(FactType::Text, raw(&t, row, "body").as_deref(), &inv);
-        d.fact(FactType::Url, raw(&t, row, "attachment").as_deref(), &inv);
+        d.fact(FactType::Phone, raw(t, row, "number").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "display_name").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "others").as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "body").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "attachment").as_deref(), inv);
         let time = t.get(row, "time");
-        d.message_time(time, unix_millis(time), sent, &inv);
+        d.message_time(time, unix_millis(time), sent, inv);
         d.interpretation = format!(
             "messages row {} of {}: a Viber message in conversation {conversation}, {} (send_type {}, unread {}); its participant is {}{}; msg_date is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),
@@ -138,7 +134,7 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             t.get(row, "rid").unwrap_or("?"),
             l.name()
         );
-        observe_party(ctx, book, number, &inv, &what_msg)?;
+        observe_party(ctx, book, number, inv, &what_msg)?;
         if let Some(text) = t.get(row, "body").filter(|b| !b.is_empty()) {
             let (context, label) = counterparty(ctx, book, number);
             let party = OwnedParty {
@@ -148,7 +144,7 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             };
             crate::identity::message_claims(
                 ctx,
-                &inv,
+                inv,
                 text,
                 &what_msg,
                 false,

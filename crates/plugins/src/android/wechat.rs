@@ -22,10 +22,10 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use md5::{Digest, Md5};
 
-use super::{Located, MAX_ROWS};
-use crate::calls::note_row_cap;
+use super::Located;
+use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{args_on, artefact_name, normalized, observe, query_on};
+use crate::identity::{args_on, artefact_name, normalized, observe, pages_on};
 use crate::ios::signal::{Header, sqlcipher};
 use crate::outputs::raw;
 
@@ -342,15 +342,15 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&ccols, "nickname", "nickname"),
         col(&ccols, "type", "type"),
     );
-    if let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? {
-        note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat contacts")?;
-        for row in &t.rows {
-            let Some(user) = raw(&t, row, "username").filter(|u| !u.is_empty()) else {
+    if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
+        note_pages_cap(ctx, &name, &pages, "WeChat contacts")?;
+        for (inv, t, row) in pages.rows() {
+            let Some(user) = raw(t, row, "username").filter(|u| !u.is_empty()) else {
                 continue;
             };
-            let alias = raw(&t, row, "alias").filter(|v| !v.is_empty());
-            let remark = raw(&t, row, "remark").filter(|v| !v.is_empty());
-            let nick = raw(&t, row, "nickname").filter(|v| !v.is_empty());
+            let alias = raw(t, row, "alias").filter(|v| !v.is_empty());
+            let remark = raw(t, row, "remark").filter(|v| !v.is_empty());
+            let nick = raw(t, row, "nickname").filter(|v| !v.is_empty());
             let group = user.ends_with("@chatroom");
             let kind = if group {
                 "group"
@@ -361,10 +361,10 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             };
             let mut d = Draft::new("contacts", format!("WeChat {kind} {user}"));
             d.fact(FactType::Path, Some(&l.path), &l.found);
-            d.fact(FactType::Account, Some(&user), &inv);
-            d.fact(FactType::Account, alias.as_deref(), &inv);
-            d.fact(FactType::Name, nick.as_deref(), &inv);
-            d.fact(FactType::Name, remark.as_deref(), &inv);
+            d.fact(FactType::Account, Some(&user), inv);
+            d.fact(FactType::Account, alias.as_deref(), inv);
+            d.fact(FactType::Name, nick.as_deref(), inv);
+            d.fact(FactType::Name, remark.as_deref(), inv);
             d.interpretation = format!(
                 "A WeChat {kind} of the account (rcontact of the decrypted {}): user name {user}, WeChat ID {}, nickname {}, remark {}.",
                 l.name(),
@@ -391,7 +391,7 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 (IdType::Nickname, remark.clone(), "The remark"),
             ] {
                 if let Some(v) = v.filter(|_| !group || t != IdType::Nickname) {
-                    observe(ctx, &context, entity, &label, t, &v, &inv, why(what))?;
+                    observe(ctx, &context, entity, &label, t, &v, inv, why(what))?;
                 }
             }
         }
@@ -401,14 +401,14 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&mcols, "msgSvrId", "server_id"),
         col(&mcols, "type", "type"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WeChat messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "WeChat messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "msgId").unwrap_or("?");
         let sent = t.get(row, "isSend") == Some("1");
-        let talker = raw(&t, row, "talker").filter(|v| !v.is_empty());
+        let talker = raw(t, row, "talker").filter(|v| !v.is_empty());
         let body = t.get(row, "content").unwrap_or("");
         let group = talker.as_deref().is_some_and(|t| t.ends_with("@chatroom"));
         let sender = body.split_once(":\n").map(|(w, _)| w).filter(|w| {
@@ -429,15 +429,15 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, talker.as_deref(), &inv);
-        d.fact(FactType::Account, sender, &inv);
-        d.fact(FactType::Text, raw(&t, row, "content").as_deref(), &inv);
+        d.fact(FactType::Account, talker.as_deref(), inv);
+        d.fact(FactType::Account, sender, inv);
+        d.fact(FactType::Text, raw(t, row, "content").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "server_id").as_deref(),
-            &inv,
+            raw(t, row, "server_id").as_deref(),
+            inv,
         );
-        let ts = raw(&t, row, "createTime");
+        let ts = raw(t, row, "createTime");
         d.time(
             ts.as_deref(),
             unix_millis(ts.as_deref()),
@@ -446,7 +446,7 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "message msgId {id} of the decrypted {}: {} {with} (isSend {}, type {}); createTime is Unix milliseconds.",
@@ -472,7 +472,7 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let mark = if sent { "isSend 1" } else { "isSend 0" };
         super::apps::claims_by_direction(
             ctx,
-            &inv,
+            inv,
             body,
             &format!("WeChat message {id} ({})", l.name()),
             sent,

@@ -21,14 +21,15 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use super::Located;
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, jid_type, observe, query_on};
+use crate::identity::{Party, artefact_name, jid_type, observe, pages_on, query_on};
 use crate::outputs::{Table, raw};
 
 /// A group participant: JID, rank (or admin flag), pending flag.
-type Member = (String, Option<String>, Option<String>);
+/// A group member: the page that holds it, the JID, rank and pending flag.
+type Member<'a> = (&'a Invoked, String, Option<String>, Option<String>);
 
 /// A database's tables and their columns.
 type Columns = BTreeMap<String, BTreeSet<String>>;
@@ -162,20 +163,20 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
     .join(", ");
     let key = if c.contains("_id") { "_id" } else { "rowid" };
     let sql = format!("SELECT {key} AS id, jid, {cols} FROM wa_contacts ORDER BY {key}");
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp contacts")?;
-    for row in &t.rows {
-        let Some(jid) = raw(&t, row, "jid") else {
+    note_pages_cap(ctx, &name, &pages, "WhatsApp contacts")?;
+    for (inv, t, row) in pages.rows() {
+        let Some(jid) = raw(t, row, "jid") else {
             continue;
         };
         let id = t.get(row, "id").unwrap_or("?");
-        let display = raw(&t, row, "display_name");
-        let given = raw(&t, row, "given_name");
-        let family = raw(&t, row, "family_name");
-        let wa_name = raw(&t, row, "wa_name");
-        let number = raw(&t, row, "number").filter(|n| !n.is_empty());
+        let display = raw(t, row, "display_name");
+        let given = raw(t, row, "given_name");
+        let family = raw(t, row, "family_name");
+        let wa_name = raw(t, row, "wa_name");
+        let number = raw(t, row, "number").filter(|n| !n.is_empty());
         // ALEAPP's name: given and family names, else the display name, else the JID
         let label = match (&given, &family) {
             (Some(g), Some(f)) => format!("{g} {f}"),
@@ -188,21 +189,21 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
         );
         let mut d = Draft::new("contacts", format!("WhatsApp contact {label} ({jid})"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(&jid), &inv);
-        d.fact(FactType::Phone, number.as_deref(), &inv);
+        d.fact(FactType::Account, Some(&jid), inv);
+        d.fact(FactType::Phone, number.as_deref(), inv);
         for n in [&display, &given, &family, &wa_name] {
-            d.fact(FactType::Name, n.as_deref(), &inv);
+            d.fact(FactType::Name, n.as_deref(), inv);
         }
         for col in ["nickname", "company", "title"] {
-            d.fact(FactType::Name, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
         }
-        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        d.fact(FactType::Text, raw(t, row, "status").as_deref(), inv);
         let status_time = t.get(row, "status_time");
         d.time(
             status_time,
             unix_millis(status_time),
             "WhatsApp status set",
-            &inv,
+            inv,
         );
         d.interpretation = format!(
             "wa_contacts row {id} of {name}: {jid}{}{}{}{}.",
@@ -237,7 +238,7 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
             &label,
             jid_type(&jid),
             &jid,
-            &inv,
+            inv,
             format!("{what}: its JID."),
         )?;
         if let Some(n) = &number {
@@ -248,7 +249,7 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
                 &label,
                 IdType::Phone,
                 n,
-                &inv,
+                inv,
                 format!("{what}: the number WhatsApp keeps for it."),
             )?;
         }
@@ -264,7 +265,7 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
                     &label,
                     IdType::DisplayName,
                     n,
-                    &inv,
+                    inv,
                     format!("{what}: {how}."),
                 )?;
             }
@@ -273,16 +274,15 @@ fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), Runt
     if schema
         .get("wa_group_admin_settings")
         .is_some_and(|c| c.contains("jid") && c.contains("creator_jid"))
-        && let Some((inv, t)) = query_on(
+        && let Some(pages) = pages_on(
             ctx,
             &l.tree,
             &l.path,
             "SELECT jid, creator_jid FROM wa_group_admin_settings WHERE creator_jid IS NOT NULL ORDER BY jid",
-            MAX_ROWS,
         )?
     {
-        for row in &t.rows {
-            if let (Some(g), Some(c)) = (raw(&t, row, "jid"), raw(&t, row, "creator_jid")) {
+        for (inv, t, row) in pages.rows() {
+            if let (Some(g), Some(c)) = (raw(t, row, "jid"), raw(t, row, "creator_jid")) {
                 book.creators.insert(g, (c, inv.clone()));
             }
         }
@@ -441,13 +441,13 @@ fn messages(
         "SELECT {} FROM message m JOIN chat c ON c._id = m.chat_row_id LEFT JOIN jid cj ON cj._id = c.jid_row_id{joins} ORDER BY m._id",
         select.join(", ")
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp messages")?;
-    for row in &t.rows {
-        message(ctx, l, &t, row, &inv, book)?;
+    note_pages_cap(ctx, &name, &pages, "WhatsApp messages")?;
+    for (inv, t, row) in pages.rows() {
+        message(ctx, l, t, row, inv, book)?;
     }
     Ok(())
 }
@@ -646,13 +646,13 @@ FROM call_log k LEFT JOIN jid j ON j._id = k.jid_row_id{group_join} ORDER BY k._
         column_or_null(c, "k.", "bytes_transferred", "bytes"),
         column_or_null(c, "k.", "call_id", "call_id"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp calls")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "WhatsApp calls")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "id").unwrap_or("?");
-        let jid = raw(&t, row, "jid");
+        let jid = raw(t, row, "jid");
         let sent = t.get(row, "from_me") == Some("1");
         let kind = match t.get(row, "video") {
             Some("1") => "video",
@@ -668,31 +668,23 @@ FROM call_log k LEFT JOIN jid j ON j._id = k.jid_row_id{group_join} ORDER BY k._
             ),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, jid.as_deref(), &inv);
-        d.fact(FactType::Count, raw(&t, row, "duration").as_deref(), &inv);
-        d.fact(FactType::Count, raw(&t, row, "bytes").as_deref(), &inv);
+        d.fact(FactType::Identifier, jid.as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "duration").as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "bytes").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "call_id").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "group_subject").as_deref(), inv);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "call_id").as_deref(),
-            &inv,
-        );
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "group_subject").as_deref(),
-            &inv,
-        );
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "group_jid").as_deref(),
-            &inv,
+            raw(t, row, "group_jid").as_deref(),
+            inv,
         );
         let time = t.get(row, "time");
-        d.time(time, unix_millis(time), "Call started", &inv);
+        d.time(time, unix_millis(time), "Call started", inv);
         d.interpretation = format!(
             "call_log row {id} of {name}: an {} WhatsApp {kind} call {} {party}{}, lasting {} seconds (call_result {}, {} bytes transferred); timestamp is Unix milliseconds.",
             if sent { "outgoing" } else { "incoming" },
             if sent { "to" } else { "from" },
-            raw(&t, row, "group_subject")
+            raw(t, row, "group_subject")
                 .map(|g| format!(" in the group {g}"))
                 .unwrap_or_default(),
             t.get(row, "duration").unwrap_or("an unknown number of"),
@@ -704,7 +696,7 @@ FROM call_log k LEFT JOIN jid j ON j._id = k.jid_row_id{group_join} ORDER BY k._
             observe_jid(
                 ctx,
                 &j,
-                &inv,
+                inv,
                 format!(
                     "The WhatsApp account {j}, the other party of WhatsApp call {id} ({}).",
                     l.name()
@@ -732,13 +724,13 @@ fn lid_map(ctx: &AgentCtx<'_>, l: &Located, schema: &Columns) -> Result<(), Runt
     }
     let sql = "SELECT lj.raw_string AS lid, pj.raw_string AS jid FROM jid_map m \
 JOIN jid lj ON lj._id = m.lid_row_id JOIN jid pj ON pj._id = m.jid_row_id ORDER BY m.lid_row_id";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp LID mappings")?;
-    for row in &t.rows {
-        let (Some(lid), Some(jid)) = (raw(&t, row, "lid"), raw(&t, row, "jid")) else {
+    note_pages_cap(ctx, &name, &pages, "WhatsApp LID mappings")?;
+    for (inv, t, row) in pages.rows() {
+        let (Some(lid), Some(jid)) = (raw(t, row, "lid"), raw(t, row, "jid")) else {
             continue;
         };
         if jid_type(&lid) != IdType::WhatsappLid || jid_type(&jid) != IdType::Phone {
@@ -746,8 +738,8 @@ JOIN jid lj ON lj._id = m.lid_row_id JOIN jid pj ON pj._id = m.jid_row_id ORDER 
         }
         let mut d = Draft::new("contacts", format!("WhatsApp LID {lid} is {jid}"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Account, Some(&lid), &inv);
-        d.fact(FactType::Account, Some(&jid), &inv);
+        d.fact(FactType::Account, Some(&lid), inv);
+        d.fact(FactType::Account, Some(&jid), inv);
         d.interpretation = format!(
             "jid_map of {name} maps the WhatsApp LID {lid} to the phone JID {jid}: one account, shown by its LID where WhatsApp hides the number."
         );
@@ -761,7 +753,7 @@ JOIN jid lj ON lj._id = m.lid_row_id JOIN jid pj ON pj._id = m.jid_row_id ORDER 
                 &jid,
                 id_type,
                 value,
-                &inv,
+                inv,
                 format!("WhatsApp's jid_map pairs {lid} with {jid}."),
             )?;
         }
@@ -797,10 +789,10 @@ WHERE key_remote_jid LIKE '%@g.us' ORDER BY rowid",
     } else {
         return Ok(());
     };
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    if t.rows.is_empty() {
+    if pages.is_empty() {
         return Ok(());
     }
     // participants: the newer table by JID row ids, or the older one by JID strings
@@ -827,59 +819,56 @@ JOIN jid g ON g._id = p.group_jid_row_id JOIN jid u ON u._id = p.user_jid_row_id
         None
     };
     let mut members: BTreeMap<String, Vec<Member>> = BTreeMap::new();
-    let mut minv: Option<Invoked> = None;
-    if let Some(sql) = members_sql
-        && let Some((i, mt)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS * 4)?
-    {
-        for row in &mt.rows {
-            if let (Some(g), Some(m)) = (raw(&mt, row, "grp"), raw(&mt, row, "member")) {
-                members.entry(g).or_default().push((
-                    m,
-                    raw(&mt, row, "rank"),
-                    raw(&mt, row, "pending"),
-                ));
-            }
+    let member_pages = match members_sql {
+        Some(sql) => pages_on(ctx, &l.tree, &l.path, &sql)?,
+        None => None,
+    };
+    for (minv, mt, row) in member_pages.iter().flat_map(|p| p.rows()) {
+        if let (Some(g), Some(m)) = (raw(mt, row, "grp"), raw(mt, row, "member")) {
+            members.entry(g).or_default().push((
+                minv,
+                m,
+                raw(mt, row, "rank"),
+                raw(mt, row, "pending"),
+            ));
         }
-        minv = Some(i);
     }
     let name = artefact_name(&l.tree, &l.path);
-    for row in &t.rows {
-        let Some(jid) = raw(&t, row, "jid") else {
+    for (inv, t, row) in pages.rows() {
+        let Some(jid) = raw(t, row, "jid") else {
             continue;
         };
-        let subject = raw(&t, row, "subject");
+        let subject = raw(t, row, "subject");
         let label = subject.clone().unwrap_or_else(|| jid.clone());
         let mut d = Draft::new("contacts", format!("WhatsApp group {label} ({jid})"));
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(FactType::Identifier, Some(&jid), &inv);
-        d.fact(FactType::Name, subject.as_deref(), &inv);
+        d.fact(FactType::Identifier, Some(&jid), inv);
+        d.fact(FactType::Name, subject.as_deref(), inv);
         let created = t.get(row, "created");
-        d.time(created, unix_millis(created), "Group created", &inv);
+        d.time(created, unix_millis(created), "Group created", inv);
         let creator = book.creators.get(&jid);
         if let Some((c, cinv)) = creator {
             d.fact(FactType::Identifier, Some(c), cinv);
         }
         let list = members.get(&jid).map(Vec::as_slice).unwrap_or_default();
         let mut each = Vec::new();
-        if let Some(mi) = &minv {
-            for (m, rank, pending) in list {
-                // an empty member string is the device's user in the older table
-                if m.is_empty() {
-                    continue;
-                }
-                d.fact(FactType::Identifier, Some(m), mi);
-                let role = match rank.as_deref() {
-                    Some("1") => " (admin)",
-                    Some("2") => " (creator)",
-                    _ => "",
-                };
-                let waiting = if pending.as_deref() == Some("1") {
-                    " (pending)"
-                } else {
-                    ""
-                };
-                each.push(format!("{}{role}{waiting}", named(book, m)));
+        for (mi, m, rank, pending) in list {
+            // an empty member string is the device's user in the older table
+            if m.is_empty() {
+                continue;
             }
+            d.fact(FactType::Identifier, Some(m), mi);
+            let role = match rank.as_deref() {
+                Some("1") => " (admin)",
+                Some("2") => " (creator)",
+                _ => "",
+            };
+            let waiting = if pending.as_deref() == Some("1") {
+                " (pending)"
+            } else {
+                ""
+            };
+            each.push(format!("{}{role}{waiting}", named(book, m)));
         }
         d.interpretation = format!(
             "chat row {} of {name} is the WhatsApp group {label} ({jid}){}{}; created_timestamp is Unix milliseconds.",
@@ -898,15 +887,13 @@ JOIN jid g ON g._id = p.group_jid_row_id JOIN jid u ON u._id = p.user_jid_row_id
             },
         );
         record_draft(ctx, d)?;
-        if let Some(mi) = &minv {
-            for (m, ..) in list {
-                observe_jid(
-                    ctx,
-                    m,
-                    mi,
-                    format!("The WhatsApp account {m}, a participant of the group {label}."),
-                )?;
-            }
+        for (mi, m, ..) in list {
+            observe_jid(
+                ctx,
+                m,
+                mi,
+                format!("The WhatsApp account {m}, a participant of the group {label}."),
+            )?;
         }
     }
     Ok(())
@@ -953,12 +940,12 @@ fn legacy(
         .map(|(col, to)| column_or_null(c, "", col, to))
         .join(", "),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "WhatsApp messages")?;
-    for row in &t.rows {
-        message(ctx, l, &t, row, &inv, book)?;
+    note_pages_cap(ctx, &name, &pages, "WhatsApp messages")?;
+    for (inv, t, row) in pages.rows() {
+        message(ctx, l, t, row, inv, book)?;
     }
     groups(ctx, l, schema, book)
 }

@@ -8,11 +8,11 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
+use super::Located;
 use super::databases::tables_with;
-use super::{Located, MAX_ROWS};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, query_on, table_columns};
+use crate::identity::{artefact_name, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is Zapya's transfer database.
@@ -46,11 +46,11 @@ pub fn transfers(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         c("path"),
         c("title"),
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "Zapya transfers")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, &name, &pages, "Zapya transfers")?;
+    for (inv, t, row) in pages.rows() {
         let sent = t.get(row, "direction") == Some("1");
         let device = t
             .get(row, "name")
@@ -69,16 +69,12 @@ pub fn transfers(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        d.fact(
-            FactType::Identifier,
-            raw(&t, row, "device").as_deref(),
-            &inv,
-        );
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-        d.fact(FactType::Path, raw(&t, row, "path").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "title").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(t, row, "device").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+        d.fact(FactType::Path, raw(t, row, "path").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "title").as_deref(), inv);
         let time = t.get(row, "createtime");
-        d.time(time, unix_millis(time), "Transfer created", &inv);
+        d.time(time, unix_millis(time), "Transfer created", inv);
         d.interpretation = format!(
             "transfer row {} of {}: Zapya moved {file} between this phone and the device {device}{} ({}); createtime is Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),

@@ -132,11 +132,7 @@ use serde_json::json;
 
 use crate::outputs::Table;
 
-/// Row phenomena per table read in pages ([`Run::paged`]) before the rest is summarised:
-/// enough for every row iLEAPP reports on a real phone's mail index or Wi-Fi location cache
-/// (4,040 and 16,713 rows in its recorded results); each page is a short output, so recording
-/// stays linear.
-pub const ROW_CAP: u64 = 20_000;
+pub use crate::calls::{Paged, ROW_CAP};
 
 /// Entries recorded from an artefact read in one output (a property list, a cookie file, one
 /// unpaged query): every fact re-reads the cited output, so these stay shorter.
@@ -145,23 +141,6 @@ pub const ENTRY_CAP: u64 = 2000;
 /// Rows per `sqlite_query` call of a paged read (grounding reads the cited output once per fact,
 /// so short outputs keep recording linear).
 pub const PAGE: u64 = 250;
-
-/// The pages of a paged read.
-pub struct Paged {
-    /// Each page's call and rows (the first column is the paging key).
-    pub pages: Vec<(Invoked, Table)>,
-    /// Whether rows remain after [`ROW_CAP`].
-    pub truncated: bool,
-}
-
-impl Paged {
-    /// Every row with the call that returned it.
-    pub fn rows(&self) -> impl Iterator<Item = (&Invoked, &Table, &Vec<Option<String>>)> {
-        self.pages
-            .iter()
-            .flat_map(|(inv, t)| t.rows.iter().map(move |r| (inv, t, r)))
-    }
-}
 
 /// The iOS plugin.
 pub struct Ios;

@@ -364,19 +364,90 @@ fn plaso_databases() {
     );
 }
 
-/// More than 2,000 rows: the first 2,000 SMS one phenomenon each, the other 5 in one summary
-/// with their count and first/last time (android_bulk.zip, tests/fixtures/android/generate.sh).
+/// More rows than one page: all 2,005 SMS one phenomenon each, read in two `sqlite_query`
+/// pages (2,000 rows, then the query with `LIMIT -1 OFFSET 2000`), each fact citing the page
+/// that holds its value (android_bulk.zip, tests/fixtures/android/generate.sh).
 #[test]
-fn more_rows_than_recorded_one_by_one_are_summarised() {
+fn more_rows_than_one_page_are_read_in_pages() {
     let zip = repo("tests/fixtures/android/android_bulk.zip");
     let run = triage(&[("b", &zip, "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("b");
+    let sms: Vec<&masf_graph::Phenomenon> = all
+        .iter()
+        .filter(|p| p.title.starts_with("SMS sent") || p.title.starts_with("SMS received"))
+        .collect();
+    assert_eq!(sms.len(), 2005);
+    assert!(!all.iter().any(|p| p.title.contains("summarised")));
+    let args: std::collections::BTreeMap<String, String> = run
+        .session
+        .invocation_summaries()
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.id, i.args))
+        .collect();
+    let cited = |body: &str| -> String {
+        let p = sms
+            .iter()
+            .find(|p| p.verified_facts.iter().any(|f| f.value == body))
+            .unwrap_or_else(|| panic!("{body}"));
+        let f = p.verified_facts.iter().find(|f| f.value == body).unwrap();
+        args[&f.invocation_id].clone()
+    };
+    assert!(
+        cited("message 2000").contains("ORDER BY _id\""),
+        "{}",
+        cited("message 2000")
+    );
+    assert!(
+        cited("message 2001").contains("ORDER BY _id LIMIT -1 OFFSET 2000"),
+        "{}",
+        cited("message 2001")
+    );
+    assert!(cited("message 2005").contains("OFFSET 2000"));
+}
+
+/// More than [`masf_plugins::calls::ROW_CAP`] rows: the bulk fixture's `mmssms.db` topped up by
+/// the sqlite3 CLI to five past the cap; the first 20,000 SMS are one phenomenon each, the other
+/// five one summary with their count and first/last time.
+#[test]
+fn more_rows_than_the_cap_are_summarised() {
+    let cap = masf_plugins::calls::ROW_CAP;
+    let tmp = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("unzip")
+        .arg("-q")
+        .arg(repo("tests/fixtures/android/android_bulk.zip"))
+        .arg("-d")
+        .arg(tmp.path().join("dump"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let db = tmp
+        .path()
+        .join("dump/data/data/com.android.providers.telephony/databases/mmssms.db");
+    let out = std::process::Command::new("sqlite3")
+        .arg(&db)
+        .arg(format!(
+            "WITH RECURSIVE n(i) AS (SELECT 2006 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+             INSERT INTO sms (_id, thread_id, address, date, date_sent, read, status, type, body, seen) \
+             SELECT i, 1, '+85291112222', 1706000000000 + i * 60000, 0, 1, -1, 2 - (i % 2), 'message ' || i, 1 FROM n;",
+            cap + 5
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = triage(&[("b", &tmp.path().join("dump"), "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("b");
     let sms = all
         .iter()
         .filter(|p| p.title.starts_with("SMS sent") || p.title.starts_with("SMS received"))
-        .count();
-    assert_eq!(sms, 2000);
+        .count() as u64;
+    assert_eq!(sms, cap);
     let summary = all
         .iter()
         .find(|p| p.title == "5 more SMS rows summarised")
@@ -386,17 +457,21 @@ fn more_rows_than_recorded_one_by_one_are_summarised() {
         .iter()
         .map(|f| f.value.as_str())
         .collect();
-    // Rows 2001..=2005: dates 1706000000000 + i * 60000.
+    // Rows 20001..=20005: dates 1706000000000 + i * 60000.
     assert_eq!(
         values,
         [
             "/data/data/com.android.providers.telephony/databases/mmssms.db",
             "5",
-            "1706120060000",
-            "1706120300000"
+            "1707200060000",
+            "1707200300000"
         ]
     );
-    assert!(summary.interpretation.contains("beyond the first 2000"));
+    assert!(
+        summary
+            .interpretation
+            .contains(&format!("beyond the first {cap}"))
+    );
     assert_eq!(summary.times.len(), 2);
 }
 
