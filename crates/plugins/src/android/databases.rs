@@ -6,8 +6,8 @@ use masf_agents::{AgentCtx, PhenomenonDraft, RuntimeError};
 use masf_graph::{EntityKind, FactClaim, FactType, IdType, TimeEncoding, TimeMark};
 use masf_tools::Invoked;
 
-use super::{Located, MAX_ROWS};
-use crate::calls::ROW_CAP;
+use super::Located;
+use crate::calls::{ROW_CAP, note_pages_cap};
 use crate::drafts::fact;
 use crate::identity::{
     Party, artefact_name, message_claims, normalized, observe, observe_cued,
@@ -240,50 +240,41 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
     let sql = format!(
         "SELECT d._id AS data_id, d.raw_contact_id, m.mimetype, d.data1, d.data4, {display}, {modified} FROM data d JOIN mimetypes m ON m._id = d.mimetype_id {join} {join_contacts} WHERE m.mimetype IN ('{MIME_NAME}', '{MIME_PHONE}', '{MIME_EMAIL}') ORDER BY d.raw_contact_id, d._id"
     );
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, 100_000)? else {
+    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
-    // Rows grouped by raw contact, in id order.
-    let mut groups: Vec<(String, Vec<&Vec<Option<String>>>)> = Vec::new();
-    for row in &t.rows {
-        let Some(id) = t.get(row, "raw_contact_id") else {
-            continue;
-        };
-        match groups.last_mut() {
-            Some((last, rows)) if last == id => rows.push(row),
-            _ => groups.push((id.to_string(), vec![row])),
-        }
-    }
-    for (id, rows) in groups.iter().take(MAX_ROWS as usize) {
+    note_pages_cap(ctx, &name, &pages, "contact data rows")?;
+    // Rows grouped by raw contact, in id order; a contact's rows may sit on two pages, and
+    // each value cites the page that holds it.
+    for (id, rows) in pages.runs_by("raw_contact_id") {
         let context = format!("contact:{id}");
         let display = rows
             .iter()
-            .find_map(|r| t.get(r, "display_name"))
+            .find_map(|&(i, t, r)| t.get(r, "display_name").map(|v| (i, v)))
             .or_else(|| {
                 rows.iter()
-                    .find(|r| t.get(r, "mimetype") == Some(MIME_NAME))
-                    .and_then(|r| t.get(r, "data1"))
-            })
-            .unwrap_or("")
-            .to_string();
+                    .find(|(_, t, r)| t.get(r, "mimetype") == Some(MIME_NAME))
+                    .and_then(|&(i, t, r)| t.get(r, "data1").map(|v| (i, v)))
+            });
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
-        if !display.is_empty() {
-            facts.push(fact(FactType::Name, raw_cell(&display), &inv));
+        if let Some((i, d)) = display.filter(|(_, d)| !d.is_empty()) {
+            facts.push(fact(FactType::Name, raw_cell(d), i));
         }
+        let display = display.filter(|(_, d)| !d.is_empty());
         let (mut phones, mut emails) = (Vec::new(), Vec::new());
-        for r in rows {
+        for &(inv, t, r) in &rows {
             let Some(v) = t.get(r, "data1") else { continue };
             match t.get(r, "mimetype") {
                 Some(MIME_PHONE) => {
-                    facts.push(party_fact(ctx, v, &inv));
-                    phones.push(v.to_string());
+                    facts.push(party_fact(ctx, v, inv));
+                    phones.push((inv, v.to_string()));
                     if let Some(n4) = t.get(r, "data4").filter(|n| *n != v) {
-                        phones.push(n4.to_string());
+                        phones.push((inv, n4.to_string()));
                     }
                 }
                 Some(MIME_EMAIL) => {
-                    facts.push(fact(FactType::Email, raw_cell(v), &inv));
-                    emails.push(v.to_string());
+                    facts.push(fact(FactType::Email, raw_cell(v), inv));
+                    emails.push((inv, v.to_string()));
                 }
                 _ => {}
             }
@@ -292,22 +283,28 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
             continue;
         }
         let mut times = Vec::new();
-        if let Some(m) = rows
+        if let Some((i, m)) = rows
             .iter()
-            .find_map(|r| t.get(r, "modified"))
-            .filter(|m| *m != "0")
+            .find_map(|&(i, t, r)| t.get(r, "modified").map(|m| (i, m)))
+            .filter(|(_, m)| *m != "0")
         {
             times.push(TimeMark {
                 fact: facts.len(),
                 encoding: TimeEncoding::UnixMillis,
                 description: "Contact modified".to_string(),
             });
-            facts.push(fact(FactType::Timestamp, m, &inv));
+            facts.push(fact(FactType::Timestamp, m, i));
         }
-        let label = if display.is_empty() {
-            context.clone()
-        } else {
-            display.clone()
+        let label = display.map_or_else(|| context.clone(), |(_, d)| d.to_string());
+        let listed = |vs: &[(&Invoked, String)]| {
+            if vs.is_empty() {
+                "none".to_string()
+            } else {
+                vs.iter()
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
         };
         record(
             ctx,
@@ -317,35 +314,27 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                 facts,
                 interpretation: format!(
                     "raw_contacts._id {id} in {name}: name {}, phones {}, e-mails {}.",
-                    if display.is_empty() { "none" } else { &display },
-                    if phones.is_empty() {
-                        "none".to_string()
-                    } else {
-                        phones.join(", ")
-                    },
-                    if emails.is_empty() {
-                        "none".to_string()
-                    } else {
-                        emails.join(", ")
-                    },
+                    display.map_or("none", |(_, d)| d),
+                    listed(&phones),
+                    listed(&emails),
                 ),
                 times,
             },
         )?;
         let note = format!("Contact raw_contacts._id {id} of {}.", l.name());
-        if !display.is_empty() {
+        if let Some((i, d)) = display {
             observe(
                 ctx,
                 &context,
                 EntityKind::Person,
                 &label,
                 IdType::DisplayName,
-                &display,
-                &inv,
+                d,
+                i,
                 note.clone(),
             )?;
         }
-        for p in &phones {
+        for (i, p) in &phones {
             if let Some(n) = normalized(ctx, IdType::Phone, p) {
                 book.phones
                     .entry(n)
@@ -358,11 +347,11 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                 &label,
                 IdType::Phone,
                 p,
-                &inv,
+                i,
                 note.clone(),
             )?;
         }
-        for e in &emails {
+        for (i, e) in &emails {
             observe(
                 ctx,
                 &context,
@@ -370,26 +359,10 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
                 &label,
                 IdType::Email,
                 e,
-                &inv,
+                i,
                 note.clone(),
             )?;
         }
-    }
-    if groups.len() > MAX_ROWS as usize {
-        let rest = groups.len() - MAX_ROWS as usize;
-        record(
-            ctx,
-            PhenomenonDraft {
-                category: "contacts".into(),
-                title: format!("{rest} more contacts summarised"),
-                facts: vec![fact(FactType::Path, &l.path, &l.found)],
-                interpretation: format!(
-                    "{name} holds {} raw contacts; the first {MAX_ROWS} are recorded one by one, the other {rest} only counted here.",
-                    groups.len()
-                ),
-                times: vec![],
-            },
-        )?;
     }
     if tables.iter().any(|t| t == "accounts") {
         account_rows(

@@ -101,7 +101,7 @@ use crate::outputs::found_paths;
 const FOUND_PER_ARTEFACT: u64 = 100;
 
 /// Most entries recorded from an artefact read in one output (a file's list, an XML's
-/// networks, the raw contacts grouped from one query): every fact re-reads the cited output,
+/// networks): every fact re-reads the cited output,
 /// so these stay shorter than the paged tables' [`crate::calls::ROW_CAP`].
 pub const MAX_ROWS: u64 = 2000;
 

@@ -475,6 +475,86 @@ fn more_rows_than_the_cap_are_summarised() {
     assert_eq!(summary.times.len(), 2);
 }
 
+/// A raw contact whose `data` rows sit on two pages: `contacts2.db` (AOSP's schema, written by
+/// the sqlite3 CLI) with 1,300 contacts, the first with three rows and every other with two, so
+/// contact 1000's name is row 2,000 (the first page's last) and its number row 2,001 (the
+/// second page's first); each fact cites the page that holds it.
+#[test]
+fn a_contact_on_two_pages_cites_each_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp
+        .path()
+        .join("dump/data/data/com.android.providers.contacts/databases");
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = std::fs::read_to_string(repo("tests/fixtures/demo/schema/contacts2.sql"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("CREATE TRIGGER"))
+        .map(|l| l.replace(" COLLATE PHONEBOOK", ""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rows = "INSERT INTO mimetypes (_id, mimetype) VALUES (1, 'vnd.android.cursor.item/email_v2'), (5, 'vnd.android.cursor.item/phone_v2'), (7, 'vnd.android.cursor.item/name');
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1300)
+INSERT INTO raw_contacts (_id, contact_id, display_name) SELECT i, i, 'Person ' || i FROM n;
+INSERT INTO data (_id, mimetype_id, raw_contact_id, data1) VALUES (1, 7, 1, 'Person 1'), (2, 5, 1, '+85290000001'), (3, 1, 1, 'p1@example.org');
+WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 1300)
+INSERT INTO data (_id, mimetype_id, raw_contact_id, data1) SELECT 2 * i, 7, i, 'Person ' || i FROM n;
+WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 1300)
+INSERT INTO data (_id, mimetype_id, raw_contact_id, data1) SELECT 2 * i + 1, 5, i, printf('+8529%07d', i) FROM n;";
+    let mut child = std::process::Command::new("sqlite3")
+        .arg(dir.join("contacts2.db"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(format!("{schema}\n{rows}\n").as_bytes())
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = triage(&[("c", &tmp.path().join("dump"), "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("c");
+    assert_eq!(
+        all.iter()
+            .filter(|p| p.category == "contacts" && p.title.starts_with("Contact Person"))
+            .count(),
+        1300
+    );
+    let p = all
+        .iter()
+        .find(|p| p.title == "Contact Person 1000")
+        .expect("contact 1000");
+    let cited = |v: &str| {
+        p.verified_facts
+            .iter()
+            .find(|f| f.value == v)
+            .unwrap_or_else(|| panic!("{v} in {:?}", p.verified_facts))
+            .invocation_id
+            .clone()
+    };
+    assert_ne!(cited("Person 1000"), cited("+85290001000"));
+    assert!(
+        run.entities("c")
+            .iter()
+            .any(|e| e.starts_with("contact:1000 [Person] Person 1000:")
+                && e.contains("phone=+85290001000")),
+        "{:?}",
+        run.entities("c")
+            .iter()
+            .filter(|e| e.contains("1000"))
+            .collect::<Vec<_>>()
+    );
+}
+
 /// The sqlite3 CLI's output lines for `sql` on `db` (the oracle).
 fn sqlite3(db: &std::path::Path, sql: &str) -> Vec<String> {
     let out = std::process::Command::new("sqlite3")
