@@ -47,6 +47,7 @@
 //! | `DataUsage.sqlite`, `netusage.sqlite` | [`datausage`] | one per app usage row (process, bundle, Wi-Fi/cellular/wired bytes, times), per network attachment | — |
 //! | Screen Time `RMAdminStore-Local.sqlite` | [`screentime`] | one per usage item (app or domain, seconds, category, block start, device, user), per user, per device | `owner`: the local user's Apple ID, DSID, name; `screentime:<DSID>` per family member |
 //! | MetaMask Mobile `Documents/persistStore/persist-root` (to 7.x) or `persist-<Controller>` (since) | `crate::wallets::triage_mobile` | one per wallet (its accounts with names, balances and when each was added), per address book, per transaction; the in-app browser's history | `owner`: each own account (`wallet:`, a control claim); `named:<name>` per address-book entry; `wallet:` for both sides of each transaction |
+//! | locationd caches `root/Library/Caches/locationd/cache_encryptedB.db` (`cache_encryptedA.db`, `consolidated.db` on older iOS) | [`locationd`] | one per cached access-point position (BSSID, position, accuracies, motion, channel, scores), harvested associated access point (BSSID, position, RSSI, scan time), cell position of each radio (MCC, MNC, area, cell, channel, physical id, CDMA ids), Wi-Fi tile (corner, spans, times); -1 times none | — |
 //! | Wi-Fi location cache `root/Library/Caches/com.apple.wifid/ThreeBars.sqlite` | [`threebars`] | one per network (centroid, name, identifier, access-point count, flags, scores, codes, tile), per access point (BSSID, position, its network, edge, TCP good, scores), per downloaded tile (key, network count, ETag); 0/0 positions not recorded | — |
 //! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
 //! | App snapshots `SplashBoard/Snapshots/<bundle>/…`, `Library/Caches/Snapshots/<bundle>/…` (`.ktx`, `.jpeg`) | [`snapshots`] | one per image (app, file, size, modified time from the search's listing; not decoded) | — |
@@ -93,6 +94,7 @@ pub mod keyboard;
 pub mod kik;
 pub mod knowledgec;
 pub mod line;
+pub mod locationd;
 pub mod mail;
 pub mod mastodon;
 pub mod mewe;
@@ -258,6 +260,7 @@ impl Plugin for Ios {
         ctx.artefact("Wi-Fi location cache ThreeBars.sqlite", || {
             threebars::triage(&run)
         })?;
+        ctx.artefact("locationd caches", || locationd::triage(&run))?;
         ctx.artefact("Bluetooth devices", || bluetooth::triage(&run))?;
         ctx.artefact("iTunesPrefs", || computers::triage(&run))?;
         ctx.artefact("lsdidentifiers plist", || adid::triage(&run))?;
@@ -689,6 +692,15 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the Wi-Fi location tiles the device downloaded: networks and access points the location service reported nearby (BSSIDs, positions, flags, scores), tiles with their download times",
         ),
         entry(
+            "locationd caches",
+            &[
+                "/locationd/cache_encryptedB.db\"",
+                "/locationd/cache_encryptedA.db\"",
+                "/locationd/consolidated.db\"",
+            ],
+            "the location daemon's caches: positions it reported for access points (BSSID) and cells (MCC, MNC, area, cell id) of every radio, associated access points it harvested, Wi-Fi tiles with their times",
+        ),
+        entry(
             "React Native AsyncStorage",
             &["/RCTAsyncLocalStorage_V1/manifest.json\""],
             "any React Native app's AsyncStorage: every key with its value (secrets redacted), the file of a value kept out of the manifest; wallet addresses in values",
@@ -1074,6 +1086,9 @@ const SEARCHED: &[&str] = &[
     "Contacts.data",
     "manifest.json",
     "ThreeBars.sqlite",
+    "cache_encryptedB.db",
+    "cache_encryptedA.db",
+    "consolidated.db",
     "GroupMe.sqlite",
     "modelCache.sqlite3",
     "*.ktx",

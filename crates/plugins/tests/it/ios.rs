@@ -1033,6 +1033,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Chromium-family History and Bookmarks", false),
             ("MetaMask Mobile persistStore", false),
             ("Wi-Fi location cache ThreeBars.sqlite", false),
+            ("locationd caches", false),
             ("React Native AsyncStorage", false),
             ("CoreDuet interactionC.db", false),
             ("Facebook Messenger lightspeed store", false),

@@ -37,6 +37,7 @@ mod kik_android;
 mod layouts;
 mod limits;
 mod line_android;
+mod locationd;
 mod lockdown;
 mod mailprotect;
 mod maps;
