@@ -26,6 +26,7 @@
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
+//! | GroupMe `com.groupme.android/databases/groupme.db` ([`groupme`]) | one per group (creator, counters, times), per group's member list, per message (sender, text, attachments, location, deletion) | `groupme:<user id>` persons (the id iOS's `GroupMe.sqlite` keeps; names, nickname) |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -61,6 +62,7 @@ mod cashapp;
 mod databases;
 mod fbthreads;
 mod files;
+mod groupme;
 mod imo;
 mod instagram;
 mod keep;
@@ -131,6 +133,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("transfer20.db", "files"),
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
+    ("groupme.db", "messages"),
     ("imofriends.db", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
@@ -424,6 +427,11 @@ impl Plugin for AndroidPlugin {
                 "Skype live:<account>",
                 &["/com.skype.raider/databases/live:"],
                 "Skype messages and calls, contacts and group participants (Skype ids, names); the signed-in account",
+            ),
+            e(
+                "GroupMe groupme.db",
+                &["/com.groupme.android/databases/groupme.db\""],
+                "GroupMe groups (creator, counters), their members (GroupMe user ids, names) and messages (sender, text, pictures, videos, locations, deletions)",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1203,6 +1211,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 cashapp::payments(ctx, l)
             })?;
+        }
+        for l in of("groupme.db")
+            .into_iter()
+            .filter(|l| groupme::is_groupme(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || groupme::triage(ctx, l))?;
         }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;

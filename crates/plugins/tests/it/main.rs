@@ -18,6 +18,7 @@ mod fbthreads;
 mod firefox;
 mod google_messages;
 mod groupme;
+mod groupme_android;
 mod imo_android;
 mod instagram_android;
 mod ios;
