@@ -27,6 +27,7 @@
 //! | Google Maps `da_destination_history` ([`maps`]) | one per navigation destination (time, title, address, destination and start in degrees and as stored) | — |
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
 //! | GroupMe `com.groupme.android/databases/groupme.db` ([`groupme`]) | one per group (creator, counters, times), per group's member list, per message (sender, text, attachments, location, deletion) | `groupme:<user id>` persons (the id iOS's `GroupMe.sqlite` keeps; names, nickname) |
+//! | Truecaller `com.truecaller/databases/tc.db`, `insights.db`, `calling-cache.db` ([`truecaller`]) | one per call-history row (number, cached name, codes), cached directory contact (names, numbers, company, spam), messaging peer, classified SMS sender, call lookup | `truecaller:<raw_contact id>` and `truecaller-im:<peer id>` persons (numbers, the directory's names, said to be crowd-sourced); call parties as `handle:` |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -79,6 +80,7 @@ mod skype;
 mod system;
 mod telegram;
 mod tiktok;
+mod truecaller;
 mod usagestats;
 mod users;
 mod vibermsg;
@@ -134,6 +136,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
+    ("insights.db", "contacts"),
+    ("calling-cache.db", "calls"),
     ("imofriends.db", "messages"),
     ("threads_db2-uid", "accounts"),
     ("msgstore.db", "messages"),
@@ -432,6 +436,15 @@ impl Plugin for AndroidPlugin {
                 "GroupMe groupme.db",
                 &["/com.groupme.android/databases/groupme.db\""],
                 "GroupMe groups (creator, counters), their members (GroupMe user ids, names) and messages (sender, text, pictures, videos, locations, deletions)",
+            ),
+            e(
+                "Truecaller tc.db, insights.db, calling-cache.db",
+                &[
+                    "/com.truecaller/databases/tc.db\"",
+                    "/com.truecaller/databases/insights.db\"",
+                    "/com.truecaller/databases/calling-cache.db\"",
+                ],
+                "Truecaller's call history (numbers, cached names), the contacts it cached from its directory lookups (names, numbers, company, spam scores), messaging peers, classified SMS senders and call lookups",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1110,7 +1123,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 apps::files_by_google(ctx, l)
             })?;
         }
-        for l in of("tango_android_tc.db").into_iter().chain(of("tc.db")) {
+        // Truecaller keeps a tc.db too: read by its own reader
+        for l in of("tango_android_tc.db")
+            .into_iter()
+            .chain(of("tc.db"))
+            .filter(|l| !truecaller::is_truecaller(l))
+        {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::tango_messages(ctx, l)
             })?;
@@ -1217,6 +1235,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| groupme::is_groupme(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || groupme::triage(ctx, l))?;
+        }
+        for l in found
+            .iter()
+            .filter(|l| truecaller::is_truecaller(l) && truecaller::FILES.contains(&l.name()))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                truecaller::triage(ctx, l, &book)
+            })?;
         }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;

@@ -53,6 +53,7 @@ mod snapshots;
 mod telegram;
 mod threebars;
 mod tiktok;
+mod truecaller;
 mod twittercache;
 mod typing;
 mod viber_android;
