@@ -28,6 +28,7 @@
 //! | Kik `kikCoreDatabase.db`, `[<core id>.]kikDatabase.db` ([`kik`]) | the account; one per user or group, per group's members, per message (attachments) | `kik:<JID>` persons (JID, user name, display and local name); `owner`: the core table's user name; wallet claims of a message's writer |
 //! | GroupMe `com.groupme.android/databases/groupme.db` ([`groupme`]) | one per group (creator, counters, times), per group's member list, per message (sender, text, attachments, location, deletion) | `groupme:<user id>` persons (the id iOS's `GroupMe.sqlite` keeps; names, nickname) |
 //! | Truecaller `com.truecaller/databases/tc.db`, `insights.db`, `calling-cache.db` ([`truecaller`]) | one per call-history row (number, cached name, codes), cached directory contact (names, numbers, company, spam), messaging peer, classified SMS sender, call lookup | `truecaller:<raw_contact id>` and `truecaller-im:<peer id>` persons (numbers, the directory's names, said to be crowd-sourced); call parties as `handle:` |
+//! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -79,6 +80,7 @@ mod settings;
 mod skype;
 mod system;
 mod telegram;
+mod textnow;
 mod tiktok;
 mod truecaller;
 mod usagestats;
@@ -136,6 +138,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
+    ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
     ("imofriends.db", "messages"),
@@ -445,6 +448,11 @@ impl Plugin for AndroidPlugin {
                     "/com.truecaller/databases/calling-cache.db\"",
                 ],
                 "Truecaller's call history (numbers, cached names), the contacts it cached from its directory lookups (names, numbers, company, spam scores), messaging peers, classified SMS senders and call lookups",
+            ),
+            e(
+                "TextNow textnow_data.db",
+                &["/com.enflick.android.TextNow/databases/textnow_data.db\""],
+                "TextNow messages (direction, text, attachments, groups), calls and contacts (numbers, names)",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1242,6 +1250,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 truecaller::triage(ctx, l, &book)
+            })?;
+        }
+        for l in of("textnow_data.db")
+            .into_iter()
+            .filter(|l| textnow::is_textnow(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                textnow::triage(ctx, l, &book)
             })?;
         }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {

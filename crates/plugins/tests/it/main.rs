@@ -51,6 +51,7 @@ mod screens;
 mod skype;
 mod snapshots;
 mod telegram;
+mod textnow;
 mod threebars;
 mod tiktok;
 mod truecaller;
