@@ -29,6 +29,7 @@
 //! | GroupMe `com.groupme.android/databases/groupme.db` ([`groupme`]) | one per group (creator, counters, times), per group's member list, per message (sender, text, attachments, location, deletion) | `groupme:<user id>` persons (the id iOS's `GroupMe.sqlite` keeps; names, nickname) |
 //! | Truecaller `com.truecaller/databases/tc.db`, `insights.db`, `calling-cache.db` ([`truecaller`]) | one per call-history row (number, cached name, codes), cached directory contact (names, numbers, company, spam), messaging peer, classified SMS sender, call lookup | `truecaller:<raw_contact id>` and `truecaller-im:<peer id>` persons (numbers, the directory's names, said to be crowd-sourced); call parties as `handle:` |
 //! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
+//! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -62,6 +63,7 @@ mod blocked;
 mod bugle;
 mod cashapp;
 mod databases;
+mod duo;
 mod fbthreads;
 mod files;
 mod groupme;
@@ -138,6 +140,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
+    ("tachyon.db", "calls"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -453,6 +456,11 @@ impl Plugin for AndroidPlugin {
                 "TextNow textnow_data.db",
                 &["/com.enflick.android.TextNow/databases/textnow_data.db\""],
                 "TextNow messages (direction, text, attachments, groups), calls and contacts (numbers, names)",
+            ),
+            e(
+                "Google Duo / Meet tachyon.db",
+                &["/com.google.android.apps.tachyon/databases/tachyon.db\""],
+                "Duo / Meet calls, notes and reactions (local and remote user, direction, state), video and audio notes (sender, recipient, file), the users it knows (numbers or e-mails, names); the device's own number",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1258,6 +1266,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 textnow::triage(ctx, l, &book)
+            })?;
+        }
+        for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                duo::triage(ctx, l, &book)
             })?;
         }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {

@@ -14,6 +14,7 @@ mod cashapp;
 mod chromium_forms;
 mod contact_claims;
 mod disk;
+mod duo;
 mod fbthreads;
 mod firefox;
 mod google_messages;
