@@ -237,6 +237,16 @@ pub fn note_links(
     Ok(())
 }
 
+/// `<prefix><col>` when the table has `col`, `NULL` otherwise: a column used inside an
+/// expression, missing in older schemas.
+pub fn column_expr(cols: &std::collections::BTreeSet<String>, prefix: &str, col: &str) -> String {
+    if cols.contains(col) {
+        format!("{prefix}{col}")
+    } else {
+        "NULL".to_string()
+    }
+}
+
 /// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
 /// taken by name, missing in older schemas.
 pub fn column_or_null(

@@ -30,6 +30,7 @@
 //! | Truecaller `com.truecaller/databases/tc.db`, `insights.db`, `calling-cache.db` ([`truecaller`]) | one per call-history row (number, cached name, codes), cached directory contact (names, numbers, company, spam), messaging peer, classified SMS sender, call lookup | `truecaller:<raw_contact id>` and `truecaller-im:<peer id>` persons (numbers, the directory's names, said to be crowd-sourced); call parties as `handle:` |
 //! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
 //! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
+//! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -80,6 +81,7 @@ mod playstore;
 mod recents;
 mod settings;
 mod skype;
+mod slack;
 mod system;
 mod telegram;
 mod textnow;
@@ -140,6 +142,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
+    ("account_manager", "accounts"),
+    ("org_*", "messages"),
     ("tachyon.db", "calls"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
@@ -461,6 +465,14 @@ impl Plugin for AndroidPlugin {
                 "Google Duo / Meet tachyon.db",
                 &["/com.google.android.apps.tachyon/databases/tachyon.db\""],
                 "Duo / Meet calls, notes and reactions (local and remote user, direction, state), video and audio notes (sender, recipient, file), the users it knows (numbers or e-mails, names); the device's own number",
+            ),
+            e(
+                "Slack account_manager and org_<team id>",
+                &[
+                    "/com.Slack/databases/account_manager\"",
+                    "/com.Slack/databases/org_",
+                ],
+                "Slack: the signed-in account (user id, e-mail, workspace; never its tokens), the workspace members it cached (user ids, e-mails, phones, names, flags), channels and DMs, messages and thread replies (sender, text, files, reactions), shared files",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1272,6 +1284,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 duo::triage(ctx, l, &book)
             })?;
+        }
+        for l in found.iter().filter(|l| slack::is_slack(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || slack::triage(ctx, l))?;
         }
         for l in found.iter().filter(|l| skype::account_of(l).is_some()) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skype::live(ctx, l))?;

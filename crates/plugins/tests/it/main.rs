@@ -50,6 +50,7 @@ mod outputs;
 mod playstore;
 mod screens;
 mod skype;
+mod slack;
 mod snapshots;
 mod telegram;
 mod textnow;
