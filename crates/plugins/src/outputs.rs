@@ -200,6 +200,19 @@ pub fn in_json_cell(s: &str) -> String {
     escape(&json[1..json.len().saturating_sub(1)])
 }
 
+/// The string at `path` of a `protobuf:` cell's JSON (`{"4": [{"2": ["text"]}], …}`: each field
+/// an array, the first value taken at each step), with the form it has in the cell (a JSON
+/// string body, escaped as a cell) for its fact.
+pub fn proto_text(message: &serde_json::Value, path: &[&str]) -> Option<(String, String)> {
+    let mut node = message;
+    for field in path {
+        node = node.get(field)?.get(0)?;
+    }
+    let text = node.as_str()?.to_string();
+    let cited = in_json_cell(&text);
+    Some((text, cited))
+}
+
 /// A string as it appears inside a JSON string of a tool's JSON output (`parse_plist`,
 /// `read_json`), so that it grounds verbatim: quotes, backslashes and control characters
 /// escaped.

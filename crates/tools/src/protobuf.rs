@@ -97,12 +97,22 @@ fn message(b: &[u8], depth: usize) -> Option<Value> {
     Some(Value::Object(fields))
 }
 
-/// A length-delimited payload: printable text, else a nested message, else hex.
+/// A length-delimited payload: printable text, else a nested message, else hex. Printable
+/// bytes that start with `\n`, `\r` or `\t` — the tag bytes of a field 1 that is
+/// length-delimited, fixed64 or fixed32 — and parse completely as a message are that message:
+/// a nested `{1: "text"}` is `0x0a <length> text`, all printable when the length byte is (Snapchat
+/// keeps a chat text so), and text rarely starts with a control character that the rest of it
+/// then parses after.
 fn payload(s: &[u8], depth: usize) -> Value {
     if let Ok(t) = std::str::from_utf8(s)
         && t.chars()
             .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
     {
+        if t.starts_with(['\n', '\r', '\t'])
+            && let Some(m) = message(s, depth + 1)
+        {
+            return m;
+        }
         return Value::String(t.to_string());
     }
     message(s, depth + 1).unwrap_or_else(|| Value::String(format!("x'{}'", hex::encode(s))))
@@ -132,6 +142,24 @@ mod tests {
         assert_eq!(
             cell(&[0x12, 0x02, 0x00, 0xff]).unwrap(),
             r#"{"2":["x'00ff'"]}"#
+        );
+        // printable bytes that are a nested message starting with field 1: the message
+        let text = b"J: the text of a nested field 1, all printable, its length byte too";
+        let mut nested = vec![0x0a, text.len() as u8];
+        nested.extend_from_slice(text);
+        let mut outer = vec![0x12, nested.len() as u8];
+        outer.extend_from_slice(&nested);
+        assert_eq!(
+            cell(&outer).unwrap(),
+            format!(
+                r#"{{"2":[{{"1":["{}"]}}]}}"#,
+                std::str::from_utf8(text).unwrap()
+            )
+        );
+        // text that starts with a newline but is no message stays text
+        assert_eq!(
+            cell(&[0x12, 0x04, b'\n', b'h', b'e', b'y']).unwrap(),
+            r#"{"2":["\nhey"]}"#
         );
         // gzip: inflated first
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

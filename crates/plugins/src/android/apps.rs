@@ -28,7 +28,7 @@ use super::databases::tables_with as tables;
 use crate::calls::{Paged, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, observe, pages_on, pages_on_with};
-use crate::outputs::{Table, in_json_cell, raw};
+use crate::outputs::{Table, raw};
 
 /// Wallet addresses in a one-to-one message's `text`, claims by its direction
 /// (`identity::message_claims`): `sent` by the device's user to `other` (an entity context),
@@ -505,12 +505,9 @@ pub fn turbo(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     note_pages_cap(ctx, &name, &pages, "battery events")
 }
 
-/// The text of a string field of a `protobuf:` cell's JSON (`{"4": ["text"], …}`), with the
-/// form it has in the cell (a JSON string body, escaped as a cell) for its fact.
+/// The text of a string field of a `protobuf:` cell's JSON, with its cited form.
 fn proto_text(message: &serde_json::Value, field: &str) -> Option<(String, String)> {
-    let text = message.get(field)?.get(0)?.as_str()?.to_string();
-    let cited = in_json_cell(&text);
-    Some((text, cited))
+    crate::outputs::proto_text(message, &[field])
 }
 
 /// Tango's `tango_profile.db`: the people the app knows (`profiletable`: user id, first and last

@@ -31,6 +31,7 @@
 //! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
 //! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
+//! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
@@ -82,6 +83,7 @@ mod recents;
 mod settings;
 mod skype;
 mod slack;
+mod snapchat;
 mod system;
 mod telegram;
 mod textnow;
@@ -142,6 +144,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
+    ("main.db", "contacts"),
+    ("arroyo.db", "messages"),
     ("account_manager", "accounts"),
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
@@ -473,6 +477,14 @@ impl Plugin for AndroidPlugin {
                     "/com.Slack/databases/org_",
                 ],
                 "Slack: the signed-in account (user id, e-mail, workspace; never its tokens), the workspace members it cached (user ids, e-mails, phones, names, flags), channels and DMs, messages and thread replies (sender, text, files, reactions), shared files",
+            ),
+            e(
+                "Snapchat main.db and arroyo.db",
+                &[
+                    "/com.snapchat.android/databases/main.db\"",
+                    "/com.snapchat.android/databases/arroyo.db\"",
+                ],
+                "Snapchat friends (user ids, user names, display names, phones) and chat messages (sender, conversation, the text of chat messages, read, saved, viewed); the device's user",
             ),
             e(
                 "Cash App cash_money.db",
@@ -1285,6 +1297,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 duo::triage(ctx, l, &book)
             })?;
         }
+        snapchat::triage(ctx, &found)?;
         for l in found.iter().filter(|l| slack::is_slack(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || slack::triage(ctx, l))?;
         }
