@@ -9,7 +9,7 @@
 //! | `keyword_search_terms` ⋈ `urls` | one per search | the term, the results URL, when |
 //!
 //! Columns are taken by name (older builds lack some). Times are WebKit microseconds since 1601
-//! (`webkit`); 0 is "not set". Each table is read up to [`MAX_ROWS`] rows, the rest noted.
+//! (`webkit`); 0 is "not set". Each table is read in pages up to [`crate::calls::ROW_CAP`] rows, the rest noted.
 
 use std::collections::BTreeSet;
 
@@ -17,12 +17,12 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use masf_tools::Invoked;
 
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, webkit};
-use crate::identity::{TreeRef, artefact_name, query_on, tables_on};
+use crate::identity::{TreeRef, artefact_name, pages_on, tables_on};
 use crate::outputs::raw;
 
-/// Rows read per table.
+/// Most bookmarks read from one `Bookmarks` JSON file (one output: every fact re-reads it).
 pub const MAX_ROWS: u64 = 2000;
 
 /// The browser a profile path belongs to (`com.android.chrome/app_chrome/Default/History` →
@@ -115,7 +115,7 @@ pub fn chromium_history(
     }
     let browser = browser_of(path);
     let profile = profile_of(path);
-    let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS);
+    let q = |sql: &str| pages_on(ctx, tree, path, sql);
     let columns = |table: &str| -> Result<BTreeSet<String>, RuntimeError> {
         Ok(crate::identity::columns_on(ctx, tree, path, table)?
             .map(|(_, c)| c)
@@ -132,21 +132,21 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
         column_or_null(&vcols, "v.", "transition", "transition"),
         column_or_null(&vcols, "v.", "visit_duration", "visit_duration"),
     );
-    if let Some((inv, t)) = q(&sql)? {
-        for row in &t.rows {
+    if let Some(pages) = q(&sql)? {
+        for (inv, t, row) in pages.rows() {
             let id = t.get(row, "id").unwrap_or("?");
-            let url = raw(&t, row, "url");
+            let url = raw(t, row, "url");
             let mut d = Draft::new(
                 "web",
                 format!("{browser} visit {id} to {}", url.as_deref().unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(path), found);
-            d.fact(FactType::Url, url.as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "title").as_deref(), &inv);
-            d.fact(FactType::Count, t.get(row, "visits"), &inv);
-            d.fact(FactType::Url, raw(&t, row, "from_url").as_deref(), &inv);
+            d.fact(FactType::Url, url.as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "title").as_deref(), inv);
+            d.fact(FactType::Count, t.get(row, "visits"), inv);
+            d.fact(FactType::Url, raw(t, row, "from_url").as_deref(), inv);
             let time = t.get(row, "time");
-            d.time(time, webkit(time), "Page visited", &inv);
+            d.time(time, webkit(time), "Page visited", inv);
             let how = t
                 .get(row, "transition")
                 .and_then(|v| v.parse::<i64>().ok())
@@ -167,7 +167,7 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
             );
             record_draft(ctx, d)?;
         }
-        note_row_cap(ctx, &name, &t, MAX_ROWS, "visits")?;
+        note_pages_cap(ctx, &name, &pages, "visits")?;
     }
 
     // Downloads.
@@ -200,10 +200,10 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
             "SELECT d.id AS id, {}, {chain} AS chain FROM downloads d ORDER BY d.id",
             picked.join(", ")
         );
-        if let Some((inv, t)) = q(&sql)? {
-            for row in &t.rows {
+        if let Some(pages) = q(&sql)? {
+            for (inv, t, row) in pages.rows() {
                 let id = t.get(row, "id").unwrap_or("?");
-                let target = raw(&t, row, "target_path");
+                let target = raw(t, row, "target_path");
                 let mut d = Draft::new(
                     "downloads",
                     format!(
@@ -212,27 +212,27 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                     ),
                 );
                 d.fact(FactType::Path, Some(path), found);
-                d.fact(FactType::Path, target.as_deref(), &inv);
+                d.fact(FactType::Path, target.as_deref(), inv);
                 for c in ["tab_url", "referrer"] {
-                    d.fact(FactType::Url, raw(&t, row, c).as_deref(), &inv);
+                    d.fact(FactType::Url, raw(t, row, c).as_deref(), inv);
                 }
-                for u in raw(&t, row, "chain")
+                for u in raw(t, row, "chain")
                     .iter()
                     .flat_map(|c| c.split(" | ").map(str::to_string).collect::<Vec<_>>())
                 {
-                    d.fact(FactType::Url, Some(&u), &inv);
+                    d.fact(FactType::Url, Some(&u), inv);
                 }
                 for c in ["received_bytes", "total_bytes"] {
-                    d.fact(FactType::Count, t.get(row, c), &inv);
+                    d.fact(FactType::Count, t.get(row, c), inv);
                 }
-                d.fact(FactType::Text, raw(&t, row, "mime_type").as_deref(), &inv);
+                d.fact(FactType::Text, raw(t, row, "mime_type").as_deref(), inv);
                 for (c, what) in [
                     ("start_time", "Download started"),
                     ("end_time", "Download ended"),
                     ("last_access_time", "Downloaded file last opened"),
                 ] {
                     let v = t.get(row, c);
-                    d.time(v, webkit(v), what, &inv);
+                    d.time(v, webkit(v), what, inv);
                 }
                 let state = match t.get(row, "state") {
                     Some("0") => "in progress",
@@ -252,7 +252,7 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
                 );
                 record_draft(ctx, d)?;
             }
-            note_row_cap(ctx, &name, &t, MAX_ROWS, "downloads")?;
+            note_pages_cap(ctx, &name, &pages, "downloads")?;
         }
     }
 
@@ -260,18 +260,18 @@ FROM visits v JOIN urls u ON u.id = v.url ORDER BY v.id",
     if has("keyword_search_terms") {
         let sql = "SELECT k.rowid AS id, k.term AS term, u.url AS url, u.last_visit_time AS time \
 FROM keyword_search_terms k JOIN urls u ON u.id = k.url_id ORDER BY k.rowid";
-        if let Some((inv, t)) = q(sql)? {
-            for row in &t.rows {
-                let term = raw(&t, row, "term");
+        if let Some(pages) = q(sql)? {
+            for (inv, t, row) in pages.rows() {
+                let term = raw(t, row, "term");
                 let mut d = Draft::new(
                     "web",
                     format!("{browser} search {}", term.as_deref().unwrap_or("?")),
                 );
                 d.fact(FactType::Path, Some(path), found);
-                d.fact(FactType::Text, term.as_deref(), &inv);
-                d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
+                d.fact(FactType::Text, term.as_deref(), inv);
+                d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
                 let time = t.get(row, "time");
-                d.time(time, webkit(time), "Search results last visited", &inv);
+                d.time(time, webkit(time), "Search results last visited", inv);
                 d.interpretation = format!(
                     "keyword_search_terms row {} in {where_}: the user searched for {:?}; the time is the results page's last visit (WebKit microseconds since 1601, webkit).",
                     t.get(row, "id").unwrap_or("?"),
@@ -279,7 +279,7 @@ FROM keyword_search_terms k JOIN urls u ON u.id = k.url_id ORDER BY k.rowid";
                 );
                 record_draft(ctx, d)?;
             }
-            note_row_cap(ctx, &name, &t, MAX_ROWS, "searches")?;
+            note_pages_cap(ctx, &name, &pages, "searches")?;
         }
     }
     Ok(())

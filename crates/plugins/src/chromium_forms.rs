@@ -23,11 +23,11 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
-use crate::browsers::{MAX_ROWS, browser_of};
-use crate::calls::{column_or_null, note_row_cap, require_columns};
+use crate::browsers::browser_of;
+use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_seconds, webkit};
 use crate::identity::{
-    TreeRef, artefact_name, normalized, observe, query_on, required_columns, table_columns,
+    TreeRef, artefact_name, normalized, observe, pages_on, required_columns, table_columns,
     tables_on,
 };
 use crate::outputs::raw;
@@ -142,14 +142,14 @@ fn logins(
         c("sender_email"),
         c("sender_name"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "saved logins")?;
+    note_pages_cap(ctx, &name, &pages, "saved logins")?;
     let profile = profile_dir(path);
     let context = format!("browser-profile:{profile}");
     let label = format!("user of browser profile {profile}");
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "login").unwrap_or("?");
         let user = t.get(row, "username_value").filter(|u| !u.is_empty());
         let realm = t.get(row, "signon_realm").unwrap_or("?");
@@ -162,7 +162,7 @@ fn logins(
         let mut d = Draft::new("accounts", title);
         d.fact(FactType::Path, Some(path), found);
         for col in ["origin_url", "action_url", "federation_url"] {
-            d.fact(FactType::Url, raw(&t, row, col).as_deref(), &inv);
+            d.fact(FactType::Url, raw(t, row, col).as_deref(), inv);
         }
         d.fact(
             if realm.starts_with("http") {
@@ -170,8 +170,8 @@ fn logins(
             } else {
                 FactType::Identifier
             },
-            raw(&t, row, "signon_realm").as_deref(),
-            &inv,
+            raw(t, row, "signon_realm").as_deref(),
+            inv,
         );
         let user_type = match user {
             Some(u) if normalized(ctx, IdType::Email, u).is_some() => FactType::Email,
@@ -180,12 +180,8 @@ fn logins(
             }
             _ => FactType::Account,
         };
-        d.fact(user_type, raw(&t, row, "username_value").as_deref(), &inv);
-        d.fact(
-            FactType::Name,
-            raw(&t, row, "display_name").as_deref(),
-            &inv,
-        );
+        d.fact(user_type, raw(t, row, "username_value").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "display_name").as_deref(), inv);
         for (col, what) in [
             ("date_created", "Login saved"),
             ("date_last_used", "Login last used"),
@@ -194,12 +190,12 @@ fn logins(
             ("date_last_filled", "Login last filled"),
         ] {
             let v = t.get(row, col);
-            d.time(v, webkit(v), what, &inv);
+            d.time(v, webkit(v), what, inv);
         }
-        d.fact(FactType::Count, t.get(row, "times_used"), &inv);
+        d.fact(FactType::Count, t.get(row, "times_used"), inv);
         let sender = t.get(row, "sender_email").filter(|s| !s.is_empty());
-        d.fact(FactType::Email, sender, &inv);
-        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
+        d.fact(FactType::Email, sender, inv);
+        d.fact(FactType::Name, raw(t, row, "sender_name").as_deref(), inv);
         d.interpretation = format!(
             "logins row {id} of {name}: {} in {browser} profile {} (user name field {}, used {} time(s), scheme {}, password type {}){}. The password is encrypted and was not read; times are WebKit microseconds.",
             if never {
@@ -237,7 +233,7 @@ fn logins(
                     &label,
                     id_type,
                     u,
-                    &inv,
+                    inv,
                     format!(
                         "{u} is the user name of a login saved in the browser profile for {realm}: an account its user signs in with."
                     ),
@@ -254,7 +250,7 @@ fn logins(
                 who.unwrap_or(s),
                 IdType::Email,
                 s,
-                &inv,
+                inv,
                 format!("{s} shared the password of a login for {realm} with the profile's user."),
             )?;
             if let Some(n) = who {
@@ -265,7 +261,7 @@ fn logins(
                     n,
                     IdType::DisplayName,
                     n,
-                    &inv,
+                    inv,
                     format!("{n} is the name of {s}, who shared a password (logins.sender_name)."),
                 )?;
             }
@@ -380,29 +376,29 @@ fn autocomplete(
         column_or_null(&cols, "", "date_last_used", "date_last_used"),
         column_or_null(&cols, "", "count", "count"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "autocomplete entries")?;
-    for row in &t.rows {
-        let field = raw(&t, row, "name").unwrap_or_default();
+    note_pages_cap(ctx, name, &pages, "autocomplete entries")?;
+    for (inv, t, row) in pages.rows() {
+        let field = raw(t, row, "name").unwrap_or_default();
         let mut d = Draft::new("web", format!("{browser} autocomplete value for {field}"));
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Text, Some(&field), &inv);
-        let value = raw(&t, row, "value");
+        d.fact(FactType::Text, Some(&field), inv);
+        let value = raw(t, row, "value");
         let vt = match value.as_deref() {
             Some(v) if normalized(ctx, IdType::Email, v).is_some() => FactType::Email,
             _ => FactType::Text,
         };
-        d.fact(vt, value.as_deref(), &inv);
+        d.fact(vt, value.as_deref(), inv);
         for (col, what) in [
             ("date_created", "Value first typed"),
             ("date_last_used", "Value last typed"),
         ] {
             let v = t.get(row, col);
-            d.time(v, unix_seconds(v), what, &inv);
+            d.time(v, unix_seconds(v), what, inv);
         }
-        d.fact(FactType::Count, t.get(row, "count"), &inv);
+        d.fact(FactType::Count, t.get(row, "count"), inv);
         d.interpretation = format!(
             "autofill row {} of {name}: a value typed {} time(s) into a form field named {field} in {browser}; the times are Unix seconds. Whose value it is, is not recorded.",
             t.get(row, "entry").unwrap_or("?"),
@@ -427,7 +423,7 @@ fn profiles(
     let mut by_guid: BTreeMap<String, Profile> = BTreeMap::new();
     // the use count, use date and modification time of each profile, from its main table
     let mut meta: Vec<Meta> = Vec::new();
-    let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS * 8);
+    let q = |sql: &str| pages_on(ctx, tree, path, sql);
     if has("autofill_profiles") {
         // before 2023: one table per kind of value
         let Some(cols) = required_columns(
@@ -455,28 +451,30 @@ fn profiles(
             c("use_date"),
             c("origin"),
         );
-        if let Some((inv, t)) = q(&sql)? {
-            let at = calls.len();
-            for row in &t.rows {
-                let Some(guid) = t.get(row, "guid") else {
-                    continue;
-                };
-                let p = by_guid.entry(guid.to_string()).or_default();
-                for (col, what) in [
-                    ("company_name", "company"),
-                    ("street_address", "street address"),
-                    ("city", "city"),
-                    ("state", "state"),
-                    ("zipcode", "postcode"),
-                    ("country_code", "country"),
-                ] {
-                    if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
-                        p.values.push((what.into(), v, None, at));
+        if let Some(pages) = q(&sql)? {
+            for (inv, t) in pages.pages {
+                let at = calls.len();
+                for row in &t.rows {
+                    let Some(guid) = t.get(row, "guid") else {
+                        continue;
+                    };
+                    let p = by_guid.entry(guid.to_string()).or_default();
+                    for (col, what) in [
+                        ("company_name", "company"),
+                        ("street_address", "street address"),
+                        ("city", "city"),
+                        ("state", "state"),
+                        ("zipcode", "postcode"),
+                        ("country_code", "country"),
+                    ] {
+                        if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
+                            p.values.push((what.into(), v, None, at));
+                        }
                     }
+                    meta.push(Meta::of(guid, &t, row, at));
                 }
-                meta.push(Meta::of(guid, &t, row, at));
+                calls.push(inv);
             }
-            calls.push(inv);
         }
         for (table, col, what, id_type) in [
             (
@@ -516,27 +514,29 @@ fn profiles(
                 String::new()
             };
             let sql = format!("SELECT guid, {col}{extra} FROM {table} ORDER BY rowid");
-            if let Some((inv, t)) = q(&sql)? {
-                let at = calls.len();
-                for row in &t.rows {
-                    let Some(guid) = t.get(row, "guid") else {
-                        continue;
-                    };
-                    let p = by_guid.entry(guid.to_string()).or_default();
-                    if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
-                        p.values.push((what.into(), v, id_type, at));
-                    }
-                    for (c, w) in [
-                        ("first_name", "first name"),
-                        ("middle_name", "middle name"),
-                        ("last_name", "last name"),
-                    ] {
-                        if let Some(v) = raw(&t, row, c).filter(|v| !v.is_empty()) {
-                            p.values.push((w.into(), v, None, at));
+            if let Some(pages) = q(&sql)? {
+                for (inv, t) in pages.pages {
+                    let at = calls.len();
+                    for row in &t.rows {
+                        let Some(guid) = t.get(row, "guid") else {
+                            continue;
+                        };
+                        let p = by_guid.entry(guid.to_string()).or_default();
+                        if let Some(v) = raw(&t, row, col).filter(|v| !v.is_empty()) {
+                            p.values.push((what.into(), v, id_type, at));
+                        }
+                        for (c, w) in [
+                            ("first_name", "first name"),
+                            ("middle_name", "middle name"),
+                            ("last_name", "last name"),
+                        ] {
+                            if let Some(v) = raw(&t, row, c).filter(|v| !v.is_empty()) {
+                                p.values.push((w.into(), v, None, at));
+                            }
                         }
                     }
+                    calls.push(inv);
                 }
-                calls.push(inv);
             }
         }
     }
@@ -569,36 +569,40 @@ fn profiles(
             c("use_date"),
             c("date_modified"),
         );
-        if let Some((inv, t)) = q(&sql)? {
-            let at = calls.len();
-            for row in &t.rows {
-                if let Some(guid) = t.get(row, "guid") {
-                    by_guid.entry(guid.to_string()).or_default();
-                    meta.push(Meta::of(guid, &t, row, at));
+        if let Some(pages) = q(&sql)? {
+            for (inv, t) in pages.pages {
+                let at = calls.len();
+                for row in &t.rows {
+                    if let Some(guid) = t.get(row, "guid") {
+                        by_guid.entry(guid.to_string()).or_default();
+                        meta.push(Meta::of(guid, &t, row, at));
+                    }
                 }
+                calls.push(inv);
             }
-            calls.push(inv);
         }
         let sql = format!("SELECT guid, type, value FROM {tokens} ORDER BY guid, type");
-        if let Some((inv, t)) = q(&sql)? {
-            let at = calls.len();
-            for row in &t.rows {
-                let (Some(guid), Some(ty)) = (t.get(row, "guid"), t.get(row, "type")) else {
-                    continue;
-                };
-                let Some((what, id_type)) = field_type(ty) else {
-                    continue;
-                };
-                if let Some(v) = raw(&t, row, "value").filter(|v| !v.is_empty()) {
-                    by_guid.entry(guid.to_string()).or_default().values.push((
-                        what.into(),
-                        v,
-                        id_type,
-                        at,
-                    ));
+        if let Some(pages) = q(&sql)? {
+            for (inv, t) in pages.pages {
+                let at = calls.len();
+                for row in &t.rows {
+                    let (Some(guid), Some(ty)) = (t.get(row, "guid"), t.get(row, "type")) else {
+                        continue;
+                    };
+                    let Some((what, id_type)) = field_type(ty) else {
+                        continue;
+                    };
+                    if let Some(v) = raw(&t, row, "value").filter(|v| !v.is_empty()) {
+                        by_guid.entry(guid.to_string()).or_default().values.push((
+                            what.into(),
+                            v,
+                            id_type,
+                            at,
+                        ));
+                    }
                 }
+                calls.push(inv);
             }
-            calls.push(inv);
         }
     }
     for (guid, p) in &by_guid {
@@ -711,11 +715,11 @@ fn cards(
             c("use_date"),
             c("date_modified"),
         );
-        let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+        let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
             continue;
         };
-        for row in &t.rows {
-            let holder = raw(&t, row, "name_on_card");
+        for (inv, t, row) in pages.rows() {
+            let holder = raw(t, row, "name_on_card");
             let last4 = t.get(row, "last_four");
             let mut d = Draft::new(
                 "accounts",
@@ -730,25 +734,21 @@ fn cards(
                 ),
             );
             d.fact(FactType::Path, Some(path), found);
-            d.fact(FactType::Name, holder.as_deref(), &inv);
-            d.fact(FactType::Name, raw(&t, row, "nickname").as_deref(), &inv);
-            d.fact(FactType::Name, raw(&t, row, "bank_name").as_deref(), &inv);
-            d.fact(
-                FactType::Identifier,
-                raw(&t, row, "network").as_deref(),
-                &inv,
-            );
-            d.fact(FactType::Identifier, last4, &inv);
+            d.fact(FactType::Name, holder.as_deref(), inv);
+            d.fact(FactType::Name, raw(t, row, "nickname").as_deref(), inv);
+            d.fact(FactType::Name, raw(t, row, "bank_name").as_deref(), inv);
+            d.fact(FactType::Identifier, raw(t, row, "network").as_deref(), inv);
+            d.fact(FactType::Identifier, last4, inv);
             let used = t.get(row, "use_date");
-            d.time(used, unix_seconds(used), "Card last used", &inv);
+            d.time(used, unix_seconds(used), "Card last used", inv);
             let modified = t.get(row, "date_modified");
             d.time(
                 modified,
                 unix_seconds(modified),
                 "Card saved or changed",
-                &inv,
+                inv,
             );
-            d.fact(FactType::Count, t.get(row, "use_count"), &inv);
+            d.fact(FactType::Count, t.get(row, "use_count"), inv);
             d.interpretation = format!(
                 "{table} row {} of {name}: a payment card {} in {browser}, expiring {}/{}; its number is encrypted and was not read.",
                 t.get(row, "card").unwrap_or("?"),
@@ -806,26 +806,26 @@ fn typed(
         c("number_of_hits"),
         c("number_of_misses"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "typed entries")?;
+    note_pages_cap(ctx, &name, &pages, "typed entries")?;
     let browser = browser_of(path);
-    for row in &t.rows {
-        let typed = raw(&t, row, "typed").unwrap_or_default();
+    for (inv, t, row) in pages.rows() {
+        let typed = raw(t, row, "typed").unwrap_or_default();
         let mut d = Draft::new("web", format!("{browser} address bar: typed {typed}"));
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Text, Some(&typed), &inv);
-        d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
+        d.fact(FactType::Text, Some(&typed), inv);
+        d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
         d.fact(
             FactType::Text,
-            raw(&t, row, "fill_into_edit").as_deref(),
-            &inv,
+            raw(t, row, "fill_into_edit").as_deref(),
+            inv,
         );
-        d.fact(FactType::Text, raw(&t, row, "description").as_deref(), &inv);
-        d.fact(FactType::Count, t.get(row, "number_of_hits"), &inv);
+        d.fact(FactType::Text, raw(t, row, "description").as_deref(), inv);
+        d.fact(FactType::Count, t.get(row, "number_of_hits"), inv);
         let last = t.get(row, "last_access_time");
-        d.time(last, webkit(last), "Address-bar suggestion last used", &inv);
+        d.time(last, webkit(last), "Address-bar suggestion last used", inv);
         d.interpretation = format!(
             "{table} row {} of {name}: the user typed this text into {browser}'s address bar and {} (hits {}, misses {}){}.",
             t.get(row, "row").unwrap_or("?"),
@@ -879,13 +879,13 @@ fn top_sites(
             "rowid"
         },
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "top sites")?;
+    note_pages_cap(ctx, &name, &pages, "top sites")?;
     let browser = browser_of(path);
-    for row in &t.rows {
-        let Some(url) = raw(&t, row, "url") else {
+    for (inv, t, row) in pages.rows() {
+        let Some(url) = raw(t, row, "url") else {
             continue;
         };
         let rank = t.get(row, "url_rank");
@@ -897,11 +897,11 @@ fn top_sites(
             ),
         );
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Url, Some(&url), &inv);
-        d.fact(FactType::Name, raw(&t, row, "title").as_deref(), &inv);
-        d.fact(FactType::Count, rank, &inv);
-        let redirects = raw(&t, row, "redirects").filter(|r| !r.is_empty() && *r != url);
-        d.fact(FactType::Text, redirects.as_deref(), &inv);
+        d.fact(FactType::Url, Some(&url), inv);
+        d.fact(FactType::Name, raw(t, row, "title").as_deref(), inv);
+        d.fact(FactType::Count, rank, inv);
+        let redirects = raw(t, row, "redirects").filter(|r| !r.is_empty() && *r != url);
+        d.fact(FactType::Text, redirects.as_deref(), inv);
         d.interpretation = format!(
             "top_sites row {} of {name}: {url} is on {browser}'s list of most-visited sites{}{}; the list keeps no time.",
             t.get(row, "row").unwrap_or("?"),
@@ -946,22 +946,22 @@ fn cookies(
     let sql = format!(
         "SELECT host_key AS host, count(*) AS cookies, group_concat(DISTINCT name) AS names, min(creation_utc) AS first_set, {last} AS last_access FROM cookies GROUP BY host_key ORDER BY host_key"
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "cookie hosts")?;
+    note_pages_cap(ctx, &name, &pages, "cookie hosts")?;
     let browser = browser_of(path);
-    for row in &t.rows {
-        let host = raw(&t, row, "host").unwrap_or_default();
+    for (inv, t, row) in pages.rows() {
+        let host = raw(t, row, "host").unwrap_or_default();
         let mut d = Draft::new("web", format!("{browser} cookies of {host}"));
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Text, Some(&host), &inv);
-        d.fact(FactType::Count, t.get(row, "cookies"), &inv);
-        d.fact(FactType::Text, raw(&t, row, "names").as_deref(), &inv);
+        d.fact(FactType::Text, Some(&host), inv);
+        d.fact(FactType::Count, t.get(row, "cookies"), inv);
+        d.fact(FactType::Text, raw(t, row, "names").as_deref(), inv);
         let first = t.get(row, "first_set");
-        d.time(first, webkit(first), "First cookie set", &inv);
+        d.time(first, webkit(first), "First cookie set", inv);
         let last = t.get(row, "last_access");
-        d.time(last, webkit(last), "Cookie last used", &inv);
+        d.time(last, webkit(last), "Cookie last used", inv);
         d.interpretation = format!(
             "cookies of {name}: {} cookie(s) set by {host} in {browser} (their names listed, never their values); creation_utc and last_access_utc are WebKit microseconds.",
             t.get(row, "cookies").unwrap_or("?"),

@@ -12,7 +12,7 @@
 //!
 //! Columns are taken by name (Firefox for Android and older releases lack some). Times are
 //! PRTime, microseconds since 1970 (`unix_micros`; 0 is "not set"); `downloads/metaData`'s
-//! `endTime` is Unix milliseconds. Each table is read up to [`MAX_ROWS`] rows, the rest noted.
+//! `endTime` is Unix milliseconds. Each table is read in pages up to [`crate::calls::ROW_CAP`] rows, the rest noted.
 //! A database without `moz_places` and `moz_historyvisits` (or without `moz_formhistory`) is
 //! noted naming what it lacks. No identity is observed: what a form field held is recorded, but
 //! whose it is (the user's own address, or one they typed to reach someone) is not known.
@@ -23,10 +23,9 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, TimeEncoding};
 use masf_tools::Invoked;
 
-use crate::browsers::MAX_ROWS;
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{TreeRef, artefact_name, columns_on, query_on, tables_on};
+use crate::identity::{TreeRef, artefact_name, columns_on, pages_on, tables_on};
 use crate::outputs::raw;
 
 /// Microseconds since 1970, when the value is a positive number.
@@ -118,7 +117,7 @@ pub fn places(
     }
     let browser = browser_of(path);
     let where_ = format!("{browser} profile {} ({name})", profile_of(path));
-    let q = |sql: &str| query_on(ctx, tree, path, sql, MAX_ROWS);
+    let q = |sql: &str| pages_on(ctx, tree, path, sql);
     let p = columns(ctx, tree, path, "moz_places")?;
     let v = columns(ctx, tree, path, "moz_historyvisits")?;
     if !["id", "place_id", "visit_date"]
@@ -149,21 +148,21 @@ FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id ORDER BY v.id",
         column_or_null(&p, "p.", "frecency", "frecency"),
         column_or_null(&v, "v.", "visit_type", "visit_type"),
     );
-    if let Some((inv, t)) = q(&sql)? {
-        for row in &t.rows {
+    if let Some(pages) = q(&sql)? {
+        for (inv, t, row) in pages.rows() {
             let id = t.get(row, "id").unwrap_or("?");
-            let url = raw(&t, row, "url");
+            let url = raw(t, row, "url");
             let mut d = Draft::new(
                 "web",
                 format!("{browser} visit {id} to {}", url.as_deref().unwrap_or("?")),
             );
             d.fact(FactType::Path, Some(path), found);
-            d.fact(FactType::Url, url.as_deref(), &inv);
-            d.fact(FactType::Text, raw(&t, row, "title").as_deref(), &inv);
-            d.fact(FactType::Count, t.get(row, "visits"), &inv);
-            d.fact(FactType::Url, raw(&t, row, "from_url").as_deref(), &inv);
+            d.fact(FactType::Url, url.as_deref(), inv);
+            d.fact(FactType::Text, raw(t, row, "title").as_deref(), inv);
+            d.fact(FactType::Count, t.get(row, "visits"), inv);
+            d.fact(FactType::Url, raw(t, row, "from_url").as_deref(), inv);
             let time = t.get(row, "time");
-            d.time(time, prtime(time), "Page visited", &inv);
+            d.time(time, prtime(time), "Page visited", inv);
             d.interpretation = format!(
                 "moz_historyvisits id {id} in {where_}: a visit ({}, visit_type {}) to a page visited {} time(s){}{}{}; visit_date is PRTime, microseconds since 1970.",
                 visit_type(t.get(row, "visit_type")),
@@ -183,7 +182,7 @@ FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id ORDER BY v.id",
             );
             record_draft(ctx, d)?;
         }
-        note_row_cap(ctx, &name, &t, MAX_ROWS, "visits")?;
+        note_pages_cap(ctx, &name, &pages, "visits")?;
     }
 
     // Bookmarks (type 1; folders are type 2).
@@ -203,11 +202,11 @@ FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY 
                 column_or_null(&b, "b.", "lastModified", "modified"),
                 column_or_null(&b, "b.", "guid", "guid"),
             );
-            if let Some((inv, t)) = q(&sql)? {
-                for row in &t.rows {
+            if let Some(pages) = q(&sql)? {
+                for (inv, t, row) in pages.rows() {
                     let id = t.get(row, "id").unwrap_or("?");
-                    let title = raw(&t, row, "title");
-                    let url = raw(&t, row, "url");
+                    let title = raw(t, row, "title");
+                    let url = raw(t, row, "url");
                     let mut d = Draft::new(
                         "web",
                         format!(
@@ -216,16 +215,16 @@ FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY 
                         ),
                     );
                     d.fact(FactType::Path, Some(path), found);
-                    d.fact(FactType::Url, url.as_deref(), &inv);
-                    d.fact(FactType::Text, title.as_deref(), &inv);
-                    d.fact(FactType::Text, raw(&t, row, "folder").as_deref(), &inv);
-                    d.fact(FactType::Identifier, raw(&t, row, "guid").as_deref(), &inv);
+                    d.fact(FactType::Url, url.as_deref(), inv);
+                    d.fact(FactType::Text, title.as_deref(), inv);
+                    d.fact(FactType::Text, raw(t, row, "folder").as_deref(), inv);
+                    d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
                     for (c, what) in [
                         ("added", "Bookmark added"),
                         ("modified", "Bookmark last modified"),
                     ] {
                         let val = t.get(row, c);
-                        d.time(val, prtime(val), what, &inv);
+                        d.time(val, prtime(val), what, inv);
                     }
                     d.interpretation = format!(
                         "moz_bookmarks id {id} in {where_}: a bookmark {} of {} in the folder {}; dateAdded and lastModified are PRTime, microseconds since 1970.",
@@ -237,7 +236,7 @@ FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY 
                     );
                     record_draft(ctx, d)?;
                 }
-                note_row_cap(ctx, &name, &t, MAX_ROWS, "bookmarks")?;
+                note_pages_cap(ctx, &name, &pages, "bookmarks")?;
             }
         }
     }
@@ -250,21 +249,21 @@ FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY 
 a.dateAdded AS added \
 FROM moz_annos a JOIN moz_anno_attributes an ON an.id = a.anno_attribute_id JOIN moz_places p ON p.id = a.place_id \
 WHERE an.name = 'downloads/destinationFileURI' ORDER BY a.place_id";
-        if let Some((inv, t)) = q(sql)? {
-            for row in &t.rows {
+        if let Some(pages) = q(sql)? {
+            for (inv, t, row) in pages.rows() {
                 let id = t.get(row, "id").unwrap_or("?");
-                let target = raw(&t, row, "target");
-                let meta = raw(&t, row, "meta")
+                let target = raw(t, row, "target");
+                let meta = raw(t, row, "meta")
                     .and_then(|m| serde_json::from_str::<serde_json::Value>(&m).ok());
                 let mut d = Draft::new(
                     "downloads",
                     format!("{browser} download {}", target.as_deref().unwrap_or("?")),
                 );
                 d.fact(FactType::Path, Some(path), found);
-                d.fact(FactType::Url, raw(&t, row, "url").as_deref(), &inv);
-                d.fact(FactType::Url, target.as_deref(), &inv);
+                d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
+                d.fact(FactType::Url, target.as_deref(), inv);
                 let added = t.get(row, "added");
-                d.time(added, prtime(added), "Download recorded", &inv);
+                d.time(added, prtime(added), "Download recorded", inv);
                 let end = meta
                     .as_ref()
                     .and_then(|m| m["endTime"].as_i64())
@@ -273,13 +272,13 @@ WHERE an.name = 'downloads/destinationFileURI' ORDER BY a.place_id";
                     end.as_deref(),
                     end.as_ref().map(|_| TimeEncoding::UnixMillis),
                     "Download ended",
-                    &inv,
+                    inv,
                 );
                 let size = meta
                     .as_ref()
                     .and_then(|m| m["fileSize"].as_i64())
                     .map(|s| s.to_string());
-                d.fact(FactType::Count, size.as_deref(), &inv);
+                d.fact(FactType::Count, size.as_deref(), inv);
                 let state = match meta.as_ref().and_then(|m| m["state"].as_i64()) {
                     Some(0) => "downloading",
                     Some(1) => "finished",
@@ -300,7 +299,7 @@ WHERE an.name = 'downloads/destinationFileURI' ORDER BY a.place_id";
                 );
                 record_draft(ctx, d)?;
             }
-            note_row_cap(ctx, &name, &t, MAX_ROWS, "downloads")?;
+            note_pages_cap(ctx, &name, &pages, "downloads")?;
         }
     }
     Ok(())
@@ -332,13 +331,13 @@ pub fn form_history(
         column_or_null(&c, "", "firstUsed", "first"),
         column_or_null(&c, "", "lastUsed", "last"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    for row in &t.rows {
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "id").unwrap_or("?");
-        let field = raw(&t, row, "fieldname");
-        let value = raw(&t, row, "value");
+        let field = raw(t, row, "fieldname");
+        let value = raw(t, row, "value");
         let mut d = Draft::new(
             "web",
             format!(
@@ -347,15 +346,15 @@ pub fn form_history(
             ),
         );
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Text, field.as_deref(), &inv);
-        d.fact(FactType::Text, value.as_deref(), &inv);
-        d.fact(FactType::Count, t.get(row, "used"), &inv);
+        d.fact(FactType::Text, field.as_deref(), inv);
+        d.fact(FactType::Text, value.as_deref(), inv);
+        d.fact(FactType::Count, t.get(row, "used"), inv);
         for (col, what) in [
             ("first", "Form value first used"),
             ("last", "Form value last used"),
         ] {
             let val = t.get(row, col);
-            d.time(val, prtime(val), what, &inv);
+            d.time(val, prtime(val), what, inv);
         }
         d.interpretation = format!(
             "moz_formhistory row {id} in {where_}: the browser saved {:?} as typed into form fields named {:?}, used {} time(s); firstUsed and lastUsed are PRTime, microseconds since 1970. Whose value it is (the user's own, or one typed to reach someone) the row does not say.",
@@ -365,6 +364,6 @@ pub fn form_history(
         );
         record_draft(ctx, d)?;
     }
-    note_row_cap(ctx, &name, &t, MAX_ROWS, "form values")?;
+    note_pages_cap(ctx, &name, &pages, "form values")?;
     Ok(())
 }

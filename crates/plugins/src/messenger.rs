@@ -18,15 +18,12 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
-use crate::calls::{column_or_null, note_row_cap};
+use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{
-    Party, TreeRef, artefact_name, query_on, required_columns, table_columns, tables_on,
+    Party, TreeRef, artefact_name, pages_on, required_columns, table_columns, tables_on,
 };
 use crate::outputs::raw;
-
-/// Rows read per table.
-const MAX_ROWS: u64 = 2000;
 
 /// What the store is called in a note.
 const STORE: &str = "Facebook Messenger's store";
@@ -115,11 +112,11 @@ fn contacts(
         c("friendship_status"),
         c("birthday_timestamp"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(names);
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Messenger contacts")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Messenger contacts")?;
+    for (inv, t, row) in pages.rows() {
         let Some(id) = t.get(row, "id") else {
             continue;
         };
@@ -147,25 +144,21 @@ fn contacts(
             },
         );
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Account, raw(&t, row, "account").as_deref(), &inv);
-        d.fact(FactType::Name, raw(&t, row, "name").as_deref(), &inv);
-        d.fact(FactType::Account, raw(&t, row, "username").as_deref(), &inv);
+        d.fact(FactType::Account, raw(t, row, "account").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "name").as_deref(), inv);
+        d.fact(FactType::Account, raw(t, row, "username").as_deref(), inv);
         d.fact(
             FactType::Email,
-            raw(&t, row, "email_address").as_deref(),
-            &inv,
+            raw(t, row, "email_address").as_deref(),
+            inv,
         );
-        d.fact(
-            FactType::Phone,
-            raw(&t, row, "phone_number").as_deref(),
-            &inv,
-        );
+        d.fact(FactType::Phone, raw(t, row, "phone_number").as_deref(), inv);
         d.fact(
             FactType::Url,
-            raw(&t, row, "profile_picture_large_url").as_deref(),
-            &inv,
+            raw(t, row, "profile_picture_large_url").as_deref(),
+            inv,
         );
-        d.fact(FactType::Text, t.get(row, "birthday_timestamp"), &inv);
+        d.fact(FactType::Text, t.get(row, "birthday_timestamp"), inv);
         d.interpretation = format!(
             "contacts row {id} of {name}: {} ({friendship}, Messenger user {}); the store is named after Facebook id {uid}.",
             if own {
@@ -192,9 +185,9 @@ fn contacts(
             ctx,
             &context,
             entity_label,
-            &t,
+            t,
             row,
-            &inv,
+            inv,
             &[
                 ("account", IdType::AccountId, "The Facebook id"),
                 ("user_account", IdType::AccountId, "The Facebook user name"),
@@ -282,41 +275,43 @@ fn messages(
             "SELECT message_id, {} FROM {table} ORDER BY rowid",
             select.join(", ")
         );
-        let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS * 4)? else {
+        let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
             continue;
         };
-        let at = calls.len();
-        for row in &t.rows {
-            let Some(m) = t.get(row, "message_id") else {
-                continue;
-            };
-            let e = extras.entry(m.to_string()).or_default();
-            match table {
-                "attachments" => e.attachments += 1,
-                "reactions" => e.reactions += 1,
-                _ => {}
-            }
-            for (c, ft) in wanted {
-                if let Some(v) = raw(&t, row, c).filter(|v| !v.is_empty()) {
-                    e.facts.push((*ft, v, at));
+        for (inv, t) in pages.pages {
+            let at = calls.len();
+            for row in &t.rows {
+                let Some(m) = t.get(row, "message_id") else {
+                    continue;
+                };
+                let e = extras.entry(m.to_string()).or_default();
+                match table {
+                    "attachments" => e.attachments += 1,
+                    "reactions" => e.reactions += 1,
+                    _ => {}
+                }
+                for (c, ft) in wanted {
+                    if let Some(v) = raw(&t, row, c).filter(|v| !v.is_empty()) {
+                        e.facts.push((*ft, v, at));
+                    }
+                }
+                if let Some(v) = t.get(row, "reaction_time").filter(|v| *v != "0") {
+                    e.reaction_times.push((v.to_string(), at));
                 }
             }
-            if let Some(v) = t.get(row, "reaction_time").filter(|v| *v != "0") {
-                e.reaction_times.push((v.to_string(), at));
-            }
+            calls.push(inv);
         }
-        calls.push(inv);
     }
     let sql = format!(
         "SELECT m.message_id AS message_id, m.thread_key AS thread_key, m.timestamp_ms AS time, m.sender_id AS sender_id, {}, {}, c.name AS sender_name FROM messages m LEFT JOIN contacts c ON c.id = m.sender_id ORDER BY m.timestamp_ms, m.rowid",
         column_or_null(&cols, "m.", "text", "text"),
         column_or_null(&cols, "m.", "is_admin_message", "admin"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Messenger messages")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Messenger messages")?;
+    for (inv, t, row) in pages.rows() {
         let id = t.get(row, "message_id").unwrap_or("?");
         let sender = t.get(row, "sender_id").unwrap_or("?");
         let thread = t.get(row, "thread_key").unwrap_or("?");
@@ -337,13 +332,13 @@ fn messages(
         d.fact(FactType::Path, Some(path), found);
         d.fact(
             FactType::Identifier,
-            raw(&t, row, "message_id").as_deref(),
-            &inv,
+            raw(t, row, "message_id").as_deref(),
+            inv,
         );
-        d.fact(FactType::Account, Some(sender), &inv);
-        d.fact(FactType::Name, raw(&t, row, "sender_name").as_deref(), &inv);
-        d.fact(FactType::Identifier, Some(thread), &inv);
-        d.fact(FactType::Text, raw(&t, row, "text").as_deref(), &inv);
+        d.fact(FactType::Account, Some(sender), inv);
+        d.fact(FactType::Name, raw(t, row, "sender_name").as_deref(), inv);
+        d.fact(FactType::Identifier, Some(thread), inv);
+        d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
         let time = t.get(row, "time");
         d.time(
             time,
@@ -353,7 +348,7 @@ fn messages(
             } else {
                 "Message received"
             },
-            &inv,
+            inv,
         );
         let e = extras.get(id);
         if let Some(e) = e {
@@ -397,7 +392,7 @@ fn messages(
         });
         crate::identity::message_claims(
             ctx,
-            &inv,
+            inv,
             text,
             &format!("Facebook Messenger message {id}"),
             sent,
@@ -440,11 +435,11 @@ fn calls(
         c("call_media_type"),
         c("has_been_seen"),
     );
-    let Some((inv, t)) = query_on(ctx, tree, path, &sql, MAX_ROWS)? else {
+    let Some(pages) = pages_on(ctx, tree, path, &sql)? else {
         return Ok(());
     };
-    note_row_cap(ctx, name, &t, MAX_ROWS, "Messenger calls")?;
-    for row in &t.rows {
+    note_pages_cap(ctx, name, &pages, "Messenger calls")?;
+    for (inv, t, row) in pages.rows() {
         let thread = t.get(row, "thread_key").unwrap_or("?");
         let party = t
             .get(row, "party")
@@ -465,11 +460,11 @@ fn calls(
             ),
         );
         d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Identifier, Some(thread), &inv);
-        d.fact(FactType::Name, raw(&t, row, "party").as_deref(), &inv);
-        d.fact(FactType::Count, t.get(row, "call_duration"), &inv);
+        d.fact(FactType::Identifier, Some(thread), inv);
+        d.fact(FactType::Name, raw(t, row, "party").as_deref(), inv);
+        d.fact(FactType::Count, t.get(row, "call_duration"), inv);
         let time = t.get(row, "time");
-        d.time(time, unix_millis(time), "Call started", &inv);
+        d.time(time, unix_millis(time), "Call started", inv);
         d.interpretation = format!(
             "call_log row {} of {name}: a Messenger {}call in thread {thread} of the user with Facebook id {uid}, lasting {} s, {}.",
             t.get(row, "call").unwrap_or("?"),

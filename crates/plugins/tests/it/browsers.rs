@@ -295,3 +295,52 @@ fn chrome_history_on_an_iphone() {
         );
     }
 }
+
+/// More visits than one page: the fixture's `History` topped up by the sqlite3 CLI to 2,504
+/// visits of one more URL; every visit is one phenomenon, read in two `sqlite_query` pages, a
+/// visit past the first page citing the page with `OFFSET 2000`.
+#[test]
+fn chrome_history_longer_than_a_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db: PathBuf = tmp
+        .path()
+        .join("data/data/com.android.chrome/app_chrome/Default/History");
+    build_history(&db);
+    let out = Command::new("sqlite3")
+        .arg(&db)
+        .arg(
+            "INSERT INTO urls (id, url, title, visit_count, typed_count, last_visit_time, hidden) VALUES (900, 'https://bulk.example.org/', 'bulk', 2500, 0, 13317100000000000, 0); \
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500) \
+             INSERT INTO visits (id, url, visit_time, from_visit, transition, visit_duration) SELECT 1000 + i, 900, 13317000000000000 + i * 1000000, 0, 805306368, 0 FROM n;",
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let run = triage(&[("p", tmp.path(), "Asia/Hong_Kong", Some("HK"))]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("p");
+    let visits: Vec<&Phenomenon> = all
+        .iter()
+        .filter(|p| p.title.starts_with("Chrome visit "))
+        .collect();
+    let total = sqlite3(&db, "SELECT count(*) FROM visits")[0][0].clone();
+    assert_eq!(visits.len().to_string(), total);
+    let args: std::collections::BTreeMap<String, String> = run
+        .session
+        .invocation_summaries()
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.id, i.args))
+        .collect();
+    let last = visits
+        .iter()
+        .find(|p| p.title.starts_with("Chrome visit 3500 "))
+        .expect("the last visit");
+    let cited = &args[&last
+        .verified_facts
+        .iter()
+        .find(|f| f.value == "13317002500000000")
+        .expect("its time")
+        .invocation_id];
+    assert!(cited.contains("LIMIT -1 OFFSET 2000"), "{cited}");
+}
