@@ -91,6 +91,7 @@ pub mod media;
 pub mod messenger;
 pub mod outputs;
 pub mod region;
+pub mod snapchat;
 pub mod tree;
 pub mod wallet_apps;
 pub mod wallets;

@@ -52,6 +52,7 @@
 //! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
 //! | App snapshots `SplashBoard/Snapshots/<bundle>/…`, `Library/Caches/Snapshots/<bundle>/…` (`.ktx`, `.jpeg`) | [`snapshots`] | one per image (app, file, size, modified time from the search's listing; not decoded) | — |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
+//! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db` | [`crate::snapchat`] | one per chat message (sender id, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` senders (the id Android's friends carry); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
@@ -240,6 +241,7 @@ impl Plugin for Ios {
             coinbasewallet::triage(&run)
         })?;
         ctx.artefact("Facebook Messenger lightspeed store", || messenger(&run))?;
+        ctx.artefact("Snapchat arroyo.db", || snapchat(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("X model cache modelCache.sqlite3", || {
             twittercache::triage(&run)
@@ -378,6 +380,23 @@ fn wallet_apps(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
     }
     crate::wallet_apps::sweep(run.ctx, &tree, &folders)
+}
+
+/// Snapchat's chat stores (`…/Documents/user_scoped/<id>/arroyo/arroyo.db`, the layout it shares
+/// with Android: [`crate::snapchat`]). The friends iOS keeps (`primary.docobjects`, FlatBuffers)
+/// are not read, so senders are named by their user ids.
+fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    run.each("arroyo.db", |find, path| {
+        if crate::snapchat::is_arroyo(path) {
+            crate::snapchat::arroyo(run.ctx, &tree, path, find, &BTreeMap::new())
+        } else {
+            Ok(())
+        }
+    })
 }
 
 /// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
@@ -699,6 +718,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
                 "/locationd/consolidated.db\"",
             ],
             "the location daemon's caches: positions it reported for access points (BSSID) and cells (MCC, MNC, area, cell id) of every radio, associated access points it harvested, Wi-Fi tiles with their times",
+        ),
+        entry(
+            "Snapchat arroyo.db",
+            &["/arroyo/arroyo.db\""],
+            "Snapchat chat messages: sender (Snapchat user id), conversation, the text of chat messages, read, saved, viewed; the device's user",
         ),
         entry(
             "React Native AsyncStorage",
@@ -1086,6 +1110,7 @@ const SEARCHED: &[&str] = &[
     "Contacts.data",
     "manifest.json",
     "ThreeBars.sqlite",
+    "arroyo.db",
     "cache_encryptedB.db",
     "cache_encryptedA.db",
     "consolidated.db",

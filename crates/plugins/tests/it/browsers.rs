@@ -315,7 +315,11 @@ fn chrome_history_longer_than_a_page() {
         )
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let run = triage(&[("p", tmp.path(), "Asia/Hong_Kong", Some("HK"))]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("p");

@@ -1034,6 +1034,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("MetaMask Mobile persistStore", false),
             ("Wi-Fi location cache ThreeBars.sqlite", false),
             ("locationd caches", false),
+            ("Snapchat arroyo.db", false),
             ("React Native AsyncStorage", false),
             ("CoreDuet interactionC.db", false),
             ("Facebook Messenger lightspeed store", false),

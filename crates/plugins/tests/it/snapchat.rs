@@ -17,6 +17,7 @@ use crate::browsers::sqlite3;
 
 const ME: &str = "8b0e6a52-4a1c-4f6e-9c55-2f1f0e9d1a01";
 const KAI: &str = "2c9d7d3e-1111-4e2b-8a41-5f3c2b1a0b02";
+const RIO: &str = "77e1f0aa-2222-4c3d-9e8f-6a5b4c3d2e03";
 
 fn has(p: &Phenomenon, v: &str) -> bool {
     p.verified_facts.iter().any(|f| f.value == v)
@@ -61,9 +62,24 @@ fn snapchat_friends_and_messages_on_two_phones() {
     );
     std::fs::create_dir_all(b.join("data/system/users/0")).unwrap();
 
+    // Rio's iPhone: the same arroyo.db layout in an app container (its messages the fixture's
+    // rows, Rio the one sender created on the device)
+    let iphone = tmp.path().join("iphone");
+    let ios_db = iphone.join(
+        "private/var/mobile/Containers/Data/Application/9A1B2C3D-4E5F-4A6B-8C7D-0E1F2A3B4C5D/Documents/user_scoped/77e1f0aa/arroyo/arroyo.db",
+    );
+    std::fs::create_dir_all(ios_db.parent().unwrap()).unwrap();
+    std::fs::copy(repo("tests/fixtures/snapchat/arroyo.db"), &ios_db).unwrap();
+    crate::ios_nearby::sqlite3(
+        &ios_db,
+        &format!("UPDATE conversation_message SET created_on_device = (sender_id = '{RIO}');"),
+    );
+    std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
+
     let run = triage(&[
         ("a", &a, "Europe/London", Some("GB")),
         ("b", &b, "Europe/London", Some("GB")),
+        ("iphone", &iphone, "Europe/London", Some("GB")),
     ]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("a");
@@ -131,6 +147,16 @@ fn snapchat_friends_and_messages_on_two_phones() {
         ]
     );
 
+    let ios: Vec<Phenomenon> = run
+        .all_phenomena("iphone")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Snapchat message "))
+        .collect();
+    assert_eq!(ios.len(), 4);
+    assert!(
+        ios.iter()
+            .any(|p| has(p, "who is this?") && p.title == "Snapchat message sent in late crew")
+    );
     let owner = run.owner("a");
     assert!(
         owner.contains(&format!("account_id=snapchat:{ME}")),
@@ -151,6 +177,9 @@ fn snapchat_friends_and_messages_on_two_phones() {
         ("b/owner", &format!("a/snapchat:{KAI}")),
         // by user name in any case: Dex.M on Kai's phone, dex.m on Dex's own
         (&format!("a/snapchat:{ME}"), &format!("b/snapchat:{ME}")),
+        // across platforms: Rio's iPhone and Dex's Android phone
+        ("iphone/owner", &format!("a/snapchat:{RIO}")),
+        (&format!("iphone/snapchat:{ME}"), &"a/owner".to_string()),
     ] {
         assert!(
             with(member).iter().any(|m| m == known_as),
