@@ -1035,6 +1035,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Wi-Fi location cache ThreeBars.sqlite", false),
             ("locationd caches", false),
             ("Snapchat arroyo.db", false),
+            ("Slack ModelDatabase and main_db", false),
             ("React Native AsyncStorage", false),
             ("CoreDuet interactionC.db", false),
             ("Facebook Messenger lightspeed store", false),

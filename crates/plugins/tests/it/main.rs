@@ -51,6 +51,7 @@ mod playstore;
 mod screens;
 mod skype;
 mod slack;
+mod slack_ios;
 mod snapchat;
 mod snapshots;
 mod telegram;
