@@ -80,6 +80,23 @@ impl Draft {
         self
     }
 
+    /// [`Draft::time`] of each `(column, description)` of `spec` in a row, each value read by
+    /// `encoding` (a value it reads as no time is left out).
+    pub fn times_of(
+        &mut self,
+        t: &crate::outputs::Table,
+        row: &[Option<String>],
+        inv: &Invoked,
+        encoding: fn(Option<&str>) -> Option<TimeEncoding>,
+        spec: &[(&str, &str)],
+    ) -> &mut Self {
+        for (col, what) in spec {
+            let v = t.get(row, col);
+            self.time(v, encoding(v), what, inv);
+        }
+        self
+    }
+
     /// [`Draft::time`] of a message: "Message sent" when the device's user sent it, else
     /// "Message received".
     pub fn message_time(

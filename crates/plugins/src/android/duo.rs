@@ -335,14 +335,17 @@ fn notes(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError
             inv,
         );
         d.fact(FactType::Count, raw(t, row, "saved_status").as_deref(), inv);
-        for (col, what) in [
-            ("sent_timestamp_millis", "Note sent"),
-            ("received_timestamp_millis", "Note received"),
-            ("seen_timestamp_millis", "Note seen"),
-        ] {
-            let v = t.get(row, col).filter(|v| *v != "0");
-            d.time(v, unix_millis(v), what, inv);
-        }
+        d.times_of(
+            t,
+            row,
+            inv,
+            unix_millis,
+            &[
+                ("sent_timestamp_millis", "Note sent"),
+                ("received_timestamp_millis", "Note received"),
+                ("seen_timestamp_millis", "Note seen"),
+            ],
+        );
         d.interpretation = format!(
             "messages row {} of {}: a Google Duo note (a video or audio message) from {from} to {to}{}{}; saved {}; times are Unix milliseconds.",
             t.get(row, "rid").unwrap_or("?"),

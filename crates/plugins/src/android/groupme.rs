@@ -150,14 +150,17 @@ fn groups(
             raw(t, row, "attachment_count").as_deref(),
             inv,
         );
-        for (col, what) in [
-            ("created_at", "Group created"),
-            ("last_message_created_at", "Last message in group"),
-            ("updated_at", "Group last updated"),
-        ] {
-            let v = t.get(row, col).filter(|v| *v != "0");
-            d.time(v, unix_seconds(v), what, inv);
-        }
+        d.times_of(
+            t,
+            row,
+            inv,
+            unix_seconds,
+            &[
+                ("created_at", "Group created"),
+                ("last_message_created_at", "Last message in group"),
+                ("updated_at", "Group last updated"),
+            ],
+        );
         d.interpretation = format!(
             "groups row {} of {}: the GroupMe group {label} ({id}), type {}, created by {}{}; the stored counters say {} messages and {} attachments (counters, not the rows recovered); times are Unix seconds.",
             t.get(row, "rid").unwrap_or("?"),

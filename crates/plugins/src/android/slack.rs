@@ -131,13 +131,16 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         for col in ["secondary_auth_enabled", "is_logged_out"] {
             d.fact(FactType::Count, raw(t, row, col).as_deref(), inv);
         }
-        for (col, what) in [
-            ("last_accessed", "Slack account last accessed"),
-            ("created_ts", "Slack account added"),
-        ] {
-            let v = t.get(row, col);
-            d.time(v, by_magnitude(v), what, inv);
-        }
+        d.times_of(
+            t,
+            row,
+            inv,
+            by_magnitude,
+            &[
+                ("last_accessed", "Slack account last accessed"),
+                ("created_ts", "Slack account added"),
+            ],
+        );
         d.interpretation = format!(
             "accounts row {} of {}: the Slack account {user}{} signed in to the workspace {team} ({}); logged out {}; times read as Unix seconds or, from 10^12, milliseconds. The session tokens the table holds are not read.",
             t.get(row, "rid").unwrap_or("?"),

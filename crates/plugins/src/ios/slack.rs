@@ -423,13 +423,16 @@ fn model_conversations(
                 ("type", FactType::Count, "type"),
             ],
         );
-        for (col, what) in [
-            ("created", "Slack conversation created"),
-            ("first_message", "First message in conversation"),
-        ] {
-            let v = t.get(row, col);
-            d.time(v, unix_seconds(v), what, inv);
-        }
+        d.times_of(
+            t,
+            row,
+            inv,
+            unix_seconds,
+            &[
+                ("created", "Slack conversation created"),
+                ("first_message", "First message in conversation"),
+            ],
+        );
         d.interpretation = format!(
             "ZCOREDATACONVERSATION Z_PK {} of {path}: the Slack {kind} {name} ({id}; ZTYPE 0 channel, 2 direct message, as iLEAPP reads it): {}; times are Unix seconds.",
             t.get(row, "pk").unwrap_or("?"),
@@ -846,15 +849,18 @@ fn channels(
                 ("topic", FactType::Text, "topic"),
             ],
         );
-        for (col, what) in [
-            ("created", "Slack channel created"),
-            ("purpose_set", "Channel purpose set"),
-            ("topic_set", "Channel topic set"),
-            ("latest", "Latest message in channel"),
-        ] {
-            let v = t.get(row, col);
-            d.time(v, unix_seconds(v), what, inv);
-        }
+        d.times_of(
+            t,
+            row,
+            inv,
+            unix_seconds,
+            &[
+                ("created", "Slack channel created"),
+                ("purpose_set", "Channel purpose set"),
+                ("topic_set", "Channel topic set"),
+                ("latest", "Latest message in channel"),
+            ],
+        );
         d.interpretation = format!(
             "{table} Z_PK {} of {path}: the Slack channel or DM {name} ({id}): {}; times are Unix seconds.",
             t.get(row, "pk").unwrap_or("?"),

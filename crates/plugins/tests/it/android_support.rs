@@ -302,3 +302,35 @@ pub fn sqlite_fixture(db: &Path, fixture: &str, then: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Checks the rows of `sql` on `db` (read by the sqlite3 CLI, the oracle) against `found`: each
+/// row is the phenomenon holding its `key`th value, and that phenomenon holds each of the row's
+/// non-empty values as a fact (a value listing several, split on `split` when it is not empty,
+/// value by value). Returns the number of rows.
+pub fn rows_in(
+    found: &[&masf_graph::Phenomenon],
+    db: &Path,
+    sql: &str,
+    key: usize,
+    split: &str,
+) -> usize {
+    let has = |p: &masf_graph::Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
+    let rows = crate::browsers::sqlite3(db, sql);
+    for row in &rows {
+        let p = found
+            .iter()
+            .find(|p| has(p, &row[key]))
+            .unwrap_or_else(|| panic!("{row:?} in none of {found:#?}"));
+        for v in row.iter().filter(|v| !v.is_empty()) {
+            let parts: Vec<&str> = if split.is_empty() {
+                vec![v.as_str()]
+            } else {
+                v.split(split).filter(|x| !x.is_empty()).collect()
+            };
+            for part in parts {
+                assert!(has(p, part), "{part} in {p:#?}");
+            }
+        }
+    }
+    rows.len()
+}

@@ -9,26 +9,14 @@
 use masf_graph::Phenomenon;
 
 use crate::android_support::{sqlite_fixture, triage};
-use crate::browsers::sqlite3;
 
-fn has(p: &Phenomenon, v: &str) -> bool {
-    p.verified_facts.iter().any(|f| f.value == v)
-}
-
+/// The rows of `sql` on `db`, as many as the phenomena titled `prefix…`, each holding its
+/// values.
 fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
     let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = sqlite3(db, sql);
-    assert_eq!(found.len(), rows.len(), "{prefix}: {found:#?}");
-    for row in &rows {
-        let p = found
-            .iter()
-            .find(|p| has(p, &row[key]))
-            .unwrap_or_else(|| panic!("{prefix}: {row:?}"));
-        for v in row.iter().filter(|v| !v.is_empty()) {
-            assert!(has(p, v), "{prefix}: {v} in {p:#?}");
-        }
-    }
-    rows.len()
+    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
+    assert_eq!(found.len(), rows, "{prefix}");
+    rows
 }
 
 /// ALEAPP's get_googleDuo with the stored codes (it words them) and its ids cut as it cuts them.

@@ -20,19 +20,13 @@ fn of<'a>(all: &'a [Phenomenon], prefix: &str) -> Vec<&'a Phenomenon> {
     all.iter().filter(|p| p.title.starts_with(prefix)).collect()
 }
 
-/// Every row of `sql` is one of `found` (by its `key`th value) holding each non-empty value.
+/// Every row of `sql` on `db` is one of `found`, holding each value.
 fn every_field(db: &std::path::Path, sql: &str, found: &[&Phenomenon], key: usize, what: &str) {
-    let rows = sqlite3(db, sql);
-    assert_eq!(found.len(), rows.len(), "{what}: {found:#?}");
-    for row in &rows {
-        let p = found
-            .iter()
-            .find(|p| has(p, &row[key]))
-            .unwrap_or_else(|| panic!("{what}: {row:?}"));
-        for v in row.iter().filter(|v| !v.is_empty()) {
-            assert!(has(p, v), "{what}: {v} in {p:#?}");
-        }
-    }
+    assert_eq!(
+        crate::android_support::rows_in(found, db, sql, key, ""),
+        found.len(),
+        "{what}"
+    );
 }
 
 /// ALEAPP's reading of a message's JSON: text, file names, reaction count, edited.

@@ -10,7 +10,6 @@
 use masf_graph::Phenomenon;
 
 use crate::android_support::{sqlite_fixture, triage};
-use crate::browsers::sqlite3;
 
 fn has(p: &Phenomenon, v: &str) -> bool {
     p.verified_facts.iter().any(|f| f.value == v)
@@ -27,21 +26,11 @@ WHERE message_type NOT IN (102, 100)";
 const CALLS: &str = "SELECT contact_value, date/1000 + message_text, date FROM messages WHERE message_type IN (100, 102)";
 const CONTACTS: &str = "SELECT C.contact_value, CASE WHEN contact_name IS NULL THEN contact_value WHEN contact_name == '' THEN contact_value ELSE contact_name END FROM contacts AS C";
 
+/// The rows of `sql` on `db`, each one of the phenomena titled `prefix…` holding each value
+/// (lists split on commas).
 fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
     let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = sqlite3(db, sql);
-    for row in &rows {
-        let p = found
-            .iter()
-            .find(|p| has(p, &row[key]))
-            .unwrap_or_else(|| panic!("{prefix}: {row:?} in {found:#?}"));
-        for v in row {
-            for part in v.split(',').filter(|v| !v.is_empty()) {
-                assert!(has(p, part), "{prefix}: {part} in {p:#?}");
-            }
-        }
-    }
-    rows.len()
+    crate::android_support::rows_in(&found, db, sql, key, ",")
 }
 
 #[test]

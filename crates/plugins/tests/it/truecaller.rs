@@ -10,7 +10,6 @@
 use masf_graph::Phenomenon;
 
 use crate::android_support::{sqlite_fixture, triage};
-use crate::browsers::sqlite3;
 
 fn has(p: &Phenomenon, v: &str) -> bool {
     p.verified_facts.iter().any(|f| f.value == v)
@@ -23,25 +22,13 @@ const SENDERS: &str = "SELECT sender, sender_name, sender_type, country_code, so
 const CACHE: &str =
     "SELECT timestamp, number, state, maxAgeSeconds FROM call_cache ORDER BY timestamp DESC";
 
-/// Asserts every row of `sql` on `db` is one phenomenon of `found` (picked by the row's
-/// `key`th value) holding each of its values (a list of numbers value by value).
+/// Every row of `sql` on `db` is one of `found`, holding each value (lists value by value).
 fn every_field(db: &std::path::Path, sql: &str, found: &[&Phenomenon], key: usize, what: &str) {
-    let rows = sqlite3(db, sql);
-    assert_eq!(found.len(), rows.len(), "{what}: {found:#?}");
-    for row in &rows {
-        let p = found
-            .iter()
-            .find(|p| has(p, &row[key]))
-            .unwrap_or_else(|| panic!("{what}: {row:?}"));
-        for v in row {
-            if v.is_empty() {
-                continue;
-            }
-            for part in v.split(", ") {
-                assert!(has(p, part), "{what}: {part} in {p:#?}");
-            }
-        }
-    }
+    assert_eq!(
+        crate::android_support::rows_in(found, db, sql, key, ", "),
+        found.len(),
+        "{what}"
+    );
 }
 
 #[test]
