@@ -128,6 +128,20 @@ pub fn unix_seconds(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixSeconds)
 }
 
+/// A Unix time whose unit the store does not say, read by its size: from 10¹² milliseconds,
+/// else seconds (as iLEAPP's and ALEAPP's converters read such values).
+pub fn unix_by_magnitude(value: Option<&str>) -> Option<TimeEncoding> {
+    let v: f64 = value?.trim().parse().ok()?;
+    if !v.is_finite() || v <= 0.0 {
+        return None;
+    }
+    Some(if v >= 1e12 {
+        TimeEncoding::UnixMillis
+    } else {
+        TimeEncoding::UnixSeconds
+    })
+}
+
 /// Unix milliseconds (Java time), when the value is one.
 pub fn unix_millis(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixMillis)

@@ -17,12 +17,12 @@
 //! held.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use super::databases::tables_with;
 use crate::calls::{column_expr, column_or_null, note_pages_cap};
-use crate::drafts::{Draft, record_draft, unix_seconds};
+use crate::drafts::{Draft, record_draft, unix_by_magnitude, unix_seconds};
 use crate::identity::{artefact_name, observe_columns, pages_on, table_columns};
 use crate::outputs::raw;
 
@@ -33,19 +33,6 @@ pub fn is_slack(l: &Located) -> bool {
         && !["-wal", "-shm", "-journal"]
             .iter()
             .any(|s| l.name().ends_with(s))
-}
-
-/// A Unix time whose unit is not said: milliseconds from 10¹², else seconds (ALEAPP's reading).
-fn by_magnitude(value: Option<&str>) -> Option<TimeEncoding> {
-    let v: f64 = value?.trim().parse().ok()?;
-    if !v.is_finite() || v <= 0.0 {
-        return None;
-    }
-    Some(if v >= 1e12 {
-        TimeEncoding::UnixMillis
-    } else {
-        TimeEncoding::UnixSeconds
-    })
 }
 
 /// `json_extract` of `path` in the JSON column `col`, NULL where the cell is no JSON.
@@ -135,7 +122,7 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             t,
             row,
             inv,
-            by_magnitude,
+            unix_by_magnitude,
             &[
                 ("last_accessed", "Slack account last accessed"),
                 ("created_ts", "Slack account added"),
@@ -265,7 +252,12 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError
             d.fact(FactType::Count, raw(t, row, col).as_deref(), inv);
         }
         let updated = t.get(row, "updated");
-        d.time(updated, by_magnitude(updated), "Slack user updated", inv);
+        d.time(
+            updated,
+            unix_by_magnitude(updated),
+            "Slack user updated",
+            inv,
+        );
         let set: Vec<&str> = flags
             .iter()
             .filter(|(c, _)| t.get(row, c) == Some("1"))
@@ -396,7 +388,12 @@ fn conversations(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), Runt
             d.time(v, unix_seconds(v), what, inv);
         }
         let updated = t.get(row, "updated");
-        d.time(updated, by_magnitude(updated), "Conversation updated", inv);
+        d.time(
+            updated,
+            unix_by_magnitude(updated),
+            "Conversation updated",
+            inv,
+        );
         d.interpretation = format!(
             "conversation row {} of {}: the Slack {kind} conversation {label} ({id}); member {}, open {}, starred {}; lastRead and latest are Slack message timestamps (Unix seconds with a fraction), lastRead a marker of the last message read, not a time of reading.",
             t.get(row, "rid").unwrap_or("?"),

@@ -11,6 +11,7 @@ mod asyncstorage;
 mod boundaries;
 mod browsers;
 mod cashapp;
+mod cashapp_ios;
 mod chromium_forms;
 mod contact_claims;
 mod disk;
