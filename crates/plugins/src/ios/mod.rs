@@ -55,6 +55,7 @@
 //! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db` | [`crate::snapchat`] | one per chat message (sender id, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` senders (the id Android's friends carry); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Slack `ModelDatabase/db.sqlite` (app group), `Library/Application Support/Slack/*/*/main_db` | [`slack`] | one per user, message (sender, channel, text, shared file), channel or conversation, workspace | `slack:<user id>` persons (e-mail, phone, names; the id Android's Slack keeps); `owner`: the is-me user or the team's signed-in user |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
+//! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet: the app's container (by `Library/Preferences/<bundle>.plist`, `Library/Caches/<bundle>`, or a backup's folder named after the bundle) | [`crate::wallet_apps`] | one per container: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
 //! | Coinbase Wallet `Documents/default/wallet-rn-v2.sqlite` | [`coinbasewallet`] | one per account (with its wallet group), per derived address, per tracked asset, per transaction (`tx_history_v2`, `tx_history`) | `owner`: each account's primary address and every derived address (control claims); `wallet:` for those and both sides of each transaction |
@@ -120,6 +121,7 @@ pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
 pub mod twittercache;
+pub mod venmo;
 pub mod viber;
 pub mod voicemail;
 pub mod wechat;
@@ -248,6 +250,7 @@ impl Plugin for Ios {
         ctx.artefact("Snapchat arroyo.db", || snapchat(&run))?;
         ctx.artefact("Slack ModelDatabase and main_db", || slack::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
+        ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
         ctx.artefact("X model cache modelCache.sqlite3", || {
             twittercache::triage(&run)
@@ -744,6 +747,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Cash App payments: time, amount and currency, state, note, the account's role, the other party's customer id, name and $cashtag",
         ),
         entry(
+            "Venmo feeds",
+            &["/PrivateFeed\"", "/PublicFeed\"", "/FriendsFeed\""],
+            "Venmo payments and charges (payer, receiver, amount, note, status, times) and the users they name (ids, user names, names)",
+        ),
+        entry(
             "React Native AsyncStorage",
             &["/RCTAsyncLocalStorage_V1/manifest.json\""],
             "any React Native app's AsyncStorage: every key with its value (secrets redacted), the file of a value kept out of the manifest; wallet addresses in values",
@@ -1132,6 +1140,9 @@ const SEARCHED: &[&str] = &[
     "arroyo.db",
     "main_db",
     "CCEntitySync-*.sqlite",
+    "PrivateFeed",
+    "PublicFeed",
+    "FriendsFeed",
     "cache_encryptedB.db",
     "cache_encryptedA.db",
     "consolidated.db",

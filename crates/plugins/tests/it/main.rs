@@ -62,6 +62,7 @@ mod tiktok;
 mod truecaller;
 mod twittercache;
 mod typing;
+mod venmo;
 mod viber_android;
 mod viber_ios;
 mod wallet_apps;
