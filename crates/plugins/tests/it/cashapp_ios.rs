@@ -74,17 +74,7 @@ FROM ZPAYMENT INNER JOIN ZCUSTOMER ON ZCUSTOMER.ZCUSTOMERTOKEN = ZPAYMENT.ZREMOT
 fn cash_app_on_an_iphone_beside_an_android_phone() {
     let tmp = tempfile::tempdir().unwrap();
     let iphone = tmp.path().join("ben-iphone");
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(WRITE)
-        .arg(&iphone)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::ios_support::python(WRITE, &iphone);
     std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
     let kw = tmp.path().join("kw");
     sqlite_fixture(

@@ -167,3 +167,19 @@ pub fn facts_and_times(
             .collect(),
     )
 }
+
+/// Runs the Python `script` with `arg` (a folder it writes into) and asserts it succeeded: the
+/// tests' writers of fixtures by Python's sqlite3 and plistlib.
+pub fn python(script: &str, arg: &Path) {
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(arg)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

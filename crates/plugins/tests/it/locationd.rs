@@ -75,17 +75,7 @@ db("bad/private/var/root/Library/Caches/locationd/consolidated.db", "CREATE TABL
 
 fn generated() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(GEN)
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::ios_support::python(GEN, tmp.path());
     tmp
 }
 

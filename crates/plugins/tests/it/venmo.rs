@@ -60,17 +60,7 @@ fn has(p: &Phenomenon, v: &str) -> bool {
 #[test]
 fn venmo_feeds_payments_and_users() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new("python3")
-        .arg("-c")
-        .arg(WRITE)
-        .arg(tmp.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::ios_support::python(WRITE, tmp.path());
     let o: Outcome = triage(tmp.path(), "America/New_York");
     assert_all_accepted(&o);
     let payments: Vec<&Phenomenon> = o
