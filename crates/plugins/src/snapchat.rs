@@ -7,10 +7,11 @@
 //! |---|---|---|
 //! | `conversation_message` (with `feed_entry`) | one `messages` per message | created and read (Unix ms), the sender (id; user name and display name from the friends the platform's reader gives), the conversation (id, title), content type as stored, the text of a chat message (`message_content` protobuf 4 › 4 › 2 › 1 where `content_type` is 1, the structure both modules observed; no schema is published), message state, saved, viewed, created on device, remote media count, replies, quoted and client/server message ids; direction by the device's user; the sender `snapchat:<user id>` (the id both platforms keep); wallet addresses in a text are claims of its writer |
 //!
-//! The device's user is the one sender of the messages created on the device
-//! (`created_on_device`, or on older builds `local_message_content_id` set): both modules' last
-//! fallback; their first (Android's `key_user_id` preference, iOS's `Documents/user.plist`) is
-//! not read here. With no single such sender no direction is given. Media is not decrypted;
+//! The device's user is the account the app's preferences name where the platform's reader
+//! finds it (Android's `key_user_id` of `user_session_shared_pref.xml`, both modules' first
+//! source), else the one sender of the messages created on the device (`created_on_device`, or
+//! on older builds `local_message_content_id` set), their last fallback; iOS's
+//! `Documents/user.plist` is not read. With no single such sender no direction is given. Media is not decrypted;
 //! write-ahead-log rows are read as the database gives them (the WAL applied). Schema drift:
 //! the table is read with the columns it has; a `message_content` that does not parse loses
 //! only its text.
@@ -109,6 +110,7 @@ pub fn arroyo(
     path: &str,
     found: &Invoked,
     friends: &BTreeMap<String, Friend>,
+    owner: Option<&str>,
 ) -> Result<(), RuntimeError> {
     let Some((tinv, tables)) = tables_on(ctx, tree, path)? else {
         return Ok(());
@@ -140,7 +142,18 @@ pub fn arroyo(
     )? {
         return Ok(());
     }
-    let me = local_user(ctx, tree, path, &cols)?;
+    // the device's user: as the app's preferences name it (observed by the platform's reader),
+    // else the one sender of the messages created on the device
+    let (me, how) = match owner {
+        Some(id) => (
+            Some(id.to_string()),
+            "the account the app's preferences name",
+        ),
+        None => (
+            local_user(ctx, tree, path, &cols)?.map(|(_, id)| id),
+            "the one sender of the messages created on the device",
+        ),
+    };
     let c = |col: &str| column_or_null(&cols, "m.", col, col);
     let title = if tables.iter().any(|t| t == "feed_entry")
         && table_columns(ctx, tree, path, "feed_entry")?.contains("conversation_title")
@@ -173,7 +186,7 @@ pub fn arroyo(
             .filter(|n| !n.is_empty())
             .or(t.get(row, "conversation"))
             .unwrap_or("?");
-        let sent = me.as_ref().map(|(_, id)| id == sender);
+        let sent = me.as_ref().map(|id| id == sender);
         let content: Option<serde_json::Value> = t
             .get(row, "message_content")
             .and_then(|p| p.strip_prefix("protobuf:"))
@@ -247,9 +260,9 @@ pub fn arroyo(
                 None => ", no text (media or another kind; media is not decrypted)".to_string(),
             },
             match (&me, sent) {
-                (Some(_), Some(true)) => "sent by the device's user (the one sender of the messages created on the device)".to_string(),
-                (Some(_), _) => "received by the device's user".to_string(),
-                (None, _) => "no single sender of the messages created on the device: no direction given".to_string(),
+                (Some(_), Some(true)) => format!("sent by the device's user ({how})"),
+                (Some(_), _) => format!("received by the device's user ({how})"),
+                (None, _) => "no account named by the app's preferences and no single sender of the messages created on the device: no direction given".to_string(),
             },
             t.get(row, "is_saved").unwrap_or("not stored"),
             t.get(row, "is_viewed_by_user").unwrap_or("not stored"),

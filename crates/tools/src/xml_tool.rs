@@ -5,6 +5,11 @@
 //! to the XML text the same file has on earlier versions, so one reader serves both and a fact
 //! grounds in the same text. A plain XML file is shown as it is.
 //!
+//! With `qualify` (`{"<name>": "<service>"}`, as `parse_plist` takes it), each element whose
+//! `name` attribute is one of the names (a shared preference: `<string name="k">v</string>`,
+//! `<long name="k" value="v" />`) gets a `# qualified <name>: <service>:<value>` line after the
+//! document: a service-qualified account id that a fact can quote.
+//!
 //! With `telegram`, each `<string>` element whose text is the base64 of a Telegram stored user
 //! object (Telegram for Android's `shared_prefs/userconfing.xml` keeps the account's own user
 //! so) gets a `# decoded <name>: tl:{json}` line after the document, read by [`crate::tl`]
@@ -32,13 +37,14 @@ impl Tool for ReadXml {
         "read_xml"
     }
     fn description(&self) -> &str {
-        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). Files up to 16 MiB."
+        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). With qualify {\"<name>\": \"<service>\"}, every element whose name attribute is one of the names (a shared preference's <string> text or value attribute) gets a `# qualified <name>: <service>:<value>` line after the document (a service-qualified account id, e.g. snapchat:<user id>). Files up to 16 MiB."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
             "path": {"type": "string", "description": "Absolute path of the XML file."},
-            "telegram": {"type": "boolean", "description": "Decode <string> values holding a base64 Telegram stored user (default false)."}
+            "telegram": {"type": "boolean", "description": "Decode <string> values holding a base64 Telegram stored user (default false)."},
+            "qualify": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Preference name → service: a `# qualified <name>: <service>:<value>` line for each element with that name attribute."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -48,6 +54,7 @@ impl Tool for ReadXml {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
+        let qualify = crate::content_tools::qualify_arg(a)?;
         let bytes = fs.open(&path)?;
         let size = bytes.len();
         if size > FILE_MAX {
@@ -69,10 +76,20 @@ impl Tool for ReadXml {
                 decoded += 1;
             }
         }
+        let mut qualified = 0usize;
+        for (name, value) in preferences(&xml, &qualify) {
+            if let Some((_, service)) = qualify.iter().find(|(k, _)| *k == name) {
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+                text.push_str(&format!("# qualified {name}: {service}:{value}\n"));
+                qualified += 1;
+            }
+        }
         Ok(ToolOutput {
             text,
             structured: Some(
-                json!({"path": path, "size": size, "format": format, "decoded": decoded}),
+                json!({"path": path, "size": size, "format": format, "decoded": decoded, "qualified": qualified}),
             ),
         })
     }
@@ -165,6 +182,58 @@ fn render(events: &[android_abx::Event]) -> String {
     out
 }
 
+/// `(name, value)` of each element whose `name` attribute is one of `names`: its `value`
+/// attribute, else its text (trimmed); empty values left out.
+fn preferences(xml: &str, names: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if names.is_empty() {
+        return out;
+    }
+    let wanted = |n: &str| names.iter().any(|(k, _)| k == n);
+    let attr = |e: &quick_xml::events::BytesStart<'_>, a: &str| {
+        e.try_get_attribute(a).ok().flatten().and_then(|v| {
+            v.normalized_value(quick_xml::XmlVersion::Implicit1_0)
+                .ok()
+                .map(|v| v.into_owned())
+        })
+    };
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut open: Option<String> = None;
+    loop {
+        match reader.read_event() {
+            Ok(Event::Start(e)) => {
+                open = None;
+                if let Some(n) = attr(&e, "name").filter(|n| wanted(n)) {
+                    match attr(&e, "value") {
+                        Some(v) if !v.is_empty() => out.push((n, v)),
+                        _ => open = Some(n),
+                    }
+                }
+            }
+            Ok(Event::Empty(e)) => {
+                if let (Some(n), Some(v)) =
+                    (attr(&e, "name").filter(|n| wanted(n)), attr(&e, "value"))
+                    && !v.is_empty()
+                {
+                    out.push((n, v));
+                }
+            }
+            Ok(Event::Text(t)) => {
+                if let Some(n) = open.take()
+                    && let Ok(v) = quick_xml::escape::unescape(AsRef::<str>::as_ref(&t))
+                    && !v.trim().is_empty()
+                {
+                    out.push((n, v.trim().to_string()));
+                }
+            }
+            Ok(Event::End(_)) => open = None,
+            Ok(Event::Eof) | Err(_) => break,
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `(name, JSON)` of each `<string name=…>` whose text is base64 of a stored Telegram user.
 fn telegram_strings(xml: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -197,4 +266,29 @@ fn telegram_strings(xml: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod qualify_tests {
+    use super::preferences;
+
+    #[test]
+    fn preferences_by_name_text_or_value() {
+        let xml = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"key_user_id\">8b0e6a52-4a1c</string>\n    <long name=\"uid\" value=\"42\" />\n    <string name=\"other\">x</string>\n    <string name=\"empty\"></string>\n    <int name=\"n\" value=\"7\"></int>\n</map>\n";
+        let names: Vec<(String, String)> = ["key_user_id", "uid", "empty", "n"]
+            .iter()
+            .map(|k| (k.to_string(), "svc".to_string()))
+            .collect();
+        assert_eq!(
+            preferences(xml, &names),
+            [
+                ("key_user_id".to_string(), "8b0e6a52-4a1c".to_string()),
+                ("uid".to_string(), "42".to_string()),
+                ("n".to_string(), "7".to_string()),
+            ]
+        );
+        assert!(preferences(xml, &[]).is_empty());
+        // not XML: nothing, no panic
+        assert!(preferences("<map><string name=\"uid\">", &names).is_empty());
+    }
 }

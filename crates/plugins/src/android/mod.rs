@@ -146,6 +146,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("groupme.db", "messages"),
     ("main.db", "contacts"),
     ("arroyo.db", "messages"),
+    ("user_session_shared_pref.xml", "accounts"),
     ("account_manager", "accounts"),
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
@@ -483,6 +484,7 @@ impl Plugin for AndroidPlugin {
                 &[
                     "/com.snapchat.android/databases/main.db\"",
                     "/com.snapchat.android/databases/arroyo.db\"",
+                    "/com.snapchat.android/shared_prefs/user_session_shared_pref.xml\"",
                 ],
                 "Snapchat friends (user ids, user names, display names, phones) and chat messages (sender, conversation, the text of chat messages, read, saved, viewed); the device's user",
             ),

@@ -26,10 +26,33 @@ pub fn is_snapchat(l: &Located) -> bool {
     l.path.contains("/com.snapchat.android/databases/")
 }
 
-/// Triage of Snapchat's `main.db` (friends first) and `arroyo.db` of each package folder.
+/// The package folder of a Snapchat file (`…/com.snapchat.android`).
+fn package(path: &str) -> Option<&str> {
+    let at = path.find("/com.snapchat.android/")?;
+    Some(&path[..at + "/com.snapchat.android".len()])
+}
+
+/// Triage of Snapchat's preferences (the signed-in user), `main.db` (friends first) and
+/// `arroyo.db` of each package folder.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     let dbs: Vec<&Located> = found.iter().filter(|l| is_snapchat(l)).collect();
     let folder = |l: &Located| l.path.rsplit_once('/').map(|(d, _)| d.to_string());
+    // the signed-in user of each package folder, from its preferences
+    let mut owners: BTreeMap<(String, String), String> = BTreeMap::new();
+    for l in found.iter().filter(|l| {
+        l.name() == "user_session_shared_pref.xml"
+            && l.path.contains("/com.snapchat.android/shared_prefs/")
+    }) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            if let (Some(id), Some(pkg)) = (session_user(ctx, l)?, package(&l.path)) {
+                owners.insert((l.tree.label.clone(), pkg.to_string()), id);
+            }
+            Ok(())
+        })?;
+    }
+    let owner_of = |l: &Located| {
+        package(&l.path).and_then(|p| owners.get(&(l.tree.label.clone(), p.to_string())).cloned())
+    };
     for main in dbs.iter().filter(|l| l.name() == "main.db") {
         let mut pages = None;
         ctx.artefact(&artefact_name(&main.tree, &main.path), || {
@@ -49,8 +72,16 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
             .iter()
             .filter(|l| l.name() == "arroyo.db" && l.tree == main.tree && folder(l) == folder(main))
         {
+            let owner = owner_of(arroyo);
             ctx.artefact(&artefact_name(&arroyo.tree, &arroyo.path), || {
-                crate::snapchat::arroyo(ctx, &arroyo.tree, &arroyo.path, &arroyo.found, &by_id)
+                crate::snapchat::arroyo(
+                    ctx,
+                    &arroyo.tree,
+                    &arroyo.path,
+                    &arroyo.found,
+                    &by_id,
+                    owner.as_deref(),
+                )
             })?;
         }
     }
@@ -61,6 +92,7 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
                 .iter()
                 .any(|m| m.name() == "main.db" && m.tree == l.tree && folder(m) == folder(l))
     }) {
+        let owner = owner_of(arroyo);
         ctx.artefact(&artefact_name(&arroyo.tree, &arroyo.path), || {
             crate::snapchat::arroyo(
                 ctx,
@@ -68,10 +100,70 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
                 &arroyo.path,
                 &arroyo.found,
                 &BTreeMap::new(),
+                owner.as_deref(),
             )
         })?;
     }
     Ok(())
+}
+
+/// The signed-in user of `user_session_shared_pref.xml` (`key_user_id`, ALEAPP's first source of
+/// the local user): one `accounts` phenomenon and the `owner` as `snapchat:<user id>`, qualified
+/// by `read_xml` so it grounds; the id.
+fn session_user(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<String>, RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_xml",
+        crate::identity::args_on(
+            &l.tree,
+            serde_json::json!({"path": l.path, "qualify": {"key_user_id": "snapchat"}}),
+        ),
+    )?
+    else {
+        return Ok(None);
+    };
+    let Some(qualified) = inv
+        .output
+        .text
+        .lines()
+        .find_map(|line| line.strip_prefix("# qualified key_user_id: "))
+        .map(str::to_string)
+    else {
+        ctx.unparsed(
+            &name,
+            "no signed-in Snapchat user: the preferences have no key_user_id",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(None);
+    };
+    let id = qualified
+        .strip_prefix("snapchat:")
+        .unwrap_or(&qualified)
+        .to_string();
+    let mut d = Draft::new("accounts", format!("Snapchat account {id}"));
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(FactType::Account, Some(&id), &inv);
+    d.interpretation = format!(
+        "{}: the Snapchat account signed in on the device, user id {id} (key_user_id).",
+        l.name()
+    );
+    record_draft(ctx, d)?;
+    crate::identity::observe(
+        ctx,
+        "owner",
+        masf_graph::EntityKind::Person,
+        "device owner",
+        IdType::AccountId,
+        &qualified,
+        &inv,
+        format!(
+            "The Snapchat user id of the account signed in on the device ({}, key_user_id).",
+            l.name()
+        ),
+    )?;
+    Ok(Some(id))
 }
 
 /// `Friend`: one phenomenon per row; the pages, for the messages' names.

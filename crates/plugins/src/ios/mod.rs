@@ -401,7 +401,7 @@ fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     };
     run.each("arroyo.db", |find, path| {
         if crate::snapchat::is_arroyo(path) {
-            crate::snapchat::arroyo(run.ctx, &tree, path, find, &BTreeMap::new())
+            crate::snapchat::arroyo(run.ctx, &tree, path, find, &BTreeMap::new(), None)
         } else {
             Ok(())
         }

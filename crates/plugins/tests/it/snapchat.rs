@@ -37,6 +37,16 @@ fn snapchat_friends_and_messages_on_two_phones() {
         "com.snapchat.android/databases/arroyo.db",
         "CREATE TABLE conversation_message (id TEXT); INSERT INTO conversation_message VALUES ('x');",
     );
+    // the signed-in user in the preferences, as Android writes a shared-preferences file
+    let prefs = a.join("data/data/com.snapchat.android/shared_prefs");
+    std::fs::create_dir_all(&prefs).unwrap();
+    std::fs::write(
+        prefs.join("user_session_shared_pref.xml"),
+        format!(
+            "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <long name=\"key_last_sync\" value=\"1700000000000\" />\n    <string name=\"key_user_id\">{ME}</string>\n</map>\n"
+        ),
+    )
+    .unwrap();
     let other = a.join("data/data/com.example.app/databases/main.db");
     std::fs::create_dir_all(other.parent().unwrap()).unwrap();
     std::fs::copy(dir.join("main.db"), &other).unwrap();
@@ -60,6 +70,15 @@ fn snapchat_friends_and_messages_on_two_phones() {
              INSERT INTO conversation_message VALUES ('c0a1b2c3-0000-4000-8000-000000000001', 2, '{KAI}', 1700001100000, 1, 55);"
         ),
     );
+    // Kai's preferences name no user: noted, and the sender of the messages created on the
+    // device is Kai's phone's user
+    let bprefs = b.join("data/data/com.snapchat.android/shared_prefs");
+    std::fs::create_dir_all(&bprefs).unwrap();
+    std::fs::write(
+        bprefs.join("user_session_shared_pref.xml"),
+        "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <boolean name=\"key_logged_in\" value=\"false\" />\n</map>\n",
+    )
+    .unwrap();
     std::fs::create_dir_all(b.join("data/system/users/0")).unwrap();
 
     // Rio's iPhone: the same arroyo.db layout in an app container (its messages the fixture's
@@ -156,6 +175,26 @@ fn snapchat_friends_and_messages_on_two_phones() {
     assert!(
         ios.iter()
             .any(|p| has(p, "who is this?") && p.title == "Snapchat message sent in late crew")
+    );
+    // the preferences' account, and the direction it gives
+    let account = all
+        .iter()
+        .find(|p| p.title == format!("Snapchat account {ME}"))
+        .expect("the signed-in account");
+    assert!(has(account, ME));
+    assert!(
+        messages[0]
+            .interpretation
+            .contains("the account the app's preferences name"),
+        "{}",
+        messages[0].interpretation
+    );
+    run.assert_noted(
+        "b",
+        &[(
+            "com.snapchat.android/shared_prefs/user_session_shared_pref.xml",
+            "no key_user_id",
+        )],
     );
     let owner = run.owner("a");
     assert!(
