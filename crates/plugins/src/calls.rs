@@ -247,6 +247,24 @@ pub fn column_expr(cols: &std::collections::BTreeSet<String>, prefix: &str, col:
     }
 }
 
+/// `<service>:<value>` of the column `col` as `alias` (a service-qualified account id computed
+/// in the query, so it grounds), NULL where the value is NULL or empty or the table lacks `col`.
+pub fn qualified_or_null(
+    cols: &std::collections::BTreeSet<String>,
+    prefix: &str,
+    col: &str,
+    service: &str,
+    alias: &str,
+) -> String {
+    if cols.contains(col) {
+        format!(
+            "CASE WHEN {prefix}{col} IS NOT NULL AND {prefix}{col} != '' THEN '{service}:' || {prefix}{col} END AS {alias}"
+        )
+    } else {
+        format!("NULL AS {alias}")
+    }
+}
+
 /// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
 /// taken by name, missing in older schemas.
 pub fn column_or_null(

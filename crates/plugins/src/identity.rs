@@ -145,6 +145,46 @@ pub fn message_claims(
     )
 }
 
+/// [`message_claims`] of a one-to-one message whose stored `mark` (`message_type 2`, …) says
+/// its direction: `sent` by the device's user (who wrote it) to `other`, or received from it;
+/// `other` is the party's entity context, label, and the value the evidence names it by.
+#[allow(clippy::too_many_arguments)]
+pub fn direction_claims(
+    ctx: &AgentCtx<'_>,
+    inv: &Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    other: (&str, &str, &str),
+    mark: &str,
+) -> Result<usize, RuntimeError> {
+    let (context, label, shown) = other;
+    let role = format!(
+        "{shown}, {} ({mark})",
+        if sent {
+            "to whom it was sent"
+        } else {
+            "who sent it"
+        }
+    );
+    message_claims(
+        ctx,
+        inv,
+        text,
+        what,
+        sent,
+        &format!(
+            "the device's user, who {} it",
+            if sent { "wrote" } else { "received" }
+        ),
+        Some(Party {
+            context,
+            label,
+            role: &role,
+        }),
+    )
+}
+
 /// One side of a message, for [`observe_written_wallets`]: the entity context the party is
 /// observed under in this source (`owner` for the device's user, the card or `handle:`
 /// context of the other party) and their role as the evidence records it.
@@ -1549,6 +1589,22 @@ pub fn table_columns(
     Ok(columns_on(ctx, tree, path, table)?
         .map(|(_, c)| c)
         .unwrap_or_default())
+}
+
+/// Every table's (and view's) columns of the database at `path` of `tree`, in one
+/// `sqlite_query` over `sqlite_master` and `pragma_table_info`; `None` when it cannot be read
+/// (noted, as [`query_on`] notes it).
+pub fn schema_on(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+) -> Result<
+    Option<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>>,
+    RuntimeError,
+> {
+    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
+WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
+    Ok(query_on(ctx, tree, path, sql, 100_000)?.map(|(_, t)| crate::outputs::columns_by_table(&t)))
 }
 
 /// The columns of `table` in the database at `path` of `tree` (`pragma_table_info` through

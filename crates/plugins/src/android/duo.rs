@@ -54,12 +54,15 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runtim
         )?;
         return Ok(());
     }
-    let users = has("duo_users") && {
-        let cols = table_columns(ctx, &l.tree, &l.path, "duo_users")?;
-        require_columns(ctx, &name, STORE, "duo_users", &cols, &["user_id"])?
+    let user_cols = if has("duo_users") {
+        table_columns(ctx, &l.tree, &l.path, "duo_users")?
+    } else {
+        Default::default()
     };
+    let users = has("duo_users")
+        && require_columns(ctx, &name, STORE, "duo_users", &user_cols, &["user_id"])?;
     if users {
-        contacts(ctx, l, &name)?;
+        contacts(ctx, l, &name, &user_cols)?;
     }
     if has("activity_history") {
         activity(ctx, l, &name, book, users)?;
@@ -70,9 +73,13 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runtim
     Ok(())
 }
 
-fn contacts(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "duo_users")?;
-    let c = |col: &str| column_or_null(&cols, "", col, col);
+fn contacts(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    name: &str,
+    cols: &std::collections::BTreeSet<String>,
+) -> Result<(), RuntimeError> {
+    let c = |col: &str| column_or_null(cols, "", col, col);
     let order = if cols.contains("contact_id") {
         "contact_id, rowid"
     } else {

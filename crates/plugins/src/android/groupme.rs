@@ -194,7 +194,8 @@ fn members(
         "NULL"
     };
     let sql = format!(
-        "SELECT m.rowid AS rid, m.group_id AS group_id, m.user_id AS user_id, CASE WHEN m.user_id IS NOT NULL AND m.user_id != '' THEN 'groupme:' || m.user_id END AS qualified, {}, {}, {}, {group} AS group_name FROM members m ORDER BY m.group_id, m.rowid",
+        "SELECT m.rowid AS rid, m.group_id AS group_id, m.user_id AS user_id, {}, {}, {}, {}, {group} AS group_name FROM members m ORDER BY m.group_id, m.rowid",
+        crate::calls::qualified_or_null(cols, "m.", "user_id", "groupme", "qualified"),
         c("user_real_name"),
         c("nickname"),
         c("role"),

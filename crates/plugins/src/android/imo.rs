@@ -19,9 +19,7 @@ use super::Located;
 use super::databases::tables_with;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_nanos};
-use crate::identity::{
-    OwnedParty, artefact_name, observe_columns, pages_on, query_on, table_columns,
-};
+use crate::identity::{artefact_name, observe_columns, pages_on, query_on, table_columns};
 use crate::outputs::raw;
 
 /// The imo package folder `l` lies in (`…/com.imo.android.imo…`), `None` for another app's
@@ -304,30 +302,14 @@ fn messages(
         if !(sent || received) {
             continue;
         }
-        let party = OwnedParty {
-            context,
-            label: who.to_string(),
-            role: format!(
-                "{who} ({buid}), {} (message_type {})",
-                if sent {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                },
-                kind.unwrap_or("?")
-            ),
-        };
-        crate::identity::message_claims(
+        crate::identity::direction_claims(
             ctx,
             inv,
             text,
             &format!("imo message {}", t.get(row, "rid").unwrap_or("?")),
             sent,
-            &format!(
-                "the device's user, who {} it",
-                if sent { "wrote" } else { "received" }
-            ),
-            Some(party.party()),
+            (&context, who, &format!("{who} ({buid})")),
+            &format!("message_type {}", kind.unwrap_or("?")),
         )?;
     }
     Ok(())

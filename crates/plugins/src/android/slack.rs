@@ -35,6 +35,14 @@ pub fn is_slack(l: &Located) -> bool {
             .any(|s| l.name().ends_with(s))
 }
 
+/// Each table's columns of a workspace store ([`crate::identity::schema_on`]).
+type Schema = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
+
+/// The columns of `table` (empty when it is absent).
+fn cols_of(schema: &Schema, table: &str) -> std::collections::BTreeSet<String> {
+    schema.get(table).cloned().unwrap_or_default()
+}
+
 /// `json_extract` of `path` in the JSON column `col`, NULL where the cell is no JSON.
 fn json(col: &str, path: &str) -> String {
     format!("CASE WHEN json_valid({col}) THEN json_extract({col}, '{path}') END")
@@ -49,11 +57,21 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    users(ctx, l, &name)?;
-    conversations(ctx, l, &name)?;
-    messages(ctx, l, &name, tables.iter().any(|t| t == "message_threads"))?;
+    // the columns of every table, read once
+    let Some(schema) = crate::identity::schema_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    users(ctx, l, &name, &schema)?;
+    conversations(ctx, l, &name, &schema)?;
+    messages(
+        ctx,
+        l,
+        &name,
+        &schema,
+        tables.iter().any(|t| t == "message_threads"),
+    )?;
     if tables.iter().any(|t| t == "files") {
-        files(ctx, l, &name)?;
+        files(ctx, l, &name, &schema)?;
     }
     Ok(())
 }
@@ -184,8 +202,8 @@ const USER_COLUMNS: &[&str] = &[
     "updated",
 ];
 
-fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "users")?;
+fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str, schema: &Schema) -> Result<(), RuntimeError> {
+    let cols = cols_of(schema, "users");
     if !crate::calls::require_columns(
         ctx,
         name,
@@ -313,8 +331,13 @@ fn users(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError
 /// A DM's other user's name (or the stored value), in SQL, from `conversation` alias `c`.
 const CONVERSATION_NAME: &str = "coalesce((SELECT coalesce(nullif(u.profile_real_name, ''), nullif(u.name, '')) FROM users u WHERE u.id = c.name_or_user), c.name_or_user)";
 
-fn conversations(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "conversation")?;
+fn conversations(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    name: &str,
+    schema: &Schema,
+) -> Result<(), RuntimeError> {
+    let cols = cols_of(schema, "conversation");
     if !crate::calls::require_columns(
         ctx,
         name,
@@ -325,7 +348,7 @@ fn conversations(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), Runt
     )? {
         return Ok(());
     }
-    let users = table_columns(ctx, &l.tree, &l.path, "users")?;
+    let users = cols_of(schema, "users");
     let label = if cols.contains("name_or_user")
         && ["id", "name", "profile_real_name"]
             .iter()
@@ -424,10 +447,11 @@ fn messages(
     ctx: &AgentCtx<'_>,
     l: &Located,
     name: &str,
+    schema: &Schema,
     threads: bool,
 ) -> Result<(), RuntimeError> {
-    let users = table_columns(ctx, &l.tree, &l.path, "users")?;
-    let conv = table_columns(ctx, &l.tree, &l.path, "conversation")?;
+    let users = cols_of(schema, "users");
+    let conv = cols_of(schema, "conversation");
     let sender = |user: &str| {
         if users.contains("id") && users.contains("name") && users.contains("profile_real_name") {
             format!(
@@ -461,7 +485,7 @@ fn messages(
             json(blob, "$.text")
         )
     };
-    let cols = table_columns(ctx, &l.tree, &l.path, "messages")?;
+    let cols = cols_of(schema, "messages");
     if !crate::calls::require_columns(
         ctx,
         name,
@@ -492,7 +516,7 @@ fn messages(
     if !threads {
         return Ok(());
     }
-    let tcols = table_columns(ctx, &l.tree, &l.path, "message_threads")?;
+    let tcols = cols_of(schema, "message_threads");
     if !crate::calls::require_columns(
         ctx,
         name,
@@ -605,8 +629,8 @@ fn read_messages(
     Ok(())
 }
 
-fn files(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "files")?;
+fn files(ctx: &AgentCtx<'_>, l: &Located, name: &str, schema: &Schema) -> Result<(), RuntimeError> {
+    let cols = cols_of(schema, "files");
     if !crate::calls::require_columns(
         ctx,
         name,
@@ -617,7 +641,7 @@ fn files(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError
     )? {
         return Ok(());
     }
-    let users = table_columns(ctx, &l.tree, &l.path, "users")?;
+    let users = cols_of(schema, "users");
     let uploader = if users.contains("id") && users.contains("name") {
         format!(
             "(SELECT coalesce(nullif(u.profile_real_name, ''), nullif(u.name, '')) FROM users u WHERE u.id = {})",

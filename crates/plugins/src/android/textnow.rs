@@ -20,7 +20,7 @@ use super::Located;
 use super::databases::{Book, observe_party, party_fact, tables_with};
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
-use crate::identity::{OwnedParty, artefact_name, observe_columns, pages_on, table_columns};
+use crate::identity::{artefact_name, observe_columns, pages_on, table_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is TextNow's store.
@@ -40,17 +40,22 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runtim
     };
     let has = |t: &str| tables.iter().any(|x| x == t);
     let name = artefact_name(&l.tree, &l.path);
+    let contact_cols = if has("contacts") {
+        table_columns(ctx, &l.tree, &l.path, "contacts")?
+    } else {
+        Default::default()
+    };
     let contacts_ok = has("contacts")
         && require_columns(
             ctx,
             &name,
             STORE,
             "contacts",
-            &table_columns(ctx, &l.tree, &l.path, "contacts")?,
+            &contact_cols,
             &["contact_value"],
         )?;
     if contacts_ok {
-        contacts(ctx, l, &name)?;
+        contacts(ctx, l, &name, &contact_cols)?;
     }
     let groups = has("group_members") && {
         let g = table_columns(ctx, &l.tree, &l.path, "group_members")?;
@@ -71,11 +76,15 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runtim
     calls(ctx, l, &name, &cols, book)
 }
 
-fn contacts(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "contacts")?;
+fn contacts(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    name: &str,
+    cols: &std::collections::BTreeSet<String>,
+) -> Result<(), RuntimeError> {
     let sql = format!(
         "SELECT rowid AS rid, contact_value, 'textnow:' || contact_value AS qualified, {} FROM contacts WHERE contact_value IS NOT NULL AND contact_value != '' ORDER BY rowid",
-        column_or_null(&cols, "", "contact_name", "contact_name"),
+        column_or_null(cols, "", "contact_name", "contact_name"),
     );
     let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
@@ -250,30 +259,14 @@ fn messages(
             continue;
         }
         let (context, label) = super::databases::counterparty(ctx, book, value);
-        let party = OwnedParty {
-            context,
-            label,
-            role: format!(
-                "{value}, {} (message_direction {})",
-                if sent {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                },
-                direction.unwrap_or("?")
-            ),
-        };
-        crate::identity::message_claims(
+        crate::identity::direction_claims(
             ctx,
             inv,
             text,
             &what,
             sent,
-            &format!(
-                "the device's user, who {} it",
-                if sent { "wrote" } else { "received" }
-            ),
-            Some(party.party()),
+            (&context, &label, value),
+            &format!("message_direction {}", direction.unwrap_or("?")),
         )?;
     }
     Ok(())

@@ -24,7 +24,7 @@ use masf_tools::Invoked;
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{Party, artefact_name, jid_type, observe, pages_on, query_on};
+use crate::identity::{Party, artefact_name, jid_type, observe, pages_on};
 use crate::outputs::{Table, raw};
 
 /// A group participant: JID, rank (or admin flag), pending flag.
@@ -125,18 +125,9 @@ fn store_columns<'s>(
     Ok(require_columns(ctx, &name, "WhatsApp's msgstore.db", table, cols, needed)?.then_some(cols))
 }
 
-/// The tables and columns of the database of `l` (one `sqlite_query` over
-/// `pragma_table_info`); `None` when it cannot be read (noted).
-fn schema(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<Columns>, RuntimeError> {
-    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
-WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
-    Ok(query_on(ctx, &l.tree, &l.path, sql, 100_000)?
-        .map(|(_, t)| crate::outputs::columns_by_table(&t)))
-}
-
 /// `wa.db`: the contacts WhatsApp knows, and who created each group.
 fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), RuntimeError> {
-    let Some(schema) = schema(ctx, l)? else {
+    let Some(schema) = crate::identity::schema_on(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
@@ -314,7 +305,7 @@ fn message_type(v: Option<&str>) -> String {
 
 /// `msgstore.db`: messages, calls and groups (2021 on), or the older `messages` table.
 fn msgstore(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
-    let Some(schema) = schema(ctx, l)? else {
+    let Some(schema) = crate::identity::schema_on(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);

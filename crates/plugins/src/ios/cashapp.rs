@@ -82,9 +82,15 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     );
     let sql = format!(
         "SELECT * FROM (SELECT p.Z_PK AS pk, p.ZDISPLAYDATE AS time, p.ZREMOTECUSTOMERID AS customer, \
-         CASE WHEN p.ZREMOTECUSTOMERID IS NOT NULL AND p.ZREMOTECUSTOMERID != '' THEN 'cashapp:' || p.ZREMOTECUSTOMERID END AS qualified, \
-         {} AS role, {} AS state, {} AS note, CASE WHEN {amount} IS NOT NULL THEN printf('%.2f', {amount} / 100.0) END AS amount, {} AS currency, \
+         {}, {} AS role, {} AS state, {} AS note, CASE WHEN {amount} IS NOT NULL THEN printf('%.2f', {amount} / 100.0) END AS amount, {} AS currency, \
          {} AS full_name, {} AS cashtag FROM ZPAYMENT p)",
+        crate::calls::qualified_or_null(
+            &schema.columns("ZPAYMENT"),
+            "p.",
+            "ZREMOTECUSTOMERID",
+            "cashapp",
+            "qualified"
+        ),
         first(payment, "role"),
         first(payment, "state"),
         first(payment, "note"),

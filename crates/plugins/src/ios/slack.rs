@@ -60,13 +60,7 @@ fn qualified(
     col: &str,
     alias: &str,
 ) -> String {
-    if cols.contains(col) {
-        format!(
-            "CASE WHEN {prefix}{col} IS NOT NULL AND {prefix}{col} != '' THEN 'slack:' || {prefix}{col} END AS {alias}"
-        )
-    } else {
-        format!("NULL AS {alias}")
-    }
+    crate::calls::qualified_or_null(cols, prefix, col, "slack", alias)
 }
 
 /// The selected `(column, alias)` pairs of `table` (missing columns as NULL).
@@ -144,7 +138,34 @@ fn model(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         return Ok(());
     }
     if readable(run, &schema, "ZCOREDATAUSER", "ZTSID")? {
-        model_users(run, find, path, &schema)?;
+        let spec = Users {
+            table: "ZCOREDATAUSER",
+            select: MODEL_USER,
+            nulls: "NULL AS display_name",
+            facts: &[
+                ("real_name", FactType::Name, "real name"),
+                ("first_name", FactType::Name, "first name"),
+                ("last_name", FactType::Name, "last name"),
+                ("name", FactType::Account, "user name"),
+                ("email", FactType::Email, "e-mail"),
+                ("phone", FactType::Phone, "phone"),
+                ("team", FactType::Identifier, "team"),
+                ("workspace", FactType::Identifier, "workspace or enterprise"),
+                ("is_me", FactType::Count, "is me"),
+                ("is_owner", FactType::Count, "owner"),
+                ("is_admin", FactType::Count, "admin"),
+                ("is_bot", FactType::Count, "bot"),
+                ("tz", FactType::Text, "time zone"),
+                ("tz_title", FactType::Text, "time zone title"),
+                ("tz_offset", FactType::Count, "time zone offset (s)"),
+                ("server_version", FactType::Count, "server version"),
+                ("avatar", FactType::Identifier, "avatar hash"),
+                ("color", FactType::Text, "colour"),
+            ],
+            own_why: ", the device's user (ZISME 1)",
+            store: " in Slack's ModelDatabase",
+        };
+        users(run, find, path, &schema, &spec, Own::IsMe)?;
     }
     if readable(run, &schema, "ZCOREDATAMESSAGE", "ZUSERID")? {
         model_messages(run, find, path, &schema)?;
@@ -176,17 +197,42 @@ const MODEL_USER: &[(&str, &str)] = &[
     ("ZCOLORSTRING", "color"),
 ];
 
-fn model_users(
+/// How one store keeps its users: the table, the `(column, alias)` pairs read (beside
+/// `Z_PK`, `ZTSID` and the qualified id), the aliases it lacks (`NULL AS …`), the facts of a row,
+/// what makes a row the device's user, and the store's name in the observations.
+struct Users<'a> {
+    table: &'a str,
+    select: &'a [(&'a str, &'a str)],
+    nulls: &'a str,
+    facts: &'a [(&'a str, FactType, &'a str)],
+    own_why: &'a str,
+    store: &'a str,
+}
+
+/// What makes a user row the device's user: its is-me flag, or its id being the signed-in one.
+#[derive(Clone, Copy)]
+enum Own<'a> {
+    IsMe,
+    SignedIn(Option<&'a str>),
+}
+
+/// One `contacts` phenomenon per user row (`accounts` for the device's user, as `own` says),
+/// and the user observed.
+fn users(
     run: &Run<'_, '_>,
     find: &Invoked,
     path: &str,
     schema: &Schema,
+    spec: &Users<'_>,
+    own: Own<'_>,
 ) -> Result<(), RuntimeError> {
-    let c = schema.columns("ZCOREDATAUSER");
+    let table = spec.table;
+    let c = schema.columns(table);
     let sql = format!(
-        "SELECT Z_PK AS pk, ZTSID AS id, {}, NULL AS display_name, {} FROM ZCOREDATAUSER",
+        "SELECT Z_PK AS pk, ZTSID AS id, {}, {}, {} FROM {table}",
         qualified(&c, "", "ZTSID", "qualified"),
-        select(&c, "", MODEL_USER)
+        spec.nulls,
+        select(&c, "", spec.select)
     );
     let Some(paged) = run.paged(path, &sql, "Z_PK")? else {
         return Ok(());
@@ -196,64 +242,58 @@ fn model_users(
         let label = t
             .get(row, "real_name")
             .filter(|n| !n.is_empty())
+            .or(t.get(row, "display_name").filter(|n| !n.is_empty()))
             .or(t.get(row, "name"))
             .unwrap_or(id)
             .to_string();
-        let own = t.get(row, "is_me") == Some("1");
+        let own = match own {
+            Own::IsMe => t.get(row, "is_me") == Some("1"),
+            Own::SignedIn(me) => Some(id) == me,
+        };
         let mut d = Draft::new(
             if own { "accounts" } else { "contacts" },
             format!("Slack user {label}"),
         );
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Account, raw(t, row, "id").as_deref(), inv);
-        let said = fields(
-            &mut d,
-            t,
-            row,
-            inv,
-            &[
-                ("real_name", FactType::Name, "real name"),
-                ("first_name", FactType::Name, "first name"),
-                ("last_name", FactType::Name, "last name"),
-                ("name", FactType::Account, "user name"),
-                ("email", FactType::Email, "e-mail"),
-                ("phone", FactType::Phone, "phone"),
-                ("team", FactType::Identifier, "team"),
-                ("workspace", FactType::Identifier, "workspace or enterprise"),
-                ("is_me", FactType::Count, "is me"),
-                ("is_owner", FactType::Count, "owner"),
-                ("is_admin", FactType::Count, "admin"),
-                ("is_bot", FactType::Count, "bot"),
-                ("tz", FactType::Text, "time zone"),
-                ("tz_title", FactType::Text, "time zone title"),
-                ("tz_offset", FactType::Count, "time zone offset (s)"),
-                ("server_version", FactType::Count, "server version"),
-                ("avatar", FactType::Identifier, "avatar hash"),
-                ("color", FactType::Text, "colour"),
-            ],
-        );
+        let said = fields(&mut d, t, row, inv, spec.facts);
         d.interpretation = format!(
-            "ZCOREDATAUSER Z_PK {} of {path}: the Slack user {label} ({id}){}: {}.",
+            "{table} Z_PK {} of {path}: the Slack user {label} ({id}){}: {}.",
             t.get(row, "pk").unwrap_or("?"),
-            if own {
-                ", the device's user (ZISME 1)"
-            } else {
-                ""
-            },
+            if own { spec.own_why } else { "" },
             said.join(", ")
         );
         run.record(d)?;
-        observe_user(
-            run,
-            t,
-            row,
-            inv,
-            id,
-            own,
-            &label,
-            " in Slack's ModelDatabase",
-        )?;
+        observe_user(run, t, row, inv, id, own, &label, spec.store)?;
     }
+    Ok(())
+}
+
+/// The sender of a message that is not the device's user's, observed as `slack:<id>`.
+#[allow(clippy::too_many_arguments)]
+fn observe_sender(
+    run: &Run<'_, '_>,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    inv: &Invoked,
+    sender: &str,
+    who: &str,
+    chat: &str,
+    sent: Option<bool>,
+) -> Result<(), RuntimeError> {
+    if sent == Some(true) || t.get(row, "qualified").is_none() {
+        return Ok(());
+    }
+    crate::identity::observe_columns(
+        run.ctx,
+        &format!("slack:{sender}"),
+        who,
+        t,
+        row,
+        inv,
+        &[("qualified", IdType::AccountId, "The Slack user id")],
+        &|what| format!("{what} of the sender of a Slack message in {chat}."),
+    )?;
     Ok(())
 }
 
@@ -349,18 +389,7 @@ fn model_messages(
             }
         );
         run.record(d)?;
-        if sent != Some(true) && t.get(row, "qualified").is_some() {
-            crate::identity::observe_columns(
-                run.ctx,
-                &format!("slack:{sender}"),
-                who,
-                t,
-                row,
-                inv,
-                &[("qualified", IdType::AccountId, "The Slack user id")],
-                &|what| format!("{what} of the sender of a Slack message in {chat}."),
-            )?;
-        }
+        observe_sender(run, t, row, inv, sender, who, chat, sent)?;
     }
     Ok(())
 }
@@ -556,6 +585,7 @@ fn teams(
     Ok(me)
 }
 
+/// The users of a main_db (`…COREDATAUSER`); the device's user is the team's signed-in `me`.
 fn main_users(
     run: &Run<'_, '_>,
     find: &Invoked,
@@ -565,84 +595,43 @@ fn main_users(
     me: Option<&str>,
 ) -> Result<(), RuntimeError> {
     let table = format!("{p}COREDATAUSER");
-    let c = schema.columns(&table);
-    let sql = format!(
-        "SELECT Z_PK AS pk, ZTSID AS id, {}, NULL AS email, {} FROM {table}",
-        qualified(&c, "", "ZTSID", "qualified"),
-        select(
-            &c,
-            "",
-            &[
-                ("ZADMIN", "admin"),
-                ("ZOWNER", "owner"),
-                ("ZREALNAME", "real_name"),
-                ("ZFIRSTNAME", "first_name"),
-                ("ZLASTNAME", "last_name"),
-                ("ZDISPLAYNAME", "display_name"),
-                ("ZNAME", "name"),
-                ("ZPHONE", "phone"),
-                ("ZTIMEZONE", "tz"),
-                ("ZTIMEZONEOFFSET", "tz_offset"),
-                ("ZTIMEZONETITLE", "tz_title"),
-                ("ZTITLE", "title"),
-                ("ZTEAMID", "team"),
-            ]
-        )
-    );
-    let Some(paged) = run.paged(path, &sql, "Z_PK")? else {
-        return Ok(());
+    let spec = Users {
+        table: &table,
+        select: &[
+            ("ZADMIN", "admin"),
+            ("ZOWNER", "owner"),
+            ("ZREALNAME", "real_name"),
+            ("ZFIRSTNAME", "first_name"),
+            ("ZLASTNAME", "last_name"),
+            ("ZDISPLAYNAME", "display_name"),
+            ("ZNAME", "name"),
+            ("ZPHONE", "phone"),
+            ("ZTIMEZONE", "tz"),
+            ("ZTIMEZONEOFFSET", "tz_offset"),
+            ("ZTIMEZONETITLE", "tz_title"),
+            ("ZTITLE", "title"),
+            ("ZTEAMID", "team"),
+        ],
+        nulls: "NULL AS email",
+        facts: &[
+            ("real_name", FactType::Name, "real name"),
+            ("first_name", FactType::Name, "first name"),
+            ("last_name", FactType::Name, "last name"),
+            ("display_name", FactType::Name, "display name"),
+            ("name", FactType::Account, "user name"),
+            ("phone", FactType::Phone, "phone"),
+            ("title", FactType::Text, "title"),
+            ("team", FactType::Identifier, "team"),
+            ("admin", FactType::Count, "admin"),
+            ("owner", FactType::Count, "owner"),
+            ("tz", FactType::Text, "time zone"),
+            ("tz_offset", FactType::Count, "time zone offset"),
+            ("tz_title", FactType::Text, "time zone title"),
+        ],
+        own_why: ", the device's user (the team's signed-in user)",
+        store: " in Slack's main_db",
     };
-    for (inv, t, row) in paged.rows() {
-        let id = t.get(row, "id").unwrap_or("?");
-        let label = t
-            .get(row, "real_name")
-            .filter(|n| !n.is_empty())
-            .or(t.get(row, "display_name").filter(|n| !n.is_empty()))
-            .or(t.get(row, "name"))
-            .unwrap_or(id)
-            .to_string();
-        let own = Some(id) == me;
-        let mut d = Draft::new(
-            if own { "accounts" } else { "contacts" },
-            format!("Slack user {label}"),
-        );
-        d.fact(FactType::Path, Some(path), find);
-        d.fact(FactType::Account, raw(t, row, "id").as_deref(), inv);
-        let said = fields(
-            &mut d,
-            t,
-            row,
-            inv,
-            &[
-                ("real_name", FactType::Name, "real name"),
-                ("first_name", FactType::Name, "first name"),
-                ("last_name", FactType::Name, "last name"),
-                ("display_name", FactType::Name, "display name"),
-                ("name", FactType::Account, "user name"),
-                ("phone", FactType::Phone, "phone"),
-                ("title", FactType::Text, "title"),
-                ("team", FactType::Identifier, "team"),
-                ("admin", FactType::Count, "admin"),
-                ("owner", FactType::Count, "owner"),
-                ("tz", FactType::Text, "time zone"),
-                ("tz_offset", FactType::Count, "time zone offset"),
-                ("tz_title", FactType::Text, "time zone title"),
-            ],
-        );
-        d.interpretation = format!(
-            "{table} Z_PK {} of {path}: the Slack user {label} ({id}){}: {}.",
-            t.get(row, "pk").unwrap_or("?"),
-            if own {
-                ", the device's user (the team's signed-in user)"
-            } else {
-                ""
-            },
-            said.join(", ")
-        );
-        run.record(d)?;
-        observe_user(run, t, row, inv, id, own, &label, " in Slack's main_db")?;
-    }
-    Ok(())
+    users(run, find, path, schema, &spec, Own::SignedIn(me))
 }
 
 fn main_messages(
@@ -778,18 +767,7 @@ fn main_messages(
             said.join(", ")
         );
         run.record(d)?;
-        if sent != Some(true) && t.get(row, "qualified").is_some() {
-            crate::identity::observe_columns(
-                run.ctx,
-                &format!("slack:{sender}"),
-                who,
-                t,
-                row,
-                inv,
-                &[("qualified", IdType::AccountId, "The Slack user id")],
-                &|what| format!("{what} of the sender of a Slack message in {chat}."),
-            )?;
-        }
+        observe_sender(run, t, row, inv, sender, who, chat, sent)?;
     }
     Ok(())
 }
