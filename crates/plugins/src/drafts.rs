@@ -167,6 +167,28 @@ pub fn unix_millis_hex(value: Option<&str>) -> Option<TimeEncoding> {
         .map(|_| TimeEncoding::UnixMillisHex)
 }
 
+/// A date-time written as text (`2024-03-01T10:22:14.5Z`, `2024-03-01 10:22:14`): ISO 8601
+/// when it carries a zone (`Z` or an offset after the time), else a naive local time; `None`
+/// for a value too short to be one.
+pub fn date_text(value: Option<&str>) -> Option<TimeEncoding> {
+    let v = value?.trim();
+    let (date, time) = (v.get(..10)?, v.get(10..)?);
+    if !date
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b == b'-' || b == b':')
+        || time.is_empty()
+    {
+        return None;
+    }
+    Some(
+        if time.ends_with('Z') || time.contains('+') || time.contains('-') {
+            TimeEncoding::Iso8601
+        } else {
+            TimeEncoding::LocalText
+        },
+    )
+}
+
 /// WebKit/Chrome microseconds since 1601, when the value is one.
 pub fn webkit(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::Webkit)

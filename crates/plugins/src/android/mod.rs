@@ -30,6 +30,7 @@
 //! | Truecaller `com.truecaller/databases/tc.db`, `insights.db`, `calling-cache.db` ([`truecaller`]) | one per call-history row (number, cached name, codes), cached directory contact (names, numbers, company, spam), messaging peer, classified SMS sender, call lookup | `truecaller:<raw_contact id>` and `truecaller-im:<peer id>` persons (numbers, the directory's names, said to be crowd-sourced); call parties as `handle:` |
 //! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
 //! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
+//! | Microsoft Teams `com.microsoft.teams/databases/SkypeTeams.db` ([`teams`]) | one per message (sender name and MRI, content, conversation and topic, arrival/compose/delete times), per cached user (names, e-mails, numbers, flags), per call log (originator, target, direction, state, connect/end), per activity-feed entry, per file reference | `teams:<MRI>` persons (e-mails, numbers, names) |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -85,6 +86,7 @@ mod skype;
 mod slack;
 mod snapchat;
 mod system;
+mod teams;
 mod telegram;
 mod textnow;
 mod tiktok;
@@ -150,6 +152,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("account_manager", "accounts"),
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
+    ("SkypeTeams.db", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -470,6 +473,11 @@ impl Plugin for AndroidPlugin {
                 "Google Duo / Meet tachyon.db",
                 &["/com.google.android.apps.tachyon/databases/tachyon.db\""],
                 "Duo / Meet calls, notes and reactions (local and remote user, direction, state), video and audio notes (sender, recipient, file), the users it knows (numbers or e-mails, names); the device's own number",
+            ),
+            e(
+                "Microsoft Teams SkypeTeams.db",
+                &["/com.microsoft.teams/databases/SkypeTeams.db\""],
+                "Microsoft Teams messages (sender name and MRI, HTML content, conversation topic, arrival and delete times), the directory users it cached (names, e-mails, numbers, flags), call logs (originator, target, direction, state), the activity feed and file references",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1293,6 +1301,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 textnow::triage(ctx, l, &book)
             })?;
+        }
+        for l in of("SkypeTeams.db")
+            .into_iter()
+            .filter(|l| teams::is_teams(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || teams::triage(ctx, l))?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

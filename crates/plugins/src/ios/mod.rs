@@ -54,6 +54,7 @@
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
 //! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db` | [`crate::snapchat`] | one per chat message (sender id, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` senders (the id Android's friends carry); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Slack `ModelDatabase/db.sqlite` (app group), `Library/Application Support/Slack/*/*/main_db` | [`slack`] | one per user, message (sender, channel, text, shared file), channel or conversation, workspace | `slack:<user id>` persons (e-mail, phone, names; the id Android's Slack keeps); `owner`: the is-me user or the team's signed-in user |
+//! | Microsoft Teams `SkypeSpacesDogfood/*/Skype*.sqlite` (app group) | [`teams`] | one per message (sender, thread and topic, content, direction), per matched address-book entry and cached user, per call log (parties, direction, state, start/connect/end) and shared location card | `teams:<MRI>` persons (the id Android's Teams keeps; e-mail, number, name); `owner`: the sender of a message sent by the device's user |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -116,6 +117,7 @@ pub mod signal;
 pub mod slack;
 pub mod sms;
 pub mod snapshots;
+pub mod teams;
 pub mod threebars;
 pub mod tiktok;
 pub mod truthsocial;
@@ -249,6 +251,7 @@ impl Plugin for Ios {
         ctx.artefact("Facebook Messenger lightspeed store", || messenger(&run))?;
         ctx.artefact("Snapchat arroyo.db", || snapchat(&run))?;
         ctx.artefact("Slack ModelDatabase and main_db", || slack::triage(&run))?;
+        ctx.artefact("Microsoft Teams Skype*.sqlite", || teams::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -739,6 +742,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Slack: workspace members (user ids, e-mails, phones, names), messages (sender, channel, text, shared files), channels and DMs, the signed-in user",
         ),
         entry(
+            "Microsoft Teams Skype*.sqlite",
+            &["/SkypeSpacesDogfood/"],
+            "Microsoft Teams messages (sender MRI and name, thread and topic, HTML content, sent by me), the address-book entries it matched and the users it cached (names, e-mails, numbers, MRIs), call logs (parties, direction, state, times) and shared locations; the device's user",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1147,6 +1155,7 @@ const SEARCHED: &[&str] = &[
     "cache_encryptedA.db",
     "consolidated.db",
     "GroupMe.sqlite",
+    "Skype*.sqlite",
     "modelCache.sqlite3",
     "*.ktx",
     "*.jpeg",

@@ -1036,6 +1036,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("locationd caches", false),
             ("Snapchat arroyo.db", false),
             ("Slack ModelDatabase and main_db", false),
+            ("Microsoft Teams Skype*.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -55,6 +55,7 @@ mod slack;
 mod slack_ios;
 mod snapchat;
 mod snapshots;
+mod teams;
 mod telegram;
 mod textnow;
 mod threebars;
