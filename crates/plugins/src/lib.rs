@@ -26,8 +26,8 @@
 //!   backup state and CarPlay apps, the Photos library, Calendar, Mail's Envelope/Protected Index,
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
-//!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs:
-//!   63 catalogue artefacts.
+//!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs,
+//!   and more (the table in `ios/mod.rs`): 77 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -37,8 +37,10 @@
 //!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
 //!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
-//!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android. 46 catalogue
-//!   artefacts.
+//!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android, and the
+//!   apps of the table in `android/mod.rs`: 59 catalogue artefacts.
+//! - [`discord`], [`snapchat`], [`messenger`]: stores an app keeps in the same layout on both
+//!   platforms, read by both plugins.
 //! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android
 //!   plugin and by every tree triage; [`firefox`]: Firefox-family `places.sqlite` (visits,
 //!   bookmarks, downloads) and `formhistory.sqlite`, read the same way.
@@ -79,6 +81,7 @@ pub mod archive;
 pub mod browsers;
 pub mod calls;
 pub mod chromium_forms;
+pub mod discord;
 pub mod disk;
 pub mod drafts;
 pub mod extract;

@@ -31,6 +31,7 @@
 //! | TextNow `com.enflick.android.TextNow/databases/textnow_data.db` ([`textnow`]) | one per contact, message (direction, text, attachment, group members), call (start, direction, ALEAPP's computed end) | `textnow:<value>` persons (number or handle, name); message and call parties by number; wallet claims by direction |
 //! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
 //! | Microsoft Teams `com.microsoft.teams/databases/SkypeTeams.db` ([`teams`]) | one per message (sender name and MRI, content, conversation and topic, arrival/compose/delete times), per cached user (names, e-mails, numbers, flags), per call log (originator, target, direction, state, connect/end), per activity-feed entry, per file reference | `teams:<MRI>` persons (e-mails, numbers, names) |
+//! | Discord `com.discord/files/kv-storage/@account.<id>/a` ([`crate::discord`], shared with iOS) | one per cached message (author, channel, content, type, attachments, embeds, mentions, sent/edited/call-ended times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -153,6 +154,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
     ("SkypeTeams.db", "messages"),
+    ("a", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -478,6 +480,11 @@ impl Plugin for AndroidPlugin {
                 "Microsoft Teams SkypeTeams.db",
                 &["/com.microsoft.teams/databases/SkypeTeams.db\""],
                 "Microsoft Teams messages (sender name and MRI, HTML content, conversation topic, arrival and delete times), the directory users it cached (names, e-mails, numbers, flags), call logs (originator, target, direction, state), the activity feed and file references",
+            ),
+            e(
+                "Discord kv-storage",
+                &["/com.discord/files/kv-storage/@account."],
+                "Discord's cached messages (author ids, user and global names, channel, content, attachments, embeds, mentioned users, edits, calls); the signed-in account",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1307,6 +1314,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| teams::is_teams(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || teams::triage(ctx, l))?;
+        }
+        for l in of("a")
+            .into_iter()
+            .filter(|l| crate::discord::is_kv_storage(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::discord::kv_storage(ctx, &l.tree, &l.path, &l.found)
+            })?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

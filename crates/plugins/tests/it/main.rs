@@ -14,6 +14,7 @@ mod cashapp;
 mod cashapp_ios;
 mod chromium_forms;
 mod contact_claims;
+mod discord;
 mod disk;
 mod duo;
 mod fbthreads;
