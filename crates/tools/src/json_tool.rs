@@ -44,14 +44,15 @@ impl Tool for ReadJson {
         "read_json"
     }
     fn description(&self) -> &str {
-        "Read a JSON file of the evidence (up to 64 MiB) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. Secrets (mnemonic, seed, private key, password values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
+        "Read a JSON file of the evidence (up to 64 MiB) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
             "path": {"type": "string", "description": "Absolute path of the JSON file."},
             "pointers": {"type": "array", "items": {"type": "string"}, "maxItems": POINTERS_MAX, "description": "JSON Pointers of the parts to print (default: the whole document)."},
-            "decode_nested": {"type": "boolean", "description": "Decode string values holding JSON objects or arrays before resolving pointers (default false)."}
+            "decode_nested": {"type": "boolean", "description": "Decode string values holding JSON objects or arrays before resolving pointers (default false)."},
+            "qualify": {"type": "object", "additionalProperties": {"type": "string"}, "description": "{\"<member>\": \"<service>\"} (at most 16): every string or integer member named <member> (in decoded nested texts too) gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. discord:123), as parse_plist's qualify does."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -61,6 +62,7 @@ impl Tool for ReadJson {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let decode = args::opt_bool(a, "decode_nested")?.unwrap_or(false);
+        let qualify = crate::content_tools::qualify_arg(a)?;
         let pointers = pointers(a)?;
         let bytes = fs.open(&path)?;
         let size = bytes.len();
@@ -74,6 +76,7 @@ impl Tool for ReadJson {
         let mut doc =
             parse(&data).map_err(|e| ToolError::Other(format!("{path}: not JSON: {e}")))?;
         let (decoded, redacted) = prepare(&mut doc, decode);
+        crate::content_tools::qualify_ids(&mut doc, &qualify);
         let mut text = format!(
             "# json {path}: {size} bytes, {decoded} nested JSON texts decoded, {redacted} secret values redacted\n"
         );

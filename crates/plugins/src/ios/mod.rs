@@ -55,7 +55,7 @@
 //! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db` | [`crate::snapchat`] | one per chat message (sender id, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` senders (the id Android's friends carry); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Slack `ModelDatabase/db.sqlite` (app group), `Library/Application Support/Slack/*/*/main_db` | [`slack`] | one per user, message (sender, channel, text, shared file), channel or conversation, workspace | `slack:<user id>` persons (e-mail, phone, names; the id Android's Slack keeps); `owner`: the is-me user or the team's signed-in user |
 //! | Microsoft Teams `SkypeSpacesDogfood/*/Skype*.sqlite` (app group) | [`teams`] | one per message (sender, thread and topic, content, direction), per matched address-book entry and cached user, per call log (parties, direction, state, start/connect/end) and shared location card | `teams:<MRI>` persons (the id Android's Teams keeps; e-mail, number, name); `owner`: the sender of a message sent by the device's user |
-//! | Discord `Library/Caches/kv-storage/@account.<id>/a` | [`crate::discord`] (shared with Android) | one per cached message (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
+//! | Discord `Library/Caches/kv-storage/@account.<id>/a` and `Library/Caches/com.hammerandchisel.discord/fsCachedData/` | [`crate::discord`] (the kv-storage shared with Android) | one per cached message (the key-value store's and the cached API responses') (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -253,7 +253,7 @@ impl Plugin for Ios {
         ctx.artefact("Snapchat arroyo.db", || snapchat(&run))?;
         ctx.artefact("Slack ModelDatabase and main_db", || slack::triage(&run))?;
         ctx.artefact("Microsoft Teams Skype*.sqlite", || teams::triage(&run))?;
-        ctx.artefact("Discord kv-storage", || discord(&run))?;
+        ctx.artefact("Discord kv-storage and URL cache", || discord(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -414,19 +414,37 @@ fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 /// Discord's message caches (`…/Library/Caches/kv-storage/@account.<id>/a`, the layout it
-/// shares with Android: [`crate::discord`]).
+/// shares with Android, and the API responses of `…/com.hammerandchisel.discord/fsCachedData/`:
+/// [`crate::discord`]).
 fn discord(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let tree = crate::identity::TreeRef {
         partition: None,
         label: "/".into(),
     };
+    // the account each container's kv-storage folder names
+    let mut accounts: BTreeMap<String, String> = BTreeMap::new();
     run.each("a", |find, path| {
-        if crate::discord::is_kv_storage(path) {
-            crate::discord::kv_storage(run.ctx, &tree, path, find)
-        } else {
-            Ok(())
+        if !crate::discord::is_kv_storage(path) {
+            return Ok(());
         }
-    })
+        if let (Some(c), Some(a)) = (
+            crate::discord::container_of(path),
+            crate::discord::account_of(path),
+        ) {
+            accounts.insert(c.to_string(), a.to_string());
+        }
+        crate::discord::kv_storage(run.ctx, &tree, path, find)
+    })?;
+    let Some((_, dirs)) = run.find_dirs("fsCachedData")? else {
+        return Ok(());
+    };
+    for dir in dirs.iter().filter(|d| crate::discord::is_url_cache(d)) {
+        let account = crate::discord::container_of(dir)
+            .and_then(|c| accounts.get(c))
+            .map(String::as_str);
+        crate::discord::url_cache(run.ctx, &tree, dir, account)?;
+    }
+    Ok(())
 }
 
 /// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
@@ -765,9 +783,12 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Microsoft Teams messages (sender MRI and name, thread and topic, HTML content, sent by me), the address-book entries it matched and the users it cached (names, e-mails, numbers, MRIs), call logs (parties, direction, state, times) and shared locations; the device's user",
         ),
         entry(
-            "Discord kv-storage",
-            &["/Library/Caches/kv-storage/@account."],
-            "Discord's cached messages (author ids, user and global names, channel, content, attachments, embeds, mentioned users, edits, calls); the signed-in account",
+            "Discord kv-storage and URL cache",
+            &[
+                "/Library/Caches/kv-storage/@account.",
+                "/com.hammerandchisel.discord/fsCachedData",
+            ],
+            "Discord's cached messages, from its key-value store and its cached API responses (author ids, user and global names, channel, content, attachments, embeds, mentioned users, edits, calls); the signed-in account",
         ),
         entry(
             "Cash App CCEntitySync",
@@ -1180,6 +1201,7 @@ const SEARCHED: &[&str] = &[
     "GroupMe.sqlite",
     "Skype*.sqlite",
     "a",
+    "fsCachedData",
     "modelCache.sqlite3",
     "*.ktx",
     "*.jpeg",

@@ -4,8 +4,11 @@
 //! ALEAPP's and iLEAPP's modules read it; no public copy is in the corpus). Every field ALEAPP's
 //! `get_discordChats` and iLEAPP's `discordChats` (its KV-storage part) report is found — their
 //! readings run by Python as the oracle —; each phone's user is the account its folder names,
-//! and the two phones' users resolve across platforms by Discord user id. Beside them a record
-//! that is no JSON (counted), a store without `messages0` and a truncated copy (noted), and
+//! and the two phones' users resolve across platforms by Discord user id. The iPhone also holds
+//! the API responses Discord cached (`fsCachedData`, JSON written here; iLEAPP's reading of them
+//! by Python the oracle): its messages are found with the direction of the container's
+//! kv-storage account. Beside them a record that is no JSON (counted), a store without
+//! `messages0` and a truncated copy (noted), a cached file that is no JSON (counted), and
 //! another app's `kv-storage` (passed over).
 
 use std::path::Path;
@@ -70,6 +73,41 @@ for (data,) in db.execute('SELECT data FROM messages0'):
     print('\t'.join(row))
 "#;
 
+/// iLEAPP's reading of the cached API responses below argv[1] (each file's lines JSON, a list
+/// of messages or one), one row per message with a timestamp: the fields it reports as
+/// `read_json` prints them (booleans true/false; mention roles one by one).
+const CACHE_ORACLE: &str = r#"
+import json, os, sys
+def s(v):
+    if v is None: return ''
+    if isinstance(v, bool): return 'true' if v else 'false'
+    return str(v)
+for name in sorted(os.listdir(sys.argv[1])):
+    try:
+        lines = open(os.path.join(sys.argv[1], name), encoding='utf-8').read().splitlines()
+        records = [json.loads(l) for l in lines]
+    except (UnicodeDecodeError, ValueError):
+        continue
+    for r in records:
+        for m in (r if isinstance(r, list) else [r]):
+            if not isinstance(m, dict) or not m.get('timestamp'):
+                continue
+            a = m.get('author') or {}
+            row = [s(m.get('id')), s(m['timestamp']), s(m.get('edited_timestamp')), s((m.get('call') or {}).get('ended_timestamp')),
+                   s(a.get('username')), s(a.get('global_name') or a.get('globalName') or a.get('display_name')), s(a.get('bot')),
+                   s(a.get('avatar')), s(a.get('id')), s(m.get('channel_id')), s(m.get('content')), s(m.get('type')), s(m.get('pinned'))]
+            row += [s(x) for x in m.get('mention_roles') or []]
+            for at in m.get('attachments') or []:
+                row += [s(at.get('filename')), s(at.get('url')), s(at.get('proxy_url'))]
+            for u in m.get('mentions') or []:
+                row += [s(u.get('id')), s(u.get('username')), s(u.get('global_name'))]
+            for e in m.get('embeds') or []:
+                au, fo = e.get('author') or {}, e.get('footer') or {}
+                row += [s(e.get('url')), s(e.get('description')), s(au.get('name')), s(au.get('url')), s(au.get('icon_url')),
+                        s(fo.get('text')), s(fo.get('icon_url'))]
+            print('\t'.join(row))
+"#;
+
 fn author(id: &str, username: &str, global: Option<&str>) -> serde_json::Value {
     let mut a = serde_json::json!({"id": id, "username": username, "avatar": format!("a_{}", &id[14..]), "discriminator": "0"});
     if let Some(g) = global {
@@ -113,12 +151,13 @@ fn write(db: &Path, records: &serde_json::Value) {
     );
 }
 
-/// Every oracle row of `db` is one phenomenon holding each of its values.
-fn parity(all: &[Phenomenon], db: &Path) -> usize {
+/// Every row `oracle` prints for `at` is one of the phenomena `of` picks, holding each of its
+/// values; returns the number of rows.
+fn parity(all: &[Phenomenon], of: &dyn Fn(&Phenomenon) -> bool, oracle: &str, at: &Path) -> usize {
     let out = std::process::Command::new("python3")
         .arg("-c")
-        .arg(ORACLE)
-        .arg(db)
+        .arg(oracle)
+        .arg(at)
         .output()
         .unwrap();
     assert!(
@@ -127,13 +166,16 @@ fn parity(all: &[Phenomenon], db: &Path) -> usize {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    let found: Vec<&Phenomenon> = all
-        .iter()
-        .filter(|p| p.title.starts_with("Discord "))
-        .collect();
+    let found: Vec<&Phenomenon> = all.iter().filter(|p| of(p)).collect();
     for line in text.lines() {
         let row: Vec<&str> = line.split('\t').collect();
-        let has = |p: &Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
+        // a value of a JSON output is found as it prints it (escaped inside a JSON string)
+        let has = |p: &Phenomenon, v: &str| {
+            let json = serde_json::to_string(v).unwrap();
+            p.verified_facts
+                .iter()
+                .any(|f| f.value == v || f.value == json[1..json.len() - 1])
+        };
         let p = found
             .iter()
             .find(|p| has(p, row[0]) && has(p, row[1]))
@@ -245,6 +287,75 @@ fn discord_on_an_android_phone_and_an_iphone() {
             ),
         ]),
     );
+    // the API responses it cached: a channel's messages, one message alone, a channel object
+    // (no message), a cached image, and a file that mentions channel_id but is no JSON
+    let cache = idb
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .join("com.hammerandchisel.discord/fsCachedData");
+    std::fs::create_dir_all(&cache).unwrap();
+    let mut roles = message(
+        "1300000000000000008",
+        dm,
+        "2023-09-18T16:40:00.000000+00:00",
+        author(DANA, "dana_w", Some("Dana W")),
+        "the bank says \"pending\" — 0x52908400098527886E0F7030069857D2E4169EE7",
+        serde_json::json!({
+            "mention_roles": ["1600000000000000001", "1600000000000000002"], "mentions": [ravi_a.clone()],
+            "attachments": [{"id": "1400000000000000009", "filename": "receipt.png", "size": 90211,
+                "url": "https://cdn.discordapp.com/attachments/1200000000000000001/1400000000000000009/receipt.png",
+                "proxy_url": "https://media.discordapp.net/attachments/1200000000000000001/1400000000000000009/receipt.png"}],
+            "embeds": [{"url": "https://bank.example.com/t/88", "description": "Transfer pending",
+                "footer": {"text": "Bank Example"}}]}),
+    );
+    let roles = roles["message"].take();
+    let list = serde_json::json!([
+        message(
+            "1300000000000000007",
+            dm,
+            "2023-09-18T16:30:00.000000+00:00",
+            ravi_a.clone(),
+            "sent it",
+            serde_json::json!({})
+        )["message"]
+            .clone(),
+        roles,
+    ]);
+    std::fs::write(
+        cache.join("2B9C1E4D-5A6F-4B7C-8D9E-0F1A2B3C4D5E"),
+        list.to_string(),
+    )
+    .unwrap();
+    let alone = message(
+        "1300000000000000010",
+        "1200000000000000777",
+        "2023-09-19T10:00:00.000000+00:00",
+        author(DANA, "dana_w", Some("Dana W")),
+        "see pinned",
+        serde_json::json!({"pinned": true, "type": 19}),
+    )["message"]
+        .clone();
+    std::fs::write(
+        cache.join("3C0D2F5E-6B7A-4C8D-9EAF-1A2B3C4D5E6F"),
+        alone.to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        cache.join("4D1E3A6F-7C8B-4D9E-AFB0-2B3C4D5E6F70"),
+        serde_json::json!({"id": "1200000000000000001", "type": 1, "last_message_id": "1300000000000000010", "channel_id": null}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        cache.join("5E2F4B70-8D9C-4EAF-B0C1-3C4D5E6F7081"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )
+    .unwrap();
+    std::fs::write(
+        cache.join("6F305C81-9EAD-4FB0-C1D2-4D5E6F708192"),
+        b"\xff\xfe\"channel_id\": 1 broken",
+    )
+    .unwrap();
     std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
 
     let run = triage(&[
@@ -257,8 +368,15 @@ fn discord_on_an_android_phone_and_an_iphone() {
     for p in a.iter().chain(&i) {
         assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
     }
-    assert_eq!(parity(&a, &adb), 4);
-    assert_eq!(parity(&i, &idb), 2);
+    let stored = |p: &Phenomenon| {
+        p.title.starts_with("Discord ") && p.interpretation.contains("(Discord's kv-storage)")
+    };
+    let cached = |p: &Phenomenon| {
+        p.title.starts_with("Discord ") && p.interpretation.contains("cached API response")
+    };
+    assert_eq!(parity(&a, &stored, ORACLE, &adb), 4);
+    assert_eq!(parity(&i, &stored, ORACLE, &idb), 2);
+    assert_eq!(parity(&i, &cached, CACHE_ORACLE, &cache), 3);
     // direction by the folder's account; the types as both modules word them
     for title in [
         "Discord message sent in channel 1200000000000000001",
@@ -271,6 +389,29 @@ fn discord_on_an_android_phone_and_an_iphone() {
     assert!(
         i.iter()
             .any(|p| p.title == "Discord message sent in channel 1200000000000000001")
+    );
+    // a cached response's direction by the container's kv-storage account
+    assert!(
+        i.iter().any(|p| cached(p)
+            && p.title == "Discord message sent in channel 1200000000000000001"
+            && p.interpretation.contains("the account 1100000000000000002")),
+        "{i:#?}"
+    );
+    // the wallet Dana wrote in a cached response is her claim on Ravi's phone too
+    assert!(
+        run.entities("ravi-iphone")
+            .iter()
+            .any(|e| e.starts_with(&format!("discord:{DANA} "))
+                && e.contains("wallet=0x52908400098527886e0f7030069857d2e4169ee7")),
+        "{:#?}",
+        run.entities("ravi-iphone")
+    );
+    run.assert_noted(
+        "ravi-iphone",
+        &[(
+            "com.hammerandchisel.discord/fsCachedData",
+            "1 cached files of Discord that mention a channel_id are no single JSON document",
+        )],
     );
     assert!(
         run.owner("dana-android")

@@ -1037,7 +1037,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Snapchat arroyo.db", false),
             ("Slack ModelDatabase and main_db", false),
             ("Microsoft Teams Skype*.sqlite", false),
-            ("Discord kv-storage", false),
+            ("Discord kv-storage and URL cache", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

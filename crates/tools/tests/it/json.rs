@@ -195,3 +195,50 @@ fn nested_redux_persist_texts_are_read_by_pointer_with_secrets_redacted() {
     let e = fails(&ctx, json!({"path": "/data/io.metamask/files/nothing"}));
     assert!(e.contains("nothing"), "{e}");
 }
+
+/// An app's cached API response (Discord's `fsCachedData`: a list of messages, written by
+/// Python's `json`), with its user ids qualified, in nested texts too; a bad `qualify` refused.
+#[test]
+fn members_named_in_qualify_gain_their_service_qualified_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    python(
+        r#"
+import json, sys
+msgs = [{"id": "1300000000000000001", "content": "hi", "author": {"id": "1100000000000000001", "username": "dana_w"},
+         "mentions": [{"id": 1100000000000000002, "username": "ravi.m"}]},
+        {"id": "1300000000000000002", "state": json.dumps({"author": {"id": "1100000000000000003"}})}]
+open(sys.argv[1], "w").write(json.dumps(msgs))
+"#,
+        &root.join("fsCachedData/5D0E3A1B-7C2F-4E88-9A61-3B4C5D6E7F80"),
+    );
+    let ctx = image(&root, &tmp.path().join("fs.img"));
+    let path = "/fsCachedData/5D0E3A1B-7C2F-4E88-9A61-3B4C5D6E7F80";
+    let out = run(
+        &ctx,
+        "read_json",
+        json!({"path": path, "decode_nested": true, "qualify": {"id": "discord", "username": "discord-username"}}),
+    );
+    let doc: Value = serde_json::from_str(out.text.split_once("# at (root)\n").unwrap().1).unwrap();
+    assert_eq!(
+        doc[0]["author"]["id.qualified"],
+        "discord:1100000000000000001"
+    );
+    assert_eq!(
+        doc[0]["author"]["username.qualified"],
+        "discord-username:dana_w"
+    );
+    // an integer id too, and a member of a decoded nested text
+    assert_eq!(
+        doc[0]["mentions"][0]["id.qualified"],
+        "discord:1100000000000000002"
+    );
+    assert_eq!(
+        doc[1]["state"]["author"]["id.qualified"],
+        "discord:1100000000000000003"
+    );
+    assert_eq!(doc[0]["content"], "hi");
+    assert!(doc[0].get("content.qualified").is_none());
+    let e = fails(&ctx, json!({"path": path, "qualify": {"id": "Discord!"}}));
+    assert!(e.contains("qualify"), "{e}");
+}
