@@ -56,6 +56,7 @@
 //! | Slack `ModelDatabase/db.sqlite` (app group), `Library/Application Support/Slack/*/*/main_db` | [`slack`] | one per user, message (sender, channel, text, shared file), channel or conversation, workspace | `slack:<user id>` persons (e-mail, phone, names; the id Android's Slack keeps); `owner`: the is-me user or the team's signed-in user |
 //! | Microsoft Teams `SkypeSpacesDogfood/*/Skype*.sqlite` (app group) | [`teams`] | one per message (sender, thread and topic, content, direction), per matched address-book entry and cached user, per call log (parties, direction, state, start/connect/end) and shared location card | `teams:<MRI>` persons (the id Android's Teams keeps; e-mail, number, name); `owner`: the sender of a message sent by the device's user |
 //! | Discord `Library/Caches/kv-storage/@account.<id>/a` and `Library/Caches/com.hammerandchisel.discord/fsCachedData/` | [`crate::discord`] (the kv-storage shared with Android) | one per cached message (the key-value store's and the cached API responses') (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
+//! | Threema `ThreemaData.sqlite` (app group) | [`threema`] | one per message (entity, text or caption, conversation, sender, attachment file or embedded size, location, delivered/read) and per contact (Threema ID, names, address-book id) | `threema:<Threema ID>` persons (names, `contact_guid`); wallet claims by direction |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -120,6 +121,7 @@ pub mod sms;
 pub mod snapshots;
 pub mod teams;
 pub mod threebars;
+pub mod threema;
 pub mod tiktok;
 pub mod truthsocial;
 pub mod twitter;
@@ -254,6 +256,7 @@ impl Plugin for Ios {
         ctx.artefact("Slack ModelDatabase and main_db", || slack::triage(&run))?;
         ctx.artefact("Microsoft Teams Skype*.sqlite", || teams::triage(&run))?;
         ctx.artefact("Discord kv-storage and URL cache", || discord(&run))?;
+        ctx.artefact("Threema ThreemaData.sqlite", || threema::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -791,6 +794,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Discord's cached messages, from its key-value store and its cached API responses (author ids, user and global names, channel, content, attachments, embeds, mentioned users, edits, calls); the signed-in account",
         ),
         entry(
+            "Threema ThreemaData.sqlite",
+            &["/ThreemaData.sqlite\""],
+            "Threema messages (text, captions, attachments, locations, system messages; sender and conversation by Threema ID) and contacts (Threema IDs, names, public nicknames, address-book ids)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1200,6 +1208,7 @@ const SEARCHED: &[&str] = &[
     "consolidated.db",
     "GroupMe.sqlite",
     "Skype*.sqlite",
+    "ThreemaData.sqlite",
     "a",
     "fsCachedData",
     "modelCache.sqlite3",

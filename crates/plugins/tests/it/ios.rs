@@ -1038,6 +1038,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Slack ModelDatabase and main_db", false),
             ("Microsoft Teams Skype*.sqlite", false),
             ("Discord kv-storage and URL cache", false),
+            ("Threema ThreemaData.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -60,6 +60,7 @@ mod teams;
 mod telegram;
 mod textnow;
 mod threebars;
+mod threema;
 mod tiktok;
 mod truecaller;
 mod twittercache;
