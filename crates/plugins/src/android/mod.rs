@@ -32,6 +32,7 @@
 //! | Google Duo / Meet `com.google.android.apps.tachyon/databases/tachyon.db` ([`duo`]) | one per call, note or reaction (users, direction, state), per note message (sender, recipient, file, size, times), per known user | `owner`: the local user's number; `duo:<user id>` persons (number or e-mail, name); call parties by number |
 //! | Microsoft Teams `com.microsoft.teams/databases/SkypeTeams.db` ([`teams`]) | one per message (sender name and MRI, content, conversation and topic, arrival/compose/delete times), per cached user (names, e-mails, numbers, flags), per call log (originator, target, direction, state, connect/end), per activity-feed entry, per file reference | `teams:<MRI>` persons (e-mails, numbers, names) |
 //! | Discord `com.discord/files/kv-storage/@account.<id>/a` ([`crate::discord`], shared with iOS) | one per cached message (author, channel, content, type, attachments, embeds, mentions, sent/edited/call-ended times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
+//! | Google Chat `dynamite.db` (Gmail's `user_accounts/<e-mail>/` or Chat's databases; [`crate::gchat`], shared with iOS) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the user of the folder's e-mail |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -155,6 +156,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("SkypeTeams.db", "messages"),
     ("a", "messages"),
+    ("dynamite.db", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -485,6 +487,14 @@ impl Plugin for AndroidPlugin {
                 "Discord kv-storage",
                 &["/com.discord/files/kv-storage/@account."],
                 "Discord's cached messages (author ids, user and global names, channel, content, attachments, embeds, mentioned users, edits, calls); the signed-in account",
+            ),
+            e(
+                "Google Chat dynamite.db",
+                &[
+                    "/com.google.android.gm/databases/user_accounts/",
+                    "/com.google.android.apps.dynamite/databases/dynamite.db",
+                ],
+                "Google Chat messages (creator, conversation, text, attachments, meetings, reactions), conversations, drafts and users (Google account ids, e-mails, names); the signed-in account",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1321,6 +1331,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::discord::kv_storage(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("dynamite.db")
+            .into_iter()
+            .filter(|l| crate::gchat::is_dynamite(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::gchat::dynamite(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {

@@ -57,6 +57,7 @@
 //! | Microsoft Teams `SkypeSpacesDogfood/*/Skype*.sqlite` (app group) | [`teams`] | one per message (sender, thread and topic, content, direction), per matched address-book entry and cached user, per call log (parties, direction, state, start/connect/end) and shared location card | `teams:<MRI>` persons (the id Android's Teams keeps; e-mail, number, name); `owner`: the sender of a message sent by the device's user |
 //! | Discord `Library/Caches/kv-storage/@account.<id>/a` and `Library/Caches/com.hammerandchisel.discord/fsCachedData/` | [`crate::discord`] (the kv-storage shared with Android) | one per cached message (the key-value store's and the cached API responses') (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Threema `ThreemaData.sqlite` (app group) | [`threema`] | one per message (entity, text or caption, conversation, sender, attachment file or embedded size, location, delivered/read) and per contact (Threema ID, names, address-book id) | `threema:<Threema ID>` persons (names, `contact_guid`); wallet claims by direction |
+//! | Google Chat `Documents/user_accounts/<user id>/dynamite.db` | [`crate::gchat`] (shared with Android) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the folder's user |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -257,6 +258,7 @@ impl Plugin for Ios {
         ctx.artefact("Microsoft Teams Skype*.sqlite", || teams::triage(&run))?;
         ctx.artefact("Discord kv-storage and URL cache", || discord(&run))?;
         ctx.artefact("Threema ThreemaData.sqlite", || threema::triage(&run))?;
+        ctx.artefact("Google Chat dynamite.db", || google_chat(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -448,6 +450,22 @@ fn discord(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         crate::discord::url_cache(run.ctx, &tree, dir, account)?;
     }
     Ok(())
+}
+
+/// Google Chat's stores (`…/Documents/user_accounts/<user id>/dynamite.db` of the Chat or Gmail
+/// container, the layout it shares with Android: [`crate::gchat`]).
+fn google_chat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    run.each("dynamite.db", |find, path| {
+        if crate::gchat::is_dynamite(path) {
+            crate::gchat::dynamite(run.ctx, &tree, path, find)
+        } else {
+            Ok(())
+        }
+    })
 }
 
 /// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
@@ -797,6 +815,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Threema ThreemaData.sqlite",
             &["/ThreemaData.sqlite\""],
             "Threema messages (text, captions, attachments, locations, system messages; sender and conversation by Threema ID) and contacts (Threema IDs, names, public nicknames, address-book ids)",
+        ),
+        entry(
+            "Google Chat dynamite.db",
+            &["/Documents/user_accounts/"],
+            "Google Chat messages (creator, conversation, text, attachments, meetings, reactions), conversations, drafts and users (Google account ids, e-mails, names); the signed-in account",
         ),
         entry(
             "Cash App CCEntitySync",
@@ -1209,6 +1232,7 @@ const SEARCHED: &[&str] = &[
     "GroupMe.sqlite",
     "Skype*.sqlite",
     "ThreemaData.sqlite",
+    "dynamite.db",
     "a",
     "fsCachedData",
     "modelCache.sqlite3",

@@ -1039,6 +1039,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Microsoft Teams Skype*.sqlite", false),
             ("Discord kv-storage and URL cache", false),
             ("Threema ThreemaData.sqlite", false),
+            ("Google Chat dynamite.db", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -19,6 +19,7 @@ mod disk;
 mod duo;
 mod fbthreads;
 mod firefox;
+mod gchat;
 mod google_messages;
 mod groupme;
 mod groupme_android;
