@@ -33,6 +33,7 @@
 //! | Microsoft Teams `com.microsoft.teams/databases/SkypeTeams.db` ([`teams`]) | one per message (sender name and MRI, content, conversation and topic, arrival/compose/delete times), per cached user (names, e-mails, numbers, flags), per call log (originator, target, direction, state, connect/end), per activity-feed entry, per file reference | `teams:<MRI>` persons (e-mails, numbers, names) |
 //! | Discord `com.discord/files/kv-storage/@account.<id>/a` ([`crate::discord`], shared with iOS) | one per cached message (author, channel, content, type, attachments, embeds, mentions, sent/edited/call-ended times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Google Chat `dynamite.db` (Gmail's `user_accounts/<e-mail>/` or Chat's databases; [`crate::gchat`], shared with iOS) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the user of the folder's e-mail |
+//! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -92,6 +93,7 @@ mod teams;
 mod telegram;
 mod textnow;
 mod tiktok;
+mod tinder;
 mod truecaller;
 mod usagestats;
 mod users;
@@ -157,6 +159,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("SkypeTeams.db", "messages"),
     ("a", "messages"),
     ("dynamite.db", "messages"),
+    ("tinder-3.db", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -495,6 +498,11 @@ impl Plugin for AndroidPlugin {
                     "/com.google.android.apps.dynamite/databases/dynamite.db",
                 ],
                 "Google Chat messages (creator, conversation, text, attachments, meetings, reactions), conversations, drafts and users (Google account ids, e-mails, names); the signed-in account",
+            ),
+            e(
+                "Tinder tinder-3.db",
+                &["/com.tinder/databases/tinder-3.db\""],
+                "Tinder messages (sender, recipient, text, GIFs, direction), matches (the matched person's name, bio, birth date, photo URLs, flags), inbox messages from Tinder, the account's last activity and user id",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1340,6 +1348,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::gchat::dynamite(ctx, &l.tree, &l.path, &l.found)
             })?;
+        }
+        for l in of("tinder-3.db")
+            .into_iter()
+            .filter(|l| tinder::is_tinder(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || tinder::triage(ctx, l))?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -58,6 +58,7 @@
 //! | Discord `Library/Caches/kv-storage/@account.<id>/a` and `Library/Caches/com.hammerandchisel.discord/fsCachedData/` | [`crate::discord`] (the kv-storage shared with Android) | one per cached message (the key-value store's and the cached API responses') (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Threema `ThreemaData.sqlite` (app group) | [`threema`] | one per message (entity, text or caption, conversation, sender, attachment file or embedded size, location, delivered/read) and per contact (Threema ID, names, address-book id) | `threema:<Threema ID>` persons (names, `contact_guid`); wallet claims by direction |
 //! | Google Chat `Documents/user_accounts/<user id>/dynamite.db` | [`crate::gchat`] (shared with Android) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the folder's user |
+//! | Tinder `Library/Application Support/Tinder/Tinder2.sqlite`, `com.cardify.tinder.plist` | [`tinder`] | the account (current user, preferences' e-mail and phone), one per message (sender, text, URLs, match), per match (the matched profile, flags, times) and per recommended profile | `tinder:<user id>` persons (the id Android's Tinder keeps; first name, public user name); `owner`: the current user, e-mail, phone; wallet claims by direction |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -124,6 +125,7 @@ pub mod teams;
 pub mod threebars;
 pub mod threema;
 pub mod tiktok;
+pub mod tinder;
 pub mod truthsocial;
 pub mod twitter;
 pub mod twittercache;
@@ -259,6 +261,7 @@ impl Plugin for Ios {
         ctx.artefact("Discord kv-storage and URL cache", || discord(&run))?;
         ctx.artefact("Threema ThreemaData.sqlite", || threema::triage(&run))?;
         ctx.artefact("Google Chat dynamite.db", || google_chat(&run))?;
+        ctx.artefact("Tinder Tinder2.sqlite", || tinder::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -822,6 +825,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Google Chat messages (creator, conversation, text, attachments, meetings, reactions), conversations, drafts and users (Google account ids, e-mails, names); the signed-in account",
         ),
         entry(
+            "Tinder Tinder2.sqlite",
+            &["/Tinder/Tinder2.sqlite\"", "/com.cardify.tinder.plist\""],
+            "Tinder: the signed-in account (user id, e-mail, phone, profile), messages (sender, text, media and link URLs), matches (the matched profile, flags, times) and recommended profiles",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1233,6 +1241,8 @@ const SEARCHED: &[&str] = &[
     "Skype*.sqlite",
     "ThreemaData.sqlite",
     "dynamite.db",
+    "Tinder2.sqlite",
+    "com.cardify.tinder.plist",
     "a",
     "fsCachedData",
     "modelCache.sqlite3",

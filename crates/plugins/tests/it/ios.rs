@@ -1040,6 +1040,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Discord kv-storage and URL cache", false),
             ("Threema ThreemaData.sqlite", false),
             ("Google Chat dynamite.db", false),
+            ("Tinder Tinder2.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -63,6 +63,7 @@ mod textnow;
 mod threebars;
 mod threema;
 mod tiktok;
+mod tinder;
 mod truecaller;
 mod twittercache;
 mod typing;
