@@ -889,7 +889,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Safari tabs and iCloud Tabs",
-            &["/Safari/CloudTabs.db\"", "/Safari/BrowserState.db\""],
+            &[
+                "/Safari/CloudTabs.db\"",
+                "/Safari/BrowserState.db\"",
+                "/Safari/SafariTabs.db\"",
+            ],
             "tabs open on this device, and on the account's other devices by name (iCloud Tabs): URL, title, last viewed, private; the other devices' names",
         ),
         entry(
@@ -1242,6 +1246,7 @@ const SEARCHED: &[&str] = &[
     "ThreemaData.sqlite",
     "dynamite.db",
     "Tinder2.sqlite",
+    "SafariTabs.db",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

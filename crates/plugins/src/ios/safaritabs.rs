@@ -11,6 +11,15 @@
 //! Local tabs: one phenomenon per tab (title, URL, the URL shown, last viewed, private,
 //! opened from a link, window). Times are Core Data seconds since 2001 (`apple_seconds`);
 //! columns are read by name (older Safaris lack the later ones), `url` required.
+//!
+//! Since iOS 15 Safari keeps its tabs in `…/Safari/SafariTabs.db` (iLEAPP's
+//! `safariTabsDatabase`): the `bookmarks` rows with a URL that are not deleted, one phenomenon
+//! each: title, URL, id, parent id and the parent's title (a tab group, or the `Public`,
+//! `LocalProfile` or `Private` root), private browsing (the tab or an ancestor is a `Private`
+//! root, found by a recursive query as iLEAPP finds it), last modified and closed (iLEAPP's
+//! reading: seconds since 1970 when above 978307200, else Core Data seconds), the tab's UUID,
+//! and from its attribute property lists (read through `sqlite_query`'s `plists`) last visit,
+//! last viewed, opened from a link, tab index, muted, showing reader.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -31,6 +40,13 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("BrowserState.db", |find, path| {
         if path.contains("/Safari/") {
             local_tabs(run, find, path)
+        } else {
+            Ok(())
+        }
+    })?;
+    run.each("SafariTabs.db", |find, path| {
+        if path.contains("/Safari/") {
+            tabs_db(run, find, path)
         } else {
             Ok(())
         }
@@ -286,6 +302,127 @@ fn local_tabs(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runti
             t.get(row, "id").unwrap_or("?"),
             flag(t.get(row, "private")),
             flag(t.get(row, "from_link")),
+        );
+        run.record(d)?;
+    }
+    Ok(())
+}
+
+/// The `bookmarks` tabs of iOS 15+'s `SafariTabs.db` (see the module documentation).
+fn tabs_db(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["bookmarks"])? else {
+        return Ok(());
+    };
+    if !schema.require(run, "bookmarks", &["id", "url", "parent"])? {
+        return Ok(());
+    }
+    let c = schema.columns("bookmarks");
+    let col = |name: &str, alias: &str| crate::calls::column_or_null(&c, "tab.", name, alias);
+    let deleted = if c.contains("deleted") {
+        "COALESCE(deleted, 0) = 0"
+    } else {
+        "1"
+    };
+    let tab_deleted = deleted.replace("deleted", "tab.deleted");
+    // iLEAPP's reading of last_modified and date_closed: Unix seconds above 978307200, else
+    // Core Data seconds (both the stored value, said in the interpretation)
+    let sql = format!(
+        "SELECT * FROM (WITH RECURSIVE ancestry(tab_id, ancestor_id, parent_id, ancestor_title, depth) AS (\
+SELECT id, id, parent, title, 0 FROM bookmarks WHERE url IS NOT NULL AND trim(url) != '' AND {deleted} \
+UNION ALL SELECT ancestry.tab_id, parent.id, parent.parent, parent.title, ancestry.depth + 1 FROM ancestry JOIN bookmarks AS parent ON parent.id = ancestry.parent_id WHERE ancestry.depth < 20), \
+private AS (SELECT tab_id, MAX(CASE WHEN lower(ancestor_title) IN ('private', 'privatepinned') THEN 1 ELSE 0 END) AS is_private FROM ancestry GROUP BY tab_id) \
+SELECT tab.id AS id, tab.url AS url, {}, tab.parent AS parent, COALESCE(parent.title, CAST(tab.parent AS TEXT)) AS parent_title, \
+CASE WHEN lower(CAST(tab.parent AS TEXT)) = 'private' OR private.is_private = 1 THEN 1 ELSE 0 END AS private, {}, {}, {}, {}, {}, {} \
+FROM bookmarks AS tab LEFT JOIN bookmarks AS parent ON parent.id = tab.parent LEFT JOIN private ON private.tab_id = tab.id \
+WHERE tab.url IS NOT NULL AND trim(tab.url) != '' AND {tab_deleted})",
+        col("title", "title"),
+        col("last_modified", "modified"),
+        col("date_closed", "closed"),
+        col("external_uuid", "uuid"),
+        col("order_index", "order_index"),
+        col("extra_attributes", "extra"),
+        col("local_attributes", "local"),
+    );
+    let Some(paged) = run.paged_with(path, &sql, "id", &["plists"])? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let Some(url) = raw(t, row, "url") else {
+            continue;
+        };
+        let title = raw(t, row, "title");
+        let private = t.get(row, "private") == Some("1");
+        let mut d = Draft::new(
+            "web",
+            format!(
+                "Safari {}tab: {}",
+                if private { "private " } else { "" },
+                title.clone().unwrap_or_else(|| url.clone())
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Url, Some(&url), inv);
+        d.fact(FactType::Name, title.as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "id").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "parent").as_deref(), inv);
+        d.fact(FactType::Name, raw(t, row, "parent_title").as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "uuid").as_deref(), inv);
+        d.fact(FactType::Count, raw(t, row, "private").as_deref(), inv);
+        for (col, what) in [("modified", "Tab last modified"), ("closed", "Tab closed")] {
+            let v = raw(t, row, col);
+            let enc = v
+                .as_deref()
+                .and_then(|x| x.parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .map(|x| {
+                    if x > 978_307_200.0 {
+                        masf_graph::TimeEncoding::UnixSeconds
+                    } else {
+                        masf_graph::TimeEncoding::AppleSeconds
+                    }
+                });
+            d.time(v.as_deref(), enc, what, inv);
+        }
+        // the attribute property lists
+        let attrs = |col: &str| t.get(row, col).and_then(crate::outputs::plist_cell);
+        let (extra, local) = (attrs("extra"), attrs("local"));
+        let value = |v: &Option<serde_json::Value>, key: &str| {
+            crate::outputs::json_cell_scalar(v.as_ref().and_then(|v| v.get(key)))
+        };
+        let mut said = Vec::new();
+        for (v, key, what) in [
+            (&local, "OpenedFromLink", "opened from a link"),
+            (&local, "TabIndex", "tab index"),
+            (&local, "IsMuted", "muted"),
+            (&local, "ShowingReader", "showing reader"),
+        ] {
+            if let Some(x) = value(v, key) {
+                d.fact(FactType::Text, Some(&x), inv);
+                said.push(format!("{what} {x}"));
+            }
+        }
+        for (v, key, what) in [
+            (&local, "LastVisitTime", "Tab last visited"),
+            (&extra, "DateLastViewed", "Tab last viewed"),
+        ] {
+            let x = value(v, key);
+            d.time(
+                x.as_deref(),
+                x.as_ref().map(|_| masf_graph::TimeEncoding::Iso8601),
+                what,
+                inv,
+            );
+        }
+        d.interpretation = format!(
+            "bookmarks row {} of {path}: a Safari tab in {} (private browsing: {}){}; last_modified and date_closed are read as iLEAPP reads them (Unix seconds above 978307200, else Core Data seconds).",
+            t.get(row, "id").unwrap_or("?"),
+            t.get(row, "parent_title").unwrap_or("no parent"),
+            if private { "yes" } else { "no" },
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", said.join(", "))
+            },
         );
         run.record(d)?;
     }

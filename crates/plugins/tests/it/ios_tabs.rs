@@ -4,7 +4,8 @@
 //! `cloud_tab_close_requests`) and `BrowserState.db`; one with the older iCloud Tabs layout
 //! (no device type, no last-viewed time). Every field of iLEAPP's `safariTabs` and
 //! `safariCloudTabs` is checked; the other devices are named entities; a `CloudTabs.db`
-//! without `cloud_tabs` is noted, the rest read.
+//! without `cloud_tabs` is noted, the rest read. iOS 15+'s `SafariTabs.db` in two layouts
+//! (Python's sqlite3 and plistlib): every field of iLEAPP's `safariTabsDatabase`.
 
 use std::path::Path;
 
@@ -135,4 +136,132 @@ INSERT INTO cloud_tabs VALUES ('T-1', x'00', '9F8E7D6C-5B4A-4938-8271-605F4E3D2C
     let o = triage(tmp2.path(), "Asia/Hong_Kong");
     assert_all_accepted(&o);
     o.assert_noted("CloudTabs.db", "cloud_tabs");
+}
+
+/// Writes iOS 15+'s `SafariTabs.db` at argv[1] (Python's sqlite3 and plistlib; argv[2] `new`
+/// with the attribute property lists and tab UUIDs, `old` without those columns), then prints
+/// iLEAPP's `safariTabsDatabase` rows (its query, its datetime() conversions left out; its
+/// attribute reading by plistlib: booleans true/false, dates RFC 3339 as the tool prints them).
+const SAFARI_TABS: &str = r#"
+import datetime, plistlib, sqlite3, subprocess, sys
+new = sys.argv[2] == 'new'
+db = sqlite3.connect(sys.argv[1])
+extra_cols = ', external_uuid TEXT, extra_attributes BLOB, local_attributes BLOB, date_closed REAL' if new else ''
+db.execute('CREATE TABLE bookmarks (id INTEGER PRIMARY KEY AUTOINCREMENT, special_id INTEGER DEFAULT 0, parent INTEGER, type INTEGER, title TEXT, url TEXT, num_children INTEGER DEFAULT 0, editable INTEGER DEFAULT 1, deletable INTEGER DEFAULT 1, hidden INTEGER DEFAULT 0, order_index INTEGER NOT NULL DEFAULT 0, last_modified REAL, deleted INTEGER DEFAULT 0' + extra_cols + ')')
+def bp(d):
+    return plistlib.dumps(d, fmt=plistlib.FMT_BINARY)
+t = lambda *a: datetime.datetime(*a)
+rows = [
+    (1, 0, 1, 'Public', None, 0, None, 0, None, None, None, None),
+    (2, 0, 1, 'Private', None, 1, None, 0, None, None, None, None),
+    (3, 0, 1, 'Trip planning', None, 2, 722000000.0, 0, None, None, None, None),
+    (10, 1, 0, 'Binance P2P', 'https://p2p.binance.com/en/trade/sell/USDT', 0, 723035600.5, 0, '5B1C2D3E-4F50-4A6B-8C7D-9E0F1A2B3C4D',
+     bp({'DateLastViewed': t(2023, 11, 30, 10, 35, 0)}), bp({'LastVisitTime': t(2023, 11, 30, 10, 34, 0), 'OpenedFromLink': True, 'TabIndex': 0, 'IsMuted': False, 'ShowingReader': False}), None),
+    (11, 2, 0, 'Mixer', 'https://mixer.example.onion.example/deposit', 1, 1701340900.0, 0, '6C2D3E4F-5061-4B7C-9D8E-0F1A2B3C4D5E',
+     None, bp({'LastVisitTime': t(2023, 11, 30, 10, 41, 40), 'TabIndex': 1, 'IsMuted': True}), None),
+    (12, 3, 0, 'Flights to Lisbon', 'https://flights.example.com/lis', 2, None, 0, '7D3E4F50-6172-4C8D-8E9F-1A2B3C4D5E6F',
+     None, None, 723040000.0),
+    (13, 1, 0, 'gone', 'https://deleted.example.com/', 3, None, 1, None, None, None, None),
+]
+for r in rows:
+    if new:
+        db.execute('INSERT INTO bookmarks (id, parent, type, title, url, order_index, last_modified, deleted, external_uuid, extra_attributes, local_attributes, date_closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', r)
+    else:
+        db.execute('INSERT INTO bookmarks (id, parent, type, title, url, order_index, last_modified, deleted) VALUES (?,?,?,?,?,?,?,?)', r[:8])
+db.commit()
+extra = 'tab.extra_attributes' if new else 'NULL'
+local = 'tab.local_attributes' if new else 'NULL'
+uuid = 'tab.external_uuid' if new else 'NULL'
+closed = 'tab.date_closed' if new else 'NULL'
+q = f"""WITH RECURSIVE ancestry(tab_id, ancestor_id, parent_id, ancestor_title, depth) AS (
+ SELECT id, id, parent, title, 0 FROM bookmarks WHERE url IS NOT NULL AND trim(url) != '' AND COALESCE(deleted, 0) = 0
+ UNION ALL SELECT ancestry.tab_id, parent.id, parent.parent, parent.title, ancestry.depth + 1 FROM ancestry JOIN bookmarks AS parent ON parent.id = ancestry.parent_id WHERE ancestry.depth < 20),
+ tab_context AS (SELECT tab_id, MAX(CASE WHEN lower(ancestor_title) IN ('private', 'privatepinned') THEN 1 ELSE 0 END) AS is_private FROM ancestry GROUP BY tab_id)
+ SELECT tab.last_modified, {closed}, tab.id, tab.title, tab.url, tab.parent, COALESCE(parent.title, CAST(tab.parent AS TEXT)),
+ CASE WHEN lower(CAST(tab.parent AS TEXT)) = 'private' OR tab_context.is_private = 1 THEN 'Private' ELSE 'Normal' END,
+ {extra}, {local}, {uuid}
+ FROM bookmarks AS tab LEFT JOIN bookmarks AS parent ON parent.id = tab.parent LEFT JOIN tab_context ON tab_context.tab_id = tab.id
+ WHERE tab.url IS NOT NULL AND trim(tab.url) != '' AND COALESCE(tab.deleted, 0) = 0 ORDER BY tab.order_index"""
+def s(v):
+    if v is None: return ''
+    if isinstance(v, bool): return 'true' if v else 'false'
+    if isinstance(v, datetime.datetime): return v.strftime('%Y-%m-%dT%H:%M:%SZ')
+    return str(v)
+for r in db.execute(q):
+    ex = plistlib.loads(r[8]) if r[8] else {}
+    lo = plistlib.loads(r[9]) if r[9] else {}
+    out = [s(r[2]), s(r[0]), s(r[1]), s(r[3]), s(r[4]), s(r[5]), s(r[6]), r[7],
+           s(lo.get('LastVisitTime')), s(ex.get('DateLastViewed')), s(lo.get('OpenedFromLink')), s(lo.get('TabIndex')),
+           s(lo.get('IsMuted')), s(lo.get('ShowingReader')), s(r[10])]
+    print('\t'.join(out))
+"#;
+
+#[test]
+fn safari_tabs_db_of_ios_15_and_later_in_two_layouts() {
+    for layout in ["new", "old"] {
+        let tmp = tempfile::tempdir().unwrap();
+        phone(tmp.path());
+        let db = tmp.path().join(SAFARI).join("SafariTabs.db");
+        std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+        let out = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(SAFARI_TABS)
+            .arg(&db)
+            .arg(layout)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows = String::from_utf8(out.stdout).unwrap();
+        let o = triage(tmp.path(), "Europe/London");
+        assert_all_accepted(&o);
+        assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
+        let tabs: Vec<_> = o
+            .findings()
+            .into_iter()
+            .filter(|p| p.title.starts_with("Safari ") && p.title.contains("tab: "))
+            .collect();
+        assert_eq!(tabs.len(), 3, "{layout}: {tabs:#?}");
+        for line in rows.lines() {
+            let row: Vec<&str> = line.split('\t').collect();
+            let p = tabs
+                .iter()
+                .find(|p| values(p).contains(&row[4]))
+                .unwrap_or_else(|| panic!("{row:?}"));
+            // iLEAPP's Private/Normal is the private flag (1/0); its Yes/No the booleans
+            let private = row[7] == "Private";
+            assert_eq!(
+                p.title.starts_with("Safari private tab"),
+                private,
+                "{row:?}"
+            );
+            for v in row
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| *i != 7 && !v.is_empty())
+                .map(|(_, v)| *v)
+            {
+                assert!(values(p).contains(&v), "{layout}: {v} in {p:#?}");
+            }
+        }
+        // the deleted tab is not read; the times by iLEAPP's reading of the stored value
+        assert!(
+            !tabs
+                .iter()
+                .any(|p| values(p).contains(&"https://deleted.example.com/"))
+        );
+        let mixer = tabs
+            .iter()
+            .find(|p| values(p).contains(&"https://mixer.example.onion.example/deposit"))
+            .unwrap();
+        assert!(
+            mixer
+                .times
+                .iter()
+                .any(|t| t.encoding == masf_graph::TimeEncoding::UnixSeconds)
+        );
+    }
 }
