@@ -559,14 +559,6 @@ pub fn is_url_cache(dir: &str) -> bool {
     dir.ends_with("/com.hammerandchisel.discord/fsCachedData")
 }
 
-/// The app container a path sits in (`…/Containers/Data/Application/<UUID>`), to pair an iOS
-/// URL cache with the kv-storage folder that names its account.
-pub fn container_of(path: &str) -> Option<&str> {
-    let at = path.find("/Containers/Data/Application/")? + "/Containers/Data/Application/".len();
-    let end = path[at..].find('/').map_or(path.len(), |e| at + e);
-    Some(&path[..end])
-}
-
 /// The API responses Discord cached on iOS (`fsCachedData/<UUID>`, JSON text, the other part of
 /// iLEAPP's `discordChats`): the files below `dir` that hold a message (found by `search_text`
 /// for `"channel_id"`), each read by `read_json` with the user ids qualified, every message in

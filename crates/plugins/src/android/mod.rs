@@ -34,6 +34,7 @@
 //! | Discord `com.discord/files/kv-storage/@account.<id>/a` ([`crate::discord`], shared with iOS) | one per cached message (author, channel, content, type, attachments, embeds, mentions, sent/edited/call-ended times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
 //! | Google Chat `dynamite.db` (Gmail's `user_accounts/<e-mail>/` or Chat's databases; [`crate::gchat`], shared with iOS) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the user of the folder's e-mail |
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
+//! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -67,6 +68,7 @@
 mod apps;
 mod blocked;
 mod bugle;
+mod bumble;
 mod cashapp;
 mod databases;
 mod duo;
@@ -160,6 +162,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("a", "messages"),
     ("dynamite.db", "messages"),
     ("tinder-3.db", "messages"),
+    ("ChatComDatabase", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -503,6 +506,11 @@ impl Plugin for AndroidPlugin {
                 "Tinder tinder-3.db",
                 &["/com.tinder/databases/tinder-3.db\""],
                 "Tinder messages (sender, recipient, text, GIFs, direction), matches (the matched person's name, bio, birth date, photo URLs, flags), inbox messages from Tinder, the account's last activity and user id",
+            ),
+            e(
+                "Bumble ChatComDatabase",
+                &["/com.bumble.app/databases/ChatComDatabase\""],
+                "Bumble messages (direction, sender and recipient ids, text, URLs) and matches (user names, ages, genders, modes, image URLs, user ids); the device's user id",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1354,6 +1362,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| tinder::is_tinder(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || tinder::triage(ctx, l))?;
+        }
+        for l in of("ChatComDatabase")
+            .into_iter()
+            .filter(|l| bumble::is_bumble(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

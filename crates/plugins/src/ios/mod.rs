@@ -59,6 +59,7 @@
 //! | Threema `ThreemaData.sqlite` (app group) | [`threema`] | one per message (entity, text or caption, conversation, sender, attachment file or embedded size, location, delivered/read) and per contact (Threema ID, names, address-book id) | `threema:<Threema ID>` persons (names, `contact_guid`); wallet claims by direction |
 //! | Google Chat `Documents/user_accounts/<user id>/dynamite.db` | [`crate::gchat`] (shared with Android) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the folder's user |
 //! | Tinder `Library/Application Support/Tinder/Tinder2.sqlite`, `com.cardify.tinder.plist` | [`tinder`] | the account (current user, preferences' e-mail and phone), one per message (sender, text, URLs, match), per match (the matched profile, flags, times) and per recommended profile | `tinder:<user id>` persons (the id Android's Tinder keeps; first name, public user name); `owner`: the current user, e-mail, phone; wallet claims by direction |
+//! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
 //! | Facebook Messenger `lightspeed-userDatabases/<uid>.db` | [`crate::messenger`] | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -82,6 +83,7 @@ pub mod appstate;
 pub mod asyncstorage;
 pub mod backupinfo;
 pub mod bluetooth;
+pub mod bumble;
 pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
@@ -262,6 +264,9 @@ impl Plugin for Ios {
         ctx.artefact("Threema ThreemaData.sqlite", || threema::triage(&run))?;
         ctx.artefact("Google Chat dynamite.db", || google_chat(&run))?;
         ctx.artefact("Tinder Tinder2.sqlite", || tinder::triage(&run))?;
+        ctx.artefact("Bumble Chat.sqlite and yap-database.sqlite", || {
+            bumble::triage(&run)
+        })?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -421,6 +426,14 @@ fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     })
 }
 
+/// The app container a path sits in (`…/Containers/Data/Application/<UUID>`), to pair files
+/// of one app found by different names.
+pub fn container_of(path: &str) -> Option<&str> {
+    let at = path.find("/Containers/Data/Application/")? + "/Containers/Data/Application/".len();
+    let end = path[at..].find('/').map_or(path.len(), |e| at + e);
+    Some(&path[..end])
+}
+
 /// Discord's message caches (`…/Library/Caches/kv-storage/@account.<id>/a`, the layout it
 /// shares with Android, and the API responses of `…/com.hammerandchisel.discord/fsCachedData/`:
 /// [`crate::discord`]).
@@ -435,10 +448,7 @@ fn discord(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if !crate::discord::is_kv_storage(path) {
             return Ok(());
         }
-        if let (Some(c), Some(a)) = (
-            crate::discord::container_of(path),
-            crate::discord::account_of(path),
-        ) {
+        if let (Some(c), Some(a)) = (container_of(path), crate::discord::account_of(path)) {
             accounts.insert(c.to_string(), a.to_string());
         }
         crate::discord::kv_storage(run.ctx, &tree, path, find)
@@ -447,7 +457,7 @@ fn discord(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         return Ok(());
     };
     for dir in dirs.iter().filter(|d| crate::discord::is_url_cache(d)) {
-        let account = crate::discord::container_of(dir)
+        let account = container_of(dir)
             .and_then(|c| accounts.get(c))
             .map(String::as_str);
         crate::discord::url_cache(run.ctx, &tree, dir, account)?;
@@ -828,6 +838,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Tinder Tinder2.sqlite",
             &["/Tinder/Tinder2.sqlite\"", "/com.cardify.tinder.plist\""],
             "Tinder: the signed-in account (user id, e-mail, phone, profile), messages (sender, text, media and link URLs), matches (the matched profile, flags, times) and recommended profiles",
+        ),
+        entry(
+            "Bumble Chat.sqlite and yap-database.sqlite",
+            &[
+                "/Library/Caches/Chat.sqlite\"",
+                "/Documents/yap-database.sqlite\"",
+            ],
+            "Bumble messages (sender and receiver ids, text, direction, read), the signed-in account (user id, name) and its last location",
         ),
         entry(
             "Cash App CCEntitySync",
@@ -1247,6 +1265,8 @@ const SEARCHED: &[&str] = &[
     "dynamite.db",
     "Tinder2.sqlite",
     "SafariTabs.db",
+    "Chat.sqlite",
+    "yap-database.sqlite",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

@@ -1041,6 +1041,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Threema ThreemaData.sqlite", false),
             ("Google Chat dynamite.db", false),
             ("Tinder Tinder2.sqlite", false),
+            ("Bumble Chat.sqlite and yap-database.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -10,6 +10,7 @@ mod asia;
 mod asyncstorage;
 mod boundaries;
 mod browsers;
+mod bumble;
 mod cashapp;
 mod cashapp_ios;
 mod chromium_forms;
