@@ -25,6 +25,9 @@
 //! - `read_json` ([`json_tool`]): a JSON file (to 64 MiB), or the parts JSON pointers name, as
 //!   indented JSON; nested JSON texts (React Native's redux-persist files) decoded on request;
 //!   secrets redacted as `leveldb_records` does, counted in its header.
+//! - `read_protobuf` ([`protobuf`]): a file that is one Protocol Buffers message (Jetpack
+//!   DataStore files, apps' settings), decoded raw as `sqlite_query`'s `protobuf` option decodes a
+//!   cell, as indented JSON.
 //! - `inventory` ([`inventory`]): every file below a folder with size, SHA-256, id, deleted flag,
 //!   times and path, in pages bounded by files, bytes of text and bytes hashed (never by time), so
 //!   each page re-derives to the same bytes. A page resumes after the previous page's last file by

@@ -1,6 +1,7 @@
-//! Raw Protocol Buffers decoding for `sqlite_query`'s `protobuf` option: a message without its
-//! schema, as `protoc --decode_raw` reads one, written as JSON so that a plugin can walk it and
-//! a fact can quote it. Hand-written: the maintained crates (`prost`, `protobuf`) decode
+//! Raw Protocol Buffers decoding for `sqlite_query`'s `protobuf` option and the `read_protobuf`
+//! tool (a file that is one message: Jetpack DataStore files, apps' settings): a message without
+//! its schema, as `protoc --decode_raw` reads one, written as JSON so that a plugin can walk it
+//! and a fact can quote it. Hand-written: the maintained crates (`prost`, `protobuf`) decode
 //! against a schema; a schema-less walk of the wire format is a few dozen lines.
 //!
 //! Apps keep many artefacts this way (Apple Notes' note text, Chrome's sync data, …), often
@@ -37,6 +38,64 @@ pub fn gunzipped(b: &[u8]) -> Option<std::borrow::Cow<'_, [u8]>> {
         .read_to_end(&mut out)
         .ok()?;
     (out.len() as u64 <= MAX_INFLATED).then_some(std::borrow::Cow::Owned(out))
+}
+
+/// Largest file `read_protobuf` reads.
+pub const FILE_MAX: u64 = 16 << 20;
+
+/// `read_protobuf`: a file of the evidence that is one Protocol Buffers message.
+pub struct ReadProtobuf;
+
+impl crate::Tool for ReadProtobuf {
+    fn name(&self) -> &str {
+        "read_protobuf"
+    }
+    fn description(&self) -> &str {
+        "Decode a file of the evidence (up to 16 MiB) that is one Protocol Buffers message (Android Jetpack DataStore files, apps' settings; gzip-compressed ones inflated first), without its schema, as `protoc --decode_raw` reads it, printed as indented JSON after a `# protobuf <path>: <size> bytes` line: an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 — unless they start with a newline, return or tab and parse completely as a message —, else as a nested message when they parse as one, else \"x'hex'\"). A file that does not parse completely as a message is an error."
+    }
+    fn args_schema(&self) -> Value {
+        serde_json::json!({"type": "object", "properties": {
+            "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
+            "path": {"type": "string", "description": "Absolute path of the file."}
+        }, "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> crate::Applicability {
+        crate::Applicability::TREE
+    }
+    fn run(
+        &self,
+        ctx: &crate::SourceCtx,
+        a: &Value,
+    ) -> Result<crate::ToolOutput, crate::ToolError> {
+        let fs = crate::fs_tools::file_system(ctx, a)?;
+        let path = masf_evidence::fs::normalize_path(crate::args::str(a, "path")?);
+        let bytes = fs.open(&path)?;
+        let size = bytes.len();
+        if size > FILE_MAX {
+            return Err(crate::ToolError::Other(format!(
+                "{path}: {size} bytes, more than the {FILE_MAX} read_protobuf reads"
+            )));
+        }
+        let mut data = vec![0u8; size as usize];
+        bytes.read_exact_at(0, &mut data)?;
+        let inflated = gunzipped(&data).ok_or_else(|| {
+            crate::ToolError::Other(format!(
+                "{path}: a gzip stream that is damaged or inflates past {MAX_INFLATED} bytes"
+            ))
+        })?;
+        let m = message(&inflated, 0).ok_or_else(|| {
+            crate::ToolError::Other(format!(
+                "{path}: not a Protocol Buffers message (its {} bytes do not parse completely as fields)",
+                inflated.len()
+            ))
+        })?;
+        let body = serde_json::to_string_pretty(&m)
+            .map_err(|e| crate::ToolError::Other(format!("{path}: {e}")))?;
+        Ok(crate::ToolOutput {
+            text: format!("# protobuf {path}: {size} bytes\n{body}\n"),
+            structured: Some(serde_json::json!({"path": path, "size": size})),
+        })
+    }
 }
 
 fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {

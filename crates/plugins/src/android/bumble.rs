@@ -8,7 +8,8 @@
 //!
 //! The device's user is the one sender of the outgoing messages (`owner`, `bumble:<user id>`,
 //! the id iOS's Bumble keeps); ALEAPP reads the user's own name, e-mail and phone from the
-//! `files/c2V0dGluZ3M=` settings protobuf, a file no tool here decodes yet. Schema drift: each
+//! `files/c2V0dGluZ3M=` settings protobuf (at field paths its type hints choose among
+//! alternatives), not read yet. Schema drift: each
 //! table is read when it has its key columns, the others where present.
 
 use masf_agents::{AgentCtx, RuntimeError};

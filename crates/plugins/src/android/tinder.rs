@@ -9,10 +9,17 @@
 //! | `inbox_message` | one `messages` per message from Tinder | sent, body, type, seen, campaign, experiment, variant, message and segment ids |
 //! | `last_activity_date` | one `accounts` | the account's last activity (Unix ms) |
 //!
-//! The device's user is the one sender of the messages sent to a matched person (ALEAPP checks
-//! it against `files/datastore/id`, a protobuf file no tool here decodes): `owner`,
-//! `tinder:<user id>`, the id iOS's Tinder keeps. Schema drift: each table is read when it has
-//! its key columns, the others where present.
+//! The account (`files/datastore/` beside the databases, Jetpack DataStore files read by
+//! `read_protobuf`, at the field paths ALEAPP's `tinderAccount` reads): the e-mail and phone
+//! (`account`), two times whose meaning is not documented (`accountinfo` 1›1 and 1›2›1, said as
+//! stored) and a phone, the user id (`id`), and the profile (`user`: name, birth date, bio,
+//! gender and orientation codes with their labels, job, company, school, city, region, photo
+//! URLs), one `accounts` phenomenon.
+//!
+//! The device's user is the one sender of the messages sent to a matched person: `owner`,
+//! `tinder:<user id>`, the id iOS's Tinder keeps; the datastore's e-mail, phone and name are
+//! `owner`'s too. Schema drift: each table is read when it has its key columns, the others
+//! where present.
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
@@ -82,6 +89,199 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         .is_some_and(|c| c.contains("last_activity_date"))
     {
         last_activity(ctx, l)?;
+    }
+    datastore(ctx, l)
+}
+
+/// The value at `path` of a decoded message (the first value of each field on the way).
+fn at<'a>(v: &'a serde_json::Value, path: &[&str]) -> Option<&'a serde_json::Value> {
+    path.iter()
+        .try_fold(v, |node, field| node.get(field)?.get(0))
+}
+
+/// The account's DataStore files (`files/datastore/{account,accountinfo,id,user}` of the
+/// package), read by `read_protobuf` where present: one `accounts` phenomenon, and the e-mail,
+/// phone and name on `owner`.
+fn datastore(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    use crate::outputs::json_scalar;
+    let Some(root) = l
+        .path
+        .find("/com.tinder/")
+        .map(|at| &l.path[..at + "/com.tinder".len()])
+    else {
+        return Ok(());
+    };
+    let dir = format!("{root}/files/datastore");
+    let listed = ctx.call(
+        "list_dir",
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": dir})),
+    )?;
+    if !crate::calls::succeeded(&listed) {
+        return Ok(());
+    }
+    let present = crate::outputs::found_paths(&listed.output.text);
+    let mut read = std::collections::BTreeMap::new();
+    for name in ["account", "accountinfo", "id", "user"] {
+        let path = format!("{dir}/{name}");
+        if !present.contains(&path) {
+            continue;
+        }
+        let Some(inv) = crate::calls::call_or_note(
+            ctx,
+            &artefact_name(&l.tree, &path),
+            "read_protobuf",
+            crate::identity::args_on(&l.tree, serde_json::json!({"path": path})),
+        )?
+        else {
+            continue;
+        };
+        let Some(v) = inv
+            .output
+            .text
+            .split_once('\n')
+            .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok())
+        else {
+            continue;
+        };
+        read.insert(name, (inv, v));
+    }
+    if read.is_empty() {
+        return Ok(());
+    }
+    let mut d = Draft::new("accounts", "Tinder account (DataStore files)");
+    d.fact(FactType::Path, Some(&dir), &listed);
+    let mut said = Vec::new();
+    let mut owner_ids = Vec::new();
+    let mut fact = |d: &mut Draft, name: &str, path: &[&str], ft: FactType, what: &str| {
+        let (inv, v) = read.get(name)?;
+        let value = json_scalar(at(v, path))?;
+        d.fact(ft, Some(&value), inv);
+        said.push(format!("{what} {value}"));
+        Some((value, inv.clone()))
+    };
+    if let Some((v, inv)) = fact(
+        &mut d,
+        "account",
+        &["1", "1", "1"],
+        FactType::Email,
+        "e-mail",
+    ) {
+        owner_ids.push((
+            IdType::Email,
+            v,
+            inv,
+            "The e-mail of the Tinder account (datastore/account)",
+        ));
+    }
+    if let Some((v, inv)) = fact(
+        &mut d,
+        "account",
+        &["1", "4", "1"],
+        FactType::Phone,
+        "phone",
+    ) {
+        owner_ids.push((
+            IdType::Phone,
+            v,
+            inv,
+            "The phone number of the Tinder account (datastore/account)",
+        ));
+    }
+    fact(
+        &mut d,
+        "accountinfo",
+        &["1", "3", "1"],
+        FactType::Phone,
+        "accountinfo phone",
+    );
+    fact(&mut d, "id", &["1", "1"], FactType::Account, "user id");
+    if let Some((v, inv)) = fact(&mut d, "user", &["1", "6"], FactType::Name, "name") {
+        owner_ids.push((
+            IdType::DisplayName,
+            v,
+            inv,
+            "The profile name of the Tinder account (datastore/user)",
+        ));
+    }
+    fact(&mut d, "user", &["1", "3", "1"], FactType::Text, "bio");
+    fact(&mut d, "user", &["1", "8", "5", "1"], FactType::Text, "job");
+    fact(
+        &mut d,
+        "user",
+        &["1", "8", "2", "1"],
+        FactType::Text,
+        "company",
+    );
+    fact(&mut d, "user", &["1", "9", "1"], FactType::Text, "school");
+    fact(&mut d, "user", &["1", "10", "1"], FactType::Text, "city");
+    fact(
+        &mut d,
+        "user",
+        &["1", "10", "2", "1"],
+        FactType::Text,
+        "region",
+    );
+    if let Some((inv, v)) = read.get("user") {
+        for (field, what) in [("12", "gender"), ("11", "orientation")] {
+            for entry in at(v, &["1"])
+                .and_then(|p| p.get(field))
+                .and_then(serde_json::Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                for part in ["1", "2"] {
+                    if let Some(x) = json_scalar(at(entry, &[part])) {
+                        d.fact(FactType::Text, Some(&x), inv);
+                        said.push(format!("{what} {x}"));
+                    }
+                }
+            }
+        }
+        for photo in at(v, &["1"])
+            .and_then(|p| p.get("7"))
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            d.fact(
+                FactType::Url,
+                json_scalar(at(photo, &["1"])).as_deref(),
+                inv,
+            );
+        }
+        let birth = json_scalar(at(v, &["1", "4", "1"]));
+        d.time(
+            birth.as_deref(),
+            unix_millis(birth.as_deref()),
+            "Birth date",
+            inv,
+        );
+    }
+    if let Some((inv, v)) = read.get("accountinfo") {
+        for (path, what) in [
+            (&["1", "1"][..], "Accountinfo time 1-1 (as stored)"),
+            (&["1", "2", "1"][..], "Accountinfo time 1-2-1 (as stored)"),
+        ] {
+            let t = json_scalar(at(v, path));
+            d.time(t.as_deref(), unix_millis(t.as_deref()), what, inv);
+        }
+    }
+    d.interpretation = format!(
+        "Tinder's Jetpack DataStore files of {dir} (read raw as Protocol Buffers, at the field paths ALEAPP's tinderAccount reads): the signed-in account: {}; accountinfo's two times are said as stored (their meaning is not documented).",
+        said.join(", ")
+    );
+    record_draft(ctx, d)?;
+    for (id_type, value, inv, why) in owner_ids {
+        crate::identity::observe(
+            ctx,
+            "owner",
+            masf_graph::EntityKind::Person,
+            "device owner",
+            id_type,
+            &value,
+            &inv,
+            format!("{why}, the device's user."),
+        )?;
     }
     Ok(())
 }

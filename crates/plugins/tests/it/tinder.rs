@@ -4,8 +4,10 @@
 //! Every row and field of ALEAPP's message, match and inbox queries and iLEAPP's message,
 //! match, recommendation and account queries (run by the sqlite3 CLI; ALEAPP's
 //! `raw_message_data` reading as `json_extract`, its protobuf values as generate.sh encoded
-//! them) is found; each phone's user is found (Android: the one sender of messages sent to
-//! matches; iOS: the current user and the preferences' e-mail and phone) and the two phones'
+//! them, and its tinderAccount's DataStore fields as generate.sh encoded them) is found; each
+//! phone's user is found (Android: the one sender of messages sent to matches, and the
+//! DataStore files' e-mail, phone and name; iOS: the current user and the preferences' e-mail
+//! and phone) and the two phones'
 //! users resolve across platforms by Tinder user id. Beside them a truncated copy and a store
 //! of another layout (noted), and another app's `tinder-3.db` (passed over).
 
@@ -55,6 +57,12 @@ fn tinder_on_an_android_phone_and_an_iphone() {
         rel,
         "CREATE TABLE message (id TEXT, text TEXT); INSERT INTO message VALUES ('1', 'x');",
     );
+    for f in ["account", "accountinfo", "id", "user"] {
+        fixture(
+            &phone.join(format!("data/data/com.tinder/files/datastore/{f}")),
+            &format!("datastore/{f}"),
+        );
+    }
     let other = phone.join("data/data/com.example.dating/databases/tinder-3.db");
     fixture(&other, "tinder-3.db");
     std::fs::create_dir_all(phone.join("data/system/users/0")).unwrap();
@@ -103,6 +111,41 @@ fn tinder_on_an_android_phone_and_an_iphone() {
         "https://images-ssl.gotinder.example/60a1b2c3d4e5f60718293a4b/original_2.jpeg",
     ] {
         assert!(has(ravi, v), "{v} in {ravi:#?}");
+    }
+    // ALEAPP's tinderAccount from the DataStore files (the values generate.sh encoded)
+    let account = a
+        .iter()
+        .find(|p| p.title == "Tinder account (DataStore files)")
+        .expect("the DataStore account");
+    for v in [
+        "dana.whitfield@example.org",
+        "+447700900123",
+        DANA,
+        "Dana",
+        "567993600000",
+        "Numbers person",
+        "gen_1",
+        "Woman",
+        "str",
+        "Straight",
+        "Accountant",
+        "Contoso Freight",
+        "University of Example",
+        "London",
+        "England",
+        "https://images-ssl.gotinder.example/5f1e2d3c4b5a69788796a5b4/original_1.jpeg",
+        "1650000000000",
+        "1701345600000",
+    ] {
+        assert!(has(account, v), "{v} in {account:#?}");
+    }
+    let downer = run.owner("dana-android");
+    for v in [
+        "email=dana.whitfield@example.org",
+        "phone=+447700900123",
+        "display_name=dana",
+    ] {
+        assert!(downer.contains(v), "{v} in {downer}");
     }
     // the preferences (iLEAPP's account columns from the plist)
     let prefs = i

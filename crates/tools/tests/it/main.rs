@@ -8,6 +8,7 @@ mod inventory;
 mod invoke;
 mod json;
 mod leveldb;
+mod protobuf;
 mod search;
 mod sqlite;
 mod support;

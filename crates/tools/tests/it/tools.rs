@@ -22,6 +22,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "parse_plist",
             "partition_table",
             "read_json",
+            "read_protobuf",
             "read_text",
             "read_xml",
             "search_index",

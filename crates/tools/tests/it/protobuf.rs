@@ -1,0 +1,103 @@
+//! `read_protobuf` on an ext4 image made by `mkfs.ext4 -d` holding Jetpack DataStore files
+//! encoded by `protoc --encode` (`tests/fixtures/tinder/datastore/`, built by that folder's
+//! generate.sh): nested messages, repeated fields, varints and text decoded raw; a gzip copy
+//! (Python's gzip) inflated; a truncated copy and a text file refused with a clear error.
+
+use std::path::Path;
+use std::process::Command;
+
+use masf_tools::{Catalog, SourceCtx};
+use serde_json::{Value, json};
+
+use crate::support::run;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/tinder/datastore")
+        .join(name)
+}
+
+fn image(root: &Path, img: &Path) -> SourceCtx {
+    let st = Command::new("mkfs.ext4")
+        .args(["-q", "-F", "-d"])
+        .arg(root)
+        .arg(img)
+        .arg("8M")
+        .status()
+        .expect("mkfs.ext4 (e2fsprogs, scripts/setup.sh installs it)");
+    assert!(st.success());
+    SourceCtx::open("s", img).unwrap()
+}
+
+fn decoded(ctx: &SourceCtx, path: &str) -> Value {
+    let out = run(ctx, "read_protobuf", json!({"path": path}));
+    let (head, body) = out.text.split_once('\n').unwrap();
+    assert!(head.starts_with(&format!("# protobuf {path}: ")), "{head}");
+    serde_json::from_str(body).unwrap()
+}
+
+#[test]
+fn datastore_files_decode_raw_and_bad_ones_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    let dir = root.join("data/com.tinder/files/datastore");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["account", "accountinfo", "id", "user"] {
+        std::fs::copy(fixture(f), dir.join(f)).unwrap();
+    }
+    let user = std::fs::read(fixture("user")).unwrap();
+    std::fs::write(dir.join("user.cut"), &user[..user.len() - 7]).unwrap();
+    std::fs::write(dir.join("notes.txt"), b"not a message at all\n").unwrap();
+    let st = Command::new("python3")
+        .args([
+            "-c",
+            "import gzip, sys; open(sys.argv[2], 'wb').write(gzip.compress(open(sys.argv[1], 'rb').read(), mtime=0))",
+        ])
+        .arg(fixture("account"))
+        .arg(dir.join("account.gz"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let ctx = image(&root, &tmp.path().join("fs.img"));
+    let at = |f: &str| format!("/data/com.tinder/files/datastore/{f}");
+
+    let account = decoded(&ctx, &at("account"));
+    assert_eq!(
+        account["1"][0]["1"][0]["1"][0],
+        "dana.whitfield@example.org"
+    );
+    assert_eq!(account["1"][0]["4"][0]["1"][0], "+447700900123");
+    assert_eq!(decoded(&ctx, &at("account.gz")), account);
+    let info = decoded(&ctx, &at("accountinfo"));
+    assert_eq!(info["1"][0]["1"][0], 1_650_000_000_000u64);
+    assert_eq!(info["1"][0]["2"][0]["1"][0], 1_701_345_600_000u64);
+    assert_eq!(
+        decoded(&ctx, &at("id"))["1"][0]["1"][0],
+        "5f1e2d3c4b5a69788796a5b4"
+    );
+    let profile = &decoded(&ctx, &at("user"))["1"][0];
+    assert_eq!(profile["6"][0], "Dana");
+    assert_eq!(profile["4"][0]["1"][0], 567_993_600_000u64);
+    assert_eq!(profile["12"][0]["1"][0], "gen_1");
+    assert_eq!(profile["12"][0]["2"][0], "Woman");
+    assert_eq!(profile["8"][0]["2"][0]["1"][0], "Contoso Freight");
+    assert_eq!(
+        profile["7"][0]["1"][0],
+        "https://images-ssl.gotinder.example/5f1e2d3c4b5a69788796a5b4/original_1.jpeg"
+    );
+
+    let catalog = Catalog::standard();
+    let tool = catalog.get("read_protobuf").unwrap();
+    for f in ["user.cut", "notes.txt"] {
+        let e = tool
+            .run(&ctx, &json!({"path": at(f)}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a Protocol Buffers message"), "{f}: {e}");
+    }
+    let e = tool
+        .run(&ctx, &json!({"path": at("absent")}))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("absent"), "{e}");
+}
