@@ -247,6 +247,19 @@ pub fn column_expr(cols: &std::collections::BTreeSet<String>, prefix: &str, col:
     }
 }
 
+/// The `(column, alias)` pairs of `spec` as a select list of the table aliased by `prefix`
+/// (each column missing from `cols` selected as NULL): [`column_or_null`] for several.
+pub fn select_columns(
+    cols: &std::collections::BTreeSet<String>,
+    prefix: &str,
+    spec: &[(&str, &str)],
+) -> String {
+    spec.iter()
+        .map(|(c, a)| column_or_null(cols, prefix, c, a))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// `<service>:<value>` of the column `col` as `alias` (a service-qualified account id computed
 /// in the query, so it grounds), NULL where the value is NULL or empty or the table lacks `col`.
 pub fn qualified_or_null(

@@ -24,9 +24,7 @@ use masf_tools::Invoked;
 
 use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, date_text, record_draft};
-use crate::identity::{
-    OwnedParty, TreeRef, artefact_name, pages_on, query_on, table_columns, tables_on,
-};
+use crate::identity::{TreeRef, artefact_name, pages_on, query_on, table_columns, tables_on};
 use crate::outputs::raw;
 
 /// Whether `path` is Discord's key-value message cache (`…/kv-storage/@account.<id>/a` in
@@ -484,25 +482,17 @@ fn record(
     let (Some(text), Some(_)) = (m.plain("content"), m.sent) else {
         return Ok(());
     };
-    let party = (!own).then(|| OwnedParty {
-        context: format!("discord:{}", author.unwrap_or("?")),
-        label: who.clone(),
-        role: format!("{who}, who wrote it"),
-    });
-    crate::identity::message_claims(
+    let context = author.map(|a| format!("discord:{a}"));
+    crate::identity::claims_by_direction(
         ctx,
         inv,
         text,
         &format!("Discord message ({})", m.whence),
         own,
-        &format!(
-            "the device's user, who {} it",
-            if own { "wrote" } else { "received" }
-        ),
-        party
-            .as_ref()
-            .filter(|_| author.is_some())
-            .map(OwnedParty::party),
+        context
+            .as_deref()
+            .filter(|_| !own)
+            .map(|c| (c, who.as_str())),
     )?;
     Ok(())
 }

@@ -24,8 +24,7 @@ use masf_tools::Invoked;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_micros};
 use crate::identity::{
-    OwnedParty, TreeRef, artefact_name, observe_columns, pages_on, pages_on_with, query_on,
-    schema_on,
+    TreeRef, artefact_name, observe_columns, pages_on, pages_on_with, query_on, schema_on,
 };
 use crate::outputs::{in_json_cell, raw};
 
@@ -565,22 +564,14 @@ fn messages(
         let (Some(text), Some(_)) = (t.get(row, "text_body"), direction) else {
             continue;
         };
-        let party = (!own).then(|| OwnedParty {
-            context: format!("gchat:{creator}"),
-            label: who.clone(),
-            role: format!("{who}, who wrote it"),
-        });
-        crate::identity::message_claims(
+        let context = format!("gchat:{creator}");
+        crate::identity::claims_by_direction(
             ctx,
             inv,
             text,
             &format!("Google Chat message row {rid}"),
             own,
-            &format!(
-                "the device's user, who {} it",
-                if own { "wrote" } else { "received" }
-            ),
-            party.as_ref().map(OwnedParty::party),
+            (!own).then_some((context.as_str(), who.as_str())),
         )?;
     }
     Ok(())

@@ -145,6 +145,78 @@ pub fn message_claims(
     )
 }
 
+/// [`message_claims`] of a message by its direction: `sent` by the device's user (who wrote it)
+/// or received; `other` — the party's entity context and label — is the one who sent a received
+/// message, or the one a sent message went to where a one-to-one conversation names them
+/// (`None` in a group: the reader is not known, only the writer's side is said).
+pub fn claims_by_direction(
+    ctx: &AgentCtx<'_>,
+    inv: &Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    other: Option<(&str, &str)>,
+) -> Result<usize, RuntimeError> {
+    let role = other.map(|(_, label)| {
+        format!(
+            "{label}, {}",
+            if sent {
+                "to whom it was sent"
+            } else {
+                "who sent it"
+            }
+        )
+    });
+    message_claims(
+        ctx,
+        inv,
+        text,
+        what,
+        sent,
+        &format!(
+            "the device's user, who {} it",
+            if sent { "wrote" } else { "received" }
+        ),
+        other
+            .zip(role.as_deref())
+            .map(|((context, label), role)| Party {
+                context,
+                label,
+                role,
+            }),
+    )
+}
+
+/// The device's user from a query naming at most one account (`sql` selects it with its
+/// service-qualified id as `qualified`, e.g. the one sender of a store's outgoing messages):
+/// when exactly one row comes back, its `qualified` id is observed on `owner` (`why` says how
+/// the row names the device's user). Several rows or none: nothing is said.
+pub fn sole_owner(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    what: &str,
+    why: &str,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = query_on(ctx, tree, path, sql, 2)? else {
+        return Ok(());
+    };
+    let [row] = t.rows.as_slice() else {
+        return Ok(());
+    };
+    observe_columns(
+        ctx,
+        "owner",
+        "device owner",
+        &t,
+        row,
+        &inv,
+        &[("qualified", IdType::AccountId, what)],
+        &|id| format!("{id} of the device's user: {why}."),
+    )
+}
+
 /// [`message_claims`] of a one-to-one message whose stored `mark` (`message_type 2`, …) says
 /// its direction: `sent` by the device's user (who wrote it) to `other`, or received from it;
 /// `other` is the party's entity context, label, and the value the evidence names it by.

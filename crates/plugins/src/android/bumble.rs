@@ -18,7 +18,7 @@ use masf_graph::{FactType, IdType};
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{OwnedParty, artefact_name, observe_columns, pages_on, query_on, schema_on};
+use crate::identity::{artefact_name, observe_columns, pages_on, schema_on};
 use crate::outputs::raw;
 
 /// Whether `l` is Bumble's chat store.
@@ -85,27 +85,13 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// The device's user: the one sender of the outgoing messages, observed as `owner`.
 fn owner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let sql = "SELECT DISTINCT sender_id, 'bumble:' || sender_id AS qualified FROM message WHERE is_incoming = 0 AND sender_id IS NOT NULL AND sender_id != '' LIMIT 2";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, 2)? else {
-        return Ok(());
-    };
-    let [row] = t.rows.as_slice() else {
-        return Ok(());
-    };
-    observe_columns(
+    crate::identity::sole_owner(
         ctx,
-        "owner",
-        "device owner",
-        &t,
-        row,
-        &inv,
-        &[("qualified", IdType::AccountId, "The Bumble user id")],
-        &|what| {
-            format!(
-                "{what} of the device's user: the one sender of the outgoing messages in {}.",
-                l.name()
-            )
-        },
+        &l.tree,
+        &l.path,
+        "SELECT DISTINCT sender_id, 'bumble:' || sender_id AS qualified FROM message WHERE is_incoming = 0 AND sender_id IS NOT NULL AND sender_id != '' LIMIT 2",
+        "The Bumble user id",
+        &format!("the one sender of the outgoing messages in {}", l.name()),
     )
 }
 
@@ -212,34 +198,19 @@ CASE WHEN m.sender_id IS NOT NULL AND m.sender_id != '' THEN 'bumble:' || m.send
         let (Some(text), Some(s)) = (t.get(row, "text"), sent) else {
             continue;
         };
-        let other = if s {
+        let context = if s {
             t.get(row, "recipient_id")
         } else {
             sender
         }
-        .map(|id| OwnedParty {
-            context: format!("bumble:{id}"),
-            label: with.clone(),
-            role: format!(
-                "{with}, {}",
-                if s {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                }
-            ),
-        });
-        crate::identity::message_claims(
+        .map(|id| format!("bumble:{id}"));
+        crate::identity::claims_by_direction(
             ctx,
             inv,
             text,
             &format!("Bumble message row {rid} ({})", l.name()),
             s,
-            &format!(
-                "the device's user, who {} it",
-                if s { "wrote" } else { "received" }
-            ),
-            other.as_ref().map(OwnedParty::party),
+            context.as_deref().map(|c| (c, with.as_str())),
         )?;
     }
     Ok(())

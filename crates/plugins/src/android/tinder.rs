@@ -28,7 +28,7 @@ use super::Located;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{
-    OwnedParty, artefact_name, observe_columns, pages_on, pages_on_with, query_on, schema_on,
+    artefact_name, observe_columns, pages_on, pages_on_with, query_on, schema_on,
 };
 use crate::outputs::{in_json_cell, raw};
 
@@ -289,27 +289,16 @@ fn datastore(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// The device's user: the one sender of the messages sent to a matched person, observed as
 /// `owner`.
 fn owner(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let sql = "SELECT DISTINCT m.from_id AS user_id, 'tinder:' || m.from_id AS qualified FROM message m JOIN `match` x ON x.id = m.match_id WHERE m.to_id = x.person_id AND m.from_id IS NOT NULL AND m.from_id != '' LIMIT 2";
-    let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, sql, 2)? else {
-        return Ok(());
-    };
-    let [row] = t.rows.as_slice() else {
-        return Ok(());
-    };
-    observe_columns(
+    crate::identity::sole_owner(
         ctx,
-        "owner",
-        "device owner",
-        &t,
-        row,
-        &inv,
-        &[("qualified", IdType::AccountId, "The Tinder user id")],
-        &|what| {
-            format!(
-                "{what} of the device's user: the one sender of the messages sent to matched persons in {}.",
-                l.name()
-            )
-        },
+        &l.tree,
+        &l.path,
+        "SELECT DISTINCT m.from_id AS user_id, 'tinder:' || m.from_id AS qualified FROM message m JOIN `match` x ON x.id = m.match_id WHERE m.to_id = x.person_id AND m.from_id IS NOT NULL AND m.from_id != '' LIMIT 2",
+        "The Tinder user id",
+        &format!(
+            "the one sender of the messages sent to matched persons in {}",
+            l.name()
+        ),
     )
 }
 
@@ -451,29 +440,14 @@ FROM message m{join} ORDER BY m.sent_date, m.rowid",
         let (Some(text), Some(s)) = (t.get(row, "text"), sent) else {
             continue;
         };
-        let other = t.get(row, "person_id").map(|id| OwnedParty {
-            context: format!("tinder:{id}"),
-            label: with.clone(),
-            role: format!(
-                "{with}, {}",
-                if s {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                }
-            ),
-        });
-        crate::identity::message_claims(
+        let context = t.get(row, "person_id").map(|id| format!("tinder:{id}"));
+        crate::identity::claims_by_direction(
             ctx,
             inv,
             text,
             &format!("Tinder message row {rid} ({})", l.name()),
             s,
-            &format!(
-                "the device's user, who {} it",
-                if s { "wrote" } else { "received" }
-            ),
-            other.as_ref().map(OwnedParty::party),
+            context.as_deref().map(|c| (c, with.as_str())),
         )?;
     }
     Ok(())

@@ -24,7 +24,6 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::{Draft, Run};
-use crate::identity::OwnedParty;
 use crate::outputs::{json_cell_scalar, plist_cell};
 
 /// Triage of every Bumble store of the source.
@@ -165,29 +164,14 @@ fn chats(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<bool, RuntimeE
         let (Some(text), Some(s)) = (plain("self.messageText"), sent) else {
             continue;
         };
-        let party = other.as_ref().map(|id| OwnedParty {
-            context: format!("bumble:{id}"),
-            label: id.clone(),
-            role: format!(
-                "{id}, {}",
-                if s {
-                    "to whom it was sent"
-                } else {
-                    "who sent it"
-                }
-            ),
-        });
-        crate::identity::message_claims(
+        let context = other.as_ref().map(|id| format!("bumble:{id}"));
+        crate::identity::claims_by_direction(
             run.ctx,
             inv,
             &text,
             &format!("Bumble message database2 row {rid}"),
             s,
-            &format!(
-                "the device's user, who {} it",
-                if s { "wrote" } else { "received" }
-            ),
-            party.as_ref().map(OwnedParty::party),
+            context.as_deref().zip(other.as_deref()),
         )?;
     }
     Ok(true)

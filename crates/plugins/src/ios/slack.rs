@@ -30,7 +30,8 @@ use masf_tools::Invoked;
 
 use super::photos::fields;
 use super::{Draft, Run, Schema, raw};
-use crate::calls::{column_expr, column_or_null};
+use crate::calls::column_expr;
+use crate::calls::select_columns as select;
 use crate::drafts::unix_seconds;
 
 /// Triage of every Slack store of the source.
@@ -61,18 +62,6 @@ fn qualified(
     alias: &str,
 ) -> String {
     crate::calls::qualified_or_null(cols, prefix, col, "slack", alias)
-}
-
-/// The selected `(column, alias)` pairs of `table` (missing columns as NULL).
-fn select(
-    cols: &std::collections::BTreeSet<String>,
-    prefix: &str,
-    spec: &[(&str, &str)],
-) -> String {
-    spec.iter()
-        .map(|(c, a)| column_or_null(cols, prefix, c, a))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Whether `table` can be read: present with `Z_PK` and `id` (noted when it lacks them).

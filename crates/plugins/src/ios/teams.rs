@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use super::photos::{fields, times};
 use super::{Draft, Run, Schema, raw};
-use crate::calls::column_or_null;
+use crate::calls::select_columns as select;
 use crate::drafts::date_text;
 use crate::outputs::plist_cell;
 
@@ -43,18 +43,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             Ok(())
         }
     })
-}
-
-/// The selected `(column, alias)` pairs (missing columns as NULL).
-fn select(
-    cols: &std::collections::BTreeSet<String>,
-    prefix: &str,
-    spec: &[(&str, &str)],
-) -> String {
-    spec.iter()
-        .map(|(c, a)| column_or_null(cols, prefix, c, a))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {

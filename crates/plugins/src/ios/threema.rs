@@ -26,7 +26,6 @@ use masf_tools::Invoked;
 
 use super::photos::{fields, times};
 use super::{Draft, Run, Schema, raw};
-use crate::identity::OwnedParty;
 
 /// Triage of every Threema store of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -400,29 +399,14 @@ FROM ZMESSAGE m LEFT JOIN ZCONVERSATION conv ON conv.Z_PK = m.ZCONVERSATION{cont
         } else {
             t.get(row, "sender")
         };
-        let party = other.map(|id| OwnedParty {
-            context: format!("threema:{id}"),
-            label: id.to_string(),
-            role: format!(
-                "{id}, {}",
-                if s {
-                    "to whom it was sent"
-                } else {
-                    "who wrote it"
-                }
-            ),
-        });
-        crate::identity::message_claims(
+        let context = other.map(|id| format!("threema:{id}"));
+        crate::identity::claims_by_direction(
             run.ctx,
             inv,
             text,
             &format!("Threema message ZMESSAGE Z_PK {pk}"),
             s,
-            &format!(
-                "the device's user, who {} it",
-                if s { "wrote" } else { "received" }
-            ),
-            party.as_ref().map(OwnedParty::party),
+            context.as_deref().zip(other),
         )?;
     }
     Ok(())

@@ -33,7 +33,7 @@ use masf_tools::Invoked;
 use super::photos::{fields, times};
 use super::{Draft, Run, Schema};
 use crate::calls::column_or_null;
-use crate::identity::OwnedParty;
+use crate::calls::select_columns as select;
 use crate::outputs::json_scalar;
 
 /// Triage of every Tinder store and preferences file of the source.
@@ -52,18 +52,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             Ok(())
         }
     })
-}
-
-/// The selected `(column, alias)` pairs of `alias`'s table (missing columns as NULL).
-fn select(
-    cols: &std::collections::BTreeSet<String>,
-    prefix: &str,
-    spec: &[(&str, &str)],
-) -> String {
-    spec.iter()
-        .map(|(c, a)| column_or_null(cols, prefix, c, a))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn prefs(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
@@ -474,25 +462,14 @@ CASE WHEN m.ZFROMUSERID IS NOT NULL AND m.ZFROMUSERID != '' THEN 'tinder:' || m.
         let (Some(text), Some(s)) = (t.get(row, "text"), sent) else {
             continue;
         };
-        let party = (!s).then(|| OwnedParty {
-            context: format!("tinder:{}", sender.unwrap_or("?")),
-            label: who.clone(),
-            role: format!("{who}, who wrote it"),
-        });
-        crate::identity::message_claims(
+        let context = sender.map(|id| format!("tinder:{id}"));
+        crate::identity::claims_by_direction(
             run.ctx,
             inv,
             text,
             &format!("Tinder message ZMESSAGE Z_PK {pk}"),
             s,
-            &format!(
-                "the device's user, who {} it",
-                if s { "wrote" } else { "received" }
-            ),
-            party
-                .as_ref()
-                .filter(|_| sender.is_some())
-                .map(OwnedParty::party),
+            context.as_deref().filter(|_| !s).map(|c| (c, who.as_str())),
         )?;
     }
     Ok(())

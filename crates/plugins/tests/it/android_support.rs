@@ -303,6 +303,28 @@ pub fn sqlite_fixture(db: &Path, fixture: &str, then: &str) {
     );
 }
 
+/// [`rows_in`] over the phenomena titled `prefix…` of `all`, asserting there are as many as
+/// rows; returns the number of rows.
+pub fn check(
+    all: &[masf_graph::Phenomenon],
+    prefix: &str,
+    db: &Path,
+    sql: &str,
+    key: usize,
+) -> usize {
+    let found: Vec<&masf_graph::Phenomenon> =
+        all.iter().filter(|p| p.title.starts_with(prefix)).collect();
+    let rows = rows_in(&found, db, sql, key, "");
+    assert_eq!(found.len(), rows, "{prefix}");
+    rows
+}
+
+/// Copies the committed fixture `tests/fixtures/<name>` to `to` (its folders made).
+pub fn copy_fixture(to: &Path, name: &str) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(repo(&format!("tests/fixtures/{name}")), to).unwrap();
+}
+
 /// Checks the rows of `sql` on `db` (read by the sqlite3 CLI, the oracle) against `found`: each
 /// row is the phenomenon holding its `key`th value, and that phenomenon holds each of the row's
 /// non-empty values as a fact (a value listing several, split on `split` when it is not empty,

@@ -10,7 +10,7 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::triage;
+use crate::android_support::{check, triage};
 
 const DANA: &str = "1470385221";
 const RAVI: &str = "1470385999";
@@ -111,13 +111,6 @@ fn python(script: &str, args: &[&std::path::Path]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
-    let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
-    assert_eq!(found.len(), rows, "{prefix}");
-    rows
 }
 
 #[test]

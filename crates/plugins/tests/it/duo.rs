@@ -6,18 +6,7 @@
 //! other party, and both phones' users resolve by number. Beside them a truncated copy and a
 //! store of another layout (noted) and another app's `tachyon.db` (passed over).
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{sqlite_fixture, triage};
-
-/// The rows of `sql` on `db`, as many as the phenomena titled `prefix…`, each holding its
-/// values.
-fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
-    let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
-    assert_eq!(found.len(), rows, "{prefix}");
-    rows
-}
+use crate::android_support::{check, sqlite_fixture, triage};
 
 /// ALEAPP's get_googleDuo with the stored codes (it words them) and its ids cut as it cuts them.
 const CALLS: &str = "SELECT timestamp_usec, substr(self_id, 0, instr(self_id, '|')), substr(other_id, 0, instr(other_id, '|')), duo_users.contact_display_name, activity_type, call_state, outgoing FROM activity_history LEFT JOIN duo_users ON duo_users.user_id = substr(other_id, 0, instr(other_id, '|'))";

@@ -11,17 +11,10 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::triage;
+use crate::android_support::{check, copy_fixture, triage};
 
 const DANA: &str = "105000000000000000001";
 const RAVI: &str = "105000000000000000002";
-
-fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
-    let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
-    assert_eq!(found.len(), rows, "{prefix}");
-    rows
-}
 
 /// ALEAPP's get_googleChat (its annotation decoding checked below), joins made left joins.
 const MESSAGES: &str = "SELECT topic_messages.create_time, Groups.name, users.name, topic_messages.text_body, topic_messages.group_id, topic_messages.creator_id, topic_messages.message_id FROM topic_messages LEFT JOIN Groups on Groups.group_id=topic_messages.group_id LEFT JOIN users ON users.user_id=topic_messages.creator_id ORDER BY topic_messages.create_time ASC";
@@ -30,15 +23,6 @@ const GROUPS: &str = "SELECT Groups.create_time, Groups.name, users.name, Groups
 const DRAFTS: &str = "SELECT drafts.group_id, drafts.topic_id, drafts.text, Groups.name, drafts.group_type FROM drafts LEFT JOIN Groups on drafts.group_id = Groups.group_id";
 const USERS: &str = "SELECT last_updated_time_micros, user_id, name, email, avatar_url, dasher_customer_id FROM users";
 
-fn fixture(to: &std::path::Path, name: &str) {
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::copy(
-        crate::android_support::repo(&format!("tests/fixtures/gchat/{name}")),
-        to,
-    )
-    .unwrap();
-}
-
 #[test]
 fn google_chat_on_an_android_phone_and_an_iphone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -46,7 +30,7 @@ fn google_chat_on_an_android_phone_and_an_iphone() {
     let adb = phone.join(
         "data/data/com.google.android.gm/databases/user_accounts/dana.whitfield@gmail.example/dynamite.db",
     );
-    fixture(&adb, "dynamite.db");
+    copy_fixture(&adb, "gchat/dynamite.db");
     let bytes = std::fs::read(&adb).unwrap();
     let cut = phone.join(
         "data/user/10/com.google.android.gm/databases/user_accounts/x@example.com/dynamite.db",
@@ -66,7 +50,7 @@ fn google_chat_on_an_android_phone_and_an_iphone() {
     let idb = iphone.join(format!(
         "private/var/mobile/Containers/Data/Application/4C3B2A19-0F8E-4D7C-9B6A-5F4E3D2C1B0A/Documents/user_accounts/{RAVI}/dynamite.db"
     ));
-    fixture(&idb, "dynamite-ios.db");
+    copy_fixture(&idb, "gchat/dynamite-ios.db");
     std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
 
     let run = triage(&[

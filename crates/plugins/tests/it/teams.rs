@@ -14,16 +14,7 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{sqlite_fixture, triage};
-
-/// The rows of `sql` on `db`, as many as the phenomena titled `prefix…`, each holding its
-/// values.
-fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
-    let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
-    assert_eq!(found.len(), rows, "{prefix}");
-    rows
-}
+use crate::android_support::{check, sqlite_fixture, triage};
 
 /// ALEAPP's get_teams (a delete time of 0 prints empty there: no time).
 const MESSAGES: &str = "SELECT arrivalTime, userDisplayName, content, displayName, NULLIF(deleteTime, 0), Message.conversationId, messageId FROM Message left join Conversation on Message.conversationId = Conversation.conversationId ORDER BY Message.conversationId, arrivalTime";

@@ -13,17 +13,10 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::triage;
+use crate::android_support::{check, copy_fixture, triage};
 
 const DANA: &str = "5f1e2d3c4b5a69788796a5b4";
 const RAVI: &str = "60a1b2c3d4e5f60718293a4b";
-
-fn check(all: &[Phenomenon], prefix: &str, db: &std::path::Path, sql: &str, key: usize) -> usize {
-    let found: Vec<&Phenomenon> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let rows = crate::android_support::rows_in(&found, db, sql, key, "");
-    assert_eq!(found.len(), rows, "{prefix}");
-    rows
-}
 
 /// ALEAPP's tinderMessages (its direction and sender name derived; its raw_message_data
 /// reading as json_extract).
@@ -36,35 +29,26 @@ const I_MATCHES: &str = "SELECT MATCH.ZCREATED, MATCH.ZLASTACTIVITY, MATCH.ZEXPI
 const I_RECS: &str = "SELECT USER.ZBIRTHDATE, USER.ZFIRSTNAME, USER.ZUSERID, USER.ZBIO, USER.ZCITYNAME, USER.ZUSERLOCATIONNAME, USER.ZDISTANCEMILES, USER.ZGENDER, USER.ZCUSTOMGENDER, USER.ZVERIFIED, USER.ZLIKED, USER.ZSUPERLIKED, USER.ZINSTAGRAMNAME, USER.ZPUBLICUSERNAME, SCHOOL.ZNAME AS SCHOOL_NAME, REC.ZRECTYPE, REC.ZRECSOURCE, REC.ZSUBSOURCE, REC.ZISNEW, REC.ZDIDREWIND, REC.ZSWIPENOTE, REC.ZEXPIRATIONDATE, REC.ZRECOMMENDATIONID FROM ZRECOMMENDATION REC LEFT JOIN ZUSER USER ON REC.ZUSER = USER.Z_PK LEFT JOIN ZSCHOOL SCHOOL ON USER.ZSCHOOL = SCHOOL.Z_PK ORDER BY REC.Z_PK";
 const I_ACCOUNT: &str = "SELECT ZUSERID, ZFIRSTNAME, ZBIRTHDATE, ZGENDER, ZBIO, ZCITYNAME, ZPUBLICUSERNAME, ZINSTAGRAMNAME, ZSNUMBER FROM ZUSER WHERE ZISCURRENTUSER = 1";
 
-fn fixture(to: &std::path::Path, name: &str) {
-    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-    std::fs::copy(
-        crate::android_support::repo(&format!("tests/fixtures/tinder/{name}")),
-        to,
-    )
-    .unwrap();
-}
-
 #[test]
 fn tinder_on_an_android_phone_and_an_iphone() {
     let tmp = tempfile::tempdir().unwrap();
     let phone = tmp.path().join("dana-android");
     let rel = "com.tinder/databases/tinder-3.db";
     let adb = phone.join("data/data").join(rel);
-    fixture(&adb, "tinder-3.db");
+    copy_fixture(&adb, "tinder/tinder-3.db");
     crate::android_support::damaged_copies(
         &phone,
         rel,
         "CREATE TABLE message (id TEXT, text TEXT); INSERT INTO message VALUES ('1', 'x');",
     );
     for f in ["account", "accountinfo", "id", "user"] {
-        fixture(
+        copy_fixture(
             &phone.join(format!("data/data/com.tinder/files/datastore/{f}")),
-            &format!("datastore/{f}"),
+            &format!("tinder/datastore/{f}"),
         );
     }
     let other = phone.join("data/data/com.example.dating/databases/tinder-3.db");
-    fixture(&other, "tinder-3.db");
+    copy_fixture(&other, "tinder/tinder-3.db");
     std::fs::create_dir_all(phone.join("data/system/users/0")).unwrap();
 
     let iphone = tmp.path().join("ravi-iphone");
@@ -72,10 +56,10 @@ fn tinder_on_an_android_phone_and_an_iphone() {
         "private/var/mobile/Containers/Data/Application/8E7D6C5B-4A39-4281-9F0E-1D2C3B4A5968",
     );
     let idb = app.join("Library/Application Support/Tinder/Tinder2.sqlite");
-    fixture(&idb, "Tinder2.sqlite");
-    fixture(
+    copy_fixture(&idb, "tinder/Tinder2.sqlite");
+    copy_fixture(
         &app.join("Library/Preferences/com.cardify.tinder.plist"),
-        "com.cardify.tinder.plist",
+        "tinder/com.cardify.tinder.plist",
     );
     std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
 
