@@ -26,6 +26,119 @@ pub fn is_bumble(l: &Located) -> bool {
     l.path.contains("/com.bumble.app/databases/") && l.name() == "ChatComDatabase"
 }
 
+/// Whether `l` is Bumble's settings file (`files/c2V0dGluZ3M=`, "settings" in base64).
+pub fn is_settings(l: &Located) -> bool {
+    l.path.ends_with("/com.bumble.app/files/c2V0dGluZ3M=")
+}
+
+/// The settings file: the signed-in user (see the module documentation).
+pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    use crate::outputs::json_scalar;
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_protobuf",
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let doc = inv
+        .output
+        .text
+        .split_once('\n')
+        .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok());
+    // ALEAPP's path: 2 > 1 (third entry) > 2 > 2
+    let user = doc.as_ref().and_then(|d| {
+        d.get("2")?
+            .get(0)?
+            .get("1")?
+            .get(2)?
+            .get("2")?
+            .get(0)?
+            .get("2")?
+            .get(0)
+    });
+    let Some(user) = user.filter(|u| u.is_object()) else {
+        ctx.unparsed(
+            &name,
+            "could not parse Bumble's settings because no user is at 2 > 1 (third entry) > 2 > 2, where ALEAPP reads it",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    let at = |path: &[&str]| {
+        path.iter()
+            .try_fold(user, |node, field| node.get(field)?.get(0))
+            .and_then(|v| json_scalar(Some(v)))
+    };
+    let section = |i: usize| {
+        user.get("490")
+            .and_then(|s| s.get(i))
+            .and_then(|s| json_scalar(s.get("4")?.get(0)))
+    };
+    let mut d = Draft::new("accounts", "Bumble account (settings)");
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    let mut said = Vec::new();
+    let mut owner = Vec::new();
+    for (path, ft, what, id) in [
+        (&["1"][..], FactType::Account, "user id", None),
+        (
+            &["200"][..],
+            FactType::Name,
+            "name",
+            Some(IdType::DisplayName),
+        ),
+        (&["11"][..], FactType::Email, "e-mail", Some(IdType::Email)),
+        (
+            &["100", "2", "4"][..],
+            FactType::Phone,
+            "phone",
+            Some(IdType::Phone),
+        ),
+        (&["210"][..], FactType::Count, "age", None),
+        (&["220"][..], FactType::Text, "birth date", None),
+        (&["91", "2"][..], FactType::Text, "country", None),
+        (&["93", "2"][..], FactType::Text, "city", None),
+    ] {
+        if let Some(v) = at(path) {
+            d.fact(ft, Some(&v), &inv);
+            said.push(format!("{what} {v}"));
+            if let Some(id) = id {
+                owner.push((id, v, what));
+            }
+        }
+    }
+    for (i, what) in [(0, "occupation"), (1, "education"), (3, "about")] {
+        if let Some(v) = section(i) {
+            d.fact(FactType::Text, Some(&v), &inv);
+            said.push(format!("{what} {v}"));
+        }
+    }
+    d.interpretation = format!(
+        "Bumble's settings file {} (read raw as Protocol Buffers, at the field paths ALEAPP reads): the signed-in user: {}.",
+        l.name(),
+        said.join(", ")
+    );
+    record_draft(ctx, d)?;
+    for (id_type, value, what) in owner {
+        crate::identity::observe(
+            ctx,
+            "owner",
+            masf_graph::EntityKind::Person,
+            "device owner",
+            id_type,
+            &value,
+            &inv,
+            format!(
+                "The {what} of the Bumble account signed in on the device (its settings file), the device's user."
+            ),
+        )?;
+    }
+    Ok(())
+}
+
 const STORE: &str = "Bumble's ChatComDatabase";
 
 /// One `ChatComDatabase`.

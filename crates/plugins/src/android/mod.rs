@@ -163,6 +163,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("dynamite.db", "messages"),
     ("tinder-3.db", "messages"),
     ("ChatComDatabase", "messages"),
+    ("c2V0dGluZ3M=", "accounts"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -508,9 +509,12 @@ impl Plugin for AndroidPlugin {
                 "Tinder messages (sender, recipient, text, GIFs, direction), matches (the matched person's name, bio, birth date, photo URLs, flags), inbox messages from Tinder, the account's last activity and user id",
             ),
             e(
-                "Bumble ChatComDatabase",
-                &["/com.bumble.app/databases/ChatComDatabase\""],
-                "Bumble messages (direction, sender and recipient ids, text, URLs) and matches (user names, ages, genders, modes, image URLs, user ids); the device's user id",
+                "Bumble ChatComDatabase and settings",
+                &[
+                    "/com.bumble.app/databases/ChatComDatabase\"",
+                    "/com.bumble.app/files/c2V0dGluZ3M=\"",
+                ],
+                "Bumble messages (direction, sender and recipient ids, text, URLs) and matches (user names, ages, genders, modes, image URLs, user ids); the signed-in user (user id, e-mail, phone, name, from the settings file)",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1368,6 +1372,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| bumble::is_bumble(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| bumble::is_settings(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bumble::settings(ctx, l)
+            })?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

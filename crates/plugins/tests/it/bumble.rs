@@ -3,7 +3,8 @@
 //! `ChatComDatabase` with the columns ALEAPP's bumble module queries; the iPhone's YapDatabase
 //! stores with archived message objects as iLEAPP reads them — no public copy is in the
 //! corpus). Every row and field of ALEAPP's message and match queries (the sqlite3 CLI) and of
-//! iLEAPP's bumbleMessages and bumbleAccount readings (Python's plistlib) is found; each
+//! iLEAPP's bumbleMessages and bumbleAccount readings (Python's plistlib) is found, and ALEAPP's
+//! get_bumble from the Android settings file (`tests/fixtures/bumble/`, `protoc --encode`); each
 //! phone's user is found and the two resolve across platforms by Bumble user id. Beside them a
 //! truncated copy, a store of another layout (noted), another app's `Chat.sqlite` and a
 //! `yap-database.sqlite` of an app that is not Bumble (passed over).
@@ -125,6 +126,13 @@ fn bumble_on_an_android_phone_and_an_iphone() {
         rel,
         "CREATE TABLE message (id TEXT, body TEXT); INSERT INTO message VALUES ('1', 'x');",
     );
+    // the settings file (tests/fixtures/bumble, protoc-encoded), and a truncated copy
+    let settings = phone.join("data/data/com.bumble.app/files/c2V0dGluZ3M=");
+    crate::android_support::copy_fixture(&settings, "bumble/c2V0dGluZ3M=");
+    let bytes = std::fs::read(&settings).unwrap();
+    let cut = phone.join("data/user/10/com.bumble.app/files/c2V0dGluZ3M=");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 9]).unwrap();
     std::fs::create_dir_all(phone.join("data/system/users/0")).unwrap();
 
     let iphone = tmp.path().join("ravi-iphone");
@@ -209,6 +217,34 @@ fn bumble_on_an_android_phone_and_an_iphone() {
         run.owner("dana-android")
             .contains(&format!("account_id=bumble:{DANA}"))
     );
+    // ALEAPP's get_bumble from the settings file (the values generate.sh encoded)
+    let account = a
+        .iter()
+        .find(|p| p.title == "Bumble account (settings)")
+        .expect("the settings account");
+    for v in [
+        DANA,
+        "Dana",
+        "dana.whitfield@example.org",
+        "+447700900123",
+        "33",
+        "1990-01-01",
+        "United Kingdom",
+        "London, United Kingdom",
+        "Accountant",
+        "University of Example",
+        "Numbers person",
+    ] {
+        assert!(has(account, v), "{v} in {account:#?}");
+    }
+    let downer = run.owner("dana-android");
+    for v in [
+        "email=dana.whitfield@example.org",
+        "phone=+447700900123",
+        "display_name=dana",
+    ] {
+        assert!(downer.contains(v), "{v} in {downer}");
+    }
     let owner = run.owner("ravi-iphone");
     assert!(
         owner.contains(&format!("account_id=bumble:{RAVI}")) && owner.contains("display_name=ravi"),
