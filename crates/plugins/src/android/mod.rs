@@ -35,6 +35,7 @@
 //! | Google Chat `dynamite.db` (Gmail's `user_accounts/<e-mail>/` or Chat's databases; [`crate::gchat`], shared with iOS) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the user of the folder's e-mail |
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
+//! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -86,6 +87,7 @@ mod packagesxml;
 mod partitions;
 mod playstore;
 mod recents;
+mod session;
 mod settings;
 mod skype;
 mod slack;
@@ -164,6 +166,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tinder-3.db", "messages"),
     ("ChatComDatabase", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
+    ("network.loki.messenger_preferences.xml", "accounts"),
+    ("signal_v4.db", "messages"),
+    ("session.db", "messages"),
     ("textnow_data.db", "messages"),
     ("insights.db", "contacts"),
     ("calling-cache.db", "calls"),
@@ -515,6 +520,14 @@ impl Plugin for AndroidPlugin {
                     "/com.bumble.app/files/c2V0dGluZ3M=\"",
                 ],
                 "Bumble messages (direction, sender and recipient ids, text, URLs) and matches (user names, ages, genders, modes, image URLs, user ids); the signed-in user (user id, e-mail, phone, name, from the settings file)",
+            ),
+            e(
+                "Session preferences and stores",
+                &[
+                    "/network.loki.messenger/shared_prefs/network.loki.messenger_preferences.xml\"",
+                    "/network.loki.messenger/databases/",
+                ],
+                "Session: the account's Account ID and profile (name, avatar, registration id), every preference; its SQLCipher message stores detected",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1372,6 +1385,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| bumble::is_bumble(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| session::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || session::prefs(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| session::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || session::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| bumble::is_settings(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

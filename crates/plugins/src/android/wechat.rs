@@ -30,15 +30,22 @@ use crate::ios::signal::{Header, sqlcipher};
 use crate::outputs::raw;
 
 /// The `name`/value pairs of an Android shared-preferences XML (`<string name="k">v</string>`,
-/// `<int name="k" value="v" />`, …), values as the file writes them.
+/// `<int name="k" value="v" />`, …), values as the file writes them (entity references such as
+/// `&amp;` kept as written, the whole text of a string however many parts the reader splits it
+/// into).
 pub fn shared_prefs(xml: &str) -> Result<Vec<(String, String)>, String> {
     use quick_xml::events::Event;
     let mut reader = quick_xml::Reader::from_str(xml);
     let mut out = Vec::new();
-    let mut open: Option<String> = None;
+    let mut open: Option<(String, String)> = None;
     loop {
         match reader.read_event() {
-            Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {
+            Ok(ev @ (Event::Start(_) | Event::Empty(_))) => {
+                let (Event::Start(e) | Event::Empty(e)) = &ev else {
+                    continue;
+                };
+                // an empty `<string name="k" />` has no text to wait for
+                let opens = matches!(ev, Event::Start(_));
                 let attr = |k: &str| {
                     e.attributes()
                         .flatten()
@@ -47,17 +54,30 @@ pub fn shared_prefs(xml: &str) -> Result<Vec<(String, String)>, String> {
                 };
                 let tag = AsRef::<str>::as_ref(&e.name()).to_string();
                 match (tag.as_str(), attr("name"), attr("value")) {
-                    ("string", Some(n), _) => open = Some(n),
+                    ("string", Some(n), _) if opens => open = Some((n, String::new())),
                     (_, Some(n), Some(v)) => out.push((n, v)),
                     _ => {}
                 }
             }
             Ok(Event::Text(t)) => {
-                if let Some(n) = open.take() {
-                    out.push((n, AsRef::<str>::as_ref(&t).to_string()));
+                if let Some((_, text)) = open.as_mut() {
+                    text.push_str(AsRef::<str>::as_ref(&t));
                 }
             }
-            Ok(Event::End(_)) => open = None,
+            Ok(Event::GeneralRef(r)) => {
+                if let Some((_, text)) = open.as_mut() {
+                    text.push('&');
+                    text.push_str(AsRef::<str>::as_ref(&r));
+                    text.push(';');
+                }
+            }
+            Ok(Event::End(_)) => {
+                if let Some((n, text)) = open.take()
+                    && !text.is_empty()
+                {
+                    out.push((n, text));
+                }
+            }
             Ok(Event::Eof) => return Ok(out),
             Ok(_) => {}
             Err(e) => return Err(format!("at byte {}: {e}", reader.error_position())),
@@ -247,7 +267,12 @@ fn wechat_prefs(
 }
 
 /// An app database expected to be SQLCipher-encrypted: a phenomenon naming it and a note.
-fn encrypted(ctx: &AgentCtx<'_>, l: &Located, app: &str, key: &str) -> Result<(), RuntimeError> {
+pub(super) fn encrypted(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    app: &str,
+    key: &str,
+) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
     let Some((inv, header)) = sqlcipher(
         ctx,
@@ -527,4 +552,25 @@ fn signal_prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_prefs;
+
+    /// A value with entity references is one value as the file writes it; an empty string
+    /// element is no value and does not swallow the whitespace after it.
+    #[test]
+    fn shared_prefs_values_as_written() {
+        let xml = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"a\">x &amp; y &lt;z&gt;</string>\n    <string name=\"empty\" />\n    <boolean name=\"b\" value=\"true\" />\n    <string name=\"c\">plain</string>\n</map>\n";
+        assert_eq!(
+            shared_prefs(xml).unwrap(),
+            vec![
+                ("a".to_string(), "x &amp; y &lt;z&gt;".to_string()),
+                ("b".to_string(), "true".to_string()),
+                ("c".to_string(), "plain".to_string()),
+            ]
+        );
+        assert!(shared_prefs("<map><string name=\"a\">x</map>").is_err());
+    }
 }

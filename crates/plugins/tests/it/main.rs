@@ -53,6 +53,7 @@ mod mms;
 mod outputs;
 mod playstore;
 mod screens;
+mod session;
 mod skype;
 mod slack;
 mod slack_ios;
