@@ -163,11 +163,7 @@ CASE WHEN json_extract(j, '$.message.author.username') IS NOT NULL THEN 'discord
         let m = Message {
             inv,
             whence: format!("messages0 record {rid} of {folder} (Discord's kv-storage)"),
-            sent: match t.get(row, "sent") {
-                Some("1") => Some(true),
-                Some("0") => Some(false),
-                _ => None,
-            },
+            sent: crate::drafts::stored_flag(t.get(row, "sent")),
             fields,
             extra: Vec::new(),
             parts: by_record.remove(rid).unwrap_or_default(),

@@ -194,6 +194,15 @@ pub fn webkit(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::Webkit)
 }
 
+/// A stored boolean flag: `1` true, `0` false, anything else (or nothing) unknown.
+pub fn stored_flag(value: Option<&str>) -> Option<bool> {
+    match value {
+        Some("1") => Some(true),
+        Some("0") => Some(false),
+        _ => None,
+    }
+}
+
 /// Records a drafted phenomenon (nothing when it has no fact); a rejection is logged.
 pub fn record_draft(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
     if let Some(r) = d.into_request() {

@@ -416,11 +416,7 @@ fn messages(
             .or(t.get(row, "group_id"))
             .unwrap_or("an unknown conversation")
             .to_string();
-        let direction = match t.get(row, "sent") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let direction = crate::drafts::stored_flag(t.get(row, "sent"));
         let own = direction == Some(true);
         let mut d = Draft::new(
             "messages",

@@ -250,11 +250,7 @@ CASE WHEN m.sender_id IS NOT NULL AND m.sender_id != '' THEN 'bumble:' || m.send
             .or(t.get(row, "conversation_id"))
             .unwrap_or("an unknown match")
             .to_string();
-        let sent = match t.get(row, "is_incoming") {
-            Some("0") => Some(true),
-            Some("1") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "is_incoming")).map(|incoming| !incoming);
         let mut d = Draft::new(
             "messages",
             match sent {

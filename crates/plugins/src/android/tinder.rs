@@ -373,11 +373,7 @@ FROM message m{join} ORDER BY m.sent_date, m.rowid",
             .or(t.get(row, "person_id"))
             .unwrap_or("an unknown match")
             .to_string();
-        let sent = match t.get(row, "sent") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "sent"));
         let from = t.get(row, "from_id");
         let mut d = Draft::new(
             "messages",

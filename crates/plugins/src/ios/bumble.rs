@@ -98,11 +98,7 @@ fn chats(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<bool, RuntimeE
         let rid = t.get(row, "rid").unwrap_or("?");
         let get = |k: &str| json_cell_scalar(m.get(k));
         let plain = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
-        let sent = match t.get(row, "incoming") {
-            Some("0") => Some(true),
-            Some("1") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "incoming")).map(|incoming| !incoming);
         let (from, to) = (plain("self.fromPersonUid"), plain("self.toPersonUid"));
         let other = if sent == Some(true) { &to } else { &from };
         let with = other.clone().unwrap_or_else(|| "an unknown user".into());

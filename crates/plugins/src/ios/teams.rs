@@ -148,11 +148,7 @@ fn messages(
             .or(t.get(row, "thread"))
             .unwrap_or("an unknown thread")
             .to_string();
-        let sent = match t.get(row, "sent_by_me") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "sent_by_me"));
         let mut d = Draft::new(
             "messages",
             match sent {

@@ -270,11 +270,7 @@ FROM ZMESSAGE m LEFT JOIN ZCONVERSATION conv ON conv.Z_PK = m.ZCONVERSATION{cont
     };
     for (inv, t, row) in paged.rows() {
         let pk = t.get(row, "pk").unwrap_or("?");
-        let sent = match t.get(row, "own") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "own"));
         let entity = t.get(row, "entity").unwrap_or("Message");
         let kind = entity
             .strip_suffix("Message")

@@ -384,11 +384,7 @@ CASE WHEN m.ZFROMUSERID IS NOT NULL AND m.ZFROMUSERID != '' THEN 'tinder:' || m.
             .or(t.get(row, "match_id"))
             .unwrap_or("an unknown match")
             .to_string();
-        let sent = match t.get(row, "sent") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "sent"));
         let mut d = Draft::new(
             "messages",
             match sent {
