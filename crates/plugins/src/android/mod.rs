@@ -36,6 +36,7 @@
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
+//! | Skout `com.skout.android/databases/skoutDatabase` ([`skout`]) | one per message (sender, text, type, picture and gift URLs, thread), per cached user | `skout:<user id>` persons; `owner`: the one sender without a cached user row |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -89,6 +90,7 @@ mod playstore;
 mod recents;
 mod session;
 mod settings;
+mod skout;
 mod skype;
 mod slack;
 mod snapchat;
@@ -166,6 +168,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tinder-3.db", "messages"),
     ("ChatComDatabase", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
+    ("skoutDatabase", "messages"),
     ("network.loki.messenger_preferences.xml", "accounts"),
     ("signal_v4.db", "messages"),
     ("session.db", "messages"),
@@ -528,6 +531,11 @@ impl Plugin for AndroidPlugin {
                     "/network.loki.messenger/databases/",
                 ],
                 "Session: the account's Account ID and profile (name, avatar, registration id), every preference; its SQLCipher message stores detected",
+            ),
+            e(
+                "Skout skoutDatabase",
+                &["/com.skout.android/databases/skoutDatabase\""],
+                "Skout messages (sender, text, pictures, gifts, threads) and the users they were exchanged with (user ids, names, pictures); the device's user id",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1385,6 +1393,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| bumble::is_bumble(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| skout::is_skout(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || skout::triage(ctx, l))?;
         }
         for l in found.iter().filter(|l| session::is_prefs(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || session::prefs(ctx, l))?;

@@ -54,6 +54,7 @@ mod outputs;
 mod playstore;
 mod screens;
 mod session;
+mod skout;
 mod skype;
 mod slack;
 mod slack_ios;
