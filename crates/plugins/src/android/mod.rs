@@ -37,6 +37,7 @@
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
 //! | Skout `com.skout.android/databases/skoutDatabase` ([`skout`]) | one per message (sender, text, type, picture and gift URLs, thread), per cached user | `skout:<user id>` persons; `owner`: the one sender without a cached user row |
+//! | MeetMe `com.myyearbook.m/databases/chats.db` ([`meetme`]) | one per message (sender, names, body, type, attachment path, thread) | `meetme:<member id>` senders |
 //! | Slack `com.Slack/databases/account_manager`, `org_<team id>` ([`slack`]) | the account (never its tokens); one per cached member, conversation, message or thread reply, shared file | `owner`: `slack:<user id>`, e-mail; `slack:<user id>` persons (e-mail, phone, names) |
 //! | Snapchat `com.snapchat.android/databases/main.db`, `arroyo.db` ([`snapchat`]) | one per friend, per chat message (sender, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` persons (`snapchat-username:<name>`, display name, phone); `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Cash App `com.squareup.cash/databases/cash_money.db` ([`cashapp`]) | one per payment (time, amount, currency, state, note, role, both parties) | `cashapp:<customer id>` persons (`cashtag:<name>`, display name); `owner`: the side `role` names; wallet claims of a note's writer |
@@ -83,6 +84,7 @@ mod keep;
 mod kik;
 mod line;
 mod maps;
+mod meetme;
 mod mms;
 mod packagesxml;
 mod partitions;
@@ -169,6 +171,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("ChatComDatabase", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
+    ("chats.db", "messages"),
     ("network.loki.messenger_preferences.xml", "accounts"),
     ("signal_v4.db", "messages"),
     ("session.db", "messages"),
@@ -536,6 +539,11 @@ impl Plugin for AndroidPlugin {
                 "Skout skoutDatabase",
                 &["/com.skout.android/databases/skoutDatabase\""],
                 "Skout messages (sender, text, pictures, gifts, threads) and the users they were exchanged with (user ids, names, pictures); the device's user id",
+            ),
+            e(
+                "MeetMe chats.db",
+                &["/com.myyearbook.m/databases/chats.db\""],
+                "MeetMe messages (sender member id and name, body, type, attachment path, thread)",
             ),
             e(
                 "Slack account_manager and org_<team id>",
@@ -1393,6 +1401,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| bumble::is_bumble(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| meetme::is_meetme(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || meetme::triage(ctx, l))?;
         }
         for l in found.iter().filter(|l| skout::is_skout(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || skout::triage(ctx, l))?;

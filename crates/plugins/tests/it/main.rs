@@ -48,6 +48,7 @@ mod lockdown;
 mod mailprotect;
 mod maps;
 mod media;
+mod meetme;
 mod messenger;
 mod mms;
 mod outputs;
