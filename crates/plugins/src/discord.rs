@@ -24,7 +24,7 @@ use masf_tools::Invoked;
 
 use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, date_text, record_draft};
-use crate::identity::{TreeRef, artefact_name, pages_on, query_on, table_columns, tables_on};
+use crate::identity::{TreeRef, artefact_name, pages_on, query_on};
 use crate::outputs::raw;
 
 /// Whether `path` is Discord's key-value message cache (`…/kv-storage/@account.<id>/a` in
@@ -60,24 +60,24 @@ pub fn kv_storage(
     find: &Invoked,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, path);
-    let Some((tables_inv, tables)) = tables_on(ctx, tree, path)? else {
+    // every table's columns in one query
+    let Some(schema) = crate::identity::schema_on(ctx, tree, path)? else {
         return Ok(());
     };
-    if !tables.iter().any(|t| t == "messages0") {
+    let Some(cols) = schema.get("messages0") else {
         ctx.unparsed(
             &name,
             "could not parse Discord's kv-storage because it has no messages0 table",
-            Some(&tables_inv.record.invocation_id),
+            None,
         )?;
         return Ok(());
-    }
-    let cols = table_columns(ctx, tree, path, "messages0")?;
+    };
     if !crate::calls::require_columns(
         ctx,
         &name,
         "Discord's kv-storage",
         "messages0",
-        &cols,
+        cols,
         &["data"],
     )? {
         return Ok(());

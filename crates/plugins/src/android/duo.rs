@@ -14,12 +14,10 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
-use super::databases::{Book, observe_party, party_fact, tables_with};
+use super::databases::{Book, observe_party, party_fact};
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_micros, unix_millis};
-use crate::identity::{
-    artefact_name, normalized, observe, observe_columns, pages_on, table_columns,
-};
+use crate::identity::{artefact_name, normalized, observe, observe_columns, pages_on, schema_on};
 use crate::outputs::raw;
 
 /// Whether `l` is the calling app's store.
@@ -38,10 +36,11 @@ fn id_of(col: &str, alias: &str) -> String {
 
 /// One `tachyon.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
-    let Some(tables) = tables_with(ctx, l, &[])? else {
+    // every table's columns in one query
+    let Some(schema) = schema_on(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
-    let has = |t: &str| tables.iter().any(|x| x == t);
+    let has = |t: &str| schema.contains_key(t);
     let name = artefact_name(&l.tree, &l.path);
     if !["activity_history", "duo_users", "messages"]
         .iter()
@@ -54,21 +53,17 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runtim
         )?;
         return Ok(());
     }
-    let user_cols = if has("duo_users") {
-        table_columns(ctx, &l.tree, &l.path, "duo_users")?
-    } else {
-        Default::default()
-    };
+    let user_cols = schema.get("duo_users").cloned().unwrap_or_default();
     let users = has("duo_users")
         && require_columns(ctx, &name, STORE, "duo_users", &user_cols, &["user_id"])?;
     if users {
         contacts(ctx, l, &name, &user_cols)?;
     }
-    if has("activity_history") {
-        activity(ctx, l, &name, book, users)?;
+    if let Some(cols) = schema.get("activity_history") {
+        activity(ctx, l, &name, book, users, cols)?;
     }
-    if has("messages") {
-        notes(ctx, l, &name)?;
+    if let Some(cols) = schema.get("messages") {
+        notes(ctx, l, &name, cols)?;
     }
     Ok(())
 }
@@ -168,19 +163,19 @@ fn activity(
     name: &str,
     book: &Book,
     users: bool,
+    cols: &std::collections::BTreeSet<String>,
 ) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "activity_history")?;
     if !require_columns(
         ctx,
         name,
         STORE,
         "activity_history",
-        &cols,
+        cols,
         &["timestamp_usec", "other_id"],
     )? {
         return Ok(());
     }
-    let c = |col: &str| column_or_null(&cols, "a.", col, col);
+    let c = |col: &str| column_or_null(cols, "a.", col, col);
     let me = if cols.contains("self_id") {
         id_of("a.self_id", "self")
     } else {
@@ -290,19 +285,23 @@ fn activity(
     Ok(())
 }
 
-fn notes(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
-    let cols = table_columns(ctx, &l.tree, &l.path, "messages")?;
+fn notes(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    name: &str,
+    cols: &std::collections::BTreeSet<String>,
+) -> Result<(), RuntimeError> {
     if !require_columns(
         ctx,
         name,
         STORE,
         "messages",
-        &cols,
+        cols,
         &["sender_id", "recipient_id"],
     )? {
         return Ok(());
     }
-    let c = |col: &str| column_or_null(&cols, "", col, col);
+    let c = |col: &str| column_or_null(cols, "", col, col);
     let file = if cols.contains("content_uri") {
         "replace(content_uri, rtrim(content_uri, replace(content_uri, '/', '')), '')"
     } else {

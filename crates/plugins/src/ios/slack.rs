@@ -336,11 +336,7 @@ fn model_messages(
             .filter(|n| !n.is_empty())
             .or(t.get(row, "conversation"))
             .unwrap_or("?");
-        let sent = match t.get(row, "is_me") {
-            Some("1") => Some(true),
-            Some("0") => Some(false),
-            _ => None,
-        };
+        let sent = crate::drafts::stored_flag(t.get(row, "is_me"));
         let mut d = Draft::new(
             "messages",
             match sent {
