@@ -227,6 +227,35 @@ fn walk(v: &mut Value, depth: usize, nested: usize, decode: bool, decoded: &mut 
     }
 }
 
+/// Decodes every string value of `v` that holds a JSON object or array (up to [`NESTED_MAX`]
+/// levels of text inside text), in place, without redacting; returns how many texts were
+/// decoded. `sqlite_query`'s `decode_nested` uses it on plist and JSON cells.
+pub fn decode_texts(v: &mut Value) -> u64 {
+    fn go(v: &mut Value, depth: usize, nested: usize) -> u64 {
+        if depth > 256 {
+            return 0;
+        }
+        match v {
+            Value::Object(m) => m.values_mut().map(|x| go(x, depth + 1, nested)).sum(),
+            Value::Array(a) => a.iter_mut().map(|x| go(x, depth + 1, nested)).sum(),
+            Value::String(s) => {
+                let t = s.trim_start();
+                if nested >= NESTED_MAX || !(t.starts_with('{') || t.starts_with('[')) {
+                    return 0;
+                }
+                let Ok(mut inner) = serde_json::from_str::<Value>(s.as_str()) else {
+                    return 0;
+                };
+                let n = go(&mut inner, 0, nested + 1);
+                *v = inner;
+                n + 1
+            }
+            _ => 0,
+        }
+    }
+    go(v, 0, 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

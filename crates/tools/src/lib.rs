@@ -51,7 +51,8 @@
 //!   read-only, kept per source and path in a 1 GiB LRU cache so repeated queries do not copy
 //!   again; one read-only SELECT only. Options turn BLOB cells into text a fact can ground in:
 //!   `plists: true` writes a binary plist as `plist:` + its canonical JSON, NSKeyedArchiver
-//!   unwrapped; `protobuf: true` writes a Protocol Buffers message, gzip-inflated first, as
+//!   unwrapped (with `decode_nested: true` the JSON texts kept inside it decoded too, so their
+//!   values print once, unescaped); `protobuf: true` writes a Protocol Buffers message, gzip-inflated first, as
 //!   `protobuf:` + its schema-less decoding ([`protobuf`], like `protoc --decode_raw`);
 //!   `telegram: true` writes a Telegram for Android stored message as `tl:` + its reading ([`tl`]:
 //!   the client's secret-chat message field by field, other layers by the text after the message

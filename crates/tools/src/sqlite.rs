@@ -544,7 +544,8 @@ impl Tool for SqliteQuery {
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         p.insert("json".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a JSON object or array — UTF-8 text, or gzip-compressed (inflated first, at most 16 MiB) — as `json:` followed by it on one line (keys sorted), instead of x'hex'. A blob that is neither stays x'hex'. X (Twitter) for iOS keeps its cached posts, users and notifications this way (modelCache.sqlite3 Items.archivedObjectData)."}));
-        p.insert("qualify".into(), json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "With plists or json: {\"<member>\": \"<service>\"} (at most 16). In every decoded plist or JSON blob, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. instagram:123), as parse_plist's qualify does."}));
+        p.insert("decode_nested".into(), json!({"type": "boolean", "description": "With plists or json: in every decoded plist or JSON blob, string values that are themselves JSON objects or arrays (JSON text an app keeps inside a property list, e.g. Microsoft Teams' call-log and cards in ZMESSAGEPROPERTIES) are decoded too (up to 4 levels of text inside text), so their values print once, unescaped, and qualify reaches their members. Default false."}));
+        p.insert("qualify".into(), json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "With plists or json: {\"<member>\": \"<service>\"} (at most 16). In every decoded plist or JSON blob (and, with decode_nested, the JSON texts inside it), every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. instagram:123), as parse_plist's qualify does."}));
         json!({"type": "object", "properties": p, "required": ["path", "sql"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -565,6 +566,13 @@ impl Tool for SqliteQuery {
                 "qualify applies to decoded property lists and JSON blobs: set plists or json true as well".into(),
             ));
         }
+        let nested = args::opt_bool(a, "decode_nested")?.unwrap_or(false);
+        if nested && !plists && !json_blobs {
+            return Err(ToolError::InvalidArgs(
+                "decode_nested applies to decoded property lists and JSON blobs: set plists or json true as well".into(),
+            ));
+        }
+        let decoding = Decoding { qualify, nested };
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(QUERY_DEFAULT_LIMIT)
             .clamp(1, QUERY_MAX_LIMIT) as usize;
@@ -604,7 +612,7 @@ impl Tool for SqliteQuery {
                     text.push('\t');
                 }
                 let json_text = match v {
-                    ValueRef::Blob(b) if json_blobs => json_blob(b, &qualify),
+                    ValueRef::Blob(b) if json_blobs => json_blob(b, &decoding),
                     _ => None,
                 };
                 let decoded = match v {
@@ -656,7 +664,7 @@ impl Tool for SqliteQuery {
                         push_escaped(&mut text, json_text.as_deref().unwrap_or_default());
                     }
                     ValueRef::Blob(b) if plists && b.starts_with(b"bplist00") => {
-                        match plist_cell(b, &path, &qualify) {
+                        match plist_cell(b, &path, &decoding) {
                             Some(j) => {
                                 text.push_str("plist:");
                                 push_escaped(&mut text, &j);
@@ -692,21 +700,37 @@ impl Tool for SqliteQuery {
 /// A JSON object or array held in a BLOB (UTF-8 text, or gzip-compressed: at most
 /// [`crate::protobuf::MAX_INFLATED`] bytes inflated) as one line with sorted keys; `None` for
 /// anything else.
-fn json_blob(b: &[u8], qualify: &[(String, String)]) -> Option<String> {
+fn json_blob(b: &[u8], decoding: &Decoding) -> Option<String> {
     let bytes = crate::protobuf::gunzipped(b)?;
     let first = bytes.iter().find(|c| !c.is_ascii_whitespace())?;
     if *first != b'{' && *first != b'[' {
         return None;
     }
     let mut v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
-    crate::content_tools::qualify_ids(&mut v, qualify);
+    decoding.apply(&mut v);
     serde_json::to_string(&crate::canonical_value(&v)).ok()
+}
+
+/// What is done to a decoded plist or JSON cell: nested JSON texts decoded (`decode_nested`),
+/// then members qualified (`qualify`).
+struct Decoding {
+    qualify: Vec<(String, String)>,
+    nested: bool,
+}
+
+impl Decoding {
+    fn apply(&self, v: &mut serde_json::Value) {
+        if self.nested {
+            crate::json_tool::decode_texts(v);
+        }
+        crate::content_tools::qualify_ids(v, &self.qualify);
+    }
 }
 
 /// A binary property list held in a cell as one line of canonical JSON (as `parse_plist`
 /// gives it, NSKeyedArchiver unwrapped, the members named in `qualify` qualified); `None`
 /// when it does not decode.
-fn plist_cell(b: &[u8], path: &str, qualify: &[(String, String)]) -> Option<String> {
+fn plist_cell(b: &[u8], path: &str, decoding: &Decoding) -> Option<String> {
     let value = masf_evidence::plist::read(
         std::io::Cursor::new(b),
         &format!("plist in a cell of {path}"),
@@ -718,7 +742,7 @@ fn plist_cell(b: &[u8], path: &str, qualify: &[(String, String)]) -> Option<Stri
         Ok(None) => raw,
         Err(_) => return None,
     };
-    crate::content_tools::qualify_ids(&mut v, qualify);
+    decoding.apply(&mut v);
     serde_json::to_string(&crate::canonical_value(&v)).ok()
 }
 

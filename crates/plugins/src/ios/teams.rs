@@ -11,15 +11,15 @@
 //!   done in the query) and one per `ZUSER` row (last synced, display name, telephone number,
 //!   and MRI, e-mail, user principal name, given name and surname where stored);
 //! - one `calls` per message whose `ZMESSAGEPROPERTIES.ZPROPERTIES` (an archived dictionary read
-//!   through `sqlite_query`'s `plists`) holds a `call-log` (JSON text): start, connect and end
+//!   through `sqlite_query`'s `plists`, its JSON texts by `decode_nested`) holds a `call-log`: start, connect and end
 //!   (ISO 8601), direction, type, state, originator and target MRIs and names;
 //! - one `locations` per message whose properties hold `cards` with a shared location (the
 //!   first card's body: action URL and title, text, URL, and the latitude, longitude, expiry —
 //!   Unix ms — and device id of its `id` JSON).
 //!
 //! Identities: every MRI of a `ZUSER` or `ZSMESSAGE` row is `teams:<MRI>` (qualified in the
-//! query), the id Android's Teams store keeps; a call party's name joins the person of its MRI
-//! (the MRI itself is inside the call log's JSON text, where no query qualifies it); a message sent by the device's user names
+//! query), the id Android's Teams store keeps; a call party is the person of its MRI, qualified
+//! by `sqlite_query`'s `qualify` in the call log `decode_nested` decodes; a message sent by the device's user names
 //! its sender (`ZFROM`) as the device's user (`owner`). Schema drift: each table is read when it
 //! has `Z_PK` and its key column, its other columns where present.
 
@@ -389,46 +389,20 @@ fn users(
     Ok(())
 }
 
-/// `v` as the `sqlite_query` text holds it `depth` JSON strings deep inside a `plist:` cell
-/// (JSON text kept in a property list's string: escaped once per level), the innermost level
-/// written with `/` escaped as `\/` when `slash` (as Apple's JSON writer writes it).
-fn written(v: &str, depth: usize, slash: bool) -> String {
-    let escaped = |s: &str| {
-        let json = serde_json::to_string(s).unwrap_or_default();
-        json[1..json.len().saturating_sub(1)].to_string()
-    };
-    let mut s = escaped(v);
-    if slash {
-        s = s.replace('/', "\\/");
-    }
-    for _ in 1..depth {
-        s = escaped(&s);
-    }
-    crate::outputs::escape(&s)
-}
-
-/// A scalar member of `v` as the output `cell` holds it `depth` JSON strings deep; `None` when
-/// absent, empty, or written in a form the cell does not hold (it would not ground).
-fn member(v: &Value, key: &str, depth: usize, cell: &str) -> Option<String> {
-    let found = |w: String| cell.contains(&w).then_some(w);
-    match v.get(key)? {
+/// A scalar member of `v` as the output `cell` holds it (a string JSON-escaped inside the
+/// `plist:` cell's one line, then cell-escaped); `None` when absent, empty, or not in the cell
+/// (it would not ground).
+fn member(v: &Value, key: &str, cell: &str) -> Option<String> {
+    let written = match v.get(key)? {
         Value::String(s) if !s.is_empty() => {
-            found(written(s, depth, false)).or_else(|| found(written(s, depth, true)))
+            let json = serde_json::to_string(s).ok()?;
+            crate::outputs::escape(&json[1..json.len() - 1])
         }
-        Value::Number(n) => found(n.to_string()),
-        Value::Bool(b) => found(b.to_string()),
-        _ => None,
-    }
-}
-
-/// The JSON a string member of `v` holds (`call-log`, `cards`, a card's `id`), or the member
-/// itself when it is already an object or array.
-fn json_in(v: &Value, key: &str) -> Option<Value> {
-    match v.get(key)? {
-        Value::String(s) => serde_json::from_str(s).ok(),
-        other @ (Value::Object(_) | Value::Array(_)) => Some(other.clone()),
-        _ => None,
-    }
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        _ => return None,
+    };
+    cell.contains(&written).then_some(written)
 }
 
 fn properties(
@@ -451,7 +425,15 @@ fn properties(
             ]
         ),
     );
-    let Some(paged) = run.paged_with(path, &sql, "pk", &["plists"])? else {
+    // the call log and cards are JSON text inside the archived dictionary (and a card's id
+    // JSON text inside that): decoded by the tool, so their values print once, unescaped, and
+    // the call parties' MRIs are qualified there
+    let mut options = crate::calls::flags(&["plists", "decode_nested"]);
+    options.insert(
+        "qualify".into(),
+        serde_json::json!({"originator": "teams", "target": "teams"}),
+    );
+    let Some(paged) = run.paged_args(path, &sql, "pk", &options)? else {
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
@@ -465,14 +447,11 @@ fn properties(
         };
         let pk = t.get(row, "pk").unwrap_or("?");
         let cell = raw(t, row, "props").unwrap_or_default();
-        if let Some(log) = json_in(&props, "call-log") {
-            // as a JSON string the call log's members are one level deeper than an object's
-            let depth = usize::from(props.get("call-log").is_some_and(Value::is_string)) + 1;
-            call(run, find, path, inv, pk, &log, depth, &cell)?;
+        if let Some(log) = props.get("call-log").filter(|v| v.is_object()) {
+            call(run, find, path, inv, pk, log, &cell)?;
         }
-        if let Some(cards) = json_in(&props, "cards") {
-            let depth = usize::from(props.get("cards").is_some_and(Value::is_string)) + 1;
-            location(run, find, path, inv, t, row, &cards, depth, &cell)?;
+        if let Some(cards) = props.get("cards").filter(|v| v.is_array()) {
+            location(run, find, path, inv, t, row, cards, &cell)?;
         }
     }
     Ok(())
@@ -486,14 +465,13 @@ fn call(
     inv: &Invoked,
     pk: &str,
     log: &Value,
-    depth: usize,
     cell: &str,
 ) -> Result<(), RuntimeError> {
-    let s = |k: &str| member(log, k, depth, cell);
+    let s = |k: &str| member(log, k, cell);
     let participant = |k: &str| {
         log.get(k)
             .filter(|p| p.is_object())
-            .and_then(|p| member(p, "displayName", depth, cell))
+            .and_then(|p| member(p, "displayName", cell))
     };
     let (from, to) = (
         participant("originatorParticipant"),
@@ -534,28 +512,42 @@ fn call(
         s("callState").unwrap_or("not stored".into()),
     );
     run.record(d)?;
-    // the parties' names under their MRIs: the MRI itself is inside JSON text in the output,
-    // where no query can qualify it, so it joins the person a `ZUSER` or `ZSMESSAGE` row of this
-    // store qualified (same context), and is not observed as an id here
-    for (mri, name, who) in [
-        (&originator, &from, "the caller"),
-        (&target, &to, "the called participant"),
+    // the parties are persons by their MRIs, qualified by the tool in the decoded call log
+    for (key, name, who) in [
+        ("originator", &from, "the caller"),
+        ("target", &to, "the called participant"),
     ] {
-        let (Some(mri), Some(name)) = (mri, name) else {
+        let Some(id) = member(log, &format!("{key}.qualified"), cell) else {
             continue;
         };
+        let why = |what: &str| {
+            format!(
+                "{what} of {who} of a Teams call (the call-log of ZMESSAGEPROPERTIES Z_PK {pk}, its {key} qualified by the tool)."
+            )
+        };
+        let label = name.as_deref().unwrap_or(&id);
         crate::identity::observe(
             run.ctx,
-            &format!("teams:{mri}"),
+            &id,
             masf_graph::EntityKind::Person,
-            name,
-            IdType::DisplayName,
-            name,
+            label,
+            IdType::AccountId,
+            &id,
             inv,
-            format!(
-                "The name of {who} ({mri}) of a Teams call (the call-log of ZMESSAGEPROPERTIES Z_PK {pk})."
-            ),
+            why("The Teams user id (MRI)"),
         )?;
+        if let Some(name) = name {
+            crate::identity::observe(
+                run.ctx,
+                &id,
+                masf_graph::EntityKind::Person,
+                name,
+                IdType::DisplayName,
+                name,
+                inv,
+                why("The name"),
+            )?;
+        }
     }
     Ok(())
 }
@@ -569,7 +561,6 @@ fn location(
     t: &crate::outputs::Table,
     row: &[Option<String>],
     cards: &Value,
-    depth: usize,
     cell: &str,
 ) -> Result<(), RuntimeError> {
     let body = cards
@@ -581,9 +572,8 @@ fn location(
         return Ok(());
     };
     let action = card.get("selectAction").filter(|a| a.is_object());
-    let id = json_in(card, "id");
-    let id_depth = depth + usize::from(card.get("id").is_some_and(Value::is_string));
-    let at = |k: &str| id.as_ref().and_then(|i| member(i, k, id_depth, cell));
+    let id = card.get("id").filter(|i| i.is_object());
+    let at = |k: &str| id.and_then(|i| member(i, k, cell));
     let (lat, lon) = (at("latitude"), at("longitude"));
     let pk = t.get(row, "pk").unwrap_or("?");
     let who = t
@@ -615,30 +605,22 @@ fn location(
     d.time(compose.as_deref(), enc, "Teams message composed", inv);
     d.fact(
         FactType::Url,
-        action
-            .and_then(|a| member(a, "url", depth, cell))
-            .as_deref(),
+        action.and_then(|a| member(a, "url", cell)).as_deref(),
         inv,
     );
     d.fact(
         FactType::Text,
-        action
-            .and_then(|a| member(a, "title", depth, cell))
-            .as_deref(),
+        action.and_then(|a| member(a, "title", cell)).as_deref(),
         inv,
     );
     d.fact(
         FactType::Text,
         body.and_then(|b| b.get(1))
-            .and_then(|c| member(c, "text", depth, cell))
+            .and_then(|c| member(c, "text", cell))
             .as_deref(),
         inv,
     );
-    d.fact(
-        FactType::Url,
-        member(card, "url", depth, cell).as_deref(),
-        inv,
-    );
+    d.fact(FactType::Url, member(card, "url", cell).as_deref(), inv);
     d.fact(FactType::Text, lat.as_deref(), inv);
     d.fact(FactType::Text, lon.as_deref(), inv);
     d.fact(FactType::Identifier, at("deviceId").as_deref(), inv);

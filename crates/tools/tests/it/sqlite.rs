@@ -620,3 +620,84 @@ fn json_blobs_render_as_json_when_asked() {
     );
     assert!(!plain.text.contains("json:"));
 }
+
+#[test]
+fn json_texts_inside_plist_and_json_cells_decode_when_asked() {
+    // as Microsoft Teams keeps a call log: JSON text (written with `/` as `\/`, as Apple's
+    // JSON writer writes it) inside a binary plist's string, one more JSON text inside that;
+    // written by Python's plistlib, json and sqlite3
+    let dir = tempfile::tempdir().unwrap();
+    let st = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import json, plistlib, sqlite3, sys\n\
+             inner = json.dumps({'latitude': 52.5, 'deviceId': 'd-1'})\n\
+             log = json.dumps({'originator': '8:orgid:aa-1', 'url': 'https://teams.example/x', 'id': inner}).replace('/', '\\\\/')\n\
+             db = sqlite3.connect(sys.argv[1])\ndb.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB)')\n\
+             db.execute('INSERT INTO t VALUES (1, ?)', (plistlib.dumps({'call-log': log, 'n': '[1'}, fmt=plistlib.FMT_BINARY),))\n\
+             db.execute('INSERT INTO t VALUES (2, ?)', (json.dumps({'cards': log}).encode(),))\ndb.commit()",
+        ])
+        .arg(dir.path().join("p.sqlite"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let ctx = masf_tools::SourceCtx::open("s", dir.path()).unwrap();
+    let args = |extra: serde_json::Value| {
+        let mut a = serde_json::json!({"path": "/p.sqlite", "sql": "SELECT id, b FROM t ORDER BY id", "plists": true, "json": true});
+        a.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        a
+    };
+    let cells = |text: &str| -> Vec<serde_json::Value> {
+        text.lines()
+            .skip(1)
+            .map(|l| {
+                let c = l.split('\t').nth(1).unwrap();
+                let body = c
+                    .strip_prefix("plist:")
+                    .or_else(|| c.strip_prefix("json:"))
+                    .unwrap();
+                serde_json::from_str(&body.replace("\\\\", "\\")).unwrap()
+            })
+            .collect()
+    };
+    // without the option the log is one escaped string, its URL written `https:\/\/…`
+    let plain = crate::support::run(&ctx, "sqlite_query", args(serde_json::json!({})));
+    assert!(
+        plain.text.contains(r"https:\\\\/\\\\/teams"),
+        "{}",
+        plain.text
+    );
+    assert!(cells(&plain.text)[0]["call-log"].is_string());
+    // with it, both levels are objects; their values print once, unescaped, and qualify
+    // reaches them; text that only starts like JSON stays text
+    let out = crate::support::run(
+        &ctx,
+        "sqlite_query",
+        args(serde_json::json!({"decode_nested": true, "qualify": {"originator": "teams"}})),
+    );
+    assert!(
+        out.text.contains("\"url\":\"https://teams.example/x\""),
+        "{}",
+        out.text
+    );
+    let got = cells(&out.text);
+    for (v, key) in [(&got[0], "call-log"), (&got[1], "cards")] {
+        let log = &v[key];
+        assert_eq!(log["originator.qualified"], "teams:8:orgid:aa-1", "{v}");
+        assert_eq!(log["id"]["latitude"], 52.5);
+        assert_eq!(log["id"]["deviceId"], "d-1");
+    }
+    assert_eq!(got[0]["n"], "[1");
+    // without plists or json the option is refused
+    let err = masf_tools::Catalog::standard()
+        .get("sqlite_query")
+        .unwrap()
+        .run(
+            &ctx,
+            &serde_json::json!({"path": "/p.sqlite", "sql": "SELECT 1", "decode_nested": true}),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("set plists or json true"), "{err}");
+}
