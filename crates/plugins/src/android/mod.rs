@@ -35,6 +35,8 @@
 //! | Google Chat `dynamite.db` (Gmail's `user_accounts/<e-mail>/` or Chat's databases; [`crate::gchat`], shared with iOS) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the user of the folder's e-mail |
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
+//! | K-9 Mail / Thunderbird `com.fsck.k9`, `net.thunderbird.android` `databases/preferences_storage` and `<account uuid>.db` ([`k9mail`]) | one per account (address, name, servers, user names, last sync; a stored password said, not copied), per e-mail (dates, address lists, subject, preview, text, header, folder, flags) | `owner`: the accounts' addresses and names; `handle:<address>` persons for every other address |
+//! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
 //! | Skout `com.skout.android/databases/skoutDatabase` ([`skout`]) | one per message (sender, text, type, picture and gift URLs, thread), per cached user | `skout:<user id>` persons; `owner`: the one sender without a cached user row |
 //! | MeetMe `com.myyearbook.m/databases/chats.db` ([`meetme`]) | one per message (sender, names, body, type, attachment path, thread) | `meetme:<member id>` senders |
@@ -80,6 +82,7 @@ mod files;
 mod groupme;
 mod imo;
 mod instagram;
+mod k9mail;
 mod keep;
 mod kik;
 mod line;
@@ -169,6 +172,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("dynamite.db", "messages"),
     ("tinder-3.db", "messages"),
     ("ChatComDatabase", "messages"),
+    ("CombinedConnectionsDatabase", "contacts"),
+    ("preferences_storage", "accounts"),
+    ("????????-????-????-????-????????????.db", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
     ("chats.db", "messages"),
@@ -526,6 +532,22 @@ impl Plugin for AndroidPlugin {
                     "/com.bumble.app/files/c2V0dGluZ3M=\"",
                 ],
                 "Bumble messages (direction, sender and recipient ids, text, URLs) and matches (user names, ages, genders, modes, image URLs, user ids); the signed-in user (user id, e-mail, phone, name, from the settings file)",
+            ),
+            e(
+                "Badoo ChatComDatabase and CombinedConnectionsDatabase",
+                &[
+                    "/com.badoo.mobile/databases/ChatComDatabase\"",
+                    "/com.badoo.mobile/databases/CombinedConnectionsDatabase\"",
+                ],
+                "Badoo messages (sender and recipient ids, text, URLs, question-game answers) and matches (user names, ages, genders, photo URLs, work, education, user and encrypted ids); connections (names, genders, origins, avatars, last messages shown)",
+            ),
+            e(
+                "K-9 Mail and Thunderbird preferences and account stores",
+                &[
+                    "/com.fsck.k9/databases/",
+                    "/net.thunderbird.android/databases/",
+                ],
+                "e-mail accounts (address, shown name, incoming and outgoing servers, user names, last sync) and each account's e-mails (sender and recipients, subject, preview, full text or first body part, header, folder, flags, dates)",
             ),
             e(
                 "Session preferences and stores",
@@ -1396,11 +1418,31 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || tinder::triage(ctx, l))?;
         }
-        for l in of("ChatComDatabase")
+        for l in of("ChatComDatabase") {
+            if let Some(app) = bumble::chat_app(l) {
+                ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                    bumble::triage(ctx, l, app)
+                })?;
+            }
+        }
+        let mut mail = k9mail::Accounts::new();
+        for l in found.iter().filter(|l| k9mail::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                k9mail::prefs(ctx, l, &mut mail)
+            })?;
+        }
+        for l in found.iter().filter(|l| k9mail::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                k9mail::store(ctx, l, &mail)
+            })?;
+        }
+        for l in of("CombinedConnectionsDatabase")
             .into_iter()
-            .filter(|l| bumble::is_bumble(l))
+            .filter(|l| bumble::is_badoo_connections(l))
         {
-            ctx.artefact(&artefact_name(&l.tree, &l.path), || bumble::triage(ctx, l))?;
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bumble::connections(ctx, l)
+            })?;
         }
         for l in found.iter().filter(|l| meetme::is_meetme(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || meetme::triage(ctx, l))?;

@@ -272,7 +272,7 @@ fn bumble_on_an_android_phone_and_an_iphone() {
             ),
             (
                 "user/11/com.bumble.app/databases/ChatComDatabase",
-                "table message lacks created_timestamp, sender_id, is_incoming",
+                "table message lacks created_timestamp, sender_id",
             ),
         ],
     );
