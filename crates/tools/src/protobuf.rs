@@ -6,7 +6,9 @@
 //!
 //! Apps keep many artefacts this way (Apple Notes' note text, Chrome's sync data, …), often
 //! gzip-compressed: a cell starting with the gzip magic is inflated first, within
-//! [`MAX_INFLATED`].
+//! [`MAX_INFLATED`]. A cell that is a zlib stream, whole or after one leading byte (Gmail's
+//! `bigTopDataDB` keeps each message so: a format byte, then zlib), is inflated when the
+//! stream is complete and what it holds parses completely as a message.
 
 use std::io::Read;
 
@@ -21,9 +23,36 @@ const MAX_DEPTH: usize = 24;
 /// A cell's message as one line of JSON, when the cell (inflated if gzip) parses completely as
 /// a message with at least one field.
 pub fn cell(b: &[u8]) -> Option<String> {
+    if let Some(m) = zlib_framed(b).and_then(|inflated| message(&inflated, 0)) {
+        return serde_json::to_string(&m).ok();
+    }
     let bytes = gunzipped(b)?;
     let m = message(&bytes, 0)?;
     serde_json::to_string(&m).ok()
+}
+
+/// The bytes of a zlib stream that is the whole cell or the cell after its first byte (a zlib
+/// header: deflate with a window of at most 32 KiB, its check bits right), inflated completely
+/// (checksum verified) within [`MAX_INFLATED`]; `None` for anything else.
+fn zlib_framed(b: &[u8]) -> Option<Vec<u8>> {
+    let header = |h: &[u8]| {
+        h.len() >= 2
+            && h[0] & 0x0f == 8
+            && h[0] >> 4 <= 7
+            && (u16::from(h[0]) << 8 | u16::from(h[1])) % 31 == 0
+    };
+    let stream = if header(b) {
+        b
+    } else if b.len() > 2 && header(&b[1..]) {
+        &b[1..]
+    } else {
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut z = flate2::read::ZlibDecoder::new(stream);
+    (&mut z).take(MAX_INFLATED + 1).read_to_end(&mut out).ok()?;
+    // the stream ends the cell: nothing after it
+    (out.len() as u64 <= MAX_INFLATED && z.total_in() as usize == stream.len()).then_some(out)
 }
 
 /// A cell's bytes, inflated first when they are gzip (at most [`MAX_INFLATED`] bytes); `None`

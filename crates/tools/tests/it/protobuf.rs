@@ -101,3 +101,41 @@ fn datastore_files_decode_raw_and_bad_ones_are_refused() {
         .to_string();
     assert!(e.contains("absent"), "{e}");
 }
+
+#[test]
+fn zlib_cells_inflate_whole_or_after_one_leading_byte() {
+    // a protoc-encoded message (the Tinder fixture's `user`) kept in SQLite by Python's zlib and
+    // sqlite3: raw, as a zlib stream, and as Gmail's bigTopDataDB keeps messages (one format
+    // byte, then zlib); a stream cut short and one followed by stray bytes stay hex
+    let dir = tempfile::tempdir().unwrap();
+    let st = Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys, zlib\nraw = open(sys.argv[2], 'rb').read()\nz = zlib.compress(raw)\n\
+             db = sqlite3.connect(sys.argv[1])\ndb.execute('CREATE TABLE t (id INTEGER PRIMARY KEY, b BLOB)')\n\
+             for i, b in enumerate([raw, z, b'\\x02' + z, b'\\x02' + z[:-6], z + b'\\x00\\x01']):\n    db.execute('INSERT INTO t VALUES (?, ?)', (i, b))\ndb.commit()",
+        ])
+        .arg(dir.path().join("z.db"))
+        .arg(fixture("user"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let ctx = SourceCtx::open("s", dir.path()).unwrap();
+    let out = run(
+        &ctx,
+        "sqlite_query",
+        json!({"path": "/z.db", "sql": "SELECT id, b FROM t ORDER BY id", "protobuf": true}),
+    );
+    let cells: Vec<&str> = out
+        .text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_once('\t').unwrap().1)
+        .collect();
+    assert!(cells[0].starts_with("protobuf:{"), "{}", cells[0]);
+    assert_eq!(cells[1], cells[0]);
+    assert_eq!(cells[2], cells[0]);
+    for cut in &cells[3..] {
+        assert!(cut.starts_with("x'"), "{cut}");
+    }
+}
