@@ -1727,3 +1727,17 @@ pub fn tables_on(
         .collect();
     Ok(Some((invoked, tables)))
 }
+
+/// The e-mail addresses written in `text` (an app's address list, a header, a JSON list), each
+/// as written (so it grounds in the output holding `text`) and lower-cased, in order.
+pub fn email_addresses(text: &str) -> Vec<(String, String)> {
+    masf_index::ids::find(text, None)
+        .into_iter()
+        .filter(|f| f.term.starts_with("email:"))
+        .map(|f| {
+            let written = text[f.start..f.end].to_string();
+            let lower = written.to_lowercase();
+            (written, lower)
+        })
+        .collect()
+}

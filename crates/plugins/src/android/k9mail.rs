@@ -293,7 +293,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
     for (inv, t, row) in pages.rows() {
         let mid = t.get(row, "mid").unwrap_or("?");
         let sender = t.get(row, "sender_list").unwrap_or_default();
-        let from = addresses(sender);
+        let from = crate::identity::email_addresses(sender);
         let sent = account
             .as_ref()
             .is_some_and(|a| from.iter().any(|(_, e)| e.eq_ignore_ascii_case(a)));
@@ -384,7 +384,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
             let Some(list) = t.get(row, col) else {
                 continue;
             };
-            for (written, address) in addresses(list) {
+            for (written, address) in crate::identity::email_addresses(list) {
                 if own.contains(&address) {
                     continue;
                 }
@@ -421,7 +421,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
         if let Some((cite, text)) = text {
             let other = if sent {
                 t.get(row, "to_list")
-                    .and_then(|l| addresses(l).into_iter().next())
+                    .and_then(|l| crate::identity::email_addresses(l).into_iter().next())
             } else {
                 from.first().cloned()
             };
@@ -437,18 +437,4 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
         }
     }
     Ok(())
-}
-
-/// The e-mail addresses written in an address list as the app stores it: each as written and
-/// lower-cased.
-fn addresses(list: &str) -> Vec<(String, String)> {
-    masf_index::ids::find(list, None)
-        .into_iter()
-        .filter(|f| f.term.starts_with("email:"))
-        .map(|f| {
-            let written = list[f.start..f.end].to_string();
-            let lower = written.to_lowercase();
-            (written, lower)
-        })
-        .collect()
 }

@@ -36,6 +36,8 @@
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | K-9 Mail / Thunderbird `com.fsck.k9`, `net.thunderbird.android` `databases/preferences_storage` and `<account uuid>.db` ([`k9mail`]) | one per account (address, name, servers, user names, last sync; a stored password said, not copied), per e-mail (dates, address lists, subject, preview, text, header, folder, flags) | `owner`: the accounts' addresses and names; `handle:<address>` persons for every other address |
+//! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
+//! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
 //! | Skout `com.skout.android/databases/skoutDatabase` ([`skout`]) | one per message (sender, text, type, picture and gift URLs, thread), per cached user | `skout:<user id>` persons; `owner`: the one sender without a cached user row |
@@ -74,9 +76,11 @@ mod apps;
 mod blocked;
 mod bugle;
 mod bumble;
+mod burner;
 mod cashapp;
 mod databases;
 mod duo;
+mod fairemail;
 mod fbthreads;
 mod files;
 mod groupme;
@@ -174,6 +178,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("ChatComDatabase", "messages"),
     ("CombinedConnectionsDatabase", "contacts"),
     ("preferences_storage", "accounts"),
+    ("fairemail", "messages"),
+    ("burnerDatabase.db", "messages"),
+    ("burners.db", "messages"),
     ("????????-????-????-????-????????????.db", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
@@ -548,6 +555,19 @@ impl Plugin for AndroidPlugin {
                     "/net.thunderbird.android/databases/",
                 ],
                 "e-mail accounts (address, shown name, incoming and outgoing servers, user names, last sync) and each account's e-mails (sender and recipients, subject, preview, full text or first body part, header, folder, flags, dates)",
+            ),
+            e(
+                "Burner burnerDatabase.db and burners.db",
+                &[
+                    "/com.adhoclabs.burner/databases/burnerDatabase.db\"",
+                    "/com.adhoclabs.burner/databases/burners.db\"",
+                ],
+                "the device's user's Burner second numbers (created, names, auto-replies, minutes and texts left, expiry), texts and calls on them (the other party's number and name, direction, text, attachment URL, duration), contacts, subscriptions",
+            ),
+            e(
+                "FairEmail fairemail",
+                &["/eu.faircode.email/databases/fairemail\""],
+                "e-mail accounts and identities (addresses, names, signatures, servers, user names, created and last connected), contacts (addresses, names, times contacted), e-mails (every address and name of from, to, cc and bcc, return path, subject, preview, folder, seen, attachments, dates)",
             ),
             e(
                 "Session preferences and stores",
@@ -1434,6 +1454,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| k9mail::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 k9mail::store(ctx, l, &mail)
+            })?;
+        }
+        for l in found.iter().filter(|l| burner::is_burner(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                burner::triage(ctx, l, &book)
+            })?;
+        }
+        for l in found.iter().filter(|l| fairemail::is_fairemail(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                fairemail::triage(ctx, l)
             })?;
         }
         for l in of("CombinedConnectionsDatabase")
