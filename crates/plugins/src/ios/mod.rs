@@ -59,6 +59,7 @@
 //! | Threema `ThreemaData.sqlite` (app group) | [`threema`] | one per message (entity, text or caption, conversation, sender, attachment file or embedded size, location, delivered/read) and per contact (Threema ID, names, address-book id) | `threema:<Threema ID>` persons (names, `contact_guid`); wallet claims by direction |
 //! | Google Chat `Documents/user_accounts/<user id>/dynamite.db` | [`crate::gchat`] (shared with Android) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the folder's user |
 //! | Tinder `Library/Application Support/Tinder/Tinder2.sqlite`, `com.cardify.tinder.plist` | [`tinder`] | the account (current user, preferences' e-mail and phone), one per message (sender, text, URLs, match), per match (the matched profile, flags, times) and per recommended profile | `tinder:<user id>` persons (the id Android's Tinder keeps; first name, public user name); `owner`: the current user, e-mail, phone; wallet claims by direction |
+//! | Burner `Phoenix.sqlite` (app group) | [`burner`] | the account (own number, country, Burner numbers, do-not-disturb, voicemail URL, user id), each Burner number (name, allotments, expiry, auto-reply, calling settings), contacts (numbers with labels, notes, flags, images), texts, calls and voicemails (direction, read, thread, text or call state, type, asset and media URLs, ids) | `owner`: the own number, each Burner number, `burner:<user id>`; other parties by number |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -84,6 +85,7 @@ pub mod asyncstorage;
 pub mod backupinfo;
 pub mod bluetooth;
 pub mod bumble;
+pub mod burner;
 pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
@@ -267,6 +269,7 @@ impl Plugin for Ios {
         ctx.artefact("Bumble Chat.sqlite and yap-database.sqlite", || {
             bumble::triage(&run)
         })?;
+        ctx.artefact("Burner Phoenix.sqlite", || burner::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -848,6 +851,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Bumble messages (sender and receiver ids, text, direction, read), the signed-in account (user id, name) and its last location",
         ),
         entry(
+            "Burner Phoenix.sqlite",
+            &["/Phoenix.sqlite\""],
+            "Burner: the account (the user's own number, user id), its Burner numbers (second numbers: names, allotments, expiry, auto-replies), contacts (numbers, names, other numbers, notes) and the texts, calls and voicemails on them",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1267,6 +1275,7 @@ const SEARCHED: &[&str] = &[
     "SafariTabs.db",
     "Chat.sqlite",
     "yap-database.sqlite",
+    "Phoenix.sqlite",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",
@@ -1732,6 +1741,16 @@ impl Schema {
     /// The columns of `table` (empty when it is absent).
     pub fn columns(&self, table: &str) -> BTreeSet<String> {
         self.cols.get(table).cloned().unwrap_or_default()
+    }
+
+    /// `alias.column` when `table` has `column`, else `NULL`: a column a query reads where the
+    /// store's version has it.
+    pub fn col(&self, alias: &str, table: &str, column: &str) -> String {
+        if self.cols.get(table).is_some_and(|c| c.contains(column)) {
+            format!("{alias}.{column}")
+        } else {
+            "NULL".into()
+        }
     }
 
     /// Whether `table` has every `required` column; when not, notes the database as unparsed

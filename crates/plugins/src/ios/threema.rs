@@ -73,18 +73,9 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
     Ok(())
 }
 
-/// `alias.column` when `table` has `column`, else NULL.
-fn col(schema: &Schema, alias: &str, table: &str, column: &str) -> String {
-    if schema.columns(table).contains(column) {
-        format!("{alias}.{column}")
-    } else {
-        "NULL".into()
-    }
-}
-
 /// A contact's name as iLEAPP builds it (first and last name, else the public nickname).
 fn name_of(schema: &Schema, alias: &str) -> String {
-    let c = |x: &str| col(schema, alias, "ZCONTACT", x);
+    let c = |x: &str| schema.col(alias, "ZCONTACT", x);
     let (first, last, nick) = (c("ZFIRSTNAME"), c("ZLASTNAME"), c("ZPUBLICNICKNAME"));
     format!(
         "CASE WHEN {first} IS NOT NULL AND {last} IS NULL THEN {first} WHEN {first} IS NOT NULL AND {last} IS NOT NULL THEN {first} || ' ' || {last} WHEN {first} IS NULL AND {last} IS NOT NULL THEN {last} ELSE {nick} END"
@@ -97,7 +88,7 @@ fn contacts(
     path: &str,
     schema: &Schema,
 ) -> Result<(), RuntimeError> {
-    let c = |x: &str| col(schema, "c", "ZCONTACT", x);
+    let c = |x: &str| schema.col("c", "ZCONTACT", x);
     let sql = format!(
         "SELECT c.Z_PK AS pk, c.ZIDENTITY AS identity, {} AS first, {} AS last, {} AS nickname, {} AS cn_id, {} AS verification, {} AS name, \
 CASE WHEN c.ZIDENTITY IS NOT NULL AND c.ZIDENTITY != '' THEN 'threema:' || c.ZIDENTITY END AS qualified FROM ZCONTACT c",
@@ -163,7 +154,7 @@ fn messages(
     path: &str,
     schema: &Schema,
 ) -> Result<(), RuntimeError> {
-    let m = |x: &str| col(schema, "m", "ZMESSAGE", x);
+    let m = |x: &str| schema.col("m", "ZMESSAGE", x);
     let has = |t: &str, c: &str| schema.columns(t).contains(c);
     // the attachment data of an audio, video, image or file message, where the tables link it
     let mut joins = String::new();
@@ -192,7 +183,7 @@ fn messages(
     let (contact_join, contact) = if has("ZCONTACT", "Z_PK") && has("ZCONVERSATION", "ZCONTACT") {
         (
             " LEFT JOIN ZCONTACT cont ON cont.Z_PK = conv.ZCONTACT",
-            col(schema, "cont", "ZCONTACT", "ZIDENTITY"),
+            schema.col("cont", "ZCONTACT", "ZIDENTITY"),
         )
     } else {
         ("", "NULL".to_string())
@@ -205,10 +196,10 @@ fn messages(
     let sender_id = if sender_join.is_empty() {
         "NULL".to_string()
     } else {
-        col(schema, "sd", "ZCONTACT", "ZIDENTITY")
+        schema.col("sd", "ZCONTACT", "ZIDENTITY")
     };
-    let group = col(schema, "conv", "ZCONVERSATION", "ZGROUPNAME");
-    let group_id = col(schema, "conv", "ZCONVERSATION", "ZGROUPID");
+    let group = schema.col("conv", "ZCONVERSATION", "ZGROUPNAME");
+    let group_id = schema.col("conv", "ZCONVERSATION", "ZGROUPID");
     let is_group = format!("({group} IS NOT NULL OR {group_id} IS NOT NULL)");
     let chat_name = if contact_join.is_empty() {
         group.clone()

@@ -165,3 +165,183 @@ fn burner_numbers_texts_and_calls_on_two_phones() {
         ],
     );
 }
+
+/// Ravi's iPhone: Burner's Core Data store with the tables and columns iLEAPP's burner module
+/// reads (current layout: users linked to numbers, threads by conversation id).
+const RAVI_IPHONE: &str = "CREATE TABLE ZUSER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZDATECREATED TIMESTAMP, ZPHONENUMBER VARCHAR, ZCOUNTRYCODE VARCHAR, ZTOTALNUMBERBURNERS INTEGER, ZDNDENABLED INTEGER, ZVOICEMAILURL VARCHAR, ZUSERID VARCHAR);
+CREATE TABLE ZBURNER (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZUSER INTEGER, ZDATECREATED TIMESTAMP, ZEXPIRATIONDATE TIMESTAMP, ZPHONENUMBER VARCHAR, ZNAME VARCHAR, ZNOTIFICATIONS INTEGER, ZCALLERIDENABLED INTEGER, ZUSESIP INTEGER, ZAUTOREPLYACTIVE INTEGER, ZAUTOREPLYTEXT VARCHAR, ZREMAININGMINUTES INTEGER, ZTOTALMINUTES INTEGER, ZREMAININGTEXTS INTEGER, ZTOTALTEXTS INTEGER, ZBURNERID VARCHAR, ZIMAGE BLOB);
+CREATE TABLE ZCONTACT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPHONENUMBER VARCHAR, ZNAME VARCHAR, ZVERIFIED INTEGER, ZBLOCKED INTEGER, ZMUTED INTEGER, ZIMAGE VARCHAR, ZTHUMBNAIL VARCHAR, ZIMAGEURL VARCHAR, ZTHUMBNAILURL VARCHAR, ZCONTACTID VARCHAR);
+CREATE TABLE ZCONTACTPHONENUMBER (Z_PK INTEGER PRIMARY KEY, ZCONTACT INTEGER, ZPHONENUMBER VARCHAR, ZPHONENUMBERLABEL VARCHAR);
+CREATE TABLE ZCONTACTNOTE (Z_PK INTEGER PRIMARY KEY, ZCONTACT INTEGER, ZNOTEVALUE VARCHAR);
+CREATE TABLE ZMESSAGETHREAD (Z_PK INTEGER PRIMARY KEY, ZCONTACT INTEGER, ZBURNERID VARCHAR, ZCONVERSATIONID VARCHAR, ZMESSAGETHREADID VARCHAR);
+CREATE TABLE ZMESSAGE (Z_PK INTEGER PRIMARY KEY, ZDATECREATED TIMESTAMP, ZDIRECTION INTEGER, ZREAD INTEGER, ZSTATE INTEGER, ZTYPE INTEGER, ZBODY VARCHAR, ZASSETURL VARCHAR, ZLOCALASSETURL VARCHAR, ZLOCALTHUMBNAILURL VARCHAR, ZVOICEMAILURL VARCHAR, ZMESSAGEID VARCHAR, ZBURNERID VARCHAR, ZMESSAGETHREAD INTEGER, ZCONVERSATIONID VARCHAR);
+INSERT INTO ZUSER VALUES (1, 9, 1, 720000000, '+13125550100', '1', 2, 0, 'https://voicemail.burner.example/u/77', 'u-5c1d');
+INSERT INTO ZBURNER VALUES (1, 3, 1, 1, 720000100, 725000000, '+13125550177', 'Freight', 1, 0, 1, 1, 'Driving, will text back', 42, 60, 180, 200, 'b-9e21', x'89504e470d0a1a0a');
+INSERT INTO ZCONTACT VALUES (1, 4, 1, '+12065550142', 'Dana', 1, 0, 0, '\"Contacts/1.jpg\"', '\"Contacts/1-t.jpg\"', 'https://img.burner.example/c/1.jpg', NULL, 'c-0042');
+INSERT INTO ZCONTACTPHONENUMBER VALUES (1, 1, '+12065550100', 'Work');
+INSERT INTO ZCONTACTNOTE VALUES (1, 1, 'pays in ETH');
+INSERT INTO ZMESSAGETHREAD VALUES (1, 1, 'b-9e21', 'conv-1', 't-1');
+INSERT INTO ZMESSAGE VALUES (1, 723040000, 1, 1, 2, 2, 'pay 0.5 ETH to 0x52908400098527886E0F7030069857D2E4169EE7', NULL, NULL, NULL, NULL, 'msg-1', 'b-9e21', 1, 'conv-1');
+INSERT INTO ZMESSAGE VALUES (2, 723040060, 2, 1, 2, 2, 'sent', 'https://media.burner.example/m/2.jpg', 'outgoingPhotos/2.jpg', 'thumbnails/2.jpg', NULL, 'msg-2', 'b-9e21', 1, 'conv-1');
+INSERT INTO ZMESSAGE VALUES (3, 723040200, 2, 1, 3, 1, NULL, NULL, NULL, NULL, NULL, 'msg-3', 'b-9e21', 1, 'conv-1');
+INSERT INTO ZMESSAGE VALUES (4, 723041000, 1, 0, 5, 1, NULL, NULL, NULL, NULL, 'https://voicemail.burner.example/v/4.m4a', 'msg-4', 'b-9e21', NULL, 'conv-1');";
+
+/// Lena's iPhone: an older layout (no users, contact numbers or notes, no conversation ids).
+const LENA_IPHONE: &str = "CREATE TABLE ZBURNER (Z_PK INTEGER PRIMARY KEY, ZDATECREATED TIMESTAMP, ZPHONENUMBER VARCHAR, ZNAME VARCHAR, ZBURNERID VARCHAR);
+CREATE TABLE ZCONTACT (Z_PK INTEGER PRIMARY KEY, ZPHONENUMBER VARCHAR, ZNAME VARCHAR);
+CREATE TABLE ZMESSAGETHREAD (Z_PK INTEGER PRIMARY KEY, ZCONTACT INTEGER, ZMESSAGETHREADID VARCHAR);
+CREATE TABLE ZMESSAGE (Z_PK INTEGER PRIMARY KEY, ZDATECREATED TIMESTAMP, ZDIRECTION INTEGER, ZREAD INTEGER, ZSTATE INTEGER, ZTYPE INTEGER, ZBODY VARCHAR, ZMESSAGEID VARCHAR, ZBURNERID VARCHAR, ZMESSAGETHREAD INTEGER);
+INSERT INTO ZBURNER VALUES (1, 710000000, '+14155550123', NULL, 'b-11');
+INSERT INTO ZCONTACT VALUES (1, '+13125550177', NULL);
+INSERT INTO ZMESSAGETHREAD VALUES (1, 1, 't-9');
+INSERT INTO ZMESSAGE VALUES (1, 723045000, 1, 1, 2, 2, 'call me', 'msg-9', 'b-11', 1);";
+
+/// iLEAPP's get_burner_messages (its words for direction, read and type as the stored values;
+/// its call-state words kept), with the thread fallback by conversation id.
+const IOS_MESSAGES: &str = "SELECT M.ZMESSAGEID, M.ZDATECREATED, M.ZDIRECTION, M.ZREAD, C.ZPHONENUMBER, C.ZNAME, B.ZPHONENUMBER, B.ZNAME, \
+CASE WHEN (M.ZDIRECTION = 1) AND (M.ZSTATE = 3) THEN 'Completed incoming call' WHEN (M.ZDIRECTION = 2) AND (M.ZSTATE = 3) THEN 'Completed outgoing call' WHEN (M.ZDIRECTION = 1) AND (M.ZSTATE = 4) THEN 'Missed incoming call' WHEN (M.ZDIRECTION = 2) AND (M.ZSTATE = 4) THEN 'Missed outgoing call' WHEN (M.ZDIRECTION = 1) AND (M.ZSTATE = 5) THEN 'Missed incoming call with voicemail' WHEN (M.ZDIRECTION = 2) AND (M.ZSTATE = 5) THEN 'Missed outgoing call with voicemail' ELSE M.ZBODY END, \
+CASE WHEN (M.ZTYPE = 1) AND (M.ZSTATE in (3, 4)) THEN 'Call' WHEN (M.ZTYPE = 1) AND (M.ZSTATE = 5) THEN 'Voicemail' WHEN (M.ZTYPE = 2) AND (M.ZASSETURL IS NULL) THEN 'Text' WHEN (M.ZTYPE = 2) THEN 'Picture' ELSE M.ZTYPE END, \
+M.ZLOCALASSETURL, M.ZLOCALTHUMBNAILURL, M.ZASSETURL, M.ZVOICEMAILURL, M.ZBURNERID, MT.ZMESSAGETHREADID FROM ZMESSAGE AS M LEFT JOIN ZBURNER AS B ON (M.ZBURNERID = B.ZBURNERID) \
+LEFT JOIN ZMESSAGETHREAD AS MT ON (M.ZMESSAGETHREAD = MT.Z_PK) OR (M.ZMESSAGETHREAD IS NULL AND M.ZBURNERID = MT.ZBURNERID AND M.ZCONVERSATIONID = MT.ZCONVERSATIONID) LEFT JOIN ZCONTACT AS C ON (MT.ZCONTACT = C.Z_PK)";
+
+#[test]
+fn burner_on_two_iphones_beside_an_android_phone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let group =
+        "private/var/mobile/Containers/Shared/AppGroup/3E4F5A6B-7C8D-4E9F-A0B1-C2D3E4F5A6B7";
+    let ravi = tmp.path().join("ravi-iphone");
+    let store = ravi.join(group).join("Phoenix.sqlite");
+    crate::ios_nearby::sqlite3(&store, RAVI_IPHONE);
+    // a truncated copy, a Burner-like store without ZBURNER (noted) and another app's
+    // Phoenix.sqlite (passed over)
+    let bytes = std::fs::read(&store).unwrap();
+    let cut = ravi.join("private/var/mobile/Containers/Shared/AppGroup/00000000-1111-4222-8333-444444444444/Phoenix.sqlite");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+    crate::ios_nearby::sqlite3(
+        &ravi.join("private/var/mobile/Containers/Shared/AppGroup/55555555-6666-4777-8888-999999999999/Phoenix.sqlite"),
+        "CREATE TABLE ZMESSAGETHREAD (Z_PK INTEGER PRIMARY KEY, ZCONTACT INTEGER);",
+    );
+    crate::ios_nearby::sqlite3(
+        &ravi.join("private/var/mobile/Containers/Shared/AppGroup/AAAAAAAA-BBBB-4CCC-8DDD-EEEEEEEEEEEE/Phoenix.sqlite"),
+        "CREATE TABLE ZFLIGHT (Z_PK INTEGER PRIMARY KEY, ZNAME VARCHAR); INSERT INTO ZFLIGHT VALUES (1, 'x');",
+    );
+    std::fs::create_dir_all(ravi.join("private/var/mobile/Library")).unwrap();
+    let lena = tmp.path().join("lena-iphone");
+    let lstore = lena.join(group).join("Phoenix.sqlite");
+    crate::ios_nearby::sqlite3(&lstore, LENA_IPHONE);
+    std::fs::create_dir_all(lena.join("private/var/mobile/Library")).unwrap();
+    let dana = tmp.path().join("dana");
+    crate::ios_nearby::sqlite3(
+        &dana.join("data/data/com.adhoclabs.burner/databases/burnerDatabase.db"),
+        DANA,
+    );
+    std::fs::create_dir_all(dana.join("data/system/users/0")).unwrap();
+
+    let run = triage(&[
+        ("ravi-iphone", &ravi, "America/Chicago", Some("US")),
+        ("lena-iphone", &lena, "America/Los_Angeles", Some("US")),
+        ("dana", &dana, "America/Los_Angeles", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("ravi-iphone");
+    for p in &all {
+        assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+    }
+    // iLEAPP's get_burner_accounts, get_burner_numbers, get_burner_contacts (values as stored)
+    assert_eq!(
+        check(
+            &all,
+            "Burner account",
+            &store,
+            "SELECT U.ZUSERID, U.ZDATECREATED, U.ZPHONENUMBER, U.ZCOUNTRYCODE, U.ZTOTALNUMBERBURNERS, U.ZDNDENABLED, U.ZVOICEMAILURL, B.ZPHONENUMBER || ' (' || B.ZNAME || ')', B.ZBURNERID FROM ZUSER U LEFT JOIN ZBURNER B ON B.ZUSER = U.Z_PK",
+            0
+        ),
+        1
+    );
+    assert_eq!(
+        check(
+            &all,
+            "Burner number",
+            &store,
+            "SELECT B.ZBURNERID, B.ZDATECREATED, B.ZEXPIRATIONDATE, B.ZPHONENUMBER, B.ZNAME, B.ZNOTIFICATIONS, B.ZCALLERIDENABLED, B.ZUSESIP, B.ZAUTOREPLYACTIVE, B.ZAUTOREPLYTEXT, B.ZREMAININGMINUTES, B.ZTOTALMINUTES, B.ZREMAININGTEXTS, B.ZTOTALTEXTS, U.ZPHONENUMBER, U.ZUSERID, length(B.ZIMAGE) FROM ZBURNER B LEFT JOIN ZUSER U ON B.ZUSER = U.Z_PK",
+            0
+        ),
+        1
+    );
+    assert_eq!(
+        check(
+            &all,
+            "Burner contact",
+            &store,
+            "SELECT C.ZCONTACTID, C.ZPHONENUMBER, C.ZNAME, '(' || PN.ZPHONENUMBERLABEL || ') ' || PN.ZPHONENUMBER, N.ZNOTEVALUE, C.ZVERIFIED, C.ZBLOCKED, C.ZMUTED, substr(C.ZIMAGE, 2, length(C.ZIMAGE) - 2), substr(C.ZTHUMBNAIL, 2, length(C.ZTHUMBNAIL) - 2), C.ZIMAGEURL FROM ZCONTACT C LEFT JOIN ZCONTACTPHONENUMBER PN ON PN.ZCONTACT = C.Z_PK LEFT JOIN ZCONTACTNOTE N ON N.ZCONTACT = C.Z_PK",
+            0
+        ),
+        1
+    );
+    let comms: Vec<&masf_graph::Phenomenon> = all
+        .iter()
+        .filter(|p| p.title.starts_with("Burner text") || p.title.starts_with("Burner call"))
+        .collect();
+    assert_eq!(
+        crate::android_support::rows_in(&comms, &store, IOS_MESSAGES, 0, ""),
+        4
+    );
+    assert_eq!(comms.len(), 4);
+    assert!(
+        all.iter()
+            .any(|p| p.title == "Burner call from Dana" && p.category == "calls")
+    );
+    assert!(all.iter().any(|p| p.title == "Burner text from Dana"));
+    let lall = run.all_phenomena("lena-iphone");
+    assert_eq!(
+        check(
+            &lall,
+            "Burner text",
+            &lstore,
+            "SELECT M.ZMESSAGEID, M.ZDATECREATED, M.ZDIRECTION, M.ZREAD, M.ZBODY, C.ZPHONENUMBER, B.ZPHONENUMBER, MT.ZMESSAGETHREADID FROM ZMESSAGE M LEFT JOIN ZBURNER B ON M.ZBURNERID = B.ZBURNERID LEFT JOIN ZMESSAGETHREAD MT ON M.ZMESSAGETHREAD = MT.Z_PK LEFT JOIN ZCONTACT C ON MT.ZCONTACT = C.Z_PK",
+            0
+        ),
+        1
+    );
+    // Ravi's own number, his Burner number and his user id are his; Dana wrote the wallet
+    let owner = run.owner("ravi-iphone");
+    for id in [
+        "phone=+13125550100",
+        "phone=+13125550177",
+        "account_id=burner:u-5c1d",
+    ] {
+        assert!(owner.contains(id), "{owner}");
+    }
+    assert!(
+        run.owner("dana")
+            .contains("wallet=0x52908400098527886e0f7030069857d2e4169ee7")
+    );
+    let with = crate::who::resolved(&run);
+    for (member, known_as) in [
+        ("ravi-iphone/owner", "dana/handle:+13125550177"),
+        ("ravi-iphone/owner", "lena-iphone/handle:+13125550177"),
+        ("dana/owner", "ravi-iphone/handle:+12065550142"),
+    ] {
+        assert!(
+            with(member).iter().any(|m| m == known_as),
+            "{member}: {:#?}",
+            with(member)
+        );
+    }
+    let noted = run.unparsed("ravi-iphone");
+    assert!(
+        noted
+            .iter()
+            .any(|u| u.artefact.contains("55555555-6666") && u.reason.contains("no ZBURNER table")),
+        "{noted:#?}"
+    );
+    assert!(
+        noted.iter().any(|u| u.artefact.contains("00000000-1111")),
+        "{noted:#?}"
+    );
+    assert!(
+        !noted.iter().any(|u| u.artefact.contains("AAAAAAAA-BBBB")),
+        "{noted:#?}"
+    );
+}

@@ -1042,6 +1042,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Google Chat dynamite.db", false),
             ("Tinder Tinder2.sqlite", false),
             ("Bumble Chat.sqlite and yap-database.sqlite", false),
+            ("Burner Phoenix.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),
