@@ -36,6 +36,7 @@
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | K-9 Mail / Thunderbird `com.fsck.k9`, `net.thunderbird.android` `databases/preferences_storage` and `<account uuid>.db` ([`k9mail`]) | one per account (address, name, servers, user names, last sync; a stored password said, not copied), per e-mail (dates, address lists, subject, preview, text, header, folder, flags) | `owner`: the accounts' addresses and names; `handle:<address>` persons for every other address |
+//! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -90,6 +91,7 @@ mod k9mail;
 mod keep;
 mod kik;
 mod line;
+mod linkedin;
 mod maps;
 mod meetme;
 mod mms;
@@ -181,6 +183,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("fairemail", "messages"),
     ("burnerDatabase.db", "messages"),
     ("burners.db", "messages"),
+    ("linkedInPrefsName.xml", "accounts"),
+    ("messenger-sdk*", "messages"),
     ("????????-????-????-????-????????????.db", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
@@ -555,6 +559,14 @@ impl Plugin for AndroidPlugin {
                     "/net.thunderbird.android/databases/",
                 ],
                 "e-mail accounts (address, shown name, incoming and outgoing servers, user names, last sync) and each account's e-mails (sender and recipients, subject, preview, full text or first body part, header, folder, flags, dates)",
+            ),
+            e(
+                "LinkedIn preferences and messenger store",
+                &[
+                    "/com.linkedin.android/shared_prefs/linkedInPrefsName.xml\"",
+                    "/com.linkedin.android/databases/messenger-sdk",
+                ],
+                "the signed-in LinkedIn member (member id, e-mail, names, headline, public identifier, last login), messages (sender with headline and profile URL, subject, text, conversation and its label, delivery) and the members of the conversations",
             ),
             e(
                 "Burner burnerDatabase.db and burners.db",
@@ -1455,6 +1467,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 k9mail::store(ctx, l, &mail)
             })?;
+        }
+        for l in found.iter().filter(|l| linkedin::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || linkedin::prefs(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| linkedin::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || linkedin::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| burner::is_burner(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -60,6 +60,7 @@
 //! | Google Chat `Documents/user_accounts/<user id>/dynamite.db` | [`crate::gchat`] (shared with Android) | one per message (creator, conversation, text, attachment, meeting, reaction), per conversation, draft and user | `gchat:<user id>` persons (Google account id, e-mail, name); `owner`: the folder's user |
 //! | Tinder `Library/Application Support/Tinder/Tinder2.sqlite`, `com.cardify.tinder.plist` | [`tinder`] | the account (current user, preferences' e-mail and phone), one per message (sender, text, URLs, match), per match (the matched profile, flags, times) and per recommended profile | `tinder:<user id>` persons (the id Android's Tinder keeps; first name, public user name); `owner`: the current user, e-mail, phone; wallet claims by direction |
 //! | Burner `Phoenix.sqlite` (app group) | [`burner`] | the account (own number, country, Burner numbers, do-not-disturb, voicemail URL, user id), each Burner number (name, allotments, expiry, auto-reply, calling settings), contacts (numbers with labels, notes, flags, images), texts, calls and voicemails (direction, read, thread, text or call state, type, asset and media URLs, ids) | `owner`: the own number, each Burner number, `burner:<user id>`; other parties by number |
+//! | LinkedIn `Library/Preferences/com.linkedin.LinkedIn.plist`, `Documents/msg_database.sqlite` | [`linkedin`] | the signed-in member (member id, names, headline, location, public identifier), one per message (sender's names, headline, profile URL, distance, text, conversation and its name, delivery) | `linkedin:<public identifier>` senders (the id Android's LinkedIn keeps); `owner`: the account's public identifier and name, the sender at distance SELF |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -108,6 +109,7 @@ pub mod keyboard;
 pub mod kik;
 pub mod knowledgec;
 pub mod line;
+pub mod linkedin;
 pub mod locationd;
 pub mod mail;
 pub mod mastodon;
@@ -270,6 +272,9 @@ impl Plugin for Ios {
             bumble::triage(&run)
         })?;
         ctx.artefact("Burner Phoenix.sqlite", || burner::triage(&run))?;
+        ctx.artefact("LinkedIn preferences and msg_database.sqlite", || {
+            linkedin::triage(&run)
+        })?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -856,6 +861,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Burner: the account (the user's own number, user id), its Burner numbers (second numbers: names, allotments, expiry, auto-replies), contacts (numbers, names, other numbers, notes) and the texts, calls and voicemails on them",
         ),
         entry(
+            "LinkedIn preferences and msg_database.sqlite",
+            &[
+                "/com.linkedin.LinkedIn.plist\"",
+                "/Documents/msg_database.sqlite\"",
+            ],
+            "LinkedIn: the signed-in member (member id, names, headline, location, public identifier) and messages (sender with headline and profile URL, text, conversation, delivery)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1276,6 +1289,8 @@ const SEARCHED: &[&str] = &[
     "Chat.sqlite",
     "yap-database.sqlite",
     "Phoenix.sqlite",
+    "com.linkedin.LinkedIn.plist",
+    "msg_database.sqlite",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

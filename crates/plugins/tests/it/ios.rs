@@ -1043,6 +1043,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Tinder Tinder2.sqlite", false),
             ("Bumble Chat.sqlite and yap-database.sqlite", false),
             ("Burner Phoenix.sqlite", false),
+            ("LinkedIn preferences and msg_database.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

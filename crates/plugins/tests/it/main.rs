@@ -47,6 +47,7 @@ mod kik_android;
 mod layouts;
 mod limits;
 mod line_android;
+mod linkedin;
 mod locationd;
 mod lockdown;
 mod mailprotect;

@@ -1,0 +1,46 @@
+//! LinkedIn on Android and iOS: what both platforms' readers share. A member's stable public
+//! id is the last part of their profile URL (`https://www.linkedin.com/in/<public identifier>`),
+//! which both apps keep for each message sender and participant: a member is the person
+//! `linkedin:<public identifier>`, so one met on an iPhone and on an Android phone is one
+//! person.
+
+/// A SQL expression of `url` (a profile URL) giving `linkedin:<public identifier>`, or NULL when
+/// the URL has no `/in/` part; a query string or a trailing `/` is left out.
+pub fn member_sql(url: &str) -> String {
+    let tail = format!("substr({url}, instr({url}, '/in/') + 4)");
+    let id = format!(
+        "rtrim(CASE WHEN instr({tail}, '?') > 0 THEN substr({tail}, 1, instr({tail}, '?') - 1) ELSE {tail} END, '/')"
+    );
+    format!("CASE WHEN instr({url}, '/in/') > 0 AND {id} != '' THEN 'linkedin:' || {id} END")
+}
+
+/// The JSON path, below a participant object, of each member field both apps keep: first and
+/// last name, headline, profile URL, distance (`SELF` for the device's user).
+pub const MEMBER: [(&str, &str); 5] = [
+    ("first", "participantType.member.firstName.text"),
+    ("last", "participantType.member.lastName.text"),
+    ("headline", "participantType.member.headline.text"),
+    ("profile_url", "participantType.member.profileUrl"),
+    ("distance", "participantType.member.distance"),
+];
+
+/// The columns of a member held as JSON in `json` at `base` (`$` or `$.sender`), each aliased
+/// `<prefix><field>`, plus `<prefix>member` (`linkedin:<public identifier>`, see
+/// [`member_sql`]) and `<prefix>name` (first and last name joined).
+pub fn member_columns(json: &str, base: &str, prefix: &str) -> String {
+    let at = |path: &str| format!("json_extract({json}, '{base}.{path}')");
+    let mut cols: Vec<String> = MEMBER
+        .iter()
+        .map(|(alias, path)| format!("{} AS {prefix}{alias}", at(path)))
+        .collect();
+    cols.push(format!(
+        "{} AS {prefix}member",
+        member_sql(&at("participantType.member.profileUrl"))
+    ));
+    cols.push(format!(
+        "NULLIF(TRIM(COALESCE({}, '') || ' ' || COALESCE({}, '')), '') AS {prefix}name",
+        at("participantType.member.firstName.text"),
+        at("participantType.member.lastName.text"),
+    ));
+    cols.join(", ")
+}
