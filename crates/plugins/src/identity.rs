@@ -1741,3 +1741,57 @@ pub fn email_addresses(text: &str) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Observes every e-mail address written in `list` (an app's address list) as a person
+/// `handle:<address>`, but the device's user's own (`own`, lower-cased); `why` words each
+/// observation from the address as written.
+pub fn observe_correspondents(
+    ctx: &AgentCtx<'_>,
+    list: &str,
+    own: &std::collections::BTreeSet<String>,
+    inv: &Invoked,
+    why: &dyn Fn(&str) -> String,
+) -> Result<(), RuntimeError> {
+    for (written, address) in email_addresses(list) {
+        if own.contains(&address) {
+            continue;
+        }
+        observe(
+            ctx,
+            &format!("handle:{address}"),
+            EntityKind::Person,
+            &written,
+            IdType::Email,
+            &written,
+            inv,
+            why(&written),
+        )?;
+    }
+    Ok(())
+}
+
+/// Observes each present value of `ids` (`(value, type, what)`) on the device's user
+/// (`owner`), cited from `inv`; `why` words each observation from its `what`.
+pub fn observe_owner_ids(
+    ctx: &AgentCtx<'_>,
+    inv: &Invoked,
+    ids: Vec<(Option<String>, IdType, &str)>,
+    why: &dyn Fn(&str) -> String,
+) -> Result<(), RuntimeError> {
+    for (value, id_type, what) in ids {
+        let Some(v) = value else {
+            continue;
+        };
+        observe(
+            ctx,
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            id_type,
+            &v,
+            inv,
+            why(what),
+        )?;
+    }
+    Ok(())
+}

@@ -44,3 +44,27 @@ pub fn member_columns(json: &str, base: &str, prefix: &str) -> String {
     ));
     cols.join(", ")
 }
+
+/// The facts both apps' message rows give (the columns [`member_columns`] names with the
+/// prefix `s_`, and `label`, `body`, `status`, `conversation`, as both readers alias them).
+pub fn message_facts(
+    d: &mut crate::drafts::Draft,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    inv: &masf_tools::Invoked,
+) {
+    use crate::outputs::raw;
+    use masf_graph::FactType;
+    for col in ["s_first", "s_last", "s_name", "label"] {
+        d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
+    }
+    for col in ["s_headline", "s_distance", "body", "status"] {
+        d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
+    }
+    d.fact(FactType::Url, raw(t, row, "s_profile_url").as_deref(), inv);
+    d.fact(
+        FactType::Identifier,
+        raw(t, row, "conversation").as_deref(),
+        inv,
+    );
+}

@@ -172,33 +172,26 @@ fn accounts(
         let user_email = t
             .get(row, "user")
             .filter(|u| !email_addresses(u).is_empty());
-        for (value, id_type, what) in [
-            (raw(t, row, "email"), IdType::Email, "e-mail address"),
-            (
-                user_email.map(crate::outputs::escape),
-                IdType::Email,
-                "user name",
-            ),
-            (raw(t, row, "identity_name"), IdType::DisplayName, "name"),
-            (raw(t, row, "display"), IdType::DisplayName, "display name"),
-        ] {
-            let Some(v) = value else {
-                continue;
-            };
-            observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                &v,
-                inv,
+        crate::identity::observe_owner_ids(
+            ctx,
+            inv,
+            vec![
+                (raw(t, row, "email"), IdType::Email, "e-mail address"),
+                (
+                    user_email.map(crate::outputs::escape),
+                    IdType::Email,
+                    "user name",
+                ),
+                (raw(t, row, "identity_name"), IdType::DisplayName, "name"),
+                (raw(t, row, "display"), IdType::DisplayName, "display name"),
+            ],
+            &|what| {
                 format!(
                     "The {what} of a FairEmail account set up on the device ({}), the device's user's.",
                     l.name()
-                ),
-            )?;
-        }
+                )
+            },
+        )?;
     }
     Ok(())
 }
@@ -469,24 +462,12 @@ CASE WHEN json_valid(m.\"{col}\") THEN (SELECT group_concat(json_extract(j.value
         record_draft(ctx, d)?;
         for col in LISTS {
             let addresses = t.get(row, &format!("{col}_addresses")).unwrap_or_default();
-            for (written, address) in email_addresses(addresses) {
-                if own.contains(&address) {
-                    continue;
-                }
-                observe(
-                    ctx,
-                    &format!("handle:{address}"),
-                    EntityKind::Person,
-                    &written,
-                    IdType::Email,
-                    &written,
-                    inv,
-                    format!(
-                        "{written} is in the {col} list of an e-mail of the device's FairEmail account (message {id} of {}).",
-                        l.name()
-                    ),
-                )?;
-            }
+            crate::identity::observe_correspondents(ctx, addresses, own, inv, &|written| {
+                format!(
+                    "{written} is in the {col} list of an e-mail of the device's FairEmail account (message {id} of {}).",
+                    l.name()
+                )
+            })?;
         }
         if let Some(preview) = t.get(row, "preview") {
             let other = if sent {

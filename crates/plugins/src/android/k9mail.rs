@@ -16,12 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, stored_flag, unix_millis};
-use crate::identity::{artefact_name, observe, pages_on, pages_on_with, schema_on};
+use crate::identity::{artefact_name, pages_on, pages_on_with, schema_on};
 use crate::outputs::raw;
 
 const APPS: [(&str, &str); 2] = [
@@ -161,26 +161,20 @@ WHERE uuid IN (SELECT substr(primkey, 1, 36) FROM preferences_storage WHERE prim
             },
         );
         record_draft(ctx, d)?;
-        for (col, id_type, what) in [
-            ("email", IdType::Email, "address"),
-            ("shown_name", IdType::DisplayName, "shown name"),
-        ] {
-            if let Some(v) = raw(t, row, col) {
-                observe(
-                    ctx,
-                    "owner",
-                    EntityKind::Person,
-                    "device owner",
-                    id_type,
-                    &v,
-                    inv,
-                    format!(
-                        "The {what} of the {app} mail account set up on the device ({}), the device's user's.",
-                        l.name()
-                    ),
-                )?;
-            }
-        }
+        crate::identity::observe_owner_ids(
+            ctx,
+            inv,
+            vec![
+                (raw(t, row, "email"), IdType::Email, "address"),
+                (raw(t, row, "shown_name"), IdType::DisplayName, "shown name"),
+            ],
+            &|what| {
+                format!(
+                    "The {what} of the {app} mail account set up on the device ({}), the device's user's.",
+                    l.name()
+                )
+            },
+        )?;
     }
     Ok(())
 }
@@ -384,25 +378,13 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
             let Some(list) = t.get(row, col) else {
                 continue;
             };
-            for (written, address) in crate::identity::email_addresses(list) {
-                if own.contains(&address) {
-                    continue;
-                }
-                observe(
-                    ctx,
-                    &format!("handle:{address}"),
-                    EntityKind::Person,
-                    &written,
-                    IdType::Email,
-                    &written,
-                    inv,
-                    format!(
-                        "{written} is in the {} of an e-mail of the device's {app} account (messages row {mid} of {}).",
-                        col.trim_end_matches("_list").replace('_', "-"),
-                        l.name()
-                    ),
-                )?;
-            }
+            let field = col.trim_end_matches("_list").replace('_', "-");
+            crate::identity::observe_correspondents(ctx, list, &own, inv, &|written| {
+                format!(
+                    "{written} is in the {field} of an e-mail of the device's {app} account (messages row {mid} of {}).",
+                    l.name()
+                )
+            })?;
         }
         // the text: the full text, the first body part (decoded from base64 by the tool), or
         // the preview, each cited from the output holding it

@@ -18,12 +18,12 @@
 //! its key columns, the others where present.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::calls::{note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
-use crate::identity::{artefact_name, observe, observe_columns, pages_on, schema_on};
+use crate::identity::{artefact_name, observe_columns, pages_on, schema_on};
 use crate::linkedin::member_columns;
 use crate::outputs::raw;
 
@@ -45,36 +45,10 @@ pub fn is_store(l: &Located) -> bool {
 
 /// The preferences file.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_xml",
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "LinkedIn", None)? else {
         return Ok(());
     };
-    let prefs = match super::wechat::shared_prefs(&inv.output.text) {
-        Ok(p) => p,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!(
-                    "could not parse LinkedIn's preferences because the XML is malformed {why}"
-                ),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
-    };
-    let get = |k: &str| {
-        prefs
-            .iter()
-            .find(|(n, _)| n == k)
-            .map(|(_, v)| v.clone())
-            .filter(|v| !v.is_empty())
-    };
+    let get = |k: &str| super::wechat::pref(&prefs, k);
     // the meModel JSON as the XML holds it (entity references undone to read it); a value is a
     // fact only as the output writes it
     let me: Option<serde_json::Value> = get("meModel").and_then(|m| {
@@ -146,35 +120,24 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         public.as_deref().unwrap_or("(not stored)"),
     );
     record_draft(ctx, d)?;
-    for (v, id_type, what) in [
-        (email, IdType::Email, "e-mail"),
-        (
-            first
-                .zip(last)
-                .map(|(f, l)| format!("{f} {l}"))
-                .filter(|n| inv.output.text.contains(n.as_str())),
-            IdType::DisplayName,
-            "name",
-        ),
-    ] {
-        let Some(v) = v else {
-            continue;
-        };
-        observe(
-            ctx,
-            "owner",
-            EntityKind::Person,
-            "device owner",
-            id_type,
-            &v,
-            &inv,
+    let name = first
+        .zip(last)
+        .map(|(f, l)| format!("{f} {l}"))
+        .filter(|n| inv.output.text.contains(n.as_str()));
+    crate::identity::observe_owner_ids(
+        ctx,
+        &inv,
+        vec![
+            (email, IdType::Email, "e-mail"),
+            (name, IdType::DisplayName, "name"),
+        ],
+        &|what| {
             format!(
                 "The {what} of the LinkedIn member signed in on the device ({}).",
                 l.name()
-            ),
-        )?;
-    }
-    Ok(())
+            )
+        },
+    )
 }
 
 /// The messenger store.
@@ -384,16 +347,13 @@ FROM MessagesData md {sender} WHERE json_valid(md.entityData) ORDER BY md.delive
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        for col in ["s_first", "s_last", "s_name", "label"] {
-            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
-        }
-        for col in ["s_headline", "s_distance", "subject", "body", "status"] {
-            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
-        }
-        d.fact(FactType::Url, raw(t, row, "s_profile_url").as_deref(), inv);
-        for col in ["conversation", "sender_urn"] {
-            d.fact(FactType::Identifier, raw(t, row, col).as_deref(), inv);
-        }
+        crate::linkedin::message_facts(&mut d, t, row, inv);
+        d.fact(FactType::Text, raw(t, row, "subject").as_deref(), inv);
+        d.fact(
+            FactType::Identifier,
+            raw(t, row, "sender_urn").as_deref(),
+            inv,
+        );
         let delivered = t.get(row, "delivered");
         d.message_time(delivered, unix_millis(delivered), sent, inv);
         d.interpretation = format!(

@@ -20,7 +20,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe};
+use crate::identity::observe;
 
 /// Whether `l` is Session's preferences file.
 pub fn is_prefs(l: &Located) -> bool {
@@ -46,46 +46,16 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// The preferences file (see the module documentation).
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
+    let Some((inv, prefs)) = super::wechat::prefs_xml(
         ctx,
-        &name,
-        "read_xml",
-        crate::identity::args_on(
-            &l.tree,
-            serde_json::json!({"path": l.path, "qualify": {"pref_local_number": "session"}}),
-        ),
+        l,
+        "Session",
+        Some(serde_json::json!({"pref_local_number": "session"})),
     )?
     else {
         return Ok(());
     };
-    let xml = inv
-        .output
-        .text
-        .lines()
-        .filter(|line| !line.starts_with("# qualified "))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let prefs = match super::wechat::shared_prefs(&xml) {
-        Ok(p) => p,
-        Err(why) => {
-            ctx.unparsed(
-                &name,
-                &format!(
-                    "could not parse Session's preferences because the XML is malformed {why}"
-                ),
-                Some(&inv.record.invocation_id),
-            )?;
-            return Ok(());
-        }
-    };
-    let get = |k: &str| {
-        prefs
-            .iter()
-            .find(|(n, _)| n == k)
-            .map(|(_, v)| v.clone())
-            .filter(|v| !v.is_empty())
-    };
+    let get = |k: &str| super::wechat::pref(&prefs, k);
     let id = get("pref_local_number");
     let profile = get("pref_profile_name");
     let mut d = Draft::new(

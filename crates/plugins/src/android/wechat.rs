@@ -118,6 +118,58 @@ pub(super) fn prefs_of(
     }
 }
 
+/// The preferences of `l` read by `read_xml` (with `qualify` when given: its `# qualified`
+/// lines are in the output, left out of the values), `None` when unreadable or malformed
+/// (noted, naming `app`).
+pub(super) fn prefs_xml(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    app: &str,
+    qualify: Option<serde_json::Value>,
+) -> Result<Option<(masf_tools::Invoked, Prefs)>, RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let mut args = serde_json::json!({"path": l.path});
+    if let Some(q) = qualify {
+        args["qualify"] = q;
+    }
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_xml",
+        crate::identity::args_on(&l.tree, args),
+    )?
+    else {
+        return Ok(None);
+    };
+    let xml = inv
+        .output
+        .text
+        .lines()
+        .filter(|line| !line.starts_with("# qualified "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match shared_prefs(&xml) {
+        Ok(p) => Ok(Some((inv, p))),
+        Err(why) => {
+            ctx.unparsed(
+                &name,
+                &format!("could not parse {app}'s preferences because the XML is malformed {why}"),
+                Some(&inv.record.invocation_id),
+            )?;
+            Ok(None)
+        }
+    }
+}
+
+/// The first non-empty value of the preference `key`.
+pub(super) fn pref(prefs: &Prefs, key: &str) -> Option<String> {
+    prefs
+        .iter()
+        .find(|(n, _)| n == key)
+        .map(|(_, v)| v.clone())
+        .filter(|v| !v.is_empty())
+}
+
 /// Triage of WeChat's and Signal's files found.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     let named = |n: &'static str| found.iter().filter(move |l| l.name() == n);

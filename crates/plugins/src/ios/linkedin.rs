@@ -227,18 +227,7 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
             },
         );
         d.fact(FactType::Path, Some(path), find);
-        for col in ["s_first", "s_last", "s_name", "label"] {
-            d.fact(FactType::Name, raw(t, row, col).as_deref(), inv);
-        }
-        for col in ["s_headline", "s_distance", "body", "status"] {
-            d.fact(FactType::Text, raw(t, row, col).as_deref(), inv);
-        }
-        d.fact(FactType::Url, raw(t, row, "s_profile_url").as_deref(), inv);
-        d.fact(
-            FactType::Identifier,
-            raw(t, row, "conversation").as_deref(),
-            inv,
-        );
+        crate::linkedin::message_facts(&mut d, t, row, inv);
         let delivered = raw(t, row, "delivered");
         d.message_time(
             delivered.as_deref(),
