@@ -36,6 +36,7 @@
 //! | Tinder `com.tinder/databases/tinder-3.db` ([`tinder`]) | one per message (sender, recipient, text, content type, direction), per match (the matched person's profile, photo URLs, flags), per inbox message from Tinder, the account's last activity | `tinder:<user id>` persons (the id iOS's Tinder keeps); `owner`: the one sender of messages sent to matches |
 //! | Bumble `com.bumble.app/databases/ChatComDatabase` ([`bumble`]) | one per message (direction, sender, recipient, text and URL of the JSON payload), per match (name, age, gender, mode, image URL) | `bumble:<user id>` persons (the id iOS's Bumble keeps); `owner`: the one sender of outgoing messages |
 //! | K-9 Mail / Thunderbird `com.fsck.k9`, `net.thunderbird.android` `databases/preferences_storage` and `<account uuid>.db` ([`k9mail`]) | one per account (address, name, servers, user names, last sync; a stored password said, not copied), per e-mail (dates, address lists, subject, preview, text, header, folder, flags) | `owner`: the accounts' addresses and names; `handle:<address>` persons for every other address |
+//! | Kijiji `com.ebay.kijiji.ca` `databases/messageBoxDatabase` and `shared_prefs/LoginData.xml` ([`kijiji`]) | one per message (conversation, ad id and title, counterparty id and name, sender, state, text, time), the signed-in user (e-mail, display name, eBay user id, logged in) | `kijiji:<id>` counterparties (the id iOS's Kijiji keeps); `owner`: the user's e-mail, name, `kijiji:<eBay user id>` |
 //! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
@@ -89,6 +90,7 @@ mod imo;
 mod instagram;
 mod k9mail;
 mod keep;
+mod kijiji;
 mod kik;
 mod line;
 mod linkedin;
@@ -185,6 +187,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("burners.db", "messages"),
     ("linkedInPrefsName.xml", "accounts"),
     ("messenger-sdk*", "messages"),
+    ("messageBoxDatabase", "messages"),
+    ("LoginData.xml", "accounts"),
     ("????????-????-????-????-????????????.db", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
@@ -559,6 +563,14 @@ impl Plugin for AndroidPlugin {
                     "/net.thunderbird.android/databases/",
                 ],
                 "e-mail accounts (address, shown name, incoming and outgoing servers, user names, last sync) and each account's e-mails (sender and recipients, subject, preview, full text or first body part, header, folder, flags, dates)",
+            ),
+            e(
+                "Kijiji messageBoxDatabase and LoginData.xml",
+                &[
+                    "/com.ebay.kijiji.ca/databases/messageBoxDatabase\"",
+                    "/com.ebay.kijiji.ca/shared_prefs/LoginData.xml\"",
+                ],
+                "Kijiji messages (the ad, the other user's id and name, sender, state, text) and the signed-in user (e-mail, display name, eBay user id)",
             ),
             e(
                 "LinkedIn preferences and messenger store",
@@ -1467,6 +1479,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 k9mail::store(ctx, l, &mail)
             })?;
+        }
+        for l in found.iter().filter(|l| kijiji::is_login(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || kijiji::login(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| kijiji::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || kijiji::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| linkedin::is_prefs(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || linkedin::prefs(ctx, l))?;

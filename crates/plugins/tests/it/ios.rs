@@ -1044,6 +1044,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Bumble Chat.sqlite and yap-database.sqlite", false),
             ("Burner Phoenix.sqlite", false),
             ("LinkedIn preferences and msg_database.sqlite", false),
+            ("Kijiji conversation_cache", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

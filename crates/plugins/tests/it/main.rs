@@ -43,6 +43,7 @@ mod ios_tabs;
 mod ios_usage;
 mod k9mail;
 mod keep;
+mod kijiji;
 mod kik_android;
 mod layouts;
 mod limits;
