@@ -10,7 +10,9 @@
 //! Then the people a note is shared with (`ZSERVERSHAREDATA`, an archived `CKShare`, read
 //! through `plists`): each participant's name, e-mail, phone, role, permission and acceptance
 //! status. The current user (`IsCurrentUser`) is the device's owner; the others are person
-//! entities `note-participant:<id>` with their name, e-mail and phone.
+//! entities `note-participant:<id>` with their name, e-mail and phone. And the invitations to
+//! shared notes (`ZICINVITATION`, iLEAPP's `notesParticipants`): created, received and
+//! modified, the note's title and snippet, the share URL, and the participants of its share.
 //!
 //! Columns are keyed by name: Core Data renumbers them between iOS versions
 //! (`ZCREATIONDATE3` on iOS 17, `ZCREATIONDATE1` before; the account link `ZACCOUNT2`…`8`).
@@ -62,9 +64,14 @@ use crate::outputs::in_json_cell;
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
     let obj = "ZICCLOUDSYNCINGOBJECT";
-    let Some(schema) = run.schema(path, &[obj, "ZICNOTEDATA"])? else {
+    let Some(schema) = run.schema(path, &[obj, "ZICNOTEDATA", "ZICINVITATION"])? else {
         return Ok(());
     };
+    if !schema.columns("ZICINVITATION").is_empty()
+        && schema.require(run, "ZICINVITATION", &["Z_PK", "ZSERVERSHAREDATA"])?
+    {
+        invitations(run, find, path, &schema)?;
+    }
     if !schema.require(run, obj, &["Z_PK", "ZNOTEDATA"])?
         || !schema.require(run, "ZICNOTEDATA", &["Z_PK", "ZDATA"])?
     {
@@ -232,97 +239,221 @@ fn participants(
     let mut found = Vec::new();
     collect(share, &mut found, 0);
     for p in found {
-        let s = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_string);
-        let identity = p.get("UserIdentity").unwrap_or(&Value::Null);
-        let lookup = identity.get("LookupInfo").unwrap_or(&Value::Null);
-        let email = lookup.get("EmailAddress").and_then(Value::as_str);
-        let phone = lookup.get("PhoneNumber").and_then(Value::as_str);
-        let components = identity.get("NameComponents").unwrap_or(&Value::Null);
-        let names = components
-            .get("NS.nameComponentsPrivate")
-            .unwrap_or(components);
-        let name: Vec<&str> = ["NS.givenName", "NS.middleName", "NS.familyName"]
-            .iter()
-            .filter_map(|k| names.get(*k).and_then(Value::as_str))
-            .collect();
-        let id = s("ParticipantID").unwrap_or_default();
-        let current = p.get("IsCurrentUser") == Some(&Value::Bool(true));
-        // the archived participant type as iLEAPP reads it (1 owner, 2 private user)
-        let role = match p.get("Type").and_then(Value::as_u64) {
-            Some(1) => "owner".to_string(),
-            Some(2) => "private user".to_string(),
-            Some(n) => format!("participant of type {n}"),
-            None => "participant".to_string(),
-        };
-        let permission = match p.get("Permission").and_then(Value::as_u64) {
-            Some(1) => "no access",
-            Some(2) => "read only",
-            Some(3) => "read/write",
-            _ => "unknown",
-        };
-        let acceptance = match p.get("AcceptanceStatus").and_then(Value::as_u64) {
-            Some(1) => "pending",
-            Some(2) => "accepted",
-            Some(3) => "removed",
-            _ => "unknown",
-        };
+        let who = Participant::of(p);
         let mut d = Draft::new(
             "notes",
             format!(
                 "Note {pk} shared with {}",
-                email
-                    .or(phone)
+                who.email
+                    .or(who.phone)
                     .map(str::to_string)
-                    .unwrap_or_else(|| name.join(" "))
+                    .unwrap_or_else(|| who.name.join(" "))
             ),
         );
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Name, title.map(escape).as_deref(), inv);
-        d.fact(FactType::Identifier, Some(&id), inv);
-        for n in &name {
+        d.fact(FactType::Identifier, Some(&who.id), inv);
+        for n in &who.name {
             d.fact(FactType::Name, Some(&escape(n)), inv);
         }
-        d.fact(FactType::Email, email, inv);
-        d.fact(FactType::Phone, phone, inv);
+        d.fact(FactType::Email, who.email, inv);
+        d.fact(FactType::Phone, who.phone, inv);
         d.interpretation = format!(
-            "Note Z_PK {pk} of {path} is shared (iCloud share, ZSERVERSHAREDATA); participant {id} is {}{}{}, its {role}{}, permission {}, acceptance status {}.",
-            if name.is_empty() {
+            "Note Z_PK {pk} of {path} is shared (iCloud share, ZSERVERSHAREDATA); {}.",
+            who.describe()
+        );
+        run.record(d)?;
+        who.observe(run, inv)?;
+    }
+    Ok(())
+}
+
+/// The invitations to shared notes (`ZICINVITATION`), the fields of iLEAPP's
+/// `notesParticipants`: one `notes` phenomenon per invitation — created, received and modified
+/// (Core Data seconds), the note's title and snippet, the share URL — with each participant of
+/// its archived `CKShare` (`ZSERVERSHAREDATA`: id, name, e-mail, phone, role, permission,
+/// acceptance), the participants observed as the note rows' are.
+fn invitations(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    schema: &super::Schema,
+) -> Result<(), RuntimeError> {
+    let c = |x: &str| schema.col("i", "ZICINVITATION", x);
+    let sql = format!(
+        "SELECT * FROM (SELECT i.Z_PK AS pk, {} AS created, {} AS received, {} AS modified, {} AS title, {} AS snippet, {} AS url, i.ZSERVERSHAREDATA AS share FROM ZICINVITATION i WHERE i.ZSERVERSHAREDATA IS NOT NULL)",
+        c("ZCREATIONDATE"),
+        c("ZRECEIVEDDATE"),
+        c("ZMODIFICATIONDATE"),
+        c("ZTITLE"),
+        c("ZSNIPPET"),
+        c("ZSHAREURL"),
+    );
+    let Some(paged) = run.paged_with(path, &sql, "pk", &["plists"])? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let pk = raw(t, row, "pk").unwrap_or_default();
+        let title = raw(t, row, "title");
+        let mut d = Draft::new(
+            "notes",
+            format!(
+                "Invitation to the shared note {}",
+                title.as_deref().unwrap_or("(untitled)")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Name, title.as_deref(), inv);
+        d.fact(FactType::Text, raw(t, row, "snippet").as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
+        for (col, what) in [
+            ("created", "Note invitation created"),
+            ("received", "Note invitation received"),
+            ("modified", "Note invitation modified"),
+        ] {
+            let v = raw(t, row, col);
+            d.time(v.as_deref(), core_data_encoding(v.as_deref()), what, inv);
+        }
+        let share = t.get(row, "share").and_then(plist_cell);
+        let mut found = Vec::new();
+        if let Some(share) = &share {
+            collect(share, &mut found, 0);
+        }
+        let mut said = Vec::new();
+        for p in &found {
+            let who = Participant::of(p);
+            d.fact(FactType::Identifier, Some(&who.id), inv);
+            for n in &who.name {
+                d.fact(FactType::Name, Some(&escape(n)), inv);
+            }
+            d.fact(FactType::Email, who.email, inv);
+            d.fact(FactType::Phone, who.phone, inv);
+            said.push(who.describe());
+        }
+        d.interpretation = format!(
+            "ZICINVITATION Z_PK {pk} of {path}: an invitation to the shared note \"{}\"{}; its participants: {}. Times are Core Data seconds.",
+            title.as_deref().unwrap_or("(untitled)"),
+            t.get(row, "url")
+                .map(|u| format!(" ({u})"))
+                .unwrap_or_default(),
+            if said.is_empty() {
+                "none stored".to_string()
+            } else {
+                said.join("; ")
+            },
+        );
+        run.record(d)?;
+        for p in &found {
+            Participant::of(p).observe(run, inv)?;
+        }
+    }
+    Ok(())
+}
+
+/// One participant of an archived `CKShare`.
+struct Participant<'a> {
+    id: String,
+    email: Option<&'a str>,
+    phone: Option<&'a str>,
+    name: Vec<&'a str>,
+    current: bool,
+    role: String,
+    permission: &'static str,
+    acceptance: &'static str,
+}
+
+impl<'a> Participant<'a> {
+    fn of(p: &'a Value) -> Self {
+        let identity = p.get("UserIdentity").unwrap_or(&Value::Null);
+        let lookup = identity.get("LookupInfo").unwrap_or(&Value::Null);
+        let components = identity.get("NameComponents").unwrap_or(&Value::Null);
+        let names = components
+            .get("NS.nameComponentsPrivate")
+            .unwrap_or(components);
+        Participant {
+            id: p
+                .get("ParticipantID")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            email: lookup.get("EmailAddress").and_then(Value::as_str),
+            phone: lookup.get("PhoneNumber").and_then(Value::as_str),
+            name: ["NS.givenName", "NS.middleName", "NS.familyName"]
+                .iter()
+                .filter_map(|k| names.get(*k).and_then(Value::as_str))
+                .collect(),
+            current: p.get("IsCurrentUser") == Some(&Value::Bool(true)),
+            // the archived participant type as iLEAPP reads it (1 owner, 2 private user)
+            role: match p.get("Type").and_then(Value::as_u64) {
+                Some(1) => "owner".to_string(),
+                Some(2) => "private user".to_string(),
+                Some(n) => format!("participant of type {n}"),
+                None => "participant".to_string(),
+            },
+            permission: match p.get("Permission").and_then(Value::as_u64) {
+                Some(1) => "no access",
+                Some(2) => "read only",
+                Some(3) => "read/write",
+                _ => "unknown",
+            },
+            acceptance: match p.get("AcceptanceStatus").and_then(Value::as_u64) {
+                Some(1) => "pending",
+                Some(2) => "accepted",
+                Some(3) => "removed",
+                _ => "unknown",
+            },
+        }
+    }
+
+    /// "participant <id> is <name> <e-mail> (<phone>), its <role>, permission …, acceptance
+    /// status …".
+    fn describe(&self) -> String {
+        format!(
+            "participant {} is {}{}{}, its {}{}, permission {}, acceptance status {}",
+            self.id,
+            if self.name.is_empty() {
                 "unnamed".to_string()
             } else {
-                name.join(" ")
+                self.name.join(" ")
             },
-            email.map(|e| format!(" <{e}>")).unwrap_or_default(),
-            phone.map(|p| format!(" ({p})")).unwrap_or_default(),
-            if current {
+            self.email.map(|e| format!(" <{e}>")).unwrap_or_default(),
+            self.phone.map(|p| format!(" ({p})")).unwrap_or_default(),
+            self.role,
+            if self.current {
                 ", the device's own user"
             } else {
                 ""
             },
-            permission,
-            acceptance,
-        );
-        run.record(d)?;
-        let (context, label) = if current {
+            self.permission,
+            self.acceptance,
+        )
+    }
+
+    /// The participant's e-mail, phone and (a one-part) name: the device's user when current,
+    /// else the person `note-participant:<id>`.
+    fn observe(&self, run: &Run<'_, '_>, inv: &Invoked) -> Result<(), RuntimeError> {
+        let (context, label) = if self.current {
             ("owner".to_string(), "device owner".to_string())
         } else {
             (
-                format!("note-participant:{id}"),
-                if name.is_empty() {
-                    id.clone()
+                format!("note-participant:{}", self.id),
+                if self.name.is_empty() {
+                    self.id.clone()
                 } else {
-                    name.join(" ")
+                    self.name.join(" ")
                 },
             )
         };
+        let role = &self.role;
         let why =
             |v: &str| format!("{v} is a participant ({role}) of a shared note on this device.");
-        for (ty, v) in [(IdType::Email, email), (IdType::Phone, phone)] {
+        for (ty, v) in [(IdType::Email, self.email), (IdType::Phone, self.phone)] {
             if let Some(v) = v {
                 run.observe(&context, EntityKind::Person, &label, ty, v, inv, why(v))?;
             }
         }
         // a name is observed only when the output holds it whole (one name component)
-        if let ([only], false) = (name.as_slice(), current) {
+        if let ([only], false) = (self.name.as_slice(), self.current) {
             run.observe(
                 &context,
                 EntityKind::Person,
@@ -333,8 +464,8 @@ fn participants(
                 why(only),
             )?;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Every participant object below `v` (an object with `ParticipantID` and `UserIdentity`).

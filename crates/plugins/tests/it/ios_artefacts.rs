@@ -232,7 +232,10 @@ fn ios_ileapp_notes_every_field_and_the_text() {
     let notes: Vec<&Phenomenon> = o
         .category("notes")
         .into_iter()
-        .filter(|p| !p.title.contains(" shared with "))
+        .filter(|p| {
+            !p.title.contains(" shared with ")
+                && !p.title.starts_with("Invitation to the shared note ")
+        })
         .collect();
     let rows = exp["data"].as_array().unwrap();
     assert_eq!(notes.len(), rows.len());
@@ -281,8 +284,58 @@ fn ios_ileapp_notes_every_field_and_the_text() {
     }
     assert!(missing.is_empty(), "{missing:#?}");
 
-    // the shares' participants, against iLEAPP's notesParticipants
+    // the shares' participants, against iLEAPP's notesParticipants: each participant of a
+    // shared note, and each invitation (ZICINVITATION: its times, the note's title and snippet,
+    // the share URL) with its participants
     let exp = expected("notes.notesParticipants.josh_ios17_ffs");
+    let invitations: Vec<&Phenomenon> = o
+        .category("notes")
+        .into_iter()
+        .filter(|p| p.title.starts_with("Invitation to the shared note "))
+        .collect();
+    for row in exp["data"].as_array().unwrap() {
+        let id = cell(&exp, row, "Participant ID");
+        let url = cell(&exp, row, "Share URL");
+        let p = invitations
+            .iter()
+            .find(|p| has(p, &id) && has(p, &url))
+            .unwrap_or_else(|| panic!("invitation with {id} and {url}: {invitations:#?}"));
+        for f in [
+            "Note Title",
+            "Note Snippet",
+            "Email Address",
+            "Phone Number",
+        ] {
+            let v = cell(&exp, row, f);
+            assert!(v.is_empty() || has(p, &v), "{id} {f}={v}");
+        }
+        for (f, what) in [
+            ("Invitation Created", "Note invitation created"),
+            ("Invitation Received", "Note invitation received"),
+            ("Last Modified", "Note invitation modified"),
+        ] {
+            let want: i64 = row
+                .as_array()
+                .unwrap()
+                .get(
+                    exp["headers"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .position(|h| h == f)
+                        .unwrap(),
+                )
+                .and_then(serde_json::Value::as_i64)
+                .unwrap();
+            assert!(
+                unix_times(p).iter().any(|(d, t)| d == what && *t == want),
+                "{id} {f}={want}: {:?}",
+                unix_times(p)
+            );
+        }
+        assert!(p.interpretation.contains(&format!("participant {id} is")));
+    }
+    assert_eq!(invitations.len(), 2);
     let shared: Vec<&Phenomenon> = o
         .category("notes")
         .into_iter()
