@@ -7,7 +7,8 @@
 //! - one per `messages` row (`IGDirectPublishedMessage`): message and thread id, sender id
 //!   (`metadata.senderPk`), server time (`metadata.serverTimestamp`), subtype (text, media,
 //!   thread activity such as video chats), the text (`content.string`), a call's title and id,
-//!   a photo's media id; whether the viewer sent it.
+//!   a photo's media id and, as iLEAPP reports it, the URL of its first image version with that
+//!   URL's expiry; whether the viewer sent it.
 //!
 //! Identities: the viewer is the owner (`instagram:<id>` as the qualified id from the query,
 //! user name and full name where the inviter record names the same id); the other users and
@@ -237,6 +238,23 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             .and_then(|x| x.get("IGDirectPublishedMessagePermanentMedia*permanentMedia"))
             .and_then(|x| x.get("IGPhoto*photo"));
         let media_id = s(photo, "kIGPhotoMediaID");
+        // the photo's first image version (iLEAPP's shared media URL and its expiry)
+        let version = photo
+            .and_then(|p| p.get("imageVersions"))
+            .and_then(|v| v.get(0).or_else(|| v.get("NS.objects")?.get(0)));
+        let media_url = version
+            .and_then(|v| v.get("url"))
+            .and_then(|u| {
+                if u.is_string() {
+                    Some(u)
+                } else {
+                    u.get("NS.relative")
+                }
+            })
+            .and_then(Value::as_str)
+            .filter(|u| !u.is_empty())
+            .map(in_json_cell);
+        let expires = s(version, "expiration_date");
         let sent = sender.is_some() && sender == viewer;
         let mut d = Draft::new(
             "messages",
@@ -263,6 +281,13 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             } else {
                 "Message received"
             },
+            inv,
+        );
+        d.fact(FactType::Url, media_url.as_deref(), inv);
+        d.time(
+            expires.as_deref(),
+            expires.as_ref().map(|_| TimeEncoding::Iso8601),
+            "Shared media URL expires",
             inv,
         );
         d.interpretation = format!(

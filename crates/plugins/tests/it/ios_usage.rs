@@ -813,7 +813,8 @@ fn ios_plaso_instagram_direct_threads_and_messages() {
     assert_all_accepted(&o);
     assert!(o.unparsed.is_empty(), "{:#?}", o.unparsed);
     // plistlib unarchiving each row as the oracle: message id, sender, subtype, text, the
-    // server time as Unix seconds
+    // server time as Unix seconds, and iLEAPP's shared media URL and its expiry (the photo's
+    // first image version)
     let out = Command::new("python3")
         .arg("-c")
         .arg(
@@ -825,13 +826,18 @@ def un(data):
         if x == '$null': return None
         if isinstance(x, dict):
             if 'NS.time' in x: return x['NS.time']
+            if 'NS.objects' in x: return [r(o) for o in x['NS.objects']]
             return {k: r(o) for k, o in x.items() if k != '$class'}
         return x
     return r(v['$top']['root'])
 db = sqlite3.connect('file:' + sys.argv[1] + '?immutable=1', uri=True)
 for mid, a in db.execute('SELECT message_id, archive FROM messages ORDER BY row_id'):
     m = un(a); meta = m['IGDirectPublishedMessageMetadata*metadata']; c = m['IGDirectPublishedMessageContent*content']
-    print(mid, meta['NSString*senderPk'], c['codedSubtype'], int(meta['NSDate*serverTimestamp'] + 978307200), (c.get('NSString*string') or '').replace('\n', ' '), sep='\t')
+    photo = ((c.get('IGDirectPublishedMessageMedia*media') or {}).get('IGDirectPublishedMessagePermanentMedia*permanentMedia') or {}).get('IGPhoto*photo') or {}
+    v = (photo.get('imageVersions') or [{}])[0]
+    url = (v.get('url') or {}).get('NS.relative') or ''
+    exp = int(v['expiration_date'] + 978307200) if v.get('expiration_date') else ''
+    print(mid, meta['NSString*senderPk'], c['codedSubtype'], int(meta['NSDate*serverTimestamp'] + 978307200), (c.get('NSString*string') or '').replace('\n', ' '), url, exp, sep='\t')
 "#,
         )
         .arg(public("ios/plaso-9368974384.db"))
@@ -867,7 +873,21 @@ for mid, a in db.execute('SELECT message_id, archive FROM messages ORDER BY row_
                 "{r:?}"
             );
         }
-        let m = &p.times[0];
+        if !r[5].is_empty() {
+            assert!(has(p, &r[5]), "media URL {r:?}");
+            assert!(
+                p.times
+                    .iter()
+                    .any(|t| t.description == "Shared media URL expires"
+                        && unix_of(&p.verified_facts[t.fact].value).to_string() == r[6]),
+                "media URL expiry {r:?}"
+            );
+        }
+        let m = p
+            .times
+            .iter()
+            .find(|t| t.description.starts_with("Message "))
+            .unwrap();
         let at = unix_of(&p.verified_facts[m.fact].value);
         assert_eq!(at, r[3].parse::<i64>().unwrap(), "{r:?}");
         let want = if r[1] == "9368974384" {
