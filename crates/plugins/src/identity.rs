@@ -1795,3 +1795,29 @@ pub fn observe_owner_ids(
     }
     Ok(())
 }
+
+/// Wallet addresses in an e-mail's `text`, claims by direction ([`claims_by_direction`]): the
+/// other party is the first address of `to` when the device's user sent it, else the first of
+/// `from` (`handle:<address>`).
+pub fn mail_claims(
+    ctx: &AgentCtx<'_>,
+    cite: &Invoked,
+    text: &str,
+    what: &str,
+    sent: bool,
+    from: &str,
+    to: &str,
+) -> Result<usize, RuntimeError> {
+    let other = email_addresses(if sent { to } else { from })
+        .into_iter()
+        .next()
+        .map(|(written, address)| (format!("handle:{address}"), written));
+    claims_by_direction(
+        ctx,
+        cite,
+        text,
+        what,
+        sent,
+        other.as_ref().map(|(c, w)| (c.as_str(), w.as_str())),
+    )
+}

@@ -68,3 +68,18 @@ pub fn message_facts(
         inv,
     );
 }
+
+/// ", member id <id>, <first> <last>" for an account's interpretation (each part where stored).
+pub fn member_words(member: Option<&str>, first: Option<&str>, last: Option<&str>) -> String {
+    let mut out = member
+        .map(|m| format!(", member id {m}"))
+        .unwrap_or_default();
+    if first.is_some() || last.is_some() {
+        out.push_str(&format!(
+            ", {} {}",
+            first.unwrap_or_default(),
+            last.unwrap_or_default()
+        ));
+    }
+    out
+}

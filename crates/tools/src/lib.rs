@@ -52,8 +52,9 @@
 //!   again; one read-only SELECT only. Options turn BLOB cells into text a fact can ground in:
 //!   `plists: true` writes a binary plist as `plist:` + its canonical JSON, NSKeyedArchiver
 //!   unwrapped (with `decode_nested: true` the JSON texts kept inside it decoded too, so their
-//!   values print once, unescaped); `protobuf: true` writes a Protocol Buffers message, gzip-inflated first, as
-//!   `protobuf:` + its schema-less decoding ([`protobuf`], like `protoc --decode_raw`);
+//!   values print once, unescaped); `protobuf: true` writes a Protocol Buffers message,
+//!   gzip- or zlib-inflated first (a zlib stream after one leading byte too, as Gmail keeps
+//!   messages), as `protobuf:` + its schema-less decoding ([`protobuf`], like `protoc --decode_raw`);
 //!   `telegram: true` writes a Telegram for Android stored message as `tl:` + its reading ([`tl`]:
 //!   the client's secret-chat message field by field, other layers by the text after the message
 //!   date, marked `date-anchored`); `base64: true` writes a cell that is base64 of UTF-8 text as

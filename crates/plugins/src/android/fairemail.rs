@@ -470,21 +470,14 @@ CASE WHEN json_valid(m.\"{col}\") THEN (SELECT group_concat(json_extract(j.value
             })?;
         }
         if let Some(preview) = t.get(row, "preview") {
-            let other = if sent {
-                email_addresses(t.get(row, "to_addresses").unwrap_or_default())
-                    .into_iter()
-                    .next()
-            } else {
-                from.first().cloned()
-            };
-            let context = other.map(|(w, a)| (format!("handle:{a}"), w));
-            crate::identity::claims_by_direction(
+            crate::identity::mail_claims(
                 ctx,
                 inv,
                 preview,
                 &format!("FairEmail message {id} ({})", l.name()),
                 sent,
-                context.as_ref().map(|(c, w)| (c.as_str(), w.as_str())),
+                t.get(row, "from_addresses").unwrap_or_default(),
+                t.get(row, "to_addresses").unwrap_or_default(),
             )?;
         }
     }

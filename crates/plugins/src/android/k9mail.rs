@@ -401,20 +401,14 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
             .or(decoded_text)
             .or(t.get(row, "preview").map(|v| (inv, v.to_string())));
         if let Some((cite, text)) = text {
-            let other = if sent {
-                t.get(row, "to_list")
-                    .and_then(|l| crate::identity::email_addresses(l).into_iter().next())
-            } else {
-                from.first().cloned()
-            };
-            let context = other.map(|(w, a)| (format!("handle:{a}"), w));
-            crate::identity::claims_by_direction(
+            crate::identity::mail_claims(
                 ctx,
                 cite,
                 &text,
                 &format!("{app} e-mail, messages row {mid} ({})", l.name()),
                 sent,
-                context.as_ref().map(|(c, w)| (c.as_str(), w.as_str())),
+                sender,
+                t.get(row, "to_list").unwrap_or_default(),
             )?;
         }
     }

@@ -99,20 +99,9 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         &inv,
     );
     d.interpretation = format!(
-        "{}: the LinkedIn member signed in on the device{}{}{}; its public profile is https://www.linkedin.com/in/{} (the public identifier); the last login is Unix seconds.",
+        "{}: the LinkedIn member signed in on the device{}{}; its public profile is https://www.linkedin.com/in/{} (the public identifier); the last login is Unix seconds.",
         l.name(),
-        member_id
-            .as_deref()
-            .map(|m| format!(", member id {m}"))
-            .unwrap_or_default(),
-        match (&first, &last) {
-            (None, None) => String::new(),
-            (f, l) => format!(
-                ", {} {}",
-                f.as_deref().unwrap_or_default(),
-                l.as_deref().unwrap_or_default()
-            ),
-        },
+        crate::linkedin::member_words(member_id.as_deref(), first.as_deref(), last.as_deref()),
         email
             .as_deref()
             .map(|e| format!(", e-mail {e}"))

@@ -108,19 +108,8 @@ fn account(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
     d.fact(FactType::Text, location.as_deref(), &inv);
     d.fact(FactType::Account, public.as_deref(), &inv);
     d.interpretation = format!(
-        "{path}: the LinkedIn member signed in on the device{}{}{}; its public profile is https://www.linkedin.com/in/{} (the public identifier).",
-        member
-            .as_deref()
-            .map(|m| format!(", member id {m}"))
-            .unwrap_or_default(),
-        match (&first, &last) {
-            (None, None) => String::new(),
-            (f, l) => format!(
-                ", {} {}",
-                f.as_deref().unwrap_or_default(),
-                l.as_deref().unwrap_or_default()
-            ),
-        },
+        "{path}: the LinkedIn member signed in on the device{}{}; its public profile is https://www.linkedin.com/in/{} (the public identifier).",
+        crate::linkedin::member_words(member.as_deref(), first.as_deref(), last.as_deref()),
         headline
             .as_deref()
             .map(|h| format!(" ({h})"))
