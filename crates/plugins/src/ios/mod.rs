@@ -62,6 +62,7 @@
 //! | Burner `Phoenix.sqlite` (app group) | [`burner`] | the account (own number, country, Burner numbers, do-not-disturb, voicemail URL, user id), each Burner number (name, allotments, expiry, auto-reply, calling settings), contacts (numbers with labels, notes, flags, images), texts, calls and voicemails (direction, read, thread, text or call state, type, asset and media URLs, ids) | `owner`: the own number, each Burner number, `burner:<user id>`; other parties by number |
 //! | LinkedIn `Library/Preferences/com.linkedin.LinkedIn.plist`, `Documents/msg_database.sqlite` | [`linkedin`] | the signed-in member (member id, names, headline, location, public identifier), one per message (sender's names, headline, profile URL, distance, text, conversation and its name, delivery) | `linkedin:<public identifier>` senders (the id Android's LinkedIn keeps); `owner`: the account's public identifier and name, the sender at distance SELF |
 //! | Kijiji `Library/Caches/conversation_cache` (JSON) | [`kijiji`] | one per message (conversation, ad id and title, counterparty id and name, sender, status, text, time) | `kijiji:<id>` counterparties (the id Android's Kijiji keeps) |
+//! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -118,6 +119,7 @@ pub mod mastodon;
 pub mod mewe;
 pub mod notes;
 pub mod photos;
+pub mod pinger;
 pub mod plists;
 pub mod privacyreport;
 pub mod routined;
@@ -278,6 +280,7 @@ impl Plugin for Ios {
             linkedin::triage(&run)
         })?;
         ctx.artefact("Kijiji conversation_cache", || kijiji::triage(&run))?;
+        ctx.artefact("Text Free Messaging_*.sqlite", || pinger::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -877,6 +880,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Kijiji messages: the ad, the other user's id and name, sender, status, text",
         ),
         entry(
+            "Text Free Messaging_*.sqlite",
+            &["/Messaging_"],
+            "Text Free (Pinger) messages: time, conversation, direction, the other party, status, text, type",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1300,6 +1308,7 @@ const SEARCHED: &[&str] = &[
     "com.linkedin.LinkedIn.plist",
     "msg_database.sqlite",
     "conversation_cache",
+    "Messaging_*.sqlite",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

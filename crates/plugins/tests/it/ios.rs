@@ -1045,6 +1045,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Burner Phoenix.sqlite", false),
             ("LinkedIn preferences and msg_database.sqlite", false),
             ("Kijiji conversation_cache", false),
+            ("Text Free Messaging_*.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

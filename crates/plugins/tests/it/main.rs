@@ -58,6 +58,7 @@ mod meetme;
 mod messenger;
 mod mms;
 mod outputs;
+mod pinger;
 mod playstore;
 mod screens;
 mod session;
