@@ -35,6 +35,10 @@ pub struct App {
     /// Whether a match's encrypted user id is an id of the person too (Badoo's messages carry
     /// it as sender and recipient).
     encrypted_ids: bool,
+    /// ALEAPP's words for the stored `game_mode` values.
+    modes: &'static [(&'static str, &'static str)],
+    /// ALEAPP's words for the stored `gender` values.
+    genders: &'static [(&'static str, &'static str)],
 }
 
 const APPS: [App; 2] = [
@@ -43,12 +47,20 @@ const APPS: [App; 2] = [
         service: "bumble",
         package: "com.bumble.app",
         encrypted_ids: false,
+        modes: &[
+            ("0", "Bumble Date"),
+            ("1", "Bumble Friends"),
+            ("5", "Bumble Bizz"),
+        ],
+        genders: &[],
     },
     App {
         name: "Badoo",
         service: "badoo",
         package: "com.badoo.mobile",
         encrypted_ids: true,
+        modes: &[],
+        genders: &[("0", "male"), ("1", "female")],
     },
 ];
 
@@ -456,19 +468,23 @@ fn conversations(
             continue;
         };
         let label = t.get(row, "user_name").unwrap_or(id).to_string();
-        let mode = match (app.service, t.get(row, "game_mode")) {
-            ("bumble", Some("0")) => " (Bumble Date)".to_string(),
-            ("bumble", Some("1")) => " (Bumble Friends)".to_string(),
-            ("bumble", Some("5")) => " (Bumble Bizz)".to_string(),
-            (_, Some(v)) => format!(" (mode {v})"),
-            (_, None) => String::new(),
+        let word = |words: &[(&str, &'static str)], v: &str| {
+            words.iter().find(|(k, _)| *k == v).map(|(_, w)| *w)
         };
-        let gender = match (app.service, t.get(row, "gender")) {
-            // ALEAPP's Badoo wording
-            ("badoo", Some("0")) => "0, male".to_string(),
-            ("badoo", Some("1")) => "1, female".to_string(),
-            (_, Some(v)) => v.to_string(),
-            (_, None) => "not stored".to_string(),
+        let mode = match t.get(row, "game_mode") {
+            Some(v) => match word(app.modes, v) {
+                Some(w) => format!(" ({w})"),
+                None => format!(" (mode {v})"),
+            },
+            None => String::new(),
+        };
+        let gender = match t.get(row, "gender") {
+            // ALEAPP's words where it has them
+            Some(v) => match word(app.genders, v) {
+                Some(w) => format!("{v}, {w}"),
+                None => v.to_string(),
+            },
+            None => "not stored".to_string(),
         };
         let mut d = Draft::new("contacts", format!("{} match {label}", app.name));
         d.fact(FactType::Path, Some(&l.path), &l.found);

@@ -19,13 +19,13 @@
 use std::collections::BTreeSet;
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use super::databases::{Book, counterparty, observe_party};
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, stored_flag, unix_millis};
-use crate::identity::{artefact_name, observe, pages_on, schema_on};
+use crate::identity::{artefact_name, pages_on, schema_on};
 use crate::outputs::raw;
 
 /// Whether `l` is one of Burner's stores.
@@ -107,30 +107,24 @@ fn field(key: &str, alias: &str) -> String {
     format!("CASE WHEN json_valid(value) THEN json_extract(value, '$.{key}') END AS {alias}")
 }
 
-/// Observes a Burner number as the device's user's.
+/// Observes a Burner number as the device's user's (a value that is no phone is not observed).
 fn own_number(
     ctx: &AgentCtx<'_>,
     l: &Located,
-    number: &str,
+    number: String,
     inv: &masf_tools::Invoked,
 ) -> Result<(), RuntimeError> {
-    if crate::identity::normalized(ctx, IdType::Phone, number).is_none() {
-        return Ok(());
-    }
-    observe(
+    crate::identity::observe_owner_ids(
         ctx,
-        "owner",
-        EntityKind::Person,
-        "device owner",
-        IdType::Phone,
-        number,
         inv,
-        format!(
-            "A Burner number of the device's user ({}): a second number rented through the app, on which its texts and calls are made.",
-            l.name()
-        ),
-    )?;
-    Ok(())
+        vec![(Some(number), IdType::Phone, "number")],
+        &|_| {
+            format!(
+                "A Burner number of the device's user ({}): a second number rented through the app, on which its texts and calls are made.",
+                l.name()
+            )
+        },
+    )
 }
 
 fn numbers(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeError> {
@@ -171,7 +165,7 @@ fn numbers(ctx: &AgentCtx<'_>, l: &Located, name: &str) -> Result<(), RuntimeErr
         );
         record_draft(ctx, d)?;
         if let Some(n) = raw(t, row, "number") {
-            own_number(ctx, l, &n, inv)?;
+            own_number(ctx, l, n, inv)?;
         }
     }
     Ok(())
@@ -242,7 +236,7 @@ fn old_numbers(
         );
         record_draft(ctx, d)?;
         if let Some(n) = raw(t, row, "phone_number_id") {
-            own_number(ctx, l, &n, inv)?;
+            own_number(ctx, l, n, inv)?;
         }
     }
     Ok(())

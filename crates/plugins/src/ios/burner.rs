@@ -86,16 +86,13 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
     Ok(())
 }
 
-/// Observes a number as the device's user's.
+/// Observes a number as the device's user's (a value that is no phone is not observed).
 fn own_phone(
     run: &Run<'_, '_>,
     number: &str,
     inv: &Invoked,
     what: &str,
 ) -> Result<(), RuntimeError> {
-    if run.handle_type(number).is_none() {
-        return Ok(());
-    }
     run.observe(
         "owner",
         EntityKind::Person,

@@ -68,13 +68,9 @@ fn account(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
         return Ok(());
     };
     let profile = doc.get("voy.authenticatedDashProfileModel");
-    let text = |v: Option<&Value>| -> Option<String> {
-        let s = match v? {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => return None,
-        };
-        (!s.is_empty() && inv.output.text.contains(&s)).then_some(s)
+    // a value as the output writes it, and only when it does
+    let text = |v: Option<&Value>| {
+        crate::outputs::json_scalar(v).filter(|s| inv.output.text.contains(s.as_str()))
     };
     let at = |path: &[&str]| {
         let mut v = profile?;

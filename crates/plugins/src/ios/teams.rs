@@ -394,10 +394,7 @@ fn users(
 /// (it would not ground).
 fn member(v: &Value, key: &str, cell: &str) -> Option<String> {
     let written = match v.get(key)? {
-        Value::String(s) if !s.is_empty() => {
-            let json = serde_json::to_string(s).ok()?;
-            crate::outputs::escape(&json[1..json.len() - 1])
-        }
+        Value::String(s) if !s.is_empty() => crate::outputs::in_json_cell(s),
         Value::Number(n) => n.to_string(),
         Value::Bool(b) => b.to_string(),
         _ => return None,
