@@ -39,6 +39,7 @@
 //! | Kijiji `com.ebay.kijiji.ca` `databases/messageBoxDatabase` and `shared_prefs/LoginData.xml` ([`kijiji`]) | one per message (conversation, ad id and title, counterparty id and name, sender, state, text, time), the signed-in user (e-mail, display name, eBay user id, logged in) | `kijiji:<id>` counterparties (the id iOS's Kijiji keeps); `owner`: the user's e-mail, name, `kijiji:<eBay user id>` |
 //! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
+//! | Wire `com.wire` `databases/<user id>` (legacy), `databases/user-db-…` (SQLCipher), Proteus session files ([`wire`]) | every user (id, name, handle, e-mail, phone, connection), client (label, model, verification, registered), message (time, type, text, asset, call duration, sender, conversation, likes) and deletion; the encrypted store noted; one per Proteus session (the other party's user id, domain, client) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id iOS's Wire keeps); `owner`: the `self` user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
@@ -119,6 +120,7 @@ mod users;
 mod vibermsg;
 mod wechat;
 mod whatsapp;
+mod wire;
 mod zapya;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
@@ -190,6 +192,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("messageBoxDatabase", "messages"),
     ("LoginData.xml", "accounts"),
     ("????????-????-????-????-????????????.db", "messages"),
+    ("????????-????-????-????-????????????", "messages"),
+    ("????????-????-????-????-????????????*_*", "contacts"),
+    ("user-db-*", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
     ("chats.db", "messages"),
@@ -587,6 +592,11 @@ impl Plugin for AndroidPlugin {
                     "/com.adhoclabs.burner/databases/burners.db\"",
                 ],
                 "the device's user's Burner second numbers (created, names, auto-replies, minutes and texts left, expiry), texts and calls on them (the other party's number and name, direction, text, attachment URL, duration), contacts, subscriptions",
+            ),
+            e(
+                "Wire store, encrypted store and Proteus sessions",
+                &["/com.wire/databases/", "/proteus/sessions/", "/files/otr/"],
+                "Wire users (the account's own and every other: id, name, handle, e-mail, phone, connection), clients (model, label, verification, registration), messages (time, type, text, asset name, call duration, sender, conversation, likes), deletions; the current app's SQLCipher store detected; Proteus sessions (the other party's user id, domain and client)",
             ),
             e(
                 "FairEmail fairemail",
@@ -1496,6 +1506,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 burner::triage(ctx, l, &book)
             })?;
+        }
+        for l in found.iter().filter(|l| wire::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| wire::is_encrypted(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::encrypted(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| wire::is_session(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::proteus(ctx, l))?;
         }
         for l in found.iter().filter(|l| fairemail::is_fairemail(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

@@ -63,6 +63,7 @@
 //! | LinkedIn `Library/Preferences/com.linkedin.LinkedIn.plist`, `Documents/msg_database.sqlite` | [`linkedin`] | the signed-in member (member id, names, headline, location, public identifier), one per message (sender's names, headline, profile URL, distance, text, conversation and its name, delivery) | `linkedin:<public identifier>` senders (the id Android's LinkedIn keeps); `owner`: the account's public identifier and name, the sender at distance SELF |
 //! | Kijiji `Library/Caches/conversation_cache` (JSON) | [`kijiji`] | one per message (conversation, ad id and title, counterparty id and name, sender, status, text, time) | `kijiji:<id>` counterparties (the id Android's Kijiji keeps) |
 //! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
+//! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -145,6 +146,7 @@ pub mod voicemail;
 pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
+pub mod wire;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -281,6 +283,7 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Kijiji conversation_cache", || kijiji::triage(&run))?;
         ctx.artefact("Text Free Messaging_*.sqlite", || pinger::triage(&run))?;
+        ctx.artefact("Wire store.wiredatabase", || wire::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -885,6 +888,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Text Free (Pinger) messages: time, conversation, direction, the other party, status, text, type",
         ),
         entry(
+            "Wire store.wiredatabase",
+            &["/store/store.wiredatabase\""],
+            "Wire users (the account's own and every other: id, handle, name, e-mail, phone), clients (model, label, activation time and place), messages (server time, category, text, asset and location names, call duration, sender, conversation)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1309,6 +1317,7 @@ const SEARCHED: &[&str] = &[
     "msg_database.sqlite",
     "conversation_cache",
     "Messaging_*.sqlite",
+    "store.wiredatabase",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

@@ -1046,6 +1046,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("LinkedIn preferences and msg_database.sqlite", false),
             ("Kijiji conversation_cache", false),
             ("Text Free Messaging_*.sqlite", false),
+            ("Wire store.wiredatabase", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

@@ -86,4 +86,5 @@ mod wallets;
 mod wallets_mobile;
 mod whatsapp_android;
 mod who;
+mod wire;
 mod zapya;
