@@ -64,6 +64,7 @@
 //! | Kijiji `Library/Caches/conversation_cache` (JSON) | [`kijiji`] | one per message (conversation, ad id and title, counterparty id and name, sender, status, text, time) | `kijiji:<id>` counterparties (the id Android's Kijiji keeps) |
 //! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
+//! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -83,6 +84,7 @@
 pub mod accounts;
 pub mod addressbook;
 pub mod adid;
+pub mod applewallet;
 pub mod apps;
 pub mod appstate;
 pub mod asyncstorage;
@@ -284,6 +286,9 @@ impl Plugin for Ios {
         ctx.artefact("Kijiji conversation_cache", || kijiji::triage(&run))?;
         ctx.artefact("Text Free Messaging_*.sqlite", || pinger::triage(&run))?;
         ctx.artefact("Wire store.wiredatabase", || wire::triage(&run))?;
+        ctx.artefact("Apple Wallet passes and transactions", || {
+            applewallet::triage(&run)
+        })?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -893,6 +898,15 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Wire users (the account's own and every other: id, handle, name, e-mail, phone), clients (model, label, activation time and place), messages (server time, category, text, asset and location names, call duration, sender, conversation)",
         ),
         entry(
+            "Apple Wallet passes and transactions",
+            &[
+                "/Library/Passes/passes23.sqlite\"",
+                ".pkpass/pass.json\"",
+                "/nanopasses.sqlite3\"",
+            ],
+            "Apple Pay and Apple Cash transactions (merchant, place, amount, currency, location, peer payment counterpart and memo), Wallet passes (issuer, description, serial and type ids, dates, field labels and values, barcodes), the Watch's passes",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1318,6 +1332,9 @@ const SEARCHED: &[&str] = &[
     "conversation_cache",
     "Messaging_*.sqlite",
     "store.wiredatabase",
+    "passes23.sqlite",
+    "pass.json",
+    "nanopasses.sqlite3",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

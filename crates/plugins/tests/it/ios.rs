@@ -1047,6 +1047,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Kijiji conversation_cache", false),
             ("Text Free Messaging_*.sqlite", false),
             ("Wire store.wiredatabase", false),
+            ("Apple Wallet passes and transactions", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),
