@@ -40,6 +40,7 @@
 //! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | Wire `com.wire` `databases/<user id>` (legacy), `databases/user-db-…` (SQLCipher), Proteus session files ([`wire`]) | every user (id, name, handle, e-mail, phone, connection), client (label, model, verification, registered), message (time, type, text, asset, call duration, sender, conversation, likes) and deletion; the encrypted store noted; one per Proteus session (the other party's user id, domain, client) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id iOS's Wire keeps); `owner`: the `self` user |
+//! | Zangi `com.beint.zangi` `databases/*.db` (found by listing the app's folder) ([`zangi`]) | one per message (time, direction, chat, ids, text, attachment, sender's and recipient's numbers and names) | `zangi:<number>` persons (the id iOS's Zangi keeps); `owner`: the one sender of outgoing messages |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
@@ -121,6 +122,7 @@ mod vibermsg;
 mod wechat;
 mod whatsapp;
 mod wire;
+mod zangi;
 mod zapya;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
@@ -592,6 +594,11 @@ impl Plugin for AndroidPlugin {
                     "/com.adhoclabs.burner/databases/burners.db\"",
                 ],
                 "the device's user's Burner second numbers (created, names, auto-replies, minutes and texts left, expiry), texts and calls on them (the other party's number and name, direction, text, attachment URL, duration), contacts, subscriptions",
+            ),
+            e(
+                "Zangi message store",
+                &["/com.beint.zangi/databases/"],
+                "Zangi messages (time, direction, chat, ids, text, attachment, the sender's and recipient's numbers and names)",
             ),
             e(
                 "Wire store, encrypted store and Proteus sessions",
@@ -1507,6 +1514,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 burner::triage(ctx, l, &book)
             })?;
         }
+        for l in found.iter().filter(|l| zangi::is_app_dir(l)) {
+            zangi::triage(ctx, l)?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1599,7 +1609,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             let parsed: Vec<Located> = found
                 .iter()
                 .filter(|l| !unparsed.contains(&artefact_name(&l.tree, &l.path)))
-                .filter(|l| crate::wallet_apps::android_app(&l.path).is_none())
+                .filter(|l| !is_app_dir(&l.path))
                 .cloned()
                 .collect();
             artefact_files(ctx, &parsed)?;
@@ -1648,6 +1658,17 @@ pub(crate) fn read_xml<T>(
     }
 }
 
+/// The data folders of apps whose stores have no fixed name (found by the folder, named after
+/// the package, then listed by the reader).
+const APP_DIRS: &[&str] = &[zangi::PACKAGE];
+
+/// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of
+/// [`APP_DIRS`].
+fn is_app_dir(path: &str) -> bool {
+    crate::wallet_apps::android_app(path).is_some()
+        || APP_DIRS.contains(&path.rsplit('/').next().unwrap_or(path))
+}
+
 /// Finds every artefact of [`ARTEFACTS`] in every readable file system: one `find_files` per
 /// file system with every glob (one walk of the tree, not one per artefact); deleted entries are
 /// left out.
@@ -1657,6 +1678,7 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
         .iter()
         .map(|(g, _)| *g)
         .chain(crate::wallet_apps::android_globs())
+        .chain(APP_DIRS.iter().copied())
         .collect();
     let limit = FOUND_PER_ARTEFACT * ARTEFACTS.len() as u64;
     let mut out = Vec::new();
@@ -1702,7 +1724,7 @@ fn locate(ctx: &AgentCtx<'_>) -> Result<Vec<Located>, RuntimeError> {
             ));
         }
         for path in crate::outputs::found_dirs(&invoked.output.text) {
-            if crate::wallet_apps::android_app(&path).is_some() {
+            if is_app_dir(&path) {
                 here.push((
                     globs.len(),
                     Located {

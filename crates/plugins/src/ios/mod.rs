@@ -65,6 +65,7 @@
 //! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
+//! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -149,6 +150,7 @@ pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
 pub mod wire;
+pub mod zangi;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -289,6 +291,7 @@ impl Plugin for Ios {
         ctx.artefact("Apple Wallet passes and transactions", || {
             applewallet::triage(&run)
         })?;
+        ctx.artefact("Zangi zangidb.sqlite", || zangi::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -907,6 +910,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Apple Pay and Apple Cash transactions (merchant, place, amount, currency, location, peer payment counterpart and memo), Wallet passes (issuer, description, serial and type ids, dates, field labels and values, barcodes), the Watch's passes",
         ),
         entry(
+            "Zangi zangidb.sqlite",
+            &["/zangidb"],
+            "Zangi messages (time, direction, text, type, conversation and chat name, sender's name and number, media), contacts (names, numbers, e-mails, flags) and the account (number, names, e-mail, country)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1335,6 +1343,7 @@ const SEARCHED: &[&str] = &[
     "passes23.sqlite",
     "pass.json",
     "nanopasses.sqlite3",
+    "zangidb*.sqlite",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

@@ -1048,6 +1048,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Text Free Messaging_*.sqlite", false),
             ("Wire store.wiredatabase", false),
             ("Apple Wallet passes and transactions", false),
+            ("Zangi zangidb.sqlite", false),
             ("Cash App CCEntitySync", false),
             ("Venmo feeds", false),
             ("React Native AsyncStorage", false),

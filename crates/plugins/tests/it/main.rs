@@ -88,4 +88,5 @@ mod wallets_mobile;
 mod whatsapp_android;
 mod who;
 mod wire;
+mod zangi;
 mod zapya;
