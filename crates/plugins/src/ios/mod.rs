@@ -34,6 +34,7 @@
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
+//! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
@@ -119,6 +120,7 @@ pub mod line;
 pub mod linkedin;
 pub mod locationd;
 pub mod mail;
+pub mod mapssync;
 pub mod mastodon;
 pub mod mewe;
 pub mod notes;
@@ -340,6 +342,9 @@ impl Plugin for Ios {
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
         ctx.artefact("routined locations", || routined::triage(&run))?;
+        ctx.artefact("Apple Maps history MapsSync_0.0.1", || {
+            mapssync::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1048,6 +1053,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "locations with times: cached location fixes, significant-location visits, parked-car events",
         ),
         entry(
+            "Apple Maps history MapsSync_0.0.1",
+            &["/MapsSync_0.0.1\""],
+            "Apple Maps history: searches typed, places viewed with their addresses, directions with their ends, coordinates, times (synced through iCloud)",
+        ),
+        entry(
             "camera-roll screenshots",
             &["/DCIM/"],
             "screenshots (OCR): wallets, amounts, receive screens",
@@ -1344,6 +1354,7 @@ const SEARCHED: &[&str] = &[
     "pass.json",
     "nanopasses.sqlite3",
     "zangidb*.sqlite",
+    "MapsSync_0.0.1",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

@@ -1073,6 +1073,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Mail Envelope Index", false),
             ("KnowledgeC knowledgeC.db", false),
             ("routined locations", false),
+            ("Apple Maps history MapsSync_0.0.1", false),
             ("camera-roll screenshots", false),
             ("app snapshots", false),
             ("Control Center configuration", false),

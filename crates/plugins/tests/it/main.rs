@@ -54,6 +54,7 @@ mod locationd;
 mod lockdown;
 mod mailprotect;
 mod maps;
+mod mapssync;
 mod media;
 mod meetme;
 mod messenger;
