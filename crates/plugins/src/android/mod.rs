@@ -40,6 +40,9 @@
 //! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | Wire `com.wire` `databases/<user id>` (legacy), `databases/user-db-…` (SQLCipher), Proteus session files ([`wire`]) | every user (id, name, handle, e-mail, phone, connection), client (label, model, verification, registered), message (time, type, text, asset, call duration, sender, conversation, likes) and deletion; the encrypted store noted; one per Proteus session (the other party's user id, domain, client) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id iOS's Wire keeps); `owner`: the `self` user |
+//! | Life360 `com.life360.android.safetymapd` `MembersEngineRoomDatabase`, `messaging.db`, `L360LocalStoreRoomDatabase`, `L360EventStore.db`, `com.amplitude.api` ([`life360`]) | one per circle member (names, login e-mail and phone, role, circle), message (sender, text, flags, shared location), saved place, place alert, recorded position (coordinates, accuracy, battery, Wi-Fi), and the analytics keys | `life360:<member id>` persons with their e-mails and phones; `owner`: the analytics store's `user_id` |
+//! | TeleGuard `ch.swisscows.messenger.teleguardapp/app_flutter/teleguard_database.db`, `teleguard_temp.db` ([`crate::teleguard`], shared with iOS) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id iOS's TeleGuard keeps); `owner`: the account's server id, alias, phone |
+//! | MeWe `com.mewe` `databases/app_database` or `app_v3.db`, `shared_prefs/SGSession.xml` ([`mewe`]) | one per chat message (sender, user id, thread, text, attachment, deleted), participant, post, comment, post media item, poll option, reaction, group, page, community; the session's preferences | `mewe:<user id>` senders (the id iOS's MeWe keeps); `owner`: the one sender of the user's messages |
 //! | Zangi `com.beint.zangi` `databases/*.db` (found by listing the app's folder) ([`zangi`]) | one per message (time, direction, chat, ids, text, attachment, sender's and recipient's numbers and names) | `zangi:<number>` persons (the id iOS's Zangi keeps); `owner`: the one sender of outgoing messages |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -94,10 +97,12 @@ mod k9mail;
 mod keep;
 mod kijiji;
 mod kik;
+mod life360;
 mod line;
 mod linkedin;
 mod maps;
 mod meetme;
+mod mewe;
 mod mms;
 mod packagesxml;
 mod partitions;
@@ -197,6 +202,16 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("????????-????-????-????-????????????", "messages"),
     ("????????-????-????-????-????????????*_*", "contacts"),
     ("user-db-*", "messages"),
+    ("app_database", "messages"),
+    ("app_v3.db", "messages"),
+    ("SGSession.xml", "accounts"),
+    ("teleguard_database.db", "messages"),
+    ("teleguard_temp.db", "messages"),
+    ("MembersEngineRoomDatabase", "contacts"),
+    ("messaging.db", "messages"),
+    ("L360LocalStoreRoomDatabase", "locations"),
+    ("L360EventStore.db", "locations"),
+    ("com.amplitude.api", "accounts"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
     ("chats.db", "messages"),
@@ -594,6 +609,25 @@ impl Plugin for AndroidPlugin {
                     "/com.adhoclabs.burner/databases/burners.db\"",
                 ],
                 "the device's user's Burner second numbers (created, names, auto-replies, minutes and texts left, expiry), texts and calls on them (the other party's number and name, direction, text, attachment URL, duration), contacts, subscriptions",
+            ),
+            e(
+                "Life360 stores",
+                &["/com.life360.android.safetymapd/databases/"],
+                "Life360 circle members (names, login e-mails and phones, roles, circles), circle messages with shared locations, saved places and their alerts, the device's recorded positions with battery and Wi-Fi, the analytics store's user id",
+            ),
+            e(
+                "TeleGuard teleguard_database.db",
+                &["/ch.swisscows.messenger.teleguardapp/app_flutter/teleguard_database.db\""],
+                "TeleGuard messages, calls and chat events (sender and receiver with their aliases, direction, text, metadata), contacts, channels and their posts, drafts, the account (server id, alias, phone)",
+            ),
+            e(
+                "MeWe store and session",
+                &[
+                    "/com.mewe/databases/app_database\"",
+                    "/com.mewe/databases/app_v3.db\"",
+                    "/com.mewe/shared_prefs/SGSession.xml\"",
+                ],
+                "MeWe chat messages (sender and user id, thread, text, attachments, deleted), chat participants, posts, comments, post media, polls, reactions, groups, pages and communities; the session preferences",
             ),
             e(
                 "Zangi message store",
@@ -1513,6 +1547,33 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 burner::triage(ctx, l, &book)
             })?;
+        }
+        for l in found
+            .iter()
+            .filter(|l| l.name() == "teleguard_database.db" && crate::teleguard::is_store(&l.path))
+        {
+            let dir = l.path.rsplit_once('/').map(|(d, _)| d);
+            let temp = found.iter().find(|t| {
+                t.name() == "teleguard_temp.db" && t.path.rsplit_once('/').map(|(d, _)| d) == dir
+            });
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::teleguard::store(
+                    ctx,
+                    &l.tree,
+                    &l.path,
+                    &l.found,
+                    temp.map(|t| (t.path.as_str(), &t.found)),
+                )
+            })?;
+        }
+        for l in found.iter().filter(|l| life360::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || life360::store(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| mewe::is_session(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || mewe::session(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| mewe::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || mewe::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| zangi::is_app_dir(l)) {
             zangi::triage(ctx, l)?;

@@ -31,6 +31,7 @@
 //! | GroupMe `GroupMe.sqlite` | [`groupmedb`] | one per message (sender, text, chat, attachments, location, flags, deletion status, ids), chat, group member, contact | `groupme:<id>` persons (names, a contact's phone); `owner`: the account plist's `userId`; wallet claims of a message's writer |
 //! | `Photos.sqlite` | [`photos`] | one per asset (file, original name, times, GPS, camera, hidden/trashed) | — |
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
+//! | Reminders `Container_v1/Stores/Data-*.sqlite` | [`reminders`] | one per reminder (title, notes, list, created, modified, due, completed, flags, priority; marked-for-deletion ones too), both store generations | — |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
@@ -67,6 +68,7 @@
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
+//! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -128,6 +130,7 @@ pub mod photos;
 pub mod pinger;
 pub mod plists;
 pub mod privacyreport;
+pub mod reminders;
 pub mod routined;
 pub mod safari;
 pub mod safarihistory;
@@ -294,6 +297,7 @@ impl Plugin for Ios {
             applewallet::triage(&run)
         })?;
         ctx.artefact("Zangi zangidb.sqlite", || zangi::triage(&run))?;
+        ctx.artefact("TeleGuard teleguard_database.db", || teleguard(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -339,6 +343,7 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
+        ctx.artefact("Reminders stores", || reminders::triage(&run))?;
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
         ctx.artefact("routined locations", || routined::triage(&run))?;
@@ -514,6 +519,29 @@ fn google_chat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 /// Facebook Messenger's stores (`…/lightspeed-userDatabases/<uid>.db`, the msys layout it
 /// shares with Android): found by their folder, then the stores in it
 /// ([`crate::messenger`]).
+/// TeleGuard's stores ([`crate::teleguard`], shared with Android), with the drafts store beside
+/// each.
+fn teleguard(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    let temps = run.find("teleguard_temp.db")?;
+    run.each("teleguard_database.db", |find, path| {
+        if !crate::teleguard::is_store(path) {
+            return Ok(());
+        }
+        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        let temp = temps.as_ref().and_then(|(inv, paths)| {
+            paths
+                .iter()
+                .find(|p| p.rsplit_once('/').map(|(d, _)| d) == Some(dir))
+                .map(|p| (p.as_str(), inv))
+        });
+        crate::teleguard::store(run.ctx, &tree, path, find, temp)
+    })
+}
+
 fn messenger(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let tree = crate::identity::TreeRef {
         partition: None,
@@ -920,6 +948,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Zangi messages (time, direction, text, type, conversation and chat name, sender's name and number, media), contacts (names, numbers, e-mails, flags) and the account (number, names, e-mail, country)",
         ),
         entry(
+            "TeleGuard teleguard_database.db",
+            &["/teleguard_database.db\""],
+            "TeleGuard messages, calls and chat events (sender and receiver with their aliases, direction, text, metadata), contacts, channels and their posts, drafts, the account (server id, alias, phone)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1033,6 +1066,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Calendar.sqlitedb",
             &["/Calendar/Calendar.sqlitedb\""],
             "calendar events: times, title, place, organiser and invitees (e-mails), calendars and their accounts",
+        ),
+        entry(
+            "Reminders stores",
+            &["/Container_v1/Stores/Data-"],
+            "reminders: title, notes, list, created, due and completed times, flags (those marked for deletion too)",
         ),
         entry(
             "Mail Envelope Index",
@@ -1355,6 +1393,9 @@ const SEARCHED: &[&str] = &[
     "nanopasses.sqlite3",
     "zangidb*.sqlite",
     "MapsSync_0.0.1",
+    "Data-*.sqlite",
+    "teleguard_database.db",
+    "teleguard_temp.db",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",
