@@ -55,6 +55,25 @@ impl Draft {
         self
     }
 
+    /// Adds a fact per present, non-blank `(column, type, label)` of `spec` in a row (its value
+    /// as the output prints it) and returns `"label value"` of each, for the interpretation.
+    pub fn fields(
+        &mut self,
+        t: &crate::outputs::Table,
+        row: &[Option<String>],
+        inv: &Invoked,
+        spec: &[(&str, FactType, &str)],
+    ) -> Vec<String> {
+        let mut said = Vec::new();
+        for (col, ft, label) in spec {
+            if let Some(v) = crate::outputs::raw(t, row, col).filter(|v| !v.trim().is_empty()) {
+                self.facts.push(fact(*ft, v.as_str(), inv));
+                said.push(format!("{label} {v}"));
+            }
+        }
+        said
+    }
+
     /// Adds a fact already made (a value whose fact type depends on it, as a party's number).
     pub fn claim(&mut self, f: FactClaim) -> &mut Self {
         self.facts.push(f);
@@ -207,6 +226,63 @@ pub fn stored_flag(value: Option<&str>) -> Option<bool> {
 pub fn record_draft(ctx: &AgentCtx<'_>, d: Draft) -> Result<(), RuntimeError> {
     if let Some(r) = d.into_request() {
         crate::identity::record(ctx, r)?;
+    }
+    Ok(())
+}
+
+/// How a stored number is read as a time ([`unix_seconds`], [`unix_millis`], …).
+pub type Encoding = fn(Option<&str>) -> Option<TimeEncoding>;
+
+/// How [`record_rows`] makes one phenomenon of a table's row.
+pub struct RowPhenomena<'a> {
+    /// The table the rows are of (named in each interpretation).
+    pub table: &'a str,
+    pub category: &'static str,
+    /// What one row is ("a member of a Life360 circle").
+    pub what: &'a str,
+    /// The title of a row's phenomenon.
+    pub title: &'a dyn Fn(&crate::outputs::Table, &[Option<String>]) -> String,
+    /// The facts: `(column, type, label)` (see [`Draft::fields`]).
+    pub fields: &'a [(&'a str, FactType, &'a str)],
+    /// The times: `(column, description, encoding)`.
+    pub times: &'a [(&'a str, &'a str, Encoding)],
+}
+
+/// What is done after a row's phenomenon is recorded (its identities), with the row's call.
+pub type AfterRow<'a> =
+    dyn FnMut(&Invoked, &crate::outputs::Table, &[Option<String>]) -> Result<(), RuntimeError> + 'a;
+
+/// Records one phenomenon per row of `pages` (a store at `path`, listed by `found`) as `spec`
+/// says — its path, fields and times, and an interpretation naming the row (`rid` when the query
+/// selects it) and its fields — then runs `after` on the row.
+pub fn record_rows(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    found: &Invoked,
+    pages: &crate::calls::Paged,
+    spec: &RowPhenomena<'_>,
+    after: &mut AfterRow<'_>,
+) -> Result<(), RuntimeError> {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    for (inv, t, row) in pages.rows() {
+        let mut d = Draft::new(spec.category, (spec.title)(t, row));
+        d.fact(FactType::Path, Some(path), found);
+        let said = d.fields(t, row, inv, spec.fields);
+        for (col, desc, enc) in spec.times {
+            let v = t.get(row, col);
+            d.time(v, enc(v), desc, inv);
+        }
+        d.interpretation = format!(
+            "{} row{} of {file}: {}: {}.",
+            spec.table,
+            t.get(row, "rid")
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
+            spec.what,
+            said.join(", ")
+        );
+        record_draft(ctx, d)?;
+        after(inv, t, row)?;
     }
     Ok(())
 }

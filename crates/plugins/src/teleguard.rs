@@ -140,20 +140,19 @@ fn account(
             .to_string();
         let mut d = Draft::new("accounts", format!("TeleGuard account {id}"));
         d.fact(FactType::Path, Some(path), found);
-        let mut said = Vec::new();
-        for (col, ft, label) in [
-            ("server_id", FactType::Account, "server id"),
-            ("alias", FactType::Name, "alias"),
-            ("user_id", FactType::Identifier, "user id"),
-            ("personal_id", FactType::Account, "personal id"),
-            ("avatar", FactType::Identifier, "avatar ref id"),
-            ("phone", FactType::Phone, "phone"),
-        ] {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
-                d.fact(ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("server_id", FactType::Account, "server id"),
+                ("alias", FactType::Name, "alias"),
+                ("user_id", FactType::Identifier, "user id"),
+                ("personal_id", FactType::Account, "personal id"),
+                ("avatar", FactType::Identifier, "avatar ref id"),
+                ("phone", FactType::Phone, "phone"),
+            ],
+        );
         let keys: Vec<&str> = [("public_key", "public"), ("private_key", "private")]
             .iter()
             .filter(|(c, _)| t.get(row, c).is_some())
@@ -235,22 +234,21 @@ fn contacts(
         let who = t.get(row, "alias").unwrap_or(&id).to_string();
         let mut d = Draft::new("contacts", format!("TeleGuard contact {who}"));
         d.fact(FactType::Path, Some(path), found);
-        let mut said = Vec::new();
-        for (col, ft, label) in [
-            ("server_id", FactType::Account, "server id"),
-            ("alias", FactType::Name, "alias"),
-            ("personal_id", FactType::Account, "personal id"),
-            ("type", FactType::Text, "type"),
-            ("color", FactType::Text, "colour"),
-            ("options", FactType::Text, "options"),
-            ("info", FactType::Text, "info"),
-            ("avatar_bytes", FactType::Count, "avatar bytes"),
-        ] {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
-                d.fact(ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("server_id", FactType::Account, "server id"),
+                ("alias", FactType::Name, "alias"),
+                ("personal_id", FactType::Account, "personal id"),
+                ("type", FactType::Text, "type"),
+                ("color", FactType::Text, "colour"),
+                ("options", FactType::Text, "options"),
+                ("info", FactType::Text, "info"),
+                ("avatar_bytes", FactType::Count, "avatar bytes"),
+            ],
+        );
         for (col, what) in [
             ("active", "TeleGuard contact last active"),
             ("visited", "TeleGuard contact last visited"),
@@ -379,31 +377,29 @@ fn messages(
         };
         let mut d = Draft::new(category, title);
         d.fact(FactType::Path, Some(path), found);
-        let mut said = Vec::new();
-        for (col, ft, label) in [
-            ("type", FactType::Text, "type"),
-            ("sender", FactType::Account, "sender"),
-            ("sender_alias", FactType::Name, "sender's alias"),
-            ("receiver", FactType::Account, "receiver"),
-            ("receiver_alias", FactType::Name, "receiver's alias"),
-            ("content", FactType::Text, "content"),
-            ("metadata", FactType::Text, "metadata"),
-            ("status", FactType::Text, "status"),
-            ("edited", FactType::Count, "edited"),
-            ("chat", FactType::Identifier, "chat"),
-            ("message_id", FactType::Identifier, "message id"),
-            ("call_type", FactType::Text, "call type"),
-            ("connected", FactType::Count, "connected"),
-            ("subtext", FactType::Text, "duration or result"),
-            ("members", FactType::Text, "members"),
-        ] {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
-                d.fact(ft, Some(&v), inv);
-                if col != "metadata" {
-                    said.push(format!("{label} {v}"));
-                }
-            }
-        }
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("type", FactType::Text, "type"),
+                ("sender", FactType::Account, "sender"),
+                ("sender_alias", FactType::Name, "sender's alias"),
+                ("receiver", FactType::Account, "receiver"),
+                ("receiver_alias", FactType::Name, "receiver's alias"),
+                ("content", FactType::Text, "content"),
+                ("status", FactType::Text, "status"),
+                ("edited", FactType::Count, "edited"),
+                ("chat", FactType::Identifier, "chat"),
+                ("message_id", FactType::Identifier, "message id"),
+                ("call_type", FactType::Text, "call type"),
+                ("connected", FactType::Count, "connected"),
+                ("subtext", FactType::Text, "duration or result"),
+                ("members", FactType::Text, "members"),
+            ],
+        );
+        // the metadata as stored: a fact, too long to say
+        d.fact(FactType::Text, raw(t, row, "metadata").as_deref(), inv);
         let at = t.get(row, "at");
         if kind == "SERVICE" || t.get(row, "own").is_none() {
             d.time(at, unix_millis(at), "TeleGuard message created", inv);
@@ -510,13 +506,7 @@ fn posts(
             ),
         );
         d.fact(FactType::Path, Some(path), found);
-        let mut said = Vec::new();
-        for (col, ft, label) in spec {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
-                d.fact(ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
+        let said = d.fields(t, row, inv, &spec);
         let at = t.get(row, "at");
         d.time(at, unix_millis(at), "TeleGuard post created", inv);
         d.interpretation = format!(

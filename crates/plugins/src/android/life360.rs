@@ -16,11 +16,11 @@
 //! the member of that id. Wallet addresses in a message are claims by direction.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
-use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
+use crate::drafts::{Draft, RowPhenomena, record_draft, record_rows, unix_millis, unix_seconds};
 use crate::identity::{artefact_name, observe_columns, pages_on, schema_on};
 use crate::outputs::raw;
 
@@ -37,59 +37,6 @@ pub fn is_store(l: &Located) -> bool {
                 | "L360EventStore.db"
                 | "com.amplitude.api"
         )
-}
-
-type Encoding = fn(Option<&str>) -> Option<TimeEncoding>;
-
-/// What is done after a row's phenomenon is recorded (its identities).
-type After<'a> = dyn FnMut(
-        &masf_tools::Invoked,
-        &crate::outputs::Table,
-        &[Option<String>],
-    ) -> Result<(), RuntimeError>
-    + 'a;
-
-/// Records one phenomenon per row of `pages` with the present `fields` and `times`.
-#[allow(clippy::too_many_arguments)]
-fn rows(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    pages: &crate::calls::Paged,
-    category: &'static str,
-    title: &dyn Fn(&crate::outputs::Table, &[Option<String>]) -> String,
-    what: &str,
-    fields: &[(&str, FactType, &str)],
-    times: &[(&str, &str, Encoding)],
-    after: &mut After<'_>,
-) -> Result<(), RuntimeError> {
-    for (inv, t, row) in pages.rows() {
-        let mut d = Draft::new(category, title(t, row));
-        d.fact(FactType::Path, Some(&l.path), &l.found);
-        let mut said = Vec::new();
-        for (col, ft, label) in fields {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.trim().is_empty()) {
-                d.fact(*ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
-        for (col, desc, enc) in times {
-            let v = t.get(row, col);
-            d.time(v, enc(v), desc, inv);
-        }
-        d.interpretation = format!(
-            "{} of {}: {what}: {}.",
-            what_row(t, row),
-            l.name(),
-            said.join(", ")
-        );
-        record_draft(ctx, d)?;
-        after(inv, t, row)?;
-    }
-    Ok(())
-}
-
-fn what_row(t: &crate::outputs::Table, row: &[Option<String>]) -> String {
-    format!("row {}", t.get(row, "rid").unwrap_or("?"))
 }
 
 fn or<'a>(
@@ -177,37 +124,41 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 return Ok(());
             };
             note_pages_cap(ctx, &name, &pages, "Life360 members")?;
-            rows(
+            record_rows(
                 ctx,
-                l,
+                &l.path,
+                &l.found,
                 &pages,
-                "contacts",
-                &|t, row| {
-                    format!(
-                        "Life360 member {} of {}",
-                        or(t, row, "full_name", or(t, row, "member_id", "?")),
-                        or(t, row, "circle", "a circle")
-                    )
+                &RowPhenomena {
+                    table: "members",
+                    category: "contacts",
+                    what: "a member of a Life360 circle (those who share their positions with the device's user)",
+                    title: &|t, row| {
+                        format!(
+                            "Life360 member {} of {}",
+                            or(t, row, "full_name", or(t, row, "member_id", "?")),
+                            or(t, row, "circle", "a circle")
+                        )
+                    },
+                    fields: &[
+                        ("member_id", FactType::Account, "member id"),
+                        ("first", FactType::Name, "first name"),
+                        ("last", FactType::Name, "last name"),
+                        ("email", FactType::Email, "e-mail"),
+                        ("phone", FactType::Phone, "phone"),
+                        ("avatar", FactType::Url, "avatar"),
+                        ("admin", FactType::Count, "admin"),
+                        ("role", FactType::Text, "role"),
+                        ("circle", FactType::Name, "circle"),
+                        ("circle_id", FactType::Identifier, "circle id"),
+                    ],
+                    times: &[
+                        ("created", "Life360 member created", unix_seconds),
+                        ("updated", "Life360 member updated", unix_millis),
+                        ("circle_created", "Life360 circle created", unix_seconds),
+                        ("circle_updated", "Life360 circle updated", unix_millis),
+                    ],
                 },
-                "a member of a Life360 circle (those who share their positions with the device's user)",
-                &[
-                    ("member_id", FactType::Account, "member id"),
-                    ("first", FactType::Name, "first name"),
-                    ("last", FactType::Name, "last name"),
-                    ("email", FactType::Email, "e-mail"),
-                    ("phone", FactType::Phone, "phone"),
-                    ("avatar", FactType::Url, "avatar"),
-                    ("admin", FactType::Count, "admin"),
-                    ("role", FactType::Text, "role"),
-                    ("circle", FactType::Name, "circle"),
-                    ("circle_id", FactType::Identifier, "circle id"),
-                ],
-                &[
-                    ("created", "Life360 member created", unix_seconds),
-                    ("updated", "Life360 member updated", unix_millis),
-                    ("circle_created", "Life360 circle created", unix_seconds),
-                    ("circle_updated", "Life360 circle updated", unix_millis),
-                ],
                 &mut |inv, t, row| {
                     let q = t.get(row, "qualified").unwrap_or_default().to_string();
                     let who = or(t, row, "full_name", &q).to_string();
@@ -288,26 +239,25 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     },
                 );
                 d.fact(FactType::Path, Some(&l.path), &l.found);
-                let mut said = Vec::new();
-                for (col, ft, label) in [
-                    ("thread", FactType::Identifier, "thread"),
-                    ("sender_id", FactType::Account, "sender id"),
-                    ("sender_name", FactType::Name, "sender"),
-                    ("text", FactType::Text, "text"),
-                    ("sent", FactType::Count, "sent"),
-                    ("read", FactType::Count, "read"),
-                    ("dismissed", FactType::Count, "dismissed"),
-                    ("deleted", FactType::Count, "deleted"),
-                    ("has_location", FactType::Count, "has a location"),
-                    ("latitude", FactType::Text, "latitude"),
-                    ("longitude", FactType::Text, "longitude"),
-                    ("place", FactType::Name, "place"),
-                ] {
-                    if let Some(v) = raw(t, row, col).filter(|v| !v.trim().is_empty()) {
-                        d.fact(ft, Some(&v), inv);
-                        said.push(format!("{label} {v}"));
-                    }
-                }
+                let said = d.fields(
+                    t,
+                    row,
+                    inv,
+                    &[
+                        ("thread", FactType::Identifier, "thread"),
+                        ("sender_id", FactType::Account, "sender id"),
+                        ("sender_name", FactType::Name, "sender"),
+                        ("text", FactType::Text, "text"),
+                        ("sent", FactType::Count, "sent"),
+                        ("read", FactType::Count, "read"),
+                        ("dismissed", FactType::Count, "dismissed"),
+                        ("deleted", FactType::Count, "deleted"),
+                        ("has_location", FactType::Count, "has a location"),
+                        ("latitude", FactType::Text, "latitude"),
+                        ("longitude", FactType::Text, "longitude"),
+                        ("place", FactType::Name, "place"),
+                    ],
+                );
                 let at = t.get(row, "created");
                 d.message_time(at, unix_seconds(at), sent, inv);
                 let located = t.get(row, "located");
@@ -384,29 +334,35 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             );
             if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
                 note_pages_cap(ctx, &name, &pages, "Life360 places")?;
-                rows(
+                record_rows(
                     ctx,
-                    l,
+                    &l.path,
+                    &l.found,
                     &pages,
-                    "locations",
-                    &|t, row| format!("Life360 place {}", or(t, row, "name", "not named")),
-                    "a place saved in a Life360 circle",
-                    &[
-                        ("place_id", FactType::Identifier, "place id"),
-                        ("circle_id", FactType::Identifier, "circle"),
-                        ("name", FactType::Name, "name"),
-                        ("latitude", FactType::Text, "latitude"),
-                        ("longitude", FactType::Text, "longitude"),
-                        ("radius", FactType::Count, "radius as stored"),
-                        ("source", FactType::Text, "source"),
-                        ("source_id", FactType::Identifier, "source id"),
-                        ("owner_id", FactType::Account, "owner"),
-                        ("alerts", FactType::Count, "has alerts"),
-                        ("website", FactType::Url, "website"),
-                        ("types", FactType::Text, "types"),
-                        ("category", FactType::Text, "category"),
-                    ],
-                    &[],
+                    &RowPhenomena {
+                        table: "places",
+                        category: "locations",
+                        what: "a place saved in a Life360 circle",
+                        title: &|t, row| {
+                            format!("Life360 place {}", or(t, row, "name", "not named"))
+                        },
+                        fields: &[
+                            ("place_id", FactType::Identifier, "place id"),
+                            ("circle_id", FactType::Identifier, "circle"),
+                            ("name", FactType::Name, "name"),
+                            ("latitude", FactType::Text, "latitude"),
+                            ("longitude", FactType::Text, "longitude"),
+                            ("radius", FactType::Count, "radius as stored"),
+                            ("source", FactType::Text, "source"),
+                            ("source_id", FactType::Identifier, "source id"),
+                            ("owner_id", FactType::Account, "owner"),
+                            ("alerts", FactType::Count, "has alerts"),
+                            ("website", FactType::Url, "website"),
+                            ("types", FactType::Text, "types"),
+                            ("category", FactType::Text, "category"),
+                        ],
+                        times: &[],
+                    },
                     &mut |_, _, _| Ok(()),
                 )?;
             }
@@ -432,30 +388,34 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 );
                 if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
                     note_pages_cap(ctx, &name, &pages, "Life360 place alerts")?;
-                    rows(
+                    record_rows(
                         ctx,
-                        l,
+                        &l.path,
+                        &l.found,
                         &pages,
-                        "contacts",
-                        &|t, row| {
-                            format!(
-                                "Life360 place alert {} for member {}",
-                                or(t, row, "name", "?"),
-                                or(t, row, "member_id", "?")
-                            )
+                        &RowPhenomena {
+                            table: "place_alerts",
+                            category: "contacts",
+                            what: "an alert set on a Life360 place: whose arrivals and departures are reported",
+                            title: &|t, row| {
+                                format!(
+                                    "Life360 place alert {} for member {}",
+                                    or(t, row, "name", "?"),
+                                    or(t, row, "member_id", "?")
+                                )
+                            },
+                            fields: &[
+                                ("place_id", FactType::Identifier, "place id"),
+                                ("circle_id", FactType::Identifier, "circle"),
+                                ("member_id", FactType::Account, "member"),
+                                ("name", FactType::Name, "place"),
+                                ("arrive", FactType::Count, "arrive alert"),
+                                ("leave", FactType::Count, "leave alert"),
+                                ("latitude", FactType::Text, "latitude"),
+                                ("longitude", FactType::Text, "longitude"),
+                            ],
+                            times: &[],
                         },
-                        "an alert set on a Life360 place: whose arrivals and departures are reported",
-                        &[
-                            ("place_id", FactType::Identifier, "place id"),
-                            ("circle_id", FactType::Identifier, "circle"),
-                            ("member_id", FactType::Account, "member"),
-                            ("name", FactType::Name, "place"),
-                            ("arrive", FactType::Count, "arrive alert"),
-                            ("leave", FactType::Count, "leave alert"),
-                            ("latitude", FactType::Text, "latitude"),
-                            ("longitude", FactType::Text, "longitude"),
-                        ],
-                        &[],
                         &mut |_, _, _| Ok(()),
                     )?;
                 }
@@ -497,40 +457,44 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 return Ok(());
             };
             note_pages_cap(ctx, &name, &pages, "Life360 positions")?;
-            rows(
+            record_rows(
                 ctx,
-                l,
+                &l.path,
+                &l.found,
                 &pages,
-                "locations",
-                &|t, row| {
-                    format!(
-                        "Life360 position {}, {}",
-                        or(t, row, "latitude", "?"),
-                        or(t, row, "longitude", "?")
-                    )
+                &RowPhenomena {
+                    table: "event",
+                    category: "locations",
+                    what: "a position of the device Life360 recorded (a BLE event), with its battery and Wi-Fi state",
+                    title: &|t, row| {
+                        format!(
+                            "Life360 position {}, {}",
+                            or(t, row, "latitude", "?"),
+                            or(t, row, "longitude", "?")
+                        )
+                    },
+                    fields: &[
+                        ("event_id", FactType::Identifier, "event"),
+                        ("latitude", FactType::Text, "latitude"),
+                        ("longitude", FactType::Text, "longitude"),
+                        ("altitude", FactType::Text, "altitude"),
+                        ("speed", FactType::Text, "speed as stored"),
+                        ("course", FactType::Text, "course"),
+                        ("bearing", FactType::Text, "bearing"),
+                        ("vertical", FactType::Text, "vertical accuracy as stored"),
+                        (
+                            "horizontal",
+                            FactType::Text,
+                            "horizontal accuracy as stored",
+                        ),
+                        ("mode", FactType::Text, "location mode"),
+                        ("battery", FactType::Count, "battery %"),
+                        ("charging", FactType::Text, "charging"),
+                        ("bssid", FactType::Identifier, "access point BSSID"),
+                        ("ssid", FactType::Name, "access point SSID"),
+                    ],
+                    times: &[("at", "Device located (Life360)", unix_millis)],
                 },
-                "a position of the device Life360 recorded (a BLE event), with its battery and Wi-Fi state",
-                &[
-                    ("event_id", FactType::Identifier, "event"),
-                    ("latitude", FactType::Text, "latitude"),
-                    ("longitude", FactType::Text, "longitude"),
-                    ("altitude", FactType::Text, "altitude"),
-                    ("speed", FactType::Text, "speed as stored"),
-                    ("course", FactType::Text, "course"),
-                    ("bearing", FactType::Text, "bearing"),
-                    ("vertical", FactType::Text, "vertical accuracy as stored"),
-                    (
-                        "horizontal",
-                        FactType::Text,
-                        "horizontal accuracy as stored",
-                    ),
-                    ("mode", FactType::Text, "location mode"),
-                    ("battery", FactType::Count, "battery %"),
-                    ("charging", FactType::Text, "charging"),
-                    ("bssid", FactType::Identifier, "access point BSSID"),
-                    ("ssid", FactType::Name, "access point SSID"),
-                ],
-                &[("at", "Device located (Life360)", unix_millis)],
                 &mut |_, _, _| Ok(()),
             )
         }

@@ -25,13 +25,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
-use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
+use crate::drafts::{
+    Draft, Encoding, RowPhenomena, record_draft, record_rows, unix_millis, unix_seconds,
+};
 use crate::identity::{artefact_name, pages_on, schema_on};
-use crate::outputs::{Table, raw};
+use crate::outputs::Table;
 
 /// Whether `l` is one of MeWe's stores.
 pub fn is_store(l: &Located) -> bool {
@@ -42,8 +44,6 @@ pub fn is_store(l: &Located) -> bool {
 pub fn is_session(l: &Located) -> bool {
     l.path.contains("/com.mewe/shared_prefs/") && l.name() == "SGSession.xml"
 }
-
-type Encoding = fn(Option<&str>) -> Option<TimeEncoding>;
 
 /// One table's reading: its rows' phenomena.
 struct Read<'a> {
@@ -99,30 +99,21 @@ fn read(ctx: &AgentCtx<'_>, l: &Located, name: &str, r: Read<'_>) -> Result<(), 
         return Ok(());
     };
     note_pages_cap(ctx, name, &pages, &format!("MeWe {}", r.table))?;
-    for (inv, t, row) in pages.rows() {
-        let mut d = Draft::new(r.category, (r.title)(t, row));
-        d.fact(FactType::Path, Some(&l.path), &l.found);
-        let mut said = Vec::new();
-        for (col, ft, label) in r.fields {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.trim().is_empty()) {
-                d.fact(*ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
-        for (col, desc, enc) in r.times {
-            let v = t.get(row, col);
-            d.time(v, enc(v), desc, inv);
-        }
-        d.interpretation = format!(
-            "{} row of {}: {}: {}.",
-            r.table,
-            l.name(),
-            r.what,
-            said.join(", ")
-        );
-        record_draft(ctx, d)?;
-    }
-    Ok(())
+    record_rows(
+        ctx,
+        &l.path,
+        &l.found,
+        &pages,
+        &RowPhenomena {
+            table: r.table,
+            category: r.category,
+            what: r.what,
+            title: r.title,
+            fields: r.fields,
+            times: r.times,
+        },
+        &mut |_, _, _| Ok(()),
+    )
 }
 
 /// `Some(v)` of a cell, else `default`.
@@ -775,25 +766,24 @@ fn chat(
             },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
-        let mut said = Vec::new();
-        for (col, ft, label) in [
-            ("sender_name", FactType::Name, "sender"),
-            ("sender_id", FactType::Account, "sender's user id"),
-            ("thread_name", FactType::Name, "thread"),
-            ("text", FactType::Text, "text"),
-            ("thread", FactType::Identifier, "thread id"),
-            ("group_id", FactType::Identifier, "group id"),
-            ("chat_type", FactType::Text, "chat type"),
-            ("attachment_type", FactType::Text, "attachment type"),
-            ("attachment", FactType::Name, "attachment"),
-            ("deleted", FactType::Count, "deleted"),
-            ("own", FactType::Count, "currentUserMessage"),
-        ] {
-            if let Some(v) = raw(t, row, col).filter(|v| !v.trim().is_empty()) {
-                d.fact(ft, Some(&v), inv);
-                said.push(format!("{label} {v}"));
-            }
-        }
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("sender_name", FactType::Name, "sender"),
+                ("sender_id", FactType::Account, "sender's user id"),
+                ("thread_name", FactType::Name, "thread"),
+                ("text", FactType::Text, "text"),
+                ("thread", FactType::Identifier, "thread id"),
+                ("group_id", FactType::Identifier, "group id"),
+                ("chat_type", FactType::Text, "chat type"),
+                ("attachment_type", FactType::Text, "attachment type"),
+                ("attachment", FactType::Name, "attachment"),
+                ("deleted", FactType::Count, "deleted"),
+                ("own", FactType::Count, "currentUserMessage"),
+            ],
+        );
         let at = t.get(row, "at");
         d.message_time(at, unix_seconds(at), sent, inv);
         d.interpretation = format!(

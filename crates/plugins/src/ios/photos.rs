@@ -47,7 +47,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 /// Adds a fact per present `(alias, type, label)` of `spec` and returns `"label value"` of
-/// each, for the interpretation.
+/// each, for the interpretation ([`Draft::fields`]).
 pub(super) fn fields(
     d: &mut Draft,
     t: &Table,
@@ -55,14 +55,7 @@ pub(super) fn fields(
     inv: &Invoked,
     spec: &[(&str, FactType, &str)],
 ) -> Vec<String> {
-    let mut said = Vec::new();
-    for (alias, ft, label) in spec {
-        if let Some(v) = raw(t, row, alias).filter(|v| !v.trim().is_empty()) {
-            d.fact(*ft, Some(&v), inv);
-            said.push(format!("{label} {v}"));
-        }
-    }
-    said
+    d.fields(t, row, inv, spec)
 }
 
 /// Adds the Core Data times of `spec` (`(alias, description)`).
