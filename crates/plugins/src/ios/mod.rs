@@ -69,6 +69,7 @@
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
+//! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -100,6 +101,7 @@ pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
 pub mod cashapp;
+pub mod chatgpt;
 pub mod clubhouse;
 pub mod coinbasewallet;
 pub mod computers;
@@ -298,6 +300,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Zangi zangidb.sqlite", || zangi::triage(&run))?;
         ctx.artefact("TeleGuard teleguard_database.db", || teleguard(&run))?;
+        ctx.artefact("ChatGPT conversations and account", || {
+            chatgpt::triage(&run)
+        })?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -953,6 +958,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "TeleGuard messages, calls and chat events (sender and receiver with their aliases, direction, text, metadata), contacts, channels and their posts, drafts, the account (server id, alias, phone)",
         ),
         entry(
+            "ChatGPT conversations and account",
+            &["/conversations-", "/com.openai.chat.StatsigService.plist\""],
+            "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1396,6 +1406,8 @@ const SEARCHED: &[&str] = &[
     "Data-*.sqlite",
     "teleguard_database.db",
     "teleguard_temp.db",
+    "com.openai.chat.StatsigService.plist",
+    "????????-????-????-????-????????????.json",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

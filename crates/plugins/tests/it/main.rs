@@ -16,6 +16,7 @@ mod bumble;
 mod burner;
 mod cashapp;
 mod cashapp_ios;
+mod chatgpt;
 mod chromium_forms;
 mod contact_claims;
 mod discord;
