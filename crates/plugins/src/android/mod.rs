@@ -40,6 +40,7 @@
 //! | LinkedIn `com.linkedin.android` `shared_prefs/linkedInPrefsName.xml` and `databases/messenger-sdk*` ([`linkedin`]) | the signed-in member (member id, e-mail, names, headline, public identifier, last login), one per message (sender, subject, text, conversation label, delivery, status), per participant | `linkedin:<public identifier>` persons (the id iOS's LinkedIn keeps); `owner`: the participant at distance SELF, the preferences' e-mail and name |
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | Wire `com.wire` `databases/<user id>` (legacy), `databases/user-db-…` (SQLCipher), Proteus session files ([`wire`]) | every user (id, name, handle, e-mail, phone, connection), client (label, model, verification, registered), message (time, type, text, asset, call duration, sender, conversation, likes) and deletion; the encrypted store noted; one per Proteus session (the other party's user id, domain, client) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id iOS's Wire keeps); `owner`: the `self` user |
+//! | ChatGPT `com.openai.chatgpt` `databases/*conversations.db`, `files/datastore/*_user.preferences_pb` ([`chatgpt`]) | one per conversation, per message (`DBMessage.messageNode` or the `DBMessageChunk` chunks joined in order: role, text, model, flags, times), the account (user id, e-mail, name) | `owner`: the account's e-mail (the one iOS's ChatGPT keeps); the user's prompts' wallet claims |
 //! | Life360 `com.life360.android.safetymapd` `MembersEngineRoomDatabase`, `messaging.db`, `L360LocalStoreRoomDatabase`, `L360EventStore.db`, `com.amplitude.api` ([`life360`]) | one per circle member (names, login e-mail and phone, role, circle), message (sender, text, flags, shared location), saved place, place alert, recorded position (coordinates, accuracy, battery, Wi-Fi), and the analytics keys | `life360:<member id>` persons with their e-mails and phones; `owner`: the analytics store's `user_id` |
 //! | TeleGuard `ch.swisscows.messenger.teleguardapp/app_flutter/teleguard_database.db`, `teleguard_temp.db` ([`crate::teleguard`], shared with iOS) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id iOS's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | MeWe `com.mewe` `databases/app_database` or `app_v3.db`, `shared_prefs/SGSession.xml` ([`mewe`]) | one per chat message (sender, user id, thread, text, attachment, deleted), participant, post, comment, post media item, poll option, reaction, group, page, community; the session's preferences | `mewe:<user id>` senders (the id iOS's MeWe keeps); `owner`: the one sender of the user's messages |
@@ -85,6 +86,7 @@ mod bugle;
 mod bumble;
 mod burner;
 mod cashapp;
+mod chatgpt;
 mod databases;
 mod duo;
 mod fairemail;
@@ -212,6 +214,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("L360LocalStoreRoomDatabase", "locations"),
     ("L360EventStore.db", "locations"),
     ("com.amplitude.api", "accounts"),
+    ("*conversations.db", "messages"),
+    ("*_user.preferences_pb", "accounts"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
     ("chats.db", "messages"),
@@ -609,6 +613,14 @@ impl Plugin for AndroidPlugin {
                     "/com.adhoclabs.burner/databases/burners.db\"",
                 ],
                 "the device's user's Burner second numbers (created, names, auto-replies, minutes and texts left, expiry), texts and calls on them (the other party's number and name, direction, text, attachment URL, duration), contacts, subscriptions",
+            ),
+            e(
+                "ChatGPT conversations and account",
+                &[
+                    "/com.openai.chatgpt/databases/",
+                    "/com.openai.chatgpt/files/datastore/",
+                ],
+                "ChatGPT conversations (title, times, GPT id), every message of both store generations (role, text, model, flags, references, times), the signed-in account (user id, e-mail, name)",
             ),
             e(
                 "Life360 stores",
@@ -1565,6 +1577,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     temp.map(|t| (t.path.as_str(), &t.found)),
                 )
             })?;
+        }
+        for l in found.iter().filter(|l| chatgpt::is_user(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || chatgpt::user(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| chatgpt::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || chatgpt::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| life360::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || life360::store(ctx, l))?;
