@@ -70,6 +70,7 @@
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
+//! | Claude `Library/Application Support/ClaudeCache/cache_*.sqlite`, `Library/Caches/bootstrap/*.json` | [`claude`] | one per conversation (name, model, incognito, starred, times), per message (sender, text, file, conversation, time), per project (name, description, creator, documents); the account (names, e-mail, tagged id, times) | `owner`: the account's e-mail and names ([`crate::claude`], shared with Android); the user's prompts' wallet claims |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
 //! | Cash App `CCEntitySync-api.squareup.com.sqlite`, `CCEntitySync-internal.cashappapi.com.sqlite` (app group) | [`cashapp`] | one per payment (time, amount, currency, state, note, role, the other party) | `cashapp:<customer token>` persons (`cashtag:<name>`, name; the id Android's Cash App keeps); wallet claims of a note's writer |
 //! | Venmo `PrivateFeed`, `PublicFeed`, `FriendsFeed` (app container) | [`venmo`] | one per pay or charge (payer, receiver, amount, note, status, times), per user named | `venmo:<id>` persons (`venmo-user:<name>`, display name); wallet claims of a note's writer |
@@ -102,6 +103,7 @@ pub mod calendar;
 pub mod callhistory;
 pub mod cashapp;
 pub mod chatgpt;
+pub mod claude;
 pub mod clubhouse;
 pub mod coinbasewallet;
 pub mod computers;
@@ -303,6 +305,7 @@ impl Plugin for Ios {
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
+        ctx.artefact("Claude cache and account", || claude::triage(&run))?;
         ctx.artefact("Cash App CCEntitySync", || cashapp::triage(&run))?;
         ctx.artefact("Venmo feeds", || venmo::triage(&run))?;
         ctx.artefact("Twitter direct-message cache", || twitter::triage(&run))?;
@@ -963,6 +966,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
         ),
         entry(
+            "Claude cache and account",
+            &["/ClaudeCache/cache_", "/Library/Caches/bootstrap/"],
+            "Claude conversations, every message (sender, text, file, time), projects with their documents, the signed-in account (names, e-mail)",
+        ),
+        entry(
             "Cash App CCEntitySync",
             &[
                 "/CCEntitySync-api.squareup.com.sqlite\"",
@@ -1408,6 +1416,8 @@ const SEARCHED: &[&str] = &[
     "teleguard_temp.db",
     "com.openai.chat.StatsigService.plist",
     "????????-????-????-????-????????????.json",
+    "cache_*.sqlite",
+    "bootstrap",
     "com.cardify.tinder.plist",
     "a",
     "fsCachedData",

@@ -18,6 +18,7 @@ mod cashapp;
 mod cashapp_ios;
 mod chatgpt;
 mod chromium_forms;
+mod claude;
 mod contact_claims;
 mod discord;
 mod disk;
