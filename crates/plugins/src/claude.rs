@@ -8,7 +8,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 use serde_json::Value;
 
-use crate::drafts::{Draft, date_text, record_draft};
+use crate::drafts::{Draft, RowPhenomena, date_text, record_draft};
 use crate::outputs::json_scalar;
 
 /// The account object `account` (read by `inv` from the cache at `path`, listed by `found`) as
@@ -63,5 +63,34 @@ pub fn account(
             (full, IdType::DisplayName, "full name"),
         ],
         &|what| format!("The {what} of the Claude account signed in on the device."),
+    )
+}
+
+/// How a conversation row is recorded on both platforms (the query aliases its columns `id`,
+/// `name`, `model`, `incognito`, `starred`, `created`, `updated`).
+pub fn conversations(table: &'static str) -> RowPhenomena<'static> {
+    RowPhenomena {
+        table,
+        category: "messages",
+        what: "a Claude conversation (times ISO 8601)",
+        title: &conversation_title,
+        fields: &[
+            ("id", FactType::Identifier, "id"),
+            ("name", FactType::Text, "name"),
+            ("model", FactType::Text, "model"),
+            ("incognito", FactType::Count, "incognito"),
+            ("starred", FactType::Count, "starred"),
+        ],
+        times: &[
+            ("created", "Claude conversation started", date_text),
+            ("updated", "Claude conversation updated", date_text),
+        ],
+    }
+}
+
+fn conversation_title(t: &crate::outputs::Table, row: &[Option<String>]) -> String {
+    format!(
+        "Claude conversation {}",
+        t.get(row, "name").unwrap_or("not named (incognito)")
     )
 }

@@ -95,28 +95,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 &l.path,
                 &l.found,
                 &pages,
-                &RowPhenomena {
-                    table: "cachedConversations",
-                    category: "messages",
-                    what: "a Claude conversation",
-                    title: &|t, row| {
-                        format!(
-                            "Claude conversation {}",
-                            t.get(row, "name").unwrap_or("not named (incognito)")
-                        )
-                    },
-                    fields: &[
-                        ("id", FactType::Identifier, "id"),
-                        ("name", FactType::Text, "name"),
-                        ("model", FactType::Text, "model"),
-                        ("incognito", FactType::Count, "incognito"),
-                        ("starred", FactType::Count, "starred"),
-                    ],
-                    times: &[
-                        ("created", "Claude conversation started", date_text),
-                        ("updated", "Claude conversation updated", date_text),
-                    ],
-                },
+                &crate::claude::conversations("cachedConversations"),
                 &mut |_, _, _| Ok(()),
             )?;
         }

@@ -91,13 +91,13 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
     if !schema.columns("conversations").is_empty()
         && schema.require(run, "conversations", &["id"])?
     {
-        conversations(run, find, path, &schema, file)?;
+        conversations(run, find, path, &schema)?;
     }
     if !schema.columns("messages").is_empty() && schema.require(run, "messages", &["content"])? {
         messages(run, find, path, &schema, file)?;
     }
     if !schema.columns("projects").is_empty() && schema.require(run, "projects", &["id"])? {
-        projects(run, find, path, &schema, file)?;
+        projects(run, find, path, &schema)?;
     }
     Ok(())
 }
@@ -107,7 +107,6 @@ fn conversations(
     find: &Invoked,
     path: &str,
     schema: &Schema,
-    file: &str,
 ) -> Result<(), RuntimeError> {
     let c = |x: &str| schema.col("c", "conversations", x);
     let sql = format!(
@@ -122,42 +121,14 @@ fn conversations(
     let Some(paged) = run.paged(path, &sql, "rid")? else {
         return Ok(());
     };
-    for (inv, t, row) in paged.rows() {
-        let mut d = Draft::new(
-            "messages",
-            format!(
-                "Claude conversation {}",
-                t.get(row, "name").unwrap_or("not named (incognito)")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
-        let said = d.fields(
-            t,
-            row,
-            inv,
-            &[
-                ("id", FactType::Identifier, "id"),
-                ("name", FactType::Text, "name"),
-                ("model", FactType::Text, "model"),
-                ("incognito", FactType::Count, "incognito"),
-                ("starred", FactType::Count, "starred"),
-            ],
-        );
-        for (col, what) in [
-            ("created", "Claude conversation started"),
-            ("updated", "Claude conversation updated"),
-        ] {
-            let v = raw(t, row, col);
-            d.time(v.as_deref(), date_text(v.as_deref()), what, inv);
-        }
-        d.interpretation = format!(
-            "conversations row {} of {file}: a Claude conversation: {}; the times are ISO 8601.",
-            t.get(row, "rid").unwrap_or("?"),
-            said.join(", ")
-        );
-        run.record(d)?;
-    }
-    Ok(())
+    crate::drafts::record_rows(
+        run.ctx,
+        path,
+        find,
+        &paged,
+        &crate::claude::conversations("conversations"),
+        &mut |_, _, _| Ok(()),
+    )
 }
 
 fn messages(
@@ -257,7 +228,6 @@ fn projects(
     find: &Invoked,
     path: &str,
     schema: &Schema,
-    file: &str,
 ) -> Result<(), RuntimeError> {
     let p = |x: &str| schema.col("p", "projects", x);
     let docs = schema.columns("projectDocuments");
@@ -279,20 +249,22 @@ fn projects(
     let Some(paged) = run.paged(path, &sql, "rid")? else {
         return Ok(());
     };
-    for (inv, t, row) in paged.rows() {
-        let mut d = Draft::new(
-            "messages",
-            format!(
-                "Claude project {}",
-                t.get(row, "name").unwrap_or("not named")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
-        let said = d.fields(
-            t,
-            row,
-            inv,
-            &[
+    crate::drafts::record_rows(
+        run.ctx,
+        path,
+        find,
+        &paged,
+        &crate::drafts::RowPhenomena {
+            table: "projects",
+            category: "messages",
+            what: "a Claude project (times ISO 8601)",
+            title: &|t, row| {
+                format!(
+                    "Claude project {}",
+                    t.get(row, "name").unwrap_or("not named")
+                )
+            },
+            fields: &[
                 ("name", FactType::Text, "name"),
                 ("description", FactType::Text, "description"),
                 ("creator", FactType::Name, "creator"),
@@ -300,20 +272,11 @@ fn projects(
                 ("docs", FactType::Count, "documents"),
                 ("documents", FactType::Text, "document file names"),
             ],
-        );
-        for (col, what) in [
-            ("created", "Claude project created"),
-            ("updated", "Claude project updated"),
-        ] {
-            let v = raw(t, row, col);
-            d.time(v.as_deref(), date_text(v.as_deref()), what, inv);
-        }
-        d.interpretation = format!(
-            "projects row {} of {file}: a Claude project: {}; the times are ISO 8601.",
-            t.get(row, "rid").unwrap_or("?"),
-            said.join(", ")
-        );
-        run.record(d)?;
-    }
-    Ok(())
+            times: &[
+                ("created", "Claude project created", date_text),
+                ("updated", "Claude project updated", date_text),
+            ],
+        },
+        &mut |_, _, _| Ok(()),
+    )
 }
