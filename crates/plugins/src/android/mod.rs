@@ -41,6 +41,7 @@
 //! | Burner `com.adhoclabs.burner/databases/burnerDatabase.db` and `burners.db` ([`burner`]) | one per Burner number (created, number, name, auto-reply, allotments, expiry), per text and call (time, direction, other party's number and name, text, attachment URL, duration), per contact, per subscription | `owner`: each Burner number (a phone); the other parties by number |
 //! | Wire `com.wire` `databases/<user id>` (legacy), `databases/user-db-…` (SQLCipher), Proteus session files ([`wire`]) | every user (id, name, handle, e-mail, phone, connection), client (label, model, verification, registered), message (time, type, text, asset, call duration, sender, conversation, likes) and deletion; the encrypted store noted; one per Proteus session (the other party's user id, domain, client) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id iOS's Wire keeps); `owner`: the `self` user |
 //! | ChatGPT `com.openai.chatgpt` `databases/*conversations.db`, `files/datastore/*_user.preferences_pb` ([`chatgpt`]) | one per conversation, per message (`DBMessage.messageNode` or the `DBMessageChunk` chunks joined in order: role, text, model, flags, times), the account (user id, e-mail, name) | `owner`: the account's e-mail (the one iOS's ChatGPT keeps); the user's prompts' wallet claims |
+//! | DeepSeek `com.deepseek.chat` `databases/deepseek_chat.db`, `deepseek_chat_*.db` ([`deepseek`]) | the account (user id, e-mail, mobile; a token said, never copied), one per chat (title, updated), per message of each `chat_session_messages_<chat>` table (role, text, time) | `owner`: the account's e-mail and mobile number; the user's prompts' wallet claims |
 //! | Claude `com.anthropic.claude` `databases/acc_*_claude_cache.db`, `cache/app_start/acc_*/org_*/cache.json` ([`claude`]) | one per conversation, message (sender, text, file, time) and project; the account (names, e-mail) | `owner`: the account's e-mail and names ([`crate::claude`], shared with iOS); the user's prompts' wallet claims |
 //! | Life360 `com.life360.android.safetymapd` `MembersEngineRoomDatabase`, `messaging.db`, `L360LocalStoreRoomDatabase`, `L360EventStore.db`, `com.amplitude.api` ([`life360`]) | one per circle member (names, login e-mail and phone, role, circle), message (sender, text, flags, shared location), saved place, place alert, recorded position (coordinates, accuracy, battery, Wi-Fi), and the analytics keys | `life360:<member id>` persons with their e-mails and phones; `owner`: the analytics store's `user_id` |
 //! | TeleGuard `ch.swisscows.messenger.teleguardapp/app_flutter/teleguard_database.db`, `teleguard_temp.db` ([`crate::teleguard`], shared with iOS) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id iOS's TeleGuard keeps); `owner`: the account's server id, alias, phone |
@@ -90,6 +91,7 @@ mod cashapp;
 mod chatgpt;
 mod claude;
 mod databases;
+mod deepseek;
 mod duo;
 mod fairemail;
 mod fbthreads;
@@ -220,6 +222,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*_user.preferences_pb", "accounts"),
     ("acc_*_claude_cache.db", "messages"),
     ("cache.json", "accounts"),
+    ("deepseek_chat*.db", "messages"),
     ("c2V0dGluZ3M=", "accounts"),
     ("skoutDatabase", "messages"),
     ("chats.db", "messages"),
@@ -625,6 +628,11 @@ impl Plugin for AndroidPlugin {
                     "/com.openai.chatgpt/files/datastore/",
                 ],
                 "ChatGPT conversations (title, times, GPT id), every message of both store generations (role, text, model, flags, references, times), the signed-in account (user id, e-mail, name)",
+            ),
+            e(
+                "DeepSeek stores",
+                &["/com.deepseek.chat/databases/deepseek_chat"],
+                "DeepSeek chats (title, updated) and every message (role, the prompt's or answer's text, time), the signed-in account (user id, e-mail, mobile number)",
             ),
             e(
                 "Claude cache and account",
@@ -1589,6 +1597,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     temp.map(|t| (t.path.as_str(), &t.found)),
                 )
             })?;
+        }
+        for l in found.iter().filter(|l| deepseek::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || deepseek::store(ctx, l))?;
         }
         for l in found.iter().filter(|l| claude::is_account(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || claude::account(ctx, l))?;

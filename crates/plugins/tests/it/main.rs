@@ -20,6 +20,7 @@ mod chatgpt;
 mod chromium_forms;
 mod claude;
 mod contact_claims;
+mod deepseek;
 mod discord;
 mod disk;
 mod duo;
