@@ -94,3 +94,29 @@ fn conversation_title(t: &crate::outputs::Table, row: &[Option<String>]) -> Stri
         t.get(row, "name").unwrap_or("not named (incognito)")
     )
 }
+
+/// How a project row is recorded on both platforms (the query aliases `name`, `description`,
+/// `creator`, `starred`, `docs`, `created`, `updated`, and what each platform adds in `fields`).
+pub fn projects(
+    table: &'static str,
+    fields: &'static [(&'static str, FactType, &'static str)],
+) -> RowPhenomena<'static> {
+    RowPhenomena {
+        table,
+        category: "messages",
+        what: "a Claude project (times ISO 8601)",
+        title: &project_title,
+        fields,
+        times: &[
+            ("created", "Claude project created", date_text),
+            ("updated", "Claude project updated", date_text),
+        ],
+    }
+}
+
+fn project_title(t: &crate::outputs::Table, row: &[Option<String>]) -> String {
+    format!(
+        "Claude project {}",
+        t.get(row, "name").unwrap_or("not named")
+    )
+}

@@ -589,9 +589,8 @@ pub fn url_cache(
             ),
         )?;
         let doc = crate::calls::succeeded(&inv)
-            .then(|| inv.output.text.split_once("# at (root)\n"))
-            .flatten()
-            .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok());
+            .then(|| crate::outputs::json_document(&inv.output.text))
+            .flatten();
         let Some(doc) = doc else {
             unread.push(inv.record.invocation_id.clone());
             continue;

@@ -78,6 +78,7 @@
 
 pub mod android;
 pub mod archive;
+pub mod assistants;
 pub mod browsers;
 pub mod calls;
 pub mod chromium_forms;

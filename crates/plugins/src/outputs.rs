@@ -221,6 +221,19 @@ pub fn in_json(s: &str) -> String {
     json[1..json.len().saturating_sub(1)].to_string()
 }
 
+/// The document a `read_json` output holds (the JSON after its `# at (root)` line), `None`
+/// when the output holds none.
+pub fn json_document(output: &str) -> Option<serde_json::Value> {
+    let (_, body) = output.split_once("# at (root)\n")?;
+    serde_json::from_str(body).ok()
+}
+
+/// The message a `read_protobuf` output holds (the JSON after its `# protobuf …` line).
+pub fn protobuf_document(output: &str) -> Option<serde_json::Value> {
+    let (_, body) = output.split_once('\n')?;
+    serde_json::from_str(body).ok()
+}
+
 /// A JSON scalar as a `sqlite_query` JSON cell holds it (`json:`, `plist:`): a non-empty
 /// string escaped ([`in_json_cell`]), a number or boolean as written; `None` for anything else.
 pub fn json_cell_scalar(v: Option<&serde_json::Value>) -> Option<String> {

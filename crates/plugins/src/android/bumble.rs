@@ -96,11 +96,7 @@ pub fn settings(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let doc = inv
-        .output
-        .text
-        .split_once('\n')
-        .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok());
+    let doc = crate::outputs::protobuf_document(&inv.output.text);
     // ALEAPP's path: 2 > 1 (third entry) > 2 > 2
     let user = doc.as_ref().and_then(|d| {
         d.get("2")?

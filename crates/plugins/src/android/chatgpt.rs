@@ -206,27 +206,17 @@ fn messages(ctx: &AgentCtx<'_>, l: &Located, name: &str, sql: &str) -> Result<()
         return Ok(());
     };
     note_pages_cap(ctx, name, &pages, "ChatGPT messages")?;
-    for (inv, t, row) in pages.rows() {
-        let role = t.get(row, "role");
-        let sent = role == Some("user");
-        let topic = t.get(row, "title").unwrap_or("a conversation").to_string();
-        let mut d = Draft::new(
-            "messages",
-            if sent {
-                format!("ChatGPT prompt in {topic}")
-            } else {
-                format!(
-                    "ChatGPT {} message in {topic}",
-                    role.unwrap_or("unattributed")
-                )
-            },
-        );
-        d.fact(FactType::Path, Some(&l.path), &l.found);
-        let said = d.fields(
-            t,
-            row,
-            inv,
-            &[
+    crate::assistants::record(
+        ctx,
+        &l.path,
+        &l.found,
+        l.name(),
+        &pages,
+        &crate::assistants::Messages {
+            app: "ChatGPT",
+            user_role: "user",
+            untitled: "a conversation",
+            fields: &[
                 ("message_id", FactType::Identifier, "message id"),
                 ("conversation_row", FactType::Identifier, "conversation"),
                 ("conversation", FactType::Identifier, "conversation"),
@@ -241,49 +231,19 @@ fn messages(ctx: &AgentCtx<'_>, l: &Located, name: &str, sql: &str) -> Result<()
                 ("user_system", FactType::Count, "user system message"),
                 ("voice", FactType::Count, "voice message"),
             ],
-        );
-        // the text, attachments and references as stored: facts, too long to say
-        for col in ["text", "attachments", "refs"] {
-            d.fact(
-                FactType::Text,
-                crate::outputs::raw(t, row, col).as_deref(),
-                inv,
-            );
-        }
-        for (col, what) in [
-            ("date", None),
-            ("created", None),
-            ("modified", Some("ChatGPT message modified")),
-        ] {
-            let v = t.get(row, col);
-            match what {
-                Some(w) => d.time(v, date_text(v), w, inv),
-                None => d.message_time(v, date_text(v), sent, inv),
-            };
-        }
-        d.interpretation = format!(
-            "A message of the ChatGPT conversation \"{topic}\" in {}: {}: {}; the times are ISO 8601.",
-            l.name(),
-            if sent {
-                "written by the device's user to the assistant (role user)".to_string()
-            } else {
-                format!("from the {}", role.unwrap_or("author not stored"))
+            // the text, attachments and references as stored: facts, too long to say
+            texts: &["text", "attachments", "refs"],
+            at: &["date", "created"],
+            times: &[("modified", "ChatGPT message modified")],
+            encoding: (date_text, "ISO 8601"),
+            row: &|t, row| {
+                format!(
+                    "A message of the conversation \"{}\"",
+                    t.get(row, "title").unwrap_or("not titled")
+                )
             },
-            said.join(", ")
-        );
-        record_draft(ctx, d)?;
-        if let (true, Some(text)) = (sent, t.get(row, "text")) {
-            crate::identity::claims_by_direction(
-                ctx,
-                inv,
-                text,
-                &format!("a ChatGPT prompt ({})", l.name()),
-                true,
-                None,
-            )?;
-        }
-    }
-    Ok(())
+        },
+    )
 }
 
 /// The user preferences (see the module documentation).
@@ -298,26 +258,21 @@ pub fn user(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let info = inv
-        .output
-        .text
-        .split_once('\n')
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok())
-        .and_then(|d| {
-            let value = d.get("1")?.get(0)?.get("2")?.get(0)?;
-            let s = match value {
-                Value::Object(_) => value.get("5")?.get(0)?.as_str()?.to_string(),
-                // a short value message is printable as a whole, so the tool prints it as text:
-                // field 5's tag ('*'), its one-byte length, then the JSON
-                Value::String(t) => {
-                    let b = t.as_bytes();
-                    (b.len() > 2 && b[0] == b'*' && usize::from(b[1]) == b.len() - 2)
-                        .then(|| t[2..].to_string())?
-                }
-                _ => return None,
-            };
-            serde_json::from_str::<Value>(&s).ok()
-        });
+    let info = crate::outputs::protobuf_document(&inv.output.text).and_then(|d| {
+        let value = d.get("1")?.get(0)?.get("2")?.get(0)?;
+        let s = match value {
+            Value::Object(_) => value.get("5")?.get(0)?.as_str()?.to_string(),
+            // a short value message is printable as a whole, so the tool prints it as text:
+            // field 5's tag ('*'), its one-byte length, then the JSON
+            Value::String(t) => {
+                let b = t.as_bytes();
+                (b.len() > 2 && b[0] == b'*' && usize::from(b[1]) == b.len() - 2)
+                    .then(|| t[2..].to_string())?
+            }
+            _ => return None,
+        };
+        serde_json::from_str::<Value>(&s).ok()
+    });
     let Some(info) = info.filter(Value::is_object) else {
         ctx.unparsed(
             &name,

@@ -15,11 +15,11 @@
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::Located;
 use crate::calls::{note_pages_cap, require_columns};
-use crate::drafts::{Draft, RowPhenomena, date_text, record_draft, record_rows};
+use crate::drafts::{date_text, record_rows};
 use crate::identity::{artefact_name, pages_on, schema_on};
 
 /// Whether `l` is one of Claude's cache stores.
@@ -113,13 +113,13 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             }
         };
         let sql = format!(
-            "SELECT m.rowid AS rid, {}, (SELECT group_concat(json_extract(je.value, '$.text'), ' ') FROM json_each(m.message_json, '$.content') je WHERE json_extract(je.value, '$.type') = 'text') AS text, {} AS conversation_name, {} AS conversation FROM cachedMessages m WHERE json_valid(m.message_json) ORDER BY m.rowid",
+            "SELECT m.rowid AS rid, {}, (SELECT group_concat(json_extract(je.value, '$.text'), ' ') FROM json_each(m.message_json, '$.content') je WHERE json_extract(je.value, '$.type') = 'text') AS text, {} AS title, {} AS conversation FROM cachedMessages m WHERE json_valid(m.message_json) ORDER BY m.rowid",
             extract(
                 "m.message_json",
                 &[
                     ("created_at", "created"),
                     ("files[0].file_name", "file"),
-                    ("sender", "sender"),
+                    ("sender", "role"),
                     ("uuid", "id")
                 ]
             ),
@@ -132,69 +132,32 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         );
         if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
             note_pages_cap(ctx, &name, &pages, "Claude messages")?;
-            for (inv, t, row) in pages.rows() {
-                let sent = t.get(row, "sender") == Some("human");
-                let topic = t
-                    .get(row, "conversation_name")
-                    .unwrap_or("a conversation")
-                    .to_string();
-                let mut d = Draft::new(
-                    "messages",
-                    if sent {
-                        format!("Claude prompt in {topic}")
-                    } else {
-                        format!(
-                            "Claude {} message in {topic}",
-                            t.get(row, "sender").unwrap_or("unattributed")
-                        )
-                    },
-                );
-                d.fact(FactType::Path, Some(&l.path), &l.found);
-                let said = d.fields(
-                    t,
-                    row,
-                    inv,
-                    &[
-                        ("sender", FactType::Text, "sender"),
+            crate::assistants::record(
+                ctx,
+                &l.path,
+                &l.found,
+                l.name(),
+                &pages,
+                &crate::assistants::Messages {
+                    app: "Claude",
+                    user_role: "human",
+                    untitled: "a conversation",
+                    fields: &[
+                        ("role", FactType::Text, "sender"),
                         ("id", FactType::Identifier, "message id"),
                         ("file", FactType::Name, "file"),
-                        ("conversation_name", FactType::Text, "conversation"),
+                        ("title", FactType::Text, "conversation"),
                         ("conversation", FactType::Identifier, "conversation id"),
                     ],
-                );
-                d.fact(
-                    FactType::Text,
-                    crate::outputs::raw(t, row, "text").as_deref(),
-                    inv,
-                );
-                let at = t.get(row, "created");
-                d.message_time(at, date_text(at), sent, inv);
-                d.interpretation = format!(
-                    "cachedMessages row {} of {}: a Claude message {}: {}; the time is ISO 8601.",
-                    t.get(row, "rid").unwrap_or("?"),
-                    l.name(),
-                    if sent {
-                        "written by the device's user (sender human)".to_string()
-                    } else {
-                        format!(
-                            "from the {}",
-                            t.get(row, "sender").unwrap_or("sender not stored")
-                        )
+                    texts: &["text"],
+                    at: &["created"],
+                    times: &[],
+                    encoding: (date_text, "ISO 8601"),
+                    row: &|t, row| {
+                        format!("cachedMessages row {}", t.get(row, "rid").unwrap_or("?"))
                     },
-                    said.join(", ")
-                );
-                record_draft(ctx, d)?;
-                if let (true, Some(text)) = (sent, t.get(row, "text")) {
-                    crate::identity::claims_by_direction(
-                        ctx,
-                        inv,
-                        text,
-                        &format!("a Claude prompt ({})", l.name()),
-                        true,
-                        None,
-                    )?;
-                }
-            }
+                },
+            )?;
         }
     }
     if let Some(c) = table("cachedProjects")
@@ -223,17 +186,9 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 &l.path,
                 &l.found,
                 &pages,
-                &RowPhenomena {
-                    table: "cachedProjects",
-                    category: "messages",
-                    what: "a Claude project",
-                    title: &|t, row| {
-                        format!(
-                            "Claude project {}",
-                            t.get(row, "name").unwrap_or("not named")
-                        )
-                    },
-                    fields: &[
+                &crate::claude::projects(
+                    "cachedProjects",
+                    &[
                         ("name", FactType::Text, "name"),
                         ("description", FactType::Text, "description"),
                         ("creator", FactType::Name, "creator"),
@@ -241,11 +196,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                         ("docs", FactType::Count, "documents"),
                         ("files", FactType::Count, "files"),
                     ],
-                    times: &[
-                        ("created", "Claude project created", date_text),
-                        ("updated", "Claude project updated", date_text),
-                    ],
-                },
+                ),
                 &mut |_, _, _| Ok(()),
             )?;
         }
@@ -265,11 +216,7 @@ pub fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let doc = inv
-        .output
-        .text
-        .split_once("# at (root)\n")
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok());
+    let doc = crate::outputs::json_document(&inv.output.text);
     let Some(account) = doc
         .as_ref()
         .and_then(|d| d.get("response")?.get("account"))

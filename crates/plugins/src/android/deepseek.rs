@@ -183,61 +183,27 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             &pages,
             &format!("DeepSeek messages of {chat_table}"),
         )?;
-        for (inv, t, row) in pages.rows() {
-            let role = t.get(row, "role");
-            let sent = role.is_some_and(|r| r.eq_ignore_ascii_case("user"));
-            let topic = t.get(row, "title").unwrap_or(chat).to_string();
-            let mut d = Draft::new(
-                "messages",
-                if sent {
-                    format!("DeepSeek prompt in {topic}")
-                } else {
-                    format!(
-                        "DeepSeek {} message in {topic}",
-                        role.unwrap_or("unattributed")
-                    )
-                },
-            );
-            d.fact(FactType::Path, Some(&l.path), &l.found);
-            let said = d.fields(
-                t,
-                row,
-                inv,
-                &[
+        crate::assistants::record(
+            ctx,
+            &l.path,
+            &l.found,
+            l.name(),
+            &pages,
+            &crate::assistants::Messages {
+                app: "DeepSeek",
+                user_role: "USER",
+                untitled: chat,
+                fields: &[
                     ("role", FactType::Text, "role"),
                     ("title", FactType::Text, "chat"),
                 ],
-            );
-            d.fact(
-                FactType::Text,
-                crate::outputs::raw(t, row, "content").as_deref(),
-                inv,
-            );
-            let at = t.get(row, "inserted");
-            d.message_time(at, unix_seconds(at), sent, inv);
-            d.interpretation = format!(
-                "{chat_table} row {} of {}: a message of the DeepSeek chat {chat}: {}: {}; the time is Unix seconds.",
-                t.get(row, "rid").unwrap_or("?"),
-                l.name(),
-                if sent {
-                    "written by the device's user (role USER)".to_string()
-                } else {
-                    format!("from the {}", role.unwrap_or("role not stored"))
-                },
-                said.join(", ")
-            );
-            record_draft(ctx, d)?;
-            if let (true, Some(text)) = (sent, t.get(row, "content")) {
-                crate::identity::claims_by_direction(
-                    ctx,
-                    inv,
-                    text,
-                    &format!("a DeepSeek prompt ({})", l.name()),
-                    true,
-                    None,
-                )?;
-            }
-        }
+                texts: &["content"],
+                at: &["inserted"],
+                times: &[],
+                encoding: (unix_seconds, "Unix seconds"),
+                row: &|t, row| format!("{chat_table} row {}", t.get(row, "rid").unwrap_or("?")),
+            },
+        )?;
     }
     Ok(())
 }

@@ -135,12 +135,7 @@ fn datastore(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         else {
             continue;
         };
-        let Some(v) = inv
-            .output
-            .text
-            .split_once('\n')
-            .and_then(|(_, body)| serde_json::from_str::<serde_json::Value>(body).ok())
-        else {
+        let Some(v) = crate::outputs::protobuf_document(&inv.output.text) else {
             continue;
         };
         read.insert(name, (inv, v));

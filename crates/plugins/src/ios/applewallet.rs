@@ -201,11 +201,7 @@ fn pass(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErro
     else {
         return Ok(());
     };
-    let doc = inv
-        .output
-        .text
-        .split_once("# at (root)\n")
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok());
+    let doc = crate::outputs::json_document(&inv.output.text);
     let Some(doc) = doc.filter(Value::is_object) else {
         run.ctx.unparsed(
             path,

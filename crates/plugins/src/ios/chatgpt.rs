@@ -54,11 +54,7 @@ fn read(run: &Run<'_, '_>, path: &str) -> Result<Option<(Invoked, Value)>, Runti
     else {
         return Ok(None);
     };
-    let doc = inv
-        .output
-        .text
-        .split_once("# at (root)\n")
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok());
+    let doc = crate::outputs::json_document(&inv.output.text);
     Ok(doc.map(|d| (inv, d)))
 }
 

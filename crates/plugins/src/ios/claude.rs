@@ -16,7 +16,7 @@
 use masf_agents::RuntimeError;
 use masf_graph::FactType;
 use masf_tools::Invoked;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{Draft, Run, Schema, raw};
 use crate::drafts::date_text;
@@ -58,11 +58,7 @@ fn bootstrap(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     else {
         return Ok(());
     };
-    let doc = inv
-        .output
-        .text
-        .split_once("# at (root)\n")
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok());
+    let doc = crate::outputs::json_document(&inv.output.text);
     // another start-up cache of the folder: no account in it
     let Some(account) = doc
         .as_ref()
@@ -254,17 +250,9 @@ fn projects(
         path,
         find,
         &paged,
-        &crate::drafts::RowPhenomena {
-            table: "projects",
-            category: "messages",
-            what: "a Claude project (times ISO 8601)",
-            title: &|t, row| {
-                format!(
-                    "Claude project {}",
-                    t.get(row, "name").unwrap_or("not named")
-                )
-            },
-            fields: &[
+        &crate::claude::projects(
+            "projects",
+            &[
                 ("name", FactType::Text, "name"),
                 ("description", FactType::Text, "description"),
                 ("creator", FactType::Name, "creator"),
@@ -272,11 +260,7 @@ fn projects(
                 ("docs", FactType::Count, "documents"),
                 ("documents", FactType::Text, "document file names"),
             ],
-            times: &[
-                ("created", "Claude project created", date_text),
-                ("updated", "Claude project updated", date_text),
-            ],
-        },
+        ),
         &mut |_, _, _| Ok(()),
     )
 }

@@ -40,11 +40,7 @@ fn cache(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
     else {
         return Ok(());
     };
-    let doc = inv
-        .output
-        .text
-        .split_once("# at (root)\n")
-        .and_then(|(_, body)| serde_json::from_str::<Value>(body).ok());
+    let doc = crate::outputs::json_document(&inv.output.text);
     let Some(conversations) = doc
         .as_ref()
         .and_then(|d| d.get("data"))
