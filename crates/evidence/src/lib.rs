@@ -151,6 +151,7 @@ pub mod scan;
 pub mod simg;
 pub mod sparsebundle;
 pub mod sparseimage;
+pub mod sqlcipher;
 pub mod udif;
 pub mod vhd;
 pub mod vhdx;

@@ -59,7 +59,11 @@
 //!   the client's secret-chat message field by field, other layers by the text after the message
 //!   date, marked `date-anchored`); `base64: true` writes a cell that is base64 of UTF-8 text as
 //!   `b64:` + the text, and with `protobuf` too base64 of a Protocol Buffers message as
-//!   `protobuf:` + its decoding.
+//!   `protobuf:` + its decoding. `sqlite_tables` and `sqlite_query` open an app's SQLCipher
+//!   database with `cipher` ([`cipher`]: a profile names the app's settings and where the
+//!   extraction keeps its key; the tool reads the key, decrypts a working copy with
+//!   `masf_evidence::sqlcipher`, replaying the `-wal`, and says on the output's last line
+//!   `# sqlcipher: …` where the key came from and how many pages authenticated — never the key).
 //!
 //! Plugins add their own tools (`ocr_image`, `doc_text`, `phone_region`, `binary_cookies`)
 //! through `Plugins::catalog` in `masf-agents`.
@@ -119,6 +123,7 @@
 //!   `SourceFiles` checks a file target by opening its source.
 
 pub mod catalog;
+pub mod cipher;
 pub mod consistency;
 pub mod content_tools;
 pub mod doc_metadata;

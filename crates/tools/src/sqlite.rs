@@ -50,6 +50,8 @@ struct CopyFiles {
     siblings: Vec<String>,
     /// Bytes on disk (all copied files).
     bytes: u64,
+    /// How a SQLCipher database was decrypted into this copy (the `cipher` argument).
+    decrypted: Option<String>,
 }
 
 impl CopyFiles {
@@ -65,6 +67,9 @@ pub struct WorkingCopy {
     pub conn: Connection,
     /// Which siblings were copied (`-wal`, `-shm`).
     pub siblings: Vec<String>,
+    /// How a SQLCipher database was decrypted into this copy (where its key was read, the
+    /// settings, the pages authenticated, the log's frames replayed).
+    pub decrypted: Option<String>,
     _watch: Option<std::sync::mpsc::Sender<()>>,
     _files: Arc<CopyFiles>,
 }
@@ -103,6 +108,81 @@ fn copy_files(fs: &dyn FileSystem, path: &str) -> Result<CopyFiles, ToolError> {
         dir,
         siblings,
         bytes,
+        decrypted: None,
+    })
+}
+
+/// Largest `-wal` of a SQLCipher database read (it is replayed in memory).
+const MAX_CIPHER_WAL: u64 = 512 << 20;
+
+/// Decrypts the SQLCipher database at `path` of `fs` (its `-wal` replayed) with the key
+/// `cipher` names into a new temporary directory.
+fn decrypt_files(
+    fs: &dyn FileSystem,
+    path: &str,
+    cipher: &crate::cipher::Cipher,
+) -> Result<CopyFiles, ToolError> {
+    let entry = fs.stat(path)?;
+    if entry.kind != EntryKind::File {
+        return Err(ToolError::InvalidArgs(format!("{path} is not a file")));
+    }
+    let bytes = fs.open(path)?;
+    let mut head = [0u8; 16];
+    if bytes.len() >= 16 {
+        bytes.read_at(0, &mut head)?;
+        if &head == b"SQLite format 3\0" {
+            return Err(ToolError::InvalidArgs(format!(
+                "{path} is not encrypted (it begins with the SQLite header): query it without cipher"
+            )));
+        }
+    }
+    let key = cipher.key(fs)?;
+    let settings = cipher.profile.settings();
+    let wal_path = format!("{path}-wal");
+    let wal = match fs.stat(&wal_path) {
+        Ok(e) if e.kind == EntryKind::File && e.size <= MAX_CIPHER_WAL => {
+            let mut log = Vec::new();
+            std::io::Read::read_to_end(&mut Reader::new(fs.open(&wal_path)?), &mut log)
+                .map_err(|e| ToolError::Other(format!("{wal_path}: {e}")))?;
+            Some(log)
+        }
+        Ok(e) if e.kind == EntryKind::File => {
+            return Err(ToolError::Other(format!(
+                "{wal_path}: {} bytes, more than the {MAX_CIPHER_WAL} a SQLCipher log is replayed from",
+                e.size
+            )));
+        }
+        _ => None,
+    };
+    let dir = tempfile::Builder::new()
+        .prefix("masf-sqlcipher-")
+        .tempdir()
+        .map_err(|e| ToolError::Other(format!("temporary directory: {e}")))?;
+    let mut out = std::fs::File::create(dir.path().join(COPY_NAME))
+        .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
+    let report = masf_evidence::sqlcipher::decrypt(
+        &format!("SQLCipher {path}"),
+        &mut Reader::new(bytes.clone()),
+        bytes.len(),
+        wal.as_deref(),
+        &key,
+        None,
+        &settings,
+        &mut out,
+    )?;
+    let written = out
+        .metadata()
+        .map(|m| m.len())
+        .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
+    Ok(CopyFiles {
+        dir,
+        siblings: Vec::new(),
+        bytes: written,
+        decrypted: Some(format!(
+            "decrypted with {}; {}",
+            cipher.describe(),
+            report.describe(settings.hmac.is_some())
+        )),
     })
 }
 
@@ -141,6 +221,7 @@ fn open_copy(files: Arc<CopyFiles>, path: &str) -> Result<WorkingCopy, ToolError
     Ok(WorkingCopy {
         conn,
         siblings: files.siblings.clone(),
+        decrypted: files.decrypted.clone(),
         _watch: watch,
         _files: files,
     })
@@ -213,20 +294,39 @@ impl CopyCache {
     /// A read-only connection to a working copy of the database at `path` of `fs`, copied out
     /// of the evidence on first use only.
     pub fn open(&self, fs: &Arc<dyn FileSystem>, path: &str) -> Result<WorkingCopy, ToolError> {
+        self.open_with(fs, path, None)
+    }
+
+    /// [`CopyCache::open`], or with `cipher` a decrypted copy of a SQLCipher database (cached
+    /// apart from a plain copy of the same path).
+    pub fn open_with(
+        &self,
+        fs: &Arc<dyn FileSystem>,
+        path: &str,
+        cipher: Option<&crate::cipher::Cipher>,
+    ) -> Result<WorkingCopy, ToolError> {
+        let make = || match cipher {
+            Some(c) => decrypt_files(fs.as_ref(), path, c),
+            None => copy_files(fs.as_ref(), path),
+        };
         if self.max_bytes == 0 {
-            let files = copy_files(fs.as_ref(), path)?;
+            let files = make()?;
             self.copies.fetch_add(1, Ordering::Relaxed);
             return open_copy(Arc::new(files), path);
         }
         // The file system's identity: the scan owns it for the life of the source.
-        let key = (Arc::as_ptr(fs) as *const () as usize, path.to_string());
+        let name = match cipher {
+            Some(c) => format!("{path}{}", c.cache_key()),
+            None => path.to_string(),
+        };
+        let key = (Arc::as_ptr(fs) as *const () as usize, name);
         let slot = lock(&self.slots).entry(key).or_default().clone();
         let files = {
             let mut held = lock(&slot.files);
             match held.as_ref() {
                 Some(f) => f.clone(),
                 None => {
-                    let f = Arc::new(copy_files(fs.as_ref(), path)?);
+                    let f = Arc::new(make()?);
                     self.copies.fetch_add(1, Ordering::Relaxed);
                     *held = Some(f.clone());
                     f
@@ -369,7 +469,15 @@ fn db_props() -> serde_json::Map<String, Value> {
     let mut m = serde_json::Map::new();
     m.insert("partition".into(), json!({"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."}));
     m.insert("path".into(), json!({"type": "string", "description": "Absolute path of the SQLite database inside the evidence."}));
+    m.insert("cipher".into(), crate::cipher::schema());
     m
+}
+
+/// The last line of an output on a decrypted copy: how it was decrypted.
+fn push_decrypted(text: &mut String, copy: &WorkingCopy) {
+    if let Some(d) = &copy.decrypted {
+        let _ = writeln!(text, "# sqlcipher: {d}");
+    }
 }
 
 /// `sqlite_tables`: the schema of a database.
@@ -391,7 +499,8 @@ impl Tool for SqliteTables {
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
-        let copy = ctx.sqlite_copies().open(&fs, &path)?;
+        let cipher = crate::cipher::arg(a)?;
+        let copy = ctx.sqlite_copies().open_with(&fs, &path, cipher.as_ref())?;
         let err = sql_err(&path);
         let mut stmt = copy
             .conn
@@ -426,9 +535,12 @@ impl Tool for SqliteTables {
                 json!({"type": kind, "name": name, "table": table, "rows": count, "sql": sql}),
             );
         }
+        push_decrypted(&mut text, &copy);
         Ok(ToolOutput {
             text,
-            structured: Some(json!({"path": path, "copied": copy.siblings, "objects": rows})),
+            structured: Some(
+                json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "objects": rows}),
+            ),
         })
     }
 }
@@ -578,7 +690,8 @@ impl Tool for SqliteQuery {
             .clamp(1, QUERY_MAX_LIMIT) as usize;
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
-        let copy = ctx.sqlite_copies().open(&fs, &path)?;
+        let cipher = crate::cipher::arg(a)?;
+        let copy = ctx.sqlite_copies().open_with(&fs, &path, cipher.as_ref())?;
         let err = sql_err(&path);
         let mut stmt = check_select(&copy.conn, &path, sql)?;
         let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
@@ -686,7 +799,8 @@ impl Tool for SqliteQuery {
         if truncated {
             let _ = writeln!(text, "# truncated at limit {limit}");
         }
-        let mut structured = json!({"path": path, "copied": copy.siblings, "columns": columns, "row_count": count, "truncated": truncated});
+        push_decrypted(&mut text, &copy);
+        let mut structured = json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "columns": columns, "row_count": count, "truncated": truncated});
         if let Some(rows) = json_rows {
             structured["rows"] = Value::Array(rows);
         }

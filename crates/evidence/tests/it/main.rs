@@ -17,6 +17,7 @@ mod leveldb;
 mod mac_sparse;
 mod ntfs;
 mod scan;
+mod sqlcipher;
 mod support;
 mod udif;
 mod vhdx;

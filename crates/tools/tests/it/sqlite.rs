@@ -701,3 +701,150 @@ fn json_texts_inside_plist_and_json_cells_decode_when_asked() {
         .unwrap_err();
     assert!(err.to_string().contains("set plists or json true"), "{err}");
 }
+
+/// A folder extraction holding an encrypted Signal database (made by the `sqlcipher` CLI with
+/// Signal for Android's settings, 3 rows in the file and 2 only in its `-wal`) and the
+/// extraction's `extra/Secrets/secrets.json` with its key.
+fn signal_extraction(dir: &std::path::Path, key_in_secrets: &str) -> std::path::PathBuf {
+    use std::io::Write as _;
+    let root = dir.join("extraction");
+    let db_dir = root.join("data/data/org.thoughtcrime.securesms/databases");
+    std::fs::create_dir_all(&db_dir).unwrap();
+    std::fs::create_dir_all(root.join("extra/Secrets")).unwrap();
+    let script = format!(
+        "PRAGMA key = '{SIGNAL_KEY}';\nPRAGMA cipher_page_size = 4096;\nPRAGMA kdf_iter = 1;\n\
+PRAGMA journal_mode = WAL;\nPRAGMA wal_autocheckpoint = 0;\n\
+CREATE TABLE message (_id INTEGER PRIMARY KEY, body TEXT);\n\
+INSERT INTO message VALUES (1, 'first'), (2, 'second'), (3, 'third');\n\
+PRAGMA wal_checkpoint(TRUNCATE);\n\
+INSERT INTO message VALUES (4, 'only in the log'), (5, 'also in the log');\n\
+.shell cp t.db signal.db && cp t.db-wal signal.db-wal\n"
+    );
+    let mut child = std::process::Command::new("sqlcipher")
+        .arg("t.db")
+        .current_dir(&db_dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("sqlcipher (scripts/setup.sh installs it)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    std::fs::remove_file(db_dir.join("t.db")).unwrap();
+    let _ = std::fs::remove_file(db_dir.join("t.db-wal"));
+    let _ = std::fs::remove_file(db_dir.join("t.db-shm"));
+    let secrets = json!([
+        {"app": "com.other.app", "script_output": [{"payload": {"sqlite db key": "00"}}]},
+        {"app": "org.thoughtcrime.securesms", "script_output": [
+            {"payload": {"signal attachment key": {"modernKey": "AAECAw=="}}},
+            {"payload": {"sqlite db key": key_in_secrets}}
+        ]}
+    ]);
+    std::fs::write(
+        root.join("extra/Secrets/secrets.json"),
+        serde_json::to_vec_pretty(&secrets).unwrap(),
+    )
+    .unwrap();
+    root
+}
+
+const SIGNAL_KEY: &str = "3e5a9c0f7b2d4e6a8c1f3b5d7e9a0c2e4f6b8d0a1c3e5f7a9b2d4f6a8c0e1b3d";
+const SIGNAL_DB: &str = "/data/data/org.thoughtcrime.securesms/databases/signal.db";
+
+#[test]
+fn a_sqlcipher_database_opens_with_the_key_the_extraction_captured() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = signal_extraction(dir.path(), SIGNAL_KEY);
+    let db = root.join(SIGNAL_DB.trim_start_matches('/'));
+    let wal = root.join(format!("{}-wal", SIGNAL_DB.trim_start_matches('/')));
+    let before = (std::fs::read(&db).unwrap(), std::fs::read(&wal).unwrap());
+    let src = masf_tools::SourceCtx::open("src-signal", &root).unwrap();
+    let cipher = json!({"profile": "signal_android", "secrets": "/extra/Secrets/secrets.json"});
+
+    let q = run(
+        &src,
+        "sqlite_query",
+        json!({"path": SIGNAL_DB, "sql": "SELECT _id, body FROM message ORDER BY _id", "cipher": cipher}),
+    );
+    let lines: Vec<&str> = q.text.lines().collect();
+    assert_eq!(
+        lines[..6],
+        [
+            "_id\tbody",
+            "1\tfirst",
+            "2\tsecond",
+            "3\tthird",
+            "4\tonly in the log",
+            "5\talso in the log"
+        ],
+        "{}",
+        q.text
+    );
+    let last = lines[6];
+    assert!(
+        last.starts_with("# sqlcipher: decrypted with the \"sqlite db key\" of org.thoughtcrime.securesms in /extra/Secrets/secrets.json (profile signal_android: 4096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1)"),
+        "{last}"
+    );
+    assert!(last.contains("every page authenticated"), "{last}");
+    assert!(last.contains("committed frame"), "{last}");
+    assert!(!q.text.contains(SIGNAL_KEY), "the key is never written");
+    let s = q.structured.unwrap();
+    assert_eq!(s["row_count"], json!(5));
+    assert!(s["decrypted"].as_str().unwrap().contains("secrets.json"));
+
+    let tables = run(
+        &src,
+        "sqlite_tables",
+        json!({"path": SIGNAL_DB, "cipher": cipher}),
+    );
+    assert!(
+        tables.text.contains("table\tmessage\t5 rows"),
+        "{}",
+        tables.text
+    );
+    assert!(tables.text.contains("# sqlcipher: "), "{}", tables.text);
+
+    // the evidence is as it was (file and log)
+    assert_eq!(
+        (std::fs::read(&db).unwrap(), std::fs::read(&wal).unwrap()),
+        before
+    );
+
+    // refusals an agent can act on
+    let catalog = Catalog::standard();
+    let t = catalog.get("sqlite_query").unwrap();
+    let err = |args: serde_json::Value| t.run(&src, &args).unwrap_err().to_string();
+    let e = err(json!({"path": SIGNAL_DB, "sql": "SELECT 1 FROM message"}));
+    assert!(
+        e.contains("not a database") || e.contains("encrypted"),
+        "{e}"
+    );
+    let e = err(
+        json!({"path": SIGNAL_DB, "sql": "SELECT 1", "cipher": {"profile": "signal_android", "secrets": "/extra/none.json"}}),
+    );
+    assert!(e.contains("cipher.secrets /extra/none.json"), "{e}");
+    let e = err(
+        json!({"path": SIGNAL_DB, "sql": "SELECT 1", "cipher": {"profile": "whatsapp", "secrets": "/extra/Secrets/secrets.json"}}),
+    );
+    assert!(e.contains("not a profile"), "{e}");
+    let e =
+        err(json!({"path": "/extra/Secrets/secrets.json", "sql": "SELECT 1", "cipher": cipher}));
+    assert!(e.contains("Truncated") || e.contains("truncated"), "{e}");
+
+    // another extraction's key does not open it, and says so
+    let other = tempfile::tempdir().unwrap();
+    let root2 = signal_extraction(other.path(), "00ff");
+    let src2 = masf_tools::SourceCtx::open("src-signal-2", &root2).unwrap();
+    let e = t
+        .run(
+            &src2,
+            &json!({"path": SIGNAL_DB, "sql": "SELECT 1", "cipher": cipher}),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("the key does not open page 1"), "{e}");
+}

@@ -1,0 +1,211 @@
+//! The `cipher` argument of `sqlite_tables` and `sqlite_query`: an app's SQLCipher database
+//! opened with the key an extraction captured, never with a key an agent types.
+//!
+//! A *profile* names the app's SQLCipher settings and where its key is kept in the evidence;
+//! the tool reads the key there itself, so the key never appears in a call's arguments, its
+//! output or the invocation log — only where it was read from. The database is decrypted
+//! (`masf_evidence::sqlcipher`, its `-wal` replayed) into the working copy; the evidence is
+//! never written.
+//!
+//! | profile | settings | key |
+//! |---|---|---|
+//! | `signal_android` | 4,096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1 (Signal's `SqlCipherDatabaseHook` over SQLCipher 3 settings) | the `"sqlite db key"` of the `org.thoughtcrime.securesms` entry of an extraction's `secrets.json` (a list of `{"app", "script_output": [{"payload": {…}}]}`), used as the passphrase as Signal uses the hex string of its database secret |
+
+use std::io::Read as _;
+
+use masf_evidence::bytes::Reader;
+use masf_evidence::fs::{FileSystem, normalize_path};
+use masf_evidence::sqlcipher::{Hash, Key, Settings};
+use serde_json::{Value, json};
+use zeroize::Zeroizing;
+
+use crate::{ToolError, args};
+
+/// Largest key file read (an extraction's `secrets.json` is a few KiB).
+const MAX_KEY_FILE: u64 = 16 << 20;
+
+/// Signal for Android's package, the `app` of its `secrets.json` entry.
+pub const SIGNAL_ANDROID: &str = "org.thoughtcrime.securesms";
+
+/// An app's SQLCipher settings and where its key is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Profile {
+    SignalAndroid,
+}
+
+impl Profile {
+    const ALL: [Profile; 1] = [Profile::SignalAndroid];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::SignalAndroid => "signal_android",
+        }
+    }
+
+    pub fn settings(self) -> Settings {
+        match self {
+            Profile::SignalAndroid => Settings {
+                page_size: 4096,
+                kdf_iter: 1,
+                kdf: Hash::Sha1,
+                hmac: Some(Hash::Sha1),
+                plaintext_header: 0,
+            },
+        }
+    }
+}
+
+/// A parsed `cipher` argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cipher {
+    pub profile: Profile,
+    /// The key file's path in the same file system.
+    pub secrets: String,
+}
+
+impl Cipher {
+    /// The working-copy cache's key suffix of this cipher (a decrypted copy is cached apart
+    /// from a plain one of the same path).
+    pub fn cache_key(&self) -> String {
+        format!("\0cipher:{}:{}", self.profile.name(), self.secrets)
+    }
+
+    /// Where the key was read from and the settings, in words (no key).
+    pub fn describe(&self) -> String {
+        match self.profile {
+            Profile::SignalAndroid => format!(
+                "the \"sqlite db key\" of {SIGNAL_ANDROID} in {} (profile {}: {})",
+                self.secrets,
+                self.profile.name(),
+                self.profile.settings().describe()
+            ),
+        }
+    }
+
+    /// The key, read from the evidence.
+    pub fn key(&self, fs: &dyn FileSystem) -> Result<Key, ToolError> {
+        let entry = fs
+            .stat(&self.secrets)
+            .map_err(|e| ToolError::InvalidArgs(format!("cipher.secrets {}: {e}", self.secrets)))?;
+        if entry.size > MAX_KEY_FILE {
+            return Err(ToolError::Other(format!(
+                "{}: {} bytes, not a key file (at most {MAX_KEY_FILE} read)",
+                self.secrets, entry.size
+            )));
+        }
+        let mut text = Zeroizing::new(Vec::new());
+        Reader::new(fs.open(&self.secrets)?)
+            .read_to_end(&mut text)
+            .map_err(|e| ToolError::Other(format!("{}: {e}", self.secrets)))?;
+        match self.profile {
+            Profile::SignalAndroid => {
+                let v: Value = serde_json::from_slice(&text)
+                    .map_err(|e| ToolError::Other(format!("{}: not JSON ({e})", self.secrets)))?;
+                secrets_key(&v, SIGNAL_ANDROID, "sqlite db key")
+                    .map(|k| Key::Passphrase(Zeroizing::new(k.into_bytes())))
+                    .ok_or_else(|| {
+                        ToolError::Other(format!(
+                            "{}: no \"sqlite db key\" of {SIGNAL_ANDROID} in it (an entry {{\"app\": \"{SIGNAL_ANDROID}\", \"script_output\": [{{\"payload\": {{\"sqlite db key\": …}}}}]}})",
+                            self.secrets
+                        ))
+                    })
+            }
+        }
+    }
+}
+
+/// The string `name` of a payload of the entry of `app` in an extraction's `secrets.json`.
+fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
+    v.as_array()?
+        .iter()
+        .filter(|e| e.get("app").and_then(Value::as_str) == Some(app))
+        .filter_map(|e| e.get("script_output")?.as_array())
+        .flatten()
+        .filter_map(|o| o.get("payload")?.get(name)?.as_str())
+        .find(|k| !k.is_empty())
+        .map(str::to_string)
+}
+
+/// The JSON schema of the `cipher` argument.
+pub fn schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms).",
+        "properties": {
+            "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
+            "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence."}
+        },
+        "required": ["profile", "secrets"],
+        "additionalProperties": false
+    })
+}
+
+/// The `cipher` argument of a call, when given.
+pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
+    let Some(c) = a.get("cipher") else {
+        return Ok(None);
+    };
+    if c.is_null() {
+        return Ok(None);
+    }
+    if !c.is_object() {
+        return Err(ToolError::InvalidArgs(
+            "cipher: an object {\"profile\", \"secrets\"}".to_string(),
+        ));
+    }
+    let name = args::str(c, "profile")
+        .map_err(|_| ToolError::InvalidArgs("cipher.profile: one of signal_android".to_string()))?;
+    let profile = Profile::ALL
+        .into_iter()
+        .find(|p| p.name() == name)
+        .ok_or_else(|| {
+            ToolError::InvalidArgs(format!(
+                "cipher.profile {name:?}: not a profile (one of {})",
+                Profile::ALL.map(Profile::name).join(", ")
+            ))
+        })?;
+    let secrets = args::str(c, "secrets").map_err(|_| {
+        ToolError::InvalidArgs(
+            "cipher.secrets: the key file's absolute path in the evidence".to_string(),
+        )
+    })?;
+    Ok(Some(Cipher {
+        profile,
+        secrets: normalize_path(secrets),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_is_the_apps_payload_value() {
+        let v = json!([
+            {"app": "com.other", "script_output": [{"payload": {"sqlite db key": "other"}}]},
+            {"app": SIGNAL_ANDROID, "script_output": [
+                {"payload": {"signal attachment key": {"modernKey": "AAAA"}}},
+                {"payload": {"sqlite db key": "abcd"}}
+            ]}
+        ]);
+        assert_eq!(
+            secrets_key(&v, SIGNAL_ANDROID, "sqlite db key").as_deref(),
+            Some("abcd")
+        );
+        assert_eq!(secrets_key(&v, "com.none", "sqlite db key"), None);
+        assert_eq!(secrets_key(&json!({"a": 1}), SIGNAL_ANDROID, "x"), None);
+    }
+
+    #[test]
+    fn bad_cipher_arguments_are_named() {
+        let e = arg(&json!({"cipher": {"profile": "nope", "secrets": "/s"}}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a profile (one of signal_android)"), "{e}");
+        let e = arg(&json!({"cipher": {"profile": "signal_android"}}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cipher.secrets"), "{e}");
+        assert_eq!(arg(&json!({"path": "/x"})).unwrap(), None);
+    }
+}
