@@ -199,7 +199,20 @@ pub fn sole_owner(
     what: &str,
     why: &str,
 ) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = query_on(ctx, tree, path, sql, 2)? else {
+    sole_owner_args(ctx, tree, path, sql, &serde_json::Map::new(), what, why)
+}
+
+/// [`sole_owner`] with more of `sqlite_query`'s arguments (see [`query_on_args`]).
+pub fn sole_owner_args(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    extra: &serde_json::Map<String, serde_json::Value>,
+    what: &str,
+    why: &str,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = query_on_args(ctx, tree, path, sql, 2, extra)? else {
         return Ok(());
     };
     let [row] = t.rows.as_slice() else {
@@ -1559,9 +1572,21 @@ pub fn query_on_with(
     limit: u64,
     options: &[&str],
 ) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
+    query_on_args(ctx, tree, path, sql, limit, &crate::calls::flags(options))
+}
+
+/// [`query_on`] with more of `sqlite_query`'s arguments (its decoding options, `cipher`).
+pub fn query_on_args(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    limit: u64,
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
     let mut args = serde_json::json!({"path": path, "sql": sql, "limit": limit});
     if let Some(a) = args.as_object_mut() {
-        a.extend(crate::calls::flags(options));
+        a.extend(extra.clone());
     }
     let args = args_on(tree, args);
     let invoked = ctx.call("sqlite_query", args)?;
@@ -1605,6 +1630,17 @@ pub fn pages_on_with(
     sql: &str,
     options: &[&str],
 ) -> Result<Option<crate::calls::Paged>, RuntimeError> {
+    pages_on_args(ctx, tree, path, sql, &crate::calls::flags(options))
+}
+
+/// [`pages_on`] with more of `sqlite_query`'s arguments (see [`query_on_args`]).
+pub fn pages_on_args(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    sql: &str,
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<crate::calls::Paged>, RuntimeError> {
     use crate::calls::{Paged, ROW_CAP};
     let mut pages = Vec::new();
     let mut got = 0u64;
@@ -1615,7 +1651,7 @@ pub fn pages_on_with(
             format!("{sql} LIMIT -1 OFFSET {got}")
         };
         let limit = PAGE_ROWS.min(ROW_CAP - got);
-        let Some((inv, t)) = query_on_with(ctx, tree, path, &page, limit, options)? else {
+        let Some((inv, t)) = query_on_args(ctx, tree, path, &page, limit, extra)? else {
             return Ok((!pages.is_empty()).then_some(Paged {
                 pages,
                 truncated: false,
@@ -1674,9 +1710,23 @@ pub fn schema_on(
     Option<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>>,
     RuntimeError,
 > {
+    schema_on_args(ctx, tree, path, &serde_json::Map::new())
+}
+
+/// [`schema_on`] with more of `sqlite_query`'s arguments (see [`query_on_args`]).
+pub fn schema_on_args(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Result<
+    Option<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>>,
+    RuntimeError,
+> {
     let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
 WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
-    Ok(query_on(ctx, tree, path, sql, 100_000)?.map(|(_, t)| crate::outputs::columns_by_table(&t)))
+    Ok(query_on_args(ctx, tree, path, sql, 100_000, extra)?
+        .map(|(_, t)| crate::outputs::columns_by_table(&t)))
 }
 
 /// The columns of `table` in the database at `path` of `tree` (`pragma_table_info` through

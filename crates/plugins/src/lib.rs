@@ -33,8 +33,10 @@
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
 //!   Files by Google, webview.db, turbo.db, Tango. `android::telegram`: Telegram's cache4.db
 //!   (users, the own account, chats, secret chats without keys, messages) and userconfing.xml.
-//!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, their SQLCipher
-//!   databases detected and said. `android::system`: saved Wi-Fi networks (never the key),
+//!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, WeChat's SQLCipher
+//!   database detected and said. `android::signal`: Signal's `signal.db` and
+//!   `signal-key-value.db` read with the key the extraction captured (`Secrets/secrets.json`,
+//!   `sqlite_query`'s `cipher`): contacts, messages, calls, groups, attachments, the account. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
 //!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
 //!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android, and the

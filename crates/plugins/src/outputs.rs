@@ -29,6 +29,10 @@ impl Table {
                 truncated = true;
                 continue;
             }
+            // how a SQLCipher database was decrypted (sqlite_query's last line with `cipher`)
+            if line.starts_with("# sqlcipher: ") {
+                continue;
+            }
             rows.push(
                 line.split('\t')
                     .map(|c| (c != "NULL").then(|| unescape(c)))

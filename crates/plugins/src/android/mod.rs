@@ -74,7 +74,8 @@
 //! | LINE `naver_line` and `call_history` ([`line`]) | one per contact, per message, per group (members), per call (start, end, direction, audio/video/group) | `line:<mid>`: mid, names; wallet claims by direction |
 //! | Telegram `cache4.db` ([`telegram`]) | one per user, phone-book contact, group, secret chat (never its keys), dialog, message | `owner`: the account with the self flag (id, `telegram_username`, phone), the sender of outgoing secret-chat messages; `telegram:<id>`: user name, phone, name; claims by direction |
 //! | wallet and exchange apps' data folders (`data/data/<package>`, `user/<n>/<package>`, `Android/data/<package>`: Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet; [`crate::wallet_apps`]) | one per folder: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
-//! | WeChat shared prefs, `EnMicroMsg.db`; Signal `signal.db`, its prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
+//! | WeChat shared prefs, `EnMicroMsg.db`; Signal's prefs ([`wechat`]) | the accounts; one naming each SQLCipher database (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
+//! | Signal `signal.db`, `signal-key-value.db` with the extraction's `Secrets/secrets.json` ([`signal`]) | contacts, messages (direction, status, quotes, timers), calls, groups with members, attachments, the account; without a key one naming the database (noted unparsed) | `signal:<ACI>` with phone, `signal-user:` username, e-mail, name; `owner`: the key-value store's account and the one sender of outgoing messages |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
 //! [`TimeMark`](masf_graph::TimeMark)s. Tables are read in pages of
@@ -116,6 +117,7 @@ mod playstore;
 mod recents;
 mod session;
 mod settings;
+mod signal;
 mod skout;
 mod skype;
 mod slack;
@@ -291,6 +293,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("com.tencent.mm_preferences.xml", "accounts"),
     ("auth_info_key_prefs.xml", "accounts"),
     ("signal.db", "messages"),
+    ("signal-key-value.db", "accounts"),
+    ("secrets.json", "accounts"),
     ("org.thoughtcrime.securesms_preferences.xml", "accounts"),
     ("persist-*", "wallets"),
     ("RKStorage", "apps"),
@@ -923,9 +927,10 @@ impl Plugin for AndroidPlugin {
                 "Signal",
                 &[
                     "/signal.db\"",
+                    "/signal-key-value.db\"",
                     "/org.thoughtcrime.securesms_preferences.xml\"",
                 ],
-                "Signal's registered number; signal.db detected (SQLCipher, not read)",
+                "Signal's registered number; signal.db and signal-key-value.db read with the key in the extraction's Secrets/secrets.json (contacts, messages, calls, groups, attachments, the account), else detected (SQLCipher)",
             ),
         ]
     }
@@ -1596,6 +1601,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     &l.found,
                     temp.map(|t| (t.path.as_str(), &t.found)),
                 )
+            })?;
+        }
+        for l in found.iter().filter(|l| signal::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                signal::store(ctx, l, &found)
             })?;
         }
         for l in found.iter().filter(|l| deepseek::is_store(l)) {

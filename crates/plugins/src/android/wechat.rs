@@ -184,11 +184,6 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
             encrypted(ctx, l, "WeChat", &wechat_key_note(l, &uins))
         })?;
     }
-    for l in named("signal.db").filter(|l| l.path.contains("securesms")) {
-        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
-            encrypted(ctx, l, "Signal", "its key is in the Android keystore")
-        })?;
-    }
     for l in named("org.thoughtcrime.securesms_preferences.xml") {
         ctx.artefact(&artefact_name(&l.tree, &l.path), || signal_prefs(ctx, l))?;
     }
@@ -334,6 +329,19 @@ pub(super) fn encrypted(
     else {
         return Ok(());
     };
+    encrypted_as(ctx, l, app, key, &inv, header)
+}
+
+/// [`encrypted`] of a database whose first bytes `inv` (`sqlcipher`) already read.
+pub(super) fn encrypted_as(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    app: &str,
+    key: &str,
+    inv: &masf_tools::Invoked,
+    header: Header,
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
     if matches!(header, Header::Sqlite) && app == "WeChat" {
         // a copy decrypted with its key: read as the app keeps it
         return decrypted(ctx, l);

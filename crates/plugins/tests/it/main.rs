@@ -70,6 +70,7 @@ mod playstore;
 mod reminders;
 mod screens;
 mod session;
+mod signal_android;
 mod skout;
 mod skype;
 mod slack;
