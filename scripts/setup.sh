@@ -50,12 +50,14 @@ fi
 # own EWF library, pyewf) reads the Ex01 fixtures before our EWF2 reader does; libvhdi-python
 # (libyal's VHD library) reads the differencing VHD the virtual-disk tests write over its parent;
 # pytypedstream reads Messages' archived attributedBody (NSArchiver typedstreams) independently;
-# protobuf (Google's runtime) writes Android usage-stats files from AOSP's message layout.
+# protobuf (Google's runtime) writes Android usage-stats files from AOSP's message layout;
+# sqlcipher3-binary (SQLCipher 4 itself, which Debian does not package) writes Signal for iOS's
+# database with its plaintext header and decrypts it as the oracle.
 venv="$(cd "$(dirname "$0")/.." && pwd)/target/py-oracles"
-if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography, case_utils, pymodi, liblp, pyewf, pyvhdi, typedstream, google.protobuf' 2>/dev/null; then
+if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography, case_utils, pymodi, liblp, pyewf, pyvhdi, typedstream, google.protobuf, sqlcipher3' 2>/dev/null; then
   echo "setup: installing the Python oracles in $venv" >&2
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*' 'case-utils==0.18.*' 'libmodi-python==20260902' 'liblp==1.0.2' 'libewf-python==20260924' 'libvhdi-python==20260901' 'pytypedstream==0.1.0' 'protobuf==5.29.*'
+  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*' 'case-utils==0.18.*' 'libmodi-python==20260902' 'liblp==1.0.2' 'libewf-python==20260924' 'libvhdi-python==20260901' 'pytypedstream==0.1.0' 'protobuf==5.29.*' 'sqlcipher3-binary==0.6.*'
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -10,6 +10,7 @@
 //! | profile | settings | key |
 //! |---|---|---|
 //! | `signal_android` | 4,096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1 (Signal's `SqlCipherDatabaseHook` over SQLCipher 3 settings) | the `"sqlite db key"` of the `org.thoughtcrime.securesms` entry of an extraction's `secrets.json` (a list of `{"app", "script_output": [{"payload": {…}}]}`), used as the passphrase as Signal uses the hex string of its database secret |
+//! | `signal_ios` | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
 
 use std::io::Read as _;
 
@@ -27,18 +28,25 @@ const MAX_KEY_FILE: u64 = 16 << 20;
 /// Signal for Android's package, the `app` of its `secrets.json` entry.
 pub const SIGNAL_ANDROID: &str = "org.thoughtcrime.securesms";
 
+/// Signal for iOS's keychain access group (after the team prefix) and its database key's
+/// account.
+pub const SIGNAL_IOS_GROUP: &str = "org.whispersystems.signal";
+pub const SIGNAL_IOS_ACCOUNT: &str = "GRDBDatabaseCipherKeySpec";
+
 /// An app's SQLCipher settings and where its key is kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Profile {
     SignalAndroid,
+    SignalIos,
 }
 
 impl Profile {
-    const ALL: [Profile; 1] = [Profile::SignalAndroid];
+    const ALL: [Profile; 2] = [Profile::SignalAndroid, Profile::SignalIos];
 
     pub fn name(self) -> &'static str {
         match self {
             Profile::SignalAndroid => "signal_android",
+            Profile::SignalIos => "signal_ios",
         }
     }
 
@@ -50,6 +58,10 @@ impl Profile {
                 kdf: Hash::Sha1,
                 hmac: Some(Hash::Sha1),
                 plaintext_header: 0,
+            },
+            Profile::SignalIos => Settings {
+                plaintext_header: 32,
+                ..Settings::V4
             },
         }
     }
@@ -79,11 +91,18 @@ impl Cipher {
                 self.profile.name(),
                 self.profile.settings().describe()
             ),
+            Profile::SignalIos => format!(
+                "the {SIGNAL_IOS_ACCOUNT} of the {SIGNAL_IOS_GROUP} access group in the keychain export {} (profile {}: {})",
+                self.secrets,
+                self.profile.name(),
+                self.profile.settings().describe()
+            ),
         }
     }
 
-    /// The key, read from the evidence.
-    pub fn key(&self, fs: &dyn FileSystem) -> Result<Key, ToolError> {
+    /// The key (and the salt, when the settings keep it out of the file), read from the
+    /// evidence.
+    pub fn key(&self, fs: &dyn FileSystem) -> Result<(Key, Option<[u8; 16]>), ToolError> {
         let entry = fs
             .stat(&self.secrets)
             .map_err(|e| ToolError::InvalidArgs(format!("cipher.secrets {}: {e}", self.secrets)))?;
@@ -102,7 +121,7 @@ impl Cipher {
                 let v: Value = serde_json::from_slice(&text)
                     .map_err(|e| ToolError::Other(format!("{}: not JSON ({e})", self.secrets)))?;
                 secrets_key(&v, SIGNAL_ANDROID, "sqlite db key")
-                    .map(|k| Key::Passphrase(Zeroizing::new(k.into_bytes())))
+                    .map(|k| (Key::Passphrase(Zeroizing::new(k.into_bytes())), None))
                     .ok_or_else(|| {
                         ToolError::Other(format!(
                             "{}: no \"sqlite db key\" of {SIGNAL_ANDROID} in it (an entry {{\"app\": \"{SIGNAL_ANDROID}\", \"script_output\": [{{\"payload\": {{\"sqlite db key\": …}}}}]}})",
@@ -110,8 +129,61 @@ impl Cipher {
                         ))
                     })
             }
+            Profile::SignalIos => {
+                let v = masf_evidence::plist::read(
+                    std::io::Cursor::new(&text[..]),
+                    &format!("keychain export {}", self.secrets),
+                )?;
+                let spec = keychain_secret(&v, SIGNAL_IOS_GROUP, SIGNAL_IOS_ACCOUNT)
+                    .ok_or_else(|| {
+                        ToolError::Other(format!(
+                            "{}: no {SIGNAL_IOS_ACCOUNT} generic password of the {SIGNAL_IOS_GROUP} access group in it (a decrypted export's genp entries with agrp, acct and v_Data; an encrypted one is not read)",
+                            self.secrets
+                        ))
+                    })?;
+                if spec.len() != 48 {
+                    return Err(ToolError::Other(format!(
+                        "{}: Signal's {SIGNAL_IOS_ACCOUNT} is {} bytes, not the 48 of a key and its salt",
+                        self.secrets,
+                        spec.len()
+                    )));
+                }
+                let mut key = Zeroizing::new([0u8; 32]);
+                key.copy_from_slice(&spec[..32]);
+                let mut salt = [0u8; 16];
+                salt.copy_from_slice(&spec[32..48]);
+                Ok((Key::Raw(key), Some(salt)))
+            }
         }
     }
+}
+
+/// The secret (`v_Data`) of the generic password (`genp`) of a decrypted keychain export whose
+/// access group (`agrp`) holds `group` and whose account (`acct`) holds `account` (iOS prefixes
+/// an access group with the team id; a string or data either).
+fn keychain_secret(v: &plist::Value, group: &str, account: &str) -> Option<Zeroizing<Vec<u8>>> {
+    let text = |e: &plist::Dictionary, k: &str| -> String {
+        match e.get(k) {
+            Some(plist::Value::String(s)) => s.to_ascii_lowercase(),
+            Some(plist::Value::Data(d)) => String::from_utf8_lossy(d)
+                .trim_end_matches('\0')
+                .to_ascii_lowercase(),
+            _ => String::new(),
+        }
+    };
+    v.as_dictionary()?
+        .get("genp")?
+        .as_array()?
+        .iter()
+        .filter_map(plist::Value::as_dictionary)
+        .filter(|e| {
+            text(e, "agrp").contains(&group.to_ascii_lowercase())
+                && text(e, "acct").contains(&account.to_ascii_lowercase())
+        })
+        .find_map(|e| match e.get("v_Data") {
+            Some(plist::Value::Data(d)) if !d.is_empty() => Some(Zeroizing::new(d.clone())),
+            _ => None,
+        })
 }
 
 /// The string `name` of a payload of the entry of `app` in an extraction's `secrets.json`.
@@ -130,7 +202,7 @@ fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
 pub fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms).",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group).",
         "properties": {
             "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
             "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence."}
@@ -153,8 +225,9 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
             "cipher: an object {\"profile\", \"secrets\"}".to_string(),
         ));
     }
-    let name = args::str(c, "profile")
-        .map_err(|_| ToolError::InvalidArgs("cipher.profile: one of signal_android".to_string()))?;
+    let name = args::str(c, "profile").map_err(|_| {
+        ToolError::InvalidArgs("cipher.profile: one of signal_android, signal_ios".to_string())
+    })?;
     let profile = Profile::ALL
         .into_iter()
         .find(|p| p.name() == name)
@@ -201,7 +274,10 @@ mod tests {
         let e = arg(&json!({"cipher": {"profile": "nope", "secrets": "/s"}}))
             .unwrap_err()
             .to_string();
-        assert!(e.contains("not a profile (one of signal_android)"), "{e}");
+        assert!(
+            e.contains("not a profile (one of signal_android, signal_ios)"),
+            "{e}"
+        );
         let e = arg(&json!({"cipher": {"profile": "signal_android"}}))
             .unwrap_err()
             .to_string();

@@ -127,17 +127,22 @@ fn decrypt_files(
         return Err(ToolError::InvalidArgs(format!("{path} is not a file")));
     }
     let bytes = fs.open(path)?;
-    let mut head = [0u8; 16];
-    if bytes.len() >= 16 {
+    let settings = cipher.profile.settings();
+    // a plain file: the SQLite header and page 1's b-tree (a table page, 0x0d or 0x05, after
+    // the 100-byte header) readable; a profile that keeps the header in the clear has
+    // ciphertext there
+    let mut head = [0u8; 101];
+    if bytes.len() >= 101 {
         bytes.read_at(0, &mut head)?;
-        if &head == b"SQLite format 3\0" {
+        if head.starts_with(b"SQLite format 3\0")
+            && (settings.plaintext_header == 0 || matches!(head[100], 0x05 | 0x0d))
+        {
             return Err(ToolError::InvalidArgs(format!(
-                "{path} is not encrypted (it begins with the SQLite header): query it without cipher"
+                "{path} is not encrypted (it begins with the SQLite header and its first page reads): query it without cipher"
             )));
         }
     }
-    let key = cipher.key(fs)?;
-    let settings = cipher.profile.settings();
+    let (key, salt) = cipher.key(fs)?;
     let wal_path = format!("{path}-wal");
     let wal = match fs.stat(&wal_path) {
         Ok(e) if e.kind == EntryKind::File && e.size <= MAX_CIPHER_WAL => {
@@ -166,7 +171,7 @@ fn decrypt_files(
         bytes.len(),
         wal.as_deref(),
         &key,
-        None,
+        salt,
         &settings,
         &mut out,
     )?;

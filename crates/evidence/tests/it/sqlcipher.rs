@@ -263,3 +263,114 @@ fn wrong_keys_damage_and_truncation_are_said() {
     assert_eq!(report.trailing, 4096 - 100);
     assert_eq!(report.pages, (bytes.len() / 4096 - 1) as u64);
 }
+
+/// SQLCipher 4 (SHA512 key derivation and HMAC) as the `sqlcipher3-binary` wheel writes it, with
+/// the 32-byte plaintext header Signal for iOS keeps and the salt given beside a raw key; and
+/// with a passphrase and SQLCipher 4's 256,000 rounds. The oracle is SQLCipher reading its file.
+#[test]
+fn sqlcipher_4_with_a_plaintext_header_and_an_outside_salt() {
+    const WRITE: &str = r#"
+import sqlcipher3, sys, shutil
+path, key_pragma, header = sys.argv[1], sys.argv[2], int(sys.argv[3])
+db = sqlcipher3.connect(path)
+db.execute(key_pragma)
+if header:
+    db.execute(f'PRAGMA cipher_plaintext_header_size = {header}')
+db.execute('PRAGMA journal_mode = WAL')
+db.execute('PRAGMA wal_autocheckpoint = 0')
+db.execute('CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT)')
+db.executemany('INSERT INTO t VALUES (?, ?)', [(i, f'row {i} ' + 'y' * 50) for i in range(1, 201)])
+db.commit()
+db.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+db.executemany('INSERT INTO t VALUES (?, ?)', [(i, f'in the log {i}') for i in range(201, 231)])
+db.commit()
+shutil.copy(path, path + '.k')
+shutil.copy(path + '-wal', path + '.k-wal')
+for a, b in db.execute('SELECT a, b FROM t ORDER BY a'):
+    print(f'{a}|{b}')
+"#;
+    let python = masf_testkit::corpus::py_oracle("python3", "sqlcipher3-binary");
+    let dir = tempfile::tempdir().unwrap();
+    let key = [0x3cu8; 32];
+    let salt = [0xa5u8; 16];
+    for (name, pragma, header, open_key, given_salt, settings) in [
+        (
+            "ios.sqlite",
+            format!("PRAGMA key = \"x'{}{}'\"", hex(&key), hex(&salt)),
+            32,
+            Key::Raw(Zeroizing::new(key)),
+            Some(salt),
+            Settings {
+                plaintext_header: 32,
+                ..Settings::V4
+            },
+        ),
+        (
+            "v4.sqlite",
+            "PRAGMA key = 'correct horse'".to_string(),
+            0,
+            pass("correct horse"),
+            None,
+            Settings::V4,
+        ),
+    ] {
+        let path = dir.path().join(name);
+        let out = Command::new(&python)
+            .arg("-c")
+            .arg(WRITE)
+            .arg(&path)
+            .arg(&pragma)
+            .arg(header.to_string())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let oracle = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(oracle.lines().count(), 230);
+        let k = PathBuf::from(format!("{}.k", path.display()));
+        let bytes = std::fs::read(&k).unwrap();
+        if header > 0 {
+            assert!(
+                bytes.starts_with(b"SQLite format 3\0"),
+                "the header is in the clear"
+            );
+        }
+        let log = std::fs::read(format!("{}-wal", k.display())).unwrap();
+        let plain = dir.path().join(format!("{name}.plain"));
+        let mut file = std::fs::File::create(&plain).unwrap();
+        let report = decrypt(
+            name,
+            &mut bytes.as_slice(),
+            bytes.len() as u64,
+            Some(&log),
+            &open_key,
+            given_salt,
+            &settings,
+            &mut file,
+        )
+        .unwrap();
+        drop(file);
+        assert_eq!(report.unauthenticated_count, 0, "{report:?}");
+        assert!(report.wal.as_ref().is_some_and(|w| w.replayed > 0));
+        assert_eq!(cli("sqlite3", &plain, ROWS), oracle);
+        // the salt is needed when the header is in the clear
+        if header > 0 {
+            let mut file = std::fs::File::create(&plain).unwrap();
+            let e = decrypt(
+                name,
+                &mut bytes.as_slice(),
+                bytes.len() as u64,
+                None,
+                &open_key,
+                None,
+                &settings,
+                &mut file,
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("the salt must be given"), "{e}");
+        }
+    }
+}

@@ -15,7 +15,7 @@
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
 //! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat`, names); groups as accounts |
 //! | LINE `Line.sqlite` | [`line`] | one per user, per message | `line:<mid>`: mid, names |
-//! | Signal `grdb/signal.sqlite` | [`signal`] | one naming the (SQLCipher-encrypted) database, noted unparsed | — |
+//! | Signal `grdb/signal.sqlite` with a keychain export | [`signal`] | contacts, conversations, messages (iLEAPP's fields); without the key one naming the database, noted unparsed | `signal:<ACI>` with phone and profile name |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
 //! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
 //! | MeWe `sgrouplesdb.sqlite` | [`mewe`] | the signed-in account; one per user, group, post, poll, chat message | `owner`: `mewe:<id>`, handle, name, primary e-mail and phone; `mewe:<id>`: handle, name |
@@ -1208,7 +1208,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "Signal signal.sqlite",
             &["/signal.sqlite\""],
-            "Signal: detected; the database is SQLCipher-encrypted (key in the keychain), said so",
+            "Signal: messages, contacts and conversations, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
         ),
     ]
 }

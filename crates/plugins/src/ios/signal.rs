@@ -1,18 +1,38 @@
-//! Signal (`org.whispersystems.signal`): `grdb/signal.sqlite` in the app group is a SQLCipher
-//! database whose key is in the keychain, so it is detected and said, never read: one
-//! phenomenon naming the file, and an unparsed note "encrypted (SQLCipher) …" that the
-//! coverage shows. A copy that is a plain SQLite file (a decrypted export) is said to be one.
+//! Signal (`org.whispersystems.signal`): `grdb/signal.sqlite` in the app group is a SQLCipher 4
+//! database that keeps its first 32 bytes in the clear; its key and salt (the 48-byte
+//! `GRDBDatabaseCipherKeySpec`) are in the keychain. When the extraction holds a decrypted
+//! keychain export (`*eychain*.plist` with `genp` entries), each is tried through
+//! `sqlite_query`'s `cipher` (profile `signal_ios`: the tool reads the key itself, never printed);
+//! a copy already decrypted (a plain SQLite file) is read as is. Read, columns by name, every
+//! field of iLEAPP's Signal artefacts:
+//!
+//! | table | phenomenon | fields |
+//! |---|---|---|
+//! | `model_SignalRecipient` (+ `model_OWSUserProfile`) | one `contacts` per recipient | phone, ACI, PNI, profile name, unregistered time, phone number discoverable, unique id |
+//! | `model_TSThread` | one `messages` per conversation | created, the other party's phone and ACI, group or one to one, message count, archived, marked unread, draft, muted until, thread id |
+//! | `model_TSInteraction` (+ the thread, the profiles) | one `messages` per message | sent, received and server times (Unix ms), direction (record type 19 incoming, 21 outgoing), author (name, phone, ACI), the conversation's other party, text, read, voice, view once, remotely deleted, disappearing timer, thread |
+//!
+//! Identities: every recipient is `signal:<ACI>` with their number and profile name; a message's
+//! wallet addresses are claims by direction. Without a key that opens it, one phenomenon names
+//! the file and an unparsed note "encrypted (SQLCipher) …" says why (no keychain export, or none
+//! opened it). An encrypted keychain export (UFED's `backup_keychain_v2.plist`) is not read.
 //!
 //! [`sqlcipher`] tells an encrypted database from a damaged or foreign file by its first
 //! bytes (`hexdump`): a SQLite file starts with `SQLite format 3\0`; a SQLCipher one with a
 //! random 16-byte salt, its size a whole number of pages.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::FactType;
+use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Draft, Run};
+use crate::calls::column_or_null;
+use crate::drafts::{RowPhenomena, record_rows, unix_by_magnitude, unix_millis};
+use crate::identity::observe_columns;
+use crate::outputs::raw;
 
 /// What the first bytes of a database file say.
 pub(crate) enum Header {
@@ -36,19 +56,34 @@ pub(crate) fn sqlcipher(
     mut args: Value,
 ) -> Result<Option<(Invoked, Header)>, RuntimeError> {
     args["offset"] = Value::from(0);
-    args["length"] = Value::from(16);
+    args["length"] = Value::from(101);
     let Some(inv) = crate::calls::call_or_note(ctx, artefact, "hexdump", args)? else {
         return Ok(None);
     };
     let s = inv.output.structured.clone().unwrap_or(Value::Null);
-    let hex = s
+    let all = s
         .get("hex")
         .and_then(Value::as_str)
         .unwrap_or("")
-        .to_string();
+        .to_ascii_lowercase();
+    let hex = all.get(..32).unwrap_or(&all).to_string();
+    let byte = |at: usize| {
+        all.get(at * 2..at * 2 + 2)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+    };
     let size = s.get("size").and_then(Value::as_u64).unwrap_or(0);
-    let header = if hex.eq_ignore_ascii_case(SQLITE_MAGIC) {
+    // page 1's b-tree header follows the 100-byte file header: a table page (0x0d leaf, 0x05
+    // interior) in a plain file; ciphertext in a SQLCipher file that keeps its header in the
+    // clear (Signal for iOS keeps 32 bytes), whose pages reserve room for the IV and HMAC
+    let plain_page = byte(100).is_none_or(|b| matches!(b, 0x05 | 0x0d));
+    let header = if hex == SQLITE_MAGIC && plain_page {
         Header::Sqlite
+    } else if hex == SQLITE_MAGIC {
+        Header::Encrypted(format!(
+            "a SQLite header in the clear but page 1 not readable (its b-tree byte 0x{:02x}, {} bytes reserved per page): SQLCipher with a plaintext header",
+            byte(100).unwrap_or(0),
+            byte(20).unwrap_or(0)
+        ))
     } else if size >= 1024 && size % 512 == 0 {
         Header::Encrypted(format!(
             "no SQLite header (its first 16 bytes, {hex}, are a SQLCipher salt) and its {size} bytes are whole pages"
@@ -72,18 +107,47 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         else {
             return Ok(());
         };
+        let tried = match &header {
+            Header::Sqlite => {
+                if let Some(schema) = schema(run, path, &Map::new())? {
+                    return read(run, find, path, &schema, &Map::new());
+                }
+                return Ok(());
+            }
+            Header::Encrypted(_) => {
+                // the key is in the keychain: each keychain export of the extraction is tried
+                let mut tried = 0;
+                if let Some((_, exports)) = run.find("*eychain*.plist")? {
+                    for export in &exports {
+                        tried += 1;
+                        let mut extra = Map::new();
+                        extra.insert(
+                            "cipher".into(),
+                            serde_json::json!({"profile": "signal_ios", "secrets": export}),
+                        );
+                        if let Some(schema) = schema(run, path, &extra)? {
+                            return read(run, find, path, &schema, &extra);
+                        }
+                    }
+                }
+                tried
+            }
+            Header::Other(_) => 0,
+        };
         let (state, reason) = match header {
             Header::Encrypted(why) => (
                 "encrypted",
                 format!(
-                    "could not parse Signal's database: encrypted (SQLCipher), its key is in the keychain, not read: {why}"
+                    "could not parse Signal's database: encrypted (SQLCipher), its key is in the keychain ({}), not read: {why}",
+                    if tried == 0 {
+                        "the extraction holds no keychain export".to_string()
+                    } else {
+                        format!("none of the {tried} keychain exports of the extraction opened it")
+                    }
                 ),
             ),
             Header::Other(why) => ("unreadable", format!("could not parse Signal's database: {why}")),
-            Header::Sqlite => (
-                "not encrypted",
-                "Signal's database is a plain SQLite file (a decrypted copy): its tables are not read by this version".to_string(),
-            ),
+            Header::Sqlite => ("not encrypted", String::new()),
         };
         let mut d = Draft::new("messages", format!("Signal database ({state})"));
         d.fact(FactType::Path, Some(path), find);
@@ -100,4 +164,331 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             .unparsed(path, &reason, Some(&inv.record.invocation_id))?;
         Ok(())
     })
+}
+
+/// Every table's columns of the database at `path`, read with `extra` (its `cipher`); `None`,
+/// noted, when it cannot be read.
+fn schema(
+    run: &Run<'_, '_>,
+    path: &str,
+    extra: &Map<String, Value>,
+) -> Result<Option<BTreeMap<String, BTreeSet<String>>>, RuntimeError> {
+    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
+    Ok(
+        crate::calls::query_args(run.ctx, path, sql, 100_000, extra)?
+            .map(|(_, t)| crate::outputs::columns_by_table(&t)),
+    )
+}
+
+/// Signal for iOS's tables, as iLEAPP's Signal artefacts read them (messages, contacts,
+/// conversations), columns by name; a profile's name beside each person.
+fn read(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    schema: &BTreeMap<String, BTreeSet<String>>,
+    extra: &Map<String, Value>,
+) -> Result<(), RuntimeError> {
+    let ctx = run.ctx;
+    let table = |t: &str| schema.get(t).filter(|c| c.contains("id"));
+    if table("model_TSInteraction").is_none() && table("model_SignalRecipient").is_none() {
+        ctx.unparsed(
+            path,
+            "could not parse Signal's database because it has no model_TSInteraction or model_SignalRecipient table (with id)",
+            None,
+        )?;
+        return Ok(());
+    }
+    // a person's profile name by their ACI
+    let profile = |uuid: &str| match schema.get("model_OWSUserProfile") {
+        Some(c) if c.contains("recipientUUID") && c.contains("profileName") => {
+            let family = if c.contains("familyName") {
+                " || COALESCE(' ' || NULLIF(p.familyName, ''), '')"
+            } else {
+                ""
+            };
+            format!(
+                "(SELECT NULLIF(p.profileName, ''){family} FROM model_OWSUserProfile p WHERE p.recipientUUID = {uuid} LIMIT 1)"
+            )
+        }
+        _ => "NULL".into(),
+    };
+    let qualified = |uuid: &str| {
+        format!("CASE WHEN {uuid} IS NOT NULL AND {uuid} != '' THEN 'signal:' || {uuid} END")
+    };
+    if let Some(cols) = table("model_SignalRecipient") {
+        let c = |col: &str, alias: &str| column_or_null(cols, "r.", col, alias);
+        let uuid = if cols.contains("recipientUUID") {
+            "r.recipientUUID"
+        } else {
+            "NULL"
+        };
+        let select = format!(
+            "SELECT r.id AS id, {}, {uuid} AS aci, {} AS qualified, {} AS name, {}, {}, {}, {} FROM model_SignalRecipient r",
+            c("recipientPhoneNumber", "phone"),
+            qualified(uuid),
+            profile(uuid),
+            c("pni", "pni"),
+            c("unregisteredAtTimestamp", "unregistered"),
+            c("isPhoneNumberDiscoverable", "discoverable"),
+            c("uniqueId", "unique_id"),
+        );
+        if let Some(pages) = run.paged_args(path, &select, "r.id", extra)? {
+            crate::calls::note_pages_cap(ctx, path, &pages, "Signal recipients")?;
+            record_rows(
+                ctx,
+                path,
+                find,
+                &pages,
+                &RowPhenomena {
+                    table: "model_SignalRecipient",
+                    category: "contacts",
+                    what: "a Signal recipient the account knows (its unregistration time Unix milliseconds; discoverable as stored)",
+                    title: &|t, row| {
+                        format!(
+                            "Signal contact {}",
+                            t.get(row, "name")
+                                .or(t.get(row, "phone"))
+                                .or(t.get(row, "aci"))
+                                .unwrap_or("?")
+                        )
+                    },
+                    fields: &[
+                        ("phone", FactType::Phone, "phone"),
+                        ("aci", FactType::Account, "ACI"),
+                        ("pni", FactType::Identifier, "PNI"),
+                        ("name", FactType::Name, "profile name"),
+                        ("discoverable", FactType::Count, "phone number discoverable"),
+                        ("unique_id", FactType::Identifier, "unique id"),
+                    ],
+                    times: &[("unregistered", "Signal recipient unregistered", unix_millis)],
+                },
+                &mut |inv, t, row| {
+                    let Some(q) = t.get(row, "qualified") else {
+                        return Ok(());
+                    };
+                    let who = t
+                        .get(row, "name")
+                        .or(t.get(row, "phone"))
+                        .unwrap_or(q)
+                        .to_string();
+                    observe_columns(
+                        ctx,
+                        q,
+                        &who,
+                        t,
+                        row,
+                        inv,
+                        &[
+                            (
+                                "qualified",
+                                IdType::AccountId,
+                                "The Signal account id (ACI)",
+                            ),
+                            ("phone", IdType::Phone, "The phone number"),
+                            ("name", IdType::DisplayName, "The profile name"),
+                        ],
+                        &|what| {
+                            format!(
+                                "{what} of {who}, a Signal recipient (model_SignalRecipient of Signal's database)."
+                            )
+                        },
+                    )
+                },
+            )?;
+        }
+    }
+    let threads = table("model_TSThread");
+    if let Some(cols) = threads {
+        let c = |col: &str, alias: &str| column_or_null(cols, "t.", col, alias);
+        let count = if table("model_TSInteraction").is_some_and(|c| c.contains("uniqueThreadId"))
+            && cols.contains("uniqueId")
+        {
+            "(SELECT count(*) FROM model_TSInteraction i WHERE i.uniqueThreadId = t.uniqueId)"
+        } else {
+            "NULL"
+        };
+        let kind = if cols.contains("groupModel") {
+            "CASE WHEN t.groupModel IS NOT NULL THEN 'group' ELSE 'one to one' END"
+        } else {
+            "NULL"
+        };
+        let select = format!(
+            "SELECT t.id AS id, {}, {}, {}, {kind} AS kind, {count} AS messages, {}, {}, {}, {}, {} FROM model_TSThread t",
+            c("creationDate", "created"),
+            c("contactPhoneNumber", "phone"),
+            c("contactUUID", "aci"),
+            c("isArchived", "archived"),
+            c("isMarkedUnread", "unread"),
+            c("messageDraft", "draft"),
+            c("mutedUntilTimestamp", "muted_until"),
+            c("uniqueId", "thread"),
+        );
+        if let Some(pages) = run.paged_args(path, &select, "t.id", extra)? {
+            crate::calls::note_pages_cap(ctx, path, &pages, "Signal conversations")?;
+            record_rows(
+                ctx,
+                path,
+                find,
+                &pages,
+                &RowPhenomena {
+                    table: "model_TSThread",
+                    category: "messages",
+                    what: "a Signal conversation (created: seconds or milliseconds since 1970 by magnitude; archived and unread as stored)",
+                    title: &|t, row| {
+                        format!(
+                            "Signal conversation with {}",
+                            t.get(row, "phone")
+                                .or(t.get(row, "aci"))
+                                .unwrap_or("a group")
+                        )
+                    },
+                    fields: &[
+                        ("phone", FactType::Phone, "with"),
+                        ("aci", FactType::Account, "with ACI"),
+                        ("kind", FactType::Text, "type"),
+                        ("messages", FactType::Count, "messages"),
+                        ("archived", FactType::Count, "archived"),
+                        ("unread", FactType::Count, "marked unread"),
+                        ("draft", FactType::Text, "draft"),
+                        ("thread", FactType::Identifier, "thread id"),
+                    ],
+                    times: &[
+                        ("created", "Signal conversation created", unix_by_magnitude),
+                        (
+                            "muted_until",
+                            "Signal conversation muted until",
+                            unix_millis,
+                        ),
+                    ],
+                },
+                &mut |_, _, _| Ok(()),
+            )?;
+        }
+    }
+    let Some(cols) = table("model_TSInteraction") else {
+        return Ok(());
+    };
+    let c = |col: &str, alias: &str| column_or_null(cols, "i.", col, alias);
+    let author = if cols.contains("authorUUID") {
+        "i.authorUUID"
+    } else {
+        "NULL"
+    };
+    let with = |col: &str| match threads {
+        Some(t) if t.contains(col) && t.contains("uniqueId") && cols.contains("uniqueThreadId") => {
+            format!("(SELECT t.{col} FROM model_TSThread t WHERE t.uniqueId = i.uniqueThreadId)")
+        }
+        _ => "NULL".into(),
+    };
+    let kind = if cols.contains("recordType") {
+        "CASE i.recordType WHEN 19 THEN 'incoming' WHEN 21 THEN 'outgoing' ELSE 'other (record type ' || i.recordType || ')' END"
+    } else {
+        "NULL"
+    };
+    let select = format!(
+        "SELECT i.id AS id, {}, {}, {}, {}, {kind} AS direction, {}, {}, {author} AS author_aci, {} AS author, {} AS author_name, {}, {} AS with_phone, {} AS with_aci, {} AS with_name, {}, {}, {}, {}, {}, {} FROM model_TSInteraction i",
+        c("timestamp", "sent_at"),
+        c("receivedAtTimestamp", "received_at"),
+        c("serverTimestamp", "server_at"),
+        c("recordType", "record_type"),
+        c("body", "body"),
+        c("authorPhoneNumber", "author_phone"),
+        qualified(author),
+        profile(author),
+        c("uniqueThreadId", "thread"),
+        with("contactPhoneNumber"),
+        with("contactUUID"),
+        profile(&with("contactUUID")),
+        c("read", "read"),
+        c("isVoiceMessage", "voice"),
+        c("isViewOnceMessage", "view_once"),
+        c("wasRemotelyDeleted", "remote_deleted"),
+        c("expiresInSeconds", "expires_s"),
+        c("uniqueId", "unique_id"),
+    );
+    let Some(pages) = run.paged_args(path, &select, "i.id", extra)? else {
+        return Ok(());
+    };
+    crate::calls::note_pages_cap(ctx, path, &pages, "Signal messages")?;
+    for (inv, t, row) in pages.rows() {
+        let dir = t.get(row, "direction").unwrap_or("other");
+        let sent = dir == "outgoing";
+        let other = t
+            .get(row, "with_name")
+            .or(t.get(row, "with_phone"))
+            .or(t.get(row, "with_aci"))
+            .unwrap_or("a group")
+            .to_string();
+        let from = t
+            .get(row, "author_name")
+            .or(t.get(row, "author_phone"))
+            .or(t.get(row, "author_aci"))
+            .unwrap_or(&other)
+            .to_string();
+        let mut d = Draft::new(
+            "messages",
+            if sent {
+                format!("Signal message sent to {other}")
+            } else {
+                format!("Signal message from {from}")
+            },
+        );
+        d.fact(FactType::Path, Some(path), find);
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("direction", FactType::Text, "direction"),
+                ("author_name", FactType::Name, "author"),
+                ("author_phone", FactType::Phone, "author phone"),
+                ("author_aci", FactType::Account, "author ACI"),
+                ("with_name", FactType::Name, "conversation with"),
+                ("with_phone", FactType::Phone, "conversation with phone"),
+                ("with_aci", FactType::Account, "conversation with ACI"),
+                ("body", FactType::Text, "text"),
+                ("read", FactType::Count, "read"),
+                ("voice", FactType::Count, "voice message"),
+                ("view_once", FactType::Count, "view once"),
+                ("remote_deleted", FactType::Count, "remotely deleted"),
+                ("expires_s", FactType::Count, "disappearing timer (s)"),
+                ("thread", FactType::Identifier, "thread id"),
+                ("unique_id", FactType::Identifier, "unique id"),
+            ],
+        );
+        for (col, what) in [
+            ("sent_at", "Signal message sent"),
+            ("received_at", "Signal message received"),
+            ("server_at", "Signal message at the server"),
+        ] {
+            let at = t.get(row, col);
+            d.time(at, unix_millis(at), what, inv);
+        }
+        d.interpretation = format!(
+            "model_TSInteraction row {} of Signal's database: a {dir} message (record type {}); {}. Times are Unix milliseconds.",
+            t.get(row, "id").unwrap_or("?"),
+            t.get(row, "record_type").unwrap_or("?"),
+            said.join(", "),
+        );
+        run.record(d)?;
+        if let Some(text) = raw(t, row, "body") {
+            // the other party of a one-to-one conversation: the author of a received message
+            let party = if sent {
+                t.get(row, "with_aci")
+                    .map(|a| (format!("signal:{a}"), other.clone()))
+            } else {
+                t.get(row, "author").map(|q| (q.to_string(), from.clone()))
+            };
+            crate::identity::claims_by_direction(
+                ctx,
+                inv,
+                &text,
+                &format!("a Signal message ({dir})"),
+                sent,
+                party.as_ref().map(|(c, l)| (c.as_str(), l.as_str())),
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -71,6 +71,7 @@ mod reminders;
 mod screens;
 mod session;
 mod signal_android;
+mod signal_ios;
 mod skout;
 mod skype;
 mod slack;
