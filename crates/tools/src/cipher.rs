@@ -10,7 +10,7 @@
 //! | profile | settings | key |
 //! |---|---|---|
 //! | `signal_android` | 4,096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1 (Signal's `SqlCipherDatabaseHook` over SQLCipher 3 settings) | the `"sqlite db key"` of the `org.thoughtcrime.securesms` entry of an extraction's `secrets.json` (a list of `{"app", "script_output": [{"payload": {…}}]}`), used as the passphrase as Signal uses the hex string of its database secret |
-//! | `signal_ios` | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
+//! | `signal_ios`, `session_ios` (the same of `com.loki-project.loki-messenger`) | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
 
 use std::io::Read as _;
 
@@ -28,9 +28,10 @@ const MAX_KEY_FILE: u64 = 16 << 20;
 /// Signal for Android's package, the `app` of its `secrets.json` entry.
 pub const SIGNAL_ANDROID: &str = "org.thoughtcrime.securesms";
 
-/// Signal for iOS's keychain access group (after the team prefix) and its database key's
-/// account.
+/// Signal for iOS's keychain access group (after the team prefix), Session for iOS's, and the
+/// account of a GRDB app's database key.
 pub const SIGNAL_IOS_GROUP: &str = "org.whispersystems.signal";
+pub const SESSION_IOS_GROUP: &str = "com.loki-project.loki-messenger";
 pub const SIGNAL_IOS_ACCOUNT: &str = "GRDBDatabaseCipherKeySpec";
 
 /// An app's SQLCipher settings and where its key is kept.
@@ -38,15 +39,30 @@ pub const SIGNAL_IOS_ACCOUNT: &str = "GRDBDatabaseCipherKeySpec";
 pub enum Profile {
     SignalAndroid,
     SignalIos,
+    SessionIos,
 }
 
 impl Profile {
-    const ALL: [Profile; 2] = [Profile::SignalAndroid, Profile::SignalIos];
+    const ALL: [Profile; 3] = [
+        Profile::SignalAndroid,
+        Profile::SignalIos,
+        Profile::SessionIos,
+    ];
+
+    /// The keychain access group of a profile whose key is in the keychain.
+    fn keychain_group(self) -> Option<&'static str> {
+        match self {
+            Profile::SignalAndroid => None,
+            Profile::SignalIos => Some(SIGNAL_IOS_GROUP),
+            Profile::SessionIos => Some(SESSION_IOS_GROUP),
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             Profile::SignalAndroid => "signal_android",
             Profile::SignalIos => "signal_ios",
+            Profile::SessionIos => "session_ios",
         }
     }
 
@@ -59,7 +75,7 @@ impl Profile {
                 hmac: Some(Hash::Sha1),
                 plaintext_header: 0,
             },
-            Profile::SignalIos => Settings {
+            Profile::SignalIos | Profile::SessionIos => Settings {
                 plaintext_header: 32,
                 ..Settings::V4
             },
@@ -91,8 +107,9 @@ impl Cipher {
                 self.profile.name(),
                 self.profile.settings().describe()
             ),
-            Profile::SignalIos => format!(
-                "the {SIGNAL_IOS_ACCOUNT} of the {SIGNAL_IOS_GROUP} access group in the keychain export {} (profile {}: {})",
+            Profile::SignalIos | Profile::SessionIos => format!(
+                "the {SIGNAL_IOS_ACCOUNT} of the {} access group in the keychain export {} (profile {}: {})",
+                self.profile.keychain_group().unwrap_or_default(),
                 self.secrets,
                 self.profile.name(),
                 self.profile.settings().describe()
@@ -129,21 +146,22 @@ impl Cipher {
                         ))
                     })
             }
-            Profile::SignalIos => {
+            Profile::SignalIos | Profile::SessionIos => {
+                let group = self.profile.keychain_group().unwrap_or_default();
                 let v = masf_evidence::plist::read(
                     std::io::Cursor::new(&text[..]),
                     &format!("keychain export {}", self.secrets),
                 )?;
-                let spec = keychain_secret(&v, SIGNAL_IOS_GROUP, SIGNAL_IOS_ACCOUNT)
+                let spec = keychain_secret(&v, group, SIGNAL_IOS_ACCOUNT)
                     .ok_or_else(|| {
                         ToolError::Other(format!(
-                            "{}: no {SIGNAL_IOS_ACCOUNT} generic password of the {SIGNAL_IOS_GROUP} access group in it (a decrypted export's genp entries with agrp, acct and v_Data; an encrypted one is not read)",
+                            "{}: no {SIGNAL_IOS_ACCOUNT} generic password of the {group} access group in it (a decrypted export's genp entries with agrp, acct and v_Data; an encrypted one is not read)",
                             self.secrets
                         ))
                     })?;
                 if spec.len() != 48 {
                     return Err(ToolError::Other(format!(
-                        "{}: Signal's {SIGNAL_IOS_ACCOUNT} is {} bytes, not the 48 of a key and its salt",
+                        "{}: the {group} {SIGNAL_IOS_ACCOUNT} is {} bytes, not the 48 of a key and its salt",
                         self.secrets,
                         spec.len()
                     )));
@@ -202,7 +220,7 @@ fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
 pub fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group).",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group).",
         "properties": {
             "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
             "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence."}
@@ -226,7 +244,9 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
         ));
     }
     let name = args::str(c, "profile").map_err(|_| {
-        ToolError::InvalidArgs("cipher.profile: one of signal_android, signal_ios".to_string())
+        ToolError::InvalidArgs(
+            "cipher.profile: one of signal_android, signal_ios, session_ios".to_string(),
+        )
     })?;
     let profile = Profile::ALL
         .into_iter()
@@ -275,7 +295,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("not a profile (one of signal_android, signal_ios)"),
+            e.contains("not a profile (one of signal_android, signal_ios, session_ios)"),
             "{e}"
         );
         let e = arg(&json!({"cipher": {"profile": "signal_android"}}))

@@ -206,10 +206,11 @@ impl Recipients {
         .filter(|n| self.cols.contains(**n))
         .map(|n| format!("NULLIF({a}.{n}, '')"))
         .collect();
-        if parts.is_empty() {
-            "NULL".into()
-        } else {
-            format!("COALESCE({})", parts.join(", "))
+        // COALESCE needs two arguments or more
+        match parts.len() {
+            0 => "NULL".into(),
+            1 => parts[0].clone(),
+            _ => format!("COALESCE({})", parts.join(", ")),
         }
     }
 

@@ -15,6 +15,7 @@
 //! | Kik `kik.sqlite` | [`kik`] | one per user, per message | `kik:<Z_PK>`: JID, user name, display name |
 //! | WeChat `Documents/<md5>/DB/MM.sqlite`, `WCDB_Contact.sqlite`, `mmsetting.archive` | [`wechat`] | the account; one per contact or group, per message | `owner`: wxid, WeChat ID, nickname, mobile; `wechat:<user name>` (`wechat`, names); groups as accounts |
 //! | LINE `Line.sqlite` | [`line`] | one per user, per message | `line:<mid>`: mid, names |
+//! | Session `database/Session.sqlite` with a keychain export | [`session`] | messages and calls, contacts (iLEAPP's fields); without the key one naming the database, noted unparsed | `session:<Session ID>` with name; `owner`: the author of outgoing messages |
 //! | Signal `grdb/signal.sqlite` with a keychain export | [`signal`] | contacts, conversations, messages (iLEAPP's fields); without the key one naming the database, noted unparsed | `signal:<ACI>` with phone and profile name |
 //! | Mastodon `Databases/shared.sqlite` (only with its `ZMASTODONUSER` table) | [`mastodon`] | the signed-in account; one per user, per status (direct ones as messages), per notification | `owner`: `mastodon:user@instance`, user name, display name; `mastodon:user@instance` per other user; wallets in direct messages (claims of the writer) |
 //! | Truth Social `chat/v1/<account id>/ChatModel.sqlite` | [`truthsocial`] | one per account, per chat, per chat event (messages, membership, expiry) | `owner`: `truthsocial:<id>` (the chats' owner); `truthsocial:<id>` per other account; wallets in messages (claims of the writer) |
@@ -140,6 +141,7 @@ pub mod safari;
 pub mod safarihistory;
 pub mod safaritabs;
 pub mod screentime;
+pub mod session;
 pub mod signal;
 pub mod slack;
 pub mod sms;
@@ -267,6 +269,7 @@ impl Plugin for Ios {
         ctx.artefact("WeChat MM.sqlite", || wechat::triage(&run))?;
         ctx.artefact("LINE Line.sqlite", || line::triage(&run))?;
         ctx.artefact("Signal signal.sqlite", || signal::triage(&run))?;
+        ctx.artefact("Session Session.sqlite", || session::triage(&run))?;
         ctx.artefact("Clubhouse preferences", || clubhouse::triage(&run))?;
         ctx.artefact("GroupMe preferences", || groupme::triage(&run))?;
         ctx.artefact("GroupMe GroupMe.sqlite", || groupmedb::triage(&run))?;
@@ -1210,6 +1213,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/signal.sqlite\""],
             "Signal: messages, contacts and conversations, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
         ),
+        entry(
+            "Session Session.sqlite",
+            &["/Session.sqlite\""],
+            "Session: messages and calls, contacts by Session ID, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
+        ),
     ]
 }
 
@@ -1228,7 +1236,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         | "sgrouplesdb.sqlite"
         | "MM.sqlite"
         | "Line.sqlite"
-        | "signal.sqlite" => "messages",
+        | "signal.sqlite"
+        | "Session.sqlite" => "messages",
         "WCDB_Contact.sqlite" => "contacts",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" | "Envelope Index" | "Protected Index" => "mail",
@@ -1334,6 +1343,7 @@ const SEARCHED: &[&str] = &[
     "Cookies",
     "Login Data*",
     "Network Action Predictor",
+    "Session.sqlite",
     "Shortcuts",
     "MM.sqlite",
     "Manifest.plist",

@@ -102,68 +102,93 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if !path.contains("/grdb/") {
             return Ok(());
         }
-        let Some((inv, header)) =
-            sqlcipher(run.ctx, path, serde_json::json!({ "path": path }))?
-        else {
-            return Ok(());
-        };
-        let tried = match &header {
-            Header::Sqlite => {
-                if let Some(schema) = schema(run, path, &Map::new())? {
-                    return read(run, find, path, &schema, &Map::new());
-                }
-                return Ok(());
-            }
-            Header::Encrypted(_) => {
-                // the key is in the keychain: each keychain export of the extraction is tried
-                let mut tried = 0;
-                if let Some((_, exports)) = run.find("*eychain*.plist")? {
-                    for export in &exports {
-                        tried += 1;
-                        let mut extra = Map::new();
-                        extra.insert(
-                            "cipher".into(),
-                            serde_json::json!({"profile": "signal_ios", "secrets": export}),
-                        );
-                        if let Some(schema) = schema(run, path, &extra)? {
-                            return read(run, find, path, &schema, &extra);
-                        }
-                    }
-                }
-                tried
-            }
-            Header::Other(_) => 0,
-        };
-        let (state, reason) = match header {
-            Header::Encrypted(why) => (
-                "encrypted",
-                format!(
-                    "could not parse Signal's database: encrypted (SQLCipher), its key is in the keychain ({}), not read: {why}",
-                    if tried == 0 {
-                        "the extraction holds no keychain export".to_string()
-                    } else {
-                        format!("none of the {tried} keychain exports of the extraction opened it")
-                    }
-                ),
-            ),
-            Header::Other(why) => ("unreadable", format!("could not parse Signal's database: {why}")),
-            Header::Sqlite => ("not encrypted", String::new()),
-        };
-        let mut d = Draft::new("messages", format!("Signal database ({state})"));
-        d.fact(FactType::Path, Some(path), find);
-        d.interpretation = format!(
-            "Signal is installed and has a message database, {state}{}.",
-            if state == "encrypted" {
-                " with SQLCipher (its key is in the keychain): its messages are not read"
-            } else {
-                ""
-            }
-        );
-        run.record(d)?;
-        run.ctx
-            .unparsed(path, &reason, Some(&inv.record.invocation_id))?;
-        Ok(())
+        keyed_store(run, find, path, "Signal", "signal_ios", read)
     })
+}
+
+/// How a GRDB app's tables are read once its database opens (`extra`: the `cipher`, if any).
+pub(crate) type ReadStore = fn(
+    &Run<'_, '_>,
+    &Invoked,
+    &str,
+    &BTreeMap<String, BTreeSet<String>>,
+    &Map<String, Value>,
+) -> Result<(), RuntimeError>;
+
+/// A GRDB app's SQLCipher database at `path` whose key is in the keychain (`profile` of
+/// `sqlite_query`'s `cipher`): read by `read` as a plain file (a decrypted copy), or with the
+/// key of the first keychain export of the extraction that opens it; else one phenomenon
+/// naming it and a note saying why it was not read.
+pub(crate) fn keyed_store(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    app: &str,
+    profile: &str,
+    read: ReadStore,
+) -> Result<(), RuntimeError> {
+    let Some((inv, header)) = sqlcipher(run.ctx, path, serde_json::json!({ "path": path }))? else {
+        return Ok(());
+    };
+    let tried = match &header {
+        Header::Sqlite => {
+            if let Some(schema) = schema(run, path, &Map::new())? {
+                return read(run, find, path, &schema, &Map::new());
+            }
+            return Ok(());
+        }
+        Header::Encrypted(_) => {
+            // the key is in the keychain: each keychain export of the extraction is tried
+            let mut tried = 0;
+            if let Some((_, exports)) = run.find("*eychain*.plist")? {
+                for export in &exports {
+                    tried += 1;
+                    let mut extra = Map::new();
+                    extra.insert(
+                        "cipher".into(),
+                        serde_json::json!({"profile": profile, "secrets": export}),
+                    );
+                    if let Some(schema) = schema(run, path, &extra)? {
+                        return read(run, find, path, &schema, &extra);
+                    }
+                }
+            }
+            tried
+        }
+        Header::Other(_) => 0,
+    };
+    let (state, reason) = match header {
+        Header::Encrypted(why) => (
+            "encrypted",
+            format!(
+                "could not parse {app}'s database: encrypted (SQLCipher), its key is in the keychain ({}), not read: {why}",
+                if tried == 0 {
+                    "the extraction holds no keychain export".to_string()
+                } else {
+                    format!("none of the {tried} keychain exports of the extraction opened it")
+                }
+            ),
+        ),
+        Header::Other(why) => (
+            "unreadable",
+            format!("could not parse {app}'s database: {why}"),
+        ),
+        Header::Sqlite => ("not encrypted", String::new()),
+    };
+    let mut d = Draft::new("messages", format!("{app} database ({state})"));
+    d.fact(FactType::Path, Some(path), find);
+    d.interpretation = format!(
+        "{app} is installed and has a message database, {state}{}.",
+        if state == "encrypted" {
+            " with SQLCipher (its key is in the keychain): its messages are not read"
+        } else {
+            ""
+        }
+    );
+    run.record(d)?;
+    run.ctx
+        .unparsed(path, &reason, Some(&inv.record.invocation_id))?;
+    Ok(())
 }
 
 /// Every table's columns of the database at `path`, read with `extra` (its `cipher`); `None`,

@@ -1095,6 +1095,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
+            ("Session Session.sqlite", false),
         ]
     );
     for (path, cat) in [

@@ -6,7 +6,9 @@
 //! decrypted `keychain-backup.plist` holding the 48-byte `GRDBDatabaseCipherKeySpec`. The oracle
 //! is SQLCipher's own decryption (`sqlcipher_export`) read by the sqlite3 CLI: every row and
 //! field of iLEAPP's three Signal artefacts is found. Beside them an iPhone without its keychain
-//! export (noted, the database named).
+//! export (noted, the database named). Session for iOS (`ios::session`), a GRDB app kept the
+//! same way under its own access group, is tested the same way on two iPhones
+//! (`session-ios-h.sql`, `session-ios-i.sql`).
 
 use std::path::Path;
 
@@ -23,6 +25,12 @@ const DB: &str = "private/var/mobile/Containers/Shared/AppGroup/7C1D2E3F-4A5B-4C
 /// Writes an iPhone's Signal store and keychain export at `root` and SQLCipher's own plain
 /// copy at `oracle`.
 fn iphone(root: &Path, sql: &str, key: &str, salt: &str, oracle: &Path) {
+    app_store(root, sql, key, salt, oracle, &[]);
+}
+
+/// [`iphone`] of another GRDB app: `app` is its database's path under the app group and its
+/// keychain access group.
+fn app_store(root: &Path, sql: &str, key: &str, salt: &str, oracle: &Path, app: &[&str]) {
     let python = masf_testkit::corpus::py_oracle("python3", "sqlcipher3-binary");
     let out = std::process::Command::new(python)
         .arg(repo("tests/fixtures/signal/signal_ios.py"))
@@ -30,6 +38,7 @@ fn iphone(root: &Path, sql: &str, key: &str, salt: &str, oracle: &Path) {
         .arg(repo(&format!("tests/fixtures/signal/{sql}")))
         .args([key, salt])
         .arg(oracle)
+        .args(app)
         .output()
         .unwrap();
     assert!(
@@ -201,4 +210,126 @@ fn signal_on_two_iphones_read_with_the_keychain_exports_key() {
         run.phenomena("nokey")
     );
     assert!(nokey.join(DB).exists());
+}
+
+const RILEY: &str = "05aa11bb22cc33dd44ee55ff66aa77bb88cc99dd00ee11ff22aa33bb44cc55dd66";
+const QUINN: &str = "05c0ffee00112233445566778899aabbccddeeff00112233445566778899aabbcc";
+const SESSION: [&str; 2] = ["database/Session.sqlite", "com.loki-project.loki-messenger"];
+
+#[test]
+fn session_on_two_iphones_read_with_the_keychain_exports_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (h, i) = (tmp.path().join("h"), tmp.path().join("i"));
+    let oracle = tmp.path().join("oracle");
+    app_store(
+        &h,
+        "session-ios-h.sql",
+        KEY_F,
+        SALT_F,
+        &oracle.join("h.sqlite"),
+        &SESSION,
+    );
+    app_store(
+        &i,
+        "session-ios-i.sql",
+        KEY_G,
+        SALT_G,
+        &oracle.join("i.sqlite"),
+        &SESSION,
+    );
+    let run = triage(&[
+        ("h", &h, "Europe/London", Some("GB")),
+        ("i", &i, "Europe/London", Some("GB")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, key, counts) in [("h", KEY_F, (2, 3)), ("i", KEY_G, (1, 2))] {
+        let plain = oracle.join(format!("{source}.sqlite"));
+        let all = run.all_phenomena(source);
+        for p in &all {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+        // iLEAPP's contacts: Session ID, name, nickname, the flags, the client version
+        let contacts = if source == "h" {
+            "SELECT c.id, p.name, COALESCE(p.nickname, ''), c.lastKnownClientVersion FROM contact c LEFT JOIN profile p ON p.id = c.id"
+        } else {
+            "SELECT c.id, p.name FROM contact c LEFT JOIN profile p ON p.id = c.id"
+        };
+        assert_eq!(
+            check(&all, "Session contact ", &plain, contacts, 0),
+            counts.0,
+            "{source}"
+        );
+        // iLEAPP's messages (the standard variants; the log's too): times, author, text, hash
+        let hash = if source == "h" {
+            "COALESCE(serverHash, '')"
+        } else {
+            "''"
+        };
+        assert_eq!(
+            check(
+                &all,
+                "Session message ",
+                &plain,
+                &format!(
+                    "SELECT timestampMs, receivedAtTimestampMs, authorId, threadId, COALESCE(body, ''), {hash} FROM interaction WHERE variant IN (0, 1)"
+                ),
+                0
+            ),
+            counts.1,
+            "{source}"
+        );
+        let queries: Vec<_> = run
+            .outputs(source)
+            .into_iter()
+            .filter(|(tool, _, _)| tool.starts_with("sqlite_"))
+            .collect();
+        assert!(
+            queries
+                .iter()
+                .any(|(_, args, _)| args.contains("session_ios"))
+        );
+        for (tool, args, text) in queries {
+            assert!(
+                !text.contains(key) && !args.contains(key),
+                "the key is in {tool} {args}"
+            );
+        }
+    }
+    let all = run.all_phenomena("h");
+    let call = all
+        .iter()
+        .find(|p| p.title.starts_with("Session call"))
+        .expect("the call");
+    assert_eq!(call.category, "calls");
+    assert!(call.title.contains("(incoming)"), "{}", call.title);
+    assert!(
+        run.all_phenomena("i")
+            .iter()
+            .any(|p| p.title.starts_with("Session deleted message"))
+    );
+    // who is who: the author of the outgoing messages is the owner; one person on both iPhones
+    assert!(
+        run.owner("h")
+            .contains(&format!("account_id=session:{QUINN}"))
+    );
+    assert!(
+        run.owner("i")
+            .contains(&format!("account_id=session:{RILEY}"))
+    );
+    let ents = run.entities("h").join("\n");
+    assert!(
+        ents.contains("wallet=0x52908400098527886e0f7030069857d2e4169ee7"),
+        "{ents}"
+    );
+    let with = crate::who::resolved(&run);
+    for (member, known_as) in [
+        ("h/owner", format!("i/session:{QUINN}")),
+        ("i/owner", format!("h/session:{RILEY}")),
+    ] {
+        assert!(
+            with(member).contains(&known_as),
+            "{member}: {:#?}",
+            with(member)
+        );
+    }
 }
