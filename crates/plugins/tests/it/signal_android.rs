@@ -121,6 +121,29 @@ fn phone(root: &Path, fixture: &str, key: &str, captured: &str, kv: &str) {
     std::fs::create_dir_all(root.join("data/system/users/0")).unwrap();
 }
 
+/// The key `profile` opened `source`'s databases with is read by the tool, never passed in a
+/// query's arguments or printed in its output (the extraction's key file itself is evidence,
+/// read as any file is); at least one query used the profile.
+pub(crate) fn key_never_in_queries(
+    run: &crate::android_support::Run,
+    source: &str,
+    key: &str,
+    profile: &str,
+) {
+    let queries: Vec<_> = run
+        .outputs(source)
+        .into_iter()
+        .filter(|(tool, _, _)| tool.starts_with("sqlite_"))
+        .collect();
+    assert!(queries.iter().any(|(_, args, _)| args.contains(profile)));
+    for (tool, args, text) in queries {
+        assert!(
+            !text.contains(key) && !args.contains(key),
+            "the key is in {tool} {args}"
+        );
+    }
+}
+
 const KEY_C: &str = "1f0e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
 const KEY_D: &str = "9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b";
 const KEY_E: &str = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9";
@@ -272,22 +295,7 @@ fn signal_on_two_android_phones_read_with_the_extractions_key() {
         let key = if source == "c" { KEY_C } else { KEY_D };
         // the key is read by the tool, never passed or printed (the extraction's secrets.json
         // itself is evidence, read as any text file is)
-        let queries: Vec<_> = run
-            .outputs(source)
-            .into_iter()
-            .filter(|(tool, _, _)| tool.starts_with("sqlite_"))
-            .collect();
-        assert!(
-            queries
-                .iter()
-                .any(|(_, args, _)| args.contains("signal_android"))
-        );
-        for (tool, args, text) in queries {
-            assert!(
-                !text.contains(key) && !args.contains(key),
-                "the key is in {tool} {args}"
-            );
-        }
+        key_never_in_queries(&run, source, key, "signal_android");
     }
     let all = run.all_phenomena("c");
     let find = |needle: &str| {

@@ -133,23 +133,7 @@ fn signal_on_two_iphones_read_with_the_keychain_exports_key() {
             counts.2,
             "{source}"
         );
-        // the key is read by the tool, never passed or printed by a query
-        let queries: Vec<_> = run
-            .outputs(source)
-            .into_iter()
-            .filter(|(tool, _, _)| tool.starts_with("sqlite_"))
-            .collect();
-        assert!(
-            queries
-                .iter()
-                .any(|(_, args, _)| args.contains("signal_ios"))
-        );
-        for (tool, args, text) in queries {
-            assert!(
-                !text.contains(key) && !args.contains(key),
-                "the key is in {tool} {args}"
-            );
-        }
+        crate::signal_android::key_never_in_queries(&run, source, key, "signal_ios");
     }
     let all = run.all_phenomena("f");
     let titled = |t: &str| {
@@ -278,22 +262,7 @@ fn session_on_two_iphones_read_with_the_keychain_exports_key() {
             counts.1,
             "{source}"
         );
-        let queries: Vec<_> = run
-            .outputs(source)
-            .into_iter()
-            .filter(|(tool, _, _)| tool.starts_with("sqlite_"))
-            .collect();
-        assert!(
-            queries
-                .iter()
-                .any(|(_, args, _)| args.contains("session_ios"))
-        );
-        for (tool, args, text) in queries {
-            assert!(
-                !text.contains(key) && !args.contains(key),
-                "the key is in {tool} {args}"
-            );
-        }
+        crate::signal_android::key_never_in_queries(&run, source, key, "session_ios");
     }
     let all = run.all_phenomena("h");
     let call = all
