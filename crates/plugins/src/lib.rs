@@ -33,8 +33,8 @@
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
 //!   Files by Google, webview.db, turbo.db, Tango. `android::telegram`: Telegram's cache4.db
 //!   (users, the own account, chats, secret chats without keys, messages) and userconfing.xml.
-//!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts, WeChat's SQLCipher
-//!   database detected and said. `android::signal`: Signal's `signal.db` and
+//!   `android::line`, `android::wechat`: LINE, WeChat and Signal accounts; WeChat's SQLCipher
+//!   database opened with the key WeChat derives without an IMEI (contacts, messages), else said. `android::signal`: Signal's `signal.db` and
 //!   `signal-key-value.db` read with the key the extraction captured (`Secrets/secrets.json`,
 //!   `sqlite_query`'s `cipher`): contacts, messages, calls, groups, attachments, the account. `android::system`: saved Wi-Fi networks (never the key),
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the

@@ -10,6 +10,7 @@
 //! | profile | settings | key |
 //! |---|---|---|
 //! | `signal_android` | 4,096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1 (Signal's `SqlCipherDatabaseHook` over SQLCipher 3 settings) | the `"sqlite db key"` of the `org.thoughtcrime.securesms` entry of an extraction's `secrets.json` (a list of `{"app", "script_output": [{"payload": {…}}]}`), used as the passphrase as Signal uses the hex string of its database secret |
+//! | `wechat_android` | SQLCipher 1: 1,024-byte pages, PBKDF2-HMAC-SHA1 of 4,000 rounds, no HMAC | derived, as WeChat derives it: the first 7 hex digits of md5(IMEI + uin), the `imei` and `uin` given (the uin from WeChat's preferences; the IMEI the one WeChat read, `1234567890ABCDEF` where Android let it read none) |
 //! | `signal_ios`, `session_ios` (the same of `com.loki-project.loki-messenger`) | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
 
 use std::io::Read as _;
@@ -40,19 +41,21 @@ pub enum Profile {
     SignalAndroid,
     SignalIos,
     SessionIos,
+    WechatAndroid,
 }
 
 impl Profile {
-    const ALL: [Profile; 3] = [
+    const ALL: [Profile; 4] = [
         Profile::SignalAndroid,
         Profile::SignalIos,
         Profile::SessionIos,
+        Profile::WechatAndroid,
     ];
 
     /// The keychain access group of a profile whose key is in the keychain.
     fn keychain_group(self) -> Option<&'static str> {
         match self {
-            Profile::SignalAndroid => None,
+            Profile::SignalAndroid | Profile::WechatAndroid => None,
             Profile::SignalIos => Some(SIGNAL_IOS_GROUP),
             Profile::SessionIos => Some(SESSION_IOS_GROUP),
         }
@@ -63,6 +66,7 @@ impl Profile {
             Profile::SignalAndroid => "signal_android",
             Profile::SignalIos => "signal_ios",
             Profile::SessionIos => "session_ios",
+            Profile::WechatAndroid => "wechat_android",
         }
     }
 
@@ -79,6 +83,13 @@ impl Profile {
                 plaintext_header: 32,
                 ..Settings::V4
             },
+            Profile::WechatAndroid => Settings {
+                page_size: 1024,
+                kdf_iter: 4000,
+                kdf: Hash::Sha1,
+                hmac: None,
+                plaintext_header: 0,
+            },
         }
     }
 }
@@ -87,15 +98,18 @@ impl Profile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cipher {
     pub profile: Profile,
-    /// The key file's path in the same file system.
+    /// The key file's path in the same file system (empty for a derived key).
     pub secrets: String,
+    /// The values a derived key is derived from (`wechat_android`: the IMEI and the uin).
+    pub derive: Option<(String, String)>,
 }
 
 impl Cipher {
     /// The working-copy cache's key suffix of this cipher (a decrypted copy is cached apart
     /// from a plain one of the same path).
     pub fn cache_key(&self) -> String {
-        format!("\0cipher:{}:{}", self.profile.name(), self.secrets)
+        let (a, b) = self.derive.clone().unwrap_or_default();
+        format!("\0cipher:{}:{}:{a}:{b}", self.profile.name(), self.secrets)
     }
 
     /// Where the key was read from and the settings, in words (no key).
@@ -107,6 +121,14 @@ impl Cipher {
                 self.profile.name(),
                 self.profile.settings().describe()
             ),
+            Profile::WechatAndroid => {
+                let (imei, uin) = self.derive.clone().unwrap_or_default();
+                format!(
+                    "the key derived as WeChat derives it, md5(IMEI + uin), of IMEI {imei} and uin {uin} (profile {}: {})",
+                    self.profile.name(),
+                    self.profile.settings().describe()
+                )
+            }
             Profile::SignalIos | Profile::SessionIos => format!(
                 "the {SIGNAL_IOS_ACCOUNT} of the {} access group in the keychain export {} (profile {}: {})",
                 self.profile.keychain_group().unwrap_or_default(),
@@ -120,6 +142,16 @@ impl Cipher {
     /// The key (and the salt, when the settings keep it out of the file), read from the
     /// evidence.
     pub fn key(&self, fs: &dyn FileSystem) -> Result<(Key, Option<[u8; 16]>), ToolError> {
+        if let Some((imei, uin)) = &self.derive {
+            // WeChat's key: the first 7 hex digits of md5(IMEI + uin)
+            use md5::Digest as _;
+            let digest = md5::Md5::digest(format!("{imei}{uin}").as_bytes());
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            return Ok((
+                Key::Passphrase(Zeroizing::new(hex.as_bytes()[..7].to_vec())),
+                None,
+            ));
+        }
         let entry = fs
             .stat(&self.secrets)
             .map_err(|e| ToolError::InvalidArgs(format!("cipher.secrets {}: {e}", self.secrets)))?;
@@ -146,6 +178,9 @@ impl Cipher {
                         ))
                     })
             }
+            Profile::WechatAndroid => Err(ToolError::InvalidArgs(
+                "cipher: wechat_android derives its key from imei and uin".to_string(),
+            )),
             Profile::SignalIos | Profile::SessionIos => {
                 let group = self.profile.keychain_group().unwrap_or_default();
                 let v = masf_evidence::plist::read(
@@ -220,12 +255,14 @@ fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
 pub fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group).",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group), wechat_android (WeChat for Android's EnMicroMsg.db; no key file: imei and uin, the key derived from them as WeChat derives it).",
         "properties": {
             "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
-            "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence."}
+            "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence (every profile but wechat_android)."},
+            "imei": {"type": "string", "description": "wechat_android: the IMEI WeChat derived its key from (1234567890ABCDEF where Android let it read none)."},
+            "uin": {"type": "string", "description": "wechat_android: the account's uin (WeChat's preferences), as stored, a sign included."}
         },
-        "required": ["profile", "secrets"],
+        "required": ["profile"],
         "additionalProperties": false
     })
 }
@@ -245,7 +282,8 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
     }
     let name = args::str(c, "profile").map_err(|_| {
         ToolError::InvalidArgs(
-            "cipher.profile: one of signal_android, signal_ios, session_ios".to_string(),
+            "cipher.profile: one of signal_android, signal_ios, session_ios, wechat_android"
+                .to_string(),
         )
     })?;
     let profile = Profile::ALL
@@ -257,6 +295,24 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
                 Profile::ALL.map(Profile::name).join(", ")
             ))
         })?;
+    if profile == Profile::WechatAndroid {
+        let get = |k: &str| {
+            args::str(c, k)
+                .ok()
+                .filter(|v| !v.is_empty() && v.len() <= 64)
+                .map(str::to_string)
+                .ok_or_else(|| {
+                    ToolError::InvalidArgs(format!(
+                        "cipher.{k}: wechat_android derives its key from imei and uin, both given"
+                    ))
+                })
+        };
+        return Ok(Some(Cipher {
+            profile,
+            secrets: String::new(),
+            derive: Some((get("imei")?, get("uin")?)),
+        }));
+    }
     let secrets = args::str(c, "secrets").map_err(|_| {
         ToolError::InvalidArgs(
             "cipher.secrets: the key file's absolute path in the evidence".to_string(),
@@ -265,6 +321,7 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
     Ok(Some(Cipher {
         profile,
         secrets: normalize_path(secrets),
+        derive: None,
     }))
 }
 
@@ -295,7 +352,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("not a profile (one of signal_android, signal_ios, session_ios)"),
+            e.contains(
+                "not a profile (one of signal_android, signal_ios, session_ios, wechat_android)"
+            ),
             "{e}"
         );
         let e = arg(&json!({"cipher": {"profile": "signal_android"}}))

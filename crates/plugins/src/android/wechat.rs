@@ -4,16 +4,20 @@
 //!   `last_login_uin`, `last_login_alias`, `last_login_nick_name`, `last_login_bind_mobile`,
 //!   `login_user_name`) and `auth_info_key_prefs.xml` (`_auth_uin`): the signed-in account, the
 //!   owner's `wechat`, name, phone or e-mail; the uin is a fact (a bare number, no identity).
-//! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted with a key
-//!   derived from the IMEI and the uin: detected by its first bytes and noted "encrypted
-//!   (SQLCipher), key derived from IMEI+uin, not read", its folder matched to the uin read.
-//!   A copy decrypted with its key (a plain SQLite file at the same place) is read: every
+//! - WeChat's `MicroMsg/<md5("mm" + uin)>/EnMicroMsg.db` is SQLCipher-encrypted (SQLCipher 1
+//!   settings) with a key derived from the IMEI and the uin: the first 7 hex digits of
+//!   md5(IMEI + uin). Its folder is matched to the uin read from the preferences, and the key
+//!   of that uin and the IMEI WeChat uses where Android lets it read none (`1234567890ABCDEF`,
+//!   Android 10 and later) is tried through `sqlite_query`'s `cipher` (profile
+//!   `wechat_android`: the tool derives the key, never printed; the `-wal` replayed). A database
+//!   that key does not open is noted "encrypted (SQLCipher), key derived from IMEI+uin, not
+//!   read; tried …". Opened, or a copy already decrypted (a plain SQLite file), it is read: every
 //!   `rcontact` (user name, alias, nickname, remark) as `wechat:<user name>`, every `message`
 //!   (ids, type, `isSend`, Unix-ms `createTime`, `talker`, content) with wallet claims by
 //!   `isSend` (a group's received text by the sender its `<sender>:\n` prefix names).
-//! - Signal's `databases/signal.db` is SQLCipher-encrypted (key in the Android keystore):
-//!   detected and said; its `org.thoughtcrime.securesms_preferences.xml` gives the registered
-//!   number (`pref_local_number`, the owner's phone) and account id (`pref_local_uuid`).
+//! - Signal's `org.thoughtcrime.securesms_preferences.xml` gives the registered number
+//!   (`pref_local_number`, the owner's phone) and account id (`pref_local_uuid`); its databases
+//!   are [`super::signal`]'s.
 //!
 //! A file that is neither SQLite nor whole pages (truncated, foreign) is "not a SQLite
 //! database", never called encrypted; a plain SQLite copy of Signal's is said to be one.
@@ -25,7 +29,7 @@ use md5::{Digest, Md5};
 use super::Located;
 use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{args_on, artefact_name, normalized, observe, pages_on};
+use crate::identity::{args_on, artefact_name, normalized, observe, pages_on_args, schema_on_args};
 use crate::ios::signal::{Header, sqlcipher};
 use crate::outputs::raw;
 
@@ -181,7 +185,7 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
     }
     for l in named("EnMicroMsg.db") {
         ctx.artefact(&artefact_name(&l.tree, &l.path), || {
-            encrypted(ctx, l, "WeChat", &wechat_key_note(l, &uins))
+            en_micro_msg(ctx, l, &uins)
         })?;
     }
     for l in named("org.thoughtcrime.securesms_preferences.xml") {
@@ -189,6 +193,75 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
     }
     Ok(())
 }
+
+/// The IMEIs WeChat derives a key from that are tried: the one it uses where Android lets it
+/// read no IMEI (Android 10 and later, and any phone without the permission).
+const IMEIS: [&str; 1] = ["1234567890ABCDEF"];
+
+/// An `EnMicroMsg.db`: a copy already decrypted is read; an encrypted one is opened with the key
+/// WeChat derives, md5(IMEI + uin), of the account whose uin names its folder and each of
+/// [`IMEIS`] (`sqlite_query`'s `cipher`, profile `wechat_android`: the key derived by the tool,
+/// never printed); else named and noted.
+fn en_micro_msg(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    uins: &[(String, String)],
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, header)) = sqlcipher(
+        ctx,
+        &name,
+        args_on(&l.tree, serde_json::json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let mut tried = Vec::new();
+    if let Header::Encrypted(_) = &header {
+        let folder = l
+            .path
+            .rsplit('/')
+            .nth(1)
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for (uin, _) in uins
+            .iter()
+            .filter(|(uin, _)| md5_hex(&format!("mm{uin}")) == folder)
+        {
+            for imei in IMEIS {
+                let mut extra = serde_json::Map::new();
+                extra.insert(
+                    "cipher".into(),
+                    serde_json::json!({"profile": "wechat_android", "imei": imei, "uin": uin}),
+                );
+                // a key that does not open it is said in the note below, not one note each
+                let invoked = ctx.call(
+                    "sqlite_query",
+                    args_on(
+                        &l.tree,
+                        serde_json::json!({"path": l.path, "sql": SCHEMA, "limit": 100_000, "cipher": extra["cipher"]}),
+                    ),
+                )?;
+                if crate::calls::succeeded(&invoked) {
+                    let t = crate::outputs::Table::parse(&invoked.output.text);
+                    return decrypted(ctx, l, &extra, &crate::outputs::columns_by_table(&t));
+                }
+                tried.push(format!(
+                    "the key of IMEI {imei} and uin {uin} ({})",
+                    crate::calls::failure_reason(&invoked)
+                ));
+            }
+        }
+    }
+    let mut note = wechat_key_note(l, uins);
+    if !tried.is_empty() {
+        note = format!("{note}; tried {}", tried.join("; "));
+    }
+    encrypted_as(ctx, l, "WeChat", &note, &inv, header)
+}
+
+/// Every table's columns (as `schema_on_args` reads them).
+const SCHEMA: &str = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
 
 /// What the key of an `EnMicroMsg.db` is derived from, with the account whose uin names its
 /// folder when one was read.
@@ -344,7 +417,11 @@ pub(super) fn encrypted_as(
     let name = artefact_name(&l.tree, &l.path);
     if matches!(header, Header::Sqlite) && app == "WeChat" {
         // a copy decrypted with its key: read as the app keeps it
-        return decrypted(ctx, l);
+        let plain = serde_json::Map::new();
+        return match schema_on_args(ctx, &l.tree, &l.path, &plain)? {
+            Some(schema) => decrypted(ctx, l, &plain, &schema),
+            None => Ok(()),
+        };
     }
     let (state, reason) = match header {
         Header::Encrypted(why) => (
@@ -384,16 +461,37 @@ pub(super) fn encrypted_as(
 /// A decrypted `EnMicroMsg.db`: every contact (`rcontact`: user name, alias, the owner's remark,
 /// nickname) and every message (`message`: local and server ids, type, `isSend`, `createTime` in
 /// Unix milliseconds, `talker`, content; a group's received text starts with `<sender>:\n`).
-fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    use super::line::{col, columns};
-    if super::databases::tables_with(ctx, l, &["rcontact", "message"])?.is_none() {
-        return Ok(());
-    }
+fn decrypted(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    extra: &serde_json::Map<String, serde_json::Value>,
+    schema: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Result<(), RuntimeError> {
+    use super::line::col;
     let name = artefact_name(&l.tree, &l.path);
-    let (Some(ccols), Some(mcols)) = (columns(ctx, l, "rcontact")?, columns(ctx, l, "message")?)
-    else {
+    let (Some(ccols), Some(mcols)) = (schema.get("rcontact"), schema.get("message")) else {
+        let tables: Vec<&str> = schema.keys().map(String::as_str).collect();
+        ctx.unparsed(
+            &name,
+            &format!(
+                "could not parse WeChat's decrypted EnMicroMsg.db because it lacks {} (unexpected schema; tables: {})",
+                ["rcontact", "message"]
+                    .into_iter()
+                    .filter(|t| !schema.contains_key(*t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if tables.is_empty() {
+                    "none".to_string()
+                } else {
+                    tables.join(", ")
+                }
+            ),
+            None,
+        )?;
         return Ok(());
     };
+    let ccols: Vec<String> = ccols.iter().cloned().collect();
+    let mcols: Vec<String> = mcols.iter().cloned().collect();
     let missing: Vec<String> = [
         ("rcontact", &ccols, &["username"][..]),
         (
@@ -427,7 +525,7 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&ccols, "nickname", "nickname"),
         col(&ccols, "type", "type"),
     );
-    if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
+    if let Some(pages) = pages_on_args(ctx, &l.tree, &l.path, &sql, extra)? {
         note_pages_cap(ctx, &name, &pages, "WeChat contacts")?;
         for (inv, t, row) in pages.rows() {
             let Some(user) = raw(t, row, "username").filter(|u| !u.is_empty()) else {
@@ -486,7 +584,7 @@ fn decrypted(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         col(&mcols, "msgSvrId", "server_id"),
         col(&mcols, "type", "type"),
     );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
+    let Some(pages) = pages_on_args(ctx, &l.tree, &l.path, &sql, extra)? else {
         return Ok(());
     };
     note_pages_cap(ctx, &name, &pages, "WeChat messages")?;

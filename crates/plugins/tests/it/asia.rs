@@ -732,3 +732,131 @@ pay to TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 only');",
         run.unparsed("src-d")
     );
 }
+
+/// An EnMicroMsg.db encrypted with the key WeChat derives where Android lets it read no IMEI
+/// (md5 of `1234567890ABCDEF` + uin, first 7 hex digits; SQLCipher 1 settings, written by the
+/// sqlcipher CLI, its last message only in the `-wal`) is opened with that key by the tool and
+/// read, two devices (uins 1234567890 and -987654321). The oracle is the CLI's own reading.
+#[test]
+fn android_wechat_encrypted_with_the_default_imei_key_is_read() {
+    use crate::android_support::triage;
+    let tmp = tempfile::tempdir().unwrap();
+    let md5 = |s: &str| -> String {
+        let out = std::process::Command::new("md5sum")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write as _;
+                c.stdin.take().unwrap().write_all(s.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()[..32].to_string()
+    };
+    let mut sources = Vec::new();
+    for (dev, uin) in [("a", "1234567890"), ("b", "-987654321")] {
+        let root = tmp.path().join(dev);
+        android_tree(&root, dev);
+        let folder = root
+            .join("data/user/0/com.tencent.mm/MicroMsg")
+            .join(md5(&format!("mm{uin}")));
+        let db = folder.join("EnMicroMsg.db");
+        std::fs::remove_file(&db).unwrap();
+        let key = &md5(&format!("1234567890ABCDEF{uin}"))[..7];
+        let pragmas = format!(
+            "PRAGMA key = '{key}';\nPRAGMA cipher_use_hmac = OFF;\nPRAGMA kdf_iter = 4000;\nPRAGMA cipher_page_size = 1024;\n"
+        );
+        let sql =
+            std::fs::read_to_string(fixture(&format!("../wechat-android-{dev}.sql"))).unwrap();
+        let script = format!(
+            "{pragmas}PRAGMA journal_mode = WAL;\nPRAGMA wal_autocheckpoint = 0;\n{sql}\nPRAGMA wal_checkpoint(TRUNCATE);\n\
+INSERT INTO message(msgId, msgSvrId, type, status, isSend, createTime, talker, content) VALUES (90, 6952210341789099999, 1, 4, 0, 1735999999000, 'wxid_mei8chan2k', 'only in the log');\n\
+.shell cp work.db EnMicroMsg.db && cp work.db-wal EnMicroMsg.db-wal\n"
+        );
+        let mut child = std::process::Command::new("sqlcipher")
+            .arg("work.db")
+            .current_dir(&folder)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("sqlcipher (scripts/setup.sh installs it)");
+        {
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+        }
+        assert!(child.wait().unwrap().success());
+        for f in ["work.db", "work.db-wal", "work.db-shm"] {
+            let _ = std::fs::remove_file(folder.join(f));
+        }
+        sources.push((dev, root, db, pragmas));
+    }
+    let run = triage(
+        &sources
+            .iter()
+            .map(|(dev, root, _, _)| (*dev, root.as_path(), "Asia/Hong_Kong", Some("HK")))
+            .collect::<Vec<_>>(),
+    );
+    assert!(run.rejections().is_empty(), "{:#?}", run.rejections());
+    for (dev, _, db, pragmas) in &sources {
+        // the oracle: the sqlcipher CLI reading a copy of the file and its log with the key
+        let copy = db.with_file_name("oracle.db");
+        std::fs::copy(db, &copy).unwrap();
+        std::fs::copy(
+            format!("{}-wal", db.display()),
+            format!("{}-wal", copy.display()),
+        )
+        .unwrap();
+        let out = std::process::Command::new("sqlcipher")
+            .args(["-separator", "\t"])
+            .arg(&copy)
+            .arg(format!(
+                "{} SELECT msgId, createTime, msgSvrId, talker FROM message;",
+                pragmas.replace('\n', " ")
+            ))
+            .output()
+            .unwrap();
+        let want: Vec<Vec<String>> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains('\t'))
+            .map(|l| l.split('\t').map(str::to_string).collect())
+            .collect();
+        assert!(want.iter().any(|r| r[0] == "90"), "{want:#?}");
+        let phen = run.all_phenomena(dev);
+        for r in &want {
+            let p = phen
+                .iter()
+                .find(|p| p.title.starts_with(&format!("WeChat message {} ", r[0])))
+                .unwrap_or_else(|| panic!("{dev}: message {}: {:#?}", r[0], run.phenomena(dev)));
+            for v in &r[1..] {
+                assert!(has(p, v), "{dev}: {v} in {p:#?}");
+            }
+        }
+        assert!(
+            !run.unparsed(dev)
+                .iter()
+                .any(|u| u.artefact.ends_with("EnMicroMsg.db")),
+            "{:#?}",
+            run.unparsed(dev)
+        );
+        let key = pragmas.split('\'').nth(1).unwrap();
+        let queries: Vec<_> = run
+            .outputs(dev)
+            .into_iter()
+            .filter(|(tool, args, _)| tool == "sqlite_query" && args.contains("wechat_android"))
+            .collect();
+        assert!(!queries.is_empty());
+        for (_, args, text) in queries {
+            assert!(
+                text.contains("# sqlcipher: decrypted with the key derived as WeChat derives it")
+            );
+            assert!(!text.contains(&format!("'{key}'")) && !args.contains(&format!("\"{key}\"")));
+        }
+    }
+}
