@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use super::{Draft, Run};
 use crate::calls::column_or_null;
-use crate::drafts::{RowPhenomena, record_rows, unix_millis};
+use crate::drafts::{RowPhenomena, unix_millis};
 use crate::identity::observe_columns;
 use crate::outputs::raw;
 
@@ -94,65 +94,65 @@ fn read(
             c("isBlocked", "blocked"),
             c("lastKnownClientVersion", "client_version"),
         );
-        if let Some(pages) = run.paged_args(path, &select, "c.rowid", extra)? {
-            crate::calls::note_pages_cap(ctx, path, &pages, "Session contacts")?;
-            record_rows(
-                ctx,
-                path,
-                find,
-                &pages,
-                &RowPhenomena {
-                    table: "contact",
-                    category: "contacts",
-                    what: "a Session contact (approved, approved me and blocked as stored)",
-                    title: &|t, row| {
-                        format!(
-                            "Session contact {}",
-                            t.get(row, "shown")
-                                .or(t.get(row, "session_id"))
-                                .unwrap_or("?")
-                        )
-                    },
-                    fields: &[
-                        ("session_id", FactType::Account, "Session ID"),
-                        ("name", FactType::Name, "name"),
-                        ("nickname", FactType::Name, "nickname"),
-                        ("approved", FactType::Count, "approved"),
-                        ("approved_me", FactType::Count, "approved me"),
-                        ("blocked", FactType::Count, "blocked"),
-                        (
-                            "client_version",
-                            FactType::Text,
-                            "last known client version",
-                        ),
-                    ],
-                    times: &[],
-                },
-                &mut |inv, t, row| {
-                    let Some(q) = t.get(row, "qualified") else {
-                        return Ok(());
-                    };
-                    let who = t.get(row, "shown").unwrap_or(q).to_string();
-                    observe_columns(
-                        ctx,
-                        q,
-                        &who,
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("qualified", IdType::AccountId, "The Session ID"),
-                            ("name", IdType::DisplayName, "The profile name"),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of {who}, a Session contact (contact of Session's database)."
-                            )
-                        },
+        super::signal::record_paged(
+            run,
+            find,
+            path,
+            &select,
+            "c.rowid",
+            extra,
+            "Session contacts",
+            &RowPhenomena {
+                table: "contact",
+                category: "contacts",
+                what: "a Session contact (approved, approved me and blocked as stored)",
+                title: &|t, row| {
+                    format!(
+                        "Session contact {}",
+                        t.get(row, "shown")
+                            .or(t.get(row, "session_id"))
+                            .unwrap_or("?")
                     )
                 },
-            )?;
-        }
+                fields: &[
+                    ("session_id", FactType::Account, "Session ID"),
+                    ("name", FactType::Name, "name"),
+                    ("nickname", FactType::Name, "nickname"),
+                    ("approved", FactType::Count, "approved"),
+                    ("approved_me", FactType::Count, "approved me"),
+                    ("blocked", FactType::Count, "blocked"),
+                    (
+                        "client_version",
+                        FactType::Text,
+                        "last known client version",
+                    ),
+                ],
+                times: &[],
+            },
+            &mut |inv, t, row| {
+                let Some(q) = t.get(row, "qualified") else {
+                    return Ok(());
+                };
+                let who = t.get(row, "shown").unwrap_or(q).to_string();
+                observe_columns(
+                    ctx,
+                    q,
+                    &who,
+                    t,
+                    row,
+                    inv,
+                    &[
+                        ("qualified", IdType::AccountId, "The Session ID"),
+                        ("name", IdType::DisplayName, "The profile name"),
+                    ],
+                    &|what| {
+                        format!(
+                            "{what} of {who}, a Session contact (contact of Session's database)."
+                        )
+                    },
+                )
+            },
+        )?;
     }
     let Some(cols) = table("interaction") else {
         return Ok(());

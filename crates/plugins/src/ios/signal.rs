@@ -191,6 +191,27 @@ pub(crate) fn keyed_store(
     Ok(())
 }
 
+/// One phenomenon per row of `select` (paged by `key`, read with `extra`: its `cipher`) as
+/// `spec` says, then `after` (see [`record_rows`]); a row cap reached is noted as `what`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn record_paged(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    select: &str,
+    key: &str,
+    extra: &Map<String, Value>,
+    what: &str,
+    spec: &RowPhenomena<'_>,
+    after: &mut crate::drafts::AfterRow<'_>,
+) -> Result<(), RuntimeError> {
+    let Some(pages) = run.paged_args(path, select, key, extra)? else {
+        return Ok(());
+    };
+    crate::calls::note_pages_cap(run.ctx, path, &pages, what)?;
+    record_rows(run.ctx, path, find, &pages, spec, after)
+}
+
 /// Every table's columns of the database at `path`, read with `extra` (its `cipher`); `None`,
 /// noted, when it cannot be read.
 fn schema(
@@ -258,70 +279,70 @@ fn read(
             c("isPhoneNumberDiscoverable", "discoverable"),
             c("uniqueId", "unique_id"),
         );
-        if let Some(pages) = run.paged_args(path, &select, "r.id", extra)? {
-            crate::calls::note_pages_cap(ctx, path, &pages, "Signal recipients")?;
-            record_rows(
-                ctx,
-                path,
-                find,
-                &pages,
-                &RowPhenomena {
-                    table: "model_SignalRecipient",
-                    category: "contacts",
-                    what: "a Signal recipient the account knows (its unregistration time Unix milliseconds; discoverable as stored)",
-                    title: &|t, row| {
-                        format!(
-                            "Signal contact {}",
-                            t.get(row, "name")
-                                .or(t.get(row, "phone"))
-                                .or(t.get(row, "aci"))
-                                .unwrap_or("?")
-                        )
-                    },
-                    fields: &[
-                        ("phone", FactType::Phone, "phone"),
-                        ("aci", FactType::Account, "ACI"),
-                        ("pni", FactType::Identifier, "PNI"),
-                        ("name", FactType::Name, "profile name"),
-                        ("discoverable", FactType::Count, "phone number discoverable"),
-                        ("unique_id", FactType::Identifier, "unique id"),
-                    ],
-                    times: &[("unregistered", "Signal recipient unregistered", unix_millis)],
-                },
-                &mut |inv, t, row| {
-                    let Some(q) = t.get(row, "qualified") else {
-                        return Ok(());
-                    };
-                    let who = t
-                        .get(row, "name")
-                        .or(t.get(row, "phone"))
-                        .unwrap_or(q)
-                        .to_string();
-                    observe_columns(
-                        ctx,
-                        q,
-                        &who,
-                        t,
-                        row,
-                        inv,
-                        &[
-                            (
-                                "qualified",
-                                IdType::AccountId,
-                                "The Signal account id (ACI)",
-                            ),
-                            ("phone", IdType::Phone, "The phone number"),
-                            ("name", IdType::DisplayName, "The profile name"),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of {who}, a Signal recipient (model_SignalRecipient of Signal's database)."
-                            )
-                        },
+        record_paged(
+            run,
+            find,
+            path,
+            &select,
+            "r.id",
+            extra,
+            "Signal recipients",
+            &RowPhenomena {
+                table: "model_SignalRecipient",
+                category: "contacts",
+                what: "a Signal recipient the account knows (its unregistration time Unix milliseconds; discoverable as stored)",
+                title: &|t, row| {
+                    format!(
+                        "Signal contact {}",
+                        t.get(row, "name")
+                            .or(t.get(row, "phone"))
+                            .or(t.get(row, "aci"))
+                            .unwrap_or("?")
                     )
                 },
-            )?;
-        }
+                fields: &[
+                    ("phone", FactType::Phone, "phone"),
+                    ("aci", FactType::Account, "ACI"),
+                    ("pni", FactType::Identifier, "PNI"),
+                    ("name", FactType::Name, "profile name"),
+                    ("discoverable", FactType::Count, "phone number discoverable"),
+                    ("unique_id", FactType::Identifier, "unique id"),
+                ],
+                times: &[("unregistered", "Signal recipient unregistered", unix_millis)],
+            },
+            &mut |inv, t, row| {
+                let Some(q) = t.get(row, "qualified") else {
+                    return Ok(());
+                };
+                let who = t
+                    .get(row, "name")
+                    .or(t.get(row, "phone"))
+                    .unwrap_or(q)
+                    .to_string();
+                observe_columns(
+                    ctx,
+                    q,
+                    &who,
+                    t,
+                    row,
+                    inv,
+                    &[
+                        (
+                            "qualified",
+                            IdType::AccountId,
+                            "The Signal account id (ACI)",
+                        ),
+                        ("phone", IdType::Phone, "The phone number"),
+                        ("name", IdType::DisplayName, "The profile name"),
+                    ],
+                    &|what| {
+                        format!(
+                            "{what} of {who}, a Signal recipient (model_SignalRecipient of Signal's database)."
+                        )
+                    },
+                )
+            },
+        )?;
     }
     let threads = table("model_TSThread");
     if let Some(cols) = threads {
@@ -349,47 +370,47 @@ fn read(
             c("mutedUntilTimestamp", "muted_until"),
             c("uniqueId", "thread"),
         );
-        if let Some(pages) = run.paged_args(path, &select, "t.id", extra)? {
-            crate::calls::note_pages_cap(ctx, path, &pages, "Signal conversations")?;
-            record_rows(
-                ctx,
-                path,
-                find,
-                &pages,
-                &RowPhenomena {
-                    table: "model_TSThread",
-                    category: "messages",
-                    what: "a Signal conversation (created: seconds or milliseconds since 1970 by magnitude; archived and unread as stored)",
-                    title: &|t, row| {
-                        format!(
-                            "Signal conversation with {}",
-                            t.get(row, "phone")
-                                .or(t.get(row, "aci"))
-                                .unwrap_or("a group")
-                        )
-                    },
-                    fields: &[
-                        ("phone", FactType::Phone, "with"),
-                        ("aci", FactType::Account, "with ACI"),
-                        ("kind", FactType::Text, "type"),
-                        ("messages", FactType::Count, "messages"),
-                        ("archived", FactType::Count, "archived"),
-                        ("unread", FactType::Count, "marked unread"),
-                        ("draft", FactType::Text, "draft"),
-                        ("thread", FactType::Identifier, "thread id"),
-                    ],
-                    times: &[
-                        ("created", "Signal conversation created", unix_by_magnitude),
-                        (
-                            "muted_until",
-                            "Signal conversation muted until",
-                            unix_millis,
-                        ),
-                    ],
+        record_paged(
+            run,
+            find,
+            path,
+            &select,
+            "t.id",
+            extra,
+            "Signal conversations",
+            &RowPhenomena {
+                table: "model_TSThread",
+                category: "messages",
+                what: "a Signal conversation (created: seconds or milliseconds since 1970 by magnitude; archived and unread as stored)",
+                title: &|t, row| {
+                    format!(
+                        "Signal conversation with {}",
+                        t.get(row, "phone")
+                            .or(t.get(row, "aci"))
+                            .unwrap_or("a group")
+                    )
                 },
-                &mut |_, _, _| Ok(()),
-            )?;
-        }
+                fields: &[
+                    ("phone", FactType::Phone, "with"),
+                    ("aci", FactType::Account, "with ACI"),
+                    ("kind", FactType::Text, "type"),
+                    ("messages", FactType::Count, "messages"),
+                    ("archived", FactType::Count, "archived"),
+                    ("unread", FactType::Count, "marked unread"),
+                    ("draft", FactType::Text, "draft"),
+                    ("thread", FactType::Identifier, "thread id"),
+                ],
+                times: &[
+                    ("created", "Signal conversation created", unix_by_magnitude),
+                    (
+                        "muted_until",
+                        "Signal conversation muted until",
+                        unix_millis,
+                    ),
+                ],
+            },
+            &mut |_, _, _| Ok(()),
+        )?;
     }
     let Some(cols) = table("model_TSInteraction") else {
         return Ok(());
