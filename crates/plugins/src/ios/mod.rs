@@ -1211,7 +1211,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "Signal signal.sqlite",
             &["/signal.sqlite\""],
-            "Signal: messages, contacts and conversations, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
+            "Signal: messages, contacts, conversations and attachments, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
         ),
         entry(
             "Session Session.sqlite",

@@ -10,7 +10,8 @@
 //! |---|---|---|
 //! | `model_SignalRecipient` (+ `model_OWSUserProfile`) | one `contacts` per recipient | phone, ACI, PNI, profile name, unregistered time, phone number discoverable, unique id |
 //! | `model_TSThread` | one `messages` per conversation | created, the other party's phone and ACI, group or one to one, message count, archived, marked unread, draft, muted until, thread id |
-//! | `model_TSInteraction` (+ the thread, the profiles) | one `messages` per message | sent, received and server times (Unix ms), direction (record type 19 incoming, 21 outgoing), author (name, phone, ACI), the conversation's other party, text, read, voice, view once, remotely deleted, disappearing timer, thread |
+//! | `model_TSInteraction` (+ the thread, the profiles) | one `messages` per message | sent, received and server times (Unix ms), direction (record type 19 incoming, 21 outgoing), author (name, phone, ACI), the conversation's other party, text, read, voice, view once, remotely deleted, disappearing timer, thread, attachment count |
+//! | `model_TSAttachment` | one `media` per attachment (kept in the clear) | its message, file name, content type, size, the stored file's path under the app group's `Attachments/` |
 //!
 //! Identities: every recipient is `signal:<ACI>` with their number and profile name; a message's
 //! wallet addresses are claims by direction. Without a key that opens it, one phenomenon names
@@ -432,8 +433,15 @@ fn read(
     } else {
         "NULL"
     };
+    // a message's attachments: the rows of model_TSAttachment naming it (albumMessageId)
+    let attachments = match table("model_TSAttachment") {
+        Some(a) if a.contains("albumMessageId") && cols.contains("uniqueId") => {
+            "(SELECT count(*) FROM model_TSAttachment a WHERE a.albumMessageId = i.uniqueId)"
+        }
+        _ => "NULL",
+    };
     let select = format!(
-        "SELECT i.id AS id, {}, {}, {}, {}, {kind} AS direction, {}, {}, {author} AS author_aci, {} AS author, {} AS author_name, {}, {} AS with_phone, {} AS with_aci, {} AS with_name, {}, {}, {}, {}, {}, {} FROM model_TSInteraction i",
+        "SELECT i.id AS id, {}, {}, {}, {}, {kind} AS direction, {}, {}, {author} AS author_aci, {} AS author, {} AS author_name, {}, {} AS with_phone, {} AS with_aci, {} AS with_name, {}, {}, {}, {}, {}, {}, {attachments} AS attachments FROM model_TSInteraction i",
         c("timestamp", "sent_at"),
         c("receivedAtTimestamp", "received_at"),
         c("serverTimestamp", "server_at"),
@@ -501,6 +509,7 @@ fn read(
                 ("expires_s", FactType::Count, "disappearing timer (s)"),
                 ("thread", FactType::Identifier, "thread id"),
                 ("unique_id", FactType::Identifier, "unique id"),
+                ("attachments", FactType::Count, "attachments"),
             ],
         );
         for (col, what) in [
@@ -536,5 +545,76 @@ fn read(
             )?;
         }
     }
+    if let Some(a) = table("model_TSAttachment") {
+        attachments_of(run, find, path, a, extra)?;
+    }
     Ok(())
+}
+
+/// Signal for iOS keeps attachments in the clear under the app group's `Attachments/`: one
+/// `media` phenomenon per `model_TSAttachment` row with its message, file name, content type,
+/// size and the stored file's path (the app group's folder + `localRelativeFilePath`, computed
+/// in the query), as iLEAPP links them to their messages.
+fn attachments_of(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    cols: &BTreeSet<String>,
+    extra: &Map<String, Value>,
+) -> Result<(), RuntimeError> {
+    let c = |col: &str, alias: &str| column_or_null(cols, "a.", col, alias);
+    let group = path
+        .split("/grdb/")
+        .next()
+        .unwrap_or(path)
+        .replace('\'', "''");
+    let stored = if cols.contains("localRelativeFilePath") {
+        format!(
+            "CASE WHEN a.localRelativeFilePath IS NOT NULL AND a.localRelativeFilePath != '' THEN '{group}/Attachments/' || ltrim(a.localRelativeFilePath, '/') END"
+        )
+    } else {
+        "NULL".into()
+    };
+    let select = format!(
+        "SELECT a.id AS id, {}, {}, {}, {}, {}, {stored} AS stored, {} FROM model_TSAttachment a",
+        c("albumMessageId", "message"),
+        c("sourceFilename", "file_name"),
+        c("contentType", "content_type"),
+        c("byteCount", "size"),
+        c("localRelativeFilePath", "relative"),
+        c("uniqueId", "unique_id"),
+    );
+    record_paged(
+        run,
+        find,
+        path,
+        &select,
+        "a.id",
+        extra,
+        "Signal attachments",
+        &RowPhenomena {
+            table: "model_TSAttachment",
+            category: "media",
+            what: "an attachment of a Signal message, kept in the clear in the app group's Attachments folder",
+            title: &|t, row| {
+                format!(
+                    "Signal attachment {}",
+                    t.get(row, "file_name")
+                        .or(t.get(row, "relative"))
+                        .or(t.get(row, "content_type"))
+                        .unwrap_or("?")
+                )
+            },
+            fields: &[
+                ("message", FactType::Identifier, "message"),
+                ("file_name", FactType::Name, "file name"),
+                ("content_type", FactType::Text, "content type"),
+                ("size", FactType::Count, "size (bytes)"),
+                ("stored", FactType::Path, "stored file"),
+                ("unique_id", FactType::Identifier, "unique id"),
+            ],
+            times: &[],
+        },
+        &mut |_, _, _| Ok(()),
+    )
 }

@@ -151,6 +151,37 @@ fn signal_on_two_iphones_read_with_the_keychain_exports_key() {
             .iter()
             .any(|f| f.value == "1735700000000")
     );
+    // attachments are kept in the clear: each with its message and the stored file's path
+    assert_eq!(
+        check(
+            &all,
+            "Signal attachment ",
+            &oracle.join("f.sqlite"),
+            "SELECT uniqueId, albumMessageId, contentType, sourceFilename, byteCount FROM model_TSAttachment",
+            0
+        ),
+        1
+    );
+    let voice = titled("Signal attachment voice-note.m4a");
+    let stored = format!(
+        "/{}",
+        Path::new(DB)
+            .parent()
+            .and_then(Path::parent)
+            .unwrap()
+            .join("Attachments/A-0001/voice-note.m4a")
+            .display()
+    );
+    assert!(
+        voice.verified_facts.iter().any(|f| f.value == stored),
+        "{stored}: {voice:#?}"
+    );
+    assert!(
+        titled("Signal message from Sam")
+            .verified_facts
+            .iter()
+            .any(|f| f.value == "1" && f.fact_type == masf_graph::FactType::Count)
+    );
     // who is who: Alex wrote the wallet to the iPhone's user; Sam is one person on both iPhones
     let ents = run.entities("f").join("\n");
     assert!(
