@@ -1723,10 +1723,10 @@ pub fn schema_on_args(
     Option<std::collections::BTreeMap<String, std::collections::BTreeSet<String>>>,
     RuntimeError,
 > {
-    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p \
-WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
-    Ok(query_on_args(ctx, tree, path, sql, 100_000, extra)?
-        .map(|(_, t)| crate::outputs::columns_by_table(&t)))
+    Ok(
+        query_on_args(ctx, tree, path, crate::outputs::SCHEMA_SQL, 100_000, extra)?
+            .map(|(_, t)| crate::outputs::columns_by_table(&t)),
+    )
 }
 
 /// The columns of `table` in the database at `path` of `tree` (`pragma_table_info` through

@@ -170,6 +170,10 @@ pub fn found_links(find_output: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The `sqlite_query` statement listing every table's (and view's) columns, in order, as
+/// [`columns_by_table`] reads them.
+pub const SCHEMA_SQL: &str = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
+
 /// The columns of each table, from a query printing one `tbl`, `col` pair a row (the schema
 /// look over `sqlite_master` ⋈ `pragma_table_info` the readers make).
 pub fn columns_by_table(

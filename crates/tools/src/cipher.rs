@@ -281,10 +281,10 @@ pub fn arg(a: &Value) -> Result<Option<Cipher>, ToolError> {
         ));
     }
     let name = args::str(c, "profile").map_err(|_| {
-        ToolError::InvalidArgs(
-            "cipher.profile: one of signal_android, signal_ios, session_ios, wechat_android"
-                .to_string(),
-        )
+        ToolError::InvalidArgs(format!(
+            "cipher.profile: one of {}",
+            Profile::ALL.map(Profile::name).join(", ")
+        ))
     })?;
     let profile = Profile::ALL
         .into_iter()

@@ -124,7 +124,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), R
         )?;
         return Ok(());
     };
-    let r = Recipients::of(recipients);
+    let r = Recipients { cols: recipients };
     read.recipients(&r)?;
     // one message table (2023 on), else the sms and mms tables of the releases before
     let layouts: Vec<(Layout, &BTreeSet<String>)> = if schema.contains_key("message") {
@@ -164,15 +164,11 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), R
 }
 
 /// The recipient columns of this release, as SQL over an alias.
-struct Recipients {
-    cols: BTreeSet<String>,
+struct Recipients<'a> {
+    cols: &'a BTreeSet<String>,
 }
 
-impl Recipients {
-    fn of(cols: &BTreeSet<String>) -> Recipients {
-        Recipients { cols: cols.clone() }
-    }
-
+impl Recipients<'_> {
     /// The first of `names` this release has, over `alias`, or `NULL`.
     fn col(&self, alias: &str, names: &[&str]) -> String {
         names
@@ -439,7 +435,7 @@ impl Read<'_, '_> {
     }
 
     fn recipients(&self, r: &Recipients) -> Result<(), RuntimeError> {
-        let c = |col: &str, alias: &str| column_or_null(&r.cols, "r.", col, alias);
+        let c = |col: &str, alias: &str| column_or_null(r.cols, "r.", col, alias);
         let user = if r.cols.contains("username") {
             "CASE WHEN r.username != '' THEN 'signal-user:' || r.username END"
         } else {

@@ -239,7 +239,7 @@ fn en_micro_msg(
                     "sqlite_query",
                     args_on(
                         &l.tree,
-                        serde_json::json!({"path": l.path, "sql": SCHEMA, "limit": 100_000, "cipher": extra["cipher"]}),
+                        serde_json::json!({"path": l.path, "sql": crate::outputs::SCHEMA_SQL, "limit": 100_000, "cipher": extra["cipher"]}),
                     ),
                 )?;
                 if crate::calls::succeeded(&invoked) {
@@ -259,9 +259,6 @@ fn en_micro_msg(
     }
     encrypted_as(ctx, l, "WeChat", &note, &inv, header)
 }
-
-/// Every table's columns (as `schema_on_args` reads them).
-const SCHEMA: &str = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
 
 /// What the key of an `EnMicroMsg.db` is derived from, with the account whose uin names its
 /// folder when one was read.

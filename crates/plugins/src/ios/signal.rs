@@ -220,9 +220,8 @@ fn schema(
     path: &str,
     extra: &Map<String, Value>,
 ) -> Result<Option<BTreeMap<String, BTreeSet<String>>>, RuntimeError> {
-    let sql = "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid";
     Ok(
-        crate::calls::query_args(run.ctx, path, sql, 100_000, extra)?
+        crate::calls::query_args(run.ctx, path, crate::outputs::SCHEMA_SQL, 100_000, extra)?
             .map(|(_, t)| crate::outputs::columns_by_table(&t)),
     )
 }
