@@ -70,6 +70,7 @@
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
+//! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group) | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
 //! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
 //! | Claude `Library/Application Support/ClaudeCache/cache_*.sqlite`, `Library/Caches/bootstrap/*.json` | [`claude`] | one per conversation (name, model, incognito, starred, times), per message (sender, text, file, conversation, time), per project (name, description, creator, documents); the account (names, e-mail, tagged id, times) | `owner`: the account's e-mail and names ([`crate::claude`], shared with Android); the user's prompts' wallet claims |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
@@ -305,6 +306,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Zangi zangidb.sqlite", || zangi::triage(&run))?;
         ctx.artefact("TeleGuard teleguard_database.db", || teleguard(&run))?;
+        ctx.artefact("Proton Mail account.db and mail caches", || {
+            protonmail(&run)
+        })?;
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
@@ -550,6 +554,21 @@ fn teleguard(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 .map(|p| (p.as_str(), inv))
         });
         crate::teleguard::store(run.ctx, &tree, path, find, temp)
+    })
+}
+
+/// Proton Mail's stores ([`crate::protonmail`], shared with Android): found by the app group's
+/// `support/account.db`, then every store of that folder.
+fn protonmail(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    run.each("account.db", |find, path| {
+        if !crate::protonmail::is_ios_account_store(path) {
+            return Ok(());
+        }
+        crate::protonmail::ios_app_group(run.ctx, &tree, path, find)
     })
 }
 
@@ -962,6 +981,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "TeleGuard teleguard_database.db",
             &["/teleguard_database.db\""],
             "TeleGuard messages, calls and chat events (sender and receiver with their aliases, direction, text, metadata), contacts, channels and their posts, drafts, the account (server id, alias, phone)",
+        ),
+        entry(
+            "Proton Mail account.db and mail caches",
+            &["/support/account.db\""],
+            "Proton Mail e-mails (sender, recipients, subject, conversation, folders and labels, flags, the body where kept in clear), attachments with the decrypted copies the app cached, contacts, the account (user id, addresses, names, login)",
         ),
         entry(
             "ChatGPT conversations and account",
@@ -1424,6 +1448,7 @@ const SEARCHED: &[&str] = &[
     "Data-*.sqlite",
     "teleguard_database.db",
     "teleguard_temp.db",
+    "account.db",
     "com.openai.chat.StatsigService.plist",
     "????????-????-????-????-????????????.json",
     "cache_*.sqlite",

@@ -1050,6 +1050,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Apple Wallet passes and transactions", false),
             ("Zangi zangidb.sqlite", false),
             ("TeleGuard teleguard_database.db", false),
+            ("Proton Mail account.db and mail caches", false),
             ("ChatGPT conversations and account", false),
             ("Claude cache and account", false),
             ("Cash App CCEntitySync", false),

@@ -67,6 +67,7 @@ mod mms;
 mod outputs;
 mod pinger;
 mod playstore;
+mod protonmail;
 mod reminders;
 mod screens;
 mod session;
