@@ -18,7 +18,7 @@
 //! | `MessageEntity` (db-mail) with `MessageAttachmentEntity` | one `messages` per message | time (Unix s), sender address and name, `to`, `cc`, `bcc` (JSON), subject, read, replied, replied to all, forwarded, attachment count and names, size, expiration, conversation and message ids, flags (the body, `MessageBodyEntity`, is kept encrypted) |
 //! | `MessageAttachmentEntity` with `MessageAttachmentMetadataEntity` | one `media` per attachment | name, size, MIME type, disposition, message id, where the user saved it (a content URI) |
 //! | `ContactEmailEntity` with `ContactEntity` | one `contacts` per contact address | name, e-mail, canonical e-mail, Proton or not, contact id and name |
-//! | `messagev3` with `attachmentv3` (first app) | one `messages` per message | time (Unix s), sender address and name, direction and draft by its type, subject, read, replied, replied to all, forwarded, location (Inbox, Drafts, Sent, Trash, Archive, else as stored), starred, encrypted, attachment count and names, size, last opened (Unix ms), expiration, label ids, conversation and message ids, header, flags; the recipient lists as stored (Base64 of a Java-serialised list); the body when not PGP-armoured |
+//! | `messagev3` with `attachmentv3` (first app) | one `messages` per message | time (Unix s), sender address and name, direction and draft by its type, subject, read, replied, replied to all, forwarded, location (Inbox, Drafts, Sent, Trash, Archive, else as stored), starred, encrypted, attachment count and names, size, last opened (Unix ms), expiration, label ids, conversation and message ids, header, flags; every address and name of the recipient lists (Base64 of a Java-serialised list, decoded by `sqlite_query`'s `java`); the body when not PGP-armoured |
 //! | `attachmentv3` | one `media` per attachment | file name, size, MIME type, inline or not, message (id and subject), the app's file path |
 //! | `contact_emailsv3` with `fullContactsDetails` | one `contacts` per address, and per contact without one | name, e-mail, last used (Unix s), PGP, the contact's id, name, uid, created and modified (Unix s) |
 //! | `UserEntity`, `AccountEntity`, `AddressEntity` | one `accounts` per user and per address | user id, e-mail, name, display name, created (Unix ms), used / maximum space, the account's user name and state; an address's e-mail and display name (the stored passphrase is never copied) |
@@ -43,8 +43,7 @@ use serde_json::json;
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
 use crate::identity::{
-    TreeRef, args_on, artefact_name, email_addresses, observe_columns, observe_owner_ids, pages_on,
-    schema_on,
+    TreeRef, args_on, artefact_name, email_addresses, observe_columns, observe_owner_ids, schema_on,
 };
 use crate::outputs::raw;
 
@@ -241,6 +240,38 @@ const LISTS: [(&str, &str); 5] = [
     ("reply_to", "reply-to"),
 ];
 
+/// The `(address, name)` of each recipient of a list `sqlite_query` decoded from a
+/// Java-serialised list (`java:` + JSON, the `java` option): the members of its elements named
+/// `Address` / `EmailAddress` and `Name`, in any case. Empty for any other cell.
+fn java_recipients(cell: &str) -> Vec<(Option<String>, Option<String>)> {
+    let Some(doc) = cell
+        .strip_prefix("java:")
+        .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok())
+    else {
+        return Vec::new();
+    };
+    let member = |o: &serde_json::Map<String, serde_json::Value>, names: &[&str]| {
+        o.iter()
+            .find(|(k, _)| names.iter().any(|n| k.eq_ignore_ascii_case(n)))
+            .and_then(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    doc.get("@elements")
+        .and_then(|e| e.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.as_object())
+        .map(|o| {
+            (
+                member(o, &["Address", "EmailAddress"]),
+                member(o, &["Name"]),
+            )
+        })
+        .filter(|(a, n)| a.is_some() || n.is_some())
+        .collect()
+}
+
 /// How [`Store::message`] reads one message: which row, its body in clear, what is said of a
 /// body kept encrypted, and the direction the store records (sent or not, and why).
 struct Mail<'a> {
@@ -282,7 +313,19 @@ impl Store<'_, '_> {
     }
 
     fn pages(&self, sql: &str, what: &str) -> Result<Option<crate::calls::Paged>, RuntimeError> {
-        let Some(pages) = pages_on(self.ctx, self.tree, self.path, sql)? else {
+        self.pages_with(sql, what, &[])
+    }
+
+    /// [`Store::pages`] with `sqlite_query`'s decoding options.
+    fn pages_with(
+        &self,
+        sql: &str,
+        what: &str,
+        options: &[&str],
+    ) -> Result<Option<crate::calls::Paged>, RuntimeError> {
+        let Some(pages) =
+            crate::identity::pages_on_with(self.ctx, self.tree, self.path, sql, options)?
+        else {
             return Ok(None);
         };
         note_pages_cap(self.ctx, &self.name, &pages, what)?;
@@ -659,15 +702,28 @@ impl Store<'_, '_> {
                     d.fact(ft, Some(&crate::outputs::escape(line)), inv);
                 }
             }
-            // a list not in JSON: as stored, and the addresses written in it
+            // a list not in JSON: as stored (a Java-serialised one decoded by the tool), and
+            // the addresses and names it holds
             if let Some(list) = t.get(row, &format!("{col}_raw")) {
                 d.fact(FactType::Text, Some(&crate::outputs::escape(list)), inv);
-                for (written, _) in email_addresses(list) {
-                    d.fact(
-                        FactType::Email,
-                        Some(&crate::outputs::escape(&written)),
-                        inv,
-                    );
+                let java = java_recipients(list);
+                for (address, name) in &java {
+                    for (ft, v) in [(FactType::Email, address), (FactType::Name, name)] {
+                        d.fact(
+                            ft,
+                            v.as_deref().map(crate::outputs::in_json_cell).as_deref(),
+                            inv,
+                        );
+                    }
+                }
+                if java.is_empty() {
+                    for (written, _) in email_addresses(list) {
+                        d.fact(
+                            FactType::Email,
+                            Some(&crate::outputs::escape(&written)),
+                            inv,
+                        );
+                    }
                 }
             }
         }
@@ -1063,7 +1119,8 @@ impl Store<'_, '_> {
             m("Sender_IsProton", "sender_proton"),
             m("Header", "header"),
         );
-        let Some(pages) = self.pages(&sql, "Proton Mail messages")? else {
+        // the recipient lists: Java-serialised, in Base64
+        let Some(pages) = self.pages_with(&sql, "Proton Mail messages", &["java"])? else {
             return Ok(());
         };
         for (inv, t, row) in pages.rows() {

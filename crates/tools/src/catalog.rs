@@ -41,6 +41,7 @@ impl Catalog {
         c.register(Arc::new(crate::xml_tool::ReadXml));
         c.register(Arc::new(crate::json_tool::ReadJson));
         c.register(Arc::new(crate::protobuf::ReadProtobuf));
+        c.register(Arc::new(crate::javaser::ReadJava));
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));

@@ -28,6 +28,9 @@
 //! - `read_protobuf` ([`protobuf`]): a file that is one Protocol Buffers message (Jetpack
 //!   DataStore files, apps' settings), decoded raw as `sqlite_query`'s `protobuf` option decodes a
 //!   cell, as indented JSON.
+//! - `read_java` ([`javaser`]): a file that is a Java serialization stream (WeChat for Android's
+//!   `CompatibleInfo.cfg`), decoded without its classes as indented JSON, by a hand-written
+//!   reader bounded in depth and size (a crafted stream is an error naming its offset).
 //! - `inventory` ([`inventory`]): every file below a folder with size, SHA-256, id, deleted flag,
 //!   times and path, in pages bounded by files, bytes of text and bytes hashed (never by time), so
 //!   each page re-derives to the same bytes. A page resumes after the previous page's last file by
@@ -59,7 +62,8 @@
 //!   the client's secret-chat message field by field, other layers by the text after the message
 //!   date, marked `date-anchored`); `base64: true` writes a cell that is base64 of UTF-8 text as
 //!   `b64:` + the text, and with `protobuf` too base64 of a Protocol Buffers message as
-//!   `protobuf:` + its decoding. `sqlite_tables` and `sqlite_query` open an app's SQLCipher
+//!   `protobuf:` + its decoding; `java: true` writes a Java serialization stream (or its Base64)
+//!   as `java:` + its JSON ([`javaser`]). `sqlite_tables` and `sqlite_query` open an app's SQLCipher
 //!   database with `cipher` ([`cipher`]: a profile names the app's settings and where the
 //!   extraction keeps its key; the tool reads the key, decrypts a working copy with
 //!   `masf_evidence::sqlcipher`, replaying the `-wal`, and says on the output's last line
@@ -131,6 +135,7 @@ pub mod fs_tools;
 pub mod index_tools;
 pub mod inventory;
 pub mod invoke;
+pub mod javaser;
 pub mod json_tool;
 pub mod leveldb_tool;
 pub mod log;

@@ -75,7 +75,7 @@
 //! | LINE `naver_line` and `call_history` ([`line`]) | one per contact, per message, per group (members), per call (start, end, direction, audio/video/group) | `line:<mid>`: mid, names; wallet claims by direction |
 //! | Telegram `cache4.db` ([`telegram`]) | one per user, phone-book contact, group, secret chat (never its keys), dialog, message | `owner`: the account with the self flag (id, `telegram_username`, phone), the sender of outgoing secret-chat messages; `telegram:<id>`: user name, phone, name; claims by direction |
 //! | wallet and exchange apps' data folders (`data/data/<package>`, `user/<n>/<package>`, `Android/data/<package>`: Trust Wallet, imToken, TokenPocket, Binance, OKX, TronLink, Bitget Wallet, Coinbase Wallet; [`crate::wallet_apps`]) | one per folder: the wallet addresses written in clear in its files (`strings`), with the files they are in; lists (token contracts, caches) counted | `wallet:<address>`, no claim |
-//! | WeChat shared prefs, `EnMicroMsg.db`; Signal's prefs ([`wechat`]) | the accounts; `EnMicroMsg.db`'s contacts and messages when the key WeChat derives (md5 of the default IMEI and the uin) opens it, else one naming it (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number |
+//! | WeChat shared prefs, `MicroMsg/CompatibleInfo.cfg`, `EnMicroMsg.db`; Signal's prefs ([`wechat`]) | the accounts; the device id WeChat read (`CompatibleInfo.cfg` key 258, `read_java`); `EnMicroMsg.db`'s contacts and messages when the key WeChat derives (md5 of that IMEI, else the default IMEI, and the uin) opens it, else one naming it (noted unparsed) | `owner`: wxid, WeChat ID, nickname, phone; Signal's registered number; the device's IMEI |
 //! | Signal `signal.db`, `signal-key-value.db` with the extraction's `Secrets/secrets.json` ([`signal`]) | contacts, messages (direction, status, quotes, timers), calls, groups with members, attachments, the account; without a key one naming the database (noted unparsed) | `signal:<ACI>` with phone, `signal-user:` username, e-mail, name; `owner`: the key-value store's account and the one sender of outgoing messages |
 //!
 //! Times are facts with their raw values (`sms.date` in Unix milliseconds, …) marked by
@@ -290,6 +290,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("external*.db", "media"),
     ("naver_line", "messages"),
     ("call_history", "calls"),
+    ("CompatibleInfo.cfg", "device"),
     ("EnMicroMsg.db", "messages"),
     ("com.tencent.mm_preferences.xml", "accounts"),
     ("auth_info_key_prefs.xml", "accounts"),
@@ -927,7 +928,7 @@ impl Plugin for AndroidPlugin {
             e(
                 "WeChat",
                 &["/com.tencent.mm_preferences.xml\"", "/EnMicroMsg.db\""],
-                "the WeChat account (wxid, uin, nickname, phone); EnMicroMsg.db opened with the key WeChat derives where Android gives it no IMEI (contacts, messages), else detected (SQLCipher)",
+                "the WeChat account (wxid, uin, nickname, phone); the IMEI WeChat read (CompatibleInfo.cfg); EnMicroMsg.db opened with the key WeChat derives from that IMEI or, where Android gives it none, the default one (contacts, messages), else detected (SQLCipher)",
             ),
             e(
                 "Signal",

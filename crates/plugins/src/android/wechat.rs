@@ -8,7 +8,9 @@
 //!   settings) with a key derived from the IMEI and the uin: the first 7 hex digits of
 //!   md5(IMEI + uin). Its folder is matched to the uin read from the preferences, and the key
 //!   of that uin and the IMEI WeChat uses where Android lets it read none (`1234567890ABCDEF`,
-//!   Android 10 and later) is tried through `sqlite_query`'s `cipher` (profile
+//!   Android 10 and later) — after the IMEI WeChat itself read, kept at key 258 of its
+//!   `MicroMsg/CompatibleInfo.cfg` (a Java-serialised `HashMap`, read by `read_java`; the IMEI
+//!   is the device's too) — is tried through `sqlite_query`'s `cipher` (profile
 //!   `wechat_android`: the tool derives the key, never printed; the `-wal` replayed). A database
 //!   that key does not open is noted "encrypted (SQLCipher), key derived from IMEI+uin, not
 //!   read; tried …". Opened, or a copy already decrypted (a plain SQLite file), it is read: every
@@ -183,9 +185,18 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
             wechat_prefs(ctx, l, &mut uins)
         })?;
     }
+    // the IMEI WeChat read on this phone (before Android 10), which its key is derived from
+    let mut imeis: Vec<String> = Vec::new();
+    for l in named("CompatibleInfo.cfg").filter(|l| l.path.contains("/com.tencent.mm/")) {
+        ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+            compatible_info(ctx, l, &mut imeis)
+        })?;
+    }
+    imeis.extend(IMEIS.iter().map(|i| i.to_string()));
+    imeis.dedup();
     for l in named("EnMicroMsg.db") {
         ctx.artefact(&artefact_name(&l.tree, &l.path), || {
-            en_micro_msg(ctx, l, &uins)
+            en_micro_msg(ctx, l, &uins, &imeis)
         })?;
     }
     for l in named("org.thoughtcrime.securesms_preferences.xml") {
@@ -194,18 +205,103 @@ pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError>
     Ok(())
 }
 
-/// The IMEIs WeChat derives a key from that are tried: the one it uses where Android lets it
-/// read no IMEI (Android 10 and later, and any phone without the permission).
+/// The IMEIs WeChat derives a key from that are tried after the one its `CompatibleInfo.cfg`
+/// keeps: the one it uses where Android lets it read no IMEI (Android 10 and later, and any
+/// phone without the permission).
 const IMEIS: [&str; 1] = ["1234567890ABCDEF"];
+
+/// The key of WeChat's `MicroMsg/CompatibleInfo.cfg` (a Java-serialised `HashMap`) that holds
+/// the device id WeChat read: the IMEI its database key is derived from.
+const IMEI_KEY: i64 = 258;
+
+/// WeChat's `CompatibleInfo.cfg` (`read_java`): the device id at key 258 — the IMEI WeChat read,
+/// which its database key is derived from (added to `imeis`) — as a device phenomenon, and the
+/// device's IMEI when it is one (14 to 16 digits).
+fn compatible_info(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    imeis: &mut Vec<String>,
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_java",
+        args_on(&l.tree, serde_json::json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let doc: Option<serde_json::Value> = inv
+        .output
+        .text
+        .split_once('\n')
+        .and_then(|(_, body)| serde_json::from_str(body).ok());
+    let id = doc.as_ref().and_then(|d| {
+        d.as_array()?
+            .iter()
+            .filter_map(|c| c.get("@entries")?.as_array())
+            .flatten()
+            .find(|e| e.get("key").and_then(|k| k.as_i64()) == Some(IMEI_KEY))?
+            .get("value")?
+            .as_str()
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    });
+    let Some(id) = id else {
+        ctx.unparsed(
+            &name,
+            "could not parse WeChat's CompatibleInfo.cfg because it holds no map with a device id at key 258",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    let imei = (14..=16).contains(&id.len()) && id.chars().all(|c| c.is_ascii_digit());
+    let mut d = crate::drafts::Draft::new("device", format!("WeChat device id {id}"));
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.fact(
+        if imei {
+            FactType::Imei
+        } else {
+            FactType::Identifier
+        },
+        Some(&id),
+        &inv,
+    );
+    d.interpretation = format!(
+        "{} (a Java-serialised map WeChat keeps) holds at key 258 the device id WeChat read, {id}{}; WeChat derives its database key from it (md5 of it and the account's uin).",
+        l.name(),
+        if imei { ", an IMEI" } else { "" }
+    );
+    crate::drafts::record_draft(ctx, d)?;
+    if imei {
+        crate::identity::observe(
+            ctx,
+            "device",
+            EntityKind::Device,
+            "Android device",
+            IdType::Imei,
+            &id,
+            &inv,
+            format!(
+                "The IMEI WeChat read on this device, as its {} keeps it (key 258).",
+                l.name()
+            ),
+        )?;
+    }
+    imeis.push(id);
+    Ok(())
+}
 
 /// An `EnMicroMsg.db`: a copy already decrypted is read; an encrypted one is opened with the key
 /// WeChat derives, md5(IMEI + uin), of the account whose uin names its folder and each of
-/// [`IMEIS`] (`sqlite_query`'s `cipher`, profile `wechat_android`: the key derived by the tool,
+/// `imeis` (the one `CompatibleInfo.cfg` keeps, then [`IMEIS`]) (`sqlite_query`'s `cipher`, profile `wechat_android`: the key derived by the tool,
 /// never printed); else named and noted.
 fn en_micro_msg(
     ctx: &AgentCtx<'_>,
     l: &Located,
     uins: &[(String, String)],
+    imeis: &[String],
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
     let Some((inv, header)) = sqlcipher(
@@ -228,7 +324,7 @@ fn en_micro_msg(
             .iter()
             .filter(|(uin, _)| md5_hex(&format!("mm{uin}")) == folder)
         {
-            for imei in IMEIS {
+            for imei in imeis {
                 let mut extra = serde_json::Map::new();
                 extra.insert(
                     "cipher".into(),

@@ -738,7 +738,7 @@ pay to TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 only');",
 /// sqlcipher CLI, its last message only in the `-wal`) is opened with that key by the tool and
 /// read, two devices (uins 1234567890 and -987654321). The oracle is the CLI's own reading.
 #[test]
-fn android_wechat_encrypted_with_the_default_imei_key_is_read() {
+fn android_wechat_encrypted_with_the_key_of_the_imei_wechat_read_or_the_default_is_read() {
     use crate::android_support::triage;
     let tmp = tempfile::tempdir().unwrap();
     let md5 = |s: &str| -> String {
@@ -755,15 +755,27 @@ fn android_wechat_encrypted_with_the_default_imei_key_is_read() {
         String::from_utf8(out.stdout).unwrap()[..32].to_string()
     };
     let mut sources = Vec::new();
-    for (dev, uin) in [("a", "1234567890"), ("b", "-987654321")] {
+    // phone a: Android 10+, no IMEI for WeChat (its default); phone b: the IMEI WeChat read,
+    // kept in its CompatibleInfo.cfg (a HashMap the JDK's ObjectOutputStream wrote:
+    // tests/fixtures/java/)
+    for (dev, uin, imei) in [
+        ("a", "1234567890", "1234567890ABCDEF"),
+        ("b", "-987654321", "352099001761481"),
+    ] {
         let root = tmp.path().join(dev);
         android_tree(&root, dev);
-        let folder = root
-            .join("data/user/0/com.tencent.mm/MicroMsg")
-            .join(md5(&format!("mm{uin}")));
+        let mm = root.join("data/user/0/com.tencent.mm/MicroMsg");
+        if dev == "b" {
+            std::fs::copy(
+                repo().join("tests/fixtures/java/compatible-info.cfg"),
+                mm.join("CompatibleInfo.cfg"),
+            )
+            .unwrap();
+        }
+        let folder = mm.join(md5(&format!("mm{uin}")));
         let db = folder.join("EnMicroMsg.db");
         std::fs::remove_file(&db).unwrap();
-        let key = &md5(&format!("1234567890ABCDEF{uin}"))[..7];
+        let key = &md5(&format!("{imei}{uin}"))[..7];
         let pragmas = format!(
             "PRAGMA key = '{key}';\nPRAGMA cipher_use_hmac = OFF;\nPRAGMA kdf_iter = 4000;\nPRAGMA cipher_page_size = 1024;\n"
         );
@@ -859,4 +871,22 @@ INSERT INTO message(msgId, msgSvrId, type, status, isSend, createTime, talker, c
             assert!(!text.contains(&format!("'{key}'")) && !args.contains(&format!("\"{key}\"")));
         }
     }
+    // the IMEI WeChat read is the device's, and the one that opened phone b's database
+    assert!(
+        run.entities("b")
+            .iter()
+            .any(|e| e.starts_with("device [Device]") && e.contains("imei=352099001761481")),
+        "{:#?}",
+        run.entities("b")
+    );
+    assert!(
+        run.all_phenomena("b")
+            .iter()
+            .any(|p| p.title == "WeChat device id 352099001761481"
+                && p.interpretation.contains("at key 258"))
+    );
+    assert!(
+        !run.identifiers("a").iter().any(|(t, _)| t == "imei"),
+        "the default IMEI is no device's"
+    );
 }

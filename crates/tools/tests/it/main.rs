@@ -6,6 +6,7 @@ mod grounding;
 mod index;
 mod inventory;
 mod invoke;
+mod java;
 mod json;
 mod leveldb;
 mod protobuf;
