@@ -71,6 +71,7 @@
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group) | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
+//! | Find My `Library/Caches/com.apple.findmy.fmipcore/Items.data` (JSON; iOS 17.5+ encrypted: noted) | [`findmy`] | one per item (name, serial, identifier, role, product, manufacturer, owner, battery, lost mode, capabilities, system version), per last, crowd-sourced and safe location (time, position, accuracy, address) | `findmy-item:<identifier>` accessories by serial number; an owner or lost-mode contact's e-mail a person |
 //! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
 //! | Claude `Library/Application Support/ClaudeCache/cache_*.sqlite`, `Library/Caches/bootstrap/*.json` | [`claude`] | one per conversation (name, model, incognito, starred, times), per message (sender, text, file, conversation, time), per project (name, description, creator, documents); the account (names, e-mail, tagged id, times) | `owner`: the account's e-mail and names ([`crate::claude`], shared with Android); the user's prompts' wallet claims |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
@@ -112,6 +113,7 @@ pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
+pub mod findmy;
 pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
@@ -309,6 +311,7 @@ impl Plugin for Ios {
         ctx.artefact("Proton Mail account.db and mail caches", || {
             protonmail(&run)
         })?;
+        ctx.artefact("Find My Items.data", || findmy::triage(&run))?;
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
@@ -988,6 +991,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Proton Mail e-mails (sender, recipients, subject, conversation, folders and labels, flags, the body where kept in clear), attachments with the decrypted copies the app cached, contacts, the account (user id, addresses, names, login)",
         ),
         entry(
+            "Find My Items.data",
+            &["/com.apple.findmy.fmipcore/Items.data\""],
+            "Find My items (AirTags and other accessories: name, serial number, role, product, owner, battery, lost mode), their last, crowd-sourced and safe locations with addresses",
+        ),
+        entry(
             "ChatGPT conversations and account",
             &["/conversations-", "/com.openai.chat.StatsigService.plist\""],
             "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
@@ -1449,6 +1457,7 @@ const SEARCHED: &[&str] = &[
     "teleguard_database.db",
     "teleguard_temp.db",
     "account.db",
+    "Items.data",
     "com.openai.chat.StatsigService.plist",
     "????????-????-????-????-????????????.json",
     "cache_*.sqlite",

@@ -1051,6 +1051,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Zangi zangidb.sqlite", false),
             ("TeleGuard teleguard_database.db", false),
             ("Proton Mail account.db and mail caches", false),
+            ("Find My Items.data", false),
             ("ChatGPT conversations and account", false),
             ("Claude cache and account", false),
             ("Cash App CCEntitySync", false),

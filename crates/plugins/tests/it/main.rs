@@ -26,6 +26,7 @@ mod disk;
 mod duo;
 mod fairemail;
 mod fbthreads;
+mod findmy;
 mod firefox;
 mod gchat;
 mod google_messages;
