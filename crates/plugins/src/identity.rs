@@ -1550,6 +1550,39 @@ pub fn artefact_name(tree: &TreeRef, path: &str) -> String {
     }
 }
 
+/// The stores an app keeps in folder `parent` of `tree`: one `find_files` of `dir` (the app's
+/// folder, listed whole so that a profile's folder without `parent` is no error) for
+/// `globs`, keeping the files directly in `parent` but SQLite's `-wal`, `-shm`, `-journal`
+/// and lock files; `None` when the listing failed (noted under `artefact`).
+pub fn stores_in(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    dir: &str,
+    parent: &str,
+    globs: &[&str],
+) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
+    let Some(listing) = crate::calls::call_or_note(
+        ctx,
+        &artefact_name(tree, dir),
+        "find_files",
+        args_on(tree, serde_json::json!({"path": dir, "name_globs": globs})),
+    )?
+    else {
+        return Ok(None);
+    };
+    let parent = parent.trim_end_matches('/');
+    let paths = crate::outputs::found_paths(&listing.output.text)
+        .into_iter()
+        .filter(|p| p.rsplit_once('/').map(|(d, _)| d) == Some(parent))
+        .filter(|p| {
+            !["-wal", "-shm", "-journal", ".lck"]
+                .iter()
+                .any(|x| p.ends_with(x))
+        })
+        .collect();
+    Ok(Some((listing, paths)))
+}
+
 /// Runs `sql` on the database at `path` of `tree` through `sqlite_query` and reads the rows
 /// back; `None`, with the artefact noted as unparsed (the call's reason), when it fails.
 pub fn query_on(

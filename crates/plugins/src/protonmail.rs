@@ -38,12 +38,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
-use serde_json::json;
 
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
 use crate::identity::{
-    TreeRef, args_on, artefact_name, email_addresses, observe_columns, observe_owner_ids, schema_on,
+    TreeRef, artefact_name, email_addresses, observe_columns, observe_owner_ids, schema_on,
 };
 use crate::outputs::raw;
 
@@ -102,22 +101,10 @@ fn folder(
     globs: &[&str],
     skip: Option<&str>,
 ) -> Result<(), RuntimeError> {
-    let Some(listing) = crate::calls::call_or_note(
-        ctx,
-        &artefact_name(tree, dir),
-        "find_files",
-        args_on(tree, json!({"path": dir, "name_globs": globs})),
-    )?
-    else {
+    let Some((listing, paths)) = crate::identity::stores_in(ctx, tree, dir, parent, globs)? else {
         return Ok(());
     };
-    for path in crate::outputs::found_paths(&listing.output.text) {
-        // the folder's own stores, not a subfolder's
-        if Some(path.as_str()) == skip
-            || path.rsplit_once('/').map(|(d, _)| d) != Some(parent.trim_end_matches('/'))
-        {
-            continue;
-        }
+    for path in paths.into_iter().filter(|p| Some(p.as_str()) != skip) {
         ctx.artefact(&artefact_name(tree, &path), || {
             let Some(schema) = schema_on(ctx, tree, &path)? else {
                 return Ok(());

@@ -48,6 +48,7 @@
 //! | MeWe `com.mewe` `databases/app_database` or `app_v3.db`, `shared_prefs/SGSession.xml` ([`mewe`]) | one per chat message (sender, user id, thread, text, attachment, deleted), participant, post, comment, post media item, poll option, reaction, group, page, community; the session's preferences | `mewe:<user id>` senders (the id iOS's MeWe keeps); `owner`: the one sender of the user's messages |
 //! | Zangi `com.beint.zangi` `databases/*.db` (found by listing the app's folder) ([`zangi`]) | one per message (time, direction, chat, ids, text, attachment, sender's and recipient's numbers and names) | `zangi:<number>` persons (the id iOS's Zangi keeps); `owner`: the one sender of outgoing messages |
 //! | Proton Mail `ch.protonmail.android` `databases/*.db` and `databases/db-mail` (found by listing the app's folder) ([`crate::protonmail`], shared with iOS) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags), per attachment (the app's decrypted cached copy, or where the user saved it), per contact address, of the current store, `db-mail` and the first app's `*-MessagesDatabase.db` / `*-ContactsDatabase.db` | `proton:<user id>` (the id iOS's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
+//! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
 //! | Session `network.loki.messenger` ([`session`]) | the account (Account ID, profile name, avatar, registration id, times) and every other preference; the SQLCipher stores detected | `owner`: `session:<Account ID>`, the profile name |
@@ -116,6 +117,7 @@ mod packagesxml;
 mod partitions;
 mod playstore;
 mod recents;
+mod reddit;
 mod session;
 mod settings;
 mod signal;
@@ -671,6 +673,11 @@ impl Plugin for AndroidPlugin {
                 "Zangi message store",
                 &["/com.beint.zangi/databases/"],
                 "Zangi messages (time, direction, chat, ids, text, attachment, the sender's and recipient's numbers and names)",
+            ),
+            e(
+                "Reddit stores",
+                &["/com.reddit.frontpage/databases/"],
+                "Reddit: the account (name, id, e-mail, masked phone, karma, flags), cached communities, the chat session's user, cached users (Reddit and Matrix ids, karma, flags), chat events (messages with media, reactions, deletions, membership) with senders and direction, rooms and members",
             ),
             e(
                 "Proton Mail stores",
@@ -1648,6 +1655,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             crate::protonmail::android_app(ctx, &l.tree, &l.path)?;
         }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(reddit::PACKAGE))
+        {
+            reddit::triage(ctx, l)?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1791,7 +1804,7 @@ pub(crate) fn read_xml<T>(
 
 /// The data folders of apps whose stores have no fixed name (found by the folder, named after
 /// the package, then listed by the reader).
-const APP_DIRS: &[&str] = &[zangi::PACKAGE, crate::protonmail::PACKAGE];
+const APP_DIRS: &[&str] = &[zangi::PACKAGE, crate::protonmail::PACKAGE, reddit::PACKAGE];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of
 /// [`APP_DIRS`].

@@ -72,6 +72,7 @@
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group) | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
 //! | Find My `Library/Caches/com.apple.findmy.fmipcore/Items.data` (JSON; iOS 17.5+ encrypted: noted) | [`findmy`] | one per item (name, serial, identifier, role, product, manufacturer, owner, battery, lost mode, capabilities, system version), per last, crowd-sourced and safe location (time, position, accuracy, address) | `findmy-item:<identifier>` accessories by serial number; an owner or lost-mode contact's e-mail a person |
+//! | Reddit `Library/Caches/MatrixChat/roomsAccount/<account>/Account-*/Account.db` with `Downloads-*/ContentService.db`, `MatrixUsers-*/RoomsUsersService.db`, `redditAccount/<account>/RedditUsers-*/RedditUsersStore.db` | [`reddit`] | one per chat message, reaction and deletion (sender, display name, room members, text, media and its cached file, room, event), per chat user, per cached account | `reddit:t2_<id>` persons (the id Android's Reddit keeps; display name); `owner`: the account's own Matrix id (its push rules), the chat user flagged current |
 //! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
 //! | Claude `Library/Application Support/ClaudeCache/cache_*.sqlite`, `Library/Caches/bootstrap/*.json` | [`claude`] | one per conversation (name, model, incognito, starred, times), per message (sender, text, file, conversation, time), per project (name, description, creator, documents); the account (names, e-mail, tagged id, times) | `owner`: the account's e-mail and names ([`crate::claude`], shared with Android); the user's prompts' wallet claims |
 //! | Bumble `Library/Caches/Chat.sqlite`, `Documents/yap-database.sqlite` (YapDatabase) | [`bumble`] | one per message (archived objects: sender, receiver, text, direction, read, times), the account (user id, name, version), its last location | `bumble:<user id>` senders (the id Android's Bumble keeps); `owner`: the account's user id and name |
@@ -138,6 +139,7 @@ pub mod photos;
 pub mod pinger;
 pub mod plists;
 pub mod privacyreport;
+pub mod reddit;
 pub mod reminders;
 pub mod routined;
 pub mod safari;
@@ -312,6 +314,7 @@ impl Plugin for Ios {
             protonmail(&run)
         })?;
         ctx.artefact("Find My Items.data", || findmy::triage(&run))?;
+        ctx.artefact("Reddit chat and user stores", || reddit::triage(&run))?;
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
@@ -996,6 +999,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Find My items (AirTags and other accessories: name, serial number, role, product, owner, battery, lost mode), their last, crowd-sourced and safe locations with addresses",
         ),
         entry(
+            "Reddit chat and user stores",
+            &["/MatrixChat/roomsAccount/", "/MatrixChat/redditAccount/"],
+            "Reddit chat messages (sender and display name, room members, text, media and its cached file, reactions, deletions), the chat users (the current app user) and the cached accounts (ids, karma, flags)",
+        ),
+        entry(
             "ChatGPT conversations and account",
             &["/conversations-", "/com.openai.chat.StatsigService.plist\""],
             "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
@@ -1458,6 +1466,10 @@ const SEARCHED: &[&str] = &[
     "teleguard_temp.db",
     "account.db",
     "Items.data",
+    "Account.db",
+    "ContentService.db",
+    "RoomsUsersService.db",
+    "RedditUsersStore.db",
     "com.openai.chat.StatsigService.plist",
     "????????-????-????-????-????????????.json",
     "cache_*.sqlite",

@@ -69,6 +69,8 @@ mod outputs;
 mod pinger;
 mod playstore;
 mod protonmail;
+mod reddit_android;
+mod reddit_ios;
 mod reminders;
 mod screens;
 mod session;
