@@ -40,7 +40,7 @@ use masf_graph::{FactType, IdType};
 use masf_tools::Invoked;
 
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
-use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
+use crate::drafts::{Draft, RowPhenomena, record_draft, record_rows, unix_millis, unix_seconds};
 use crate::identity::{
     TreeRef, artefact_name, email_addresses, observe_columns, observe_owner_ids, schema_on,
 };
@@ -226,6 +226,14 @@ const LISTS: [(&str, &str); 5] = [
     ("bcc", "bcc"),
     ("reply_to", "reply-to"),
 ];
+
+/// The title of an address row's phenomenon.
+fn address_title(t: &crate::outputs::Table, row: &[Option<String>]) -> String {
+    format!(
+        "Proton Mail address {}",
+        t.get(row, "email").unwrap_or("(no e-mail)")
+    )
+}
 
 /// The `(address, name)` of each recipient of a list `sqlite_query` decoded from a
 /// Java-serialised list (`java:` + JSON, the `java` option): the members of its elements named
@@ -439,59 +447,42 @@ impl Store<'_, '_> {
                 c("services"),
                 c("role"),
             );
-            if let Some(pages) = self.pages(&sql, "Proton Mail users")? {
-                for (inv, t, row) in pages.rows() {
-                    let email = t.get(row, "email").unwrap_or("(no e-mail)").to_string();
-                    own.insert(email.to_lowercase());
-                    let mut d = self.draft("accounts", format!("Proton Mail user {email}"));
-                    let said = d.fields(
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("remote_id", FactType::Account, "user id"),
-                            ("name", FactType::Account, "name"),
-                            ("display_name", FactType::Name, "display name"),
-                            ("email", FactType::Email, "e-mail"),
-                            ("used_space", FactType::Count, "used space (bytes)"),
-                            ("max_space", FactType::Count, "maximum space (bytes)"),
-                            ("max_upload", FactType::Count, "maximum upload (bytes)"),
-                            ("currency", FactType::Text, "currency"),
-                            ("credit", FactType::Count, "credit"),
-                            ("subscribed", FactType::Count, "subscribed"),
-                            ("services", FactType::Count, "services"),
-                            ("role", FactType::Count, "role"),
-                        ],
-                    );
-                    let at = t.get(row, "create_time");
-                    d.time(at, unix_seconds(at), "Proton account created", inv);
-                    d.interpretation = format!(
-                        "users row of {}: the Proton user whose mail this cache holds: {}; the time is Unix seconds.",
-                        self.file,
-                        said.join(", ")
-                    );
-                    record_draft(self.ctx, d)?;
-                    observe_columns(
-                        self.ctx,
-                        "owner",
-                        "device owner",
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("qualified", IdType::AccountId, "The Proton user id"),
-                            ("email", IdType::Email, "The e-mail address"),
-                            ("display_name", IdType::DisplayName, "The display name"),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of the Proton user whose mail Proton Mail keeps on the device (users of {}).",
-                                self.file
-                            )
-                        },
-                    )?;
-                }
-            }
+            let title = |t: &crate::outputs::Table, row: &[Option<String>]| {
+                format!(
+                    "Proton Mail user {}",
+                    t.get(row, "email").unwrap_or("(no e-mail)")
+                )
+            };
+            own.extend(self.owner_rows(
+                &sql,
+                &RowPhenomena {
+                    table: "users",
+                    category: "accounts",
+                    what: "the Proton user whose mail this cache holds (created: Unix seconds)",
+                    title: &title,
+                    fields: &[
+                        ("remote_id", FactType::Account, "user id"),
+                        ("name", FactType::Account, "name"),
+                        ("display_name", FactType::Name, "display name"),
+                        ("email", FactType::Email, "e-mail"),
+                        ("used_space", FactType::Count, "used space (bytes)"),
+                        ("max_space", FactType::Count, "maximum space (bytes)"),
+                        ("max_upload", FactType::Count, "maximum upload (bytes)"),
+                        ("currency", FactType::Text, "currency"),
+                        ("credit", FactType::Count, "credit"),
+                        ("subscribed", FactType::Count, "subscribed"),
+                        ("services", FactType::Count, "services"),
+                        ("role", FactType::Count, "role"),
+                    ],
+                    times: &[("create_time", "Proton account created", unix_seconds)],
+                },
+                &[
+                    ("qualified", IdType::AccountId, "The Proton user id"),
+                    ("email", IdType::Email, "The e-mail address"),
+                    ("display_name", IdType::DisplayName, "The display name"),
+                ],
+                "the Proton user whose mail Proton Mail keeps on the device (users",
+            )?);
         }
         if let Some(cols) = self.schema.get("addresses").filter(|c| c.contains("email")) {
             let c = |col: &str| column_or_null(cols, "a.", col, col);
@@ -503,51 +494,69 @@ impl Store<'_, '_> {
                 c("receive"),
                 c("address_type"),
             );
-            if let Some(pages) = self.pages(&sql, "Proton Mail addresses")? {
-                for (inv, t, row) in pages.rows() {
-                    let email = t.get(row, "email").unwrap_or("(no e-mail)").to_string();
-                    own.insert(email.to_lowercase());
-                    let mut d = self.draft("accounts", format!("Proton Mail address {email}"));
-                    let said = d.fields(
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("email", FactType::Email, "e-mail"),
-                            ("display_name", FactType::Name, "display name"),
-                            ("status", FactType::Count, "status"),
-                            ("send", FactType::Count, "send"),
-                            ("receive", FactType::Count, "receive"),
-                            ("address_type", FactType::Count, "type"),
-                        ],
-                    );
-                    d.interpretation = format!(
-                        "addresses row of {}: an address of the Proton account whose mail this cache holds: {}.",
-                        self.file,
-                        said.join(", ")
-                    );
-                    record_draft(self.ctx, d)?;
-                    observe_owner_ids(
-                        self.ctx,
-                        inv,
-                        vec![
-                            (raw(t, row, "email"), IdType::Email, "The address"),
-                            (
-                                raw(t, row, "display_name"),
-                                IdType::DisplayName,
-                                "The display name",
-                            ),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of the Proton account whose mail Proton Mail keeps on the device (addresses of {}).",
-                                self.file
-                            )
-                        },
-                    )?;
-                }
-            }
+            own.extend(self.owner_rows(
+                &sql,
+                &RowPhenomena {
+                    table: "addresses",
+                    category: "accounts",
+                    what: "an address of the Proton account whose mail this cache holds",
+                    title: &address_title,
+                    fields: &[
+                        ("email", FactType::Email, "e-mail"),
+                        ("display_name", FactType::Name, "display name"),
+                        ("status", FactType::Count, "status"),
+                        ("send", FactType::Count, "send"),
+                        ("receive", FactType::Count, "receive"),
+                        ("address_type", FactType::Count, "type"),
+                    ],
+                    times: &[],
+                },
+                &[
+                    ("email", IdType::Email, "The address"),
+                    ("display_name", IdType::DisplayName, "The display name"),
+                ],
+                "the Proton account whose mail Proton Mail keeps on the device (addresses",
+            )?);
         }
+        Ok(own)
+    }
+
+    /// One `accounts` phenomenon per row of `sql` as `spec` says, each row's `ids` observed on
+    /// the device's user (of `whose`, completed by the file's name); answers the rows'
+    /// lower-cased `email`s (the account's own addresses).
+    fn owner_rows(
+        &self,
+        sql: &str,
+        spec: &RowPhenomena<'_>,
+        ids: &[(&str, IdType, &str)],
+        whose: &str,
+    ) -> Result<BTreeSet<String>, RuntimeError> {
+        let mut own = BTreeSet::new();
+        let Some(pages) = self.pages(sql, &format!("Proton Mail {}", spec.table))? else {
+            return Ok(own);
+        };
+        record_rows(
+            self.ctx,
+            self.path,
+            self.found,
+            &pages,
+            spec,
+            &mut |inv, t, row| {
+                if let Some(e) = t.get(row, "email") {
+                    own.insert(e.to_lowercase());
+                }
+                observe_columns(
+                    self.ctx,
+                    "owner",
+                    "device owner",
+                    t,
+                    row,
+                    inv,
+                    ids,
+                    &|what| format!("{what} of {whose} of {}).", self.file),
+                )
+            },
+        )?;
         Ok(own)
     }
 
@@ -1325,7 +1334,7 @@ impl Store<'_, '_> {
                 }
             };
             let sql = format!(
-                "SELECT u.userId AS user_id, {} AS qualified, {}, {}, {}, {}, {}, {}, {}, {} FROM UserEntity u ORDER BY u.rowid",
+                "SELECT u.rowid AS rid, u.userId AS user_id, {} AS qualified, {}, {}, {}, {}, {}, {}, {}, {} FROM UserEntity u ORDER BY u.rowid",
                 qualified("u.userId"),
                 u("email"),
                 u("name"),
@@ -1336,61 +1345,40 @@ impl Store<'_, '_> {
                 account("username", "username"),
                 account("state", "state"),
             );
-            if let Some(pages) = self.pages(&sql, "Proton Mail users")? {
-                for (inv, t, row) in pages.rows() {
-                    if let Some(e) = t.get(row, "email") {
-                        own.insert(e.to_lowercase());
-                    }
-                    let who = t
-                        .get(row, "email")
+            let title = |t: &crate::outputs::Table, row: &[Option<String>]| {
+                format!(
+                    "Proton Mail account {}",
+                    t.get(row, "email")
                         .or(t.get(row, "username"))
                         .unwrap_or("(not named)")
-                        .to_string();
-                    let mut d = self.draft("accounts", format!("Proton Mail account {who}"));
-                    let said = d.fields(
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("user_id", FactType::Account, "user id"),
-                            ("email", FactType::Email, "e-mail"),
-                            ("name", FactType::Account, "name"),
-                            ("displayName", FactType::Name, "display name"),
-                            ("usedSpace", FactType::Count, "used space (bytes)"),
-                            ("maxSpace", FactType::Count, "maximum space (bytes)"),
-                            ("username", FactType::Account, "user name"),
-                            ("state", FactType::Text, "state"),
-                        ],
-                    );
-                    let at = t.get(row, "createdAtUtc");
-                    d.time(at, unix_millis(at), "Proton account created", inv);
-                    d.interpretation = format!(
-                        "UserEntity row of {}: the Proton account signed in to the app: {}; the time is Unix milliseconds; the stored passphrase is not copied.",
-                        self.file,
-                        said.join(", ")
-                    );
-                    record_draft(self.ctx, d)?;
-                    observe_columns(
-                        self.ctx,
-                        "owner",
-                        "device owner",
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("qualified", IdType::AccountId, "The Proton user id"),
-                            ("email", IdType::Email, "The e-mail address"),
-                            ("displayName", IdType::DisplayName, "The display name"),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of the Proton account signed in to Proton Mail on the device (UserEntity of {}).",
-                                self.file
-                            )
-                        },
-                    )?;
-                }
-            }
+                )
+            };
+            own.extend(self.owner_rows(
+                &sql,
+                &RowPhenomena {
+                    table: "UserEntity",
+                    category: "accounts",
+                    what: "the Proton account signed in to the app (created: Unix milliseconds; the stored passphrase is not copied)",
+                    title: &title,
+                    fields: &[
+                        ("user_id", FactType::Account, "user id"),
+                        ("email", FactType::Email, "e-mail"),
+                        ("name", FactType::Account, "name"),
+                        ("displayName", FactType::Name, "display name"),
+                        ("usedSpace", FactType::Count, "used space (bytes)"),
+                        ("maxSpace", FactType::Count, "maximum space (bytes)"),
+                        ("username", FactType::Account, "user name"),
+                        ("state", FactType::Text, "state"),
+                    ],
+                    times: &[("createdAtUtc", "Proton account created", unix_millis)],
+                },
+                &[
+                    ("qualified", IdType::AccountId, "The Proton user id"),
+                    ("email", IdType::Email, "The e-mail address"),
+                    ("displayName", IdType::DisplayName, "The display name"),
+                ],
+                "the Proton account signed in to Proton Mail on the device (UserEntity",
+            )?);
         }
         if let Some(cols) = self
             .schema
@@ -1401,46 +1389,25 @@ impl Store<'_, '_> {
                 "SELECT a.rowid AS rid, a.email AS email, {} FROM AddressEntity a ORDER BY a.rowid",
                 column_or_null(cols, "a.", "displayName", "displayName"),
             );
-            if let Some(pages) = self.pages(&sql, "Proton Mail addresses")? {
-                for (inv, t, row) in pages.rows() {
-                    let email = t.get(row, "email").unwrap_or("(no e-mail)").to_string();
-                    own.insert(email.to_lowercase());
-                    let mut d = self.draft("accounts", format!("Proton Mail address {email}"));
-                    let said = d.fields(
-                        t,
-                        row,
-                        inv,
-                        &[
-                            ("email", FactType::Email, "e-mail"),
-                            ("displayName", FactType::Name, "display name"),
-                        ],
-                    );
-                    d.interpretation = format!(
-                        "AddressEntity row of {}: an address of the Proton account signed in to the app: {}.",
-                        self.file,
-                        said.join(", ")
-                    );
-                    record_draft(self.ctx, d)?;
-                    observe_owner_ids(
-                        self.ctx,
-                        inv,
-                        vec![
-                            (raw(t, row, "email"), IdType::Email, "The address"),
-                            (
-                                raw(t, row, "displayName"),
-                                IdType::DisplayName,
-                                "The display name",
-                            ),
-                        ],
-                        &|what| {
-                            format!(
-                                "{what} of the Proton account signed in to Proton Mail on the device (AddressEntity of {}).",
-                                self.file
-                            )
-                        },
-                    )?;
-                }
-            }
+            own.extend(self.owner_rows(
+                &sql,
+                &RowPhenomena {
+                    table: "AddressEntity",
+                    category: "accounts",
+                    what: "an address of the Proton account signed in to the app",
+                    title: &address_title,
+                    fields: &[
+                        ("email", FactType::Email, "e-mail"),
+                        ("displayName", FactType::Name, "display name"),
+                    ],
+                    times: &[],
+                },
+                &[
+                    ("email", IdType::Email, "The address"),
+                    ("displayName", IdType::DisplayName, "The display name"),
+                ],
+                "the Proton account signed in to Proton Mail on the device (AddressEntity",
+            )?);
         }
         Ok(own)
     }

@@ -35,6 +35,29 @@ fn path_prop(what: &str) -> Value {
     json!({"type": "string", "description": format!("Absolute path of the {what} inside the evidence, '/'-separated.")})
 }
 
+/// The whole file at `a`'s `path` (normalised) in the file system `a` names, up to `max`
+/// bytes (a larger file is an error naming `tool`'s limit): what the tools that decode one
+/// file read (`read_xml`, `read_json`, `read_protobuf`, `read_java`).
+pub(crate) fn whole_file(
+    ctx: &SourceCtx,
+    a: &Value,
+    max: u64,
+    tool: &str,
+) -> Result<(String, Vec<u8>), ToolError> {
+    let fs = file_system(ctx, a)?;
+    let path = normalize_path(args::str(a, "path")?);
+    let bytes = fs.open(&path)?;
+    let size = bytes.len();
+    if size > max {
+        return Err(ToolError::Other(format!(
+            "{path}: {size} bytes, more than the {max} {tool} reads"
+        )));
+    }
+    let mut data = vec![0u8; size as usize];
+    bytes.read_exact_at(0, &mut data)?;
+    Ok((path, data))
+}
+
 pub(crate) fn file_system(ctx: &SourceCtx, a: &Value) -> Result<Arc<dyn FileSystem>, ToolError> {
     ctx.scan
         .file_system(args::opt_str(a, "partition")?)

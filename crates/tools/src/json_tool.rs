@@ -17,10 +17,8 @@
 //! bounded by `serde_json`'s recursion limit (128) and nested texts are decoded to
 //! [`NESTED_MAX`] levels.
 
-use masf_evidence::fs::normalize_path;
 use serde_json::{Value, json};
 
-use crate::fs_tools::file_system;
 use crate::leveldb_tool::redaction;
 use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 
@@ -59,20 +57,11 @@ impl Tool for ReadJson {
         Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
-        let fs = file_system(ctx, a)?;
-        let path = normalize_path(args::str(a, "path")?);
         let decode = args::opt_bool(a, "decode_nested")?.unwrap_or(false);
         let qualify = crate::content_tools::qualify_arg(a)?;
         let pointers = pointers(a)?;
-        let bytes = fs.open(&path)?;
-        let size = bytes.len();
-        if size > FILE_MAX {
-            return Err(ToolError::Other(format!(
-                "{path}: {size} bytes, more than the {FILE_MAX} read_json reads"
-            )));
-        }
-        let mut data = vec![0u8; size as usize];
-        bytes.read_exact_at(0, &mut data)?;
+        let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_json")?;
+        let size = data.len();
         let mut doc =
             parse(&data).map_err(|e| ToolError::Other(format!("{path}: not JSON: {e}")))?;
         let (decoded, redacted) = prepare(&mut doc, decode);

@@ -96,17 +96,8 @@ impl crate::Tool for ReadProtobuf {
         ctx: &crate::SourceCtx,
         a: &Value,
     ) -> Result<crate::ToolOutput, crate::ToolError> {
-        let fs = crate::fs_tools::file_system(ctx, a)?;
-        let path = masf_evidence::fs::normalize_path(crate::args::str(a, "path")?);
-        let bytes = fs.open(&path)?;
-        let size = bytes.len();
-        if size > FILE_MAX {
-            return Err(crate::ToolError::Other(format!(
-                "{path}: {size} bytes, more than the {FILE_MAX} read_protobuf reads"
-            )));
-        }
-        let mut data = vec![0u8; size as usize];
-        bytes.read_exact_at(0, &mut data)?;
+        let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_protobuf")?;
+        let size = data.len();
         let inflated = gunzipped(&data).ok_or_else(|| {
             crate::ToolError::Other(format!(
                 "{path}: a gzip stream that is damaged or inflates past {MAX_INFLATED} bytes"

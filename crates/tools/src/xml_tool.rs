@@ -16,11 +16,9 @@
 //! (id, flags, names, user name, phone; never the access hash).
 
 use base64::Engine as _;
-use masf_evidence::fs::normalize_path;
 use quick_xml::events::Event;
 use serde_json::{Value, json};
 
-use crate::fs_tools::file_system;
 use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 
 /// Largest file read.
@@ -51,19 +49,10 @@ impl Tool for ReadXml {
         Applicability::TREE
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
-        let fs = file_system(ctx, a)?;
-        let path = normalize_path(args::str(a, "path")?);
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
         let qualify = crate::content_tools::qualify_arg(a)?;
-        let bytes = fs.open(&path)?;
-        let size = bytes.len();
-        if size > FILE_MAX {
-            return Err(ToolError::Other(format!(
-                "{path}: {size} bytes, more than the {FILE_MAX} read_xml reads"
-            )));
-        }
-        let mut data = vec![0u8; size as usize];
-        bytes.read_exact_at(0, &mut data)?;
+        let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_xml")?;
+        let size = data.len();
         let (format, xml) = decode(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
         let mut text = format!("# format: {format}\n{xml}");
         let mut decoded = 0usize;
