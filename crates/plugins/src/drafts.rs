@@ -142,6 +142,11 @@ fn positive(value: Option<&str>, encoding: TimeEncoding) -> Option<TimeEncoding>
         .map(|_| encoding)
 }
 
+/// Core Data (Apple) seconds since 2001, when the value is one (see [`positive`]).
+pub fn apple_seconds(value: Option<&str>) -> Option<TimeEncoding> {
+    positive(value, TimeEncoding::AppleSeconds)
+}
+
 /// Unix seconds, when the value is one (see [`positive`]).
 pub fn unix_seconds(value: Option<&str>) -> Option<TimeEncoding> {
     positive(value, TimeEncoding::UnixSeconds)

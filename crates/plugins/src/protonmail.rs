@@ -7,6 +7,10 @@
 //! - the Android app of 2022–2025 (`databases/db-mail`, a Room store of `…Entity` tables);
 //! - the first Android app (`databases/<user>-MessagesDatabase.db` and
 //!   `<user>-ContactsDatabase.db`, ALEAPP's `protonmail`).
+//! - the first iOS app (`ProtonMail.sqlite`, Core Data; iLEAPP's `protonMail`): what it keeps in
+//!   clear — each message's time, flags, MIME type, attachments — its parties, subject and
+//!   body being encrypted (the main key in the keychain, the body's PGP key in the account):
+//!   said and noted, not decrypted.
 //!
 //! | table | phenomenon | fields |
 //! |---|---|---|
@@ -76,6 +80,132 @@ pub fn ios_app_group(
     })?;
     let dir = account.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     folder(ctx, tree, dir, dir, &["*.db"], Some(account))
+}
+
+/// Whether `path` is the first iOS app's store (`ProtonMail.sqlite`, Core Data, in its app
+/// group or container).
+pub fn is_ios_first_app_store(path: &str) -> bool {
+    path.ends_with("/ProtonMail.sqlite")
+        && (path.contains("/Shared/AppGroup/") || path.contains("/Containers/Data/Application/"))
+}
+
+/// The first iOS app's `ProtonMail.sqlite` (Core Data, until 2023): its messages' times, flags,
+/// MIME types and attachment counts and sizes are in clear, one `messages` phenomenon each; the
+/// sender, recipients and subject are encrypted with the app's main key (kept in the keychain)
+/// and the body with the account's PGP key: said on each message and noted once for the store,
+/// not decrypted.
+pub fn ios_first_app(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<(), RuntimeError> {
+    let Some(schema) = schema_on(ctx, tree, path)? else {
+        return Ok(());
+    };
+    let name = artefact_name(tree, path);
+    let store = "Proton Mail's ProtonMail.sqlite";
+    let Some(cols) = schema.get("ZMESSAGE").filter(|c| !c.is_empty()) else {
+        ctx.unparsed(
+            &name,
+            &format!("could not parse {store} because it has no table ZMESSAGE"),
+            None,
+        )?;
+        return Ok(());
+    };
+    if !require_columns(ctx, &name, store, "ZMESSAGE", cols, &["Z_PK", "ZTIME"])? {
+        return Ok(());
+    }
+    let m = |col: &str, alias: &str| column_or_null(cols, "m.", col, alias);
+    let stored = |col: &str, alias: &str| {
+        if cols.contains(col) {
+            format!("length(m.{col}) AS {alias}")
+        } else {
+            format!("NULL AS {alias}")
+        }
+    };
+    let attachments = schema
+        .get("ZATTACHMENT")
+        .filter(|c| c.contains("ZMESSAGE") && c.contains("ZFILESIZE"))
+        .map(|_| {
+            "(SELECT group_concat(a.ZFILESIZE, char(10)) FROM ZATTACHMENT a WHERE a.ZMESSAGE = m.Z_PK)"
+        })
+        .unwrap_or("NULL");
+    let pgp = if cols.contains("ZBODY") {
+        "CASE WHEN CAST(m.ZBODY AS TEXT) LIKE '-----BEGIN PGP%' THEN 'PGP message' WHEN m.ZBODY IS NOT NULL THEN 'stored' END"
+    } else {
+        "NULL"
+    };
+    let sql = format!(
+        "SELECT m.Z_PK AS rid, m.ZTIME AS at, {}, {}, {}, {}, {}, {}, {}, {pgp} AS body, {attachments} AS attachment_sizes FROM ZMESSAGE m ORDER BY m.Z_PK",
+        m("ZISENCRYPTED", "encrypted"),
+        m("ZNUMATTACHMENTS", "attachments"),
+        m("ZMIMETYPE", "mime"),
+        stored("ZSENDER", "sender_bytes"),
+        stored("ZTOLIST", "to_bytes"),
+        stored("ZREPLYTOS", "reply_to_bytes"),
+        stored("ZTITLE", "title_bytes"),
+    );
+    let Some(pages) = crate::identity::pages_on(ctx, tree, path, &sql)? else {
+        return Ok(());
+    };
+    note_pages_cap(ctx, &name, &pages, "Proton Mail messages")?;
+    for (inv, t, row) in pages.rows() {
+        let rid = t.get(row, "rid").unwrap_or("?");
+        let mut d = Draft::new(
+            "messages",
+            format!("Proton Mail e-mail {rid} (first iOS app, encrypted)"),
+        );
+        d.fact(FactType::Path, Some(path), found);
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("encrypted", FactType::Count, "encrypted flag"),
+                ("attachments", FactType::Count, "attachments"),
+                ("mime", FactType::Text, "MIME type"),
+                ("sender_bytes", FactType::Count, "sender (encrypted bytes)"),
+                ("to_bytes", FactType::Count, "recipients (encrypted bytes)"),
+                (
+                    "reply_to_bytes",
+                    FactType::Count,
+                    "reply-to (encrypted bytes)",
+                ),
+                ("title_bytes", FactType::Count, "subject (encrypted bytes)"),
+                ("body", FactType::Text, "body"),
+            ],
+        );
+        for size in t.get(row, "attachment_sizes").unwrap_or_default().lines() {
+            d.fact(FactType::Count, Some(size), inv);
+        }
+        let at = t.get(row, "at");
+        d.time(
+            at,
+            crate::drafts::apple_seconds(at),
+            "Proton Mail e-mail time",
+            inv,
+        );
+        d.interpretation = format!(
+            "ZMESSAGE row {rid} of ProtonMail.sqlite (Proton Mail's first iOS app): an e-mail of the account whose time, flags and attachments are in clear: {}{}; its sender, recipients and subject are encrypted with the app's main key (kept in the keychain) and its body with the account's PGP key, not decrypted here. The time is Core Data seconds.",
+            said.join(", "),
+            t.get(row, "attachment_sizes")
+                .map(|s| format!(", attachment sizes {}", s.replace('\n', ", ")))
+                .unwrap_or_default(),
+        );
+        record_draft(ctx, d)?;
+    }
+    if !pages.is_empty() {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "read in part: the sender, recipients, subject and body of its {} messages are encrypted (the app's main key is in the keychain, the body's PGP key in the account); their times, flags and attachments are read",
+                pages.len()
+            ),
+            None,
+        )?;
+    }
+    Ok(())
 }
 
 /// Android: the app's data folder `app` (`ch.protonmail.android`, listed whole: a profile's

@@ -70,7 +70,7 @@
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
-//! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group) | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
+//! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group); the first app's `ProtonMail.sqlite` | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address; the first app's e-mails with their times, flags and attachments (their parties, subject and body encrypted: said and noted) | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
 //! | Find My `Library/Caches/com.apple.findmy.fmipcore/Items.data` (JSON; iOS 17.5+ encrypted: noted) | [`findmy`] | one per item (name, serial, identifier, role, product, manufacturer, owner, battery, lost mode, capabilities, system version), per last, crowd-sourced and safe location (time, position, accuracy, address) | `findmy-item:<identifier>` accessories by serial number; an owner or lost-mode contact's e-mail a person |
 //! | Reddit `Library/Caches/MatrixChat/roomsAccount/<account>/Account-*/Account.db` with `Downloads-*/ContentService.db`, `MatrixUsers-*/RoomsUsersService.db`, `redditAccount/<account>/RedditUsers-*/RedditUsersStore.db` | [`reddit`] | one per chat message, reaction and deletion (sender, display name, room members, text, media and its cached file, room, event), per chat user, per cached account | `reddit:t2_<id>` persons (the id Android's Reddit keeps; display name); `owner`: the account's own Matrix id (its push rules), the chat user flagged current |
 //! | ChatGPT `Library/Application Support/conversations-*/<id>.json`, `drafts-*/<id>.json`, `Library/Preferences/com.openai.chat.StatsigService.plist` | [`chatgpt`] | one per conversation (title, model, custom instructions, times), per message (author role, text parts, content type, finish, model, time), per draft; the account (ids, e-mail, plan) | `owner`: the account's e-mail and `chatgpt:<user id>`; the user's prompts' wallet claims |
@@ -575,6 +575,17 @@ fn protonmail(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             return Ok(());
         }
         crate::protonmail::ios_app_group(run.ctx, &tree, path, find)
+    })?;
+    // the first app's store
+    run.each("ProtonMail.sqlite", |find, path| {
+        if !crate::protonmail::is_ios_first_app_store(path) {
+            return Ok(());
+        }
+        run.ctx
+            .artefact(&crate::identity::artefact_name(&tree, path), || {
+                crate::protonmail::ios_first_app(run.ctx, &tree, path, find)
+            })?;
+        Ok(())
     })
 }
 
@@ -990,8 +1001,8 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Proton Mail account.db and mail caches",
-            &["/support/account.db\""],
-            "Proton Mail e-mails (sender, recipients, subject, conversation, folders and labels, flags, the body where kept in clear), attachments with the decrypted copies the app cached, contacts, the account (user id, addresses, names, login)",
+            &["/support/account.db\"", "/ProtonMail.sqlite\""],
+            "Proton Mail e-mails (sender, recipients, subject, conversation, folders and labels, flags, the body where kept in clear), attachments with the decrypted copies the app cached, contacts, the account (user id, addresses, names, login); the first app's e-mails (times, flags, attachments; their encrypted parts said)",
         ),
         entry(
             "Find My Items.data",
@@ -1466,6 +1477,7 @@ const SEARCHED: &[&str] = &[
     "teleguard_temp.db",
     "account.db",
     "Items.data",
+    "ProtonMail.sqlite",
     "Account.db",
     "ContentService.db",
     "RoomsUsersService.db",
@@ -2006,8 +2018,7 @@ pub fn apple_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
 
 /// A Core Data time (seconds since 2001, possibly fractional).
 pub fn core_data_encoding(raw: Option<&str>) -> Option<TimeEncoding> {
-    let v: f64 = raw?.trim().parse().ok()?;
-    (v.is_finite() && v > 0.0).then_some(TimeEncoding::AppleSeconds)
+    crate::drafts::apple_seconds(raw)
 }
 
 pub use crate::outputs::{escape, named_like, raw};

@@ -559,3 +559,109 @@ fn proton_mail_on_an_iphone_and_three_android_phones_of_four_store_generations()
         );
     }
 }
+
+/// argv: the first iOS app's store on two iPhones (the second of an older schema: no
+/// ZATTACHMENT, no ZMIMETYPE). Its encrypted columns hold random bytes, as ciphertext reads.
+const WRITE_FIRST_IOS: &str = r#"
+import os, sqlite3, sys
+a, b = sys.argv[1:3]
+db = sqlite3.connect(a)
+db.executescript("""
+CREATE TABLE ZMESSAGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISENCRYPTED INTEGER, ZNUMATTACHMENTS INTEGER, ZTIME TIMESTAMP, ZBODY VARCHAR, ZMIMETYPE VARCHAR, ZSENDER BLOB, ZTITLE BLOB, ZTOLIST BLOB, ZREPLYTOS BLOB);
+CREATE TABLE ZATTACHMENT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZMESSAGE INTEGER, ZFILESIZE INTEGER, ZFILENAME BLOB, ZMIMETYPE BLOB, ZHEADERINFO VARCHAR, ZLOCALURL BLOB, ZKEYPACKET VARCHAR);
+""")
+pgp = "-----BEGIN PGP MESSAGE-----\nwcBMA0xyz\n-----END PGP MESSAGE-----"
+for pk, enc, n, t in [(1, 1, 1, 623000000.5), (2, 1, 0, 623003600.0)]:
+    db.execute("INSERT INTO ZMESSAGE VALUES (?, 5, 1, ?, ?, ?, ?, 'text/html', ?, ?, ?, ?)", (pk, enc, n, t, pgp, os.urandom(60), os.urandom(40), os.urandom(80), os.urandom(30)))
+db.execute("INSERT INTO ZATTACHMENT VALUES (1, 2, 1, 1, 88012, ?, ?, '{}', NULL, 'wcBMA0')", (os.urandom(30), os.urandom(20)))
+db.commit()
+db = sqlite3.connect(b)
+db.execute("CREATE TABLE ZMESSAGE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZISENCRYPTED INTEGER, ZNUMATTACHMENTS INTEGER, ZTIME TIMESTAMP, ZBODY VARCHAR, ZSENDER BLOB, ZTITLE BLOB, ZTOLIST BLOB)")
+db.execute("INSERT INTO ZMESSAGE VALUES (1, 5, 1, 1, 0, 590000000.0, ?, ?, ?, ?)", (pgp, os.urandom(60), os.urandom(40), os.urandom(80)))
+db.commit()
+"#;
+
+#[test]
+fn proton_mail_first_ios_app_on_two_iphones_keeps_its_times_and_says_what_is_encrypted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = |phone: &str| {
+        let d = tmp.path().join(phone).join(
+            "private/var/mobile/Containers/Shared/AppGroup/5D4C3B2A-1908-4F7E-A6D5-C4B3A2918070",
+        );
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::create_dir_all(tmp.path().join(phone).join("private/var/mobile/Library")).unwrap();
+        d.join("ProtonMail.sqlite")
+    };
+    let (a, b) = (store("ava-iphone"), store("bo-iphone"));
+    let st = std::process::Command::new("python3")
+        .args(["-c", WRITE_FIRST_IOS, s(&a), s(&b)])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let run = triage(&[
+        (
+            "ava-iphone",
+            &tmp.path().join("ava-iphone"),
+            "Europe/Vienna",
+            Some("AT"),
+        ),
+        (
+            "bo-iphone",
+            &tmp.path().join("bo-iphone"),
+            "Europe/Vienna",
+            Some("AT"),
+        ),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    // iLEAPP's query, but the columns it decrypts with the keychain: by the sqlite3 CLI
+    for (source, db, sql, rows) in [
+        (
+            "ava-iphone",
+            &a,
+            "SELECT m.Z_PK, m.ZTIME, m.ZISENCRYPTED, m.ZNUMATTACHMENTS, m.ZMIMETYPE, (SELECT group_concat(x.ZFILESIZE) FROM ZATTACHMENT x WHERE x.ZMESSAGE = m.Z_PK) FROM ZMESSAGE m",
+            2,
+        ),
+        (
+            "bo-iphone",
+            &b,
+            "SELECT m.Z_PK, m.ZTIME, m.ZISENCRYPTED, m.ZNUMATTACHMENTS FROM ZMESSAGE m",
+            1,
+        ),
+    ] {
+        let all = run.all_phenomena(source);
+        for p in &all {
+            assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
+        }
+        let found: Vec<&masf_graph::Phenomenon> = all
+            .iter()
+            .filter(|p| p.title.contains("(first iOS app, encrypted)"))
+            .inspect(|p| {
+                assert_eq!(p.times.len(), 1, "{p:#?}");
+                assert!(
+                    p.interpretation
+                        .contains("encrypted with the app's main key")
+                );
+            })
+            .collect();
+        assert_eq!(found.len(), rows, "{source}");
+        // the key column: each row's Z_PK is in its phenomenon's title
+        for row in crate::browsers::sqlite3(db, sql) {
+            let p = found
+                .iter()
+                .find(|p| {
+                    p.title == format!("Proton Mail e-mail {} (first iOS app, encrypted)", row[0])
+                })
+                .unwrap();
+            for v in row[1..].iter().filter(|v| !v.is_empty()) {
+                assert!(
+                    p.verified_facts.iter().any(|f| f.value == *v),
+                    "{v} in {p:#?}"
+                );
+            }
+        }
+        run.assert_noted(
+            source,
+            &[("ProtonMail.sqlite", &format!("read in part: the sender, recipients, subject and body of its {rows} messages are encrypted"))],
+        );
+    }
+}
