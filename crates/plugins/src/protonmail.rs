@@ -477,7 +477,7 @@ impl Store<'_, '_> {
             "NULL"
         };
         let sql = format!(
-            "SELECT a.remote_id AS remote_id, {} AS qualified, {}, {login_email} AS login_email, {}, {}, {}, {}, {}, {}, {}, {sessions} AS sessions FROM core_accounts a ORDER BY a.rowid",
+            "SELECT a.rowid AS rid, a.remote_id AS remote_id, {} AS qualified, {}, {login_email} AS login_email, {}, {}, {}, {}, {}, {}, {}, {sessions} AS sessions FROM core_accounts a ORDER BY a.rowid",
             qualified("a.remote_id"),
             c("name_or_addr"),
             c("username"),
@@ -488,21 +488,22 @@ impl Store<'_, '_> {
             c("password_mode"),
             c("primary_at"),
         );
-        let Some(pages) = self.pages(&sql, "Proton Mail accounts")? else {
-            return Ok(());
+        let title = |t: &crate::outputs::Table, row: &[Option<String>]| {
+            format!(
+                "Proton Mail account {}",
+                t.get(row, "primary_addr")
+                    .or(t.get(row, "name_or_addr"))
+                    .unwrap_or("(not named)")
+            )
         };
-        for (inv, t, row) in pages.rows() {
-            let who = t
-                .get(row, "primary_addr")
-                .or(t.get(row, "name_or_addr"))
-                .unwrap_or("(not named)")
-                .to_string();
-            let mut d = self.draft("accounts", format!("Proton Mail account {who}"));
-            let said = d.fields(
-                t,
-                row,
-                inv,
-                &[
+        self.owner_rows(
+            &sql,
+            &RowPhenomena {
+                table: "core_accounts",
+                category: "accounts",
+                what: "a Proton account signed in to the app on this device (made primary: Unix seconds; the sessions' access and refresh tokens and key secrets are not copied)",
+                title: &title,
+                fields: &[
                     ("remote_id", FactType::Account, "user id"),
                     ("name_or_addr", FactType::Account, "login name or address"),
                     ("username", FactType::Account, "user name"),
@@ -513,41 +514,16 @@ impl Store<'_, '_> {
                     ("password_mode", FactType::Text, "password mode"),
                     ("sessions", FactType::Count, "sessions"),
                 ],
-            );
-            let at = t.get(row, "primary_at");
-            d.time(
-                at,
-                unix_seconds(at),
-                "Proton Mail account made primary",
-                inv,
-            );
-            d.interpretation = format!(
-                "core_accounts row of {}: a Proton account signed in to the app on this device: {}; the sessions' access and refresh tokens and key secrets are not copied.",
-                self.file,
-                said.join(", ")
-            );
-            record_draft(self.ctx, d)?;
-            observe_columns(
-                self.ctx,
-                "owner",
-                "device owner",
-                t,
-                row,
-                inv,
-                &[
-                    ("qualified", IdType::AccountId, "The Proton user id"),
-                    ("primary_addr", IdType::Email, "The primary address"),
-                    ("login_email", IdType::Email, "The login address"),
-                    ("display_name", IdType::DisplayName, "The display name"),
-                ],
-                &|what| {
-                    format!(
-                        "{what} of the Proton account signed in to Proton Mail on the device (core_accounts of {}).",
-                        self.file
-                    )
-                },
-            )?;
-        }
+                times: &[("primary_at", "Proton Mail account made primary", unix_seconds)],
+            },
+            &[
+                ("qualified", IdType::AccountId, "The Proton user id"),
+                ("primary_addr", IdType::Email, "The primary address"),
+                ("login_email", IdType::Email, "The login address"),
+                ("display_name", IdType::DisplayName, "The display name"),
+            ],
+            "the Proton account signed in to Proton Mail on the device (core_accounts",
+        )?;
         Ok(())
     }
 
@@ -651,6 +627,19 @@ impl Store<'_, '_> {
         Ok(own)
     }
 
+    /// One phenomenon per row of `sql` (read in pages) as `spec` says, then `after` on the row.
+    fn record(
+        &self,
+        sql: &str,
+        spec: &RowPhenomena<'_>,
+        after: &mut crate::drafts::AfterRow<'_>,
+    ) -> Result<(), RuntimeError> {
+        let Some(pages) = self.pages(sql, &format!("Proton Mail {}", spec.table))? else {
+            return Ok(());
+        };
+        record_rows(self.ctx, self.path, self.found, &pages, spec, after)
+    }
+
     /// One `accounts` phenomenon per row of `sql` as `spec` says, each row's `ids` observed on
     /// the device's user (of `whose`, completed by the file's name); answers the rows'
     /// lower-cased `email`s (the account's own addresses).
@@ -662,31 +651,21 @@ impl Store<'_, '_> {
         whose: &str,
     ) -> Result<BTreeSet<String>, RuntimeError> {
         let mut own = BTreeSet::new();
-        let Some(pages) = self.pages(sql, &format!("Proton Mail {}", spec.table))? else {
-            return Ok(own);
-        };
-        record_rows(
-            self.ctx,
-            self.path,
-            self.found,
-            &pages,
-            spec,
-            &mut |inv, t, row| {
-                if let Some(e) = t.get(row, "email") {
-                    own.insert(e.to_lowercase());
-                }
-                observe_columns(
-                    self.ctx,
-                    "owner",
-                    "device owner",
-                    t,
-                    row,
-                    inv,
-                    ids,
-                    &|what| format!("{what} of {whose} of {}).", self.file),
-                )
-            },
-        )?;
+        self.record(sql, spec, &mut |inv, t, row| {
+            if let Some(e) = t.get(row, "email") {
+                own.insert(e.to_lowercase());
+            }
+            observe_columns(
+                self.ctx,
+                "owner",
+                "device owner",
+                t,
+                row,
+                inv,
+                ids,
+                &|what| format!("{what} of {whose} of {}).", self.file),
+            )
+        })?;
         Ok(own)
     }
 
@@ -1670,18 +1649,22 @@ impl Store<'_, '_> {
             e("isProton"),
             e("contactId"),
         );
-        let Some(pages) = self.pages(&sql, "Proton Mail contacts")? else {
-            return Ok(());
+        let title = |t: &crate::outputs::Table, row: &[Option<String>]| {
+            format!(
+                "Proton Mail contact {}",
+                t.get(row, "name")
+                    .or(t.get(row, "email"))
+                    .unwrap_or("(no e-mail)")
+            )
         };
-        for (inv, t, row) in pages.rows() {
-            let email = t.get(row, "email").unwrap_or("(no e-mail)").to_string();
-            let label = t.get(row, "name").unwrap_or(&email).to_string();
-            let mut d = self.draft("contacts", format!("Proton Mail contact {label}"));
-            let said = d.fields(
-                t,
-                row,
-                inv,
-                &[
+        self.record(
+            &sql,
+            &RowPhenomena {
+                table: "ContactEmailEntity",
+                category: "contacts",
+                what: "an address in the Proton account's contacts",
+                title: &title,
+                fields: &[
                     ("name", FactType::Name, "name"),
                     ("email", FactType::Email, "e-mail"),
                     ("canonicalEmail", FactType::Email, "canonical e-mail"),
@@ -1689,16 +1672,13 @@ impl Store<'_, '_> {
                     ("contactId", FactType::Identifier, "contact id"),
                     ("contact_name", FactType::Name, "contact"),
                 ],
-            );
-            d.interpretation = format!(
-                "ContactEmailEntity row {} of {}: an address in the Proton account's contacts: {}.",
-                t.get(row, "rid").unwrap_or("?"),
-                self.file,
-                said.join(", ")
-            );
-            record_draft(self.ctx, d)?;
-            self.contact_identity(t, row, inv, own, &email)?;
-        }
+                times: &[],
+            },
+            &mut |inv, t, row| {
+                let email = t.get(row, "email").unwrap_or("(no e-mail)");
+                self.contact_identity(t, row, inv, own, email)
+            },
+        )?;
         Ok(())
     }
 }

@@ -233,6 +233,7 @@ fn item(
             "last location",
             loc,
             x.get("address"),
+            &[],
         )?;
     }
     if let Some(loc) = x.get("crowdSourcedLocation").filter(|l| l.is_object()) {
@@ -245,6 +246,7 @@ fn item(
             "crowd-sourced location",
             loc,
             None,
+            &[],
         )?;
     }
     for safe in x
@@ -269,7 +271,7 @@ fn item(
             }
         }
         if let Some(loc) = safe.get("location").filter(|l| l.is_object()) {
-            position_with(
+            position(
                 run,
                 find,
                 path,
@@ -285,23 +287,9 @@ fn item(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn position(
-    run: &Run<'_, '_>,
-    find: &Invoked,
-    path: &str,
-    inv: &Invoked,
-    name: &str,
-    what: &str,
-    loc: &Value,
-    address: Option<&Value>,
-) -> Result<(), RuntimeError> {
-    position_with(run, find, path, inv, name, what, loc, address, &[])
-}
-
 /// One `locations` phenomenon: the item's position `loc` (with its `address`), `what` it is.
 #[allow(clippy::too_many_arguments)]
-fn position_with(
+fn position(
     run: &Run<'_, '_>,
     find: &Invoked,
     path: &str,
