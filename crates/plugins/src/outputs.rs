@@ -253,6 +253,34 @@ pub fn json_cell_scalar(v: Option<&serde_json::Value>) -> Option<String> {
     }
 }
 
+/// Every scalar under `v` (objects and arrays walked) as `(key path, value as a tool's pretty
+/// JSON output prints it)` ([`json_scalar`]): a key path joins member names with `.`, an
+/// array's items share their array's path.
+pub fn json_leaves(v: &serde_json::Value, prefix: &str, out: &mut Vec<(String, String)>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            for (k, x) in o {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                json_leaves(x, &p, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            for x in a {
+                json_leaves(x, prefix, out);
+            }
+        }
+        other => {
+            if let Some(s) = json_scalar(Some(other)) {
+                out.push((prefix.to_string(), s));
+            }
+        }
+    }
+}
+
 /// A JSON scalar as a tool's pretty JSON output prints it (`parse_plist`): a non-empty string
 /// escaped ([`in_json`]), a number or boolean as written; `None` for anything else.
 pub fn json_scalar(v: Option<&serde_json::Value>) -> Option<String> {

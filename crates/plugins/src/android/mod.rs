@@ -48,6 +48,8 @@
 //! | MeWe `com.mewe` `databases/app_database` or `app_v3.db`, `shared_prefs/SGSession.xml` ([`mewe`]) | one per chat message (sender, user id, thread, text, attachment, deleted), participant, post, comment, post media item, poll option, reaction, group, page, community; the session's preferences | `mewe:<user id>` senders (the id iOS's MeWe keeps); `owner`: the one sender of the user's messages |
 //! | Zangi `com.beint.zangi` `databases/*.db` (found by listing the app's folder) ([`zangi`]) | one per message (time, direction, chat, ids, text, attachment, sender's and recipient's numbers and names) | `zangi:<number>` persons (the id iOS's Zangi keeps); `owner`: the one sender of outgoing messages |
 //! | Proton Mail `ch.protonmail.android` `databases/*.db` and `databases/db-mail` (found by listing the app's folder) ([`crate::protonmail`], shared with iOS) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags), per attachment (the app's decrypted cached copy, or where the user saved it), per contact address, of the current store, `db-mail` and the first app's `*-MessagesDatabase.db` / `*-ContactsDatabase.db` | `proton:<user id>` (the id iOS's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
+//! | Bluesky `xyz.blueskyweb.app` `databases/RKStorage` and `cache/http-cache/` (found by listing the app's folder) ([`bluesky`]) | the signed-in accounts and the app's settings (`BSKY_STORAGE`), the searches; from the cached API answers every profile, conversation, direct message (text, sender, conversation, links, reactions, direction) and post (author, text, languages, counts, reply and embed) | `bluesky:<DID>` persons (`bluesky-handle:<handle>`, display name); `owner`: the signed-in accounts (DID, handle, e-mail) |
+//! | Hinge `co.hinge.app` `databases/db` (found by listing the app's folder) ([`hinge`]) | the account holder's profile (every selected choice) and the place it is set to, match preferences, one per cached profile, per photo or video, per prompt answer, per queued in-app event, per match or chat row (every column) | `hinge:<user id>` persons (first name); `owner`: the account's e-mail and first name |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -87,6 +89,7 @@
 
 mod apps;
 mod blocked;
+mod bluesky;
 mod bugle;
 mod bumble;
 mod burner;
@@ -100,6 +103,7 @@ mod fairemail;
 mod fbthreads;
 mod files;
 mod groupme;
+mod hinge;
 mod imo;
 mod instagram;
 mod k9mail;
@@ -410,6 +414,28 @@ impl Located {
     }
 }
 
+/// One phenomenon per row of `sql` on the store `l` as `spec` says, then `after` on the row
+/// ([`crate::drafts::record_rows`]); the rows read in pages, a read stopped at the row cap
+/// noted. A query that fails is noted (see [`crate::identity::pages_on`]).
+pub(crate) fn record_query(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    sql: &str,
+    spec: &crate::drafts::RowPhenomena<'_>,
+    after: &mut crate::drafts::AfterRow<'_>,
+) -> Result<(), RuntimeError> {
+    let Some(pages) = crate::identity::pages_on(ctx, &l.tree, &l.path, sql)? else {
+        return Ok(());
+    };
+    crate::calls::note_pages_cap(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        &pages,
+        &format!("rows of {}", spec.table),
+    )?;
+    crate::drafts::record_rows(ctx, &l.path, &l.found, &pages, spec, after)
+}
+
 impl Plugin for AndroidPlugin {
     fn name(&self) -> &'static str {
         "android"
@@ -678,6 +704,16 @@ impl Plugin for AndroidPlugin {
                 "Reddit stores",
                 &["/com.reddit.frontpage/databases/"],
                 "Reddit: the account (name, id, e-mail, masked phone, karma, flags), cached communities, the chat session's user, cached users (Reddit and Matrix ids, karma, flags), chat events (messages with media, reactions, deletions, membership) with senders and direction, rooms and members",
+            ),
+            e(
+                "Bluesky storage and HTTP cache",
+                &["/xyz.blueskyweb.app/"],
+                "Bluesky: the signed-in accounts (DID, handle, e-mail, PDS, status), settings (languages, muted threads, hidden posts), searches; from the app's cached API answers every profile (handle, name, description, counts, relationship), conversation (members, unread, last message), direct message (text, sender, conversation, links, reactions, direction) and post (author, text, languages, counts, reply, embed)",
+            ),
+            e(
+                "Hinge store",
+                &["/co.hinge.app/databases/"],
+                "Hinge: the account holder's own profile (names, e-mail, birthday, the place it is set to, every attribute), match preferences, cached profiles of other people with their photos, videos and prompt answers, the account holder's own media and answers, queued in-app events, match and chat rows",
             ),
             e(
                 "Proton Mail stores",
@@ -1307,7 +1343,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     crate::wallets::triage_mobile(ctx, tree, paths)
                 })?;
             }
-            for l in of("RKStorage") {
+            // Bluesky's is read with its app's folder
+            for l in of("RKStorage")
+                .into_iter()
+                .filter(|l| !l.path.contains(&format!("/{}/", bluesky::PACKAGE)))
+            {
                 ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                     crate::wallets::triage_rkstorage(ctx, &l.tree, &l.path, &l.found)
                 })?;
@@ -1661,6 +1701,18 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             reddit::triage(ctx, l)?;
         }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(bluesky::PACKAGE))
+        {
+            bluesky::triage(ctx, l)?;
+        }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(hinge::PACKAGE))
+        {
+            hinge::triage(ctx, l)?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1804,7 +1856,13 @@ pub(crate) fn read_xml<T>(
 
 /// The data folders of apps whose stores have no fixed name (found by the folder, named after
 /// the package, then listed by the reader).
-const APP_DIRS: &[&str] = &[zangi::PACKAGE, crate::protonmail::PACKAGE, reddit::PACKAGE];
+const APP_DIRS: &[&str] = &[
+    zangi::PACKAGE,
+    crate::protonmail::PACKAGE,
+    reddit::PACKAGE,
+    bluesky::PACKAGE,
+    hinge::PACKAGE,
+];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of
 /// [`APP_DIRS`].

@@ -85,32 +85,6 @@ fn items(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
     Ok(())
 }
 
-/// Every scalar under `v` (objects and arrays walked) as `(key path, value as printed)`.
-fn leaves(v: &Value, prefix: &str, out: &mut Vec<(String, String)>) {
-    match v {
-        Value::Object(o) => {
-            for (k, x) in o {
-                let p = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                leaves(x, &p, out);
-            }
-        }
-        Value::Array(a) => {
-            for x in a {
-                leaves(x, prefix, out);
-            }
-        }
-        other => {
-            if let Some(s) = json_scalar(Some(other)) {
-                out.push((prefix.to_string(), s));
-            }
-        }
-    }
-}
-
 fn item(
     run: &Run<'_, '_>,
     find: &Invoked,
@@ -170,7 +144,7 @@ fn item(
     ] {
         let mut out = Vec::new();
         if let Some(v) = x.get(key) {
-            leaves(v, "", &mut out);
+            crate::outputs::json_leaves(v, "", &mut out);
         }
         for (k, v) in out {
             d.fact(FactType::Text, Some(&v), inv);
@@ -326,7 +300,7 @@ fn position(
     }
     let mut lines = Vec::new();
     if let Some(a) = address {
-        leaves(a, "", &mut lines);
+        crate::outputs::json_leaves(a, "", &mut lines);
     }
     for (k, v) in &lines {
         d.fact(FactType::Text, Some(v), inv);
