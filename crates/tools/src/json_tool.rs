@@ -10,7 +10,7 @@
 //! token lists gives an output of the few kilobytes that were asked for.
 //!
 //! Secrets are redacted before anything is printed, as `leveldb_records` does: strings under a
-//! secret-naming key (mnemonic, seed, private key, password, …) and strings shaped like a BIP-39
+//! secret-naming key (mnemonic, seed, private key, password, access token, …) and strings shaped like a BIP-39
 //! recovery phrase, inside nested JSON texts too (decoded or not). The header counts them.
 //!
 //! A file that is no JSON is an error naming the byte offset where reading stopped; nesting is
@@ -42,7 +42,7 @@ impl Tool for ReadJson {
         "read_json"
     }
     fn description(&self) -> &str {
-        "Read a JSON file of the evidence (up to 64 MiB) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
+        "Read a JSON file of the evidence (up to 64 MiB) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password, access and refresh token values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {

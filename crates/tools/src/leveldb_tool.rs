@@ -20,7 +20,7 @@ pub const FILES_MAX: usize = 256;
 pub const OUTPUT_MAX: usize = 32 << 20;
 
 /// JSON keys whose string values are secrets (compared lower case, without `-`/`_`): recovery
-/// phrases, private keys, passwords. Their values — and any string shaped like a BIP-39
+/// phrases, private keys, passwords, session tokens. Their values — and any string shaped like a BIP-39
 /// recovery phrase ([`phrase_like`]), whatever its key — are replaced by a note of their size,
 /// so no secret reaches the invocation log, an agent or the report; the evidence keeps them.
 pub const SECRET_KEYS: &[&str] = &[
@@ -38,6 +38,12 @@ pub const SECRET_KEYS: &[&str] = &[
     "password",
     "passphrase",
     "secret",
+    "accesstoken",
+    "refreshtoken",
+    "accessjwt",
+    "refreshjwt",
+    "idtoken",
+    "authtoken",
 ];
 
 /// The tool.
@@ -48,7 +54,7 @@ impl Tool for LevelDbRecords {
         "leveldb_records"
     }
     fn description(&self) -> &str {
-        "Read every record of a LevelDB store of the evidence (Chromium Local Storage, extension storage, IndexedDB, Electron apps): `path` is the store's directory (its *.log, *.ldb, *.sst files are read in name order) or one of those files. One tab-separated line per record: file, kind (log/table), offset, sequence, state (put/del), encoding, key, value — every version, older and deleted ones included (the newest is the highest sequence). Bytes are shown as UTF-8 with \\t \\n \\\\ and \\xNN escapes; Chromium Local Storage values are decoded from Latin-1 or UTF-16LE (encoding column). JSON values have secrets (mnemonic, seed, private key, password) redacted. Checksum or framing problems are listed as `# problem` lines; the rest is read."
+        "Read every record of a LevelDB store of the evidence (Chromium Local Storage, extension storage, IndexedDB, Electron apps): `path` is the store's directory (its *.log, *.ldb, *.sst files are read in name order) or one of those files. One tab-separated line per record: file, kind (log/table), offset, sequence, state (put/del), encoding, key, value — every version, older and deleted ones included (the newest is the highest sequence). Bytes are shown as UTF-8 with \\t \\n \\\\ and \\xNN escapes; Chromium Local Storage values are decoded from Latin-1 or UTF-16LE (encoding column). JSON values have secrets (mnemonic, seed, private key, password, access and refresh tokens) redacted. Checksum or framing problems are listed as `# problem` lines; the rest is read."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {

@@ -50,6 +50,7 @@
 //! | Proton Mail `ch.protonmail.android` `databases/*.db` and `databases/db-mail` (found by listing the app's folder) ([`crate::protonmail`], shared with iOS) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags), per attachment (the app's decrypted cached copy, or where the user saved it), per contact address, of the current store, `db-mail` and the first app's `*-MessagesDatabase.db` / `*-ContactsDatabase.db` | `proton:<user id>` (the id iOS's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
 //! | Bluesky `xyz.blueskyweb.app` `databases/RKStorage` and `cache/http-cache/` (found by listing the app's folder) ([`bluesky`]) | the signed-in accounts and the app's settings (`BSKY_STORAGE`), the searches; from the cached API answers every profile, conversation, direct message (text, sender, conversation, links, reactions, direction) and post (author, text, languages, counts, reply and embed) | `bluesky:<DID>` persons (`bluesky-handle:<handle>`, display name); `owner`: the signed-in accounts (DID, handle, e-mail) |
 //! | Hinge `co.hinge.app` `databases/db` (found by listing the app's folder) ([`hinge`]) | the account holder's profile (every selected choice) and the place it is set to, match preferences, one per cached profile, per photo or video, per prompt answer, per queued in-app event, per match or chat row (every column) | `hinge:<user id>` persons (first name); `owner`: the account's e-mail and first name |
+//! | Mastodon `org.joinmastodon.android` `databases/<instance>_<id>.db`, `files/accounts.json`, `files/instance*.json` (found by listing the app's folder) ([`mastodon`]) | the signed-in accounts, instances, one per recent search, per notification, per home-timeline status (a direct one as a message) | `mastodon:user@domain` persons (display name); `owner`: the account's handle (from its own statuses and notifications in the cache) and display name |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -114,6 +115,7 @@ mod life360;
 mod line;
 mod linkedin;
 mod maps;
+mod mastodon;
 mod meetme;
 mod mewe;
 mod mms;
@@ -714,6 +716,11 @@ impl Plugin for AndroidPlugin {
                 "Hinge store",
                 &["/co.hinge.app/databases/"],
                 "Hinge: the account holder's own profile (names, e-mail, birthday, the place it is set to, every attribute), match preferences, cached profiles of other people with their photos, videos and prompt answers, the account holder's own media and answers, queued in-app events, match and chat rows",
+            ),
+            e(
+                "Mastodon caches and session files",
+                &["/org.joinmastodon.android/"],
+                "Mastodon: the signed-in accounts (handle, names, counts, bio, instance, push alerts), instances, recent searches (hashtags, accounts, statuses), notifications (type, from whom, the status), the home timeline's statuses (author, application, text, attachments, boosts, counts, visibility) with direct messages as messages",
             ),
             e(
                 "Proton Mail stores",
@@ -1713,6 +1720,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             hinge::triage(ctx, l)?;
         }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(mastodon::PACKAGE))
+        {
+            mastodon::triage(ctx, l)?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1862,6 +1875,7 @@ const APP_DIRS: &[&str] = &[
     reddit::PACKAGE,
     bluesky::PACKAGE,
     hinge::PACKAGE,
+    mastodon::PACKAGE,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of

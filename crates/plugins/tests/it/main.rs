@@ -62,6 +62,7 @@ mod lockdown;
 mod mailprotect;
 mod maps;
 mod mapssync;
+mod mastodon_android;
 mod media;
 mod meetme;
 mod messenger;

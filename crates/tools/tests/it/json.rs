@@ -242,3 +242,39 @@ open(sys.argv[1], "w").write(json.dumps(msgs))
     let e = fails(&ctx, json!({"path": path, "qualify": {"id": "Discord!"}}));
     assert!(e.contains("qualify"), "{e}");
 }
+
+#[test]
+fn session_tokens_are_redacted_and_their_neighbours_kept() {
+    // an app's session as Mastodon's accounts.json and Bluesky's persisted state keep it
+    const SESSION: &str = r#"
+import json, sys
+json.dump({"accounts": [{"a": {"access_token": "mZ3-tok.en_123", "token_type": "Bearer", "scope": "read write"},
+  "b": {"acct": "ines"}}], "session": {"accounts": [{"did": "did:plc:x", "accessJwt": "eyJ.a.b", "refreshJwt": "eyJ.c.d",
+  "refresh-token": "r-1"}]}}, open(sys.argv[1], "w"))
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    python(SESSION, &root.join("files/accounts.json"));
+    let ctx = image(&root, &tmp.path().join("fs.img"));
+    let out = run(&ctx, "read_json", json!({"path": "/files/accounts.json"}));
+    assert!(
+        out.text
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with("4 secret values redacted"),
+        "{}",
+        out.text
+    );
+    for secret in ["mZ3-tok.en_123", "eyJ.a.b", "eyJ.c.d", "r-1"] {
+        assert!(!out.text.contains(secret), "{secret} in {}", out.text);
+    }
+    for kept in [
+        r#""token_type": "Bearer""#,
+        r#""scope": "read write""#,
+        r#""did": "did:plc:x""#,
+        r#""acct": "ines""#,
+    ] {
+        assert!(out.text.contains(kept), "{kept} in {}", out.text);
+    }
+}
