@@ -146,6 +146,7 @@ pub mod scan_tools;
 pub mod search;
 pub mod sqlite;
 pub mod tl;
+pub mod twserial;
 pub mod typedstream;
 pub mod worker;
 pub mod xml_tool;

@@ -657,6 +657,7 @@ impl Tool for SqliteQuery {
         p.insert("protobuf".into(), json!({"type": "boolean", "description": "Render BLOB cells that are Protocol Buffers messages — gzip-compressed ones inflated first, and zlib streams, whole or after one leading byte as Gmail's bigTopDataDB keeps messages (at most 16 MiB) — as `protobuf:` followed by their raw decoding as JSON (like protoc --decode_raw): an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 (unless they start with a newline, return or tab and parse completely as a message: then as that message), else as a nested message when they parse as one, else \"x'hex'\"). A blob that does not parse stays x'hex'. Apple Notes keep note text this way (ZICNOTEDATA.ZDATA: field 2 → 3 → 2)."}));
         p.insert("base64".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are base64 (length a multiple of 4, base64 alphabet only) of UTF-8 text as `b64:` followed by the text; with `protobuf` also set, base64 of a Protocol Buffers message as `protobuf:` followed by its JSON. Any other cell is written as usual. Tango keeps names and messages this way."}));
         p.insert("java".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are a Java serialization stream (ObjectOutputStream, magic AC ED 00 05), or the Base64 of one (starting rO0AB), as `java:` followed by its JSON on one line (see read_java: {\"@class\", fields…}, java.util lists as \"@elements\", maps as \"@entries\", boxed numbers as numbers). A cell that does not decode completely is written as usual. Proton Mail's first Android app keeps its recipient lists this way (messagev3.ToList)."}));
+        p.insert("twitter_serial".into(), json!({"type": "boolean", "description": "Render BLOB cells that are one object of Twitter's Serial format (com.twitter.serial, as X for Android keeps direct messages in conversation_entries.data) as `tserial:` followed by its JSON on one line: an object as {\"@version\", \"@values\": [...]} (its fields unnamed, in the order written; a debug object's class as \"@class\"), strings, numbers, booleans, null, byte arrays as {\"@bytes\": hex}. A blob that is not one such object, first byte to last, stays x'hex'."}));
         p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`; a stored user (users.data) as `tl:` followed by JSON: id as `telegram:<user id>`, the self/contact/deleted/bot flags, first_name, last_name, username, phone as kept (never its access hash). A blob that reads as neither stays x'hex'."}));
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
@@ -679,6 +680,7 @@ impl Tool for SqliteQuery {
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
         let json_blobs = args::opt_bool(a, "json")?.unwrap_or(false);
         let java = args::opt_bool(a, "java")?.unwrap_or(false);
+        let twitter_serial = args::opt_bool(a, "twitter_serial")?.unwrap_or(false);
         let qualify = crate::content_tools::qualify_arg(a)?;
         if !qualify.is_empty() && !plists && !json_blobs {
             return Err(ToolError::InvalidArgs(
@@ -743,6 +745,10 @@ impl Tool for SqliteQuery {
                     ValueRef::Text(b) | ValueRef::Blob(b) if java => crate::javaser::cell(b),
                     _ => None,
                 };
+                let tserial = match v {
+                    ValueRef::Blob(b) if twitter_serial => crate::twserial::cell(b),
+                    _ => None,
+                };
                 match v {
                     _ if java_text.is_some() => {
                         text.push_str("java:");
@@ -759,6 +765,10 @@ impl Tool for SqliteQuery {
                             }
                             None => push_cell(&mut text, v),
                         }
+                    }
+                    _ if tserial.is_some() => {
+                        text.push_str("tserial:");
+                        push_escaped(&mut text, tserial.as_deref().unwrap_or_default());
                     }
                     ValueRef::Blob(b) if telegram => match crate::tl::cell(b) {
                         Some(j) => {

@@ -6,7 +6,13 @@
 //!   (`search_queries`), every status (`statuses` with its author's user name: content, time,
 //!   favourited, retweeted) and every user the app knows (`users`: user id, user name, name,
 //!   description, URL, location, followers, friends, statuses, image, profile created, updated,
-//!   followed since) — the fields of plaso's `twitter_android`. Identities: each user as
+//!   followed since) — the fields of plaso's `twitter_android` —, and the direct messages
+//!   plaso and ALEAPP leave out: each `conversation_entries` row (conversation, sender with
+//!   user name and name, time, entry id and type, the conversation's participants, and the
+//!   text and links of its `data`, a Twitter Serial object decoded by `sqlite_query`'s
+//!   `twitter_serial`: the text is its first string) and each conversation (participants,
+//!   title, type, muted, last activity). A message is sent when its sender is a signed-in
+//!   account; wallet claims by direction, the other party of a two-member conversation named. Identities: each user as
 //!   `twitter:<user id>` (the id is namespaced by the query, `'twitter:' || user_id`, so a
 //!   numeric id of another service never meets it) with user name and name; the accounts the
 //!   app is signed in to (`owner_id` of `status_groups`/`user_groups`) are the owner's.
@@ -236,6 +242,9 @@ location, followers, friends, statuses, image_url, profile_created, updated, fri
             )?;
         }
     }
+    if tables.iter().any(|t| t == "conversation_entries") {
+        twitter_messages(ctx, l, &tables, &owners)?;
+    }
     let statuses_sql = "SELECT s._id, s.author_id, u.username, s.content, s.created, s.favorited, s.retweeted \
 FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
     if let Some(pages) = q(statuses_sql)? {
@@ -278,6 +287,230 @@ FROM statuses s LEFT JOIN users u ON s.author_id = u.user_id ORDER BY s._id";
             record_draft(ctx, d)?;
         }
         note_cap(ctx, l, &pages, "statuses")?;
+    }
+    Ok(())
+}
+
+/// Every string of a decoded Serial value (`tserial:` JSON) in the order written.
+fn serial_strings<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+    match v {
+        serde_json::Value::String(s) if !s.is_empty() => out.push(s),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| serial_strings(x, out)),
+        serde_json::Value::Object(o) => {
+            if let Some(values) = o.get("@values") {
+                serial_strings(values, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Twitter's direct messages (`conversation_entries`, each entry's `data` a Serial object
+/// decoded by `sqlite_query`'s `twitter_serial`) and conversations (`conversations` with
+/// `conversation_participants`).
+fn twitter_messages(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    tables: &[String],
+    owners: &[(String, masf_tools::Invoked)],
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(cols) = crate::identity::required_columns(
+        ctx,
+        &l.tree,
+        &l.path,
+        "Twitter's direct messages",
+        "conversation_entries",
+        &["conversation_id", "user_id", "created", "data"],
+    )?
+    else {
+        return Ok(());
+    };
+    let has = |t: &str| tables.iter().any(|x| x == t);
+    let participants = if has("conversation_participants") {
+        "(SELECT group_concat(p.user_id, ' ') FROM conversation_participants p WHERE p.conversation_id = e.conversation_id)"
+    } else {
+        "NULL"
+    };
+    let sql = format!(
+        "SELECT e.rowid AS rid, {}, {}, e.conversation_id AS conversation_id, e.user_id AS user_id, 'twitter:' || e.user_id AS sender, u.username AS username, u.name AS sender_name, e.created AS created, e.data AS data, {participants} AS participants FROM conversation_entries e LEFT JOIN users u ON u.user_id = e.user_id ORDER BY e.rowid",
+        crate::calls::column_or_null(&cols, "e.", "entry_id", "entry_id"),
+        crate::calls::column_or_null(&cols, "e.", "entry_type", "entry_type"),
+    );
+    let own: Vec<&str> = owners
+        .iter()
+        .filter_map(|(o, _)| o.strip_prefix("twitter:"))
+        .collect();
+    if let Some(pages) = pages_on_with(ctx, &l.tree, &l.path, &sql, &["twitter_serial"])? {
+        note_cap(ctx, l, &pages, "direct message entries")?;
+        for (inv, t, row) in pages.rows() {
+            let sender = t.get(row, "user_id").unwrap_or("?");
+            let sent = own.contains(&sender);
+            let who = t.get(row, "username").unwrap_or(sender);
+            let mut d = Draft::new(
+                "messages",
+                if sent {
+                    "Twitter direct message sent".to_string()
+                } else {
+                    format!("Twitter direct message from @{who}")
+                },
+            );
+            d.fact(FactType::Path, Some(&l.path), &l.found);
+            let mut said = Vec::new();
+            for (col, ft, what) in [
+                ("conversation_id", FactType::Identifier, "conversation"),
+                ("user_id", FactType::Identifier, "sender id"),
+                ("sender", FactType::Account, "sender"),
+                ("username", FactType::Account, "sender user name"),
+                ("sender_name", FactType::Name, "sender name"),
+                ("entry_id", FactType::Identifier, "entry id"),
+                ("entry_type", FactType::Text, "entry type"),
+                ("participants", FactType::Text, "participants"),
+            ] {
+                if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
+                    d.fact(ft, Some(&v), inv);
+                    said.push(format!("{what} {v}"));
+                }
+            }
+            // the entry's object: its first string is the text, its web addresses the links
+            let decoded = t
+                .get(row, "data")
+                .and_then(|c| c.strip_prefix("tserial:"))
+                .and_then(|j| serde_json::from_str::<serde_json::Value>(j).ok());
+            let mut strings = Vec::new();
+            if let Some(v) = &decoded {
+                serial_strings(v, &mut strings);
+            }
+            let text = strings.first().copied();
+            if let Some(text) = text {
+                let cited = crate::outputs::in_json_cell(text);
+                d.fact(FactType::Text, Some(&cited), inv);
+                said.push(format!("text {cited}"));
+            }
+            let mut links: Vec<&str> = strings
+                .iter()
+                .skip(1)
+                .copied()
+                .filter(|s| s.starts_with("http://") || s.starts_with("https://"))
+                .collect();
+            links.dedup();
+            for u in links {
+                let cited = crate::outputs::in_json_cell(u);
+                d.fact(FactType::Url, Some(&cited), inv);
+                said.push(format!("link {cited}"));
+            }
+            let at = t.get(row, "created");
+            if own.is_empty() {
+                d.time(at, unix_millis(at), "Twitter direct message", inv);
+            } else {
+                d.message_time(at, unix_millis(at), sent, inv);
+            }
+            d.interpretation = format!(
+                "conversation_entries row {} of {name}: a Twitter direct message{}{}: {}; the time is Unix milliseconds.",
+                t.get(row, "rid").unwrap_or("?"),
+                match (own.is_empty(), sent) {
+                    (true, _) => "",
+                    (false, true) =>
+                        " sent by the device's user (its sender is a signed-in account)",
+                    (false, false) => " received by the device's user",
+                },
+                if decoded.is_some() {
+                    " (its data a Serial object: the text is its first string)"
+                } else {
+                    " (its data not a Serial object: no text read)"
+                },
+                said.join(", ")
+            );
+            record_draft(ctx, d)?;
+            // the other party of a one-to-one conversation
+            let others: Vec<&str> = t
+                .get(row, "participants")
+                .unwrap_or("")
+                .split(' ')
+                .filter(|p| !p.is_empty() && !own.contains(p))
+                .collect();
+            let other = match others.as_slice() {
+                [one] => Some(format!("twitter:{one}")),
+                _ => None,
+            };
+            if let Some(text) = text
+                && !own.is_empty()
+            {
+                claims_by_direction(
+                    ctx,
+                    inv,
+                    text,
+                    &format!(
+                        "Twitter direct message (conversation_entries row {} of {name})",
+                        t.get(row, "rid").unwrap_or("?")
+                    ),
+                    sent,
+                    other.as_deref(),
+                    if sent {
+                        "sender is the signed-in account"
+                    } else {
+                        "sender is another user"
+                    },
+                )?;
+            }
+        }
+    }
+    if has("conversations") {
+        let sql = format!(
+            "SELECT c.rowid AS rid, c.conversation_id AS conversation_id, c.title AS title, c.type AS type, c.sort_timestamp AS updated, c.is_muted AS muted, {participants} AS participants, {names} AS names FROM conversations c ORDER BY c.rowid",
+            participants = if has("conversation_participants") {
+                "(SELECT group_concat(p.user_id, ' ') FROM conversation_participants p WHERE p.conversation_id = c.conversation_id)"
+            } else {
+                "NULL"
+            },
+            names = if has("conversation_participants") {
+                "(SELECT group_concat('@' || u.username, ' ') FROM conversation_participants p JOIN users u ON u.user_id = p.user_id WHERE p.conversation_id = c.conversation_id)"
+            } else {
+                "NULL"
+            },
+        );
+        if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
+            note_cap(ctx, l, &pages, "conversations")?;
+            for (inv, t, row) in pages.rows() {
+                let mut d = Draft::new(
+                    "contacts",
+                    format!(
+                        "Twitter conversation {}",
+                        t.get(row, "title")
+                            .or(t.get(row, "conversation_id"))
+                            .unwrap_or("?")
+                    ),
+                );
+                d.fact(FactType::Path, Some(&l.path), &l.found);
+                let mut said = Vec::new();
+                for (col, ft, what) in [
+                    ("conversation_id", FactType::Identifier, "conversation"),
+                    ("title", FactType::Text, "title"),
+                    ("type", FactType::Text, "type"),
+                    ("muted", FactType::Count, "muted"),
+                    ("participants", FactType::Text, "participants"),
+                    ("names", FactType::Text, "participant names"),
+                ] {
+                    if let Some(v) = raw(t, row, col).filter(|v| !v.is_empty()) {
+                        d.fact(ft, Some(&v), inv);
+                        said.push(format!("{what} {v}"));
+                    }
+                }
+                let at = t.get(row, "updated");
+                d.time(
+                    at,
+                    unix_millis(at),
+                    "Twitter conversation's last activity",
+                    inv,
+                );
+                d.interpretation = format!(
+                    "conversations row {} of {name}: a Twitter direct-message conversation: {}.",
+                    t.get(row, "rid").unwrap_or("?"),
+                    said.join(", ")
+                );
+                record_draft(ctx, d)?;
+            }
+        }
     }
     Ok(())
 }

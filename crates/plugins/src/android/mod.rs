@@ -51,6 +51,7 @@
 //! | Bluesky `xyz.blueskyweb.app` `databases/RKStorage` and `cache/http-cache/` (found by listing the app's folder) ([`bluesky`]) | the signed-in accounts and the app's settings (`BSKY_STORAGE`), the searches; from the cached API answers every profile, conversation, direct message (text, sender, conversation, links, reactions, direction) and post (author, text, languages, counts, reply and embed) | `bluesky:<DID>` persons (`bluesky-handle:<handle>`, display name); `owner`: the signed-in accounts (DID, handle, e-mail) |
 //! | Hinge `co.hinge.app` `databases/db` (found by listing the app's folder) ([`hinge`]) | the account holder's profile (every selected choice) and the place it is set to, match preferences, one per cached profile, per photo or video, per prompt answer, per queued in-app event, per match or chat row (every column) | `hinge:<user id>` persons (first name); `owner`: the account's e-mail and first name |
 //! | Mastodon `org.joinmastodon.android` `databases/<instance>_<id>.db`, `files/accounts.json`, `files/instance*.json` (found by listing the app's folder) ([`mastodon`]) | the signed-in accounts, instances, one per recent search, per notification, per home-timeline status (a direct one as a message) | `mastodon:user@domain` persons (display name); `owner`: the account's handle (from its own statuses and notifications in the cache) and display name |
+//! | Threads `com.instagram.barcelona` `shared_prefs/com.instagram.barcelona_preferences.xml`, `autobackupprefs.xml`, `*_USER_PREFERENCES.xml`, `databases/time_in_app_<id>.db`, `barcelona_feed_items_room_db_<id>` (found by listing the app's folder) ([`threads`]) | one per account the app recorded, per foreground interval, per post of the feed store | `instagram:<id>` persons (a Threads account is an Instagram account; user name, full name); `owner`: the current and last seen accounts |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -135,6 +136,7 @@ mod system;
 mod teams;
 mod telegram;
 mod textnow;
+mod threads;
 mod tiktok;
 mod tinder;
 mod truecaller;
@@ -721,6 +723,11 @@ impl Plugin for AndroidPlugin {
                 "Mastodon caches and session files",
                 &["/org.joinmastodon.android/"],
                 "Mastodon: the signed-in accounts (handle, names, counts, bio, instance, push alerts), instances, recent searches (hashtags, accounts, statuses), notifications (type, from whom, the status), the home timeline's statuses (author, application, text, attachments, boosts, counts, visibility) with direct messages as messages",
+            ),
+            e(
+                "Threads preferences and stores",
+                &["/com.instagram.barcelona/"],
+                "Threads: the accounts the app recorded (id, user name, picture, current, last seen), foreground intervals per account, the posts held in each account's feed store (author, text, likes, code, media type, source)",
             ),
             e(
                 "Proton Mail stores",
@@ -1726,6 +1733,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             mastodon::triage(ctx, l)?;
         }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(threads::PACKAGE))
+        {
+            threads::triage(ctx, l)?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1876,6 +1889,7 @@ const APP_DIRS: &[&str] = &[
     bluesky::PACKAGE,
     hinge::PACKAGE,
     mastodon::PACKAGE,
+    threads::PACKAGE,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of

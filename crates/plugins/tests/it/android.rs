@@ -1012,6 +1012,35 @@ fn plaso_twitter_searches_statuses_and_users() {
             || e.starts_with("twitter:2643181713 ") && e.contains("nickname=ManuelS_SANS")),
         "{entities:#?}"
     );
+    // the direct message plaso leaves out: its data a Twitter Serial object (the only public
+    // copy of one; its bytes read by hand: object, the entry id as a long, the text as an ASCII
+    // string, the entities' object with the link, its expansion and display form)
+    let dms = of("Twitter direct message");
+    assert_eq!(dms.len(), 1, "{dms:#?}");
+    let dm = dms[0];
+    assert_eq!(dm.title, "Twitter direct message from @ManuelS_SANS");
+    for v in [
+        "Hey! Thnx for the follow. See https://t.co/syj7UmxniM for events in Germany. Looking forward to some interaction!",
+        "https://t.co/syj7UmxniM",
+        "http://sans.org/de",
+        "2643181713-4354196549",
+        "twitter:2643181713",
+        "Manuel Schoenthaler",
+        "1449108703000",
+        "672236744016809987",
+    ] {
+        assert!(values(dm).contains(&v), "{v} in {dm:#?}");
+    }
+    assert!(dm.interpretation.contains("received by the device's user"));
+    assert_eq!(
+        dm.times.first().map(|t| t.description.as_str()),
+        Some("Message received")
+    );
+    let conversation = of("Twitter conversation 2643181713-4354196549");
+    assert_eq!(conversation.len(), 1);
+    for v in ["2643181713 4354196549", "1449108703985"] {
+        assert!(values(conversation[0]).iter().any(|x| x.contains(v)), "{v}");
+    }
 }
 
 /// plaso's AirGuard database: every beacon with its device (883 sightings; plaso's

@@ -89,6 +89,7 @@ mod teams;
 mod telegram;
 mod teleguard;
 mod textnow;
+mod threads_android;
 mod threebars;
 mod threema;
 mod tiktok;
