@@ -68,6 +68,7 @@
 //! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
+//! | Zalo `Documents/profile.sqlite`, `chatgroup.sqlite`, `chat_dbs/<user id>/*.db` of its container | [`zalo`] | one per message (sender, chat or group, direction, text, type, attachment, location, address), per user the app knows, per group | `zalo:<user id>` persons (display name, phone); `owner`: the sender of the outgoing messages |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group); the first app's `ProtonMail.sqlite` | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address; the first app's e-mails with their times, flags and attachments (their parties, subject and body encrypted: said and noted) | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
@@ -166,6 +167,7 @@ pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
 pub mod wire;
+pub mod zalo;
 pub mod zangi;
 
 use std::cell::RefCell;
@@ -315,6 +317,7 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Find My Items.data", || findmy::triage(&run))?;
         ctx.artefact("Reddit chat and user stores", || reddit::triage(&run))?;
+        ctx.artefact("Zalo profile, group and chat stores", || zalo::triage(&run))?;
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
@@ -1015,6 +1018,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Reddit chat messages (sender and display name, room members, text, media and its cached file, reactions, deletions), the chat users (the current app user) and the cached accounts (ids, karma, flags)",
         ),
         entry(
+            "Zalo profile, group and chat stores",
+            &["/Documents/chat_dbs", "/Documents/profile.sqlite\""],
+            "Zalo messages (sender and name, chat or group, direction, text, type, attachment, location, link or voice-note address), the users the app knows (id, name, phone, global id), groups",
+        ),
+        entry(
             "ChatGPT conversations and account",
             &["/conversations-", "/com.openai.chat.StatsigService.plist\""],
             "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
@@ -1482,6 +1490,8 @@ const SEARCHED: &[&str] = &[
     "ContentService.db",
     "RoomsUsersService.db",
     "RedditUsersStore.db",
+    "profile.sqlite",
+    "chatgroup.sqlite",
     "com.openai.chat.StatsigService.plist",
     "????????-????-????-????-????????????.json",
     "cache_*.sqlite",

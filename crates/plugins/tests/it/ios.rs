@@ -1053,6 +1053,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Proton Mail account.db and mail caches", false),
             ("Find My Items.data", false),
             ("Reddit chat and user stores", false),
+            ("Zalo profile, group and chat stores", false),
             ("ChatGPT conversations and account", false),
             ("Claude cache and account", false),
             ("Cash App CCEntitySync", false),

@@ -106,5 +106,6 @@ mod wallets_mobile;
 mod whatsapp_android;
 mod who;
 mod wire;
+mod zalo;
 mod zangi;
 mod zapya;
