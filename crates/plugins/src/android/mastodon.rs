@@ -298,14 +298,21 @@ fn instance(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     record_draft(ctx, d)
 }
 
-/// An SQL expression: the global handle of the account object at `path` of the JSON column
-/// `col` (`mastodon:user@domain`; a local handle gets the host of the account's URL).
-fn handle_sql(col: &str, path: &str) -> String {
-    let acct = format!("json_extract({col}, '{path}.acct')");
-    let url = format!("json_extract({col}, '{path}.url')");
+/// An SQL expression: the global handle (`mastodon:user@domain`) of the handle `acct` (SQL),
+/// a local one (no `@`) given the host of the account's profile URL `url` (SQL); NULL when
+/// there is no handle, or a local one without a URL. Mastodon's and Tusky's readers.
+pub(super) fn handle_expr(acct: &str, url: &str) -> String {
     let rest = format!("substr({url}, instr({url}, '://') + 3)");
     format!(
         "CASE WHEN {acct} IS NULL OR {acct} = '' THEN NULL WHEN instr({acct}, '@') > 0 THEN 'mastodon:' || {acct} WHEN instr({url}, '://') > 0 THEN 'mastodon:' || {acct} || '@' || substr({rest}, 1, CASE WHEN instr({rest}, '/') > 0 THEN instr({rest}, '/') - 1 ELSE length({rest}) END) END"
+    )
+}
+
+/// [`handle_expr`] of the account object at `path` of the JSON column `col`.
+fn handle_sql(col: &str, path: &str) -> String {
+    handle_expr(
+        &format!("json_extract({col}, '{path}.acct')"),
+        &format!("json_extract({col}, '{path}.url')"),
     )
 }
 

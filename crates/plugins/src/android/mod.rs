@@ -52,6 +52,8 @@
 //! | Hinge `co.hinge.app` `databases/db` (found by listing the app's folder) ([`hinge`]) | the account holder's profile (every selected choice) and the place it is set to, match preferences, one per cached profile, per photo or video, per prompt answer, per queued in-app event, per match or chat row (every column) | `hinge:<user id>` persons (first name); `owner`: the account's e-mail and first name |
 //! | Mastodon `org.joinmastodon.android` `databases/<instance>_<id>.db`, `files/accounts.json`, `files/instance*.json` (found by listing the app's folder) ([`mastodon`]) | the signed-in accounts, instances, one per recent search, per notification, per home-timeline status (a direct one as a message) | `mastodon:user@domain` persons (display name); `owner`: the account's handle (from its own statuses and notifications in the cache) and display name |
 //! | Threads `com.instagram.barcelona` `shared_prefs/com.instagram.barcelona_preferences.xml`, `autobackupprefs.xml`, `*_USER_PREFERENCES.xml`, `databases/time_in_app_<id>.db`, `barcelona_feed_items_room_db_<id>` (found by listing the app's folder) ([`threads`]) | one per account the app recorded, per foreground interval, per post of the feed store | `instagram:<id>` persons (a Threads account is an Instagram account; user name, full name); `owner`: the current and last seen accounts |
+//! | Tusky `com.keylesspalace.tusky` `databases/tuskyDB` ([`tusky`]) | the signed-in accounts, one per timeline account, per status (a direct one as a message), per direct conversation, per notification | `mastodon:user@domain` persons (as the Mastodon readers name them; display name); `owner`: the signed-in accounts |
+//! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -120,6 +122,7 @@ mod mastodon;
 mod meetme;
 mod mewe;
 mod mms;
+mod outlook;
 mod packagesxml;
 mod partitions;
 mod playstore;
@@ -140,6 +143,7 @@ mod threads;
 mod tiktok;
 mod tinder;
 mod truecaller;
+mod tusky;
 mod usagestats;
 mod users;
 mod vibermsg;
@@ -310,6 +314,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("org.thoughtcrime.securesms_preferences.xml", "accounts"),
     ("persist-*", "wallets"),
     ("RKStorage", "apps"),
+    ("tuskyDB", "messages"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -728,6 +733,16 @@ impl Plugin for AndroidPlugin {
                 "Threads preferences and stores",
                 &["/com.instagram.barcelona/"],
                 "Threads: the accounts the app recorded (id, user name, picture, current, last seen), foreground intervals per account, the posts held in each account's feed store (author, text, likes, code, media type, source)",
+            ),
+            e(
+                "Tusky tuskyDB",
+                &["/com.keylesspalace.tusky/databases/tuskyDB\""],
+                "Tusky (Mastodon): the signed-in accounts (user name, domain, display name, notification settings), timeline accounts, statuses (author, text, attachments, counts, visibility; direct ones as messages), direct conversations, notifications",
+            ),
+            e(
+                "Outlook preferences",
+                &["/com.microsoft.office.outlook/shared_prefs/"],
+                "Outlook: the accounts of its credential broker (e-mail, names, phone number, birthday, account and tenant ids, token claims and times), the installation (install id, versions), the settings",
             ),
             e(
                 "Proton Mail stores",
@@ -1739,6 +1754,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             threads::triage(ctx, l)?;
         }
+        for l in found
+            .iter()
+            .filter(|l| l.path.rsplit('/').next() == Some(outlook::PACKAGE))
+        {
+            outlook::triage(ctx, l)?;
+        }
+        for l in found.iter().filter(|l| tusky::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || tusky::store(ctx, l))?;
+        }
         for l in found.iter().filter(|l| wire::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || wire::store(ctx, l))?;
         }
@@ -1890,6 +1914,7 @@ const APP_DIRS: &[&str] = &[
     hinge::PACKAGE,
     mastodon::PACKAGE,
     threads::PACKAGE,
+    outlook::PACKAGE,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of

@@ -105,21 +105,6 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// The form a value of a JSON text kept in a preference has in `read_xml`'s output: escaped
-/// as Android's XML serializer escapes text, its `/` escaped or not as the JSON writer did
-/// (`org.json` writes `\/`); `None` when the output holds neither.
-fn cited(inv: &masf_tools::Invoked, v: &str) -> Option<String> {
-    let xml = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
-    [xml(v), xml(&v.replace('/', "\\/"))]
-        .into_iter()
-        .find(|c| inv.output.text.contains(c.as_str()))
-}
-
 /// The accounts the preferences record, one `accounts` phenomenon each.
 fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
     let mut current = None;
@@ -146,11 +131,7 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
         && let Some((inv, p)) = super::wechat::prefs_xml(ctx, l, "Threads", None)?
     {
         if let Some(map) = super::wechat::pref(&p, "cloud_account_user_map") {
-            // the preference's text as written: XML-escaped JSON
-            let text = quick_xml::escape::unescape(&map)
-                .map(|t| t.into_owned())
-                .unwrap_or(map);
-            match serde_json::from_str::<serde_json::Value>(&text) {
+            match super::wechat::pref_json(&map) {
                 Ok(v) => {
                     for e in v
                         .get("cloud_accounts_list")
@@ -224,12 +205,16 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
             }
             d.fact(
                 FactType::Account,
-                u.as_deref().and_then(|u| cited(inv, u)).as_deref(),
+                u.as_deref()
+                    .and_then(|u| super::wechat::cited_in_prefs(inv, u))
+                    .as_deref(),
                 inv,
             );
             d.fact(
                 FactType::Url,
-                pic.as_deref().and_then(|p| cited(inv, p)).as_deref(),
+                pic.as_deref()
+                    .and_then(|p| super::wechat::cited_in_prefs(inv, p))
+                    .as_deref(),
                 inv,
             );
             said.push(format!(
@@ -276,7 +261,11 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
             crate::identity::observe_owner_ids(
                 ctx,
                 inv,
-                vec![(cited(inv, &u), IdType::Nickname, "user name")],
+                vec![(
+                    super::wechat::cited_in_prefs(inv, &u),
+                    IdType::Nickname,
+                    "user name",
+                )],
                 &|what| {
                     format!(
                         "The Threads {what} of the account the app was using on the device ({}).",

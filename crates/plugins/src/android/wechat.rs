@@ -176,6 +176,37 @@ pub(super) fn pref(prefs: &Prefs, key: &str) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
+/// The form a value of a JSON text kept in a preference has in `read_xml`'s output: escaped
+/// as JSON (once, or twice for a JSON text inside the JSON, as OneAuth keeps its claims), its
+/// `/` escaped or not as the JSON writer did (`org.json` writes `\/`), then as Android's XML
+/// serializer escapes text; `None` when the output holds none of these.
+pub(super) fn cited_in_prefs(inv: &masf_tools::Invoked, v: &str) -> Option<String> {
+    let xml = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    let once = crate::outputs::in_json(v);
+    let twice = crate::outputs::in_json(&once);
+    [
+        xml(&once),
+        xml(&once.replace('/', "\\/")),
+        xml(&twice),
+        xml(&twice.replace('/', "\\\\\\/")),
+    ]
+    .into_iter()
+    .find(|c| inv.output.text.contains(c.as_str()))
+}
+
+/// A preference's value as written (XML-escaped) read as the JSON text it holds.
+pub(super) fn pref_json(value: &str) -> Result<serde_json::Value, serde_json::Error> {
+    let text = quick_xml::escape::unescape(value)
+        .map(|t| t.into_owned())
+        .unwrap_or_else(|_| value.to_string());
+    serde_json::from_str(&text)
+}
+
 /// Triage of WeChat's and Signal's files found.
 pub fn triage(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeError> {
     let named = |n: &'static str| found.iter().filter(move |l| l.name() == n);
