@@ -10,6 +10,7 @@
 //! | profile | settings | key |
 //! |---|---|---|
 //! | `signal_android` | 4,096-byte pages, PBKDF2-HMAC-SHA1 of 1 round, HMAC-SHA1 (Signal's `SqlCipherDatabaseHook` over SQLCipher 3 settings) | the `"sqlite db key"` of the `org.thoughtcrime.securesms` entry of an extraction's `secrets.json` (a list of `{"app", "script_output": [{"payload": {…}}]}`), used as the passphrase as Signal uses the hex string of its database secret |
+//! | `simplex_android` | SQLCipher 4's defaults (4,096-byte pages, PBKDF2-HMAC-SHA512 of 256,000 rounds, HMAC-SHA512) | the `"databasePassword"` of the `chat.simplex.app` entry of an extraction's `secrets.json`, the passphrase SimpleX Chat sets |
 //! | `wechat_android` | SQLCipher 1: 1,024-byte pages, PBKDF2-HMAC-SHA1 of 4,000 rounds, no HMAC | derived, as WeChat derives it: the first 7 hex digits of md5(IMEI + uin), the `imei` and `uin` given (the uin from WeChat's preferences; the IMEI the one WeChat read, `1234567890ABCDEF` where Android let it read none) |
 //! | `signal_ios`, `session_ios` (the same of `com.loki-project.loki-messenger`) | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
 
@@ -29,6 +30,9 @@ const MAX_KEY_FILE: u64 = 16 << 20;
 /// Signal for Android's package, the `app` of its `secrets.json` entry.
 pub const SIGNAL_ANDROID: &str = "org.thoughtcrime.securesms";
 
+/// SimpleX Chat's package, the `app` of its `secrets.json` entry.
+pub const SIMPLEX_ANDROID: &str = "chat.simplex.app";
+
 /// Signal for iOS's keychain access group (after the team prefix), Session for iOS's, and the
 /// account of a GRDB app's database key.
 pub const SIGNAL_IOS_GROUP: &str = "org.whispersystems.signal";
@@ -42,20 +46,22 @@ pub enum Profile {
     SignalIos,
     SessionIos,
     WechatAndroid,
+    SimplexAndroid,
 }
 
 impl Profile {
-    const ALL: [Profile; 4] = [
+    const ALL: [Profile; 5] = [
         Profile::SignalAndroid,
         Profile::SignalIos,
         Profile::SessionIos,
         Profile::WechatAndroid,
+        Profile::SimplexAndroid,
     ];
 
     /// The keychain access group of a profile whose key is in the keychain.
     fn keychain_group(self) -> Option<&'static str> {
         match self {
-            Profile::SignalAndroid | Profile::WechatAndroid => None,
+            Profile::SignalAndroid | Profile::WechatAndroid | Profile::SimplexAndroid => None,
             Profile::SignalIos => Some(SIGNAL_IOS_GROUP),
             Profile::SessionIos => Some(SESSION_IOS_GROUP),
         }
@@ -67,6 +73,7 @@ impl Profile {
             Profile::SignalIos => "signal_ios",
             Profile::SessionIos => "session_ios",
             Profile::WechatAndroid => "wechat_android",
+            Profile::SimplexAndroid => "simplex_android",
         }
     }
 
@@ -90,6 +97,7 @@ impl Profile {
                 hmac: None,
                 plaintext_header: 0,
             },
+            Profile::SimplexAndroid => Settings::V4,
         }
     }
 }
@@ -117,6 +125,12 @@ impl Cipher {
         match self.profile {
             Profile::SignalAndroid => format!(
                 "the \"sqlite db key\" of {SIGNAL_ANDROID} in {} (profile {}: {})",
+                self.secrets,
+                self.profile.name(),
+                self.profile.settings().describe()
+            ),
+            Profile::SimplexAndroid => format!(
+                "the \"databasePassword\" of {SIMPLEX_ANDROID} in {} (profile {}: {})",
                 self.secrets,
                 self.profile.name(),
                 self.profile.settings().describe()
@@ -166,14 +180,19 @@ impl Cipher {
             .read_to_end(&mut text)
             .map_err(|e| ToolError::Other(format!("{}: {e}", self.secrets)))?;
         match self.profile {
-            Profile::SignalAndroid => {
+            Profile::SignalAndroid | Profile::SimplexAndroid => {
+                let (app, name) = if self.profile == Profile::SignalAndroid {
+                    (SIGNAL_ANDROID, "sqlite db key")
+                } else {
+                    (SIMPLEX_ANDROID, "databasePassword")
+                };
                 let v: Value = serde_json::from_slice(&text)
                     .map_err(|e| ToolError::Other(format!("{}: not JSON ({e})", self.secrets)))?;
-                secrets_key(&v, SIGNAL_ANDROID, "sqlite db key")
+                secrets_key(&v, app, name)
                     .map(|k| (Key::Passphrase(Zeroizing::new(k.into_bytes())), None))
                     .ok_or_else(|| {
                         ToolError::Other(format!(
-                            "{}: no \"sqlite db key\" of {SIGNAL_ANDROID} in it (an entry {{\"app\": \"{SIGNAL_ANDROID}\", \"script_output\": [{{\"payload\": {{\"sqlite db key\": …}}}}]}})",
+                            "{}: no \"{name}\" of {app} in it (an entry {{\"app\": \"{app}\", \"script_output\": [{{\"payload\": {{\"{name}\": …}}}}]}})",
                             self.secrets
                         ))
                     })
@@ -255,7 +274,7 @@ fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
 pub fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group), wechat_android (WeChat for Android's EnMicroMsg.db; no key file: imei and uin, the key derived from them as WeChat derives it).",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group), wechat_android (WeChat for Android's EnMicroMsg.db; no key file: imei and uin, the key derived from them as WeChat derives it), simplex_android (SimpleX Chat for Android's files_chat.db; secrets: the extraction's Secrets/secrets.json holding the \"databasePassword\" of chat.simplex.app).",
         "properties": {
             "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
             "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence (every profile but wechat_android)."},
@@ -343,6 +362,16 @@ mod tests {
             Some("abcd")
         );
         assert_eq!(secrets_key(&v, "com.none", "sqlite db key"), None);
+        // SimpleX Chat's passphrase, an entry of the same list
+        let v = json!([
+            {"app": SIGNAL_ANDROID, "script_output": [{"payload": {"sqlite db key": "abcd"}}]},
+            {"app": SIMPLEX_ANDROID, "script_output": [{"payload": {"databasePassword": "p@ss w0rd"}}]}
+        ]);
+        assert_eq!(
+            secrets_key(&v, SIMPLEX_ANDROID, "databasePassword").as_deref(),
+            Some("p@ss w0rd")
+        );
+        assert_eq!(secrets_key(&v, SIMPLEX_ANDROID, "sqlite db key"), None);
         assert_eq!(secrets_key(&json!({"a": 1}), SIGNAL_ANDROID, "x"), None);
     }
 
@@ -353,7 +382,7 @@ mod tests {
             .to_string();
         assert!(
             e.contains(
-                "not a profile (one of signal_android, signal_ios, session_ios, wechat_android)"
+                "not a profile (one of signal_android, signal_ios, session_ios, wechat_android, simplex_android)"
             ),
             "{e}"
         );

@@ -54,6 +54,7 @@
 //! | Threads `com.instagram.barcelona` `shared_prefs/com.instagram.barcelona_preferences.xml`, `autobackupprefs.xml`, `*_USER_PREFERENCES.xml`, `databases/time_in_app_<id>.db`, `barcelona_feed_items_room_db_<id>` (found by listing the app's folder) ([`threads`]) | one per account the app recorded, per foreground interval, per post of the feed store | `instagram:<id>` persons (a Threads account is an Instagram account; user name, full name); `owner`: the current and last seen accounts |
 //! | Tusky `com.keylesspalace.tusky` `databases/tuskyDB` ([`tusky`]) | the signed-in accounts, one per timeline account, per status (a direct one as a message), per direct conversation, per notification | `mastodon:user@domain` persons (as the Mastodon readers name them; display name); `owner`: the signed-in accounts |
 //! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
+//! | SimpleX Chat `chat.simplex.app` `files/files_chat.db` (SQLCipher 4, read with the passphrase of the extraction's `Secrets/secrets.json`) ([`simplex`]) | the user's profiles, one per contact, per chat item, per file transfer, per earlier version of an edited item, per reaction | `simplex:<address>` persons (display name); `owner`: the user's own SimpleX address and display name |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -131,6 +132,7 @@ mod reddit;
 mod session;
 mod settings;
 mod signal;
+mod simplex;
 mod skout;
 mod skype;
 mod slack;
@@ -315,6 +317,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("persist-*", "wallets"),
     ("RKStorage", "apps"),
     ("tuskyDB", "messages"),
+    ("files_chat.db", "messages"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -433,7 +436,19 @@ pub(crate) fn record_query(
     spec: &crate::drafts::RowPhenomena<'_>,
     after: &mut crate::drafts::AfterRow<'_>,
 ) -> Result<(), RuntimeError> {
-    let Some(pages) = crate::identity::pages_on(ctx, &l.tree, &l.path, sql)? else {
+    record_query_args(ctx, l, sql, &serde_json::Map::new(), spec, after)
+}
+
+/// [`record_query`] with more of `sqlite_query`'s arguments (a `cipher`, decoders).
+pub(crate) fn record_query_args(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    sql: &str,
+    extra: &serde_json::Map<String, serde_json::Value>,
+    spec: &crate::drafts::RowPhenomena<'_>,
+    after: &mut crate::drafts::AfterRow<'_>,
+) -> Result<(), RuntimeError> {
+    let Some(pages) = crate::identity::pages_on_args(ctx, &l.tree, &l.path, sql, extra)? else {
         return Ok(());
     };
     crate::calls::note_pages_cap(
@@ -733,6 +748,11 @@ impl Plugin for AndroidPlugin {
                 "Threads preferences and stores",
                 &["/com.instagram.barcelona/"],
                 "Threads: the accounts the app recorded (id, user name, picture, current, last seen), foreground intervals per account, the posts held in each account's feed store (author, text, likes, code, media type, source)",
+            ),
+            e(
+                "SimpleX Chat files_chat.db",
+                &["/chat.simplex.app/files/files_chat.db\""],
+                "SimpleX Chat (read with the extraction's key file): the user's profiles and SimpleX address, contacts with their addresses, messages of direct and group chats (direction, text, quotes, edits, deletions, disappearing), file transfers (never their keys), earlier versions of edited messages, reactions",
             ),
             e(
                 "Tusky tuskyDB",
@@ -1759,6 +1779,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| l.path.rsplit('/').next() == Some(outlook::PACKAGE))
         {
             outlook::triage(ctx, l)?;
+        }
+        for l in found.iter().filter(|l| simplex::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                simplex::store(ctx, l, &found)
+            })?;
         }
         for l in found.iter().filter(|l| tusky::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || tusky::store(ctx, l))?;

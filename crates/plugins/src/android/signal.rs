@@ -52,7 +52,7 @@ pub fn is_store(l: &Located) -> bool {
 }
 
 /// The extraction's key file beside `l` (same file system), when one was found.
-fn secrets<'a>(l: &Located, found: &'a [Located]) -> Option<&'a Located> {
+pub(super) fn secrets<'a>(l: &Located, found: &'a [Located]) -> Option<&'a Located> {
     found
         .iter()
         .filter(|s| s.tree == l.tree && s.name() == "secrets.json")

@@ -80,6 +80,7 @@ mod screens;
 mod session;
 mod signal_android;
 mod signal_ios;
+mod simplex;
 mod skout;
 mod skype;
 mod slack;
