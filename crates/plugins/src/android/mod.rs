@@ -55,6 +55,7 @@
 //! | Tusky `com.keylesspalace.tusky` `databases/tuskyDB` ([`tusky`]) | the signed-in accounts, one per timeline account, per status (a direct one as a message), per direct conversation, per notification | `mastodon:user@domain` persons (as the Mastodon readers name them; display name); `owner`: the signed-in accounts |
 //! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
 //! | SimpleX Chat `chat.simplex.app` `files/files_chat.db` (SQLCipher 4, read with the passphrase of the extraction's `Secrets/secrets.json`) ([`simplex`]) | the user's profiles, one per contact, per chat item, per file transfer, per earlier version of an edited item, per reaction | `simplex:<address>` persons (display name); `owner`: the user's own SimpleX address and display name |
+//! | Intercom SDK `shared_prefs/INTERCOM_SDK_USER_PREFS.xml`, `INTERCOM_DEDUPER_PREFS.xml` of any app ([`intercom`]) | one per app: the user id, e-mail, name and every attribute the app gave the SDK (Grok's `xUsername`) | `owner`: the e-mail addresses, name, X user name |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -111,6 +112,7 @@ mod groupme;
 mod hinge;
 mod imo;
 mod instagram;
+mod intercom;
 mod k9mail;
 mod keep;
 mod kijiji;
@@ -318,6 +320,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("RKStorage", "apps"),
     ("tuskyDB", "messages"),
     ("files_chat.db", "messages"),
+    ("INTERCOM_SDK_USER_PREFS.xml", "accounts"),
+    ("INTERCOM_DEDUPER_PREFS.xml", "accounts"),
 ];
 
 /// Android directories (parent, child that must be in it, what it holds) that mark a tree as
@@ -753,6 +757,14 @@ impl Plugin for AndroidPlugin {
                 "SimpleX Chat files_chat.db",
                 &["/chat.simplex.app/files/files_chat.db\""],
                 "SimpleX Chat (read with the extraction's key file): the user's profiles and SimpleX address, contacts with their addresses, messages of direct and group chats (direction, text, quotes, edits, deletions, disappearing), file transfers (never their keys), earlier versions of edited messages, reactions",
+            ),
+            e(
+                "Intercom SDK user preferences",
+                &[
+                    "/INTERCOM_SDK_USER_PREFS.xml\"",
+                    "/INTERCOM_DEDUPER_PREFS.xml\"",
+                ],
+                "the user any app embedding the Intercom SDK identified to it (Grok among them): user id, e-mail, name, every attribute such as Grok's X user name",
             ),
             e(
                 "Tusky tuskyDB",
@@ -1780,6 +1792,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             outlook::triage(ctx, l)?;
         }
+        intercom::triage(ctx, &found)?;
         for l in found.iter().filter(|l| simplex::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 simplex::store(ctx, l, &found)

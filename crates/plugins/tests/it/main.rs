@@ -36,6 +36,7 @@ mod groupme_android;
 mod hinge;
 mod imo_android;
 mod instagram_android;
+mod intercom;
 mod ios;
 mod ios_artefacts;
 mod ios_gen;
