@@ -322,6 +322,64 @@ pub fn require_columns(
     Ok(false)
 }
 
+/// A store's tables as a reader takes them (`schema`: table → columns, as
+/// `identity::schema_on` reads it): those it reads, each only with the columns it needs.
+pub struct Tables<'a, 's> {
+    ctx: &'a AgentCtx<'s>,
+    artefact: &'a str,
+    what: &'a str,
+    schema: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+}
+
+impl<'a, 's> Tables<'a, 's> {
+    /// The store's tables, `None` when it has none of `tables` (noted: "could not parse
+    /// {what} because it has none of the tables …" — another app's store of the same name).
+    pub fn of(
+        ctx: &'a AgentCtx<'s>,
+        artefact: &'a str,
+        what: &'a str,
+        schema: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        tables: &[&str],
+    ) -> Result<Option<Self>, RuntimeError> {
+        let t = Self {
+            ctx,
+            artefact,
+            what,
+            schema,
+        };
+        if tables.iter().all(|x| t.get(x).is_none()) {
+            ctx.unparsed(
+                artefact,
+                &format!(
+                    "could not parse {what} because it has none of the tables {}",
+                    tables.join(", ")
+                ),
+                None,
+            )?;
+            return Ok(None);
+        }
+        Ok(Some(t))
+    }
+
+    /// The columns of `table`, when the store has it (with any column).
+    pub fn get(&self, table: &str) -> Option<&'a std::collections::BTreeSet<String>> {
+        self.schema.get(table).filter(|c| !c.is_empty())
+    }
+
+    /// The columns of `table` when it is there with each of `needed`; a table there without
+    /// one is noted ([`require_columns`]), one not there passed over.
+    pub fn need(
+        &self,
+        table: &str,
+        needed: &[&str],
+    ) -> Result<Option<&'a std::collections::BTreeSet<String>>, RuntimeError> {
+        let Some(c) = self.get(table) else {
+            return Ok(None);
+        };
+        Ok(require_columns(self.ctx, self.artefact, self.what, table, c, needed)?.then_some(c))
+    }
+}
+
 /// Notes `artefact` as read only in part when the one-call read `t` stopped at its limit.
 pub fn note_row_cap(
     ctx: &AgentCtx<'_>,

@@ -22,7 +22,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
 use super::{Located, record_query};
-use crate::calls::{column_or_null, select_columns};
+use crate::calls::{Tables, column_or_null, select_columns};
 use crate::drafts::{RowPhenomena, date_text, unix_millis};
 use crate::identity::{artefact_name, observe_columns, schema_on};
 
@@ -72,24 +72,13 @@ fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let table = |t: &str| schema.get(t).filter(|c| !c.is_empty());
-    if TABLES.iter().all(|t| table(t).is_none()) {
-        ctx.unparsed(
-            &name,
-            &format!(
-                "could not parse Hinge's db because it has none of the tables {}",
-                TABLES.join(", ")
-            ),
-            None,
-        )?;
+    let Some(tables) = Tables::of(ctx, &name, "Hinge's db", &schema, &TABLES)? else {
         return Ok(());
-    }
-    let need = |t: &str, cols: &[&str]| -> Result<Option<&BTreeSet<String>>, RuntimeError> {
-        let Some(c) = table(t) else {
-            return Ok(None);
-        };
-        Ok(crate::calls::require_columns(ctx, &name, "Hinge's db", t, c, cols)?.then_some(c))
     };
+    let (table, need) = (
+        |t: &str| tables.get(t),
+        |t: &str, c: &[&str]| tables.need(t, c),
+    );
     if need(
         "basic_choices",
         &["attribute", "apiId", "display", "selected"],

@@ -36,6 +36,7 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::{Located, record_query};
+use crate::calls::Tables;
 use crate::drafts::{Draft, RowPhenomena, date_text, record_draft, unix_millis, unix_seconds};
 use crate::identity::{args_on, artefact_name, observe, observe_columns, schema_on};
 use crate::ios::mastodon::html_text;
@@ -330,25 +331,22 @@ fn cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let tables = [
-        "recent_searches",
-        "notifications_all",
-        "notifications_mentions",
-        "home_timeline",
-    ];
-    let table = |t: &str| schema.get(t).filter(|c| !c.is_empty());
-    if tables.iter().all(|t| table(t).is_none()) {
-        ctx.unparsed(
-            &name,
-            &format!(
-                "could not parse Mastodon's cache {} because it has none of the tables {}",
-                l.name(),
-                tables.join(", ")
-            ),
-            None,
-        )?;
+    let what = format!("Mastodon's cache {}", l.name());
+    let Some(tables) = Tables::of(
+        ctx,
+        &name,
+        &what,
+        &schema,
+        &[
+            "recent_searches",
+            "notifications_all",
+            "notifications_mentions",
+            "home_timeline",
+        ],
+    )?
+    else {
         return Ok(());
-    }
+    };
     // the signed-in account's id: the cache's name is <instance>_<account id>.db
     let own = l
         .name()
@@ -356,12 +354,8 @@ fn cache(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         .and_then(|s| s.rsplit_once('_'))
         .map(|(_, id)| id.replace('\'', "''"))
         .filter(|id| !id.is_empty());
-    let need = |t: &str, cols: &[&str]| -> Result<bool, RuntimeError> {
-        match table(t) {
-            Some(c) => crate::calls::require_columns(ctx, &name, "Mastodon's cache", t, c, cols),
-            None => Ok(false),
-        }
-    };
+    let need =
+        |t: &str, c: &[&str]| -> Result<bool, RuntimeError> { Ok(tables.need(t, c)?.is_some()) };
     if need("recent_searches", &["id", "json", "time"])? {
         searches(ctx, l)?;
     }
@@ -581,6 +575,91 @@ fn notifications(
     )
 }
 
+/// How a Mastodon client's status rows are recorded (the official app's and Tusky's): the
+/// app's name, the table, the facts, the creation column and its encoding, more times.
+pub(super) struct Statuses<'a> {
+    pub app: &'a str,
+    pub table: &'a str,
+    pub fields: &'a [(&'a str, FactType, &'a str)],
+    pub created: (&'a str, crate::drafts::Encoding),
+    pub times: &'a [(&'a str, &'a str, crate::drafts::Encoding)],
+    /// How the times are written, for the interpretation ("ISO 8601").
+    pub written: &'a str,
+}
+
+/// One status row (`rid`, `text`, `qualified`, the author's handle `author`): a `social`
+/// phenomenon, a direct one (`direct`) a message sent by the device's user when `mine`, else
+/// received — a direction given only when the signed-in account is known (`own_known`); a
+/// direct message's wallet addresses are claims by direction.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn status(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    spec: &Statuses<'_>,
+    inv: &Invoked,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    author: &str,
+    (direct, mine, own_known): (bool, bool, bool),
+) -> Result<(), RuntimeError> {
+    let app = spec.app;
+    let mut d = if direct {
+        Draft::new(
+            "messages",
+            if mine {
+                format!("{app} direct message sent")
+            } else {
+                format!("{app} direct message from @{author}")
+            },
+        )
+    } else {
+        Draft::new("social", format!("{app} status by @{author}"))
+    };
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    let said = d.fields(t, row, inv, spec.fields);
+    let (col, enc) = spec.created;
+    let at = t.get(row, col);
+    if direct && own_known {
+        d.message_time(at, enc(at), mine, inv);
+    } else {
+        d.time(at, enc(at), "Mastodon status created", inv);
+    }
+    for (c, what, e) in spec.times {
+        let v = t.get(row, c);
+        d.time(v, e(v), what, inv);
+    }
+    let file = l.name();
+    let rid = t.get(row, "rid").unwrap_or("?");
+    d.interpretation = format!(
+        "{} row {rid} of {file}: {}: {}; times are {}.",
+        spec.table,
+        match (direct, mine) {
+            (true, true) => "a direct message the device's user wrote".to_string(),
+            (true, false) => "a direct message to the device's user".to_string(),
+            (false, true) => format!("a status of the device's user in a {app} timeline"),
+            (false, false) => format!("a status in a {app} timeline"),
+        },
+        said.join(", "),
+        spec.written
+    );
+    record_draft(ctx, d)?;
+    if direct
+        && own_known
+        && let Some(text) = t.get(row, "text")
+    {
+        let q = t.get(row, "qualified");
+        crate::identity::claims_by_direction(
+            ctx,
+            inv,
+            text,
+            &format!("{app} direct message ({} row {rid} of {file})", spec.table),
+            mine,
+            q.filter(|_| !mine).map(|q| (q, author)),
+        )?;
+    }
+    Ok(())
+}
+
 fn timeline(
     ctx: &AgentCtx<'_>,
     l: &Located,
@@ -622,84 +701,48 @@ fn timeline(
         &pages,
         "home timeline statuses",
     )?;
+    let spec = Statuses {
+        app: "Mastodon",
+        table: "home_timeline",
+        fields: &[
+            ("text", FactType::Text, "text"),
+            ("acct", FactType::Account, "author"),
+            ("qualified", FactType::Account, "author account"),
+            ("display_name", FactType::Name, "author name"),
+            ("application", FactType::Text, "application"),
+            ("attachments", FactType::Url, "attachments"),
+            ("url", FactType::Url, "URL"),
+            ("reblog_acct", FactType::Account, "boosted author"),
+            ("reblog_qualified", FactType::Account, "boosted account"),
+            ("reblog_text", FactType::Text, "boosted text"),
+            ("reblog_url", FactType::Url, "boosted URL"),
+            ("replies", FactType::Count, "replies"),
+            ("boosts", FactType::Count, "boosts"),
+            ("favourites", FactType::Count, "favourites"),
+            ("visibility", FactType::Text, "visibility"),
+            ("reply_to", FactType::Identifier, "in reply to"),
+            ("id", FactType::Identifier, "id"),
+        ],
+        created: ("created", date_text),
+        times: &[],
+        written: "ISO 8601",
+    };
     for (inv, t, row) in pages.rows() {
         let direct = t.get(row, "visibility") == Some("direct");
         let mine = t.get(row, "mine") == Some("1");
         let acct = t.get(row, "acct").unwrap_or("?");
-        let mut d = if direct {
-            Draft::new(
-                "messages",
-                if mine {
-                    "Mastodon direct message sent".to_string()
-                } else {
-                    format!("Mastodon direct message from @{acct}")
-                },
-            )
-        } else {
-            Draft::new("social", format!("Mastodon status by @{acct}"))
-        };
-        d.fact(FactType::Path, Some(&l.path), &l.found);
-        let said = d.fields(
+        status(
+            ctx,
+            l,
+            &spec,
+            inv,
             t,
             row,
-            inv,
-            &[
-                ("text", FactType::Text, "text"),
-                ("acct", FactType::Account, "author"),
-                ("qualified", FactType::Account, "author account"),
-                ("display_name", FactType::Name, "author name"),
-                ("application", FactType::Text, "application"),
-                ("attachments", FactType::Url, "attachments"),
-                ("url", FactType::Url, "URL"),
-                ("reblog_acct", FactType::Account, "boosted author"),
-                ("reblog_qualified", FactType::Account, "boosted account"),
-                ("reblog_text", FactType::Text, "boosted text"),
-                ("reblog_url", FactType::Url, "boosted URL"),
-                ("replies", FactType::Count, "replies"),
-                ("boosts", FactType::Count, "boosts"),
-                ("favourites", FactType::Count, "favourites"),
-                ("visibility", FactType::Text, "visibility"),
-                ("reply_to", FactType::Identifier, "in reply to"),
-                ("id", FactType::Identifier, "id"),
-            ],
-        );
-        let at = t.get(row, "created");
-        if direct && own.is_some() {
-            d.message_time(at, date_text(at), mine, inv);
-        } else {
-            d.time(at, date_text(at), "Mastodon status created", inv);
-        }
-        d.interpretation = format!(
-            "home_timeline row {} of {file}: {}: {}; the time is ISO 8601.",
-            t.get(row, "rid").unwrap_or("?"),
-            match (direct, mine) {
-                (true, true) => "a direct message the device's user wrote",
-                (true, false) => "a direct message to the device's user",
-                (false, true) => "a status of the device's user in their home timeline",
-                (false, false) => "a status in the Mastodon app's home timeline",
-            },
-            said.join(", ")
-        );
-        record_draft(ctx, d)?;
+            acct,
+            (direct, mine, own.is_some()),
+        )?;
         person(ctx, inv, t, row, "qualified", "display_name", &file)?;
         own_handle(ctx, inv, t, row, "mine", "qualified", &file, owner)?;
-        if direct
-            && own.is_some()
-            && let Some(text) = t.get(row, "text")
-        {
-            let q = t.get(row, "qualified");
-            crate::identity::claims_by_direction(
-                ctx,
-                inv,
-                text,
-                &format!(
-                    "Mastodon direct message (home_timeline row {} of {file})",
-                    t.get(row, "rid").unwrap_or("?")
-                ),
-                mine,
-                q.filter(|_| !mine).map(|q| (q, acct)),
-            )?;
-        }
     }
     Ok(())
 }

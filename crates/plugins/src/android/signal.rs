@@ -59,8 +59,26 @@ pub(super) fn secrets<'a>(l: &Located, found: &'a [Located]) -> Option<&'a Locat
         .min_by_key(|s| (!s.path.contains("/Secrets/"), s.path.len()))
 }
 
-/// One Signal database.
-pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), RuntimeError> {
+/// An app's store that may be SQLCipher-encrypted with a passphrase the extraction's
+/// `Secrets/secrets.json` holds: its header probed, then its schema read — as it is when it is
+/// plain, through `sqlite_query`'s `cipher` with `profile` when it is encrypted and the key
+/// file is there. `None` when it cannot be read: named encrypted (naming `app`) when the key
+/// file is missing or did not open it, noted otherwise. Returns the extra arguments its
+/// queries take (the `cipher`) with the schema.
+#[allow(clippy::type_complexity)]
+pub(super) fn open_with_key(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    found: &[Located],
+    profile: &str,
+    app: &str,
+) -> Result<
+    Option<(
+        Map<String, serde_json::Value>,
+        std::collections::BTreeMap<String, BTreeSet<String>>,
+    )>,
+    RuntimeError,
+> {
     let name = artefact_name(&l.tree, &l.path);
     let Some((inv, header)) = crate::ios::signal::sqlcipher(
         ctx,
@@ -68,7 +86,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), R
         crate::identity::args_on(&l.tree, json!({"path": l.path})),
     )?
     else {
-        return Ok(());
+        return Ok(None);
     };
     use crate::ios::signal::Header;
     let extra = match (&header, secrets(l, found)) {
@@ -77,19 +95,20 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), R
             let mut m = Map::new();
             m.insert(
                 "cipher".into(),
-                json!({"profile": "signal_android", "secrets": s.path}),
+                json!({"profile": profile, "secrets": s.path}),
             );
             m
         }
         _ => {
-            return super::wechat::encrypted_as(
+            super::wechat::encrypted_as(
                 ctx,
                 l,
-                "Signal",
+                app,
                 "its key is in the Android keystore and the extraction holds no Secrets/secrets.json",
                 &inv,
                 header,
-            );
+            )?;
+            return Ok(None);
         }
     };
     let Some(schema) = schema_on_args(ctx, &l.tree, &l.path, &extra)? else {
@@ -98,12 +117,21 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), R
             super::wechat::encrypted_as(
                 ctx,
                 l,
-                "Signal",
+                app,
                 "the extraction's Secrets/secrets.json did not open it",
                 &inv,
                 header,
             )?;
         }
+        return Ok(None);
+    };
+    Ok(Some((extra, schema)))
+}
+
+/// One Signal database.
+pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((extra, schema)) = open_with_key(ctx, l, found, "signal_android", "Signal")? else {
         return Ok(());
     };
     let read = Read {

@@ -24,12 +24,12 @@ use std::collections::BTreeSet;
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::{Located, record_query_args};
-use crate::calls::column_or_null;
+use crate::calls::{Tables, column_or_null};
 use crate::drafts::{RowPhenomena, unix_seconds};
-use crate::identity::{artefact_name, observe_columns, schema_on_args};
+use crate::identity::{artefact_name, observe_columns};
 
 /// Whether `l` is SimpleX Chat's store.
 pub fn is_store(l: &Located) -> bool {
@@ -50,78 +50,32 @@ fn ts(cols: &BTreeSet<String>, prefix: &str, col: &str, alias: &str) -> String {
 /// The store (encrypted: read with the extraction's key file when it has one).
 pub fn store(ctx: &AgentCtx<'_>, l: &Located, found: &[Located]) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, header)) = crate::ios::signal::sqlcipher(
+    let Some((extra, schema)) =
+        super::signal::open_with_key(ctx, l, found, "simplex_android", "SimpleX Chat")?
+    else {
+        return Ok(());
+    };
+    let Some(tables) = Tables::of(
         ctx,
         &name,
-        crate::identity::args_on(&l.tree, json!({"path": l.path})),
+        "SimpleX Chat's files_chat.db",
+        &schema,
+        &[
+            "users",
+            "contacts",
+            "chat_items",
+            "files",
+            "chat_item_versions",
+            "chat_item_reactions",
+        ],
     )?
     else {
         return Ok(());
     };
-    use crate::ios::signal::Header;
-    let extra = match (&header, super::signal::secrets(l, found)) {
-        (Header::Sqlite, _) => Map::new(),
-        (Header::Encrypted(_), Some(s)) => {
-            let mut m = Map::new();
-            m.insert(
-                "cipher".into(),
-                json!({"profile": "simplex_android", "secrets": s.path}),
-            );
-            m
-        }
-        _ => {
-            return super::wechat::encrypted_as(
-                ctx,
-                l,
-                "SimpleX Chat",
-                "its passphrase is in the Android keystore and the extraction holds no Secrets/secrets.json",
-                &inv,
-                header,
-            );
-        }
-    };
-    let Some(schema) = schema_on_args(ctx, &l.tree, &l.path, &extra)? else {
-        if !extra.is_empty() {
-            super::wechat::encrypted_as(
-                ctx,
-                l,
-                "SimpleX Chat",
-                "the extraction's Secrets/secrets.json did not open it",
-                &inv,
-                header,
-            )?;
-        }
-        return Ok(());
-    };
-    let tables = [
-        "users",
-        "contacts",
-        "chat_items",
-        "files",
-        "chat_item_versions",
-        "chat_item_reactions",
-    ];
-    let table = |t: &str| schema.get(t).filter(|c| !c.is_empty());
-    if tables.iter().all(|t| table(t).is_none()) {
-        ctx.unparsed(
-            &name,
-            &format!(
-                "could not parse SimpleX Chat's files_chat.db because it has none of the tables {}",
-                tables.join(", ")
-            ),
-            None,
-        )?;
-        return Ok(());
-    }
-    let need = |t: &str, cols: &[&str]| -> Result<Option<&BTreeSet<String>>, RuntimeError> {
-        let Some(c) = table(t) else {
-            return Ok(None);
-        };
-        Ok(
-            crate::calls::require_columns(ctx, &name, "SimpleX Chat's files_chat.db", t, c, cols)?
-                .then_some(c),
-        )
-    };
+    let (table, need) = (
+        |t: &str| tables.get(t),
+        |t: &str, c: &[&str]| tables.need(t, c),
+    );
     let r = Read {
         ctx,
         l,

@@ -22,9 +22,9 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
-use super::mastodon::handle_expr;
+use super::mastodon::{Statuses, handle_expr, status};
 use super::{Located, record_query};
-use crate::calls::{column_or_null, select_columns};
+use crate::calls::{Tables, column_or_null, select_columns};
 use crate::drafts::{Draft, RowPhenomena, record_draft, unix_millis};
 use crate::identity::{artefact_name, observe_columns, pages_on, schema_on};
 use crate::ios::mastodon::html_text;
@@ -52,24 +52,10 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let table = |t: &str| schema.get(t).filter(|c| !c.is_empty());
-    if TABLES.iter().all(|t| table(t).is_none()) {
-        ctx.unparsed(
-            &name,
-            &format!(
-                "could not parse Tusky's tuskyDB because it has none of the tables {}",
-                TABLES.join(", ")
-            ),
-            None,
-        )?;
+    let Some(tables) = Tables::of(ctx, &name, "Tusky's tuskyDB", &schema, &TABLES)? else {
         return Ok(());
-    }
-    let need = |t: &str, cols: &[&str]| -> Result<Option<&BTreeSet<String>>, RuntimeError> {
-        let Some(c) = table(t) else {
-            return Ok(None);
-        };
-        Ok(crate::calls::require_columns(ctx, &name, "Tusky's tuskyDB", t, c, cols)?.then_some(c))
     };
+    let need = |t: &str, c: &[&str]| tables.need(t, c);
     // the signed-in accounts, the device's user's
     let mut own = BTreeSet::new();
     if let Some(c) = need("AccountEntity", &["id", "accountId", "username", "domain"])? {
@@ -329,7 +315,6 @@ fn statuses(
             ]
         ),
     );
-    let file = l.name().to_string();
     let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());
     };
@@ -339,86 +324,48 @@ fn statuses(
         &pages,
         "Tusky statuses",
     )?;
+    let spec = Statuses {
+        app: "Tusky",
+        table: "TimelineStatusEntity",
+        fields: &[
+            ("text", FactType::Text, "text"),
+            ("username", FactType::Account, "author"),
+            ("qualified", FactType::Account, "author account"),
+            ("displayName", FactType::Name, "author name"),
+            ("url", FactType::Url, "URL"),
+            ("attachments", FactType::Url, "attachments"),
+            ("boosts", FactType::Count, "boosts"),
+            ("favourites", FactType::Count, "favourites"),
+            ("replies", FactType::Count, "replies"),
+            ("reblogged", FactType::Count, "boosted by the user"),
+            ("bookmarked", FactType::Count, "bookmarked by the user"),
+            ("favourited", FactType::Count, "favourited by the user"),
+            ("sensitive", FactType::Count, "sensitive"),
+            ("spoiler", FactType::Text, "content warning"),
+            ("visibility", FactType::Text, "visibility"),
+            ("application", FactType::Text, "application"),
+            ("language", FactType::Text, "language"),
+            ("reply_to", FactType::Identifier, "in reply to"),
+            ("serverId", FactType::Identifier, "id"),
+        ],
+        created: ("createdAt", unix_millis),
+        times: &[("editedAt", "Mastodon status edited", unix_millis)],
+        written: "Unix milliseconds",
+    };
     for (inv, t, row) in pages.rows() {
         let direct = t.get(row, "visibility_code") == Some("4");
         let mine = t.get(row, "author_id").is_some_and(|x| own.contains(x));
         let who = t.get(row, "username").unwrap_or("?");
-        let mut d = if direct {
-            Draft::new(
-                "messages",
-                if mine {
-                    "Tusky direct message sent".to_string()
-                } else {
-                    format!("Tusky direct message from @{who}")
-                },
-            )
-        } else {
-            Draft::new("social", format!("Tusky status by @{who}"))
-        };
-        d.fact(FactType::Path, Some(&l.path), &l.found);
-        let said = d.fields(
+        status(
+            ctx,
+            l,
+            &spec,
+            inv,
             t,
             row,
-            inv,
-            &[
-                ("text", FactType::Text, "text"),
-                ("username", FactType::Account, "author"),
-                ("qualified", FactType::Account, "author account"),
-                ("displayName", FactType::Name, "author name"),
-                ("url", FactType::Url, "URL"),
-                ("attachments", FactType::Url, "attachments"),
-                ("boosts", FactType::Count, "boosts"),
-                ("favourites", FactType::Count, "favourites"),
-                ("replies", FactType::Count, "replies"),
-                ("reblogged", FactType::Count, "boosted by the user"),
-                ("bookmarked", FactType::Count, "bookmarked by the user"),
-                ("favourited", FactType::Count, "favourited by the user"),
-                ("sensitive", FactType::Count, "sensitive"),
-                ("spoiler", FactType::Text, "content warning"),
-                ("visibility", FactType::Text, "visibility"),
-                ("application", FactType::Text, "application"),
-                ("language", FactType::Text, "language"),
-                ("reply_to", FactType::Identifier, "in reply to"),
-                ("serverId", FactType::Identifier, "id"),
-            ],
-        );
-        let at = t.get(row, "createdAt");
-        if direct && !own.is_empty() {
-            d.message_time(at, unix_millis(at), mine, inv);
-        } else {
-            d.time(at, unix_millis(at), "Mastodon status created", inv);
-        }
-        let edited = t.get(row, "editedAt");
-        d.time(edited, unix_millis(edited), "Mastodon status edited", inv);
-        d.interpretation = format!(
-            "TimelineStatusEntity row {} of {file}: {}: {}; times are Unix milliseconds.",
-            t.get(row, "rid").unwrap_or("?"),
-            match (direct, mine) {
-                (true, true) => "a direct message the device's user wrote",
-                (true, false) => "a direct message to the device's user",
-                (false, true) => "a status of the device's user in a Tusky timeline",
-                (false, false) => "a status in a Tusky timeline",
-            },
-            said.join(", ")
-        );
-        record_draft(ctx, d)?;
-        if direct
-            && !own.is_empty()
-            && let Some(text) = t.get(row, "text")
-        {
-            let q = t.get(row, "qualified");
-            crate::identity::claims_by_direction(
-                ctx,
-                inv,
-                text,
-                &format!(
-                    "Tusky direct message (TimelineStatusEntity row {} of {file})",
-                    t.get(row, "rid").unwrap_or("?")
-                ),
-                mine,
-                q.filter(|_| !mine).map(|q| (q, who)),
-            )?;
-        }
+            who,
+            (direct, mine, !own.is_empty()),
+        )?;
     }
     Ok(())
 }

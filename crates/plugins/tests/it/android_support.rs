@@ -356,3 +356,52 @@ pub fn rows_in(
     }
     rows.len()
 }
+
+/// The rows an oracle script (ALEAPP's or iLEAPP's logic re-run) prints as JSON lines
+/// `[kind, key, values…]`, those of `kind`; run by the interpreter `python` with `args`.
+pub fn oracle_rows(python: &str, script: &str, args: &[&str], kind: &str) -> Vec<Vec<String>> {
+    let out = std::process::Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
+        .filter(|r| r[0] == kind)
+        .collect()
+}
+
+/// Whether `p` holds `v` as a fact.
+pub fn has_fact(p: &masf_graph::Phenomenon, v: &str) -> bool {
+    p.verified_facts.iter().any(|f| f.value == v)
+}
+
+/// Asserts that the values of each row from index `from` are all held (`has`) by one
+/// phenomenon titled `prefix…` of `all`; returns the number of rows.
+pub fn assert_rows_in(
+    all: &[masf_graph::Phenomenon],
+    rows: &[Vec<String>],
+    prefix: &str,
+    from: usize,
+    has: &dyn Fn(&masf_graph::Phenomenon, &str) -> bool,
+) -> usize {
+    for r in rows {
+        assert!(
+            all.iter()
+                .any(|p| p.title.starts_with(prefix) && r[from..].iter().all(|v| has(p, v))),
+            "{r:?} in none of {:#?}",
+            all.iter()
+                .filter(|p| p.title.starts_with(prefix))
+                .collect::<Vec<_>>()
+        );
+    }
+    rows.len()
+}

@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use crate::android_support::{rows_in, triage};
+use crate::android_support::{assert_rows_in, has_fact, oracle_rows, rows_in, triage};
 
 const ANA: &str = "did:plc:ana4k2m7q9x3v5w8z1c6b0n";
 const BEN: &str = "did:plc:ben7r3t9y2u5i8o1p4a6s0d";
@@ -166,46 +166,12 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// ALEAPP's rows of `kind` from `app` (see [`ORACLE`]): `(key, values)`.
-fn oracle(app: &Path, kind: &str) -> Vec<(String, Vec<String>)> {
-    let out = std::process::Command::new("python3")
-        .args(["-c", ORACLE, s(app)])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
-        .filter(|r| r[0] == kind)
-        .map(|r| (r[1].clone(), r[2..].to_vec()))
-        .collect()
-}
-
 /// Each oracle row of `kind` is in a phenomenon titled `prefix…` holding its key and values
 /// (ALEAPP joins a post's languages with ", ": each language then).
 fn check(all: &[masf_graph::Phenomenon], app: &Path, kind: &str, prefix: &str) -> usize {
-    let found: Vec<&masf_graph::Phenomenon> =
-        all.iter().filter(|p| p.title.starts_with(prefix)).collect();
-    let has = |p: &masf_graph::Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
-    let rows = oracle(app, kind);
-    for (key, values) in &rows {
-        let holds = |p: &masf_graph::Phenomenon| {
-            has(p, key)
-                && values
-                    .iter()
-                    .all(|v| v.split(", ").all(|part| has(p, part)))
-        };
-        assert!(
-            found.iter().any(|p| holds(p)),
-            "{kind} {key} {values:?} in none of {found:#?}"
-        );
-    }
-    rows.len()
+    let rows = oracle_rows("python3", ORACLE, &[s(app)], kind);
+    let has = |p: &masf_graph::Phenomenon, v: &str| v.split(", ").all(|part| has_fact(p, part));
+    assert_rows_in(all, &rows, prefix, 1, &has)
 }
 
 #[test]

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::android_support::triage;
+use crate::android_support::{assert_rows_in, oracle_rows, triage};
 
 /// argv: Maya's databases folder, Leo's.
 const WRITE: &str = r#"
@@ -161,37 +161,13 @@ fn s(p: &Path) -> &str {
 /// value as a fact or, for an attribute with several selected values, as one of a fact's
 /// `, `-joined values; returns the number of rows.
 fn check(all: &[masf_graph::Phenomenon], db: &Path, kind: &str, prefix: &str) -> usize {
-    let out = std::process::Command::new("python3")
-        .args(["-c", ORACLE, s(db)])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
-        .filter(|r| r[0] == kind)
-        .collect();
-    let found: Vec<&masf_graph::Phenomenon> =
-        all.iter().filter(|p| p.title.starts_with(prefix)).collect();
+    let rows = oracle_rows("python3", ORACLE, &[s(db)], kind);
     let has = |p: &masf_graph::Phenomenon, v: &str| {
         p.verified_facts
             .iter()
             .any(|f| f.value == v || f.value.split(", ").any(|x| x == v))
     };
-    for r in &rows {
-        assert!(
-            found
-                .iter()
-                .any(|p| has(p, &r[1]) && r[2..].iter().all(|v| has(p, v))),
-            "{kind} {r:?} in none of {found:#?}"
-        );
-    }
-    rows.len()
+    assert_rows_in(all, &rows, prefix, 1, &has)
 }
 
 #[test]

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use crate::android_support::{rows_in, triage};
+use crate::android_support::{assert_rows_in, has_fact, oracle_rows, rows_in, triage};
 
 /// argv: Ines's app folder, Karl's.
 const WRITE: &str = r#"
@@ -117,30 +117,8 @@ fn s(p: &Path) -> &str {
 }
 
 fn oracle(all: &[masf_graph::Phenomenon], app: &Path, kind: &str, prefix: &str) -> usize {
-    let out = std::process::Command::new("python3")
-        .args(["-c", ORACLE, s(app)])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
-        .filter(|r| r[0] == kind)
-        .collect();
-    let has = |p: &masf_graph::Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
-    for r in &rows {
-        assert!(
-            all.iter()
-                .any(|p| p.title.starts_with(prefix) && r[1..].iter().all(|v| has(p, v))),
-            "{kind} {r:?}"
-        );
-    }
-    rows.len()
+    let rows = oracle_rows("python3", ORACLE, &[s(app)], kind);
+    assert_rows_in(all, &rows, prefix, 1, &has_fact)
 }
 
 /// ALEAPP's status text: the content with its tags removed (the fixtures' HTML is `<p>` and

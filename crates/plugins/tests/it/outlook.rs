@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use crate::android_support::triage;
+use crate::android_support::{assert_rows_in, has_fact, oracle_rows, triage};
 
 /// argv: Ada's shared_prefs folder, Ben's.
 const WRITE: &str = r#"
@@ -81,33 +81,8 @@ fn s(p: &Path) -> &str {
 }
 
 fn check(all: &[masf_graph::Phenomenon], prefs: &Path, kind: &str, prefix: &str) -> usize {
-    let out = std::process::Command::new("python3")
-        .args(["-c", ORACLE, s(prefs)])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
-        .filter(|r| r[0] == kind)
-        .collect();
-    let has = |p: &masf_graph::Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
-    for r in &rows {
-        assert!(
-            all.iter()
-                .any(|p| p.title.starts_with(prefix) && r[1..].iter().all(|v| has(p, v))),
-            "{kind} {r:?} in none of {:#?}",
-            all.iter()
-                .filter(|p| p.title.starts_with(prefix))
-                .collect::<Vec<_>>()
-        );
-    }
-    rows.len()
+    let rows = oracle_rows("python3", ORACLE, &[s(prefs)], kind);
+    assert_rows_in(all, &rows, prefix, 1, &has_fact)
 }
 
 #[test]

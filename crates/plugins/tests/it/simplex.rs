@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use crate::android_support::triage;
+use crate::android_support::{assert_rows_in, has_fact, oracle_rows, triage};
 
 const AVA_LINK: &str = "https://simplex.chat/contact#/?v=2-7&smp=smp%3A%2F%2FaVaKey%3D%40smp8.simplex.im%2FaVaQueue%23%2F%3Fv%3D1-3%26dh%3DMCowBQYDK2VuAyEA";
 const BO_LINK: &str = "https://simplex.chat/contact#/?v=2-7&smp=smp%3A%2F%2FbOKey%3D%40smp11.simplex.im%2FbOQueue%23%2F%3Fv%3D1-3%26dh%3DMCowBQYDK2VuAyEB";
@@ -144,33 +144,8 @@ fn write(root: &Path, key: &str, who: &str, with_secrets: bool) -> std::path::Pa
 }
 
 fn check(all: &[masf_graph::Phenomenon], db: &Path, key: &str, kind: &str, prefix: &str) -> usize {
-    let out = std::process::Command::new(python())
-        .args(["-c", ORACLE, s(db), key])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<Vec<String>> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Vec<String>>(l).unwrap())
-        .filter(|r| r[0] == kind)
-        .collect();
-    let has = |p: &masf_graph::Phenomenon, v: &str| p.verified_facts.iter().any(|f| f.value == v);
-    for r in &rows {
-        assert!(
-            all.iter()
-                .any(|p| p.title.starts_with(prefix) && r[2..].iter().all(|v| has(p, v))),
-            "{kind} {r:?} in none of {:#?}",
-            all.iter()
-                .filter(|p| p.title.starts_with(prefix))
-                .collect::<Vec<_>>()
-        );
-    }
-    rows.len()
+    let rows = oracle_rows(&python(), ORACLE, &[s(db), key], kind);
+    assert_rows_in(all, &rows, prefix, 2, &has_fact)
 }
 
 #[test]
