@@ -56,6 +56,7 @@
 //! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
 //! | SimpleX Chat `chat.simplex.app` `files/files_chat.db` (SQLCipher 4, read with the passphrase of the extraction's `Secrets/secrets.json`) ([`simplex`]) | the user's profiles, one per contact, per chat item, per file transfer, per earlier version of an edited item, per reaction | `simplex:<address>` persons (display name); `owner`: the user's own SimpleX address and display name |
 //! | Intercom SDK `shared_prefs/INTERCOM_SDK_USER_PREFS.xml`, `INTERCOM_DEDUPER_PREFS.xml` of any app ([`intercom`]) | one per app: the user id, e-mail, name and every attribute the app gave the SDK (Grok's `xUsername`) | `owner`: the e-mail addresses, name, X user name |
+//! | ROMEO `com.planetromeo.android.app` `databases/planetromeo-room.db`, `accounts.db` ([`romeo`]) | one per message (chat partner, text, status, images), per contact (profile fetched), the account | `romeo:<profile id>` persons (user name); `owner`: the account's id, user name, e-mail |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
 //! | FairEmail `eu.faircode.email/databases/fairemail` ([`fairemail`]) | one per account identity (addresses, names, signature, server, user; a stored password said, not copied), per contact (address, name, times and dates contacted), per e-mail (every address and name of each list, return path, subject, preview, folder, seen, attachments, dates) | `owner`: the identities' addresses and names; `handle:<address>` persons for contacts and correspondents |
 //! | Badoo `com.badoo.mobile/databases/ChatComDatabase` and `CombinedConnectionsDatabase` ([`bumble`]: the same chat platform) | one per message (sender, recipient, text, URL, question-game answers), per match (name, age, gender, photo URLs, work, education), per connection (name, gender, origin, sort time, avatar, last message shown) | `badoo:<user id>` and `badoo:<encrypted id>` persons; `owner` where the store keeps `is_incoming` |
@@ -131,6 +132,7 @@ mod partitions;
 mod playstore;
 mod recents;
 mod reddit;
+mod romeo;
 mod session;
 mod settings;
 mod signal;
@@ -320,6 +322,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("RKStorage", "apps"),
     ("tuskyDB", "messages"),
     ("files_chat.db", "messages"),
+    ("planetromeo-room.db", "messages"),
     ("INTERCOM_SDK_USER_PREFS.xml", "accounts"),
     ("INTERCOM_DEDUPER_PREFS.xml", "accounts"),
 ];
@@ -765,6 +768,11 @@ impl Plugin for AndroidPlugin {
                     "/INTERCOM_DEDUPER_PREFS.xml\"",
                 ],
                 "the user any app embedding the Intercom SDK identified to it (Grok among them): user id, e-mail, name, every attribute such as Grok's X user name",
+            ),
+            e(
+                "ROMEO planetromeo-room.db and accounts.db",
+                &["/com.planetromeo.android.app/databases/"],
+                "ROMEO (PlanetRomeo): messages with their chat partner, status and images attached, contacts with the profile fetched (headline, note, age, city, country, flags), the account (user name, e-mail, location, profile)",
             ),
             e(
                 "Tusky tuskyDB",
@@ -1254,6 +1262,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             })?;
         }
         for l in of("accounts*.db") {
+            if romeo::is_accounts(l) {
+                // ROMEO's own account store, read with its app
+                ctx.artefact(&artefact_name(&l.tree, &l.path), || romeo::accounts(ctx, l))?;
+                continue;
+            }
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::accounts(ctx, l)
             })?;
@@ -1793,6 +1806,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             outlook::triage(ctx, l)?;
         }
         intercom::triage(ctx, &found)?;
+        for l in found.iter().filter(|l| romeo::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || romeo::store(ctx, l))?;
+        }
         for l in found.iter().filter(|l| simplex::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 simplex::store(ctx, l, &found)

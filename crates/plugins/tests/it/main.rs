@@ -77,6 +77,7 @@ mod protonmail;
 mod reddit_android;
 mod reddit_ios;
 mod reminders;
+mod romeo;
 mod screens;
 mod session;
 mod signal_android;
