@@ -361,6 +361,22 @@ impl<'a, 's> Tables<'a, 's> {
         Ok(Some(t))
     }
 
+    /// The one table a store is read for, with each of `needed`: `None` when the store lacks
+    /// it (noted as [`Tables::of`] notes it) or a column (noted as [`Tables::need`] notes it).
+    pub fn one(
+        ctx: &'a AgentCtx<'s>,
+        artefact: &'a str,
+        what: &'a str,
+        schema: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        table: &str,
+        needed: &[&str],
+    ) -> Result<Option<&'a std::collections::BTreeSet<String>>, RuntimeError> {
+        match Self::of(ctx, artefact, what, schema, &[table])? {
+            Some(t) => t.need(table, needed),
+            None => Ok(None),
+        }
+    }
+
     /// The columns of `table`, when the store has it (with any column).
     pub fn get(&self, table: &str) -> Option<&'a std::collections::BTreeSet<String>> {
         self.schema.get(table).filter(|c| !c.is_empty())

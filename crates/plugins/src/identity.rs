@@ -79,6 +79,27 @@ pub fn observe_columns(
     Ok(())
 }
 
+/// The person a row names by the service-qualified id of its `qualified` column (the
+/// entity's context), labelled by the row's `label` column (else that id): each of `ids`
+/// observed as [`observe_columns`] observes them, `why(what, who)` each interpretation.
+/// Nothing when the row has no such id.
+#[allow(clippy::too_many_arguments)]
+pub fn observe_row_person(
+    ctx: &AgentCtx<'_>,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    cite: &Invoked,
+    label: &str,
+    ids: &[(&str, IdType, &str)],
+    why: &dyn Fn(&str, &str) -> String,
+) -> Result<(), RuntimeError> {
+    let Some(q) = t.get(row, "qualified") else {
+        return Ok(());
+    };
+    let who = t.get(row, label).unwrap_or(q);
+    observe_columns(ctx, q, who, t, row, cite, ids, &|what| why(what, who))
+}
+
 /// [`observe`] with the cue word of a control claim (see [`observe_written_wallets`]).
 #[allow(clippy::too_many_arguments)]
 pub fn observe_cued(

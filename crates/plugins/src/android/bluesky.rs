@@ -34,7 +34,8 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::Located;
-use crate::calls::{note_pages_cap, require_columns};
+use crate::calls::Tables;
+use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, RowPhenomena, date_text, record_draft, record_rows};
 use crate::identity::{args_on, artefact_name, observe, observe_columns, pages_on, schema_on};
 use crate::outputs::json_scalar;
@@ -107,22 +108,16 @@ fn storage(
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = schema.get("catalystLocalStorage").filter(|c| !c.is_empty()) else {
-        ctx.unparsed(
-            &name,
-            "could not parse Bluesky's RKStorage because it has none of the tables catalystLocalStorage",
-            None,
-        )?;
-        return Ok(());
-    };
-    if !require_columns(
+    if Tables::one(
         ctx,
         &name,
         "Bluesky's RKStorage",
+        &schema,
         "catalystLocalStorage",
-        cols,
         &["key", "value"],
-    )? {
+    )?
+    .is_none()
+    {
         return Ok(());
     }
     let file = l.name().to_string();

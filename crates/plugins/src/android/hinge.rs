@@ -530,22 +530,17 @@ fn cached_profiles(
             ],
         },
         &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "firstName").unwrap_or(q).to_string();
-            observe_columns(
+            crate::identity::observe_row_person(
                 ctx,
-                q,
-                &who,
                 t,
                 row,
                 inv,
+                "firstName",
                 &[
                     ("qualified", IdType::AccountId, "The Hinge user id"),
                     ("firstName", IdType::DisplayName, "The first name"),
                 ],
-                &|what| {
+                &|what, _| {
                     format!(
                         "{what} of a profile the Hinge app cached (profiles row {} of {file}).",
                         t.get(row, "rid").unwrap_or("?")

@@ -21,9 +21,9 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
-use super::Located;
+use super::{Located, record_query};
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
-use crate::drafts::{AfterRow, RowPhenomena, record_rows, unix_millis, unix_seconds};
+use crate::drafts::{RowPhenomena, unix_millis, unix_seconds};
 use crate::identity::{artefact_name, observe_columns, pages_on, schema_on};
 use crate::reddit::{matrix_id, reddit_id, user_name};
 
@@ -87,25 +87,25 @@ fn store(ctx: &AgentCtx<'_>, l: &Located, own: &mut BTreeSet<String>) -> Result<
     if let Some(c) = table("account") {
         known = true;
         if require_columns(ctx, &name, &what, "account", c, &["accountId"])? {
-            account(ctx, l, &name, c)?;
+            account(ctx, l, c)?;
         }
     }
     if let Some(c) = table("subreddit") {
         known = true;
         if require_columns(ctx, &name, &what, "subreddit", c, &["displayNamePrefixed"])? {
-            subreddits(ctx, l, &name, c)?;
+            subreddits(ctx, l, c)?;
         }
     }
     if let Some(c) = table("session_params") {
         known = true;
         if require_columns(ctx, &name, &what, "session_params", c, &["userId"])? {
-            session(ctx, l, &name, c, own)?;
+            session(ctx, l, c, own)?;
         }
     }
     if let Some(c) = table("RedditUserEntity") {
         known = true;
         if require_columns(ctx, &name, &what, "RedditUserEntity", c, &["redditId"])? {
-            users(ctx, l, &name, c)?;
+            users(ctx, l, c)?;
         }
     }
     if let Some(c) = table("event") {
@@ -124,7 +124,7 @@ fn store(ctx: &AgentCtx<'_>, l: &Located, own: &mut BTreeSet<String>) -> Result<
     if let Some(c) = table("room_summary") {
         known = true;
         if require_columns(ctx, &name, &what, "room_summary", c, &["roomId"])? {
-            rooms(ctx, l, &name, c)?;
+            rooms(ctx, l, c)?;
         }
     }
     if let Some(c) = table("room_member_summary") {
@@ -137,7 +137,7 @@ fn store(ctx: &AgentCtx<'_>, l: &Located, own: &mut BTreeSet<String>) -> Result<
             c,
             &["roomId", "userId"],
         )? {
-            members(ctx, l, &name, c)?;
+            members(ctx, l, c)?;
         }
     }
     if !known {
@@ -152,35 +152,13 @@ fn store(ctx: &AgentCtx<'_>, l: &Located, own: &mut BTreeSet<String>) -> Result<
     Ok(())
 }
 
-/// Reads `sql` in pages and records one phenomenon per row as `spec` says.
-fn rows(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    name: &str,
-    sql: &str,
-    what: &str,
-    spec: &RowPhenomena<'_>,
-    after: &mut AfterRow<'_>,
-) -> Result<(), RuntimeError> {
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, name, &pages, what)?;
-    record_rows(ctx, &l.path, &l.found, &pages, spec, after)
-}
-
 /// The columns `names` (each aliased as itself; NULL where missing).
 fn select(cols: &BTreeSet<String>, prefix: &str, names: &[&str]) -> String {
     let spec: Vec<(&str, &str)> = names.iter().map(|c| (*c, *c)).collect();
     crate::calls::select_columns(cols, prefix, &spec)
 }
 
-fn account(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    name: &str,
-    cols: &BTreeSet<String>,
-) -> Result<(), RuntimeError> {
+fn account(ctx: &AgentCtx<'_>, l: &Located, cols: &BTreeSet<String>) -> Result<(), RuntimeError> {
     let fields = [
         ("name", FactType::Account, "name"),
         ("accountId", FactType::Account, "account id"),
@@ -242,40 +220,31 @@ fn account(
         ],
     };
     let file = l.name().to_string();
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit accounts",
-        &spec,
-        &mut |inv, t, row| {
-            observe_columns(
-                ctx,
-                "owner",
-                "device owner",
-                t,
-                row,
-                inv,
-                &[
-                    ("qualified", IdType::AccountId, "The Reddit account id"),
-                    ("qualified_name", IdType::AccountId, "The Reddit user name"),
-                    ("email", IdType::Email, "The e-mail address"),
-                ],
-                &|what| {
-                    format!(
-                        "{what} of the Reddit account signed in to the app on the device (account of {file})."
-                    )
-                },
-            )
-        },
-    )
+    record_query(ctx, l, &sql, &spec, &mut |inv, t, row| {
+        observe_columns(
+            ctx,
+            "owner",
+            "device owner",
+            t,
+            row,
+            inv,
+            &[
+                ("qualified", IdType::AccountId, "The Reddit account id"),
+                ("qualified_name", IdType::AccountId, "The Reddit user name"),
+                ("email", IdType::Email, "The e-mail address"),
+            ],
+            &|what| {
+                format!(
+                    "{what} of the Reddit account signed in to the app on the device (account of {file})."
+                )
+            },
+        )
+    })
 }
 
 fn subreddits(
     ctx: &AgentCtx<'_>,
     l: &Located,
-    name: &str,
     cols: &BTreeSet<String>,
 ) -> Result<(), RuntimeError> {
     let fields = [
@@ -311,21 +280,12 @@ fn subreddits(
         fields: &fields,
         times: &[("createdUtc", "Reddit community created", unix_seconds)],
     };
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit communities",
-        &spec,
-        &mut |_, _, _| Ok(()),
-    )
+    record_query(ctx, l, &sql, &spec, &mut |_, _, _| Ok(()))
 }
 
 fn session(
     ctx: &AgentCtx<'_>,
     l: &Located,
-    name: &str,
     cols: &BTreeSet<String>,
     own: &mut BTreeSet<String>,
 ) -> Result<(), RuntimeError> {
@@ -360,41 +320,28 @@ fn session(
         times: &[("date", "Reddit chat session started", unix_millis)],
     };
     let file = l.name().to_string();
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit chat sessions",
-        &spec,
-        &mut |inv, t, row| {
-            if let Some(u) = t.get(row, "userId") {
-                own.insert(u.to_string());
-            }
-            observe_columns(
-                ctx,
-                "owner",
-                "device owner",
-                t,
-                row,
-                inv,
-                &[("qualified", IdType::AccountId, "The Reddit account id")],
-                &|what| {
-                    format!(
-                        "{what} of the Reddit chat session signed in on the device (session_params of {file}: its Matrix user id)."
-                    )
-                },
-            )
-        },
-    )
+    record_query(ctx, l, &sql, &spec, &mut |inv, t, row| {
+        if let Some(u) = t.get(row, "userId") {
+            own.insert(u.to_string());
+        }
+        observe_columns(
+            ctx,
+            "owner",
+            "device owner",
+            t,
+            row,
+            inv,
+            &[("qualified", IdType::AccountId, "The Reddit account id")],
+            &|what| {
+                format!(
+                    "{what} of the Reddit chat session signed in on the device (session_params of {file}: its Matrix user id)."
+                )
+            },
+        )
+    })
 }
 
-fn users(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    name: &str,
-    cols: &BTreeSet<String>,
-) -> Result<(), RuntimeError> {
+fn users(ctx: &AgentCtx<'_>, l: &Located, cols: &BTreeSet<String>) -> Result<(), RuntimeError> {
     let fields = [
         ("name", FactType::Account, "name"),
         ("redditId", FactType::Account, "Reddit id"),
@@ -438,33 +385,20 @@ fn users(
         ],
     };
     let file = l.name().to_string();
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit users",
-        &spec,
-        &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "name").unwrap_or(q).to_string();
-            observe_columns(
-                ctx,
-                q,
-                &who,
-                t,
-                row,
-                inv,
-                &[
-                    ("qualified", IdType::AccountId, "The Reddit account id"),
-                    ("qualified_name", IdType::AccountId, "The Reddit user name"),
-                ],
-                &|what| format!("{what} of u/{who}, a Reddit user the chat cached ({file})."),
-            )
-        },
-    )
+    record_query(ctx, l, &sql, &spec, &mut |inv, t, row| {
+        crate::identity::observe_row_person(
+            ctx,
+            t,
+            row,
+            inv,
+            "name",
+            &[
+                ("qualified", IdType::AccountId, "The Reddit account id"),
+                ("qualified_name", IdType::AccountId, "The Reddit user name"),
+            ],
+            &|what, who| format!("{what} of u/{who}, a Reddit user the chat cached ({file})."),
+        )
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -634,12 +568,7 @@ fn events(
     Ok(())
 }
 
-fn rooms(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    name: &str,
-    cols: &BTreeSet<String>,
-) -> Result<(), RuntimeError> {
+fn rooms(ctx: &AgentCtx<'_>, l: &Located, cols: &BTreeSet<String>) -> Result<(), RuntimeError> {
     let fields = [
         ("displayName", FactType::Name, "name"),
         ("roomType", FactType::Text, "type"),
@@ -680,23 +609,10 @@ fn rooms(
             unix_millis,
         )],
     };
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit chat rooms",
-        &spec,
-        &mut |_, _, _| Ok(()),
-    )
+    record_query(ctx, l, &sql, &spec, &mut |_, _, _| Ok(()))
 }
 
-fn members(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    name: &str,
-    cols: &BTreeSet<String>,
-) -> Result<(), RuntimeError> {
+fn members(ctx: &AgentCtx<'_>, l: &Located, cols: &BTreeSet<String>) -> Result<(), RuntimeError> {
     let fields = [
         ("displayName", FactType::Name, "display name"),
         ("userId", FactType::Account, "user id"),
@@ -728,31 +644,18 @@ fn members(
         times: &[],
     };
     let file = l.name().to_string();
-    rows(
-        ctx,
-        l,
-        name,
-        &sql,
-        "Reddit chat members",
-        &spec,
-        &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "displayName").unwrap_or(q).to_string();
-            observe_columns(
-                ctx,
-                q,
-                &who,
-                t,
-                row,
-                inv,
-                &[
-                    ("qualified", IdType::AccountId, "The Reddit account id"),
-                    ("displayName", IdType::DisplayName, "The display name"),
-                ],
-                &|what| format!("{what} of {who}, a member of a Reddit chat room ({file})."),
-            )
-        },
-    )
+    record_query(ctx, l, &sql, &spec, &mut |inv, t, row| {
+        crate::identity::observe_row_person(
+            ctx,
+            t,
+            row,
+            inv,
+            "displayName",
+            &[
+                ("qualified", IdType::AccountId, "The Reddit account id"),
+                ("displayName", IdType::DisplayName, "The display name"),
+            ],
+            &|what, who| format!("{what} of {who}, a member of a Reddit chat room ({file})."),
+        )
+    })
 }

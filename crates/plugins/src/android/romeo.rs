@@ -145,22 +145,17 @@ fn messages(
             times: &[("date", "ROMEO message", number_or_text)],
         },
         &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "partner_name").unwrap_or(q).to_string();
-            observe_columns(
+            crate::identity::observe_row_person(
                 ctx,
-                q,
-                &who,
                 t,
                 row,
                 inv,
+                "partner_name",
                 &[
                     ("qualified", IdType::AccountId, "The ROMEO profile id"),
                     ("partner_name", IdType::Nickname, "The user name"),
                 ],
-                &|what| {
+                &|what, who| {
                     format!(
                         "{what} of {who}, a ROMEO chat partner of the device's user (MessageEntity row {} of {file}).",
                         t.get(row, "rid").unwrap_or("?")
@@ -246,22 +241,17 @@ fn contacts(
             ],
         },
         &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "name").unwrap_or(q).to_string();
-            observe_columns(
+            crate::identity::observe_row_person(
                 ctx,
-                q,
-                &who,
                 t,
                 row,
                 inv,
+                "name",
                 &[
                     ("qualified", IdType::AccountId, "The ROMEO profile id"),
                     ("name", IdType::Nickname, "The user name"),
                 ],
-                &|what| {
+                &|what, who| {
                     format!(
                         "{what} of {who}, a ROMEO contact of the device's user (ContactEntity row {} of {file}).",
                         t.get(row, "rid").unwrap_or("?")

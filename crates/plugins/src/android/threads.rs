@@ -29,8 +29,9 @@ use masf_graph::{FactType, IdType};
 use serde_json::json;
 
 use super::{Located, record_query};
+use crate::calls::Tables;
 use crate::drafts::{Draft, RowPhenomena, record_draft, unix_millis, unix_seconds};
-use crate::identity::{args_on, artefact_name, observe_columns, schema_on};
+use crate::identity::{args_on, artefact_name, schema_on};
 
 /// The app's data folder name.
 pub const PACKAGE: &str = "com.instagram.barcelona";
@@ -284,24 +285,17 @@ fn time_in_app(ctx: &AgentCtx<'_>, l: &Located, account: &str) -> Result<(), Run
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = schema.get("intervals").filter(|c| !c.is_empty()) else {
-        ctx.unparsed(
-            &name,
-            "could not parse Threads' time_in_app store because it has none of the tables intervals",
-            None,
-        )?;
-        return Ok(());
-    };
-    if !crate::calls::require_columns(
+    let Some(cols) = Tables::one(
         ctx,
         &name,
         "Threads' time_in_app store",
+        &schema,
         "intervals",
-        cols,
         &["start_walltime", "end_walltime"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let evicted = if schema
         .get("metadata")
         .is_some_and(|m| m.contains("key") && m.contains("value"))
@@ -365,27 +359,17 @@ fn feed(ctx: &AgentCtx<'_>, l: &Located, account: &str) -> Result<(), RuntimeErr
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = schema
-        .get("barcelona_user_feed_items")
-        .filter(|c| !c.is_empty())
-    else {
-        ctx.unparsed(
-            &name,
-            "could not parse Threads' feed store because it has none of the tables barcelona_user_feed_items",
-            None,
-        )?;
-        return Ok(());
-    };
-    if !crate::calls::require_columns(
+    let Some(cols) = Tables::one(
         ctx,
         &name,
         "Threads' feed store",
+        &schema,
         "barcelona_user_feed_items",
-        cols,
         &["id", "data"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let doc = "CAST(f.data AS TEXT)";
     let p = |path: &str| format!("json_extract(t.value, '$.post.{path}')");
     let author = format!("COALESCE({}, {})", p("user.id"), p("user.pk"));
@@ -449,23 +433,18 @@ fn feed(ctx: &AgentCtx<'_>, l: &Located, account: &str) -> Result<(), RuntimeErr
             ],
         },
         &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let who = t.get(row, "username").unwrap_or(q).to_string();
-            observe_columns(
+            crate::identity::observe_row_person(
                 ctx,
-                q,
-                &who,
                 t,
                 row,
                 inv,
+                "username",
                 &[
                     ("qualified", IdType::AccountId, "The Instagram id"),
                     ("username", IdType::Nickname, "The user name"),
                     ("full_name", IdType::DisplayName, "The full name"),
                 ],
-                &|what| {
+                &|what, _| {
                     format!(
                         "{what} of the author of a Threads post (feed item {} of {file}).",
                         t.get(row, "thread").unwrap_or("?")

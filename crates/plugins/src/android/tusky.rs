@@ -217,22 +217,17 @@ fn timeline_accounts(
             times: &[],
         },
         &mut |inv, t, row| {
-            let Some(q) = t.get(row, "qualified") else {
-                return Ok(());
-            };
-            let label = t.get(row, "displayName").unwrap_or(q).to_string();
-            observe_columns(
+            crate::identity::observe_row_person(
                 ctx,
-                q,
-                &label,
                 t,
                 row,
                 inv,
+                "displayName",
                 &[
                     ("qualified", IdType::AccountId, "The Mastodon handle"),
                     ("displayName", IdType::DisplayName, "The display name"),
                 ],
-                &|what| {
+                &|what, _| {
                     format!(
                         "{what} of a Mastodon account Tusky's timelines hold (TimelineAccountEntity row {} of {file}).",
                         t.get(row, "rid").unwrap_or("?")

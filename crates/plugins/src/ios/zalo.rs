@@ -23,6 +23,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 
 use super::{Draft, Run};
+use crate::calls::Tables;
 use crate::drafts::{RowPhenomena, record_rows, unix_by_magnitude};
 use crate::identity::{TreeRef, artefact_name, pages_on, schema_on};
 use crate::outputs::raw;
@@ -184,24 +185,17 @@ fn group_store(
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    let Some(cols) = schema.get("GroupEntity") else {
-        ctx.unparsed(
-            &name,
-            "could not parse Zalo's chatgroup.sqlite because it has none of the tables GroupEntity",
-            None,
-        )?;
-        return Ok(());
-    };
-    if !crate::calls::require_columns(
+    let Some(cols) = Tables::one(
         ctx,
         &name,
         "Zalo's chatgroup.sqlite",
+        &schema,
         "GroupEntity",
-        cols,
         &["groupid"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let sql = format!(
         "SELECT g.rowid AS rid, g.groupid AS groupid, {} FROM GroupEntity g ORDER BY g.rowid",
         crate::calls::column_or_null(cols, "g.", "name", "name")
@@ -320,24 +314,17 @@ fn chat_store(
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    let Some(cols) = schema.get("ChatContent").filter(|c| !c.is_empty()) else {
-        ctx.unparsed(
-            &name,
-            "could not parse Zalo's chat store because it has none of the tables ChatContent",
-            None,
-        )?;
-        return Ok(());
-    };
-    if !crate::calls::require_columns(
+    let Some(cols) = Tables::one(
         ctx,
         &name,
         "Zalo's chat store",
+        &schema,
         "ChatContent",
-        cols,
         &["SenderId", "MsgType", "TimeStamp"],
-    )? {
+    )?
+    else {
         return Ok(());
-    }
+    };
     let col = |c: &str, alias: &str| crate::calls::column_or_null(cols, "c.", c, alias);
     let bin = if cols.contains("BinNet") {
         "CAST(c.BinNet AS TEXT)"
