@@ -140,6 +140,7 @@ pub mod json_tool;
 pub mod leveldb_tool;
 pub mod log;
 pub mod marks;
+pub mod postbox;
 pub mod protobuf;
 pub mod rederive;
 pub mod scan_tools;

@@ -637,6 +637,55 @@ pub fn check_select<'c>(
     Ok(stmt)
 }
 
+/// The `postbox` argument: result column → kind (at most 16).
+fn postbox_arg(a: &Value) -> Result<Vec<(String, crate::postbox::Kind)>, ToolError> {
+    let Some(v) = a.get("postbox").filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let Some(m) = v.as_object() else {
+        return Err(ToolError::InvalidArgs(
+            "postbox: an object {\"<result column>\": \"<kind>\"}".into(),
+        ));
+    };
+    if m.len() > 16 {
+        return Err(ToolError::InvalidArgs(format!(
+            "postbox: {} columns, at most 16",
+            m.len()
+        )));
+    }
+    m.iter()
+        .map(|(c, k)| {
+            k.as_str()
+                .and_then(crate::postbox::Kind::parse)
+                .map(|k| (c.clone(), k))
+                .ok_or_else(|| {
+                    ToolError::InvalidArgs(format!(
+                        "postbox.{c}: {k} is not a kind (one of {})",
+                        crate::postbox::Kind::NAMES.join(", ")
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The kind of each result column the `postbox` argument names; a named column the result
+/// lacks is refused.
+fn postbox_columns(
+    postbox: &[(String, crate::postbox::Kind)],
+    columns: &[String],
+) -> Result<Vec<Option<crate::postbox::Kind>>, ToolError> {
+    if let Some((c, _)) = postbox.iter().find(|(c, _)| !columns.contains(c)) {
+        return Err(ToolError::InvalidArgs(format!(
+            "postbox.{c}: the result has no column {c} (its columns: {})",
+            columns.join(", ")
+        )));
+    }
+    Ok(columns
+        .iter()
+        .map(|c| postbox.iter().find(|(n, _)| n == c).map(|(_, k)| *k))
+        .collect())
+}
+
 /// `sqlite_query`: one read-only SELECT.
 pub struct SqliteQuery;
 
@@ -658,6 +707,7 @@ impl Tool for SqliteQuery {
         p.insert("base64".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are base64 (length a multiple of 4, base64 alphabet only) of UTF-8 text as `b64:` followed by the text; with `protobuf` also set, base64 of a Protocol Buffers message as `protobuf:` followed by its JSON. Any other cell is written as usual. Tango keeps names and messages this way."}));
         p.insert("java".into(), json!({"type": "boolean", "description": "Render TEXT or BLOB cells that are a Java serialization stream (ObjectOutputStream, magic AC ED 00 05), or the Base64 of one (starting rO0AB), as `java:` followed by its JSON on one line (see read_java: {\"@class\", fields…}, java.util lists as \"@elements\", maps as \"@entries\", boxed numbers as numbers). A cell that does not decode completely is written as usual. Proton Mail's first Android app keeps its recipient lists this way (messagev3.ToList)."}));
         p.insert("twitter_serial".into(), json!({"type": "boolean", "description": "Render BLOB cells that are one object of Twitter's Serial format (com.twitter.serial, as X for Android keeps direct messages in conversation_entries.data) as `tserial:` followed by its JSON on one line: an object as {\"@version\", \"@values\": [...]} (its fields unnamed, in the order written; a debug object's class as \"@class\"), strings, numbers, booleans, null, byte arrays as {\"@bytes\": hex}. A blob that is not one such object, first byte to last, stays x'hex'."}));
+        p.insert("postbox".into(), json!({"type": "object", "additionalProperties": {"type": "string", "enum": crate::postbox::Kind::NAMES}, "description": "Telegram's Postbox (Telegram for iOS and macOS: telegram-data/account-<id>/postbox/db/db_sqlite, tables t<n> of key and value): {\"<result column>\": \"<kind>\"} (at most 16) renders that column's cells as `postbox:` followed by JSON on one line. Kinds: peer_id (an integer peer id, or 8 big-endian bytes: {peer, namespace, kind user/group/channel/secret_chat, id, qualified telegram:<user id> or telegram-chat:<id>}), message_index (t7's 20-byte key: {peer, namespace, timestamp (Unix seconds), id}), message (t7's value: {stable_id, flags, flag_names (incoming …), tags, tag_names, forward {author, date, source, source_message, signature, psa_type}, author (a peer), text, attributes, embedded_media, referenced_media, thread_id, globally_unique_id …}), object (a key-value stream such as t2's peers: {\"_\": {\"@type\", \"@class\" (TelegramUser …), its stored keys (fn, ln, un, p …)}}; bytes as {\"@bytes\": hex}, a user's or channel's access hash left out). A cell that does not decode as its kind, first byte to last, stays as usual."}));
         p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`; a stored user (users.data) as `tl:` followed by JSON: id as `telegram:<user id>`, the self/contact/deleted/bot flags, first_name, last_name, username, phone as kept (never its access hash). A blob that reads as neither stays x'hex'."}));
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
@@ -681,6 +731,7 @@ impl Tool for SqliteQuery {
         let json_blobs = args::opt_bool(a, "json")?.unwrap_or(false);
         let java = args::opt_bool(a, "java")?.unwrap_or(false);
         let twitter_serial = args::opt_bool(a, "twitter_serial")?.unwrap_or(false);
+        let postbox = postbox_arg(a)?;
         let qualify = crate::content_tools::qualify_arg(a)?;
         if !qualify.is_empty() && !plists && !json_blobs {
             return Err(ToolError::InvalidArgs(
@@ -704,6 +755,7 @@ impl Tool for SqliteQuery {
         let err = sql_err(&path);
         let mut stmt = check_select(&copy.conn, &path, sql)?;
         let columns: Vec<String> = stmt.column_names().map(|c| c.to_string()).collect();
+        let postbox_kinds = postbox_columns(&postbox, &columns)?;
         let mut text = columns
             .iter()
             .map(|c| escape_cell(c))
@@ -728,7 +780,7 @@ impl Tool for SqliteQuery {
             let mut json_cells = json_rows
                 .as_ref()
                 .map(|_| Vec::with_capacity(columns.len()));
-            for i in 0..columns.len() {
+            for (i, postbox_kind) in postbox_kinds.iter().enumerate() {
                 let v = row.get_ref(i).map_err(&err)?;
                 if i > 0 {
                     text.push('\t');
@@ -749,7 +801,12 @@ impl Tool for SqliteQuery {
                     ValueRef::Blob(b) if twitter_serial => crate::twserial::cell(b),
                     _ => None,
                 };
+                let postbox_cell = postbox_kind.and_then(|k| crate::postbox::cell(k, v));
                 match v {
+                    _ if postbox_cell.is_some() => {
+                        text.push_str("postbox:");
+                        push_escaped(&mut text, postbox_cell.as_deref().unwrap_or_default());
+                    }
                     _ if java_text.is_some() => {
                         text.push_str("java:");
                         push_escaped(&mut text, java_text.as_deref().unwrap_or_default());

@@ -69,6 +69,7 @@
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
 //! | Zalo `Documents/profile.sqlite`, `chatgroup.sqlite`, `chat_dbs/<user id>/*.db` of its container | [`zalo`] | one per message (sender, chat or group, direction, text, type, attachment, location, address), per user the app knows, per group | `zalo:<user id>` persons (display name, phone); `owner`: the sender of the outgoing messages |
+//! | Telegram `telegram-data/account-<id>/postbox/db/db_sqlite` (app group; SQLCipher, its key in `telegram-data/.tempkeyEncrypted`) | [`telegram`] | the account (signed-in user, environment, datacenter), one per message (chat, author, direction, text, forward, thread, media: files, photos, locations, web pages, service actions) and per peer (users with names, user name, phone and contact-list membership; groups, channels, secret chats) | `telegram:<user id>` persons (name, user name, phone; the id Android's Telegram reader writes); `owner`: the signed-in user and the author of sent messages; wallet claims by direction |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
 //! | TeleGuard `Library/teleguard_database.db` and `teleguard_temp.db` (app group) | [`crate::teleguard`] (shared with Android) | the account, one per message, call and chat event, contact, channel, post and draft | `teleguard:<server id>` persons (the id Android's TeleGuard keeps); `owner`: the account's server id, alias, phone |
 //! | Proton Mail `support/account.db` and the mail caches `support/<id>.db` beside it (app group); the first app's `ProtonMail.sqlite` | [`crate::protonmail`] (shared with Android) | the accounts, users and addresses, one per e-mail (every address and name of its lists, subject, conversation, folders, flags, the body where kept in clear), per attachment (with the app's decrypted cached copy), per contact address; the first app's e-mails with their times, flags and attachments (their parties, subject and body encrypted: said and noted) | `proton:<user id>` (the id Android's Proton Mail keeps); `owner`: the account's addresses, names and login; correspondents `handle:<address>` |
@@ -153,6 +154,7 @@ pub mod slack;
 pub mod sms;
 pub mod snapshots;
 pub mod teams;
+pub mod telegram;
 pub mod threebars;
 pub mod threema;
 pub mod tiktok;
@@ -318,6 +320,7 @@ impl Plugin for Ios {
         ctx.artefact("Find My Items.data", || findmy::triage(&run))?;
         ctx.artefact("Reddit chat and user stores", || reddit::triage(&run))?;
         ctx.artefact("Zalo profile, group and chat stores", || zalo::triage(&run))?;
+        ctx.artefact("Telegram Postbox db_sqlite", || telegram::triage(&run))?;
         ctx.artefact("ChatGPT conversations and account", || {
             chatgpt::triage(&run)
         })?;
@@ -1023,6 +1026,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Zalo messages (sender and name, chat or group, direction, text, type, attachment, location, link or voice-note address), the users the app knows (id, name, phone, global id), groups",
         ),
         entry(
+            "Telegram Postbox db_sqlite",
+            &["/postbox/db/db_sqlite\""],
+            "Telegram messages (chat, author, direction, text, forward, thread, files, photos, locations, web pages, service actions), the account signed in, the users, groups, channels and secret chats it knows (names, user names, phones, contact list); the database opened with the key file under the default passcode",
+        ),
+        entry(
             "ChatGPT conversations and account",
             &["/conversations-", "/com.openai.chat.StatsigService.plist\""],
             "ChatGPT conversations (title, model, custom instructions), every message (author, text, model, time), drafts, the signed-in account (e-mail, user id, plan)",
@@ -1379,6 +1387,7 @@ const SEARCHED: &[&str] = &[
     "*rivacy*eport*.ndjson",
     "????????-????-????-????-????????????.plist",
     ".GlobalPreferences.plist",
+    ".tempkeyEncrypted",
     "Accounts3.sqlite",
     "AddressBook.sqlitedb",
     "Bookmarks",
@@ -1448,6 +1457,7 @@ const SEARCHED: &[&str] = &[
     "Top Sites",
     "AwemeIM.db",
     "db.sqlite",
+    "db_sqlite",
     "Settings.data",
     "Contacts.data",
     "manifest.json",

@@ -128,6 +128,27 @@ pub(crate) fn keyed_store(
     profile: &str,
     read: ReadStore,
 ) -> Result<(), RuntimeError> {
+    keyed_store_from(run, find, path, app, profile, &KeySource::Keychain, read)
+}
+
+/// Where an encrypted store's key is kept.
+pub(crate) enum KeySource {
+    /// In the keychain: each keychain export of the extraction (`*eychain*.plist`) is tried.
+    Keychain,
+    /// In key files of the extraction (`files`, tried in turn), described as `what`.
+    Files { files: Vec<String>, what: String },
+}
+
+/// [`keyed_store`] with the key kept where `keys` says.
+pub(crate) fn keyed_store_from(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    app: &str,
+    profile: &str,
+    keys: &KeySource,
+    read: ReadStore,
+) -> Result<(), RuntimeError> {
     let Some((inv, header)) = sqlcipher(run.ctx, path, serde_json::json!({ "path": path }))? else {
         return Ok(());
     };
@@ -139,34 +160,47 @@ pub(crate) fn keyed_store(
             return Ok(());
         }
         Header::Encrypted(_) => {
-            // the key is in the keychain: each keychain export of the extraction is tried
+            let candidates = match keys {
+                KeySource::Keychain => run
+                    .find("*eychain*.plist")?
+                    .map(|(_, exports)| exports)
+                    .unwrap_or_default(),
+                KeySource::Files { files, .. } => files.clone(),
+            };
             let mut tried = 0;
-            if let Some((_, exports)) = run.find("*eychain*.plist")? {
-                for export in &exports {
-                    tried += 1;
-                    let mut extra = Map::new();
-                    extra.insert(
-                        "cipher".into(),
-                        serde_json::json!({"profile": profile, "secrets": export}),
-                    );
-                    if let Some(schema) = schema(run, path, &extra)? {
-                        return read(run, find, path, &schema, &extra);
-                    }
+            for secrets in &candidates {
+                tried += 1;
+                let mut extra = Map::new();
+                extra.insert(
+                    "cipher".into(),
+                    serde_json::json!({"profile": profile, "secrets": secrets}),
+                );
+                if let Some(schema) = schema(run, path, &extra)? {
+                    return read(run, find, path, &schema, &extra);
                 }
             }
             tried
         }
         Header::Other(_) => 0,
     };
+    let kept = match keys {
+        KeySource::Keychain => "its key is in the keychain".to_string(),
+        KeySource::Files { what, .. } => format!("its key is in {what}"),
+    };
     let (state, reason) = match header {
         Header::Encrypted(why) => (
             "encrypted",
             format!(
-                "could not parse {app}'s database: encrypted (SQLCipher), its key is in the keychain ({}), not read: {why}",
-                if tried == 0 {
-                    "the extraction holds no keychain export".to_string()
-                } else {
-                    format!("none of the {tried} keychain exports of the extraction opened it")
+                "could not parse {app}'s database: encrypted (SQLCipher), {kept} ({}), not read: {why}",
+                match (keys, tried) {
+                    (KeySource::Keychain, 0) =>
+                        "the extraction holds no keychain export".to_string(),
+                    (KeySource::Keychain, n) =>
+                        format!("none of the {n} keychain exports of the extraction opened it"),
+                    (KeySource::Files { .. }, 0) => "the extraction holds no such file".to_string(),
+                    (KeySource::Files { .. }, n) => format!(
+                        "the extraction's {n} key file(s) did not open it (see the failed call)"
+                    ),
                 }
             ),
         ),
@@ -181,9 +215,9 @@ pub(crate) fn keyed_store(
     d.interpretation = format!(
         "{app} is installed and has a message database, {state}{}.",
         if state == "encrypted" {
-            " with SQLCipher (its key is in the keychain): its messages are not read"
+            format!(" with SQLCipher ({kept}): its messages are not read")
         } else {
-            ""
+            String::new()
         }
     );
     run.record(d)?;
@@ -215,7 +249,7 @@ pub(crate) fn record_paged(
 
 /// Every table's columns of the database at `path`, read with `extra` (its `cipher`); `None`,
 /// noted, when it cannot be read.
-fn schema(
+pub(crate) fn schema(
     run: &Run<'_, '_>,
     path: &str,
     extra: &Map<String, Value>,

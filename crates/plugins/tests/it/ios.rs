@@ -1054,6 +1054,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Find My Items.data", false),
             ("Reddit chat and user stores", false),
             ("Zalo profile, group and chat stores", false),
+            ("Telegram Postbox db_sqlite", false),
             ("ChatGPT conversations and account", false),
             ("Claude cache and account", false),
             ("Cash App CCEntitySync", false),

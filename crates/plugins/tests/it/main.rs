@@ -91,6 +91,7 @@ mod snapchat;
 mod snapshots;
 mod teams;
 mod telegram;
+mod telegram_ios;
 mod teleguard;
 mod textnow;
 mod threads_android;
