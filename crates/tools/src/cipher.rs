@@ -13,7 +13,7 @@
 //! | `simplex_android` | SQLCipher 4's defaults (4,096-byte pages, PBKDF2-HMAC-SHA512 of 256,000 rounds, HMAC-SHA512) | the `"databasePassword"` of the `chat.simplex.app` entry of an extraction's `secrets.json`, the passphrase SimpleX Chat sets |
 //! | `wechat_android` | SQLCipher 1: 1,024-byte pages, PBKDF2-HMAC-SHA1 of 4,000 rounds, no HMAC | derived, as WeChat derives it: the first 7 hex digits of md5(IMEI + uin), the `imei` and `uin` given (the uin from WeChat's preferences; the IMEI the one WeChat read, `1234567890ABCDEF` where Android let it read none) |
 //! | `signal_ios`, `session_ios` (the same of `com.loki-project.loki-messenger`) | SQLCipher 4 (4,096-byte pages, HMAC-SHA512) with a 32-byte plaintext header, a raw key | the `GRDBDatabaseCipherKeySpec` generic password of the `org.whispersystems.signal` access group in a decrypted keychain export (`genp`: `agrp`, `acct`, `v_Data`): 32 bytes of key, then the 16-byte salt the plaintext header displaces |
-//! | `telegram_ios` | the same as `signal_ios` (Telegram's Postbox `db_sqlite`) | Telegram's key file `telegram-data/.tempkeyEncrypted`: AES-256-CBC under the SHA-512 of the app's default local passcode (`no-matter-key`: key its first 32 bytes, IV its last 16) of the 32-byte key, the 16-byte salt and their MurmurHash3 (Telegram's seed), which is checked; a passcode the user set is not known and the file does not open |
+//! | `telegram_postbox` | the same as `signal_ios` (Telegram's Postbox `db_sqlite`, which Telegram opens so) | Telegram's key file in `telegram-data/`: on iOS `.tempkey`, the 32-byte key and the 16-byte salt in the clear (Telegram-iOS's `deviceSpecificEncryptionParameters`); on macOS `.tempkeyEncrypted`, AES-256-CBC under the SHA-512 of the app's local passcode (key its first 32 bytes, IV its last 16) of the key, the salt and their MurmurHash3 (Telegram's seed), checked, opened under the default passcode (`no-matter-key`) — a passcode the user set is not known and the file does not open |
 
 use std::io::Read as _;
 
@@ -48,7 +48,7 @@ pub enum Profile {
     SessionIos,
     WechatAndroid,
     SimplexAndroid,
-    TelegramIos,
+    TelegramPostbox,
 }
 
 /// Telegram's local passcode when the user set none: its key file is encrypted under it.
@@ -61,7 +61,7 @@ impl Profile {
         Profile::SessionIos,
         Profile::WechatAndroid,
         Profile::SimplexAndroid,
-        Profile::TelegramIos,
+        Profile::TelegramPostbox,
     ];
 
     /// The keychain access group of a profile whose key is in the keychain.
@@ -70,7 +70,7 @@ impl Profile {
             Profile::SignalAndroid
             | Profile::WechatAndroid
             | Profile::SimplexAndroid
-            | Profile::TelegramIos => None,
+            | Profile::TelegramPostbox => None,
             Profile::SignalIos => Some(SIGNAL_IOS_GROUP),
             Profile::SessionIos => Some(SESSION_IOS_GROUP),
         }
@@ -83,7 +83,7 @@ impl Profile {
             Profile::SessionIos => "session_ios",
             Profile::WechatAndroid => "wechat_android",
             Profile::SimplexAndroid => "simplex_android",
-            Profile::TelegramIos => "telegram_ios",
+            Profile::TelegramPostbox => "telegram_postbox",
         }
     }
 
@@ -96,7 +96,7 @@ impl Profile {
                 hmac: Some(Hash::Sha1),
                 plaintext_header: 0,
             },
-            Profile::SignalIos | Profile::SessionIos | Profile::TelegramIos => Settings {
+            Profile::SignalIos | Profile::SessionIos | Profile::TelegramPostbox => Settings {
                 plaintext_header: 32,
                 ..Settings::V4
             },
@@ -153,8 +153,8 @@ impl Cipher {
                     self.profile.settings().describe()
                 )
             }
-            Profile::TelegramIos => format!(
-                "the database key in Telegram's key file {} under the app's default local passcode (profile {}: {})",
+            Profile::TelegramPostbox => format!(
+                "the database key in Telegram's key file {} (profile {}: {})",
                 self.secrets,
                 self.profile.name(),
                 self.profile.settings().describe()
@@ -216,7 +216,7 @@ impl Cipher {
             Profile::WechatAndroid => Err(ToolError::InvalidArgs(
                 "cipher: wechat_android derives its key from imei and uin".to_string(),
             )),
-            Profile::TelegramIos => telegram_tempkey(&text, TELEGRAM_DEFAULT_PASSCODE)
+            Profile::TelegramPostbox => telegram_key_file(&text, TELEGRAM_DEFAULT_PASSCODE)
                 .map_err(|why| ToolError::Other(format!("{}: {why}", self.secrets))),
             Profile::SignalIos | Profile::SessionIos => {
                 let group = self.profile.keychain_group().unwrap_or_default();
@@ -248,6 +248,20 @@ impl Cipher {
     }
 }
 
+/// Telegram's key file: iOS's `.tempkey`, 48 bytes (the database's 32-byte key, then its
+/// 16-byte salt) kept in the clear, or macOS's `.tempkeyEncrypted` opened with `passcode`
+/// ([`telegram_tempkey`]).
+pub fn telegram_key_file(file: &[u8], passcode: &str) -> Result<(Key, Option<[u8; 16]>), String> {
+    if file.len() == 48 {
+        let mut key = Zeroizing::new([0u8; 32]);
+        key.copy_from_slice(&file[..32]);
+        let mut salt = [0u8; 16];
+        salt.copy_from_slice(&file[32..48]);
+        return Ok((Key::Raw(key), Some(salt)));
+    }
+    telegram_tempkey(file, passcode)
+}
+
 /// Telegram's key file (`.tempkeyEncrypted`) opened with `passcode`: AES-256-CBC, its key
 /// the first 32 bytes of SHA-512(passcode) and its IV the last 16, of the database's 32-byte
 /// key, 16-byte salt and the MurmurHash3 (Telegram's seed, little-endian) of the two, which
@@ -257,7 +271,7 @@ pub fn telegram_tempkey(file: &[u8], passcode: &str) -> Result<(Key, Option<[u8;
     use sha2::Digest as _;
     if file.len() < 64 || !file.len().is_multiple_of(16) {
         return Err(format!(
-            "{} bytes, not Telegram's key file (a whole number of 16-byte blocks, at least 64)",
+            "{} bytes, not Telegram's key file (48 bytes for iOS's .tempkey; a whole number of 16-byte blocks, at least 64, for .tempkeyEncrypted)",
             file.len()
         ));
     }
@@ -325,7 +339,7 @@ fn secrets_key(v: &Value, app: &str, name: &str) -> Option<String> {
 pub fn schema() -> Value {
     json!({
         "type": "object",
-        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group), wechat_android (WeChat for Android's EnMicroMsg.db; no key file: imei and uin, the key derived from them as WeChat derives it), simplex_android (SimpleX Chat for Android's files_chat.db; secrets: the extraction's Secrets/secrets.json holding the \"databasePassword\" of chat.simplex.app), telegram_ios (Telegram for iOS's postbox/db/db_sqlite; secrets: Telegram's key file telegram-data/.tempkeyEncrypted, opened under the app's default local passcode; a passcode the user set is not known).",
+        "description": "Open a SQLCipher-encrypted app database with the key the extraction captured: `profile` names the app's settings and where its key is kept, `secrets` the key file's absolute path in the same file system. The tool reads the key there (it never appears in the call or the output), decrypts a working copy (replaying the committed frames of its -wal) and says on a last line `# sqlcipher: …` where the key came from and how many pages authenticated. Profiles: signal_android (Signal for Android's signal.db and signal-key-value.db; secrets: the extraction's Secrets/secrets.json holding the \"sqlite db key\" of org.thoughtcrime.securesms), signal_ios (Signal for iOS's grdb/signal.sqlite; secrets: a decrypted keychain export plist holding the GRDBDatabaseCipherKeySpec of the org.whispersystems.signal access group), session_ios (Session for iOS's database/Session.sqlite; the same, of the com.loki-project.loki-messenger access group), wechat_android (WeChat for Android's EnMicroMsg.db; no key file: imei and uin, the key derived from them as WeChat derives it), simplex_android (SimpleX Chat for Android's files_chat.db; secrets: the extraction's Secrets/secrets.json holding the \"databasePassword\" of chat.simplex.app), telegram_postbox (Telegram's Postbox postbox/db/db_sqlite, iOS and macOS; secrets: Telegram's key file in telegram-data/: iOS's .tempkey, or macOS's .tempkeyEncrypted opened under the app's default local passcode — a passcode the user set is not known).",
         "properties": {
             "profile": {"type": "string", "enum": Profile::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()},
             "secrets": {"type": "string", "description": "Absolute path of the key file in the evidence (every profile but wechat_android)."},
@@ -433,7 +447,7 @@ mod tests {
             .to_string();
         assert!(
             e.contains(
-                "not a profile (one of signal_android, signal_ios, session_ios, wechat_android, simplex_android, telegram_ios)"
+                "not a profile (one of signal_android, signal_ios, session_ios, wechat_android, simplex_android, telegram_postbox)"
             ),
             "{e}"
         );

@@ -2,24 +2,36 @@
 //! `telegram-data/account-<id>/postbox/db/db_sqlite` in the app group — a key-value store over
 //! SQLite whose records `sqlite_query`'s `postbox` option decodes ([`masf_tools::postbox`]).
 //! Telegram keeps it encrypted with SQLCipher (its first 32 bytes in the clear, a raw key and
-//! salt) under the key in `telegram-data/.tempkeyEncrypted`, which is itself encrypted under the
-//! app's local passcode: when the user set none, the `cipher` profile `telegram_ios` opens it
-//! (the tool reads the key, never printed); a copy an extraction tool already decrypted is read
-//! as is; with a passcode set the database is named and noted encrypted. Read, every field of
-//! iLEAPP's `telegramMessages` and the peers of its `telegramContacts`:
+//! salt); on iOS the key and salt are `telegram-data/.tempkey`, 48 bytes in the clear
+//! (Telegram-iOS's `deviceSpecificEncryptionParameters`), which an extraction of the app group
+//! holds; Telegram for macOS keeps them in `.tempkeyEncrypted` under the app's local passcode.
+//! The `cipher` profile `telegram_postbox` opens it with either (the tool reads the key, never
+//! printed; `.tempkeyEncrypted` under the default passcode); a copy an extraction tool already
+//! decrypted is read as is; without a key file that opens it the database is named and noted
+//! encrypted. Read, every field of iLEAPP's `telegramMessages` and the peers of its
+//! `telegramContacts`:
 //!
 //! | table | phenomenon | fields |
 //! |---|---|---|
 //! | `t0` key 2 (the account state) | one `accounts` | the signed-in user (`peerId`), test environment, master datacenter, the update state's date |
 //! | `t2` (peers) with `t16` (contacts) | one `contacts` per user, group, channel or secret chat | the qualified id, first and last name, user name, phone, title, participants, a secret chat's other user and creation time, whether the user is in the contact list |
-//! | `t7` (message history) | one `messages` per message | time (the key's Unix seconds), chat (named), message id and namespace, direction (the `incoming` flag), author (named), text, forward (original author and date, source, signature), thread, flags and tags, each medium (a file's name, type and size; a photo's largest size; a location; a web page's address; a service action and its title or members), reply |
+//! | `t7` (message history) | one `messages` per message | time (the key's Unix seconds), chat (named), message id and namespace, direction (the `incoming` flag), author (named), text, forward (original author and date, source, signature), thread, flags and tags, each medium (a file's name, type and size; a photo's sizes; a location; a web page's address; a contact; a service action and its title or members) with its stored file in `postbox/media/` (`telegram-cloud-document-…`, `telegram-cloud-photo-size-…`, a `_partial` download said so) cited from the folder's listing, reply |
+//! | `t54` (device contact import) | one `contacts` per number | the address book's number (the key after its 0 byte) and name, import state, how many users saved it (the server's count), the user the server resolved it to |
+//! | `t20` (peer presence) | one `contacts` per user | the status Telegram last received (online until, recently, within a week or month, the hidden flag) and the last activity the client recorded |
+//! | `t18` (cached peer data) | one `contacts` per profile opened | the about text, blocked, groups in common |
 //!
 //! Identities: a user is `telegram:<user id>` (the id Android's Telegram reader writes; the
-//! decoder computes it from Postbox's peer id), with name, user name and phone; a group or
-//! channel is `telegram-chat:<id>`. The account's own user (`t0`'s `peerId`, and the author of
+//! decoder computes it from Postbox's peer id), with name, user name and phone, and the phone
+//! number of the address book the server resolved to it; a group or channel is
+//! `telegram-chat:<id>`. The account's own user (`t0`'s `peerId`, and the author of
 //! the messages sent from the device) is the device's user (`owner`). Wallet addresses and
 //! contact claims in a message are claims by direction, the other user of a one-to-one chat
-//! named. Messages are read in pages by their binary key, up to [`crate::calls::ROW_CAP`].
+//! named; so are those of a cached profile's about text, by its user. Tables are read in pages
+//! by their key, whatever its type (`quote(key)`), up to [`crate::calls::ROW_CAP`] rows each.
+//!
+//! Not read: `accounts-metadata/atomic-state` (the account roster; it also keeps each account's
+//! MTProto auth key and, in older releases, the app passcode itself, which no tool here may
+//! print), the chat list (`t9`) and read states (`t14`).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -42,12 +54,35 @@ struct Peers {
     secret: HashMap<i64, String>,
 }
 
+impl Peers {
+    /// A rendered peer id (`postbox`'s `{peer, kind, id, qualified}`) in words: its name and
+    /// qualified id, a secret chat's other user, or its kind and id.
+    fn named(&self, p: &Value) -> String {
+        match p["qualified"].as_str() {
+            Some(q) => match self.names.get(q) {
+                Some(n) => format!("{n} ({q})"),
+                None => q.to_string(),
+            },
+            None => match p["peer"].as_i64().and_then(|r| self.secret.get(&r)) {
+                Some(o) => format!(
+                    "a secret chat with {}",
+                    self.names
+                        .get(o)
+                        .map(|n| format!("{n} ({o})"))
+                        .unwrap_or(o.clone())
+                ),
+                None => format!("{} {}", p["kind"].as_str().unwrap_or("peer"), p["id"]),
+            },
+        }
+    }
+}
+
 /// Triage of every Postbox `db_sqlite` under an `account-<id>/postbox/db/` folder.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let keys = run
-        .find(".tempkeyEncrypted")?
-        .map(|(_, p)| p)
-        .unwrap_or_default();
+    let mut keys = Vec::new();
+    for glob in [".tempkey", ".tempkeyEncrypted"] {
+        keys.extend(run.find(glob)?.map(|(_, p)| p).unwrap_or_default());
+    }
     run.each("db_sqlite", |find, path| {
         let Some((base, rest)) = path.rsplit_once("/account-") else {
             return Ok(());
@@ -55,18 +90,21 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if !rest.ends_with("/postbox/db/db_sqlite") {
             return Ok(());
         }
-        let key_file = format!("{base}/.tempkeyEncrypted");
-        let files: Vec<String> = keys.iter().filter(|k| **k == key_file).cloned().collect();
+        let files: Vec<String> = [".tempkey", ".tempkeyEncrypted"]
+            .iter()
+            .map(|n| format!("{base}/{n}"))
+            .filter(|f| keys.contains(f))
+            .collect();
         keyed_store_from(
             run,
             find,
             path,
             "Telegram",
-            "telegram_ios",
+            "telegram_postbox",
             &KeySource::Files {
                 files,
                 what: format!(
-                    "Telegram's key file {key_file}, encrypted under the app's local passcode (the default one when the user set none)"
+                    "Telegram's key file {base}/.tempkey (on macOS .tempkeyEncrypted, under the app's local passcode)"
                 ),
             },
             read,
@@ -131,6 +169,15 @@ fn read(
     }
     if kv("t7") {
         messages(run, find, path, extra, &peers)?;
+    }
+    if kv("t54") {
+        device_contacts(run, find, path, extra, &peers)?;
+    }
+    if kv("t20") {
+        presence(run, find, path, extra, &peers)?;
+    }
+    if kv("t18") {
+        cached_data(run, find, path, extra, &peers)?;
     }
     Ok(())
 }
@@ -216,15 +263,13 @@ fn peer_table(
 ) -> Result<(), RuntimeError> {
     let ctx = run.ctx;
     let contact = if contacts {
-        "(SELECT 1 FROM t16 c WHERE c.key = p.key)"
+        "(SELECT 1 FROM t16 c WHERE c.key = t2.key)"
     } else {
         "NULL"
     };
-    let select = format!(
-        "SELECT p.key AS k, p.key AS peer, {contact} AS contact, p.value AS value FROM t2 p"
-    );
     let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
-    let Some(pages) = run.paged_args(path, &select, "p.key", &a)? else {
+    let cols = format!("key AS peer, {contact} AS contact, value");
+    let Some(pages) = key_pages(run, path, &cols, "t2", None, &a)? else {
         return Ok(());
     };
     note_pages_cap(ctx, path, &pages, "Telegram peers")?;
@@ -234,7 +279,7 @@ fn peer_table(
         .rows()
         .filter_map(|(inv, t, row)| {
             let peer = decoded(t, row, "peer")?;
-            let obj = decoded(t, row, "value").map(|v| v["_"].clone())?;
+            let obj = decoded(t, row, "value").map(root)?;
             Some((inv, peer, obj, t.get(row, "contact") == Some("1")))
         })
         .collect();
@@ -347,25 +392,34 @@ fn display_name(obj: &Value) -> Option<String> {
     }
 }
 
-/// `t7` in pages by its binary key (its rows have no integer key to page by).
-fn message_pages(
+/// The rows of `cols` of Postbox table `table` (`where_`: a condition, if any) in pages ordered
+/// by its key, whatever the key's type (an integer, or a binary key): the first column `k` is
+/// the key as an SQL literal (`quote(key)`), the next page starts after it.
+fn key_pages(
     run: &Run<'_, '_>,
     path: &str,
-    extra: &Map<String, Value>,
+    cols: &str,
+    table: &str,
+    where_: Option<&str>,
+    a: &Map<String, Value>,
 ) -> Result<Option<Paged>, RuntimeError> {
-    let a = args(extra, json!({"idx": "message_index", "msg": "message"}));
     let mut pages: Vec<(Invoked, Table)> = Vec::new();
     let mut got = 0u64;
     let mut after: Option<String> = None;
     loop {
-        let filter = after
-            .as_ref()
-            .map(|h| format!(" WHERE key > x'{h}'"))
-            .unwrap_or_default();
-        let sql =
-            format!("SELECT hex(key) AS k, key AS idx, value AS msg FROM t7{filter} ORDER BY key");
+        let conds: Vec<String> = where_
+            .map(str::to_string)
+            .into_iter()
+            .chain(after.as_ref().map(|k| format!("key > {k}")))
+            .collect();
+        let filter = if conds.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", conds.join(" AND "))
+        };
+        let sql = format!("SELECT quote(key) AS k, {cols} FROM {table}{filter} ORDER BY key");
         let limit = PAGE.min(ROW_CAP - got);
-        let Some((inv, t)) = crate::calls::query_args(run.ctx, path, &sql, limit, &a)? else {
+        let Some((inv, t)) = crate::calls::query_args(run.ctx, path, &sql, limit, a)? else {
             return Ok((!pages.is_empty()).then_some(Paged {
                 pages,
                 truncated: false,
@@ -377,7 +431,7 @@ fn message_pages(
             .rows
             .last()
             .and_then(|r| r.first().cloned().flatten())
-            .filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+            .filter(|k| key_literal(k));
         pages.push((inv, t));
         match (more, last) {
             (true, Some(last)) if got < ROW_CAP => after = Some(last),
@@ -391,6 +445,23 @@ fn message_pages(
     }
 }
 
+/// Whether `k` is an SQL literal `quote()` writes for a key: an integer or `X'<hex>'`.
+fn key_literal(k: &str) -> bool {
+    let digits = k.strip_prefix('-').unwrap_or(k);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        || k.strip_prefix("X'")
+            .and_then(|h| h.strip_suffix('\''))
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The root object of a decoded key-value stream (`{"_": object}`), or the stream itself.
+fn root(v: Value) -> Value {
+    match v.get("_") {
+        Some(o) if o.is_object() => o.clone(),
+        _ => v,
+    }
+}
+
 /// `t7`: every stored message.
 fn messages(
     run: &Run<'_, '_>,
@@ -400,36 +471,20 @@ fn messages(
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
     let ctx = run.ctx;
-    let Some(pages) = message_pages(run, path, extra)? else {
+    let a = args(extra, json!({"idx": "message_index", "msg": "message"}));
+    let Some(pages) = key_pages(run, path, "key AS idx, value AS msg", "t7", None, &a)? else {
         return Ok(());
     };
     note_pages_cap(ctx, path, &pages, "Telegram messages")?;
+    let media = MediaDir::list(run, path)?;
     let file = super::file_name(path).to_string();
-    let named = |p: &Value| -> String {
-        match p["qualified"].as_str() {
-            Some(q) => match peers.names.get(q) {
-                Some(n) => format!("{n} ({q})"),
-                None => q.to_string(),
-            },
-            None => match p["peer"].as_i64().and_then(|r| peers.secret.get(&r)) {
-                Some(o) => format!(
-                    "a secret chat with {}",
-                    peers
-                        .names
-                        .get(o)
-                        .map(|n| format!("{n} ({o})"))
-                        .unwrap_or(o.clone())
-                ),
-                None => format!("{} {}", p["kind"].as_str().unwrap_or("peer"), p["id"]),
-            },
-        }
-    };
+    let named = |p: &Value| peers.named(p);
     for (inv, t, row) in pages.rows() {
         let (Some(idx), Some(msg)) = (decoded(t, row, "idx"), decoded(t, row, "msg")) else {
             ctx.unparsed(
                 path,
                 &format!(
-                    "could not parse the Telegram message of t7 key x'{}' because its key or value is not a Postbox message (see the call's x'…' cell)",
+                    "could not parse the Telegram message of t7 key {} because its key or value is not a Postbox message (see the call's x'…' cell)",
                     t.get(row, "k").unwrap_or("?")
                 ),
                 Some(&inv.record.invocation_id),
@@ -514,7 +569,7 @@ fn messages(
             notes.push(format!("in thread {th}"));
         }
         for m in msg["embedded_media"].as_array().into_iter().flatten() {
-            notes.push(medium(&mut d, m, inv, &named));
+            notes.push(medium(&mut d, m, inv, &named, &media));
         }
         if let Some(n) = msg["referenced_media"]
             .as_array()
@@ -599,22 +654,80 @@ fn names_of(v: &Value) -> String {
     }
 }
 
+/// The account's `postbox/media/` folder as listed: the listing and the files it holds.
+struct MediaDir {
+    dir: String,
+    listing: Option<(Invoked, BTreeSet<String>)>,
+}
+
+impl MediaDir {
+    /// Lists `postbox/media/` beside the database at `path` (absent: nothing listed).
+    fn list(run: &Run<'_, '_>, path: &str) -> Result<MediaDir, RuntimeError> {
+        let dir = match path.strip_suffix("/db/db_sqlite") {
+            Some(postbox) => format!("{postbox}/media"),
+            None => {
+                return Ok(MediaDir {
+                    dir: String::new(),
+                    listing: None,
+                });
+            }
+        };
+        let listed = run.ctx.call("list_dir", json!({ "path": dir }))?;
+        let listing = crate::calls::succeeded(&listed).then(|| {
+            let files = crate::outputs::found_paths(&listed.output.text)
+                .into_iter()
+                .collect();
+            (listed, files)
+        });
+        Ok(MediaDir { dir, listing })
+    }
+
+    /// The stored file of a medium named `name` (Telegram's resource id) on `d`, cited from the
+    /// listing, with its description: downloaded, only in part (`_partial`), or not on the device.
+    fn link(&self, d: &mut Draft, name: &str) -> String {
+        let Some((listed, files)) = &self.listing else {
+            return format!(
+                "stored as {name} in postbox/media when downloaded (the folder was not listed)"
+            );
+        };
+        let whole = format!("{}/{name}", self.dir);
+        let partial = format!("{whole}_partial");
+        if files.contains(&whole) {
+            d.fact(FactType::Path, Some(&whole), listed);
+            format!("downloaded: {whole}")
+        } else if files.contains(&partial) {
+            d.fact(FactType::Path, Some(&partial), listed);
+            format!("only partly downloaded: {partial}")
+        } else {
+            format!("not on the device ({name} is not in postbox/media)")
+        }
+    }
+}
+
 /// One embedded medium's facts on `d`, and its description.
-fn medium(d: &mut Draft, m: &Value, inv: &Invoked, named: &dyn Fn(&Value) -> String) -> String {
+fn medium(
+    d: &mut Draft,
+    m: &Value,
+    inv: &Invoked,
+    named: &dyn Fn(&Value) -> String,
+    media: &MediaDir,
+) -> String {
     match m["@class"].as_str().unwrap_or("") {
         "TelegramMediaFile" => {
             let name = text_of(&m["r"]["fn"]);
             let mime = text_of(&m["mt"]);
             d.fact(FactType::Name, name.as_ref().map(|(_, c)| c.as_str()), inv);
             d.fact(FactType::Text, mime.as_ref().map(|(_, c)| c.as_str()), inv);
+            let stored = media.link(
+                d,
+                &format!("telegram-cloud-document-{}-{}", m["r"]["d"], m["r"]["f"]),
+            );
             format!(
-                "a file {} ({}, {} bytes; stored as telegram-cloud-document-{}-{} in postbox/media when downloaded)",
+                "a file {} ({}, {} bytes; {stored})",
                 name.map(|(n, _)| n)
                     .unwrap_or_else(|| "without a name".into()),
                 mime.map(|(n, _)| n).unwrap_or_else(|| "no type".into()),
                 m["s"],
-                m["r"]["d"],
-                m["r"]["f"],
             )
         }
         "TelegramMediaImage" => {
@@ -622,16 +735,31 @@ fn medium(d: &mut Draft, m: &Value, inv: &Invoked, named: &dyn Fn(&Value) -> Str
             let largest = reps
                 .iter()
                 .max_by_key(|r| r["dx"].as_i64().unwrap_or(0) * r["dy"].as_i64().unwrap_or(0));
+            // each size the device downloaded is its own file
+            let stored: Vec<String> = reps
+                .iter()
+                .filter(|r| r["r"]["@class"] == "CloudPhotoSizeMediaResource")
+                .map(|r| {
+                    let name = format!(
+                        "telegram-cloud-photo-size-{}-{}-{}",
+                        r["r"]["d"],
+                        r["r"]["i"],
+                        r["r"]["s"].as_str().unwrap_or("?")
+                    );
+                    format!("{}×{} {}", r["dx"], r["dy"], media.link(d, &name))
+                })
+                .collect();
             format!(
-                "a photo in {} size(s){}",
+                "a photo in {} size(s){}{}",
                 reps.len(),
                 largest
-                    .map(|r| format!(
-                        ", the largest {}×{} (stored as telegram-cloud-photo-size-{}-{}-{} in postbox/media when downloaded)",
-                        r["dx"], r["dy"], r["r"]["d"], r["r"]["i"],
-                        r["r"]["s"].as_str().unwrap_or("?")
-                    ))
-                    .unwrap_or_default()
+                    .map(|r| format!(", the largest {}×{}", r["dx"], r["dy"]))
+                    .unwrap_or_default(),
+                if stored.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", stored.join("; "))
+                }
             )
         }
         "TelegramMediaMap" => {
@@ -728,4 +856,221 @@ fn action_name(v: i64) -> &'static str {
         22 => "group call",
         _ => "another action",
     }
+}
+
+/// `t54` (device contact import info): the numbers of the device's address book that Telegram
+/// imported, with the name the address book gives and the user the server resolved each to.
+fn device_contacts(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    extra: &Map<String, Value>,
+    peers: &Peers,
+) -> Result<(), RuntimeError> {
+    let a = args(extra, json!({"value": "object"}));
+    let Some(pages) = key_pages(
+        run,
+        path,
+        "CAST(substr(key, 2) AS TEXT) AS phone, value",
+        "t54",
+        Some("substr(key, 1, 1) = x'00'"),
+        &a,
+    )?
+    else {
+        return Ok(());
+    };
+    note_pages_cap(run.ctx, path, &pages, "Telegram device contacts")?;
+    let file = super::file_name(path).to_string();
+    for (inv, t, row) in pages.rows() {
+        let Some(phone) = crate::outputs::raw(t, row, "phone").filter(|p| !p.trim().is_empty())
+        else {
+            continue;
+        };
+        let rec = decoded(t, row, "value").map(root).unwrap_or(Value::Null);
+        let d = &rec["d"];
+        let first = text_of(&d["f"]);
+        let last = text_of(&d["l"]);
+        let name = [&first, &last]
+            .iter()
+            .filter_map(|n| n.as_ref().map(|(v, _)| v.clone()))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let user = &rec["pid.peer"];
+        let q = user["qualified"].as_str();
+        let state = match rec["_t"].as_i64() {
+            Some(0) => "imported",
+            Some(1) => "to be retried (the import had not gone through)",
+            _ => "of an unknown state",
+        };
+        let label = if name.is_empty() {
+            phone.clone()
+        } else {
+            format!("{name} ({phone})")
+        };
+        let mut dr = Draft::new("contacts", format!("Telegram device contact {label}"));
+        dr.fact(FactType::Path, Some(path), find);
+        dr.fact(FactType::Phone, Some(&phone), inv);
+        dr.fact(FactType::Name, first.as_ref().map(|(_, c)| c.as_str()), inv);
+        dr.fact(FactType::Name, last.as_ref().map(|(_, c)| c.as_str()), inv);
+        dr.fact(FactType::Account, q, inv);
+        dr.interpretation = format!(
+            "t54 (device contact import) entry of {file}: the number {phone} of the device's address book{}, which Telegram {state}; {}{}.",
+            if name.is_empty() {
+                String::new()
+            } else {
+                format!(", named {name} there")
+            },
+            match rec["c"].as_i64() {
+                Some(c) => format!("{c} Telegram users have it saved (the server's count)"),
+                None => "no count of users who saved it".to_string(),
+            },
+            if q.is_some() {
+                format!("; the server resolved it to the user {}", peers.named(user))
+            } else {
+                "; it resolved to no Telegram user".to_string()
+            },
+        );
+        run.record(dr)?;
+        if let Some(q) = q {
+            let who = peers.names.get(q).cloned().unwrap_or(q.to_string());
+            run.observe_person(
+                q,
+                &who,
+                inv,
+                &|what| {
+                    format!(
+                        "{what} of the Telegram user {who}: Telegram's server resolved the device's address-book number {phone} to this user (t54 of {file})."
+                    )
+                },
+                &[(IdType::Phone, Some(&phone), "The phone number")],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `t20` (peer presence): the last-seen status Telegram last received for each user.
+fn presence(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    extra: &Map<String, Value>,
+    peers: &Peers,
+) -> Result<(), RuntimeError> {
+    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
+    let Some(pages) = key_pages(run, path, "key AS peer, value", "t20", None, &a)? else {
+        return Ok(());
+    };
+    note_pages_cap(run.ctx, path, &pages, "Telegram presences")?;
+    let file = super::file_name(path).to_string();
+    for (inv, t, row) in pages.rows() {
+        let (Some(peer), Some(rec)) = (decoded(t, row, "peer"), decoded(t, row, "value")) else {
+            continue;
+        };
+        let rec = root(rec);
+        let who = peers.named(&peer);
+        let status = rec["v"].as_i64().unwrap_or(0);
+        let hidden =
+            rec["h"].as_bool().unwrap_or(false) || rec["h"].as_i64().is_some_and(|h| h != 0);
+        let mut d = Draft::new("contacts", format!("Telegram last seen of {who}"));
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, peer["qualified"].as_str(), inv);
+        let until = rec["t"]
+            .as_i64()
+            .filter(|_| status == 1)
+            .map(|v| v.to_string());
+        d.time(
+            until.as_deref(),
+            unix_seconds(until.as_deref()),
+            "Online until (Telegram's last status of the user)",
+            inv,
+        );
+        let la = rec["la"].as_i64().filter(|v| *v > 0).map(|v| v.to_string());
+        d.time(
+            la.as_deref(),
+            unix_seconds(la.as_deref()),
+            "Last activity the client recorded for the user",
+            inv,
+        );
+        d.interpretation = format!(
+            "t20 (peer presence) of {file}: the last status Telegram's server gave for {who}: {}{}; times are Unix seconds.",
+            match status {
+                0 => "none".to_string(),
+                1 => format!("online until {}", rec["t"]),
+                2 => "last seen recently".to_string(),
+                3 => "last seen within a week".to_string(),
+                4 => "last seen within a month".to_string(),
+                v => format!("status {v}"),
+            },
+            if hidden {
+                " (the user hides their exact last-seen time: a privacy setting of theirs, not a measurement)"
+            } else {
+                ""
+            },
+        );
+        run.record(d)?;
+    }
+    Ok(())
+}
+
+/// `t18` (cached peer data): the profile details Telegram cached when a profile was opened.
+fn cached_data(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    extra: &Map<String, Value>,
+    peers: &Peers,
+) -> Result<(), RuntimeError> {
+    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
+    let Some(pages) = key_pages(run, path, "key AS peer, value", "t18", None, &a)? else {
+        return Ok(());
+    };
+    note_pages_cap(run.ctx, path, &pages, "Telegram cached profiles")?;
+    let file = super::file_name(path).to_string();
+    for (inv, t, row) in pages.rows() {
+        let (Some(peer), Some(rec)) = (decoded(t, row, "peer"), decoded(t, row, "value")) else {
+            continue;
+        };
+        let rec = root(rec);
+        let class = rec["@class"].as_str().unwrap_or("an unknown class");
+        let who = peers.named(&peer);
+        let about = text_of(&rec["a"]);
+        let mut d = Draft::new("contacts", format!("Telegram profile details of {who}"));
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, peer["qualified"].as_str(), inv);
+        d.fact(FactType::Text, about.as_ref().map(|(_, c)| c.as_str()), inv);
+        let user = class == "CachedUserData";
+        d.interpretation = format!(
+            "t18 (cached peer data, {class}) of {file}: the details Telegram cached for {who} when the profile was opened{}{}{}.",
+            about
+                .as_ref()
+                .map(|(a, _)| format!("; about: {a}"))
+                .unwrap_or_default(),
+            match (user, rec["b"].as_i64()) {
+                (true, Some(b)) if b != 0 => "; blocked by the account",
+                (true, Some(_)) => "; not blocked",
+                _ => "",
+            },
+            rec["cg"]
+                .as_i64()
+                .filter(|_| user)
+                .map(|c| format!("; {c} groups in common"))
+                .unwrap_or_default(),
+        );
+        run.record(d)?;
+        if let Some((a, _)) = &about {
+            run.message_claims(
+                inv,
+                a,
+                &format!("the Telegram profile of {who} ({file})"),
+                false,
+                peer["qualified"]
+                    .as_str()
+                    .map(|q| (q.to_string(), who.clone())),
+                "its own profile",
+                "its own profile",
+            )?;
+        }
+    }
+    Ok(())
 }

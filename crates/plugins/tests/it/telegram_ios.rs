@@ -1,11 +1,13 @@
-//! Telegram for iOS (`ios::telegram`): Ana's iPhone, Bruno's and a third whose app has a local
-//! passcode. No public copy of a Postbox database is in the corpus (iLEAPP's Telegram test case
+//! Telegram for iOS (`ios::telegram`): Ana's iPhone (its key in `telegram-data/.tempkey`, as
+//! Telegram-iOS keeps it), Bruno's (decrypted by the extraction), and the same store with
+//! Telegram for macOS's `.tempkeyEncrypted`, under the default passcode and under one the user
+//! set. No public copy of a Postbox database is in the corpus (iLEAPP's Telegram test case
 //! is over the corpus's size limit), so `tests/fixtures/telegram-ios/telegram_ios.py` writes each
 //! one as Telegram does: the Postbox records by its own encoder after Telegram-iOS's layout (the
 //! peer ids of the 64-bit layout, as iLEAPP's recorded result for Belkasoft CTF 6's iPhone prints
 //! them), the database with real SQLCipher 4 (a raw key and salt, 32 bytes in the clear, the
-//! last messages only in the `-wal`) and the key file with `cryptography`'s AES and `mmh3`'s
-//! MurmurHash3 under the default passcode; Bruno's as an extraction tool leaves it, decrypted.
+//! last messages only in the `-wal`), the macOS key file with `cryptography`'s AES and `mmh3`'s
+//! MurmurHash3; Bruno's as an extraction tool leaves it, decrypted.
 //! The generator's record of what it wrote is the oracle: every message (chat, author,
 //! direction, text, time) and peer is found; the two phones' users meet by `telegram:<user id>`;
 //! the passcode-locked copy and a foreign `db_sqlite` are named and noted, and the key never
@@ -50,10 +52,14 @@ fn telegram_on_two_iphones_and_a_locked_one() {
         tmp.path().join("bruno"),
         tmp.path().join("locked"),
     );
+    let mac = tmp.path().join("mac");
     let oracles = [
-        ("ana", iphone(&ana, "ana.json", "no-matter-key")),
+        ("ana", iphone(&ana, "ana.json", "ios")),
         ("bruno", iphone(&bruno, "bruno.json", "plain")),
+        // Telegram for macOS's key file, under the default passcode
+        ("mac", iphone(&mac, "ana.json", "no-matter-key")),
     ];
+    // macOS's key file under a passcode the user set
     let locked_oracle = iphone(&locked, "ana.json", "2580");
     // a foreign database of the same name in another account folder of Bruno's phone
     let foreign = bruno.join(
@@ -69,6 +75,7 @@ fn telegram_on_two_iphones_and_a_locked_one() {
         ("ana", &ana, "Europe/Lisbon", Some("PT")),
         ("bruno", &bruno, "Europe/Lisbon", Some("PT")),
         ("locked", &locked, "Europe/Lisbon", Some("PT")),
+        ("mac", &mac, "Europe/Lisbon", Some("PT")),
     ]);
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, oracle) in &oracles {
@@ -177,6 +184,21 @@ fn telegram_on_two_iphones_and_a_locked_one() {
     );
     assert!(by_id(10).interpretation.contains("a reply to message 1"));
     assert!(by_id(10).interpretation.contains("the largest 800×800"));
+    // the media files on the device, cited from the listing of postbox/media
+    let media = "/private/var/mobile/Containers/Shared/AppGroup/5A1C7E2B-3D4F-4A6B-9C8D-0E1F2A3B4C5D/telegram-data/account-5871230041234/postbox/media";
+    assert!(has_fact(
+        by_id(3),
+        &format!("{media}/telegram-cloud-document-4-5550001")
+    ));
+    assert!(has_fact(
+        by_id(10),
+        &format!("{media}/telegram-cloud-photo-size-2-8880001-s")
+    ));
+    assert!(has_fact(
+        by_id(10),
+        &format!("{media}/telegram-cloud-photo-size-2-8880001-y_partial")
+    ));
+    assert!(by_id(10).interpretation.contains("only partly downloaded"));
     assert!(
         ana_all
             .iter()
@@ -195,6 +217,49 @@ fn telegram_on_two_iphones_and_a_locked_one() {
         run.entities("ana")
     );
 
+    // the address book's numbers Telegram imported, one resolved to Bruno's user
+    let dc = ana_all
+        .iter()
+        .find(|p| p.title == "Telegram device contact Bruno (work) (+351 912 345 678)")
+        .unwrap();
+    assert!(has_fact(dc, "+351 912 345 678") && has_fact(dc, "telegram:5012345678"));
+    assert!(dc.interpretation.contains("3 Telegram users have it saved"));
+    assert!(ana_all.iter().any(
+        |p| p.title == "Telegram device contact Dentist (+44 7700 900999)"
+            && p.interpretation.contains("resolved to no Telegram user")
+    ));
+    assert!(
+        run.entities("ana")
+            .iter()
+            .any(|e| e.starts_with("telegram:5012345678 [") && e.contains("phone=+351912345678"))
+    );
+    // presence: Bruno's time, BotFather's hidden bucket
+    let seen = ana_all
+        .iter()
+        .find(|p| p.title == "Telegram last seen of Bruno Reis (telegram:5012345678)")
+        .unwrap();
+    assert!(has_fact(seen, "1706975000") && has_fact(seen, "1706974990"));
+    assert!(ana_all.iter().any(|p| {
+        p.title == "Telegram last seen of BotFather (telegram:93372553)"
+            && p.interpretation
+                .contains("hides their exact last-seen time")
+    }));
+    // the cached profile's about text, and the wallet it names as Bruno's claim
+    let about = ana_all
+        .iter()
+        .find(|p| p.title == "Telegram profile details of Bruno Reis (telegram:5012345678)")
+        .unwrap();
+    assert!(about.interpretation.contains("2 groups in common"));
+    assert!(
+        run.entities("ana")
+            .iter()
+            .any(|e| e.starts_with("telegram:5012345678 [")
+                && e.to_lowercase()
+                    .contains("0x52908400098527886e0f7030069857d2e4169ee7")),
+        "{:#?}",
+        run.entities("ana")
+    );
+
     // the passcode-locked phone: named, noted, nothing read
     let all = run.all_phenomena("locked");
     let named = all
@@ -202,9 +267,7 @@ fn telegram_on_two_iphones_and_a_locked_one() {
         .find(|p| p.title == "Telegram database (encrypted)")
         .unwrap();
     assert!(
-        named
-            .interpretation
-            .contains("telegram-data/.tempkeyEncrypted"),
+        named.interpretation.contains("telegram-data/.tempkey"),
         "{}",
         named.interpretation
     );
