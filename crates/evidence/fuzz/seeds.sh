@@ -141,6 +141,13 @@ const {ClassicLevel} = require("classic-level");
 seed leveldb "$(ls "$work"/ldb/*.log | head -n 1)" log
 seed leveldb "$(ls "$work"/ldb/*.ldb | head -n 1)" table.ldb
 
+# segb: an App.InFocus stream file of each version, as tests/fixtures/biome/biome.py writes them
+# (payloads by Google's protobuf runtime, in the Python oracles setup.sh installs).
+for v in 1 2; do
+  "$repo/target/py-oracles/bin/python3" "$repo/tests/fixtures/biome/biome.py" "$work/biome$v" "$v" "$work/biome$v.json"
+  seed segb "$(ls "$work/biome$v"/private/var/mobile/Library/Biome/streams/restricted/App.InFocus/local/[0-9]* | head -n 1)" "v$v"
+done
+
 # lznt1: the compression unit ntfs-3g wrote for small.txt (3,000 bytes of text) in the NTFS
 # compressed fixture, cut from its clusters as The Sleuth Kit lists them.
 gunzip -c "$repo/tests/fixtures/ntfs/compressed/compressed.ntfs.img.gz" > "$work/comp.img"

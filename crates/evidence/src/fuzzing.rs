@@ -207,7 +207,7 @@ impl crate::bytes::ByteSource for SparseBlocks {
 
 /// The fuzz targets (`crates/evidence/fuzz/fuzz_targets/<name>.rs`), each driven by
 /// [`run_target`]: the fuzzer and the regression replay feed bytes through the same code.
-pub const TARGETS: [&str; 22] = [
+pub const TARGETS: [&str; 23] = [
     "apfs",
     "ewf",
     "ext4",
@@ -221,6 +221,7 @@ pub const TARGETS: [&str; 22] = [
     "lznt1",
     "ntfs",
     "qcow2",
+    "segb",
     "simg",
     "sparseimage",
     "tar",
@@ -316,6 +317,9 @@ pub fn run_target(target: &str, data: &[u8]) -> bool {
         "leveldb" => {
             let _ = crate::leveldb::read_log(data, "fuzz");
             let _ = crate::leveldb::read_table(data, "fuzz");
+        }
+        "segb" => {
+            let _ = crate::segb::read(data, "fuzz");
         }
         "lznt1" => {
             // One compression unit: 16 clusters of 4 KiB.

@@ -148,6 +148,7 @@ pub mod plist;
 pub mod probe;
 pub mod qcow2;
 pub mod scan;
+pub mod segb;
 pub mod simg;
 pub mod sparsebundle;
 pub mod sparseimage;

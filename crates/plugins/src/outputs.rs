@@ -33,6 +33,10 @@ impl Table {
             if line.starts_with("# sqlcipher: ") {
                 continue;
             }
+            // read_segb's problem and summary lines
+            if line.starts_with("# problem ") || line.starts_with("# segb ") {
+                continue;
+            }
             rows.push(
                 line.split('\t')
                     .map(|c| (c != "NULL").then(|| unescape(c)))

@@ -43,6 +43,7 @@ impl Catalog {
         c.register(Arc::new(crate::protobuf::ReadProtobuf));
         c.register(Arc::new(crate::javaser::ReadJava));
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
+        c.register(Arc::new(crate::segb_tool::ReadSegb));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));
         c.register(Arc::new(crate::index_tools::SearchIndex));

@@ -133,6 +133,17 @@ fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {
 
 /// A complete message: every byte consumed by well-formed fields, at least one field.
 fn message(b: &[u8], depth: usize) -> Option<Value> {
+    message_as(b, depth, false)
+}
+
+/// A message decoded as [`message`] does, but each fixed64 value as
+/// `{"fixed64": <u64>, "double": <f64>}` (Apple's streams keep times and coordinates as
+/// doubles); `None` when it does not parse completely.
+pub fn message_with_doubles(b: &[u8]) -> Option<Value> {
+    message_as(b, 0, true)
+}
+
+fn message_as(b: &[u8], depth: usize, doubles: bool) -> Option<Value> {
     if b.is_empty() || depth > MAX_DEPTH {
         return None;
     }
@@ -149,7 +160,11 @@ fn message(b: &[u8], depth: usize) -> Option<Value> {
             1 => {
                 let s = b.get(pos..pos + 8)?;
                 pos += 8;
-                Value::from(u64::from_le_bytes(s.try_into().ok()?))
+                let v = u64::from_le_bytes(s.try_into().ok()?);
+                match serde_json::Number::from_f64(f64::from_bits(v)) {
+                    Some(d) if doubles => serde_json::json!({"fixed64": v, "double": d}),
+                    _ => Value::from(v),
+                }
             }
             5 => {
                 let s = b.get(pos..pos + 4)?;
@@ -161,7 +176,7 @@ fn message(b: &[u8], depth: usize) -> Option<Value> {
                 let end = pos.checked_add(len)?;
                 let s = b.get(pos..end)?;
                 pos = end;
-                payload(s, depth)
+                payload(s, depth, doubles)
             }
             _ => return None,
         };
@@ -182,19 +197,20 @@ fn message(b: &[u8], depth: usize) -> Option<Value> {
 /// a nested `{1: "text"}` is `0x0a <length> text`, all printable when the length byte is (Snapchat
 /// keeps a chat text so), and text rarely starts with a control character that the rest of it
 /// then parses after.
-fn payload(s: &[u8], depth: usize) -> Value {
+fn payload(s: &[u8], depth: usize, doubles: bool) -> Value {
     if let Ok(t) = std::str::from_utf8(s)
         && t.chars()
             .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
     {
         if t.starts_with(['\n', '\r', '\t'])
-            && let Some(m) = message(s, depth + 1)
+            && let Some(m) = message_as(s, depth + 1, doubles)
         {
             return m;
         }
         return Value::String(t.to_string());
     }
-    message(s, depth + 1).unwrap_or_else(|| Value::String(format!("x'{}'", hex::encode(s))))
+    message_as(s, depth + 1, doubles)
+        .unwrap_or_else(|| Value::String(format!("x'{}'", hex::encode(s))))
 }
 
 #[cfg(test)]

@@ -50,6 +50,7 @@ fn opens(target: &str, data: &[u8]) -> bool {
             masf_evidence::leveldb::read_log(data, "seed").is_ok()
                 || masf_evidence::leveldb::read_table(data, "seed").is_ok()
         }
+        "segb" => masf_evidence::segb::read(data, "seed").is_ok_and(|r| !r.records.is_empty()),
         "lznt1" => {
             let mut out = vec![0u8; 65536];
             masf_evidence::lznt1::decompress(data, &mut out).is_ok()

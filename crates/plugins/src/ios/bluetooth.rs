@@ -191,7 +191,7 @@ fn classic(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeE
 
 /// The peer `written` (as the cited output writes its address) as the device
 /// `bluetooth:<address>`, when the address is a stable one.
-fn peer(
+pub(crate) fn peer(
     run: &Run<'_, '_>,
     written: &str,
     name: Option<&str>,

@@ -35,6 +35,7 @@
 //! | Reminders `Container_v1/Stores/Data-*.sqlite` | [`reminders`] | one per reminder (title, notes, list, created, modified, due, completed, flags, priority; marked-for-deletion ones too), both store generations | — |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
+//! | Biome `Library/Biome/streams/*/<stream>/local/` (SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`) | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit (address, title, times, source), screen on/off, plugged in (interval); deleted records and CRC mismatches said | `bluetooth:<address>` devices |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -101,6 +102,7 @@ pub mod apps;
 pub mod appstate;
 pub mod asyncstorage;
 pub mod backupinfo;
+pub mod biome;
 pub mod bluetooth;
 pub mod bumble;
 pub mod burner;
@@ -373,6 +375,7 @@ impl Plugin for Ios {
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
+        ctx.artefact("Biome streams", || biome::triage(&run))?;
         ctx.artefact("routined locations", || routined::triage(&run))?;
         ctx.artefact("Apple Maps history MapsSync_0.0.1", || {
             mapssync::triage(&run)
@@ -1171,6 +1174,18 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "app usage: app in focus, device lock, plugged in, backlight, now playing, web usage, Bluetooth and CarPlay connections, battery level, app activities, with times",
         ),
         entry(
+            "Biome streams",
+            &[
+                "/App.InFocus/local",
+                "/Device.Wireless.Bluetooth/local",
+                "/_DKEvent.Safari.History/local",
+                "/Device.Display.Backlight/local",
+                "/Backlight/local",
+                "/_DKEvent.Device.IsPluggedIn/local",
+            ],
+            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits, screen on and off, plugged-in intervals",
+        ),
+        entry(
             "routined locations",
             &[
                 "/com.apple.routined/Cache.sqlite\"",
@@ -1439,6 +1454,12 @@ const SEARCHED: &[&str] = &[
     "iTunesPrefs",
     "kik.sqlite",
     "knowledgeC.db",
+    "App.InFocus",
+    "Device.Wireless.Bluetooth",
+    "_DKEvent.Safari.History",
+    "Device.Display.Backlight",
+    "Backlight",
+    "_DKEvent.Device.IsPluggedIn",
     "message_*.sqlite",
     "mmsetting.archive",
     "persist-*",

@@ -24,6 +24,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "read_java",
             "read_json",
             "read_protobuf",
+            "read_segb",
             "read_text",
             "read_xml",
             "search_index",

@@ -1,0 +1,367 @@
+//! Biome (iOS 15+): the SEGB streams of `Library/Biome/streams/{restricted,public}/<stream>/local/`,
+//! which on iOS 16+ take the place of KnowledgeC's app usage, read by `read_segb`
+//! ([`masf_tools::segb_tool`]: v1 and v2 files, each record's state, times, CRC check and its
+//! Protocol Buffers payload decoded without a schema). The fields of iLEAPP's Biome modules:
+//!
+//! | stream | phenomenon | fields |
+//! |---|---|---|
+//! | `App.InFocus` | one `app_usage` per record | the app's bundle id, foreground or background (field 3: 1 or 0, as iLEAPP reads it), the time it came to or left the foreground (field 4), the record's time |
+//! | `Device.Wireless.Bluetooth` | one `device` per record | the Bluetooth device's address and name, the record's time |
+//! | `_DKEvent.Safari.History` | one `web` per record | the address, the page's title, the visit's start and end, the source (bundle id, source and item ids), the event's GUID |
+//! | `Device.Display.Backlight` (`public/Backlight` on older releases) | one `device` per record | the screen turned on or off (field 2), its time (field 1) |
+//! | `_DKEvent.Device.IsPluggedIn` | one `device` per record | plugged in or not, the interval's start and end, when it was written, the event's GUID |
+//!
+//! A record marked deleted whose data is still in the file is read the same way and said to be
+//! deleted; a CRC that does not match is said so. Dot files and the `tombstone` folder are not
+//! read. Times are Cocoa seconds (since 2001). A Bluetooth device's stable address is observed
+//! as the device `bluetooth:<address>`, as the Bluetooth pairing readers observe it.
+
+use masf_agents::RuntimeError;
+use masf_graph::FactType;
+use masf_tools::Invoked;
+use serde_json::{Value, json};
+
+use super::{Draft, Run};
+use crate::outputs::{Table, proto_text};
+
+/// What a stream holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    InFocus,
+    Bluetooth,
+    Safari,
+    Backlight,
+    Plugged,
+}
+
+/// The streams read, by their folder's name.
+const STREAMS: &[(&str, Kind)] = &[
+    ("App.InFocus", Kind::InFocus),
+    ("Device.Wireless.Bluetooth", Kind::Bluetooth),
+    ("_DKEvent.Safari.History", Kind::Safari),
+    ("Device.Display.Backlight", Kind::Backlight),
+    ("Backlight", Kind::Backlight),
+    ("_DKEvent.Device.IsPluggedIn", Kind::Plugged),
+];
+
+/// Triage of every Biome stream folder the one search found.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    for (folder, kind) in STREAMS {
+        let Some((find, dirs)) = run.find_dirs(folder)? else {
+            continue;
+        };
+        for dir in dirs
+            .iter()
+            .filter(|d| d.to_ascii_lowercase().contains("/biome/streams/"))
+        {
+            run.ctx.artefact(&format!("{dir}/local"), || {
+                stream(run, &find, dir, folder, *kind)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The JSON of a `protobuf:` cell.
+fn payload(t: &Table, row: &[Option<String>]) -> Option<Value> {
+    t.get(row, "data")
+        .and_then(|d| d.strip_prefix("protobuf:"))
+        .and_then(|j| serde_json::from_str(j).ok())
+}
+
+/// The first value of field path `path` (`["4", "3"]`).
+fn at<'a>(m: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    let mut node = m;
+    for f in path {
+        node = node.get(f)?.get(0)?;
+    }
+    Some(node)
+}
+
+/// A double field (`{"fixed64", "double"}`), as the output writes it.
+fn double(m: &Value, path: &[&str]) -> Option<String> {
+    at(m, path)?
+        .get("double")
+        .filter(|d| d.as_f64().is_some_and(|v| v > 0.0))
+        .map(Value::to_string)
+}
+
+/// An integer field, as the output writes it.
+fn int(m: &Value, path: &[&str]) -> Option<i64> {
+    at(m, path)?.as_i64()
+}
+
+/// One stream folder: its `local/` files read by `read_segb`.
+fn stream(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    dir: &str,
+    name: &str,
+    kind: Kind,
+) -> Result<(), RuntimeError> {
+    let local = format!("{dir}/local");
+    let Some(inv) =
+        crate::calls::call_or_note(run.ctx, &local, "read_segb", json!({ "path": local }))?
+    else {
+        return Ok(());
+    };
+    // one note per stream (a note per artefact stands): every problem the tool named
+    let problems: Vec<&str> = inv
+        .output
+        .text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# problem "))
+        .collect();
+    if !problems.is_empty() {
+        run.ctx.unparsed(
+            &local,
+            &format!(
+                "could not parse all of Biome's {name} stream (the rest was read): {}",
+                problems.join("; ")
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    let t = Table::parse(&inv.output.text);
+    if inv.output.text.contains("\n# truncated") {
+        run.ctx.unparsed(
+            &local,
+            &format!(
+                "only the first {} records of Biome's {name} stream were read",
+                t.rows.len()
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    for row in &t.rows {
+        let state = t.get(row, "state").unwrap_or("?");
+        if state == "empty" {
+            continue;
+        }
+        let Some(m) = payload(&t, row) else {
+            if state == "written" {
+                run.ctx.unparsed(
+                    &local,
+                    &format!(
+                        "could not parse the Biome {name} record at offset {} of {} because its data is no Protocol Buffers message",
+                        t.get(row, "offset").unwrap_or("?"),
+                        t.get(row, "file").unwrap_or("?")
+                    ),
+                    Some(&inv.record.invocation_id),
+                )?;
+            }
+            continue;
+        };
+        record(run, find, &inv, dir, name, kind, &t, row, &m)?;
+    }
+    Ok(())
+}
+
+/// One record's phenomenon.
+#[allow(clippy::too_many_arguments)]
+fn record(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    inv: &Invoked,
+    dir: &str,
+    name: &str,
+    kind: Kind,
+    t: &Table,
+    row: &[Option<String>],
+    m: &Value,
+) -> Result<(), RuntimeError> {
+    let state = t.get(row, "state").unwrap_or("?");
+    let deleted = if state == "written" {
+        ""
+    } else {
+        " (a deleted record)"
+    };
+    let text = |path: &[&str]| proto_text(m, path);
+    let (category, title, what) = match kind {
+        Kind::InFocus => {
+            let bundle = text(&["6"]).map(|(b, _)| b).unwrap_or_else(|| "?".into());
+            let fg = int(m, &["3"]);
+            (
+                "app_usage",
+                format!(
+                    "{} {bundle}{deleted}",
+                    if fg == Some(0) {
+                        "App left the foreground:"
+                    } else {
+                        "App in focus:"
+                    }
+                ),
+                format!(
+                    "the app {bundle} {} (field 3 {})",
+                    match fg {
+                        Some(1) => "came to the foreground",
+                        Some(0) => "went to the background",
+                        _ => "changed focus",
+                    },
+                    fg.map(|v| v.to_string()).unwrap_or_else(|| "absent".into())
+                ),
+            )
+        }
+        Kind::Bluetooth => {
+            let addr = text(&["1"]).map(|(a, _)| a).unwrap_or_else(|| "?".into());
+            let dev = text(&["2"]).map(|(n, _)| n);
+            (
+                "device",
+                format!(
+                    "Bluetooth device {}{deleted}",
+                    dev.as_ref()
+                        .map(|n| format!("{n} ({addr})"))
+                        .unwrap_or(addr.clone())
+                ),
+                format!(
+                    "the Bluetooth device {addr}{} was connected",
+                    dev.map(|n| format!(", named {n}")).unwrap_or_default()
+                ),
+            )
+        }
+        Kind::Safari => {
+            let url = text(&["4", "3"])
+                .map(|(u, _)| u)
+                .unwrap_or_else(|| "?".into());
+            let page = text(&["7", "2", "3"]).map(|(p, _)| p);
+            (
+                "web",
+                format!(
+                    "Safari visit: {}{deleted}",
+                    page.clone().unwrap_or_else(|| url.clone())
+                ),
+                format!(
+                    "Safari history event ({}): {url}{}; source {}, {}, {}; GUID {}",
+                    text(&["1", "1"]).map(|(s, _)| s).unwrap_or_default(),
+                    page.map(|p| format!(", titled {p}")).unwrap_or_default(),
+                    text(&["6", "1"]).map(|(s, _)| s).unwrap_or_default(),
+                    text(&["6", "2"]).map(|(s, _)| s).unwrap_or_default(),
+                    text(&["6", "4"]).map(|(s, _)| s).unwrap_or_default(),
+                    text(&["5"]).map(|(s, _)| s).unwrap_or_default(),
+                ),
+            )
+        }
+        Kind::Backlight => {
+            let on = int(m, &["2"]);
+            (
+                "device",
+                format!(
+                    "Screen {}{deleted}",
+                    match on {
+                        Some(1) => "on",
+                        Some(0) => "off",
+                        _ => "state changed",
+                    }
+                ),
+                format!(
+                    "the screen's backlight state became {}",
+                    on.map(|v| v.to_string()).unwrap_or_else(|| "?".into())
+                ),
+            )
+        }
+        Kind::Plugged => {
+            let plugged = int(m, &["4", "4"]);
+            (
+                "device",
+                format!(
+                    "Device {}{deleted}",
+                    if plugged == Some(1) {
+                        "plugged in"
+                    } else {
+                        "unplugged"
+                    }
+                ),
+                format!(
+                    "the device was {} (field 4.4 {}) over the interval; GUID {}",
+                    if plugged == Some(1) {
+                        "plugged in"
+                    } else {
+                        "not plugged in"
+                    },
+                    plugged.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    text(&["5"]).map(|(s, _)| s).unwrap_or_default(),
+                ),
+            )
+        }
+    };
+    let mut d = Draft::new(category, title);
+    d.fact(FactType::Path, Some(dir), find);
+    let cited = |path: &[&str]| text(path).map(|(_, c)| c);
+    match kind {
+        Kind::InFocus => {
+            d.fact(FactType::Identifier, cited(&["6"]).as_deref(), inv);
+            let start = double(m, &["4"]);
+            d.time(
+                start.as_deref(),
+                super::apple_encoding(start.as_deref()),
+                if int(m, &["3"]) == Some(0) {
+                    "App went to the background"
+                } else {
+                    "App came to the foreground"
+                },
+                inv,
+            );
+        }
+        Kind::Bluetooth => {
+            d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
+            d.fact(FactType::Name, cited(&["2"]).as_deref(), inv);
+        }
+        Kind::Safari => {
+            d.fact(FactType::Url, cited(&["4", "3"]).as_deref(), inv);
+            d.fact(FactType::Text, cited(&["7", "2", "3"]).as_deref(), inv);
+            for (f, what) in [("2", "Safari page visited"), ("3", "Safari visit ended")] {
+                let v = double(m, &[f]);
+                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+            }
+        }
+        Kind::Backlight => {
+            let v = double(m, &["1"]);
+            d.time(
+                v.as_deref(),
+                super::apple_encoding(v.as_deref()),
+                "Screen backlight changed",
+                inv,
+            );
+        }
+        Kind::Plugged => {
+            for (f, what) in [
+                ("2", "Plugged-in state began"),
+                ("3", "Plugged-in state ended"),
+            ] {
+                let v = double(m, &[f]);
+                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+            }
+        }
+    }
+    let time = t.get(row, "time");
+    d.time(
+        time,
+        super::apple_encoding(time),
+        "Biome record written",
+        inv,
+    );
+    d.interpretation = format!(
+        "Biome {name} record at offset {} of {} ({state}{}): {what}; times are Cocoa seconds (since 2001).",
+        t.get(row, "offset").unwrap_or("?"),
+        t.get(row, "file").unwrap_or("?"),
+        if t.get(row, "crc") == Some("bad") {
+            ", its data does not match its stored CRC-32"
+        } else {
+            ""
+        },
+    );
+    run.record(d)?;
+    if kind == Kind::Bluetooth
+        && state == "written"
+        && let Some(addr) = cited(&["1"])
+    {
+        super::bluetooth::peer(
+            run,
+            &addr,
+            text(&["2"]).map(|(n, _)| n).as_deref(),
+            inv,
+            &format!("{dir}/local"),
+        )?;
+    }
+    Ok(())
+}

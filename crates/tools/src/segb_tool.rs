@@ -1,0 +1,188 @@
+//! `read_segb`: the records of Apple's Biome SEGB files (a stream's `local/` directory, or one
+//! file), as [`masf_evidence::segb`] reads them, each payload decoded as a Protocol Buffers
+//! message without its schema, fixed64 values also as doubles (Biome keeps its times so).
+
+use std::fmt::Write as _;
+
+use masf_evidence::fs::{EntryKind, normalize_path};
+use masf_evidence::segb::{self, State};
+use serde_json::{Value, json};
+
+use crate::fs_tools::file_system;
+use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
+
+/// Largest SEGB file read.
+pub const FILE_MAX: u64 = 64 << 20;
+/// Most files of one directory read.
+pub const FILES_MAX: usize = 1024;
+/// Default and largest number of records printed.
+pub const DEFAULT_LIMIT: u64 = 10_000;
+pub const MAX_LIMIT: u64 = 200_000;
+
+/// Seconds from 1970 to Apple's epoch (2001-01-01 UTC).
+const COCOA_EPOCH: f64 = 978_307_200.0;
+
+/// The tool.
+pub struct ReadSegb;
+
+/// A Cocoa time (seconds since 2001) in RFC 3339, UTC; empty when out of range.
+pub fn cocoa_rfc3339(t: f64) -> String {
+    let unix = t + COCOA_EPOCH;
+    if !unix.is_finite() || unix.abs() > 1e11 {
+        return String::new();
+    }
+    let secs = unix.floor() as i64;
+    let nanos = ((unix - unix.floor()) * 1e9).round() as i32;
+    jiff::Timestamp::new(secs, nanos.min(999_999_999))
+        .map(|t| t.to_string())
+        .unwrap_or_default()
+}
+
+impl Tool for ReadSegb {
+    fn name(&self) -> &str {
+        "read_segb"
+    }
+    fn description(&self) -> &str {
+        "Read Apple Biome SEGB files (iOS 15+ and macOS `Library/Biome/streams/{restricted,public}/<stream>/local/`; v1 and v2): `path` is a stream's `local` directory (its files read in name order; dot files and the `tombstone` folder left out) or one file. After a `# segb` line, one tab-separated line per record: file, offset of its data, state (written, deleted, or as stored), time (Cocoa seconds as stored) and the same in UTC, v1's second time, crc (ok, or bad: the data does not match its stored CRC-32), and its data as `protobuf:` + JSON (decoded without a schema as read_protobuf does, each fixed64 value as {\"fixed64\", \"double\"}: Biome keeps times as doubles) or, when it is no message, x'hex'. Problems (a truncated file, a record past the data) are `# problem` lines; the rest is read."
+    }
+    fn args_schema(&self) -> Value {
+        json!({"type": "object", "properties": {
+            "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
+            "path": {"type": "string", "description": "Absolute path of a stream's local directory or of one SEGB file."},
+            "limit": {"type": "integer", "minimum": 1, "description": "Most records printed (default 10000, at most 200000)."}
+        }, "required": ["path"], "additionalProperties": false})
+    }
+    fn applicability(&self) -> Applicability {
+        Applicability::TREE
+    }
+    fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
+        let fs = file_system(ctx, a)?;
+        let path = normalize_path(args::str(a, "path")?);
+        let limit = args::opt_u64(a, "limit")?
+            .unwrap_or(DEFAULT_LIMIT)
+            .clamp(1, MAX_LIMIT);
+        let stat = fs.stat(&path)?;
+        let files: Vec<String> = if stat.kind == EntryKind::Dir {
+            let mut v: Vec<String> = fs
+                .list_dir(&path)?
+                .into_iter()
+                .filter(|e| e.kind == EntryKind::File && !e.name.starts_with('.'))
+                .map(|e| e.path)
+                .collect();
+            v.sort();
+            v
+        } else {
+            vec![path.clone()]
+        };
+        if files.len() > FILES_MAX {
+            return Err(ToolError::Other(format!(
+                "{path}: {} files exceed the limit of {FILES_MAX}",
+                files.len()
+            )));
+        }
+        let mut body = String::new();
+        let mut problems = String::new();
+        let (mut printed, mut cut, mut written, mut deleted) = (0u64, 0u64, 0u64, 0u64);
+        let mut per_file = Vec::new();
+        for file in &files {
+            let bytes = fs.open(file)?;
+            if bytes.len() > FILE_MAX {
+                let _ = writeln!(
+                    problems,
+                    "# problem {file}: {} bytes exceed the limit of {FILE_MAX}; not read",
+                    bytes.len()
+                );
+                continue;
+            }
+            let mut data = vec![0u8; bytes.len() as usize];
+            bytes.read_exact_at(0, &mut data)?;
+            let read = match segb::read(&data, &format!("segb {file}")) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = writeln!(problems, "# problem {file}: {}", ctx.scrub(&e.to_string()));
+                    continue;
+                }
+            };
+            per_file.push(json!({
+                "file": file,
+                "version": match read.version { segb::Version::V1 => 1, segb::Version::V2 => 2 },
+                "records": read.records.len(),
+                "problems": read.problems.len(),
+                "created": read.created.map(cocoa_rfc3339),
+            }));
+            for p in &read.problems {
+                let _ = writeln!(
+                    problems,
+                    "# problem {file} offset {}: {}",
+                    p.offset, p.detail
+                );
+            }
+            let name = file.rsplit('/').next().unwrap_or(file);
+            for r in &read.records {
+                match r.state {
+                    State::Written => written += 1,
+                    State::Deleted => deleted += 1,
+                    _ => {}
+                }
+                if printed == limit {
+                    cut += 1;
+                    continue;
+                }
+                printed += 1;
+                let payload = if r.data.is_empty() {
+                    String::new()
+                } else {
+                    crate::protobuf::message_with_doubles(&r.data)
+                        .map(|m| format!("protobuf:{m}"))
+                        .unwrap_or_else(|| format!("x'{}'", hex::encode(&r.data)))
+                };
+                let _ = writeln!(
+                    body,
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    crate::sqlite::escape_cell(name),
+                    r.offset,
+                    r.state.name(),
+                    r.time,
+                    cocoa_rfc3339(r.time),
+                    r.time2.map(|t| t.to_string()).unwrap_or_default(),
+                    if r.crc_ok { "ok" } else { "bad" },
+                    crate::sqlite::escape_cell(&payload),
+                );
+            }
+        }
+        let mut text = String::new();
+        let _ = writeln!(
+            text,
+            "file\toffset\tstate\ttime\ttime_utc\ttime2\tcrc\tdata"
+        );
+        text.push_str(&body);
+        text.push_str(&problems);
+        if cut > 0 {
+            let _ = writeln!(text, "# truncated: {cut} records past the limit of {limit}");
+        }
+        let _ = writeln!(
+            text,
+            "# segb {path}: {} files read, {} records printed ({written} written, {deleted} deleted in all)",
+            per_file.len(),
+            printed
+        );
+        Ok(ToolOutput {
+            text,
+            structured: Some(
+                json!({"path": path, "files": per_file, "written": written, "deleted": deleted, "truncated": cut > 0}),
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cocoa_times_read_as_utc() {
+        assert_eq!(cocoa_rfc3339(0.0), "2001-01-01T00:00:00Z");
+        assert_eq!(cocoa_rfc3339(728_000_000.5), "2024-01-26T22:13:20.5Z");
+        assert_eq!(cocoa_rfc3339(f64::NAN), "");
+    }
+}
