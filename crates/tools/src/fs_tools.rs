@@ -58,6 +58,34 @@ pub(crate) fn whole_file(
     Ok((path, data))
 }
 
+/// The files a store tool reads at `path`: a directory's regular files whose names `keep`
+/// accepts, in name order (at most `max`, more is an error naming `what`), or the path itself.
+pub(crate) fn store_files(
+    fs: &dyn FileSystem,
+    path: &str,
+    keep: impl Fn(&str) -> bool,
+    max: usize,
+    what: &str,
+) -> Result<Vec<String>, ToolError> {
+    if fs.stat(path)?.kind != EntryKind::Dir {
+        return Ok(vec![path.to_string()]);
+    }
+    let mut v: Vec<String> = fs
+        .list_dir(path)?
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File && keep(&e.name))
+        .map(|e| e.path)
+        .collect();
+    v.sort();
+    if v.len() > max {
+        return Err(ToolError::Other(format!(
+            "{path}: {} {what} exceed the limit of {max}",
+            v.len()
+        )));
+    }
+    Ok(v)
+}
+
 pub(crate) fn file_system(ctx: &SourceCtx, a: &Value) -> Result<Arc<dyn FileSystem>, ToolError> {
     ctx.scan
         .file_system(args::opt_str(a, "partition")?)

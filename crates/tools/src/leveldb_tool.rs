@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use masf_evidence::fs::{EntryKind, normalize_path};
+use masf_evidence::fs::normalize_path;
 use masf_evidence::leveldb::{self, State};
 use serde_json::{Value, json};
 
@@ -70,25 +70,13 @@ impl Tool for LevelDbRecords {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let filter = args::opt_str(a, "key_contains")?;
-        let stat = fs.stat(&path)?;
-        let mut files: Vec<String> = if stat.kind == EntryKind::Dir {
-            let mut v: Vec<String> = fs
-                .list_dir(&path)?
-                .into_iter()
-                .filter(|e| e.kind == EntryKind::File && is_store_file(&e.name))
-                .map(|e| e.path)
-                .collect();
-            v.sort();
-            v
-        } else {
-            vec![path.clone()]
-        };
-        if files.len() > FILES_MAX {
-            return Err(ToolError::Other(format!(
-                "{path}: {} LevelDB files exceed the limit of {FILES_MAX}",
-                files.len()
-            )));
-        }
+        let mut files = crate::fs_tools::store_files(
+            fs.as_ref(),
+            &path,
+            is_store_file,
+            FILES_MAX,
+            "LevelDB files",
+        )?;
         let mut text = String::new();
         let mut body = String::new();
         let (mut live, mut deleted, mut problems, mut cut) = (0u64, 0u64, 0u64, 0u64);

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use masf_evidence::fs::{EntryKind, normalize_path};
+use masf_evidence::fs::normalize_path;
 use masf_evidence::segb::{self, State};
 use serde_json::{Value, json};
 
@@ -61,25 +61,13 @@ impl Tool for ReadSegb {
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(DEFAULT_LIMIT)
             .clamp(1, MAX_LIMIT);
-        let stat = fs.stat(&path)?;
-        let files: Vec<String> = if stat.kind == EntryKind::Dir {
-            let mut v: Vec<String> = fs
-                .list_dir(&path)?
-                .into_iter()
-                .filter(|e| e.kind == EntryKind::File && !e.name.starts_with('.'))
-                .map(|e| e.path)
-                .collect();
-            v.sort();
-            v
-        } else {
-            vec![path.clone()]
-        };
-        if files.len() > FILES_MAX {
-            return Err(ToolError::Other(format!(
-                "{path}: {} files exceed the limit of {FILES_MAX}",
-                files.len()
-            )));
-        }
+        let files = crate::fs_tools::store_files(
+            fs.as_ref(),
+            &path,
+            |name| !name.starts_with('.'),
+            FILES_MAX,
+            "files",
+        )?;
         let mut body = String::new();
         let mut problems = String::new();
         let (mut printed, mut cut, mut written, mut deleted) = (0u64, 0u64, 0u64, 0u64);

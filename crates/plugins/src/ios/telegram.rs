@@ -949,6 +949,31 @@ fn device_contacts(
     Ok(())
 }
 
+/// The records of a Postbox table keyed by peer id (`t18`, `t20`): each with the call that
+/// read it, the rendered peer id and the root object of its value; rows that do not decode are
+/// passed over. `what` names the rows in a row-cap note.
+fn peer_records(
+    run: &Run<'_, '_>,
+    path: &str,
+    extra: &Map<String, Value>,
+    table: &str,
+    what: &str,
+) -> Result<Vec<(Invoked, Value, Value)>, RuntimeError> {
+    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
+    let Some(pages) = key_pages(run, path, "key AS peer, value", table, None, &a)? else {
+        return Ok(Vec::new());
+    };
+    note_pages_cap(run.ctx, path, &pages, what)?;
+    Ok(pages
+        .rows()
+        .filter_map(|(inv, t, row)| {
+            let peer = decoded(t, row, "peer")?;
+            let rec = decoded(t, row, "value")?;
+            Some((inv.clone(), peer, root(rec)))
+        })
+        .collect())
+}
+
 /// `t20` (peer presence): the last-seen status Telegram last received for each user.
 fn presence(
     run: &Run<'_, '_>,
@@ -957,17 +982,9 @@ fn presence(
     extra: &Map<String, Value>,
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
-    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
-    let Some(pages) = key_pages(run, path, "key AS peer, value", "t20", None, &a)? else {
-        return Ok(());
-    };
-    note_pages_cap(run.ctx, path, &pages, "Telegram presences")?;
     let file = super::file_name(path).to_string();
-    for (inv, t, row) in pages.rows() {
-        let (Some(peer), Some(rec)) = (decoded(t, row, "peer"), decoded(t, row, "value")) else {
-            continue;
-        };
-        let rec = root(rec);
+    for (inv, peer, rec) in peer_records(run, path, extra, "t20", "Telegram presences")? {
+        let inv = &inv;
         let who = peers.named(&peer);
         let status = rec["v"].as_i64().unwrap_or(0);
         let hidden =
@@ -1021,17 +1038,9 @@ fn cached_data(
     extra: &Map<String, Value>,
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
-    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
-    let Some(pages) = key_pages(run, path, "key AS peer, value", "t18", None, &a)? else {
-        return Ok(());
-    };
-    note_pages_cap(run.ctx, path, &pages, "Telegram cached profiles")?;
     let file = super::file_name(path).to_string();
-    for (inv, t, row) in pages.rows() {
-        let (Some(peer), Some(rec)) = (decoded(t, row, "peer"), decoded(t, row, "value")) else {
-            continue;
-        };
-        let rec = root(rec);
+    for (inv, peer, rec) in peer_records(run, path, extra, "t18", "Telegram cached profiles")? {
+        let inv = &inv;
         let class = rec["@class"].as_str().unwrap_or("an unknown class");
         let who = peers.named(&peer);
         let about = text_of(&rec["a"]);

@@ -405,3 +405,26 @@ pub fn assert_rows_in(
     }
     rows.len()
 }
+
+/// Runs the fixture generator `script` (a path under the repository) with the Python oracles'
+/// interpreter (`package`: what setup installs for it) and `args`, then returns the JSON oracle
+/// it wrote at `oracle`.
+pub fn generate(
+    package: &str,
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    oracle: &Path,
+) -> serde_json::Value {
+    let python = masf_testkit::corpus::py_oracle("python3", package);
+    let out = std::process::Command::new(python)
+        .arg(repo(script))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
+}

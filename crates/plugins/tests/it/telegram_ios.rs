@@ -15,27 +15,25 @@
 
 use std::path::Path;
 
-use crate::android_support::{has_fact, repo, triage};
+use crate::android_support::{generate, has_fact, repo, triage};
 
 /// Writes an iPhone's Telegram store at `root` from `spec`; returns the generator's oracle.
 fn iphone(root: &Path, spec: &str, mode: &str) -> serde_json::Value {
-    let python = masf_testkit::corpus::py_oracle("python3", "sqlcipher3-binary, mmh3");
     let oracle = root.with_extension("oracle.json");
-    let out = std::process::Command::new(python)
-        .arg(repo("tests/fixtures/telegram-ios/telegram_ios.py"))
-        .arg(root)
-        .arg(repo(&format!("tests/fixtures/telegram-ios/{spec}")))
-        .arg(&oracle)
-        .arg(mode)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let spec = repo(&format!("tests/fixtures/telegram-ios/{spec}"));
+    let v = generate(
+        "sqlcipher3-binary, mmh3",
+        "tests/fixtures/telegram-ios/telegram_ios.py",
+        &[
+            root.as_os_str(),
+            spec.as_os_str(),
+            oracle.as_os_str(),
+            mode.as_ref(),
+        ],
+        &oracle,
     );
     std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
-    serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
+    v
 }
 
 /// A string as the `sqlite_query` text holds it inside a decoded JSON cell.
@@ -141,8 +139,15 @@ fn telegram_on_two_iphones_and_a_locked_one() {
             owner.contains(&format!("account_id={me}")),
             "{source}: {owner}"
         );
-        // the peers' access hashes and the database key never reach a fact
+        // the peers' access hashes and the database key never reach a fact or a call's output
         let key = locked_oracle["key_hex"].as_str().unwrap();
+        for (tool, args, out) in run.outputs(source) {
+            assert!(
+                !out.to_ascii_lowercase().contains(key) && !args.contains(key),
+                "{tool} {args}"
+            );
+            assert!(!out.contains("1234605616436508552"), "{tool} {args}");
+        }
         for p in &all {
             for f in &p.verified_facts {
                 assert!(!f.value.contains(key), "{}", p.title);
