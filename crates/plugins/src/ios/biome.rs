@@ -10,6 +10,8 @@
 //! | `_DKEvent.Safari.History` | one `web` per record | the address, the page's title, the visit's start and end, the source (bundle id, source and item ids), the event's GUID |
 //! | `Device.Display.Backlight` (`public/Backlight` on older releases) | one `device` per record | the screen turned on or off (field 2), its time (field 1) |
 //! | `_DKEvent.Device.IsPluggedIn` | one `device` per record | plugged in or not, the interval's start and end, when it was written, the event's GUID |
+//! | `Notification` (public) | one `apps` per record | the app's bundle id, the time, the string fields iLEAPP reports unnamed (8, 9, 12, 15, 5, 1: a notification's texts as stored) |
+//! | `NowPlaying` (public), `Media.NowPlaying` | one `media` per record | the app's bundle id, the time, the output routes' names, the string fields iLEAPP reports as "Info" (10, 8, 5) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
 //! deleted; a CRC that does not match is said so. Dot files and the `tombstone` folder are not
@@ -32,6 +34,8 @@ enum Kind {
     Safari,
     Backlight,
     Plugged,
+    Notification,
+    NowPlaying,
 }
 
 /// The streams read, by their folder's name.
@@ -42,7 +46,17 @@ const STREAMS: &[(&str, Kind)] = &[
     ("Device.Display.Backlight", Kind::Backlight),
     ("Backlight", Kind::Backlight),
     ("_DKEvent.Device.IsPluggedIn", Kind::Plugged),
+    ("Notification", Kind::Notification),
+    ("NowPlaying", Kind::NowPlaying),
+    ("Media.NowPlaying", Kind::NowPlaying),
 ];
+
+/// The string fields of a notification record iLEAPP reports without a name (its "Field 1"…
+/// "Field 5" and "data"), in its order.
+const NOTIFICATION_TEXTS: [&str; 6] = ["8", "9", "12", "15", "5", "1"];
+
+/// The string fields of a now-playing record iLEAPP reports as its "Info" columns.
+const NOW_PLAYING_TEXTS: [&str; 3] = ["10", "8", "5"];
 
 /// Triage of every Biome stream folder the one search found.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -283,6 +297,62 @@ fn record(
                 ),
             )
         }
+        Kind::Notification => {
+            let bundle = text(&["14"]).map(|(b, _)| b).unwrap_or_else(|| "?".into());
+            let texts: Vec<String> = NOTIFICATION_TEXTS
+                .iter()
+                .filter_map(|f| text(&[f]).map(|(v, _)| format!("field {f}: {v}")))
+                .collect();
+            (
+                "apps",
+                format!("Notification of {bundle}{deleted}"),
+                format!(
+                    "a notification of {bundle}{}",
+                    if texts.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            ", its texts as stored (fields whose meaning is not public; iLEAPP names them Field 1–5): {}",
+                            texts.join("; ")
+                        )
+                    }
+                ),
+            )
+        }
+        Kind::NowPlaying => {
+            let bundle = text(&["15"]).map(|(b, _)| b).unwrap_or_else(|| "?".into());
+            let outputs: Vec<String> = m
+                .get("14")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o.get("3")?.get(0)?.as_str().map(str::to_string))
+                .collect();
+            let infos: Vec<String> = NOW_PLAYING_TEXTS
+                .iter()
+                .filter_map(|f| text(&[f]).map(|(v, _)| v))
+                .collect();
+            (
+                "media",
+                format!(
+                    "Now playing in {bundle}{}{deleted}",
+                    infos.first().map(|i| format!(": {i}")).unwrap_or_default()
+                ),
+                format!(
+                    "{bundle} played media{}{}",
+                    if infos.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", infos.join("; "))
+                    },
+                    if outputs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", output to {}", outputs.join(" and "))
+                    }
+                ),
+            )
+        }
     };
     let mut d = Draft::new(category, title);
     d.fact(FactType::Path, Some(dir), find);
@@ -331,6 +401,32 @@ fn record(
                 let v = double(m, &[f]);
                 d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
             }
+        }
+        Kind::Notification => {
+            d.fact(FactType::Identifier, cited(&["14"]).as_deref(), inv);
+            for f in NOTIFICATION_TEXTS {
+                d.fact(FactType::Text, cited(&[f]).as_deref(), inv);
+            }
+            let v = double(m, &["2"]);
+            d.time(
+                v.as_deref(),
+                super::apple_encoding(v.as_deref()),
+                "Notification delivered",
+                inv,
+            );
+        }
+        Kind::NowPlaying => {
+            d.fact(FactType::Identifier, cited(&["15"]).as_deref(), inv);
+            for f in NOW_PLAYING_TEXTS {
+                d.fact(FactType::Text, cited(&[f]).as_deref(), inv);
+            }
+            let v = double(m, &["2"]);
+            d.time(
+                v.as_deref(),
+                super::apple_encoding(v.as_deref()),
+                "Media playing",
+                inv,
+            );
         }
     }
     let time = t.get(row, "time");

@@ -4,31 +4,22 @@
 //! read, the SEGB framing after CCL Solutions' published layout (iLEAPP's own modules and
 //! `ccl_segb`, run on the same files during development, read every record alike). The
 //! generator's record of what it wrote is the oracle: every app-in-focus, Bluetooth, Safari,
-//! backlight and plugged-in record is found with its fields and times; v2's deleted record is
+//! backlight, plugged-in, notification and now-playing record is found with its fields and times; v2's deleted record is
 //! read and said deleted; a truncated file and a foreign one are noted and the rest is read.
 
 use std::path::Path;
 
-use crate::android_support::{has_fact, triage};
+use crate::android_support::{generate, has_fact, triage};
 
 fn iphone(root: &Path, version: u8) -> serde_json::Value {
-    let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
     let oracle = root.with_extension("oracle.json");
-    let out = std::process::Command::new(python)
-        .arg(crate::android_support::repo(
-            "tests/fixtures/biome/biome.py",
-        ))
-        .arg(root)
-        .arg(version.to_string())
-        .arg(&oracle)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
+    let v = version.to_string();
+    generate(
+        "protobuf",
+        "tests/fixtures/biome/biome.py",
+        &[root.as_os_str(), v.as_ref(), oracle.as_os_str()],
+        &oracle,
+    )
 }
 
 /// A double as `serde_json` writes it (the tool's output).
@@ -92,6 +83,28 @@ fn biome_streams_of_segb_v1_and_v2() {
         for r in o["plugged"].as_array().unwrap() {
             let p = find("Device plugged in", &d(&r["start"]));
             assert!(has_fact(p, &d(&r["end"])));
+        }
+        for r in o["notification"].as_array().unwrap() {
+            let p = find(
+                &format!("Notification of {}", r["bundle"].as_str().unwrap()),
+                &d(&r["time"]),
+            );
+            assert!(has_fact(p, r["title"].as_str().unwrap()));
+            assert!(has_fact(p, r["body"].as_str().unwrap()));
+        }
+        for r in o["nowplaying"].as_array().unwrap() {
+            let p = find(
+                &format!(
+                    "Now playing in {}: {}",
+                    r["bundle"].as_str().unwrap(),
+                    r["title"].as_str().unwrap()
+                ),
+                &d(&r["time"]),
+            );
+            assert!(
+                p.interpretation
+                    .contains("output to iPhone and Ana's AirPods Pro")
+            );
         }
         let ids = run.identifiers(source);
         assert!(
