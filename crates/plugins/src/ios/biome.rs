@@ -12,6 +12,7 @@
 //! | `_DKEvent.Device.IsPluggedIn` | one `device` per record | plugged in or not, the interval's start and end, when it was written, the event's GUID |
 //! | `Notification` (public) | one `apps` per record | the app's bundle id, the time, the string fields iLEAPP reports unnamed (8, 9, 12, 15, 5, 1: a notification's texts as stored) |
 //! | `NowPlaying` (public), `Media.NowPlaying` | one `media` per record | the app's bundle id, the time, the output routes' names, the string fields iLEAPP reports as "Info" (10, 8, 5) |
+//! | `Location.Visit` | one `locations` per record | latitude, longitude, horizontal and vertical accuracy, altitude, confidence, the matched place (name, address, category, id), the visit id; arrival, departure and detection times (Unix seconds; said to need corroborating, as iLEAPP's module and Mattia Epifani's study of the stream found) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
 //! deleted; a CRC that does not match is said so. Dot files and the `tombstone` folder are not
@@ -36,6 +37,7 @@ enum Kind {
     Plugged,
     Notification,
     NowPlaying,
+    LocationVisit,
 }
 
 /// The streams read, by their folder's name.
@@ -49,6 +51,7 @@ const STREAMS: &[(&str, Kind)] = &[
     ("Notification", Kind::Notification),
     ("NowPlaying", Kind::NowPlaying),
     ("Media.NowPlaying", Kind::NowPlaying),
+    ("Location.Visit", Kind::LocationVisit),
 ];
 
 /// The string fields of a notification record iLEAPP reports without a name (its "Field 1"…
@@ -92,11 +95,17 @@ fn at<'a>(m: &'a Value, path: &[&str]) -> Option<&'a Value> {
     Some(node)
 }
 
-/// A double field (`{"fixed64", "double"}`), as the output writes it.
+/// A time kept as a double field (`{"fixed64", "double"}`), as the output writes it; `None`
+/// unless positive.
 fn double(m: &Value, path: &[&str]) -> Option<String> {
+    measure(m, path).filter(|v| v.parse::<f64>().is_ok_and(|v| v > 0.0))
+}
+
+/// Any double field (a coordinate, an accuracy), as the output writes it.
+fn measure(m: &Value, path: &[&str]) -> Option<String> {
     at(m, path)?
         .get("double")
-        .filter(|d| d.as_f64().is_some_and(|v| v > 0.0))
+        .filter(|d| d.is_number())
         .map(Value::to_string)
 }
 
@@ -353,6 +362,42 @@ fn record(
                 ),
             )
         }
+        Kind::LocationVisit => {
+            let geo = |f: &str| measure(m, &["3", f]);
+            let place = text(&["8", "5", "2"]).map(|(p, _)| p);
+            let at = match (geo("1"), geo("2")) {
+                (Some(la), Some(lo)) => format!("{la}, {lo}"),
+                _ => "?".into(),
+            };
+            (
+                "locations",
+                format!(
+                    "Visit at {}{deleted}",
+                    place.clone().unwrap_or_else(|| at.clone())
+                ),
+                format!(
+                    "a visit iOS detected at latitude/longitude {at} (horizontal accuracy {} m, altitude {}, vertical accuracy {}, confidence {}){}; arrival, departure and detection are Unix seconds, which iLEAPP and Mattia Epifani's study found need corroborating (records are written in batches long after the visit)",
+                    geo("3").unwrap_or_else(|| "?".into()),
+                    geo("4").unwrap_or_else(|| "?".into()),
+                    geo("5").unwrap_or_else(|| "?".into()),
+                    measure(m, &["6"]).unwrap_or_else(|| "?".into()),
+                    match &place {
+                        Some(p) => format!(
+                            ", the place {p}{}{} (place id {}, visit id {})",
+                            text(&["8", "5", "3"])
+                                .map(|(a, _)| format!(", {a}"))
+                                .unwrap_or_default(),
+                            text(&["8", "5", "4"])
+                                .map(|(c, _)| format!(", category {c}"))
+                                .unwrap_or_default(),
+                            text(&["8", "5", "1"]).map(|(i, _)| i).unwrap_or_default(),
+                            text(&["8", "1"]).map(|(i, _)| i).unwrap_or_default(),
+                        ),
+                        None => ", no place matched".to_string(),
+                    }
+                ),
+            )
+        }
     };
     let mut d = Draft::new(category, title);
     d.fact(FactType::Path, Some(dir), find);
@@ -427,6 +472,26 @@ fn record(
                 "Media playing",
                 inv,
             );
+        }
+        Kind::LocationVisit => {
+            for f in ["1", "2"] {
+                d.fact(FactType::Text, measure(m, &["3", f]).as_deref(), inv);
+            }
+            d.fact(FactType::Name, cited(&["8", "5", "2"]).as_deref(), inv);
+            d.fact(FactType::Text, cited(&["8", "5", "3"]).as_deref(), inv);
+            for (f, what) in [
+                ("4", "Visit arrival (to be corroborated)"),
+                ("5", "Visit departure (to be corroborated)"),
+                ("1", "Visit detected (to be corroborated)"),
+            ] {
+                let v = double(m, &[f]);
+                d.time(
+                    v.as_deref(),
+                    crate::drafts::unix_seconds(v.as_deref()),
+                    what,
+                    inv,
+                );
+            }
         }
     }
     let time = t.get(row, "time");

@@ -4,7 +4,7 @@
 //! read, the SEGB framing after CCL Solutions' published layout (iLEAPP's own modules and
 //! `ccl_segb`, run on the same files during development, read every record alike). The
 //! generator's record of what it wrote is the oracle: every app-in-focus, Bluetooth, Safari,
-//! backlight, plugged-in, notification and now-playing record is found with its fields and times; v2's deleted record is
+//! backlight, plugged-in, notification, now-playing and location-visit record is found with its fields and times; v2's deleted record is
 //! read and said deleted; a truncated file and a foreign one are noted and the rest is read.
 
 use std::path::Path;
@@ -105,6 +105,16 @@ fn biome_streams_of_segb_v1_and_v2() {
                 p.interpretation
                     .contains("output to iPhone and Ana's AirPods Pro")
             );
+        }
+        for r in o["visit"].as_array().unwrap() {
+            let title = match r["name"].as_str() {
+                Some(n) => format!("Visit at {n}"),
+                None => format!("Visit at {}, {}", d(&r["lat"]), d(&r["lon"])),
+            };
+            let p = find(&title, &d(&r["lat"]));
+            assert!(has_fact(p, &d(&r["lon"])));
+            assert!(has_fact(p, &d(&r["arrival"])) && has_fact(p, &d(&r["departure"])));
+            assert!(p.interpretation.contains("need corroborating"));
         }
         let ids = run.identifiers(source);
         assert!(
