@@ -12,6 +12,7 @@
 //! | `_DKEvent.Device.IsPluggedIn` | one `device` per record | plugged in or not, the interval's start and end, when it was written, the event's GUID |
 //! | `Notification` (public) | one `apps` per record | the app's bundle id, the time, the string fields iLEAPP reports unnamed (8, 9, 12, 15, 5, 1: a notification's texts as stored) |
 //! | `NowPlaying` (public), `Media.NowPlaying` | one `media` per record | the app's bundle id, the time, the output routes' names, the string fields iLEAPP reports as "Info" (10, 8, 5) |
+//! | `App.Installation` | one `apps` per record | the app's bundle id and UUID, version and build, the event type as stored, the two digests, the event's and the app's times (Unix seconds) |
 //! | `Location.Visit` | one `locations` per record | latitude, longitude, horizontal and vertical accuracy, altitude, confidence, the matched place (name, address, category, id), the visit id; arrival, departure and detection times (Unix seconds; said to need corroborating, as iLEAPP's module and Mattia Epifani's study of the stream found) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -38,6 +39,7 @@ enum Kind {
     Notification,
     NowPlaying,
     LocationVisit,
+    AppInstall,
 }
 
 /// The streams read, by their folder's name.
@@ -52,6 +54,7 @@ const STREAMS: &[(&str, Kind)] = &[
     ("NowPlaying", Kind::NowPlaying),
     ("Media.NowPlaying", Kind::NowPlaying),
     ("Location.Visit", Kind::LocationVisit),
+    ("App.Installation", Kind::AppInstall),
 ];
 
 /// The string fields of a notification record iLEAPP reports without a name (its "Field 1"…
@@ -398,6 +401,41 @@ fn record(
                 ),
             )
         }
+        Kind::AppInstall => {
+            let bundle = text(&["1", "1"])
+                .map(|(b, _)| b)
+                .unwrap_or_else(|| "?".into());
+            let version = text(&["3", "3"]).map(|(v, _)| v);
+            (
+                "apps",
+                format!(
+                    "App installation event: {bundle}{}{deleted}",
+                    version
+                        .as_ref()
+                        .map(|v| format!(" {v}"))
+                        .unwrap_or_default()
+                ),
+                format!(
+                    "an installation event of {bundle} (event type {} as stored; iLEAPP reports it raw), app UUID {}, version {}, build {}, digests {} and {}; the event and app times are Unix seconds",
+                    int(m, &["2"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "?".into()),
+                    text(&["1", "2"])
+                        .map(|(u, _)| u)
+                        .unwrap_or_else(|| "?".into()),
+                    version.unwrap_or_else(|| "?".into()),
+                    text(&["3", "2"])
+                        .map(|(b, _)| b)
+                        .unwrap_or_else(|| "?".into()),
+                    text(&["3", "4"])
+                        .map(|(h, _)| h)
+                        .unwrap_or_else(|| "none".into()),
+                    text(&["3", "5"])
+                        .map(|(h, _)| h)
+                        .unwrap_or_else(|| "none".into()),
+                ),
+            )
+        }
     };
     let mut d = Draft::new(category, title);
     d.fact(FactType::Path, Some(dir), find);
@@ -485,6 +523,23 @@ fn record(
                 ("1", "Visit detected (to be corroborated)"),
             ] {
                 let v = double(m, &[f]);
+                d.time(
+                    v.as_deref(),
+                    crate::drafts::unix_seconds(v.as_deref()),
+                    what,
+                    inv,
+                );
+            }
+        }
+        Kind::AppInstall => {
+            d.fact(FactType::Identifier, cited(&["1", "1"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["1", "2"]).as_deref(), inv);
+            d.fact(FactType::Text, cited(&["3", "3"]).as_deref(), inv);
+            for (path, what) in [
+                (&["4"][..], "App installation event"),
+                (&["3", "1"][..], "App time of the installation event"),
+            ] {
+                let v = double(m, path);
                 d.time(
                     v.as_deref(),
                     crate::drafts::unix_seconds(v.as_deref()),

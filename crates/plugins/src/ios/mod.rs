@@ -35,7 +35,7 @@
 //! | Reminders `Container_v1/Stores/Data-*.sqlite` | [`reminders`] | one per reminder (title, notes, list, created, modified, due, completed, flags, priority; marked-for-deletion ones too), both store generations | — |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
-//! | Biome `Library/Biome/streams/*/<stream>/local/` (SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `Notification`, `NowPlaying`, `Location.Visit`) | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit (address, title, times, source), screen on/off, plugged in (interval), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times); deleted records and CRC mismatches said | `bluetooth:<address>` devices |
+//! | Biome `Library/Biome/streams/*/<stream>/local/` (SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`) | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit (address, title, times, source), screen on/off, plugged in (interval), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times); deleted records and CRC mismatches said | `bluetooth:<address>` devices |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -1185,8 +1185,9 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
                 "/Notification/local",
                 "/NowPlaying/local",
                 "/Location.Visit/local",
+                "/App.Installation/local",
             ],
-            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits, screen on and off, plugged-in intervals, notifications with their texts, media played, location visits with their places",
+            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits, screen on and off, plugged-in intervals, notifications with their texts, media played, location visits with their places, app installation events",
         ),
         entry(
             "routined locations",
@@ -1467,6 +1468,7 @@ const SEARCHED: &[&str] = &[
     "NowPlaying",
     "Media.NowPlaying",
     "Location.Visit",
+    "App.Installation",
     "message_*.sqlite",
     "mmsetting.archive",
     "persist-*",

@@ -4,7 +4,7 @@
 //! read, the SEGB framing after CCL Solutions' published layout (iLEAPP's own modules and
 //! `ccl_segb`, run on the same files during development, read every record alike). The
 //! generator's record of what it wrote is the oracle: every app-in-focus, Bluetooth, Safari,
-//! backlight, plugged-in, notification, now-playing and location-visit record is found with its fields and times; v2's deleted record is
+//! backlight, plugged-in, notification, now-playing, location-visit and app-installation record is found with its fields and times; v2's deleted record is
 //! read and said deleted; a truncated file and a foreign one are noted and the rest is read.
 
 use std::path::Path;
@@ -115,6 +115,17 @@ fn biome_streams_of_segb_v1_and_v2() {
             assert!(has_fact(p, &d(&r["lon"])));
             assert!(has_fact(p, &d(&r["arrival"])) && has_fact(p, &d(&r["departure"])));
             assert!(p.interpretation.contains("need corroborating"));
+        }
+        for r in o["install"].as_array().unwrap() {
+            let p = find(
+                &format!(
+                    "App installation event: {} {}",
+                    r["bundle"].as_str().unwrap(),
+                    r["version"].as_str().unwrap()
+                ),
+                &d(&r["time"]),
+            );
+            assert!(has_fact(p, r["bundle"].as_str().unwrap()));
         }
         let ids = run.identifiers(source);
         assert!(
