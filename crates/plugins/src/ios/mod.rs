@@ -1386,11 +1386,23 @@ pub struct Run<'c, 's> {
     /// The one search for every file the readers look for by name ([`searched_globs`]):
     /// made on the first [`Run::find`] of one of them; `Some(None)` when it failed (noted).
     searched: RefCell<Option<Option<Found>>>,
+    /// The folders the one search found, read from its listing once (for [`Run::find_dirs`]).
+    searched_dirs: RefCell<Option<Vec<String>>>,
     /// [`searched_globs`], made once per run.
     globs: Vec<String>,
     /// Apps' data containers FrontBoard's application state names: (bundle, container path,
     /// the query that read it), filled by [`appstate`] for the readers after it.
     pub containers: RefCell<Vec<(String, String, Invoked)>>,
+}
+
+/// Whether `k`, a page's last key as the query wrote it, can start the next page: an integer, or
+/// a binary key as `quote(key)` writes it (`X'<hex>'`: Telegram's Postbox tables).
+fn key_literal(k: &str) -> bool {
+    let digits = k.strip_prefix('-').unwrap_or(k);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        || k.strip_prefix("X'")
+            .and_then(|h| h.strip_suffix('\''))
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// A search and the paths it found.
@@ -1571,6 +1583,7 @@ impl<'c, 's> Run<'c, 's> {
             observed: RefCell::new(BTreeSet::new()),
             contact_ids: RefCell::new(BTreeMap::new()),
             searched: RefCell::new(None),
+            searched_dirs: RefCell::new(None),
             globs: searched_globs(),
             containers: RefCell::new(Vec::new()),
         }
@@ -1810,10 +1823,12 @@ impl<'c, 's> Run<'c, 's> {
     pub fn find_dirs(&self, glob: &str) -> Result<Option<(Invoked, Vec<String>)>, RuntimeError> {
         self.search()?;
         let searched = self.searched.borrow();
-        Ok(searched.as_ref().and_then(|s| s.as_ref()).map(|(inv, _)| {
-            let dirs = crate::outputs::found_dirs(&inv.output.text);
-            (inv.clone(), named_like(dirs, glob))
-        }))
+        let Some((inv, _)) = searched.as_ref().and_then(|s| s.as_ref()) else {
+            return Ok(None);
+        };
+        let mut dirs = self.searched_dirs.borrow_mut();
+        let dirs = dirs.get_or_insert_with(|| crate::outputs::found_dirs(&inv.output.text));
+        Ok(Some((inv.clone(), named_like(dirs.iter().cloned(), glob))))
     }
 
     /// The one search's call, when it ran and succeeded (for artefacts read from its listing:
@@ -1903,7 +1918,8 @@ impl<'c, 's> Run<'c, 's> {
     }
 
     /// Reads the rows of `select` (a `SELECT … FROM …` without `WHERE`/`ORDER BY`) in pages
-    /// of [`PAGE`] rows ordered by the integer `key`, up to [`ROW_CAP`] rows: each page is one
+    /// of [`PAGE`] rows ordered by `key` — an integer, or a binary key when the first column is
+    /// `quote(key)` — up to [`ROW_CAP`] rows: each page is one
     /// `sqlite_query` call, so a fact cites a short output. `None` when the first page fails
     /// (noted); `truncated` when rows remain after the cap.
     pub fn paged(
@@ -1960,7 +1976,7 @@ impl<'c, 's> Run<'c, 's> {
             let last = t.rows.last().and_then(|r| r.first().cloned().flatten());
             pages.push((inv, t));
             match (more, last) {
-                (true, Some(last)) if got < ROW_CAP && last.parse::<i64>().is_ok() => {
+                (true, Some(last)) if got < ROW_CAP && key_literal(&last) => {
                     after = Some(last);
                 }
                 (more, _) => {

@@ -27,7 +27,8 @@
 //! the messages sent from the device) is the device's user (`owner`). Wallet addresses and
 //! contact claims in a message are claims by direction, the other user of a one-to-one chat
 //! named; so are those of a cached profile's about text, by its user. Tables are read in pages
-//! by their key, whatever its type (`quote(key)`), up to [`crate::calls::ROW_CAP`] rows each.
+//! by their key, whatever its type (`quote(key)`, [`Run::paged_args`]), up to
+//! [`crate::calls::ROW_CAP`] rows each.
 //!
 //! Not read: `accounts-metadata/atomic-state` (the account roster; it also keeps each account's
 //! MTProto auth key and, in older releases, the app passcode itself, which no tool here may
@@ -41,8 +42,8 @@ use masf_tools::Invoked;
 use serde_json::{Map, Value, json};
 
 use super::signal::{KeySource, keyed_store_from};
-use super::{Draft, PAGE, Run};
-use crate::calls::{Paged, ROW_CAP, note_pages_cap};
+use super::{Draft, Run};
+use crate::calls::note_pages_cap;
 use crate::drafts::unix_seconds;
 use crate::outputs::{Table, in_json_cell};
 
@@ -269,7 +270,13 @@ fn peer_table(
     };
     let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
     let cols = format!("key AS peer, {contact} AS contact, value");
-    let Some(pages) = key_pages(run, path, &cols, "t2", None, &a)? else {
+    let Some(pages) = run.paged_args(
+        path,
+        &format!("SELECT quote(key) AS k, {cols} FROM t2"),
+        "key",
+        &a,
+    )?
+    else {
         return Ok(());
     };
     note_pages_cap(ctx, path, &pages, "Telegram peers")?;
@@ -392,68 +399,6 @@ fn display_name(obj: &Value) -> Option<String> {
     }
 }
 
-/// The rows of `cols` of Postbox table `table` (`where_`: a condition, if any) in pages ordered
-/// by its key, whatever the key's type (an integer, or a binary key): the first column `k` is
-/// the key as an SQL literal (`quote(key)`), the next page starts after it.
-fn key_pages(
-    run: &Run<'_, '_>,
-    path: &str,
-    cols: &str,
-    table: &str,
-    where_: Option<&str>,
-    a: &Map<String, Value>,
-) -> Result<Option<Paged>, RuntimeError> {
-    let mut pages: Vec<(Invoked, Table)> = Vec::new();
-    let mut got = 0u64;
-    let mut after: Option<String> = None;
-    loop {
-        let conds: Vec<String> = where_
-            .map(str::to_string)
-            .into_iter()
-            .chain(after.as_ref().map(|k| format!("key > {k}")))
-            .collect();
-        let filter = if conds.is_empty() {
-            String::new()
-        } else {
-            format!(" WHERE {}", conds.join(" AND "))
-        };
-        let sql = format!("SELECT quote(key) AS k, {cols} FROM {table}{filter} ORDER BY key");
-        let limit = PAGE.min(ROW_CAP - got);
-        let Some((inv, t)) = crate::calls::query_args(run.ctx, path, &sql, limit, a)? else {
-            return Ok((!pages.is_empty()).then_some(Paged {
-                pages,
-                truncated: false,
-            }));
-        };
-        got += t.rows.len() as u64;
-        let more = t.truncated;
-        let last = t
-            .rows
-            .last()
-            .and_then(|r| r.first().cloned().flatten())
-            .filter(|k| key_literal(k));
-        pages.push((inv, t));
-        match (more, last) {
-            (true, Some(last)) if got < ROW_CAP => after = Some(last),
-            (more, _) => {
-                return Ok(Some(Paged {
-                    pages,
-                    truncated: more,
-                }));
-            }
-        }
-    }
-}
-
-/// Whether `k` is an SQL literal `quote()` writes for a key: an integer or `X'<hex>'`.
-fn key_literal(k: &str) -> bool {
-    let digits = k.strip_prefix('-').unwrap_or(k);
-    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-        || k.strip_prefix("X'")
-            .and_then(|h| h.strip_suffix('\''))
-            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
 /// The root object of a decoded key-value stream (`{"_": object}`), or the stream itself.
 fn root(v: Value) -> Value {
     match v.get("_") {
@@ -472,7 +417,13 @@ fn messages(
 ) -> Result<(), RuntimeError> {
     let ctx = run.ctx;
     let a = args(extra, json!({"idx": "message_index", "msg": "message"}));
-    let Some(pages) = key_pages(run, path, "key AS idx, value AS msg", "t7", None, &a)? else {
+    let Some(pages) = run.paged_args(
+        path,
+        "SELECT quote(key) AS k, key AS idx, value AS msg FROM t7",
+        "key",
+        &a,
+    )?
+    else {
         return Ok(());
     };
     note_pages_cap(ctx, path, &pages, "Telegram messages")?;
@@ -868,12 +819,11 @@ fn device_contacts(
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
     let a = args(extra, json!({"value": "object"}));
-    let Some(pages) = key_pages(
-        run,
+    // phone-number entries: a 0 byte, then the number
+    let Some(pages) = run.paged_args(
         path,
-        "CAST(substr(key, 2) AS TEXT) AS phone, value",
-        "t54",
-        Some("substr(key, 1, 1) = x'00'"),
+        "SELECT quote(key) AS k, CAST(substr(key, 2) AS TEXT) AS phone, value FROM (SELECT key, value FROM t54 WHERE substr(key, 1, 1) = x'00')",
+        "key",
         &a,
     )?
     else {
@@ -960,7 +910,13 @@ fn peer_records(
     what: &str,
 ) -> Result<Vec<(Invoked, Value, Value)>, RuntimeError> {
     let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
-    let Some(pages) = key_pages(run, path, "key AS peer, value", table, None, &a)? else {
+    let Some(pages) = run.paged_args(
+        path,
+        &format!("SELECT quote(key) AS k, key AS peer, value FROM {table}"),
+        "key",
+        &a,
+    )?
+    else {
         return Ok(Vec::new());
     };
     note_pages_cap(run.ctx, path, &pages, what)?;
