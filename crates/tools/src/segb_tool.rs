@@ -1,5 +1,5 @@
-//! `read_segb`: the records of Apple's Biome SEGB files (a stream's `local/` directory, or one
-//! file), as [`masf_evidence::segb`] reads them, each payload decoded as a Protocol Buffers
+//! `read_segb`: the records of Apple's Biome SEGB files (a stream's folder — its `local/` files
+//! and those other devices synced into `remote/<device>/` —, one directory, or one file), as [`masf_evidence::segb`] reads them, each payload decoded as a Protocol Buffers
 //! message without its schema, fixed64 values also as doubles (Biome keeps its times so).
 
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 
 /// Largest SEGB file read.
 pub const FILE_MAX: u64 = 64 << 20;
-/// Most files of one directory read.
+/// Most files of one call read.
 pub const FILES_MAX: usize = 1024;
 /// Default and largest number of records printed.
 pub const DEFAULT_LIMIT: u64 = 10_000;
@@ -38,12 +38,77 @@ pub fn cocoa_rfc3339(t: f64) -> String {
         .unwrap_or_default()
 }
 
+/// The SEGB files `path` names, each with the name it is printed under: a stream folder's
+/// `local/` files then `remote/`'s and each `remote/<device>/` folder's (named by their path
+/// below it), a
+/// directory's files (by name), or the one file.
+fn segb_files(
+    fs: &dyn masf_evidence::fs::FileSystem,
+    path: &str,
+) -> Result<Vec<(String, String)>, ToolError> {
+    use masf_evidence::fs::EntryKind;
+    let keep = |name: &str| !name.starts_with('.');
+    let named = |files: Vec<String>, prefix: &str| -> Vec<(String, String)> {
+        files
+            .into_iter()
+            .map(|f| {
+                let name = format!("{prefix}{}", f.rsplit('/').next().unwrap_or(&f));
+                (f, name)
+            })
+            .collect()
+    };
+    if fs.stat(path)?.kind != EntryKind::Dir {
+        return Ok(named(vec![path.to_string()], ""));
+    }
+    let children = fs.list_dir(path)?;
+    let is_dir = |n: &str| {
+        children
+            .iter()
+            .any(|e| e.kind == EntryKind::Dir && e.name == n)
+    };
+    if !is_dir("local") && !is_dir("remote") {
+        let files = crate::fs_tools::store_files(fs, path, keep, FILES_MAX, "files")?;
+        return Ok(named(files, ""));
+    }
+    let mut all = Vec::new();
+    if is_dir("local") {
+        let files =
+            crate::fs_tools::store_files(fs, &format!("{path}/local"), keep, FILES_MAX, "files")?;
+        all.extend(named(files, "local/"));
+    }
+    if is_dir("remote") {
+        let remote = format!("{path}/remote");
+        // files kept directly in `remote/` (no device folder), then each device's
+        let files = crate::fs_tools::store_files(fs, &remote, keep, FILES_MAX, "files")?;
+        all.extend(named(files, "remote/"));
+        let mut devices: Vec<String> = fs
+            .list_dir(&remote)?
+            .into_iter()
+            .filter(|e| e.kind == EntryKind::Dir && keep(&e.name) && e.name != "tombstone")
+            .map(|e| e.name)
+            .collect();
+        devices.sort();
+        for device in devices {
+            let dir = format!("{path}/remote/{device}");
+            let files = crate::fs_tools::store_files(fs, &dir, keep, FILES_MAX, "files")?;
+            all.extend(named(files, &format!("remote/{device}/")));
+        }
+    }
+    if all.len() > FILES_MAX {
+        return Err(ToolError::Other(format!(
+            "{path}: {} files exceed the limit of {FILES_MAX}",
+            all.len()
+        )));
+    }
+    Ok(all)
+}
+
 impl Tool for ReadSegb {
     fn name(&self) -> &str {
         "read_segb"
     }
     fn description(&self) -> &str {
-        "Read Apple Biome SEGB files (iOS 15+ and macOS `Library/Biome/streams/{restricted,public}/<stream>/local/`; v1 and v2): `path` is a stream's `local` directory (its files read in name order; dot files and the `tombstone` folder left out) or one file. After a `# segb` line, one tab-separated line per record: file, offset of its data, state (written, deleted, or as stored), time (Cocoa seconds as stored) and the same in UTC, v1's second time, crc (ok, or bad: the data does not match its stored CRC-32), and its data as `protobuf:` + JSON (decoded without a schema as read_protobuf does, each fixed64 value as {\"fixed64\", \"double\"}: Biome keeps times as doubles) or, when it is no message, x'hex'. Problems (a truncated file, a record past the data) are `# problem` lines; the rest is read."
+        "Read Apple Biome SEGB files (iOS 15+ and macOS `Library/Biome/streams/{restricted,public}/<stream>/local/`; v1 and v2): `path` is a stream's folder (its `local/` files, then the files of each `remote/<device>/` folder: records the account's other devices synced, printed as `local/<file>` and `remote/<device>/<file>`), one directory of SEGB files (printed by name), or one file; dot files and `tombstone` folders are left out, files read in name order. After a `# segb` line, one tab-separated line per record: file, offset of its data, state (written, deleted, or as stored), time (Cocoa seconds as stored) and the same in UTC, v1's second time, crc (ok, or bad: the data does not match its stored CRC-32), and its data as `protobuf:` + JSON (decoded without a schema as read_protobuf does, each fixed64 value as {\"fixed64\", \"double\"}: Biome keeps times as doubles) or, when it is no message, x'hex'. Problems (a truncated file, a record past the data) are `# problem` lines; the rest is read."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -61,18 +126,12 @@ impl Tool for ReadSegb {
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(DEFAULT_LIMIT)
             .clamp(1, MAX_LIMIT);
-        let files = crate::fs_tools::store_files(
-            fs.as_ref(),
-            &path,
-            |name| !name.starts_with('.'),
-            FILES_MAX,
-            "files",
-        )?;
+        let files = segb_files(fs.as_ref(), &path)?;
         let mut body = String::new();
         let mut problems = String::new();
         let (mut printed, mut cut, mut written, mut deleted) = (0u64, 0u64, 0u64, 0u64);
         let mut per_file = Vec::new();
-        for file in &files {
+        for (file, name) in &files {
             let bytes = fs.open(file)?;
             if bytes.len() > FILE_MAX {
                 let _ = writeln!(
@@ -105,7 +164,6 @@ impl Tool for ReadSegb {
                     p.offset, p.detail
                 );
             }
-            let name = file.rsplit('/').next().unwrap_or(file);
             for r in &read.records {
                 match r.state {
                     State::Written => written += 1,

@@ -1,31 +1,51 @@
-//! Biome (iOS 15+): the SEGB streams of `Library/Biome/streams/{restricted,public}/<stream>/local/`,
+//! Biome (iOS 15+): the SEGB streams of `Library/Biome/streams/{restricted,public}/<stream>/`,
 //! which on iOS 16+ take the place of KnowledgeC's app usage, read by `read_segb`
-//! ([`masf_tools::segb_tool`]: v1 and v2 files, each record's state, times, CRC check and its
-//! Protocol Buffers payload decoded without a schema). The fields of iLEAPP's Biome modules:
+//! ([`masf_tools::segb_tool`]: one call per stream folder, its `local/` files and the
+//! `remote/<device>/` files the account's other devices synced; v1 and v2 files, each record's
+//! state, times, CRC check and its Protocol Buffers payload decoded without a schema), and
+//! Biome's `sync/sync.db`, which names those devices. The fields of iLEAPP's Biome modules:
 //!
 //! | stream | phenomenon | fields |
 //! |---|---|---|
 //! | `App.InFocus` | one `app_usage` per record | the app's bundle id, foreground or background (field 3: 1 or 0, as iLEAPP reads it), the time it came to or left the foreground (field 4), the record's time |
 //! | `Device.Wireless.Bluetooth` | one `device` per record | the Bluetooth device's address and name, the record's time |
 //! | `_DKEvent.Safari.History` | one `web` per record | the address, the page's title, the visit's start and end, the source (bundle id, source and item ids), the event's GUID |
+//! | `Safari.Navigations` | one `web` per record | the address, host and country, the time rounded to 30 minutes (Unix seconds) |
+//! | `App.WebUsage` | one `web` per record | the address and domain, the app, the GUID, fields 3 and 8 as stored, the time |
 //! | `Device.Display.Backlight` (`public/Backlight` on older releases) | one `device` per record | the screen turned on or off (field 2), its time (field 1) |
-//! | `_DKEvent.Device.IsPluggedIn` | one `device` per record | plugged in or not, the interval's start and end, when it was written, the event's GUID |
+//! | `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected` | one `device` per record | plugged in (CarPlay connected) or not, the interval's start and end, the event's GUID |
+//! | `Device.Wireless.WiFi` | one `wifi` per record | the SSID, connected or disconnected |
 //! | `Notification` (public) | one `apps` per record | the app's bundle id, the time, the string fields iLEAPP reports unnamed (8, 9, 12, 15, 5, 1: a notification's texts as stored) |
 //! | `NowPlaying` (public), `Media.NowPlaying` | one `media` per record | the app's bundle id, the time, the output routes' names, the string fields iLEAPP reports as "Info" (10, 8, 5) |
 //! | `App.Installation` | one `apps` per record | the app's bundle id and UUID, version and build, the event type as stored, the two digests, the event's and the app's times (Unix seconds) |
 //! | `Location.Visit` | one `locations` per record | latitude, longitude, horizontal and vertical accuracy, altitude, confidence, the matched place (name, address, category, id), the visit id; arrival, departure and detection times (Unix seconds; said to need corroborating, as iLEAPP's module and Mattia Epifani's study of the stream found) |
+//! | `Siri.Remembers.CallHistory`, `Siri.Remembers.MessageHistory` | one `calls` / `messages` per record | direction (field 1.6: 1 incoming, 2 outgoing), the app, the intent, every party (contacts and their handles; sender, recipients and their handles) with the display name its attributes give, the group name and flag, the conversation id, the GUID, the time (field 1.8, Unix seconds) |
+//! | `Siri.Remembers.InteractionHistory` | one `apps` per record | the intent class, app, domain, every parameter, the intent's UUID and item GUID, the time (Unix seconds) |
+//! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
+//! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
+//! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
+//! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
-//! deleted; a CRC that does not match is said so. Dot files and the `tombstone` folder are not
-//! read. Times are Cocoa seconds (since 2001). A Bluetooth device's stable address is observed
-//! as the device `bluetooth:<address>`, as the Bluetooth pairing readers observe it.
+//! deleted; a CRC that does not match is said so; a record under `remote/<device>/` is said to
+//! be synced from that device (named from `sync.db` when it lists it): it happened there. Dot
+//! files and `tombstone` folders are not read. Times are Cocoa seconds (since 2001) unless said.
+//!
+//! Identities: a Bluetooth device's stable address is observed as the device
+//! `bluetooth:<address>`, as the Bluetooth pairing readers observe it (this device's records
+//! only); the other party's handles of a remembered call or message (a received message's
+//! sender, a sent one's recipients — never a received message's recipients, which include the
+//! device's user) and of a share-sheet conversation as `handle:<normalised>` (or the card holding
+//! them); each sync peer by its name (`biome-device:<identifier>`, this device's on `device`).
+
+use std::collections::BTreeMap;
 
 use masf_agents::RuntimeError;
-use masf_graph::FactType;
+use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 use serde_json::{Value, json};
 
-use super::{Draft, Run};
+use super::{Draft, Run, handle_fact_type, raw};
 use crate::outputs::{Table, proto_text};
 
 /// What a stream holds.
@@ -40,6 +60,16 @@ enum Kind {
     NowPlaying,
     LocationVisit,
     AppInstall,
+    CallHistory,
+    MessageHistory,
+    InteractionHistory,
+    Wallet,
+    Wifi,
+    SafariNavigation,
+    WebUsage,
+    ShareSheet,
+    CarPlay,
+    TextInput,
 }
 
 /// The streams read, by their folder's name.
@@ -55,7 +85,123 @@ const STREAMS: &[(&str, Kind)] = &[
     ("Media.NowPlaying", Kind::NowPlaying),
     ("Location.Visit", Kind::LocationVisit),
     ("App.Installation", Kind::AppInstall),
+    ("Siri.Remembers.CallHistory", Kind::CallHistory),
+    ("Siri.Remembers.MessageHistory", Kind::MessageHistory),
+    (
+        "Siri.Remembers.InteractionHistory",
+        Kind::InteractionHistory,
+    ),
+    ("Wallet.Transaction", Kind::Wallet),
+    ("Device.Wireless.WiFi", Kind::Wifi),
+    ("Safari.Navigations", Kind::SafariNavigation),
+    ("App.WebUsage", Kind::WebUsage),
+    (
+        "MLSE.ShareSheet.ConversationUserInteraction",
+        Kind::ShareSheet,
+    ),
+    ("_DKEvent.Carplay.IsConnected", Kind::CarPlay),
+    ("TextInputSession", Kind::TextInput),
+    ("Text.InputSession", Kind::TextInput),
 ];
+
+/// A parameter of a Siri.Remembers record (its field 2): the parameter's name (`contacts`,
+/// `contactHandles`, `sender`, `recipientHandles`, `speakableGroupName`, …), the entity's value
+/// and the display name its JSON attributes give, each with the form it has in the output.
+struct Parameter {
+    name: String,
+    value: (String, String),
+    display: Option<(String, String)>,
+}
+
+/// The parameters of a Siri.Remembers record whose entity has a value. A display name is kept
+/// only where it stands verbatim in `output` (the attributes are JSON inside the payload).
+fn parameters(m: &Value, output: &str) -> Vec<Parameter> {
+    m.get("2")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let name = proto_text(p, &["1"]).map(|(n, _)| n).unwrap_or_default();
+            let entity = at(p, &["2"])?;
+            let value = proto_text(entity, &["1"])?;
+            let display = proto_text(entity, &["4"])
+                .and_then(|(a, _)| serde_json::from_str::<Value>(&a).ok())
+                .and_then(|a| a.get("name")?.as_str().map(str::to_string))
+                .filter(|n| !n.is_empty() && *n != value.0)
+                .map(|n| {
+                    let cited = crate::outputs::in_json_cell(&crate::outputs::in_json(&n));
+                    (n, cited)
+                })
+                .filter(|(_, c)| output.contains(c.as_str()));
+            Some(Parameter {
+                name,
+                value,
+                display,
+            })
+        })
+        .collect()
+}
+
+/// A parameter's value with its display name (`+351… (Bruno Reis)`), as iLEAPP shows it.
+fn shown(p: &Parameter) -> String {
+    match &p.display {
+        Some((n, _)) => format!("{} ({n})", p.value.0),
+        None => p.value.0.clone(),
+    }
+}
+
+/// The values of the parameters named `name`, shown, joined by `; `.
+fn named(params: &[Parameter], name: &str) -> Option<String> {
+    let v: Vec<String> = params
+        .iter()
+        .filter(|p| p.name == name)
+        .map(shown)
+        .collect();
+    (!v.is_empty()).then(|| v.join("; "))
+}
+
+/// A handle as a parameter holds it, without a `tel:`/`mailto:` scheme.
+fn bare_handle(v: &str) -> &str {
+    v.strip_prefix("tel:")
+        .or_else(|| v.strip_prefix("mailto:"))
+        .unwrap_or(v)
+}
+
+/// The parameters whose values are the other party's handles: the call's contact, a received
+/// message's sender, a sent message's recipients (a received message's recipients include the
+/// device's user, so they are not the other party).
+fn other_handles(kind: Kind, direction: Option<i64>) -> &'static [&'static str] {
+    match (kind, direction) {
+        (Kind::CallHistory, _) => &["contactHandles"],
+        (Kind::MessageHistory, Some(1)) => &["senderHandle"],
+        (Kind::MessageHistory, Some(2)) => &["recipientHandles"],
+        _ => &[],
+    }
+}
+
+/// A Siri.Remembers direction (field 1.6: 1 incoming, 2 outgoing, as iLEAPP's modules, checked
+/// against CallHistory.storedata and sms.db, read it).
+fn direction(d: Option<i64>) -> &'static str {
+    match d {
+        Some(1) => "incoming",
+        Some(2) => "outgoing",
+        Some(0) => "of unspecified direction",
+        _ => "of unrecorded direction",
+    }
+}
+
+/// Whether a text input stream keeps its start as Unix seconds: the `restricted` stream of
+/// iOS 17+ does, the older `public` one keeps Cocoa seconds.
+fn unix_text_input(dir: &str) -> bool {
+    dir.to_ascii_lowercase().contains("/restricted/")
+}
+
+/// The handle of an Apple conversation id (`iMessage;-;+351…`), as iLEAPP reads it.
+fn conversation_handle(id: &str) -> Option<&str> {
+    id.rsplit_once(";-;")
+        .map(|(_, h)| h)
+        .filter(|h| !h.is_empty())
+}
 
 /// The string fields of a notification record iLEAPP reports without a name (its "Field 1"…
 /// "Field 5" and "data"), in its order.
@@ -64,8 +210,16 @@ const NOTIFICATION_TEXTS: [&str; 6] = ["8", "9", "12", "15", "5", "1"];
 /// The string fields of a now-playing record iLEAPP reports as its "Info" columns.
 const NOW_PLAYING_TEXTS: [&str; 3] = ["10", "8", "5"];
 
-/// Triage of every Biome stream folder the one search found.
+/// Triage of Biome's `sync.db` and every Biome stream folder the one search found.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut peers = BTreeMap::new();
+    run.each("sync.db", |find, path| {
+        if path.to_ascii_lowercase().contains("/biome/sync/") {
+            run.ctx
+                .artefact(path, || sync_peers(run, find, path, &mut peers))?;
+        }
+        Ok(())
+    })?;
     for (folder, kind) in STREAMS {
         let Some((find, dirs)) = run.find_dirs(folder)? else {
             continue;
@@ -74,9 +228,118 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             .iter()
             .filter(|d| d.to_ascii_lowercase().contains("/biome/streams/"))
         {
-            run.ctx.artefact(&format!("{dir}/local"), || {
-                stream(run, &find, dir, folder, *kind)
-            })?;
+            run.ctx
+                .artefact(dir, || stream(run, &find, dir, folder, *kind, &peers))?;
+        }
+    }
+    Ok(())
+}
+
+/// Biome's `sync/sync.db`: the devices of the same account Biome syncs with (`DevicePeer`: the
+/// device's identifier, name, platform, model, whether it is this device, the last sync), each
+/// a `device` phenomenon and, by its name, a device entity (this device's name on `device`, the
+/// others' on `biome-device:<identifier>`). Fills `peers` (identifier → name) so that the
+/// records those devices synced into a stream's `remote/<identifier>/` are said to be theirs.
+fn sync_peers(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    peers: &mut BTreeMap<String, String>,
+) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["DevicePeer"])? else {
+        return Ok(());
+    };
+    if !schema.require(run, "DevicePeer", &["device_identifier"])? {
+        return Ok(());
+    }
+    let cols = schema.columns("DevicePeer");
+    let c = |col: &str| crate::calls::column_or_null(&cols, "", col, col);
+    let sql = format!(
+        "SELECT rowid AS rid, device_identifier, {}, {}, {}, {}, {} FROM DevicePeer",
+        c("name"),
+        c("platform"),
+        c("model"),
+        c("me"),
+        c("last_sync_date"),
+    );
+    let Some(paged) = run.paged(path, &sql, "rowid")? else {
+        return Ok(());
+    };
+    for (inv, t, row) in paged.rows() {
+        let Some(id) = raw(t, row, "device_identifier") else {
+            continue;
+        };
+        let name = raw(t, row, "name");
+        let platform = t.get(row, "platform");
+        let me = t.get(row, "me") == Some("1");
+        // iLEAPP's biomeSync reading of `platform`
+        let kind = match platform {
+            Some("1") => "iPad",
+            Some("2") => "iPhone",
+            Some("3") | Some("4") => "Mac",
+            Some("5") | Some("7") => "Apple TV",
+            Some("6") => "Apple Watch",
+            _ => "device of unknown type",
+        };
+        let label = name.clone().unwrap_or_else(|| id.clone());
+        let mut d = Draft::new(
+            "device",
+            format!(
+                "{} {label} (Biome sync peer)",
+                if me { "This device," } else { "Synced device" }
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, Some(&id), inv);
+        d.fact(FactType::Name, name.as_deref(), inv);
+        d.fact(FactType::Identifier, raw(t, row, "model").as_deref(), inv);
+        let synced = raw(t, row, "last_sync_date");
+        d.time(
+            synced.as_deref(),
+            crate::drafts::unix_seconds(synced.as_deref()),
+            "Last Biome sync with the device",
+            inv,
+        );
+        d.interpretation = format!(
+            "DevicePeer row {} of {path}: {}{} ({kind}: platform {}, model {}), identifier {id}; last_sync_date is Unix seconds{}.",
+            t.get(row, "rid").unwrap_or("?"),
+            if me {
+                "this device, "
+            } else {
+                "a device of the same account whose Biome streams sync with this one, "
+            },
+            name.as_deref().unwrap_or("unnamed"),
+            platform.unwrap_or("?"),
+            raw(t, row, "model").unwrap_or_else(|| "?".into()),
+            if me {
+                ""
+            } else {
+                "; what it synced is under each stream's remote/<identifier>/"
+            },
+        );
+        run.record(d)?;
+        if let Some(n) = &name {
+            let context = if me {
+                "device".to_string()
+            } else {
+                format!("biome-device:{id}")
+            };
+            run.observe(
+                &context,
+                EntityKind::Device,
+                n,
+                IdType::DeviceName,
+                n,
+                inv,
+                if me {
+                    format!("The name of this device, as Biome's sync.db lists it ({id}).")
+                } else {
+                    format!(
+                        "The name of a {kind} of the same account that syncs Biome streams with this device ({id})."
+                    )
+                },
+            )?;
+            peers.insert(id, n.clone());
         }
     }
     Ok(())
@@ -117,17 +380,18 @@ fn int(m: &Value, path: &[&str]) -> Option<i64> {
     at(m, path)?.as_i64()
 }
 
-/// One stream folder: its `local/` files read by `read_segb`.
+/// One stream folder: its `local/` and `remote/` files read by `read_segb`.
 fn stream(
     run: &Run<'_, '_>,
     find: &Invoked,
     dir: &str,
     name: &str,
     kind: Kind,
+    peers: &BTreeMap<String, String>,
 ) -> Result<(), RuntimeError> {
-    let local = format!("{dir}/local");
+    let local = dir;
     let Some(inv) =
-        crate::calls::call_or_note(run.ctx, &local, "read_segb", json!({ "path": local }))?
+        crate::calls::call_or_note(run.ctx, local, "read_segb", json!({ "path": local }))?
     else {
         return Ok(());
     };
@@ -140,7 +404,7 @@ fn stream(
         .collect();
     if !problems.is_empty() {
         run.ctx.unparsed(
-            &local,
+            local,
             &format!(
                 "could not parse all of Biome's {name} stream (the rest was read): {}",
                 problems.join("; ")
@@ -151,7 +415,7 @@ fn stream(
     let t = Table::parse(&inv.output.text);
     if inv.output.text.contains("\n# truncated") {
         run.ctx.unparsed(
-            &local,
+            local,
             &format!(
                 "only the first {} records of Biome's {name} stream were read",
                 t.rows.len()
@@ -167,7 +431,7 @@ fn stream(
         let Some(m) = payload(&t, row) else {
             if state == "written" {
                 run.ctx.unparsed(
-                    &local,
+                    local,
                     &format!(
                         "could not parse the Biome {name} record at offset {} of {} because its data is no Protocol Buffers message",
                         t.get(row, "offset").unwrap_or("?"),
@@ -178,7 +442,7 @@ fn stream(
             }
             continue;
         };
-        record(run, find, &inv, dir, name, kind, &t, row, &m)?;
+        record(run, find, &inv, dir, (name, kind), peers, &t, row, &m)?;
     }
     Ok(())
 }
@@ -190,18 +454,31 @@ fn record(
     find: &Invoked,
     inv: &Invoked,
     dir: &str,
-    name: &str,
-    kind: Kind,
+    (name, kind): (&str, Kind),
+    peers: &BTreeMap<String, String>,
     t: &Table,
     row: &[Option<String>],
     m: &Value,
 ) -> Result<(), RuntimeError> {
     let state = t.get(row, "state").unwrap_or("?");
-    let deleted = if state == "written" {
-        ""
-    } else {
-        " (a deleted record)"
+    // a record another device synced: `remote/<device>/<file>` (or `remote/<file>`)
+    let remote = t
+        .get(row, "file")
+        .and_then(|f| f.strip_prefix("remote/"))
+        .map(|r| r.split_once('/').map(|(d, _)| d).unwrap_or(""));
+    let peer = remote.map(|d| match (d, peers.get(d)) {
+        ("", _) => "another device of the account".to_string(),
+        (d, Some(n)) => format!("{n} ({d})"),
+        (d, None) => format!("the device {d}"),
+    });
+    let deleted = match (state == "written", &peer) {
+        (true, None) => String::new(),
+        (true, Some(p)) => format!(" (synced from {p})"),
+        (false, None) => " (a deleted record)".to_string(),
+        (false, Some(p)) => format!(" (a deleted record synced from {p})"),
     };
+    let params = parameters(m, &inv.output.text);
+    let meta = |f: &str| proto_text(m, &["1", f]);
     let text = |path: &[&str]| proto_text(m, path);
     let (category, title, what) = match kind {
         Kind::InFocus => {
@@ -436,6 +713,249 @@ fn record(
                 ),
             )
         }
+        Kind::CallHistory | Kind::MessageHistory => {
+            let dir_ = int(m, &["1", "6"]);
+            let others: Vec<&Parameter> = params
+                .iter()
+                .filter(|p| other_handles(kind, dir_).contains(&p.name.as_str()))
+                .collect();
+            let other = others
+                .iter()
+                .map(|p| shown(p))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let bundle = meta("4").map(|(b, _)| b).unwrap_or_else(|| "?".into());
+            let is_group = meta("11")
+                .and_then(|(g, _)| serde_json::from_str::<Value>(&g).ok())
+                .and_then(|g| g.get("isGroup").map(Value::to_string));
+            let roles: &[(&str, &str)] = if kind == Kind::CallHistory {
+                &[
+                    ("contacts", "contacts"),
+                    ("contactHandles", "contact handles"),
+                    ("speakableGroupName", "group name"),
+                ]
+            } else {
+                &[
+                    ("sender", "sender"),
+                    ("senderHandle", "sender handle"),
+                    ("recipients", "recipients"),
+                    ("recipientHandles", "recipient handles"),
+                    ("speakableGroupName", "group name"),
+                ]
+            };
+            let listed: Vec<String> = roles
+                .iter()
+                .filter_map(|(k, w)| named(&params, k).map(|v| format!("{w} {v}")))
+                .collect();
+            let what_kind = if kind == Kind::CallHistory {
+                "call"
+            } else {
+                "message"
+            };
+            (
+                if kind == Kind::CallHistory {
+                    "calls"
+                } else {
+                    "messages"
+                },
+                format!(
+                    "{} {what_kind} {} {}{deleted}",
+                    match dir_ {
+                        Some(1) => "Incoming",
+                        Some(2) => "Outgoing",
+                        _ => "A",
+                    },
+                    if dir_ == Some(2) { "to" } else { "with" },
+                    if other.is_empty() {
+                        "an unnamed party".to_string()
+                    } else {
+                        other.clone()
+                    },
+                ),
+                format!(
+                    "Siri remembered an {} {what_kind} in {bundle} (field 1.6 {}){}; intent {}, conversation {}, GUID {}, group {}; the {what_kind}'s time (field 1.8) is Unix seconds",
+                    direction(dir_),
+                    dir_.map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                    if listed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", listed.join(", "))
+                    },
+                    meta("2").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    meta("12").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    meta("13").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    is_group.unwrap_or_else(|| "not said".into()),
+                ),
+            )
+        }
+        Kind::InteractionHistory => {
+            let intent = meta("2").map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            let bundle = meta("4").map(|(b, _)| b).unwrap_or_else(|| "?".into());
+            let listed: Vec<String> = params
+                .iter()
+                .map(|p| {
+                    if p.name.is_empty() {
+                        shown(p)
+                    } else {
+                        format!("{}: {}", p.name, shown(p))
+                    }
+                })
+                .collect();
+            (
+                "apps",
+                format!("Siri intent {intent} in {bundle}{deleted}"),
+                format!(
+                    "Siri remembered the intent {intent} of {bundle} (domain {}){}; intent UUID {}, item GUID {}; its time (field 1.8) is Unix seconds",
+                    meta("3").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    if listed.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", parameters {}", listed.join("; "))
+                    },
+                    meta("1").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    meta("13").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                ),
+            )
+        }
+        Kind::Wallet => {
+            let card = text(&["2"]).map(|(c, _)| c);
+            (
+                "transactions",
+                format!(
+                    "Wallet transaction{}{deleted}",
+                    card.as_ref()
+                        .map(|c| format!(" with {c}"))
+                        .unwrap_or_default()
+                ),
+                format!(
+                    "a Wallet transaction with the card {} (pass {}), transaction UUID {}; fields 3 and 5 as stored ({} and {}: their meaning is not public); the amount and merchant are not in this stream (Apple Wallet's passes23.sqlite has them)",
+                    card.unwrap_or_else(|| "?".into()),
+                    text(&["1"]).map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    text(&["4"]).map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    int(m, &["3"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                    int(m, &["5"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                ),
+            )
+        }
+        Kind::Wifi => {
+            let ssid = text(&["1"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            let on = int(m, &["2"]) == Some(1);
+            (
+                "wifi",
+                format!(
+                    "Wi-Fi {ssid} {}{deleted}",
+                    if on { "connected" } else { "disconnected" }
+                ),
+                format!(
+                    "the device {} the Wi-Fi network {ssid} (field 2 {})",
+                    if on {
+                        "connected to"
+                    } else {
+                        "disconnected from"
+                    },
+                    int(m, &["2"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                ),
+            )
+        }
+        Kind::SafariNavigation => {
+            let url = text(&["8"]).map(|(v, _)| v);
+            let host = text(&["1"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            (
+                "web",
+                format!(
+                    "Safari navigation: {}{deleted}",
+                    url.clone().unwrap_or_else(|| host.clone())
+                ),
+                format!(
+                    "Safari navigated to {} (host {host}, country {}); the time (field 2) is Unix seconds rounded to 30 minutes",
+                    url.unwrap_or_else(|| host.clone()),
+                    text(&["5"]).map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                ),
+            )
+        }
+        Kind::WebUsage => {
+            let url = text(&["4"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            let bundle = text(&["6"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            (
+                "web",
+                format!("Web usage in {bundle}: {url}{deleted}"),
+                format!(
+                    "{bundle} showed {url} (domain {}), GUID {}; fields 3 and 8 as stored ({} and {})",
+                    text(&["5"]).map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    text(&["1"]).map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                    int(m, &["3"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                    int(m, &["8"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                ),
+            )
+        }
+        Kind::ShareSheet => {
+            let conversation = text(&["2"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            let bundle = text(&["1"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            let handle = conversation_handle(&conversation)
+                .unwrap_or("?")
+                .to_string();
+            (
+                "apps",
+                format!("Shared to {handle} with {bundle}{deleted}"),
+                format!(
+                    "the share sheet offered or used the conversation {conversation} (the handle {handle}) of {bundle}; field 10 as stored ({}); the interaction's time (field 11) is Unix seconds",
+                    int(m, &["10"])
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "absent".into()),
+                ),
+            )
+        }
+        Kind::CarPlay => {
+            let status = int(m, &["4", "4"]);
+            (
+                "device",
+                format!(
+                    "CarPlay {}{deleted}",
+                    if status == Some(1) {
+                        "connected"
+                    } else {
+                        "not connected"
+                    }
+                ),
+                format!(
+                    "CarPlay was {} (field 4.4 {}) over the interval; GUID {}",
+                    if status == Some(1) {
+                        "connected"
+                    } else {
+                        "not connected"
+                    },
+                    status.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    text(&["5"]).map(|(s, _)| s).unwrap_or_default(),
+                ),
+            )
+        }
+        Kind::TextInput => {
+            let bundle = text(&["3"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
+            (
+                "app_usage",
+                format!("Text input in {bundle}{deleted}"),
+                format!(
+                    "a text input session in {bundle} lasting {} seconds; its start (field 2) is {}",
+                    measure(m, &["1"]).unwrap_or_else(|| "?".into()),
+                    if unix_text_input(dir) {
+                        "Unix seconds in restricted/Text.InputSession (Cocoa seconds in the older public/TextInputSession), as iLEAPP's module reads them"
+                    } else {
+                        "Cocoa seconds in public/TextInputSession"
+                    },
+                ),
+            )
+        }
     };
     let mut d = Draft::new(category, title);
     d.fact(FactType::Path, Some(dir), find);
@@ -548,6 +1068,105 @@ fn record(
                 );
             }
         }
+        Kind::CallHistory | Kind::MessageHistory | Kind::InteractionHistory => {
+            for f in ["4", "2", "3", "12", "13", "1"] {
+                d.fact(
+                    FactType::Identifier,
+                    meta(f).map(|(_, c)| c).as_deref(),
+                    inv,
+                );
+            }
+            for p in &params {
+                let v = bare_handle(&p.value.0);
+                let fact = if p.name.ends_with("Handles") || p.name.ends_with("Handle") {
+                    handle_fact_type(v)
+                } else {
+                    FactType::Text
+                };
+                d.fact(fact, Some(&p.value.1), inv);
+                d.fact(
+                    FactType::Name,
+                    p.display.as_ref().map(|(_, c)| c.as_str()),
+                    inv,
+                );
+            }
+            let v = double(m, &["1", "8"]);
+            d.time(
+                v.as_deref(),
+                crate::drafts::unix_seconds(v.as_deref()),
+                match kind {
+                    Kind::CallHistory => "Call (as Siri remembers it)",
+                    Kind::MessageHistory => "Message (as Siri remembers it)",
+                    _ => "Siri intent",
+                },
+                inv,
+            );
+        }
+        Kind::Wallet => {
+            d.fact(FactType::Name, cited(&["2"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["4"]).as_deref(), inv);
+        }
+        Kind::Wifi => {
+            d.fact(FactType::Name, cited(&["1"]).as_deref(), inv);
+        }
+        Kind::SafariNavigation => {
+            d.fact(FactType::Url, cited(&["8"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
+            d.fact(FactType::Text, cited(&["5"]).as_deref(), inv);
+            let v = double(m, &["2"]);
+            d.time(
+                v.as_deref(),
+                crate::drafts::unix_seconds(v.as_deref()),
+                "Safari navigation (rounded to 30 minutes)",
+                inv,
+            );
+        }
+        Kind::WebUsage => {
+            d.fact(FactType::Url, cited(&["4"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["6"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["5"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
+            let v = double(m, &["2"]);
+            d.time(
+                v.as_deref(),
+                super::apple_encoding(v.as_deref()),
+                "Web page used in an app",
+                inv,
+            );
+        }
+        Kind::ShareSheet => {
+            d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
+            d.fact(FactType::Identifier, cited(&["2"]).as_deref(), inv);
+            let v = double(m, &["11"]);
+            d.time(
+                v.as_deref(),
+                crate::drafts::unix_seconds(v.as_deref()),
+                "Share sheet conversation interaction",
+                inv,
+            );
+        }
+        Kind::CarPlay => {
+            for (f, what) in [("2", "CarPlay state began"), ("3", "CarPlay state ended")] {
+                let v = double(m, &[f]);
+                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+            }
+        }
+        Kind::TextInput => {
+            d.fact(FactType::Identifier, cited(&["3"]).as_deref(), inv);
+            d.fact(FactType::Count, measure(m, &["1"]).as_deref(), inv);
+            let v = double(m, &["2"]);
+            d.time(
+                v.as_deref(),
+                if unix_text_input(dir) {
+                    crate::drafts::unix_seconds(v.as_deref())
+                } else {
+                    super::apple_encoding(v.as_deref())
+                },
+                "Text input session began",
+                inv,
+            );
+        }
     }
     let time = t.get(row, "time");
     d.time(
@@ -557,7 +1176,7 @@ fn record(
         inv,
     );
     d.interpretation = format!(
-        "Biome {name} record at offset {} of {} ({state}{}): {what}; times are Cocoa seconds (since 2001).",
+        "Biome {name} record at offset {} of {} ({state}{}){}: {what}; times are Cocoa seconds (since 2001) unless said otherwise.",
         t.get(row, "offset").unwrap_or("?"),
         t.get(row, "file").unwrap_or("?"),
         if t.get(row, "crc") == Some("bad") {
@@ -565,10 +1184,33 @@ fn record(
         } else {
             ""
         },
+        peer.as_ref()
+            .map(|p| format!(
+                ", a record {p} synced to this device (it happened on that device, signed in to the same account)"
+            ))
+            .unwrap_or_default(),
     );
     run.record(d)?;
+    let what = format!("Biome's {name} stream");
+    match kind {
+        Kind::CallHistory | Kind::MessageHistory => {
+            let other = other_handles(kind, int(m, &["1", "6"]));
+            for p in params.iter().filter(|p| other.contains(&p.name.as_str())) {
+                run.observe_handle(bare_handle(&p.value.0), inv, &what)?;
+            }
+        }
+        Kind::ShareSheet => {
+            if let Some(h) =
+                text(&["2"]).and_then(|(c, _)| conversation_handle(&c).map(str::to_string))
+            {
+                run.observe_handle(&h, inv, &what)?;
+            }
+        }
+        _ => {}
+    }
     if kind == Kind::Bluetooth
         && state == "written"
+        && peer.is_none()
         && let Some(addr) = cited(&["1"])
     {
         super::bluetooth::peer(

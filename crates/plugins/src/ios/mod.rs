@@ -35,7 +35,7 @@
 //! | Reminders `Container_v1/Stores/Data-*.sqlite` | [`reminders`] | one per reminder (title, notes, list, created, modified, due, completed, flags, priority; marked-for-deletion ones too), both store generations | — |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
-//! | Biome `Library/Biome/streams/*/<stream>/local/` (SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`) | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit (address, title, times, source), screen on/off, plugged in (interval), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times); deleted records and CRC mismatches said | `bluetooth:<address>` devices |
+//! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -1176,18 +1176,30 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "Biome streams",
             &[
-                "/App.InFocus/local",
-                "/Device.Wireless.Bluetooth/local",
-                "/_DKEvent.Safari.History/local",
-                "/Device.Display.Backlight/local",
-                "/Backlight/local",
-                "/_DKEvent.Device.IsPluggedIn/local",
-                "/Notification/local",
-                "/NowPlaying/local",
-                "/Location.Visit/local",
-                "/App.Installation/local",
+                "/Biome/sync/sync.db\"",
+                "/App.InFocus\"",
+                "/Device.Wireless.Bluetooth\"",
+                "/_DKEvent.Safari.History\"",
+                "/Device.Display.Backlight\"",
+                "/Backlight\"",
+                "/_DKEvent.Device.IsPluggedIn\"",
+                "/Notification\"",
+                "/NowPlaying\"",
+                "/Location.Visit\"",
+                "/App.Installation\"",
+                "/Siri.Remembers.CallHistory\"",
+                "/Siri.Remembers.MessageHistory\"",
+                "/Siri.Remembers.InteractionHistory\"",
+                "/Wallet.Transaction\"",
+                "/Device.Wireless.WiFi\"",
+                "/Safari.Navigations\"",
+                "/App.WebUsage\"",
+                "/MLSE.ShareSheet.ConversationUserInteraction\"",
+                "/_DKEvent.Carplay.IsConnected\"",
+                "/TextInputSession\"",
+                "/Text.InputSession\"",
             ],
-            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits, screen on and off, plugged-in intervals, notifications with their texts, media played, location visits with their places, app installation events",
+            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits and navigations, web pages used in apps, screen on and off, plugged-in intervals, CarPlay connections, Wi-Fi connections, notifications with their texts, media played, location visits with their places, app installation events, calls and messages as Siri remembers them (parties, handles, direction), Siri intents, Wallet transactions, share-sheet conversations, text input sessions; the records the account's other devices synced (remote/), and those devices (sync.db)",
         ),
         entry(
             "routined locations",
@@ -1481,6 +1493,18 @@ const SEARCHED: &[&str] = &[
     "Media.NowPlaying",
     "Location.Visit",
     "App.Installation",
+    "Siri.Remembers.CallHistory",
+    "Siri.Remembers.MessageHistory",
+    "Siri.Remembers.InteractionHistory",
+    "Wallet.Transaction",
+    "Device.Wireless.WiFi",
+    "Safari.Navigations",
+    "App.WebUsage",
+    "MLSE.ShareSheet.ConversationUserInteraction",
+    "_DKEvent.Carplay.IsConnected",
+    "TextInputSession",
+    "Text.InputSession",
+    "sync.db",
     "message_*.sqlite",
     "mmsetting.archive",
     "persist-*",

@@ -4,8 +4,13 @@
 //! read, the SEGB framing after CCL Solutions' published layout (iLEAPP's own modules and
 //! `ccl_segb`, run on the same files during development, read every record alike). The
 //! generator's record of what it wrote is the oracle: every app-in-focus, Bluetooth, Safari,
-//! backlight, plugged-in, notification, now-playing, location-visit and app-installation record is found with its fields and times; v2's deleted record is
-//! read and said deleted; a truncated file and a foreign one are noted and the rest is read.
+//! backlight, plugged-in, notification, now-playing, location-visit, app-installation,
+//! Siri-remembered call, message and intent, Wallet, Wi-Fi, Safari navigation, web usage,
+//! share-sheet, CarPlay and text-input record is found with its fields and times, the other
+//! party's handles observed (never the device's user's); the records a Mac synced into
+//! `remote/<device>/` are said to be the Mac's, named from Biome's `sync.db`, whose peers are
+//! recorded and observed by name; v2's deleted record is read and said deleted; a truncated file
+//! and a foreign one are noted and the rest is read.
 
 use std::path::Path;
 
@@ -37,6 +42,10 @@ fn biome_streams_of_segb_v1_and_v2() {
     let whole = std::fs::read(local.join("781234567890123")).unwrap();
     std::fs::write(local.join("781234567890124"), &whole[..whole.len() - 40]).unwrap();
     std::fs::write(local.join("781234567890125"), b"not a SEGB file at all").unwrap();
+    // iOS 16's sync.db cut short: noted, its peers unnamed, the streams still read
+    let sync = v1.join("private/var/mobile/Library/Biome/sync/sync.db");
+    let whole = std::fs::read(&sync).unwrap();
+    std::fs::write(&sync, &whole[..100]).unwrap();
 
     let run = triage(&[
         ("ios16", &v1, "Europe/Lisbon", Some("PT")),
@@ -127,9 +136,168 @@ fn biome_streams_of_segb_v1_and_v2() {
             );
             assert!(has_fact(p, r["bundle"].as_str().unwrap()));
         }
+        for r in o["calls"].as_array().unwrap() {
+            let handle = r["handle"].as_str().unwrap();
+            let p = find(
+                &format!(
+                    "{} call {} {handle}",
+                    if r["direction"] == 2 {
+                        "Outgoing"
+                    } else {
+                        "Incoming"
+                    },
+                    if r["direction"] == 2 { "to" } else { "with" },
+                ),
+                &d(&r["date"]),
+            );
+            assert!(has_fact(p, handle) && has_fact(p, r["bundle"].as_str().unwrap()));
+            if let Some(name) = r["name"].as_str() {
+                assert!(has_fact(p, name), "{p:#?}");
+            }
+        }
+        for r in o["messages"].as_array().unwrap() {
+            let handle = r["handle"].as_str().unwrap();
+            let name = r["name"].as_str().unwrap();
+            let (dir, to) = if r["direction"] == 2 {
+                ("Outgoing", "to")
+            } else {
+                ("Incoming", "with")
+            };
+            let p = find(
+                &format!("{dir} message {to} {handle} ({name})"),
+                &d(&r["date"]),
+            );
+            assert!(has_fact(p, name));
+            match r["remote"].as_str() {
+                // the Mac's record, named from sync.db where it could be read
+                Some(mac) => assert!(
+                    p.title.ends_with(&if *source == "ios17" {
+                        format!("(synced from Ana's MacBook Pro ({mac}))")
+                    } else {
+                        format!("(synced from the device {mac})")
+                    }) && p.interpretation.contains("happened on that device"),
+                    "{}",
+                    p.title
+                ),
+                None => assert!(!p.title.contains("synced"), "{}", p.title),
+            }
+        }
+        for r in o["intents"].as_array().unwrap() {
+            let p = find(
+                &format!(
+                    "Siri intent {} in {}",
+                    r["intent"].as_str().unwrap(),
+                    r["bundle"].as_str().unwrap()
+                ),
+                &d(&r["date"]),
+            );
+            assert!(has_fact(p, r["parameter"].as_str().unwrap()));
+        }
+        for r in o["wallet"].as_array().unwrap() {
+            let p = find(
+                &format!("Wallet transaction with {}", r["card"].as_str().unwrap()),
+                r["uuid"].as_str().unwrap(),
+            );
+            assert!(has_fact(p, r["card"].as_str().unwrap()));
+        }
+        for r in o["wifi"].as_array().unwrap() {
+            let state = if r["connect"] == 1 {
+                "connected"
+            } else {
+                "disconnected"
+            };
+            find(
+                &format!("Wi-Fi {} {state}", r["ssid"].as_str().unwrap()),
+                r["ssid"].as_str().unwrap(),
+            );
+        }
+        for r in o["navigations"].as_array().unwrap() {
+            let p = find(
+                &format!("Safari navigation: {}", r["url"].as_str().unwrap()),
+                &d(&r["time"]),
+            );
+            assert!(has_fact(p, r["host"].as_str().unwrap()));
+        }
+        for r in o["webusage"].as_array().unwrap() {
+            find(
+                &format!(
+                    "Web usage in {}: {}",
+                    r["bundle"].as_str().unwrap(),
+                    r["url"].as_str().unwrap()
+                ),
+                &d(&r["time"]),
+            );
+        }
+        for r in o["sharesheet"].as_array().unwrap() {
+            find(
+                &format!(
+                    "Shared to {} with {}",
+                    r["handle"].as_str().unwrap(),
+                    r["bundle"].as_str().unwrap()
+                ),
+                &d(&r["time"]),
+            );
+        }
+        for r in o["carplay"].as_array().unwrap() {
+            let p = find("CarPlay connected", &d(&r["start"]));
+            assert!(has_fact(p, &d(&r["end"])));
+        }
+        for r in o["textinput"].as_array().unwrap() {
+            let p = find(
+                &format!("Text input in {}", r["bundle"].as_str().unwrap()),
+                &d(&r["start"]),
+            );
+            assert!(has_fact(p, &d(&r["duration"])));
+        }
+        for r in o["remote"].as_array().unwrap() {
+            let mac = r["device"].as_str().unwrap();
+            let p = find(
+                &format!(
+                    "App in focus: {} (synced from {})",
+                    r["bundle"].as_str().unwrap(),
+                    if *source == "ios17" {
+                        format!("Ana's MacBook Pro ({mac})")
+                    } else {
+                        format!("the device {mac}")
+                    }
+                ),
+                &d(&r["start"]),
+            );
+            assert!(p.interpretation.contains("remote/"), "{p:#?}");
+        }
+        if *source == "ios16" {
+            run.assert_noted(source, &[("Biome/sync/sync.db", "malformed")]);
+            continue;
+        }
+        for r in o["peers"].as_array().unwrap() {
+            let name = r["name"].as_str().unwrap();
+            let title = if r["me"] == 1 {
+                format!("This device, {name} (Biome sync peer)")
+            } else {
+                format!("Synced device {name} (Biome sync peer)")
+            };
+            let p = find(&title, r["id"].as_str().unwrap());
+            assert!(has_fact(p, r["model"].as_str().unwrap()));
+        }
         let ids = run.identifiers(source);
+        for id in [
+            ("bluetooth_address", "AA:BB:CC:11:22:33"),
+            // the other party of calls, messages and a shared conversation
+            ("phone", "+351912345678"),
+            ("phone", "+351934567890"),
+            ("email", "carla.dias@example.org"),
+            // the account's devices by name
+            ("device_name", "ana's macbook pro"),
+            ("device_name", "ana's iphone"),
+        ] {
+            assert!(
+                ids.contains(&(id.0.into(), id.1.into())),
+                "{id:?} in {ids:?}"
+            );
+        }
+        // a received message's recipient is the device's user: not a counterparty
         assert!(
-            ids.contains(&("bluetooth_address".into(), "AA:BB:CC:11:22:33".into())),
+            !ids.contains(&("email".into(), "ana.moura@example.com".into())),
             "{ids:?}"
         );
     }
