@@ -24,6 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings search and its results), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -70,6 +71,8 @@ enum Kind {
     ShareSheet,
     CarPlay,
     TextInput,
+    /// A stream of [`SIMPLE`], by its index.
+    Simple(usize),
 }
 
 /// The streams read, by their folder's name.
@@ -203,12 +206,499 @@ fn conversation_handle(id: &str) -> Option<&str> {
         .filter(|h| !h.is_empty())
 }
 
+/// How a time field counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Epoch {
+    /// Seconds since 2001 (Cocoa).
+    Cocoa,
+    /// Seconds since 1970.
+    Unix,
+}
+
+/// A field a record is read for: its path of field numbers, the fact it gives (`None`: said in
+/// the interpretation only — a raw value whose meaning is not public) and its name there.
+struct Field {
+    path: &'static [&'static str],
+    fact: Option<FactType>,
+    name: &'static str,
+}
+
+const fn field(path: &'static [&'static str], fact: FactType, name: &'static str) -> Field {
+    Field {
+        path,
+        fact: Some(fact),
+        name,
+    }
+}
+
+const fn raw_field(path: &'static [&'static str], name: &'static str) -> Field {
+    Field {
+        path,
+        fact: None,
+        name,
+    }
+}
+
+/// A stream whose records are read field by field, as iLEAPP's modules for it read them.
+struct Simple {
+    /// The stream's folder name (a glob for the `_DKEvent.*` family).
+    folder: &'static str,
+    category: &'static str,
+    /// The title: `{state}` is the state's word, `{<path>}` (`{2}`, `{4.3}`) that field's value.
+    title: &'static str,
+    /// What a record is, leading the interpretation.
+    what: &'static str,
+    /// An integer field whose values have words (`1 locked`), with those words.
+    state: Option<(&'static [&'static str], Words)>,
+    fields: &'static [Field],
+    times: &'static [(&'static [&'static str], Epoch, &'static str)],
+}
+
+/// The words of an integer field's values.
+type Words = &'static [(i64, &'static str)];
+
+const ON_OFF: &[(i64, &str)] = &[(0, "off"), (1, "on")];
+const LOCKED: &[(i64, &str)] = &[(0, "unlocked"), (1, "locked")];
+const ENABLED: &[(i64, &str)] = &[(0, "disabled"), (1, "enabled")];
+const CONNECTED: &[(i64, &str)] = &[(0, "not connected"), (1, "connected")];
+const PLUGGED: &[(i64, &str)] = &[(0, "not plugged in"), (1, "plugged in")];
+const SILENT: &[(i64, &str)] = &[(0, "ringer on"), (1, "silent")];
+/// UIInterfaceOrientation (its landscape values are UIDeviceOrientation's crossed).
+const INTERFACE_ORIENTATION: &[(i64, &str)] = &[
+    (0, "unknown"),
+    (1, "portrait"),
+    (2, "portrait upside down"),
+    (3, "landscape right"),
+    (4, "landscape left"),
+];
+/// UIDeviceOrientation.
+const DEVICE_ORIENTATION: &[(i64, &str)] = &[
+    (0, "unknown"),
+    (1, "portrait"),
+    (2, "portrait upside down"),
+    (3, "landscape left"),
+    (4, "landscape right"),
+    (5, "face up"),
+    (6, "face down"),
+];
+
+/// The `Device.*` state streams: field 1 the state (field 2 and others raw).
+const fn state_stream(folder: &'static str, title: &'static str, words: Words) -> Simple {
+    Simple {
+        folder,
+        category: "device",
+        title,
+        what: "a device state change",
+        state: Some((&["1"], words)),
+        fields: FIELD_2,
+        times: &[],
+    }
+}
+
+/// The raw field 2 of a state stream.
+const FIELD_2: &[Field] = &[raw_field(&["2"], "field 2")];
+
+/// The streams read field by field.
+const SIMPLE: &[Simple] = &[
+    Simple {
+        folder: "Device.TimeZone",
+        category: "device",
+        title: "Time zone {2}",
+        what: "the device's time zone as set",
+        state: None,
+        fields: &[field(&["2"], FactType::Text, "time zone")],
+        times: &[],
+    },
+    Simple {
+        folder: "NotesContent",
+        category: "notes",
+        title: "Note content: {5}",
+        what: "a note's text as Biome kept it",
+        state: None,
+        fields: &[
+            field(&["5"], FactType::Text, "text"),
+            field(&["1"], FactType::Identifier, "identifier 1"),
+            field(&["2"], FactType::Identifier, "identifier 2"),
+        ],
+        times: &[(&["3"], Epoch::Cocoa, "Note content recorded")],
+    },
+    Simple {
+        folder: "App.LocationActivity",
+        category: "locations",
+        title: "App location activity in {1}: {34}",
+        what: "a place an app showed (its user activity with a location)",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Identifier, "app"),
+            field(&["2"], FactType::Identifier, "activity type"),
+            field(&["34"], FactType::Name, "title"),
+            field(&["29"], FactType::Text, "street address"),
+            field(&["26"], FactType::Text, "city"),
+            field(&["32"], FactType::Text, "postal code"),
+            field(&["9"], FactType::Url, "address"),
+            field(&["35"], FactType::Url, "place address"),
+            field(&["14"], FactType::Text, "payload (URL-encoded as stored)"),
+            field(&["19"], FactType::Text, "donation type"),
+            field(&["15"], FactType::Identifier, "activity UUID"),
+            field(&["16"], FactType::Text, "source"),
+        ],
+        times: &[(&["5"], Epoch::Unix, "App location activity expires")],
+    },
+    Simple {
+        folder: "App.Activity",
+        category: "app_usage",
+        title: "App activity in {1}: {2}",
+        what: "an app's user activity",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Identifier, "app"),
+            field(&["2"], FactType::Identifier, "activity type"),
+            field(&["14"], FactType::Text, "payload (URL-encoded as stored)"),
+            field(&["10"], FactType::Url, "item URI"),
+            field(&["8"], FactType::Identifier, "activity UUID"),
+            field(&["15"], FactType::Identifier, "session UUID"),
+            field(&["16"], FactType::Text, "source"),
+            raw_field(&["3"], "status"),
+        ],
+        times: &[(&["5"], Epoch::Unix, "App activity expires")],
+    },
+    Simple {
+        folder: "Audio.Route",
+        category: "device",
+        title: "Audio route {2}",
+        what: "an audio route the device used",
+        state: None,
+        fields: &[
+            field(&["2"], FactType::Name, "route"),
+            field(&["3"], FactType::Identifier, "port type"),
+            field(&["4"], FactType::Name, "port"),
+            raw_field(&["1"], "field 1"),
+            raw_field(&["5"], "field 5"),
+            raw_field(&["6"], "field 6"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Media.Route",
+        category: "device",
+        title: "Media route {2}",
+        what: "a media route the device used",
+        state: None,
+        fields: &[
+            field(&["2"], FactType::Name, "route"),
+            field(&["4", "1"], FactType::Identifier, "route identifier"),
+            raw_field(&["4", "2"], "route type"),
+            raw_field(&["4", "3"], "route subtype"),
+            raw_field(&["1"], "field 1"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "CommCenter.Call.EmergencyVoiceCall",
+        category: "calls",
+        title: "Emergency call to {1}",
+        what: "an emergency voice call",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Phone, "emergency number"),
+            field(&["2"], FactType::Identifier, "mobile country code"),
+            field(&["3"], FactType::Identifier, "mobile network code"),
+            field(
+                &["7"],
+                FactType::Count,
+                "duration in seconds (iLEAPP: unconfirmed)",
+            ),
+            raw_field(&["4"], "field 4"),
+            raw_field(&["5"], "field 5"),
+            raw_field(&["6"], "field 6"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Device.Metadata",
+        category: "device",
+        title: "Operating system build {2}",
+        what: "the device's operating system build",
+        state: None,
+        fields: &[
+            field(&["2"], FactType::Identifier, "build"),
+            field(&["4"], FactType::Identifier, "build (field 4)"),
+            raw_field(&["3"], "type"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "SystemSettings.SearchTerms",
+        category: "apps",
+        title: "Settings search: {1}",
+        what: "a search in the Settings app",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Text, "search term"),
+            field(&["2", "1"], FactType::Identifier, "result URI"),
+            field(&["2", "2"], FactType::Text, "result label"),
+        ],
+        times: &[],
+    },
+    state_stream(
+        "Device.Display.InterfaceOrientation",
+        "Interface orientation {state}",
+        INTERFACE_ORIENTATION,
+    ),
+    state_stream(
+        "Device.Power.LowPowerMode",
+        "Low Power Mode {state}",
+        ON_OFF,
+    ),
+    state_stream(
+        "Device.Wireless.AirplaneMode",
+        "Airplane mode {state}",
+        ON_OFF,
+    ),
+    state_stream(
+        "Device.Wireless.CellularDataEnabled",
+        "Cellular data {state}",
+        ENABLED,
+    ),
+    state_stream("CarPlay.Connected", "CarPlay {state}", CONNECTED),
+    state_stream("Device.ScreenLocked", "Screen {state}", LOCKED),
+    state_stream("Device.KeybagLocked", "Keybag {state}", LOCKED),
+    state_stream("Device.Power.PluggedIn", "Power {state}", PLUGGED),
+    Simple {
+        folder: "Device.SilentMode",
+        category: "device",
+        title: "Ringer: {state}",
+        what: "a device state change",
+        state: Some((&["1"], SILENT)),
+        fields: &[
+            field(&["4"], FactType::Text, "reason"),
+            raw_field(&["2"], "field 2"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Device.Power.BatteryLevel",
+        category: "device",
+        title: "Battery level {1} %",
+        what: "the battery's level",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Count, "level (%)"),
+            raw_field(&["2"], "field 2"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Device.Thermals.BatteryTemperature",
+        category: "device",
+        title: "Battery temperature {1} (hundredths of a degree Celsius)",
+        what: "the battery's temperature in hundredths of a degree Celsius, as iLEAPP reads it",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Count, "temperature"),
+            raw_field(&["2"], "field 2"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Device.Power.EnergyMode",
+        category: "device",
+        title: "Energy mode {1}",
+        what: "the device's energy mode as stored (its meaning is not public)",
+        state: None,
+        fields: &[raw_field(&["1"], "field 1"), raw_field(&["2"], "field 2")],
+        times: &[],
+    },
+    // Every other DuetKnowledge event stream: its shared wrapper (the event's stream name, start
+    // and end, the value — a string, integer or double —, GUID, source, metadata, when it was
+    // written, the device's UTC offset), as iLEAPP's biomeDKEventStreams reads them.
+    Simple {
+        folder: "_DKEvent.*",
+        category: "device",
+        title: "{folder}: {state}",
+        what: "a DuetKnowledge event",
+        state: Some((&["4", "4"], &[])),
+        fields: &[
+            field(&["1", "1"], FactType::Identifier, "event stream"),
+            field(&["4", "3"], FactType::Text, "value"),
+            field(&["4", "5"], FactType::Count, "value"),
+            field(&["5"], FactType::Identifier, "GUID"),
+            field(&["6", "1"], FactType::Identifier, "source"),
+            field(&["6", "2"], FactType::Identifier, "source bundle"),
+            field(&["7", "2", "3"], FactType::Text, "metadata"),
+            raw_field(&["7", "2", "4"], "metadata value"),
+            raw_field(&["10"], "device UTC offset (seconds)"),
+        ],
+        times: &[
+            (&["2"], Epoch::Cocoa, "Event began"),
+            (&["3"], Epoch::Cocoa, "Event ended"),
+            (&["8"], Epoch::Cocoa, "Event written"),
+        ],
+    },
+];
+
+/// The words of a `_DKEvent.*` stream's integer value (iLEAPP's biomeDKEventStreams maps).
+fn dk_words(folder: &str) -> Words {
+    match folder {
+        "_DKEvent.System.AirplaneMode"
+        | "_DKEvent.Device.LowPowerMode"
+        | "_DKEvent.Settings.DoNotDisturb" => ON_OFF,
+        "_DKEvent.Keybag.IsLocked" | "_DKEvent.Device.IsLockedImputed" => LOCKED,
+        "_DKEvent.Display.Orientation" => DEVICE_ORIENTATION,
+        _ => &[],
+    }
+}
+
+/// Every value at `path` (each step through every repeated value), as shown and as cited: a
+/// string (escaped as in the cell), an integer, or a fixed64's double.
+fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
+    let mut nodes = vec![m];
+    for f in path {
+        nodes = nodes
+            .into_iter()
+            .filter_map(|n| n.get(f)?.as_array())
+            .flatten()
+            .collect();
+    }
+    nodes
+        .into_iter()
+        .filter_map(|n| match n {
+            Value::String(s) if !s.is_empty() => Some((s.clone(), crate::outputs::in_json_cell(s))),
+            Value::Number(v) => Some((v.to_string(), v.to_string())),
+            Value::Object(o) => o
+                .get("double")
+                .filter(|d| d.is_number())
+                .map(|d| (d.to_string(), d.to_string())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A simple stream's record: its title and what it says (`folder`: the stream's folder name).
+fn simple_describe(spec: &Simple, folder: &str, m: &Value) -> (String, String) {
+    let state = spec.state.and_then(|(path, words)| {
+        let v = int(m, path)?;
+        // the `_DKEvent.*` family's words are by stream
+        let words = if words.is_empty() {
+            dk_words(folder)
+        } else {
+            words
+        };
+        let word = words.iter().find(|(k, _)| *k == v).map(|(_, w)| *w);
+        Some((v, word))
+    });
+    let state_shown = match state {
+        Some((v, Some(w))) => format!("{w} ({v})"),
+        Some((v, None)) => v.to_string(),
+        None => values_at(m, &["4", "3"])
+            .into_iter()
+            .chain(values_at(m, &["4", "5"]))
+            .map(|(v, _)| v)
+            .next()
+            .unwrap_or_else(|| "no value".into()),
+    };
+    // the title: `{state}`, `{folder}` and `{<path>}` placeholders filled
+    let mut title = String::new();
+    let mut rest = spec.title;
+    while let Some(open) = rest.find('{') {
+        title.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        match &rest[open + 1..open + close] {
+            "state" => title.push_str(&state_shown),
+            "folder" => title.push_str(folder.trim_start_matches("_DKEvent.")),
+            key => {
+                let path: Vec<&str> = key.split('.').collect();
+                let shown = values_at(m, &path)
+                    .into_iter()
+                    .next()
+                    .map(|(v, _)| v)
+                    .unwrap_or_else(|| "?".into());
+                title.push_str(&shown);
+            }
+        }
+        rest = &rest[open + close + 1..];
+    }
+    title.push_str(rest);
+    let mut said = Vec::new();
+    if let Some((v, w)) = state {
+        said.push(format!(
+            "state {v}{}",
+            w.map(|w| format!(" ({w})")).unwrap_or_default()
+        ));
+    }
+    for f in spec.fields {
+        let values: Vec<String> = values_at(m, f.path).into_iter().map(|(v, _)| v).collect();
+        if !values.is_empty() {
+            said.push(format!("{} {}", f.name, values.join("; ")));
+        }
+    }
+    for (path, epoch, what) in spec.times {
+        if let Some(t) = double(m, path) {
+            said.push(format!(
+                "{} {t} ({})",
+                what.to_lowercase(),
+                match epoch {
+                    Epoch::Cocoa => "Cocoa seconds",
+                    Epoch::Unix => "Unix seconds",
+                }
+            ));
+        }
+    }
+    let what = if said.is_empty() {
+        spec.what.to_string()
+    } else {
+        format!("{}: {}", spec.what, said.join(", "))
+    };
+    (title, what)
+}
+
+/// A simple stream's record's facts and times.
+fn simple_facts(spec: &Simple, m: &Value, inv: &Invoked, d: &mut Draft) {
+    for f in spec.fields {
+        if let Some(fact) = f.fact {
+            for (_, cited) in values_at(m, f.path) {
+                d.fact(fact, Some(&cited), inv);
+            }
+        }
+    }
+    for (path, epoch, what) in spec.times {
+        let v = double(m, path);
+        let encoding = match epoch {
+            Epoch::Cocoa => super::apple_encoding(v.as_deref()),
+            Epoch::Unix => crate::drafts::unix_seconds(v.as_deref()),
+        };
+        d.time(v.as_deref(), encoding, what, inv);
+    }
+}
+
 /// The string fields of a notification record iLEAPP reports without a name (its "Field 1"…
 /// "Field 5" and "data"), in its order.
 const NOTIFICATION_TEXTS: [&str; 6] = ["8", "9", "12", "15", "5", "1"];
 
 /// The string fields of a now-playing record iLEAPP reports as its "Info" columns.
 const NOW_PLAYING_TEXTS: [&str; 3] = ["10", "8", "5"];
+
+/// The stream folders read (names and the `_DKEvent.*` glob), for the one search.
+pub fn folders() -> impl Iterator<Item = &'static str> {
+    STREAMS
+        .iter()
+        .map(|(f, _)| *f)
+        .chain(SIMPLE.iter().map(|s| s.folder))
+}
+
+/// What shows the catalogue that Biome was read: a `read_segb` call on a stream folder read
+/// (or on any `_DKEvent.` stream), a query of `sync.db`.
+pub fn detectors() -> Vec<String> {
+    folders()
+        .map(|f| match f.strip_suffix('*') {
+            Some(prefix) => format!("/{prefix}"),
+            None => format!("/{f}\""),
+        })
+        .chain(["/Biome/sync/sync.db\"".to_string()])
+        .collect()
+}
 
 /// Triage of Biome's `sync.db` and every Biome stream folder the one search found.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -230,6 +720,24 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         {
             run.ctx
                 .artefact(dir, || stream(run, &find, dir, folder, *kind, &peers))?;
+        }
+    }
+    for (i, spec) in SIMPLE.iter().enumerate() {
+        let Some((find, dirs)) = run.find_dirs(spec.folder)? else {
+            continue;
+        };
+        for dir in dirs
+            .iter()
+            .filter(|d| d.to_ascii_lowercase().contains("/biome/streams/"))
+        {
+            let folder = super::file_name(dir);
+            // a `_DKEvent.*` stream read by its own kind above
+            if STREAMS.iter().any(|(f, _)| *f == folder) {
+                continue;
+            }
+            run.ctx.artefact(dir, || {
+                stream(run, &find, dir, folder, Kind::Simple(i), &peers)
+            })?;
         }
     }
     Ok(())
@@ -940,6 +1448,11 @@ fn record(
                 ),
             )
         }
+        Kind::Simple(i) => {
+            let spec = &SIMPLE[i];
+            let (title, what) = simple_describe(spec, name, m);
+            (spec.category, format!("{title}{deleted}"), what)
+        }
         Kind::TextInput => {
             let bundle = text(&["3"]).map(|(v, _)| v).unwrap_or_else(|| "?".into());
             (
@@ -1152,6 +1665,7 @@ fn record(
                 d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
             }
         }
+        Kind::Simple(i) => simple_facts(&SIMPLE[i], m, inv, &mut d),
         Kind::TextInput => {
             d.fact(FactType::Identifier, cited(&["3"]).as_deref(), inv);
             d.fact(FactType::Count, measure(m, &["1"]).as_deref(), inv);

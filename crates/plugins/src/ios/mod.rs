@@ -1173,34 +1173,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Knowledge/knowledgeC.db\""],
             "app usage: app in focus, device lock, plugged in, backlight, now playing, web usage, Bluetooth and CarPlay connections, battery level, app activities, with times",
         ),
-        entry(
-            "Biome streams",
-            &[
-                "/Biome/sync/sync.db\"",
-                "/App.InFocus\"",
-                "/Device.Wireless.Bluetooth\"",
-                "/_DKEvent.Safari.History\"",
-                "/Device.Display.Backlight\"",
-                "/Backlight\"",
-                "/_DKEvent.Device.IsPluggedIn\"",
-                "/Notification\"",
-                "/NowPlaying\"",
-                "/Location.Visit\"",
-                "/App.Installation\"",
-                "/Siri.Remembers.CallHistory\"",
-                "/Siri.Remembers.MessageHistory\"",
-                "/Siri.Remembers.InteractionHistory\"",
-                "/Wallet.Transaction\"",
-                "/Device.Wireless.WiFi\"",
-                "/Safari.Navigations\"",
-                "/App.WebUsage\"",
-                "/MLSE.ShareSheet.ConversationUserInteraction\"",
-                "/_DKEvent.Carplay.IsConnected\"",
-                "/TextInputSession\"",
-                "/Text.InputSession\"",
-            ],
-            "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits and navigations, web pages used in apps, screen on and off, plugged-in intervals, CarPlay connections, Wi-Fi connections, notifications with their texts, media played, location visits with their places, app installation events, calls and messages as Siri remembers them (parties, handles, direction), Siri intents, Wallet transactions, share-sheet conversations, text input sessions; the records the account's other devices synced (remote/), and those devices (sync.db)",
-        ),
+        ExpectedArtefact {
+            name: "Biome streams".into(),
+            detector: biome::detectors(),
+            value_for: "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits and navigations, web pages used in apps, screen on and off, plugged-in intervals, CarPlay connections, Wi-Fi connections, notifications with their texts, media played, location visits with their places, app installation events, calls and messages as Siri remembers them (parties, handles, direction), Siri intents, Wallet transactions, share-sheet conversations, text input sessions, device states (lock, orientation, airplane mode, ringer, battery), time zone, note content, app location activity, audio and media routes, emergency calls, Settings searches, every DuetKnowledge event stream; the records the account's other devices synced (remote/), and those devices (sync.db)".into(),
+        },
         entry(
             "routined locations",
             &[
@@ -1482,28 +1459,6 @@ const SEARCHED: &[&str] = &[
     "iTunesPrefs",
     "kik.sqlite",
     "knowledgeC.db",
-    "App.InFocus",
-    "Device.Wireless.Bluetooth",
-    "_DKEvent.Safari.History",
-    "Device.Display.Backlight",
-    "Backlight",
-    "_DKEvent.Device.IsPluggedIn",
-    "Notification",
-    "NowPlaying",
-    "Media.NowPlaying",
-    "Location.Visit",
-    "App.Installation",
-    "Siri.Remembers.CallHistory",
-    "Siri.Remembers.MessageHistory",
-    "Siri.Remembers.InteractionHistory",
-    "Wallet.Transaction",
-    "Device.Wireless.WiFi",
-    "Safari.Navigations",
-    "App.WebUsage",
-    "MLSE.ShareSheet.ConversationUserInteraction",
-    "_DKEvent.Carplay.IsConnected",
-    "TextInputSession",
-    "Text.InputSession",
     "sync.db",
     "message_*.sqlite",
     "mmsetting.archive",
@@ -1589,6 +1544,7 @@ fn searched_globs() -> Vec<String> {
     globs.extend(datausage::DATABASES.iter().map(|(f, _)| f.to_string()));
     globs.extend(idstatus::NAMES.iter().map(|f| f.to_string()));
     globs.extend(screentime::NAMES.iter().map(|f| f.to_string()));
+    globs.extend(biome::folders().map(str::to_string));
     globs.push(crate::wallets::async_storage_name());
     globs.extend(crate::wallet_apps::ios_globs());
     globs.sort();

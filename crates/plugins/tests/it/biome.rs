@@ -6,7 +6,10 @@
 //! generator's record of what it wrote is the oracle: every app-in-focus, Bluetooth, Safari,
 //! backlight, plugged-in, notification, now-playing, location-visit, app-installation,
 //! Siri-remembered call, message and intent, Wallet, Wi-Fi, Safari navigation, web usage,
-//! share-sheet, CarPlay and text-input record is found with its fields and times, the other
+//! share-sheet, CarPlay and text-input record is found with its fields and times, and every
+//! record of the streams read field by field (time zone, note content, app location activity,
+//! app activity, audio and media routes, emergency call, OS build, Settings search, device states,
+//! battery level, DuetKnowledge events — one of a stream iLEAPP has no module for), the other
 //! party's handles observed (never the device's user's); the records a Mac synced into
 //! `remote/<device>/` are said to be the Mac's, named from Biome's `sync.db`, whose peers are
 //! recorded and observed by name; v2's deleted record is read and said deleted; a truncated file
@@ -248,6 +251,19 @@ fn biome_streams_of_segb_v1_and_v2() {
                 &d(&r["start"]),
             );
             assert!(has_fact(p, &d(&r["duration"])));
+        }
+        for r in o["simple"].as_array().unwrap() {
+            let title = r["title"].as_str().unwrap();
+            let p = all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+                panic!(
+                    "{source}: {title} in {:#?}",
+                    all.iter().map(|p| &p.title).collect::<Vec<_>>()
+                )
+            });
+            for f in r["facts"].as_array().unwrap() {
+                let v = f.as_str().map(str::to_string).unwrap_or_else(|| d(f));
+                assert!(has_fact(p, &v), "{title}: {v} in {p:#?}");
+            }
         }
         for r in o["remote"].as_array().unwrap() {
             let mac = r["device"].as_str().unwrap();
