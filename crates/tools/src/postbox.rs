@@ -178,10 +178,24 @@ pub enum Kind {
     Message,
     /// A key-value stream (`t2`'s value and most others).
     Object,
+    /// `t9`'s (the chat list's) 24-byte key.
+    ChatListKey,
+    /// `t9`'s value: the chat's top message, when stored.
+    ChatListValue,
+    /// `t14`'s value: a peer's read states.
+    ReadState,
 }
 
 impl Kind {
-    pub const NAMES: [&'static str; 4] = ["peer_id", "message_index", "message", "object"];
+    pub const NAMES: [&'static str; 7] = [
+        "peer_id",
+        "message_index",
+        "message",
+        "object",
+        "chat_list_key",
+        "chat_list_value",
+        "read_state",
+    ];
 
     pub fn parse(s: &str) -> Option<Kind> {
         match s {
@@ -189,6 +203,9 @@ impl Kind {
             "message_index" => Some(Kind::MessageIndex),
             "message" => Some(Kind::Message),
             "object" => Some(Kind::Object),
+            "chat_list_key" => Some(Kind::ChatListKey),
+            "chat_list_value" => Some(Kind::ChatListValue),
+            "read_state" => Some(Kind::ReadState),
             _ => None,
         }
     }
@@ -534,6 +551,102 @@ pub fn message_index(b: &[u8]) -> Result<Value, Error> {
     Ok(json!({"peer": peer(p), "namespace": namespace, "timestamp": timestamp, "id": id}))
 }
 
+/// `t9`'s key (Telegram-iOS's `ChatListTable`, big-endian): the chat list (group 0 the main
+/// list, 1 the archive), the pinning slot (stored as 65534 − index; 0 not pinned), the top
+/// message's timestamp, namespace and id, the chat's peer, and the entry's type (1 a chat,
+/// 2 a hole of the list not yet loaded, 3 a reference to a group of chats).
+pub fn chat_list_key(b: &[u8]) -> Result<Value, Error> {
+    if b.len() != 24 {
+        return Err(Error {
+            offset: 0,
+            reason: format!("{} bytes, not the 24 of a chat list key", b.len()),
+        });
+    }
+    let mut r = Reader::new(b, 0);
+    let group = r.be_i32()?;
+    let pin = r.take(2)?;
+    let pin = u16::from_be_bytes([pin[0], pin[1]]);
+    let timestamp = r.be_i32()?;
+    let namespace = r.u8()? as i8;
+    let id = r.be_i32()?;
+    let p = r.be_i64()?;
+    let entry = r.u8()? as i8;
+    Ok(json!({
+        "group": group,
+        "list": match group { 0 => "main".to_string(), 1 => "archive".to_string(), g => format!("folder {g}") },
+        "pinned": if pin == 0 { Value::Null } else { Value::from(u16::MAX - 1 - pin) },
+        "timestamp": timestamp,
+        "namespace": namespace,
+        "id": id,
+        "peer": peer(p),
+        "entry": match entry { 1 => "chat".to_string(), 2 => "hole".to_string(), 3 => "group_reference".to_string(), e => e.to_string() },
+    }))
+}
+
+/// `t9`'s value: empty, or the chat's top message as stored (namespace, id, timestamp;
+/// little-endian), which the key's timestamp may pass (a draft's time).
+pub fn chat_list_value(b: &[u8]) -> Result<Value, Error> {
+    let mut r = Reader::new(b, 0);
+    if b.is_empty() {
+        return Ok(json!({}));
+    }
+    let namespace = r.i32()?;
+    let id = r.i32()?;
+    let timestamp = r.i32()?;
+    if r.left() > 0 {
+        return r.fail(12, format!("{} bytes after the top message", r.left()));
+    }
+    Ok(json!({"top_message": {"namespace": namespace, "id": id, "timestamp": timestamp}}))
+}
+
+/// `t14`'s value (Telegram-iOS's `MessageHistoryReadStateTable`, little-endian): per message
+/// namespace, the read state — id-based (the highest incoming message id the user read, the
+/// highest outgoing one the other side read, the highest known id) or index-based (the same as
+/// message indexes, for secret chats) —, the unread count, and whether the chat was marked
+/// unread.
+pub fn read_state(b: &[u8]) -> Result<Value, Error> {
+    let mut r = Reader::new(b, 0);
+    let n = r.count(4 + 1 + 5 * 4)?;
+    let mut states = Vec::with_capacity(n);
+    for _ in 0..n {
+        let namespace = r.i32()?;
+        let at = r.pos;
+        let kind = r.u8()?;
+        let mut m = Map::new();
+        m.insert("namespace".into(), namespace.into());
+        match kind {
+            0 => {
+                m.insert("kind".into(), "id_based".into());
+                m.insert("max_incoming_read_id".into(), r.i32()?.into());
+                m.insert("max_outgoing_read_id".into(), r.i32()?.into());
+                m.insert("max_known_id".into(), r.i32()?.into());
+            }
+            1 => {
+                m.insert("kind".into(), "index_based".into());
+                for side in ["max_incoming_read", "max_outgoing_read"] {
+                    let timestamp = r.i32()?;
+                    let p = r.i64()?;
+                    let ns = r.i32()?;
+                    let id = r.i32()?;
+                    m.insert(
+                        side.into(),
+                        json!({"timestamp": timestamp, "peer": peer(p), "namespace": ns, "id": id}),
+                    );
+                }
+            }
+            k => return r.fail(at, format!("read state kind {k}, not 0 or 1")),
+        }
+        m.insert("unread_count".into(), r.i32()?.into());
+        let flags = r.i32()?;
+        m.insert("marked_unread".into(), (flags & 1 != 0).into());
+        states.push(Value::Object(m));
+    }
+    if r.left() > 0 {
+        return r.fail(r.pos, format!("{} bytes after the read states", r.left()));
+    }
+    Ok(json!({ "namespaces": states }))
+}
+
 /// `t7`'s value: a stored message.
 pub fn message(b: &[u8]) -> Result<Value, Error> {
     let mut r = Reader::new(b, 0);
@@ -664,6 +777,9 @@ pub fn cell(kind: Kind, v: rusqlite::types::ValueRef<'_>) -> Option<String> {
         (Kind::MessageIndex, ValueRef::Blob(b)) => message_index(b),
         (Kind::Message, ValueRef::Blob(b)) => message(b),
         (Kind::Object, ValueRef::Blob(b)) => object(b),
+        (Kind::ChatListKey, ValueRef::Blob(b)) => chat_list_key(b),
+        (Kind::ChatListValue, ValueRef::Blob(b)) => chat_list_value(b),
+        (Kind::ReadState, ValueRef::Blob(b)) => read_state(b),
         _ => return None,
     };
     out.ok().map(|v| v.to_string())
@@ -779,6 +895,85 @@ mod tests {
         }
         let e = object(&b).unwrap_err();
         assert!(e.reason.contains("nested deeper"), "{e}");
+    }
+
+    /// A chat list key as Telegram-iOS's `ChatListTable.key` writes it.
+    fn chat_key(group: i32, pin: Option<u16>, ts: i32, id: i32, peer: i64, entry: i8) -> Vec<u8> {
+        let mut k = group.to_be_bytes().to_vec();
+        k.extend(pin.map(|p| u16::MAX - 1 - p).unwrap_or(0).to_be_bytes());
+        k.extend(ts.to_be_bytes());
+        k.push(0);
+        k.extend(id.to_be_bytes());
+        k.extend(peer.to_be_bytes());
+        k.push(entry as u8);
+        k
+    }
+
+    #[test]
+    fn chat_list_keys_and_values() {
+        let user = (5_012_345_678i64 >> 32 << 35) | (5_012_345_678 & 0xffff_ffff);
+        let v = chat_list_key(&chat_key(1, Some(0), 1_706_974_600, 10, user, 1)).unwrap();
+        assert_eq!(v["list"], "archive");
+        assert_eq!(v["pinned"], 0);
+        assert_eq!(v["timestamp"], 1_706_974_600);
+        assert_eq!(v["entry"], "chat");
+        assert_eq!(v["peer"]["qualified"], "telegram:5012345678");
+        let v = chat_list_key(&chat_key(0, None, 5, 1, user, 2)).unwrap();
+        assert_eq!(
+            (v["list"].as_str(), v["pinned"].is_null()),
+            (Some("main"), true)
+        );
+        assert_eq!(v["entry"], "hole");
+        assert!(chat_list_key(&[0; 23]).is_err());
+        let mut top = 0i32.to_le_bytes().to_vec();
+        top.extend(10i32.to_le_bytes());
+        top.extend(1_706_974_600i32.to_le_bytes());
+        assert_eq!(chat_list_value(&top).unwrap()["top_message"]["id"], 10);
+        assert_eq!(chat_list_value(&[]).unwrap(), json!({}));
+        assert!(chat_list_value(&top[..11]).is_err());
+    }
+
+    #[test]
+    fn read_states_of_both_kinds() {
+        let mut b = 2i32.to_le_bytes().to_vec();
+        // namespace 0, id-based: incoming read up to 3, outgoing up to 10, known 10, 1 unread, marked
+        b.extend(0i32.to_le_bytes());
+        b.push(0);
+        for v in [3i32, 10, 10, 1, 1] {
+            b.extend(v.to_le_bytes());
+        }
+        // namespace 1, index-based
+        b.extend(1i32.to_le_bytes());
+        b.push(1);
+        for (ts, id) in [(1_706_974_500i32, 9i32), (0, 0)] {
+            b.extend(ts.to_le_bytes());
+            b.extend((3i64 << 32 | 77).to_le_bytes());
+            b.extend(1i32.to_le_bytes());
+            b.extend(id.to_le_bytes());
+        }
+        b.extend(0i32.to_le_bytes());
+        b.extend(0i32.to_le_bytes());
+        let v = read_state(&b).unwrap();
+        let n = &v["namespaces"];
+        assert_eq!(n[0]["kind"], "id_based");
+        assert_eq!(n[0]["max_incoming_read_id"], 3);
+        assert_eq!(n[0]["max_outgoing_read_id"], 10);
+        assert_eq!(
+            (
+                n[0]["unread_count"].as_i64(),
+                n[0]["marked_unread"].as_bool()
+            ),
+            (Some(1), Some(true))
+        );
+        assert_eq!(n[1]["max_incoming_read"]["id"], 9);
+        assert_eq!(n[1]["max_incoming_read"]["peer"]["kind"], "secret_chat");
+        // every truncation is an error, never a panic; a bad kind names its offset
+        for cut in 0..b.len() {
+            assert!(read_state(&b[..cut]).is_err(), "{cut}");
+        }
+        let mut bad = b.clone();
+        bad[8] = 7;
+        assert_eq!(read_state(&bad).unwrap_err().offset, 8);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! printed; `.tempkeyEncrypted` under the default passcode); a copy an extraction tool already
 //! decrypted is read as is; without a key file that opens it the database is named and noted
 //! encrypted. Read, every field of iLEAPP's `telegramMessages` and the peers of its
-//! `telegramContacts`:
+//! `telegramContacts`, and the chat list and read states iLEAPP does not read:
 //!
 //! | table | phenomenon | fields |
 //! |---|---|---|
@@ -19,6 +19,8 @@
 //! | `t54` (device contact import) | one `contacts` per number | the address book's number (the key after its 0 byte) and name, import state, how many users saved it (the server's count), the user the server resolved it to |
 //! | `t20` (peer presence) | one `contacts` per user | the status Telegram last received (online until, recently, within a week or month, the hidden flag) and the last activity the client recorded |
 //! | `t18` (cached peer data) | one `contacts` per profile opened | the about text, blocked, groups in common |
+//! | `t14` (read states) | one `messages` per chat | per message namespace: how far the account's user read the incoming messages and the other side the outgoing ones (message ids, or message indexes in a secret chat), the unread count, marked unread; and on each `t7` message its read receipt (read or not by the user, or by the other side as the device last knew) |
+//! | `t9` (chat list) | one `messages` per chat listed | the main list or the archive, the pinning slot, the top message ordering it (id, namespace, Unix time; the stored top message where it differs); holes of the list left out |
 //!
 //! Identities: a user is `telegram:<user id>` (the id Android's Telegram reader writes; the
 //! decoder computes it from Postbox's peer id), with name, user name and phone, and the phone
@@ -32,7 +34,7 @@
 //!
 //! Not read: `accounts-metadata/atomic-state` (the account roster; it also keeps each account's
 //! MTProto auth key and, in older releases, the app passcode itself, which no tool here may
-//! print), the chat list (`t9`) and read states (`t14`).
+//! print).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -168,8 +170,16 @@ fn read(
             &mut peers,
         )?;
     }
+    let reads = if kv("t14") {
+        read_states(run, find, path, extra, &peers)?
+    } else {
+        HashMap::new()
+    };
     if kv("t7") {
-        messages(run, find, path, extra, &peers)?;
+        messages(run, find, path, extra, &peers, &reads)?;
+    }
+    if kv("t9") {
+        chat_list(run, find, path, extra, &peers)?;
     }
     if kv("t54") {
         device_contacts(run, find, path, extra, &peers)?;
@@ -414,6 +424,7 @@ fn messages(
     path: &str,
     extra: &Map<String, Value>,
     peers: &Peers,
+    reads: &HashMap<i64, Vec<Value>>,
 ) -> Result<(), RuntimeError> {
     let ctx = run.ctx;
     let a = args(extra, json!({"idx": "message_index", "msg": "message"}));
@@ -534,6 +545,9 @@ fn messages(
                 notes.push(format!("a reply to message {}", a["i"]));
             }
         }
+        if let Some(read) = read_receipt(reads, &idx, incoming) {
+            notes.push(read);
+        }
         d.interpretation = format!(
             "t7 message {id} (namespace {}) of {file}: a message {} {}{}; flags {} ({}), tags {} ({}){}; the key's timestamp is Unix seconds.",
             idx["namespace"],
@@ -586,6 +600,225 @@ fn messages(
                 "flags with incoming",
             )?;
         }
+    }
+    Ok(())
+}
+
+/// Whether a message was read, by the chat's read state (`t14`) for its namespace: an incoming
+/// message by the account's user, an outgoing one by the other side (as far as the device last
+/// knew: the server's read receipts); `None` without a state for the chat.
+fn read_receipt(reads: &HashMap<i64, Vec<Value>>, idx: &Value, incoming: bool) -> Option<String> {
+    let states = reads.get(&idx["peer"]["peer"].as_i64()?)?;
+    let st = states.iter().find(|s| s["namespace"] == idx["namespace"])?;
+    let (id, ts) = (idx["id"].as_i64()?, idx["timestamp"].as_i64()?);
+    let side = if incoming {
+        "max_incoming_read"
+    } else {
+        "max_outgoing_read"
+    };
+    // id-based states compare ids; index-based ones (secret chats) compare (timestamp, id)
+    let (read, bound) = match st[&format!("{side}_id")].as_i64() {
+        Some(max) => (id <= max, format!("id {max}")),
+        None => {
+            let max = &st[side];
+            let (mts, mid) = (max["timestamp"].as_i64()?, max["id"].as_i64()?);
+            (
+                (ts, id) <= (mts, mid),
+                format!("the message of {mts} (id {mid})"),
+            )
+        }
+    };
+    Some(match (incoming, read) {
+        (true, true) => {
+            format!("read by the account's user (t14: incoming messages read up to {bound})")
+        }
+        (true, false) => format!(
+            "not read by the account's user when the store was last written (t14: incoming messages read up to {bound})"
+        ),
+        (false, true) => format!(
+            "read by the other side, as the device last knew (t14: outgoing messages read up to {bound})"
+        ),
+        (false, false) => format!(
+            "not read by the other side as far as the device knew (t14: outgoing messages read up to {bound})"
+        ),
+    })
+}
+
+/// `t14` (read states): per chat, how far the account's user read the incoming messages and the
+/// other side the outgoing ones, and the unread count; one phenomenon per chat, and each chat's
+/// states by raw peer id for the messages' read receipts.
+fn read_states(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    extra: &Map<String, Value>,
+    peers: &Peers,
+) -> Result<HashMap<i64, Vec<Value>>, RuntimeError> {
+    let file = super::file_name(path).to_string();
+    let mut reads = HashMap::new();
+    for (inv, peer, rec) in peer_records(
+        run,
+        path,
+        extra,
+        "t14",
+        "read_state",
+        "Telegram read states",
+    )? {
+        let inv = &inv;
+        let who = peers.named(&peer);
+        let states: Vec<Value> = rec["namespaces"].as_array().cloned().unwrap_or_default();
+        let mut d = Draft::new(
+            "messages",
+            format!("Telegram read state of the chat with {who}"),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, peer["qualified"].as_str(), inv);
+        let mut said = Vec::new();
+        for st in &states {
+            let unread = st["unread_count"].as_i64().unwrap_or(0);
+            let marked = st["marked_unread"].as_bool().unwrap_or(false);
+            let (incoming, outgoing) = match st["kind"].as_str() {
+                Some("id_based") => (
+                    format!("id {}", st["max_incoming_read_id"]),
+                    format!("id {}", st["max_outgoing_read_id"]),
+                ),
+                _ => {
+                    for side in ["max_incoming_read", "max_outgoing_read"] {
+                        let t = st[side]["timestamp"]
+                            .as_i64()
+                            .filter(|t| *t > 0)
+                            .map(|t| t.to_string());
+                        d.time(
+                            t.as_deref(),
+                            unix_seconds(t.as_deref()),
+                            if side == "max_incoming_read" {
+                                "Latest incoming message the account's user read"
+                            } else {
+                                "Latest outgoing message the other side read"
+                            },
+                            inv,
+                        );
+                    }
+                    (
+                        format!(
+                            "the message of {} (id {})",
+                            st["max_incoming_read"]["timestamp"], st["max_incoming_read"]["id"]
+                        ),
+                        format!(
+                            "the message of {} (id {})",
+                            st["max_outgoing_read"]["timestamp"], st["max_outgoing_read"]["id"]
+                        ),
+                    )
+                }
+            };
+            d.fact(
+                FactType::Count,
+                st["unread_count"]
+                    .as_i64()
+                    .map(|v| v.to_string())
+                    .as_deref(),
+                inv,
+            );
+            said.push(format!(
+                "namespace {}: the account's user read the incoming messages up to {incoming}, the other side the outgoing ones up to {outgoing}; {unread} unread{}",
+                st["namespace"],
+                if marked { ", marked unread by the user" } else { "" },
+            ));
+        }
+        d.interpretation = format!(
+            "t14 (read states) of {file}: the chat with {who}: {}; outgoing read states are the read receipts the server last gave the device.",
+            if said.is_empty() {
+                "no state".to_string()
+            } else {
+                said.join("; ")
+            },
+        );
+        run.record(d)?;
+        if let Some(raw) = peer["peer"].as_i64() {
+            reads.insert(raw, states);
+        }
+    }
+    Ok(reads)
+}
+
+/// `t9` (the chat list): each chat's place — the main list or the archive, pinned or not — and
+/// the time of the top message that orders it; holes (parts of the list not loaded) are not
+/// chats.
+fn chat_list(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    extra: &Map<String, Value>,
+    peers: &Peers,
+) -> Result<(), RuntimeError> {
+    let file = super::file_name(path).to_string();
+    let a = args(
+        extra,
+        json!({"chat": "chat_list_key", "top": "chat_list_value"}),
+    );
+    let Some(pages) = run.paged_args(
+        path,
+        "SELECT quote(key) AS k, key AS chat, value AS top FROM t9",
+        "key",
+        &a,
+    )?
+    else {
+        return Ok(());
+    };
+    note_pages_cap(run.ctx, path, &pages, "Telegram chat list entries")?;
+    for (inv, t, row) in pages.rows() {
+        let Some(k) = decoded(t, row, "chat").filter(|k| k["entry"] == "chat") else {
+            continue;
+        };
+        let peer = &k["peer"];
+        let who = peers.named(peer);
+        let list = k["list"].as_str().unwrap_or("?");
+        let pinned = k["pinned"].as_i64();
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "Telegram chat list: {who}{}{}",
+                if list == "main" {
+                    String::new()
+                } else {
+                    format!(" ({list})")
+                },
+                if pinned.is_some() { " (pinned)" } else { "" },
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, peer["qualified"].as_str(), inv);
+        let ts = k["timestamp"].as_i64().map(|v| v.to_string());
+        d.time(
+            ts.as_deref(),
+            unix_seconds(ts.as_deref()),
+            "Chat's top message (its place in the chat list)",
+            inv,
+        );
+        let top = decoded(t, row, "top");
+        d.interpretation = format!(
+            "t9 (chat list) of {file}: {who} is in the {} list{}, ordered by its top message (id {}, namespace {}) at {} (Unix seconds){}.",
+            match list {
+                "main" => "main chat",
+                "archive" => "archived chats' (the user moved it to the archive)",
+                other => other,
+            },
+            pinned
+                .map(|p| format!(", pinned in slot {p}"))
+                .unwrap_or_default(),
+            k["id"],
+            k["namespace"],
+            k["timestamp"],
+            top.as_ref()
+                .and_then(|v| v.get("top_message"))
+                .filter(|m| m["id"] != k["id"] || m["timestamp"] != k["timestamp"])
+                .map(|m| format!(
+                    "; the stored top message is id {} at {}",
+                    m["id"], m["timestamp"]
+                ))
+                .unwrap_or_default(),
+        );
+        run.record(d)?;
     }
     Ok(())
 }
@@ -899,17 +1132,18 @@ fn device_contacts(
     Ok(())
 }
 
-/// The records of a Postbox table keyed by peer id (`t18`, `t20`): each with the call that
-/// read it, the rendered peer id and the root object of its value; rows that do not decode are
-/// passed over. `what` names the rows in a row-cap note.
+/// The records of a Postbox table keyed by peer id (`t14`, `t18`, `t20`): each with the call
+/// that read it, the rendered peer id and the root object of its value decoded as `kind`; rows
+/// that do not decode are passed over. `what` names the rows in a row-cap note.
 fn peer_records(
     run: &Run<'_, '_>,
     path: &str,
     extra: &Map<String, Value>,
     table: &str,
+    kind: &str,
     what: &str,
 ) -> Result<Vec<(Invoked, Value, Value)>, RuntimeError> {
-    let a = args(extra, json!({"peer": "peer_id", "value": "object"}));
+    let a = args(extra, json!({"peer": "peer_id", "value": kind}));
     let Some(pages) = run.paged_args(
         path,
         &format!("SELECT quote(key) AS k, key AS peer, value FROM {table}"),
@@ -939,7 +1173,7 @@ fn presence(
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
     let file = super::file_name(path).to_string();
-    for (inv, peer, rec) in peer_records(run, path, extra, "t20", "Telegram presences")? {
+    for (inv, peer, rec) in peer_records(run, path, extra, "t20", "object", "Telegram presences")? {
         let inv = &inv;
         let who = peers.named(&peer);
         let status = rec["v"].as_i64().unwrap_or(0);
@@ -995,7 +1229,14 @@ fn cached_data(
     peers: &Peers,
 ) -> Result<(), RuntimeError> {
     let file = super::file_name(path).to_string();
-    for (inv, peer, rec) in peer_records(run, path, extra, "t18", "Telegram cached profiles")? {
+    for (inv, peer, rec) in peer_records(
+        run,
+        path,
+        extra,
+        "t18",
+        "object",
+        "Telegram cached profiles",
+    )? {
         let inv = &inv;
         let class = rec["@class"].as_str().unwrap_or("an unknown class");
         let who = peers.named(&peer);

@@ -9,7 +9,8 @@
 //! last messages only in the `-wal`), the macOS key file with `cryptography`'s AES and `mmh3`'s
 //! MurmurHash3; Bruno's as an extraction tool leaves it, decrypted.
 //! The generator's record of what it wrote is the oracle: every message (chat, author,
-//! direction, text, time) and peer is found; the two phones' users meet by `telegram:<user id>`;
+//! direction, text, time, read receipt) and peer is found, the chat list (pinned, archived;
+//! its hole left out) and the read states; the two phones' users meet by `telegram:<user id>`;
 //! the passcode-locked copy and a foreign `db_sqlite` are named and noted, and the key never
 //! reaches a call's output.
 
@@ -264,6 +265,68 @@ fn telegram_on_two_iphones_and_a_locked_one() {
         "{:#?}",
         run.entities("ana")
     );
+
+    // the chat list: Bruno pinned, the channel and the secret chat archived, the hole not a chat
+    let listed: Vec<&str> = ana_all
+        .iter()
+        .filter(|p| p.title.starts_with("Telegram chat list: "))
+        .map(|p| p.title.as_str())
+        .collect();
+    assert_eq!(listed.len(), 5, "{listed:#?}");
+    let bruno_chat = ana_all
+        .iter()
+        .find(|p| p.title == "Telegram chat list: Bruno Reis (telegram:5012345678) (pinned)")
+        .unwrap();
+    assert!(has_fact(bruno_chat, "1706974600") && has_fact(bruno_chat, "telegram:5012345678"));
+    assert!(
+        listed.contains(&"Telegram chat list: Daily \"News\" (telegram-chat:1888777666) (archive)")
+    );
+    assert!(
+        listed
+            .iter()
+            .any(|t| t.starts_with("Telegram chat list: a secret chat with ")
+                && t.ends_with(" (archive)")),
+        "{listed:#?}"
+    );
+    // read states, and each message's read receipt from them
+    let party = ana_all
+        .iter()
+        .find(|p| {
+            p.title == "Telegram read state of the chat with the.party (telegram-chat:4001234567)"
+        })
+        .unwrap();
+    assert!(
+        party
+            .interpretation
+            .contains("1 unread, marked unread by the user"),
+        "{}",
+        party.interpretation
+    );
+    for (title, said) in [
+        (
+            "Telegram message 3 received from Bruno Reis (telegram:5012345678)",
+            "read by the account's user (t14: incoming messages read up to id 3)",
+        ),
+        (
+            "Telegram message 10 sent to Bruno Reis (telegram:5012345678)",
+            "read by the other side, as the device last knew (t14: outgoing messages read up to id 10)",
+        ),
+        (
+            "Telegram message 9 received from a secret chat with",
+            "read by the account's user (t14: incoming messages read up to the message of 1706974500 (id 9))",
+        ),
+    ] {
+        let p = ana_all
+            .iter()
+            .find(|p| p.title.starts_with(title))
+            .unwrap_or_else(|| panic!("{title}"));
+        assert!(p.interpretation.contains(said), "{}", p.interpretation);
+    }
+    assert!(ana_all.iter().any(|p| {
+        p.title
+            .starts_with("Telegram message 5 received in the group")
+            && p.interpretation.contains("not read by the account's user")
+    }));
 
     // the passcode-locked phone: named, noted, nothing read
     let all = run.all_phenomena("locked");
