@@ -88,6 +88,7 @@
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` (account id, the archived `pk` qualified) per other user and sender |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
+//! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; an iTunes backup's `Info.plist` and `Manifest.plist`; keychain exports | [`plists`] | device identity (a backup's: IMEI, serial, number, name, UDID, model); every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
 //! Each artefact keeps to 2,000 row phenomena and then one summary phenomenon (count, first and
@@ -112,6 +113,7 @@ pub mod callhistory;
 pub mod cashapp;
 pub mod chatgpt;
 pub mod claude;
+pub mod cloudkit;
 pub mod clubhouse;
 pub mod coinbasewallet;
 pub mod computers;
@@ -370,6 +372,7 @@ impl Plugin for Ios {
         ctx.artefact("iCloud backup and CarPlay preferences", || {
             backupinfo::triage(&run)
         })?;
+        ctx.artefact("iCloud backup CloudKit cache", || cloudkit::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1274,6 +1277,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "iCloud backup state and results, the apps whose data it backs up; apps used on CarPlay with times",
         ),
         entry(
+            "iCloud backup CloudKit cache",
+            &["/cloudkit_cache.db\""],
+            "the device's iCloud backup snapshots (device name and UUID, iOS version, type, reason, times, file count and size) and every file each holds (domain, path, size, deleted, modified)",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1444,6 +1452,7 @@ const SEARCHED: &[&str] = &[
     "Web Data",
     "applicationState.db",
     "cacheV0.db",
+    "cloudkit_cache.db",
     "co.alphaexploration.clubhouse.plist",
     "com.apple.CarPlayApp.plist",
     "com.apple.accounts.exists.plist",

@@ -1098,6 +1098,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Viber account and contacts", false),
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
+            ("iCloud backup CloudKit cache", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),

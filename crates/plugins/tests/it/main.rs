@@ -21,6 +21,7 @@ mod cashapp_ios;
 mod chatgpt;
 mod chromium_forms;
 mod claude;
+mod cloudkit;
 mod contact_claims;
 mod deepseek;
 mod discord;
