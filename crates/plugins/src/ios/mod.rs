@@ -69,6 +69,7 @@
 //! | Text Free (Pinger) `Messaging_*.sqlite` | [`pinger`] | one per message (time, conversation, direction, other party, status, text, type) | the other party by number or e-mail |
 //! | Wire `AccountData/<user id>/store/store.wiredatabase` (app group) | [`wire`] | the account and every user (id, handle, name, e-mail, phone, domain), one per client (label, model, activation time and place), per message (server time, category, normalised text and the text as sent, asset and location names, call duration, sender, conversation) | `wire:<user id>` persons (`wire:@<handle>`, name, e-mail, phone; the id Android's Wire keeps); `owner`: the user naming the account's folder |
 //! | Apple Wallet `Library/Passes/passes23.sqlite`, `Cards/*.pkpass/pass.json`, the Watch's `nanopasses.sqlite3` | [`applewallet`] | one per Apple Pay / Apple Cash transaction (time, merchant, place, amount, currency, location, peer counterpart and memo, status, type), per pass (organisation, description, serial, type and team ids, dates, every value of its fields), per Watch pass | a peer payment's counterpart by number or e-mail |
+//! | BeReal `Library/Caches/disk-bereal-*/` and `PersonRepository/` JSON caches of its container, `group.BeReal.plist` and `bereal-chat.sqlite` of its app group | [`bereal`] | the account (names, phone, birthday, devices, app version, time zones), one per friend, request, follower, opened profile, blocked user and address-book contact, one per chat message (direction, sender, text, type, media) and chat (kind, admins, participants, last message, unread, times) | `owner`: `bereal:<id>`, user name, phone; persons `bereal:<id>`; the address book's numbers as `handle:` |
 //! | Zalo `Documents/profile.sqlite`, `chatgroup.sqlite`, `chat_dbs/<user id>/*.db` of its container | [`zalo`] | one per message (sender, chat or group, direction, text, type, attachment, location, address), per user the app knows, per group | `zalo:<user id>` persons (display name, phone); `owner`: the sender of the outgoing messages |
 //! | Telegram `telegram-data/account-<id>/postbox/db/db_sqlite` (app group; SQLCipher, its key and salt in `telegram-data/.tempkey`) | [`telegram`] | the account (signed-in user, environment, datacenter), one per message (chat, author, direction, text, forward, thread, media: files, photos, locations, web pages, service actions, with their stored files in `postbox/media/`), per peer (users with names, user name, phone and contact-list membership; groups, channels, secret chats), per address-book number Telegram imported (name, the user it resolved to), per last-seen status and per cached profile (about) | `telegram:<user id>` persons (name, user name, phone, the address book's number the server resolved; the id Android's Telegram reader writes); `owner`: the signed-in user and the author of sent messages; wallet claims by direction |
 //! | Zangi `zangidb*.sqlite` (app group) | [`zangi`] | the account (number, names, e-mail, status, country; stored secrets named, not copied), one per contact number (names, number, e-mail, registration type, blocked, favourite, times), per message (time, direction, text, type, ids, conversation kind and name, sender's name and number, media path) | `zangi:<number>` persons (the id Android's Zangi keeps); `owner`: the account's number |
@@ -103,6 +104,7 @@ pub mod apps;
 pub mod appstate;
 pub mod asyncstorage;
 pub mod backupinfo;
+pub mod bereal;
 pub mod biome;
 pub mod bluetooth;
 pub mod bumble;
@@ -323,6 +325,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Find My Items.data", || findmy::triage(&run))?;
         ctx.artefact("Reddit chat and user stores", || reddit::triage(&run))?;
+        ctx.artefact("BeReal caches, preferences and chats", || {
+            bereal::triage(&run)
+        })?;
         ctx.artefact("Zalo profile, group and chat stores", || zalo::triage(&run))?;
         ctx.artefact("Telegram Postbox db_sqlite", || telegram::triage(&run))?;
         ctx.artefact("ChatGPT conversations and account", || {
@@ -1027,6 +1032,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Reddit chat messages (sender and display name, room members, text, media and its cached file, reactions, deletions), the chat users (the current app user) and the cached accounts (ids, karma, flags)",
         ),
         entry(
+            "BeReal caches, preferences and chats",
+            &[
+                "/disk-bereal-",
+                "/PersonRepository/",
+                "/group.BeReal.plist\"",
+                "/bereal-chat.sqlite\"",
+            ],
+            "BeReal: the account (names, phone, devices), friends and requests, followers, opened profiles, blocked users, the address book it read, chat messages and chats",
+        ),
+        entry(
             "Zalo profile, group and chat stores",
             &["/Documents/chat_dbs", "/Documents/profile.sqlite\""],
             "Zalo messages (sender and name, chat or group, direction, text, type, attachment, location, link or voice-note address), the users the app knows (id, name, phone, global id), groups",
@@ -1453,6 +1468,8 @@ const SEARCHED: &[&str] = &[
     "applicationState.db",
     "cacheV0.db",
     "cloudkit_cache.db",
+    "group.BeReal.plist",
+    "bereal-chat.sqlite",
     "co.alphaexploration.clubhouse.plist",
     "com.apple.CarPlayApp.plist",
     "com.apple.accounts.exists.plist",
@@ -1554,6 +1571,7 @@ fn searched_globs() -> Vec<String> {
     globs.extend(idstatus::NAMES.iter().map(|f| f.to_string()));
     globs.extend(screentime::NAMES.iter().map(|f| f.to_string()));
     globs.extend(biome::folders().map(str::to_string));
+    globs.extend(bereal::folders().map(str::to_string));
     globs.push(crate::wallets::async_storage_name());
     globs.extend(crate::wallet_apps::ios_globs());
     globs.sort();

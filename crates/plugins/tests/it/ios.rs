@@ -1053,6 +1053,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Proton Mail account.db and mail caches", false),
             ("Find My Items.data", false),
             ("Reddit chat and user stores", false),
+            ("BeReal caches, preferences and chats", false),
             ("Zalo profile, group and chat stores", false),
             ("Telegram Postbox db_sqlite", false),
             ("ChatGPT conversations and account", false),

@@ -10,6 +10,7 @@ mod archive;
 mod asia;
 mod asyncstorage;
 mod badoo;
+mod bereal_ios;
 mod biome;
 mod bluesky_android;
 mod boundaries;

@@ -263,6 +263,13 @@ fn session_on_two_iphones_read_with_the_keychain_exports_key() {
         for p in &all {
             assert!(p.warnings.is_empty(), "{}: {:#?}", p.title, p.warnings);
         }
+        // the store read at all: when not, say why (the notes and the report) before the rows
+        assert!(
+            all.iter().any(|p| p.title.starts_with("Session contact ")),
+            "{source}: no Session contact; notes {:#?}; report {:#?}",
+            run.unparsed(source),
+            run.report(source)
+        );
         // iLEAPP's contacts: Session ID, name, nickname, the flags, the client version
         let contacts = if source == "h" {
             "SELECT c.id, p.name, COALESCE(p.nickname, ''), c.lastKnownClientVersion FROM contact c LEFT JOIN profile p ON p.id = c.id"

@@ -1,0 +1,937 @@
+//! BeReal on iOS (`AlexisBarreyat.BeReal`): the fields of iLEAPP's BeReal artefacts its app
+//! keeps in the clear —
+//!
+//! - the app's JSON caches (`Library/Caches/<cache>/<entry>` of its container, each `{"object":
+//!   …}`, read with `read_json`, every `id` qualified `bereal:<id>` by the tool):
+//!   `disk-bereal-ProfileRepository` (the account: created, profile type, full name, user name,
+//!   picture, gender, birthday, biography, country code, region, address, phone number, each
+//!   device's id, model and OS, app version and time zone, private, RealMojis, user id: one
+//!   `accounts`), `disk-bereal-RelationshipsFriendsListManager`, `…RequestSentListManager`,
+//!   `…RequestReceivedListManager` (friends and requests: status and its time, profile type, full
+//!   name, user name, picture, mutual friends, user id: one `contacts` each), the `.following` /
+//!   `.followers` entries (following or follower), `PersonRepository` (profiles the app opened:
+//!   created, profile type, names, picture, biography, address, relationship and when friended,
+//!   links, streak, id), `disk-bereal-BlockedUserManager` (blocked users and when) and
+//!   `disk-bereal-RelationshipsContactsManager-contact` (the address book the app read: names,
+//!   organisation, phone numbers);
+//! - `bereal-chat.sqlite` of its app group (Core Data): one `messages` per `ZMESSAGEMO` row
+//!   (sent — Core Data seconds —, the conversation's owner, direction — outgoing when the sender
+//!   is the owner, as iLEAPP reads it —, sender, text, type: 1 text, 3 RealMoji, 9 photo, 10
+//!   deleted, as iLEAPP names them; the media's source and URL, the conversation id) and one per
+//!   `ZCONVERSATIONMO` row (created, owner, private or group, administrators and participants —
+//!   archived lists read with `plists` —, the last message, total messages, last updated — Unix
+//!   seconds —, unread count, id);
+//! - `group.BeReal.plist` of its app group: the signed-in user's id and user name and the friends'
+//!   names by id, which name the ids above.
+//!
+//! Posts, pinned memories, RealMojis and comments (the day's `beRealOfTheDay` caches) are not
+//! read yet. Identities: the signed-in user (`bereal:<id>`, user name, phone number) is the
+//! device's user (`owner`); every friend, request, follower, opened profile, blocked user and chat
+//! party is a person `bereal:<id>` with user name and name; the address book's numbers are
+//! observed as `handle:<number>` (or the card holding them); wallet addresses in a chat message
+//! are claims by direction. A cache entry that is not JSON, or
+//! not the shape its cache holds, is noted.
+
+use std::collections::BTreeMap;
+
+use masf_agents::RuntimeError;
+use masf_graph::{EntityKind, FactType, IdType};
+use masf_tools::Invoked;
+use serde_json::{Value, json};
+
+use super::{Draft, Run, core_data_encoding, file_name, raw};
+use crate::drafts::unix_seconds;
+use crate::outputs::{in_json, in_json_cell, json_document, plist_cell};
+
+/// The JSON caches read, by folder, with what each holds.
+const CACHES: &[(&str, Cache)] = &[
+    ("disk-bereal-ProfileRepository", Cache::Profile),
+    (
+        "disk-bereal-RelationshipsFriendsListManager",
+        Cache::Friends,
+    ),
+    (
+        "disk-bereal-RelationshipsRequestSentListManager",
+        Cache::Friends,
+    ),
+    (
+        "disk-bereal-RelationshipsRequestReceivedListManager",
+        Cache::Friends,
+    ),
+    ("disk-bereal-BlockedUserManager", Cache::Blocked),
+    (
+        "disk-bereal-RelationshipsContactsManager-contact",
+        Cache::Contacts,
+    ),
+    ("PersonRepository", Cache::Person),
+];
+
+/// What a cache holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cache {
+    Profile,
+    Friends,
+    Blocked,
+    Contacts,
+    Person,
+}
+
+/// The folders of the caches, for the one search.
+pub fn folders() -> impl Iterator<Item = &'static str> {
+    CACHES.iter().map(|(f, _)| *f)
+}
+
+/// Triage of BeReal's preferences, chat store and caches.
+pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut names = BTreeMap::new();
+    run.each("group.BeReal.plist", |find, path| {
+        preferences(run, find, path, &mut names)
+    })?;
+    for (folder, cache) in CACHES {
+        let Some((_, dirs)) = run.find_dirs(folder)? else {
+            continue;
+        };
+        for dir in &dirs {
+            // PersonRepository is a common name: only beside BeReal's own caches
+            if *cache == Cache::Person && !beside_bereal(run, dir)? {
+                continue;
+            }
+            if !dir.contains("/Library/Caches/") {
+                continue;
+            }
+            run.ctx.artefact(dir, || cache_dir(run, dir, *cache))?;
+        }
+    }
+    run.each("bereal-chat.sqlite", |find, path| {
+        chats(run, find, path, &names)
+    })?;
+    Ok(())
+}
+
+/// Whether a `Library/Caches/<folder>` sits in a container that holds BeReal's caches.
+fn beside_bereal(run: &Run<'_, '_>, dir: &str) -> Result<bool, RuntimeError> {
+    let Some((caches, _)) = dir.rsplit_once('/') else {
+        return Ok(false);
+    };
+    let Some((_, dirs)) = run.find_dirs("disk-bereal-ProfileRepository")? else {
+        return Ok(false);
+    };
+    Ok(dirs
+        .iter()
+        .any(|d| d.rsplit_once('/').is_some_and(|(c, _)| c == caches)))
+}
+
+/// `group.BeReal.plist`: the signed-in user and the friends' names by id.
+fn preferences(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    names: &mut BTreeMap<String, String>,
+) -> Result<(), RuntimeError> {
+    let q = json!({"bereal-user-id": "bereal", "userId": "bereal", "myUserID": "bereal"});
+    let Some(inv) = crate::calls::call_or_note(
+        run.ctx,
+        path,
+        "parse_plist",
+        json!({"path": path, "qualify": q}),
+    )?
+    else {
+        return Ok(());
+    };
+    let Ok(doc) = serde_json::from_str::<Value>(&inv.output.text) else {
+        return Ok(());
+    };
+    let key = ["bereal-user-id", "userId", "myUserID"]
+        .into_iter()
+        .find(|k| doc.get(*k).and_then(Value::as_str).is_some());
+    for (id, name) in doc
+        .get("currentFriends")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(n) = name.as_str() {
+            names.insert(id.clone(), n.to_string());
+        }
+    }
+    let Some(key) = key else {
+        return Ok(());
+    };
+    let id = doc[key].as_str().unwrap_or_default().to_string();
+    let user = doc["myAccount"][&id]["username"]
+        .as_str()
+        .map(str::to_string);
+    if let Some(u) = &user {
+        names.insert(id.clone(), u.clone());
+    }
+    let mut d = Draft::new(
+        "accounts",
+        format!("BeReal account {}", user.as_deref().unwrap_or(id.as_str())),
+    );
+    d.fact(FactType::Path, Some(path), find);
+    d.fact(FactType::Account, Some(&in_json(&id)), &inv);
+    d.fact(
+        FactType::Account,
+        user.as_deref().map(in_json).as_deref(),
+        &inv,
+    );
+    d.interpretation = format!(
+        "{path}: BeReal's preferences name the signed-in user {id} ({key}){}, and {} friends by id.",
+        user.as_deref()
+            .map(|u| format!(", user name {u}"))
+            .unwrap_or_default(),
+        names.len().saturating_sub(usize::from(user.is_some())),
+    );
+    run.record(d)?;
+    let q = doc[format!("{key}.qualified")].as_str().map(str::to_string);
+    run.observe_person(
+        "owner",
+        "device owner",
+        &inv,
+        &|what| {
+            format!("The {what} of the BeReal account signed in on the device (its preferences).")
+        },
+        &[
+            (
+                IdType::AccountId,
+                q.as_deref(),
+                "user id (qualified by the tool)",
+            ),
+            (IdType::Nickname, user.as_deref(), "user name"),
+        ],
+    )?;
+    Ok(())
+}
+
+/// One cache folder: each entry read by `read_json`.
+fn cache_dir(run: &Run<'_, '_>, dir: &str, cache: Cache) -> Result<(), RuntimeError> {
+    let Some(listed) =
+        crate::calls::call_or_note(run.ctx, dir, "list_dir", json!({ "path": dir }))?
+    else {
+        return Ok(());
+    };
+    for path in crate::outputs::found_paths(&listed.output.text) {
+        if file_name(&path).starts_with('.') {
+            continue;
+        }
+        let Some(inv) = crate::calls::call_or_note(
+            run.ctx,
+            &path,
+            "read_json",
+            json!({"path": path, "qualify": {"id": "bereal", "userId": "bereal"}}),
+        )?
+        else {
+            continue;
+        };
+        let Some(object) = json_document(&inv.output.text).and_then(|d| d.get("object").cloned())
+        else {
+            run.ctx.unparsed(
+                &path,
+                "could not parse the BeReal cache entry because it holds no `object` (not the cache's JSON)",
+                Some(&inv.record.invocation_id),
+            )?;
+            continue;
+        };
+        let what = Entry {
+            run,
+            // the entry's path stands in the folder's listing
+            find: &listed,
+            inv: &inv,
+            path: &path,
+        };
+        match cache {
+            Cache::Profile => what.profile(&object)?,
+            Cache::Person => what.person(&object, "opened profile")?,
+            Cache::Friends | Cache::Blocked => {
+                let (users, relation) = if let Some(users) = object.get("users") {
+                    // the `.following` / `.followers` entries
+                    let r = object["relationship"].as_str().unwrap_or("");
+                    (
+                        users.clone(),
+                        if r.eq_ignore_ascii_case("following") {
+                            Some("Following")
+                        } else {
+                            Some("Follower")
+                        },
+                    )
+                } else {
+                    (object.clone(), None)
+                };
+                for (i, u) in users.as_array().into_iter().flatten().enumerate() {
+                    if cache == Cache::Blocked {
+                        what.blocked(u, i)?;
+                    } else {
+                        what.friend(u, i, relation)?;
+                    }
+                }
+            }
+            Cache::Contacts => {
+                for (i, c) in object.as_array().into_iter().flatten().enumerate() {
+                    what.contact(c, i)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A string member as it is and as `read_json`'s output holds it.
+fn s(v: &Value, k: &str) -> Option<(String, String)> {
+    match v.get(k)? {
+        Value::String(x) if !x.trim().is_empty() => Some((x.clone(), in_json(x))),
+        Value::Number(n) => Some((n.to_string(), n.to_string())),
+        _ => None,
+    }
+}
+
+/// The first key of an enum-like object (`{"male": {}}`), as iLEAPP reads it.
+fn key0(v: Option<&Value>) -> Option<String> {
+    v?.as_object()?.keys().next().cloned()
+}
+
+/// A profile's type: `isRealPeople` (older releases) or `profileType`'s key, as iLEAPP reads it.
+fn profile_type(v: &Value) -> Option<String> {
+    match v.get("isRealPeople").and_then(Value::as_bool) {
+        Some(true) => Some("real_people".into()),
+        Some(false) => Some("regular".into()),
+        None => key0(v.get("profileType")),
+    }
+}
+
+/// One cache entry being read: its calls and path.
+struct Entry<'a, 'c, 's> {
+    run: &'a Run<'c, 's>,
+    find: &'a Invoked,
+    inv: &'a Invoked,
+    path: &'a str,
+}
+
+impl Entry<'_, '_, '_> {
+    /// A user (`{id, username, fullname}`) observed as the person `bereal:<id>`.
+    fn observe_user(&self, u: &Value, what: &str) -> Result<(), RuntimeError> {
+        let Some(q) = u["id.qualified"].as_str() else {
+            return Ok(());
+        };
+        let user = s(u, "username").map(|(v, _)| v);
+        let name = s(u, "fullname").map(|(v, _)| v);
+        let label = name.clone().or(user.clone()).unwrap_or(q.to_string());
+        self.run.observe_person(
+            q,
+            &label,
+            self.inv,
+            &|w| format!("The {w} of a BeReal user, {what} (the app's cache)."),
+            &[
+                (
+                    IdType::AccountId,
+                    Some(q),
+                    "user id (qualified by the tool)",
+                ),
+                (IdType::Nickname, user.as_deref(), "user name"),
+                (IdType::DisplayName, name.as_deref(), "full name"),
+            ],
+        )
+    }
+
+    /// The common facts of a user record.
+    fn user_facts(&self, d: &mut Draft, u: &Value) {
+        d.fact(FactType::Path, Some(self.path), self.find);
+        d.fact(FactType::Account, u["id.qualified"].as_str(), self.inv);
+        d.fact(
+            FactType::Account,
+            s(u, "username").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Name,
+            s(u, "fullname").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Url,
+            s(u, "profilePictureURL").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+    }
+
+    fn profile(&self, a: &Value) -> Result<(), RuntimeError> {
+        let user = s(a, "username").map(|(v, _)| v);
+        let mut d = Draft::new(
+            "accounts",
+            format!(
+                "BeReal account {}",
+                user.as_deref().unwrap_or("(no user name)")
+            ),
+        );
+        self.user_facts(&mut d, a);
+        d.fact(
+            FactType::Url,
+            a["profilePicture"]["url"].as_str().map(in_json).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Phone,
+            s(a, "phoneNumber").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Text,
+            s(a, "biography").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Text,
+            s(a, "location").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        let mut devices = Vec::new();
+        for dev in a["devices"].as_array().into_iter().flatten() {
+            for k in ["deviceId", "device", "clientVersion", "timezone"] {
+                d.fact(
+                    if k == "deviceId" {
+                        FactType::Identifier
+                    } else {
+                        FactType::Text
+                    },
+                    s(dev, k).map(|(_, c)| c).as_deref(),
+                    self.inv,
+                );
+            }
+            devices.push(format!(
+                "{} ({}, app {}, time zone {})",
+                s(dev, "deviceId").map(|(v, _)| v).unwrap_or_default(),
+                s(dev, "device").map(|(v, _)| v).unwrap_or_default(),
+                s(dev, "clientVersion").map(|(v, _)| v).unwrap_or_default(),
+                s(dev, "timezone").map(|(v, _)| v).unwrap_or_default(),
+            ));
+        }
+        for (k, what) in [
+            ("createdAt", "BeReal account created"),
+            ("birthDate", "Birthday (as the account states it)"),
+        ] {
+            let v = s(a, k).map(|(_, c)| c);
+            d.time(
+                v.as_deref(),
+                core_data_encoding(v.as_deref()),
+                what,
+                self.inv,
+            );
+        }
+        let region = match a.get("region") {
+            Some(Value::Object(o)) => o.get("value").and_then(Value::as_str).map(str::to_string),
+            Some(Value::String(r)) => Some(r.clone()),
+            _ => None,
+        };
+        d.interpretation = format!(
+            "{}: the BeReal account signed in on the device: user id {}, user name {}, full name {}, profile type {}, gender {}, country code {}, region {}, phone number {}, private {}, {} RealMojis; devices: {}; createdAt and birthDate are Core Data seconds.",
+            self.path,
+            s(a, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            user.as_deref().unwrap_or("?"),
+            s(a, "fullname")
+                .map(|(v, _)| v)
+                .unwrap_or_else(|| "?".into()),
+            profile_type(a).unwrap_or_else(|| "?".into()),
+            key0(a.get("gender")).unwrap_or_else(|| "?".into()),
+            s(a, "countryCode")
+                .map(|(v, _)| v)
+                .unwrap_or_else(|| "?".into()),
+            region.unwrap_or_else(|| "?".into()),
+            s(a, "phoneNumber")
+                .map(|(v, _)| v)
+                .unwrap_or_else(|| "none".into()),
+            a["isPrivate"],
+            a["realmojis"].as_array().map(Vec::len).unwrap_or(0),
+            if devices.is_empty() {
+                "none".to_string()
+            } else {
+                devices.join("; ")
+            },
+        );
+        self.run.record(d)?;
+        let q = a["id.qualified"].as_str();
+        let phone = s(a, "phoneNumber").map(|(v, _)| v);
+        let name = s(a, "fullname").map(|(v, _)| v);
+        self.run.observe_person(
+            "owner",
+            "device owner",
+            self.inv,
+            &|w| {
+                format!(
+                    "The {w} of the BeReal account signed in on the device (its profile cache)."
+                )
+            },
+            &[
+                (IdType::AccountId, q, "user id (qualified by the tool)"),
+                (IdType::Nickname, user.as_deref(), "user name"),
+                (IdType::DisplayName, name.as_deref(), "full name"),
+                (IdType::Phone, phone.as_deref(), "phone number"),
+            ],
+        )
+    }
+
+    fn person(&self, p: &Value, what: &str) -> Result<(), RuntimeError> {
+        let label = s(p, "username")
+            .or(s(p, "fullname"))
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| "?".into());
+        let mut d = Draft::new("contacts", format!("BeReal profile {label}"));
+        self.user_facts(&mut d, p);
+        d.fact(
+            FactType::Text,
+            s(p, "biography").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        d.fact(
+            FactType::Text,
+            s(p, "location").map(|(_, c)| c).as_deref(),
+            self.inv,
+        );
+        let links: Vec<String> = p["links"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|l| l["url"].as_str().map(str::to_string))
+            .collect();
+        for l in &links {
+            d.fact(FactType::Url, Some(&in_json(l)), self.inv);
+        }
+        let created = s(p, "createdAt").map(|(_, c)| c);
+        d.time(
+            created.as_deref(),
+            core_data_encoding(created.as_deref()),
+            "BeReal profile created",
+            self.inv,
+        );
+        let rel = &p["relationship"];
+        let friended = s(rel, "friendedAt").map(|(_, c)| c);
+        d.time(
+            friended.as_deref(),
+            core_data_encoding(friended.as_deref()),
+            "Became BeReal friends",
+            self.inv,
+        );
+        d.interpretation = format!(
+            "{}: a BeReal profile the app cached ({what}): user id {}, profile type {}, relationship {}{}, streak {}, links {}; times are Core Data seconds.",
+            self.path,
+            s(p, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            profile_type(p).unwrap_or_else(|| "?".into()),
+            rel["status"].as_str().unwrap_or("none"),
+            match rel["status"].as_str() {
+                Some("accepted") | Some("pending") => " (a friend, as iLEAPP reads it)",
+                _ => "",
+            },
+            p["streakCount"],
+            if links.is_empty() {
+                "none".to_string()
+            } else {
+                links.join(", ")
+            },
+        );
+        self.run.record(d)?;
+        self.observe_user(p, what)
+    }
+
+    fn friend(&self, u: &Value, i: usize, relation: Option<&str>) -> Result<(), RuntimeError> {
+        let status = match relation {
+            Some(r) => r.to_string(),
+            None => match u["status"].as_str().unwrap_or("").to_lowercase().as_str() {
+                "accepted" => "Friend".into(),
+                "sent" => "Request Sent".into(),
+                "pending" => "Request Received".into(),
+                "canceled" => "Request Canceled".into(),
+                "rejected" => "Request Rejected".into(),
+                other => other.to_string(),
+            },
+        };
+        let label = s(u, "username")
+            .or(s(u, "fullname"))
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| "?".into());
+        let mut d = Draft::new(
+            "contacts",
+            format!("BeReal {}: {label}", status.to_lowercase()),
+        );
+        self.user_facts(&mut d, u);
+        let at = s(u, "statusUpdatedAt").map(|(_, c)| c);
+        d.time(
+            at.as_deref(),
+            core_data_encoding(at.as_deref()),
+            "BeReal relationship status updated",
+            self.inv,
+        );
+        d.interpretation = format!(
+            "{} entry {i}: {status} (status {}), user id {}, profile type {}, mutual friends {}; statusUpdatedAt is Core Data seconds.",
+            self.path,
+            u["status"].as_str().unwrap_or(relation.unwrap_or("?")),
+            s(u, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            profile_type(u).unwrap_or_else(|| "?".into()),
+            u["mutualFriends"],
+        );
+        self.run.record(d)?;
+        self.observe_user(
+            u,
+            &format!("whose relationship with the account is {status}"),
+        )
+    }
+
+    fn blocked(&self, u: &Value, i: usize) -> Result<(), RuntimeError> {
+        let label = s(u, "username")
+            .or(s(u, "fullname"))
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| "?".into());
+        let mut d = Draft::new("contacts", format!("BeReal blocked user {label}"));
+        self.user_facts(&mut d, u);
+        let at = s(u, "blockedDate").map(|(_, c)| c);
+        d.time(
+            at.as_deref(),
+            core_data_encoding(at.as_deref()),
+            "BeReal user blocked",
+            self.inv,
+        );
+        d.interpretation = format!(
+            "{} entry {i}: a user the account blocked, user id {}; blockedDate is Core Data seconds.",
+            self.path,
+            s(u, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+        );
+        self.run.record(d)?;
+        self.observe_user(u, "whom the account blocked")
+    }
+
+    fn contact(&self, c: &Value, i: usize) -> Result<(), RuntimeError> {
+        let name = s(c, "completeName")
+            .or(s(c, "givenName"))
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| "(no name)".into());
+        let phones: Vec<String> = c["phoneNumbers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| p.as_str().map(str::to_string))
+            .collect();
+        let mut d = Draft::new("contacts", format!("BeReal address-book contact {name}"));
+        d.fact(FactType::Path, Some(self.path), self.find);
+        for k in [
+            "completeName",
+            "familyName",
+            "middleName",
+            "givenName",
+            "nickName",
+        ] {
+            d.fact(FactType::Name, s(c, k).map(|(_, x)| x).as_deref(), self.inv);
+        }
+        d.fact(
+            FactType::Text,
+            s(c, "organizationName").map(|(_, x)| x).as_deref(),
+            self.inv,
+        );
+        for p in &phones {
+            d.fact(FactType::Phone, Some(&in_json(p)), self.inv);
+        }
+        d.interpretation = format!(
+            "{} entry {i}: a contact of the device's address book as BeReal read it: {name}{}, phone numbers {}.",
+            self.path,
+            s(c, "organizationName")
+                .map(|(v, _)| format!(" ({v})"))
+                .unwrap_or_default(),
+            if phones.is_empty() {
+                "none".to_string()
+            } else {
+                phones.join(", ")
+            },
+        );
+        self.run.record(d)?;
+        for p in &phones {
+            self.run
+                .observe_handle(p, self.inv, "BeReal's copy of the address book")?;
+        }
+        Ok(())
+    }
+}
+
+/// `bereal-chat.sqlite`: messages and conversations.
+fn chats(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    names: &BTreeMap<String, String>,
+) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(
+        path,
+        &[
+            "ZMESSAGEMO",
+            "ZCONVERSATIONMO",
+            "ZCONVERSATIONSTATUSMO",
+            "ZMEDIAMO",
+        ],
+    )?
+    else {
+        return Ok(());
+    };
+    if !schema.require(
+        run,
+        "ZMESSAGEMO",
+        &["Z_PK", "ZCREATEDAT", "ZSENDER", "ZCONVERSATION"],
+    )? {
+        return Ok(());
+    }
+    let named = |id: Option<&str>| match id {
+        Some(i) => match names.get(i) {
+            Some(n) => format!("{i} ({n})"),
+            None => i.to_string(),
+        },
+        None => "?".to_string(),
+    };
+    let m = |c: &str| schema.col("M", "ZMESSAGEMO", c);
+    let c = |col: &str| schema.col("C", "ZCONVERSATIONMO", col);
+    let me = |col: &str| schema.col("ME", "ZMEDIAMO", col);
+    let media_join = if schema.columns("ZMEDIAMO").contains("ZMESSAGE") {
+        "LEFT JOIN ZMEDIAMO ME ON ME.ZMESSAGE = M.Z_PK"
+    } else {
+        ""
+    };
+    let (src, url) = if media_join.is_empty() {
+        ("NULL".to_string(), "NULL".to_string())
+    } else {
+        (me("ZSOURCE"), me("ZURL"))
+    };
+    let conv_join = if schema.columns("ZCONVERSATIONMO").contains("Z_PK") {
+        "LEFT JOIN ZCONVERSATIONMO C ON C.Z_PK = M.ZCONVERSATION"
+    } else {
+        ""
+    };
+    let owner = if conv_join.is_empty() {
+        "NULL".to_string()
+    } else {
+        c("ZOWNER")
+    };
+    let sql = format!(
+        "SELECT M.Z_PK AS pk, M.ZCREATEDAT AS sent, {owner} AS owner, 'bereal:' || {owner} AS owner_q, M.ZSENDER AS sender, 'bereal:' || M.ZSENDER AS sender_q, \
+CAST({} AS TEXT) AS body, {} AS body_type, {src} AS source, {url} AS url, {} AS conversation FROM ZMESSAGEMO M {conv_join} {media_join}",
+        m("ZBODY"),
+        m("ZBODYTYPE"),
+        m("ZCONVERSATIONID"),
+    );
+    let Some(pages) = run.paged(path, &sql, "M.Z_PK")? else {
+        return Ok(());
+    };
+    crate::calls::note_pages_cap(run.ctx, path, &pages, "BeReal messages")?;
+    let file = file_name(path);
+    for (inv, t, row) in pages.rows() {
+        let sender = t.get(row, "sender");
+        let owner = t.get(row, "owner");
+        let outgoing = sender.is_some() && sender == owner;
+        let kind = match t.get(row, "body_type") {
+            Some("1") => "text".to_string(),
+            Some("3") => "RealMoji".to_string(),
+            Some("9") => "photo".to_string(),
+            Some("10") => "deleted".to_string(),
+            Some(v) => format!("type {v}"),
+            None => "message".to_string(),
+        };
+        let body = raw(t, row, "body");
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "BeReal {kind} {} {}",
+                if outgoing { "sent by" } else { "from" },
+                named(sender),
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Account, t.get(row, "sender_q"), inv);
+        d.fact(FactType::Account, t.get(row, "owner_q"), inv);
+        d.fact(FactType::Text, body.as_deref(), inv);
+        d.fact(FactType::Url, raw(t, row, "url").as_deref(), inv);
+        d.fact(
+            FactType::Identifier,
+            raw(t, row, "conversation").as_deref(),
+            inv,
+        );
+        let sent = raw(t, row, "sent");
+        d.time(
+            sent.as_deref(),
+            core_data_encoding(sent.as_deref()),
+            if outgoing {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            inv,
+        );
+        d.interpretation = format!(
+            "ZMESSAGEMO Z_PK {} of {file}: a {kind} ({}) of the conversation {} owned by {}, sent by {}{}; {}; ZCREATEDAT is Core Data seconds.",
+            t.get(row, "pk").unwrap_or("?"),
+            if outgoing {
+                "outgoing: its sender is the conversation's owner, as iLEAPP reads it"
+            } else {
+                "incoming"
+            },
+            t.get(row, "conversation").unwrap_or("?"),
+            named(owner),
+            named(sender),
+            raw(t, row, "source")
+                .map(|s| format!(", media from {s}"))
+                .unwrap_or_default(),
+            body.as_deref()
+                .map(|b| format!("text {b}"))
+                .unwrap_or_else(|| "no text".into()),
+        );
+        run.record(d)?;
+        if let Some(text) = t.get(row, "body") {
+            let other = (!outgoing)
+                .then(|| t.get(row, "sender_q"))
+                .flatten()
+                .map(|q| (q.to_string(), named(sender)));
+            run.message_claims(
+                inv,
+                text,
+                &format!(
+                    "BeReal message {} ({file})",
+                    t.get(row, "pk").unwrap_or("?")
+                ),
+                outgoing,
+                other,
+                "its sender is the conversation's owner",
+                "its sender is not the conversation's owner",
+            )?;
+        }
+        if let (Some(q), Some(s)) = (t.get(row, "sender_q"), sender) {
+            let label = names.get(s).cloned().unwrap_or(s.to_string());
+            run.observe(
+                q,
+                EntityKind::Person,
+                &label,
+                IdType::AccountId,
+                q,
+                inv,
+                format!(
+                    "{q} sent BeReal message {} ({file}).",
+                    t.get(row, "pk").unwrap_or("?")
+                ),
+            )?;
+        }
+    }
+    if schema.columns("ZCONVERSATIONMO").contains("Z_PK") {
+        conversations(run, find, path, &schema, &named)?;
+    }
+    Ok(())
+}
+
+/// `ZCONVERSATIONMO`: each chat.
+fn conversations(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    schema: &super::Schema,
+    named: &dyn Fn(Option<&str>) -> String,
+) -> Result<(), RuntimeError> {
+    let c = |col: &str| schema.col("C", "ZCONVERSATIONMO", col);
+    let status = if schema.columns("ZCONVERSATIONSTATUSMO").contains("Z_PK")
+        && schema.columns("ZCONVERSATIONMO").contains("ZSTATUS")
+    {
+        (
+            "LEFT JOIN ZCONVERSATIONSTATUSMO S ON S.Z_PK = C.ZSTATUS",
+            schema.col("S", "ZCONVERSATIONSTATUSMO", "ZUNREADMESSAGECOUNT"),
+        )
+    } else {
+        ("", "NULL".to_string())
+    };
+    let last = if schema.columns("ZCONVERSATIONMO").contains("ZLASTMESSAGE") {
+        (
+            "LEFT JOIN ZMESSAGEMO L ON L.Z_PK = C.ZLASTMESSAGE",
+            schema.col("L", "ZMESSAGEMO", "ZBODY"),
+        )
+    } else {
+        ("", "NULL".to_string())
+    };
+    let sql = format!(
+        "SELECT C.Z_PK AS pk, {} AS created, {} AS owner, {} AS kind, {} AS admins, {} AS participants, CAST({} AS TEXT) AS last, {} AS total, {} AS updated, {} AS unread, {} AS id \
+FROM ZCONVERSATIONMO C {} {}",
+        c("ZCREATEDAT"),
+        c("ZOWNER"),
+        c("ZTYPE"),
+        c("ZADMINS"),
+        c("ZPARTICIPANTS"),
+        last.1,
+        c("ZCURRENTSEQNUM"),
+        c("ZLASTUPDATETIME"),
+        status.1,
+        c("ZID"),
+        status.0,
+        last.0,
+    );
+    let Some((inv, t)) = crate::calls::query_with(run.ctx, path, &sql, 10_000, &["plists"])? else {
+        return Ok(());
+    };
+    let file = file_name(path);
+    let ids = |cell: Option<&str>| -> Vec<String> {
+        cell.and_then(plist_cell)
+            .map(|v| v.get("root").cloned().unwrap_or(v))
+            .and_then(|v| v.as_array().cloned())
+            .into_iter()
+            .flatten()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect()
+    };
+    for row in &t.rows {
+        let kind = if t.get(row, "kind") == Some("1") {
+            "private"
+        } else {
+            "group"
+        };
+        let admins = ids(t.get(row, "admins"));
+        let parts = ids(t.get(row, "participants"));
+        let shown = |v: &[String]| {
+            v.iter()
+                .map(|i| named(Some(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "BeReal {kind} chat {}",
+                raw(&t, row, "id").unwrap_or_else(|| "?".into())
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, raw(&t, row, "id").as_deref(), &inv);
+        for p in &parts {
+            d.fact(FactType::Account, Some(&in_json_cell(p)), &inv);
+        }
+        d.fact(FactType::Text, raw(&t, row, "last").as_deref(), &inv);
+        let created = raw(&t, row, "created");
+        d.time(
+            created.as_deref(),
+            core_data_encoding(created.as_deref()),
+            "BeReal chat created",
+            &inv,
+        );
+        let updated = raw(&t, row, "updated");
+        d.time(
+            updated.as_deref(),
+            unix_seconds(updated.as_deref()),
+            "BeReal chat last updated",
+            &inv,
+        );
+        d.interpretation = format!(
+            "ZCONVERSATIONMO Z_PK {} of {file}: a {kind} chat owned by {}, administrators {}, participants {}, {} messages in all, {} unread, last message {}; ZCREATEDAT is Core Data seconds, ZLASTUPDATETIME Unix seconds.",
+            t.get(row, "pk").unwrap_or("?"),
+            named(t.get(row, "owner")),
+            if admins.is_empty() {
+                "none".to_string()
+            } else {
+                shown(&admins)
+            },
+            if parts.is_empty() {
+                "none".to_string()
+            } else {
+                shown(&parts)
+            },
+            t.get(row, "total").unwrap_or("?"),
+            t.get(row, "unread").unwrap_or("?"),
+            raw(&t, row, "last").unwrap_or_else(|| "none".into()),
+        );
+        run.record(d)?;
+    }
+    Ok(())
+}
