@@ -24,8 +24,15 @@
 //! - `group.BeReal.plist` of its app group: the signed-in user's id and user name and the friends'
 //!   names by id, which name the ids above.
 //!
-//! Posts, pinned memories, RealMojis and comments (the day's `beRealOfTheDay` caches) are not
-//! read yet. Identities: the signed-in user (`bereal:<id>`, user name, phone number) is the
+//! - posts, as iLEAPP's `bereal_posts` and `bereal_comments` read them: an opened profile's day
+//!   (`PersonRepository`'s `beRealOfTheDay.series.posts`), the account's memories
+//!   (`disk-bereal-MemoriesRepository-subject-key`: its own posts' details) and the feed
+//!   (`disk-bereal-Production_postFeedItems` of the app group): one `social` per post (author,
+//!   caption, latitude and longitude, taken and moment times — Core Data seconds —, type: on time,
+//!   late, bonus —, retakes, lateness, every medium's URL and type, tagged users, post and moment
+//!   ids) and per comment (author, text, time, id; outgoing when its author wrote the post).
+//!
+//! Pinned memories and RealMojis are not read yet. Identities: the signed-in user (`bereal:<id>`, user name, phone number) is the
 //! device's user (`owner`); every friend, request, follower, opened profile, blocked user and chat
 //! party is a person `bereal:<id>` with user name and name; the address book's numbers are
 //! observed as `handle:<number>` (or the card holding them); wallet addresses in a chat message
@@ -64,6 +71,11 @@ const CACHES: &[(&str, Cache)] = &[
         Cache::Contacts,
     ),
     ("PersonRepository", Cache::Person),
+    (
+        "disk-bereal-MemoriesRepository-subject-key",
+        Cache::Memories,
+    ),
+    ("disk-bereal-Production_postFeedItems", Cache::Feed),
 ];
 
 /// What a cache holds.
@@ -74,6 +86,18 @@ enum Cache {
     Blocked,
     Contacts,
     Person,
+    /// The account's memories (its own posts).
+    Memories,
+    /// The feed's posts (the app group's root, not `Library/Caches`).
+    Feed,
+}
+
+/// What the preferences say: the signed-in user and the names of users by id.
+#[derive(Default)]
+struct Known {
+    /// `(qualified id, user name)` of the signed-in user.
+    me: Option<(String, Option<String>)>,
+    names: BTreeMap<String, String>,
 }
 
 /// The folders of the caches, for the one search.
@@ -83,9 +107,9 @@ pub fn folders() -> impl Iterator<Item = &'static str> {
 
 /// Triage of BeReal's preferences, chat store and caches.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    let mut names = BTreeMap::new();
+    let mut known = Known::default();
     run.each("group.BeReal.plist", |find, path| {
-        preferences(run, find, path, &mut names)
+        preferences(run, find, path, &mut known)
     })?;
     for (folder, cache) in CACHES {
         let Some((_, dirs)) = run.find_dirs(folder)? else {
@@ -96,14 +120,15 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             if *cache == Cache::Person && !beside_bereal(run, dir)? {
                 continue;
             }
-            if !dir.contains("/Library/Caches/") {
+            if !dir.contains("/Library/Caches/") && *cache != Cache::Feed {
                 continue;
             }
-            run.ctx.artefact(dir, || cache_dir(run, dir, *cache))?;
+            run.ctx
+                .artefact(dir, || cache_dir(run, dir, *cache, &known))?;
         }
     }
     run.each("bereal-chat.sqlite", |find, path| {
-        chats(run, find, path, &names)
+        chats(run, find, path, &known.names)
     })?;
     Ok(())
 }
@@ -126,8 +151,9 @@ fn preferences(
     run: &Run<'_, '_>,
     find: &Invoked,
     path: &str,
-    names: &mut BTreeMap<String, String>,
+    known: &mut Known,
 ) -> Result<(), RuntimeError> {
+    let names = &mut known.names;
     let q = json!({"bereal-user-id": "bereal", "userId": "bereal", "myUserID": "bereal"});
     let Some(inv) = crate::calls::call_or_note(
         run.ctx,
@@ -184,6 +210,9 @@ fn preferences(
     );
     run.record(d)?;
     let q = doc[format!("{key}.qualified")].as_str().map(str::to_string);
+    if let Some(q) = &q {
+        known.me = Some((q.clone(), user.clone()));
+    }
     run.observe_person(
         "owner",
         "device owner",
@@ -204,7 +233,12 @@ fn preferences(
 }
 
 /// One cache folder: each entry read by `read_json`.
-fn cache_dir(run: &Run<'_, '_>, dir: &str, cache: Cache) -> Result<(), RuntimeError> {
+fn cache_dir(
+    run: &Run<'_, '_>,
+    dir: &str,
+    cache: Cache,
+    known: &Known,
+) -> Result<(), RuntimeError> {
     let Some(listed) =
         crate::calls::call_or_note(run.ctx, dir, "list_dir", json!({ "path": dir }))?
     else {
@@ -218,7 +252,7 @@ fn cache_dir(run: &Run<'_, '_>, dir: &str, cache: Cache) -> Result<(), RuntimeEr
             run.ctx,
             &path,
             "read_json",
-            json!({"path": path, "qualify": {"id": "bereal", "userId": "bereal"}}),
+            json!({"path": path, "qualify": {"id": "bereal", "userId": "bereal", "uid": "bereal"}}),
         )?
         else {
             continue;
@@ -241,7 +275,13 @@ fn cache_dir(run: &Run<'_, '_>, dir: &str, cache: Cache) -> Result<(), RuntimeEr
         };
         match cache {
             Cache::Profile => what.profile(&object)?,
-            Cache::Person => what.person(&object, "opened profile")?,
+            Cache::Person => {
+                what.person(&object, "opened profile")?;
+                what.posts(&posts_of(&object, cache, None), &known.names)?;
+            }
+            Cache::Memories | Cache::Feed => {
+                what.posts(&posts_of(&object, cache, known.me.as_ref()), &known.names)?;
+            }
             Cache::Friends | Cache::Blocked => {
                 let (users, relation) = if let Some(users) = object.get("users") {
                     // the `.following` / `.followers` entries
@@ -934,4 +974,328 @@ FROM ZCONVERSATIONMO C {} {}",
         run.record(d)?;
     }
     Ok(())
+}
+
+/// A post found in a cache: the post, where its capture data and its metadata (caption,
+/// location, comments) sit, its author and the owner of the series it belongs to, and where in
+/// the entry it is.
+struct Post<'v> {
+    post: &'v Value,
+    data: &'v Value,
+    meta: &'v Value,
+    comments: &'v Value,
+    /// The author's `(qualified id, user name)`, when known.
+    author: Option<(String, Option<String>)>,
+    /// Whether the entry itself names the author (the account's memories do not: theirs is
+    /// the signed-in user, named by the preferences).
+    author_in_entry: bool,
+    at: String,
+}
+
+/// A user an object names (`user {id, username}`, or `uid`/`userName`, or `id`/`username`), as
+/// iLEAPP's `get_user` reads it: `(qualified id, user name)`.
+fn user_of(v: &Value) -> Option<(String, Option<String>)> {
+    let (u, id, name) = if v["user"].is_object() {
+        (&v["user"], "id", "username")
+    } else if v["uid"].is_string() && v["userName"].is_string() {
+        (v, "uid", "userName")
+    } else if v["username"].is_string() {
+        (v, "id", "username")
+    } else {
+        return None;
+    };
+    let q = u[format!("{id}.qualified")].as_str()?;
+    Some((q.to_string(), u[name].as_str().map(str::to_string)))
+}
+
+/// The posts of a cache entry: a profile's `beRealOfTheDay.series.posts`, the account's
+/// memories (`allDetailedPosts`, the account's own), the feed's moments (`[[{user, posts}]]`).
+fn posts_of<'v>(
+    object: &'v Value,
+    cache: Cache,
+    me: Option<&(String, Option<String>)>,
+) -> Vec<Post<'v>> {
+    let mut out = Vec::new();
+    match cache {
+        Cache::Person => {
+            let series = &object["beRealOfTheDay"]["series"];
+            for (i, p) in series["posts"].as_array().into_iter().flatten().enumerate() {
+                out.push(Post {
+                    post: p,
+                    data: p,
+                    meta: p,
+                    comments: &p["comment"],
+                    author: user_of(p).or_else(|| user_of(series)),
+                    author_in_entry: true,
+                    at: format!("[object][beRealOfTheDay][series][posts][{i}]"),
+                });
+            }
+        }
+        Cache::Memories => {
+            for (i, m) in object.as_array().into_iter().flatten().enumerate() {
+                for (j, p) in m["allDetailedPosts"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                {
+                    let full = &p["details"]["full"];
+                    let data = if full["data"].is_object() {
+                        &full["data"]
+                    } else {
+                        &p["details"]["preview"]["data"]
+                    };
+                    out.push(Post {
+                        post: p,
+                        data,
+                        meta: &full["metadata"],
+                        comments: &full["metadata"]["comments"],
+                        author: me.cloned(),
+                        author_in_entry: false,
+                        at: format!("[object][{i}][allDetailedPosts][{j}]"),
+                    });
+                }
+            }
+        }
+        Cache::Feed => {
+            for (i, day) in object.as_array().into_iter().flatten().enumerate() {
+                for (m, moment) in day.as_array().into_iter().flatten().enumerate() {
+                    for (k, p) in moment["posts"].as_array().into_iter().flatten().enumerate() {
+                        out.push(Post {
+                            post: p,
+                            data: p,
+                            meta: p,
+                            comments: &p["comment"],
+                            author: user_of(moment),
+                            author_in_entry: true,
+                            at: format!("[object][{i}][{m}][posts][{k}]"),
+                        });
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A medium (`primaryMedia`, `primary`, `thumbnail` …): its URL and type, as iLEAPP's
+/// `get_media` reads them.
+fn medium(v: &Value) -> Option<(String, Option<String>)> {
+    let url = v["url"].as_str()?.to_string();
+    let kind = match &v["mediaType"] {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o.keys().next().cloned(),
+        _ => None,
+    };
+    Some((url, kind))
+}
+
+/// A time a post keeps: Core Data seconds as a number, or a date as text.
+fn time_encoding(v: Option<&str>) -> Option<masf_graph::TimeEncoding> {
+    core_data_encoding(v).or_else(|| crate::drafts::date_text(v))
+}
+
+impl Entry<'_, '_, '_> {
+    /// Every post of the entry (one `social` each) and its comments (one `social` each).
+    fn posts(
+        &self,
+        posts: &[Post<'_>],
+        names: &BTreeMap<String, String>,
+    ) -> Result<(), RuntimeError> {
+        let who = |a: &Option<(String, Option<String>)>| match a {
+            Some((q, Some(u))) => format!("{u} ({q})"),
+            Some((q, None)) => names
+                .get(q.trim_start_matches("bereal:"))
+                .map(|n| format!("{n} ({q})"))
+                .unwrap_or(q.clone()),
+            None => "an unnamed user".to_string(),
+        };
+        for p in posts {
+            let author = who(&p.author);
+            let caption = s(p.meta, "caption");
+            let late = p.post["isLate"].as_bool().unwrap_or(false);
+            let kind = match p.post["postType"].as_str() {
+                Some(t) if t.eq_ignore_ascii_case("bonus") => {
+                    format!("{} bonus", if late { "late" } else { "onTime" })
+                }
+                Some(t) => t.to_string(),
+                None => format!(
+                    "{}{}",
+                    if late { "late" } else { "onTime" },
+                    if p.post["isMain"] == false {
+                        " bonus"
+                    } else {
+                        ""
+                    }
+                ),
+            };
+            let mut d = Draft::new(
+                "social",
+                format!(
+                    "BeReal post by {author}{}",
+                    caption
+                        .as_ref()
+                        .map(|(c, _)| format!(": {c}"))
+                        .unwrap_or_default()
+                ),
+            );
+            d.fact(FactType::Path, Some(self.path), self.find);
+            if let Some((q, _)) = p.author.as_ref().filter(|_| p.author_in_entry) {
+                d.fact(FactType::Account, Some(q), self.inv);
+            }
+            d.fact(
+                FactType::Text,
+                caption.as_ref().map(|(_, c)| c.as_str()),
+                self.inv,
+            );
+            let location = &p.meta["location"];
+            let (lat, lon) = (s(location, "latitude"), s(location, "longitude"));
+            d.fact(
+                FactType::Text,
+                lat.as_ref().map(|(_, c)| c.as_str()),
+                self.inv,
+            );
+            d.fact(
+                FactType::Text,
+                lon.as_ref().map(|(_, c)| c.as_str()),
+                self.inv,
+            );
+            let mut media = Vec::new();
+            for k in [
+                "primaryMedia",
+                "secondaryMedia",
+                "primary",
+                "secondary",
+                "thumbnail",
+            ] {
+                if let Some((url, t)) = medium(&p.data[k]) {
+                    d.fact(FactType::Url, Some(&in_json(&url)), self.inv);
+                    media.push(format!(
+                        "{k} {url}{}",
+                        t.map(|t| format!(" ({t})")).unwrap_or_default()
+                    ));
+                }
+            }
+            let tags: Vec<String> = p.post["tags"]
+                .as_array()
+                .or(p.meta["tags"].as_array())
+                .into_iter()
+                .flatten()
+                .map(|t| who(&user_of(t)))
+                .collect();
+            let taken = s(p.data, "takenAt").map(|(_, c)| c);
+            d.time(
+                taken.as_deref(),
+                time_encoding(taken.as_deref()),
+                "BeReal photo taken",
+                self.inv,
+            );
+            let moment = s(p.post, "momentAt").map(|(_, c)| c);
+            d.time(
+                moment.as_deref(),
+                time_encoding(moment.as_deref()),
+                "BeReal moment (the day's notification)",
+                self.inv,
+            );
+            d.interpretation = format!(
+                "{} at {}: a BeReal post ({kind}) by {author}{}, post id {}, moment {}{}{}, retakes {}, late by {} seconds{}{}; times are Core Data seconds.",
+                self.path,
+                p.at,
+                if p.author_in_entry {
+                    ""
+                } else {
+                    " (the account's memories: its own post, the account named by the preferences)"
+                },
+                s(p.post, "id")
+                    .map(|(v, _)| v)
+                    .unwrap_or_else(|| "?".into()),
+                s(p.post, "momentID")
+                    .map(|(v, _)| v)
+                    .unwrap_or_else(|| "?".into()),
+                match (&lat, &lon) {
+                    (Some((la, _)), Some((lo, _))) =>
+                        format!(", taken at latitude/longitude {la}, {lo}"),
+                    _ => String::new(),
+                },
+                caption
+                    .as_ref()
+                    .map(|(c, _)| format!(", caption {c}"))
+                    .unwrap_or_default(),
+                p.data["retakeCounter"],
+                p.post["lateInSeconds"]
+                    .as_i64()
+                    .or(p.data["lateInSeconds"].as_i64())
+                    .unwrap_or(0),
+                if media.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", media.join(", "))
+                },
+                if tags.is_empty() {
+                    String::new()
+                } else {
+                    format!("; tagged {}", tags.join(", "))
+                },
+            );
+            self.run.record(d)?;
+            for (c, comment) in p.comments.as_array().into_iter().flatten().enumerate() {
+                let by = user_of(comment);
+                let text = s(comment, "text");
+                let outgoing =
+                    by.is_some() && by.as_ref().map(|b| &b.0) == p.author.as_ref().map(|a| &a.0);
+                let mut d = Draft::new(
+                    "social",
+                    format!(
+                        "BeReal comment by {} on {author}'s post{}",
+                        who(&by),
+                        text.as_ref()
+                            .map(|(t, _)| format!(": {t}"))
+                            .unwrap_or_default()
+                    ),
+                );
+                d.fact(FactType::Path, Some(self.path), self.find);
+                if let Some((q, _)) = &by {
+                    d.fact(FactType::Account, Some(q), self.inv);
+                }
+                d.fact(
+                    FactType::Text,
+                    text.as_ref().map(|(_, t)| t.as_str()),
+                    self.inv,
+                );
+                let at = s(comment, "creationDate").map(|(_, v)| v);
+                d.time(
+                    at.as_deref(),
+                    time_encoding(at.as_deref()),
+                    "BeReal comment posted",
+                    self.inv,
+                );
+                d.interpretation = format!(
+                    "{} at {}[comment][{c}]: a comment by {} on the post by {author} ({}), comment id {}.",
+                    self.path,
+                    p.at,
+                    who(&by),
+                    if outgoing {
+                        "its author's own: outgoing, as iLEAPP reads it"
+                    } else {
+                        "incoming"
+                    },
+                    s(comment, "id")
+                        .map(|(v, _)| v)
+                        .unwrap_or_else(|| "?".into()),
+                );
+                self.run.record(d)?;
+                if let Some((q, u)) = &by {
+                    self.observe_user(
+                        &json!({"id.qualified": q, "username": u}),
+                        "who commented on a post",
+                    )?;
+                }
+            }
+            if let Some((q, u)) = p.author.as_ref().filter(|_| p.author_in_entry) {
+                self.observe_user(&json!({"id.qualified": q, "username": u}), "who posted")?;
+            }
+        }
+        Ok(())
+    }
 }

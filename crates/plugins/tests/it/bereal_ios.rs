@@ -128,6 +128,51 @@ fn bereal_caches_preferences_and_chats() {
             p.interpretation
         );
     }
+    // posts (an opened profile's day, the account's memories, the feed) and their comments
+    for po in o["posts"].as_array().unwrap() {
+        let p = all
+            .iter()
+            .find(|p| {
+                p.title.starts_with("BeReal post by ")
+                    && p.title
+                        .ends_with(&format!(": {}", po["caption"].as_str().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("{po}"));
+        let author = po["author"].as_str().unwrap();
+        // the account's memories name their author only through the preferences
+        assert!(
+            has_fact(p, &format!("bereal:{author}")) || author == o["me"],
+            "{p:#?}"
+        );
+        assert!(p.title.contains(&format!("(bereal:{author})")) || author != o["me"]);
+        assert!(has_fact(p, &n(&po["taken"])) && has_fact(p, po["url"].as_str().unwrap()));
+        if !po["lat"].is_null() {
+            assert!(
+                has_fact(p, &n(&po["lat"])) && has_fact(p, &n(&po["lon"])),
+                "{p:#?}"
+            );
+        }
+    }
+    for c in o["comments"].as_array().unwrap() {
+        let p = all
+            .iter()
+            .find(|p| {
+                p.title.starts_with("BeReal comment by ")
+                    && p.title
+                        .ends_with(&format!(": {}", c["text"].as_str().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("{c}"));
+        assert!(has_fact(
+            p,
+            &format!("bereal:{}", c["by"].as_str().unwrap())
+        ));
+        assert!(
+            p.title
+                .contains(&format!("on {} (", c["on"].as_str().unwrap())),
+            "{}",
+            p.title
+        );
+    }
     // identities: the account is the device's user's; the others are persons bereal:<id>
     let me = format!("bereal:{}", o["me"].as_str().unwrap()).to_lowercase();
     let entities = run.entities("phone");
