@@ -22,22 +22,25 @@
 //!   archived lists read with `plists` —, the last message, total messages, last updated — Unix
 //!   seconds —, unread count, id);
 //! - `group.BeReal.plist` of its app group: the signed-in user's id and user name and the friends'
-//!   names by id, which name the ids above.
-//!
+//!   names by id, which name the ids above;
 //! - posts, as iLEAPP's `bereal_posts` and `bereal_comments` read them: an opened profile's day
 //!   (`PersonRepository`'s `beRealOfTheDay.series.posts`), the account's memories
 //!   (`disk-bereal-MemoriesRepository-subject-key`: its own posts' details) and the feed
 //!   (`disk-bereal-Production_postFeedItems` of the app group): one `social` per post (author,
 //!   caption, latitude and longitude, taken and moment times — Core Data seconds —, type: on time,
 //!   late, bonus —, retakes, lateness, every medium's URL and type, tagged users, post and moment
-//!   ids) and per comment (author, text, time, id; outgoing when its author wrote the post).
+//!   ids) and per comment (author, text, time, id; outgoing when its author wrote the post);
+//! - their RealMojis (`realMojis`: author, emoji, the selfie's URL, time, id; outgoing when the
+//!   post's author reacted), as iLEAPP's `bereal_realmojis` reads them, and pinned memories
+//!   (`disk-bereal-{Memories,Person}Repository-pinnedMemories-key`: taken and moment day, post
+//!   type, author id, media, moment and pin ids), as its `bereal_pinned_memories` does.
 //!
-//! Pinned memories and RealMojis are not read yet. Identities: the signed-in user (`bereal:<id>`, user name, phone number) is the
-//! device's user (`owner`); every friend, request, follower, opened profile, blocked user and chat
-//! party is a person `bereal:<id>` with user name and name; the address book's numbers are
-//! observed as `handle:<number>` (or the card holding them); wallet addresses in a chat message
-//! are claims by direction. A cache entry that is not JSON, or
-//! not the shape its cache holds, is noted.
+//! Identities: the signed-in user (`bereal:<id>`, user name, phone number) is the device's user
+//! (`owner`); every friend, request, follower, opened profile, blocked user, chat party, poster,
+//! commenter and reacting user is a person `bereal:<id>` with user name and name; the address
+//! book's numbers are observed as `handle:<number>` (or the card holding them); wallet addresses
+//! in a chat message are claims by direction. A cache entry that is not JSON, or not the shape
+//! its cache holds, is noted.
 
 use std::collections::BTreeMap;
 
@@ -76,6 +79,14 @@ const CACHES: &[(&str, Cache)] = &[
         Cache::Memories,
     ),
     ("disk-bereal-Production_postFeedItems", Cache::Feed),
+    (
+        "disk-bereal-MemoriesRepository-pinnedMemories-key",
+        Cache::Pinned,
+    ),
+    (
+        "disk-bereal-PersonRepository-pinnedMemories-key",
+        Cache::Pinned,
+    ),
 ];
 
 /// What a cache holds.
@@ -90,6 +101,8 @@ enum Cache {
     Memories,
     /// The feed's posts (the app group's root, not `Library/Caches`).
     Feed,
+    /// Pinned memories (the account's, or other users' by author).
+    Pinned,
 }
 
 /// What the preferences say: the signed-in user and the names of users by id.
@@ -279,6 +292,7 @@ fn cache_dir(
                 what.person(&object, "opened profile")?;
                 what.posts(&posts_of(&object, cache, None), &known.names)?;
             }
+            Cache::Pinned => what.pinned(&object)?,
             Cache::Memories | Cache::Feed => {
                 what.posts(&posts_of(&object, cache, known.me.as_ref()), &known.names)?;
             }
@@ -984,6 +998,7 @@ struct Post<'v> {
     data: &'v Value,
     meta: &'v Value,
     comments: &'v Value,
+    realmojis: &'v Value,
     /// The author's `(qualified id, user name)`, when known.
     author: Option<(String, Option<String>)>,
     /// Whether the entry itself names the author (the account's memories do not: theirs is
@@ -1025,6 +1040,7 @@ fn posts_of<'v>(
                     data: p,
                     meta: p,
                     comments: &p["comment"],
+                    realmojis: &p["realMojis"],
                     author: user_of(p).or_else(|| user_of(series)),
                     author_in_entry: true,
                     at: format!("[object][beRealOfTheDay][series][posts][{i}]"),
@@ -1050,6 +1066,7 @@ fn posts_of<'v>(
                         data,
                         meta: &full["metadata"],
                         comments: &full["metadata"]["comments"],
+                        realmojis: &full["metadata"]["realMojis"],
                         author: me.cloned(),
                         author_in_entry: false,
                         at: format!("[object][{i}][allDetailedPosts][{j}]"),
@@ -1066,6 +1083,7 @@ fn posts_of<'v>(
                             data: p,
                             meta: p,
                             comments: &p["comment"],
+                            realmojis: &p["realMojis"],
                             author: user_of(moment),
                             author_in_entry: true,
                             at: format!("[object][{i}][{m}][posts][{k}]"),
@@ -1292,9 +1310,142 @@ impl Entry<'_, '_, '_> {
                     )?;
                 }
             }
+            for (r, moji) in p.realmojis.as_array().into_iter().flatten().enumerate() {
+                let by = user_of(moji);
+                let emoji = s(moji, "emoji");
+                let outgoing =
+                    by.is_some() && by.as_ref().map(|b| &b.0) == p.author.as_ref().map(|a| &a.0);
+                let mut d = Draft::new(
+                    "social",
+                    format!(
+                        "BeReal RealMoji {}by {} on {author}'s post",
+                        emoji
+                            .as_ref()
+                            .map(|(e, _)| format!("{e} "))
+                            .unwrap_or_default(),
+                        who(&by)
+                    ),
+                );
+                d.fact(FactType::Path, Some(self.path), self.find);
+                if let Some((q, _)) = &by {
+                    d.fact(FactType::Account, Some(q), self.inv);
+                }
+                d.fact(
+                    FactType::Text,
+                    emoji.as_ref().map(|(_, e)| e.as_str()),
+                    self.inv,
+                );
+                d.fact(
+                    FactType::Url,
+                    s(moji, "uri").map(|(_, u)| u).as_deref(),
+                    self.inv,
+                );
+                let at = s(moji, "date").map(|(_, v)| v);
+                d.time(
+                    at.as_deref(),
+                    time_encoding(at.as_deref()),
+                    "BeReal RealMoji posted",
+                    self.inv,
+                );
+                d.interpretation = format!(
+                    "{} at {}[realMojis][{r}]: a RealMoji (a selfie reaction) by {} on the post by {author} ({}), RealMoji id {}.",
+                    self.path,
+                    p.at,
+                    who(&by),
+                    if outgoing {
+                        "its author's own: outgoing, as iLEAPP reads it"
+                    } else {
+                        "incoming"
+                    },
+                    s(moji, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                );
+                self.run.record(d)?;
+                if let Some((q, u)) = &by {
+                    self.observe_user(
+                        &json!({"id.qualified": q, "username": u}),
+                        "who reacted to a post",
+                    )?;
+                }
+            }
             if let Some((q, u)) = p.author.as_ref().filter(|_| p.author_in_entry) {
                 self.observe_user(&json!({"id.qualified": q, "username": u}), "who posted")?;
             }
+        }
+        Ok(())
+    }
+
+    /// The pinned memories of a `…pinnedMemories-key` entry: the account's (an array) or, by
+    /// author, other users' (an object of arrays); one `social` each.
+    fn pinned(&self, object: &Value) -> Result<(), RuntimeError> {
+        let mut items: Vec<(String, &Value)> = Vec::new();
+        match object {
+            Value::Array(a) => items.extend(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("[object][{i}]"), v)),
+            ),
+            Value::Object(by_author) => {
+                for (author, list) in by_author {
+                    for (i, v) in list.as_array().into_iter().flatten().enumerate() {
+                        items.push((format!("[object][{author}][{i}]"), v));
+                    }
+                }
+            }
+            _ => {}
+        }
+        for (at, m) in items {
+            let author = s(m, "analyticsAuthorID");
+            let mut d = Draft::new(
+                "social",
+                format!(
+                    "BeReal pinned memory of {}",
+                    author
+                        .as_ref()
+                        .map(|(a, _)| a.as_str())
+                        .unwrap_or("the account")
+                ),
+            );
+            d.fact(FactType::Path, Some(self.path), self.find);
+            d.fact(
+                FactType::Identifier,
+                author.as_ref().map(|(_, c)| c.as_str()),
+                self.inv,
+            );
+            let mut media = Vec::new();
+            for k in ["primary", "secondary"] {
+                if let Some((url, t)) = medium(&m[k]) {
+                    d.fact(FactType::Url, Some(&in_json(&url)), self.inv);
+                    media.push(format!(
+                        "{k} {url}{}",
+                        t.map(|t| format!(" ({t})")).unwrap_or_default()
+                    ));
+                }
+            }
+            for (k, what) in [
+                ("takenAt", "BeReal pinned photo taken"),
+                ("momentDay", "BeReal moment day of a pinned memory"),
+            ] {
+                let v = s(m, k).map(|(_, c)| c);
+                d.time(v.as_deref(), time_encoding(v.as_deref()), what, self.inv);
+            }
+            d.interpretation = format!(
+                "{} at {at}: a pinned memory (post type {}, author {}, moment {}, pin id {}){}; times are Core Data seconds.",
+                self.path,
+                s(m, "analyticsPostType")
+                    .map(|(v, _)| v)
+                    .unwrap_or_else(|| "?".into()),
+                author.as_ref().map(|(a, _)| a.as_str()).unwrap_or("?"),
+                s(m, "analyticsMomentID")
+                    .map(|(v, _)| v)
+                    .unwrap_or_else(|| "?".into()),
+                s(m, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                if media.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", media.join(", "))
+                },
+            );
+            self.run.record(d)?;
         }
         Ok(())
     }

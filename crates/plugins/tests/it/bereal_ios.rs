@@ -173,6 +173,30 @@ fn bereal_caches_preferences_and_chats() {
             p.title
         );
     }
+    for r in o["realmojis"].as_array().unwrap() {
+        let title = format!("BeReal RealMoji {} by ", r["emoji"].as_str().unwrap());
+        let p = all
+            .iter()
+            .find(|p| p.title.starts_with(&title) && has_fact(p, &n(&r["date"])))
+            .unwrap_or_else(|| panic!("{r}"));
+        assert!(has_fact(
+            p,
+            &format!("bereal:{}", r["by"].as_str().unwrap())
+        ));
+        assert!(
+            p.title
+                .contains(&format!("on {} (", r["on"].as_str().unwrap())),
+            "{}",
+            p.title
+        );
+    }
+    for pin in o["pinned"].as_array().unwrap() {
+        let p = titled(&format!(
+            "BeReal pinned memory of {}",
+            pin["author"].as_str().unwrap()
+        ));
+        assert!(has_fact(p, &n(&pin["taken"])) && has_fact(p, pin["url"].as_str().unwrap()));
+    }
     // identities: the account is the device's user's; the others are persons bereal:<id>
     let me = format!("bereal:{}", o["me"].as_str().unwrap()).to_lowercase();
     let entities = run.entities("phone");
