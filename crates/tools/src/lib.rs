@@ -43,8 +43,10 @@
 //!   JSON strings under secret names or shaped like a BIP-39 phrase redacted before the output is
 //!   logged, counted in its header.
 //! - `read_segb` ([`segb_tool`]): Apple Biome SEGB files (v1, v2) through
-//!   `masf_evidence::segb`, one line per record with its state, times, CRC check and payload
-//!   decoded as a Protocol Buffers message (fixed64 values also as doubles).
+//!   `masf_evidence::segb` — a stream's folder (its `local/` files and those other devices
+//!   synced into `remote/<device>/`), a directory or one file —, one line per record with its
+//!   state, times, CRC check and payload decoded as a Protocol Buffers message (fixed64 values
+//!   also as doubles).
 //! - `search_text` ([`search`]): literal strings in every file below a folder, UTF-8 and
 //!   UTF-16LE, chunked with overlap.
 //! - `search_index` ([`index_tools`]): the source's full-text index. The `SourceCtx` carries

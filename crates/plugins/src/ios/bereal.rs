@@ -109,7 +109,7 @@ enum Cache {
 #[derive(Default)]
 struct Known {
     /// `(qualified id, user name)` of the signed-in user.
-    me: Option<(String, Option<String>)>,
+    me: Option<User>,
     names: BTreeMap<String, String>,
 }
 
@@ -338,6 +338,19 @@ fn s(v: &Value, k: &str) -> Option<(String, String)> {
     }
 }
 
+/// A member as `read_json`'s output holds it.
+fn cited(v: &Value, k: &str) -> Option<String> {
+    s(v, k).map(|(_, c)| c)
+}
+
+/// A user's user name, else full name.
+fn label_of(u: &Value) -> String {
+    s(u, "username")
+        .or(s(u, "fullname"))
+        .map(|(v, _)| v)
+        .unwrap_or_else(|| "?".into())
+}
+
 /// The first key of an enum-like object (`{"male": {}}`), as iLEAPP reads it.
 fn key0(v: Option<&Value>) -> Option<String> {
     v?.as_object()?.keys().next().cloned()
@@ -390,19 +403,11 @@ impl Entry<'_, '_, '_> {
     fn user_facts(&self, d: &mut Draft, u: &Value) {
         d.fact(FactType::Path, Some(self.path), self.find);
         d.fact(FactType::Account, u["id.qualified"].as_str(), self.inv);
-        d.fact(
-            FactType::Account,
-            s(u, "username").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
-        d.fact(
-            FactType::Name,
-            s(u, "fullname").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
+        d.fact(FactType::Account, cited(u, "username").as_deref(), self.inv);
+        d.fact(FactType::Name, cited(u, "fullname").as_deref(), self.inv);
         d.fact(
             FactType::Url,
-            s(u, "profilePictureURL").map(|(_, c)| c).as_deref(),
+            cited(u, "profilePictureURL").as_deref(),
             self.inv,
         );
     }
@@ -424,19 +429,11 @@ impl Entry<'_, '_, '_> {
         );
         d.fact(
             FactType::Phone,
-            s(a, "phoneNumber").map(|(_, c)| c).as_deref(),
+            cited(a, "phoneNumber").as_deref(),
             self.inv,
         );
-        d.fact(
-            FactType::Text,
-            s(a, "biography").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
-        d.fact(
-            FactType::Text,
-            s(a, "location").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
+        d.fact(FactType::Text, cited(a, "biography").as_deref(), self.inv);
+        d.fact(FactType::Text, cited(a, "location").as_deref(), self.inv);
         let mut devices = Vec::new();
         for dev in a["devices"].as_array().into_iter().flatten() {
             for k in ["deviceId", "device", "clientVersion", "timezone"] {
@@ -523,22 +520,11 @@ impl Entry<'_, '_, '_> {
     }
 
     fn person(&self, p: &Value, what: &str) -> Result<(), RuntimeError> {
-        let label = s(p, "username")
-            .or(s(p, "fullname"))
-            .map(|(v, _)| v)
-            .unwrap_or_else(|| "?".into());
+        let label = label_of(p);
         let mut d = Draft::new("contacts", format!("BeReal profile {label}"));
         self.user_facts(&mut d, p);
-        d.fact(
-            FactType::Text,
-            s(p, "biography").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
-        d.fact(
-            FactType::Text,
-            s(p, "location").map(|(_, c)| c).as_deref(),
-            self.inv,
-        );
+        d.fact(FactType::Text, cited(p, "biography").as_deref(), self.inv);
+        d.fact(FactType::Text, cited(p, "location").as_deref(), self.inv);
         let links: Vec<String> = p["links"]
             .as_array()
             .into_iter()
@@ -548,7 +534,7 @@ impl Entry<'_, '_, '_> {
         for l in &links {
             d.fact(FactType::Url, Some(&in_json(l)), self.inv);
         }
-        let created = s(p, "createdAt").map(|(_, c)| c);
+        let created = cited(p, "createdAt");
         d.time(
             created.as_deref(),
             core_data_encoding(created.as_deref()),
@@ -556,7 +542,7 @@ impl Entry<'_, '_, '_> {
             self.inv,
         );
         let rel = &p["relationship"];
-        let friended = s(rel, "friendedAt").map(|(_, c)| c);
+        let friended = cited(rel, "friendedAt");
         d.time(
             friended.as_deref(),
             core_data_encoding(friended.as_deref()),
@@ -596,16 +582,13 @@ impl Entry<'_, '_, '_> {
                 other => other.to_string(),
             },
         };
-        let label = s(u, "username")
-            .or(s(u, "fullname"))
-            .map(|(v, _)| v)
-            .unwrap_or_else(|| "?".into());
+        let label = label_of(u);
         let mut d = Draft::new(
             "contacts",
             format!("BeReal {}: {label}", status.to_lowercase()),
         );
         self.user_facts(&mut d, u);
-        let at = s(u, "statusUpdatedAt").map(|(_, c)| c);
+        let at = cited(u, "statusUpdatedAt");
         d.time(
             at.as_deref(),
             core_data_encoding(at.as_deref()),
@@ -628,13 +611,10 @@ impl Entry<'_, '_, '_> {
     }
 
     fn blocked(&self, u: &Value, i: usize) -> Result<(), RuntimeError> {
-        let label = s(u, "username")
-            .or(s(u, "fullname"))
-            .map(|(v, _)| v)
-            .unwrap_or_else(|| "?".into());
+        let label = label_of(u);
         let mut d = Draft::new("contacts", format!("BeReal blocked user {label}"));
         self.user_facts(&mut d, u);
-        let at = s(u, "blockedDate").map(|(_, c)| c);
+        let at = cited(u, "blockedDate");
         d.time(
             at.as_deref(),
             core_data_encoding(at.as_deref()),
@@ -674,7 +654,7 @@ impl Entry<'_, '_, '_> {
         }
         d.fact(
             FactType::Text,
-            s(c, "organizationName").map(|(_, x)| x).as_deref(),
+            cited(c, "organizationName").as_deref(),
             self.inv,
         );
         for p in &phones {
@@ -1000,16 +980,26 @@ struct Post<'v> {
     comments: &'v Value,
     realmojis: &'v Value,
     /// The author's `(qualified id, user name)`, when known.
-    author: Option<(String, Option<String>)>,
+    author: Option<User>,
     /// Whether the entry itself names the author (the account's memories do not: theirs is
     /// the signed-in user, named by the preferences).
     author_in_entry: bool,
     at: String,
 }
 
+/// A user as a post names them: `(qualified id, user name)`.
+type User = (String, Option<String>);
+
+/// What a reaction to a post is.
+#[derive(Debug, Clone, Copy)]
+enum Reaction {
+    Comment,
+    RealMoji,
+}
+
 /// A user an object names (`user {id, username}`, or `uid`/`userName`, or `id`/`username`), as
 /// iLEAPP's `get_user` reads it: `(qualified id, user name)`.
-fn user_of(v: &Value) -> Option<(String, Option<String>)> {
+fn user_of(v: &Value) -> Option<User> {
     let (u, id, name) = if v["user"].is_object() {
         (&v["user"], "id", "username")
     } else if v["uid"].is_string() && v["userName"].is_string() {
@@ -1025,11 +1015,7 @@ fn user_of(v: &Value) -> Option<(String, Option<String>)> {
 
 /// The posts of a cache entry: a profile's `beRealOfTheDay.series.posts`, the account's
 /// memories (`allDetailedPosts`, the account's own), the feed's moments (`[[{user, posts}]]`).
-fn posts_of<'v>(
-    object: &'v Value,
-    cache: Cache,
-    me: Option<&(String, Option<String>)>,
-) -> Vec<Post<'v>> {
+fn posts_of<'v>(object: &'v Value, cache: Cache, me: Option<&User>) -> Vec<Post<'v>> {
     let mut out = Vec::new();
     match cache {
         Cache::Person => {
@@ -1121,7 +1107,7 @@ impl Entry<'_, '_, '_> {
         posts: &[Post<'_>],
         names: &BTreeMap<String, String>,
     ) -> Result<(), RuntimeError> {
-        let who = |a: &Option<(String, Option<String>)>| match a {
+        let who = |a: &Option<User>| match a {
             Some((q, Some(u))) => format!("{u} ({q})"),
             Some((q, None)) => names
                 .get(q.trim_start_matches("bereal:"))
@@ -1202,14 +1188,14 @@ impl Entry<'_, '_, '_> {
                 .flatten()
                 .map(|t| who(&user_of(t)))
                 .collect();
-            let taken = s(p.data, "takenAt").map(|(_, c)| c);
+            let taken = cited(p.data, "takenAt");
             d.time(
                 taken.as_deref(),
                 time_encoding(taken.as_deref()),
                 "BeReal photo taken",
                 self.inv,
             );
-            let moment = s(p.post, "momentAt").map(|(_, c)| c);
+            let moment = cited(p.post, "momentAt");
             d.time(
                 moment.as_deref(),
                 time_encoding(moment.as_deref()),
@@ -1257,119 +1243,103 @@ impl Entry<'_, '_, '_> {
                 },
             );
             self.run.record(d)?;
-            for (c, comment) in p.comments.as_array().into_iter().flatten().enumerate() {
-                let by = user_of(comment);
-                let text = s(comment, "text");
-                let outgoing =
-                    by.is_some() && by.as_ref().map(|b| &b.0) == p.author.as_ref().map(|a| &a.0);
-                let mut d = Draft::new(
-                    "social",
-                    format!(
-                        "BeReal comment by {} on {author}'s post{}",
-                        who(&by),
-                        text.as_ref()
-                            .map(|(t, _)| format!(": {t}"))
-                            .unwrap_or_default()
-                    ),
-                );
-                d.fact(FactType::Path, Some(self.path), self.find);
-                if let Some((q, _)) = &by {
-                    d.fact(FactType::Account, Some(q), self.inv);
-                }
-                d.fact(
-                    FactType::Text,
-                    text.as_ref().map(|(_, t)| t.as_str()),
-                    self.inv,
-                );
-                let at = s(comment, "creationDate").map(|(_, v)| v);
-                d.time(
-                    at.as_deref(),
-                    time_encoding(at.as_deref()),
-                    "BeReal comment posted",
-                    self.inv,
-                );
-                d.interpretation = format!(
-                    "{} at {}[comment][{c}]: a comment by {} on the post by {author} ({}), comment id {}.",
-                    self.path,
-                    p.at,
-                    who(&by),
-                    if outgoing {
-                        "its author's own: outgoing, as iLEAPP reads it"
-                    } else {
-                        "incoming"
-                    },
-                    s(comment, "id")
-                        .map(|(v, _)| v)
-                        .unwrap_or_else(|| "?".into()),
-                );
-                self.run.record(d)?;
-                if let Some((q, u)) = &by {
-                    self.observe_user(
-                        &json!({"id.qualified": q, "username": u}),
-                        "who commented on a post",
-                    )?;
-                }
+            for (i, c) in p.comments.as_array().into_iter().flatten().enumerate() {
+                self.reaction(p, &author, Reaction::Comment, i, c, &who)?;
             }
-            for (r, moji) in p.realmojis.as_array().into_iter().flatten().enumerate() {
-                let by = user_of(moji);
-                let emoji = s(moji, "emoji");
-                let outgoing =
-                    by.is_some() && by.as_ref().map(|b| &b.0) == p.author.as_ref().map(|a| &a.0);
-                let mut d = Draft::new(
-                    "social",
-                    format!(
-                        "BeReal RealMoji {}by {} on {author}'s post",
-                        emoji
-                            .as_ref()
-                            .map(|(e, _)| format!("{e} "))
-                            .unwrap_or_default(),
-                        who(&by)
-                    ),
-                );
-                d.fact(FactType::Path, Some(self.path), self.find);
-                if let Some((q, _)) = &by {
-                    d.fact(FactType::Account, Some(q), self.inv);
-                }
-                d.fact(
-                    FactType::Text,
-                    emoji.as_ref().map(|(_, e)| e.as_str()),
-                    self.inv,
-                );
-                d.fact(
-                    FactType::Url,
-                    s(moji, "uri").map(|(_, u)| u).as_deref(),
-                    self.inv,
-                );
-                let at = s(moji, "date").map(|(_, v)| v);
-                d.time(
-                    at.as_deref(),
-                    time_encoding(at.as_deref()),
-                    "BeReal RealMoji posted",
-                    self.inv,
-                );
-                d.interpretation = format!(
-                    "{} at {}[realMojis][{r}]: a RealMoji (a selfie reaction) by {} on the post by {author} ({}), RealMoji id {}.",
-                    self.path,
-                    p.at,
-                    who(&by),
-                    if outgoing {
-                        "its author's own: outgoing, as iLEAPP reads it"
-                    } else {
-                        "incoming"
-                    },
-                    s(moji, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
-                );
-                self.run.record(d)?;
-                if let Some((q, u)) = &by {
-                    self.observe_user(
-                        &json!({"id.qualified": q, "username": u}),
-                        "who reacted to a post",
-                    )?;
-                }
+            for (i, r) in p.realmojis.as_array().into_iter().flatten().enumerate() {
+                self.reaction(p, &author, Reaction::RealMoji, i, r, &who)?;
             }
             if let Some((q, u)) = p.author.as_ref().filter(|_| p.author_in_entry) {
                 self.observe_user(&json!({"id.qualified": q, "username": u}), "who posted")?;
             }
+        }
+        Ok(())
+    }
+
+    /// A comment or RealMoji on post `p` (by `author`): one `social`, its writer observed.
+    fn reaction(
+        &self,
+        p: &Post<'_>,
+        author: &str,
+        kind: Reaction,
+        i: usize,
+        v: &Value,
+        who: &dyn Fn(&Option<User>) -> String,
+    ) -> Result<(), RuntimeError> {
+        let by = user_of(v);
+        // a comment's text, a RealMoji's emoji
+        let (text_key, time_key, list, what, done, title) = match kind {
+            Reaction::Comment => (
+                "text",
+                "creationDate",
+                "comment",
+                "a comment",
+                "BeReal comment posted",
+                "comment",
+            ),
+            Reaction::RealMoji => (
+                "emoji",
+                "date",
+                "realMojis",
+                "a RealMoji (a selfie reaction)",
+                "BeReal RealMoji posted",
+                "RealMoji",
+            ),
+        };
+        let text = s(v, text_key);
+        let outgoing = by.is_some() && by.as_ref().map(|b| &b.0) == p.author.as_ref().map(|a| &a.0);
+        let mut d = Draft::new(
+            "social",
+            match kind {
+                Reaction::Comment => format!(
+                    "BeReal comment by {} on {author}'s post{}",
+                    who(&by),
+                    text.as_ref()
+                        .map(|(t, _)| format!(": {t}"))
+                        .unwrap_or_default()
+                ),
+                Reaction::RealMoji => format!(
+                    "BeReal RealMoji {}by {} on {author}'s post",
+                    text.as_ref()
+                        .map(|(e, _)| format!("{e} "))
+                        .unwrap_or_default(),
+                    who(&by)
+                ),
+            },
+        );
+        d.fact(FactType::Path, Some(self.path), self.find);
+        if let Some((q, _)) = &by {
+            d.fact(FactType::Account, Some(q), self.inv);
+        }
+        d.fact(
+            FactType::Text,
+            text.as_ref().map(|(_, t)| t.as_str()),
+            self.inv,
+        );
+        d.fact(FactType::Url, cited(v, "uri").as_deref(), self.inv);
+        let at = s(v, time_key).map(|(_, c)| c);
+        d.time(at.as_deref(), time_encoding(at.as_deref()), done, self.inv);
+        d.interpretation = format!(
+            "{} at {}[{list}][{i}]: {what} by {} on the post by {author} ({}), {title} id {}.",
+            self.path,
+            p.at,
+            who(&by),
+            if outgoing {
+                "its author's own: outgoing, as iLEAPP reads it"
+            } else {
+                "incoming"
+            },
+            s(v, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+        );
+        self.run.record(d)?;
+        if let Some((q, u)) = &by {
+            self.observe_user(
+                &json!({"id.qualified": q, "username": u}),
+                match kind {
+                    Reaction::Comment => "who commented on a post",
+                    Reaction::RealMoji => "who reacted to a post",
+                },
+            )?;
         }
         Ok(())
     }
