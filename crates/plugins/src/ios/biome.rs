@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings search and its results), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -508,6 +508,108 @@ const SIMPLE: &[Simple] = &[
         state: None,
         fields: &[raw_field(&["1"], "field 1"), raw_field(&["2"], "field 2")],
         times: &[],
+    },
+    Simple {
+        folder: "App.Intents.Transcript",
+        category: "apps",
+        title: "App intent {5.1} in {1}",
+        what: "an app intent the system recorded (App Intents)",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Identifier, "app"),
+            field(&["5", "1"], FactType::Identifier, "intent class"),
+            field(&["5", "7", "1"], FactType::Text, "parameter"),
+            field(
+                &["5", "7", "2", "1", "3", "1"],
+                FactType::Identifier,
+                "entity type",
+            ),
+            field(
+                &["5", "7", "2", "3", "1", "1"],
+                FactType::Text,
+                "entity title",
+            ),
+            field(&["5", "7", "2", "3", "1", "4"], FactType::Url, "app URL"),
+            field(&["6", "1"], FactType::Identifier, "intent class (field 6)"),
+            field(&["6", "7", "1"], FactType::Text, "parameter (field 6)"),
+            field(
+                &["6", "7", "2", "3", "1", "1"],
+                FactType::Text,
+                "entity title (field 6)",
+            ),
+            field(&["8", "2", "1", "1"], FactType::Text, "phrase template"),
+        ],
+        times: &[(&["4"], Epoch::Unix, "App intent")],
+    },
+    Simple {
+        folder: "Clock.Alarm",
+        category: "device",
+        title: "Clock alarm {3}: state {2}",
+        what: "an alarm's state change (the state's meaning is not public; iLEAPP reports it raw)",
+        state: None,
+        fields: &[
+            field(&["3"], FactType::Identifier, "alarm id"),
+            raw_field(&["2"], "state"),
+            raw_field(&["1"], "field 1"),
+            raw_field(&["4"], "field 4"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "AeroML.Insights.PhotosSearchInsights",
+        category: "apps",
+        title: "Photos search: {9}",
+        what: "a search in the Photos app",
+        state: None,
+        fields: &[
+            field(&["9"], FactType::Text, "search term"),
+            field(&["22"], FactType::Text, "language"),
+            field(&["23"], FactType::Text, "region"),
+            field(&["24"], FactType::Text, "schema version"),
+            raw_field(&["1"], "field 1"),
+            raw_field(&["5"], "field 5"),
+            raw_field(&["25"], "field 25"),
+            raw_field(&["26"], "field 26"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "ShareSheet.Feedback",
+        category: "apps",
+        title: "Share sheet in {15}: {16}",
+        what: "a use of the share sheet",
+        state: None,
+        fields: &[
+            field(&["15"], FactType::Identifier, "source app"),
+            field(&["16"], FactType::Identifier, "chosen activity"),
+            field(&["2"], FactType::Identifier, "activity type"),
+            field(&["11"], FactType::Text, "offered candidates"),
+            field(&["5"], FactType::Identifier, "event UUID"),
+            field(&["3"], FactType::Identifier, "session id"),
+            raw_field(&["17"], "field 17"),
+            raw_field(&["20"], "field 20"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "FrontBoard.DisplayElement",
+        category: "app_usage",
+        title: "Displayed: {3}",
+        what: "an element FrontBoard put on a display (an app's scene)",
+        state: None,
+        fields: &[
+            field(&["3"], FactType::Identifier, "app"),
+            field(&["2"], FactType::Identifier, "scene id"),
+            field(&["9", "2"], FactType::Text, "display type"),
+            field(&["9", "3"], FactType::Text, "display role"),
+            raw_field(&["4"], "field 4"),
+            raw_field(&["5"], "field 5"),
+            raw_field(&["6"], "field 6"),
+            raw_field(&["7"], "field 7"),
+            raw_field(&["8"], "field 8"),
+            raw_field(&["10"], "field 10"),
+        ],
+        times: &[(&["1"], Epoch::Unix, "Element displayed")],
     },
     // Every other DuetKnowledge event stream: its shared wrapper (the event's stream name, start
     // and end, the value — a string, integer or double —, GUID, source, metadata, when it was
