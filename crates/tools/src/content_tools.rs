@@ -366,6 +366,21 @@ impl Tool for ParsePlist {
     }
 }
 
+/// A binary property list held in other bytes (a Protocol Buffers field of a Biome record) as
+/// JSON: an NSKeyedArchiver one unwrapped, data inside decoded as [`decode_data`] does; `None`
+/// when it does not parse.
+pub fn embedded_plist(b: &[u8], what: &str) -> Option<Value> {
+    let value = masf_evidence::plist::read(Cursor::new(b), what).ok()?;
+    let raw = plist_to_json(&value);
+    let mut v = match unarchive(&raw) {
+        Ok(Some(u)) => u,
+        Ok(None) => raw,
+        Err(_) => return None,
+    };
+    decode_data(&mut v, what);
+    Some(crate::canonical_value(&v))
+}
+
 /// Levels of data-in-data that [`decode_data`] opens.
 const DATA_DEPTH: usize = 3;
 

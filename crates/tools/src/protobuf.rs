@@ -138,7 +138,9 @@ fn message(b: &[u8], depth: usize) -> Option<Value> {
 
 /// A message decoded as [`message`] does, but each fixed64 value as
 /// `{"fixed64": <u64>, "double": <f64>}` (Apple's streams keep times and coordinates as
-/// doubles); `None` when it does not parse completely.
+/// doubles) and each length-delimited field holding a binary property list as
+/// `{"@plist": <its JSON>}` (keyed archives unwrapped, data inside decoded); `None` when it
+/// does not parse completely.
 pub fn message_with_doubles(b: &[u8]) -> Option<Value> {
     message_as(b, 0, true)
 }
@@ -198,6 +200,13 @@ fn message_as(b: &[u8], depth: usize, doubles: bool) -> Option<Value> {
 /// keeps a chat text so), and text rarely starts with a control character that the rest of it
 /// then parses after.
 fn payload(s: &[u8], depth: usize, doubles: bool) -> Value {
+    // Biome keeps property lists in some fields (a user activity's metadata)
+    if doubles
+        && s.starts_with(b"bplist00")
+        && let Some(v) = crate::content_tools::embedded_plist(s, "plist in a protobuf field")
+    {
+        return serde_json::json!({ "@plist": v });
+    }
     if let Ok(t) = std::str::from_utf8(s)
         && t.chars()
             .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))

@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -213,6 +213,8 @@ enum Epoch {
     Cocoa,
     /// Seconds since 1970.
     Unix,
+    /// A date as RFC 3339 text (a property list's date).
+    Text,
 }
 
 /// A field a record is read for: its path of field numbers, the fact it gives (`None`: said in
@@ -294,6 +296,45 @@ const fn state_stream(folder: &'static str, title: &'static str, words: Words) -
         times: &[],
     }
 }
+
+/// A user activity's metadata (`UserActivityMetadata`, `UniversalRecents.UserActivity.Metadata`):
+/// the property list in field 2 (title, activity type, when, the content attributes' container)
+/// and the texts of fields 4 and 5, as iLEAPP's biomeUseractmeta reads them.
+const fn user_activity(folder: &'static str) -> Simple {
+    Simple {
+        folder,
+        category: "app_usage",
+        title: "User activity in {5}: {2.@plist.title}",
+        what: "a user activity an app donated (what was on screen)",
+        state: None,
+        fields: USER_ACTIVITY,
+        times: &[(&["2", "@plist", "when"], Epoch::Text, "User activity")],
+    }
+}
+
+/// The fields of a user activity's metadata.
+const USER_ACTIVITY: &[Field] = &[
+    field(&["5"], FactType::Identifier, "app"),
+    field(&["4"], FactType::Text, "description"),
+    field(&["2", "@plist", "title"], FactType::Text, "title"),
+    field(
+        &["2", "@plist", "activityType"],
+        FactType::Identifier,
+        "activity type",
+    ),
+    field(&["2", "@plist", "webpageURL"], FactType::Url, "web page"),
+    field(
+        &[
+            "2",
+            "@plist",
+            "contentAttributeSetData",
+            "$data_plist",
+            "container",
+        ],
+        FactType::Text,
+        "container",
+    ),
+];
 
 /// The raw field 2 of a state stream.
 const FIELD_2: &[Field] = &[raw_field(&["2"], "field 2")];
@@ -611,6 +652,8 @@ const SIMPLE: &[Simple] = &[
         ],
         times: &[(&["1"], Epoch::Unix, "Element displayed")],
     },
+    user_activity("UserActivityMetadata"),
+    user_activity("UniversalRecents.UserActivity.Metadata"),
     // Every other DuetKnowledge event stream: its shared wrapper (the event's stream name, start
     // and end, the value — a string, integer or double —, GUID, source, metadata, when it was
     // written, the device's UTC offset), as iLEAPP's biomeDKEventStreams reads them.
@@ -656,10 +699,15 @@ fn dk_words(folder: &str) -> Words {
 fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
     let mut nodes = vec![m];
     for f in path {
+        // a protobuf field is an array of its values; a member of a property list the payload
+        // holds (`@plist`) is the value itself
         nodes = nodes
             .into_iter()
-            .filter_map(|n| n.get(f)?.as_array())
-            .flatten()
+            .filter_map(|n| n.get(f))
+            .flat_map(|v| match v {
+                Value::Array(a) => a.iter().collect::<Vec<_>>(),
+                other => vec![other],
+            })
             .collect();
     }
     nodes
@@ -674,6 +722,15 @@ fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
             _ => None,
         })
         .collect()
+}
+
+/// A time field of a spec: a double (Cocoa or Unix seconds) or a date's text, as shown and as
+/// cited.
+fn time_at(m: &Value, path: &[&str], epoch: Epoch) -> Option<(String, String)> {
+    match epoch {
+        Epoch::Text => values_at(m, path).into_iter().next(),
+        _ => double(m, path).map(|t| (t.clone(), t)),
+    }
 }
 
 /// A simple stream's record: its title and what it says (`folder`: the stream's folder name).
@@ -737,13 +794,14 @@ fn simple_describe(spec: &Simple, folder: &str, m: &Value) -> (String, String) {
         }
     }
     for (path, epoch, what) in spec.times {
-        if let Some(t) = double(m, path) {
+        if let Some(t) = time_at(m, path, *epoch).map(|(t, _)| t) {
             said.push(format!(
                 "{} {t} ({})",
                 what.to_lowercase(),
                 match epoch {
                     Epoch::Cocoa => "Cocoa seconds",
                     Epoch::Unix => "Unix seconds",
+                    Epoch::Text => "UTC",
                 }
             ));
         }
@@ -766,10 +824,11 @@ fn simple_facts(spec: &Simple, m: &Value, inv: &Invoked, d: &mut Draft) {
         }
     }
     for (path, epoch, what) in spec.times {
-        let v = double(m, path);
+        let v = time_at(m, path, *epoch).map(|(_, cited)| cited);
         let encoding = match epoch {
             Epoch::Cocoa => super::apple_encoding(v.as_deref()),
             Epoch::Unix => crate::drafts::unix_seconds(v.as_deref()),
+            Epoch::Text => crate::drafts::date_text(v.as_deref()),
         };
         d.time(v.as_deref(), encoding, what, inv);
     }
