@@ -343,6 +343,11 @@ fn cited(v: &Value, k: &str) -> Option<String> {
     s(v, k).map(|(_, c)| c)
 }
 
+/// A member as it is, `?` when absent.
+fn shown(v: &Value, k: &str) -> String {
+    s(v, k).map(|(x, _)| x).unwrap_or_else(|| "?".into())
+}
+
 /// A user's user name, else full name.
 fn label_of(u: &Value) -> String {
     s(u, "username")
@@ -397,6 +402,17 @@ impl Entry<'_, '_, '_> {
                 (IdType::DisplayName, name.as_deref(), "full name"),
             ],
         )
+    }
+
+    /// Member `key` of `v` as a time of `d` in Core Data seconds.
+    fn stamp(&self, d: &mut Draft, v: &Value, key: &str, what: &str) {
+        let t = cited(v, key);
+        d.time(
+            t.as_deref(),
+            core_data_encoding(t.as_deref()),
+            what,
+            self.inv,
+        );
     }
 
     /// The common facts of a user record.
@@ -475,16 +491,12 @@ impl Entry<'_, '_, '_> {
         d.interpretation = format!(
             "{}: the BeReal account signed in on the device: user id {}, user name {}, full name {}, profile type {}, gender {}, country code {}, region {}, phone number {}, private {}, {} RealMojis; devices: {}; createdAt and birthDate are Core Data seconds.",
             self.path,
-            s(a, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            shown(a, "id"),
             user.as_deref().unwrap_or("?"),
-            s(a, "fullname")
-                .map(|(v, _)| v)
-                .unwrap_or_else(|| "?".into()),
+            shown(a, "fullname"),
             profile_type(a).unwrap_or_else(|| "?".into()),
             key0(a.get("gender")).unwrap_or_else(|| "?".into()),
-            s(a, "countryCode")
-                .map(|(v, _)| v)
-                .unwrap_or_else(|| "?".into()),
+            shown(a, "countryCode"),
             region.unwrap_or_else(|| "?".into()),
             s(a, "phoneNumber")
                 .map(|(v, _)| v)
@@ -534,25 +546,13 @@ impl Entry<'_, '_, '_> {
         for l in &links {
             d.fact(FactType::Url, Some(&in_json(l)), self.inv);
         }
-        let created = cited(p, "createdAt");
-        d.time(
-            created.as_deref(),
-            core_data_encoding(created.as_deref()),
-            "BeReal profile created",
-            self.inv,
-        );
+        self.stamp(&mut d, p, "createdAt", "BeReal profile created");
         let rel = &p["relationship"];
-        let friended = cited(rel, "friendedAt");
-        d.time(
-            friended.as_deref(),
-            core_data_encoding(friended.as_deref()),
-            "Became BeReal friends",
-            self.inv,
-        );
+        self.stamp(&mut d, rel, "friendedAt", "Became BeReal friends");
         d.interpretation = format!(
             "{}: a BeReal profile the app cached ({what}): user id {}, profile type {}, relationship {}{}, streak {}, links {}; times are Core Data seconds.",
             self.path,
-            s(p, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            shown(p, "id"),
             profile_type(p).unwrap_or_else(|| "?".into()),
             rel["status"].as_str().unwrap_or("none"),
             match rel["status"].as_str() {
@@ -588,18 +588,17 @@ impl Entry<'_, '_, '_> {
             format!("BeReal {}: {label}", status.to_lowercase()),
         );
         self.user_facts(&mut d, u);
-        let at = cited(u, "statusUpdatedAt");
-        d.time(
-            at.as_deref(),
-            core_data_encoding(at.as_deref()),
+        self.stamp(
+            &mut d,
+            u,
+            "statusUpdatedAt",
             "BeReal relationship status updated",
-            self.inv,
         );
         d.interpretation = format!(
             "{} entry {i}: {status} (status {}), user id {}, profile type {}, mutual friends {}; statusUpdatedAt is Core Data seconds.",
             self.path,
             u["status"].as_str().unwrap_or(relation.unwrap_or("?")),
-            s(u, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            shown(u, "id"),
             profile_type(u).unwrap_or_else(|| "?".into()),
             u["mutualFriends"],
         );
@@ -614,17 +613,11 @@ impl Entry<'_, '_, '_> {
         let label = label_of(u);
         let mut d = Draft::new("contacts", format!("BeReal blocked user {label}"));
         self.user_facts(&mut d, u);
-        let at = cited(u, "blockedDate");
-        d.time(
-            at.as_deref(),
-            core_data_encoding(at.as_deref()),
-            "BeReal user blocked",
-            self.inv,
-        );
+        self.stamp(&mut d, u, "blockedDate", "BeReal user blocked");
         d.interpretation = format!(
             "{} entry {i}: a user the account blocked, user id {}; blockedDate is Core Data seconds.",
             self.path,
-            s(u, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            shown(u, "id"),
         );
         self.run.record(d)?;
         self.observe_user(u, "whom the account blocked")
@@ -914,7 +907,7 @@ FROM ZCONVERSATIONMO C {} {}",
         };
         let admins = ids(t.get(row, "admins"));
         let parts = ids(t.get(row, "participants"));
-        let shown = |v: &[String]| {
+        let listed = |v: &[String]| {
             v.iter()
                 .map(|i| named(Some(i)))
                 .collect::<Vec<_>>()
@@ -954,12 +947,12 @@ FROM ZCONVERSATIONMO C {} {}",
             if admins.is_empty() {
                 "none".to_string()
             } else {
-                shown(&admins)
+                listed(&admins)
             },
             if parts.is_empty() {
                 "none".to_string()
             } else {
-                shown(&parts)
+                listed(&parts)
             },
             t.get(row, "total").unwrap_or("?"),
             t.get(row, "unread").unwrap_or("?"),
@@ -1329,7 +1322,7 @@ impl Entry<'_, '_, '_> {
             } else {
                 "incoming"
             },
-            s(v, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+            shown(v, "id"),
         );
         self.run.record(d)?;
         if let Some((q, u)) = &by {
@@ -1401,14 +1394,10 @@ impl Entry<'_, '_, '_> {
             d.interpretation = format!(
                 "{} at {at}: a pinned memory (post type {}, author {}, moment {}, pin id {}){}; times are Core Data seconds.",
                 self.path,
-                s(m, "analyticsPostType")
-                    .map(|(v, _)| v)
-                    .unwrap_or_else(|| "?".into()),
+                shown(m, "analyticsPostType"),
                 author.as_ref().map(|(a, _)| a.as_str()).unwrap_or("?"),
-                s(m, "analyticsMomentID")
-                    .map(|(v, _)| v)
-                    .unwrap_or_else(|| "?".into()),
-                s(m, "id").map(|(v, _)| v).unwrap_or_else(|| "?".into()),
+                shown(m, "analyticsMomentID"),
+                shown(m, "id"),
                 if media.is_empty() {
                     String::new()
                 } else {

@@ -871,20 +871,16 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         }
         Ok(())
     })?;
-    for (folder, kind) in STREAMS {
-        let Some((find, dirs)) = run.find_dirs(folder)? else {
-            continue;
-        };
-        for dir in dirs
+    // the streams read by their own kind, then those of the spec table (whose `_DKEvent.*`
+    // glob also finds the streams read by their own kind: those are left to it)
+    let kinds = STREAMS.iter().map(|(f, k)| (*f, *k)).chain(
+        SIMPLE
             .iter()
-            .filter(|d| d.to_ascii_lowercase().contains("/biome/streams/"))
-        {
-            run.ctx
-                .artefact(dir, || stream(run, &find, dir, folder, *kind, &peers))?;
-        }
-    }
-    for (i, spec) in SIMPLE.iter().enumerate() {
-        let Some((find, dirs)) = run.find_dirs(spec.folder)? else {
+            .enumerate()
+            .map(|(i, spec)| (spec.folder, Kind::Simple(i))),
+    );
+    for (glob, kind) in kinds {
+        let Some((find, dirs)) = run.find_dirs(glob)? else {
             continue;
         };
         for dir in dirs
@@ -892,13 +888,11 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             .filter(|d| d.to_ascii_lowercase().contains("/biome/streams/"))
         {
             let folder = super::file_name(dir);
-            // a `_DKEvent.*` stream read by its own kind above
-            if STREAMS.iter().any(|(f, _)| *f == folder) {
+            if matches!(kind, Kind::Simple(_)) && STREAMS.iter().any(|(f, _)| *f == folder) {
                 continue;
             }
-            run.ctx.artefact(dir, || {
-                stream(run, &find, dir, folder, Kind::Simple(i), &peers)
-            })?;
+            run.ctx
+                .artefact(dir, || stream(run, &find, dir, folder, kind, &peers))?;
         }
     }
     Ok(())
@@ -1047,6 +1041,61 @@ fn measure(m: &Value, path: &[&str]) -> Option<String> {
 /// An integer field, as the output writes it.
 fn int(m: &Value, path: &[&str]) -> Option<i64> {
     at(m, path)?.as_i64()
+}
+
+/// The words of a DuetKnowledge interval stream whose value (field 4.4) is 1 or not.
+struct Interval {
+    subject: &'static str,
+    title_on: &'static str,
+    title_off: &'static str,
+    on: &'static str,
+    off: &'static str,
+    began: &'static str,
+    ended: &'static str,
+}
+
+/// The interval words of `kind` (plugged in, CarPlay connected).
+fn interval(kind: Kind) -> &'static Interval {
+    const PLUGGED: Interval = Interval {
+        subject: "the device",
+        title_on: "Device plugged in",
+        title_off: "Device unplugged",
+        on: "plugged in",
+        off: "not plugged in",
+        began: "Plugged-in state began",
+        ended: "Plugged-in state ended",
+    };
+    const CARPLAY: Interval = Interval {
+        subject: "CarPlay",
+        title_on: "CarPlay connected",
+        title_off: "CarPlay not connected",
+        on: "connected",
+        off: "not connected",
+        began: "CarPlay state began",
+        ended: "CarPlay state ended",
+    };
+    if kind == Kind::CarPlay {
+        &CARPLAY
+    } else {
+        &PLUGGED
+    }
+}
+
+/// The double at `path` as a time of `d` in Cocoa seconds.
+fn cocoa_time(d: &mut Draft, m: &Value, path: &[&str], what: &str, inv: &Invoked) {
+    let v = double(m, path);
+    d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+}
+
+/// The double at `path` as a time of `d` in Unix seconds.
+fn unix_time(d: &mut Draft, m: &Value, path: &[&str], what: &str, inv: &Invoked) {
+    let v = double(m, path);
+    d.time(
+        v.as_deref(),
+        crate::drafts::unix_seconds(v.as_deref()),
+        what,
+        inv,
+    );
 }
 
 /// One stream folder: its `local/` and `remote/` files read by `read_segb`.
@@ -1231,26 +1280,24 @@ fn record(
                 ),
             )
         }
-        Kind::Plugged => {
-            let plugged = int(m, &["4", "4"]);
+        Kind::Plugged | Kind::CarPlay => {
+            let iv = interval(kind);
+            let on = int(m, &["4", "4"]);
             (
                 "device",
                 format!(
-                    "Device {}{deleted}",
-                    if plugged == Some(1) {
-                        "plugged in"
+                    "{}{deleted}",
+                    if on == Some(1) {
+                        iv.title_on
                     } else {
-                        "unplugged"
+                        iv.title_off
                     }
                 ),
                 format!(
-                    "the device was {} (field 4.4 {}) over the interval; GUID {}",
-                    if plugged == Some(1) {
-                        "plugged in"
-                    } else {
-                        "not plugged in"
-                    },
-                    plugged.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    "{} was {} (field 4.4 {}) over the interval; GUID {}",
+                    iv.subject,
+                    if on == Some(1) { iv.on } else { iv.off },
+                    on.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
                     text(&["5"]).map(|(s, _)| s).unwrap_or_default(),
                 ),
             )
@@ -1585,30 +1632,6 @@ fn record(
                 ),
             )
         }
-        Kind::CarPlay => {
-            let status = int(m, &["4", "4"]);
-            (
-                "device",
-                format!(
-                    "CarPlay {}{deleted}",
-                    if status == Some(1) {
-                        "connected"
-                    } else {
-                        "not connected"
-                    }
-                ),
-                format!(
-                    "CarPlay was {} (field 4.4 {}) over the interval; GUID {}",
-                    if status == Some(1) {
-                        "connected"
-                    } else {
-                        "not connected"
-                    },
-                    status.map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
-                    text(&["5"]).map(|(s, _)| s).unwrap_or_default(),
-                ),
-            )
-        }
         Kind::Simple(i) => {
             let spec = &SIMPLE[i];
             let (title, what) = simple_describe(spec, name, m);
@@ -1657,26 +1680,16 @@ fn record(
             d.fact(FactType::Url, cited(&["4", "3"]).as_deref(), inv);
             d.fact(FactType::Text, cited(&["7", "2", "3"]).as_deref(), inv);
             for (f, what) in [("2", "Safari page visited"), ("3", "Safari visit ended")] {
-                let v = double(m, &[f]);
-                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+                cocoa_time(&mut d, m, &[f], what, inv);
             }
         }
         Kind::Backlight => {
-            let v = double(m, &["1"]);
-            d.time(
-                v.as_deref(),
-                super::apple_encoding(v.as_deref()),
-                "Screen backlight changed",
-                inv,
-            );
+            cocoa_time(&mut d, m, &["1"], "Screen backlight changed", inv);
         }
-        Kind::Plugged => {
-            for (f, what) in [
-                ("2", "Plugged-in state began"),
-                ("3", "Plugged-in state ended"),
-            ] {
-                let v = double(m, &[f]);
-                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
+        Kind::Plugged | Kind::CarPlay => {
+            let iv = interval(kind);
+            for (f, what) in [("2", iv.began), ("3", iv.ended)] {
+                cocoa_time(&mut d, m, &[f], what, inv);
             }
         }
         Kind::Notification => {
@@ -1684,26 +1697,14 @@ fn record(
             for f in NOTIFICATION_TEXTS {
                 d.fact(FactType::Text, cited(&[f]).as_deref(), inv);
             }
-            let v = double(m, &["2"]);
-            d.time(
-                v.as_deref(),
-                super::apple_encoding(v.as_deref()),
-                "Notification delivered",
-                inv,
-            );
+            cocoa_time(&mut d, m, &["2"], "Notification delivered", inv);
         }
         Kind::NowPlaying => {
             d.fact(FactType::Identifier, cited(&["15"]).as_deref(), inv);
             for f in NOW_PLAYING_TEXTS {
                 d.fact(FactType::Text, cited(&[f]).as_deref(), inv);
             }
-            let v = double(m, &["2"]);
-            d.time(
-                v.as_deref(),
-                super::apple_encoding(v.as_deref()),
-                "Media playing",
-                inv,
-            );
+            cocoa_time(&mut d, m, &["2"], "Media playing", inv);
         }
         Kind::LocationVisit => {
             for f in ["1", "2"] {
@@ -1716,13 +1717,7 @@ fn record(
                 ("5", "Visit departure (to be corroborated)"),
                 ("1", "Visit detected (to be corroborated)"),
             ] {
-                let v = double(m, &[f]);
-                d.time(
-                    v.as_deref(),
-                    crate::drafts::unix_seconds(v.as_deref()),
-                    what,
-                    inv,
-                );
+                unix_time(&mut d, m, &[f], what, inv);
             }
         }
         Kind::AppInstall => {
@@ -1733,13 +1728,7 @@ fn record(
                 (&["4"][..], "App installation event"),
                 (&["3", "1"][..], "App time of the installation event"),
             ] {
-                let v = double(m, path);
-                d.time(
-                    v.as_deref(),
-                    crate::drafts::unix_seconds(v.as_deref()),
-                    what,
-                    inv,
-                );
+                unix_time(&mut d, m, path, what, inv);
             }
         }
         Kind::CallHistory | Kind::MessageHistory | Kind::InteractionHistory => {
@@ -1788,10 +1777,10 @@ fn record(
             d.fact(FactType::Url, cited(&["8"]).as_deref(), inv);
             d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
             d.fact(FactType::Text, cited(&["5"]).as_deref(), inv);
-            let v = double(m, &["2"]);
-            d.time(
-                v.as_deref(),
-                crate::drafts::unix_seconds(v.as_deref()),
+            unix_time(
+                &mut d,
+                m,
+                &["2"],
                 "Safari navigation (rounded to 30 minutes)",
                 inv,
             );
@@ -1801,30 +1790,18 @@ fn record(
             d.fact(FactType::Identifier, cited(&["6"]).as_deref(), inv);
             d.fact(FactType::Identifier, cited(&["5"]).as_deref(), inv);
             d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
-            let v = double(m, &["2"]);
-            d.time(
-                v.as_deref(),
-                super::apple_encoding(v.as_deref()),
-                "Web page used in an app",
-                inv,
-            );
+            cocoa_time(&mut d, m, &["2"], "Web page used in an app", inv);
         }
         Kind::ShareSheet => {
             d.fact(FactType::Identifier, cited(&["1"]).as_deref(), inv);
             d.fact(FactType::Identifier, cited(&["2"]).as_deref(), inv);
-            let v = double(m, &["11"]);
-            d.time(
-                v.as_deref(),
-                crate::drafts::unix_seconds(v.as_deref()),
+            unix_time(
+                &mut d,
+                m,
+                &["11"],
                 "Share sheet conversation interaction",
                 inv,
             );
-        }
-        Kind::CarPlay => {
-            for (f, what) in [("2", "CarPlay state began"), ("3", "CarPlay state ended")] {
-                let v = double(m, &[f]);
-                d.time(v.as_deref(), super::apple_encoding(v.as_deref()), what, inv);
-            }
         }
         Kind::Simple(i) => simple_facts(&SIMPLE[i], m, inv, &mut d),
         Kind::TextInput => {
