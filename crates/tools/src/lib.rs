@@ -135,6 +135,7 @@ pub mod catalog;
 pub mod cipher;
 pub mod consistency;
 pub mod content_tools;
+pub mod derplist;
 pub mod doc_metadata;
 pub mod fs_tools;
 pub mod index_tools;

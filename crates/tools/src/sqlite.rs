@@ -711,6 +711,7 @@ impl Tool for SqliteQuery {
         p.insert("telegram".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a Telegram for Android stored message (cache4.db messages/messages_v2 `data`, TL-serialised) as `tl:` followed by JSON: constructor, date, text, and for the client's secret-chat messages also id, out, ttl, from and to as `telegram:<user id>` / `telegram-chat:<id>`; a stored user (users.data) as `tl:` followed by JSON: id as `telegram:<user id>`, the self/contact/deleted/bot flags, first_name, last_name, username, phone as kept (never its access hash). A blob that reads as neither stays x'hex'."}));
         p.insert("typedstream".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold an NSArchiver typedstream (starting 04 0B `streamtyped`) as `typedstream:` followed by its JSON (sorted keys, one line): NSString as a string, NSAttributedString as {\"$class\", \"text\", \"runs\": [{\"from\", \"length\" (UTF-16 units), \"attributes\"}]}, NSDictionary as an object, NSArray as an array, NSNumber as a number, NSURL as its string, NSData as {\"$data_hex\"} or, holding a binary plist, {\"$data_plist\"}, NSDate as {\"$date\": RFC 3339}, any other object as {\"$class\", \"$version\", \"fields\"}. Apple Messages keeps a message's text this way in message.attributedBody (from iOS 16 often the only copy: text is NULL). A blob that does not read stays x'hex'."}));
         p.insert("typedstream_text".into(), json!({"type": "boolean", "description": "Like typedstream, but render only the archived string's text, as `typedstream-text:` followed by it (an NSAttributedString's text or an NSString; any other archive stays x'hex'). Takes precedence over typedstream."}));
+        p.insert("der".into(), json!({"type": "boolean", "description": "Render BLOB cells that are one DER SEQUENCE or SET, first byte to last, as `der:` followed by JSON on one line: Apple's DER property lists (a dictionary is a SET of SEQUENCE {key, value} pairs → an object with sorted keys; an array a SEQUENCE → an array; strings, integers (beyond 64 bits {\"$int_hex\"}), booleans, null; a GeneralizedTime as RFC 3339; data (OCTET STRING) as {\"$data_hex\"}; any other element {\"$tag\", \"$value\"}) and what wraps them (an SOSPeerInfo: its gestalt dictionary, then its signature). iOS keeps a trusted peer's device name, model, OS version and serial number this way (TrustedPeersHelper.db ZESCROWMETADATA.ZPEERINFO). A blob that does not decode stays x'hex'."}));
         p.insert("plists".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a binary property list (bplist00…) as `plist:` followed by its JSON (sorted keys, one line, NSKeyedArchiver unwrapped, dates RFC 3339), instead of x'hex'. A blob that does not decode stays x'hex'."}));
         p.insert("json".into(), json!({"type": "boolean", "description": "Render BLOB cells that hold a JSON object or array — UTF-8 text, or gzip-compressed (inflated first, at most 16 MiB) — as `json:` followed by it on one line (keys sorted), instead of x'hex'. A blob that is neither stays x'hex'. X (Twitter) for iOS keeps its cached posts, users and notifications this way (modelCache.sqlite3 Items.archivedObjectData)."}));
         p.insert("decode_nested".into(), json!({"type": "boolean", "description": "With plists or json: in every decoded plist or JSON blob, string values that are themselves JSON objects or arrays (JSON text an app keeps inside a property list, e.g. Microsoft Teams' call-log and cards in ZMESSAGEPROPERTIES) are decoded too (up to 4 levels of text inside text), so their values print once, unescaped, and qualify reaches their members. Default false."}));
@@ -731,6 +732,7 @@ impl Tool for SqliteQuery {
         let json_blobs = args::opt_bool(a, "json")?.unwrap_or(false);
         let java = args::opt_bool(a, "java")?.unwrap_or(false);
         let twitter_serial = args::opt_bool(a, "twitter_serial")?.unwrap_or(false);
+        let der = args::opt_bool(a, "der")?.unwrap_or(false);
         let postbox = postbox_arg(a)?;
         let qualify = crate::content_tools::qualify_arg(a)?;
         if !qualify.is_empty() && !plists && !json_blobs {
@@ -802,10 +804,18 @@ impl Tool for SqliteQuery {
                     _ => None,
                 };
                 let postbox_cell = postbox_kind.and_then(|k| crate::postbox::cell(k, v));
+                let der_cell = match v {
+                    ValueRef::Blob(b) if der => crate::derplist::cell(b),
+                    _ => None,
+                };
                 match v {
                     _ if postbox_cell.is_some() => {
                         text.push_str("postbox:");
                         push_escaped(&mut text, postbox_cell.as_deref().unwrap_or_default());
+                    }
+                    _ if der_cell.is_some() => {
+                        text.push_str("der:");
+                        push_escaped(&mut text, der_cell.as_deref().unwrap_or_default());
                     }
                     _ if java_text.is_some() => {
                         text.push_str("java:");

@@ -89,6 +89,7 @@
 //! | Instagram `DirectSQLiteDatabase/<id>.db` | [`instagram`] | one per direct thread (viewer, users), per message (sender, time, subtype, text, call, photo) | `owner`: `instagram:<viewer id>`, user and full name; `instagram:<id>` (account id, the archived `pk` qualified) per other user and sender |
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
+//! | `com.apple.akd/devicelist.db`, `*TrustedPeersHelper.db`, `com.apple.icloud.fmfd.notbackedup.plist`, `com.apple.icloud.findmydeviced.FMIPAccounts.plist` | [`appleaccount`] | one per device of the Apple Account as the authentication daemon cached it (name, model, OS, build, serial, IMEIs, trusted, circle status, services, machine id, altDSID, updated) and per removed device; one per trusted peer of the keychain's trust circle (escrow time, model, name, serial, passcode length, colours, the peer's own OS, model, computer name, serial from its DER record); one per Find My device (name, ids, active, this device, companion); the Find My iPhone account (tokens left out) | each device by serial, IMEIs and name (`apple-device:<serial>`); Find My devices by name (this one on `device`); the Find My account's Apple ID and DSID (`owner`) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; an iTunes backup's `Info.plist` and `Manifest.plist`; keychain exports | [`plists`] | device identity (a backup's: IMEI, serial, number, name, UDID, model); every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -99,6 +100,7 @@
 pub mod accounts;
 pub mod addressbook;
 pub mod adid;
+pub mod appleaccount;
 pub mod applewallet;
 pub mod apps;
 pub mod appstate;
@@ -378,6 +380,7 @@ impl Plugin for Ios {
             backupinfo::triage(&run)
         })?;
         ctx.artefact("iCloud backup CloudKit cache", || cloudkit::triage(&run))?;
+        ctx.artefact("Apple Account devices", || appleaccount::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1297,6 +1300,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the device's iCloud backup snapshots (device name and UUID, iOS version, type, reason, times, file count and size) and every file each holds (domain, path, size, deleted, modified)",
         ),
         entry(
+            "Apple Account devices",
+            &[
+                "/com.apple.akd/devicelist.db\"",
+                ".TrustedPeersHelper.db\"",
+                "/com.apple.icloud.fmfd.notbackedup.plist\"",
+                "/com.apple.icloud.findmydeviced.FMIPAccounts.plist\"",
+            ],
+            "the Apple Account's other devices (name, model, OS, serial, IMEIs, trusted; removed devices), the keychain's trusted peers (model, name, serial, the peer's own record), Find My's device list, the Find My iPhone account",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1352,6 +1365,10 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Cache.sqlite" | "Local.sqlite" if path.contains("/com.apple.routined/") => "locations",
         "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
+        "devicelist.db" if path.contains("/com.apple.akd/") => "device",
+        "com.apple.icloud.fmfd.notbackedup.plist" => "device",
+        "com.apple.icloud.findmydeviced.FMIPAccounts.plist" => "accounts",
+        b if b.ends_with("TrustedPeersHelper.db") => "device",
         "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {
             "wifi"
         }
@@ -1468,6 +1485,10 @@ const SEARCHED: &[&str] = &[
     "applicationState.db",
     "cacheV0.db",
     "cloudkit_cache.db",
+    "devicelist.db",
+    "*TrustedPeersHelper.db",
+    "com.apple.icloud.fmfd.notbackedup.plist",
+    "com.apple.icloud.findmydeviced.FMIPAccounts.plist",
     "group.BeReal.plist",
     "bereal-chat.sqlite",
     "co.alphaexploration.clubhouse.plist",

@@ -1100,6 +1100,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("App Privacy Report", false),
             ("iCloud backup and CarPlay preferences", false),
             ("iCloud backup CloudKit cache", false),
+            ("Apple Account devices", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),

@@ -4,6 +4,7 @@ mod android;
 mod android_support;
 mod android_system;
 mod android_usage;
+mod appleaccount;
 mod applewallet;
 mod appstore_cache;
 mod archive;

@@ -88,7 +88,15 @@ fn telegram_on_two_iphones_and_a_locked_one() {
             let p = all
                 .iter()
                 .find(|p| p.title.starts_with(&format!("Telegram message {id} ")))
-                .unwrap_or_else(|| panic!("{source}: message {id} not found"));
+                .unwrap_or_else(|| {
+                    // say why (the notes and the report): this failed once under a loaded
+                    // whole-workspace run and never alone
+                    panic!(
+                        "{source}: message {id} not found; notes {:#?}; report {:#?}",
+                        run.unparsed(source),
+                        run.report(source)
+                    )
+                });
             let incoming = m["incoming"].as_bool().unwrap();
             assert_eq!(
                 p.title.contains(" received "),
