@@ -1,7 +1,8 @@
 //! Firefox-family browsing data (Firefox, Firefox ESR, Tor Browser, LibreWolf, Waterfox on
-//! Windows, macOS and Linux; Firefox for Android, whose `places.sqlite` keeps the same tables),
-//! read by the Android parsers — which the disk and archive plugins run on their trees too —
-//! wherever a profile sits.
+//! Windows, macOS and Linux; Firefox for Android's `places.sqlite` and Firefox for iOS's
+//! `profile.profile/places.db`, Mozilla's Application Services store of the same tables), read
+//! by the Android parsers — which the disk and archive plugins run on their trees too — and by
+//! the iOS plugin, wherever a profile sits.
 //!
 //! | file, table | phenomenon | fields |
 //! |---|---|---|
@@ -12,7 +13,13 @@
 //!
 //! Columns are taken by name (Firefox for Android and older releases lack some). Times are
 //! PRTime, microseconds since 1970 (`unix_micros`; 0 is "not set"); `downloads/metaData`'s
-//! `endTime` is Unix milliseconds. Each table is read in pages up to [`crate::calls::ROW_CAP`] rows, the rest noted.
+//! `endTime` is Unix milliseconds. **Application Services** (the store of Firefox for iOS and
+//! of Firefox for Android since Fenix, told by `moz_places.visit_count_local` or
+//! `moz_historyvisits.is_local`) keeps its times in Unix milliseconds, splits a page's visit
+//! count into this device's and the synced ones, and marks each visit local (made on this
+//! device) or not (synced from another device of the Firefox account): both said, with the
+//! page's description and GUID, the fields iLEAPP's `firefox_ios_history` and
+//! `firefox_ios_bookmarks` report, and a bookmark's position. Each table is read in pages up to [`crate::calls::ROW_CAP`] rows, the rest noted.
 //! A database without `moz_places` and `moz_historyvisits` (or without `moz_formhistory`) is
 //! noted naming what it lacks. No identity is observed: what a form field held is recorded, but
 //! whose it is (the user's own address, or one they typed to reach someone) is not known.
@@ -36,6 +43,9 @@ fn prtime(value: Option<&str>) -> Option<TimeEncoding> {
         .map(|_| TimeEncoding::UnixMicros)
 }
 
+/// How a store's times are read (PRTime, or Unix milliseconds in Application Services).
+type Encoder = fn(Option<&str>) -> Option<TimeEncoding>;
+
 /// The Firefox-family browser a profile path belongs to.
 pub fn browser_of(path: &str) -> &'static str {
     let p = path.to_ascii_lowercase();
@@ -47,6 +57,8 @@ pub fn browser_of(path: &str) -> &'static str {
         ("org.mozilla.fenix", "Firefox for Android"),
         ("org.mozilla.firefox", "Firefox for Android"),
         ("org.mozilla.focus", "Firefox Focus"),
+        ("/profile.profile/", "Firefox for iOS"),
+        ("org.mozilla.ios", "Firefox for iOS"),
         ("firefox", "Firefox"),
         ("mozilla", "Firefox"),
     ]
@@ -108,7 +120,8 @@ pub fn places(
         ctx.unparsed(
             &name,
             &format!(
-                "could not parse places.sqlite as Firefox history because it has no {} table",
+                "could not parse {} as Firefox history because it has no {} table",
+                path.rsplit('/').next().unwrap_or(path),
                 missing.join(" or ")
             ),
             None,
@@ -127,11 +140,22 @@ pub fn places(
     {
         ctx.unparsed(
             &name,
-            "could not parse places.sqlite because moz_historyvisits lacks id, place_id or visit_date, or moz_places lacks url",
+            &format!(
+                "could not parse {} because moz_historyvisits lacks id, place_id or visit_date, or moz_places lacks url",
+                path.rsplit('/').next().unwrap_or(path)
+            ),
             None,
         )?;
         return Ok(());
     }
+
+    // Application Services (Firefox for iOS, Fenix): Unix milliseconds, local and synced visits
+    let app_services = p.contains("visit_count_local") || v.contains("is_local");
+    let (time_of, unit): (Encoder, &str) = if app_services {
+        (crate::drafts::unix_millis, "Unix milliseconds")
+    } else {
+        (prtime, "PRTime, microseconds since 1970")
+    };
 
     // Visits.
     let from = if v.contains("from_visit") {
@@ -140,13 +164,18 @@ pub fn places(
         "NULL"
     };
     let sql = format!(
-        "SELECT v.id AS id, v.visit_date AS time, p.url AS url, {}, {}, {}, {}, {}, {from} AS from_url \
+        "SELECT v.id AS id, v.visit_date AS time, p.url AS url, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {from} AS from_url \
 FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id ORDER BY v.id",
         column_or_null(&p, "p.", "title", "title"),
         column_or_null(&p, "p.", "visit_count", "visits"),
         column_or_null(&p, "p.", "typed", "typed"),
         column_or_null(&p, "p.", "frecency", "frecency"),
         column_or_null(&v, "v.", "visit_type", "visit_type"),
+        column_or_null(&v, "v.", "is_local", "is_local"),
+        column_or_null(&p, "p.", "visit_count_local", "visits_local"),
+        column_or_null(&p, "p.", "visit_count_remote", "visits_remote"),
+        column_or_null(&p, "p.", "description", "description"),
+        column_or_null(&p, "p.", "guid", "guid"),
     );
     if let Some(pages) = q(&sql)? {
         for (inv, t, row) in pages.rows() {
@@ -160,14 +189,39 @@ FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id ORDER BY v.id",
             d.fact(FactType::Url, url.as_deref(), inv);
             d.fact(FactType::Text, raw(t, row, "title").as_deref(), inv);
             d.fact(FactType::Count, t.get(row, "visits"), inv);
+            d.fact(FactType::Count, t.get(row, "visits_local"), inv);
+            d.fact(FactType::Count, t.get(row, "visits_remote"), inv);
+            d.fact(FactType::Text, raw(t, row, "description").as_deref(), inv);
+            d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
             d.fact(FactType::Url, raw(t, row, "from_url").as_deref(), inv);
             let time = t.get(row, "time");
-            d.time(time, prtime(time), "Page visited", inv);
+            d.time(time, time_of(time), "Page visited", inv);
+            let counts = if app_services {
+                format!(
+                    "{} time(s) on this device and {} time(s) on the account's other devices (synced)",
+                    t.get(row, "visits_local").unwrap_or("?"),
+                    t.get(row, "visits_remote").unwrap_or("?"),
+                )
+            } else {
+                format!("{} time(s)", t.get(row, "visits").unwrap_or("?"))
+            };
+            let local = match t.get(row, "is_local") {
+                Some("1") => " made on this device (is_local 1)",
+                Some("0") => {
+                    " synced from another device of the Firefox account (is_local 0): it happened there"
+                }
+                _ => "",
+            };
             d.interpretation = format!(
-                "moz_historyvisits id {id} in {where_}: a visit ({}, visit_type {}) to a page visited {} time(s){}{}{}; visit_date is PRTime, microseconds since 1970.",
+                "moz_historyvisits id {id} in {where_}: a visit{local} ({}, visit_type {}) to a page{}{} visited {counts}{}{}{}; visit_date is {unit}.",
                 visit_type(t.get(row, "visit_type")),
                 t.get(row, "visit_type").unwrap_or("not recorded"),
-                t.get(row, "visits").unwrap_or("?"),
+                t.get(row, "guid")
+                    .map(|g| format!(" (GUID {g})"))
+                    .unwrap_or_default(),
+                t.get(row, "description")
+                    .map(|x| format!(" described {x:?}"))
+                    .unwrap_or_default(),
                 if t.get(row, "typed") == Some("1") {
                     ", its address typed by the user"
                 } else {
@@ -195,12 +249,13 @@ FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id ORDER BY v.id",
                 "NULL"
             };
             let sql = format!(
-                "SELECT b.id AS id, p.url AS url, {}, {folder} AS folder, {}, {}, {} \
+                "SELECT b.id AS id, p.url AS url, {}, {folder} AS folder, {}, {}, {}, {} \
 FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY b.id",
                 column_or_null(&b, "b.", "title", "title"),
                 column_or_null(&b, "b.", "dateAdded", "added"),
                 column_or_null(&b, "b.", "lastModified", "modified"),
                 column_or_null(&b, "b.", "guid", "guid"),
+                column_or_null(&b, "b.", "position", "position"),
             );
             if let Some(pages) = q(&sql)? {
                 for (inv, t, row) in pages.rows() {
@@ -224,15 +279,18 @@ FROM moz_bookmarks b JOIN moz_places p ON p.id = b.fk WHERE b.type = 1 ORDER BY 
                         ("modified", "Bookmark last modified"),
                     ] {
                         let val = t.get(row, c);
-                        d.time(val, prtime(val), what, inv);
+                        d.time(val, time_of(val), what, inv);
                     }
                     d.interpretation = format!(
-                        "moz_bookmarks id {id} in {where_}: a bookmark {} of {} in the folder {}; dateAdded and lastModified are PRTime, microseconds since 1970.",
+                        "moz_bookmarks id {id} in {where_}: a bookmark {} of {} in the folder {}{}; dateAdded and lastModified are {unit}.",
                         t.get(row, "title")
                             .map(|x| format!("{x:?}"))
                             .unwrap_or_default(),
                         t.get(row, "url").unwrap_or("?"),
                         t.get(row, "folder").unwrap_or("(none)"),
+                        t.get(row, "position")
+                            .map(|x| format!(" at position {x}"))
+                            .unwrap_or_default(),
                     );
                     record_draft(ctx, d)?;
                 }

@@ -27,7 +27,7 @@
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
 //!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs,
-//!   and more (the table in `ios/mod.rs`): 103 catalogue artefacts.
+//!   and more (the table in `ios/mod.rs`): 104 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -45,7 +45,8 @@
 //!   platforms, read by both plugins.
 //! - [`browsers`]: Chromium-family `History` (visits, downloads, searches), read by the Android
 //!   plugin and by every tree triage; [`firefox`]: Firefox-family `places.sqlite` (visits,
-//!   bookmarks, downloads) and `formhistory.sqlite`, read the same way.
+//!   bookmarks, downloads; Application Services' store of Fenix and Firefox for iOS too, read
+//!   by the iOS plugin as well) and `formhistory.sqlite`, read the same way.
 //! - [`media`] (docs/plugins-media.md): the `ocr_image` tool over `leptess`, pooled
 //!   single-threaded engines; transaction screenshots.
 //! - [`disk`] and [`archive`] (docs/plugins-android-disk-archive.md): one inventory phenomenon

@@ -23,6 +23,7 @@
 //! | Twitter/X `com.atebits.tweetie.direct-message.cache/TDfir-*` | [`twitter`] | one per cached user, per direct message | `owner`: `twitter:<id>`, user name, name; `twitter:<id>`: user name, name |
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
+//! | Firefox `profile.profile/places.db` (app group) | [`crate::firefox`] | one per visit (URL, title, time, type, made here or synced, local and synced visit counts, description, GUID, the page it came from), per bookmark (title, URL, folder, position, added, modified, GUID) | — |
 //! | Safari `BrowserState.db`, `CloudTabs.db` | [`safaritabs`] | one per open tab (URL, title, last viewed, private); per iCloud Tabs device of the same Apple account, per tab open on it, per close request | `cloud-device:<uuid>`: each other device's name (weak) |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
@@ -346,6 +347,7 @@ impl Plugin for Ios {
         ctx.artefact("Safari History.db", || safarihistory::triage(&run))?;
         ctx.artefact("Safari tabs and iCloud Tabs", || safaritabs::triage(&run))?;
         ctx.artefact("Chromium-family History and Bookmarks", || chromium(&run))?;
+        ctx.artefact("Firefox places.db", || firefox(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
@@ -434,6 +436,22 @@ fn chromium(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             {
                 crate::chromium_forms::read(run.ctx, &tree, p, &find)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Firefox for iOS keeps its history and bookmarks in Mozilla's Application Services store,
+/// `profile.profile/places.db` of its app group: read by [`crate::firefox`] (Unix
+/// milliseconds; visits made here and synced from the account's other devices told apart).
+fn firefox(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    if let Some((find, paths)) = run.find("places.db")? {
+        for p in paths.iter().filter(|p| p.contains("/profile.profile/")) {
+            crate::firefox::places(run.ctx, &tree, p, &find)?;
         }
     }
     Ok(())
@@ -908,6 +926,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Chrome, Edge, Brave on iOS: visits, downloads, searches, bookmarks; with its Login Data and Web Data: saved logins (never the passwords), autocomplete values, saved addresses, payment cards (never the numbers)",
         ),
         entry(
+            "Firefox places.db",
+            &["/profile.profile/places.db\""],
+            "Firefox for iOS: visits (made on this device or synced from the account's other devices), the pages' local and synced visit counts, bookmarks with their folders",
+        ),
+        entry(
             "MetaMask Mobile persistStore",
             &["/persistStore/persist-", "/RCTAsyncLocalStorage_V1/"],
             "MetaMask Mobile: the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
@@ -1356,6 +1379,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
+        "places.db" if path.contains("/profile.profile/") => "web",
         "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" | "com.apple.accounts.exists.plist" => "accounts",
@@ -1485,6 +1509,7 @@ const SEARCHED: &[&str] = &[
     "applicationState.db",
     "cacheV0.db",
     "cloudkit_cache.db",
+    "places.db",
     "devicelist.db",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",

@@ -162,3 +162,105 @@ fn firefox_for_android_and_a_windows_profile() {
     }
     noted("OtherApp/formhistory.sqlite", "no moz_formhistory table");
 }
+
+/// Mozilla's Application Services store (`tests/fixtures/firefox/places_appservices.sql`, its
+/// schema's history and bookmark tables) as Firefox for iOS keeps it (`profile.profile/places.db`
+/// of its app group) and as Firefox for Android does since Fenix (`files/places.sqlite`): times in
+/// Unix milliseconds, each visit said made on this device or synced from the account's other
+/// devices, the pages' local and synced counts; every visit checked against the sqlite3 CLI.
+#[test]
+fn application_services_places_on_an_iphone_and_firefox_for_android() {
+    let tmp = tempfile::tempdir().unwrap();
+    let iphone = tmp.path().join("iphone");
+    std::fs::create_dir_all(iphone.join("private/var/mobile/Library/Preferences")).unwrap();
+    let ios_db = iphone.join(
+        "private/var/mobile/Containers/Shared/AppGroup/3E0B1C2D-4F5A-4B6C-8D7E-9F0A1B2C3D4E/profile.profile/places.db",
+    );
+    build(&ios_db, "places_appservices.sql");
+    let android = tmp.path().join("android");
+    let fenix = android.join("data/data/org.mozilla.fenix/files/places.sqlite");
+    build(&fenix, "places_appservices.sql");
+    std::fs::create_dir_all(android.join("data/system/users/0")).unwrap();
+
+    let run = triage(&[
+        ("iphone", &iphone, "Europe/Zurich", Some("CH")),
+        ("android", &android, "Europe/Zurich", Some("CH")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, db, browser) in [
+        ("iphone", &ios_db, "Firefox for iOS"),
+        ("android", &fenix, "Firefox for Android"),
+    ] {
+        let all = run.all_phenomena(source);
+        let find = |title: &str| -> &Phenomenon {
+            all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+                panic!(
+                    "{source}: {title}: {:#?}",
+                    all.iter().map(|p| &p.title).collect::<Vec<_>>()
+                )
+            })
+        };
+        for row in sqlite3(
+            db,
+            "SELECT v.id, p.url, v.visit_date, v.is_local, p.visit_count_local, p.visit_count_remote, p.guid FROM moz_historyvisits v JOIN moz_places p ON p.id = v.place_id",
+        ) {
+            let p = find(&format!("{browser} visit {} to {}", row[0], row[1]));
+            for v in [&row[1], &row[2], &row[6]] {
+                assert!(has(p, v), "{source} {v}: {p:#?}");
+            }
+            assert_eq!(p.times.len(), 1);
+            assert_eq!(p.times[0].encoding, masf_graph::TimeEncoding::UnixMillis);
+            let said = if row[3] == "1" {
+                "made on this device (is_local 1)"
+            } else {
+                "synced from another device of the Firefox account (is_local 0)"
+            };
+            assert!(p.interpretation.contains(said), "{}", p.interpretation);
+            assert!(
+                p.interpretation.contains(&format!(
+                    "{} time(s) on this device and {} time(s) on the account's other devices",
+                    row[4], row[5]
+                )),
+                "{}",
+                p.interpretation
+            );
+            assert!(p.interpretation.contains("visit_date is Unix milliseconds"));
+        }
+        let described = find(&format!(
+            "{browser} visit 3 to https://app.uniswap.org/swap?outputCurrency=0xdAC17F958D2ee523a2206206994597C13D831ec7"
+        ));
+        assert!(has(
+            described,
+            "Swap, earn, and build on the leading decentralized crypto trading protocol."
+        ));
+        let came = find(&format!("{browser} visit 4 to https://www.kraken.com/"));
+        assert!(has(
+            came,
+            "https://app.uniswap.org/swap?outputCurrency=0xdAC17F958D2ee523a2206206994597C13D831ec7"
+        ));
+        let bookmark = find(&format!("{browser} bookmark Kraken withdrawals"));
+        for v in [
+            "https://www.kraken.com/u/funding/withdraw",
+            "mobile",
+            "bMkKrAkEn006",
+            "1732960500000",
+            "1732960600000",
+        ] {
+            assert!(has(bookmark, v), "{source} {v}: {bookmark:#?}");
+        }
+        assert!(bookmark.interpretation.contains("at position 0"));
+        assert!(
+            bookmark
+                .times
+                .iter()
+                .all(|t| t.encoding == masf_graph::TimeEncoding::UnixMillis)
+        );
+        assert_eq!(
+            all.iter()
+                .filter(|p| p.title.starts_with(&format!("{browser} bookmark ")))
+                .count(),
+            1,
+            "folders are not bookmarks"
+        );
+    }
+}

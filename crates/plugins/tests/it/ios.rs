@@ -1031,6 +1031,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Truth Social ChatModel.sqlite", false),
             ("MeWe sgrouplesdb.sqlite", false),
             ("Chromium-family History and Bookmarks", false),
+            ("Firefox places.db", false),
             ("MetaMask Mobile persistStore", false),
             ("Wi-Fi location cache ThreeBars.sqlite", false),
             ("locationd caches", false),
