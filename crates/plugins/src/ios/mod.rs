@@ -91,6 +91,9 @@
 //! | App Privacy Report export (`*rivacy*eport*.ndjson`) | [`privacyreport`] | one per access record (app, resource, interval begin/end, time) and per network activity record (app, domain, owner, initiator, hits, first and last time) | — |
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | `com.apple.akd/devicelist.db`, `*TrustedPeersHelper.db`, `com.apple.icloud.fmfd.notbackedup.plist`, `com.apple.icloud.findmydeviced.FMIPAccounts.plist` | [`appleaccount`] | one per device of the Apple Account as the authentication daemon cached it (name, model, OS, build, serial, IMEIs, trusted, circle status, services, machine id, altDSID, updated) and per removed device; one per trusted peer of the keychain's trust circle (escrow time, model, name, serial, passcode length, colours, the peer's own OS, model, computer name, serial from its DER record); one per Find My device (name, ids, active, this device, companion); the Find My iPhone account (tokens left out) | each device by serial, IMEIs and name (`apple-device:<serial>`); Find My devices by name (this one on `device`); the Find My account's Apple ID and DSID (`owner`) |
+//! | `wireless/Library/Databases/CellularUsage.db` | [`simhistory`] | one per SIM card the phone held (`subscriber_info`: slot, ICCID, phone number, last update) | each ICCID on `device`, each number the owner's |
+//! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
+//! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
 //! | Lockdown, CommCenter, purplebuddy, SystemVersion plists; an iTunes backup's `Info.plist` and `Manifest.plist`; keychain exports | [`plists`] | device identity (a backup's: IMEI, serial, number, name, UDID, model); every property of CommCenter's `device_specific_nobackup` plist; keychain account + service (never secrets) | `device`, `owner` |
 //!
@@ -101,6 +104,7 @@
 pub mod accounts;
 pub mod addressbook;
 pub mod adid;
+pub mod airdrop;
 pub mod appleaccount;
 pub mod applewallet;
 pub mod apps;
@@ -158,7 +162,9 @@ pub mod safarihistory;
 pub mod safaritabs;
 pub mod screentime;
 pub mod session;
+pub mod sharedalbums;
 pub mod signal;
+pub mod simhistory;
 pub mod slack;
 pub mod sms;
 pub mod snapshots;
@@ -383,6 +389,9 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("iCloud backup CloudKit cache", || cloudkit::triage(&run))?;
         ctx.artefact("Apple Account devices", || appleaccount::triage(&run))?;
+        ctx.artefact("SIM card history", || simhistory::triage(&run))?;
+        ctx.artefact("AirDrop settings", || airdrop::triage(&run))?;
+        ctx.artefact("iCloud Shared Albums", || sharedalbums::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1333,6 +1342,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the Apple Account's other devices (name, model, OS, serial, IMEIs, trusted; removed devices), the keychain's trusted peers (model, name, serial, the peer's own record), Find My's device list, the Find My iPhone account",
         ),
         entry(
+            "SIM card history",
+            &["/CellularUsage.db\""],
+            "every SIM card the phone held: slot, ICCID, phone number, last update",
+        ),
+        entry(
+            "AirDrop settings",
+            &["/com.apple.sharingd.plist\""],
+            "the device's AirDrop ID and discoverable mode",
+        ),
+        entry(
+            "iCloud Shared Albums",
+            &["/PhotoCloudSharingData/"],
+            "iCloud Shared Albums: each album's title, owner (e-mail, name), subscription date, public link, DCIM counters; the albums' people with their e-mails and names",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1390,6 +1414,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "devicelist.db" if path.contains("/com.apple.akd/") => "device",
+        "CellularUsage.db" | "com.apple.sharingd.plist" => "device",
+        _ if path.contains("/PhotoCloudSharingData/") => "media",
         "com.apple.icloud.fmfd.notbackedup.plist" => "device",
         "com.apple.icloud.findmydeviced.FMIPAccounts.plist" => "accounts",
         b if b.ends_with("TrustedPeersHelper.db") => "device",
@@ -1511,6 +1537,11 @@ const SEARCHED: &[&str] = &[
     "cloudkit_cache.db",
     "places.db",
     "devicelist.db",
+    "CellularUsage.db",
+    "com.apple.sharingd.plist",
+    "DCIM_CLOUD.plist",
+    "cloudSharedPersonInfos.plist",
+    "cloudSharedEmails.plist",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",

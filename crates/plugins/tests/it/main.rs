@@ -84,6 +84,7 @@ mod reminders;
 mod romeo;
 mod screens;
 mod session;
+mod sharing;
 mod signal_android;
 mod signal_ios;
 mod simplex;
