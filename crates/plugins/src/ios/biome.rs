@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -654,6 +654,120 @@ const SIMPLE: &[Simple] = &[
     },
     user_activity("UserActivityMetadata"),
     user_activity("UniversalRecents.UserActivity.Metadata"),
+    // Siri's proactive harvesting, Messages' reads and Screen Time's app use (iLEAPP's
+    // biomeStreams)
+    Simple {
+        folder: "ProactiveHarvesting.Messages",
+        category: "messages",
+        title: "Harvested message in {2}: {10}",
+        what: "a message Siri's proactive harvesting kept (the conversation's service and handle, the text, the sender)",
+        state: None,
+        fields: &[
+            field(&["2"], FactType::Identifier, "service and handle"),
+            field(&["10"], FactType::Text, "content"),
+            field(&["11", "1"], FactType::Identifier, "sender"),
+            field(&["1"], FactType::Identifier, "GUID"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "ProactiveHarvesting.Mail",
+        category: "mail",
+        title: "Harvested e-mail: {11}",
+        what: "an e-mail Siri's proactive harvesting kept (its subject, message id and headers)",
+        state: None,
+        fields: &[
+            field(&["11"], FactType::Text, "subject"),
+            field(&["2"], FactType::Identifier, "message id"),
+            raw_field(&["10", "1"], "header names"),
+            field(
+                &["10", "2"],
+                FactType::Text,
+                "header values (in the names' order)",
+            ),
+        ],
+        times: &[(&["3"], Epoch::Cocoa, "E-mail dated")],
+    },
+    Simple {
+        folder: "Messages.Read",
+        category: "messages",
+        title: "Message read: {1}",
+        what: "a message the user read in Messages (the record's time is when)",
+        state: None,
+        fields: &[field(&["1"], FactType::Identifier, "message id")],
+        times: &[],
+    },
+    Simple {
+        folder: "ScreenTime.AppUsage",
+        category: "app_usage",
+        title: "Screen Time app usage: {3}",
+        what: "an app's use as Screen Time counted it",
+        state: None,
+        fields: &[
+            field(&["3"], FactType::Identifier, "app"),
+            field(&["1"], FactType::Text, "event (as stored)"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Notification.Usage",
+        category: "apps",
+        title: "Notification usage of {14}",
+        what: "a notification's use (shown, opened or dismissed)",
+        state: None,
+        fields: &[
+            field(&["14"], FactType::Identifier, "app"),
+            field(&["8"], FactType::Text, "content"),
+            field(&["12"], FactType::Text, "content 2"),
+            raw_field(&["3"], "field 3"),
+            raw_field(&["11"], "field 11"),
+        ],
+        times: &[(&["2"], Epoch::Cocoa, "Notification")],
+    },
+    Simple {
+        folder: "Emoji.Engagement",
+        category: "keyboard",
+        title: "Emoji used: {1}",
+        what: "an emoji the user picked",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Text, "emoji"),
+            raw_field(
+                &["3", "12"],
+                "context (four ASCII characters as an integer)",
+            ),
+            raw_field(&["2"], "field 2"),
+            raw_field(&["4"], "field 4"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Device.BootSession",
+        category: "device",
+        title: "Boot session: {state}",
+        what: "a boot session's start or end",
+        state: Some((&["2"], &[(0, "session end"), (1, "session start")])),
+        fields: &[field(&["1"], FactType::Identifier, "session id")],
+        times: &[],
+    },
+    Simple {
+        folder: "Safari.WebPagePerformance",
+        category: "web",
+        title: "Safari page performance: {1}",
+        what: "a page load Safari measured",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Text, "detail"),
+            raw_field(&["3"], "field 3"),
+            raw_field(&["4"], "field 4"),
+            raw_field(&["5"], "field 5"),
+        ],
+        times: &[(
+            &["2"],
+            Epoch::Unix,
+            "Safari page load (rounded to 30 minutes)",
+        )],
+    },
     // Every other DuetKnowledge event stream: its shared wrapper (the event's stream name, start
     // and end, the value — a string, integer or double —, GUID, source, metadata, when it was
     // written, the device's UTC offset), as iLEAPP's biomeDKEventStreams reads them.
@@ -681,6 +795,10 @@ const SIMPLE: &[Simple] = &[
         ],
     },
 ];
+
+/// The fields of a [`SIMPLE`] stream whose values are the other party's handles (a
+/// conversation id `service;-;handle`, `tel:`/`mailto:` or bare), observed as people.
+const HANDLE_FIELDS: &[(&str, &[&str])] = &[("ProactiveHarvesting.Messages", &["2"])];
 
 /// The words of a `_DKEvent.*` stream's integer value (iLEAPP's biomeDKEventStreams maps).
 fn dk_words(folder: &str) -> Words {
@@ -1856,6 +1974,17 @@ fn record(
                 text(&["2"]).and_then(|(c, _)| conversation_handle(&c).map(str::to_string))
             {
                 run.observe_handle(&h, inv, &what)?;
+            }
+        }
+        Kind::Simple(i) => {
+            for (_, path) in HANDLE_FIELDS.iter().filter(|(f, _)| *f == SIMPLE[i].folder) {
+                for (v, _) in values_at(m, path) {
+                    let h = conversation_handle(&v).unwrap_or(bare_handle(&v));
+                    // a group conversation (`service;+;chat…`) names no one
+                    if !v.contains(";+;") {
+                        run.observe_handle(h, inv, &what)?;
+                    }
+                }
             }
         }
         _ => {}

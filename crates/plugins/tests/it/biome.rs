@@ -302,6 +302,8 @@ fn biome_streams_of_segb_v1_and_v2() {
             ("phone", "+351912345678"),
             ("phone", "+351934567890"),
             ("email", "carla.dias@example.org"),
+            // the conversation Siri's proactive harvesting kept a message of
+            ("phone", "+351911223344"),
             // the account's devices by name
             ("device_name", "ana's macbook pro"),
             ("device_name", "ana's iphone"),
