@@ -814,7 +814,7 @@ fn dk_words(folder: &str) -> Words {
 
 /// Every value at `path` (each step through every repeated value), as shown and as cited: a
 /// string (escaped as in the cell), an integer, or a fixed64's double.
-fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
+pub(super) fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
     let mut nodes = vec![m];
     for f in path {
         // a protobuf field is an array of its values; a member of a property list the payload

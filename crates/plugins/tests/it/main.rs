@@ -13,6 +13,7 @@ mod asyncstorage;
 mod badoo;
 mod bereal_ios;
 mod biome;
+mod biome_sets;
 mod bluesky_android;
 mod boundaries;
 mod browsers;
