@@ -93,6 +93,7 @@
 //! | `com.apple.MobileBackup.plist`, `com.apple.CarPlayApp.plist` | [`backupinfo`] | iCloud backup state, each result, each time its conditions were met, each domain's size; each CarPlay app with its last time, the start app | — |
 //! | `com.apple.akd/devicelist.db`, `*TrustedPeersHelper.db`, `com.apple.icloud.fmfd.notbackedup.plist`, `com.apple.icloud.findmydeviced.FMIPAccounts.plist` | [`appleaccount`] | one per device of the Apple Account as the authentication daemon cached it (name, model, OS, build, serial, IMEIs, trusted, circle status, services, machine id, altDSID, updated) and per removed device; one per trusted peer of the keychain's trust circle (escrow time, model, name, serial, passcode length, colours, the peer's own OS, model, computer name, serial from its DER record); one per Find My device (name, ids, active, this device, companion); the Find My iPhone account (tokens left out) | each device by serial, IMEIs and name (`apple-device:<serial>`); Find My devices by name (this one on `device`); the Find My account's Apple ID and DSID (`owner`) |
 //! | `wireless/Library/Databases/CellularUsage.db` | [`simhistory`] | one per SIM card the phone held (`subscriber_info`: slot, ICCID, phone number, last update) | each ICCID on `device`, each number the owner's |
+//! | `MedicalID/MedicalIDData.archive` | [`medicalid`] | the Medical ID (every value: name, birth date, conditions, allergies, medications, blood type, organ donor, height and weight with units, language, saved), one per emergency contact (name, number, relationship, labels) | the name the owner's; each emergency contact by number with their name |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -150,6 +151,7 @@ pub mod locationd;
 pub mod mail;
 pub mod mapssync;
 pub mod mastodon;
+pub mod medicalid;
 pub mod mewe;
 pub mod notes;
 pub mod photos;
@@ -394,6 +396,7 @@ impl Plugin for Ios {
         ctx.artefact("SIM card history", || simhistory::triage(&run))?;
         ctx.artefact("AirDrop settings", || airdrop::triage(&run))?;
         ctx.artefact("iCloud Shared Albums", || sharedalbums::triage(&run))?;
+        ctx.artefact("Medical ID", || medicalid::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1360,6 +1363,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "the device's AirDrop ID and discoverable mode",
         ),
         entry(
+            "Medical ID",
+            &["/MedicalIDData.archive\""],
+            "the Medical ID the user entered: name, date of birth, conditions, allergies, medications, blood type, organ donor, height, weight; the emergency contacts with their numbers and relationships",
+        ),
+        entry(
             "iCloud Shared Albums",
             &["/PhotoCloudSharingData/"],
             "iCloud Shared Albums: each album's title, owner (e-mail, name), subscription date, public link, DCIM counters; the albums' people with their e-mails and names",
@@ -1423,6 +1431,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "devicelist.db" if path.contains("/com.apple.akd/") => "device",
         "CellularUsage.db" | "com.apple.sharingd.plist" => "device",
+        "MedicalIDData.archive" => "health",
         _ if path.contains("/PhotoCloudSharingData/") => "media",
         "Set.db" if path.contains("/Biome/sets/") => "apps",
         "com.apple.icloud.fmfd.notbackedup.plist" => "device",
@@ -1546,6 +1555,7 @@ const SEARCHED: &[&str] = &[
     "cloudkit_cache.db",
     "places.db",
     "devicelist.db",
+    "MedicalIDData.archive",
     "Set.db",
     "CellularUsage.db",
     "com.apple.sharingd.plist",

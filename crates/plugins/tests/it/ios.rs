@@ -1105,6 +1105,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Apple Account devices", false),
             ("SIM card history", false),
             ("AirDrop settings", false),
+            ("Medical ID", false),
             ("iCloud Shared Albums", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),

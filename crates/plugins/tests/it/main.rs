@@ -70,6 +70,7 @@ mod maps;
 mod mapssync;
 mod mastodon_android;
 mod media;
+mod medicalid;
 mod meetme;
 mod messenger;
 mod mewe_android;
