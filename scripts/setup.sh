@@ -15,7 +15,7 @@ set -euo pipefail
 # stress-ng keeps the cores busy for scripts/stress-test.sh; sqlcipher builds the encrypted app
 # databases of tests/fixtures/asia; android-sdk-libsparse-utils (AOSP's img2simg/simg2img) makes
 # the Android sparse image fixtures; openssl (asn1parse -genconf) writes the DER records of the
-# trusted-peer fixtures; chromium-headless-shell renders the demo's report.html for
+# trusted-peer fixtures; adb (adb keygen) writes the ADB keys of tests/fixtures/adb; chromium-headless-shell renders the demo's report.html for
 # the test that its people section is on a browser's first screen.
 PACKAGES=(
   build-essential pkg-config file
@@ -27,7 +27,7 @@ PACKAGES=(
   libtesseract-dev libleptonica-dev libclang-dev clang
   libwebkit2gtk-4.1-dev libgtk-3-dev libsoup-3.0-dev libjavascriptcoregtk-4.1-dev librsvg2-dev
   libayatana-appindicator3-dev libxdo-dev xvfb xauth webkit2gtk-driver dbus-x11 at-spi2-core
-  openssl stress-ng sqlcipher android-sdk-libsparse-utils python3-venv chromium-headless-shell
+  openssl adb stress-ng sqlcipher android-sdk-libsparse-utils python3-venv chromium-headless-shell
 )
 
 missing=()

@@ -98,6 +98,11 @@ pub enum IdType {
     /// A Bluetooth device address (`AA:BB:CC:DD:EE:FF`, public or classic; a random LE
     /// address is no identifier): an adapter's own, or a peer's in another device's pairings.
     BluetoothAddress,
+    /// An Android Debug Bridge public key (the base64 of the RSA key `adb` writes, 700
+    /// characters for its 2048-bit keys): a computer keeps it in `~/.android/adbkey.pub`, and
+    /// every Android device that allowed USB debugging from that computer keeps it in
+    /// `/data/misc/adb/adb_keys`.
+    AdbKey,
 }
 
 /// How much a shared identifier says about two entities being the same (DESIGN §8).
@@ -112,7 +117,7 @@ pub enum Strength {
 
 impl IdType {
     /// Every identifier type.
-    pub const ALL: [IdType; 25] = [
+    pub const ALL: [IdType; 26] = [
         Self::Phone,
         Self::Email,
         Self::AppleId,
@@ -138,6 +143,7 @@ impl IdType {
         Self::Udid,
         Self::PairingHost,
         Self::BluetoothAddress,
+        Self::AdbKey,
     ];
 
     /// The app account types ([`IdType::Wechat`], [`IdType::Qq`], [`IdType::Line`],
@@ -192,6 +198,7 @@ impl IdType {
             Self::Udid => "udid",
             Self::PairingHost => "pairing_host",
             Self::BluetoothAddress => "bluetooth_address",
+            Self::AdbKey => "adb_key",
         }
     }
 }
@@ -675,6 +682,7 @@ pub fn normalize(
         IdType::Udid => normalize_udid(value),
         IdType::PairingHost => normalize_uuid(value, "pairing_host"),
         IdType::BluetoothAddress => normalize_bluetooth(value),
+        IdType::AdbKey => normalize_adb_key(value),
     }
 }
 
@@ -1037,6 +1045,29 @@ pub fn normalize_udid(value: &str) -> Result<String, IdentifierError> {
             why: "not 8-16 or 40 hex digits".into(),
         })
     }
+}
+
+/// An ADB public key: the key's base64 as `adb` writes it (its first word: a line of
+/// `adbkey.pub` or `adb_keys` carries `user@host` after it), case kept. Shorter than 64
+/// characters, or not base64, it is refused.
+pub fn normalize_adb_key(value: &str) -> Result<String, IdentifierError> {
+    let invalid = |why: &str| IdentifierError::Invalid {
+        id_type: "adb_key",
+        why: why.into(),
+    };
+    let key = value.split_whitespace().next().unwrap_or_default();
+    if key.len() < 64 {
+        return Err(invalid("shorter than a public key's base64"));
+    }
+    let body = key.trim_end_matches('=');
+    if key.len() - body.len() > 2
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+    {
+        return Err(invalid("not base64"));
+    }
+    Ok(key.to_string())
 }
 
 /// A Bluetooth device address in upper case with colons: six hex pairs separated by `:` or `-`,
@@ -1954,6 +1985,14 @@ mod tests {
         check(IdType::DisplayName, "  LEUNG   YL ", Ok("leung yl"));
         check(IdType::Serial, "f2lxk0abc", Ok("F2LXK0ABC"));
         check(IdType::Serial, "F2L XK0", Err(()));
+        // an ADB key: its base64 (the line's first word), case kept
+        let key = format!(
+            "QAAAAH+T7vuB08p58Vh9uJaTZ8kL{}AQABAA==",
+            "roi3dKHFRBkONN9y".repeat(4)
+        );
+        check(IdType::AdbKey, &format!("{key} ana@ana-thinkpad"), Ok(&key));
+        check(IdType::AdbKey, "QAAAAH+T7vu short", Err(()));
+        check(IdType::AdbKey, &format!("{}!", "A".repeat(80)), Err(()));
         check(
             IdType::Udid,
             " 00008030-001a2b3c4d5e802e",

@@ -839,7 +839,8 @@ impl IdType {
             | Self::AndroidId
             | Self::Udid
             | Self::PairingHost
-            | Self::BluetoothAddress => FactType::Identifier,
+            | Self::BluetoothAddress
+            | Self::AdbKey => FactType::Identifier,
             Self::Imei => FactType::Imei,
             Self::Imsi => FactType::Imsi,
             Self::Iccid => FactType::Iccid,

@@ -270,6 +270,8 @@ pub enum KeySpace {
     PairingHost,
     /// Bluetooth device addresses.
     BluetoothAddress,
+    /// ADB public keys.
+    AdbKey,
 }
 
 /// One row of the identifier table.
@@ -294,7 +296,7 @@ pub struct Row {
 /// for a device; an account has one id, one WhatsApp LID, one DSID; a wallet has one
 /// address; an Apple device has one UDID (a computer's pairing host id is not single-valued:
 /// it changes when iTunes is set up again; a device has one Bluetooth address).
-pub const TABLE: [Row; 25] = [
+pub const TABLE: [Row; 26] = [
     row(IdType::Phone, Strength::Strong, &[]),
     row(IdType::Email, Strength::Strong, &[]),
     row(IdType::AppleId, Strength::Strong, &[EntityKind::Account]),
@@ -340,6 +342,8 @@ pub const TABLE: [Row; 25] = [
         Strength::Strong,
         &[EntityKind::Device],
     ),
+    // a computer's users each have their own key: not single-valued
+    row(IdType::AdbKey, Strength::Strong, &[]),
 ];
 
 const fn row(id_type: IdType, strength: Strength, single_valued_for: &'static [EntityKind]) -> Row {
@@ -395,6 +399,7 @@ pub fn key_space(identifier: &Identifier) -> KeySpace {
         IdType::Udid => KeySpace::Udid,
         IdType::PairingHost => KeySpace::PairingHost,
         IdType::BluetoothAddress => KeySpace::BluetoothAddress,
+        IdType::AdbKey => KeySpace::AdbKey,
     }
 }
 

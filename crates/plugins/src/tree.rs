@@ -4,7 +4,8 @@
 //! text, EXIF, and identifiers, amounts, IBANs and transaction hashes in text. Browser
 //! databases the Android parsers look for wherever they sit (Chromium `History`, Firefox
 //! `places.sqlite` and `formhistory.sqlite`) are left to them, so each is read once; this
-//! triage reads what they do not (Chromium `Bookmarks`, wallet stores, Apple pairing records).
+//! triage reads what they do not (Chromium `Bookmarks`, wallet stores, Apple pairing records, a
+//! computer's ADB key `~/.android/adbkey.pub`: [`crate::adb`]).
 
 use std::collections::BTreeMap;
 
@@ -93,6 +94,11 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             "Apple devices the computer knows",
             &["/Lockdown/", "/MobileSync/Backup/"],
             "iPhones and iPads paired with it or backed up on it: UDID, IMEI, serial, number",
+        ),
+        e(
+            "ADB key (adbkey.pub)",
+            &["/.android/adbkey.pub\""],
+            "the key this computer presents to Android devices for USB debugging, matched with the devices that trust it",
         ),
         e(
             "browser wallet extensions",
@@ -289,6 +295,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut preferences = std::collections::BTreeSet::new();
     // Chromium-family bookmark files, with the page that lists each
     let mut bookmarks: Vec<(String, usize)> = Vec::new();
+    // the computer's own ADB public keys (one per user), with the page that lists each
+    let mut adb_keys: Vec<(String, usize)> = Vec::new();
     // Apple devices the computer knows (pairing records, backups), with the page of each
     let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
@@ -323,6 +331,9 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && e.path.ends_with("/Bookmarks") && e.size != "0" {
                 bookmarks.push((e.path.clone(), pages.len()));
+            }
+            if !e.deleted && crate::adb::is_host_key(&e.path) {
+                adb_keys.push((e.path.clone(), pages.len()));
             }
             if !e.deleted
                 && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
@@ -435,6 +446,12 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
         let listing = &pages[*page].0;
         ctx.artefact(&crate::identity::artefact_name(tree, path), || {
             crate::browsers::chromium_bookmarks(ctx, tree, path, listing)
+        })?;
+    }
+    for (path, page) in &adb_keys {
+        let listing = &pages[*page].0;
+        ctx.artefact(&crate::identity::artefact_name(tree, path), || {
+            crate::adb::host(ctx, tree, path, listing)
         })?;
     }
     let apple: Vec<_> = apple

@@ -110,7 +110,7 @@ unit_shape! {
     IdType mirrors masf_graph::identifiers::IdType {
         Phone, Email, AppleId, GoogleAccount, AccountId, WhatsappLid, ContactGuid, Dsid,
         AndroidId, Imei, Imsi, Iccid, Serial, Wallet, DisplayName, Nickname, DeviceName, Wechat,
-        Qq, Line, TelegramUsername, SignalUsername, Udid, PairingHost, BluetoothAddress,
+        Qq, Line, TelegramUsername, SignalUsername, Udid, PairingHost, BluetoothAddress, AdbKey,
     }
 }
 unit_shape! {

@@ -481,7 +481,7 @@ export type HypothesisStatus = "active" | "supported" | "refuted";
 /**
  * The type of an identifier.
  */
-export type IdType = "phone" | "email" | "apple_id" | "google_account" | "account_id" | "whatsapp_lid" | "contact_guid" | "dsid" | "android_id" | "imei" | "imsi" | "iccid" | "serial" | "wallet" | "display_name" | "nickname" | "device_name" | "wechat" | "qq" | "line" | "telegram_username" | "signal_username" | "udid" | "pairing_host" | "bluetooth_address";
+export type IdType = "phone" | "email" | "apple_id" | "google_account" | "account_id" | "whatsapp_lid" | "contact_guid" | "dsid" | "android_id" | "imei" | "imsi" | "iccid" | "serial" | "wallet" | "display_name" | "nickname" | "device_name" | "wechat" | "qq" | "line" | "telegram_username" | "signal_username" | "udid" | "pairing_host" | "bluetooth_address" | "adb_key";
 
 /**
  * One identifier of an entity.

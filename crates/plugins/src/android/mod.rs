@@ -79,6 +79,8 @@
 //! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
+//! | Play services `constellation.db`, `google_account_history.db` ([`gms`]) | one per SIM number Google verified (number, IMSI, the SIM's own number, state, method, slot, time); one per change to a Google account (account, change type, event, data) | `owner`: the numbers and the Google accounts; `device`: the IMSIs |
+//! | `/data/misc/adb/adb_keys` ([`crate::adb`]) | one per computer the device allowed USB debugging from (its user and host as adb named them, its public key) | `adb-host:<hash>`: the key (strong) and host name, as the computer's own `adbkey.pub` is observed |
 //! | `settings_ssaid.xml`, `settings_secure.xml`, `settings_global.xml` ([`settings`]; plain XML or ABX) | one per app's Android id (SSAID), the user's Android id, device and Bluetooth names (never the SSAID key) | `device`: Android ids, device names |
 //! | `calendar.db` (calendar provider) | one per calendar, one per event with its attendees | `owner`: the calendars' accounts; `handle:<e-mail>`: attendees, organizers, owners of shared calendars |
 //! | `external*.db` (media provider) `files` | one per photo or video (time taken, GPS where kept) | — |
@@ -109,6 +111,7 @@ mod duo;
 mod fairemail;
 mod fbthreads;
 mod files;
+mod gms;
 mod groupme;
 mod hinge;
 mod imo;
@@ -189,6 +192,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("serial_no", "device"),
     ("telephony.db", "device"),
     ("accounts*.db", "accounts"),
+    ("constellation.db", "device"),
+    ("google_account_history.db", "accounts"),
     ("contacts2.db", "contacts"),
     ("calllog.db", "calls"),
     ("blockednumbers.db", "contacts"),
@@ -300,6 +305,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("WifiConfigStore.xml", "wifi"),
     ("wpa_supplicant.conf", "wifi"),
     ("bt_config.conf", "bluetooth"),
+    ("adb_keys", "device"),
     ("settings_ssaid.xml", "device"),
     ("settings_secure.xml", "device"),
     ("settings_global.xml", "device"),
@@ -1009,6 +1015,21 @@ impl Plugin for AndroidPlugin {
                 "the device's Bluetooth name and address; paired devices with names and times",
             ),
             e(
+                "Google Play services: verified SIM numbers (constellation.db)",
+                &["/constellation.db\""],
+                "the phone numbers and IMSIs of the SIMs whose numbers Google verified, with times",
+            ),
+            e(
+                "Google Play services: account history (google_account_history.db)",
+                &["/google_account_history.db\""],
+                "the changes Play services recorded to the device's Google accounts",
+            ),
+            e(
+                "ADB trusted computers (adb_keys)",
+                &["/misc/adb/adb_keys\""],
+                "the computers the device allowed USB debugging from: user and host name, the public key that matches the computer's own",
+            ),
+            e(
                 "settings provider (settings_ssaid.xml, settings_secure.xml, settings_global.xml)",
                 &[
                     "/settings_ssaid.xml\"",
@@ -1259,6 +1280,22 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("telephony.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::siminfo(ctx, l)
+            })?;
+        }
+        for l in of("constellation.db")
+            .into_iter()
+            .filter(|l| gms::is_gms(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                gms::constellation(ctx, l)
+            })?;
+        }
+        for l in of("google_account_history.db")
+            .into_iter()
+            .filter(|l| gms::is_gms(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                gms::account_history(ctx, l)
             })?;
         }
         for l in of("accounts*.db") {
@@ -1580,6 +1617,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("wpa_supplicant.conf") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 system::wpa_supplicant(ctx, l)
+            })?;
+        }
+        for l in of("adb_keys")
+            .into_iter()
+            .filter(|l| crate::adb::is_trusted_keys(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::adb::trusted(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("bt_config.conf") {

@@ -1,5 +1,6 @@
 //! Integration tests of the plugins on real artefacts.
 
+mod adb;
 mod android;
 mod android_support;
 mod android_system;
@@ -35,6 +36,7 @@ mod fbthreads;
 mod findmy;
 mod firefox;
 mod gchat;
+mod gms;
 mod google_messages;
 mod groupme;
 mod groupme_android;
