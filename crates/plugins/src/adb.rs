@@ -53,14 +53,39 @@ fn host_context(key: &str) -> String {
     format!("adb-host:{hex}")
 }
 
-/// Reads the text file at `path` (up to 1 MiB).
-fn read(ctx: &AgentCtx<'_>, tree: &TreeRef, path: &str) -> Result<Option<Invoked>, RuntimeError> {
-    crate::calls::call_or_note(
+/// A key line: the key's base64 and `user@host`.
+type KeyLine = (String, String);
+
+/// Reads the key file at `path` (up to 1 MiB) and its key lines; `None` when it cannot be read
+/// or holds no key (noted).
+fn read(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+) -> Result<Option<(Invoked, Vec<KeyLine>)>, RuntimeError> {
+    let name = artefact_name(tree, path);
+    let Some(inv) = crate::calls::call_or_note(
         ctx,
-        &artefact_name(tree, path),
+        &name,
         "read_text",
         args_on(tree, json!({"path": path, "length": 1 << 20})),
-    )
+    )?
+    else {
+        return Ok(None);
+    };
+    let lines: Vec<KeyLine> = key_lines(&inv.output.text)
+        .into_iter()
+        .map(|(k, c)| (k.to_string(), c.to_string()))
+        .collect();
+    if lines.is_empty() {
+        ctx.unparsed(
+            &name,
+            "no ADB public key line (base64, then user@host)",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(None);
+    }
+    Ok(Some((inv, lines)))
 }
 
 /// Observes the computer holding `key` by it and by its host name.
@@ -113,20 +138,12 @@ pub fn trusted(
     path: &str,
     found: &Invoked,
 ) -> Result<(), RuntimeError> {
-    let Some(inv) = read(ctx, tree, path)? else {
+    let Some((inv, lines)) = read(ctx, tree, path)? else {
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    let lines = key_lines(&inv.output.text);
-    if lines.is_empty() {
-        ctx.unparsed(
-            &name,
-            "no ADB public key line (base64, then user@host)",
-            Some(&inv.record.invocation_id),
-        )?;
-        return Ok(());
-    }
-    for (i, &(key, user_host)) in lines.iter().enumerate() {
+    for (i, (key, user_host)) in lines.iter().enumerate() {
+        let (key, user_host) = (key.as_str(), user_host.as_str());
         let shown = if user_host.is_empty() {
             "a computer with no name"
         } else {
@@ -164,18 +181,11 @@ pub fn host(
     path: &str,
     found: &Invoked,
 ) -> Result<(), RuntimeError> {
-    let Some(inv) = read(ctx, tree, path)? else {
+    let Some((inv, lines)) = read(ctx, tree, path)? else {
         return Ok(());
     };
     let name = artefact_name(tree, path);
-    let Some((key, user_host)) = key_lines(&inv.output.text).into_iter().next() else {
-        ctx.unparsed(
-            &name,
-            "no ADB public key (base64, then user@host)",
-            Some(&inv.record.invocation_id),
-        )?;
-        return Ok(());
-    };
+    let (key, user_host) = (lines[0].0.as_str(), lines[0].1.as_str());
     let mut d = Draft::new(
         "device",
         format!(

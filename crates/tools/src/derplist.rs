@@ -28,19 +28,7 @@ use serde_json::{Map, Value, json};
 pub const MAX_DEPTH: usize = 64;
 
 /// Why a blob does not decode, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    /// Byte offset in the blob.
-    pub offset: usize,
-    /// What was wrong there.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.reason)
-    }
-}
+pub use crate::byte_error::ByteError as Error;
 
 /// A `der` error at `base` plus the position it names.
 fn err(base: usize, e: der::Error) -> Error {

@@ -153,19 +153,7 @@ pub const PEER_KEYS: &[&str] = &[
 ];
 
 /// Why a record does not decode, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    /// Byte offset in the record.
-    pub offset: usize,
-    /// What was wrong there.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.reason)
-    }
-}
+pub use crate::byte_error::ByteError as Error;
 
 /// What a cell holds, as the `postbox` option names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

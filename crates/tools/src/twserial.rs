@@ -45,19 +45,7 @@ const SUBTYPE_INT: u8 = 4;
 const SUBTYPE_LONG: u8 = 5;
 
 /// Why a stream does not decode, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    /// Byte offset in the stream.
-    pub offset: usize,
-    /// What was wrong there.
-    pub reason: String,
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.reason)
-    }
-}
+pub use crate::byte_error::ByteError as Error;
 
 struct Reader<'a> {
     b: &'a [u8],

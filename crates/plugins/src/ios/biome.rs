@@ -842,6 +842,32 @@ pub(super) fn values_at(m: &Value, path: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A title template with its `{…}` placeholders replaced by `value(placeholder)`.
+pub(super) fn fill(template: &str, value: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        out.push_str(&value(&rest[open + 1..open + close]));
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The first value at a dotted path (`4.3`) of a message, as shown, or `?`.
+pub(super) fn first_value(m: &Value, dotted: &str) -> String {
+    let path: Vec<&str> = dotted.split('.').collect();
+    values_at(m, &path)
+        .into_iter()
+        .next()
+        .map(|(v, _)| v)
+        .unwrap_or_else(|| "?".into())
+}
+
 /// A time field of a spec: a double (Cocoa or Unix seconds) or a date's text, as shown and as
 /// cited.
 fn time_at(m: &Value, path: &[&str], epoch: Epoch) -> Option<(String, String)> {
@@ -875,29 +901,11 @@ fn simple_describe(spec: &Simple, folder: &str, m: &Value) -> (String, String) {
             .unwrap_or_else(|| "no value".into()),
     };
     // the title: `{state}`, `{folder}` and `{<path>}` placeholders filled
-    let mut title = String::new();
-    let mut rest = spec.title;
-    while let Some(open) = rest.find('{') {
-        title.push_str(&rest[..open]);
-        let Some(close) = rest[open..].find('}') else {
-            break;
-        };
-        match &rest[open + 1..open + close] {
-            "state" => title.push_str(&state_shown),
-            "folder" => title.push_str(folder.trim_start_matches("_DKEvent.")),
-            key => {
-                let path: Vec<&str> = key.split('.').collect();
-                let shown = values_at(m, &path)
-                    .into_iter()
-                    .next()
-                    .map(|(v, _)| v)
-                    .unwrap_or_else(|| "?".into());
-                title.push_str(&shown);
-            }
-        }
-        rest = &rest[open + close + 1..];
-    }
-    title.push_str(rest);
+    let title = fill(spec.title, |key| match key {
+        "state" => state_shown.clone(),
+        "folder" => folder.trim_start_matches("_DKEvent.").to_string(),
+        key => first_value(m, key),
+    });
     let mut said = Vec::new();
     if let Some((v, w)) = state {
         said.push(format!(

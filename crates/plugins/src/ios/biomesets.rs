@@ -28,7 +28,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
 use serde_json::Value;
 
-use super::biome::values_at;
+use super::biome::{fill, first_value, values_at};
 use super::{Draft, Run, file_name};
 
 /// A set read field by field.
@@ -192,25 +192,10 @@ fn one(
             )?;
             continue;
         };
-        let first = |p: &[&str]| values_at(&m, p).into_iter().next();
-        // the title, its placeholders filled
-        let mut title = String::new();
-        let mut rest = spec.title;
-        while let Some(open) = rest.find('{') {
-            title.push_str(&rest[..open]);
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            match &rest[open + 1..open + close] {
-                "app" => title.push_str(app.unwrap_or("?")),
-                key => {
-                    let path: Vec<&str> = key.split('.').collect();
-                    title.push_str(&first(&path).map(|(v, _)| v).unwrap_or_else(|| "?".into()));
-                }
-            }
-            rest = &rest[open + close + 1..];
-        }
-        title.push_str(rest);
+        let title = fill(spec.title, |key| match key {
+            "app" => app.unwrap_or("?").to_string(),
+            key => first_value(&m, key),
+        });
         let mut d = Draft::new(spec.category, title);
         d.fact(FactType::Path, Some(path), find);
         d.fact(FactType::Identifier, app, find);
@@ -254,7 +239,7 @@ fn one(
         );
         run.record(d)?;
         if spec.folder == "FindMy.Device"
-            && let Some((name, _)) = first(&["1"])
+            && let Some((name, _)) = values_at(&m, &["1"]).into_iter().next()
         {
             run.observe(
                 &format!("biome-findmy:{name}"),
