@@ -38,6 +38,7 @@
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
 //! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
 //! | Biome sets `Library/Biome/sets/Default/<set>/Database/Set.db` (`App.InstalledApp`, `Contacts.Contact`, `FindMy.Device`, `Location.SignificantLocation`, `App.Shortcut.Phrase` and `.Entity` per app) | [`biomesets`] | one per record (its Protocol Buffers content: an app's bundle id and name; a contact's names; a Find My device's name and owner's names; a place's label and address; an app's Siri phrase with template and URL, or entity with identifier, type, provider), modified (Unix microseconds) | each Find My device by name (`biome-findmy:<name>`) |
+//! | Biome databases `Library/Biome/databases/IntelligencePlatform.Entity/…sqlite3`, `ApplePay.Security.Features/…sqlite3` | [`biomedbs`] | one per row of each table the release has (the knowledge graph's triples; app openings raw and hourly, cable and backlight events, daily button, battery, CarPlay and audio route counts) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -115,6 +116,7 @@ pub mod asyncstorage;
 pub mod backupinfo;
 pub mod bereal;
 pub mod biome;
+pub mod biomedbs;
 pub mod biomesets;
 pub mod bluetooth;
 pub mod bumble;
@@ -404,6 +406,7 @@ impl Plugin for Ios {
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
         ctx.artefact("Biome streams", || biome::triage(&run))?;
         ctx.artefact("Biome sets", || biomesets::triage(&run))?;
+        ctx.artefact("Biome databases", || biomedbs::triage(&run))?;
         ctx.artefact("routined locations", || routined::triage(&run))?;
         ctx.artefact("Apple Maps history MapsSync_0.0.1", || {
             mapssync::triage(&run)
@@ -1238,6 +1241,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             value_for: "Biome (iOS 15+, SEGB): apps in focus with their times (KnowledgeC's app usage on iOS 16+), Bluetooth devices connected, Safari visits and navigations, web pages used in apps, screen on and off, plugged-in intervals, CarPlay connections, Wi-Fi connections, notifications with their texts, media played, location visits with their places, app installation events, calls and messages as Siri remembers them (parties, handles, direction), Siri intents, Wallet transactions, share-sheet conversations, text input sessions, device states (lock, orientation, airplane mode, ringer, battery), time zone, note content, app location activity, audio and media routes, emergency calls, Settings and Photos searches, app intents, alarms, share-sheet use, displayed apps, user activities (titles, web pages), messages and e-mails Siri harvested, messages read, Screen Time app use, notification and emoji use, boot sessions, Safari page loads, every DuetKnowledge event stream; the records the account's other devices synced (remote/), and those devices (sync.db)".into(),
         },
         entry(
+            "Biome databases",
+            &["/IntelligencePlatform.Entity.sqlite3\"", "/ApplePay.Security.Features.sqlite3\""],
+            "Biome's databases: the intelligence knowledge graph's triples (names, numbers, apps), app openings, cable, backlight, button, battery, CarPlay and audio route statistics",
+        ),
+        entry(
             "Biome sets",
             &["/Biome/sets/Default/"],
             "Biome's sets: installed apps, contacts, Find My devices with their owners' names, significant locations, the phrases and entities apps expose to Siri and Shortcuts",
@@ -1434,6 +1442,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "MedicalIDData.archive" => "health",
         _ if path.contains("/PhotoCloudSharingData/") => "media",
         "Set.db" if path.contains("/Biome/sets/") => "apps",
+        _ if path.contains("/Biome/databases/") => "app_usage",
         "com.apple.icloud.fmfd.notbackedup.plist" => "device",
         "com.apple.icloud.findmydeviced.FMIPAccounts.plist" => "accounts",
         b if b.ends_with("TrustedPeersHelper.db") => "device",
@@ -1557,6 +1566,8 @@ const SEARCHED: &[&str] = &[
     "devicelist.db",
     "MedicalIDData.archive",
     "Set.db",
+    "IntelligencePlatform.Entity.sqlite3",
+    "ApplePay.Security.Features.sqlite3",
     "CellularUsage.db",
     "com.apple.sharingd.plist",
     "DCIM_CLOUD.plist",

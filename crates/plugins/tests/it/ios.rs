@@ -1084,6 +1084,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Mail Envelope Index", false),
             ("KnowledgeC knowledgeC.db", false),
             ("Biome streams", false),
+            ("Biome databases", false),
             ("Biome sets", false),
             ("routined locations", false),
             ("Apple Maps history MapsSync_0.0.1", false),

@@ -14,6 +14,7 @@ mod asyncstorage;
 mod badoo;
 mod bereal_ios;
 mod biome;
+mod biome_databases;
 mod biome_sets;
 mod bluesky_android;
 mod boundaries;
