@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -749,6 +749,35 @@ const SIMPLE: &[Simple] = &[
         state: Some((&["2"], &[(0, "session end"), (1, "session start")])),
         fields: &[field(&["1"], FactType::Identifier, "session id")],
         times: &[],
+    },
+    Simple {
+        folder: "Siri.UI",
+        category: "apps",
+        title: "Siri interface: {state}",
+        what: "Siri's interface shown or dismissed",
+        state: Some((&["5"], &[(0, "dismissed"), (1, "presented")])),
+        fields: &[
+            field(&["4"], FactType::Text, "dismissal reason"),
+            field(&["2"], FactType::Identifier, "session id"),
+            field(&["7"], FactType::Identifier, "related id"),
+            raw_field(&["3"], "presentation (as stored)"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Autonaming.Messages.MessageIds",
+        category: "messages",
+        title: "Message seen for autonaming in {2}: {3}",
+        what: "a message the system read to suggest names for its chat (Messages' autonaming)",
+        state: None,
+        fields: &[
+            field(&["2"], FactType::Identifier, "app"),
+            field(&["3"], FactType::Identifier, "chat id"),
+            field(&["7"], FactType::Identifier, "chat id (other field)"),
+            field(&["4"], FactType::Identifier, "message GUID"),
+            field(&["6"], FactType::Identifier, "message GUID (other field)"),
+        ],
+        times: &[(&["10"], Epoch::Unix, "Message (as autonaming read it)")],
     },
     Simple {
         folder: "Safari.WebPagePerformance",
