@@ -47,10 +47,28 @@ fn key_lines(text: &str) -> Vec<(&str, &str)> {
 
 /// The entity context of the computer holding `key`.
 fn host_context(key: &str) -> String {
-    use md5::Digest;
-    let digest = md5::Md5::digest(key.as_bytes());
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-    format!("adb-host:{hex}")
+    format!("adb-host:{}", crate::identity::md5_hex(key))
+}
+
+/// A finding of one key line: the file's path (cited to its listing), the key and `user@host`
+/// (cited to the read).
+fn key_draft(
+    title: String,
+    path: &str,
+    found: &Invoked,
+    inv: &Invoked,
+    key: &str,
+    user_host: &str,
+) -> Draft {
+    let mut d = Draft::new("device", title);
+    d.fact(FactType::Path, Some(path), found);
+    d.fact(FactType::Identifier, Some(key), inv);
+    d.fact(
+        FactType::Name,
+        Some(user_host).filter(|u| !u.is_empty()),
+        inv,
+    );
+    d
 }
 
 /// A key line: the key's base64 and `user@host`.
@@ -149,13 +167,13 @@ pub fn trusted(
         } else {
             user_host
         };
-        let mut d = Draft::new("device", format!("Computer allowed USB debugging: {shown}"));
-        d.fact(FactType::Path, Some(path), found);
-        d.fact(FactType::Identifier, Some(key), &inv);
-        d.fact(
-            FactType::Name,
-            Some(user_host).filter(|u| !u.is_empty()),
+        let mut d = key_draft(
+            format!("Computer allowed USB debugging: {shown}"),
+            path,
+            found,
             &inv,
+            key,
+            user_host,
         );
         d.interpretation = format!(
             "line {} of {name}: the device allowed USB debugging (adb) from the computer whose user and host adb named {shown}: it accepted that computer's public key ({} characters of base64) and keeps it, so the computer can run adb commands on it without asking again.",
@@ -186,24 +204,15 @@ pub fn host(
     };
     let name = artefact_name(tree, path);
     let (key, user_host) = (lines[0].0.as_str(), lines[0].1.as_str());
-    let mut d = Draft::new(
-        "device",
-        format!(
-            "This computer's ADB key{}",
-            if user_host.is_empty() {
-                String::new()
-            } else {
-                format!(" ({user_host})")
-            }
-        ),
+    let title = format!(
+        "This computer's ADB key{}",
+        if user_host.is_empty() {
+            String::new()
+        } else {
+            format!(" ({user_host})")
+        }
     );
-    d.fact(FactType::Path, Some(path), found);
-    d.fact(FactType::Identifier, Some(key), &inv);
-    d.fact(
-        FactType::Name,
-        Some(user_host).filter(|u| !u.is_empty()),
-        &inv,
-    );
+    let mut d = key_draft(title, path, found, &inv, key, user_host);
     d.interpretation = format!(
         "{name}: the public key adb on this computer presents to Android devices ({} characters of base64), written for {}: a device that allowed USB debugging from this computer keeps the same key in its adb_keys. The private key beside it (adbkey) is not read.",
         key.len(),

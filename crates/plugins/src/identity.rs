@@ -1563,6 +1563,16 @@ pub fn args_on(tree: &TreeRef, mut args: serde_json::Value) -> serde_json::Value
     args
 }
 
+/// The MD5 of `s` in lower-case hex (a name derived from a value: AsyncStorage's file names, an
+/// ADB host's entity context).
+pub fn md5_hex(s: &str) -> String {
+    use md5::Digest;
+    md5::Md5::digest(s.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// How an artefact is named in notes: `partition:/path` or `/path`.
 pub fn artefact_name(tree: &TreeRef, path: &str) -> String {
     match &tree.partition {

@@ -899,11 +899,7 @@ pub fn async_storage_name() -> String {
 /// The name iOS AsyncStorage gives the file of a value too large for its `manifest.json`: the
 /// MD5 of the key, in hex.
 pub fn async_storage_file(key: &str) -> String {
-    use md5::Digest;
-    md5::Md5::digest(key.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::identity::md5_hex(key)
 }
 
 /// Whether `path` is AsyncStorage's file of `persist:root` (see [`async_storage_name`]).
