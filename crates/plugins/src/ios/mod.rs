@@ -95,6 +95,8 @@
 //! | `com.apple.akd/devicelist.db`, `*TrustedPeersHelper.db`, `com.apple.icloud.fmfd.notbackedup.plist`, `com.apple.icloud.findmydeviced.FMIPAccounts.plist` | [`appleaccount`] | one per device of the Apple Account as the authentication daemon cached it (name, model, OS, build, serial, IMEIs, trusted, circle status, services, machine id, altDSID, updated) and per removed device; one per trusted peer of the keychain's trust circle (escrow time, model, name, serial, passcode length, colours, the peer's own OS, model, computer name, serial from its DER record); one per Find My device (name, ids, active, this device, companion); the Find My iPhone account (tokens left out) | each device by serial, IMEIs and name (`apple-device:<serial>`); Find My devices by name (this one on `device`); the Find My account's Apple ID and DSID (`owner`) |
 //! | `wireless/Library/Databases/CellularUsage.db` | [`simhistory`] | one per SIM card the phone held (`subscriber_info`: slot, ICCID, phone number, last update) | each ICCID on `device`, each number the owner's |
 //! | `MedicalID/MedicalIDData.archive` | [`medicalid`] | the Medical ID (every value: name, birth date, conditions, allergies, medications, blood type, organ donor, height and weight with units, language, saved), one per emergency contact (name, number, relationship, labels) | the name the owner's; each emergency contact by number with their name |
+//! | `UserNotifications/<app>/DeliveredNotifications.plist`, `UserNotifications/Library.plist` | [`notifications`] | one per notification still in Notification Centre: the app (bundle id, from `Library.plist` where the folder is a UUID), delivered, title, subtitle, message, sender's name, thread, category, trigger, deep link, attachments, the other values not at their default | none (the sender is a display name) |
+//! | `TCC/TCC.db` | [`tcc`] | one per app permission: the app (bundle id or path), the service, the decision (allowed, denied, limited; before iOS 14 allowed and the prompt count), its reason, the object of an indirect grant, last changed and last reminded | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -156,6 +158,7 @@ pub mod mastodon;
 pub mod medicalid;
 pub mod mewe;
 pub mod notes;
+pub mod notifications;
 pub mod photos;
 pub mod pinger;
 pub mod plists;
@@ -174,6 +177,7 @@ pub mod simhistory;
 pub mod slack;
 pub mod sms;
 pub mod snapshots;
+pub mod tcc;
 pub mod teams;
 pub mod telegram;
 pub mod threebars;
@@ -399,6 +403,8 @@ impl Plugin for Ios {
         ctx.artefact("AirDrop settings", || airdrop::triage(&run))?;
         ctx.artefact("iCloud Shared Albums", || sharedalbums::triage(&run))?;
         ctx.artefact("Medical ID", || medicalid::triage(&run))?;
+        ctx.artefact("Notifications", || notifications::triage(&run))?;
+        ctx.artefact("App permissions TCC.db", || tcc::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1381,6 +1387,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "iCloud Shared Albums: each album's title, owner (e-mail, name), subscription date, public link, DCIM counters; the albums' people with their e-mails and names",
         ),
         entry(
+            "Notifications",
+            &["/DeliveredNotifications.plist\""],
+            "the notifications still in Notification Centre: app, time, title, subtitle, message, sender, thread, category, deep link, attachments",
+        ),
+        entry(
+            "App permissions TCC.db",
+            &["/TCC.db\""],
+            "which apps were allowed or denied the camera, microphone, contacts, photos and other protected services, why, and when it last changed",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1440,6 +1456,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "devicelist.db" if path.contains("/com.apple.akd/") => "device",
         "CellularUsage.db" | "com.apple.sharingd.plist" => "device",
         "MedicalIDData.archive" => "health",
+        "DeliveredNotifications.plist" => "notifications",
+        "TCC.db" => "apps",
+        "Library.plist" if notifications::library_plist(path) => "notifications",
         _ if path.contains("/PhotoCloudSharingData/") => "media",
         "Set.db" if path.contains("/Biome/sets/") => "apps",
         _ if path.contains("/Biome/databases/") => "app_usage",
@@ -1573,6 +1592,9 @@ const SEARCHED: &[&str] = &[
     "DCIM_CLOUD.plist",
     "cloudSharedPersonInfos.plist",
     "cloudSharedEmails.plist",
+    "DeliveredNotifications.plist",
+    "Library.plist",
+    "TCC.db",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",

@@ -1108,6 +1108,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("AirDrop settings", false),
             ("Medical ID", false),
             ("iCloud Shared Albums", false),
+            ("Notifications", false),
+            ("App permissions TCC.db", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
@@ -1123,6 +1125,16 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             "/private/var/mobile/Library/AddressBook/AddressBook.sqlitedb",
             Some("contacts"),
         ),
+        (
+            "/private/var/mobile/Library/UserNotifications/A9469C54-06AD-43C7-B993-F57E72897865/DeliveredNotifications.plist",
+            Some("notifications"),
+        ),
+        (
+            "/private/var/mobile/Library/UserNotifications/Library.plist",
+            Some("notifications"),
+        ),
+        ("/private/var/mobile/Library/Foo/Library.plist", None),
+        ("/private/var/mobile/Library/TCC/TCC.db", Some("apps")),
         (
             "/private/var/mobile/Library/Accounts/Accounts3.sqlite",
             Some("accounts"),
