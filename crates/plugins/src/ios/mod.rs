@@ -39,7 +39,7 @@
 //! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
 //! | Biome sets `Library/Biome/sets/Default/<set>/Database/Set.db` (`App.InstalledApp`, `Contacts.Contact`, `FindMy.Device`, `Location.SignificantLocation`, `App.Shortcut.Phrase` and `.Entity` per app) | [`biomesets`] | one per record (its Protocol Buffers content: an app's bundle id and name; a contact's names; a Find My device's name and owner's names; a place's label and address; an app's Siri phrase with template and URL, or entity with identifier, type, provider), modified (Unix microseconds) | each Find My device by name (`biome-findmy:<name>`) |
 //! | Biome databases `Library/Biome/databases/IntelligencePlatform.Entity/…sqlite3`, `ApplePay.Security.Features/…sqlite3` | [`biomedbs`] | one per row of each table the release has (the knowledge graph's triples; app openings raw and hourly, cable and backlight events, daily button, battery, CarPlay and audio route counts) | — |
-//! | routined `Cache.sqlite`, `Local.sqlite` | [`routined`] | one per cached location fix, per significant-location visit | — |
+//! | routined `Cache.sqlite`, `Local.sqlite`, `Cloud-V2.sqlite` | [`routined`] | one per cached location fix, per significant-location visit, per trip (origin and destination visits, motion), per learned place (name, category, coordinates, address, the user's label), per location of interest, per parked-car event; iCloud's synced copy said as such | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
@@ -97,6 +97,7 @@
 //! | `MedicalID/MedicalIDData.archive` | [`medicalid`] | the Medical ID (every value: name, birth date, conditions, allergies, medications, blood type, organ donor, height and weight with units, language, saved), one per emergency contact (name, number, relationship, labels) | the name the owner's; each emergency contact by number with their name |
 //! | `UserNotifications/<app>/DeliveredNotifications.plist`, `UserNotifications/Library.plist` | [`notifications`] | one per notification still in Notification Centre: the app (bundle id, from `Library.plist` where the folder is a UUID), delivered, title, subtitle, message, sender's name, thread, category, trigger, deep link, attachments, the other values not at their default | none (the sender is a display name) |
 //! | `TCC/TCC.db` | [`tcc`] | one per app permission: the app (bundle id or path), the service, the decision (allowed, denied, limited; before iOS 14 allowed and the prompt count), its reason, the object of an indirect grant, last changed and last reminded | none |
+//! | `CloudDocs/session/db/server.db`, `client.db` | [`clouddocs`] | one per device of the account that wrote to iCloud Drive, per person who shared items, per file or folder (path, size, created, modified, last opened, the device that wrote its version, sharing and by whom, tags, favourite, Recently Deleted), per app library, per OS build booted | each device by name (`clouddocs-device:<name>`) |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -129,6 +130,7 @@ pub mod callhistory;
 pub mod cashapp;
 pub mod chatgpt;
 pub mod claude;
+pub mod clouddocs;
 pub mod cloudkit;
 pub mod clubhouse;
 pub mod coinbasewallet;
@@ -405,6 +407,7 @@ impl Plugin for Ios {
         ctx.artefact("Medical ID", || medicalid::triage(&run))?;
         ctx.artefact("Notifications", || notifications::triage(&run))?;
         ctx.artefact("App permissions TCC.db", || tcc::triage(&run))?;
+        ctx.artefact("iCloud Drive (Files app)", || clouddocs::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1261,8 +1264,9 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &[
                 "/com.apple.routined/Cache.sqlite\"",
                 "/com.apple.routined/Local.sqlite\"",
+                "/com.apple.routined/Cloud-V2.sqlite\"",
             ],
-            "locations with times: cached location fixes, significant-location visits, parked-car events",
+            "locations with times: cached location fixes, significant-location visits, trips between them, learned places with names and addresses, locations of interest (also as iCloud synced them from the account's other devices), parked-car events",
         ),
         entry(
             "Apple Maps history MapsSync_0.0.1",
@@ -1397,6 +1401,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "which apps were allowed or denied the camera, microphone, contacts, photos and other protected services, why, and when it last changed",
         ),
         entry(
+            "iCloud Drive (Files app)",
+            &["/CloudDocs/session/db/client.db\"", "/CloudDocs/session/db/server.db\""],
+            "iCloud Drive: the account's devices that wrote to it, each file and folder with its path, size, times, the device that wrote its current version, sharing and who shared it, tags, favourites, Recently Deleted; app libraries; OS builds booted",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1450,7 +1459,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "storeSystem.db" => "apps",
         "NoteStore.sqlite" => "notes",
         "knowledgeC.db" => "app_usage",
-        "Cache.sqlite" | "Local.sqlite" if path.contains("/com.apple.routined/") => "locations",
+        "Cache.sqlite" | "Local.sqlite" | "Cloud-V2.sqlite"
+            if path.contains("/com.apple.routined/") =>
+        {
+            "locations"
+        }
         "Calendar.sqlitedb" => "calendar",
         "iTunesPrefs" | "com.apple.lsdidentifiers.plist" => "device",
         "devicelist.db" if path.contains("/com.apple.akd/") => "device",
@@ -1458,6 +1471,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "MedicalIDData.archive" => "health",
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
+        "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
         "Library.plist" if notifications::library_plist(path) => "notifications",
         _ if path.contains("/PhotoCloudSharingData/") => "media",
         "Set.db" if path.contains("/Biome/sets/") => "apps",
@@ -1595,6 +1609,9 @@ const SEARCHED: &[&str] = &[
     "DeliveredNotifications.plist",
     "Library.plist",
     "TCC.db",
+    "Cloud-V2.sqlite",
+    "client.db",
+    "server.db",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",

@@ -1110,6 +1110,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("iCloud Shared Albums", false),
             ("Notifications", false),
             ("App permissions TCC.db", false),
+            ("iCloud Drive (Files app)", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
@@ -1135,6 +1136,14 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
         ),
         ("/private/var/mobile/Library/Foo/Library.plist", None),
         ("/private/var/mobile/Library/TCC/TCC.db", Some("apps")),
+        (
+            "/private/var/mobile/Library/Application Support/CloudDocs/session/db/client.db",
+            Some("files"),
+        ),
+        (
+            "/private/var/mobile/Containers/Data/Application/X/client.db",
+            None,
+        ),
         (
             "/private/var/mobile/Library/Accounts/Accounts3.sqlite",
             Some("accounts"),
