@@ -74,6 +74,7 @@
 //! | `packages.list` | the installed packages | — |
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
+//! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
@@ -129,6 +130,7 @@ mod mastodon;
 mod meetme;
 mod mewe;
 mod mms;
+mod notifications;
 mod outlook;
 mod packagesxml;
 mod partitions;
@@ -905,6 +907,11 @@ impl Plugin for AndroidPlugin {
                 "which app was used when and for how long; activity, screen and keyguard events",
             ),
             e(
+                "notification history",
+                &["/notification_history/"],
+                "the notifications of the last day (when the user turned the history on): app, channel, posted, title, text, conversation",
+            ),
+            e(
                 "MetaMask Mobile persistStore",
                 &["/persistStore/persist-", "/RKStorage\""],
                 "the wallet's accounts (name, balance, when added), address book, transactions, in-app browser history",
@@ -1079,6 +1086,9 @@ impl Plugin for AndroidPlugin {
         let name = path.rsplit('/').next().unwrap_or(path);
         if usagestats::interval_file(path).is_some() {
             return Some("app_usage");
+        }
+        if notifications::history_file(path) {
+            return Some("notifications");
         }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
@@ -1491,6 +1501,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for tree in trees(ctx)? {
             ctx.artefact(&artefact_name(&tree, "usage statistics"), || {
                 usagestats::locate_and_triage(ctx, &tree)
+            })?;
+            ctx.artefact(&artefact_name(&tree, "notification history"), || {
+                notifications::locate_and_triage(ctx, &tree)
             })?;
         }
         for l in of("burners.sqlite") {

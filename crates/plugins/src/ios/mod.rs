@@ -98,6 +98,7 @@
 //! | `UserNotifications/<app>/DeliveredNotifications.plist`, `UserNotifications/Library.plist` | [`notifications`] | one per notification still in Notification Centre: the app (bundle id, from `Library.plist` where the folder is a UUID), delivered, title, subtitle, message, sender's name, thread, category, trigger, deep link, attachments, the other values not at their default | none (the sender is a display name) |
 //! | `TCC/TCC.db` | [`tcc`] | one per app permission: the app (bundle id or path), the service, the decision (allowed, denied, limited; before iOS 14 allowed and the prompt count), its reason, the object of an indirect grant, last changed and last reminded | none |
 //! | `CloudDocs/session/db/server.db`, `client.db` | [`clouddocs`] | one per device of the account that wrote to iCloud Drive, per person who shared items, per file or folder (path, size, created, modified, last opened, the device that wrote its version, sharing and by whom, tags, favourite, Recently Deleted), per app library, per OS build booted | each device by name (`clouddocs-device:<name>`) |
+//! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -192,6 +193,7 @@ pub mod twittercache;
 pub mod venmo;
 pub mod viber;
 pub mod voicemail;
+pub mod voicememos;
 pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
@@ -408,6 +410,7 @@ impl Plugin for Ios {
         ctx.artefact("Notifications", || notifications::triage(&run))?;
         ctx.artefact("App permissions TCC.db", || tcc::triage(&run))?;
         ctx.artefact("iCloud Drive (Files app)", || clouddocs::triage(&run))?;
+        ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1406,6 +1409,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "iCloud Drive: the account's devices that wrote to it, each file and folder with its path, size, times, the device that wrote its current version, sharing and who shared it, tags, favourites, Recently Deleted; app libraries; OS builds booted",
         ),
         entry(
+            "Voice Memos",
+            &["/CloudRecordings.db\"", "/Recordings/Recordings.db\""],
+            "voice memos: when recorded, duration, title (by default the place), audio file, folder, deleted ones in Recently Deleted",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1471,6 +1479,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "MedicalIDData.archive" => "health",
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
+        "CloudRecordings.db" => "media",
+        "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
         "Library.plist" if notifications::library_plist(path) => "notifications",
         _ if path.contains("/PhotoCloudSharingData/") => "media",
@@ -1612,6 +1622,8 @@ const SEARCHED: &[&str] = &[
     "Cloud-V2.sqlite",
     "client.db",
     "server.db",
+    "CloudRecordings.db",
+    "Recordings.db",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",

@@ -1111,6 +1111,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Notifications", false),
             ("App permissions TCC.db", false),
             ("iCloud Drive (Files app)", false),
+            ("Voice Memos", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
