@@ -99,6 +99,7 @@
 //! | `TCC/TCC.db` | [`tcc`] | one per app permission: the app (bundle id or path), the service, the decision (allowed, denied, limited; before iOS 14 allowed and the prompt count), its reason, the object of an indirect grant, last changed and last reminded | none |
 //! | `CloudDocs/session/db/server.db`, `client.db` | [`clouddocs`] | one per device of the account that wrote to iCloud Drive, per person who shared items, per file or folder (path, size, created, modified, last opened, the device that wrote its version, sharing and by whom, tags, favourite, Recently Deleted), per app library, per OS build booted | each device by name (`clouddocs-device:<name>`) |
 //! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
+//! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -147,6 +148,7 @@ pub mod groupmedb;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
+pub mod installlog;
 pub mod interactions;
 pub mod keyboard;
 pub mod kijiji;
@@ -411,6 +413,7 @@ impl Plugin for Ios {
         ctx.artefact("App permissions TCC.db", || tcc::triage(&run))?;
         ctx.artefact("iCloud Drive (Files app)", || clouddocs::triage(&run))?;
         ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
+        ctx.artefact("installation logs", || installlog::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1414,6 +1417,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "voice memos: when recorded, duration, title (by default the place), audio file, folder, deleted ones in Recently Deleted",
         ),
         entry(
+            "installation logs",
+            &["/mobile_installation.log."],
+            "apps installed and uninstalled (App Store placeholder, customer, system), containers made live, moved or destroyed, delta updates, reboots, each with its local time",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1480,6 +1488,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
         "CloudRecordings.db" => "media",
+        b if b.starts_with("mobile_installation.log.") => "apps",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
         "Library.plist" if notifications::library_plist(path) => "notifications",
@@ -1624,6 +1633,7 @@ const SEARCHED: &[&str] = &[
     "server.db",
     "CloudRecordings.db",
     "Recordings.db",
+    "mobile_installation.log.*",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",

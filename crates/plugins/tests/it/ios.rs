@@ -1112,6 +1112,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("App permissions TCC.db", false),
             ("iCloud Drive (Files app)", false),
             ("Voice Memos", false),
+            ("installation logs", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),

@@ -45,6 +45,7 @@ mod groupme_android;
 mod hinge;
 mod imo_android;
 mod instagram_android;
+mod installlog;
 mod intercom;
 mod ios;
 mod ios_artefacts;

@@ -304,7 +304,19 @@ fn naive(value: &str, zone: Option<&SourceZone>) -> Result<Converted, Unconverti
         zone: zone_name.to_string(),
         reason,
     };
-    let (dt, rest) = parse_civil(value).map_err(|why| fail(format!("{value:?}: {why}")))?;
+    let (dt, rest) = match parse_civil(value) {
+        Ok(parsed) => parsed,
+        // C's ctime/asctime layout (`Wed Jan 15 10:30:00 2024`), as iOS's installation logs
+        // write their lines
+        Err(why) => match parse_ctime(value) {
+            Some(dt) => (dt, ""),
+            None => {
+                return Err(fail(format!(
+                    "{value:?}: {why}, or Www Mmm DD HH:MM:SS YYYY"
+                )));
+            }
+        },
+    };
     if !rest.is_empty() {
         return Err(fail(match parse_offset(rest) {
             Ok((Some(_), _)) => format!(
@@ -349,6 +361,32 @@ fn naive_in(dt: DateTime, zone: &str, tz: &TimeZone) -> Result<Converted, Unconv
         zone: zone.to_string(),
         ambiguity,
     })
+}
+
+/// C's `ctime`/`asctime` layout: weekday, month name, day (space- or zero-padded), `HH:MM:SS`,
+/// year, separated by whitespace (`Wed Jan  5 10:30:00 2024`). The weekday must be the date's.
+fn parse_ctime(text: &str) -> Option<DateTime> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    const DAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    let parts: Vec<&str> = text.split_ascii_whitespace().collect();
+    let [weekday, month, day, time, year] = parts.as_slice() else {
+        return None;
+    };
+    let month = MONTHS.iter().position(|m| m == month)? as i8 + 1;
+    let day: i8 = day.parse().ok()?;
+    let year: i16 = year.parse().ok()?;
+    let hms: Vec<i8> = time
+        .split(':')
+        .map(|p| (p.len() == 2).then(|| p.parse().ok()).flatten())
+        .collect::<Option<_>>()?;
+    let [h, m, s] = hms.as_slice() else {
+        return None;
+    };
+    let dt = DateTime::new(year, month, day, *h, *m, *s, 0).ok()?;
+    let named = DAYS[dt.weekday().to_monday_zero_offset() as usize];
+    (named == *weekday).then_some(dt)
 }
 
 /// A strict civil date-time at the start of `text`: `YYYY-MM-DD` or EXIF `YYYY:MM:DD`, `T` or a

@@ -221,6 +221,22 @@ fn text_encodings_give_the_oracle_instants() {
         "2025-02-16T02:30:00Z",
         "Asia/Hong_Kong",
     );
+    // C's ctime layout (iOS's mobile_installation.log lines); date -u -d 'TZ="Asia/Hong_Kong"
+    // 2025-01-15 10:30:00', and a space-padded day
+    check(
+        LocalText,
+        "Wed Jan 15 10:30:00 2025",
+        HK,
+        "2025-01-15T02:30:00Z",
+        "Asia/Hong_Kong",
+    );
+    check(
+        LocalText,
+        "Sun Feb  2 08:05:09 2025",
+        HK,
+        "2025-02-02T00:05:09Z",
+        "Asia/Hong_Kong",
+    );
     // A naive value ignores no zone: the same wall clock in another source zone is another instant.
     check(
         LocalText,
@@ -334,6 +350,13 @@ fn unreadable_values_say_why() {
     );
     refused(LocalText, "2025-02-17", HK, "a date alone is not a time");
     refused(LocalText, "17/02/2025 16:20", HK, "expected YYYY-MM-DD");
+    // a ctime value whose weekday is not its date's is refused, naming both layouts
+    refused(
+        LocalText,
+        "Thu Jan 15 10:30:00 2025",
+        HK,
+        "or Www Mmm DD HH:MM:SS YYYY",
+    );
     refused(
         LocalText,
         "2025-02-17 16:20:00+08:00",
