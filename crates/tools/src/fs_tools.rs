@@ -430,8 +430,9 @@ pub fn glob_match(glob: &str, name: &str) -> bool {
     gi == g.len()
 }
 
-/// Most globs one `find_files` call takes (`name_globs`).
-const MAX_GLOBS: usize = 256;
+/// Most globs one `find_files` call takes (`name_globs`): the iOS plugin searches for every
+/// artefact name it reads in one walk (ios::searched_globs, over 250 and growing).
+pub const MAX_GLOBS: usize = 1024;
 
 /// `find_files`: a recursive search by name glob and size.
 pub struct FindFiles;
@@ -489,8 +490,14 @@ impl Tool for FindFiles {
             .clamp(1, FIND_MAX_LIMIT) as usize;
         let sized = min.is_some() || max.is_some();
         let window = TimeWindow::from_args(a)?;
+        // names without a wildcard are looked up, the others matched in turn
+        let (literal, patterns): (Vec<&str>, Vec<&str>) =
+            globs.iter().partition(|g| !g.contains(['*', '?']));
+        let literal: std::collections::HashSet<&str> = literal.into_iter().collect();
         let matches = |e: &Entry| {
-            (globs.is_empty() || globs.iter().any(|g| glob_match(g, &e.name)))
+            (globs.is_empty()
+                || literal.contains(e.name.as_str())
+                || patterns.iter().any(|g| glob_match(g, &e.name)))
                 && (!sized
                     || (e.kind != EntryKind::Dir
                         && min.is_none_or(|m| e.size >= m)

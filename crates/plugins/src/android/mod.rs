@@ -75,6 +75,7 @@
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
+//! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent) | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
@@ -123,6 +124,7 @@ mod keep;
 mod kijiji;
 mod kik;
 mod life360;
+mod lifecycle;
 mod line;
 mod linkedin;
 mod maps;
@@ -192,6 +194,9 @@ pub struct AndroidPlugin;
 const ARTEFACTS: &[(&str, &str)] = &[
     ("build.prop", "device"),
     ("serial_no", "device"),
+    ("factory_reset", "device"),
+    ("last_boot_time_utc", "device"),
+    ("checkpoints-*", "device"),
     ("telephony.db", "device"),
     ("accounts*.db", "accounts"),
     ("constellation.db", "device"),
@@ -907,6 +912,11 @@ impl Plugin for AndroidPlugin {
                 "which app was used when and for how long; activity, screen and keyguard events",
             ),
             e(
+                "device lifecycle",
+                &["/bootstat/", "/shutdown-checkpoints/"],
+                "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked",
+            ),
+            e(
                 "notification history",
                 &["/notification_history/"],
                 "the notifications of the last day (when the user turned the history on): app, channel, posted, title, text, conversation",
@@ -1285,6 +1295,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("serial_no") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 files::serial_no(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| lifecycle::is_bootstat(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                lifecycle::bootstat(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| lifecycle::is_checkpoints(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                lifecycle::checkpoints(ctx, l)
             })?;
         }
         for l in of("telephony.db") {

@@ -87,8 +87,13 @@ impl Plugin for DiskPlugin {
         volumes(ctx)?;
         // Android databases and property files anywhere in the tree (a phone's /data copied
         // to a stick) are read by the Android plugin's parsers, which first decide and record
-        // the source's phone region; then the generic tree triage.
-        crate::android::artefacts(ctx, false)?;
+        // the source's phone region; then the generic tree triage. A tree with the Android
+        // layout (a bare userdata image) is claimed by the Android plugin as well, which reads
+        // them itself: read here too, every finding would be recorded twice.
+        let source = ctx.session().source(&ctx.source().id)?;
+        if crate::android::android_layout(&source.scan.root).is_empty() {
+            crate::android::artefacts(ctx, false)?;
+        }
         crate::tree::contents(ctx)
     }
 }

@@ -100,6 +100,7 @@
 //! | `CloudDocs/session/db/server.db`, `client.db` | [`clouddocs`] | one per device of the account that wrote to iCloud Drive, per person who shared items, per file or folder (path, size, created, modified, last opened, the device that wrote its version, sharing and by whom, tags, favourite, Recently Deleted), per app library, per OS build booted | each device by name (`clouddocs-device:<name>`) |
 //! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
 //! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
+//! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -199,6 +200,7 @@ pub mod voicememos;
 pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
+pub mod wipe;
 pub mod wire;
 pub mod zalo;
 pub mod zangi;
@@ -414,6 +416,7 @@ impl Plugin for Ios {
         ctx.artefact("iCloud Drive (Files app)", || clouddocs::triage(&run))?;
         ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
         ctx.artefact("installation logs", || installlog::triage(&run))?;
+        ctx.artefact("wipe indicators", || wipe::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1422,6 +1425,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "apps installed and uninstalled (App Store placeholder, customer, system), containers made live, moved or destroyed, delta updates, reboots, each with its local time",
         ),
         entry(
+            "wipe indicators",
+            &["/root/.obliterated\"", "/root/.bootstrapped\""],
+            "when the device was last erased and set up again (the first boot after its last reset)",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1488,6 +1496,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
         "CloudRecordings.db" => "media",
+        ".obliterated" | ".bootstrapped" if path.contains("/root/") => "device",
         b if b.starts_with("mobile_installation.log.") => "apps",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
@@ -1634,6 +1643,8 @@ const SEARCHED: &[&str] = &[
     "CloudRecordings.db",
     "Recordings.db",
     "mobile_installation.log.*",
+    ".obliterated",
+    ".bootstrapped",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",
@@ -2412,5 +2423,12 @@ mod tests {
             }
         }
         assert!(seen > 50, "the scan found {seen} names");
+        // the one search takes them all in one find_files call
+        assert!(
+            globs.len() <= masf_tools::fs_tools::MAX_GLOBS,
+            "{} globs: find_files takes at most {}",
+            globs.len(),
+            masf_tools::fs_tools::MAX_GLOBS
+        );
     }
 }

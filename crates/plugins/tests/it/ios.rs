@@ -1113,6 +1113,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("iCloud Drive (Files app)", false),
             ("Voice Memos", false),
             ("installation logs", false),
+            ("wipe indicators", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),

@@ -65,6 +65,7 @@ mod kijiji;
 mod kik_android;
 mod layouts;
 mod life360;
+mod lifecycle;
 mod limits;
 mod line_android;
 mod linkedin;

@@ -1,0 +1,151 @@
+//! The device's life: factory resets, boots and shutdowns, for the examiner's question whether the
+//! phone was wiped or restarted around the events of the case.
+//!
+//! - `bootstat` records (`/data/misc/bootstat/factory_reset`, `last_boot_time_utc`), ALEAPP's
+//!   `factory_reset` and `last_boot_time`: AOSP's `BootEventRecordStore` keeps each record's
+//!   value in the file's modification time (the file is empty), so one `device` phenomenon per
+//!   record with that time as `stat` gives it: when the device was last reset to its factory
+//!   state, when it last booted. An extraction that does not keep modification times makes them
+//!   the extraction's (said in each interpretation).
+//! - Shutdown checkpoints (`/data/system/shutdown-checkpoints/checkpoints-<n>`, Android 13 on),
+//!   ALEAPP's `shutdown_checkpoints`: one `device` phenomenon per `Shutdown request from …` —
+//!   who asked (the system, a binder call, an intent or an app), the time (`epoch=`, Unix ms) and
+//!   the lines that follow it (the calling process, the method).
+//!
+//! Identities: none observed.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_graph::{FactType, TimeEncoding};
+use serde_json::json;
+
+use super::Located;
+use crate::calls::call_or_note;
+use crate::drafts::{Draft, record_draft, unix_millis};
+use crate::identity::{args_on, artefact_name};
+
+/// The bootstat records read, and what each time is.
+const RECORDS: [(&str, &str); 2] = [
+    ("factory_reset", "Factory reset (bootstat)"),
+    ("last_boot_time_utc", "Last boot (bootstat)"),
+];
+
+/// Whether `l` is a bootstat record this reads.
+pub fn is_bootstat(l: &Located) -> bool {
+    l.path.contains("/bootstat/") && RECORDS.iter().any(|(n, _)| *n == l.name())
+}
+
+/// Whether `l` is a shutdown checkpoints file.
+pub fn is_checkpoints(l: &Located) -> bool {
+    l.path.contains("/shutdown-checkpoints/") && l.name().starts_with("checkpoints-")
+}
+
+/// One bootstat record: its modification time.
+pub fn bootstat(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = call_or_note(
+        ctx,
+        &name,
+        "stat",
+        args_on(&l.tree, json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let Some(modified) = inv
+        .output
+        .text
+        .lines()
+        .find_map(|line| line.strip_prefix("modified: "))
+        .map(str::trim)
+    else {
+        ctx.unparsed(
+            &name,
+            "the file system keeps no modification time for it: the record's value is that time",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    let what = RECORDS
+        .iter()
+        .find(|(n, _)| *n == l.name())
+        .map(|(_, w)| *w)
+        .unwrap_or("bootstat record");
+    let (value, encoding) = match modified.strip_suffix("(local)") {
+        Some(v) => (v.trim_end(), TimeEncoding::FatLocal),
+        None => (modified, TimeEncoding::Iso8601),
+    };
+    let mut d = Draft::new("device", format!("{what}: {value}"));
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    d.time(Some(modified), Some(encoding), what, &inv);
+    d.interpretation = format!(
+        "{name}: Android's boot statistics keep the {} record's value in the file's modification time ({value}): {}. An extraction that did not keep the file's times would make this the extraction's time.",
+        l.name(),
+        if l.name() == "factory_reset" {
+            "when the device was last reset to its factory state"
+        } else {
+            "when the device last booted (UTC)"
+        }
+    );
+    record_draft(ctx, d)
+}
+
+/// One shutdown checkpoints file: each request with the lines that follow it.
+pub fn checkpoints(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = call_or_note(
+        ctx,
+        &name,
+        "read_text",
+        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
+    )?
+    else {
+        return Ok(());
+    };
+    let text = &inv.output.text;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix("Shutdown request from ") else {
+            continue;
+        };
+        found += 1;
+        let who = rest.split(" at ").next().unwrap_or(rest).trim();
+        let epoch = rest
+            .split_once("epoch=")
+            .and_then(|(_, e)| e.split(|c: char| !c.is_ascii_digit()).next())
+            .filter(|e| !e.is_empty());
+        // the request's details: the lines up to the next request or a blank line
+        let details: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.trim().is_empty() && !l.starts_with("Shutdown request from "))
+            .map(|l| l.trim())
+            .take(8)
+            .collect();
+        let mut d = Draft::new("device", format!("Shutdown requested by {who}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, Some(line.trim()), &inv);
+        d.fact(FactType::Identifier, Some(who), &inv);
+        d.time(epoch, unix_millis(epoch), "Shutdown requested", &inv);
+        for l in &details {
+            d.fact(FactType::Text, Some(l), &inv);
+        }
+        d.interpretation = format!(
+            "{name}: Android recorded a request to shut down or reboot the device from {who} at {} (Unix ms){}.",
+            epoch.unwrap_or("a time not kept"),
+            if details.is_empty() {
+                String::new()
+            } else {
+                format!("; then {}", details.join(" | "))
+            }
+        );
+        record_draft(ctx, d)?;
+    }
+    if found == 0 {
+        ctx.unparsed(
+            &name,
+            "no line starts with 'Shutdown request from '",
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    Ok(())
+}
