@@ -76,6 +76,8 @@
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent) | — |
+//! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
+//! | `com.waze/user.db` ([`crate::waze`], shared with iOS) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
@@ -98,6 +100,7 @@
 //! output a fact cites) up to [`crate::calls::ROW_CAP`] rows; rows past the cap are noted as not
 //! read, or for SMS, calls and media give one summary phenomenon (count, first and last time).
 
+mod appops;
 mod apps;
 mod blocked;
 mod bluesky;
@@ -195,6 +198,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("build.prop", "device"),
     ("serial_no", "device"),
     ("factory_reset", "device"),
+    ("appops.xml", "apps"),
+    ("user.db", "locations"),
     ("last_boot_time_utc", "device"),
     ("checkpoints-*", "device"),
     ("telephony.db", "device"),
@@ -912,6 +917,16 @@ impl Plugin for AndroidPlugin {
                 "which app was used when and for how long; activity, screen and keyguard events",
             ),
             e(
+                "Waze user.db",
+                &["/com.waze/user.db\""],
+                "Waze's places, recent destinations, saved places (home, work), places shared with the user, planned drives",
+            ),
+            e(
+                "app ops",
+                &["/appops.xml\""],
+                "when each app last used or was refused location, camera, microphone, contacts, SMS, clipboard and other protected operations",
+            ),
+            e(
                 "device lifecycle",
                 &["/bootstat/", "/shutdown-checkpoints/"],
                 "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked",
@@ -1099,6 +1114,9 @@ impl Plugin for AndroidPlugin {
         }
         if notifications::history_file(path) {
             return Some("notifications");
+        }
+        if name == "user.db" {
+            return crate::waze::is_android(path).then_some("locations");
         }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
@@ -1296,6 +1314,17 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 files::serial_no(ctx, l)
             })?;
+        }
+        for l in of("user.db")
+            .into_iter()
+            .filter(|l| crate::waze::is_android(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::waze::user_db(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("appops.xml") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || appops::appops(ctx, l))?;
         }
         for l in found.iter().filter(|l| lifecycle::is_bootstat(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

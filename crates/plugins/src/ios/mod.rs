@@ -101,6 +101,9 @@
 //! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
 //! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
+//! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
+//! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
+//! | Waze `Documents/user.db` of the container holding `com.waze.iphone.plist` | [`crate::waze`] (shared with Android) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -174,6 +177,7 @@ pub mod reminders;
 pub mod routined;
 pub mod safari;
 pub mod safarihistory;
+pub mod safarisearches;
 pub mod safaritabs;
 pub mod screentime;
 pub mod session;
@@ -197,6 +201,7 @@ pub mod venmo;
 pub mod viber;
 pub mod voicemail;
 pub mod voicememos;
+pub mod webclips;
 pub mod wechat;
 pub mod whatsapp;
 pub mod wifi;
@@ -417,6 +422,9 @@ impl Plugin for Ios {
         ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
         ctx.artefact("installation logs", || installlog::triage(&run))?;
         ctx.artefact("wipe indicators", || wipe::triage(&run))?;
+        ctx.artefact("Safari recent searches", || safarisearches::triage(&run))?;
+        ctx.artefact("home screen web clips", || webclips::triage(&run))?;
+        ctx.artefact("Waze user.db", || waze(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -550,6 +558,38 @@ fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("arroyo.db", |find, path| {
         if crate::snapchat::is_arroyo(path) {
             crate::snapchat::arroyo(run.ctx, &tree, path, find, &BTreeMap::new(), None)
+        } else {
+            Ok(())
+        }
+    })
+}
+
+/// Waze's `user.db` ([`crate::waze`]): the one in the app container that holds Waze's
+/// preferences (`com.waze.iphone.plist`), or that FrontBoard's application state names
+/// `com.waze.iphone`; other apps' `user.db` are left alone.
+fn waze(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    let mut containers: BTreeSet<String> = run
+        .containers
+        .borrow()
+        .iter()
+        .filter(|(bundle, _, _)| bundle == "com.waze.iphone")
+        .map(|(_, c, _)| c.clone())
+        .collect();
+    if let Some((_, prefs)) = run.find("com.waze.iphone.plist")? {
+        containers.extend(
+            prefs
+                .iter()
+                .filter_map(|p| container_of(p))
+                .map(str::to_string),
+        );
+    }
+    run.each("user.db", |find, path| {
+        if container_of(path).is_some_and(|c| containers.contains(c)) {
+            crate::waze::user_db(run.ctx, &tree, path, find)
         } else {
             Ok(())
         }
@@ -1430,6 +1470,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "when the device was last erased and set up again (the first boot after its last reset)",
         ),
         entry(
+            "Safari recent searches",
+            &["/com.apple.mobilesafari.plist\""],
+            "the searches the user typed in Safari's address bar, with their times",
+        ),
+        entry(
+            "home screen web clips",
+            &[".webclip/Info.plist\""],
+            "the web pages and web apps on the home screen: title, address",
+        ),
+        entry(
+            "Waze user.db",
+            &["/Documents/user.db\""],
+            "Waze's places, recent destinations, saved places (home, work), places shared with the user, planned drives",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1496,6 +1551,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
         "CloudRecordings.db" => "media",
+        "com.apple.mobilesafari.plist" => "web",
+        "com.waze.iphone.plist" => "locations",
+        "Info.plist" if path.contains(".webclip/") => "web",
         ".obliterated" | ".bootstrapped" if path.contains("/root/") => "device",
         b if b.starts_with("mobile_installation.log.") => "apps",
         "Recordings.db" if path.contains("/Recordings/") => "media",
@@ -1645,6 +1703,10 @@ const SEARCHED: &[&str] = &[
     "mobile_installation.log.*",
     ".obliterated",
     ".bootstrapped",
+    "com.apple.mobilesafari.plist",
+    "*.webclip",
+    "user.db",
+    "com.waze.iphone.plist",
     "*TrustedPeersHelper.db",
     "com.apple.icloud.fmfd.notbackedup.plist",
     "com.apple.icloud.findmydeviced.FMIPAccounts.plist",
