@@ -1563,6 +1563,52 @@ pub fn args_on(tree: &TreeRef, mut args: serde_json::Value) -> serde_json::Value
     args
 }
 
+/// The files below every folder of `tree` named `name` (one `find_files` for the folders, then
+/// one listing of each, non-empty files only), each with the listing that names it: artefacts
+/// whose files are named by a time or a number rather than by what they are (usage
+/// statistics, notification history).
+pub fn files_in_dirs_named(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    name: &str,
+) -> Result<Vec<(String, masf_tools::Invoked)>, RuntimeError> {
+    let dirs = ctx.call(
+        "find_files",
+        args_on(tree, serde_json::json!({"name_glob": name, "limit": 100})),
+    )?;
+    if !crate::calls::succeeded(&dirs) {
+        return Ok(Vec::new());
+    }
+    // the directories the search found (`dir` lines: kind … path)
+    let found: Vec<String> = dirs
+        .output
+        .text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.splitn(7, '\t').collect::<Vec<_>>())
+        .filter(|c| c.len() == 7 && c[0] == "dir")
+        .map(|c| c[6].to_string())
+        .collect();
+    let mut files = Vec::new();
+    for dir in found {
+        let listing = ctx.call(
+            "find_files",
+            args_on(
+                tree,
+                serde_json::json!({"path": dir, "min_size": 1, "limit": 20000}),
+            ),
+        )?;
+        if !crate::calls::succeeded(&listing) {
+            continue;
+        }
+        for p in crate::outputs::found_paths(&listing.output.text) {
+            files.push((p, listing.clone()));
+        }
+    }
+    Ok(files)
+}
+
 /// The MD5 of `s` in lower-case hex (a name derived from a value: AsyncStorage's file names, an
 /// ADB host's entity context).
 pub fn md5_hex(s: &str) -> String {

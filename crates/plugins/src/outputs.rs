@@ -200,6 +200,20 @@ pub fn raw(table: &Table, row: &[Option<String>], col: &str) -> Option<String> {
     table.get(row, col).map(escape)
 }
 
+/// The modification time a `stat` output gives (`modified: <value>`), with its encoding: a FAT
+/// or ZIP local time (`… (local)`) or a UTC time. `None` when the file system keeps none.
+pub fn stat_modified(stat_output: &str) -> Option<(&str, masf_graph::TimeEncoding)> {
+    let v = stat_output
+        .lines()
+        .find_map(|line| line.strip_prefix("modified: "))?
+        .trim();
+    Some(if v.ends_with("(local)") {
+        (v, masf_graph::TimeEncoding::FatLocal)
+    } else {
+        (v, masf_graph::TimeEncoding::Iso8601)
+    })
+}
+
 /// Escapes a cell the way `sqlite_query` prints it.
 pub fn escape(s: &str) -> String {
     masf_tools::sqlite::escape_cell(s)

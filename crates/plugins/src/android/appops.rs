@@ -15,7 +15,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use quick_xml::events::Event;
 
-use super::{Located, MAX_ROWS};
+use super::{Attrs, Located, MAX_ROWS};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::artefact_name;
 
@@ -154,9 +154,6 @@ const LEGACY: [(&str, &str, &str); 6] = [
     ("tt", "rt", "top sleeping"),
 ];
 
-/// An element's attributes, as the text holds them.
-type Attrs = Vec<(String, String)>;
-
 /// One recorded use: package, uid, the op's attributes, the state entry's (empty: legacy).
 struct Use {
     pkg: String,
@@ -181,17 +178,7 @@ fn timed(attrs: &Attrs, keys: &[&str]) -> bool {
 /// The uses `appops.xml` records, in document order.
 fn parse(xml: &str) -> Result<Vec<Use>, String> {
     let mut reader = quick_xml::Reader::from_str(xml);
-    let attrs = |e: &quick_xml::events::BytesStart<'_>| -> Attrs {
-        e.attributes()
-            .flatten()
-            .map(|a| {
-                (
-                    AsRef::<str>::as_ref(&a.key).to_string(),
-                    a.value.into_owned(),
-                )
-            })
-            .collect()
-    };
+    let attrs = super::xml_attrs;
     let (mut pkg, mut uid, mut op): (String, String, Option<Attrs>) = Default::default();
     let mut seen_root = false;
     let mut uses = Vec::new();

@@ -15,7 +15,7 @@
 //! Identities: none observed.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{FactType, TimeEncoding};
+use masf_graph::FactType;
 use serde_json::json;
 
 use super::Located;
@@ -51,13 +51,7 @@ pub fn bootstat(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let Some(modified) = inv
-        .output
-        .text
-        .lines()
-        .find_map(|line| line.strip_prefix("modified: "))
-        .map(str::trim)
-    else {
+    let Some((modified, encoding)) = crate::outputs::stat_modified(&inv.output.text) else {
         ctx.unparsed(
             &name,
             "the file system keeps no modification time for it: the record's value is that time",
@@ -70,10 +64,9 @@ pub fn bootstat(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         .find(|(n, _)| *n == l.name())
         .map(|(_, w)| *w)
         .unwrap_or("bootstat record");
-    let (value, encoding) = match modified.strip_suffix("(local)") {
-        Some(v) => (v.trim_end(), TimeEncoding::FatLocal),
-        None => (modified, TimeEncoding::Iso8601),
-    };
+    let value = modified
+        .strip_suffix("(local)")
+        .map_or(modified, str::trim_end);
     let mut d = Draft::new("device", format!("{what}: {value}"));
     d.fact(FactType::Path, Some(&l.path), &l.found);
     d.time(Some(modified), Some(encoding), what, &inv);

@@ -2029,6 +2029,23 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
 /// the XML text with `parse`: the call, the format its first line names (`xml`, `abx
 /// (decoded)`) and what `parse` made of it; `None` when the call failed or the text is not
 /// `kind` ("could not parse {artefact} as {kind}: {why}"), each noted.
+/// An element's attributes, as the text holds them (raw values, entities left as written, so
+/// that each grounds verbatim in `read_xml`'s output).
+pub(crate) type Attrs = Vec<(String, String)>;
+
+/// The attributes of `e` ([`Attrs`]).
+pub(crate) fn xml_attrs(e: &quick_xml::events::BytesStart<'_>) -> Attrs {
+    e.attributes()
+        .flatten()
+        .map(|a| {
+            (
+                AsRef::<str>::as_ref(&a.key).to_string(),
+                a.value.into_owned(),
+            )
+        })
+        .collect()
+}
+
 pub(crate) fn read_xml<T>(
     ctx: &AgentCtx<'_>,
     l: &Located,

@@ -32,38 +32,10 @@ pub fn history_file(path: &str) -> bool {
 
 /// Finds the notification history folders of `tree` and reads each file.
 pub fn locate_and_triage(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
-    let dirs = ctx.call(
-        "find_files",
-        args_on(
-            tree,
-            json!({"name_glob": "notification_history", "limit": 100}),
-        ),
-    )?;
-    if !crate::calls::succeeded(&dirs) {
-        return Ok(());
-    }
-    let found: Vec<String> = dirs
-        .output
-        .text
-        .lines()
-        .skip(1)
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.splitn(7, '\t').collect::<Vec<_>>())
-        .filter(|c| c.len() == 7 && c[0] == "dir")
-        .map(|c| c[6].to_string())
-        .collect();
-    for dir in found {
-        let listing = ctx.call(
-            "find_files",
-            args_on(tree, json!({"path": dir, "min_size": 1, "limit": 20000})),
-        )?;
-        if !crate::calls::succeeded(&listing) {
-            continue;
-        }
-        for path in crate::outputs::found_paths(&listing.output.text) {
-            if history_file(&path) {
-                one(ctx, tree, &listing, &path)?;
-            }
+    for (path, listing) in crate::identity::files_in_dirs_named(ctx, tree, "notification_history")?
+    {
+        if history_file(&path) {
+            one(ctx, tree, &listing, &path)?;
         }
     }
     Ok(())

@@ -9,7 +9,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use quick_xml::events::Event;
 
-use super::Located;
+use super::{Attrs, Located};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::artefact_name;
 
@@ -21,25 +21,12 @@ pub fn is_task_file(l: &Located) -> bool {
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// An element's attributes, as the text holds them.
-type Attrs = Vec<(String, String)>;
-
 /// The root `<task>` element's attributes and its `<intent>`'s.
 fn parse(xml: &str) -> Result<(Attrs, Attrs), String> {
     let mut reader = quick_xml::Reader::from_str(xml);
     let mut task = None;
     let mut intent = Vec::new();
-    let attrs = |e: &quick_xml::events::BytesStart<'_>| -> Attrs {
-        e.attributes()
-            .flatten()
-            .map(|a| {
-                (
-                    AsRef::<str>::as_ref(&a.key).to_string(),
-                    a.value.into_owned(),
-                )
-            })
-            .collect()
-    };
+    let attrs = super::xml_attrs;
     loop {
         match reader.read_event() {
             Ok(Event::Start(e)) | Ok(Event::Empty(e)) => {

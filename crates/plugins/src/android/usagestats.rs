@@ -950,40 +950,12 @@ pub fn triage(
 
 /// Finds the `usagestats` directories of `tree` and reads their interval files ([`triage`]).
 pub fn locate_and_triage(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
-    let dirs = ctx.call(
-        "find_files",
-        args_on(tree, json!({"name_glob": "usagestats", "limit": 100})),
-    )?;
-    if !crate::calls::succeeded(&dirs) {
-        return Ok(());
-    }
-    // the directories the search found (`dir` lines: kind … path)
-    let found: Vec<String> = dirs
-        .output
-        .text
-        .lines()
-        .skip(1)
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.splitn(7, '\t').collect::<Vec<_>>())
-        .filter(|c| c.len() == 7 && c[0] == "dir")
-        .map(|c| c[6].to_string())
-        .collect();
-    for dir in found {
-        let listing = ctx.call(
-            "find_files",
-            args_on(tree, json!({"path": dir, "min_size": 1, "limit": 20000})),
-        )?;
-        if !crate::calls::succeeded(&listing) {
-            continue;
-        }
-        let files: Vec<(String, Invoked)> = crate::outputs::found_paths(&listing.output.text)
+    let files: Vec<(String, Invoked)> =
+        crate::identity::files_in_dirs_named(ctx, tree, "usagestats")?
             .into_iter()
-            .filter(|p| interval_file(p).is_some())
-            .map(|p| (p, listing.clone()))
+            .filter(|(p, _)| interval_file(p).is_some())
             .collect();
-        triage(ctx, tree, &files)?;
-    }
-    Ok(())
+    triage(ctx, tree, &files)
 }
 
 #[cfg(test)]

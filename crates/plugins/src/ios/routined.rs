@@ -73,6 +73,28 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     })
 }
 
+/// A `locations` draft of row `row` titled `<what> <Z_PK>: <latitude>, <longitude>`, with the
+/// store's path; and the row's key.
+fn located(
+    what: &str,
+    path: &str,
+    find: &Invoked,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+) -> (String, Draft) {
+    let pk = raw(t, row, "pk").unwrap_or_default();
+    let mut d = Draft::new(
+        "locations",
+        format!(
+            "{what} {pk}: {}, {}",
+            raw(t, row, "latitude").as_deref().unwrap_or("?"),
+            raw(t, row, "longitude").as_deref().unwrap_or("?")
+        ),
+    );
+    d.fact(FactType::Path, Some(path), find);
+    (pk, d)
+}
+
 /// What routined learned (`Local.sqlite`, and the copy iCloud syncs, `Cloud-V2.sqlite`): visits,
 /// trips, places and locations of interest.
 fn learned(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
@@ -410,16 +432,7 @@ fn interests(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
-        let pk = raw(t, row, "pk").unwrap_or_default();
-        let mut d = Draft::new(
-            "locations",
-            format!(
-                "Location of interest {pk}: {}, {}",
-                raw(t, row, "latitude").as_deref().unwrap_or("?"),
-                raw(t, row, "longitude").as_deref().unwrap_or("?")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
+        let (pk, mut d) = located("Location of interest", path, find, t, row);
         let said = fields(
             &mut d,
             t,
@@ -483,16 +496,7 @@ fn vehicles(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
-        let pk = raw(t, row, "pk").unwrap_or_default();
-        let mut d = Draft::new(
-            "locations",
-            format!(
-                "Parked car {pk}: {}, {}",
-                raw(t, row, "latitude").as_deref().unwrap_or("?"),
-                raw(t, row, "longitude").as_deref().unwrap_or("?")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
+        let (pk, mut d) = located("Parked car", path, find, t, row);
         let said = fields(
             &mut d,
             t,
@@ -561,18 +565,9 @@ fn fixes(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
-        let pk = raw(t, row, "pk").unwrap_or_default();
+        let (pk, mut d) = located("routined location", path, find, t, row);
         let lat = raw(t, row, "latitude");
         let lon = raw(t, row, "longitude");
-        let mut d = Draft::new(
-            "locations",
-            format!(
-                "routined location {pk}: {}, {}",
-                lat.as_deref().unwrap_or("?"),
-                lon.as_deref().unwrap_or("?")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
         let said = fields(
             &mut d,
             t,
@@ -656,16 +651,7 @@ fn visits(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeEr
         return Ok(());
     };
     for (inv, t, row) in paged.rows() {
-        let pk = raw(t, row, "pk").unwrap_or_default();
-        let mut d = Draft::new(
-            "locations",
-            format!(
-                "Significant location visit {pk}: {}, {}",
-                raw(t, row, "latitude").as_deref().unwrap_or("?"),
-                raw(t, row, "longitude").as_deref().unwrap_or("?")
-            ),
-        );
-        d.fact(FactType::Path, Some(path), find);
+        let (pk, mut d) = located("Significant location visit", path, find, t, row);
         let said = fields(
             &mut d,
             t,

@@ -8,7 +8,7 @@
 //! Identities: none observed.
 
 use masf_agents::RuntimeError;
-use masf_graph::{FactType, TimeEncoding};
+use masf_graph::FactType;
 use masf_tools::Invoked;
 use serde_json::json;
 
@@ -39,24 +39,13 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str, what: &str) -> Result<(), 
     else {
         return Ok(());
     };
-    let Some(modified) = inv
-        .output
-        .text
-        .lines()
-        .find_map(|line| line.strip_prefix("modified: "))
-        .map(str::trim)
-    else {
+    let Some((modified, encoding)) = crate::outputs::stat_modified(&inv.output.text) else {
         run.ctx.unparsed(
             path,
             "the file system keeps no modification time for it: the indicator's value is that time",
             Some(&inv.record.invocation_id),
         )?;
         return Ok(());
-    };
-    let encoding = if modified.ends_with("(local)") {
-        TimeEncoding::FatLocal
-    } else {
-        TimeEncoding::Iso8601
     };
     let mut d = Draft::new("device", format!("{what}: {modified}"));
     d.fact(FactType::Path, Some(path), find);
