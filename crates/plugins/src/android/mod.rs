@@ -82,6 +82,7 @@
 //! | Google Keep `keep.db` ([`keep`]) | one per note item (title, text, synced text, times, deleted, last modifier); one per sharing | `owner`: the notes' Google accounts; `handle:<e-mail>`: who a note is shared with or was changed by; wallet claims of the account's user |
 //! | Play Store `library.db`, `localappstate.db`, `suggestions.db` ([`playstore`]) | one per item an account acquired (account, document id, library, types, purchase time); one per app the store installed (title, account, first download, last update, install reason, auto-update, requesting app, …); one per store search | `owner`: every Google account that acquired or installed something |
 //! | `WifiConfigStore.xml`, `wpa_supplicant.conf` | one per saved Wi-Fi network (never its key) | — |
+//! | `WifiConfigStoreSoftAp.xml` ([`hotspot`]) | the phone's Wi-Fi hotspot: name, security, band, channel, hidden, blocked and allowed clients (never its passphrase) | — |
 //! | `bt_config.conf` | the adapter; one per known Bluetooth device (never a key) | `device`: the Bluetooth name |
 //! | Play services `constellation.db`, `google_account_history.db` ([`gms`]) | one per SIM number Google verified (number, IMSI, the SIM's own number, state, method, slot, time); one per change to a Google account (account, change type, event, data) | `owner`: the numbers and the Google accounts; `device`: the IMSIs |
 //! | `/data/misc/adb/adb_keys` ([`crate::adb`]) | one per computer the device allowed USB debugging from (its user and host as adb named them, its public key) | `adb-host:<hash>`: the key (strong) and host name, as the computer's own `adbkey.pub` is observed |
@@ -119,6 +120,7 @@ mod files;
 mod gms;
 mod groupme;
 mod hinge;
+mod hotspot;
 mod imo;
 mod instagram;
 mod intercom;
@@ -315,6 +317,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tango_profile.db", "contacts"),
     ("turbo.db", "device"),
     ("WifiConfigStore.xml", "wifi"),
+    ("WifiConfigStoreSoftAp.xml", "wifi"),
     ("wpa_supplicant.conf", "wifi"),
     ("bt_config.conf", "bluetooth"),
     ("adb_keys", "device"),
@@ -915,6 +918,11 @@ impl Plugin for AndroidPlugin {
                 "usage statistics",
                 &["/usagestats/"],
                 "which app was used when and for how long; activity, screen and keyguard events",
+            ),
+            e(
+                "Wi-Fi hotspot",
+                &["/WifiConfigStoreSoftAp.xml\""],
+                "the hotspot the phone offers others: its name, security, band, hidden flag, blocked and allowed clients (never its passphrase)",
             ),
             e(
                 "Waze user.db",
@@ -1670,6 +1678,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::firefox::form_history(ctx, &l.tree, &l.path, &l.found)
             })?;
+        }
+        for l in of("WifiConfigStoreSoftAp.xml") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || hotspot::softap(ctx, l))?;
         }
         for l in of("WifiConfigStore.xml") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {

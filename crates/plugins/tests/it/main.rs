@@ -44,6 +44,7 @@ mod google_messages;
 mod groupme;
 mod groupme_android;
 mod hinge;
+mod hotspot;
 mod imo_android;
 mod instagram_android;
 mod installlog;
