@@ -138,15 +138,7 @@ pub fn softap(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         .map(|v| v.raw.trim().to_string());
     let shown = ssid
         .as_deref()
-        .map(|s| {
-            let inner = s
-                .strip_prefix("&quot;")
-                .and_then(|s| s.strip_suffix("&quot;"))
-                .unwrap_or(s);
-            quick_xml::escape::unescape(inner)
-                .map(|c| c.into_owned())
-                .unwrap_or_else(|_| inner.to_string())
-        })
+        .map(|s| super::system::ssid_of(s).1)
         .unwrap_or_else(|| "unnamed".into());
     let mut d = Draft::new("wifi", format!("Wi-Fi hotspot {shown}"));
     d.fact(FactType::Path, Some(&l.path), &l.found);

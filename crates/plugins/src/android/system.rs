@@ -344,7 +344,7 @@ pub fn parse_wifi_store(text: &str) -> Result<Vec<WifiNetwork>, String> {
 
 /// The SSID as the file writes it without its `&quot;` quotes (a hex SSID as it is), and its
 /// readable form.
-fn ssid_of(raw_ssid: &str) -> (String, String) {
+pub(super) fn ssid_of(raw_ssid: &str) -> (String, String) {
     let inner = raw_ssid
         .strip_prefix("&quot;")
         .and_then(|s| s.strip_suffix("&quot;"))
