@@ -69,6 +69,7 @@
 //! | imo `com.imo.android.imo*/databases/accountdb.db`, `imofriends.db` ([`imo`]) | the account; one per buddy and message (partner, direction as ALEAPP reads `message_type`, text, attachment path, read) | `imo:<buid>` persons (the id iOS's `IMODb2.sqlite` keeps, name); `owner`: `imo:<uid>` of `accountdb.db`; wallet claims of a message's writer |
 //! | Skype `com.skype.raider/databases/live:<account>` ([`skype`]) | the account; one per contact, group, message and call | `skype:<id>` persons (Skype id, name); `owner`: the account the store is named after; wallet claims of a message's writer |
 //! | Zapya `transfer20.db` ([`zapya`]) | one per phone-to-phone transfer (other device, file, time, direction as stored) | — |
+//! | SHAREit `history.db`, Xender `trans-history-db` ([`transfers`]) | one per phone-to-phone transfer (other device's id and name, sender and recipient, file, size, time, direction as stored, session); one per device Xender met (id, nickname, connections) | — |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
 //! | `packages.list` | the installed packages | — |
@@ -160,6 +161,7 @@ mod textnow;
 mod threads;
 mod tiktok;
 mod tinder;
+mod transfers;
 mod truecaller;
 mod tusky;
 mod usagestats;
@@ -223,6 +225,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("kikCoreDatabase.db", "accounts"),
     ("live:*", "messages"),
     ("transfer20.db", "files"),
+    ("history.db", "files"),
+    ("trans-history-db", "files"),
     ("accountdb.db", "accounts"),
     ("cash_money.db", "transactions"),
     ("groupme.db", "messages"),
@@ -995,6 +999,11 @@ impl Plugin for AndroidPlugin {
                 "files moved phone to phone with Zapya: the other device, the file, the time",
             ),
             e(
+                "SHAREit history.db and Xender trans-history-db",
+                &["/com.lenovo.anyshare", "/cn.xender/"],
+                "files moved phone to phone with SHAREit or Xender: the other device, sender and recipient, the file, the time; the devices Xender met",
+            ),
+            e(
                 "AirGuard attd_db",
                 &["/attd_db\""],
                 "trackers (AirTags, Tiles) that followed the phone, with times and positions",
@@ -1125,6 +1134,9 @@ impl Plugin for AndroidPlugin {
         }
         if name == "user.db" {
             return crate::waze::is_android(path).then_some("locations");
+        }
+        if name == "history.db" {
+            return path.contains("/com.lenovo.anyshare").then_some("files");
         }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
@@ -1618,6 +1630,22 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 zapya::transfers(ctx, l)
+            })?;
+        }
+        for l in of("history.db")
+            .into_iter()
+            .filter(|l| transfers::is_shareit(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                transfers::shareit(ctx, l)
+            })?;
+        }
+        for l in of("trans-history-db")
+            .into_iter()
+            .filter(|l| transfers::is_xender(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                transfers::xender(ctx, l)
             })?;
         }
         for l in of("attd_db") {

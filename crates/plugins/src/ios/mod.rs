@@ -104,6 +104,7 @@
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
 //! | Waze `Documents/user.db` of the container holding `com.waze.iphone.plist` | [`crate::waze`] (shared with Android) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | none |
+//! | `Health/healthdb.sqlite`, `Health/healthdb_secure.sqlite` | [`health`] | one per device that gave Health data (name, manufacturer, model, hardware, firmware, software, local identifier, sync provenance and identity, first met); one per workout activity (start, end, type, indoor or outdoor, duration, distance, goal, active and resting energy, METs, heart rate, weather, where the weather was read, elevation, the device and app that recorded it, time zone, added) | a device's local identifier that is a Bluetooth address (`bluetooth:<address>`) |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -149,6 +150,7 @@ pub mod gmail;
 pub mod googlevoice;
 pub mod groupme;
 pub mod groupmedb;
+pub mod health;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
@@ -425,6 +427,7 @@ impl Plugin for Ios {
         ctx.artefact("Safari recent searches", || safarisearches::triage(&run))?;
         ctx.artefact("home screen web clips", || webclips::triage(&run))?;
         ctx.artefact("Waze user.db", || waze(&run))?;
+        ctx.artefact("Apple Health", || health::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1485,6 +1488,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Waze's places, recent destinations, saved places (home, work), places shared with the user, planned drives",
         ),
         entry(
+            "Apple Health",
+            &["/Health/healthdb.sqlite\"", "/Health/healthdb_secure.sqlite\""],
+            "the devices that gave Health data (watch, headphones, scales: names, models, Bluetooth addresses); workouts with their times, type, distance, energy, heart rate, weather and where it was read, and the device and app that recorded them",
+        ),
+        entry(
             "WeChat MM.sqlite",
             &["/DB/MM.sqlite\"", "/DB/message_"],
             "WeChat messages per conversation (Chat_<md5> tables of MM.sqlite and message_<n>.sqlite), contacts and groups (WCDB_Contact.sqlite), the account's wxid, nickname and mobile (mmsetting.archive)",
@@ -1551,6 +1559,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "DeliveredNotifications.plist" => "notifications",
         "TCC.db" => "apps",
         "CloudRecordings.db" => "media",
+        "healthdb.sqlite" | "healthdb_secure.sqlite" if path.contains("/Health/") => "health",
         "com.apple.mobilesafari.plist" => "web",
         "com.waze.iphone.plist" => "locations",
         "Info.plist" if path.contains(".webclip/") => "web",
@@ -1699,6 +1708,8 @@ const SEARCHED: &[&str] = &[
     "client.db",
     "server.db",
     "CloudRecordings.db",
+    "healthdb.sqlite",
+    "healthdb_secure.sqlite",
     "Recordings.db",
     "mobile_installation.log.*",
     ".obliterated",

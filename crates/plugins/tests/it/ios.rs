@@ -1117,6 +1117,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Safari recent searches", false),
             ("home screen web clips", false),
             ("Waze user.db", false),
+            ("Apple Health", false),
             ("WeChat MM.sqlite", false),
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
@@ -1142,6 +1143,14 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
         ),
         ("/private/var/mobile/Library/Foo/Library.plist", None),
         ("/private/var/mobile/Library/TCC/TCC.db", Some("apps")),
+        (
+            "/private/var/mobile/Library/Health/healthdb_secure.sqlite-wal",
+            Some("health"),
+        ),
+        (
+            "/private/var/mobile/Containers/Data/Application/X/healthdb.sqlite",
+            None,
+        ),
         (
             "/private/var/mobile/Library/Application Support/CloudDocs/session/db/client.db",
             Some("files"),

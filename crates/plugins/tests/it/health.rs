@@ -1,0 +1,207 @@
+//! Apple Health (`ios::health`): two iPhones' stores written by the sqlite3 CLI from
+//! `tests/fixtures/health/` — iOS 17's `healthdb.sqlite` (source devices, sources) and
+//! `healthdb_secure.sqlite` with `workout_activities`, statistics and metadata; iOS 13's
+//! `healthdb_secure.sqlite` with the totals on `workouts` and no metadata tables. Every row and
+//! field of iLEAPP's `Health - Source Devices` and `Health - Workouts` queries (re-run here by
+//! the CLI) is found; the named device iLEAPP passes over is reported and Health's placeholder
+//! is not; the watch's Bluetooth address is observed; the device and app that recorded each
+//! workout are named from `healthdb.sqlite`; a truncated copy and a `workouts` table without
+//! `activity_type` are noted and the rest of the source is still read.
+
+use masf_graph::Phenomenon;
+
+use crate::android_support::{has_fact, triage};
+use crate::browsers::sqlite3;
+
+fn build(db: &std::path::Path, fixture: &str) {
+    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
+    let out = std::process::Command::new("sqlite3")
+        .arg(db)
+        .arg(format!(
+            ".read {}",
+            crate::android_support::repo(&format!("tests/fixtures/health/{fixture}")).display()
+        ))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn titled<'a>(all: &'a [Phenomenon], prefix: &str) -> Vec<&'a Phenomenon> {
+    all.iter().filter(|p| p.title.starts_with(prefix)).collect()
+}
+
+#[test]
+fn health_devices_and_workouts_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let health = a.join("private/var/mobile/Library/Health");
+    let (devices, secure) = (
+        health.join("healthdb.sqlite"),
+        health.join("healthdb_secure.sqlite"),
+    );
+    build(&devices, "healthdb.sql");
+    build(&secure, "healthdb_secure_ios17.sql");
+    let b = tmp.path().join("b");
+    let old = b.join("private/var/mobile/Library/Health/healthdb_secure.sqlite");
+    build(&old, "healthdb_secure_ios13.sql");
+    let bytes = std::fs::read(&old).unwrap();
+    let cut = b.join("copy/Library/Health/healthdb_secure.sqlite");
+    std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+    crate::ios_nearby::sqlite3(
+        &b.join("other/Library/Health/healthdb_secure.sqlite"),
+        "CREATE TABLE workouts (data_id INTEGER PRIMARY KEY, duration REAL); INSERT INTO workouts VALUES (1, 60.0);",
+    );
+
+    let run = triage(&[
+        ("a", &a, "Europe/Lisbon", Some("PT")),
+        ("b", &b, "America/Chicago", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    assert!(run.unparsed("a").is_empty(), "{:#?}", run.unparsed("a"));
+    let all = run.all_phenomena("a");
+
+    // Source devices: iLEAPP's rows, and the named device without a local identifier.
+    let found = titled(&all, "Health source device ");
+    let ileapp = sqlite3(
+        &devices,
+        "SELECT ROWID, name, manufacturer, model, hardware, firmware, software, localIdentifier, \
+         sync_provenance, sync_identity, creation_date FROM source_devices \
+         WHERE name NOT LIKE '__NONE__' AND localIdentifier NOT LIKE '__NONE__'",
+    );
+    assert_eq!(ileapp.len(), 3);
+    for row in &ileapp {
+        let p = found
+            .iter()
+            .find(|p| p.title == format!("Health source device {}: {}", row[0], row[1]))
+            .unwrap_or_else(|| panic!("{row:?}: {found:#?}"));
+        assert_eq!(p.category, "device");
+        for v in row[1..].iter().filter(|v| !v.is_empty()) {
+            assert!(has_fact(p, v), "{v}: {p:#?}");
+        }
+        assert_eq!(p.times.len(), 1, "{p:#?}");
+        let local = row[7].strip_suffix("-tacl").unwrap_or(&row[7]);
+        assert!(p.interpretation.contains(local), "{}", p.interpretation);
+    }
+    assert_eq!(found.len(), 4, "{found:#?}");
+    let phone = found
+        .iter()
+        .find(|p| p.title.ends_with(": iPhone"))
+        .unwrap();
+    assert!(!has_fact(phone, "__NONE__"), "{phone:#?}");
+    assert!(found.iter().all(|p| !p.title.contains("__NONE__")));
+    let ids = run.identifiers("a");
+    for address in ["3c:22:fb:91:0a:4e", "f4:af:e7:12:88:c1"] {
+        assert!(
+            ids.iter()
+                .any(|(t, v)| t == "bluetooth_address" && v.eq_ignore_ascii_case(address)),
+            "{address}: {ids:?}"
+        );
+    }
+
+    // Workouts (iOS 16 on): the activity, the workout, its statistics and its metadata.
+    let workouts = titled(&all, "Workout ");
+    let rows = sqlite3(
+        &secure,
+        "SELECT a.ROWID, a.start_date, a.end_date, a.activity_type, a.location_type, a.duration, \
+         w.total_distance, w.goal_type, w.goal, s.start_date, s.end_date, o.creation_date, \
+         p.source_version, p.tz_name FROM workout_activities a \
+         LEFT JOIN workouts w ON w.data_id = a.owner_id LEFT JOIN samples s ON s.data_id = a.owner_id \
+         LEFT JOIN objects o ON o.data_id = a.owner_id LEFT JOIN data_provenances p ON p.ROWID = o.provenance",
+    );
+    assert_eq!(workouts.len(), rows.len(), "{workouts:#?}");
+    for row in &rows {
+        let p = workouts
+            .iter()
+            .find(|p| p.title.starts_with(&format!("Workout {}: ", row[0])))
+            .unwrap_or_else(|| panic!("{row:?}"));
+        for v in row[1..].iter().filter(|v| !v.is_empty()) {
+            assert!(has_fact(p, v), "{v}: {p:#?}");
+        }
+    }
+    let run10 = workouts
+        .iter()
+        .find(|p| p.title == "Workout 1: running")
+        .unwrap();
+    assert_eq!(run10.category, "locations");
+    for row in sqlite3(
+        &secure,
+        "SELECT v.numerical_value FROM metadata_values v JOIN metadata_keys k ON k.ROWID = v.key_id \
+         WHERE v.object_id = 10",
+    ) {
+        assert!(has_fact(run10, &row[0]), "{row:?}: {run10:#?}");
+    }
+    for row in sqlite3(
+        &secure,
+        "SELECT quantity FROM workout_statistics WHERE workout_activity_id = 1 AND data_type IN (9, 10)",
+    ) {
+        assert!(has_fact(run10, &row[0]), "{row:?}");
+    }
+    for v in [
+        "Watch",
+        "Watch6,2",
+        "Ana’s Apple Watch",
+        "com.apple.health.7F1E2D3C-4B5A-6978-8695-A4B3C2D1E0F9",
+    ] {
+        assert!(has_fact(run10, v), "{v}: {run10:#?}");
+    }
+    assert!(
+        run10.interpretation.contains("outdoors"),
+        "{}",
+        run10.interpretation
+    );
+    assert!(
+        run10
+            .interpretation
+            .contains("average heart rate 149 per minute"),
+        "{}",
+        run10.interpretation
+    );
+    let lift = workouts
+        .iter()
+        .find(|p| p.title == "Workout 2: traditional strength training")
+        .unwrap();
+    assert_eq!(lift.category, "health");
+    assert!(has_fact(lift, "Strava") && has_fact(lift, "iPhone15,2") && has_fact(lift, "240.0"));
+    assert!(lift.interpretation.contains("indoors"));
+
+    // iOS 13: the totals on workouts, no metadata tables.
+    let all = run.all_phenomena("b");
+    let workouts = titled(&all, "Workout ");
+    let rows = sqlite3(
+        &old,
+        "SELECT w.data_id, w.activity_type, w.duration, w.total_energy_burned, w.total_distance, \
+         w.goal_type, w.goal, w.total_basal_energy_burned, s.start_date, s.end_date \
+         FROM workouts w LEFT JOIN samples s ON s.data_id = w.data_id",
+    );
+    assert_eq!(workouts.len(), rows.len(), "{workouts:#?}");
+    for row in &rows {
+        let p = workouts
+            .iter()
+            .find(|p| p.interpretation.contains(&format!("(workout {})", row[0])))
+            .unwrap_or_else(|| panic!("{row:?}: {workouts:#?}"));
+        for v in row[1..].iter().filter(|v| !v.is_empty()) {
+            assert!(has_fact(p, v), "{v}: {p:#?}");
+        }
+    }
+    assert!(workouts.iter().any(|p| p.title.ends_with(": walking")));
+    assert!(
+        workouts
+            .iter()
+            .any(|p| p.title.ends_with(": activity type 9999"))
+    );
+    run.assert_noted(
+        "b",
+        &[
+            ("copy/Library/Health/healthdb_secure.sqlite", "malformed"),
+            (
+                "other/Library/Health/healthdb_secure.sqlite",
+                "table workouts lacks activity_type",
+            ),
+        ],
+    );
+}
