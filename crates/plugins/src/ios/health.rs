@@ -1,5 +1,5 @@
 //! Apple Health (`Library/Health/healthdb.sqlite` and `healthdb_secure.sqlite`), the fields of
-//! iLEAPP's `Health - Source Devices` and `Health - Workouts`:
+//! iLEAPP's `Health - Source Devices`, `Health - Workouts` and `Connected Device Information`:
 //!
 //! - `healthdb.sqlite`, `source_devices`: one `device` phenomenon per device that gave Health
 //!   data — name, manufacturer, model, hardware (the model identifier, `Watch6,2`), firmware,
@@ -19,6 +19,16 @@
 //!   was read (latitude, longitude), the ground's lowest and highest elevation, the source app
 //!   and its version, the time zone, when the workout was added to Health, and the device that
 //!   recorded it (from `healthdb.sqlite`, in the same folder).
+//! - `healthdb.sqlite`, `device_context`: one `device` phenomenon per device of the Apple
+//!   Account sharing the Health data (product type, OS and version, modified): iLEAPP's
+//!   `Connected Device Information - Current Device Information`.
+//! - `healthdb_secure.sqlite`, every `objects` row's `data_provenances`: one `device`
+//!   phenomenon per product type, and per product type and OS build, that wrote Health
+//!   objects — first and last object (Core Data seconds), object count, the sources (named from
+//!   `healthdb.sqlite`): iLEAPP's `Connected Device and OS History` and `Consolidated Connected
+//!   Device History`. Earlier iPhones whose data the store kept appear here. Health's
+//!   placeholder product types (`iPhone0,0`, `UnknownDevice`) are left out, as iLEAPP leaves
+//!   them; a build with a single object is kept (iLEAPP's `HAVING MIN != MAX` drops it).
 //!
 //! Identities: a device's local identifier that is a Bluetooth address is observed as
 //! `bluetooth:<address>` (the pairing the phone's Bluetooth stores names the same device); a
@@ -67,15 +77,59 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if !path.contains("/Health/") {
             return Ok(());
         }
-        workouts(run, find, path, names.get(folder(path)).unwrap_or(&none))
+        let names = names.get(folder(path)).unwrap_or(&none);
+        workouts(run, find, path, names)?;
+        history(run, find, path, names)
     })
 }
 
 fn devices(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<Names, RuntimeError> {
     let mut n = Names::default();
-    let Some(schema) = run.schema(path, &["source_devices", "sources"])? else {
+    let Some(schema) = run.schema(path, &["source_devices", "sources", "device_context"])? else {
         return Ok(n);
     };
+    let dc = schema.columns("device_context");
+    if !dc.is_empty() && schema.require(run, "device_context", &["product_type_name"])? {
+        let col = |name: &str| column_or_null(&dc, "", name, name);
+        let sql = format!(
+            "SELECT ROWID AS rid, product_type_name, {}, {}, {} FROM device_context",
+            col("currentOS_name"),
+            col("currentOS_version"),
+            col("date_modified"),
+        );
+        if let Some(pages) = run.paged(path, &sql, "ROWID")? {
+            for (inv, t, row) in pages.rows() {
+                let rid = raw(t, row, "rid").unwrap_or_default();
+                let product = t.get(row, "product_type_name").unwrap_or("?");
+                let mut d = Draft::new("device", format!("Health device context {rid}: {product}"));
+                d.fact(FactType::Path, Some(path), find);
+                let said = fields(
+                    &mut d,
+                    t,
+                    row,
+                    inv,
+                    &[
+                        ("product_type_name", FactType::Identifier, "product type"),
+                        ("currentOS_name", FactType::Text, "OS"),
+                        ("currentOS_version", FactType::Text, "OS version"),
+                    ],
+                );
+                times(
+                    &mut d,
+                    t,
+                    row,
+                    inv,
+                    &[("date_modified", "Health device context modified")],
+                );
+                d.interpretation = format!(
+                    "device_context row {rid} of {path}: a device of the Apple Account that shares this Health data, with the OS it last ran; {}. date_modified is Core Data seconds since 2001.",
+                    said.join("; ")
+                );
+                run.record(d)?;
+            }
+        }
+    }
+
     let s = schema.columns("sources");
     if s.contains("name") {
         let sql = format!(
@@ -586,6 +640,101 @@ fn workouts(
             }
         );
         run.record(d)?;
+    }
+    Ok(())
+}
+
+/// The Apple devices and OS builds that wrote Health's objects (each `objects` row's
+/// `data_provenances`), first and last: iLEAPP's `Connected Device and OS History` (by product
+/// type and build) and `Consolidated Connected Device History` (by product type).
+fn history(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    names: &Names,
+) -> Result<(), RuntimeError> {
+    let Some(schema) = run.schema(path, &["objects", "data_provenances"])? else {
+        return Ok(());
+    };
+    if !schema.require(run, "objects", &["provenance", "creation_date"])?
+        || !schema.require(run, "data_provenances", &["origin_product_type"])?
+    {
+        return Ok(());
+    }
+    let p = schema.columns("data_provenances");
+    let build = p.contains("origin_build");
+    let sources = if p.contains("source_id") {
+        "GROUP_CONCAT(DISTINCT p.source_id) AS sources"
+    } else {
+        "NULL AS sources"
+    };
+    for by_build in [false, true] {
+        if by_build && !build {
+            continue;
+        }
+        let sql = format!(
+            "SELECT p.origin_product_type AS product, {} AS build, MIN(o.creation_date) AS first, MAX(o.creation_date) AS last, COUNT(*) AS objects, {sources} FROM objects o JOIN data_provenances p ON p.ROWID = o.provenance WHERE o.creation_date > 0 AND p.origin_product_type NOT IN ('iPhone0,0', 'UnknownDevice') GROUP BY p.origin_product_type{} ORDER BY first",
+            if by_build { "p.origin_build" } else { "NULL" },
+            if by_build { ", p.origin_build" } else { "" },
+        );
+        let Some((inv, t)) = run.query(path, &sql, 2000)? else {
+            return Ok(());
+        };
+        for row in &t.rows {
+            let Some(product) = t.get(row, "product") else {
+                continue;
+            };
+            let title = match t.get(row, "build") {
+                Some(b) => format!("Health data written by {product} on build {b}"),
+                None => format!("Health data written by {product}"),
+            };
+            let mut d = Draft::new("device", title);
+            d.fact(FactType::Path, Some(path), find);
+            let mut said = fields(
+                &mut d,
+                &t,
+                row,
+                &inv,
+                &[
+                    ("product", FactType::Identifier, "product type"),
+                    ("build", FactType::Text, "OS build"),
+                    ("objects", FactType::Count, "objects"),
+                ],
+            );
+            let mut from = Vec::new();
+            for id in t.get(row, "sources").into_iter().flat_map(|s| s.split(',')) {
+                d.fact(FactType::Identifier, Some(id), &inv);
+                match names.sources.get(id) {
+                    Some((shown, at)) => {
+                        for (v, ty, _) in shown.iter().take(1) {
+                            d.fact(*ty, Some(v), &names.invs[*at]);
+                            from.push(format!("{id} ({v})"));
+                        }
+                    }
+                    None => from.push(id.to_string()),
+                }
+            }
+            if !from.is_empty() {
+                said.push(format!("sources {}", from.join(", ")));
+            }
+            times(
+                &mut d,
+                &t,
+                row,
+                &inv,
+                &[
+                    ("first", "First Health object from the device"),
+                    ("last", "Last Health object from the device"),
+                ],
+            );
+            d.interpretation = format!(
+                "objects of {path} grouped by their provenance's product type{}: a device of this model{} wrote Health data (the phone itself, a paired watch, or an earlier device whose data this store kept); {}. Times are Core Data seconds since 2001 (objects.creation_date, first and last).",
+                if by_build { " and OS build" } else { "" },
+                if by_build { ", on this OS build," } else { "" },
+                said.join("; ")
+            );
+            run.record(d)?;
+        }
     }
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! `tests/fixtures/health/` — iOS 17's `healthdb.sqlite` (source devices, sources) and
 //! `healthdb_secure.sqlite` with `workout_activities`, statistics and metadata; iOS 13's
 //! `healthdb_secure.sqlite` with the totals on `workouts` and no metadata tables. Every row and
-//! field of iLEAPP's `Health - Source Devices` and `Health - Workouts` queries (re-run here by
-//! the CLI) is found; the named device iLEAPP passes over is reported and Health's placeholder
-//! is not; the watch's Bluetooth address is observed; the device and app that recorded each
-//! workout are named from `healthdb.sqlite`; a truncated copy and a `workouts` table without
+//! field of iLEAPP's `Health - Source Devices` and `Health - Workouts` queries and of
+//! `Connected Device Information`'s three (re-run here by the CLI) is found; the named device
+//! and the one-object build iLEAPP passes over are reported and Health's placeholders are not;
+//! the watch's Bluetooth address is observed; the device and app that recorded each workout are
+//! named from `healthdb.sqlite`; a truncated copy and a `workouts` table without
 //! `activity_type` are noted and the rest of the source is still read.
 
 use masf_graph::Phenomenon;
@@ -168,6 +169,72 @@ fn health_devices_and_workouts_on_two_iphones() {
     assert_eq!(lift.category, "health");
     assert!(has_fact(lift, "Strava") && has_fact(lift, "iPhone15,2") && has_fact(lift, "240.0"));
     assert!(lift.interpretation.contains("indoors"));
+
+    // The devices that wrote Health's objects: iLEAPP's two history queries, as written there.
+    let by_build = sqlite3(
+        &secure,
+        "SELECT MIN(objects.creation_date), MAX(objects.creation_date), origin_product_type, \
+         source_id, origin_build FROM objects LEFT OUTER JOIN data_provenances \
+         ON objects.provenance = data_provenances.ROWID \
+         WHERE origin_product_type != 'iPhone0,0' AND origin_product_type != 'UnknownDevice' \
+         AND objects.creation_date > 0 GROUP BY origin_product_type, origin_build \
+         HAVING MIN(objects.creation_date) != MAX(objects.creation_date)",
+    );
+    assert_eq!(by_build.len(), 2, "{by_build:?}");
+    let consolidated = sqlite3(
+        &secure,
+        "SELECT MIN(objects.creation_date), MAX(objects.creation_date), origin_product_type \
+         FROM objects LEFT OUTER JOIN data_provenances ON objects.provenance = data_provenances.ROWID \
+         WHERE origin_product_type != 'UnknownDevice' AND origin_product_type != 'iPhone0,0' \
+         AND objects.creation_date > 1 GROUP BY origin_product_type",
+    );
+    assert_eq!(consolidated.len(), 3, "{consolidated:?}");
+    for (rows, by) in [(&by_build, true), (&consolidated, false)] {
+        for row in rows {
+            let title = if by {
+                format!("Health data written by {} on build {}", row[2], row[4])
+            } else {
+                format!("Health data written by {}", row[2])
+            };
+            let p = all
+                .iter()
+                .find(|p| p.title == title)
+                .unwrap_or_else(|| panic!("{title}"));
+            for v in row.iter().filter(|v| !v.is_empty()) {
+                assert!(has_fact(p, v), "{v}: {p:#?}");
+            }
+            assert_eq!(p.times.len(), 2);
+        }
+    }
+    // The one-object build iLEAPP's HAVING drops is reported; the placeholder is not.
+    assert!(
+        all.iter()
+            .any(|p| p.title == "Health data written by iPhone15,2 on build 21B80")
+    );
+    assert!(!all.iter().any(|p| p.title.contains("iPhone0,0")));
+    let older = all
+        .iter()
+        .find(|p| p.title == "Health data written by iPhone12,1 on build 17E262")
+        .unwrap();
+    assert!(
+        has_fact(older, "Health") && has_fact(older, "2"),
+        "{older:#?}"
+    );
+    let contexts = titled(&all, "Health device context ");
+    let rows = sqlite3(
+        &devices,
+        "SELECT date_modified, product_type_name, currentOS_name, currentOS_version FROM device_context",
+    );
+    assert_eq!(contexts.len(), rows.len());
+    for row in &rows {
+        let p = contexts
+            .iter()
+            .find(|p| p.title.ends_with(&format!(": {}", row[1])))
+            .unwrap_or_else(|| panic!("{row:?}"));
+        for v in row {
+            assert!(has_fact(p, v), "{v}: {p:#?}");
+        }
+    }
 
     // iOS 13: the totals on workouts, no metadata tables.
     let all = run.all_phenomena("b");
