@@ -329,11 +329,15 @@ pub enum TimeEncoding {
     Iso8601,
     /// A naive local date-time as text (`2024-03-01 10:22:14`, EXIF `2024:03:01 10:22:14`).
     LocalText,
+    /// A naive local date-time written month first, `MM/DD/YY HH:MM:SS[.f]` or with a
+    /// four-digit year (`10/13/21 07:57:42.865446`, as iOS's lockdownd log writes its lines);
+    /// a two-digit year 69–99 is 19xx, 00–68 is 20xx (POSIX `%y`).
+    UsLocalText,
 }
 
 impl TimeEncoding {
     /// Every encoding.
-    pub const ALL: [TimeEncoding; 12] = [
+    pub const ALL: [TimeEncoding; 13] = [
         Self::UnixSeconds,
         Self::UnixMillis,
         Self::UnixMillisHex,
@@ -346,6 +350,7 @@ impl TimeEncoding {
         Self::FatLocal,
         Self::Iso8601,
         Self::LocalText,
+        Self::UsLocalText,
     ];
 
     /// The stable snake-case name.
@@ -363,12 +368,13 @@ impl TimeEncoding {
             Self::FatLocal => "fat_local",
             Self::Iso8601 => "iso8601",
             Self::LocalText => "local_text",
+            Self::UsLocalText => "us_local_text",
         }
     }
 
     /// Whether the value carries no zone, so it is read in the source's time zone.
     pub fn is_naive(self) -> bool {
-        matches!(self, Self::FatLocal | Self::LocalText)
+        matches!(self, Self::FatLocal | Self::LocalText | Self::UsLocalText)
     }
 }
 

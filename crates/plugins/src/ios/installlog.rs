@@ -139,6 +139,29 @@ fn one(
     count: &mut usize,
 ) -> Result<(), RuntimeError> {
     let file = file_name(path);
+    each_line(run, path, "installation events", |inv, line| {
+        let (Some(t), Some(ev)) = (stamp(line), event(line)) else {
+            return Ok(true);
+        };
+        if *count >= ENTRY_CAP as usize {
+            return Ok(false);
+        }
+        *count += 1;
+        record(run, find, inv, path, file, t, &ev)?;
+        Ok(true)
+    })
+}
+
+/// Calls `f` on every line of the text file `path` with the `read_text` call citing it, read in
+/// [`CHUNK`] pieces cut at line ends, up to [`MAX_BYTES`]; `f` returns `false` when the source
+/// has recorded [`ENTRY_CAP`] `what` already, which is noted and ends the read. A log's lines,
+/// for the installation and lockdownd logs alike.
+pub(super) fn each_line(
+    run: &Run<'_, '_>,
+    path: &str,
+    what: &str,
+    mut f: impl FnMut(&Invoked, &str) -> Result<bool, RuntimeError>,
+) -> Result<(), RuntimeError> {
     let mut offset = 0u64;
     loop {
         let Some(inv) = crate::calls::call_or_note(
@@ -162,19 +185,14 @@ fn one(
         };
         let body = &text[..cut.unwrap_or(text.len())];
         for line in body.lines() {
-            let (Some(t), Some(ev)) = (stamp(line), event(line)) else {
-                continue;
-            };
-            if *count >= ENTRY_CAP as usize {
+            if !f(&inv, line)? {
                 run.ctx.unparsed(
                     path,
-                    &format!("more than {ENTRY_CAP} installation events: those past the first {ENTRY_CAP} were not read"),
+                    &format!("more than {ENTRY_CAP} {what}: those past the first {ENTRY_CAP} were not read"),
                     Some(&inv.record.invocation_id),
                 )?;
                 return Ok(());
             }
-            *count += 1;
-            record(run, find, &inv, path, file, t, &ev)?;
         }
         if !more || length == 0 {
             return Ok(());

@@ -100,11 +100,13 @@
 //! | `CloudDocs/session/db/server.db`, `client.db` | [`clouddocs`] | one per device of the account that wrote to iCloud Drive, per person who shared items, per file or folder (path, size, created, modified, last opened, the device that wrote its version, sharing and by whom, tags, favourite, Recently Deleted), per app library, per OS build booted | each device by name (`clouddocs-device:<name>`) |
 //! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
 //! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
+//! | `logs/lockdownd.log`, `lockdownd.log.<n>` | [`lockdownlog`] | one per passcode change, OS upgrade detected, lockdownd start; one per session of a lockdown client (a computer's Finder or iTunes, a tool) reading the device's values or starting its services: client, values asked for and those missing, services, first and last line; month-first local times | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
 //! | Waze `Documents/user.db` of the container holding `com.waze.iphone.plist` | [`crate::waze`] (shared with Android) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | none |
 //! | `Health/healthdb.sqlite`, `Health/healthdb_secure.sqlite` | [`health`] | one per device that gave Health data (name, manufacturer, model, hardware, firmware, software, local identifier, sync provenance and identity, first met); one per workout activity (start, end, type, indoor or outdoor, duration, distance, goal, active and resting energy, METs, heart rate, weather, where the weather was read, elevation, the device and app that recorded it, time zone, added); one per device of the account sharing the data (product type, OS, modified); one per product type, and per product type and OS build, that wrote Health objects (first and last, count, sources) | a device's local identifier that is a Bluetooth address (`bluetooth:<address>`) |
+//! | PowerLog `BatteryLife/CurrentPowerlog.PLSQL`, other `*.PLSQL`; `*.PLSQL.gz` noted | [`powerlog`] | one per row of eleven tables: app runtime (screen-on, background), app state, device lock and unlock, auto-lock, sleep/wake, battery level, power adapter, display, audio route, camera, torch — each at its time corrected by the log's `TimeOffset` table, the raw time beside it | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
 //! | `root/Library/Caches/Backup/cloudkit_cache.db` | [`cloudkit`] | one per iCloud backup snapshot (device name and UUID, iOS version, type, reason, cellular, times, file count and size; its plist plain or keyed) and per file of a snapshot (domain, path, id, size, type, deleted, protection class, modified) | the snapshot's device by name (`icloud-backup:<UUID>`) |
@@ -163,6 +165,7 @@ pub mod knowledgec;
 pub mod line;
 pub mod linkedin;
 pub mod locationd;
+pub mod lockdownlog;
 pub mod mail;
 pub mod mapssync;
 pub mod mastodon;
@@ -173,6 +176,7 @@ pub mod notifications;
 pub mod photos;
 pub mod pinger;
 pub mod plists;
+pub mod powerlog;
 pub mod privacyreport;
 pub mod reddit;
 pub mod reminders;
@@ -423,11 +427,13 @@ impl Plugin for Ios {
         ctx.artefact("iCloud Drive (Files app)", || clouddocs::triage(&run))?;
         ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
         ctx.artefact("installation logs", || installlog::triage(&run))?;
+        ctx.artefact("lockdownd log", || lockdownlog::triage(&run))?;
         ctx.artefact("wipe indicators", || wipe::triage(&run))?;
         ctx.artefact("Safari recent searches", || safarisearches::triage(&run))?;
         ctx.artefact("home screen web clips", || webclips::triage(&run))?;
         ctx.artefact("Waze user.db", || waze(&run))?;
         ctx.artefact("Apple Health", || health::triage(&run))?;
+        ctx.artefact("PowerLog", || powerlog::triage(&run))?;
         ctx.artefact("Photos.sqlite", || photos::triage(&run))?;
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
@@ -1468,6 +1474,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "apps installed and uninstalled (App Store placeholder, customer, system), containers made live, moved or destroyed, delta updates, reboots, each with its local time",
         ),
         entry(
+            "lockdownd log",
+            &["/lockdownd.log"],
+            "passcode changes, OS upgrades, lockdownd starts; the computers and tools that talked to the phone (Finder, iTunes …), what they read and when",
+        ),
+        entry(
             "wipe indicators",
             &["/root/.obliterated\"", "/root/.bootstrapped\""],
             "when the device was last erased and set up again (the first boot after its last reset)",
@@ -1491,6 +1502,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Apple Health",
             &["/Health/healthdb.sqlite\"", "/Health/healthdb_secure.sqlite\""],
             "the devices that gave Health data (watch, headphones, scales: names, models, Bluetooth addresses), the account's devices sharing it and every device model and OS build that wrote to it, first and last; workouts with their times, type, distance, energy, heart rate, weather and where it was read, and the device and app that recorded them",
+        ),
+        entry(
+            "PowerLog",
+            &["name LIKE 'PL%'"],
+            "what the phone did and when: apps on screen and in the background, state changes, lock and unlock, sleep and wake, battery and charger, display, audio route (headphones, Bluetooth), camera and torch use, at times corrected for the log's clock",
         ),
         entry(
             "WeChat MM.sqlite",
@@ -1560,11 +1576,13 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "TCC.db" => "apps",
         "CloudRecordings.db" => "media",
         "healthdb.sqlite" | "healthdb_secure.sqlite" if path.contains("/Health/") => "health",
+        b if b.ends_with(".PLSQL") || b.ends_with(".PLSQL.gz") => "app_usage",
         "com.apple.mobilesafari.plist" => "web",
         "com.waze.iphone.plist" => "locations",
         "Info.plist" if path.contains(".webclip/") => "web",
         ".obliterated" | ".bootstrapped" if path.contains("/root/") => "device",
         b if b.starts_with("mobile_installation.log.") => "apps",
+        b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
         "Library.plist" if notifications::library_plist(path) => "notifications",
@@ -1710,6 +1728,10 @@ const SEARCHED: &[&str] = &[
     "CloudRecordings.db",
     "healthdb.sqlite",
     "healthdb_secure.sqlite",
+    "*.PLSQL",
+    "lockdownd.log",
+    "lockdownd.log.*",
+    "*.PLSQL.gz",
     "Recordings.db",
     "mobile_installation.log.*",
     ".obliterated",

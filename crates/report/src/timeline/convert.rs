@@ -159,7 +159,39 @@ pub fn convert_in(
             naive(text, source_zone)
         }
         TimeEncoding::LocalText => naive(value, source_zone),
+        TimeEncoding::UsLocalText => {
+            let iso = month_first(value).map_err(|why| Unconvertible {
+                zone: source_zone.map_or("", |z| z.name.as_str()).to_string(),
+                reason: format!("{value:?}: {why}"),
+            })?;
+            naive(&iso, source_zone).map_err(|mut e| {
+                e.reason = format!("{value:?} (read as {iso}): {}", e.reason);
+                e
+            })
+        }
     }
+}
+
+/// `MM/DD/YY HH:MM:SS[.f]` (or a four-digit year) rewritten `YYYY-MM-DD HH:MM:SS[.f]` for
+/// [`parse_civil`]'s checks; a two-digit year 69–99 is 19xx, 00–68 20xx (POSIX `%y`).
+fn month_first(value: &str) -> Result<String, String> {
+    let expect = "expected MM/DD/YY HH:MM:SS (or a four-digit year, a fraction)";
+    let (date, time) = value.trim().split_once(' ').ok_or(expect)?;
+    let parts: Vec<&str> = date.split('/').collect();
+    let [m, d, y] = parts.as_slice() else {
+        return Err(expect.into());
+    };
+    let digits =
+        |p: &str, n: &[usize]| n.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    if !digits(m, &[2]) || !digits(d, &[2]) || !digits(y, &[2, 4]) {
+        return Err(expect.into());
+    }
+    let year = match (y.len(), y.parse::<u16>().map_err(|_| expect)?) {
+        (2, yy) if yy >= 69 => 1900 + yy,
+        (2, yy) => 2000 + yy,
+        (_, yyyy) => yyyy,
+    };
+    Ok(format!("{year:04}-{m}-{d} {}", time.trim_start()))
 }
 
 /// `value` counted in units of `10^unit_exp10` ns since `epoch_unix_seconds`.
@@ -599,6 +631,47 @@ mod tests {
             TimeEncoding::LocalText,
             Some("Mars/Olympus"),
             "ERR unknown time zone \"Mars/Olympus\"",
+        );
+    }
+    #[test]
+    fn month_first_local_text() {
+        // lockdownd's lines: two-digit year, microseconds, read in the source's zone
+        check(
+            "10/13/21 07:57:42.865446",
+            TimeEncoding::UsLocalText,
+            Some("America/New_York"),
+            "2021-10-13T11:57:42.865446Z",
+        );
+        check(
+            "12/31/1999 23:59:59",
+            TimeEncoding::UsLocalText,
+            Some("UTC"),
+            "1999-12-31T23:59:59Z",
+        );
+        check(
+            "01/02/69 00:00:00",
+            TimeEncoding::UsLocalText,
+            Some("UTC"),
+            "1969-01-02T00:00:00Z",
+        );
+        // day first is not month first: month 13 is refused, not swapped
+        check(
+            "13/10/21 07:57:42",
+            TimeEncoding::UsLocalText,
+            Some("UTC"),
+            "ERR \"13/10/21 07:57:42\" (read as 2021-13-10 07:57:42)",
+        );
+        check(
+            "2021-10-13 07:57:42",
+            TimeEncoding::UsLocalText,
+            Some("UTC"),
+            "ERR \"2021-10-13 07:57:42\": expected MM/DD/YY",
+        );
+        check(
+            "10/13/21 07:57:42",
+            TimeEncoding::UsLocalText,
+            None,
+            "ERR \"10/13/21 07:57:42\" (read as 2021-10-13 07:57:42): \"2021-10-13 07:57:42\" is a naive local time and its source has no time zone",
         );
     }
 }
