@@ -55,6 +55,7 @@
 //! | Tusky `com.keylesspalace.tusky` `databases/tuskyDB` ([`tusky`]) | the signed-in accounts, one per timeline account, per status (a direct one as a message), per direct conversation, per notification | `mastodon:user@domain` persons (as the Mastodon readers name them; display name); `owner`: the signed-in accounts |
 //! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
 //! | SimpleX Chat `chat.simplex.app` `files/files_chat.db` (SQLCipher 4, read with the passphrase of the extraction's `Secrets/secrets.json`) ([`simplex`]) | the user's profiles, one per contact, per chat item, per file transfer, per earlier version of an edited item, per reaction | `simplex:<address>` persons (display name); `owner`: the user's own SimpleX address and display name |
+//! | Gmail `com.google.android.gm/shared_prefs/Gmail.xml` ([`gmail`]) | the active account (`active-account`) | `owner`: the account (Google account, else e-mail) |
 //! | Intercom SDK `shared_prefs/INTERCOM_SDK_USER_PREFS.xml`, `INTERCOM_DEDUPER_PREFS.xml` of any app ([`intercom`]) | one per app: the user id, e-mail, name and every attribute the app gave the SDK (Grok's `xUsername`) | `owner`: the e-mail addresses, name, X user name |
 //! | ROMEO `com.planetromeo.android.app` `databases/planetromeo-room.db`, `accounts.db` ([`romeo`]) | one per message (chat partner, text, status, images), per contact (profile fetched), the account | `romeo:<profile id>` persons (user name); `owner`: the account's id, user name, e-mail |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
@@ -118,6 +119,7 @@ mod duo;
 mod fairemail;
 mod fbthreads;
 mod files;
+mod gmail;
 mod gms;
 mod groupme;
 mod hinge;
@@ -349,6 +351,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("files_chat.db", "messages"),
     ("planetromeo-room.db", "messages"),
     ("INTERCOM_SDK_USER_PREFS.xml", "accounts"),
+    ("Gmail.xml", "accounts"),
     ("INTERCOM_DEDUPER_PREFS.xml", "accounts"),
 ];
 
@@ -793,6 +796,11 @@ impl Plugin for AndroidPlugin {
                     "/INTERCOM_DEDUPER_PREFS.xml\"",
                 ],
                 "the user any app embedding the Intercom SDK identified to it (Grok among them): user id, e-mail, name, every attribute such as Grok's X user name",
+            ),
+            e(
+                "Gmail active account",
+                &["/com.google.android.gm/shared_prefs/Gmail.xml\""],
+                "the account the Gmail app has active: a Google account of the phone's user",
             ),
             e(
                 "ROMEO planetromeo-room.db and accounts.db",
@@ -1952,6 +1960,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             outlook::triage(ctx, l)?;
         }
         intercom::triage(ctx, &found)?;
+        for l in found.iter().filter(|l| gmail::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || gmail::active(ctx, l))?;
+        }
         for l in found.iter().filter(|l| romeo::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || romeo::store(ctx, l))?;
         }

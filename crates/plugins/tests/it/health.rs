@@ -11,24 +11,11 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{has_fact, triage};
+use crate::android_support::{has_fact, sqlite_fixture, triage};
 use crate::browsers::sqlite3;
 
 fn build(db: &std::path::Path, fixture: &str) {
-    std::fs::create_dir_all(db.parent().unwrap()).unwrap();
-    let out = std::process::Command::new("sqlite3")
-        .arg(db)
-        .arg(format!(
-            ".read {}",
-            crate::android_support::repo(&format!("tests/fixtures/health/{fixture}")).display()
-        ))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    sqlite_fixture(db, &format!("health/{fixture}"), "SELECT 1;");
 }
 
 fn titled<'a>(all: &'a [Phenomenon], prefix: &str) -> Vec<&'a Phenomenon> {

@@ -39,6 +39,7 @@ mod fbthreads;
 mod findmy;
 mod firefox;
 mod gchat;
+mod gmail_android;
 mod gms;
 mod google_messages;
 mod groupme;

@@ -11,7 +11,7 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{has_fact, triage};
+use crate::android_support::{has_fact, sqlite_fixture, triage};
 use crate::browsers::sqlite3;
 
 /// iLEAPP's tables and the columns its modules select from each (timestamp first).
@@ -123,16 +123,7 @@ fn powerlog_real_and_later_release() {
     let later = b.join(
         "private/var/containers/Shared/SystemGroup/9F/Library/BatteryLife/CurrentPowerlog.PLSQL",
     );
-    std::fs::create_dir_all(later.parent().unwrap()).unwrap();
-    let o = std::process::Command::new("sqlite3")
-        .arg(&later)
-        .arg(format!(
-            ".read {}",
-            crate::android_support::repo("tests/fixtures/powerlog/powerlog.sql").display()
-        ))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    sqlite_fixture(&later, "powerlog/powerlog.sql", "SELECT 1;");
     let bytes = std::fs::read(&later).unwrap();
     let cut = b.join("copy/BatteryLife/old.PLSQL");
     std::fs::create_dir_all(cut.parent().unwrap()).unwrap();
