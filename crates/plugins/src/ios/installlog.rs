@@ -126,7 +126,7 @@ fn event(line: &str) -> Option<Event<'_>> {
 
 /// The line's time as written: the text before ` [` when it reads as C's ctime layout
 /// (weekday, month, day, time, year).
-fn stamp(line: &str) -> Option<&str> {
+pub(super) fn stamp(line: &str) -> Option<&str> {
     let t = &line[..line.find(" [")?];
     let parts: Vec<&str> = t.split_ascii_whitespace().collect();
     (parts.len() == 5 && parts[3].len() == 8 && parts[4].len() == 4).then_some(t)

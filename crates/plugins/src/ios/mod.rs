@@ -101,6 +101,7 @@
 //! | Voice Memos `Recordings/CloudRecordings.db`, `Media/Recordings/Recordings.db` | [`voicememos`] | one per recording: recorded, duration, title, audio file, unique id, folder, eviction from Recently Deleted | none |
 //! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
 //! | `logs/lockdownd.log`, `lockdownd.log.<n>` | [`lockdownlog`] | one per passcode change, OS upgrade detected, lockdownd start; one per session of a lockdown client (a computer's Finder or iTunes, a tool) reading the device's values or starting its services: client, values asked for and those missing, services, first and last line; month-first local times | none |
+//! | `Logs/mobileactivationd/mobileactivationd.log`, `.log.<n>` | [`activationlog`] | one per OS upgrade detected (builds before and after) and per start of the activation daemon; ctime local times as written | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -117,6 +118,7 @@
 //! source is still analysed.
 
 pub mod accounts;
+pub mod activationlog;
 pub mod addressbook;
 pub mod adid;
 pub mod airdrop;
@@ -428,6 +430,7 @@ impl Plugin for Ios {
         ctx.artefact("Voice Memos", || voicememos::triage(&run))?;
         ctx.artefact("installation logs", || installlog::triage(&run))?;
         ctx.artefact("lockdownd log", || lockdownlog::triage(&run))?;
+        ctx.artefact("activation log", || activationlog::triage(&run))?;
         ctx.artefact("wipe indicators", || wipe::triage(&run))?;
         ctx.artefact("Safari recent searches", || safarisearches::triage(&run))?;
         ctx.artefact("home screen web clips", || webclips::triage(&run))?;
@@ -1479,6 +1482,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "passcode changes, OS upgrades, lockdownd starts; the computers and tools that talked to the phone (Finder, iTunes …), what they read and when",
         ),
         entry(
+            "activation log",
+            &["/mobileactivationd.log"],
+            "the device's OS history: each upgrade from one build to the next, and the activation daemon's starts, with their times",
+        ),
+        entry(
             "wipe indicators",
             &["/root/.obliterated\"", "/root/.bootstrapped\""],
             "when the device was last erased and set up again (the first boot after its last reset)",
@@ -1583,6 +1591,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         ".obliterated" | ".bootstrapped" if path.contains("/root/") => "device",
         b if b.starts_with("mobile_installation.log.") => "apps",
         b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
+        b if b == "mobileactivationd.log" || b.starts_with("mobileactivationd.log.") => "device",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
         "Library.plist" if notifications::library_plist(path) => "notifications",
@@ -1731,6 +1740,8 @@ const SEARCHED: &[&str] = &[
     "*.PLSQL",
     "lockdownd.log",
     "lockdownd.log.*",
+    "mobileactivationd.log",
+    "mobileactivationd.log.*",
     "*.PLSQL.gz",
     "Recordings.db",
     "mobile_installation.log.*",

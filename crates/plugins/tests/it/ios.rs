@@ -1114,6 +1114,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Voice Memos", false),
             ("installation logs", false),
             ("lockdownd log", false),
+            ("activation log", false),
             ("wipe indicators", false),
             ("Safari recent searches", false),
             ("home screen web clips", false),
@@ -1158,6 +1159,10 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             Some("app_usage"),
         ),
         ("/private/var/logs/lockdownd.log.1", Some("device")),
+        (
+            "/private/var/mobile/Library/Logs/mobileactivationd/mobileactivationd.log.0",
+            Some("device"),
+        ),
         (
             "/private/var/mobile/Library/Application Support/CloudDocs/session/db/client.db",
             Some("files"),

@@ -1,5 +1,6 @@
 //! Integration tests of the plugins on real artefacts.
 
+mod activationlog;
 mod adb;
 mod android;
 mod android_support;
