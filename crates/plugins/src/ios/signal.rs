@@ -49,32 +49,6 @@ pub(crate) enum Header {
 /// The SQLite header in hex.
 const SQLITE_MAGIC: &str = "53514c69746520666f726d6174203300";
 
-/// Whether page 1's b-tree header (after the 100-byte file header; `byte(at)` reads the file) is
-/// that of a plain database's table page: type 0x0d (leaf) or 0x05 (interior), the first
-/// freeblock 0 or within the page, the cell content area within the page, at most 60 fragmented
-/// bytes (SQLite's own limit). A file too short to hold it counts as plain (a new, empty
-/// database). Ciphertext passes all four about once in 150,000 files, where the type byte alone
-/// passed once in 128.
-fn plain_btree(byte: &dyn Fn(usize) -> Option<u8>) -> bool {
-    let Some(kind) = byte(100) else {
-        return true;
-    };
-    let word = |at: usize| Some(u16::from_be_bytes([byte(at)?, byte(at + 1)?]) as u32);
-    let page = match word(16) {
-        Some(1) => 65536,
-        Some(p) if p >= 512 => p,
-        _ => return false,
-    };
-    let (Some(free), Some(content), Some(fragmented)) = (word(101), word(105), byte(107)) else {
-        return matches!(kind, 0x05 | 0x0d);
-    };
-    let content = if content == 0 { 65536 } else { content };
-    matches!(kind, 0x05 | 0x0d)
-        && (free == 0 || (108..page).contains(&free))
-        && (108..=page).contains(&content)
-        && fragmented <= 60
-}
-
 /// Reads the first 112 bytes of the file `args` names (`path`, optional `partition`) with
 /// `hexdump`; `None` (noted unparsed under `artefact`) when the file cannot be read.
 pub(crate) fn sqlcipher(
@@ -103,7 +77,7 @@ pub(crate) fn sqlcipher(
     // interior) in a plain file; ciphertext in a SQLCipher file that keeps its header in the
     // clear (Signal for iOS keeps 32 bytes), whose pages reserve room for the IV and HMAC.
     // One random byte is a page type 2 times in 256, so the whole b-tree header is checked
-    let plain_page = plain_btree(&byte);
+    let plain_page = masf_tools::sqlite::plain_btree(&byte);
     let header = if hex == SQLITE_MAGIC && plain_page {
         Header::Sqlite
     } else if hex == SQLITE_MAGIC {
@@ -681,7 +655,7 @@ fn attachments_of(
 
 #[cfg(test)]
 mod tests {
-    use super::plain_btree;
+    use masf_tools::sqlite::plain_btree;
 
     fn reader(bytes: &[u8]) -> impl Fn(usize) -> Option<u8> + '_ {
         move |at| bytes.get(at).copied()
