@@ -11,6 +11,11 @@
 //!   ALEAPP's `shutdown_checkpoints`: one `device` phenomenon per `Shutdown request from …` —
 //!   who asked (the system, a binder call, an intent or an app), the time (`epoch=`, Unix ms) and
 //!   the lines that follow it (the calling process, the method).
+//! - init's persistent properties (`/data/property/persistent_properties`, a protobuf since
+//!   Android 9), ALEAPP's `persistentProp`: one `device` phenomenon with every property kept
+//!   across boots (time zone, locale, USB mode …) and one per line of the boot-reason history
+//!   (`persist.sys.boot.reason.history`: reason, Unix seconds) — reboots, factory resets,
+//!   kernel panics, shutdowns.
 //!
 //! Identities: none observed.
 
@@ -139,6 +144,109 @@ pub fn checkpoints(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
             "no line starts with 'Shutdown request from '",
             Some(&inv.record.invocation_id),
         )?;
+    }
+    Ok(())
+}
+
+/// Whether `l` is init's persistent properties file.
+pub fn is_persistent(l: &Located) -> bool {
+    l.name() == "persistent_properties" && l.path.contains("/property/")
+}
+
+/// The property holding the boot reasons.
+const BOOT_HISTORY: &str = "persist.sys.boot.reason.history";
+
+/// One `persistent_properties`: init's `PersistentProperties` message (AOSP
+/// `system/core/init/persistent_properties.proto`: record 1 with name 1 and value 2), read with
+/// `read_protobuf`. One `device` phenomenon with every property (name and value: the time zone,
+/// locale, USB mode … the device keeps across boots), and one per line of the boot-reason history
+/// (`persist.sys.boot.reason.history`: `<reason>,<Unix seconds>`, newest first; ALEAPP's
+/// `persistentProp` keeps its reboots and factory resets, every line is kept here).
+pub fn persistent(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = call_or_note(
+        ctx,
+        &name,
+        "read_protobuf",
+        args_on(&l.tree, json!({"path": l.path})),
+    )?
+    else {
+        return Ok(());
+    };
+    let records: Vec<(String, String)> = crate::outputs::protobuf_document(&inv.output.text)
+        .and_then(|doc| match doc.get("1") {
+            Some(serde_json::Value::Array(a)) => Some(a.clone()),
+            Some(one) => Some(vec![one.clone()]),
+            None => None,
+        })
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|r| {
+            let text = |k: &str| {
+                r.get(k)
+                    .and_then(|v| v.as_array().and_then(|a| a.first()).or(Some(v)))
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string)
+            };
+            Some((text("1")?, text("2").unwrap_or_default()))
+        })
+        .collect();
+    if records.is_empty() {
+        ctx.unparsed(
+            &name,
+            "read_protobuf's output holds no property record (field 1 with a name)",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    let mut d = Draft::new("device", "Persistent system properties".to_string());
+    d.fact(FactType::Path, Some(&l.path), &l.found);
+    let mut said = Vec::new();
+    for (n, v) in &records {
+        d.fact(FactType::Name, Some(n), &inv);
+        if n != BOOT_HISTORY && !v.is_empty() {
+            d.fact(FactType::Text, Some(&crate::outputs::in_json(v)), &inv);
+            said.push(format!("{n} = {v}"));
+        }
+    }
+    d.interpretation = format!(
+        "{}: the system properties init keeps across boots ({} records){}{}.",
+        l.path,
+        records.len(),
+        if said.is_empty() { "" } else { ": " },
+        said.join("; "),
+    );
+    record_draft(ctx, d)?;
+    let Some((_, history)) = records.iter().find(|(n, _)| n == BOOT_HISTORY) else {
+        return Ok(());
+    };
+    for (i, line) in history.lines().map(str::trim).enumerate() {
+        let Some((reason, time)) = line.rsplit_once(',') else {
+            continue;
+        };
+        if reason.is_empty() || time.is_empty() || !time.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let mut d = Draft::new("device", format!("Boot reason: {reason}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, Some(line), &inv);
+        d.time(
+            Some(time),
+            crate::drafts::unix_seconds(Some(time)),
+            &format!("Boot reason {reason}"),
+            &inv,
+        );
+        d.interpretation = format!(
+            "line {} of {BOOT_HISTORY} in {}: the device recorded the boot reason {reason} (its cause, as AOSP's bootstat names it{}) at Unix time {time}; the history lists the newest first.",
+            i + 1,
+            l.path,
+            if reason.contains("factory_reset") {
+                ": a reset to the factory state"
+            } else {
+                ""
+            },
+        );
+        record_draft(ctx, d)?;
     }
     Ok(())
 }

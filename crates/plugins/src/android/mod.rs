@@ -77,7 +77,7 @@
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
-//! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent) | — |
+//! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
 //! | `com.waze/user.db` ([`crate::waze`], shared with iOS) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
@@ -207,6 +207,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("appops.xml", "apps"),
     ("user.db", "locations"),
     ("last_boot_time_utc", "device"),
+    ("persistent_properties", "device"),
     ("checkpoints-*", "device"),
     ("telephony.db", "device"),
     ("accounts*.db", "accounts"),
@@ -948,8 +949,12 @@ impl Plugin for AndroidPlugin {
             ),
             e(
                 "device lifecycle",
-                &["/bootstat/", "/shutdown-checkpoints/"],
-                "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked",
+                &[
+                    "/bootstat/",
+                    "/shutdown-checkpoints/",
+                    "/persistent_properties\"",
+                ],
+                "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties)",
             ),
             e(
                 "notification history",
@@ -1357,6 +1362,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| lifecycle::is_bootstat(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 lifecycle::bootstat(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| lifecycle::is_persistent(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                lifecycle::persistent(ctx, l)
             })?;
         }
         for l in found.iter().filter(|l| lifecycle::is_checkpoints(l)) {

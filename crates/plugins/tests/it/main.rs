@@ -91,6 +91,7 @@ mod notification_history;
 mod notifications;
 mod outlook;
 mod outputs;
+mod persistent_properties;
 mod pinger;
 mod playstore;
 mod powerlog;
