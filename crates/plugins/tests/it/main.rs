@@ -23,6 +23,7 @@ mod boundaries;
 mod browsers;
 mod bumble;
 mod burner;
+mod callscreen;
 mod cashapp;
 mod cashapp_ios;
 mod chatgpt;
