@@ -103,6 +103,7 @@ mod reminders;
 mod romeo;
 mod routined;
 mod safariprefs;
+mod samsungnotes;
 mod screens;
 mod session;
 mod sharing;
