@@ -55,6 +55,7 @@
 //! | Tusky `com.keylesspalace.tusky` `databases/tuskyDB` ([`tusky`]) | the signed-in accounts, one per timeline account, per status (a direct one as a message), per direct conversation, per notification | `mastodon:user@domain` persons (as the Mastodon readers name them; display name); `owner`: the signed-in accounts |
 //! | Outlook `com.microsoft.office.outlook` `shared_prefs/com.microsoft.oneauth.accounts.xml`, `versions.xml`, `acompli_prefs.xml`, `com.microsoft.office.outlook_preferences.xml` (found by listing the app's folder) ([`outlook`]) | one per OneAuth account (e-mail, names, phone, birthday, ids, token claims and times), the installation, the settings | `owner`: the accounts' e-mail addresses, phone numbers, display names |
 //! | SimpleX Chat `chat.simplex.app` `files/files_chat.db` (SQLCipher 4, read with the passphrase of the extraction's `Secrets/secrets.json`) ([`simplex`]) | the user's profiles, one per contact, per chat item, per file transfer, per earlier version of an edited item, per reaction | `simplex:<address>` persons (display name); `owner`: the user's own SimpleX address and display name |
+//! | Digital Wellbeing `com.google.android.apps.wellbeing/files/AccountData.pb` ([`wellbeing`], `read_protobuf`) | the account data: every text with its field path | `owner`: the e-mail addresses (Google account) |
 //! | Samsung Notes `com.samsung.android.app.notes/databases/sdoc.db` ([`samsungnotes`]) | one per note: title, text, created, modified, first/second/last opened, recycle bin and since when, its file | `owner`: wallet and amount claims in the text |
 //! | Google Call Screen `com.google.android.dialer/databases/callscreen_transcripts` ([`callscreen`]) | one per screened call: id, modified, recording, every utterance (time, text; the conversation protobuf decoded by `sqlite_query`) | — |
 //! | Gmail `com.google.android.gm/shared_prefs/Gmail.xml` ([`gmail`]) | the active account (`active-account`) | `owner`: the account (Google account, else e-mail) |
@@ -174,6 +175,7 @@ mod usagestats;
 mod users;
 mod vibermsg;
 mod wechat;
+mod wellbeing;
 mod whatsapp;
 mod wire;
 mod zangi;
@@ -221,6 +223,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("calllog.db", "calls"),
     ("callscreen_transcripts", "calls"),
     ("sdoc.db", "notes"),
+    ("AccountData.pb", "accounts"),
     ("blockednumbers.db", "contacts"),
     ("mmssms.db", "messages"),
     ("bugle_db", "messages"),
@@ -805,6 +808,11 @@ impl Plugin for AndroidPlugin {
                 "the user any app embedding the Intercom SDK identified to it (Grok among them): user id, e-mail, name, every attribute such as Grok's X user name",
             ),
             e(
+                "Digital Wellbeing account",
+                &["/com.google.android.apps.wellbeing/files/AccountData.pb\""],
+                "the Google account Digital Wellbeing is signed in with, and the file's other texts",
+            ),
+            e(
                 "Samsung Notes sdoc.db",
                 &["/com.samsung.android.app.notes/databases/sdoc.db\""],
                 "Samsung Notes: title, text, created, modified, opened, deleted notes in the recycle bin; wallet addresses and amounts in them",
@@ -1378,6 +1386,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| lifecycle::is_bootstat(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 lifecycle::bootstat(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| wellbeing::is_account(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                wellbeing::account(ctx, l)
             })?;
         }
         for l in found.iter().filter(|l| samsungnotes::is_store(l)) {

@@ -140,6 +140,7 @@ mod wallet_apps;
 mod wallets;
 mod wallets_mobile;
 mod waze;
+mod wellbeing;
 mod whatsapp_android;
 mod who;
 mod wire;
