@@ -163,37 +163,28 @@ const BOOT_HISTORY: &str = "persist.sys.boot.reason.history";
 /// (`persist.sys.boot.reason.history`: `<reason>,<Unix seconds>`, newest first; ALEAPP's
 /// `persistentProp` keeps its reboots and factory resets, every line is kept here).
 pub fn persistent(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_protobuf",
-        args_on(&l.tree, json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, doc)) = super::protobuf_message(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
-    let records: Vec<(String, String)> = crate::outputs::protobuf_document(&inv.output.text)
-        .and_then(|doc| match doc.get("1") {
-            Some(serde_json::Value::Array(a)) => Some(a.clone()),
-            Some(one) => Some(vec![one.clone()]),
-            None => None,
-        })
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|r| {
-            let text = |k: &str| {
-                r.get(k)
-                    .and_then(|v| v.as_array().and_then(|a| a.first()).or(Some(v)))
-                    .and_then(serde_json::Value::as_str)
-                    .map(str::to_string)
-            };
-            Some((text("1")?, text("2").unwrap_or_default()))
-        })
-        .collect();
+    let records: Vec<(String, String)> = match doc.get("1") {
+        Some(serde_json::Value::Array(a)) => a.clone(),
+        Some(one) => vec![one.clone()],
+        None => Vec::new(),
+    }
+    .iter()
+    .filter_map(|r| {
+        let text = |k: &str| {
+            r.get(k)
+                .and_then(|v| v.as_array().and_then(|a| a.first()).or(Some(v)))
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+        };
+        Some((text("1")?, text("2").unwrap_or_default()))
+    })
+    .collect();
     if records.is_empty() {
         ctx.unparsed(
-            &name,
+            &artefact_name(&l.tree, &l.path),
             "read_protobuf's output holds no property record (field 1 with a name)",
             Some(&inv.record.invocation_id),
         )?;

@@ -202,6 +202,35 @@ const FOUND_PER_ARTEFACT: u64 = 100;
 /// so these stay shorter than the paged tables' [`crate::calls::ROW_CAP`].
 pub const MAX_ROWS: u64 = 2000;
 
+/// `read_protobuf` of the file `path` of `tree` and the message its output holds, with the call
+/// citing it; `None` when the call failed or its output holds no message (each noted under the
+/// artefact's name). Shared by the readers of Protocol Buffers files.
+pub(super) fn protobuf_message(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+) -> Result<Option<(masf_tools::Invoked, serde_json::Value)>, RuntimeError> {
+    let name = artefact_name(tree, path);
+    let Some(inv) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "read_protobuf",
+        args_on(tree, json!({"path": path})),
+    )?
+    else {
+        return Ok(None);
+    };
+    let Some(doc) = crate::outputs::protobuf_document(&inv.output.text) else {
+        ctx.unparsed(
+            &name,
+            "read_protobuf's output holds no message",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(None);
+    };
+    Ok(Some((inv, doc)))
+}
+
 /// The Android plugin.
 pub struct AndroidPlugin;
 

@@ -16,13 +16,12 @@
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use masf_tools::Invoked;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::MAX_ROWS;
-use crate::calls::call_or_note;
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{TreeRef, args_on, artefact_name};
-use crate::outputs::{in_json, protobuf_document};
+use crate::identity::{TreeRef, artefact_name};
+use crate::outputs::in_json;
 
 /// Whether `path` is a notification history file (`…/notification_history/history/<digits>`).
 pub fn history_file(path: &str) -> bool {
@@ -53,21 +52,7 @@ fn one(
     path: &str,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_protobuf",
-        args_on(tree, json!({"path": path})),
-    )?
-    else {
-        return Ok(());
-    };
-    let Some(doc) = protobuf_document(&inv.output.text) else {
-        ctx.unparsed(
-            &name,
-            "read_protobuf's output holds no message",
-            Some(&inv.record.invocation_id),
-        )?;
+    let Some((inv, doc)) = super::protobuf_message(ctx, tree, path)? else {
         return Ok(());
     };
     let pool: Vec<&str> = first(&doc, "1")

@@ -8,13 +8,11 @@
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
-use serde_json::json;
 
 use super::Located;
-use crate::calls::call_or_note;
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{args_on, artefact_name, normalized, observe_owner_ids};
-use crate::outputs::{in_json, protobuf_document};
+use crate::identity::{normalized, observe_owner_ids};
+use crate::outputs::in_json;
 
 /// The text values of a decoded message (not its numbers), each with its field path.
 fn strings(v: &serde_json::Value, path: &str, out: &mut Vec<(String, String)>) {
@@ -45,22 +43,7 @@ pub fn is_account(l: &Located) -> bool {
 
 /// One `AccountData.pb`.
 pub fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_protobuf",
-        args_on(&l.tree, json!({"path": l.path})),
-    )?
-    else {
-        return Ok(());
-    };
-    let Some(doc) = protobuf_document(&inv.output.text) else {
-        ctx.unparsed(
-            &name,
-            "read_protobuf's output holds no message",
-            Some(&inv.record.invocation_id),
-        )?;
+    let Some((inv, doc)) = super::protobuf_message(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
     let mut texts = Vec::new();

@@ -78,8 +78,12 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             return Ok(());
         }
         let names = names.get(folder(path)).unwrap_or(&none);
-        workouts(run, find, path, names)?;
-        history(run, find, path, names)
+        // one read of the store's schema serves the workouts and the device history
+        let Some(schema) = run.schema(path, &SECURE_TABLES)? else {
+            return Ok(());
+        };
+        workouts(run, find, path, names, &schema)?;
+        history(run, find, path, names, &schema)
     })
 }
 
@@ -391,25 +395,25 @@ const METADATA: [(&str, &str, &str); 10] = [
     ),
 ];
 
+/// The tables of `healthdb_secure.sqlite` read.
+const SECURE_TABLES: [&str; 8] = [
+    "workouts",
+    "workout_activities",
+    "workout_statistics",
+    "samples",
+    "metadata_values",
+    "metadata_keys",
+    "objects",
+    "data_provenances",
+];
+
 fn workouts(
     run: &Run<'_, '_>,
     find: &Invoked,
     path: &str,
     names: &Names,
+    schema: &super::Schema,
 ) -> Result<(), RuntimeError> {
-    let tables = [
-        "workouts",
-        "workout_activities",
-        "workout_statistics",
-        "samples",
-        "metadata_values",
-        "metadata_keys",
-        "objects",
-        "data_provenances",
-    ];
-    let Some(schema) = run.schema(path, &tables)? else {
-        return Ok(());
-    };
     let w = schema.columns("workouts");
     let a = schema.columns("workout_activities");
     let s = schema.columns("samples");
@@ -652,10 +656,8 @@ fn history(
     find: &Invoked,
     path: &str,
     names: &Names,
+    schema: &super::Schema,
 ) -> Result<(), RuntimeError> {
-    let Some(schema) = run.schema(path, &["objects", "data_provenances"])? else {
-        return Ok(());
-    };
     if !schema.require(run, "objects", &["provenance", "creation_date"])?
         || !schema.require(run, "data_provenances", &["origin_product_type"])?
     {
