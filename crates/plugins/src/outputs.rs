@@ -30,7 +30,8 @@ impl Table {
                 continue;
             }
             // how a SQLCipher database was decrypted (sqlite_query's last line with `cipher`)
-            if line.starts_with("# sqlcipher: ") {
+            // and how a gzip-compressed one was inflated (its `# gzip: …` line)
+            if line.starts_with("# sqlcipher: ") || line.starts_with("# gzip: ") {
                 continue;
             }
             // read_segb's problem and summary lines

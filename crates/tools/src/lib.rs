@@ -57,7 +57,8 @@
 //!   raw file.
 //! - `sqlite_query` ([`sqlite`]): on a working copy of the db with its `-wal`/`-shm`, opened
 //!   read-only, kept per source and path in a 1 GiB LRU cache so repeated queries do not copy
-//!   again; one read-only SELECT only. Options turn BLOB cells into text a fact can ground in:
+//!   again (a gzip-compressed database, such as a PowerLog archive, inflated into the copy, at
+//!   most 512 MiB, and said on a last `# gzip: …` line); one read-only SELECT only. Options turn BLOB cells into text a fact can ground in:
 //!   `plists: true` writes a binary plist as `plist:` + its canonical JSON, NSKeyedArchiver
 //!   unwrapped (with `decode_nested: true` the JSON texts kept inside it decoded too, so their
 //!   values print once, unescaped); `protobuf: true` writes a Protocol Buffers message,

@@ -52,6 +52,8 @@ struct CopyFiles {
     bytes: u64,
     /// How a SQLCipher database was decrypted into this copy (the `cipher` argument).
     decrypted: Option<String>,
+    /// How a gzip-compressed database was inflated into this copy.
+    inflated: Option<String>,
 }
 
 impl CopyFiles {
@@ -70,19 +72,47 @@ pub struct WorkingCopy {
     /// How a SQLCipher database was decrypted into this copy (where its key was read, the
     /// settings, the pages authenticated, the log's frames replayed).
     pub decrypted: Option<String>,
+    /// How a gzip-compressed database was inflated into this copy (compressed and inflated
+    /// sizes): iOS rotates PowerLog into `*.PLSQL.gz` archives.
+    pub inflated: Option<String>,
     _watch: Option<std::sync::mpsc::Sender<()>>,
     _files: Arc<CopyFiles>,
 }
 
-fn copy_out(fs: &dyn FileSystem, path: &str, dest: &Path) -> Result<u64, ToolError> {
+/// Most bytes a gzip-compressed database inflates to (in memory, then written to the copy).
+pub const MAX_INFLATED_DB: u64 = 512 << 20;
+
+/// Copies the file at `path` of `fs` to `dest`: as stored, or inflated when it is a gzip stream
+/// (magic `1f 8b 08`; at most [`MAX_INFLATED_DB`] bytes, a damaged stream an error naming its
+/// offset). Returns the bytes written and, for a gzip stream, how it was inflated.
+fn copy_out(
+    fs: &dyn FileSystem,
+    path: &str,
+    dest: &Path,
+) -> Result<(u64, Option<String>), ToolError> {
     let bytes = fs.open(path)?;
+    let mut magic = [0u8; 3];
+    let gzip =
+        bytes.len() >= 3 && bytes.read_at(0, &mut magic).is_ok() && magic == [0x1f, 0x8b, 0x08];
+    let (bytes, inflated) = if gzip {
+        let packed = bytes.len();
+        let inner = masf_evidence::archive::gunzip(bytes, MAX_INFLATED_DB)
+            .map_err(|e| ToolError::Other(format!("{path}: not inflated: {e}")))?;
+        let how = format!(
+            "inflated from gzip: {packed} compressed bytes to {} bytes",
+            inner.len()
+        );
+        (inner, Some(how))
+    } else {
+        (bytes, None)
+    };
     let mut reader = Reader::new(bytes);
     let mut file = std::fs::File::create(dest)
         .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
     let n = std::io::copy(&mut reader, &mut file)
         .and_then(|n| file.flush().map(|()| n))
         .map_err(|e| ToolError::Other(format!("working copy of {path}: {e}")))?;
-    Ok(n)
+    Ok((n, inflated))
 }
 
 /// Copies the database at `path` (with its `-wal` and `-shm`) out of `fs`.
@@ -95,12 +125,12 @@ fn copy_files(fs: &dyn FileSystem, path: &str) -> Result<CopyFiles, ToolError> {
         .prefix("masf-sqlite-")
         .tempdir()
         .map_err(|e| ToolError::Other(format!("temporary directory: {e}")))?;
-    let mut bytes = copy_out(fs, path, &dir.path().join(COPY_NAME))?;
+    let (mut bytes, inflated) = copy_out(fs, path, &dir.path().join(COPY_NAME))?;
     let mut siblings = Vec::new();
     for suffix in ["-wal", "-shm"] {
         let sib = format!("{path}{suffix}");
         if fs.stat(&sib).is_ok_and(|e| e.kind == EntryKind::File) {
-            bytes += copy_out(fs, &sib, &dir.path().join(format!("{COPY_NAME}{suffix}")))?;
+            bytes += copy_out(fs, &sib, &dir.path().join(format!("{COPY_NAME}{suffix}")))?.0;
             siblings.push(suffix.to_string());
         }
     }
@@ -109,6 +139,7 @@ fn copy_files(fs: &dyn FileSystem, path: &str) -> Result<CopyFiles, ToolError> {
         siblings,
         bytes,
         decrypted: None,
+        inflated,
     })
 }
 
@@ -217,6 +248,7 @@ fn decrypt_files(
             cipher.describe(),
             report.describe(settings.hmac.is_some())
         )),
+        inflated: None,
     })
 }
 
@@ -256,6 +288,7 @@ fn open_copy(files: Arc<CopyFiles>, path: &str) -> Result<WorkingCopy, ToolError
         conn,
         siblings: files.siblings.clone(),
         decrypted: files.decrypted.clone(),
+        inflated: files.inflated.clone(),
         _watch: watch,
         _files: files,
     })
@@ -502,15 +535,19 @@ fn sql_err(path: &str) -> impl Fn(rusqlite::Error) -> ToolError + '_ {
 fn db_props() -> serde_json::Map<String, Value> {
     let mut m = serde_json::Map::new();
     m.insert("partition".into(), json!({"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."}));
-    m.insert("path".into(), json!({"type": "string", "description": "Absolute path of the SQLite database inside the evidence."}));
+    m.insert("path".into(), json!({"type": "string", "description": "Absolute path of the SQLite database inside the evidence. A gzip-compressed database (iOS rotates PowerLog into Archives/*.PLSQL.gz) is inflated into the working copy (at most 512 MiB) and a last line `# gzip: …` gives its compressed and inflated sizes."}));
     m.insert("cipher".into(), crate::cipher::schema());
     m
 }
 
-/// The last line of an output on a decrypted copy: how it was decrypted.
+/// The last lines of an output on a decrypted or inflated copy: how it was decrypted
+/// (`# sqlcipher: …`) or inflated (`# gzip: …`).
 fn push_decrypted(text: &mut String, copy: &WorkingCopy) {
     if let Some(d) = &copy.decrypted {
         let _ = writeln!(text, "# sqlcipher: {d}");
+    }
+    if let Some(i) = &copy.inflated {
+        let _ = writeln!(text, "# gzip: {i}");
     }
 }
 
@@ -573,7 +610,7 @@ impl Tool for SqliteTables {
         Ok(ToolOutput {
             text,
             structured: Some(
-                json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "objects": rows}),
+                json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "inflated": copy.inflated, "objects": rows}),
             ),
         })
     }
@@ -921,7 +958,7 @@ impl Tool for SqliteQuery {
             let _ = writeln!(text, "# truncated at limit {limit}");
         }
         push_decrypted(&mut text, &copy);
-        let mut structured = json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "columns": columns, "row_count": count, "truncated": truncated});
+        let mut structured = json!({"path": path, "copied": copy.siblings, "decrypted": copy.decrypted, "inflated": copy.inflated, "columns": columns, "row_count": count, "truncated": truncated});
         if let Some(rows) = json_rows {
             structured["rows"] = Value::Array(rows);
         }

@@ -24,8 +24,9 @@
 //! and the timeline places the row at the corrected time. A log without the table is read raw,
 //! and said to be.
 //!
-//! Rotated logs compressed in `Archives/*.PLSQL.gz` are not opened in place (no tool here reads
-//! a gzipped database): each is noted as not parsed, so the coverage table shows it. Schema
+//! Rotated logs compressed in `Archives/*.PLSQL.gz` (the days before the current log's) are read
+//! the same way: `sqlite_query` inflates a gzip-compressed database into its working copy and
+//! says so; a damaged archive is noted with the offset where its stream broke. Schema
 //! drift: a table without `timestamp` is noted; a missing table is passed over (releases differ);
 //! every other column is read where present. Identities: none observed.
 
@@ -201,14 +202,7 @@ const OFFSETS: &str = "PLStorageOperator_EventForward_TimeOffset";
 /// Triage of every PowerLog of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     run.each("*.PLSQL", |find, path| one(run, find, path))?;
-    run.each("*.PLSQL.gz", |_, path| {
-        run.ctx.unparsed(
-            path,
-            "a gzip-compressed PowerLog archive: a compressed database is not opened in place, so its rows were not read",
-            None,
-        )?;
-        Ok(())
-    })
+    run.each("*.PLSQL.gz", |find, path| one(run, find, path))
 }
 
 /// The table of `tables` named `prefix`, else its first variant `prefix_…` (not an `_Array_`

@@ -447,6 +447,126 @@ fn a_damaged_database_is_named_as_such_and_never_blamed_on_the_statement() {
 }
 
 #[test]
+fn a_gzip_compressed_database_is_inflated_into_the_copy_and_said() {
+    // A database SQLite wrote, compressed by the gzip tool (as iOS rotates PowerLog into
+    // `Archives/*.PLSQL.gz`); the same stream cut short; a gzipped text file.
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("log.PLSQL");
+    {
+        let conn = rusqlite::Connection::open(&good).unwrap();
+        conn.execute_batch(
+            "CREATE TABLE PLSpringBoardAgent_EventForward_SBLock (ID INTEGER PRIMARY KEY, timestamp REAL, Locked INTEGER);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+             INSERT INTO PLSpringBoardAgent_EventForward_SBLock (timestamp, Locked) SELECT 1639600000 + i, i % 2 FROM n;",
+        )
+        .unwrap();
+    }
+    let gzip = |from: &std::path::Path| {
+        let out = std::process::Command::new("gzip")
+            .arg("-c")
+            .arg(from)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+    let packed = gzip(&good);
+    std::fs::write(dir.path().join("log.PLSQL.gz"), &packed).unwrap();
+    std::fs::write(dir.path().join("cut.PLSQL.gz"), &packed[..packed.len() / 2]).unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, b"a text file, not a database\n".repeat(100)).unwrap();
+    std::fs::write(dir.path().join("notes.PLSQL.gz"), gzip(&text)).unwrap();
+    std::fs::remove_file(&text).unwrap();
+    let before: Vec<(String, Vec<u8>)> = ["log.PLSQL.gz", "cut.PLSQL.gz", "notes.PLSQL.gz"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read(dir.path().join(n)).unwrap()))
+        .collect();
+
+    let src = std::sync::Arc::new(masf_tools::SourceCtx::open("src-folder", dir.path()).unwrap());
+    let sql =
+        "SELECT ID, timestamp, Locked FROM PLSpringBoardAgent_EventForward_SBLock ORDER BY ID";
+    let plain = run(
+        &src,
+        "sqlite_query",
+        json!({"path": "/log.PLSQL", "sql": sql}),
+    );
+    let inflated = run(
+        &src,
+        "sqlite_query",
+        json!({"path": "/log.PLSQL.gz", "sql": sql}),
+    );
+    let size = std::fs::metadata(&good).unwrap().len();
+    let said = format!(
+        "# gzip: inflated from gzip: {} compressed bytes to {size} bytes\n",
+        packed.len()
+    );
+    assert_eq!(inflated.text, format!("{}{said}", plain.text));
+    assert_eq!(inflated.text.lines().count(), 302);
+    let s = inflated.structured.unwrap();
+    assert_eq!(s["row_count"], json!(300));
+    assert!(s["inflated"].as_str().unwrap().contains("compressed bytes"));
+    assert_eq!(
+        plain.structured.unwrap()["inflated"],
+        serde_json::Value::Null
+    );
+    let tables = run(&src, "sqlite_tables", json!({"path": "/log.PLSQL.gz"}));
+    assert!(
+        tables
+            .text
+            .contains("table\tPLSpringBoardAgent_EventForward_SBLock\t300 rows")
+            && tables.text.ends_with(&said),
+        "{}",
+        tables.text
+    );
+
+    let (_store_dir, mut store) = store();
+    let inv = invoker(Catalog::standard(), Limits::default());
+    for (i, (path, said)) in [
+        ("/cut.PLSQL.gz", "/cut.PLSQL.gz: not inflated: gzip in "),
+        ("/notes.PLSQL.gz", "not a database"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = call(
+            &inv,
+            &mut store,
+            &src,
+            "sqlite_query",
+            json!({"path": path, "sql": sql}),
+            "a",
+            "t",
+            i as i64 + 1,
+        );
+        assert_eq!(r.record.status, InvocationStatus::Failed, "{path}");
+        let reason = r.record.reason.unwrap();
+        assert!(reason.contains(said), "{path}: {reason}");
+    }
+    let r = call(
+        &inv,
+        &mut store,
+        &src,
+        "sqlite_query",
+        json!({"path": "/cut.PLSQL.gz", "sql": sql}),
+        "a",
+        "t",
+        3,
+    );
+    let reason = r.record.reason.unwrap();
+    assert!(
+        reason.contains("corrupt at offset") && reason.contains("truncated or damaged"),
+        "{reason}"
+    );
+    for (name, bytes) in before {
+        assert_eq!(
+            std::fs::read(dir.path().join(&name)).unwrap(),
+            bytes,
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn binary_plists_in_cells_render_as_json_when_asked() {
     // iLEAPP's storeSystem test case of the MVS 2023 iPhone: store_metadata is an
     // NSKeyedArchiver plist per installed app
