@@ -25,7 +25,7 @@
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | Firefox `profile.profile/places.db` (app group) | [`crate::firefox`] | one per visit (URL, title, time, type, made here or synced, local and synced visit counts, description, GUID, the page it came from), per bookmark (title, URL, folder, position, added, modified, GUID) | — |
 //! | Safari `BrowserState.db`, `CloudTabs.db` | [`safaritabs`] | one per open tab (URL, title, last viewed, private); per iCloud Tabs device of the same Apple account, per tab open on it, per close request | `cloud-device:<uuid>`: each other device's name (weak) |
-//! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite` | [`keyboard`] | learned words per language; typing totals | — |
+//! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite`, `app_usage_database.plist`, `AutocorrectionRejections.db`, `VulgarWordUsage.db` | [`keyboard`] | learned words per language; typing totals; keyboard sessions per app; autocorrections and inline completions met (typed, offered, counts, times); vulgar words (app, recipient, count, last use) | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
 //! | `voicemail.db` | [`voicemail`] | one per voicemail, kept or deleted (sender, callback, receiver, SIM ICCID, duration, times, audio file) | `owner` phone (receiver), `device` ICCID, `handle:<sender>` |
 //! | Clubhouse preference plists | [`clubhouse`] | the account; each address-book contact it uploaded; widget conversations; notifications | `owner`: `clubhouse:<id>`, user name, phone; `clubhouse-contact:<hash>`: name, phone, person GUID |
@@ -1254,8 +1254,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "keyboard lexicon and statistics",
-            &["/dynamic-lexicon.dat\"", "/user_model_database.sqlite\""],
-            "words the user typed that the keyboard learned; typing totals",
+            &[
+                "/dynamic-lexicon.dat\"",
+                "/user_model_database.sqlite\"",
+                "/app_usage_database.plist\"",
+                "/AutocorrectionRejections.db\"",
+                "/VulgarWordUsage.db\"",
+            ],
+            "words the user typed that the keyboard learned; typing totals; the keyboard's sessions per app; autocorrections and completions met (typed text and correction); vulgar words used",
         ),
         entry(
             "voicemail.db",
@@ -1564,7 +1570,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
-        "dynamic-lexicon.dat" | "user_model_database.sqlite" => "keyboard",
+        "dynamic-lexicon.dat"
+        | "user_model_database.sqlite"
+        | "app_usage_database.plist"
+        | "AutocorrectionRejections.db"
+        | "VulgarWordUsage.db" => "keyboard",
         "AddressBook.sqlitedb" | "AddressBookImages.sqlitedb" | "ContactsV2.sqlite" => "contacts",
         "Accounts3.sqlite" | "com.apple.accounts.exists.plist" => "accounts",
         "storeSystem.db" => "apps",
@@ -1783,6 +1793,9 @@ const SEARCHED: &[&str] = &[
     "storeSystem.db",
     "threadingStore.sqlite",
     "user_model_database.sqlite",
+    "app_usage_database.plist",
+    "AutocorrectionRejections.db",
+    "VulgarWordUsage.db",
     "voicemail.db",
     "interactionC.db",
     "wallet-rn-v2.sqlite",

@@ -1195,6 +1195,14 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             "/private/var/mobile/Media/DCIM/100APPLE/IMG_0001.HEIC",
             None,
         ),
+        (
+            "/private/var/mobile/Library/Keyboard/AutocorrectionRejections.db",
+            Some("keyboard"),
+        ),
+        (
+            "/private/var/mobile/Library/Keyboard/app_usage_database.plist",
+            Some("keyboard"),
+        ),
     ] {
         assert_eq!(categorise(path), cat, "{path}");
     }

@@ -67,6 +67,7 @@ mod ios_tabs;
 mod ios_usage;
 mod k9mail;
 mod keep;
+mod keyboard;
 mod kijiji;
 mod kik_android;
 mod layouts;
