@@ -18,6 +18,10 @@
 //!
 //! - `list_dir`, `stat`, `read_text`, `hexdump`, `hash_file`, `find_files`, `partition_table`,
 //!   `fs_info`, `strings`, `sqlite_tables`.
+//! - `read_email` ([`email_tool`]): an e-mail message (`.eml`, RFC 5322) or Apple Mail's `.emlx`
+//!   (count line, message, Mail's property list), parsed by `mail-parser`: every header as stored
+//!   (unfolded), each address with its display name, subject and Date (UTC) decoded, ids,
+//!   attachments' names, sizes and types, the first text body on request (at most 64 KiB).
 //! - `read_xml` ([`xml_tool`]): plain XML as is; Android Binary XML (Android 12+'s
 //!   `settings_*.xml`, `packages.xml`) decoded by the `android-abx` crate and rendered as Android
 //!   11 wrote the same file, so a fact grounds in either form; `telegram: true` decodes the base64
@@ -139,6 +143,7 @@ pub mod consistency;
 pub mod content_tools;
 pub mod derplist;
 pub mod doc_metadata;
+pub mod email_tool;
 pub mod fs_tools;
 pub mod index_tools;
 pub mod inventory;

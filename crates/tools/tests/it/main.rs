@@ -2,6 +2,7 @@
 
 mod consistency;
 mod deep;
+mod email;
 mod grounding;
 mod index;
 mod inventory;
