@@ -35,6 +35,7 @@
 //! | `Calendar.sqlitedb` | [`calendar`] | one per calendar, per event (times, place, organiser, invitees) | `owner`: the user's calendar e-mails; `handle:<e-mail>` per organiser and invitee |
 //! | Reminders `Container_v1/Stores/Data-*.sqlite` | [`reminders`] | one per reminder (title, notes, list, created, modified, due, completed, flags, priority; marked-for-deletion ones too), both store generations | — |
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
+//! | Mail `MessageData/<id>/*.emlx` (any `.emlx` of a `Mail` folder) | [`emlx`] | one per message (every address of From, Sender, To, Cc, Bcc, Reply-To with names; subject, Date, ids, References, attachments, the body; Mail's received and viewed times, flags) | none (the Envelope Index reader observes the parties) |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
 //! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
 //! | Biome sets `Library/Biome/sets/Default/<set>/Database/Set.db` (`App.InstalledApp`, `Contacts.Contact`, `FindMy.Device`, `Location.SignificantLocation`, `App.Shortcut.Phrase` and `.Entity` per app) | [`biomesets`] | one per record (its Protocol Buffers content: an app's bundle id and name; a contact's names; a Find My device's name and owner's names; a place's label and address; an app's Siri phrase with template and URL, or entity with identifier, type, provider), modified (Unix microseconds) | each Find My device by name (`biome-findmy:<name>`) |
@@ -149,6 +150,7 @@ pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
+pub mod emlx;
 pub mod findmy;
 pub mod gmail;
 pub mod googlevoice;
@@ -441,6 +443,7 @@ impl Plugin for Ios {
         ctx.artefact("Calendar.sqlitedb", || calendar::triage(&run))?;
         ctx.artefact("Reminders stores", || reminders::triage(&run))?;
         ctx.artefact("Mail Envelope Index", || mail::triage(&run))?;
+        ctx.artefact("Apple Mail messages (.emlx)", || emlx::triage(&run))?;
         ctx.artefact("KnowledgeC knowledgeC.db", || knowledgec::triage(&run))?;
         ctx.artefact("Biome streams", || biome::triage(&run))?;
         ctx.artefact("Biome sets", || biomesets::triage(&run))?;
@@ -1307,6 +1310,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Apple Mail messages: sender, recipients, subject, summary, dates, mailbox, read/flagged; the user's mail accounts",
         ),
         entry(
+            "Apple Mail messages (.emlx)",
+            &[".emlx\""],
+            "each message as stored: every address of From, To, Cc, Bcc and Reply-To, subject, Date, ids, attachments' names, the body, Mail's received and viewed times",
+        ),
+        entry(
             "KnowledgeC knowledgeC.db",
             &["/Knowledge/knowledgeC.db\""],
             "app usage: app in focus, device lock, plugged in, backlight, now playing, web usage, Bluetooth and CarPlay connections, battery level, app activities, with times",
@@ -1565,6 +1573,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "WCDB_Contact.sqlite" => "contacts",
         _ if path.contains("/com.atebits.tweetie.direct-message.cache/") => "messages",
         "searchsqlitedb" | "Envelope Index" | "Protected Index" => "mail",
+        b if b.ends_with(".emlx") && path.contains("/Mail/") => "mail",
         "ChatModel.sqlite" if path.contains("/chat/v1/") => "messages",
         "shared.sqlite" if path.contains("/AppGroup/") && path.contains("/Databases/") => "social",
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
@@ -1706,6 +1715,7 @@ const SEARCHED: &[&str] = &[
     "ContactsV2.sqlite",
     "Downloads.plist",
     "Envelope Index",
+    "*.emlx",
     "History",
     "History.db",
     "IMODb2.sqlite",

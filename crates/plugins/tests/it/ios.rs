@@ -1082,6 +1082,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Calendar.sqlitedb", false),
             ("Reminders stores", false),
             ("Mail Envelope Index", false),
+            ("Apple Mail messages (.emlx)", false),
             ("KnowledgeC knowledgeC.db", false),
             ("Biome streams", false),
             ("Biome databases", false),

@@ -36,6 +36,7 @@ mod deepseek;
 mod discord;
 mod disk;
 mod duo;
+mod emlx;
 mod fairemail;
 mod fbthreads;
 mod findmy;
