@@ -1311,7 +1311,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Apple Mail messages (.emlx)",
-            &[".emlx\""],
+            &["read_email {"],
             "each message as stored: every address of From, To, Cc, Bcc and Reply-To, subject, Date, ids, attachments' names, the body, Mail's received and viewed times",
         ),
         entry(
