@@ -31,7 +31,12 @@ impl Table {
             }
             // how a SQLCipher database was decrypted (sqlite_query's last line with `cipher`)
             // and how a gzip-compressed one was inflated (its `# gzip: …` line)
-            if line.starts_with("# sqlcipher: ") || line.starts_with("# gzip: ") {
+            // sqlite_wal_history's summary and unreadable-cell lines
+            if line.starts_with("# sqlcipher: ")
+                || line.starts_with("# gzip: ")
+                || line.starts_with("# wal ")
+                || line.starts_with("# unreadable cells: ")
+            {
                 continue;
             }
             // read_segb's problem and summary lines

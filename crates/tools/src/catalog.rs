@@ -40,6 +40,7 @@ impl Catalog {
         c.register(Arc::new(content_tools::ParsePlist));
         c.register(Arc::new(crate::xml_tool::ReadXml));
         c.register(Arc::new(crate::email_tool::ReadEmail));
+        c.register(Arc::new(crate::wal_history::SqliteWalHistory));
         c.register(Arc::new(crate::json_tool::ReadJson));
         c.register(Arc::new(crate::protobuf::ReadProtobuf));
         c.register(Arc::new(crate::javaser::ReadJava));

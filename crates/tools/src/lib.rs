@@ -22,6 +22,10 @@
 //!   (count line, message, Mail's property list), parsed by `mail-parser`: every header as stored
 //!   (unfolded), each address with its display name, subject and Date (UTC) decoded, ids,
 //!   attachments' names, sizes and types, the first text body on request (at most 64 KiB).
+//! - `sqlite_wal_history` ([`wal_history`]): the rows of a table that only earlier page versions
+//!   hold — the database file's version of each page the `-wal` replaced, superseded committed
+//!   frames, uncommitted ones, an earlier log generation's — decoded from the pages themselves
+//!   and compared with the current rows: deleted rows, earlier versions of changed rows.
 //! - `read_xml` ([`xml_tool`]): plain XML as is; Android Binary XML (Android 12+'s
 //!   `settings_*.xml`, `packages.xml`) decoded by the `android-abx` crate and rendered as Android
 //!   11 wrote the same file, so a fact grounds in either form; `telegram: true` decodes the base64
@@ -163,6 +167,7 @@ pub mod sqlite;
 pub mod tl;
 pub mod twserial;
 pub mod typedstream;
+pub mod wal_history;
 pub mod worker;
 pub mod xml_tool;
 

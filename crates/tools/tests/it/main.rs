@@ -17,3 +17,4 @@ mod support;
 mod telegram;
 mod tools;
 mod typedstream;
+mod wal;

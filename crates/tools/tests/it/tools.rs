@@ -32,6 +32,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "search_text",
             "sqlite_query",
             "sqlite_tables",
+            "sqlite_wal_history",
             "stat",
             "strings"
         ]
