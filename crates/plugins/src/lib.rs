@@ -106,6 +106,7 @@ pub mod media;
 pub mod messenger;
 pub mod outputs;
 pub mod protonmail;
+pub mod recovered;
 pub mod reddit;
 pub mod region;
 pub mod snapchat;

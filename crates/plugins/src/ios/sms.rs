@@ -5,6 +5,9 @@
 //! A message whose `text` is NULL or empty (most messages from iOS 16 on) has its words only in
 //! `attributedBody`, an archived `NSAttributedString`: that cell is read with `sqlite_query`'s
 //! `typedstream` option and the text, and the links Messages marked in it, come from there.
+//!
+//! Messages the table no longer shows but earlier page versions hold (deleted since the last
+//! checkpoint, or edited) are read with `sqlite_wal_history` and recorded as recovered.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -236,6 +239,89 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     }
     if attributed {
         archive_check(run, find, path)?;
+    }
+    recovered(run, find, path, &pinv, &parties)
+}
+
+/// Messages the table no longer shows that earlier page versions hold (deleted, or edited
+/// since): one phenomenon each, as a live message is recorded, said recovered and from where.
+fn recovered(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    pinv: &Invoked,
+    parties: &crate::outputs::Table,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) =
+        crate::recovered::wal_rows(run.ctx, path, "message", &["typedstream_text"])?
+    else {
+        return Ok(());
+    };
+    let handles: std::collections::HashMap<&str, String> = parties
+        .rows
+        .iter()
+        .filter(|r| parties.get(r, "kind") == Some("handle"))
+        .filter_map(|r| Some((parties.get(r, "rowid")?, raw(parties, r, "value")?)))
+        .collect();
+    for row in &t.rows {
+        let rowid = raw(&t, row, "rowid").unwrap_or_default();
+        let from_me = t.get(row, "is_from_me") == Some("1");
+        let handle = t.get(row, "handle_id").and_then(|h| handles.get(h));
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} message {rowid} {} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if from_me { "sent to" } else { "received from" },
+                handle.map(String::as_str).unwrap_or("an unknown party")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(&t, row, "guid").as_deref(), &inv);
+        if let Some(h) = handle {
+            d.fact(handle_fact_type(h), Some(h), pinv);
+        }
+        let date = raw(&t, row, "date");
+        d.time(
+            date.as_deref(),
+            apple_encoding(date.as_deref()),
+            if from_me {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        let text = raw(&t, row, "text").filter(|x| !x.is_empty());
+        let archived = raw(&t, row, "attributedBody")
+            .and_then(|b| b.strip_prefix("typedstream-text:").map(str::to_string));
+        let words = text.or(archived);
+        d.fact(FactType::Text, words.as_deref(), &inv);
+        d.interpretation = format!(
+            "Message ROWID {rowid} of {path}, {} {}: {}. Its date is Apple absolute time (apple_seconds or apple_nanos by its size).",
+            if from_me {
+                "sent by the device user to"
+            } else {
+                "received by the device user from"
+            },
+            handle
+                .map(String::as_str)
+                .unwrap_or("a handle no longer in the handle table"),
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
+        if let Some(w) = t.get(row, "text").filter(|x| !x.is_empty()) {
+            run.message_claims(
+                &inv,
+                w,
+                &format!("recovered message ROWID {rowid} ({})", file_name(path)),
+                from_me,
+                run.handle_party(handle.map(String::as_str)),
+                "is_from_me 1",
+                "is_from_me 0",
+            )?;
+        }
     }
     Ok(())
 }

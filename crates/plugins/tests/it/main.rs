@@ -116,6 +116,7 @@ mod skout;
 mod skype;
 mod slack;
 mod slack_ios;
+mod sms_recovered;
 mod snapchat;
 mod snapshots;
 mod tcc;

@@ -1,0 +1,82 @@
+//! Rows an app's database no longer shows but its write-ahead log or its file's replaced pages
+//! still hold (`sqlite_wal_history`): messages since deleted, earlier versions of messages since
+//! edited. Shared by the readers of message stores, each of which records a recovered row as it
+//! records a live one, titled and interpreted as recovered.
+
+use masf_agents::{AgentCtx, RuntimeError};
+use masf_tools::Invoked;
+use serde_json::json;
+
+use crate::outputs::Table;
+
+/// Most recovered rows read per table.
+pub const RECOVERED_CAP: u64 = 20_000;
+
+/// The rows of `table` of the database at `path` that only earlier page versions hold, with
+/// the tool's extra options (`typedstream_text`); `None` when there are none. A call that fails
+/// (a damaged log) is noted as the history not read, naming why: the live rows stand.
+pub fn wal_rows(
+    ctx: &AgentCtx<'_>,
+    path: &str,
+    table: &str,
+    options: &[&str],
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    let mut args = json!({"path": path, "table": table, "limit": RECOVERED_CAP});
+    for o in options {
+        args[*o] = json!(true);
+    }
+    let inv = ctx.call("sqlite_wal_history", args)?;
+    if !crate::calls::succeeded(&inv) {
+        ctx.unparsed(
+            path,
+            &format!(
+                "the write-ahead log's earlier rows of {table} were not read: {}",
+                crate::calls::failure_reason(&inv)
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(None);
+    }
+    let t = Table::parse(&inv.output.text);
+    if t.truncated {
+        ctx.unparsed(
+            path,
+            &format!(
+                "more than {RECOVERED_CAP} earlier rows of {table} in the write-ahead log: the first {RECOVERED_CAP} were read"
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    Ok((!t.rows.is_empty()).then_some((inv, t)))
+}
+
+/// How a recovered row is said: `deleted` → "Deleted", `changed` → "Earlier version of".
+pub fn title_word(status: Option<&str>) -> &'static str {
+    match status {
+        Some("deleted") => "Deleted",
+        _ => "Earlier version of",
+    }
+}
+
+/// Where a recovered row was read, for an interpretation: its status, frame and frame state.
+pub fn provenance(t: &Table, row: &[Option<String>]) -> String {
+    let status = match t.get(row, "status") {
+        Some("deleted") => "is no longer in the table (deleted)",
+        _ => "has changed since (this is its earlier version)",
+    };
+    let place = match (t.get(row, "frame"), t.get(row, "frame_state")) {
+        (Some("0"), _) => {
+            "the database file's own version of a page the write-ahead log has since replaced"
+                .to_string()
+        }
+        (Some(f), Some(s)) => format!("frame {f} of the write-ahead log ({s})"),
+        _ => "an earlier page version".to_string(),
+    };
+    format!(
+        "it {status}; {place} still holds it, as sqlite_wal_history read the page itself{}",
+        match t.get(row, "frame_state") {
+            Some("uncommitted") => " (an uncommitted frame: the row may never have been committed)",
+            _ => "",
+        }
+    )
+}
