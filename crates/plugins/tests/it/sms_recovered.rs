@@ -8,7 +8,6 @@
 //! message is still the sender's claim.
 
 use masf_graph::Phenomenon;
-use serde_json::Value;
 
 use crate::android_support::{generate, has_fact, triage};
 
