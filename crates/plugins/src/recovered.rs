@@ -12,19 +12,24 @@ use crate::outputs::Table;
 /// Most recovered rows read per table.
 pub const RECOVERED_CAP: u64 = 20_000;
 
-/// The rows of `table` of the database at `path` that only earlier page versions hold, with
-/// the tool's extra options (`typedstream_text`); `None` when there are none. A call that fails
-/// (a damaged log) is noted as the history not read, naming why: the live rows stand.
+/// The rows of `table` of the database `at` names (`{"path": …}`, with its `partition` where
+/// the source has several file systems) that only earlier page versions hold, with the tool's
+/// extra options (`typedstream_text`); `None` when there are none. A call that fails (a damaged
+/// log) is noted on `artefact` as the history not read, naming why: the live rows stand.
 pub fn wal_rows(
     ctx: &AgentCtx<'_>,
-    path: &str,
+    artefact: &str,
+    at: serde_json::Value,
     table: &str,
     options: &[&str],
 ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
-    let mut args = json!({"path": path, "table": table, "limit": RECOVERED_CAP});
+    let mut args = at;
+    args["table"] = json!(table);
+    args["limit"] = json!(RECOVERED_CAP);
     for o in options {
         args[*o] = json!(true);
     }
+    let path = artefact;
     let inv = ctx.call("sqlite_wal_history", args)?;
     if !crate::calls::succeeded(&inv) {
         ctx.unparsed(

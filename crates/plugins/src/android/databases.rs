@@ -742,15 +742,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         let id = t.get(row, "_id").unwrap_or("?");
         let address = t.get(row, "address");
         let kind = t.get(row, "type").unwrap_or("");
-        let (title, desc) = match kind {
-            "1" => ("SMS received from", "Message received"),
-            "2" => ("SMS sent to", "Message sent"),
-            "3" => ("SMS draft to", "Draft saved"),
-            "4" => ("SMS outbox to", "Message queued"),
-            "5" => ("SMS failed to", "Message failed"),
-            "6" => ("SMS queued to", "Message queued"),
-            _ => ("SMS with", "Message time"),
-        };
+        let (title, desc) = sms_kind(kind);
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         if let Some(a) = address {
@@ -798,53 +790,7 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         if let Some(a) = address {
             observe_party(ctx, book, a, inv, &what)?;
         }
-        // The two sides: the device's user wrote what it sent (or drafted, queued) and read
-        // what it received; the party (when the address is a number, i.e. a person's) the
-        // other way round.
-        let party = address
-            .filter(|a| normalized(ctx, IdType::Phone, a).is_some())
-            .map(|a| (counterparty(ctx, book, a), a));
-        let (party_role, owner_role) = match kind {
-            "1" => (
-                party
-                    .as_ref()
-                    .map(|(_, a)| format!("{a}, who sent it (sms.type 1, received)")),
-                "the device's user, who received it (sms.type 1)".to_string(),
-            ),
-            _ => (
-                party
-                    .as_ref()
-                    .map(|(_, a)| format!("{a}, to whom it was written (sms.type {kind})")),
-                format!("the device's user, who wrote it (sms.type {kind})"),
-            ),
-        };
-        let other =
-            party
-                .as_ref()
-                .zip(party_role.as_deref())
-                .map(|(((context, label), _), role)| Party {
-                    context,
-                    label,
-                    role,
-                });
-        let owner = Party {
-            context: "owner",
-            label: "device owner",
-            role: &owner_role,
-        };
-        let (writer, reader) = match kind {
-            "1" => (other, Some(owner)),
-            "2" | "3" | "4" | "5" | "6" => (Some(owner), other),
-            _ => (None, None),
-        };
-        observe_written_wallets(
-            ctx.phone_region().as_ref(),
-            body,
-            &what,
-            writer,
-            reader,
-            &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, inv, i, cue),
-        )?;
+        sms_claims(ctx, book, kind, address, body, &what, inv)?;
     }
     if pages.truncated {
         summarise_rest(ctx, l, "sms", "date", "messages", "SMS")?;
@@ -852,6 +798,144 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
     if tables.iter().any(|t| t == "threads") && tables.iter().any(|t| t == "canonical_addresses") {
         threads(ctx, l)?;
     }
+    sms_recovered(ctx, l, book)
+}
+
+/// What an SMS of `sms.type` is: the title's words and its time's description.
+fn sms_kind(kind: &str) -> (&'static str, &'static str) {
+    match kind {
+        "1" => ("SMS received from", "Message received"),
+        "2" => ("SMS sent to", "Message sent"),
+        "3" => ("SMS draft to", "Draft saved"),
+        "4" => ("SMS outbox to", "Message queued"),
+        "5" => ("SMS failed to", "Message failed"),
+        "6" => ("SMS queued to", "Message queued"),
+        _ => ("SMS with", "Message time"),
+    }
+}
+
+/// SMS the `sms` table no longer shows that earlier page versions hold (deleted since the last
+/// checkpoint, or edited): one phenomenon each, titled as recovered, with the same facts and
+/// claims as a live one.
+fn sms_recovered(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        ctx,
+        &name,
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+        "sms",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let address = t.get(row, "address");
+        let kind = t.get(row, "type").unwrap_or("");
+        let (title, desc) = sms_kind(kind);
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        if let Some(st) = t.get(row, "status") {
+            facts.push(fact(FactType::Text, st, &inv));
+        }
+        if let Some(a) = address {
+            facts.push(party_fact(ctx, a, &inv));
+        }
+        let mut times = Vec::new();
+        if let Some(d) = t.get(row, "date") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: desc.to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        let body = t.get(row, "body").unwrap_or("");
+        if !body.is_empty() {
+            facts.push(fact(FactType::Text, raw_cell(body), &inv));
+        }
+        let party = address.unwrap_or("an unknown address");
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "messages".into(),
+                title: format!(
+                    "{} {} {party} (recovered)",
+                    crate::recovered::title_word(t.get(row, "status")),
+                    title
+                ),
+                facts,
+                interpretation: format!(
+                    "sms._id {id} (thread {}) in {name}: {} {party} at {} (Unix ms); {}.",
+                    t.get(row, "thread_id").unwrap_or("?"),
+                    title.to_lowercase(),
+                    t.get(row, "date").unwrap_or("an unknown time"),
+                    crate::recovered::provenance(&t, row)
+                ),
+                times,
+            },
+        )?;
+        let what = format!("recovered SMS {id} ({})", l.name());
+        sms_claims(ctx, book, kind, address, body, &what, &inv)?;
+    }
+    Ok(())
+}
+
+/// The two sides of an SMS's words: the device's user wrote what it sent (or drafted, queued)
+/// and read what it received; the party (when the address is a number, i.e. a person's) the
+/// other way round. Wallet addresses in the body are observed as the writer's claims.
+fn sms_claims(
+    ctx: &AgentCtx<'_>,
+    book: &Book,
+    kind: &str,
+    address: Option<&str>,
+    body: &str,
+    what: &str,
+    inv: &Invoked,
+) -> Result<(), RuntimeError> {
+    let party = address
+        .filter(|a| normalized(ctx, IdType::Phone, a).is_some())
+        .map(|a| (counterparty(ctx, book, a), a));
+    let (party_role, owner_role) = match kind {
+        "1" => (
+            party
+                .as_ref()
+                .map(|(_, a)| format!("{a}, who sent it (sms.type 1, received)")),
+            "the device's user, who received it (sms.type 1)".to_string(),
+        ),
+        _ => (
+            party
+                .as_ref()
+                .map(|(_, a)| format!("{a}, to whom it was written (sms.type {kind})")),
+            format!("the device's user, who wrote it (sms.type {kind})"),
+        ),
+    };
+    let other = party
+        .as_ref()
+        .zip(party_role.as_deref())
+        .map(|(((context, label), _), role)| Party {
+            context,
+            label,
+            role,
+        });
+    let owner = Party {
+        context: "owner",
+        label: "device owner",
+        role: &owner_role,
+    };
+    let (writer, reader) = match kind {
+        "1" => (other, Some(owner)),
+        "2" | "3" | "4" | "5" | "6" => (Some(owner), other),
+        _ => (None, None),
+    };
+    observe_written_wallets(
+        ctx.phone_region().as_ref(),
+        body,
+        what,
+        writer,
+        reader,
+        &mut |c, k, l, t, v, i, cue| observe_cued(ctx, c, k, l, t, v, inv, i, cue),
+    )?;
     Ok(())
 }
 

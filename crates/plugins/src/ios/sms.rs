@@ -252,8 +252,13 @@ fn recovered(
     pinv: &Invoked,
     parties: &crate::outputs::Table,
 ) -> Result<(), RuntimeError> {
-    let Some((inv, t)) =
-        crate::recovered::wal_rows(run.ctx, path, "message", &["typedstream_text"])?
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "message",
+        &["typedstream_text"],
+    )?
     else {
         return Ok(());
     };

@@ -85,3 +85,70 @@ fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
         "{ids:?}"
     );
 }
+
+#[test]
+fn deleted_and_edited_sms_come_back_from_the_log_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let oracle_file = tmp.path().join("oracle.json");
+    let o = generate(
+        "",
+        "tests/fixtures/wal/sms_wal.py",
+        &[tmp.path().as_os_str(), oracle_file.as_os_str()],
+        &oracle_file,
+    );
+    let (c, d) = (tmp.path().join("c"), tmp.path().join("d"));
+    let run = triage(&[
+        ("c", &c, "Europe/London", Some("GB")),
+        ("d", &d, "Europe/Berlin", Some("DE")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, live) in [("c", 99), ("d", 39)] {
+        let all = run.all_phenomena(source);
+        let recovered: Vec<&Phenomenon> = all
+            .iter()
+            .filter(|p| p.title.ends_with("(recovered)"))
+            .collect();
+        let messages: Vec<&str> = all
+            .iter()
+            .filter(|p| p.title.starts_with("SMS ") && p.interpretation.starts_with("sms._id "))
+            .map(|p| p.interpretation.as_str())
+            .collect();
+        assert_eq!(
+            messages.len(),
+            live,
+            "{source}: the live SMS, once each: {messages:#?}"
+        );
+        let oracle = &o[source];
+        let want = oracle["deleted"].as_object().unwrap().len()
+            + oracle["changed"].as_object().unwrap().len();
+        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
+            for (id, m) in oracle[kind].as_object().unwrap() {
+                let p = recovered
+                    .iter()
+                    .find(|p| p.interpretation.starts_with(&format!("sms._id {id} ")))
+                    .unwrap_or_else(|| panic!("{id}: {recovered:#?}"));
+                let how = match m["type"].as_i64().unwrap() {
+                    1 => "SMS received from",
+                    2 => "SMS sent to",
+                    _ => "SMS draft to",
+                };
+                let address = m["address"].as_str().unwrap();
+                assert_eq!(p.title, format!("{word} {how} {address} (recovered)"));
+                assert!(has_fact(p, m["body"].as_str().unwrap()), "{p:#?}");
+                assert!(has_fact(p, address));
+                assert_eq!(
+                    p.verified_facts[p.times[0].fact].value,
+                    m["date"].to_string()
+                );
+            }
+        }
+    }
+    // the wallet the user wrote in a deleted sent SMS: the user's claim
+    let ids = run.identifiers("c");
+    assert!(
+        ids.iter().any(|(t, v)| t == "wallet"
+            && v.eq_ignore_ascii_case("0x52908400098527886E0F7030069857D2E4169EE7")),
+        "{ids:?}"
+    );
+}
