@@ -407,6 +407,18 @@ fn record(b: &[u8]) -> Result<Vec<Cell>, String> {
     Ok(out)
 }
 
+/// Whether a declared column type gives REAL affinity (SQLite's rules, in their order: `INT`
+/// makes INTEGER, `CHAR`/`CLOB`/`TEXT` TEXT, `BLOB` or none BLOB, then `REAL`/`FLOA`/`DOUB`).
+fn real_affinity(declared: &str) -> bool {
+    let t = declared.to_ascii_uppercase();
+    !t.contains("INT")
+        && !t.contains("CHAR")
+        && !t.contains("CLOB")
+        && !t.contains("TEXT")
+        && !t.contains("BLOB")
+        && (t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB"))
+}
+
 /// A row version found in an earlier page version.
 struct Recovered {
     /// The first frame (0: the database file) holding it.
@@ -477,7 +489,8 @@ impl Tool for SqliteWalHistory {
             )));
         }
         let quoted = format!("\"{}\"", table.replace('"', "\"\""));
-        let columns: Vec<(String, bool)> = {
+        // (name, INTEGER PRIMARY KEY alias, REAL affinity)
+        let columns: Vec<(String, bool, bool)> = {
             let mut stmt = copy
                 .conn
                 .prepare(&format!(
@@ -492,7 +505,10 @@ impl Tool for SqliteWalHistory {
                 .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
             let pks = rows.iter().filter(|r| r.2 > 0).count();
             rows.into_iter()
-                .map(|(n, t, pk)| (n, pk == 1 && pks == 1 && t.eq_ignore_ascii_case("INTEGER")))
+                .map(|(n, t, pk)| {
+                    let alias = pk == 1 && pks == 1 && t.eq_ignore_ascii_case("INTEGER");
+                    (n, alias, real_affinity(&t))
+                })
                 .collect()
         };
         let mut text = String::new();
@@ -500,7 +516,7 @@ impl Tool for SqliteWalHistory {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        header.extend(columns.iter().map(|(c, _)| escape_cell(c)));
+        header.extend(columns.iter().map(|(c, ..)| escape_cell(c)));
         // the log
         let wal_path = format!("{path}-wal");
         let wal = match fs.stat(&wal_path) {
@@ -615,9 +631,13 @@ impl Tool for SqliteWalHistory {
                     continue;
                 }
                 values.resize(columns.len(), Cell::Null);
-                for (v, (_, alias)) in values.iter_mut().zip(&columns) {
+                for (v, (_, alias, real)) in values.iter_mut().zip(&columns) {
                     if *alias && *v == Cell::Null {
                         *v = Cell::Int(rowid);
+                    }
+                    // SQLite stores an integral REAL as an integer and reads it back as REAL
+                    if let (true, Cell::Int(i)) = (*real, &*v) {
+                        *v = Cell::Real(*i as f64);
                     }
                 }
                 let mut key_text = String::new();
@@ -767,4 +787,49 @@ fn read_all(fs: &dyn FileSystem, path: &str) -> Result<Vec<u8>, ToolError> {
     let mut data = vec![0u8; bytes.len() as usize];
     bytes.read_exact_at(0, &mut data)?;
     Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_types_give_sqlites_affinities() {
+        for (t, real) in [
+            ("REAL", true),
+            ("DOUBLE PRECISION", true),
+            ("FLOAT", true),
+            ("INTEGER", false),
+            ("FLOATING POINT", false), // "INT" wins, as in SQLite
+            ("TEXT", false),
+            ("", false),
+            ("NUMERIC", false),
+        ] {
+            assert_eq!(real_affinity(t), real, "{t}");
+        }
+    }
+
+    #[test]
+    fn varints_and_records_read_as_sqlite_writes_them() {
+        assert_eq!(varint(&[0x7f], 0), Some((0x7f, 1)));
+        assert_eq!(varint(&[0x81, 0x00], 0), Some((0x80, 2)));
+        assert_eq!(varint(&[0xff; 9], 0), Some((u64::MAX, 9)));
+        assert_eq!(varint(&[0x81], 0), None);
+        // header 5 bytes: NULL, 1-byte int -1, 8-byte real, 3-char text
+        let rec = [
+            5u8, 0, 1, 7, 19, 0xff, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18, b'a', b'b',
+            b'c',
+        ];
+        assert_eq!(
+            record(&rec).unwrap(),
+            vec![
+                Cell::Null,
+                Cell::Int(-1),
+                Cell::Real(std::f64::consts::PI),
+                Cell::Text(b"abc".to_vec())
+            ]
+        );
+        assert!(record(&rec[..10]).is_err(), "a value past the record");
+        assert!(record(&[2, 10]).is_err(), "a reserved serial type");
+    }
 }

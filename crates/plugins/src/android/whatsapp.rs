@@ -326,9 +326,10 @@ fn msgstore(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeE
         }
         groups(ctx, l, &schema, book)?;
         lid_map(ctx, l, &schema)?;
-        Ok(())
+        recovered(ctx, l, book, "message")
     } else if has("messages") {
-        legacy(ctx, l, &schema, book)
+        legacy(ctx, l, &schema, book)?;
+        recovered(ctx, l, book, "messages")
     } else {
         ctx.unparsed(
             &name,
@@ -939,6 +940,149 @@ fn legacy(
         message(ctx, l, t, row, inv, book)?;
     }
     groups(ctx, l, schema, book)
+}
+
+/// Messages `table` (`message`, or the older `messages`) no longer shows that earlier page
+/// versions hold (deleted since the last checkpoint, or edited): one phenomenon each. The
+/// chat and sender of a `message` row are row ids, named from the live `chat` and `jid`
+/// tables (one query each, for the ids the recovered rows name); an older row names its JID.
+fn recovered(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    book: &Book,
+    table: &str,
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        ctx,
+        &name,
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+        table,
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let modern = table == "message";
+    // row id → JID, for the chats' and senders' ids the recovered rows name
+    let ids = |col: &str| -> Vec<String> {
+        let mut v: Vec<String> = t
+            .rows
+            .iter()
+            .filter_map(|r| t.get(r, col))
+            .filter(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let lookup = |sql: String| -> Result<BTreeMap<String, (String, Invoked)>, RuntimeError> {
+        let mut out = BTreeMap::new();
+        if let Some((qinv, q)) = crate::identity::query_on(ctx, &l.tree, &l.path, &sql, 100_000)? {
+            for r in &q.rows {
+                if let (Some(id), Some(jid)) = (q.get(r, "id"), raw(&q, r, "jid")) {
+                    out.insert(id.to_string(), (jid, qinv.clone()));
+                }
+            }
+        }
+        Ok(out)
+    };
+    let (chats, senders) = if modern {
+        let chat_ids = ids("chat_row_id");
+        let sender_ids = ids("sender_jid_row_id");
+        (
+            if chat_ids.is_empty() {
+                BTreeMap::new()
+            } else {
+                lookup(format!(
+                    "SELECT c._id AS id, j.raw_string AS jid FROM chat c JOIN jid j ON j._id = c.jid_row_id WHERE c._id IN ({})",
+                    chat_ids.join(",")
+                ))?
+            },
+            if sender_ids.is_empty() {
+                BTreeMap::new()
+            } else {
+                lookup(format!(
+                    "SELECT _id AS id, raw_string AS jid FROM jid WHERE _id IN ({})",
+                    sender_ids.join(",")
+                ))?
+            },
+        )
+    } else {
+        (BTreeMap::new(), BTreeMap::new())
+    };
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let (from_me, time, text, key) = if modern {
+            ("from_me", "timestamp", "text_data", "key_id")
+        } else {
+            ("key_from_me", "timestamp", "data", "key_id")
+        };
+        let sent = t.get(row, from_me) == Some("1");
+        let chat = if modern {
+            t.get(row, "chat_row_id")
+                .and_then(|c| chats.get(c))
+                .map(|(j, i)| (j.clone(), Some(i)))
+        } else {
+            raw(&t, row, "key_remote_jid").map(|j| (j, None))
+        };
+        let sender = if modern {
+            t.get(row, "sender_jid_row_id")
+                .and_then(|c| senders.get(c))
+                .map(|(j, i)| (j.clone(), Some(i)))
+        } else {
+            raw(&t, row, "remote_resource")
+                .filter(|r| !r.is_empty())
+                .map(|j| (j, None))
+        };
+        let who = chat
+            .as_ref()
+            .map(|(j, _)| named(book, j))
+            .unwrap_or_else(|| "a chat no longer listed".to_string());
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} WhatsApp message {id} {} {who} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if sent { "sent to" } else { "received from" }
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        for (jid, from) in chat.iter().chain(sender.iter()) {
+            d.fact(FactType::Account, Some(jid), from.unwrap_or(&inv));
+        }
+        d.fact(FactType::Identifier, raw(&t, row, key).as_deref(), &inv);
+        let at = t.get(row, time);
+        d.time(
+            at,
+            unix_millis(at),
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.fact(FactType::Text, raw(&t, row, text).as_deref(), &inv);
+        d.interpretation = format!(
+            "{table}._id {id} of {name}, {} {who}{}: {}. Its time is Unix milliseconds.",
+            if sent {
+                "sent by the device user to"
+            } else {
+                "received by the device user from"
+            },
+            sender
+                .as_ref()
+                .filter(|_| !sent)
+                .map(|(s, _)| format!(" (written by {s})"))
+                .unwrap_or_default(),
+            crate::recovered::provenance(&t, row)
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
 }
 
 /// The account's preferences: push name, status, version, country code and number.

@@ -215,29 +215,57 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION",
         position("ZLONGITUDE"),
     );
     // Chat partners first (all sessions, not only those of the first messages).
-    if let Some((cinv, chats)) = run.query(
+    let sessions = run.query(
         path,
         "SELECT Z_PK AS pk, ZCONTACTJID AS jid, ZPARTNERNAME AS partner FROM ZWACHATSESSION ORDER BY Z_PK",
         100_000,
-    )? {
+    )?;
+    if let Some((cinv, chats)) = &sessions {
         for row in &chats.rows {
-            let Some(jid) = raw(&chats, row, "jid") else { continue };
+            let Some(jid) = raw(chats, row, "jid") else {
+                continue;
+            };
             if !is_person(&jid) {
                 continue; // groups and status broadcasts are not persons
             }
-            let partner = raw(&chats, row, "partner").unwrap_or_else(|| jid.clone());
+            let partner = raw(chats, row, "partner").unwrap_or_else(|| jid.clone());
             let context = format!("handle:{jid}");
-            run.observe(&context, EntityKind::Person, &partner, jid_type(&jid), &jid, &cinv,
-                format!("{partner} is a WhatsApp chat partner ({jid})."))?;
-            if let Some(p) = raw(&chats, row, "partner") {
-                run.observe(&context, EntityKind::Person, &partner, IdType::DisplayName, &p, &cinv,
-                    format!("WhatsApp names the chat with {jid} {p}."))?;
+            run.observe(
+                &context,
+                EntityKind::Person,
+                &partner,
+                jid_type(&jid),
+                &jid,
+                cinv,
+                format!("{partner} is a WhatsApp chat partner ({jid})."),
+            )?;
+            if let Some(p) = raw(chats, row, "partner") {
+                run.observe(
+                    &context,
+                    EntityKind::Person,
+                    &partner,
+                    IdType::DisplayName,
+                    &p,
+                    cinv,
+                    format!("WhatsApp names the chat with {jid} {p}."),
+                )?;
             }
         }
     }
     let Some(paged) = run.paged(path, &sql, "m.Z_PK")? else {
         return Ok(());
     };
+    message_rows(run, find, path, &paged)?;
+    recovered(run, find, path, sessions.as_ref())
+}
+
+/// The live messages, one phenomenon each.
+fn message_rows(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    paged: &crate::calls::Paged,
+) -> Result<(), RuntimeError> {
     for (inv, t, row) in paged.rows() {
         let pk = raw(t, row, "pk").unwrap_or_default();
         let from_me = t.get(row, "from_me") == Some("1");
@@ -323,6 +351,89 @@ FROM ZWAMESSAGE m LEFT JOIN ZWACHATSESSION s ON s.Z_PK = m.ZCHATSESSION",
             "First message",
             "Last message",
         )?;
+    }
+    Ok(())
+}
+
+/// Messages `ZWAMESSAGE` no longer shows that earlier page versions hold (deleted — for
+/// everyone or on this phone — since the last checkpoint, or edited): one phenomenon each,
+/// with its chat named from the live chat sessions.
+fn recovered(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    sessions: Option<&(Invoked, crate::outputs::Table)>,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZWAMESSAGE",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let from_me = t.get(row, "ZISFROMME") == Some("1");
+        let session = sessions.and_then(|(cinv, chats)| {
+            let r = chats.rows.iter().find(|r| {
+                chats.get(r, "pk").is_some() && chats.get(r, "pk") == t.get(row, "ZCHATSESSION")
+            })?;
+            Some((cinv, raw(chats, r, "jid"), raw(chats, r, "partner")))
+        });
+        let (chat, partner) = session
+            .as_ref()
+            .map(|(_, j, p)| (j.clone(), p.clone()))
+            .unwrap_or_default();
+        let who = partner
+            .clone()
+            .or_else(|| chat.clone())
+            .unwrap_or_else(|| "a chat no longer listed".into());
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} WhatsApp message {pk} {} {who} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if from_me { "sent to" } else { "received from" },
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((cinv, _, _)) = &session {
+            d.fact(FactType::Account, chat.as_deref(), cinv);
+            d.fact(FactType::Name, partner.as_deref(), cinv);
+        }
+        d.fact(FactType::Account, raw(&t, row, "ZFROMJID").as_deref(), &inv);
+        d.fact(FactType::Account, raw(&t, row, "ZTOJID").as_deref(), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "ZSTANZAID").as_deref(),
+            &inv,
+        );
+        let date = raw(&t, row, "ZMESSAGEDATE");
+        d.time(
+            date.as_deref(),
+            core_data_encoding(date.as_deref()),
+            if from_me {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.fact(FactType::Text, raw(&t, row, "ZTEXT").as_deref(), &inv);
+        d.interpretation = format!(
+            "ZWAMESSAGE Z_PK {pk} of {path}, {} {who}: {}. ZMESSAGEDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
+            if from_me {
+                "sent by the device user to"
+            } else {
+                "received by the device user from"
+            },
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
     }
     Ok(())
 }
