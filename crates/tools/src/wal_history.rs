@@ -445,6 +445,7 @@ impl Tool for SqliteWalHistory {
             "path": {"type": "string", "description": "Absolute path of the SQLite database inside the evidence (its -wal beside it is read)."},
             "table": {"type": "string", "description": "The table (a rowid table) whose earlier rows are wanted."},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Most rows written (default 1000)."},
+            "text_columns": {"type": "array", "items": {"type": "string"}, "description": "Columns whose BLOB values are written as text when they are UTF-8, as CAST(column AS TEXT) writes them (iOS CallHistory keeps ZADDRESS as a BLOB)."},
             "typedstream_text": {"type": "boolean", "description": "Write a BLOB that is an archived NSAttributedString (typedstream: Messages' attributedBody) as `typedstream-text:` and its text, as sqlite_query's typedstream_text does."}
         }, "required": ["path", "table"], "additionalProperties": false})
     }
@@ -456,6 +457,8 @@ impl Tool for SqliteWalHistory {
         let path = normalize_path(args::str(a, "path")?);
         let table = args::str(a, "table")?;
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
+        let text_columns: Vec<&str> =
+            args::opt_str_list(a, "text_columns", 64)?.unwrap_or_default();
         let limit = args::opt_u64(a, "limit")?
             .unwrap_or(DEFAULT_LIMIT)
             .clamp(1, MAX_LIMIT) as usize;
@@ -737,9 +740,15 @@ impl Tool for SqliteWalHistory {
                 changed += 1;
             }
             let _ = write!(text, "{status}\t{frame}\t{}\t{n}\t{rowid}", state.word());
-            for v in &values {
+            for (v, (column, ..)) in values.iter().zip(&columns) {
                 text.push('\t');
                 match v {
+                    Cell::Blob(b)
+                        if text_columns.contains(&column.as_str())
+                            && std::str::from_utf8(b).is_ok() =>
+                    {
+                        text.push_str(&escape_cell(&String::from_utf8_lossy(b)));
+                    }
                     Cell::Blob(b) if typedstream_text && crate::typedstream::is_typedstream(b) => {
                         match crate::typedstream::text_cell(b) {
                             Some(t) => {

@@ -714,6 +714,68 @@ pub fn calls(
     if pages.truncated {
         summarise_rest(ctx, l, "calls", "date", "calls", "call")?;
     }
+    calls_recovered(ctx, l)
+}
+
+/// Calls `calls` no longer shows that earlier page versions hold (deleted from the call log
+/// since the last checkpoint, or changed): one phenomenon each, as a live call is recorded.
+fn calls_recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        ctx,
+        &name,
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+        "calls",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let id = t.get(row, "_id").unwrap_or("?");
+        let number = t.get(row, "number");
+        let (title, desc) = call_type(t.get(row, "type").unwrap_or(""));
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        if let Some(st) = t.get(row, "status") {
+            facts.push(fact(FactType::Text, st, &inv));
+        }
+        if let Some(n) = number {
+            facts.push(party_fact(ctx, n, &inv));
+        }
+        let mut times = Vec::new();
+        if let Some(d) = t.get(row, "date") {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: desc.to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, d, &inv));
+        }
+        let duration = t.get(row, "duration").unwrap_or("0");
+        facts.push(fact(FactType::Count, duration, &inv));
+        if let Some(cached) = t.get(row, "name") {
+            facts.push(fact(FactType::Name, raw_cell(cached), &inv));
+        }
+        let party = number.unwrap_or("an unknown number");
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "calls".into(),
+                title: format!(
+                    "{} {title} {party} ({duration} s) (recovered)",
+                    crate::recovered::title_word(t.get(row, "status"))
+                ),
+                facts,
+                interpretation: format!(
+                    "calls._id {id} in {name}: {} {party} at {} (Unix ms), {duration} s; {}.",
+                    title.to_lowercase(),
+                    t.get(row, "date").unwrap_or("an unknown time"),
+                    crate::recovered::provenance(&t, row)
+                ),
+                times,
+            },
+        )?;
+    }
     Ok(())
 }
 

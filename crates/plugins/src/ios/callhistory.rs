@@ -1,5 +1,7 @@
 //! `CallHistory.storedata` (Core Data): one phenomenon per `ZCALLRECORD` row (address,
-//! direction, answered, duration, start time) and the counterparty as `handle:<id>`.
+//! direction, answered, duration, start time) and the counterparty as `handle:<id>`; the calls
+//! deleted from the history (or changed) since the last checkpoint that the write-ahead log and
+//! the file's replaced pages still hold, recorded as recovered (`sqlite_wal_history`).
 
 use std::collections::BTreeSet;
 
@@ -97,6 +99,71 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
             "First call",
             "Last call",
         )?;
+    }
+    recovered(run, find, path)
+}
+
+/// Calls `ZCALLRECORD` no longer shows that earlier page versions hold: one phenomenon each.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path, "text_columns": ["ZADDRESS"]}),
+        "ZCALLRECORD",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let address = raw(&t, row, "ZADDRESS").filter(|a| !a.starts_with("x'"));
+        let outgoing = t.get(row, "ZORIGINATED") == Some("1");
+        let answered = t.get(row, "ZANSWERED") == Some("1");
+        let mut d = Draft::new(
+            "calls",
+            format!(
+                "{} call {pk} {} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if outgoing { "to" } else { "from" },
+                address.as_deref().unwrap_or("an unknown number")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some(a) = &address {
+            d.fact(handle_fact_type(a), Some(a), &inv);
+        }
+        d.fact(FactType::Name, raw(&t, row, "ZNAME").as_deref(), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "ZUNIQUE_ID").as_deref(),
+            &inv,
+        );
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "ZSERVICE_PROVIDER").as_deref(),
+            &inv,
+        );
+        let duration = raw(&t, row, "ZDURATION");
+        d.fact(FactType::Count, duration.as_deref(), &inv);
+        let date = raw(&t, row, "ZDATE");
+        d.time(
+            date.as_deref(),
+            core_data_encoding(date.as_deref()),
+            "Call started",
+            &inv,
+        );
+        d.interpretation = format!(
+            "ZCALLRECORD Z_PK {pk} of {path}: an {} call {} {}, {}, lasting {} seconds: {}. ZDATE is Core Data seconds since the Apple epoch (start of 2001 UTC) (apple_seconds).",
+            if outgoing { "outgoing" } else { "incoming" },
+            if outgoing { "to" } else { "from" },
+            address.as_deref().unwrap_or("an unrecorded address"),
+            if answered { "answered" } else { "not answered" },
+            duration.as_deref().unwrap_or("?"),
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
     }
     Ok(())
 }

@@ -11,6 +11,33 @@ use masf_graph::Phenomenon;
 
 use crate::android_support::{generate, has_fact, triage};
 
+/// Runs `tests/fixtures/wal/wal_change.py`: `from` (a database, or a schema `.sql`) changed in
+/// WAL mode — rows `delete` of `table` deleted, row `edit`'s `column` edited — and copied to
+/// `dest` with its log; returns the oracle (the rows as they were).
+#[allow(clippy::too_many_arguments)]
+fn change(
+    from: &std::path::Path,
+    dest: &std::path::Path,
+    oracle: &std::path::Path,
+    table: &str,
+    key: &str,
+    delete: &str,
+    edit: &str,
+    column: &str,
+) -> serde_json::Value {
+    let args: Vec<&std::ffi::OsStr> = vec![
+        from.as_os_str(),
+        dest.as_os_str(),
+        oracle.as_os_str(),
+        table.as_ref(),
+        key.as_ref(),
+        delete.as_ref(),
+        edit.as_ref(),
+        column.as_ref(),
+    ];
+    generate("", "tests/fixtures/wal/wal_change.py", &args, oracle)
+}
+
 #[test]
 fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
     let tmp = tempfile::tempdir().unwrap();
@@ -155,7 +182,7 @@ fn deleted_and_edited_sms_come_back_from_the_log_on_two_android_phones() {
 
 /// WhatsApp for iOS (`ios::whatsapp`): the corpus's real iOS 15 `ChatStorage.sqlite` (iLEAPP's
 /// public test case) and the generated extraction's, each with messages deleted and one edited
-/// by Python's sqlite3 in WAL mode (`tests/fixtures/wal/whatsapp_wal.py`, copied while open):
+/// by Python's sqlite3 in WAL mode (`tests/fixtures/wal/wal_change.py`, copied while open):
 /// every deleted message and the edited one's earlier text come back with WhatsApp's own
 /// values (the script's oracle), the chat named from the live sessions.
 #[test]
@@ -207,17 +234,15 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_iphones() 
             .join(group)
             .join(uuid)
             .join("ChatStorage.sqlite");
-        let o = generate(
-            "",
-            "tests/fixtures/wal/whatsapp_wal.py",
-            &[
-                from.as_os_str(),
-                dest.as_os_str(),
-                oracle_file.as_os_str(),
-                std::ffi::OsStr::new(delete),
-                std::ffi::OsStr::new(edit),
-            ],
+        let o = change(
+            &from,
+            &dest,
             &oracle_file,
+            "ZWAMESSAGE",
+            "Z_PK",
+            delete,
+            edit,
+            "ZTEXT",
         );
         oracles.push((source, o));
     }
@@ -262,7 +287,7 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_iphones() 
 
 /// WhatsApp for Android (`android::whatsapp`): the 2021+ `message` table and the older
 /// `messages`, each built from the committed schema fixtures (`tests/fixtures/whatsapp-android/`)
-/// and then changed by Python's sqlite3 in WAL mode (`tests/fixtures/wal/whatsapp_android_wal.py`):
+/// and then changed by Python's sqlite3 in WAL mode (`tests/fixtures/wal/wal_change.py`):
 /// a deleted group message comes back with its chat and sender named (from the live `chat` and
 /// `jid` tables, or the row's own JIDs), its text, key and time; an edited one's earlier text too.
 #[test]
@@ -279,19 +304,15 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_android_ph
         let schema = masf_testkit::corpus::repo_root()
             .join("tests/fixtures/whatsapp-android")
             .join(sql);
-        let o = generate(
-            "",
-            "tests/fixtures/wal/whatsapp_android_wal.py",
-            &[
-                schema.as_os_str(),
-                dest.as_os_str(),
-                oracle_file.as_os_str(),
-                std::ffi::OsStr::new(table),
-                std::ffi::OsStr::new(delete),
-                std::ffi::OsStr::new(edit),
-                std::ffi::OsStr::new(text),
-            ],
+        let o = change(
+            &schema,
+            &dest,
             &oracle_file,
+            table,
+            "_id",
+            delete,
+            edit,
+            text,
         );
         oracles.push((source, table, text, o));
     }
@@ -338,5 +359,160 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_android_ph
             "{}",
             group.interpretation
         );
+    }
+}
+
+/// iPhone call history (`ios::callhistory`): the generated extraction's `CallHistory.storedata`
+/// and one built from an iOS 12-16 `ZCALLRECORD` schema (`tests/fixtures/wal/callhistory.sql`),
+/// calls deleted and one changed by Python's sqlite3 in WAL mode: every deleted call comes back
+/// with its address (a BLOB, read as text), unique id, duration and start; the changed one's
+/// earlier values too.
+#[test]
+fn deleted_calls_come_back_from_the_log_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rel = "private/var/mobile/Library/CallHistoryDB/CallHistory.storedata";
+    let repo = masf_testkit::corpus::repo_root();
+    let mut oracles = Vec::new();
+    for (source, from, delete, edit, column) in [
+        (
+            "a",
+            repo.join("tests/fixtures/ios/ffs").join(rel),
+            "2",
+            "1",
+            "ZNAME",
+        ),
+        (
+            "b",
+            repo.join("tests/fixtures/wal/callhistory.sql"),
+            "2,3",
+            "4",
+            "ZLOCATION",
+        ),
+    ] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let dest = tmp.path().join(source).join(rel);
+        let o = change(
+            &from,
+            &dest,
+            &oracle_file,
+            "ZCALLRECORD",
+            "Z_PK",
+            delete,
+            edit,
+            column,
+        );
+        oracles.push((source, o));
+    }
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let run = triage(&[
+        ("a", &a, "Europe/London", Some("GB")),
+        ("b", &b, "Europe/Zurich", Some("CH")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, o) in &oracles {
+        let all = run.all_phenomena(source);
+        let recovered: Vec<&Phenomenon> = all
+            .iter()
+            .filter(|p| p.title.ends_with("(recovered)"))
+            .collect();
+        let want =
+            o["deleted"].as_object().unwrap().len() + o["changed"].as_object().unwrap().len();
+        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
+            for (pk, m) in o[kind].as_object().unwrap() {
+                let address = m["ZADDRESS"].as_str().unwrap();
+                let title = format!(
+                    "{word} call {pk} {} {address} (recovered)",
+                    if m["ZORIGINATED"] == 1 { "to" } else { "from" }
+                );
+                let p = recovered
+                    .iter()
+                    .find(|p| p.title == title)
+                    .unwrap_or_else(|| panic!("{title}: {recovered:#?}"));
+                assert_eq!(p.category, "calls");
+                assert!(has_fact(p, m["ZUNIQUE_ID"].as_str().unwrap()), "{p:#?}");
+                assert!(has_fact(p, &m["ZDURATION"].to_string()), "{p:#?}");
+                assert_eq!(
+                    p.verified_facts[p.times[0].fact].value,
+                    m["ZDATE"].to_string()
+                );
+            }
+        }
+    }
+}
+
+/// Android call logs (`android::databases::calls`): plaso's real `contacts2.db` (its `calls`, as
+/// Android kept them before 7) and an AOSP `calllog.db` built from its schema
+/// (`tests/fixtures/wal/calllog.sql`), calls deleted and one changed by Python's sqlite3 in WAL
+/// mode: every deleted call comes back with its number, type, duration and time.
+#[test]
+fn deleted_calls_come_back_from_the_log_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = "data/data/com.android.providers.contacts/databases";
+    let mut oracles = Vec::new();
+    for (source, from, name, delete, edit) in [
+        (
+            "c",
+            masf_testkit::corpus::path("android/plaso-contacts2.db"),
+            "contacts2.db",
+            "715",
+            "717",
+        ),
+        (
+            "d",
+            masf_testkit::corpus::repo_root().join("tests/fixtures/wal/calllog.sql"),
+            "calllog.db",
+            "2,3",
+            "4",
+        ),
+    ] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let dest = tmp.path().join(source).join(dir).join(name);
+        let o = change(
+            &from,
+            &dest,
+            &oracle_file,
+            "calls",
+            "_id",
+            delete,
+            edit,
+            "name",
+        );
+        oracles.push((source, o));
+    }
+    let (c, d) = (tmp.path().join("c"), tmp.path().join("d"));
+    let run = triage(&[
+        ("c", &c, "America/New_York", Some("US")),
+        ("d", &d, "Europe/Berlin", Some("DE")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, o) in &oracles {
+        let all = run.all_phenomena(source);
+        let recovered: Vec<&Phenomenon> = all
+            .iter()
+            .filter(|p| p.title.ends_with("(recovered)"))
+            .collect();
+        let want =
+            o["deleted"].as_object().unwrap().len() + o["changed"].as_object().unwrap().len();
+        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
+            for (id, m) in o[kind].as_object().unwrap() {
+                let p = recovered
+                    .iter()
+                    .find(|p| p.interpretation.starts_with(&format!("calls._id {id} ")))
+                    .unwrap_or_else(|| panic!("{id}: {recovered:#?}"));
+                assert!(p.title.starts_with(word), "{}", p.title);
+                assert_eq!(p.category, "calls");
+                assert!(has_fact(p, m["number"].as_str().unwrap()), "{p:#?}");
+                assert!(has_fact(p, &m["duration"].to_string()), "{p:#?}");
+                assert_eq!(
+                    p.verified_facts[p.times[0].fact].value,
+                    m["date"].to_string()
+                );
+                if let Some(n) = m["name"].as_str() {
+                    assert!(has_fact(p, n), "{p:#?}");
+                }
+            }
+        }
     }
 }
