@@ -2,6 +2,11 @@
 //! e-mails from `ABMultiValue`, created and modified times) and a `contact:<ROWID>` entity with
 //! its display name, phones, e-mails and person GUID (`ABPerson.guid`, which apps such as
 //! WhatsApp repeat as their contact's identifier: a `contact_guid` key they share).
+//!
+//! Cards and phone numbers or e-mails deleted (or changed) since the last checkpoint that the
+//! write-ahead log and the file's replaced pages still hold (`sqlite_wal_history` on `ABPerson`
+//! and `ABMultiValue`) are recorded as recovered, and their names, numbers and e-mails observed
+//! on the card's `contact:<ROWID>` entity: a person the user knew, even after the card is gone.
 
 use std::collections::BTreeMap;
 
@@ -181,6 +186,192 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
             "First contact created",
             "Last contact modified",
         )?;
+    }
+    recovered(run, find, path)
+}
+
+/// Cards and values `ABPerson`/`ABMultiValue` no longer show that earlier page versions hold.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let at = serde_json::json!({"path": path});
+    let persons = crate::recovered::wal_rows(run.ctx, path, at.clone(), "ABPerson", &[])?;
+    let values = crate::recovered::wal_rows(run.ctx, path, at, "ABMultiValue", &[])?;
+    // phone numbers (property 3) and e-mails (4) by card
+    let mut by_card: BTreeMap<String, Vec<(bool, String, String)>> = BTreeMap::new();
+    if let Some((_, v)) = &values {
+        for row in &v.rows {
+            let (Some(card), Some(value)) = (v.get(row, "record_id"), raw(v, row, "value")) else {
+                continue;
+            };
+            let is_phone = match v.get(row, "property") {
+                Some("3") => true,
+                Some("4") => false,
+                _ => continue,
+            };
+            let status = v.get(row, "status").unwrap_or("deleted").to_string();
+            by_card
+                .entry(card.to_string())
+                .or_default()
+                .push((is_phone, value, status));
+        }
+    }
+    let mut cards_seen = Vec::new();
+    if let Some((inv, t)) = &persons {
+        for row in &t.rows {
+            let Some(rowid) = raw(t, row, "ROWID") else {
+                continue;
+            };
+            cards_seen.push(rowid.clone());
+            let name: Vec<String> = ["First", "Middle", "Last"]
+                .iter()
+                .filter_map(|c| t.get(row, c))
+                .map(str::to_string)
+                .collect();
+            let label = if name.is_empty() {
+                t.get(row, "Organization")
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("card {rowid}"))
+            } else {
+                name.join(" ")
+            };
+            let mut d = Draft::new(
+                "contacts",
+                format!(
+                    "{} contact card {rowid}: {label} (recovered)",
+                    crate::recovered::title_word(t.get(row, "status"))
+                ),
+            );
+            d.fact(FactType::Path, Some(path), find);
+            d.fact(FactType::Text, raw(t, row, "status").as_deref(), inv);
+            for c in ["First", "Middle", "Last", "Organization"] {
+                d.fact(FactType::Name, raw(t, row, c).as_deref(), inv);
+            }
+            d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
+            let vals = by_card.get(&rowid).cloned().unwrap_or_default();
+            if let Some((vinv, _)) = &values {
+                for (is_phone, v, _) in &vals {
+                    let ft = if *is_phone {
+                        FactType::Phone
+                    } else {
+                        FactType::Email
+                    };
+                    d.fact(ft, Some(v), vinv);
+                }
+            }
+            for (c, mark) in [
+                ("CreationDate", "Creation Time"),
+                ("ModificationDate", "Contact modified"),
+            ] {
+                let v = raw(t, row, c);
+                d.time(v.as_deref(), core_data_encoding(v.as_deref()), mark, inv);
+            }
+            d.interpretation = format!(
+                "Address-book card ROWID {rowid} of {path}, {label}{}: {}. Times are Core Data seconds since the Apple epoch (apple_seconds).",
+                if vals.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ", with {} recovered phone number(s) and e-mail(s) of the card",
+                        vals.len()
+                    )
+                },
+                crate::recovered::provenance(t, row)
+            );
+            run.record(d)?;
+            let context = format!("contact:{rowid}");
+            if !name.is_empty() {
+                run.observe(
+                    &context,
+                    EntityKind::Person,
+                    &label,
+                    IdType::DisplayName,
+                    &raw(t, row, "First")
+                        .into_iter()
+                        .chain(raw(t, row, "Middle"))
+                        .chain(raw(t, row, "Last"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    inv,
+                    format!(
+                        "A recovered version of address-book card ROWID {rowid} names it {label}."
+                    ),
+                )?;
+            }
+            if let Some((vinv, _)) = &values {
+                for (is_phone, v, _) in &vals {
+                    let id_type = if *is_phone {
+                        IdType::Phone
+                    } else {
+                        IdType::Email
+                    };
+                    run.observe(
+                        &context,
+                        EntityKind::Person,
+                        &label,
+                        id_type,
+                        v,
+                        vinv,
+                        format!(
+                            "A recovered value of address-book card ROWID {rowid} ({label}) is {v}."
+                        ),
+                    )?;
+                }
+            }
+        }
+    }
+    // values of cards still in the book: a number or e-mail removed from a live card
+    if let Some((vinv, v)) = &values {
+        for row in &v.rows {
+            let (Some(card), Some(value)) = (v.get(row, "record_id"), raw(v, row, "value")) else {
+                continue;
+            };
+            let is_phone = match v.get(row, "property") {
+                Some("3") => true,
+                Some("4") => false,
+                _ => continue,
+            };
+            if cards_seen.iter().any(|c| c == card) {
+                continue;
+            }
+            let what = if is_phone { "phone number" } else { "e-mail" };
+            let mut d = Draft::new(
+                "contacts",
+                format!(
+                    "{} {what} {value} of contact card {card} (recovered)",
+                    crate::recovered::title_word(v.get(row, "status"))
+                ),
+            );
+            d.fact(FactType::Path, Some(path), find);
+            d.fact(FactType::Text, raw(v, row, "status").as_deref(), vinv);
+            d.fact(
+                if is_phone {
+                    FactType::Phone
+                } else {
+                    FactType::Email
+                },
+                Some(&value),
+                vinv,
+            );
+            d.interpretation = format!(
+                "ABMultiValue UID {} of {path}: the {what} {value} of address-book card ROWID {card}: {}.",
+                v.get(row, "UID").unwrap_or("?"),
+                crate::recovered::provenance(v, row)
+            );
+            run.record(d)?;
+            let id_type = if is_phone {
+                IdType::Phone
+            } else {
+                IdType::Email
+            };
+            run.observe(
+                &format!("contact:{card}"),
+                EntityKind::Person,
+                &format!("card {card}"),
+                id_type,
+                &value,
+                vinv,
+                format!("A recovered value of address-book card ROWID {card} is {value}."),
+            )?;
+        }
     }
     Ok(())
 }
