@@ -717,6 +717,36 @@ pub fn calls(
     calls_recovered(ctx, l)
 }
 
+/// The facts a recovered SMS or call starts with: the file, the row's status (deleted,
+/// changed), the party, and the row's `date` (Unix ms) as the time `desc` says.
+fn recovered_head(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    t: &Table,
+    row: &[Option<String>],
+    inv: &Invoked,
+    party: Option<&str>,
+    desc: &str,
+) -> (Vec<FactClaim>, Vec<TimeMark>) {
+    let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+    if let Some(st) = t.get(row, "status") {
+        facts.push(fact(FactType::Text, st, inv));
+    }
+    if let Some(p) = party {
+        facts.push(party_fact(ctx, p, inv));
+    }
+    let mut times = Vec::new();
+    if let Some(d) = t.get(row, "date") {
+        times.push(TimeMark {
+            fact: facts.len(),
+            encoding: TimeEncoding::UnixMillis,
+            description: desc.to_string(),
+        });
+        facts.push(fact(FactType::Timestamp, d, inv));
+    }
+    (facts, times)
+}
+
 /// Calls `calls` no longer shows that earlier page versions hold (deleted from the call log
 /// since the last checkpoint, or changed): one phenomenon each, as a live call is recorded.
 fn calls_recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
@@ -735,22 +765,7 @@ fn calls_recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
         let id = t.get(row, "_id").unwrap_or("?");
         let number = t.get(row, "number");
         let (title, desc) = call_type(t.get(row, "type").unwrap_or(""));
-        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
-        if let Some(st) = t.get(row, "status") {
-            facts.push(fact(FactType::Text, st, &inv));
-        }
-        if let Some(n) = number {
-            facts.push(party_fact(ctx, n, &inv));
-        }
-        let mut times = Vec::new();
-        if let Some(d) = t.get(row, "date") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: desc.to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, d, &inv));
-        }
+        let (mut facts, times) = recovered_head(ctx, l, &t, row, &inv, number, desc);
         let duration = t.get(row, "duration").unwrap_or("0");
         facts.push(fact(FactType::Count, duration, &inv));
         if let Some(cached) = t.get(row, "name") {
@@ -896,22 +911,7 @@ fn sms_recovered(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Run
         let address = t.get(row, "address");
         let kind = t.get(row, "type").unwrap_or("");
         let (title, desc) = sms_kind(kind);
-        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
-        if let Some(st) = t.get(row, "status") {
-            facts.push(fact(FactType::Text, st, &inv));
-        }
-        if let Some(a) = address {
-            facts.push(party_fact(ctx, a, &inv));
-        }
-        let mut times = Vec::new();
-        if let Some(d) = t.get(row, "date") {
-            times.push(TimeMark {
-                fact: facts.len(),
-                encoding: TimeEncoding::UnixMillis,
-                description: desc.to_string(),
-            });
-            facts.push(fact(FactType::Timestamp, d, &inv));
-        }
+        let (mut facts, times) = recovered_head(ctx, l, &t, row, &inv, address, desc);
         let body = t.get(row, "body").unwrap_or("");
         if !body.is_empty() {
             facts.push(fact(FactType::Text, raw_cell(body), &inv));

@@ -11,6 +11,21 @@ use masf_graph::Phenomenon;
 
 use crate::android_support::{generate, has_fact, triage};
 
+/// The phenomena of a source recorded as recovered.
+fn recovered_in(all: &[Phenomenon]) -> Vec<&Phenomenon> {
+    all.iter()
+        .filter(|p| p.title.ends_with("(recovered)"))
+        .collect()
+}
+
+/// How many rows an oracle says were deleted or changed.
+fn changed_rows(o: &serde_json::Value) -> usize {
+    ["deleted", "changed"]
+        .iter()
+        .map(|k| o[*k].as_object().map_or(0, |m| m.len()))
+        .sum()
+}
+
 /// Runs `tests/fixtures/wal/wal_change.py`: `from` (a database, or a schema `.sql`) changed in
 /// WAL mode — rows `delete` of `table` deleted, row `edit`'s `column` edited — and copied to
 /// `dest` with its log; returns the oracle (the rows as they were).
@@ -80,10 +95,7 @@ fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
             run.unparsed(source)
         );
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
+        let recovered = recovered_in(&all);
         let messages = all
             .iter()
             .filter(|p| p.category == "messages" && !p.title.ends_with("(recovered)"))
@@ -91,9 +103,7 @@ fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
             .count();
         assert_eq!(messages, live, "{source}: the live messages, once each");
         let oracle = &o[source];
-        let want = oracle["deleted"].as_object().unwrap().len()
-            + oracle["changed"].as_object().unwrap().len();
-        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        assert_eq!(recovered.len(), changed_rows(oracle), "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (rowid, m) in oracle[kind].as_object().unwrap() {
                 let from_me = m["is_from_me"] == 1;
@@ -150,10 +160,7 @@ fn deleted_and_edited_sms_come_back_from_the_log_on_two_android_phones() {
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, live) in [("c", 99), ("d", 39)] {
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
+        let recovered = recovered_in(&all);
         let messages: Vec<&str> = all
             .iter()
             .filter(|p| p.title.starts_with("SMS ") && p.interpretation.starts_with("sms._id "))
@@ -165,9 +172,7 @@ fn deleted_and_edited_sms_come_back_from_the_log_on_two_android_phones() {
             "{source}: the live SMS, once each: {messages:#?}"
         );
         let oracle = &o[source];
-        let want = oracle["deleted"].as_object().unwrap().len()
-            + oracle["changed"].as_object().unwrap().len();
-        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        assert_eq!(recovered.len(), changed_rows(oracle), "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (id, m) in oracle[kind].as_object().unwrap() {
                 let p = recovered
@@ -273,13 +278,8 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_iphones() 
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, o) in &oracles {
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
-        let want =
-            o["deleted"].as_object().unwrap().len() + o["changed"].as_object().unwrap().len();
-        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), changed_rows(o), "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (pk, m) in o[kind].as_object().unwrap() {
                 let p = recovered
@@ -343,10 +343,7 @@ fn deleted_and_edited_whatsapp_messages_come_back_from_the_log_on_two_android_ph
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, table, text, o) in &oracles {
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
+        let recovered = recovered_in(&all);
         assert_eq!(recovered.len(), 2, "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (id, m) in o[kind].as_object().unwrap() {
@@ -430,13 +427,8 @@ fn deleted_calls_come_back_from_the_log_on_two_iphones() {
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, o) in &oracles {
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
-        let want =
-            o["deleted"].as_object().unwrap().len() + o["changed"].as_object().unwrap().len();
-        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), changed_rows(o), "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (pk, m) in o[kind].as_object().unwrap() {
                 let address = m["ZADDRESS"].as_str().unwrap();
@@ -507,13 +499,8 @@ fn deleted_calls_come_back_from_the_log_on_two_android_phones() {
     assert_eq!(run.rejections(), Vec::<String>::new());
     for (source, o) in &oracles {
         let all = run.all_phenomena(source);
-        let recovered: Vec<&Phenomenon> = all
-            .iter()
-            .filter(|p| p.title.ends_with("(recovered)"))
-            .collect();
-        let want =
-            o["deleted"].as_object().unwrap().len() + o["changed"].as_object().unwrap().len();
-        assert_eq!(recovered.len(), want, "{recovered:#?}");
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), changed_rows(o), "{recovered:#?}");
         for (kind, word) in [("deleted", "Deleted"), ("changed", "Earlier version of")] {
             for (id, m) in o[kind].as_object().unwrap() {
                 let p = recovered

@@ -6,9 +6,9 @@
 
 use masf_store::InvocationStatus;
 use masf_tools::{Catalog, Limits};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::{call, invoker, run, store};
+use crate::support::{call, generated, invoker, run, store};
 
 /// The lines of `text` starting with `key\t`, split on tabs after the key.
 fn lines<'a>(text: &'a str, key: &str) -> Vec<Vec<&'a str>> {
@@ -21,20 +21,8 @@ fn lines<'a>(text: &'a str, key: &str) -> Vec<Vec<&'a str>> {
 #[test]
 fn messages_and_emlx_files_read_as_python_reads_them() {
     let dir = tempfile::tempdir().unwrap();
-    let oracle_file = dir.path().join("oracle.json");
     let root = dir.path().join("src");
-    let out = std::process::Command::new("python3")
-        .arg(masf_testkit::corpus::repo_root().join("tests/fixtures/email/email_messages.py"))
-        .arg(&root)
-        .arg(&oracle_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let oracle: Value = serde_json::from_slice(&std::fs::read(&oracle_file).unwrap()).unwrap();
+    let oracle = generated("tests/fixtures/email/email_messages.py", &root);
     let files = [
         "Mail/MessageData/3001/3001.emlx",
         "Mail/MessageData/3002/3002.emlx",

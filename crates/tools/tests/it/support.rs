@@ -86,3 +86,21 @@ pub fn assert_described(t: &dyn Tool) {
     assert!(t.description().len() > 40, "{}", t.name());
     assert_eq!(t.args_schema()["type"], "object", "{}", t.name());
 }
+
+/// Runs the fixture generator `script` (a path under the repository) with Python on `root` (a
+/// folder it writes) and `<root>.oracle.json`; returns the oracle it wrote.
+pub fn generated(script: &str, root: &std::path::Path) -> Value {
+    let oracle = root.with_extension("oracle.json");
+    let out = std::process::Command::new("python3")
+        .arg(masf_testkit::corpus::repo_root().join(script))
+        .arg(root)
+        .arg(&oracle)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&std::fs::read(&oracle).unwrap()).unwrap()
+}

@@ -12,7 +12,7 @@ use masf_store::InvocationStatus;
 use masf_tools::{Catalog, Limits};
 use serde_json::{Value, json};
 
-use crate::support::{call, invoker, run, store};
+use crate::support::{call, generated, invoker, run, store};
 
 /// The rows of a `sqlite_wal_history` output by status: rowid → (frame_state, cells).
 fn rows(text: &str) -> BTreeMap<(String, i64), (String, Vec<String>)> {
@@ -55,19 +55,7 @@ fn cells(row: &Value) -> Vec<String> {
 fn deleted_and_changed_rows_come_back_from_the_write_ahead_log() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("src");
-    let oracle_file = dir.path().join("oracle.json");
-    let out = std::process::Command::new("python3")
-        .arg(masf_testkit::corpus::repo_root().join("tests/fixtures/wal/wal_history.py"))
-        .arg(&root)
-        .arg(&oracle_file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let o: Value = serde_json::from_slice(&std::fs::read(&oracle_file).unwrap()).unwrap();
+    let o = generated("tests/fixtures/wal/wal_history.py", &root);
     // damaged logs beside a copy of the database
     for (d, wal) in [
         ("d", {
