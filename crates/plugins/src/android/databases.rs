@@ -371,7 +371,7 @@ pub fn contacts(ctx: &AgentCtx<'_>, l: &Located, book: &mut Book) -> Result<(), 
             "SELECT _id, account_name AS name, account_type AS type FROM accounts ORDER BY _id",
         )?;
     }
-    Ok(())
+    contacts_recovered(ctx, l, tables.iter().any(|t| t == "deleted_contacts"))
 }
 
 /// The accounts databases (`accounts.db`, `accounts_ce.db`, `accounts_de.db`): one phenomenon per
@@ -715,6 +715,206 @@ pub fn calls(
         summarise_rest(ctx, l, "calls", "date", "calls", "call")?;
     }
     calls_recovered(ctx, l)
+}
+
+/// Contacts `data` (and `raw_contacts`) no longer show that earlier page versions hold: one
+/// phenomenon per raw contact with its recovered names, numbers and e-mails, observed on its
+/// `contact:<raw_contacts._id>` entity; the deletion time from `deleted_contacts` when the
+/// recovered raw contact names its aggregate contact there.
+fn contacts_recovered(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    has_deleted_contacts: bool,
+) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let at = crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path}));
+    let Some((dinv, d)) = crate::recovered::wal_rows(ctx, &name, at.clone(), "data", &[])? else {
+        return Ok(());
+    };
+    let raws = crate::recovered::wal_rows(ctx, &name, at, "raw_contacts", &[])?;
+    let Some((_, mimes)) = crate::identity::query_on(
+        ctx,
+        &l.tree,
+        &l.path,
+        "SELECT _id, mimetype FROM mimetypes",
+        10_000,
+    )?
+    else {
+        return Ok(());
+    };
+    let mime = |id: Option<&str>| {
+        mimes
+            .rows
+            .iter()
+            .find(|r| mimes.get(r, "_id").is_some() && mimes.get(r, "_id") == id)
+            .and_then(|r| mimes.get(r, "mimetype"))
+            .map(str::to_string)
+    };
+    let deleted_at = if has_deleted_contacts {
+        crate::identity::query_on(
+            ctx,
+            &l.tree,
+            &l.path,
+            "SELECT contact_id, contact_deleted_timestamp FROM deleted_contacts",
+            100_000,
+        )?
+    } else {
+        None
+    };
+    let mut by_raw: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, row) in d.rows.iter().enumerate() {
+        if let Some(r) = d.get(row, "raw_contact_id") {
+            by_raw.entry(r.to_string()).or_default().push(i);
+        }
+    }
+    for (raw_id, rows) in by_raw {
+        let (mut names, mut phones, mut emails) = (Vec::new(), Vec::new(), Vec::new());
+        let mut deleted = true;
+        for &i in &rows {
+            let row = &d.rows[i];
+            deleted &= d.get(row, "status") == Some("deleted");
+            let Some(v) = d.get(row, "data1") else {
+                continue;
+            };
+            match mime(d.get(row, "mimetype_id")).as_deref() {
+                Some(MIME_NAME) => names.push(v.to_string()),
+                Some(MIME_PHONE) => phones.push(v.to_string()),
+                Some(MIME_EMAIL) => emails.push(v.to_string()),
+                _ => {}
+            }
+        }
+        if names.is_empty() && phones.is_empty() && emails.is_empty() {
+            continue;
+        }
+        let raw_row = raws.as_ref().and_then(|(rinv, r)| {
+            r.rows
+                .iter()
+                .find(|x| r.get(x, "_id") == Some(raw_id.as_str()))
+                .map(|x| (rinv, r, x))
+        });
+        let display: Option<(String, &Invoked)> = raw_row
+            .and_then(|(rinv, r, x)| r.get(x, "display_name").map(|n| (n.to_string(), rinv)))
+            .or_else(|| names.first().map(|n| (n.clone(), &dinv)));
+        let label = display
+            .as_ref()
+            .map(|(n, _)| n.clone())
+            .unwrap_or_else(|| format!("raw contact {raw_id}"));
+        let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
+        facts.push(fact(
+            FactType::Text,
+            if deleted { "deleted" } else { "changed" },
+            &dinv,
+        ));
+        if let Some((rinv, r, x)) = raw_row
+            && let Some(dn) = r.get(x, "display_name")
+        {
+            facts.push(fact(FactType::Name, raw_cell(dn), rinv));
+        }
+        for n in &names {
+            facts.push(fact(FactType::Name, raw_cell(n), &dinv));
+        }
+        for p in &phones {
+            facts.push(party_fact(ctx, p, &dinv));
+        }
+        for e in &emails {
+            facts.push(fact(FactType::Email, raw_cell(e), &dinv));
+        }
+        let mut times = Vec::new();
+        let contact_id = raw_row.and_then(|(_, r, x)| r.get(x, "contact_id"));
+        if let (Some(c), Some((delinv, del))) = (contact_id, &deleted_at)
+            && let Some(when) = del
+                .rows
+                .iter()
+                .find(|x| del.get(x, "contact_id") == Some(c))
+                .and_then(|x| del.get(x, "contact_deleted_timestamp"))
+        {
+            times.push(TimeMark {
+                fact: facts.len(),
+                encoding: TimeEncoding::UnixMillis,
+                description: "Contact deleted".to_string(),
+            });
+            facts.push(fact(FactType::Timestamp, when, delinv));
+        }
+        let first = &d.rows[rows[0]];
+        record(
+            ctx,
+            PhenomenonDraft {
+                category: "contacts".into(),
+                title: format!(
+                    "{} contact {label} (recovered)",
+                    if deleted {
+                        "Deleted"
+                    } else {
+                        "Earlier version of"
+                    }
+                ),
+                facts,
+                interpretation: format!(
+                    "raw_contacts._id {raw_id} in {name}: names {}, phones {}, e-mails {}, from {} recovered data row(s); {}.",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    },
+                    if phones.is_empty() {
+                        "none".to_string()
+                    } else {
+                        phones.join(", ")
+                    },
+                    if emails.is_empty() {
+                        "none".to_string()
+                    } else {
+                        emails.join(", ")
+                    },
+                    rows.len(),
+                    crate::recovered::provenance(&d, first)
+                ),
+                times,
+            },
+        )?;
+        let context = format!("contact:{raw_id}");
+        let note = format!(
+            "A recovered data row of raw_contacts._id {raw_id} of {}.",
+            l.name()
+        );
+        if let Some((dn, from)) = &display {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::DisplayName,
+                dn,
+                from,
+                note.clone(),
+            )?;
+        }
+        for p in &phones {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Phone,
+                p,
+                &dinv,
+                note.clone(),
+            )?;
+        }
+        for e in &emails {
+            observe(
+                ctx,
+                &context,
+                EntityKind::Person,
+                &label,
+                IdType::Email,
+                e,
+                &dinv,
+                note.clone(),
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// The facts a recovered SMS or call starts with: the file, the row's status (deleted,

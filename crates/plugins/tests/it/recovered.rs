@@ -626,3 +626,75 @@ fn deleted_contacts_come_back_from_the_log_on_two_iphones() {
         "{b_ids:?}"
     );
 }
+
+/// Android contacts (`android::databases::contacts`): AOSP's `contacts2.db` schema
+/// (`tests/fixtures/demo/schema/contacts2.sql`) with people (`tests/fixtures/wal/contacts2_rows.sql`),
+/// in two phones' states changed by Python's sqlite3 in WAL mode: a raw contact deleted with its
+/// data rows comes back with its names, numbers and e-mails, observed on its
+/// `contact:<raw_contacts._id>` entity, and with its deletion time where `deleted_contacts`
+/// names its aggregate contact.
+#[test]
+fn deleted_contacts_come_back_from_the_log_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = masf_testkit::corpus::repo_root();
+    let schema = format!(
+        "{}+{}",
+        repo.join("tests/fixtures/demo/schema/contacts2.sql")
+            .display(),
+        repo.join("tests/fixtures/wal/contacts2_rows.sql").display()
+    );
+    let rel = "data/data/com.android.providers.contacts/databases/contacts2.db";
+    for (source, delete) in [("e", "2"), ("f", "3")] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        change_with(
+            std::path::Path::new(&schema),
+            &tmp.path().join(source).join(rel),
+            &oracle_file,
+            "raw_contacts",
+            "_id",
+            delete,
+            "0",
+            "display_name",
+            Some("data.raw_contact_id"),
+        );
+    }
+    let (e, f) = (tmp.path().join("e"), tmp.path().join("f"));
+    let run = triage(&[
+        ("e", &e, "Europe/Zurich", Some("CH")),
+        ("f", &f, "Europe/Paris", Some("FR")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, name, values) in [
+        (
+            "e",
+            "Lena Meier",
+            &["+41 79 123 45 67", "lena.meier@example.ch"][..],
+        ),
+        ("f", "Karim Haddad", &["+33 6 12 34 56 78"][..]),
+    ] {
+        let all = run.all_phenomena(source);
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), 1, "{recovered:#?}");
+        let p = recovered[0];
+        assert_eq!(p.title, format!("Deleted contact {name} (recovered)"));
+        assert_eq!(p.category, "contacts");
+        for v in values {
+            assert!(has_fact(p, v), "{v}: {p:#?}");
+        }
+        let deleted_at = p
+            .times
+            .iter()
+            .find(|t| t.description == "Contact deleted")
+            .map(|t| p.verified_facts[t.fact].value.as_str());
+        assert_eq!(
+            deleted_at,
+            (source == "e").then_some("1700000500000"),
+            "{p:#?}"
+        );
+        let entities = run.entities(source);
+        assert!(
+            entities.iter().any(|e| e.contains(&name.to_lowercase())),
+            "{entities:#?}"
+        );
+    }
+}
