@@ -334,6 +334,155 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             crate::identity::message_claims(ctx, inv, &text, &what, sent, &owner_role, other)?;
         }
     }
+    recovered(ctx, l)
+}
+
+/// Messages and parts `messages`/`parts` no longer show that earlier page versions hold
+/// (deleted since the last checkpoint, or changed): one phenomenon per message, its texts from
+/// the recovered parts, its time and conversation from the recovered message row (or the live
+/// one, for a part removed from a message still there), the sender's number from the live
+/// participants.
+fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let at = crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path}));
+    let messages = crate::recovered::wal_rows(ctx, &name, at.clone(), "messages", &[])?;
+    let parts = crate::recovered::wal_rows(ctx, &name, at, "parts", &[])?;
+    // message id → (status, row of `messages`)
+    let mut ids: BTreeMap<i64, Option<usize>> = BTreeMap::new();
+    if let Some((_, m)) = &messages {
+        for (i, row) in m.rows.iter().enumerate() {
+            if let Some(id) = m.get(row, "_id").and_then(|v| v.parse().ok()) {
+                ids.entry(id).or_insert(Some(i));
+            }
+        }
+    }
+    if let Some((_, p)) = &parts {
+        for row in &p.rows {
+            if let Some(id) = p.get(row, "message_id").and_then(|v| v.parse().ok()) {
+                ids.entry(id).or_insert(None);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Ok(());
+    }
+    // the senders' numbers, for the senders the recovered messages name
+    let senders: Vec<String> = messages
+        .as_ref()
+        .map(|(_, m)| {
+            m.rows
+                .iter()
+                .filter_map(|r| m.get(r, "sender_id"))
+                .filter(|v| v.parse::<i64>().is_ok())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let who = if senders.is_empty() {
+        None
+    } else {
+        crate::identity::query_on(
+            ctx,
+            &l.tree,
+            &l.path,
+            &format!(
+                "SELECT _id, normalized_destination AS number, sub_id FROM participants WHERE _id IN ({})",
+                senders.join(",")
+            ),
+            10_000,
+        )?
+    };
+    for (id, row) in ids {
+        let id_s = id.to_string();
+        let m_row = row.and_then(|i| messages.as_ref().map(|(inv, m)| (inv, m, &m.rows[i])));
+        let status = m_row.and_then(|(_, m, r)| m.get(r, "status")).or_else(|| {
+            parts.as_ref().and_then(|(_, p)| {
+                p.rows
+                    .iter()
+                    .find(|r| p.get(r, "message_id") == Some(id_s.as_str()))
+                    .and_then(|r| p.get(r, "status"))
+            })
+        });
+        let sender = m_row
+            .and_then(|(_, m, r)| m.get(r, "sender_id"))
+            .and_then(|s| {
+                who.as_ref().and_then(|(winv, w)| {
+                    w.rows
+                        .iter()
+                        .find(|x| w.get(x, "_id") == Some(s))
+                        .map(|x| (winv, w.get(x, "number"), w.get(x, "sub_id")))
+                })
+            });
+        let from_me = sender.is_some_and(|(_, _, sub)| sub.is_some_and(|v| v != OTHER_THAN_SELF));
+        let number = sender.and_then(|(_, n, _)| n).filter(|n| !n.is_empty());
+        let title = format!(
+            "{} Google Messages message {id} {} (recovered)",
+            crate::recovered::title_word(status),
+            match (from_me, number) {
+                (true, _) => "sent by the device's user".to_string(),
+                (false, Some(n)) => format!("from {n}"),
+                (false, None) => m_row
+                    .and_then(|(_, m, r)| m.get(r, "conversation_id"))
+                    .map(|c| format!("in conversation {c}"))
+                    .unwrap_or_else(|| "of a message still listed".to_string()),
+            }
+        );
+        let mut d = Draft::new("messages", title);
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        if let Some((inv, m, r)) = m_row {
+            d.fact(FactType::Text, raw(m, r, "status").as_deref(), inv);
+            let received = m.get(r, "received_timestamp");
+            d.time(
+                received,
+                unix_millis(received),
+                if from_me {
+                    "Message sent"
+                } else {
+                    "Message received"
+                },
+                inv,
+            );
+            d.fact(
+                FactType::Identifier,
+                raw(m, r, "sms_message_uri").as_deref(),
+                inv,
+            );
+        }
+        if let (Some((winv, _, _)), Some(n)) = (sender, number) {
+            d.claim(party_fact(ctx, n, winv));
+        }
+        let mut texts = 0;
+        if let Some((pinv, p)) = &parts {
+            for r in p
+                .rows
+                .iter()
+                .filter(|r| p.get(r, "message_id") == Some(id_s.as_str()))
+            {
+                d.fact(FactType::Text, raw(p, r, "text").as_deref(), pinv);
+                d.fact(
+                    FactType::Identifier,
+                    raw(p, r, "content_type").as_deref(),
+                    pinv,
+                );
+                texts += 1;
+            }
+        }
+        let provenance = m_row
+            .map(|(_, m, r)| crate::recovered::provenance(m, r))
+            .or_else(|| {
+                parts.as_ref().and_then(|(_, p)| {
+                    p.rows
+                        .iter()
+                        .find(|r| p.get(r, "message_id") == Some(id_s.as_str()))
+                        .map(|r| crate::recovered::provenance(p, r))
+                })
+            })
+            .unwrap_or_default();
+        d.interpretation = format!(
+            "messages._id {id} of {name}: a Google Messages message with {texts} recovered part(s); {provenance}. received_timestamp is Unix milliseconds."
+        );
+        record_draft(ctx, d)?;
+    }
     Ok(())
 }
 

@@ -18,11 +18,15 @@ fn recovered_in(all: &[Phenomenon]) -> Vec<&Phenomenon> {
         .collect()
 }
 
-/// How many rows an oracle says were deleted or changed.
+/// How many rows an oracle says were deleted or changed (a key it did not find is `null`).
 fn changed_rows(o: &serde_json::Value) -> usize {
     ["deleted", "changed"]
         .iter()
-        .map(|k| o[*k].as_object().map_or(0, |m| m.len()))
+        .map(|k| {
+            o[*k]
+                .as_object()
+                .map_or(0, |m| m.values().filter(|v| !v.is_null()).count())
+        })
         .sum()
 }
 
@@ -696,5 +700,77 @@ fn deleted_contacts_come_back_from_the_log_on_two_android_phones() {
             entities.iter().any(|e| e.contains(&name.to_lowercase())),
             "{entities:#?}"
         );
+    }
+}
+
+/// Google Messages (`android::bugle`): the committed `bugle_db` schema with its conversations
+/// (`tests/fixtures/google-messages/bugle_db.sql`), on two phones whose messages were deleted
+/// with their parts by Python's sqlite3 in WAL mode: each deleted message comes back with its
+/// texts, time and sender's number (from the live participants), the user's own said sent.
+#[test]
+fn deleted_google_messages_come_back_from_the_log_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema =
+        masf_testkit::corpus::repo_root().join("tests/fixtures/google-messages/bugle_db.sql");
+    let rel = "data/data/com.google.android.apps.messaging/databases/bugle_db";
+    let mut oracles = Vec::new();
+    for (source, delete) in [("g", "1,2"), ("h", "4")] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let o = change_with(
+            &schema,
+            &tmp.path().join(source).join(rel),
+            &oracle_file,
+            "messages",
+            "_id",
+            delete,
+            "0",
+            "sms_message_uri",
+            Some("parts.message_id"),
+        );
+        oracles.push((source, o));
+    }
+    let (g, h) = (tmp.path().join("g"), tmp.path().join("h"));
+    let run = triage(&[
+        ("g", &g, "Asia/Hong_Kong", Some("HK")),
+        ("h", &h, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let texts = [
+        (
+            "1",
+            "Send the 5,000 USDT to TRh4MqLekE9MbxTkLrQ673AHbsU46khwF2 tonight",
+            "from +85298765432",
+        ),
+        (
+            "2",
+            "OK, sending from my wallet now",
+            "sent by the device's user",
+        ),
+    ];
+    for (source, o) in &oracles {
+        let all = run.all_phenomena(source);
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), changed_rows(o), "{recovered:#?}");
+        for (id, m) in o["deleted"].as_object().unwrap() {
+            let p = recovered
+                .iter()
+                .find(|p| {
+                    p.title
+                        .starts_with(&format!("Deleted Google Messages message {id} "))
+                })
+                .unwrap_or_else(|| panic!("{id}: {recovered:#?}"));
+            assert_eq!(
+                p.verified_facts[p.times[0].fact].value,
+                m["received_timestamp"].to_string()
+            );
+            if let Some((_, text, how)) = texts.iter().find(|(i, ..)| i == id) {
+                assert!(has_fact(p, text), "{p:#?}");
+                assert!(
+                    p.title.ends_with(&format!("{how} (recovered)")),
+                    "{}",
+                    p.title
+                );
+            }
+        }
     }
 }
