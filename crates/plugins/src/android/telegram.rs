@@ -644,7 +644,59 @@ fn messages(
         return Ok(());
     };
     note_pages_cap(ctx, name, &pages, "Telegram messages")?;
+    let at = MessageAt {
+        l,
+        name,
+        table,
+        labels,
+        secret,
+    };
     for (inv, t, row) in pages.rows() {
+        message(ctx, &at, inv, t, row)?;
+    }
+    // the messages the table no longer shows that earlier page versions hold
+    if let Some((inv, t)) = crate::recovered::wal_rows(
+        ctx,
+        name,
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+        table,
+        &["telegram"],
+    )? {
+        for row in &t.rows {
+            message(ctx, &at, &inv, &t, row)?;
+        }
+    }
+    Ok(())
+}
+
+/// Where a message row was read: the store, its table, and the names and secret chats the
+/// messages' peers are labelled by.
+struct MessageAt<'a> {
+    l: &'a Located,
+    name: &'a str,
+    table: &'a str,
+    labels: &'a HashMap<String, String>,
+    secret: &'a HashMap<i32, String>,
+}
+
+/// One message row, live or recovered by `sqlite_wal_history` (its `status` column then says
+/// deleted or changed, and the phenomenon is titled and interpreted as recovered).
+fn message(
+    ctx: &AgentCtx<'_>,
+    at: &MessageAt<'_>,
+    inv: &masf_tools::Invoked,
+    t: &Table,
+    row: &[Option<String>],
+) -> Result<(), RuntimeError> {
+    let MessageAt {
+        l,
+        name,
+        table,
+        labels,
+        secret,
+    } = *at;
+    let recovered = t.get(row, "frame_state").is_some();
+    {
         let mid = t.get(row, "mid").unwrap_or("?");
         let sent = t.get(row, "out") == Some("1");
         let uid = t.get(row, "uid").and_then(|u| u.parse::<i64>().ok());
@@ -679,12 +731,23 @@ fn messages(
         }
         let mut d = Draft::new(
             "messages",
-            format!(
-                "Telegram message {mid} {} {with}",
-                if sent { "sent to" } else { "received from" },
-            ),
+            if recovered {
+                format!(
+                    "{} Telegram message {mid} {} {with} (recovered)",
+                    crate::recovered::title_word(t.get(row, "status")),
+                    if sent { "sent to" } else { "received from" },
+                )
+            } else {
+                format!(
+                    "Telegram message {mid} {} {with}",
+                    if sent { "sent to" } else { "received from" },
+                )
+            },
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
+        if recovered {
+            d.fact(FactType::Text, t.get(row, "status"), inv);
+        }
         d.fact(FactType::Identifier, t.get(row, "uid"), inv);
         // as the decoder wrote it into the cell: a JSON string, escaped as a cell
         d.fact(
@@ -737,6 +800,10 @@ fn messages(
                 None => "; its stored object was not read (media or an unknown form)",
             },
         );
+        if recovered {
+            d.interpretation
+                .push_str(&format!(" {}.", crate::recovered::provenance(t, row)));
+        }
         record_draft(ctx, d)?;
         if sent && let Some(from) = obj.as_ref().and_then(|v| v["from"].as_str()) {
             observe(

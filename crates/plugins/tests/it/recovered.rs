@@ -774,3 +774,95 @@ fn deleted_google_messages_come_back_from_the_log_on_two_android_phones() {
         }
     }
 }
+
+/// Telegram for Android (`android::telegram`): the committed `cache4.db` (`messages_v2`) and one
+/// built from the corpus's real Telegram blobs (the older `messages`, by the fixtures'
+/// `tl_cache4.py`), each with messages deleted by Python's sqlite3 in WAL mode. The oracle is the
+/// same store unchanged, read live: every deleted message comes back with the title and every
+/// value the live reading gave it (its stored object decoded by the log tool's `telegram`).
+#[test]
+fn deleted_telegram_messages_read_as_they_read_before_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = masf_testkit::corpus::repo_root();
+    let rel = "data/data/org.telegram.messenger/files/cache4.db";
+    // b's store as SQL, from the corpus's real blobs
+    let sql = std::process::Command::new("python3")
+        .arg(repo.join("tests/fixtures/android-telegram/tl_cache4.py"))
+        .arg("b")
+        .arg(masf_testkit::corpus::root())
+        .output()
+        .unwrap();
+    assert!(
+        sql.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sql.stderr)
+    );
+    let b_sql = tmp.path().join("b.sql");
+    std::fs::write(&b_sql, &sql.stdout).unwrap();
+    let a_db = repo.join("tests/fixtures/android-telegram/out/a").join(rel);
+    let cases = [
+        ("a", a_db, "messages_v2", "202,204"),
+        ("b", b_sql, "messages", "-210004,301"),
+    ];
+    for (source, from, table, delete) in &cases {
+        // the store unchanged (the oracle) and changed
+        change(
+            from,
+            &tmp.path().join(format!("{source}0")).join(rel),
+            &tmp.path().join(format!("{source}0.json")),
+            table,
+            "mid",
+            "0",
+            "0",
+            "mid",
+        );
+        change(
+            from,
+            &tmp.path().join(source).join(rel),
+            &tmp.path().join(format!("{source}.json")),
+            table,
+            "mid",
+            delete,
+            "0",
+            "mid",
+        );
+    }
+    let dirs: Vec<(String, std::path::PathBuf)> = ["a0", "a", "b0", "b"]
+        .iter()
+        .map(|s| (s.to_string(), tmp.path().join(s)))
+        .collect();
+    let sources: Vec<(&str, &std::path::Path, &str, Option<&str>)> = dirs
+        .iter()
+        .map(|(s, p)| (s.as_str(), p.as_path(), "Europe/Moscow", Some("RU")))
+        .collect();
+    let run = triage(&sources);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, _, _, delete) in &cases {
+        let before = run.all_phenomena(&format!("{source}0"));
+        let after = run.all_phenomena(source);
+        let recovered = recovered_in(&after);
+        let mids: Vec<&str> = delete.split(',').collect();
+        assert_eq!(recovered.len(), mids.len(), "{recovered:#?}");
+        for mid in mids {
+            let live = before
+                .iter()
+                .find(|p| p.title.starts_with(&format!("Telegram message {mid} ")))
+                .unwrap_or_else(|| panic!("{mid} read live"));
+            let p = recovered
+                .iter()
+                .find(|p| p.title == format!("Deleted {} (recovered)", live.title))
+                .unwrap_or_else(|| panic!("{}: {recovered:#?}", live.title));
+            let values = |p: &Phenomenon| {
+                let mut v: Vec<String> = p
+                    .verified_facts
+                    .iter()
+                    .map(|f| f.value.clone())
+                    .filter(|v| v != "deleted")
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(values(p), values(live), "{mid}");
+        }
+    }
+}
