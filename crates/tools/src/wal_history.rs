@@ -446,6 +446,7 @@ impl Tool for SqliteWalHistory {
             "table": {"type": "string", "description": "The table (a rowid table) whose earlier rows are wanted."},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Most rows written (default 1000)."},
             "text_columns": {"type": "array", "items": {"type": "string"}, "description": "Columns whose BLOB values are written as text when they are UTF-8, as CAST(column AS TEXT) writes them (iOS CallHistory keeps ZADDRESS as a BLOB)."},
+            "protobuf": {"type": "boolean", "description": "Write a BLOB that is a Protocol Buffers message (gzip-compressed ones inflated first) as `protobuf:` and its raw decoding as JSON, as sqlite_query's protobuf does (Apple Notes' ZICNOTEDATA.ZDATA)."},
             "telegram": {"type": "boolean", "description": "Write a BLOB that is a Telegram stored object (TL: Telegram for Android's cache4.db messages, users, chats) as `tl:` and its JSON, as sqlite_query's telegram does."},
             "typedstream_text": {"type": "boolean", "description": "Write a BLOB that is an archived NSAttributedString (typedstream: Messages' attributedBody) as `typedstream-text:` and its text, as sqlite_query's typedstream_text does."}
         }, "required": ["path", "table"], "additionalProperties": false})
@@ -459,6 +460,7 @@ impl Tool for SqliteWalHistory {
         let table = args::str(a, "table")?;
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
+        let protobuf = args::opt_bool(a, "protobuf")?.unwrap_or(false);
         let text_columns: Vec<&str> =
             args::opt_str_list(a, "text_columns", 64)?.unwrap_or_default();
         let limit = args::opt_u64(a, "limit")?
@@ -750,6 +752,15 @@ impl Tool for SqliteWalHistory {
                             && std::str::from_utf8(b).is_ok() =>
                     {
                         text.push_str(&escape_cell(&String::from_utf8_lossy(b)));
+                    }
+                    Cell::Blob(b) if protobuf && !b.starts_with(b"bplist00") => {
+                        match crate::protobuf::cell(b) {
+                            Some(j) => {
+                                text.push_str("protobuf:");
+                                text.push_str(&escape_cell(&j));
+                            }
+                            None => push_cell(&mut text, v.as_ref()),
+                        }
                     }
                     Cell::Blob(b) if telegram => match crate::tl::cell(b) {
                         Some(j) => {

@@ -223,6 +223,89 @@ LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
             participants(run, find, inv, path, &pk, title.as_deref(), &share)?;
         }
     }
+    recovered(run, find, path, &cols)
+}
+
+/// Note texts `ZICNOTEDATA` no longer shows that earlier page versions hold (a note's data
+/// deleted, or its earlier text before an edit): one phenomenon each, the note named by its
+/// live title where the note is still listed.
+fn recovered(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    cols: &BTreeSet<String>,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZICNOTEDATA",
+        &["protobuf"],
+    )?
+    else {
+        return Ok(());
+    };
+    let notes: Vec<&str> = t
+        .rows
+        .iter()
+        .filter_map(|r| t.get(r, "ZNOTE"))
+        .filter(|n| n.parse::<i64>().is_ok())
+        .collect();
+    let titles = if notes.is_empty() || !cols.contains("ZTITLE1") {
+        None
+    } else {
+        run.query(
+            path,
+            &format!(
+                "SELECT Z_PK AS pk, ZTITLE1 AS title FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK IN ({})",
+                notes.join(",")
+            ),
+            10_000,
+        )?
+    };
+    for row in &t.rows {
+        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let note = t.get(row, "ZNOTE");
+        let title = titles.as_ref().and_then(|(tinv, tt)| {
+            tt.rows
+                .iter()
+                .find(|r| tt.get(r, "pk").is_some() && tt.get(r, "pk") == note)
+                .and_then(|r| raw(tt, r, "title").map(|x| (tinv, x)))
+        });
+        let decoded = t
+            .get(row, "ZDATA")
+            .and_then(|c| serde_json::from_str::<Value>(c.strip_prefix("protobuf:")?).ok());
+        let text = decoded.as_ref().and_then(note_text).map(in_json_cell);
+        let mut d = Draft::new(
+            "notes",
+            format!(
+                "{} note {}: {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                note.unwrap_or("?"),
+                title
+                    .as_ref()
+                    .map(|(_, x)| x.as_str())
+                    .unwrap_or("(a note no longer listed)")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((tinv, x)) = &title {
+            d.fact(FactType::Name, Some(x), tinv);
+        }
+        d.fact(FactType::Text, text.as_deref(), &inv);
+        d.interpretation = format!(
+            "ZICNOTEDATA Z_PK {pk} of {path}, the data of note {}: {}{}.",
+            note.unwrap_or("?"),
+            crate::recovered::provenance(&t, row),
+            if text.is_some() {
+                ". Its text is the gzip-compressed protobuf ZDATA (field 2 → 3 → 2)"
+            } else {
+                ". Its ZDATA holds no note text this reader knows (a table, a drawing, or not a note body)"
+            }
+        );
+        run.record(d)?;
+    }
     Ok(())
 }
 

@@ -866,3 +866,95 @@ fn deleted_telegram_messages_read_as_they_read_before_on_two_android_phones() {
         }
     }
 }
+
+/// Apple Notes (`ios::notes`): two iPhones' real `NoteStore.sqlite` with their logs (iLEAPP's
+/// public Josh Hickman iOS 17 and Belkasoft CTF 6 cases), each with one note's text edited and
+/// another note's data row deleted by Python's sqlite3 in WAL mode
+/// (`tests/fixtures/wal/notes_wal.py`, which reads the texts as they were apart from the reader:
+/// gzip, then the protobuf's field 2 → 3 → 2): the earlier text and the deleted one come back,
+/// each under its note's live title.
+#[test]
+fn deleted_and_earlier_note_texts_come_back_from_the_log_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut oracles = Vec::new();
+    for (source, zip, group, edit, delete) in [
+        (
+            "a",
+            "ios/ileapp/testdata.notes.notes.josh_ios17_ffs.zip",
+            "72DA7FCC-4DD6-458D-A328-D7CD7ED267D2",
+            "15",
+            "16",
+        ),
+        (
+            "b",
+            "ios/ileapp/testdata.cloudkitSharing.cloudkit_participants.belkasoft_ctf6_ios_device1.zip",
+            "AF67BA79-B4B6-4F89-AD78-9054620F3322",
+            "1",
+            "2",
+        ),
+    ] {
+        let real = tmp.path().join(format!("{source}-real/NoteStore.sqlite"));
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1])\nfor s in ('', '-wal'):\n    n=[i for i in z.namelist() if i.endswith('/NoteStore.sqlite'+s)][0]\n    open(sys.argv[2]+s,'wb').write(z.read(n))",
+            ])
+            .arg(masf_testkit::corpus::path(zip))
+            .arg(&real)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dest = tmp
+            .path()
+            .join(source)
+            .join("private/var/mobile/Containers/Shared/AppGroup")
+            .join(group)
+            .join("NoteStore.sqlite");
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let args: Vec<&std::ffi::OsStr> = vec![
+            real.as_os_str(),
+            dest.as_os_str(),
+            oracle_file.as_os_str(),
+            edit.as_ref(),
+            delete.as_ref(),
+        ];
+        let o = generate("", "tests/fixtures/wal/notes_wal.py", &args, &oracle_file);
+        oracles.push((source, o));
+    }
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let run = triage(&[
+        ("a", &a, "America/New_York", Some("US")),
+        ("b", &b, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, o) in &oracles {
+        let all = run.all_phenomena(source);
+        let recovered = recovered_in(&all);
+        for (kind, word) in [("changed", "Earlier version of"), ("deleted", "Deleted")] {
+            let note = &o[kind]["note"];
+            let text = o[kind]["text"].as_str().unwrap();
+            let p = recovered
+                .iter()
+                .find(|p| p.title.starts_with(&format!("{word} note {note}: ")))
+                .unwrap_or_else(|| panic!("{source} {kind}: {recovered:#?}"));
+            assert_eq!(p.category, "notes");
+            assert!(
+                has_fact(p, &masf_plugins::outputs::in_json_cell(text)),
+                "{text}: {p:#?}"
+            );
+            assert!(!p.title.contains("no longer listed"), "{}", p.title);
+        }
+        // the live note shows the edit
+        let edited = o["edited_to"].as_str().unwrap();
+        assert!(
+            all.iter().any(|p| p.title.starts_with("Note ")
+                && p.verified_facts.iter().any(|f| f.value == edited)),
+            "{edited}"
+        );
+    }
+}
