@@ -336,5 +336,113 @@ visited {} time(s) in all{}{}{}; visit_time is Core Data seconds since the Apple
             "Last visit",
         )?;
     }
+    recovered(run, find, path)
+}
+
+/// Visits and pages `history_visits`/`history_items` no longer show that earlier page versions
+/// hold (history cleared or a page removed since the last checkpoint): one phenomenon per
+/// recovered visit, its URL from the recovered page row or the live one; one per recovered page
+/// none of whose visits came back.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let at = serde_json::json!({"path": path});
+    let visits = crate::recovered::wal_rows(run.ctx, path, at.clone(), "history_visits", &[])?;
+    let items = crate::recovered::wal_rows(run.ctx, path, at, "history_items", &[])?;
+    let item_url = |id: &str| {
+        items.as_ref().and_then(|(iinv, it)| {
+            it.rows
+                .iter()
+                .find(|r| it.get(r, "id") == Some(id))
+                .and_then(|r| it.get(r, "url").map(|u| (iinv, u.to_string())))
+        })
+    };
+    // the live pages of recovered visits whose page row is still there
+    let missing: Vec<&str> = visits
+        .as_ref()
+        .map(|(_, v)| {
+            v.rows
+                .iter()
+                .filter_map(|r| v.get(r, "history_item"))
+                .filter(|i| i.parse::<i64>().is_ok() && item_url(i).is_none())
+                .collect()
+        })
+        .unwrap_or_default();
+    let live = if missing.is_empty() {
+        None
+    } else {
+        run.query(
+            path,
+            &format!(
+                "SELECT id, url FROM history_items WHERE id IN ({})",
+                missing.join(",")
+            ),
+            10_000,
+        )?
+    };
+    let profile = profile(path);
+    let mut pages_with_visits = Vec::new();
+    if let Some((inv, v)) = &visits {
+        for row in &v.rows {
+            let id = v.get(row, "id").unwrap_or("?");
+            let item = v.get(row, "history_item").unwrap_or("?");
+            pages_with_visits.push(item.to_string());
+            let url = item_url(item).or_else(|| {
+                live.as_ref().and_then(|(linv, l)| {
+                    l.rows
+                        .iter()
+                        .find(|r| l.get(r, "id") == Some(item))
+                        .and_then(|r| l.get(r, "url").map(|u| (linv, u.to_string())))
+                })
+            });
+            let mut d = Draft::new(
+                "web",
+                format!(
+                    "{} Safari visit {id} to {} (recovered)",
+                    crate::recovered::title_word(v.get(row, "status")),
+                    url.as_ref()
+                        .map(|(_, u)| u.as_str())
+                        .unwrap_or("a page no longer listed")
+                ),
+            );
+            d.fact(FactType::Path, Some(path), find);
+            d.fact(FactType::Text, v.get(row, "status"), inv);
+            if let Some((uinv, u)) = &url {
+                d.fact(FactType::Url, Some(u), uinv);
+            }
+            d.fact(FactType::Text, v.get(row, "title"), inv);
+            let time = v.get(row, "visit_time");
+            d.time(time, apple_encoding(time), "Page visited", inv);
+            d.interpretation = format!(
+                "history_visits id {id} of {path} (profile {profile}), a visit to page {item}: {}; visit_time is Core Data seconds since the Apple epoch (apple_seconds).",
+                crate::recovered::provenance(v, row)
+            );
+            run.record(d)?;
+        }
+    }
+    if let Some((inv, it)) = &items {
+        for row in &it.rows {
+            let id = it.get(row, "id").unwrap_or("?");
+            if pages_with_visits.iter().any(|p| p == id) {
+                continue;
+            }
+            let mut d = Draft::new(
+                "web",
+                format!(
+                    "{} Safari history page {id}: {} (recovered)",
+                    crate::recovered::title_word(it.get(row, "status")),
+                    it.get(row, "url").unwrap_or("?")
+                ),
+            );
+            d.fact(FactType::Path, Some(path), find);
+            d.fact(FactType::Text, it.get(row, "status"), inv);
+            d.fact(FactType::Url, it.get(row, "url"), inv);
+            d.fact(FactType::Count, it.get(row, "visit_count"), inv);
+            d.interpretation = format!(
+                "history_items id {id} of {path} (profile {profile}), a page visited {} time(s): {}.",
+                it.get(row, "visit_count").unwrap_or("?"),
+                crate::recovered::provenance(it, row)
+            );
+            run.record(d)?;
+        }
+    }
     Ok(())
 }
