@@ -153,5 +153,91 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
             )?;
         }
     }
+    recovered(ctx, l)
+}
+
+/// Messages `messages` no longer shows that earlier page versions hold (deleted since the last
+/// checkpoint, or changed): one phenomenon each, the participant's number and name from the live
+/// `participants` and `participants_info`.
+fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        ctx,
+        &name,
+        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
+        "messages",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let ids: Vec<&str> = t
+        .rows
+        .iter()
+        .filter_map(|r| t.get(r, "participant_id"))
+        .filter(|v| v.parse::<i64>().is_ok())
+        .collect();
+    let who = if ids.is_empty() {
+        None
+    } else {
+        crate::identity::query_on(
+            ctx,
+            &l.tree,
+            &l.path,
+            &format!(
+                "SELECT p._id AS id, i.number AS number FROM participants p JOIN participants_info i ON i._id = p.participant_info_id WHERE p._id IN ({})",
+                ids.join(",")
+            ),
+            10_000,
+        )?
+    };
+    for row in &t.rows {
+        let sent = t.get(row, "send_type") == Some("1");
+        let number = t.get(row, "participant_id").and_then(|pid| {
+            who.as_ref().and_then(|(winv, w)| {
+                w.rows
+                    .iter()
+                    .find(|r| w.get(r, "id") == Some(pid))
+                    .and_then(|r| w.get(r, "number").filter(|n| !n.is_empty()))
+                    .map(|n| (winv, n))
+            })
+        });
+        let conversation = t.get(row, "conversation_id").unwrap_or("?");
+        let word = crate::recovered::title_word(t.get(row, "status"));
+        let mut d = Draft::new(
+            "messages",
+            match (sent, number) {
+                (true, _) => {
+                    format!("{word} Viber message sent in conversation {conversation} (recovered)")
+                }
+                (false, Some((_, n))) => format!("{word} Viber message from {n} (recovered)"),
+                (false, None) => {
+                    format!("{word} Viber message in conversation {conversation} (recovered)")
+                }
+            },
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, t.get(row, "status"), &inv);
+        d.fact(FactType::Identifier, t.get(row, "conversation_id"), &inv);
+        if let Some((winv, n)) = number {
+            d.fact(FactType::Phone, Some(n), winv);
+        }
+        d.fact(FactType::Text, raw(&t, row, "body").as_deref(), &inv);
+        d.fact(FactType::Url, raw(&t, row, "extra_uri").as_deref(), &inv);
+        let time = t.get(row, "msg_date");
+        d.message_time(time, unix_millis(time), sent, &inv);
+        d.interpretation = format!(
+            "messages row {} of {}: a Viber message in conversation {conversation}, {}: {}; msg_date is Unix milliseconds.",
+            t.get(row, "rowid").unwrap_or("?"),
+            l.name(),
+            if sent {
+                "sent from this phone"
+            } else {
+                "received"
+            },
+            crate::recovered::provenance(&t, row)
+        );
+        record_draft(ctx, d)?;
+    }
     Ok(())
 }

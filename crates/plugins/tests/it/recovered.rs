@@ -1032,3 +1032,55 @@ fn cleared_safari_history_comes_back_from_the_log_on_two_iphones() {
         assert_eq!(changed_rows(o), delete.split(',').count());
     }
 }
+
+/// Viber for Android (`android::vibermsg`): the committed `viber_messages` schema with its
+/// conversations (`tests/fixtures/viber/viber_messages.sql`), two phones' states with a message
+/// deleted by Python's sqlite3 in WAL mode: each comes back with its text, time and the
+/// participant's number from the live participants.
+#[test]
+fn deleted_viber_messages_come_back_from_the_log_on_two_android_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let schema = masf_testkit::corpus::repo_root().join("tests/fixtures/viber/viber_messages.sql");
+    let rel = "data/data/com.viber.voip/databases/viber_messages";
+    let mut oracles = Vec::new();
+    for (source, delete) in [("v", "1"), ("w", "2")] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let o = change(
+            &schema,
+            &tmp.path().join(source).join(rel),
+            &oracle_file,
+            "messages",
+            "_id",
+            delete,
+            "0",
+            "body",
+        );
+        oracles.push((source, o));
+    }
+    let (v, w) = (tmp.path().join("v"), tmp.path().join("w"));
+    let run = triage(&[
+        ("v", &v, "Asia/Hong_Kong", Some("HK")),
+        ("w", &w, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, title) in [
+        ("v", "Deleted Viber message from +85298765432 (recovered)"),
+        (
+            "w",
+            "Deleted Viber message sent in conversation 1 (recovered)",
+        ),
+    ] {
+        let o = &oracles.iter().find(|(s, _)| *s == source).unwrap().1;
+        let all = run.all_phenomena(source);
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), 1, "{recovered:#?}");
+        let p = recovered[0];
+        assert_eq!(p.title, title);
+        let m = o["deleted"].as_object().unwrap().values().next().unwrap();
+        assert!(has_fact(p, m["body"].as_str().unwrap()), "{p:#?}");
+        assert_eq!(
+            p.verified_facts[p.times[0].fact].value,
+            m["msg_date"].to_string()
+        );
+    }
+}
