@@ -31,7 +31,10 @@ fn main() {
             )
             .expect("run");
         times.push(start.elapsed().as_secs_f64());
-        rows = out.structured.as_ref().map_or(0, |s| s["rows"].as_u64().unwrap_or(0));
+        rows = out
+            .structured
+            .as_ref()
+            .map_or(0, |s| s["rows"].as_u64().unwrap_or(0));
     }
     times.sort_by(f64::total_cmp);
     println!("{:.3} {rows}", times[times.len() / 2]);
