@@ -234,5 +234,93 @@ m.ZBODY AS body, m.ZUSER AS user, u.ZUSERNAME AS username, u.ZDISPLAYNAME AS dis
             "Last message",
         )?;
     }
+    recovered(run, find, path)
+}
+
+/// Messages `ZKIKMESSAGE` no longer shows that earlier page versions hold (deleted since the
+/// last checkpoint, or changed): one phenomenon each, the user named from the live `ZKIKUSER`.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZKIKMESSAGE",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let ids: Vec<&str> = t
+        .rows
+        .iter()
+        .filter_map(|r| t.get(r, "ZUSER"))
+        .filter(|v| v.parse::<i64>().is_ok())
+        .collect();
+    let users = if ids.is_empty() {
+        None
+    } else {
+        run.query(
+            path,
+            &format!(
+                "SELECT Z_PK AS pk, ZUSERNAME AS username, ZDISPLAYNAME AS display FROM ZKIKUSER WHERE Z_PK IN ({})",
+                ids.join(",")
+            ),
+            10_000,
+        )?
+    };
+    for row in &t.rows {
+        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let kind = t.get(row, "ZTYPE").unwrap_or("?");
+        let (label, sent) = match kind {
+            "1" => ("received", false),
+            "2" => ("sent", true),
+            "3" => ("group housekeeping (admin)", true),
+            "4" => ("group housekeeping", false),
+            _ => ("of an unknown type", false),
+        };
+        let user = t.get(row, "ZUSER").and_then(|z| {
+            users.as_ref().and_then(|(uinv, u)| {
+                u.rows
+                    .iter()
+                    .find(|r| u.get(r, "pk") == Some(z))
+                    .and_then(|r| raw(u, r, "username").or_else(|| raw(u, r, "display")))
+                    .map(|n| (uinv, n))
+            })
+        });
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} Kik message {pk} {label} {} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if sent { "with" } else { "from" },
+                user.as_ref()
+                    .map(|(_, n)| n.as_str())
+                    .unwrap_or("an unknown user")
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((uinv, n)) = &user {
+            d.fact(FactType::Account, Some(n), uinv);
+        }
+        d.fact(FactType::Text, raw(&t, row, "ZBODY").as_deref(), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "ZSTANZAID").as_deref(),
+            &inv,
+        );
+        let ts = raw(&t, row, "ZTIMESTAMP");
+        d.time(
+            ts.as_deref(),
+            apple_encoding(ts.as_deref()),
+            "Message time",
+            &inv,
+        );
+        d.interpretation = format!(
+            "ZKIKMESSAGE Z_PK {pk} of {path}: a message {label} (ZTYPE {kind}): {}; times are Core Data seconds since the Apple epoch (apple_seconds).",
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
+    }
     Ok(())
 }

@@ -1084,3 +1084,66 @@ fn deleted_viber_messages_come_back_from_the_log_on_two_android_phones() {
         );
     }
 }
+
+/// Kik for iOS (`ios::kik`): plaso's real `kik.sqlite` and one built from Kik's Core Data schema
+/// (`tests/fixtures/wal/kik_ios.sql`), messages deleted by Python's sqlite3 in WAL mode: each
+/// comes back with its text, time and the user's name from the live users.
+#[test]
+fn deleted_kik_messages_come_back_from_the_log_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rel = "private/var/mobile/Containers/Shared/AppGroup/2A1C3E5F-0000-4000-8000-00000000B001/cores/private/9f1a/kik.sqlite";
+    let mut oracles = Vec::new();
+    for (source, from, delete, user) in [
+        (
+            "a",
+            masf_testkit::corpus::path("ios/plaso-kik.sqlite"),
+            "2,5",
+            None,
+        ),
+        (
+            "b",
+            masf_testkit::corpus::repo_root().join("tests/fixtures/wal/kik_ios.sql"),
+            "1",
+            Some("dealmaker99"),
+        ),
+    ] {
+        let oracle_file = tmp.path().join(format!("{source}.json"));
+        let o = change(
+            &from,
+            &tmp.path().join(source).join(rel),
+            &oracle_file,
+            "ZKIKMESSAGE",
+            "Z_PK",
+            delete,
+            "0",
+            "ZBODY",
+        );
+        oracles.push((source, o, user));
+    }
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let run = triage(&[
+        ("a", &a, "America/New_York", Some("US")),
+        ("b", &b, "America/New_York", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, o, user) in &oracles {
+        let all = run.all_phenomena(source);
+        let recovered = recovered_in(&all);
+        assert_eq!(recovered.len(), changed_rows(o), "{recovered:#?}");
+        for (pk, m) in o["deleted"].as_object().unwrap() {
+            let p = recovered
+                .iter()
+                .find(|p| p.title.starts_with(&format!("Deleted Kik message {pk} ")))
+                .unwrap_or_else(|| panic!("{pk}: {recovered:#?}"));
+            assert!(has_fact(p, m["ZBODY"].as_str().unwrap()), "{p:#?}");
+            assert_eq!(
+                p.verified_facts[p.times[0].fact].value,
+                m["ZTIMESTAMP"].to_string()
+            );
+            assert!(!p.title.contains("an unknown user"), "{}", p.title);
+            if let Some(u) = user {
+                assert!(p.title.contains(u), "{}", p.title);
+            }
+        }
+    }
+}
