@@ -55,6 +55,39 @@ pub fn wal_rows(
     Ok((!t.rows.is_empty()).then_some((inv, t)))
 }
 
+/// [`wal_rows`] for the database at `path` of the file system `tree` (an Android reader's
+/// `Located`): the artefact named and the call's `partition` set as the readers' other calls do.
+pub fn wal_rows_on(
+    ctx: &AgentCtx<'_>,
+    tree: &crate::identity::TreeRef,
+    path: &str,
+    table: &str,
+    options: &[&str],
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    wal_rows(
+        ctx,
+        &crate::identity::artefact_name(tree, path),
+        crate::identity::args_on(tree, json!({"path": path})),
+        table,
+        options,
+    )
+}
+
+/// The integer ids column `col` of the recovered rows holds, sorted and each once: the keys a
+/// reader looks up in the live tables (`… WHERE _id IN (…)`) to name a row's chat or sender.
+pub fn ids(t: &Table, col: &str) -> Vec<String> {
+    let mut v: Vec<String> = t
+        .rows
+        .iter()
+        .filter_map(|r| t.get(r, col))
+        .filter(|x| x.parse::<i64>().is_ok())
+        .map(str::to_string)
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// How a recovered row is said: `deleted` → "Deleted", `changed` → "Earlier version of".
 pub fn title_word(status: Option<&str>) -> &'static str {
     match status {

@@ -344,9 +344,8 @@ pub fn bugle_db(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
 /// participants.
 fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let at = crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path}));
-    let messages = crate::recovered::wal_rows(ctx, &name, at.clone(), "messages", &[])?;
-    let parts = crate::recovered::wal_rows(ctx, &name, at, "parts", &[])?;
+    let messages = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "messages", &[])?;
+    let parts = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "parts", &[])?;
     // message id → (status, row of `messages`)
     let mut ids: BTreeMap<i64, Option<usize>> = BTreeMap::new();
     if let Some((_, m)) = &messages {
@@ -367,16 +366,9 @@ fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     }
     // the senders' numbers, for the senders the recovered messages name
-    let senders: Vec<String> = messages
+    let senders = messages
         .as_ref()
-        .map(|(_, m)| {
-            m.rows
-                .iter()
-                .filter_map(|r| m.get(r, "sender_id"))
-                .filter(|v| v.parse::<i64>().is_ok())
-                .map(str::to_string)
-                .collect()
-        })
+        .map(|(_, m)| crate::recovered::ids(m, "sender_id"))
         .unwrap_or_default();
     let who = if senders.is_empty() {
         None

@@ -727,11 +727,10 @@ fn contacts_recovered(
     has_deleted_contacts: bool,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let at = crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path}));
-    let Some((dinv, d)) = crate::recovered::wal_rows(ctx, &name, at.clone(), "data", &[])? else {
+    let Some((dinv, d)) = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "data", &[])? else {
         return Ok(());
     };
-    let raws = crate::recovered::wal_rows(ctx, &name, at, "raw_contacts", &[])?;
+    let raws = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "raw_contacts", &[])?;
     let Some((_, mimes)) = crate::identity::query_on(
         ctx,
         &l.tree,
@@ -951,14 +950,7 @@ fn recovered_head(
 /// since the last checkpoint, or changed): one phenomenon each, as a live call is recorded.
 fn calls_recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        ctx,
-        &name,
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-        "calls",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "calls", &[])? else {
         return Ok(());
     };
     for row in &t.rows {
@@ -1096,14 +1088,7 @@ fn sms_kind(kind: &str) -> (&'static str, &'static str) {
 /// claims as a live one.
 fn sms_recovered(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        ctx,
-        &name,
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-        "sms",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "sms", &[])? else {
         return Ok(());
     };
     for row in &t.rows {

@@ -655,13 +655,9 @@ fn messages(
         message(ctx, &at, inv, t, row)?;
     }
     // the messages the table no longer shows that earlier page versions hold
-    if let Some((inv, t)) = crate::recovered::wal_rows(
-        ctx,
-        name,
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-        table,
-        &["telegram"],
-    )? {
+    if let Some((inv, t)) =
+        crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, table, &["telegram"])?
+    {
         for row in &t.rows {
             message(ctx, &at, &inv, &t, row)?;
         }

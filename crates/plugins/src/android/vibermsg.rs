@@ -160,23 +160,11 @@ pub fn messages(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Runt
 /// checkpoint, or changed): one phenomenon each, the participant's number and name from the live
 /// `participants` and `participants_info`.
 fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        ctx,
-        &name,
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-        "messages",
-        &[],
-    )?
+    let Some((inv, t)) = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, "messages", &[])?
     else {
         return Ok(());
     };
-    let ids: Vec<&str> = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "participant_id"))
-        .filter(|v| v.parse::<i64>().is_ok())
-        .collect();
+    let ids = crate::recovered::ids(&t, "participant_id");
     let who = if ids.is_empty() {
         None
     } else {

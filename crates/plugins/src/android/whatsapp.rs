@@ -953,30 +953,11 @@ fn recovered(
     table: &str,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        ctx,
-        &name,
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-        table,
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = crate::recovered::wal_rows_on(ctx, &l.tree, &l.path, table, &[])? else {
         return Ok(());
     };
     let modern = table == "message";
     // row id → JID, for the chats' and senders' ids the recovered rows name
-    let ids = |col: &str| -> Vec<String> {
-        let mut v: Vec<String> = t
-            .rows
-            .iter()
-            .filter_map(|r| t.get(r, col))
-            .filter(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
-            .map(str::to_string)
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
     let lookup = |sql: String| -> Result<BTreeMap<String, (String, Invoked)>, RuntimeError> {
         let mut out = BTreeMap::new();
         if let Some((qinv, q)) = crate::identity::query_on(ctx, &l.tree, &l.path, &sql, 100_000)? {
@@ -989,8 +970,8 @@ fn recovered(
         Ok(out)
     };
     let (chats, senders) = if modern {
-        let chat_ids = ids("chat_row_id");
-        let sender_ids = ids("sender_jid_row_id");
+        let chat_ids = crate::recovered::ids(&t, "chat_row_id");
+        let sender_ids = crate::recovered::ids(&t, "sender_jid_row_id");
         (
             if chat_ids.is_empty() {
                 BTreeMap::new()

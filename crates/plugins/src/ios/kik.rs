@@ -250,12 +250,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     else {
         return Ok(());
     };
-    let ids: Vec<&str> = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "ZUSER"))
-        .filter(|v| v.parse::<i64>().is_ok())
-        .collect();
+    let ids = crate::recovered::ids(&t, "ZUSER");
     let users = if ids.is_empty() {
         None
     } else {

@@ -245,12 +245,7 @@ fn recovered(
     else {
         return Ok(());
     };
-    let notes: Vec<&str> = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "ZNOTE"))
-        .filter(|n| n.parse::<i64>().is_ok())
-        .collect();
+    let notes = crate::recovered::ids(&t, "ZNOTE");
     let titles = if notes.is_empty() || !cols.contains("ZTITLE1") {
         None
     } else {
