@@ -31,10 +31,11 @@ impl Table {
             }
             // how a SQLCipher database was decrypted (sqlite_query's last line with `cipher`)
             // and how a gzip-compressed one was inflated (its `# gzip: …` line)
-            // sqlite_wal_history's summary and unreadable-cell lines
+            // sqlite_wal_history's summary, free-space and unreadable-cell lines
             if line.starts_with("# sqlcipher: ")
                 || line.starts_with("# gzip: ")
                 || line.starts_with("# wal ")
+                || line.starts_with("# free space: ")
                 || line.starts_with("# unreadable cells: ")
             {
                 continue;

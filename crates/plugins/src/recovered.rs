@@ -1,6 +1,6 @@
-//! Rows an app's database no longer shows but its write-ahead log or its file's replaced pages
-//! still hold (`sqlite_wal_history`): messages since deleted, earlier versions of messages since
-//! edited. Shared by the readers of message stores, each of which records a recovered row as it
+//! Rows an app's database no longer shows but its write-ahead log, its file's replaced pages or
+//! its free space (freelist pages, free blocks, unallocated space) still hold
+//! (`sqlite_wal_history`): messages since deleted, earlier versions of messages since edited. Shared by the readers of message stores, each of which records a recovered row as it
 //! records a live one, titled and interpreted as recovered.
 
 use masf_agents::{AgentCtx, RuntimeError};
@@ -35,7 +35,7 @@ pub fn wal_rows(
         ctx.unparsed(
             path,
             &format!(
-                "the write-ahead log's earlier rows of {table} were not read: {}",
+                "the earlier rows of {table} (write-ahead log and free space) were not read: {}",
                 crate::calls::failure_reason(&inv)
             ),
             Some(&inv.record.invocation_id),
@@ -47,7 +47,7 @@ pub fn wal_rows(
         ctx.unparsed(
             path,
             &format!(
-                "more than {RECOVERED_CAP} earlier rows of {table} in the write-ahead log: the first {RECOVERED_CAP} were read"
+                "more than {RECOVERED_CAP} earlier rows of {table} (write-ahead log and free space): the first {RECOVERED_CAP} were read"
             ),
             Some(&inv.record.invocation_id),
         )?;
@@ -88,21 +88,50 @@ pub fn ids(t: &Table, col: &str) -> Vec<String> {
     v
 }
 
-/// How a recovered row is said: `deleted` → "Deleted", `changed` → "Earlier version of".
+/// How a recovered row is said: `deleted` → "Deleted", `changed` → "Earlier version of",
+/// `freed` (found in free space without its rowid) → "Deleted or earlier version of".
 pub fn title_word(status: Option<&str>) -> &'static str {
     match status {
         Some("deleted") => "Deleted",
+        Some("freed") => "Deleted or earlier version of",
         _ => "Earlier version of",
     }
+}
+
+/// A recovered row's key column `col` (its rowid, `_id`, `Z_PK`) as a title says it: the value,
+/// or "(rowid lost)" for a row carved from free space whose cell lost its rowid.
+pub fn key(t: &Table, row: &[Option<String>], col: &str) -> String {
+    t.get(row, col)
+        .map_or_else(|| "(rowid lost)".to_string(), str::to_string)
 }
 
 /// Where a recovered row was read, for an interpretation: its status, frame and frame state.
 pub fn provenance(t: &Table, row: &[Option<String>]) -> String {
     let status = match t.get(row, "status") {
         Some("deleted") => "is no longer in the table (deleted)",
+        Some("freed") => {
+            "lost its rowid when SQLite freed its cell, so whether it was deleted or replaced by a later version is not known, and it equals no current row"
+        }
         _ => "has changed since (this is its earlier version)",
     };
-    let place = match (t.get(row, "frame"), t.get(row, "frame_state")) {
+    let in_page = |what: &str, f: Option<&str>| match f {
+        Some("0") | None => format!("{what} of the database file"),
+        Some(f) => format!("{what} of the page version in frame {f} of the write-ahead log"),
+    };
+    let frame = t.get(row, "frame");
+    let place = match (frame, t.get(row, "frame_state")) {
+        (_, Some("freelist page")) => in_page(
+            "a page on the freelist (free pages keep what they held until reused; its records fit this table's columns and no other table's)",
+            frame,
+        ),
+        (_, Some("free block")) => in_page(
+            "a free block of one of the table's pages (carved: its last values may be a later cell's bytes)",
+            frame,
+        ),
+        (_, Some("unallocated")) => in_page(
+            "the unallocated space of one of the table's pages (carved: its last values may be a later cell's bytes)",
+            frame,
+        ),
         (Some("0"), _) => {
             "the database file's own version of a page the write-ahead log has since replaced"
                 .to_string()

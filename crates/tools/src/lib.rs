@@ -25,7 +25,10 @@
 //! - `sqlite_wal_history` ([`wal_history`]): the rows of a table that only earlier page versions
 //!   hold — the database file's version of each page the `-wal` replaced, superseded committed
 //!   frames, uncommitted ones, an earlier log generation's — decoded from the pages themselves
-//!   and compared with the current rows: deleted rows, earlier versions of changed rows.
+//!   and compared with the current rows: deleted rows, earlier versions of changed rows; and
+//!   the database's free space (`free_space`: freelist pages whose records are only this
+//!   table's, free blocks and unallocated space of its pages, carved), read through the record
+//!   format of `sqlite_record`.
 //! - `read_xml` ([`xml_tool`]): plain XML as is; Android Binary XML (Android 12+'s
 //!   `settings_*.xml`, `packages.xml`) decoded by the `android-abx` crate and rendered as Android
 //!   11 wrote the same file, so a fact grounds in either form; `telegram: true` decodes the base64
@@ -148,6 +151,7 @@ pub mod content_tools;
 pub mod derplist;
 pub mod doc_metadata;
 pub mod email_tool;
+mod free_space;
 pub mod fs_tools;
 pub mod index_tools;
 pub mod inventory;
@@ -164,6 +168,7 @@ pub mod scan_tools;
 pub mod search;
 pub mod segb_tool;
 pub mod sqlite;
+mod sqlite_record;
 pub mod tl;
 pub mod twserial;
 pub mod typedstream;

@@ -1,5 +1,6 @@
 //! `sqlite_wal_history`: the rows of a table that only earlier page versions in a database's
-//! write-ahead log still hold — rows since deleted, and earlier versions of rows since changed.
+//! write-ahead log, or the database's free space, still hold — rows since deleted, and earlier
+//! versions of rows since changed.
 //!
 //! A WAL database's `-wal` keeps every page version written since the last checkpoint reset,
 //! each in its own frame; SQLite reads only the newest committed version of each page. The
@@ -24,8 +25,14 @@
 //!   and blobs), with overflow chains followed in the same database image (a chain that leaves
 //!   the file, loops or runs past the payload is refused for that cell and counted).
 //!
+//! - the database's free space as SQLite sees it now (`free_space`): the freelist's
+//!   pages whose records are this table's by their shape, the free blocks and unallocated space
+//!   of the table's leaf pages (cells whose head a free block's header overwrote are read
+//!   without their rowid). A database without a `-wal` is read for this alone.
+//!
 //! The current row of each recovered rowid is read with SQL from a working copy (so the
-//! comparison is SQLite's own view); a recovered row equal to it is not shown. Values are
+//! comparison is SQLite's own view); a recovered row equal to it is not shown, and a row without
+//! its rowid equal to any current row is not shown either. Values are
 //! written as `sqlite_query` writes them; an `INTEGER PRIMARY KEY` column shows the rowid. The
 //! evidence is read, never written. Bounds: a `-wal` up to 512 MiB, the table's pages up to
 //! 1,000,000, a recovered record up to 16 MiB.
@@ -39,8 +46,10 @@ use masf_evidence::fs::{EntryKind, FileSystem, normalize_path};
 use rusqlite::types::ValueRef;
 use serde_json::{Value, json};
 
+use crate::free_space::{Carved, Region, Shape, Whose, carve, page_is_tables};
 use crate::fs_tools::file_system;
 use crate::sqlite::{escape_cell, push_cell};
+use crate::sqlite_record::{Affinity, Cell, affinity, record, varint};
 use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 
 /// Largest `-wal` read.
@@ -62,9 +71,22 @@ enum FrameState {
     Uncommitted,
     EarlierGeneration,
     BadChecksum,
+    /// A page on the database's freelist (free space, not a frame).
+    FreelistPage,
+    /// A free block of one of the table's pages.
+    FreeBlock,
+    /// The unallocated space of one of the table's pages.
+    Unallocated,
 }
 
 impl FrameState {
+    fn is_free_space(self) -> bool {
+        matches!(
+            self,
+            FrameState::FreelistPage | FrameState::FreeBlock | FrameState::Unallocated
+        )
+    }
+
     fn word(self) -> &'static str {
         match self {
             FrameState::DatabaseFile => "database file",
@@ -72,6 +94,9 @@ impl FrameState {
             FrameState::Uncommitted => "uncommitted",
             FrameState::EarlierGeneration => "earlier generation",
             FrameState::BadChecksum => "bad checksum",
+            FrameState::FreelistPage => "freelist page",
+            FrameState::FreeBlock => "free block",
+            FrameState::Unallocated => "unallocated",
         }
     }
 }
@@ -223,22 +248,6 @@ fn frames(path: &str, wal: &[u8]) -> Result<Option<(usize, Vec<Frame>)>, ToolErr
     Ok(Some((page_size, out)))
 }
 
-/// A varint at `at` of `b`: its value and length.
-fn varint(b: &[u8], at: usize) -> Option<(u64, usize)> {
-    let mut v: u64 = 0;
-    for i in 0..9 {
-        let byte = *b.get(at + i)?;
-        if i == 8 {
-            return Some(((v << 8) | byte as u64, 9));
-        }
-        v = (v << 7) | (byte & 0x7f) as u64;
-        if byte & 0x80 == 0 {
-            return Some((v, i + 1));
-        }
-    }
-    None
-}
-
 /// Where a b-tree page's header starts (page 1 after the 100-byte file header).
 fn header_at(page_no: u32) -> usize {
     if page_no == 1 { 100 } else { 0 }
@@ -288,36 +297,15 @@ fn table_pages(image: &Image<'_>, root: u32) -> Result<HashSet<u32>, String> {
     Ok(seen)
 }
 
-/// One value of a record.
-#[derive(Debug, Clone, PartialEq)]
-enum Cell {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(Vec<u8>),
-    Blob(Vec<u8>),
-}
-
-impl Cell {
-    fn as_ref(&self) -> ValueRef<'_> {
-        match self {
-            Cell::Null => ValueRef::Null,
-            Cell::Int(i) => ValueRef::Integer(*i),
-            Cell::Real(f) => ValueRef::Real(*f),
-            Cell::Text(t) => ValueRef::Text(t),
-            Cell::Blob(b) => ValueRef::Blob(b),
-        }
-    }
-}
-
 /// The payload of the cell at `ptr` of leaf page `p` (overflow followed in `image`): rowid and
 /// bytes. `Err` names why the cell cannot be read.
 fn leaf_cell(
     image: &Image<'_>,
-    as_of: usize,
+    as_of: Option<usize>,
     p: &[u8],
     ptr: usize,
     usable: usize,
+    overflow_in: Option<&HashSet<u32>>,
 ) -> Result<(i64, Vec<u8>), String> {
     let (len, a) = varint(p, ptr).ok_or("payload length past the page")?;
     let (rowid, b) = varint(p, ptr + a).ok_or("rowid past the page")?;
@@ -348,8 +336,11 @@ fn leaf_cell(
         if next == 0 || hops > len / (usable - 4) + 2 {
             return Err("overflow chain ends before the payload".into());
         }
+        if overflow_in.is_some_and(|set| !set.contains(&next)) {
+            return Err(format!("overflow page {next} is no longer free"));
+        }
         let page = image
-            .page_as_of(next, Some(as_of))
+            .page_as_of(next, as_of)
             .ok_or_else(|| format!("overflow page {next} past the database's end"))?;
         let take = (len - out.len()).min(usable - 4);
         out.extend_from_slice(&page[4..4 + take]);
@@ -358,65 +349,9 @@ fn leaf_cell(
     Ok((rowid as i64, out))
 }
 
-/// The values of a record.
-fn record(b: &[u8]) -> Result<Vec<Cell>, String> {
-    let (header_len, n) = varint(b, 0).ok_or("record header length")?;
-    let header_len = header_len as usize;
-    if header_len > b.len() || header_len < n {
-        return Err("record header past the record".into());
-    }
-    let mut types = Vec::new();
-    let mut at = n;
-    while at < header_len {
-        let (t, n) = varint(b, at).ok_or("serial type past the header")?;
-        types.push(t);
-        at += n;
-    }
-    let mut body = header_len;
-    let mut out = Vec::with_capacity(types.len());
-    for t in types {
-        let size = match t {
-            0 | 8 | 9 => 0,
-            1 => 1,
-            2 => 2,
-            3 => 3,
-            4 => 4,
-            5 => 6,
-            6 | 7 => 8,
-            10 | 11 => return Err(format!("reserved serial type {t}")),
-            t => ((t - 12) / 2) as usize,
-        };
-        let v = b.get(body..body + size).ok_or("value past the record")?;
-        body += size;
-        out.push(match t {
-            0 => Cell::Null,
-            8 => Cell::Int(0),
-            9 => Cell::Int(1),
-            1..=6 => {
-                let mut x: i64 = if v[0] & 0x80 != 0 { -1 } else { 0 };
-                for byte in v {
-                    x = (x << 8) | *byte as i64;
-                }
-                Cell::Int(x)
-            }
-            7 => Cell::Real(f64::from_be_bytes(v.try_into().map_err(|_| "real")?)),
-            t if t % 2 == 0 => Cell::Blob(v.to_vec()),
-            _ => Cell::Text(v.to_vec()),
-        });
-    }
-    Ok(out)
-}
-
-/// Whether a declared column type gives REAL affinity (SQLite's rules, in their order: `INT`
-/// makes INTEGER, `CHAR`/`CLOB`/`TEXT` TEXT, `BLOB` or none BLOB, then `REAL`/`FLOA`/`DOUB`).
+/// Whether a declared column type gives REAL affinity.
 fn real_affinity(declared: &str) -> bool {
-    let t = declared.to_ascii_uppercase();
-    !t.contains("INT")
-        && !t.contains("CHAR")
-        && !t.contains("CLOB")
-        && !t.contains("TEXT")
-        && !t.contains("BLOB")
-        && (t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB"))
+    affinity(declared) == Affinity::Real
 }
 
 /// A row version found in an earlier page version.
@@ -437,7 +372,7 @@ impl Tool for SqliteWalHistory {
         "sqlite_wal_history"
     }
     fn description(&self) -> &str {
-        "Recover the rows of one table of a SQLite database that only earlier page versions in its write-ahead log (-wal) still hold: rows since deleted, and earlier versions of rows since changed. Reads the earlier versions of the table's leaf pages: the database file's own version of each page the log has since replaced, and every frame of the log but each page's newest committed one — committed frames superseded by later ones, frames written but never committed, and frames of an earlier log generation (other salts) left beyond the current end —, decodes their rows (overflow chains followed) and compares each with the table's current row of the same rowid (read with SQL from a working copy): equal rows are left out. Output: a `# wal …` line (frames, page size, how many in each state, the table's pages), then tab-separated rows with a header: status (deleted: no row of that rowid now — a row only in uncommitted frames may never have been committed; changed: the current row differs), frame (the earliest frame holding it, 1-based; 0 for the database file), frame_state (database file, committed, uncommitted, earlier generation, bad checksum), frames (how many frames hold that same version), rowid, then the table's columns (an INTEGER PRIMARY KEY shows the rowid), values written as sqlite_query writes them; then `# unreadable cells: N` when some could not be decoded. The evidence is never written. A database without a -wal, or whose log holds no earlier version, gives no rows."
+        "Recover the rows of one table of a SQLite database that only earlier page versions in its write-ahead log (-wal), or the database's free space, still hold: rows since deleted, and earlier versions of rows since changed. Reads the earlier versions of the table's leaf pages: the database file's own version of each page the log has since replaced, and every frame of the log but each page's newest committed one — committed frames superseded by later ones, frames written but never committed, and frames of an earlier log generation (other salts) left beyond the current end —, decodes their rows (overflow chains followed); then the free space of the database as SQLite sees it now (secure_delete off, as on iOS, leaves deleted rows there; Android's SQLite zeroes it): the freelist's pages whose records fit this table and no other (by the number of values and each value's type against its column's affinity; pages that fit two tables are counted, not read), and the free blocks and unallocated space of the table's own leaf pages, carved (a cell whose first four bytes a free block's header overwrote loses its rowid and is kept only when one reading of it fits the table and no other table reads it as well; a carved row's last values can be a later cell's bytes where SQLite reused them). Each row is compared with the table's current row of the same rowid (read with SQL from a working copy): equal rows are left out, and a row without its rowid equal to any current row too. Output: tab-separated rows with a header: status (deleted: no row of that rowid now — a row only in uncommitted frames may never have been committed; changed: the current row differs; freed: its rowid was lost with its cell's head, so deleted or replaced by a later version), frame (the earliest frame holding it, 1-based; 0 for the database file), frame_state (database file, committed, uncommitted, earlier generation, bad checksum; freelist page, free block, unallocated for free space), frames (how many page versions hold that same version), rowid (NULL when lost), then the table's columns (an INTEGER PRIMARY KEY shows the rowid), values written as sqlite_query writes them; then a `# wal …` line (frames, page size, how many in each state, the table's pages), a `# free space: …` line (freelist pages, those read as this table's and those fitting others too, free blocks and unallocated bytes, rows from free space) and `# unreadable cells: N` when some could not be decoded. The evidence is never written."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -497,26 +432,15 @@ impl Tool for SqliteWalHistory {
         }
         let quoted = format!("\"{}\"", table.replace('"', "\"\""));
         // (name, INTEGER PRIMARY KEY alias, REAL affinity)
-        let columns: Vec<(String, bool, bool)> = {
-            let mut stmt = copy
-                .conn
-                .prepare(&format!(
-                    "SELECT name, type, pk FROM pragma_table_info('{}')",
-                    table.replace('\'', "''")
-                ))
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            let rows: Vec<(String, String, i64)> = stmt
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
-                .collect::<rusqlite::Result<_>>()
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            let pks = rows.iter().filter(|r| r.2 > 0).count();
-            rows.into_iter()
-                .map(|(n, t, pk)| {
-                    let alias = pk == 1 && pks == 1 && t.eq_ignore_ascii_case("INTEGER");
-                    (n, alias, real_affinity(&t))
-                })
-                .collect()
+        let columns: Vec<(String, bool, bool)> = table_columns(&copy.conn, table)
+            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+            .into_iter()
+            .map(|(n, t, alias)| (n, alias, real_affinity(&t)))
+            .collect();
+        // every rowid table's shape, to tell whose a free page was
+        let shapes = shapes(&copy.conn).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let Some(ours) = shapes.iter().find(|s| s.name == table) else {
+            return Err(ToolError::Other(format!("{path}: table {table} not read")));
         };
         let mut text = String::new();
         let mut header: Vec<String> = ["status", "frame", "frame_state", "frames", "rowid"]
@@ -536,25 +460,25 @@ impl Tool for SqliteWalHistory {
             Ok(e) if e.kind == EntryKind::File => read_all(fs.as_ref(), &wal_path)?,
             _ => Vec::new(),
         };
-        let Some((page_size, frames)) = frames(&path, &wal)? else {
-            text.push_str(&header.join("\t"));
-            text.push('\n');
-            let _ = writeln!(
-                text,
-                "# wal {wal_path}: {}",
-                if wal.is_empty() { "none" } else { "no frame" }
-            );
-            return Ok(ToolOutput {
-                text,
-                structured: Some(json!({"path": path, "table": table, "frames": 0, "rows": 0})),
-            });
-        };
         let main = fs.open(&path)?;
-        let mut reserved = [0u8; 1];
-        if main.len() > 20 {
-            main.read_exact_at(20, &mut reserved)?;
-        }
-        let reserved = reserved[0] as usize;
+        let mut head = [0u8; 100];
+        main.read_exact_at(0, &mut head)
+            .map_err(|_| ToolError::Other(format!("{path}: shorter than a database header")))?;
+        let (page_size, frames) = match frames(&path, &wal)? {
+            Some(x) => x,
+            None => {
+                let n = u16::from_be_bytes([head[16], head[17]]) as usize;
+                let n = if n == 1 { 65536 } else { n };
+                if !(512..=65536).contains(&n) || !n.is_power_of_two() {
+                    return Err(ToolError::Other(format!(
+                        "{path}: corrupt at offset 16: page size {n}"
+                    )));
+                }
+                (n, Vec::new())
+            }
+        };
+        let utf8 = be32(&head, 56) <= 1;
+        let reserved = head[20] as usize;
         if reserved + 480 > page_size {
             return Err(ToolError::Other(format!(
                 "{path}: {reserved} reserved bytes a page leave too few of {page_size}"
@@ -562,8 +486,10 @@ impl Tool for SqliteWalHistory {
         }
         let usable = page_size - reserved;
         let mut newest: HashMap<u32, usize> = HashMap::new();
+        let mut newest_index: HashMap<u32, usize> = HashMap::new();
         for f in frames.iter().filter(|f| f.state == FrameState::Committed) {
             newest.insert(f.page, f.at);
+            newest_index.insert(f.page, f.index);
         }
         let mut by_page: HashMap<u32, Vec<(usize, usize)>> = HashMap::new();
         for f in &frames {
@@ -579,7 +505,7 @@ impl Tool for SqliteWalHistory {
         let pages = table_pages(&current, root as u32)
             .map_err(|e| ToolError::Other(format!("{path}: table {table}: {e}")))?;
         // every version of the table's leaf pages but the current one
-        let mut found: BTreeMap<(i64, Vec<u8>), Recovered> = BTreeMap::new();
+        let mut found: BTreeMap<(Option<i64>, Vec<u8>), Recovered> = BTreeMap::new();
         let mut unreadable = 0usize;
         let mut versions = 0usize;
         // the earlier versions: the main file's pages the log has newer committed versions
@@ -622,14 +548,15 @@ impl Tool for SqliteWalHistory {
                     unreadable += 1;
                     continue;
                 };
-                let (rowid, payload) = match leaf_cell(&current, *index, p, ptr, usable) {
+                let (rowid, payload) = match leaf_cell(&current, Some(*index), p, ptr, usable, None)
+                {
                     Ok(c) => c,
                     Err(_) => {
                         unreadable += 1;
                         continue;
                     }
                 };
-                let Ok(mut values) = record(&payload) else {
+                let Ok(values) = record(&payload) else {
                     unreadable += 1;
                     continue;
                 };
@@ -637,35 +564,18 @@ impl Tool for SqliteWalHistory {
                     unreadable += 1;
                     continue;
                 }
-                values.resize(columns.len(), Cell::Null);
-                for (v, (_, alias, real)) in values.iter_mut().zip(&columns) {
-                    if *alias && *v == Cell::Null {
-                        *v = Cell::Int(rowid);
-                    }
-                    // SQLite stores an integral REAL as an integer and reads it back as REAL
-                    if let (true, Cell::Int(i)) = (*real, &*v) {
-                        *v = Cell::Real(*i as f64);
-                    }
-                }
-                let mut key_text = String::new();
-                for v in &values {
-                    push_cell(&mut key_text, v.as_ref());
-                    key_text.push('\t');
-                }
-                found
-                    .entry((rowid, key_text.into_bytes()))
-                    .and_modify(|e| e.frames += 1)
-                    .or_insert(Recovered {
-                        frame: *index,
-                        state: *state,
-                        frames: 1,
-                        values,
-                    });
+                add(&mut found, &columns, *index, *state, Some(rowid), values);
             }
+        }
+        // free space: the freelist's pages whose records are this table's, the free blocks and
+        // unallocated space of the table's leaf pages
+        let free = free_space(&current, &newest_index, &pages, ours, &shapes, usable, utf8);
+        for (frame, state, rowid, values) in free.rows {
+            add(&mut found, &columns, frame, state, rowid, values);
         }
         // the current rows of those rowids
         let rowids: Vec<i64> = {
-            let mut v: Vec<i64> = found.keys().map(|k| k.0).collect();
+            let mut v: Vec<i64> = found.keys().filter_map(|k| k.0).collect();
             v.dedup();
             v
         };
@@ -703,21 +613,61 @@ impl Tool for SqliteWalHistory {
                 now.insert(id, s);
             }
         }
+        // every current row, as a row carved without its rowid reads (the INTEGER PRIMARY KEY
+        // NULL), when there is such a row: a carved copy of a live row is no recovered row
+        // (kept as 64-bit hashes of the written row: a large table's text is not held)
+        let mut live: HashSet<u64> = HashSet::new();
+        if found.keys().any(|k| k.0.is_none()) {
+            let mut stmt = copy
+                .conn
+                .prepare(&format!("SELECT * FROM {quoted}"))
+                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+            let mut rows = stmt
+                .query([])
+                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+            while let Some(r) = rows
+                .next()
+                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+            {
+                let mut s = String::new();
+                for (i, (_, alias, _)) in columns.iter().enumerate() {
+                    let v = if *alias {
+                        ValueRef::Null
+                    } else {
+                        r.get_ref(i)
+                            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+                    };
+                    push_cell(&mut s, v);
+                    s.push('\t');
+                }
+                live.insert(row_hash(s.as_bytes()));
+            }
+        }
         let counts = |s: FrameState| frames.iter().filter(|f| f.state == s).count();
-        let summary = format!(
-            "# wal {wal_path}: {} frames of {page_size}-byte pages ({} committed, {} uncommitted, {} earlier generation, {} bad checksum); table {table}: {} pages now, {versions} earlier versions of its leaf pages read",
-            frames.len(),
-            counts(FrameState::Committed),
-            counts(FrameState::Uncommitted),
-            counts(FrameState::EarlierGeneration),
-            counts(FrameState::BadChecksum),
-            pages.len(),
-        );
+        let summary = if frames.is_empty() {
+            format!(
+                "# wal {wal_path}: {}; table {table}: {} pages now",
+                if wal.is_empty() { "none" } else { "no frame" },
+                pages.len()
+            )
+        } else {
+            format!(
+                "# wal {wal_path}: {} frames of {page_size}-byte pages ({} committed, {} uncommitted, {} earlier generation, {} bad checksum); table {table}: {} pages now, {versions} earlier versions of its leaf pages read",
+                frames.len(),
+                counts(FrameState::Committed),
+                counts(FrameState::Uncommitted),
+                counts(FrameState::EarlierGeneration),
+                counts(FrameState::BadChecksum),
+                pages.len(),
+            )
+        };
         text.push_str(&header.join("\t"));
         text.push('\n');
         let mut rows = 0usize;
         let mut deleted = 0usize;
         let mut changed = 0usize;
+        let mut freed = 0usize;
+        let mut from_free_space = 0usize;
         let mut truncated = false;
         let mut ordered: Vec<_> = found.into_iter().collect();
         ordered.sort_by_key(|((rowid, _), r)| (*rowid, r.frame));
@@ -728,21 +678,29 @@ impl Tool for SqliteWalHistory {
                 frames: n,
                 values,
             } = r;
-            let status = match now.get(&rowid) {
-                None => "deleted",
-                Some(cur) if cur.as_bytes() == key.as_slice() => continue,
-                Some(_) => "changed",
+            let status = match rowid {
+                None if live.contains(&row_hash(&key)) => continue,
+                None => "freed",
+                Some(rowid) => match now.get(&rowid) {
+                    None => "deleted",
+                    Some(cur) if cur.as_bytes() == key.as_slice() => continue,
+                    Some(_) => "changed",
+                },
             };
             if rows == limit {
                 truncated = true;
                 break;
             }
             rows += 1;
-            if status == "deleted" {
-                deleted += 1;
-            } else {
-                changed += 1;
+            match status {
+                "deleted" => deleted += 1,
+                "changed" => changed += 1,
+                _ => freed += 1,
             }
+            if state.is_free_space() {
+                from_free_space += 1;
+            }
+            let rowid = rowid.map_or_else(|| "NULL".to_string(), |r| r.to_string());
             let _ = write!(text, "{status}\t{frame}\t{}\t{n}\t{rowid}", state.word());
             for (v, (column, ..)) in values.iter().zip(&columns) {
                 text.push('\t');
@@ -788,6 +746,21 @@ impl Tool for SqliteWalHistory {
         }
         text.push_str(&summary);
         text.push('\n');
+        let _ = writeln!(
+            text,
+            "# free space: {} freelist pages ({} read as this table's by their records' shape, {} fitting other tables too); {} of the table's leaf pages hold free bytes not zero ({} free blocks, {} unallocated bytes){}; {from_free_space} rows written from free space",
+            free.freelist_pages,
+            free.pages_taken,
+            free.pages_ambiguous,
+            free.leaves_with_free,
+            free.blocks,
+            free.unallocated,
+            if utf8 {
+                ""
+            } else {
+                " (text not UTF-8: free blocks not carved)"
+            },
+        );
         if unreadable > 0 {
             let _ = writeln!(text, "# unreadable cells: {unreadable}");
         }
@@ -803,11 +776,363 @@ impl Tool for SqliteWalHistory {
                 "rows": rows,
                 "deleted": deleted,
                 "changed": changed,
+                "freed": freed,
+                "from_free_space": from_free_space,
+                "freelist_pages": free.freelist_pages,
                 "unreadable": unreadable,
                 "truncated": truncated,
             })),
         })
     }
+}
+
+/// Adds a recovered row version to `found` (keyed by rowid and values), its INTEGER PRIMARY KEY
+/// given the rowid and its REAL columns' integers made reals, as SQLite reads them.
+fn add(
+    found: &mut BTreeMap<(Option<i64>, Vec<u8>), Recovered>,
+    columns: &[(String, bool, bool)],
+    frame: usize,
+    state: FrameState,
+    rowid: Option<i64>,
+    mut values: Vec<Cell>,
+) {
+    values.resize(columns.len(), Cell::Null);
+    for (v, (_, alias, real)) in values.iter_mut().zip(columns) {
+        if let (true, Cell::Null, Some(r)) = (*alias, &*v, rowid) {
+            *v = Cell::Int(r);
+        }
+        // SQLite stores an integral REAL as an integer and reads it back as REAL
+        if let (true, Cell::Int(i)) = (*real, &*v) {
+            *v = Cell::Real(*i as f64);
+        }
+    }
+    let mut key_text = String::new();
+    for v in &values {
+        push_cell(&mut key_text, v.as_ref());
+        key_text.push('\t');
+    }
+    found
+        .entry((rowid, key_text.into_bytes()))
+        .and_modify(|e| e.frames += 1)
+        .or_insert(Recovered {
+            frame,
+            state,
+            frames: 1,
+            values,
+        });
+}
+
+/// The columns of `table`: name, declared type, whether it is the INTEGER PRIMARY KEY.
+fn table_columns(
+    conn: &rusqlite::Connection,
+    table: &str,
+) -> rusqlite::Result<Vec<(String, String, bool)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT name, type, pk FROM pragma_table_info('{}')",
+        table.replace('\'', "''")
+    ))?;
+    let rows: Vec<(String, String, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let pks = rows.iter().filter(|r| r.2 > 0).count();
+    Ok(rows
+        .into_iter()
+        .map(|(n, t, pk)| {
+            let alias = pk == 1 && pks == 1 && t.eq_ignore_ascii_case("INTEGER");
+            (n, t, alias)
+        })
+        .collect())
+}
+
+/// The shape of every rowid table of the database.
+fn shapes(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<Shape>> {
+    let mut stmt = conn.prepare(
+        "SELECT name, COALESCE(sql, '') FROM sqlite_master WHERE type = 'table' AND rootpage > 0",
+    )?;
+    let tables: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::new();
+    for (name, sql) in tables {
+        if sql.to_ascii_uppercase().contains("WITHOUT ROWID") {
+            continue;
+        }
+        let cols = table_columns(conn, &name)?;
+        out.push(Shape {
+            alias: cols.iter().position(|c| c.2),
+            affinities: cols.iter().map(|c| affinity(&c.1)).collect(),
+            name,
+        });
+    }
+    Ok(out)
+}
+
+/// What the free space gave.
+#[derive(Default)]
+struct FreeSpace {
+    freelist_pages: usize,
+    /// Freelist pages read as the table's.
+    pages_taken: usize,
+    /// Freelist pages whose records fit the table and another one as well.
+    pages_ambiguous: usize,
+    /// The table's leaf pages with free bytes not zero.
+    leaves_with_free: usize,
+    blocks: usize,
+    unallocated: usize,
+    /// (frame of the page's version (0: the database file), where, rowid, values)
+    rows: Vec<(usize, FrameState, Option<i64>, Vec<Cell>)>,
+}
+
+/// The cell pointers of the b-tree leaf page `p` whose header is at `h`.
+fn cell_pointers(p: &[u8], h: usize) -> impl Iterator<Item = usize> + '_ {
+    let cells = u16::from_be_bytes([p[h + 3], p[h + 4]]) as usize;
+    (0..cells).filter_map(move |i| {
+        let at = h + 8 + 2 * i;
+        p.get(at..at + 2)
+            .map(|x| u16::from_be_bytes([x[0], x[1]]) as usize)
+    })
+}
+
+/// A written row's hash, to tell a carved row from every current one.
+fn row_hash(row: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    row.hash(&mut h);
+    h.finish()
+}
+
+/// A free region of a page: start, end, which kind.
+type FreeRegion = (usize, usize, Region);
+
+/// The free regions of the b-tree leaf page `p` (header at `h`) whose bytes are not all zero:
+/// the unallocated space between the cell pointers and the content, and each free block.
+fn free_regions(p: &[u8], h: usize, usable: usize) -> Vec<FreeRegion> {
+    let mut regions = Vec::new();
+    if p.len() < h + 8 || usable > p.len() {
+        return regions;
+    }
+    let cells = u16::from_be_bytes([p[h + 3], p[h + 4]]) as usize;
+    let content = match u16::from_be_bytes([p[h + 5], p[h + 6]]) as usize {
+        0 => 65536,
+        c => c,
+    }
+    .min(usable);
+    let gap = (h + 8 + 2 * cells).min(content);
+    if p[gap..content].iter().any(|b| *b != 0) {
+        regions.push((gap, content, Region::Unallocated));
+    }
+    let mut block = u16::from_be_bytes([p[h + 1], p[h + 2]]) as usize;
+    let mut hops = 0;
+    while block != 0 && block + 4 <= usable && hops < usable / 4 {
+        hops += 1;
+        let size = u16::from_be_bytes([p[block + 2], p[block + 3]]) as usize;
+        let end = (block + size).min(usable);
+        if p[(block + 4).min(end)..end].iter().any(|b| *b != 0) {
+            regions.push((block, end, Region::FreeBlock));
+        }
+        let next = u16::from_be_bytes([p[block], p[block + 1]]) as usize;
+        if next != 0 && next <= block {
+            break; // a loop or a backward link: the chain is damaged
+        }
+        block = next;
+    }
+    regions
+}
+
+/// The rows of the table `ours` (whose pages are `pages`) that the database's free space holds,
+/// as SQLite sees the database now (see `free_space`).
+fn free_space(
+    image: &Image<'_>,
+    newest_index: &HashMap<u32, usize>,
+    pages: &HashSet<u32>,
+    ours: &Shape,
+    shapes: &[Shape],
+    usable: usize,
+    utf8: bool,
+) -> FreeSpace {
+    let mut out = FreeSpace::default();
+    let frame_of = |n: u32| newest_index.get(&n).copied().unwrap_or(0);
+    // how many values the table's live records have, and its leaves with free bytes
+    let mut counts: HashSet<usize> = HashSet::from([ours.affinities.len()]);
+    let mut with_free: Vec<(u32, Vec<FreeRegion>)> = Vec::new();
+    let mut sorted: Vec<u32> = pages.iter().copied().collect();
+    sorted.sort_unstable();
+    for &n in &sorted {
+        let Some(p) = image.page(n) else { continue };
+        let p = p.as_ref();
+        let h = header_at(n);
+        if p.get(h) != Some(&0x0d) || p.len() < h + 8 {
+            continue;
+        }
+        for ptr in cell_pointers(p, h) {
+            let head = varint(p, ptr)
+                .and_then(|(_, a)| varint(p, ptr + a).map(|(_, b)| ptr + a + b))
+                .and_then(|start| {
+                    let (hl, k) = varint(p, start)?;
+                    let end = start.checked_add(hl as usize)?.min(p.len());
+                    let mut at = start + k;
+                    let mut c = 0usize;
+                    while at < end {
+                        at += varint(p, at)?.1;
+                        c += 1;
+                    }
+                    Some(c)
+                });
+            if let Some(c) = head {
+                counts.insert(c);
+            }
+        }
+        let regions = free_regions(p, h, usable);
+        if !regions.is_empty() {
+            with_free.push((n, regions));
+        }
+    }
+    out.leaves_with_free = with_free.len();
+    let carve_page = |p: &[u8], regions: &[FreeRegion], out: &mut FreeSpace| {
+        let mut rows = Vec::new();
+        for &(start, end, region) in regions {
+            match region {
+                Region::FreeBlock => out.blocks += 1,
+                Region::Unallocated => out.unallocated += end - start,
+            }
+            if !utf8 {
+                continue;
+            }
+            let state = match region {
+                Region::FreeBlock => FrameState::FreeBlock,
+                Region::Unallocated => FrameState::Unallocated,
+            };
+            for (rowid, v) in carve(
+                &p[start..end],
+                start,
+                usable,
+                region,
+                &Whose {
+                    shape: ours,
+                    counts: &counts,
+                    others: shapes,
+                    owner: true,
+                },
+            ) {
+                rows.push((state, rowid, v));
+            }
+        }
+        rows
+    };
+    for (n, regions) in with_free {
+        let Some(p) = image.page(n) else { continue };
+        for (state, rowid, v) in carve_page(&p, &regions, &mut out) {
+            out.rows.push((frame_of(n), state, rowid, v));
+        }
+    }
+    // the freelist: trunk pages list leaf pages; a leaf page keeps what it held, a trunk page
+    // what it held after the list
+    let Some(first) = image.page(1) else {
+        return out;
+    };
+    let mut trunk = be32(&first, 32);
+    let mut trunks: Vec<(u32, usize)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut leaves: Vec<u32> = Vec::new();
+    while trunk != 0 && seen.insert(trunk) && seen.len() <= MAX_TABLE_PAGES {
+        let Some(t) = image.page(trunk) else { break };
+        let count = (be32(&t, 4) as usize).min(usable / 4 - 2);
+        leaves.extend((0..count).map(|i| be32(&t, 8 + 4 * i)));
+        trunks.push((trunk, 8 + 4 * count));
+        trunk = be32(&t, 0);
+    }
+    out.freelist_pages = trunks.len() + leaves.len();
+    let free: HashSet<u32> = leaves.iter().copied().collect();
+    let claim = |n: u32, rows: Vec<(FrameState, Option<i64>, Vec<Cell>)>, out: &mut FreeSpace| {
+        let records: Vec<Vec<Cell>> = rows.iter().map(|r| r.2.clone()).collect();
+        if page_is_tables(ours, shapes, &records) {
+            out.pages_taken += 1;
+            for (state, rowid, v) in rows {
+                out.rows.push((frame_of(n), state, rowid, v));
+            }
+        } else if !records.is_empty() && records.iter().all(|r| ours.fits(r)) {
+            out.pages_ambiguous += 1;
+        }
+    };
+    for &n in &leaves {
+        let Some(p) = image.page(n) else { continue };
+        if p.first() != Some(&0x0d) || p.len() < 8 {
+            continue;
+        }
+        let mut rows = Vec::new();
+        for ptr in cell_pointers(&p, 0) {
+            let Ok((rowid, payload)) = leaf_cell(image, None, &p, ptr, usable, Some(&free)) else {
+                continue;
+            };
+            if let Ok(v) = record(&payload) {
+                rows.push((FrameState::FreelistPage, Some(rowid), v));
+            }
+        }
+        // whose the page was, by the cells it lists; its free bytes are then read as that
+        // table's too
+        let records: Vec<Vec<Cell>> = rows.iter().map(|r| r.2.clone()).collect();
+        if utf8 && page_is_tables(ours, shapes, &records) {
+            rows.extend(carve_page(&p, &free_regions(&p, 0, usable), &mut out));
+        }
+        claim(n, rows, &mut out);
+    }
+    if utf8 {
+        for (n, list_end) in trunks {
+            let Some(p) = image.page(n) else { continue };
+            if list_end >= usable {
+                continue;
+            }
+            let region = &p[list_end..usable];
+            let rows: Vec<_> = carve(
+                region,
+                list_end,
+                usable,
+                Region::Unallocated,
+                &Whose {
+                    shape: ours,
+                    counts: &counts,
+                    others: shapes,
+                    owner: false,
+                },
+            )
+            .into_iter()
+            .map(|(rowid, v)| (FrameState::FreelistPage, rowid, v))
+            .collect();
+            // a trunk page keeps no cell pointers: it is this table's only when no other table
+            // reads as much in it (values read, over all its cells)
+            let weight = |rows: &[Carved]| -> usize {
+                rows.iter()
+                    .map(|(_, v)| v.iter().filter(|c| **c != Cell::Null).count())
+                    .sum()
+            };
+            let ours_weight: usize = rows
+                .iter()
+                .map(|(_, _, v)| v.iter().filter(|c| **c != Cell::Null).count())
+                .sum();
+            let theirs = shapes.iter().filter(|s| s.name != ours.name).any(|s| {
+                let counts = HashSet::from([s.affinities.len()]);
+                let got = carve(
+                    region,
+                    list_end,
+                    usable,
+                    Region::Unallocated,
+                    &Whose {
+                        shape: s,
+                        counts: &counts,
+                        others: shapes,
+                        owner: false,
+                    },
+                );
+                !got.is_empty() && weight(&got) >= ours_weight
+            });
+            if !rows.is_empty() && !theirs {
+                claim(n, rows, &mut out);
+            } else if !rows.is_empty() {
+                out.pages_ambiguous += 1;
+            }
+        }
+    }
+    out
 }
 
 /// The whole file at `path` of `fs`.
@@ -836,29 +1161,5 @@ mod tests {
         ] {
             assert_eq!(real_affinity(t), real, "{t}");
         }
-    }
-
-    #[test]
-    fn varints_and_records_read_as_sqlite_writes_them() {
-        assert_eq!(varint(&[0x7f], 0), Some((0x7f, 1)));
-        assert_eq!(varint(&[0x81, 0x00], 0), Some((0x80, 2)));
-        assert_eq!(varint(&[0xff; 9], 0), Some((u64::MAX, 9)));
-        assert_eq!(varint(&[0x81], 0), None);
-        // header 5 bytes: NULL, 1-byte int -1, 8-byte real, 3-char text
-        let rec = [
-            5u8, 0, 1, 7, 19, 0xff, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18, b'a', b'b',
-            b'c',
-        ];
-        assert_eq!(
-            record(&rec).unwrap(),
-            vec![
-                Cell::Null,
-                Cell::Int(-1),
-                Cell::Real(std::f64::consts::PI),
-                Cell::Text(b"abc".to_vec())
-            ]
-        );
-        assert!(record(&rec[..10]).is_err(), "a value past the record");
-        assert!(record(&[2, 10]).is_err(), "a reserved serial type");
     }
 }

@@ -954,7 +954,7 @@ fn calls_recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
         return Ok(());
     };
     for row in &t.rows {
-        let id = t.get(row, "_id").unwrap_or("?");
+        let id = crate::recovered::key(&t, row, "_id");
         let number = t.get(row, "number");
         let (title, desc) = call_type(t.get(row, "type").unwrap_or(""));
         let (mut facts, times) = recovered_head(ctx, l, &t, row, &inv, number, desc);
@@ -1092,7 +1092,7 @@ fn sms_recovered(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), Run
         return Ok(());
     };
     for row in &t.rows {
-        let id = t.get(row, "_id").unwrap_or("?");
+        let id = crate::recovered::key(&t, row, "_id");
         let address = t.get(row, "address");
         let kind = t.get(row, "type").unwrap_or("");
         let (title, desc) = sms_kind(kind);

@@ -216,7 +216,7 @@ fn recovered(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         d.message_time(time, unix_millis(time), sent, &inv);
         d.interpretation = format!(
             "messages row {} of {}: a Viber message in conversation {conversation}, {}: {}; msg_date is Unix milliseconds.",
-            t.get(row, "rowid").unwrap_or("?"),
+            crate::recovered::key(&t, row, "rowid"),
             l.name(),
             if sent {
                 "sent from this phone"

@@ -4,7 +4,7 @@
 //! WhatsApp repeat as their contact's identifier: a `contact_guid` key they share).
 //!
 //! Cards and phone numbers or e-mails deleted (or changed) since the last checkpoint that the
-//! write-ahead log and the file's replaced pages still hold (`sqlite_wal_history` on `ABPerson`
+//! write-ahead log, the file's replaced pages or its free space still hold (`sqlite_wal_history` on `ABPerson`
 //! and `ABMultiValue`) are recorded as recovered, and their names, numbers and e-mails observed
 //! on the card's `contact:<ROWID>` entity: a person the user knew, even after the card is gone.
 

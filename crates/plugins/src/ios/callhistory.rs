@@ -1,7 +1,7 @@
 //! `CallHistory.storedata` (Core Data): one phenomenon per `ZCALLRECORD` row (address,
 //! direction, answered, duration, start time) and the counterparty as `handle:<id>`; the calls
-//! deleted from the history (or changed) since the last checkpoint that the write-ahead log and
-//! the file's replaced pages still hold, recorded as recovered (`sqlite_wal_history`).
+//! deleted from the history (or changed) that the write-ahead log, the file's replaced pages or
+//! its free space still hold, recorded as recovered (`sqlite_wal_history`).
 
 use std::collections::BTreeSet;
 
@@ -116,7 +116,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
         return Ok(());
     };
     for row in &t.rows {
-        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let pk = crate::recovered::key(&t, row, "Z_PK");
         let address = raw(&t, row, "ZADDRESS").filter(|a| !a.starts_with("x'"));
         let outgoing = t.get(row, "ZORIGINATED") == Some("1");
         let answered = t.get(row, "ZANSWERED") == Some("1");

@@ -264,7 +264,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
         )?
     };
     for row in &t.rows {
-        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let pk = crate::recovered::key(&t, row, "Z_PK");
         let kind = t.get(row, "ZTYPE").unwrap_or("?");
         let (label, sent) = match kind {
             "1" => ("received", false),

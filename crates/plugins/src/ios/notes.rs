@@ -259,7 +259,7 @@ fn recovered(
         )?
     };
     for row in &t.rows {
-        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let pk = crate::recovered::key(&t, row, "Z_PK");
         let note = t.get(row, "ZNOTE");
         let title = titles.as_ref().and_then(|(tinv, tt)| {
             tt.rows

@@ -382,7 +382,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     let mut pages_with_visits = Vec::new();
     if let Some((inv, v)) = &visits {
         for row in &v.rows {
-            let id = v.get(row, "id").unwrap_or("?");
+            let id = crate::recovered::key(v, row, "id");
             let item = v.get(row, "history_item").unwrap_or("?");
             pages_with_visits.push(item.to_string());
             let url = item_url(item).or_else(|| {
@@ -420,8 +420,8 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     }
     if let Some((inv, it)) = &items {
         for row in &it.rows {
-            let id = it.get(row, "id").unwrap_or("?");
-            if pages_with_visits.iter().any(|p| p == id) {
+            let id = crate::recovered::key(it, row, "id");
+            if pages_with_visits.contains(&id) {
                 continue;
             }
             let mut d = Draft::new(

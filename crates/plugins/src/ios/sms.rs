@@ -269,7 +269,7 @@ fn recovered(
         .filter_map(|r| Some((parties.get(r, "rowid")?, raw(parties, r, "value")?)))
         .collect();
     for row in &t.rows {
-        let rowid = raw(&t, row, "rowid").unwrap_or_default();
+        let rowid = crate::recovered::key(&t, row, "rowid");
         let from_me = t.get(row, "is_from_me") == Some("1");
         let handle = t.get(row, "handle_id").and_then(|h| handles.get(h));
         let mut d = Draft::new(

@@ -375,7 +375,7 @@ fn recovered(
         return Ok(());
     };
     for row in &t.rows {
-        let pk = raw(&t, row, "Z_PK").unwrap_or_default();
+        let pk = crate::recovered::key(&t, row, "Z_PK");
         let from_me = t.get(row, "ZISFROMME") == Some("1");
         let session = sessions.and_then(|(cinv, chats)| {
             let r = chats.rows.iter().find(|r| {
