@@ -952,9 +952,9 @@ fn free_space(
 ) -> FreeSpace {
     let mut out = FreeSpace::default();
     let frame_of = |n: u32| newest_index.get(&n).copied().unwrap_or(0);
-    // how many values the table's live records have, and its leaves with free bytes
-    let mut counts: HashSet<usize> = HashSet::from([ours.affinities.len()]);
+    // the table's leaves with free bytes not zero
     let mut with_free: Vec<(u32, Vec<FreeRegion>)> = Vec::new();
+    let mut leaves_now: Vec<u32> = Vec::new();
     let mut sorted: Vec<u32> = pages.iter().copied().collect();
     sorted.sort_unstable();
     for &n in &sorted {
@@ -964,27 +964,38 @@ fn free_space(
         if p.get(h) != Some(&0x0d) || p.len() < h + 8 {
             continue;
         }
-        for ptr in cell_pointers(p, h) {
-            let head = varint(p, ptr)
-                .and_then(|(_, a)| varint(p, ptr + a).map(|(_, b)| ptr + a + b))
-                .and_then(|start| {
-                    let (hl, k) = varint(p, start)?;
-                    let end = start.checked_add(hl as usize)?.min(p.len());
-                    let mut at = start + k;
-                    let mut c = 0usize;
-                    while at < end {
-                        at += varint(p, at)?.1;
-                        c += 1;
-                    }
-                    Some(c)
-                });
-            if let Some(c) = head {
-                counts.insert(c);
-            }
-        }
+        leaves_now.push(n);
         let regions = free_regions(p, h, usable);
         if !regions.is_empty() {
             with_free.push((n, regions));
+        }
+    }
+    // how many values the table's live records have (read only when there is free space to
+    // carve: most databases have none, and this reads every leaf again)
+    let freelist_head = image.page(1).map_or(0, |p| be32(&p, 32));
+    let mut counts: HashSet<usize> = HashSet::from([ours.affinities.len()]);
+    if !with_free.is_empty() || freelist_head != 0 {
+        for &n in &leaves_now {
+            let Some(p) = image.page(n) else { continue };
+            let p = p.as_ref();
+            for ptr in cell_pointers(p, header_at(n)) {
+                let head = varint(p, ptr)
+                    .and_then(|(_, a)| varint(p, ptr + a).map(|(_, b)| ptr + a + b))
+                    .and_then(|start| {
+                        let (hl, k) = varint(p, start)?;
+                        let end = start.checked_add(hl as usize)?.min(p.len());
+                        let mut at = start + k;
+                        let mut c = 0usize;
+                        while at < end {
+                            at += varint(p, at)?.1;
+                            c += 1;
+                        }
+                        Some(c)
+                    });
+                if let Some(c) = head {
+                    counts.insert(c);
+                }
+            }
         }
     }
     out.leaves_with_free = with_free.len();
