@@ -217,10 +217,12 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     let mut cards_seen = Vec::new();
     if let Some((inv, t)) = &persons {
         for row in &t.rows {
-            let Some(rowid) = raw(t, row, "ROWID") else {
-                continue;
-            };
-            cards_seen.push(rowid.clone());
+            // a card carved from free space may have lost its ROWID: recorded, not observed
+            let card = raw(t, row, "ROWID");
+            if let Some(c) = &card {
+                cards_seen.push(c.clone());
+            }
+            let rowid = crate::recovered::key(t, row, "ROWID");
             let name: Vec<String> = ["First", "Middle", "Last"]
                 .iter()
                 .filter_map(|c| t.get(row, c))
@@ -246,7 +248,11 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 d.fact(FactType::Name, raw(t, row, c).as_deref(), inv);
             }
             d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
-            let vals = by_card.get(&rowid).cloned().unwrap_or_default();
+            let vals = card
+                .as_ref()
+                .and_then(|c| by_card.get(c))
+                .cloned()
+                .unwrap_or_default();
             if let Some((vinv, _)) = &values {
                 for (is_phone, v, _) in &vals {
                     let ft = if *is_phone {
@@ -277,6 +283,9 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 crate::recovered::provenance(t, row)
             );
             run.record(d)?;
+            if card.is_none() {
+                continue;
+            }
             let context = format!("contact:{rowid}");
             if !name.is_empty() {
                 run.observe(

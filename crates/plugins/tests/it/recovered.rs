@@ -535,6 +535,8 @@ fn deleted_calls_come_back_from_the_log_on_two_android_phones() {
 /// and the phone numbers and e-mails deleted with it, observed on its `contact:<ROWID>` entity.
 #[test]
 fn deleted_contacts_come_back_from_the_log_on_two_iphones() {
+    // a and b: changed in WAL mode (the log keeps the rows); c: changed and checkpointed with
+    // secure_delete off (the file's free space keeps them)
     let tmp = tempfile::tempdir().unwrap();
     let rel = "private/var/mobile/Library/AddressBook/AddressBook.sqlitedb";
     let real = tmp.path().join("real/AddressBook.sqlitedb");
@@ -614,6 +616,61 @@ fn deleted_contacts_come_back_from_the_log_on_two_iphones() {
             }
         }
     }
+    // c: the real store's card deleted with secure_delete off and the log checkpointed, as
+    // Apple's SQLite leaves it: the card comes back from the file's free space, its names as
+    // they were (with its ROWID, or said lost)
+    let oracle_file = tmp.path().join("c.json");
+    let dest = tmp.path().join("c").join(rel);
+    let out = std::process::Command::new("python3")
+        .env("WAL_CHANGE_FREE", "1")
+        .arg(masf_testkit::corpus::repo_root().join("tests/fixtures/wal/wal_change.py"))
+        .arg(&real)
+        .arg(&dest)
+        .arg(&oracle_file)
+        .args([
+            "ABPerson",
+            "ROWID",
+            "1",
+            "0",
+            "First",
+            "ABMultiValue.record_id",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!dest.with_extension("sqlitedb-wal").exists());
+    let o: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&oracle_file).unwrap()).unwrap();
+    let c = tmp.path().join("c");
+    let free = triage(&[("c", &c, "Asia/Hong_Kong", Some("HK"))]);
+    let all = free.all_phenomena("c");
+    let card = &o["deleted"]["1"];
+    let p = all
+        .iter()
+        .filter(|p| p.title.ends_with("(recovered)") && p.title.contains("contact card"))
+        .find(|p| {
+            ["First", "Last"]
+                .iter()
+                .filter_map(|k| card[*k].as_str())
+                .all(|v| has_fact(p, v))
+        })
+        .unwrap_or_else(|| panic!("{card}: {all:#?}"));
+    assert!(
+        p.title.starts_with("Deleted contact card 1: ")
+            || p.title
+                .starts_with("Deleted or earlier version of contact card (rowid lost): "),
+        "{}",
+        p.title
+    );
+    assert!(
+        p.interpretation.contains("of the database file"),
+        "{}",
+        p.interpretation
+    );
     // the deleted card's e-mail (a) and phone (b), on the card's entity
     let a_ids = run.identifiers("a");
     assert!(
