@@ -1415,7 +1415,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
                 "/com.viber/settings/Settings.data\"",
                 "/com.viber/database/Contacts.data\"",
             ],
-            "the Viber account (phone number, user name, e-mail, uid, registration) and the phone-book contacts Viber keeps (names, numbers)",
+            "the Viber account (phone number, user name, e-mail, uid, registration), the phone-book contacts Viber keeps (names, numbers), and its chats and calls, with messages deleted or edited that the write-ahead log or the free space still hold",
         ),
         entry(
             "App Privacy Report",

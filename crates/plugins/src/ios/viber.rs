@@ -17,7 +17,11 @@
 //!   deleted, likes, disappearing-message timer, the attachment (name, type, size), the location
 //!   (latitude, longitude) and, for a call, its `ZRECENT` log (date, type, duration); a
 //!   received message's sender is observed by number; wallet addresses in a text are claims of
-//!   its writer.
+//!   its writer;
+//! - the messages the table no longer shows that the write-ahead log, the file's replaced pages
+//!   or its free space still hold (`sqlite_wal_history` on `ZVIBERMESSAGE`): deleted messages
+//!   and earlier texts of edited ones, recorded as recovered with their conversation and sender
+//!   named from the live `ZCONVERSATION` and `ZMEMBER`.
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -72,6 +76,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         if is_viber(path) {
             contacts(run, find, path)?;
             messages(run, find, path)?;
+            recovered(run, find, path)?;
         }
         Ok(())
     })
@@ -484,6 +489,122 @@ fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
                 "ZSTATE received",
             )?;
         }
+    }
+    Ok(())
+}
+
+/// Messages of `ZVIBERMESSAGE` that only earlier page versions or the free space hold.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZVIBERMESSAGE",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let lookup = |table: &str, col: &str, name: &str| -> Result<_, RuntimeError> {
+        let ids = crate::recovered::ids(&t, col);
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        run.query(
+            path,
+            &format!(
+                "SELECT Z_PK AS pk, {name} AS name FROM {table} WHERE Z_PK IN ({})",
+                ids.join(",")
+            ),
+            10_000,
+        )
+    };
+    let chats = lookup("ZCONVERSATION", "ZCONVERSATION", "ZNAME")?;
+    let members = lookup("ZMEMBER", "ZPHONENUMINDEX", "ZDISPLAYFULLNAME")?;
+    fn named<'q>(
+        q: &'q Option<(Invoked, crate::outputs::Table)>,
+        key: Option<&str>,
+    ) -> Option<(&'q Invoked, String)> {
+        let (qinv, q) = q.as_ref()?;
+        let key = key?;
+        q.rows
+            .iter()
+            .find(|r| q.get(r, "pk") == Some(key))
+            .and_then(|r| raw(q, r, "name"))
+            .map(|n| (qinv, n))
+    }
+    for row in &t.rows {
+        let pk = crate::recovered::key(&t, row, "Z_PK");
+        let sent = matches!(t.get(row, "ZSTATE"), Some("send") | Some("delivered"));
+        let chat = named(&chats, t.get(row, "ZCONVERSATION"));
+        let sender = named(&members, t.get(row, "ZPHONENUMINDEX"));
+        let chat_label = chat.as_ref().map(|(_, n)| n.clone()).unwrap_or_else(|| {
+            format!(
+                "conversation {}",
+                t.get(row, "ZCONVERSATION").unwrap_or("?")
+            )
+        });
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} Viber message {pk} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if sent {
+                    format!("sent in {chat_label}")
+                } else {
+                    format!(
+                        "from {}",
+                        sender
+                            .as_ref()
+                            .map(|(_, n)| n.as_str())
+                            .unwrap_or("an unnamed member")
+                    )
+                }
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((cinv, n)) = &chat {
+            d.fact(FactType::Name, Some(n), cinv);
+        }
+        if let Some((minv, n)) = &sender {
+            d.fact(FactType::Name, Some(n), minv);
+        }
+        for col in ["ZTEXT", "ZSTATE", "ZSYSTEMTYPE", "ZMETADATA"] {
+            d.fact(FactType::Text, raw(&t, row, col).as_deref(), &inv);
+        }
+        for (col, what) in [
+            (
+                "ZSTATEDATE",
+                if sent {
+                    "Message sent"
+                } else {
+                    "Message received"
+                },
+            ),
+            ("ZDATE", "Message state changed"),
+        ] {
+            let v = t.get(row, col);
+            d.time(v, super::apple_encoding(v), what, &inv);
+        }
+        d.interpretation = format!(
+            "ZVIBERMESSAGE Z_PK {pk} of {}: a Viber message in {chat_label}, {} (ZSTATE {}): {}; times are Core Data seconds since 2001.",
+            file_name(path),
+            if sent {
+                "sent by the account's user".to_string()
+            } else {
+                format!(
+                    "from {}",
+                    sender
+                        .as_ref()
+                        .map(|(_, n)| n.as_str())
+                        .unwrap_or("a member no longer named")
+                )
+            },
+            t.get(row, "ZSTATE").unwrap_or("?"),
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
     }
     Ok(())
 }

@@ -76,6 +76,37 @@ fn change_with(
     generate("", "tests/fixtures/wal/wal_change.py", &args, oracle)
 }
 
+/// [`change`] with secure_delete off and the log checkpointed before the copy (no `-wal`): the
+/// rows as they were are then only in the file's free space.
+#[allow(clippy::too_many_arguments)]
+fn change_free(
+    from: &std::path::Path,
+    dest: &std::path::Path,
+    oracle: &std::path::Path,
+    table: &str,
+    key: &str,
+    delete: &str,
+    edit: &str,
+    column: &str,
+) -> serde_json::Value {
+    let out = std::process::Command::new("python3")
+        .env("WAL_CHANGE_FREE", "1")
+        .arg(masf_testkit::corpus::repo_root().join("tests/fixtures/wal/wal_change.py"))
+        .arg(from)
+        .arg(dest)
+        .arg(oracle)
+        .args([table, key, delete, edit, column])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!std::path::PathBuf::from(format!("{}-wal", dest.display())).exists());
+    serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
+}
+
 #[test]
 fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1286,5 +1317,106 @@ fn messages_deleted_before_the_last_checkpoint_come_back_from_free_space_on_two_
         assert_eq!(deleted.len(), of);
         assert!(found.len() >= least, "{source}: {found:?}");
         assert!(lost > 0, "{source}");
+    }
+}
+
+/// Viber on two iPhones (`ios::viber`): its `Contacts.data` built from the committed schema and
+/// rows (`tests/fixtures/viber/contacts.sql`); phone a's changed by Python's sqlite3 in WAL mode
+/// (message 1 deleted, message 2's text edited), phone b's changed with secure_delete off and
+/// the log checkpointed (messages 1 and 3 deleted: only the file's free space keeps them). Each
+/// comes back with its text, time, conversation or sender named from the live tables, said
+/// recovered and from where.
+#[test]
+fn deleted_viber_messages_come_back_from_the_log_and_free_space_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rel = "private/var/mobile/Containers/Shared/AppGroup/0D1C2B3A-4F5E-4D6C-8B7A-9F8E7D6C5B4A/com.viber/database/Contacts.data";
+    let schema = masf_testkit::corpus::repo_root().join("tests/fixtures/viber/contacts.sql");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let oa = change(
+        &schema,
+        &a.join(rel),
+        &tmp.path().join("a.json"),
+        "ZVIBERMESSAGE",
+        "Z_PK",
+        "1",
+        "2",
+        "ZTEXT",
+    );
+    let ob = change_free(
+        &schema,
+        &b.join(rel),
+        &tmp.path().join("b.json"),
+        "ZVIBERMESSAGE",
+        "Z_PK",
+        "1,3",
+        "0",
+        "ZTEXT",
+    );
+    for root in [&a, &b] {
+        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
+    }
+    let run = triage(&[
+        ("a", &a, "Asia/Hong_Kong", Some("HK")),
+        ("b", &b, "Asia/Hong_Kong", Some("HK")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    // a: the log
+    let all = run.all_phenomena("a");
+    let recovered = recovered_in(&all);
+    assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
+    let p = recovered
+        .iter()
+        .find(|p| p.title == "Deleted Viber message 1 from Man Ho Chan (recovered)")
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, oa["deleted"]["1"]["ZTEXT"].as_str().unwrap()));
+    assert!(has_fact(p, "Man Ho Chan"));
+    assert_eq!(p.verified_facts[p.times[0].fact].value, "720000000");
+    let p = recovered
+        .iter()
+        .find(|p| {
+            p.title == "Earlier version of Viber message 2 sent in conversation 1 (recovered)"
+        })
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, "done"), "{p:#?}");
+    assert!(
+        p.interpretation.contains("write-ahead log"),
+        "{}",
+        p.interpretation
+    );
+    // b: the free space; a message whose cell lost its Z_PK is said so
+    let all = run.all_phenomena("b");
+    let recovered = recovered_in(&all);
+    assert!(
+        !recovered.is_empty() && recovered.len() <= 2,
+        "{recovered:#?}"
+    );
+    for p in &recovered {
+        assert!(
+            p.interpretation.contains("of the database file"),
+            "{}",
+            p.interpretation
+        );
+        let (pk, sender) = if has_fact(p, "Man Ho Chan") {
+            ("1", "Man Ho Chan")
+        } else {
+            ("3", "Lam OTC")
+        };
+        assert!(
+            [
+                format!("Deleted Viber message {pk} from {sender} (recovered)"),
+                format!("Deleted or earlier version of Viber message (rowid lost) from {sender} (recovered)"),
+            ]
+            .contains(&p.title),
+            "{}",
+            p.title
+        );
+        let m = &ob["deleted"][pk];
+        assert_eq!(
+            p.verified_facts[p.times[0].fact].value,
+            m["ZSTATEDATE"].to_string()
+        );
+        if let Some(text) = m["ZTEXT"].as_str() {
+            assert!(has_fact(p, text), "{p:#?}");
+        }
     }
 }
