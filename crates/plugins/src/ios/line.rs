@@ -9,6 +9,11 @@
 //! Data seconds, as older copies keep). Identities: each user as `line:<mid>` (an account id,
 //! namespaced by the query, `'line:' || ZMID`, so it is grounded) with its names. Wallets in a
 //! text are claims of its writer: the owner when there is no sender, else the sender.
+//!
+//! The messages `ZMESSAGE` no longer shows that the write-ahead log, the file's replaced pages
+//! or its free space still hold (`sqlite_wal_history`) are recorded as recovered — deleted
+//! messages, earlier texts of edited ones — with the sender's and the chat's mid named from the
+//! live `ZUSER` and `ZCHAT`.
 
 use masf_agents::RuntimeError;
 use masf_graph::{FactType, IdType, TimeEncoding};
@@ -197,6 +202,7 @@ LEFT JOIN ZUSER s ON s.Z_PK = m.ZSENDER",
             "ZSENDER set",
         )?;
     }
+    recovered(run, find, path)?;
     if paged.truncated {
         summarise(
             run,
@@ -209,6 +215,104 @@ LEFT JOIN ZUSER s ON s.Z_PK = m.ZSENDER",
             "First message",
             "Last message",
         )?;
+    }
+    Ok(())
+}
+
+/// Messages of `ZMESSAGE` that only earlier page versions or the free space hold.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZMESSAGE",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let lookup = |table: &str, col: &str, names: &str| -> Result<_, RuntimeError> {
+        let ids = crate::recovered::ids(&t, col);
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        run.query(
+            path,
+            &format!(
+                "SELECT Z_PK AS pk, ZMID AS mid, {names} FROM {table} WHERE Z_PK IN ({})",
+                ids.join(",")
+            ),
+            10_000,
+        )
+    };
+    let users = lookup("ZUSER", "ZSENDER", "ZNAME AS name")?;
+    let chats = lookup("ZCHAT", "ZCHAT", "NULL AS name")?;
+    let where_ = file_name(path);
+    for row in &t.rows {
+        let pk = crate::recovered::key(&t, row, "Z_PK");
+        let sent = t.get(row, "ZSENDER").is_none();
+        let find_in = |q: &Option<(Invoked, crate::outputs::Table)>, key: Option<&str>| {
+            q.as_ref().and_then(|(qinv, q)| {
+                let r = q.rows.iter().find(|r| q.get(r, "pk") == key)?;
+                Some((qinv.clone(), raw(q, r, "mid")?, raw(q, r, "name")))
+            })
+        };
+        let sender = find_in(&users, t.get(row, "ZSENDER")).filter(|_| !sent);
+        let chat = find_in(&chats, t.get(row, "ZCHAT"));
+        let title = if sent {
+            format!(
+                "{} LINE message {pk} sent to {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                chat.as_ref().map_or("an unknown chat", |c| c.1.as_str())
+            )
+        } else {
+            format!(
+                "{} LINE message {pk} from {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                sender
+                    .as_ref()
+                    .map_or("an unknown user", |s| s.2.as_deref().unwrap_or(&s.1))
+            )
+        };
+        let mut d = Draft::new("messages", title);
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((cinv, mid, _)) = &chat {
+            d.fact(FactType::Account, Some(mid), cinv);
+        }
+        if let Some((sinv, mid, name)) = &sender {
+            d.fact(FactType::Account, Some(mid), sinv);
+            d.fact(FactType::Name, name.as_deref(), sinv);
+        }
+        d.fact(FactType::Text, raw(&t, row, "ZTEXT").as_deref(), &inv);
+        d.fact(FactType::Identifier, raw(&t, row, "ZID").as_deref(), &inv);
+        let ts = raw(&t, row, "ZTIMESTAMP");
+        d.time(
+            ts.as_deref(),
+            line_time(ts.as_deref()),
+            if sent {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.interpretation = format!(
+            "ZMESSAGE Z_PK {pk} of {where_}: a LINE message {} in the chat {}: {}; ZTIMESTAMP is Unix milliseconds.",
+            if sent {
+                "sent by the account's user (no ZSENDER)".to_string()
+            } else {
+                format!(
+                    "from {}",
+                    sender
+                        .as_ref()
+                        .map_or("a user no longer listed", |s| s.1.as_str())
+                )
+            },
+            chat.as_ref().map_or("?", |c| c.1.as_str()),
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
     }
     Ok(())
 }

@@ -1420,3 +1420,86 @@ fn deleted_viber_messages_come_back_from_the_log_and_free_space_on_two_iphones()
         }
     }
 }
+
+/// LINE on two iPhones (`ios::line`): `Line.sqlite` built from the two committed LINE fixtures
+/// (`tests/fixtures/asia/line-ios-{a,b}.sql`); phone a's changed in WAL mode (a received message
+/// deleted, a sent one edited), phone b's changed with secure_delete off and the log
+/// checkpointed (a received message deleted: only the free space keeps it). Each comes back
+/// with its text, server id, time and the sender's mid and name from the live `ZUSER`.
+#[test]
+fn deleted_line_messages_come_back_from_the_log_and_free_space_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let rel = "private/var/mobile/Containers/Shared/AppGroup/7C1E3B2A-9D8F-4E6A-B5C4-2F1E0D9C8B7A/Library/Application Support/PrivateStore/P_u3f0/Messages/Line.sqlite";
+    let fixtures = masf_testkit::corpus::repo_root().join("tests/fixtures/asia");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let oa = change(
+        &fixtures.join("line-ios-a.sql"),
+        &a.join(rel),
+        &tmp.path().join("a.json"),
+        "ZMESSAGE",
+        "Z_PK",
+        "2",
+        "1",
+        "ZTEXT",
+    );
+    let ob = change_free(
+        &fixtures.join("line-ios-b.sql"),
+        &b.join(rel),
+        &tmp.path().join("b.json"),
+        "ZMESSAGE",
+        "Z_PK",
+        "1",
+        "0",
+        "ZTEXT",
+    );
+    for root in [&a, &b] {
+        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
+    }
+    let run = triage(&[
+        ("a", &a, "Asia/Tokyo", Some("JP")),
+        ("b", &b, "Asia/Tokyo", Some("JP")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("a");
+    let recovered = recovered_in(&all);
+    assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
+    let p = recovered
+        .iter()
+        .find(|p| p.title == "Deleted LINE message 2 from 陳美 (recovered)")
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    let m = &oa["deleted"]["2"];
+    for v in ["ZTEXT", "ZID"] {
+        assert!(has_fact(p, m[v].as_str().unwrap()), "{v}: {p:#?}");
+    }
+    assert!(has_fact(p, "u3f0b7c2e9a8d4f6b1c5e7a9d2b4f6c8e"));
+    assert_eq!(
+        p.verified_facts[p.times[0].fact].value,
+        m["ZTIMESTAMP"].to_string()
+    );
+    let p = recovered
+        .iter()
+        .find(|p| {
+            p.title
+                == "Earlier version of LINE message 1 sent to u3f0b7c2e9a8d4f6b1c5e7a9d2b4f6c8e (recovered)"
+        })
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, oa["changed"]["1"]["ZTEXT"].as_str().unwrap()));
+    // b: from the free space, with its Z_PK or said lost
+    let all = run.all_phenomena("b");
+    let recovered = recovered_in(&all);
+    assert_eq!(recovered.len(), 1, "{recovered:#?}");
+    let p = recovered[0];
+    let m = &ob["deleted"]["1"];
+    assert!(
+        p.title.ends_with("LINE message 1 from 陳美 (recovered)")
+            || p.title.ends_with("(rowid lost) from 陳美 (recovered)"),
+        "{}",
+        p.title
+    );
+    assert!(has_fact(p, m["ZTEXT"].as_str().unwrap()), "{p:#?}");
+    assert!(
+        p.interpretation.contains("of the database file"),
+        "{}",
+        p.interpretation
+    );
+}
