@@ -88,6 +88,19 @@ pub fn ids(t: &Table, col: &str) -> Vec<String> {
     v
 }
 
+/// `SELECT {select} FROM {table} WHERE {key} IN (…)` for the integer ids column `col` of the
+/// recovered rows holds ([`ids`]): the query a reader runs on the live tables to name a row's
+/// chat or sender; `None` when the rows name none.
+pub fn lookup_sql(t: &Table, col: &str, table: &str, key: &str, select: &str) -> Option<String> {
+    let ids = ids(t, col);
+    (!ids.is_empty()).then(|| {
+        format!(
+            "SELECT {select} FROM {table} WHERE {key} IN ({})",
+            ids.join(",")
+        )
+    })
+}
+
 /// How a recovered row is said: `deleted` → "Deleted", `changed` → "Earlier version of",
 /// `freed` (found in free space without its rowid) → "Deleted or earlier version of".
 pub fn title_word(status: Option<&str>) -> &'static str {

@@ -392,6 +392,7 @@ impl Tool for SqliteWalHistory {
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
+        let sql_err = |e: rusqlite::Error| ToolError::Other(format!("{path}: {e}"));
         let table = args::str(a, "table")?;
         let typedstream_text = args::opt_bool(a, "typedstream_text")?.unwrap_or(false);
         let telegram = args::opt_bool(a, "telegram")?.unwrap_or(false);
@@ -433,12 +434,12 @@ impl Tool for SqliteWalHistory {
         let quoted = format!("\"{}\"", table.replace('"', "\"\""));
         // (name, INTEGER PRIMARY KEY alias, REAL affinity)
         let columns: Vec<(String, bool, bool)> = table_columns(&copy.conn, table)
-            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+            .map_err(sql_err)?
             .into_iter()
             .map(|(n, t, alias)| (n, alias, real_affinity(&t)))
             .collect();
         // every rowid table's shape, to tell whose a free page was
-        let shapes = shapes(&copy.conn).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let shapes = shapes(&copy.conn).map_err(sql_err)?;
         let Some(ours) = shapes.iter().find(|s| s.name == table) else {
             return Err(ToolError::Other(format!("{path}: table {table} not read")));
         };
@@ -591,22 +592,13 @@ impl Tool for SqliteWalHistory {
                 .prepare(&format!(
                     "SELECT rowid, * FROM {quoted} WHERE rowid IN ({list})"
                 ))
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            let mut rows = stmt
-                .query([])
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            while let Some(r) = rows
-                .next()
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
-            {
-                let id: i64 = r
-                    .get(0)
-                    .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+                .map_err(sql_err)?;
+            let mut rows = stmt.query([]).map_err(sql_err)?;
+            while let Some(r) = rows.next().map_err(sql_err)? {
+                let id: i64 = r.get(0).map_err(sql_err)?;
                 let mut s = String::new();
                 for i in 0..columns.len() {
-                    let v = r
-                        .get_ref(i + 1)
-                        .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+                    let v = r.get_ref(i + 1).map_err(sql_err)?;
                     push_cell(&mut s, v);
                     s.push('\t');
                 }
@@ -621,21 +613,15 @@ impl Tool for SqliteWalHistory {
             let mut stmt = copy
                 .conn
                 .prepare(&format!("SELECT * FROM {quoted}"))
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            let mut rows = stmt
-                .query([])
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-            while let Some(r) = rows
-                .next()
-                .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
-            {
+                .map_err(sql_err)?;
+            let mut rows = stmt.query([]).map_err(sql_err)?;
+            while let Some(r) = rows.next().map_err(sql_err)? {
                 let mut s = String::new();
                 for (i, (_, alias, _)) in columns.iter().enumerate() {
                     let v = if *alias {
                         ValueRef::Null
                     } else {
-                        r.get_ref(i)
-                            .map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+                        r.get_ref(i).map_err(sql_err)?
                     };
                     push_cell(&mut s, v);
                     s.push('\t');

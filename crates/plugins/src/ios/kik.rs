@@ -250,18 +250,15 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     else {
         return Ok(());
     };
-    let ids = crate::recovered::ids(&t, "ZUSER");
-    let users = if ids.is_empty() {
-        None
-    } else {
-        run.query(
-            path,
-            &format!(
-                "SELECT Z_PK AS pk, ZUSERNAME AS username, ZDISPLAYNAME AS display FROM ZKIKUSER WHERE Z_PK IN ({})",
-                ids.join(",")
-            ),
-            10_000,
-        )?
+    let users = match crate::recovered::lookup_sql(
+        &t,
+        "ZUSER",
+        "ZKIKUSER",
+        "Z_PK",
+        "Z_PK AS pk, ZUSERNAME AS username, ZDISPLAYNAME AS display",
+    ) {
+        Some(sql) => run.query(path, &sql, 10_000)?,
+        None => None,
     };
     for row in &t.rows {
         let pk = crate::recovered::key(&t, row, "Z_PK");

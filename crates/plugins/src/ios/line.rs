@@ -231,21 +231,14 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     else {
         return Ok(());
     };
-    let lookup = |table: &str, col: &str, names: &str| -> Result<_, RuntimeError> {
-        let ids = crate::recovered::ids(&t, col);
-        if ids.is_empty() {
-            return Ok(None);
+    let lookup = |col: &str, table: &str, names: &str| -> Result<_, RuntimeError> {
+        let select = format!("Z_PK AS pk, ZMID AS mid, {names}");
+        match crate::recovered::lookup_sql(&t, col, table, "Z_PK", &select) {
+            Some(sql) => run.query(path, &sql, 10_000),
+            None => Ok(None),
         }
-        run.query(
-            path,
-            &format!(
-                "SELECT Z_PK AS pk, ZMID AS mid, {names} FROM {table} WHERE Z_PK IN ({})",
-                ids.join(",")
-            ),
-            10_000,
-        )
     };
-    let users = lookup("ZUSER", "ZSENDER", "ZNAME AS name")?;
+    let users = lookup("ZSENDER", "ZUSER", "ZNAME AS name")?;
     let chats = lookup("ZCHAT", "ZCHAT", "NULL AS name")?;
     let where_ = file_name(path);
     for row in &t.rows {

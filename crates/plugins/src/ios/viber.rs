@@ -505,22 +505,15 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     else {
         return Ok(());
     };
-    let lookup = |table: &str, col: &str, name: &str| -> Result<_, RuntimeError> {
-        let ids = crate::recovered::ids(&t, col);
-        if ids.is_empty() {
-            return Ok(None);
+    let lookup = |col: &str, table: &str, name: &str| -> Result<_, RuntimeError> {
+        let select = format!("Z_PK AS pk, {name} AS name");
+        match crate::recovered::lookup_sql(&t, col, table, "Z_PK", &select) {
+            Some(sql) => run.query(path, &sql, 10_000),
+            None => Ok(None),
         }
-        run.query(
-            path,
-            &format!(
-                "SELECT Z_PK AS pk, {name} AS name FROM {table} WHERE Z_PK IN ({})",
-                ids.join(",")
-            ),
-            10_000,
-        )
     };
     let chats = lookup("ZCONVERSATION", "ZCONVERSATION", "ZNAME")?;
-    let members = lookup("ZMEMBER", "ZPHONENUMINDEX", "ZDISPLAYFULLNAME")?;
+    let members = lookup("ZPHONENUMINDEX", "ZMEMBER", "ZDISPLAYFULLNAME")?;
     fn named<'q>(
         q: &'q Option<(Invoked, crate::outputs::Table)>,
         key: Option<&str>,
@@ -544,6 +537,12 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 t.get(row, "ZCONVERSATION").unwrap_or("?")
             )
         });
+        let from = format!(
+            "from {}",
+            sender
+                .as_ref()
+                .map_or("an unnamed member", |(_, n)| n.as_str())
+        );
         let mut d = Draft::new(
             "messages",
             format!(
@@ -552,13 +551,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 if sent {
                     format!("sent in {chat_label}")
                 } else {
-                    format!(
-                        "from {}",
-                        sender
-                            .as_ref()
-                            .map(|(_, n)| n.as_str())
-                            .unwrap_or("an unnamed member")
-                    )
+                    from.clone()
                 }
             ),
         );
@@ -593,13 +586,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
             if sent {
                 "sent by the account's user".to_string()
             } else {
-                format!(
-                    "from {}",
-                    sender
-                        .as_ref()
-                        .map(|(_, n)| n.as_str())
-                        .unwrap_or("a member no longer named")
-                )
+                from
             },
             t.get(row, "ZSTATE").unwrap_or("?"),
             crate::recovered::provenance(&t, row)
