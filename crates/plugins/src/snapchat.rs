@@ -5,7 +5,7 @@
 //!
 //! | table | phenomenon | fields and identities |
 //! |---|---|---|
-//! | `conversation_message` (with `feed_entry`) | one `messages` per message | created and read (Unix ms), the sender (id; user name and display name from the friends the platform's reader gives), the conversation (id, title), content type as stored, the text of a chat message (`message_content` protobuf 4 › 4 › 2 › 1 where `content_type` is 1, the structure both modules observed; no schema is published), message state, saved, viewed, created on device, remote media count, replies, quoted and client/server message ids; direction by the device's user; the sender `snapchat:<user id>` (the id both platforms keep); wallet addresses in a text are claims of its writer |
+//! | `conversation_message` (with `feed_entry`) | one `messages` per message (and one per message the write-ahead log, the file's replaced pages or its free space still hold, recorded as recovered, read as a live one is) | created and read (Unix ms), the sender (id; user name and display name from the friends the platform's reader gives), the conversation (id, title), content type as stored, the text of a chat message (`message_content` protobuf 4 › 4 › 2 › 1 where `content_type` is 1, the structure both modules observed; no schema is published), message state, saved, viewed, created on device, remote media count, replies, quoted and client/server message ids; direction by the device's user; the sender `snapchat:<user id>` (the id both platforms keep); wallet addresses in a text are claims of its writer |
 //!
 //! The device's user is the account the app's preferences name where the platform's reader
 //! finds it (Android's `key_user_id` of `user_session_shared_pref.xml`, both modules' first
@@ -310,6 +310,100 @@ pub fn arroyo(
             ),
             party.as_ref().map(OwnedParty::party),
         )?;
+    }
+    recovered(ctx, tree, path, found, friends, me.as_deref())
+}
+
+/// The messages `conversation_message` no longer shows that the write-ahead log, the file's
+/// replaced pages or its free space still hold (`sqlite_wal_history` with its `protobuf`
+/// option): each recorded as recovered with its sender (named from the friends), conversation,
+/// the text of a chat message, state and times, as a live one is read.
+fn recovered(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    friends: &BTreeMap<String, Friend>,
+    me: Option<&str>,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) =
+        crate::recovered::wal_rows_on(ctx, tree, path, "conversation_message", &["protobuf"])?
+    else {
+        return Ok(());
+    };
+    for row in &t.rows {
+        let sender = t.get(row, "sender_id").unwrap_or("?");
+        let friend = friends.get(sender);
+        let who = friend
+            .and_then(|(_, u, d)| d.clone().filter(|d| !d.is_empty()).or(u.clone()))
+            .unwrap_or_else(|| sender.to_string());
+        let chat = t.get(row, "client_conversation_id").unwrap_or("?");
+        let sent = me.map(|id| id == sender);
+        let content: Option<serde_json::Value> = t
+            .get(row, "message_content")
+            .and_then(|p| p.strip_prefix("protobuf:"))
+            .and_then(|j| serde_json::from_str(j).ok());
+        let text = content
+            .as_ref()
+            .filter(|_| t.get(row, "content_type") == Some("1"))
+            .and_then(|c| proto_text(c, &["4", "4", "2", "1"]));
+        let key = crate::recovered::key(&t, row, "rowid");
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} Snapchat message {key} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                match sent {
+                    Some(true) => format!("sent in {chat}"),
+                    _ => format!("from {who} in {chat}"),
+                }
+            ),
+        );
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        d.fact(
+            FactType::Account,
+            raw(&t, row, "sender_id").as_deref(),
+            &inv,
+        );
+        if let Some((finv, username, display)) = friend {
+            d.fact(FactType::Account, username.as_deref(), finv);
+            d.fact(FactType::Name, display.as_deref(), finv);
+        }
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "client_conversation_id").as_deref(),
+            &inv,
+        );
+        if let Some((_, cited)) = &text {
+            d.fact(FactType::Text, Some(cited), &inv);
+        }
+        d.fact(
+            FactType::Text,
+            raw(&t, row, "message_state_type").as_deref(),
+            &inv,
+        );
+        for col in ["client_message_id", "server_message_id"] {
+            d.fact(FactType::Identifier, raw(&t, row, col).as_deref(), &inv);
+        }
+        let created = t.get(row, "creation_timestamp");
+        match sent {
+            Some(s) => d.message_time(created, unix_millis(created), s, &inv),
+            None => d.time(created, unix_millis(created), "Message created", &inv),
+        };
+        let read = t.get(row, "read_timestamp");
+        d.time(read, unix_millis(read), "Message read", &inv);
+        d.interpretation = format!(
+            "conversation_message row {key} of {}: a Snapchat message by {who} ({sender}) in the conversation {chat}, content type {}{}: {}; times are Unix milliseconds.",
+            file_name(path),
+            t.get(row, "content_type").unwrap_or("not stored"),
+            match &text {
+                Some((x, _)) => format!(", text {x:?} (message_content 4 › 4 › 2 › 1)"),
+                None => String::new(),
+            },
+            crate::recovered::provenance(&t, row)
+        );
+        record_draft(ctx, d)?;
     }
     Ok(())
 }

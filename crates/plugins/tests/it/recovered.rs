@@ -1503,3 +1503,89 @@ fn deleted_line_messages_come_back_from_the_log_and_free_space_on_two_iphones() 
         p.interpretation
     );
 }
+
+/// Snapchat (`crate::snapchat`, shared by both platforms) on an Android phone and an iPhone:
+/// the committed `arroyo.db` (`tests/fixtures/snapchat/`, generate.sh) changed on the phone in
+/// WAL mode (message 2 deleted, message 1's state edited) and on the iPhone with secure_delete
+/// off and the log checkpointed (messages 1 and 4 deleted: only the free space keeps them).
+/// Each comes back with the text its `message_content` protobuf holds (4 › 4 › 2 › 1), its
+/// server id and sender, said recovered and from where.
+#[test]
+fn deleted_snapchat_messages_come_back_from_the_log_and_free_space_on_two_phones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fixture = masf_testkit::corpus::repo_root().join("tests/fixtures/snapchat/arroyo.db");
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let oa = change(
+        &fixture,
+        &a.join("data/data/com.snapchat.android/databases/arroyo.db"),
+        &tmp.path().join("a.json"),
+        "conversation_message",
+        "rowid",
+        "2",
+        "1",
+        "message_state_type",
+    );
+    change_free(
+        &fixture,
+        &b.join("private/var/mobile/Containers/Data/Application/9A1B2C3D-4E5F-4A6B-8C7D-0E1F2A3B4C5D/Documents/user_scoped/77e1f0aa/arroyo/arroyo.db"),
+        &tmp.path().join("b.json"),
+        "conversation_message",
+        "rowid",
+        "1,4",
+        "0",
+        "message_state_type",
+    );
+    std::fs::create_dir_all(a.join("data/system/users/0")).unwrap();
+    std::fs::create_dir_all(b.join("private/var/mobile/Library")).unwrap();
+    let run = triage(&[
+        ("a", &a, "Europe/London", Some("GB")),
+        ("b", &b, "Europe/London", Some("GB")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("a");
+    let recovered = recovered_in(&all);
+    assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
+    let p = recovered
+        .iter()
+        .find(|p| p.title.starts_with("Deleted Snapchat message 2 from "))
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, "yeah. meet at the usual spot, 10"), "{p:#?}");
+    assert!(has_fact(p, "9002"));
+    let p = recovered
+        .iter()
+        .find(|p| {
+            p.title
+                .starts_with("Earlier version of Snapchat message 1 ")
+        })
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, "9001"), "{p:#?}");
+    assert!(
+        has_fact(
+            p,
+            "you got the 2 bags? send btc to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+        ),
+        "{p:#?}"
+    );
+    // the iPhone: from the free space
+    let all = run.all_phenomena("b");
+    let recovered = recovered_in(&all);
+    assert!(
+        !recovered.is_empty() && recovered.len() <= 2,
+        "{recovered:#?}"
+    );
+    for p in &recovered {
+        assert!(
+            p.interpretation.contains("of the database file"),
+            "{}",
+            p.interpretation
+        );
+        assert!(
+            has_fact(p, "who is this?")
+                || has_fact(
+                    p,
+                    "you got the 2 bags? send btc to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"
+                ),
+            "{p:#?}"
+        );
+    }
+}
