@@ -69,6 +69,7 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         && schema.require(run, "ZMESSAGE", &["Z_PK", "ZDATE", "ZCONVERSATION"])?
     {
         messages(run, find, path, &schema)?;
+        recovered(run, find, path)?;
     }
     Ok(())
 }
@@ -395,6 +396,96 @@ FROM ZMESSAGE m LEFT JOIN ZCONVERSATION conv ON conv.Z_PK = m.ZCONVERSATION{cont
             s,
             context.as_deref().zip(other),
         )?;
+    }
+    Ok(())
+}
+
+/// Messages of `ZMESSAGE` that only earlier page versions or the free space hold
+/// (`sqlite_wal_history`): text, caption, file name, time, direction (`ZISOWN`), and the
+/// sender's Threema ID and name from the live `ZCONTACT`.
+fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows(
+        run.ctx,
+        path,
+        serde_json::json!({"path": path}),
+        "ZMESSAGE",
+        &[],
+    )?
+    else {
+        return Ok(());
+    };
+    let contacts = match crate::recovered::lookup_sql(
+        &t,
+        "ZSENDER",
+        "ZCONTACT",
+        "Z_PK",
+        "Z_PK AS pk, ZIDENTITY AS identity, coalesce(trim(coalesce(ZFIRSTNAME, '') || ' ' || coalesce(ZLASTNAME, '')), '') AS name, ZPUBLICNICKNAME AS nick",
+    ) {
+        Some(sql) => run.query(path, &sql, 10_000)?,
+        None => None,
+    };
+    for row in &t.rows {
+        let pk = crate::recovered::key(&t, row, "Z_PK");
+        let own = t.get(row, "ZISOWN") == Some("1");
+        let sender = t.get(row, "ZSENDER").and_then(|s| {
+            let (cinv, c) = contacts.as_ref()?;
+            let r = c.rows.iter().find(|r| c.get(r, "pk") == Some(s))?;
+            let name = raw(c, r, "name")
+                .filter(|n| !n.is_empty())
+                .or_else(|| raw(c, r, "nick"));
+            Some((cinv, raw(c, r, "identity")?, name))
+        });
+        let who = sender
+            .as_ref()
+            .map(|(_, id, name)| name.clone().unwrap_or_else(|| id.clone()))
+            .unwrap_or_else(|| "the chat's other party".to_string());
+        let mut d = Draft::new(
+            "messages",
+            format!(
+                "{} Threema message {pk} {} (recovered)",
+                crate::recovered::title_word(t.get(row, "status")),
+                if own {
+                    format!(
+                        "sent in conversation {}",
+                        t.get(row, "ZCONVERSATION").unwrap_or("?")
+                    )
+                } else {
+                    format!("from {who}")
+                }
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Text, raw(&t, row, "status").as_deref(), &inv);
+        if let Some((cinv, id, name)) = &sender {
+            d.fact(FactType::Account, Some(id), cinv);
+            d.fact(FactType::Name, name.as_deref(), cinv);
+        }
+        for col in ["ZTEXT", "ZCAPTION", "ZFILENAME", "ZMIMETYPE"] {
+            d.fact(FactType::Text, raw(&t, row, col).as_deref(), &inv);
+        }
+        let date = t.get(row, "ZDATE");
+        d.time(
+            date,
+            super::apple_encoding(date),
+            if own {
+                "Message sent"
+            } else {
+                "Message received"
+            },
+            &inv,
+        );
+        d.interpretation = format!(
+            "ZMESSAGE Z_PK {pk} of {path}: a Threema message {} (ZISOWN {}) in conversation {}: {}; ZDATE is Core Data seconds since 2001.",
+            if own {
+                "sent by the device's user".to_string()
+            } else {
+                format!("from {who}")
+            },
+            t.get(row, "ZISOWN").unwrap_or("?"),
+            t.get(row, "ZCONVERSATION").unwrap_or("?"),
+            crate::recovered::provenance(&t, row)
+        );
+        run.record(d)?;
     }
     Ok(())
 }

@@ -1589,3 +1589,99 @@ fn deleted_snapchat_messages_come_back_from_the_log_and_free_space_on_two_phones
         );
     }
 }
+
+/// Threema on two iPhones (`ios::threema`): phone a's `ThreemaData.sqlite` (the store
+/// `tests/it/threema.rs` writes with Python's sqlite3) changed in WAL mode (a received text
+/// deleted, a sent one edited) and again with secure_delete off and the log checkpointed (two
+/// texts deleted: only the free space keeps them). Each comes back with its text, time and the
+/// sender's Threema ID and name from the live `ZCONTACT`.
+#[test]
+fn deleted_threema_messages_come_back_from_the_log_and_free_space_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("ThreemaData.sqlite");
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(crate::threema::STORE)
+        .arg(&base)
+        .arg("a")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rel = "private/var/mobile/Containers/Shared/AppGroup/1F2E3D4C-5B6A-4978-8A9B-0C1D2E3F4A5B/ThreemaData.sqlite";
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let oa = change(
+        &base,
+        &a.join(rel),
+        &tmp.path().join("a.json"),
+        "ZMESSAGE",
+        "Z_PK",
+        "5",
+        "1",
+        "ZTEXT",
+    );
+    let ob = change_free(
+        &base,
+        &b.join(rel),
+        &tmp.path().join("b.json"),
+        "ZMESSAGE",
+        "Z_PK",
+        "1,2",
+        "0",
+        "ZTEXT",
+    );
+    for root in [&a, &b] {
+        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
+    }
+    let run = triage(&[
+        ("a", &a, "Europe/London", Some("GB")),
+        ("b", &b, "Europe/London", Some("GB")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    let all = run.all_phenomena("a");
+    let recovered = recovered_in(&all);
+    assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
+    let p = recovered
+        .iter()
+        .find(|p| p.title == "Deleted Threema message 5 from lena.v (recovered)")
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(has_fact(p, "who has the van keys?"), "{p:#?}");
+    assert!(has_fact(p, "9KX4PQ2Z"));
+    assert_eq!(
+        p.verified_facts[p.times[0].fact].value,
+        oa["deleted"]["5"]["ZDATE"].to_string()
+    );
+    let p = recovered
+        .iter()
+        .find(|p| {
+            p.title == "Earlier version of Threema message 1 sent in conversation 1 (recovered)"
+        })
+        .unwrap_or_else(|| panic!("{recovered:#?}"));
+    assert!(
+        has_fact(p, oa["changed"]["1"]["ZTEXT"].as_str().unwrap()),
+        "{p:#?}"
+    );
+    // b: the free space
+    let all = run.all_phenomena("b");
+    let recovered = recovered_in(&all);
+    assert!(
+        !recovered.is_empty() && recovered.len() <= 2,
+        "{recovered:#?}"
+    );
+    for p in &recovered {
+        assert!(
+            p.interpretation.contains("of the database file"),
+            "{}",
+            p.interpretation
+        );
+        assert!(
+            ["1", "2"]
+                .iter()
+                .any(|k| has_fact(p, ob["deleted"][*k]["ZTEXT"].as_str().unwrap())),
+            "{p:#?}"
+        );
+    }
+}

@@ -11,7 +11,7 @@ use masf_graph::Phenomenon;
 
 use crate::android_support::triage;
 
-const STORE: &str = r#"
+pub(crate) const STORE: &str = r#"
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.executescript("""
