@@ -104,6 +104,26 @@ const MESSAGE_COLUMNS: &[&str] = &[
     "server_message_id",
 ];
 
+/// How a sender is named: the friend's display name, else user name, else the id.
+fn friend_name(friend: Option<&Friend>, sender: &str) -> String {
+    friend
+        .and_then(|(_, u, d)| d.clone().filter(|d| !d.is_empty()).or(u.clone()))
+        .unwrap_or_else(|| sender.to_string())
+}
+
+/// The text of a chat message (`content_type` 1): `message_content`, written by the `protobuf`
+/// option, at 4 › 4 › 2 › 1 — the text and the cell it is cited from.
+fn chat_text(t: &crate::outputs::Table, row: &[Option<String>]) -> Option<(String, String)> {
+    if t.get(row, "content_type") != Some("1") {
+        return None;
+    }
+    let content: serde_json::Value = t
+        .get(row, "message_content")
+        .and_then(|p| p.strip_prefix("protobuf:"))
+        .and_then(|j| serde_json::from_str(j).ok())?;
+    proto_text(&content, &["4", "4", "2", "1"])
+}
+
 pub fn arroyo(
     ctx: &AgentCtx<'_>,
     tree: &TreeRef,
@@ -178,23 +198,14 @@ pub fn arroyo(
     for (inv, t, row) in pages.rows() {
         let sender = t.get(row, "sender_id").unwrap_or("?");
         let friend = friends.get(sender);
-        let who = friend
-            .and_then(|(_, u, d)| d.clone().filter(|d| !d.is_empty()).or(u.clone()))
-            .unwrap_or_else(|| sender.to_string());
+        let who = friend_name(friend, sender);
         let chat = t
             .get(row, "title")
             .filter(|n| !n.is_empty())
             .or(t.get(row, "conversation"))
             .unwrap_or("?");
         let sent = me.as_ref().map(|id| id == sender);
-        let content: Option<serde_json::Value> = t
-            .get(row, "message_content")
-            .and_then(|p| p.strip_prefix("protobuf:"))
-            .and_then(|j| serde_json::from_str(j).ok());
-        let text = content
-            .as_ref()
-            .filter(|_| t.get(row, "content_type") == Some("1"))
-            .and_then(|c| proto_text(c, &["4", "4", "2", "1"]));
+        let text = chat_text(t, row);
         let mut d = Draft::new(
             "messages",
             match sent {
@@ -334,19 +345,10 @@ fn recovered(
     for row in &t.rows {
         let sender = t.get(row, "sender_id").unwrap_or("?");
         let friend = friends.get(sender);
-        let who = friend
-            .and_then(|(_, u, d)| d.clone().filter(|d| !d.is_empty()).or(u.clone()))
-            .unwrap_or_else(|| sender.to_string());
+        let who = friend_name(friend, sender);
         let chat = t.get(row, "client_conversation_id").unwrap_or("?");
         let sent = me.map(|id| id == sender);
-        let content: Option<serde_json::Value> = t
-            .get(row, "message_content")
-            .and_then(|p| p.strip_prefix("protobuf:"))
-            .and_then(|j| serde_json::from_str(j).ok());
-        let text = content
-            .as_ref()
-            .filter(|_| t.get(row, "content_type") == Some("1"))
-            .and_then(|c| proto_text(c, &["4", "4", "2", "1"]));
+        let text = chat_text(&t, row);
         let key = crate::recovered::key(&t, row, "rowid");
         let mut d = Draft::new(
             "messages",

@@ -68,6 +68,20 @@ pub(crate) fn record_len(b: &[u8]) -> Result<(Vec<Cell>, usize), String> {
     values(&types, &b[header_len..]).map(|(v, used)| (v, header_len + used))
 }
 
+/// How many values the record at the start of `b` has, from its header alone (the body may be
+/// past `b`'s end, on overflow pages).
+pub(crate) fn value_count(b: &[u8]) -> Option<usize> {
+    let (header_len, k) = varint(b, 0)?;
+    let end = usize::try_from(header_len).ok()?.min(b.len());
+    let mut at = k;
+    let mut count = 0usize;
+    while at < end {
+        at += varint(b, at)?.1;
+        count += 1;
+    }
+    Some(count)
+}
+
 /// The values serial types `types` give to the body at the start of `b`, and the body's length.
 pub(crate) fn values(types: &[u64], b: &[u8]) -> Result<(Vec<Cell>, usize), String> {
     let mut body = 0usize;

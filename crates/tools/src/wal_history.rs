@@ -49,7 +49,7 @@ use serde_json::{Value, json};
 use crate::free_space::{Carved, Region, Shape, Whose, carve, page_is_tables};
 use crate::fs_tools::file_system;
 use crate::sqlite::{escape_cell, push_cell};
-use crate::sqlite_record::{Affinity, Cell, affinity, record, varint};
+use crate::sqlite_record::{Affinity, Cell, affinity, record, value_count, varint};
 use crate::{Applicability, SourceCtx, Tool, ToolError, ToolOutput, args};
 
 /// Largest `-wal` read.
@@ -965,19 +965,10 @@ fn free_space(
             let Some(p) = image.page(n) else { continue };
             let p = p.as_ref();
             for ptr in cell_pointers(p, header_at(n)) {
+                // past the cell's payload length and rowid
                 let head = varint(p, ptr)
                     .and_then(|(_, a)| varint(p, ptr + a).map(|(_, b)| ptr + a + b))
-                    .and_then(|start| {
-                        let (hl, k) = varint(p, start)?;
-                        let end = start.checked_add(hl as usize)?.min(p.len());
-                        let mut at = start + k;
-                        let mut c = 0usize;
-                        while at < end {
-                            at += varint(p, at)?.1;
-                            c += 1;
-                        }
-                        Some(c)
-                    });
+                    .and_then(|start| value_count(p.get(start..)?));
                 if let Some(c) = head {
                     counts.insert(c);
                 }

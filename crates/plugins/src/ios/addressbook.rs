@@ -195,24 +195,34 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     let at = serde_json::json!({"path": path});
     let persons = crate::recovered::wal_rows(run.ctx, path, at.clone(), "ABPerson", &[])?;
     let values = crate::recovered::wal_rows(run.ctx, path, at, "ABMultiValue", &[])?;
-    // phone numbers (property 3) and e-mails (4) by card
-    let mut by_card: BTreeMap<String, Vec<(bool, String, String)>> = BTreeMap::new();
-    if let Some((_, v)) = &values {
-        for row in &v.rows {
-            let (Some(card), Some(value)) = (v.get(row, "record_id"), raw(v, row, "value")) else {
-                continue;
-            };
-            let is_phone = match v.get(row, "property") {
-                Some("3") => true,
-                Some("4") => false,
-                _ => continue,
-            };
-            let status = v.get(row, "status").unwrap_or("deleted").to_string();
-            by_card
-                .entry(card.to_string())
-                .or_default()
-                .push((is_phone, value, status));
-        }
+    // phone numbers (property 3) and e-mails (4): (row, card, value, is_phone), read once
+    let parsed: Vec<(&[Option<String>], String, String, bool)> = values
+        .as_ref()
+        .map(|(_, v)| {
+            v.rows
+                .iter()
+                .filter_map(|row| {
+                    let is_phone = match v.get(row, "property") {
+                        Some("3") => true,
+                        Some("4") => false,
+                        _ => return None,
+                    };
+                    Some((
+                        row.as_slice(),
+                        v.get(row, "record_id")?.to_string(),
+                        raw(v, row, "value")?,
+                        is_phone,
+                    ))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut by_card: BTreeMap<&str, Vec<(bool, &str)>> = BTreeMap::new();
+    for (_, card, value, is_phone) in &parsed {
+        by_card
+            .entry(card.as_str())
+            .or_default()
+            .push((*is_phone, value.as_str()));
     }
     let mut cards_seen = Vec::new();
     if let Some((inv, t)) = &persons {
@@ -250,11 +260,11 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
             d.fact(FactType::Identifier, raw(t, row, "guid").as_deref(), inv);
             let vals = card
                 .as_ref()
-                .and_then(|c| by_card.get(c))
+                .and_then(|c| by_card.get(c.as_str()))
                 .cloned()
                 .unwrap_or_default();
             if let Some((vinv, _)) = &values {
-                for (is_phone, v, _) in &vals {
+                for (is_phone, v) in &vals {
                     let ft = if *is_phone {
                         FactType::Phone
                     } else {
@@ -306,7 +316,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 )?;
             }
             if let Some((vinv, _)) = &values {
-                for (is_phone, v, _) in &vals {
+                for (is_phone, v) in &vals {
                     let id_type = if *is_phone {
                         IdType::Phone
                     } else {
@@ -329,15 +339,8 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
     }
     // values of cards still in the book: a number or e-mail removed from a live card
     if let Some((vinv, v)) = &values {
-        for row in &v.rows {
-            let (Some(card), Some(value)) = (v.get(row, "record_id"), raw(v, row, "value")) else {
-                continue;
-            };
-            let is_phone = match v.get(row, "property") {
-                Some("3") => true,
-                Some("4") => false,
-                _ => continue,
-            };
+        for (row, card, value, is_phone) in &parsed {
+            let (row, is_phone) = (*row, *is_phone);
             if cards_seen.iter().any(|c| c == card) {
                 continue;
             }
@@ -357,7 +360,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 } else {
                     FactType::Email
                 },
-                Some(&value),
+                Some(value),
                 vinv,
             );
             d.interpretation = format!(
@@ -376,7 +379,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
                 EntityKind::Person,
                 &format!("card {card}"),
                 id_type,
-                &value,
+                value,
                 vinv,
                 format!("A recovered value of address-book card ROWID {card} is {value}."),
             )?;
