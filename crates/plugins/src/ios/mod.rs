@@ -41,9 +41,11 @@
 //! | Biome sets `Library/Biome/sets/Default/<set>/Database/Set.db` (`App.InstalledApp`, `Contacts.Contact`, `FindMy.Device`, `Location.SignificantLocation`, `App.Shortcut.Phrase` and `.Entity` per app) | [`biomesets`] | one per record (its Protocol Buffers content: an app's bundle id and name; a contact's names; a Find My device's name and owner's names; a place's label and address; an app's Siri phrase with template and URL, or entity with identifier, type, provider), modified (Unix microseconds) | each Find My device by name (`biome-findmy:<name>`) |
 //! | Biome databases `Library/Biome/databases/IntelligencePlatform.Entity/…sqlite3`, `ApplePay.Security.Features/…sqlite3` | [`biomedbs`] | one per row of each table the release has (the knowledge graph's triples; app openings raw and hourly, cable and backlight events, daily button, battery, CarPlay and audio route counts) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite`, `Cloud-V2.sqlite` | [`routined`] | one per cached location fix, per significant-location visit, per trip (origin and destination visits, motion), per learned place (name, category, coordinates, address, the user's label), per location of interest, per parked-car event; iCloud's synced copy said as such | — |
+//! | `com.apple.Maps.plist`, `group.com.apple.Maps.plist` | [`mapsprefs`] | one per last map camera position (`__internal__LastActivityCamera`, `MapsActivity` protocol buffers: latitude, longitude, the other values as stored) | — |
+//! | locationd `cache.plist` | [`carconnection`] | one per plist with the last car connection (start and end, Cocoa seconds; type) and the calibration identifier | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
-//! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease | — |
+//! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases, `SyncedPreferences/com.apple.wifid.plist` | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease, per network iCloud synced from the account's other devices (SSID, BSSID, the device that added it, enabled, added at) | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
 //! | `Cache.db` (CFNetwork URL cache) | [`safari`] | one per cached response | — |
@@ -139,6 +141,7 @@ pub mod burner;
 pub mod cachev0;
 pub mod calendar;
 pub mod callhistory;
+pub mod carconnection;
 pub mod cashapp;
 pub mod chatgpt;
 pub mod claude;
@@ -171,6 +174,7 @@ pub mod linkedin;
 pub mod locationd;
 pub mod lockdownlog;
 pub mod mail;
+pub mod mapsprefs;
 pub mod mapssync;
 pub mod mastodon;
 pub mod medicalid;
@@ -452,6 +456,8 @@ impl Plugin for Ios {
         ctx.artefact("Apple Maps history MapsSync_0.0.1", || {
             mapssync::triage(&run)
         })?;
+        ctx.artefact("Apple Maps preferences", || mapsprefs::triage(&run))?;
+        ctx.artefact("locationd car connection", || carconnection::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1550,6 +1556,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Session.sqlite\""],
             "Session: messages and calls, contacts by Session ID, the SQLCipher database opened with the key of a keychain export in the extraction; without one detected and said",
         ),
+        entry(
+            "iCloud-synced Wi-Fi",
+            &["/SyncedPreferences/com.apple.wifid.plist\""],
+            "Wi-Fi networks iCloud synced from the account's other devices: SSID, BSSID, the device that added it, when",
+        ),
+        entry(
+            "Apple Maps preferences",
+            &["/com.apple.Maps.plist\"", "/group.com.apple.Maps.plist\""],
+            "where the Maps app's map was last shown (latitude and longitude of its camera)",
+        ),
+        entry(
+            "locationd car connection",
+            &["/locationd/cache.plist\""],
+            "the last connection to a car (CarPlay or Bluetooth): start, end, type",
+        ),
     ]
 }
 
@@ -1623,6 +1644,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "com.apple.wifi.known-networks.plist" | "com.apple.wifi-private-mac-networks.plist" => {
             "wifi"
         }
+        "com.apple.wifid.plist" if path.contains("/SyncedPreferences/") => "wifi",
+        "com.apple.Maps.plist" | "group.com.apple.Maps.plist" => "locations",
+        "cache.plist" if path.contains("/locationd/") => "device",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "voicemail.db" => "calls",
@@ -1784,6 +1808,10 @@ const SEARCHED: &[&str] = &[
     "com.apple.lsdidentifiers.plist",
     "com.apple.wifi-private-mac-networks.plist",
     "com.apple.wifi.known-networks.plist",
+    "com.apple.wifid.plist",
+    "com.apple.Maps.plist",
+    "group.com.apple.Maps.plist",
+    "cache.plist",
     "com.groupme.iphone-app.plist",
     "dynamic-lexicon.dat",
     "en*.plist",

@@ -16,7 +16,13 @@
 //!   and its times (updated, added, last joined, address generated, first joined with it,
 //!   link down);
 //! - one per DHCP lease: the device's IP address, the router's IP and hardware address, the
-//!   SSID, lease start and length.
+//!   SSID, lease start and length;
+//! - one per network iCloud synced to the device (`Library/SyncedPreferences/com.apple.wifid.plist`,
+//!   the `values` dictionary: iLEAPP's `iCloudWifi`): SSID, BSSID, the device that added it
+//!   (`added_by`: another device of the same Apple account, by its name), enabled, when it was
+//!   added (`added_at` as written, `Jan  5 2019 10:11:12` with no zone: kept as text, not put
+//!   on the timeline), and every other value of the entry as stored. The daemon's own
+//!   `com.apple.wifid.plist` elsewhere (a launch configuration) is passed over.
 //!
 //! A network shared by a device (`DeviceName`, `SerialNumber` of the AirDrop/iCloud share) is
 //! noted in the phenomenon; no identity is observed: a network is a place, not a person. The
@@ -94,6 +100,87 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
         for path in paths.iter().filter(|p| p.contains("/dhcpclient/leases/")) {
             lease(run, &find, path)?;
         }
+    }
+    if let Some((find, paths)) = run.find("com.apple.wifid.plist")? {
+        for path in paths.iter().filter(|p| p.contains("/SyncedPreferences/")) {
+            synced(run, &find, path)?;
+        }
+    }
+    Ok(())
+}
+
+/// The known fields of an iCloud-synced network (key → fact, what it is).
+const SYNCED_FIELDS: &[(&str, FactType, &str)] = &[
+    ("SSID_STR", FactType::Name, "SSID"),
+    ("BSSID", FactType::Identifier, "BSSID"),
+    ("added_by", FactType::Name, "added by the device"),
+    ("enabled", FactType::Text, "enabled"),
+    ("added_at", FactType::Text, "added at (as written, no zone)"),
+];
+
+/// The networks iCloud synced to the device (`SyncedPreferences/com.apple.wifid.plist`).
+fn synced(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
+    let Some((inv, v)) = parse(run, path)? else {
+        return Ok(());
+    };
+    let Some(values) = v.get("values").and_then(Value::as_object) else {
+        run.ctx.unparsed(
+            path,
+            "unexpected format: no `values` dictionary of synced networks",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    };
+    for (count, (key, entry)) in values.iter().enumerate() {
+        if count as u64 >= ENTRY_CAP {
+            run.ctx.unparsed(
+                path,
+                &format!(
+                    "{} synced networks; the first {count} were recorded",
+                    values.len()
+                ),
+                Some(&inv.record.invocation_id),
+            )?;
+            break;
+        }
+        let Some(net) = entry.get("value").and_then(Value::as_object) else {
+            continue;
+        };
+        let ssid = net.get("SSID_STR").and_then(scalar);
+        let mut d = Draft::new(
+            "wifi",
+            format!(
+                "iCloud-synced Wi-Fi network {}",
+                ssid.as_deref().unwrap_or(key)
+            ),
+        );
+        d.fact(FactType::Path, Some(path), find);
+        let mut said = Vec::new();
+        for (k, ft, what) in SYNCED_FIELDS {
+            if let Some(s) = net.get(*k).and_then(scalar) {
+                d.fact(*ft, Some(&s), &inv);
+                said.push(format!("{what} {s}"));
+            }
+        }
+        for (k, x) in net {
+            if SYNCED_FIELDS.iter().any(|(f, _, _)| f == k) {
+                continue;
+            }
+            if let Some(s) = scalar(x) {
+                d.fact(FactType::Text, Some(&s), &inv);
+                said.push(format!("{k} {s}"));
+            }
+        }
+        d.interpretation = format!(
+            "iCloud synced the Wi-Fi network {} to this device ({path}, entry {key}): {}. A network another device of the same Apple account joined reaches every device of the account so; `added by` names that device as its user called it.",
+            ssid.as_deref().unwrap_or("(no SSID)"),
+            if said.is_empty() {
+                "no field".to_string()
+            } else {
+                said.join("; ")
+            }
+        );
+        run.record(d)?;
     }
     Ok(())
 }

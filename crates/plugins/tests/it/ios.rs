@@ -1126,6 +1126,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("LINE Line.sqlite", false),
             ("Signal signal.sqlite", false),
             ("Session Session.sqlite", false),
+            ("iCloud-synced Wi-Fi", false),
+            ("Apple Maps preferences", false),
+            ("locationd car connection", false),
         ]
     );
     for (path, cat) in [

@@ -33,6 +33,7 @@ mod clouddocs;
 mod cloudkit;
 mod contact_claims;
 mod deepseek;
+mod devicecaches;
 mod discord;
 mod disk;
 mod duo;

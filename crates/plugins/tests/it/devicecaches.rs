@@ -1,0 +1,141 @@
+//! Apple Maps' preferences (`ios::mapsprefs`), the Wi-Fi networks iCloud synced to the device
+//! (`ios::wifi`) and locationd's last car connection (`ios::carconnection`) of two iPhones,
+//! written with plistlib and Google's protobuf runtime by
+//! `tests/fixtures/devicecaches/devicecaches.py` (an iOS 17 layout with binary plists, an iOS 12
+//! one with XML plists). The generator's record is the oracle, as iLEAPP's
+//! appleMapsApplication, appleMapsGroup, iCloudWifi and carCD read the same keys and fields:
+//! every camera position with its other values, every synced network with each field, the
+//! connection's two times and type; a launch daemon's `com.apple.wifid.plist` and an app's own
+//! `cache.plist` are passed over, and a MapsActivity that is no message is noted.
+
+use crate::android_support::{generate, has_fact, triage};
+use masf_graph::TimeEncoding;
+
+#[test]
+fn maps_camera_synced_wifi_and_car_connection_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let oracle_file = tmp.path().join("oracle.json");
+    let o = generate(
+        "protobuf",
+        "tests/fixtures/devicecaches/devicecaches.py",
+        &[tmp.path().as_os_str(), oracle_file.as_os_str()],
+        &oracle_file,
+    );
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let run = triage(&[
+        ("a", &a, "Europe/Zurich", Some("CH")),
+        ("b", &b, "Europe/Lisbon", Some("PT")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for source in ["a", "b"] {
+        let o = &o[source];
+        let unparsed = run.unparsed(source);
+        let expected: Vec<&str> = o["unparsed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u.as_str().unwrap())
+            .collect();
+        assert_eq!(unparsed.len(), expected.len(), "{unparsed:#?}");
+        for (u, name) in unparsed.iter().zip(&expected) {
+            assert!(u.artefact.ends_with(name), "{u:#?}");
+            assert!(
+                u.reason.contains("MapsActivity holds no camera position"),
+                "{u:#?}"
+            );
+        }
+        let all = run.all_phenomena(source);
+
+        let cameras: Vec<_> = all
+            .iter()
+            .filter(|p| p.title.starts_with("Apple Maps last viewed "))
+            .collect();
+        let expected = o["cameras"].as_array().unwrap();
+        assert_eq!(cameras.len(), expected.len(), "{cameras:#?}");
+        for c in expected {
+            let (lat, lon) = (c[0].as_str().unwrap(), c[1].as_str().unwrap());
+            let p = cameras
+                .iter()
+                .find(|p| p.title == format!("Apple Maps last viewed {lat}, {lon}"))
+                .unwrap_or_else(|| panic!("{lat}, {lon}: {cameras:#?}"));
+            assert_eq!(p.category, "locations");
+            assert!(has_fact(p, lat) && has_fact(p, lon), "{p:#?}");
+            for other in c[2].as_array().unwrap() {
+                assert!(has_fact(p, other.as_str().unwrap()), "{other}: {p:#?}");
+            }
+            assert!(p.times.is_empty(), "the camera has no time: {p:#?}");
+            assert!(
+                p.interpretation
+                    .contains("not a recorded position of the device")
+            );
+        }
+
+        let synced: Vec<_> = all
+            .iter()
+            .filter(|p| p.title.starts_with("iCloud-synced Wi-Fi network "))
+            .collect();
+        let expected = o["synced"].as_array().unwrap();
+        assert_eq!(synced.len(), expected.len(), "{synced:#?}");
+        for n in expected {
+            let ssid = n["SSID_STR"].as_str().unwrap();
+            let p = synced
+                .iter()
+                .find(|p| p.title == format!("iCloud-synced Wi-Fi network {ssid}"))
+                .unwrap_or_else(|| panic!("{ssid}"));
+            assert_eq!(p.category, "wifi");
+            for (k, v) in n.as_object().unwrap() {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                assert!(has_fact(p, &v), "{k} {v}: {p:#?}");
+            }
+            assert!(p.interpretation.contains(&format!(
+                "added by the device {}",
+                n["added_by"].as_str().unwrap()
+            )));
+        }
+        // the launch daemon's plist of the same name is no synced data
+        assert!(!all.iter().any(|p| {
+            p.verified_facts
+                .iter()
+                .any(|f| f.value.contains("LaunchDaemons"))
+        }),);
+
+        let car: Vec<_> = all
+            .iter()
+            .filter(|p| p.title == "Last car connection (locationd)")
+            .collect();
+        assert_eq!(car.len(), 1, "only locationd's cache.plist: {car:#?}");
+        let (p, c) = (car[0], &o["car"]);
+        assert_eq!(p.category, "device");
+        let marks: Vec<(&str, &str)> = p
+            .times
+            .iter()
+            .map(|t| {
+                assert_eq!(t.encoding, TimeEncoding::AppleSeconds);
+                (
+                    p.verified_facts[t.fact].value.as_str(),
+                    t.description.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            marks,
+            [
+                (c["start"].as_str().unwrap(), "car connected"),
+                (c["end"].as_str().unwrap(), "car disconnected"),
+            ]
+        );
+        assert!(has_fact(p, c["type"].as_str().unwrap()), "{p:#?}");
+        assert!(p.interpretation.contains(c["key"].as_str().unwrap()));
+        match c["udid"].as_str() {
+            Some(u) => {
+                assert!(has_fact(p, u), "{p:#?}");
+                // recorded, never observed as the device's UDID
+                assert!(!run.identifiers(source).iter().any(|(_, v)| v.contains(u)));
+            }
+            None => assert!(!p.interpretation.contains("CalibrationUDID")),
+        }
+    }
+}
