@@ -42,6 +42,7 @@
 //! | Biome databases `Library/Biome/databases/IntelligencePlatform.Entity/…sqlite3`, `ApplePay.Security.Features/…sqlite3` | [`biomedbs`] | one per row of each table the release has (the knowledge graph's triples; app openings raw and hourly, cable and backlight events, daily button, battery, CarPlay and audio route counts) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite`, `Cloud-V2.sqlite` | [`routined`] | one per cached location fix, per significant-location visit, per trip (origin and destination visits, motion), per learned place (name, category, coordinates, address, the user's label), per location of interest, per parked-car event; iCloud's synced copy said as such | — |
 //! | `com.apple.Maps.plist`, `group.com.apple.Maps.plist` | [`mapsprefs`] | one per last map camera position (`__internal__LastActivityCamera`, `MapsActivity` protocol buffers: latitude, longitude, the other values as stored) | — |
+//! | CoreAccessories `acc_analytics_accessoryd_v3.db`, `acc_analytics_UserEventAgent_v3.db` | [`accessories`] | one per `all_events` row: every key and value of its property list, the event time, a Lightning cable's kind | — |
 //! | locationd `cache.plist` | [`carconnection`] | one per plist with the last car connection (start and end, Cocoa seconds; type) and the calibration identifier | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -120,6 +121,7 @@
 //! last time). An artefact that cannot be read is noted with `ctx.unparsed` and the rest of the
 //! source is still analysed.
 
+pub mod accessories;
 pub mod accounts;
 pub mod activationlog;
 pub mod addressbook;
@@ -458,6 +460,7 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("Apple Maps preferences", || mapsprefs::triage(&run))?;
         ctx.artefact("locationd car connection", || carconnection::triage(&run))?;
+        ctx.artefact("CoreAccessories analytics", || accessories::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1571,6 +1574,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/locationd/cache.plist\""],
             "the last connection to a car (CarPlay or Bluetooth): start, end, type",
         ),
+        entry(
+            "CoreAccessories analytics",
+            &[
+                "/acc_analytics_accessoryd_v3.db\"",
+                "/acc_analytics_UserEventAgent_v3.db\"",
+            ],
+            "accessories and cables connected (headphones, chargers, cars, HDMI adapters) with the time of each event",
+        ),
     ]
 }
 
@@ -1647,6 +1658,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "com.apple.wifid.plist" if path.contains("/SyncedPreferences/") => "wifi",
         "com.apple.Maps.plist" | "group.com.apple.Maps.plist" => "locations",
         "cache.plist" if path.contains("/locationd/") => "device",
+        "acc_analytics_accessoryd_v3.db" | "acc_analytics_UserEventAgent_v3.db" => "device",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "voicemail.db" => "calls",
@@ -1812,6 +1824,8 @@ const SEARCHED: &[&str] = &[
     "com.apple.Maps.plist",
     "group.com.apple.Maps.plist",
     "cache.plist",
+    "acc_analytics_accessoryd_v3.db",
+    "acc_analytics_UserEventAgent_v3.db",
     "com.groupme.iphone-app.plist",
     "dynamic-lexicon.dat",
     "en*.plist",

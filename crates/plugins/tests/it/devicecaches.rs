@@ -5,8 +5,12 @@
 //! one with XML plists). The generator's record is the oracle, as iLEAPP's
 //! appleMapsApplication, appleMapsGroup, iCloudWifi and carCD read the same keys and fields:
 //! every camera position with its other values, every synced network with each field, the
-//! connection's two times and type; a launch daemon's `com.apple.wifid.plist` and an app's own
-//! `cache.plist` are passed over, and a MapsActivity that is no message is noted.
+//! connection's two times and type, every CoreAccessories event (iLEAPP's
+//! get_coreAccessories and get_coreAccessoriesUserEvent) with each value, its time in the
+//! encoding it was written in and a Lightning cable's kind; a launch daemon's
+//! `com.apple.wifid.plist` and an app's own `cache.plist` are passed over, and a MapsActivity
+//! that is no message, an event that is no property list and a database without `all_events`
+//! are noted.
 
 use crate::android_support::{generate, has_fact, triage};
 use masf_graph::TimeEncoding;
@@ -30,18 +34,15 @@ fn maps_camera_synced_wifi_and_car_connection_on_two_iphones() {
     for source in ["a", "b"] {
         let o = &o[source];
         let unparsed = run.unparsed(source);
-        let expected: Vec<&str> = o["unparsed"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|u| u.as_str().unwrap())
-            .collect();
+        let expected = o["unparsed"].as_array().unwrap();
         assert_eq!(unparsed.len(), expected.len(), "{unparsed:#?}");
-        for (u, name) in unparsed.iter().zip(&expected) {
-            assert!(u.artefact.ends_with(name), "{u:#?}");
+        for e in expected {
+            let (file, why) = (e[0].as_str().unwrap(), e[1].as_str().unwrap());
             assert!(
-                u.reason.contains("MapsActivity holds no camera position"),
-                "{u:#?}"
+                unparsed
+                    .iter()
+                    .any(|u| u.artefact.ends_with(file) && u.reason.contains(why)),
+                "{file}: {why}: {unparsed:#?}"
             );
         }
         let all = run.all_phenomena(source);
@@ -101,6 +102,45 @@ fn maps_camera_synced_wifi_and_car_connection_on_two_iphones() {
                 .iter()
                 .any(|f| f.value.contains("LaunchDaemons"))
         }),);
+
+        let events: Vec<_> = all
+            .iter()
+            .filter(|p| p.title.starts_with("Accessory event ("))
+            .collect();
+        let expected = o["accessories"].as_array().unwrap();
+        assert_eq!(events.len(), expected.len(), "{events:#?}");
+        for e in expected {
+            let time = e["time"].as_str().unwrap();
+            let p = events
+                .iter()
+                .find(|p| {
+                    p.title == e["title"].as_str().unwrap()
+                        && p.times.len() == 1
+                        && p.verified_facts[p.times[0].fact].value == time
+                })
+                .unwrap_or_else(|| panic!("{e}: {events:#?}"));
+            assert_eq!(p.category, "device");
+            assert_eq!(
+                format!("{:?}", p.times[0].encoding),
+                e["encoding"].as_str().unwrap()
+            );
+            for v in e["values"].as_array().unwrap() {
+                assert!(has_fact(p, v.as_str().unwrap()), "{v}: {p:#?}");
+            }
+            if let Some(w) = e["word"].as_str() {
+                assert!(
+                    p.interpretation.contains(&format!("({w})")),
+                    "{}",
+                    p.interpretation
+                );
+            }
+        }
+        // an accessory's serial number is a fact of its event, never an identity
+        assert!(
+            !run.identifiers(source)
+                .iter()
+                .any(|(_, v)| v.contains("GX7KQ2LMN0P1"))
+        );
 
         let car: Vec<_> = all
             .iter()

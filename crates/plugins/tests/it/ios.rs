@@ -1129,6 +1129,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("iCloud-synced Wi-Fi", false),
             ("Apple Maps preferences", false),
             ("locationd car connection", false),
+            ("CoreAccessories analytics", false),
         ]
     );
     for (path, cat) in [
