@@ -52,10 +52,32 @@ type Shown = (Vec<(String, FactType, &'static str)>, usize);
 
 /// What `healthdb.sqlite` says of a device or a source, by ROWID.
 #[derive(Default)]
-struct Names {
+pub(super) struct Names {
     devices: BTreeMap<String, Shown>,
     sources: BTreeMap<String, Shown>,
     invs: Vec<Invoked>,
+}
+
+impl Names {
+    /// The device and app that recorded a row (its `device_id` and `source_id` columns),
+    /// added to `d` as facts citing `healthdb.sqlite`'s queries; what was said of them.
+    pub(super) fn recorded_by(
+        &self,
+        d: &mut Draft,
+        t: &crate::outputs::Table,
+        row: &[Option<String>],
+    ) -> Vec<String> {
+        let mut from = Vec::new();
+        for (key, map) in [("device_id", &self.devices), ("source_id", &self.sources)] {
+            if let Some((shown, at)) = t.get(row, key).and_then(|k| map.get(k)) {
+                for (v, ty, what) in shown {
+                    d.fact(*ty, Some(v), &self.invs[*at]);
+                    from.push(format!("{what} {v}"));
+                }
+            }
+        }
+        from
+    }
 }
 
 /// The folder of a database.
@@ -78,12 +100,18 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             return Ok(());
         }
         let names = names.get(folder(path)).unwrap_or(&none);
-        // one read of the store's schema serves the workouts and the device history
-        let Some(schema) = run.schema(path, &SECURE_TABLES)? else {
+        // one read of the store's schema serves the workouts, the device history and the samples
+        let tables: Vec<&str> = SECURE_TABLES
+            .iter()
+            .chain(&super::healthsamples::TABLES)
+            .copied()
+            .collect();
+        let Some(schema) = run.schema(path, &tables)? else {
             return Ok(());
         };
         workouts(run, find, path, names, &schema)?;
-        history(run, find, path, names, &schema)
+        history(run, find, path, names, &schema)?;
+        super::healthsamples::triage(run, find, path, names, &schema)
     })
 }
 
@@ -619,15 +647,7 @@ fn workouts(
                 ("added", "Workout added to Health"),
             ],
         );
-        let mut from = Vec::new();
-        for (key, map) in [("device_id", &names.devices), ("source_id", &names.sources)] {
-            if let Some((shown, at)) = t.get(row, key).and_then(|k| map.get(k)) {
-                for (v, ty, what) in shown {
-                    d.fact(*ty, Some(v), &names.invs[*at]);
-                    from.push(format!("{what} {v}"));
-                }
-            }
-        }
+        let from = names.recorded_by(&mut d, t, row);
         d.interpretation = format!(
             "{table} row {rid} of {path} (workout {}): a {kind} workout recorded in Apple Health{}; {}{}. Times are Core Data seconds since 2001.",
             t.get(row, "workout").unwrap_or("?"),

@@ -110,7 +110,7 @@
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
 //! | Waze `Documents/user.db` of the container holding `com.waze.iphone.plist` | [`crate::waze`] (shared with Android) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | none |
-//! | `Health/healthdb.sqlite`, `Health/healthdb_secure.sqlite` | [`health`] | one per device that gave Health data (name, manufacturer, model, hardware, firmware, software, local identifier, sync provenance and identity, first met); one per workout activity (start, end, type, indoor or outdoor, duration, distance, goal, active and resting energy, METs, heart rate, weather, where the weather was read, elevation, the device and app that recorded it, time zone, added); one per device of the account sharing the data (product type, OS, modified); one per product type, and per product type and OS build, that wrote Health objects (first and last, count, sources) | a device's local identifier that is a Bluetooth address (`bluetooth:<address>`) |
+//! | `Health/healthdb.sqlite`, `Health/healthdb_secure.sqlite` | [`health`] | one per device that gave Health data (name, manufacturer, model, hardware, firmware, software, local identifier, sync provenance and identity, first met); one per workout activity (start, end, type, indoor or outdoor, duration, distance, goal, active and resting energy, METs, heart rate, weather, where the weather was read, elevation, the device and app that recorded it, time zone, added); one per device of the account sharing the data (product type, OS, modified); one per product type, and per product type and OS build, that wrote Health objects (first and last, count, sources); with [`healthsamples`], one per sample of steps, heart rate, resting heart rate, height, body mass, headphone audio level, wrist temperature and sleep (start, end, value, metadata, recorder, added), per heart-rate measurement of a series, per period the watch was worn, per achievement earned | a device's local identifier that is a Bluetooth address (`bluetooth:<address>`) |
 //! | PowerLog `BatteryLife/CurrentPowerlog.PLSQL`, other `*.PLSQL`, archives `*.PLSQL.gz` (inflated) | [`powerlog`] | one per row of eleven tables: app runtime (screen-on, background), app state, device lock and unlock, auto-lock, sleep/wake, battery level, power adapter, display, audio route, camera, torch — each at its time corrected by the log's `TimeOffset` table, the raw time beside it | none |
 //! | `com.apple.sharingd.plist` | [`airdrop`] | the AirDrop ID and discoverable mode, with the file's other values | — |
 //! | iCloud Shared Albums `Media/PhotoData/PhotoCloudSharingData/<account>/`: each album's `Info.plist` and `DCIM_CLOUD.plist`, `cloudSharedPersonInfos.plist`, `cloudSharedEmails.plist` | [`sharedalbums`] | one per album (title, owner's e-mail and names, hashed person id, public link, subscribed, relationship state, DCIM counters), per person (e-mail, names, id), the e-mails kept | the owner and every person by e-mail and name (`handle:` or their card) |
@@ -162,6 +162,7 @@ pub mod googlevoice;
 pub mod groupme;
 pub mod groupmedb;
 pub mod health;
+pub mod healthsamples;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
@@ -1532,7 +1533,7 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         entry(
             "Apple Health",
             &["/Health/healthdb.sqlite\"", "/Health/healthdb_secure.sqlite\""],
-            "the devices that gave Health data (watch, headphones, scales: names, models, Bluetooth addresses), the account's devices sharing it and every device model and OS build that wrote to it, first and last; workouts with their times, type, distance, energy, heart rate, weather and where it was read, and the device and app that recorded them",
+            "the devices that gave Health data (watch, headphones, scales: names, models, Bluetooth addresses), the account's devices sharing it and every device model and OS build that wrote to it, first and last; workouts with their times, type, distance, energy, heart rate, weather and where it was read, and the device and app that recorded them; samples of steps, heart rate (each measurement), resting heart rate, height, weight, headphone audio levels, wrist temperature and sleep states with their times and recorders; the periods the watch was worn; achievements",
         ),
         entry(
             "PowerLog",

@@ -259,3 +259,185 @@ fn health_devices_and_workouts_on_two_iphones() {
         ],
     );
 }
+
+/// Health's samples (`ios::healthsamples`) of the same two stores: every sample of each kind
+/// iLEAPP's sample modules read (re-run here by the CLI, their joins on `objects` left out: the
+/// iOS 13 store keeps no objects, so iLEAPP's inner-joined `Health - Steps` finds none of its
+/// steps, which are read here), with its times, value and metadata; each heart-rate measurement
+/// of a series (iLEAPP's per-minute value, rounded); the periods the watch was worn (iLEAPP's
+/// `Watch Worn Data` reading of type 70); the achievements (a text creation date kept as text).
+#[test]
+fn health_samples_on_two_iphones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a");
+    let health = a.join("private/var/mobile/Library/Health");
+    let secure = health.join("healthdb_secure.sqlite");
+    build(&health.join("healthdb.sqlite"), "healthdb.sql");
+    build(&secure, "healthdb_secure_ios17.sql");
+    let b = tmp.path().join("b");
+    let old = b.join("private/var/mobile/Library/Health/healthdb_secure.sqlite");
+    build(&old, "healthdb_secure_ios13.sql");
+    let run = triage(&[
+        ("a", &a, "Europe/Lisbon", Some("PT")),
+        ("b", &b, "America/Chicago", Some("US")),
+    ]);
+    assert_eq!(run.rejections(), Vec::<String>::new());
+    for (source, db) in [("a", &secure), ("b", &old)] {
+        // (the iOS 13 store's lack of an objects table is noted by the device history)
+        let notes = run.unparsed(source);
+        assert!(
+            notes
+                .iter()
+                .all(|u| u.reason == "unexpected schema: the database has no objects table"),
+            "{notes:#?}"
+        );
+        let all = run.all_phenomena(source);
+        let mut total = 0;
+        for (ty, name, table, column) in [
+            (7, "Steps", "quantity_samples", "quantity"),
+            (5, "Heart rate", "quantity_samples", "quantity"),
+            (118, "Resting heart rate", "quantity_samples", "quantity"),
+            (2, "Height", "quantity_samples", "quantity"),
+            (3, "Body mass", "quantity_samples", "quantity"),
+            (173, "Headphone audio level", "quantity_samples", "quantity"),
+            (256, "Wrist temperature", "quantity_samples", "quantity"),
+            (63, "Sleep", "category_samples", "value"),
+        ] {
+            let found = titled(&all, &format!("{name}: "));
+            let rows = sqlite3(
+                db,
+                &format!(
+                    "SELECT s.data_id, s.start_date, s.end_date, x.{column} FROM samples s \
+                     JOIN {table} x ON x.data_id = s.data_id WHERE s.data_type = {ty}"
+                ),
+            );
+            assert_eq!(found.len(), rows.len(), "{name}: {found:#?}");
+            total += rows.len();
+            for row in &rows {
+                let p = found
+                    .iter()
+                    .find(|p| {
+                        p.interpretation
+                            .starts_with(&format!("samples row {} of", row[0]))
+                    })
+                    .unwrap_or_else(|| panic!("{name} {row:?}: {found:#?}"));
+                assert_eq!(p.category, "health");
+                for v in &row[1..] {
+                    assert!(has_fact(p, v), "{v}: {p:#?}");
+                }
+                assert!(p.times.len() >= 2, "{p:#?}");
+            }
+        }
+        assert!(total >= 3, "{source}: {total}");
+        if source == "b" {
+            // no metadata or series tables on this layout
+            assert!(titled(&all, "Heart rate measurement: ").is_empty());
+            continue;
+        }
+        // each sample's metadata, as iLEAPP's joins read it
+        for row in sqlite3(
+            db,
+            "SELECT v.object_id, k.key, COALESCE(v.numerical_value, v.string_value) FROM metadata_values v \
+             JOIN metadata_keys k ON k.ROWID = v.key_id JOIN samples s ON s.data_id = v.object_id \
+             WHERE s.data_type IN (5, 173, 256)",
+        ) {
+            let p = all
+                .iter()
+                .find(|p| {
+                    p.interpretation
+                        .starts_with(&format!("samples row {} of", row[0]))
+                })
+                .unwrap();
+            assert!(
+                p.interpretation.contains(&format!("{}={}", row[1], row[2])),
+                "{row:?}: {}",
+                p.interpretation
+            );
+        }
+        // iLEAPP's heart rate: the series' measurements where a sample has one, the sample else
+        let series = sqlite3(
+            db,
+            "SELECT d.timestamp, CAST(round(d.value * 60) AS INT) FROM quantity_series_data d \
+             JOIN quantity_sample_series q ON q.hfd_key = d.series_identifier \
+             JOIN samples s ON s.data_id = q.data_id WHERE s.data_type = 5",
+        );
+        let points = titled(&all, "Heart rate measurement: ");
+        assert_eq!(points.len(), series.len(), "{points:#?}");
+        for row in &series {
+            let p = points
+                .iter()
+                .find(|p| has_fact(p, &row[0]))
+                .unwrap_or_else(|| panic!("{row:?}"));
+            let per_minute: f64 = p.title["Heart rate measurement: ".len()..]
+                .trim_end_matches(" per minute")
+                .parse()
+                .unwrap();
+            assert_eq!(per_minute.round().to_string(), row[1], "{p:#?}");
+        }
+    }
+    let all = run.all_phenomena("a");
+    assert_eq!(titled(&all, "Heart rate measurement: ").len(), 3);
+    let hr = all
+        .iter()
+        .find(|p| p.title == "Heart rate: 90 per minute")
+        .unwrap();
+    assert!(hr.interpretation.contains("heart rate context sedentary"));
+    for v in ["Watch", "Ana’s Apple Watch", "Watch6,2", "Europe/Lisbon"] {
+        assert!(has_fact(hr, v), "{v}: {hr:#?}");
+    }
+    assert!(all.iter().any(|p| p.title == "Sleep: asleep, deep"));
+    assert!(all.iter().any(|p| p.title == "Sleep: in bed"));
+    assert!(all.iter().any(|p| p.title == "Steps: 812 steps"));
+    // the weight logged on the phone on a later build: its recorder from healthdb.sqlite
+    let weight = all
+        .iter()
+        .find(|p| p.title == "Body mass: 71.4 kg")
+        .unwrap();
+    assert!(
+        has_fact(weight, "iPhone15,2") && has_fact(weight, "Health"),
+        "{weight:#?}"
+    );
+
+    // worn periods: iLEAPP's reading (a new period after more than an hour without a sample)
+    let worn = titled(&all, "Watch worn for ");
+    let titles: Vec<&str> = worn.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["Watch worn for 3.0 hours", "Watch worn for 2.0 hours"]
+    );
+    for (p, (from, until)) in worn.iter().zip([
+        ("720400000.0", "720410800.0"),
+        ("720420000.0", "720427200.0"),
+    ]) {
+        let marks: Vec<&str> = p
+            .times
+            .iter()
+            .map(|t| p.verified_facts[t.fact].value.as_str())
+            .collect();
+        assert_eq!(marks, [from, until]);
+    }
+    assert!(has_fact(worn[0], "2.56"), "{:#?}", worn[0]);
+
+    // achievements: iLEAPP's columns
+    for (source, db) in [("a", &secure), ("b", &old)] {
+        let all = run.all_phenomena(source);
+        let found = titled(&all, "Achievement earned: ");
+        let rows = sqlite3(
+            db,
+            "SELECT template_unique_name, created_date, earned_date, value_in_canonical_unit, \
+             value_canonical_unit, creator_device FROM ACHAchievementsPlugin_earned_instances",
+        );
+        assert_eq!(found.len(), rows.len());
+        for row in &rows {
+            let p = found
+                .iter()
+                .find(|p| p.title == format!("Achievement earned: {}", row[0]))
+                .unwrap();
+            for v in row {
+                assert!(has_fact(p, v), "{v}: {p:#?}");
+            }
+            // a number is a time; iOS 13's text date is kept as text
+            assert_eq!(p.times.len(), usize::from(row[1].parse::<f64>().is_ok()));
+        }
+    }
+}
