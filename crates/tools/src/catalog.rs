@@ -37,7 +37,7 @@ impl Catalog {
         c.register(Arc::new(sqlite::SqliteTables));
         c.register(Arc::new(sqlite::SqliteQuery));
         c.register(Arc::new(content_tools::Strings));
-        c.register(Arc::new(content_tools::ParsePlist));
+        c.register(Arc::new(crate::plist_tool::ParsePlist));
         c.register(Arc::new(crate::xml_tool::ReadXml));
         c.register(Arc::new(crate::email_tool::ReadEmail));
         c.register(Arc::new(crate::wal_history::SqliteWalHistory));

@@ -161,6 +161,7 @@ pub mod json_tool;
 pub mod leveldb_tool;
 pub mod log;
 pub mod marks;
+pub mod plist_tool;
 pub mod postbox;
 pub mod protobuf;
 pub mod rederive;
