@@ -327,7 +327,8 @@ pub enum TimeEncoding {
     FatLocal,
     /// ISO 8601 / RFC 3339 text with a zone or offset (`2024-03-01T02:22:14Z`).
     Iso8601,
-    /// A naive local date-time as text (`2024-03-01 10:22:14`, EXIF `2024:03:01 10:22:14`).
+    /// A naive local date-time as text (`2024-03-01 10:22:14`, EXIF `2024:03:01 10:22:14`,
+    /// `2024/03/01 10:22:14`).
     LocalText,
     /// A naive local date-time written month first, `MM/DD/YY HH:MM:SS[.f]` or with a
     /// four-digit year (`10/13/21 07:57:42.865446`, as iOS's lockdownd log writes its lines);

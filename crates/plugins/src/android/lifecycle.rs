@@ -16,11 +16,18 @@
 //!   across boots (time zone, locale, USB mode …) and one per line of the boot-reason history
 //!   (`persist.sys.boot.reason.history`: reason, Unix seconds) — reboots, factory resets,
 //!   kernel panics, shutdowns.
+//! - Samsung's recovery history (`/efs/recovery/history`, its copy `/data/log/recovery_history.log`),
+//!   ALEAPP's `sWipehist` and `sRecoveryhist`: one `device` phenomenon per boot into recovery —
+//!   a factory reset (`--wipe_data`, `--prompt_and_wipe_data`) with who asked (`--reason`:
+//!   Samsung Find My Mobile or Google Find My Device remotely, or the phone's own Settings), a
+//!   firmware update (`--carry_out=open_fota`, the packages), the locale, the reboot reason,
+//!   the time the recovery wrote (the device's local time, `YYYY/MM/DD HH:MM:SS`) and the
+//!   time the wipe was requested.
 //!
 //! Identities: none observed.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::FactType;
+use masf_graph::{FactType, TimeEncoding};
 use serde_json::json;
 
 use super::Located;
@@ -238,6 +245,220 @@ pub fn persistent(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         record_draft(ctx, d)?;
+    }
+    Ok(())
+}
+
+/// Whether `l` is Samsung's recovery history (`/efs/recovery/history`, or the copy
+/// `/data/log/recovery_history.log`).
+pub fn is_recovery_history(l: &Located) -> bool {
+    (l.name() == "history" && l.path.contains("/recovery/")) || l.name() == "recovery_history.log"
+}
+
+/// Who asked for a wipe, by the words its `--reason` holds (ALEAPP's reading).
+const WIPE_PROVIDERS: [(&str, &str); 3] = [
+    ("Fmm.RemoteWipeOut", "Samsung Find My Mobile, remotely"),
+    (
+        "Find My Device wiping device remotely",
+        "Google Find My Device, remotely",
+    ),
+    (
+        "MasterClearConfirm",
+        "the phone's own Settings (factory data reset)",
+    ),
+];
+
+/// The first `YYYY/MM/DD HH:MM:SS` (or with dashes) in `s`: a recovery record's local time.
+fn slash_time(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    (0..b.len().saturating_sub(18)).find_map(|i| {
+        let w = s.get(i..i + 19)?;
+        let ok = w.bytes().enumerate().all(|(j, c)| match j {
+            4 | 7 => c == b'/' || c == b'-',
+            10 => c == b' ',
+            13 | 16 => c == b':',
+            _ => c.is_ascii_digit(),
+        });
+        ok.then_some(w)
+    })
+}
+
+/// One record of the recovery history: its header line and the lines after it.
+struct RecoveryRecord<'a> {
+    header: &'a str,
+    lines: Vec<&'a str>,
+}
+
+/// Samsung's recovery history: the recovery mode's log of each boot into it — factory resets
+/// (`--wipe_data`, `--prompt_and_wipe_data` with the `--reason` naming who asked), firmware
+/// updates (`--carry_out=open_fota`, the update packages), the locale and the reboot reason.
+/// One `device` phenomenon per record (a `+` header line `+ [tag | YYYY/MM/DD HH:MM:SS | build]`
+/// up to the next header or a lone `-`): ALEAPP's `sWipehist` and `sRecoveryhist`. The times are
+/// the device's local time, as written.
+pub fn recovery_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(inv) = call_or_note(
+        ctx,
+        &name,
+        "read_text",
+        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
+    )?
+    else {
+        return Ok(());
+    };
+    let mut records: Vec<RecoveryRecord<'_>> = Vec::new();
+    for line in inv.output.text.lines() {
+        let line = line.trim_end();
+        if line.starts_with('+') {
+            records.push(RecoveryRecord {
+                header: line,
+                lines: Vec::new(),
+            });
+        } else if line.trim() == "-" {
+            // the older layout's end of a record: lines up to the next header belong to none
+            if let Some(r) = records.last_mut() {
+                r.lines.push("-");
+            }
+        } else if let Some(r) = records.last_mut()
+            && r.lines.last() != Some(&"-")
+            && !line.trim().is_empty()
+        {
+            r.lines.push(line.trim());
+        }
+    }
+    if records.is_empty() {
+        ctx.unparsed(
+            &name,
+            "no record: no line starts with '+' (a recovery history record's header)",
+            Some(&inv.record.invocation_id),
+        )?;
+        return Ok(());
+    }
+    for (n, r) in records.iter().take(super::MAX_ROWS as usize).enumerate() {
+        let lines: Vec<&str> = r.lines.iter().copied().filter(|l| *l != "-").collect();
+        let option = |key: &str| {
+            lines.iter().find_map(|l| {
+                l.strip_prefix(key)
+                    .and_then(|v| v.strip_prefix('=').or_else(|| v.strip_prefix(':')))
+                    .map(str::trim)
+            })
+        };
+        let wipe = lines
+            .iter()
+            .any(|l| l.starts_with("--wipe_data") || l.starts_with("--prompt_and_wipe_data"));
+        let fota = option("--carry_out").is_some_and(|c| c.contains("fota"));
+        let reason = option("--reason");
+        let provider = reason.and_then(|r| {
+            WIPE_PROVIDERS
+                .iter()
+                .find(|(k, _)| r.contains(k))
+                .map(|(_, w)| *w)
+        });
+        // `+ [tag | time | build]`, or an older `+ …: time]`
+        let inner = r
+            .header
+            .trim_start_matches('+')
+            .trim()
+            .trim_matches(['[', ']']);
+        let parts: Vec<&str> = inner.split('|').map(str::trim).collect();
+        let (tag, build) = if parts.len() > 1 {
+            (
+                Some(parts[0]).filter(|t| !t.is_empty()),
+                parts.get(2).copied().filter(|b| !b.is_empty()),
+            )
+        } else {
+            (None, None)
+        };
+        let time = slash_time(r.header);
+        let what = if wipe {
+            "Factory reset"
+        } else if fota {
+            "Firmware update"
+        } else {
+            "Recovery boot"
+        };
+        let mut d = Draft::new(
+            "device",
+            format!(
+                "{what} (Samsung recovery history): {}",
+                time.unwrap_or("no time")
+            ),
+        );
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, Some(r.header), &inv);
+        d.time(
+            time,
+            time.map(|_| TimeEncoding::LocalText),
+            &format!("{what} (recovery)"),
+            &inv,
+        );
+        let requested = option("--requested_time").and_then(slash_time);
+        d.time(
+            requested,
+            requested.map(|_| TimeEncoding::LocalText),
+            &format!("{what} requested"),
+            &inv,
+        );
+        for line in lines.iter().take(32) {
+            d.fact(FactType::Text, Some(line), &inv);
+        }
+        let mut said = Vec::new();
+        for (label, v) in [
+            ("entry tag", tag),
+            ("build", build),
+            ("reason", reason),
+            ("locale", option("--locale")),
+            ("carry out", option("--carry_out")),
+            ("update package (original)", option("--update_org_package")),
+            ("update package", option("--update_package")),
+            (
+                "reboot reason",
+                option("reboot_reason").or_else(|| option("reboot reason")),
+            ),
+        ] {
+            if let Some(v) = v.filter(|v| !v.is_empty()) {
+                said.push(format!("{label} {v}"));
+            }
+        }
+        d.interpretation = format!(
+            "{name}, record {}: the phone booted into Samsung's recovery at {} (its local time, as written){}{}{}.",
+            n + 1,
+            time.unwrap_or("a time not written"),
+            if wipe {
+                format!(
+                    " and erased its user data (a factory reset{})",
+                    match provider {
+                        Some(p) => format!(", asked by {p}"),
+                        None => String::new(),
+                    }
+                )
+            } else if fota {
+                " to install a firmware (FOTA) update".to_string()
+            } else {
+                String::new()
+            },
+            match requested {
+                Some(q) => format!("; requested at {q}"),
+                None => String::new(),
+            },
+            if said.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", said.join("; "))
+            }
+        );
+        record_draft(ctx, d)?;
+    }
+    if records.len() > super::MAX_ROWS as usize {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "{} records; the first {} were recorded",
+                records.len(),
+                super::MAX_ROWS
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
     }
     Ok(())
 }

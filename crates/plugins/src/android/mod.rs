@@ -80,7 +80,8 @@
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
-//! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds) | — |
+//! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
+//! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
 //! | `com.waze/user.db` ([`crate::waze`], shared with iOS) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | — |
 //! | `packages.xml` ([`packagesxml`], plain XML or ABX) | one per app on the data partition (first installed, last updated, version, uid, installer, initiator); one counting the system image's | — |
@@ -127,6 +128,7 @@ mod gmail;
 mod gms;
 mod groupme;
 mod hinge;
+mod hosts;
 mod hotspot;
 mod imo;
 mod instagram;
@@ -244,6 +246,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("last_boot_time_utc", "device"),
     ("persistent_properties", "device"),
     ("checkpoints-*", "device"),
+    ("history", "device"),
+    ("recovery_history.log", "device"),
+    ("hosts", "device"),
     ("telephony.db", "device"),
     ("accounts*.db", "accounts"),
     ("constellation.db", "device"),
@@ -1006,8 +1011,15 @@ impl Plugin for AndroidPlugin {
                     "/bootstat/",
                     "/shutdown-checkpoints/",
                     "/persistent_properties\"",
+                    "/recovery/history\"",
+                    "/recovery_history.log\"",
                 ],
-                "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties)",
+                "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties), Samsung's recovery history (every factory reset with who asked — remotely by Find My Mobile or Find My Device, or in Settings —, firmware updates, when)",
+            ),
+            e(
+                "hosts file",
+                &["/etc/hosts\""],
+                "names the system's hosts file sends elsewhere than DNS would (an ad blocker, a redirection, a blocked server)",
             ),
             e(
                 "notification history",
@@ -1206,6 +1218,12 @@ impl Plugin for AndroidPlugin {
         }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
+        }
+        if name == "history" {
+            return path.contains("/recovery/").then_some("device");
+        }
+        if name == "hosts" {
+            return path.ends_with("/etc/hosts").then_some("device");
         }
         ARTEFACTS
             .iter()
@@ -1441,6 +1459,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 lifecycle::checkpoints(ctx, l)
             })?;
+        }
+        for l in found.iter().filter(|l| lifecycle::is_recovery_history(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                lifecycle::recovery_history(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| hosts::is_hosts(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || hosts::hosts(ctx, l))?;
         }
         for l in of("telephony.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
@@ -2145,6 +2171,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 .iter()
                 .filter(|l| !unparsed.contains(&artefact_name(&l.tree, &l.path)))
                 .filter(|l| !is_app_dir(&l.path))
+                // generic names searched for one place only: other apps' files of the name are none
+                .filter(|l| match l.name() {
+                    "history" => lifecycle::is_recovery_history(l),
+                    "hosts" => hosts::is_hosts(l),
+                    _ => true,
+                })
                 .cloned()
                 .collect();
             artefact_files(ctx, &parsed)?;

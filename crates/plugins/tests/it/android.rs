@@ -54,6 +54,7 @@ fn demo_android_disk_gives_every_planted_identifier() {
             "apps | 9 installed packages",
             "files | Artefact file efs:/FactoryApp/serial_no",
             "files | Artefact file system:/system/build.prop",
+            "files | Artefact file system:/system/etc/hosts",
             "files | Artefact file userdata:/data/com.android.providers.telephony/databases/telephony.db",
             "files | Artefact file userdata:/system_ce/0/accounts_ce.db",
             "files | Artefact file userdata:/system_de/0/accounts_de.db",

@@ -4,7 +4,11 @@
 //! indicators, written by `tests/fixtures/lifecycle/lifecycle.py`. The generator's record is the
 //! oracle: each record's value is its file's modification time, found as `stat` gives it (UTC);
 //! each shutdown request with who asked, its Unix ms time and its details; a checkpoints file
-//! without a request is noted; the iPhones' erase times found.
+//! without a request is noted; the iPhones' erase times found. Samsung's recovery history (phone A
+//! the older layout with `-` separators, phone B the newer one): each record a factory reset or
+//! firmware update at its local time with who asked and its lines, ALEAPP's sWipehist and
+//! sRecoveryhist's fields; a file without a record noted; phone A's hosts entries but the
+//! defaults; an app's files named `history` and `hosts` neither read nor listed.
 
 use crate::android_support::{generate, has_fact, triage};
 
@@ -87,7 +91,71 @@ fn factory_resets_boots_shutdowns_and_wipes() {
             assert_eq!(ph.times.len(), 1);
         }
     }
-    run.assert_noted("a", &[("checkpoints-2", "Shutdown request from")]);
+    for source in ["a", "b"] {
+        let all = run.all_phenomena(source);
+        let records: Vec<_> = all
+            .iter()
+            .filter(|p| p.title.contains("(Samsung recovery history)"))
+            .collect();
+        let expected = o[source]["recovery"].as_array().unwrap();
+        assert_eq!(records.len(), expected.len(), "{records:#?}");
+        for r in expected {
+            let (kind, time) = (r["kind"].as_str().unwrap(), r["time"].as_str().unwrap());
+            let p = records
+                .iter()
+                .find(|p| p.title == format!("{kind} (Samsung recovery history): {time}"))
+                .unwrap_or_else(|| panic!("{kind} {time}: {records:#?}"));
+            assert_eq!(p.category, "device");
+            let marks: Vec<(&str, masf_graph::TimeEncoding)> = p
+                .times
+                .iter()
+                .map(|t| (p.verified_facts[t.fact].value.as_str(), t.encoding))
+                .collect();
+            let mut want = vec![(time, masf_graph::TimeEncoding::LocalText)];
+            if let Some(q) = r["requested"].as_str() {
+                want.push((q, masf_graph::TimeEncoding::LocalText));
+            }
+            assert_eq!(marks, want, "{p:#?}");
+            assert!(
+                p.interpretation.contains(r["said"].as_str().unwrap()),
+                "{}",
+                p.interpretation
+            );
+            for l in r["lines"].as_array().unwrap() {
+                assert!(has_fact(p, l.as_str().unwrap()), "{l}: {p:#?}");
+            }
+            assert!(!has_fact(p, "left over after the last record"));
+        }
+        let hosts: Vec<_> = all
+            .iter()
+            .filter(|p| p.title.starts_with("Hosts file: "))
+            .collect();
+        let expected = o[source]["hosts"].as_array().unwrap();
+        assert_eq!(hosts.len(), expected.len(), "{hosts:#?}");
+        for h in expected {
+            let (address, host) = (h[0].as_str().unwrap(), h[1].as_str().unwrap());
+            let p = hosts
+                .iter()
+                .find(|p| p.title == format!("Hosts file: {host} is {address}"))
+                .unwrap_or_else(|| panic!("{host}"));
+            for alias in h[2].as_array().unwrap() {
+                assert!(has_fact(p, alias.as_str().unwrap()), "{p:#?}");
+            }
+        }
+        // an app's files of those names are no artefacts: neither read nor listed
+        assert!(!all.iter().any(|p| {
+            p.verified_facts
+                .iter()
+                .any(|f| f.value.contains("com.example.browser"))
+        }),);
+    }
+    run.assert_noted(
+        "a",
+        &[
+            ("checkpoints-2", "Shutdown request from"),
+            ("log/recovery_history.log", "no record"),
+        ],
+    );
     for source in ["c", "d"] {
         let all = run.all_phenomena(source);
         for w in o[source]["wipe"].as_array().unwrap() {

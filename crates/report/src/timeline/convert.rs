@@ -336,6 +336,16 @@ fn naive(value: &str, zone: Option<&SourceZone>) -> Result<Converted, Unconverti
         zone: zone_name.to_string(),
         reason,
     };
+    // a date written with slashes, year first (`2022/01/24 14:11:57`: Samsung's recovery
+    // history): the same civil time with dashes
+    let dashed;
+    let value = if value.as_bytes().get(4) == Some(&b'/') && value.as_bytes().get(7) == Some(&b'/')
+    {
+        dashed = format!("{}-{}-{}", &value[..4], &value[5..7], &value[8..]);
+        dashed.as_str()
+    } else {
+        value
+    };
     let (dt, rest) = match parse_civil(value) {
         Ok(parsed) => parsed,
         // C's ctime/asctime layout (`Wed Jan 15 10:30:00 2024`), as iOS's installation logs
@@ -633,6 +643,23 @@ mod tests {
             "ERR unknown time zone \"Mars/Olympus\"",
         );
     }
+    #[test]
+    fn year_first_local_text_with_slashes() {
+        check(
+            "2022/01/24 14:11:57",
+            TimeEncoding::LocalText,
+            Some("Europe/Zurich"),
+            "2022-01-24T13:11:57Z",
+        );
+        // month and day are still checked
+        check(
+            "2022/13/24 14:11:57",
+            TimeEncoding::LocalText,
+            Some("UTC"),
+            "ERR",
+        );
+    }
+
     #[test]
     fn month_first_local_text() {
         // lockdownd's lines: two-digit year, microseconds, read in the source's zone
