@@ -6,6 +6,7 @@
 //! |---|---|---|
 //! | `contacts` | one per contact | Facebook id, name, normalised name, user name, profile picture URL, e-mail, phone, Messenger user, friendship status, birthday; each a `facebook:<id>` person (`account_id` `facebook:<id>`, `facebook-user:<user name>`, name, e-mail, phone), the row whose id names the store being the device's user (`owner`) |
 //! | `messages` with `attachments`, `attachment_ctas`, `reactions` | one per message | time (Unix ms), sender id and name, direction (the sender is the store's user or not), thread key, text, admin flag, message id; each attachment's title, subtitle, file name, MIME type, URL, link; each reaction and its time; wallet addresses in a text are claims of its writer |
+//! | `messages`' earlier page versions and free space (`sqlite_wal_history`) | one per message deleted or changed since | as a live message: time, sender id and name (from the live `contacts`), direction, thread, text, message id; the status and where it was read; wallet addresses in its text are still its writer's claims |
 //! | `call_log` | one per call | time (Unix ms), duration, direction, video, seen, thread key and its contact's name |
 //!
 //! Columns are taken by name; a table lacking its key columns is noted with their names. The
@@ -66,6 +67,7 @@ pub fn msys(
     }
     let names = contacts(ctx, tree, path, found, &name, uid)?;
     messages(ctx, tree, path, found, &name, uid, &names, &has)?;
+    recovered(ctx, tree, path, found, &name, uid)?;
     if has("call_log") {
         calls(ctx, tree, path, found, &name, uid)?;
     }
@@ -395,6 +397,113 @@ fn messages(
             inv,
             text,
             &format!("Facebook Messenger message {id}"),
+            sent,
+            &format!(
+                "the device's user, who {} it (sender_id {})",
+                if sent { "wrote" } else { "received" },
+                if sent { uid } else { sender }
+            ),
+            other,
+        )?;
+    }
+    Ok(())
+}
+
+/// Messages `messages` no longer shows that the write-ahead log, the file's replaced pages or
+/// its free space still hold (deleted, or an earlier version of an edited or unsent message):
+/// one phenomenon each, the sender named from the live `contacts`.
+fn recovered(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+    name: &str,
+    uid: &str,
+) -> Result<(), RuntimeError> {
+    let Some((inv, t)) = crate::recovered::wal_rows_on(ctx, tree, path, "messages", &[])? else {
+        return Ok(());
+    };
+    let who = match crate::recovered::lookup_sql(&t, "sender_id", "contacts", "id", "id, name") {
+        Some(sql) => crate::identity::query_on(ctx, tree, path, &sql, 10_000)?,
+        None => None,
+    };
+    for row in &t.rows {
+        let sender = t.get(row, "sender_id");
+        let sent = sender == Some(uid);
+        let named = sender.and_then(|s| {
+            let (winv, w) = who.as_ref()?;
+            let r = w.rows.iter().find(|r| w.get(r, "id") == Some(s))?;
+            w.get(r, "name")
+                .filter(|n| !n.is_empty())
+                .map(|n| (winv, n))
+        });
+        let thread = t.get(row, "thread_key").unwrap_or("?");
+        let word = crate::recovered::title_word(t.get(row, "status"));
+        let mut d = Draft::new(
+            "messages",
+            match (sent, named, sender) {
+                (true, _, _) => {
+                    format!("{word} Facebook Messenger message sent in thread {thread} (recovered)")
+                }
+                (false, Some((_, n)), _) => {
+                    format!("{word} Facebook Messenger message from {n} (recovered)")
+                }
+                (false, None, Some(s)) => {
+                    format!("{word} Facebook Messenger message from {s} (recovered)")
+                }
+                (false, None, None) => {
+                    format!("{word} Facebook Messenger message in thread {thread} (recovered)")
+                }
+            },
+        );
+        d.fact(FactType::Path, Some(path), found);
+        d.fact(FactType::Text, t.get(row, "status"), &inv);
+        d.fact(
+            FactType::Identifier,
+            raw(&t, row, "message_id").as_deref(),
+            &inv,
+        );
+        d.fact(FactType::Account, sender, &inv);
+        if let Some((winv, n)) = named {
+            d.fact(FactType::Name, Some(n), winv);
+        }
+        d.fact(FactType::Identifier, t.get(row, "thread_key"), &inv);
+        d.fact(FactType::Text, raw(&t, row, "text").as_deref(), &inv);
+        let time = t.get(row, "timestamp_ms");
+        d.message_time(time, unix_millis(time), sent, &inv);
+        d.interpretation = format!(
+            "messages row {} of {name}: a Facebook Messenger message in thread {thread} {}: {}; timestamp_ms is Unix milliseconds.",
+            crate::recovered::key(&t, row, "rowid"),
+            match (sent, sender) {
+                (true, _) =>
+                    "sent by the device's user (the id the store is named after)".to_string(),
+                (false, Some(s)) => format!("from sender id {s}"),
+                (false, None) => "whose sender is not kept".to_string(),
+            },
+            crate::recovered::provenance(&t, row)
+        );
+        record_draft(ctx, d)?;
+        // a deleted message's wallet addresses are still its writer's claims
+        let (Some(text), Some(sender)) = (t.get(row, "text").filter(|s| !s.is_empty()), sender)
+        else {
+            continue;
+        };
+        let context = context_of(sender, uid);
+        let label = named.map_or(sender, |(_, n)| n);
+        let role = format!("{label}, who sent it (sender_id {sender})");
+        let other = (!sent).then(|| Party {
+            context: &context,
+            label,
+            role: &role,
+        });
+        crate::identity::message_claims(
+            ctx,
+            &inv,
+            text,
+            &format!(
+                "recovered Facebook Messenger message {}",
+                t.get(row, "message_id").unwrap_or("?")
+            ),
             sent,
             &format!(
                 "the device's user, who {} it (sender_id {})",

@@ -18,7 +18,10 @@
 //!   started (the header length after the rowid's surviving tail, or lost with the serial
 //!   types following it, or lost with the first serial type when that column is the
 //!   `INTEGER PRIMARY KEY`, always NULL) and keeping a reading only when every value fits its
-//!   column; its rowid is lost.
+//!   column; its rowid is lost. The four bytes reach the first serial type only when the
+//!   payload length and the rowid took a byte each (a record under 128 bytes, a rowid under
+//!   128); when that column is not the `INTEGER PRIMARY KEY`, its type is not guessed and the
+//!   cell is not carved.
 //! - a cell freed at the start of the cell content area is not made a free block: the area
 //!   just starts after it, and the cell stays whole (payload length and rowid too) in the
 //!   **unallocated** space between the cell pointers and the content.
