@@ -96,6 +96,7 @@ pub mod disk;
 pub mod drafts;
 pub mod extract;
 pub mod firefox;
+pub mod gaps;
 pub mod gchat;
 pub mod identity;
 pub mod ios;

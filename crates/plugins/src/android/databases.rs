@@ -714,7 +714,41 @@ pub fn calls(
     if pages.truncated {
         summarise_rest(ctx, l, "calls", "date", "calls", "call")?;
     }
-    calls_recovered(ctx, l)
+    calls_recovered(ctx, l)?;
+    missing(
+        ctx,
+        l,
+        &crate::gaps::Spec {
+            table: "calls",
+            key: "_id",
+            time: "date",
+            label: "number",
+            sequence: crate::gaps::Sequence::Sqlite,
+            what: ("call", "calls"),
+            category: "calls",
+            encoding: crate::drafts::unix_millis,
+            time_said: "Unix milliseconds",
+            pruned_by: Some(
+                "the call log itself, which deletes its oldest calls past its limit (500 in AOSP's CallLog)",
+            ),
+        },
+        tables.iter().any(|t| t == "sqlite_sequence"),
+    )
+}
+
+/// The gaps in a table's keys ([`crate::gaps`]): rows deleted, their content left or not.
+fn missing(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    spec: &crate::gaps::Spec,
+    sequence: bool,
+) -> Result<(), RuntimeError> {
+    let sql = crate::gaps::sql(spec, sequence);
+    if let Some((inv, t)) = query_on(ctx, &l.tree, &l.path, &sql, crate::gaps::GAPS_MAX)? {
+        let name = artefact_name(&l.tree, &l.path);
+        crate::gaps::record(ctx, spec, &name, &l.path, &l.found, &inv, &t)?;
+    }
+    Ok(())
 }
 
 /// Contacts `data` (and `raw_contacts`) no longer show that earlier page versions hold: one
@@ -1067,7 +1101,24 @@ pub fn sms(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
     if tables.iter().any(|t| t == "threads") && tables.iter().any(|t| t == "canonical_addresses") {
         threads(ctx, l)?;
     }
-    sms_recovered(ctx, l, book)
+    sms_recovered(ctx, l, book)?;
+    missing(
+        ctx,
+        l,
+        &crate::gaps::Spec {
+            table: "sms",
+            key: "_id",
+            time: "date",
+            label: "address",
+            sequence: crate::gaps::Sequence::Sqlite,
+            what: ("SMS", "SMS"),
+            category: "messages",
+            encoding: crate::drafts::unix_millis,
+            time_said: "Unix milliseconds",
+            pruned_by: None,
+        },
+        tables.iter().any(|t| t == "sqlite_sequence"),
+    )
 }
 
 /// What an SMS of `sms.type` is: the title's words and its time's description.

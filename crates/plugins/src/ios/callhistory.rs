@@ -24,7 +24,7 @@ pub fn optional(cols: &BTreeSet<String>, col: &str, alias: &str) -> String {
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(schema) = run.schema(path, &["ZCALLRECORD"])? else {
+    let Some(schema) = run.schema(path, &["ZCALLRECORD", "Z_PRIMARYKEY"])? else {
         return Ok(());
     };
     let required = ["ZADDRESS", "ZDATE", "ZDURATION", "ZORIGINATED", "ZANSWERED"];
@@ -100,7 +100,33 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
             "Last call",
         )?;
     }
-    recovered(run, find, path)
+    recovered(run, find, path)?;
+    // the calls deleted: gaps in Core Data's keys (Z_PRIMARYKEY keeps the largest given out)
+    let spec = crate::gaps::Spec {
+        table: "ZCALLRECORD",
+        key: "Z_PK",
+        time: "ZDATE",
+        label: if cols.contains("ZUNIQUE_ID") {
+            "ZUNIQUE_ID"
+        } else {
+            "Z_PK"
+        },
+        sequence: crate::gaps::Sequence::CoreData("CallRecord"),
+        what: ("call", "calls"),
+        category: "calls",
+        encoding: crate::drafts::apple_seconds,
+        time_said: "Core Data seconds since 2001",
+        pruned_by: None,
+    };
+    let sequence = schema.columns("Z_PRIMARYKEY").contains("Z_MAX");
+    if let Some((inv, t)) = run.query(
+        path,
+        &crate::gaps::sql(&spec, sequence),
+        crate::gaps::GAPS_MAX,
+    )? {
+        crate::gaps::record(run.ctx, &spec, path, path, find, &inv, &t)?;
+    }
+    Ok(())
 }
 
 /// Calls `ZCALLRECORD` no longer shows that earlier page versions hold: one phenomenon each.

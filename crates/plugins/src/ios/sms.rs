@@ -65,7 +65,17 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some(schema) = run.schema(path, &["message", "handle", "chat"])? else {
+    let Some(schema) = run.schema(
+        path,
+        &[
+            "message",
+            "handle",
+            "chat",
+            "sqlite_sequence",
+            "deleted_messages",
+        ],
+    )?
+    else {
         return Ok(());
     };
     let message = [
@@ -240,7 +250,67 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     if attributed {
         archive_check(run, find, path)?;
     }
-    recovered(run, find, path, &pinv, &parties)
+    recovered(run, find, path, &pinv, &parties)?;
+    missing(run, find, path, &schema)
+}
+
+/// The messages deleted that the table's keys and `deleted_messages` still show, their content
+/// gone or not: the gaps in `message`'s ROWIDs (an `AUTOINCREMENT` table: `sqlite_sequence`
+/// keeps the largest ever given out; iLEAPP's `SMS - Missing ROWIDs`), and one phenomenon per
+/// `deleted_messages` row — the GUID of a message Messages deleted, in the order of deletion.
+fn missing(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    path: &str,
+    schema: &super::Schema,
+) -> Result<(), RuntimeError> {
+    let spec = crate::gaps::Spec {
+        table: "message",
+        key: "ROWID",
+        time: "date",
+        label: "guid",
+        sequence: crate::gaps::Sequence::Sqlite,
+        what: ("message", "messages"),
+        category: "messages",
+        encoding: apple_encoding,
+        time_said: "Apple absolute time, seconds or nanoseconds by size",
+        pruned_by: Some("Messages itself when it keeps messages for 30 days or a year only"),
+    };
+    let sequence = schema.columns("sqlite_sequence").contains("seq");
+    if let Some((inv, t)) = run.query(
+        path,
+        &crate::gaps::sql(&spec, sequence),
+        crate::gaps::GAPS_MAX,
+    )? {
+        crate::gaps::record(run.ctx, &spec, path, path, find, &inv, &t)?;
+    }
+    if !schema.columns("deleted_messages").contains("guid") {
+        return Ok(());
+    }
+    let Some(paged) = run.paged(
+        path,
+        "SELECT ROWID AS rowid, guid FROM deleted_messages",
+        "ROWID",
+    )?
+    else {
+        return Ok(());
+    };
+    crate::calls::note_pages_cap(run.ctx, path, &paged, "deleted_messages rows")?;
+    for (inv, t, row) in paged.rows() {
+        let rowid = raw(t, row, "rowid").unwrap_or_default();
+        let Some(guid) = raw(t, row, "guid") else {
+            continue;
+        };
+        let mut d = Draft::new("messages", format!("Deleted message {guid}"));
+        d.fact(FactType::Path, Some(path), find);
+        d.fact(FactType::Identifier, Some(&guid), inv);
+        d.fact(FactType::Identifier, Some(&rowid), inv);
+        d.interpretation = format!(
+            "deleted_messages row {rowid} of {path}: Messages keeps there the GUID of a message it deleted, {guid}; the rows are numbered in the order of the deletions. The message's content is not kept in this table; a recovered message of that GUID, if any, is recorded apart."
+        );
+        run.record(d)?;
+    }
+    Ok(())
 }
 
 /// Messages the table no longer shows that earlier page versions hold (deleted, or edited

@@ -345,6 +345,10 @@ fn plaso_databases() {
             "Missed call from 5404561685 (0 s) | 5404561685 / 1383772636690 / 0 / Barney | Missed call=1383772636690".to_string(),
             "Outgoing call to 5404561685 (126 s) | 5404561685 / 1383772733283 / 126 / Barney | Outgoing call started=1383772733283".to_string(),
             "Incoming call from 5404561685 (639 s) | 5404561685 / 1383782616690 / 639 / Barney | Incoming call started=1383782616690".to_string(),
+            // the call log's keys: 713 calls before the first left (the oldest pruned or deleted),
+            // one between the two last
+            "713 calls missing before _id 714 | 713 / 714 / 5404561685 / 1383772636690 | First call after the missing calls=1383772636690".to_string(),
+            "1 call missing between _id 715 and 717 | 1 / 715 / 717 / 5404561685 / 5404561685 / 1383772733283 / 1383782616690 | Last call before the missing calls=1383772733283, First call after the missing calls=1383782616690".to_string(),
             format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383065788038 / Yo Fred this is my new number. | {sent}=1383065788038"),
             format!("SMS sent to 1 555-521-5554 | 1 555-521-5554 / 1383066235964 / Did you get my message? | {sent}=1383066235964"),
             format!("SMS received from 15555215554 | 15555215554 / 1383066341303 / 1383066340000 / What message? | {recv}=1383066341303, {sent}=1383066340000"),

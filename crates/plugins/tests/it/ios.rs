@@ -485,7 +485,12 @@ fn ios_plaso_imessage_accounts_and_commcenter() {
         &copy,
         "SELECT guid, date, is_from_me FROM message ORDER BY ROWID",
     );
-    let all = o.category("messages");
+    // (the 226 messages deleted after ROWID 10 and their GUIDs: tests/it/gaps.rs)
+    let all: Vec<_> = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| !p.title.starts_with("Deleted message ") && !p.title.contains(" missing "))
+        .collect();
     let (changed, msgs): (Vec<_>, Vec<_>) = all
         .into_iter()
         .partition(|p| p.title.starts_with("Message ROWID "));
@@ -572,7 +577,11 @@ fn messages_whose_text_is_only_in_the_attributed_body_are_read() {
         .expect("query")
         .map(|r| r.expect("row"))
         .collect();
-    let msgs = o.category("messages");
+    let msgs: Vec<_> = o
+        .category("messages")
+        .into_iter()
+        .filter(|p| !p.title.starts_with("Deleted message ") && !p.title.contains(" missing "))
+        .collect();
     assert_eq!(msgs.len(), 10);
     for (i, (guid, blob)) in rows.iter().enumerate() {
         let p = msgs.iter().find(|p| has(p, guid)).expect("message found");

@@ -485,6 +485,26 @@ fn deleted_calls_come_back_from_the_log_on_two_iphones() {
             }
         }
     }
+    // the deleted calls leave gaps in Core Data's keys too (plugins::gaps)
+    for (source, title) in [
+        ("a", &["1 call missing after Z_PK 1"][..]),
+        // (the schema's Z_PRIMARYKEY says 5 keys were given out to its 4 calls)
+        (
+            "b",
+            &[
+                "2 calls missing between Z_PK 1 and 4",
+                "1 call missing after Z_PK 4",
+            ][..],
+        ),
+    ] {
+        let all = run.all_phenomena(source);
+        let gaps: Vec<&str> = all
+            .iter()
+            .filter(|p| p.title.contains(" missing "))
+            .map(|p| p.title.as_str())
+            .collect();
+        assert_eq!(gaps, title, "{source}");
+    }
 }
 
 /// Android call logs (`android::databases::calls`): plaso's real `contacts2.db` (its `calls`, as
