@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, `OSAnalytics.Hardware.Reliability` (the hardware), `Discoverability.Signals` (signal, value, payload, context id), `Siri.Remembers.AudioHistory` (app, intent class and UUID, media id, the item's id and JSON attributes: title, artist, kind; when it played, Unix seconds), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`, `media`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -763,6 +763,46 @@ const SIMPLE: &[Simple] = &[
             raw_field(&["3"], "presentation (as stored)"),
         ],
         times: &[],
+    },
+    // iLEAPP's biomeHardware, biomeDiscoverabilitySignals and biomeSiriRemembersAudioHistory
+    Simple {
+        folder: "OSAnalytics.Hardware.Reliability",
+        category: "device",
+        title: "Hardware reliability record: {1}",
+        what: "a record of the OS analytics' hardware reliability stream",
+        state: None,
+        fields: &[field(&["1"], FactType::Text, "hardware")],
+        times: &[],
+    },
+    Simple {
+        folder: "Discoverability.Signals",
+        category: "apps",
+        title: "Discoverability signal {1}",
+        what: "a signal the system's feature discoverability (its tips) recorded",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Text, "signal"),
+            field(&["2"], FactType::Text, "value"),
+            field(&["4"], FactType::Text, "payload"),
+            raw_field(&["3", "13"], "context id (as stored)"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "Siri.Remembers.AudioHistory",
+        category: "media",
+        title: "Audio played through Siri in {1.4}",
+        what: "audio the user had Siri play, as Siri remembers it (the app, the intent, the media item; its title, artist and kind are the JSON attributes of the item)",
+        state: None,
+        fields: &[
+            field(&["1", "4"], FactType::Identifier, "app"),
+            field(&["1", "2"], FactType::Text, "intent class"),
+            field(&["1", "1"], FactType::Identifier, "intent UUID"),
+            field(&["1", "12"], FactType::Identifier, "media id"),
+            field(&["2", "2", "1"], FactType::Identifier, "item id"),
+            field(&["2", "2", "4"], FactType::Text, "item attributes"),
+        ],
+        times: &[(&["1", "8"], Epoch::Unix, "Audio played through Siri")],
     },
     Simple {
         folder: "Autonaming.Messages.MessageIds",
