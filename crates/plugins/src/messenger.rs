@@ -398,11 +398,7 @@ fn messages(
             text,
             &format!("Facebook Messenger message {id}"),
             sent,
-            &format!(
-                "the device's user, who {} it (sender_id {})",
-                if sent { "wrote" } else { "received" },
-                if sent { uid } else { sender }
-            ),
+            &owner_role(sent, uid, sender),
             other,
         )?;
     }
@@ -505,15 +501,20 @@ fn recovered(
                 t.get(row, "message_id").unwrap_or("?")
             ),
             sent,
-            &format!(
-                "the device's user, who {} it (sender_id {})",
-                if sent { "wrote" } else { "received" },
-                if sent { uid } else { sender }
-            ),
+            &owner_role(sent, uid, sender),
             other,
         )?;
     }
     Ok(())
+}
+
+/// The device's user's part in a message, for its wallet claims.
+fn owner_role(sent: bool, uid: &str, sender: &str) -> String {
+    format!(
+        "the device's user, who {} it (sender_id {})",
+        if sent { "wrote" } else { "received" },
+        if sent { uid } else { sender }
+    )
 }
 
 /// The call log.

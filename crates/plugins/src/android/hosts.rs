@@ -6,12 +6,10 @@
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
-use serde_json::json;
 
 use super::Located;
-use crate::calls::call_or_note;
 use crate::drafts::{Draft, record_draft};
-use crate::identity::{args_on, artefact_name};
+use crate::identity::artefact_name;
 
 /// Whether `l` is the system's hosts file (`/system/etc/hosts`).
 pub fn is_hosts(l: &Located) -> bool {
@@ -24,13 +22,7 @@ pub fn is_hosts(l: &Located) -> bool {
 /// blocked update server. Comments left out.
 pub fn hosts(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_text",
-        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
-    )?
-    else {
+    let Some(inv) = super::files::read(ctx, l)? else {
         return Ok(());
     };
     let mut entries = 0usize;

@@ -97,13 +97,7 @@ pub fn bootstat(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 /// One shutdown checkpoints file: each request with the lines that follow it.
 pub fn checkpoints(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_text",
-        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
-    )?
-    else {
+    let Some(inv) = super::files::read(ctx, l)? else {
         return Ok(());
     };
     let text = &inv.output.text;
@@ -297,13 +291,7 @@ struct RecoveryRecord<'a> {
 /// the device's local time, as written.
 pub fn recovery_history(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = call_or_note(
-        ctx,
-        &name,
-        "read_text",
-        args_on(&l.tree, json!({"path": l.path, "length": 1 << 20})),
-    )?
-    else {
+    let Some(inv) = super::files::read(ctx, l)? else {
         return Ok(());
     };
     let mut records: Vec<RecoveryRecord<'_>> = Vec::new();

@@ -119,14 +119,7 @@ ZORIGINATED AS originated, ZANSWERED AS answered, {}, {}, {} FROM ZCALLRECORD",
         pruned_by: None,
     };
     let sequence = schema.columns("Z_PRIMARYKEY").contains("Z_MAX");
-    if let Some((inv, t)) = run.query(
-        path,
-        &crate::gaps::sql(&spec, sequence),
-        crate::gaps::GAPS_MAX,
-    )? {
-        crate::gaps::record(run.ctx, &spec, path, path, find, &inv, &t)?;
-    }
-    Ok(())
+    run.gaps(find, path, &spec, sequence)
 }
 
 /// Calls `ZCALLRECORD` no longer shows that earlier page versions hold: one phenomenon each.

@@ -80,6 +80,15 @@ impl Names {
     }
 }
 
+/// What [`Names::recorded_by`] found, as an interpretation's last clause (empty when nothing).
+pub(super) fn recorded_said(from: &[String]) -> String {
+    if from.is_empty() {
+        String::new()
+    } else {
+        format!("; recorded by {} (healthdb.sqlite)", from.join(", "))
+    }
+}
+
 /// The folder of a database.
 fn folder(path: &str) -> &str {
     path.rsplit_once('/').map(|(d, _)| d).unwrap_or(path)
@@ -657,11 +666,7 @@ fn workouts(
                 _ => "",
             },
             said.join("; "),
-            if from.is_empty() {
-                String::new()
-            } else {
-                format!("; recorded by {} (healthdb.sqlite)", from.join(", "))
-            }
+            recorded_said(&from)
         );
         run.record(d)?;
     }

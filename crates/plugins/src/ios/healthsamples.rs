@@ -333,11 +333,7 @@ fn samples(
                 format!(" (stored in {})", kind.unit)
             },
             said.join("; "),
-            if from.is_empty() {
-                String::new()
-            } else {
-                format!("; recorded by {} (healthdb.sqlite)", from.join(", "))
-            }
+            super::health::recorded_said(&from)
         );
         run.record(d)?;
     }

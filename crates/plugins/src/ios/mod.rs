@@ -2348,6 +2348,22 @@ impl<'c, 's> Run<'c, 's> {
         }
     }
 
+    /// The gaps in a table's keys ([`crate::gaps`]) of the database at `path`, recorded
+    /// (`sequence`: whether the database has the table keeping the largest key given out).
+    pub fn gaps(
+        &self,
+        find: &Invoked,
+        path: &str,
+        spec: &crate::gaps::Spec,
+        sequence: bool,
+    ) -> Result<(), RuntimeError> {
+        let sql = crate::gaps::sql(spec, sequence);
+        if let Some((inv, t)) = self.query(path, &sql, crate::gaps::GAPS_MAX)? {
+            crate::gaps::record(self.ctx, spec, path, path, find, &inv, &t)?;
+        }
+        Ok(())
+    }
+
     /// The columns of `tables` in the database at `path` (one `sqlite_query` over
     /// `pragma_table_info`); `None` when the database cannot be read (noted as unparsed).
     pub fn schema(&self, path: &str, tables: &[&str]) -> Result<Option<Schema>, RuntimeError> {

@@ -277,13 +277,7 @@ fn missing(
         pruned_by: Some("Messages itself when it keeps messages for 30 days or a year only"),
     };
     let sequence = schema.columns("sqlite_sequence").contains("seq");
-    if let Some((inv, t)) = run.query(
-        path,
-        &crate::gaps::sql(&spec, sequence),
-        crate::gaps::GAPS_MAX,
-    )? {
-        crate::gaps::record(run.ctx, &spec, path, path, find, &inv, &t)?;
-    }
+    run.gaps(find, path, &spec, sequence)?;
     if !schema.columns("deleted_messages").contains("guid") {
         return Ok(());
     }
