@@ -81,6 +81,7 @@
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
+//! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
 //! | `com.waze/user.db` ([`crate::waze`], shared with iOS) | one per place, recent destination, saved place (home, work …), shared place, planned drive, each with its place's address and coordinates | — |
@@ -162,6 +163,7 @@ mod simplex;
 mod skout;
 mod skype;
 mod slack;
+mod smartthings;
 mod snapchat;
 mod system;
 mod teams;
@@ -282,6 +284,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("account_manager", "accounts"),
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
+    ("QcDB.db", "device"),
     ("SkypeTeams.db", "messages"),
     ("a", "messages"),
     ("dynamite.db", "messages"),
@@ -1015,6 +1018,11 @@ impl Plugin for AndroidPlugin {
                     "/recovery_history.log\"",
                 ],
                 "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties), Samsung's recovery history (every factory reset with who asked — remotely by Find My Mobile or Find My Device, or in Settings —, firmware updates, when)",
+            ),
+            e(
+                "Samsung SmartThings QcDB.db",
+                &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
+                "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
             ),
             e(
                 "hosts file",
@@ -2115,6 +2123,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| bumble::is_settings(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 bumble::settings(ctx, l)
+            })?;
+        }
+        for l in of("QcDB.db")
+            .into_iter()
+            .filter(|l| smartthings::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                smartthings::triage(ctx, l)
             })?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {

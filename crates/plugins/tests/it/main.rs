@@ -119,6 +119,7 @@ mod skout;
 mod skype;
 mod slack;
 mod slack_ios;
+mod smartthings;
 mod snapchat;
 mod snapshots;
 mod tcc;
