@@ -81,6 +81,7 @@
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
+//! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -125,6 +126,7 @@ mod duo;
 mod fairemail;
 mod fbthreads;
 mod files;
+mod fit;
 mod gmail;
 mod gms;
 mod groupme;
@@ -285,6 +287,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
+    ("fitness.db.*", "health"),
     ("SkypeTeams.db", "messages"),
     ("a", "messages"),
     ("dynamite.db", "messages"),
@@ -1018,6 +1021,11 @@ impl Plugin for AndroidPlugin {
                     "/recovery_history.log\"",
                 ],
                 "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties), Samsung's recovery history (every factory reset with who asked — remotely by Find My Mobile or Find My Device, or in Settings —, firmware updates, when)",
+            ),
+            e(
+                "Google Fit fitness.db",
+                &["/com.google.android.gms/databases/fitness.db."],
+                "Google Fit's sessions (walking, running, biking, sleeping: start, end, the app that recorded them) and the Google account they belong to",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -2125,6 +2133,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 bumble::settings(ctx, l)
             })?;
         }
+        for l in found.iter().filter(|l| fit::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || fit::triage(ctx, l))?;
+        }
         for l in of("QcDB.db")
             .into_iter()
             .filter(|l| smartthings::is_store(l))
@@ -2191,6 +2202,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 .filter(|l| match l.name() {
                     "history" => lifecycle::is_recovery_history(l),
                     "hosts" => hosts::is_hosts(l),
+                    n if n.starts_with("fitness.db.") => fit::is_store(l),
                     _ => true,
                 })
                 .cloned()

@@ -42,6 +42,7 @@ mod fairemail;
 mod fbthreads;
 mod findmy;
 mod firefox;
+mod fit;
 mod gaps;
 mod gchat;
 mod gmail_android;
