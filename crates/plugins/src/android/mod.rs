@@ -81,6 +81,7 @@
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
+//! | Samsung weather widget `com.sec.android.daemonapp/databases/WeatherClock` ([`weatherclock`]) | one per `TABLE_WEATHER_INFO` row (city, state, country, time zone, conditions, provider, every other `COL_WEATHER_*` column, observed, updated, sunrise and sunset in Unix ms) | — |
 //! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
@@ -180,6 +181,7 @@ mod tusky;
 mod usagestats;
 mod users;
 mod vibermsg;
+mod weatherclock;
 mod wechat;
 mod wellbeing;
 mod whatsapp;
@@ -288,6 +290,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("fitness.db.*", "health"),
+    ("WeatherClock", "locations"),
     ("SkypeTeams.db", "messages"),
     ("a", "messages"),
     ("dynamite.db", "messages"),
@@ -1021,6 +1024,11 @@ impl Plugin for AndroidPlugin {
                     "/recovery_history.log\"",
                 ],
                 "when the device was last reset to its factory state and last booted (bootstat), each shutdown or reboot request with who asked, the boot reasons with their times and the properties kept across boots (persistent_properties), Samsung's recovery history (every factory reset with who asked — remotely by Find My Mobile or Find My Device, or in Settings —, firmware updates, when)",
+            ),
+            e(
+                "Samsung WeatherClock",
+                &["/com.sec.android.daemonapp/databases/WeatherClock\""],
+                "the places Samsung's weather widget showed (the phone's current location as it moved, the cities added): city, state, country, time zone, conditions, when",
             ),
             e(
                 "Google Fit fitness.db",
@@ -2131,6 +2139,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| bumble::is_settings(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 bumble::settings(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| weatherclock::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                weatherclock::triage(ctx, l)
             })?;
         }
         for l in found.iter().filter(|l| fit::is_store(l)) {

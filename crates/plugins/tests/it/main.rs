@@ -147,6 +147,7 @@ mod wallet_apps;
 mod wallets;
 mod wallets_mobile;
 mod waze;
+mod weatherclock;
 mod wellbeing;
 mod whatsapp_android;
 mod who;
