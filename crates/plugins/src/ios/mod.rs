@@ -43,6 +43,7 @@
 //! | routined `Cache.sqlite`, `Local.sqlite`, `Cloud-V2.sqlite` | [`routined`] | one per cached location fix, per significant-location visit, per trip (origin and destination visits, motion), per learned place (name, category, coordinates, address, the user's label), per location of interest, per parked-car event; iCloud's synced copy said as such | — |
 //! | `com.apple.Maps.plist`, `group.com.apple.Maps.plist` | [`mapsprefs`] | one per last map camera position (`__internal__LastActivityCamera`, `MapsActivity` protocol buffers: latitude, longitude, the other values as stored) | — |
 //! | CoreAccessories `acc_analytics_accessoryd_v3.db`, `acc_analytics_UserEventAgent_v3.db` | [`accessories`] | one per `all_events` row: every key and value of its property list, the event time, a Lightning cable's kind | — |
+//! | Clock `com.apple.mobiletimerd.plist`, `com.apple.mobiletimer.plist` | [`clock`] | one per alarm (title, time, repeat days, enabled, sound, fire, dismissed and modified dates), timer, stopwatch, and world clock city (name, country, time zone, coordinates) | — |
 //! | locationd `cache.plist` | [`carconnection`] | one per plist with the last car connection (start and end, Cocoa seconds; type) and the calibration identifier | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
 //! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
@@ -147,6 +148,7 @@ pub mod carconnection;
 pub mod cashapp;
 pub mod chatgpt;
 pub mod claude;
+pub mod clock;
 pub mod clouddocs;
 pub mod cloudkit;
 pub mod clubhouse;
@@ -462,6 +464,7 @@ impl Plugin for Ios {
         ctx.artefact("Apple Maps preferences", || mapsprefs::triage(&run))?;
         ctx.artefact("locationd car connection", || carconnection::triage(&run))?;
         ctx.artefact("CoreAccessories analytics", || accessories::triage(&run))?;
+        ctx.artefact("Clock alarms and world clock", || clock::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1583,6 +1586,14 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "accessories and cables connected (headphones, chargers, cars, HDMI adapters) with the time of each event",
         ),
+        entry(
+            "Clock alarms and world clock",
+            &[
+                "/com.apple.mobiletimerd.plist\"",
+                "/com.apple.mobiletimer.plist\"",
+            ],
+            "alarms (time, repeat days, when last dismissed: someone's hand on the phone), timers, stopwatches, the cities of the world clock",
+        ),
     ]
 }
 
@@ -1660,6 +1671,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "com.apple.Maps.plist" | "group.com.apple.Maps.plist" => "locations",
         "cache.plist" if path.contains("/locationd/") => "device",
         "acc_analytics_accessoryd_v3.db" | "acc_analytics_UserEventAgent_v3.db" => "device",
+        "com.apple.mobiletimerd.plist" => "device",
+        "com.apple.mobiletimer.plist" => "locations",
         _ if path.contains("/dhcpclient/leases/") => "wifi",
         "CallHistory.storedata" | "CallHistory.sqlite" => "calls",
         "voicemail.db" => "calls",
@@ -1827,6 +1840,8 @@ const SEARCHED: &[&str] = &[
     "cache.plist",
     "acc_analytics_accessoryd_v3.db",
     "acc_analytics_UserEventAgent_v3.db",
+    "com.apple.mobiletimerd.plist",
+    "com.apple.mobiletimer.plist",
     "com.groupme.iphone-app.plist",
     "dynamic-lexicon.dat",
     "en*.plist",

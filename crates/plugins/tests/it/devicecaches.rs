@@ -5,7 +5,9 @@
 //! one with XML plists). The generator's record is the oracle, as iLEAPP's
 //! appleMapsApplication, appleMapsGroup, iCloudWifi and carCD read the same keys and fields:
 //! every camera position with its other values, every synced network with each field, the
-//! connection's two times and type, every CoreAccessories event (iLEAPP's
+//! connection's two times and type, every Clock alarm (repeat days, dismissal), timer,
+//! stopwatch and world clock city (iLEAPP's alarms, appleTimers, appleStopwatch,
+//! appleWorldClock), every CoreAccessories event (iLEAPP's
 //! get_coreAccessories and get_coreAccessoriesUserEvent) with each value, its time in the
 //! encoding it was written in and a Lightning cable's kind; a launch daemon's
 //! `com.apple.wifid.plist` and an app's own `cache.plist` are passed over, and a MapsActivity
@@ -141,6 +143,54 @@ fn maps_camera_synced_wifi_and_car_connection_on_two_iphones() {
                 .iter()
                 .any(|(_, v)| v.contains("GX7KQ2LMN0P1"))
         );
+
+        // the Clock app: alarms, timers, stopwatches, world clock cities
+        for (key, prefix) in [
+            ("alarms", "Alarm "),
+            ("timers", "Timer "),
+            ("stopwatches", "Stopwatch"),
+            ("cities", "World clock city "),
+        ] {
+            let found: Vec<_> = all.iter().filter(|p| p.title.starts_with(prefix)).collect();
+            let expected = o[key].as_array().unwrap();
+            assert_eq!(found.len(), expected.len(), "{key}: {found:#?}");
+            for e in expected {
+                let p = match key {
+                    "stopwatches" => found[0],
+                    "cities" => found
+                        .iter()
+                        .find(|p| p.title == format!("World clock city {}", e[0].as_str().unwrap()))
+                        .unwrap(),
+                    _ => found
+                        .iter()
+                        .find(|p| p.title == e[0].as_str().unwrap())
+                        .unwrap_or_else(|| panic!("{e}: {found:#?}")),
+                };
+                let facts = match key {
+                    "stopwatches" => vec![e[0].clone()],
+                    _ => e[1].as_array().unwrap().clone(),
+                };
+                for f in facts {
+                    assert!(has_fact(p, f.as_str().unwrap()), "{f}: {p:#?}");
+                }
+                match key {
+                    "alarms" => {
+                        assert!(
+                            p.interpretation
+                                .contains(&format!("repeats {}", e[2].as_str().unwrap())),
+                            "{}",
+                            p.interpretation
+                        );
+                        assert_eq!(p.times.len() as u64, e[3].as_u64().unwrap(), "{p:#?}");
+                    }
+                    "timers" => assert_eq!(p.times.len() as u64, e[2].as_u64().unwrap()),
+                    "stopwatches" => {
+                        assert!(p.interpretation.contains(e[1].as_str().unwrap()))
+                    }
+                    _ => assert_eq!(p.category, "locations"),
+                }
+            }
+        }
 
         let car: Vec<_> = all
             .iter()

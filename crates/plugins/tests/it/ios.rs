@@ -1139,6 +1139,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Apple Maps preferences", false),
             ("locationd car connection", false),
             ("CoreAccessories analytics", false),
+            ("Clock alarms and world clock", false),
         ]
     );
     for (path, cat) in [
