@@ -12,7 +12,9 @@
 //! (coordinates in range), and neither message holds a time: one `locations` phenomenon per
 //! position, said to be where the map was shown, not where the device was. The other fields of
 //! the camera message (3 and 5 doubles, 4 a fixed64: altitude, heading or pitch, undocumented)
-//! are kept as stored. A position out of range, or data that is no message, is noted.
+//! are kept as stored; the plist's modification time, as the file listing gives it, is put on
+//! the timeline as the latest the camera can have been saved. A position out of range, or data
+//! that is no message, is noted.
 
 use masf_agents::RuntimeError;
 use masf_graph::FactType;
@@ -121,8 +123,18 @@ fn record(
         d.fact(FactType::Text, Some(v), inv);
         said.push(format!("field {n} {v}"));
     }
+    // the plist's modification time as the listing gives it: the camera was saved no later
+    let (entries, _) = crate::tree::parse_listing(&find.output.text);
+    let written = entries
+        .iter()
+        .find(|e| e.path == path)
+        .and_then(|e| e.times.iter().find(|(role, _)| role == "modified"))
+        .and_then(|(role, raw)| crate::tree::time_mark(role, raw).map(|(enc, _)| (raw, enc)));
+    if let Some((raw, enc)) = written {
+        d.time(Some(raw), Some(enc), "Maps preferences last written", find);
+    }
     d.interpretation = format!(
-        "{path} keeps in {key} {what}: latitude {lat}, longitude {lon}{}. It is where the map was shown when Maps was last used (a place looked at, searched or navigated to, or the device's own position), not a recorded position of the device, and it carries no time: the plist's modification time bounds it.",
+        "{path} keeps in {key} {what}: latitude {lat}, longitude {lon}{}. It is where the map was shown when Maps was last used (a place looked at, searched or navigated to, or the device's own position), not a recorded position of the device, and it carries no time: {}.",
         if said.is_empty() {
             String::new()
         } else {
@@ -130,6 +142,12 @@ fn record(
                 " (its other values as stored, meaning undocumented: {})",
                 said.join(", ")
             )
+        },
+        match written {
+            Some((raw, _)) => format!(
+                "the plist was last written {raw} (its modification time in the listing), so the camera was saved no later"
+            ),
+            None => "the listing keeps no modification time for the plist to bound it".to_string(),
         }
     );
     run.record(d)

@@ -66,7 +66,13 @@ fn maps_camera_synced_wifi_and_car_connection_on_two_iphones() {
             for other in c[2].as_array().unwrap() {
                 assert!(has_fact(p, other.as_str().unwrap()), "{other}: {p:#?}");
             }
-            assert!(p.times.is_empty(), "the camera has no time: {p:#?}");
+            // the camera has no time of its own: the plist's modification time bounds it
+            assert_eq!(p.times.len(), 1, "{p:#?}");
+            assert_eq!(p.times[0].description, "Maps preferences last written");
+            assert!(
+                p.interpretation
+                    .contains("so the camera was saved no later")
+            );
             assert!(
                 p.interpretation
                     .contains("not a recorded position of the device")
