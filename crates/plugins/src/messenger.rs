@@ -342,16 +342,7 @@ fn messages(
         d.fact(FactType::Identifier, Some(thread), inv);
         d.fact(FactType::Text, raw(t, row, "text").as_deref(), inv);
         let time = t.get(row, "time");
-        d.time(
-            time,
-            unix_millis(time),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            inv,
-        );
+        d.message_time(time, unix_millis(time), sent, inv);
         let e = extras.get(id);
         if let Some(e) = e {
             for (ft, v, at) in &e.facts {

@@ -240,14 +240,7 @@ m.ZBODY AS body, m.ZUSER AS user, u.ZUSERNAME AS username, u.ZDISPLAYNAME AS dis
 /// Messages `ZKIKMESSAGE` no longer shows that earlier page versions hold (deleted since the
 /// last checkpoint, or changed): one phenomenon each, the user named from the live `ZKIKUSER`.
 fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZKIKMESSAGE",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZKIKMESSAGE", &[])? else {
         return Ok(());
     };
     let users = match crate::recovered::lookup_sql(

@@ -161,16 +161,7 @@ LEFT JOIN ZUSER s ON s.Z_PK = m.ZSENDER",
             inv,
         );
         let ts = raw(t, row, "ts");
-        d.time(
-            ts.as_deref(),
-            line_time(ts.as_deref()),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            inv,
-        );
+        d.message_time(ts.as_deref(), line_time(ts.as_deref()), sent, inv);
         d.interpretation = format!(
             "ZMESSAGE Z_PK {pk} of {where_}: a LINE message {} in the chat {} (ZCHAT ZTYPE {}); ZTIMESTAMP is Unix milliseconds.",
             if sent {
@@ -221,14 +212,7 @@ LEFT JOIN ZUSER s ON s.Z_PK = m.ZSENDER",
 
 /// Messages of `ZMESSAGE` that only earlier page versions or the free space hold.
 fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZMESSAGE",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZMESSAGE", &[])? else {
         return Ok(());
     };
     let lookup = |col: &str, table: &str, names: &str| -> Result<_, RuntimeError> {
@@ -280,16 +264,7 @@ fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtim
         d.fact(FactType::Text, raw(&t, row, "ZTEXT").as_deref(), &inv);
         d.fact(FactType::Identifier, raw(&t, row, "ZID").as_deref(), &inv);
         let ts = raw(&t, row, "ZTIMESTAMP");
-        d.time(
-            ts.as_deref(),
-            line_time(ts.as_deref()),
-            if sent {
-                "Message sent"
-            } else {
-                "Message received"
-            },
-            &inv,
-        );
+        d.message_time(ts.as_deref(), line_time(ts.as_deref()), sent, &inv);
         d.interpretation = format!(
             "ZMESSAGE Z_PK {pk} of {where_}: a LINE message {} in the chat {}: {}; ZTIMESTAMP is Unix milliseconds.",
             if sent {

@@ -2363,6 +2363,24 @@ impl<'c, 's> Run<'c, 's> {
         }
     }
 
+    /// The rows of `table` of the database at `path` that only its log, replaced pages or free
+    /// space hold ([`crate::recovered::wal_rows`], with `sqlite_wal_history`'s boolean
+    /// `options`).
+    pub fn wal_rows(
+        &self,
+        path: &str,
+        table: &str,
+        options: &[&str],
+    ) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+        crate::recovered::wal_rows(
+            self.ctx,
+            path,
+            serde_json::json!({"path": path}),
+            table,
+            options,
+        )
+    }
+
     /// The gaps in a table's keys ([`crate::gaps`]) of the database at `path`, recorded
     /// (`sequence`: whether the database has the table keeping the largest key given out).
     pub fn gaps(

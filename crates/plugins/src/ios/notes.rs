@@ -235,14 +235,7 @@ fn recovered(
     path: &str,
     cols: &BTreeSet<String>,
 ) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZICNOTEDATA",
-        &["protobuf"],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZICNOTEDATA", &["protobuf"])? else {
         return Ok(());
     };
     let notes = crate::recovered::ids(&t, "ZNOTE");

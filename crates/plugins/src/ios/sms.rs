@@ -316,14 +316,7 @@ fn recovered(
     pinv: &Invoked,
     parties: &crate::outputs::Table,
 ) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "message",
-        &["typedstream_text"],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "message", &["typedstream_text"])? else {
         return Ok(());
     };
     let handles: std::collections::HashMap<&str, String> = parties

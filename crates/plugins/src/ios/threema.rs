@@ -404,14 +404,7 @@ FROM ZMESSAGE m LEFT JOIN ZCONVERSATION conv ON conv.Z_PK = m.ZCONVERSATION{cont
 /// (`sqlite_wal_history`): text, caption, file name, time, direction (`ZISOWN`), and the
 /// sender's Threema ID and name from the live `ZCONTACT`.
 fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZMESSAGE",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZMESSAGE", &[])? else {
         return Ok(());
     };
     let contacts = match crate::recovered::lookup_sql(

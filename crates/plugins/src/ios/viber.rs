@@ -495,14 +495,7 @@ fn messages(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), Runtime
 
 /// Messages of `ZVIBERMESSAGE` that only earlier page versions or the free space hold.
 fn recovered(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZVIBERMESSAGE",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZVIBERMESSAGE", &[])? else {
         return Ok(());
     };
     let lookup = |col: &str, table: &str, name: &str| -> Result<_, RuntimeError> {

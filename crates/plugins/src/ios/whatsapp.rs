@@ -364,14 +364,7 @@ fn recovered(
     path: &str,
     sessions: Option<&(Invoked, crate::outputs::Table)>,
 ) -> Result<(), RuntimeError> {
-    let Some((inv, t)) = crate::recovered::wal_rows(
-        run.ctx,
-        path,
-        serde_json::json!({"path": path}),
-        "ZWAMESSAGE",
-        &[],
-    )?
-    else {
+    let Some((inv, t)) = run.wal_rows(path, "ZWAMESSAGE", &[])? else {
         return Ok(());
     };
     for row in &t.rows {

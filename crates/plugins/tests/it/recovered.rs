@@ -107,6 +107,60 @@ fn change_free(
     serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
 }
 
+/// A store two iPhones each hold at `rel`, changed by [`change`] on phone `a` (in WAL mode:
+/// `delete`d rows, an `edit`ed one) and by [`change_free`] on phone `b` (`delete_free`d rows
+/// left only in the free space); both triaged in `zone` with no rejection. The two oracles and
+/// the run.
+struct OnTwoIphones<'a> {
+    rel: &'a str,
+    table: &'a str,
+    key: &'a str,
+    column: &'a str,
+    zone: (&'a str, &'a str),
+}
+
+impl OnTwoIphones<'_> {
+    fn changed(
+        &self,
+        tmp: &std::path::Path,
+        (from_a, delete, edit): (&std::path::Path, &str, &str),
+        (from_b, delete_free): (&std::path::Path, &str),
+    ) -> (
+        serde_json::Value,
+        serde_json::Value,
+        crate::android_support::Run,
+    ) {
+        let (a, b) = (tmp.join("a"), tmp.join("b"));
+        let oa = change(
+            from_a,
+            &a.join(self.rel),
+            &tmp.join("a.json"),
+            self.table,
+            self.key,
+            delete,
+            edit,
+            self.column,
+        );
+        let ob = change_free(
+            from_b,
+            &b.join(self.rel),
+            &tmp.join("b.json"),
+            self.table,
+            self.key,
+            delete_free,
+            "0",
+            self.column,
+        );
+        for root in [&a, &b] {
+            std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
+        }
+        let (tz, region) = self.zone;
+        let run = triage(&[("a", &a, tz, Some(region)), ("b", &b, tz, Some(region))]);
+        assert_eq!(run.rejections(), Vec::<String>::new());
+        (oa, ob, run)
+    }
+}
+
 #[test]
 fn deleted_and_edited_messages_come_back_from_the_log_on_two_iphones() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1351,35 +1405,14 @@ fn deleted_viber_messages_come_back_from_the_log_and_free_space_on_two_iphones()
     let tmp = tempfile::tempdir().unwrap();
     let rel = "private/var/mobile/Containers/Shared/AppGroup/0D1C2B3A-4F5E-4D6C-8B7A-9F8E7D6C5B4A/com.viber/database/Contacts.data";
     let schema = masf_testkit::corpus::repo_root().join("tests/fixtures/viber/contacts.sql");
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    let oa = change(
-        &schema,
-        &a.join(rel),
-        &tmp.path().join("a.json"),
-        "ZVIBERMESSAGE",
-        "Z_PK",
-        "1",
-        "2",
-        "ZTEXT",
-    );
-    let ob = change_free(
-        &schema,
-        &b.join(rel),
-        &tmp.path().join("b.json"),
-        "ZVIBERMESSAGE",
-        "Z_PK",
-        "1,3",
-        "0",
-        "ZTEXT",
-    );
-    for root in [&a, &b] {
-        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
-    }
-    let run = triage(&[
-        ("a", &a, "Asia/Hong_Kong", Some("HK")),
-        ("b", &b, "Asia/Hong_Kong", Some("HK")),
-    ]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
+    let store = OnTwoIphones {
+        rel,
+        table: "ZVIBERMESSAGE",
+        key: "Z_PK",
+        column: "ZTEXT",
+        zone: ("Asia/Hong_Kong", "HK"),
+    };
+    let (oa, ob, run) = store.changed(tmp.path(), (&schema, "1", "2"), (&schema, "1,3"));
     // a: the log
     let all = run.all_phenomena("a");
     let recovered = recovered_in(&all);
@@ -1451,35 +1484,18 @@ fn deleted_line_messages_come_back_from_the_log_and_free_space_on_two_iphones() 
     let tmp = tempfile::tempdir().unwrap();
     let rel = "private/var/mobile/Containers/Shared/AppGroup/7C1E3B2A-9D8F-4E6A-B5C4-2F1E0D9C8B7A/Library/Application Support/PrivateStore/P_u3f0/Messages/Line.sqlite";
     let fixtures = masf_testkit::corpus::repo_root().join("tests/fixtures/asia");
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    let oa = change(
-        &fixtures.join("line-ios-a.sql"),
-        &a.join(rel),
-        &tmp.path().join("a.json"),
-        "ZMESSAGE",
-        "Z_PK",
-        "2",
-        "1",
-        "ZTEXT",
+    let store = OnTwoIphones {
+        rel,
+        table: "ZMESSAGE",
+        key: "Z_PK",
+        column: "ZTEXT",
+        zone: ("Asia/Tokyo", "JP"),
+    };
+    let (oa, ob, run) = store.changed(
+        tmp.path(),
+        (&fixtures.join("line-ios-a.sql"), "2", "1"),
+        (&fixtures.join("line-ios-b.sql"), "1"),
     );
-    let ob = change_free(
-        &fixtures.join("line-ios-b.sql"),
-        &b.join(rel),
-        &tmp.path().join("b.json"),
-        "ZMESSAGE",
-        "Z_PK",
-        "1",
-        "0",
-        "ZTEXT",
-    );
-    for root in [&a, &b] {
-        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
-    }
-    let run = triage(&[
-        ("a", &a, "Asia/Tokyo", Some("JP")),
-        ("b", &b, "Asia/Tokyo", Some("JP")),
-    ]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
     let all = run.all_phenomena("a");
     let recovered = recovered_in(&all);
     assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
@@ -1632,35 +1648,14 @@ fn deleted_threema_messages_come_back_from_the_log_and_free_space_on_two_iphones
         String::from_utf8_lossy(&out.stderr)
     );
     let rel = "private/var/mobile/Containers/Shared/AppGroup/1F2E3D4C-5B6A-4978-8A9B-0C1D2E3F4A5B/ThreemaData.sqlite";
-    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    let oa = change(
-        &base,
-        &a.join(rel),
-        &tmp.path().join("a.json"),
-        "ZMESSAGE",
-        "Z_PK",
-        "5",
-        "1",
-        "ZTEXT",
-    );
-    let ob = change_free(
-        &base,
-        &b.join(rel),
-        &tmp.path().join("b.json"),
-        "ZMESSAGE",
-        "Z_PK",
-        "1,2",
-        "0",
-        "ZTEXT",
-    );
-    for root in [&a, &b] {
-        std::fs::create_dir_all(root.join("private/var/mobile/Library")).unwrap();
-    }
-    let run = triage(&[
-        ("a", &a, "Europe/London", Some("GB")),
-        ("b", &b, "Europe/London", Some("GB")),
-    ]);
-    assert_eq!(run.rejections(), Vec::<String>::new());
+    let store = OnTwoIphones {
+        rel,
+        table: "ZMESSAGE",
+        key: "Z_PK",
+        column: "ZTEXT",
+        zone: ("Europe/London", "GB"),
+    };
+    let (oa, ob, run) = store.changed(tmp.path(), (&base, "5", "1"), (&base, "1,2"));
     let all = run.all_phenomena("a");
     let recovered = recovered_in(&all);
     assert_eq!(recovered.len(), changed_rows(&oa), "{recovered:#?}");
