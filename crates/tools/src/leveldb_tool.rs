@@ -54,13 +54,16 @@ impl Tool for LevelDbRecords {
         "leveldb_records"
     }
     fn description(&self) -> &str {
-        "Read every record of a LevelDB store of the evidence (Chromium Local Storage, extension storage, IndexedDB, Electron apps): `path` is the store's directory (its *.log, *.ldb, *.sst files are read in name order) or one of those files. One tab-separated line per record: file, kind (log/table), offset, sequence, state (put/del), encoding, key, value — every version, older and deleted ones included (the newest is the highest sequence). Bytes are shown as UTF-8 with \\t \\n \\\\ and \\xNN escapes; Chromium Local Storage values are decoded from Latin-1 or UTF-16LE (encoding column). JSON values have secrets (mnemonic, seed, private key, password, access and refresh tokens) redacted. Checksum or framing problems are listed as `# problem` lines; the rest is read."
+        "Read every record of a LevelDB store of the evidence (Chromium Local Storage, extension storage, IndexedDB, Electron apps): `path` is the store's directory (its *.log, *.ldb, *.sst files are read in name order) or one of those files. One tab-separated line per record: file, kind (log/table), offset, sequence, state (put/del), encoding, key, value — every version, older and deleted ones included (the newest is the highest sequence). Bytes are shown as UTF-8 with \\t \\n \\\\ and \\xNN escapes; Chromium Local Storage values are decoded from Latin-1 or UTF-16LE (encoding column); with `protobuf`, values that are Protocol Buffers messages are shown decoded as JSON (encoding `protobuf`). JSON values have secrets (mnemonic, seed, private key, password, access and refresh tokens) redacted. Checksum or framing problems are listed as `# problem` lines; the rest is read."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
             "path": {"type": "string", "description": "Absolute path of the store's directory or of one of its files."},
-            "key_contains": {"type": "string", "description": "Only records whose key (as shown) contains this text, ASCII case ignored."}
+            "key_contains": {"type": "string", "description": "Only records whose key (as shown) contains this text, ASCII case ignored."},
+            "protobuf": {"type": "boolean", "description": "Show each value that parses completely as a Protocol Buffers message (Google Play services' queued push messages keep them so) as its raw decoding in JSON, encoding `protobuf` (as `read_protobuf` prints one: an object of field numbers, each an array of values). Other values are shown as without it."},
+            "skip": {"type": "integer", "minimum": 0, "description": "Records (of those the filter keeps, in file then file order) passed over before the first shown; with `limit`, to read a large store in pages."},
+            "limit": {"type": "integer", "minimum": 1, "description": "Most records shown; a `# page` line then says which were shown of how many."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> Applicability {
@@ -70,6 +73,11 @@ impl Tool for LevelDbRecords {
         let fs = file_system(ctx, a)?;
         let path = normalize_path(args::str(a, "path")?);
         let filter = args::opt_str(a, "key_contains")?;
+        let protobuf = args::opt_bool(a, "protobuf")?.unwrap_or(false);
+        let skip = args::opt_u64(a, "skip")?.unwrap_or(0);
+        let limit = args::opt_u64(a, "limit")?.unwrap_or(u64::MAX);
+        // records the filter keeps, and of those the ones shown
+        let (mut matched, mut shown) = (0u64, 0u64);
         let mut files = crate::fs_tools::store_files(
             fs.as_ref(),
             &path,
@@ -120,13 +128,22 @@ impl Tool for LevelDbRecords {
                 {
                     continue;
                 }
-                let (enc, value) = decode_value(&r.key, &r.value);
+                matched += 1;
+                if matched <= skip || shown >= limit {
+                    continue;
+                }
+                let (enc, value) = match protobuf.then(|| crate::protobuf::cell(&r.value)).flatten()
+                {
+                    Some(m) => ("protobuf", escape(m.as_bytes())),
+                    None => decode_value(&r.key, &r.value),
+                };
                 let (value, n) = redact(&value);
                 redacted += n;
                 if body.len() + key.len() + value.len() > OUTPUT_MAX {
                     cut += 1;
                     continue;
                 }
+                shown += 1;
                 let _ = writeln!(
                     body,
                     "{name}\t{}\t{}\t{}\t{}\t{enc}\t{key}\t{value}",
@@ -151,10 +168,18 @@ impl Tool for LevelDbRecords {
                 "# truncated: {cut} records not shown (output limit {OUTPUT_MAX} bytes)"
             );
         }
+        if skip > 0 || limit < matched {
+            let _ = writeln!(
+                text,
+                "# page: records {} to {} of {matched} shown",
+                skip + 1,
+                skip + shown
+            );
+        }
         Ok(ToolOutput {
             text,
             structured: Some(
-                json!({"path": path, "files": per_file, "put": live, "deleted": deleted, "problems": problems, "redacted": redacted}),
+                json!({"path": path, "files": per_file, "put": live, "deleted": deleted, "problems": problems, "redacted": redacted, "matched": matched, "shown": shown}),
             ),
         })
     }

@@ -80,6 +80,7 @@
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
 //! | `system_ce/<user>/notification_history/history/<time>` ([`notifications`], AOSP's `NotificationHistoryProto` via `read_protobuf`) | one per notification of the history (app, channel name and id, uid, user, posted, title, text, icon, conversation; pooled strings resolved) | — |
+//! | Play services' push-message queue `com.google.android.gms/files/fcm_queued_messages.ldb` ([`fcm`], LevelDB via `leveldb_records`, values decoded as Protocol Buffers) | one per queued Firebase Cloud Messaging message (the app's package, every payload key and value — a notification's title and text —, sender project, message and persistent ids, registration, collapse key, user, time to live, queued in Unix µs from the key, sent, delivered or still queued) | — |
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
 //! | Samsung weather widget `com.sec.android.daemonapp/databases/WeatherClock` ([`weatherclock`]) | one per `TABLE_WEATHER_INFO` row (city, state, country, time zone, conditions, provider, every other `COL_WEATHER_*` column, observed, updated, sunrise and sunset in Unix ms) | — |
 //! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
@@ -126,6 +127,7 @@ mod deepseek;
 mod duo;
 mod fairemail;
 mod fbthreads;
+mod fcm;
 mod files;
 mod fit;
 mod gmail;
@@ -1031,6 +1033,11 @@ impl Plugin for AndroidPlugin {
                 "the places Samsung's weather widget showed (the phone's current location as it moved, the cities added): city, state, country, time zone, conditions, when",
             ),
             e(
+                "FCM queued messages",
+                &["/com.google.android.gms/files/fcm_queued_messages.ldb/"],
+                "the push messages Google Play services received for each app (chat apps' pushes, notifications with their title and text, sync requests): the app, every payload key and value, sender, ids, when queued and sent, delivered or still queued — often the only copy of a message its app encrypts or deleted",
+            ),
+            e(
                 "Google Fit fitness.db",
                 &["/com.google.android.gms/databases/fitness.db."],
                 "Google Fit's sessions (walking, running, biking, sleeping: start, end, the app that recorded them) and the Google account they belong to",
@@ -1231,7 +1238,7 @@ impl Plugin for AndroidPlugin {
         if usagestats::interval_file(path).is_some() {
             return Some("app_usage");
         }
-        if notifications::history_file(path) {
+        if notifications::history_file(path) || path.contains("/fcm_queued_messages.ldb/") {
             return Some("notifications");
         }
         if name == "user.db" {
@@ -2146,6 +2153,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 weatherclock::triage(ctx, l)
             })?;
         }
+        for l in found.iter().filter(|l| fcm::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || fcm::triage(ctx, l))?;
+        }
         for l in found.iter().filter(|l| fit::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || fit::triage(ctx, l))?;
         }
@@ -2286,6 +2296,7 @@ pub(crate) fn read_xml<T>(
 /// The data folders of apps whose stores have no fixed name (found by the folder, named after
 /// the package, then listed by the reader).
 const APP_DIRS: &[&str] = &[
+    fcm::DIR,
     zangi::PACKAGE,
     crate::protonmail::PACKAGE,
     reddit::PACKAGE,

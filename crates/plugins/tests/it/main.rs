@@ -40,6 +40,7 @@ mod duo;
 mod emlx;
 mod fairemail;
 mod fbthreads;
+mod fcm;
 mod findmy;
 mod firefox;
 mod fit;

@@ -125,3 +125,97 @@ fn records_of_real_stores_on_ext4_with_secrets_redacted() {
         .unwrap_err();
     assert!(err.to_string().contains("/nowhere"), "{err}");
 }
+
+/// Play services' push-message queue written by Google's LevelDB (plyvel, through
+/// `tests/fixtures/fcm/fcm.py`): with `protobuf` the values are decoded messages (the app's
+/// package at 2 → 5, the payload pairs at 2 → 7), a table file and a log both read, the key
+/// deleted after delivery a `del` record; `skip` and `limit` page the records, each page's
+/// `# page` line and structured counts saying which were shown.
+#[test]
+fn protobuf_values_and_pages_of_a_play_services_queue() {
+    let tmp = tempfile::tempdir().unwrap();
+    let oracle_file = tmp.path().join("oracle.json");
+    let out = Command::new(corpus::py_oracle("python3", "plyvel"))
+        .arg(corpus::repo_root().join("tests/fixtures/fcm/fcm.py"))
+        .arg(tmp.path())
+        .arg(&oracle_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ctx = SourceCtx::open("a", &tmp.path().join("a")).unwrap();
+    let store = "/data/data/com.google.android.gms/files/fcm_queued_messages.ldb";
+    let all = run(
+        &ctx,
+        "leveldb_records",
+        json!({"path": store, "protobuf": true}),
+    );
+    let rows: Vec<Vec<&str>> = all
+        .text
+        .lines()
+        .skip(2)
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    // three messages compacted into the table, two more, a deletion and a version in the log
+    assert_eq!(rows.len(), 7, "{}", all.text);
+    assert_eq!(rows.iter().filter(|r| r[1] == "table").count(), 3);
+    assert_eq!(rows.iter().filter(|r| r[4] == "del").count(), 1);
+    let tinder: Vec<_> = rows
+        .iter()
+        .filter(|r| r[6].starts_with("com.tinder:"))
+        .collect();
+    assert_eq!(tinder.len(), 2, "the put and its deletion");
+    let put = tinder.iter().find(|r| r[4] == "put").unwrap();
+    assert_eq!(put[5], "protobuf");
+    let v: serde_json::Value = serde_json::from_str(put[7]).unwrap();
+    assert_eq!(v["2"][0]["5"][0], "com.tinder");
+    assert_eq!(v["2"][0]["7"][1]["2"][0], "You matched with Kasia");
+    // the version string is no message: shown as text
+    let version = rows.iter().find(|r| r[6] == "version").unwrap();
+    assert_eq!((version[5], version[7]), ("utf8", "v2"));
+    // without the option the same value is bytes as before
+    let plain = run(&ctx, "leveldb_records", json!({"path": store}));
+    assert!(!plain.text.contains("\tprotobuf\t"));
+    // pages of three: 1–3, 4–6, 7 of 7, together every line once
+    let mut paged = Vec::new();
+    for (skip, shown) in [(0, 3), (3, 3), (6, 1)] {
+        let page = run(
+            &ctx,
+            "leveldb_records",
+            json!({"path": store, "protobuf": true, "skip": skip, "limit": 3}),
+        );
+        let s = page.structured.clone().unwrap();
+        assert_eq!(
+            (s["matched"].as_u64(), s["shown"].as_u64()),
+            (Some(7), Some(shown))
+        );
+        assert!(
+            page.text.contains(&format!(
+                "# page: records {} to {} of 7 shown",
+                skip + 1,
+                skip + shown
+            )),
+            "{}",
+            page.text
+        );
+        paged.extend(
+            page.text
+                .lines()
+                .skip(2)
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_string),
+        );
+    }
+    let whole: Vec<String> = all
+        .text
+        .lines()
+        .skip(2)
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(paged, whole);
+}
