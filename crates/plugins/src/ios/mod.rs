@@ -107,6 +107,8 @@
 //! | `installd/Library/Logs/MobileInstallation/mobile_installation.log.<n>` | [`installlog`] | one per app installed (its kind), uninstalled, container destroyed, moved or made live, delta update, reboot: local time as written, bundle id, path | none |
 //! | `logs/lockdownd.log`, `lockdownd.log.<n>` | [`lockdownlog`] | one per passcode change, OS upgrade detected, lockdownd start; one per session of a lockdown client (a computer's Finder or iTunes, a tool) reading the device's values or starting its services: client, values asked for and those missing, services, first and last line; month-first local times | none |
 //! | `Logs/mobileactivationd/mobileactivationd.log`, `.log.<n>` | [`activationlog`] | one per OS upgrade detected (builds before and after) and per start of the activation daemon; ctime local times as written | none |
+//! | `db/diagnostics/shutdown.log`, sysdiagnose `Extra/shutdown.log` | [`shutdownlog`] | one per shutdown (SIGTERM time, delay notices, longest delay, every process still running with pid, path and delay); one per process running from `/private/var/db/` or `/private/var/tmp/` (Kaspersky's iShutdown lead) | none |
+//! | `MobileSoftwareUpdate/restore.log` | [`restorelog`] | one per OS update event (time, builds before and after, event, device class, board id, battery, every other value) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -193,6 +195,7 @@ pub mod powerlog;
 pub mod privacyreport;
 pub mod reddit;
 pub mod reminders;
+pub mod restorelog;
 pub mod routined;
 pub mod safari;
 pub mod safarihistory;
@@ -201,6 +204,7 @@ pub mod safaritabs;
 pub mod screentime;
 pub mod session;
 pub mod sharedalbums;
+pub mod shutdownlog;
 pub mod signal;
 pub mod simhistory;
 pub mod slack;
@@ -465,6 +469,8 @@ impl Plugin for Ios {
         ctx.artefact("locationd car connection", || carconnection::triage(&run))?;
         ctx.artefact("CoreAccessories analytics", || accessories::triage(&run))?;
         ctx.artefact("Clock alarms and world clock", || clock::triage(&run))?;
+        ctx.artefact("shutdown log", || shutdownlog::triage(&run))?;
+        ctx.artefact("software update restore log", || restorelog::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1594,6 +1600,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "alarms (time, repeat days, when last dismissed: someone's hand on the phone), timers, stopwatches, the cities of the world clock",
         ),
+        entry(
+            "shutdown log",
+            &["/shutdown.log\""],
+            "every shutdown and reboot with its time, the processes still running and how long they delayed it; those running from /private/var/db/ or /private/var/tmp/ (where Kaspersky found Pegasus, Reign and Predator) as leads",
+        ),
+        entry(
+            "software update restore log",
+            &["/MobileSoftwareUpdate/restore.log\""],
+            "the OS updates of the device: when, the builds before and after, the board, the battery",
+        ),
     ]
 }
 
@@ -1654,6 +1670,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         ".obliterated" | ".bootstrapped" if path.contains("/root/") => "device",
         b if b.starts_with("mobile_installation.log.") => "apps",
         b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
+        _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         b if b == "mobileactivationd.log" || b.starts_with("mobileactivationd.log.") => "device",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
@@ -1810,6 +1827,8 @@ const SEARCHED: &[&str] = &[
     "*.PLSQL",
     "lockdownd.log",
     "lockdownd.log.*",
+    "shutdown*.log",
+    "restore.log",
     "mobileactivationd.log",
     "mobileactivationd.log.*",
     "*.PLSQL.gz",

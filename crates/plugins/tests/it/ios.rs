@@ -1140,6 +1140,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("locationd car connection", false),
             ("CoreAccessories analytics", false),
             ("Clock alarms and world clock", false),
+            ("shutdown log", false),
+            ("software update restore log", false),
         ]
     );
     for (path, cat) in [

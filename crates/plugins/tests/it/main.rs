@@ -124,6 +124,7 @@ mod slack_ios;
 mod smartthings;
 mod snapchat;
 mod snapshots;
+mod systemlogs;
 mod tcc;
 mod teams;
 mod telegram;
