@@ -109,6 +109,9 @@
 //! | `Logs/mobileactivationd/mobileactivationd.log`, `.log.<n>` | [`activationlog`] | one per OS upgrade detected (builds before and after) and per start of the activation daemon; ctime local times as written | none |
 //! | `db/diagnostics/shutdown.log`, sysdiagnose `Extra/shutdown.log` | [`shutdownlog`] | one per shutdown (SIGTERM time, delay notices, longest delay, every process still running with pid, path and delay); one per process running from `/private/var/db/` or `/private/var/tmp/` (Kaspersky's iShutdown lead) | none |
 //! | `MobileSoftwareUpdate/restore.log` | [`restorelog`] | one per OS update event (time, builds before and after, event, device class, board id, battery, every other value) | none |
+//! | Quick Look `cloudthumbnails.db` | [`quicklook`] | one per cached iCloud file thumbnail (last seen path, size, last asked for) | none |
+//! | Keyboard `query_predictions.db` | [`querypredictions`] | one per message text the keyboard kept (sent or received, conversation, ids, time) | none |
+//! | Siri `VoiceTrigger/SAT/<profile>/td/audio/<n>.json` (+ `.wav`) | [`voicetrigger`] | one per "Hey Siri" enrolment recording (day, recording device, utterance path, other values, the recording beside it) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -193,6 +196,8 @@ pub mod pinger;
 pub mod plists;
 pub mod powerlog;
 pub mod privacyreport;
+pub mod querypredictions;
+pub mod quicklook;
 pub mod reddit;
 pub mod reminders;
 pub mod restorelog;
@@ -224,6 +229,7 @@ pub mod venmo;
 pub mod viber;
 pub mod voicemail;
 pub mod voicememos;
+pub mod voicetrigger;
 pub mod webclips;
 pub mod wechat;
 pub mod whatsapp;
@@ -471,6 +477,13 @@ impl Plugin for Ios {
         ctx.artefact("Clock alarms and world clock", || clock::triage(&run))?;
         ctx.artefact("shutdown log", || shutdownlog::triage(&run))?;
         ctx.artefact("software update restore log", || restorelog::triage(&run))?;
+        ctx.artefact("Quick Look iCloud thumbnails", || quicklook::triage(&run))?;
+        ctx.artefact("keyboard query predictions", || {
+            querypredictions::triage(&run)
+        })?;
+        ctx.artefact("Siri voice trigger enrolment", || {
+            voicetrigger::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1610,6 +1623,21 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/MobileSoftwareUpdate/restore.log\""],
             "the OS updates of the device: when, the builds before and after, the board, the battery",
         ),
+        entry(
+            "Quick Look iCloud thumbnails",
+            &["/cloudthumbnails.db\""],
+            "the iCloud files whose thumbnails Quick Look cached: path, size, when last shown",
+        ),
+        entry(
+            "keyboard query predictions",
+            &["/query_predictions.db\""],
+            "the text of messages sent and received that the keyboard kept for its predictions, with their conversation and time",
+        ),
+        entry(
+            "Siri voice trigger enrolment",
+            &["/VoiceTrigger/SAT/"],
+            "the \"Hey Siri\" recordings of the enrolled user's voice: the day, the device that recorded them, the audio files",
+        ),
     ]
 }
 
@@ -1671,6 +1699,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         b if b.starts_with("mobile_installation.log.") => "apps",
         b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
+        "cloudthumbnails.db" => "files",
+        "query_predictions.db" => "messages",
+        _ if path.contains("/VoiceTrigger/SAT/") => "media",
         b if b == "mobileactivationd.log" || b.starts_with("mobileactivationd.log.") => "device",
         "Recordings.db" if path.contains("/Recordings/") => "media",
         "client.db" | "server.db" if path.contains("/CloudDocs/session/db/") => "files",
@@ -1829,6 +1860,9 @@ const SEARCHED: &[&str] = &[
     "lockdownd.log.*",
     "shutdown*.log",
     "restore.log",
+    "cloudthumbnails.db",
+    "query_predictions.db",
+    "VoiceTrigger",
     "mobileactivationd.log",
     "mobileactivationd.log.*",
     "*.PLSQL.gz",

@@ -1142,6 +1142,9 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Clock alarms and world clock", false),
             ("shutdown log", false),
             ("software update restore log", false),
+            ("Quick Look iCloud thumbnails", false),
+            ("keyboard query predictions", false),
+            ("Siri voice trigger enrolment", false),
         ]
     );
     for (path, cat) in [

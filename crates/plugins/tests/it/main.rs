@@ -70,6 +70,7 @@ mod ios_social_b;
 mod ios_support;
 mod ios_tabs;
 mod ios_usage;
+mod iosmisc;
 mod k9mail;
 mod keep;
 mod keyboard;
