@@ -84,6 +84,8 @@
 //! | `misc/bootstat/factory_reset`, `last_boot_time_utc`, `system/shutdown-checkpoints/checkpoints-<n>`, `property/persistent_properties`, Samsung's `efs/recovery/history` and `log/recovery_history.log` ([`lifecycle`]) | one per bootstat record (its value, the file's modification time: last factory reset, last boot), one per shutdown or reboot request (who asked, Unix ms, the calling process or intent), the properties kept across boots, one per boot reason (reason, Unix seconds), one per boot into Samsung's recovery (factory reset with who asked — Find My Mobile, Find My Device, Settings —, firmware update, locale, reboot reason, local time, requested time) | — |
 //! | Samsung weather widget `com.sec.android.daemonapp/databases/WeatherClock` ([`weatherclock`]) | one per `TABLE_WEATHER_INFO` row (city, state, country, time zone, conditions, provider, every other `COL_WEATHER_*` column, observed, updated, sunrise and sunset in Unix ms) | — |
 //! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
+//! | Android Auto `com.google.android.projection.gearhead/databases/carservicedata.db` ([`auto`]) | one per `allowedcars` row (manufacturer, model, year, head unit make, model and software, vehicle client id, Bluetooth address, Wi-Fi SSID and BSSID, connected in Unix ms; whether a Wi-Fi password is stored, never the password) | `bluetooth:<address>` the car by its Bluetooth address |
+//! | Unknown tracker alerts `com.google.android.gms/databases/personalsafety_db` ([`trackers`]) | one per `DeviceData` alert (address, type, other data, life cycle id, status, created and updated in Unix ms) and one per `Scan` sighting (address, state, signal strength and the phone's position from the `blescan` and `locationScan` messages, times) | — (a tracker's address rotates) |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -113,6 +115,7 @@
 
 mod appops;
 mod apps;
+mod auto;
 mod blocked;
 mod bluesky;
 mod bugle;
@@ -177,6 +180,7 @@ mod textnow;
 mod threads;
 mod tiktok;
 mod tinder;
+mod trackers;
 mod transfers;
 mod truecaller;
 mod tusky;
@@ -291,6 +295,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("org_*", "messages"),
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
+    ("carservicedata.db", "device"),
+    ("personalsafety_db", "locations"),
     ("fitness.db.*", "health"),
     ("WeatherClock", "locations"),
     ("SkypeTeams.db", "messages"),
@@ -1041,6 +1047,16 @@ impl Plugin for AndroidPlugin {
                 "Google Fit fitness.db",
                 &["/com.google.android.gms/databases/fitness.db."],
                 "Google Fit's sessions (walking, running, biking, sleeping: start, end, the app that recorded them) and the Google account they belong to",
+            ),
+            e(
+                "Android Auto carservicedata.db",
+                &["/com.google.android.projection.gearhead/databases/carservicedata.db\""],
+                "the cars the phone projected to with Android Auto: make, model, year, head unit, the car's Bluetooth address and Wi-Fi network, when connected (never the Wi-Fi password)",
+            ),
+            e(
+                "unknown tracker alerts personalsafety_db",
+                &["/com.google.android.gms/databases/personalsafety_db\""],
+                "the Bluetooth trackers not the user's (AirTags, Tiles, SmartTags) that Android saw travelling with the phone: alerts, each sighting with its signal strength and where the phone was",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -2158,6 +2174,20 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in found.iter().filter(|l| fit::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || fit::triage(ctx, l))?;
+        }
+        for l in of("carservicedata.db")
+            .into_iter()
+            .filter(|l| auto::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || auto::triage(ctx, l))?;
+        }
+        for l in of("personalsafety_db")
+            .into_iter()
+            .filter(|l| trackers::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                trackers::triage(ctx, l)
+            })?;
         }
         for l in of("QcDB.db")
             .into_iter()

@@ -24,6 +24,7 @@ mod browsers;
 mod bumble;
 mod burner;
 mod callscreen;
+mod cartracker;
 mod cashapp;
 mod cashapp_ios;
 mod chatgpt;
