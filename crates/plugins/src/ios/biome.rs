@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, `OSAnalytics.Hardware.Reliability` (the hardware), `Discoverability.Signals` (signal, value, payload, context id), `Siri.Remembers.AudioHistory` (app, intent class and UUID, media id, the item's id and JSON attributes: title, artist, kind; when it played, Unix seconds), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`, `media`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, `OSAnalytics.Hardware.Reliability` (the hardware), `Discoverability.Signals` (signal, value, payload, context id), `Siri.Remembers.AudioHistory` (app, intent class and UUID, media id, the item's id and JSON attributes: title, artist, kind; when it played, Unix seconds), `Siri.Remembers.AssistantSuggestions` (app, intent class, event id, metadata, the suggested entities and their kinds, when, Unix seconds), `Device.Networking.EdgeSelection` (the network address cut to its prefix, IP version, prefix length, interface, radio technology, country, time zone), `App.RelevantShortcuts` (app, widget kind, role, the shortcut's title, activity app and intent, watch template, the relevance window), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`, `media`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -803,6 +803,94 @@ const SIMPLE: &[Simple] = &[
             field(&["2", "2", "4"], FactType::Text, "item attributes"),
         ],
         times: &[(&["1", "8"], Epoch::Unix, "Audio played through Siri")],
+    },
+    // iLEAPP's biomeSiriRemembersAssistantSuggestions, biomeNetworkingEdgeSelection and
+    // biomeAppRelevantShortcuts
+    Simple {
+        folder: "Siri.Remembers.AssistantSuggestions",
+        category: "apps",
+        title: "Siri suggestion in {1.4}: {2.2.1}",
+        what: "a suggestion Siri made, as Siri remembers it (the app, the intent, the suggested entities and their kinds)",
+        state: None,
+        fields: &[
+            field(&["1", "4"], FactType::Identifier, "app"),
+            field(&["1", "2"], FactType::Text, "intent class"),
+            field(&["1", "1"], FactType::Identifier, "event id"),
+            field(&["1", "11"], FactType::Text, "metadata"),
+            field(&["2", "2", "1"], FactType::Text, "suggestion"),
+            field(&["2", "2", "2"], FactType::Text, "suggestion kind"),
+        ],
+        times: &[(&["1", "8"], Epoch::Unix, "Siri suggestion")],
+    },
+    Simple {
+        folder: "Device.Networking.EdgeSelection",
+        category: "device",
+        title: "Network edge: {1}/{3} over {4}",
+        what: "a network the device chose to send through (the address is stored cut to its prefix: the network, not the device's own address)",
+        state: None,
+        fields: &[
+            field(
+                &["1"],
+                FactType::Text,
+                "network address (cut to its prefix)",
+            ),
+            raw_field(&["2"], "IP version"),
+            raw_field(&["3"], "prefix length"),
+            field(&["4"], FactType::Text, "interface"),
+            field(&["5"], FactType::Text, "radio technology"),
+            raw_field(&["6"], "field 6"),
+            field(&["7"], FactType::Text, "country"),
+            field(&["8"], FactType::Text, "time zone"),
+        ],
+        times: &[],
+    },
+    Simple {
+        folder: "App.RelevantShortcuts",
+        category: "apps",
+        title: "Relevant shortcut of {1}: {3.@plist.shortcut.activitySubtitle}",
+        what: "a shortcut an app told the system was relevant (for widgets, the watch face, Spotlight), with the window it wanted it shown in",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Identifier, "app"),
+            field(
+                &["3", "@plist", "widgetKind"],
+                FactType::Text,
+                "widget kind",
+            ),
+            raw_field(&["3", "@plist", "shortcutRole"], "shortcut role"),
+            field(
+                &["3", "@plist", "shortcut", "activitySubtitle"],
+                FactType::Text,
+                "title",
+            ),
+            field(
+                &["3", "@plist", "shortcut", "activityBundleIdentifier"],
+                FactType::Identifier,
+                "activity app",
+            ),
+            field(
+                &["3", "@plist", "shortcut", "intent", "intentClassName"],
+                FactType::Text,
+                "intent",
+            ),
+            field(
+                &["3", "@plist", "watchTemplate"],
+                FactType::Text,
+                "watch template",
+            ),
+        ],
+        times: &[
+            (
+                &["3", "@plist", "relevanceProviders", "startDate"],
+                Epoch::Text,
+                "Shortcut relevant from",
+            ),
+            (
+                &["3", "@plist", "relevanceProviders", "endDate"],
+                Epoch::Text,
+                "Shortcut relevant until",
+            ),
+        ],
     },
     Simple {
         folder: "Autonaming.Messages.MessageIds",
