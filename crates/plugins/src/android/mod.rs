@@ -86,6 +86,7 @@
 //! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
 //! | Android Auto `com.google.android.projection.gearhead/databases/carservicedata.db` ([`auto`]) | one per `allowedcars` row (manufacturer, model, year, head unit make, model and software, vehicle client id, Bluetooth address, Wi-Fi SSID and BSSID, connected in Unix ms; whether a Wi-Fi password is stored, never the password) | `bluetooth:<address>` the car by its Bluetooth address |
 //! | Unknown tracker alerts `com.google.android.gms/databases/personalsafety_db` ([`trackers`]) | one per `DeviceData` alert (address, type, other data, life cycle id, status, created and updated in Unix ms) and one per `Scan` sighting (address, state, signal strength and the phone's position from the `blescan` and `locationScan` messages, times) | — (a tracker's address rotates) |
+//! | Samsung's trash `com.samsung.android.providers.trash/databases/trash.db`, My Files `com.sec.android.app.myfiles/databases/myfiles.db`, `FileInfo.db` ([`samsungfiles`]) | one per file in the trash (deleted and expiry in Unix ms, original path, the copy's path, names, size, MIME type, the app it was deleted from, user, extra) and one per recent file of My Files (recent and modified in Unix ms, name, path, size, extension, source, description, id, app, downloaded, hidden, trashed) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -163,6 +164,7 @@ mod playstore;
 mod recents;
 mod reddit;
 mod romeo;
+mod samsungfiles;
 mod samsungnotes;
 mod session;
 mod settings;
@@ -296,6 +298,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("trash.db", "files"),
+    ("myfiles.db", "files"),
+    ("FileInfo.db", "files"),
     ("personalsafety_db", "locations"),
     ("fitness.db.*", "health"),
     ("WeatherClock", "locations"),
@@ -1059,6 +1064,19 @@ impl Plugin for AndroidPlugin {
                 "the Bluetooth trackers not the user's (AirTags, Tiles, SmartTags) that Android saw travelling with the phone: alerts, each sighting with its signal strength and where the phone was",
             ),
             e(
+                "Samsung trash trash.db",
+                &["/com.samsung.android.providers.trash/databases/trash.db\""],
+                "the files the user deleted to Samsung's trash: original path, the copy kept in the trash, name, size, type, the app it was deleted from, when deleted and when it expires",
+            ),
+            e(
+                "Samsung My Files recent files",
+                &[
+                    "/com.sec.android.app.myfiles/databases/myfiles.db\"",
+                    "/com.sec.android.app.myfiles/databases/FileInfo.db\"",
+                ],
+                "the files the user opened or handled through Samsung's My Files: name, path, size, app, downloaded, hidden or trashed, when",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1271,6 +1289,16 @@ impl Plugin for AndroidPlugin {
         }
         if name == "hosts" {
             return path.ends_with("/etc/hosts").then_some("device");
+        }
+        if name == "trash.db" {
+            return path
+                .contains("/com.samsung.android.providers.trash/")
+                .then_some("files");
+        }
+        if name == "myfiles.db" || name == "FileInfo.db" {
+            return path
+                .contains("/com.sec.android.app.myfiles/")
+                .then_some("files");
         }
         ARTEFACTS
             .iter()
@@ -2187,6 +2215,19 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 trackers::triage(ctx, l)
+            })?;
+        }
+        for l in of("trash.db")
+            .into_iter()
+            .filter(|l| samsungfiles::is_trash(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungfiles::trash(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| samsungfiles::is_myfiles(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungfiles::myfiles(ctx, l)
             })?;
         }
         for l in of("QcDB.db")

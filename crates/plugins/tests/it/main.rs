@@ -112,6 +112,7 @@ mod reminders;
 mod romeo;
 mod routined;
 mod safariprefs;
+mod samsungfiles;
 mod samsungnotes;
 mod screens;
 mod session;
