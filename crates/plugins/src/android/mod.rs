@@ -87,6 +87,8 @@
 //! | Android Auto `com.google.android.projection.gearhead/databases/carservicedata.db` ([`auto`]) | one per `allowedcars` row (manufacturer, model, year, head unit make, model and software, vehicle client id, Bluetooth address, Wi-Fi SSID and BSSID, connected in Unix ms; whether a Wi-Fi password is stored, never the password) | `bluetooth:<address>` the car by its Bluetooth address |
 //! | Unknown tracker alerts `com.google.android.gms/databases/personalsafety_db` ([`trackers`]) | one per `DeviceData` alert (address, type, other data, life cycle id, status, created and updated in Unix ms) and one per `Scan` sighting (address, state, signal strength and the phone's position from the `blescan` and `locationScan` messages, times) | — (a tracker's address rotates) |
 //! | Samsung's trash `com.samsung.android.providers.trash/databases/trash.db`, My Files `com.sec.android.app.myfiles/databases/myfiles.db`, `FileInfo.db` ([`samsungfiles`]) | one per file in the trash (deleted and expiry in Unix ms, original path, the copy's path, names, size, MIME type, the app it was deleted from, user, extra) and one per recent file of My Files (recent and modified in Unix ms, name, path, size, extension, source, description, id, app, downloaded, hidden, trashed) | — |
+//! | Google Cast `com.google.android.gms/databases/cast.db` ([`cast`]) | one per `DeviceInfo` receiver (name, model, device and cloud ids, version, capabilities, metrics id, service instance, address, port, criteria, notification status, hotspot BSSID, last published, discovered and discovered over BLE in Unix ms) | — |
+//! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -124,6 +126,7 @@ mod bumble;
 mod burner;
 mod callscreen;
 mod cashapp;
+mod cast;
 mod chatgpt;
 mod claude;
 mod databases;
@@ -182,6 +185,7 @@ mod textnow;
 mod threads;
 mod tiktok;
 mod tinder;
+mod torrent;
 mod trackers;
 mod transfers;
 mod truecaller;
@@ -298,6 +302,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("cast.db", "device"),
+    ("libretorrent.db", "files"),
     ("trash.db", "files"),
     ("myfiles.db", "files"),
     ("FileInfo.db", "files"),
@@ -1077,6 +1083,16 @@ impl Plugin for AndroidPlugin {
                 "the files the user opened or handled through Samsung's My Files: name, path, size, app, downloaded, hidden or trashed, when",
             ),
             e(
+                "Google Cast cast.db",
+                &["/com.google.android.gms/databases/cast.db\""],
+                "the Cast receivers (televisions, speakers, Chromecasts) found on the networks the phone joined: name, model, ids, address, when last discovered",
+            ),
+            e(
+                "LibreTorrent libretorrent.db",
+                &["/libretorrent.db\""],
+                "the torrents added to LibreTorrent or BitLord: name, info hash, magnet link, download folder, when added, paused or failed",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1289,6 +1305,11 @@ impl Plugin for AndroidPlugin {
         }
         if name == "hosts" {
             return path.ends_with("/etc/hosts").then_some("device");
+        }
+        if name == "cast.db" {
+            return path
+                .contains("/com.google.android.gms/")
+                .then_some("device");
         }
         if name == "trash.db" {
             return path
@@ -2229,6 +2250,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 samsungfiles::myfiles(ctx, l)
             })?;
+        }
+        for l in of("cast.db").into_iter().filter(|l| cast::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || cast::triage(ctx, l))?;
+        }
+        for l in of("libretorrent.db")
+            .into_iter()
+            .filter(|l| torrent::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || torrent::triage(ctx, l))?;
         }
         for l in of("QcDB.db")
             .into_iter()

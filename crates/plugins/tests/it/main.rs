@@ -27,6 +27,7 @@ mod callscreen;
 mod cartracker;
 mod cashapp;
 mod cashapp_ios;
+mod casttorrent;
 mod chatgpt;
 mod chromium_forms;
 mod claude;
