@@ -89,6 +89,7 @@
 //! | Samsung's trash `com.samsung.android.providers.trash/databases/trash.db`, My Files `com.sec.android.app.myfiles/databases/myfiles.db`, `FileInfo.db` ([`samsungfiles`]) | one per file in the trash (deleted and expiry in Unix ms, original path, the copy's path, names, size, MIME type, the app it was deleted from, user, extra) and one per recent file of My Files (recent and modified in Unix ms, name, path, size, extension, source, description, id, app, downloaded, hidden, trashed) | — |
 //! | Google Cast `com.google.android.gms/databases/cast.db` ([`cast`]) | one per `DeviceInfo` receiver (name, model, device and cloud ids, version, capabilities, metrics id, service instance, address, port, criteria, notification status, hotspot BSSID, last published, discovered and discovered over BLE in Unix ms) | — |
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
+//! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -131,6 +132,7 @@ mod chatgpt;
 mod claude;
 mod databases;
 mod deepseek;
+mod duckduckgo;
 mod duo;
 mod fairemail;
 mod fbthreads;
@@ -302,6 +304,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("app.db", "web"),
     ("cast.db", "device"),
     ("libretorrent.db", "files"),
     ("trash.db", "files"),
@@ -1093,6 +1096,14 @@ impl Plugin for AndroidPlugin {
                 "the torrents added to LibreTorrent or BitLord: name, info hash, magnet link, download folder, when added, paused or failed",
             ),
             e(
+                "DuckDuckGo browser",
+                &[
+                    "/com.duckduckgo.mobile.android/databases/history.db\"",
+                    "/com.duckduckgo.mobile.android/databases/app.db\"",
+                ],
+                "DuckDuckGo's browsing history (pages and searches with their queries, when) and its open tabs",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1295,7 +1306,15 @@ impl Plugin for AndroidPlugin {
             return crate::waze::is_android(path).then_some("locations");
         }
         if name == "history.db" {
+            if path.contains("/com.duckduckgo.mobile.android/") {
+                return Some("web");
+            }
             return path.contains("/com.lenovo.anyshare").then_some("files");
+        }
+        if name == "app.db" {
+            return path
+                .contains("/com.duckduckgo.mobile.android/")
+                .then_some("web");
         }
         if name.starts_with("persist-") {
             return crate::wallets::mobile_state_file(path).then_some("wallets");
@@ -2259,6 +2278,19 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| torrent::is_store(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || torrent::triage(ctx, l))?;
+        }
+        for l in of("history.db")
+            .into_iter()
+            .filter(|l| duckduckgo::is_history(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                duckduckgo::history(ctx, l)
+            })?;
+        }
+        for l in of("app.db").into_iter().filter(|l| duckduckgo::is_app(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                duckduckgo::tabs(ctx, l)
+            })?;
         }
         for l in of("QcDB.db")
             .into_iter()

@@ -112,6 +112,7 @@
 //! | Quick Look `cloudthumbnails.db` | [`quicklook`] | one per cached iCloud file thumbnail (last seen path, size, last asked for) | none |
 //! | Keyboard `query_predictions.db` | [`querypredictions`] | one per message text the keyboard kept (sent or received, conversation, ids, time) | none |
 //! | Siri `VoiceTrigger/SAT/<profile>/td/audio/<n>.json` (+ `.wav`) | [`voicetrigger`] | one per "Hey Siri" enrolment recording (day, recording device, utterance path, other values, the recording beside it) | none |
+//! | DuckDuckGo `Library/Application Support/History.sqlite` | [`duckduckgo`] | one per history entry (URL, title, last visit, visits, trackers blocked and found, blocked entities, failed, cookie pop-up blocked) and per page visit (time, URL, title, tab) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -162,6 +163,7 @@ pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
+pub mod duckduckgo;
 pub mod emlx;
 pub mod findmy;
 pub mod gmail;
@@ -484,6 +486,7 @@ impl Plugin for Ios {
         ctx.artefact("Siri voice trigger enrolment", || {
             voicetrigger::triage(&run)
         })?;
+        ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1638,6 +1641,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/VoiceTrigger/SAT/"],
             "the \"Hey Siri\" recordings of the enrolled user's voice: the day, the device that recorded them, the audio files",
         ),
+        entry(
+            "DuckDuckGo History.sqlite",
+            &["/Library/Application Support/History.sqlite\""],
+            "DuckDuckGo's browsing history (pages, visits with their tabs, trackers blocked) where the browser is installed",
+        ),
     ]
 }
 
@@ -1700,6 +1708,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
+        "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
         _ if path.contains("/VoiceTrigger/SAT/") => "media",
         b if b == "mobileactivationd.log" || b.starts_with("mobileactivationd.log.") => "device",
@@ -1861,6 +1870,7 @@ const SEARCHED: &[&str] = &[
     "shutdown*.log",
     "restore.log",
     "cloudthumbnails.db",
+    "History.sqlite",
     "query_predictions.db",
     "VoiceTrigger",
     "mobileactivationd.log",

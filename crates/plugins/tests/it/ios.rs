@@ -1145,6 +1145,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Quick Look iCloud thumbnails", false),
             ("keyboard query predictions", false),
             ("Siri voice trigger enrolment", false),
+            ("DuckDuckGo History.sqlite", false),
         ]
     );
     for (path, cat) in [

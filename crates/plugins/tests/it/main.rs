@@ -38,6 +38,7 @@ mod deepseek;
 mod devicecaches;
 mod discord;
 mod disk;
+mod duckduckgo;
 mod duo;
 mod emlx;
 mod fairemail;
