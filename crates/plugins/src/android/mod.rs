@@ -90,6 +90,7 @@
 //! | Google Cast `com.google.android.gms/databases/cast.db` ([`cast`]) | one per `DeviceInfo` receiver (name, model, device and cloud ids, version, capabilities, metrics id, service instance, address, port, criteria, notification status, hotspot BSSID, last published, discovered and discovered over BLE in Unix ms) | — |
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
+//! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -180,6 +181,7 @@ mod skype;
 mod slack;
 mod smartthings;
 mod snapchat;
+mod speedtest;
 mod system;
 mod teams;
 mod telegram;
@@ -304,6 +306,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("speedtest", "locations"),
     ("app.db", "web"),
     ("cast.db", "device"),
     ("libretorrent.db", "files"),
@@ -1104,6 +1107,11 @@ impl Plugin for AndroidPlugin {
                 "DuckDuckGo's browsing history (pages and searches with their queries, when) and its open tabs",
             ),
             e(
+                "Ookla Speedtest",
+                &["/org.zwanoo.android.speedtest/databases/speedtest\""],
+                "the speed tests the user ran (external and internal IP addresses, network, position, speeds, when) and the app's reports with positions and the Wi-Fi networks around",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1310,6 +1318,11 @@ impl Plugin for AndroidPlugin {
                 return Some("web");
             }
             return path.contains("/com.lenovo.anyshare").then_some("files");
+        }
+        if name == "speedtest" {
+            return path
+                .contains("/org.zwanoo.android.speedtest/databases/")
+                .then_some("locations");
         }
         if name == "app.db" {
             return path
@@ -2290,6 +2303,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("app.db").into_iter().filter(|l| duckduckgo::is_app(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 duckduckgo::tabs(ctx, l)
+            })?;
+        }
+        for l in of("speedtest")
+            .into_iter()
+            .filter(|l| speedtest::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                speedtest::triage(ctx, l)
             })?;
         }
         for l in of("QcDB.db")

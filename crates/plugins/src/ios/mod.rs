@@ -113,6 +113,7 @@
 //! | Keyboard `query_predictions.db` | [`querypredictions`] | one per message text the keyboard kept (sent or received, conversation, ids, time) | none |
 //! | Siri `VoiceTrigger/SAT/<profile>/td/audio/<n>.json` (+ `.wav`) | [`voicetrigger`] | one per "Hey Siri" enrolment recording (day, recording device, utterance path, other values, the recording beside it) | none |
 //! | DuckDuckGo `Library/Application Support/History.sqlite` | [`duckduckgo`] | one per history entry (URL, title, last visit, visits, trackers blocked and found, blocked entities, failed, cookie pop-up blocked) and per page visit (time, URL, title, tab) | none |
+//! | Ookla Speedtest `speedtest.sqlite` | [`speedtest`] | one per test (time, external and internal IP, carrier, ISP, SSID, WAN type, device model, latitude, longitude, accuracy, speeds) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -217,6 +218,7 @@ pub mod simhistory;
 pub mod slack;
 pub mod sms;
 pub mod snapshots;
+pub mod speedtest;
 pub mod tcc;
 pub mod teams;
 pub mod telegram;
@@ -487,6 +489,7 @@ impl Plugin for Ios {
             voicetrigger::triage(&run)
         })?;
         ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
+        ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1646,6 +1649,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Library/Application Support/History.sqlite\""],
             "DuckDuckGo's browsing history (pages, visits with their tabs, trackers blocked) where the browser is installed",
         ),
+        entry(
+            "Ookla Speedtest",
+            &["/speedtest.sqlite\""],
+            "the speed tests the user ran: external and internal IP addresses, carrier, ISP, Wi-Fi network, position, speeds, when",
+        ),
     ]
 }
 
@@ -1708,6 +1716,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         b if b == "lockdownd.log" || b.starts_with("lockdownd.log.") => "device",
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
+        "speedtest.sqlite" => "locations",
         "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
         _ if path.contains("/VoiceTrigger/SAT/") => "media",
@@ -1870,6 +1879,7 @@ const SEARCHED: &[&str] = &[
     "shutdown*.log",
     "restore.log",
     "cloudthumbnails.db",
+    "speedtest.sqlite",
     "History.sqlite",
     "query_predictions.db",
     "VoiceTrigger",

@@ -1146,6 +1146,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("keyboard query predictions", false),
             ("Siri voice trigger enrolment", false),
             ("DuckDuckGo History.sqlite", false),
+            ("Ookla Speedtest", false),
         ]
     );
     for (path, cat) in [

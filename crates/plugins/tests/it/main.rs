@@ -129,6 +129,7 @@ mod slack_ios;
 mod smartthings;
 mod snapchat;
 mod snapshots;
+mod speedtest;
 mod systemlogs;
 mod tcc;
 mod teams;
