@@ -143,6 +143,7 @@
 //!   event came since (`append_batch_unless_newer`), else judged again; no run lease is needed.
 //!   `SourceFiles` checks a file target by opening its source.
 
+pub mod bencode;
 pub mod byte_error;
 pub mod catalog;
 pub mod cipher;

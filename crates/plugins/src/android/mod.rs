@@ -91,6 +91,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -306,6 +307,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("*.torrent", "files"),
+    ("*.resume", "files"),
+    ("*.fastresume", "files"),
     ("speedtest", "locations"),
     ("app.db", "web"),
     ("cast.db", "device"),
@@ -1110,6 +1114,11 @@ impl Plugin for AndroidPlugin {
                 "Ookla Speedtest",
                 &["/org.zwanoo.android.speedtest/databases/speedtest\""],
                 "the speed tests the user ran (external and internal IP addresses, network, position, speeds, when) and the app's reports with positions and the Wi-Fi networks around",
+            ),
+            e(
+                "BitTorrent files",
+                &[".torrent\"", ".resume\"", ".fastresume\""],
+                "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -2311,6 +2320,21 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 speedtest::triage(ctx, l)
+            })?;
+        }
+        for l in found
+            .iter()
+            .filter(|l| crate::torrentfile::is_torrent_file(l.name()))
+        {
+            let name = artefact_name(&l.tree, &l.path);
+            ctx.artefact(&name, || {
+                crate::torrentfile::read(
+                    ctx,
+                    &name,
+                    args_on(&l.tree, json!({"path": l.path})),
+                    &l.found,
+                    &l.path,
+                )
             })?;
         }
         for l in of("QcDB.db")

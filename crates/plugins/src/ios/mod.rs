@@ -114,6 +114,7 @@
 //! | Siri `VoiceTrigger/SAT/<profile>/td/audio/<n>.json` (+ `.wav`) | [`voicetrigger`] | one per "Hey Siri" enrolment recording (day, recording device, utterance path, other values, the recording beside it) | none |
 //! | DuckDuckGo `Library/Application Support/History.sqlite` | [`duckduckgo`] | one per history entry (URL, title, last visit, visits, trackers blocked and found, blocked entities, failed, cookie pop-up blocked) and per page visit (time, URL, title, tab) | none |
 //! | Ookla Speedtest `speedtest.sqlite` | [`speedtest`] | one per test (time, external and internal IP, carrier, ISP, SSID, WAN type, device model, latitude, longitude, accuracy, speeds) | none |
+//! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` | [`crate::torrentfile`] (shared with Android, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -490,6 +491,7 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
         ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
+        ctx.artefact("BitTorrent files", || torrents(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1654,7 +1656,22 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/speedtest.sqlite\""],
             "the speed tests the user ran: external and internal IP addresses, carrier, ISP, Wi-Fi network, position, speeds, when",
         ),
+        entry(
+            "BitTorrent files",
+            &[".torrent\"", ".resume\"", ".fastresume\""],
+            "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+        ),
     ]
+}
+
+/// Every BitTorrent file of the source ([`crate::torrentfile`]).
+fn torrents(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    for glob in ["*.torrent", "*.resume", "*.fastresume"] {
+        run.each(glob, |find, path| {
+            crate::torrentfile::read(run.ctx, path, json!({"path": path}), find, path)
+        })?;
+    }
+    Ok(())
 }
 
 /// The category of an iOS artefact path.
@@ -1717,6 +1734,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
         "speedtest.sqlite" => "locations",
+        b if crate::torrentfile::is_torrent_file(b) => "files",
         "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
         _ if path.contains("/VoiceTrigger/SAT/") => "media",
@@ -1880,6 +1898,9 @@ const SEARCHED: &[&str] = &[
     "restore.log",
     "cloudthumbnails.db",
     "speedtest.sqlite",
+    "*.torrent",
+    "*.resume",
+    "*.fastresume",
     "History.sqlite",
     "query_predictions.db",
     "VoiceTrigger",

@@ -1147,6 +1147,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Siri voice trigger enrolment", false),
             ("DuckDuckGo History.sqlite", false),
             ("Ookla Speedtest", false),
+            ("BitTorrent files", false),
         ]
     );
     for (path, cat) in [

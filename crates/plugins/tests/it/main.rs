@@ -142,6 +142,7 @@ mod threebars;
 mod threema;
 mod tiktok;
 mod tinder;
+mod torrents;
 mod transfers;
 mod truecaller;
 mod tusky;

@@ -1,5 +1,6 @@
 //! Integration tests of the tool catalog on the real demo evidence.
 
+mod bencode;
 mod consistency;
 mod deep;
 mod email;
