@@ -272,6 +272,19 @@ mod tests {
                 .contains("nested")
         );
         assert_eq!(bytes_json(&[0, 1]), json!("x'0001'"));
+        // every cut and every byte flipped: an answer, never a panic
+        let sample = b"d8:announce20:udp://t.example:69694:infod5:filesld6:lengthi12e4:pathl1:a5:b.txteee4:name3:dir12:piece lengthi16384e6:pieces20:aaaaaaaaaaaaaaaaaaaaee";
+        assert!(decode(sample).is_ok());
+        for cut in 0..sample.len() {
+            assert!(decode(&sample[..cut]).is_err(), "cut at {cut}");
+        }
+        for at in 0..sample.len() {
+            for x in [0x00, 0xff, b'e', b'i', b'd', b'l', b':', b'9'] {
+                let mut m = sample.to_vec();
+                m[at] = x;
+                let _ = decode(&m);
+            }
+        }
         let long = vec![0u8; 100];
         assert_eq!(
             bytes_json(&long),
