@@ -92,6 +92,7 @@
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
+//! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -164,6 +165,7 @@ mod meetme;
 mod mewe;
 mod mms;
 mod notifications;
+mod nowplaying;
 mod outlook;
 mod packagesxml;
 mod partitions;
@@ -307,6 +309,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("history_db", "media"),
     ("*.torrent", "files"),
     ("*.resume", "files"),
     ("*.fastresume", "files"),
@@ -1117,8 +1120,16 @@ impl Plugin for AndroidPlugin {
             ),
             e(
                 "BitTorrent files",
-                &[".torrent\"", ".resume\"", ".fastresume\""],
+                &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "Now Playing history_db",
+                &[
+                    "/com.google.android.as/databases/history_db\"",
+                    "/com.google.intelligence.sense/db/history_db\"",
+                ],
+                "the songs a Pixel recognised playing near it on its own (title, artist, album, year, when, time zone): where music was playing around the phone",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -1327,6 +1338,11 @@ impl Plugin for AndroidPlugin {
                 return Some("web");
             }
             return path.contains("/com.lenovo.anyshare").then_some("files");
+        }
+        if name == "history_db" {
+            return (path.contains("/com.google.android.as/")
+                || path.contains("/com.google.intelligence.sense/"))
+            .then_some("media");
         }
         if name == "speedtest" {
             return path
@@ -2335,6 +2351,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     &l.found,
                     &l.path,
                 )
+            })?;
+        }
+        for l in of("history_db")
+            .into_iter()
+            .filter(|l| nowplaying::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                nowplaying::triage(ctx, l)
             })?;
         }
         for l in of("QcDB.db")

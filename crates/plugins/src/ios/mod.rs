@@ -115,6 +115,7 @@
 //! | DuckDuckGo `Library/Application Support/History.sqlite` | [`duckduckgo`] | one per history entry (URL, title, last visit, visits, trackers blocked and found, blocked entities, failed, cookie pop-up blocked) and per page visit (time, URL, title, tab) | none |
 //! | Ookla Speedtest `speedtest.sqlite` | [`speedtest`] | one per test (time, external and internal IP, carrier, ISP, SSID, WAN type, device model, latitude, longitude, accuracy, speeds) | none |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` | [`crate::torrentfile`] (shared with Android, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | none |
+//! | Tile `AppGroup/<id>/com.thetileapp.tile-TileNetworkDB.sqlite` | [`tile`] | one per Tile (name, id, type, status, lost, last position and time, activation, registration, last community connection) and per account (e-mail, name, phone, registered) | `owner`: the account's e-mail, phone, name |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -226,6 +227,7 @@ pub mod telegram;
 pub mod threebars;
 pub mod threema;
 pub mod tiktok;
+pub mod tile;
 pub mod tinder;
 pub mod truthsocial;
 pub mod twitter;
@@ -492,6 +494,7 @@ impl Plugin for Ios {
         ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
         ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
         ctx.artefact("BitTorrent files", || torrents(&run))?;
+        ctx.artefact("Tile TileNetworkDB.sqlite", || tile::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1658,8 +1661,13 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "BitTorrent files",
-            &[".torrent\"", ".resume\"", ".fastresume\""],
+            &["read_bencode "],
             "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+        ),
+        entry(
+            "Tile TileNetworkDB.sqlite",
+            &["/com.thetileapp.tile-TileNetworkDB.sqlite\""],
+            "the user's Tile trackers (what each is fixed to, where and when it was last heard, lost or not) and the Tile account (e-mail, name, phone)",
         ),
     ]
 }
@@ -1734,6 +1742,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
         "speedtest.sqlite" => "locations",
+        "com.thetileapp.tile-TileNetworkDB.sqlite" => "locations",
         b if crate::torrentfile::is_torrent_file(b) => "files",
         "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
@@ -1898,6 +1907,7 @@ const SEARCHED: &[&str] = &[
     "restore.log",
     "cloudthumbnails.db",
     "speedtest.sqlite",
+    "com.thetileapp.tile-TileNetworkDB.sqlite",
     "*.torrent",
     "*.resume",
     "*.fastresume",

@@ -21,6 +21,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "list_dir",
             "parse_plist",
             "partition_table",
+            "read_bencode",
             "read_email",
             "read_java",
             "read_json",
