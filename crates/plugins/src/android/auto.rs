@@ -15,9 +15,8 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
-use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, pages_on, required_columns};
+use crate::identity::observe;
 use crate::outputs::raw;
 
 /// Whether `l` is Android Auto's car store.
@@ -27,44 +26,38 @@ pub fn is_store(l: &Located) -> bool {
 
 /// One `carservicedata.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "Android Auto's carservicedata.db",
-        "allowedcars",
-        &["manufacturer", "model"],
+        l,
+        &super::TableSpec {
+            what: "Android Auto's carservicedata.db",
+            table: "allowedcars",
+            required: &["manufacturer", "model"],
+            optional: &[
+                "connectiontime",
+                "modelyear",
+                "bluetoothaddress",
+                "wifissid",
+                "wifibssid",
+                "headUnitMake",
+                "headUnitModel",
+                "headUnitSoftwareVersion",
+                "vehicleidclient",
+            ],
+            rows: "Android Auto cars",
+        },
+        // the password itself is never read: only whether one is stored
+        |cols| {
+            vec![if cols.contains("wifipassword") {
+                "(wifipassword IS NOT NULL AND wifipassword != '') AS wifi_password_stored".into()
+            } else {
+                "NULL AS wifi_password_stored".into()
+            }]
+        },
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let password = if cols.contains("wifipassword") {
-        "(wifipassword IS NOT NULL AND wifipassword != '') AS wifi_password_stored"
-    } else {
-        "NULL AS wifi_password_stored"
-    };
-    let sql = format!(
-        "SELECT rowid AS rowid, manufacturer, model, {}, {password} FROM allowedcars ORDER BY rowid",
-        [
-            "connectiontime",
-            "modelyear",
-            "bluetoothaddress",
-            "wifissid",
-            "wifibssid",
-            "headUnitMake",
-            "headUnitModel",
-            "headUnitSoftwareVersion",
-            "vehicleidclient",
-        ]
-        .map(col)
-        .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "Android Auto cars")?;
     for (inv, t, row) in pages.rows() {
         let car = [raw(t, row, "manufacturer"), raw(t, row, "model")]
             .into_iter()

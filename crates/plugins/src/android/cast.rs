@@ -13,9 +13,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
 use super::Located;
-use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, pages_on, required_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is Play services' Cast store.
@@ -25,45 +23,37 @@ pub fn is_store(l: &Located) -> bool {
 
 /// One `cast.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "Google Cast's cast.db",
-        "DeviceInfo",
-        &["device_id"],
+        l,
+        &super::TableSpec {
+            what: "Google Cast's cast.db",
+            table: "DeviceInfo",
+            required: &["device_id"],
+            optional: &[
+                "friendly_name",
+                "model_name",
+                "device_version",
+                "capabilities",
+                "receiver_metrics_id",
+                "service_instance_name",
+                "service_address",
+                "service_port",
+                "supported_criteria",
+                "rcn_enabled_status",
+                "hotspot_bssid",
+                "cloud_devcie_id",
+                "last_published_timestamp_millis",
+                "last_discovered_timestamp_millis",
+                "last_discovered_by_ble_timestamp_millis",
+            ],
+            rows: "Cast receivers",
+        },
+        |_| Vec::new(),
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let sql = format!(
-        "SELECT rowid AS rowid, device_id, {} FROM DeviceInfo ORDER BY rowid",
-        [
-            "friendly_name",
-            "model_name",
-            "device_version",
-            "capabilities",
-            "receiver_metrics_id",
-            "service_instance_name",
-            "service_address",
-            "service_port",
-            "supported_criteria",
-            "rcn_enabled_status",
-            "hotspot_bssid",
-            "cloud_devcie_id",
-            "last_published_timestamp_millis",
-            "last_discovered_timestamp_millis",
-            "last_discovered_by_ble_timestamp_millis",
-        ]
-        .map(col)
-        .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "Cast receivers")?;
     for (inv, t, row) in pages.rows() {
         let shown = raw(t, row, "friendly_name")
             .or_else(|| raw(t, row, "model_name"))

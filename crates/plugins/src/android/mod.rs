@@ -546,6 +546,61 @@ impl Located {
     }
 }
 
+/// A table [`table_rows`] reads: the store's name for notes (`what`), the table, its required
+/// and optional columns, and what its rows are (for the cap's note).
+#[derive(Clone, Copy)]
+pub(crate) struct TableSpec<'a> {
+    pub what: &'a str,
+    pub table: &'a str,
+    pub required: &'a [&'a str],
+    pub optional: &'a [&'a str],
+    pub rows: &'a str,
+}
+
+/// The rows of `table` of the store `l`, read in pages: `rowid`, each `required` column, each
+/// `optional` one (NULL where the table lacks it) and the expressions `extra` makes of the
+/// table's columns; a table without a required column is noted as `what`'s unexpected schema,
+/// rows past the cap are noted as `rows`. With the artefact's name and the table's columns.
+pub(crate) fn table_rows(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    spec: &TableSpec<'_>,
+    extra: impl Fn(&std::collections::BTreeSet<String>) -> Vec<String>,
+) -> Result<Option<(String, crate::calls::Paged)>, RuntimeError> {
+    let TableSpec {
+        what,
+        table,
+        required,
+        optional,
+        rows,
+    } = *spec;
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(cols) =
+        crate::identity::required_columns(ctx, &l.tree, &l.path, what, table, required)?
+    else {
+        return Ok(None);
+    };
+    let select: Vec<String> = required
+        .iter()
+        .map(|c| c.to_string())
+        .chain(
+            optional
+                .iter()
+                .map(|c| crate::calls::column_or_null(&cols, "", c, c)),
+        )
+        .chain(extra(&cols))
+        .collect();
+    let sql = format!(
+        "SELECT rowid AS rowid, {} FROM {table} ORDER BY rowid",
+        select.join(", ")
+    );
+    let Some(pages) = crate::identity::pages_on(ctx, &l.tree, &l.path, &sql)? else {
+        return Ok(None);
+    };
+    crate::calls::note_pages_cap(ctx, &name, &pages, rows)?;
+    Ok(Some((name, pages)))
+}
+
 /// One phenomenon per row of `sql` on the store `l` as `spec` says, then `after` on the row
 /// ([`crate::drafts::record_rows`]); the rows read in pages, a read stopped at the row cap
 /// noted. A query that fails is noted (see [`crate::identity::pages_on`]).

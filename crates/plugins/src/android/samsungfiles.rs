@@ -38,41 +38,33 @@ fn base(p: &str) -> &str {
 
 /// One `trash.db`.
 pub fn trash(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "Samsung's trash provider trash.db",
-        "trashes",
-        &["_data"],
+        l,
+        &super::TableSpec {
+            what: "Samsung's trash provider trash.db",
+            table: "trashes",
+            required: &["_data"],
+            optional: &[
+                "_id",
+                "original_path",
+                "title",
+                "_display_name",
+                "_size",
+                "mime_type",
+                "delete_package_name",
+                "user_id",
+                "date_deleted",
+                "date_expires",
+                "extra",
+            ],
+            rows: "files in Samsung's trash",
+        },
+        |_| Vec::new(),
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let sql = format!(
-        "SELECT rowid AS rowid, _data, {} FROM trashes ORDER BY rowid",
-        [
-            "_id",
-            "original_path",
-            "title",
-            "_display_name",
-            "_size",
-            "mime_type",
-            "delete_package_name",
-            "user_id",
-            "date_deleted",
-            "date_expires",
-            "extra",
-        ]
-        .map(col)
-        .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "files in Samsung's trash")?;
     for (inv, t, row) in pages.rows() {
         let shown = raw(t, row, "_display_name")
             .or_else(|| raw(t, row, "original_path").map(|p| base(&p).to_string()))

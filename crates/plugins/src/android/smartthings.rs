@@ -14,9 +14,8 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
-use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, observe, pages_on, required_columns};
+use crate::identity::observe;
 use crate::outputs::raw;
 
 /// Whether `l` is SmartThings' store.
@@ -26,36 +25,28 @@ pub fn is_store(l: &Located) -> bool {
 
 /// One `QcDB.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "Samsung SmartThings' QcDB.db",
-        "devices",
-        &["deviceName"],
+        l,
+        &super::TableSpec {
+            what: "Samsung SmartThings' QcDB.db",
+            table: "devices",
+            required: &["deviceName"],
+            optional: &[
+                "timeStamp",
+                "deviceType",
+                "netType",
+                "wifiP2pMac",
+                "btMac",
+                "bleMac",
+            ],
+            rows: "SmartThings devices",
+        },
+        |_| Vec::new(),
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let sql = format!(
-        "SELECT rowid AS rowid, deviceName, {} FROM devices ORDER BY rowid",
-        [
-            "timeStamp",
-            "deviceType",
-            "netType",
-            "wifiP2pMac",
-            "btMac",
-            "bleMac"
-        ]
-        .map(col)
-        .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "SmartThings devices")?;
     for (inv, t, row) in pages.rows() {
         let device = raw(t, row, "deviceName").unwrap_or_else(|| "unnamed".into());
         let mut d = Draft::new("device", format!("SmartThings device {device}"));

@@ -10,9 +10,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
 use super::Located;
-use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, pages_on, required_columns};
 use crate::outputs::raw;
 
 /// Whether `l` is a LibreTorrent store.
@@ -22,38 +20,30 @@ pub fn is_store(l: &Located) -> bool {
 
 /// One `libretorrent.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "LibreTorrent's libretorrent.db",
-        "Torrent",
-        &["name"],
+        l,
+        &super::TableSpec {
+            what: "LibreTorrent's libretorrent.db",
+            table: "Torrent",
+            required: &["name"],
+            optional: &[
+                "id",
+                "downloadPath",
+                "dateAdded",
+                "error",
+                "manuallyPaused",
+                "magnet",
+                "downloadingMetadata",
+                "visibility",
+            ],
+            rows: "torrents",
+        },
+        |_| Vec::new(),
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let sql = format!(
-        "SELECT rowid AS rowid, name, {} FROM Torrent ORDER BY rowid",
-        [
-            "id",
-            "downloadPath",
-            "dateAdded",
-            "error",
-            "manuallyPaused",
-            "magnet",
-            "downloadingMetadata",
-            "visibility",
-        ]
-        .map(col)
-        .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "torrents")?;
     for (inv, t, row) in pages.rows() {
         let shown = raw(t, row, "name").unwrap_or_else(|| "unnamed".into());
         let mut d = Draft::new("files", format!("Torrent added: {shown}"));

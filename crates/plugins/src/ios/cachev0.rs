@@ -64,13 +64,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             );
             run.record(d)?;
         }
-        if paged.truncated {
-            run.ctx.unparsed(
-                path,
-                &format!("rows past the first {} not read", super::ROW_CAP),
-                None,
-            )?;
-        }
+        crate::calls::note_pages_cap(run.ctx, path, &paged, "cached images")?;
     }
     Ok(())
 }

@@ -99,13 +99,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 );
                 run.record(d)?;
             }
-            if paged.truncated {
-                run.ctx.unparsed(
-                    path,
-                    &format!("history entries past the first {} not read", super::ROW_CAP),
-                    None,
-                )?;
-            }
+            crate::calls::note_pages_cap(run.ctx, path, &paged, "history entries")?;
         }
         if schema.columns(VISITS).is_empty() {
             continue;
@@ -162,13 +156,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             );
             run.record(d)?;
         }
-        if paged.truncated {
-            run.ctx.unparsed(
-                path,
-                &format!("page visits past the first {} not read", super::ROW_CAP),
-                None,
-            )?;
-        }
+        crate::calls::note_pages_cap(run.ctx, path, &paged, "page visits")?;
     }
     Ok(())
 }

@@ -112,6 +112,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 );
                 run.record(d)?;
             }
+            crate::calls::note_pages_cap(run.ctx, path, &paged, "Tiles")?;
         }
         if schema.columns(USER).is_empty() {
             continue;
