@@ -93,6 +93,7 @@
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
 //! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
+//! | Google's Phone app `com.google.android.dialer/databases/annotated_call_log.db`, `phone_lookup_history.db`, `dialer.db` ([`dialer`]) | one per call of the app's own call log (time, numbers, type, presentation, duration, place, account, read, new, voicemail and transcription), per looked-up number (contact name, label, URI, caller ID name, location, time), per smart-dial entry, per cached caller ID (name, label, source, photo, key, time) | the numbers as parties (the contact holding them, else `handle:<number>`) |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -135,6 +136,7 @@ mod chatgpt;
 mod claude;
 mod databases;
 mod deepseek;
+mod dialer;
 mod duckduckgo;
 mod duo;
 mod fairemail;
@@ -309,6 +311,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("annotated_call_log.db", "calls"),
+    ("phone_lookup_history.db", "contacts"),
+    ("dialer.db", "contacts"),
     ("history_db", "media"),
     ("*.torrent", "files"),
     ("*.resume", "files"),
@@ -1187,6 +1192,15 @@ impl Plugin for AndroidPlugin {
                 "the songs a Pixel recognised playing near it on its own (title, artist, album, year, when, time zone): where music was playing around the phone",
             ),
             e(
+                "Google Phone app stores",
+                &[
+                    "/com.google.android.dialer/databases/annotated_call_log.db\"",
+                    "/com.google.android.dialer/databases/phone_lookup_history.db\"",
+                    "/com.google.android.dialer/databases/dialer.db\"",
+                ],
+                "the Phone app's own call log (calls that may be gone from the system's, voicemail transcriptions), the numbers it looked up with their names and caller ID, smart-dial entries, cached caller IDs from directories",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1393,6 +1407,19 @@ impl Plugin for AndroidPlugin {
                 return Some("web");
             }
             return path.contains("/com.lenovo.anyshare").then_some("files");
+        }
+        if matches!(
+            name,
+            "annotated_call_log.db" | "phone_lookup_history.db" | "dialer.db"
+        ) {
+            if !path.contains("/com.google.android.dialer/") {
+                return None;
+            }
+            return Some(if name == "annotated_call_log.db" {
+                "calls"
+            } else {
+                "contacts"
+            });
         }
         if name == "history_db" {
             return (path.contains("/com.google.android.as/")
@@ -2422,6 +2449,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 smartthings::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| dialer::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                dialer::triage(ctx, l, &book)
             })?;
         }
         for l in of("tachyon.db").into_iter().filter(|l| duo::is_duo(l)) {

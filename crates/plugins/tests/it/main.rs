@@ -36,6 +36,7 @@ mod cloudkit;
 mod contact_claims;
 mod deepseek;
 mod devicecaches;
+mod dialer;
 mod discord;
 mod disk;
 mod duckduckgo;
