@@ -116,6 +116,7 @@
 //! | Ookla Speedtest `speedtest.sqlite` | [`speedtest`] | one per test (time, external and internal IP, carrier, ISP, SSID, WAN type, device model, latitude, longitude, accuracy, speeds) | none |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` | [`crate::torrentfile`] (shared with Android, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | none |
 //! | Tile `AppGroup/<id>/com.thetileapp.tile-TileNetworkDB.sqlite` | [`tile`] | one per Tile (name, id, type, status, lost, last position and time, activation, registration, last community connection) and per account (e-mail, name, phone, registered) | `owner`: the account's e-mail, phone, name |
+//! | `containers/Bundle/Application/<id>/iTunesMetadata.plist` (+ `BundleMetadata.plist`) | [`itunesmeta`] | one per app (bundle id, name, developer, version, genre, factory install, source app, side-loaded, variant and item ids, purchase, release and install dates, the downloading Apple ID and DSID) | `owner`: the downloading Apple ID and DSID |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -180,6 +181,7 @@ pub mod imo;
 pub mod instagram;
 pub mod installlog;
 pub mod interactions;
+pub mod itunesmeta;
 pub mod keyboard;
 pub mod kijiji;
 pub mod kik;
@@ -495,6 +497,7 @@ impl Plugin for Ios {
         ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
         ctx.artefact("BitTorrent files", || torrents(&run))?;
         ctx.artefact("Tile TileNetworkDB.sqlite", || tile::triage(&run))?;
+        ctx.artefact("apps' iTunesMetadata.plist", || itunesmeta::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1669,6 +1672,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/com.thetileapp.tile-TileNetworkDB.sqlite\""],
             "the user's Tile trackers (what each is fixed to, where and when it was last heard, lost or not) and the Tile account (e-mail, name, phone)",
         ),
+        entry(
+            "apps' iTunesMetadata.plist",
+            &["/iTunesMetadata.plist\""],
+            "every app installed from the App Store with its developer, version, purchase and install dates and the Apple ID that downloaded it",
+        ),
     ]
 }
 
@@ -1743,6 +1751,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "cloudthumbnails.db" => "files",
         "speedtest.sqlite" => "locations",
         "com.thetileapp.tile-TileNetworkDB.sqlite" => "locations",
+        "iTunesMetadata.plist" | "BundleMetadata.plist"
+            if path.contains("/Bundle/Application/") =>
+        {
+            "apps"
+        }
         b if crate::torrentfile::is_torrent_file(b) => "files",
         "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
@@ -1908,6 +1921,8 @@ const SEARCHED: &[&str] = &[
     "cloudthumbnails.db",
     "speedtest.sqlite",
     "com.thetileapp.tile-TileNetworkDB.sqlite",
+    "iTunesMetadata.plist",
+    "BundleMetadata.plist",
     "*.torrent",
     "*.resume",
     "*.fastresume",

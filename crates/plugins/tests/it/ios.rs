@@ -1149,6 +1149,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Ookla Speedtest", false),
             ("BitTorrent files", false),
             ("Tile TileNetworkDB.sqlite", false),
+            ("apps' iTunesMetadata.plist", false),
         ]
     );
     for (path, cat) in [

@@ -75,6 +75,7 @@ mod ios_support;
 mod ios_tabs;
 mod ios_usage;
 mod iosmisc;
+mod itunesmeta;
 mod k9mail;
 mod keep;
 mod keyboard;
