@@ -94,6 +94,7 @@
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
 //! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
 //! | Google's Phone app `com.google.android.dialer/databases/annotated_call_log.db`, `phone_lookup_history.db`, `dialer.db` ([`dialer`]) | one per call of the app's own call log (time, numbers, type, presentation, duration, place, account, read, new, voicemail and transcription), per looked-up number (contact name, label, URI, caller ID name, location, time), per smart-dial entry, per cached caller ID (name, label, source, photo, key, time) | the numbers as parties (the contact holding them, else `handle:<number>`) |
+//! | `system/users/<user>/runtime-permissions.xml`, `misc_de/<user>/apexdata/com.android.permission/runtime-permissions.xml` ([`runtimeperms`], plain XML or ABX) | one per app or shared user (every permission, granted or not, flags) | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -175,6 +176,7 @@ mod playstore;
 mod recents;
 mod reddit;
 mod romeo;
+mod runtimeperms;
 mod samsungfiles;
 mod samsungnotes;
 mod session;
@@ -311,6 +313,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("runtime-permissions.xml", "apps"),
     ("annotated_call_log.db", "calls"),
     ("phone_lookup_history.db", "contacts"),
     ("dialer.db", "contacts"),
@@ -1199,6 +1202,11 @@ impl Plugin for AndroidPlugin {
                     "/com.google.android.dialer/databases/dialer.db\"",
                 ],
                 "the Phone app's own call log (calls that may be gone from the system's, voicemail transcriptions), the numbers it looked up with their names and caller ID, smart-dial entries, cached caller IDs from directories",
+            ),
+            e(
+                "runtime permissions",
+                &["/runtime-permissions.xml\""],
+                "which dangerous permissions (location, camera, microphone, contacts, SMS, call log …) each app held or was refused, per Android user",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -2441,6 +2449,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 nowplaying::triage(ctx, l)
+            })?;
+        }
+        for l in of("runtime-permissions.xml")
+            .into_iter()
+            .filter(|l| runtimeperms::is_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                runtimeperms::triage(ctx, l)
             })?;
         }
         for l in of("QcDB.db")

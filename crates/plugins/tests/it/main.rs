@@ -116,6 +116,7 @@ mod reddit_ios;
 mod reminders;
 mod romeo;
 mod routined;
+mod runtimeperms;
 mod safariprefs;
 mod samsungfiles;
 mod samsungnotes;
