@@ -95,6 +95,7 @@
 //! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
 //! | Google's Phone app `com.google.android.dialer/databases/annotated_call_log.db`, `phone_lookup_history.db`, `dialer.db` ([`dialer`]) | one per call of the app's own call log (time, numbers, type, presentation, duration, place, account, read, new, voicemail and transcription), per looked-up number (contact name, label, URI, caller ID name, location, time), per smart-dial entry, per cached caller ID (name, label, source, photo, key, time) | the numbers as parties (the contact holding them, else `handle:<number>`) |
 //! | `system/users/<user>/runtime-permissions.xml`, `misc_de/<user>/apexdata/com.android.permission/runtime-permissions.xml` ([`runtimeperms`], plain XML or ABX) | one per app or shared user (every permission, granted or not, flags) | — |
+//! | `com.google.android.settings.intelligence/shared_prefs/setup_wizard_info.xml` ([`setupwizard`]) | one per file: when the setup wizard finished (Unix ms: the first use after new or reset), every other value | — |
 //! | Samsung SmartThings `com.samsung.android.oneconnect/databases/QcDB.db` ([`smartthings`]) | one per `devices` row (name, type, network type, Wi-Fi Direct, Bluetooth and LE addresses, connected in Unix ms) | `bluetooth:<address>` devices by their classic Bluetooth address |
 //! | `system/etc/hosts` ([`hosts`]) | one per entry but Android's localhost defaults (address, names) | — |
 //! | `system/appops.xml` ([`appops`], plain XML or ABX) | one per recorded use of a protected operation (package, uid, operation, access and rejection times, duration, proxy, attribution tag; before Android 10 the times by process state) | — |
@@ -181,6 +182,7 @@ mod samsungfiles;
 mod samsungnotes;
 mod session;
 mod settings;
+mod setupwizard;
 mod signal;
 mod simplex;
 mod skout;
@@ -313,6 +315,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("tachyon.db", "calls"),
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
+    ("setup_wizard_info.xml", "device"),
     ("runtime-permissions.xml", "apps"),
     ("annotated_call_log.db", "calls"),
     ("phone_lookup_history.db", "contacts"),
@@ -1207,6 +1210,11 @@ impl Plugin for AndroidPlugin {
                 "runtime permissions",
                 &["/runtime-permissions.xml\""],
                 "which dangerous permissions (location, camera, microphone, contacts, SMS, call log …) each app held or was refused, per Android user",
+            ),
+            e(
+                "setup wizard record",
+                &["/shared_prefs/setup_wizard_info.xml\""],
+                "when the phone's setup wizard finished: the first use of the phone after it was new or reset",
             ),
             e(
                 "Samsung SmartThings QcDB.db",
@@ -2457,6 +2465,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 runtimeperms::triage(ctx, l)
+            })?;
+        }
+        for l in of("setup_wizard_info.xml")
+            .into_iter()
+            .filter(|l| setupwizard::is_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                setupwizard::triage(ctx, l)
             })?;
         }
         for l in of("QcDB.db")

@@ -122,6 +122,7 @@ mod samsungfiles;
 mod samsungnotes;
 mod screens;
 mod session;
+mod setupwizard;
 mod sharing;
 mod signal_android;
 mod signal_ios;
