@@ -225,31 +225,14 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str, schema: &Schema) -> Result
             .get("DSPersonID")
             .and_then(text)
             .or_else(|| raw(t, row, "account_id"));
-        if let Some(a) = &apple_id {
-            run.observe(
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                IdType::AppleId,
-                a,
-                inv,
-                format!("{a} is the Apple ID the App Store installed {bundle} with on this device (storeSystem.db)."),
-            )?;
-        }
-        if let Some(n) = &dsid {
-            run.observe(
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                IdType::Dsid,
-                n,
-                inv,
-                format!(
-                    "{n} is the DSID (the Apple account's number) the App Store installed {bundle} with on this device{} (storeSystem.db).",
-                    apple_id.as_deref().map(|a| format!(", the account {a}")).unwrap_or_default()
-                ),
-            )?;
-        }
+        observe_purchaser(
+            run,
+            inv,
+            apple_id.as_deref(),
+            dsid.as_deref(),
+            &bundle,
+            "storeSystem.db",
+        )?;
     }
     if paged.truncated {
         run.ctx.unparsed(
@@ -500,6 +483,47 @@ fn updates(
             path,
             &format!("more than {count} mapi_app_update rows; the first {count} were recorded"),
             None,
+        )?;
+    }
+    Ok(())
+}
+
+/// The App Store account an app was installed with — its Apple ID and DSID — observed as the
+/// device owner's: the account the device's user signed in to the App Store with (`source`: the
+/// file that says so).
+pub(super) fn observe_purchaser(
+    run: &Run<'_, '_>,
+    inv: &Invoked,
+    apple_id: Option<&str>,
+    dsid: Option<&str>,
+    app: &str,
+    source: &str,
+) -> Result<(), RuntimeError> {
+    if let Some(a) = apple_id {
+        run.observe(
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::AppleId,
+            a,
+            inv,
+            format!(
+                "{a} is the Apple ID the App Store installed {app} with on this device ({source})."
+            ),
+        )?;
+    }
+    if let Some(n) = dsid {
+        run.observe(
+            "owner",
+            EntityKind::Person,
+            "device owner",
+            IdType::Dsid,
+            n,
+            inv,
+            format!(
+                "{n} is the DSID (the Apple account's number) the App Store installed {app} with on this device{} ({source}).",
+                apple_id.map(|a| format!(", the account {a}")).unwrap_or_default()
+            ),
         )?;
     }
     Ok(())

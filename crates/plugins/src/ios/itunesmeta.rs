@@ -11,7 +11,7 @@
 //! in to the App Store with. A plist that is no dictionary is noted.
 
 use masf_agents::RuntimeError;
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, TimeEncoding};
 use masf_tools::Invoked;
 use serde_json::Value;
 
@@ -134,29 +134,13 @@ fn one(
         said.join("; ")
     );
     run.record(d)?;
-    if let Some(a) = &apple_id {
-        run.observe(
-            "owner",
-            EntityKind::Person,
-            "device owner",
-            IdType::AppleId,
-            a,
-            &inv,
-            format!(
-                "{a} is the Apple ID that downloaded {shown} on this device (iTunesMetadata.plist)."
-            ),
-        )?;
-    }
-    if let Some(n) = &dsid {
-        run.observe(
-            "owner",
-            EntityKind::Person,
-            "device owner",
-            IdType::Dsid,
-            n,
-            &inv,
-            format!("{n} is the DSID (the Apple account's number) that downloaded {shown} on this device (iTunesMetadata.plist)."),
-        )?;
-    }
+    super::apps::observe_purchaser(
+        run,
+        &inv,
+        apple_id.as_deref(),
+        dsid.as_deref(),
+        shown,
+        "iTunesMetadata.plist",
+    )?;
     Ok(())
 }
