@@ -99,6 +99,12 @@ pub fn plist_cell(cell: &str) -> Option<serde_json::Value> {
     serde_json::from_str(cell.strip_prefix("plist:")?).ok()
 }
 
+/// The JSON of a cell `sqlite_query` rendered from a Protocol Buffers message (`protobuf:{…}`,
+/// its `protobuf` option).
+pub fn protobuf_cell(cell: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(cell.strip_prefix("protobuf:")?).ok()
+}
+
 /// Paths of the files `find_files` found (skipping directories, deleted entries and the
 /// header, `# error` and `# truncated` lines).
 pub fn found_paths(find_output: &str) -> Vec<String> {

@@ -175,8 +175,8 @@ fn lookups(ctx: &AgentCtx<'_>, l: &Located, book: &Book) -> Result<(), RuntimeEr
         let Some(number) = t.get(row, "normalized_number").filter(|n| !n.is_empty()) else {
             continue;
         };
-        let info: Option<Value> = raw(t, row, "phone_lookup_info")
-            .and_then(|c| serde_json::from_str(c.strip_prefix("protobuf:")?).ok());
+        let info: Option<Value> =
+            raw(t, row, "phone_lookup_info").and_then(|c| crate::outputs::protobuf_cell(&c));
         let text = |path: &[&str]| info.as_ref().and_then(|m| proto_text(m, path));
         let contact = text(&["1", "1", "1"]);
         let cnap = text(&["7", "1"]);

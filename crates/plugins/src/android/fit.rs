@@ -13,9 +13,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
 use super::Located;
-use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{artefact_name, pages_on, required_columns};
 use crate::outputs::raw;
 
 /// The account a store is named after (`fitness.db.<account>`), `None` for its `-wal`/`-shm`.
@@ -45,32 +43,24 @@ fn activity(v: &str) -> Option<&'static str> {
 
 /// One `fitness.db.<account>`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
     let Some(account) = account(l) else {
         return Ok(());
     };
-    let Some(cols) = required_columns(
+    let Some((name, pages)) = super::table_rows(
         ctx,
-        &l.tree,
-        &l.path,
-        "Google Fit's fitness.db",
-        "Sessions",
-        &["start_time", "end_time"],
+        l,
+        &super::TableSpec {
+            what: "Google Fit's fitness.db",
+            table: "Sessions",
+            required: &["start_time", "end_time"],
+            optional: &["app_package", "activity", "name", "description"],
+            rows: "Google Fit sessions",
+        },
+        |_| Vec::new(),
     )?
     else {
         return Ok(());
     };
-    let col = |c: &str| column_or_null(&cols, "", c, c);
-    let sql = format!(
-        "SELECT rowid AS rowid, start_time, end_time, {} FROM Sessions ORDER BY rowid",
-        ["app_package", "activity", "name", "description"]
-            .map(col)
-            .join(", ")
-    );
-    let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
-        return Ok(());
-    };
-    note_pages_cap(ctx, &name, &pages, "Google Fit sessions")?;
     for (inv, t, row) in pages.rows() {
         let kind = t.get(row, "activity");
         let word = kind

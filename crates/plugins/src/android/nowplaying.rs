@@ -47,8 +47,8 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     note_pages_cap(ctx, &name, &pages, "Now Playing recognitions")?;
     for (inv, t, row) in pages.rows() {
-        let entry: Option<Value> = raw(t, row, "history_entry")
-            .and_then(|c| serde_json::from_str(c.strip_prefix("protobuf:")?).ok());
+        let entry: Option<Value> =
+            raw(t, row, "history_entry").and_then(|c| crate::outputs::protobuf_cell(&c));
         let text = |path: &[&str]| entry.as_ref().and_then(|m| proto_text(m, path));
         let title = text(&["9", "3"]);
         let artist = text(&["9", "4"]);

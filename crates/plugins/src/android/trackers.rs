@@ -22,7 +22,7 @@ use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, pages_on_with, table_columns};
-use crate::outputs::raw;
+use crate::outputs::{protobuf_cell, raw};
 
 /// Whether `l` is Play services' personal safety store.
 pub fn is_store(l: &Located) -> bool {
@@ -41,11 +41,6 @@ fn field(m: &Value, f: &str) -> Option<(String, i64)> {
         n as i64
     };
     Some((n.to_string(), signed))
-}
-
-/// The decoded message of a `protobuf:` cell.
-fn message(cell: Option<String>) -> Option<Value> {
-    serde_json::from_str(cell?.strip_prefix("protobuf:")?).ok()
 }
 
 /// One `personalsafety_db`.
@@ -154,13 +149,15 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                         ("state", FactType::Text, "state"),
                     ],
                 );
-                if let Some((shown, rssi)) =
-                    message(raw(t, row, "blescan")).and_then(|m| field(&m, "2"))
+                if let Some((shown, rssi)) = raw(t, row, "blescan")
+                    .and_then(|c| protobuf_cell(&c))
+                    .and_then(|m| field(&m, "2"))
                 {
                     d.fact(FactType::Text, Some(&shown), inv);
                     said.push(format!("signal strength {rssi}"));
                 }
-                let place = message(raw(t, row, "locationScan"))
+                let place = raw(t, row, "locationScan")
+                    .and_then(|c| protobuf_cell(&c))
                     .and_then(|m| Some((field(&m, "4")?, field(&m, "5")?)));
                 if let Some(((lat_shown, lat), (lon_shown, lon))) = &place {
                     d.fact(FactType::Text, Some(lat_shown), inv);
@@ -214,9 +211,9 @@ mod tests {
         assert_eq!(field(&m, "6").unwrap().1, -91_230_000);
         assert_eq!(field(&m, "7"), None);
         assert_eq!(
-            message(Some("protobuf:{\"2\":[1]}".into())),
+            protobuf_cell("protobuf:{\"2\":[1]}"),
             Some(serde_json::json!({"2": [1]}))
         );
-        assert_eq!(message(Some("x'00'".into())), None);
+        assert_eq!(protobuf_cell("x'00'"), None);
     }
 }
