@@ -83,7 +83,7 @@ pub fn read(
 /// The columns of `table`, the one table a store named `what` is read by: `None` when the
 /// database does not read, lacks the table ("not {what}: no {table} table") or one of `needed`
 /// (each noted).
-fn store_table(
+pub(crate) fn store_table(
     ctx: &AgentCtx<'_>,
     tree: &TreeRef,
     path: &str,

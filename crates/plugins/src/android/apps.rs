@@ -24,7 +24,8 @@
 //!   outside ±90 are said so, not swapped).
 //! - **Files by Google** (`files_master_database`): every file the app indexed — name, path,
 //!   size, MIME type, media type, URI, hidden flag, title/artist/album, last modified — the
-//!   fields of plaso's `files_by_google`.
+//!   fields of plaso's `files_by_google`; and what the user searched for in the app
+//!   (`search_history_database`, ALEAPP's `fbg_searchhistory`: the term, when).
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
@@ -626,6 +627,47 @@ media_type, uri, is_hidden, title, artist, album, parent_folder_name FROM files_
         record_draft(ctx, d)?;
     }
     note_cap(ctx, l, &pages, "files")
+}
+
+/// Whether `l` is Files by Google's search history (`search_history_database`).
+pub fn is_files_by_google_searches(l: &Located) -> bool {
+    l.name() == "search_history_database" && l.path.contains("/com.google.android.apps.nbu.files/")
+}
+
+/// Files by Google's search history (`search_history_content`, ALEAPP's `fbg_searchhistory`):
+/// one phenomenon per search with the term and when (Unix ms).
+pub fn files_by_google_searches(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some((name, pages)) = super::table_rows(
+        ctx,
+        l,
+        &super::TableSpec {
+            what: "Files by Google's search_history_database",
+            table: "search_history_content",
+            required: &["searched_term"],
+            optional: &["timestamp"],
+            rows: "Files by Google searches",
+        },
+        |_| Vec::new(),
+    )?
+    else {
+        return Ok(());
+    };
+    for (inv, t, row) in pages.rows() {
+        let Some(term) = raw(t, row, "searched_term") else {
+            continue;
+        };
+        let mut d = Draft::new("files", format!("Searched in Files by Google: {term}"));
+        d.fact(FactType::Path, Some(&l.path), &l.found);
+        d.fact(FactType::Text, Some(&term), inv);
+        let when = t.get(row, "timestamp");
+        d.time(when, unix_millis(when), "Searched for files", inv);
+        d.interpretation = format!(
+            "search_history_content row {} of {name}: the user searched the phone's files for {term:?} in Files by Google; timestamp is Unix milliseconds.",
+            t.get(row, "rowid").unwrap_or("?"),
+        );
+        record_draft(ctx, d)?;
+    }
+    Ok(())
 }
 
 /// The old Android WebView's `webview.db`: form data the user typed (`formdata` with the page

@@ -21,6 +21,8 @@
 //! | `mmssms.db` `sms`, `threads`; `pdu`, `part`, `addr` ([`mms`]) | one per SMS, one per thread; one per MMS with its addresses, parts and attachments | counterparty as for calls; `wallet:<address>` for wallet addresses in bodies; wallet claims of one-to-one MMS text by direction |
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
+//! | Gboard `gboard_clipboard.db`, `trainingcache2.db`/`trainingcache3.db`, `trainingcachev3.db`; Samsung Keyboard `ClipItem.db`; `user_dict.db` ([`keyboard`]) | one per clip copied (text, HTML, URI, app copied from, user, when; Samsung's deleted clips recovered), per typing event or session (the text typed, app, text box, when), per word added to the user dictionary | — |
+//! | Chromium `Media History`, `DIPS` of a profile folder ([`crate::chromium_activity`]) | one per media playback, media session (title, artist, album, position of duration), media site (watch time, engagement), DIPS site (first and last interaction, storage, bounces), DIPS pop-up | — |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
 //! | TikTok and Douyin `<uid>_im.db`, `db_im_xx`, `db_im_contact` ([`tiktok`]) | the account; one per user, per message (text, GIF/link) | `tiktok:<uid>` / `douyin:<uid>` persons (uid, @handle, nickname); `owner`: the uid the store is named after; wallet claims of a message's writer |
@@ -139,6 +141,7 @@ mod claude;
 mod databases;
 mod deepseek;
 mod dialer;
+mod dropbox;
 mod duckduckgo;
 mod duo;
 mod fairemail;
@@ -157,6 +160,7 @@ mod instagram;
 mod intercom;
 mod k9mail;
 mod keep;
+mod keyboard;
 mod kijiji;
 mod kik;
 mod life360;
@@ -166,6 +170,7 @@ mod linkedin;
 mod maps;
 mod mastodon;
 mod meetme;
+mod mega;
 mod mewe;
 mod mms;
 mod notifications;
@@ -183,6 +188,7 @@ mod samsungnotes;
 mod session;
 mod settings;
 mod setupwizard;
+mod shazam;
 mod signal;
 mod simplex;
 mod skout;
@@ -316,6 +322,12 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("QcDB.db", "device"),
     ("carservicedata.db", "device"),
     ("setup_wizard_info.xml", "device"),
+    ("gboard_clipboard.db", "keyboard"),
+    ("trainingcache2.db", "keyboard"),
+    ("trainingcache3.db", "keyboard"),
+    ("trainingcachev3.db", "keyboard"),
+    ("ClipItem.db", "keyboard"),
+    ("user_dict.db", "keyboard"),
     ("runtime-permissions.xml", "apps"),
     ("annotated_call_log.db", "calls"),
     ("phone_lookup_history.db", "contacts"),
@@ -402,6 +414,11 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("attd_db", "locations"),
     ("da_destination_history", "locations"),
     ("files_master_database", "files"),
+    ("search_history_database", "files"),
+    ("gmm_myplaces.db", "locations"),
+    ("*-db.db", "files"),
+    ("*-prefs.db", "accounts"),
+    ("karere-*.db", "messages"),
     ("History", "web"),
     ("Login Data*", "accounts"),
     ("Web Data", "web"),
@@ -409,6 +426,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Cookies", "web"),
     ("Network Action Predictor", "web"),
     ("Top Sites", "web"),
+    ("Media History", "web"),
+    ("DIPS", "web"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -1217,6 +1236,51 @@ impl Plugin for AndroidPlugin {
                 "when the phone's setup wizard finished: the first use of the phone after it was new or reset",
             ),
             e(
+                "Google Maps labelled places",
+                &["/com.google.android.apps.maps/databases/gmm_myplaces.db\""],
+                "the places the user labelled in Google Maps (Home, Work, their own labels) with address, coordinates, link and when synced",
+            ),
+            e(
+                "Shazam library.db",
+                &["/com.shazam.android/databases/library.db\""],
+                "every song Shazam recognised, when, and where the phone was (coordinates, place, city, country)",
+            ),
+            e(
+                "Dropbox stores",
+                &["/com.dropbox.android/databases/"],
+                "the Dropbox account signed in (e-mail, account id, plan, sign-up and last login), the files and folders in it with their times, the thumbnails the app cached",
+            ),
+            e(
+                "MEGA chat karere db",
+                &["/mega.privacy.android.app/karere-"],
+                "MEGA's chat history (messages with their text, attachments, calls, joins), its chats and the MEGA users it knows with their e-mail addresses",
+            ),
+            e(
+                "Gboard clipboard and typing caches",
+                &[
+                    "/com.google.android.inputmethod.latin/databases/gboard_clipboard.db\"",
+                    "/com.google.android.inputmethod.latin/databases/trainingcache2.db\"",
+                    "/com.google.android.inputmethod.latin/databases/trainingcache3.db\"",
+                    "/com.google.android.inputmethod.latin/databases/trainingcachev3.db\"",
+                ],
+                "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
+            ),
+            e(
+                "Samsung Keyboard clipboard",
+                &["/com.samsung.android.honeyboard/databases/ClipItem.db\""],
+                "what the user copied while Samsung Keyboard was the keyboard (text, HTML, URIs, the app copied from, the Secure Folder's clips), and clips deleted since that the write-ahead log or free space still holds",
+            ),
+            e(
+                "user dictionary",
+                &["/com.android.providers.userdictionary/databases/user_dict.db\""],
+                "the words the user added to the system's personal dictionary (with shortcuts, frequency, locale)",
+            ),
+            e(
+                "Chromium Media History and DIPS",
+                &["/Media History\"", "/DIPS\""],
+                "the media a Chromium browser played (each playback with its watch time, each media session with its title, artist and where it stopped, each site's total watch time) and the sites its bounce-tracking mitigation watched (first and last user interaction, storage and bounces)",
+            ),
+            e(
                 "Samsung SmartThings QcDB.db",
                 &["/com.samsung.android.oneconnect/databases/QcDB.db\""],
                 "the devices SmartThings found or connected to (televisions, earbuds, watches, appliances): name, type, network, Wi-Fi Direct and Bluetooth addresses, when",
@@ -1295,6 +1359,11 @@ impl Plugin for AndroidPlugin {
                 "Files by Google files_master_database",
                 &["/files_master_database\""],
                 "the files on the device as the app indexed them: names, paths, sizes, times",
+            ),
+            e(
+                "Files by Google search history",
+                &["/com.google.android.apps.nbu.files/databases/search_history_database\""],
+                "what the user searched for among the phone's files, when",
             ),
             e(
                 "Telegram cache4.db",
@@ -1441,6 +1510,37 @@ impl Plugin for AndroidPlugin {
             return (path.contains("/com.google.android.as/")
                 || path.contains("/com.google.intelligence.sense/"))
             .then_some("media");
+        }
+        if name == "search_history_database" {
+            return path
+                .contains("/com.google.android.apps.nbu.files/")
+                .then_some("files");
+        }
+        if name == "library.db" && path.contains("/com.shazam.android/") {
+            return Some("media");
+        }
+        if name.ends_with("-db.db") || name.ends_with("-prefs.db") {
+            if !path.contains("/com.dropbox.android/") {
+                return None;
+            }
+            return Some(if name.ends_with("-db.db") {
+                "files"
+            } else {
+                "accounts"
+            });
+        }
+        if name.starts_with("karere-") {
+            return path
+                .contains("/mega.privacy.android.app/")
+                .then_some("messages");
+        }
+        if name == "ClipItem.db" {
+            return path
+                .contains("/com.samsung.android.honeyboard/")
+                .then_some("keyboard");
+        }
+        if name == "Media History" || name == "DIPS" {
+            return crate::chromium_activity::is_store(path).then_some("web");
         }
         if name == "speedtest" {
             return path
@@ -1822,6 +1922,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 playstore::library(ctx, l)
             })?;
         }
+        for l in of("library.db").into_iter().filter(|l| shazam::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || shazam::triage(ctx, l))?;
+        }
         for l in of("localappstate.db")
             .into_iter()
             .filter(|l| playstore::is_play_store(l))
@@ -1987,6 +2090,26 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 maps::destinations(ctx, l)
             })?;
         }
+        for l in of("gmm_myplaces.db")
+            .into_iter()
+            .filter(|l| maps::is_myplaces(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                maps::labelled_places(ctx, l)
+            })?;
+        }
+        for l in of("*-db.db").into_iter().filter(|l| dropbox::is_files(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || dropbox::files(ctx, l))?;
+        }
+        for l in of("*-prefs.db")
+            .into_iter()
+            .filter(|l| dropbox::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || dropbox::prefs(ctx, l))?;
+        }
+        for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
         for l in of("transfer20.db")
             .into_iter()
             .filter(|l| zapya::is_zapya(l))
@@ -2017,6 +2140,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("files_master_database") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 apps::files_by_google(ctx, l)
+            })?;
+        }
+        for l in of("search_history_database")
+            .into_iter()
+            .filter(|l| apps::is_files_by_google_searches(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                apps::files_by_google_searches(ctx, l)
             })?;
         }
         // Truecaller keeps a tc.db too: read by its own reader
@@ -2058,6 +2189,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::chromium_forms::read(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("Media History")
+            .into_iter()
+            .chain(of("DIPS"))
+            .filter(|l| crate::chromium_activity::is_store(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::chromium_activity::read(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("places.sqlite") {
@@ -2473,6 +2613,27 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 setupwizard::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| keyboard::is_gboard(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                keyboard::gboard(ctx, l)
+            })?;
+        }
+        for l in of("ClipItem.db")
+            .into_iter()
+            .filter(|l| keyboard::is_samsung_clipboard(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                keyboard::samsung_clipboard(ctx, l)
+            })?;
+        }
+        for l in of("user_dict.db")
+            .into_iter()
+            .filter(|l| keyboard::is_user_dictionary(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                keyboard::user_dictionary(ctx, l)
             })?;
         }
         for l in of("QcDB.db")
