@@ -117,6 +117,10 @@
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` | [`crate::torrentfile`] (shared with Android, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | none |
 //! | Tile `AppGroup/<id>/com.thetileapp.tile-TileNetworkDB.sqlite` | [`tile`] | one per Tile (name, id, type, status, lost, last position and time, activation, registration, last community connection) and per account (e-mail, name, phone, registered) | `owner`: the account's e-mail, phone, name |
 //! | `containers/Bundle/Application/<id>/iTunesMetadata.plist` (+ `BundleMetadata.plist`) | [`itunesmeta`] | one per app (bundle id, name, developer, version, genre, factory install, source app, side-loaded, variant and item ids, purchase, release and install dates, the downloading Apple ID and DSID) | `owner`: the downloading Apple ID and DSID |
+//! | Safari `Library/Image Cache/Favicons/Favicons.db` | [`favicons`] | one per page whose icon Safari kept (page URL, icon URL, size, when saved): pages loaded even when their history is gone | none |
+//! | Google Translate `Documents/translate.db` | [`translate`] | one per translation (languages, source text, translation, starred, romanization, when), starred phrase, phrase spoken aloud | none |
+//! | Splitwise `Library/Application Support/database.sqlite` (with `SWPerson`) | [`splitwise`] | one per person (name, e-mail, phone, currency, country), expense (description, cost, currency, category, group, creator), member's share (owed, paid), balance with a friend, group (members) | `splitwise:<person id>`: e-mail, phone, name |
+//! | `Library/Preferences/com.apple.MobileSMS.plist` (or `mobileSMS`) | [`messageretention`] | one per retention setting (`KeepMessageForDays`, `SSKeepMessages`: forever, 30 days, 1 year) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -169,6 +173,7 @@ pub mod cookies;
 pub mod datausage;
 pub mod duckduckgo;
 pub mod emlx;
+pub mod favicons;
 pub mod findmy;
 pub mod gmail;
 pub mod googlevoice;
@@ -195,6 +200,7 @@ pub mod mapsprefs;
 pub mod mapssync;
 pub mod mastodon;
 pub mod medicalid;
+pub mod messageretention;
 pub mod mewe;
 pub mod notes;
 pub mod notifications;
@@ -223,6 +229,7 @@ pub mod slack;
 pub mod sms;
 pub mod snapshots;
 pub mod speedtest;
+pub mod splitwise;
 pub mod tcc;
 pub mod teams;
 pub mod telegram;
@@ -231,6 +238,7 @@ pub mod threema;
 pub mod tiktok;
 pub mod tile;
 pub mod tinder;
+pub mod translate;
 pub mod truthsocial;
 pub mod twitter;
 pub mod twittercache;
@@ -498,6 +506,12 @@ impl Plugin for Ios {
         ctx.artefact("BitTorrent files", || torrents(&run))?;
         ctx.artefact("Tile TileNetworkDB.sqlite", || tile::triage(&run))?;
         ctx.artefact("apps' iTunesMetadata.plist", || itunesmeta::triage(&run))?;
+        ctx.artefact("Safari favicons", || favicons::triage(&run))?;
+        ctx.artefact("Google Translate translate.db", || translate::triage(&run))?;
+        ctx.artefact("Splitwise database.sqlite", || splitwise::triage(&run))?;
+        ctx.artefact("Messages retention setting", || {
+            messageretention::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1677,6 +1691,29 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/iTunesMetadata.plist\""],
             "every app installed from the App Store with its developer, version, purchase and install dates and the Apple ID that downloaded it",
         ),
+        entry(
+            "Safari favicons",
+            &["/Image Cache/Favicons/Favicons.db\""],
+            "the pages whose icons Safari kept, with when: pages loaded in Safari even after their history was cleared",
+        ),
+        entry(
+            "Google Translate translate.db",
+            &["/Documents/translate.db\""],
+            "what the user translated with Google Translate (text, translation, languages, when), starred phrases, phrases spoken aloud",
+        ),
+        entry(
+            "Splitwise database.sqlite",
+            &["/Library/Application Support/database.sqlite\""],
+            "who shares costs with the user in Splitwise (names, e-mails, phones), every expense with its cost, each member's share, balances with friends, groups",
+        ),
+        entry(
+            "Messages retention setting",
+            &[
+                "/Preferences/com.apple.MobileSMS.plist\"",
+                "/Preferences/com.apple.mobileSMS.plist\"",
+            ],
+            "how long Messages keeps messages (forever, 30 days, 1 year): whether messages missing from sms.db may have been removed by iOS itself",
+        ),
     ]
 }
 
@@ -1750,6 +1787,12 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
         "speedtest.sqlite" => "locations",
+        "Favicons.db" if path.contains("/Image Cache/Favicons/") => "web",
+        "translate.db" if path.ends_with("/Documents/translate.db") => "web",
+        "database.sqlite" if path.ends_with("/Library/Application Support/database.sqlite") => {
+            "transactions"
+        }
+        "com.apple.MobileSMS.plist" | "com.apple.mobileSMS.plist" => "messages",
         "com.thetileapp.tile-TileNetworkDB.sqlite" => "locations",
         "iTunesMetadata.plist" | "BundleMetadata.plist"
             if path.contains("/Bundle/Application/") =>
@@ -1920,6 +1963,10 @@ const SEARCHED: &[&str] = &[
     "restore.log",
     "cloudthumbnails.db",
     "speedtest.sqlite",
+    "Favicons.db",
+    "translate.db",
+    "database.sqlite",
+    "com.apple.*obileSMS.plist",
     "com.thetileapp.tile-TileNetworkDB.sqlite",
     "iTunesMetadata.plist",
     "BundleMetadata.plist",

@@ -1150,6 +1150,10 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("BitTorrent files", false),
             ("Tile TileNetworkDB.sqlite", false),
             ("apps' iTunesMetadata.plist", false),
+            ("Safari favicons", false),
+            ("Google Translate translate.db", false),
+            ("Splitwise database.sqlite", false),
+            ("Messages retention setting", false),
         ]
     );
     for (path, cat) in [

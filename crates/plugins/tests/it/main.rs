@@ -76,6 +76,7 @@ mod ios_social_b;
 mod ios_support;
 mod ios_tabs;
 mod ios_usage;
+mod iosfavtrans;
 mod iosmisc;
 mod itunesmeta;
 mod k9mail;
