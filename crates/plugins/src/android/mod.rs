@@ -22,6 +22,7 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Gboard `gboard_clipboard.db`, `trainingcache2.db`/`trainingcache3.db`, `trainingcachev3.db`; Samsung Keyboard `ClipItem.db`; `user_dict.db` ([`keyboard`]) | one per clip copied (text, HTML, URI, app copied from, user, when; Samsung's deleted clips recovered), per typing event or session (the text typed, app, text box, when), per word added to the user dictionary | — |
+//! | Roblox `com.roblox.client/files/appData/LocalStorage/appStorage.json`, `files/appData/logs/*_Player_*.log` ([`roblox`]) | one for the account signed in (user id, name, display name, under 13, country, sign-in method and credential, creation, age bracket), per remembered account (signed out), per game joined (place, job, server, session, universe, user id, referral, when) | `owner`: `roblox:<user id>`, user name, display name; `roblox:<user id>` per remembered account |
 //! | Chromium `Media History`, `DIPS` of a profile folder ([`crate::chromium_activity`]) | one per media playback, media session (title, artist, album, position of duration), media site (watch time, engagement), DIPS site (first and last interaction, storage, bounces), DIPS pop-up | — |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
@@ -181,6 +182,7 @@ mod partitions;
 mod playstore;
 mod recents;
 mod reddit;
+mod roblox;
 mod romeo;
 mod runtimeperms;
 mod samsungfiles;
@@ -419,6 +421,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-db.db", "files"),
     ("*-prefs.db", "accounts"),
     ("karere-*.db", "messages"),
+    ("appStorage.json", "accounts"),
+    ("*_Player_*.log", "app_usage"),
     ("History", "web"),
     ("Login Data*", "accounts"),
     ("Web Data", "web"),
@@ -1256,6 +1260,11 @@ impl Plugin for AndroidPlugin {
                 "MEGA's chat history (messages with their text, attachments, calls, joins), its chats and the MEGA users it knows with their e-mail addresses",
             ),
             e(
+                "Roblox",
+                &["/com.roblox.client/files/appData/"],
+                "the Roblox account signed in (user id, user name, display name, under 13, country, how it signed in), the accounts its picker remembers, and every game the client joined (place, server, when)",
+            ),
+            e(
                 "Gboard clipboard and typing caches",
                 &[
                     "/com.google.android.inputmethod.latin/databases/gboard_clipboard.db\"",
@@ -1533,6 +1542,16 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/mega.privacy.android.app/")
                 .then_some("messages");
+        }
+        if name == "appStorage.json" || (name.contains("_Player_") && name.ends_with(".log")) {
+            if !path.contains("/com.roblox.client/files/appData/") {
+                return None;
+            }
+            return Some(if name == "appStorage.json" {
+                "accounts"
+            } else {
+                "app_usage"
+            });
         }
         if name == "ClipItem.db" {
             return path
@@ -2109,6 +2128,18 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("appStorage.json")
+            .into_iter()
+            .filter(|l| roblox::is_storage(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || roblox::storage(ctx, l))?;
+        }
+        for l in of("*_Player_*.log")
+            .into_iter()
+            .filter(|l| roblox::is_log(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || roblox::log(ctx, l))?;
         }
         for l in of("transfer20.db")
             .into_iter()

@@ -118,6 +118,7 @@ mod recovered;
 mod reddit_android;
 mod reddit_ios;
 mod reminders;
+mod roblox;
 mod romeo;
 mod routined;
 mod runtimeperms;
