@@ -22,6 +22,8 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Gboard `gboard_clipboard.db`, `trainingcache2.db`/`trainingcache3.db`, `trainingcachev3.db`; Samsung Keyboard `ClipItem.db`; `user_dict.db` ([`keyboard`]) | one per clip copied (text, HTML, URI, app copied from, user, when; Samsung's deleted clips recovered), per typing event or session (the text typed, app, text box, when), per word added to the user dictionary | — |
+//! | Google's on-device Timeline `com.google.android.gms/databases/odlh-storage.db` ([`odlh`]) | one per Timeline segment (start, end, type, the place's latitude and longitude from the segment message, shown, finalised, level, id, obfuscated account id), per edited segment | — |
+//! | Life360 `DriveBladeDB` ([`life360drives`]) | one per drive (member, speeds, distance, duration, event counts, score, start, end), per drive event (type, position, speed), per waypoint | — |
 //! | Roblox `com.roblox.client/files/appData/LocalStorage/appStorage.json`, `files/appData/logs/*_Player_*.log` ([`roblox`]) | one for the account signed in (user id, name, display name, under 13, country, sign-in method and credential, creation, age bracket), per remembered account (signed out), per game joined (place, job, server, session, universe, user id, referral, when) | `owner`: `roblox:<user id>`, user name, display name; `roblox:<user id>` per remembered account |
 //! | Chromium `Media History`, `DIPS` of a profile folder ([`crate::chromium_activity`]) | one per media playback, media session (title, artist, album, position of duration), media site (watch time, engagement), DIPS site (first and last interaction, storage, bounces), DIPS pop-up | — |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
@@ -165,6 +167,7 @@ mod keyboard;
 mod kijiji;
 mod kik;
 mod life360;
+mod life360drives;
 mod lifecycle;
 mod line;
 mod linkedin;
@@ -176,6 +179,7 @@ mod mewe;
 mod mms;
 mod notifications;
 mod nowplaying;
+mod odlh;
 mod outlook;
 mod packagesxml;
 mod partitions;
@@ -422,6 +426,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-prefs.db", "accounts"),
     ("karere-*.db", "messages"),
     ("appStorage.json", "accounts"),
+    ("odlh-storage.db", "locations"),
+    ("DriveBladeDB", "locations"),
     ("*_Player_*.log", "app_usage"),
     ("History", "web"),
     ("Login Data*", "accounts"),
@@ -1258,6 +1264,16 @@ impl Plugin for AndroidPlugin {
                 "MEGA chat karere db",
                 &["/mega.privacy.android.app/karere-"],
                 "MEGA's chat history (messages with their text, attachments, calls, joins), its chats and the MEGA users it knows with their e-mail addresses",
+            ),
+            e(
+                "Google on-device Timeline odlh-storage.db",
+                &["/com.google.android.gms/databases/odlh-storage.db\""],
+                "the phone's on-device Google Timeline: every visit and activity segment with its start, end and the place's coordinates, and the segments the user edited",
+            ),
+            e(
+                "Life360 drives DriveBladeDB",
+                &["/com.life360.android.safetymapd/databases/DriveBladeDB\""],
+                "every drive Life360 detected for a circle member (start, end, speeds, distance, hard braking, phone use, crashes) with each event's position and the route's waypoints",
             ),
             e(
                 "Roblox",
@@ -2128,6 +2144,20 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("odlh-storage.db")
+            .into_iter()
+            .filter(|l| odlh::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || odlh::triage(ctx, l))?;
+        }
+        for l in of("DriveBladeDB")
+            .into_iter()
+            .filter(|l| life360drives::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                life360drives::triage(ctx, l)
+            })?;
         }
         for l in of("appStorage.json")
             .into_iter()

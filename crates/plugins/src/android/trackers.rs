@@ -31,7 +31,7 @@ pub fn is_store(l: &Located) -> bool {
 
 /// A number of a decoded message's field (its first value) as printed, and as a signed number:
 /// a two's complement of 64 bits (a negative varint) or of 32 bits (a negative fixed32).
-fn field(m: &Value, f: &str) -> Option<(String, i64)> {
+pub(crate) fn field(m: &Value, f: &str) -> Option<(String, i64)> {
     let n = m.get(f)?.get(0)?.as_u64()?;
     let signed = if n > u64::from(u32::MAX) {
         n as i64
