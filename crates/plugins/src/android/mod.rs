@@ -22,6 +22,7 @@
 //! | Google Messages `bugle_db` ([`bugle`]) | one per message with its parts (text, type, attachment, size, cached file), one per self participant with a number | `owner`: the self participants' numbers; counterparty as for SMS; wallet claims by direction |
 //! | Chromium `Login Data`, `Login Data For Account`, `Web Data`, `Shortcuts`, `Network Action Predictor`, `Cookies`, `Top Sites` ([`crate::chromium_forms`]) | one per saved login, autocomplete value, saved address, payment card, address-bar entry, cookie site, most-visited site | `browser-profile:<dir>`: login user names that are e-mails or phones; `autofill:<guid>`: each address's names, e-mails, phones; `handle:<e-mail>`: who shared a password |
 //! | Gboard `gboard_clipboard.db`, `trainingcache2.db`/`trainingcache3.db`, `trainingcachev3.db`; Samsung Keyboard `ClipItem.db`; `user_dict.db` ([`keyboard`]) | one per clip copied (text, HTML, URI, app copied from, user, when; Samsung's deleted clips recovered), per typing event or session (the text typed, app, text box, when), per word added to the user dictionary | — |
+//! | Firefox for Android `mozac_downloads_database`, `recently_closed_tabs`, `top_sites`; a Firefox profile's `permissions.sqlite`, `cookies.sqlite` ([`fenix`]) | one per download (file, URL, MIME type, size, status, folder, when), closed tab, top site, site permission (type, allowed or blocked, modified, expiry), cookie host (count, names — never values —, first set, last used) | — |
 //! | Google's on-device Timeline `com.google.android.gms/databases/odlh-storage.db` ([`odlh`]) | one per Timeline segment (start, end, type, the place's latitude and longitude from the segment message, shown, finalised, level, id, obfuscated account id), per edited segment | — |
 //! | Life360 `DriveBladeDB` ([`life360drives`]) | one per drive (member, speeds, distance, duration, event counts, score, start, end), per drive event (type, position, speed), per waypoint | — |
 //! | Roblox `com.roblox.client/files/appData/LocalStorage/appStorage.json`, `files/appData/logs/*_Player_*.log` ([`roblox`]) | one for the account signed in (user id, name, display name, under 13, country, sign-in method and credential, creation, age bracket), per remembered account (signed out), per game joined (place, job, server, session, universe, user id, referral, when) | `owner`: `roblox:<user id>`, user name, display name; `roblox:<user id>` per remembered account |
@@ -150,6 +151,7 @@ mod duo;
 mod fairemail;
 mod fbthreads;
 mod fcm;
+mod fenix;
 mod files;
 mod fit;
 mod gmail;
@@ -427,6 +429,11 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("karere-*.db", "messages"),
     ("appStorage.json", "accounts"),
     ("odlh-storage.db", "locations"),
+    ("mozac_downloads_database", "web"),
+    ("recently_closed_tabs", "web"),
+    ("top_sites", "web"),
+    ("permissions.sqlite", "web"),
+    ("cookies.sqlite", "web"),
     ("DriveBladeDB", "locations"),
     ("*_Player_*.log", "app_usage"),
     ("History", "web"),
@@ -1266,6 +1273,17 @@ impl Plugin for AndroidPlugin {
                 "MEGA's chat history (messages with their text, attachments, calls, joins), its chats and the MEGA users it knows with their e-mail addresses",
             ),
             e(
+                "Firefox downloads, closed tabs, top sites, permissions, cookies",
+                &[
+                    "/mozac_downloads_database\"",
+                    "/recently_closed_tabs\"",
+                    "/top_sites\"",
+                    "/permissions.sqlite\"",
+                    "/cookies.sqlite\"",
+                ],
+                "Firefox's downloads (file, URL, status, folder, when), the tabs the user closed, the home screen's top sites, the permissions given or refused to sites, and the sites that set cookies (names only, never values)",
+            ),
+            e(
                 "Google on-device Timeline odlh-storage.db",
                 &["/com.google.android.gms/databases/odlh-storage.db\""],
                 "the phone's on-device Google Timeline: every visit and activity segment with its start, end and the place's coordinates, and the segments the user edited",
@@ -1568,6 +1586,16 @@ impl Plugin for AndroidPlugin {
             } else {
                 "app_usage"
             });
+        }
+        if matches!(
+            name,
+            "mozac_downloads_database"
+                | "recently_closed_tabs"
+                | "top_sites"
+                | "permissions.sqlite"
+                | "cookies.sqlite"
+        ) {
+            return fenix::is_store_path(path).then_some("web");
         }
         if name == "ClipItem.db" {
             return path
@@ -2144,6 +2172,16 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("mozac_downloads_database")
+            .into_iter()
+            .chain(of("recently_closed_tabs"))
+            .chain(of("top_sites"))
+            .chain(of("permissions.sqlite"))
+            .chain(of("cookies.sqlite"))
+            .filter(|l| fenix::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || fenix::triage(ctx, l))?;
         }
         for l in of("odlh-storage.db")
             .into_iter()

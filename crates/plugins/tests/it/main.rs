@@ -47,6 +47,7 @@ mod emlx;
 mod fairemail;
 mod fbthreads;
 mod fcm;
+mod fenix;
 mod findmy;
 mod firefox;
 mod fit;
