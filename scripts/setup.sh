@@ -56,12 +56,13 @@ fi
 # database with its plaintext header and decrypts it as the oracle; mmh3 (MurmurHash3) writes
 # Telegram for iOS's key file check and Postbox type hashes; plyvel (Google's LevelDB) writes
 # Play services' push-message queue; libtorrent (the library of qBittorrent, Deluge and
-# LibreTorrent) writes .torrent files and clients' resume data.
+# LibreTorrent) writes .torrent files and clients' resume data; fit-tool (Stages Cycling's FIT
+# encoder and decoder) writes the FIT activity files of watches and fitness apps.
 venv="$(cd "$(dirname "$0")/.." && pwd)/target/py-oracles"
-if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography, case_utils, pymodi, liblp, pyewf, pyvhdi, typedstream, google.protobuf, sqlcipher3, mmh3, plyvel, libtorrent' 2>/dev/null; then
+if ! "$venv/bin/python3" -c 'import iphone_backup_decrypt, cryptography, case_utils, pymodi, liblp, pyewf, pyvhdi, typedstream, google.protobuf, sqlcipher3, mmh3, plyvel, libtorrent, fit_tool' 2>/dev/null; then
   echo "setup: installing the Python oracles in $venv" >&2
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*' 'case-utils==0.18.*' 'libmodi-python==20260902' 'liblp==1.0.2' 'libewf-python==20260924' 'libvhdi-python==20260901' 'pytypedstream==0.1.0' 'protobuf==5.29.*' 'sqlcipher3-binary==0.6.*' 'mmh3==5.*' 'plyvel==1.5.*' 'libtorrent==2.0.*'
+  "$venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=41' 'iphone-backup-decrypt==0.11.*' 'case-utils==0.18.*' 'libmodi-python==20260902' 'liblp==1.0.2' 'libewf-python==20260924' 'libvhdi-python==20260901' 'pytypedstream==0.1.0' 'protobuf==5.29.*' 'sqlcipher3-binary==0.6.*' 'mmh3==5.*' 'plyvel==1.5.*' 'libtorrent==2.0.*' 'fit-tool==0.9.16'
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then

@@ -44,6 +44,7 @@ impl Catalog {
         c.register(Arc::new(crate::json_tool::ReadJson));
         c.register(Arc::new(crate::protobuf::ReadProtobuf));
         c.register(Arc::new(crate::bencode::ReadBencode));
+        c.register(Arc::new(crate::fit::ReadFit));
         c.register(Arc::new(crate::javaser::ReadJava));
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(crate::segb_tool::ReadSegb));

@@ -152,6 +152,7 @@ pub mod content_tools;
 pub mod derplist;
 pub mod doc_metadata;
 pub mod email_tool;
+pub mod fit;
 mod free_space;
 pub mod fs_tools;
 pub mod index_tools;

@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
 //! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
 //! | Google's Phone app `com.google.android.dialer/databases/annotated_call_log.db`, `phone_lookup_history.db`, `dialer.db` ([`dialer`]) | one per call of the app's own call log (time, numbers, type, presentation, duration, place, account, read, new, voicemail and transcription), per looked-up number (contact name, label, URI, caller ID name, location, time), per smart-dial entry, per cached caller ID (name, label, source, photo, key, time) | the numbers as parties (the contact holding them, else `handle:<number>`) |
@@ -344,6 +345,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*.torrent", "files"),
     ("*.resume", "files"),
     ("*.fastresume", "files"),
+    ("*.fit", "locations"),
+    ("*.FIT", "locations"),
     ("speedtest", "locations"),
     ("app.db", "web"),
     ("cast.db", "device"),
@@ -1224,6 +1227,11 @@ impl Plugin for AndroidPlugin {
                 "BitTorrent files",
                 &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "FIT activity files",
+                &["read_fit "],
+                "the activity files of watches and fitness apps (Garmin, Strava, Wahoo…): the devices with their serial numbers, the user profile, each session's sport, start, distance and start position, the first and last track points",
             ),
             e(
                 "Now Playing history_db",
@@ -2682,6 +2690,21 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             let name = artefact_name(&l.tree, &l.path);
             ctx.artefact(&name, || {
                 crate::torrentfile::read(
+                    ctx,
+                    &name,
+                    args_on(&l.tree, json!({"path": l.path})),
+                    &l.found,
+                    &l.path,
+                )
+            })?;
+        }
+        for l in found
+            .iter()
+            .filter(|l| crate::fitfile::is_fit_file(l.name()))
+        {
+            let name = artefact_name(&l.tree, &l.path);
+            ctx.artefact(&name, || {
+                crate::fitfile::read(
                     ctx,
                     &name,
                     args_on(&l.tree, json!({"path": l.path})),

@@ -114,6 +114,7 @@
 //! | Siri `VoiceTrigger/SAT/<profile>/td/audio/<n>.json` (+ `.wav`) | [`voicetrigger`] | one per "Hey Siri" enrolment recording (day, recording device, utterance path, other values, the recording beside it) | none |
 //! | DuckDuckGo `Library/Application Support/History.sqlite` | [`duckduckgo`] | one per history entry (URL, title, last visit, visits, trackers blocked and found, blocked entities, failed, cookie pop-up blocked) and per page visit (time, URL, title, tab) | none |
 //! | Ookla Speedtest `speedtest.sqlite` | [`speedtest`] | one per test (time, external and internal IP, carrier, ISP, SSID, WAN type, device model, latitude, longitude, accuracy, speeds) | none |
+//! | FIT activity files `*.fit` | [`crate::fitfile`] (shared with Android, via `read_fit`) | one per file (the creating device's maker, product, serial; each device; the user profile; each session's sport, start, distance, start position; first and last track points) | `fit-device:<serial>` per device |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` | [`crate::torrentfile`] (shared with Android, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | none |
 //! | Tile `AppGroup/<id>/com.thetileapp.tile-TileNetworkDB.sqlite` | [`tile`] | one per Tile (name, id, type, status, lost, last position and time, activation, registration, last community connection) and per account (e-mail, name, phone, registered) | `owner`: the account's e-mail, phone, name |
 //! | `containers/Bundle/Application/<id>/iTunesMetadata.plist` (+ `BundleMetadata.plist`) | [`itunesmeta`] | one per app (bundle id, name, developer, version, genre, factory install, source app, side-loaded, variant and item ids, purchase, release and install dates, the downloading Apple ID and DSID) | `owner`: the downloading Apple ID and DSID |
@@ -504,6 +505,14 @@ impl Plugin for Ios {
         ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
         ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
         ctx.artefact("BitTorrent files", || torrents(&run))?;
+        ctx.artefact("FIT activity files", || {
+            for glob in ["*.fit", "*.FIT"] {
+                run.each(glob, |find, path| {
+                    crate::fitfile::read(run.ctx, path, json!({"path": path}), find, path)
+                })?;
+            }
+            Ok(())
+        })?;
         ctx.artefact("Tile TileNetworkDB.sqlite", || tile::triage(&run))?;
         ctx.artefact("apps' iTunesMetadata.plist", || itunesmeta::triage(&run))?;
         ctx.artefact("Safari favicons", || favicons::triage(&run))?;
@@ -1682,6 +1691,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
         ),
         entry(
+            "FIT activity files",
+            &["read_fit "],
+            "the activity files of watches and fitness apps (Garmin, Strava, Wahoo…): the devices with their serial numbers, the user profile, each session's sport, start, distance and start position, the first and last track points",
+        ),
+        entry(
             "Tile TileNetworkDB.sqlite",
             &["/com.thetileapp.tile-TileNetworkDB.sqlite\""],
             "the user's Tile trackers (what each is fixed to, where and when it was last heard, lost or not) and the Tile account (e-mail, name, phone)",
@@ -1800,6 +1814,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
             "apps"
         }
         b if crate::torrentfile::is_torrent_file(b) => "files",
+        b if crate::fitfile::is_fit_file(b) => "locations",
         "History.sqlite" if path.contains("/Application Support/") => "web",
         "query_predictions.db" => "messages",
         _ if path.contains("/VoiceTrigger/SAT/") => "media",
@@ -1973,6 +1988,8 @@ const SEARCHED: &[&str] = &[
     "*.torrent",
     "*.resume",
     "*.fastresume",
+    "*.fit",
+    "*.FIT",
     "History.sqlite",
     "query_predictions.db",
     "VoiceTrigger",

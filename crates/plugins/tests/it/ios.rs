@@ -1148,6 +1148,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("DuckDuckGo History.sqlite", false),
             ("Ookla Speedtest", false),
             ("BitTorrent files", false),
+            ("FIT activity files", false),
             ("Tile TileNetworkDB.sqlite", false),
             ("apps' iTunesMetadata.plist", false),
             ("Safari favicons", false),

@@ -51,6 +51,7 @@ mod fenix;
 mod findmy;
 mod firefox;
 mod fit;
+mod fitfiles;
 mod gaps;
 mod gchat;
 mod gmail_android;

@@ -4,6 +4,7 @@ mod bencode;
 mod consistency;
 mod deep;
 mod email;
+mod fit;
 mod grounding;
 mod index;
 mod inventory;

@@ -23,6 +23,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "partition_table",
             "read_bencode",
             "read_email",
+            "read_fit",
             "read_java",
             "read_json",
             "read_protobuf",
