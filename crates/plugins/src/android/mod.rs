@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
 //! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
 //! | Pixel's Now Playing `com.google.android.as/databases/history_db` (older `com.google.intelligence.sense/db/history_db`) ([`nowplaying`]) | one per recognised song (Unix ms; time zone, title, artist, album, year, duration from the `history_entry` message) | — |
@@ -157,6 +158,7 @@ mod files;
 mod fit;
 mod gmail;
 mod gms;
+mod googlesearch;
 mod groupme;
 mod hinge;
 mod hosts;
@@ -432,6 +434,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("karere-*.db", "messages"),
     ("appStorage.json", "accounts"),
     ("odlh-storage.db", "locations"),
+    ("*@*.*", "web"),
     ("mozac_downloads_database", "web"),
     ("recently_closed_tabs", "web"),
     ("top_sites", "web"),
@@ -1229,6 +1232,11 @@ impl Plugin for AndroidPlugin {
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
             ),
             e(
+                "Google app recent searches",
+                &["/com.google.android.googlequicksearchbox/files/recently/"],
+                "what the user searched for and the pages they opened from the Google app, per Google account (the file's name: the account's e-mail, the owner's)",
+            ),
+            e(
                 "FIT activity files",
                 &["read_fit "],
                 "the activity files of watches and fitness apps (Garmin, Strava, Wahoo…): the devices with their serial numbers, the user profile, each session's sport, start, distance and start position, the first and last track points",
@@ -1604,6 +1612,11 @@ impl Plugin for AndroidPlugin {
                 | "cookies.sqlite"
         ) {
             return fenix::is_store_path(path).then_some("web");
+        }
+        if name.contains('@')
+            && path.contains("/com.google.android.googlequicksearchbox/files/recently/")
+        {
+            return Some("web");
         }
         if name == "ClipItem.db" {
             return path
@@ -2180,6 +2193,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("*@*.*")
+            .into_iter()
+            .filter(|l| googlesearch::is_recent(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                googlesearch::triage(ctx, l)
+            })?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

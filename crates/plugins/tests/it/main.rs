@@ -57,6 +57,7 @@ mod gchat;
 mod gmail_android;
 mod gms;
 mod google_messages;
+mod googlesearch;
 mod groupme;
 mod groupme_android;
 mod health;
