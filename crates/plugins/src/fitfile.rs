@@ -48,6 +48,31 @@ fn field(m: &Value, name: &str) -> Option<String> {
     }
 }
 
+/// A device's product: a Garmin product by its profile name (`garmin_product`), else the
+/// number.
+fn product(m: &Value) -> Option<String> {
+    field(m, "garmin_product").or_else(|| field(m, "product"))
+}
+
+/// A device of a `file_id` or `device_info` message, by its serial number (once each): the
+/// serial and the device's name (maker and product).
+fn note_device(devices: &mut Vec<(String, String)>, m: &Value) {
+    let Some(serial) = field(m, "serial_number") else {
+        return;
+    };
+    if devices.iter().any(|(have, _)| *have == serial) {
+        return;
+    }
+    let label = format!(
+        "{} {}",
+        field(m, "manufacturer").unwrap_or_default(),
+        product(m).unwrap_or_default()
+    )
+    .trim()
+    .to_string();
+    devices.push((serial, label));
+}
+
 /// `read_fit` with `args` and `extra` options.
 fn call(
     ctx: &AgentCtx<'_>,
@@ -140,7 +165,7 @@ pub fn read(
     let mut said = Vec::new();
     let mut devices: Vec<(String, String)> = Vec::new();
     for m in of("file_id") {
-        let product = field(m, "garmin_product").or_else(|| field(m, "product"));
+        let product = product(m);
         for (v, ft) in [
             (field(m, "type"), FactType::Text),
             (field(m, "manufacturer"), FactType::Name),
@@ -165,21 +190,10 @@ pub fn read(
                 .map(|s| format!(" (serial {s})"))
                 .unwrap_or_default()
         ));
-        if let Some(serial) = field(m, "serial_number") {
-            devices.push((
-                serial,
-                format!(
-                    "{} {}",
-                    field(m, "manufacturer").unwrap_or_default(),
-                    product.unwrap_or_default()
-                )
-                .trim()
-                .to_string(),
-            ));
-        }
+        note_device(&mut devices, m);
     }
     for m in of("device_info") {
-        let product = field(m, "garmin_product").or_else(|| field(m, "product"));
+        let product = product(m);
         let serial = field(m, "serial_number");
         d.fact(FactType::Serial, serial.as_deref(), &inv);
         d.fact(FactType::Name, product.as_deref(), &inv);
@@ -201,20 +215,7 @@ pub fn read(
                 .map(|v| format!(", software {v}"))
                 .unwrap_or_default(),
         ));
-        if let Some(s) = serial
-            && !devices.iter().any(|(have, _)| *have == s)
-        {
-            devices.push((
-                s,
-                format!(
-                    "{} {}",
-                    field(m, "manufacturer").unwrap_or_default(),
-                    product.unwrap_or_default()
-                )
-                .trim()
-                .to_string(),
-            ));
-        }
+        note_device(&mut devices, m);
     }
     for m in of("user_profile") {
         let mut parts = Vec::new();

@@ -2704,28 +2704,18 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 speedtest::triage(ctx, l)
             })?;
         }
-        for l in found
-            .iter()
-            .filter(|l| crate::torrentfile::is_torrent_file(l.name()))
-        {
+        // files anywhere read by one tool each, shared with iOS: torrents, FIT activities
+        for l in &found {
+            let read = if crate::torrentfile::is_torrent_file(l.name()) {
+                crate::torrentfile::read
+            } else if crate::fitfile::is_fit_file(l.name()) {
+                crate::fitfile::read
+            } else {
+                continue;
+            };
             let name = artefact_name(&l.tree, &l.path);
             ctx.artefact(&name, || {
-                crate::torrentfile::read(
-                    ctx,
-                    &name,
-                    args_on(&l.tree, json!({"path": l.path})),
-                    &l.found,
-                    &l.path,
-                )
-            })?;
-        }
-        for l in found
-            .iter()
-            .filter(|l| crate::fitfile::is_fit_file(l.name()))
-        {
-            let name = artefact_name(&l.tree, &l.path);
-            ctx.artefact(&name, || {
-                crate::fitfile::read(
+                read(
                     ctx,
                     &name,
                     args_on(&l.tree, json!({"path": l.path})),

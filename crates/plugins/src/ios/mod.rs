@@ -504,14 +504,15 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("DuckDuckGo History.sqlite", || duckduckgo::triage(&run))?;
         ctx.artefact("Ookla Speedtest", || speedtest::triage(&run))?;
-        ctx.artefact("BitTorrent files", || torrents(&run))?;
+        ctx.artefact("BitTorrent files", || {
+            read_each(
+                &run,
+                &["*.torrent", "*.resume", "*.fastresume"],
+                crate::torrentfile::read,
+            )
+        })?;
         ctx.artefact("FIT activity files", || {
-            for glob in ["*.fit", "*.FIT"] {
-                run.each(glob, |find, path| {
-                    crate::fitfile::read(run.ctx, path, json!({"path": path}), find, path)
-                })?;
-            }
-            Ok(())
+            read_each(&run, &["*.fit", "*.FIT"], crate::fitfile::read)
         })?;
         ctx.artefact("Tile TileNetworkDB.sqlite", || tile::triage(&run))?;
         ctx.artefact("apps' iTunesMetadata.plist", || itunesmeta::triage(&run))?;
@@ -1731,11 +1732,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
     ]
 }
 
-/// Every BitTorrent file of the source ([`crate::torrentfile`]).
-fn torrents(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    for glob in ["*.torrent", "*.resume", "*.fastresume"] {
+/// A reader of one file anywhere by one tool, shared with Android ([`crate::torrentfile`],
+/// [`crate::fitfile`]): the artefact's name, the tool's arguments, the listing, the path.
+type FileReader =
+    fn(&AgentCtx<'_>, &str, serde_json::Value, &Invoked, &str) -> Result<(), RuntimeError>;
+
+/// Every file of the source named like one of `globs`, read by `read`.
+fn read_each(run: &Run<'_, '_>, globs: &[&str], read: FileReader) -> Result<(), RuntimeError> {
+    for glob in globs {
         run.each(glob, |find, path| {
-            crate::torrentfile::read(run.ctx, path, json!({"path": path}), find, path)
+            read(run.ctx, path, json!({"path": path}), find, path)
         })?;
     }
     Ok(())

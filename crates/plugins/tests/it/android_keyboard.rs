@@ -8,20 +8,7 @@
 //! the write-ahead log; Gboard's older `tf_table` cache joined by session; a user_dict.db without
 //! its table noted.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
+use crate::android_support::{generate, has_fact, time_values, titled, triage};
 
 fn head(s: &str) -> String {
     let mut h: String = s.chars().take(60).collect();
@@ -29,15 +16,6 @@ fn head(s: &str) -> String {
         h.push('…');
     }
     h
-}
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
 }
 
 #[test]
@@ -78,7 +56,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
                 assert!(has_fact(p, v), "{k}: {p:#?}");
             }
         }
-        assert_eq!(times(p), vec![c["timestamp"].to_string()]);
+        assert_eq!(time_values(p), vec![c["timestamp"].to_string()]);
         assert_eq!(
             p.interpretation.contains("pinned (item_type 1)"),
             c["item_type"] == 1,
@@ -111,7 +89,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
             assert!(has_fact(p, piece), "{piece}: {p:#?}");
         }
         assert!(has_fact(p, e["f4"].as_str().unwrap()) && has_fact(p, &e["f5"].to_string()));
-        assert_eq!(times(p), vec![e["f9"].to_string()]);
+        assert_eq!(time_values(p), vec![e["f9"].to_string()]);
     }
     for s in o["a"]["sessions"].as_array().unwrap() {
         let p = titled(
@@ -123,7 +101,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
         );
         let mut want = vec![s["_session_id"].to_string(), s["_timestamp_"].to_string()];
         want.sort();
-        assert_eq!(times(p), want);
+        assert_eq!(time_values(p), want);
     }
     for w in o["a"]["words"].as_array().unwrap() {
         let p = titled(
@@ -155,7 +133,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
             assert!(has_fact(p, c[k].as_str().unwrap()), "{k}: {p:#?}");
         }
         assert!(has_fact(p, &c["user_id"].to_string()));
-        assert_eq!(times(p), vec![c["time_stamp"].to_string()]);
+        assert_eq!(time_values(p), vec![c["time_stamp"].to_string()]);
     }
     let deleted = &o["b"]["samsung_deleted"][0];
     let p = titled(
@@ -169,7 +147,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
         p,
         deleted["caller_package_name"].as_str().unwrap()
     ));
-    assert_eq!(times(p), vec![deleted["time_stamp"].to_string()]);
+    assert_eq!(time_values(p), vec![deleted["time_stamp"].to_string()]);
     assert!(p.interpretation.contains("deleted"), "{}", p.interpretation);
     // no live clip is also said to be recovered
     assert_eq!(
@@ -197,7 +175,7 @@ fn keyboards_clipboards_typing_and_dictionary_on_three_android_phones() {
         .map(|t| t.to_string())
         .collect();
     want.sort();
-    assert_eq!(times(p), want);
+    assert_eq!(time_values(p), want);
 
     // phone C: the older clipboard (the app's uid), a user_dict.db without words
     let all = run.all_phenomena("c");

@@ -428,3 +428,24 @@ pub fn generate(
     );
     serde_json::from_slice(&std::fs::read(oracle).unwrap()).unwrap()
 }
+
+/// The phenomenon of `all` titled `title`; panics listing every title when there is none.
+pub fn titled<'a>(all: &'a [masf_graph::Phenomenon], title: &str) -> &'a masf_graph::Phenomenon {
+    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
+        panic!(
+            "{title}: {:#?}",
+            all.iter().map(|p| &p.title).collect::<Vec<_>>()
+        )
+    })
+}
+
+/// The stored values the times of `p` ground on, sorted.
+pub fn time_values(p: &masf_graph::Phenomenon) -> Vec<String> {
+    let mut v: Vec<String> = p
+        .times
+        .iter()
+        .map(|t| p.verified_facts[t.fact].value.clone())
+        .collect();
+    v.sort();
+    v
+}

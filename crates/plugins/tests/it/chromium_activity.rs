@@ -8,34 +8,8 @@
 //! another program's `Media History` outside a profile (not read) and a DIPS without its
 //! `bounces` table (noted).
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{sqlite_fixture, triage};
+use crate::android_support::{has_fact, sqlite_fixture, time_values, titled, triage};
 use crate::browsers::sqlite3;
-
-fn has(p: &Phenomenon, v: &str) -> bool {
-    p.verified_facts.iter().any(|f| f.value == v)
-}
-
-fn find<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn chromium_media_history_and_dips_on_android_and_windows() {
@@ -90,9 +64,12 @@ fn chromium_media_history_and_dips_on_android_and_windows() {
         );
         assert_eq!(rows.len(), 2);
         for r in &rows {
-            let p = find(&all, &format!("{browser} played media: {}", r[0]));
-            assert!(has(p, &r[1]) && has(p, &r[2]) && has(p, &r[3]), "{p:#?}");
-            assert_eq!(times(p), vec![r[4].clone()]);
+            let p = titled(&all, &format!("{browser} played media: {}", r[0]));
+            assert!(
+                has_fact(p, &r[1]) && has_fact(p, &r[2]) && has_fact(p, &r[3]),
+                "{p:#?}"
+            );
+            assert_eq!(time_values(p), vec![r[4].clone()]);
         }
         // every site, with its total watch time and two times
         let rows = sqlite3(
@@ -100,14 +77,14 @@ fn chromium_media_history_and_dips_on_android_and_windows() {
             "SELECT origin, aggregate_watchtime_audio_video_s, media_engagement_visits, last_updated_time_s - 11644473600, media_engagement_last_playback_time - 11644473600 FROM origin",
         );
         for r in &rows {
-            let p = find(&all, &format!("{browser} media site: {}", r[0]));
-            assert!(has(p, &r[1]) && has(p, &r[2]), "{p:#?}");
+            let p = titled(&all, &format!("{browser} media site: {}", r[0]));
+            assert!(has_fact(p, &r[1]) && has_fact(p, &r[2]), "{p:#?}");
             let want: Vec<String> = [&r[3], &r[4]]
                 .into_iter()
                 .filter(|v| !v.starts_with('-'))
                 .cloned()
                 .collect();
-            let got = times(p);
+            let got = time_values(p);
             assert_eq!(got.len(), want.len(), "{p:#?}");
             for w in &want {
                 let w: f64 = w.parse().unwrap();
@@ -122,18 +99,18 @@ fn chromium_media_history_and_dips_on_android_and_windows() {
         let dips = sqlite3(&dir.join("DIPS"), "SELECT * FROM bounces ORDER BY site");
         assert_eq!(dips.len(), 2);
         for r in &dips {
-            let p = find(
+            let p = titled(
                 &all,
                 &format!("{browser} bounce-tracking record of {}", r[0]),
             );
             let mut want: Vec<String> = r[1..].iter().filter(|v| !v.is_empty()).cloned().collect();
             want.sort();
-            assert_eq!(times(p), want, "{p:#?}");
+            assert_eq!(time_values(p), want, "{p:#?}");
         }
     }
     // the media session: title, artist, where it stopped
     let all = run.all_phenomena("android");
-    let s = find(
+    let s = titled(
         &all,
         "Chrome media session: How to move USDT off an exchange",
     );
@@ -144,10 +121,13 @@ fn chromium_media_history_and_dips_on_android_and_windows() {
         "YouTube",
         "https://www.youtube.com",
     ] {
-        assert!(has(s, v), "{v}: {s:#?}");
+        assert!(has_fact(s, v), "{v}: {s:#?}");
     }
-    assert_eq!(times(s), vec![(13358000900i64 - 11644473600).to_string()]);
-    let binance = find(&all, "Chrome bounce-tracking record of binance.com");
+    assert_eq!(
+        time_values(s),
+        vec![(13358000900i64 - 11644473600).to_string()]
+    );
+    let binance = titled(&all, "Chrome bounce-tracking record of binance.com");
     assert!(
         binance
             .interpretation
@@ -161,10 +141,10 @@ fn chromium_media_history_and_dips_on_android_and_windows() {
         !all.iter()
             .any(|p| p.title.starts_with("Edge media session"))
     );
-    let popup = find(&all, "Edge pop-up from binance.com to accounts.google.com");
-    assert!(has(popup, "8812345"), "{popup:#?}");
-    assert_eq!(times(popup), vec!["13358000500000000".to_string()]);
-    let binance = find(&all, "Edge bounce-tracking record of binance.com");
+    let popup = titled(&all, "Edge pop-up from binance.com to accounts.google.com");
+    assert!(has_fact(popup, "8812345"), "{popup:#?}");
+    assert_eq!(time_values(popup), vec!["13358000500000000".to_string()]);
+    let binance = titled(&all, "Edge bounce-tracking record of binance.com");
     assert!(
         binance
             .times

@@ -6,29 +6,7 @@
 //! permission with its values and time; each cookie host with its count, names and times — and
 //! no cookie value in any logged output. A `cookies.sqlite` outside a profile is not read.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
+use crate::android_support::{generate, has_fact, time_values, titled, triage};
 
 #[test]
 fn firefox_downloads_tabs_sites_permissions_and_cookies() {
@@ -63,7 +41,7 @@ fn firefox_downloads_tabs_sites_permissions_and_cookies() {
                 assert!(has_fact(p, v.as_str().unwrap()), "{v}: {p:#?}");
             }
             assert!(has_fact(p, &d["status"].to_string()));
-            assert_eq!(times(p), vec![d["created_at"].to_string()]);
+            assert_eq!(time_values(p), vec![d["created_at"].to_string()]);
         }
         for t in o["closed"].as_array().unwrap() {
             let p = titled(
@@ -71,7 +49,7 @@ fn firefox_downloads_tabs_sites_permissions_and_cookies() {
                 &format!("Firefox tab closed: {}", t["title"].as_str().unwrap()),
             );
             assert!(has_fact(p, t["url"].as_str().unwrap()));
-            assert_eq!(times(p), vec![t["created_at"].to_string()]);
+            assert_eq!(time_values(p), vec![t["created_at"].to_string()]);
         }
         for t in o["top"].as_array().unwrap() {
             let p = titled(
@@ -91,7 +69,7 @@ fn firefox_downloads_tabs_sites_permissions_and_cookies() {
             );
             assert!(has_fact(p, &pm["permission"].to_string()));
             // an expiry of 0 is no time
-            assert_eq!(times(p), vec![pm["modificationTime"].to_string()]);
+            assert_eq!(time_values(p), vec![pm["modificationTime"].to_string()]);
         }
         let cookie_hosts: Vec<_> = all
             .iter()
@@ -112,7 +90,7 @@ fn firefox_downloads_tabs_sites_permissions_and_cookies() {
             let mut want = vec![h["first"].to_string(), h["last"].to_string()];
             want.sort();
             want.dedup();
-            let mut got = times(p);
+            let mut got = time_values(p);
             got.dedup();
             assert_eq!(got, want);
         }

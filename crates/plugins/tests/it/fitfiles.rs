@@ -9,18 +9,7 @@
 
 use std::path::Path;
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{has_fact, triage};
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
+use crate::android_support::{has_fact, titled, triage};
 
 fn copy(from: &Path, to: &Path) {
     std::fs::create_dir_all(to.parent().unwrap()).unwrap();

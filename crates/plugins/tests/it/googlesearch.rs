@@ -5,20 +5,7 @@
 //! the file is named by observed as the device owner's e-mail; a file that is not a message
 //! noted.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
+use crate::android_support::{generate, has_fact, time_values, triage};
 
 #[test]
 fn google_app_recent_searches_on_two_android_phones() {
@@ -66,7 +53,7 @@ fn google_app_recent_searches_on_two_android_phones() {
             assert!(has_fact(p, &it["shot"].to_string()));
             let mut want = vec![it["t1"].to_string(), it["t2"].to_string()];
             want.sort();
-            assert_eq!(times(p), want);
+            assert_eq!(time_values(p), want);
         }
         let owner = run.owner(source);
         assert!(

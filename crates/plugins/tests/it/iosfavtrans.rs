@@ -9,18 +9,7 @@
 //! each member's share, the balance, the group with its members; both retention keys. Another
 //! app's `database.sqlite` is passed over without a note.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
+use crate::android_support::{generate, has_fact, titled, triage};
 
 /// Whether a printed number is the oracle's.
 fn same(printed: &str, v: &serde_json::Value) -> bool {

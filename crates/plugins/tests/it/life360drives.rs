@@ -7,18 +7,7 @@
 
 use masf_graph::Phenomenon;
 
-use crate::android_support::{generate, has_fact, triage};
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
+use crate::android_support::{generate, has_fact, time_values, triage};
 
 /// Whether `p` has a fact equal to the oracle's number or text.
 fn holds(p: &Phenomenon, v: &serde_json::Value) -> bool {
@@ -69,7 +58,7 @@ fn life360_drives_events_and_waypoints_on_two_android_phones() {
                 .filter_map(|k| d.get(*k).map(|v| v.to_string()))
                 .collect();
             want.sort();
-            assert_eq!(times(p), want);
+            assert_eq!(time_values(p), want);
         }
         let events: Vec<_> = all
             .iter()
@@ -84,7 +73,7 @@ fn life360_drives_events_and_waypoints_on_two_android_phones() {
             for k in ["lat", "lon", "speed", "eventType"] {
                 assert!(holds(p, &e[k]), "{k}: {p:#?}");
             }
-            assert_eq!(times(p), vec![e["eventTime"].to_string()]);
+            assert_eq!(time_values(p), vec![e["eventTime"].to_string()]);
             // the member of the drive, looked up in Drives
             assert!(has_fact(p, "5a1b2c3d-1111-2222-3333-444455556666"));
         }
@@ -98,7 +87,7 @@ fn life360_drives_events_and_waypoints_on_two_android_phones() {
             assert!(
                 waypoints
                     .iter()
-                    .any(|p| times(p) == vec![w["timestamp"].to_string()]
+                    .any(|p| time_values(p) == vec![w["timestamp"].to_string()]
                         && holds(p, &w["lat"])
                         && holds(p, &w["lon"])),
                 "{w}"

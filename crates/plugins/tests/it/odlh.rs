@@ -6,29 +6,7 @@
 //! of Greenwich wrapped) read as signed degrees; the segment the user edited with its block. A
 //! second user's store without the segment table is noted.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
+use crate::android_support::{generate, has_fact, time_values, titled, triage};
 
 #[test]
 fn on_device_timeline_segments_on_two_android_phones() {
@@ -62,7 +40,7 @@ fn on_device_timeline_segments_on_two_android_phones() {
             assert!(has_fact(p, "obf-gaia-7781"));
             let mut want = vec![s["start"].to_string(), s["end"].to_string()];
             want.sort();
-            assert_eq!(times(p), want);
+            assert_eq!(time_values(p), want);
             match s["place"].as_array() {
                 Some(pl) => {
                     for (v, what) in [(&pl[0], "latitude"), (&pl[1], "longitude")] {
@@ -96,7 +74,7 @@ fn on_device_timeline_segments_on_two_android_phones() {
                 .map(|k| e[*k].to_string())
                 .collect();
             want.sort();
-            assert_eq!(times(p), want);
+            assert_eq!(time_values(p), want);
         }
     }
     run.assert_noted(

@@ -9,29 +9,7 @@
 //! contacts as persons, the message text and attachment name, an encrypted entry without text;
 //! the searches. Older stores are read; those lacking their table are noted.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-/// The stored values each time of `p` grounds on, sorted.
-fn times(p: &Phenomenon) -> Vec<String> {
-    let mut v: Vec<String> = p
-        .times
-        .iter()
-        .map(|t| p.verified_facts[t.fact].value.clone())
-        .collect();
-    v.sort();
-    v
-}
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
+use crate::android_support::{generate, has_fact, time_values, titled, triage};
 
 fn shown(v: &serde_json::Value) -> Option<String> {
     match v {
@@ -77,7 +55,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
         if let Some(u) = pl["url"].as_str() {
             assert!(has_fact(p, u));
         }
-        assert_eq!(times(p), vec![pl["timestamp"].to_string()]);
+        assert_eq!(time_values(p), vec![pl["timestamp"].to_string()]);
     }
 
     // Shazam: title, artists, position
@@ -96,7 +74,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
                 assert!(has_fact(p, &v), "{k}: {p:#?}");
             }
         }
-        assert_eq!(times(p), vec![s["timestamp"].to_string()]);
+        assert_eq!(time_values(p), vec![s["timestamp"].to_string()]);
     }
 
     // Dropbox: files with their times, the thumbnail, the account as the owner's
@@ -122,7 +100,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
         .filter_map(|k| f[*k].as_i64().map(|v| v.to_string()))
         .collect();
         want.sort();
-        assert_eq!(times(p), want, "{p:#?}");
+        assert_eq!(time_values(p), want, "{p:#?}");
     }
     titled(&all, "Dropbox thumbnail cached: /photos/passport_scan.jpg");
     let email = dbx["email"].as_str().unwrap();
@@ -136,7 +114,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
         .map(|t| t.to_string())
         .collect();
     want.sort();
-    assert_eq!(times(acct), want);
+    assert_eq!(time_values(acct), want);
     let owner = run.owner("a").to_lowercase();
     assert!(owner.contains(&format!("email={email}")), "{owner}");
     assert!(
@@ -169,7 +147,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
         .find(|p| has_fact(p, text))
         .unwrap_or_else(|| panic!("{m:#?}"));
     assert!(has_fact(msg, "Shipment team") && has_fact(msg, "1002"));
-    assert_eq!(times(msg), vec!["1717400100".to_string()]);
+    assert_eq!(time_values(msg), vec!["1717400100".to_string()]);
     let att = titled(&all, "MEGA attachment from kwan.lok.ho@example.com");
     assert!(
         has_fact(att, mega["attachment"].as_str().unwrap()),
@@ -201,7 +179,7 @@ fn places_music_cloud_and_chat_on_two_android_phones() {
                 s["searched_term"].as_str().unwrap()
             ),
         );
-        assert_eq!(times(p), vec![s["timestamp"].to_string()]);
+        assert_eq!(time_values(p), vec![s["timestamp"].to_string()]);
     }
 
     // phone B: older Shazam and Dropbox stores read, two stores noted

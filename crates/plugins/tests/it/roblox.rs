@@ -6,18 +6,7 @@
 //! with place, job, server, time and, where the log has it, the report's universe, user id and
 //! referral. A second user's appStorage.json that is not JSON is noted.
 
-use masf_graph::Phenomenon;
-
-use crate::android_support::{generate, has_fact, triage};
-
-fn titled<'a>(all: &'a [Phenomenon], title: &str) -> &'a Phenomenon {
-    all.iter().find(|p| p.title == title).unwrap_or_else(|| {
-        panic!(
-            "{title}: {:#?}",
-            all.iter().map(|p| &p.title).collect::<Vec<_>>()
-        )
-    })
-}
+use crate::android_support::{generate, has_fact, titled, triage};
 
 #[test]
 fn roblox_accounts_and_games_on_two_android_phones() {
