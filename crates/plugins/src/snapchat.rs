@@ -409,3 +409,119 @@ fn recovered(
     }
     Ok(())
 }
+
+/// Whether `path` is an iOS Snapchat account's document store
+/// (`…/Documents/user_scoped/<id>/DocObjects/primary.docobjects`).
+pub fn is_docobjects(path: &str) -> bool {
+    path.ends_with("/DocObjects/primary.docobjects") && path.contains("/user_scoped/")
+}
+
+/// The friends an iOS Snapchat account keeps (`primary.docobjects`, iLEAPP's Snapchat
+/// "Friends"): one `contacts` phenomenon per `snapchatter` row — the user id and the user names
+/// the store's own index tables hold (`index_snapchatterusername`, `…mutableUsername`,
+/// `…legacyUsername`, joined on rowid; an older store has only the first, absent ones NULL) —
+/// observed as `snapchat:<user id>` with `snapchat-username:<name>`, as Android's friends are.
+/// The display name sits in the row's FlatBuffers document (`p`), which is not read. The pages,
+/// for the messages' senders; `None` when the store has no `snapchatter` table (noted: stores
+/// of iOS 12 and 13 predate it).
+pub fn docobjects_friends(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    path: &str,
+    found: &Invoked,
+) -> Result<Option<crate::calls::Paged>, RuntimeError> {
+    let Some((_, tables)) = tables_on(ctx, tree, path)? else {
+        return Ok(None);
+    };
+    let name = artefact_name(tree, path);
+    if !tables.iter().any(|t| t == "snapchatter") {
+        ctx.unparsed(
+            &name,
+            "no snapchatter table: Snapchat's document store of this generation (iOS 12 and 13 era) keeps no friends table",
+            None,
+        )?;
+        return Ok(None);
+    }
+    let cols = table_columns(ctx, tree, path, "snapchatter")?;
+    if !require_columns(
+        ctx,
+        &name,
+        "Snapchat's primary.docobjects",
+        "snapchatter",
+        &cols,
+        &["userId"],
+    )? {
+        return Ok(None);
+    }
+    let mut selects = Vec::new();
+    let mut joins = Vec::new();
+    for (table, col) in [
+        ("index_snapchatterusername", "username"),
+        ("index_snapchattermutableUsername", "mutableUsername"),
+        ("index_snapchatterlegacyUsername", "legacyUsername"),
+    ] {
+        if tables.iter().any(|t| t == table) {
+            selects.push(format!("{table}.{col} AS {col}"));
+            joins.push(format!(
+                " LEFT JOIN {table} ON {table}.rowid = snapchatter.rowid"
+            ));
+        } else {
+            selects.push(format!("NULL AS {col}"));
+        }
+    }
+    let user = if selects[0].starts_with("NULL") {
+        "NULL"
+    } else {
+        "index_snapchatterusername.username"
+    };
+    let sql = format!(
+        "SELECT snapchatter.rowid AS rid, snapchatter.userId AS userId, 'snapchat:' || snapchatter.userId AS qualified, CASE WHEN {user} IS NOT NULL AND {user} != '' THEN 'snapchat-username:' || lower({user}) END AS handle, NULL AS displayName, {} FROM snapchatter{} WHERE snapchatter.userId IS NOT NULL AND snapchatter.userId != '' ORDER BY snapchatter.rowid",
+        selects.join(", "),
+        joins.concat(),
+    );
+    let Some(pages) = crate::identity::pages_on(ctx, tree, path, &sql)? else {
+        return Ok(None);
+    };
+    note_pages_cap(ctx, &name, &pages, "Snapchat friends")?;
+    for (inv, t, row) in pages.rows() {
+        let id = t.get(row, "userId").unwrap_or("?");
+        let label = t
+            .get(row, "username")
+            .filter(|n| !n.is_empty())
+            .unwrap_or(id)
+            .to_string();
+        let mut d = Draft::new("contacts", format!("Snapchat friend {label}"));
+        d.fact(FactType::Path, Some(path), found);
+        let said = d.fields(
+            t,
+            row,
+            inv,
+            &[
+                ("userId", FactType::Account, "user id"),
+                ("username", FactType::Account, "user name"),
+                ("mutableUsername", FactType::Account, "changeable user name"),
+                ("legacyUsername", FactType::Account, "former user name"),
+            ],
+        );
+        d.interpretation = format!(
+            "snapchatter row {} of {name}: a Snapchat user the account knows, a friend or the account itself ({}); the display name is in the row's FlatBuffers document, not read; no time is kept.",
+            t.get(row, "rid").unwrap_or("?"),
+            said.join("; "),
+        );
+        record_draft(ctx, d)?;
+        observe_columns(
+            ctx,
+            &format!("snapchat:{id}"),
+            &label,
+            t,
+            row,
+            inv,
+            &[
+                ("qualified", IdType::AccountId, "The Snapchat user id"),
+                ("handle", IdType::AccountId, "The Snapchat user name"),
+            ],
+            &|what| format!("{what} of the Snapchat user {label} (snapchatter of {name})."),
+        )?;
+    }
+    Ok(Some(pages))
+}

@@ -64,7 +64,7 @@
 //! | React Native AsyncStorage `RCTAsyncLocalStorage_V1/manifest.json` | [`asyncstorage`] | one per key (value as stored, secrets redacted, a long one cut; a value kept in the file named by the key's MD5 named from the folder's listing), the app by its container | `wallet:<address>` in values, no claim |
 //! | App snapshots `SplashBoard/Snapshots/<bundle>/…`, `Library/Caches/Snapshots/<bundle>/…` (`.ktx`, `.jpeg`) | [`snapshots`] | one per image (app, file, size, modified time from the search's listing; not decoded) | — |
 //! | CoreDuet `interactionC.db` | [`interactions`] | one per donated interaction (app, target app, start/end/recorded, direction, response, recipients, content URL, the sender's name and identifier) | the sender's phone or e-mail as a counterparty |
-//! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db` | [`crate::snapchat`] | one per chat message (sender id, conversation, text from the protobuf, flags, times) | `snapchat:<user id>` senders (the id Android's friends carry); `owner`: the one sender of messages created on the device; wallet claims by direction |
+//! | Snapchat `Documents/user_scoped/<id>/arroyo/arroyo.db`, `…/DocObjects/primary.docobjects` | [`crate::snapchat`] | one per chat message (sender id and user name, conversation, text from the protobuf, flags, times), one per friend of `primary.docobjects` (user id, user names) | `snapchat:<user id>` senders and friends (the id Android's friends carry) with `snapchat-username:<name>`; `owner`: the one sender of messages created on the device; wallet claims by direction |
 //! | Slack `ModelDatabase/db.sqlite` (app group), `Library/Application Support/Slack/*/*/main_db` | [`slack`] | one per user, message (sender, channel, text, shared file), channel or conversation, workspace | `slack:<user id>` persons (e-mail, phone, names; the id Android's Slack keeps); `owner`: the is-me user or the team's signed-in user |
 //! | Microsoft Teams `SkypeSpacesDogfood/*/Skype*.sqlite` (app group) | [`teams`] | one per message (sender, thread and topic, content, direction), per matched address-book entry and cached user, per call log (parties, direction, state, start/connect/end) and shared location card | `teams:<MRI>` persons (the id Android's Teams keeps; e-mail, number, name); `owner`: the sender of a message sent by the device's user |
 //! | Discord `Library/Caches/kv-storage/@account.<id>/a` and `Library/Caches/com.hammerandchisel.discord/fsCachedData/` | [`crate::discord`] (the kv-storage shared with Android) | one per cached message (the key-value store's and the cached API responses') (author, channel, content, type, attachments, embeds, mentions, times, direction by the folder's account) | `discord:<user id>` persons with `discord-username:<name>`; `owner`: the folder's account as author |
@@ -633,19 +633,56 @@ fn wallet_apps(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 }
 
 /// Snapchat's chat stores (`…/Documents/user_scoped/<id>/arroyo/arroyo.db`, the layout it shares
-/// with Android: [`crate::snapchat`]). The friends iOS keeps (`primary.docobjects`, FlatBuffers)
-/// are not read, so senders are named by their user ids.
+/// with Android: [`crate::snapchat`]), each after the friends of its account
+/// (`…/user_scoped/<id>/DocObjects/primary.docobjects`), which name the messages' senders.
 fn snapchat(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let tree = crate::identity::TreeRef {
         partition: None,
         label: "/".into(),
     };
-    run.each("arroyo.db", |find, path| {
-        if crate::snapchat::is_arroyo(path) {
-            crate::snapchat::arroyo(run.ctx, &tree, path, find, &BTreeMap::new(), None)
-        } else {
-            Ok(())
+    let docs: Vec<(Invoked, String)> = run
+        .find("primary.docobjects")?
+        .map(|(find, paths)| {
+            paths
+                .into_iter()
+                .filter(|p| crate::snapchat::is_docobjects(p))
+                .map(|p| (find.clone(), p))
+                .collect()
+        })
+        .unwrap_or_default();
+    let account = |p: &str| {
+        p.split("/user_scoped/")
+            .nth(1)?
+            .split('/')
+            .next()
+            .map(str::to_string)
+    };
+    let mut friends: BTreeMap<String, crate::calls::Paged> = BTreeMap::new();
+    for (find, path) in &docs {
+        if let Some(pages) = crate::snapchat::docobjects_friends(run.ctx, &tree, path, find)?
+            && let Some(a) = account(path)
+        {
+            friends.insert(
+                format!("{}/{a}", path.split("/user_scoped/").next().unwrap_or("")),
+                pages,
+            );
         }
+    }
+    run.each("arroyo.db", |find, path| {
+        if !crate::snapchat::is_arroyo(path) {
+            return Ok(());
+        }
+        let key = account(path)
+            .map(|a| format!("{}/{a}", path.split("/user_scoped/").next().unwrap_or("")));
+        let mut by_id: BTreeMap<String, crate::snapchat::Friend> = BTreeMap::new();
+        if let Some(pages) = key.and_then(|k| friends.get(&k)) {
+            for (inv, t, row) in pages.rows() {
+                if let Some(id) = t.get(row, "userId") {
+                    by_id.insert(id.to_string(), (inv, raw(t, row, "username"), None));
+                }
+            }
+        }
+        crate::snapchat::arroyo(run.ctx, &tree, path, find, &by_id, None)
     })
 }
 
@@ -1112,8 +1149,8 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
         ),
         entry(
             "Snapchat arroyo.db",
-            &["/arroyo/arroyo.db\""],
-            "Snapchat chat messages: sender (Snapchat user id), conversation, the text of chat messages, read, saved, viewed; the device's user",
+            &["/arroyo/arroyo.db\"", "/DocObjects/primary.docobjects\""],
+            "Snapchat chat messages: sender (Snapchat user id and user name), conversation, the text of chat messages, read, saved, viewed; the device's user; the account's friends (user ids and user names)",
         ),
         entry(
             "Slack ModelDatabase and main_db",
@@ -1807,6 +1844,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if shutdownlog::is_log(path) || restorelog::is_log(path) => "device",
         "cloudthumbnails.db" => "files",
         "speedtest.sqlite" => "locations",
+        "primary.docobjects" if crate::snapchat::is_docobjects(path) => "contacts",
         "Favicons.db" if path.contains("/Image Cache/Favicons/") => "web",
         "translate.db" if path.ends_with("/Documents/translate.db") => "web",
         "database.sqlite" if path.ends_with("/Library/Application Support/database.sqlite") => {
@@ -1996,6 +2034,7 @@ const SEARCHED: &[&str] = &[
     "*.fastresume",
     "*.fit",
     "*.FIT",
+    "primary.docobjects",
     "History.sqlite",
     "query_predictions.db",
     "VoiceTrigger",

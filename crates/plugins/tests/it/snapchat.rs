@@ -94,6 +94,26 @@ fn snapchat_friends_and_messages_on_two_phones() {
         &format!("UPDATE conversation_message SET created_on_device = (sender_id = '{RIO}');"),
     );
     std::fs::create_dir_all(iphone.join("private/var/mobile/Library")).unwrap();
+    // its friends: primary.docobjects' snapchatter rows with the user-name index tables (the
+    // FlatBuffers documents are not read: a few bytes stand for them)
+    let docs = ios_db
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("DocObjects/primary.docobjects");
+    std::fs::create_dir_all(docs.parent().unwrap()).unwrap();
+    crate::ios_nearby::sqlite3(
+        &docs,
+        &format!(
+            "CREATE TABLE snapchatter (userId TEXT PRIMARY KEY, p BLOB); \
+             CREATE TABLE index_snapchatterusername (username TEXT); \
+             CREATE TABLE index_snapchattermutableUsername (mutableUsername TEXT); \
+             INSERT INTO snapchatter (rowid, userId, p) VALUES (1, '{RIO}', x'0c000000'), (2, '{ME}', x'0c000000'), (3, '{KAI}', x'0c000000'); \
+             INSERT INTO index_snapchatterusername (rowid, username) VALUES (1, 'rio.vz'), (2, 'DEX.M'), (3, 'kai_b'); \
+             INSERT INTO index_snapchattermutableUsername (rowid, mutableUsername) VALUES (1, 'rio.vz'), (2, 'dex.m'), (3, 'kai_b');"
+        ),
+    );
 
     let run = triage(&[
         ("a", &a, "Europe/London", Some("GB")),
@@ -175,6 +195,21 @@ fn snapchat_friends_and_messages_on_two_phones() {
     assert!(
         ios.iter()
             .any(|p| has(p, "who is this?") && p.title == "Snapchat message sent in late crew")
+    );
+    // the iPhone's friends, and a sender named by them
+    let iall = run.all_phenomena("iphone");
+    for (user, id) in [("rio.vz", RIO), ("DEX.M", ME), ("kai_b", KAI)] {
+        let f = iall
+            .iter()
+            .find(|p| p.title == format!("Snapchat friend {user}"))
+            .unwrap_or_else(|| panic!("{user}"));
+        assert!(has(f, id) && has(f, user), "{f:#?}");
+    }
+    assert!(
+        ios.iter()
+            .any(|p| p.title.contains("from DEX.M") || p.title.contains("from kai_b")),
+        "{:#?}",
+        ios.iter().map(|p| &p.title).collect::<Vec<_>>()
     );
     // the preferences' account, and the direction it gives
     let account = all
