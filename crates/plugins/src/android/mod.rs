@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
 //! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
 //! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
@@ -228,6 +229,7 @@ mod wechat;
 mod wellbeing;
 mod whatsapp;
 mod wire;
+mod yahoomail;
 mod zangi;
 mod zapya;
 
@@ -434,6 +436,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("karere-*.db", "messages"),
     ("appStorage.json", "accounts"),
     ("odlh-storage.db", "locations"),
+    ("flux_database.db", "messages"),
     ("*@*.*", "web"),
     ("mozac_downloads_database", "web"),
     ("recently_closed_tabs", "web"),
@@ -1230,6 +1233,11 @@ impl Plugin for AndroidPlugin {
                 "BitTorrent files",
                 &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "Yahoo Mail flux_database.db",
+                &["/com.yahoo.mobile.client.android.mail/databases/flux_database.db\""],
+                "the Yahoo Mail accounts signed in (the owner's e-mails) and every cached e-mail with its sender, recipients, subject, snippet, flags, folder and, where fetched, its body",
             ),
             e(
                 "Google app recent searches",
@@ -2200,6 +2208,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 googlesearch::triage(ctx, l)
+            })?;
+        }
+        for l in of("flux_database.db")
+            .into_iter()
+            .filter(|l| yahoomail::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                yahoomail::triage(ctx, l)
             })?;
         }
         for l in of("mozac_downloads_database")

@@ -177,6 +177,7 @@ mod wellbeing;
 mod whatsapp_android;
 mod who;
 mod wire;
+mod yahoomail;
 mod zalo;
 mod zangi;
 mod zapya;
