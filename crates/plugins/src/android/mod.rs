@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
 //! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
 //! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
@@ -195,6 +196,7 @@ mod reddit;
 mod roblox;
 mod romeo;
 mod runtimeperms;
+mod ryanair;
 mod samsungfiles;
 mod samsungnotes;
 mod session;
@@ -437,6 +439,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("appStorage.json", "accounts"),
     ("odlh-storage.db", "locations"),
     ("flux_database.db", "messages"),
+    ("fr-local-db", "locations"),
     ("*@*.*", "web"),
     ("mozac_downloads_database", "web"),
     ("recently_closed_tabs", "web"),
@@ -1233,6 +1236,11 @@ impl Plugin for AndroidPlugin {
                 "BitTorrent files",
                 &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "Ryanair fr-local-db",
+                &["/com.ryanair.cheapflights/databases/fr-local-db\""],
+                "the Ryanair account (the owner's e-mail, phone, name, birth date, nationality), every booked flight (number, airports, departure and arrival, record locator) and every passenger of the bookings",
             ),
             e(
                 "Yahoo Mail flux_database.db",
@@ -2217,6 +2225,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 yahoomail::triage(ctx, l)
             })?;
+        }
+        for l in of("fr-local-db")
+            .into_iter()
+            .filter(|l| ryanair::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || ryanair::triage(ctx, l))?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

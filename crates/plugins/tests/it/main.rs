@@ -127,6 +127,7 @@ mod roblox;
 mod romeo;
 mod routined;
 mod runtimeperms;
+mod ryanair;
 mod safariprefs;
 mod samsungfiles;
 mod samsungnotes;
