@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
 //! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
@@ -173,6 +174,7 @@ mod keep;
 mod keyboard;
 mod kijiji;
 mod kik;
+mod kleinanzeigen;
 mod life360;
 mod life360drives;
 mod lifecycle;
@@ -440,6 +442,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("odlh-storage.db", "locations"),
     ("flux_database.db", "messages"),
     ("fr-local-db", "locations"),
+    ("messageBoxDatabase.db", "messages"),
+    ("com.ebay.kleinanzeigen_preferences.xml", "accounts"),
     ("*@*.*", "web"),
     ("mozac_downloads_database", "web"),
     ("recently_closed_tabs", "web"),
@@ -1236,6 +1240,14 @@ impl Plugin for AndroidPlugin {
                 "BitTorrent files",
                 &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "Kleinanzeigen account and messages",
+                &[
+                    "/com.ebay.kleinanzeigen/databases/messageBoxDatabase.db\"",
+                    "/com.ebay.kleinanzeigen/shared_prefs/com.ebay.kleinanzeigen_preferences.xml\"",
+                ],
+                "the Kleinanzeigen marketplace account (the owner's e-mail, phone, name, saved location) and every message with buyers and sellers about an ad",
             ),
             e(
                 "Ryanair fr-local-db",
@@ -2231,6 +2243,22 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| ryanair::is_store(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || ryanair::triage(ctx, l))?;
+        }
+        for l in of("com.ebay.kleinanzeigen_preferences.xml")
+            .into_iter()
+            .filter(|l| kleinanzeigen::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                kleinanzeigen::account(ctx, l)
+            })?;
+        }
+        for l in of("messageBoxDatabase.db")
+            .into_iter()
+            .filter(|l| kleinanzeigen::is_messages(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                kleinanzeigen::messages(ctx, l)
+            })?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

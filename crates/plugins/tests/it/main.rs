@@ -87,6 +87,7 @@ mod keep;
 mod keyboard;
 mod kijiji;
 mod kik_android;
+mod kleinanzeigen;
 mod layouts;
 mod life360;
 mod life360drives;
