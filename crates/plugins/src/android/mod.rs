@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | NQ Vault `Android/data/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11` ([`nqvault`]) | one per hidden picture or video (original path and name, vault path, when hidden, length, resolution, album, the PIN's hash) | — |
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
@@ -188,6 +189,7 @@ mod mewe;
 mod mms;
 mod notifications;
 mod nowplaying;
+mod nqvault;
 mod odlh;
 mod outlook;
 mod packagesxml;
@@ -442,6 +444,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("odlh-storage.db", "locations"),
     ("flux_database.db", "messages"),
     ("fr-local-db", "locations"),
+    ("322w465ay423xy11", "files"),
     ("messageBoxDatabase.db", "messages"),
     ("com.ebay.kleinanzeigen_preferences.xml", "accounts"),
     ("*@*.*", "web"),
@@ -1240,6 +1243,11 @@ impl Plugin for AndroidPlugin {
                 "BitTorrent files",
                 &["read_bencode "],
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
+            ),
+            e(
+                "NQ Vault hidden files",
+                &["/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11\""],
+                "the pictures and videos the user hid in the NQ Vault app: original folder and name, where the vault keeps them, when hidden, album, and the PIN's hash",
             ),
             e(
                 "Kleinanzeigen account and messages",
@@ -2259,6 +2267,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 kleinanzeigen::messages(ctx, l)
             })?;
+        }
+        for l in of("322w465ay423xy11")
+            .into_iter()
+            .filter(|l| nqvault::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || nqvault::triage(ctx, l))?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

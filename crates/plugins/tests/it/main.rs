@@ -111,6 +111,7 @@ mod mms;
 mod notification_history;
 mod notifications;
 mod nowplaying;
+mod nqvault;
 mod odlh;
 mod outlook;
 mod outputs;
