@@ -42,7 +42,7 @@ impl Tool for ReadJson {
         "read_json"
     }
     fn description(&self) -> &str {
-        "Read a JSON file of the evidence (up to 64 MiB) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password, access and refresh token values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
+        "Read a JSON file of the evidence (up to 64 MiB; a zlib or gzip-compressed one — Android's telephony backup of SMS and MMS — inflated first, said on the first line) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password, access and refresh token values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -62,12 +62,17 @@ impl Tool for ReadJson {
         let pointers = pointers(a)?;
         let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_json")?;
         let size = data.len();
+        let (data, compressed) =
+            inflated(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
         let mut doc =
             parse(&data).map_err(|e| ToolError::Other(format!("{path}: not JSON: {e}")))?;
         let (decoded, redacted) = prepare(&mut doc, decode);
         crate::content_tools::qualify_ids(&mut doc, &qualify);
         let mut text = format!(
-            "# json {path}: {size} bytes, {decoded} nested JSON texts decoded, {redacted} secret values redacted\n"
+            "# json {path}: {size} bytes{}, {decoded} nested JSON texts decoded, {redacted} secret values redacted\n",
+            compressed
+                .map(|how| format!(" ({how}-compressed, {} bytes inflated)", data.len()))
+                .unwrap_or_default()
         );
         let mut found = 0usize;
         for p in &pointers {
@@ -97,6 +102,35 @@ impl Tool for ReadJson {
             })),
         })
     }
+}
+
+/// The file's bytes, inflated first when they are a zlib stream (`78 01`, `78 5e`, `78 9c`,
+/// `78 da`: Android's telephony backup keeps its SMS so) or gzip (`1f 8b`), which no JSON text
+/// begins with; at most [`FILE_MAX`] bytes inflated. With the compression's name.
+fn inflated(data: &[u8]) -> Result<(std::borrow::Cow<'_, [u8]>, Option<&'static str>), String> {
+    use std::io::Read;
+    let how = match data {
+        [0x78, 0x01 | 0x5e | 0x9c | 0xda, ..] => "zlib",
+        [0x1f, 0x8b, ..] => "gzip",
+        _ => return Ok((std::borrow::Cow::Borrowed(data), None)),
+    };
+    let mut out = Vec::new();
+    let read = if how == "zlib" {
+        flate2::read::ZlibDecoder::new(data)
+            .take(FILE_MAX + 1)
+            .read_to_end(&mut out)
+    } else {
+        flate2::read::GzDecoder::new(data)
+            .take(FILE_MAX + 1)
+            .read_to_end(&mut out)
+    };
+    read.map_err(|e| format!("{how}-compressed, and it does not inflate: {e}"))?;
+    if out.len() as u64 > FILE_MAX {
+        return Err(format!(
+            "{how}-compressed, and it inflates to more than {FILE_MAX} bytes"
+        ));
+    }
+    Ok((std::borrow::Cow::Owned(out), Some(how)))
 }
 
 /// The pointers asked for: each `""` or starting with `/`.

@@ -97,6 +97,7 @@
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
+//! | The telephony provider's backup `com.android.providers.telephony/d_f/*sms_backup`, `*mms_backup` ([`smsbackup`], zlib-compressed JSON inflated by `read_json`) | one per SMS (address, body, type, read, status, recipients, date, date sent) and per MMS (recipients, addresses, text, subject, box, read, transaction, date, date sent) | each address the other party (the contact holding the number, else `handle:<number>`) |
 //! | NQ Vault `Android/data/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11` ([`nqvault`]) | one per hidden picture or video (original path and name, vault path, when hidden, length, resolution, album, the PIN's hash) | — |
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
@@ -213,6 +214,7 @@ mod skout;
 mod skype;
 mod slack;
 mod smartthings;
+mod smsbackup;
 mod snapchat;
 mod speedtest;
 mod system;
@@ -444,6 +446,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("odlh-storage.db", "locations"),
     ("flux_database.db", "messages"),
     ("fr-local-db", "locations"),
+    ("*sms_backup", "messages"),
+    ("*mms_backup", "messages"),
     ("322w465ay423xy11", "files"),
     ("messageBoxDatabase.db", "messages"),
     ("com.ebay.kleinanzeigen_preferences.xml", "accounts"),
@@ -1245,6 +1249,11 @@ impl Plugin for AndroidPlugin {
                 "torrent files (info hash, name, every file they hold with its size, trackers, when created) and clients' resume data (where saved, when added and completed, how much downloaded and uploaded)",
             ),
             e(
+                "telephony backup of SMS and MMS",
+                &["/com.android.providers.telephony/d_f/"],
+                "the SMS and MMS of the telephony provider's backup (as adb backup or a device transfer leaves it): messages that may be gone from mmssms.db since, with their parties, text and times",
+            ),
+            e(
                 "NQ Vault hidden files",
                 &["/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11\""],
                 "the pictures and videos the user hid in the NQ Vault app: original folder and name, where the vault keeps them, when hidden, album, and the PIN's hash",
@@ -1653,6 +1662,11 @@ impl Plugin for AndroidPlugin {
             && path.contains("/com.google.android.googlequicksearchbox/files/recently/")
         {
             return Some("web");
+        }
+        if name.ends_with("sms_backup") || name.ends_with("mms_backup") {
+            return path
+                .contains("/com.android.providers.telephony/d_f/")
+                .then_some("messages");
         }
         if name == "ClipItem.db" {
             return path
@@ -2847,6 +2861,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 smartthings::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| smsbackup::is_backup(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                smsbackup::triage(ctx, l, &book)
             })?;
         }
         for l in found.iter().filter(|l| dialer::is_store(l)) {

@@ -145,6 +145,7 @@ mod skype;
 mod slack;
 mod slack_ios;
 mod smartthings;
+mod smsbackup;
 mod snapchat;
 mod snapshots;
 mod speedtest;

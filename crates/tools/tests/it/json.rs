@@ -278,3 +278,52 @@ json.dump({"accounts": [{"a": {"access_token": "mZ3-tok.en_123", "token_type": "
         assert!(out.text.contains(kept), "{kept} in {}", out.text);
     }
 }
+
+/// A JSON file compressed by Python's zlib and gzip modules (Android's telephony backup keeps
+/// its SMS as a zlib stream) is inflated first and said so; one that does not inflate is
+/// refused naming why.
+#[test]
+fn zlib_and_gzip_json_files_are_inflated() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("src");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import gzip, json, sys, zlib\n\
+             d = sys.argv[1]\n\
+             doc = [{'address': '+85261234000', 'body': 'meet at 9'}]\n\
+             open(d + '/z', 'wb').write(zlib.compress(json.dumps(doc).encode()))\n\
+             open(d + '/g', 'wb').write(gzip.compress(json.dumps(doc).encode()))\n\
+             open(d + '/bad', 'wb').write(zlib.compress(json.dumps(doc).encode())[:12])\n",
+        )
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ctx = masf_tools::SourceCtx::open("a", &dir).unwrap();
+    for (file, how) in [("/z", "zlib"), ("/g", "gzip")] {
+        let got = crate::support::run(
+            &ctx,
+            "read_json",
+            serde_json::json!({"path": file, "pointers": ["/0/body"]}),
+        );
+        let head = got.text.lines().next().unwrap();
+        assert!(head.contains(&format!("({how}-compressed, ")), "{head}");
+        assert!(got.text.contains("\"meet at 9\""), "{}", got.text);
+    }
+    let e = masf_tools::Catalog::standard()
+        .get("read_json")
+        .unwrap()
+        .run(&ctx, &serde_json::json!({"path": "/bad"}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("zlib-compressed, and it does not inflate"),
+        "{e}"
+    );
+}
