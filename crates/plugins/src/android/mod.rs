@@ -98,6 +98,7 @@
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
 //! | The telephony provider's backup `com.android.providers.telephony/d_f/*sms_backup`, `*mms_backup` ([`smsbackup`], zlib-compressed JSON inflated by `read_json`) | one per SMS (address, body, type, read, status, recipients, date, date sent) and per MMS (recipients, addresses, text, subject, box, read, transaction, date, date sent) | each address the other party (the contact holding the number, else `handle:<number>`) |
+//! | Pinterest `com.pinterest/shared_prefs/pinterest.xml` (`PREF_MY_USER`) ([`pinterest`]) | one for the account (id, user name, name, e-mail, country, gender, age, birthday, counts, privacy, connected accounts) | `owner`: the e-mail, user name, name |
 //! | NQ Vault `Android/data/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11` ([`nqvault`]) | one per hidden picture or video (original path and name, vault path, when hidden, length, resolution, album, the PIN's hash) | — |
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
@@ -195,6 +196,7 @@ mod odlh;
 mod outlook;
 mod packagesxml;
 mod partitions;
+mod pinterest;
 mod playstore;
 mod recents;
 mod reddit;
@@ -446,6 +448,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("odlh-storage.db", "locations"),
     ("flux_database.db", "messages"),
     ("fr-local-db", "locations"),
+    ("pinterest.xml", "accounts"),
     ("*sms_backup", "messages"),
     ("*mms_backup", "messages"),
     ("322w465ay423xy11", "files"),
@@ -1254,6 +1257,11 @@ impl Plugin for AndroidPlugin {
                 "the SMS and MMS of the telephony provider's backup (as adb backup or a device transfer leaves it): messages that may be gone from mmssms.db since, with their parties, text and times",
             ),
             e(
+                "Pinterest account",
+                &["/com.pinterest/shared_prefs/pinterest.xml\""],
+                "the Pinterest account signed in (the owner's e-mail, user name and name, birthday, country, counts, the accounts it is connected to)",
+            ),
+            e(
                 "NQ Vault hidden files",
                 &["/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11\""],
                 "the pictures and videos the user hid in the NQ Vault app: original folder and name, where the vault keeps them, when hidden, album, and the PIN's hash",
@@ -1667,6 +1675,11 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.android.providers.telephony/d_f/")
                 .then_some("messages");
+        }
+        if name == "pinterest.xml" {
+            return path
+                .contains("/com.pinterest/shared_prefs/")
+                .then_some("accounts");
         }
         if name == "ClipItem.db" {
             return path
@@ -2287,6 +2300,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| nqvault::is_store(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || nqvault::triage(ctx, l))?;
+        }
+        for l in of("pinterest.xml")
+            .into_iter()
+            .filter(|l| pinterest::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                pinterest::triage(ctx, l)
+            })?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

@@ -117,6 +117,7 @@ mod outlook;
 mod outputs;
 mod persistent_properties;
 mod pinger;
+mod pinterest;
 mod placescloud;
 mod playstore;
 mod powerlog;
