@@ -13,9 +13,10 @@
 //! preferences file that holds no map, or a store without `conversations`, is noted.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
+use super::prefsaccount::{PrefsAccount, prefs_account};
 use crate::calls::note_pages_cap;
 use crate::drafts::{Draft, date_text, record_draft, unix_millis};
 use crate::identity::{artefact_name, pages_on};
@@ -34,124 +35,66 @@ pub fn is_prefs(l: &Located) -> bool {
     l.name() == "com.ebay.kleinanzeigen_preferences.xml" && l.path.contains(APP)
 }
 
-/// The account of the preferences.
+/// The account of the preferences (through [`super::prefsaccount`]).
 pub fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
-    else {
-        return Ok(());
-    };
-    if entries.is_empty() && !inv.output.text.contains("<map") {
-        ctx.unparsed(
-            &artefact_name(&l.tree, &l.path),
-            "could not parse Kleinanzeigen's preferences because they hold no <map> of preferences",
-            Some(&inv.record.invocation_id),
-        )?;
-        return Ok(());
-    }
-    let get = |k: &str| {
-        entries
-            .iter()
-            .find(|(n, _)| n == k)
-            .map(|(_, v)| v.clone())
-            .filter(|v| !v.is_empty())
-    };
-    let email = get("AUTH_USER_EMAIL").or_else(|| get("LAST_EMAIL_USED"));
-    if email.is_none() && get("AUTH_USER_ID").is_none() && get("USERPROFILE_NAME_KEY").is_none() {
-        return Ok(());
-    }
-    let mut d = Draft::new(
-        "accounts",
-        format!(
-            "Kleinanzeigen account {}",
-            email
-                .clone()
-                .or_else(|| get("USERPROFILE_NAME_KEY"))
-                .unwrap_or_default()
-        ),
-    );
-    d.fact(FactType::Path, Some(&l.path), &l.found);
-    let mut said = Vec::new();
-    for (k, ft, what) in [
-        ("USERPROFILE_NAME_KEY", FactType::Name, "profile name"),
-        ("USERPROFILE_INITIALS", FactType::Text, "initials"),
-        ("AUTH_USER_EMAIL", FactType::Email, "signed in as"),
-        ("LAST_EMAIL_USED", FactType::Email, "last e-mail used"),
-        ("AUTH_USER_ID", FactType::Account, "user id"),
-        ("USERPROFILE_PHONE_NUMBER_KEY", FactType::Phone, "phone"),
-        (
-            "USERPROFILE_ACCOUNT_TYPE_KEY",
-            FactType::Text,
-            "account type",
-        ),
-        (
-            "USERPROFILE_LOCATION_LATITUDE_KEY",
-            FactType::Text,
-            "saved location latitude",
-        ),
-        (
-            "USERPROFILE_LOCATION_LONGITUDE_KEY",
-            FactType::Text,
-            "longitude",
-        ),
-    ] {
-        if let Some(v) = get(k) {
-            d.fact(ft, Some(&v), &inv);
-            said.push(format!("{what} {v}"));
-        }
-    }
-    let since = get("USERPROFILE_USER_SINCE_DATE_KEY");
-    d.time(
-        since.as_deref(),
-        date_text(since.as_deref()),
-        "Kleinanzeigen account registered",
-        &inv,
-    );
-    d.interpretation = format!(
-        "{}: the Kleinanzeigen account signed in on the phone ({}).",
-        l.path,
-        said.join("; ")
-    );
-    record_draft(ctx, d)?;
-    for (k, id_type, what) in [
-        (
-            "AUTH_USER_EMAIL",
-            IdType::Email,
-            "The e-mail address signed in with",
-        ),
-        (
-            "LAST_EMAIL_USED",
-            IdType::Email,
-            "The e-mail address last used",
-        ),
-        (
-            "USERPROFILE_PHONE_NUMBER_KEY",
-            IdType::Phone,
-            "The phone number",
-        ),
-        (
-            "USERPROFILE_NAME_KEY",
-            IdType::DisplayName,
-            "The profile name",
-        ),
-    ] {
-        if let Some(v) = get(k) {
-            crate::identity::observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                &v,
-                &inv,
-                format!(
-                    "{what} of the Kleinanzeigen account signed in on the device ({}), the device's user.",
-                    l.path
+    prefs_account(
+        ctx,
+        l,
+        &PrefsAccount {
+            app: "Kleinanzeigen",
+            title: &["AUTH_USER_EMAIL", "LAST_EMAIL_USED", "USERPROFILE_NAME_KEY"],
+            facts: &[
+                ("USERPROFILE_NAME_KEY", FactType::Name, "profile name"),
+                ("USERPROFILE_INITIALS", FactType::Text, "initials"),
+                ("AUTH_USER_EMAIL", FactType::Email, "signed in as"),
+                ("LAST_EMAIL_USED", FactType::Email, "last e-mail used"),
+                ("AUTH_USER_ID", FactType::Account, "user id"),
+                ("USERPROFILE_PHONE_NUMBER_KEY", FactType::Phone, "phone"),
+                (
+                    "USERPROFILE_ACCOUNT_TYPE_KEY",
+                    FactType::Text,
+                    "account type",
                 ),
-            )?;
-        }
-    }
-    Ok(())
+                (
+                    "USERPROFILE_LOCATION_LATITUDE_KEY",
+                    FactType::Text,
+                    "saved location latitude",
+                ),
+                (
+                    "USERPROFILE_LOCATION_LONGITUDE_KEY",
+                    FactType::Text,
+                    "longitude",
+                ),
+            ],
+            times: &[(
+                "USERPROFILE_USER_SINCE_DATE_KEY",
+                date_text,
+                "Kleinanzeigen account registered",
+            )],
+            owner: &[
+                (
+                    "AUTH_USER_EMAIL",
+                    IdType::Email,
+                    "The e-mail address signed in with",
+                ),
+                (
+                    "LAST_EMAIL_USED",
+                    IdType::Email,
+                    "The e-mail address last used",
+                ),
+                (
+                    "USERPROFILE_PHONE_NUMBER_KEY",
+                    IdType::Phone,
+                    "The phone number",
+                ),
+                (
+                    "USERPROFILE_NAME_KEY",
+                    IdType::DisplayName,
+                    "The profile name",
+                ),
+            ],
+        },
+    )
 }
 
 /// `json_extract(<x>, path)`, NULL where `<x>` is not JSON.

@@ -98,6 +98,7 @@
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
 //! | Ookla Speedtest `org.zwanoo.android.speedtest/databases/speedtest` ([`speedtest`]) | one per `UnivSpeedTestResult` (time, connection type, SSID, latitude, longitude, external and internal IP, speeds) and one per `REPORT` with a position or Wi-Fi scan (time, latitude, longitude, altitude, accuracy, each network's BSSID, SSID, level) | — |
 //! | The telephony provider's backup `com.android.providers.telephony/d_f/*sms_backup`, `*mms_backup` ([`smsbackup`], zlib-compressed JSON inflated by `read_json`) | one per SMS (address, body, type, read, status, recipients, date, date sent) and per MMS (recipients, addresses, text, subject, box, read, transaction, date, date sent) | each address the other party (the contact holding the number, else `handle:<number>`) |
+//! | Twitch `tv.twitch.android.app/shared_prefs/user.xml`, `twitch_user_prefs.xml` ([`twitch`], through [`prefsaccount`]) | one for the account (login, display name, e-mail, user id, type, verified, two-factor, partner, affiliate, Turbo, avatar, created) | `owner`: the e-mail, login, display name |
 //! | Pinterest `com.pinterest/shared_prefs/pinterest.xml` (`PREF_MY_USER`) ([`pinterest`]) | one for the account (id, user name, name, e-mail, country, gender, age, birthday, counts, privacy, connected accounts) | `owner`: the e-mail, user name, name |
 //! | NQ Vault `Android/data/com.netqin.ps/files/Documents/SystemAndroid/Data/322w465ay423xy11` ([`nqvault`]) | one per hidden picture or video (original path and name, vault path, when hidden, length, resolution, album, the PIN's hash) | — |
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
@@ -198,6 +199,7 @@ mod packagesxml;
 mod partitions;
 mod pinterest;
 mod playstore;
+mod prefsaccount;
 mod recents;
 mod reddit;
 mod roblox;
@@ -231,6 +233,7 @@ mod trackers;
 mod transfers;
 mod truecaller;
 mod tusky;
+mod twitch;
 mod usagestats;
 mod users;
 mod vibermsg;
@@ -449,6 +452,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("flux_database.db", "messages"),
     ("fr-local-db", "locations"),
     ("pinterest.xml", "accounts"),
+    ("user.xml", "accounts"),
+    ("twitch_user_prefs.xml", "accounts"),
     ("*sms_backup", "messages"),
     ("*mms_backup", "messages"),
     ("322w465ay423xy11", "files"),
@@ -1257,6 +1262,14 @@ impl Plugin for AndroidPlugin {
                 "the SMS and MMS of the telephony provider's backup (as adb backup or a device transfer leaves it): messages that may be gone from mmssms.db since, with their parties, text and times",
             ),
             e(
+                "Twitch account",
+                &[
+                    "/tv.twitch.android.app/shared_prefs/user.xml\"",
+                    "/tv.twitch.android.app/shared_prefs/twitch_user_prefs.xml\"",
+                ],
+                "the Twitch account signed in (the owner's e-mail, login and display name, user id, verified, partner, when created)",
+            ),
+            e(
                 "Pinterest account",
                 &["/com.pinterest/shared_prefs/pinterest.xml\""],
                 "the Pinterest account signed in (the owner's e-mail, user name and name, birthday, country, counts, the accounts it is connected to)",
@@ -1675,6 +1688,11 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.android.providers.telephony/d_f/")
                 .then_some("messages");
+        }
+        if name == "user.xml" || name == "twitch_user_prefs.xml" {
+            return path
+                .contains("/tv.twitch.android.app/shared_prefs/")
+                .then_some("accounts");
         }
         if name == "pinterest.xml" {
             return path
@@ -2308,6 +2326,13 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 pinterest::triage(ctx, l)
             })?;
+        }
+        for l in of("user.xml")
+            .into_iter()
+            .chain(of("twitch_user_prefs.xml"))
+            .filter(|l| twitch::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || twitch::triage(ctx, l))?;
         }
         for l in of("mozac_downloads_database")
             .into_iter()

@@ -167,6 +167,7 @@ mod torrents;
 mod transfers;
 mod truecaller;
 mod tusky;
+mod twitch;
 mod twittercache;
 mod typing;
 mod venmo;
