@@ -1930,6 +1930,30 @@ pub fn observe_correspondents(
     Ok(())
 }
 
+/// Observes every e-mail address of an e-mail's address lists (`(column, field)`: the row's
+/// column holding the list and what the list is — "to", "cc", "reply-to") as a correspondent
+/// ([`observe_correspondents`]), but the device's user's own (`own`); each observation worded
+/// "<address> is in the <field> of <about>.".
+pub fn observe_mail_lists(
+    ctx: &AgentCtx<'_>,
+    t: &crate::outputs::Table,
+    row: &[Option<String>],
+    inv: &Invoked,
+    own: &std::collections::BTreeSet<String>,
+    lists: &[(&str, &str)],
+    about: &str,
+) -> Result<(), RuntimeError> {
+    for (col, field) in lists {
+        let Some(list) = t.get(row, col) else {
+            continue;
+        };
+        observe_correspondents(ctx, list, own, inv, &|written| {
+            format!("{written} is in the {field} of {about}.")
+        })?;
+    }
+    Ok(())
+}
+
 /// Observes each present value of `ids` (`(value, type, what)`) on the device's user
 /// (`owner`), cited from `inv`; `why` words each observation from its `what`.
 pub fn observe_owner_ids(

@@ -14,7 +14,7 @@
 //! its table is noted.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::drafts::{Draft, record_draft, unix_millis};
@@ -301,33 +301,25 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         },
     );
     record_draft(ctx, d)?;
-    for (written, _) in &emails {
-        crate::identity::observe(
-            ctx,
-            "owner",
-            EntityKind::Person,
-            "device owner",
-            IdType::Email,
-            written,
-            inv,
+    crate::identity::observe_owner_ids(
+        ctx,
+        inv,
+        emails
+            .iter()
+            .map(|(w, _)| (Some(w.clone()), IdType::Email, "The e-mail address"))
+            .chain(ids.iter().map(|id| {
+                (
+                    Some(id.clone()),
+                    IdType::AccountId,
+                    "The Dropbox account id",
+                )
+            }))
+            .collect(),
+        &|what| {
             format!(
-                "The e-mail address of the Dropbox account signed in on the device ({name}), the device's user."
-            ),
-        )?;
-    }
-    for id in &ids {
-        crate::identity::observe(
-            ctx,
-            "owner",
-            EntityKind::Person,
-            "device owner",
-            IdType::AccountId,
-            id,
-            inv,
-            format!(
-                "The Dropbox account id of the account signed in on the device ({name}), the device's user."
-            ),
-        )?;
-    }
+                "{what} of the Dropbox account signed in on the device ({name}), the device's user."
+            )
+        },
+    )?;
     Ok(())
 }

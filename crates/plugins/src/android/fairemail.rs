@@ -460,15 +460,25 @@ CASE WHEN json_valid(m.\"{col}\") THEN (SELECT group_concat(json_extract(j.value
             },
         );
         record_draft(ctx, d)?;
-        for col in LISTS {
-            let addresses = t.get(row, &format!("{col}_addresses")).unwrap_or_default();
-            crate::identity::observe_correspondents(ctx, addresses, own, inv, &|written| {
-                format!(
-                    "{written} is in the {col} list of an e-mail of the device's FairEmail account (message {id} of {}).",
-                    l.name()
-                )
-            })?;
-        }
+        let lists: Vec<(String, String)> = LISTS
+            .iter()
+            .map(|c| (format!("{c}_addresses"), format!("{c} list")))
+            .collect();
+        crate::identity::observe_mail_lists(
+            ctx,
+            t,
+            row,
+            inv,
+            own,
+            &lists
+                .iter()
+                .map(|(c, f)| (c.as_str(), f.as_str()))
+                .collect::<Vec<_>>(),
+            &format!(
+                "an e-mail of the device's FairEmail account (message {id} of {})",
+                l.name()
+            ),
+        )?;
         if let Some(preview) = t.get(row, "preview") {
             crate::identity::mail_claims(
                 ctx,

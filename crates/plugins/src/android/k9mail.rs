@@ -368,24 +368,24 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located, accounts: &Accounts) -> Result<(),
             },
         );
         record_draft(ctx, d)?;
-        for col in [
-            "sender_list",
-            "to_list",
-            "cc_list",
-            "bcc_list",
-            "reply_to_list",
-        ] {
-            let Some(list) = t.get(row, col) else {
-                continue;
-            };
-            let field = col.trim_end_matches("_list").replace('_', "-");
-            crate::identity::observe_correspondents(ctx, list, &own, inv, &|written| {
-                format!(
-                    "{written} is in the {field} of an e-mail of the device's {app} account (messages row {mid} of {}).",
-                    l.name()
-                )
-            })?;
-        }
+        crate::identity::observe_mail_lists(
+            ctx,
+            t,
+            row,
+            inv,
+            &own,
+            &[
+                ("sender_list", "sender"),
+                ("to_list", "to"),
+                ("cc_list", "cc"),
+                ("bcc_list", "bcc"),
+                ("reply_to_list", "reply-to"),
+            ],
+            &format!(
+                "an e-mail of the device's {app} account (messages row {mid} of {})",
+                l.name()
+            ),
+        )?;
         // the text: the full text, the first body part (decoded from base64 by the tool), or
         // the preview, each cited from the output holding it
         let decoded_text = b64.map(|(binv, body)| {

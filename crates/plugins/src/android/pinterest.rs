@@ -10,7 +10,7 @@
 //! preferences file that holds no map is noted; one without `PREF_MY_USER` records nothing.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType, TimeEncoding};
+use masf_graph::{FactType, IdType, TimeEncoding};
 use serde_json::Value;
 
 use super::Located;
@@ -101,26 +101,20 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         said.join("; ")
     );
     record_draft(ctx, d)?;
-    for (k, id_type, what) in [
-        ("email", IdType::Email, "The e-mail address"),
-        ("username", IdType::Nickname, "The Pinterest user name"),
-        ("full_name", IdType::DisplayName, "The name"),
-    ] {
-        if let Some(v) = s(k) {
-            crate::identity::observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                &v,
-                &inv,
-                format!(
-                    "{what} of the Pinterest account signed in on the device ({}), the device's user.",
-                    l.path
-                ),
-            )?;
-        }
-    }
+    crate::identity::observe_owner_ids(
+        ctx,
+        &inv,
+        vec![
+            (s("email"), IdType::Email, "The e-mail address"),
+            (s("username"), IdType::Nickname, "The Pinterest user name"),
+            (s("full_name"), IdType::DisplayName, "The name"),
+        ],
+        &|what| {
+            format!(
+                "{what} of the Pinterest account signed in on the device ({}), the device's user.",
+                l.path
+            )
+        },
+    )?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! keys are facts, which times, and which identify the device's user.
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::drafts::{Draft, Encoding, record_draft};
@@ -77,22 +77,19 @@ pub(crate) fn prefs_account(
         said.join("; ")
     );
     record_draft(ctx, d)?;
-    for (k, id_type, what) in spec.owner {
-        if let Some(v) = get(k) {
-            crate::identity::observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                *id_type,
-                &v,
-                &inv,
-                format!(
-                    "{what} of the {} account signed in on the device ({}), the device's user.",
-                    spec.app, l.path
-                ),
-            )?;
-        }
-    }
+    crate::identity::observe_owner_ids(
+        ctx,
+        &inv,
+        spec.owner
+            .iter()
+            .map(|(k, id_type, what)| (get(k), *id_type, *what))
+            .collect(),
+        &|what| {
+            format!(
+                "{what} of the {} account signed in on the device ({}), the device's user.",
+                spec.app, l.path
+            )
+        },
+    )?;
     Ok(())
 }

@@ -139,30 +139,28 @@ fn account(
         said.join("; ")
     );
     record_draft(ctx, d)?;
-    for (key, id_type, what) in [
-        ("UserId.qualified", IdType::AccountId, "The Roblox user id"),
-        ("Username", IdType::Nickname, "The Roblox user name"),
-        (
-            "DisplayName",
-            IdType::DisplayName,
-            "The Roblox display name",
-        ),
-    ] {
-        if let Some(v) = s(key) {
-            crate::identity::observe(
-                ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                id_type,
-                &v,
-                inv,
-                format!(
-                    "{what} of the Roblox account signed in on the device (appStorage.json), the device's user."
-                ),
-            )?;
-        }
-    }
+    crate::identity::observe_owner_ids(
+        ctx,
+        inv,
+        vec![
+            (
+                s("UserId.qualified"),
+                IdType::AccountId,
+                "The Roblox user id",
+            ),
+            (s("Username"), IdType::Nickname, "The Roblox user name"),
+            (
+                s("DisplayName"),
+                IdType::DisplayName,
+                "The Roblox display name",
+            ),
+        ],
+        &|what| {
+            format!(
+                "{what} of the Roblox account signed in on the device (appStorage.json), the device's user."
+            )
+        },
+    )?;
     Ok(())
 }
 

@@ -126,6 +126,15 @@ fn parts(text: &str) -> Vec<(usize, Option<Value>)> {
     out
 }
 
+/// The values of a JSON array (of its members' `member` when named), as printed.
+fn list(v: &Value, member: Option<&str>) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| json_scalar(member.map_or(Some(x), |k| x.get(k))))
+        .collect()
+}
+
 fn s(m: &Value, k: &str) -> Option<String> {
     json_scalar(m.get(k)).filter(|v| !v.is_empty())
 }
@@ -168,12 +177,7 @@ fn one_sms(
             said.push(format!("{what} {v}"));
         }
     }
-    let recipients: Vec<String> = m["recipients"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| json_scalar(Some(r)))
-        .collect();
+    let recipients = list(&m["recipients"], None);
     for r in &recipients {
         d.claim(super::databases::party_fact(ctx, r, inv));
     }
@@ -217,18 +221,8 @@ fn one_mms(
     i: usize,
     m: &Value,
 ) -> Result<(), RuntimeError> {
-    let recipients: Vec<String> = m["recipients"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|r| json_scalar(Some(r)))
-        .collect();
-    let addresses: Vec<String> = m["mms_addresses"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|a| json_scalar(a.get("address")))
-        .collect();
+    let recipients = list(&m["recipients"], None);
+    let addresses = list(&m["mms_addresses"], Some("address"));
     let sent = s(m, "msg_box").as_deref() == Some("2");
     let who = recipients
         .first()

@@ -18,7 +18,7 @@
 use std::collections::BTreeSet;
 
 use masf_agents::{AgentCtx, RuntimeError};
-use masf_graph::{EntityKind, FactType, IdType};
+use masf_graph::{FactType, IdType};
 
 use super::Located;
 use crate::calls::note_pages_cap;
@@ -82,17 +82,15 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 said.join("; ")
             );
             record_draft(ctx, d)?;
-            crate::identity::observe(
+            crate::identity::observe_owner_ids(
                 ctx,
-                "owner",
-                EntityKind::Person,
-                "device owner",
-                IdType::Email,
-                &email,
                 inv,
-                format!(
-                    "The e-mail address of the Yahoo Mail account signed in on the device ({name}), the device's user."
-                ),
+                vec![(Some(email.clone()), IdType::Email, "The e-mail address")],
+                &|what| {
+                    format!(
+                        "{what} of the Yahoo Mail account signed in on the device ({name}), the device's user."
+                    )
+                },
             )?;
             own.insert(email.to_lowercase());
         }
@@ -219,24 +217,24 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             },
         );
         record_draft(ctx, d)?;
-        let mid = t.get(row, "message_id").unwrap_or("?").to_string();
-        for col in [
-            "from_list",
-            "to_list",
-            "cc_list",
-            "bcc_list",
-            "reply_to_list",
-        ] {
-            let Some(list) = t.get(row, col) else {
-                continue;
-            };
-            let field = col.trim_end_matches("_list").replace('_', "-");
-            crate::identity::observe_correspondents(ctx, list, &own, inv, &|written| {
-                format!(
-                    "{written} is in the {field} of an e-mail of the device's Yahoo Mail account (message {mid} of {name})."
-                )
-            })?;
-        }
+        crate::identity::observe_mail_lists(
+            ctx,
+            t,
+            row,
+            inv,
+            &own,
+            &[
+                ("from_list", "from"),
+                ("to_list", "to"),
+                ("cc_list", "cc"),
+                ("bcc_list", "bcc"),
+                ("reply_to_list", "reply-to"),
+            ],
+            &format!(
+                "an e-mail of the device's Yahoo Mail account (message {} of {name})",
+                t.get(row, "message_id").unwrap_or("?")
+            ),
+        )?;
     }
     Ok(())
 }
