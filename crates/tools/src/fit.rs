@@ -6,7 +6,9 @@
 //! scale and offset, components and compressed timestamps), driven message by message so that
 //! what precedes a damaged or truncated part is kept and the part is named by its byte offset.
 //! A checksum that does not match is said and the file read again without checking it. Times
-//! are printed in UTC (`fitparser` gives them in the machine's zone); positions, stored in
+//! are printed in UTC (`fitparser` gives them in the machine's zone), a `local_date_time`
+//! field (`local_timestamp`) as the device's wall-clock time without a zone, the same on every
+//! machine; positions, stored in
 //! semicircles, are printed as stored with their degrees beside (`<field>_degrees`, the stored
 //! value × 180 / 2³¹). The decoder runs under a panic guard: crafted input that trips it is an
 //! error naming the file, never a crash.
@@ -108,7 +110,34 @@ pub fn decode(data: &[u8]) -> Result<Decoded, String> {
     })
 }
 
-/// A field value as JSON: numbers as numbers, times as RFC 3339 UTC text, arrays as arrays.
+/// The FIT profile's fields of type `local_date_time`: the device's wall-clock time, no zone.
+const LOCAL_FIELDS: &[&str] = &["local_timestamp", "scheduled_time"];
+
+/// A `local_date_time` field as the device's wall-clock time (`YYYY-MM-DDTHH:MM:SS`, no zone).
+/// `fitparser` places such a value in the examining machine's zone; the seconds stored are
+/// recovered from that (the same zone's FIT epoch subtracted) so the text printed is the same
+/// on every machine.
+fn local_wall_time(t: &chrono::DateTime<chrono::Local>) -> Option<String> {
+    use chrono::TimeZone;
+    let epoch = chrono::NaiveDate::from_ymd_opt(1989, 12, 31)?.and_hms_opt(0, 0, 0)?;
+    let here = chrono::Local.from_local_datetime(&epoch).earliest()?;
+    let stored = t.timestamp() - here.timestamp();
+    let wall = epoch.checked_add_signed(chrono::Duration::seconds(stored))?;
+    Some(wall.format("%Y-%m-%dT%H:%M:%S").to_string())
+}
+
+/// A field value as JSON: numbers as numbers, times as RFC 3339 UTC text (a `local_date_time`
+/// field as the device's wall-clock time, no zone), arrays as arrays.
+fn field_json(name: &str, v: &FitValue) -> Value {
+    match v {
+        FitValue::Timestamp(t) if LOCAL_FIELDS.contains(&name) => {
+            local_wall_time(t).map_or(Value::Null, Value::String)
+        }
+        _ => value_json(v),
+    }
+}
+
+/// A value as JSON: numbers as numbers, times as RFC 3339 UTC text, arrays as arrays.
 fn value_json(v: &FitValue) -> Value {
     match v {
         FitValue::Timestamp(t) => json!(t.naive_utc().format("%Y-%m-%dT%H:%M:%SZ").to_string()),
@@ -135,7 +164,7 @@ pub fn message_json(i: usize, r: &FitDataRecord) -> Value {
     let mut fields = Map::new();
     let mut units = Map::new();
     for f in r.fields() {
-        let v = value_json(f.value());
+        let v = field_json(f.name(), f.value());
         if f.units() == "semicircles"
             && let Some(n) = v.as_f64()
         {
@@ -168,7 +197,7 @@ impl Tool for ReadFit {
         "read_fit"
     }
     fn description(&self) -> &str {
-        "Decode a FIT file of the evidence (up to 64 MiB): the activity, workout, course and monitoring files Garmin devices, Strava, Wahoo, Coros and most fitness apps write (.fit). After a `# FIT <path>: <size> bytes, <n> messages (<name> <count>, …)` line (and a `# problem` line when a checksum does not match — the file is then read without checking — or decoding stopped early: the byte offset and why, the messages before it kept), one JSON line per message: {\"i\", \"message\" (file_id, device_info, user_profile, session, lap, record, activity, event, …), \"fields\" (name → value; times RFC 3339 UTC; positions in semicircles as stored, with `<field>_degrees` beside), \"units\"}. `messages` keeps only those messages; `skip`/`limit` page what is kept (a `# page` line then says which were shown of how many): a long activity's `record` track points are read in pages."
+        "Decode a FIT file of the evidence (up to 64 MiB): the activity, workout, course and monitoring files Garmin devices, Strava, Wahoo, Coros and most fitness apps write (.fit). After a `# FIT <path>: <size> bytes, <n> messages (<name> <count>, …)` line (and a `# problem` line when a checksum does not match — the file is then read without checking — or decoding stopped early: the byte offset and why, the messages before it kept), one JSON line per message: {\"i\", \"message\" (file_id, device_info, user_profile, session, lap, record, activity, event, …), \"fields\" (name → value; times RFC 3339 UTC, a local_date_time field such as local_timestamp as the device's wall-clock time without a zone; positions in semicircles as stored, with `<field>_degrees` beside), \"units\"}. `messages` keeps only those messages; `skip`/`limit` page what is kept (a `# page` line then says which were shown of how many): a long activity's `record` track points are read in pages."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {

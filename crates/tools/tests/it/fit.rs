@@ -64,6 +64,16 @@ fn activities_written_by_fit_tool() {
                     "timestamp" | "time_created" | "start_time" => {
                         assert_eq!(mine.as_str().unwrap(), utc(v), "{k}: {m}")
                     }
+                    // the device's wall clock, seconds since the FIT epoch, printed without a zone
+                    "local_timestamp" => {
+                        let wall = jiff::civil::date(1989, 12, 31)
+                            .at(0, 0, 0, 0)
+                            .checked_add(jiff::Span::new().seconds(v.as_i64().unwrap()))
+                            .unwrap()
+                            .strftime("%Y-%m-%dT%H:%M:%S")
+                            .to_string();
+                        assert_eq!(mine.as_str().unwrap(), wall, "{k}: {m}")
+                    }
                     // a Garmin product is its named subfield (fr945)
                     "product" => assert!(
                         !mine.is_null() || !m["fields"]["garmin_product"].is_null(),
@@ -121,6 +131,16 @@ fn activities_written_by_fit_tool() {
     assert_eq!(msgs[2]["fields"]["serial_number"], 1234509876u64);
     assert_eq!(msgs[3]["fields"]["friendly_name"], "Lok");
     assert_eq!(msgs[4]["fields"]["sport"], "running");
+    // the activity's local time: the watch's wall clock (UTC+8), no zone, whatever the machine's
+    let got = run(
+        &ctx,
+        "read_fit",
+        json!({"path": "/garmin_run.fit", "messages": ["activity"]}),
+    );
+    assert_eq!(
+        lines(&got.text)[0]["fields"]["local_timestamp"],
+        "2024-06-04T14:01:00"
+    );
     assert_eq!(got.structured.as_ref().unwrap()["counts"]["record"], 6);
     // pages of track points
     let got = run(
