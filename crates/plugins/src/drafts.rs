@@ -74,6 +74,27 @@ impl Draft {
         said
     }
 
+    /// [`Draft::fields`] of a JSON object (a decoded record, a tool's JSON line): a fact per
+    /// present, non-blank scalar member `(key, type, label)` of `spec` (as the output prints
+    /// it, [`crate::outputs::json_scalar`]) and `"label value"` of each, for the interpretation.
+    pub fn json_fields(
+        &mut self,
+        obj: &serde_json::Value,
+        inv: &Invoked,
+        spec: &[(&str, FactType, &str)],
+    ) -> Vec<String> {
+        let mut said = Vec::new();
+        for (key, ft, label) in spec {
+            if let Some(v) =
+                crate::outputs::json_scalar(obj.get(key)).filter(|v| !v.trim().is_empty())
+            {
+                self.facts.push(fact(*ft, v.as_str(), inv));
+                said.push(format!("{label} {v}"));
+            }
+        }
+        said
+    }
+
     /// Adds a fact already made (a value whose fact type depends on it, as a party's number).
     pub fn claim(&mut self, f: FactClaim) -> &mut Self {
         self.facts.push(f);
@@ -290,4 +311,13 @@ pub fn record_rows(
         after(inv, t, row)?;
     }
     Ok(())
+}
+
+/// The first 60 characters of `s` (with `…` when cut), for a title quoting a text.
+pub fn headline(s: &str) -> String {
+    let mut h: String = s.chars().take(60).collect();
+    if h.len() < s.len() {
+        h.push('…');
+    }
+    h
 }

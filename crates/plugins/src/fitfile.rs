@@ -41,11 +41,7 @@ fn messages(text: &str) -> Vec<Value> {
 
 /// A field as the output prints it (numbers as serde_json writes them).
 fn field(m: &Value, name: &str) -> Option<String> {
-    match m.get("fields")?.get(name)? {
-        Value::Null => None,
-        Value::Array(_) | Value::Object(_) => None,
-        v => json_scalar(Some(v)),
-    }
+    json_scalar(m.get("fields")?.get(name))
 }
 
 /// A device's product: a Garmin product by its profile name (`garmin_product`), else the
@@ -218,44 +214,48 @@ pub fn read(
         note_device(&mut devices, m);
     }
     for m in of("user_profile") {
-        let mut parts = Vec::new();
-        for (k, ft) in [
-            ("friendly_name", FactType::Name),
-            ("gender", FactType::Text),
-            ("age", FactType::Text),
-            ("height", FactType::Text),
-            ("weight", FactType::Text),
-        ] {
-            if let Some(v) = field(m, k) {
-                d.fact(ft, Some(&v), &inv);
-                parts.push(format!("{k} {v}"));
-            }
-        }
+        let parts = d.json_fields(
+            &m["fields"],
+            &inv,
+            &[
+                ("friendly_name", FactType::Name, "friendly_name"),
+                ("gender", FactType::Text, "gender"),
+                ("age", FactType::Text, "age"),
+                ("height", FactType::Text, "height"),
+                ("weight", FactType::Text, "weight"),
+            ],
+        );
         if !parts.is_empty() {
             said.push(format!("the device's user profile: {}", parts.join(", ")));
         }
     }
     for s in of("session") {
-        let mut parts = Vec::new();
-        for (k, ft) in [
-            ("sport", FactType::Text),
-            ("sub_sport", FactType::Text),
-            ("total_elapsed_time", FactType::Text),
-            ("total_timer_time", FactType::Text),
-            ("total_distance", FactType::Text),
-            ("total_calories", FactType::Text),
-            ("avg_heart_rate", FactType::Text),
-            ("max_heart_rate", FactType::Text),
-            ("start_position_lat", FactType::Text),
-            ("start_position_long", FactType::Text),
-            ("start_position_lat_degrees", FactType::Text),
-            ("start_position_long_degrees", FactType::Text),
-        ] {
-            if let Some(v) = field(s, k) {
-                d.fact(ft, Some(&v), &inv);
-                parts.push(format!("{k} {v}"));
-            }
-        }
+        let parts = d.json_fields(
+            &s["fields"],
+            &inv,
+            &[
+                ("sport", FactType::Text, "sport"),
+                ("sub_sport", FactType::Text, "sub_sport"),
+                ("total_elapsed_time", FactType::Text, "total_elapsed_time"),
+                ("total_timer_time", FactType::Text, "total_timer_time"),
+                ("total_distance", FactType::Text, "total_distance"),
+                ("total_calories", FactType::Text, "total_calories"),
+                ("avg_heart_rate", FactType::Text, "avg_heart_rate"),
+                ("max_heart_rate", FactType::Text, "max_heart_rate"),
+                ("start_position_lat", FactType::Text, "start_position_lat"),
+                ("start_position_long", FactType::Text, "start_position_long"),
+                (
+                    "start_position_lat_degrees",
+                    FactType::Text,
+                    "start_position_lat_degrees",
+                ),
+                (
+                    "start_position_long_degrees",
+                    FactType::Text,
+                    "start_position_long_degrees",
+                ),
+            ],
+        );
         let t = field(s, "start_time");
         d.time(
             t.as_deref(),

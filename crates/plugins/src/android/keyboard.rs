@@ -24,7 +24,7 @@ use masf_graph::FactType;
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
-use crate::drafts::{Draft, record_draft, unix_millis};
+use crate::drafts::{Draft, headline, record_draft, unix_millis};
 use crate::identity::{artefact_name, pages_on, pages_on_args, schema_on};
 use crate::outputs::{protobuf_cell, raw};
 
@@ -51,15 +51,6 @@ pub fn is_samsung_clipboard(l: &Located) -> bool {
 /// Whether `l` is the system's user dictionary.
 pub fn is_user_dictionary(l: &Located) -> bool {
     l.name() == "user_dict.db" && l.path.contains("/com.android.providers.userdictionary/")
-}
-
-/// The first 60 characters of `s`, for a title.
-fn head(s: &str) -> String {
-    let mut h: String = s.chars().take(60).collect();
-    if h.len() < s.len() {
-        h.push('…');
-    }
-    h
 }
 
 /// One of Gboard's stores.
@@ -97,7 +88,7 @@ fn gboard_clips(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     for (inv, t, row) in pages.rows() {
         let shown = raw(t, row, "text")
-            .map(|s| head(&s))
+            .map(|s| headline(&s))
             .or_else(|| raw(t, row, "uri"))
             .unwrap_or_else(|| "a clip".into());
         let mut d = Draft::new(
@@ -192,7 +183,7 @@ fn gboard_typed(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             let app = raw(t, row, "app").unwrap_or_else(|| "an app".into());
             let mut d = Draft::new(
                 "keyboard",
-                format!("Typed in {app} (Gboard): {}", head(&text)),
+                format!("Typed in {app} (Gboard): {}", headline(&text)),
             );
             d.fact(FactType::Path, Some(&l.path), &l.found);
             for p in &pieces {
@@ -270,7 +261,7 @@ fn gboard_typed(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         let app = raw(t, row, "app").unwrap_or_else(|| "an app".into());
         let mut d = Draft::new(
             "keyboard",
-            format!("Typed in {app} (Gboard): {}", head(&text)),
+            format!("Typed in {app} (Gboard): {}", headline(&text)),
         );
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(FactType::Text, Some(&text), inv);
@@ -435,7 +426,7 @@ fn samsung_clip(
     word: &str,
 ) -> Draft {
     let shown = raw(t, row, "text")
-        .map(|s| head(&s))
+        .map(|s| headline(&s))
         .or_else(|| raw(t, row, "uri"))
         .unwrap_or_else(|| "a clip".into());
     let title = if word.is_empty() {

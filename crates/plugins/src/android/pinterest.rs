@@ -54,40 +54,54 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         ),
     );
     d.fact(FactType::Path, Some(&l.path), &l.found);
-    let mut said = Vec::new();
-    for (k, ft) in [
-        ("id", FactType::Account),
-        ("username", FactType::Account),
-        ("full_name", FactType::Name),
-        ("email", FactType::Email),
-        ("email_status", FactType::Text),
-        ("type", FactType::Text),
-        ("country", FactType::Text),
-        ("locale", FactType::Text),
-        ("location", FactType::Text),
-        ("gender", FactType::Text),
-        ("age_in_years", FactType::Text),
-        ("about", FactType::Text),
-        ("created_at", FactType::Text),
-        ("last_pin_save_time", FactType::Text),
-        ("pin_count", FactType::Count),
-        ("board_count", FactType::Count),
-        ("secret_board_count", FactType::Count),
-        ("follower_count", FactType::Count),
-        ("following_count", FactType::Count),
-        ("is_private_profile", FactType::Text),
-        ("is_under_18", FactType::Text),
-        ("is_parental_control_passcode_enabled", FactType::Text),
-        ("connected_to_facebook", FactType::Text),
-        ("connected_to_instagram", FactType::Text),
-        ("connected_to_youtube", FactType::Text),
-        ("connected_to_etsy", FactType::Text),
-    ] {
-        if let Some(v) = s(k) {
-            d.fact(ft, Some(&v), &inv);
-            said.push(format!("{k} {v}"));
-        }
-    }
+    let said = d.json_fields(
+        &user,
+        &inv,
+        &[
+            ("id", FactType::Account, "id"),
+            ("username", FactType::Account, "username"),
+            ("full_name", FactType::Name, "full_name"),
+            ("email", FactType::Email, "email"),
+            ("email_status", FactType::Text, "email_status"),
+            ("type", FactType::Text, "type"),
+            ("country", FactType::Text, "country"),
+            ("locale", FactType::Text, "locale"),
+            ("location", FactType::Text, "location"),
+            ("gender", FactType::Text, "gender"),
+            ("age_in_years", FactType::Text, "age_in_years"),
+            ("about", FactType::Text, "about"),
+            ("created_at", FactType::Text, "created_at"),
+            ("last_pin_save_time", FactType::Text, "last_pin_save_time"),
+            ("pin_count", FactType::Count, "pin_count"),
+            ("board_count", FactType::Count, "board_count"),
+            ("secret_board_count", FactType::Count, "secret_board_count"),
+            ("follower_count", FactType::Count, "follower_count"),
+            ("following_count", FactType::Count, "following_count"),
+            ("is_private_profile", FactType::Text, "is_private_profile"),
+            ("is_under_18", FactType::Text, "is_under_18"),
+            (
+                "is_parental_control_passcode_enabled",
+                FactType::Text,
+                "is_parental_control_passcode_enabled",
+            ),
+            (
+                "connected_to_facebook",
+                FactType::Text,
+                "connected_to_facebook",
+            ),
+            (
+                "connected_to_instagram",
+                FactType::Text,
+                "connected_to_instagram",
+            ),
+            (
+                "connected_to_youtube",
+                FactType::Text,
+                "connected_to_youtube",
+            ),
+            ("connected_to_etsy", FactType::Text, "connected_to_etsy"),
+        ],
+    );
     let birthday = s("birthday").filter(|b| b.parse::<i64>().is_ok_and(|n| n != 0));
     d.time(
         birthday.as_deref(),

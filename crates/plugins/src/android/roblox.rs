@@ -74,7 +74,7 @@ pub fn storage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     if let Some(list) = doc.get("PreviousAccountsList").and_then(Value::as_object) {
         for (key, entry) in list {
-            let Some(entry) = entry.as_object() else {
+            if !entry.is_object() {
                 ctx.unparsed(
                     &name,
                     &format!(
@@ -83,7 +83,7 @@ pub fn storage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                     Some(&inv.record.invocation_id),
                 )?;
                 continue;
-            };
+            }
             remembered(ctx, l, &inv, key, entry)?;
         }
     }
@@ -103,28 +103,30 @@ fn account(
     let user = s("Username").or_else(|| s("UserId")).unwrap_or_default();
     let mut d = Draft::new("accounts", format!("Roblox account {user}"));
     d.fact(FactType::Path, Some(&l.path), &l.found);
-    let mut said = Vec::new();
-    for (key, ft, what) in [
-        ("UserId", FactType::Account, "user id"),
-        ("Username", FactType::Account, "user name"),
-        ("DisplayName", FactType::Name, "display name"),
-        ("IsUnder13", FactType::Text, "under 13"),
-        ("CountryCode", FactType::Text, "country"),
-        ("Membership", FactType::Text, "membership"),
-        ("LastSuccessfulSignInMethod", FactType::Text, "signed in by"),
-        ("CredentialValue", FactType::Text, "with"),
-        ("RobloxLocaleId", FactType::Text, "locale"),
-    ] {
-        if let Some(v) = s(key) {
-            d.fact(ft, Some(&v), inv);
-            said.push(format!("{what} {v}"));
-        }
-    }
-    for (key, what) in [("ageBracket", "age bracket"), ("gender", "gender")] {
-        if let Some(v) = b(key) {
-            d.fact(FactType::Text, Some(&v), inv);
-            said.push(format!("{what} {v}"));
-        }
+    let mut said = d.json_fields(
+        doc,
+        inv,
+        &[
+            ("UserId", FactType::Account, "user id"),
+            ("Username", FactType::Account, "user name"),
+            ("DisplayName", FactType::Name, "display name"),
+            ("IsUnder13", FactType::Text, "under 13"),
+            ("CountryCode", FactType::Text, "country"),
+            ("Membership", FactType::Text, "membership"),
+            ("LastSuccessfulSignInMethod", FactType::Text, "signed in by"),
+            ("CredentialValue", FactType::Text, "with"),
+            ("RobloxLocaleId", FactType::Text, "locale"),
+        ],
+    );
+    if let Some(blob) = blob {
+        said.extend(d.json_fields(
+            blob,
+            inv,
+            &[
+                ("ageBracket", FactType::Text, "age bracket"),
+                ("gender", FactType::Text, "gender"),
+            ],
+        ));
     }
     let created = b("originalAccountCreationTimestampMs");
     d.time(
@@ -170,7 +172,7 @@ fn remembered(
     l: &Located,
     inv: &Invoked,
     key: &str,
-    entry: &serde_json::Map<String, Value>,
+    entry: &Value,
 ) -> Result<(), RuntimeError> {
     let s = |k: &str| json_scalar(entry.get(k)).filter(|v| !v.is_empty());
     let user = s("username")
@@ -178,19 +180,17 @@ fn remembered(
         .unwrap_or_else(|| key.to_string());
     let mut d = Draft::new("accounts", format!("Roblox account remembered: {user}"));
     d.fact(FactType::Path, Some(&l.path), &l.found);
-    let mut said = Vec::new();
-    for (k, ft, what) in [
-        ("userId", FactType::Account, "user id"),
-        ("username", FactType::Account, "user name"),
-        ("displayName", FactType::Name, "display name"),
-        ("userIdentifier", FactType::Text, "identifier"),
-        ("showInAccountPicker", FactType::Text, "shown in the picker"),
-    ] {
-        if let Some(v) = s(k) {
-            d.fact(ft, Some(&v), inv);
-            said.push(format!("{what} {v}"));
-        }
-    }
+    let said = d.json_fields(
+        entry,
+        inv,
+        &[
+            ("userId", FactType::Account, "user id"),
+            ("username", FactType::Account, "user name"),
+            ("displayName", FactType::Name, "display name"),
+            ("userIdentifier", FactType::Text, "identifier"),
+            ("showInAccountPicker", FactType::Text, "shown in the picker"),
+        ],
+    );
     let out = s("signOutTimestamp");
     d.time(
         out.as_deref(),

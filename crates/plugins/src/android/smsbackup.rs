@@ -165,18 +165,16 @@ fn one_sms(
     if let Some(a) = &address {
         d.claim(super::databases::party_fact(ctx, a, inv));
     }
-    let mut said = Vec::new();
-    for (k, ft, what) in [
-        ("body", FactType::Text, "text"),
-        ("type", FactType::Text, "type"),
-        ("read", FactType::Text, "read"),
-        ("status", FactType::Text, "status"),
-    ] {
-        if let Some(v) = s(m, k) {
-            d.fact(ft, Some(&v), inv);
-            said.push(format!("{what} {v}"));
-        }
-    }
+    let said = d.json_fields(
+        m,
+        inv,
+        &[
+            ("body", FactType::Text, "text"),
+            ("type", FactType::Text, "type"),
+            ("read", FactType::Text, "read"),
+            ("status", FactType::Text, "status"),
+        ],
+    );
     let recipients = list(&m["recipients"], None);
     for r in &recipients {
         d.claim(super::databases::party_fact(ctx, r, inv));
@@ -241,21 +239,19 @@ fn one_mms(
     for a in recipients.iter().chain(&addresses) {
         d.claim(super::databases::party_fact(ctx, a, inv));
     }
-    let mut said = Vec::new();
-    for (k, ft, what) in [
-        ("mms_body", FactType::Text, "text"),
-        ("sub", FactType::Text, "subject"),
-        ("msg_box", FactType::Text, "box"),
-        ("read", FactType::Text, "read"),
-        ("ct_l", FactType::Url, "content location"),
-        ("tr_id", FactType::Identifier, "transaction"),
-        ("m_type", FactType::Text, "message type"),
-    ] {
-        if let Some(v) = s(m, k) {
-            d.fact(ft, Some(&v), inv);
-            said.push(format!("{what} {v}"));
-        }
-    }
+    let said = d.json_fields(
+        m,
+        inv,
+        &[
+            ("mms_body", FactType::Text, "text"),
+            ("sub", FactType::Text, "subject"),
+            ("msg_box", FactType::Text, "box"),
+            ("read", FactType::Text, "read"),
+            ("ct_l", FactType::Url, "content location"),
+            ("tr_id", FactType::Identifier, "transaction"),
+            ("m_type", FactType::Text, "message type"),
+        ],
+    );
     let date = s(m, "date");
     d.message_time(date.as_deref(), unix_seconds(date.as_deref()), sent, inv);
     let date_sent = s(m, "date_sent");

@@ -15,16 +15,7 @@ use masf_agents::RuntimeError;
 use masf_graph::FactType;
 
 use super::{Draft, Run};
-use crate::drafts::unix_by_magnitude;
-
-/// The first 60 characters of `s`, for a title.
-fn head(s: &str) -> String {
-    let mut h: String = s.chars().take(60).collect();
-    if h.len() < s.len() {
-        h.push('…');
-    }
-    h
-}
+use crate::drafts::{headline, unix_by_magnitude};
 
 /// Triage of every Google Translate store of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
@@ -69,7 +60,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
                 };
                 let mut d = Draft::new(
                     "web",
-                    format!("{what} with Google Translate: {}", head(&text)),
+                    format!("{what} with Google Translate: {}", headline(&text)),
                 );
                 d.fact(FactType::Path, Some(path), &find);
                 d.fact(FactType::Text, Some(&text), inv);
@@ -128,7 +119,7 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
             };
             let mut d = Draft::new(
                 "web",
-                format!("Spoken by Google Translate: {}", head(&text)),
+                format!("Spoken by Google Translate: {}", headline(&text)),
             );
             d.fact(FactType::Path, Some(path), &find);
             d.fact(FactType::Text, Some(&text), inv);
