@@ -26,6 +26,7 @@
 //! | Google's on-device Timeline `com.google.android.gms/databases/odlh-storage.db` ([`odlh`]) | one per Timeline segment (start, end, type, the place's latitude and longitude from the segment message, shown, finalised, level, id, obfuscated account id), per edited segment | — |
 //! | Life360 `DriveBladeDB` ([`life360drives`]) | one per drive (member, speeds, distance, duration, event counts, score, start, end), per drive event (type, position, speed), per waypoint | — |
 //! | Roblox `com.roblox.client/files/appData/LocalStorage/appStorage.json`, `files/appData/logs/*_Player_*.log` ([`roblox`]) | one for the account signed in (user id, name, display name, under 13, country, sign-in method and credential, creation, age bracket), per remembered account (signed out), per game joined (place, job, server, session, universe, user id, referral, when) | `owner`: `roblox:<user id>`, user name, display name; `roblox:<user id>` per remembered account |
+//! | Microsoft OneDrive `com.microsoft.skydrive/files/QTMetadata.db` ([`crate::onedrive`], shared with iOS) | one per file or folder (name, folder path, size, types, deleted and sharing state, Personal Vault, owner, shared by, hash, position, camera; item, created, modified, accessed, taken, shared, deleted), per drive (account, path, names, synced files, web URLs, last sync), per sharing permission (who, e-mail, role, link, item, expiry), per cached stream | `owner`: `onedrive:<account id>`; `handle:<e-mail>`: who shared an item with the account, whom an item is shared with |
 //! | Chromium `Media History`, `DIPS` of a profile folder ([`crate::chromium_activity`]) | one per media playback, media session (title, artist, album, position of duration), media site (watch time, engagement), DIPS site (first and last interaction, storage, bounces), DIPS pop-up | — |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
@@ -476,6 +477,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Top Sites", "web"),
     ("Media History", "web"),
     ("DIPS", "web"),
+    ("QTMetadata.db", "files"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -1391,6 +1393,11 @@ impl Plugin for AndroidPlugin {
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
             ),
             e(
+                "OneDrive QTMetadata.db",
+                &["/com.microsoft.skydrive/files/QTMetadata.db\""],
+                "the files and folders of the OneDrive accounts on the phone (folder paths, sizes, hashes, Personal Vault, deleted, shared with whom and by whom, photo positions), the accounts and drives, cached copies",
+            ),
+            e(
                 "Samsung Keyboard clipboard",
                 &["/com.samsung.android.honeyboard/databases/ClipItem.db\""],
                 "what the user copied while Samsung Keyboard was the keyboard (text, HTML, URIs, the app copied from, the Secure Folder's clips), and clips deleted since that the write-ahead log or free space still holds",
@@ -1703,6 +1710,9 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.samsung.android.honeyboard/")
                 .then_some("keyboard");
+        }
+        if name == "QTMetadata.db" {
+            return crate::onedrive::is_store(path).then_some("files");
         }
         if name == "Media History" || name == "DIPS" {
             return crate::chromium_activity::is_store(path).then_some("web");
@@ -2458,6 +2468,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::chromium_activity::read(ctx, &l.tree, &l.path, &l.found)
+            })?;
+        }
+        for l in of("QTMetadata.db")
+            .into_iter()
+            .filter(|l| crate::onedrive::is_store(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::onedrive::read(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
         for l in of("places.sqlite") {

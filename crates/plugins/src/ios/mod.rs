@@ -24,6 +24,7 @@
 //! | Gmail `searchsqlitedb` | [`gmail`] | one per indexed message (from, to, cc, bcc, subject, body) | `owner`: the Google account; `handle:<e-mail>` |
 //! | Safari `History.db`, `Downloads.plist` | [`safarihistory`] | one per visit (URL, title, time, count, redirects, origin), per download | — |
 //! | Firefox `profile.profile/places.db` (app group) | [`crate::firefox`] | one per visit (URL, title, time, type, made here or synced, local and synced visit counts, description, GUID, the page it came from), per bookmark (title, URL, folder, position, added, modified, GUID) | — |
+//! | Microsoft OneDrive `DatabaseQT/QTMetadata.db` (or `DatabaseQt`, app group) | [`crate::onedrive`] (shared with Android) | one per file or folder (name, folder path, size, types, deleted and sharing state, Personal Vault, owner, shared by, hash, position, camera; item, created, modified, accessed, taken, shared, deleted), per drive (account, path, names, synced files, web URLs, last sync), per sharing permission (who, e-mail, role, link, item, expiry), per cached stream | `owner`: `onedrive:<account id>`; `handle:<e-mail>`: who shared an item with the account, whom an item is shared with |
 //! | Safari `BrowserState.db`, `CloudTabs.db` | [`safaritabs`] | one per open tab (URL, title, last viewed, private); per iCloud Tabs device of the same Apple account, per tab open on it, per close request | `cloud-device:<uuid>`: each other device's name (weak) |
 //! | keyboard `dynamic-lexicon.dat`, `user_model_database.sqlite`, `app_usage_database.plist`, `AutocorrectionRejections.db`, `VulgarWordUsage.db` | [`keyboard`] | learned words per language; typing totals; keyboard sessions per app; autocorrections and inline completions met (typed, offered, counts, times); vulgar words (app, recipient, count, last use) | — |
 //! | `CallHistory.storedata` | [`callhistory`] | one per call | `handle:<address>` |
@@ -424,6 +425,7 @@ impl Plugin for Ios {
         ctx.artefact("Safari tabs and iCloud Tabs", || safaritabs::triage(&run))?;
         ctx.artefact("Chromium-family History and Bookmarks", || chromium(&run))?;
         ctx.artefact("Firefox places.db", || firefox(&run))?;
+        ctx.artefact("OneDrive QTMetadata.db", || onedrive(&run))?;
         ctx.artefact("keyboard lexicon and statistics", || keyboard::triage(&run))?;
         ctx.artefact("NoteStore.sqlite", || notes::triage(&run))?;
         ctx.artefact("Accounts3.sqlite", || accounts::triage(&run))?;
@@ -581,6 +583,21 @@ fn firefox(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if let Some((find, paths)) = run.find("places.db")? {
         for p in paths.iter().filter(|p| p.contains("/profile.profile/")) {
             crate::firefox::places(run.ctx, &tree, p, &find)?;
+        }
+    }
+    Ok(())
+}
+
+/// OneDrive keeps its files' metadata in `QTMetadata.db` of its app group's `DatabaseQT` (or
+/// `DatabaseQt`): read by [`crate::onedrive`] as on Android.
+fn onedrive(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    if let Some((find, paths)) = run.find("QTMetadata.db")? {
+        for p in paths.iter().filter(|p| crate::onedrive::is_store(p)) {
+            crate::onedrive::read(run.ctx, &tree, p, &find)?;
         }
     }
     Ok(())
@@ -1127,6 +1144,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Firefox places.db",
             &["/profile.profile/places.db\""],
             "Firefox for iOS: visits (made on this device or synced from the account's other devices), the pages' local and synced visit counts, bookmarks with their folders",
+        ),
+        entry(
+            "OneDrive QTMetadata.db",
+            &["/DatabaseQT/QTMetadata.db\"", "/DatabaseQt/QTMetadata.db\""],
+            "the files and folders of the OneDrive accounts on the phone (folder paths, sizes, hashes, Personal Vault, deleted, shared with whom and by whom, photo positions), the accounts and drives, cached copies",
         ),
         entry(
             "MetaMask Mobile persistStore",
@@ -1810,6 +1832,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History.db" | "Downloads.plist" if path.contains("/Safari/") => "web",
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
+        "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
         "dynamic-lexicon.dat"
         | "user_model_database.sqlite"
         | "app_usage_database.plist"
@@ -1996,6 +2019,7 @@ const SEARCHED: &[&str] = &[
     "cacheV0.db",
     "cloudkit_cache.db",
     "places.db",
+    "QTMetadata.db",
     "devicelist.db",
     "MedicalIDData.archive",
     "Set.db",

@@ -1041,6 +1041,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("MeWe sgrouplesdb.sqlite", false),
             ("Chromium-family History and Bookmarks", false),
             ("Firefox places.db", false),
+            ("OneDrive QTMetadata.db", false),
             ("MetaMask Mobile persistStore", false),
             ("Wi-Fi location cache ThreeBars.sqlite", false),
             ("locationd caches", false),

@@ -113,6 +113,7 @@ mod notifications;
 mod nowplaying;
 mod nqvault;
 mod odlh;
+mod onedrive;
 mod outlook;
 mod outputs;
 mod persistent_properties;
