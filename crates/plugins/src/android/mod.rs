@@ -27,6 +27,7 @@
 //! | Life360 `DriveBladeDB` ([`life360drives`]) | one per drive (member, speeds, distance, duration, event counts, score, start, end), per drive event (type, position, speed), per waypoint | — |
 //! | Roblox `com.roblox.client/files/appData/LocalStorage/appStorage.json`, `files/appData/logs/*_Player_*.log` ([`roblox`]) | one for the account signed in (user id, name, display name, under 13, country, sign-in method and credential, creation, age bracket), per remembered account (signed out), per game joined (place, job, server, session, universe, user id, referral, when) | `owner`: `roblox:<user id>`, user name, display name; `roblox:<user id>` per remembered account |
 //! | Microsoft OneDrive `com.microsoft.skydrive/files/QTMetadata.db` ([`crate::onedrive`], shared with iOS) | one per file or folder (name, folder path, size, types, deleted and sharing state, Personal Vault, owner, shared by, hash, position, camera; item, created, modified, accessed, taken, shared, deleted), per drive (account, path, names, synced files, web URLs, last sync), per sharing permission (who, e-mail, role, link, item, expiry), per cached stream | `owner`: `onedrive:<account id>`; `handle:<e-mail>`: who shared an item with the account, whom an item is shared with |
+//! | Fitbit `com.fitbit.FitbitMobile/databases/` `activity_db`, `device_database`, `exercise_db`, `heart_rate_db`, `sleep`, `social_db`; Wear OS `user.db`, `passive_stats.db` ([`fitbit`]) | one per activity or exercise (name, durations, distance, steps, calories, heart rate and zones, source, GPS; logged), tracker (name, Bluetooth address, battery, type, last sync), exercise session's GPS track (points, labels, first and last position and time), day's heart rate, sleep, friend, profile, the watch app's account, workout and GPS track | `owner`: `fitbit:<owning user id>`, the watch app's e-mail, `fitbit:<user id>`, name; `fitbit:<encoded id>` per friend and profile; `bluetooth:<address>` per tracker |
 //! | Chromium `Media History`, `DIPS` of a profile folder ([`crate::chromium_activity`]) | one per media playback, media session (title, artist, album, position of duration), media site (watch time, engagement), DIPS site (first and last interaction, storage, bounces), DIPS pop-up | — |
 //! | Facebook Messenger `msys_database_<uid>` ([`crate::messenger`]) | one per contact, message (attachments, reactions), call | `facebook:<id>` persons (Facebook id, user name, name, e-mail, phone); `owner`: the contact whose id names the store; wallet claims of a message's writer |
 //! | Instagram `direct.db` ([`instagram`]) | the signed-in account; one per thread (title, users), per message (text, reel reply, action, link) | `instagram:<pk>` persons (pk, user name, full name); `owner`: the session's account; wallet claims of a message's writer |
@@ -164,6 +165,7 @@ mod fcm;
 mod fenix;
 mod files;
 mod fit;
+mod fitbit;
 mod gmail;
 mod gms;
 mod googlesearch;
@@ -478,6 +480,13 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Media History", "web"),
     ("DIPS", "web"),
     ("QTMetadata.db", "files"),
+    ("activity_db", "health"),
+    ("device_database", "device"),
+    ("exercise_db", "locations"),
+    ("heart_rate_db", "health"),
+    ("sleep", "health"),
+    ("social_db", "contacts"),
+    ("passive_stats.db", "health"),
     ("places.sqlite", "web"),
     ("formhistory.sqlite", "web"),
     ("webview.db", "web"),
@@ -1393,6 +1402,20 @@ impl Plugin for AndroidPlugin {
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
             ),
             e(
+                "Fitbit stores",
+                &[
+                    "/com.fitbit.FitbitMobile/databases/activity_db\"",
+                    "/com.fitbit.FitbitMobile/databases/device_database\"",
+                    "/com.fitbit.FitbitMobile/databases/exercise_db\"",
+                    "/com.fitbit.FitbitMobile/databases/heart_rate_db\"",
+                    "/com.fitbit.FitbitMobile/databases/sleep\"",
+                    "/com.fitbit.FitbitMobile/databases/social_db\"",
+                    "/com.fitbit.FitbitMobile/databases/user.db\"",
+                    "/com.fitbit.FitbitMobile/databases/passive_stats.db\"",
+                ],
+                "what the Fitbit wearer did, where and when (activities, exercise GPS tracks, heart rate, sleep), the trackers paired with the phone (Bluetooth addresses), the account and its friends",
+            ),
+            e(
                 "OneDrive QTMetadata.db",
                 &["/com.microsoft.skydrive/files/QTMetadata.db\""],
                 "the files and folders of the OneDrive accounts on the phone (folder paths, sizes, hashes, Personal Vault, deleted, shared with whom and by whom, photo positions), the accounts and drives, cached copies",
@@ -1615,6 +1638,27 @@ impl Plugin for AndroidPlugin {
         }
         if notifications::history_file(path) || path.contains("/fcm_queued_messages.ldb/") {
             return Some("notifications");
+        }
+        if fitbit::is_store_path(path) {
+            return Some(match name {
+                "device_database" => "device",
+                "exercise_db" => "locations",
+                "social_db" => "contacts",
+                "user.db" => "accounts",
+                _ => "health",
+            });
+        }
+        if matches!(
+            name,
+            "activity_db"
+                | "device_database"
+                | "exercise_db"
+                | "heart_rate_db"
+                | "sleep"
+                | "social_db"
+                | "passive_stats.db"
+        ) {
+            return None;
         }
         if name == "user.db" {
             return crate::waze::is_android(path).then_some("locations");
@@ -2469,6 +2513,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 crate::chromium_activity::read(ctx, &l.tree, &l.path, &l.found)
             })?;
+        }
+        for l in found.iter().filter(|l| fitbit::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || fitbit::triage(ctx, l))?;
         }
         for l in of("QTMetadata.db")
             .into_iter()

@@ -51,6 +51,7 @@ mod fenix;
 mod findmy;
 mod firefox;
 mod fit;
+mod fitbit;
 mod fitfiles;
 mod gaps;
 mod gchat;
