@@ -106,6 +106,7 @@
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
+//! | The Google Phone app's call transcripts `com.google.android.dialer/files/fermat_files/*-transcription.pb` ([`calltranscripts`]) | one per utterance of a recorded call (text, speaker as numbered, file, when) | — |
 //! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
 //! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
 //! | BitTorrent `*.torrent`, `*.resume`, `*.fastresume` anywhere ([`crate::torrentfile`], shared with iOS, via `read_bencode`) | one per file (info hash, name, each file and size, trackers, comment, creator, created; a resume's save path, totals, added, completed, last down- and uploaded) | — |
@@ -149,6 +150,7 @@ mod bugle;
 mod bumble;
 mod burner;
 mod callscreen;
+mod calltranscripts;
 mod cashapp;
 mod cast;
 mod chatgpt;
@@ -480,6 +482,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Media History", "web"),
     ("DIPS", "web"),
     ("QTMetadata.db", "files"),
+    ("*-transcription.pb", "calls"),
     ("activity_db", "health"),
     ("device_database", "device"),
     ("exercise_db", "locations"),
@@ -1402,6 +1405,11 @@ impl Plugin for AndroidPlugin {
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
             ),
             e(
+                "Google Phone call transcripts",
+                &["/com.google.android.dialer/files/fermat_files/"],
+                "what was said in calls the user recorded with the Phone app, utterance by utterance with the speaker and time",
+            ),
+            e(
                 "Fitbit stores",
                 &[
                     "/com.fitbit.FitbitMobile/databases/activity_db\"",
@@ -1638,6 +1646,11 @@ impl Plugin for AndroidPlugin {
         }
         if notifications::history_file(path) || path.contains("/fcm_queued_messages.ldb/") {
             return Some("notifications");
+        }
+        if name.ends_with("-transcription.pb") {
+            return path
+                .contains("/com.google.android.dialer/files/fermat_files/")
+                .then_some("calls");
         }
         if fitbit::is_store_path(path) {
             return Some(match name {
@@ -2328,6 +2341,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("*-transcription.pb")
+            .into_iter()
+            .filter(|l| calltranscripts::is_transcript(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                calltranscripts::triage(ctx, l)
+            })?;
         }
         for l in of("*@*.*")
             .into_iter()

@@ -25,6 +25,7 @@ mod browsers;
 mod bumble;
 mod burner;
 mod callscreen;
+mod calltranscripts;
 mod cartracker;
 mod cashapp;
 mod cashapp_ios;
