@@ -278,6 +278,13 @@ pub fn qualified_or_null(
     }
 }
 
+/// `json_extract(<cell>, '<path>')` where the cell is JSON, NULL where it is not (a cut or
+/// foreign value): one SQL expression, so that a JSON member read in the query grounds in its
+/// output and one bad cell does not fail the whole statement.
+pub fn json_at(cell: &str, path: &str) -> String {
+    format!("CASE WHEN json_valid({cell}) THEN json_extract({cell}, '{path}') END")
+}
+
 /// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
 /// taken by name, missing in older schemas.
 pub fn column_or_null(

@@ -24,14 +24,12 @@
 //! minute-level step, heart-rate and sleep-stage tables are left in the store (one
 //! `sqlite_query` away). A store without any table it is read for is noted.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
 use crate::calls::column_or_null;
-use crate::drafts::{AfterRow, RowPhenomena, unix_millis};
+use crate::drafts::{RowPhenomena, unix_millis};
 use crate::identity::{artefact_name, observe, observe_columns, schema_on};
 use crate::outputs::{Table, raw};
 
@@ -68,7 +66,7 @@ pub fn is_store(l: &Located) -> bool {
     is_store_path(&l.path)
 }
 
-type Schema = BTreeMap<String, BTreeSet<String>>;
+use super::Schema;
 
 /// One Fitbit store.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
@@ -104,49 +102,6 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
 }
 
-/// One phenomenon per row of `table` (with `key`) as `spec` says: `rowid` as `rid`, every
-/// column of its fields and times (NULL where the table lacks it) and the expressions `extra`
-/// makes of the table's columns.
-fn rows(
-    ctx: &AgentCtx<'_>,
-    l: &Located,
-    schema: &Schema,
-    key: &str,
-    extra: &dyn Fn(&BTreeSet<String>) -> Vec<String>,
-    spec: &RowPhenomena<'_>,
-    after: &mut AfterRow<'_>,
-) -> Result<(), RuntimeError> {
-    let Some(cols) = schema.get(spec.table) else {
-        return Ok(());
-    };
-    if !crate::calls::require_columns(
-        ctx,
-        &artefact_name(&l.tree, &l.path),
-        &format!("Fitbit's {}", l.name()),
-        spec.table,
-        cols,
-        &[key],
-    )? {
-        return Ok(());
-    }
-    let mut seen = BTreeSet::new();
-    let select: Vec<String> = spec
-        .fields
-        .iter()
-        .map(|f| f.0)
-        .chain(spec.times.iter().map(|t| t.0))
-        .filter(|c| seen.insert(*c))
-        .map(|c| column_or_null(cols, "", c, c))
-        .chain(extra(cols))
-        .collect();
-    let sql = format!(
-        "SELECT rowid AS rid, {} FROM {} ORDER BY rowid",
-        select.join(", "),
-        spec.table
-    );
-    super::record_query(ctx, l, &sql, spec, after)
-}
-
 /// A title of `prefix` and the first present of `cols` (else the row id).
 fn named<'a>(
     prefix: &'a str,
@@ -172,7 +127,7 @@ fn none(_: &masf_tools::Invoked, _: &Table, _: &[Option<String>]) -> Result<(), 
 }
 
 fn activities(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -233,7 +188,7 @@ fn activities(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
 
 fn devices(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
     let file = l.name();
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -382,7 +337,7 @@ fn track(
 }
 
 fn heart_rate(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -404,7 +359,7 @@ fn heart_rate(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
 }
 
 fn sleep(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -443,7 +398,7 @@ fn sleep(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtime
 
 fn social(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
     let file = l.name();
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -495,7 +450,7 @@ fn social(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtim
             )
         },
     )?;
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -660,7 +615,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
             },
         )?;
     }
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -687,7 +642,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
         },
         &mut none,
     )?;
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,
@@ -725,7 +680,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
 }
 
 fn wear_passive(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
-    rows(
+    super::record_table(
         ctx,
         l,
         schema,

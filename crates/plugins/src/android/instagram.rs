@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::calls::json_at;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 use masf_tools::Invoked;
@@ -27,18 +28,13 @@ use crate::outputs::raw;
 /// What the store is called in a note.
 const STORE: &str = "Instagram's direct.db";
 
-/// `json_extract(cell, path)` when the cell is JSON, else NULL.
-fn json(cell: &str, path: &str) -> String {
-    format!("CASE WHEN json_valid({cell}) THEN json_extract({cell}, '{path}') END")
-}
-
 /// A user's pk in a JSON user object at `obj` of `cell`: `pk_id` (Dec 2022 on), `id`, `pk`.
 fn pk(cell: &str, obj: &str) -> String {
     format!(
         "coalesce({}, {}, {})",
-        json(cell, &format!("{obj}.pk_id")),
-        json(cell, &format!("{obj}.id")),
-        json(cell, &format!("{obj}.pk"))
+        json_at(cell, &format!("{obj}.pk_id")),
+        json_at(cell, &format!("{obj}.id")),
+        json_at(cell, &format!("{obj}.pk"))
     )
 }
 
@@ -151,8 +147,8 @@ fn threads(
     let c = |col: &str| column_or_null(&cols, "t.", col, col);
     let sql = format!(
         "SELECT t.rowid AS rid, t.thread_id AS thread_id, {} AS v2, {} AS title, {}, {}, {} FROM threads t ORDER BY t.rowid",
-        json(info, "$.thread_v2_id"),
-        json(info, "$.thread_title"),
+        json_at(info, "$.thread_v2_id"),
+        json_at(info, "$.thread_title"),
         c("last_activity_time"),
         c("is_pinned"),
         c("recipient_ids"),
@@ -170,8 +166,8 @@ fn threads(
          ORDER BY 1, 2, 3",
         p = "coalesce(json_extract(r.value, '$.pk_id'), json_extract(r.value, '$.id'), json_extract(r.value, '$.pk'))",
         ip = pk(info, "$.inviter"),
-        iu = json(info, "$.inviter.username"),
-        if_ = json(info, "$.inviter.full_name"),
+        iu = json_at(info, "$.inviter.username"),
+        if_ = json_at(info, "$.inviter.full_name"),
     );
     let users = pages_on(ctx, &l.tree, &l.path, &usql)?;
     if let Some(u) = &users {
@@ -303,7 +299,7 @@ fn messages(
     }
     let m = "m.message";
     let c = |col: &str| column_or_null(&cols, "m.", col, col);
-    let sender = json(m, "$.user_id");
+    let sender = json_at(m, "$.user_id");
     let sql = format!(
         "SELECT m.rowid AS rid, m.thread_id AS thread_id, m.timestamp AS time, {}, {}, {}, {}, \
          {} AS item_id, {} AS item_type, {sender} AS sender, 'instagram:' || {sender} AS sender_account, \
@@ -313,13 +309,13 @@ fn messages(
         c("client_item_id"),
         c("message_type"),
         c("text"),
-        json(m, "$.item_id"),
-        json(m, "$.item_type"),
-        json(m, "$.text"),
-        json(m, "$.reel_share.text"),
-        json(m, "$.action_log.description"),
-        json(m, "$.link.text"),
-        json(m, "$.link.link_context.link_url"),
+        json_at(m, "$.item_id"),
+        json_at(m, "$.item_type"),
+        json_at(m, "$.text"),
+        json_at(m, "$.reel_share.text"),
+        json_at(m, "$.action_log.description"),
+        json_at(m, "$.link.text"),
+        json_at(m, "$.link.link_context.link_url"),
     );
     let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? else {
         return Ok(());

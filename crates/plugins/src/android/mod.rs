@@ -106,6 +106,8 @@
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
+//! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
+//! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
 //! | The Google Phone app's call transcripts `com.google.android.dialer/files/fermat_files/*-transcription.pb` ([`calltranscripts`]) | one per utterance of a recorded call (text, speaker as numbered, file, when) | — |
 //! | The Google app's `com.google.android.googlequicksearchbox/files/recently/<account e-mail>` ([`googlesearch`]) | one per recent search or page opened (query, URL, domain, title, category, engine, entry and screenshot ids, times) | `owner`: the account's e-mail (the file's name) |
 //! | FIT activity files `*.fit` anywhere ([`crate::fitfile`], shared with iOS, via `read_fit`) | one per file (type, the creating device's maker, product, serial, created; each device with serial and software; the user profile; each session's sport, start, times, distance, calories, heart rate, start position; the first and last track points) | `fit-device:<serial>`: each device by its serial number |
@@ -157,6 +159,7 @@ mod chatgpt;
 mod claude;
 mod databases;
 mod deepseek;
+mod dhl;
 mod dialer;
 mod dropbox;
 mod duckduckgo;
@@ -242,6 +245,7 @@ mod twitch;
 mod usagestats;
 mod users;
 mod vibermsg;
+mod vinted;
 mod weatherclock;
 mod wechat;
 mod wellbeing;
@@ -483,6 +487,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("DIPS", "web"),
     ("QTMetadata.db", "files"),
     ("*-transcription.pb", "calls"),
+    ("dhledb.db", "transactions"),
+    ("vinted_database_2.db", "transactions"),
     ("activity_db", "health"),
     ("device_database", "device"),
     ("exercise_db", "locations"),
@@ -691,6 +697,52 @@ pub(crate) fn table_rows(
     };
     crate::calls::note_pages_cap(ctx, &name, &pages, rows)?;
     Ok(Some((name, pages)))
+}
+
+/// A database's tables with their columns (`identity::schema_on`).
+pub(crate) type Schema = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
+
+/// One phenomenon per row of `table` (with `key`) as `spec` says: `rowid` as `rid`, every
+/// column of its fields and times (NULL where the table lacks it) and the expressions `extra`
+/// makes of the table's columns.
+pub(crate) fn record_table(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    schema: &Schema,
+    key: &str,
+    extra: &dyn Fn(&std::collections::BTreeSet<String>) -> Vec<String>,
+    spec: &crate::drafts::RowPhenomena<'_>,
+    after: &mut crate::drafts::AfterRow<'_>,
+) -> Result<(), RuntimeError> {
+    let Some(cols) = schema.get(spec.table) else {
+        return Ok(());
+    };
+    if !crate::calls::require_columns(
+        ctx,
+        &artefact_name(&l.tree, &l.path),
+        &format!("{}'s table {}", l.name(), spec.table),
+        spec.table,
+        cols,
+        &[key],
+    )? {
+        return Ok(());
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    let select: Vec<String> = spec
+        .fields
+        .iter()
+        .map(|f| f.0)
+        .chain(spec.times.iter().map(|t| t.0))
+        .filter(|c| seen.insert(*c))
+        .map(|c| crate::calls::column_or_null(cols, "", c, c))
+        .chain(extra(cols))
+        .collect();
+    let sql = format!(
+        "SELECT rowid AS rid, {} FROM {} ORDER BY rowid",
+        select.join(", "),
+        spec.table
+    );
+    record_query(ctx, l, &sql, spec, after)
 }
 
 /// One phenomenon per row of `sql` on the store `l` as `spec` says, then `after` on the row
@@ -1403,6 +1455,16 @@ impl Plugin for AndroidPlugin {
                     "/com.google.android.inputmethod.latin/databases/trainingcachev3.db\"",
                 ],
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
+            ),
+            e(
+                "DHL dhledb.db",
+                &["/com.dhl.exp.dhlmobile/databases/dhledb.db\""],
+                "which DHL shipments were tracked on the phone (airway bills, when), the app's account settings",
+            ),
+            e(
+                "Vinted vinted_database_2.db",
+                &["/fr.vinted/databases/vinted_database_2.db\""],
+                "the second-hand listings the Vinted app cached (prices, sellers), the account's favourites, the feedback users left one another (authors, ratings, replies)",
             ),
             e(
                 "Google Phone call transcripts",
@@ -2341,6 +2403,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("dhledb.db").into_iter().filter(|l| dhl::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || dhl::triage(ctx, l))?;
+        }
+        for l in of("vinted_database_2.db")
+            .into_iter()
+            .filter(|l| vinted::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || vinted::triage(ctx, l))?;
         }
         for l in of("*-transcription.pb")
             .into_iter()

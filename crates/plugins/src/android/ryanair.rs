@@ -18,7 +18,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
 use super::Located;
-use crate::calls::column_or_null;
+use crate::calls::{column_or_null, json_at};
 use crate::drafts::{RowPhenomena, date_text, unix_millis};
 use crate::identity::table_columns;
 use crate::outputs::raw;
@@ -26,11 +26,6 @@ use crate::outputs::raw;
 /// Whether `l` is Ryanair's local store.
 pub fn is_store(l: &Located) -> bool {
     l.name() == "fr-local-db" && l.path.contains("/com.ryanair.cheapflights/")
-}
-
-/// `json_extract(<x>, path) AS alias`, NULL where `<x>` is not JSON.
-fn js(x: &str, path: &str, alias: &str) -> String {
-    format!("CASE WHEN json_valid({x}) THEN json_extract({x}, '{path}') END AS {alias}")
 }
 
 /// One `fr-local-db`.
@@ -169,8 +164,8 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     )? {
         return Ok(());
     }
-    let b = |path: &str, alias: &str| js("b.booking_json", path, alias);
-    let f = |path: &str, alias: &str| js("f.value", path, alias);
+    let b = |path: &str, alias: &str| format!("{} AS {alias}", json_at("b.booking_json", path));
+    let f = |path: &str, alias: &str| format!("{} AS {alias}", json_at("f.value", path));
     let sql = format!(
         "SELECT b.rowid * 1000 + f.key AS rid, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM booking b, json_each(CASE WHEN json_valid(b.booking_json) THEN json_extract(b.booking_json, '$.flights') END) f ORDER BY rid",
         column_or_null(&cols, "b.", "id", "booking_id"),
@@ -230,7 +225,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         },
         &mut |_, _, _| Ok(()),
     )?;
-    let p = |path: &str, alias: &str| js("p.value", path, alias);
+    let p = |path: &str, alias: &str| format!("{} AS {alias}", json_at("p.value", path));
     let sql = format!(
         "SELECT b.rowid * 1000 + p.key AS rid, {}, {}, {}, {}, {}, {}, {}, (SELECT group_concat('journey ' || json_extract(c.value, '$.journeyNum') || ': ' || json_extract(c.value, '$.status'), '; ') FROM json_each(CASE WHEN json_valid(b.booking_json) THEN json_extract(b.booking_json, '$.checkins') END) c WHERE json_extract(c.value, '$.paxNum') = json_extract(p.value, '$.paxNum')) AS checkins FROM booking b, json_each(CASE WHEN json_valid(b.booking_json) THEN json_extract(b.booking_json, '$.passengers') END) p ORDER BY rid",
         b("$.recordLocator", "locator"),

@@ -16,6 +16,7 @@
 //! table is read with the columns it has; a JSON cell that does not parse loses only what it
 //! held.
 
+use crate::calls::json_at;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
@@ -41,11 +42,6 @@ type Schema = std::collections::BTreeMap<String, std::collections::BTreeSet<Stri
 /// The columns of `table` (empty when it is absent).
 fn cols_of(schema: &Schema, table: &str) -> std::collections::BTreeSet<String> {
     schema.get(table).cloned().unwrap_or_default()
-}
-
-/// `json_extract` of `path` in the JSON column `col`, NULL where the cell is no JSON.
-fn json(col: &str, path: &str) -> String {
-    format!("CASE WHEN json_valid({col}) THEN json_extract({col}, '{path}') END")
 }
 
 /// One Slack database.
@@ -94,7 +90,7 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
     let c = |col: &str| column_or_null(&cols, "", col, col);
     let team = if cols.contains("team_json") {
-        json("team_json", "$.name")
+        json_at("team_json", "$.name")
     } else {
         "NULL".into()
     };
@@ -482,7 +478,7 @@ fn messages(
             "{} AS text, CASE WHEN json_valid({blob}) THEN (SELECT group_concat(json_extract(f.value, '$.name'), ', ') FROM json_each({blob}, '$.files') f) END AS file_names, \
              CASE WHEN json_valid({blob}) THEN coalesce(json_array_length({blob}, '$.reactions'), 0) END AS reactions, \
              CASE WHEN json_valid({blob}) THEN json_type({blob}, '$.edited') IS NOT NULL END AS edited",
-            json(blob, "$.text")
+            json_at(blob, "$.text")
         )
     };
     let cols = cols_of(schema, "messages");
@@ -532,7 +528,7 @@ fn messages(
     } else {
         "NULL"
     };
-    let user = json(blob, "$.user");
+    let user = json_at(blob, "$.user");
     let sql = format!(
         "SELECT m.rowid AS rid, 'message_threads' AS origin, m.ts AS ts, m.channel_id AS channel_id, {user} AS user_id, {} AS sender, {} AS conversation, {} AS kind, {} AS subtype, {}, {} FROM message_threads m ORDER BY m.ts, m.rowid",
         sender(&user),
@@ -645,7 +641,7 @@ fn files(ctx: &AgentCtx<'_>, l: &Located, name: &str, schema: &Schema) -> Result
     let uploader = if users.contains("id") && users.contains("name") {
         format!(
             "(SELECT coalesce(nullif(u.profile_real_name, ''), nullif(u.name, '')) FROM users u WHERE u.id = {})",
-            json("f.file_blob", "$.user")
+            json_at("f.file_blob", "$.user")
         )
     } else {
         "NULL".into()
@@ -665,7 +661,7 @@ fn files(ctx: &AgentCtx<'_>, l: &Located, name: &str, schema: &Schema) -> Result
         "SELECT f.rowid AS rid, f.id AS id, {}, {uploader} AS uploader FROM files f ORDER BY f.rowid",
         fields
             .iter()
-            .map(|(p, a)| format!("{} AS {a}", json("f.file_blob", p)))
+            .map(|(p, a)| format!("{} AS {a}", json_at("f.file_blob", p)))
             .collect::<Vec<_>>()
             .join(", ")
     );

@@ -351,9 +351,7 @@ fn messages(
 
 /// `json_extract` of `path` from the call log's JSON, NULL where it is no JSON.
 fn json(path: &str) -> String {
-    format!(
-        "CASE WHEN json_valid(a.attributeValue) THEN json_extract(a.attributeValue, '{path}') END"
-    )
+    crate::calls::json_at("a.attributeValue", path)
 }
 
 fn calls(

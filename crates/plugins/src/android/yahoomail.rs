@@ -17,6 +17,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::calls::json_at;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
@@ -33,11 +34,6 @@ pub fn is_store(l: &Located) -> bool {
             .contains("/com.yahoo.mobile.client.android.mail/databases/")
 }
 
-/// `json_extract(<x>, path)` where `<x>` is valid JSON, else NULL.
-fn js(x: &str, path: &str) -> String {
-    format!("CASE WHEN json_valid({x}) THEN json_extract({x}, '{path}') END")
-}
-
 /// One `flux_database.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some(tables) = super::databases::tables_with(ctx, l, &["Mailboxes", "MessagesData"])?
@@ -48,12 +44,12 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     // the accounts
     let sql = format!(
         "SELECT m.mailboxYid AS mailbox, {} AS email, {} AS account_name, {} AS account_id, {} AS domain, {} AS is_primary, {} AS selected FROM Mailboxes m, json_each(CASE WHEN json_valid(m.value) THEN json_extract(m.value, '$.accountsList') END) a ORDER BY m.rowid, a.key",
-        js("a.value", "$.email"),
-        js("a.value", "$.accountName"),
-        js("a.value", "$.accountId"),
-        js("a.value", "$.accountDomain"),
-        js("a.value", "$.isPrimary"),
-        js("a.value", "$.isSelected"),
+        json_at("a.value", "$.email"),
+        json_at("a.value", "$.accountName"),
+        json_at("a.value", "$.accountId"),
+        json_at("a.value", "$.accountDomain"),
+        json_at("a.value", "$.isPrimary"),
+        json_at("a.value", "$.isSelected"),
     );
     let mut own: BTreeSet<String> = BTreeSet::new();
     if let Some(pages) = pages_on(ctx, &l.tree, &l.path, &sql)? {
@@ -107,7 +103,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     let val = |table: &str, alias: &str, path: &str| {
         if has(table) {
-            js(&format!("{alias}.value"), path)
+            json_at(&format!("{alias}.value"), path)
         } else {
             "NULL".into()
         }
@@ -115,7 +111,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let subject = if has("MessagesSubjectSnippet") {
         format!(
             "(SELECT {} FROM json_each(CASE WHEN json_valid(s.value) THEN s.value END) e LIMIT 1)",
-            js("e.value", "$.subject")
+            json_at("e.value", "$.subject")
         )
     } else {
         "NULL".into()
@@ -123,15 +119,15 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let snippet = if has("MessagesSubjectSnippet") {
         format!(
             "(SELECT {} FROM json_each(CASE WHEN json_valid(s.value) THEN s.value END) e LIMIT 1)",
-            js("e.value", "$.snippet")
+            json_at("e.value", "$.snippet")
         )
     } else {
         "NULL".into()
     };
     let sql = format!(
         "SELECT d.rowid AS rid, d.mailboxYid AS mailbox, d.key AS message_id, {} AS date, {} AS synced, {} AS from_list, {} AS to_list, {} AS cc_list, {} AS bcc_list, {} AS reply_to_list, {} AS is_read, {} AS flagged, {} AS folder_id, {subject} AS subject, {snippet} AS snippet, {} AS body, {} AS conversation FROM MessagesData d{}{}{}{}{}{} ORDER BY d.rowid",
-        js("d.value", "$.date"),
-        js("d.value", "$.serverSyncTimestamp"),
+        json_at("d.value", "$.date"),
+        json_at("d.value", "$.serverSyncTimestamp"),
         val("MessagesRecipients", "r", "$.fromList"),
         val("MessagesRecipients", "r", "$.toList"),
         val("MessagesRecipients", "r", "$.ccList"),
