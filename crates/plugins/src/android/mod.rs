@@ -106,6 +106,7 @@
 //! | Kleinanzeigen `com.ebay.kleinanzeigen` `messageBoxDatabase.db`, preferences ([`kleinanzeigen`]) | one for the account (name, e-mails, user id, phone, type, registered, saved location), per message (text, direction, state, when, counterparty, ad) | `owner`: the account's e-mails, phone, name; `kleinanzeigen:<id>`: each counterparty with their name |
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
+//! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
 //! | The Google Phone app's call transcripts `com.google.android.dialer/files/fermat_files/*-transcription.pb` ([`calltranscripts`]) | one per utterance of a recorded call (text, speaker as numbered, file, when) | — |
@@ -198,6 +199,7 @@ mod meetme;
 mod mega;
 mod mewe;
 mod mms;
+mod msauthenticator;
 mod notifications;
 mod nowplaying;
 mod nqvault;
@@ -488,6 +490,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("QTMetadata.db", "files"),
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
+    ("PhoneFactor", "accounts"),
     ("vinted_database_2.db", "transactions"),
     ("activity_db", "health"),
     ("device_database", "device"),
@@ -1457,6 +1460,11 @@ impl Plugin for AndroidPlugin {
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
             ),
             e(
+                "Microsoft Authenticator PhoneFactor",
+                &["/com.azure.authenticator/databases/PhoneFactor\""],
+                "the accounts enrolled in Microsoft Authenticator: the owner's work or school accounts (user principal name, organisation, Entra tenant), personal Microsoft account and the services whose one-time codes it generates (never their secrets)",
+            ),
+            e(
                 "DHL dhledb.db",
                 &["/com.dhl.exp.dhlmobile/databases/dhledb.db\""],
                 "which DHL shipments were tracked on the phone (airway bills, when), the app's account settings",
@@ -2403,6 +2411,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("PhoneFactor")
+            .into_iter()
+            .filter(|l| msauthenticator::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                msauthenticator::triage(ctx, l)
+            })?;
         }
         for l in of("dhledb.db").into_iter().filter(|l| dhl::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || dhl::triage(ctx, l))?;

@@ -111,6 +111,7 @@ mod meetme;
 mod messenger;
 mod mewe_android;
 mod mms;
+mod msauthenticator;
 mod notification_history;
 mod notifications;
 mod nowplaying;
