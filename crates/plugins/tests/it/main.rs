@@ -61,6 +61,7 @@ mod gmail_android;
 mod gms;
 mod google_messages;
 mod googlesearch;
+mod googletasks;
 mod groupme;
 mod groupme_android;
 mod health;
