@@ -107,6 +107,7 @@
 //! | Ryanair `com.ryanair.cheapflights/databases/fr-local-db` ([`ryanair`]) | one per profile (names, e-mail, phone, birth date, nationality, member since …), per booked flight (number, origin, destination, departure, arrival, check-in, record locator, status, balance), per passenger (names, type, check-in) | `owner`: the profile's e-mail, phone, name |
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
 //! | Google Tasks `com.google.android.apps.tasks/files/tasks-<account>/data.db` ([`googletasks`]) | one per task (title, details, time zone, created, modified, completed from the `EffectiveTask` message; ids, flags, due date as stored), per list (id, task count, the texts of its message) | `owner`: the folder's account when it is an e-mail address |
+//! | Todoist `com.todoist/databases/database.db` ([`todoist`]) | one per project (name, colour, view, type, shared, favourite …), per task (text, description, project, labels, added by, assigned to, due date, due string, recurring, priority, completed, added), per comment (text, task, poster, attached file, posted), per collaborator (user id, e-mail, name, time zone) | `todoist:<user id>`: each collaborator with their e-mail and name |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -240,6 +241,7 @@ mod textnow;
 mod threads;
 mod tiktok;
 mod tinder;
+mod todoist;
 mod torrent;
 mod trackers;
 mod transfers;
@@ -493,6 +495,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("database.db", "notes"),
     ("data.db", "notes"),
     ("vinted_database_2.db", "transactions"),
     ("activity_db", "health"),
@@ -1463,6 +1466,11 @@ impl Plugin for AndroidPlugin {
                 "what the user copied while Gboard was the keyboard (text, links, images, pinned), what they typed in which app and text box as Gboard kept it to learn from, and its typing sessions per app",
             ),
             e(
+                "Todoist database.db",
+                &["/com.todoist/databases/database.db\""],
+                "the user's Todoist projects, tasks (with due dates, labels, who added and who is assigned) and the comments on them with their files, and the people the projects are shared with (e-mail addresses, names)",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1724,6 +1732,9 @@ impl Plugin for AndroidPlugin {
         }
         if notifications::history_file(path) || path.contains("/fcm_queued_messages.ldb/") {
             return Some("notifications");
+        }
+        if name == "database.db" {
+            return path.contains("/com.todoist/databases/").then_some("notes");
         }
         if name == "data.db" {
             return path
@@ -2424,6 +2435,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("karere-*.db").into_iter().filter(|l| mega::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || mega::triage(ctx, l))?;
+        }
+        for l in of("database.db")
+            .into_iter()
+            .filter(|l| todoist::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || todoist::triage(ctx, l))?;
         }
         for l in of("data.db")
             .into_iter()
@@ -3173,6 +3190,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "database.db" => todoist::is_store(l),
                     "activity_db" | "device_database" | "exercise_db" | "heart_rate_db"
                     | "sleep" | "social_db" | "passive_stats.db" => fitbit::is_store(l),
                     _ => true,

@@ -169,6 +169,7 @@ mod threema;
 mod tiktok;
 mod tile;
 mod tinder;
+mod todoist;
 mod torrents;
 mod transfers;
 mod truecaller;
