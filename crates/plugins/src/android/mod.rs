@@ -108,6 +108,7 @@
 //! | Yahoo Mail `com.yahoo.mobile.client.android.mail/databases/flux_database.db` ([`yahoomail`]) | one per account (e-mail, name, id, domain), per cached e-mail (date, sync, from, to, cc, bcc, reply-to, subject, snippet, read, flagged, folder, HTML body, conversation, ids) | `owner`: each account's e-mail; `handle:<address>`: every other address |
 //! | Google Tasks `com.google.android.apps.tasks/files/tasks-<account>/data.db` ([`googletasks`]) | one per task (title, details, time zone, created, modified, completed from the `EffectiveTask` message; ids, flags, due date as stored), per list (id, task count, the texts of its message) | `owner`: the folder's account when it is an e-mail address |
 //! | Todoist `com.todoist/databases/database.db` ([`todoist`]) | one per project (name, colour, view, type, shared, favourite …), per task (text, description, project, labels, added by, assigned to, due date, due string, recurring, priority, completed, added), per comment (text, task, poster, attached file, posted), per collaborator (user id, e-mail, name, time zone) | `todoist:<user id>`: each collaborator with their e-mail and name |
+//! | Vault apps: GalleryVault `com.thinkyeah.galleryvault/databases/galleryvault.db`, HideX `com.flatfish.cal.privacy/databases/hidex.db`, Vaulty `com.theronrogers.vaultyfree/databases/media.db` and its preferences, Calculator Lock `com.calculator.lock.hide.photo.video/databases/note_contact.db` ([`vaults`]) | one per hidden file (original path and name, where the vault keeps it, when hidden, type, size, folder, recycled), per GalleryVault break-in attempt (code entered, intruder photo, position, when), per app HideX locks, Vaulty's settings (Drive account, security question, PIN hash), per Calculator Lock note, contact, deletion and browser visit | `owner`: Vaulty's Drive account; `calculatorlock:<id>`: each hidden contact by number and name |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -250,6 +251,7 @@ mod tusky;
 mod twitch;
 mod usagestats;
 mod users;
+mod vaults;
 mod vibermsg;
 mod vinted;
 mod weatherclock;
@@ -495,6 +497,11 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("galleryvault.db", "files"),
+    ("hidex.db", "apps"),
+    ("media.db", "files"),
+    ("com.theronrogers.vaultyfree_preferences.xml", "accounts"),
+    ("note_contact.db", "files"),
     ("database.db", "notes"),
     ("data.db", "notes"),
     ("vinted_database_2.db", "transactions"),
@@ -1471,6 +1478,17 @@ impl Plugin for AndroidPlugin {
                 "the user's Todoist projects, tasks (with due dates, labels, who added and who is assigned) and the comments on them with their files, and the people the projects are shared with (e-mail addresses, names)",
             ),
             e(
+                "vault apps (GalleryVault, HideX, Vaulty, Calculator Lock)",
+                &[
+                    "/com.thinkyeah.galleryvault/databases/galleryvault.db\"",
+                    "/com.flatfish.cal.privacy/databases/hidex.db\"",
+                    "/com.theronrogers.vaultyfree/databases/media.db\"",
+                    "/com.theronrogers.vaultyfree/shared_prefs/com.theronrogers.vaultyfree_preferences.xml\"",
+                    "/com.calculator.lock.hide.photo.video/databases/note_contact.db\"",
+                ],
+                "the files the user hid in vault apps (original path and name, where the vault keeps them, when hidden), GalleryVault's break-in photos with the wrong code and position, the apps HideX locks, Vaulty's Drive backup account and PIN hash, and the notes, contacts and browsing Calculator Lock hides behind its calculator",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1735,6 +1753,11 @@ impl Plugin for AndroidPlugin {
         }
         if name == "database.db" {
             return path.contains("/com.todoist/databases/").then_some("notes");
+        }
+        if name == "media.db" {
+            return path
+                .contains("/com.theronrogers.vaultyfree/databases/")
+                .then_some("files");
         }
         if name == "data.db" {
             return path
@@ -2441,6 +2464,9 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             .filter(|l| todoist::is_store(l))
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || todoist::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| vaults::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || vaults::triage(ctx, l))?;
         }
         for l in of("data.db")
             .into_iter()
@@ -3190,6 +3216,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "media.db" => vaults::is_vaulty(l),
                     "database.db" => todoist::is_store(l),
                     "activity_db" | "device_database" | "exercise_db" | "heart_rate_db"
                     | "sleep" | "social_db" | "passive_stats.db" => fitbit::is_store(l),

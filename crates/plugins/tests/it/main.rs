@@ -177,6 +177,7 @@ mod tusky;
 mod twitch;
 mod twittercache;
 mod typing;
+mod vaults;
 mod venmo;
 mod viber_android;
 mod viber_ios;
