@@ -109,6 +109,8 @@
 //! | Google Tasks `com.google.android.apps.tasks/files/tasks-<account>/data.db` ([`googletasks`]) | one per task (title, details, time zone, created, modified, completed from the `EffectiveTask` message; ids, flags, due date as stored), per list (id, task count, the texts of its message) | `owner`: the folder's account when it is an e-mail address |
 //! | Todoist `com.todoist/databases/database.db` ([`todoist`]) | one per project (name, colour, view, type, shared, favourite …), per task (text, description, project, labels, added by, assigned to, due date, due string, recurring, priority, completed, added), per comment (text, task, poster, attached file, posted), per collaborator (user id, e-mail, name, time zone) | `todoist:<user id>`: each collaborator with their e-mail and name |
 //! | Vault apps: GalleryVault `com.thinkyeah.galleryvault/databases/galleryvault.db`, HideX `com.flatfish.cal.privacy/databases/hidex.db`, Vaulty `com.theronrogers.vaultyfree/databases/media.db` and its preferences, Calculator Lock `com.calculator.lock.hide.photo.video/databases/note_contact.db` ([`vaults`]) | one per hidden file (original path and name, where the vault keeps it, when hidden, type, size, folder, recycled), per GalleryVault break-in attempt (code entered, intruder photo, position, when), per app HideX locks, Vaulty's settings (Drive account, security question, PIN hash), per Calculator Lock note, contact, deletion and browser visit | `owner`: Vaulty's Drive account; `calculatorlock:<id>`: each hidden contact by number and name |
+//! | Knuddels `com.knuddels.android/databases/knuddels<nickname>` ([`knuddels`]) | one per user (nickname, user id, internal id, age, sex and friend-list type as stored, online status, distance, last active), per message (text, time, sender, chat, participants, snap expired; snaps and GIFs said by their markers) | `owner`: the user the store is named after (nickname, `knuddels:<uid>`); `knuddels:<uid>` (else `knuddels-nick:<nickname>`) persons with their nicknames; wallet claims by direction |
+//! | Chess.com `com.chess` `databases/chess-database`, `shared_prefs/com.chess.app.session_preferences.xml`, `com.chess.app.login_credentials.xml` ([`chesscom`]) | the account (user name, e-mail, member since), the saved sign-in (a password said, never copied); one per friend (user name, names, last login), daily game (players, friend flag, result, first and last move), message (text, sender, conversation, its other senders; direction by the session's user name) | `owner`: the session's e-mail and `chesscom:<user name>`, the saved sign-in's; `chesscom:<user name>` persons: friends, opponents, correspondents; wallet claims by direction |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -160,6 +162,7 @@ mod calltranscripts;
 mod cashapp;
 mod cast;
 mod chatgpt;
+mod chesscom;
 mod claude;
 mod databases;
 mod deepseek;
@@ -192,6 +195,7 @@ mod keyboard;
 mod kijiji;
 mod kik;
 mod kleinanzeigen;
+mod knuddels;
 mod life360;
 mod life360drives;
 mod lifecycle;
@@ -497,6 +501,10 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("chess-database", "messages"),
+    ("com.chess.app.session_preferences.xml", "accounts"),
+    ("com.chess.app.login_credentials.xml", "accounts"),
+    ("knuddels*", "messages"),
     ("galleryvault.db", "files"),
     ("hidex.db", "apps"),
     ("media.db", "files"),
@@ -1489,6 +1497,20 @@ impl Plugin for AndroidPlugin {
                 "the files the user hid in vault apps (original path and name, where the vault keeps them, when hidden), GalleryVault's break-in photos with the wrong code and position, the apps HideX locks, Vaulty's Drive backup account and PIN hash, and the notes, contacts and browsing Calculator Lock hides behind its calculator",
             ),
             e(
+                "Knuddels chat store",
+                &["/com.knuddels.android/databases/knuddels"],
+                "Knuddels chats (every message with its sender, chat, participants, time; snaps said) and the users the app knows (nickname, user id, age, last active); the owner by the nickname the store is named after",
+            ),
+            e(
+                "Chess.com account and chess-database",
+                &[
+                    "/com.chess/databases/chess-database\"",
+                    "/com.chess/shared_prefs/com.chess.app.session_preferences.xml\"",
+                    "/com.chess/shared_prefs/com.chess.app.login_credentials.xml\"",
+                ],
+                "the Chess.com account signed in (the owner's user name and e-mail, member since; a saved password said, never copied), its friends (user names, names, last login), its daily games (players, result, first and last move) and its messages with the other players",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1758,6 +1780,11 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.theronrogers.vaultyfree/databases/")
                 .then_some("files");
+        }
+        if name.starts_with("knuddels") {
+            return path
+                .contains("/com.knuddels.android/databases/")
+                .then_some("messages");
         }
         if name == "data.db" {
             return path
@@ -2467,6 +2494,48 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in found.iter().filter(|l| vaults::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || vaults::triage(ctx, l))?;
+        }
+        for l in of("knuddels*")
+            .into_iter()
+            .filter(|l| knuddels::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                knuddels::triage(ctx, l)
+            })?;
+        }
+        // Chess.com: the session's user name (per app folder) tells the database's own side
+        let mut chess_users: Vec<(TreeRef, String, String)> = Vec::new();
+        for l in of("com.chess.app.session_preferences.xml")
+            .into_iter()
+            .filter(|l| chesscom::is_session(l))
+        {
+            if let Some(Some(user)) = ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                chesscom::session(ctx, l)
+            })? && let Some(folder) = chesscom::app_folder(&l.path)
+            {
+                chess_users.push((l.tree.clone(), folder.to_string(), user));
+            }
+        }
+        for l in of("com.chess.app.login_credentials.xml")
+            .into_iter()
+            .filter(|l| chesscom::is_credentials(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                chesscom::credentials(ctx, l)
+            })?;
+        }
+        for l in of("chess-database")
+            .into_iter()
+            .filter(|l| chesscom::is_store(l))
+        {
+            let folder = chesscom::app_folder(&l.path);
+            let me = chess_users
+                .iter()
+                .find(|(tree, f, _)| *tree == l.tree && Some(f.as_str()) == folder)
+                .map(|(_, _, user)| user.as_str());
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                chesscom::triage(ctx, l, me)
+            })?;
         }
         for l in of("data.db")
             .into_iter()
