@@ -123,6 +123,12 @@
 //! | Google Translate `Documents/translate.db` | [`translate`] | one per translation (languages, source text, translation, starred, romanization, when), starred phrase, phrase spoken aloud | none |
 //! | Splitwise `Library/Application Support/database.sqlite` (with `SWPerson`) | [`splitwise`] | one per person (name, e-mail, phone, currency, country), expense (description, cost, currency, category, group, creator), member's share (owed, paid), balance with a friend, group (members) | `splitwise:<person id>`: e-mail, phone, name |
 //! | `Library/Preferences/com.apple.MobileSMS.plist` (or `mobileSMS`) | [`messageretention`] | one per retention setting (`KeepMessageForDays`, `SSKeepMessages`: forever, 30 days, 1 year) | none |
+//! | `Library/SMS/Drafts/<recipient>/composition.plist` | [`smsdrafts`] | one per unsent Messages draft (recipient folder, text from the archived attributed string, last edited from the search's listing) | the recipient's number or e-mail as `handle:<id>` (a group chat's folder: none) |
+//! | Weather app `AppGroup/<id>/Library/Preferences/group.com.apple.weather.plist` | [`weather`] | one per saved city and the local weather (name, country, time zone, latitude, longitude, update times; both layouts) | none |
+//! | PayByPhone `Documents/PayByPhone.sqlite` | [`paybyphone`] | the account (e-mail, member id, user name); one per vehicle (licence plate, country, description), per parking session (lot, vendor, position, start and expiry, amount, plate) | `owner`: e-mail, login number, `paybyphone:<member id>` (plates are facts only: no identifier type) |
+//! | Vipps `Vipps.sqlite` | [`vipps`] | one per contact (name, numbers), per payment with its message (`ZFEEDDETAILMODEL` CHAT items: number, contact, amount, direction, status, ids, time) | each number as `handle:<id>` with the contact's name |
+//! | TWINT `Library/Application Support/Twint.sqlite` | [`twint`] | one per transaction (merchant or sender and recipient with messages, amounts, currency, state, side, times) | sender's and recipient's numbers as `handle:<id>`, the recipient's name |
+//! | Wickr `AppGroup/<id>/wickrLocal.sqlite` | [`wickr`] | metadata only (bodies, names encrypted): one per conversation (kind, group id, members' and administrators' user hashes, times), per message (sender hash, times, type, attached files, body size), per user (hashes, source, flags, last activity) | none (hashes are facts) |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -206,6 +212,7 @@ pub mod messageretention;
 pub mod mewe;
 pub mod notes;
 pub mod notifications;
+pub mod paybyphone;
 pub mod photos;
 pub mod pinger;
 pub mod plists;
@@ -229,6 +236,7 @@ pub mod signal;
 pub mod simhistory;
 pub mod slack;
 pub mod sms;
+pub mod smsdrafts;
 pub mod snapshots;
 pub mod speedtest;
 pub mod splitwise;
@@ -242,16 +250,20 @@ pub mod tile;
 pub mod tinder;
 pub mod translate;
 pub mod truthsocial;
+pub mod twint;
 pub mod twitter;
 pub mod twittercache;
 pub mod venmo;
 pub mod viber;
+pub mod vipps;
 pub mod voicemail;
 pub mod voicememos;
 pub mod voicetrigger;
+pub mod weather;
 pub mod webclips;
 pub mod wechat;
 pub mod whatsapp;
+pub mod wickr;
 pub mod wifi;
 pub mod wipe;
 pub mod wire;
@@ -524,6 +536,12 @@ impl Plugin for Ios {
         ctx.artefact("Messages retention setting", || {
             messageretention::triage(&run)
         })?;
+        ctx.artefact("Messages drafts", || smsdrafts::triage(&run))?;
+        ctx.artefact("Weather app locations", || weather::triage(&run))?;
+        ctx.artefact("PayByPhone PayByPhone.sqlite", || paybyphone::triage(&run))?;
+        ctx.artefact("Vipps Vipps.sqlite", || vipps::triage(&run))?;
+        ctx.artefact("TWINT Twint.sqlite", || twint::triage(&run))?;
+        ctx.artefact("Wickr wickrLocal.sqlite", || wickr::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1788,6 +1806,36 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "how long Messages keeps messages (forever, 30 days, 1 year): whether messages missing from sms.db may have been removed by iOS itself",
         ),
+        entry(
+            "Messages drafts",
+            &["/composition.plist\""],
+            "messages the user typed in Messages and never sent: the recipient (number, e-mail or group chat), the text, when last edited",
+        ),
+        entry(
+            "Weather app locations",
+            &["/group.com.apple.weather.plist\""],
+            "the cities the user saved in the Weather app (names, countries, coordinates) and where the phone was at the app's last location update",
+        ),
+        entry(
+            "PayByPhone PayByPhone.sqlite",
+            &["/PayByPhone.sqlite\""],
+            "where and when the user's cars were parked (lot, position, start and expiry, amount), the cars' licence plates, the PayByPhone account (e-mail, login)",
+        ),
+        entry(
+            "Vipps Vipps.sqlite",
+            &["/Vipps.sqlite\""],
+            "Vipps payments with their messages (counterpart's number and name, amount, direction, time) and the contacts Vipps matched",
+        ),
+        entry(
+            "TWINT Twint.sqlite",
+            &["/Twint.sqlite\""],
+            "TWINT payments to shops and transfers between people: numbers, names, messages, amounts, times",
+        ),
+        entry(
+            "Wickr wickrLocal.sqlite",
+            &["/wickrLocal.sqlite\""],
+            "Wickr conversations and messages as metadata (who, in which conversation, when; bodies encrypted) and the users' hashes",
+        ),
     ]
 }
 
@@ -1833,6 +1881,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        "composition.plist" if path.contains("/SMS/Drafts/") => "messages",
+        "group.com.apple.weather.plist" => "locations",
+        "PayByPhone.sqlite" => "locations",
+        "Vipps.sqlite" | "Twint.sqlite" => "transactions",
+        "wickrLocal.sqlite" => "messages",
         "dynamic-lexicon.dat"
         | "user_model_database.sqlite"
         | "app_usage_database.plist"
@@ -2020,6 +2073,12 @@ const SEARCHED: &[&str] = &[
     "cloudkit_cache.db",
     "places.db",
     "QTMetadata.db",
+    "composition.plist",
+    "group.com.apple.weather.plist",
+    "PayByPhone.sqlite",
+    "Vipps.sqlite",
+    "Twint.sqlite",
+    "wickrLocal.sqlite",
     "devicelist.db",
     "MedicalIDData.archive",
     "Set.db",

@@ -1156,6 +1156,12 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Google Translate translate.db", false),
             ("Splitwise database.sqlite", false),
             ("Messages retention setting", false),
+            ("Messages drafts", false),
+            ("Weather app locations", false),
+            ("PayByPhone PayByPhone.sqlite", false),
+            ("Vipps Vipps.sqlite", false),
+            ("TWINT Twint.sqlite", false),
+            ("Wickr wickrLocal.sqlite", false),
         ]
     );
     for (path, cat) in [

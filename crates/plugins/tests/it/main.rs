@@ -84,6 +84,7 @@ mod ios_social_b;
 mod ios_support;
 mod ios_tabs;
 mod ios_usage;
+mod iosapps;
 mod iosfavtrans;
 mod iosmisc;
 mod itunesmeta;
