@@ -267,6 +267,12 @@ pub fn json_document(output: &str) -> Option<serde_json::Value> {
     serde_json::from_str(body).ok()
 }
 
+/// The first value of field `f` of a decoded Protocol Buffers message as its output prints it
+/// ([`json_scalar`]); `None` when absent or empty.
+pub fn proto_first(m: &serde_json::Value, f: &str) -> Option<String> {
+    json_scalar(m.get(f)?.get(0)).filter(|s| !s.is_empty())
+}
+
 /// The message a `read_protobuf` output holds (the JSON after its `# protobuf …` line).
 pub fn protobuf_document(output: &str) -> Option<serde_json::Value> {
     let (_, body) = output.split_once('\n')?;

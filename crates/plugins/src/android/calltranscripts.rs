@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::Located;
 use crate::drafts::{Draft, headline, record_draft, unix_millis};
 use crate::identity::artefact_name;
-use crate::outputs::json_scalar;
+use crate::outputs::proto_first;
 
 /// Whether `l` is one of the Phone app's call transcripts.
 pub fn is_transcript(l: &Located) -> bool {
@@ -24,27 +24,14 @@ pub fn is_transcript(l: &Located) -> bool {
         && l.name().ends_with("-transcription.pb")
 }
 
-/// The first value of field `f` of a decoded message, as printed.
-fn first(m: &Value, f: &str) -> Option<String> {
-    json_scalar(m.get(f)?.get(0)).filter(|s| !s.is_empty())
-}
-
 /// One transcript file.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_protobuf",
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, doc)) = super::protobuf_message(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
-    let doc = crate::outputs::protobuf_document(&inv.output.text);
     let Some(lines) = doc
-        .as_ref()
-        .and_then(|d| d.get("1"))
+        .get("1")
         .and_then(Value::as_array)
         .filter(|a| !a.is_empty() && a.iter().all(Value::is_object))
     else {
@@ -57,8 +44,8 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     let file = l.name();
     for (i, line) in lines.iter().enumerate() {
-        let text = first(line, "2");
-        let speaker = first(line, "4");
+        let text = proto_first(line, "2");
+        let speaker = proto_first(line, "4");
         let mut d = Draft::new(
             "calls",
             format!(
@@ -69,7 +56,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         d.fact(FactType::Path, Some(&l.path), &l.found);
         d.fact(FactType::Text, text.as_deref(), &inv);
         d.fact(FactType::Text, speaker.as_deref(), &inv);
-        let at = first(line, "3");
+        let at = proto_first(line, "3");
         d.time(
             at.as_deref(),
             unix_millis(at.as_deref()),

@@ -20,7 +20,7 @@ use serde_json::Value;
 use super::Located;
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::artefact_name;
-use crate::outputs::json_scalar;
+use crate::outputs::proto_first;
 
 /// Whether `l` is one of the Google app's recent-activity files.
 pub fn is_recent(l: &Located) -> bool {
@@ -29,27 +29,14 @@ pub fn is_recent(l: &Located) -> bool {
         && l.name().contains('@')
 }
 
-/// The first value of field `f` of a decoded message, as printed.
-fn first(m: &Value, f: &str) -> Option<String> {
-    json_scalar(m.get(f)?.get(0)).filter(|s| !s.is_empty())
-}
-
 /// One file.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let name = artefact_name(&l.tree, &l.path);
-    let Some(inv) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_protobuf",
-        crate::identity::args_on(&l.tree, serde_json::json!({"path": l.path})),
-    )?
-    else {
+    let Some((inv, doc)) = super::protobuf_message(ctx, &l.tree, &l.path)? else {
         return Ok(());
     };
-    let doc = crate::outputs::protobuf_document(&inv.output.text);
     let Some(items) = doc
-        .as_ref()
-        .and_then(|d| d.get("1"))
+        .get("1")
         .and_then(Value::as_array)
         .filter(|a| a.iter().all(Value::is_object))
     else {
@@ -62,10 +49,10 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     };
     let account = l.name().to_string();
     for item in items {
-        let query = first(item, "5");
+        let query = proto_first(item, "5");
         let page = item.get("7").and_then(|p| p.get(0));
         let search = item.get("8").and_then(|p| p.get(0));
-        let at = |m: Option<&Value>, f: &str| m.and_then(|m| first(m, f));
+        let at = |m: Option<&Value>, f: &str| m.and_then(|m| proto_first(m, f));
         let (url, domain, title) = (at(page, "1"), at(page, "2"), at(page, "3"));
         let mut d = Draft::new(
             "web",
@@ -85,8 +72,12 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             (title, FactType::Name, "title"),
             (at(search, "1"), FactType::Text, "category"),
             (at(search, "2"), FactType::Text, "engine"),
-            (first(item, "1"), FactType::Identifier, "entry id"),
-            (first(item, "9"), FactType::Identifier, "screenshot id"),
+            (proto_first(item, "1"), FactType::Identifier, "entry id"),
+            (
+                proto_first(item, "9"),
+                FactType::Identifier,
+                "screenshot id",
+            ),
         ] {
             if let Some(v) = v {
                 d.fact(ft, Some(&v), &inv);
@@ -97,7 +88,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             ("4", "Google app activity"),
             ("17", "Google app activity updated"),
         ] {
-            let t = first(item, f);
+            let t = proto_first(item, f);
             d.time(t.as_deref(), unix_millis(t.as_deref()), what, &inv);
         }
         d.interpretation = format!(
