@@ -111,6 +111,11 @@
 //! | Vault apps: GalleryVault `com.thinkyeah.galleryvault/databases/galleryvault.db`, HideX `com.flatfish.cal.privacy/databases/hidex.db`, Vaulty `com.theronrogers.vaultyfree/databases/media.db` and its preferences, Calculator Lock `com.calculator.lock.hide.photo.video/databases/note_contact.db` ([`vaults`]) | one per hidden file (original path and name, where the vault keeps it, when hidden, type, size, folder, recycled), per GalleryVault break-in attempt (code entered, intruder photo, position, when), per app HideX locks, Vaulty's settings (Drive account, security question, PIN hash), per Calculator Lock note, contact, deletion and browser visit | `owner`: Vaulty's Drive account; `calculatorlock:<id>`: each hidden contact by number and name |
 //! | Knuddels `com.knuddels.android/databases/knuddels<nickname>` ([`knuddels`]) | one per user (nickname, user id, internal id, age, sex and friend-list type as stored, online status, distance, last active), per message (text, time, sender, chat, participants, snap expired; snaps and GIFs said by their markers) | `owner`: the user the store is named after (nickname, `knuddels:<uid>`); `knuddels:<uid>` (else `knuddels-nick:<nickname>`) persons with their nicknames; wallet claims by direction |
 //! | Chess.com `com.chess` `databases/chess-database`, `shared_prefs/com.chess.app.session_preferences.xml`, `com.chess.app.login_credentials.xml` ([`chesscom`]) | the account (user name, e-mail, member since), the saved sign-in (a password said, never copied); one per friend (user name, names, last login), daily game (players, friend flag, result, first and last move), message (text, sender, conversation, its other senders; direction by the session's user name) | `owner`: the session's e-mail and `chesscom:<user name>`, the saved sign-in's; `chesscom:<user name>` persons: friends, opponents, correspondents; wallet claims by direction |
+//! | Netflix `com.netflix.mediaclient/databases/appHistory`, `OfflineDb` ([`netflix`]) | one per play event (playable id, playback session, event type, network, offline, duration, when), stream record (stream id, bytes, IP address and location id as stored, network type, buffering, when), profile (id, name, kids, avatar), resume position (playable id, title where downloaded, position, profile, updated), download (title, season, episode, genres, actors, quality, profile, expiry) | — (profile names and ids are facts) |
+//! | Disney+ `com.disney.disneyplus/databases/db_offline_bookmarks`, `shared_prefs/default.xml`, `shared_prefs/RecentSearchSharedPref.xml` ([`disneyplus`]) | one per resume point (content id, profile id, playhead, runtime, caption settings, saved), per last-played key (content, media and series ids, when), per search kept (term, content id, profile id) | — (profile ids are facts) |
+//! | Prime Video `com.amazon.avod.thirdpartyclient/files/databases/dbplaybackhistory`, `bookmark` ([`primevideo`]) | one per title played (title id, content type, title, series, season, episode, watched position, runtime, credits start, rating, profile id, account id, frame URL, last played), per resume point (title id, position, timecode type, profile id, account id, saved) | — (account and profile ids are facts) |
+//! | NordVPN `com.nordvpn.android/databases/Moose.db`, `Settings.db` ([`nordvpn`]) | the state last recorded (logged in, on VPN, server city, country, domain, IP address, group, protocol, technology, ISP and ASN, network type and interface, kill switch and other preferences, cached, token renewed), one per queued analytics event (name, category, group, local time, on VPN, ISP, ASN, device country, network type, fingerprint, body, when), per settings row (auto-connect and its exceptions, preferred technology and protocols, preferred location, custom DNS, multi-factor status) | — |
+//! | Proton VPN `ch.protonvpn.android/shared_prefs/ServerListUpdater.xml`, `log/Data*.log` ([`protonvpn`]) | the last known network (public IP address, ISP, country, netzone, server counts, checked, server list updated and modified), one per connection event of the log (requested, connecting to a server with its entry IP, connected, disconnection, server switch; the line's UTC time) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -168,6 +173,7 @@ mod databases;
 mod deepseek;
 mod dhl;
 mod dialer;
+mod disneyplus;
 mod dropbox;
 mod duckduckgo;
 mod duo;
@@ -208,6 +214,8 @@ mod mega;
 mod mewe;
 mod mms;
 mod msauthenticator;
+mod netflix;
+mod nordvpn;
 mod notifications;
 mod nowplaying;
 mod nqvault;
@@ -218,6 +226,8 @@ mod partitions;
 mod pinterest;
 mod playstore;
 mod prefsaccount;
+mod primevideo;
+mod protonvpn;
 mod recents;
 mod reddit;
 mod roblox;
@@ -501,6 +511,17 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("ServerListUpdater.xml", "device"),
+    ("Data*.log", "app_usage"),
+    ("Moose.db", "apps"),
+    ("Settings.db", "apps"),
+    ("dbplaybackhistory", "media"),
+    ("bookmark", "media"),
+    ("db_offline_bookmarks", "media"),
+    ("default.xml", "media"),
+    ("RecentSearchSharedPref.xml", "media"),
+    ("appHistory", "media"),
+    ("OfflineDb", "media"),
     ("chess-database", "messages"),
     ("com.chess.app.session_preferences.xml", "accounts"),
     ("com.chess.app.login_credentials.xml", "accounts"),
@@ -1511,6 +1532,47 @@ impl Plugin for AndroidPlugin {
                 "the Chess.com account signed in (the owner's user name and e-mail, member since; a saved password said, never copied), its friends (user names, names, last login), its daily games (players, result, first and last move) and its messages with the other players",
             ),
             e(
+                "Netflix appHistory and OfflineDb",
+                &[
+                    "/com.netflix.mediaclient/databases/appHistory\"",
+                    "/com.netflix.mediaclient/databases/OfflineDb\"",
+                ],
+                "what Netflix played and when (playable ids, sessions, streams with their IP addresses), the account's profiles, where each title was left off and the titles downloaded for offline viewing",
+            ),
+            e(
+                "Disney+ resume points, last played and searches",
+                &[
+                    "/com.disney.disneyplus/databases/db_offline_bookmarks\"",
+                    "/com.disney.disneyplus/shared_prefs/default.xml\"",
+                    "/com.disney.disneyplus/shared_prefs/RecentSearchSharedPref.xml\"",
+                ],
+                "where each Disney+ title was left off and when, per profile, the item last played (overall and per series), and the searches the app keeps per profile",
+            ),
+            e(
+                "Prime Video dbplaybackhistory and bookmark",
+                &[
+                    "/com.amazon.avod.thirdpartyclient/files/databases/dbplaybackhistory\"",
+                    "/com.amazon.avod.thirdpartyclient/files/databases/bookmark\"",
+                ],
+                "the titles played in Prime Video (series, season, episode, how far, on which profile of which account, when last played) and where each was left off",
+            ),
+            e(
+                "NordVPN Moose.db and Settings.db",
+                &[
+                    "/com.nordvpn.android/databases/Moose.db\"",
+                    "/com.nordvpn.android/databases/Settings.db\"",
+                ],
+                "the VPN server NordVPN last recorded (domain, IP address, city, country) with the phone's own ISP, the queued app events each saying whether the phone was on the VPN and on which network, and the connection settings (auto-connect exceptions, technology, preferred location, custom DNS)",
+            ),
+            e(
+                "Proton VPN ServerListUpdater.xml and connection log",
+                &[
+                    "/ch.protonvpn.android/shared_prefs/ServerListUpdater.xml\"",
+                    "/ch.protonvpn.android/log/Data.log\"",
+                ],
+                "the public IP address, ISP and country Proton VPN last saw the phone at, and every connection the app logged (when, to which server and entry IP, connected, disconnected)",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1785,6 +1847,37 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.knuddels.android/databases/")
                 .then_some("messages");
+        }
+        if matches!(name, "appHistory" | "OfflineDb") {
+            return path
+                .contains("/com.netflix.mediaclient/databases/")
+                .then_some("media");
+        }
+        if matches!(
+            name,
+            "db_offline_bookmarks" | "default.xml" | "RecentSearchSharedPref.xml"
+        ) {
+            return path.contains("/com.disney.disneyplus/").then_some("media");
+        }
+        if matches!(name, "dbplaybackhistory" | "bookmark") {
+            return path
+                .contains("/com.amazon.avod.thirdpartyclient/")
+                .then_some("media");
+        }
+        if matches!(name, "Moose.db" | "Settings.db") {
+            return path
+                .contains("/com.nordvpn.android/databases/")
+                .then_some("apps");
+        }
+        if name == "ServerListUpdater.xml" || (name.starts_with("Data") && name.ends_with(".log")) {
+            if !path.contains("/ch.protonvpn.android/") {
+                return None;
+            }
+            return Some(if name == "ServerListUpdater.xml" {
+                "device"
+            } else {
+                "app_usage"
+            });
         }
         if name == "data.db" {
             return path
@@ -2537,6 +2630,54 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 chesscom::triage(ctx, l, me)
             })?;
         }
+        for l in of("appHistory")
+            .into_iter()
+            .chain(of("OfflineDb"))
+            .filter(|l| netflix::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || netflix::triage(ctx, l))?;
+        }
+        for l in of("db_offline_bookmarks")
+            .into_iter()
+            .filter(|l| disneyplus::is_store(l))
+            .chain(
+                of("default.xml")
+                    .into_iter()
+                    .chain(of("RecentSearchSharedPref.xml"))
+                    .filter(|l| disneyplus::is_prefs(l)),
+            )
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                disneyplus::triage(ctx, l)
+            })?;
+        }
+        for l in of("dbplaybackhistory")
+            .into_iter()
+            .chain(of("bookmark"))
+            .filter(|l| primevideo::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                primevideo::triage(ctx, l)
+            })?;
+        }
+        for l in of("Moose.db")
+            .into_iter()
+            .chain(of("Settings.db"))
+            .filter(|l| nordvpn::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || nordvpn::triage(ctx, l))?;
+        }
+        for l in of("ServerListUpdater.xml")
+            .into_iter()
+            .filter(|l| protonvpn::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                protonvpn::prefs(ctx, l)
+            })?;
+        }
+        for l in of("Data*.log").into_iter().filter(|l| protonvpn::is_log(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || protonvpn::log(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3285,6 +3426,13 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "ServerListUpdater.xml" => protonvpn::is_prefs(l),
+                    n if n.starts_with("Data") && n.ends_with(".log") => protonvpn::is_log(l),
+                    "Moose.db" | "Settings.db" => nordvpn::is_store(l),
+                    "dbplaybackhistory" | "bookmark" => primevideo::is_store(l),
+                    "db_offline_bookmarks" => disneyplus::is_store(l),
+                    "default.xml" | "RecentSearchSharedPref.xml" => disneyplus::is_prefs(l),
+                    "appHistory" | "OfflineDb" => netflix::is_store(l),
                     "media.db" => vaults::is_vaulty(l),
                     "database.db" => todoist::is_store(l),
                     "activity_db" | "device_database" | "exercise_db" | "heart_rate_db"
