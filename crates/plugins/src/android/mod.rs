@@ -116,6 +116,7 @@
 //! | Prime Video `com.amazon.avod.thirdpartyclient/files/databases/dbplaybackhistory`, `bookmark` ([`primevideo`]) | one per title played (title id, content type, title, series, season, episode, watched position, runtime, credits start, rating, profile id, account id, frame URL, last played), per resume point (title id, position, timecode type, profile id, account id, saved) | — (account and profile ids are facts) |
 //! | NordVPN `com.nordvpn.android/databases/Moose.db`, `Settings.db` ([`nordvpn`]) | the state last recorded (logged in, on VPN, server city, country, domain, IP address, group, protocol, technology, ISP and ASN, network type and interface, kill switch and other preferences, cached, token renewed), one per queued analytics event (name, category, group, local time, on VPN, ISP, ASN, device country, network type, fingerprint, body, when), per settings row (auto-connect and its exceptions, preferred technology and protocols, preferred location, custom DNS, multi-factor status) | — |
 //! | Proton VPN `ch.protonvpn.android/shared_prefs/ServerListUpdater.xml`, `log/Data*.log` ([`protonvpn`]) | the last known network (public IP address, ISP, country, netzone, server counts, checked, server list updated and modified), one per connection event of the log (requested, connecting to a server with its entry IP, connected, disconnection, server switch; the line's UTC time) | — |
+//! | Google Drive `com.google.android.apps.docs/app_cello/<account>/cello.db` ([`crate::googledrive`], shared with iOS) | the account (folder, id, e-mail, name, root folder); one per file or folder (title, id, folder path, MIME type, size, owned, starred, trashed, hidden, offline status; created, modified, modified by me, viewed by me, shared with me, trashed) | `owner`: the folder's e-mail, the account message's id, e-mail and name |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -508,6 +509,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("Media History", "web"),
     ("DIPS", "web"),
     ("QTMetadata.db", "files"),
+    ("cello.db", "files"),
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
@@ -1573,6 +1575,11 @@ impl Plugin for AndroidPlugin {
                 "the public IP address, ISP and country Proton VPN last saw the phone at, and every connection the app logged (when, to which server and entry IP, connected, disconnected)",
             ),
             e(
+                "Google Drive cello.db",
+                &["/app_cello/"],
+                "the files and folders of the Google account's Drive the Drive app cached (folder paths, owned or shared with the account, trashed, when created, changed, viewed), the Google account signed in",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1878,6 +1885,9 @@ impl Plugin for AndroidPlugin {
             } else {
                 "app_usage"
             });
+        }
+        if name == "cello.db" {
+            return crate::googledrive::is_store(path).then_some("files");
         }
         if name == "data.db" {
             return path
@@ -2677,6 +2687,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         }
         for l in of("Data*.log").into_iter().filter(|l| protonvpn::is_log(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || protonvpn::log(ctx, l))?;
+        }
+        for l in of("cello.db")
+            .into_iter()
+            .filter(|l| crate::googledrive::is_store(&l.path))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                crate::googledrive::read(ctx, &l.tree, &l.path, &l.found)
+            })?;
         }
         for l in of("data.db")
             .into_iter()

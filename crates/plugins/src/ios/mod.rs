@@ -129,6 +129,10 @@
 //! | Vipps `Vipps.sqlite` | [`vipps`] | one per contact (name, numbers), per payment with its message (`ZFEEDDETAILMODEL` CHAT items: number, contact, amount, direction, status, ids, time) | each number as `handle:<id>` with the contact's name |
 //! | TWINT `Library/Application Support/Twint.sqlite` | [`twint`] | one per transaction (merchant or sender and recipient with messages, amounts, currency, state, side, times) | sender's and recipient's numbers as `handle:<id>`, the recipient's name |
 //! | Wickr `AppGroup/<id>/wickrLocal.sqlite` | [`wickr`] | metadata only (bodies, names encrypted): one per conversation (kind, group id, members' and administrators' user hashes, times), per message (sender hash, times, type, attached files, body size), per user (hashes, source, flags, last activity) | none (hashes are facts) |
+//! | Airbnb `Library/Application Support/user_<id>_messaging_core.sqlite3` | [`airbnb`] | one per user (id, name), per message (thread, sender and type, text of every part, translation, content without text, created, updated, fetched), per thread (participants, count, first and last message) | `owner`: `airbnb:<the file name's user id>` with its name; `airbnb:<user id>` per other user |
+//! | Google Photos `Library/Application Support/store/photos-<account>.db` (+ `photos-shared.db`) | [`googlephotos`] | one per library item (file name, camera, taken and created, position unpacked from `latitudeLongitudeE7`, dimensions, size, duration, keys, the device asset), per device item of `LocalAssets`, per album, shared album (title, share link, recipients, times), shared-album item (album, contributor's actor key), recent search | none (accounts are opaque actor keys) |
+//! | Google Drive (DriveKit) `Documents/drivekit/users/<account id>/cello/cello.db` (or `gdx-cello/`) | [`crate::googledrive`] (shared with Android) | the account (folder, id, e-mail, name, image, root folder: the `properties` message); one per file or folder (title, id, folder path, MIME type, size, owned, starred, trashed, hidden, offline status; created, modified, modified by me, viewed by me, shared with me, trashed) | `owner`: the folder's and the message's Google account id, e-mail, name |
+//! | Potato Chat `AppGroup/<id>/Documents/tgdata.db` (Telegram's legacy store) | [`potatochat`] | one per user (names, address-book name, phone, user name, contact, last seen), per message (chat, sender, recipient, direction, text or document name, time); channel messages counted in a note | `potato:<uid>` per user (names, user name, phone); `owner`: the sender of outgoing messages |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -149,6 +153,7 @@ pub mod accounts;
 pub mod activationlog;
 pub mod addressbook;
 pub mod adid;
+pub mod airbnb;
 pub mod airdrop;
 pub mod appleaccount;
 pub mod applewallet;
@@ -184,6 +189,7 @@ pub mod emlx;
 pub mod favicons;
 pub mod findmy;
 pub mod gmail;
+pub mod googlephotos;
 pub mod googlevoice;
 pub mod groupme;
 pub mod groupmedb;
@@ -216,6 +222,7 @@ pub mod paybyphone;
 pub mod photos;
 pub mod pinger;
 pub mod plists;
+pub mod potatochat;
 pub mod powerlog;
 pub mod privacyreport;
 pub mod querypredictions;
@@ -542,6 +549,10 @@ impl Plugin for Ios {
         ctx.artefact("Vipps Vipps.sqlite", || vipps::triage(&run))?;
         ctx.artefact("TWINT Twint.sqlite", || twint::triage(&run))?;
         ctx.artefact("Wickr wickrLocal.sqlite", || wickr::triage(&run))?;
+        ctx.artefact("Airbnb messaging_core.sqlite3", || airbnb::triage(&run))?;
+        ctx.artefact("Google Photos photos-*.db", || googlephotos::triage(&run))?;
+        ctx.artefact("Google Drive cello.db", || google_drive(&run))?;
+        ctx.artefact("Potato Chat tgdata.db", || potatochat::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -616,6 +627,22 @@ fn onedrive(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     if let Some((find, paths)) = run.find("QTMetadata.db")? {
         for p in paths.iter().filter(|p| crate::onedrive::is_store(p)) {
             crate::onedrive::read(run.ctx, &tree, p, &find)?;
+        }
+    }
+    Ok(())
+}
+
+/// Google's DriveKit store of an app's Drive cache (`Documents/drivekit/users/<account id>/
+/// cello/cello.db` of Google Drive's, Docs', Sheets', Gmail's or Chat's container): read by
+/// [`crate::googledrive`] as on Android.
+fn google_drive(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let tree = crate::identity::TreeRef {
+        partition: None,
+        label: "/".into(),
+    };
+    if let Some((find, paths)) = run.find("cello.db")? {
+        for p in paths.iter().filter(|p| crate::googledrive::is_store(p)) {
+            crate::googledrive::read(run.ctx, &tree, p, &find)?;
         }
     }
     Ok(())
@@ -1836,6 +1863,26 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/wickrLocal.sqlite\""],
             "Wickr conversations and messages as metadata (who, in which conversation, when; bodies encrypted) and the users' hashes",
         ),
+        entry(
+            "Airbnb messaging_core.sqlite3",
+            &["/Application Support/user_"],
+            "the user's Airbnb messages with hosts, guests and Airbnb (text, translation, who, which thread, when) and the Airbnb users they name, the account's own by the store's file name",
+        ),
+        entry(
+            "Google Photos photos-*.db",
+            &["/Application Support/store/photos-"],
+            "the photos and videos of the Google account's library (file names, cameras, when and where taken), its albums, the shared albums the account is in (share links, contributors), what the user searched for in Google Photos",
+        ),
+        entry(
+            "Google Drive cello.db",
+            &["/drivekit/users/"],
+            "the files and folders of the Google account's Drive the app cached (folder paths, owned or shared with the account, trashed, when created, changed, viewed), the Google account signed in",
+        ),
+        entry(
+            "Potato Chat tgdata.db",
+            &["/Documents/tgdata.db\""],
+            "Potato Chat's users (names, phone numbers, user names) and messages (who, to whom, the text or a document's name, when), the user's own account",
+        ),
     ]
 }
 
@@ -1881,6 +1928,20 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        b if b.starts_with("user_")
+            && b.ends_with("_messaging_core.sqlite3")
+            && path.contains("/Library/Application Support/") =>
+        {
+            "messages"
+        }
+        b if b.starts_with("photos-")
+            && b.ends_with(".db")
+            && path.contains("/Application Support/store/") =>
+        {
+            "media"
+        }
+        "cello.db" if crate::googledrive::is_store(path) => "files",
+        "tgdata.db" if path.contains("/Containers/Shared/AppGroup/") => "messages",
         "composition.plist" if path.contains("/SMS/Drafts/") => "messages",
         "group.com.apple.weather.plist" => "locations",
         "PayByPhone.sqlite" => "locations",
@@ -2079,6 +2140,10 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "user_*_messaging_core.sqlite3",
+    "photos-*.db",
+    "cello.db",
+    "tgdata.db",
     "devicelist.db",
     "MedicalIDData.archive",
     "Set.db",

@@ -1162,6 +1162,10 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Vipps Vipps.sqlite", false),
             ("TWINT Twint.sqlite", false),
             ("Wickr wickrLocal.sqlite", false),
+            ("Airbnb messaging_core.sqlite3", false),
+            ("Google Photos photos-*.db", false),
+            ("Google Drive cello.db", false),
+            ("Potato Chat tgdata.db", false),
         ]
     );
     for (path, cat) in [

@@ -86,6 +86,7 @@ mod ios_support;
 mod ios_tabs;
 mod ios_usage;
 mod iosapps;
+mod iosapps2;
 mod iosfavtrans;
 mod iosmisc;
 mod itunesmeta;
