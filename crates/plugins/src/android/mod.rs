@@ -117,6 +117,11 @@
 //! | NordVPN `com.nordvpn.android/databases/Moose.db`, `Settings.db` ([`nordvpn`]) | the state last recorded (logged in, on VPN, server city, country, domain, IP address, group, protocol, technology, ISP and ASN, network type and interface, kill switch and other preferences, cached, token renewed), one per queued analytics event (name, category, group, local time, on VPN, ISP, ASN, device country, network type, fingerprint, body, when), per settings row (auto-connect and its exceptions, preferred technology and protocols, preferred location, custom DNS, multi-factor status) | — |
 //! | Proton VPN `ch.protonvpn.android/shared_prefs/ServerListUpdater.xml`, `log/Data*.log` ([`protonvpn`]) | the last known network (public IP address, ISP, country, netzone, server counts, checked, server list updated and modified), one per connection event of the log (requested, connecting to a server with its entry IP, connected, disconnection, server switch; the line's UTC time) | — |
 //! | Google Drive `com.google.android.apps.docs/app_cello/<account>/cello.db` ([`crate::googledrive`], shared with iOS) | the account (folder, id, e-mail, name, root folder); one per file or folder (title, id, folder path, MIME type, size, owned, starred, trashed, hidden, offline status; created, modified, modified by me, viewed by me, shared with me, trashed) | `owner`: the folder's e-mail, the account message's id, e-mail and name |
+//! | Nike Run Club `com.nike.plusgps/databases/com.nike.nrc.room…`, `ns_inbox.db` ([`nike`]) | one per activity (id, platform and app id, type, deleted, active duration; tags: name, location, temperature, weather, app version; summary: distance, calories, steps, ascent, descent, speed, pace, cadence, heart rate; moments, pauses, GPS losses; start, end, modified), per route (points, first and last position decoded from the encoded polyline in the query), per inbox notification (sender ids, type, message, read, deleted; when) | — |
+//! | Adidas Running (Runtastic) `com.runtastic.android/databases/` `db`, `user.db`, `goals` ([`runtastic`]) | one per session (sample and user id, sport type, distance, run time, speeds, calories, temperature, humidity, note, pulse, elevations — the app's no-value sentinels dropped; start, end), per route (points, first and last position decoded from the encoded trace in the query), the account (user id, names, e-mail, gender, height, weight, country, avatar, connected services; created, last sync), per goal | `owner`: the account's e-mail, `runtastic:<user id>`, name; the sessions' one user id |
+//! | AllTrails `com.alltrails.alltrails/databases/alltrails` ([`alltrails`]) | one per user (user name, names, remote id, e-mail, the recorded place, pro, counts, connections, referral link), per map and line (name, user, type, activity, privacy, distance, elevations, speed, moving and total time; created, started, ended), per track (points, segments, first and last position and time), per map or trail photo (local path, title, description, map, the place's coordinates and names; created), per list | `owner`: the account's e-mail, `alltrails:<remote id>`, user name, name (the only user, or the one the recorded maps belong to); `alltrails:<remote id>` per other user |
+//! | Zepp Life (Mi Fit) `com.xiaomi.hm.health/databases/origin_db`, `origin_db_<n>` ([`zepplife`]) | one per day (UTC) of `HEART_RATE` samples (samples, readings, lowest, average and highest; first and last sample) | — |
+//! | Withings Health Mate `com.withings.wiscale2/databases/Withings-WiScale`, `room-healthmate` ([`withings`]) | one per user (ids, names, e-mail, gender, birth, created), per device (Bluetooth address, firmware, the position recorded for it, battery, type, model, name; associated, last used), per measurement group (its measures as `type=value`; taken), per day of activity (steps, distance, calories, heart rate, SpO2), per tracked activity (category, device, data, the GPS points recorded during it with the first and last position), per day of GPS points (count, first and last position and time), per leaderboard entry; never the device's `klSecret` | `owner`: the one user with an e-mail (e-mail, `withings:<id>`, name); `withings:<id>` per other user and leaderboard entry; `bluetooth:<address>` per device |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -155,6 +160,7 @@
 //! output a fact cites) up to [`crate::calls::ROW_CAP`] rows; rows past the cap are noted as not
 //! read, or for SMS, calls and media give one summary phenomenon (count, first and last time).
 
+mod alltrails;
 mod appops;
 mod apps;
 mod auto;
@@ -216,6 +222,7 @@ mod mewe;
 mod mms;
 mod msauthenticator;
 mod netflix;
+mod nike;
 mod nordvpn;
 mod notifications;
 mod nowplaying;
@@ -226,6 +233,7 @@ mod packagesxml;
 mod partitions;
 mod pinterest;
 mod playstore;
+mod polyline;
 mod prefsaccount;
 mod primevideo;
 mod protonvpn;
@@ -233,6 +241,7 @@ mod recents;
 mod reddit;
 mod roblox;
 mod romeo;
+mod runtastic;
 mod runtimeperms;
 mod ryanair;
 mod samsungfiles;
@@ -274,9 +283,11 @@ mod wechat;
 mod wellbeing;
 mod whatsapp;
 mod wire;
+mod withings;
 mod yahoomail;
 mod zangi;
 mod zapya;
+mod zepplife;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
@@ -513,6 +524,14 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("Withings-WiScale", "health"),
+    ("room-healthmate*", "health"),
+    ("origin_db*", "health"),
+    ("alltrails", "locations"),
+    ("db", "health"),
+    ("goals", "health"),
+    ("com.nike.nrc.room*", "health"),
+    ("ns_inbox.db", "notifications"),
     ("ServerListUpdater.xml", "device"),
     ("Data*.log", "app_usage"),
     ("Moose.db", "apps"),
@@ -1580,6 +1599,41 @@ impl Plugin for AndroidPlugin {
                 "the files and folders of the Google account's Drive the Drive app cached (folder paths, owned or shared with the account, trashed, when created, changed, viewed), the Google account signed in",
             ),
             e(
+                "Nike Run Club",
+                &[
+                    "/com.nike.plusgps/databases/com.nike.nrc.room",
+                    "/com.nike.plusgps/databases/ns_inbox.db\"",
+                ],
+                "the runs Nike Run Club recorded or synced (when, how far and fast, heart rate, pauses, the route's point count and where it began and ended) and the notifications its inbox kept",
+            ),
+            e(
+                "Adidas Running (Runtastic)",
+                &[
+                    "/com.runtastic.android/databases/db\"",
+                    "/com.runtastic.android/databases/user.db\"",
+                    "/com.runtastic.android/databases/goals\"",
+                ],
+                "the Adidas Running account (e-mail, name, user id: the owner's), every session it recorded (when, how far, pulse, weather, the route's point count and where it began and ended) and its goals",
+            ),
+            e(
+                "AllTrails alltrails",
+                &["/com.alltrails.alltrails/databases/alltrails\""],
+                "the AllTrails account (e-mail, user name, id, home place: the owner's), the hikes and rides it recorded (when, how far, elevation; each track's start and end positions and times), the photos with their places, and the user's lists",
+            ),
+            e(
+                "Zepp Life origin_db",
+                &["/com.xiaomi.hm.health/databases/origin_db"],
+                "the heart rate the Zepp Life (Mi Fit) band measured, per day: how many samples, the lowest, average and highest reading and when the first and last were taken (so when the band was worn)",
+            ),
+            e(
+                "Withings Health Mate",
+                &[
+                    "/com.withings.wiscale2/databases/Withings-WiScale\"",
+                    "/com.withings.wiscale2/databases/room-healthmate",
+                ],
+                "the Withings account holder (e-mail, id, name: the owner's) and the people measured under the account, the scales and watches paired (by Bluetooth address, with where they were set up), weighings and blood-pressure readings, each day's activity, tracked workouts with their GPS start and end, GPS points per day, and the leaderboard's people (never the devices' keys)",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -1888,6 +1942,26 @@ impl Plugin for AndroidPlugin {
         }
         if name == "cello.db" {
             return crate::googledrive::is_store(path).then_some("files");
+        }
+        if name == "ns_inbox.db" {
+            return path
+                .contains("/com.nike.plusgps/databases/")
+                .then_some("notifications");
+        }
+        if runtastic::is_store_path(path) {
+            return Some(if name == "user.db" {
+                "accounts"
+            } else {
+                "health"
+            });
+        }
+        if matches!(name, "db" | "goals") {
+            return None;
+        }
+        if name.starts_with("origin_db") {
+            return path
+                .contains("/com.xiaomi.hm.health/databases/")
+                .then_some("health");
         }
         if name == "data.db" {
             return path
@@ -2696,6 +2770,35 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 crate::googledrive::read(ctx, &l.tree, &l.path, &l.found)
             })?;
         }
+        for l in found.iter().filter(|l| nike::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || nike::triage(ctx, l))?;
+        }
+        for l in of("ns_inbox.db").into_iter().filter(|l| nike::is_inbox(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || nike::inbox(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| runtastic::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                runtastic::triage(ctx, l)
+            })?;
+        }
+        for l in of("alltrails")
+            .into_iter()
+            .filter(|l| alltrails::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                alltrails::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| zepplife::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                zepplife::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| withings::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                withings::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3444,6 +3547,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if n.starts_with("room-healthmate") => withings::is_store(l),
+                    n if n.starts_with("origin_db") => zepplife::is_store(l),
+                    "db" | "goals" => runtastic::is_store(l),
+                    n if n.starts_with("com.nike.nrc.room") => nike::is_store(l),
+                    "ns_inbox.db" => nike::is_inbox(l),
                     "ServerListUpdater.xml" => protonvpn::is_prefs(l),
                     n if n.starts_with("Data") && n.ends_with(".log") => protonvpn::is_log(l),
                     "Moose.db" | "Settings.db" => nordvpn::is_store(l),
