@@ -94,7 +94,8 @@
 //! | Google Fit `com.google.android.gms/databases/fitness.db.<account>` ([`fit`]) | one per `Sessions` row (start, end, activity named, contributing app, name, description) | `owner`: the account the store is named after |
 //! | Android Auto `com.google.android.projection.gearhead/databases/carservicedata.db` ([`auto`]) | one per `allowedcars` row (manufacturer, model, year, head unit make, model and software, vehicle client id, Bluetooth address, Wi-Fi SSID and BSSID, connected in Unix ms; whether a Wi-Fi password is stored, never the password) | `bluetooth:<address>` the car by its Bluetooth address |
 //! | Unknown tracker alerts `com.google.android.gms/databases/personalsafety_db` ([`trackers`]) | one per `DeviceData` alert (address, type, other data, life cycle id, status, created and updated in Unix ms) and one per `Scan` sighting (address, state, signal strength and the phone's position from the `blescan` and `locationScan` messages, times) | — (a tracker's address rotates) |
-//! | Samsung's trash `com.samsung.android.providers.trash/databases/trash.db`, My Files `com.sec.android.app.myfiles/databases/myfiles.db`, `FileInfo.db` ([`samsungfiles`]) | one per file in the trash (deleted and expiry in Unix ms, original path, the copy's path, names, size, MIME type, the app it was deleted from, user, extra) and one per recent file of My Files (recent and modified in Unix ms, name, path, size, extension, source, description, id, app, downloaded, hidden, trashed) | — |
+//! | Samsung's trash `com.samsung.android.providers.trash/databases/trash.db`, My Files `com.sec.android.app.myfiles/databases/myfiles.db`, `FileInfo.db`, `OperationHistory.db` ([`samsungfiles`]) | one per file in the trash (deleted and expiry in Unix ms, original path, the copy's path, names, size, MIME type, the app it was deleted from, user, extra), per recent file of My Files (recent and modified in Unix ms, name, path, size, extension, source, description, id, app, downloaded, hidden, trashed), per My Files operation (type, the item path as stored and the older releases' obfuscated path decoded, items, folders, page, result, when) and per item of one (source and destination paths and file ids) | — |
+//! | Samsung's system stores: Secure Folder `com.samsung.knox.securefolder/databases/history_log_database`, Privacy Dashboard `com.samsung.android.privacydashboard/databases/permission_db`, `com.samsung.android.providers.context/databases/ContextLog.db`, `data/system/wifigeofence.db` and `WifiConfigStore.db`, `com.samsung.android.mcfds/databases/SleepDetection.db`, `com.sec.android.provider.badge/databases/badge.db` ([`samsung`]) | one per Secure Folder history entry (message, tag, the Android users from and to, into or out of the Secure Folder, local time), per permission access (app, permission group, operation code, background, proxy, uid, when), per app session (app, activity, duration, start, stop) and install or removal, per Wi-Fi geofence (configuration key, SSID, security, BSSID, the position ALEAPP chooses and its source, times), per saved network (key, SSID, security, score, flags, created), per screen change and detected sleep, per app badge (package, activity, count, hidden) | — |
 //! | Google Cast `com.google.android.gms/databases/cast.db` ([`cast`]) | one per `DeviceInfo` receiver (name, model, device and cloud ids, version, capabilities, metrics id, service instance, address, port, criteria, notification status, hotspot BSSID, last published, discovered and discovered over BLE in Unix ms) | — |
 //! | LibreTorrent, BitLord `libretorrent.db` ([`torrent`]) | one per `Torrent` (name, info hash, download folder, magnet, added in Unix ms, error, paused, fetching metadata, visibility) | — |
 //! | DuckDuckGo `com.duckduckgo.mobile.android/databases/history.db`, `app.db` ([`duckduckgo`]) | one per visit (URL, title, search or page, query, local time) and one per open tab (tab id, URL, title, preview file, selected, last accessed) | — |
@@ -244,6 +245,7 @@ mod romeo;
 mod runtastic;
 mod runtimeperms;
 mod ryanair;
+mod samsung;
 mod samsungfiles;
 mod samsungnotes;
 mod session;
@@ -524,6 +526,14 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("OperationHistory.db", "files"),
+    ("history_log_database", "files"),
+    ("permission_db", "apps"),
+    ("ContextLog.db", "app_usage"),
+    ("wifigeofence.db", "locations"),
+    ("WifiConfigStore.db", "wifi"),
+    ("SleepDetection.db", "device"),
+    ("badge.db", "notifications"),
     ("Withings-WiScale", "health"),
     ("room-healthmate*", "health"),
     ("origin_db*", "health"),
@@ -1361,6 +1371,46 @@ impl Plugin for AndroidPlugin {
                 "the files the user opened or handled through Samsung's My Files: name, path, size, app, downloaded, hidden or trashed, when",
             ),
             e(
+                "Samsung My Files operation history",
+                &["/com.sec.android.app.myfiles/databases/OperationHistory.db\""],
+                "the copies, moves and deletions the user ran in Samsung's My Files: the paths (the older releases' obfuscated paths decoded, the newer releases' source and destination of each item), how many items, the result, when",
+            ),
+            e(
+                "Samsung Secure Folder history_log_database",
+                &["/com.samsung.knox.securefolder/databases/history_log_database\""],
+                "what was moved into and out of the Secure Folder: the Android users from and to, the app, how many items, the folder, when",
+            ),
+            e(
+                "Samsung Privacy Dashboard permission_db",
+                &["/com.samsung.android.privacydashboard/databases/permission_db\""],
+                "which app used the camera, microphone, location or another protected permission, in the background or not, and when",
+            ),
+            e(
+                "Samsung ContextLog.db",
+                &["/com.samsung.android.providers.context/databases/ContextLog.db\""],
+                "the apps in use (start, stop, duration) and the apps installed or removed, kept even after an app is deleted",
+            ),
+            e(
+                "Samsung wifigeofence.db",
+                &["/system/wifigeofence.db\""],
+                "the Wi-Fi networks the phone keeps a geofence for, with the position recorded for each (latitude, longitude) and its BSSID",
+            ),
+            e(
+                "Samsung WifiConfigStore.db",
+                &["/system/WifiConfigStore.db\""],
+                "the Wi-Fi networks saved on a Samsung phone (SSID, security, captive portal, when created; never a key)",
+            ),
+            e(
+                "Samsung SleepDetection.db",
+                &["/com.samsung.android.mcfds/databases/SleepDetection.db\""],
+                "when the screen went on and off and the nights Samsung's continuity service detected from the phone's use",
+            ),
+            e(
+                "Samsung badge.db",
+                &["/com.sec.android.provider.badge/databases/badge.db\""],
+                "the unread-count badges on the apps' icons when the store was last written",
+            ),
+            e(
                 "Google Cast cast.db",
                 &["/com.google.android.gms/databases/cast.db\""],
                 "the Cast receivers (televisions, speakers, Chromecasts) found on the networks the phone joined: name, model, ids, address, when last discovered",
@@ -1962,6 +2012,23 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.xiaomi.hm.health/databases/")
                 .then_some("health");
+        }
+        if matches!(
+            name,
+            "history_log_database"
+                | "permission_db"
+                | "ContextLog.db"
+                | "wifigeofence.db"
+                | "WifiConfigStore.db"
+                | "SleepDetection.db"
+                | "badge.db"
+        ) {
+            return samsung::category(path);
+        }
+        if name == "OperationHistory.db" {
+            return path
+                .contains("/com.sec.android.app.myfiles/")
+                .then_some("files");
         }
         if name == "data.db" {
             return path
@@ -3374,6 +3441,17 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 samsungfiles::myfiles(ctx, l)
             })?;
         }
+        for l in of("OperationHistory.db")
+            .into_iter()
+            .filter(|l| samsungfiles::is_operations(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungfiles::operations(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| samsung::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || samsung::triage(ctx, l))?;
+        }
         for l in of("cast.db").into_iter().filter(|l| cast::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || cast::triage(ctx, l))?;
         }
@@ -3547,6 +3625,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "history_log_database"
+                    | "permission_db"
+                    | "ContextLog.db"
+                    | "wifigeofence.db"
+                    | "WifiConfigStore.db"
+                    | "SleepDetection.db"
+                    | "badge.db" => samsung::is_store(l),
+                    "OperationHistory.db" => samsungfiles::is_operations(l),
                     n if n.starts_with("room-healthmate") => withings::is_store(l),
                     n if n.starts_with("origin_db") => zepplife::is_store(l),
                     "db" | "goals" => runtastic::is_store(l),

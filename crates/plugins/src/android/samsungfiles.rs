@@ -1,22 +1,28 @@
 //! Samsung's file traces: the trash provider (`com.samsung.android.providers.trash/databases/
-//! trash.db`, ALEAPP's `samsungTrash`) and My Files' recent files (`com.sec.android.app.myfiles/
-//! databases/myfiles.db` and, on newer releases, `FileInfo.db`, ALEAPP's `smyfilesRecents`).
+//! trash.db`, ALEAPP's `samsungTrash`), My Files' recent files (`com.sec.android.app.myfiles/
+//! databases/myfiles.db` and, on newer releases, `FileInfo.db`, ALEAPP's `smyfilesRecents`) and
+//! My Files' operation history (`com.sec.android.app.myfiles/databases/OperationHistory.db`,
+//! ALEAPP's `smyfilesOpHistory`).
 //!
 //! | store, table | phenomenon | fields |
 //! |---|---|---|
 //! | `trash.db`, `trashes` | one `files` per file in the trash ("Deleted to the trash: <name>") | deleted and expires (Unix ms), the original path, the path of the copy in the trash (`…/Android/.Trash/…`, under `data/media/<user>/` in a full extraction), title, display name, size, MIME type, the app it was deleted from, the user, the extra JSON |
 //! | `myfiles.db` or `FileInfo.db`, `recent_files` | one `files` per recent file ("Recent file in My Files: <name>") | recent and modified (Unix ms), name, path (`_data` or `path`), size, extension, source, description, file id, app, whether downloaded, hidden, trashed |
+//! | `OperationHistory.db`, `operation_history` | one `files` per copy, move, delete … ("My Files operation <type>, <date>") | operation type, the item path as stored and, where it is the older releases' obfuscated path (it starts with `7`, the swapped `/`), that path decoded in the query with ALEAPP's swap table, items, folders, page, result, storage capacity note, id; when (`mDate`: date text, or Unix s or ms by magnitude) |
+//! | `OperationHistory.db`, `operation_history_data` (newer releases) | one `files` per item of an operation ("My Files <type>: <source path>") | source and destination paths and file ids, the operation's id, type, page and result; when (the operation's `mDate`) |
 //!
 //! Columns are taken by name (absent ones NULL); a table without its path column is noted. A
 //! file in the trash was deleted by the user in that app and can be restored until it expires;
-//! a recent file was opened or handled through My Files. Identities: none.
+//! a recent file was opened or handled through My Files; an operation was run in My Files by
+//! the device's user. Newer releases write the item path `#G$…` (not decoded; the items' paths
+//! are then in `operation_history_data`). Identities: none.
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
-use crate::drafts::{Draft, record_draft, unix_millis};
+use crate::drafts::{Draft, RowPhenomena, date_text, record_draft, unix_by_magnitude, unix_millis};
 use crate::identity::{artefact_name, pages_on, required_columns};
 use crate::outputs::raw;
 
@@ -29,6 +35,11 @@ pub fn is_trash(l: &Located) -> bool {
 pub fn is_myfiles(l: &Located) -> bool {
     matches!(l.name(), "myfiles.db" | "FileInfo.db")
         && l.path.contains("/com.sec.android.app.myfiles/")
+}
+
+/// Whether `l` is My Files' operation history.
+pub fn is_operations(l: &Located) -> bool {
+    l.name() == "OperationHistory.db" && l.path.contains("/com.sec.android.app.myfiles/")
 }
 
 /// The last part of a path.
@@ -205,4 +216,161 @@ pub fn myfiles(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         record_draft(ctx, d)?;
     }
     Ok(())
+}
+
+/// The characters older My Files releases exchange in `mItemPath` (ALEAPP's
+/// `smyfilesOpHistory` table, established by testing on Android 10 to 12; an exchange, so the
+/// same swaps decode): each character of the first string becomes the one at its place in the
+/// second; a character in neither stays as it is (ALEAPP writes `?` for those).
+const SWAPPED_FROM: &str = "abefhijklmnopqrstuvwyz012345679(*)+,.-/:]^&%\"!ABEFHIJKLMNOPQRSTUVWYZ";
+/// What each character of [`SWAPPED_FROM`] becomes.
+const SWAPPED_TO: &str = "bafeprqstvuwhjiklnmozy(*)+,.-/:012345679^]%&!\"BAFEPRQSTVUWHJIKLNMOZY";
+
+/// `mDate` as stored: Unix seconds or milliseconds (by magnitude) when it is a number, else a
+/// date-time text.
+fn operation_date(value: Option<&str>) -> Option<masf_graph::TimeEncoding> {
+    match value.map(str::trim) {
+        Some(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+            unix_by_magnitude(Some(v))
+        }
+        _ => date_text(value),
+    }
+}
+
+/// My Files' `OperationHistory.db`: each operation, and (newer releases) each item of one.
+pub fn operations(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
+    let Some(schema) = crate::identity::schema_on(ctx, &l.tree, &l.path)? else {
+        return Ok(());
+    };
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(tables) = crate::calls::Tables::of(
+        ctx,
+        &name,
+        "My Files' OperationHistory.db",
+        &schema,
+        &["operation_history", "operation_history_data"],
+    )?
+    else {
+        return Ok(());
+    };
+    let history = tables.need("operation_history", &["mOperationType"])?;
+    if let Some(c) = history {
+        let col = |x: &str| column_or_null(c, "h.", x, x);
+        // the obfuscated path decoded a character at a time (a recursive query: SQLite has no
+        // translate), only where it starts with the swapped `/`
+        let (with, decoded) = if c.contains("mItemPath") {
+            let ch = "substr(o.mItemPath, s.i, 1)";
+            (
+                format!(
+                    "WITH RECURSIVE swapped(rid, i, acc) AS (SELECT rowid, 1, '' FROM operation_history WHERE mItemPath LIKE '7%' \
+                     UNION ALL SELECT s.rid, s.i + 1, s.acc || CASE WHEN instr('{from}', {ch}) > 0 THEN substr('{to}', instr('{from}', {ch}), 1) ELSE {ch} END \
+                     FROM swapped s JOIN operation_history o ON o.rowid = s.rid WHERE s.i <= length(o.mItemPath)) ",
+                    from = SWAPPED_FROM,
+                    to = SWAPPED_TO,
+                ),
+                "(SELECT acc FROM swapped WHERE swapped.rid = h.rowid AND swapped.i = length(h.mItemPath) + 1) AS decoded_path".to_string(),
+            )
+        } else {
+            (String::new(), "NULL AS decoded_path".to_string())
+        };
+        let sql = format!(
+            "{with}SELECT h.rowid AS rid, {}, {}, {decoded}, {}, {}, {}, {}, {}, {}, {} FROM operation_history h ORDER BY h.rowid",
+            col("_id"),
+            col("mItemPath"),
+            col("mOperationType"),
+            col("mDate"),
+            col("mItemCount"),
+            col("mFolderCount"),
+            col("mPageType"),
+            col("mOperationResult"),
+            col("mMemoryFullCapacity"),
+        );
+        super::record_query(
+            ctx,
+            l,
+            &sql,
+            &RowPhenomena {
+                table: "operation_history",
+                category: "files",
+                what: "a file operation (copy, move, delete …) the device's user ran in Samsung's My Files (mItemPath as stored; decoded_path that path with ALEAPP's swap table undone, where it is the older releases' obfuscated form; the date as stored, its time zone unverified)",
+                title: &|t, row| {
+                    format!(
+                        "My Files operation {}, {}",
+                        t.get(row, "mOperationType").unwrap_or("?"),
+                        t.get(row, "mDate").unwrap_or("?")
+                    )
+                },
+                fields: &[
+                    ("mOperationType", FactType::Text, "operation"),
+                    ("decoded_path", FactType::Path, "item path (decoded)"),
+                    ("mItemPath", FactType::Text, "item path as stored"),
+                    ("mItemCount", FactType::Count, "items"),
+                    ("mFolderCount", FactType::Count, "folders"),
+                    ("mPageType", FactType::Text, "page"),
+                    ("mOperationResult", FactType::Text, "result"),
+                    ("mMemoryFullCapacity", FactType::Text, "storage capacity"),
+                    ("_id", FactType::Identifier, "operation id"),
+                ],
+                times: &[("mDate", "File operation in My Files", operation_date)],
+            },
+            &mut |_, _, _| Ok(()),
+        )?;
+    }
+    let Some(d) = tables.need("operation_history_data", &["src_path"])? else {
+        return Ok(());
+    };
+    // the operation each item belongs to, when both tables carry the link
+    let joined = match history {
+        Some(h) if h.contains("_id") && d.contains("operation_id") => Some(h),
+        _ => None,
+    };
+    let op = |x: &str| match joined {
+        Some(h) => column_or_null(h, "h.", x, x),
+        None => format!("NULL AS {x}"),
+    };
+    let sql = format!(
+        "SELECT d.rowid AS rid, d.src_path AS src_path, {}, {}, {}, {}, {}, {}, {}, {} FROM operation_history_data d{} ORDER BY d.rowid",
+        column_or_null(d, "d.", "src_file_id", "src_file_id"),
+        column_or_null(d, "d.", "dst_path", "dst_path"),
+        column_or_null(d, "d.", "dst_file_id", "dst_file_id"),
+        column_or_null(d, "d.", "operation_id", "operation_id"),
+        op("mOperationType"),
+        op("mDate"),
+        op("mPageType"),
+        op("mOperationResult"),
+        if joined.is_some() {
+            " LEFT JOIN operation_history h ON h._id = d.operation_id"
+        } else {
+            ""
+        },
+    );
+    super::record_query(
+        ctx,
+        l,
+        &sql,
+        &RowPhenomena {
+            table: "operation_history_data",
+            category: "files",
+            what: "an item of a file operation the device's user ran in Samsung's My Files (its source and, for a copy or move, destination; the operation's type and date as stored)",
+            title: &|t, row| {
+                format!(
+                    "My Files {}: {}",
+                    t.get(row, "mOperationType").unwrap_or("operation"),
+                    t.get(row, "src_path").unwrap_or("?")
+                )
+            },
+            fields: &[
+                ("src_path", FactType::Path, "source"),
+                ("dst_path", FactType::Path, "destination"),
+                ("src_file_id", FactType::Identifier, "source file id"),
+                ("dst_file_id", FactType::Identifier, "destination file id"),
+                ("operation_id", FactType::Identifier, "operation id"),
+                ("mOperationType", FactType::Text, "operation"),
+                ("mPageType", FactType::Text, "page"),
+                ("mOperationResult", FactType::Text, "result"),
+            ],
+            times: &[("mDate", "File operation in My Files", operation_date)],
+        },
+        &mut |_, _, _| Ok(()),
+    )
 }

@@ -150,6 +150,7 @@ mod runtastic;
 mod runtimeperms;
 mod ryanair;
 mod safariprefs;
+mod samsung;
 mod samsungfiles;
 mod samsungnotes;
 mod screens;
