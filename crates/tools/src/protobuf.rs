@@ -9,6 +9,10 @@
 //! [`MAX_INFLATED`]. A cell that is a zlib stream, whole or after one leading byte (Gmail's
 //! `bigTopDataDB` keeps each message so: a format byte, then zlib), is inflated when the
 //! stream is complete and what it holds parses completely as a message.
+//!
+//! `read_protobuf` also reads the checksummed files Google's apps write (Google Maps'
+//! `files/*.cs`: an 8-byte big-endian Adler-32 of the message, then the message), verifying the
+//! checksum, and on request prints fixed64 values as the doubles they encode.
 
 use std::io::Read;
 
@@ -80,12 +84,13 @@ impl crate::Tool for ReadProtobuf {
         "read_protobuf"
     }
     fn description(&self) -> &str {
-        "Decode a file of the evidence (up to 16 MiB) that is one Protocol Buffers message (Android Jetpack DataStore files, apps' settings; gzip-compressed ones inflated first), without its schema, as `protoc --decode_raw` reads it, printed as indented JSON after a `# protobuf <path>: <size> bytes` line: an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 — unless they start with a newline, return or tab and parse completely as a message —, else as a nested message when they parse as one, else \"x'hex'\"). A file that does not parse completely as a message is an error."
+        "Decode a file of the evidence (up to 16 MiB) that is one Protocol Buffers message (Android Jetpack DataStore files, apps' settings; gzip-compressed ones inflated first), without its schema, as `protoc --decode_raw` reads it, printed as indented JSON after a `# protobuf <path>: <size> bytes` line: an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 — unless they start with a newline, return or tab and parse completely as a message —, else as a nested message when they parse as one, else \"x'hex'\"). A file whose first 8 bytes are the big-endian Adler-32 checksum of the rest (Google apps' checksummed `.cs` files: Google Maps' recent history and saved directions) is that message after them: the checksum is verified and named in the first line, a mismatch is an error. `doubles` prints each fixed64 value also as the double it encodes (`{\"fixed64\": n, \"double\": d}`: coordinates and times kept as doubles). A file that does not parse completely as a message is an error."
     }
     fn args_schema(&self) -> Value {
         serde_json::json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
-            "path": {"type": "string", "description": "Absolute path of the file."}
+            "path": {"type": "string", "description": "Absolute path of the file."},
+            "doubles": {"type": "boolean", "description": "Print each fixed64 value as {\"fixed64\": <integer>, \"double\": <the double it encodes>} (default false: the integer alone)."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> crate::Applicability {
@@ -103,19 +108,88 @@ impl crate::Tool for ReadProtobuf {
                 "{path}: a gzip stream that is damaged or inflates past {MAX_INFLATED} bytes"
             ))
         })?;
-        let m = message(&inflated, 0).ok_or_else(|| {
-            crate::ToolError::Other(format!(
-                "{path}: not a Protocol Buffers message (its {} bytes do not parse completely as fields)",
-                inflated.len()
-            ))
-        })?;
+        let doubles = crate::args::opt_bool(a, "doubles")?.unwrap_or(false);
+        let decode = |b: &[u8]| message_as(b, 0, doubles);
+        let not_message = |what: String| {
+            crate::ToolError::Other(format!("{path}: not a Protocol Buffers message ({what})"))
+        };
+        let (m, framing) = match decode(&inflated) {
+            Some(m) => (m, None),
+            None => match checksummed(&inflated) {
+                Some(Checksummed::Verified { sum, body }) => {
+                    let m = decode(body).ok_or_else(|| {
+                        not_message(format!(
+                            "its first 8 bytes are the Adler-32 checksum {sum:08x} of the {} bytes after them, which do not parse completely as fields",
+                            body.len()
+                        ))
+                    })?;
+                    (m, Some((sum, body.len())))
+                }
+                Some(Checksummed::Mismatch { stored, computed }) => {
+                    return Err(not_message(format!(
+                        "nor a checksummed one: its first 8 bytes hold {stored:08x} where the Adler-32 checksum of the {} bytes after them is {computed:08x} (a damaged or cut checksummed file, or another format)",
+                        inflated.len() - 8
+                    )));
+                }
+                None => {
+                    return Err(not_message(format!(
+                        "its {} bytes do not parse completely as fields",
+                        inflated.len()
+                    )));
+                }
+            },
+        };
         let body = serde_json::to_string_pretty(&m)
             .map_err(|e| crate::ToolError::Other(format!("{path}: {e}")))?;
+        let head = match framing {
+            Some((sum, n)) => format!(
+                "# protobuf {path}: {size} bytes: the Adler-32 checksum {sum:08x} (verified) then a message of {n} bytes"
+            ),
+            None => format!("# protobuf {path}: {size} bytes"),
+        };
+        let mut structured = serde_json::json!({"path": path, "size": size});
+        if let Some((sum, n)) = framing {
+            structured["adler32"] = serde_json::json!(format!("{sum:08x}"));
+            structured["message_offset"] = serde_json::json!(8);
+            structured["message_size"] = serde_json::json!(n);
+        }
         Ok(crate::ToolOutput {
-            text: format!("# protobuf {path}: {size} bytes\n{body}\n"),
-            structured: Some(serde_json::json!({"path": path, "size": size})),
+            text: format!("{head}\n{body}\n"),
+            structured: Some(structured),
         })
     }
+}
+
+/// A file framed as Google apps write their checksummed `.cs` files (Google Maps'
+/// `ProtoFileHelper`: `ByteBuffer.putLong(Adler32)` of the message, then the message): the first
+/// 8 bytes a big-endian 64-bit Adler-32 (its upper 4 bytes zero), the message after them.
+enum Checksummed<'a> {
+    /// The checksum matches the bytes after it.
+    Verified { sum: u32, body: &'a [u8] },
+    /// The checksum does not match: a damaged or cut copy, or another format.
+    Mismatch { stored: u32, computed: u32 },
+}
+
+/// The framing of [`Checksummed`] when `b` has it (at least 9 bytes, the first 4 zero); `None`
+/// for anything else. A file starting with a zero byte is never a message (field 0), so a
+/// message is never read as framed.
+fn checksummed(b: &[u8]) -> Option<Checksummed<'_>> {
+    if b.len() <= 8 || b[..4] != [0, 0, 0, 0] {
+        return None;
+    }
+    let stored = u32::from_be_bytes(b[4..8].try_into().ok()?);
+    let body = &b[8..];
+    let computed = adler32(body);
+    Some(if stored == computed {
+        Checksummed::Verified { sum: stored, body }
+    } else {
+        Checksummed::Mismatch { stored, computed }
+    })
+}
+
+/// Adler-32 (RFC 1950) of `b`, as `java.util.zip.Adler32` and zlib compute it.
+fn adler32(b: &[u8]) -> u32 {
+    adler2::adler32_slice(b)
 }
 
 fn varint(b: &[u8], pos: &mut usize) -> Option<u64> {
@@ -269,5 +343,17 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         std::io::Write::write_all(&mut gz, &msg).unwrap();
         assert_eq!(cell(&gz.finish().unwrap()), cell(&msg));
+    }
+
+    #[test]
+    fn adler32_and_checksummed_framing() {
+        // RFC 1950's Adler-32 of "Wikipedia" is 0x11e60398; of nothing, 1
+        assert_eq!(adler32(b"Wikipedia"), 0x11e6_0398);
+        assert_eq!(adler32(b""), 1);
+        // past 5552 bytes (the sums reduced per chunk): as zlib computes it for 100 000 0xff
+        assert_eq!(adler32(&[0xff; 100_000]), 0x149a_302c);
+        // a message is never framed (its first byte is no zero); 8 bytes or fewer are not
+        assert!(checksummed(&[0x08, 0x96, 0x01]).is_none());
+        assert!(checksummed(&[0u8; 8]).is_none());
     }
 }

@@ -123,6 +123,7 @@
 //! | AllTrails `com.alltrails.alltrails/databases/alltrails` ([`alltrails`]) | one per user (user name, names, remote id, e-mail, the recorded place, pro, counts, connections, referral link), per map and line (name, user, type, activity, privacy, distance, elevations, speed, moving and total time; created, started, ended), per track (points, segments, first and last position and time), per map or trail photo (local path, title, description, map, the place's coordinates and names; created), per list | `owner`: the account's e-mail, `alltrails:<remote id>`, user name, name (the only user, or the one the recorded maps belong to); `alltrails:<remote id>` per other user |
 //! | Zepp Life (Mi Fit) `com.xiaomi.hm.health/databases/origin_db`, `origin_db_<n>` ([`zepplife`]) | one per day (UTC) of `HEART_RATE` samples (samples, readings, lowest, average and highest; first and last sample) | — |
 //! | Withings Health Mate `com.withings.wiscale2/databases/Withings-WiScale`, `room-healthmate` ([`withings`]) | one per user (ids, names, e-mail, gender, birth, created), per device (Bluetooth address, firmware, the position recorded for it, battery, type, model, name; associated, last used), per measurement group (its measures as `type=value`; taken), per day of activity (steps, distance, calories, heart rate, SpO2), per tracked activity (category, device, data, the GPS points recorded during it with the first and last position), per day of GPS points (count, first and last position and time), per leaderboard entry; never the device's `klSecret` | `owner`: the one user with an e-mail (e-mail, `withings:<id>`, name); `withings:<id>` per other user and leaderboard entry; `bluetooth:<address>` per device |
+//! | Google Maps `files/new_recent_history_cache_search`, `…_navigated`, `new_recent_history_cache`, `saved_directions.data` (`.cs`, or the older layout without it) ([`mapscaches`], `read_protobuf` with `doubles`) | one per recent search, per navigation started (text, further texts, coordinates in degrees, URL, time), the last trip (its waypoints in order: name or text, coordinates, address lines; two times) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -216,6 +217,7 @@ mod lifecycle;
 mod line;
 mod linkedin;
 mod maps;
+mod mapscaches;
 mod mastodon;
 mod meetme;
 mod mega;
@@ -526,6 +528,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("new_recent_history_cache*", "locations"),
+    ("saved_directions.data*", "locations"),
     ("OperationHistory.db", "files"),
     ("history_log_database", "files"),
     ("permission_db", "apps"),
@@ -1684,6 +1688,16 @@ impl Plugin for AndroidPlugin {
                 "the Withings account holder (e-mail, id, name: the owner's) and the people measured under the account, the scales and watches paired (by Bluetooth address, with where they were set up), weighings and blood-pressure readings, each day's activity, tracked workouts with their GPS start and end, GPS points per day, and the leaderboard's people (never the devices' keys)",
             ),
             e(
+                "Google Maps recent searches and navigations",
+                &["/com.google.android.apps.maps/files/new_recent_history_cache"],
+                "what the user searched for in Google Maps and the places they started navigating to: the text, the place's coordinates, its Maps URL, when",
+            ),
+            e(
+                "Google Maps last trip",
+                &["/com.google.android.apps.maps/files/saved_directions.data"],
+                "the last directions asked for in Google Maps: origin, stops and destination with their names, addresses and coordinates, and two times",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2029,6 +2043,12 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.sec.android.app.myfiles/")
                 .then_some("files");
+        }
+        if name.starts_with("new_recent_history_cache") || name.starts_with("saved_directions.data")
+        {
+            return (path.contains("/com.google.android.apps.maps/files/")
+                && !name.ends_with(".adler32"))
+            .then_some("locations");
         }
         if name == "data.db" {
             return path
@@ -2866,6 +2886,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 withings::triage(ctx, l)
             })?;
         }
+        for l in of("new_recent_history_cache*")
+            .into_iter()
+            .chain(of("saved_directions.data*"))
+            .filter(|l| mapscaches::is_cache(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                mapscaches::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3625,6 +3654,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if n.starts_with("new_recent_history_cache")
+                        || n.starts_with("saved_directions.data") =>
+                    {
+                        mapscaches::is_cache(l)
+                    }
                     "history_log_database"
                     | "permission_db"
                     | "ContextLog.db"

@@ -110,6 +110,7 @@ mod lockdown;
 mod lockdownlog;
 mod mailprotect;
 mod maps;
+mod mapscaches;
 mod mapssync;
 mod mastodon_android;
 mod media;

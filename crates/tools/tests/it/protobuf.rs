@@ -139,3 +139,75 @@ fn zlib_cells_inflate_whole_or_after_one_leading_byte() {
         assert!(cut.starts_with("x'"), "{cut}");
     }
 }
+
+#[test]
+fn checksummed_cs_files_are_read_after_their_adler32_and_doubles_print() {
+    // Google Maps' caches as tests/fixtures/mapscaches/mapscaches.py writes them (Google's
+    // protobuf runtime; the 8-byte big-endian Adler-32 by Python's struct and zlib, as the app's
+    // ProtoFileHelper writes it): a `.cs` file, the older layout's message file, a cut `.cs`
+    let tmp = tempfile::tempdir().unwrap();
+    let python = masf_testkit::corpus::py_oracle("python3", "protobuf");
+    let st = Command::new(python)
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../tests/fixtures/mapscaches/mapscaches.py"),
+        )
+        .arg(tmp.path())
+        .arg(tmp.path().join("oracle.json"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let ctx = SourceCtx::open("s", tmp.path()).unwrap();
+    let cs = "/a/data/data/com.google.android.apps.maps/files/new_recent_history_cache_search.cs";
+    let size = std::fs::metadata(tmp.path().join(&cs[1..])).unwrap().len();
+
+    // doubles: each fixed64 with the double it encodes; the checksum named and verified
+    let out = run(&ctx, "read_protobuf", json!({"path": cs, "doubles": true}));
+    let (head, body) = out.text.split_once('\n').unwrap();
+    assert!(
+        head.starts_with(&format!(
+            "# protobuf {cs}: {size} bytes: the Adler-32 checksum "
+        )) && head.ends_with(&format!("(verified) then a message of {} bytes", size - 8)),
+        "{head}"
+    );
+    let m: Value = serde_json::from_str(body).unwrap();
+    let first = &m["1"][0];
+    assert_eq!(first["2"][0], 1_717_398_000_123_456u64);
+    assert_eq!(first["4"][0]["1"][0], "Café Savoy");
+    assert_eq!(first["4"][0]["5"][0]["3"][0]["double"], 50.080162);
+    assert_eq!(first["4"][0]["5"][0]["4"][0]["double"], 14.407418);
+    assert_eq!(
+        first["4"][0]["5"][0]["3"][0]["fixed64"],
+        50.080162f64.to_bits()
+    );
+    assert_eq!(out.structured.as_ref().unwrap()["message_offset"], 8);
+    // without doubles: the integer alone, as before
+    let plain = run(&ctx, "read_protobuf", json!({"path": cs}));
+    let m: Value = serde_json::from_str(plain.text.split_once('\n').unwrap().1).unwrap();
+    assert_eq!(m["1"][0]["4"][0]["5"][0]["3"][0], 50.080162f64.to_bits());
+
+    // the older layout (the message alone, its checksum in a `.adler32` beside it): a message
+    let v1 = "/b/data/data/com.google.android.apps.maps/files/saved_directions.data";
+    let out = run(&ctx, "read_protobuf", json!({"path": v1, "doubles": true}));
+    let (head, body) = out.text.split_once('\n').unwrap();
+    assert!(head.ends_with(" bytes"), "{head}");
+    let m: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        m["2"][0]["1"][0]["1"][0]["1"][1]["1"][0]["1"][0]["1"][0],
+        "Toronto Pearson International Airport"
+    );
+
+    // a cut `.cs`: its checksum fails, an error naming both sums
+    let cut =
+        "/b/data/user/10/com.google.android.apps.maps/files/new_recent_history_cache_navigated.cs";
+    let e = Catalog::standard()
+        .get("read_protobuf")
+        .unwrap()
+        .run(&ctx, &json!({"path": cut}))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("not a Protocol Buffers message") && e.contains("Adler-32 checksum"),
+        "{e}"
+    );
+}
