@@ -133,6 +133,10 @@
 //! | Google Photos `Library/Application Support/store/photos-<account>.db` (+ `photos-shared.db`) | [`googlephotos`] | one per library item (file name, camera, taken and created, position unpacked from `latitudeLongitudeE7`, dimensions, size, duration, keys, the device asset), per device item of `LocalAssets`, per album, shared album (title, share link, recipients, times), shared-album item (album, contributor's actor key), recent search | none (accounts are opaque actor keys) |
 //! | Google Drive (DriveKit) `Documents/drivekit/users/<account id>/cello/cello.db` (or `gdx-cello/`) | [`crate::googledrive`] (shared with Android) | the account (folder, id, e-mail, name, image, root folder: the `properties` message); one per file or folder (title, id, folder path, MIME type, size, owned, starred, trashed, hidden, offline status; created, modified, modified by me, viewed by me, shared with me, trashed) | `owner`: the folder's and the message's Google account id, e-mail, name |
 //! | Potato Chat `AppGroup/<id>/Documents/tgdata.db` (Telegram's legacy store) | [`potatochat`] | one per user (names, address-book name, phone, user name, contact, last seen), per message (chat, sender, recipient, direction, text or document name, time); channel messages counted in a note | `potato:<uid>` per user (names, user name, phone); `owner`: the sender of outgoing messages |
+//! | geod `Library/Caches/com.apple.geod/PDPlaceCache.db` | [`geodplaces`] | one per place lookup Apple Maps or a MapKit app made (request key, place hash, last used, expiry; every text of the cached `GEOPDPlace`: names, address, phone, web address, time zone; the lookup kept when its place is gone; positions not read) | none |
+//! | geod `Library/Caches/com.apple.geod/AP.db`, `…/MapTiles.sqlitedb` | [`geodapps`] | one per app's use of Apple's map services (app, count type, created; `mkcount`, older `dailycounts`); one per second at which cached map tiles were last used (count, tilesets, kinds, bytes; three layouts; tile areas and labels not read) | none |
+//! | Apple Wallet `Library/Caches/com.apple.Passbook/Cache.db` | [`walletcards`] | one per cached `CARDS` response holding a card number (its last four digits, length, type heuristic, possible expiry, cached time; the number matched in the query and never recorded) | none |
+//! | Google Maps `Library/Application Support/CachedRoutes/<ms>.plist` | [`gmaproutes`] | one per cached route (its distinct points with their other values, the file name as Unix milliseconds) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -188,7 +192,10 @@ pub mod duckduckgo;
 pub mod emlx;
 pub mod favicons;
 pub mod findmy;
+pub mod geodapps;
+pub mod geodplaces;
 pub mod gmail;
+pub mod gmaproutes;
 pub mod googlephotos;
 pub mod googlevoice;
 pub mod groupme;
@@ -266,6 +273,7 @@ pub mod vipps;
 pub mod voicemail;
 pub mod voicememos;
 pub mod voicetrigger;
+pub mod walletcards;
 pub mod weather;
 pub mod webclips;
 pub mod wechat;
@@ -549,6 +557,14 @@ impl Plugin for Ios {
         ctx.artefact("Vipps Vipps.sqlite", || vipps::triage(&run))?;
         ctx.artefact("TWINT Twint.sqlite", || twint::triage(&run))?;
         ctx.artefact("Wickr wickrLocal.sqlite", || wickr::triage(&run))?;
+        ctx.artefact("Apple Maps place cache PDPlaceCache.db", || {
+            geodplaces::triage(&run)
+        })?;
+        ctx.artefact("geod AP.db and MapTiles.sqlitedb", || {
+            geodapps::triage(&run)
+        })?;
+        ctx.artefact("Apple Wallet cached cards", || walletcards::triage(&run))?;
+        ctx.artefact("Google Maps cached routes", || gmaproutes::triage(&run))?;
         ctx.artefact("Airbnb messaging_core.sqlite3", || airbnb::triage(&run))?;
         ctx.artefact("Google Photos photos-*.db", || googlephotos::triage(&run))?;
         ctx.artefact("Google Drive cello.db", || google_drive(&run))?;
@@ -1864,6 +1880,31 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             "Wickr conversations and messages as metadata (who, in which conversation, when; bodies encrypted) and the users' hashes",
         ),
         entry(
+            "Apple Maps place cache PDPlaceCache.db",
+            &["/PDPlaceCache.db\""],
+            "the places Apple Maps and apps showing a map looked up (names, addresses, phone numbers, web addresses) with when each lookup was last used",
+        ),
+        entry(
+            "geod app use AP.db",
+            &["/com.apple.geod/AP.db\""],
+            "which apps used Apple's map services, and when",
+        ),
+        entry(
+            "Apple Maps tile cache MapTiles.sqlitedb",
+            &["/MapTiles.sqlitedb\""],
+            "when a map was on screen: the seconds at which cached map tiles were last used, how many, of which kinds",
+        ),
+        entry(
+            "Apple Wallet cached cards",
+            &["/com.apple.Passbook/Cache.db\""],
+            "payment cards in Wallet's cached responses, by their last four digits, type and expiry, with when they were cached",
+        ),
+        entry(
+            "Google Maps cached routes",
+            &["/Application Support/CachedRoutes/"],
+            "routes Google Maps computed: their points (latitude, longitude, names where kept) and the time each file is named after",
+        ),
+        entry(
             "Airbnb messaging_core.sqlite3",
             &["/Application Support/user_"],
             "the user's Airbnb messages with hosts, guests and Airbnb (text, translation, who, which thread, when) and the Airbnb users they name, the account's own by the store's file name",
@@ -1928,6 +1969,12 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        "PDPlaceCache.db" | "MapTiles.sqlitedb" => "locations",
+        "AP.db" if path.contains("/com.apple.geod/") => "app_usage",
+        "Cache.db" if path.contains("/com.apple.Passbook/") => "accounts",
+        b if b.ends_with(".plist") && path.contains("/Application Support/CachedRoutes/") => {
+            "locations"
+        }
         b if b.starts_with("user_")
             && b.ends_with("_messaging_core.sqlite3")
             && path.contains("/Library/Application Support/") =>
@@ -2140,6 +2187,10 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "PDPlaceCache.db",
+    "AP.db",
+    "MapTiles.sqlitedb",
+    "?????????????.plist",
     "user_*_messaging_core.sqlite3",
     "photos-*.db",
     "cello.db",

@@ -89,6 +89,7 @@ mod ios_usage;
 mod iosapps;
 mod iosapps2;
 mod iosfavtrans;
+mod iosgeo;
 mod iosmisc;
 mod itunesmeta;
 mod k9mail;
