@@ -124,6 +124,11 @@
 //! | Zepp Life (Mi Fit) `com.xiaomi.hm.health/databases/origin_db`, `origin_db_<n>` ([`zepplife`]) | one per day (UTC) of `HEART_RATE` samples (samples, readings, lowest, average and highest; first and last sample) | — |
 //! | Withings Health Mate `com.withings.wiscale2/databases/Withings-WiScale`, `room-healthmate` ([`withings`]) | one per user (ids, names, e-mail, gender, birth, created), per device (Bluetooth address, firmware, the position recorded for it, battery, type, model, name; associated, last used), per measurement group (its measures as `type=value`; taken), per day of activity (steps, distance, calories, heart rate, SpO2), per tracked activity (category, device, data, the GPS points recorded during it with the first and last position), per day of GPS points (count, first and last position and time), per leaderboard entry; never the device's `klSecret` | `owner`: the one user with an e-mail (e-mail, `withings:<id>`, name); `withings:<id>` per other user and leaderboard entry; `bluetooth:<address>` per device |
 //! | Google Maps `files/new_recent_history_cache_search`, `…_navigated`, `new_recent_history_cache`, `saved_directions.data` (`.cs`, or the older layout without it) ([`mapscaches`], `read_protobuf` with `doubles`) | one per recent search, per navigation started (text, further texts, coordinates in degrees, URL, time), the last trip (its waypoints in order: name or text, coordinates, address lines; two times) | — |
+//! | Weibo `com.sina.weibo/databases/feed_database`, `ArticleDb.db`, `sina_weibo` ([`weibo`]) | one per post cached for the timeline (text, author's screen name and id, location, verified, posted from, likes, comments, reposts, image ids, topics, post id and short id, the account it is filed under, created — `Wed May 21 11:00:20 +0800 2025` turned into ISO 8601 in the query), per long post (full text, topics, page title and URLs as stored, paid, account), per post image (post and picture ids, URLs per size, local path), per account the rows are filed under | `owner`: `weibo:<uid>` of the rows; `weibo:<user id>` per post author with the screen name |
+//! | Xiaohongshu (RED) `com.xingin.xhs/databases/PlayHistoryRecordDB`, `msgDB`, `localRelationDB` ([`xiaohongshu`]) | one per play-history entry (note id, title, description, the author's display name and id, the account it is filed under, recorded), per account the history is filed under; the encrypted messages and relations noted | `owner`: `xiaohongshu:<user id>` of the rows; `xiaohongshu:<author id>` per note author with the display name |
+//! | Likee `video.like/databases/like_pub.db`, `databases/message_u*.db`, `files/*/*location.kv` ([`likee`]) | one per user searched (name, Likee ID, user id), per message (text, the row's user id, when), per location file with a line holding `address` (its printable runs as written: the binary key-value format has no tool, read as text like ALEAPP) | `likee:<uid>` per user searched with name and Likee ID |
+//! | RandoChat `com.random.chat.app/databases/ramdochatV2.db` ([`randochat`]) | the account (nickname, sex, age, language, device id, the ages and sex searched for), one per stranger chatted with (id, nickname, age, sex, favourite, blocked, picture URL), per message (text, direction by `minha`, media file, conversation and message ids, the stranger; sent or received) | `owner`: the account's nickname; `randochat:<id>` per stranger with the nickname; wallet claims by direction |
+//! | Samsung's Gallery store `com.samsung.cmh/databases/cmh.db` ([`cmh`]) | one per image, and per other file with a label or recognised text (path, title, album, type, latitude and longitude, the address and location URI the Gallery resolved, private; scene labels, QR and barcode content, recognised text and recogniser version; taken, added, modified, text recognised), per user tag (tag, linked file, recorded) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -178,6 +183,7 @@ mod cast;
 mod chatgpt;
 mod chesscom;
 mod claude;
+mod cmh;
 mod databases;
 mod deepseek;
 mod dhl;
@@ -214,6 +220,7 @@ mod knuddels;
 mod life360;
 mod life360drives;
 mod lifecycle;
+mod likee;
 mod line;
 mod linkedin;
 mod maps;
@@ -240,6 +247,7 @@ mod polyline;
 mod prefsaccount;
 mod primevideo;
 mod protonvpn;
+mod randochat;
 mod recents;
 mod reddit;
 mod roblox;
@@ -284,10 +292,12 @@ mod vibermsg;
 mod vinted;
 mod weatherclock;
 mod wechat;
+mod weibo;
 mod wellbeing;
 mod whatsapp;
 mod wire;
 mod withings;
+mod xiaohongshu;
 mod yahoomail;
 mod zangi;
 mod zapya;
@@ -528,6 +538,17 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("cmh.db", "media"),
+    ("ramdochatV2.db", "messages"),
+    ("like_pub.db", "social"),
+    ("message_u*.db", "messages"),
+    ("*location.kv", "locations"),
+    ("PlayHistoryRecordDB", "media"),
+    ("msgDB", "messages"),
+    ("localRelationDB", "contacts"),
+    ("feed_database", "social"),
+    ("ArticleDb.db", "social"),
+    ("sina_weibo", "social"),
     ("new_recent_history_cache*", "locations"),
     ("saved_directions.data*", "locations"),
     ("OperationHistory.db", "files"),
@@ -1698,6 +1719,43 @@ impl Plugin for AndroidPlugin {
                 "the last directions asked for in Google Maps: origin, stops and destination with their names, addresses and coordinates, and two times",
             ),
             e(
+                "Weibo feed_database, ArticleDb.db and sina_weibo",
+                &[
+                    "/com.sina.weibo/databases/feed_database\"",
+                    "/com.sina.weibo/databases/ArticleDb.db\"",
+                    "/com.sina.weibo/databases/sina_weibo\"",
+                ],
+                "the Weibo account signed in (the owner's uid), the posts cached for its timeline with their authors, text, counts, topics and times, the long posts' full text and the images the posts reference",
+            ),
+            e(
+                "Xiaohongshu (RED) PlayHistoryRecordDB, msgDB and localRelationDB",
+                &[
+                    "/com.xingin.xhs/databases/PlayHistoryRecordDB\"",
+                    "/com.xingin.xhs/databases/msgDB\"",
+                    "/com.xingin.xhs/databases/localRelationDB\"",
+                ],
+                "the notes in Xiaohongshu's play history (title, description, author, when) and the account it is filed under (the owner's); whether its messages and contact relations are encrypted",
+            ),
+            e(
+                "Likee like_pub.db, message stores and location files",
+                &[
+                    "/video.like/databases/like_pub.db\"",
+                    "/video.like/databases/message_u",
+                    "location.kv\"",
+                ],
+                "the Likee users searched for (names, Likee IDs, user ids), the messages of its chat store, and the address text its location files hold",
+            ),
+            e(
+                "RandoChat ramdochatV2.db",
+                &["/com.random.chat.app/databases/ramdochatV2.db\""],
+                "the RandoChat account (the owner's nickname, age, sex and whom it searches for), the strangers it chatted with (nicknames, ages, blocked) and every message with them, sent or received",
+            ),
+            e(
+                "Samsung CMH cmh.db",
+                &["/com.samsung.cmh/databases/cmh.db\""],
+                "the Samsung Gallery's images with where they were taken and the address it resolved, what the phone's image analysis recorded against each (scene labels, text read in the image, QR and barcode content) and the tags the user added",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2049,6 +2107,36 @@ impl Plugin for AndroidPlugin {
             return (path.contains("/com.google.android.apps.maps/files/")
                 && !name.ends_with(".adler32"))
             .then_some("locations");
+        }
+        if matches!(name, "feed_database" | "ArticleDb.db" | "sina_weibo") {
+            return path
+                .contains("/com.sina.weibo/databases/")
+                .then_some("social");
+        }
+        if matches!(name, "PlayHistoryRecordDB" | "msgDB" | "localRelationDB") {
+            if !path.contains("/com.xingin.xhs/databases/") {
+                return None;
+            }
+            return Some(match name {
+                "PlayHistoryRecordDB" => "media",
+                "msgDB" => "messages",
+                _ => "contacts",
+            });
+        }
+        if likee::is_name(name) {
+            return likee::is_store_path(path).then_some(if name.ends_with("location.kv") {
+                "locations"
+            } else if name == "like_pub.db" {
+                "social"
+            } else {
+                "messages"
+            });
+        }
+        if name == "ramdochatV2.db" {
+            return path.contains("/com.random.chat.app/").then_some("messages");
+        }
+        if name == "cmh.db" {
+            return path.contains("/com.samsung.cmh/").then_some("media");
         }
         if name == "data.db" {
             return path
@@ -2895,6 +2983,43 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 mapscaches::triage(ctx, l)
             })?;
         }
+        for l in of("feed_database")
+            .into_iter()
+            .chain(of("ArticleDb.db"))
+            .chain(of("sina_weibo"))
+            .filter(|l| weibo::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || weibo::triage(ctx, l))?;
+        }
+        for l in of("PlayHistoryRecordDB")
+            .into_iter()
+            .chain(of("msgDB"))
+            .chain(of("localRelationDB"))
+            .filter(|l| xiaohongshu::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                xiaohongshu::triage(ctx, l)
+            })?;
+        }
+        for l in of("like_pub.db")
+            .into_iter()
+            .chain(of("message_u*.db"))
+            .chain(of("*location.kv"))
+            .filter(|l| likee::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || likee::triage(ctx, l))?;
+        }
+        for l in of("ramdochatV2.db")
+            .into_iter()
+            .filter(|l| randochat::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                randochat::triage(ctx, l)
+            })?;
+        }
+        for l in of("cmh.db").into_iter().filter(|l| cmh::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || cmh::triage(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3654,6 +3779,11 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "cmh.db" => cmh::is_store(l),
+                    "ramdochatV2.db" => randochat::is_store(l),
+                    n if likee::is_name(n) => likee::is_store(l),
+                    "PlayHistoryRecordDB" | "msgDB" | "localRelationDB" => xiaohongshu::is_store(l),
+                    "feed_database" | "ArticleDb.db" | "sina_weibo" => weibo::is_store(l),
                     n if n.starts_with("new_recent_history_cache")
                         || n.starts_with("saved_directions.data") =>
                     {
