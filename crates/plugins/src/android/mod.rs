@@ -129,6 +129,12 @@
 //! | Likee `video.like/databases/like_pub.db`, `databases/message_u*.db`, `files/*/*location.kv` ([`likee`]) | one per user searched (name, Likee ID, user id), per message (text, the row's user id, when), per location file with a line holding `address` (its printable runs as written: the binary key-value format has no tool, read as text like ALEAPP) | `likee:<uid>` per user searched with name and Likee ID |
 //! | RandoChat `com.random.chat.app/databases/ramdochatV2.db` ([`randochat`]) | the account (nickname, sex, age, language, device id, the ages and sex searched for), one per stranger chatted with (id, nickname, age, sex, favourite, blocked, picture URL), per message (text, direction by `minha`, media file, conversation and message ids, the stranger; sent or received) | `owner`: the account's nickname; `randochat:<id>` per stranger with the nickname; wallet claims by direction |
 //! | Samsung's Gallery store `com.samsung.cmh/databases/cmh.db` ([`cmh`]) | one per image, and per other file with a label or recognised text (path, title, album, type, latitude and longitude, the address and location URI the Gallery resolved, private; scene labels, QR and barcode content, recognised text and recogniser version; taken, added, modified, text recognised), per user tag (tag, linked file, recorded) | — |
+//! | Hik-Connect `com.connect.enduser/databases/database.hik` ([`hikvision`]) | one per CCTV recorder or camera (device id, name, serial number, port, channel and IP-channel counts, DDNS address and port; whether a login is stored, never its values), per channel (number, name, enabled, the device's name and serial number) | `hikvision-device:<serial>`: each device by its serial number |
+//! | Dahua DMSS `com.mm.android.DMSS/databases/devicechannel.db` ([`dmss`]) | one per CCTV recorder or camera (device id, name, channel count, serial number, IP address and port as stored — encrypted by recent releases; whether a login is stored, never its values), per channel (number, name, favourite, the device's name and serial number) | `dmss-device:<serial>`: each device by its serial number |
+//! | PikPak `com.pikcloud.pikpak/databases/pikpak_files_*.db`, `pikpak_downloads.db`, `greendao.db` ([`pikpak`]) | one per cloud file or folder (name, kind, ids, size, MIME type, hash, trashed, user id, URL, thumbnail; created, modified, deleted, updated locally), per download (title, source link or magnet, local file, description, MIME type, bytes, status; created, modified), per video played (duration, played to, furthest point; last played) | `owner`: `pikpak:<user id>` when the drive's files name one |
+//! | Proton Drive `me.proton.android.drive/databases/db-drive` ([`protondrive`]) | the account (user id, e-mail, names, space, created) and its addresses; one per file, folder or album (ids, type, state, MIME type, size, shared, public-link accesses, signer; the name said to be a PGP message, never decrypted; created, modified, trashed, link expiry, photo taken), per share (ids, types, flags, creator; created), per membership (inviter, invitee, permissions; created); never a key or passphrase | `owner`: `proton:<user id>`, e-mails, display name; `handle:<address>`: who invited the account to a share |
+//! | Podcast Addict `com.bambuna.podcastaddict/databases/podcastAddict.db` ([`podcastaddict`]) | one per podcast (name, author, feed, home page, category, language, subscribed, episodes in the feed and kept; whether a feed login is stored, never its values; last played), per episode played, started or downloaded (podcast, page and download URLs, duration, size, playing and seen status, position to resume, favourite, season and episode; published, played, downloaded) | — |
+//! | Garmin Connect `com.garmin.android.apps.connectmobile` `shared_prefs/gcm_user_preferences*.xml`, `databases/cache-database`, `gcm_cache.db`, `sync_cache*`, `notification-database` ([`garmin`]) | the account (user name or e-mail, user id, GUID, place, body, VO2 max, primary tracker), one per activity (first store's details and summary JSON, newer store's JSON: name, type, start, distance, duration, start and end position, heart rate, calories, owner; cached), route (points, first and last position from the encoded polyline in the query), day's totals, sleep, weigh-in, pulse-ox reading, cached answer (URL, length), device (unit id, product, Bluetooth name and address, software, last connected), device's sync day (audit lines, versions, first and last), activity weather (position, station, conditions), forwarded notification (app, title, text, number, status, times); JSON caches counted | `owner`: the preferences' e-mail or user name and `garmin:<user id>`; `garmin:<id>` per activity owner with names; `fit-device:<unit id>` per device with its Bluetooth address (one with the watch of a FIT file) |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -189,6 +195,7 @@ mod deepseek;
 mod dhl;
 mod dialer;
 mod disneyplus;
+mod dmss;
 mod dropbox;
 mod duckduckgo;
 mod duo;
@@ -199,11 +206,13 @@ mod fenix;
 mod files;
 mod fit;
 mod fitbit;
+mod garmin;
 mod gmail;
 mod gms;
 mod googlesearch;
 mod googletasks;
 mod groupme;
+mod hikvision;
 mod hinge;
 mod hosts;
 mod hotspot;
@@ -241,11 +250,14 @@ mod odlh;
 mod outlook;
 mod packagesxml;
 mod partitions;
+mod pikpak;
 mod pinterest;
 mod playstore;
+mod podcastaddict;
 mod polyline;
 mod prefsaccount;
 mod primevideo;
+mod protondrive;
 mod protonvpn;
 mod randochat;
 mod recents;
@@ -538,6 +550,18 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("gcm_user_preferences*.xml", "accounts"),
+    ("cache-database", "health"),
+    ("gcm_cache.db", "health"),
+    ("sync_cache*", "device"),
+    ("notification-database", "notifications"),
+    ("podcastAddict.db", "media"),
+    ("db-drive", "files"),
+    ("pikpak_files_*.db", "files"),
+    ("pikpak_downloads.db", "files"),
+    ("greendao.db", "media"),
+    ("devicechannel.db", "device"),
+    ("database.hik", "device"),
     ("cmh.db", "media"),
     ("ramdochatV2.db", "messages"),
     ("like_pub.db", "social"),
@@ -1756,6 +1780,43 @@ impl Plugin for AndroidPlugin {
                 "the Samsung Gallery's images with where they were taken and the address it resolved, what the phone's image analysis recorded against each (scene labels, text read in the image, QR and barcode content) and the tags the user added",
             ),
             e(
+                "Hik-Connect database.hik",
+                &["/com.connect.enduser/databases/database.hik\""],
+                "the Hikvision CCTV recorders and cameras the Hik-Connect app reaches (name, serial number, port, DDNS address) and their channels; a stored login is said, never copied",
+            ),
+            e(
+                "Dahua DMSS devicechannel.db",
+                &["/com.mm.android.DMSS/databases/devicechannel.db\""],
+                "the Dahua CCTV recorders and cameras the DMSS app reaches (name, serial number, address and port as stored) and their channels; a stored login is said, never copied",
+            ),
+            e(
+                "PikPak pikpak_files, pikpak_downloads.db and greendao.db",
+                &[
+                    "/com.pikcloud.pikpak/databases/pikpak_files_",
+                    "/com.pikcloud.pikpak/databases/pikpak_downloads.db\"",
+                    "/com.pikcloud.pikpak/databases/greendao.db\"",
+                ],
+                "the files and folders of the PikPak cloud drive (the account the owner's), what the app downloaded and from where (web links, magnet links) and the videos it played",
+            ),
+            e(
+                "Proton Drive db-drive",
+                &["/me.proton.android.drive/databases/db-drive\""],
+                "the Proton account signed in to Proton Drive (the owner's), its files, folders and albums as last listed (names encrypted, said not decrypted), its shares and who invited it to them; never a key or passphrase",
+            ),
+            e(
+                "Podcast Addict podcastAddict.db",
+                &["/com.bambuna.podcastaddict/databases/podcastAddict.db\""],
+                "the podcasts Podcast Addict follows and the episodes it played, started or downloaded (when, how far); a private feed's login is said, never copied",
+            ),
+            e(
+                "Garmin Connect stores and preferences",
+                &[
+                    "/com.garmin.android.apps.connectmobile/databases/",
+                    "/com.garmin.android.apps.connectmobile/shared_prefs/gcm_user_preferences",
+                ],
+                "the Garmin Connect account (the owner's e-mail or user name and user id), the watches and sensors paired with the phone (unit ids — the serial numbers of their FIT files —, Bluetooth addresses, when last connected and synced), every activity cached (where it started and ended, when, how far, whose), routes, daily totals, sleep, weight, SpO2, and the phone's notifications passed on to the watch",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2137,6 +2198,37 @@ impl Plugin for AndroidPlugin {
         }
         if name == "cmh.db" {
             return path.contains("/com.samsung.cmh/").then_some("media");
+        }
+        if name == "database.hik" {
+            return path.contains("/com.connect.enduser/").then_some("device");
+        }
+        if name == "devicechannel.db" {
+            return path.contains("/com.mm.android.DMSS/").then_some("device");
+        }
+        if (name.starts_with("pikpak_files_") && name.ends_with(".db"))
+            || matches!(name, "pikpak_downloads.db" | "greendao.db")
+        {
+            if !path.contains("/com.pikcloud.pikpak/databases/") {
+                return None;
+            }
+            return Some(if name == "greendao.db" {
+                "media"
+            } else {
+                "files"
+            });
+        }
+        if name == "db-drive" {
+            return path
+                .contains("/me.proton.android.drive/")
+                .then_some("files");
+        }
+        if name == "podcastAddict.db" {
+            return path
+                .contains("/com.bambuna.podcastaddict/")
+                .then_some("media");
+        }
+        if garmin::is_garmin_name(name) {
+            return garmin::category(path);
         }
         if name == "data.db" {
             return path
@@ -3020,6 +3112,50 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("cmh.db").into_iter().filter(|l| cmh::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || cmh::triage(ctx, l))?;
         }
+        for l in of("database.hik")
+            .into_iter()
+            .filter(|l| hikvision::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                hikvision::triage(ctx, l)
+            })?;
+        }
+        for l in of("devicechannel.db")
+            .into_iter()
+            .filter(|l| dmss::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || dmss::triage(ctx, l))?;
+        }
+        for l in of("pikpak_files_*.db")
+            .into_iter()
+            .chain(of("pikpak_downloads.db"))
+            .chain(of("greendao.db"))
+            .filter(|l| pikpak::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || pikpak::triage(ctx, l))?;
+        }
+        for l in of("db-drive")
+            .into_iter()
+            .filter(|l| protondrive::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                protondrive::triage(ctx, l)
+            })?;
+        }
+        for l in of("podcastAddict.db")
+            .into_iter()
+            .filter(|l| podcastaddict::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                podcastaddict::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| garmin::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || garmin::prefs(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| garmin::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || garmin::triage(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3779,6 +3915,13 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if garmin::is_garmin_name(n) => garmin::is_file(l),
+                    "podcastAddict.db" => podcastaddict::is_store(l),
+                    "db-drive" => protondrive::is_store(l),
+                    n if n.starts_with("pikpak_files_") => pikpak::is_store(l),
+                    "pikpak_downloads.db" | "greendao.db" => pikpak::is_store(l),
+                    "devicechannel.db" => dmss::is_store(l),
+                    "database.hik" => hikvision::is_store(l),
                     "cmh.db" => cmh::is_store(l),
                     "ramdochatV2.db" => randochat::is_store(l),
                     n if likee::is_name(n) => likee::is_store(l),
