@@ -137,6 +137,11 @@
 //! | geod `Library/Caches/com.apple.geod/AP.db`, `…/MapTiles.sqlitedb` | [`geodapps`] | one per app's use of Apple's map services (app, count type, created; `mkcount`, older `dailycounts`); one per second at which cached map tiles were last used (count, tilesets, kinds, bytes; three layouts; tile areas and labels not read) | none |
 //! | Apple Wallet `Library/Caches/com.apple.Passbook/Cache.db` | [`walletcards`] | one per cached `CARDS` response holding a card number (its last four digits, length, type heuristic, possible expiry, cached time; the number matched in the query and never recorded) | none |
 //! | Google Maps `Library/Application Support/CachedRoutes/<ms>.plist` | [`gmaproutes`] | one per cached route (its distinct points with their other values, the file name as Unix milliseconds) | none |
+//! | `Library/Logs/AppConduit/AppConduit.log.<n>` | [`appconduit`] | one per paired Apple Watch connection and disconnection (local time as written, the watch's IDS device id and pairing id, product type and OS build — a disconnection's from its pairing id's first connection —, the line) | none (the watch's ids are UUIDs no identifier type holds: facts) |
+//! | Oura `Library/Preferences/com.ouraring.oura.plist` with the account suite (`<UUID>.plist` holding `deviceUid`) and `com.segment.storage.<key>.plist` beside it | [`oura`] | the account (e-mails, account UID, device UID, Segment ids, app activity times); one per ring (Bluetooth id, model, colour, design, size, firmware, battery and low-battery records, firmware update, last seen); the ring's last known location | `owner`: each e-mail, `oura:<accountUid>` (ring ids and Segment ids are facts) |
+//! | SBB Mobile `Documents/ch.sbb.coredata.searchhistory.sqlite`, `ch.sbb.coredata.logs.sqlite` | [`sbb`] | one per timetable search (from, to, their types, the result's coordinates, when); one per EasyRide journey (check-in and check-out paired by time as iLEAPP, or one left alone) | none |
+//! | MeteoSwiss `Library/Application Support/databases/favorites_prediction_db.sqlite` (+ `Documents/localdata.sqlite`) | [`swissmeteo`] | one per forecast looked at (postal code, the place's name, altitude and centre from the app's postal-code list, LV03/LV95 turned into degrees in the query; the position stored with it; when), per app opening (where the phone was, when) | none |
+//! | Home Depot `Library/Preferences/com.thehomedepot.homedepot.plist`, the app group's `group.com.thehomedepot.homedepot.plist` and `userInfo.txt` | [`homedepot`] | per source, the account (user id, logon e-mail, names, phone, ZIP, customer account, local and preferred store ids) and its local store (name, address, position, phone); the last known location (archived `CLLocation`); one per saved search (term, when, still listed) | `owner`: logon e-mail, phone, `homedepot:<userId>` |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -159,6 +164,7 @@ pub mod addressbook;
 pub mod adid;
 pub mod airbnb;
 pub mod airdrop;
+pub mod appconduit;
 pub mod appleaccount;
 pub mod applewallet;
 pub mod apps;
@@ -202,6 +208,7 @@ pub mod groupme;
 pub mod groupmedb;
 pub mod health;
 pub mod healthsamples;
+pub mod homedepot;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
@@ -225,6 +232,7 @@ pub mod messageretention;
 pub mod mewe;
 pub mod notes;
 pub mod notifications;
+pub mod oura;
 pub mod paybyphone;
 pub mod photos;
 pub mod pinger;
@@ -242,6 +250,7 @@ pub mod safari;
 pub mod safarihistory;
 pub mod safarisearches;
 pub mod safaritabs;
+pub mod sbb;
 pub mod screentime;
 pub mod session;
 pub mod sharedalbums;
@@ -254,6 +263,7 @@ pub mod smsdrafts;
 pub mod snapshots;
 pub mod speedtest;
 pub mod splitwise;
+pub mod swissmeteo;
 pub mod tcc;
 pub mod teams;
 pub mod telegram;
@@ -569,6 +579,15 @@ impl Plugin for Ios {
         ctx.artefact("Google Photos photos-*.db", || googlephotos::triage(&run))?;
         ctx.artefact("Google Drive cello.db", || google_drive(&run))?;
         ctx.artefact("Potato Chat tgdata.db", || potatochat::triage(&run))?;
+        ctx.artefact("AppConduit log", || appconduit::triage(&run))?;
+        ctx.artefact("Oura preferences", || oura::triage(&run))?;
+        ctx.artefact("SBB Mobile searches and EasyRide log", || sbb::triage(&run))?;
+        ctx.artefact("MeteoSwiss favorites_prediction_db.sqlite", || {
+            swissmeteo::triage(&run)
+        })?;
+        ctx.artefact("Home Depot preferences and userInfo.txt", || {
+            homedepot::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1924,6 +1943,37 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Documents/tgdata.db\""],
             "Potato Chat's users (names, phone numbers, user names) and messages (who, to whom, the text or a document's name, when), the user's own account",
         ),
+        entry(
+            "AppConduit log",
+            &["/Logs/AppConduit/AppConduit.log."],
+            "when a paired Apple Watch came within reach of the iPhone and left it, with the watch's IDS device id, pairing id, model identifier and OS build",
+        ),
+        entry(
+            "Oura preferences",
+            &["/com.ouraring.oura.plist\""],
+            "the Oura account signed in (e-mail, account UID), the rings paired (Bluetooth ids, model, size, firmware, battery) and where the phone last heard the ring",
+        ),
+        entry(
+            "SBB Mobile searches and EasyRide log",
+            &[
+                "/ch.sbb.coredata.searchhistory.sqlite\"",
+                "/ch.sbb.coredata.logs.sqlite\"",
+            ],
+            "the train and public-transport connections the user looked up in SBB Mobile (from, to, when) and the journeys EasyRide ticketed (check-in and check-out times)",
+        ),
+        entry(
+            "MeteoSwiss favorites_prediction_db.sqlite",
+            &["/favorites_prediction_db.sqlite\""],
+            "the places whose MeteoSwiss forecast the user looked at (postal code, place, when) and where the phone was each time the app was opened",
+        ),
+        entry(
+            "Home Depot preferences and userInfo.txt",
+            &[
+                "/com.thehomedepot.homedepot.plist\"",
+                "/group.com.thehomedepot.homedepot.plist\"",
+            ],
+            "the Home Depot account (e-mail, name, phone, ZIP code) and its local store, the phone's last location the app took, the searches the user saved",
+        ),
     ]
 }
 
@@ -1969,6 +2019,11 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        _ if appconduit::is_log(path) => "device",
+        "com.ouraring.oura.plist" => "accounts",
+        "ch.sbb.coredata.searchhistory.sqlite" | "ch.sbb.coredata.logs.sqlite" => "locations",
+        "favorites_prediction_db.sqlite" => "locations",
+        "com.thehomedepot.homedepot.plist" | "group.com.thehomedepot.homedepot.plist" => "accounts",
         "PDPlaceCache.db" | "MapTiles.sqlitedb" => "locations",
         "AP.db" if path.contains("/com.apple.geod/") => "app_usage",
         "Cache.db" if path.contains("/com.apple.Passbook/") => "accounts",
@@ -2187,6 +2242,16 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "AppConduit.log.*",
+    "com.ouraring.oura.plist",
+    "com.segment.storage.*.plist",
+    "ch.sbb.coredata.searchhistory.sqlite",
+    "ch.sbb.coredata.logs.sqlite",
+    "favorites_prediction_db.sqlite",
+    "localdata.sqlite",
+    "com.thehomedepot.homedepot.plist",
+    "group.com.thehomedepot.homedepot.plist",
+    "userInfo.txt",
     "PDPlaceCache.db",
     "AP.db",
     "MapTiles.sqlitedb",

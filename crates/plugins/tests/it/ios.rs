@@ -1171,6 +1171,11 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Google Photos photos-*.db", false),
             ("Google Drive cello.db", false),
             ("Potato Chat tgdata.db", false),
+            ("AppConduit log", false),
+            ("Oura preferences", false),
+            ("SBB Mobile searches and EasyRide log", false),
+            ("MeteoSwiss favorites_prediction_db.sqlite", false),
+            ("Home Depot preferences and userInfo.txt", false),
         ]
     );
     for (path, cat) in [

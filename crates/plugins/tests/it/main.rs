@@ -92,6 +92,7 @@ mod ios_tabs;
 mod ios_usage;
 mod iosapps;
 mod iosapps2;
+mod iosapps3;
 mod iosfavtrans;
 mod iosgeo;
 mod iosmisc;
