@@ -135,6 +135,13 @@
 //! | Proton Drive `me.proton.android.drive/databases/db-drive` ([`protondrive`]) | the account (user id, e-mail, names, space, created) and its addresses; one per file, folder or album (ids, type, state, MIME type, size, shared, public-link accesses, signer; the name said to be a PGP message, never decrypted; created, modified, trashed, link expiry, photo taken), per share (ids, types, flags, creator; created), per membership (inviter, invitee, permissions; created); never a key or passphrase | `owner`: `proton:<user id>`, e-mails, display name; `handle:<address>`: who invited the account to a share |
 //! | Podcast Addict `com.bambuna.podcastaddict/databases/podcastAddict.db` ([`podcastaddict`]) | one per podcast (name, author, feed, home page, category, language, subscribed, episodes in the feed and kept; whether a feed login is stored, never its values; last played), per episode played, started or downloaded (podcast, page and download URLs, duration, size, playing and seen status, position to resume, favourite, season and episode; published, played, downloaded) | — |
 //! | Garmin Connect `com.garmin.android.apps.connectmobile` `shared_prefs/gcm_user_preferences*.xml`, `databases/cache-database`, `gcm_cache.db`, `sync_cache*`, `notification-database` ([`garmin`]) | the account (user name or e-mail, user id, GUID, place, body, VO2 max, primary tracker), one per activity (first store's details and summary JSON, newer store's JSON: name, type, start, distance, duration, start and end position, heart rate, calories, owner; cached), route (points, first and last position from the encoded polyline in the query), day's totals, sleep, weigh-in, pulse-ox reading, cached answer (URL, length), device (unit id, product, Bluetooth name and address, software, last connected), device's sync day (audit lines, versions, first and last), activity weather (position, station, conditions), forwarded notification (app, title, text, number, status, times); JSON caches counted | `owner`: the preferences' e-mail or user name and `garmin:<user id>`; `garmin:<id>` per activity owner with names; `fit-device:<unit id>` per device with its Bluetooth address (one with the watch of a FIT file) |
+//! | Device Health Services `com.google.android.apps.turbo/databases/bluetooth.db`, `shared_prefs/app_usage_stats.xml` ([`devicehealth`]) | one per Bluetooth device that connected (address, identifier, index), per battery reading of one (address, identifier, battery level, volume level, time zone, when), per app launch (package, when) | `bluetooth:<address>` per device |
+//! | Play services' semantic location raw signals `com.google.android.gms/app_semanticlocation_rawsignal_db/` ([`semloc`], LevelDB via `leveldb_records`, found by its `CURRENT`, values decoded as Protocol Buffers) | one per location fix (latitude and longitude as decoded, degrees × 10⁷, accuracy as stored, the record's file and sequence, key deleted since or not, when) | — |
+//! | Samsung Gallery `com.sec.android.gallery3d/databases/local.db` ([`samsunggallery`]) | one per item in the Gallery's trash (original path and name, the copy in the trash, id, expiry period, MIME type, size, coordinates as stored, the restore data; deleted, taken, cloud time), per deletion the app logged (operation, the line as stored with its encoded paths; when, local text) | — |
+//! | Play Store `com.android.vending/databases/frosting.db` ([`frosting`]) | one per package the Play Store recorded (package, APK path, last updated) | — |
+//! | Play services `com.google.android.gms/databases/gass.db` ([`gass`]) | one per `app_info` row (package, version code, SHA-256 digest) | — |
+//! | Samsung's `system/PkgPredictions.db` ([`pkgpredictions`]) | one per app launch sample (package, version, activity, the three packages launched before, orientation, Wi-Fi, Bluetooth, hour, day of week, prediction and its time as stored, user, when launched) | — |
+//! | Apple Tracker Detect `com.apple.trackerdetect/shared_prefs/com.apple.trackerdetect_preferences.xml` ([`trackerdetect`]) | one per tracker found in a scan (Bluetooth address, each `device_<address>_<what>` preference and its value: milliseconds since boot, not times); one for the app's settings | — (a tracker's address rotates) |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -192,6 +199,7 @@ mod claude;
 mod cmh;
 mod databases;
 mod deepseek;
+mod devicehealth;
 mod dhl;
 mod dialer;
 mod disneyplus;
@@ -206,7 +214,9 @@ mod fenix;
 mod files;
 mod fit;
 mod fitbit;
+mod frosting;
 mod garmin;
+mod gass;
 mod gmail;
 mod gms;
 mod googlesearch;
@@ -252,6 +262,7 @@ mod packagesxml;
 mod partitions;
 mod pikpak;
 mod pinterest;
+mod pkgpredictions;
 mod playstore;
 mod podcastaddict;
 mod polyline;
@@ -269,7 +280,9 @@ mod runtimeperms;
 mod ryanair;
 mod samsung;
 mod samsungfiles;
+mod samsunggallery;
 mod samsungnotes;
+mod semloc;
 mod session;
 mod settings;
 mod setupwizard;
@@ -292,6 +305,7 @@ mod tiktok;
 mod tinder;
 mod todoist;
 mod torrent;
+mod trackerdetect;
 mod trackers;
 mod transfers;
 mod truecaller;
@@ -550,6 +564,14 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("com.apple.trackerdetect_preferences.xml", "device"),
+    ("PkgPredictions.db", "app_usage"),
+    ("gass.db", "apps"),
+    ("frosting.db", "apps"),
+    ("local.db", "files"),
+    ("CURRENT", "locations"),
+    ("bluetooth.db", "bluetooth"),
+    ("app_usage_stats.xml", "app_usage"),
     ("gcm_user_preferences*.xml", "accounts"),
     ("cache-database", "health"),
     ("gcm_cache.db", "health"),
@@ -1817,6 +1839,46 @@ impl Plugin for AndroidPlugin {
                 "the Garmin Connect account (the owner's e-mail or user name and user id), the watches and sensors paired with the phone (unit ids — the serial numbers of their FIT files —, Bluetooth addresses, when last connected and synced), every activity cached (where it started and ended, when, how far, whose), routes, daily totals, sleep, weight, SpO2, and the phone's notifications passed on to the watch",
             ),
             e(
+                "Device Health bluetooth.db and app_usage_stats.xml",
+                &[
+                    "/com.google.android.apps.turbo/databases/bluetooth.db\"",
+                    "/com.google.android.apps.turbo/shared_prefs/app_usage_stats.xml\"",
+                ],
+                "the Bluetooth devices that connected to the phone (headsets, cars, watches: by address) with their battery and volume over time, and when each app was launched",
+            ),
+            e(
+                "Play services semantic location raw signals",
+                &["/com.google.android.gms/app_semanticlocation_rawsignal_db/CURRENT\""],
+                "the phone's own location fixes Google Play services kept for its on-device Timeline (latitude, longitude, accuracy, when), whether or not the user opened a Timeline",
+            ),
+            e(
+                "Samsung Gallery local.db",
+                &["/com.sec.android.gallery3d/databases/local.db\""],
+                "the pictures and videos the user deleted to Samsung Gallery's trash (original path, the copy kept, type, size, where taken, when taken and deleted) and the deletions, restores and emptying of the trash the app logged",
+            ),
+            e(
+                "Play Store frosting.db",
+                &["/com.android.vending/databases/frosting.db\""],
+                "the apps whose install or update the Play Store handled, with their APK path and when the record was last updated (removed apps too)",
+            ),
+            e(
+                "Google Play services: app records (gass.db)",
+                &["/com.google.android.gms/databases/gass.db\""],
+                "the apps Play services recorded on the phone, each with its version code and the SHA-256 digest of its package (removed apps too)",
+            ),
+            e(
+                "Samsung package predictions PkgPredictions.db",
+                &["/PkgPredictions.db\""],
+                "the app launches Samsung's app prediction sampled: which app was opened and when, the three opened before it, the phone's orientation, Wi-Fi and Bluetooth then",
+            ),
+            e(
+                "Apple Tracker Detect preferences",
+                &[
+                    "/com.apple.trackerdetect/shared_prefs/com.apple.trackerdetect_preferences.xml\"",
+                ],
+                "the Find My trackers (AirTags and the like) Apple's Tracker Detect found near the phone when its user scanned, by Bluetooth address, and the app's settings",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2229,6 +2291,40 @@ impl Plugin for AndroidPlugin {
         }
         if garmin::is_garmin_name(name) {
             return garmin::category(path);
+        }
+        if matches!(name, "bluetooth.db" | "app_usage_stats.xml") {
+            if !path.contains("/com.google.android.apps.turbo/") {
+                return None;
+            }
+            return Some(if name == "bluetooth.db" {
+                "bluetooth"
+            } else {
+                "app_usage"
+            });
+        }
+        if name == "CURRENT" {
+            return (path.contains("/com.google.android.gms/")
+                && path.ends_with("/app_semanticlocation_rawsignal_db/CURRENT"))
+            .then_some("locations");
+        }
+        if name == "local.db" {
+            return path
+                .contains("/com.sec.android.gallery3d/")
+                .then_some("files");
+        }
+        if name == "frosting.db" {
+            return path.contains("/com.android.vending/").then_some("apps");
+        }
+        if name == "gass.db" {
+            return path.contains("/com.google.android.gms/").then_some("apps");
+        }
+        if name == "PkgPredictions.db" {
+            return Some("app_usage");
+        }
+        if name == "com.apple.trackerdetect_preferences.xml" {
+            return path
+                .contains("/com.apple.trackerdetect/")
+                .then_some("device");
         }
         if name == "data.db" {
             return path
@@ -3156,6 +3252,60 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| garmin::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || garmin::triage(ctx, l))?;
         }
+        for l in of("bluetooth.db")
+            .into_iter()
+            .filter(|l| devicehealth::is_bluetooth(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                devicehealth::bluetooth(ctx, l)
+            })?;
+        }
+        for l in of("app_usage_stats.xml")
+            .into_iter()
+            .filter(|l| devicehealth::is_app_usage(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                devicehealth::app_usage(ctx, l)
+            })?;
+        }
+        for l in of("CURRENT").into_iter().filter(|l| semloc::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || semloc::triage(ctx, l))?;
+        }
+        for l in of("local.db")
+            .into_iter()
+            .filter(|l| samsunggallery::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsunggallery::triage(ctx, l)
+            })?;
+        }
+        for l in of("frosting.db")
+            .into_iter()
+            .filter(|l| frosting::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                frosting::triage(ctx, l)
+            })?;
+        }
+        for l in of("gass.db").into_iter().filter(|l| gass::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || gass::triage(ctx, l))?;
+        }
+        for l in of("PkgPredictions.db")
+            .into_iter()
+            .filter(|l| pkgpredictions::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                pkgpredictions::triage(ctx, l)
+            })?;
+        }
+        for l in of("com.apple.trackerdetect_preferences.xml")
+            .into_iter()
+            .filter(|l| trackerdetect::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                trackerdetect::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -3915,6 +4065,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "com.apple.trackerdetect_preferences.xml" => trackerdetect::is_store(l),
+                    "PkgPredictions.db" => pkgpredictions::is_store(l),
+                    "gass.db" => gass::is_store(l),
+                    "frosting.db" => frosting::is_store(l),
+                    "local.db" => samsunggallery::is_store(l),
+                    "CURRENT" => semloc::is_store(l),
+                    "bluetooth.db" => devicehealth::is_bluetooth(l),
+                    "app_usage_stats.xml" => devicehealth::is_app_usage(l),
                     n if garmin::is_garmin_name(n) => garmin::is_file(l),
                     "podcastAddict.db" => podcastaddict::is_store(l),
                     "db-drive" => protondrive::is_store(l),
