@@ -142,6 +142,13 @@
 //! | Play services `com.google.android.gms/databases/gass.db` ([`gass`]) | one per `app_info` row (package, version code, SHA-256 digest) | — |
 //! | Samsung's `system/PkgPredictions.db` ([`pkgpredictions`]) | one per app launch sample (package, version, activity, the three packages launched before, orientation, Wi-Fi, Bluetooth, hour, day of week, prediction and its time as stored, user, when launched) | — |
 //! | Apple Tracker Detect `com.apple.trackerdetect/shared_prefs/com.apple.trackerdetect_preferences.xml` ([`trackerdetect`]) | one per tracker found in a scan (Bluetooth address, each `device_<address>_<what>` preference and its value: milliseconds since boot, not times); one for the app's settings | — (a tracker's address rotates) |
+//! | Amazon Shopping `com.amazon.mShop.android.shopping/databases/map_data_storage.db` ([`amazonshopping`]) | one per account signed in (directed id, display name, full and first name, device name and e-mail, country of residence, marketplace, sync flags; record written); never its tokens or cookies | `owner`: `amazon:<directed id>`, the display and full name where plain text (the only account); `amazon:<directed id>` per account when there are several |
+//! | Citymapper `com.citymapper.app.release/databases/citymapper.db`, `shared_prefs/preferences.xml`, `Session.xml`, `superProperties.xml`, `no_backup_preferences.xml` ([`citymapper`]) | one per location-history place (name, address, latitude, longitude, role: home, work; dated), per saved commute (type, region, home and work coordinates; created), per preferences file holding the keys read (device id, IP address as stored, last location, versions, sessions, region; last used, terms accepted) | — (home and work are places: facts) |
+//! | OruxMaps `oruxmaps/tracklogs/oruxmapstracks.db` (shared storage or the app's external files) ([`oruxmaps`]) | one per track (name, description, folder, city, country, type, difficulty, server user, stored position; segments, distance, moving time, highest and lowest altitude; points, first and last position; started, first and last point's time), per waypoint (name, description, latitude, longitude, altitude, type, its track, folder, city, country, notes, URL; created) | — |
+//! | Slopes `com.consumedbycode.slopes/databases/slopes.db` ([`slopes`]) | one per ski day (location, runs and lifts by type, distance, top speed, altitudes, the area covered; first start, last end), per resort kept (name, locality, region, country, coordinates, website, numbers, altitudes, runs) | — |
+//! | REMA 1000 `dk.rema1000.app/databases/receipts.db` ([`rema1000`]) | one per receipt (display id, store number, the store's street and town from the search text, postcode, total as shown and in øre, discount, VAT, payment source, card type, masked card number, payment id, chargeback, search text; paid) | — |
+//! | SBB Mobile `ch.sbb.mobile.…/databases/SbbMobile.db` ([`sbb`]) | one per connection searched (departure, destination, their types, the result's coordinates; when), per place searched (title, favourite, type, coordinates; when), per SwissPass travel card (name, type, contract id and state, validity), per ticket bought (traveller, ticket type, from, to, payment method, refund state; valid from and until) | — (the traveller's name is a fact) |
+//! | MeteoSwiss `ch.admin.meteoswiss/databases/favorites_prediction_db.sqlite` (+ `files/db/localdata.sqlite`) ([`swissmeteo`]) | one per forecast looked at (postal code, the position stored with it, the place's name, altitude and centre from the app's postal-code list, LV03/LV95 turned into degrees in the query; when), per app opening (where the phone was; when) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -181,6 +188,7 @@
 //! read, or for SMS, calls and media give one summary phenomenon (count, first and last time).
 
 mod alltrails;
+mod amazonshopping;
 mod appops;
 mod apps;
 mod auto;
@@ -195,6 +203,7 @@ mod cashapp;
 mod cast;
 mod chatgpt;
 mod chesscom;
+mod citymapper;
 mod claude;
 mod cmh;
 mod databases;
@@ -257,6 +266,7 @@ mod notifications;
 mod nowplaying;
 mod nqvault;
 mod odlh;
+mod oruxmaps;
 mod outlook;
 mod packagesxml;
 mod partitions;
@@ -273,6 +283,7 @@ mod protonvpn;
 mod randochat;
 mod recents;
 mod reddit;
+mod rema1000;
 mod roblox;
 mod romeo;
 mod runtastic;
@@ -282,6 +293,7 @@ mod samsung;
 mod samsungfiles;
 mod samsunggallery;
 mod samsungnotes;
+mod sbb;
 mod semloc;
 mod session;
 mod settings;
@@ -292,10 +304,12 @@ mod simplex;
 mod skout;
 mod skype;
 mod slack;
+mod slopes;
 mod smartthings;
 mod smsbackup;
 mod snapchat;
 mod speedtest;
+mod swissmeteo;
 mod system;
 mod teams;
 mod telegram;
@@ -564,6 +578,18 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("favorites_prediction_db.sqlite", "locations"),
+    ("localdata.sqlite", "locations"),
+    ("SbbMobile.db", "locations"),
+    ("receipts.db", "transactions"),
+    ("slopes.db", "locations"),
+    ("oruxmapstracks.db", "locations"),
+    ("citymapper.db", "locations"),
+    ("preferences.xml", "locations"),
+    ("Session.xml", "locations"),
+    ("superProperties.xml", "locations"),
+    ("no_backup_preferences.xml", "locations"),
+    ("map_data_storage.db", "accounts"),
     ("com.apple.trackerdetect_preferences.xml", "device"),
     ("PkgPredictions.db", "app_usage"),
     ("gass.db", "apps"),
@@ -1879,6 +1905,45 @@ impl Plugin for AndroidPlugin {
                 "the Find My trackers (AirTags and the like) Apple's Tracker Detect found near the phone when its user scanned, by Bluetooth address, and the app's settings",
             ),
             e(
+                "Amazon Shopping map_data_storage.db",
+                &["/com.amazon.mShop.android.shopping/databases/map_data_storage.db\""],
+                "the Amazon account signed in to Amazon Shopping (its id, the customer's name, country of residence and marketplace: the owner's) — never its tokens or cookies",
+            ),
+            e(
+                "Citymapper citymapper.db and preferences",
+                &[
+                    "/com.citymapper.app.release/databases/citymapper.db\"",
+                    "/com.citymapper.app.release/shared_prefs/preferences.xml\"",
+                    "/com.citymapper.app.release/shared_prefs/Session.xml\"",
+                ],
+                "the places the user looked up or saved in Citymapper (home and work among them, with their coordinates), the commutes saved between them, and the app's last position for the phone, the IP address it stored and when it was last used",
+            ),
+            e(
+                "OruxMaps oruxmapstracks.db",
+                &["/oruxmaps/tracklogs/oruxmapstracks.db\""],
+                "the tracks OruxMaps recorded or holds (where and when each began and ended, how far, its points counted) and the waypoints the user saved, with their places and times",
+            ),
+            e(
+                "Slopes slopes.db",
+                &["/com.consumedbycode.slopes/databases/slopes.db\""],
+                "the ski and snowboard days Slopes recorded (where, when the first run began and the last ended, how far and fast, the area the phone covered) and the resorts it keeps",
+            ),
+            e(
+                "REMA 1000 receipts.db",
+                &["/dk.rema1000.app/databases/receipts.db\""],
+                "the REMA 1000 purchase receipts the app kept: when, in which store (number, street, town), how much, paid how (card type, masked card number)",
+            ),
+            e(
+                "SBB Mobile SbbMobile.db",
+                &["/databases/SbbMobile.db\""],
+                "the train connections looked up in SBB Mobile (from, to, when), the places searched, the SwissPass travel cards and the tickets bought, with the traveller's name, route, payment and validity",
+            ),
+            e(
+                "MeteoSwiss favorites_prediction_db.sqlite (Android)",
+                &["/ch.admin.meteoswiss/databases/favorites_prediction_db.sqlite\""],
+                "the places whose MeteoSwiss forecasts the user looked at (postal code, place, when) and where the phone was each time the app was opened",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2325,6 +2390,27 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.apple.trackerdetect/")
                 .then_some("device");
+        }
+        if name == "map_data_storage.db" {
+            return amazonshopping::is_store_path(path).then_some("accounts");
+        }
+        if name == "citymapper.db" || citymapper::PREFS.contains(&name) {
+            return citymapper::is_path(path).then_some("locations");
+        }
+        if name == "oruxmapstracks.db" {
+            return oruxmaps::is_store_path(path).then_some("locations");
+        }
+        if name == "slopes.db" {
+            return slopes::is_store_path(path).then_some("locations");
+        }
+        if name == "receipts.db" {
+            return rema1000::is_store_path(path).then_some("transactions");
+        }
+        if name == "SbbMobile.db" {
+            return sbb::is_store_path(path).then_some("locations");
+        }
+        if matches!(name, "favorites_prediction_db.sqlite" | "localdata.sqlite") {
+            return swissmeteo::is_path(path).then_some("locations");
         }
         if name == "data.db" {
             return path
@@ -3306,6 +3392,58 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 trackerdetect::triage(ctx, l)
             })?;
         }
+        for l in of("map_data_storage.db")
+            .into_iter()
+            .filter(|l| amazonshopping::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                amazonshopping::triage(ctx, l)
+            })?;
+        }
+        for l in of("citymapper.db")
+            .into_iter()
+            .filter(|l| citymapper::is_store(l))
+            .chain(
+                citymapper::PREFS
+                    .iter()
+                    .flat_map(|&n| of(n))
+                    .filter(|l| citymapper::is_prefs(l)),
+            )
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                citymapper::triage(ctx, l)
+            })?;
+        }
+        for l in of("oruxmapstracks.db")
+            .into_iter()
+            .filter(|l| oruxmaps::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                oruxmaps::triage(ctx, l)
+            })?;
+        }
+        for l in of("slopes.db").into_iter().filter(|l| slopes::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || slopes::triage(ctx, l))?;
+        }
+        for l in of("receipts.db")
+            .into_iter()
+            .filter(|l| rema1000::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                rema1000::triage(ctx, l)
+            })?;
+        }
+        for l in of("SbbMobile.db").into_iter().filter(|l| sbb::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || sbb::triage(ctx, l))?;
+        }
+        for l in of("favorites_prediction_db.sqlite")
+            .into_iter()
+            .filter(|l| swissmeteo::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                swissmeteo::triage(ctx, l, &of("localdata.sqlite"))
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4065,6 +4203,21 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "favorites_prediction_db.sqlite" | "localdata.sqlite" => {
+                        swissmeteo::is_store(l) || swissmeteo::is_list(l)
+                    }
+                    "SbbMobile.db" => sbb::is_store(l),
+                    "receipts.db" => rema1000::is_store(l),
+                    "slopes.db" => slopes::is_store(l),
+                    "oruxmapstracks.db" => oruxmaps::is_store(l),
+                    "citymapper.db"
+                    | "preferences.xml"
+                    | "Session.xml"
+                    | "superProperties.xml"
+                    | "no_backup_preferences.xml" => {
+                        citymapper::is_store(l) || citymapper::is_prefs(l)
+                    }
+                    "map_data_storage.db" => amazonshopping::is_store(l),
                     "com.apple.trackerdetect_preferences.xml" => trackerdetect::is_store(l),
                     "PkgPredictions.db" => pkgpredictions::is_store(l),
                     "gass.db" => gass::is_store(l),

@@ -74,8 +74,9 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
 
 /// swisstopo's approximate LV03 → WGS84 formulas as SQL over `p.x` (east) and `p.y` (north):
 /// `(latitude, longitude)` in degrees, rounded to six places. An LV95 value (from 2,000,000
-/// east, 1,000,000 north) is taken back to LV03 first.
-fn wgs84() -> (String, String) {
+/// east, 1,000,000 north) is taken back to LV03 first. Shared with Android's reader of the same
+/// app.
+pub(crate) fn wgs84() -> (String, String) {
     let e = "(CASE WHEN p.x >= 2000000 THEN p.x - 2000000 ELSE p.x END)";
     let n = "(CASE WHEN p.y >= 1000000 THEN p.y - 1000000 ELSE p.y END)";
     let y = format!("(({e} - 600000) / 1000000.0)");
