@@ -24,7 +24,7 @@
 //! | `Wallet.Transaction` | one `transactions` per record | the card as Wallet names it, the pass id, the transaction's UUID, fields 3 and 5 as stored |
 //! | `MLSE.ShareSheet.ConversationUserInteraction` | one `apps` per record | the app, the conversation id and the handle it ends with, field 10 as stored, the time (field 11, Unix seconds) |
 //! | `Text.InputSession` (`public/TextInputSession` on older releases) | one `app_usage` per record | the app, the session's duration, its start (Unix seconds in the restricted stream, Cocoa in the public one, as iLEAPP reads them) |
-//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, `OSAnalytics.Hardware.Reliability` (the hardware), `Discoverability.Signals` (signal, value, payload, context id), `Siri.Remembers.AudioHistory` (app, intent class and UUID, media id, the item's id and JSON attributes: title, artist, kind; when it played, Unix seconds), `Siri.Remembers.AssistantSuggestions` (app, intent class, event id, metadata, the suggested entities and their kinds, when, Unix seconds), `Device.Networking.EdgeSelection` (the network address cut to its prefix, IP version, prefix length, interface, radio technology, country, time zone), `App.RelevantShortcuts` (app, widget kind, role, the shortcut's title, activity app and intent, watch template, the relevance window), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`, `media`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
+//! | the streams of [`SIMPLE`], read field by field: `Device.TimeZone`, `NotesContent`, `App.LocationActivity`, `App.Activity`, `Audio.Route`, `Media.Route`, `CommCenter.Call.EmergencyVoiceCall`, `Device.Metadata`, `SystemSettings.SearchTerms`, `App.Intents.Transcript`, `Clock.Alarm`, `AeroML.Insights.PhotosSearchInsights`, `ShareSheet.Feedback`, `FrontBoard.DisplayElement`, `UserActivityMetadata` and `UniversalRecents.UserActivity.Metadata` (the property list in the payload: title, activity type, web page, when, the content attributes' container), `ProactiveHarvesting.Messages` (conversation, text, sender, GUID; the conversation's handle observed), `ProactiveHarvesting.Mail` (subject, message id, headers, date), `Messages.Read`, `ScreenTime.AppUsage`, `Notification.Usage`, `Emoji.Engagement`, `Device.BootSession`, `Safari.WebPagePerformance`, `Siri.UI`, `Autonaming.Messages.MessageIds`, `OSAnalytics.Hardware.Reliability` (the hardware), `Discoverability.Signals` (signal, value, payload, context id), `Siri.Remembers.AudioHistory` (app, intent class and UUID, media id, the item's id and JSON attributes: title, artist, kind; when it played, Unix seconds), `Siri.Remembers.AssistantSuggestions` (app, intent class, event id, metadata, the suggested entities and their kinds, when, Unix seconds), `Device.Networking.EdgeSelection` (the network address cut to its prefix, IP version, prefix length, interface, radio technology, country, time zone), `App.RelevantShortcuts` (app, widget kind, role, the shortcut's title, activity app and intent, watch template, the relevance window), `AppleIntelligence.Availability` (the language evaluated, three raw state fields) and the Apple Intelligence reporting streams `AppleIntelligence.Reporting.AssetDeliveryLog.{Availability,ModelCatalog,SoftwareUpdateController,UnifiedAssetFramework}` and `AppleIntelligence.Reporting.SafetyOverrides` (the feature or client, the attribute evaluated and its value, the requesting client, asset id and category, OS build, user id and status as stored, the event's time, Unix seconds), `CameraCapture.AutoFocusROI` (the camera port in use; the capture parameters raw, field 8 a 32-bit float's bits as stored), the `Device.*` state streams (screen and keybag locked, airplane mode, low power, cellular data, orientation, ringer, battery level and temperature, plugged in, energy mode), `CarPlay.Connected`, and every other `_DKEvent.*` stream | one per record (`device`, `notes`, `locations`, `app_usage`, `calls`, `apps`, `media`) | every field iLEAPP's module reads (the time zone; a note's text and identifiers; an app's place: title, street, city, postal code, addresses, payload, UUID, source; an app's activity; a route's name, port and identifiers; an emergency number, MCC, MNC, duration; the OS build; a Settings or Photos search and its results; an app intent's class, parameters, entities with their titles and URLs, phrase template; an alarm's id and state; a share sheet's source app, chosen activity and offered candidates; the app FrontBoard displayed with its scene and display), a state with its word (iLEAPP's maps), raw fields whose meaning is not public said as stored; a DuetKnowledge event's stream name, value (string, integer with its word, or double), GUID, source, metadata, UTC offset, start, end and written times — for any `_DKEvent.*` stream, iLEAPP's modules or not |
 //! | `sync/sync.db` `DevicePeer` | one `device` per row | the device's identifier, name, platform, model, whether it is this device, the last sync (Unix seconds) |
 //!
 //! A record marked deleted whose data is still in the file is read the same way and said to be
@@ -338,6 +338,39 @@ const USER_ACTIVITY: &[Field] = &[
 
 /// The raw field 2 of a state stream.
 const FIELD_2: &[Field] = &[raw_field(&["2"], "field 2")];
+
+/// The shared wrapper of the Apple Intelligence reporting streams (iLEAPP's
+/// biomeAppleIntelligence): field 1 the event (its time, status, context with the feature or
+/// client and one attribute, requesting client, OS build, asset id and category, user id).
+const AI_EVENT: &[Field] = &[
+    field(&["1", "3", "1"], FactType::Text, "feature or client"),
+    field(&["1", "3", "2", "1"], FactType::Text, "attribute"),
+    field(&["1", "3", "2", "2"], FactType::Text, "attribute value"),
+    field(&["1", "5"], FactType::Identifier, "requesting client"),
+    field(&["1", "8"], FactType::Identifier, "asset id"),
+    field(&["1", "9"], FactType::Text, "asset category"),
+    field(&["1", "7"], FactType::Identifier, "OS build"),
+    raw_field(&["1", "10"], "user id"),
+    raw_field(&["1", "2"], "status (as stored)"),
+];
+
+/// An Apple Intelligence reporting stream read by its shared wrapper.
+const fn ai_reporting(
+    folder: &'static str,
+    category: &'static str,
+    title: &'static str,
+    what: &'static str,
+) -> Simple {
+    Simple {
+        folder,
+        category,
+        title,
+        what,
+        state: None,
+        fields: AI_EVENT,
+        times: &[(&["1", "1"], Epoch::Unix, "Apple Intelligence event")],
+    }
+}
 
 /// The streams read field by field.
 const SIMPLE: &[Simple] = &[
@@ -924,6 +957,72 @@ const SIMPLE: &[Simple] = &[
             Epoch::Unix,
             "Safari page load (rounded to 30 minutes)",
         )],
+    },
+    // iLEAPP's biomeAppleIntelligence and biomeCameraAutoFocusROI
+    Simple {
+        folder: "AppleIntelligence.Availability",
+        category: "device",
+        title: "Apple Intelligence availability ({6})",
+        what: "a change of Apple Intelligence's availability on the device, for the language evaluated (the three state fields are as stored: which condition each denotes is not public)",
+        state: None,
+        fields: &[
+            field(&["6"], FactType::Text, "language"),
+            raw_field(&["1"], "state 1"),
+            raw_field(&["1", "1"], "state 1"),
+            raw_field(&["2"], "state 2"),
+            raw_field(&["2", "1"], "state 2"),
+            raw_field(&["3"], "state 3"),
+        ],
+        times: &[],
+    },
+    ai_reporting(
+        "AppleIntelligence.Reporting.AssetDeliveryLog.Availability",
+        "device",
+        "Apple Intelligence asset availability: {1.3.1}",
+        "an Apple Intelligence asset availability report (the client, the attribute it was evaluated against)",
+    ),
+    ai_reporting(
+        "AppleIntelligence.Reporting.AssetDeliveryLog.ModelCatalog",
+        "apps",
+        "Apple Intelligence model requested: {1.3.1}",
+        "an Apple Intelligence feature whose model was requested, with the language it was requested for (the request, not that the user used the feature)",
+    ),
+    ai_reporting(
+        "AppleIntelligence.Reporting.AssetDeliveryLog.SoftwareUpdateController",
+        "device",
+        "Apple Intelligence software update: {1.3.1}",
+        "an Apple Intelligence software update controller report",
+    ),
+    ai_reporting(
+        "AppleIntelligence.Reporting.AssetDeliveryLog.UnifiedAssetFramework",
+        "apps",
+        "Apple Intelligence asset requested: {1.8}",
+        "an Apple Intelligence asset a client requested through the unified asset framework",
+    ),
+    ai_reporting(
+        "AppleIntelligence.Reporting.SafetyOverrides",
+        "apps",
+        "Apple Intelligence safety override: {1.3.1}",
+        "an Apple Intelligence safety override report (read with the reporting streams' wrapper, as iLEAPP does: the stream's own layout is not confirmed)",
+    ),
+    Simple {
+        folder: "CameraCapture.AutoFocusROI",
+        category: "device",
+        title: "Camera autofocus: {1}",
+        what: "a camera autofocus region-of-interest event: the camera was in use, with the port named (the capture parameters' units are not public: as stored)",
+        state: None,
+        fields: &[
+            field(&["1"], FactType::Text, "camera port"),
+            raw_field(&["2"], "field 2"),
+            raw_field(&["3"], "field 3"),
+            raw_field(&["4"], "field 4"),
+            raw_field(&["5"], "field 5"),
+            raw_field(&["6"], "field 6"),
+            raw_field(&["7"], "field 7"),
+            raw_field(&["8"], "field 8 (a 32-bit float's bits)"),
+            raw_field(&["9"], "field 9"),
+        ],
+        times: &[],
     },
     // Every other DuetKnowledge event stream: its shared wrapper (the event's stream name, start
     // and end, the value — a string, integer or double —, GUID, source, metadata, when it was

@@ -38,7 +38,7 @@
 //! | Mail `Envelope Index` (+ `Protected Index`) | [`mail`] | one per message (sender, recipients, subject, summary, dates, mailbox, read/flagged) | `owner`: accounts named by mailbox URLs, senders of sent mail; `handle:<e-mail>` per other party |
 //! | Mail `MessageData/<id>/*.emlx` (any `.emlx` of a `Mail` folder) | [`emlx`] | one per message (every address of From, Sender, To, Cc, Bcc, Reply-To with names; subject, Date, ids, References, attachments, the body; Mail's received and viewed times, flags) | none (the Envelope Index reader observes the parties) |
 //! | `knowledgeC.db` | [`knowledgec`] | one per app-in-focus, lock, plugged-in, backlight, now-playing event (Mac absolute times) | — |
-//! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
+//! | Biome `Library/Biome/streams/*/<stream>/` (`local/` and other devices' `remote/<device>/`; SEGB v1 and v2: `App.InFocus`, `Device.Wireless.Bluetooth`, `_DKEvent.Safari.History`, `Safari.Navigations`, `App.WebUsage`, `Device.Display.Backlight`, `_DKEvent.Device.IsPluggedIn`, `_DKEvent.Carplay.IsConnected`, `Device.Wireless.WiFi`, `Notification`, `NowPlaying`, `Location.Visit`, `App.Installation`, `Siri.Remembers.{Call,Message,Interaction}History`, `Wallet.Transaction`, `MLSE.ShareSheet.ConversationUserInteraction`, text input sessions, `AppleIntelligence.*` and `CameraCapture.AutoFocusROI` among the streams read field by field) and `Biome/sync/sync.db` | [`biome`] | one per record: app in focus (bundle id, foreground/background, time), Bluetooth device (address, name), Safari visit or navigation (address, title, times, source), web page used in an app, screen on/off, plugged in and CarPlay (interval), Wi-Fi connected/disconnected (SSID), notification (app, texts), media played (app, texts, output), location visit (coordinates, place, times), app installation (bundle, version, times), call or message Siri remembers (direction, app, parties with handles and names, conversation, time), Siri intent (class, app, parameters), Wallet transaction (card, pass, UUID), share-sheet conversation (handle), text input session (app, duration), Apple Intelligence availability or report (feature or client, attribute, asset, OS build, time), camera autofocus (the camera port); deleted records, CRC mismatches and records synced from another device (named from sync.db) said; one per sync.db peer device (name, platform, model, last sync) | `bluetooth:<address>` devices; the other party's handles of calls, messages and shared conversations (`handle:<normalised>` or the card holding it); each peer device's name (`biome-device:<identifier>`, this device's on `device`) |
 //! | Biome sets `Library/Biome/sets/Default/<set>/Database/Set.db` (`App.InstalledApp`, `Contacts.Contact`, `FindMy.Device`, `Location.SignificantLocation`, `App.Shortcut.Phrase` and `.Entity` per app) | [`biomesets`] | one per record (its Protocol Buffers content: an app's bundle id and name; a contact's names; a Find My device's name and owner's names; a place's label and address; an app's Siri phrase with template and URL, or entity with identifier, type, provider), modified (Unix microseconds) | each Find My device by name (`biome-findmy:<name>`) |
 //! | Biome databases `Library/Biome/databases/IntelligencePlatform.Entity/…sqlite3`, `ApplePay.Security.Features/…sqlite3` | [`biomedbs`] | one per row of each table the release has (the knowledge graph's triples; app openings raw and hourly, cable and backlight events, daily button, battery, CarPlay and audio route counts) | — |
 //! | routined `Cache.sqlite`, `Local.sqlite`, `Cloud-V2.sqlite` | [`routined`] | one per cached location fix, per significant-location visit, per trip (origin and destination visits, motion), per learned place (name, category, coordinates, address, the user's label), per location of interest, per parked-car event; iCloud's synced copy said as such | — |
@@ -47,7 +47,7 @@
 //! | Clock `com.apple.mobiletimerd.plist`, `com.apple.mobiletimer.plist` | [`clock`] | one per alarm (title, time, repeat days, enabled, sound, fire, dismissed and modified dates), timer, stopwatch, and world clock city (name, country, time zone, coordinates) | — |
 //! | locationd `cache.plist` | [`carconnection`] | one per plist with the last car connection (start and end, Cocoa seconds; type) and the calibration identifier | — |
 //! | Maps `MapsSync_0.0.1` (app group) | [`mapssync`] | one per Maps history item: search typed, location displayed, place name, coordinates, the text of directions and places (protocol buffers decoded), kind, times | — |
-//! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
+//! | `NoteStore.sqlite` | [`notes`] | one per note (full text decoded; for a locked note how it is locked: the wrapped key's length and iteration count), one per share participant | wallets the owner wrote (claims of `owner`); participants: `owner` (the current user) or `note-participant:<id>` |
 //! | `com.apple.wifi.known-networks.plist`, `com.apple.wifi-private-mac-networks.plist`, DHCP leases, `SyncedPreferences/com.apple.wifid.plist` | [`wifi`] | one per known network, per access point, per network with a private address (used and computed address, times), per lease, per network iCloud synced from the account's other devices (SSID, BSSID, the device that added it, enabled, added at) | — |
 //! | `iTunesPrefs` | [`computers`] | one per computer synced with (user, computer name) | `computer:<name>` device name |
 //! | `com.apple.lsdidentifiers.plist` | [`adid`] | advertising and vendor identifiers | — |
@@ -142,6 +142,10 @@
 //! | SBB Mobile `Documents/ch.sbb.coredata.searchhistory.sqlite`, `ch.sbb.coredata.logs.sqlite` | [`sbb`] | one per timetable search (from, to, their types, the result's coordinates, when); one per EasyRide journey (check-in and check-out paired by time as iLEAPP, or one left alone) | none |
 //! | MeteoSwiss `Library/Application Support/databases/favorites_prediction_db.sqlite` (+ `Documents/localdata.sqlite`) | [`swissmeteo`] | one per forecast looked at (postal code, the place's name, altitude and centre from the app's postal-code list, LV03/LV95 turned into degrees in the query; the position stored with it; when), per app opening (where the phone was, when) | none |
 //! | Home Depot `Library/Preferences/com.thehomedepot.homedepot.plist`, the app group's `group.com.thehomedepot.homedepot.plist` and `userInfo.txt` | [`homedepot`] | per source, the account (user id, logon e-mail, names, phone, ZIP, customer account, local and preferred store ids) and its local store (name, address, position, phone); the last known location (archived `CLLocation`); one per saved search (term, when, still listed) | `owner`: logon e-mail, phone, `homedepot:<userId>` |
+//! | United Airlines `UnitediPhoneCoreData.sqlite` (app or app group) | [`united`] | the MileagePlus account (names, number, status, balance, Known Traveler Number, birth date, customer id, last login); one per saved traveller, per trip (active and past), per passenger of a trip's JSON, per flight, per mobile boarding pass (seat, gate, birth date), per flight search and flight-status look-up | `owner`: `united:<MileagePlus number>` with the name; `united:<number>` per other passenger with the name |
+//! | Dubox (TeraBox) `mbox_main.sqlite`, `netdisk.sqlite`, `imageDB.sqlite` | [`dubox`] | one per chat friend (names, remark, secure mobile and e-mail), per chat message (direction, text or file, time), per conversation (last message, draft), per cached cloud file or folder (path, size, MD5, flags, times), per photo or video (taken, position, address) | `dubox:<uk>` per friend and chat partner: user name, names, remark, whole numbers and e-mail addresses (masked ones: facts) |
+//! | Kik `AppGroup/<id>/cores/private/<account>/attachments/<content id>` | [`kikattachments`] | one per attachment's metadata (content id, app id, file name and size, app name, SHA-1s and block hash; a thumbnail kept, not read) | none |
+//! | DriveIQ SDK (seen in Microsoft Teams) `Library/DriveIQ/segments/current/*` | [`driveiq`] | one per logged location (latitude, longitude, speed, altitude, accuracies, fix time), motion activity, time-zone check, power state and state change | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -194,6 +198,8 @@ pub mod computers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
+pub mod driveiq;
+pub mod dubox;
 pub mod duckduckgo;
 pub mod emlx;
 pub mod favicons;
@@ -218,6 +224,7 @@ pub mod itunesmeta;
 pub mod keyboard;
 pub mod kijiji;
 pub mod kik;
+pub mod kikattachments;
 pub mod knowledgec;
 pub mod line;
 pub mod linkedin;
@@ -277,6 +284,7 @@ pub mod truthsocial;
 pub mod twint;
 pub mod twitter;
 pub mod twittercache;
+pub mod united;
 pub mod venmo;
 pub mod viber;
 pub mod vipps;
@@ -588,6 +596,12 @@ impl Plugin for Ios {
         ctx.artefact("Home Depot preferences and userInfo.txt", || {
             homedepot::triage(&run)
         })?;
+        ctx.artefact("United Airlines UnitediPhoneCoreData.sqlite", || {
+            united::triage(&run)
+        })?;
+        ctx.artefact("Dubox chat and cloud listings", || dubox::triage(&run))?;
+        ctx.artefact("Kik attachment metadata", || kikattachments::triage(&run))?;
+        ctx.artefact("DriveIQ segments", || driveiq::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1974,6 +1988,30 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "the Home Depot account (e-mail, name, phone, ZIP code) and its local store, the phone's last location the app took, the searches the user saved",
         ),
+        entry(
+            "United Airlines UnitediPhoneCoreData.sqlite",
+            &["/UnitediPhoneCoreData.sqlite\""],
+            "the MileagePlus member (name, number, birth date, Known Traveler Number), the travellers saved to the profile, trips with their flights and passengers, boarding passes, flight searches and status look-ups",
+        ),
+        entry(
+            "Dubox chat and cloud listings",
+            &[
+                "/mbox_main.sqlite\"",
+                "/netdisk.sqlite\"",
+                "/imageDB.sqlite\"",
+            ],
+            "Dubox (TeraBox) chat messages and friends (user names, remarks, numbers, e-mails), conversations with their drafts, the cloud files the app listed and its photos with where they were taken",
+        ),
+        entry(
+            "Kik attachment metadata",
+            &["/cores/private/"],
+            "what files Kik messages carried (file name, size, sharing app, SHA-1 hashes), also for messages deleted from kik.sqlite",
+        ),
+        entry(
+            "DriveIQ segments",
+            &["/DriveIQ/segments/current\""],
+            "where the phone was and how it moved as the DriveIQ SDK in Microsoft Teams logged it (coordinates, speed, times), the time zone and power state",
+        ),
     ]
 }
 
@@ -2019,6 +2057,15 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        "UnitediPhoneCoreData.sqlite" => "locations",
+        "mbox_main.sqlite" => "messages",
+        _ if path.contains("/Containers/Shared/AppGroup/")
+            && path.contains("/cores/private/")
+            && path.contains("/attachments/") =>
+        {
+            "attachments"
+        }
+        _ if path.contains("/Library/DriveIQ/segments/") => "locations",
         _ if appconduit::is_log(path) => "device",
         "com.ouraring.oura.plist" => "accounts",
         "ch.sbb.coredata.searchhistory.sqlite" | "ch.sbb.coredata.logs.sqlite" => "locations",
@@ -2242,6 +2289,12 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "UnitediPhoneCoreData.sqlite",
+    "mbox_main.sqlite",
+    "netdisk.sqlite",
+    "imageDB.sqlite",
+    "attachments",
+    "DriveIQ",
     "AppConduit.log.*",
     "com.ouraring.oura.plist",
     "com.segment.storage.*.plist",

@@ -2,7 +2,12 @@
 //! field iLEAPP's `notes` module reports — title, snippet, the full text (the gzip-compressed
 //! protobuf of `ZICNOTEDATA.ZDATA`, read through `sqlite_query`'s `protobuf` option: field
 //! 2 → 3 → 2), folder, account (storage place), created and modified times (Core Data
-//! seconds), locked, password hint, marked for deletion, pinned — and the identifiers in the
+//! seconds), locked, password hint, marked for deletion, pinned, and for a locked note how it is
+//! locked (iLEAPP's `notesPasswordProtected`: the wrapped key's length, `length(ZCRYPTOWRAPPEDKEY)`
+//! in the query, and `ZCRYPTOITERATIONCOUNT`; 24 bytes is the scheme Ciofeca Forensics
+//! documented — PBKDF2-SHA256, AES key wrap, AES-GCM — which the note's password opens, 16 bytes
+//! the revised scheme seen from iOS 16 that the published method does not open; the note's text
+//! stays encrypted either way) — and the identifiers in the
 //! text: a wallet address the device's user wrote in their own note is their control claim
 //! ("my address" or no cue at all: the note's writer is the owner), phones and e-mails are
 //! noted on the note's `document:` mention.
@@ -105,7 +110,8 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
     let sql = format!(
         "SELECT * FROM (SELECT n.Z_PK AS pk, {title} AS title, {snippet} AS snippet, {folder_title} AS folder, \
 {account_name} AS account, {created} AS created, {modified} AS modified, {locked} AS locked, {hint} AS hint, \
-{deleted} AS deleted, {pinned} AS pinned, {share} AS share, d.ZDATA AS data \
+{deleted} AS deleted, {pinned} AS pinned, {wrapped} AS wrapped_bytes, {iterations} AS iterations, \
+{share} AS share, d.ZDATA AS data \
 FROM ZICCLOUDSYNCINGOBJECT n JOIN ZICNOTEDATA d ON d.Z_PK = n.ZNOTEDATA {folder_join} \
 LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
         title = col("ZTITLE1"),
@@ -120,6 +126,12 @@ LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
         hint = col("ZPASSWORDHINT"),
         deleted = col("ZMARKEDFORDELETION"),
         pinned = col("ZISPINNED"),
+        wrapped = if cols.contains("ZCRYPTOWRAPPEDKEY") {
+            "length(n.ZCRYPTOWRAPPEDKEY)"
+        } else {
+            "NULL"
+        },
+        iterations = col("ZCRYPTOITERATIONCOUNT"),
         share = col("ZSERVERSHAREDATA"),
         account = first_of(&cols, "n", &accounts),
     );
@@ -148,6 +160,16 @@ LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
         d.fact(FactType::Name, raw(t, row, "folder").as_deref(), inv);
         d.fact(FactType::Name, raw(t, row, "account").as_deref(), inv);
         d.fact(FactType::Text, raw(t, row, "hint").as_deref(), inv);
+        // how a locked note is locked: the wrapped key's length and the iteration count
+        let wrapped = raw(t, row, "wrapped_bytes").filter(|_| flag("locked"));
+        d.fact(FactType::Count, wrapped.as_deref(), inv);
+        d.fact(
+            FactType::Count,
+            raw(t, row, "iterations")
+                .filter(|_| flag("locked") && wrapped.is_some())
+                .as_deref(),
+            inv,
+        );
         let created = raw(t, row, "created");
         d.time(
             created.as_deref(),
@@ -187,8 +209,10 @@ LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
             },
             match &text {
                 Some(_) => "its full text is decoded".to_string(),
-                None if flag("locked") =>
-                    "its text is encrypted (a locked note) and was not read".to_string(),
+                None if flag("locked") => format!(
+                    "its text is encrypted (a locked note) and was not read; {}",
+                    lock_scheme(wrapped.as_deref(), raw(t, row, "iterations").as_deref())
+                ),
                 None => "its text could not be decoded".to_string(),
             }
         );
@@ -224,6 +248,27 @@ LEFT JOIN ZICCLOUDSYNCINGOBJECT a ON a.Z_PK = {account})",
         }
     }
     recovered(run, find, path, &cols)
+}
+
+/// How a locked note is locked, by the length of its wrapped key (`ZCRYPTOWRAPPEDKEY`) as
+/// iLEAPP's `notesPasswordProtected` tells the schemes apart (the iteration count moves with it).
+fn lock_scheme(wrapped: Option<&str>, iterations: Option<&str>) -> String {
+    let rounds = iterations
+        .map(|i| format!(", ZCRYPTOITERATIONCOUNT {i}"))
+        .unwrap_or_default();
+    match wrapped {
+        Some("24") => format!(
+            "its key is locked with the scheme Ciofeca Forensics documented (a 24-byte AES-wrapped key{rounds}: PBKDF2-SHA256, AES key wrap, AES-GCM), which the note's password opens"
+        ),
+        Some("16") => format!(
+            "its key is locked with the revised scheme seen from iOS 16 (a 16-byte wrapped key{rounds}), which the published method does not open"
+        ),
+        Some(n) => format!("its wrapped key is {n} bytes long{rounds}, a scheme not recognised"),
+        None => {
+            "the store keeps no wrapped key for it (no ZCRYPTOWRAPPEDKEY column, or none stored)"
+                .to_string()
+        }
+    }
 }
 
 /// Note texts `ZICNOTEDATA` no longer shows that earlier page versions hold (a note's data

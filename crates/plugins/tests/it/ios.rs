@@ -1176,6 +1176,10 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("SBB Mobile searches and EasyRide log", false),
             ("MeteoSwiss favorites_prediction_db.sqlite", false),
             ("Home Depot preferences and userInfo.txt", false),
+            ("United Airlines UnitediPhoneCoreData.sqlite", false),
+            ("Dubox chat and cloud listings", false),
+            ("Kik attachment metadata", false),
+            ("DriveIQ segments", false),
         ]
     );
     for (path, cat) in [

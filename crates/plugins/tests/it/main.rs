@@ -98,6 +98,7 @@ mod ios_usage;
 mod iosapps;
 mod iosapps2;
 mod iosapps3;
+mod iosapps4;
 mod iosfavtrans;
 mod iosgeo;
 mod iosmisc;
