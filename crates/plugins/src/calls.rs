@@ -285,6 +285,59 @@ pub fn json_at(cell: &str, path: &str) -> String {
     format!("CASE WHEN json_valid({cell}) THEN json_extract({cell}, '{path}') END")
 }
 
+/// `'stored' AS <alias>` where one of the columns `held` has a value in the row, else NULL:
+/// whether a credential (a login, a password) is kept, never the credential itself.
+pub fn stored_flag(prefix: &str, held: &[&str], alias: &str) -> String {
+    if held.is_empty() {
+        return format!("NULL AS {alias}");
+    }
+    let any: Vec<String> = held
+        .iter()
+        .map(|c| format!("({prefix}\"{c}\" IS NOT NULL AND {prefix}\"{c}\" != '')"))
+        .collect();
+    format!(
+        "CASE WHEN {} THEN 'stored' END AS {alias}",
+        any.join(" OR ")
+    )
+}
+
+/// The columns of `cols` whose name holds one of `marks` (any case): a store's credential
+/// columns found by their names (`user`, `pass`), for [`stored_flag`].
+pub fn columns_marked<'a>(
+    cols: &'a std::collections::BTreeSet<String>,
+    marks: &[&str],
+) -> Vec<&'a str> {
+    cols.iter()
+        .map(String::as_str)
+        .filter(|c| {
+            let l = c.to_ascii_lowercase();
+            marks.iter().any(|m| l.contains(m))
+        })
+        .collect()
+}
+
+/// The table of `schema` named `want` in any case, with its columns (apps whose releases spell
+/// their tables differently: greenDAO's upper case).
+pub fn table_any_case<'a>(
+    schema: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    want: &str,
+) -> Option<(&'a str, &'a std::collections::BTreeSet<String>)> {
+    schema
+        .iter()
+        .find(|(t, _)| t.eq_ignore_ascii_case(want))
+        .map(|(t, c)| (t.as_str(), c))
+}
+
+/// The column of `cols` named `want` in any case.
+pub fn column_any_case<'a>(
+    cols: &'a std::collections::BTreeSet<String>,
+    want: &str,
+) -> Option<&'a str> {
+    cols.iter()
+        .map(String::as_str)
+        .find(|c| c.eq_ignore_ascii_case(want))
+}
+
 /// `<prefix><col> AS <alias>` when the table has `col`, `NULL AS <alias>` otherwise: a column
 /// taken by name, missing in older schemas.
 pub fn column_or_null(

@@ -32,27 +32,6 @@ pub fn is_store(l: &Located) -> bool {
     l.name() == "devicechannel.db" && l.path.contains("/com.mm.android.DMSS/")
 }
 
-/// `'stored' AS <alias>` where a column whose name holds one of `marks` (any case) has a value
-/// in the row, else NULL: whether a credential is kept, never the credential itself.
-fn stored(cols: &BTreeSet<String>, prefix: &str, marks: &[&str], alias: &str) -> String {
-    let held: Vec<String> = cols
-        .iter()
-        .filter(|c| {
-            let l = c.to_ascii_lowercase();
-            marks.iter().any(|m| l.contains(m))
-        })
-        .map(|c| format!("({prefix}\"{c}\" IS NOT NULL AND {prefix}\"{c}\" != '')"))
-        .collect();
-    if held.is_empty() {
-        format!("NULL AS {alias}")
-    } else {
-        format!(
-            "CASE WHEN {} THEN 'stored' END AS {alias}",
-            held.join(" OR ")
-        )
-    }
-}
-
 /// One `devicechannel.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some(schema) = schema_on(ctx, &l.tree, &l.path)? else {
@@ -101,8 +80,16 @@ fn read_devices(
         column_or_null(cols, "d.", "ip", "ip"),
         column_or_null(cols, "d.", "port", "port"),
         // the login itself is never read: only whether one is stored
-        stored(cols, "d.", &["username", "user_name"], "user_name"),
-        stored(cols, "d.", &["password", "passwd", "pwd"], "password"),
+        crate::calls::stored_flag(
+            "d.",
+            &crate::calls::columns_marked(cols, &["username", "user_name"]),
+            "user_name"
+        ),
+        crate::calls::stored_flag(
+            "d.",
+            &crate::calls::columns_marked(cols, &["password", "passwd", "pwd"]),
+            "password"
+        ),
     );
     let file = l.name().to_string();
     super::record_query(

@@ -22,8 +22,9 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{EntityKind, FactType, IdType};
 
-use super::{Located, Schema};
+use super::Located;
 use crate::calls::require_columns;
+use crate::calls::{column_any_case, table_any_case};
 use crate::drafts::RowPhenomena;
 use crate::identity::{artefact_name, observe, schema_on};
 use crate::outputs::{Table, raw};
@@ -33,49 +34,16 @@ pub fn is_store(l: &Located) -> bool {
     l.name() == "database.hik" && l.path.contains("/com.connect.enduser/")
 }
 
-/// The table of `schema` named `want` in any case, with its columns.
-fn table<'a>(schema: &'a Schema, want: &str) -> Option<(&'a str, &'a BTreeSet<String>)> {
-    schema
-        .iter()
-        .find(|(t, _)| t.eq_ignore_ascii_case(want))
-        .map(|(t, c)| (t.as_str(), c))
-}
-
-/// The column of `cols` named `want` in any case.
-fn col<'a>(cols: &'a BTreeSet<String>, want: &str) -> Option<&'a str> {
-    cols.iter()
-        .map(String::as_str)
-        .find(|c| c.eq_ignore_ascii_case(want))
-}
-
 /// `<prefix>"<column>" AS <alias>` for the first of `names` the table has (any case), else
 /// `NULL AS <alias>`.
 fn pick(cols: &BTreeSet<String>, prefix: &str, names: &[&str], alias: &str) -> String {
-    names.iter().find_map(|n| col(cols, n)).map_or_else(
-        || format!("NULL AS {alias}"),
-        |c| format!("{prefix}\"{c}\" AS {alias}"),
-    )
-}
-
-/// `'stored' AS <alias>` where a column whose name holds one of `marks` (any case) has a value
-/// in the row, else NULL: whether a credential is kept, never the credential itself.
-fn stored(cols: &BTreeSet<String>, prefix: &str, marks: &[&str], alias: &str) -> String {
-    let held: Vec<String> = cols
+    names
         .iter()
-        .filter(|c| {
-            let l = c.to_ascii_lowercase();
-            marks.iter().any(|m| l.contains(m))
-        })
-        .map(|c| format!("({prefix}\"{c}\" IS NOT NULL AND {prefix}\"{c}\" != '')"))
-        .collect();
-    if held.is_empty() {
-        format!("NULL AS {alias}")
-    } else {
-        format!(
-            "CASE WHEN {} THEN 'stored' END AS {alias}",
-            held.join(" OR ")
+        .find_map(|n| column_any_case(cols, n))
+        .map_or_else(
+            || format!("NULL AS {alias}"),
+            |c| format!("{prefix}\"{c}\" AS {alias}"),
         )
-    }
 }
 
 /// One `database.hik`.
@@ -84,8 +52,8 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);
-    let devices = table(&schema, "deviceinfo");
-    let channels = table(&schema, "channelinfo");
+    let devices = table_any_case(&schema, "deviceinfo");
+    let channels = table_any_case(&schema, "channelinfo");
     if devices.is_none() && channels.is_none() {
         ctx.unparsed(
             &name,
@@ -98,7 +66,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     // the device table when it has its id (the channels name their device by it)
     let mut device_table = None;
     if let Some((dt, cols)) = devices {
-        if let Some(id) = col(cols, "nDeviceID") {
+        if let Some(id) = column_any_case(cols, "nDeviceID") {
             device_table = Some((dt, cols, id));
         } else {
             require_columns(ctx, &name, what, dt, cols, &["nDeviceID"])?;
@@ -108,7 +76,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         read_devices(ctx, l, dt, cols, id)?;
     }
     if let Some((ct, cols)) = channels {
-        let Some(no) = col(cols, "nChannelNo") else {
+        let Some(no) = column_any_case(cols, "nChannelNo") else {
             require_columns(ctx, &name, what, ct, cols, &["nChannelNo"])?;
             return Ok(());
         };
@@ -125,7 +93,7 @@ fn read_devices(
     cols: &BTreeSet<String>,
     id: &str,
 ) -> Result<(), RuntimeError> {
-    let serial = col(cols, "chDeviceSerialNo")
+    let serial = column_any_case(cols, "chDeviceSerialNo")
         .map(|s| {
             format!(
                 "CASE WHEN d.\"{s}\" IS NOT NULL AND d.\"{s}\" != '' THEN 'hikvision-device:' || d.\"{s}\" END AS qualified"
@@ -143,8 +111,16 @@ fn read_devices(
         pick(cols, "d.", &["nStartIPChan"], "first_ip_channel"),
         pick(cols, "d.", &["chDDNSAddress", "chDDNSAddr"], "ddns"),
         pick(cols, "d.", &["nDDNSPort"], "ddns_port"),
-        stored(cols, "d.", &["username", "user_name"], "user_name"),
-        stored(cols, "d.", &["password", "passwd", "pwd"], "password"),
+        crate::calls::stored_flag(
+            "d.",
+            &crate::calls::columns_marked(cols, &["username", "user_name"]),
+            "user_name"
+        ),
+        crate::calls::stored_flag(
+            "d.",
+            &crate::calls::columns_marked(cols, &["password", "passwd", "pwd"]),
+            "password"
+        ),
     );
     let file = l.name().to_string();
     super::record_query(
@@ -216,8 +192,8 @@ fn read_channels(
     no: &str,
     devices: Option<(&str, &BTreeSet<String>, &str)>,
 ) -> Result<(), RuntimeError> {
-    let of_device = |want: &str, alias: &str| match (devices, col(cols, "nDeviceID")) {
-        (Some((dt, dcols, id)), Some(cid)) => match col(dcols, want) {
+    let of_device = |want: &str, alias: &str| match (devices, column_any_case(cols, "nDeviceID")) {
+        (Some((dt, dcols, id)), Some(cid)) => match column_any_case(dcols, want) {
             Some(c) => format!(
                 "(SELECT d.\"{c}\" FROM \"{dt}\" d WHERE d.\"{id}\" = c.\"{cid}\" LIMIT 1) AS {alias}"
             ),

@@ -22,8 +22,9 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType, TimeEncoding};
 
-use super::{Located, Schema};
+use super::Located;
 use crate::calls::require_columns;
+use crate::calls::{column_any_case, table_any_case};
 use crate::drafts::{RowPhenomena, date_text, headline, unix_by_magnitude, unix_millis};
 use crate::identity::{artefact_name, observe_owner_ids, query_on, schema_on};
 use crate::outputs::raw;
@@ -39,24 +40,9 @@ pub fn is_store(l: &Located) -> bool {
     is_store_name(l.name()) && l.path.contains("/com.pikcloud.pikpak/databases/")
 }
 
-/// The table of `schema` named `want` in any case, with its columns.
-fn table<'a>(schema: &'a Schema, want: &str) -> Option<(&'a str, &'a BTreeSet<String>)> {
-    schema
-        .iter()
-        .find(|(t, _)| t.eq_ignore_ascii_case(want))
-        .map(|(t, c)| (t.as_str(), c))
-}
-
-/// The column of `cols` named `want` in any case.
-fn col<'a>(cols: &'a BTreeSet<String>, want: &str) -> Option<&'a str> {
-    cols.iter()
-        .map(String::as_str)
-        .find(|c| c.eq_ignore_ascii_case(want))
-}
-
 /// `"<column>" AS <alias>` for the column `want` (any case), else `NULL AS <alias>`.
 fn pick(cols: &BTreeSet<String>, want: &str, alias: &str) -> String {
-    col(cols, want).map_or_else(
+    column_any_case(cols, want).map_or_else(
         || format!("NULL AS {alias}"),
         |c| format!("\"{c}\" AS {alias}"),
     )
@@ -84,7 +70,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         _ => ("xpan_files", "name"),
     };
     let name = artefact_name(&l.tree, &l.path);
-    let Some((t, cols)) = table(&schema, want) else {
+    let Some((t, cols)) = table_any_case(&schema, want) else {
         ctx.unparsed(
             &name,
             &format!("not PikPak's {}: no table {want}", l.name()),
@@ -92,7 +78,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         )?;
         return Ok(());
     };
-    let Some(key) = col(cols, key) else {
+    let Some(key) = column_any_case(cols, key) else {
         require_columns(
             ctx,
             &name,
@@ -186,7 +172,7 @@ fn cloud_files(
         &mut |_, _, _| Ok(()),
     )?;
     // the drive's account: its one user id
-    let Some(user) = col(cols, "user_id") else {
+    let Some(user) = column_any_case(cols, "user_id") else {
         return Ok(());
     };
     let sql = format!(

@@ -32,24 +32,6 @@ pub fn is_store(l: &Located) -> bool {
     l.name() == "podcastAddict.db" && l.path.contains("/com.bambuna.podcastaddict/")
 }
 
-/// `'stored' AS <alias>` where one of the columns `names` has a value in the row, else NULL:
-/// whether a credential is kept, never the credential itself.
-fn stored(cols: &BTreeSet<String>, prefix: &str, names: &[&str], alias: &str) -> String {
-    let held: Vec<String> = names
-        .iter()
-        .filter(|c| cols.contains(**c))
-        .map(|c| format!("({prefix}\"{c}\" IS NOT NULL AND {prefix}\"{c}\" != '')"))
-        .collect();
-    if held.is_empty() {
-        format!("NULL AS {alias}")
-    } else {
-        format!(
-            "CASE WHEN {} THEN 'stored' END AS {alias}",
-            held.join(" OR ")
-        )
-    }
-}
-
 /// One `podcastAddict.db`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some(schema) = schema_on(ctx, &l.tree, &l.path)? else {
@@ -99,6 +81,13 @@ fn read_podcasts(
     } else {
         "NULL AS episodes_kept"
     };
+    let held = |names: &[&'static str]| -> Vec<&'static str> {
+        names
+            .iter()
+            .copied()
+            .filter(|c| cols.contains(*c))
+            .collect()
+    };
     let sql = format!(
         "SELECT p.rowid AS rid, p._id AS podcast_id, p.name AS name, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {kept}, {}, {} FROM podcasts p ORDER BY p.rowid",
         p("custom_name"),
@@ -113,8 +102,8 @@ fn read_podcasts(
         p("automaticRefresh"),
         p("last_played_episode_date"),
         // the feed's credentials are never read: only whether they are stored
-        stored(cols, "p.", &["login"], "login"),
-        stored(cols, "p.", &["password"], "password"),
+        crate::calls::stored_flag("p.", &held(&["login"]), "login"),
+        crate::calls::stored_flag("p.", &held(&["password"]), "password"),
     );
     super::record_query(
         ctx,
