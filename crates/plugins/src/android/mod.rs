@@ -393,6 +393,68 @@ pub(super) fn protobuf_message(
     Ok(Some((inv, doc)))
 }
 
+/// Records a page of `leveldb_records` holds.
+const LEVELDB_PAGE: u64 = 1000;
+
+/// Every page of `leveldb_records` (values decoded as Protocol Buffers) of the LevelDB folder
+/// `dir` of `tree`, read before any record is interpreted (a key's deletion may be recorded in a
+/// later file); damage named by the first page's `# problem` lines is noted as `what`'s ("part
+/// of <what> is damaged, the records before the damage were read"), records past
+/// [`crate::calls::ROW_CAP`] too. `None` when the first call failed (noted).
+pub(super) fn leveldb_pages(
+    ctx: &AgentCtx<'_>,
+    tree: &TreeRef,
+    dir: &str,
+    name: &str,
+    what: &str,
+) -> Result<Option<Vec<masf_tools::Invoked>>, RuntimeError> {
+    use crate::calls::{ROW_CAP, call_or_note};
+    let mut pages: Vec<masf_tools::Invoked> = Vec::new();
+    let mut skip = 0u64;
+    loop {
+        let args = json!({"path": dir, "protobuf": true, "skip": skip, "limit": LEVELDB_PAGE});
+        let Some(inv) = call_or_note(ctx, name, "leveldb_records", args_on(tree, args))? else {
+            return Ok((!pages.is_empty()).then_some(pages));
+        };
+        let s = inv.output.structured.clone().unwrap_or_default();
+        let shown = s["shown"].as_u64().unwrap_or(0);
+        let matched = s["matched"].as_u64().unwrap_or(0);
+        if skip == 0 {
+            let problems: Vec<&str> = inv
+                .output
+                .text
+                .lines()
+                .filter_map(|x| x.strip_prefix("# problem "))
+                .collect();
+            if !problems.is_empty() {
+                ctx.unparsed(
+                    name,
+                    &format!(
+                        "part of {what} is damaged, the records before the damage were read: {}",
+                        problems.join("; ")
+                    ),
+                    Some(&inv.record.invocation_id),
+                )?;
+            }
+        }
+        pages.push(inv);
+        skip += shown;
+        if shown == 0 || skip >= matched || skip >= ROW_CAP {
+            if skip < matched {
+                ctx.unparsed(
+                    name,
+                    &format!(
+                        "{} records past the first {skip} were not read (the cap of a store)",
+                        matched - skip
+                    ),
+                    pages.last().map(|i| i.record.invocation_id.as_str()),
+                )?;
+            }
+            return Ok(Some(pages));
+        }
+    }
+}
+
 /// The Android plugin.
 pub struct AndroidPlugin;
 

@@ -24,20 +24,16 @@ use std::collections::BTreeSet;
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 use masf_tools::Invoked;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Located;
 use super::trackers::field;
-use crate::calls::{ROW_CAP, call_or_note};
 use crate::drafts::{Draft, record_draft, unix_millis};
-use crate::identity::{args_on, artefact_name};
+use crate::identity::artefact_name;
 use crate::outputs::unescape;
 
 /// The store's folder name.
 pub const DIR: &str = "app_semanticlocation_rawsignal_db";
-
-/// Records read per `leveldb_records` call.
-const PAGE: u64 = 1000;
 
 /// Whether `l` is the `CURRENT` file of Play services' raw signal store.
 pub fn is_store(l: &Located) -> bool {
@@ -71,50 +67,11 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         .unwrap_or(&l.path)
         .to_string();
     // every page first: a key's deletion may be recorded in a later file
-    let mut pages: Vec<Invoked> = Vec::new();
-    let mut skip = 0u64;
-    loop {
-        let args = json!({"path": dir, "protobuf": true, "skip": skip, "limit": PAGE});
-        let Some(inv) = call_or_note(ctx, &name, "leveldb_records", args_on(&l.tree, args))? else {
-            return Ok(());
-        };
-        let s = inv.output.structured.clone().unwrap_or_default();
-        let shown = s["shown"].as_u64().unwrap_or(0);
-        let matched = s["matched"].as_u64().unwrap_or(0);
-        if skip == 0 {
-            let problems: Vec<&str> = inv
-                .output
-                .text
-                .lines()
-                .filter_map(|x| x.strip_prefix("# problem "))
-                .collect();
-            if !problems.is_empty() {
-                ctx.unparsed(
-                    &name,
-                    &format!(
-                        "part of the semantic location store is damaged, the records before the damage were read: {}",
-                        problems.join("; ")
-                    ),
-                    Some(&inv.record.invocation_id),
-                )?;
-            }
-        }
-        pages.push(inv);
-        skip += shown;
-        if shown == 0 || skip >= matched || skip >= ROW_CAP {
-            if skip < matched {
-                ctx.unparsed(
-                    &name,
-                    &format!(
-                        "{} records past the first {skip} were not read (the cap of a store)",
-                        matched - skip
-                    ),
-                    pages.last().map(|i| i.record.invocation_id.as_str()),
-                )?;
-            }
-            break;
-        }
-    }
+    let Some(pages) =
+        super::leveldb_pages(ctx, &l.tree, &dir, &name, "the semantic location store")?
+    else {
+        return Ok(());
+    };
     let deleted: BTreeSet<&str> = pages
         .iter()
         .flat_map(|p| p.output.text.lines().skip(2))
