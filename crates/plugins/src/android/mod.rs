@@ -149,6 +149,7 @@
 //! | REMA 1000 `dk.rema1000.app/databases/receipts.db` ([`rema1000`]) | one per receipt (display id, store number, the store's street and town from the search text, postcode, total as shown and in øre, discount, VAT, payment source, card type, masked card number, payment id, chargeback, search text; paid) | — |
 //! | SBB Mobile `ch.sbb.mobile.…/databases/SbbMobile.db` ([`sbb`]) | one per connection searched (departure, destination, their types, the result's coordinates; when), per place searched (title, favourite, type, coordinates; when), per SwissPass travel card (name, type, contract id and state, validity), per ticket bought (traveller, ticket type, from, to, payment method, refund state; valid from and until) | — (the traveller's name is a fact) |
 //! | MeteoSwiss `ch.admin.meteoswiss/databases/favorites_prediction_db.sqlite` (+ `files/db/localdata.sqlite`) ([`swissmeteo`]) | one per forecast looked at (postal code, the position stored with it, the place's name, altitude and centre from the app's postal-code list, LV03/LV95 turned into degrees in the query; when), per app opening (where the phone was; when) | — |
+//! | Battery usage `com.google.android.settings.intelligence/databases/battery-usage-db-v4`, `user_de/<user>/com.android.settings/databases/battery-usage-db-v9` ([`batteryusage`]) | one per app in each hourly battery snapshot (package, app label, uid, user, foreground and background use in ms, power consumed and total, battery level and status, time zone; the snapshot's time and the boot it counts from), per app usage event (package, task root, uid, event: activity resumed or stopped, device shutdown; when) | — (packages and uids are apps') |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -192,6 +193,7 @@ mod amazonshopping;
 mod appops;
 mod apps;
 mod auto;
+mod batteryusage;
 mod blocked;
 mod bluesky;
 mod bugle;
@@ -640,6 +642,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("battery-usage-db-v4", "app_usage"),
+    ("battery-usage-db-v9", "app_usage"),
     ("favorites_prediction_db.sqlite", "locations"),
     ("localdata.sqlite", "locations"),
     ("SbbMobile.db", "locations"),
@@ -2006,6 +2010,14 @@ impl Plugin for AndroidPlugin {
                 "the places whose MeteoSwiss forecasts the user looked at (postal code, place, when) and where the phone was each time the app was opened",
             ),
             e(
+                "Battery usage battery-usage-db-v4 and battery-usage-db-v9",
+                &[
+                    "/com.google.android.settings.intelligence/databases/battery-usage-db-v4\"",
+                    "/com.android.settings/databases/battery-usage-db-v9\"",
+                ],
+                "which apps drew battery in each hourly snapshot of the battery-usage screen (foreground and background use, power, battery level and status, boot time) and when each app's activity came to the front or left it",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2473,6 +2485,11 @@ impl Plugin for AndroidPlugin {
         }
         if matches!(name, "favorites_prediction_db.sqlite" | "localdata.sqlite") {
             return swissmeteo::is_path(path).then_some("locations");
+        }
+        if batteryusage::is_name(name) {
+            return (path.contains("/com.google.android.settings.intelligence/databases/")
+                || path.contains("/com.android.settings/databases/"))
+            .then_some("app_usage");
         }
         if name == "data.db" {
             return path
@@ -3506,6 +3523,15 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 swissmeteo::triage(ctx, l, &of("localdata.sqlite"))
             })?;
         }
+        for l in of("battery-usage-db-v4")
+            .into_iter()
+            .chain(of("battery-usage-db-v9"))
+            .filter(|l| batteryusage::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                batteryusage::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4265,6 +4291,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if batteryusage::is_name(n) => batteryusage::is_store(l),
                     "favorites_prediction_db.sqlite" | "localdata.sqlite" => {
                         swissmeteo::is_store(l) || swissmeteo::is_list(l)
                     }

@@ -146,6 +146,8 @@
 //! | Dubox (TeraBox) `mbox_main.sqlite`, `netdisk.sqlite`, `imageDB.sqlite` | [`dubox`] | one per chat friend (names, remark, secure mobile and e-mail), per chat message (direction, text or file, time), per conversation (last message, draft), per cached cloud file or folder (path, size, MD5, flags, times), per photo or video (taken, position, address) | `dubox:<uk>` per friend and chat partner: user name, names, remark, whole numbers and e-mail addresses (masked ones: facts) |
 //! | Kik `AppGroup/<id>/cores/private/<account>/attachments/<content id>` | [`kikattachments`] | one per attachment's metadata (content id, app id, file name and size, app name, SHA-1s and block hash; a thumbnail kept, not read) | none |
 //! | DriveIQ SDK (seen in Microsoft Teams) `Library/DriveIQ/segments/current/*` | [`driveiq`] | one per logged location (latitude, longitude, speed, altitude, accuracies, fix time), motion activity, time-zone check, power state and state change | none |
+//! | Wi-Fi analytics `root/Library/Application Support/com.apple.wifianalyticsd/DeviceAnalyticsModel.sqlite` | [`wifianalytics`] | one per geotag (latitude, longitude, date; the access point's BSSID and last seen; the network's SSID) | none |
+//! | `preferences/SystemConfiguration/NetworkInterfaces.plist` | [`netinterfaces`] | one per network interface (hardware address as hex, the name Settings shows, BSD name, type, built in, I/O Kit type, unit and path; the model) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -237,6 +239,7 @@ pub mod mastodon;
 pub mod medicalid;
 pub mod messageretention;
 pub mod mewe;
+pub mod netinterfaces;
 pub mod notes;
 pub mod notifications;
 pub mod oura;
@@ -298,6 +301,7 @@ pub mod wechat;
 pub mod whatsapp;
 pub mod wickr;
 pub mod wifi;
+pub mod wifianalytics;
 pub mod wipe;
 pub mod wire;
 pub mod zalo;
@@ -602,6 +606,8 @@ impl Plugin for Ios {
         ctx.artefact("Dubox chat and cloud listings", || dubox::triage(&run))?;
         ctx.artefact("Kik attachment metadata", || kikattachments::triage(&run))?;
         ctx.artefact("DriveIQ segments", || driveiq::triage(&run))?;
+        ctx.artefact("Wi-Fi analytics geotags", || wifianalytics::triage(&run))?;
+        ctx.artefact("Network interfaces", || netinterfaces::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2012,6 +2018,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/DriveIQ/segments/current\""],
             "where the phone was and how it moved as the DriveIQ SDK in Microsoft Teams logged it (coordinates, speed, times), the time zone and power state",
         ),
+        entry(
+            "Wi-Fi analytics geotags",
+            &["/com.apple.wifianalyticsd/DeviceAnalyticsModel.sqlite\""],
+            "where the phone was when it was on or saw a Wi-Fi network, as the Wi-Fi analytics daemon geotagged it (coordinates, date, the network's name and access point)",
+        ),
+        entry(
+            "Network interfaces",
+            &["/SystemConfiguration/NetworkInterfaces.plist\""],
+            "the device's own hardware (MAC) addresses of Wi-Fi and its other network interfaces, which routers and Wi-Fi logs elsewhere may hold",
+        ),
     ]
 }
 
@@ -2057,6 +2073,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
+        "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
         "mbox_main.sqlite" => "messages",
         _ if path.contains("/Containers/Shared/AppGroup/")
@@ -2289,6 +2307,8 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "DeviceAnalyticsModel.sqlite",
+    "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",
     "mbox_main.sqlite",
     "netdisk.sqlite",

@@ -1180,6 +1180,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Dubox chat and cloud listings", false),
             ("Kik attachment metadata", false),
             ("DriveIQ segments", false),
+            ("Wi-Fi analytics geotags", false),
+            ("Network interfaces", false),
         ]
     );
     for (path, cat) in [
