@@ -66,7 +66,7 @@
 //! | Digital Wellbeing `com.google.android.apps.wellbeing/files/AccountData.pb` ([`wellbeing`], `read_protobuf`) | the account data: every text with its field path | `owner`: the e-mail addresses (Google account) |
 //! | Samsung Notes `com.samsung.android.app.notes/databases/sdoc.db` ([`samsungnotes`]) | one per note: title, text, created, modified, first/second/last opened, recycle bin and since when, its file | `owner`: wallet and amount claims in the text |
 //! | Google Call Screen `com.google.android.dialer/databases/callscreen_transcripts` ([`callscreen`]) | one per screened call: id, modified, recording, every utterance (time, text; the conversation protobuf decoded by `sqlite_query`) | — |
-//! | Gmail `com.google.android.gm/shared_prefs/Gmail.xml` ([`gmail`]) | the active account (`active-account`) | `owner`: the account (Google account, else e-mail) |
+//! | Gmail `com.google.android.gm/shared_prefs/Gmail.xml`, `databases/EmailProvider.db` ([`gmail`]) | the active account (`active-account`); one per account of another provider added to the app (address, shown and sender name, incoming and outgoing server: protocol, host, port, login, flags; never the password or OAuth tokens); one per message of those accounts (sender, to, cc, bcc, reply-to, subject, snippet, folder and its type, attachments' names, MIME types and sizes, flags, Message-ID, when) | `owner`: the active account (Google account, else e-mail), each added account's address and sender name; `handle:<address>` persons: every other address of a message |
 //! | Intercom SDK `shared_prefs/INTERCOM_SDK_USER_PREFS.xml`, `INTERCOM_DEDUPER_PREFS.xml` of any app ([`intercom`]) | one per app: the user id, e-mail, name and every attribute the app gave the SDK (Grok's `xUsername`) | `owner`: the e-mail addresses, name, X user name |
 //! | ROMEO `com.planetromeo.android.app` `databases/planetromeo-room.db`, `accounts.db` ([`romeo`]) | one per message (chat partner, text, status, images), per contact (profile fetched), the account | `romeo:<profile id>` persons (user name); `owner`: the account's id, user name, e-mail |
 //! | Reddit `com.reddit.frontpage` `databases/reddit_db_*`, `matrix_auth`, `matrix-users-db`, `matrix_session_*` (found by listing the app's folder) ([`reddit`]) | the account, cached communities, the chat session, cached users, one per chat event (message, reaction, deletion, membership: sender, body, media, room, direction), per room and per member | `reddit:t2_<id>` persons (`reddit-user:<name>`, display name); `owner`: the account (id, name, e-mail) and the chat session's user |
@@ -642,6 +642,7 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("EmailProvider.db", "messages"),
     ("battery-usage-db-v4", "app_usage"),
     ("battery-usage-db-v9", "app_usage"),
     ("favorites_prediction_db.sqlite", "locations"),
@@ -2018,6 +2019,11 @@ impl Plugin for AndroidPlugin {
                 "which apps drew battery in each hourly snapshot of the battery-usage screen (foreground and background use, power, battery level and status, boot time) and when each app's activity came to the front or left it",
             ),
             e(
+                "Gmail EmailProvider.db",
+                &["/com.google.android.gm/databases/EmailProvider.db\""],
+                "the IMAP, POP3 and Exchange accounts added to the Gmail app (the owner's addresses, their servers and logins — never the passwords or tokens) and their e-mails: sender, recipients, subject, snippet, folder, attachments, when",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2490,6 +2496,11 @@ impl Plugin for AndroidPlugin {
             return (path.contains("/com.google.android.settings.intelligence/databases/")
                 || path.contains("/com.android.settings/databases/"))
             .then_some("app_usage");
+        }
+        if name == "EmailProvider.db" {
+            return path
+                .contains("/com.google.android.gm/databases/")
+                .then_some("messages");
         }
         if name == "data.db" {
             return path
@@ -3532,6 +3543,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 batteryusage::triage(ctx, l)
             })?;
         }
+        for l in of("EmailProvider.db")
+            .into_iter()
+            .filter(|l| gmail::is_mail_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || gmail::mail(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4291,6 +4308,7 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "EmailProvider.db" => gmail::is_mail_store(l),
                     n if batteryusage::is_name(n) => batteryusage::is_store(l),
                     "favorites_prediction_db.sqlite" | "localdata.sqlite" => {
                         swissmeteo::is_store(l) || swissmeteo::is_list(l)

@@ -70,6 +70,7 @@ mod garmin;
 mod gass;
 mod gchat;
 mod gmail_android;
+mod gmail_mail;
 mod gms;
 mod google_messages;
 mod googlesearch;
