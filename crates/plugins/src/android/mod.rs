@@ -84,6 +84,7 @@
 //! | SHAREit `history.db`, Xender `trans-history-db` ([`transfers`]) | one per phone-to-phone transfer (other device's id and name, sender and recipient, file, size, time, direction as stored, session); one per device Xender met (id, nickname, connections) | — |
 //! | Facebook `threads_db2` and `threads_db2-uid` ([`fbthreads`]; Messenger and the Facebook app before msys) | the signed-in id; one per user, message (attachments, shares, coordinates, reactions), call | `facebook:<id>` persons (Facebook id, user name, name; a `PHONE_NUMBER:` key's phone); `owner`: the user the uid file names; wallet claims of a message's writer |
 //! | WhatsApp `msgstore.db` (unencrypted), `wa.db`, `com.whatsapp_preferences_light.xml` ([`whatsapp`]) | one per message (media, location, quote, group sender), call, group (creator, participants with rank), contact; the account | `handle:<jid>`: JID, number, names; `owner`: the account's number and push name; wallet claims by direction |
+//! | WhatsApp `msgstore.db` add-ons ([`whatsappextra`]) | one per reaction (emoji, direction, reacting member, chat, the reacted-to message's key and text, when), edited message (key, original key, text now, edited), message deleted for everyone (revoked key, admin, when), poll (question, options with vote totals, selectable count, closes), per-recipient receipt (delivered, read, played), system event (action type as stored, participants, old and new JID of a number change, prior value) | `handle:<jid>`: reacting members, receipt recipients, deleting admins; a number change's old and new JID on one person |
 //! | `packages.list` | the installed packages | — |
 //! | `users/<id>.xml` ([`users`], plain XML or ABX) | one per user (name, type, flags, created, last logged in) | `owner`: user 0's name (display name); `android-user:<id>`: another user's |
 //! | `recent_tasks/<id>_task.xml` ([`recents`], plain XML or ABX) | one per task in the overview screen (activity, app, caller, uid, first/last active, last moved) | — |
@@ -337,6 +338,7 @@ mod wechat;
 mod weibo;
 mod wellbeing;
 mod whatsapp;
+mod whatsappextra;
 mod wire;
 mod withings;
 mod xiaohongshu;
@@ -1424,6 +1426,14 @@ impl Plugin for AndroidPlugin {
                 "msgstore.db",
                 &["/msgstore.db\"", "/wa.db\""],
                 "WhatsApp messages (media, locations, quotes), calls, groups with their participants; wa.db contacts; the account's number and name",
+            ),
+            e(
+                "WhatsApp msgstore.db add-ons",
+                &[
+                    "/com.whatsapp/databases/msgstore.db\"",
+                    "/com.whatsapp.w4b/databases/msgstore.db\"",
+                ],
+                "WhatsApp reactions, edited messages, messages deleted for everyone (and by which admin), polls with their vote totals, when each recipient got, read and played the user's messages, group events and number changes",
             ),
             e("packages.list", &["/packages.list\""], "installed apps"),
             e(
@@ -3067,6 +3077,14 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
             ctx.artefact(&artefact_name(&l.tree, &l.path), || keep::keep_db(ctx, l))?;
         }
         whatsapp::triage(ctx, &found)?;
+        for l in of("msgstore.db")
+            .into_iter()
+            .filter(|l| whatsappextra::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                whatsappextra::triage(ctx, l)
+            })?;
+        }
         for l in of("babel*.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::hangouts(ctx, l)

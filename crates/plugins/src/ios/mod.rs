@@ -148,6 +148,7 @@
 //! | DriveIQ SDK (seen in Microsoft Teams) `Library/DriveIQ/segments/current/*` | [`driveiq`] | one per logged location (latitude, longitude, speed, altitude, accuracies, fix time), motion activity, time-zone check, power state and state change | none |
 //! | Wi-Fi analytics `root/Library/Application Support/com.apple.wifianalyticsd/DeviceAnalyticsModel.sqlite` | [`wifianalytics`] | one per geotag (latitude, longitude, date; the access point's BSSID and last seen; the network's SSID) | none |
 //! | `preferences/SystemConfiguration/NetworkInterfaces.plist` | [`netinterfaces`] | one per network interface (hardware address as hex, the name Settings shows, BSD name, type, built in, I/O Kit type, unit and path; the model) | none |
+//! | `root/Library/Caches/locationd/clients.plist` | [`locservices`] | one per Location Services client — app, system bundle or daemon (client key, bundle id, bundle path, executable, Authorization code as stored, supported mask, registered, whitelisted; when it last started and stopped getting locations, fence and significant-change times, consumption period) | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -232,6 +233,7 @@ pub mod line;
 pub mod linkedin;
 pub mod locationd;
 pub mod lockdownlog;
+pub mod locservices;
 pub mod mail;
 pub mod mapsprefs;
 pub mod mapssync;
@@ -608,6 +610,7 @@ impl Plugin for Ios {
         ctx.artefact("DriveIQ segments", || driveiq::triage(&run))?;
         ctx.artefact("Wi-Fi analytics geotags", || wifianalytics::triage(&run))?;
         ctx.artefact("Network interfaces", || netinterfaces::triage(&run))?;
+        ctx.artefact("Location Services clients", || locservices::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2028,6 +2031,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/SystemConfiguration/NetworkInterfaces.plist\""],
             "the device's own hardware (MAC) addresses of Wi-Fi and its other network interfaces, which routers and Wi-Fi logs elsewhere may hold",
         ),
+        entry(
+            "Location Services clients",
+            &["/Library/Caches/locationd/clients.plist\""],
+            "which apps and system services asked for the phone's location, whether they were allowed (as stored), and when each last started and stopped getting locations",
+        ),
     ]
 }
 
@@ -2073,6 +2081,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "History" | "Bookmarks" if path.contains("/Default/") => "web",
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
+        "clients.plist" if path.contains("/Library/Caches/locationd/") => "locations",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2307,6 +2316,7 @@ const SEARCHED: &[&str] = &[
     "Vipps.sqlite",
     "Twint.sqlite",
     "wickrLocal.sqlite",
+    "clients.plist",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

@@ -1182,6 +1182,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("DriveIQ segments", false),
             ("Wi-Fi analytics geotags", false),
             ("Network interfaces", false),
+            ("Location Services clients", false),
         ]
     );
     for (path, cat) in [
