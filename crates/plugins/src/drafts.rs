@@ -313,6 +313,30 @@ pub fn record_rows(
     Ok(())
 }
 
+/// A row's title: `prefix` and the first of `cols` the row holds (as stored, blanks passed
+/// over), else the row's `rid`.
+pub fn title_of<'a>(
+    prefix: &'a str,
+    cols: &'a [&'a str],
+) -> impl Fn(&crate::outputs::Table, &[Option<String>]) -> String + 'a {
+    move |t, row| {
+        let shown = cols
+            .iter()
+            .find_map(|c| crate::outputs::raw(t, row, c).filter(|v| !v.trim().is_empty()))
+            .unwrap_or_else(|| t.get(row, "rid").unwrap_or("?").to_string());
+        format!("{prefix} {shown}")
+    }
+}
+
+/// The [`AfterRow`] of rows that observe no identity.
+pub fn no_identity(
+    _: &Invoked,
+    _: &crate::outputs::Table,
+    _: &[Option<String>],
+) -> Result<(), RuntimeError> {
+    Ok(())
+}
+
 /// The first 60 characters of `s` (with `…` when cut), for a title quoting a text.
 pub fn headline(s: &str) -> String {
     let mut h: String = s.chars().take(60).collect();

@@ -29,7 +29,7 @@ use masf_graph::{EntityKind, FactType, IdType};
 
 use super::Located;
 use crate::calls::column_or_null;
-use crate::drafts::{RowPhenomena, unix_millis};
+use crate::drafts::{RowPhenomena, no_identity, title_of, unix_millis};
 use crate::identity::{artefact_name, observe, observe_columns, schema_on};
 use crate::outputs::{Table, raw};
 
@@ -102,28 +102,10 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
 }
 
-/// A title of `prefix` and the first present of `cols` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| raw(t, row, c))
-            .unwrap_or_else(|| t.get(row, "rid").unwrap_or("?").to_string());
-        format!("{prefix} {shown}")
-    }
-}
-
 /// `'fitbit:' || col AS alias` where the column holds a value: a Fitbit id qualified in the
 /// query, so that the observed value is in its output.
 fn qualified(col: &str, alias: &str) -> String {
     format!("CASE WHEN {col} != '' THEN 'fitbit:' || {col} END AS {alias}")
-}
-
-fn none(_: &masf_tools::Invoked, _: &Table, _: &[Option<String>]) -> Result<(), RuntimeError> {
-    Ok(())
 }
 
 fn activities(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
@@ -137,7 +119,7 @@ fn activities(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
             table: "ACTIVITY_LOG_ENTRY",
             category: "health",
             what: "an activity the Fitbit account logged (durations as stored; times Unix milliseconds)",
-            title: &named("Fitbit activity", &["NAME"]),
+            title: &title_of("Fitbit activity", &["NAME"]),
             fields: &[
                 ("NAME", FactType::Text, "activity"),
                 ("LOG_TYPE", FactType::Text, "log type"),
@@ -182,7 +164,7 @@ fn activities(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
                 ("TIME_CREATED", "Fitbit activity logged", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -198,7 +180,7 @@ fn devices(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runti
             table: "core_device",
             category: "device",
             what: "a Fitbit tracker paired with the app (last sync Unix milliseconds)",
-            title: &named("Fitbit device", &["deviceName", "bleMacAddress"]),
+            title: &title_of("Fitbit device", &["deviceName", "bleMacAddress"]),
             fields: &[
                 ("deviceName", FactType::Name, "name"),
                 ("bleMacAddress", FactType::Identifier, "Bluetooth address"),
@@ -309,7 +291,7 @@ fn track(
         point(s.lon, "DESC"),
         t = s.time,
     );
-    let title = named(s.title, &["session"]);
+    let title = title_of(s.title, &["session"]);
     super::record_query(
         ctx,
         l,
@@ -332,7 +314,7 @@ fn track(
                 ("last_time", "Last GPS point (Fitbit)", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -347,14 +329,14 @@ fn heart_rate(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
             table: "HEART_RATE_DAILY_SUMMARY",
             category: "health",
             what: "a day's heart rate as the Fitbit app summarised it (the day Unix milliseconds)",
-            title: &named("Fitbit heart rate of day", &["DATE_TIME"]),
+            title: &title_of("Fitbit heart rate of day", &["DATE_TIME"]),
             fields: &[
                 ("AVERAGE_HEART_RATE", FactType::Count, "average heart rate"),
                 ("RESTING_HEART_RATE", FactType::Count, "resting heart rate"),
             ],
             times: &[("DATE_TIME", "Fitbit heart-rate day", unix_millis)],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -369,7 +351,7 @@ fn sleep(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtime
             table: "SLEEP_LOG",
             category: "health",
             what: "a sleep the Fitbit tracker recorded (duration as stored; times Unix milliseconds)",
-            title: &named("Fitbit sleep", &["LOG_ID"]),
+            title: &title_of("Fitbit sleep", &["LOG_ID"]),
             fields: &[
                 ("LOG_ID", FactType::Identifier, "log id"),
                 ("SYNC_STATUS_STRING", FactType::Text, "sync status"),
@@ -392,7 +374,7 @@ fn sleep(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtime
                 ("DATE_OF_SLEEP", "Fitbit night of sleep", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -414,7 +396,7 @@ fn social(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtim
             table: "FRIEND",
             category: "contacts",
             what: "a Fitbit user on the account's friends list (the owning user is the account)",
-            title: &named("Fitbit friend", &["DISPLAY_NAME", "ENCODED_ID"]),
+            title: &title_of("Fitbit friend", &["DISPLAY_NAME", "ENCODED_ID"]),
             fields: &[
                 ("OWNING_USER_ID", FactType::Account, "owning user"),
                 ("ENCODED_ID", FactType::Account, "user id"),
@@ -466,7 +448,7 @@ fn social(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtim
             table: "USER_PROFILE",
             category: "accounts",
             what: "a Fitbit user's profile the app kept (times Unix milliseconds)",
-            title: &named("Fitbit profile", &["DISPLAY_NAME", "FULL_NAME"]),
+            title: &title_of("Fitbit profile", &["DISPLAY_NAME", "FULL_NAME"]),
             fields: &[
                 ("ENCODED_ID", FactType::Account, "user id"),
                 ("DISPLAY_NAME", FactType::Name, "display name"),
@@ -579,7 +561,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
                 table: "FitbitProfileEntity",
                 category: "accounts",
                 what: "the Fitbit account signed in on the watch app",
-                title: &named("Fitbit account", &["email", "displayName", "userId"]),
+                title: &title_of("Fitbit account", &["email", "displayName", "userId"]),
                 fields: &[
                     ("userId", FactType::Account, "user id"),
                     ("fullName", FactType::Name, "full name"),
@@ -625,7 +607,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
             table: "ActivityExerciseEntity",
             category: "health",
             what: "an exercise the Fitbit watch app logged (duration as stored; start Unix milliseconds)",
-            title: &named("Fitbit exercise", &["name"]),
+            title: &title_of("Fitbit exercise", &["name"]),
             fields: &[
                 ("name", FactType::Text, "activity"),
                 ("logId", FactType::Identifier, "log id"),
@@ -640,7 +622,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
             ],
             times: &[("startTime", "Fitbit exercise started", unix_millis)],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -652,7 +634,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
             table: "FitbitSleepDateEntity",
             category: "health",
             what: "a sleep the Fitbit watch app recorded (times Unix milliseconds)",
-            title: &named("Fitbit sleep of", &["dateOfSleep"]),
+            title: &title_of("Fitbit sleep of", &["dateOfSleep"]),
             fields: &[
                 ("dateOfSleep", FactType::Text, "night"),
                 ("minutesAsleep", FactType::Count, "minutes asleep"),
@@ -675,7 +657,7 @@ fn wear_user(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Run
                 ("endTime", "Fitbit sleep ended", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -690,7 +672,7 @@ fn wear_passive(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), 
             table: "ExerciseSummaryEntity",
             category: "health",
             what: "a workout the Fitbit watch recorded (distance in millimetres, elevation in feet, as the columns name them; start Unix milliseconds)",
-            title: &named("Fitbit workout", &["sessionId"]),
+            title: &title_of("Fitbit workout", &["sessionId"]),
             fields: &[
                 ("sessionId", FactType::Identifier, "session"),
                 ("exerciseTypeId", FactType::Text, "exercise type"),
@@ -702,7 +684,7 @@ fn wear_passive(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), 
             ],
             times: &[("time", "Fitbit workout started", unix_millis)],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     track(ctx, l, schema, "ExerciseGpsEntity", &TRACK_WATCH)
 }

@@ -54,7 +54,8 @@ use masf_graph::{EntityKind, FactType, IdType};
 use super::{Located, Schema};
 use crate::calls::{Tables, column_expr, column_or_null, json_at};
 use crate::drafts::{
-    Draft, RowPhenomena, date_text, headline, record_draft, unix_by_magnitude, unix_millis,
+    Draft, RowPhenomena, date_text, headline, no_identity, record_draft, unix_by_magnitude,
+    unix_millis,
 };
 use crate::identity::{artefact_name, observe, observe_columns, observe_owner_ids, schema_on};
 use crate::outputs::Table;
@@ -126,10 +127,6 @@ pub fn is_prefs(l: &Located) -> bool {
 /// Whether `l` is a file this reader reads.
 pub fn is_file(l: &Located) -> bool {
     is_store(l) || is_prefs(l)
-}
-
-fn none(_: &masf_tools::Invoked, _: &Table, _: &[Option<String>]) -> Result<(), RuntimeError> {
-    Ok(())
 }
 
 /// The GMT text Garmin's API writes (`2024-06-04 06:00:00`, `2024-06-04T06:00:00.0`) as ISO 8601
@@ -685,7 +682,7 @@ fn routes(ctx: &AgentCtx<'_>, l: &Located, t: &Tables<'_, '_>) -> Result<(), Run
                 date_text,
             )],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -784,7 +781,7 @@ fn daily(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtime
             ],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -879,7 +876,7 @@ fn sleep(ctx: &AgentCtx<'_>, l: &Located, t: &Tables<'_, '_>) -> Result<(), Runt
                 ("lastUpdated", "Garmin Connect sleep updated", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -917,7 +914,7 @@ fn weight(ctx: &AgentCtx<'_>, l: &Located, t: &Tables<'_, '_>) -> Result<(), Run
             ],
             times: &[("date", "Garmin Connect weigh-in", unix_millis)],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -1051,7 +1048,7 @@ fn responses(ctx: &AgentCtx<'_>, l: &Located, t: &Tables<'_, '_>) -> Result<(), 
             ],
             times: &[("lastUpdate", "Garmin Connect response cached", unix_millis)],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -1213,7 +1210,7 @@ fn json_cache(ctx: &AgentCtx<'_>, l: &Located, t: &Tables<'_, '_>) -> Result<(),
                 ("last_saved", "Garmin Connect JSON last saved", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -1335,7 +1332,7 @@ fn json_activities(
                 unix_millis,
             )],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     let saved = column_expr(cols, "", "saved_timestamp");
     let sql = format!(
@@ -1368,7 +1365,7 @@ fn json_activities(
                 ("last_saved", "Garmin Connect JSON last saved", unix_millis),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -1441,7 +1438,7 @@ fn sync_cache(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
                 ),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -1529,7 +1526,7 @@ fn notifications(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(),
                 ),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 

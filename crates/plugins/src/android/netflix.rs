@@ -29,28 +29,13 @@ use masf_graph::FactType;
 
 use super::{Located, Schema};
 use crate::calls::{column_or_null, require_columns};
-use crate::drafts::{RowPhenomena, unix_by_magnitude, unix_millis};
+use crate::drafts::{RowPhenomena, title_of, unix_by_magnitude, unix_millis};
 use crate::identity::{artefact_name, schema_on};
-use crate::outputs::{Table, raw};
 
 /// Whether `l` is one of Netflix's stores.
 pub fn is_store(l: &Located) -> bool {
     matches!(l.name(), "appHistory" | "OfflineDb")
         && l.path.contains("/com.netflix.mediaclient/databases/")
-}
-
-/// `<prefix> <first present of cols>` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| raw(t, row, c))
-            .unwrap_or_else(|| t.get(row, "rid").unwrap_or("?").to_string());
-        format!("{prefix} {shown}")
-    }
 }
 
 /// One `appHistory` or `OfflineDb`.
@@ -99,7 +84,7 @@ fn play_history(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), 
             table: "playEvent",
             category: "media",
             what: "a title Netflix played on the phone (event type, network and offline as stored; the duration, in milliseconds, is the title's, not how long it was watched; the time Unix, its unit by its size)",
-            title: &named("Netflix play event", &["playableId"]),
+            title: &title_of("Netflix play event", &["playableId"]),
             fields: &[
                 ("playableId", FactType::Identifier, "playable id"),
                 ("xid", FactType::Identifier, "playback session"),
@@ -123,7 +108,7 @@ fn play_history(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), 
             table: "sessionNetworkStatistics",
             category: "app_usage",
             what: "a stream Netflix pulled over the network (the stream id is a playable id; the IP address and location id as stored: the app does not say whether they are the phone's or the server's; interval and buffering in milliseconds; the time Unix, its unit by its size)",
-            title: &named("Netflix stream", &["streamId"]),
+            title: &title_of("Netflix stream", &["streamId"]),
             fields: &[
                 ("streamId", FactType::Identifier, "stream id"),
                 ("bytes", FactType::Count, "bytes"),
@@ -193,7 +178,7 @@ fn offline(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runti
             table: "offlineFalkorProfile",
             category: "accounts",
             what: "a profile of the Netflix account signed in on the phone (a household's profiles share one account: the name says whom the profile is meant for, not who used it; kids as stored)",
-            title: &named("Netflix profile", &["name", "profileId"]),
+            title: &title_of("Netflix profile", &["name", "profileId"]),
             fields: &[
                 ("profileId", FactType::Identifier, "profile id"),
                 ("name", FactType::Name, "name"),
@@ -237,7 +222,7 @@ fn offline(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runti
                 table: "bookmarkStore",
                 category: "media",
                 what: "where a title was left off in Netflix (the position in milliseconds into the title, per profile; the title named where it is one downloaded; updated Unix milliseconds)",
-                title: &named("Netflix resume position", &["title", "playableId"]),
+                title: &title_of("Netflix resume position", &["title", "playableId"]),
                 fields: &[
                     ("playableId", FactType::Identifier, "playable id"),
                     ("title", FactType::Text, "title"),
@@ -282,7 +267,7 @@ fn offline(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runti
                 table: "offlineFalkorPlayable",
                 category: "media",
                 what: "a title downloaded in Netflix for offline viewing (video type, episode and maturity level as stored; duration in seconds; the download's expiry Unix, its unit by its size)",
-                title: &named("Netflix download", &["title", "videoId"]),
+                title: &title_of("Netflix download", &["title", "videoId"]),
                 fields: &fields,
                 times: &[("expTime", "Netflix download expires", unix_by_magnitude)],
             },

@@ -30,7 +30,7 @@ use masf_graph::FactType;
 
 use super::{Located, Schema};
 use crate::calls::json_at;
-use crate::drafts::{RowPhenomena, unix_seconds};
+use crate::drafts::{RowPhenomena, no_identity, unix_seconds};
 use crate::identity::{artefact_name, schema_on};
 use crate::outputs::{Table, raw};
 
@@ -354,10 +354,6 @@ fn queue(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtime
     )
 }
 
-fn none(_: &masf_tools::Invoked, _: &Table, _: &[Option<String>]) -> Result<(), RuntimeError> {
-    Ok(())
-}
-
 /// `Settings.db`: one phenomenon per settings row.
 fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), RuntimeError> {
     super::record_table(
@@ -380,7 +376,7 @@ fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runt
             ],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -405,7 +401,7 @@ fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runt
             ],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -427,7 +423,7 @@ fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runt
             ],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -443,7 +439,7 @@ fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runt
             fields: &[("customDnsAddresses", FactType::Text, "DNS addresses")],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -463,6 +459,6 @@ fn settings(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runt
             fields: &[("mfaStatus", FactType::Text, "status")],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )
 }

@@ -23,9 +23,8 @@ use masf_graph::FactType;
 
 use super::Located;
 use crate::calls::{Tables, column_expr, column_or_null};
-use crate::drafts::{RowPhenomena, unix_millis};
+use crate::drafts::{RowPhenomena, title_of, unix_millis};
 use crate::identity::{artefact_name, schema_on};
-use crate::outputs::{Table, raw};
 
 /// Whether `l` is OruxMaps' track store.
 pub fn is_store(l: &Located) -> bool {
@@ -36,20 +35,6 @@ pub fn is_store(l: &Located) -> bool {
 pub fn is_store_path(path: &str) -> bool {
     path.ends_with("/oruxmapstracks.db")
         && (path.contains("/oruxmaps/tracklogs/") || path.contains("/com.orux.oruxmaps"))
-}
-
-/// `<prefix> <first present of cols>` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| raw(t, row, c).filter(|v| !v.trim().is_empty()))
-            .unwrap_or_else(|| t.get(row, "rid").unwrap_or("?").to_string());
-        format!("{prefix} {shown}")
-    }
 }
 
 /// One `oruxmapstracks.db`.
@@ -173,7 +158,7 @@ fn tracks(ctx: &AgentCtx<'_>, l: &Located, tables: &Tables<'_, '_>) -> Result<()
             table: "tracks",
             category: "locations",
             what: "a track OruxMaps holds — recorded on the phone, or imported or planned — summarised: its stored position, its segments (distance in metres and moving time in milliseconds summed, altitudes in metres), how many points and where and when the first and last were (decimal degrees, Unix milliseconds); type and difficulty as stored; the points themselves stay in the store",
-            title: &named("OruxMaps track", &["trackname", "track"]),
+            title: &title_of("OruxMaps track", &["trackname", "track"]),
             fields: &[
                 ("track", FactType::Identifier, "track id"),
                 ("trackname", FactType::Text, "name"),
@@ -270,7 +255,7 @@ fn pois(ctx: &AgentCtx<'_>, l: &Located, tables: &Tables<'_, '_>) -> Result<(), 
             table: "pois",
             category: "locations",
             what: "a waypoint saved in OruxMaps (or imported with a track): a place the user marked, not necessarily where the phone was (decimal degrees, altitude in metres, type as stored, created Unix milliseconds)",
-            title: &named("OruxMaps waypoint", &["poiname", "poi"]),
+            title: &title_of("OruxMaps waypoint", &["poiname", "poi"]),
             fields: POI,
             times: &[("poitime", "OruxMaps waypoint created", unix_millis)],
         },

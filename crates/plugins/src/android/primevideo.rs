@@ -23,29 +23,14 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
 
 use super::Located;
-use crate::drafts::{RowPhenomena, unix_millis};
+use crate::drafts::{RowPhenomena, title_of, unix_millis};
 use crate::identity::{artefact_name, schema_on};
-use crate::outputs::{Table, raw};
 
 /// Whether `l` is one of Prime Video's stores read.
 pub fn is_store(l: &Located) -> bool {
     matches!(l.name(), "dbplaybackhistory" | "bookmark")
         && l.path.contains("/com.amazon.avod.thirdpartyclient/")
         && l.path.contains("/databases/")
-}
-
-/// `<prefix> <first present of cols>` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| raw(t, row, c))
-            .unwrap_or_else(|| t.get(row, "rid").unwrap_or("?").to_string());
-        format!("{prefix} {shown}")
-    }
 }
 
 /// One `dbplaybackhistory` or `bookmark`.
@@ -78,7 +63,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 table: "playbackHistory",
                 category: "media",
                 what: "a title played in Prime Video on the phone, its latest play on a profile (watched position, runtime and credits start in milliseconds of the title, not times; content and video material types as stored; last played Unix milliseconds)",
-                title: &named("Prime Video played", &["title", "asin"]),
+                title: &title_of("Prime Video played", &["title", "asin"]),
                 fields: &[
                     ("asin", FactType::Identifier, "title id"),
                     ("contenttype", FactType::Text, "content type"),
@@ -124,7 +109,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
                 table: "bookmark_cache",
                 category: "media",
                 what: "where a title was left off in Prime Video (the position in milliseconds of the title; a new position replaces the row of the same title, type and profile; timecode type as stored; saved Unix milliseconds)",
-                title: &named("Prime Video resume point", &["asin"]),
+                title: &title_of("Prime Video resume point", &["asin"]),
                 fields: &[
                     ("asin", FactType::Identifier, "title id"),
                     ("timecode", FactType::Count, "position (ms)"),

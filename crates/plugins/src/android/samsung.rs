@@ -32,9 +32,11 @@ use masf_graph::FactType;
 
 use super::{Located, Schema};
 use crate::calls::{Tables, column_or_null};
-use crate::drafts::{RowPhenomena, date_text, headline, unix_by_magnitude, unix_millis};
+use crate::drafts::{
+    RowPhenomena, date_text, headline, no_identity, unix_by_magnitude, unix_millis,
+};
 use crate::identity::{artefact_name, schema_on};
-use crate::outputs::{Table, raw};
+use crate::outputs::raw;
 
 /// A store read: its file name, the folder the file must lie in (the path ends with
 /// `<dir><name>`), the tables it is read for, its name in notes and its category.
@@ -159,10 +161,6 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     }
 }
 
-fn none(_: &masf_tools::Invoked, _: &Table, _: &[Option<String>]) -> Result<(), RuntimeError> {
-    Ok(())
-}
-
 /// The Secure Folder's `HistoryLog`: the Android users a transfer went from and to, read from
 /// the `[<from> -> <to>]` that starts its message, and whether that is into or out of the
 /// Secure Folder (from or to the personal profile, user 0).
@@ -225,7 +223,7 @@ fn secure_folder(
                 date_text,
             )],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -271,7 +269,7 @@ fn privacy_dashboard(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result
                 unix_by_magnitude,
             )],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -309,7 +307,7 @@ fn context_log(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), R
                 ),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -339,7 +337,7 @@ fn context_log(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), R
                 unix_millis,
             )],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -415,7 +413,7 @@ fn geofences(ctx: &AgentCtx<'_>, l: &Located, tables: &Tables<'_, '_>) -> Result
                 ("time_major", "Wi-Fi geofence major time", unix_by_magnitude),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -472,7 +470,7 @@ fn wifi_configs(
             ],
             times: &[("CREATION_TIME", "Wi-Fi network saved", unix_by_magnitude)],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -505,7 +503,7 @@ fn sleep_detection(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(
             ],
             times: &[("time", "Screen state changed", unix_by_magnitude)],
         },
-        &mut none,
+        &mut no_identity,
     )?;
     super::record_table(
         ctx,
@@ -545,7 +543,7 @@ fn sleep_detection(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(
                 ("time", "Sleep window recorded", unix_by_magnitude),
             ],
         },
-        &mut none,
+        &mut no_identity,
     )
 }
 
@@ -577,6 +575,6 @@ fn badges(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtim
             ],
             times: &[],
         },
-        &mut none,
+        &mut no_identity,
     )
 }

@@ -28,7 +28,7 @@ use masf_graph::{FactType, IdType};
 
 use super::{Located, Schema};
 use crate::calls::{column_or_null, require_columns};
-use crate::drafts::{RowPhenomena, date_text};
+use crate::drafts::{RowPhenomena, date_text, title_of};
 use crate::identity::{artefact_name, schema_on};
 use crate::outputs::Table;
 
@@ -102,21 +102,6 @@ fn topics(list: &str) -> String {
     )
 }
 
-/// `<prefix> <first present of cols>` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| t.get(row, c))
-            .or_else(|| t.get(row, "rid"))
-            .unwrap_or("?");
-        format!("{prefix} {shown}")
-    }
-}
-
 /// One `accounts` per uid a table's rows are filed under (`col`), observed as the owner's.
 fn accounts(
     ctx: &AgentCtx<'_>,
@@ -141,7 +126,7 @@ fn accounts(
             table,
             category: "accounts",
             what: &what,
-            title: &named("Weibo account", &["uid"]),
+            title: &title_of("Weibo account", &["uid"]),
             fields: &[
                 ("uid", FactType::Account, "uid"),
                 ("qualified", FactType::Account, "account"),
@@ -322,7 +307,7 @@ fn long_posts(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Ru
             table,
             category: "social",
             what: "the full text of a long Weibo post the app cached (the post id is the timeline's; page title, URLs and type as stored: several values are joined by #sina#; filed under the account signed in)",
-            title: &named("Weibo long post", &["mid"]),
+            title: &title_of("Weibo long post", &["mid"]),
             fields: &[
                 ("content", FactType::Text, "text"),
                 ("topics", FactType::Text, "topics"),
@@ -357,7 +342,7 @@ fn images(ctx: &AgentCtx<'_>, l: &Located, schema: &Schema) -> Result<(), Runtim
             table: "mblog_pic_table",
             category: "social",
             what: "an image a cached Weibo post references (remote URLs per size: a reference the app held, not an image stored on the phone; the local path as stored, often empty)",
-            title: &named("Weibo post image", &["picid"]),
+            title: &title_of("Weibo post image", &["picid"]),
             fields: &[
                 ("mblogid", FactType::Identifier, "post id"),
                 ("picid", FactType::Identifier, "picture id"),

@@ -23,9 +23,8 @@ use serde_json::json;
 
 use super::Located;
 use crate::calls::{qualified_or_null, require_columns, select_columns};
-use crate::drafts::{RowPhenomena, unix_millis};
+use crate::drafts::{RowPhenomena, title_of, unix_millis};
 use crate::identity::{args_on, artefact_name, schema_on};
-use crate::outputs::Table;
 
 /// Whether `l` is one of Xiaohongshu's stores (the play history, the encrypted messages and
 /// relations).
@@ -34,21 +33,6 @@ pub fn is_store(l: &Located) -> bool {
         l.name(),
         "PlayHistoryRecordDB" | "msgDB" | "localRelationDB"
     ) && l.path.contains("/com.xingin.xhs/databases/")
-}
-
-/// `<prefix> <first present of cols>` (else the row id).
-fn named<'a>(
-    prefix: &'a str,
-    cols: &'a [&'a str],
-) -> impl Fn(&Table, &[Option<String>]) -> String + 'a {
-    move |t, row| {
-        let shown = cols
-            .iter()
-            .find_map(|c| t.get(row, c))
-            .or_else(|| t.get(row, "rid"))
-            .unwrap_or("?");
-        format!("{prefix} {shown}")
-    }
 }
 
 /// One Xiaohongshu store.
@@ -104,7 +88,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             table,
             category: "media",
             what: "a note in Xiaohongshu's play history (the note's title and description as stored; the author's display name and id are the note author's, the user id the account the row is filed under; recorded Unix milliseconds; not proof of how much was played)",
-            title: &named("Xiaohongshu note", &["note_title", "note_id"]),
+            title: &title_of("Xiaohongshu note", &["note_title", "note_id"]),
             fields: &[
                 ("note_title", FactType::Text, "title"),
                 ("note_desc", FactType::Text, "description"),
@@ -154,7 +138,7 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
             table,
             category: "accounts",
             what: "the Xiaohongshu account signed in on the phone: the user id the play history files its rows under, with the count of its entries",
-            title: &named("Xiaohongshu account", &["uid"]),
+            title: &title_of("Xiaohongshu account", &["uid"]),
             fields: &[
                 ("uid", FactType::Account, "user id"),
                 ("qualified", FactType::Account, "account"),
