@@ -21,12 +21,12 @@ use std::collections::BTreeMap;
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
-use masf_tools::Invoked;
 
 use super::Located;
 use crate::calls::{Tables, note_pages_cap, select_columns};
 use crate::drafts::{Draft, RowPhenomena, record_draft, unix_millis};
 use crate::identity::{artefact_name, pages_on, query_on, schema_on};
+use crate::ios::swissmeteo::{PLACE_NOTE, Place, place_facts};
 use crate::outputs::{Table, raw};
 
 const INTERACTION: &str = "plz_interaction";
@@ -90,15 +90,6 @@ pub fn triage(ctx: &AgentCtx<'_>, l: &Located, lists: &[&Located]) -> Result<(),
         openings(ctx, l, &schema)?;
     }
     Ok(())
-}
-
-/// A place of the postal-code list: the row's call and values.
-struct Place {
-    inv: Invoked,
-    name: Option<String>,
-    altitude: Option<String>,
-    latitude: Option<String>,
-    longitude: Option<String>,
 }
 
 /// The places of `codes` (digits only) in the postal-code list `list`.
@@ -220,18 +211,7 @@ fn interactions(
             ],
         );
         if let (Some(p), Some(list)) = (place, list) {
-            d.fact(FactType::Path, Some(&list.path), &list.found);
-            for (v, ft, what) in [
-                (&p.name, FactType::Name, "the place"),
-                (&p.altitude, FactType::Text, "its altitude (m)"),
-                (&p.latitude, FactType::Text, "its centre's latitude"),
-                (&p.longitude, FactType::Text, "its centre's longitude"),
-            ] {
-                if let Some(v) = v {
-                    d.fact(ft, Some(v), &p.inv);
-                    said.push(format!("{what} {v}"));
-                }
-            }
+            place_facts(&mut d, p, &list.path, &list.found, &mut said);
         }
         let at = t.get(row, "at");
         d.time(at, unix_millis(at), "MeteoSwiss forecast viewed", inv);
@@ -240,11 +220,7 @@ fn interactions(
             t.get(row, "rid").unwrap_or("?"),
             said.join(", "),
             at.map(|a| format!(" at {a} (Unix ms)")).unwrap_or_default(),
-            if place.is_some() {
-                " The place's name and centre are those of its postal code in the app's list (localdata.sqlite); the centre is its LV03 grid position turned into latitude and longitude by swisstopo's approximate formulas, in the query."
-            } else {
-                ""
-            }
+            if place.is_some() { PLACE_NOTE } else { "" }
         );
         record_draft(ctx, d)?;
     }

@@ -90,13 +90,39 @@ pub(crate) fn wgs84() -> (String, String) {
     (lat, lon)
 }
 
-/// A place of the postal-code list: the row's call and values.
-struct Place {
-    inv: Invoked,
-    name: Option<String>,
-    altitude: Option<String>,
-    latitude: Option<String>,
-    longitude: Option<String>,
+/// A place of the postal-code list: the row's call and values (shared with Android's reader).
+pub(crate) struct Place {
+    pub(crate) inv: Invoked,
+    pub(crate) name: Option<String>,
+    pub(crate) altitude: Option<String>,
+    pub(crate) latitude: Option<String>,
+    pub(crate) longitude: Option<String>,
+}
+
+/// What a forecast interaction's interpretation says of a place found in the list.
+pub(crate) const PLACE_NOTE: &str = " The place's name and centre are those of its postal code in the app's list (localdata.sqlite); the centre is its LV03 grid position turned into latitude and longitude by swisstopo's approximate formulas, in the query.";
+
+/// Adds the place `p` of the postal-code list at `path` (listed by `found`) to `d`: the list's
+/// path, the place's name, altitude and centre, each said in `said`.
+pub(crate) fn place_facts(
+    d: &mut Draft,
+    p: &Place,
+    path: &str,
+    found: &Invoked,
+    said: &mut Vec<String>,
+) {
+    d.fact(FactType::Path, Some(path), found);
+    for (v, ft, what) in [
+        (&p.name, FactType::Name, "the place"),
+        (&p.altitude, FactType::Text, "its altitude (m)"),
+        (&p.latitude, FactType::Text, "its centre's latitude"),
+        (&p.longitude, FactType::Text, "its centre's longitude"),
+    ] {
+        if let Some(v) = v {
+            d.fact(ft, Some(v), &p.inv);
+            said.push(format!("{what} {v}"));
+        }
+    }
 }
 
 /// The places of `codes` (digits only) in the postal-code list at `path`.
@@ -207,18 +233,7 @@ fn interactions(
             ],
         );
         if let (Some(p), Some((lfind, l))) = (place, list) {
-            d.fact(FactType::Path, Some(l), lfind);
-            for (v, ft, what) in [
-                (&p.name, FactType::Name, "the place"),
-                (&p.altitude, FactType::Text, "its altitude (m)"),
-                (&p.latitude, FactType::Text, "its centre's latitude"),
-                (&p.longitude, FactType::Text, "its centre's longitude"),
-            ] {
-                if let Some(v) = v {
-                    d.fact(ft, Some(v), &p.inv);
-                    said.push(format!("{what} {v}"));
-                }
-            }
+            place_facts(&mut d, p, l, lfind, &mut said);
         }
         let at = t.get(row, "at");
         d.time(at, unix_millis(at), "MeteoSwiss forecast viewed", inv);
@@ -227,11 +242,7 @@ fn interactions(
             t.get(row, "rid").unwrap_or("?"),
             said.join(", "),
             at.map(|a| format!(" at {a} (Unix ms)")).unwrap_or_default(),
-            if place.is_some() {
-                " The place's name and centre are those of its postal code in the app's list (localdata.sqlite); the centre is its LV03 grid position turned into latitude and longitude by swisstopo's approximate formulas, in the query."
-            } else {
-                ""
-            }
+            if place.is_some() { PLACE_NOTE } else { "" }
         );
         run.record(d)?;
     }
