@@ -101,11 +101,25 @@ step fixtures tests/fixtures/check-fixtures.sh
 # cargo test: its output is kept so that its totals can be repeated at the end.
 cargo_log=$(mktemp "${TMPDIR:-/tmp}/masf-cargo-test.XXXXXX")
 trap 'rm -f "$cargo_log"' EXIT
-# --no-fail-fast: every test binary runs, so one failing crate does not hide the others.
-cargo_test() { cargo test --locked --workspace --no-fail-fast 2>&1 | tee "$cargo_log"; }
+# --no-fail-fast: every test runs, so one failing crate does not hide the others. With
+# cargo-nextest (on the machine's toolchain) every test is its own process and the tests of all
+# binaries share the cores, so a binary's last slow test no longer leaves a core idle while the
+# next binary waits (measured: 316 s against cargo test's 335 s for the same build); it does not
+# run doctests, so `cargo test --doc` follows. Without nextest, cargo test runs everything.
+cargo_test() {
+  if cargo nextest --version >/dev/null 2>&1; then
+    local rc=0
+    cargo nextest run --locked --workspace --no-fail-fast 2>&1 | tee "$cargo_log" || rc=1
+    cargo test --locked --workspace --doc 2>&1 | tee -a "$cargo_log" || rc=1
+    return $rc
+  fi
+  cargo test --locked --workspace --no-fail-fast 2>&1 | tee "$cargo_log"
+}
 if $ui_built; then
   step "cargo test" cargo_test
-  # The test runner's closing lines summed: `test result: ok. 39 passed; 0 failed; …`.
+  # The runners' closing lines summed: nextest's `Summary [ 316.0s] 1325 tests run: 1325
+  # passed, 0 skipped` (failed and skipped counted when there are any), libtest's `test result:
+  # ok. 39 passed; 0 failed; …` (the doctests', or every binary's without nextest).
   totals=$(awk '/^test result:/ {
       for (i = 1; i <= NF; i++) {
         if ($(i) ~ /^passed;?$/) p += $(i - 1)
@@ -114,7 +128,17 @@ if $ui_built; then
       }
       n++
     }
-    END { if (n) printf "%d passed; %d failed; %d ignored in %d test binaries", p, f, g, n }' "$cargo_log")
+    / Summary \[/ && / tests run: / {
+      for (i = 1; i <= NF; i++) {
+        if ($(i) ~ /^passed,?$/) p += $(i - 1)
+        if ($(i) ~ /^failed,?$/) f += $(i - 1)
+        if ($(i) ~ /^skipped,?$/) g += $(i - 1)
+      }
+      x = 1
+    }
+    END {
+      if (n || x) printf "%d passed; %d failed; %d ignored or skipped%s", p, f, g, (x ? " (nextest, then the doctests)" : " in " n " test binaries")
+    }' "$cargo_log")
   NOTES[${#NOTES[@]} - 1]="$totals"
 else
   skip "cargo test" "needs ui build"

@@ -99,10 +99,44 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // `cargo test` passes the harness's own flags (and maybe a filter): there is one scenario.
+    // The test harness's protocol, as far as a one-scenario binary needs it: `--list` (what
+    // cargo-nextest asks first) names the scenario, `--ignored` lists none (it is not ignored),
+    // and a name filter that is not the scenario's runs nothing. Other flags are the harness's
+    // own (`--nocapture`, `--exact`, …) and change nothing here.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    if flag("--list") {
+        if !flag("--ignored") {
+            println!("{SCENARIO}: test");
+        }
+        return;
+    }
+    // The harness's flags that take a value: the value is no filter.
+    const VALUED: [&str; 6] = [
+        "--format",
+        "--test-threads",
+        "--skip",
+        "--color",
+        "--logfile",
+        "--shuffle-seed",
+    ];
+    let filters: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| {
+            !a.starts_with('-') && (*i == 0 || !VALUED.contains(&args[i - 1].as_str()))
+        })
+        .map(|(_, a)| a)
+        .collect();
+    if !filters.is_empty() && !filters.iter().any(|f| SCENARIO.contains(f.as_str())) {
+        return;
+    }
     hostile_tools_cost_their_call_only();
-    println!("worker: hostile tools cost their call only ... ok");
+    println!("test {SCENARIO} ... ok");
 }
+
+/// The one scenario's name, as the test harness would give it.
+const SCENARIO: &str = "hostile_tools_cost_their_call_only";
 
 fn evidence(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
