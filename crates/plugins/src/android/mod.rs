@@ -151,6 +151,22 @@
 //! | SBB Mobile `ch.sbb.mobile.…/databases/SbbMobile.db` ([`sbb`]) | one per connection searched (departure, destination, their types, the result's coordinates; when), per place searched (title, favourite, type, coordinates; when), per SwissPass travel card (name, type, contract id and state, validity), per ticket bought (traveller, ticket type, from, to, payment method, refund state; valid from and until) | — (the traveller's name is a fact) |
 //! | MeteoSwiss `ch.admin.meteoswiss/databases/favorites_prediction_db.sqlite` (+ `files/db/localdata.sqlite`) ([`swissmeteo`]) | one per forecast looked at (postal code, the position stored with it, the place's name, altitude and centre from the app's postal-code list, LV03/LV95 turned into degrees in the query; when), per app opening (where the phone was; when) | — |
 //! | Battery usage `com.google.android.settings.intelligence/databases/battery-usage-db-v4`, `user_de/<user>/com.android.settings/databases/battery-usage-db-v9` ([`batteryusage`]) | one per app in each hourly battery snapshot (package, app label, uid, user, foreground and background use in ms, power consumed and total, battery level and status, time zone; the snapshot's time and the boot it counts from), per app usage event (package, task root, uid, event: activity resumed or stopped, device shutdown; when) | — (packages and uids are apps') |
+//! | One UI Home `com.sec.android.app.launcher/databases/OneUI.db`, `Icon.db` ([`samsunglauncher`]) | one per layout item (type, title, component and its package, referenced package, hidden as stored and hidden or shown, restored, profile, rank and position; the container: the folder's title, or the item group's type and rank and the group holding it; a folder's item count), per cached icon (label, component, package, profile, version, last updated in Unix ms) | — |
+//! | Samsung SCPM `com.samsung.android.scpm/databases/scpmv2.db` ([`scpm`]) | one per `devices` row (device id, alias, type, model name and code, OS type and version, platform version, country, SIM MCC and MNC, CSC; registered and last access, Unix ms or s by magnitude) | — |
+//! | Samsung Story Service `com.samsung.storyservice/databases/dme.db` ([`storyservice`]) | one per indexed file (path, title, media type, latitude and longitude with 0/0 read as none, country, locality, place of interest and its city, street, scenes, faces, deleted, moment and its title; taken, added) and per moment (id, story, title, files, country, location, places, streets, type; start, end, created), Unix ms or s by magnitude | — |
+//! | Samsung Members `com.samsung.oh/databases/com_pocketgeek_sdk_app_inventory.db`, `com_pocketgeek_sdk.db` ([`samsungmembers`]) | one per inventoried app (package, name, system app, confidence hash, SHA-1, classification; last used in Unix ms), per device event (type, value, in snapshot; created in Unix ms) | — |
+//! | Samsung Device Care (Smart Manager) `com.samsung.android.sm/databases/sm.db`, `lowpowercontext-system-db` ([`smartmanager`]) | one per app crash (package, when), per app-use session (package, activity, id, uploaded; started, ended, record created and modified), Unix ms | — |
+//! | MapMyWalk `com.mapmywalk.android2/databases/workout.db`, `mmdk_user` ([`mapmywalk`]) | one per recorded activity (the `timeSeries` samples of one local id: samples, positioned samples, distance, mean and max speed, duration, time-offset span; first and last sample), per route (points, first and last position and time, summarised in the query), per user (id, user name, e-mail, display name, birth date, gender, height, weight, time zone, country, image; joined, last login) | `owner`: the only user (or the only one with an e-mail): e-mail, `mapmywalk:<id>`, user name, display name; `mapmywalk:<id>` per other user |
+//! | PUMATRAC `com.pumapumatrac/databases/pumatrac-db` ([`pumatrac`]) | one per completed exercise (duration, score, calories, city, country, distance, altitudes, speeds, time per km, location type, pace; start, end), per route (points, first and last position and time, summarised in the query), per user (id, e-mail, name, sex, birth day, weight, height, country, location, interests, image, score, following, followers, goal, workout preferences; born) | `owner`: the only user (or the only one with an e-mail): e-mail, `pumatrac:<id>`, name; `pumatrac:<id>` per other user |
+//! | Runkeeper `com.fitnesskeeper.runkeeper.pro/databases/RunKeeper.sqlite`, `shared_prefs/com.fitnesskeeper.runkeeper.pro_preferences.xml` ([`runkeeper`]) | one per trip (UUID, activity type, distance, elapsed time, calories, heart rate, climb, name; start, synced), per route (points, first and last position and time, summarised in the query), the account of the preferences (user and ASICS ids, name, gender, height, weight, privacy, lifetime distance, locale, picture, connected services as flags — a token never copied; created, last active, weight synced, born) | `owner`: `runkeeper:<id>`, `asics:<id>`, name |
+//! | Ornet / Tor Browser `com.ornet.torbrowser/databases/appDatabase`, `kdownloader.db`, `shared_prefs/com.ornet.torbrowser_preferences.xml` ([`ornet`]) | one per visit (URL, title, the stored date and time joined), bookmark (title, URL, folder), suggestion, open tab (URL, title, preview file and the Unix ms its name holds), frequent site (count as stored), search, download (file, URL, folder, bytes, status, last modified), one for the preferences (current tabs, search engine, last closed) | — |
+//! | Honor's media library `com.hihonor.medialibrary/databases/gallery.db` ([`honorgallery`]) | one per picture or video (path, name, title, MIME type, size, position — none for 0,0 —, time zone, album, duration, resolution, hash as stored, recycle flag and state, the path it was deleted from; added, modified, taken, recycled) | — |
+//! | Etsy `com.etsy.android/databases/recentlyViewedListings`, `ListingInteractions`, `AdImpressions`, `etsy-logs`; `shared_prefs/EtsyUserPrefs.xml`, `EtsyInstallPrefs.xml`, `com.etsy.android_preferences.xml`, `server_config.xml` ([`etsy`]) | one per listing viewed (title, prices, rating, image; when), listing interaction (type, source, location, position, the encoded data's leading values; when), ad shown or tapped, app log record (type, namespace, message, app version, device model; when), and per row the write-ahead log or replaced pages still hold (`sqlite_wal_history`: deleted, earlier version); one for the account (id, login, name, e-mail, shipping country), the install id, the app's first and last start; `SecureEtsyUserPrefs.xml` noted (encrypted) | `owner`: the account's e-mail, `etsy:<user id>`, login, display name |
+//! | Verizon RDD `com.verizon.mips.services/databases/RDD_ANALYTICS_DATABASE`, `RDD_WIFI_DATA_DATABASE` ([`verizonrdd`]) | one per battery sample (level, GPS, charging, screen on, brightness, temperature as stored; when), per Wi-Fi event (event, BSSID, SSID, IP address, session time and traffic, cell; when) | — |
+//! | BRD (Bread Wallet) `com.breadwallet/databases/platform.db`, `shared_prefs/MyPrefsFile.xml` ([`breadwallet`]) | one per key of the key-value store (transaction metadata by hash; the wallet's own records: versions, deleted, encrypted value size, first and last written), per receive address kept in clear, the app's preferences (user id, reward id, recovery phrase marked written, secure and sync times; never the push token) | `wallet:<address>`; `owner`: each receive address and the first address (cue "account of the wallet app") |
+//! | VLC for Android `org.videolan.vlc/app_db/vlc_media.db` and `files/medialib/` ([`vlc`]) | one per media-library entry (title, file name, type, duration, last position, times played, favourite, the main file's MRL and size, folder; last played, last accessed, added), per cached thumbnail (path, size, written) | — |
+//! | Chess With Friends `com.zynga.chess.googleplay/databases/` (or `db/`), Words With Friends `com.zynga.words/db/` `wf_database.sqlite` ([`zynga`]) | one per player (name, With Friends user id, Zynga account id, e-mail, phone, Facebook id and name), chat message (`chat_messages` or `messages`: text, sender with the `users` row's ids, game or conversation, written as stored), game (creator, whose move, move count, matchmaking, moves kept and who made them, chat messages kept; created, last move kept) | persons `zynga:<Zynga account id>` (else `zyngawf:<user id>`) with both ids, e-mail, phone, names: players and senders; no owner (the store does not mark the user's own account) |
+//! | Adobe Acrobat Reader `com.adobe.reader` `shared_prefs/FoundationMigrated.xml`, `databases/com.adobe.reader.ARRecentDatabase`, `…ARRecentsFileDatabase`, `…ARThumbnailDatabase`, `Notification.db`, `database`, `DCMQnAConversationDb`, `nba_database`, `ARDatabase`, `…ARMultiDocDatabase`, `…ARShareDatabase` ([`adobereader`]) | the account (e-mail, names, Adobe ID, type, level, country, device; token expiry; never the tokens); one per recent file (path, open count, last opened), listed document (name, path, type, flags, page, zoom, cloud ids, its share with participants counted; last accessed, shared, modified, expiry), thumbnail (key, URL, length; never the image), comment notification (event, author, document, annotation; when), shared, cloud, reviewed, tracked and parcel record, AI Assistant conversation (name, documents, events; times), tool use, file info, cloud transfer, open document, share in progress | `owner`: the account's e-mail, `adobe:<Adobe ID>`, display name; persons `adobe:<user id>`: notifications' authors |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -189,6 +205,7 @@
 //! output a fact cites) up to [`crate::calls::ROW_CAP`] rows; rows past the cap are noted as not
 //! read, or for SMS, calls and media give one summary phenomenon (count, first and last time).
 
+mod adobereader;
 mod alltrails;
 mod amazonshopping;
 mod appops;
@@ -197,6 +214,7 @@ mod auto;
 mod batteryusage;
 mod blocked;
 mod bluesky;
+mod breadwallet;
 mod bugle;
 mod bumble;
 mod burner;
@@ -219,6 +237,7 @@ mod dmss;
 mod dropbox;
 mod duckduckgo;
 mod duo;
+mod etsy;
 mod fairemail;
 mod fbthreads;
 mod fcm;
@@ -236,6 +255,7 @@ mod googletasks;
 mod groupme;
 mod hikvision;
 mod hinge;
+mod honorgallery;
 mod hosts;
 mod hotspot;
 mod imo;
@@ -254,6 +274,7 @@ mod lifecycle;
 mod likee;
 mod line;
 mod linkedin;
+mod mapmywalk;
 mod maps;
 mod mapscaches;
 mod mastodon;
@@ -269,6 +290,7 @@ mod notifications;
 mod nowplaying;
 mod nqvault;
 mod odlh;
+mod ornet;
 mod oruxmaps;
 mod outlook;
 mod packagesxml;
@@ -283,20 +305,25 @@ mod prefsaccount;
 mod primevideo;
 mod protondrive;
 mod protonvpn;
+mod pumatrac;
 mod randochat;
 mod recents;
 mod reddit;
 mod rema1000;
 mod roblox;
 mod romeo;
+mod runkeeper;
 mod runtastic;
 mod runtimeperms;
 mod ryanair;
 mod samsung;
 mod samsungfiles;
 mod samsunggallery;
+mod samsunglauncher;
+mod samsungmembers;
 mod samsungnotes;
 mod sbb;
+mod scpm;
 mod semloc;
 mod session;
 mod settings;
@@ -308,10 +335,12 @@ mod skout;
 mod skype;
 mod slack;
 mod slopes;
+mod smartmanager;
 mod smartthings;
 mod smsbackup;
 mod snapchat;
 mod speedtest;
+mod storyservice;
 mod swissmeteo;
 mod system;
 mod teams;
@@ -331,8 +360,10 @@ mod twitch;
 mod usagestats;
 mod users;
 mod vaults;
+mod verizonrdd;
 mod vibermsg;
 mod vinted;
+mod vlc;
 mod weatherclock;
 mod wechat;
 mod weibo;
@@ -346,6 +377,7 @@ mod yahoomail;
 mod zangi;
 mod zapya;
 mod zepplife;
+mod zynga;
 
 use masf_agents::{AgentCtx, Detection, DeviceType, Plugin, RuntimeError, Typing};
 use masf_evidence::scan::{Form, Node, Scan};
@@ -644,6 +676,55 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("FoundationMigrated.xml", "accounts"),
+    ("com.adobe.reader.ARRecentDatabase", "files"),
+    (
+        "com.adobe.reader.filebrowser.ARRecentsFileManager.ARRecentsFileDatabase",
+        "files",
+    ),
+    ("com.adobe.reader.filebrowser.ARThumbnailDatabase", "files"),
+    ("Notification.db", "notifications"),
+    ("database", "files"),
+    ("DCMQnAConversationDb", "app_usage"),
+    ("nba_database", "app_usage"),
+    ("ARDatabase", "files"),
+    ("com.adobe.reader.multidoc.ARMultiDocDatabase", "files"),
+    ("com.adobe.reader.share.ARShareDatabase", "files"),
+    ("wf_database.sqlite", "messages"),
+    ("vlc_media.db", "media"),
+    ("platform.db", "wallets"),
+    ("MyPrefsFile.xml", "wallets"),
+    ("RDD_ANALYTICS_DATABASE", "device"),
+    ("RDD_WIFI_DATA_DATABASE", "wifi"),
+    ("recentlyViewedListings", "transactions"),
+    ("ListingInteractions", "app_usage"),
+    ("AdImpressions", "app_usage"),
+    ("etsy-logs", "app_usage"),
+    ("EtsyUserPrefs.xml", "accounts"),
+    ("SecureEtsyUserPrefs.xml", "accounts"),
+    ("EtsyInstallPrefs.xml", "app_usage"),
+    ("com.etsy.android_preferences.xml", "app_usage"),
+    ("server_config.xml", "app_usage"),
+    ("gallery.db", "media"),
+    ("appDatabase", "web"),
+    ("kdownloader.db", "web"),
+    ("com.ornet.torbrowser_preferences.xml", "app_usage"),
+    ("RunKeeper.sqlite", "health"),
+    (
+        "com.fitnesskeeper.runkeeper.pro_preferences.xml",
+        "accounts",
+    ),
+    ("pumatrac-db", "health"),
+    ("workout.db", "health"),
+    ("mmdk_user", "accounts"),
+    ("sm.db", "apps"),
+    ("lowpowercontext-system-db", "app_usage"),
+    ("com_pocketgeek_sdk_app_inventory.db", "apps"),
+    ("com_pocketgeek_sdk.db", "device"),
+    ("dme.db", "media"),
+    ("scpmv2.db", "device"),
+    ("OneUI.db", "apps"),
+    ("Icon.db", "apps"),
     ("EmailProvider.db", "messages"),
     ("battery-usage-db-v4", "app_usage"),
     ("battery-usage-db-v9", "app_usage"),
@@ -2034,6 +2115,133 @@ impl Plugin for AndroidPlugin {
                 "the IMAP, POP3 and Exchange accounts added to the Gmail app (the owner's addresses, their servers and logins — never the passwords or tokens) and their e-mails: sender, recipients, subject, snippet, folder, attachments, when",
             ),
             e(
+                "Samsung One UI Home OneUI.db and Icon.db",
+                &[
+                    "/com.sec.android.app.launcher/databases/OneUI.db\"",
+                    "/com.sec.android.app.launcher/databases/Icon.db\"",
+                ],
+                "the apps, folders and widgets on a Samsung phone's home screen and apps screen (which folder each is in, which page, hidden apps, work-profile copies) and the apps whose icons the launcher cached, with when",
+            ),
+            e(
+                "Samsung SCPM scpmv2.db",
+                &["/com.samsung.android.scpm/databases/scpmv2.db\""],
+                "the Samsung phone as it registered with Samsung's policy service: the device name the user gave it, model, Android version, country, SIM and sales codes, when it registered and last reached the service",
+            ),
+            e(
+                "Samsung Story Service dme.db",
+                &["/com.samsung.storyservice/databases/dme.db\""],
+                "the pictures and videos Samsung's Story Service indexed, with where each was taken and the place names it resolved (country, town, place of interest, street), scenes and faces, and the moments it grouped them into with their times and places",
+            ),
+            e(
+                "Samsung Members PocketGeek stores",
+                &[
+                    "/com.samsung.oh/databases/com_pocketgeek_sdk_app_inventory.db\"",
+                    "/com.samsung.oh/databases/com_pocketgeek_sdk.db\"",
+                ],
+                "the apps Samsung Members' diagnostics listed on the phone (names, SHA-1 of the package, when last used) and the device events it logged",
+            ),
+            e(
+                "Samsung Device Care sm.db and lowpowercontext-system-db",
+                &[
+                    "/com.samsung.android.sm/databases/sm.db\"",
+                    "/com.samsung.android.sm/databases/lowpowercontext-system-db\"",
+                ],
+                "which apps crashed on a Samsung phone and when (Device Care), and the app-use sessions its low-power context service logged (app, activity, start, end)",
+            ),
+            e(
+                "MapMyWalk workout.db and mmdk_user",
+                &[
+                    "/com.mapmywalk.android2/databases/workout.db\"",
+                    "/com.mapmywalk.android2/databases/mmdk_user\"",
+                ],
+                "the walks MapMyWalk recorded (when, for how long, how far and fast; each route's point count and where and when it began and ended) and the Under Armour account signed in (e-mail, user name, birth date, country: the owner's)",
+            ),
+            e(
+                "PUMATRAC pumatrac-db",
+                &["/com.pumapumatrac/databases/pumatrac-db\""],
+                "the workouts PUMATRAC recorded (when, how long, how far and fast, in which city; each route's point count and where and when it began and ended), the account signed in (e-mail, name, date of birth, location: the owner's) and the athletes the app showed",
+            ),
+            e(
+                "Runkeeper RunKeeper.sqlite and preferences",
+                &[
+                    "/com.fitnesskeeper.runkeeper.pro/databases/RunKeeper.sqlite\"",
+                    "/com.fitnesskeeper.runkeeper.pro/shared_prefs/com.fitnesskeeper.runkeeper.pro_preferences.xml\"",
+                ],
+                "the activities Runkeeper recorded (when, how long, how far; each route's point count and where and when it began and ended) and the account signed in (Runkeeper and ASICS ids, name: the owner's)",
+            ),
+            e(
+                "Ornet / Tor Browser appDatabase, kdownloader.db and preferences",
+                &[
+                    "/com.ornet.torbrowser/databases/appDatabase\"",
+                    "/com.ornet.torbrowser/databases/kdownloader.db\"",
+                    "/com.ornet.torbrowser/shared_prefs/com.ornet.torbrowser_preferences.xml\"",
+                ],
+                "the pages visited, bookmarked and left open in the Ornet Tor browser (URLs, titles, when visited), what was searched for and downloaded, and when the app was last closed",
+            ),
+            e(
+                "Honor media library gallery.db",
+                &["/com.hihonor.medialibrary/databases/gallery.db\""],
+                "the pictures and videos Honor's Gallery indexed: where each file is, when it was added and taken, where it was taken, and which sit in the recycle bin with the path they were deleted from",
+            ),
+            e(
+                "Etsy stores and preferences",
+                &[
+                    "/com.etsy.android/databases/recentlyViewedListings\"",
+                    "/com.etsy.android/databases/ListingInteractions\"",
+                    "/com.etsy.android/databases/AdImpressions\"",
+                    "/com.etsy.android/databases/etsy-logs\"",
+                    "/com.etsy.android/shared_prefs/EtsyUserPrefs.xml\"",
+                ],
+                "the Etsy account signed in (the owner's e-mail, user id, login), the listings viewed and shown (with views and records the app had already dropped, recovered from the write-ahead log), the ads shown and tapped, the app's log records and when it was first and last started",
+            ),
+            e(
+                "Verizon RDD analytics and Wi-Fi stores",
+                &[
+                    "/com.verizon.mips.services/databases/RDD_ANALYTICS_DATABASE\"",
+                    "/com.verizon.mips.services/databases/RDD_WIFI_DATA_DATABASE\"",
+                ],
+                "the phone's battery, charging and screen state as Verizon's diagnostics service sampled it, and the Wi-Fi networks it joined and left (BSSID, SSID, IP address, traffic, cell) with when",
+            ),
+            e(
+                "BRD platform.db and MyPrefsFile.xml",
+                &[
+                    "/com.breadwallet/databases/platform.db\"",
+                    "/com.breadwallet/shared_prefs/MyPrefsFile.xml\"",
+                ],
+                "the BRD (Bread Wallet) wallet's receive addresses kept in clear (the owner's), the transactions it kept metadata on (by hash, when written), its key-value records and preferences (never the push token)",
+            ),
+            e(
+                "VLC vlc_media.db",
+                &["/org.videolan.vlc/app_db/vlc_media.db\""],
+                "the audio and video files VLC indexed and played: how often, where each was left off, when last played, the file and its folder, and the thumbnails it cached",
+            ),
+            e(
+                "Zynga wf_database.sqlite",
+                &[
+                    "/com.zynga.chess.googleplay/databases/wf_database.sqlite\"",
+                    "/com.zynga.chess.googleplay/db/wf_database.sqlite\"",
+                    "/com.zynga.words/db/wf_database.sqlite\"",
+                ],
+                "the players Chess With Friends and Words With Friends know (names, e-mail addresses, phone numbers, Zynga ids), their in-game chat messages with sender and time, and the games (who created them, whose move, the moves kept)",
+            ),
+            e(
+                "Adobe Reader recent files",
+                &[
+                    "/com.adobe.reader/shared_prefs/FoundationMigrated.xml\"",
+                    "/com.adobe.reader/databases/com.adobe.reader.ARRecentDatabase\"",
+                    "/com.adobe.reader/databases/com.adobe.reader.filebrowser.ARRecentsFileManager.ARRecentsFileDatabase\"",
+                    "/com.adobe.reader/databases/com.adobe.reader.filebrowser.ARThumbnailDatabase\"",
+                    "/com.adobe.reader/databases/Notification.db\"",
+                    "/com.adobe.reader/databases/database\"",
+                    "/com.adobe.reader/databases/DCMQnAConversationDb\"",
+                    "/com.adobe.reader/databases/nba_database\"",
+                    "/com.adobe.reader/databases/ARDatabase\"",
+                    "/com.adobe.reader/databases/com.adobe.reader.multidoc.ARMultiDocDatabase\"",
+                    "/com.adobe.reader/databases/com.adobe.reader.share.ARShareDatabase\"",
+                ],
+                "the Adobe account signed in to Acrobat Reader (the owner's e-mail and Adobe ID), the documents it opened (paths, when last, how often), its document list with cloud and sharing state, comment notifications with their authors, shared and reviewed documents, AI Assistant conversations, the tools used and the cloud transfers",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2511,6 +2719,52 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.google.android.gm/databases/")
                 .then_some("messages");
+        }
+        if matches!(name, "OneUI.db" | "Icon.db") {
+            return samsunglauncher::category(path);
+        }
+        if name == "dme.db" {
+            return path
+                .contains("/com.samsung.storyservice/")
+                .then_some("media");
+        }
+        if name == "com_pocketgeek_sdk_app_inventory.db" || name == "com_pocketgeek_sdk.db" {
+            if !path.contains("/com.samsung.oh/") {
+                return None;
+            }
+            return Some(if name == "com_pocketgeek_sdk.db" {
+                "device"
+            } else {
+                "apps"
+            });
+        }
+        if matches!(name, "sm.db" | "lowpowercontext-system-db") {
+            return smartmanager::category(path);
+        }
+        if matches!(name, "workout.db" | "mmdk_user") {
+            return mapmywalk::category(path);
+        }
+        if matches!(name, "appDatabase" | "kdownloader.db") {
+            return ornet::is_store_path(path).then_some("web");
+        }
+        if name == "gallery.db" {
+            return honorgallery::is_store_path(path).then_some("media");
+        }
+        if etsy::STORES.contains(&name) || etsy::PREFS.contains(&name) {
+            if !etsy::is_store_path(path) {
+                return None;
+            }
+            return Some(match name {
+                "recentlyViewedListings" => "transactions",
+                "EtsyUserPrefs.xml" | "SecureEtsyUserPrefs.xml" => "accounts",
+                _ => "app_usage",
+            });
+        }
+        if name == "platform.db" || name == "MyPrefsFile.xml" {
+            return breadwallet::is_path(path).then_some("wallets");
+        }
+        if adobereader::is_name(name) {
+            return adobereader::category(path);
         }
         if name == "data.db" {
             return path
@@ -3567,6 +3821,127 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || gmail::mail(ctx, l))?;
         }
+        for l in of("OneUI.db")
+            .into_iter()
+            .chain(of("Icon.db"))
+            .filter(|l| samsunglauncher::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsunglauncher::triage(ctx, l)
+            })?;
+        }
+        for l in of("scpmv2.db").into_iter().filter(|l| scpm::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || scpm::triage(ctx, l))?;
+        }
+        for l in of("dme.db")
+            .into_iter()
+            .filter(|l| storyservice::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                storyservice::triage(ctx, l)
+            })?;
+        }
+        for l in of("com_pocketgeek_sdk_app_inventory.db")
+            .into_iter()
+            .chain(of("com_pocketgeek_sdk.db"))
+            .filter(|l| samsungmembers::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungmembers::triage(ctx, l)
+            })?;
+        }
+        for l in of("sm.db")
+            .into_iter()
+            .chain(of("lowpowercontext-system-db"))
+            .filter(|l| smartmanager::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                smartmanager::triage(ctx, l)
+            })?;
+        }
+        for l in of("workout.db")
+            .into_iter()
+            .filter(|l| mapmywalk::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                mapmywalk::triage(ctx, l)
+            })?;
+        }
+        for l in of("mmdk_user")
+            .into_iter()
+            .filter(|l| mapmywalk::is_user(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                mapmywalk::users(ctx, l)
+            })?;
+        }
+        for l in of("pumatrac-db")
+            .into_iter()
+            .filter(|l| pumatrac::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                pumatrac::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| runkeeper::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                runkeeper::prefs(ctx, l)
+            })?;
+        }
+        for l in of("RunKeeper.sqlite")
+            .into_iter()
+            .filter(|l| runkeeper::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                runkeeper::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| ornet::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || ornet::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| honorgallery::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                honorgallery::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| etsy::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || etsy::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| verizonrdd::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                verizonrdd::triage(ctx, l)
+            })?;
+        }
+        for l in of("platform.db")
+            .into_iter()
+            .filter(|l| breadwallet::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                breadwallet::store(ctx, l)
+            })?;
+        }
+        for l in of("MyPrefsFile.xml")
+            .into_iter()
+            .filter(|l| breadwallet::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                breadwallet::prefs(ctx, l)
+            })?;
+        }
+        for l in of("vlc_media.db").into_iter().filter(|l| vlc::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || vlc::triage(ctx, l))?;
+        }
+        for l in of("wf_database.sqlite")
+            .into_iter()
+            .filter(|l| zynga::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || zynga::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| adobereader::is_file(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                adobereader::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4326,6 +4701,20 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if adobereader::is_name(n) => adobereader::is_file(l),
+                    "platform.db" | "MyPrefsFile.xml" => {
+                        breadwallet::is_store(l) || breadwallet::is_prefs(l)
+                    }
+                    n if etsy::STORES.contains(&n) || etsy::PREFS.contains(&n) => etsy::is_store(l),
+                    "gallery.db" => honorgallery::is_store(l),
+                    "appDatabase" | "kdownloader.db" => ornet::is_store(l),
+                    "workout.db" | "mmdk_user" => mapmywalk::is_file(l),
+                    "sm.db" | "lowpowercontext-system-db" => smartmanager::is_store(l),
+                    "com_pocketgeek_sdk_app_inventory.db" | "com_pocketgeek_sdk.db" => {
+                        samsungmembers::is_store(l)
+                    }
+                    "dme.db" => storyservice::is_store(l),
+                    "OneUI.db" | "Icon.db" => samsunglauncher::is_store(l),
                     "EmailProvider.db" => gmail::is_mail_store(l),
                     n if batteryusage::is_name(n) => batteryusage::is_store(l),
                     "favorites_prediction_db.sqlite" | "localdata.sqlite" => {
