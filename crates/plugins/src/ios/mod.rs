@@ -149,6 +149,14 @@
 //! | Wi-Fi analytics `root/Library/Application Support/com.apple.wifianalyticsd/DeviceAnalyticsModel.sqlite` | [`wifianalytics`] | one per geotag (latitude, longitude, date; the access point's BSSID and last seen; the network's SSID) | none |
 //! | `preferences/SystemConfiguration/NetworkInterfaces.plist` | [`netinterfaces`] | one per network interface (hardware address as hex, the name Settings shows, BSD name, type, built in, I/O Kit type, unit and path; the model) | none |
 //! | `root/Library/Caches/locationd/clients.plist` | [`locservices`] | one per Location Services client — app, system bundle or daemon (client key, bundle id, bundle path, executable, Authorization code as stored, supported mask, registered, whitelisted; when it last started and stopped getting locations, fence and significant-change times, consumption period) | none |
+//! | Foursquare Swarm `Containers/Data/Application/<id>/Library/Caches/foursquare.sqlite` | [`foursquare`] | the account (names, phone, e-mail, birthday, home city, linked Facebook id, counts, created and joined); one per other user (relationship, type, names, phone, e-mail, last mentioned), per check-in — the user's and friends' — (venue with address and coordinates, or the recorded position of a venue-less one; kind, visibility, shout, friends tagged, time) | `owner`: `foursquare:<id>`, phone, e-mail, name; `foursquare:<id>` per other user with phone, e-mail, name (a brand or venue page as an account) |
+//! | Apple Podcasts `Containers/Shared/AppGroup/<id>/Documents/MTLibrary.sqlite` | [`podcasts`] | one per show (title, author, feed and web page, subscribed, episodes in the library and how many are listed, added, last played, updated, downloaded), per episode played, started, marked as played or downloaded (show, title, URLs, downloaded file, GUID, duration, play head, play state and count as stored, flags; last played, play state changed, downloaded, imported, published); the feed's other episodes counted, not listed | none |
+//! | Siri Remembers `Library/com.apple.siri.inference/siriremembers.sqlite3` | [`siriremembers`] | one per intent apps and Siri donated: message (direction, app, recipients or sender with their handles, group name), call (direction, contacts and handles, duration), media played (the item), any other intent (domain, verb, parameters); who donated it, intent and event UUIDs, time (Unix seconds) | the other party's handles as counterparties (`handle:<normalised>` or the card holding them) |
+//! | parsecd `Library/Caches/com.apple.parsecd/EngagedCompletions/Cache.db` (under `mobile` or the PegasusConfiguration app group) | [`parsecd`] | one per engaged search completion (what was typed, the completion chosen, transformed text, score, an app's bundle id told apart, time) | none |
+//! | NS Vault ("Calculator #", Folder Lock) `Library/FolderLockAdvanced.sqlite` and the container's `Documents/FolderLockAdvanced/` | [`nsvault`] | one per video album (title, folder, videos, a stored password said, never read), per hidden video (name, album, storage and thumbnail paths, duration, size, row modified; its hidden file where the folder holds it), per other file of the media folder (path, size, time) | none |
+//! | RongCloud IM SDK `Library/Application Support/RongCloud/<app key>/<user id>/storage` (Oops and other apps) | [`oops`] | one per user (id, the name their messages carry, conversation title, messages sent, first and last), per conversation (type, title, draft, pinned, last message), per message (direction, text, media, location, extra nickname, sent and stored times) | `rongcloud:<app key>:<id>` per user with the name; `owner`: the user folder's id and the sender of `message_direction` 1 messages; wallets in messages (claims of the writer) |
+//! | Uber `Documents/database.db` (recognised by its `place` table), `Documents/ur_message.db`, `RealtimeRider.StreamModelKey/client`, `city`, `clientStatus`, `targetLocationSynced`, `eyeball` | [`uberplaces`] | one per cached place (title, address, label, position, categories, trips, times), per search hit, per analytics log (summary: count, first and last position, cities), per account (names, e-mail, mobile digits, UUID, city, status time, target location), per reverse-geocoded address | `owner`: the account's e-mail and `uber:<UUID>` |
+//! | Onion Browser `Documents/bookmarks.plist` (recognised by its `bookmarks` list), `Documents/hsts_cache.plist` | [`onionbrowser`] | one per bookmark (name, URL, icon and its file), per HSTS host met (expiration, subdomains; no time mark), one summary of the preloaded entries | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -207,6 +215,7 @@ pub mod duckduckgo;
 pub mod emlx;
 pub mod favicons;
 pub mod findmy;
+pub mod foursquare;
 pub mod geodapps;
 pub mod geodplaces;
 pub mod gmail;
@@ -244,11 +253,16 @@ pub mod mewe;
 pub mod netinterfaces;
 pub mod notes;
 pub mod notifications;
+pub mod nsvault;
+pub mod onionbrowser;
+pub mod oops;
 pub mod oura;
+pub mod parsecd;
 pub mod paybyphone;
 pub mod photos;
 pub mod pinger;
 pub mod plists;
+pub mod podcasts;
 pub mod potatochat;
 pub mod powerlog;
 pub mod privacyreport;
@@ -269,6 +283,7 @@ pub mod sharedalbums;
 pub mod shutdownlog;
 pub mod signal;
 pub mod simhistory;
+pub mod siriremembers;
 pub mod slack;
 pub mod sms;
 pub mod smsdrafts;
@@ -289,6 +304,7 @@ pub mod truthsocial;
 pub mod twint;
 pub mod twitter;
 pub mod twittercache;
+pub mod uberplaces;
 pub mod united;
 pub mod venmo;
 pub mod viber;
@@ -611,6 +627,29 @@ impl Plugin for Ios {
         ctx.artefact("Wi-Fi analytics geotags", || wifianalytics::triage(&run))?;
         ctx.artefact("Network interfaces", || netinterfaces::triage(&run))?;
         ctx.artefact("Location Services clients", || locservices::triage(&run))?;
+        ctx.artefact("Foursquare Swarm foursquare.sqlite", || {
+            foursquare::triage(&run)
+        })?;
+        ctx.artefact("Apple Podcasts MTLibrary.sqlite", || podcasts::triage(&run))?;
+        ctx.artefact("Siri Remembers siriremembers.sqlite3", || {
+            siriremembers::triage(&run)
+        })?;
+        ctx.artefact("Spotlight engaged completions Cache.db", || {
+            parsecd::triage(&run)
+        })?;
+        ctx.artefact(
+            "NS Vault FolderLockAdvanced.sqlite and hidden media",
+            || nsvault::triage(&run),
+        )?;
+        ctx.artefact("RongCloud IM storage (Oops and other apps)", || {
+            oops::triage(&run)
+        })?;
+        ctx.artefact("Uber places, account and analytics log", || {
+            uberplaces::triage(&run)
+        })?;
+        ctx.artefact("Onion Browser bookmarks and HSTS cache", || {
+            onionbrowser::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2036,6 +2075,52 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Library/Caches/locationd/clients.plist\""],
             "which apps and system services asked for the phone's location, whether they were allowed (as stored), and when each last started and stopped getting locations",
         ),
+        entry(
+            "Foursquare Swarm foursquare.sqlite",
+            &["/Library/Caches/foursquare.sqlite\""],
+            "the Foursquare Swarm account (names, phone, e-mail, birthday), the users it knows (friends, requests: names, phones, e-mails) and the check-ins of the user and of friends (venue, address, coordinates, who was with them, when)",
+        ),
+        entry(
+            "Apple Podcasts MTLibrary.sqlite",
+            &["/Documents/MTLibrary.sqlite\""],
+            "the podcasts in the Apple Podcasts library (followed or not, when added and last played) and the episodes played, started, marked as played or downloaded (how far, how often, when)",
+        ),
+        entry(
+            "Siri Remembers siriremembers.sqlite3",
+            &["/com.apple.siri.inference/siriremembers.sqlite3\""],
+            "the messages, calls and media apps and Siri reported to the system for Siri's suggestions (the app, direction, the other party's name and number or e-mail, the media item, when)",
+        ),
+        entry(
+            "Spotlight engaged completions Cache.db",
+            &["/EngagedCompletions/Cache.db\""],
+            "what the user typed in Spotlight or Safari's search and the completion they chose (an app's result told apart), when",
+        ),
+        entry(
+            "NS Vault FolderLockAdvanced.sqlite and hidden media",
+            &[
+                "/Library/FolderLockAdvanced.sqlite\"",
+                "/Documents/FolderLockAdvanced\"",
+            ],
+            "the photos and videos hidden in the NS Vault (\"Calculator #\", Folder Lock) vault: their names, albums (a locked album said), when each video row changed, and the hidden files themselves",
+        ),
+        entry(
+            "RongCloud IM storage (Oops and other apps)",
+            &["/Application Support/RongCloud"],
+            "the chats of Oops and other apps built on the RongCloud SDK: the users (ids, names), conversations (titles, drafts) and messages (who, to whom, text, images, locations, when), the device's user's own account",
+        ),
+        entry(
+            "Uber places, account and analytics log",
+            &[
+                "/Documents/ur_message.db\"",
+                "/RealtimeRider.StreamModelKey",
+            ],
+            "the places the Uber app cached (saved home and work, searched and past destinations with their addresses and positions), the searches that picked them, where the phone was as its analytics log kept it, the Uber account (e-mail, name, mobile) and the address Uber's servers gave for the phone's position",
+        ),
+        entry(
+            "Onion Browser bookmarks and HSTS cache",
+            &["/Documents/hsts_cache.plist\""],
+            "the bookmarks kept in Onion Browser, the Tor browser (seeded defaults among them), and the hosts whose HTTPS responses it received (its HSTS cache)",
+        ),
     ]
 }
 
@@ -2082,6 +2167,17 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "places.db" if path.contains("/profile.profile/") => "web",
         "QTMetadata.db" if crate::onedrive::is_store(path) => "files",
         "clients.plist" if path.contains("/Library/Caches/locationd/") => "locations",
+        "foursquare.sqlite" => "locations",
+        "MTLibrary.sqlite" => "media",
+        "siriremembers.sqlite3" => "messages",
+        "Cache.db" if path.contains("/EngagedCompletions/") => "web",
+        "FolderLockAdvanced.sqlite" => "files",
+        _ if path.contains("/Documents/FolderLockAdvanced/") => "files",
+        "storage" if path.contains("/Application Support/RongCloud/") => "messages",
+        "ur_message.db" if path.ends_with("/Documents/ur_message.db") => "locations",
+        _ if path.contains("/RealtimeRider.StreamModelKey/") => "accounts",
+        "hsts_cache.plist" if path.ends_with("/Documents/hsts_cache.plist") => "web",
+        "bookmarks.plist" if path.ends_with("/Documents/bookmarks.plist") => "web",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2317,6 +2413,17 @@ const SEARCHED: &[&str] = &[
     "Twint.sqlite",
     "wickrLocal.sqlite",
     "clients.plist",
+    "foursquare.sqlite",
+    "MTLibrary.sqlite",
+    "siriremembers.sqlite3",
+    "FolderLockAdvanced.sqlite",
+    "FolderLockAdvanced",
+    "RongCloud",
+    "database.db",
+    "ur_message.db",
+    "RealtimeRider.StreamModelKey",
+    "bookmarks.plist",
+    "hsts_cache.plist",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

@@ -29,9 +29,17 @@ const HEADERS: &[&str] = &[
     "Server",
 ];
 
-/// Triage of every `Cache.db` of the source that holds the CFNetwork cache tables.
+/// Triage of every `Cache.db` of the source that holds the CFNetwork cache tables (parsecd's
+/// engaged completions, a store of the same name, are [`super::parsecd`]'s: a damaged one is
+/// noted once, there).
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
-    run.each("Cache.db", |find, path| one(run, find, path))
+    run.each("Cache.db", |find, path| {
+        if super::parsecd::is_store(path) {
+            Ok(())
+        } else {
+            one(run, find, path)
+        }
+    })
 }
 
 fn text(v: &Value) -> Option<String> {

@@ -1183,6 +1183,14 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Wi-Fi analytics geotags", false),
             ("Network interfaces", false),
             ("Location Services clients", false),
+            ("Foursquare Swarm foursquare.sqlite", false),
+            ("Apple Podcasts MTLibrary.sqlite", false),
+            ("Siri Remembers siriremembers.sqlite3", false),
+            ("Spotlight engaged completions Cache.db", false),
+            ("NS Vault FolderLockAdvanced.sqlite and hidden media", false),
+            ("RongCloud IM storage (Oops and other apps)", false),
+            ("Uber places, account and analytics log", false),
+            ("Onion Browser bookmarks and HSTS cache", false),
         ]
     );
     for (path, cat) in [

@@ -107,6 +107,8 @@ mod iosapps3;
 mod iosapps4;
 mod iosapps5;
 mod iosapps6;
+mod iosapps7;
+mod iosapps8;
 mod iosfavtrans;
 mod iosgeo;
 mod iosmisc;
