@@ -14,6 +14,18 @@
 //! object (Telegram for Android's `shared_prefs/userconfing.xml` keeps the account's own user
 //! so) gets a `# decoded <name>: tl:{json}` line after the document, read by [`crate::tl`]
 //! (id, flags, names, user name, phone; never the access hash).
+//!
+//! Secrets are redacted before anything is printed, as `read_json` and `leveldb_records` do: the
+//! text of a `<string>` element whose `name` attribute names a secret (a password, passphrase,
+//! token, secret, private key, mnemonic or seed: shared preferences keep OAuth and push tokens
+//! and saved passwords so; [`secret_name`]) becomes `[redacted by MASForensics: <name> of <n>
+//! characters]`, and so does the text of any `<string>` shaped like a recovery phrase; the count
+//! is the output's `redacted`. Only `<string>` texts are redacted: a `<boolean>`, `<int>` or
+//! `<long>` under such a name (`has_password`, `token_expiry`) says whether or when, not the
+//! secret; a name that says it holds the secret's hash, expiry, type or hint is not redacted
+//! either (a vault app's PIN hash is evidence the examiner recovers the PIN from, and opens
+//! nothing by itself). A file that is no well-formed XML is redacted up to where it stops
+//! parsing.
 
 use base64::Engine as _;
 use quick_xml::events::Event;
@@ -35,7 +47,7 @@ impl Tool for ReadXml {
         "read_xml"
     }
     fn description(&self) -> &str {
-        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). With qualify {\"<name>\": \"<service>\"}, every element whose name attribute is one of the names (a shared preference's <string> text or value attribute) gets a `# qualified <name>: <service>:<value>` line after the document (a service-qualified account id, e.g. snapchat:<user id>). Files up to 16 MiB."
+        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). With qualify {\"<name>\": \"<service>\"}, every element whose name attribute is one of the names (a shared preference's <string> text or value attribute) gets a `# qualified <name>: <service>:<value>` line after the document (a service-qualified account id, e.g. snapchat:<user id>). Secrets are redacted before anything is printed: the text of a <string> whose name attribute names a password, passphrase, token, secret, private key, mnemonic or seed (not its hash, expiry, type or hint), or that is shaped like a recovery phrase, is printed as `[redacted by MASForensics: <name> of <n> characters]` (counted as `redacted`). Files up to 16 MiB."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -54,6 +66,7 @@ impl Tool for ReadXml {
         let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_xml")?;
         let size = data.len();
         let (format, xml) = decode(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
+        let (xml, redacted) = redact_secrets(&xml);
         let mut text = format!("# format: {format}\n{xml}");
         let mut decoded = 0usize;
         if telegram {
@@ -78,7 +91,7 @@ impl Tool for ReadXml {
         Ok(ToolOutput {
             text,
             structured: Some(
-                json!({"path": path, "size": size, "format": format, "decoded": decoded, "qualified": qualified}),
+                json!({"path": path, "size": size, "format": format, "decoded": decoded, "qualified": qualified, "redacted": redacted}),
             ),
         })
     }
@@ -171,6 +184,109 @@ fn render(events: &[android_abx::Event]) -> String {
     out
 }
 
+/// Whether a shared preference's name names a secret that opens something: its letters and
+/// digits (lower case, separators dropped) hold one of [`SECRET_WORDS`] and none of
+/// [`NOT_THE_SECRET`]. `pin` alone is no secret word (`pinned`, `spinner`): a PIN is kept under
+/// names that say `pincode` or a password word. A hash is not redacted: it opens nothing by
+/// itself, and a vault app's PIN or password hash is what an examiner recovers the PIN from.
+pub fn secret_name(name: &str) -> bool {
+    let norm: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    (SECRET_WORDS.iter().any(|w| norm.contains(w)) || crate::leveldb_tool::secret_key(&norm))
+        && !NOT_THE_SECRET.iter().any(|w| norm.contains(w))
+}
+
+/// Words of a preference name that hold a secret (see [`secret_name`]).
+pub const SECRET_WORDS: [&str; 11] = [
+    "password",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "pincode",
+    "secret",
+    "token",
+    "privatekey",
+    "privkey",
+    "mnemonic",
+    "seedphrase",
+];
+
+/// Words of a preference name that say it holds something about the secret, not the secret: its
+/// hash, when it expires or was set, its type, length or hint (`AccessTokenExpiration`,
+/// `token_type`, `password_hash`, `password_hint`).
+pub const NOT_THE_SECRET: [&str; 12] = [
+    "hash", "expir", "type", "time", "date", "created", "updated", "count", "length", "ttl",
+    "valid", "hint",
+];
+
+/// `xml` with the text of each `<string>` element that holds a secret replaced (see the module
+/// documentation), and how many were. The replaced span is the element's whole content as
+/// stored (escaped entities included), so the rest of the text is byte for byte the file's.
+fn redact_secrets(xml: &str) -> (String, usize) {
+    let mut spans: Vec<(usize, usize, String)> = Vec::new();
+    let mut reader = quick_xml::Reader::from_str(xml);
+    // the open <string>: its name and where its content starts
+    let mut open: Option<(String, usize)> = None;
+    loop {
+        let before = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+        match reader.read_event() {
+            Ok(Event::Start(e)) => {
+                open = (AsRef::<str>::as_ref(&e.name()) == "string").then(|| {
+                    let name = e
+                        .try_get_attribute("name")
+                        .ok()
+                        .flatten()
+                        .map(|v| v.value.into_owned())
+                        .unwrap_or_default();
+                    let at = usize::try_from(reader.buffer_position()).unwrap_or(usize::MAX);
+                    (name, at)
+                });
+            }
+            Ok(Event::End(_)) => {
+                if let Some((name, start)) = open.take()
+                    && let Some(content) = xml.get(start..before)
+                    && !content.trim().is_empty()
+                {
+                    let chars = content.chars().count();
+                    if secret_name(&name) {
+                        spans.push((
+                            start,
+                            before,
+                            format!("[redacted by MASForensics: {name} of {chars} characters]"),
+                        ));
+                    } else if crate::leveldb_tool::phrase_like(content) {
+                        let words = content.split_whitespace().count();
+                        spans.push((
+                            start,
+                            before,
+                            format!(
+                                "[redacted by MASForensics: a probable recovery phrase of {words} words]"
+                            ),
+                        ));
+                    }
+                }
+            }
+            Ok(Event::Eof) | Err(_) => break,
+            _ => {}
+        }
+    }
+    if spans.is_empty() {
+        return (xml.to_string(), 0);
+    }
+    let mut out = String::with_capacity(xml.len());
+    let mut at = 0;
+    for (start, end, by) in &spans {
+        out.push_str(&xml[at..*start]);
+        out.push_str(by);
+        at = *end;
+    }
+    out.push_str(&xml[at..]);
+    (out, spans.len())
+}
+
 /// `(name, value)` of each element whose `name` attribute is one of `names`: its `value`
 /// attribute, else its text (trimmed); empty values left out.
 fn preferences(xml: &str, names: &[(String, String)]) -> Vec<(String, String)> {
@@ -255,6 +371,46 @@ fn telegram_strings(xml: &str) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod redact_tests {
+    use super::{redact_secrets, secret_name};
+
+    #[test]
+    fn secret_strings_are_redacted_and_nothing_else_changes() {
+        let xml = "<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"fcmToken\">dGhpcyBpcyBhIHRva2Vu&amp;x</string>\n    <string name=\"pref_password\">hunter2</string>\n    <boolean name=\"has_password\" value=\"true\" />\n    <long name=\"access_token_expiry\" value=\"1717236000000\" />\n    <string name=\"user_name\">alice</string>\n    <string name=\"backup\">abandon ability able about above absent absorb abstract absurd abuse access accident</string>\n    <string name=\"refresh_token\"></string>\n</map>\n";
+        let (out, n) = redact_secrets(xml);
+        assert_eq!(n, 3);
+        assert!(!out.contains("dGhpcyBp") && !out.contains("hunter2") && !out.contains("abandon"));
+        assert!(out.contains(
+            "<string name=\"fcmToken\">[redacted by MASForensics: fcmToken of 26 characters]</string>"
+        ));
+        assert!(out.contains("[redacted by MASForensics: pref_password of 7 characters]"));
+        assert!(out.contains("[redacted by MASForensics: a probable recovery phrase of 12 words]"));
+        for kept in [
+            "<boolean name=\"has_password\" value=\"true\" />",
+            "<long name=\"access_token_expiry\" value=\"1717236000000\" />",
+            "<string name=\"user_name\">alice</string>",
+            "<string name=\"refresh_token\"></string>",
+        ] {
+            assert!(out.contains(kept), "{kept}");
+        }
+        // a cut file: what was read before the cut is redacted, nothing panics
+        let (cut, n) = redact_secrets(&xml[..xml.find("user_name").unwrap()]);
+        assert_eq!(n, 2);
+        assert!(!cut.contains("hunter2"));
+        assert!(secret_name("AdobeAccessToken") && secret_name("pin_code") && secret_name("seed"));
+        assert!(!secret_name("pinned_chats") && !secret_name("user_id"));
+        for about in [
+            "AccessTokenExpiration",
+            "token_type",
+            "password_hash",
+            "pwd_hint",
+        ] {
+            assert!(!secret_name(about), "{about}");
+        }
+    }
 }
 
 #[cfg(test)]
