@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | e-mail | `local@domain.tld` | `normalize_email` accepts it |
 //! | wallet | `0x` + 40 hex; `bc1…`/`tb1…` bech32; base58 `1…`/`3…`/`T…` of 26–35 characters | `normalize_wallet` accepts it (EIP-55 for mixed-case ETH, Base58Check, bech32 checksum) |
-//! | phone | an optional `+`, then digits with single spaces, dashes or parentheses between them (7–15 digits) | `normalize_phone` reads it under the region (a number without `+` needs a region) and it is not a date (`2025-02-17`, or eight bare digits reading as a date 1970–2099, `20240131`: in documents such references are far more common than landlines written without any separator) |
+//! | phone | an optional `+`, then digits with single spaces, dashes or parentheses between them (7–15 digits) | `normalize_phone` reads it under the region (a number without `+` needs a region) and it is not a date (`2025-02-17`, or eight bare digits reading as a date 1970–2099, `20240131`: in documents such references are far more common than landlines written without any separator) nor thirteen bare digits starting with 1 (a Unix time in milliseconds, as apps' files write them) |
 //!
 //! A candidate must stand alone: no letter, digit or `_` directly before or after it (so the
 //! digits inside a hex hash, an account id or a longer number are not read as a phone number),
@@ -87,6 +87,15 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("date pattern")
 });
 
+/// Thirteen bare digits starting with 1: a Unix time in milliseconds (September 2001 to May
+/// 2033), which apps' files write everywhere (`<long name="…_DATE" value="1714990000000" />`).
+/// No phone number is written so: a national number has at most 12 digits after its trunk
+/// prefix, and one written with its country code but without `+` or `00` starting with 1 is
+/// NANP's, 11 digits.
+fn unix_millis_shaped(raw: &str) -> bool {
+    raw.len() == 13 && raw.starts_with('1') && raw.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
@@ -163,6 +172,7 @@ pub fn identifiers(text: &str, region: Option<&Region>) -> Vec<Found> {
             || !isolated(text, &span)
             || touches_number_punctuation(text, &span)
             || DATE.is_match(raw)
+            || unix_millis_shaped(raw)
             || overlaps(&out, &span)
         {
             continue;
@@ -469,6 +479,12 @@ mod tests {
 
     #[test]
     fn dates_times_amounts_and_hashes_are_not_phones() {
+        // a Unix time in milliseconds reads as a German mobile number by form
+        // (+49 171 4990000000): refused whatever the region
+        let de = Region::parse("DE").ok();
+        let prefs = "<long name=\"COMMON_CONFIG_LAST_MODIFIED_DATE\" value=\"1714990000000\" />";
+        assert_eq!(norms(prefs, de.as_ref()), []);
+        assert_eq!(norms("mobil 0171 4990000", de.as_ref()).len(), 1);
         let r = hk();
         assert!(identifiers("ref 20240131 tel 2024 0131", r.as_ref()).len() == 1);
         let text = "On 2025-02-17 16:20:00 paid 12,500.00 USDT (97500000 cents?) tx 0x3b9cb90d2976083178b8cb402112d0381c4957ef01a4a81859902b7a4add0b90 id 104857392016473829105 ts 1739362530000 v1.2.12345678";

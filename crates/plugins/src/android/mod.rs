@@ -167,6 +167,13 @@
 //! | VLC for Android `org.videolan.vlc/app_db/vlc_media.db` and `files/medialib/` ([`vlc`]) | one per media-library entry (title, file name, type, duration, last position, times played, favourite, the main file's MRL and size, folder; last played, last accessed, added), per cached thumbnail (path, size, written) | — |
 //! | Chess With Friends `com.zynga.chess.googleplay/databases/` (or `db/`), Words With Friends `com.zynga.words/db/` `wf_database.sqlite` ([`zynga`]) | one per player (name, With Friends user id, Zynga account id, e-mail, phone, Facebook id and name), chat message (`chat_messages` or `messages`: text, sender with the `users` row's ids, game or conversation, written as stored), game (creator, whose move, move count, matchmaking, moves kept and who made them, chat messages kept; created, last move kept) | persons `zynga:<Zynga account id>` (else `zyngawf:<user id>`) with both ids, e-mail, phone, names: players and senders; no owner (the store does not mark the user's own account) |
 //! | Adobe Acrobat Reader `com.adobe.reader` `shared_prefs/FoundationMigrated.xml`, `databases/com.adobe.reader.ARRecentDatabase`, `…ARRecentsFileDatabase`, `…ARThumbnailDatabase`, `Notification.db`, `database`, `DCMQnAConversationDb`, `nba_database`, `ARDatabase`, `…ARMultiDocDatabase`, `…ARShareDatabase` ([`adobereader`]) | the account (e-mail, names, Adobe ID, type, level, country, device; token expiry; never the tokens); one per recent file (path, open count, last opened), listed document (name, path, type, flags, page, zoom, cloud ids, its share with participants counted; last accessed, shared, modified, expiry), thumbnail (key, URL, length; never the image), comment notification (event, author, document, annotation; when), shared, cloud, reviewed, tracked and parcel record, AI Assistant conversation (name, documents, events; times), tool use, file info, cloud transfer, open document, share in progress | `owner`: the account's e-mail, `adobe:<Adobe ID>`, display name; persons `adobe:<user id>`: notifications' authors |
+//! | PayPal `com.paypal.android.p2pmobile` `databases/tracking`, `shared_prefs/PayPal.xml`, `version.6.shared.keys.xml`, `FoundationAccount.AccountState.xml`, `*_encrypted.xml` ([`paypal`]) | one per app session grouped from its tracking events (session id, events, API versions, encrypted flag; first and last event as stored), the app's device id and version (configuration cached), installation GUID, keep-me-logged-in opt-out, one per encrypted preferences file (size, last modified: said, never read) | — (no file names the account) |
+//! | Revolut `com.revolut.revolut` `databases/payments_recent_db`, `rates_database`, `revolut_support_db`, `android-devices.db`, `shared_prefs/configuration_storage.pref.xml` ([`revolut`]) | one per recent payment recipient (recipient id and type, transaction id, item type, unread counter; its sync time), the rate cache (rates and mid rates counted; last fetched), the help cache (articles, languages, nodes counted), the device catalogue cache (counted), the configuration (version; last modified) | `revolut:<handle>` per contact-code recipient |
+//! | CapCut `com.lemon.lvoverseas/databases/ss_app_log.db`, `shared_prefs/applog_stats.xml`, `common_config.xml`, `byte_sync_settings.xml`, `applog_monitor.xml`, `appsflyer-data.xml`, `com.ss.android.deviceregister.utils.*.xml` ([`capcut`]) | one per AppLog session (UUID, duration and pause time as stored, app version and code, events counted, pages shown; started, first and last event), per AppLog event (category, tag, label, values as stored, parameters JSON, user id, session; when), per preferences file holding the ids read (ByteDance device and install ids, OpenUDID, client UDID, candidate `cdid`, the Android id AppsFlyer cached; install recorded) | `owner`: `capcut:<user id>` the events recorded (not 0) |
+//! | eBay `com.ebay.mobile/databases/nautilus_db`, `suggestions.db` ([`ebay`]) | one per watched listing (title, listing and variation id, image URL, aspects, entry key; ends), per recent search (keyword, category, result count recorded, prefixes, user id; when), per query kept in `suggestions.db` (when), per followed seller (following as stored, hashed user id), per app session (screens, network calls counted, start since boot; started), per app state entry (key, value and its column, user id; a secret-named key's value withheld, the encrypted blob's length only; written), per configuration record (app version, site, country, language, SDK, environment; fetched), per share channel (value as stored and as a time, user id), per distinct user id of each id column (form, table, column) | `owner`: `ebay:<public user id>` of the state entries (not `global`) |
+//! | Samsung My Files `com.sec.android.app.myfiles/databases/` `myfiles.db`, `MyFiles*.db`, `FileInfo.db`, `FileCache.db`, `Frequency.db`, `TrashAppInfo.db` and its own trash folder `files/trash/` ([`myfiles`]; the recent files and operation history are [`samsungfiles`]'s) | one per download (name, path, size, type, the source URL or app, hidden, trashed, when; three layouts), per recent file of the older m-prefixed layout, per Google Drive entry (file id, name, Drive path, size, type, web link, modified), per file of the storage index and storage analysis, per search term, per cached file (path, size, storage, preview index, modified, latest), per frequent folder (times opened), per app's trash count, per file in My Files' own trash (original folder, the item deleted, size, deleted) | — |
+//! | Samsung Device Health Manager `com.sec.android.sdhms/databases/sec_batterystats_history*` ([`samsungbattery`]) | one per app (uid) and UTC day, summed over its windows (power, screen power, foreground, background, CPU, wakelock, GPS and audio time, mobile and Wi-Fi packets, wakeup alarms, mobile active, Bluetooth scans; first start, last end), per device day (screen on and off time and discharge, screen-on count, high brightness and refresh time), per battery event type and day (count, lowest and highest value), per system drain type and day | — |
+//! | AVG AntiVirus `com.antivirus/shared_prefs/PinSettingsImpl.xml` and its Photo Vault `Vault/` (found by its `.key_store` folder) ([`avgvault`]) | the vault lock (whether a PIN and a pattern are set — never their hashes —, the other settings as stored), the vault (folder, key and metadata store files, how many hidden files and previews), one per hidden file (path, name, size, modified) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -211,6 +218,7 @@ mod amazonshopping;
 mod appops;
 mod apps;
 mod auto;
+mod avgvault;
 mod batteryusage;
 mod blocked;
 mod bluesky;
@@ -220,6 +228,7 @@ mod bumble;
 mod burner;
 mod callscreen;
 mod calltranscripts;
+mod capcut;
 mod cashapp;
 mod cast;
 mod chatgpt;
@@ -237,6 +246,7 @@ mod dmss;
 mod dropbox;
 mod duckduckgo;
 mod duo;
+mod ebay;
 mod etsy;
 mod fairemail;
 mod fbthreads;
@@ -283,6 +293,7 @@ mod mega;
 mod mewe;
 mod mms;
 mod msauthenticator;
+mod myfiles;
 mod netflix;
 mod nike;
 mod nordvpn;
@@ -295,6 +306,7 @@ mod oruxmaps;
 mod outlook;
 mod packagesxml;
 mod partitions;
+mod paypal;
 mod pikpak;
 mod pinterest;
 mod pkgpredictions;
@@ -310,6 +322,7 @@ mod randochat;
 mod recents;
 mod reddit;
 mod rema1000;
+mod revolut;
 mod roblox;
 mod romeo;
 mod runkeeper;
@@ -317,6 +330,7 @@ mod runtastic;
 mod runtimeperms;
 mod ryanair;
 mod samsung;
+mod samsungbattery;
 mod samsungfiles;
 mod samsunggallery;
 mod samsunglauncher;
@@ -676,6 +690,30 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("PinSettingsImpl.xml", "apps"),
+    ("sec_batterystats_history*", "app_usage"),
+    ("MyFiles*.db", "files"),
+    ("FileCache.db", "files"),
+    ("Frequency.db", "files"),
+    ("TrashAppInfo.db", "files"),
+    ("nautilus_db", "transactions"),
+    ("ss_app_log.db", "app_usage"),
+    ("applog_stats.xml", "device"),
+    ("common_config.xml", "device"),
+    ("byte_sync_settings.xml", "device"),
+    ("applog_monitor.xml", "device"),
+    ("appsflyer-data.xml", "device"),
+    ("com.ss.android.deviceregister.utils*.xml", "device"),
+    ("payments_recent_db", "transactions"),
+    ("rates_database", "apps"),
+    ("revolut_support_db", "apps"),
+    ("android-devices.db", "apps"),
+    ("configuration_storage.pref.xml", "apps"),
+    ("tracking", "app_usage"),
+    ("PayPal.xml", "apps"),
+    ("version.6.shared.keys.xml", "apps"),
+    ("FoundationAccount.AccountState.xml", "accounts"),
+    ("*_encrypted.xml", "accounts"),
     ("FoundationMigrated.xml", "accounts"),
     ("com.adobe.reader.ARRecentDatabase", "files"),
     (
@@ -2242,6 +2280,68 @@ impl Plugin for AndroidPlugin {
                 "the Adobe account signed in to Acrobat Reader (the owner's e-mail and Adobe ID), the documents it opened (paths, when last, how often), its document list with cloud and sharing state, comment notifications with their authors, shared and reviewed documents, AI Assistant conversations, the tools used and the cloud transfers",
             ),
             e(
+                "PayPal tracking and preferences",
+                &[
+                    "/com.paypal.android.p2pmobile/databases/tracking\"",
+                    "/com.paypal.android.p2pmobile/shared_prefs/",
+                ],
+                "the PayPal app's sessions (when, how many events; the events themselves encrypted), its device and installation ids, and which account stores it keeps encrypted (said, never read)",
+            ),
+            e(
+                "Revolut payments_recent_db and app state",
+                &[
+                    "/com.revolut.revolut/databases/payments_recent_db\"",
+                    "/com.revolut.revolut/databases/rates_database\"",
+                    "/com.revolut.revolut/databases/revolut_support_db\"",
+                    "/com.revolut.revolut/databases/android-devices.db\"",
+                    "/com.revolut.revolut/shared_prefs/configuration_storage.pref.xml\"",
+                ],
+                "the recipients the Revolut app listed as recently paid (contact codes naming Revolut users, bank and crypto ids, transaction ids; no amounts), when it last fetched rates and its configuration, and its help and device caches (counted)",
+            ),
+            e(
+                "CapCut ss_app_log.db and preferences",
+                &[
+                    "/com.lemon.lvoverseas/databases/ss_app_log.db\"",
+                    "/com.lemon.lvoverseas/shared_prefs/applog_stats.xml\"",
+                    "/com.lemon.lvoverseas/shared_prefs/common_config.xml\"",
+                ],
+                "what the CapCut video editor logged while it ran (sessions with the screens shown, each event with its parameters and time), the signed-in account's user id (the owner's) and the ByteDance device and install ids of the app on the phone",
+            ),
+            e(
+                "eBay nautilus_db and suggestions.db",
+                &[
+                    "/com.ebay.mobile/databases/nautilus_db\"",
+                    "/com.ebay.mobile/databases/suggestions.db\"",
+                ],
+                "what the user searched for on eBay (recent searches, queries kept), the listings on the watch list, the sellers followed, the app's sessions with the screens shown, its state and configuration, and the user ids it keyed them by (the public id the owner's) — never a token",
+            ),
+            e(
+                "Samsung My Files downloads, Drive, index, cache and trash",
+                &[
+                    "/com.sec.android.app.myfiles/databases/myfiles.db\"",
+                    "/com.sec.android.app.myfiles/databases/FileInfo.db\"",
+                    "/com.sec.android.app.myfiles/databases/MyFiles",
+                    "/com.sec.android.app.myfiles/databases/FileCache.db\"",
+                    "/com.sec.android.app.myfiles/databases/Frequency.db\"",
+                    "/com.sec.android.app.myfiles/databases/TrashAppInfo.db\"",
+                    "/com.sec.android.app.myfiles/files/trash\"",
+                ],
+                "the files Samsung's My Files lists as downloaded (name, path, the page or app they came from, when), the Google Drive files it showed, its index of storage, the user's searches in it, the files it cached previews of, the folders opened most, each app's trash count and the files deleted to its own trash (original folder, when)",
+            ),
+            e(
+                "Samsung Device Health battery history",
+                &["/com.sec.android.sdhms/databases/sec_batterystats_history"],
+                "which apps (by uid) drew battery day by day and how long they ran in the foreground and background, used the CPU, GPS and audio; how long the screen was on each day",
+            ),
+            e(
+                "AVG AntiVirus vault lock and Photo Vault",
+                &[
+                    "/com.antivirus/shared_prefs/PinSettingsImpl.xml\"",
+                    "/Vault\"",
+                ],
+                "whether AVG's Photo Vault is locked by a PIN or a pattern (never their hashes) and the files hidden in it: their names as the vault keeps them, sizes and when they were written",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2765,6 +2865,42 @@ impl Plugin for AndroidPlugin {
         }
         if adobereader::is_name(name) {
             return adobereader::category(path);
+        }
+        if paypal::is_name(name) {
+            return paypal::category(path);
+        }
+        if revolut::is_name(name) {
+            return revolut::category(path);
+        }
+        if capcut::is_name(name) {
+            // ByteDance's and AppsFlyer's SDK names: other apps (TikTok among them) write them too
+            return capcut::is_path(path).then_some(if name == capcut::STORE {
+                "app_usage"
+            } else {
+                "device"
+            });
+        }
+        if name == ebay::STORE {
+            return ebay::is_path(path).then_some("transactions");
+        }
+        if matches!(name, "FileCache.db" | "Frequency.db" | "TrashAppInfo.db")
+            || (name.starts_with("MyFiles") && name.ends_with(".db"))
+        {
+            return path
+                .contains("/com.sec.android.app.myfiles/databases/")
+                .then_some("files");
+        }
+        if name.starts_with("sec_batterystats_history") {
+            return (path.contains("/com.sec.android.sdhms/databases/")
+                && !["-wal", "-shm", "-journal"]
+                    .iter()
+                    .any(|x| name.ends_with(x)))
+            .then_some("app_usage");
+        }
+        if name == "PinSettingsImpl.xml" {
+            return path
+                .contains("/com.antivirus/shared_prefs/")
+                .then_some("apps");
         }
         if name == "data.db" {
             return path
@@ -3942,6 +4078,50 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 adobereader::triage(ctx, l)
             })?;
         }
+        for l in paypal::NAMES
+            .iter()
+            .flat_map(|&n| of(n))
+            .filter(|l| paypal::is_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || paypal::triage(ctx, l))?;
+        }
+        for l in revolut::NAMES
+            .iter()
+            .flat_map(|&n| of(n))
+            .filter(|l| revolut::is_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || revolut::triage(ctx, l))?;
+        }
+        for l in of(capcut::STORE)
+            .into_iter()
+            .chain(capcut::PREFS.iter().flat_map(|&n| of(n)))
+            .chain(of(capcut::REGISTER_GLOB))
+            .filter(|l| capcut::is_store(l) || capcut::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || capcut::triage(ctx, l))?;
+        }
+        for l in of(ebay::STORE)
+            .into_iter()
+            .chain(of(ebay::SUGGESTIONS))
+            .filter(|l| ebay::is_store(l) || ebay::is_suggestions(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || ebay::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| myfiles::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || myfiles::triage(ctx, l))?;
+        }
+        myfiles::trash_folders(ctx, &found)?;
+        for l in found.iter().filter(|l| samsungbattery::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungbattery::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| avgvault::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || avgvault::prefs(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| avgvault::is_key_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || avgvault::vault(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4701,6 +4881,13 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "PinSettingsImpl.xml" => avgvault::is_prefs(l),
+                    n if n.starts_with("sec_batterystats_history") => samsungbattery::is_store(l),
+                    "FileCache.db" | "Frequency.db" | "TrashAppInfo.db" => myfiles::is_store(l),
+                    n if n.starts_with("MyFiles") && n.ends_with(".db") => myfiles::is_store(l),
+                    n if capcut::is_name(n) => capcut::is_store(l) || capcut::is_prefs(l),
+                    n if revolut::is_name(n) => revolut::is_file(l),
+                    n if paypal::is_name(n) => paypal::is_file(l),
                     n if adobereader::is_name(n) => adobereader::is_file(l),
                     "platform.db" | "MyPrefsFile.xml" => {
                         breadwallet::is_store(l) || breadwallet::is_prefs(l)
@@ -4860,6 +5047,7 @@ const APP_DIRS: &[&str] = &[
     mastodon::PACKAGE,
     threads::PACKAGE,
     outlook::PACKAGE,
+    avgvault::KEY_STORE,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of

@@ -131,8 +131,9 @@ pub fn myfiles(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let path_col = ["_data", "path"].into_iter().find(|c| cols.contains(*c));
     let Some(path_col) = path_col else {
         // the store has other tables (settings, favourites): a recent_files table without a path
-        // is noted, a store without the table passed over
-        if !cols.is_empty() {
+        // is noted, a store without the table passed over, and the older m-prefixed layout
+        // (`mFullPath`) left to `android::myfiles`, which reads it
+        if !cols.is_empty() && !cols.contains("mFullPath") {
             required_columns(
                 ctx,
                 &l.tree,
