@@ -41,19 +41,6 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// The app whose container holds `path`, as `applicationState.db` names it, with the call
-/// that names it.
-fn app_of(run: &Run<'_, '_>, path: &str) -> Option<(String, Invoked)> {
-    run.containers
-        .borrow()
-        .iter()
-        .find(|(_, container, _)| {
-            path.strip_prefix(container.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
-        })
-        .map(|(bundle, _, inv)| (bundle.clone(), inv.clone()))
-}
-
 /// The longest prefix of `s` of at most `max` bytes that ends on a character boundary.
 fn prefix(s: &str, max: usize) -> &str {
     if s.len() <= max {
@@ -105,7 +92,7 @@ fn one(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeError
         }
     };
     let folder = path.rsplit_once('/').map_or(path, |(d, _)| d);
-    let (app, app_cite) = app_of(run, path).unzip();
+    let (app, app_cite) = run.app_of(path).unzip();
     let app_said = app
         .as_deref()
         .map(|a| format!("{a}'s"))

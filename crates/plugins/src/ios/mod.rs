@@ -157,6 +157,15 @@
 //! | RongCloud IM SDK `Library/Application Support/RongCloud/<app key>/<user id>/storage` (Oops and other apps) | [`oops`] | one per user (id, the name their messages carry, conversation title, messages sent, first and last), per conversation (type, title, draft, pinned, last message), per message (direction, text, media, location, extra nickname, sent and stored times) | `rongcloud:<app key>:<id>` per user with the name; `owner`: the user folder's id and the sender of `message_direction` 1 messages; wallets in messages (claims of the writer) |
 //! | Uber `Documents/database.db` (recognised by its `place` table), `Documents/ur_message.db`, `RealtimeRider.StreamModelKey/client`, `city`, `clientStatus`, `targetLocationSynced`, `eyeball` | [`uberplaces`] | one per cached place (title, address, label, position, categories, trips, times), per search hit, per analytics log (summary: count, first and last position, cities), per account (names, e-mail, mobile digits, UUID, city, status time, target location), per reverse-geocoded address | `owner`: the account's e-mail and `uber:<UUID>` |
 //! | Onion Browser `Documents/bookmarks.plist` (recognised by its `bookmarks` list), `Documents/hsts_cache.plist` | [`onionbrowser`] | one per bookmark (name, URL, icon and its file), per HSTS host met (expiration, subdomains; no time mark), one summary of the preloaded entries | none |
+//! | Personalization Portrait `Library/PersonalizationPortrait/PPSQLDatabase.db` | [`portrait`] | one per place the Portrait learned (coordinates, name, address parts, country; category, algorithm, scores, iOS build, remote and sync flags), per named entity (name, category number, language, scores), per topic (qid, scores), each with its source's app, group, document id and time | none (a learned name is text, not an identity) |
+//! | App Store `Library/Caches/com.apple.appstored/storeUser.db`, `Containers/Data/PluginKitPlugin/<id>/Documents/AMDSQLite.db.0` | [`amdsqlite`] | one per App Store account event (DSID, Apple ID, altDSID, active from and until, recorded), per current app (bundle id, name, developer, versions, App Store id, system app, installed, deleted), per purchase-history app (title, bundle id, developer, URL, genre, capabilities, purchaser DSID and its Apple ID, hidden, family shared, purchased; never its tokens), per usage event (install or update, uninstall, open: time, App Store id, version, foreground duration, user id; the app's name and the Apple ID from storeUser.db), per device-storage row (available and total GB) | `owner`: each account event's Apple ID and DSID |
+//! | TikTok `ChatFiles/<account uid>/db.sqlite` (`TIMMessageKVORM`, else `TIMMessageNewPropertyORM`) with `AwemeIM.db`; `Documents/search_history/history_words/AWESearchHistory*` | [`tiktokim`] | one per reply's copy of the message it quoted (the quoted message's id, sender and text; the reply's id, sender, text, deleted flag, conversation, time; both senders' nicknames and @handles), per search (keyword, time) | the quoted and the reply's senders as `tiktok:<uid>` (`owner` for the account's uid); wallets in a quoted text as claims of its writer |
+//! | Container metadata `.com.apple.mobile_container_manager.metadata.plist` of `Containers/Data/Application/<GUID>/`, `Containers/Shared/AppGroup/<GUID>/`, `Containers/Data/PluginKitPlugin/<GUID>/`; a vault app's `Library/data.sqlite` | [`containers`] | one per container: its owner (bundle id of the app, extension or app group), GUID, folder, metadata UUID, content class, versions, data protection, info values, persona; vault apps disguised as a calculator flagged; one per item such a vault hides (stored path, id, date, video, album) | none |
+//! | `Library/Caches/com.apple.cache_delete/CacheDeletePurgeHistory.txt` (and a sysdiagnose's `logs/CacheDelete/` copy) | [`purgehistory`] | one per purge: time as written (no zone: local), target directory or volume, urgency (1 routine, 3 critical), bytes available and purged, seconds | none |
+//! | `root/Library/Logs/MobileContainerManager/containermanagerd.log.<n>` | [`containerlogs`] | one per container removal: group container removed, its last reference, queued for deletion after its last app's removal (with the app), container deleted (path, identity): local time as written, group or bundle id, path | none |
+//! | `Preferences/com.apple.AppStore.plist`, `db/timed/Library/Preferences/com.apple.preferences.datetime.plist` | [`appstoretz`] | the App Store's last bootstrap time zone and time (Cocoa seconds or a date) with its other preferences; timed's `timezoneset` | none |
+//! | Google Docs and Google Sheets `Library/Preferences/com.google.Docs.plist`, `com.google.Sheets.plist` with `Documents/<account id>/localStore/documents/<id>/<id>.db` and `localStore/shared/documentMetadata.db` of the same container | [`googledocs`] | one per account id the preferences name (signed in or not); one per document or spreadsheet kept offline (title, id, type, MIME type, owned by the account, revision, access level, the signed-in account's name, e-mail, id and photo; created, modified on the server, synced, last opened and resumed in the app — 8-byte doubles decoded in the query —, the sync record's times and state) | `owner`: `signed_in_user_id`, each account folder's Google account id, `docosKeyData`'s id, e-mail and name |
+//! | Box `Containers/Shared/AppGroup/<id>/`: `Library/Preferences/group.net.box.BoxNet.plist`, `Documents/db/Item.db`, `Recents.db`, `annotations.db`, `Documents/offlinefilesinfo/*.plist`, `File Provider Storage/boxpreview/<user>/db/PreviewItem.db` | [`boxnet`] | the account (login, name, phone, space, created); one per file or folder (path walked up the parents, owner, creator, modifier, shared link, favourite, SHA-1, times, kept offline and when); per recent item, comment or annotation (message, author, times), preview (last accessed) | `owner`: `box:<user id>`, login, name, phone; `box:<user id>` per other user named (login, name) |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -179,11 +188,13 @@ pub mod addressbook;
 pub mod adid;
 pub mod airbnb;
 pub mod airdrop;
+pub mod amdsqlite;
 pub mod appconduit;
 pub mod appleaccount;
 pub mod applewallet;
 pub mod apps;
 pub mod appstate;
+pub mod appstoretz;
 pub mod asyncstorage;
 pub mod backupinfo;
 pub mod bereal;
@@ -191,6 +202,7 @@ pub mod biome;
 pub mod biomedbs;
 pub mod biomesets;
 pub mod bluetooth;
+pub mod boxnet;
 pub mod bumble;
 pub mod burner;
 pub mod cachev0;
@@ -206,6 +218,8 @@ pub mod cloudkit;
 pub mod clubhouse;
 pub mod coinbasewallet;
 pub mod computers;
+pub mod containerlogs;
+pub mod containers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
@@ -220,6 +234,7 @@ pub mod geodapps;
 pub mod geodplaces;
 pub mod gmail;
 pub mod gmaproutes;
+pub mod googledocs;
 pub mod googlephotos;
 pub mod googlevoice;
 pub mod groupme;
@@ -263,9 +278,11 @@ pub mod photos;
 pub mod pinger;
 pub mod plists;
 pub mod podcasts;
+pub mod portrait;
 pub mod potatochat;
 pub mod powerlog;
 pub mod privacyreport;
+pub mod purgehistory;
 pub mod querypredictions;
 pub mod quicklook;
 pub mod reddit;
@@ -297,6 +314,7 @@ pub mod telegram;
 pub mod threebars;
 pub mod threema;
 pub mod tiktok;
+pub mod tiktokim;
 pub mod tile;
 pub mod tinder;
 pub mod translate;
@@ -650,6 +668,27 @@ impl Plugin for Ios {
         ctx.artefact("Onion Browser bookmarks and HSTS cache", || {
             onionbrowser::triage(&run)
         })?;
+        ctx.artefact("Personalization Portrait PPSQLDatabase.db", || {
+            portrait::triage(&run)
+        })?;
+        ctx.artefact("App Store storeUser.db and AMDSQLite.db.0", || {
+            amdsqlite::triage(&run)
+        })?;
+        ctx.artefact("TikTok replies and search history", || {
+            tiktokim::triage(&run)
+        })?;
+        ctx.artefact("Container owners (MobileContainerManager metadata)", || {
+            containers::triage(&run)
+        })?;
+        ctx.artefact("CacheDelete purge history", || purgehistory::triage(&run))?;
+        ctx.artefact("containermanagerd logs", || containerlogs::triage(&run))?;
+        ctx.artefact("App Store and Date & Time time zone preferences", || {
+            appstoretz::triage(&run)
+        })?;
+        ctx.artefact("Google Docs and Sheets document stores", || {
+            googledocs::triage(&run)
+        })?;
+        ctx.artefact("Box files, recents and comments", || boxnet::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2121,6 +2160,64 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/Documents/hsts_cache.plist\""],
             "the bookmarks kept in Onion Browser, the Tor browser (seeded defaults among them), and the hosts whose HTTPS responses it received (its HSTS cache)",
         ),
+        entry(
+            "Personalization Portrait PPSQLDatabase.db",
+            &["/PersonalizationPortrait/PPSQLDatabase.db\""],
+            "the places, names (people, organisations, places) and topics iOS extracted from the user's messages, e-mails, notes and pages, with the app and document each came from and when",
+        ),
+        entry(
+            "App Store storeUser.db and AMDSQLite.db.0",
+            &[
+                "/com.apple.appstored/storeUser.db\"",
+                "/Documents/AMDSQLite.db.0",
+            ],
+            "the Apple accounts signed in to the App Store, the apps it saw installed and deleted, the account's purchase history, and when apps were installed, updated, removed and opened (and for how long) with the App Store account, with the phone's free storage over time",
+        ),
+        entry(
+            "TikTok replies and search history",
+            &["/ChatFiles/", "/search_history/history_words/AWESearchHistory"],
+            "the copies of quoted messages TikTok keeps with replies (who wrote them and what, even when the message itself is gone) and the terms searched in TikTok, with when",
+        ),
+        entry(
+            "Container owners (MobileContainerManager metadata)",
+            &["/.com.apple.mobile_container_manager.metadata.plist\""],
+            "which app, app extension or app group owns each container (its GUID, the folder every path of the app holds), groups and extensions kept for apps no longer installed; vault apps disguised as a calculator flagged, with the photos and videos they hide",
+        ),
+        entry(
+            "CacheDelete purge history",
+            &["/CacheDeletePurgeHistory.txt\""],
+            "when iOS purged caches and other purgeable data to free space: where, how many bytes, how urgently, with the space then available",
+        ),
+        entry(
+            "containermanagerd logs",
+            &["/containermanagerd"],
+            "app and app group containers removed (the group, the app whose removal left it unused, the container's path), with their times",
+        ),
+        entry(
+            "App Store and Date & Time time zone preferences",
+            &[
+                "/Preferences/com.apple.AppStore.plist\"",
+                "/com.apple.preferences.datetime.plist\"",
+            ],
+            "the time zone the device was set to when the App Store last bootstrapped, and when; whether a time zone was set (timed)",
+        ),
+        entry(
+            "Google Docs and Sheets document stores",
+            &[
+                "/com.google.Docs.plist\"",
+                "/com.google.Sheets.plist\"",
+                "/localStore/shared/documentMetadata.db\"",
+            ],
+            "the documents and spreadsheets each Google account kept offline in Google Docs and Google Sheets (titles, owned or shared with the account, when created, changed, synced and last opened in the app) and the Google accounts signed in",
+        ),
+        entry(
+            "Box files, recents and comments",
+            &[
+                "/group.net.box.BoxNet.plist\"",
+                "/Documents/db/Item.db\"",
+            ],
+            "the Box account signed in (login, name, phone), the files and folders the app cached with their paths, owners, shared links and times, what it kept offline, opened recently, commented and previewed, and the other Box users named",
+        ),
     ]
 }
 
@@ -2178,6 +2275,45 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if path.contains("/RealtimeRider.StreamModelKey/") => "accounts",
         "hsts_cache.plist" if path.ends_with("/Documents/hsts_cache.plist") => "web",
         "bookmarks.plist" if path.ends_with("/Documents/bookmarks.plist") => "web",
+        "PPSQLDatabase.db" if path.contains("/PersonalizationPortrait/") => "locations",
+        "storeUser.db" if path.contains("/com.apple.appstored/") => "apps",
+        b if b.starts_with("AMDSQLite.db.0") && path.contains("/PluginKitPlugin/") => "app_usage",
+        b if b.starts_with("AWESearchHistory")
+            && path.contains("/search_history/history_words/") =>
+        {
+            "web"
+        }
+        ".com.apple.mobile_container_manager.metadata.plist"
+            if containers::container(path).is_some() =>
+        {
+            "apps"
+        }
+        "CacheDeletePurgeHistory.txt" => "device",
+        b if b.starts_with("containermanagerd") && b.contains(".log.") => "apps",
+        "com.apple.AppStore.plist"
+            if path.ends_with("/Library/Preferences/com.apple.AppStore.plist") =>
+        {
+            "device"
+        }
+        "com.apple.preferences.datetime.plist" if path.contains("/db/timed/") => "device",
+        "com.google.Docs.plist" | "com.google.Sheets.plist" => "accounts",
+        "documentMetadata.db" if path.contains("/localStore/shared/") => "files",
+        b if b.ends_with(".db") && path.contains("/localStore/documents/") => "files",
+        "group.net.box.BoxNet.plist" => "accounts",
+        "Item.db" | "Recents.db"
+            if path.contains("/Containers/Shared/AppGroup/") && path.contains("/Documents/db/") =>
+        {
+            "files"
+        }
+        "annotations.db"
+            if path.contains("/Containers/Shared/AppGroup/") && path.contains("/Documents/db/") =>
+        {
+            "messages"
+        }
+        "itemIDs.plist" | "lastDownloadDates.plist" if path.contains("/offlinefilesinfo/") => {
+            "files"
+        }
+        "PreviewItem.db" if path.contains("/boxpreview/") => "media",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2424,6 +2560,26 @@ const SEARCHED: &[&str] = &[
     "RealtimeRider.StreamModelKey",
     "bookmarks.plist",
     "hsts_cache.plist",
+    "PPSQLDatabase.db",
+    "storeUser.db",
+    "AMDSQLite.db.0*",
+    "AWESearchHistory*",
+    ".com.apple.mobile_container_manager.metadata.plist",
+    "data.sqlite",
+    "CacheDeletePurgeHistory.txt",
+    "containermanagerd*.log.*",
+    "com.apple.AppStore.plist",
+    "com.apple.preferences.datetime.plist",
+    "com.google.Docs.plist",
+    "com.google.Sheets.plist",
+    "localStore",
+    "group.net.box.BoxNet.plist",
+    "Item.db",
+    "Recents.db",
+    "annotations.db",
+    "PreviewItem.db",
+    "itemIDs.plist",
+    "lastDownloadDates.plist",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",
@@ -2632,6 +2788,19 @@ fn searched_globs() -> Vec<String> {
 const FOUND_PER_GLOB: u64 = 1000;
 
 impl<'c, 's> Run<'c, 's> {
+    /// The app whose data container holds `path`, as FrontBoard's application state names it
+    /// ([`Run::containers`]), with the call that names it.
+    pub fn app_of(&self, path: &str) -> Option<(String, Invoked)> {
+        self.containers
+            .borrow()
+            .iter()
+            .find(|(_, container, _)| {
+                path.strip_prefix(container.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .map(|(bundle, _, inv)| (bundle.clone(), inv.clone()))
+    }
+
     /// A run on `ctx`.
     pub fn new(ctx: &'c AgentCtx<'s>) -> Self {
         Self {

@@ -113,19 +113,6 @@ fn qualified(key: Option<&str>, expr: &str) -> String {
     }
 }
 
-/// The app whose container holds `path`, as FrontBoard's application state names it, with
-/// the call that names it.
-pub(super) fn app_of(run: &Run<'_, '_>, path: &str) -> Option<(String, Invoked)> {
-    run.containers
-        .borrow()
-        .iter()
-        .find(|(_, container, _)| {
-            path.strip_prefix(container.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
-        })
-        .map(|(bundle, _, inv)| (bundle.clone(), inv.clone()))
-}
-
 /// Triage of every RongCloud store of the source.
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     let Some((_, dirs)) = run.find_dirs("RongCloud")? else {
@@ -207,7 +194,7 @@ fn store(
     let s = Store {
         path,
         find,
-        app: app_of(run, path),
+        app: run.app_of(path),
         layout,
     };
     let messages =

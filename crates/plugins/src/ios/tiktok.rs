@@ -45,8 +45,8 @@ pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
     Ok(())
 }
 
-/// The account uid of `…/ChatFiles/<uid>/db.sqlite`.
-fn account_of(path: &str) -> Option<&str> {
+/// The account uid of `…/ChatFiles/<uid>/db.sqlite` (shared with [`super::tiktokim`]).
+pub(super) fn account_of(path: &str) -> Option<&str> {
     let rest = path.strip_suffix("/db.sqlite")?;
     let (parent, uid) = rest.rsplit_once('/')?;
     (parent.ends_with("/ChatFiles") && !uid.is_empty() && uid.bytes().all(|b| b.is_ascii_digit()))

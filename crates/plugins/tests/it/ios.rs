@@ -1191,6 +1191,15 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("RongCloud IM storage (Oops and other apps)", false),
             ("Uber places, account and analytics log", false),
             ("Onion Browser bookmarks and HSTS cache", false),
+            ("Personalization Portrait PPSQLDatabase.db", false),
+            ("App Store storeUser.db and AMDSQLite.db.0", false),
+            ("TikTok replies and search history", false),
+            ("Container owners (MobileContainerManager metadata)", false),
+            ("CacheDelete purge history", false),
+            ("containermanagerd logs", false),
+            ("App Store and Date & Time time zone preferences", false),
+            ("Google Docs and Sheets document stores", false),
+            ("Box files, recents and comments", false),
         ]
     );
     for (path, cat) in [
