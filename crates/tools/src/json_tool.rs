@@ -13,6 +13,10 @@
 //! secret-naming key (mnemonic, seed, private key, password, access token, …) and strings shaped like a BIP-39
 //! recovery phrase, inside nested JSON texts too (decoded or not). The header counts them.
 //!
+//! Some apps write a short header before each JSON value (Uber's `files/base-key-value-store`:
+//! one byte, then the JSON): with `skip_header` the JSON is read from the first `{` or `[` among
+//! the file's first [`HEADER_MAX`] bytes, the bytes skipped named in hex on the first line.
+//!
 //! A file that is no JSON is an error naming the byte offset where reading stopped; nesting is
 //! bounded by `serde_json`'s recursion limit (128) and nested texts are decoded to
 //! [`NESTED_MAX`] levels.
@@ -34,6 +38,9 @@ pub const POINTERS_MAX: usize = 64;
 /// Deepest chain of JSON texts inside JSON texts decoded.
 pub const NESTED_MAX: usize = 4;
 
+/// Most bytes of a header before the JSON that `skip_header` skips.
+pub const HEADER_MAX: usize = 8;
+
 /// The tool.
 pub struct ReadJson;
 
@@ -42,7 +49,7 @@ impl Tool for ReadJson {
         "read_json"
     }
     fn description(&self) -> &str {
-        "Read a JSON file of the evidence (up to 64 MiB; a zlib or gzip-compressed one — Android's telephony backup of SMS and MMS — inflated first, said on the first line) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). Secrets (mnemonic, seed, private key, password, access and refresh token values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
+        "Read a JSON file of the evidence (up to 64 MiB; a zlib or gzip-compressed one — Android's telephony backup of SMS and MMS — inflated first, said on the first line) as indented JSON text. With pointers (JSON Pointers, RFC 6901: \"/engine/backgroundState/AddressBookController\"; \"\" is the whole document) only those parts are printed, each after a `# at <pointer>` line (`# at <pointer>: not present` when the file lacks it). With decode_nested: true, string values that are themselves JSON objects or arrays (React Native apps' redux-persist files, e.g. MetaMask Mobile's persistStore/persist-root) are decoded first, so pointers reach into them and their values print unescaped. With qualify {\"<member>\": \"<service>\"}, every string or integer member named <member> gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id that then grounds). With skip_header: true, the JSON is read from the first { or [ among the file's first 8 bytes (apps that write a short header before each JSON value: Uber's files/base-key-value-store), the bytes skipped named on the first line (`, 1 header byte skipped (2d)`). Secrets (mnemonic, seed, private key, password, access and refresh token values; strings shaped like a recovery phrase) are redacted, in nested texts too, and counted on the first line: `# json <path>: <size> bytes, <n> nested JSON texts decoded, <m> secret values redacted`. A file that is no JSON is an error naming the byte offset."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -50,6 +57,7 @@ impl Tool for ReadJson {
             "path": {"type": "string", "description": "Absolute path of the JSON file."},
             "pointers": {"type": "array", "items": {"type": "string"}, "maxItems": POINTERS_MAX, "description": "JSON Pointers of the parts to print (default: the whole document)."},
             "decode_nested": {"type": "boolean", "description": "Decode string values holding JSON objects or arrays before resolving pointers (default false)."},
+            "skip_header": {"type": "boolean", "description": "Read the JSON from the first { or [ among the file's first 8 bytes, skipping a short header an app wrote before it (default false)."},
             "qualify": {"type": "object", "additionalProperties": {"type": "string"}, "description": "{\"<member>\": \"<service>\"} (at most 16): every string or integer member named <member> (in decoded nested texts too) gains a sibling \"<member>.qualified\": \"<service>:<value>\" (a service-qualified account id, e.g. discord:123), as parse_plist's qualify does."}
         }, "required": ["path"], "additionalProperties": false})
     }
@@ -58,21 +66,38 @@ impl Tool for ReadJson {
     }
     fn run(&self, ctx: &SourceCtx, a: &Value) -> Result<ToolOutput, ToolError> {
         let decode = args::opt_bool(a, "decode_nested")?.unwrap_or(false);
+        let headered = args::opt_bool(a, "skip_header")?.unwrap_or(false);
         let qualify = crate::content_tools::qualify_arg(a)?;
         let pointers = pointers(a)?;
         let (path, data) = crate::fs_tools::whole_file(ctx, a, FILE_MAX, "read_json")?;
         let size = data.len();
         let (data, compressed) =
             inflated(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?;
-        let mut doc =
-            parse(&data).map_err(|e| ToolError::Other(format!("{path}: not JSON: {e}")))?;
+        let skip = if headered {
+            header_len(&data).map_err(|e| ToolError::Other(format!("{path}: {e}")))?
+        } else {
+            0
+        };
+        let mut doc = parse_from(&data, skip)
+            .map_err(|e| ToolError::Other(format!("{path}: not JSON: {e}")))?;
         let (decoded, redacted) = prepare(&mut doc, decode);
         crate::content_tools::qualify_ids(&mut doc, &qualify);
+        let header = data.get(..skip).unwrap_or_default();
         let mut text = format!(
-            "# json {path}: {size} bytes{}, {decoded} nested JSON texts decoded, {redacted} secret values redacted\n",
+            "# json {path}: {size} bytes{}{}, {decoded} nested JSON texts decoded, {redacted} secret values redacted\n",
             compressed
                 .map(|how| format!(" ({how}-compressed, {} bytes inflated)", data.len()))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            if header.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} header byte{} skipped ({})",
+                    header.len(),
+                    if header.len() == 1 { "" } else { "s" },
+                    hex::encode(header)
+                )
+            }
         );
         let mut found = 0usize;
         for p in &pointers {
@@ -98,7 +123,7 @@ impl Tool for ReadJson {
             text,
             structured: Some(json!({
                 "path": path, "size": size, "decoded": decoded, "redacted": redacted,
-                "pointers": pointers.len(), "found": found,
+                "pointers": pointers.len(), "found": found, "header": skip,
             })),
         })
     }
@@ -164,7 +189,23 @@ fn pointers(a: &Value) -> Result<Vec<String>, ToolError> {
 /// The document of a JSON file (a UTF-8 byte-order mark skipped); an error names the byte
 /// offset where reading stopped.
 pub fn parse(data: &[u8]) -> Result<Value, String> {
-    let body = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+    parse_from(data, 0)
+}
+
+/// How many bytes of header precede the JSON of a file (`skip_header`): the offset of the first
+/// `{` or `[` among its first [`HEADER_MAX`] bytes.
+fn header_len(data: &[u8]) -> Result<usize, String> {
+    data.iter()
+        .take(HEADER_MAX)
+        .position(|b| matches!(b, b'{' | b'['))
+        .ok_or_else(|| format!("no JSON object or array starts in its first {HEADER_MAX} bytes"))
+}
+
+/// [`parse`] of the bytes of `data` after its first `skip` (a header); an error names the
+/// byte offset in the whole file.
+fn parse_from(data: &[u8], skip: usize) -> Result<Value, String> {
+    let rest = data.get(skip..).unwrap_or_default();
+    let body = rest.strip_prefix(b"\xef\xbb\xbf").unwrap_or(rest);
     let skipped = data.len() - body.len();
     serde_json::from_slice(body).map_err(|e| {
         // at the end of the input serde_json names the last byte read; the reading stopped after it
@@ -305,5 +346,19 @@ mod tests {
         assert_eq!((d, r), (1, 0));
         assert_eq!(v["engine"]["vault"], "x");
         assert_eq!(v["n"], "[1");
+    }
+
+    #[test]
+    fn a_short_header_before_the_json_is_skipped_on_request() {
+        // Uber's key-value store: one byte, then the JSON
+        let file = b"\x2d{\"uuid\": \"a1\", \"n\": [1]}";
+        assert_eq!(header_len(file), Ok(1));
+        assert!(parse(file).is_err());
+        assert_eq!(parse_from(file, 1).unwrap()["uuid"], "a1");
+        assert_eq!(header_len(b"[1]"), Ok(0));
+        assert!(header_len(b"\x01\x02\x03\x04\x05\x06\x07\x08{}").is_err());
+        // an error names the offset in the whole file
+        let e = parse_from(b"\x2d{\"a\" 1}", 1).unwrap_err();
+        assert!(e.ends_with("(byte offset 6)"), "{e}");
     }
 }

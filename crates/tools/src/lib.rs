@@ -35,12 +35,13 @@
 //!   Telegram user objects of shared prefs.
 //! - `read_json` ([`json_tool`]): a JSON file (to 64 MiB), or the parts JSON pointers name, as
 //!   indented JSON; nested JSON texts (React Native's redux-persist files) decoded on request;
+//!   a short header before the JSON (Uber's key-value store) skipped on request (`skip_header`);
 //!   secrets redacted as `leveldb_records` does, counted in its header.
 //! - `read_protobuf` ([`protobuf`]): a file that is one Protocol Buffers message (Jetpack
 //!   DataStore files, apps' settings), decoded raw as `sqlite_query`'s `protobuf` option decodes a
 //!   cell, as indented JSON; Google's checksummed `.cs` files (an 8-byte Adler-32, then the
 //!   message: Google Maps' caches) read after their checksum, which is verified; fixed64 values
-//!   printed as doubles on request (`doubles`).
+//!   printed as doubles on request (`doubles`), fixed32 values as floats (`floats`).
 //! - `read_java` ([`javaser`]): a file that is a Java serialization stream (WeChat for Android's
 //!   `CompatibleInfo.cfg`), decoded without its classes as indented JSON, by a hand-written
 //!   reader bounded in depth and size (a crafted stream is an error naming its offset).

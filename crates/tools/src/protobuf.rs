@@ -12,7 +12,8 @@
 //!
 //! `read_protobuf` also reads the checksummed files Google's apps write (Google Maps'
 //! `files/*.cs`: an 8-byte big-endian Adler-32 of the message, then the message), verifying the
-//! checksum, and on request prints fixed64 values as the doubles they encode.
+//! checksum, and on request prints fixed64 values as the doubles they encode and fixed32 values
+//! as the floats they encode (Uber's `CACHED_UBER_LOCATION` keeps its coordinates so).
 
 use std::io::Read;
 
@@ -84,13 +85,14 @@ impl crate::Tool for ReadProtobuf {
         "read_protobuf"
     }
     fn description(&self) -> &str {
-        "Decode a file of the evidence (up to 16 MiB) that is one Protocol Buffers message (Android Jetpack DataStore files, apps' settings; gzip-compressed ones inflated first), without its schema, as `protoc --decode_raw` reads it, printed as indented JSON after a `# protobuf <path>: <size> bytes` line: an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 — unless they start with a newline, return or tab and parse completely as a message —, else as a nested message when they parse as one, else \"x'hex'\"). A file whose first 8 bytes are the big-endian Adler-32 checksum of the rest (Google apps' checksummed `.cs` files: Google Maps' recent history and saved directions) is that message after them: the checksum is verified and named in the first line, a mismatch is an error. `doubles` prints each fixed64 value also as the double it encodes (`{\"fixed64\": n, \"double\": d}`: coordinates and times kept as doubles). A file that does not parse completely as a message is an error."
+        "Decode a file of the evidence (up to 16 MiB) that is one Protocol Buffers message (Android Jetpack DataStore files, apps' settings; gzip-compressed ones inflated first), without its schema, as `protoc --decode_raw` reads it, printed as indented JSON after a `# protobuf <path>: <size> bytes` line: an object of field numbers, each an array of values (varints and fixed numbers as numbers, length-delimited fields as text when they are printable UTF-8 — unless they start with a newline, return or tab and parse completely as a message —, else as a nested message when they parse as one, else \"x'hex'\"). A file whose first 8 bytes are the big-endian Adler-32 checksum of the rest (Google apps' checksummed `.cs` files: Google Maps' recent history and saved directions) is that message after them: the checksum is verified and named in the first line, a mismatch is an error. `doubles` prints each fixed64 value also as the double it encodes (`{\"fixed64\": n, \"double\": d}`: coordinates and times kept as doubles); `floats` each fixed32 value also as the float it encodes (`{\"fixed32\": n, \"float\": f}`: coordinates kept as floats). A file that does not parse completely as a message is an error."
     }
     fn args_schema(&self) -> Value {
         serde_json::json!({"type": "object", "properties": {
             "partition": {"type": "string", "description": "The file system to use when the source holds several (1-based index or partition name)."},
             "path": {"type": "string", "description": "Absolute path of the file."},
-            "doubles": {"type": "boolean", "description": "Print each fixed64 value as {\"fixed64\": <integer>, \"double\": <the double it encodes>} (default false: the integer alone)."}
+            "doubles": {"type": "boolean", "description": "Print each fixed64 value as {\"fixed64\": <integer>, \"double\": <the double it encodes>} (default false: the integer alone)."},
+            "floats": {"type": "boolean", "description": "Print each fixed32 value as {\"fixed32\": <integer>, \"float\": <the float it encodes>} (default false: the integer alone)."}
         }, "required": ["path"], "additionalProperties": false})
     }
     fn applicability(&self) -> crate::Applicability {
@@ -109,7 +111,8 @@ impl crate::Tool for ReadProtobuf {
             ))
         })?;
         let doubles = crate::args::opt_bool(a, "doubles")?.unwrap_or(false);
-        let decode = |b: &[u8]| message_as(b, 0, doubles);
+        let floats = crate::args::opt_bool(a, "floats")?.unwrap_or(false);
+        let decode = |b: &[u8]| message_opts(b, 0, doubles, floats);
         let not_message = |what: String| {
             crate::ToolError::Other(format!("{path}: not a Protocol Buffers message ({what})"))
         };
@@ -220,6 +223,12 @@ pub fn message_with_doubles(b: &[u8]) -> Option<Value> {
 }
 
 fn message_as(b: &[u8], depth: usize, doubles: bool) -> Option<Value> {
+    message_opts(b, depth, doubles, false)
+}
+
+/// [`message_as`], each fixed32 value also as the float it encodes when `floats`
+/// (`{"fixed32": <u32>, "float": <f32 as f64>}`).
+fn message_opts(b: &[u8], depth: usize, doubles: bool, floats: bool) -> Option<Value> {
     if b.is_empty() || depth > MAX_DEPTH {
         return None;
     }
@@ -245,14 +254,18 @@ fn message_as(b: &[u8], depth: usize, doubles: bool) -> Option<Value> {
             5 => {
                 let s = b.get(pos..pos + 4)?;
                 pos += 4;
-                Value::from(u32::from_le_bytes(s.try_into().ok()?))
+                let v = u32::from_le_bytes(s.try_into().ok()?);
+                match serde_json::Number::from_f64(f64::from(f32::from_bits(v))) {
+                    Some(f) if floats => serde_json::json!({"fixed32": v, "float": f}),
+                    _ => Value::from(v),
+                }
             }
             2 => {
                 let len = usize::try_from(varint(b, &mut pos)?).ok()?;
                 let end = pos.checked_add(len)?;
                 let s = b.get(pos..end)?;
                 pos = end;
-                payload(s, depth, doubles)
+                payload(s, depth, doubles, floats)
             }
             _ => return None,
         };
@@ -273,7 +286,7 @@ fn message_as(b: &[u8], depth: usize, doubles: bool) -> Option<Value> {
 /// a nested `{1: "text"}` is `0x0a <length> text`, all printable when the length byte is (Snapchat
 /// keeps a chat text so), and text rarely starts with a control character that the rest of it
 /// then parses after.
-fn payload(s: &[u8], depth: usize, doubles: bool) -> Value {
+fn payload(s: &[u8], depth: usize, doubles: bool, floats: bool) -> Value {
     // Biome keeps property lists in some fields (a user activity's metadata)
     if doubles
         && s.starts_with(b"bplist00")
@@ -286,13 +299,13 @@ fn payload(s: &[u8], depth: usize, doubles: bool) -> Value {
             .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
     {
         if t.starts_with(['\n', '\r', '\t'])
-            && let Some(m) = message_as(s, depth + 1, doubles)
+            && let Some(m) = message_opts(s, depth + 1, doubles, floats)
         {
             return m;
         }
         return Value::String(t.to_string());
     }
-    message_as(s, depth + 1, doubles)
+    message_opts(s, depth + 1, doubles, floats)
         .unwrap_or_else(|| Value::String(format!("x'{}'", hex::encode(s))))
 }
 
@@ -343,6 +356,27 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         std::io::Write::write_all(&mut gz, &msg).unwrap();
         assert_eq!(cell(&gz.finish().unwrap()), cell(&msg));
+    }
+
+    #[test]
+    fn fixed32_values_as_floats_on_request() {
+        // field 1 { field 1 fixed32 37.5f32, field 2 fixed32 -122.25f32 } (Uber's cached location)
+        let (lat, lng) = (
+            37.5f32.to_bits().to_le_bytes(),
+            (-122.25f32).to_bits().to_le_bytes(),
+        );
+        let mut inner = vec![0x0d];
+        inner.extend_from_slice(&lat);
+        inner.push(0x15);
+        inner.extend_from_slice(&lng);
+        let mut msg = vec![0x0a, inner.len() as u8];
+        msg.extend_from_slice(&inner);
+        let plain = message_opts(&msg, 0, false, false).unwrap();
+        assert_eq!(plain["1"][0]["1"][0], 37.5f32.to_bits());
+        let m = message_opts(&msg, 0, false, true).unwrap();
+        assert_eq!(m["1"][0]["1"][0]["float"], 37.5);
+        assert_eq!(m["1"][0]["1"][0]["fixed32"], 37.5f32.to_bits());
+        assert_eq!(m["1"][0]["2"][0]["float"], -122.25);
     }
 
     #[test]

@@ -174,6 +174,9 @@
 //! | Samsung My Files `com.sec.android.app.myfiles/databases/` `myfiles.db`, `MyFiles*.db`, `FileInfo.db`, `FileCache.db`, `Frequency.db`, `TrashAppInfo.db` and its own trash folder `files/trash/` ([`myfiles`]; the recent files and operation history are [`samsungfiles`]'s) | one per download (name, path, size, type, the source URL or app, hidden, trashed, when; three layouts), per recent file of the older m-prefixed layout, per Google Drive entry (file id, name, Drive path, size, type, web link, modified), per file of the storage index and storage analysis, per search term, per cached file (path, size, storage, preview index, modified, latest), per frequent folder (times opened), per app's trash count, per file in My Files' own trash (original folder, the item deleted, size, deleted) | — |
 //! | Samsung Device Health Manager `com.sec.android.sdhms/databases/sec_batterystats_history*` ([`samsungbattery`]) | one per app (uid) and UTC day, summed over its windows (power, screen power, foreground, background, CPU, wakelock, GPS and audio time, mobile and Wi-Fi packets, wakeup alarms, mobile active, Bluetooth scans; first start, last end), per device day (screen on and off time and discharge, screen-on count, high brightness and refresh time), per battery event type and day (count, lowest and highest value), per system drain type and day | — |
 //! | AVG AntiVirus `com.antivirus/shared_prefs/PinSettingsImpl.xml` and its Photo Vault `Vault/` (found by its `.key_store` folder) ([`avgvault`]) | the vault lock (whether a PIN and a pattern are set — never their hashes —, the other settings as stored), the vault (folder, key and metadata store files, how many hidden files and previews), one per hidden file (path, name, size, modified) | — |
+//! | Uber rider app `com.ubercab` `files/base-key-value-store/realtime-demo_KEY_RIDER`, `ShortcutsCache_CACHED_SHORTCUTS_MAP_KEY`, `realtime-demo_KEY_TARGET_LOCATION_SYNCED`, `realtime-demo_KEY_CITY`, `payments_KEY_PROFILES`, `session_LAST_SESSION`, `realtime-demo_KEY_CLIENT_STATUS` (a header byte then JSON, `read_json` with `skip_header`, by pointer), `files/simplestore/*/CACHED_UBER_LOCATION` (`read_protobuf` with `floats`), `databases/ur_message.db` ([`uberandroid`]) | the rider account (names, e-mail, mobile, flags; modified, originated), one per destination suggested (title, addresses, coordinates, categories, trigger position, map cell; when), the target and the cached location (coordinates; cached), the city, one per payment profile (display name, type, status; updated; never a card number), the last session, the client status, one per queued telemetry message (app, device, session, city, carrier, network; created) | `owner`: `uber:<uuid>`, the e-mail, the mobile number (international, or national to the source's region) |
+//! | Play services `com.google.android.gms/databases/icing_contacts.db` ([`icingcontacts`]) | one per contact Play services indexed for search (contact id, lookup key, names, organization, note, numbers, e-mails and postal address as the row keeps them and from the method tables with their labels, times contacted, starred; last updated) | `contact:icing:<contact id>` persons: display name, numbers, e-mail addresses |
+//! | RAR `com.rarlab.rar/shared_prefs/com.rarlab.rar_preferences.xml` ([`rarprefs`]) | one per archive in `ArcHistory` and per folder in `ExtrPathHistory` (path as written, the preference; the position in the interpretation); one for the other preferences (start and default extraction folders, switches) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -268,6 +271,7 @@ mod hinge;
 mod honorgallery;
 mod hosts;
 mod hotspot;
+mod icingcontacts;
 mod imo;
 mod instagram;
 mod intercom;
@@ -319,6 +323,7 @@ mod protondrive;
 mod protonvpn;
 mod pumatrac;
 mod randochat;
+mod rarprefs;
 mod recents;
 mod reddit;
 mod rema1000;
@@ -371,6 +376,7 @@ mod transfers;
 mod truecaller;
 mod tusky;
 mod twitch;
+mod uberandroid;
 mod usagestats;
 mod users;
 mod vaults;
@@ -690,6 +696,17 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("com.rarlab.rar_preferences.xml", "files"),
+    ("icing_contacts.db", "contacts"),
+    ("realtime-demo_KEY_RIDER", "accounts"),
+    ("ShortcutsCache_CACHED_SHORTCUTS_MAP_KEY", "locations"),
+    ("realtime-demo_KEY_TARGET_LOCATION_SYNCED", "locations"),
+    ("realtime-demo_KEY_CITY", "locations"),
+    ("payments_KEY_PROFILES", "accounts"),
+    ("session_LAST_SESSION", "app_usage"),
+    ("realtime-demo_KEY_CLIENT_STATUS", "app_usage"),
+    ("CACHED_UBER_LOCATION", "locations"),
+    ("ur_message.db", "app_usage"),
     ("PinSettingsImpl.xml", "apps"),
     ("sec_batterystats_history*", "app_usage"),
     ("MyFiles*.db", "files"),
@@ -2342,6 +2359,25 @@ impl Plugin for AndroidPlugin {
                 "whether AVG's Photo Vault is locked by a PIN or a pattern (never their hashes) and the files hidden in it: their names as the vault keeps them, sizes and when they were written",
             ),
             e(
+                "Uber rider app",
+                &[
+                    "/com.ubercab/files/base-key-value-store/",
+                    "/com.ubercab/files/simplestore/",
+                    "/com.ubercab/databases/ur_message.db\"",
+                ],
+                "the Uber rider account (uuid, e-mail, mobile: the owner's), the destinations the app suggested (addresses, coordinates, when), its target and cached locations, the city it served, the payment profiles (never a card number), the last session and the telemetry it queued (device, session, city, network)",
+            ),
+            e(
+                "Google Play services: contacts index (icing_contacts.db)",
+                &["/com.google.android.gms/databases/icing_contacts.db\""],
+                "the address book as Play services indexed it for search (names, numbers, e-mail and postal addresses, organisation, times contacted, last updated), a copy kept apart from contacts2.db",
+            ),
+            e(
+                "RAR preferences",
+                &["/com.rarlab.rar/shared_prefs/com.rarlab.rar_preferences.xml\""],
+                "the archives RAR opened and the folders it extracted them to (paths, most recent first), its start and default extraction folders and settings",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2901,6 +2937,12 @@ impl Plugin for AndroidPlugin {
             return path
                 .contains("/com.antivirus/shared_prefs/")
                 .then_some("apps");
+        }
+        if uberandroid::is_name(name) {
+            return uberandroid::is_path(path).then_some(uberandroid::category(name));
+        }
+        if name == "icing_contacts.db" {
+            return gms::is_gms(path).then_some("contacts");
         }
         if name == "data.db" {
             return path
@@ -4122,6 +4164,27 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| avgvault::is_key_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || avgvault::vault(ctx, l))?;
         }
+        for l in found.iter().filter(|l| uberandroid::is_file(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                uberandroid::triage(ctx, l)
+            })?;
+        }
+        for l in of("icing_contacts.db")
+            .into_iter()
+            .filter(|l| icingcontacts::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                icingcontacts::triage(ctx, l)
+            })?;
+        }
+        for l in of("com.rarlab.rar_preferences.xml")
+            .into_iter()
+            .filter(|l| rarprefs::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                rarprefs::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -4881,6 +4944,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "icing_contacts.db" => icingcontacts::is_store(l),
+                    n if uberandroid::is_name(n) => uberandroid::is_file(l),
                     "PinSettingsImpl.xml" => avgvault::is_prefs(l),
                     n if n.starts_with("sec_batterystats_history") => samsungbattery::is_store(l),
                     "FileCache.db" | "Frequency.db" | "TrashAppInfo.db" => myfiles::is_store(l),
