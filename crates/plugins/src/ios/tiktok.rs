@@ -53,6 +53,31 @@ pub(super) fn account_of(path: &str) -> Option<&str> {
         .then_some(uid)
 }
 
+/// The `AwemeContacts…` tables of an `AwemeIM.db` (names of letters, digits and `_` only: they
+/// go into SQL), in name order; `None` when the query failed (noted). Shared with
+/// [`super::tiktokim`].
+pub(super) fn contact_tables(
+    run: &Run<'_, '_>,
+    path: &str,
+) -> Result<Option<Vec<String>>, RuntimeError> {
+    let Some((_, t)) = run.query(
+        path,
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'AwemeContacts%' ORDER BY name",
+        100,
+    )?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(
+        t.rows
+            .iter()
+            .filter_map(|r| t.get(r, "name"))
+            .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .map(str::to_string)
+            .collect(),
+    ))
+}
+
 /// The contacts of every `AwemeContacts…` table of an `AwemeIM.db`.
 fn contacts(
     run: &Run<'_, '_>,
@@ -61,21 +86,9 @@ fn contacts(
     accounts: &BTreeSet<String>,
     names: &mut BTreeMap<String, String>,
 ) -> Result<(), RuntimeError> {
-    let Some((_, t)) = run.query(
-        path,
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'AwemeContacts%' ORDER BY name",
-        100,
-    )?
-    else {
+    let Some(tables) = contact_tables(run, path)? else {
         return Ok(());
     };
-    let tables: Vec<String> = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "name"))
-        .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .map(str::to_string)
-        .collect();
     if tables.is_empty() {
         run.ctx.unparsed(
             path,

@@ -102,21 +102,9 @@ fn contacts(
     path: &str,
     users: &mut BTreeMap<String, User>,
 ) -> Result<(), RuntimeError> {
-    let Some((_, t)) = run.query(
-        path,
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'AwemeContacts%' ORDER BY name",
-        100,
-    )?
-    else {
+    let Some(tables) = super::tiktok::contact_tables(run, path)? else {
         return Ok(());
     };
-    let tables: Vec<String> = t
-        .rows
-        .iter()
-        .filter_map(|r| t.get(r, "name"))
-        .filter(|n| n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-        .map(str::to_string)
-        .collect();
     if tables.is_empty() {
         // noted by the TikTok messages reader
         return Ok(());
