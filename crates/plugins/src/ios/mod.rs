@@ -166,6 +166,8 @@
 //! | `Preferences/com.apple.AppStore.plist`, `db/timed/Library/Preferences/com.apple.preferences.datetime.plist` | [`appstoretz`] | the App Store's last bootstrap time zone and time (Cocoa seconds or a date) with its other preferences; timed's `timezoneset` | none |
 //! | Google Docs and Google Sheets `Library/Preferences/com.google.Docs.plist`, `com.google.Sheets.plist` with `Documents/<account id>/localStore/documents/<id>/<id>.db` and `localStore/shared/documentMetadata.db` of the same container | [`googledocs`] | one per account id the preferences name (signed in or not); one per document or spreadsheet kept offline (title, id, type, MIME type, owned by the account, revision, access level, the signed-in account's name, e-mail, id and photo; created, modified on the server, synced, last opened and resumed in the app — 8-byte doubles decoded in the query —, the sync record's times and state) | `owner`: `signed_in_user_id`, each account folder's Google account id, `docosKeyData`'s id, e-mail and name |
 //! | Box `Containers/Shared/AppGroup/<id>/`: `Library/Preferences/group.net.box.BoxNet.plist`, `Documents/db/Item.db`, `Recents.db`, `annotations.db`, `Documents/offlinefilesinfo/*.plist`, `File Provider Storage/boxpreview/<user>/db/PreviewItem.db` | [`boxnet`] | the account (login, name, phone, space, created); one per file or folder (path walked up the parents, owner, creator, modifier, shared link, favourite, SHA-1, times, kept offline and when); per recent item, comment or annotation (message, author, times), preview (last accessed) | `owner`: `box:<user id>`, login, name, phone; `box:<user id>` per other user named (login, name) |
+//! | `Media/iTunes_Control/iTunes/MediaLibrary.sqlitedb` | [`medialibrary`] | one per item of the Music library (title, media kind, artist, album, album artist, genre, composer, year, track, duration, file; play and skip counts, rating, liked; in the library, cloud status, subscription, bought over the air; store ids; the buying, downloading and family accounts' DSIDs and Apple IDs; added, downloaded, last played, last skipped, purchased, released); one per store account (DSID, Apple ID, alt-DSID, whether `_MLDatabaseProperties` names it the library's, items bought and downloaded) | `owner`: the Apple ID and DSID of the account `MLJaliscoAccountID`/`MLCloudAccountID` names; other accounts facts only |
+//! | `containers/Data/System/<id>/history/installHistory.db` | [`installhistory`] | one per OS update (or security response) the updater finished installing or rolling back: name, build, operation type and its meaning, local time as written | none |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -245,6 +247,7 @@ pub mod homedepot;
 pub mod idstatus;
 pub mod imo;
 pub mod instagram;
+pub mod installhistory;
 pub mod installlog;
 pub mod interactions;
 pub mod itunesmeta;
@@ -262,6 +265,7 @@ pub mod mail;
 pub mod mapsprefs;
 pub mod mapssync;
 pub mod mastodon;
+pub mod medialibrary;
 pub mod medicalid;
 pub mod messageretention;
 pub mod mewe;
@@ -689,6 +693,12 @@ impl Plugin for Ios {
             googledocs::triage(&run)
         })?;
         ctx.artefact("Box files, recents and comments", || boxnet::triage(&run))?;
+        ctx.artefact("Music library MediaLibrary.sqlitedb", || {
+            medialibrary::triage(&run)
+        })?;
+        ctx.artefact("software update installHistory.db", || {
+            installhistory::triage(&run)
+        })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2218,6 +2228,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             ],
             "the Box account signed in (login, name, phone), the files and folders the app cached with their paths, owners, shared links and times, what it kept offline, opened recently, commented and previewed, and the other Box users named",
         ),
+        entry(
+            "Music library MediaLibrary.sqlitedb",
+            &["/iTunes_Control/iTunes/MediaLibrary.sqlitedb\""],
+            "the songs, videos, podcasts and audiobooks in the Music library: how often and when each was played, when added and bought, and the Apple ID that bought it (the device's own account named by the library)",
+        ),
+        entry(
+            "software update installHistory.db",
+            &["/history/installHistory.db\""],
+            "the OS updates and security responses the device finished installing or rolled back (update name, build, when; the updater keeps its newest 25)",
+        ),
     ]
 }
 
@@ -2314,6 +2334,8 @@ pub fn categorise(path: &str) -> Option<&'static str> {
             "files"
         }
         "PreviewItem.db" if path.contains("/boxpreview/") => "media",
+        "MediaLibrary.sqlitedb" => "media",
+        "installHistory.db" if installhistory::is_store(path) => "device",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2580,6 +2602,8 @@ const SEARCHED: &[&str] = &[
     "PreviewItem.db",
     "itemIDs.plist",
     "lastDownloadDates.plist",
+    "MediaLibrary.sqlitedb",
+    "installHistory.db",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

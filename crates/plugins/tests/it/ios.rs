@@ -1200,6 +1200,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("App Store and Date & Time time zone preferences", false),
             ("Google Docs and Sheets document stores", false),
             ("Box files, recents and comments", false),
+            ("Music library MediaLibrary.sqlitedb", false),
+            ("software update installHistory.db", false),
         ]
     );
     for (path, cat) in [

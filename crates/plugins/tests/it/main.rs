@@ -108,6 +108,7 @@ mod ios_usage;
 mod iosapps;
 mod iosapps10;
 mod iosapps11;
+mod iosapps12;
 mod iosapps2;
 mod iosapps3;
 mod iosapps4;
