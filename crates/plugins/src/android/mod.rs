@@ -177,6 +177,12 @@
 //! | Uber rider app `com.ubercab` `files/base-key-value-store/realtime-demo_KEY_RIDER`, `ShortcutsCache_CACHED_SHORTCUTS_MAP_KEY`, `realtime-demo_KEY_TARGET_LOCATION_SYNCED`, `realtime-demo_KEY_CITY`, `payments_KEY_PROFILES`, `session_LAST_SESSION`, `realtime-demo_KEY_CLIENT_STATUS` (a header byte then JSON, `read_json` with `skip_header`, by pointer), `files/simplestore/*/CACHED_UBER_LOCATION` (`read_protobuf` with `floats`), `databases/ur_message.db` ([`uberandroid`]) | the rider account (names, e-mail, mobile, flags; modified, originated), one per destination suggested (title, addresses, coordinates, categories, trigger position, map cell; when), the target and the cached location (coordinates; cached), the city, one per payment profile (display name, type, status; updated; never a card number), the last session, the client status, one per queued telemetry message (app, device, session, city, carrier, network; created) | `owner`: `uber:<uuid>`, the e-mail, the mobile number (international, or national to the source's region) |
 //! | Play services `com.google.android.gms/databases/icing_contacts.db` ([`icingcontacts`]) | one per contact Play services indexed for search (contact id, lookup key, names, organization, note, numbers, e-mails and postal address as the row keeps them and from the method tables with their labels, times contacted, starred; last updated) | `contact:icing:<contact id>` persons: display name, numbers, e-mail addresses |
 //! | RAR `com.rarlab.rar/shared_prefs/com.rarlab.rar_preferences.xml` ([`rarprefs`]) | one per archive in `ArcHistory` and per folder in `ExtrPathHistory` (path as written, the preference; the position in the interpretation); one for the other preferences (start and default extraction folders, switches) | — |
+//! | Sideline `com.sideline.phone.number/databases/textfree` ([`sideline`]) | one per text, call or voicemail (the other party's number, the contact record's names, method and its kind, text, duration, Unix ms) | the other party by number (the address-book contact holding it, else `handle:`) with the contact record's name |
+//! | Google Services Framework `com.google.android.gsf/databases/googlesettings.db` ([`gsfsettings`]) | one per partner setting (name, value: the partner build's client ids, the location consent flags, the framework's ids) | — |
+//! | `system/sync/accounts.xml` ([`syncaccounts`]; plain XML or ABX) | one per account and provider the sync manager knows (account, type, provider, sync automatically, syncable, id, user, periodic syncs), per sync service, per user's auto-sync switch | `owner`: user 0's accounts named by an e-mail address (a Google account for `com.google`) or a phone number; another user's as `android-user:<id>` |
+//! | Grok `ai.x.grok` `databases/exoplayer_internal.db` and `cache/*/video-cache/*/*.exo` (found by listing the app's folder) ([`grok`]) | one per cached video span (file name, cache id, offset, length, original URL, user generated or public, the span file's path and size when still on disk; written and last touched, Unix ms), one per span file the file index does not name (path, size, URL from the content index) | — (the account is [`intercom`]'s) |
+//! | Chromium's `<profile>/Offline Pages/metadata/OfflinePages.db` (Chrome, Samsung Internet, a WebView); saved web pages `*.mhtml`, `*.mht` anywhere ([`offlinepages`]) | one per page saved for reading offline (URL, original URL, title, the archive's path, size and SHA-256, client namespace and what it means — downloaded by the user or kept by the browser —, requesting app, Android download id, times opened; saved, last opened, archive found missing), per MHTML archive (its header's address, title, date and writer, size; the file's modification) | — |
+//! | WebKit's geolocation cache `<package>/app_geolocation/CachedGeoposition.db` (the AOSP Browser's, an old WebView's; [`browserlocation`]) | one per cached position (latitude, longitude, accuracy, altitude and its accuracy, heading, speed; acquired, Unix ms) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -226,6 +232,7 @@ mod batteryusage;
 mod blocked;
 mod bluesky;
 mod breadwallet;
+mod browserlocation;
 mod bugle;
 mod bumble;
 mod burner;
@@ -265,7 +272,9 @@ mod gmail;
 mod gms;
 mod googlesearch;
 mod googletasks;
+mod grok;
 mod groupme;
+mod gsfsettings;
 mod hikvision;
 mod hinge;
 mod honorgallery;
@@ -305,6 +314,7 @@ mod notifications;
 mod nowplaying;
 mod nqvault;
 mod odlh;
+mod offlinepages;
 mod ornet;
 mod oruxmaps;
 mod outlook;
@@ -348,6 +358,7 @@ mod session;
 mod settings;
 mod setupwizard;
 mod shazam;
+mod sideline;
 mod signal;
 mod simplex;
 mod skout;
@@ -361,6 +372,7 @@ mod snapchat;
 mod speedtest;
 mod storyservice;
 mod swissmeteo;
+mod syncaccounts;
 mod system;
 mod teams;
 mod telegram;
@@ -696,6 +708,13 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("CachedGeoposition.db", "locations"),
+    ("OfflinePages.db", "web"),
+    ("*.mhtml", "web"),
+    ("*.mht", "web"),
+    ("accounts.xml", "accounts"),
+    ("googlesettings.db", "device"),
+    ("textfree", "messages"),
     ("com.rarlab.rar_preferences.xml", "files"),
     ("icing_contacts.db", "contacts"),
     ("realtime-demo_KEY_RIDER", "accounts"),
@@ -2376,6 +2395,44 @@ impl Plugin for AndroidPlugin {
                 "RAR preferences",
                 &["/com.rarlab.rar/shared_prefs/com.rarlab.rar_preferences.xml\""],
                 "the archives RAR opened and the folders it extracted them to (paths, most recent first), its start and default extraction folders and settings",
+            ),
+            e(
+                "Sideline textfree",
+                &["/com.sideline.phone.number/databases/textfree\""],
+                "the second number's texts, calls and voicemails with the other party's number and the name Sideline's contacts give it",
+            ),
+            e(
+                "Google Services Framework googlesettings.db",
+                &["/com.google.android.gsf/databases/googlesettings.db\""],
+                "the partner settings Google's apps read: the phone's partner build (client ids), the location consent flags, the framework's logging id",
+            ),
+            e(
+                "sync manager accounts (system/sync/accounts.xml)",
+                &["/system/sync/accounts.xml\""],
+                "every account the sync manager syncs with its providers (contacts, calendar, mail…), whether each syncs automatically, each user's auto-sync switch",
+            ),
+            e(
+                "Grok video cache (exoplayer_internal.db, .exo spans)",
+                &[
+                    "/ai.x.grok/databases/exoplayer_internal.db\"",
+                    "/ai.x.grok\"",
+                ],
+                "the videos Grok's player cached: each span's original URL (user-generated under the account's folder, or public), when written and last read by the player, whether its file is still on disk",
+            ),
+            e(
+                "Chromium OfflinePages.db",
+                &["/Offline Pages/metadata/OfflinePages.db\""],
+                "the pages a Chromium browser saved for reading offline (URL, original URL, title, the archive's path, size and SHA-256, whether the user downloaded the page or the browser kept it by itself, the app that asked for it, how often opened, when saved and last opened)",
+            ),
+            e(
+                "MHTML saved web pages",
+                &[".mhtml\"}", ".mht\"}"],
+                "web pages saved as single-file MHTML archives (by a Chromium browser's Download page, Save page or offline pages): the page's address, title and date from the archive's header",
+            ),
+            e(
+                "Browser CachedGeoposition.db",
+                &["/app_geolocation/CachedGeoposition.db\""],
+                "the last position the AOSP Browser (or an app's WebKit WebView) gave a web page that asked for the device's location: latitude, longitude, accuracy, when",
             ),
             e(
                 "Google Tasks data.db",
@@ -4185,6 +4242,51 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 rarprefs::triage(ctx, l)
             })?;
         }
+        for l in of("textfree").into_iter().filter(|l| sideline::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                sideline::triage(ctx, l, &book)
+            })?;
+        }
+        for l in of("googlesettings.db")
+            .into_iter()
+            .filter(|l| gsfsettings::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                gsfsettings::triage(ctx, l)
+            })?;
+        }
+        for l in of("accounts.xml")
+            .into_iter()
+            .filter(|l| syncaccounts::is_sync_accounts(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                syncaccounts::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| grok::is_app_dir(l)) {
+            grok::triage(ctx, l)?;
+        }
+        for l in of("OfflinePages.db")
+            .into_iter()
+            .filter(|l| offlinepages::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                offlinepages::store(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| offlinepages::is_archive(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                offlinepages::archive(ctx, l)
+            })?;
+        }
+        for l in of("CachedGeoposition.db")
+            .into_iter()
+            .filter(|l| browserlocation::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                browserlocation::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5113,6 +5215,7 @@ const APP_DIRS: &[&str] = &[
     threads::PACKAGE,
     outlook::PACKAGE,
     avgvault::KEY_STORE,
+    grok::PACKAGE,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of
