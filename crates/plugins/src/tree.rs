@@ -257,6 +257,14 @@ fn content_kind(e: &Entry) -> Option<&'static str> {
     {
         return None;
     }
+    // Conceal's key files (an app's `shared_prefs/crypto.KEY_256.xml`, Playground AppLocker's
+    // vault key among them) hold a key in the clear: never read as text
+    if name.starts_with("crypto.KEY_")
+        && name.ends_with(".xml")
+        && e.path.contains("/shared_prefs/")
+    {
+        return None;
+    }
     let ext = e
         .path
         .rsplit_once('.')

@@ -183,6 +183,9 @@
 //! | Grok `ai.x.grok` `databases/exoplayer_internal.db` and `cache/*/video-cache/*/*.exo` (found by listing the app's folder) ([`grok`]) | one per cached video span (file name, cache id, offset, length, original URL, user generated or public, the span file's path and size when still on disk; written and last touched, Unix ms), one per span file the file index does not name (path, size, URL from the content index) | — (the account is [`intercom`]'s) |
 //! | Chromium's `<profile>/Offline Pages/metadata/OfflinePages.db` (Chrome, Samsung Internet, a WebView); saved web pages `*.mhtml`, `*.mht` anywhere ([`offlinepages`]) | one per page saved for reading offline (URL, original URL, title, the archive's path, size and SHA-256, client namespace and what it means — downloaded by the user or kept by the browser —, requesting app, Android download id, times opened; saved, last opened, archive found missing), per MHTML archive (its header's address, title, date and writer, size; the file's modification) | — |
 //! | WebKit's geolocation cache `<package>/app_geolocation/CachedGeoposition.db` (the AOSP Browser's, an old WebView's; [`browserlocation`]) | one per cached position (latitude, longitude, accuracy, altitude and its accuracy, heading, speed; acquired, Unix ms) | — |
+//! | App Locker by fishingnet (HLD: `com.hld.anzenbokusufake`, `…cal`, `com.hld.anzenbokusu`): the shared storage's `.privacy_safe/` folder (found by its name) and `shared_prefs/share_privacy_safe.xml` ([`fishingnet`]) | one per hidden picture or video (path, the vault's name for it, folder, size, written); the vault index `db/privacy_safe.db` said encrypted (SQLCipher, noted) or, as a plain copy, one per `FILE_INFO` row (original name and path, album, the vault's name and path, sizes, added and created as device-local text); whether an unlock pattern is set (never the pattern or its ciphertext) | — |
+//! | Playground AppLocker: the shared storage's `applocker/` folder (found by its name: `vault/`, `intruders/`) and `playground.develop.applocker/shared_prefs/crypto.KEY_256.xml` ([`playgroundvault`]) | one per vault file (path, name, picture/video/preview, size; when hidden from the Unix ms of its `EIF`/`EVF` name, modified), per intruder photo (path, size, modified); the key file said present from the listing, never read | — |
+//! | LG's RCS tables of `mmssms.db`: `message` ⟕ `file_info` ([`lgrcs`]) | one per RCS message (address, text, thread, message id, file transfer: name, path, size, thumbnail, descriptor; Unix ms; read, is-file), one per chat (`thread_id`: its distinct addresses, count, first and last) | the addresses as parties, as for SMS (the contact holding the number, else `handle:<number>`) |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -263,6 +266,7 @@ mod fbthreads;
 mod fcm;
 mod fenix;
 mod files;
+mod fishingnet;
 mod fit;
 mod fitbit;
 mod frosting;
@@ -291,6 +295,7 @@ mod kijiji;
 mod kik;
 mod kleinanzeigen;
 mod knuddels;
+mod lgrcs;
 mod life360;
 mod life360drives;
 mod lifecycle;
@@ -324,6 +329,7 @@ mod paypal;
 mod pikpak;
 mod pinterest;
 mod pkgpredictions;
+mod playgroundvault;
 mod playstore;
 mod podcastaddict;
 mod polyline;
@@ -708,6 +714,8 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("crypto.KEY_256.xml", "apps"),
+    ("share_privacy_safe.xml", "apps"),
     ("CachedGeoposition.db", "locations"),
     ("OfflinePages.db", "web"),
     ("*.mhtml", "web"),
@@ -1259,7 +1267,7 @@ impl Plugin for AndroidPlugin {
             e(
                 "mmssms.db",
                 &["/mmssms.db\""],
-                "SMS, MMS with their parts and attachments, threads",
+                "SMS, MMS with their parts and attachments, threads; LG's RCS chat messages and file transfers",
             ),
             e(
                 "Google Messages bugle_db",
@@ -2435,6 +2443,16 @@ impl Plugin for AndroidPlugin {
                 "the last position the AOSP Browser (or an app's WebKit WebView) gave a web page that asked for the device's location: latitude, longitude, accuracy, when",
             ),
             e(
+                "App Locker (HLD) vault",
+                &["/.privacy_safe\"", "/shared_prefs/share_privacy_safe.xml\""],
+                "the pictures and videos hidden in App Locker's .privacy_safe folder (the vault's names, sizes, when written), its vault index (encrypted: said; a plain copy: each file's original name and path, album, when hidden) and whether an unlock pattern is set (never the pattern)",
+            ),
+            e(
+                "Playground AppLocker vault",
+                &["/applocker\""],
+                "the files moved into Playground AppLocker's vault (picture, video or preview, size, when hidden from the time in their names), its intruder photos, and whether its vault key file is on the device (never read)",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -3468,7 +3486,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in of("mmssms.db") {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || {
                 databases::sms(ctx, l, &book)?;
-                mms::mms(ctx, l, &book)
+                mms::mms(ctx, l, &book)?;
+                lgrcs::lgrcs(ctx, l, &book)
             })?;
         }
         for l in of("bugle_db") {
@@ -4287,6 +4306,32 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 browserlocation::triage(ctx, l)
             })?;
         }
+        for l in found.iter().filter(|l| fishingnet::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                fishingnet::vault(ctx, l)
+            })?;
+        }
+        for l in of("share_privacy_safe.xml")
+            .into_iter()
+            .filter(|l| fishingnet::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                fishingnet::prefs(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| playgroundvault::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                playgroundvault::vault(ctx, l)
+            })?;
+        }
+        for l in of("crypto.KEY_256.xml")
+            .into_iter()
+            .filter(|l| playgroundvault::is_key(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                playgroundvault::key(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5046,6 +5091,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "crypto.KEY_256.xml" => playgroundvault::is_key(l),
+                    "share_privacy_safe.xml" => fishingnet::is_prefs(l),
                     "icing_contacts.db" => icingcontacts::is_store(l),
                     n if uberandroid::is_name(n) => uberandroid::is_file(l),
                     "PinSettingsImpl.xml" => avgvault::is_prefs(l),
@@ -5216,6 +5263,8 @@ const APP_DIRS: &[&str] = &[
     outlook::PACKAGE,
     avgvault::KEY_STORE,
     grok::PACKAGE,
+    fishingnet::DIR,
+    playgroundvault::DIR,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of
