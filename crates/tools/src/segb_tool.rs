@@ -1,6 +1,8 @@
 //! `read_segb`: the records of Apple's Biome SEGB files (a stream's folder — its `local/` files
 //! and those other devices synced into `remote/<device>/` —, one directory, or one file), as [`masf_evidence::segb`] reads them, each payload decoded as a Protocol Buffers
-//! message without its schema, fixed64 values also as doubles (Biome keeps its times so).
+//! message without its schema, fixed64 values also as doubles (Biome keeps its times so), or,
+//! when it is a binary property list (CoreDuet's DuetExpertCenter streams), as its JSON (a keyed
+//! archive unwrapped).
 
 use std::fmt::Write as _;
 
@@ -108,7 +110,7 @@ impl Tool for ReadSegb {
         "read_segb"
     }
     fn description(&self) -> &str {
-        "Read Apple Biome SEGB files (iOS 15+ and macOS `Library/Biome/streams/{restricted,public}/<stream>/local/`; v1 and v2): `path` is a stream's folder (its `local/` files, then the files of each `remote/<device>/` folder: records the account's other devices synced, printed as `local/<file>` and `remote/<device>/<file>`), one directory of SEGB files (printed by name), or one file; dot files and `tombstone` folders are left out, files read in name order. After a `# segb` line, one tab-separated line per record: file, offset of its data, state (written, deleted, or as stored), time (Cocoa seconds as stored) and the same in UTC, v1's second time, crc (ok, or bad: the data does not match its stored CRC-32), and its data as `protobuf:` + JSON (decoded without a schema as read_protobuf does, each fixed64 value as {\"fixed64\", \"double\"}: Biome keeps times as doubles; a field holding a binary property list as {\"@plist\": its JSON}, keyed archives unwrapped) or, when it is no message, x'hex'. Problems (a truncated file, a record past the data) are `# problem` lines; the rest is read."
+        "Read Apple Biome SEGB files (iOS 15+ and macOS `Library/Biome/streams/{restricted,public}/<stream>/local/`, and CoreDuet's `Library/DuetExpertCenter/streams/<stream>/local/`; v1 and v2): `path` is a stream's folder (its `local/` files, then the files of each `remote/<device>/` folder: records the account's other devices synced, printed as `local/<file>` and `remote/<device>/<file>`), one directory of SEGB files (printed by name), or one file; dot files and `tombstone` folders are left out, files read in name order. After a `# segb` line, one tab-separated line per record: file, offset of its data, state (written, deleted, or as stored), time (Cocoa seconds as stored) and the same in UTC, v1's second time, crc (ok, or bad: the data does not match its stored CRC-32), and its data as `plist:` + JSON when it is a binary property list (CoreDuet's DuetExpertCenter streams keep them: keyed archives unwrapped, `$class` dropped), else `protobuf:` + JSON (decoded without a schema as read_protobuf does, each fixed64 value as {\"fixed64\", \"double\"}: Biome keeps times as doubles; a field holding a binary property list as {\"@plist\": its JSON}, keyed archives unwrapped) or, when it is no message, x'hex'. Problems (a truncated file, a record past the data) are `# problem` lines; the rest is read."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -177,6 +179,13 @@ impl Tool for ReadSegb {
                 printed += 1;
                 let payload = if r.data.is_empty() {
                     String::new()
+                } else if r.data.starts_with(b"bplist00")
+                    && let Some(v) =
+                        crate::content_tools::embedded_plist(&r.data, "plist in a SEGB record")
+                {
+                    // CoreDuet's DuetExpertCenter streams keep property lists (a CLLocation
+                    // archive per record)
+                    format!("plist:{v}")
                 } else {
                     crate::protobuf::message_with_doubles(&r.data)
                         .map(|m| format!("protobuf:{m}"))
@@ -224,6 +233,48 @@ impl Tool for ReadSegb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_property_list_record_reads_as_its_json() {
+        use plist::{Dictionary, Uid, Value as P};
+        // a CLLocation as NSKeyedArchiver writes it (CoreDuet's location stream): the record's
+        // cell is its unwrapped JSON
+        let object = Dictionary::from_iter([
+            (
+                "kCLLocationCodingKeyCoordinateLatitude".to_string(),
+                P::Real(38.7223),
+            ),
+            ("$class".to_string(), P::Uid(Uid::new(2))),
+        ]);
+        let class =
+            Dictionary::from_iter([("$classname".to_string(), P::String("CLLocation".into()))]);
+        let archive = Dictionary::from_iter([
+            ("$archiver".to_string(), P::String("NSKeyedArchiver".into())),
+            (
+                "$top".to_string(),
+                P::Dictionary(Dictionary::from_iter([(
+                    "root".to_string(),
+                    P::Uid(Uid::new(1)),
+                )])),
+            ),
+            (
+                "$objects".to_string(),
+                P::Array(vec![
+                    P::String("$null".into()),
+                    P::Dictionary(object),
+                    P::Dictionary(class),
+                ]),
+            ),
+        ]);
+        let mut bytes = Vec::new();
+        P::Dictionary(archive).to_writer_binary(&mut bytes).unwrap();
+        assert!(bytes.starts_with(b"bplist00"));
+        let v = crate::content_tools::embedded_plist(&bytes, "plist in a SEGB record").unwrap();
+        assert_eq!(
+            format!("plist:{v}"),
+            r#"plist:{"root":{"kCLLocationCodingKeyCoordinateLatitude":38.7223}}"#
+        );
+    }
 
     #[test]
     fn cocoa_times_read_as_utc() {

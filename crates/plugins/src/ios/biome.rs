@@ -1392,8 +1392,14 @@ fn sync_peers(
 
 /// The JSON of a `protobuf:` cell.
 fn payload(t: &Table, row: &[Option<String>]) -> Option<Value> {
+    decoded(t, row, "protobuf:")
+}
+
+/// The JSON of a record's `data` cell that `read_segb` decoded as `prefix` (`protobuf:`, or
+/// `plist:` for a binary property list).
+pub(super) fn decoded(t: &Table, row: &[Option<String>], prefix: &str) -> Option<Value> {
     t.get(row, "data")
-        .and_then(|d| d.strip_prefix("protobuf:"))
+        .and_then(|d| d.strip_prefix(prefix))
         .and_then(|j| serde_json::from_str(j).ok())
 }
 
@@ -1480,20 +1486,19 @@ fn unix_time(d: &mut Draft, m: &Value, path: &[&str], what: &str, inv: &Invoked)
     );
 }
 
-/// One stream folder: its `local/` and `remote/` files read by `read_segb`.
-fn stream(
+/// A SEGB stream folder (its `local/` and `remote/` files) read by `read_segb`: the call and its
+/// records; every problem the tool named noted once ("could not parse all of {what} (the rest
+/// was read): …") and a listing cut at the tool's limit noted (`what`: the stream as the notes
+/// name it, "Biome's App.InFocus stream"). `None` when the call failed (noted by it). Shared with
+/// [`super::duetstreams`], whose DuetExpertCenter streams are SEGB files too.
+pub(super) fn segb_stream(
     run: &Run<'_, '_>,
-    find: &Invoked,
     dir: &str,
-    name: &str,
-    kind: Kind,
-    peers: &BTreeMap<String, String>,
-) -> Result<(), RuntimeError> {
-    let local = dir;
-    let Some(inv) =
-        crate::calls::call_or_note(run.ctx, local, "read_segb", json!({ "path": local }))?
+    what: &str,
+) -> Result<Option<(Invoked, Table)>, RuntimeError> {
+    let Some(inv) = crate::calls::call_or_note(run.ctx, dir, "read_segb", json!({ "path": dir }))?
     else {
-        return Ok(());
+        return Ok(None);
     };
     // one note per stream (a note per artefact stands): every problem the tool named
     let problems: Vec<&str> = inv
@@ -1504,9 +1509,9 @@ fn stream(
         .collect();
     if !problems.is_empty() {
         run.ctx.unparsed(
-            local,
+            dir,
             &format!(
-                "could not parse all of Biome's {name} stream (the rest was read): {}",
+                "could not parse all of {what} (the rest was read): {}",
                 problems.join("; ")
             ),
             Some(&inv.record.invocation_id),
@@ -1515,14 +1520,30 @@ fn stream(
     let t = Table::parse(&inv.output.text);
     if inv.output.text.contains("\n# truncated") {
         run.ctx.unparsed(
-            local,
+            dir,
             &format!(
-                "only the first {} records of Biome's {name} stream were read",
+                "only the first {} records of {what} were read",
                 t.rows.len()
             ),
             Some(&inv.record.invocation_id),
         )?;
     }
+    Ok(Some((inv, t)))
+}
+
+/// One stream folder: its `local/` and `remote/` files read by `read_segb`.
+fn stream(
+    run: &Run<'_, '_>,
+    find: &Invoked,
+    dir: &str,
+    name: &str,
+    kind: Kind,
+    peers: &BTreeMap<String, String>,
+) -> Result<(), RuntimeError> {
+    let local = dir;
+    let Some((inv, t)) = segb_stream(run, local, &format!("Biome's {name} stream"))? else {
+        return Ok(());
+    };
     for row in &t.rows {
         let state = t.get(row, "state").unwrap_or("?");
         if state == "empty" {

@@ -168,6 +168,8 @@
 //! | Box `Containers/Shared/AppGroup/<id>/`: `Library/Preferences/group.net.box.BoxNet.plist`, `Documents/db/Item.db`, `Recents.db`, `annotations.db`, `Documents/offlinefilesinfo/*.plist`, `File Provider Storage/boxpreview/<user>/db/PreviewItem.db` | [`boxnet`] | the account (login, name, phone, space, created); one per file or folder (path walked up the parents, owner, creator, modifier, shared link, favourite, SHA-1, times, kept offline and when); per recent item, comment or annotation (message, author, times), preview (last accessed) | `owner`: `box:<user id>`, login, name, phone; `box:<user id>` per other user named (login, name) |
 //! | `Media/iTunes_Control/iTunes/MediaLibrary.sqlitedb` | [`medialibrary`] | one per item of the Music library (title, media kind, artist, album, album artist, genre, composer, year, track, duration, file; play and skip counts, rating, liked; in the library, cloud status, subscription, bought over the air; store ids; the buying, downloading and family accounts' DSIDs and Apple IDs; added, downloaded, last played, last skipped, purchased, released); one per store account (DSID, Apple ID, alt-DSID, whether `_MLDatabaseProperties` names it the library's, items bought and downloaded) | `owner`: the Apple ID and DSID of the account `MLJaliscoAccountID`/`MLCloudAccountID` names; other accounts facts only |
 //! | `containers/Data/System/<id>/history/installHistory.db` | [`installhistory`] | one per OS update (or security response) the updater finished installing or rolling back: name, build, operation type and its meaning, local time as written | none |
+//! | Fitbit `Documents/fitbit.sqlite` (Core Data: `ZFBACTIVITYLOG`, `ZFBLOCATIONGROUP`, `ZFBLOCATION`, `ZMANAGEDHEARTRATE`, `ZFBACTIVITYSTAT2`, `ZFBUSER`) | [`fitbitios`] | one per exercise session (name, log id and type, durations, distance, steps, calories, heart rate, elevation, speed, active and zone minutes, GPS and in-progress flags, source name, type and id, GPS points; start and last modified, big-endian double BLOBs decoded in the query); one per location group's GPS route (points, interpolated, first and last position and time); one per activity source (tracker or app: id, name, type, sessions, first and last); one per day of heart rate (samples, lowest, highest, average, first and last) and of day totals (steps, distance, floors, calories, active minutes); one per user (encoded id, names, avatar, gender) | each user `fitbit:<encoded id>` with its display name (none made the device's user) |
+//! | CoreDuet `Library/DuetExpertCenter/streams/location/`, `streams/userNotificationEvents/` (SEGB v1 and v2) | [`duetstreams`] | one per location record (latitude, longitude, accuracies, altitude, speed, course, the fix's time: a CLLocation archive); one per notification record (app and second bundle id, title, subtitle, body, GUIDs, optional data, person identifier and info, both times); deleted records and CRC mismatches said | — |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -228,9 +230,11 @@ pub mod datausage;
 pub mod driveiq;
 pub mod dubox;
 pub mod duckduckgo;
+pub mod duetstreams;
 pub mod emlx;
 pub mod favicons;
 pub mod findmy;
+pub mod fitbitios;
 pub mod foursquare;
 pub mod geodapps;
 pub mod geodplaces;
@@ -698,6 +702,10 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("software update installHistory.db", || {
             installhistory::triage(&run)
+        })?;
+        ctx.artefact("Fitbit fitbit.sqlite", || fitbitios::triage(&run))?;
+        ctx.artefact("CoreDuet DuetExpertCenter streams", || {
+            duetstreams::triage(&run)
         })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
@@ -2238,6 +2246,16 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/history/installHistory.db\""],
             "the OS updates and security responses the device finished installing or rolled back (update name, build, when; the updater keeps its newest 25)",
         ),
+        entry(
+            "Fitbit fitbit.sqlite",
+            &["/Documents/fitbit.sqlite\""],
+            "what the Fitbit wearer did, where and when (exercise sessions with their GPS routes, heart rate and totals per day), the trackers and apps that recorded the sessions, and the Fitbit users the app keeps",
+        ),
+        ExpectedArtefact {
+            name: "CoreDuet DuetExpertCenter streams".into(),
+            detector: duetstreams::detectors(),
+            value_for: "where the phone was as CoreDuet's DuetExpertCenter logged it (latitude, longitude, accuracy, altitude, speed, when) and the notifications the device showed (app, title, subtitle, body, person fields, when), deleted records too".into(),
+        },
     ]
 }
 
@@ -2336,6 +2354,9 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "PreviewItem.db" if path.contains("/boxpreview/") => "media",
         "MediaLibrary.sqlitedb" => "media",
         "installHistory.db" if installhistory::is_store(path) => "device",
+        "fitbit.sqlite" if path.contains("/Documents/") => "health",
+        _ if path.contains("/DuetExpertCenter/streams/location/") => "locations",
+        _ if path.contains("/DuetExpertCenter/streams/userNotificationEvents/") => "apps",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2604,6 +2625,7 @@ const SEARCHED: &[&str] = &[
     "lastDownloadDates.plist",
     "MediaLibrary.sqlitedb",
     "installHistory.db",
+    "fitbit.sqlite",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",
@@ -2800,6 +2822,7 @@ fn searched_globs() -> Vec<String> {
     globs.extend(idstatus::NAMES.iter().map(|f| f.to_string()));
     globs.extend(screentime::NAMES.iter().map(|f| f.to_string()));
     globs.extend(biome::folders().map(str::to_string));
+    globs.extend(duetstreams::folders().map(str::to_string));
     globs.extend(bereal::folders().map(str::to_string));
     globs.push(crate::wallets::async_storage_name());
     globs.extend(crate::wallet_apps::ios_globs());

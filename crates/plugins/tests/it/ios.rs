@@ -1202,6 +1202,8 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("Box files, recents and comments", false),
             ("Music library MediaLibrary.sqlitedb", false),
             ("software update installHistory.db", false),
+            ("Fitbit fitbit.sqlite", false),
+            ("CoreDuet DuetExpertCenter streams", false),
         ]
     );
     for (path, cat) in [

@@ -113,6 +113,7 @@ mod iosapps;
 mod iosapps10;
 mod iosapps11;
 mod iosapps12;
+mod iosapps13;
 mod iosapps2;
 mod iosapps3;
 mod iosapps4;
