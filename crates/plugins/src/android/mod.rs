@@ -186,6 +186,8 @@
 //! | App Locker by fishingnet (HLD: `com.hld.anzenbokusufake`, `…cal`, `com.hld.anzenbokusu`): the shared storage's `.privacy_safe/` folder (found by its name) and `shared_prefs/share_privacy_safe.xml` ([`fishingnet`]) | one per hidden picture or video (path, the vault's name for it, folder, size, written); the vault index `db/privacy_safe.db` said encrypted (SQLCipher, noted) or, as a plain copy, one per `FILE_INFO` row (original name and path, album, the vault's name and path, sizes, added and created as device-local text); whether an unlock pattern is set (never the pattern or its ciphertext) | — |
 //! | Playground AppLocker: the shared storage's `applocker/` folder (found by its name: `vault/`, `intruders/`) and `playground.develop.applocker/shared_prefs/crypto.KEY_256.xml` ([`playgroundvault`]) | one per vault file (path, name, picture/video/preview, size; when hidden from the Unix ms of its `EIF`/`EVF` name, modified), per intruder photo (path, size, modified); the key file said present from the listing, never read | — |
 //! | LG's RCS tables of `mmssms.db`: `message` ⟕ `file_info` ([`lgrcs`]) | one per RCS message (address, text, thread, message id, file transfer: name, path, size, thumbnail, descriptor; Unix ms; read, is-file), one per chat (`thread_id`: its distinct addresses, count, first and last) | the addresses as parties, as for SMS (the contact holding the number, else `handle:<number>`) |
+//! | Samsung's `log/power_off_reset_reason.txt` and `log/power_off_reset_reason_backup.txt` ([`poweroffreset`]) | one per shutdown request (its `yy/MM/dd` time line as written, reason, caller, the call's stack frames), per power-log line (shut down, started, started in charge-only mode or another record: time with its offset, reason, record number, power-off and power-on sources, reset status, build, battery as written) | — |
+//! | Pixel Launcher `com.google.android.apps.nexuslauncher/databases/app_icons.db` ([`appicons`]) | one per cached icon (component, package and class, the app's own entry or an activity, label, user serial, version code, system state — locales and API level —, keywords, icon size, never the image; last updated) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -227,6 +229,7 @@
 mod adobereader;
 mod alltrails;
 mod amazonshopping;
+mod appicons;
 mod appops;
 mod apps;
 mod auto;
@@ -333,6 +336,7 @@ mod playgroundvault;
 mod playstore;
 mod podcastaddict;
 mod polyline;
+mod poweroffreset;
 mod prefsaccount;
 mod primevideo;
 mod protondrive;
@@ -714,6 +718,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("app_icons.db", "apps"),
+    ("power_off_reset_reason.txt", "device"),
+    ("power_off_reset_reason_backup.txt", "device"),
     ("crypto.KEY_256.xml", "apps"),
     ("share_privacy_safe.xml", "apps"),
     ("CachedGeoposition.db", "locations"),
@@ -2453,6 +2460,19 @@ impl Plugin for AndroidPlugin {
                 "the files moved into Playground AppLocker's vault (picture, video or preview, size, when hidden from the time in their names), its intruder photos, and whether its vault key file is on the device (never read)",
             ),
             e(
+                "Samsung power-off and reset log",
+                &[
+                    "/log/power_off_reset_reason.txt\"",
+                    "/log/power_off_reset_reason_backup.txt\"",
+                ],
+                "when a Samsung phone was shut down or restarted and why (the user from the power menu, a flat battery, an update …) and which code asked, and when it started again (in charge-only mode too) with the power-off and power-on sources and reset status its power-management side recorded",
+            ),
+            e(
+                "Pixel Launcher app_icons.db",
+                &["/com.google.android.apps.nexuslauncher/databases/app_icons.db\""],
+                "the apps and activities the Pixel Launcher cached an icon and label for (package, version code, the user or work profile, the languages the phone was set to, when each package was last installed or updated), apps removed since that the launcher had not yet cleaned too",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -3018,6 +3038,12 @@ impl Plugin for AndroidPlugin {
         }
         if name == "icing_contacts.db" {
             return gms::is_gms(path).then_some("contacts");
+        }
+        if name == "power_off_reset_reason.txt" || name == "power_off_reset_reason_backup.txt" {
+            return poweroffreset::is_log_path(path).then_some("device");
+        }
+        if name == "app_icons.db" {
+            return appicons::is_store_path(path).then_some("apps");
         }
         if name == "data.db" {
             return path
@@ -4332,6 +4358,19 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 playgroundvault::key(ctx, l)
             })?;
         }
+        for l in found.iter().filter(|l| poweroffreset::is_log(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                poweroffreset::triage(ctx, l)
+            })?;
+        }
+        for l in of("app_icons.db")
+            .into_iter()
+            .filter(|l| appicons::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                appicons::triage(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5091,6 +5130,10 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "app_icons.db" => appicons::is_store(l),
+                    "power_off_reset_reason.txt" | "power_off_reset_reason_backup.txt" => {
+                        poweroffreset::is_log(l)
+                    }
                     "crypto.KEY_256.xml" => playgroundvault::is_key(l),
                     "share_privacy_safe.xml" => fishingnet::is_prefs(l),
                     "icing_contacts.db" => icingcontacts::is_store(l),

@@ -170,6 +170,7 @@
 //! | `containers/Data/System/<id>/history/installHistory.db` | [`installhistory`] | one per OS update (or security response) the updater finished installing or rolling back: name, build, operation type and its meaning, local time as written | none |
 //! | Fitbit `Documents/fitbit.sqlite` (Core Data: `ZFBACTIVITYLOG`, `ZFBLOCATIONGROUP`, `ZFBLOCATION`, `ZMANAGEDHEARTRATE`, `ZFBACTIVITYSTAT2`, `ZFBUSER`) | [`fitbitios`] | one per exercise session (name, log id and type, durations, distance, steps, calories, heart rate, elevation, speed, active and zone minutes, GPS and in-progress flags, source name, type and id, GPS points; start and last modified, big-endian double BLOBs decoded in the query); one per location group's GPS route (points, interpolated, first and last position and time); one per activity source (tracker or app: id, name, type, sessions, first and last); one per day of heart rate (samples, lowest, highest, average, first and last) and of day totals (steps, distance, floors, calories, active minutes); one per user (encoded id, names, avatar, gender) | each user `fitbit:<encoded id>` with its display name (none made the device's user) |
 //! | CoreDuet `Library/DuetExpertCenter/streams/location/`, `streams/userNotificationEvents/` (SEGB v1 and v2) | [`duetstreams`] | one per location record (latitude, longitude, accuracies, altitude, speed, course, the fix's time: a CLLocation archive); one per notification record (app and second bundle id, title, subtitle, body, GUIDs, optional data, person identifier and info, both times); deleted records and CRC mismatches said | — |
+//! | Maps `Library/Maps/GeoHistory.mapsdata` (iOS 12–13; any `GeoHistory.mapsdata`) | [`geohistory`] | one per search-history record: search typed, result places, place shown, directions' waypoints with their address lines, iLEAPP's current location, place-request texts as stored, other texts (protocol buffers decoded), when last modified | — |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -238,6 +239,7 @@ pub mod fitbitios;
 pub mod foursquare;
 pub mod geodapps;
 pub mod geodplaces;
+pub mod geohistory;
 pub mod gmail;
 pub mod gmaproutes;
 pub mod googledocs;
@@ -706,6 +708,9 @@ impl Plugin for Ios {
         ctx.artefact("Fitbit fitbit.sqlite", || fitbitios::triage(&run))?;
         ctx.artefact("CoreDuet DuetExpertCenter streams", || {
             duetstreams::triage(&run)
+        })?;
+        ctx.artefact("Apple Maps search history GeoHistory.mapsdata", || {
+            geohistory::triage(&run)
         })?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
@@ -2256,6 +2261,11 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             detector: duetstreams::detectors(),
             value_for: "where the phone was as CoreDuet's DuetExpertCenter logged it (latitude, longitude, accuracy, altitude, speed, when) and the notifications the device showed (app, title, subtitle, body, person fields, when), deleted records too".into(),
         },
+        entry(
+            "Apple Maps search history GeoHistory.mapsdata",
+            &["/GeoHistory.mapsdata\""],
+            "Apple Maps' search history of iOS 12 and 13: searches typed, the places found, shown and navigated to with their addresses, directions' waypoints, when each was last made",
+        ),
     ]
 }
 
@@ -2357,6 +2367,7 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "fitbit.sqlite" if path.contains("/Documents/") => "health",
         _ if path.contains("/DuetExpertCenter/streams/location/") => "locations",
         _ if path.contains("/DuetExpertCenter/streams/userNotificationEvents/") => "apps",
+        "GeoHistory.mapsdata" => "locations",
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2626,6 +2637,7 @@ const SEARCHED: &[&str] = &[
     "MediaLibrary.sqlitedb",
     "installHistory.db",
     "fitbit.sqlite",
+    "GeoHistory.mapsdata",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

@@ -1204,6 +1204,7 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("software update installHistory.db", false),
             ("Fitbit fitbit.sqlite", false),
             ("CoreDuet DuetExpertCenter streams", false),
+            ("Apple Maps search history GeoHistory.mapsdata", false),
         ]
     );
     for (path, cat) in [
