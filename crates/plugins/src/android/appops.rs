@@ -20,7 +20,7 @@ use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::artefact_name;
 
 /// AOSP's `AppOpsManager` operation names by number (`OP_` left out).
-const OPS: [&str; 121] = [
+pub(super) const OPS: [&str; 121] = [
     "COARSE_LOCATION",
     "FINE_LOCATION",
     "GPS",

@@ -188,6 +188,9 @@
 //! | LG's RCS tables of `mmssms.db`: `message` ⟕ `file_info` ([`lgrcs`]) | one per RCS message (address, text, thread, message id, file transfer: name, path, size, thumbnail, descriptor; Unix ms; read, is-file), one per chat (`thread_id`: its distinct addresses, count, first and last) | the addresses as parties, as for SMS (the contact holding the number, else `handle:<number>`) |
 //! | Samsung's `log/power_off_reset_reason.txt` and `log/power_off_reset_reason_backup.txt` ([`poweroffreset`]) | one per shutdown request (its `yy/MM/dd` time line as written, reason, caller, the call's stack frames), per power-log line (shut down, started, started in charge-only mode or another record: time with its offset, reason, record number, power-off and power-on sources, reset status, build, battery as written) | — |
 //! | Pixel Launcher `com.google.android.apps.nexuslauncher/databases/app_icons.db` ([`appicons`]) | one per cached icon (component, package and class, the app's own entry or an activity, label, user serial, version code, system state — locales and API level —, keywords, icon size, never the image; last updated) | — |
+//! | `system/users/<user>/roles.xml`, `misc_de/<user>/apexdata/com.android.permission/roles.xml` ([`roles`], plain XML or ABX) | one per user's role state (version, packages hash as stored, roles and held counts), one per role (role, every holder's package, `fallbackEnabled` and other attributes as stored) | — |
+//! | `system/appops/discrete/<Unix ms>tl` ([`discreteops`], ABX or plain XML) | one per access of an app to a protected operation (package, uid, operation and AOSP's name, attribution tag, time, duration, uid state, op and attribution flags, attribution chain); a file of more than 1,000 accesses one per package, operation and UTC day (count, first and last time, summed durations, states, tags) | — |
+//! | `.bash_history` anywhere ([`bashhistory`], via `read_text`) | one per file: the commands in order (the first 500 as facts, the rest counted; lines that look like they carry a password withheld and counted), the first and last time bash wrote (`#<Unix seconds>` lines), the app whose folder holds it (Termux) | — |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -234,6 +237,7 @@ mod appops;
 mod apps;
 mod auto;
 mod avgvault;
+mod bashhistory;
 mod batteryusage;
 mod blocked;
 mod bluesky;
@@ -257,6 +261,7 @@ mod deepseek;
 mod devicehealth;
 mod dhl;
 mod dialer;
+mod discreteops;
 mod disneyplus;
 mod dmss;
 mod dropbox;
@@ -349,6 +354,7 @@ mod reddit;
 mod rema1000;
 mod revolut;
 mod roblox;
+mod roles;
 mod romeo;
 mod runkeeper;
 mod runtastic;
@@ -718,6 +724,9 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    (".bash_history", "device"),
+    ("?????????????tl", "apps"),
+    ("roles.xml", "apps"),
     ("app_icons.db", "apps"),
     ("power_off_reset_reason.txt", "device"),
     ("power_off_reset_reason_backup.txt", "device"),
@@ -2473,6 +2482,21 @@ impl Plugin for AndroidPlugin {
                 "the apps and activities the Pixel Launcher cached an icon and label for (package, version code, the user or work profile, the languages the phone was set to, when each package was last installed or updated), apps removed since that the launcher had not yet cleaned too",
             ),
             e(
+                "role holders",
+                &["/roles.xml\""],
+                "which app holds each role per Android user: the default SMS app, phone app, browser, digital assistant, home screen, caller ID and spam app, wallet",
+            ),
+            e(
+                "discrete app ops history",
+                &["/appops/discrete/"],
+                "each access of an app to the camera, microphone, location, contacts, call log, SMS and other protected operations over the last week (the privacy dashboard's history): when, how long, in the foreground or background, for which attribution tag",
+            ),
+            e(
+                "bash history",
+                &["/.bash_history\""],
+                "the commands typed in a bash shell on the phone (Termux, a rooted shell), in order, with their times when bash kept them",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -3044,6 +3068,12 @@ impl Plugin for AndroidPlugin {
         }
         if name == "app_icons.db" {
             return appicons::is_store_path(path).then_some("apps");
+        }
+        if name == "roles.xml" {
+            return roles::is_path(path).then_some("apps");
+        }
+        if discreteops::is_name(name) {
+            return discreteops::is_path(path).then_some("apps");
         }
         if name == "data.db" {
             return path
@@ -4371,6 +4401,19 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 appicons::triage(ctx, l)
             })?;
         }
+        for l in of("roles.xml").into_iter().filter(|l| roles::is_file(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || roles::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| discreteops::is_file(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                discreteops::triage(ctx, l)
+            })?;
+        }
+        for l in of(".bash_history") {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bashhistory::history(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5130,6 +5173,8 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if discreteops::is_name(n) => discreteops::is_file(l),
+                    "roles.xml" => roles::is_file(l),
                     "app_icons.db" => appicons::is_store(l),
                     "power_off_reset_reason.txt" | "power_off_reset_reason_backup.txt" => {
                         poweroffreset::is_log(l)
