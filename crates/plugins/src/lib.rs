@@ -40,7 +40,7 @@
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
 //!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
 //!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android, and the
-//!   apps of the table in `android/mod.rs`: 243 catalogue artefacts.
+//!   apps of the table in `android/mod.rs`: 244 catalogue artefacts.
 //! - [`adb`]: ADB keys: the computers an Android device allowed USB debugging from
 //!   (`adb_keys`) and a computer's own `adbkey.pub`, both observed by the key (`adb_key`).
 //! - [`discord`], [`gchat`], [`snapchat`], [`messenger`], [`teleguard`], [`claude`] (its account), [`protonmail`], [`reddit`] (its qualified ids): stores an app keeps in the same layout on both

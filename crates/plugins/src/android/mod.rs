@@ -191,6 +191,7 @@
 //! | `system/users/<user>/roles.xml`, `misc_de/<user>/apexdata/com.android.permission/roles.xml` ([`roles`], plain XML or ABX) | one per user's role state (version, packages hash as stored, roles and held counts), one per role (role, every holder's package, `fallbackEnabled` and other attributes as stored) | — |
 //! | `system/appops/discrete/<Unix ms>tl` ([`discreteops`], ABX or plain XML) | one per access of an app to a protected operation (package, uid, operation and AOSP's name, attribution tag, time, duration, uid state, op and attribution flags, attribution chain); a file of more than 1,000 accesses one per package, operation and UTC day (count, first and last time, summed durations, states, tags) | — |
 //! | `.bash_history` anywhere ([`bashhistory`], via `read_text`) | one per file: the commands in order (the first 500 as facts, the rest counted; lines that look like they carry a password withheld and counted), the first and last time bash wrote (`#<Unix seconds>` lines), the app whose folder holds it (Termux) | — |
+//! | Booking.com `com.booking` `databases/post_booking_reservation_cache`, `account_data_cache`, `notifications.db`, `shared_prefs/mybooking.xml`, `remote_profile.xml`, `com.booking_preferences.xml` ([`booking`]) | one per cached reservation (booking number, property, address, zip, country, time zone, phone, e-mail, URL, hours, statuses, travel purpose; check-in and check-out), per room (room, guests, occupancy, smoking, cancellation terms), the cached profile (names, e-mail, phone, address, Genius level), per profile file (user id, names, e-mail, phone, address, flags), per stored search (dates, destination, guests), per notification (title, text, flags, when); never the PIN code, cards or tokens | `owner`: the profile's and preferences' e-mail and phone, `booking:<user id>` |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -241,6 +242,7 @@ mod bashhistory;
 mod batteryusage;
 mod blocked;
 mod bluesky;
+mod booking;
 mod breadwallet;
 mod browserlocation;
 mod bugle;
@@ -724,6 +726,12 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("post_booking_reservation_cache", "transactions"),
+    ("account_data_cache", "accounts"),
+    ("mybooking.xml", "accounts"),
+    ("remote_profile.xml", "accounts"),
+    ("com.booking_preferences.xml", "web"),
+    ("notifications.db", "notifications"),
     (".bash_history", "device"),
     ("?????????????tl", "apps"),
     ("roles.xml", "apps"),
@@ -2497,6 +2505,18 @@ impl Plugin for AndroidPlugin {
                 "the commands typed in a bash shell on the phone (Termux, a rooted shell), in order, with their times when bash kept them",
             ),
             e(
+                "Booking.com caches and preferences",
+                &[
+                    "/com.booking/databases/post_booking_reservation_cache\"",
+                    "/com.booking/databases/account_data_cache\"",
+                    "/com.booking/databases/notifications.db\"",
+                    "/com.booking/shared_prefs/mybooking.xml\"",
+                    "/com.booking/shared_prefs/remote_profile.xml\"",
+                    "/com.booking/shared_prefs/com.booking_preferences.xml\"",
+                ],
+                "the Booking.com account (the owner's e-mail, phone and user id), every reservation the app cached (property, address, check-in and check-out, status) with its rooms, the last hotel search and the app's notifications; never the booking PIN codes, cards or tokens",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -3074,6 +3094,23 @@ impl Plugin for AndroidPlugin {
         }
         if discreteops::is_name(name) {
             return discreteops::is_path(path).then_some("apps");
+        }
+        if matches!(
+            name,
+            "post_booking_reservation_cache"
+                | "account_data_cache"
+                | "notifications.db"
+                | "mybooking.xml"
+                | "remote_profile.xml"
+                | "com.booking_preferences.xml"
+        ) && path.contains("/com.booking/")
+        {
+            return Some(match name {
+                "post_booking_reservation_cache" => "transactions",
+                "notifications.db" => "notifications",
+                "com.booking_preferences.xml" => "web",
+                _ => "accounts",
+            });
         }
         if name == "data.db" {
             return path
@@ -4414,6 +4451,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                 bashhistory::history(ctx, l)
             })?;
         }
+        for l in found.iter().filter(|l| booking::is_prefs(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || booking::prefs(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| booking::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || booking::triage(ctx, l))?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5173,6 +5216,12 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    "post_booking_reservation_cache"
+                    | "account_data_cache"
+                    | "mybooking.xml"
+                    | "remote_profile.xml"
+                    | "com.booking_preferences.xml" => booking::is_file(l),
+                    "notifications.db" if booking::is_file(l) => true,
                     n if discreteops::is_name(n) => discreteops::is_file(l),
                     "roles.xml" => roles::is_file(l),
                     "app_icons.db" => appicons::is_store(l),

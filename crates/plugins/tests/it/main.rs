@@ -27,6 +27,7 @@ mod biome;
 mod biome_databases;
 mod biome_sets;
 mod bluesky_android;
+mod booking;
 mod boundaries;
 mod breadwallet;
 mod browserlocation;
