@@ -1138,12 +1138,13 @@ fn greedy(req: &ServedRequest) -> Turn {
     with_usage(steady(req), prompt, sent_max_tokens(req))
 }
 
-/// [`steady`] on a dense prompt (three quarters of its bytes in tokens, as hex dumps and CJK
-/// text are): 100 completion tokens, or what `max_tokens` allows. Dense enough that the calls
-/// before the cap spend more than the tool list every prompt repeats adds to one bound (at
-/// half its bytes, the window below closed when the catalog gained `search_index`).
+/// [`steady`] on the densest prompt the bound allows (every byte a token): 100 completion
+/// tokens, or what `max_tokens` allows. So dense that what the calls before the cap spend grows
+/// with the tool list every prompt repeats exactly as one bound does, and the window below does
+/// not depend on the catalog's size (at half and at three quarters of the bytes it closed as the
+/// catalog's descriptions grew: with `search_index`, then with session 35's tool options).
 fn heavy(req: &ServedRequest) -> Turn {
-    let prompt = req.raw_body.len() as u64 * 3 / 4;
+    let prompt = req.raw_body.len() as u64;
     with_usage(steady(req), prompt, 100.min(sent_max_tokens(req)))
 }
 
@@ -1256,7 +1257,7 @@ fn token_and_call_caps_halt_the_run_and_a_grant_resumes_it() {
                 let mut lo = 0;
                 for &(bound, len) in b.iter().take(4) {
                     lo = lo.max(spent + bound + 100);
-                    spent += len * 3 / 4 + 100;
+                    spent += len + 100;
                 }
                 let hi = spent + b[4].0 + MIN_COMPLETION_TOKENS;
                 assert!(lo + 100 < hi, "{lo} {hi} {b:?}");

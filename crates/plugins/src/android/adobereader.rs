@@ -228,7 +228,7 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         ("DeviceName", FactType::Name, "device name"),
         ("DeviceId", FactType::Identifier, "device id"),
     ];
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Adobe Acrobat Reader",
@@ -237,7 +237,7 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     if !FACTS.iter().any(|(k, ..)| get(k).is_some()) {
         return Ok(());
     }

@@ -83,7 +83,7 @@ fn secret(name: &str) -> bool {
 /// `PinSettingsImpl.xml`: one `apps` phenomenon.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

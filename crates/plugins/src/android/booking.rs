@@ -494,7 +494,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     if l.name() == "com.booking_preferences.xml" {
         return search(ctx, l);
     }
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Booking.com",
@@ -503,7 +503,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let email = get("pref3email");
     let Some(shown) = email.clone().or_else(|| get("pref3uid")) else {
         return Ok(());
@@ -547,14 +547,14 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// The stored search queries of `com.booking_preferences.xml`.
 fn search(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "Booking.com", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "Booking.com", None)? else {
         return Ok(());
     };
     for key in ["specific_query", "general_query"] {
-        let Some(text) = super::wechat::pref(&prefs, key) else {
+        let Some(text) = super::prefs::pref(&prefs, key) else {
             continue;
         };
-        let Ok(q) = super::wechat::pref_json(&text) else {
+        let Ok(q) = super::prefs::pref_json(&text) else {
             ctx.unparsed(
                 &artefact_name(&l.tree, &l.path),
                 &format!("could not parse Booking.com's {key} because it is not JSON"),

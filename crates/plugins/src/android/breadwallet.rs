@@ -228,7 +228,7 @@ fn address_of(name: &str) -> Option<Option<&str>> {
 
 /// One `MyPrefsFile.xml`: the addresses, then the app's state.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "BRD", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "BRD", None)? else {
         return Ok(());
     };
     let file = l.name();
@@ -299,7 +299,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     d.fact(FactType::Path, Some(&l.path), &l.found);
     let mut said = Vec::new();
     for (key, ft, label) in KNOWN {
-        if let Some(v) = super::wechat::pref(&prefs, key) {
+        if let Some(v) = super::prefs::pref(&prefs, key) {
             d.fact(*ft, Some(&v), &inv);
             said.push(format!("{label} {v}"));
         }

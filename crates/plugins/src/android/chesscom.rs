@@ -61,7 +61,7 @@ pub fn app_folder(path: &str) -> Option<&str> {
 
 /// The session preferences: the account, observed as the owner's; returns its user name.
 pub fn session(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<String>, RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Chess.com",
@@ -70,7 +70,7 @@ pub fn session(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<String>, Runtim
     else {
         return Ok(None);
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let (user, email, since) = (
         get("pref_username"),
         get("pref_email"),
@@ -130,7 +130,7 @@ pub fn session(ctx: &AgentCtx<'_>, l: &Located) -> Result<Option<String>, Runtim
 /// The saved sign-in: the user name or e-mail, observed as the owner's; the password is said to
 /// be stored, never copied.
 pub fn credentials(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Chess.com",
@@ -139,8 +139,8 @@ pub fn credentials(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> 
     else {
         return Ok(());
     };
-    let login = super::wechat::pref(&prefs, "pref_username_or_email");
-    let password = super::wechat::pref(&prefs, "pref_password").is_some();
+    let login = super::prefs::pref(&prefs, "pref_username_or_email");
+    let password = super::prefs::pref(&prefs, "pref_password").is_some();
     let Some(login) = login else {
         return Ok(());
     };

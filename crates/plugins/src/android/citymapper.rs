@@ -205,7 +205,7 @@ const TIMES: &[(&str, &str)] = &[
 /// One preferences file: the keys ALEAPP reads, one phenomenon when it holds any.
 fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

@@ -191,7 +191,7 @@ fn launches(value: &str) -> Option<(&str, Vec<&str>)> {
 
 /// `app_usage_stats.xml`: one phenomenon per launch.
 pub fn app_usage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "Device Health", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "Device Health", None)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);

@@ -26,7 +26,7 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::Located;
-use super::wechat::{cited_in_prefs, pref, pref_json, prefs_xml};
+use super::prefs::{cited_in_prefs, pref, pref_json, prefs_xml};
 use crate::drafts::{Draft, RowPhenomena, record_draft, unix_millis};
 use crate::identity::{artefact_name, schema_on};
 use crate::outputs::raw;

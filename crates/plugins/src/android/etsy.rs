@@ -489,7 +489,7 @@ fn logs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// `EtsyUserPrefs.xml`: the signed-in account, the device's user's.
 fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Etsy",
@@ -506,7 +506,7 @@ fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         )?;
         return Ok(());
     }
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     const FACTS: &[(&str, FactType, &str)] = &[
         ("etsyUserId", FactType::Account, "user id"),
         ("etsyUserLogin", FactType::Account, "login"),
@@ -608,10 +608,10 @@ fn app_state(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some(spec) = STATE_FILES.iter().find(|s| s.file == l.name()) else {
         return Ok(());
     };
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "Etsy", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "Etsy", None)? else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     if spec
         .facts
         .iter()

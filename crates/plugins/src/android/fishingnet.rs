@@ -308,7 +308,7 @@ fn plain_index(ctx: &AgentCtx<'_>, db: &Located) -> Result<(), RuntimeError> {
 /// The preferences: whether an unlock pattern is set (never the pattern or its ciphertext).
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

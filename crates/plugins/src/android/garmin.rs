@@ -210,7 +210,7 @@ const PREFS: &[(&str, FactType, &str)] = &[
 
 /// The user preferences: the account signed in, observed as the owner's.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Garmin Connect",
@@ -219,7 +219,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let user = get("userName");
     let Some(shown) = user
         .clone()

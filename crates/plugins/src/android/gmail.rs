@@ -28,7 +28,7 @@ use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::{FactType, IdType};
 
 use super::Located;
-use super::wechat::{pref, prefs_xml};
+use super::prefs::{pref, prefs_xml};
 use crate::calls::{column_or_null, note_pages_cap, require_columns};
 use crate::drafts::{Draft, record_draft, stored_flag, unix_millis};
 use crate::identity::{artefact_name, pages_on, schema_on};

@@ -15,7 +15,7 @@ use masf_graph::{FactType, IdType};
 use serde_json::Value;
 
 use super::Located;
-use super::wechat::{cited_in_prefs, pref, pref_json, prefs_xml};
+use super::prefs::{cited_in_prefs, pref, pref_json, prefs_xml};
 use crate::drafts::{Draft, record_draft};
 use crate::identity::artefact_name;
 

@@ -162,15 +162,15 @@ FROM conversations c, json_each(CASE WHEN json_valid(c.messages) THEN c.messages
 
 /// The login preferences.
 pub fn login(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((first, prefs)) = super::wechat::prefs_xml(ctx, l, "Kijiji", None)? else {
+    let Some((first, prefs)) = super::prefs::prefs_xml(ctx, l, "Kijiji", None)? else {
         return Ok(());
     };
-    let get = super::wechat::pref;
+    let get = super::prefs::pref;
     let email = get(&prefs, "UserEmailAddress");
     // the eBay user id's preference is named after the e-mail: read again, qualifying it
     let key = email.as_ref().map(|e| format!("userEbayId{e}"));
     let (inv, prefs) = match &key {
-        Some(k) => super::wechat::prefs_xml(
+        Some(k) => super::prefs::prefs_xml(
             ctx,
             l,
             "Kijiji",

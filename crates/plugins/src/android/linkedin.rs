@@ -45,10 +45,10 @@ pub fn is_store(l: &Located) -> bool {
 
 /// The preferences file.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "LinkedIn", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "LinkedIn", None)? else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     // the meModel JSON as the XML holds it (entity references undone to read it); a value is a
     // fact only as the output writes it
     let me: Option<serde_json::Value> = get("meModel").and_then(|m| {

@@ -852,7 +852,7 @@ fn chat(
 
 /// The session preferences (see the module documentation).
 pub fn session(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "MeWe", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "MeWe", None)? else {
         return Ok(());
     };
     let kept: Vec<&(String, String)> = prefs.iter().filter(|(n, _)| !n.contains('.')).collect();

@@ -344,6 +344,7 @@ mod playstore;
 mod podcastaddict;
 mod polyline;
 mod poweroffreset;
+mod prefs;
 mod prefsaccount;
 mod primevideo;
 mod protondrive;

@@ -328,7 +328,7 @@ const PREF_KEYS: &[(&str, &str)] = &[
 
 /// `com.ornet.torbrowser_preferences.xml`: one phenomenon when it holds a key read.
 fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "Ornet", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "Ornet", None)? else {
         return Ok(());
     };
     if prefs.is_empty() && !inv.output.text.contains("<map") {
@@ -339,7 +339,7 @@ fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         )?;
         return Ok(());
     }
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let closed = get("last_app_close_time");
     if closed.is_none() && PREF_KEYS.iter().all(|&(k, _)| get(k).is_none()) {
         return Ok(());

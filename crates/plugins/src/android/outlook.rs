@@ -26,7 +26,7 @@ use masf_tools::Invoked;
 use serde_json::{Value, json};
 
 use super::Located;
-use super::wechat::{cited_in_prefs, pref, pref_json, prefs_xml};
+use super::prefs::{cited_in_prefs, pref, pref_json, prefs_xml};
 use crate::drafts::{Draft, record_draft, unix_millis, unix_seconds};
 use crate::identity::{args_on, artefact_name};
 

@@ -224,7 +224,7 @@ fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
         return Ok(());
     };
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

@@ -23,7 +23,7 @@ use masf_graph::{FactType, TimeEncoding};
 use serde_json::json;
 
 use super::Located;
-use super::wechat::prefs_xml;
+use super::prefs::prefs_xml;
 use crate::drafts::{Draft, date_text, record_draft, unix_by_magnitude, unix_millis};
 use crate::identity::{args_on, artefact_name};
 
@@ -46,7 +46,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, prefs)) = prefs_xml(ctx, l, "ProtonVPN", None)? else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let facts: [(&str, FactType, &str); 6] = [
         ("ipAddress", FactType::Identifier, "public IP address"),
         ("lastKnownIsp", FactType::Text, "ISP"),

@@ -365,7 +365,7 @@ fn devices(
 /// The configuration file: when the configuration was last modified and the file's version.
 fn config(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

@@ -190,7 +190,7 @@ const TIMES: &[(&str, &str, crate::drafts::Encoding)] = &[
 
 /// The preferences: the account signed in, observed as the owner's.
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Runkeeper",
@@ -199,7 +199,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let name = get("name");
     let Some(shown) = name.clone().or_else(|| get("id")) else {
         return Ok(());

@@ -46,7 +46,7 @@ pub fn store(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
 
 /// The preferences file (see the module documentation).
 pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(
+    let Some((inv, prefs)) = super::prefs::prefs_xml(
         ctx,
         l,
         "Session",
@@ -55,7 +55,7 @@ pub fn prefs(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     else {
         return Ok(());
     };
-    let get = |k: &str| super::wechat::pref(&prefs, k);
+    let get = |k: &str| super::prefs::pref(&prefs, k);
     let id = get("pref_local_number");
     let profile = get("pref_profile_name");
     let mut d = Draft::new(

@@ -20,7 +20,7 @@ pub fn is_file(l: &Located) -> bool {
 /// One `setup_wizard_info.xml`.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
     let Some((inv, _, entries)) =
-        super::read_xml(ctx, l, "shared preferences", super::wechat::shared_prefs)?
+        super::read_xml(ctx, l, "shared preferences", super::prefs::shared_prefs)?
     else {
         return Ok(());
     };

@@ -114,25 +114,25 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
     if let Some(l) = prefs
         .iter()
         .find(|l| l.name() == "com.instagram.barcelona_preferences.xml")
-        && let Some((inv, p)) = super::wechat::prefs_xml(
+        && let Some((inv, p)) = super::prefs::prefs_xml(
             ctx,
             l,
             "Threads",
             Some(json!({"current_user_id": "instagram", "last_seen_user_id": "instagram"})),
         )?
     {
-        current = super::wechat::pref(&p, "current_user_id");
-        last_seen = super::wechat::pref(&p, "last_seen_user_id");
+        current = super::prefs::pref(&p, "current_user_id");
+        last_seen = super::prefs::pref(&p, "last_seen_user_id");
         general = Some((l, inv));
     }
     // every account the backup preferences list: (id, user name, picture)
     let mut listed: Vec<(String, Option<String>, Option<String>)> = Vec::new();
     let mut backup = None;
     if let Some(l) = prefs.iter().find(|l| l.name() == "autobackupprefs.xml")
-        && let Some((inv, p)) = super::wechat::prefs_xml(ctx, l, "Threads", None)?
+        && let Some((inv, p)) = super::prefs::prefs_xml(ctx, l, "Threads", None)?
     {
-        if let Some(map) = super::wechat::pref(&p, "cloud_account_user_map") {
-            match super::wechat::pref_json(&map) {
+        if let Some(map) = super::prefs::pref(&p, "cloud_account_user_map") {
+            match super::prefs::pref_json(&map) {
                 Ok(v) => {
                     for e in v
                         .get("cloud_accounts_list")
@@ -207,14 +207,14 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
             d.fact(
                 FactType::Account,
                 u.as_deref()
-                    .and_then(|u| super::wechat::cited_in_prefs(inv, u))
+                    .and_then(|u| super::prefs::cited_in_prefs(inv, u))
                     .as_deref(),
                 inv,
             );
             d.fact(
                 FactType::Url,
                 pic.as_deref()
-                    .and_then(|p| super::wechat::cited_in_prefs(inv, p))
+                    .and_then(|p| super::prefs::cited_in_prefs(inv, p))
                     .as_deref(),
                 inv,
             );
@@ -263,7 +263,7 @@ fn accounts(ctx: &AgentCtx<'_>, prefs: &[Located]) -> Result<(), RuntimeError> {
                 ctx,
                 inv,
                 vec![(
-                    super::wechat::cited_in_prefs(inv, &u),
+                    super::prefs::cited_in_prefs(inv, &u),
                     IdType::Nickname,
                     "user name",
                 )],

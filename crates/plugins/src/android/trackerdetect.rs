@@ -38,7 +38,7 @@ fn tracker_key(key: &str) -> Option<(&str, &str)> {
 
 /// One preferences file.
 pub fn triage(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_xml(ctx, l, "Apple Tracker Detect", None)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_xml(ctx, l, "Apple Tracker Detect", None)? else {
         return Ok(());
     };
     if prefs.is_empty() {

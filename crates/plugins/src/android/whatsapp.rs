@@ -1068,7 +1068,7 @@ fn recovered(
 
 /// The account's preferences: push name, status, version, country code and number.
 fn account(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let Some((inv, prefs)) = super::wechat::prefs_of(ctx, l)? else {
+    let Some((inv, prefs)) = super::prefs::prefs_of(ctx, l)? else {
         return Ok(());
     };
     let name = artefact_name(&l.tree, &l.path);

@@ -345,7 +345,12 @@ mod tests {
                 ("Ana".to_string(), "Ana".to_string())
             ]
         );
-        assert_eq!(values_at(&m, &["1", "3"])[0].1, "Ana \\\"A\\\"");
+        // cited as read_segb's tab-separated line holds it: JSON-escaped, then cell-escaped
+        assert_eq!(
+            values_at(&m, &["1", "3"])[0].1,
+            crate::outputs::in_json_cell("Ana \"A\"")
+        );
+        assert_eq!(values_at(&m, &["1", "3"])[0].1, "Ana \\\\\"A\\\\\"");
         assert_eq!(values_at(&m, &["1", "1"])[0].0, "739350200.5");
         let fix: Value = serde_json::from_str(
             r#"{"root":{"kCLLocationCodingKeyCoordinateLatitude":38.7223,"kCLLocationCodingKeySpeed":-1.0}}"#,
