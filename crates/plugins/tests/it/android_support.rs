@@ -449,3 +449,34 @@ pub fn time_values(p: &masf_graph::Phenomenon) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Whether a fact of `p` ends with `suffix` (a path cited whole or relative).
+pub fn has_path(p: &masf_graph::Phenomenon, suffix: &str) -> bool {
+    p.verified_facts.iter().any(|f| f.value.ends_with(suffix))
+}
+
+/// Android 12+'s encoding of the generator's plain XML files, by the `android-abx` crate's
+/// encoder: each `[tree, path]` of the oracle's `abx` encoded in place, each `[tree, path,
+/// needle]` of its `abx_cut` encoded and cut five bytes into the needle (it then does not
+/// decode).
+pub fn encode_abx(root: &Path, o: &serde_json::Value) {
+    let at = |f: &serde_json::Value| {
+        root.join(f[0].as_str().unwrap())
+            .join(f[1].as_str().unwrap())
+    };
+    for f in o["abx"].as_array().unwrap() {
+        let p = at(f);
+        let xml = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, android_abx::xml_to_abx(&xml).unwrap()).unwrap();
+    }
+    for f in o["abx_cut"].as_array().unwrap() {
+        let p = at(f);
+        let bytes = android_abx::xml_to_abx(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let needle = f[2].as_str().unwrap().as_bytes();
+        let cut = bytes
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .expect("the needle is in the ABX bytes");
+        std::fs::write(&p, &bytes[..cut + 5]).unwrap();
+    }
+}

@@ -10,13 +10,11 @@
 //! package, uid, operation and UTC day, and a file named like one outside the discrete folder
 //! not read at all.
 
-use crate::android_support::{generate, has_fact, time_values, titled, triage};
+use crate::android_support::{
+    encode_abx, generate, has_fact, has_path, time_values, titled, triage,
+};
 
 /// Whether `p` holds a fact ending with `suffix` (the path facts are the tree's absolute paths).
-fn has_path(p: &masf_graph::Phenomenon, suffix: &str) -> bool {
-    p.verified_facts.iter().any(|f| f.value.ends_with(suffix))
-}
-
 #[test]
 fn discreteops_accesses_abx_plain_and_summarised() {
     let tmp = tempfile::tempdir().unwrap();
@@ -27,26 +25,9 @@ fn discreteops_accesses_abx_plain_and_summarised() {
         &[tmp.path().as_os_str(), oracle_file.as_os_str()],
         &oracle_file,
     );
-    let at = |f: &serde_json::Value| {
-        tmp.path()
-            .join(f[0].as_str().unwrap())
-            .join(f[1].as_str().unwrap())
-    };
-    for f in o["abx"].as_array().unwrap() {
-        let p = at(f);
-        let xml = std::fs::read_to_string(&p).unwrap();
-        std::fs::write(&p, android_abx::xml_to_abx(&xml).unwrap()).unwrap();
-    }
-    for f in o["abx_cut"].as_array().unwrap() {
-        let p = at(f);
-        let bytes = android_abx::xml_to_abx(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        let needle = f[2].as_str().unwrap().as_bytes();
-        let cut = bytes
-            .windows(needle.len())
-            .position(|w| w == needle)
-            .expect("the package name is in the ABX bytes");
-        std::fs::write(&p, &bytes[..cut + 5]).unwrap();
-    }
+    // Android 12+'s encoding, by the android-abx crate's encoder; an ABX copy cut a few
+    // bytes into a package name does not decode
+    encode_abx(tmp.path(), &o);
     let (a, b, c) = (
         tmp.path().join("a"),
         tmp.path().join("b"),
