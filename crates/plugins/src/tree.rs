@@ -69,7 +69,11 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             &["doc_metadata"],
             "camera, GPS, time taken",
         ),
-        e("text files", &["read_text"], "identifiers in text"),
+        e(
+            "text files",
+            &["read_text", "read_xml"],
+            "identifiers in text",
+        ),
         e(
             "browser history (Chromium History)",
             &["/History\""],
@@ -956,7 +960,17 @@ fn wallet_claims(
     Ok(false)
 }
 
-/// A text file: the identifiers it mentions (first MiB).
+/// Whether `e` is an Android app's shared-preferences file (`…/shared_prefs/<name>.xml`, not
+/// deleted, at most 1 MiB: the window `read_text` would read).
+fn is_preferences_xml(e: &Entry) -> bool {
+    e.path.contains("/shared_prefs/")
+        && e.path.to_ascii_lowercase().ends_with(".xml")
+        && !e.deleted
+        && e.size.parse::<u64>().is_ok_and(|n| n <= 1 << 20)
+}
+
+/// A text file: the identifiers it mentions (first MiB; a shared-preferences file whole, its
+/// secrets redacted).
 fn text_file(
     ctx: &AgentCtx<'_>,
     tree: &TreeRef,
@@ -964,13 +978,15 @@ fn text_file(
     e: &Entry,
 ) -> Result<(), RuntimeError> {
     let name = artefact_name(tree, &e.path);
-    let Some(text) = crate::calls::call_or_note(
-        ctx,
-        &name,
-        "read_text",
-        args_on(tree, json!({"path": e.path, "length": 1 << 20})),
-    )?
-    else {
+    // An app's shared preferences keep its passwords, tokens and keys in the clear: they are
+    // read with `read_xml`, which prints them as stored but for those secrets (redacted by
+    // name, counted) and decodes the binary XML of Android 12+; every other text as stored.
+    let (tool, args) = if is_preferences_xml(e) {
+        ("read_xml", json!({"path": e.path}))
+    } else {
+        ("read_text", json!({"path": e.path, "length": 1 << 20}))
+    };
+    let Some(text) = crate::calls::call_or_note(ctx, &name, tool, args_on(tree, args))? else {
         return Ok(());
     };
     crate::calls::note_unread_rest(ctx, &name, &text, "searched for identifiers")?;

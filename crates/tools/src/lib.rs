@@ -61,6 +61,10 @@
 //!   synced into `remote/<device>/`), a directory or one file —, one line per record with its
 //!   state, times, CRC check and payload decoded as a Protocol Buffers message (fixed64 values
 //!   also as doubles).
+//! - `read_okhttp_cache` ([`okhttp_cache`]): an Android app's OkHttp response cache folder
+//!   (its `DiskLruCache` journal and `<key>.0` metadata files), one line per cached response:
+//!   URL, method, status, OkHttp's sent/received times, headers, TLS handshake; credentials and
+//!   cookies redacted before the output is logged, counted.
 //! - `search_text` ([`search`]): literal strings in every file below a folder, UTF-8 and
 //!   UTF-16LE, chunked with overlap.
 //! - `search_index` ([`index_tools`]): the source's full-text index. The `SourceCtx` carries
@@ -166,6 +170,7 @@ pub mod json_tool;
 pub mod leveldb_tool;
 pub mod log;
 pub mod marks;
+pub mod okhttp_cache;
 pub mod plist_tool;
 pub mod postbox;
 pub mod protobuf;

@@ -47,7 +47,7 @@ impl Tool for ReadXml {
         "read_xml"
     }
     fn description(&self) -> &str {
-        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). With qualify {\"<name>\": \"<service>\"}, every element whose name attribute is one of the names (a shared preference's <string> text or value attribute) gets a `# qualified <name>: <service>:<value>` line after the document (a service-qualified account id, e.g. snapchat:<user id>). Secrets are redacted before anything is printed: the text of a <string> whose name attribute names a password, passphrase, token, secret, private key, mnemonic or seed (not its hash, expiry, type or hint), or that is shaped like a recovery phrase, is printed as `[redacted by MASForensics: <name> of <n> characters]` (counted as `redacted`). Files up to 16 MiB."
+        "Read an XML file of the evidence as XML text: a plain XML file as it is, an Android Binary XML file (ABX, magic ABX\\0: settings_*.xml, packages.xml and other system files of Android 12+) decoded to the XML text it stands for. The first line says which: `# format: xml` or `# format: abx (decoded)`. With telegram: true, every <string> element whose text is the base64 of a Telegram stored user (shared_prefs/userconfing.xml) is decoded on a `# decoded <name>: tl:{json}` line after the document (id as telegram:<id>, flags, names, user name, phone; never the access hash). With qualify {\"<name>\": \"<service>\"}, every element whose name attribute is one of the names (a shared preference's <string> text or value attribute) gets a `# qualified <name>: <service>:<value>` line after the document (a service-qualified account id, e.g. snapchat:<user id>). Secrets are redacted before anything is printed: the text of a <string> whose name attribute names a password, passphrase, token, secret, private key, keyset, mnemonic or seed (not its hash, expiry, type or hint), or that is shaped like a recovery phrase, is printed as `[redacted by MASForensics: <name> of <n> characters]` (counted as `redacted`). Files up to 16 MiB."
     }
     fn args_schema(&self) -> Value {
         json!({"type": "object", "properties": {
@@ -200,7 +200,7 @@ pub fn secret_name(name: &str) -> bool {
 }
 
 /// Words of a preference name that hold a secret (see [`secret_name`]).
-pub const SECRET_WORDS: [&str; 11] = [
+pub const SECRET_WORDS: [&str; 12] = [
     "password",
     "passwd",
     "passphrase",
@@ -212,6 +212,9 @@ pub const SECRET_WORDS: [&str; 11] = [
     "privkey",
     "mnemonic",
     "seedphrase",
+    // Tink keysets (EncryptedSharedPreferences' `__androidx_security_crypto_encrypted_prefs_
+    // key_keyset__`): wrapped by the Keystore, key material all the same
+    "keyset",
 ];
 
 /// Words of a preference name that say it holds something about the secret, not the secret: its

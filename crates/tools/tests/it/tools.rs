@@ -26,6 +26,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "read_fit",
             "read_java",
             "read_json",
+            "read_okhttp_cache",
             "read_protobuf",
             "read_segb",
             "read_text",
