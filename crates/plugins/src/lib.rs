@@ -27,7 +27,7 @@
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
 //!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs,
-//!   and more (the table in `ios/mod.rs`): 194 catalogue artefacts.
+//!   and more (the table in `ios/mod.rs`): 220 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -40,7 +40,7 @@
 //!   Bluetooth pairings (never link keys), calendar, media-store photos. `android::settings`: the
 //!   settings provider. `android::usagestats`: the usage statistics of Android 5 and later (XML, Android 10's and 11+'s protocol buffers; the
 //!   `android_usage_stats` tool). MetaMask Mobile, other wallet apps' addresses in clear, Firefox for Android, and the
-//!   apps of the table in `android/mod.rs`: 244 catalogue artefacts.
+//!   apps of the table in `android/mod.rs`: 265 catalogue artefacts.
 //! - [`adb`]: ADB keys: the computers an Android device allowed USB debugging from
 //!   (`adb_keys`) and a computer's own `adbkey.pub`, both observed by the key (`adb_key`).
 //! - [`discord`], [`gchat`], [`snapchat`], [`messenger`], [`teleguard`], [`claude`] (its account), [`protonmail`], [`reddit`] (its qualified ids): stores an app keeps in the same layout on both
@@ -98,6 +98,7 @@ pub mod drafts;
 pub mod extract;
 pub mod firefox;
 pub mod fitfile;
+pub mod fsevents;
 pub mod gaps;
 pub mod gchat;
 pub mod googledrive;
@@ -114,6 +115,7 @@ pub mod protonmail;
 pub mod recovered;
 pub mod reddit;
 pub mod region;
+pub mod shellhistory;
 pub mod snapchat;
 pub mod teleguard;
 pub mod torrentfile;

@@ -70,6 +70,11 @@ pub fn expected() -> Vec<ExpectedArtefact> {
             "camera, GPS, time taken",
         ),
         e(
+            "FSEvents logs (.fseventsd)",
+            &["read_fsevents"],
+            "every change fseventsd logged on a macOS volume: paths created, removed, renamed, modified, with event ids and node ids",
+        ),
+        e(
             "text files",
             &["read_text", "read_xml"],
             "identifiers in text",
@@ -309,6 +314,8 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
     let mut bookmarks: Vec<(String, usize)> = Vec::new();
     // the computer's own ADB public keys (one per user), with the page that lists each
     let mut adb_keys: Vec<(String, usize)> = Vec::new();
+    // FSEvents folders (`.fseventsd` of a macOS volume), with the page listing their first log
+    let mut fsevents: Vec<(String, usize)> = Vec::new();
     // Apple devices the computer knows (pairing records, backups), with the page of each
     let mut apple: Vec<(String, String, crate::lockdown::Kind, usize)> = Vec::new();
     let mut after: Option<String> = None;
@@ -346,6 +353,13 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
             }
             if !e.deleted && crate::adb::is_host_key(&e.path) {
                 adb_keys.push((e.path.clone(), pages.len()));
+            }
+            if !e.deleted
+                && let Some((dir, _)) = e.path.rsplit_once('/')
+                && crate::fsevents::is_folder(dir)
+                && !fsevents.iter().any(|(d, _)| d == dir)
+            {
+                fsevents.push((dir.to_string(), pages.len()));
             }
             if !e.deleted
                 && let Some((kind, udid)) = crate::lockdown::classify(&e.path)
@@ -464,6 +478,13 @@ fn one_tree(ctx: &AgentCtx<'_>, tree: &TreeRef) -> Result<(), RuntimeError> {
         let listing = &pages[*page].0;
         ctx.artefact(&crate::identity::artefact_name(tree, path), || {
             crate::adb::host(ctx, tree, path, listing)
+        })?;
+    }
+    for (dir, page) in &fsevents {
+        let listing = &pages[*page].0;
+        let name = crate::identity::artefact_name(tree, dir);
+        ctx.artefact(&name, || {
+            crate::fsevents::folder(ctx, &name, dir, listing, &|a| args_on(tree, a))
         })?;
     }
     let apple: Vec<_> = apple

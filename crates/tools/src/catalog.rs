@@ -49,6 +49,7 @@ impl Catalog {
         c.register(Arc::new(leveldb_tool::LevelDbRecords));
         c.register(Arc::new(crate::segb_tool::ReadSegb));
         c.register(Arc::new(crate::okhttp_cache::ReadOkhttpCache));
+        c.register(Arc::new(crate::fsevents::ReadFsevents));
         c.register(Arc::new(doc_metadata::DocMetadata));
         c.register(Arc::new(search::SearchText));
         c.register(Arc::new(crate::index_tools::SearchIndex));

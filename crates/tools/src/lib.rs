@@ -61,6 +61,9 @@
 //!   synced into `remote/<device>/`), a directory or one file —, one line per record with its
 //!   state, times, CRC check and payload decoded as a Protocol Buffers message (fixed64 values
 //!   also as doubles).
+//! - `read_fsevents` ([`fsevents`]): Apple's file-system event logs (`.fseventsd/` of a macOS
+//!   volume or an iPhone), gzip pages of 1SLD/2SLD/3SLD records, one line per record: path,
+//!   event id, flags in words, node id; paged.
 //! - `read_okhttp_cache` ([`okhttp_cache`]): an Android app's OkHttp response cache folder
 //!   (its `DiskLruCache` journal and `<key>.0` metadata files), one line per cached response:
 //!   URL, method, status, OkHttp's sent/received times, headers, TLS handshake; credentials and
@@ -162,6 +165,7 @@ pub mod email_tool;
 pub mod fit;
 mod free_space;
 pub mod fs_tools;
+pub mod fsevents;
 pub mod index_tools;
 pub mod inventory;
 pub mod invoke;

@@ -33,7 +33,7 @@ use masf_graph::{FactType, TimeEncoding};
 use serde_json::json;
 
 use super::Located;
-use crate::calls::{call_or_note, column_any_case, table_any_case};
+use crate::calls::{column_any_case, table_any_case};
 use crate::drafts::{Draft, RowPhenomena, date_text, record_draft};
 use crate::identity::{args_on, artefact_name, schema_on};
 use crate::ios::signal::{Header, sqlcipher};
@@ -84,25 +84,9 @@ pub(super) fn listed_modified(f: &ListedFile) -> (Option<&str>, Option<TimeEncod
 
 /// The vault folder: its hidden media listed, its index read or said encrypted.
 pub fn vault(ctx: &AgentCtx<'_>, l: &Located) -> Result<(), RuntimeError> {
-    let name = artefact_name(&l.tree, &l.path);
-    let Some(listing) = call_or_note(
-        ctx,
-        &name,
-        "find_files",
-        args_on(&l.tree, json!({"path": l.path, "limit": LIST_LIMIT})),
-    )?
-    else {
+    let Some(listing) = super::list_folder(ctx, l, LIST_LIMIT, "App Locker's vault folder")? else {
         return Ok(());
     };
-    if listing.output.text.contains("\n# truncated") {
-        ctx.unparsed(
-            &name,
-            &format!(
-                "more than {LIST_LIMIT} entries in App Locker's vault folder; those past the first {LIST_LIMIT} were not read"
-            ),
-            Some(&listing.record.invocation_id),
-        )?;
-    }
     let prefix = format!("{}/", l.path.trim_end_matches('/'));
     for f in listed_files(&listing.output.text) {
         let Some(rest) = f.path.strip_prefix(&prefix) else {

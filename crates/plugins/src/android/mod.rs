@@ -192,6 +192,27 @@
 //! | `system/appops/discrete/<Unix ms>tl` ([`discreteops`], ABX or plain XML) | one per access of an app to a protected operation (package, uid, operation and AOSP's name, attribution tag, time, duration, uid state, op and attribution flags, attribution chain); a file of more than 1,000 accesses one per package, operation and UTC day (count, first and last time, summed durations, states, tags) | — |
 //! | `.bash_history` anywhere ([`bashhistory`], via `read_text`) | one per file: the commands in order (the first 500 as facts, the rest counted; lines that look like they carry a password withheld and counted), the first and last time bash wrote (`#<Unix seconds>` lines), the app whose folder holds it (Termux) | — |
 //! | Booking.com `com.booking` `databases/post_booking_reservation_cache`, `account_data_cache`, `notifications.db`, `shared_prefs/mybooking.xml`, `remote_profile.xml`, `com.booking_preferences.xml` ([`booking`]) | one per cached reservation (booking number, property, address, zip, country, time zone, phone, e-mail, URL, hours, statuses, travel purpose; check-in and check-out), per room (room, guests, occupancy, smoking, cancellation terms), the cached profile (names, e-mail, phone, address, Genius level), per profile file (user id, names, e-mail, phone, address, flags), per stored search (dates, destination, guests), per notification (title, text, flags, when); never the PIN code, cards or tokens | `owner`: the profile's and preferences' e-mail and phone, `booking:<user id>` |
+//! | OkHttp response caches of every app: `cache/…/journal` with `<key>.0` metadata files (`read_okhttp_cache`; no ALEAPP module) ([`okhttpcache`]) | one per cached response (URL, method, status, headers, TLS, times sent and received, how often served from the cache) and per cache folder (counts by state); credentials and cookies redacted by the tool | none |
+//! | Samsung's `system/users/service/data/eRR.p` and `system/users/service/eRR.p` ([`errp`]) | one per power-event line (shut down, started, started in charge-only mode or another event: event, code, details, reason, record number as written; the time with its offset) | — |
+//! | BitTorrent for Android `com.bittorrent.client/shared_prefs/com.bittorrent.client_preferences.xml`; BitTorrent's and µTorrent's `dlhistory*.config` and `.config.bak` anywhere ([`bittorrentapp`], via `read_xml` and `read_bencode`) | one for the preferences (every name and value, `BornOn` marked; tokens redacted by `read_xml`), one per download-history entry (name, path saved to, other members as stored, the entry's time in Unix ms) | — |
+//! | Tor Browser for Android `org.torproject.torbrowser` (and `_alpha`) `cache/mozac_browser_thumbnails/thumbnails/*.0` (found by the data folder's name, then listed) ([`torthumbs`]) | one per cached page thumbnail (path, size, cache key, written) | — |
+//! | ColorOS / OxygenOS Smart Sidebar `com.coloros.smartsidebar/databases/smartSidebar.db` and the shared storage's `Download/.com_coloros_smartsidebar/transferdock/` (found by its name, then listed) ([`smartsidebar`]) | one per File Dock item and removed item (type, MIME type, text and whether whole, file name, original source, link with title, subtitle and image, size, MD5, status, cached copy's path, local file id, group UUID, MediaStore URI, Android user; added, updated), per cached copy (path, name, size, folder; a drag's app, view and capture time; a text's words, a link's members; the time in a text's or link's name; written) | — |
+//! | Samsung's media provider `com.samsung.android.providers.media/databases/media.db` ([`samsungmedia`]) | one per picture, recording or video of `files` (path, name, title, kind, MIME type, size, dimensions, duration, bucket, relative path, volume, owning app, latitude and longitude — none for 0/0 —, Samsung's packed address, the page and app a screenshot was captured from, download and referrer URLs, downloaded, favourite, hidden, in the trash, deleted; taken, added, modified, expires), per other file or folder (the same), per place of `location` (coordinates, address, country, areas, locality, street, postal code) | — |
+//! | Samsung Digital Wellbeing `com.samsung.android.forest/databases/dwbCommon.db` ([`samsungwellbeing`]) | one per usage event of `usageEvents` ⟕ `foundPackages` (event id, package, package id, event type as stored and AOSP's name for the code; when, Unix ms), per time-zone change of `Logging` (previous and new zone, the line; when) | — |
+//! | The Settings search index `search_index.db` of `com.android.settings.intelligence`, `com.google.android.settings.intelligence`, `com.android.settings` ([`settingssearch`]) | one per saved search of `saved_queries` (the query; when, Unix ms) | — |
+//! | Android System Intelligence `com.google.android.as/databases/reflection_gel_events.db` ([`reflectionusage`]) | one per app event of `reflection_event` (id, deleted app, type, generated from; from the `proto` message the app — field 1 — and fields 2, 5›1, 5›6, 8 as decoded, the message whole; when, Unix ms) | — |
+//! | Play services' Location History preferences `com.google.android.gms/shared_prefs/ULR_USER_PREFS.xml` ([`ulrprefs`]) | one per Google account named in the keys (`<e-mail>:<setting>`: reporting and history enabled, authorised, restriction, every other setting as written; the `…Millis` settings as times), one for the keys naming no account | `owner`: each account's e-mail (Google account) |
+//! | Life360 driver behaviour `com.life360.android.safetymapd/files/DriverBehavior/trips/*.json` (the folder found by its name, only under Life360's package) ([`life360trips`]) | one per trip file (top-level members, trip ids, events counted by type, first and last event), per event (type, trip, latitude, longitude, speed, top and average speed, distance as stored, when), per event's route (waypoints counted, the first and last waypoint's coordinates and accuracy, their times) | — |
+//! | Android 16's intrusion logs: the shared storage's `Download/Intrusion Logging/`, androidqf's `intrusion_logs/` (found by their names), `YYYY-MM-DD*.txt` JSON lines ([`intrusionlog`]) | one per day file (events counted by kind, first and last event), per DNS lookup (package, host name, resolved addresses, when), per connection (package, address, port, when), per security event (action as `SecurityLog` names it: ADB shell and commands, unlock attempts, app installs and process starts, Wi-Fi, certificates …, every scalar of its payload; a command carrying a secret withheld) | — |
+//! | Google Maps' text-to-speech cache `com.google.android.apps.maps/app_tts-cache/<number>_<ms>` (the folder found by its name) ([`mapstts`], `hexdump` and `strings`) | one per spoken navigation instruction file (name, its number, size, the audio container and for WAV its encoding, rate and duration, the text the file writes if any; the Unix ms of its name, modified) | — |
+//! | Glide's image caches `<package>/cache/image_manager_disk_cache/` of any app (internal or shared-storage cache; the folder found by its name) ([`glidecache`]) | one per folder (the app, the DiskLruCache journal's header, files, keys, reads and removals counted), per cached image (key, size, format from its head, the journal's lines for its key; modified), per journal entry whose file is gone (its lines: evicted or deleted) | — |
+//! | Facebook app `com.facebook.katana/databases/` `ssus.<uid>.android_facebook_contacts_db`, `ssus.<uid>.android_facebook_newsfeed_db`, `search_bootstrap_db_<uid>`, `time_in_app_<uid>.db`, `prefs_db` ([`facebookapp`]) | one per contact (Facebook id, names, the phones of its `data` JSON, pictures, flags, birthday; added, Messenger installed, last fetched), contact-sync property (last syncs), the upload snapshot (counted), cached feed story (feed type, seen states, media count; fetched), mention suggestion (id, name, type, friendship status), foreground interval (start, end, seconds), preference (a secret-named key's value withheld) | `facebook:<id>` persons (Facebook id, name, phones); `owner`: the contact or suggestion whose id names the store |
+//! | Google Voice `com.google.android.apps.googlevoice/files/AccountData.pb` (`read_protobuf`), `files/accounts/<n>/SqliteKeyValueCache:VoiceAccountCache.db`, `LegacyMsgDbInstance.db` (`sqlite_query`'s `protobuf`) ([`googlevoice`]) | one per account (number, name, e-mail), per cached account response (Google Voice and linked numbers), per text, group text, call (incoming, outgoing, missed; recorded), voicemail (Google's transcript) and unnamed record (ids, numbers, text, read flag, type, duration as stored; time) | `owner`: the account's e-mail and name, the Google Voice and linked numbers, the records' own number; counterparties by number (the contact holding it, else `handle:`) |
+//! | Google Photos `com.google.android.apps.photos/databases/gphotos<n>.db`, `local_trash.db` (with a listing of `files/trash_files/`), `disk_cache` ([`googlephotos`]) | one per local item (path, file, folder, size, dimensions, duration, coordinates, capture time and offset as stored; time, trashed, purge), cloud item (media key, URL, coordinates and inferred ones, upload status; time, created on the server), shared item (album), backup folder holding indexed files, shared album (title, share link, owner, counts; created, last activity), album member (GAIA id, name), comment (text; when), trashed item (original path, trash file still there or not; deleted), image cache entry; never an album's auth key or sync tokens | `gphotos:<actor id>` persons (name; e-mail and phone where the layout keeps them) |
+//! | Life360 `com.life360.android.safetymapd/databases/` `L360LocalStoreRoomDatabase` (its `Premium` table), `NoShowAlertRoomDatabase`, `PetProfileRoomDatabase` ([`life360extra`]) | one per circle's plan and features (feature set, collision, SOS and place alerts, driver reports, location history, data breach detection, Tile GPS, Uber One), per no-show alert (type, trigger, critical, daily, place, circle, the observed member and the creator; last updated, due), per pet (name, type, breed, colour, weight, gender, birth date, Tile tracker, circle, avatar; created, updated) | `life360:<user id>` of each alert's observed member and creator |
+//! | Kijiji `com.ebay.kijiji.ca/databases/searches.db` ([`kijijisearches`]) | one per recent search (keyword, thumbnail, address, latitude, longitude, distance, ad type, price type, price limits — the app's -1 none —; when) | — |
+//! | The Google Calendar app's own store `com.google.android.calendar/databases/cal_v2a` ([`gcalendarapp`]) | one per event of `Events` ⟕ `Accounts` (event id, type, to be removed, start and end day, the account; from its `Proto` record: title, description, web link, iCal UID, calendar id and name; start, end, created, updated) | `owner`: the accounts' e-mails |
+//! | WhatsApp's own logs `com.whatsapp/files/Logs/whatsapp*.log` (and WhatsApp Business's; `read_text` in reads of 1 MiB) ([`whatsapplogs`]) | one per event line (message sent or received, conversation opened or left, typing, message notification, deletion, connection event, call event: the tag, the line, its JIDs, the line's local time), one per file (the zones its headers declare, levels, app versions, lines and events counted, first and last line); the gzip rotations noted, not read | `handle:<jid>`: the complete person JIDs of message, typing and notification lines |
 //! | Microsoft Authenticator `com.azure.authenticator/databases/PhoneFactor` ([`msauthenticator`]) | one per enrolled account (service, user name, account type, Entra tenant and user ids, authority, tenant country, data boundary, Microsoft account CID and PUID; never the one-time-code seed, PIN, keys or token) | `owner`: each user name that is an e-mail address |
 //! | DHL Express `com.dhl.exp.dhlmobile/databases/dhledb.db` ([`dhl`]) | one per tracking search (airway bill, account, when as stored), per user record (language, notifications) | — |
 //! | Vinted `fr.vinted/databases/vinted_database_2.db` ([`vinted`]) | one per cached listing (title, description, price, condition, brand, seller, counts, flags, URL, listed, cache expiry), per favourite (with the cached listing's title and price), per feedback (owner, author, rating, text, reply and its author, URL, stored, left) | `vinted:<user id>` per seller, feedback author and replier, with the login |
@@ -240,6 +261,7 @@ mod auto;
 mod avgvault;
 mod bashhistory;
 mod batteryusage;
+mod bittorrentapp;
 mod blocked;
 mod bluesky;
 mod booking;
@@ -270,7 +292,9 @@ mod dropbox;
 mod duckduckgo;
 mod duo;
 mod ebay;
+mod errp;
 mod etsy;
+mod facebookapp;
 mod fairemail;
 mod fbthreads;
 mod fcm;
@@ -282,10 +306,14 @@ mod fitbit;
 mod frosting;
 mod garmin;
 mod gass;
+mod gcalendarapp;
+mod glidecache;
 mod gmail;
 mod gms;
+mod googlephotos;
 mod googlesearch;
 mod googletasks;
+mod googlevoice;
 mod grok;
 mod groupme;
 mod gsfsettings;
@@ -298,16 +326,20 @@ mod icingcontacts;
 mod imo;
 mod instagram;
 mod intercom;
+mod intrusionlog;
 mod k9mail;
 mod keep;
 mod keyboard;
 mod kijiji;
+mod kijijisearches;
 mod kik;
 mod kleinanzeigen;
 mod knuddels;
 mod lgrcs;
 mod life360;
 mod life360drives;
+mod life360extra;
+mod life360trips;
 mod lifecycle;
 mod likee;
 mod line;
@@ -315,6 +347,7 @@ mod linkedin;
 mod mapmywalk;
 mod maps;
 mod mapscaches;
+mod mapstts;
 mod mastodon;
 mod meetme;
 mod mega;
@@ -330,6 +363,7 @@ mod nowplaying;
 mod nqvault;
 mod odlh;
 mod offlinepages;
+mod okhttpcache;
 mod ornet;
 mod oruxmaps;
 mod outlook;
@@ -354,6 +388,7 @@ mod randochat;
 mod rarprefs;
 mod recents;
 mod reddit;
+mod reflectionusage;
 mod rema1000;
 mod revolut;
 mod roblox;
@@ -368,13 +403,16 @@ mod samsungbattery;
 mod samsungfiles;
 mod samsunggallery;
 mod samsunglauncher;
+mod samsungmedia;
 mod samsungmembers;
 mod samsungnotes;
+mod samsungwellbeing;
 mod sbb;
 mod scpm;
 mod semloc;
 mod session;
 mod settings;
+mod settingssearch;
 mod setupwizard;
 mod shazam;
 mod sideline;
@@ -385,6 +423,7 @@ mod skype;
 mod slack;
 mod slopes;
 mod smartmanager;
+mod smartsidebar;
 mod smartthings;
 mod smsbackup;
 mod snapchat;
@@ -401,6 +440,7 @@ mod tiktok;
 mod tinder;
 mod todoist;
 mod torrent;
+mod torthumbs;
 mod trackerdetect;
 mod trackers;
 mod transfers;
@@ -408,6 +448,7 @@ mod truecaller;
 mod tusky;
 mod twitch;
 mod uberandroid;
+mod ulrprefs;
 mod usagestats;
 mod users;
 mod vaults;
@@ -421,6 +462,7 @@ mod weibo;
 mod wellbeing;
 mod whatsapp;
 mod whatsappextra;
+mod whatsapplogs;
 mod wire;
 mod withings;
 mod xiaohongshu;
@@ -727,6 +769,32 @@ const ARTEFACTS: &[(&str, &str)] = &[
     ("*-transcription.pb", "calls"),
     ("dhledb.db", "transactions"),
     ("PhoneFactor", "accounts"),
+    ("whatsapp*.log", "app_usage"),
+    ("whatsapp*.log.gz", "app_usage"),
+    ("*cal_v2a", "calendar"),
+    ("searches.db", "web"),
+    ("NoShowAlertRoomDatabase", "locations"),
+    ("PetProfileRoomDatabase", "contacts"),
+    ("gphotos*.db", "media"),
+    ("local_trash.db", "files"),
+    ("disk_cache", "media"),
+    ("*VoiceAccountCache.db", "accounts"),
+    ("LegacyMsgDbInstance.db", "messages"),
+    ("*android_facebook_contacts_db", "contacts"),
+    ("*android_facebook_newsfeed_db", "social"),
+    ("search_bootstrap_db*", "contacts"),
+    ("time_in_app_*.db", "app_usage"),
+    ("prefs_db", "apps"),
+    ("ULR_USER_PREFS.xml", "locations"),
+    ("reflection_gel_events.db", "app_usage"),
+    ("search_index.db", "app_usage"),
+    ("dwbCommon.db", "app_usage"),
+    ("smartSidebar.db", "files"),
+    ("com.bittorrent.client_preferences.xml", "apps"),
+    ("dlhistory*.config", "files"),
+    ("dlhistory*.config.bak", "files"),
+    ("eRR.p", "device"),
+    ("journal", "web"),
     ("post_booking_reservation_cache", "transactions"),
     ("account_data_cache", "accounts"),
     ("mybooking.xml", "accounts"),
@@ -1066,6 +1134,54 @@ pub(crate) struct Located {
     pub path: String,
     /// The `find_files` call that found it (its output holds the path).
     pub found: masf_tools::Invoked,
+}
+
+/// Lists the folder `l` (every entry below it, at most `limit`, one `find_files`) and notes when
+/// there were more ("more than <limit> entries in <what>"); `None` when the call failed
+/// (noted). The listing readers of a folder found by its name start so.
+pub(crate) fn list_folder(
+    ctx: &AgentCtx<'_>,
+    l: &Located,
+    limit: u64,
+    what: &str,
+) -> Result<Option<masf_tools::Invoked>, RuntimeError> {
+    let name = artefact_name(&l.tree, &l.path);
+    let Some(listing) = crate::calls::call_or_note(
+        ctx,
+        &name,
+        "find_files",
+        args_on(&l.tree, json!({"path": l.path, "limit": limit})),
+    )?
+    else {
+        return Ok(None);
+    };
+    if listing.output.text.contains("\n# truncated") {
+        ctx.unparsed(
+            &name,
+            &format!(
+                "more than {limit} entries in {what}; those past the first {limit} were not read"
+            ),
+            Some(&listing.record.invocation_id),
+        )?;
+    }
+    Ok(Some(listing))
+}
+
+/// The package whose data folder holds `path` (`…/data/data/<package>/…`,
+/// `…/data/user/<n>/<package>/…`, `…/data/user_de/<n>/<package>/…`, or on shared storage
+/// `…/Android/data/<package>/…`).
+pub(crate) fn data_package(path: &str) -> Option<&str> {
+    for marker in ["/data/data/", "/Android/data/"] {
+        if let Some((_, rest)) = path.split_once(marker) {
+            return rest.split('/').next().filter(|p| p.contains('.'));
+        }
+    }
+    let (_, rest) = path
+        .split_once("/data/user/")
+        .or_else(|| path.split_once("/data/user_de/"))?;
+    let mut parts = rest.split('/');
+    let _user = parts.next()?;
+    parts.next().filter(|p| p.contains('.'))
 }
 
 impl Located {
@@ -2518,6 +2634,151 @@ impl Plugin for AndroidPlugin {
                 "the Booking.com account (the owner's e-mail, phone and user id), every reservation the app cached (property, address, check-in and check-out, status) with its rooms, the last hotel search and the app's notifications; never the booking PIN codes, cards or tokens",
             ),
             e(
+                "OkHttp response caches",
+                &["read_okhttp_cache"],
+                "the addresses every app fetched through OkHttp (Retrofit, Picasso, Coil, Apollo) and the answers it cached: URL, method, status, content type, server headers and certificates, when the request was sent and the answer received; never the credentials or cookies",
+            ),
+            e(
+                "Samsung eRR.p power events",
+                &[
+                    "/system/users/service/data/eRR.p\"",
+                    "/system/users/service/eRR.p\"",
+                ],
+                "when a Samsung phone was shut down or restarted (with the reason written), when it started again or into charge-only mode, with the codes and details its power events log keeps",
+            ),
+            e(
+                "BitTorrent download history and preferences",
+                &[
+                    "/dlhistory",
+                    "/com.bittorrent.client/shared_prefs/com.bittorrent.client_preferences.xml\"",
+                ],
+                "what BitTorrent (or µTorrent) for Android downloaded, where each download was saved and when it was recorded, and how the client was set up (download folder, limits, when it first started)",
+            ),
+            e(
+                "Tor Browser page thumbnails",
+                &[
+                    "/org.torproject.torbrowser/cache/mozac_browser_thumbnails/thumbnails\"",
+                    "/org.torproject.torbrowser_alpha/cache/mozac_browser_thumbnails/thumbnails\"",
+                ],
+                "the thumbnails Tor Browser cached of the pages open in its tabs (images of the pages, when each was written)",
+            ),
+            e(
+                "Smart Sidebar File Dock (smartSidebar.db, transferdock)",
+                &[
+                    "/com.coloros.smartsidebar/databases/smartSidebar.db\"",
+                    "/.com_coloros_smartsidebar\"",
+                ],
+                "what the user dropped into an OPPO, OnePlus or realme phone's Smart Sidebar File Dock: media dragged out of an app (which app, captured when), text selections, links and files, kept as copies that outlive the originals, with when each was added and the items removed from the dock",
+            ),
+            e(
+                "Samsung media provider media.db",
+                &["/com.samsung.android.providers.media/databases/media.db\""],
+                "every file Samsung's media provider indexed (path, type, size, owning app, when taken, added and modified, where a picture was taken and the address resolved for it, the page and app a screenshot was captured from, the URL a download came from, whether it is hidden, in the trash or deleted) and the places it resolved",
+            ),
+            e(
+                "Samsung Digital Wellbeing dwbCommon.db",
+                &["/com.samsung.android.forest/databases/dwbCommon.db\""],
+                "the app-usage events Samsung's Digital Wellbeing recorded (apps to the foreground and background, screen on and off, unlocks, start-ups and shutdowns, with the package and time) and the time-zone changes it logged",
+            ),
+            e(
+                "Settings search index search_index.db",
+                &[
+                    "/com.android.settings.intelligence/databases/search_index.db\"",
+                    "/com.google.android.settings.intelligence/databases/search_index.db\"",
+                    "/com.android.settings/databases/search_index.db\"",
+                ],
+                "what the user searched for in the Settings app (Wi-Fi, developer options, factory reset …) and when",
+            ),
+            e(
+                "Android System Intelligence reflection_gel_events.db",
+                &["/com.google.android.as/databases/reflection_gel_events.db\""],
+                "the app launches and uses Android System Intelligence (Device Personalization Services) recorded for its app predictions, with the app and time, apps since removed too",
+            ),
+            e(
+                "Location History preferences ULR_USER_PREFS.xml",
+                &["/com.google.android.gms/shared_prefs/ULR_USER_PREFS.xml\""],
+                "for each Google account on the phone, whether Location Reporting and Location History were on, with Play services' other Location History settings and their times",
+            ),
+            e(
+                "Life360 driver-behaviour trips (DriverBehavior/trips/*.json)",
+                &["/com.life360.android.safetymapd/files/DriverBehavior/trips"],
+                "the trips Life360's driving SDK recorded: each event (hard braking, speeding, phone use, crash) with where, how fast and when, and each route's first and last waypoint",
+            ),
+            e(
+                "Android intrusion logs (Intrusion Logging/YYYY-MM-DD.txt)",
+                &[
+                    "/Intrusion Logging\"",
+                    "/intrusion_logs\"",
+                    "/intrusion-logs\"",
+                ],
+                "what Android 16's intrusion logging recorded: every DNS lookup and connection with the app that made it, and the security events (ADB shell commands, unlock attempts, app installs, process starts, certificates installed, Wi-Fi and Bluetooth connections)",
+            ),
+            e(
+                "Google Maps voice guidance (app_tts-cache)",
+                &["/com.google.android.apps.maps/app_tts-cache"],
+                "the navigation instructions Google Maps spoke, one audio file each, with the time it cached each (navigation running then) and the text a file carries",
+            ),
+            e(
+                "Glide image caches (cache/image_manager_disk_cache)",
+                &["/cache/image_manager_disk_cache"],
+                "the images apps that load pictures with Glide kept after showing them (social, shopping, news, dating apps): each image with when it was cached and its format, and the cache journal's history of what was shown again and evicted",
+            ),
+            e(
+                "Facebook app stores",
+                &[
+                    "android_facebook_contacts_db\"",
+                    "android_facebook_newsfeed_db\"",
+                    "/com.facebook.katana/databases/search_bootstrap_db",
+                    "/com.facebook.katana/databases/time_in_app_",
+                    "/com.facebook.katana/databases/prefs_db\"",
+                ],
+                "the Facebook app's own contacts (Facebook ids, names, phones, pictures; the signed-in user the owner), its contact-sync times, the feed stories it cached, the people and pages it fetched for mentions, its foreground time and its preferences (never the session token or cookies)",
+            ),
+            e(
+                "Google Voice stores",
+                &[
+                    "/com.google.android.apps.googlevoice/files/AccountData.pb\"",
+                    "/com.google.android.apps.googlevoice/files/accounts/",
+                ],
+                "the Google Voice account (the owner's e-mail, name, Google Voice and linked numbers) and every text, group text, call (answered, placed, missed, recorded) and voicemail with Google's transcript, with the other party's number",
+            ),
+            e(
+                "Google Photos stores",
+                &[
+                    "/com.google.android.apps.photos/databases/gphotos",
+                    "/com.google.android.apps.photos/databases/local_trash.db\"",
+                    "/com.google.android.apps.photos/databases/disk_cache\"",
+                ],
+                "the pictures and videos Google Photos indexed on the phone and knows in the cloud library (where and when taken, inferred places), items shared with the account, the folders set to back up, the shared albums with their members and comments, the app's trash (original paths, when deleted, files still there) and its image cache",
+            ),
+            e(
+                "Life360 circle settings, no-show alerts and pets",
+                &[
+                    "/com.life360.android.safetymapd/databases/NoShowAlertRoomDatabase\"",
+                    "/com.life360.android.safetymapd/databases/PetProfileRoomDatabase\"",
+                    "/com.life360.android.safetymapd/databases/L360LocalStoreRoomDatabase\"",
+                ],
+                "each Life360 circle's plan and features, the no-show alerts set on a member's arrival at a place (the member watched, who set it, the place, when due) and the pets the circle tracks (breed, weight, birth date, Tile tracker)",
+            ),
+            e(
+                "Kijiji searches.db",
+                &["/com.ebay.kijiji.ca/databases/searches.db\""],
+                "what the user searched for on Kijiji (keyword, the area's address and coordinates, distance, ad and price types, price limits, when)",
+            ),
+            e(
+                "Google Calendar app cal_v2a",
+                &["/com.google.android.calendar/databases/cal_v2a\""],
+                "the events the Google Calendar app keeps apart from the calendar provider (title, description, calendar, web link, iCal UID, start and end, created and updated) with the Google account they belong to",
+            ),
+            e(
+                "WhatsApp log files",
+                &[
+                    "/com.whatsapp/files/Logs/whatsapp",
+                    "/com.whatsapp.w4b/files/Logs/whatsapp",
+                ],
+                "when WhatsApp sent and received messages, the user opened and left conversations, typed, got notifications, deleted messages, connected to the server and had calls (its own log lines, with the JIDs they name), the zone the log declares and the app version",
+            ),
+            e(
                 "Google Tasks data.db",
                 &["/com.google.android.apps.tasks/files/tasks-"],
                 "the user's Google Tasks lists and every task on them (title, details, due date, when created, modified and completed) and the Google account they were kept for (the owner's)",
@@ -2782,6 +3043,9 @@ impl Plugin for AndroidPlugin {
         }
         if name == "database.db" {
             return path.contains("/com.todoist/databases/").then_some("notes");
+        }
+        if name == "media.db" && samsungmedia::is_store_path(path) {
+            return Some("media");
         }
         if name == "media.db" {
             return path
@@ -3112,6 +3376,97 @@ impl Plugin for AndroidPlugin {
                 "com.booking_preferences.xml" => "web",
                 _ => "accounts",
             });
+        }
+        if name == "journal" {
+            return (path.contains("/cache/")
+                && !path.contains("/image_manager_disk_cache/")
+                && data_package(path).is_some())
+            .then_some("web");
+        }
+        if name == errp::NAME {
+            return errp::is_log_path(path).then_some("device");
+        }
+        if name == bittorrentapp::PREFS {
+            return bittorrentapp::is_prefs_path(path).then_some("apps");
+        }
+        if bittorrentapp::is_history_name(name) {
+            return Some("files");
+        }
+        if torthumbs::is_thumbnail_path(path) {
+            return Some("web");
+        }
+        if name == smartsidebar::DB {
+            return smartsidebar::is_store_path(path).then_some("files");
+        }
+        if smartsidebar::is_dock_path(path) {
+            return Some("files");
+        }
+        if name == "dwbCommon.db" {
+            return path
+                .contains("/com.samsung.android.forest/databases/")
+                .then_some("app_usage");
+        }
+        if name == "search_index.db" {
+            return settingssearch::is_store_path(path).then_some("app_usage");
+        }
+        if name == "reflection_gel_events.db" {
+            return path
+                .contains("/com.google.android.as/databases/")
+                .then_some("app_usage");
+        }
+        if name == "ULR_USER_PREFS.xml" {
+            return path
+                .contains("/com.google.android.gms/shared_prefs/")
+                .then_some("locations");
+        }
+        if life360trips::is_trip_path(path) {
+            return Some("locations");
+        }
+        if intrusionlog::is_log_path(path) {
+            return Some("device");
+        }
+        if mapstts::is_tts_path(path) {
+            return Some("locations");
+        }
+        if glidecache::is_cache_file(path) {
+            return Some("media");
+        }
+        if facebookapp::is_named_like(name) {
+            return facebookapp::is_store_path(path).then_some(facebookapp::category(name));
+        }
+        if name == "LegacyMsgDbInstance.db" || name.ends_with("VoiceAccountCache.db") {
+            return googlevoice::is_store_path(path).then_some(
+                if name == "LegacyMsgDbInstance.db" {
+                    "messages"
+                } else {
+                    "accounts"
+                },
+            );
+        }
+        if googlephotos::is_name(name) {
+            return googlephotos::is_store_path(path).then_some(googlephotos::category(name));
+        }
+        if name == "NoShowAlertRoomDatabase" || name == "PetProfileRoomDatabase" {
+            return path
+                .contains("/com.life360.android.safetymapd/databases/")
+                .then_some(if name == "PetProfileRoomDatabase" {
+                    "contacts"
+                } else {
+                    "locations"
+                });
+        }
+        if name == kijijisearches::STORE {
+            return path
+                .contains("/com.ebay.kijiji.ca/databases/")
+                .then_some("web");
+        }
+        if name.ends_with("cal_v2a") {
+            return path
+                .contains("/com.google.android.calendar/databases/")
+                .then_some("calendar");
+        }
+        if whatsapplogs::is_name(name) {
+            return whatsapplogs::is_log_path(path).then_some("app_usage");
         }
         if name == "data.db" {
             return path
@@ -4458,6 +4813,146 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
         for l in found.iter().filter(|l| booking::is_store(l)) {
             ctx.artefact(&artefact_name(&l.tree, &l.path), || booking::triage(ctx, l))?;
         }
+        for l in of("journal")
+            .into_iter()
+            .filter(|l| okhttpcache::is_journal(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                okhttpcache::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| errp::is_log(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || errp::triage(ctx, l))?;
+        }
+        for l in of("com.bittorrent.client_preferences.xml")
+            .into_iter()
+            .filter(|l| bittorrentapp::is_prefs(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bittorrentapp::prefs(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| bittorrentapp::is_history(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                bittorrentapp::history(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| torthumbs::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                torthumbs::triage(ctx, l)
+            })?;
+        }
+        for l in of("smartSidebar.db")
+            .into_iter()
+            .filter(|l| smartsidebar::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                smartsidebar::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| smartsidebar::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                smartsidebar::dock(ctx, l)
+            })?;
+        }
+        for l in of("media.db")
+            .into_iter()
+            .filter(|l| samsungmedia::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungmedia::triage(ctx, l)
+            })?;
+        }
+        for l in of("dwbCommon.db")
+            .into_iter()
+            .filter(|l| samsungwellbeing::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                samsungwellbeing::triage(ctx, l)
+            })?;
+        }
+        for l in of("search_index.db")
+            .into_iter()
+            .filter(|l| settingssearch::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                settingssearch::triage(ctx, l)
+            })?;
+        }
+        for l in of("reflection_gel_events.db")
+            .into_iter()
+            .filter(|l| reflectionusage::is_store(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                reflectionusage::triage(ctx, l)
+            })?;
+        }
+        for l in of("ULR_USER_PREFS.xml")
+            .into_iter()
+            .filter(|l| ulrprefs::is_file(l))
+        {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                ulrprefs::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| life360trips::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                life360trips::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| intrusionlog::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                intrusionlog::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| mapstts::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || mapstts::triage(ctx, l))?;
+        }
+        for l in found.iter().filter(|l| glidecache::is_app_dir(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                glidecache::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| facebookapp::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                facebookapp::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| googlevoice::is_file(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                googlevoice::triage(ctx, l, &book)
+            })?;
+        }
+        for l in found.iter().filter(|l| googlephotos::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                googlephotos::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| life360extra::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                life360extra::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| kijijisearches::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                kijijisearches::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| gcalendarapp::is_store(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                gcalendarapp::triage(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| whatsapplogs::is_log(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                whatsapplogs::log(ctx, l)
+            })?;
+        }
+        for l in found.iter().filter(|l| whatsapplogs::is_rotation(l)) {
+            ctx.artefact(&artefact_name(&l.tree, &l.path), || {
+                whatsapplogs::rotation(ctx, l)
+            })?;
+        }
         for l in of("data.db")
             .into_iter()
             .filter(|l| googletasks::is_store(l))
@@ -5217,6 +5712,27 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     "hosts" => hosts::is_hosts(l),
                     n if n.starts_with("fitness.db.") => fit::is_store(l),
                     "data.db" => googletasks::is_store(l),
+                    n if whatsapplogs::is_name(n) => whatsapplogs::is_file(l),
+                    n if n.ends_with("cal_v2a") => gcalendarapp::is_store(l),
+                    "searches.db" => kijijisearches::is_store(l),
+                    "NoShowAlertRoomDatabase" | "PetProfileRoomDatabase" => {
+                        life360extra::is_store(l)
+                    }
+                    n if googlephotos::is_name(n) => googlephotos::is_store(l),
+                    "LegacyMsgDbInstance.db" => googlevoice::is_store(l),
+                    n if n.ends_with("VoiceAccountCache.db") => googlevoice::is_store(l),
+                    "AccountData.pb" => wellbeing::is_account(l) || googlevoice::is_account_data(l),
+                    n if facebookapp::is_named_like(n) => facebookapp::is_store(l),
+                    // (none)
+                    // (none)
+                    // (none)
+                    // (none)
+                    "search_index.db" => settingssearch::is_store(l),
+                    "media.db" if samsungmedia::is_store(l) => true,
+                    "smartSidebar.db" => smartsidebar::is_store(l),
+                    "com.bittorrent.client_preferences.xml" => bittorrentapp::is_prefs(l),
+                    "eRR.p" => errp::is_log(l),
+                    "journal" => okhttpcache::is_journal(l),
                     "post_booking_reservation_cache"
                     | "account_data_cache"
                     | "mybooking.xml"
@@ -5403,6 +5919,15 @@ const APP_DIRS: &[&str] = &[
     grok::PACKAGE,
     fishingnet::DIR,
     playgroundvault::DIR,
+    torthumbs::PACKAGE,
+    torthumbs::ALPHA,
+    smartsidebar::DIR,
+    life360trips::DIR,
+    intrusionlog::DEVICE_DIR,
+    intrusionlog::AQF_DIR,
+    intrusionlog::AQF_DIR_DASH,
+    mapstts::DIR,
+    glidecache::DIR,
 ];
 
 /// Whether `path` is a data folder [`locate`] finds by its name: a wallet app's or one of

@@ -83,7 +83,7 @@ fn short_stamp(s: &str) -> bool {
 
 /// The first `YYYY-MM-DD HH:MM:SS` in `s` (with a fraction and the offset written right after
 /// it, `+0100` or `+01:00`, when there are), and whether it carries an offset.
-fn dated(s: &str) -> Option<(&str, bool)> {
+pub(super) fn dated(s: &str) -> Option<(&str, bool)> {
     let b = s.as_bytes();
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let start = (0..b.len().saturating_sub(18)).find(|&i| {
@@ -118,7 +118,7 @@ fn dated(s: &str) -> Option<(&str, bool)> {
 }
 
 /// The first `[<digits>]` of `s`: the log's record number.
-fn record_number(s: &str) -> Option<&str> {
+pub(super) fn record_number(s: &str) -> Option<&str> {
     let mut from = 0;
     while let Some(i) = s.get(from..)?.find('[') {
         let start = from + i + 1;
@@ -134,7 +134,7 @@ fn record_number(s: &str) -> Option<&str> {
 }
 
 /// `s` without a trailing ` [<digits>]` (the record number), trimmed.
-fn without_number(s: &str) -> &str {
+pub(super) fn without_number(s: &str) -> &str {
     let s = s.trim();
     if let Some(body) = s.strip_suffix(']')
         && let Some((before, n)) = body.rsplit_once('[')
@@ -346,7 +346,7 @@ fn meaning(label: &str) -> (String, String) {
 }
 
 /// `f` trimmed, none when blank.
-fn nonblank(f: Option<&str>) -> Option<&str> {
+pub(super) fn nonblank(f: Option<&str>) -> Option<&str> {
     f.map(str::trim).filter(|v| !v.is_empty())
 }
 

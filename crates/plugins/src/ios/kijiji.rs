@@ -7,7 +7,9 @@
 //!
 //! Identities: a counterparty is `kijiji:<id>` with its name (the id Android's Kijiji keeps);
 //! wallet addresses in a message are claims by direction. A file of that name that is not
-//! Kijiji's cache (no `data` list of conversations) is noted.
+//! Kijiji's cache (no `data` list of conversations) is noted. Kleinanzeigen keeps its cache in
+//! the same place and layout: a container known to be Kleinanzeigen's
+//! ([`super::appcontainer`]) is left to [`super::kleinanzeigenios`].
 
 use masf_agents::RuntimeError;
 use masf_graph::{EntityKind, FactType, IdType};
@@ -17,11 +19,18 @@ use serde_json::{Value, json};
 use super::{Draft, Run};
 use crate::outputs::json_scalar;
 
-/// Triage of every Kijiji conversation cache of the source.
+/// Triage of every Kijiji conversation cache of the source: those of containers known to be
+/// Kleinanzeigen's (the same layout) are left to [`super::kleinanzeigenios`].
 pub fn triage(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let mut kleinanzeigen = super::appcontainer::AppContainers::new(
+        run,
+        super::kleinanzeigenios::BUNDLE,
+        super::kleinanzeigenios::PREFS,
+    )?;
     run.each("conversation_cache", |find, path| {
         if path.contains("/Containers/Data/Application/")
             && path.ends_with("/Library/Caches/conversation_cache")
+            && !kleinanzeigen.is_app(run, path)?
         {
             cache(run, find, path)
         } else {

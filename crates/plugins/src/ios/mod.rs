@@ -171,6 +171,32 @@
 //! | Fitbit `Documents/fitbit.sqlite` (Core Data: `ZFBACTIVITYLOG`, `ZFBLOCATIONGROUP`, `ZFBLOCATION`, `ZMANAGEDHEARTRATE`, `ZFBACTIVITYSTAT2`, `ZFBUSER`) | [`fitbitios`] | one per exercise session (name, log id and type, durations, distance, steps, calories, heart rate, elevation, speed, active and zone minutes, GPS and in-progress flags, source name, type and id, GPS points; start and last modified, big-endian double BLOBs decoded in the query); one per location group's GPS route (points, interpolated, first and last position and time); one per activity source (tracker or app: id, name, type, sessions, first and last); one per day of heart rate (samples, lowest, highest, average, first and last) and of day totals (steps, distance, floors, calories, active minutes); one per user (encoded id, names, avatar, gender) | each user `fitbit:<encoded id>` with its display name (none made the device's user) |
 //! | CoreDuet `Library/DuetExpertCenter/streams/location/`, `streams/userNotificationEvents/` (SEGB v1 and v2) | [`duetstreams`] | one per location record (latitude, longitude, accuracies, altitude, speed, course, the fix's time: a CLLocation archive); one per notification record (app and second bundle id, title, subtitle, body, GUIDs, optional data, person identifier and info, both times); deleted records and CRC mismatches said | — |
 //! | Maps `Library/Maps/GeoHistory.mapsdata` (iOS 12–13; any `GeoHistory.mapsdata`) | [`geohistory`] | one per search-history record: search typed, result places, place shown, directions' waypoints with their address lines, iLEAPP's current location, place-request texts as stored, other texts (protocol buffers decoded), when last modified | — |
+//! | `root/Library/Application Support/WiFiNetworkStoreModel.sqlite` (or under `com.apple.wifianalyticsd/`) | [`wifistoremodel`] | one per network record (SSID, entity, auth flag as stored, geotags linking to it), per geotag (position, BSSID, the linked networks' SSIDs, Cocoa date) | none |
+//! | `preferences/SystemConfiguration/preferences.plist` | [`sysconfprefs`] | the device's computer, host and Bonjour names, model and current set; one per network service (interface, addresses, router, DNS servers, proxies, in the current set or not) | `device`: the computer name as the device's name |
+//! | `db/dhcpd_leases` (bootpd, Personal Hotspot) | [`dhcpserverleases`] | one per lease the phone's DHCP server gave (client name, IP address, hardware address, client identifier, lease end as written) | none |
+//! | CoreDuet `Library/DuetExpertCenter/notificationAndSuggestionDB.db` (`notifications`, `suggestions`) | [`notifsuggestions`] | one per notification received (app, message or group message, urgency, delivery method and reason, latest outcome as stored, prominent, active, expansions, body length, thread and contact ids, received mode, raw identifier, UUID; received and outcome times), per suggestion made from them (type, scope, entity, outcome as stored, active, feedback key, the triggering notification's UUID and app; created, shown, outcome times) | — |
+//! | `.ash_history` anywhere (the root user's home, a jailbreak's or terminal app's folder) | [`ashhistory`] (lines split by `crate::shellhistory`, shared with Android's bash history) | one per file: the commands in order (the first 500 as facts, the rest counted; lines that look like they carry a password withheld and counted); ash writes no times | — |
+//! | Battery Data Collection `/private/var/db/Battery/BDC/BDC_SBC_*.csv` (sysdiagnose `logs/BatteryBDC/`) | [`batterybdc`] | one per sample: every column by its header name — charge level shown (`StateOfCharge`) and raw (`CurrentCapacity`), `IsCharging`, temperature (hundredths of °C), amperage (mA), voltage (mV), the others as named —, the time as written | — |
+//! | Apple Intelligence Report export `Apple_Intelligence_Report*.json` (wherever the user saved it) | [`aireport`] | one per model request (identifier, use case, client app, model and version, execution environment, prompt and response as kept, other members; time) and per Private Cloud Compute request (request id, pipeline kind, the pipeline parameters, each node's id and state; time); attestation bundles not copied | — |
+//! | Tile `AppGroup/<id>/com.thetileapp.tile-DiscoveredTileDB.sqlite` | [`tilediscovered`] | one per Tile the app heard nearby over Bluetooth (its UUID, when the app last modified the record) | none |
+//! | DMSS `Library/Support/Devices.sqlite3` of a DMSS container (by its owner's bundle id or its cloud store), `Library/Support/<account>/DMSSCloud.sqlite` | [`dmssios`] | one per recorder or camera (name, address as added — IP, serial or domain —, port, login user name, a stored password said, DDNS configuration), per channel (id, name, device); per alarm sensor (name, model, serial, type, states, battery, hub), per cloud device (name, model, serial, type, channels, online, sharing, user name, capabilities, ports, hardware id), per alarm message (id, type and meaning, sensor, area, nickname, device, viewed, local time) | each sensor and cloud device `dmss-device:<serial>` (a device) |
+//! | Hik-Connect `Documents/database.hik`, `Documents/DCLOG/YSDCLogItem.sqlite` | [`hikvisionios`] | one per recorder or camera (id, name, serial, port, channels, DDNS address and port, login user name, a stored password said), per channel (number, name, enabled, device), per usage-log record (type, data, time) | each device `hikvision-device:<serial>` |
+//! | Google Duo / Meet `Library/Application Support/DataStore` of `com.google.Tachyon`'s container (by its owner or the app's preferences beside it) | [`googleduoios`] | one per contact (id, name, number label, registered, synced), per call (local and other user, contact name, duration, direction, video or audio, time), per clip (message id, local user, source as stored, text, MD5, sizes, created, message date, viewed) | `owner`: the local user's number or e-mail; `duo:<id>` per contact and other party |
+//! | Life360 `Library/Caches/Logs/com.life360.safetymap <date>.log` (any folder), `Library/Application Support/Messaging.sqlite` of its container | [`life360ios`] | one per log line holding an `X-UserContext` header (position, altitude, speed, heading, accuracies, activity, location mode, precise flag, battery and charging, the fix's time); one per circle member (names, e-mail, phone, member id, avatar, admin, circle; the signed-in one as the account); one per chat message (text, ids, thread, sent status, read, deleted, liked, action, sender, shared place with coordinates, Cocoa time) | `owner`: the member marked signed in (`life360:<member id>`, e-mail, phone, name); `life360:<member id>` per other member; wallet claims by direction |
+//! | Pinterest `Documents/activeUser*`, `Library/Preferences/pinterest.plist`, `Library/Caches/com.pinterest.PINDiskCache.PINRemoteModelCache/conversations%2F…` of its container (NSKeyedArchiver archives) | [`pinterestios`] | the account (user name, names, e-mail, profile, counts, connected services, created); one per cached direct message (text, sender, conversation and participants, shared pin with its link and largest image, sent, read by the account); the app's own preferences | `owner`: `pinterest:<id>`, e-mail, user name, name; `pinterest:<id>` per other user a message names; wallet claims by direction |
+//! | Kleinanzeigen `Library/Preferences/com.ebaykleinanzeigen.ebc.plist`, `Library/Caches/conversation_cache`, `Library/Private Documents/.last_search_query` of its container | [`kleinanzeigenios`] | the account (e-mail, id, contact name, type, registered, modified); one per keyword searched (time); one per cached message (conversation, ad and its status, the account's role, both sides' names and ids, sender, status, text, images, time) or a conversation's last message as summarised; the last search (keywords, category, areas) | `owner`: e-mail, `kleinanzeigen:<id>`, contact name, the cache's own side; `kleinanzeigen:<id>` per counterparty; wallet claims by direction |
+//! | Netflix `Library/gqlData/<profile guid>-<version>-gql<n>.db` (Apollo's GraphQL cache: `records`), `Library/Preferences/com.netflix.Netflix.plist` of its container | [`netflixios`] | one per stored playback position (video id, title, position, progress, last modified), profile (name, guid, current, owner, kids, PIN-locked and other flags, maturity, languages, avatar, created; never the lock PIN), the account (status, country, plan, profiles, member since), continue-watching entry (title shown, video id); the preferences (login, ESN, device id, version, profile guids) | `owner`: the preferences' login e-mail |
+//! | FSEvents logs `/private/var/.fseventsd/`, `/private/var/mobile/.fseventsd/` (`read_fsevents`; crate level, shared with macOS volumes) | (`fsevents_logs`, [`crate::fsevents`]) | one per record (path, event id, flags in words, node id, log file) and per log file (size, records; written: the records' changes at or before) | none |
+//! | `Photos.sqlite` sharing records (`Media/PhotoData/`, `Syndication.photoslibrary/`, other `*.photoslibrary/`) | [`photossharing`] | one per Shared with You conversation album and syndicated asset, iCloud share (Shared Photo Library, link), share participant, Shared Library asset (contributor, trasher), link asset | `owner` from the participant marked current user (e-mail, phone, `icloud-photos:<id>`); other participants `icloud-photos:<id>` or `handle:`; a conversation named by a phone or e-mail `handle:` |
+//! | `Photos.sqlite` (`Media/PhotoData/`, other `*.photoslibrary/`): `ZPERSON`, `ZDETECTEDFACE` | [`photospeople`] | one per person of the People album (names, UUID, linked contact, the contact-matching dictionary's members, verified, favourite, face counts, age and gender estimates, is-me confidence, merged into), per detected face or torso (its asset's file, `Z_PK` and UUID, its person, iLEAPP's decoded estimates, hidden, trashed, position, quality) | `photos-person:<UUID>` only with an identifier in clear: `ZPERSONURI` as `contact_guid`, the dictionary's e-mails, phones and contact ids; names alone are facts, never the owner |
+//! | `Photos.sqlite` (`Media/PhotoData/`, other `*.photoslibrary/`): `ZGENERICALBUM`, the album-asset join table | [`photosalbums`] | one per album, folder, shared album, import session … (kind and meaning, title, UUID, cloud GUID, counts, trashed, pinned, sort, folder, assets listed; created, earliest and latest asset, trashed), per album item (the album, the asset's file, `Z_PK`, UUID, hidden, trashed, position); the join table found by its columns | — |
+//! | Kik `kik.sqlite` join tables `Z_<n>MEMBERS`, `Z_<n>ADMINSINVERSE`, `Z_<n>BANSINVERSE` and `ZKIKUSEREXTRA`; `AppGroup/<id>/cores/private/<account>/chunked_upload_storage/pending_uploads` and its `data_cache/` | [`kikgroups`] | one per group and user (roles: member, admin, banned; both rows' names and JIDs), the account holder (`ZFLAGS` 258: names, e-mail, JID, the groups it holds a role in), per user's profile data (Protocol Buffers texts at iLEAPP's places), per pending upload (content id, app id, progress, retries, state, start; its cached file), per cached file no upload names | `owner`: the account holder's JID, user name, e-mail (other users are [`kik`]'s `kik:<Z_PK>`) |
+//! | Uber `Library/Application Support/com.ubercab.UberClient/storagev2/` (LevelDB, `leveldb_records`; the folder or any folder below it) | [`uberleveldb`] | one per put version of a message with `jsonConformingObject` (the phone's position, speed, course, altitude, accuracies, city, the fix's time; when made; the screen shown and its metadata, the active trips, the app type values; key, sequence, a later deletion said) | none (the account is [`uberplaces`]') |
+//! | Spotlight `mobile/Library/Spotlight/CoreSpotlight/<protection class>/index.spotlightV2/Cache/<folder>/<n>.txt` | [`spotlightcache`] | one per cached text file (path, size, its non-blank lines — 200 as facts, the rest counted —, modified) | none |
+//! | privacyaccountingd `Library/PrivacyAccounting/Biome/com.apple.privacy.accounting.stream.{tcc,location,oop}/` (`local/`; SEGB, the folders found by the one search) | [`privacyaccounting`] | one per access record behind the App Privacy Report (app, its identifier type, TCC service or picker type, kind, access id, time); deleted records whose payload is gone by their time; deleted records and CRC mismatches said | — |
+//! | CoreDuet `Library/CoreDuet/People/Feedback/CNA/` (`local/`; SEGB v2, each record a property list) | [`cnafeedback`] | one per contacts-autocomplete feedback record (app, feedback type and its word, implicit, the entered / exited / typed / tapped / erased members, each suggestion offered with its conversation, reason, group and recipients' names, handles and identifiers; record and report times); deleted records and CRC mismatches said | each suggested recipient by its handle (`handle:<normalised>` or the card holding it) with its name and address-book person id; without a handle `cna-contact:<UUID>` |
+//! | myAudi `Library/Caches/de.audi.myaudimobileassistant/fsCachedData/<UUID>` (JSON holding `tripData`) and `Cache.db` beside it | [`auditrip`] | one per trip (trip id, type, report reason, average speed, travel time, start, trip and overall mileage, fuel and electric consumption, zero-emission distance, timestamp; the request address, the VIN it names and when it was cached); one per VIN the cached request addresses name (responses, first and last cached) | — (the VIN is a fact) |
+//! | Lidl Plus `Library/Caches/com.lidl.eci.lidl.plus/Cache.db` with `fsCachedData/` | [`lidlplus`] | one per ticket of a cached ticket list (id, store code, total, currency, articles, coupons, returns, flags, purchase time); one per cached ticket detail (store id, name, address, postal code, locality, total, barcode, coupons, purchase time) and one per article of its printed receipt (description, quantity, unit price, tax type, product id, line, discount); the loyalty card number cut from the payment QR (never the QR) | `owner`: `lidlplus:<card number>` |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -193,15 +219,20 @@ pub mod addressbook;
 pub mod adid;
 pub mod airbnb;
 pub mod airdrop;
+pub mod aireport;
 pub mod amdsqlite;
 pub mod appconduit;
+pub mod appcontainer;
 pub mod appleaccount;
 pub mod applewallet;
 pub mod apps;
 pub mod appstate;
 pub mod appstoretz;
+pub mod ashhistory;
 pub mod asyncstorage;
+pub mod auditrip;
 pub mod backupinfo;
+pub mod batterybdc;
 pub mod bereal;
 pub mod biome;
 pub mod biomedbs;
@@ -221,6 +252,7 @@ pub mod clock;
 pub mod clouddocs;
 pub mod cloudkit;
 pub mod clubhouse;
+pub mod cnafeedback;
 pub mod coinbasewallet;
 pub mod computers;
 pub mod containerlogs;
@@ -228,6 +260,8 @@ pub mod containers;
 pub mod controlcenter;
 pub mod cookies;
 pub mod datausage;
+pub mod dhcpserverleases;
+pub mod dmssios;
 pub mod driveiq;
 pub mod dubox;
 pub mod duckduckgo;
@@ -243,12 +277,14 @@ pub mod geohistory;
 pub mod gmail;
 pub mod gmaproutes;
 pub mod googledocs;
+pub mod googleduoios;
 pub mod googlephotos;
 pub mod googlevoice;
 pub mod groupme;
 pub mod groupmedb;
 pub mod health;
 pub mod healthsamples;
+pub mod hikvisionios;
 pub mod homedepot;
 pub mod idstatus;
 pub mod imo;
@@ -261,7 +297,11 @@ pub mod keyboard;
 pub mod kijiji;
 pub mod kik;
 pub mod kikattachments;
+pub mod kikgroups;
+pub mod kleinanzeigenios;
 pub mod knowledgec;
+pub mod lidlplus;
+pub mod life360ios;
 pub mod line;
 pub mod linkedin;
 pub mod locationd;
@@ -275,9 +315,11 @@ pub mod medialibrary;
 pub mod medicalid;
 pub mod messageretention;
 pub mod mewe;
+pub mod netflixios;
 pub mod netinterfaces;
 pub mod notes;
 pub mod notifications;
+pub mod notifsuggestions;
 pub mod nsvault;
 pub mod onionbrowser;
 pub mod oops;
@@ -285,12 +327,17 @@ pub mod oura;
 pub mod parsecd;
 pub mod paybyphone;
 pub mod photos;
+pub mod photosalbums;
+pub mod photospeople;
+pub mod photossharing;
 pub mod pinger;
+pub mod pinterestios;
 pub mod plists;
 pub mod podcasts;
 pub mod portrait;
 pub mod potatochat;
 pub mod powerlog;
+pub mod privacyaccounting;
 pub mod privacyreport;
 pub mod purgehistory;
 pub mod querypredictions;
@@ -317,7 +364,9 @@ pub mod smsdrafts;
 pub mod snapshots;
 pub mod speedtest;
 pub mod splitwise;
+pub mod spotlightcache;
 pub mod swissmeteo;
+pub mod sysconfprefs;
 pub mod tcc;
 pub mod teams;
 pub mod telegram;
@@ -326,12 +375,14 @@ pub mod threema;
 pub mod tiktok;
 pub mod tiktokim;
 pub mod tile;
+pub mod tilediscovered;
 pub mod tinder;
 pub mod translate;
 pub mod truthsocial;
 pub mod twint;
 pub mod twitter;
 pub mod twittercache;
+pub mod uberleveldb;
 pub mod uberplaces;
 pub mod united;
 pub mod venmo;
@@ -348,6 +399,7 @@ pub mod whatsapp;
 pub mod wickr;
 pub mod wifi;
 pub mod wifianalytics;
+pub mod wifistoremodel;
 pub mod wipe;
 pub mod wire;
 pub mod zalo;
@@ -712,6 +764,67 @@ impl Plugin for Ios {
         ctx.artefact("Apple Maps search history GeoHistory.mapsdata", || {
             geohistory::triage(&run)
         })?;
+        ctx.artefact("Wi-Fi network store WiFiNetworkStoreModel.sqlite", || {
+            wifistoremodel::triage(&run)
+        })?;
+        ctx.artefact("System configuration preferences", || {
+            sysconfprefs::triage(&run)
+        })?;
+        ctx.artefact("Personal Hotspot DHCP leases", || {
+            dhcpserverleases::triage(&run)
+        })?;
+        ctx.artefact("DuetExpertCenter notificationAndSuggestionDB.db", || {
+            notifsuggestions::triage(&run)
+        })?;
+        ctx.artefact("ash shell history", || ashhistory::triage(&run))?;
+        ctx.artefact("Battery Data Collection BDC_SBC", || {
+            batterybdc::triage(&run)
+        })?;
+        ctx.artefact("Apple Intelligence Report export", || {
+            aireport::triage(&run)
+        })?;
+        ctx.artefact("Tile DiscoveredTileDB.sqlite", || {
+            tilediscovered::triage(&run)
+        })?;
+        ctx.artefact("DMSS Devices.sqlite3 and DMSSCloud.sqlite", || {
+            dmssios::triage(&run)
+        })?;
+        ctx.artefact("Hik-Connect database.hik and YSDCLogItem.sqlite", || {
+            hikvisionios::triage(&run)
+        })?;
+        ctx.artefact("Google Duo / Meet DataStore", || googleduoios::triage(&run))?;
+        ctx.artefact("Life360 logs and Messaging.sqlite", || {
+            life360ios::triage(&run)
+        })?;
+        ctx.artefact("Pinterest account, messages and preferences", || {
+            pinterestios::triage(&run)
+        })?;
+        ctx.artefact(
+            "Kleinanzeigen preferences, conversation_cache and last search",
+            || kleinanzeigenios::triage(&run),
+        )?;
+        ctx.artefact("Netflix gqlData GraphQL cache and preferences", || {
+            netflixios::triage(&run)
+        })?;
+        ctx.artefact("FSEvents logs (.fseventsd)", || fsevents_logs(&run))?;
+        ctx.artefact("Photos.sqlite sharing", || photossharing::triage(&run))?;
+        ctx.artefact("Photos people and faces", || photospeople::triage(&run))?;
+        ctx.artefact("Photos albums", || photosalbums::triage(&run))?;
+        ctx.artefact("Kik groups, account holder and pending uploads", || {
+            kikgroups::triage(&run)
+        })?;
+        ctx.artefact("Uber storagev2 LevelDB", || uberleveldb::triage(&run))?;
+        ctx.artefact("Spotlight index text cache", || {
+            spotlightcache::triage(&run)
+        })?;
+        ctx.artefact("Privacy accounting streams", || {
+            privacyaccounting::triage(&run)
+        })?;
+        ctx.artefact("CoreDuet contacts autocomplete feedback", || {
+            cnafeedback::triage(&run)
+        })?;
+        ctx.artefact("myAudi trip cache", || auditrip::triage(&run))?;
+        ctx.artefact("Lidl Plus tickets and receipts", || lidlplus::triage(&run))?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -1179,6 +1292,18 @@ pub fn ios_layout(node: &masf_evidence::scan::Node) -> Vec<String> {
         }
         (found, true)
     })
+}
+
+/// Every FSEvents folder of the iPhone (`/private/var/.fseventsd`, `/private/var/mobile/.fseventsd`),
+/// found by the one search ([`crate::fsevents`]).
+fn fsevents_logs(run: &Run<'_, '_>) -> Result<(), RuntimeError> {
+    let Some((find, dirs)) = run.find_dirs(".fseventsd")? else {
+        return Ok(());
+    };
+    for dir in dirs {
+        crate::fsevents::folder(run.ctx, &dir, &dir, &find, &|a| a)?;
+    }
+    Ok(())
 }
 
 /// The expected-artefact catalogue of an iOS source.
@@ -2266,6 +2391,152 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             &["/GeoHistory.mapsdata\""],
             "Apple Maps' search history of iOS 12 and 13: searches typed, the places found, shown and navigated to with their addresses, directions' waypoints, when each was last made",
         ),
+        entry(
+            "Wi-Fi network store WiFiNetworkStoreModel.sqlite",
+            &["/WiFiNetworkStoreModel.sqlite\""],
+            "the Wi-Fi networks iOS 12 to 14 kept in its network store and where the phone was when the store geotagged their access points (coordinates, BSSID, date)",
+        ),
+        entry(
+            "System configuration preferences",
+            &["/SystemConfiguration/preferences.plist\""],
+            "the name the user gave the device (which other devices saw over AirDrop, Bluetooth and Personal Hotspot), its host and Bonjour names and model, and its network services with their manual addresses, DNS servers and proxies",
+        ),
+        entry(
+            "Personal Hotspot DHCP leases",
+            &["/db/dhcpd_leases"],
+            "the devices that joined the phone's Personal Hotspot: the names they gave, the addresses the phone leased them and their hardware addresses",
+        ),
+        entry(
+            "DuetExpertCenter notificationAndSuggestionDB.db",
+            &["/DuetExpertCenter/notificationAndSuggestionDB.db\""],
+            "the notifications the device received as CoreDuet kept them (which app, a message or not, how urgent, how delivered, what became of each, when) and the suggestions it made about handling them (muting, turning off) with what the user did",
+        ),
+        entry(
+            "ash shell history",
+            &["/.ash_history\""],
+            "the commands typed in an ash shell on the phone (a jailbroken phone's, a terminal app's), in the order typed; lines that carry a password withheld",
+        ),
+        entry(
+            "Battery Data Collection BDC_SBC",
+            &["/Battery/BDC/BDC_SBC_", "/BatteryBDC/BDC_SBC_"],
+            "the battery's state over time: the charge level shown and raw, whether it was charging (the phone on power), its temperature, current and voltage, with when",
+        ),
+        entry(
+            "Apple Intelligence Report export",
+            &["/Apple_Intelligence_Report"],
+            "the Apple Intelligence requests a user exported from Settings: each request to a model on the device or to Apple's Private Cloud Compute, with the app, use case, model, prompt and response, and when",
+        ),
+        entry(
+            "Tile DiscoveredTileDB.sqlite",
+            &["/com.thetileapp.tile-DiscoveredTileDB.sqlite\""],
+            "the Tile trackers the Tile app heard near the phone (by UUID, with when the record was last updated): the user's own or someone else's, a tracker travelling with the user among them",
+        ),
+        entry(
+            "DMSS Devices.sqlite3 and DMSSCloud.sqlite",
+            &[
+                "/Library/Support/Devices.sqlite3\"",
+                "/DMSSCloud.sqlite\"",
+            ],
+            "the Dahua CCTV recorders and cameras the DMSS app reaches (names, the address, serial number or domain each was added by, ports, login user names — never passwords —, DDNS settings, channels) and the alarm hub's sensors, devices and alarm messages (who armed or disarmed which area, when)",
+        ),
+        entry(
+            "Hik-Connect database.hik and YSDCLogItem.sqlite",
+            &[
+                "/Documents/database.hik\"",
+                "/Documents/DCLOG/YSDCLogItem.sqlite\"",
+            ],
+            "the Hikvision CCTV recorders and cameras Hik-Connect reaches (names, serial numbers, ports, DDNS addresses, login user names — never passwords —, channels) and the app's usage log (live views and playbacks among its records, when)",
+        ),
+        entry(
+            "Google Duo / Meet DataStore",
+            &["/Library/Application Support/DataStore\""],
+            "Google Duo / Meet calls (who, video or audio, incoming or outgoing, how long, when), its contacts and the video and audio messages (clips) with their texts and times; the account's number or e-mail",
+        ),
+        entry(
+            "Life360 logs and Messaging.sqlite",
+            &[
+        "/com.life360.safetymap ",
+        "/Library/Application Support/Messaging.sqlite\"",
+            ],
+            "where Life360 reported the phone to be (its logs' X-UserContext headers: position, speed, activity, battery, when), the members of the user's circles (names, e-mails, phones; the signed-in one the owner's) and the circle chat's messages with the places they shared",
+        ),
+        entry(
+            "Pinterest account, messages and preferences",
+            &[
+        "/Documents/activeUser",
+        "/com.pinterest.PINDiskCache.PINRemoteModelCache/conversations%2F",
+        "/Library/Preferences/pinterest.plist\"",
+            ],
+            "the Pinterest account signed in (user name, names, e-mail, counts, connected services), the direct messages the app cached with their senders, participants and shared pins (sent, read), and the app's own preferences",
+        ),
+        entry(
+            "Kleinanzeigen preferences, conversation_cache and last search",
+            &[
+        "/com.ebaykleinanzeigen.ebc.plist\"",
+        "/Library/Private Documents/.last_search_query\"",
+            ],
+            "the Kleinanzeigen account signed in (e-mail, id, name), the keywords searched with when, the messages cached with buyers and sellers about each ad (the other side by id and name), and the last search with the areas searched",
+        ),
+        entry(
+            "Netflix gqlData GraphQL cache and preferences",
+            &["/Library/gqlData/", "/com.netflix.Netflix.plist\""],
+            "where playback of each title last stopped and when, the account's profiles (kids, PIN-locked, created), the account (member since, plan, country), the Continue Watching row, and the login, ESN and device id the app kept",
+        ),
+        entry(
+            "FSEvents logs (.fseventsd)",
+            &["read_fsevents"],
+            "every change fseventsd logged on the data volumes: paths created, removed, renamed and modified (a file created and deleted since is still named), ordered by event id, bounded in time by each log's write",
+        ),
+        entry(
+            "Photos.sqlite sharing",
+            &["/PhotoData/Photos.sqlite\"", "/Syndication.photoslibrary/database/Photos.sqlite\""],
+            "Photos sharing: Shared with You conversations (the other person's phone or e-mail) and the items received or sent, the iCloud Shared Photo Library and iCloud links (URL, expiry) with their participants (names, e-mails, phones, user ids, the current user), who added and who trashed each shared asset",
+        ),
+        entry(
+            "Photos people and faces",
+            &["/PhotoData/Photos.sqlite\""],
+            "the people the user named in Photos (names, the address-book contact linked, e-mails and phones Photos matched, favourites, how many faces) and every face or body Photos detected in each photo or video, with whose it is and Photos' age, gender and other estimates",
+        ),
+        entry(
+            "Photos albums",
+            &["/PhotoData/Photos.sqlite\""],
+            "the albums and folders of the Photos library (the user's own, iCloud Shared Albums, import sessions, Shared with You, trashed ones: titles, counts, when made, the dates of their photos) and which photos and videos each album holds",
+        ),
+        entry(
+            "Kik groups, account holder and pending uploads",
+            &["/kik.sqlite\"", "/chunked_upload_storage/pending_uploads\""],
+            "which Kik groups each user belongs to, administers or is banned from (the device's user's own roles said), the Kik account signed in, the bios and interests Kik kept of users, and the photos and videos being sent when the phone was seized (with the cached media file)",
+        ),
+        entry(
+            "Uber storagev2 LevelDB",
+            &["/com.ubercab.UberClient/storagev2"],
+            "where the phone was (coordinates, speed, accuracy, city, GPS time) each time the Uber rider app queued an analytics message, what screen it showed and the trips active, deleted messages' values too",
+        ),
+        entry(
+            "Spotlight index text cache",
+            &["/index.spotlightV2/Cache\""],
+            "the text Spotlight kept of items apps gave it to index (message and e-mail bodies, notes, documents), sometimes after the item itself was deleted, and when it wrote each",
+        ),
+        ExpectedArtefact {
+            name: "Privacy accounting streams".into(),
+            detector: privacyaccounting::detectors(),
+            value_for: "which app used the camera, microphone, contacts, photos, location or a system picker and when, as privacyaccountingd recorded it for the App Privacy Report (its records kept even when no report was saved); deleted records' times".into(),
+        },
+        ExpectedArtefact {
+            name: "CoreDuet contacts autocomplete feedback".into(),
+            detector: cnafeedback::detectors(),
+            value_for: "the people and groups the recipient autocomplete of Messages, FaceTime and other apps suggested while the user addressed a message or call (names, numbers, e-mails, conversations), what was typed or erased in the recipient field, and when".into(),
+        },
+        ExpectedArtefact {
+            name: "myAudi trip cache".into(),
+            detector: auditrip::detectors(),
+            value_for: "the car trips the myAudi app showed (when, how far, how long, average speed, consumption, the car's mileage) and the car they are of (its VIN, from the cached request addresses)".into(),
+        },
+        ExpectedArtefact {
+            name: "Lidl Plus tickets and receipts".into(),
+            detector: lidlplus::detectors(),
+            value_for: "the purchases at Lidl stores the Lidl Plus app listed (store, total, when) and the receipts it showed with every article, price and discount, and the account's loyalty card number (never the payment QR)".into(),
+        },
     ]
 }
 
@@ -2368,6 +2639,59 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         _ if path.contains("/DuetExpertCenter/streams/location/") => "locations",
         _ if path.contains("/DuetExpertCenter/streams/userNotificationEvents/") => "apps",
         "GeoHistory.mapsdata" => "locations",
+        "WiFiNetworkStoreModel.sqlite" => "wifi",
+        "preferences.plist" if sysconfprefs::is_store(path) => "device",
+        b if b.starts_with("dhcpd_leases") && dhcpserverleases::is_store(path) => "wifi",
+        "notificationAndSuggestionDB.db" if path.contains("/DuetExpertCenter/") => "notifications",
+        ".ash_history" => "device",
+        b if b.starts_with("BDC_SBC_") && batterybdc::is_file(path) => "device",
+        b if b.starts_with("Apple_Intelligence_Report") && b.ends_with(".json") => "apps",
+        "com.thetileapp.tile-DiscoveredTileDB.sqlite" => "device",
+        "Devices.sqlite3" if path.ends_with("/Library/Support/Devices.sqlite3") => "device",
+        "DMSSCloud.sqlite" if path.contains("/Library/Support/") => "device",
+        "database.hik" if path.ends_with("/Documents/database.hik") => "device",
+        "YSDCLogItem.sqlite" if path.contains("/Documents/DCLOG/") => "app_usage",
+        "DataStore" if path.ends_with("/Library/Application Support/DataStore") => "calls",
+        b if b.starts_with("com.life360.safetymap ") && b.ends_with(".log") => "locations",
+        "Messaging.sqlite" if path.ends_with("/Library/Application Support/Messaging.sqlite") => {
+            "messages"
+        }
+        "com.life360.safetymap.plist" if path.contains("/Library/Preferences/") => "apps",
+        _ if path.contains("/com.pinterest.PINDiskCache.PINRemoteModelCache/conversations%2F") => {
+            "messages"
+        }
+        b if b.starts_with("activeUser") && path.contains("/Documents/") => "accounts",
+        "pinterest.plist" if path.contains("/Library/Preferences/") => "apps",
+        "com.ebaykleinanzeigen.ebc.plist" => "accounts",
+        ".last_search_query" if path.contains("/Private Documents/") => "web",
+        "conversation_cache" if path.ends_with("/Library/Caches/conversation_cache") => "messages",
+        b if b.ends_with(".db") && b.contains("gql") && path.contains("/Library/gqlData/") => {
+            "media"
+        }
+        "com.netflix.Netflix.plist" => "accounts",
+        _ if path.contains("/.fseventsd/") => "files",
+        "pending_uploads" if kikgroups::is_pending_uploads(path) => "messages",
+        _ if path.contains("/cores/private/")
+            && path.contains("/chunked_upload_storage/data_cache/") =>
+        {
+            "attachments"
+        }
+        _ if path.contains("/com.ubercab.UberClient/storagev2/") => "locations",
+        b if b.ends_with(".txt")
+            && path.contains("/Library/Spotlight/CoreSpotlight/")
+            && path.contains("/index.spotlightV2/Cache/") =>
+        {
+            "files"
+        }
+        _ if path.contains("/PrivacyAccounting/Biome/com.apple.privacy.accounting.stream") => {
+            "usage"
+        }
+        _ if path.contains("/CoreDuet/People/Feedback/CNA/") => "contacts",
+        _ if path.contains("/Library/Caches/de.audi.myaudimobileassistant/") => "locations",
+        "Cache.db" if lidlplus::is_store(path) => "transactions",
+        _ if path.contains("/Library/Caches/com.lidl.eci.lidl.plus/fsCachedData/") => {
+            "transactions"
+        }
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
         "UnitediPhoneCoreData.sqlite" => "locations",
@@ -2638,6 +2962,36 @@ const SEARCHED: &[&str] = &[
     "installHistory.db",
     "fitbit.sqlite",
     "GeoHistory.mapsdata",
+    "WiFiNetworkStoreModel.sqlite",
+    "preferences.plist",
+    "dhcpd_leases*",
+    "notificationAndSuggestionDB.db",
+    ".ash_history",
+    "BDC_SBC_*.csv",
+    "Apple_Intelligence_Report*.json",
+    "com.thetileapp.tile-DiscoveredTileDB.sqlite",
+    "Devices.sqlite3",
+    "DMSSCloud.sqlite",
+    "database.hik",
+    "YSDCLogItem.sqlite",
+    "DataStore",
+    "com.google.Tachyon.plist",
+    "com.life360.safetymap *.log",
+    "com.life360.safetymap.plist",
+    "Messaging.sqlite",
+    "activeUser*",
+    "pinterest.plist",
+    "conversations%2F*",
+    "com.ebaykleinanzeigen.ebc.plist",
+    ".last_search_query",
+    "*gql*.db",
+    "com.netflix.Netflix.plist",
+    ".fseventsd",
+    "pending_uploads",
+    "storagev2",
+    "index.spotlightV2",
+    "com.apple.privacy.accounting.stream*",
+    "CNA",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

@@ -24,6 +24,7 @@ fn the_standard_catalog_lists_its_tools_with_descriptions_and_schemas() {
             "read_bencode",
             "read_email",
             "read_fit",
+            "read_fsevents",
             "read_java",
             "read_json",
             "read_okhttp_cache",
