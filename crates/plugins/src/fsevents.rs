@@ -153,7 +153,7 @@ pub fn folder(
         d.fact(FactType::Path, Some(&f.path), &listing);
         d.fact(FactType::Count, Some(&f.size), &listing);
         let raw = f.time("modified");
-        if let Some((enc, _)) = raw.and_then(|r| crate::tree::time_mark("modified", r)) {
+        if let Some((enc, _)) = raw.and_then(|r| crate::outputs::time_mark("modified", r)) {
             d.time(
                 raw,
                 Some(enc),

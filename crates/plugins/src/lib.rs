@@ -27,7 +27,7 @@
 //!   KnowledgeC app usage, routined locations, FrontBoard app state, Bluetooth, Safari
 //!   bookmarks, Chromium-family history and bookmarks, the crypto wallets MetaMask Mobile and
 //!   Coinbase Wallet, the addresses in clear of other wallet apps, Safari tabs and iCloud Tabs,
-//!   and more (the table in `ios/mod.rs`): 220 catalogue artefacts.
+//!   and more (the table in `ios/mod.rs`): 233 catalogue artefacts.
 //! - [`android`] (docs/plugins-android-disk-archive.md): partitions and encryption;
 //!   telephony, contacts, calls, SMS, accounts, WhatsApp, Hangouts and Download Manager
 //!   databases, usage-history.xml, build.prop, screenshots. `android::apps`: Twitter, AirGuard,
@@ -109,6 +109,8 @@ pub mod linkedin;
 pub mod lockdown;
 pub mod media;
 pub mod messenger;
+pub mod mhtml;
+pub mod odlh;
 pub mod onedrive;
 pub mod outputs;
 pub mod protonmail;

@@ -328,3 +328,37 @@ pub fn json_scalar(v: Option<&serde_json::Value>) -> Option<String> {
         _ => None,
     }
 }
+
+/// The encoding and plaso-style description of a stored file time as the tools render it.
+pub fn time_mark(role: &str, raw: &str) -> Option<(masf_graph::TimeEncoding, &'static str)> {
+    let encoding = if raw.ends_with("(local)") {
+        masf_graph::TimeEncoding::FatLocal
+    } else if raw.ends_with('Z') {
+        masf_graph::TimeEncoding::Iso8601
+    } else {
+        return None;
+    };
+    let description = match role {
+        "modified" => "Content Modification Time",
+        "accessed" => "Last Access Time",
+        "changed" => "Metadata Modification Time",
+        "created" => "Creation Time",
+        "deleted" => "Deletion Time",
+        _ => return None,
+    };
+    Some((encoding, description))
+}
+
+/// A number of a decoded message's field (its first value) as printed, and as a signed number:
+/// a two's complement of 64 bits (a negative varint) or of 32 bits (a negative fixed32).
+pub fn proto_field(m: &serde_json::Value, f: &str) -> Option<(String, i64)> {
+    let n = m.get(f)?.get(0)?.as_u64()?;
+    let signed = if n > u64::from(u32::MAX) {
+        n as i64
+    } else if n > i32::MAX as u64 {
+        i64::from(n as u32 as i32)
+    } else {
+        n as i64
+    };
+    Some((n.to_string(), signed))
+}

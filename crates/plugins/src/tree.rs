@@ -219,26 +219,6 @@ pub(crate) fn parse_inventory(text: &str) -> InventoryPage {
     page
 }
 
-/// The encoding and plaso-style description of a stored file time as the tools render it.
-pub(crate) fn time_mark(role: &str, raw: &str) -> Option<(TimeEncoding, &'static str)> {
-    let encoding = if raw.ends_with("(local)") {
-        TimeEncoding::FatLocal
-    } else if raw.ends_with('Z') {
-        TimeEncoding::Iso8601
-    } else {
-        return None;
-    };
-    let description = match role {
-        "modified" => "Content Modification Time",
-        "accessed" => "Last Access Time",
-        "changed" => "Metadata Modification Time",
-        "created" => "Creation Time",
-        "deleted" => "Deletion Time",
-        _ => return None,
-    };
-    Some((encoding, description))
-}
-
 /// The inventory, deleted files, documents, photos, text files and wallet stores of every tree
 /// of the source (the Android parsers are run by each plugin before this).
 pub fn contents(ctx: &AgentCtx<'_>) -> Result<(), RuntimeError> {
@@ -515,7 +495,7 @@ fn deleted_files(
         let page = &pages[*page].0;
         facts.push(fact(FactType::Path, &e.cell, page));
         for (role, raw) in &e.times {
-            if let Some((encoding, description)) = time_mark(role, raw) {
+            if let Some((encoding, description)) = crate::outputs::time_mark(role, raw) {
                 times.push(TimeMark {
                     fact: facts.len(),
                     encoding,

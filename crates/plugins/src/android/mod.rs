@@ -3669,7 +3669,7 @@ fn artefact_files(ctx: &AgentCtx<'_>, found: &[Located]) -> Result<(), RuntimeEr
         let mut facts = vec![fact(FactType::Path, &l.path, &l.found)];
         let mut times = Vec::new();
         for (role, raw) in &e.times {
-            if let Some((encoding, description)) = crate::tree::time_mark(role, raw) {
+            if let Some((encoding, description)) = crate::outputs::time_mark(role, raw) {
                 times.push(TimeMark {
                     fact: facts.len(),
                     encoding,
@@ -5723,10 +5723,6 @@ pub fn artefacts(ctx: &AgentCtx<'_>, with_files: bool) -> Result<usize, RuntimeE
                     n if n.ends_with("VoiceAccountCache.db") => googlevoice::is_store(l),
                     "AccountData.pb" => wellbeing::is_account(l) || googlevoice::is_account_data(l),
                     n if facebookapp::is_named_like(n) => facebookapp::is_store(l),
-                    // (none)
-                    // (none)
-                    // (none)
-                    // (none)
                     "search_index.db" => settingssearch::is_store(l),
                     "media.db" if samsungmedia::is_store(l) => true,
                     "smartSidebar.db" => smartsidebar::is_store(l),

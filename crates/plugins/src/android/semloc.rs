@@ -13,7 +13,7 @@
 //! kept until LevelDB compacts the file is a fix too). A coordinate is quoted as the decoding
 //! prints it (an unsigned number: a negative one written as a varint or a fixed32 is its two's
 //! complement) and read as signed degrees × 10⁷ in the title and the interpretation
-//! ([`super::trackers::field`]); the accuracy is kept as stored (ALEAPP reads it in thousandths
+//! ([`crate::outputs::proto_field`]); the accuracy is kept as stored (ALEAPP reads it in thousandths
 //! of a metre). The layout is the one ALEAPP reads; a record of another form is counted and
 //! noted, a damaged file noted (the records before the damage are read). At most
 //! [`crate::calls::ROW_CAP`] records a store. Identities: none (the fixes are the phone's own
@@ -27,9 +27,9 @@ use masf_tools::Invoked;
 use serde_json::Value;
 
 use super::Located;
-use super::trackers::field;
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::artefact_name;
+use crate::outputs::proto_field as field;
 use crate::outputs::unescape;
 
 /// The store's folder name.

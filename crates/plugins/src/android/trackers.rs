@@ -16,31 +16,16 @@
 
 use masf_agents::{AgentCtx, RuntimeError};
 use masf_graph::FactType;
-use serde_json::Value;
 
 use super::Located;
 use crate::calls::{column_or_null, note_pages_cap};
 use crate::drafts::{Draft, record_draft, unix_millis};
 use crate::identity::{artefact_name, pages_on_with, table_columns};
-use crate::outputs::{protobuf_cell, raw};
+use crate::outputs::{proto_field as field, protobuf_cell, raw};
 
 /// Whether `l` is Play services' personal safety store.
 pub fn is_store(l: &Located) -> bool {
     l.name() == "personalsafety_db" && l.path.contains("/com.google.android.gms/")
-}
-
-/// A number of a decoded message's field (its first value) as printed, and as a signed number:
-/// a two's complement of 64 bits (a negative varint) or of 32 bits (a negative fixed32).
-pub(crate) fn field(m: &Value, f: &str) -> Option<(String, i64)> {
-    let n = m.get(f)?.get(0)?.as_u64()?;
-    let signed = if n > u64::from(u32::MAX) {
-        n as i64
-    } else if n > i32::MAX as u64 {
-        i64::from(n as u32 as i32)
-    } else {
-        n as i64
-    };
-    Some((n.to_string(), signed))
 }
 
 /// One `personalsafety_db`.

@@ -37,6 +37,7 @@ use super::Located;
 use crate::calls::{Tables, column_or_null};
 use crate::drafts::{RowPhenomena, unix_by_magnitude, unix_millis};
 use crate::identity::{artefact_name, observe, observe_columns, observe_row_person, schema_on};
+use crate::ios::withingsios::{device_context, mac_colons_sql};
 use crate::outputs::{Table, raw};
 
 const DIR: &str = "/com.withings.wiscale2/databases/";
@@ -228,12 +229,11 @@ fn devices(ctx: &AgentCtx<'_>, l: &Located, tables: &Tables<'_, '_>) -> Result<(
         )?;
         return Ok(());
     };
-    let colon = |i: usize| format!("substr({mac}, {}, 2)", i * 2 + 1);
     let sql = format!(
-        "SELECT rowid AS rid, {}, {}, {mac} AS mac, CASE WHEN length({mac}) = 12 AND {mac} NOT LIKE '%:%' AND {mac} NOT LIKE '%-%' THEN upper({}) END AS mac_colons, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM devices ORDER BY rowid",
+        "SELECT rowid AS rid, {}, {}, {mac} AS mac, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {} FROM devices ORDER BY rowid",
         first_col(cols, "", &["id"], "id"),
         first_col(cols, "", &["userId", "user"], "user_id"),
-        (0..6).map(colon).collect::<Vec<_>>().join(" || ':' || "),
+        mac_colons_sql(mac),
         first_col(cols, "", &["firmware"], "firmware"),
         first_col(cols, "", &["preferredLanguage", "preflang"], "language"),
         first_col(cols, "", &["latitude"], "latitude"),
@@ -308,7 +308,7 @@ fn devices(ctx: &AgentCtx<'_>, l: &Located, tables: &Tables<'_, '_>) -> Result<(
                 .unwrap_or_else(|| format!("Withings device {bt}"));
             observe(
                 ctx,
-                &format!("bluetooth:{}", bt.replace('-', ":").to_ascii_uppercase()),
+                &device_context(bt),
                 EntityKind::Device,
                 &label,
                 IdType::BluetoothAddress,

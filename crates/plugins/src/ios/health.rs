@@ -296,7 +296,7 @@ fn devices(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<Names, Runti
 }
 
 /// The name of a `HKWorkoutActivityType` raw value (Apple's HealthKit enumeration).
-fn activity(v: &str) -> Option<&'static str> {
+pub(super) fn activity(v: &str) -> Option<&'static str> {
     Some(match v.parse::<u32>().ok()? {
         1 => "American football",
         2 => "archery",

@@ -129,7 +129,7 @@ fn record(
         .iter()
         .find(|e| e.path == path)
         .and_then(|e| e.times.iter().find(|(role, _)| role == "modified"))
-        .and_then(|(role, raw)| crate::tree::time_mark(role, raw).map(|(enc, _)| (raw, enc)));
+        .and_then(|(role, raw)| crate::outputs::time_mark(role, raw).map(|(enc, _)| (raw, enc)));
     if let Some((raw, enc)) = written {
         d.time(Some(raw), Some(enc), "Maps preferences last written", find);
     }

@@ -197,6 +197,19 @@
 //! | CoreDuet `Library/CoreDuet/People/Feedback/CNA/` (`local/`; SEGB v2, each record a property list) | [`cnafeedback`] | one per contacts-autocomplete feedback record (app, feedback type and its word, implicit, the entered / exited / typed / tapped / erased members, each suggestion offered with its conversation, reason, group and recipients' names, handles and identifiers; record and report times); deleted records and CRC mismatches said | each suggested recipient by its handle (`handle:<normalised>` or the card holding it) with its name and address-book person id; without a handle `cna-contact:<UUID>` |
 //! | myAudi `Library/Caches/de.audi.myaudimobileassistant/fsCachedData/<UUID>` (JSON holding `tripData`) and `Cache.db` beside it | [`auditrip`] | one per trip (trip id, type, report reason, average speed, travel time, start, trip and overall mileage, fuel and electric consumption, zero-emission distance, timestamp; the request address, the VIN it names and when it was cached); one per VIN the cached request addresses name (responses, first and last cached) | — (the VIN is a fact) |
 //! | Lidl Plus `Library/Caches/com.lidl.eci.lidl.plus/Cache.db` with `fsCachedData/` | [`lidlplus`] | one per ticket of a cached ticket list (id, store code, total, currency, articles, coupons, returns, flags, purchase time); one per cached ticket detail (store id, name, address, postal code, locality, total, barcode, coupons, purchase time) and one per article of its printed receipt (description, quantity, unit price, tax type, product id, line, discount); the loyalty card number cut from the payment QR (never the QR) | `owner`: `lidlplus:<card number>` |
+//! | Google Maps `Containers/Data/Application/<id>/Library/Application Support/SemanticLocation/odlh-storage.db` (its container known by [`appcontainer`]; another Google app's as the location library's) | [`googlemapsios`] (read by `crate::android::odlh`) | one per Timeline segment (start, end, record time, type, the place's coordinates from the segment message, shown, finalised, level, id, obfuscated account id), per edited segment (its block, uploaded) | — |
+//! | CommCenter `wireless/Library/Preferences/com.apple.commcenter.data.plist` | [`siminfo`] | one per SIM of `PersonalWallet` (number, number as shown, type, eSIM, label id and confirmed, cb_id, cb_ver, EAP-AKA, no_src, other values, its label and slot, ts), per label of `unique-sim-label-store` (text, tag, the SIMs carrying it, ts), per `PersonalitySlots` entry | each ICCID and IMSI on `device`, each number the owner's |
+//! | `Photos.sqlite` (`Media/PhotoData/`, other `*.photoslibrary/`): `ZMIGRATIONHISTORY` | [`photosmigration`] | one per migration of the library (iOS build, the release its number names, index, type and meaning, rebuild reason, model versions, origin, store UUID, global values' size, when) | — |
+//! | Photos app `com.apple.mobileslideshow.plist`, Camera `com.apple.camera.plist`, `com.apple.mediaanalysisd.plist` (a `Library/Preferences/` folder), `PhotoData/Caches/SmartSharing/camera_smart_sharing_metadata.plist`, `cloudServiceEnableLog.plist` (`com.apple.accountsd/`, `com.apple.assetsd/`), a UFED extraction's `device_values.plist` | [`photosplists`] | one per property of each preference plist and of the device values (every value below it; a property holding an archived `CLLocation` a `locations` phenomenon with its coordinates and fix time); the Smart Sharing metadata and each home and frequent location; one per iCloud service enable event (service, on/off, reason, time) | `device`: the device values' IMEI, serial, UDID, name, ICCID, IMSI, Bluetooth address; `owner`: their phone number |
+//! | `Photos.sqlite` (`Media/PhotoData/`, other `*.photoslibrary/`): `ZINTERNALRESOURCE`, `ZMEDIAANALYSISASSETATTRIBUTES`, `ZASSETANALYSISSTATE` | [`photosresources`] | one per resource of an asset (the asset's `Z_PK`, file, UUID; type, subtype and recipe as stored and decoded, version, on the device or not, in iCloud or not, iCloud state and source, store class, type identifier, size, dimensions, codec, fingerprint, stable hash, trash and iCloud-delete states, whether an original was optimised away; trashed, iCloud master created, last prefetched, last downloaded), per library (originals on the device and not, bytes), per analysed asset (analysis version, faces counted, Screen Time sensitivity, workers' states; analysed, passed over, deferred) | none |
+//! | `Health/healthdb_secure.sqlite`: `location_series_data`, `data_series`, `associations` | [`workoutroutes`] | one per workout route, summarised in the query (series, points and the count Health kept, finished or not, first and last point with their times, seconds between them, bounding box, lowest and highest altitude, top speed, mean accuracy, the route's object and when added, the workout's object, row and activity: named as [`health`] titles the workout) | none |
+//! | `CallHistory.storedata` (`ZCALLRECORD`, `Z_<n>REMOTEPARTICIPANTHANDLES`, `ZHANDLE`), `interactionC.db` (`ZINTERACTIONS`, `Z_<n>INTERACTIONRECIPIENT`, `ZCONTACTS`): calls with several remote participants | [`groupcalls`] | one per group call (address, direction, answered, call type and iLEAPP's reading, duration, provider, disconnect cause, country, location, name, ids, participant count; each participant's handle, normalised handle and type; started, ended), per group call interaction of InCallService, FaceTime or Phone (app, direction, recipient counts, group name, UUID, seconds; each recipient's name, identifier, person id; started, ended) | `handle:<normalised>` (or the card holding it) per participant that is a phone or an e-mail |
+//! | WhatsApp `ChatStorage.sqlite`: `ZWAMESSAGEINFO.ZRECEIPTINFO` (Protocol Buffers, field 7), `ZWAMESSAGE.ZGROUPEVENTTYPE`, `ZWAGROUPMEMBERSCHANGE` | [`whatsappextended`] | one per reaction (emoji, reactor's JID where the record keeps it, message key, the message's chat, direction and text; reacted, the message's time), per message's channel reaction tallies (emoji, count), per group event (types as stored, text, JIDs, chat), per membership change (type, group, member JIDs; changed) | `handle:<JID>` per reactor and member JID naming a person, never the account's own JID |
+//! | OrNET Browser `Library/Preferences/ch.b-eng.tor.plist` | [`ornetios`] | one per open and private tab (URL from the archived NSURL list), one for the settings (connection mode, VPN address and city, server, privacy and clean-up switches, subscription, custom bridges; last active) | none |
+//! | saved web pages `*.mhtml`, `*.mht` anywhere (`read_text` of the MIME header; Android's reader shared) | [`offlinepagesios`] | one per archive (address, title, date, writer, size; the file's modification) | none |
+//! | Withings Health Mate `Library/Application Support/account` (JSON) and `Library/Application Support/coredata/` (`*_Tracks*`, `*_HM3Timeline*`, `*_vasistas*`, `associated_device.sqlite`; Core Data) of its container | [`withingsios`] | one per user of the account (ids, names, e-mail; born, created, modified); one per track: night (sleep phases, wake-ups), day summary (durations, steps, distance), activity (subcategory, pause, steps, distance, heart rate, speeds, temperatures) or other, with its times, and per activity its start, end and region-centre positions; one per message between connected users (sender, receiver, direction, type, text; sent, modified, expires); one per UTC day and category of the per-minute samples (counts, devices, sums, heart rate, SpO2 and temperature ranges and averages; GPS points with the first and last position); one per device (id, user, Bluetooth address, firmware, position, time zone; associated, last connected, last weigh-in) | `owner`: the one user with an e-mail (e-mail, `withings:<id>`, short name); `withings:<id>` per other user and message counterpart; `bluetooth:<address>` per device |
+//! | AllTrails `Documents/AllTrails.sqlite` (Core Data: `ZTRAIL`, `ZLOCATION`, `ZPARKAREA`, `ZACTIVITYSTATS`, `ZUSER`, `ZPROFILE`) | [`alltrailsios`] | one per trail (name, route type, difficulty as stored and said, rating, reviews, length, elevation gain, park area, its place: coordinates, city, region, postal code, country); one per user (user name, names, e-mail, remote id, referral link, the place recorded, why taken for the account; created) | `owner`: the user of the app's profile or the only user (e-mail, user name, name, `alltrails:<remote id>`); `alltrails:<remote id>` per other user |
+//! | Amazon Shopping (`com.amazon.Amazon`, `com.amazon.Amazon<CC>`) `Library/Preferences/<bundle>.plist`, `Documents/RCTAsyncLocalStorage_V1/manifest.json` (`persist:root` › `pandaStore`), `Library/Preferences/amzn1.account.*.plist`, `Library/Caches/<bundle>/Cache.db` (with `fsCachedData/`), `Library/LocalDatabase/ssnapImageCacheRegistry.db` | [`amazonios`] | the customer and app state (iLEAPP's keys: customer and anonymous ids, marketplace, localisation, versions, user agents, vendor and install ids, counts, flags, Prime and business per marketplace, sync and advertising times); one per profile (account id, full name, primary claim, marketplace; last active, updated); one per per-account preference file; one per line item of the cached orders list (order id, ASIN, quantity, adult, pages, image; ordered, cached); one per cached delivery location (city, postal code, state, country, address source and ids, delivery lines, page type); one per product lookup (ASIN, marketplace); one per cached image (URL, feature, size, hits, file; last accessed, expires) | `owner`: `amazon-customer:<customer id>`; the only profile (`amazon:<account id>`, full name, e-mail or phone); `amazon:<account id>` per profile when several |
 //! | `root/.obliterated`, `root/.bootstrapped` | [`wipe`] | one per file: its modification time, the first boot after the device's last erase | none |
 //! | `Preferences/com.apple.mobilesafari.plist` | [`safarisearches`] | one per recent Safari search (text, time) | none |
 //! | `WebClips/<id>.webclip/Info.plist` | [`webclips`] | one per home screen web clip (title, address, other values) | none |
@@ -220,6 +233,8 @@ pub mod adid;
 pub mod airbnb;
 pub mod airdrop;
 pub mod aireport;
+pub mod alltrailsios;
+pub mod amazonios;
 pub mod amdsqlite;
 pub mod appconduit;
 pub mod appcontainer;
@@ -278,8 +293,10 @@ pub mod gmail;
 pub mod gmaproutes;
 pub mod googledocs;
 pub mod googleduoios;
+pub mod googlemapsios;
 pub mod googlephotos;
 pub mod googlevoice;
+pub mod groupcalls;
 pub mod groupme;
 pub mod groupmedb;
 pub mod health;
@@ -321,14 +338,19 @@ pub mod notes;
 pub mod notifications;
 pub mod notifsuggestions;
 pub mod nsvault;
+pub mod offlinepagesios;
 pub mod onionbrowser;
 pub mod oops;
+pub mod ornetios;
 pub mod oura;
 pub mod parsecd;
 pub mod paybyphone;
 pub mod photos;
 pub mod photosalbums;
+pub mod photosmigration;
 pub mod photospeople;
+pub mod photosplists;
+pub mod photosresources;
 pub mod photossharing;
 pub mod pinger;
 pub mod pinterestios;
@@ -357,6 +379,7 @@ pub mod sharedalbums;
 pub mod shutdownlog;
 pub mod signal;
 pub mod simhistory;
+pub mod siminfo;
 pub mod siriremembers;
 pub mod slack;
 pub mod sms;
@@ -396,12 +419,15 @@ pub mod weather;
 pub mod webclips;
 pub mod wechat;
 pub mod whatsapp;
+pub mod whatsappextended;
 pub mod wickr;
 pub mod wifi;
 pub mod wifianalytics;
 pub mod wifistoremodel;
 pub mod wipe;
 pub mod wire;
+pub mod withingsios;
+pub mod workoutroutes;
 pub mod zalo;
 pub mod zangi;
 
@@ -825,6 +851,35 @@ impl Plugin for Ios {
         })?;
         ctx.artefact("myAudi trip cache", || auditrip::triage(&run))?;
         ctx.artefact("Lidl Plus tickets and receipts", || lidlplus::triage(&run))?;
+        ctx.artefact("Google Maps semantic location history", || {
+            googlemapsios::triage(&run)
+        })?;
+        ctx.artefact("CommCenter SIM data", || siminfo::triage(&run))?;
+        ctx.artefact("Photos library migrations", || {
+            photosmigration::triage(&run)
+        })?;
+        ctx.artefact("Photos and Camera plists, UFED device values", || {
+            photosplists::triage(&run)
+        })?;
+        ctx.artefact("Photos resources and analysis", || {
+            photosresources::triage(&run)
+        })?;
+        ctx.artefact("Health workout routes", || workoutroutes::triage(&run))?;
+        ctx.artefact("Group call participants", || groupcalls::triage(&run))?;
+        ctx.artefact(
+            "WhatsApp reactions, group events and membership changes",
+            || whatsappextended::triage(&run),
+        )?;
+        ctx.artefact("OrNET Browser preferences", || ornetios::triage(&run))?;
+        ctx.artefact("saved web pages (MHTML)", || offlinepagesios::triage(&run))?;
+        ctx.artefact("Withings Health Mate account and coredata stores", || {
+            withingsios::triage(&run)
+        })?;
+        ctx.artefact("AllTrails AllTrails.sqlite", || alltrailsios::triage(&run))?;
+        ctx.artefact(
+            "Amazon Shopping preferences, profiles, URL cache and image registry",
+            || amazonios::triage(&run),
+        )?;
         ctx.artefact("camera-roll screenshots", || screenshots(&run))?;
         ctx.artefact("app snapshots", || snapshots::triage(&run))?;
         ctx.artefact("device and keychain plists", || plists::triage(&run))?;
@@ -2537,6 +2592,86 @@ pub fn catalogue() -> Vec<ExpectedArtefact> {
             detector: lidlplus::detectors(),
             value_for: "the purchases at Lidl stores the Lidl Plus app listed (store, total, when) and the receipts it showed with every article, price and discount, and the account's loyalty card number (never the payment QR)".into(),
         },
+        entry(
+            "Google Maps semantic location history",
+            &["/SemanticLocation/odlh-storage.db\""],
+            "where the phone was and how it moved, as Google Maps' on-device Timeline kept it (visits with their places' coordinates, trips, times) and the segments the user corrected",
+        ),
+        entry(
+            "CommCenter SIM data",
+            &["/Preferences/com.apple.commcenter.data.plist\""],
+            "every SIM CommCenter kept (ICCID, phone number, eSIM or not, carrier bundle, the label the user gave the line, its slot, when last used)",
+        ),
+        entry(
+            "Photos library migrations",
+            &["/PhotoData/Photos.sqlite\""],
+            "the iOS builds the device ran and when: each time Photos migrated its library (an iOS update, the first setup or an erase) with the build",
+        ),
+        entry(
+            "Photos and Camera plists, UFED device values",
+            &[
+                "/com.apple.mobileslideshow.plist\"",
+                "/com.apple.camera.plist\"",
+                "/com.apple.mediaanalysisd.plist\"",
+                "/camera_smart_sharing_metadata.plist\"",
+                "/cloudServiceEnableLog.plist\"",
+                "/device_values.plist\"",
+            ],
+            "the Photos app's, the Camera's and the media analysis daemon's settings (the Camera's last Shared Library positions, the libraries analysed and how far), the Camera's Smart Sharing home and frequent locations, when iCloud Photos and other Photos cloud services were switched on or off, and a UFED extraction's device values (IMEI, serial, UDID, phone number, name, iOS version)",
+        ),
+        entry(
+            "Photos resources and analysis",
+            &["/PhotoData/Photos.sqlite\""],
+            "which files of each photo and video are on the phone and which only in iCloud (originals removed by Optimize iPhone Storage, renders of edits, thumbnails, Live Photo videos: sizes, types, iCloud state, trashed), how many originals the phone holds, and when the phone analysed each picture",
+        ),
+        entry(
+            "Health workout routes",
+            &["/Health/healthdb_secure.sqlite\""],
+            "where each workout recorded on the phone or the watch went: its GPS route's start and end (place and time), the area it covered, altitude and speed, and the workout it belongs to",
+        ),
+        entry(
+            "Group call participants",
+            &["/CallHistory.storedata\"", "/interactionC.db\""],
+            "who was on each group FaceTime or conference call: every remote participant's number or e-mail (call history) and every recipient's name and number or e-mail (CoreDuet's call interactions), with the call's type, direction, answered, duration and times",
+        ),
+        entry(
+            "WhatsApp reactions, group events and membership changes",
+            &["/ChatStorage.sqlite\""],
+            "WhatsApp reactions (emoji, who reacted, when, to which message), channel reaction counts, group events and changes of a group's members (who, when)",
+        ),
+        entry(
+            "OrNET Browser preferences",
+            &["/Library/Preferences/ch.b-eng.tor.plist\""],
+            "the tabs open in OrNET Browser, a Tor browser (private ones too), its connection and privacy settings, the Tor bridges the user entered and when the app was last active",
+        ),
+        entry(
+            "saved web pages (MHTML)",
+            &[".mhtml\"}", ".mht\"}"],
+            "web pages saved as MHTML archives (a Chromium browser's saved pages, pages copied to the phone): the page's address, title and date, the program that saved it, when the file was written",
+        ),
+        entry(
+            "Withings Health Mate account and coredata stores",
+            &[
+        "/Library/Application Support/account\"",
+        "/Library/Application Support/coredata/",
+            ],
+            "the users of the Withings account on the phone (names, e-mail, birth), the nights, days and workouts the watches and scales tracked (with where a workout began and ended), their per-minute heart rate, steps, SpO2, temperature and GPS samples by day, the messages between connected users, and the scales and watches paired by Bluetooth address",
+        ),
+        entry(
+            "AllTrails AllTrails.sqlite",
+            &["/Documents/AllTrails.sqlite\""],
+            "the trails the AllTrails app keeps with where each lies (park, city, coordinates, length, difficulty, rating) and the AllTrails users it keeps: the account signed in with its e-mail and home place",
+        ),
+        entry(
+            "Amazon Shopping preferences, profiles, URL cache and image registry",
+            &[
+        "/Library/Preferences/com.amazon.Amazon",
+        "/Library/Caches/com.amazon.Amazon",
+        "/Library/Preferences/amzn1.account.",
+        "/ssnapImageCacheRegistry.db\"",
+            ],
+            "the Amazon customer signed in to Amazon Shopping and the accounts and profiles the app knows (names, e-mail or phone), the orders it last listed (order ids, products, quantities, when ordered), the delivery place the storefront chose, the products it looked up and the product images it cached",
+        ),
     ]
 }
 
@@ -2691,6 +2826,50 @@ pub fn categorise(path: &str) -> Option<&'static str> {
         "Cache.db" if lidlplus::is_store(path) => "transactions",
         _ if path.contains("/Library/Caches/com.lidl.eci.lidl.plus/fsCachedData/") => {
             "transactions"
+        }
+        "odlh-storage.db" if path.contains("/SemanticLocation/") => "locations",
+        "com.apple.mobileslideshow.plist"
+        | "com.apple.camera.plist"
+        | "com.apple.mediaanalysisd.plist"
+            if path.contains("/Library/Preferences/") =>
+        {
+            "media"
+        }
+        "camera_smart_sharing_metadata.plist" => "media",
+        "cloudServiceEnableLog.plist"
+            if path.contains("/com.apple.accountsd/") || path.contains("/com.apple.assetsd/") =>
+        {
+            "accounts"
+        }
+        "device_values.plist" if !path.contains("/Containers/") && !path.contains("/Library/") => {
+            "device"
+        }
+        "ch.b-eng.tor.plist" if path.ends_with("/Library/Preferences/ch.b-eng.tor.plist") => "web",
+        b if b.ends_with(".mhtml") || b.ends_with(".mht") => "web",
+        "account" if path.ends_with("/Library/Application Support/account") => "accounts",
+        b if path.contains("/Library/Application Support/coredata/")
+            && (b.contains("_Tracks") || b.contains("_vasistas")) =>
+        {
+            "health"
+        }
+        b if path.contains("/Library/Application Support/coredata/")
+            && b.contains("_HM3Timeline") =>
+        {
+            "messages"
+        }
+        "associated_device.sqlite" if path.contains("/Library/Application Support/coredata/") => {
+            "device"
+        }
+        "com.withings.wiScaleNG.plist" => "apps",
+        "AllTrails.sqlite" if path.contains("/Documents/") => "locations",
+        b if b.starts_with("com.amazon.Amazon") && amazonios::is_prefs(path) => "accounts",
+        "Cache.db" if amazonios::is_cache(path) => "transactions",
+        "ssnapImageCacheRegistry.db" if path.contains("/Library/LocalDatabase/") => "media",
+        b if b.starts_with("amzn1.account.")
+            && b.ends_with(".plist")
+            && path.contains("/Library/Preferences/") =>
+        {
+            "accounts"
         }
         "DeviceAnalyticsModel.sqlite" if path.contains("/com.apple.wifianalyticsd/") => "locations",
         "NetworkInterfaces.plist" if path.contains("/SystemConfiguration/") => "device",
@@ -2992,6 +3171,27 @@ const SEARCHED: &[&str] = &[
     "index.spotlightV2",
     "com.apple.privacy.accounting.stream*",
     "CNA",
+    "odlh-storage.db",
+    "com.google.Maps.plist",
+    "com.apple.mobileslideshow.plist",
+    "com.apple.camera.plist",
+    "com.apple.mediaanalysisd.plist",
+    "camera_smart_sharing_metadata.plist",
+    "cloudServiceEnableLog.plist",
+    "device_values.plist",
+    "ch.b-eng.tor.plist",
+    "account",
+    "com.withings.wiScaleNG.plist",
+    "*_Tracks*",
+    "*.mhtml",
+    "*.mht",
+    "*_HM3Timeline*",
+    "*_vasistas*",
+    "associated_device.sqlite",
+    "AllTrails.sqlite",
+    "com.amazon.Amazon*.plist",
+    "amzn1.account.*.plist",
+    "ssnapImageCacheRegistry.db",
     "DeviceAnalyticsModel.sqlite",
     "NetworkInterfaces.plist",
     "UnitediPhoneCoreData.sqlite",

@@ -1234,6 +1234,25 @@ fn ios_detection_catalogue_and_coverage_through_the_runtime() {
             ("CoreDuet contacts autocomplete feedback", false),
             ("myAudi trip cache", false),
             ("Lidl Plus tickets and receipts", false),
+            ("Google Maps semantic location history", false),
+            ("CommCenter SIM data", false),
+            ("Photos library migrations", false),
+            ("Photos and Camera plists, UFED device values", false),
+            ("Photos resources and analysis", false),
+            ("Health workout routes", false),
+            ("Group call participants", false),
+            (
+                "WhatsApp reactions, group events and membership changes",
+                false
+            ),
+            ("OrNET Browser preferences", false),
+            ("saved web pages (MHTML)", false),
+            ("Withings Health Mate account and coredata stores", false),
+            ("AllTrails AllTrails.sqlite", false),
+            (
+                "Amazon Shopping preferences, profiles, URL cache and image registry",
+                false
+            ),
         ]
     );
     for (path, cat) in [
@@ -1388,7 +1407,10 @@ fn ios_whatsapp_groups_and_account_on_a_public_store() {
     let mut groups: Vec<&str> = o
         .findings()
         .into_iter()
-        .filter(|p| p.title.starts_with("WhatsApp group "))
+        // (the group events — subject changes, joins, leaves — are `ios::whatsappextended`'s)
+        .filter(|p| {
+            p.title.starts_with("WhatsApp group ") && !p.title.starts_with("WhatsApp group event ")
+        })
         .map(|p| p.title.as_str())
         .collect();
     groups.sort();
