@@ -861,14 +861,6 @@ WHEN r.request_key LIKE '%/api/marketplaces/%/products/%' THEN 'product' END AS 
 FROM cfurl_cache_response r LEFT JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID) b \
 WHERE b.kind IS NOT NULL))";
 
-/// Every value of the orders and location responses kept in the database, by its path.
-const INLINE: &str = "SELECT r.entry_ID AS entry, j.fullkey AS k, j.atom AS v \
-FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID \
-JOIN json_tree(CASE WHEN d.isDataOnFS = 0 AND json_valid(CAST(d.receiver_data AS TEXT)) \
-THEN CAST(d.receiver_data AS TEXT) ELSE '{}' END) j \
-WHERE (r.request_key LIKE '%/api/orders/v1%' OR r.request_key LIKE '%get-location-label%') \
-AND j.atom IS NOT NULL ORDER BY r.entry_ID, j.id";
-
 /// A cached response read, as `Cache.db` lists it (values as the output holds them).
 struct Entry {
     inv: Invoked,
@@ -978,20 +970,12 @@ fn cache(run: &Run<'_, '_>, find: &Invoked, path: &str, bundle: &str) -> Result<
         .iter()
         .any(|e| !e.on_fs && e.kind != "product" && e.json_ok)
     {
-        let read = run.query(path, INLINE, crate::calls::ROW_CAP)?;
-        if let Some((inv, t)) = &read
-            && t.truncated
-        {
-            run.ctx.unparsed(
-                path,
-                &format!(
-                    "only the first {} values of the orders and location responses kept in the database were read",
-                    t.rows.len()
-                ),
-                Some(&inv.record.invocation_id),
-            )?;
-        }
-        read
+        super::safari::cached_json_values(
+            run,
+            path,
+            "r.request_key LIKE '%/api/orders/v1%' OR r.request_key LIKE '%get-location-label%'",
+            "orders and location responses",
+        )?
     } else {
         None
     };

@@ -83,14 +83,6 @@ THEN substr(json_extract(CAST(d.receiver_data AS TEXT), '$.paymentQR'), 1, 17) E
 FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID) \
 WHERE kind IS NOT NULL)";
 
-/// Every value of the ticket responses kept in the database, by its path (`json_tree`).
-const INLINE: &str = "SELECT r.entry_ID AS entry, j.fullkey AS k, j.atom AS v \
-FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID \
-JOIN json_tree(CASE WHEN d.isDataOnFS = 0 AND json_valid(CAST(d.receiver_data AS TEXT)) \
-THEN CAST(d.receiver_data AS TEXT) ELSE '{}' END) j \
-WHERE r.request_key LIKE 'https://tickets.lidlplus.com/api/%/tickets%' AND j.atom IS NOT NULL \
-ORDER BY r.entry_ID, j.id";
-
 /// A cached response of an endpoint read, as `Cache.db` lists it (values as the output holds
 /// them).
 struct Entry {
@@ -228,20 +220,12 @@ fn store(run: &Run<'_, '_>, find: &Invoked, path: &str) -> Result<(), RuntimeErr
         .iter()
         .any(|e| !e.on_fs && e.kind != "qr" && e.json_ok)
     {
-        let read = run.query(path, INLINE, crate::calls::ROW_CAP)?;
-        if let Some((inv, t)) = &read
-            && t.truncated
-        {
-            run.ctx.unparsed(
-                    path,
-                    &format!(
-                        "only the first {} values of the ticket responses kept in the database were read",
-                        t.rows.len()
-                    ),
-                    Some(&inv.record.invocation_id),
-                )?;
-        }
-        read
+        super::safari::cached_json_values(
+            run,
+            path,
+            "r.request_key LIKE 'https://tickets.lidlplus.com/api/%/tickets%'",
+            "ticket responses",
+        )?
     } else {
         None
     };

@@ -281,6 +281,40 @@ fn app_store_search(
     run.record(d)
 }
 
+/// Every JSON value of the responses a CFNetwork `Cache.db` keeps in the database itself (not on
+/// the file system) whose request address matches `url_where` (an SQL condition on
+/// `r.request_key`), by its path (`json_tree`: `entry`, `k` the full key, `v` the atom), in one
+/// query of at most [`crate::calls::ROW_CAP`] rows; a cut read is noted naming `what`. Shared by
+/// the readers of apps' cached API answers (Amazon, Lidl Plus).
+pub(super) fn cached_json_values(
+    run: &Run<'_, '_>,
+    path: &str,
+    url_where: &str,
+    what: &str,
+) -> Result<Option<(Invoked, crate::outputs::Table)>, RuntimeError> {
+    let sql = format!(
+        "SELECT r.entry_ID AS entry, j.fullkey AS k, j.atom AS v \
+FROM cfurl_cache_response r JOIN cfurl_cache_receiver_data d ON d.entry_ID = r.entry_ID \
+JOIN json_tree(CASE WHEN d.isDataOnFS = 0 AND json_valid(CAST(d.receiver_data AS TEXT)) \
+THEN CAST(d.receiver_data AS TEXT) ELSE '{{}}' END) j \
+WHERE ({url_where}) AND j.atom IS NOT NULL ORDER BY r.entry_ID, j.id"
+    );
+    let read = run.query(path, &sql, crate::calls::ROW_CAP)?;
+    if let Some((inv, t)) = &read
+        && t.truncated
+    {
+        run.ctx.unparsed(
+            path,
+            &format!(
+                "only the first {} values of the {what} kept in the database were read",
+                t.rows.len()
+            ),
+            Some(&inv.record.invocation_id),
+        )?;
+    }
+    Ok(read)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
